@@ -1,0 +1,23 @@
+// Validates the bundled examples: every *.valid.* plan must pass and every *.invalid.* plan must be rejected.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+
+const dir = new URL("../examples/", import.meta.url);
+const files = readdirSync(dir).filter((f) => /\.(valid|invalid)\.(json|ya?ml|md)$/.test(f)).sort();
+const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
+let wrong = 0;
+for (const kind of ["valid", "invalid"]) {
+  const group = files.filter((f) => f.includes(`.${kind}.`)).map((f) => `examples/${f}`);
+  console.log(`\n$ plangate validate --policy examples/plangate.yaml ${group.join(" ")}`);
+  const r = spawnSync(process.execPath, [bin, "validate", "--policy", "examples/plangate.yaml", ...group], {
+    cwd: new URL("..", import.meta.url),
+    stdio: "inherit",
+  });
+  const expected = kind === "valid" ? 0 : 1;
+  if (r.status !== expected) {
+    console.error(`expected exit ${expected} for the ${kind} examples, got ${r.status}`);
+    wrong++;
+  }
+}
+console.log(wrong === 0 ? "\nexamples: every verdict as expected" : "\nexamples: unexpected verdicts");
+process.exitCode = wrong === 0 ? 0 : 1;

@@ -1,0 +1,82 @@
+import type { Command } from "commander";
+import { closest } from "../../core/tools.js";
+import { RULES, findRule } from "../../rules/index.js";
+import { type CliIO, EXIT } from "../io.js";
+import { type Action, type Wrap, outputOption } from "../main.js";
+
+function dialectsOf(id: string): string {
+  const d = findRule(id)?.meta.dialects;
+  return d ? d.join(", ") : "all";
+}
+
+/** `plangate rules`. */
+export function registerRules(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("rules")
+    .description("list every rule with its id, default severity and dialects")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (flags: { output: string }) => {
+        if (flags.output === "json") {
+          const rules = RULES.map((r) => ({
+            id: r.meta.id,
+            defaultSeverity: r.meta.defaultSeverity,
+            dialects: r.meta.dialects ?? null,
+            phase: r.meta.phase,
+            summary: r.meta.summary,
+          }));
+          io.stdout(JSON.stringify({ version: 1, rules }, null, 2) + "\n");
+          return EXIT.ok;
+        }
+        const idW = Math.max(...RULES.map((r) => r.meta.id.length));
+        const lines = RULES.map(
+          (r) => `${r.meta.id.padEnd(idW)}  ${r.meta.defaultSeverity.padEnd(7)}  ${dialectsOf(r.meta.id).padEnd(14)}  ${r.meta.summary}`,
+        );
+        io.stdout(`${"rule".padEnd(idW)}  severity  dialects        summary\n${lines.join("\n")}\n`);
+        return EXIT.ok;
+      }),
+    );
+}
+
+/** The doc of a rule as `plangate explain` prints it. */
+export function explainText(id: string): string | undefined {
+  const rule = findRule(id);
+  if (!rule) return undefined;
+  const m = rule.meta;
+  const parts = [
+    `${m.id} (${m.defaultSeverity}; dialects: ${dialectsOf(m.id)})`,
+    "",
+    m.docs.description,
+    "",
+    `Why: ${m.docs.rationale}`,
+    "",
+    `Fix: ${m.docs.fix}`,
+  ];
+  if (m.docs.bad) parts.push("", "Reported:", `  ${m.docs.bad}`);
+  if (m.docs.good) parts.push("", "Accepted:", `  ${m.docs.good}`);
+  parts.push("", `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`);
+  return parts.join("\n") + "\n";
+}
+
+/** `plangate explain <rule-id>`. */
+export function registerExplain(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("explain")
+    .description("print a rule's doc: what it catches, why, and how to fix it")
+    .argument("<rule-id>", "a rule id, as listed by `plangate rules`")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (id: string, flags: { output: string }) => {
+        const text = explainText(id);
+        const rule = findRule(id);
+        if (!text || !rule) {
+          const near = closest(id, RULES.map((r) => r.meta.id));
+          io.stderr(`plangate: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\` for the list)\n`);
+          return EXIT.usage;
+        }
+        if (flags.output === "json") io.stdout(JSON.stringify({ ...rule.meta }, null, 2) + "\n");
+        else io.stdout(text);
+        return EXIT.ok;
+      }),
+    );
+}

@@ -1,0 +1,136 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { sha256Hex } from "../../core/canonical/jcs.js";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import { validatePlan } from "../../engine.js";
+import { diagnosticJson } from "../../formatters/json.js";
+import { writeFileAtomic } from "../../node/atomic-write.js";
+import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
+import { type CliIO, EXIT, UsageError } from "../io.js";
+import { type Action, type Wrap, outputOption } from "../main.js";
+
+/** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
+async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnostic> {
+  if (file === "-") return io.readStdin();
+  try {
+    return readFileSync(resolve(io.cwd, file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return {
+      rule: "file-not-found",
+      severity: "error",
+      message: `Plan file not found: ${file} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code})`}.`,
+      file,
+      hint: "check the path",
+    };
+  }
+}
+
+function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {
+  if (output === "json") {
+    io.stdout(JSON.stringify({ file, ok: false, diagnostics: diagnostics.map((d) => diagnosticJson({ ...d, file })) }, null, 2) + "\n");
+    return;
+  }
+  for (const d of diagnostics) {
+    const where = d.line !== undefined ? `${file}:${d.line}:${d.column}` : file;
+    io.stderr(`${where}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+  }
+}
+
+interface WriteFlags {
+  out?: string;
+  inPlace?: boolean;
+  output: string;
+}
+
+function emit(io: CliIO, file: string, result: EditResult, flags: WriteFlags): number {
+  if (!result.ok) {
+    printDiagnostics(io, file, result.diagnostics, flags.output);
+    return EXIT.rejected;
+  }
+  const target = flags.inPlace ? file : flags.out;
+  if (target !== undefined) {
+    writeFileAtomic(resolve(io.cwd, target), result.text);
+    if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, written: target, checksum: result.checksum }, null, 2) + "\n");
+    else io.stderr(`wrote ${target} (checksum ${result.checksum})\n`);
+  } else if (flags.output === "json") {
+    io.stdout(JSON.stringify({ file, ok: true, checksum: result.checksum, text: result.text }, null, 2) + "\n");
+  } else {
+    io.stdout(result.text);
+  }
+  return EXIT.ok;
+}
+
+function checkWriteFlags(file: string, flags: WriteFlags): void {
+  if (flags.inPlace && flags.out !== undefined) throw new UsageError("use either --in-place or --out, not both");
+  if (flags.inPlace && file === "-") throw new UsageError("--in-place needs a file, not standard input");
+}
+
+/** `plangate hash <file>`. */
+export function registerHash(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("hash")
+    .description("print the plan hash (sha256: of the RFC 8785 canonical JSON; Markdown: of the text)")
+    .argument("<file>", "plan file, or - for standard input")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (file: string, flags: { output: string }) => {
+        const input = await readInput(file, io);
+        if (!(input instanceof Uint8Array)) {
+          printDiagnostics(io, file, [input], flags.output);
+          return EXIT.rejected;
+        }
+        const report = await validatePlan(input, { file, now: io.now });
+        const readErrors = report.diagnostics.filter((d) => d.rule === "parse-error" || d.rule === "limit-exceeded");
+        if (report.planHash === undefined || readErrors.length > 0) {
+          printDiagnostics(io, file, readErrors.length ? readErrors : report.diagnostics, flags.output);
+          return EXIT.rejected;
+        }
+        if (flags.output === "json")
+          io.stdout(JSON.stringify({ file, dialect: report.dialect ?? null, planHash: report.planHash, fileSha256: sha256Hex(input) }, null, 2) + "\n");
+        else io.stdout(report.planHash + "\n");
+        return EXIT.ok;
+      }),
+    );
+}
+
+/** `plangate seal <file>`. */
+export function registerSeal(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("seal")
+    .description("recompute a v1.0 envelope's checksum after a legitimate edit, changing nothing else")
+    .argument("<file>", "envelope file, or - for standard input")
+    .option("--out <file>", "write the sealed plan to this file (atomically)")
+    .option("--in-place", "replace the file (atomically)")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (file: string, flags: WriteFlags) => {
+        checkWriteFlags(file, flags);
+        const input = await readInput(file, io);
+        if (!(input instanceof Uint8Array)) return emit(io, file, { ok: false, diagnostics: [input] }, flags);
+        return emit(io, file, sealEnvelope(input), flags);
+      }),
+    );
+}
+
+/** `plangate migrate <file>`. */
+export function registerMigrate(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("migrate")
+    .description("wrap a legacy plan (a bare list) in a sealed v1.0 envelope with created_at and checksum")
+    .argument("<file>", "legacy plan file, or - for standard input")
+    .option("--message <text>", "the envelope's message (the request the plan answers)")
+    .option("--intent <text>", "the envelope's intent")
+    .option("--out <file>", "write the envelope to this file (atomically)")
+    .option("--in-place", "replace the file (atomically)")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (file: string, flags: WriteFlags & { message?: string; intent?: string }) => {
+        checkWriteFlags(file, flags);
+        const input = await readInput(file, io);
+        if (!(input instanceof Uint8Array)) return emit(io, file, { ok: false, diagnostics: [input] }, flags);
+        return emit(io, file, migrateLegacy(input, { now: io.now(), message: flags.message, intent: flags.intent }), flags);
+      }),
+    );
+}

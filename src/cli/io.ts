@@ -1,0 +1,35 @@
+/** What the CLI touches of the outside world; tests pass their own. */
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Reads all of standard input. */
+  readStdin(): Promise<Uint8Array>;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Is stdout a terminal (colour is used only then, and never with NO_COLOR). */
+  isTTY: boolean;
+  now(): Date;
+}
+
+/** The process's real streams. */
+export function processIO(): CliIO {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+    now: () => new Date(),
+  };
+}
+
+/** Exit codes: 0 accepted, 1 rejected, 2 usage error. */
+export const EXIT = { ok: 0, rejected: 1, usage: 2 } as const;
+
+/** A usage error: bad flag, missing argument, unreadable policy. Exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,194 @@
+import { createHash } from "node:crypto";
+import { NO_LEXEMES, type NumberLexemes } from "../document.js";
+
+/*
+ * Reproduces CPython's `json.dumps(value, sort_keys=True)` byte for byte, because scQC plans carry a
+ * SHA-256 of exactly those bytes. Python keeps what JavaScript loses when it parses JSON (integers of any
+ * size, `1.0` vs `1`), so numbers are printed from their source lexemes where the reader recorded one.
+ */
+
+/** Past this depth the value is taken to be circular (a JSON reader caps nesting far below it). */
+const MAX_DEPTH = 100_000;
+
+const INTEGER_LEXEME = /^-?\d+$/;
+
+/** True for a plain printable-ASCII string without `"` or `\`: Python prints it unchanged. */
+const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
+/** Escapes for code units below 0x80, so the common control characters cost one table lookup. */
+const ASCII_ESCAPES: string[] = [];
+for (let c = 0; c < 0x80; c++) {
+  ASCII_ESCAPES.push(c < 0x20 || c === 0x7f ? "\\u" + c.toString(16).padStart(4, "0") : String.fromCharCode(c));
+}
+ASCII_ESCAPES[0x08] = "\\b";
+ASCII_ESCAPES[0x09] = "\\t";
+ASCII_ESCAPES[0x0a] = "\\n";
+ASCII_ESCAPES[0x0c] = "\\f";
+ASCII_ESCAPES[0x0d] = "\\r";
+ASCII_ESCAPES[0x22] = '\\"';
+ASCII_ESCAPES[0x5c] = "\\\\";
+
+/**
+ * Python's `ensure_ascii` string literal. Escaping UTF-16 code units one by one gives exactly Python's
+ * output: an astral character becomes its surrogate pair, and a lone surrogate (which Python keeps as a
+ * code point of its own) its single `\udXXX` escape.
+ */
+export function pythonString(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
+  let out = '"';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
+    if (i > from) out += s.slice(from, i);
+    out += c < 0x80 ? ASCII_ESCAPES[c] : "\\u" + c.toString(16).padStart(4, "0");
+    from = i + 1;
+  }
+  return out + s.slice(from) + '"';
+}
+
+/** Python's `repr(float)`: the shortest round-trip digits, laid out by Python's rules rather than ECMAScript's. */
+export function pythonFloatRepr(v: number): string {
+  if (v !== v) return "NaN";
+  if (v === Infinity) return "Infinity";
+  if (v === -Infinity) return "-Infinity";
+  if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
+  const js = String(v);
+  // Non-integral doubles are below 2^52 < 1e16, so ECMAScript's positional form is Python's unless tiny.
+  if (js.indexOf("e") < 0 && js.indexOf(".") >= 0 && !js.startsWith(v < 0 ? "-0.0000" : "0.0000")) return js;
+  // toExponential() without an argument yields the same shortest digits as String(v).
+  const exp = Math.abs(v).toExponential();
+  const e = exp.indexOf("e");
+  const digits = exp[0] + exp.slice(2, e);
+  const mantissa = exp.slice(0, e);
+  const power = Number(exp.slice(e + 1));
+  const sign = v < 0 ? "-" : "";
+  if (power < -4 || power >= 16) {
+    const abs = Math.abs(power);
+    return sign + mantissa + (power < 0 ? "e-" : "e+") + (abs < 10 ? "0" + abs : String(abs));
+  }
+  if (power < 0) return sign + "0." + "0".repeat(-power - 1) + digits;
+  if (digits.length <= power + 1) return sign + digits + "0".repeat(power + 1 - digits.length) + ".0";
+  return sign + digits.slice(0, power + 1) + "." + digits.slice(power + 1);
+}
+
+/** A number as Python would print the object `json.loads` made of its lexeme (an int or a float). */
+export function pythonNumber(v: number, lexeme: string | undefined): string {
+  if (lexeme !== undefined) {
+    return INTEGER_LEXEME.test(lexeme) ? BigInt(lexeme).toString() : pythonFloatRepr(Number(lexeme));
+  }
+  // Without a lexeme the source spelled String(v), which is an int literal exactly when it has no "e".
+  if (Number.isInteger(v)) {
+    const s = String(v);
+    if (s.indexOf("e") < 0) return s;
+  }
+  return pythonFloatRepr(v);
+}
+
+/** Python sorts str keys by code point; UTF-16 order differs only where surrogates meet U+E000..U+FFFF. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  const ca = a.charCodeAt(i);
+  const cb = b.charCodeAt(i);
+  if (ca < 0xd800 && cb < 0xd800) return ca - cb;
+  let at = i;
+  // A low surrogate completing a pair begun by the shared high surrogate makes the pair the unit compared.
+  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(ca) || isLow(cb))) at = i - 1;
+  return a.codePointAt(at)! - b.codePointAt(at)!;
+}
+
+const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+const SURROGATE = /[\ud800-\udfff]/;
+
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o).sort();
+  for (const k of keys) {
+    if (SURROGATE.test(k)) return keys;
+  }
+  return keys;
+}
+
+interface Frame {
+  node: object;
+  /** Sorted keys of an object; undefined for an array. */
+  keys: string[] | undefined;
+  next: number;
+}
+
+/**
+ * CPython's `json.dumps(value, sort_keys=True)` for a value a JSON reader produced, with the number
+ * lexemes that reader recorded. Throws a TypeError for values JSON cannot hold (as Python would) and a
+ * RangeError for circular values.
+ */
+export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXEMES): string {
+  let out = "";
+  const stack: Frame[] = [];
+  let v = value;
+  let lexeme = typeof v === "number" ? numbers.rootLexeme : undefined;
+  for (;;) {
+    if (typeof v === "string") out += pythonString(v);
+    else if (typeof v === "number") out += pythonNumber(v, lexeme);
+    else if (v === null) out += "null";
+    else if (v === true) out += "true";
+    else if (v === false) out += "false";
+    else if (typeof v === "object") {
+      if (stack.length >= MAX_DEPTH) throw new RangeError(`value nested deeper than ${MAX_DEPTH}; circular?`);
+      if (Array.isArray(v)) {
+        if (v.length === 0) out += "[]";
+        else {
+          out += "[";
+          stack.push({ node: v, keys: undefined, next: 0 });
+        }
+      } else {
+        const keys = sortedKeys(v);
+        if (keys.length === 0) out += "{}";
+        else {
+          out += "{";
+          stack.push({ node: v, keys, next: 0 });
+        }
+      }
+    } else if (typeof v === "bigint") out += v.toString();
+    else throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+
+    // Move to the next value to print, closing every container that is done.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return out;
+      const { node, keys } = top;
+      const i = top.next;
+      if (keys === undefined) {
+        const arr = node as unknown[];
+        if (i === arr.length) {
+          out += "]";
+          stack.pop();
+          continue;
+        }
+        if (i > 0) out += ", ";
+        top.next = i + 1;
+        v = arr[i];
+        lexeme = typeof v === "number" ? numbers.get(arr, String(i)) : undefined;
+      } else {
+        if (i === keys.length) {
+          out += "}";
+          stack.pop();
+          continue;
+        }
+        const key = keys[i]!;
+        out += (i > 0 ? ", " : "") + pythonString(key) + ": ";
+        top.next = i + 1;
+        v = (node as Record<string, unknown>)[key];
+        lexeme = typeof v === "number" ? numbers.get(node, key) : undefined;
+      }
+      break;
+    }
+  }
+}
+
+/** Lowercase hex SHA-256 of the UTF-8 of `pythonJsonDumps(value, numbers)`: the scQC checksum. */
+export function pythonChecksum(value: unknown, numbers: NumberLexemes = NO_LEXEMES): string {
+  return createHash("sha256").update(pythonJsonDumps(value, numbers), "utf8").digest("hex");
+}

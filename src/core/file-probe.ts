@@ -1,0 +1,13 @@
+/** What the file-system rules may ask; the Node layer implements it, tests may fake it. */
+export interface FileProbe {
+  /** lstat-like: kind of the entry at an absolute path, without following a final symlink. */
+  kind(path: string): "file" | "dir" | "symlink" | "other" | "missing";
+  /** Size in bytes of a file (following symlinks), or undefined. */
+  size(path: string): number | undefined;
+  /** The real path, following every symlink; undefined if it does not exist. */
+  realpath(path: string): string | undefined;
+  /** The target of a symlink, or undefined. */
+  readlink(path: string): string | undefined;
+  /** A text file's content (UTF-8), or undefined. Reads each path once per probe. */
+  readText(path: string): string | undefined;
+}

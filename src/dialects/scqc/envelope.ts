@@ -1,0 +1,68 @@
+import { defineDialect } from "../../core/dialect.js";
+import { parseTimestamp } from "../../core/time.js";
+import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+import { SCQC_FIELDS, normalizeScqcSteps } from "./steps.js";
+
+export const ENVELOPE_KEYS = ["version", "created_at", "message", "intent", "checksum", "plan"] as const;
+export const SUPPORTED_VERSIONS = ["1.0"];
+
+/** scQC's v1.0 envelope: metadata, a checksum of the plan, and the plan itself. */
+export default defineDialect({
+  id: "scqc-envelope",
+  syntaxes: ["json"],
+  shape: 'a JSON object {"version", "created_at", "message", "intent", "checksum", "plan": [steps]}',
+  normalize(doc, ctx) {
+    const root = doc.value;
+    if (!isObject(root)) {
+      wrongType(ctx, "", "A scQC envelope", "a JSON object", root);
+      return undefined;
+    }
+    checkKeys(root, "", ENVELOPE_KEYS, "The envelope", ctx);
+    if (Object.hasOwn(root, "version")) {
+      const v = root.version;
+      if (typeof v !== "string") wrongType(ctx, "/version", '"version"', 'a string such as "1.0"', v);
+      else if (!SUPPORTED_VERSIONS.includes(v))
+        ctx.report({
+          rule: "invalid-type",
+          at: "/version",
+          message: `Unsupported envelope version "${v}": plangate reads version ${SUPPORTED_VERSIONS.join(", ")}.`,
+          hint: 'set "version": "1.0", or migrate the plan with a plangate that knows this version',
+          expected: SUPPORTED_VERSIONS[0],
+          actual: v,
+        });
+    }
+    if (Object.hasOwn(root, "created_at")) {
+      const c = root.created_at;
+      if (typeof c !== "string" || !parseTimestamp(c))
+        ctx.report({
+          rule: "invalid-type",
+          at: "/created_at",
+          message: `"created_at" must be an ISO 8601 timestamp such as "2025-10-05T15:40:20.123456", not ${JSON.stringify(c)}.`,
+          hint: "write the creation time as YYYY-MM-DDTHH:MM:SS[.ffffff][Z]",
+          actual: c,
+        });
+    }
+    for (const key of ["message", "intent"] as const) {
+      if (Object.hasOwn(root, key) && typeof root[key] !== "string")
+        wrongType(ctx, `/${key}`, `"${key}"`, "a string", root[key]);
+    }
+    if (Object.hasOwn(root, "checksum")) {
+      const c = root.checksum;
+      if (c !== null && typeof c !== "string") wrongType(ctx, "/checksum", '"checksum"', "a hex SHA-256 string", c);
+    }
+    const meta: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(root)) if (k !== "plan") meta[k] = v;
+    if (!Object.hasOwn(root, "plan")) {
+      missing(ctx, "", "The envelope", "plan");
+      return undefined;
+    }
+    const list = root.plan;
+    if (!Array.isArray(list)) {
+      wrongType(ctx, "/plan", '"plan"', "a list of steps", list, undefined, 'write "plan": [{"tool": "…"}, …]');
+      return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps: [], meta };
+    }
+    const steps = normalizeScqcSteps(list, "/plan", ctx);
+    if (steps.length === 0) emptyPlan(ctx, "/plan", "The plan");
+    return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps, meta };
+  },
+});

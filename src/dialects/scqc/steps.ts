@@ -1,0 +1,42 @@
+import type { NormalizeContext } from "../../core/dialect.js";
+import type { Step } from "../../core/plan.js";
+import { childPointer, type Pointer } from "../../core/pointer.js";
+import { checkKeys, isObject, missing, wrongType } from "../shape.js";
+
+export const SCQC_STEP_KEYS = ["tool", "description", "params"] as const;
+export const SCQC_FIELDS = { tool: "tool", args: "params", intent: "description" };
+
+/** Normalises scQC steps `{tool, description?, params?}`; only `tool` is required, as scAgent's loader does. */
+export function normalizeScqcSteps(list: readonly unknown[], at: Pointer, ctx: NormalizeContext): Step[] {
+  const steps: Step[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const raw = list[i];
+    const position = i + 1;
+    const stepAt = childPointer(at, i);
+    const what = `Step ${position}`;
+    const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "params"), raw };
+    steps.push(step);
+    if (!isObject(raw)) {
+      wrongType(ctx, stepAt, what, "an object with a \"tool\" field", raw, position, 'write the step as {"tool": "…", "description": "…", "params": {…}}');
+      continue;
+    }
+    checkKeys(raw, stepAt, SCQC_STEP_KEYS, what, ctx, position);
+    if (!Object.hasOwn(raw, "tool")) {
+      missing(ctx, stepAt, what, "tool", position, 'add "tool" with the name of a registered tool');
+    } else if (typeof raw.tool !== "string" || raw.tool === "") {
+      wrongType(ctx, childPointer(stepAt, "tool"), `${what}: "tool"`, "a non-empty string", raw.tool, position);
+    } else {
+      step.tool = raw.tool;
+      step.toolAt = childPointer(stepAt, "tool");
+    }
+    if (Object.hasOwn(raw, "description")) {
+      if (typeof raw.description === "string") step.intent = raw.description;
+      else wrongType(ctx, childPointer(stepAt, "description"), `${what}: "description"`, "a string", raw.description, position);
+    }
+    if (Object.hasOwn(raw, "params")) {
+      if (isObject(raw.params)) step.args = raw.params;
+      else wrongType(ctx, step.argsAt, `${what}: "params"`, "an object", raw.params, position);
+    }
+  }
+  return steps;
+}

@@ -1,0 +1,343 @@
+import { canonicalJson, sha256Hex } from "./core/canonical/jcs.js";
+import type { Diagnostic, Severity } from "./core/diagnostic.js";
+import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
+import type { FileProbe } from "./core/file-probe.js";
+import type { DialectId, Plan } from "./core/plan.js";
+import { parentPointer, type Pointer } from "./core/pointer.js";
+import type { Phase, Report, RuleContext } from "./core/rule.js";
+import type { ToolRegistry } from "./core/tools.js";
+import { detectDialect, detectSyntax } from "./dialects/detect.js";
+import { DIALECTS, findDialect } from "./dialects/index.js";
+import { defaultPolicy } from "./policy/defaults.js";
+import type { Policy } from "./policy/types.js";
+import { RULES, findRule, ruleOrder } from "./rules/index.js";
+import { decodeText } from "./syntax/decode.js";
+import { readSyntax } from "./syntax/index.js";
+
+/** Options of one validation. Everything is optional; the clock and the file system can be injected. */
+export interface ValidateOptions {
+  /** The file name, for messages and to pick the syntax by extension. */
+  file?: string;
+  /** Force a syntax instead of choosing it from the extension or the content. */
+  syntax?: SyntaxId;
+  /** Force a dialect instead of detecting it from the shape. */
+  dialect?: DialectId;
+  policy?: Policy;
+  /** The workspace root; wins over the policy's. */
+  workspace?: string;
+  /** The tool registry; when absent, the policy's tools.allow is used, if any. */
+  tools?: ToolRegistry;
+  /** Turn context for Markdown plans: paths the planner has read. */
+  context?: readonly string[];
+  /** A plan hash or raw-file SHA-256 the plan must have. */
+  expectedHash?: string;
+  /** Overrides plan.maxAgeDays. */
+  maxAgeDays?: number;
+  /** Stop at the first error, in the order the checks run. */
+  failFast?: boolean;
+  /** The clock (default: the system clock). */
+  now?: Date | (() => Date);
+  /** File-system access for workspace and Markdown rules (default: the real file system). */
+  files?: FileProbe;
+}
+
+/** The result of validating one plan. */
+export interface PlanReport {
+  file?: string;
+  dialect?: DialectId;
+  valid: boolean;
+  /** `sha256:` + hex of the plan's canonical form; absent when the plan could not be read. */
+  planHash?: string;
+  /** Number of steps (Markdown: actions). */
+  steps: number;
+  diagnostics: Diagnostic[];
+  /** The normalised plan, when one could be built. */
+  plan?: Plan;
+  /** The source as read (for code frames), when the file could be decoded. */
+  source?: SourceDocument;
+}
+
+interface Pending {
+  rule: string;
+  report: Report;
+  /** Source offsets when known directly (reader issues). */
+  offsets?: { start: number; end: number };
+  phase: Phase;
+}
+
+const PHASE_RANK: Record<Phase, number> = {
+  read: 0,
+  structure: 1,
+  integrity: 2,
+  age: 3,
+  step: 4,
+  orchestration: 5,
+  approval: 6,
+};
+
+let defaultProbe: FileProbe | undefined;
+async function realFiles(): Promise<FileProbe> {
+  if (!defaultProbe) defaultProbe = (await import("./node/file-probe.js")).createFileProbe();
+  return defaultProbe;
+}
+
+/** Validates a plan given as text or bytes. Does no I/O but the file-system checks the rules need. */
+export async function validatePlan(input: string | Uint8Array, options: ValidateOptions = {}): Promise<PlanReport> {
+  const policy = effectivePolicy(options);
+  const pending: Pending[] = [];
+  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) =>
+    pending.push({ rule, report, offsets, phase: findRule(rule)?.meta.phase ?? "structure" });
+
+  const bytes = typeof input === "string" ? undefined : input;
+  const size = bytes ? bytes.byteLength : input.length;
+  if (size > policy.limits.maxFileBytes) {
+    push("limit-exceeded", {
+      message: `The file is ${size} bytes, over the ${policy.limits.maxFileBytes}-byte limit.`,
+      hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted",
+      actual: size,
+      expected: policy.limits.maxFileBytes,
+    });
+    return finish(options, policy, pending, undefined, undefined, undefined);
+  }
+
+  let text: string;
+  if (typeof input === "string") {
+    text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  } else {
+    const decoded = decodeText(input);
+    text = decoded.text;
+    if (decoded.issue) {
+      push(decoded.issue.rule, { message: decoded.issue.message, hint: decoded.issue.hint }, decoded.issue);
+      return finish(options, policy, pending, undefined, undefined, undefined, text);
+    }
+  }
+
+  const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
+  const doc = await readSyntax(syntax, text, policy.limits);
+  for (const issue of doc.issues) pushIssue(push, issue);
+  if (doc.value === undefined && syntax !== "markdown") return finish(options, policy, pending, doc, undefined, undefined);
+
+  const dialectId = options.dialect ?? detectDialect(syntax, doc.value);
+  const dialect = dialectId ? findDialect(dialectId) : undefined;
+  if (!dialect) {
+    push("unknown-format", {
+      at: "",
+      message: dialectId
+        ? `The plan looks like the "${dialectId}" dialect, which this build of plangate cannot read.`
+        : `The document is not a plan plangate knows: expected ${describeDialects()}.`,
+      hint: `use one of the dialects (${DIALECTS.map((d) => d.id).join(", ")}), or pass --dialect to see what is missing`,
+    });
+    return finish(options, policy, pending, doc, undefined, dialectId);
+  }
+  if (!dialect.syntaxes.includes(syntax)) {
+    push("unknown-format", {
+      at: "",
+      message: `The "${dialect.id}" dialect is written in ${dialect.syntaxes.join(" or ")}, not ${syntax}.`,
+      hint: `write the plan as ${dialect.syntaxes.join(" or ")}, or choose another --dialect`,
+    });
+    return finish(options, policy, pending, doc, undefined, dialect.id);
+  }
+
+  const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
+  if (plan && plan.steps.length > policy.limits.maxSteps) {
+    push("limit-exceeded", {
+      at: plan.stepsAt,
+      message: `The plan has ${plan.steps.length} steps, over the ${policy.limits.maxSteps}-step limit.`,
+      hint: "split the plan, or raise limits.maxSteps in plangate.yaml",
+    });
+  } else if (plan) {
+    const tools = options.tools ?? registryFromPolicy(policy);
+    const files = options.files ?? (await realFiles());
+    const now = typeof options.now === "function" ? options.now() : (options.now ?? new Date());
+    for (const rule of RULES) {
+      if (!rule.check) continue;
+      if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
+      if (settingOf(rule.meta.id, policy) === "off") continue;
+      const ctx: RuleContext = {
+        plan,
+        policy,
+        tools,
+        now,
+        files,
+        context: options.context,
+        report: (r) => push(rule.meta.id, r),
+      };
+      try {
+        rule.check(plan, ctx);
+      } catch (err) {
+        push(rule.meta.id, {
+          at: "",
+          message: `The ${rule.meta.id} check failed on this input (${(err as Error).message}); the plan is rejected.`,
+          hint: "report this as a bug in plangate, with the plan that triggers it",
+        });
+      }
+    }
+  }
+  return finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);
+}
+
+function pushIssue(push: (rule: string, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {
+  push(issue.rule, { at: issue.pointer, message: issue.message, hint: issue.hint }, issue);
+}
+
+function describeDialects(): string {
+  return DIALECTS.map((d) => d.shape).join("; or ");
+}
+
+/** The policy with the options' overrides applied. */
+function effectivePolicy(options: ValidateOptions): Policy {
+  const base = options.policy ?? defaultPolicy(options.workspace ?? "/");
+  const policy: Policy = { ...base, plan: { ...base.plan }, rules: { ...base.rules } };
+  if (options.workspace !== undefined) policy.workspace = options.workspace;
+  if (options.maxAgeDays !== undefined) policy.plan.maxAgeDays = options.maxAgeDays;
+  return policy;
+}
+
+function registryFromPolicy(policy: Policy): ToolRegistry | undefined {
+  const allow = policy.tools.allow;
+  if (allow.length === 0) return undefined;
+  const patterns = allow.filter((a) => a.includes("*") || a.includes("?"));
+  return {
+    names: new Set(allow.filter((a) => !patterns.includes(a))),
+    patterns,
+    schemas: new Map(),
+    source: "the policy's tools.allow",
+  };
+}
+
+function settingOf(id: string, policy: Policy): Severity | "off" {
+  const explicit = policy.rules[id];
+  if (explicit) return explicit;
+  if (id === "checksum-missing" && policy.plan.requireChecksum) return "error";
+  return findRule(id)?.meta.defaultSeverity ?? "error";
+}
+
+/** Plan hash: sha256 of the RFC 8785 form of the value, or of the \n-normalised text for Markdown. */
+export function planHashOf(doc: SourceDocument): string | undefined {
+  if (doc.syntax === "markdown") return "sha256:" + sha256Hex(doc.text.replace(/\r\n?/g, "\n"));
+  if (doc.value === undefined) return undefined;
+  return "sha256:" + sha256Hex(canonicalJson(doc.value));
+}
+
+function normaliseHash(h: string): string {
+  const t = h.trim().toLowerCase();
+  return t.startsWith("sha256:") ? t.slice(7) : t;
+}
+
+function finish(
+  options: ValidateOptions,
+  policy: Policy,
+  pending: Pending[],
+  doc: SourceDocument | undefined,
+  plan: Plan | undefined,
+  dialect: DialectId | undefined,
+  text?: string,
+  bytes?: Uint8Array,
+): PlanReport {
+  const planHash = doc ? planHashOf(doc) : undefined;
+  if (options.expectedHash !== undefined && settingOf("hash-mismatch", policy) !== "off") {
+    const want = normaliseHash(options.expectedHash);
+    const raw = text === undefined ? undefined : sha256Hex(bytes ?? text);
+    if (planHash === undefined || (normaliseHash(planHash) !== want && raw !== want)) {
+      pending.push({
+        rule: "hash-mismatch",
+        phase: "integrity",
+        report: {
+          message: planHash
+            ? `The plan hash ${planHash} differs from the expected ${options.expectedHash}: this is not the plan you meant to run.`
+            : `The plan could not be read, so it cannot have the expected hash ${options.expectedHash}.`,
+          hint: "validate the plan you meant, or compute its hash with `plangate hash FILE`",
+          expected: options.expectedHash,
+          actual: planHash,
+        },
+      });
+    }
+  }
+  const resolved = resolve(pending, doc, policy, options.file);
+  const diagnostics = options.failFast ? firstFailure(resolved) : resolved.map((r) => r.diagnostic);
+  const report: PlanReport = {
+    file: options.file,
+    dialect,
+    valid: !diagnostics.some((d) => d.severity === "error"),
+    planHash,
+    steps: plan?.steps.length ?? 0,
+    diagnostics,
+  };
+  if (plan) report.plan = plan;
+  if (doc) report.source = doc;
+  if (report.file === undefined) delete report.file;
+  if (report.planHash === undefined) delete report.planHash;
+  if (report.dialect === undefined) delete report.dialect;
+  return report;
+}
+
+interface Resolved {
+  diagnostic: Diagnostic;
+  offset: number;
+  order: [number, number, number, number];
+}
+
+function resolve(pending: Pending[], doc: SourceDocument | undefined, policy: Policy, file?: string): Resolved[] {
+  const out: Resolved[] = [];
+  const seen = new Set<string>();
+  for (const p of pending) {
+    const setting = settingOf(p.rule, policy);
+    if (setting === "off") continue;
+    // "Cannot run" notices stay informational whatever the policy says of the rule.
+    const severity: Severity = p.report.notice ? "info" : setting;
+    const r = p.report;
+    const key = `${p.rule}\u0000${r.at ?? ""}\u0000${r.step ?? ""}\u0000${r.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const d: Diagnostic = { rule: p.rule, severity, message: r.message };
+    if (file !== undefined) d.file = file;
+    if (r.at !== undefined) d.pointer = r.at;
+    if (r.step !== undefined) d.step = r.step;
+    let offset = -1;
+    const span = p.offsets ?? (doc && r.at !== undefined ? locate(doc, r.at, r.key === true) : undefined);
+    if (doc && span) {
+      const start = doc.lines.position(span.start);
+      const end = doc.lines.position(span.end);
+      d.line = start.line;
+      d.column = start.column;
+      d.endLine = end.line;
+      d.endColumn = end.column;
+      offset = span.start;
+    }
+    if (r.expected !== undefined) d.expected = r.expected;
+    if (r.actual !== undefined) d.actual = r.actual;
+    if (r.hint !== undefined) d.hint = r.hint;
+    const phaseRank = r.step !== undefined ? PHASE_RANK.step : PHASE_RANK[p.phase];
+    out.push({ diagnostic: d, offset, order: [phaseRank, r.step ?? 0, ruleOrder(p.rule), offset] });
+  }
+  out.sort((a, b) => a.offset - b.offset || ruleOrder(a.diagnostic.rule) - ruleOrder(b.diagnostic.rule));
+  return out;
+}
+
+/** Where a pointer's value (or key) came from; the closest located ancestor when it has no span of its own. */
+function locate(doc: SourceDocument, pointer: Pointer, key: boolean): { start: number; end: number } | undefined {
+  let p = pointer;
+  for (;;) {
+    const loc = doc.locate(p);
+    if (loc) {
+      if (key && p === pointer && loc.keyStart !== undefined && loc.keyEnd !== undefined)
+        return { start: loc.keyStart, end: loc.keyEnd };
+      return { start: loc.start, end: loc.end };
+    }
+    if (p === "") return undefined;
+    p = parentPointer(p);
+  }
+}
+
+function compareOrder(a: Resolved["order"], b: Resolved["order"]): number {
+  for (let i = 0; i < 4; i++) if (a[i]! !== b[i]!) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** The first error in check order, with the warnings and notes found before it. */
+function firstFailure(resolved: Resolved[]): Diagnostic[] {
+  const errors = resolved.filter((r) => r.diagnostic.severity === "error");
+  if (errors.length === 0) return resolved.map((r) => r.diagnostic);
+  const first = errors.reduce((a, b) => (compareOrder(b.order, a.order) < 0 ? b : a));
+  return resolved.filter((r) => r === first || (r.diagnostic.severity !== "error" && compareOrder(r.order, first.order) < 0)).map((r) => r.diagnostic);
+}

@@ -1,0 +1,47 @@
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { PlanReport } from "../engine.js";
+import { summarize } from "./types.js";
+
+const DIAGNOSTIC_KEYS: readonly (keyof Diagnostic)[] = [
+  "rule",
+  "severity",
+  "message",
+  "file",
+  "pointer",
+  "step",
+  "line",
+  "column",
+  "endLine",
+  "endColumn",
+  "expected",
+  "actual",
+  "hint",
+];
+
+/** One diagnostic with its members in a fixed order. */
+export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of DIAGNOSTIC_KEYS) if (d[k] !== undefined) out[k] = d[k];
+  return out;
+}
+
+/** The report object of SPEC §5 (version 1). */
+export function reportJson(reports: readonly PlanReport[]) {
+  const s = summarize(reports);
+  return {
+    version: 1,
+    results: reports.map((r) => {
+      const o: Record<string, unknown> = { file: r.file ?? "-", dialect: r.dialect ?? null, valid: r.valid };
+      if (r.planHash !== undefined) o.planHash = r.planHash;
+      o.steps = r.steps;
+      o.diagnostics = r.diagnostics.map(diagnosticJson);
+      return o;
+    }),
+    summary: { files: s.files, valid: s.valid, errors: s.errors, warnings: s.warnings },
+  };
+}
+
+/** `--output json`: exactly one JSON document. */
+export function formatJson(reports: readonly PlanReport[]): string {
+  return JSON.stringify(reportJson(reports), null, 2) + "\n";
+}

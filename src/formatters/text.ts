@@ -1,0 +1,61 @@
+import pc from "picocolors";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { PlanReport } from "../engine.js";
+import { codeFrame } from "./code-frame.js";
+import { type FormatOptions, summarize } from "./types.js";
+
+const colors = pc.createColors(true);
+const plainColors = pc.createColors(false);
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Human output: one block per diagnostic with a code frame and hint, then a summary line. */
+export function formatText(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+  const c = options.color ? colors : plainColors;
+  const out: string[] = [];
+  for (const report of reports) {
+    const name = report.file ?? "<stdin>";
+    for (const d of report.diagnostics) out.push(formatDiagnostic(report, d, name, c));
+    const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
+    const what = [report.dialect ?? "unknown dialect", plural(report.steps, "step")].join(", ");
+    if (report.valid) {
+      const extra = warnings > 0 ? `, ${plural(warnings, "warning")}` : "";
+      out.push(`${c.green("✓")} ${c.bold(name)}: valid (${what}${extra})${report.planHash ? ` ${c.dim(report.planHash)}` : ""}`);
+    } else {
+      out.push(`${c.red("✗")} ${c.bold(name)}: rejected (${what}): ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`);
+    }
+    out.push("");
+  }
+  const s = summarize(reports);
+  out.push(
+    `${plural(s.files, "file")} checked: ${s.valid} valid, ${s.files - s.valid} rejected; ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}.`,
+  );
+  return out.join("\n") + "\n";
+}
+
+function formatDiagnostic(report: PlanReport, d: Diagnostic, name: string, c: typeof colors): string {
+  const where = d.line !== undefined ? `${name}:${d.line}:${d.column}` : name;
+  const sev =
+    d.severity === "error" ? c.red(c.bold("error")) : d.severity === "warning" ? c.yellow(c.bold("warning")) : c.cyan("info");
+  const lines = [`${c.bold(where)}: ${sev}: ${d.message} ${c.dim(`[${d.rule}]`)}`];
+  if (report.source && d.line !== undefined && d.column !== undefined) {
+    const frame = codeFrame(report.source.lines, d.line, d.column, d.endLine, d.endColumn, {
+      gutter: (s) => c.dim(s),
+      marker: (s) => (d.severity === "error" ? c.red(s) : d.severity === "warning" ? c.yellow(s) : c.cyan(s)),
+    });
+    if (frame) lines.push(frame);
+  }
+  if (d.expected !== undefined || d.actual !== undefined) {
+    if (d.expected !== undefined) lines.push(`  ${c.dim("expected:")} ${show(d.expected)}`);
+    if (d.actual !== undefined) lines.push(`  ${c.dim("actual:  ")} ${show(d.actual)}`);
+  }
+  if (d.hint) lines.push(`  ${c.cyan("= hint:")} ${d.hint}`);
+  return lines.join("\n") + "\n";
+}
+
+function show(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}

@@ -1,0 +1,30 @@
+import type { PlanReport } from "../engine.js";
+
+/** Options every formatter accepts. */
+export interface FormatOptions {
+  color?: boolean;
+  /** Tool version, for SARIF and the approval record. */
+  version?: string;
+  /** Working directory, to print relative paths. */
+  cwd?: string;
+}
+
+/** A formatter: a pure function from reports to text. */
+export type Formatter = (reports: readonly PlanReport[], options?: FormatOptions) => string;
+
+/** Totals over several reports. */
+export function summarize(reports: readonly PlanReport[]) {
+  let errors = 0;
+  let warnings = 0;
+  let infos = 0;
+  let valid = 0;
+  for (const r of reports) {
+    if (r.valid) valid++;
+    for (const d of r.diagnostics) {
+      if (d.severity === "error") errors++;
+      else if (d.severity === "warning") warnings++;
+      else infos++;
+    }
+  }
+  return { files: reports.length, valid, errors, warnings, infos };
+}

@@ -1,0 +1,25 @@
+/** plangate: validate, hash, approve and guard AI agent plans before they run. */
+export { validatePlan, planHashOf } from "./engine.js";
+export type { PlanReport, ValidateOptions } from "./engine.js";
+export { validateFile } from "./node/validate-file.js";
+export { planHash } from "./ops/hash.js";
+export { sealEnvelope, migrateLegacy } from "./ops/seal.js";
+export type { EditResult, MigrateOptions } from "./ops/seal.js";
+export { pythonJsonDumps, pythonChecksum } from "./core/canonical/python-json.js";
+export { canonicalJson } from "./core/canonical/jcs.js";
+export { parseToolsText, loadToolsFile } from "./node/tools-file.js";
+export { defaultPolicy } from "./policy/defaults.js";
+export { RULES, findRule } from "./rules/index.js";
+export { DIALECTS } from "./dialects/index.js";
+export { formatText } from "./formatters/text.js";
+export { formatJson, reportJson } from "./formatters/json.js";
+export { main } from "./cli/main.js";
+export { VERSION } from "./version.js";
+export type { Diagnostic, Severity, RuleSetting } from "./core/diagnostic.js";
+export type { Plan, Step, DialectId } from "./core/plan.js";
+export type { Policy } from "./policy/types.js";
+export type { ToolRegistry } from "./core/tools.js";
+export type { FileProbe } from "./core/file-probe.js";
+export type { Rule, RuleMeta } from "./core/rule.js";
+export type { SourceDocument } from "./core/document.js";
+export type { CliIO } from "./cli/io.js";

@@ -1,0 +1,87 @@
+import type { Policy } from "./types.js";
+
+/** Tools that think or plan instead of acting: an approved plan must not hand control back to a planner. */
+export const DEFAULT_DENIED_TOOLS = [
+  "think",
+  "plan",
+  "reason",
+  "reasoning",
+  "planner",
+  "planning",
+  "create_plan",
+  "update_plan",
+  "replan",
+  "sequential_thinking",
+  "sequentialthinking",
+  "chain_of_thought",
+];
+
+export const DEFAULT_WRITE_TOOLS = [
+  "write_file",
+  "create_file",
+  "edit_file",
+  "delete_file",
+  "move_file",
+  "copy_file",
+  "append_file",
+  "apply_patch",
+  "run_command",
+  "shell",
+  "bash",
+  "exec",
+  "execute",
+  "create_text_file",
+];
+
+export const DEFAULT_PROTECTED_PATHS = [
+  ".git/**",
+  ".git",
+  ".env",
+  ".env*",
+  "**/.env*",
+  "**/*.pem",
+  "**/*.key",
+  "**/id_rsa*",
+  "**/id_ed25519*",
+  "**/.ssh/**",
+  ".plangate/**",
+  "plangate.yaml",
+  ".plangate.yaml",
+];
+
+export const DEFAULT_PATH_ARGUMENTS = [
+  "path",
+  "file",
+  "file_path",
+  "filepath",
+  "filename",
+  "target",
+  "destination",
+  "dest",
+  "source",
+  "src",
+  "cwd",
+  "dir",
+  "directory",
+  "root",
+];
+
+/** The embedded defaults, used where a policy file is absent or silent. */
+export function defaultPolicy(workspace: string): Policy {
+  return {
+    workspace,
+    tools: { allow: [], deny: [...DEFAULT_DENIED_TOOLS], write: [...DEFAULT_WRITE_TOOLS] },
+    paths: { protected: [...DEFAULT_PROTECTED_PATHS], arguments: [...DEFAULT_PATH_ARGUMENTS] },
+    plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false },
+    markdown: { requireSeparators: true },
+    returns: {
+      statuses: ["completed", "partial", "failed", "blocked"],
+      successStatuses: ["completed"],
+      maxSummaryTokens: 100,
+      encoding: "o200k_base",
+    },
+    delegation: { maxDepth: 3 },
+    limits: { maxFileBytes: 64 * 1024 * 1024, maxDepth: 1000, maxSteps: 100_000 },
+    rules: {},
+  };
+}

@@ -1,0 +1,18 @@
+import { defineRule } from "../../core/rule.js";
+
+export default defineRule({
+  meta: {
+    id: "invalid-type",
+    defaultSeverity: "error",
+    phase: "structure",
+    summary: "A field has the wrong type or value.",
+    docs: {
+      description:
+        "Reports a wrong type or value: a step that is not an object, a tool name that is not a string, arguments that are not an object, a `created_at` that is not an ISO 8601 timestamp, a step number below 1, citations that are not positive integers.",
+      rationale: "An executor that coerces types runs something other than what was reviewed.",
+      fix: "Write the field with the type the message names.",
+      bad: '[{"tool": "plot_qc", "params": "all"}]',
+      good: '[{"tool": "plot_qc", "params": {"all": true}}]',
+    },
+  },
+});

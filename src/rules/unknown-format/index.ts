@@ -1,0 +1,18 @@
+import { defineRule } from "../../core/rule.js";
+
+export default defineRule({
+  meta: {
+    id: "unknown-format",
+    defaultSeverity: "error",
+    phase: "structure",
+    summary: "No plan dialect matches the document's shape.",
+    docs: {
+      description:
+        "Reports a document that is none of the dialects: a JSON array (scqc-legacy, ikoma list), an object with `plan` (scqc-envelope, ikoma), an object with `steps` (intake), or a Markdown plan (teddy).",
+      rationale: "Seed check 3: guessing the format of an unrecognised plan would run steps nobody meant.",
+      fix: "Wrap the steps in one of the dialect shapes, or pass --dialect to say which one you meant and see what is missing.",
+      bad: '{"tool": "bad_format"}',
+      good: '[{"tool": "plot_qc"}]',
+    },
+  },
+});

@@ -1,0 +1,45 @@
+import { closest } from "../../core/tools.js";
+import { defineRule } from "../../core/rule.js";
+import { globToRegExp } from "../../core/glob.js";
+
+export default defineRule({
+  meta: {
+    id: "unknown-tool",
+    defaultSeverity: "error",
+    phase: "step",
+    summary: "A step calls a tool that is not in the registry or allow list.",
+    docs: {
+      description:
+        "Reports a step whose tool is not in the tool registry (`--tools FILE`, policy tools.allow / allowFile / registry). Names are compared exactly; the hint names the closest known tool. Without any registry the check cannot run, and one info diagnostic says so.",
+      rationale: "A tool that does not exist fails mid-plan at best; at worst a look-alike name resolves to something else (seed check 7, tool whitelist).",
+      fix: "Use a tool from the registry (see the hint), or add the tool to the registry if it is legitimate.",
+      bad: '[{"tool": "plot_qcc"}]  with plot_qc in tools.txt',
+      good: '[{"tool": "plot_qc"}]',
+    },
+  },
+  check(plan, ctx) {
+    const tools = ctx.tools;
+    if (!tools) {
+      ctx.report({
+        at: plan.stepsAt,
+        notice: true,
+        message: "Tool names were not checked: no tool registry was given.",
+        hint: "pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml",
+      });
+      return;
+    }
+    const patterns = tools.patterns.map(globToRegExp);
+    for (const step of plan.steps) {
+      if (step.tool === undefined) continue;
+      if (tools.names.has(step.tool) || patterns.some((p) => p.test(step.tool!))) continue;
+      const near = closest(step.tool, tools.names);
+      ctx.report({
+        at: step.toolAt,
+        step: step.position,
+        message: `Step ${step.position}: unknown tool "${step.tool}"${near ? `; did you mean "${near}"?` : ` (not in ${tools.source})`}`,
+        hint: near ? `did you mean "${near}"?` : `use a tool listed in ${tools.source}, or add "${step.tool}" there`,
+        actual: step.tool,
+      });
+    }
+  },
+});

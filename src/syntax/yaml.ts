@@ -1,0 +1,174 @@
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument, type Scalar } from "yaml";
+import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
+import { childPointer, type Pointer } from "../core/pointer.js";
+import { LineIndex } from "../core/source.js";
+import { unsafeKeyReason } from "./unsafe.js";
+
+export interface YamlOptions {
+  maxDepth?: number;
+  /** Most value nodes the document may expand to, aliases included (a "billion laughs" file hits it). */
+  maxNodes?: number;
+}
+
+const CORE_TAGS = new Set(
+  ["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
+class Exhausted extends Error {}
+
+/**
+ * Reads one YAML 1.2 document (core schema: no custom tags, no code, no merge keys) into a plain value,
+ * with every value's source range, duplicate keys reported, and aliases expanded within a bound.
+ */
+export function parseYaml(text: string, options: YamlOptions = {}): SourceDocument {
+  const maxDepth = options.maxDepth ?? 1000;
+  const maxNodes = options.maxNodes ?? Math.max(100_000, text.length);
+  const issues: ReadIssue[] = [];
+  const lines = new LineIndex(text);
+  const base = { syntax: "yaml" as const, text, lines, numbers: NO_LEXEMES };
+  if (text.trim() === "") {
+    issues.push({ rule: "parse-error", message: "The file is empty: write a YAML plan.", start: 0, end: 0, hint: "add the plan's root mapping, e.g. steps: [...]" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
+  } catch (err) {
+    issues.push(tooDeep(err, text));
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  const firstError = doc.errors[0];
+  if (firstError) {
+    const [start, end] = firstError.pos;
+    issues.push({
+      rule: "parse-error",
+      message: `YAML syntax error: ${firstError.message.split("\n")[0]}`,
+      start,
+      end: Math.max(start, end),
+      hint: yamlHint(firstError.code),
+    });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  const index = new Map<Pointer, ValueLocation>();
+  let visited = 0;
+  const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
+    if (++visited > maxNodes) throw new Exhausted();
+    if (depth > maxDepth) {
+      const r = (node as Node | undefined)?.range;
+      issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
+      throw new Exhausted("depth");
+    }
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      const v = build(target, at, depth + 1);
+      index.set(at, { ...rangeOf(node), ...(key ?? {}) });
+      return v;
+    }
+    const loc: ValueLocation = { ...rangeOf(node as Node | null), ...(key ?? {}) };
+    index.set(at, loc);
+    if (node === null || node === undefined) return null;
+    const tag = (node as Node).tag;
+    if (tag !== undefined && !CORE_TAGS.has(tag)) {
+      issues.push({ rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
+    }
+    if (isMap(node)) {
+      const obj: Record<string, unknown> = {};
+      const firstAt = new Map<string, number>();
+      for (const pair of node.items) {
+        const keyNode = pair.key as Node | null;
+        const kr = rangeOf(keyNode);
+        let name: string;
+        if (keyNode === null || (isScalar(keyNode) && (keyNode.value === null || typeof keyNode.value !== "object"))) {
+          const raw = keyNode === null ? null : (keyNode as Scalar).value;
+          name = raw === null ? "" : String(raw);
+          if (keyNode === null || typeof raw !== "string")
+            issues.push({ rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
+        } else {
+          name = "";
+          issues.push({ rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          continue;
+        }
+        const memberAt = childPointer(at, name);
+        const first = firstAt.get(name);
+        if (first !== undefined) {
+          const line = lines.position(first).line;
+          issues.push({ rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
+        } else firstAt.set(name, kr.start);
+        const why = unsafeKeyReason(name);
+        if (why) issues.push({ rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
+        const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
+        if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
+        else obj[name] = value;
+      }
+      return obj;
+    }
+    if (isSeq(node)) {
+      const arr: unknown[] = [];
+      node.items.forEach((item, i) => {
+        arr.push(build(item, childPointer(at, i), depth + 1));
+      });
+      return arr;
+    }
+    if (isScalar(node)) {
+      const v = node.value;
+      if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
+        issues.push({ rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
+      if (typeof v === "bigint") return Number(v);
+      if (typeof v === "string" && hasLoneSurrogate(v))
+        issues.push({ rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
+      return v;
+    }
+    return null;
+  };
+  let value: unknown;
+  try {
+    value = build(doc.contents, "", 0);
+  } catch (err) {
+    if (err instanceof Exhausted) {
+      if (err.message !== "depth")
+        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: 0, end: 0, hint: "remove the nested aliases, or raise limits if the input is trusted" });
+    } else issues.push(tooDeep(err, text));
+    return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
+  }
+  return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
+}
+
+function rangeOf(node: Node | null | undefined): { start: number; end: number } {
+  const r = node?.range;
+  return r ? { start: r[0], end: r[1] } : { start: 0, end: 0 };
+}
+
+function sortIssues(issues: ReadIssue[]): ReadIssue[] {
+  return issues.sort((a, b) => a.start - b.start);
+}
+
+function hasLoneSurrogate(s: string): boolean {
+  return /\p{Surrogate}/u.test(s);
+}
+
+function tooDeep(err: unknown, text: string): ReadIssue {
+  const overflow = err instanceof RangeError;
+  return {
+    rule: overflow ? "limit-exceeded" : "parse-error",
+    message: overflow ? "The document is nested too deeply to read." : `The YAML could not be read: ${(err as Error)?.message ?? String(err)}`,
+    start: 0,
+    end: Math.min(text.length, 1),
+    hint: overflow ? "flatten the document" : "check the YAML syntax",
+  };
+}
+
+function yamlHint(code: string): string {
+  switch (code) {
+    case "DUPLICATE_KEY":
+      return "keep exactly one of the keys";
+    case "MULTIPLE_DOCS":
+      return "a plan file holds one YAML document: remove the extra '---' section";
+    case "BAD_INDENT":
+    case "MISSING_CHAR":
+      return "check the indentation and the ':' after each key";
+    case "TAB_AS_INDENT":
+      return "indent with spaces, not tabs";
+    default:
+      return "fix the YAML syntax at this position";
+  }
+}

@@ -1,0 +1,30 @@
+import type { CliIO } from "../src/cli/io.js";
+import { main } from "../src/cli/main.js";
+import { NOW } from "./helpers.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with captured streams and the fixed clock. */
+export async function cli(args: string[], opts: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean } = {}): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    readStdin: async () => (typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array())),
+    cwd: opts.cwd ?? process.cwd(),
+    env: opts.env ?? {},
+    isTTY: opts.tty ?? false,
+    now: () => NOW,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}

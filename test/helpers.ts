@@ -1,0 +1,35 @@
+import type { Diagnostic } from "../src/core/diagnostic.js";
+import type { ToolRegistry } from "../src/core/tools.js";
+import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
+import { parseToolsText } from "../src/node/tools-file.js";
+
+/** The fixed clock every test uses. */
+export const NOW = new Date("2026-11-22T12:00:00Z");
+
+/** A registry from names. */
+export function tools(...names: string[]): ToolRegistry {
+  return parseToolsText(names.join("\n"), "tools.txt");
+}
+
+/** Validates with the fixed clock and a file name (so the syntax follows the extension). */
+export function run(text: string | Uint8Array, options: ValidateOptions = {}): Promise<PlanReport> {
+  return validatePlan(text, { file: "plan.json", now: NOW, workspace: "/workspace", ...options });
+}
+
+/** The diagnostics of one rule. */
+export async function diagnosticsOf(rule: string, text: string | Uint8Array, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const report = await run(text, options);
+  return report.diagnostics.filter((d) => d.rule === rule);
+}
+
+/** The rule ids of a report, in order. */
+export function ids(report: PlanReport): string[] {
+  return report.diagnostics.map((d) => d.rule);
+}
+
+/** A sealed scQC envelope text built with the Python-compatible checksum. */
+export async function envelope(plan: unknown, extra: Record<string, unknown> = {}): Promise<string> {
+  const { pythonChecksum } = await import("../src/core/canonical/python-json.js");
+  const base = { version: "1.0", created_at: "2026-11-20T10:00:00", message: "m", intent: "i", checksum: pythonChecksum(plan), ...extra, plan };
+  return JSON.stringify(base, null, 2);
+}

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../src/dialects/index.js";
+import { RULES } from "../src/rules/index.js";
+import { ruleReadme } from "../src/rules/readme.js";
+
+const rulesDir = join(import.meta.dirname, "../src/rules");
+const folders = readdirSync(rulesDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
+
+describe("rule catalogue", () => {
+  it("registers every rule folder, and every folder is a registered rule", () => {
+    const ids = RULES.map((r) => r.meta.id);
+    for (const f of folders) expect(ids, `folder ${f} not registered in rules/index.ts`).toContain(f);
+  });
+  it("has unique kebab-case ids", () => {
+    const ids = RULES.map((r) => r.meta.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+  });
+  for (const rule of RULES) {
+    const id = rule.meta.id;
+    const dir = join(rulesDir, id);
+    if (!existsSync(dir)) continue;
+    it(`${id}: has tests and an up-to-date README (npm run docs)`, () => {
+      expect(existsSync(join(dir, `${id}.test.ts`)), `${id}.test.ts`).toBe(true);
+      const readme = join(dir, "README.md");
+      expect(existsSync(readme), "README.md").toBe(true);
+      expect(readFileSync(readme, "utf8")).toBe(ruleReadme(rule.meta));
+      expect(rule.meta.docs.description.length).toBeGreaterThan(20);
+      expect(rule.meta.docs.fix.length).toBeGreaterThan(5);
+    });
+  }
+  it("names only known dialects", () => {
+    const known = DIALECTS.map((d) => d.id);
+    for (const r of RULES) for (const d of r.meta.dialects ?? []) expect(known).toContain(d);
+  });
+});
+
+describe("SPEC.md catalogue", () => {
+  const spec = join(import.meta.dirname, "../../shared/SPEC.md");
+  it.skipIf(!existsSync(spec))("every rule id in SPEC §3 has a rule", () => {
+    const text = readFileSync(spec, "utf8");
+    const section = text.slice(text.indexOf("## 3. Rules"), text.indexOf("## 4. Diagnostic"));
+    const ids = [...section.matchAll(/^\| `([a-z0-9-]+)` \| (error|warning|info) \|/gm)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(40);
+    const have = new Set(RULES.map((r) => r.meta.id));
+    const missing = ids.filter((id) => !have.has(id));
+    expect(missing).toEqual([]);
+  });
+});
