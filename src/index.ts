@@ -9,6 +9,8 @@ export { pythonJsonDumps, pythonChecksum } from "./core/canonical/python-json.js
 export { canonicalJson } from "./core/canonical/jcs.js";
 export { parseToolsText, loadToolsFile } from "./node/tools-file.js";
 export { defaultPolicy } from "./policy/defaults.js";
+export { loadPolicy, discoverPolicy, PolicyError } from "./node/policy.js";
+export type { LoadedPolicy } from "./node/policy.js";
 export { RULES, findRule } from "./rules/index.js";
 export { DIALECTS } from "./dialects/index.js";
 export { formatText } from "./formatters/text.js";

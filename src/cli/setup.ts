@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import type { ToolRegistry } from "../core/tools.js";
+import { loadPolicy, PolicyError } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
-import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { type CliIO, UsageError } from "./io.js";
 
-/** Flags shared by the commands that validate a plan. */
+/** Flags shared by the commands that read a policy. */
 export interface PlanFlags {
+  policy?: string;
   workspace?: string;
   tools?: string;
   maxAge?: string;
@@ -15,6 +16,8 @@ export interface PlanFlags {
 export interface Setup {
   policy: Policy;
   tools: ToolRegistry | undefined;
+  /** sha256: identity of the policy in force. */
+  policyHash: string;
 }
 
 /** Parses a non-negative number flag, or throws a usage error that names the flag. */
@@ -25,11 +28,17 @@ export function numberFlag(value: string | undefined, flag: string): number | un
   return n;
 }
 
-/** The policy, the tool registry and the workspace for a command, flags winning over the policy. */
-export function resolveSetup(flags: PlanFlags, io: CliIO): Setup {
-  const workspace = resolve(io.cwd, flags.workspace ?? ".");
-  const policy = defaultPolicy(workspace);
+/** The policy, the tool registry and the workspace for a command: flags win over the policy, which wins over the defaults. */
+export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> {
   const maxAge = numberFlag(flags.maxAge, "--max-age");
+  let loaded: Awaited<ReturnType<typeof loadPolicy>>;
+  try {
+    loaded = await loadPolicy({ file: flags.policy, cwd: io.cwd, workspace: flags.workspace });
+  } catch (err) {
+    if (err instanceof PolicyError) throw new UsageError(err.message);
+    throw err;
+  }
+  const policy = loaded.policy;
   if (maxAge !== undefined) policy.plan.maxAgeDays = maxAge;
   const regs: ToolRegistry[] = [];
   try {
@@ -38,5 +47,7 @@ export function resolveSetup(flags: PlanFlags, io: CliIO): Setup {
     if (err instanceof ToolsFileError) throw new UsageError(err.message);
     throw err;
   }
-  return { policy, tools: mergeRegistries(regs) };
+  // --tools replaces the policy's registry: the flag wins over the file.
+  const tools = regs.length > 0 ? mergeRegistries(regs) : loaded.tools;
+  return { policy, tools, policyHash: loaded.hash };
 }

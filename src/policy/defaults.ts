@@ -74,13 +74,16 @@ export function defaultPolicy(workspace: string): Policy {
     paths: { protected: [...DEFAULT_PROTECTED_PATHS], arguments: [...DEFAULT_PATH_ARGUMENTS] },
     plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false },
     markdown: { requireSeparators: true },
+    commands: { allow: [], deny: [] },
     returns: {
       statuses: ["completed", "partial", "failed", "blocked"],
       successStatuses: ["completed"],
       maxSummaryTokens: 100,
       encoding: "o200k_base",
     },
-    delegation: { maxDepth: 3 },
+    tasks: { operations: {} },
+    delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
+    approval: { singleUse: true },
     limits: { maxFileBytes: 64 * 1024 * 1024, maxDepth: 1000, maxSteps: 100_000 },
     rules: {},
   };

@@ -21,8 +21,13 @@ export interface Policy {
   paths: { protected: string[]; arguments: string[] };
   plan: { maxAgeDays: number; requireChecksum: boolean; allowConditionals: boolean };
   markdown: { requireSeparators: boolean };
+  /** Programs shell commands may run; empty allow means any program not denied. */
+  commands: { allow: string[]; deny: string[] };
   returns: { statuses: string[]; successStatuses: string[]; maxSummaryTokens: number; encoding: string };
-  delegation: { maxDepth: number };
+  /** Operation name → task statuses that allow it. */
+  tasks: { operations: Record<string, string[]> };
+  delegation: { maxDepth: number; registry?: string; sessionTtlSeconds: number };
+  approval: { ttl?: string; singleUse: boolean; trustedKeys?: string };
   limits: Limits;
   rules: Record<string, RuleSetting>;
   /** The file the policy was read from, if any. */

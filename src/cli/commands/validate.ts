@@ -27,7 +27,8 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .description("validate one or more plans ('-' reads standard input)")
     .argument("<file...>", "plan files")
     .addOption(new Option("--dialect <id>", "force a dialect instead of detecting it").choices(DIALECT_IDS as string[]))
-    .option("--workspace <dir>", "workspace root (default: the current directory)")
+    .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
     .option("--expected-hash <hash>", "reject the plan unless it has this plan hash or raw-file SHA-256")
     .option("--max-age <days>", "warn about plans older than this many days (default 30)")
@@ -35,7 +36,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .addOption(outputOption(VALIDATE_OUTPUTS))
     .action(
       wrap(async (files: string[], flags: ValidateFlags) => {
-        const setup = resolveSetup(flags, io);
+        const setup = await resolveSetup(flags, io);
         const reports: PlanReport[] = [];
         for (const file of files) {
           const options = {

@@ -70,7 +70,8 @@ describe("canonicalJson: RFC 8785 examples", () => {
       ["becbf647612f3696", "-0.0000033333333333333333"],
       ["43143ff3c1cb0959", "1424953923781206.2"],
     ];
-    for (const [hex, expected] of vectors) expect([hex, canonicalJson(fromHex(hex))]).toEqual([hex, expected]);
+    for (const [hex, expected] of vectors)
+      expect([hex, canonicalJson(fromHex(hex))]).toEqual([hex, expected]);
   });
 });
 
@@ -83,7 +84,7 @@ describe("canonicalJson: details", () => {
   });
 
   test("strings: minimal escaping, everything else literal", () => {
-    expect(canonicalJson("\u0000\u0008\t\n\u000b\f\r\u001f\u007f\"\\/é\u2028\u{1F600}")).toBe(
+    expect(canonicalJson('\u0000\u0008\t\n\u000b\f\r\u001f\u007f"\\/é\u2028\u{1F600}')).toBe(
       '"\\u0000\\b\\t\\n\\u000b\\f\\r\\u001f\u007f\\"\\\\/é\u2028\u{1F600}"',
     );
   });

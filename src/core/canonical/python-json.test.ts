@@ -56,9 +56,8 @@ function readJson(text: string): { value: unknown; numbers: NumberLexemes } {
     if (lexeme !== String(v)) {
       if (container === undefined) rootLexeme = lexeme;
       else {
-        let m = table.get(container);
-        if (!m) table.set(container, (m = new Map()));
-        m.set(key, lexeme);
+        const m = table.get(container) ?? new Map<string, string>();
+        table.set(container, m.set(key, lexeme));
       }
     }
     return v;
@@ -97,7 +96,17 @@ describe("pythonJsonDumps: structure", () => {
   });
 
   test("compareCodePoints agrees with sorting by code point arrays", () => {
-    const keys = ["\uD83D", "\uD83D\uDE00", "\uD83D\uE000", "\uE000", "a\uDC00", "a\uFFFF", "a", "\u{10FFFF}", ""];
+    const keys = [
+      "\uD83D",
+      "\uD83D\uDE00",
+      "\uD83D\uE000",
+      "\uE000",
+      "a\uDC00",
+      "a\uFFFF",
+      "a",
+      "\u{10FFFF}",
+      "",
+    ];
     const byCodePoints = [...keys].sort((a, b) => {
       const x = [...a].map((c) => c.codePointAt(0)!);
       const y = [...b].map((c) => c.codePointAt(0)!);

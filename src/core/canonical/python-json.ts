@@ -18,7 +18,9 @@ const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 /** Escapes for code units below 0x80, so the common control characters cost one table lookup. */
 const ASCII_ESCAPES: string[] = [];
 for (let c = 0; c < 0x80; c++) {
-  ASCII_ESCAPES.push(c < 0x20 || c === 0x7f ? "\\u" + c.toString(16).padStart(4, "0") : String.fromCharCode(c));
+  ASCII_ESCAPES.push(
+    c < 0x20 || c === 0x7f ? "\\u" + c.toString(16).padStart(4, "0") : String.fromCharCode(c),
+  );
 }
 ASCII_ESCAPES[0x08] = "\\b";
 ASCII_ESCAPES[0x09] = "\\t";
@@ -49,7 +51,7 @@ export function pythonString(s: string): string {
 
 /** Python's `repr(float)`: the shortest round-trip digits, laid out by Python's rules rather than ECMAScript's. */
 export function pythonFloatRepr(v: number): string {
-  if (v !== v) return "NaN";
+  if (Number.isNaN(v)) return "NaN";
   if (v === Infinity) return "Infinity";
   if (v === -Infinity) return "-Infinity";
   if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
@@ -107,7 +109,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 function sortedKeys(o: object): string[] {
   const keys = Object.keys(o).sort();
   for (const k of keys) {
-    if (SURROGATE.test(k)) return keys;
+    if (SURROGATE.test(k)) return keys.sort(compareCodePoints);
   }
   return keys;
 }

@@ -1,0 +1,179 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import Value from "typebox/value";
+import { sha256Hex } from "../core/canonical/jcs.js";
+import { closest, type ToolRegistry } from "../core/tools.js";
+import { defaultPolicy } from "../policy/defaults.js";
+import { type PolicyFile, PolicyFileSchema } from "../policy/schema.js";
+import type { Policy } from "../policy/types.js";
+import { RULES } from "../rules/index.js";
+import { parseJson } from "../syntax/json.js";
+import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
+import type { SourceDocument } from "../core/document.js";
+
+/** A policy that cannot be used: the CLI exits with 2. The message carries file:line:column. */
+export class PolicyError extends Error {}
+
+/** A loaded policy: the resolved policy, the tools it names, and its identity. */
+export interface LoadedPolicy {
+  policy: Policy;
+  tools: ToolRegistry | undefined;
+  /** sha256: of the policy file's canonical JSON, or of the defaults when there is no file. */
+  hash: string;
+}
+
+export const POLICY_FILE_NAMES = ["plangate.yaml", ".plangate.yaml", "plangate.yml", ".plangate.yml", "plangate.json"];
+
+/** Walks up from a folder to the first plangate.yaml / .plangate.yaml. */
+export function discoverPolicy(from: string): string | undefined {
+  let dir = resolve(from);
+  for (;;) {
+    for (const name of POLICY_FILE_NAMES) {
+      const p = join(dir, name);
+      if (existsSync(p) && statSync(p).isFile()) return p;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function where(doc: SourceDocument, file: string, pointer: string, atKey = true): string {
+  let p = pointer;
+  for (;;) {
+    const loc = doc.locate(p);
+    if (loc) {
+      const pos = doc.lines.position(atKey && p === pointer ? (loc.keyStart ?? loc.start) : loc.start);
+      return `${file}:${pos.line}:${pos.column}`;
+    }
+    if (p === "") return file;
+    p = p.slice(0, p.lastIndexOf("/"));
+  }
+}
+
+/** Reads and checks a policy file's text; throws PolicyError with the position of the first fault. */
+export async function parsePolicyText(text: string, file: string): Promise<PolicyFile> {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const doc = file.endsWith(".json") ? parseJson(body) : (await import("../syntax/yaml.js")).parseYaml(body);
+  const issue = doc.issues[0];
+  if (issue) {
+    const pos = doc.lines.position(issue.start);
+    throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ""}`);
+  }
+  const value = doc.value === null ? {} : doc.value;
+  const errors = [...Value.Errors(PolicyFileSchema, value)];
+  if (errors.length > 0) {
+    // Report the most specific error: an unknown key over the generic "schema is false".
+    const e = errors.find((x) => x.keyword === "additionalProperties") ?? errors[0]!;
+    if (e.keyword === "additionalProperties") {
+      const extra = (e.params as { additionalProperties: string[] }).additionalProperties[0]!;
+      const at = `${e.instancePath}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const known = knownKeys(e.instancePath);
+      const near = closest(extra, known);
+      throw new PolicyError(
+        `${where(doc, file, at)}: unknown key "${extra}" in ${e.instancePath === "" ? "the policy" : e.instancePath.slice(1).replace(/\//g, ".")}${near ? `; did you mean "${near}"?` : ""} (known: ${known.join(", ")})`,
+      );
+    }
+    const path = e.instancePath === "" ? "the policy" : e.instancePath.slice(1).replace(/\//g, ".");
+    throw new PolicyError(`${where(doc, file, e.instancePath, false)}: ${path} ${e.message}`);
+  }
+  const policy = value as PolicyFile;
+  for (const id of Object.keys(policy.rules ?? {})) {
+    if (!RULES.some((r) => r.meta.id === id)) {
+      const near = closest(id, RULES.map((r) => r.meta.id));
+      throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\`)`);
+    }
+  }
+  return policy;
+}
+
+function knownKeys(instancePath: string): string[] {
+  let schema: unknown = PolicyFileSchema;
+  for (const token of instancePath.split("/").slice(1)) {
+    schema = (schema as { properties?: Record<string, unknown> }).properties?.[token];
+  }
+  return Object.keys((schema as { properties?: Record<string, unknown> })?.properties ?? {});
+}
+
+/** The policy's own relative paths resolve against its folder (SPEC §3). */
+function inFolder(folder: string, p: string): string {
+  return isAbsolute(p) ? p : resolve(folder, p);
+}
+
+/** Merges a policy file over the defaults. */
+export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspace: string, source?: string): Policy {
+  const base = defaultPolicy(file.workspace !== undefined ? inFolder(folder, file.workspace) : fallbackWorkspace);
+  const p: Policy = base;
+  if (source) p.source = source;
+  const union = (a: string[], b: string[] | undefined) => (b ? [...new Set([...a, ...b])] : a);
+  if (file.tools) {
+    p.tools.allow = file.tools.allow ?? [];
+    if (file.tools.allowFile) p.tools.allowFile = inFolder(folder, file.tools.allowFile);
+    if (file.tools.registry) p.tools.registry = inFolder(folder, file.tools.registry);
+    p.tools.deny = union(p.tools.deny, file.tools.deny);
+    p.tools.write = union(p.tools.write, file.tools.write);
+  }
+  if (file.paths) {
+    p.paths.protected = union(p.paths.protected, file.paths.protected);
+    p.paths.arguments = union(p.paths.arguments, file.paths.arguments);
+  }
+  Object.assign(p.plan, file.plan ?? {});
+  Object.assign(p.markdown, file.markdown ?? {});
+  if (file.commands) p.commands = { allow: file.commands.allow ?? [], deny: file.commands.deny ?? [] };
+  Object.assign(p.returns, file.returns ?? {});
+  if (file.tasks?.operations) p.tasks.operations = { ...file.tasks.operations };
+  if (file.delegation) {
+    Object.assign(p.delegation, file.delegation);
+    if (file.delegation.registry) p.delegation.registry = inFolder(folder, file.delegation.registry);
+  }
+  if (file.approval) {
+    Object.assign(p.approval, file.approval);
+    if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
+  }
+  Object.assign(p.limits, file.limits ?? {});
+  p.rules = { ...(file.rules ?? {}) } as Policy["rules"];
+  return p;
+}
+
+/** The tools a policy names: allow list, whitelist file and MCP registry, merged. */
+export function policyTools(policy: Policy): ToolRegistry | undefined {
+  const regs: ToolRegistry[] = [];
+  const allow = policy.tools.allow;
+  if (allow.length > 0) {
+    const patterns = allow.filter((a) => a.includes("*") || a.includes("?"));
+    regs.push({ names: new Set(allow.filter((a) => !patterns.includes(a))), patterns, schemas: new Map(), source: "the policy's tools.allow" });
+  }
+  try {
+    if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile));
+    if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry));
+  } catch (err) {
+    if (err instanceof ToolsFileError) throw new PolicyError(`${policy.source ?? "policy"}: ${err.message}`);
+    throw err;
+  }
+  return mergeRegistries(regs);
+}
+
+/**
+ * Loads the policy: the given file, else the first plangate.yaml found walking up from `cwd`, else the
+ * embedded defaults. Throws PolicyError for an unreadable or invalid file.
+ */
+export async function loadPolicy(options: { file?: string; cwd: string; workspace?: string }): Promise<LoadedPolicy> {
+  const file = options.file !== undefined ? resolve(options.cwd, options.file) : discoverPolicy(options.cwd);
+  const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
+  if (file === undefined) {
+    const policy = defaultPolicy(fallbackWorkspace);
+    return { policy, tools: undefined, hash: "sha256:" + sha256Hex("{}") };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new PolicyError(`cannot read policy file ${options.file ?? file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const display = options.file ?? file;
+  const parsed = await parsePolicyText(text, display);
+  const policy = resolvePolicy(parsed, dirname(file), fallbackWorkspace, file);
+  if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
+  const { canonicalJson } = await import("../core/canonical/jcs.js");
+  return { policy, tools: policyTools(policy), hash: "sha256:" + sha256Hex(canonicalJson(parsed)) };
+}

@@ -1,0 +1,116 @@
+import Type, { type Static } from "typebox";
+
+const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { description });
+const Severity = Type.Union([Type.Literal("off"), Type.Literal("warning"), Type.Literal("error"), Type.Literal("info")]);
+
+/** The policy file (plangate.yaml): one definition gives the TypeScript type and the JSON Schema. */
+export const PolicyFileSchema = Type.Object(
+  {
+    workspace: Type.Optional(Type.String({ description: "Workspace root, relative to the policy file's folder." })),
+    tools: Type.Optional(
+      Type.Object(
+        {
+          allow: Type.Optional(Names("Allowed tool names; `*` and `?` are globs.")),
+          allowFile: Type.Optional(Type.String({ description: "Whitelist file: one tool a line, `#` comments." })),
+          registry: Type.Optional(Type.String({ description: "MCP tools/list result: names and inputSchema." })),
+          deny: Type.Optional(Names("Denied tools, added to the built-in reasoning/planning deny list.")),
+          write: Type.Optional(Names("Tools that write, added to the built-in list.")),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    paths: Type.Optional(
+      Type.Object(
+        {
+          protected: Type.Optional(Names("Globs of paths no write tool may touch, added to the defaults.")),
+          arguments: Type.Optional(Names("Argument names that hold paths, added to the defaults.")),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    plan: Type.Optional(
+      Type.Object(
+        {
+          maxAgeDays: Type.Optional(Type.Number({ minimum: 0 })),
+          requireChecksum: Type.Optional(Type.Boolean()),
+          allowConditionals: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    markdown: Type.Optional(
+      Type.Object({ requireSeparators: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
+    commands: Type.Optional(
+      Type.Object(
+        {
+          allow: Type.Optional(Names("Programs a shell command may run (globs).")),
+          deny: Type.Optional(Names("Programs a shell command may never run (globs).")),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    returns: Type.Optional(
+      Type.Object(
+        {
+          statuses: Type.Optional(Names("Allowed subagent return statuses.")),
+          successStatuses: Type.Optional(Names("Statuses for which artifacts must exist and be non-empty.")),
+          maxSummaryTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+          encoding: Type.Optional(Type.String({ description: "Tokenizer encoding for summary length." })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    tasks: Type.Optional(
+      Type.Object(
+        {
+          operations: Type.Optional(
+            Type.Record(Type.String(), Names("Statuses from which the operation is allowed."), {
+              description: "Operation name → task statuses that allow it.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    delegation: Type.Optional(
+      Type.Object(
+        {
+          maxDepth: Type.Optional(Type.Integer({ minimum: 0 })),
+          registry: Type.Optional(Type.String({ description: "Folder of the active-session registry." })),
+          sessionTtlSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    approval: Type.Optional(
+      Type.Object(
+        {
+          ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d." })),
+          singleUse: Type.Optional(Type.Boolean()),
+          trustedKeys: Type.Optional(Type.String({ description: "File or folder of trusted public keys." })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    limits: Type.Optional(
+      Type.Object(
+        {
+          maxFileBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxDepth: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    rules: Type.Optional(Type.Record(Type.String(), Severity, { description: "Rule id → off | info | warning | error." })),
+  },
+  {
+    additionalProperties: false,
+    $id: "urn:plangate:schema:policy",
+    title: "plangate policy file",
+    description: "plangate.yaml: tools, paths, limits and rule severities. Every field is optional.",
+  },
+);
+
+export type PolicyFile = Static<typeof PolicyFileSchema>;
