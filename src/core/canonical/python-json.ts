@@ -30,6 +30,9 @@ ASCII_ESCAPES[0x0d] = "\\r";
 ASCII_ESCAPES[0x22] = '\\"';
 ASCII_ESCAPES[0x5c] = "\\\\";
 
+/** Set when pythonString escapes a surrogate: only then can code point order differ from UTF-16 order. */
+let sawSurrogate = false;
+
 /**
  * Python's `ensure_ascii` string literal. Escaping UTF-16 code units one by one gives exactly Python's
  * output: an astral character becomes its surrogate pair, and a lone surrogate (which Python keeps as a
@@ -43,7 +46,11 @@ export function pythonString(s: string): string {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) continue;
     if (i > from) out += s.slice(from, i);
-    out += c < 0x80 ? ASCII_ESCAPES[c] : "\\u" + c.toString(16).padStart(4, "0");
+    if (c < 0x80) out += ASCII_ESCAPES[c];
+    else {
+      if ((c & 0xf800) === 0xd800) sawSurrogate = true;
+      out += "\\u" + c.toString(16).padStart(4, "0");
+    }
     from = i + 1;
   }
   return out + s.slice(from) + '"';
@@ -55,6 +62,8 @@ export function pythonFloatRepr(v: number): string {
   if (v === Infinity) return "Infinity";
   if (v === -Infinity) return "-Infinity";
   if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
+  // Integral doubles below 1e16 print positionally in both languages; Python adds ".0".
+  if (Number.isInteger(v) && v < 1e16 && v > -1e16) return String(v) + ".0";
   const js = String(v);
   // Non-integral doubles are below 2^52 < 1e16, so ECMAScript's positional form is Python's unless tiny.
   if (js.indexOf("e") < 0 && js.indexOf(".") >= 0 && !js.startsWith(v < 0 ? "-0.0000" : "0.0000")) return js;
@@ -104,21 +113,37 @@ export function compareCodePoints(a: string, b: string): number {
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-const SURROGATE = /[\ud800-\udfff]/;
-
-function sortedKeys(o: object): string[] {
-  const keys = Object.keys(o).sort();
-  for (const k of keys) {
-    if (SURROGATE.test(k)) return keys.sort(compareCodePoints);
-  }
-  return keys;
-}
-
 interface Frame {
   node: object;
   /** Sorted keys of an object; undefined for an array. */
   keys: string[] | undefined;
+  /** The keys as Python string literals, in the same order. */
+  names: string[] | undefined;
   next: number;
+}
+
+/** Keys sorted as Python sorts them, with their literals escaped once. */
+function objectFrame(node: object): Frame {
+  const keys = Object.keys(node);
+  const n = keys.length;
+  // Plan objects have a handful of keys: insertion sort beats Array#sort's set-up cost there.
+  if (n > 16) keys.sort();
+  else {
+    for (let i = 1; i < n; i++) {
+      const k = keys[i]!;
+      let j = i - 1;
+      for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+      keys[j + 1] = k;
+    }
+  }
+  sawSurrogate = false;
+  const names: string[] = new Array(n);
+  for (let i = 0; i < n; i++) names[i] = pythonString(keys[i]!);
+  if (sawSurrogate) {
+    keys.sort(compareCodePoints);
+    for (let i = 0; i < n; i++) names[i] = pythonString(keys[i]!);
+  }
+  return { node, keys, names, next: 0 };
 }
 
 /**
@@ -143,14 +168,14 @@ export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXE
         if (v.length === 0) out += "[]";
         else {
           out += "[";
-          stack.push({ node: v, keys: undefined, next: 0 });
+          stack.push({ node: v, keys: undefined, names: undefined, next: 0 });
         }
       } else {
-        const keys = sortedKeys(v);
-        if (keys.length === 0) out += "{}";
+        const frame = objectFrame(v);
+        if (frame.keys!.length === 0) out += "{}";
         else {
           out += "{";
-          stack.push({ node: v, keys, next: 0 });
+          stack.push(frame);
         }
       }
     } else if (typeof v === "bigint") out += v.toString();
@@ -160,7 +185,7 @@ export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXE
     for (;;) {
       const top = stack[stack.length - 1];
       if (top === undefined) return out;
-      const { node, keys } = top;
+      const { node, keys, names } = top;
       const i = top.next;
       if (keys === undefined) {
         const arr = node as unknown[];
@@ -180,7 +205,7 @@ export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXE
           continue;
         }
         const key = keys[i]!;
-        out += (i > 0 ? ", " : "") + pythonString(key) + ": ";
+        out += (i > 0 ? ", " : "") + names![i] + ": ";
         top.next = i + 1;
         v = (node as Record<string, unknown>)[key];
         lexeme = typeof v === "number" ? numbers.get(node, key) : undefined;
