@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import Value from "typebox/value";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { closest, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import { type PolicyFile, PolicyFileSchema } from "../policy/schema.js";
+import { schemaErrors } from "../core/mini-schema.js";
+import type { PolicyFile } from "../policy/schema.js";
 import type { Policy } from "../policy/types.js";
 import { RULES } from "../rules/index.js";
 import { parseJson } from "../syntax/json.js";
@@ -61,12 +61,11 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
     throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ""}`);
   }
   const value = doc.value === null ? {} : doc.value;
-  const errors = [...Value.Errors(PolicyFileSchema, value)];
+  const errors = schemaErrors(policySchema(), value);
   if (errors.length > 0) {
-    // Report the most specific error: an unknown key over the generic "schema is false".
-    const e = errors.find((x) => x.keyword === "additionalProperties") ?? errors[0]!;
+    const e = errors[0]!;
     if (e.keyword === "additionalProperties") {
-      const extra = (e.params as { additionalProperties: string[] }).additionalProperties[0]!;
+      const extra = e.params.additionalProperty as string;
       const at = `${e.instancePath}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       const known = knownKeys(e.instancePath);
       const near = closest(extra, known);
@@ -87,8 +86,15 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
   return policy;
 }
 
+let cachedSchema: Record<string, unknown> | undefined;
+/** The policy's JSON Schema, generated from its typebox definition and shipped in schemas/. */
+export function policySchema(): Record<string, unknown> {
+  cachedSchema ??= JSON.parse(readFileSync(new URL("../../schemas/policy.schema.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  return cachedSchema;
+}
+
 function knownKeys(instancePath: string): string[] {
-  let schema: unknown = PolicyFileSchema;
+  let schema: unknown = policySchema();
   for (const token of instancePath.split("/").slice(1)) {
     schema = (schema as { properties?: Record<string, unknown> }).properties?.[token];
   }

@@ -40,7 +40,6 @@ class Lexemes implements NumberLexemes {
  * (they are rebuilt lazily by `locate`) because most documents are never asked for them.
  */
 class Reader {
-  readonly lines: LineIndex;
   readonly len: number;
   /** Offset just past the token the last helper read. */
   i = 0;
@@ -62,9 +61,9 @@ class Reader {
   constructor(
     readonly t: string,
     readonly maxDepth: number,
+    readonly lines: LineIndex,
   ) {
     this.len = t.length;
-    this.lines = new LineIndex(t);
   }
 
   read(): unknown {
@@ -406,28 +405,41 @@ class Reader {
   }
 }
 
-/** Reads a JSON text into a SourceDocument. Never throws: faults are reported as issues. */
-export function parseJson(input: string, options: JsonParseOptions = {}): SourceDocument {
+/**
+ * Reads a JSON text into a SourceDocument. Never throws: faults are reported as issues.
+ * `fast: false` forces the full reader (tests compare both paths).
+ */
+export function parseJson(input: string, options: JsonParseOptions & { fast?: boolean } = {}): SourceDocument {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const r = new Reader(text, options.maxDepth ?? 1000);
+  const maxDepth = options.maxDepth ?? 1000;
   let value: unknown;
-  let ok = false;
-  try {
-    value = r.read();
-    ok = true;
-  } catch (e) {
-    const message = e instanceof Stop ? "" : `the JSON could not be read (${e instanceof Error ? e.message : String(e)})`;
-    r.issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
+  let ok = true;
+  let issues: ReadIssue[] = [];
+  let numbers: NumberLexemes = NO_LEXEMES;
+  const lines = new LineIndex(text);
+  const plain = options.fast === false ? undefined : fastRead(text, maxDepth);
+  if (plain !== undefined) value = plain.value;
+  else {
+    const r = new Reader(text, maxDepth, lines);
+    try {
+      value = r.read();
+      issues = r.issues.sort((a, b) => a.start - b.start);
+      if (r.lexemes !== undefined) numbers = r.lexemes;
+    } catch (e) {
+      ok = false;
+      value = undefined;
+      const message = `the JSON could not be read (${e instanceof Error ? e.message : String(e)})`;
+      issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
+    }
   }
-  r.issues.sort((a, b) => a.start - b.start);
   let index: Map<Pointer, ValueLocation> | null | undefined;
   return {
     syntax: "json",
     text,
-    lines: r.lines,
+    lines,
     value,
-    issues: r.issues,
-    numbers: ok && r.lexemes !== undefined ? r.lexemes : NO_LEXEMES,
+    issues,
+    numbers,
     locate(pointer: Pointer): ValueLocation | undefined {
       if (!ok || getAt(value, pointer) === undefined) return undefined;
       if (index === undefined) {
@@ -440,6 +452,105 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
       return index === null ? walk(text, pointer) : index.get(pointer);
     },
   };
+}
+
+const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
+
+/**
+ * Fast path for the common, clean document: native JSON.parse (strict RFC 8259, like the reader) builds
+ * the value, and a light scan checks what JSON.parse cannot: depth, number lexemes, suspicious keys and
+ * strings, duplicates (members counted in the text vs. keys in the value). Anything unusual returns
+ * undefined and the full reader, the reference, handles it. About half the cost of the full reader.
+ */
+function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
+  // On one-byte strings these character-class tests return at once.
+  if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
+  const members = scan(t, maxDepth);
+  if (members < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  return countMembers(value) === members ? { value } : undefined;
+}
+
+/** Members in the text (':' outside strings), or -1 when the full reader is needed. */
+function scan(t: string, maxDepth: number): number {
+  const len = t.length;
+  let depth = 0;
+  let members = 0;
+  let nextBs = -1;
+  for (let i = 0; i < len; ) {
+    const c = t.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 44) i++;
+    else if (c === 34) {
+      let q = t.indexOf('"', i + 1);
+      if (q < 0) return -1;
+      if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0; // -1 becomes 2^32-1: "none ahead"
+      if (nextBs < q) {
+        // Escapes: find the real closing quote, and leave keys or escapes that need checks to the reader.
+        for (q = i + 1; q < len; q++) {
+          const d = t.charCodeAt(q);
+          if (d === 34) break;
+          if (d !== 92) continue;
+          if (t.charCodeAt(++q) === 117) {
+            const u = hex4(t, q + 1);
+            if (u >= 0x61c && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
+          }
+        }
+        if (t.charCodeAt(skipWs(t, q + 1)) === 58) return -1;
+      }
+      i = q + 1;
+    } else if (c === 58) {
+      members++;
+      i++;
+    } else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return -1;
+      i++;
+    } else if (c === 125 || c === 93) {
+      depth--;
+      i++;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      const s = i;
+      let plain = true;
+      for (let d = t.charCodeAt(++i); ; d = t.charCodeAt(++i)) {
+        if (d === 46 || d === 101 || d === 69 || d === 43 || d === 45) plain = false;
+        else if (!(d >= 48 && d <= 57)) break;
+      }
+      if (plain ? i - s >= 16 || (c === 45 && t.charCodeAt(s + 1) === 48) : t.slice(s, i) !== String(Number(t.slice(s, i)))) {
+        return -1;
+      }
+    } else i++;
+  }
+  return members;
+}
+
+function countMembers(v: unknown): number {
+  let n = 0;
+  const stack = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        const y: unknown = x[i];
+        if (typeof y === "object" && y !== null) stack.push(y);
+      }
+    } else if (typeof x === "object" && x !== null) {
+      for (const k in x) {
+        n++;
+        const y = (x as Record<string, unknown>)[k];
+        if (typeof y === "object" && y !== null) stack.push(y);
+      }
+    }
+  }
+  return n;
+}
+
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return native !== undefined ? native.call(s) : !hasLoneSurrogate(s);
 }
 
 /** Second, lazy pass: the location of every value, by pointer. Later duplicate members overwrite earlier ones. */

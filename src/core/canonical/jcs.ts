@@ -7,17 +7,36 @@ import { createHash } from "node:crypto";
  * Deviations, so that hashing never throws on a value a reader produced: a non-finite number serialises as
  * `null` and a lone surrogate as its `\udxxx` escape (RFC 8785 rejects both; the readers report such plans
  * as unsafe-value, so they are refused anyway). Values JSON has no spelling for (undefined, functions,
- * symbols) become `null` in arrays and are left out of objects, as JSON.stringify does; so do containers nested past MAX_DEPTH, which only a circular value reaches.
+ * symbols) become `null` in arrays and are left out of objects, as JSON.stringify does. Containers nested
+ * past MAX_DEPTH, which only a circular value reaches, become `null`.
  */
 
 const MAX_DEPTH = 100_000;
 
+const NEEDS_ESCAPE = /["\\\x00-\x1f\ud800-\udfff]/;
+
 /**
  * ECMAScript's JSON.stringify escapes a string exactly as RFC 8785 asks (short forms for \b \t \n \f \r,
  * lowercase `\u00xx` for other controls, `"` and `\`, everything else literal) and, since ES2019, lone
- * surrogates as `\udxxx`. It is also far faster than any loop written here.
+ * surrogates as `\udxxx`. Calling it costs more than a regex test, so strings that need no escape skip it.
  */
-const jsonString: (s: string) => string = JSON.stringify;
+function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
+}
+
+/** Sorts by UTF-16 code units (RFC 8785's order), in place. */
+export function sortUtf16(keys: string[]): string[] {
+  const n = keys.length;
+  // Plan objects have a handful of keys: insertion sort beats Array#sort's set-up cost there.
+  if (n > 16) return keys.sort();
+  for (let i = 1; i < n; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = k;
+  }
+  return keys;
+}
 
 /** ECMAScript Number::toString, which is RFC 8785's number form; -0 prints as "0". */
 function jcsNumber(v: number): string {
@@ -28,9 +47,45 @@ interface Frame {
   node: object;
   /** Sorted keys of an object; undefined for an array. */
   keys: string[] | undefined;
+  /** Each key's literal and colon, in the same order. */
+  names: string[] | undefined;
   next: number;
   /** What goes before the next member: "" before the first, "," after. */
   sep: string;
+}
+
+/** An object's keys in reader order, sorted, and the text before each member's value. */
+interface Shape {
+  keys: string[];
+  sorted: string[];
+  names: string[];
+}
+
+/**
+ * Recently seen small shapes. A plan repeats a few shapes (every step has the same keys), and matching one
+ * is a few pointer comparisons of interned keys where sorting and escaping is much more.
+ */
+const shapes: Shape[] = [];
+let nextShape = 0;
+const SHAPES = 16;
+const SHAPE_KEYS = 32;
+
+function objectFrame(node: object): Frame {
+  const keys = Object.keys(node);
+  const n = keys.length;
+  search: for (const shape of shapes) {
+    const known = shape.keys;
+    if (known.length !== n) continue;
+    for (let i = 0; i < n; i++) if (known[i] !== keys[i]) continue search;
+    return { node, keys: shape.sorted, names: shape.names, next: 0, sep: "" };
+  }
+  const sorted = sortUtf16(keys.slice());
+  const names = sorted.map((k) => jsonString(k) + ":");
+  if (n <= SHAPE_KEYS) {
+    shapes[nextShape] = { keys, sorted, names };
+    nextShape = (nextShape + 1) % SHAPES;
+  }
+  return { node, keys: sorted, names, next: 0, sep: "" };
 }
 
 /** The RFC 8785 canonical JSON of a value, iteratively so that nesting depth cannot overflow the stack. */
@@ -52,22 +107,21 @@ export function canonicalJson(value: unknown): string {
       if (v.length === 0) out += "[]";
       else {
         out += "[";
-        stack.push({ node: v, keys: undefined, next: 0, sep: "" });
+        stack.push({ node: v, keys: undefined, names: undefined, next: 0, sep: "" });
       }
     } else {
-      // Default sort compares UTF-16 code units, the order RFC 8785 prescribes.
-      const keys = Object.keys(v).sort();
-      if (keys.length === 0) out += "{}";
+      const frame = objectFrame(v);
+      if (frame.keys!.length === 0) out += "{}";
       else {
         out += "{";
-        stack.push({ node: v, keys, next: 0, sep: "" });
+        stack.push(frame);
       }
     }
 
     for (;;) {
       const top = stack[stack.length - 1];
       if (top === undefined) return out;
-      const { node, keys } = top;
+      const { node, keys, names } = top;
       const i = top.next++;
       if (keys === undefined) {
         const arr = node as unknown[];
@@ -88,7 +142,7 @@ export function canonicalJson(value: unknown): string {
         v = (node as Record<string, unknown>)[key];
         const t = typeof v;
         if (t === "undefined" || t === "function" || t === "symbol") continue;
-        out += top.sep + jsonString(key) + ":";
+        out += top.sep + names![i];
       }
       top.sep = ",";
       break;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { NO_LEXEMES, type NumberLexemes } from "../document.js";
+import { sortUtf16 } from "./jcs.js";
 
 /*
  * Reproduces CPython's `json.dumps(value, sort_keys=True)` byte for byte, because scQC plans carry a
@@ -113,37 +114,54 @@ export function compareCodePoints(a: string, b: string): number {
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
 interface Frame {
   node: object;
   /** Sorted keys of an object; undefined for an array. */
   keys: string[] | undefined;
-  /** The keys as Python string literals, in the same order. */
+  /** What to print before each member's value: separator, key literal, colon. */
   names: string[] | undefined;
   next: number;
 }
 
-/** Keys sorted as Python sorts them, with their literals escaped once. */
+/** An object's keys in reader order, sorted the Python way, and the text before each member's value. */
+interface Shape {
+  keys: string[];
+  sorted: string[];
+  names: string[];
+}
+
+/**
+ * Recently seen small shapes. A plan repeats a few shapes (every step has the same keys), and sorting and
+ * escaping keys is a fifth of the work; matching a shape is a few pointer comparisons of interned keys.
+ */
+const shapes: Shape[] = [];
+let nextShape = 0;
+const SHAPES = 16;
+const SHAPE_KEYS = 32;
+
 function objectFrame(node: object): Frame {
   const keys = Object.keys(node);
   const n = keys.length;
-  // Plan objects have a handful of keys: insertion sort beats Array#sort's set-up cost there.
-  if (n > 16) keys.sort();
-  else {
-    for (let i = 1; i < n; i++) {
-      const k = keys[i]!;
-      let j = i - 1;
-      for (; j >= 0 && keys[j]! > k; j--) keys[j + 1] = keys[j]!;
-      keys[j + 1] = k;
-    }
+  search: for (const shape of shapes) {
+    const known = shape.keys;
+    if (known.length !== n) continue;
+    for (let i = 0; i < n; i++) if (known[i] !== keys[i]) continue search;
+    return { node, keys: shape.sorted, names: shape.names, next: 0 };
   }
+  const sorted = sortUtf16(keys.slice());
   sawSurrogate = false;
   const names: string[] = new Array(n);
-  for (let i = 0; i < n; i++) names[i] = pythonString(keys[i]!);
+  for (let i = 0; i < n; i++) names[i] = (i > 0 ? ", " : "") + pythonString(sorted[i]!) + ": ";
   if (sawSurrogate) {
-    keys.sort(compareCodePoints);
-    for (let i = 0; i < n; i++) names[i] = pythonString(keys[i]!);
+    sorted.sort(compareCodePoints);
+    for (let i = 0; i < n; i++) names[i] = (i > 0 ? ", " : "") + pythonString(sorted[i]!) + ": ";
   }
-  return { node, keys, names, next: 0 };
+  if (n <= SHAPE_KEYS) {
+    shapes[nextShape] = { keys, sorted, names };
+    nextShape = (nextShape + 1) % SHAPES;
+  }
+  return { node, keys: sorted, names, next: 0 };
 }
 
 /**
@@ -205,7 +223,7 @@ export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXE
           continue;
         }
         const key = keys[i]!;
-        out += (i > 0 ? ", " : "") + names![i] + ": ";
+        out += names![i];
         top.next = i + 1;
         v = (node as Record<string, unknown>)[key];
         lexeme = typeof v === "number" ? numbers.get(node, key) : undefined;
