@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { pythonJsonDumps } from "../src/core/canonical/python-json.js";
 import type { NumberLexemes } from "../src/core/document.js";
+import { parseJson } from "../src/syntax/json.js";
 
 /*
  * Differential test against CPython itself: random JSON texts, spelled with every number lexeme and string
@@ -35,53 +36,13 @@ function pythonDumps(texts: string[]): string[] {
   return JSON.parse(run.stdout) as string[];
 }
 
-/** Stand-in for the project's JSON reader: records lexemes of numbers whose lexeme !== String(value). */
+/** The project's JSON reader, which records the lexemes pythonJsonDumps needs. */
 function readJson(text: string): { value: unknown; numbers: NumberLexemes } {
-  const table = new WeakMap<object, Map<string, string>>();
-  let rootLexeme: string | undefined;
-  let i = 0;
-  const token = (re: RegExp): string => {
-    re.lastIndex = i;
-    const m = re.exec(text);
-    if (!m) throw new SyntaxError(`bad JSON at ${i}: ${text.slice(i, i + 20)}`);
-    i = re.lastIndex;
-    return m[0];
-  };
-  const read = (container: object | undefined, key: string): unknown => {
-    token(/[ \t\n\r]*/y);
-    const c = text[i];
-    if (c === "[" || c === "{") {
-      i++;
-      const node: Record<string, unknown> | unknown[] = c === "[" ? [] : {};
-      for (let n = 0; ; n++) {
-        token(/[ \t\n\r]*/y);
-        if (text[i] === (c === "[" ? "]" : "}")) {
-          i++;
-          return node;
-        }
-        if (n > 0) token(/,[ \t\n\r]*/y);
-        const k = c === "[" ? String(n) : (JSON.parse(token(/"(?:[^"\\]|\\.)*"/y)) as string);
-        if (c === "{") token(/[ \t\n\r]*:/y);
-        table.get(node)?.delete(k);
-        const v = read(node, k);
-        Object.defineProperty(node, k, { value: v, enumerable: true, writable: true, configurable: true });
-      }
-    }
-    if (c === '"') return JSON.parse(token(/"(?:[^"\\]|\\.)*"/y));
-    if (c === "t" || c === "f" || c === "n") return JSON.parse(token(/true|false|null/y));
-    const lexeme = token(/-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y);
-    const v = Number(lexeme);
-    if (lexeme !== String(v)) {
-      if (container === undefined) rootLexeme = lexeme;
-      else {
-        const m = table.get(container) ?? new Map<string, string>();
-        table.set(container, m.set(key, lexeme));
-      }
-    }
-    return v;
-  };
-  const value = read(undefined, "");
-  return { value, numbers: { get: (c, k) => table.get(c)?.get(k), rootLexeme } };
+  const doc = parseJson(text);
+  const fatal = doc.issues.find((issue) => issue.rule === "parse-error" || issue.rule === "limit-exceeded");
+  if (fatal !== undefined || doc.value === undefined)
+    throw new SyntaxError(fatal?.message ?? "unreadable JSON");
+  return { value: doc.value, numbers: doc.numbers };
 }
 
 const hex4 = (c: number, upper: boolean): string => {

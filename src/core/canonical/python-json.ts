@@ -89,11 +89,8 @@ export function pythonNumber(v: number, lexeme: string | undefined): string {
   if (lexeme !== undefined) {
     return INTEGER_LEXEME.test(lexeme) ? BigInt(lexeme).toString() : pythonFloatRepr(Number(lexeme));
   }
-  // Without a lexeme the source spelled String(v), which is an int literal exactly when it has no "e".
-  if (Number.isInteger(v)) {
-    const s = String(v);
-    if (s.indexOf("e") < 0) return s;
-  }
+  // Without a lexeme the source spelled String(v), an int literal exactly when it is positional (< 1e21).
+  if (Number.isInteger(v) && v < 1e21 && v > -1e21) return String(v);
   return pythonFloatRepr(v);
 }
 
