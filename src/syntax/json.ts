@@ -2,21 +2,194 @@ import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocatio
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
+import { INVISIBLE, unsafeKeyReason } from "./unsafe.js";
 
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */
   maxDepth?: number;
+  /** false forces the full reader; tests use it to check the fast path against it. */
+  fast?: boolean;
 }
+
+/**
+ * Reads a strict RFC 8259 JSON text (what Python's json.load accepts, minus NaN and Infinity).
+ * Never throws: faults are issues. A parse error or exceeded limit leaves value undefined.
+ */
+export function parseJson(input: string, options: JsonParseOptions = {}): SourceDocument {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const maxDepth = options.maxDepth ?? 1000;
+  const lines = new LineIndex(text);
+  let value: unknown;
+  let ok = true;
+  let issues: ReadIssue[] = [];
+  let numbers: NumberLexemes = NO_LEXEMES;
+  const plain = options.fast === false ? undefined : fastRead(text, maxDepth);
+  if (plain !== undefined) value = plain.value;
+  else {
+    const r = new Reader(text, maxDepth, lines);
+    try {
+      value = r.read();
+      issues = r.issues.sort((a, b) => a.start - b.start);
+      if (r.lexemes !== undefined) numbers = r.lexemes;
+    } catch (e) {
+      ok = false;
+      value = undefined;
+      const message = `the JSON could not be read (${e instanceof Error ? e.message : String(e)})`;
+      issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
+    }
+  }
+  let index: Map<Pointer, ValueLocation> | null | undefined;
+  return {
+    syntax: "json",
+    text,
+    lines,
+    value,
+    issues,
+    numbers,
+    locate(pointer: Pointer): ValueLocation | undefined {
+      // Checking the value first also hides index entries left by an overwritten duplicate member.
+      if (!ok || getAt(value, pointer) === undefined) return undefined;
+      if (index === undefined) {
+        try {
+          index = buildIndex(text);
+        } catch {
+          index = null; // more values than a Map can hold: walk the text for each call instead
+        }
+      }
+      return index === null ? walkTo(text, pointer) : index.get(pointer);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fast path. Native JSON.parse is as strict as the reader below and about three times faster, so a clean
+// document is parsed by it, plus cheap checks for what it cannot see: depth, number lexemes, unsafe keys and
+// strings, and duplicates (keys counted in the text vs. keys in the value). Anything unusual goes to the full
+// reader, which is the reference and produces every issue.
+
+const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
+// Every number whose lexeme String(value) does not give back holds one of: a fraction ending in 0, an exponent,
+// or 16+ digits. Other text may match too (then the careful scan runs). One pattern starting with \d, and an
+// unrolled repeat ([\d.]{16} is many times slower in V8), keep this a fast native scan.
+const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\d.]".repeat(16) + ")");
+
+function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
+  // On one-byte strings the character-class tests return at once.
+  if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
+  const keys = t.includes("\\u") || LEXEME_HINT.test(t) ? carefulKeys(t) : quickKeys(t);
+  if (keys < 0) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  return keysIn(value, maxDepth) === keys ? { value } : undefined;
+}
+
+/** Strings followed by ':' in the text, jumping quote to quote (valid only without \u escapes). */
+function quickKeys(t: string): number {
+  let keys = 0;
+  let nextBs = -1;
+  for (let i = t.indexOf('"'); i >= 0; i = t.indexOf('"', i)) {
+    let q = t.indexOf('"', i + 1);
+    if (q < 0) return -1;
+    if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0; // -1 becomes 2^32-1: none ahead
+    if (nextBs < q) q = skipString(t, i) - 1;
+    i = skipWs(t, q + 1);
+    if (t.charCodeAt(i) === 58) keys++;
+  }
+  return keys;
+}
+
+/** Keys in the text, checking each \u escape and number lexeme; -1 when the full reader is needed. */
+function carefulKeys(t: string): number {
+  const len = t.length;
+  let keys = 0;
+  let nextBs = -1;
+  for (let i = 0; i < len; ) {
+    const c = t.charCodeAt(i);
+    if (c === 34) {
+      let q = t.indexOf('"', i + 1) >>> 0;
+      if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0;
+      const escaped = nextBs < q;
+      for (q = escaped ? i + 1 : q; q < len; q++) {
+        const d = t.charCodeAt(q);
+        if (d === 34) break;
+        if (d === 92 && t.charCodeAt(++q) === 117) {
+          const u = hex4(t, q + 1);
+          if (u >= 0x61c && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
+        }
+      }
+      i = skipWs(t, q + 1);
+      if (t.charCodeAt(i) === 58) {
+        if (escaped) return -1; // an escaped key may spell "__proto__"
+        keys++;
+      }
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      const s = i;
+      let plain = true;
+      for (let d = t.charCodeAt(++i); ; d = t.charCodeAt(++i)) {
+        if (d === 46 || d === 101 || d === 69 || d === 43 || d === 45) plain = false;
+        else if (!(d >= 48 && d <= 57)) break;
+      }
+      if (!plain && t.slice(s, i) !== String(Number(t.slice(s, i)))) return -1;
+    } else i++;
+  }
+  return keys;
+}
+
+/** Keys in a parsed value; -1 if it nests deeper than maxDepth or holds a number the reader reports. */
+function keysIn(v: unknown, maxDepth: number): number {
+  let keys = 0;
+  const stack: unknown[] = [v];
+  const depths = [0];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    const depth = depths.pop()!;
+    if (typeof x !== "object" || x === null) {
+      if (typeof x === "number" && !plainNumber(x)) return -1;
+      continue;
+    }
+    if (depth >= maxDepth) return -1;
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        stack.push(x[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const k in x) {
+        keys++;
+        stack.push((x as Record<string, unknown>)[k]);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return keys;
+}
+
+/** Not -0, not beyond ±(2^53-1), not below 1e-6 (String writes those with an exponent). */
+function plainNumber(n: number): boolean {
+  const a = Math.abs(n);
+  return a <= Number.MAX_SAFE_INTEGER && (a >= 1e-6 || (n === 0 && 1 / n > 0));
+}
+
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return native !== undefined ? native.call(s) : !hasLoneSurrogate(s);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Full reader: one iterative pass (an explicit stack, so any nesting is safe) that builds the value and
+// reports every issue. Positions are not recorded: `locate` rebuilds them lazily, as most documents never ask.
 
 type Container = Record<string, unknown> | unknown[];
 
-/** Stops the reader at the first fatal fault; never escapes parseJson. */
+/** Ends the reader at the first fatal fault; caught in parseJson. */
 class Stop {
   constructor(readonly issue: ReadIssue) {}
 }
 
-const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
-const INVISIBLES = new RegExp(INVISIBLE.source, "g");
 const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
 
 class Lexemes implements NumberLexemes {
@@ -29,27 +202,26 @@ class Lexemes implements NumberLexemes {
     let m = this.#by.get(container);
     if (lexeme === undefined) m?.delete(key);
     else {
-      if (m === undefined) this.#by.set(container, (m = new Map()));
+      if (m === undefined) {
+        m = new Map();
+        this.#by.set(container, m);
+      }
       m.set(key, lexeme);
     }
   }
 }
 
-/**
- * Strict RFC 8259 reader. One iterative pass builds the value; positions are not recorded here
- * (they are rebuilt lazily by `locate`) because most documents are never asked for them.
- */
 class Reader {
   readonly len: number;
   /** Offset just past the token the last helper read. */
   i = 0;
   issues: ReadIssue[] = [];
   lexemes: Lexemes | undefined;
-  /** Source lexeme of the number just read, when String(value) would not reproduce it. */
+  /** Lexeme of the number just read, when String(value) would not give it back. */
   lexeme: string | undefined;
-  /** The string just read holds a char >= U+061C, so it may hold a surrogate or an invisible char. */
+  /** The string just read has a char >= U+061C, so it may hold a surrogate or an invisible char. */
   high = false;
-  // Open containers outside `cur`, with the key each one's pending member is read under.
+  // Containers enclosing `cur`, each with the key its pending member is read under and its bracket's offset.
   readonly conts: Container[] = [];
   readonly keys: string[] = [];
   readonly opens: number[] = [];
@@ -90,13 +262,8 @@ class Reader {
           }
           this.open = i;
           depth++;
-          if (c === 91) {
-            this.cur = [];
-            i = j;
-          } else {
-            this.cur = {};
-            i = this.member(j);
-          }
+          this.cur = c === 91 ? [] : {};
+          i = c === 91 ? j : this.member(j);
           continue;
         }
       } else if (c === 34) {
@@ -110,10 +277,14 @@ class Reader {
         value = this.word(i);
         i = this.i;
       }
+      // Attach the value, then close every container that ends here.
       for (;;) {
         const cur = this.cur;
         if (cur === undefined) {
-          if (this.lexeme !== undefined) (this.lexemes ??= new Lexemes()).rootLexeme = this.lexeme;
+          if (this.lexeme !== undefined) {
+            this.lexemes ??= new Lexemes();
+            this.lexemes.rootLexeme = this.lexeme;
+          }
           i = skipWs(t, i);
           if (i < this.len) {
             throw this.stop(i, i + 1, `unexpected ${describe(t, i)} after the JSON value: a JSON document holds exactly one value`, "remove it, or wrap the values in an array");
@@ -122,7 +293,8 @@ class Reader {
         }
         const isArr = Array.isArray(cur);
         if (this.lexeme !== undefined) {
-          (this.lexemes ??= new Lexemes()).set(cur, isArr ? String(cur.length) : this.key, this.lexeme);
+          this.lexemes ??= new Lexemes();
+          this.lexemes.set(cur, isArr ? String(cur.length) : this.key, this.lexeme);
           this.lexeme = undefined;
         }
         if (isArr) cur.push(value);
@@ -152,7 +324,7 @@ class Reader {
     }
   }
 
-  /** Reads `"key" :` at j into this.key, checking the key; returns the offset of the member's value. */
+  /** Reads `"key":` at j into this.key, checking the key; returns the offset of the member's value. */
   member(j: number): number {
     const t = this.t;
     if (t.charCodeAt(j) !== 34) throw this.badKey(j);
@@ -161,24 +333,20 @@ class Reader {
     const obj = this.cur as Record<string, unknown>;
     this.key = key;
     if (Object.hasOwn(obj, key)) this.duplicate(obj, key, j, end);
-    if (key === "__proto__" || key === "constructor" || key === "prototype") {
-      this.note("unsafe-value", j, end, `key "${key}" can alter object prototypes in JavaScript consumers`, "rename the key");
-    }
+    const why = key === "__proto__" || key === "constructor" || key === "prototype" ? unsafeKeyReason(key) : undefined;
+    if (why !== undefined) this.note("unsafe-value", j, end, `key "${key}" ${why}`, "rename the key");
     if (this.high) this.checkString(key, j, end, true);
     const k = skipWs(t, end);
-    if (t.charCodeAt(k) !== 58) {
-      if (k >= this.len) throw this.incomplete();
-      throw this.stop(k, k + 1, `expected ':' after object key, found ${describe(t, k)}`, "write members as \"key\": value");
-    }
-    return skipWs(t, k + 1);
+    if (t.charCodeAt(k) === 58) return skipWs(t, k + 1);
+    if (k >= this.len) throw this.incomplete();
+    throw this.stop(k, k + 1, `expected ':' after object key, found ${describe(t, k)}`, 'write members as "key": value');
   }
 
-  /** Reads the string whose opening quote is at `start`; sets this.i past the closing quote. */
+  /** Reads the string whose quote is at `start`; sets this.i past the closing quote. */
   str(start: number): string {
     const t = this.t;
-    const len = this.len;
     let high = false;
-    for (let i = start + 1; i < len; i++) {
+    for (let i = start + 1; i < this.len; i++) {
       const c = t.charCodeAt(i);
       if (c === 34) {
         this.i = i + 1;
@@ -206,27 +374,26 @@ class Reader {
       if (c === 92) {
         out += t.slice(seg, i);
         const e = t.charCodeAt(i + 1);
-        if (e === 117) {
-          const u = hex4(t, i + 2);
-          if (u < 0) throw this.stop(i, Math.min(i + 6, this.len), "invalid \\u escape: it needs exactly four hex digits", "write e.g. \\u00e9");
+        const u = e === 117 ? hex4(t, i + 2) : -1;
+        if (e === 117 && u < 0) {
+          throw this.stop(i, i + 6, "invalid \\u escape: it needs exactly four hex digits", "write e.g. \\u00e9");
+        } else if (e === 117) {
           if (u >= 0x61c) high = true;
           out += String.fromCharCode(u);
           i += 6;
-        } else {
-          const s = ESCAPES[e];
-          if (s === undefined) {
-            if (i + 1 >= this.len) throw this.unterminated(start);
-            throw this.stop(i, i + 2, `invalid escape '${t.slice(i, i + 2)}' in string`, 'JSON escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a literal backslash as \\\\');
-          }
-          out += s;
+        } else if (ESCAPES[e] !== undefined) {
+          out += ESCAPES[e];
           i += 2;
+        } else if (i + 1 >= this.len) throw this.unterminated(start);
+        else {
+          throw this.stop(i, i + 2, `invalid escape '${t.slice(i, i + 2)}' in string`, 'JSON escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a backslash as \\\\');
         }
         seg = i;
-        continue;
+      } else if (c < 32) throw this.control(start, i);
+      else {
+        if (c >= 0x61c) high = true;
+        i++;
       }
-      if (c < 32) throw this.control(start, i);
-      if (c >= 0x61c) high = true;
-      i++;
     }
     throw this.unterminated(start);
   }
@@ -266,7 +433,7 @@ class Reader {
       i = digitsEnd(t, i);
     }
     this.i = i;
-    // Short integers are exact in the accumulator and print as written (JSON forbids leading zeros).
+    // Integers of up to 15 digits are exact in the accumulator and print as written (no leading zeros in JSON).
     if (int && i - start < 16) {
       if (neg && v === 0) this.lexeme = "-0";
       return neg ? -v : v;
@@ -274,57 +441,57 @@ class Reader {
     const lex = t.slice(start, i);
     const n = Number(lex);
     if (!Number.isFinite(n)) {
-      this.note("unsafe-value", start, i, `number ${clip(lex)} is too large and reads as ${n}`, "write it as a string, or use a smaller number");
+      this.note("unsafe-value", start, i, `number ${clip(lex)} is too large: it reads as ${n}`, "write it as a string, or use a smaller number");
     } else if (int && !Number.isSafeInteger(n)) {
-      this.note("unsafe-value", start, i, `integer ${clip(lex)} is outside ±(2^53-1), so JavaScript reads it as ${n}`, "write it as a string");
+      this.note("unsafe-value", start, i, `integer ${clip(lex)} is beyond ±(2^53-1): JavaScript reads it as ${n}`, "write it as a string");
     }
     if (lex !== String(n)) this.lexeme = lex;
     return n;
   }
 
-  /** Reads true/false/null at i, or throws a fault explaining the bad token starting at `from`. */
-  word(i: number, from = i): never | boolean | null {
+  /** Reads true, false or null at i; otherwise throws a fault for the bad token starting at `from`. */
+  word(i: number, from = i): boolean | null {
     const t = this.t;
     let e = i;
     for (let c = t.charCodeAt(e); (c | 32) >= 97 && (c | 32) <= 122; c = t.charCodeAt(++e));
     const w = t.slice(i, e);
     this.i = e;
-    if (from === i) {
-      if (w === "true") return true;
-      if (w === "false") return false;
-      if (w === "null") return null;
-    }
+    if (from === i && (w === "true" || w === "false" || w === "null")) return w === "null" ? null : w === "true";
     if (w === "") throw this.badValue(i);
-    const tok = t.slice(from, e);
+    const tok = clip(t.slice(from, e));
     if (w === "NaN" || w === "Infinity") throw this.stop(from, e, `${tok} is not valid JSON`, "JSON has no NaN or Infinity: use null or a string");
-    const lower = w.toLowerCase();
-    if (lower === "true" || lower === "false" || lower === "null" || w === "None") {
-      throw this.stop(from, e, `'${tok}' is not a JSON literal: JSON literals are lowercase true, false and null`, `write ${w === "None" ? "null" : lower}`);
+    const lower = w === "None" ? "null" : w.toLowerCase();
+    if (lower === "true" || lower === "false" || lower === "null") {
+      throw this.stop(from, e, `'${tok}' is not a JSON literal: JSON literals are lowercase true, false and null`, `write ${lower}`);
     }
-    throw this.stop(from, e, `unexpected word '${clip(tok)}': JSON strings must be in double quotes`, `write "${clip(tok)}" if it is text`);
+    throw this.stop(from, e, `unexpected word '${tok}': JSON strings must be in double quotes`, `write "${tok}" if it is text`);
   }
 
   checkString(s: string, start: number, end: number, isKey: boolean): void {
     if (hasLoneSurrogate(s)) {
-      this.note("unsafe-value", start, end, `${isKey ? "key" : "string"} contains a lone UTF-16 surrogate (a \\uD800-style escape without its pair): it cannot be written as UTF-8 and tools disagree on it`, "remove the escape or write a complete surrogate pair");
+      const what = isKey ? "key" : "string";
+      this.note("unsafe-value", start, end, `${what} holds a lone UTF-16 surrogate (a \\uD800-style escape without its pair): UTF-8 cannot represent it and tools disagree on it`, "remove the escape, or write a complete surrogate pair");
     }
     if (isKey && INVISIBLE.test(s)) {
-      this.note("unsafe-value", start, end, `key ${show(s)} contains an invisible or bidirectional control character: it can make different keys look the same`, "remove the invisible character from the key");
+      this.note("unsafe-value", start, end, `key ${show(s)} ${unsafeKeyReason(s)}: it can look like a different key`, "remove the invisible character from the key");
     }
   }
 
   duplicate(obj: object, key: string, ks: number, ke: number): void {
     this.#dups ??= new Map();
     let scan = this.#dups.get(obj);
-    if (scan === undefined) this.#dups.set(obj, (scan = { seen: new Map(), at: this.open + 1 }));
-    // Each object's members are rescanned at most once, however many duplicates it has.
+    if (scan === undefined) {
+      scan = { seen: new Map(), at: this.open + 1 };
+      this.#dups.set(obj, scan);
+    }
+    // Rescans the object's earlier members to find the first key; each member at most once per object.
+    const t = this.t;
     while (!scan.seen.has(key) && scan.at < ks) {
-      const s = skipWs(this.t, scan.at);
-      const e = skipString(this.t, s);
-      const k = keyOf(this.t, s, e);
+      const s = skipWs(t, scan.at);
+      const e = skipString(t, s);
+      const k = keyOf(t, s, e);
       if (!scan.seen.has(k)) scan.seen.set(k, s);
-      const v = skipWs(this.t, skipWs(this.t, e) + 1);
-      scan.at = skipWs(this.t, skipValue(this.t, v)) + 1;
+      scan.at = skipWs(t, skipValue(t, skipWs(t, skipWs(t, e) + 1))) + 1;
     }
     const first = scan.seen.get(key);
     const where = first === undefined ? "" : ` (first at line ${this.lines.position(first).line})`;
@@ -332,6 +499,7 @@ class Reader {
     this.lexemes?.set(obj, key, undefined);
   }
 
+  /** Pointer of the value being read (not yet attached to `cur`). */
   pointer(): Pointer {
     let p = "";
     for (let d = 0; d < this.conts.length; d++) p += "/" + escapeToken(tokenIn(this.conts[d]!, this.keys[d]!));
@@ -342,15 +510,17 @@ class Reader {
     this.issues.push({ rule, message, start, end, pointer: this.pointer(), hint });
   }
 
-  stop(start: number, end: number, message: string, hint?: string, rule: ReadRuleId = "parse-error"): Stop {
-    const issue: ReadIssue = { rule, message, start, end: Math.min(end, this.len) };
-    if (hint !== undefined) issue.hint = hint;
-    return new Stop(issue);
+  stop(start: number, end: number, message: string, hint: string, rule: ReadRuleId = "parse-error"): Stop {
+    return new Stop({ rule, message, start, end: Math.min(end, this.len), hint });
+  }
+
+  opened(): string {
+    const at = this.lines.position(this.open);
+    return `the '${this.t[this.open]}' opened at line ${at.line}, column ${at.column}`;
   }
 
   incomplete(): Stop {
-    const at = this.lines.position(this.open);
-    const hint = this.cur === undefined ? "add the missing value" : `close the '${this.t[this.open]}' opened at line ${at.line}, column ${at.column}`;
+    const hint = this.cur === undefined ? "add the missing value" : `close ${this.opened()}`;
     return this.stop(this.len, this.len, "unexpected end of input: the document is incomplete", hint);
   }
 
@@ -367,14 +537,17 @@ class Reader {
   }
 
   badKey(j: number): Stop {
-    const c = this.t.charCodeAt(j);
+    const t = this.t;
+    const c = t.charCodeAt(j);
     if (j >= this.len) return this.incomplete();
     if (c === 39) return this.stop(j, j + 1, "object keys must use double quotes, not single quotes", "replace ' with \"");
     if ((c | 32) >= 97 && (c | 32) <= 122) {
-      const e = wordEnd(this.t, j);
-      return this.stop(j, e, `object keys must be double-quoted strings, found '${clip(this.t.slice(j, e))}'`, `write "${clip(this.t.slice(j, e))}"`);
+      let e = j;
+      while (/[\w$-]/.test(t[e] ?? "")) e++;
+      const w = clip(t.slice(j, e));
+      return this.stop(j, e, `object keys must be double-quoted strings, found '${w}'`, `write "${w}"`);
     }
-    return this.stop(j, j + 1, `expected a double-quoted object key, found ${describe(this.t, j)}`, 'write members as "key": value');
+    return this.stop(j, j + 1, `expected a double-quoted object key, found ${describe(t, j)}`, 'write members as "key": value');
   }
 
   badValue(i: number): Stop {
@@ -388,185 +561,37 @@ class Reader {
     let p = i - 1;
     while (p >= 0 && " \t\r\n".includes(t[p]!)) p--;
     const after = p < 0 ? "" : ` after '${t[p]}'`;
-    return this.stop(i, i + 1, `expected a value${after}, found ${describe(t, i)}`, c === 0 ? "the file may be UTF-16 or binary: save it as UTF-8 text" : "a value is an object, array, string, number, true, false or null");
+    const hint = c === 0 ? "the file may be UTF-16 or binary: save it as UTF-8 text" : "a value is an object, array, string, number, true, false or null";
+    return this.stop(i, i + 1, `expected a value${after}, found ${describe(t, i)}`, hint);
   }
 
   afterValue(i: number, isArr: boolean): Stop {
     if (i >= this.len) return this.incomplete();
-    const t = this.t;
-    const c = t.charCodeAt(i);
+    const c = this.t.charCodeAt(i);
     const what = isArr ? "expected ',' or ']' after array element" : "expected ',' or '}' after object member";
-    let hint = isArr ? "separate elements with ','" : "separate members with ','";
-    if (c === 93 || c === 125) {
-      const at = this.lines.position(this.open);
-      hint = `the '${t[this.open]}' opened at line ${at.line}, column ${at.column} must be closed with '${isArr ? "]" : "}"}'`;
-    }
-    return this.stop(i, i + 1, `${what}, found ${describe(t, i)}`, hint);
+    const wrongCloser = c === 93 || c === 125;
+    const hint = wrongCloser ? `${this.opened()} must be closed with '${isArr ? "]" : "}"}'` : `separate ${isArr ? "elements" : "members"} with ','`;
+    return this.stop(i, i + 1, `${what}, found ${describe(this.t, i)}`, hint);
   }
 }
 
-/**
- * Reads a JSON text into a SourceDocument. Never throws: faults are reported as issues.
- * `fast: false` forces the full reader (tests compare both paths).
- */
-export function parseJson(input: string, options: JsonParseOptions & { fast?: boolean } = {}): SourceDocument {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const maxDepth = options.maxDepth ?? 1000;
-  let value: unknown;
-  let ok = true;
-  let issues: ReadIssue[] = [];
-  let numbers: NumberLexemes = NO_LEXEMES;
-  const lines = new LineIndex(text);
-  const plain = options.fast === false ? undefined : fastRead(text, maxDepth);
-  if (plain !== undefined) value = plain.value;
-  else {
-    const r = new Reader(text, maxDepth, lines);
-    try {
-      value = r.read();
-      issues = r.issues.sort((a, b) => a.start - b.start);
-      if (r.lexemes !== undefined) numbers = r.lexemes;
-    } catch (e) {
-      ok = false;
-      value = undefined;
-      const message = `the JSON could not be read (${e instanceof Error ? e.message : String(e)})`;
-      issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
-    }
-  }
-  let index: Map<Pointer, ValueLocation> | null | undefined;
-  return {
-    syntax: "json",
-    text,
-    lines,
-    value,
-    issues,
-    numbers,
-    locate(pointer: Pointer): ValueLocation | undefined {
-      if (!ok || getAt(value, pointer) === undefined) return undefined;
-      if (index === undefined) {
-        try {
-          index = buildIndex(text);
-        } catch {
-          index = null; // e.g. more values than a Map can hold: fall back to walking the text
-        }
-      }
-      return index === null ? walk(text, pointer) : index.get(pointer);
-    },
-  };
-}
+// ---------------------------------------------------------------------------------------------------------
+// Locations, rebuilt on demand from the (already validated) text.
 
-const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
-
-/**
- * Fast path for the common, clean document: native JSON.parse (strict RFC 8259, like the reader) builds
- * the value, and a light scan checks what JSON.parse cannot: depth, number lexemes, suspicious keys and
- * strings, duplicates (members counted in the text vs. keys in the value). Anything unusual returns
- * undefined and the full reader, the reference, handles it. About half the cost of the full reader.
- */
-function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
-  // On one-byte strings these character-class tests return at once.
-  if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
-  const members = scan(t, maxDepth);
-  if (members < 0) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(t);
-  } catch {
-    return undefined;
-  }
-  return countMembers(value) === members ? { value } : undefined;
-}
-
-/** Members in the text (':' outside strings), or -1 when the full reader is needed. */
-function scan(t: string, maxDepth: number): number {
-  const len = t.length;
-  let depth = 0;
-  let members = 0;
-  let nextBs = -1;
-  for (let i = 0; i < len; ) {
-    const c = t.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 44) i++;
-    else if (c === 34) {
-      let q = t.indexOf('"', i + 1);
-      if (q < 0) return -1;
-      if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0; // -1 becomes 2^32-1: "none ahead"
-      if (nextBs < q) {
-        // Escapes: find the real closing quote, and leave keys or escapes that need checks to the reader.
-        for (q = i + 1; q < len; q++) {
-          const d = t.charCodeAt(q);
-          if (d === 34) break;
-          if (d !== 92) continue;
-          if (t.charCodeAt(++q) === 117) {
-            const u = hex4(t, q + 1);
-            if (u >= 0x61c && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
-          }
-        }
-        if (t.charCodeAt(skipWs(t, q + 1)) === 58) return -1;
-      }
-      i = q + 1;
-    } else if (c === 58) {
-      members++;
-      i++;
-    } else if (c === 123 || c === 91) {
-      if (++depth > maxDepth) return -1;
-      i++;
-    } else if (c === 125 || c === 93) {
-      depth--;
-      i++;
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
-      const s = i;
-      let plain = true;
-      for (let d = t.charCodeAt(++i); ; d = t.charCodeAt(++i)) {
-        if (d === 46 || d === 101 || d === 69 || d === 43 || d === 45) plain = false;
-        else if (!(d >= 48 && d <= 57)) break;
-      }
-      if (plain ? i - s >= 16 || (c === 45 && t.charCodeAt(s + 1) === 48) : t.slice(s, i) !== String(Number(t.slice(s, i)))) {
-        return -1;
-      }
-    } else i++;
-  }
-  return members;
-}
-
-function countMembers(v: unknown): number {
-  let n = 0;
-  const stack = [v];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (Array.isArray(x)) {
-      for (let i = 0; i < x.length; i++) {
-        const y: unknown = x[i];
-        if (typeof y === "object" && y !== null) stack.push(y);
-      }
-    } else if (typeof x === "object" && x !== null) {
-      for (const k in x) {
-        n++;
-        const y = (x as Record<string, unknown>)[k];
-        if (typeof y === "object" && y !== null) stack.push(y);
-      }
-    }
-  }
-  return n;
-}
-
-function isWellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return native !== undefined ? native.call(s) : !hasLoneSurrogate(s);
-}
-
-/** Second, lazy pass: the location of every value, by pointer. Later duplicate members overwrite earlier ones. */
+/** Location of every value by pointer; a later duplicate member overwrites the earlier one. */
 function buildIndex(t: string): Map<Pointer, ValueLocation> {
   const index = new Map<Pointer, ValueLocation>();
   const stack: { ptr: Pointer; start: number; arr: boolean; n: number; ks: number; ke: number }[] = [];
   let ptr = "";
   let ks = -1;
   let ke = -1;
-  let i = skipWs(t, 0);
-  const member = (f: { ptr: Pointer }, j: number): number => {
+  const member = (base: Pointer, j: number): number => {
     ks = j;
     ke = skipString(t, j);
-    ptr = f.ptr + "/" + escapeToken(keyOf(t, ks, ke));
+    ptr = base + "/" + escapeToken(keyOf(t, ks, ke));
     return skipWs(t, skipWs(t, ke) + 1);
   };
+  let i = skipWs(t, 0);
   while (i < t.length) {
     const c = t.charCodeAt(i);
     if (c === 123 || c === 91) {
@@ -574,11 +599,8 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
       const j = skipWs(t, i + 1);
       if (t.charCodeAt(j) !== c + 2) {
         stack.push(f);
-        if (f.arr) {
-          ptr += "/0";
-          ks = ke = -1;
-          i = j;
-        } else i = member(f, j);
+        if (f.arr) [ptr, ks, ke, i] = [ptr + "/0", -1, -1, j];
+        else i = member(f.ptr, j);
         continue;
       }
       i = j + 1;
@@ -594,10 +616,8 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
       i = skipWs(t, i);
       if (t.charCodeAt(i) === 44) {
         i = skipWs(t, i + 1);
-        if (f.arr) {
-          ptr = f.ptr + "/" + ++f.n;
-          ks = ke = -1;
-        } else i = member(f, i);
+        if (f.arr) [ptr, ks, ke] = [f.ptr + "/" + ++f.n, -1, -1];
+        else i = member(f.ptr, i);
         break;
       }
       i++;
@@ -608,19 +628,19 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
   return index;
 }
 
-/** Finds one value by following the pointer through the text, without an index. */
-function walk(t: string, pointer: Pointer): ValueLocation | undefined {
+/** Finds one value by following the pointer through the text (the last of duplicate members). */
+function walkTo(t: string, pointer: Pointer): ValueLocation | undefined {
   let i = skipWs(t, 0);
   let ks = -1;
   let ke = -1;
   for (const token of parsePointer(pointer)) {
-    const arr = t.charCodeAt(i) === 91;
-    if (!arr && t.charCodeAt(i) !== 123) return undefined;
+    const close = t.charCodeAt(i) + 2;
+    if (close !== 125 && close !== 93) return undefined;
     let j = skipWs(t, i + 1);
     let found = -1;
-    for (let n = 0; t.charCodeAt(j) !== (arr ? 93 : 125) && j < t.length; n++) {
+    for (let n = 0; j < t.length && t.charCodeAt(j) !== close; n++) {
       let v = j;
-      if (!arr) {
+      if (close === 125) {
         const e = skipString(t, j);
         v = skipWs(t, skipWs(t, e) + 1);
         if (keyOf(t, j, e) === token) [found, ks, ke] = [v, j, e];
@@ -638,6 +658,9 @@ function loc(start: number, end: number, ks: number, ke: number): ValueLocation 
   return ks < 0 ? { start, end } : { start, end, keyStart: ks, keyEnd: ke };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Scanning helpers. The skip* functions assume text the reader has validated, but always advance.
+
 function skipWs(t: string, i: number): number {
   for (;;) {
     const c = t.charCodeAt(i);
@@ -646,7 +669,7 @@ function skipWs(t: string, i: number): number {
   }
 }
 
-/** Offset past the string whose quote is at i (text already validated). */
+/** Offset past the string whose quote is at i. */
 function skipString(t: string, i: number): number {
   for (i++; i < t.length; i++) {
     const c = t.charCodeAt(i);
@@ -656,7 +679,7 @@ function skipString(t: string, i: number): number {
   return t.length;
 }
 
-/** Offset past the value at i (text already validated); always advances. */
+/** Offset past the value at i. */
 function skipValue(t: string, i: number): number {
   const c = t.charCodeAt(i);
   if (c === 34) return skipString(t, i);
@@ -689,11 +712,6 @@ function digitsEnd(t: string, i: number): number {
   return i;
 }
 
-function wordEnd(t: string, i: number): number {
-  for (let c = t.charCodeAt(i); /[\w$]/.test(String.fromCharCode(c)); c = t.charCodeAt(++i));
-  return i;
-}
-
 function hex4(t: string, i: number): number {
   let v = 0;
   for (let k = 0; k < 4; k++) {
@@ -720,15 +738,14 @@ function hasLoneSurrogate(s: string): boolean {
 function describe(t: string, i: number): string {
   if (i >= t.length) return "end of input";
   const cp = t.codePointAt(i)!;
-  const hex = "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
-  return cp > 32 && cp < 127 ? `'${String.fromCodePoint(cp)}'` : hex;
+  return cp > 32 && cp < 127 ? `'${String.fromCodePoint(cp)}'` : "U+" + cp.toString(16).toUpperCase().padStart(4, "0");
 }
 
 function clip(s: string): string {
   return s.length > 40 ? s.slice(0, 37) + "..." : s;
 }
 
+/** A key as JSON, with invisible characters escaped so a report shows them. */
 function show(key: string): string {
-  // Escaped so the report shows the invisible character that makes the key suspicious.
-  return clip(JSON.stringify(key).replace(INVISIBLES, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")));
+  return clip(JSON.stringify(key).replace(new RegExp(INVISIBLE.source, "gu"), (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")));
 }

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { closest } from "../../core/tools.js";
 import { RULES, findRule } from "../../rules/index.js";
 import { type CliIO, EXIT } from "../io.js";
-import { type Action, type Wrap, outputOption } from "../main.js";
+import { type Wrap, outputOption } from "../main.js";
 
 function dialectsOf(id: string): string {
   const d = findRule(id)?.meta.dialects;

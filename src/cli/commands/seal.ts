@@ -8,7 +8,7 @@ import { diagnosticJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
-import { type Action, type Wrap, outputOption } from "../main.js";
+import { type Wrap, outputOption } from "../main.js";
 
 /** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
 async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnostic> {

@@ -6,7 +6,7 @@ import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT } from "../io.js";
-import { type Action, type Wrap, outputOption, useColor } from "../main.js";
+import { type Wrap, outputOption, useColor } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
 import { Option } from "commander";
 import { resolve } from "node:path";

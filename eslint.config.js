@@ -1,0 +1,20 @@
+// Lint configuration: ESLint's and typescript-eslint's recommended rules (pure JavaScript, so the
+// lock file installs on every platform).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", performance: "readonly", Buffer: "readonly", TextEncoder: "readonly", TextDecoder: "readonly" } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "warn",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "no-control-regex": "off",
+      "no-misleading-character-class": "off",
+      "no-empty": ["error", { allowEmptyCatch: true }],
+    },
+  },
+);

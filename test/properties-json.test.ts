@@ -1,0 +1,187 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import type { SourceDocument } from "../src/core/document.js";
+import { getAt, pointerOf } from "../src/core/pointer.js";
+import { decodeText } from "../src/syntax/decode.js";
+import { parseJson } from "../src/syntax/json.js";
+
+/*
+ * parseJson against V8's JSON.parse (same grammar, RFC 8259) and against itself: the fast path (native
+ * JSON.parse plus checks) must agree with the full reader on every text, valid or not.
+ */
+
+/** Reads a text both ways and checks what must hold for any input; returns the full reader's document. */
+function check(input: string): SourceDocument {
+  const full = parseJson(input, { fast: false });
+  const fast = parseJson(input);
+  expect(fast.issues).toEqual(full.issues);
+  expect(fast.value).toEqual(full.value);
+  const len = full.text.length;
+  for (const issue of full.issues) {
+    expect(issue.start).toBeGreaterThanOrEqual(0);
+    expect(issue.start).toBeLessThanOrEqual(issue.end);
+    expect(issue.end).toBeLessThanOrEqual(len);
+    expect(issue.message.length).toBeGreaterThan(0);
+  }
+  const fatal = full.issues.filter((i) => i.rule === "parse-error" || i.rule === "limit-exceeded");
+  if (full.value === undefined) expect(full.issues).toEqual(fatal.slice(0, 1));
+  else expect(fatal).toEqual([]);
+  // V8's JSON.parse accepts exactly the same texts (these are far shallower than the depth limit).
+  let native: { value: unknown } | undefined;
+  try {
+    native = { value: JSON.parse(full.text) };
+  } catch {
+    native = undefined;
+  }
+  expect(full.value === undefined).toBe(native === undefined);
+  if (native !== undefined) expect(full.value).toEqual(native.value);
+  return full;
+}
+
+/** Every pointer into a value, with the member name when the parent is an object. */
+function pointers(root: unknown): { pointer: string; key?: string }[] {
+  const out: { pointer: string; key?: string }[] = [];
+  const stack: { v: unknown; pointer: string; key?: string }[] = [{ v: root, pointer: "" }];
+  while (stack.length > 0) {
+    const { v, pointer, key } = stack.pop()!;
+    out.push(key === undefined ? { pointer } : { pointer, key });
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push({ v: x, pointer: pointer + pointerOf(i) }));
+    else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) stack.push({ v: x, pointer: pointer + pointerOf(k), key: k });
+    }
+  }
+  return out;
+}
+
+// Edits that keep a text JSON-like, to reach the reader's error paths rather than fail at the first char.
+const jsonish = fc
+  .tuple(
+    fc.json({ maxDepth: 3 }),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.nat(3),
+        fc.constantFrom(..."{}[],:\"\\ \n\t\r0123456789-+.eEuDd8ftnrl/'x\u0000\u00e9\u200b\ud800\ufeff".split(""), "NaN", "true", "\\u", "1e400"),
+      ),
+      { maxLength: 4 },
+    ),
+  )
+  .map(([text, edits]) => {
+    let t = text;
+    for (const [at, del, ins] of edits) {
+      const i = at % (t.length + 1);
+      t = t.slice(0, i) + ins + t.slice(i + del);
+    }
+    return t;
+  });
+
+describe("parseJson never throws and stays within bounds", () => {
+  test("any string", () => {
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => void check(s)), { numRuns: 300 });
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 100 }), (s) => void check(s)), { numRuns: 300 });
+    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 100 }), (s) => void check(s)), { numRuns: 200 });
+  });
+
+  test("JSON-like texts with random edits", () => {
+    fc.assert(fc.property(jsonish, (s) => void check(s)), { numRuns: 1000 });
+  });
+
+  test("random bytes through decodeText", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        const { text, issue } = decodeText(bytes);
+        if (issue !== undefined) {
+          expect(issue.rule).toBe("parse-error");
+          expect(issue.end).toBeLessThanOrEqual(Math.max(text.length, 1));
+        }
+        check(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("valid JSON", () => {
+  const indent = fc.oneof(fc.constant(undefined), fc.integer({ min: 0, max: 8 }), fc.constantFrom("\t", " \r\n"));
+  const cases = fc.tuple(fc.jsonValue({ maxDepth: 5 }), indent).map(([v, ind]) => JSON.stringify(v, null, ind));
+
+  test("values equal JSON.parse; every value and member name is located", () => {
+    fc.assert(
+      fc.property(cases, (text) => {
+        const doc = check(text);
+        // Only numbers beyond 2^53 or overflowing doubles can be reported in stringified values.
+        expect(doc.issues.filter((i) => i.rule !== "unsafe-value")).toEqual([]);
+        expect(doc.locate("")).toEqual({ start: 0, end: text.length });
+        for (const { pointer, key } of pointers(doc.value)) {
+          const loc = doc.locate(pointer)!;
+          expect(JSON.parse(text.slice(loc.start, loc.end))).toEqual(getAt(doc.value, pointer));
+          if (key === undefined) expect(loc.keyStart).toBeUndefined();
+          else expect(JSON.parse(text.slice(loc.keyStart, loc.keyEnd))).toBe(key);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("strings with any code units: lone surrogates are reported at their value, within bounds", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3, stringUnit: "binary" }), (v) => {
+        const text = JSON.stringify(v);
+        const doc = check(text);
+        for (const issue of doc.issues) {
+          expect(issue.rule).toBe("unsafe-value");
+          const loc = doc.locate(issue.pointer!)!;
+          const inValue = issue.start >= loc.start && issue.end <= loc.end;
+          const inKey = issue.start === loc.keyStart && issue.end === loc.keyEnd;
+          expect(inValue || inKey).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("duplicate keys: last wins, one issue per repeat", () => {
+    const members = fc.array(fc.tuple(fc.constantFrom("a", "b", "a/b", "~", "__x"), fc.jsonValue({ maxDepth: 1 })), {
+      maxLength: 8,
+    });
+    fc.assert(
+      fc.property(members, (ms) => {
+        const text = "{" + ms.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n") + "}";
+        const doc = check(text);
+        const dups = doc.issues.filter((i) => i.rule === "duplicate-key");
+        expect(dups).toHaveLength(ms.length - new Set(ms.map(([k]) => k)).size);
+        for (const [k] of ms) {
+          const loc = doc.locate(pointerOf(k))!;
+          expect(JSON.parse(text.slice(loc.start, loc.end))).toEqual((doc.value as Record<string, unknown>)[k]);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("number lexemes are kept exactly when String(value) differs", () => {
+    const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: min, maxLength: max });
+    const lexeme = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(fc.constant("0"), fc.tuple(fc.constantFrom(..."123456789"), digits(0, 22)).map(([a, b]) => a + b)),
+        fc.option(digits(1, 20).map((d) => "." + d)),
+        fc.option(fc.tuple(fc.constantFrom("e", "E"), fc.constantFrom("", "+", "-"), digits(1, 3)).map((p) => p.join(""))),
+      )
+      .map(([neg, int, frac, exp]) => (neg ? "-" : "") + int + (frac ?? "") + (exp ?? ""));
+    fc.assert(
+      fc.property(fc.array(lexeme, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 2 }), (lexemes, ws) => {
+        const text = "[" + lexemes.join("," + " ".repeat(ws)) + "]";
+        const doc = check(text);
+        const arr = doc.value as number[];
+        lexemes.forEach((lex, i) => {
+          expect(Object.is(arr[i], Number(lex))).toBe(true);
+          expect(doc.numbers.get(arr, String(i))).toBe(lex === String(Number(lex)) ? undefined : lex);
+        });
+        const root = check(lexemes[0]!);
+        expect(root.numbers.rootLexeme).toBe(lexemes[0] === String(Number(lexemes[0])) ? undefined : lexemes[0]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
