@@ -7,16 +7,17 @@ import { cli } from "./cli-io.js";
 // Regenerate after an intended change with UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts, and review the diff.
 const root = join(import.meta.dirname, "golden");
 const inputs = readdirSync(join(root, "inputs")).sort();
-const FORMATS = { text: "txt", json: "json", sarif: "sarif", feedback: "md" } as const;
+// Expected files end in .out: they start with the exit code, so they are not JSON for linters to parse.
+const FORMATS = ["text", "json", "sarif", "feedback"] as const;
 const update = process.env.UPDATE_GOLDEN === "1";
 
 describe("golden outputs", () => {
   for (const input of inputs) {
-    for (const [format, ext] of Object.entries(FORMATS)) {
+    for (const format of FORMATS) {
       it(`${input} --output ${format}`, async () => {
         const r = await cli(["validate", `inputs/${input}`, "--tools", "tools.txt", "--output", format], { cwd: root });
         const out = `exit ${r.code}\n${r.stdout}`;
-        const file = join(root, "expected", `${input.replace(/\.[^.]+$/, "")}.${ext}`);
+        const file = join(root, "expected", `${input.replace(/\.[^.]+$/, "")}.${format}.out`);
         if (update || !existsSync(file)) {
           mkdirSync(join(root, "expected"), { recursive: true });
           writeFileSync(file, out);
