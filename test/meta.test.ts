@@ -32,6 +32,11 @@ describe("rule catalogue", () => {
       expect(rule.meta.docs.description.length).toBeGreaterThan(20);
       expect(rule.meta.docs.fix.length).toBeGreaterThan(5);
     });
+    it(`${id}: its doc has a failing and a passing example`, () => {
+      expect(rule.meta.docs.bad?.trim(), "docs.bad").toBeTruthy();
+      expect(rule.meta.docs.good?.trim(), "docs.good").toBeTruthy();
+      expect(rule.meta.docs.bad).not.toBe(rule.meta.docs.good);
+    });
   }
   it("names only known dialects", () => {
     const known = DIALECTS.map((d) => d.id);

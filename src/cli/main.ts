@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { type CliIO, EXIT, UsageError } from "./io.js";
 import { registerExplain, registerRules } from "./commands/rules.js";
+import { registerSchema } from "./commands/schema.js";
 import { registerHash, registerMigrate, registerSeal } from "./commands/seal.js";
 import { registerValidate } from "./commands/validate.js";
 import { VERSION } from "../version.js";
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   registerMigrate(program, io, wrap);
   registerRules(program, io, wrap);
   registerExplain(program, io, wrap);
+  registerSchema(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }

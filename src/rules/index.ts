@@ -10,6 +10,7 @@ import invalidType from "./invalid-type/index.js";
 import limitExceeded from "./limit-exceeded/index.js";
 import missingField from "./missing-field/index.js";
 import parseError from "./parse-error/index.js";
+import stepNumbering from "./step-numbering/index.js";
 import stalePlan from "./stale-plan/index.js";
 import unknownFormat from "./unknown-format/index.js";
 import unknownKey from "./unknown-key/index.js";
@@ -29,6 +30,7 @@ export const RULES: readonly Rule[] = [
   missingField,
   unknownKey,
   invalidType,
+  stepNumbering,
   // integrity and age
   checksumMismatch,
   checksumMissing,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { closest } from "../../core/tools.js";
+import { explainText } from "../../rules/explain.js";
 import { RULES, findRule } from "../../rules/index.js";
 import { type CliIO, EXIT } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
@@ -38,25 +39,8 @@ export function registerRules(program: Command, io: CliIO, wrap: Wrap): void {
     );
 }
 
-/** The doc of a rule as `plangate explain` prints it. */
-export function explainText(id: string): string | undefined {
-  const rule = findRule(id);
-  if (!rule) return undefined;
-  const m = rule.meta;
-  const parts = [
-    `${m.id} (${m.defaultSeverity}; dialects: ${dialectsOf(m.id)})`,
-    "",
-    m.docs.description,
-    "",
-    `Why: ${m.docs.rationale}`,
-    "",
-    `Fix: ${m.docs.fix}`,
-  ];
-  if (m.docs.bad) parts.push("", "Reported:", `  ${m.docs.bad}`);
-  if (m.docs.good) parts.push("", "Accepted:", `  ${m.docs.good}`);
-  parts.push("", `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`);
-  return parts.join("\n") + "\n";
-}
+// Lives beside the rules so the SARIF formatter can use it too.
+export { explainText };
 
 /** `plangate explain <rule-id>`. */
 export function registerExplain(program: Command, io: CliIO, wrap: Wrap): void {

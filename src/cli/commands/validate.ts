@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import type { DialectId } from "../../core/plan.js";
 import { DIALECT_IDS } from "../../core/plan.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
+import { formatFeedback } from "../../formatters/feedback.js";
 import { formatJson } from "../../formatters/json.js";
+import { formatSarif } from "../../formatters/sarif.js";
 import { formatText } from "../../formatters/text.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT } from "../io.js";
@@ -18,7 +20,7 @@ interface ValidateFlags extends PlanFlags {
   output: string;
 }
 
-export const VALIDATE_OUTPUTS = ["text", "json"] as const;
+export const VALIDATE_OUTPUTS = ["text", "json", "sarif", "feedback"] as const;
 
 /** `plangate validate <file...>`. */
 export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void {
@@ -50,8 +52,15 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
           if (file === "-") reports.push(await validatePlan(await io.readStdin(), { ...options, file: "-" }));
           else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
         }
-        io.stdout(flags.output === "json" ? formatJson(reports) : formatText(reports, { color: useColor(io) }));
+        io.stdout(formatReports(flags.output, reports, io));
         return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
+}
+
+function formatReports(output: string, reports: PlanReport[], io: CliIO): string {
+  if (output === "json") return formatJson(reports);
+  if (output === "sarif") return formatSarif(reports, { cwd: io.cwd });
+  if (output === "feedback") return formatFeedback(reports);
+  return formatText(reports, { color: useColor(io) });
 }

@@ -1,0 +1,53 @@
+import { defineDialect } from "../../core/dialect.js";
+import type { Plan } from "../../core/plan.js";
+import type { SourceDocument } from "../../core/document.js";
+import { IkomaPlanSchema } from "../../schemas/ikoma.js";
+import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+import { IKOMA_FIELDS, normalizeIkomaSteps } from "./steps.js";
+
+export const IKOMA_ROOT_KEYS = Object.keys(IkomaPlanSchema.properties);
+
+function planOf(doc: SourceDocument, stepsAt: string, steps: Plan["steps"], meta: Record<string, unknown>): Plan {
+  return { dialect: "ikoma", source: doc, fields: IKOMA_FIELDS, stepsAt, steps, meta };
+}
+
+/** iKOMA's plan contract (seed 003): `{plan: [{step, tool_name, args, description, citations?}], reasoning}`, nothing else. */
+export default defineDialect({
+  id: "ikoma",
+  syntaxes: ["json"],
+  shape: 'a JSON object {"plan": [{"step", "tool_name", "args", "description", "citations"?}], "reasoning"}',
+  normalize(doc, ctx) {
+    const root = doc.value;
+    if (Array.isArray(root)) {
+      // The bare list iKOMA's agent falls back to: the steps are checked, the missing wrapper is reported.
+      missing(ctx, "", "The plan", "plan", undefined,
+        'wrap the list of steps as {"plan": [ …steps… ], "reasoning": "why this plan achieves the goal"}');
+      const steps = normalizeIkomaSteps(root, "", ctx);
+      if (steps.length === 0) emptyPlan(ctx, "", "The plan");
+      return planOf(doc, "", steps, {});
+    }
+    if (!isObject(root)) {
+      wrongType(ctx, "", "An iKOMA plan", 'a JSON object {"plan": […], "reasoning": "…"}', root);
+      return undefined;
+    }
+    checkKeys(root, "", IKOMA_ROOT_KEYS, "The plan object", ctx);
+    if (!Object.hasOwn(root, "reasoning")) {
+      missing(ctx, "", "The plan object", "reasoning", undefined, 'add "reasoning": why this plan will achieve the user\'s goal');
+    } else if (typeof root.reasoning !== "string") {
+      wrongType(ctx, "/reasoning", '"reasoning"', "a string", root.reasoning);
+    }
+    const meta: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(root)) if (k !== "plan") meta[k] = v;
+    if (!Object.hasOwn(root, "plan")) {
+      missing(ctx, "", "The plan object", "plan", undefined, 'add "plan": [{"step": 1, "tool_name": "…", "args": {…}, "description": "…"}]');
+      return undefined;
+    }
+    if (!Array.isArray(root.plan)) {
+      wrongType(ctx, "/plan", '"plan"', "a list of steps", root.plan, undefined, 'write "plan": [{"step": 1, "tool_name": "…", …}, …]');
+      return planOf(doc, "/plan", [], meta);
+    }
+    const steps = normalizeIkomaSteps(root.plan, "/plan", ctx);
+    if (steps.length === 0) emptyPlan(ctx, "/plan", '"plan"');
+    return planOf(doc, "/plan", steps, meta);
+  },
+});

@@ -1,0 +1,98 @@
+import type { NormalizeContext } from "../../core/dialect.js";
+import type { Step } from "../../core/plan.js";
+import { childPointer, type Pointer } from "../../core/pointer.js";
+import { IkomaStepSchema, type IkomaStep } from "../../schemas/ikoma.js";
+import { checkKeys, isObject, missing, typeName, wrongType } from "../shape.js";
+
+// The keys come from the published schema, so the dialect and schemas/ikoma.schema.json cannot disagree.
+export const IKOMA_STEP_KEYS = Object.keys(IkomaStepSchema.properties) as readonly (keyof IkomaStep)[];
+export const IKOMA_REQUIRED_STEP_KEYS = IkomaStepSchema.required as readonly ("step" | "tool_name" | "args" | "description")[];
+export const IKOMA_FIELDS = { tool: "tool_name", args: "args", intent: "description" };
+
+/** What the step-numbering rule needs: the number the step declares and where. */
+export type IkomaStepExtra = {
+  number?: number;
+  numberAt: Pointer;
+};
+
+/** A positive integer as the schema means it (`type: integer, minimum: 1`); booleans are not integers. */
+export function isPositiveInteger(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 1;
+}
+
+const HINTS: Record<(typeof IKOMA_REQUIRED_STEP_KEYS)[number], string> = {
+  step: 'add "step" with the step\'s number: 1 for the first step, 2 for the second…',
+  tool_name: 'add "tool_name" with the name of a tool from the registry',
+  args: 'add "args" with the tool\'s arguments, {} when it takes none',
+  description: 'add "description": one sentence on what the step accomplishes',
+};
+
+/** Normalises iKOMA steps `{step, tool_name, args, description, citations?}` as its schema defines them. */
+export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: NormalizeContext): Step[] {
+  const steps: Step[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const raw = list[i];
+    const position = i + 1;
+    const stepAt = childPointer(at, i);
+    const what = `Step ${position}`;
+    const extra: IkomaStepExtra = { numberAt: childPointer(stepAt, "step") };
+    const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "args"), raw, extra };
+    steps.push(step);
+    if (!isObject(raw)) {
+      wrongType(ctx, stepAt, what, 'an object {"step", "tool_name", "args", "description"}', raw, position,
+        `write the step as {"step": ${position}, "tool_name": "…", "args": {…}, "description": "…"}`);
+      continue;
+    }
+    checkKeys(raw, stepAt, IKOMA_STEP_KEYS, what, ctx, position);
+    for (const key of IKOMA_REQUIRED_STEP_KEYS) if (!Object.hasOwn(raw, key)) missing(ctx, stepAt, what, key, position, HINTS[key]);
+    if (Object.hasOwn(raw, "step")) {
+      if (isPositiveInteger(raw.step)) extra.number = raw.step;
+      else invalidNumber(ctx, extra.numberAt, `${what}: "step"`, raw.step, position, `set "step": ${position}`);
+    }
+    if (Object.hasOwn(raw, "tool_name")) {
+      if (typeof raw.tool_name === "string") {
+        step.tool = raw.tool_name;
+        step.toolAt = childPointer(stepAt, "tool_name");
+      } else wrongType(ctx, childPointer(stepAt, "tool_name"), `${what}: "tool_name"`, "a string", raw.tool_name, position);
+    }
+    if (Object.hasOwn(raw, "args")) {
+      if (isObject(raw.args)) step.args = raw.args;
+      else wrongType(ctx, step.argsAt, `${what}: "args"`, "an object", raw.args, position, 'write "args" as an object, {} when the tool takes none');
+    }
+    if (Object.hasOwn(raw, "description")) {
+      if (typeof raw.description === "string") step.intent = raw.description;
+      else wrongType(ctx, childPointer(stepAt, "description"), `${what}: "description"`, "a string", raw.description, position);
+    }
+    if (Object.hasOwn(raw, "citations")) readCitations(raw.citations, childPointer(stepAt, "citations"), what, position, step, ctx);
+  }
+  return steps;
+}
+
+function readCitations(value: unknown, at: Pointer, what: string, position: number, step: Step, ctx: NormalizeContext): void {
+  if (!Array.isArray(value)) {
+    wrongType(ctx, at, `${what}: "citations"`, "a list of positive integers", value, position, 'write "citations": [1, 2], or leave it out');
+    return;
+  }
+  const good: number[] = [];
+  value.forEach((c, j) => {
+    if (isPositiveInteger(c)) good.push(c);
+    else invalidNumber(ctx, childPointer(at, j), `${what}: citation ${j + 1}`, c, position, "cite sources by their number, starting at 1");
+  });
+  step.citations = good;
+}
+
+/** A value that should be a positive integer: says whether the type or the value is wrong. */
+function invalidNumber(ctx: NormalizeContext, at: Pointer, what: string, value: unknown, position: number, hint: string): void {
+  const isInt = typeof value === "number" && Number.isInteger(value);
+  ctx.report({
+    rule: "invalid-type",
+    at,
+    step: position,
+    message: isInt
+      ? `${what} must be a positive integer (1 or more), not ${value}.`
+      : `${what} must be a positive integer, not ${typeName(value)}${typeof value === "boolean" || typeof value === "number" ? ` (${value})` : ""}.`,
+    hint,
+    expected: "a positive integer",
+    actual: isInt ? value : typeName(value),
+  });
+}

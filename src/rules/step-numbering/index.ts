@@ -1,0 +1,46 @@
+import { defineRule } from "../../core/rule.js";
+import type { IkomaStepExtra } from "../../dialects/ikoma/steps.js";
+
+export default defineRule({
+  meta: {
+    id: "step-numbering",
+    defaultSeverity: "error",
+    dialects: ["ikoma"],
+    phase: "structure",
+    summary: 'iKOMA "step" numbers are not 1, 2, 3… in order.',
+    docs: {
+      description:
+        'Reports an iKOMA step whose `step` number is not its position in the plan: a duplicate number, a gap, or steps out of order. The first step must be 1, the next 2, and so on. A `step` that is not a positive integer is `invalid-type`, not this rule.',
+      rationale:
+        "Executors, logs and citations refer to steps by number. iKOMA's runtime accepts duplicate and skipped numbers, so two steps can answer to the same number and a reviewer's \"step 3\" is not the executor's step 3.",
+      fix: "Renumber the steps 1, 2, 3… in the order they run.",
+      bad: '{"plan": [{"step": 1, "tool_name": "search_web", "args": {}, "description": "a"}, {"step": 1, "tool_name": "search_web", "args": {}, "description": "b"}], "reasoning": "r"}',
+      good: '{"plan": [{"step": 1, "tool_name": "search_web", "args": {}, "description": "a"}, {"step": 2, "tool_name": "search_web", "args": {}, "description": "b"}], "reasoning": "r"}',
+    },
+  },
+  check(plan, ctx) {
+    const firstAt = new Map<number, number>();
+    for (const step of plan.steps) {
+      const extra = step.extra as IkomaStepExtra | undefined;
+      const n = extra?.number;
+      if (n === undefined) continue;
+      const earlier = firstAt.get(n);
+      if (earlier === undefined) firstAt.set(n, step.position);
+      if (n === step.position) continue;
+      const why =
+        earlier !== undefined
+          ? `repeats step ${earlier}'s number`
+          : n > step.position
+            ? `skips to ${n}`
+            : `is out of order`;
+      ctx.report({
+        at: extra!.numberAt,
+        step: step.position,
+        message: `Step ${step.position}: "step" is ${n}, which ${why}; steps are numbered 1, 2, 3… in order, so this one is ${step.position}.`,
+        hint: `set "step": ${step.position}`,
+        expected: step.position,
+        actual: n,
+      });
+    }
+  },
+});
