@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from "node:fs";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { approvalDiagnostic as fail } from "./record.js";
@@ -68,7 +68,7 @@ export class AuditError extends Error {
 
 /**
  * An append-only JSON Lines audit trail with a hash chain. Opening checks the chain (a broken log is
- * not appended to); each append is flushed to disk before it returns.
+ * not appended to); each append is flushed to disk (fdatasync) before it returns.
  */
 export class AuditLog {
   #head: AuditHead;
@@ -89,7 +89,8 @@ export class AuditLog {
       const buf = Buffer.from(line + "\n", "utf8");
       let off = 0;
       while (off < buf.byteLength) off += writeSync(fd, buf, off, buf.byteLength - off);
-      fsyncSync(fd);
+      // fdatasync flushes the data and the new file size (all an append needs), without the timestamps.
+      fdatasyncSync(fd);
     } finally {
       closeSync(fd);
     }
