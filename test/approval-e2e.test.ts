@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ExecutionGuard, GuardRefusal } from "../src/approval/guard.js";
+import { ExecutionGuard, type GuardRefusal } from "../src/approval/guard.js";
 import { loadTrustedKeys } from "../src/approval/keys.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";

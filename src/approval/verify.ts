@@ -129,7 +129,15 @@ function checkSignature(env: DsseEnvelope, body: Buffer, record: unknown, option
 
 function bound(k: TrustedKey, declared: unknown, options: VerifyOptions, out: Diagnostic[]): TrustedKey {
   if (declared !== k.keyid)
-    out.push(fail("approval-signature", `The record names signer ${String(declared).slice(0, 16)}… but was signed by ${k.keyid.slice(0, 16)}….`, "approve the plan again with one key"));
+    out.push(
+      fail(
+        "approval-signature",
+        declared === undefined
+          ? "The signed record has no signer field, so the key that signed it is not bound into it."
+          : `The record names signer ${String(declared).slice(0, 16)}… but was signed by ${k.keyid.slice(0, 16)}….`,
+        "approve the plan again with `plangate approve --key KEY`",
+      ),
+    );
   if (isInside(k.file, options.workspace))
     out.push(fail("approval-key-in-workspace", `The trusted key ${k.file} lives inside the workspace ${options.workspace}, which the plan may write: an agent could replace it with its own.`, "keep trusted keys outside the workspace (e.g. ~/.config/plangate/keys)"));
   return k;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuditLog, verifyAuditText } from "../../approval/audit.js";
-import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { approvalKit } from "../../../test/approval-kit.js";
 
 describe("audit-chain-broken", () => {
   function log() {

@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cli } from "../../../test/cli-io.js";
-import { DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
 import { ExecutionGuard, GuardRefusal } from "../../approval/guard.js";
 import { NOW } from "../../../test/helpers.js";
-import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
 
 describe("guard-failure", () => {
   it("blocks the hook (exit 2) on bad input or a missing state", async () => {

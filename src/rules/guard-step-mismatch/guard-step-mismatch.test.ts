@@ -3,7 +3,6 @@ import { canonicalJson } from "../../core/canonical/jcs.js";
 import { type ApprovedPlan, decideStep } from "../../approval/guard.js";
 import { NOW } from "../../../test/helpers.js";
 import { PLAN } from "../../../test/approval-kit.js";
-import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
 
 describe("guard-step-mismatch", () => {
   const bytes = new TextEncoder().encode(JSON.stringify(PLAN));
