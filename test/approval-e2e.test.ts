@@ -97,6 +97,14 @@ describe("approve → verify → guarded execution", () => {
     expect(log).toMatch(/"event":"deny".*"rule":"approval-plan-mismatch"/);
   });
 
+  it("takes one step once when an executor calls the guard concurrently", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    const both = await Promise.all([guard.before("read_file", PLAN[0]!.params), guard.before("read_file", PLAN[0]!.params)]);
+    expect(both.map((d) => d.allow)).toEqual([true, false]);
+    expect(guard.next).toBe(1);
+  });
+
   it("refuses a reordered step and altered arguments", async () => {
     const a = await approved();
     const guard = await ExecutionGuard.open(guardOptions(a));
@@ -142,16 +150,16 @@ describe("approve → verify → guarded execution", () => {
 const bin = join(import.meta.dirname, "../bin/plangate.js");
 const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
 
-/** Runs the real hook process (the host runs a fresh one per tool call). */
-function hook(state: string, input: string): Promise<{ code: number | null; stderr: string }> {
+/** Runs the real hook process (the host runs a fresh one per tool call); input undefined keeps stdin open. */
+function hook(state: string, input: string | undefined, extra: string[] = []): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, "guard", "--state", state], { stdio: ["pipe", "ignore", "pipe"] });
+    const p = spawn(process.execPath, [bin, "guard", "--state", state, ...extra], { stdio: ["pipe", "ignore", "pipe"] });
     let stderr = "";
     p.stderr.on("data", (c) => {
       stderr += c;
     });
     p.on("close", (code) => done({ code, stderr }));
-    p.stdin.end(input);
+    if (input !== undefined) p.stdin.end(input);
   });
 }
 
@@ -180,5 +188,12 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
     expect((await cli(["audit", "verify", audit])).code).toBe(1);
     expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
+  }, 30_000);
+
+  it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {
+    const a = approvalKit();
+    const r = await hook(join(a.guardDir, "state.json"), undefined, ["--timeout", "300"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no decision within 300 ms/);
   }, 30_000);
 });

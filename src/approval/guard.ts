@@ -163,6 +163,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
  */
 export class ExecutionGuard {
   #next = 0;
+  /** Calls are decided one at a time: two concurrent calls must not both be taken as the same step. */
+  #queue: Promise<unknown> = Promise.resolve();
   private constructor(
     readonly plan: ApprovedPlan,
     readonly record: ApprovalRecord,
@@ -187,7 +189,13 @@ export class ExecutionGuard {
   }
 
   /** Call before running a tool: allows it (and advances) only if it is exactly the next approved step. */
-  async before(tool: string, args: unknown): Promise<Decision> {
+  before(tool: string, args: unknown): Promise<Decision> {
+    const run = this.#queue.then(() => this.#decide(tool, args));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #decide(tool: string, args: unknown): Promise<Decision> {
     let bytes: Uint8Array | undefined;
     try {
       bytes = readFileSync(this.plan.file);
