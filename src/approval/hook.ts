@@ -4,6 +4,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { validatePlan } from "../engine.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, argsHash, decideStep, type GuardOptions, GuardRefusal, openApproved } from "./guard.js";
+import { isInside } from "./keys.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
 
@@ -35,6 +36,8 @@ export function parseHookInput(bytes: Uint8Array): HookCall {
 export async function startGuard(statePath: string, options: GuardOptions): Promise<GuardState> {
   if (existsSync(statePath))
     throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} already exists: a run is in progress or finished.`, "use a new state file for a new approval")]);
+  if (isInside(statePath, options.workspace))
+    throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} is inside the workspace ${options.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace")]);
   const { plan, record, audit } = await openApproved(options);
   const state: GuardState = {
     version: 1,
