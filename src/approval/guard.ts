@@ -196,24 +196,33 @@ export class ExecutionGuard {
   }
 
   async #decide(tool: string, args: unknown): Promise<Decision> {
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = readFileSync(this.plan.file);
-    } catch {
-      bytes = undefined;
-    }
     const now = this.now();
-    const d = await decideStep(this.plan, this.#next, bytes, tool, args, now);
-    const base = { ts: now.toISOString(), plan_hash: this.plan.planHash, nonce: this.record.nonce, step: d.step, tool, args_hash: argsHash(args) };
-    if (d.allow) {
-      this.#next++;
-      this.audit.append({ ...base, event: "allow" });
-      if (this.done) this.audit.append({ ts: now.toISOString(), event: "complete", plan_hash: this.plan.planHash, nonce: this.record.nonce });
-    } else {
-      this.audit.append({ ...base, event: "deny", rule: d.diagnostic.rule, reason: d.diagnostic.message });
-    }
+    const d = await decideStep(this.plan, this.#next, readPlanBytes(this.plan.file), tool, args, now);
+    if (d.allow) this.#next++;
+    recordDecision(this.audit, d, { now, planHash: this.plan.planHash, nonce: this.record.nonce, tool, args, last: this.done });
     return d;
   }
+}
+
+/** The plan's bytes, or undefined when it cannot be read (decideStep refuses then). */
+export function readPlanBytes(file: string): Uint8Array | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends a decision to the audit trail, and a "complete" entry after the last approved step. */
+export function recordDecision(audit: AuditLog, d: Decision, c: { now: Date; planHash: string; nonce: string; tool: string; args: unknown; last: boolean }): void {
+  const ts = c.now.toISOString();
+  const base = { ts, plan_hash: c.planHash, nonce: c.nonce, step: d.step, tool: c.tool, args_hash: argsHash(c.args) };
+  if (!d.allow) {
+    audit.append({ ...base, event: "deny", rule: d.diagnostic.rule, reason: d.diagnostic.message });
+    return;
+  }
+  audit.append({ ...base, event: "allow" });
+  if (c.last) audit.append({ ts, event: "complete", plan_hash: c.planHash, nonce: c.nonce });
 }
 
 /** sha256 of a call's canonical arguments, for the audit trail. */

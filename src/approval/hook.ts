@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { validatePlan } from "../engine.js";
 import { AuditError, AuditLog } from "./audit.js";
-import { type ApprovedPlan, approvedSteps, argsHash, decideStep, type GuardOptions, GuardRefusal, openApproved } from "./guard.js";
+import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
@@ -71,21 +71,10 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
       if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
       throw err;
     }
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = readFileSync(state.plan);
-    } catch {
-      bytes = undefined;
-    }
+    const bytes = readPlanBytes(state.plan);
     const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now);
-    const base = { ts: now.toISOString(), plan_hash: state.plan_hash, nonce: state.nonce, step: decision.step, tool: call.tool, args_hash: argsHash(call.args) };
-    if (decision.allow) {
-      audit.append({ ...base, event: "allow" });
-      state.next++;
-      if (state.next === state.steps) audit.append({ ts: base.ts, event: "complete", plan_hash: state.plan_hash, nonce: state.nonce });
-    } else {
-      audit.append({ ...base, event: "deny", rule: decision.diagnostic.rule, reason: decision.diagnostic.message });
-    }
+    if (decision.allow) state.next++;
+    recordDecision(audit, decision, { now, planHash: state.plan_hash, nonce: state.nonce, tool: call.tool, args: call.args, last: decision.allow && state.next === state.steps });
     state.audit_head = audit.head;
     writeState(statePath, state);
     return decision.allow ? undefined : decision.diagnostic;
