@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { parseJson } from "../syntax/json.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "./dsse.js";
@@ -149,7 +150,10 @@ function checkBindings(r: ApprovalRecord, o: VerifyOptions, out: Diagnostic[]): 
   else if (o.planHash !== r.plan_hash)
     out.push(fail("approval-plan-mismatch", `The plan hash ${o.planHash} differs from the approved ${r.plan_hash}: the plan was changed after approval, or this approval is for another plan.`, "restore the approved plan, or validate and approve the new one", { expected: r.plan_hash, actual: o.planHash }));
   const workspace = realPathOf(o.workspace);
-  if (realPathOf(r.scope) !== workspace)
+  // A relative scope would resolve against whatever folder the verifier runs in, and so match it.
+  if (!isAbsolute(r.scope))
+    out.push(fail("approval-invalid", `The approval's scope ${JSON.stringify(r.scope)} is not an absolute path.`, "approve the plan again; plangate writes the workspace's real path"));
+  else if (realPathOf(r.scope) !== workspace)
     out.push(fail("approval-scope-mismatch", `The approval is for workspace ${r.scope}, not ${workspace}.`, "run the plan in the workspace it was approved for, or approve it for this one", { expected: r.scope, actual: workspace }));
   if (r.policy_hash !== o.policyHash)
     out.push(fail("approval-policy-mismatch", `The approval was made under policy ${r.policy_hash}, but the policy in force is ${o.policyHash}.`, "use the policy file the plan was approved with, or approve it again under this one", { expected: r.policy_hash, actual: o.policyHash }));

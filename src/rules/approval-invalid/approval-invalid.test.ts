@@ -13,6 +13,8 @@ describe("approval-invalid", () => {
     const r = await k.verify(k.sign({ ...(await k.record()), approved_by: "me" }));
     expect(rulesOf(r)).toContain("approval-invalid");
     expect(r.ok).toBe(false);
+    // A relative scope would match whatever folder the verifier runs in.
+    expect(rulesOf(await k.verify(k.sign(await k.record({ scope: "." })), { workspace: process.cwd() }))).toEqual(["approval-invalid"]);
   });
   it("accepts the record plangate writes", async () => {
     const k = approvalKit();
