@@ -4,6 +4,11 @@ import { registerExplain, registerRules } from "./commands/rules.js";
 import { registerSchema } from "./commands/schema.js";
 import { registerHash, registerMigrate, registerSeal } from "./commands/seal.js";
 import { registerValidate } from "./commands/validate.js";
+import { registerApprove } from "./commands/approve.js";
+import { registerAudit } from "./commands/audit.js";
+import { registerGuard } from "./commands/guard.js";
+import { registerKeygen } from "./commands/keygen.js";
+import { registerVerify } from "./commands/verify.js";
 import { VERSION } from "../version.js";
 
 /** A command's action returns its exit code. */
@@ -33,6 +38,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   registerRules(program, io, wrap);
   registerExplain(program, io, wrap);
   registerSchema(program, io, wrap);
+  registerApprove(program, io, wrap);
+  registerVerify(program, io, wrap);
+  registerKeygen(program, io, wrap);
+  registerGuard(program, io, wrap);
+  registerAudit(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }

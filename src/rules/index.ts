@@ -16,6 +16,19 @@ import unknownFormat from "./unknown-format/index.js";
 import unknownKey from "./unknown-key/index.js";
 import unknownTool from "./unknown-tool/index.js";
 import unsafeValue from "./unsafe-value/index.js";
+import approvalInvalid from "./approval-invalid/index.js";
+import approvalSignature from "./approval-signature/index.js";
+import approvalAlgorithm from "./approval-algorithm/index.js";
+import approvalUntrustedKey from "./approval-untrusted-key/index.js";
+import approvalKeyInWorkspace from "./approval-key-in-workspace/index.js";
+import approvalPlanMismatch from "./approval-plan-mismatch/index.js";
+import approvalScopeMismatch from "./approval-scope-mismatch/index.js";
+import approvalPolicyMismatch from "./approval-policy-mismatch/index.js";
+import approvalExpired from "./approval-expired/index.js";
+import approvalConsumed from "./approval-consumed/index.js";
+import guardStepMismatch from "./guard-step-mismatch/index.js";
+import guardFailure from "./guard-failure/index.js";
+import auditChainBroken from "./audit-chain-broken/index.js";
 
 /** Every rule, in the order checks run within a phase (SPEC §3's order). */
 export const RULES: readonly Rule[] = [
@@ -39,6 +52,20 @@ export const RULES: readonly Rule[] = [
   futureTimestamp,
   // tools and steps
   unknownTool,
+  // approval, signatures and the execution guard
+  approvalInvalid,
+  approvalSignature,
+  approvalAlgorithm,
+  approvalUntrustedKey,
+  approvalKeyInWorkspace,
+  approvalPlanMismatch,
+  approvalScopeMismatch,
+  approvalPolicyMismatch,
+  approvalExpired,
+  approvalConsumed,
+  guardStepMismatch,
+  guardFailure,
+  auditChainBroken,
 ];
 
 const BY_ID = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));

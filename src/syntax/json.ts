@@ -69,14 +69,14 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
 
 const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
 // Every number whose lexeme String(value) does not give back holds one of: a fraction ending in 0, an exponent,
-// or 16+ digits. Other text may match too (then the careful scan runs). One pattern starting with \d, and an
-// unrolled repeat ([\d.]{16} is many times slower in V8), keep this a fast native scan.
-const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\d.]".repeat(16) + ")");
+// or 16+ digits. Other text matches too (it is checked). One pattern starting with \d, and an unrolled
+// repeat ([\d.]{16} is many times slower in V8), keep this a fast native scan.
+const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\d.]".repeat(16) + ")", "g");
 
 function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
   // On one-byte strings the character-class tests return at once.
   if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
-  const keys = t.includes("\\u") || LEXEME_HINT.test(t) ? carefulKeys(t) : quickKeys(t);
+  const keys = keysInText(t);
   if (keys < 0) return undefined;
   let value: unknown;
   try {
@@ -87,56 +87,62 @@ function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
   return keysIn(value, maxDepth) === keys ? { value } : undefined;
 }
 
-/** Strings followed by ':' in the text, jumping quote to quote (valid only without \u escapes). */
-function quickKeys(t: string): number {
+/**
+ * Keys in the text (strings followed by ':'), jumping from quote to quote with native searches; -1 when the
+ * full reader is needed: a number whose lexeme matters, or a \u escape that may hide an unsafe char or key.
+ */
+function keysInText(t: string): number {
   let keys = 0;
   let nextBs = -1;
-  for (let i = t.indexOf('"'); i >= 0; i = t.indexOf('"', i)) {
+  let hint = nextHint(t, 0);
+  // Each hint costs a regex call; text crowded with them (say "1e+21" repeated) is left to the linear reader.
+  let budget = 64 + t.length / 64;
+  for (let i = t.indexOf('"'); ; i = t.indexOf('"', i)) {
+    // Hint matches between strings are in number tokens: check the whole token.
+    const segmentEnd = i < 0 ? t.length : i;
+    while (hint < segmentEnd) {
+      let s = hint;
+      let e = hint;
+      while (s > 0 && isNumberChar(t.charCodeAt(s - 1))) s--;
+      while (isNumberChar(t.charCodeAt(e))) e++;
+      if (t.slice(s, e) !== String(Number(t.slice(s, e))) || --budget < 0) return -1;
+      hint = nextHint(t, e);
+    }
+    if (i < 0) return keys;
     let q = t.indexOf('"', i + 1);
     if (q < 0) return -1;
     if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0; // -1 becomes 2^32-1: none ahead
-    if (nextBs < q) q = skipString(t, i) - 1;
-    i = skipWs(t, q + 1);
-    if (t.charCodeAt(i) === 58) keys++;
-  }
-  return keys;
-}
-
-/** Keys in the text, checking each \u escape and number lexeme; -1 when the full reader is needed. */
-function carefulKeys(t: string): number {
-  const len = t.length;
-  let keys = 0;
-  let nextBs = -1;
-  for (let i = 0; i < len; ) {
-    const c = t.charCodeAt(i);
-    if (c === 34) {
-      let q = t.indexOf('"', i + 1) >>> 0;
-      if (nextBs < i) nextBs = t.indexOf("\\", i) >>> 0;
-      const escaped = nextBs < q;
-      for (q = escaped ? i + 1 : q; q < len; q++) {
+    let uEscape = false;
+    if (nextBs < q) {
+      for (q = i + 1; q < t.length; q++) {
         const d = t.charCodeAt(q);
         if (d === 34) break;
         if (d === 92 && t.charCodeAt(++q) === 117) {
+          uEscape = true;
           const u = hex4(t, q + 1);
           if (u >= 0x61c && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
         }
       }
-      i = skipWs(t, q + 1);
-      if (t.charCodeAt(i) === 58) {
-        if (escaped) return -1; // an escaped key may spell "__proto__"
-        keys++;
-      }
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
-      const s = i;
-      let plain = true;
-      for (let d = t.charCodeAt(++i); ; d = t.charCodeAt(++i)) {
-        if (d === 46 || d === 101 || d === 69 || d === 43 || d === 45) plain = false;
-        else if (!(d >= 48 && d <= 57)) break;
-      }
-      if (!plain && t.slice(s, i) !== String(Number(t.slice(s, i)))) return -1;
-    } else i++;
+    }
+    if (hint <= q) {
+      if (--budget < 0) return -1;
+      hint = nextHint(t, q + 1);
+    }
+    i = skipWs(t, q + 1);
+    if (t.charCodeAt(i) === 58) {
+      if (uEscape) return -1; // an escaped key may spell "__proto__"
+      keys++;
+    }
   }
-  return keys;
+}
+
+function nextHint(t: string, from: number): number {
+  LEXEME_HINT.lastIndex = from;
+  return LEXEME_HINT.exec(t)?.index ?? Number.POSITIVE_INFINITY;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 }
 
 /** Keys in a parsed value; -1 if it nests deeper than maxDepth or holds a number the reader reports. */

@@ -1,0 +1,235 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { ToolRegistry } from "../core/tools.js";
+import { type PlanReport, validatePlan } from "../engine.js";
+import { planHash } from "../ops/hash.js";
+import type { Policy } from "../policy/types.js";
+import { AuditError, AuditLog } from "./audit.js";
+import { isInside, type TrustedKey } from "./keys.js";
+import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash } from "./record.js";
+import { consumeNonce, isConsumed } from "./state.js";
+import { verifyApproval } from "./verify.js";
+
+/** One approved step: the tool and its arguments in canonical JSON. */
+export interface ApprovedStep {
+  tool: string;
+  args: string;
+}
+
+/** The plan as approved, and the raw-bytes hash that lets an unchanged file skip re-parsing. */
+export interface ApprovedPlan {
+  file: string;
+  planHash: string;
+  rawHash: string;
+  steps: ApprovedStep[];
+  expiresAt?: string;
+}
+
+/** The guard's answer for one tool call. `step` is 1-based: the step allowed, or the one expected. */
+export type Decision = { allow: true; step: number } | { allow: false; step: number; diagnostic: Diagnostic };
+
+/** The approved steps of a validated plan, or undefined when the plan has none that can be matched. */
+export function approvedSteps(report: PlanReport): ApprovedStep[] | undefined {
+  if (!report.plan || report.plan.steps.length === 0) return undefined;
+  const steps: ApprovedStep[] = [];
+  for (const s of report.plan.steps) {
+    if (s.tool === undefined) return undefined;
+    steps.push({ tool: s.tool, args: canonicalJson(s.args) });
+  }
+  return steps;
+}
+
+/**
+ * Decides whether a tool call may run as step `next` (0-based): the plan on disk must still have the
+ * approved hash (bytes re-read by the caller, since the file can change between steps), the approval
+ * must not have expired, and the call must be exactly the next approved step.
+ */
+export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Array | undefined, tool: string, args: unknown, now: Date): Promise<Decision> {
+  const n = next + 1;
+  if (bytes === undefined)
+    return deny(n, fail("approval-plan-mismatch", `The plan ${ap.file} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
+  const raw = sha256Hex(bytes);
+  if (raw !== ap.rawHash) {
+    // A reformatted file with the same canonical content is the same plan; anything else is a change.
+    const h = await planHash(bytes, { file: ap.file });
+    if (h !== ap.planHash)
+      return deny(n, fail("approval-plan-mismatch", `The plan ${ap.file} changed after approval (hash ${h ?? "unreadable"}, approved ${ap.planHash}); no further step runs.`, "restore the approved plan, or validate and approve the new one", { expected: ap.planHash, actual: h }));
+    ap.rawHash = raw;
+  }
+  if (ap.expiresAt !== undefined && Date.parse(ap.expiresAt) <= now.getTime())
+    return deny(n, fail("approval-expired", `The approval expired at ${ap.expiresAt}; step ${n} does not run.`, "validate and approve the plan again"));
+  if (next >= ap.steps.length)
+    return deny(n, fail("guard-step-mismatch", `All ${ap.steps.length} approved steps have run; the call to "${tool}" is not in the plan.`, "approve a new plan for further work"));
+  const want = ap.steps[next]!;
+  let got: string;
+  try {
+    got = canonicalJson(args ?? {});
+  } catch {
+    got = "(unserialisable)";
+  }
+  if (tool === want.tool && got === want.args) return { allow: true, step: n };
+  const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);
+  const message =
+    tool !== want.tool
+      ? `Step ${n}: the call is to "${tool}", but the approved step ${n} is "${want.tool}".`
+      : `Step ${n}: the arguments of "${tool}" differ from the approved ones.`;
+  return deny(n, fail("guard-step-mismatch", message, later >= 0 ? `that call is step ${later + 1}: steps run only in the approved order` : "run exactly the approved step, or approve a new plan", { step: n, expected: { tool: want.tool, arguments: JSON.parse(want.args) }, actual: { tool, arguments: got === "(unserialisable)" ? got : JSON.parse(got) } }));
+}
+
+function deny(step: number, diagnostic: Diagnostic): Decision {
+  return { allow: false, step, diagnostic: { ...diagnostic, step } };
+}
+
+/** Why a guard could not be opened: each reason a diagnostic. */
+export class GuardRefusal extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map((d) => `${d.message} [${d.rule}]`).join("\n"));
+  }
+}
+
+/** What an ExecutionGuard is opened with. */
+export interface GuardOptions {
+  /** Path of the plan file; it is re-read before every step. */
+  plan: string;
+  /** The approval file's contents (a DSSE envelope). */
+  approval: string | Uint8Array;
+  workspace: string;
+  /** Identity of the policy in force (`loadPolicy(...).hash`). */
+  policyHash: string;
+  policy?: Policy;
+  tools?: ToolRegistry;
+  trustedKeys: readonly TrustedKey[];
+  /** Folder where consumed nonces are recorded durably; keep it outside the workspace. */
+  consumedDir: string;
+  /** Path of the JSON Lines audit trail; keep it outside the workspace. */
+  audit: string;
+  allowUnsigned?: boolean;
+  now?: () => Date;
+}
+
+/** Opens the plan and its approval: validation, approval checks, nonce consumption. Shared by the class and `guard start`. */
+export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPlan; record: ApprovalRecord; audit: AuditLog; now: () => Date }> {
+  const now = o.now ?? (() => new Date());
+  const planFile = resolve(o.plan);
+  const problems: Diagnostic[] = [];
+  for (const [what, path] of [["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const)
+    if (isInside(path, o.workspace))
+      problems.push(fail("guard-failure", `The ${what} ${path} is inside the workspace ${o.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace"));
+  if (problems.length) throw new GuardRefusal(problems);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(planFile);
+  } catch (err) {
+    throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
+  }
+  const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools: o.tools, workspace: o.workspace, now });
+  if (!report.valid) throw new GuardRefusal(report.diagnostics.filter((d) => d.severity === "error"));
+  const steps = approvedSteps(report);
+  if (!steps) throw new GuardRefusal([fail("guard-failure", "The plan has a step without a tool, so no call can be matched to it.", "give every step a tool")]);
+  const verdict = verifyApproval(o.approval, {
+    planHash: report.planHash,
+    workspace: o.workspace,
+    policyHash: o.policyHash,
+    toolsHash: toolsHash(o.tools),
+    trustedKeys: o.trustedKeys,
+    allowUnsigned: o.allowUnsigned,
+    now: now(),
+    isConsumed: (nonce) => isConsumed(o.consumedDir, nonce),
+  });
+  if (!verdict.ok || !verdict.record) throw new GuardRefusal(verdict.diagnostics);
+  const record = verdict.record;
+  let audit: AuditLog;
+  try {
+    audit = new AuditLog(o.audit);
+  } catch (err) {
+    if (err instanceof AuditError) throw new GuardRefusal(err.diagnostics);
+    throw err;
+  }
+  // Consumed before the first step, not after the last: a run cut short cannot be replayed either.
+  if (record.single_use && !consumeNonce(o.consumedDir, record.nonce, now()))
+    throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used; it is single-use.`, "approve the plan again to run it again")]);
+  audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
+  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps };
+  if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
+  return { plan, record, audit, now };
+}
+
+/**
+ * The execution guard for an executor: opened with a plan and its approval, it verifies both, then
+ * before each tool call checks that the plan on disk still has the approved hash and that the call is
+ * exactly the next approved step, and refuses otherwise. Every decision goes to the audit trail.
+ */
+export class ExecutionGuard {
+  #next = 0;
+  /** Calls are decided one at a time: two concurrent calls must not both be taken as the same step. */
+  #queue: Promise<unknown> = Promise.resolve();
+  private constructor(
+    readonly plan: ApprovedPlan,
+    readonly record: ApprovalRecord,
+    readonly audit: AuditLog,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Verifies the plan and its approval and consumes a single-use approval; throws GuardRefusal. */
+  static async open(options: GuardOptions): Promise<ExecutionGuard> {
+    const o = await openApproved(options);
+    return new ExecutionGuard(o.plan, o.record, o.audit, o.now);
+  }
+
+  /** 0-based index of the next approved step. */
+  get next(): number {
+    return this.#next;
+  }
+
+  /** Have all approved steps been allowed? */
+  get done(): boolean {
+    return this.#next >= this.plan.steps.length;
+  }
+
+  /** Call before running a tool: allows it (and advances) only if it is exactly the next approved step. */
+  before(tool: string, args: unknown): Promise<Decision> {
+    const run = this.#queue.then(() => this.#decide(tool, args));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #decide(tool: string, args: unknown): Promise<Decision> {
+    const now = this.now();
+    const d = await decideStep(this.plan, this.#next, readPlanBytes(this.plan.file), tool, args, now);
+    if (d.allow) this.#next++;
+    recordDecision(this.audit, d, { now, planHash: this.plan.planHash, nonce: this.record.nonce, tool, args, last: this.done });
+    return d;
+  }
+}
+
+/** The plan's bytes, or undefined when it cannot be read (decideStep refuses then). */
+export function readPlanBytes(file: string): Uint8Array | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends a decision to the audit trail, and a "complete" entry after the last approved step. */
+export function recordDecision(audit: AuditLog, d: Decision, c: { now: Date; planHash: string; nonce: string; tool: string; args: unknown; last: boolean }): void {
+  const ts = c.now.toISOString();
+  const base = { ts, plan_hash: c.planHash, nonce: c.nonce, step: d.step, tool: c.tool, args_hash: argsHash(c.args) };
+  if (!d.allow) {
+    audit.append({ ...base, event: "deny", rule: d.diagnostic.rule, reason: d.diagnostic.message });
+    return;
+  }
+  audit.append({ ...base, event: "allow" });
+  if (c.last) audit.append({ ts, event: "complete", plan_hash: c.planHash, nonce: c.nonce });
+}
+
+/** sha256 of a call's canonical arguments, for the audit trail. */
+export function argsHash(args: unknown): string {
+  try {
+    return "sha256:" + sha256Hex(canonicalJson(args ?? {}));
+  } catch {
+    return "unserialisable";
+  }
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from "node:crypto";
+import Value from "typebox/value";
+import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { ToolRegistry } from "../core/tools.js";
+import { type ApprovalRecord, ApprovalRecordSchema } from "../schemas/approval.js";
+import { VERSION } from "../version.js";
+
+export type { ApprovalRecord };
+
+/** What an approval binds: the plan, the workspace, the policy and registry in force, and the clock. */
+export interface ApprovalInput {
+  planHash: string;
+  /** Absolute real path of the workspace. */
+  scope: string;
+  policyHash: string;
+  toolsHash: string | null;
+  steps: number;
+  now: Date;
+  /** Lifetime in milliseconds; sets expires_at. */
+  ttlMs?: number;
+  /** Default true: the guard consumes the approval's nonce. */
+  singleUse?: boolean;
+  /** Key id of the signer, when the record will be signed. */
+  keyid?: string;
+  /** Random source, injectable for tests. */
+  nonce?: string;
+}
+
+/** Builds an approval record (SPEC §5, seed 001's field names first). */
+export function createRecord(input: ApprovalInput): ApprovalRecord {
+  const record: ApprovalRecord = {
+    status: "approved",
+    plan_hash: input.planHash,
+    validated_at: input.now.toISOString(),
+    validator: `plangate ${VERSION}`,
+    scope: input.scope,
+    nonce: input.nonce ?? randomBytes(16).toString("hex"),
+    single_use: input.singleUse ?? true,
+    policy_hash: input.policyHash,
+    tools_hash: input.toolsHash,
+    steps: input.steps,
+  };
+  if (input.ttlMs !== undefined) record.expires_at = new Date(input.now.getTime() + input.ttlMs).toISOString();
+  if (input.keyid !== undefined) record.signer = { keyid: input.keyid, alg: "ed25519" };
+  return record;
+}
+
+const TTL = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Parses a lifetime such as `90s`, `30m`, `1h`, `2d` into milliseconds; undefined when malformed or zero. */
+export function parseTtl(text: string): number | undefined {
+  const m = TTL.exec(text.trim());
+  if (!m) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
+}
+
+/** The identity of a tool registry (names, patterns, schemas), or null without one. */
+export function toolsHash(tools: ToolRegistry | undefined): string | null {
+  if (!tools) return null;
+  const schemas = Object.fromEntries([...tools.schemas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return "sha256:" + sha256Hex(canonicalJson({ names: [...tools.names].sort(), patterns: [...tools.patterns].sort(), schemas }));
+}
+
+/** The ways a value fails the record schema, as short `/path: message` strings. */
+export function recordErrors(value: unknown): string[] {
+  if (Value.Check(ApprovalRecordSchema, value)) return [];
+  return [...Value.Errors(ApprovalRecordSchema, value)].slice(0, 5).map((e) => `${e.instancePath || "/"}: ${e.message}`);
+}
+
+/** An approval-phase diagnostic: always an error, since an approval either holds or it does not. */
+export function approvalDiagnostic(rule: string, message: string, hint: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return { rule, severity: "error", message, hint, ...extra };
+}

@@ -1,0 +1,39 @@
+import { join, resolve } from "node:path";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import { KeyError, loadTrustedKeys, type TrustedKey } from "../../approval/keys.js";
+import type { Policy } from "../../policy/types.js";
+import { type CliIO, UsageError } from "../io.js";
+
+/** Prints approval diagnostics: text lines (`file: error: message [rule]`) or one JSON document. */
+export function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): void {
+  if (output === "json") {
+    io.stdout(JSON.stringify({ file, ok: diagnostics.length === 0, ...extra, diagnostics }, null, 2) + "\n");
+    return;
+  }
+  for (const d of diagnostics) io.stdout(`${file}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+}
+
+/** The trusted keys from --trusted-keys or the policy's approval.trustedKeys; none when neither is set. */
+export function trustedKeysFrom(flag: string | undefined, policy: Policy, io: CliIO): TrustedKey[] {
+  const path = flag !== undefined ? resolve(io.cwd, flag) : policy.approval.trustedKeys;
+  if (path === undefined) return [];
+  try {
+    return loadTrustedKeys(path);
+  } catch (err) {
+    if (err instanceof KeyError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Where consumed approvals are recorded: --consumed-dir, else $PLANGATE_CONSUMED_DIR, else
+ * $XDG_STATE_HOME/plangate/consumed (~/.local/state/…). One store per user, so another state file
+ * cannot replay an approval.
+ */
+export function consumedDirFrom(flag: string | undefined, io: CliIO): string {
+  if (flag !== undefined) return resolve(io.cwd, flag);
+  if (io.env.PLANGATE_CONSUMED_DIR) return resolve(io.cwd, io.env.PLANGATE_CONSUMED_DIR);
+  const base = io.env.XDG_STATE_HOME || (io.env.HOME ? join(io.env.HOME, ".local", "state") : undefined);
+  if (!base) throw new UsageError("cannot place the consumed-approval store: pass --consumed-dir DIR (no HOME or XDG_STATE_HOME)");
+  return join(base, "plangate", "consumed");
+}

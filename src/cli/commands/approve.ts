@@ -1,0 +1,91 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../../approval/dsse.js";
+import { isInside, KeyError, keyId, loadPrivateKey, realPathOf } from "../../approval/keys.js";
+import { approvalDiagnostic, createRecord, parseTtl, toolsHash } from "../../approval/record.js";
+import { type PlanReport, validatePlan } from "../../engine.js";
+import { formatJson } from "../../formatters/json.js";
+import { formatText } from "../../formatters/text.js";
+import { writeFileAtomic } from "../../node/atomic-write.js";
+import { validateFile } from "../../node/validate-file.js";
+import { type CliIO, EXIT, UsageError } from "../io.js";
+import { outputOption, type Wrap } from "../main.js";
+import { type PlanFlags, resolveSetup } from "../setup.js";
+import { printApprovalResult } from "./approval-common.js";
+
+interface ApproveFlags extends PlanFlags {
+  key?: string;
+  ttl?: string;
+  reusable?: boolean;
+  expectedHash?: string;
+  out?: string;
+  output: string;
+}
+
+/** `plangate approve <file>`. */
+export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("approve")
+    .description("validate a plan and, if it is valid, print its approval record (signed with --key, as a DSSE envelope)")
+    .argument("<file>", "plan file, or - for standard input")
+    .option("--key <file>", "Ed25519 private key (PEM, from plangate keygen) to sign the record with; must be outside the workspace")
+    .option("--ttl <duration>", "lifetime of the approval: 90s, 30m, 1h, 2d (default: the policy's approval.ttl; none: no expiry)")
+    .option("--reusable", "let the approval run more than once (default: single-use)")
+    .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
+    .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
+    .option("--expected-hash <hash>", "approve only a plan with this plan hash or raw-file SHA-256")
+    .option("--out <file>", "write the approval to this file (atomically) instead of standard output")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (file: string, flags: ApproveFlags) => {
+        const setup = await resolveSetup(flags, io);
+        const ttlText = flags.ttl ?? setup.policy.approval.ttl;
+        const ttlMs = ttlText === undefined ? undefined : parseTtl(ttlText);
+        if (ttlText !== undefined && ttlMs === undefined) throw new UsageError(`--ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText}"`);
+        const workspace = setup.policy.workspace;
+        let signer: { key: ReturnType<typeof loadPrivateKey>; keyid: string } | undefined;
+        if (flags.key !== undefined) {
+          const keyFile = resolve(io.cwd, flags.key);
+          try {
+            const key = loadPrivateKey(keyFile);
+            signer = { key, keyid: keyId(key) };
+          } catch (err) {
+            if (err instanceof KeyError) throw new UsageError(err.message);
+            throw err;
+          }
+          if (isInside(keyFile, workspace)) {
+            const d = approvalDiagnostic("approval-key-in-workspace", `The signing key ${keyFile} lives inside the workspace ${workspace}: the plan's steps could read it and sign their own approvals.`, "move the key outside the workspace (plangate keygen --out ~/.config/plangate)");
+            printApprovalResult(io, file, [d], flags.output === "json" ? "json" : "text");
+            return EXIT.rejected;
+          }
+        }
+        const options = { policy: setup.policy, tools: setup.tools, expectedHash: flags.expectedHash, now: io.now };
+        const report: PlanReport =
+          file === "-" ? await validatePlan(await io.readStdin(), { ...options, file: "-" }) : await validateFile(resolve(io.cwd, file), { ...options, file });
+        if (!report.valid || report.planHash === undefined) {
+          if (flags.output === "json") io.stdout(formatJson([report]));
+          else io.stderr(formatText([report], { color: false }));
+          return EXIT.rejected;
+        }
+        const record = createRecord({
+          planHash: report.planHash,
+          scope: realPathOf(workspace),
+          policyHash: setup.policyHash,
+          toolsHash: toolsHash(setup.tools),
+          steps: report.steps,
+          now: io.now(),
+          ttlMs,
+          singleUse: !flags.reusable && setup.policy.approval.singleUse,
+          keyid: signer?.keyid,
+        });
+        const doc = signer ? signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record), "utf8"), signer.key, signer.keyid) : record;
+        const text = JSON.stringify(doc, null, 2) + "\n";
+        if (flags.out !== undefined) {
+          writeFileAtomic(resolve(io.cwd, flags.out), text);
+          io.stderr(`approved ${file} (${record.plan_hash}${signer ? `, signed by ${signer.keyid.slice(0, 16)}…` : ", unsigned"}); wrote ${flags.out}\n`);
+        } else io.stdout(text);
+        return EXIT.ok;
+      }),
+    );
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+
+describe("approval-scope-mismatch", () => {
+  it("reports an approval for another workspace", async () => {
+    const k = approvalKit();
+    const other = join(k.root, "other");
+    mkdirSync(other);
+    expect(rulesOf(await k.verify(k.sign(await k.record()), { workspace: other }))).toEqual(["approval-scope-mismatch"]);
+  });
+  it("accepts the approved workspace, also through a symlink", async () => {
+    const k = approvalKit();
+    const link = join(k.root, "ws-link");
+    symlinkSync(k.workspace, link);
+    expect(rulesOf(await k.verify(k.sign(await k.record()), { workspace: link }))).toEqual([]);
+  });
+});

