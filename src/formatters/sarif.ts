@@ -68,9 +68,14 @@ function result(d: Diagnostic, file: string | undefined, index: ReadonlyMap<stri
   return out;
 }
 
-/** The SARIF 2.1.0 log object: one run, the whole rule catalogue, one result per diagnostic. */
+/**
+ * The SARIF 2.1.0 log object: one run, the rules that reported (as ESLint's SARIF output does, so a log
+ * stays small and stable as the catalogue grows), one result per diagnostic.
+ */
 export function sarifLog(reports: readonly PlanReport[], options: FormatOptions = {}) {
-  const index = new Map(RULES.map((r, i) => [r.meta.id, i]));
+  const used = new Set(reports.flatMap((r) => r.diagnostics.map((d) => d.rule)));
+  const rules = RULES.filter((r) => used.has(r.meta.id));
+  const index = new Map(rules.map((r, i) => [r.meta.id, i]));
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0",
@@ -81,7 +86,7 @@ export function sarifLog(reports: readonly PlanReport[], options: FormatOptions 
             name: "plangate",
             version: options.version ?? VERSION,
             semanticVersion: options.version ?? VERSION,
-            rules: RULES.map((r) => ruleDescriptor(r.meta)),
+            rules: rules.map((r) => ruleDescriptor(r.meta)),
           },
         },
         // plangate's columns count UTF-16 code units, as JavaScript strings do.

@@ -96,7 +96,7 @@ function keysInText(t: string): number {
   let nextBs = -1;
   let hint = nextHint(t, 0);
   // Each hint costs a regex call; text crowded with them (say "1e+21" repeated) is left to the linear reader.
-  let budget = 64 + t.length / 64;
+  let budget = 64 + t.length / 256;
   for (let i = t.indexOf('"'); ; i = t.indexOf('"', i)) {
     // Hint matches between strings are in number tokens: check the whole token.
     const segmentEnd = i < 0 ? t.length : i;
@@ -146,28 +146,30 @@ function isNumberChar(c: number): boolean {
 }
 
 /** Keys in a parsed value; -1 if it nests deeper than maxDepth or holds a number the reader reports. */
-function keysIn(v: unknown, maxDepth: number): number {
+function keysIn(root: unknown, maxDepth: number): number {
   let keys = 0;
-  const stack: unknown[] = [v];
-  const depths = [0];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    const depth = depths.pop()!;
-    if (typeof x !== "object" || x === null) {
-      if (typeof x === "number" && !plainNumber(x)) return -1;
-      continue;
+  const stack: object[] = [];
+  const depths: number[] = [];
+  const visit = (y: unknown, depth: number): boolean => {
+    if (typeof y === "object" && y !== null) {
+      stack.push(y);
+      depths.push(depth);
+      return true;
     }
-    if (depth >= maxDepth) return -1;
+    return typeof y !== "number" || plainNumber(y);
+  };
+  if (!visit(root, 1)) return -1;
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return -1;
     if (Array.isArray(x)) {
-      for (let i = 0; i < x.length; i++) {
-        stack.push(x[i]);
-        depths.push(depth + 1);
-      }
+      for (let i = 0; i < x.length; i++) if (!visit(x[i], depth + 1)) return -1;
     } else {
+      // for-in beats Object.values here: no array per object, and JSON.parse objects have no inherited keys.
       for (const k in x) {
         keys++;
-        stack.push((x as Record<string, unknown>)[k]);
-        depths.push(depth + 1);
+        if (!visit((x as Record<string, unknown>)[k], depth + 1)) return -1;
       }
     }
   }
