@@ -3,6 +3,9 @@ import { type CliIO, EXIT, UsageError } from "./io.js";
 import { registerExplain, registerRules } from "./commands/rules.js";
 import { registerHash, registerMigrate, registerSeal } from "./commands/seal.js";
 import { registerValidate } from "./commands/validate.js";
+import { registerCheckDelegation } from "./commands/check-delegation.js";
+import { registerCheckReturn } from "./commands/check-return.js";
+import { registerCheckTask } from "./commands/check-task.js";
 import { VERSION } from "../version.js";
 
 /** A command's action returns its exit code. */
@@ -31,6 +34,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   registerMigrate(program, io, wrap);
   registerRules(program, io, wrap);
   registerExplain(program, io, wrap);
+  registerCheckTask(program, io, wrap);
+  registerCheckDelegation(program, io, wrap);
+  registerCheckReturn(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }

@@ -110,11 +110,10 @@ export function checkDelegation(options: DelegationCheckOptions): DelegationChec
 }
 
 function reused(id: string, entry: SessionEntry | undefined): Finding {
-  const who = entry?.agent ? ` by "${entry.agent}"` : "";
-  const until = entry?.expires_at ? ` until ${entry.expires_at}` : "";
+  const held = [entry?.agent ? `delegated to "${entry.agent}"` : "", entry?.expires_at ? `expires ${entry.expires_at}` : ""].filter(Boolean);
   return {
     rule: "session-id-reused",
-    message: `Session id "${id}" is already active${who}${until}; give the new delegation a fresh session id.`,
+    message: `Session id "${id}" is already active${held.length ? ` (${held.join(", ")})` : ""}; give the new delegation a fresh session id.`,
     hint: "generate a new id per delegation; release finished sessions with `plangate check-delegation --release`",
     actual: id,
   };

@@ -251,6 +251,8 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
   return done(findings);
 
   function done(fs: Finding[]): ReturnCheckResult {
+    // Source order, as `validate` reports; findings without a position go last.
+    fs.sort((a, b) => (a.offset ?? Number.MAX_SAFE_INTEGER) - (b.offset ?? Number.MAX_SAFE_INTEGER));
     const diagnostics = toDiagnostics(fs, rules, file, lines);
     return { file, valid: isValid(diagnostics), diagnostics, return: info };
   }
