@@ -56,7 +56,14 @@ function code(err: unknown): string | undefined {
  * entry and two racers never both win. An expired entry is taken over under a per-id lock file.
  */
 export class FileSessionRegistry implements SessionRegistry {
-  constructor(readonly folder: string) {}
+  /** How long an unreadable entry (e.g. left half-written by a crash) blocks its id, in seconds. */
+  readonly ttlSeconds: number;
+  constructor(
+    readonly folder: string,
+    options: { ttlSeconds?: number } = {},
+  ) {
+    this.ttlSeconds = options.ttlSeconds ?? 24 * 3600;
+  }
 
   #path(id: string): string {
     const problem = sessionIdProblem(id);
@@ -65,7 +72,7 @@ export class FileSessionRegistry implements SessionRegistry {
     return join(this.folder, `${id.toLowerCase()}.json`);
   }
 
-  #read(path: string, now: Date, ttlSeconds = 0): { entry?: SessionEntry; live: boolean } | undefined {
+  #read(path: string, now: Date, ttlSeconds = this.ttlSeconds): { entry?: SessionEntry; live: boolean } | undefined {
     let text: string;
     try {
       text = readFileSync(path, "utf8");

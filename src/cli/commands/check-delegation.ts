@@ -54,7 +54,9 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
           flags.registry !== undefined
             ? resolve(io.cwd, flags.registry)
             : (policy.delegation.registry ?? join(policy.workspace, ".plangate", "sessions"));
-        const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : resolve(io.cwd, folder));
+        const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : resolve(io.cwd, folder), {
+          ttlSeconds: ttl ?? policy.delegation.sessionTtlSeconds,
+        });
         const json = flags.output === "json";
 
         if (flags.release) {
