@@ -3,8 +3,8 @@ import type { FileProbe } from "../core/file-probe.js";
 import type { LineIndex } from "../core/source.js";
 import { escapeToken, type Pointer } from "../core/pointer.js";
 import { closest } from "../core/tools.js";
-import { createFileProbe } from "../node/file-probe.js";
-import { defaultPolicy } from "../policy/defaults.js";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { DEFAULT_RETURN_FIELDS } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
@@ -39,14 +39,22 @@ export interface ReturnCheckResult extends CheckResult {
   return?: ReturnInfo;
 }
 
+// The embedded defaults of Policy["returns"], without building a whole default policy per call.
+const DEFAULT_RETURNS: Policy["returns"] = {
+  statuses: ["completed", "partial", "failed", "blocked"],
+  successStatuses: ["completed"],
+  maxSummaryTokens: 100,
+  encoding: "o200k_base",
+  requiredFields: DEFAULT_RETURN_FIELDS,
+};
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
 
 /** Seed 002's return checks (Stage 3 ValidateReturn), with statuses and fields from the policy. */
 export async function checkReturn(input: string | Uint8Array, options: ReturnCheckOptions = {}): Promise<ReturnCheckResult> {
-  const defaults = defaultPolicy(options.workspace ?? options.policy?.workspace ?? process.cwd()).returns;
-  const cfg = { ...defaults, ...options.policy?.returns };
+  const cfg = { ...DEFAULT_RETURNS, ...options.policy?.returns };
   const encoding = options.encoding ?? cfg.encoding;
   const maxTokens = options.maxSummaryTokens ?? cfg.maxSummaryTokens;
   const rules = options.policy?.rules ?? {};
@@ -218,9 +226,11 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
 
   if (typeof value.summary === "string") {
     const counter = await loadTokenCounter(encoding);
-    if (!counter.under(value.summary, maxTokens)) {
-      const n = counter.count(value.summary);
-      info.summaryTokens = n;
+    const summary = value.summary;
+    // Short texts are counted in one pass; a huge one is first bounded so it cannot cost more than the limit.
+    const n = summary.length <= 64 * maxTokens || !counter.under(summary, maxTokens) ? counter.count(summary) : undefined;
+    if (n !== undefined) info.summaryTokens = n;
+    if (n !== undefined && n >= maxTokens) {
       findings.push({
         rule: "summary-too-long",
         message: `Summary is ${n} tokens (${encoding}); it must stay under ${maxTokens}.`,
@@ -229,7 +239,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
         actual: n,
         ...at("/summary"),
       });
-    } else info.summaryTokens = counter.count(value.summary);
+    }
   }
 
   // Seed 002: artifacts must exist and be non-empty only for a success; partial/failed may lack them.
@@ -242,7 +252,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
         ...at("/artifacts"),
       });
     }
-    const probe = options.files ?? createFileProbe();
+    const probe = options.files ?? LSTAT_PROBE;
     for (const a of paths) {
       const f = artifactFinding(a.path, workspace, probe, status);
       if (f) findings.push({ ...f, ...at(a.pointer) });
@@ -257,6 +267,39 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     return { file, valid: isValid(diagnostics), diagnostics, return: info };
   }
 }
+
+/**
+ * The real file system for artifact checks, with one lstat per plain file: its size comes from the
+ * same call that tells it is a file (the generic probe would stat twice).
+ */
+const LSTAT_PROBE: FileProbe & { last?: { path: string; size: number } } = {
+  kind(path) {
+    // Only the kind() call just before size() may answer it: never a stale size from an earlier check.
+    LSTAT_PROBE.last = undefined;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return "missing";
+    if (st.isFile()) {
+      LSTAT_PROBE.last = { path, size: st.size };
+      return "file";
+    }
+    return st.isSymbolicLink() ? "symlink" : st.isDirectory() ? "dir" : "other";
+  },
+  size(path) {
+    const last = LSTAT_PROBE.last;
+    if (last?.path === path) return last.size;
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st?.isFile() ? st.size : undefined;
+  },
+  realpath(path) {
+    try {
+      return realpathSync.native(path);
+    } catch {
+      return undefined;
+    }
+  },
+  readlink: () => undefined,
+  readText: () => undefined,
+};
 
 function isStrings(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -306,7 +349,7 @@ function artifactFinding(path: string, workspace: string, probe: FileProbe, stat
       return { rule: "artifact-missing", message: `Artifact ${quoted} is a symlink to ${real}, outside the workspace.`, actual: real };
     }
   }
-  if (probe.kind(probe.realpath(abs) ?? abs) === "dir") return undefined;
+  if (kind === "dir" || (kind === "symlink" && probe.kind(probe.realpath(abs)!) === "dir")) return undefined;
   if (probe.size(abs) === 0) {
     return {
       rule: "artifact-empty",
