@@ -22,6 +22,6 @@ describe("SubagentReturnSchema", () => {
     expect(Value.Check(SubagentReturnSchema, goodReturn({ artifacts: [{ type: "plan" }] }))).toBe(false);
   });
   it("has an id for the schema files", () => {
-    expect(SubagentReturnSchema.$id).toBe("urn:plangate:schema:subagent-return");
+    expect((SubagentReturnSchema as { $id?: string }).$id).toBe("urn:plangate:schema:subagent-return");
   });
 });
