@@ -41,3 +41,32 @@ export type { FileProbe } from "./core/file-probe.js";
 export type { Rule, RuleMeta } from "./core/rule.js";
 export type { SourceDocument } from "./core/document.js";
 export type { CliIO } from "./cli/io.js";
+export {
+  checkTask,
+  checkDelegation,
+  checkReturn,
+  FileSessionRegistry,
+  MemorySessionRegistry,
+  sessionIdProblem,
+  normaliseAgent,
+  normaliseStatus,
+  loadTokenCounter,
+  ENCODINGS,
+} from "./orchestration/index.js";
+export type {
+  CheckResult,
+  TaskCheckOptions,
+  TaskCheckResult,
+  TaskInfo,
+  DelegationCheckOptions,
+  DelegationCheckResult,
+  SessionEntry,
+  SessionRegistry,
+  RegisterOutcome,
+  ReturnCheckOptions,
+  ReturnCheckResult,
+  ReturnInfo,
+  Encoding,
+} from "./orchestration/index.js";
+export { SubagentReturnSchema } from "./schemas/subagent-return.js";
+export type { SubagentReturn } from "./schemas/subagent-return.js";

@@ -9,6 +9,9 @@ import { registerAudit } from "./commands/audit.js";
 import { registerGuard } from "./commands/guard.js";
 import { registerKeygen } from "./commands/keygen.js";
 import { registerVerify } from "./commands/verify.js";
+import { registerCheckDelegation } from "./commands/check-delegation.js";
+import { registerCheckReturn } from "./commands/check-return.js";
+import { registerCheckTask } from "./commands/check-task.js";
 import { VERSION } from "../version.js";
 
 /** A command's action returns its exit code. */
@@ -43,6 +46,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   registerKeygen(program, io, wrap);
   registerGuard(program, io, wrap);
   registerAudit(program, io, wrap);
+  registerCheckTask(program, io, wrap);
+  registerCheckDelegation(program, io, wrap);
+  registerCheckReturn(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }

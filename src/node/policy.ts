@@ -127,7 +127,8 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   Object.assign(p.markdown, file.markdown ?? {});
   if (file.commands) p.commands = { allow: file.commands.allow ?? [], deny: file.commands.deny ?? [] };
   Object.assign(p.returns, file.returns ?? {});
-  if (file.tasks?.operations) p.tasks.operations = { ...file.tasks.operations };
+  // Operations the file names replace the default's entry; the others keep their defaults.
+  if (file.tasks?.operations) p.tasks.operations = { ...p.tasks.operations, ...file.tasks.operations };
   if (file.delegation) {
     Object.assign(p.delegation, file.delegation);
     if (file.delegation.registry) p.delegation.registry = inFolder(folder, file.delegation.registry);

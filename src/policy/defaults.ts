@@ -66,6 +66,20 @@ export const DEFAULT_PATH_ARGUMENTS = [
   "root",
 ];
 
+/** The five fields of seed 002's subagent return; `session_id` may sit in `metadata`. */
+export const DEFAULT_RETURN_FIELDS = ["status", "summary", "artifacts", "metadata", "session_id"];
+
+/**
+ * Operation → task statuses (snake_case, as state.json writes them; TODO.md's `[NOT STARTED]` reads as
+ * `not_started`) from which it may start. In-progress, completed and abandoned tasks allow nothing.
+ */
+export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
+  research: ["not_started", "researched", "partial", "blocked"],
+  plan: ["not_started", "researched", "partial", "blocked"],
+  revise: ["planned", "revised", "partial", "blocked"],
+  implement: ["planned", "revised", "partial"],
+};
+
 /** The embedded defaults, used where a policy file is absent or silent. */
 export function defaultPolicy(workspace: string): Policy {
   return {
@@ -80,8 +94,9 @@ export function defaultPolicy(workspace: string): Policy {
       successStatuses: ["completed"],
       maxSummaryTokens: 100,
       encoding: "o200k_base",
+      requiredFields: [...DEFAULT_RETURN_FIELDS],
     },
-    tasks: { operations: {} },
+    tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
     limits: { maxFileBytes: 64 * 1024 * 1024, maxDepth: 1000, maxSteps: 100_000 },

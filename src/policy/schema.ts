@@ -56,7 +56,18 @@ export const PolicyFileSchema = Type.Object(
           statuses: Type.Optional(Names("Allowed subagent return statuses.")),
           successStatuses: Type.Optional(Names("Statuses for which artifacts must exist and be non-empty.")),
           maxSummaryTokens: Type.Optional(Type.Integer({ minimum: 1 })),
-          encoding: Type.Optional(Type.String({ description: "Tokenizer encoding for summary length." })),
+          encoding: Type.Optional(
+            Type.Union(
+              ["o200k_base", "o200k_harmony", "cl100k_base", "p50k_base", "p50k_edit", "r50k_base"].map((e) => Type.Literal(e)),
+              { description: "Tokenizer encoding for summary length." },
+            ),
+          ),
+          requiredFields: Type.Optional(
+            Names("Fields a return must have (default: seed 002's five); dotted paths such as metadata.session_id."),
+          ),
+          artifactFields: Type.Optional(
+            Names("When set, every artifact must be an object with these fields (e.g. [type, path]), not a bare path."),
+          ),
         },
         { additionalProperties: false },
       ),

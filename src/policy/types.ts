@@ -23,7 +23,16 @@ export interface Policy {
   markdown: { requireSeparators: boolean };
   /** Programs shell commands may run; empty allow means any program not denied. */
   commands: { allow: string[]; deny: string[] };
-  returns: { statuses: string[]; successStatuses: string[]; maxSummaryTokens: number; encoding: string };
+  returns: {
+    statuses: string[];
+    successStatuses: string[];
+    maxSummaryTokens: number;
+    encoding: string;
+    /** Fields a return must have; dotted paths reach into objects (`metadata.session_id`). */
+    requiredFields: string[];
+    /** When set, every artifact must be an object with these fields (not a bare path). */
+    artifactFields?: string[];
+  };
   /** Operation name → task statuses that allow it. */
   tasks: { operations: Record<string, string[]> };
   delegation: { maxDepth: number; registry?: string; sessionTtlSeconds: number };

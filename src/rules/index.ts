@@ -30,6 +30,21 @@ import guardStepMismatch from "./guard-step-mismatch/index.js";
 import guardFailure from "./guard-failure/index.js";
 import auditChainBroken from "./audit-chain-broken/index.js";
 
+// orchestration (seed 002)
+import taskNumberFormat from "./task-number-format/index.js";
+import taskNotFound from "./task-not-found/index.js";
+import taskStatus from "./task-status/index.js";
+import delegationDepth from "./delegation-depth/index.js";
+import delegationCycle from "./delegation-cycle/index.js";
+import sessionIdReused from "./session-id-reused/index.js";
+import returnJson from "./return-json/index.js";
+import returnMissingField from "./return-missing-field/index.js";
+import returnStatus from "./return-status/index.js";
+import returnSessionMismatch from "./return-session-mismatch/index.js";
+import summaryTooLong from "./summary-too-long/index.js";
+import artifactMissing from "./artifact-missing/index.js";
+import artifactEmpty from "./artifact-empty/index.js";
+
 /** Every rule, in the order checks run within a phase (SPEC §3's order). */
 export const RULES: readonly Rule[] = [
   // reading and structure
@@ -52,6 +67,20 @@ export const RULES: readonly Rule[] = [
   futureTimestamp,
   // tools and steps
   unknownTool,
+  // orchestration (seed 002): reported by src/orchestration, not by plan validation
+  taskNumberFormat,
+  taskNotFound,
+  taskStatus,
+  delegationDepth,
+  delegationCycle,
+  sessionIdReused,
+  returnJson,
+  returnMissingField,
+  returnStatus,
+  returnSessionMismatch,
+  summaryTooLong,
+  artifactMissing,
+  artifactEmpty,
   // approval, signatures and the execution guard
   approvalInvalid,
   approvalSignature,

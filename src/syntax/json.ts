@@ -105,7 +105,8 @@ function keysInText(t: string): number {
       let e = hint;
       while (s > 0 && isNumberChar(t.charCodeAt(s - 1))) s--;
       while (isNumberChar(t.charCodeAt(e))) e++;
-      if (t.slice(s, e) !== String(Number(t.slice(s, e))) || --budget < 0) return -1;
+      const lexeme = t.slice(s, e);
+      if (lexeme !== String(Number(lexeme)) || --budget < 0) return -1;
       hint = nextHint(t, e);
     }
     if (i < 0) return keys;

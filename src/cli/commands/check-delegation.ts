@@ -1,0 +1,102 @@
+import { isAbsolute, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { checkDelegation } from "../../orchestration/delegation.js";
+import { FileSessionRegistry, sessionIdProblem } from "../../orchestration/registry.js";
+import { type CliIO, EXIT, UsageError } from "../io.js";
+import { type Wrap, outputOption, useColor } from "../main.js";
+import { resolveSetup } from "../setup.js";
+import { checkReportJson, checkReportText, intFlag } from "./check-output.js";
+
+interface DelegationFlags {
+  target?: string;
+  path?: string;
+  depth?: string;
+  sessionId?: string;
+  registry?: string;
+  maxDepth?: string;
+  ttl?: string;
+  register?: boolean;
+  release?: boolean;
+  policy?: string;
+  workspace?: string;
+  output: string;
+}
+
+/** `plangate check-delegation --target AGENT --path A,B,… --session-id ID [--register]`. */
+export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("check-delegation")
+    .description("check a delegation's depth, cycles and session id against the shared registry (seed 002)")
+    .option("--target <agent>", "agent about to be delegated to")
+    .option("--path <agents>", "delegation path so far, root first, comma-separated (orchestrator,plan,planner)")
+    .option("--depth <n>", "the child's depth as the orchestrator tracks it (wins over the count from --path)")
+    .option("--session-id <id>", "the new session's id, checked against the active registry")
+    .option("--registry <dir>", "session registry folder (default: delegation.registry, else .plangate/sessions in the workspace)")
+    .option("--max-depth <n>", "maximum delegation depth (default: delegation.maxDepth, 3)")
+    .option("--ttl <seconds>", "lifetime of a registered session (default: delegation.sessionTtlSeconds, 86400)")
+    .option("--register", "add the session id to the registry, atomically, when every check passes")
+    .option("--release", "remove the session id from the registry (when the subagent has returned)")
+    .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--workspace <dir>", "workspace root")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (flags: DelegationFlags) => {
+        const { policy } = await resolveSetup(flags, io);
+        const maxDepth = intFlag(flags.maxDepth, "--max-depth", 0);
+        const depth = intFlag(flags.depth, "--depth", 0);
+        const ttl = intFlag(flags.ttl, "--ttl", 1);
+        const id = flags.sessionId;
+        if (id !== undefined) {
+          const problem = sessionIdProblem(id);
+          if (problem) throw new UsageError(`--session-id "${id}" is not a usable session id: ${problem}`);
+        }
+        const folder =
+          flags.registry !== undefined
+            ? resolve(io.cwd, flags.registry)
+            : (policy.delegation.registry ?? join(policy.workspace, ".plangate", "sessions"));
+        const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : resolve(io.cwd, folder), {
+          ttlSeconds: ttl ?? policy.delegation.sessionTtlSeconds,
+        });
+        const json = flags.output === "json";
+
+        if (flags.release) {
+          if (id === undefined) throw new UsageError("--release needs --session-id");
+          if (flags.register) throw new UsageError("--release and --register cannot be combined");
+          const released = registry.release(id);
+          if (json) io.stdout(`${JSON.stringify({ version: 1, released, session_id: id, registry: registry.folder }, null, 2)}\n`);
+          else io.stdout(`${released ? "released" : "not registered"}: ${id}\n`);
+          return EXIT.ok;
+        }
+        if (flags.target === undefined || flags.target.trim() === "") throw new UsageError("check-delegation needs --target AGENT");
+        if (flags.path === undefined && depth === undefined) throw new UsageError("check-delegation needs --path A,B,… (or --depth N)");
+        if (flags.register && id === undefined) throw new UsageError("--register needs --session-id");
+        const path = (flags.path ?? "").split(",").map((s) => s.trim());
+        if (flags.path !== undefined && path.some((p) => p === "")) throw new UsageError(`--path has an empty agent name: "${flags.path}"`);
+
+        const result = checkDelegation({
+          target: flags.target,
+          path: flags.path === undefined ? [] : path,
+          depth,
+          sessionId: id,
+          maxDepth,
+          ttlSeconds: ttl,
+          registry,
+          register: flags.register === true,
+          now: io.now(),
+          policy,
+        });
+        const delegation = {
+          target: flags.target,
+          path: flags.path === undefined ? [] : path,
+          depth: result.depth,
+          maxDepth: result.maxDepth,
+          sessionId: id ?? null,
+          registered: result.registered ?? null,
+        };
+        const what = `delegation to "${flags.target}" at depth ${result.depth}/${result.maxDepth}${result.registered ? `, registered ${id}` : ""}`;
+        const out = [{ result, extra: { delegation }, what }];
+        io.stdout(json ? `${JSON.stringify(checkReportJson(out), null, 2)}\n` : checkReportText(out, useColor(io)));
+        return result.valid ? EXIT.ok : EXIT.rejected;
+      }),
+    );
+}

@@ -1,0 +1,70 @@
+import pc from "picocolors";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import { diagnosticJson } from "../../formatters/json.js";
+import type { CheckResult } from "../../orchestration/common.js";
+import { UsageError } from "../io.js";
+
+/** A check's result plus the members it adds to its JSON result (`task`, `delegation`, `return`). */
+export interface CheckOutput {
+  result: CheckResult;
+  extra: Record<string, unknown>;
+  /** One line saying what was checked, for text output: `task 58 "Title" (researched, lean4)`. */
+  what: string;
+}
+
+/** SPEC §5's report, for the orchestration commands: one result per check, then the summary. */
+export function checkReportJson(outputs: readonly CheckOutput[]) {
+  let errors = 0;
+  let warnings = 0;
+  for (const o of outputs) {
+    for (const d of o.result.diagnostics) {
+      if (d.severity === "error") errors++;
+      else if (d.severity === "warning") warnings++;
+    }
+  }
+  return {
+    version: 1,
+    results: outputs.map((o) => ({
+      file: o.result.file,
+      valid: o.result.valid,
+      ...o.extra,
+      diagnostics: o.result.diagnostics.map(diagnosticJson),
+    })),
+    summary: { files: outputs.length, valid: outputs.filter((o) => o.result.valid).length, errors, warnings },
+  };
+}
+
+/** Text output in `validate`'s voice: one block per diagnostic, then a verdict line per check. */
+export function checkReportText(outputs: readonly CheckOutput[], color: boolean): string {
+  const c = pc.createColors(color);
+  const lines: string[] = [];
+  for (const o of outputs) {
+    for (const d of o.result.diagnostics) lines.push(diagnosticText(d, c));
+    const errors = o.result.diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = o.result.diagnostics.filter((d) => d.severity === "warning").length;
+    const w = warnings ? `, ${warnings} warning${warnings === 1 ? "" : "s"}` : "";
+    lines.push(
+      o.result.valid
+        ? `${c.green("✓")} ${c.bold(o.result.file)}: ${o.what}: ok${w}`
+        : `${c.red("✗")} ${c.bold(o.result.file)}: ${o.what}: rejected: ${errors} error${errors === 1 ? "" : "s"}${w}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function diagnosticText(d: Diagnostic, c: ReturnType<typeof pc.createColors>): string {
+  const where = d.file ? (d.line !== undefined ? `${d.file}:${d.line}:${d.column}` : d.file) : "plangate";
+  const sev = d.severity === "error" ? c.red(c.bold("error")) : d.severity === "warning" ? c.yellow(c.bold("warning")) : c.cyan("info");
+  const out = [`${c.bold(where)}: ${sev}: ${d.message} ${c.dim(`[${d.rule}]`)}`];
+  if (d.hint) out.push(`  ${c.cyan("= hint:")} ${d.hint}`);
+  return out.join("\n");
+}
+
+/** Parses an integer flag within bounds, or returns a message for a usage error. */
+export function intFlag(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, not "${value}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
+import { checkReturn, type ReturnCheckResult } from "../../orchestration/return.js";
+import { ENCODINGS } from "../../orchestration/tokens.js";
+import { isValid, toDiagnostics } from "../../orchestration/common.js";
+import { createFileProbe } from "../../node/file-probe.js";
+import { type CliIO, EXIT } from "../io.js";
+import { type Wrap, outputOption, useColor } from "../main.js";
+import { resolveSetup } from "../setup.js";
+import { checkReportJson, checkReportText, intFlag } from "./check-output.js";
+
+interface ReturnFlags {
+  sessionId?: string;
+  maxSummaryTokens?: string;
+  encoding?: string;
+  policy?: string;
+  workspace?: string;
+  output: string;
+}
+
+/** `plangate check-return <file|-> [--session-id ID] [--workspace DIR] [--max-summary-tokens N]`. */
+export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("check-return")
+    .description("check a subagent's return: JSON, fields, status, session id, summary length, artifacts (seed 002)")
+    .argument("<file>", "the return ('-' reads standard input)")
+    .option("--session-id <id>", "the session id the subagent was given")
+    .option("--workspace <dir>", "workspace root that artifact paths are relative to")
+    .option("--max-summary-tokens <n>", "summary must stay under this many tokens (default: returns.maxSummaryTokens, 100)")
+    .addOption(new Option("--encoding <name>", "tokenizer encoding (default: returns.encoding, o200k_base)").choices([...ENCODINGS]))
+    .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (file: string, flags: ReturnFlags) => {
+        const { policy } = await resolveSetup(flags, io);
+        const maxSummaryTokens = intFlag(flags.maxSummaryTokens, "--max-summary-tokens", 1);
+        const options = {
+          file,
+          expectedSessionId: flags.sessionId,
+          workspace: policy.workspace,
+          maxSummaryTokens,
+          encoding: flags.encoding,
+          policy,
+          files: createFileProbe(),
+        };
+        let result: ReturnCheckResult;
+        if (file === "-") result = await checkReturn(await io.readStdin(), options);
+        else {
+          let bytes: Uint8Array | undefined;
+          let problem = "";
+          try {
+            bytes = readFileSync(resolve(io.cwd, file));
+          } catch (err) {
+            problem = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+          }
+          if (bytes) result = await checkReturn(bytes, options);
+          else {
+            const finding = { rule: "return-json", message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
+            const diagnostics = toDiagnostics([finding], policy.rules, file);
+            result = { file, valid: isValid(diagnostics), diagnostics };
+          }
+        }
+        const r = result.return;
+        const ret = r
+          ? { status: r.status ?? null, sessionId: r.sessionId ?? null, summaryTokens: r.summaryTokens ?? null, encoding: r.encoding, artifacts: r.artifacts }
+          : null;
+        const what = r?.status !== undefined ? `return "${r.status}"${r.sessionId ? ` (${r.sessionId})` : ""}` : "return";
+        const out = [{ result, extra: { return: ret }, what }];
+        io.stdout(flags.output === "json" ? `${JSON.stringify(checkReportJson(out), null, 2)}\n` : checkReportText(out, useColor(io)));
+        return result.valid ? EXIT.ok : EXIT.rejected;
+      }),
+    );
+}

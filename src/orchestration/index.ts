@@ -1,0 +1,14 @@
+/** Orchestrator checks (seed 002): tasks, delegation safety with a shared session registry, subagent returns. */
+export { checkTask } from "./task.js";
+export type { NamedText, TaskCheckOptions, TaskCheckResult, TaskInfo } from "./task.js";
+export { findTodoTask, normaliseStatus } from "./todo.js";
+export type { TodoLookup, TodoTask } from "./todo.js";
+export { checkDelegation, normaliseAgent } from "./delegation.js";
+export type { DelegationCheckOptions, DelegationCheckResult } from "./delegation.js";
+export { FileSessionRegistry, InvalidSessionIdError, MemorySessionRegistry, sessionIdProblem } from "./registry.js";
+export type { RegisterOutcome, SessionEntry, SessionRegistry } from "./registry.js";
+export { checkReturn } from "./return.js";
+export type { ReturnCheckOptions, ReturnCheckResult, ReturnInfo } from "./return.js";
+export { ENCODINGS, loadTokenCounter } from "./tokens.js";
+export type { Encoding, TokenCounter } from "./tokens.js";
+export type { CheckResult } from "./common.js";

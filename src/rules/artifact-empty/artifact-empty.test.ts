@@ -1,0 +1,27 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { goodReturn, ret, rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
+
+describe("artifact-empty", () => {
+  it("reports a completed return whose artifact is 0 bytes", async () => {
+    const ws = tempWorkspace({ "plan.md": "", "reports/r.md": "ok" });
+    const r = await ret(goodReturn({ artifacts: ["reports/r.md", { path: "plan.md", type: "plan" }] }), { workspace: ws });
+    expect(rules(r)).toEqual(["artifact-empty"]);
+    expect(r.diagnostics[0]).toMatchObject({ pointer: "/artifacts/1/path" });
+    expect(r.diagnostics[0]!.message).toBe('Artifact "plan.md" is empty (0 bytes), but the return says "completed".');
+  });
+  it("follows a symlink to an empty file", async () => {
+    const ws = tempWorkspace({ "empty.md": "" });
+    symlinkSync(join(ws, "empty.md"), join(ws, "link.md"));
+    expect(rules(await ret(goodReturn({ artifacts: ["link.md"] }), { workspace: ws }))).toEqual(["artifact-empty"]);
+  });
+  it("skips a partial return", async () => {
+    const ws = tempWorkspace({ "plan.md": "" });
+    expect(rules(await ret(goodReturn({ status: "partial", artifacts: ["plan.md"] }), { workspace: ws }))).toEqual([]);
+  });
+  it("accepts a file with content", async () => {
+    const ws = tempWorkspace({ "plan.md": "# Plan\n" });
+    expect(rules(await ret(goodReturn({ artifacts: ["plan.md"] }), { workspace: ws }))).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { goodReturn, ret, rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
+
+describe("artifact-missing", () => {
+  it("reports a completed return whose artifact does not exist", async () => {
+    const r = await ret(goodReturn({ artifacts: ["reports/r.md", "reports/missing.md"] }));
+    expect(rules(r)).toEqual(["artifact-missing"]);
+    expect(r.diagnostics[0]).toMatchObject({ pointer: "/artifacts/1" });
+    expect(r.diagnostics[0]!.message).toBe('Artifact "reports/missing.md" does not exist, but the return says "completed".');
+  });
+  it("reports a completed return with no artifacts", async () => {
+    expect(rules(await ret(goodReturn({ artifacts: [] })))).toEqual(["artifact-missing"]);
+  });
+  it("skips partial, failed and blocked returns (seed 002: artifacts only for completed)", async () => {
+    for (const status of ["partial", "failed", "blocked"]) {
+      expect(rules(await ret(goodReturn({ status, artifacts: ["nope.md"] })))).toEqual([]);
+      expect(rules(await ret(goodReturn({ status, artifacts: [] })))).toEqual([]);
+    }
+  });
+  it("does not probe paths outside the workspace", async () => {
+    for (const p of ["../outside.md", "/etc/passwd", "reports/../../x.md"]) {
+      const r = await ret(goodReturn({ artifacts: [p] }));
+      expect(rules(r)).toEqual(["artifact-missing"]);
+      expect(r.diagnostics[0]!.message).toContain("outside the workspace");
+    }
+  });
+  it("follows symlinks only within the workspace", async () => {
+    const outside = tempWorkspace({ "secret.md": "x" });
+    const ws = tempWorkspace({ "reports/r.md": "# R\n" });
+    symlinkSync(join(outside, "secret.md"), join(ws, "escape.md"));
+    symlinkSync(join(ws, "reports/r.md"), join(ws, "alias.md"));
+    symlinkSync(join(ws, "gone.md"), join(ws, "broken.md"));
+    const r = await ret(goodReturn({ artifacts: ["escape.md", "alias.md", "broken.md"] }), { workspace: ws });
+    expect(r.diagnostics.map((d) => [d.rule, d.pointer])).toEqual([
+      ["artifact-missing", "/artifacts/0"],
+      ["artifact-missing", "/artifacts/2"],
+    ]);
+  });
+  it("accepts existing files and folders, as paths or objects", async () => {
+    const ws = tempWorkspace({ "reports/r.md": "# R\n", "src/a.ts": "x" });
+    expect(rules(await ret(goodReturn({ artifacts: ["reports/r.md", { path: "src" }, { path: "src/a.ts", type: "code" }] }), { workspace: ws }))).toEqual(
+      [],
+    );
+  });
+  it("uses the policy's success statuses", async () => {
+    const returns = {
+      statuses: ["implemented", "partial"],
+      successStatuses: ["implemented"],
+      maxSummaryTokens: 100,
+      encoding: "o200k_base",
+      requiredFields: ["status"],
+    };
+    expect(rules(await ret(goodReturn({ status: "implemented", artifacts: ["x.md"] }), { policy: { returns } }))).toEqual([
+      "artifact-missing",
+    ]);
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+
+describe("return-status", () => {
+  it("reports a status outside seed 002's four", async () => {
+    const r = await ret(goodReturn({ status: "done" }));
+    expect(rules(r)).toEqual(["return-status"]);
+    expect(r.diagnostics[0]!.message).toBe('Return status "done" is not one of "completed", "partial", "failed" or "blocked".');
+    expect(r.diagnostics[0]).toMatchObject({ pointer: "/status", line: 2, column: 3, actual: "done" });
+  });
+  it("compares exactly and suggests the allowed spelling", async () => {
+    const r = await ret(goodReturn({ status: "COMPLETED" }));
+    expect(rules(r)).toEqual(["return-status"]);
+    expect(r.diagnostics[0]!.hint).toContain('"completed"');
+  });
+  it.each(["completed", "partial", "failed", "blocked"])("accepts %s", async (status) => {
+    expect(rules(await ret(goodReturn({ status })))).toEqual([]);
+  });
+  it("takes the statuses from the policy", async () => {
+    const returns = {
+      statuses: ["researched", "partial"],
+      successStatuses: ["researched"],
+      maxSummaryTokens: 100,
+      encoding: "o200k_base",
+      requiredFields: ["status"],
+    };
+    expect(rules(await ret(goodReturn({ status: "researched" }), { policy: { returns } }))).toEqual([]);
+    expect(rules(await ret(goodReturn({ status: "completed" }), { policy: { returns } }))).toEqual(["return-status"]);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { loadTokenCounter } from "../../orchestration/tokens.js";
+import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+
+describe("summary-too-long", () => {
+  it("reports a summary of 100 tokens or more, with the count", async () => {
+    const o200k = await loadTokenCounter("o200k_base");
+    const summary = "Analyzed the lemma and found it false. ".repeat(12);
+    const n = o200k.count(summary);
+    expect(n).toBeGreaterThanOrEqual(100);
+    const r = await ret(goodReturn({ summary }));
+    expect(rules(r)).toEqual(["summary-too-long"]);
+    expect(r.diagnostics[0]).toMatchObject({ actual: n, expected: "< 100", pointer: "/summary" });
+    expect(r.return?.summaryTokens).toBe(n);
+  });
+  it("counts tokens, not words: exactly at the limit is too long, one under passes", async () => {
+    const o200k = await loadTokenCounter("o200k_base");
+    let summary = "";
+    while (o200k.count(`${summary} a`) < 100) summary += " a";
+    expect(o200k.count(summary)).toBe(99);
+    expect(rules(await ret(goodReturn({ summary })))).toEqual([]);
+    expect(rules(await ret(goodReturn({ summary: `${summary} a` })))).toEqual(["summary-too-long"]);
+    // 30 words that are many tokens each: a word count would pass it.
+    const dense = Array.from({ length: 30 }, () => "Σ∀∃λ→⊢⊥").join(" ");
+    expect(rules(await ret(goodReturn({ summary: dense })))).toEqual(["summary-too-long"]);
+  });
+  it("takes the limit and encoding from the options or the policy", async () => {
+    const summary = "Created the implementation plan with three phases for the parser.";
+    expect(rules(await ret(goodReturn({ summary }), { maxSummaryTokens: 5 }))).toEqual(["summary-too-long"]);
+    const cl = await ret(goodReturn({ summary }), { maxSummaryTokens: 5, encoding: "cl100k_base" });
+    expect(cl.diagnostics[0]!.message).toContain("cl100k_base");
+    expect(rules(await ret(goodReturn({ summary })))).toEqual([]);
+  });
+  it("refuses an unknown encoding instead of counting with another", async () => {
+    await expect(loadTokenCounter("gpt5_base")).rejects.toThrow(/unknown tokenizer encoding/);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { checkTask } from "../../orchestration/task.js";
+import { rules, task } from "../../../test/orchestration/fixtures.js";
+
+describe("task-not-found", () => {
+  it("says so in seed 002's words", () => {
+    const r = task("999");
+    expect(rules(r)).toEqual(["task-not-found"]);
+    expect(r.diagnostics[0]!.message).toBe("Task 999 not found in TODO.md");
+    expect(r.diagnostics[0]!.file).toBe("TODO.md");
+  });
+  it("finds a task: title, normalised status and language", () => {
+    const r = task("12");
+    expect(r.valid).toBe(true);
+    expect(r.task).toEqual({ number: 12, title: "Fix the parser", status: "planned", language: "lean4" });
+    expect(task("3").task?.status).toBe("completed");
+    expect(task("5").task).toEqual({ number: 5, title: "Write the docs", status: "not_started", language: "markdown" });
+  });
+  it("reads leading zeros as the same number", () => {
+    expect(task("012").task?.number).toBe(12);
+  });
+  it("does not take a numbered section title without a Status line for a task, and says why", () => {
+    const r = task("0");
+    expect(rules(r)).toEqual(["task-not-found"]);
+    expect(r.diagnostics[0]!.hint).toContain("section heading");
+    expect(r.diagnostics[0]!.line).toBe(11);
+  });
+  it("ignores headings in fenced code and subsection numbers", () => {
+    expect(rules(task("7"))).toEqual(["task-not-found"]);
+    expect(task("12").task?.title).toBe("Fix the parser");
+  });
+  it("skips YAML front matter", () => {
+    const text = "---\nnote: |\n  x\n### 4. in front matter\n- **Status**: [PLANNED]\n---\n# TODO\n";
+    expect(rules(checkTask("4", { todo: { text, file: "TODO.md" } }))).toEqual(["task-not-found"]);
+  });
+  it("checks state.json's active_projects too, and both when both are given", () => {
+    const state = JSON.stringify({ active_projects: [{ project_number: "12", status: "planned" }] });
+    expect(rules(checkTask("12", { state: { text: state, file: "state.json" } }))).toEqual([]);
+    const r = checkTask("5", { state: { text: state, file: "state.json" } });
+    expect(r.diagnostics[0]!.message).toBe("Task 5 not found in state.json");
+    const both = task("3", { withState: true });
+    expect(rules(both)).toEqual(["task-not-found"]);
+    expect(both.diagnostics[0]!.file).toBe("state.json");
+  });
+  it("reports a state.json that cannot be read instead of passing", () => {
+    const r = checkTask("12", { state: { text: "{oops", file: "state.json" } });
+    expect(rules(r)).toEqual(["task-not-found"]);
+    expect(r.diagnostics[0]!.message).toContain("not valid JSON");
+    expect(rules(checkTask("12", { state: { text: "[]", file: "state.json" } }))).toEqual(["task-not-found"]);
+  });
+  it("finds the last of 2,000 tasks", () => {
+    const parts = ["# TODO", ""];
+    for (let i = 2000; i >= 1; i--) parts.push(`### ${i}. Task ${i}`, `- **Status**: [PLANNED]`, `- **Language**: lean4`, "", "Text.", "");
+    const text = parts.join("\n");
+    expect(checkTask("1", { todo: { text, file: "TODO.md" } }).task?.title).toBe("Task 1");
+    expect(rules(checkTask("2001", { todo: { text, file: "TODO.md" } }))).toEqual(["task-not-found"]);
+  });
+});
