@@ -31,7 +31,29 @@ export const ApprovalRecordSchema = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, $id: "urn:plangate:schema:approval", title: "plangate approval record" },
+  {
+    additionalProperties: false,
+    $id: "urn:plangate:schema:approval",
+    title: "plangate approval record",
+    description:
+      "What `plangate approve` prints for a valid plan (seed 001's approval signal): the plan hash, when and by what it was validated, the workspace scope, and what binds it to one policy, one tool registry and one use. Signed, it travels as the payload of a DSSE envelope.",
+    examples: [
+      {
+        status: "approved",
+        plan_hash: "sha256:95ee099b5e1d86832bffb1be860f892001de51917843d673d0578e89ebab6acc",
+        validated_at: "2026-11-22T12:00:00.000Z",
+        validator: "plangate 0.1.0",
+        scope: "/srv/agent/workspace",
+        expires_at: "2026-11-22T13:00:00.000Z",
+        nonce: "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        single_use: true,
+        policy_hash: "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+        tools_hash: null,
+        steps: 4,
+        signer: { keyid: "3f7a5b1c9d2e4f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8", alg: "ed25519" },
+      },
+    ],
+  },
 );
 
 /** An approval record. */

@@ -1,8 +1,10 @@
 import type { TSchema } from "typebox";
+import { ApprovalRecordSchema } from "./approval.js";
 import { IkomaPlanSchema } from "./ikoma.js";
 import { PublishedPolicySchema } from "./policy.js";
 import { ReportSchema } from "./report.js";
 import { ScqcEnvelopeSchema, ScqcLegacySchema } from "./scqc.js";
+import { SubagentReturnSchema } from "./subagent-return.js";
 
 /** A published format: its name (also the end of its `$id`), the file `plangate schema` writes, and the schema. */
 export interface SchemaEntry {
@@ -21,6 +23,8 @@ export const SCHEMAS: readonly SchemaEntry[] = [
   entry("scqc-envelope", ScqcEnvelopeSchema),
   entry("ikoma", IkomaPlanSchema),
   entry("policy", PublishedPolicySchema),
+  entry("approval", ApprovalRecordSchema),
+  entry("subagent-return", SubagentReturnSchema),
   entry("report", ReportSchema),
 ];
 

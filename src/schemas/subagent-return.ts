@@ -43,6 +43,15 @@ export const SubagentReturnSchema = Type.Object(
     $id: "urn:plangate:schema:subagent-return",
     title: "Subagent return",
     description: "What a subagent hands back to its orchestrator (seed 002); checked by `plangate check-return`.",
+    examples: [
+      {
+        status: "completed",
+        summary: "Created the implementation plan with 4 phases.",
+        artifacts: [{ type: "plan", path: "specs/042_feature/plans/implementation-001.md", summary: "4-phase plan" }],
+        metadata: { session_id: "sess_1736200000_ab12cd", agent_type: "planner", delegation_depth: 1, delegation_path: ["orchestrator", "plan", "planner"] },
+        next_steps: "Run /implement 42",
+      },
+    ],
     anyOf: [{ required: ["session_id"] }, { properties: { metadata: { required: ["session_id"] } } }],
   },
 );

@@ -257,7 +257,7 @@ class Reader {
       const c = t.charCodeAt(i);
       if (c === 123 || c === 91) {
         if (depth >= this.maxDepth) {
-          throw this.stop(i, i + 1, `nesting is deeper than ${this.maxDepth} levels`, "flatten the plan", "limit-exceeded");
+          throw this.stop(i, i + 1, `nesting is deeper than ${this.maxDepth} levels`, "flatten the plan, or raise limits.maxDepth", "limit-exceeded");
         }
         const j = skipWs(t, i + 1);
         if (t.charCodeAt(j) === c + 2) {
