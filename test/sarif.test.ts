@@ -53,7 +53,7 @@ describe("--output sarif", () => {
   it("describes every rule that reported, in catalogue order, with its summary, doc and explain text as help", async () => {
     const log = sarifLog([await run("[]", {})]);
     const rules = log.runs[0]!.tool.driver.rules;
-    const reported = new Set(log.runs[0]!.results.map((r: { ruleId: string }) => r.ruleId));
+    const reported = new Set(log.runs[0]!.results.map((r) => r.ruleId as string));
     expect(rules.map((r) => r.id)).toEqual(RULES.map((r) => r.meta.id).filter((id) => reported.has(id)));
     expect(rules.length).toBeGreaterThan(0);
     for (const r of rules) {

@@ -1,17 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
 import { type CliIO, EXIT, UsageError } from "./io.js";
-import { registerExplain, registerRules } from "./commands/rules.js";
-import { registerSchema } from "./commands/schema.js";
-import { registerHash, registerMigrate, registerSeal } from "./commands/seal.js";
-import { registerValidate } from "./commands/validate.js";
-import { registerApprove } from "./commands/approve.js";
-import { registerAudit } from "./commands/audit.js";
-import { registerGuard } from "./commands/guard.js";
-import { registerKeygen } from "./commands/keygen.js";
-import { registerVerify } from "./commands/verify.js";
-import { registerCheckDelegation } from "./commands/check-delegation.js";
-import { registerCheckReturn } from "./commands/check-return.js";
-import { registerCheckTask } from "./commands/check-task.js";
 import { VERSION } from "../version.js";
 
 /** A command's action returns its exit code. */
@@ -19,8 +7,47 @@ export type Action = (...args: any[]) => Promise<number>;
 /** Turns an Action into a commander action that records the exit code. */
 export type Wrap = (fn: Action) => (...args: any[]) => Promise<void>;
 
-/** Builds the program; each command module adds its subcommand. */
-export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
+type Register = (program: Command, io: CliIO, wrap: Wrap) => void;
+
+/**
+ * The commands and the module that defines each. Only the invoked command's module is loaded, so
+ * `plangate validate` does not pay for signing, schemas or tokenizers at start-up.
+ */
+const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Register[]> }> = [
+  { names: ["validate"], load: async () => [(await import("./commands/validate.js")).registerValidate] },
+  {
+    names: ["hash", "seal", "migrate"],
+    load: async () => {
+      const m = await import("./commands/seal.js");
+      return [m.registerHash, m.registerSeal, m.registerMigrate];
+    },
+  },
+  {
+    names: ["rules", "explain"],
+    load: async () => {
+      const m = await import("./commands/rules.js");
+      return [m.registerRules, m.registerExplain];
+    },
+  },
+  { names: ["schema"], load: async () => [(await import("./commands/schema.js")).registerSchema] },
+  { names: ["approve"], load: async () => [(await import("./commands/approve.js")).registerApprove] },
+  { names: ["verify"], load: async () => [(await import("./commands/verify.js")).registerVerify] },
+  { names: ["keygen"], load: async () => [(await import("./commands/keygen.js")).registerKeygen] },
+  { names: ["guard"], load: async () => [(await import("./commands/guard.js")).registerGuard] },
+  { names: ["audit"], load: async () => [(await import("./commands/audit.js")).registerAudit] },
+  { names: ["check-task"], load: async () => [(await import("./commands/check-task.js")).registerCheckTask] },
+  { names: ["check-delegation"], load: async () => [(await import("./commands/check-delegation.js")).registerCheckDelegation] },
+  { names: ["check-return"], load: async () => [(await import("./commands/check-return.js")).registerCheckReturn] },
+];
+
+/** The names of every command, in help order. */
+export const COMMAND_NAMES: readonly string[] = COMMANDS.flatMap((c) => c.names);
+
+/**
+ * Builds the program. With `only`, just the module defining that command is loaded; otherwise (help,
+ * an unknown command) every command is registered so help and suggestions are complete.
+ */
+export async function buildProgram(io: CliIO, setExit: (code: number) => void, only?: string): Promise<Command> {
   const program = new Command("plangate");
   program
     .description("Validate, hash, approve and guard AI agent plans before they run.")
@@ -34,21 +61,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     async (...args: unknown[]) => {
       setExit(await fn(...args));
     };
-  registerValidate(program, io, wrap);
-  registerHash(program, io, wrap);
-  registerSeal(program, io, wrap);
-  registerMigrate(program, io, wrap);
-  registerRules(program, io, wrap);
-  registerExplain(program, io, wrap);
-  registerSchema(program, io, wrap);
-  registerApprove(program, io, wrap);
-  registerVerify(program, io, wrap);
-  registerKeygen(program, io, wrap);
-  registerGuard(program, io, wrap);
-  registerAudit(program, io, wrap);
-  registerCheckTask(program, io, wrap);
-  registerCheckDelegation(program, io, wrap);
-  registerCheckReturn(program, io, wrap);
+  const chosen = COMMANDS.filter((c) => only === undefined || c.names.includes(only));
+  for (const entry of chosen.length > 0 ? chosen : COMMANDS) for (const register of await entry.load()) register(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }
@@ -58,10 +72,14 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
 /** Runs the CLI and returns the exit code (0 accepted, 1 rejected, 2 usage error). Never throws. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
-  const program = buildProgram(io, (c) => {
-    code = c;
-  });
   try {
+    const program = await buildProgram(
+      io,
+      (c) => {
+        code = c;
+      },
+      argv[0] !== undefined && COMMAND_NAMES.includes(argv[0]) ? argv[0] : undefined,
+    );
     if (argv.length === 0) {
       program.outputHelp();
       return EXIT.usage;

@@ -38,7 +38,7 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
       issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
     }
   }
-  let index: Map<Pointer, ValueLocation> | null | undefined;
+  let locator: Locator | undefined;
   return {
     syntax: "json",
     text,
@@ -47,16 +47,14 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
     issues,
     numbers,
     locate(pointer: Pointer): ValueLocation | undefined {
-      // Checking the value first also hides index entries left by an overwritten duplicate member.
+      // The value decides which pointers exist (and that the last of duplicate members counts).
       if (!ok || getAt(value, pointer) === undefined) return undefined;
-      if (index === undefined) {
-        try {
-          index = buildIndex(text);
-        } catch {
-          index = null; // more values than a Map can hold: walk the text for each call instead
-        }
+      locator ??= new Locator(text);
+      try {
+        return locator.locate(pointer);
+      } catch {
+        return undefined; // only on exhausted memory: a location is an extra, not worth a crash
       }
-      return index === null ? walkTo(text, pointer) : index.get(pointer);
     },
   };
 }
@@ -585,86 +583,91 @@ class Reader {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Locations, rebuilt on demand from the (already validated) text.
+// Locations, rebuilt on demand from the (already validated) text. Rather than one map of every value (which for
+// a 50 MB plan costs seconds and hundreds of MB for one diagnostic), each container on a located path gets a
+// member table once, and later calls reuse it.
 
-/** Location of every value by pointer; a later duplicate member overwrites the earlier one. */
-function buildIndex(t: string): Map<Pointer, ValueLocation> {
-  const index = new Map<Pointer, ValueLocation>();
-  const stack: { ptr: Pointer; start: number; arr: boolean; n: number; ks: number; ke: number }[] = [];
-  let ptr = "";
-  let ks = -1;
-  let ke = -1;
-  const member = (base: Pointer, j: number): number => {
-    ks = j;
-    ke = skipString(t, j);
-    ptr = base + "/" + escapeToken(keyOf(t, ks, ke));
-    return skipWs(t, skipWs(t, ke) + 1);
-  };
-  let i = skipWs(t, 0);
-  while (i < t.length) {
-    const c = t.charCodeAt(i);
-    if (c === 123 || c === 91) {
-      const f = { ptr, start: i, arr: c === 91, n: 0, ks, ke };
-      const j = skipWs(t, i + 1);
-      if (t.charCodeAt(j) !== c + 2) {
-        stack.push(f);
-        if (f.arr) [ptr, ks, ke, i] = [ptr + "/0", -1, -1, j];
-        else i = member(f.ptr, j);
-        continue;
-      }
-      i = j + 1;
-      index.set(ptr, loc(f.start, i, ks, ke));
-    } else {
-      const e = skipValue(t, i);
-      index.set(ptr, loc(i, e, ks, ke));
-      i = e;
-    }
-    for (;;) {
-      const f = stack[stack.length - 1];
-      if (f === undefined) return index;
-      i = skipWs(t, i);
-      if (t.charCodeAt(i) === 44) {
-        i = skipWs(t, i + 1);
-        if (f.arr) [ptr, ks, ke] = [f.ptr + "/" + ++f.n, -1, -1];
-        else i = member(f.ptr, i);
-        break;
-      }
-      i++;
-      stack.pop();
-      index.set(f.ptr, loc(f.start, i, f.ks, f.ke));
-    }
-  }
-  return index;
+interface Members {
+  starts: number[];
+  ends: number[];
+  /** For an object: member index by key (the last of duplicates, as in the value) and key spans. */
+  keys?: Map<string, number>;
+  keyStarts?: number[];
+  keyEnds?: number[];
 }
 
-/** Finds one value by following the pointer through the text (the last of duplicate members). */
-function walkTo(t: string, pointer: Pointer): ValueLocation | undefined {
-  let i = skipWs(t, 0);
-  let ks = -1;
-  let ke = -1;
-  for (const token of parsePointer(pointer)) {
-    const close = t.charCodeAt(i) + 2;
-    if (close !== 125 && close !== 93) return undefined;
-    let j = skipWs(t, i + 1);
-    let found = -1;
-    for (let n = 0; j < t.length && t.charCodeAt(j) !== close; n++) {
+/** Containers at least this long get their end remembered when skipped, so deep paths stay linear. */
+const REMEMBER = 4096;
+
+class Locator {
+  readonly #tables = new Map<number, Members>();
+  readonly #ends = new Map<number, number>();
+
+  constructor(readonly t: string) {}
+
+  /** Location of the value at a pointer the value is known to have. */
+  locate(pointer: Pointer): ValueLocation | undefined {
+    const root = skipWs(this.t, 0);
+    let found: ValueLocation = { start: root, end: this.skip(root) };
+    for (const token of parsePointer(pointer)) {
+      const m = this.members(found.start);
+      const n = m.keys !== undefined ? m.keys.get(token) : /^(0|[1-9]\d*)$/.test(token) ? Number(token) : undefined;
+      if (n === undefined || n >= m.starts.length) return undefined;
+      const [start, end] = [m.starts[n]!, m.ends[n]!];
+      found = m.keys === undefined ? { start, end } : { start, end, keyStart: m.keyStarts![n]!, keyEnd: m.keyEnds![n]! };
+    }
+    return found;
+  }
+
+  members(open: number): Members {
+    let m = this.#tables.get(open);
+    if (m !== undefined) return m;
+    const t = this.t;
+    const isObject = t.charCodeAt(open) === 123;
+    m = isObject ? { starts: [], ends: [], keys: new Map(), keyStarts: [], keyEnds: [] } : { starts: [], ends: [] };
+    let j = skipWs(t, open + 1);
+    while (j < t.length && t.charCodeAt(j) !== (isObject ? 125 : 93)) {
       let v = j;
-      if (close === 125) {
+      if (m.keys !== undefined) {
         const e = skipString(t, j);
+        m.keys.set(keyOf(t, j, e), m.starts.length);
+        m.keyStarts!.push(j);
+        m.keyEnds!.push(e);
         v = skipWs(t, skipWs(t, e) + 1);
-        if (keyOf(t, j, e) === token) [found, ks, ke] = [v, j, e];
-      } else if (String(n) === token) [found, ks, ke] = [v, -1, -1];
-      j = skipWs(t, skipValue(t, v));
+      }
+      const end = this.skip(v);
+      m.starts.push(v);
+      m.ends.push(end);
+      j = skipWs(t, end);
       if (t.charCodeAt(j) === 44) j = skipWs(t, j + 1);
     }
-    if (found < 0) return undefined;
-    i = found;
+    this.#tables.set(open, m);
+    return m;
   }
-  return loc(i, skipValue(t, i), ks, ke);
-}
 
-function loc(start: number, end: number, ks: number, ke: number): ValueLocation {
-  return ks < 0 ? { start, end } : { start, end, keyStart: ks, keyEnd: ke };
+  /** Offset past the value at i. */
+  skip(i: number): number {
+    const t = this.t;
+    const c = t.charCodeAt(i);
+    if (c !== 123 && c !== 91) return skipValue(t, i);
+    const known = this.#ends.get(i);
+    if (known !== undefined) return known;
+    const opens: number[] = [];
+    for (let j = i; j < t.length; j++) {
+      const d = t.charCodeAt(j);
+      if (d === 34) j = skipString(t, j) - 1;
+      else if (d === 123 || d === 91) {
+        const end = j === i ? undefined : this.#ends.get(j);
+        if (end !== undefined) j = end - 1;
+        else opens.push(j);
+      } else if (d === 125 || d === 93) {
+        const o = opens.pop()!;
+        if (j + 1 - o >= REMEMBER) this.#ends.set(o, j + 1);
+        if (opens.length === 0) return j + 1;
+      }
+    }
+    return t.length;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
