@@ -185,7 +185,7 @@ export function readAction(
       rule: "parse-error",
       at: strayAt,
       step: position,
-      message: `${what}: ${what2} at line ${block.line} cannot be read: a ${type} action ends with its one code block.`,
+      message: `${what}: ${what2} at line ${block.line} cannot be read: ${type} ends with its one code block.`,
       hint: `remove it, or move it above the code block (as a "Description")`,
     });
   }

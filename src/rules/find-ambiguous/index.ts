@@ -33,10 +33,12 @@ export default defineRule({
       if (!action || action.type !== "EDIT" || action.matchAll) continue;
       for (const r of facts.byStep.get(step.position)?.finds ?? []) {
         if (r.count < 2) continue;
+        // Overlapping matches can share a line; each line is listed once.
+        const lines = [...new Set(r.lines)];
         ctx.report({
           at: action.edits[r.pair]!.at + "/find",
           step: step.position,
-          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} occurs ${r.count} times in "${action.path}", at lines ${listLines(r.lines)}; it must occur exactly once.`,
+          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} occurs ${r.count} times in "${action.path}", at ${lines.length === 1 ? "line" : "lines"} ${listLines(lines)}; it must occur exactly once.`,
           hint: "add neighbouring lines to the FIND block until it matches one place only, or add `- **Match All:** true` to replace every occurrence",
           expected: 1,
           actual: r.count,

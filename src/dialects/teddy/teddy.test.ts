@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { ids } from "../../../test/helpers.js";
+import { planMd, runMd, workspace } from "../../../test/teddy.js";
+import { actionOf } from "./action.js";
+import { occurrences } from "./state.js";
+
+const ws = workspace({ "src/a.py": "x = 1\n" });
+
+describe("teddy dialect", () => {
+  it("normalises each action into a step: type, root-relative path, intent, parameters, command", async () => {
+    const md = planMd(
+      "### `CREATE`\n- **File Path:** [src/new.py](/src/new.py)\n- **Description:** Add it.\n- **Overwrite:** true\n```python\nprint(1)\n```",
+      "### EXECUTE\n- **Description:** Run it.\n- **Timeout:** 30\n```shell\npython src/new.py\n```",
+      "### READ\n**Resource:** `docs\\spec.md`",
+      "### READ\n- Resource: https://example.com/x",
+    );
+    const r = await runMd(md, ws);
+    expect(r.dialect).toBe("teddy");
+    expect(r.steps).toBe(4);
+    const [create, exec, read, web] = r.plan!.steps;
+    expect(create).toMatchObject({ tool: "CREATE", intent: "Add it.", args: { path: "src/new.py", overwrite: true } });
+    expect(actionOf(create!)).toMatchObject({ content: "print(1)", overwrite: true });
+    expect(exec).toMatchObject({ tool: "EXECUTE", args: { command: "python src/new.py", timeout: 30 } });
+    expect(read!.args).toEqual({ path: "docs/spec.md" });
+    expect(web!.args).toEqual({ url: "https://example.com/x" });
+  });
+  it("locates diagnostics at the action's metadata line", async () => {
+    const md = planMd("### EDIT\n- **File Path:** [src/missing.py](/src/missing.py)\n#### FIND:\n```\nx\n```\n#### REPLACE:\n```\ny\n```");
+    const d = (await runMd(md, ws)).diagnostics.find((x) => x.rule === "edit-target-missing")!;
+    expect(d).toMatchObject({ step: 1, pointer: "/actions/0/params/File Path", line: 11 });
+    expect(md.split("\n")[10]!.slice(d.column! - 1, d.endColumn! - 1)).toBe("/src/missing.py");
+  });
+  it("accepts a `## Message` turn with no actions, and a `#Title` without the space", async () => {
+    const r = await runMd("#Hello\n\n## Rationale\nWhy.\n\n## Message\nDo you approve?\n", ws);
+    expect(r.valid).toBe(true);
+    expect(r.steps).toBe(0);
+  });
+  it("reports an `## Action Plan` without actions as empty-plan", async () => {
+    expect(ids(await runMd("# T\n\n## Rationale\nx\n\n## Action Plan\n\n## Notes\n", ws))).toContain("empty-plan");
+  });
+  it("reports text after the code block of a CREATE or EXECUTE as unreadable", async () => {
+    const r = await runMd(planMd("### EXECUTE\n```shell\nls\n```\nThis is stray."), ws);
+    expect(r.diagnostics.map((d) => [d.rule, d.step])).toEqual([["parse-error", 1]]);
+  });
+  it("reports a metadata key given twice", async () => {
+    const r = await runMd(planMd("### READ\n- Resource: [a](/src/a.py)\n- Resource: [b](/src/b.py)"), ws);
+    expect(ids(r)).toContain("duplicate-key");
+  });
+  it("reads a CRLF plan like its LF spelling, with the same plan hash", async () => {
+    const md = planMd("### READ\n- **Resource:** [src/a.py](/src/a.py)");
+    const lf = await runMd(md, ws);
+    const crlf = await runMd(md.replace(/\n/g, "\r\n"), ws);
+    expect(crlf.valid).toBe(true);
+    expect(crlf.planHash).toBe(lf.planHash);
+    expect(crlf.plan!.steps[0]!.args).toEqual(lf.plan!.steps[0]!.args);
+  });
+  it("with --fail-fast keeps only the first failure in check order: structure, then steps in order", async () => {
+    const md = `# T\n\n## Rationale\nx\n\n## Action Plan\n\n### READ\n- Resource: [nope.txt](/nope.txt)\n### CREATE\n- File Path: [src/a.py](/src/a.py)\n\`\`\`\nx\n\`\`\``;
+    const all = await runMd(md, ws);
+    expect(ids(all)).toEqual(["read-file-missing", "md-action-separator", "create-target-exists"]);
+    expect(ids(await runMd(md, ws, { failFast: true }))).toEqual(["md-action-separator"]);
+    expect(ids(await runMd(md, ws, { failFast: true, policyPatch: (p) => (p.markdown.requireSeparators = false) }))).toEqual(["read-file-missing"]);
+  });
+  it("counts overlapping occurrences", () => {
+    expect(occurrences("aaa", "aa")).toEqual([0, 1]);
+    expect(occurrences("abc", "")).toEqual([]);
+  });
+});
