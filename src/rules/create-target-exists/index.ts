@@ -22,7 +22,7 @@ export default defineRule({
     const facts = teddyFacts(plan, ctx);
     for (const step of plan.steps) {
       const action = actionOf(step);
-      if (!action || action.type !== "CREATE" || action.overwrite) continue;
+      if (action?.type !== "CREATE" || action.overwrite) continue;
       const f = facts.byStep.get(step.position);
       if (!f || (f.target !== "file" && f.target !== "dir")) continue;
       ctx.report({

@@ -20,7 +20,7 @@ export default defineRule({
   check(plan, ctx) {
     for (const step of plan.steps) {
       const action = actionOf(step);
-      if (!action || action.type !== "EDIT") continue;
+      if (action?.type !== "EDIT") continue;
       const where = `Step ${step.position} (EDIT)`;
       if (action.edits.length === 0) {
         ctx.report({

@@ -30,7 +30,7 @@ export default defineRule({
     const facts = teddyFacts(plan, ctx);
     for (const step of plan.steps) {
       const action = actionOf(step);
-      if (!action || action.type !== "EDIT" || action.matchAll) continue;
+      if (action?.type !== "EDIT" || action.matchAll) continue;
       for (const r of facts.byStep.get(step.position)?.finds ?? []) {
         if (r.count < 2) continue;
         // Overlapping matches can share a line; each line is listed once.

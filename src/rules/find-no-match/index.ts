@@ -22,7 +22,7 @@ export default defineRule({
     const facts = teddyFacts(plan, ctx);
     for (const step of plan.steps) {
       const action = actionOf(step);
-      if (!action || action.type !== "EDIT") continue;
+      if (action?.type !== "EDIT") continue;
       for (const r of facts.byStep.get(step.position)?.finds ?? []) {
         if (r.count !== 0) continue;
         const pair = action.edits[r.pair]!;

@@ -22,7 +22,7 @@ export default defineRule({
     const facts = teddyFacts(plan, ctx);
     for (const step of plan.steps) {
       const action = actionOf(step);
-      if (!action || action.type !== "READ" || action.url !== undefined) continue;
+      if (action?.type !== "READ" || action.url !== undefined) continue;
       const f = facts.byStep.get(step.position);
       if (!f || (f.target !== "missing" && f.target !== "dir")) continue;
       ctx.report({
