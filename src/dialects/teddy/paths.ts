@@ -39,10 +39,9 @@ function within(root: string, p: string): boolean {
 }
 
 /** Resolves a workspace-relative path; paths that escape, even through a symlink, are marked outside. */
-export function resolveInWorkspace(path: string, workspace: string, files: FileProbe): Resolved {
+export function resolveInWorkspace(path: string, workspace: string, files: FileProbe, realRoot = files.realpath(workspace) ?? workspace): Resolved {
   const abs = resolve(workspace, path);
   if (path === "" || path.includes("\u0000") || path.startsWith("~") || !within(workspace, abs)) return { abs, inside: false };
-  const realRoot = files.realpath(workspace) ?? workspace;
   // The nearest existing ancestor decides where a write or read really lands.
   let probe = abs;
   for (;;) {

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { Plan } from "../../core/plan.js";
 import type { RuleContext } from "../../core/rule.js";
 import { actionOf } from "./action.js";
@@ -42,15 +43,52 @@ export function occurrences(hay: string, needle: string): number[] {
   return out;
 }
 
-function lineNumbers(text: string, indexes: readonly number[]): number[] {
+/**
+ * The same count on UTF-8 bytes. A match of a valid UTF-8 needle always starts on a character
+ * boundary, so byte offsets and character matches agree; searching bytes spares decoding whole files.
+ */
+function byteOccurrences(hay: Buffer, needle: Buffer): number[] {
+  const out: number[] = [];
+  if (needle.length === 0) return out;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+function lineNumbers(bytes: Buffer, indexes: readonly number[]): number[] {
   const out: number[] = [];
   let line = 1;
   let pos = 0;
   for (const idx of indexes) {
-    for (; pos < idx; pos++) if (text.charCodeAt(pos) === 10) line++;
+    for (let nl = bytes.indexOf(10, pos); nl >= 0 && nl < idx; nl = bytes.indexOf(10, nl + 1)) {
+      line++;
+      pos = nl + 1;
+    }
     out.push(line);
   }
   return out;
+}
+
+function utf8(text: string): Buffer {
+  return Buffer.from(normalizeEol(text), "utf8");
+}
+
+/** A file's bytes with line endings normalised to LF; read through the probe, once. */
+function readNormalized(files: RuleContext["files"], abs: string): Buffer {
+  const raw = files.readBytes ? files.readBytes(abs) : undefined;
+  const bytes = raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.from(files.readText(abs) ?? "", "utf8");
+  return bytes.includes(13) ? utf8(bytes.toString("utf8")) : bytes;
+}
+
+/** Replaces every non-overlapping occurrence, left to right, as a "match all" edit does. */
+function replaceAll(hay: Buffer, find: Buffer, replace: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = hay.indexOf(find); i >= 0; i = hay.indexOf(find, i + find.length)) {
+    parts.push(hay.subarray(from, i), replace);
+    from = i + find.length;
+  }
+  parts.push(hay.subarray(from));
+  return Buffer.concat(parts);
 }
 
 /**
@@ -62,16 +100,22 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
   const cached = memo.get(plan);
   if (cached) return cached;
   const workspace = ctx.policy.workspace;
-  const virtual = new Map<string, string>();
+  const virtual = new Map<string, Buffer>();
   const context = new Set((ctx.context ?? []).map((c) => contextPath(c, workspace)));
   const byStep = new Map<number, ActionFacts>();
+  const realRoot = ctx.files.realpath(workspace) ?? workspace;
+  const resolvedByPath = new Map<string, Resolved>();
   for (const step of plan.steps) {
     const action = actionOf(step);
     if (!action) continue;
     const facts: ActionFacts = { target: "unknown", finds: [] };
     byStep.set(step.position, facts);
     if (action.path === undefined || action.path === "") continue;
-    const resolved = resolveInWorkspace(action.path, workspace, ctx.files);
+    let resolved = resolvedByPath.get(action.path);
+    if (!resolved) {
+      resolved = resolveInWorkspace(action.path, workspace, ctx.files, realRoot);
+      resolvedByPath.set(action.path, resolved);
+    }
     facts.resolved = resolved;
     facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
     if (!resolved.inside) continue;
@@ -86,21 +130,21 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
       facts.target = kind === "file" ? "file" : kind === "dir" ? "dir" : kind === "missing" ? "missing" : "file";
     }
     if (action.type === "CREATE" && (facts.target === "missing" || action.overwrite)) {
-      virtual.set(abs, normalizeEol(action.content ?? ""));
+      virtual.set(abs, utf8(action.content ?? ""));
     } else if (action.type === "EDIT" && facts.target === "file") {
-      let text = virtual.get(abs) ?? normalizeEol(ctx.files.readText(abs) ?? "");
+      let bytes = virtual.get(abs) ?? readNormalized(ctx.files, abs);
       action.edits.forEach((pair, i) => {
         if (pair.find === undefined || pair.find === "") return;
-        const find = normalizeEol(pair.find);
-        const hits = occurrences(text, find);
-        const replace = pair.replace === undefined ? undefined : normalizeEol(pair.replace);
-        const applied = hits.length === 0 && !!replace && text.includes(replace);
-        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(text, hits) : [], applied });
+        const find = utf8(pair.find);
+        const hits = byteOccurrences(bytes, find);
+        const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
+        const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && bytes.includes(replace);
+        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(bytes, hits) : [], applied });
         if (replace === undefined) return;
-        if (hits.length === 1) text = text.slice(0, hits[0]) + replace + text.slice(hits[0]! + find.length);
-        else if (hits.length > 1 && action.matchAll) text = text.split(find).join(replace);
+        if (hits.length === 1) bytes = Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]);
+        else if (hits.length > 1 && action.matchAll) bytes = replaceAll(bytes, find, replace);
       });
-      virtual.set(abs, text);
+      virtual.set(abs, bytes);
     }
   }
   const facts = { byStep, hasContext: ctx.context !== undefined };
