@@ -66,3 +66,48 @@ describe("teddy dialect", () => {
     expect(occurrences("abc", "")).toEqual([]);
   });
 });
+
+describe("teddy dialect: reading the workspace", () => {
+  it("reads each target file once, however many actions touch it", async () => {
+    const { createFileProbe } = await import("../../node/file-probe.js");
+    const ws2 = workspace({ "m.py": "a = 1\nb = 2\nc = 3\n" });
+    const probe = createFileProbe();
+    const reads = new Map<string, number>();
+    const count = (p: string) => {
+      reads.set(p, (reads.get(p) ?? 0) + 1);
+      return p;
+    };
+    const files = { ...probe, readText: (p: string) => probe.readText(count(p)), readBytes: (p: string) => probe.readBytes!(count(p)) };
+    const pair = (f: string, r: string) => `#### FIND:\n\`\`\`\n${f}\n\`\`\`\n#### REPLACE:\n\`\`\`\n${r}\n\`\`\`\n`;
+    const edit = (body: string) => `### EDIT\n- File Path: [m.py](/m.py)\n${body}`;
+    const md = planMd(edit(pair("a = 1", "a = 10") + pair("b = 2", "b = 20")), edit(pair("c = 3", "c = 30")), "### READ\n- Resource: [m.py](/m.py)");
+    const r = await runMd(md, ws2, { files, context: ["m.py"] });
+    expect(r.valid).toBe(true);
+    expect([...reads.values()]).toEqual([1]);
+  });
+  it("works with a file probe that only reads text", async () => {
+    const { createFileProbe } = await import("../../node/file-probe.js");
+    const probe = createFileProbe();
+    const files = { ...probe, readBytes: undefined };
+    const ws2 = workspace({ "t.txt": "ligne é\r\nligne é\r\n" });
+    const md = planMd("### EDIT\n- File Path: [t.txt](/t.txt)\n#### FIND:\n```\nligne é\n```\n#### REPLACE:\n```\nx\n```");
+    const d = (await runMd(md, ws2, { files })).diagnostics.filter((x) => x.rule === "find-ambiguous");
+    expect(d[0]!.message).toContain("at lines 1 and 2");
+  });
+  it("reports bidi or zero-width characters in a path as unsafe-value", async () => {
+    const r = await runMd(planMd("### READ\n- Resource: [a\u202Etxt.md](/a\u202Etxt.md)"), ws);
+    expect(ids(r)).toContain("unsafe-value");
+  });
+  it("never throws on arbitrary Markdown-like input", async () => {
+    const fc = await import("fast-check");
+    const piece = fc.constantFrom("# T\n", "## Rationale\n", "## Action Plan\n", "### EDIT\n", "### `CREATE`\n", "#### FIND:\n", "#### REPLACE:\n", "```\n", "~~~~\n", "---\n", "- File Path: [a](/a)\n", "- Resource: [/x]\n", "**Match All:** true\n", "\r\n", "x = 1\n", "[a](</..\\b>)\n", "\u0000", "é🙂\n", "    ```\n");
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 40 }), async (parts) => {
+        const r = await runMd(parts.join(""), ws);
+        expect(r.dialect).toBe("teddy");
+        expect(r.diagnostics.every((d) => !d.message.includes("check failed"))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
