@@ -8,7 +8,9 @@ export function createFileProbe(): FileProbe {
   return {
     kind(path) {
       try {
-        const st = lstatSync(path);
+        // No exception for a missing entry: throwing costs more than the system call itself.
+        const st = lstatSync(path, { throwIfNoEntry: false });
+        if (!st) return "missing";
         if (st.isSymbolicLink()) return "symlink";
         if (st.isFile()) return "file";
         if (st.isDirectory()) return "dir";

@@ -31,6 +31,8 @@ export interface Resolved {
   abs: string;
   /** False when the path leaves the workspace (`..`, absolute elsewhere, `~`, NUL, symlinks): never touched. */
   inside: boolean;
+  /** What is at the path, following a final symlink (inside the workspace only). */
+  kind?: "file" | "dir" | "missing" | "other";
 }
 
 function within(root: string, p: string): boolean {
@@ -45,12 +47,18 @@ export function resolveInWorkspace(path: string, workspace: string, files: FileP
   // The nearest existing ancestor decides where a write or read really lands.
   let probe = abs;
   for (;;) {
-    if (files.kind(probe) !== "missing") {
+    const kind = files.kind(probe);
+    if (kind !== "missing") {
+      // Any component may be a symlink, so the real path decides, not the entry's own kind.
       const real = files.realpath(probe);
-      return { abs, inside: real === undefined ? files.kind(probe) !== "symlink" : within(realRoot, real) };
+      const inside = real === undefined ? false : within(realRoot, real);
+      if (!inside) return { abs, inside };
+      if (probe !== abs) return { abs, inside, kind: "missing" };
+      const target = kind === "symlink" ? files.kind(real!) : kind;
+      return { abs, inside, kind: target === "symlink" ? "other" : target };
     }
     const parent = resolve(probe, "..");
-    if (parent === probe) return { abs, inside: true };
+    if (parent === probe) return { abs, inside: true, kind: "missing" };
     probe = parent;
   }
 }

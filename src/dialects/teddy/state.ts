@@ -18,7 +18,7 @@ export interface FindResult {
 export interface ActionFacts {
   resolved?: Resolved;
   /** Kind of the target before the action runs, after the earlier actions of the plan. */
-  target: "file" | "dir" | "missing" | "unknown";
+  target: "file" | "dir" | "other" | "missing" | "unknown";
   inContext?: boolean;
   finds: FindResult[];
 }
@@ -120,15 +120,7 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
     facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
     if (!resolved.inside) continue;
     const abs = resolved.abs;
-    if (virtual.has(abs)) facts.target = "file";
-    else {
-      let kind = ctx.files.kind(abs);
-      if (kind === "symlink") {
-        const real = ctx.files.realpath(abs);
-        kind = real ? ctx.files.kind(real) : "missing";
-      }
-      facts.target = kind === "file" ? "file" : kind === "dir" ? "dir" : kind === "missing" ? "missing" : "file";
-    }
+    facts.target = virtual.has(abs) ? "file" : (resolved.kind ?? "missing");
     if (action.type === "CREATE" && (facts.target === "missing" || action.overwrite)) {
       virtual.set(abs, utf8(action.content ?? ""));
     } else if (action.type === "EDIT" && facts.target === "file") {

@@ -24,7 +24,7 @@ export default defineRule({
       const action = actionOf(step);
       if (action?.type !== "CREATE" || action.overwrite) continue;
       const f = facts.byStep.get(step.position);
-      if (!f || (f.target !== "file" && f.target !== "dir")) continue;
+      if (!f || f.target === "missing" || f.target === "unknown") continue;
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,

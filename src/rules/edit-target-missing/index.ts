@@ -24,11 +24,11 @@ export default defineRule({
       const action = actionOf(step);
       if (action?.type !== "EDIT") continue;
       const f = facts.byStep.get(step.position);
-      if (!f || (f.target !== "missing" && f.target !== "dir")) continue;
+      if (!f || (f.target !== "missing" && f.target !== "dir" && f.target !== "other")) continue;
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (EDIT): "${action.path}" ${f.target === "dir" ? "is a directory, not a file" : "does not exist"} in the workspace.`,
+        message: `Step ${step.position} (EDIT): "${action.path}" ${f.target === "dir" ? "is a directory, not a file" : f.target === "other" ? "is not a regular file" : "does not exist"} in the workspace.`,
         hint: `check the path (it resolves to ${f.resolved?.abs}), or use CREATE for a new file`,
         actual: action.path,
       });
