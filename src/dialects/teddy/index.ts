@@ -48,6 +48,19 @@ export default defineDialect({
     if (!actionPlan && !message) {
       ctx.report({ rule: "md-missing-section", at: "", message: "The plan has neither an `## Action Plan` nor a `## Message` section.", hint: "add `## Action Plan` with the actions as `### CREATE` / `### EDIT` / `### READ` / `### PRUNE` headings" });
     }
+    for (const name of ["rationale", "action plan", "message"]) {
+      const all = h2.filter((h) => sectionName(h) === name);
+      for (const extra of all.slice(1)) {
+        const at = `/sections/${extra.line}`;
+        doc.anchors.set(at, { start: extra.start, end: extra.end });
+        ctx.report({ rule: "md-missing-section", at, message: `Line ${extra.line}: a second \`## ${extra.text}\` section (the first is on line ${all[0]!.line}); a plan has one.`, hint: "merge the two sections into one" });
+      }
+    }
+    if (actionPlan && message) {
+      const later = actionPlan.line > message.line ? actionPlan : message;
+      doc.anchors.set("/sections/both", { start: later.start, end: later.end });
+      ctx.report({ rule: "md-missing-section", at: "/sections/both", message: "The plan has both `## Action Plan` and `## Message`; a turn either acts or talks to the user, not both.", hint: "keep one of the two sections" });
+    }
     const steps: Step[] = [];
     const plan = { dialect: "teddy" as const, source: doc, fields: FIELDS, stepsAt: "/actions", steps, meta: {} as Record<string, unknown> };
     if (!actionPlan) return plan;
@@ -62,6 +75,13 @@ export default defineDialect({
       to++;
     }
     const region = blocks.slice(from, to);
+    // An action heading outside the Action Plan is never checked, yet an executor might run it.
+    blocks.forEach((b, i) => {
+      if (b.kind !== "heading" || (i >= from && i < to) || b.level !== 3 || !isActionWord(b)) return;
+      const at = `/outside/${b.line}`;
+      doc.anchors.set(at, { start: b.start, end: b.end });
+      ctx.report({ rule: "md-action-heading", at, message: `Line ${b.line}: a ${headingWord(b.text)} action outside \`## Action Plan\`; it would not be checked.`, hint: "move the action under `## Action Plan`, or put the text in a code block" });
+    });
     let current: { heading: Heading; body: MdBlock[] } | undefined;
     let separated = true;
     const flush = () => {

@@ -24,3 +24,12 @@ describe("md-action-heading", () => {
     expect(await mdDiagnostics("md-action-heading", md.replace(/\n/g, "\r\n"), ws)).toHaveLength(0);
   });
 });
+
+describe("md-action-heading: actions outside the Action Plan", () => {
+  it("reports an action heading under another section, not one inside a code block", async () => {
+    const md = "# T\n\n## Rationale\n### EDIT\n- File Path: [a.txt](/a.txt)\n\n```\n### CREATE\n```\n\n## Action Plan\n### READ\n- Resource: [a.txt](/a.txt)\n";
+    const d = await mdDiagnostics("md-action-heading", md, ws);
+    expect(d.map((x) => x.line)).toEqual([4]);
+    expect(d[0]!.message).toContain("outside `## Action Plan`");
+  });
+});

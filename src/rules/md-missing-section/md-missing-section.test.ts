@@ -24,3 +24,12 @@ describe("md-missing-section", () => {
     expect(await mdDiagnostics("md-missing-section", "# T\r\n\r\n## Rationale\r\nx\r\n\r\n## Message\r\nHi.\r\n", ws)).toHaveLength(0);
   });
 });
+
+describe("md-missing-section: one of each", () => {
+  it("reports a second ## Action Plan, and ## Message next to ## Action Plan", async () => {
+    const d = await mdDiagnostics("md-missing-section", `# T\n\n## Rationale\nx\n\n## Action Plan\n${action}\n## Action Plan\n${action}\n## Message\nHi.\n`, ws);
+    expect(d.map((x) => x.line)).toEqual([10, 14]);
+    expect(d[0]!.message).toContain("a second `## Action Plan` section");
+    expect(d[1]!.message).toContain("both");
+  });
+});
