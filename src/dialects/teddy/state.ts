@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { resolve } from "node:path";
 import type { Plan } from "../../core/plan.js";
 import type { RuleContext } from "../../core/rule.js";
 import { actionOf } from "./action.js";
@@ -105,6 +106,12 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
   const byStep = new Map<number, ActionFacts>();
   const realRoot = ctx.files.realpath(workspace) ?? workspace;
   const resolvedByPath = new Map<string, Resolved>();
+  // The last action touching each file: its final edit need not be applied (copying a large file for nothing).
+  const lastUse = new Map<string, number>();
+  for (const step of plan.steps) {
+    const path = actionOf(step)?.path;
+    if (path) lastUse.set(resolve(workspace, path), step.position);
+  }
   for (const step of plan.steps) {
     const action = actionOf(step);
     if (!action) continue;
@@ -132,7 +139,7 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
         const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && bytes.includes(replace);
         facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(bytes, hits) : [], applied });
-        if (replace === undefined) return;
+        if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) return;
         if (hits.length === 1) bytes = Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]);
         else if (hits.length > 1 && action.matchAll) bytes = replaceAll(bytes, find, replace);
       });

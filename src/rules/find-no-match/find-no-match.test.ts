@@ -23,6 +23,13 @@ describe("find-no-match", () => {
     const d = await mdDiagnostics("find-no-match", planMd(edit("a.txt", [["one", "two"], ["one", "x"]])), ws);
     expect(d.map((x) => x.pointer)).toEqual(["/actions/0/edits/1/find"]);
   });
+  it("carries edits over to a later EDIT of the same file, however its path is spelled", async () => {
+    const ws = workspace({ "src/a.txt": "one\n" });
+    const later = "### EDIT\n- File Path: `./src/a.txt`\n#### FIND:\n```\ntwo\n```\n#### REPLACE:\n```\nthree\n```";
+    expect(await mdDiagnostics("find-no-match", planMd(edit("src/a.txt", [["one", "two"]]), later), ws)).toHaveLength(0);
+    const stale = later.replace("two", "one");
+    expect(await mdDiagnostics("find-no-match", planMd(edit("src/a.txt", [["one", "two"]]), stale), ws)).toHaveLength(1);
+  });
   it("matches a CRLF file with an LF plan, an LF file with a CRLF plan, and Unicode text", async () => {
     const ws = workspace({ "crlf.txt": "première ligne\r\nzweite Zeile 🙂\r\n", "lf.txt": "a\nb\n" });
     expect(await mdDiagnostics("find-no-match", planMd(edit("crlf.txt", [["première ligne\nzweite Zeile 🙂", "x"]])), ws)).toHaveLength(0);

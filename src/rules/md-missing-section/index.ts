@@ -7,7 +7,7 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "structure",
-    summary: "A Markdown plan lacks `## Rationale`, or both `## Action Plan` and `## Message`.",
+    summary: "A Markdown plan lacks `## Rationale` or an `## Action Plan` / `## Message` section, or repeats one.",
     docs: {
       description:
         "Reports a plan.md without a `## Rationale` section, or with neither an `## Action Plan` (the actions) nor a `## Message` (a turn that only talks to the user). Also reports a section given twice, and a plan with both `## Action Plan` and `## Message` (a turn either acts or talks, as TeDDy requires). Other sections (such as `## Memos`) are allowed.",
