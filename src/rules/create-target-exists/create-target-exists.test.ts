@@ -13,6 +13,8 @@ describe("create-target-exists", () => {
     expect(d[0]!.message).toBe('Step 1 (CREATE): "src/main.py" already exists; CREATE would overwrite it.');
     expect(d[1]!.message).toContain("as a directory");
     expect(d[0]!.hint).toContain("Overwrite");
+    const crlf = await mdDiagnostics("create-target-exists", planMd(create("données/é.txt")).replace(/\n/g, "\r\n"), ws);
+    expect(crlf.map((x) => x.line)).toEqual([11]);
   });
   it("reports a second CREATE of a file the plan already creates", async () => {
     const d = await mdDiagnostics("create-target-exists", planMd(create("new.txt"), create("new.txt")), workspace());

@@ -11,6 +11,8 @@ describe("edit-missing-find-replace", () => {
     const d = await mdDiagnostics("edit-missing-find-replace", planMd(head + "Change x."), ws);
     expect(d).toHaveLength(1);
     expect(d[0]!.message).toContain("no `#### FIND:` / `#### REPLACE:` pair");
+    const unicode = planMd(head + find("x = «1»")).replace(/\n/g, "\r\n");
+    expect((await mdDiagnostics("edit-missing-find-replace", unicode, ws)).map((x) => x.message)).toEqual(["Step 1 (EDIT): pair 1 has no REPLACE block."]);
   });
   it("reports a FIND without REPLACE, a REPLACE without FIND and an empty FIND, each at its pair", async () => {
     const md = planMd(head + find("x = 1") + find("y = 2") + replace("y = 3") + replace("z") + "#### FIND:\n```\n```\n" + replace("w"));

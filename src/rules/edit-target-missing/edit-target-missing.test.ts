@@ -12,6 +12,8 @@ describe("edit-target-missing", () => {
     expect(d.map((x) => x.step)).toEqual([1, 2]);
     expect(d[0]!.message).toBe('Step 1 (EDIT): "src/utils.py" does not exist in the workspace.');
     expect(d[1]!.message).toContain("is a directory");
+    const crlf = await mdDiagnostics("edit-target-missing", planMd(edit("src/ä.py")).replace(/\n/g, "\r\n"), ws);
+    expect(crlf.map((x) => x.message)).toEqual(['Step 1 (EDIT): "src/ä.py" does not exist in the workspace.']);
   });
   it("accepts an existing file (Unicode name, symlink inside the workspace) and a file created earlier in the plan", async () => {
     const ws = workspace({ "src/ü.py": "x\n" });

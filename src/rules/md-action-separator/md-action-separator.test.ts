@@ -11,6 +11,8 @@ describe("md-action-separator", () => {
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ line: 13, pointer: "/actions/1/type" });
     expect(d[0]!.message).toContain("Step 2 (READ)");
+    const unicode = planMd(`### CHAT_WITH_USER\nÇa te va ? 🙂\n\n${b}`).replace(/\n/g, "\r\n");
+    expect(await mdDiagnostics("md-action-separator", unicode, ws)).toHaveLength(1);
   });
   it("accepts --- between actions, and a --- line right under a paragraph", async () => {
     expect(await mdDiagnostics("md-action-separator", planMd(a, b), ws)).toHaveLength(0);

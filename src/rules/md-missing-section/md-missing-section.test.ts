@@ -9,6 +9,7 @@ describe("md-missing-section", () => {
     const d = await mdDiagnostics("md-missing-section", `# T\n\n## Action Plan\n${action}`, ws);
     expect(d).toHaveLength(1);
     expect(d[0]!.message).toContain("Rationale");
+    expect(await mdDiagnostics("md-missing-section", `# Überblick\r\n\r\n## Begründung\r\nx\r\n\r\n## Action Plan\r\n${action}`, ws)).toHaveLength(1);
   });
   it("reports a plan with neither ## Action Plan nor ## Message", async () => {
     const d = await mdDiagnostics("md-missing-section", "# T\n\n## Rationale\nWhy.\n", ws);

@@ -13,6 +13,8 @@ describe("not-in-context", () => {
       [2, "error"],
     ]);
     expect(d[0]!.message).toBe('Step 1 (EDIT): "src/a.py" is not in the turn context; the planner has not read the file it edits.');
+    const crlf = await mdDiagnostics("not-in-context", planMd(edit("données/ï.txt")).replace(/\n/g, "\r\n"), ws, { context: ["données/i.txt"] });
+    expect(crlf.map((x) => x.step)).toEqual([1]);
   });
   it("accepts context paths written relative, root-relative, absolute, with ./ or backslashes; and files the plan creates", async () => {
     const md = planMd(edit("src/a.py"), edit("données/ï.txt"), prune("docs/OLD_SPEC.md"), "### CREATE\n- File Path: [n.txt](/n.txt)\n```\nx = 1\n```", edit("n.txt"));
