@@ -112,6 +112,22 @@ export function readAction(
       else if (lower === "resource" && line.links[0] && isUrl(line.links[0].href)) action.url = line.links[0].href;
       else action.path = pathFromValue(raw, line.links[0]);
       action.pathAt = keyAt;
+      const link = line.links[0];
+      // The reviewer reads the link text, the executor follows the destination: they must agree.
+      if (action.path !== undefined && link?.href && /^[^\s]*[./][^\s]*$/.test(link.text)) {
+        const shown = pathFromValue("", { text: link.text, href: "" });
+        if (shown !== action.path) {
+          ctx.report({
+            rule: "unsafe-value",
+            at: keyAt,
+            step: position,
+            message: `${what}: the link shows "${link.text}" but points to "${link.href}"; the reader and the executor would see different files.`,
+            hint: `write the same path in both places: [${action.path}](/${action.path})`,
+            expected: shown,
+            actual: action.path,
+          });
+        }
+      }
       if (action.url !== undefined) args.url = action.url;
       else {
         args.path = action.path;

@@ -111,3 +111,16 @@ describe("teddy dialect: reading the workspace", () => {
     );
   });
 });
+
+describe("teddy dialect: link paths", () => {
+  it("reports a link whose text shows another path than its destination", async () => {
+    const r = await runMd(planMd("### READ\n- Resource: [src/a.py](/src/b.py)"), ws);
+    const d = r.diagnostics.filter((x) => x.rule === "unsafe-value");
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toContain('shows "src/a.py" but points to "/src/b.py"');
+  });
+  it("accepts the spellings TeDDy writes: same path, leading slash, backslashes, or descriptive text", async () => {
+    const md = planMd("### READ\n- Resource: [/src/a.py](/src/a.py)", "### READ\n- Resource: [src\\a.py](/src\\a.py)", "### READ\n- Resource: [the module](/src/a.py)");
+    expect((await runMd(md, ws)).diagnostics.filter((x) => x.rule === "unsafe-value")).toHaveLength(0);
+  });
+});
