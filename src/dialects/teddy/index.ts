@@ -32,6 +32,8 @@ export default defineDialect({
   shape: "a Markdown plan.md with one `# Title`, `## Rationale` and `## Action Plan` (H3 actions split by ---)",
   normalize(source, ctx) {
     const doc = source as MarkdownDocument;
+    // An empty file is one parse error, not a list of missing parts.
+    if (doc.text.trim() === "") return undefined;
     const blocks = doc.blocks ?? [];
     const headings = blocks.filter((b): b is Heading => b.kind === "heading");
     checkTitle(doc, headings, blocks, ctx);

@@ -124,3 +124,9 @@ describe("teddy dialect: link paths", () => {
     expect((await runMd(md, ws)).diagnostics.filter((x) => x.rule === "unsafe-value")).toHaveLength(0);
   });
 });
+
+describe("teddy dialect: unreadable input", () => {
+  it("reports an empty plan.md once, as a parse error", async () => {
+    expect(ids(await runMd(" \n\n", ws))).toEqual(["parse-error"]);
+  });
+});
