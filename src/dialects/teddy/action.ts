@@ -44,6 +44,7 @@ export function headingWord(text: string): string {
   return text.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
 }
 
+const PATH_KEY = /^\s*(file path|resource)\s*:/i;
 const META_LINE = /^\s*([\p{L}][\p{L}\p{N} _-]{0,40}?)\s*:\s*(.*)$/u;
 
 function argName(key: string): string {
@@ -151,14 +152,18 @@ export function readAction(
   const withReplace = new Set<EditPair>();
   let fences = 0;
   let strayReported = false;
+  let inMeta = true;
   for (const block of body) {
+    if (block.kind !== "list" && block.kind !== "paragraph") inMeta = false;
     if (block.kind !== "hr" && block.kind !== "fence" && (type === "CREATE" || type === "EXECUTE") && fences > 0) {
       stray(block, "text after the code block");
     } else if (block.kind === "list") {
-      for (const line of block.lines) metaLine(line);
+      // The metadata block opens the action; later lists are prose, but a path key there still counts.
+      for (const line of block.lines) if (inMeta || PATH_KEY.test(line.text)) metaLine(line);
     } else if (block.kind === "paragraph") {
       // In prose only **Key:** lines are metadata, so "Note: …" in a message stays text.
-      for (const line of block.lines) if (line.bold) metaLine(line);
+      for (const line of block.lines) if (line.bold && (inMeta || PATH_KEY.test(line.text))) metaLine(line);
+      if (!block.lines.every((l) => l.bold && META_LINE.test(l.text))) inMeta = false;
     } else if (block.kind === "heading" && block.level === 4 && (headingWord(block.text).toUpperCase() === "FIND" || headingWord(block.text).toUpperCase() === "REPLACE")) {
       const side = headingWord(block.text).toUpperCase() === "FIND" ? "find" : "replace";
       let pair = action.edits[action.edits.length - 1];

@@ -130,3 +130,16 @@ describe("teddy dialect: unreadable input", () => {
     expect(ids(await runMd(" \n\n", ws))).toEqual(["parse-error"]);
   });
 });
+
+describe("teddy dialect: metadata block", () => {
+  it("reads metadata at the top of an action only; bold labels in a message stay prose", async () => {
+    const md = planMd("### CHAT_WITH_USER\n- **Agent:** Pathfinder\n\nMy findings:\n\n**Note:** one\n\n**Note:** two\n\n- Target: Architect");
+    const r = await runMd(md, ws);
+    expect(r.valid).toBe(true);
+    expect(r.plan!.steps[0]!.args).toEqual({ agent: "Pathfinder" });
+  });
+  it("still sees a second File Path further down an action", async () => {
+    const md = planMd("### EDIT\n- File Path: [src/a.py](/src/a.py)\n#### FIND:\n```\nx = 1\n```\n#### REPLACE:\n```\nx = 2\n```\n- File Path: [src/b.py](/src/b.py)");
+    expect(ids(await runMd(md, ws))).toContain("duplicate-key");
+  });
+});
