@@ -8,8 +8,10 @@ const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
 let wrong = 0;
 for (const kind of ["valid", "invalid"]) {
   const group = files.filter((f) => f.includes(`.${kind}.`)).map((f) => `examples/${f}`);
-  console.log(`\n$ plangate validate --policy examples/plangate.yaml ${group.join(" ")}`);
-  const r = spawnSync(process.execPath, [bin, "validate", "--policy", "examples/plangate.yaml", ...group], {
+  // The turn context applies to the Markdown (TeDDy) examples only.
+  const flags = ["--policy", "examples/plangate.yaml", "--context", "examples/teddy.context.txt"];
+  console.log(`\n$ plangate validate ${flags.join(" ")} ${group.join(" ")}`);
+  const r = spawnSync(process.execPath, [bin, "validate", ...flags, ...group], {
     cwd: new URL("..", import.meta.url),
     stdio: "inherit",
   });

@@ -8,6 +8,7 @@ export type { EditResult, MigrateOptions } from "./ops/seal.js";
 export { pythonJsonDumps, pythonChecksum } from "./core/canonical/python-json.js";
 export { canonicalJson } from "./core/canonical/jcs.js";
 export { parseToolsText, loadToolsFile } from "./node/tools-file.js";
+export { parseContextText, loadContextFile, ContextFileError } from "./node/context-file.js";
 export { defaultPolicy } from "./policy/defaults.js";
 export { loadPolicy, discoverPolicy, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";

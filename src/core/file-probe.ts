@@ -10,4 +10,6 @@ export interface FileProbe {
   readlink(path: string): string | undefined;
   /** A text file's content (UTF-8), or undefined. Reads each path once per probe. */
   readText(path: string): string | undefined;
+  /** A file's raw bytes, or undefined; read once per probe. Lets large files be searched without decoding them. */
+  readBytes?(path: string): Uint8Array | undefined;
 }

@@ -4,10 +4,13 @@ import type { FileProbe } from "../core/file-probe.js";
 /** The real file system, with each text file read at most once per probe. */
 export function createFileProbe(): FileProbe {
   const texts = new Map<string, string | undefined>();
+  const bytes = new Map<string, Uint8Array | undefined>();
   return {
     kind(path) {
       try {
-        const st = lstatSync(path);
+        // No exception for a missing entry: throwing costs more than the system call itself.
+        const st = lstatSync(path, { throwIfNoEntry: false });
+        if (!st) return "missing";
         if (st.isSymbolicLink()) return "symlink";
         if (st.isFile()) return "file";
         if (st.isDirectory()) return "dir";
@@ -37,6 +40,17 @@ export function createFileProbe(): FileProbe {
       } catch {
         return undefined;
       }
+    },
+    readBytes(path) {
+      if (bytes.has(path)) return bytes.get(path);
+      let data: Uint8Array | undefined;
+      try {
+        data = readFileSync(path);
+      } catch {
+        data = undefined;
+      }
+      bytes.set(path, data);
+      return data;
     },
     readText(path) {
       if (texts.has(path)) return texts.get(path);

@@ -16,6 +16,19 @@ import unknownFormat from "./unknown-format/index.js";
 import unknownKey from "./unknown-key/index.js";
 import unknownTool from "./unknown-tool/index.js";
 import unsafeValue from "./unsafe-value/index.js";
+import mdTitle from "./md-title/index.js";
+import mdMissingSection from "./md-missing-section/index.js";
+import mdActionHeading from "./md-action-heading/index.js";
+import mdActionSeparator from "./md-action-separator/index.js";
+import missingFilePath from "./missing-file-path/index.js";
+import createTargetExists from "./create-target-exists/index.js";
+import editTargetMissing from "./edit-target-missing/index.js";
+import notInContext from "./not-in-context/index.js";
+import editMissingFindReplace from "./edit-missing-find-replace/index.js";
+import findNoMatch from "./find-no-match/index.js";
+import findAmbiguous from "./find-ambiguous/index.js";
+import missingResource from "./missing-resource/index.js";
+import readFileMissing from "./read-file-missing/index.js";
 import approvalInvalid from "./approval-invalid/index.js";
 import approvalSignature from "./approval-signature/index.js";
 import approvalAlgorithm from "./approval-algorithm/index.js";
@@ -67,6 +80,20 @@ export const RULES: readonly Rule[] = [
   futureTimestamp,
   // tools and steps
   unknownTool,
+  // Markdown plans (teddy): structure, then each action's checks in SPEC §3 order
+  mdTitle,
+  mdMissingSection,
+  mdActionHeading,
+  mdActionSeparator,
+  missingFilePath,
+  createTargetExists,
+  editTargetMissing,
+  notInContext,
+  editMissingFindReplace,
+  findNoMatch,
+  findAmbiguous,
+  missingResource,
+  readFileMissing,
   // orchestration (seed 002): reported by src/orchestration, not by plan validation
   taskNumberFormat,
   taskNotFound,

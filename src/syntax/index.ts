@@ -13,6 +13,10 @@ export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits)
       const { parseYaml } = await import("./yaml.js");
       return parseYaml(text, { maxDepth: limits.maxDepth });
     }
+    case "markdown": {
+      const { parseMarkdown } = await import("./markdown.js");
+      return parseMarkdown(text);
+    }
     default:
       return unreadable(syntax, text);
   }

@@ -12,11 +12,23 @@ import { type Wrap, outputOption, useColor } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
 import { Option } from "commander";
 import { resolve } from "node:path";
+import { ContextFileError, loadContextFile } from "../../node/context-file.js";
+import { UsageError } from "../io.js";
+
+function readContext(path: string, name: string): string[] {
+  try {
+    return loadContextFile(path, name);
+  } catch (err) {
+    if (err instanceof ContextFileError) throw new UsageError(err.message);
+    throw err;
+  }
+}
 
 interface ValidateFlags extends PlanFlags {
   dialect?: DialectId;
   expectedHash?: string;
   failFast?: boolean;
+  context?: string;
   output: string;
 }
 
@@ -32,6 +44,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
+    .option("--context <file>", "turn context of a Markdown plan: the paths the planner has read (one a line, or a JSON array)")
     .option("--expected-hash <hash>", "reject the plan unless it has this plan hash or raw-file SHA-256")
     .option("--max-age <days>", "warn about plans older than this many days (default 30)")
     .option("--fail-fast", "stop at the first error, in the order the checks run")
@@ -39,6 +52,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .action(
       wrap(async (files: string[], flags: ValidateFlags) => {
         const setup = await resolveSetup(flags, io);
+        const context = flags.context === undefined ? undefined : readContext(resolve(io.cwd, flags.context), flags.context);
         const reports: PlanReport[] = [];
         for (const file of files) {
           const options = {
@@ -47,6 +61,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
             tools: setup.tools,
             expectedHash: flags.expectedHash,
             failFast: flags.failFast === true,
+            context,
             now: io.now,
           };
           if (file === "-") reports.push(await validatePlan(await io.readStdin(), { ...options, file: "-" }));

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "unknown-tool",
     defaultSeverity: "error",
+    dialects: ["scqc-legacy", "scqc-envelope", "intake", "ikoma"],
     phase: "step",
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {

@@ -1,0 +1,6 @@
+def greet(name):
+    return "Hello, " + name
+
+
+def farewell(name):
+    return "Goodbye, " + name

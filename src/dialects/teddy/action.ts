@@ -1,0 +1,213 @@
+import type { NormalizeContext } from "../../core/dialect.js";
+import type { Step } from "../../core/plan.js";
+import { childPointer, type Pointer } from "../../core/pointer.js";
+import { INVISIBLE } from "../../syntax/unsafe.js";
+import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
+import { isUrl, pathFromValue } from "./paths.js";
+
+/** Action types seed 004 defines, and those current TeDDy plans use. */
+export const SEED_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
+export const KNOWN_ACTIONS: readonly string[] = [...SEED_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
+
+/** One FIND/REPLACE pair of an EDIT; either side may be missing (the rules report it). */
+export interface EditPair {
+  find?: string;
+  replace?: string;
+  /** Pointer to the pair (its first heading). */
+  at: Pointer;
+}
+
+/** What the teddy dialect keeps of an action, in `step.extra`. */
+export interface TeddyAction {
+  type: string;
+  known: boolean;
+  /** The metadata key the path came from ("File Path" or "Resource"), as written. */
+  pathKey?: string;
+  /** Pointer to the path's value, for diagnostics. */
+  pathAt?: Pointer;
+  path?: string;
+  url?: string;
+  content?: string;
+  edits: EditPair[];
+  overwrite: boolean;
+  matchAll: boolean;
+}
+
+/** The action of a step, if the step came from the teddy dialect. */
+export function actionOf(step: Step): TeddyAction | undefined {
+  const a = step.extra?.action;
+  return a && typeof a === "object" ? (a as TeddyAction) : undefined;
+}
+
+/** "`READ**" → "READ": TeDDy tolerates backticks, emphasis and colons around an action or FIND heading. */
+export function headingWord(text: string): string {
+  return text.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
+}
+
+const PATH_KEY = /^\s*(file path|resource)\s*:/i;
+const META_LINE = /^\s*([\p{L}][\p{L}\p{N} _-]{0,40}?)\s*:\s*(.*)$/u;
+
+function argName(key: string): string {
+  return key.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_");
+}
+
+function coerce(value: string): unknown {
+  const v = value.trim();
+  if (/^(true|yes)$/i.test(v)) return true;
+  if (/^(false|no)$/i.test(v)) return false;
+  if (/^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  return v;
+}
+
+function anchorLine(doc: MarkdownDocument, at: Pointer, line: number, needle: string): void {
+  const start = doc.lines.lineStarts[line - 1];
+  if (start === undefined) return;
+  const text = doc.lines.lineText(line);
+  const i = needle ? text.lastIndexOf(needle) : -1;
+  doc.anchors.set(at, i >= 0 ? { start: start + i, end: start + i + needle.length } : { start, end: start + text.length });
+}
+
+/** Builds the step of one action from the blocks under its H3 (up to the next action or separator). */
+export function readAction(
+  doc: MarkdownDocument,
+  heading: Extract<MdBlock, { kind: "heading" }>,
+  body: MdBlock[],
+  index: number,
+  ctx: NormalizeContext,
+): Step {
+  const position = index + 1;
+  const at = `/actions/${index}`;
+  const type = headingWord(heading.text);
+  const action: TeddyAction = { type, known: KNOWN_ACTIONS.includes(type), edits: [], overwrite: false, matchAll: false };
+  const args: Record<string, unknown> = {};
+  const argsAt = childPointer(at, "params");
+  const step: Step = { position, at, tool: type, toolAt: childPointer(at, "type"), args, argsAt, raw: heading.text, extra: { action } };
+  const last = body[body.length - 1];
+  doc.anchors.set(at, { start: heading.start, end: last ? last.end : heading.end });
+  doc.anchors.set(step.toolAt, { start: heading.start, end: heading.end });
+  const what = `Step ${position} (${type || "untitled"})`;
+  if (INVISIBLE.test(heading.text)) {
+    ctx.report({ rule: "unsafe-value", at: step.toolAt, message: `${what}: the action heading contains invisible or bidi control characters.`, hint: "retype the heading in plain text" });
+  }
+
+  const seen = new Map<string, number>();
+  const metaLine = (line: MdLine) => {
+    const m = META_LINE.exec(line.text);
+    if (!m) return false;
+    const key = m[1]!.trim();
+    const value = m[2]!;
+    const lower = key.toLowerCase();
+    const keyAt = childPointer(argsAt, key);
+    anchorLine(doc, keyAt, line.line, line.links[0]?.href || value.trim());
+    if (seen.has(lower)) {
+      ctx.report({ rule: "duplicate-key", at: keyAt, step: position, message: `${what}: "${key}" is given twice (first on line ${seen.get(lower)}); readers disagree on which one wins.`, hint: `keep one "${key}"` });
+      return true;
+    }
+    seen.set(lower, line.line);
+    if (lower === "description" || lower === "goal") {
+      step.intent = value.trim();
+    } else if (lower === "file path" || lower === "resource") {
+      const raw = value.trim();
+      action.pathKey = key;
+      if (lower === "resource" && isUrl(raw) && line.links.length === 0) action.url = raw;
+      else if (lower === "resource" && line.links[0] && isUrl(line.links[0].href)) action.url = line.links[0].href;
+      else action.path = pathFromValue(raw, line.links[0]);
+      action.pathAt = keyAt;
+      const link = line.links[0];
+      // The reviewer reads the link text, the executor follows the destination: they must agree.
+      if (action.path !== undefined && link?.href && /^[^\s]*[./][^\s]*$/.test(link.text)) {
+        const shown = pathFromValue("", { text: link.text, href: "" });
+        if (shown !== action.path) {
+          ctx.report({
+            rule: "unsafe-value",
+            at: keyAt,
+            step: position,
+            message: `${what}: the link shows "${link.text}" but points to "${link.href}"; the reader and the executor would see different files.`,
+            hint: `write the same path in both places: [${action.path}](/${action.path})`,
+            expected: shown,
+            actual: action.path,
+          });
+        }
+      }
+      if (action.url !== undefined) args.url = action.url;
+      else {
+        args.path = action.path;
+        doc.anchors.set(childPointer(argsAt, "path"), doc.anchors.get(keyAt)!);
+        if (INVISIBLE.test(action.path ?? "")) {
+          ctx.report({ rule: "unsafe-value", at: keyAt, step: position, message: `${what}: the path "${action.path}" contains invisible or bidi control characters.`, hint: "retype the path in plain text" });
+        }
+      }
+    } else {
+      const name = argName(key);
+      const v = coerce(value);
+      args[name] = v;
+      doc.anchors.set(childPointer(argsAt, name), doc.anchors.get(keyAt)!);
+      if (name === "overwrite") action.overwrite = v === true;
+      if (name === "match_all") action.matchAll = v === true;
+    }
+    return true;
+  };
+
+  let pending: { side: "find" | "replace"; at: Pointer } | undefined;
+  const withReplace = new Set<EditPair>();
+  let fences = 0;
+  let strayReported = false;
+  let inMeta = true;
+  for (const block of body) {
+    if (block.kind !== "list" && block.kind !== "paragraph") inMeta = false;
+    if (block.kind !== "hr" && block.kind !== "fence" && (type === "CREATE" || type === "EXECUTE") && fences > 0) {
+      stray(block, "text after the code block");
+    } else if (block.kind === "list") {
+      // The metadata block opens the action; later lists are prose, but a path key there still counts.
+      for (const line of block.lines) if (inMeta || PATH_KEY.test(line.text)) metaLine(line);
+    } else if (block.kind === "paragraph") {
+      // In prose only **Key:** lines are metadata, so "Note: …" in a message stays text.
+      for (const line of block.lines) if (line.bold && (inMeta || PATH_KEY.test(line.text))) metaLine(line);
+      if (!block.lines.every((l) => l.bold && META_LINE.test(l.text))) inMeta = false;
+    } else if (block.kind === "heading" && block.level === 4 && (headingWord(block.text).toUpperCase() === "FIND" || headingWord(block.text).toUpperCase() === "REPLACE")) {
+      const side = headingWord(block.text).toUpperCase() === "FIND" ? "find" : "replace";
+      let pair = action.edits[action.edits.length - 1];
+      // A REPLACE completes the pair its FIND opened; anything else opens a new pair.
+      if (side === "find" || !pair || withReplace.has(pair)) {
+        pair = { at: childPointer(at, "edits", action.edits.length) };
+        action.edits.push(pair);
+        doc.anchors.set(pair.at, { start: block.start, end: block.end });
+      }
+      if (side === "replace") withReplace.add(pair);
+      pending = { side, at: childPointer(pair.at, side) };
+      doc.anchors.set(pending.at, { start: block.start, end: block.end });
+    } else if (block.kind === "fence") {
+      fences++;
+      const text = block.content.endsWith("\n") ? block.content.slice(0, -1) : block.content;
+      if (pending) {
+        const pair = action.edits[action.edits.length - 1]!;
+        pair[pending.side] = text;
+        doc.anchors.set(pending.at, { start: block.start, end: block.end });
+        pending = undefined;
+      } else if (fences === 1 && (type === "CREATE" || type === "EXECUTE")) {
+        const key = type === "CREATE" ? "content" : "command";
+        if (type === "CREATE") action.content = text;
+        else args.command = text;
+        doc.anchors.set(childPointer(at, key), { start: block.start, end: block.end });
+        if (type === "EXECUTE") doc.anchors.set(childPointer(argsAt, "command"), { start: block.start, end: block.end });
+      } else if (type === "CREATE" || type === "EXECUTE") {
+        stray(block, "a second code block");
+      }
+    }
+  }
+  return step;
+
+  function stray(block: MdBlock, what2: string) {
+    if (strayReported) return;
+    strayReported = true;
+    const strayAt = childPointer(at, "stray");
+    doc.anchors.set(strayAt, { start: block.start, end: block.end });
+    ctx.report({
+      rule: "parse-error",
+      at: strayAt,
+      step: position,
+      message: `${what}: ${what2} at line ${block.line} cannot be read: ${type} ends with its one code block.`,
+      hint: `remove it, or move it above the code block (as a "Description")`,
+    });
+  }
+}

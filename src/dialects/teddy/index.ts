@@ -1,0 +1,173 @@
+import { closest } from "../../core/tools.js";
+import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
+import type { Step } from "../../core/plan.js";
+import type { MarkdownDocument, MdBlock } from "../../syntax/markdown.js";
+import { emptyPlan } from "../shape.js";
+import { headingWord, KNOWN_ACTIONS, readAction } from "./action.js";
+
+type Heading = Extract<MdBlock, { kind: "heading" }>;
+
+const FIELDS = { tool: "action type", args: "metadata", intent: "Description" };
+
+function sectionName(h: Heading): string {
+  return headingWord(h.text).toLowerCase().replace(/\s+/g, " ");
+}
+
+/** A heading that names an action type (whatever its level), so a misplaced action is not taken for a section. */
+function isActionWord(h: Heading): boolean {
+  const w = headingWord(h.text);
+  return KNOWN_ACTIONS.includes(w);
+}
+
+/** TeDDy writes "#Title" (no space) and normalises it to a heading; so does plangate, for the first line only. */
+function looseTitle(blocks: readonly MdBlock[]): boolean {
+  const first = blocks[0];
+  return first?.kind === "paragraph" && /^#[^#\s]/.test(first.lines[0]?.text ?? "");
+}
+
+/** TeDDy's plan.md (seed 004 and the current format): one H1, `## Rationale`, `## Action Plan` or `## Message`. */
+export default defineDialect({
+  id: "teddy",
+  syntaxes: ["markdown"],
+  shape: "a Markdown plan.md with one `# Title`, `## Rationale` and `## Action Plan` (H3 actions split by ---)",
+  normalize(source, ctx) {
+    const doc = source as MarkdownDocument;
+    // An empty file is one parse error, not a list of missing parts.
+    if (doc.text.trim() === "") return undefined;
+    const blocks = doc.blocks ?? [];
+    const headings = blocks.filter((b): b is Heading => b.kind === "heading");
+    checkTitle(doc, headings, blocks, ctx);
+
+    const h2 = headings.filter((h) => h.level === 2 && !h.setext && !isActionWord(h));
+    const find = (name: string) => h2.find((h) => sectionName(h) === name);
+    const rationale = find("rationale");
+    const actionPlan = find("action plan");
+    const message = find("message");
+    if (rationale) doc.anchors.set("/rationale", { start: rationale.start, end: rationale.end });
+    if (!rationale) {
+      ctx.report({ rule: "md-missing-section", at: "", message: "The plan has no `## Rationale` section.", hint: "add `## Rationale` after the title, with the reasoning behind the plan" });
+    }
+    if (!actionPlan && !message) {
+      ctx.report({ rule: "md-missing-section", at: "", message: "The plan has neither an `## Action Plan` nor a `## Message` section.", hint: "add `## Action Plan` with the actions as `### CREATE` / `### EDIT` / `### READ` / `### PRUNE` headings" });
+    }
+    for (const name of ["rationale", "action plan", "message"]) {
+      const all = h2.filter((h) => sectionName(h) === name);
+      for (const extra of all.slice(1)) {
+        const at = `/sections/${extra.line}`;
+        doc.anchors.set(at, { start: extra.start, end: extra.end });
+        ctx.report({ rule: "md-missing-section", at, message: `Line ${extra.line}: a second \`## ${extra.text}\` section (the first is on line ${all[0]!.line}); a plan has one.`, hint: "merge the two sections into one" });
+      }
+    }
+    if (actionPlan && message) {
+      const later = actionPlan.line > message.line ? actionPlan : message;
+      doc.anchors.set("/sections/both", { start: later.start, end: later.end });
+      ctx.report({ rule: "md-missing-section", at: "/sections/both", message: "The plan has both `## Action Plan` and `## Message`; a turn either acts or talks to the user, not both.", hint: "keep one of the two sections" });
+    }
+    const steps: Step[] = [];
+    const plan = { dialect: "teddy" as const, source: doc, fields: FIELDS, stepsAt: "/actions", steps, meta: {} as Record<string, unknown> };
+    if (!actionPlan) return plan;
+    doc.anchors.set("/actions", { start: actionPlan.start, end: actionPlan.end });
+
+    // The Action Plan runs to the next section heading (an ATX H1/H2 that is not an action type).
+    const from = blocks.indexOf(actionPlan) + 1;
+    let to = from;
+    while (to < blocks.length) {
+      const b = blocks[to]!;
+      if (b.kind === "heading" && b.level <= 2 && !(b.setext && b.level === 2) && !isActionWord(b)) break;
+      to++;
+    }
+    const region = blocks.slice(from, to);
+    // An action heading outside the Action Plan is never checked, yet an executor might run it.
+    blocks.forEach((b, i) => {
+      if (b.kind !== "heading" || (i >= from && i < to) || b.level !== 3 || !isActionWord(b)) return;
+      const at = `/outside/${b.line}`;
+      doc.anchors.set(at, { start: b.start, end: b.end });
+      ctx.report({ rule: "md-action-heading", at, message: `Line ${b.line}: a ${headingWord(b.text)} action outside \`## Action Plan\`; it would not be checked.`, hint: "move the action under `## Action Plan`, or put the text in a code block" });
+    });
+    let current: { heading: Heading; body: MdBlock[] } | undefined;
+    let separated = true;
+    const flush = () => {
+      if (!current) return;
+      const index = steps.length;
+      const step = readAction(doc, current.heading, current.body, index, ctx);
+      steps.push(step);
+      current = undefined;
+    };
+    for (const b of region) {
+      const isAction = b.kind === "heading" && (b.level === 3 ? !(b.setext) : isActionWord(b) && !(b.level === 4 && /^(FIND|REPLACE)$/i.test(headingWord(b.text))));
+      if (b.kind === "heading" && isAction) {
+        flush();
+        const index = steps.length;
+        checkHeading(doc, b, index, ctx);
+        if (index > 0 && !separated && ctx.policy.markdown.requireSeparators) {
+          ctx.report({
+            rule: "md-action-separator",
+            at: `/actions/${index}/type`,
+            message: `Step ${index + 1} (${headingWord(b.text)}) is not separated from step ${index} by a \`---\` line.`,
+            hint: "put a line `---` (with blank lines around it) between the two actions, or set markdown.requireSeparators: false",
+          });
+        }
+        current = { heading: b, body: [] };
+        separated = false;
+      } else if (b.kind === "hr" || (b.kind === "heading" && b.setext && b.level === 2)) {
+        // A `---` right under a paragraph makes it a setext heading; it still separates the actions.
+        separated = true;
+        if (current && b.kind === "heading") current.body.push(b);
+        flush();
+      } else if (current) {
+        current.body.push(b);
+      } else {
+        doc.anchors.set(`/actions/stray/${b.line}`, { start: b.start, end: b.end });
+        ctx.report({
+          rule: "md-action-heading",
+          at: `/actions/stray/${b.line}`,
+          message: `Line ${b.line}: content under \`## Action Plan\` that is not under an action heading; every action starts with an H3 such as \`### EDIT\`.`,
+          hint: "put the content under its `### ACTION` heading, or move it to `## Rationale`",
+        });
+      }
+    }
+    flush();
+    if (steps.length === 0 && !message) emptyPlan(ctx, "/actions", "The `## Action Plan`");
+    return plan;
+  },
+});
+
+function checkTitle(doc: MarkdownDocument, headings: Heading[], blocks: MdBlock[], ctx: NormalizeContext): void {
+  const h1 = headings.filter((h) => h.level === 1);
+  if (h1.length === 0 && looseTitle(blocks)) return;
+  if (h1.length === 0) {
+    ctx.report({ rule: "md-title", at: "", message: "The plan has no `# Title` (H1) heading.", hint: "start the plan with one line `# <what this plan does>`" });
+    return;
+  }
+  doc.anchors.set("/title", { start: h1[0]!.start, end: h1[0]!.end });
+  for (const extra of h1.slice(1)) {
+    const at = `/title/${extra.line}`;
+    doc.anchors.set(at, { start: extra.start, end: extra.end });
+    ctx.report({ rule: "md-title", at, message: `Line ${extra.line}: a second H1 heading "${extra.text}"; a plan has exactly one \`# Title\`.`, hint: "make it a lower-level heading (`##`), or put it inside a code block" });
+  }
+}
+
+function checkHeading(doc: MarkdownDocument, h: Heading, index: number, ctx: NormalizeContext): void {
+  const word = headingWord(h.text);
+  const at = `/actions/${index}/type`;
+  doc.anchors.set(at, { start: h.start, end: h.end });
+  const where = `Step ${index + 1}`;
+  if (h.level !== 3) {
+    ctx.report({ rule: "md-action-heading", at, message: `${where}: the ${word} action is under an H${h.level} heading; actions are H3 (\`### ${word}\`).`, hint: `write it as \`### ${word}\`` });
+    return;
+  }
+  if (KNOWN_ACTIONS.includes(word)) return;
+  const near = closest(word.toUpperCase(), KNOWN_ACTIONS);
+  const message = word.toUpperCase() === "MESSAGE";
+  ctx.report({
+    rule: "md-action-heading",
+    at,
+    message: `${where}: unknown action type "${word}"${near && !message ? `; did you mean "${near}"?` : ""}`,
+    hint: message
+      ? "a message to the user is a `## Message` section in place of `## Action Plan`, not an action"
+      : near
+        ? `did you mean "${near}"?`
+        : `use one of ${KNOWN_ACTIONS.join(", ")}`,
+    actual: word,
+  });
+}

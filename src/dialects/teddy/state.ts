@@ -1,0 +1,152 @@
+import { Buffer } from "node:buffer";
+import { resolve } from "node:path";
+import type { Plan } from "../../core/plan.js";
+import type { RuleContext } from "../../core/rule.js";
+import { actionOf } from "./action.js";
+import { contextPath, type Resolved, resolveInWorkspace } from "./paths.js";
+
+/** How one FIND block fared against the target file as it stands when the edit runs. */
+export interface FindResult {
+  pair: number;
+  count: number;
+  /** 1-based line numbers of every match (overlapping ones included). */
+  lines: number[];
+  /** No match, but the REPLACE text is already there: the edit looks applied already. */
+  applied: boolean;
+}
+
+/** What the workspace says about one action, computed once per plan for every TeDDy rule. */
+export interface ActionFacts {
+  resolved?: Resolved;
+  /** Kind of the target before the action runs, after the earlier actions of the plan. */
+  target: "file" | "dir" | "other" | "missing" | "unknown";
+  inContext?: boolean;
+  finds: FindResult[];
+}
+
+export interface TeddyFacts {
+  byStep: Map<number, ActionFacts>;
+  hasContext: boolean;
+}
+
+const memo = new WeakMap<Plan, TeddyFacts>();
+
+/** Line endings normalised the same way on both sides of a FIND: CRLF and lone CR become LF. */
+export function normalizeEol(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+}
+
+/** Every start index of `needle` in `hay`, overlapping occurrences included ("aa" occurs twice in "aaa"). */
+export function occurrences(hay: string, needle: string): number[] {
+  const out: number[] = [];
+  if (needle === "") return out;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+/**
+ * The same count on UTF-8 bytes. A match of a valid UTF-8 needle always starts on a character
+ * boundary, so byte offsets and character matches agree; searching bytes spares decoding whole files.
+ */
+function byteOccurrences(hay: Buffer, needle: Buffer): number[] {
+  const out: number[] = [];
+  if (needle.length === 0) return out;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+function lineNumbers(bytes: Buffer, indexes: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let pos = 0;
+  for (const idx of indexes) {
+    for (let nl = bytes.indexOf(10, pos); nl >= 0 && nl < idx; nl = bytes.indexOf(10, nl + 1)) {
+      line++;
+      pos = nl + 1;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+function utf8(text: string): Buffer {
+  return Buffer.from(normalizeEol(text), "utf8");
+}
+
+/** A file's bytes with line endings normalised to LF; read through the probe, once. */
+function readNormalized(files: RuleContext["files"], abs: string): Buffer {
+  const raw = files.readBytes ? files.readBytes(abs) : undefined;
+  const bytes = raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.from(files.readText(abs) ?? "", "utf8");
+  return bytes.includes(13) ? utf8(bytes.toString("utf8")) : bytes;
+}
+
+/** Replaces every non-overlapping occurrence, left to right, as a "match all" edit does. */
+function replaceAll(hay: Buffer, find: Buffer, replace: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let i = hay.indexOf(find); i >= 0; i = hay.indexOf(find, i + find.length)) {
+    parts.push(hay.subarray(from, i), replace);
+    from = i + find.length;
+  }
+  parts.push(hay.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Runs the plan's actions against a virtual copy of the workspace, as the executor would apply them:
+ * a CREATE makes its file exist with its content, each FIND/REPLACE pair of an EDIT applies to the text
+ * the previous pairs (and earlier EDITs) left. Each real file is read once, through ctx.files.
+ */
+export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
+  const cached = memo.get(plan);
+  if (cached) return cached;
+  const workspace = ctx.policy.workspace;
+  const virtual = new Map<string, Buffer>();
+  const context = new Set((ctx.context ?? []).map((c) => contextPath(c, workspace)));
+  const byStep = new Map<number, ActionFacts>();
+  const realRoot = ctx.files.realpath(workspace) ?? workspace;
+  const resolvedByPath = new Map<string, Resolved>();
+  // The last action touching each file: its final edit need not be applied (copying a large file for nothing).
+  const lastUse = new Map<string, number>();
+  for (const step of plan.steps) {
+    const path = actionOf(step)?.path;
+    if (path) lastUse.set(resolve(workspace, path), step.position);
+  }
+  for (const step of plan.steps) {
+    const action = actionOf(step);
+    if (!action) continue;
+    const facts: ActionFacts = { target: "unknown", finds: [] };
+    byStep.set(step.position, facts);
+    if (action.path === undefined || action.path === "") continue;
+    let resolved = resolvedByPath.get(action.path);
+    if (!resolved) {
+      resolved = resolveInWorkspace(action.path, workspace, ctx.files, realRoot);
+      resolvedByPath.set(action.path, resolved);
+    }
+    facts.resolved = resolved;
+    facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
+    if (!resolved.inside) continue;
+    const abs = resolved.abs;
+    facts.target = virtual.has(abs) ? "file" : (resolved.kind ?? "missing");
+    if (action.type === "CREATE" && (facts.target === "missing" || action.overwrite)) {
+      virtual.set(abs, utf8(action.content ?? ""));
+    } else if (action.type === "EDIT" && facts.target === "file") {
+      let bytes = virtual.get(abs) ?? readNormalized(ctx.files, abs);
+      action.edits.forEach((pair, i) => {
+        if (pair.find === undefined || pair.find === "") return;
+        const find = utf8(pair.find);
+        const hits = byteOccurrences(bytes, find);
+        const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
+        const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && bytes.includes(replace);
+        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(bytes, hits) : [], applied });
+        if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) return;
+        if (hits.length === 1) bytes = Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]);
+        else if (hits.length > 1 && action.matchAll) bytes = replaceAll(bytes, find, replace);
+      });
+      virtual.set(abs, bytes);
+    }
+  }
+  const facts = { byStep, hasContext: ctx.context !== undefined };
+  memo.set(plan, facts);
+  return facts;
+}

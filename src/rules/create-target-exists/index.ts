@@ -1,0 +1,37 @@
+import { defineRule } from "../../core/rule.js";
+import { actionOf } from "../../dialects/teddy/action.js";
+import { teddyFacts } from "../../dialects/teddy/state.js";
+
+export default defineRule({
+  meta: {
+    id: "create-target-exists",
+    defaultSeverity: "error",
+    dialects: ["teddy"],
+    phase: "step",
+    summary: "A CREATE action targets a path that already exists.",
+    docs: {
+      description:
+        "Reports a CREATE whose File Path already exists in the workspace (a file, a directory, or a file an earlier action of the same plan creates). `Overwrite: true` in the action's metadata allows replacing a file, as current TeDDy does. Paths that leave the workspace are not looked at (`path-outside-workspace` reports them).",
+      rationale: "Creating over an existing file silently destroys its content; the planner most likely has not seen the file (seed 004, 3.3).",
+      fix: "Use EDIT with FIND/REPLACE to change the existing file, choose another path, or add `- **Overwrite:** true` if replacing it is intended.",
+      bad: "### CREATE\n- **File Path:** [src/main.py](/src/main.py)   (src/main.py exists)",
+      good: "### CREATE\n- **File Path:** [src/new.py](/src/new.py)",
+    },
+  },
+  check(plan, ctx) {
+    const facts = teddyFacts(plan, ctx);
+    for (const step of plan.steps) {
+      const action = actionOf(step);
+      if (action?.type !== "CREATE" || action.overwrite) continue;
+      const f = facts.byStep.get(step.position);
+      if (!f || f.target === "missing" || f.target === "unknown") continue;
+      ctx.report({
+        at: action.pathAt ?? step.toolAt,
+        step: step.position,
+        message: `Step ${step.position} (CREATE): "${action.path}" already exists${f.target === "dir" ? " as a directory" : ""}; CREATE would overwrite it.`,
+        hint: "use EDIT with FIND/REPLACE to change it, choose a new path, or add `- **Overwrite:** true` if replacing it is intended",
+        actual: action.path,
+      });
+    }
+  },
+});

@@ -1,0 +1,52 @@
+import { defineRule } from "../../core/rule.js";
+import { actionOf } from "../../dialects/teddy/action.js";
+
+export default defineRule({
+  meta: {
+    id: "edit-missing-find-replace",
+    defaultSeverity: "error",
+    dialects: ["teddy"],
+    phase: "step",
+    summary: "An EDIT action lacks a complete `#### FIND:` / `#### REPLACE:` pair.",
+    docs: {
+      description:
+        "Reports an EDIT with no FIND/REPLACE pair, and each pair that is incomplete: a `#### FIND:` heading without a `#### REPLACE:` after it (or the reverse), a heading without its code block, or an empty FIND block (which would match everywhere). The headings may be wrapped in backticks (`#### `FIND:``).",
+      rationale: "The pair is the edit: without it the executor has nothing to apply, or applies half of it (seed 004, 3.3).",
+      fix: "Under the EDIT, write `#### FIND:` with a code block of the exact text to replace, then `#### REPLACE:` with a code block of the new text.",
+      bad: "### EDIT\n- **File Path:** [a.py](/a.py)\n#### FIND:\n```\nx = 1\n```",
+      good: "### EDIT\n- **File Path:** [a.py](/a.py)\n#### FIND:\n```\nx = 1\n```\n#### REPLACE:\n```\nx = 2\n```",
+    },
+  },
+  check(plan, ctx) {
+    for (const step of plan.steps) {
+      const action = actionOf(step);
+      if (action?.type !== "EDIT") continue;
+      const where = `Step ${step.position} (EDIT)`;
+      if (action.edits.length === 0) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `${where}: no \`#### FIND:\` / \`#### REPLACE:\` pair, so the edit does not say what to change.`,
+          hint: "add `#### FIND:` with a code block of the exact current text, then `#### REPLACE:` with the new text",
+        });
+        continue;
+      }
+      action.edits.forEach((pair, i) => {
+        const n = i + 1;
+        let problem: string | undefined;
+        let hint = "";
+        if (pair.find === undefined) {
+          problem = `pair ${n} has no FIND block`;
+          hint = "add `#### FIND:` with a code block of the exact text to replace, before the REPLACE";
+        } else if (pair.find === "") {
+          problem = `the FIND block of pair ${n} is empty, so it would match everywhere`;
+          hint = "put the exact text to replace in the FIND block";
+        } else if (pair.replace === undefined) {
+          problem = `pair ${n} has no REPLACE block`;
+          hint = "add `#### REPLACE:` with a code block of the new text after the FIND block (an empty block deletes the text)";
+        }
+        if (problem) ctx.report({ at: pair.at, step: step.position, message: `${where}: ${problem}.`, hint });
+      });
+    }
+  },
+});

@@ -1,0 +1,29 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+
+const edit = (path: string) => `### EDIT\n- **File Path:** [${path}](/${path})\n#### FIND:\n\`\`\`\nx\n\`\`\`\n#### REPLACE:\n\`\`\`\ny\n\`\`\``;
+
+describe("edit-target-missing", () => {
+  it("reports an EDIT of a missing file and of a directory", async () => {
+    const ws = workspace({ "src/a.py": "x\n" });
+    const d = await mdDiagnostics("edit-target-missing", planMd(edit("src/utils.py"), edit("src")), ws);
+    expect(d.map((x) => x.step)).toEqual([1, 2]);
+    expect(d[0]!.message).toBe('Step 1 (EDIT): "src/utils.py" does not exist in the workspace.');
+    expect(d[1]!.message).toContain("is a directory");
+    const crlf = await mdDiagnostics("edit-target-missing", planMd(edit("src/ä.py")).replace(/\n/g, "\r\n"), ws);
+    expect(crlf.map((x) => x.message)).toEqual(['Step 1 (EDIT): "src/ä.py" does not exist in the workspace.']);
+  });
+  it("accepts an existing file (Unicode name, symlink inside the workspace) and a file created earlier in the plan", async () => {
+    const ws = workspace({ "src/ü.py": "x\n" });
+    symlinkSync(join(ws, "src/ü.py"), join(ws, "alias.py"));
+    const create = "### CREATE\n- File Path: [new.py](/new.py)\n```\nx\n```";
+    expect(await mdDiagnostics("edit-target-missing", planMd(edit("src/ü.py"), edit("alias.py"), create, edit("new.py")), ws)).toHaveLength(0);
+  });
+  it("normalises Windows-style backslashes as TeDDy does", async () => {
+    const ws = workspace({ "target_dir/pyproject.toml": "x\n" });
+    const md = planMd("### EDIT\n- **File Path:** [target_dir\\pyproject.toml](/target_dir\\pyproject.toml)\n#### FIND:\n```\nx\n```\n#### REPLACE:\n```\ny\n```");
+    expect(await mdDiagnostics("edit-target-missing", md, ws)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+
+const edit = (path: string, find: string, meta = "") =>
+  `### EDIT\n- **File Path:** [${path}](/${path})\n${meta}#### FIND:\n\`\`\`\n${find}\n\`\`\`\n#### REPLACE:\n\`\`\`\nX\n\`\`\``;
+
+describe("find-ambiguous", () => {
+  it("reports a FIND that occurs more than once, with the line of every match", async () => {
+    const ws = workspace({ "app.py": "def block():\n    pass\n\ndef block():\n    pass\n" });
+    const d = await mdDiagnostics("find-ambiguous", planMd(edit("app.py", "def block():\n    pass")), ws);
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toBe('Step 1 (EDIT): the FIND block of pair 1 occurs 2 times in "app.py", at lines 1 and 4; it must occur exactly once.');
+    expect(d[0]).toMatchObject({ expected: 1, actual: 2 });
+  });
+  it("counts overlapping occurrences, in CRLF files and Unicode text", async () => {
+    const ws = workspace({ "o.txt": "ééé\r\nfin\r\n" });
+    const d = await mdDiagnostics("find-ambiguous", planMd(edit("o.txt", "éé")), ws);
+    expect(d[0]!.message).toContain("occurs 2 times");
+    expect(d[0]!.message).toContain("at line 1;");
+  });
+  it("accepts a FIND that occurs exactly once, and several matches with Match All: true", async () => {
+    const ws = workspace({ "app.py": "a = 1\nb = 1\n" });
+    expect(await mdDiagnostics("find-ambiguous", planMd(edit("app.py", "a = 1")), ws)).toHaveLength(0);
+    expect(await mdDiagnostics("find-ambiguous", planMd(edit("app.py", " = 1", "- **Match All:** true\n")), ws)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,49 @@
+import { defineRule } from "../../core/rule.js";
+import { actionOf } from "../../dialects/teddy/action.js";
+import { teddyFacts } from "../../dialects/teddy/state.js";
+
+const MAX_LINES = 20;
+
+function listLines(lines: readonly number[]): string {
+  const shown = lines.slice(0, MAX_LINES);
+  const text = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : String(shown[0]);
+  return lines.length > MAX_LINES ? `${shown.join(", ")} and ${lines.length - MAX_LINES} more` : text;
+}
+
+export default defineRule({
+  meta: {
+    id: "find-ambiguous",
+    defaultSeverity: "error",
+    dialects: ["teddy"],
+    phase: "step",
+    summary: "A FIND block occurs more than once in the target file.",
+    docs: {
+      description:
+        "Reports a FIND block that occurs more than once in the EDIT's target file (as it stands when the edit runs); the message gives the line number of every match. Occurrences are counted at every starting position, overlapping ones included (`aa` occurs twice in `aaa`), with line endings normalised on both sides. `Match All: true` in the action's metadata allows several matches.",
+      rationale: "With two matches the executor edits one of them, perhaps the wrong one: the approved plan no longer says what will change (seed 004, 3.3 \"exactly one time\").",
+      fix: "Add neighbouring lines to the FIND block until it matches only the intended place, or add `- **Match All:** true` to replace every occurrence.",
+      bad: "#### FIND:\n```\npass\n```",
+      good: "#### FIND:\n```\ndef block():\n    pass\n```",
+    },
+  },
+  check(plan, ctx) {
+    const facts = teddyFacts(plan, ctx);
+    for (const step of plan.steps) {
+      const action = actionOf(step);
+      if (action?.type !== "EDIT" || action.matchAll) continue;
+      for (const r of facts.byStep.get(step.position)?.finds ?? []) {
+        if (r.count < 2) continue;
+        // Overlapping matches can share a line; each line is listed once.
+        const lines = [...new Set(r.lines)];
+        ctx.report({
+          at: action.edits[r.pair]!.at + "/find",
+          step: step.position,
+          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} occurs ${r.count} times in "${action.path}", at ${lines.length === 1 ? "line" : "lines"} ${listLines(lines)}; it must occur exactly once.`,
+          hint: "add neighbouring lines to the FIND block until it matches one place only, or add `- **Match All:** true` to replace every occurrence",
+          expected: 1,
+          actual: r.count,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,39 @@
+import { defineRule } from "../../core/rule.js";
+import { actionOf } from "../../dialects/teddy/action.js";
+import { teddyFacts } from "../../dialects/teddy/state.js";
+
+export default defineRule({
+  meta: {
+    id: "find-no-match",
+    defaultSeverity: "error",
+    dialects: ["teddy"],
+    phase: "step",
+    summary: "A FIND block does not occur in the target file.",
+    docs: {
+      description:
+        "Reports a FIND block that occurs nowhere in the EDIT's target file, as the file stands when the edit runs (after the plan's earlier CREATEs and EDITs). Matching is exact, whitespace included; only line endings are normalised (CRLF and CR read as LF on both sides). There is no fuzzy matching.",
+      rationale: "An edit whose anchor is not in the file fails at execution time, after the earlier actions have run; often the planner remembers an older version of the file (seed 004, 3.3).",
+      fix: "Copy the FIND text exactly from the current file (indentation and blank lines included). If the file already holds the REPLACE text, the edit was applied already: drop it.",
+      bad: "#### FIND:\n```\ndef helo():\n```",
+      good: "#### FIND:\n```\ndef hello():\n```",
+    },
+  },
+  check(plan, ctx) {
+    const facts = teddyFacts(plan, ctx);
+    for (const step of plan.steps) {
+      const action = actionOf(step);
+      if (action?.type !== "EDIT") continue;
+      for (const r of facts.byStep.get(step.position)?.finds ?? []) {
+        if (r.count !== 0) continue;
+        const pair = action.edits[r.pair]!;
+        const applied = r.applied;
+        ctx.report({
+          at: pair.at + "/find",
+          step: step.position,
+          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} does not occur in "${action.path}"${applied ? "; the file already contains the REPLACE text, so the edit looks applied already" : ""}.`,
+          hint: applied ? "drop this edit, it is already applied" : "copy the text to find exactly from the current file, whitespace and indentation included",
+        });
+      }
+    }
+  },
+});

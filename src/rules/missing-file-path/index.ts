@@ -1,0 +1,33 @@
+import { defineRule } from "../../core/rule.js";
+import { actionOf } from "../../dialects/teddy/action.js";
+
+export default defineRule({
+  meta: {
+    id: "missing-file-path",
+    defaultSeverity: "error",
+    dialects: ["teddy"],
+    phase: "step",
+    summary: "A CREATE or EDIT action has no `File Path`.",
+    docs: {
+      description:
+        "Reports a CREATE or EDIT action whose metadata (a list item `- **File Path:** …` or a line `**File Path:** …`) names no file. The path may be a Markdown link (`[src/a.py](/src/a.py)`, the leading `/` meaning the workspace root), backticked or bare.",
+      rationale: "The executor cannot write a file it is not told about; seed 004 (3.3) requires the path.",
+      fix: "Add `- **File Path:** [path/to/file](/path/to/file)` under the action heading.",
+      bad: "### CREATE\n- **Description:** new module\n```python\n```",
+      good: "### CREATE\n- **File Path:** [src/a.py](/src/a.py)\n```python\n```",
+    },
+  },
+  check(plan, ctx) {
+    for (const step of plan.steps) {
+      const action = actionOf(step);
+      if (!action || (action.type !== "CREATE" && action.type !== "EDIT")) continue;
+      if (action.path !== undefined && action.path !== "") continue;
+      ctx.report({
+        at: action.pathAt ?? step.toolAt,
+        step: step.position,
+        message: `Step ${step.position} (${action.type}): no "File Path" in the metadata, so it is not known which file to ${action.type === "CREATE" ? "create" : "edit"}.`,
+        hint: "add `- **File Path:** [path/to/file](/path/to/file)` under the action heading",
+      });
+    }
+  },
+});

@@ -1,0 +1,218 @@
+import markdownItFactory, { type MarkdownIt, type Token } from "markdown-it";
+
+import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
+import type { Pointer } from "../core/pointer.js";
+import { LineIndex } from "../core/source.js";
+
+/** A link inside a line of inline text. */
+export interface MdLink {
+  text: string;
+  href: string;
+}
+
+/** One source line of inline content, with markup removed. */
+export interface MdLine {
+  text: string;
+  links: MdLink[];
+  /** Does the line begin with bold text (`**Key:** value`)? */
+  bold: boolean;
+  /** 1-based source line. */
+  line: number;
+}
+
+interface BlockBase {
+  /** 1-based first line and the line after the block. */
+  line: number;
+  endLine: number;
+  /** Offsets of the block in the text. */
+  start: number;
+  end: number;
+}
+
+/** The top-level blocks of a Markdown document, in order. Nothing here knows about plans. */
+export type MdBlock = BlockBase &
+  (
+    | { kind: "heading"; level: number; text: string; setext: boolean }
+    | { kind: "hr" }
+    | { kind: "fence"; info: string; content: string; closed: boolean }
+    | { kind: "list"; lines: MdLine[] }
+    | { kind: "paragraph"; lines: MdLine[] }
+    | { kind: "other"; type: string }
+  );
+
+/** A Markdown document: its blocks, and the pointers a dialect has anchored to offsets. */
+export interface MarkdownDocument extends SourceDocument {
+  syntax: "markdown";
+  blocks: MdBlock[];
+  /** Pointer → location, filled by the dialect that interprets the blocks. */
+  anchors: Map<Pointer, ValueLocation>;
+}
+
+let parser: MarkdownIt | undefined;
+function markdownIt(): MarkdownIt {
+  if (!parser) {
+    parser = markdownItFactory("commonmark");
+    // Paths are taken as written: no percent-encoding, no dropping of "unsafe" schemes.
+    parser.normalizeLink = (url: string) => url;
+    parser.normalizeLinkText = (text: string) => text;
+    parser.validateLink = () => true;
+  }
+  return parser;
+}
+
+/** Reads a CommonMark document into its top-level blocks with positions. Never throws. */
+export function parseMarkdown(text: string): MarkdownDocument {
+  const lines = new LineIndex(text);
+  const issues: ReadIssue[] = [];
+  const anchors = new Map<Pointer, ValueLocation>();
+  const blocks: MdBlock[] = [];
+  const doc: MarkdownDocument = {
+    syntax: "markdown",
+    text,
+    lines,
+    value: blocks,
+    issues,
+    numbers: NO_LEXEMES,
+    blocks,
+    anchors,
+    locate(pointer) {
+      const a = anchors.get(pointer);
+      if (a) return a;
+      if (pointer === "") return { start: 0, end: text.length };
+      const m = /^\/blocks\/(\d+)$/.exec(pointer);
+      const b = m ? blocks[Number(m[1])] : undefined;
+      return b ? { start: b.start, end: b.end } : undefined;
+    },
+  };
+  if (text.trim() === "") {
+    issues.push({ rule: "parse-error", message: "The file is empty: write a Markdown plan.", start: 0, end: 0, hint: "start with a `# Title` heading, then `## Rationale` and `## Action Plan`" });
+    return doc;
+  }
+  const tokens = markdownIt().parse(text, {});
+  const starts = lines.lineStarts;
+  const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
+  const base = (t: Token): BlockBase => {
+    const [a, b] = t.map ?? [0, 0];
+    return { line: a + 1, endLine: b + 1, start: offsetOf(a), end: lineEnd(text, offsetOf(Math.max(a, b - 1)), b > a) };
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.level !== 0 || t.nesting === -1) continue;
+    switch (t.type) {
+      case "heading_open": {
+        const inline = tokens[i + 1];
+        const text = inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1).map((l) => l.text).join(" ") : "";
+        blocks.push({ ...base(t), kind: "heading", level: Number(t.tag.slice(1)), text, setext: t.markup === "=" || t.markup === "-" });
+        break;
+      }
+      case "hr":
+        blocks.push({ ...base(t), kind: "hr" });
+        break;
+      case "fence":
+        blocks.push(readFence(t, base(t), lines, issues));
+        break;
+      case "paragraph_open": {
+        const inline = tokens[i + 1];
+        blocks.push({ ...base(t), kind: "paragraph", lines: inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1) : [] });
+        break;
+      }
+      case "bullet_list_open":
+      case "ordered_list_open": {
+        const out: MdLine[] = [];
+        let j = i + 1;
+        for (; j < tokens.length && !(tokens[j]!.level === 0 && tokens[j]!.nesting === -1); j++) {
+          const tj = tokens[j]!;
+          if (tj.type === "inline" && tj.map) out.push(...inlineLines(tj, tj.map[0] + 1));
+        }
+        blocks.push({ ...base(t), kind: "list", lines: out });
+        i = j;
+        break;
+      }
+      default:
+        if (t.nesting === 1 || t.map) blocks.push({ ...base(t), kind: "other", type: t.type.replace(/_open$/, "") });
+    }
+  }
+  return doc;
+}
+
+function lineEnd(text: string, lineStart: number, any: boolean): number {
+  if (!any) return lineStart;
+  let e = lineStart;
+  while (e < text.length && text[e] !== "\n" && text[e] !== "\r") e++;
+  return e;
+}
+
+/**
+ * A fence's content. A fence CommonMark leaves open because its closing line carries trailing text
+ * ("~~~~~~ trailing") is closed there, as TeDDy repairs it; any other open fence is a parse error,
+ * since it swallows everything after it (often a truncated plan).
+ */
+function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]): MdBlock {
+  const [a, e] = t.map!;
+  const info = t.info.trim();
+  const fenceChar = t.markup[0]!;
+  const closing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}\\s*$`);
+  // markdown-it's map ends after the closing fence, so a closed fence's last line (1-based e) closes it.
+  let closed = e - 1 > a && closing.test(lines.lineText(e));
+  let content = t.content;
+  if (!closed) {
+    const contentLines = content.split("\n");
+    if (contentLines[contentLines.length - 1] === "") contentLines.pop();
+    const trailing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}\\s+\\S`);
+    let k = contentLines.length - 1;
+    while (k >= 0 && contentLines[k]!.trim() === "") k--;
+    if (k >= 0 && trailing.test(contentLines[k]!)) {
+      content = contentLines.slice(0, k).map((l) => l + "\n").join("");
+      closed = true;
+    } else {
+      issues.push({
+        rule: "parse-error",
+        message: `The code block opened at line ${b.line} with ${t.markup} is never closed, so it runs to the end of the document.`,
+        start: b.start,
+        end: lines.lineStarts[a + 1] !== undefined ? lines.lineStarts[a + 1]! - 1 : b.end,
+        hint: `close it with a line of ${t.markup}`,
+      });
+    }
+  }
+  return { ...b, kind: "fence", info, content, closed };
+}
+
+/** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */
+function inlineLines(inline: Token, firstLine: number): MdLine[] {
+  const out: MdLine[] = [];
+  let cur: MdLine = { text: "", links: [], bold: false, line: firstLine };
+  let link: MdLink | undefined;
+  let atStart = true;
+  for (const c of inline.children ?? []) {
+    switch (c.type) {
+      case "softbreak":
+      case "hardbreak":
+        out.push(cur);
+        cur = { text: "", links: [], bold: false, line: cur.line + 1 };
+        atStart = true;
+        continue;
+      case "strong_open":
+        if (atStart && cur.text.trim() === "") cur.bold = true;
+        break;
+      case "link_open":
+        link = { text: "", href: String(c.attrGet("href") ?? "") };
+        break;
+      case "link_close":
+        if (link) cur.links.push(link);
+        link = undefined;
+        break;
+      case "text":
+      case "code_inline":
+      case "html_inline":
+        cur.text += c.content;
+        if (link) link.text += c.content;
+        break;
+      case "image":
+        cur.text += c.content;
+        break;
+    }
+    if (c.type !== "strong_open" && c.type !== "em_open" && !(c.type === "text" && c.content.trim() === "")) atStart = false;
+  }
+  out.push(cur);
+  return out;
+}
