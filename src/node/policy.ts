@@ -78,6 +78,8 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
   }
   const policy = value as PolicyFile;
   for (const id of Object.keys(policy.rules ?? {})) {
+    if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
+      throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
     if (!RULES.some((r) => r.meta.id === id)) {
       const near = closest(id, RULES.map((r) => r.meta.id));
       throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\`)`);

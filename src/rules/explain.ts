@@ -1,8 +1,10 @@
 import { findRule } from "./index.js";
 
 function dialectsOf(id: string): string {
-  const d = findRule(id)?.meta.dialects;
-  return d ? d.join(", ") : "all";
+  const meta = findRule(id)?.meta;
+  if (meta?.phase === "orchestration") return "none (an orchestration check)";
+  if (meta?.phase === "approval") return "none (an approval and guard check)";
+  return meta?.dialects ? meta.dialects.join(", ") : "all";
 }
 
 /** The doc of a rule as `plangate explain` prints it (also SARIF's help text). */
@@ -21,6 +23,11 @@ export function explainText(id: string): string | undefined {
   ];
   if (m.docs.bad) parts.push("", "Reported:", `  ${m.docs.bad}`);
   if (m.docs.good) parts.push("", "Accepted:", `  ${m.docs.good}`);
-  parts.push("", `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`);
+  parts.push(
+    "",
+    m.phase === "approval"
+      ? "Its severity cannot be changed: a policy edited to lower it would itself be the attack."
+      : `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`,
+  );
   return parts.join("\n") + "\n";
 }

@@ -1,11 +1,17 @@
 import type { RuleMeta } from "../core/rule.js";
 
+function dialects(meta: RuleMeta): string {
+  if (meta.phase === "orchestration") return "none (an orchestration check: `check-task`, `check-delegation`, `check-return`)";
+  if (meta.phase === "approval") return "none (an approval check: `verify`, `guard`, `audit verify`)";
+  return meta.dialects ? meta.dialects.map((d) => `\`${d}\``).join(", ") : "all";
+}
+
 /** The README.md of a rule's folder, generated from its catalogue entry so the two never drift. */
 export function ruleReadme(meta: RuleMeta): string {
   const lines = [
     `# \`${meta.id}\``,
     "",
-    `Default severity: **${meta.defaultSeverity}**. Dialects: ${meta.dialects ? meta.dialects.map((d) => `\`${d}\``).join(", ") : "all"}. Phase: ${meta.phase}.`,
+    `Default severity: **${meta.defaultSeverity}**. Dialects: ${dialects(meta)}. Phase: ${meta.phase}.`,
     "",
     meta.summary,
     "",
@@ -23,6 +29,10 @@ export function ruleReadme(meta: RuleMeta): string {
   ];
   if (meta.docs.bad) lines.push("", "## Reported", "", "```", meta.docs.bad, "```");
   if (meta.docs.good) lines.push("", "## Accepted", "", "```", meta.docs.good, "```");
+  if (meta.phase === "approval") {
+    lines.push("", "## Configure", "", "Its severity cannot be changed in the policy: a policy edited to lower it would itself be the attack.", "");
+    return lines.join("\n");
+  }
   lines.push(
     "",
     "## Configure",
