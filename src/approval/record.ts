@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import Value from "typebox/value";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { type ApprovalRecord, ApprovalRecordSchema } from "../schemas/approval.js";
+import { publishedSchemaErrors } from "../node/published-schema.js";
+import type { ApprovalRecord } from "../schemas/approval.js";
 import { VERSION } from "../version.js";
 
 export type { ApprovalRecord };
@@ -66,8 +66,9 @@ export function toolsHash(tools: ToolRegistry | undefined): string | null {
 
 /** The ways a value fails the record schema, as short `/path: message` strings. */
 export function recordErrors(value: unknown): string[] {
-  if (Value.Check(ApprovalRecordSchema, value)) return [];
-  return [...Value.Errors(ApprovalRecordSchema, value)].slice(0, 5).map((e) => `${e.instancePath || "/"}: ${e.message}`);
+  return publishedSchemaErrors("approval", value)
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "/"}: ${e.keyword === "additionalProperties" ? `unknown member "${String(e.params.additionalProperty)}"` : e.message}`);
 }
 
 /** An approval-phase diagnostic: always an error, since an approval either holds or it does not. */

@@ -4,6 +4,7 @@ import { sha256Hex } from "../core/canonical/jcs.js";
 import { closest, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { schemaErrors } from "../core/mini-schema.js";
+import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
 import type { Policy } from "../policy/types.js";
 import { RULES } from "../rules/index.js";
@@ -88,11 +89,9 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
   return policy;
 }
 
-let cachedSchema: Record<string, unknown> | undefined;
 /** The policy's JSON Schema, generated from its typebox definition and shipped in schemas/. */
 export function policySchema(): Record<string, unknown> {
-  cachedSchema ??= JSON.parse(readFileSync(new URL("../../schemas/policy.schema.json", import.meta.url), "utf8")) as Record<string, unknown>;
-  return cachedSchema;
+  return publishedSchema("policy");
 }
 
 function knownKeys(instancePath: string): string[] {

@@ -104,3 +104,14 @@ describe.skipIf(!existsSync(realDir))("real iKOMA plans", () => {
     });
   }
 });
+
+describe("ikoma key lists", () => {
+  it("equal the published schema's", async () => {
+    const { IkomaPlanSchema, IkomaStepSchema } = await import("../../schemas/ikoma.js");
+    const { IKOMA_ROOT_KEYS } = await import("./index.js");
+    const { IKOMA_STEP_KEYS, IKOMA_REQUIRED_STEP_KEYS } = await import("./steps.js");
+    expect([...IKOMA_ROOT_KEYS].sort()).toEqual(Object.keys(IkomaPlanSchema.properties).sort());
+    expect([...IKOMA_STEP_KEYS].sort()).toEqual(Object.keys(IkomaStepSchema.properties).sort());
+    expect([...IKOMA_REQUIRED_STEP_KEYS].sort()).toEqual([...(IkomaStepSchema.required ?? [])].sort());
+  });
+});

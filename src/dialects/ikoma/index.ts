@@ -1,11 +1,11 @@
 import { defineDialect } from "../../core/dialect.js";
 import type { Plan } from "../../core/plan.js";
 import type { SourceDocument } from "../../core/document.js";
-import { IkomaPlanSchema } from "../../schemas/ikoma.js";
 import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
 import { IKOMA_FIELDS, normalizeIkomaSteps } from "./steps.js";
 
-export const IKOMA_ROOT_KEYS = Object.keys(IkomaPlanSchema.properties);
+/** The plan object's keys, as in the published schema (a test keeps them equal). */
+export const IKOMA_ROOT_KEYS: readonly string[] = ["plan", "reasoning"];
 
 function planOf(doc: SourceDocument, stepsAt: string, steps: Plan["steps"], meta: Record<string, unknown>): Plan {
   return { dialect: "ikoma", source: doc, fields: IKOMA_FIELDS, stepsAt, steps, meta };

@@ -1,12 +1,13 @@
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
-import { IkomaStepSchema, type IkomaStep } from "../../schemas/ikoma.js";
+import type { IkomaStep } from "../../schemas/ikoma.js";
 import { checkKeys, isObject, missing, typeName, wrongType } from "../shape.js";
 
-// The keys come from the published schema, so the dialect and schemas/ikoma.schema.json cannot disagree.
-export const IKOMA_STEP_KEYS = Object.keys(IkomaStepSchema.properties) as readonly (keyof IkomaStep)[];
-export const IKOMA_REQUIRED_STEP_KEYS = IkomaStepSchema.required as readonly ("step" | "tool_name" | "args" | "description")[];
+// The same lists as the published schema (src/schemas/ikoma.ts); a test keeps them equal. They are
+// written out here so that reading a plan does not load the schema machinery at start-up.
+export const IKOMA_STEP_KEYS: readonly (keyof IkomaStep)[] = ["step", "tool_name", "args", "description", "citations"];
+export const IKOMA_REQUIRED_STEP_KEYS: readonly ("step" | "tool_name" | "args" | "description")[] = ["step", "tool_name", "args", "description"];
 export const IKOMA_FIELDS = { tool: "tool_name", args: "args", intent: "description" };
 
 /** What the step-numbering rule needs: the number the step declares and where. */

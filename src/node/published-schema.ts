@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { type SchemaError, schemaErrors } from "../core/mini-schema.js";
+
+const cache = new Map<string, Record<string, unknown>>();
+
+/**
+ * A published JSON Schema from the package's schemas/ folder (generated from the typebox definitions
+ * and kept in sync by the drift check). Reading the JSON keeps typebox out of start-up.
+ */
+export function publishedSchema(name: string): Record<string, unknown> {
+  let s = cache.get(name);
+  if (!s) {
+    s = JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), "utf8")) as Record<string, unknown>;
+    cache.set(name, s);
+  }
+  return s;
+}
+
+/** The errors of a value against a published schema (empty when it conforms). */
+export function publishedSchemaErrors(name: string, value: unknown): SchemaError[] {
+  return schemaErrors(publishedSchema(name), value);
+}
