@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from "./core/canonical/jcs.js";
+import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
 import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
 import type { FileProbe } from "./core/file-probe.js";
@@ -216,7 +216,7 @@ function settingOf(id: string, policy: Policy): Severity | "off" {
 export function planHashOf(doc: SourceDocument): string | undefined {
   if (doc.syntax === "markdown") return "sha256:" + sha256Hex(doc.text.replace(/\r\n?/g, "\n"));
   if (doc.value === undefined) return undefined;
-  return "sha256:" + sha256Hex(canonicalJson(doc.value));
+  return "sha256:" + canonicalSha256(doc.value);
 }
 
 function normaliseHash(h: string): string {

@@ -6,6 +6,8 @@ import { LineIndex } from "../core/source.js";
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */
   maxDepth?: number;
+  /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
+  maxStringLength?: number;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -62,6 +64,7 @@ class Reader {
     readonly t: string,
     readonly maxDepth: number,
     readonly lines: LineIndex,
+    readonly maxString: number,
   ) {
     this.len = t.length;
   }
@@ -102,6 +105,7 @@ class Reader {
       } else if (c === 34) {
         value = this.str(i);
         if (this.high) this.checkString(value as string, i, this.i, false);
+        if ((value as string).length > this.maxString) this.tooLong(i, this.i, false);
         i = this.i;
       } else if (c === 45 || (c >= 48 && c <= 57)) {
         value = this.num(i);
@@ -165,6 +169,7 @@ class Reader {
       this.note("unsafe-value", j, end, `key "${key}" can alter object prototypes in JavaScript consumers`, "rename the key");
     }
     if (this.high) this.checkString(key, j, end, true);
+    if (key.length > this.maxString) this.tooLong(j, end, true);
     const k = skipWs(t, end);
     if (t.charCodeAt(k) !== 58) {
       if (k >= this.len) throw this.incomplete();
@@ -313,6 +318,10 @@ class Reader {
     }
   }
 
+  tooLong(start: number, end: number, isKey: boolean): void {
+    this.note("limit-exceeded", start, end, `${isKey ? "key" : "string"} is longer than ${this.maxString} characters`, "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted");
+  }
+
   duplicate(obj: object, key: string, ks: number, ke: number): void {
     this.#dups ??= new Map();
     let scan = this.#dups.get(obj);
@@ -412,15 +421,16 @@ class Reader {
 export function parseJson(input: string, options: JsonParseOptions & { fast?: boolean } = {}): SourceDocument {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const maxDepth = options.maxDepth ?? 1000;
+  const maxString = options.maxStringLength ?? 1024 * 1024;
   let value: unknown;
   let ok = true;
   let issues: ReadIssue[] = [];
   let numbers: NumberLexemes = NO_LEXEMES;
   const lines = new LineIndex(text);
-  const plain = options.fast === false ? undefined : fastRead(text, maxDepth);
+  const plain = options.fast === false ? undefined : fastRead(text, maxDepth, maxString);
   if (plain !== undefined) value = plain.value;
   else {
-    const r = new Reader(text, maxDepth, lines);
+    const r = new Reader(text, maxDepth, lines, maxString);
     try {
       value = r.read();
       issues = r.issues.sort((a, b) => a.start - b.start);
@@ -442,17 +452,26 @@ export function parseJson(input: string, options: JsonParseOptions & { fast?: bo
     numbers,
     locate(pointer: Pointer): ValueLocation | undefined {
       if (!ok || getAt(value, pointer) === undefined) return undefined;
+      const sparse = text.length > FULL_INDEX_CHARS;
       if (index === undefined) {
         try {
-          index = buildIndex(text);
+          index = buildIndex(text, sparse ? SPARSE_ENTRIES : undefined);
         } catch {
           index = null; // e.g. more values than a Map can hold: fall back to walking the text
         }
       }
-      return index === null ? walk(text, pointer) : index.get(pointer);
+      if (index === null) return walk(text, skipWs(text, 0), parsePointer(pointer));
+      return sparse ? walkFrom(text, index, pointer) : index.get(pointer);
     },
   };
 }
+
+/**
+ * Above this size a full index (one entry per value, ~10x the text in memory) would let one
+ * diagnostic exhaust the heap: large texts index only the first containers' starts and walk from there.
+ */
+const FULL_INDEX_CHARS = 4 * 1024 * 1024;
+const SPARSE_ENTRIES = 200_000;
 
 const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
 
@@ -462,10 +481,10 @@ const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
  * strings, duplicates (members counted in the text vs. keys in the value). Anything unusual returns
  * undefined and the full reader, the reference, handles it. About half the cost of the full reader.
  */
-function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
+function fastRead(t: string, maxDepth: number, maxString: number): { value: unknown } | undefined {
   // On one-byte strings these character-class tests return at once.
   if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
-  const members = scan(t, maxDepth);
+  const members = scan(t, maxDepth, maxString);
   if (members < 0) return undefined;
   let value: unknown;
   try {
@@ -477,7 +496,7 @@ function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
 }
 
 /** Members in the text (':' outside strings), or -1 when the full reader is needed. */
-function scan(t: string, maxDepth: number): number {
+function scan(t: string, maxDepth: number, maxString: number): number {
   const len = t.length;
   let depth = 0;
   let members = 0;
@@ -502,6 +521,8 @@ function scan(t: string, maxDepth: number): number {
         }
         if (t.charCodeAt(skipWs(t, q + 1)) === 58) return -1;
       }
+      // The raw span bounds the decoded length from above; only a long one needs the reader's exact count.
+      if (q - i - 1 > maxString) return -1;
       i = q + 1;
     } else if (c === 58) {
       members++;
@@ -553,8 +574,11 @@ function isWellFormed(s: string): boolean {
   return native !== undefined ? native.call(s) : !hasLoneSurrogate(s);
 }
 
-/** Second, lazy pass: the location of every value, by pointer. Later duplicate members overwrite earlier ones. */
-function buildIndex(t: string): Map<Pointer, ValueLocation> {
+/**
+ * Second, lazy pass: the location of every value, by pointer. Later duplicate members overwrite earlier ones.
+ * With `sparse`, only the start of each container is recorded, and only for the first `sparse` containers.
+ */
+function buildIndex(t: string, sparse?: number): Map<Pointer, ValueLocation> {
   const index = new Map<Pointer, ValueLocation>();
   const stack: { ptr: Pointer; start: number; arr: boolean; n: number; ks: number; ke: number }[] = [];
   let ptr = "";
@@ -571,6 +595,10 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
     const c = t.charCodeAt(i);
     if (c === 123 || c === 91) {
       const f = { ptr, start: i, arr: c === 91, n: 0, ks, ke };
+      if (sparse !== undefined) {
+        if (index.size >= sparse) return index;
+        index.set(ptr, { start: i, end: -1 });
+      }
       const j = skipWs(t, i + 1);
       if (t.charCodeAt(j) !== c + 2) {
         stack.push(f);
@@ -582,10 +610,10 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
         continue;
       }
       i = j + 1;
-      index.set(ptr, loc(f.start, i, ks, ke));
+      if (sparse === undefined) index.set(ptr, loc(f.start, i, ks, ke));
     } else {
       const e = skipValue(t, i);
-      index.set(ptr, loc(i, e, ks, ke));
+      if (sparse === undefined) index.set(ptr, loc(i, e, ks, ke));
       i = e;
     }
     for (;;) {
@@ -602,18 +630,31 @@ function buildIndex(t: string): Map<Pointer, ValueLocation> {
       }
       i++;
       stack.pop();
-      index.set(f.ptr, loc(f.start, i, f.ks, f.ke));
+      if (sparse === undefined) index.set(f.ptr, loc(f.start, i, f.ks, f.ke));
     }
   }
   return index;
 }
 
-/** Finds one value by following the pointer through the text, without an index. */
-function walk(t: string, pointer: Pointer): ValueLocation | undefined {
-  let i = skipWs(t, 0);
+/** Walks to a value from the closest ancestor whose start a sparse index holds. */
+function walkFrom(t: string, starts: Map<Pointer, ValueLocation>, pointer: Pointer): ValueLocation | undefined {
+  const tokens = parsePointer(pointer);
+  const prefixes = [""];
+  for (let k = 0; k < tokens.length - 1; k++) prefixes.push(prefixes[k] + "/" + escapeToken(tokens[k]!));
+  // A strict ancestor, so the walk crosses the last member and learns its key's span.
+  for (let k = Math.max(0, tokens.length - 1); k > 0; k--) {
+    const at = starts.get(prefixes[k]!);
+    if (at !== undefined) return walk(t, at.start, tokens.slice(k));
+  }
+  return walk(t, skipWs(t, 0), tokens);
+}
+
+/** Finds one value by following pointer tokens through the text from the value at offset i. */
+function walk(t: string, from: number, tokens: readonly string[]): ValueLocation | undefined {
+  let i = from;
   let ks = -1;
   let ke = -1;
-  for (const token of parsePointer(pointer)) {
+  for (const token of tokens) {
     const arr = t.charCodeAt(i) === 91;
     if (!arr && t.charCodeAt(i) !== 123) return undefined;
     let j = skipWs(t, i + 1);

@@ -8,6 +8,8 @@ export interface YamlOptions {
   maxDepth?: number;
   /** Most value nodes the document may expand to, aliases included (a "billion laughs" file hits it). */
   maxNodes?: number;
+  /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
+  maxStringLength?: number;
 }
 
 const CORE_TAGS = new Set(
@@ -23,6 +25,11 @@ class Exhausted extends Error {}
 export function parseYaml(text: string, options: YamlOptions = {}): SourceDocument {
   const maxDepth = options.maxDepth ?? 1000;
   const maxNodes = options.maxNodes ?? Math.max(100_000, text.length);
+  const maxString = options.maxStringLength ?? 1024 * 1024;
+  const tooLong = (s: string, start: number, end: number, at: Pointer, what: string) => {
+    if (s.length > maxString)
+      issues.push({ rule: "limit-exceeded", message: `The ${what} is longer than ${maxString} characters.`, start, end, pointer: at, hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" });
+  };
   const issues: ReadIssue[] = [];
   const lines = new LineIndex(text);
   const base = { syntax: "yaml" as const, text, lines, numbers: NO_LEXEMES };
@@ -94,6 +101,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
           const line = lines.position(first).line;
           issues.push({ rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
         } else firstAt.set(name, kr.start);
+        tooLong(name, kr.start, kr.end, memberAt, "key");
         const why = unsafeKeyReason(name);
         if (why) issues.push({ rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
         const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
@@ -114,6 +122,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
         issues.push({ rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
       if (typeof v === "bigint") return Number(v);
+      if (typeof v === "string") tooLong(v, loc.start, loc.end, at, "string");
       if (typeof v === "string" && hasLoneSurrogate(v))
         issues.push({ rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
       return v;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
@@ -7,14 +7,27 @@ import { validatePlan } from "../../engine.js";
 import { diagnosticJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
+import { defaultPolicy } from "../../policy/defaults.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Action, type Wrap, outputOption } from "../main.js";
 
 /** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
 async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnostic> {
-  if (file === "-") return io.readStdin();
+  const max = defaultPolicy(io.cwd).limits.maxFileBytes;
   try {
-    return readFileSync(resolve(io.cwd, file));
+    // Checked before reading, so a huge file is refused instead of being loaded whole.
+    const size = file === "-" ? undefined : statSync(resolve(io.cwd, file)).size;
+    const bytes = size !== undefined && size > max ? undefined : file === "-" ? await io.readStdin(max) : readFileSync(resolve(io.cwd, file));
+    if (bytes !== undefined && bytes.byteLength <= max) return bytes;
+    return {
+      rule: "limit-exceeded",
+      severity: "error",
+      message: `The file is ${size ?? `more than ${max}`} bytes, over the ${max}-byte limit.`,
+      file,
+      hint: "split the plan",
+      expected: max,
+      actual: size,
+    };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return {

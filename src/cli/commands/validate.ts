@@ -47,7 +47,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
             failFast: flags.failFast === true,
             now: io.now,
           };
-          if (file === "-") reports.push(await validatePlan(await io.readStdin(), { ...options, file: "-" }));
+          if (file === "-") reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }));
           else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
         }
         io.stdout(flags.output === "json" ? formatJson(reports) : formatText(reports, { color: useColor(io) }));
