@@ -75,10 +75,10 @@ const PHASE_RANK: Record<Phase, number> = {
   approval: 6,
 };
 
-let defaultProbe: FileProbe | undefined;
+// A fresh probe per validation: the probe caches file contents, and a long-lived process must see a file
+// changed (or a symlink swapped) since the last plan was checked.
 async function realFiles(): Promise<FileProbe> {
-  if (!defaultProbe) defaultProbe = (await import("./node/file-probe.js")).createFileProbe();
-  return defaultProbe;
+  return (await import("./node/file-probe.js")).createFileProbe();
 }
 
 /** Validates a plan given as text or bytes. Does no I/O but the file-system checks the rules need. */

@@ -102,6 +102,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
           issues.push({ rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
         } else firstAt.set(name, kr.start);
         tooLong(name, kr.start, kr.end, memberAt, "key");
+        if (name === "<<" && (keyNode as Scalar).type === "PLAIN")
+          issues.push({ rule: "unsafe-value", message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", start: kr.start, end: kr.end, pointer: memberAt, hint: "write the merged members out in full" });
         const why = unsafeKeyReason(name);
         if (why) issues.push({ rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
         const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
