@@ -112,6 +112,11 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     }
   }
 
+  if (text.charCodeAt(0) === 0xfeff) {
+    // One byte order mark is tolerated; a second one is content that other readers choke on.
+    push("parse-error", { message: "The file starts with two byte order marks.", hint: "save the file as UTF-8 without a byte order mark" }, { start: 0, end: 1 });
+    return finish(options, policy, pending, undefined, undefined, undefined, text);
+  }
   const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
   const doc = await readSyntax(syntax, text, policy.limits);
   for (const issue of doc.issues) pushIssue(push, issue);

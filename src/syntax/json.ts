@@ -452,6 +452,8 @@ export function parseJson(input: string, options: JsonParseOptions & { fast?: bo
     numbers,
     locate(pointer: Pointer): ValueLocation | undefined {
       if (!ok || getAt(value, pointer) === undefined) return undefined;
+      // The root needs no index: the engine asks for it for whole-plan notices.
+      if (pointer === "") return loc(skipWs(text, 0), skipValue(text, skipWs(text, 0)), -1, -1);
       const sparse = text.length > FULL_INDEX_CHARS;
       if (index === undefined) {
         try {
@@ -470,7 +472,7 @@ export function parseJson(input: string, options: JsonParseOptions & { fast?: bo
  * Above this size a full index (one entry per value, ~10x the text in memory) would let one
  * diagnostic exhaust the heap: large texts index only the first containers' starts and walk from there.
  */
-const FULL_INDEX_CHARS = 4 * 1024 * 1024;
+const FULL_INDEX_CHARS = 1024 * 1024;
 const SPARSE_ENTRIES = 200_000;
 
 const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;

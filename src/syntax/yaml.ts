@@ -37,6 +37,17 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "parse-error", message: "The file is empty: write a YAML plan.", start: 0, end: 0, hint: "add the plan's root mapping, e.g. steps: [...]" });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const bad = NOT_PRINTABLE.exec(text);
+  if (bad) {
+    const code = "U+" + bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    issues.push({ rule: "parse-error", message: `Control character ${code} is not allowed in a YAML file.`, start: bad.index, end: bad.index + 1, hint: "remove it, or write it as an escape in a double-quoted string; the file may be binary or in another encoding" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  const flowDepth = maxFlowDepth(text, maxDepth);
+  if (flowDepth >= 0) {
+    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: flowDepth, end: flowDepth + 1, hint: "flatten the document, or raise limits.maxDepth" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
@@ -45,6 +56,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const firstError = doc.errors[0];
+  // The parser reports its own stack overflow on deep block nesting as a syntax error.
+  if (firstError && /call stack/i.test(firstError.message)) {
+    issues.push(tooDeep(new RangeError(firstError.message), text));
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   if (firstError) {
     const [start, end] = firstError.pos;
     issues.push({
@@ -58,6 +74,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   }
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
+  const targets = new Map<Node, Node | undefined>();
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
@@ -66,7 +83,9 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      // Alias.resolve searches the document; a file full of aliases must not make that quadratic.
+      let target = targets.get(node);
+      if (target === undefined) targets.set(node, (target = node.resolve(doc)));
       const v = build(target, at, depth + 1);
       index.set(at, { ...rangeOf(node), ...(key ?? {}) });
       return v;
@@ -142,6 +161,39 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
+}
+
+/** Characters outside YAML's c-printable set: the parser would accept some of them silently. */
+const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
+
+/**
+ * Offset of the first flow bracket nested deeper than max, or -1. A cheap scan before parsing: the parser
+ * recurses per level and takes seconds to overflow its stack on 100,000 brackets. Quoted text and comments
+ * are skipped; a stray bracket in plain text can only make the count higher, for a document nested
+ * absurdly deep anyway, and a miscount the other way leaves the parser's own guard in place.
+ */
+function maxFlowDepth(t: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 34 || c === 39) {
+      const prev = t.charCodeAt(i - 1);
+      // Quotes open a scalar only after an indicator or space, not inside a word (don't).
+      if (i > 0 && prev !== 32 && prev !== 10 && prev !== 9 && prev !== 91 && prev !== 123 && prev !== 44 && prev !== 58 && prev !== 45) continue;
+      for (i++; i < t.length; i++) {
+        const d = t.charCodeAt(i);
+        if (c === 34 && d === 92) i++;
+        else if (d === c) break;
+      }
+    } else if (c === 35 && (i === 0 || t.charCodeAt(i - 1) === 32 || t.charCodeAt(i - 1) === 10)) {
+      while (i < t.length && t.charCodeAt(i) !== 10) i++;
+    }
+  }
+  return -1;
 }
 
 function rangeOf(node: Node | null | undefined): { start: number; end: number } {
