@@ -329,7 +329,8 @@ function locate(doc: SourceDocument, pointer: Pointer, key: boolean): { start: n
         return { start: loc.keyStart, end: loc.keyEnd };
       return { start: loc.start, end: loc.end };
     }
-    if (p === "") return undefined;
+    // The document itself, when the reader could not place it (a text it could not read): its start.
+    if (p === "") return { start: 0, end: 0 };
     p = parentPointer(p);
   }
 }

@@ -62,7 +62,9 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   if (firstError) {
-    const [start, end] = firstError.pos;
+    // The parser may place an end-of-input error one past the end; keep spans inside the text.
+    const start = Math.min(firstError.pos[0], text.length);
+    const end = Math.min(firstError.pos[1], text.length);
     issues.push({
       rule: "parse-error",
       message: `YAML syntax error: ${firstError.message.split("\n")[0]}`,
@@ -85,7 +87,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (isAlias(node)) {
       // Alias.resolve searches the document; a file full of aliases must not make that quadratic.
       let target = targets.get(node);
-      if (target === undefined) targets.set(node, (target = node.resolve(doc)));
+      if (target === undefined) {
+        target = node.resolve(doc);
+        targets.set(node, target);
+      }
       const v = build(target, at, depth + 1);
       index.set(at, { ...rangeOf(node), ...(key ?? {}) });
       return v;

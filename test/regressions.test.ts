@@ -1,0 +1,79 @@
+/** Regression tests for faults the adversarial corpus and the property tests found. */
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { canonicalJson, canonicalSha256 } from "../src/core/canonical/jcs.js";
+import { collectPointers } from "./pointers.js";
+import { parseJson } from "../src/syntax/json.js";
+import { parseYaml } from "../src/syntax/yaml.js";
+import { run } from "./helpers.js";
+
+const probes = vi.hoisted(() => ({ created: 0 }));
+vi.mock("../src/node/file-probe.js", async (importActual) => {
+  const actual = await importActual<typeof import("../src/node/file-probe.js")>();
+  return {
+    createFileProbe: () => {
+      probes.created++;
+      return actual.createFileProbe();
+    },
+  };
+});
+
+describe("regressions", () => {
+  it("gives a whole-document diagnostic on a text no dialect reads a position", async () => {
+    const report = await run("# Title\n", { file: "plan.txt" });
+    const d = report.diagnostics.find((x) => x.rule === "unknown-format" || x.rule === "parse-error")!;
+    expect(d).toMatchObject({ line: 1, column: 1 });
+  });
+
+  it("keeps a YAML end-of-input error inside the text", () => {
+    const doc = parseYaml("{");
+    expect(doc.issues[0]!.end).toBeLessThanOrEqual(1);
+  });
+
+  it("reads a control character in YAML as a parse error, not as part of a tool name", () => {
+    expect(parseYaml("tool: read_file\u0000\n").issues.map((i) => [i.rule, i.start])).toEqual([["parse-error", 15]]);
+    expect(parseYaml('tool: "read_file\\0"\n').issues).toEqual([]); // an escape is a value; the rules judge it
+  });
+
+  it("reports deep YAML nesting as a limit, quickly", () => {
+    const started = performance.now();
+    const doc = parseYaml(`a: ${"[".repeat(200_000)}`);
+    expect(doc.issues.map((i) => i.rule)).toEqual(["limit-exceeded"]);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("rejects two byte order marks", async () => {
+    const r = await run(new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x5b, 0x5d]));
+    expect(r.diagnostics.map((d) => d.rule)).toEqual(["parse-error"]);
+  });
+
+  it("hashes a plan in chunks to the same digest as the whole canonical text", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(canonicalSha256(v)).toBe(createHash("sha256").update(canonicalJson(v), "utf8").digest("hex"));
+      }),
+    );
+    const big = Array.from({ length: 20_000 }, (_, i) => ({ tool: "t", n: i, s: "é".repeat(i % 7) }));
+    expect(canonicalSha256(big)).toBe(createHash("sha256").update(canonicalJson(big), "utf8").digest("hex"));
+  });
+
+  it("locates every value of a large JSON text as a small one does", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        const text = JSON.stringify(v, null, 1);
+        const small = parseJson(text);
+        const large = parseJson(text + " ".repeat(1024 * 1024 + 1)); // past the full-index threshold
+        for (const p of collectPointers(small.value)) expect(large.locate(p), p).toEqual(small.locate(p));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("uses a fresh file probe for each validation, so a changed file is seen", async () => {
+    const before = probes.created;
+    await run('[{"tool": "plot_qc"}]');
+    await run('[{"tool": "plot_qc"}]');
+    expect(probes.created - before).toBe(2);
+  });
+});
