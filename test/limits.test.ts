@@ -1,9 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parsePolicyText } from "../src/node/policy.js";
+import { validateFile } from "../src/node/validate-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
 import { parseYaml } from "../src/syntax/yaml.js";
@@ -92,6 +93,29 @@ describe("input size on the command line", () => {
     const r = await cli(["validate", "-", "--output", "json"], { cwd: dir, stdin: JSON.stringify([{ tool: "plot_qc", description: "x".repeat(60) }]) });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).results[0].diagnostics[0].rule).toBe("limit-exceeded");
+  });
+});
+
+describe("files that are not plain files", () => {
+  it.skipIf(!existsSync("/dev/zero"))("refuses a device that never ends instead of reading it", async () => {
+    const report = await validateFile("/dev/zero");
+    expect(report.diagnostics.map((d) => [d.rule, d.message])).toEqual([["file-not-found", "Plan file not found: /dev/zero is a device, pipe or socket, not a plan file."]]);
+    const r = await cli(["seal", "/dev/zero"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("file-not-found");
+  });
+
+  it("refuses a FIFO without waiting for a writer", async () => {
+    const fifo = join(dir, "plan.fifo");
+    const made = spawnSync("mkfifo", [fifo]);
+    if (made.status !== 0) return; // no mkfifo on this system
+    const report = await validateFile(fifo);
+    expect(report.diagnostics.map((d) => d.rule)).toEqual(["file-not-found"]);
+  });
+
+  it("refuses a directory", async () => {
+    const report = await validateFile(dir);
+    expect(report.diagnostics[0]!.message).toContain("is a directory");
   });
 });
 

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
@@ -6,6 +5,7 @@ import type { Diagnostic } from "../../core/diagnostic.js";
 import { validatePlan } from "../../engine.js";
 import { diagnosticJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
+import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
@@ -14,11 +14,10 @@ import { type Action, type Wrap, outputOption } from "../main.js";
 /** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
 async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnostic> {
   const max = defaultPolicy(io.cwd).limits.maxFileBytes;
-  try {
-    // Checked before reading, so a huge file is refused instead of being loaded whole.
-    const size = file === "-" ? undefined : statSync(resolve(io.cwd, file)).size;
-    const bytes = size !== undefined && size > max ? undefined : file === "-" ? await io.readStdin(max) : readFileSync(resolve(io.cwd, file));
-    if (bytes !== undefined && bytes.byteLength <= max) return bytes;
+  const read = file === "-" ? { ok: true as const, bytes: await io.readStdin(max) } : readFileBounded(resolve(io.cwd, file), max);
+  if (read.ok && read.bytes.byteLength <= max) return read.bytes;
+  if (read.ok || read.reason === "too-large") {
+    const size = read.ok ? undefined : read.size;
     return {
       rule: "limit-exceeded",
       severity: "error",
@@ -28,16 +27,9 @@ async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnost
       expected: max,
       actual: size,
     };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return {
-      rule: "file-not-found",
-      severity: "error",
-      message: `Plan file not found: ${file} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code})`}.`,
-      file,
-      hint: "check the path",
-    };
   }
+  const why = read.reason === "not-a-file" ? `is ${read.kind}` : read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`;
+  return { rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} ${why}.`, file, hint: "check the path" };
 }
 
 function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {
