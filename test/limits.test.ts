@@ -138,3 +138,13 @@ describe("memory", () => {
     expect(result.grown).toBeLessThan(400 * 1024 * 1024);
   });
 });
+
+describe("configuration files that are not plain files", () => {
+  it.skipIf(!existsSync("/dev/zero"))("a policy or tools path to a device is a usage error, not a hang", async () => {
+    const p = await cli(["validate", "x.json", "--policy", "/dev/zero"], { cwd: dir });
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain("device, pipe or socket");
+    const t = await cli(["validate", "x.json", "--tools", "/dev/zero"], { cwd: dir });
+    expect(t.code).toBe(2);
+  });
+});

@@ -41,3 +41,17 @@ export function readFileBounded(path: string, max: number): BoundedRead {
     closeSync(fd);
   }
 }
+
+/** Configuration files (policy, tool registry) are small: a bound keeps a wrong path from hanging the CLI. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/** Reads a configuration file as UTF-8; throws an Error saying why it cannot. */
+export function readConfigText(path: string, max = MAX_CONFIG_BYTES): string {
+  const read = readFileBounded(path, max);
+  if (read.ok) return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8");
+  const err = new Error(
+    read.reason === "too-large" ? `it is over ${max} bytes` : read.reason === "not-a-file" ? `it is ${read.kind}` : read.code,
+  ) as NodeJS.ErrnoException;
+  if (read.reason === "error") err.code = read.code;
+  throw err;
+}
