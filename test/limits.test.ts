@@ -51,6 +51,7 @@ describe("limits.maxStringLength", () => {
 
   it("has a safe default of 1 MiB", () => {
     expect(defaultPolicy("/").limits.maxStringLength).toBe(1024 * 1024);
+    expect(defaultPolicy("/").limits.maxYamlBytes).toBe(1024 * 1024);
     expect(parseJson(`["${"x".repeat(1024 * 1024 + 1)}"]`).issues.map((i) => i.rule)).toEqual(["limit-exceeded"]);
   });
 });

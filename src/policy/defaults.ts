@@ -89,7 +89,7 @@ export function defaultPolicy(workspace: string): Policy {
       maxDepth: 1000,
       maxSteps: 100_000,
       maxStringLength: 1024 * 1024,
-      maxYamlBytes: 2 * 1024 * 1024,
+      maxYamlBytes: 1024 * 1024,
     },
     rules: {},
   };

@@ -34,7 +34,7 @@ export function utf8Length(text: string, stop = Number.POSITIVE_INFINITY): numbe
   return n;
 }
 
-// The YAML reader needs ~100 bytes of heap and ~2 µs per byte of input: a bound keeps a large file from
+// The YAML reader needs ~100 bytes of heap and ~3 µs per byte of input: a bound keeps a large file from
 // exhausting memory instead of being rejected.
 function tooLarge(syntax: SyntaxId, text: string, max: number): SourceDocument {
   return {

@@ -92,10 +92,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         targets.set(node, target);
       }
       const v = build(target, at, depth + 1);
-      index.set(at, { ...rangeOf(node), ...(key ?? {}) });
+      index.set(at, locationOf(node, key));
       return v;
     }
-    const loc: ValueLocation = { ...rangeOf(node as Node | null), ...(key ?? {}) };
+    const loc = locationOf(node as Node | null, key);
     index.set(at, loc);
     if (node === null || node === undefined) return null;
     const tag = (node as Node).tag;
@@ -199,6 +199,14 @@ function maxFlowDepth(t: string, max: number): number {
     }
   }
   return -1;
+}
+
+/** A value's range and its key's, built directly: this runs once per node of the document. */
+function locationOf(node: Node | null | undefined, key?: { keyStart: number; keyEnd: number }): ValueLocation {
+  const r = node?.range;
+  const start = r ? r[0] : 0;
+  const end = r ? r[1] : 0;
+  return key ? { start, end, keyStart: key.keyStart, keyEnd: key.keyEnd } : { start, end };
 }
 
 function rangeOf(node: Node | null | undefined): { start: number; end: number } {
