@@ -4,6 +4,7 @@ import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
 import type { FileProbe } from "./core/file-probe.js";
 import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
+import { LineIndex } from "./core/source.js";
 import type { Phase, Report, RuleContext } from "./core/rule.js";
 import type { ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
@@ -258,7 +259,9 @@ function finish(
       });
     }
   }
-  const resolved = resolve(pending, doc, policy, options.file);
+  // Faults found before a document exists (decoding) still have offsets into the decoded text.
+  const lines = doc?.lines ?? (text !== undefined ? new LineIndex(text) : undefined);
+  const resolved = resolve(pending, doc, lines, policy, options.file);
   const diagnostics = options.failFast ? firstFailure(resolved) : resolved.map((r) => r.diagnostic);
   const report: PlanReport = {
     file: options.file,
@@ -282,7 +285,7 @@ interface Resolved {
   order: [number, number, number, number];
 }
 
-function resolve(pending: Pending[], doc: SourceDocument | undefined, policy: Policy, file?: string): Resolved[] {
+function resolve(pending: Pending[], doc: SourceDocument | undefined, lines: LineIndex | undefined, policy: Policy, file?: string): Resolved[] {
   const out: Resolved[] = [];
   const seen = new Set<string>();
   for (const p of pending) {
@@ -300,9 +303,9 @@ function resolve(pending: Pending[], doc: SourceDocument | undefined, policy: Po
     if (r.step !== undefined) d.step = r.step;
     let offset = -1;
     const span = p.offsets ?? (doc && r.at !== undefined ? locate(doc, r.at, r.key === true) : undefined);
-    if (doc && span) {
-      const start = doc.lines.position(span.start);
-      const end = doc.lines.position(span.end);
+    if (lines && span) {
+      const start = lines.position(span.start);
+      const end = lines.position(span.end);
       d.line = start.line;
       d.column = start.column;
       d.endLine = end.line;

@@ -107,8 +107,8 @@ function faults(result: unknown): string[] {
     for (const d of result.diagnostics) {
       if (!findRule(d.rule)) out.push(`unknown rule ${d.rule}`);
       if (d.pointer !== undefined && !(d.line! >= 1 && d.column! >= 1)) out.push(`${d.rule} at ${d.pointer} has no position`);
-      // Whenever the text was read, reading errors point into it.
-      if (result.source && (d.rule === "parse-error" || d.rule === "duplicate-key") && d.line === undefined) out.push(`${d.rule} without a position`);
+      // Reading faults always point into the text, even when it could not be decoded.
+      if ((d.rule === "parse-error" || d.rule === "duplicate-key") && d.line === undefined) out.push(`${d.rule} without a position`);
     }
   }
   return out;

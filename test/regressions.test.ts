@@ -45,7 +45,12 @@ describe("regressions", () => {
 
   it("rejects two byte order marks", async () => {
     const r = await run(new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x5b, 0x5d]));
-    expect(r.diagnostics.map((d) => d.rule)).toEqual(["parse-error"]);
+    expect(r.diagnostics.map((d) => [d.rule, d.line, d.column])).toEqual([["parse-error", 1, 1]]);
+  });
+
+  it("places an encoding fault in the text", async () => {
+    const r = await run(new Uint8Array([0x5b, 0x0a, 0x22, 0xc3, 0x28, 0x22, 0x5d]));
+    expect(r.diagnostics.map((d) => [d.rule, d.line, d.column])).toEqual([["parse-error", 2, 2]]);
   });
 
   it("hashes a plan in chunks to the same digest as the whole canonical text", () => {
