@@ -75,6 +75,17 @@ describe("regressions", () => {
     );
   });
 
+  it("lists at most 1000 reading problems, then says there are more", async () => {
+    const json = `[{"tool": "plot_qc", "params": [${Array.from({ length: 20_000 }, () => '{"__proto__": 1}').join(",")}]}]`;
+    const yaml = `steps:\n${"  - !x a\n".repeat(20_000)}`;
+    for (const [file, text] of [["p.json", json], ["p.yaml", yaml]] as const) {
+      const r = await run(text, { file });
+      const reading = r.diagnostics.filter((d) => d.rule === "unsafe-value" || d.rule === "limit-exceeded");
+      expect(reading.length).toBeLessThanOrEqual(1001);
+      expect(r.diagnostics.some((d) => d.rule === "limit-exceeded" && d.message.includes("more than 1000 problems"))).toBe(true);
+    }
+  });
+
   it("uses a fresh file probe for each validation, so a changed file is seen", async () => {
     const before = probes.created;
     await run('[{"tool": "plot_qc"}]');

@@ -2,6 +2,7 @@ import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocatio
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
+import { addIssue, MAX_ISSUES } from "./unsafe.js";
 
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */
@@ -348,7 +349,7 @@ class Reader {
   }
 
   note(rule: ReadRuleId, start: number, end: number, message: string, hint: string): void {
-    this.issues.push({ rule, message, start, end, pointer: this.pointer(), hint });
+    if (this.issues.length <= MAX_ISSUES) addIssue(this.issues, { rule, message, start, end, pointer: this.pointer(), hint });
   }
 
   stop(start: number, end: number, message: string, hint?: string, rule: ReadRuleId = "parse-error"): Stop {

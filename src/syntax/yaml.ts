@@ -2,7 +2,7 @@ import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocumen
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { unsafeKeyReason } from "./unsafe.js";
+import { addIssue, unsafeKeyReason } from "./unsafe.js";
 
 export interface YamlOptions {
   maxDepth?: number;
@@ -28,7 +28,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   const maxString = options.maxStringLength ?? 1024 * 1024;
   const tooLong = (s: string, start: number, end: number, at: Pointer, what: string) => {
     if (s.length > maxString)
-      issues.push({ rule: "limit-exceeded", message: `The ${what} is longer than ${maxString} characters.`, start, end, pointer: at, hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" });
+      addIssue(issues, { rule: "limit-exceeded", message: `The ${what} is longer than ${maxString} characters.`, start, end, pointer: at, hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" });
   };
   const issues: ReadIssue[] = [];
   const lines = new LineIndex(text);
@@ -81,7 +81,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
       const r = (node as Node | undefined)?.range;
-      issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
+      addIssue(issues, { rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
@@ -100,7 +100,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (node === null || node === undefined) return null;
     const tag = (node as Node).tag;
     if (tag !== undefined && !CORE_TAGS.has(tag)) {
-      issues.push({ rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
+      addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
     }
     if (isMap(node)) {
       const obj: Record<string, unknown> = {};
@@ -113,23 +113,23 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
           const raw = keyNode === null ? null : (keyNode as Scalar).value;
           name = raw === null ? "" : String(raw);
           if (keyNode === null || typeof raw !== "string")
-            issues.push({ rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
+            addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
         } else {
           name = "";
-          issues.push({ rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          addIssue(issues, { rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
           continue;
         }
         const memberAt = childPointer(at, name);
         const first = firstAt.get(name);
         if (first !== undefined) {
           const line = lines.position(first).line;
-          issues.push({ rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
+          addIssue(issues, { rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
         } else firstAt.set(name, kr.start);
         tooLong(name, kr.start, kr.end, memberAt, "key");
         if (name === "<<" && (keyNode as Scalar).type === "PLAIN")
-          issues.push({ rule: "unsafe-value", message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", start: kr.start, end: kr.end, pointer: memberAt, hint: "write the merged members out in full" });
+          addIssue(issues, { rule: "unsafe-value", message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", start: kr.start, end: kr.end, pointer: memberAt, hint: "write the merged members out in full" });
         const why = unsafeKeyReason(name);
-        if (why) issues.push({ rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
+        if (why) addIssue(issues, { rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
         const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
         if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
         else obj[name] = value;
@@ -146,11 +146,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (isScalar(node)) {
       const v = node.value;
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
-        issues.push({ rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
+        addIssue(issues, { rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
       if (typeof v === "bigint") return Number(v);
       if (typeof v === "string") tooLong(v, loc.start, loc.end, at, "string");
       if (typeof v === "string" && hasLoneSurrogate(v))
-        issues.push({ rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
+        addIssue(issues, { rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
       return v;
     }
     return null;
