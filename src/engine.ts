@@ -66,6 +66,9 @@ interface Pending {
   phase: Phase;
 }
 
+/** Most diagnostics in one report. */
+const MAX_DIAGNOSTICS = 10_000;
+
 const PHASE_RANK: Record<Phase, number> = {
   read: 0,
   structure: 1,
@@ -86,8 +89,16 @@ async function realFiles(): Promise<FileProbe> {
 export async function validatePlan(input: string | Uint8Array, options: ValidateOptions = {}): Promise<PlanReport> {
   const policy = effectivePolicy(options);
   const pending: Pending[] = [];
-  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) =>
+  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) => {
+    // A hostile plan can hold millions of faults; past the cap one note stands for the rest, so the
+    // report stays bounded. Rules that are off do not count against it.
+    if (settingOf(rule, policy) === "off" || pending.length > MAX_DIAGNOSTICS) return;
+    if (pending.length === MAX_DIAGNOSTICS) {
+      pending.push({ rule: "limit-exceeded", phase: "read", report: { message: `The plan has more than ${MAX_DIAGNOSTICS} problems; the rest are not listed.`, hint: "fix the problems listed, then validate again" } });
+      return;
+    }
     pending.push({ rule, report, offsets, phase: findRule(rule)?.meta.phase ?? "structure" });
+  };
 
   const bytes = typeof input === "string" ? undefined : input;
   const size = bytes ? bytes.byteLength : input.length;

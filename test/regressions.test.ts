@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { canonicalJson, canonicalSha256 } from "../src/core/canonical/jcs.js";
 import { collectPointers } from "./pointers.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
 import { parseYaml } from "../src/syntax/yaml.js";
 import { run } from "./helpers.js";
@@ -84,6 +85,18 @@ describe("regressions", () => {
       expect(reading.length).toBeLessThanOrEqual(1001);
       expect(r.diagnostics.some((d) => d.rule === "limit-exceeded" && d.message.includes("more than 1000 problems"))).toBe(true);
     }
+  });
+
+  it("caps a report at 10,000 diagnostics and rejects the plan for the rest", async () => {
+    const policy = defaultPolicy("/workspace");
+    policy.rules["unknown-key"] = "warning"; // even when every listed problem is only a warning
+    const text = `[${Array.from({ length: 2_600 }, () => '{"tool": "plot_qc", "a": 1, "b": 2, "c": 3, "d": 4}').join(",")}]`;
+    const r = await run(text, { policy });
+    expect(r.diagnostics).toHaveLength(10_001);
+    expect(r.diagnostics.filter((d) => d.rule === "limit-exceeded").map((d) => d.severity)).toEqual(["error"]);
+    expect(r.valid).toBe(false);
+    policy.rules["unknown-key"] = "off"; // rules that are off do not fill the report
+    expect((await run(text, { policy })).diagnostics.filter((d) => d.rule === "limit-exceeded")).toEqual([]);
   });
 
   it("uses a fresh file probe for each validation, so a changed file is seen", async () => {
