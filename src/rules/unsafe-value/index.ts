@@ -8,7 +8,8 @@ import { defineRule } from "../../core/rule.js";
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 function shown(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const clipped = s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return JSON.stringify(clipped).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function hiddenAt(s: string): string {
