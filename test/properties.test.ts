@@ -213,3 +213,60 @@ describe("small mutations of a valid plan", () => {
     );
   });
 });
+
+// ---- the JSON reader's two paths and the native parser agree ----
+
+/** JSON-shaped text: real JSON values, their pieces shuffled, and the troublesome pieces above. */
+const jsonish = fc.oneof(
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.jsonValue().map((v) => JSON.stringify(v, null, 2)),
+  fc.array(fc.oneof(token, fc.jsonValue().map((v) => JSON.stringify(v))), { maxLength: 12 }).map((p) => p.join("")),
+);
+
+describe("JSON reader", () => {
+  it("accepts exactly what JSON.parse accepts", () => {
+    fc.assert(
+      fc.property(jsonish, (text) => {
+        let native = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          native = false;
+        }
+        const doc = parseJson(text.charCodeAt(0) === 0xfeff ? ` ${text}` : text);
+        expect(doc.issues.some((i) => i.rule === "parse-error"), text).toBe(!native);
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
+  it("finds every duplicate key, however the keys are spelt and nested", () => {
+    const key = fc.constantFrom("a", "b", "\\u0061", "a\\u0062", "ab", "__x");
+    const members = fc.array(fc.tuple(key, fc.oneof(fc.integer(), fc.constant("{}"))), { maxLength: 5 });
+    fc.assert(
+      fc.property(members, fc.boolean(), (ms, nest) => {
+        const body = `{${ms.map(([k, v]) => `"${k}": ${v}`).join(", ")}}`;
+        const text = nest ? `[{"tool": "t", "params": ${body}}]` : body;
+        const names = ms.map(([k]) => JSON.parse(`"${k}"`) as string);
+        const dup = new Set(names).size !== names.length;
+        for (const fast of [true, false]) {
+          const doc = parseJson(text, { fast });
+          expect(doc.issues.some((i) => i.rule === "duplicate-key"), text).toBe(dup);
+        }
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
+  it("reads the same value and the same problems on its fast and its full path", () => {
+    fc.assert(
+      fc.property(jsonish, (text) => {
+        const fast = parseJson(text);
+        const full = parseJson(text, { fast: false });
+        expect(fast.issues.map((i) => [i.rule, i.start])).toEqual(full.issues.map((i) => [i.rule, i.start]));
+        expect(fast.value).toEqual(full.value);
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+});
