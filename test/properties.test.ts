@@ -214,7 +214,7 @@ describe("small mutations of a valid plan", () => {
   });
 });
 
-// ---- the JSON reader's two paths and the native parser agree ----
+// ---- the readers agree with each other and with the native parser ----
 
 /** JSON-shaped text: real JSON values, their pieces shuffled, and the troublesome pieces above. */
 const jsonish = fc.oneof(
@@ -223,7 +223,7 @@ const jsonish = fc.oneof(
   fc.array(fc.oneof(token, fc.jsonValue().map((v) => JSON.stringify(v))), { maxLength: 12 }).map((p) => p.join("")),
 );
 
-describe("JSON reader", () => {
+describe("JSON and YAML readers", () => {
   it("accepts exactly what JSON.parse accepts", () => {
     fc.assert(
       fc.property(jsonish, (text) => {
@@ -253,6 +253,22 @@ describe("JSON reader", () => {
           const doc = parseJson(text, { fast });
           expect(doc.issues.some((i) => i.rule === "duplicate-key"), text).toBe(dup);
         }
+      }),
+      { numRuns: RUNS * 4 },
+    );
+  });
+
+  it("finds every duplicate key in YAML, block or flow, plain or quoted", () => {
+    const spellings: Record<string, string> = { a: "a", '"a"': "a", "'a'": "a", '"\\x61"': "a", b: "b", '"b"': "b", "? a": "a" };
+    const key = fc.constantFrom(...Object.keys(spellings));
+    fc.assert(
+      fc.property(fc.array(key, { maxLength: 5 }), fc.boolean(), (keys, flow) => {
+        const text = flow
+          ? `{${keys.map((k, i) => `${k.replace("? ", "")}: ${i}`).join(", ")}}`
+          : keys.map((k, i) => (k.startsWith("? ") ? `${k}\n: ${i}` : `${k}: ${i}`)).join("\n");
+        const names = keys.map((k) => spellings[k]!);
+        const doc = parseYaml(text || "{}");
+        expect(doc.issues.some((i) => i.rule === "duplicate-key"), text).toBe(new Set(names).size !== names.length);
       }),
       { numRuns: RUNS * 4 },
     );
