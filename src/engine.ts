@@ -1,9 +1,10 @@
-import { canonicalJson, sha256Hex } from "./core/canonical/jcs.js";
+import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
 import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
 import type { FileProbe } from "./core/file-probe.js";
 import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
+import { LineIndex } from "./core/source.js";
 import type { Phase, Report, RuleContext } from "./core/rule.js";
 import type { ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
@@ -65,6 +66,9 @@ interface Pending {
   phase: Phase;
 }
 
+/** Most diagnostics in one report. */
+const MAX_DIAGNOSTICS = 10_000;
+
 const PHASE_RANK: Record<Phase, number> = {
   read: 0,
   structure: 1,
@@ -75,18 +79,26 @@ const PHASE_RANK: Record<Phase, number> = {
   approval: 6,
 };
 
-let defaultProbe: FileProbe | undefined;
+// A fresh probe per validation: the probe caches file contents, and a long-lived process must see a file
+// changed (or a symlink swapped) since the last plan was checked.
 async function realFiles(): Promise<FileProbe> {
-  if (!defaultProbe) defaultProbe = (await import("./node/file-probe.js")).createFileProbe();
-  return defaultProbe;
+  return (await import("./node/file-probe.js")).createFileProbe();
 }
 
 /** Validates a plan given as text or bytes. Does no I/O but the file-system checks the rules need. */
 export async function validatePlan(input: string | Uint8Array, options: ValidateOptions = {}): Promise<PlanReport> {
   const policy = effectivePolicy(options);
   const pending: Pending[] = [];
-  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) =>
+  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) => {
+    // A hostile plan can hold millions of faults; past the cap one note stands for the rest, so the
+    // report stays bounded. Rules that are off do not count against it.
+    if (settingOf(rule, policy) === "off" || pending.length > MAX_DIAGNOSTICS) return;
+    if (pending.length === MAX_DIAGNOSTICS) {
+      pending.push({ rule: "limit-exceeded", phase: "read", report: { message: `The plan has more than ${MAX_DIAGNOSTICS} problems; the rest are not listed.`, hint: "fix the problems listed, then validate again" } });
+      return;
+    }
     pending.push({ rule, report, offsets, phase: findRule(rule)?.meta.phase ?? "structure" });
+  };
 
   const bytes = typeof input === "string" ? undefined : input;
   const size = bytes ? bytes.byteLength : input.length;
@@ -112,6 +124,11 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     }
   }
 
+  if (text.charCodeAt(0) === 0xfeff) {
+    // One byte order mark is tolerated; a second one is content that other readers choke on.
+    push("parse-error", { message: "The file starts with two byte order marks.", hint: "save the file as UTF-8 without a byte order mark" }, { start: 0, end: 1 });
+    return finish(options, policy, pending, undefined, undefined, undefined, text);
+  }
   const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
   const doc = await readSyntax(syntax, text, policy.limits);
   for (const issue of doc.issues) pushIssue(push, issue);
@@ -216,7 +233,7 @@ function settingOf(id: string, policy: Policy): Severity | "off" {
 export function planHashOf(doc: SourceDocument): string | undefined {
   if (doc.syntax === "markdown") return "sha256:" + sha256Hex(doc.text.replace(/\r\n?/g, "\n"));
   if (doc.value === undefined) return undefined;
-  return "sha256:" + sha256Hex(canonicalJson(doc.value));
+  return "sha256:" + canonicalSha256(doc.value);
 }
 
 function normaliseHash(h: string): string {
@@ -253,7 +270,9 @@ function finish(
       });
     }
   }
-  const resolved = resolve(pending, doc, policy, options.file);
+  // Faults found before a document exists (decoding) still have offsets into the decoded text.
+  const lines = doc?.lines ?? (text !== undefined ? new LineIndex(text) : undefined);
+  const resolved = resolve(pending, doc, lines, policy, options.file);
   const diagnostics = options.failFast ? firstFailure(resolved) : resolved.map((r) => r.diagnostic);
   const report: PlanReport = {
     file: options.file,
@@ -277,7 +296,7 @@ interface Resolved {
   order: [number, number, number, number];
 }
 
-function resolve(pending: Pending[], doc: SourceDocument | undefined, policy: Policy, file?: string): Resolved[] {
+function resolve(pending: Pending[], doc: SourceDocument | undefined, lines: LineIndex | undefined, policy: Policy, file?: string): Resolved[] {
   const out: Resolved[] = [];
   const seen = new Set<string>();
   for (const p of pending) {
@@ -295,9 +314,9 @@ function resolve(pending: Pending[], doc: SourceDocument | undefined, policy: Po
     if (r.step !== undefined) d.step = r.step;
     let offset = -1;
     const span = p.offsets ?? (doc && r.at !== undefined ? locate(doc, r.at, r.key === true) : undefined);
-    if (doc && span) {
-      const start = doc.lines.position(span.start);
-      const end = doc.lines.position(span.end);
+    if (lines && span) {
+      const start = lines.position(span.start);
+      const end = lines.position(span.end);
       d.line = start.line;
       d.column = start.column;
       d.endLine = end.line;
@@ -324,7 +343,8 @@ function locate(doc: SourceDocument, pointer: Pointer, key: boolean): { start: n
         return { start: loc.keyStart, end: loc.keyEnd };
       return { start: loc.start, end: loc.end };
     }
-    if (p === "") return undefined;
+    // The document itself, when the reader could not place it (a text it could not read): its start.
+    if (p === "") return { start: 0, end: 0 };
     p = parentPointer(p);
   }
 }

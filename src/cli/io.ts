@@ -2,8 +2,8 @@
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<Uint8Array>;
+  /** Reads all of standard input; with maxBytes, stops once more than that has arrived (the caller rejects it). */
+  readStdin(maxBytes?: number): Promise<Uint8Array>;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   /** Is stdout a terminal (colour is used only then, and never with NO_COLOR). */
@@ -16,9 +16,15 @@ export function processIO(): CliIO {
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
-    readStdin: async () => {
+    readStdin: async (maxBytes = Number.POSITIVE_INFINITY) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).byteLength;
+        // An endless or huge pipe must not be buffered whole: what is over the limit is rejected anyway.
+        if (size > maxBytes) break;
+      }
       return Buffer.concat(chunks);
     },
     cwd: process.cwd(),

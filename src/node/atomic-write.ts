@@ -1,15 +1,27 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+const TEMP = ".plangate-tmp-";
 
 /**
  * Writes a file so that readers see the old content or the new, never a truncated one: the data goes
  * to a temporary file in the same folder, is flushed to disk, and is renamed over the target.
+ * A symlinked target is written through (the link stays a link); an existing file keeps its mode.
+ * Temporary files left by a writer that was killed are removed first.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.plangate-tmp-${process.pid}-${randomBytes(6).toString("hex")}`);
-  const fd = openSync(tmp, "wx", 0o644);
+  const target = resolveTarget(path);
+  const dir = dirname(target);
+  removeStaleTemps(target);
+  let mode = 0o644;
+  try {
+    mode = statSync(target).mode & 0o777;
+  } catch {
+    // A new file.
+  }
+  const tmp = join(dir, `.${basename(target)}${TEMP}${process.pid}-${randomBytes(6).toString("hex")}`);
+  const fd = openSync(tmp, "wx", mode);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
@@ -24,7 +36,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
   closeSync(fd);
   try {
-    renameSync(tmp, path);
+    renameSync(tmp, target);
   } catch (err) {
     try {
       unlinkSync(tmp);
@@ -40,5 +52,53 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     }
   } catch {
     // Some file systems cannot fsync a directory; the rename itself is still atomic.
+  }
+}
+
+/** The file a write to `path` should replace: the end of its symlink chain when it is a link. */
+function resolveTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Removes `.<name>.plangate-tmp-<pid>-<hex>` files whose writer process no longer runs: what a writer
+ * killed between creating its temporary file and renaming it leaves behind.
+ */
+export function removeStaleTemps(path: string): string[] {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}${TEMP}`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-[0-9a-f]+$/.exec(name.slice(prefix.length));
+    if (!m || isRunning(Number(m[1]))) continue;
+    try {
+      unlinkSync(join(dir, name));
+      removed.push(name);
+    } catch {
+      // Already gone, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

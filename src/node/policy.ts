@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { closest, type ToolRegistry } from "../core/tools.js";
@@ -174,7 +175,7 @@ export async function loadPolicy(options: { file?: string; cwd: string; workspac
   }
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readConfigText(file);
   } catch (err) {
     throw new PolicyError(`cannot read policy file ${options.file ?? file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

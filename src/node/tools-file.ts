@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readConfigText } from "./read-bounded.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { parseToolWhitelist } from "../core/tools.js";
 import { isObject } from "../dialects/shape.js";
@@ -44,7 +44,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
 export function loadToolsFile(path: string, name: string = path): ToolRegistry {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readConfigText(path);
   } catch (err) {
     throw new ToolsFileError(`cannot read tools file ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -1,30 +1,27 @@
-import { readFileSync, statSync } from "node:fs";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../engine.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
+import { readFileBounded } from "./read-bounded.js";
 
 /** Reads and validates a plan file. A missing or unreadable file is a `file-not-found` diagnostic. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<PlanReport> {
   const opts: ValidateOptions = { ...options, file: options.file ?? path };
   const policy = options.policy ?? defaultPolicy(options.workspace ?? process.cwd());
-  let bytes: Uint8Array;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) return notFound(opts, path, "is a directory, not a plan file");
-    if (st.size > policy.limits.maxFileBytes)
+  const read = readFileBounded(path, policy.limits.maxFileBytes);
+  if (!read.ok) {
+    if (read.reason === "too-large")
       return rejected(opts, {
         rule: "limit-exceeded",
         severity: "error",
-        message: `The file is ${st.size} bytes, over the ${policy.limits.maxFileBytes}-byte limit.`,
+        message: `The file is ${read.size} bytes, over the ${policy.limits.maxFileBytes}-byte limit.`,
         hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted",
         expected: policy.limits.maxFileBytes,
-        actual: st.size,
+        actual: read.size,
       });
-    bytes = readFileSync(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return notFound(opts, path, code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (err as Error).message})`);
+    if (read.reason === "not-a-file") return notFound(opts, path, `is ${read.kind}, not a plan file`);
+    return notFound(opts, path, read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`);
   }
+  const bytes = read.bytes;
   return validatePlan(bytes, { ...opts, policy });
 }
 

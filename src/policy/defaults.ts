@@ -99,7 +99,13 @@ export function defaultPolicy(workspace: string): Policy {
     tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
-    limits: { maxFileBytes: 64 * 1024 * 1024, maxDepth: 1000, maxSteps: 100_000 },
+    limits: {
+      maxFileBytes: 64 * 1024 * 1024,
+      maxDepth: 1000,
+      maxSteps: 100_000,
+      maxStringLength: 1024 * 1024,
+      maxYamlBytes: 1024 * 1024,
+    },
     rules: {},
   };
 }

@@ -110,6 +110,8 @@ export const PolicyFileSchema = Type.Object(
           maxFileBytes: Type.Optional(Type.Integer({ minimum: 1 })),
           maxDepth: Type.Optional(Type.Integer({ minimum: 1 })),
           maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxStringLength: Type.Optional(Type.Integer({ minimum: 1, description: "Longest string value or key (UTF-16 code units)." })),
+          maxYamlBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Largest YAML document; YAML is far costlier to read than JSON." })),
         },
         { additionalProperties: false },
       ),

@@ -5,6 +5,10 @@ export interface Limits {
   maxFileBytes: number;
   maxDepth: number;
   maxSteps: number;
+  /** Longest string value or key, in UTF-16 code units. */
+  maxStringLength: number;
+  /** Largest YAML document: YAML costs ~100x JSON to read, so it gets a tighter bound than maxFileBytes. */
+  maxYamlBytes: number;
 }
 
 /** A policy with every field filled in (defaults merged, paths absolute). */

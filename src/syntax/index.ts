@@ -8,10 +8,11 @@ import { parseJson } from "./json.js";
 export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits): Promise<SourceDocument> {
   switch (syntax) {
     case "json":
-      return parseJson(text, { maxDepth: limits.maxDepth });
+      return parseJson(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength });
     case "yaml": {
+      if (utf8Length(text, limits.maxYamlBytes) > limits.maxYamlBytes) return tooLarge(syntax, text, limits.maxYamlBytes);
       const { parseYaml } = await import("./yaml.js");
-      return parseYaml(text, { maxDepth: limits.maxDepth });
+      return parseYaml(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength });
     }
     case "markdown": {
       const { parseMarkdown } = await import("./markdown.js");
@@ -20,6 +21,43 @@ export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits)
     default:
       return unreadable(syntax, text);
   }
+}
+
+/** UTF-8 length of a text, counting no further than just past `stop`. */
+export function utf8Length(text: string, stop = Number.POSITIVE_INFINITY): number {
+  let n = 0;
+  for (let i = 0; i < text.length && n <= stop; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+// The YAML reader needs ~100 bytes of heap and ~3 µs per byte of input: a bound keeps a large file from
+// exhausting memory instead of being rejected.
+function tooLarge(syntax: SyntaxId, text: string, max: number): SourceDocument {
+  return {
+    syntax,
+    text,
+    lines: new LineIndex(text),
+    value: undefined,
+    numbers: NO_LEXEMES,
+    issues: [
+      {
+        rule: "limit-exceeded",
+        message: `The YAML document is over the ${max}-byte limit for YAML (limits.maxYamlBytes).`,
+        start: 0,
+        end: 0,
+        hint: "write large plans as JSON, split the plan, or raise limits.maxYamlBytes in plangate.yaml if the input is trusted",
+      },
+    ],
+    locate: () => undefined,
+  };
 }
 
 function unreadable(syntax: SyntaxId, text: string): SourceDocument {

@@ -2,13 +2,15 @@ import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocatio
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { INVISIBLE, unsafeKeyReason } from "./unsafe.js";
+import { addIssue, INVISIBLE, unsafeKeyReason } from "./unsafe.js";
 
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */
   maxDepth?: number;
   /** false forces the full reader; tests use it to check the fast path against it. */
   fast?: boolean;
+  /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
+  maxStringLength?: number;
 }
 
 /**
@@ -18,15 +20,16 @@ export interface JsonParseOptions {
 export function parseJson(input: string, options: JsonParseOptions = {}): SourceDocument {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const maxDepth = options.maxDepth ?? 1000;
+  const maxString = options.maxStringLength ?? 1024 * 1024;
   const lines = new LineIndex(text);
   let value: unknown;
   let ok = true;
   let issues: ReadIssue[] = [];
   let numbers: NumberLexemes = NO_LEXEMES;
-  const plain = options.fast === false ? undefined : fastRead(text, maxDepth);
+  const plain = options.fast === false ? undefined : fastRead(text, maxDepth, maxString);
   if (plain !== undefined) value = plain.value;
   else {
-    const r = new Reader(text, maxDepth, lines);
+    const r = new Reader(text, maxDepth, lines, maxString);
     try {
       value = r.read();
       issues = r.issues.sort((a, b) => a.start - b.start);
@@ -71,7 +74,7 @@ const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
 // repeat ([\d.]{16} is many times slower in V8), keep this a fast native scan.
 const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\d.]".repeat(16) + ")", "g");
 
-function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
+function fastRead(t: string, maxDepth: number, maxString: number): { value: unknown } | undefined {
   // On one-byte strings the character-class tests return at once.
   if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
   const keys = keysInText(t);
@@ -82,7 +85,7 @@ function fastRead(t: string, maxDepth: number): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-  return keysIn(value, maxDepth) === keys ? { value } : undefined;
+  return keysIn(value, maxDepth, t.length > maxString ? maxString : Number.POSITIVE_INFINITY) === keys ? { value } : undefined;
 }
 
 /**
@@ -145,7 +148,7 @@ function isNumberChar(c: number): boolean {
 }
 
 /** Keys in a parsed value; -1 if it nests deeper than maxDepth or holds a number the reader reports. */
-function keysIn(root: unknown, maxDepth: number): number {
+function keysIn(root: unknown, maxDepth: number, maxString: number): number {
   let keys = 0;
   const stack: object[] = [];
   const depths: number[] = [];
@@ -155,6 +158,7 @@ function keysIn(root: unknown, maxDepth: number): number {
       depths.push(depth);
       return true;
     }
+    if (typeof y === "string") return y.length <= maxString;
     return typeof y !== "number" || plainNumber(y);
   };
   if (!visit(root, 1)) return -1;
@@ -168,6 +172,7 @@ function keysIn(root: unknown, maxDepth: number): number {
       // for-in beats Object.values here: no array per object, and JSON.parse objects have no inherited keys.
       for (const k in x) {
         keys++;
+        if (k.length > maxString) return -1;
         if (!visit((x as Record<string, unknown>)[k], depth + 1)) return -1;
       }
     }
@@ -241,6 +246,7 @@ class Reader {
     readonly t: string,
     readonly maxDepth: number,
     readonly lines: LineIndex,
+    readonly maxString: number,
   ) {
     this.len = t.length;
   }
@@ -276,6 +282,7 @@ class Reader {
       } else if (c === 34) {
         value = this.str(i);
         if (this.high) this.checkString(value as string, i, this.i, false);
+        if ((value as string).length > this.maxString) this.tooLong(i, this.i, false);
         i = this.i;
       } else if (c === 45 || (c >= 48 && c <= 57)) {
         value = this.num(i);
@@ -343,6 +350,7 @@ class Reader {
     const why = key === "__proto__" || key === "constructor" || key === "prototype" ? unsafeKeyReason(key) : undefined;
     if (why !== undefined) this.note("unsafe-value", j, end, `key "${key}" ${why}`, "rename the key");
     if (this.high) this.checkString(key, j, end, true);
+    if (key.length > this.maxString) this.tooLong(j, end, true);
     const k = skipWs(t, end);
     if (t.charCodeAt(k) === 58) return skipWs(t, k + 1);
     if (k >= this.len) throw this.incomplete();
@@ -514,7 +522,11 @@ class Reader {
   }
 
   note(rule: ReadRuleId, start: number, end: number, message: string, hint: string): void {
-    this.issues.push({ rule, message, start, end, pointer: this.pointer(), hint });
+    addIssue(this.issues, { rule, message, start, end, pointer: this.pointer(), hint });
+  }
+
+  tooLong(start: number, end: number, isKey: boolean): void {
+    this.note("limit-exceeded", start, end, `${isKey ? "key" : "string"} is longer than ${this.maxString} characters`, "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted");
   }
 
   stop(start: number, end: number, message: string, hint: string, rule: ReadRuleId = "parse-error"): Stop {

@@ -2,12 +2,14 @@ import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocumen
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { unsafeKeyReason } from "./unsafe.js";
+import { addIssue, unsafeKeyReason } from "./unsafe.js";
 
 export interface YamlOptions {
   maxDepth?: number;
   /** Most value nodes the document may expand to, aliases included (a "billion laughs" file hits it). */
   maxNodes?: number;
+  /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
+  maxStringLength?: number;
 }
 
 const CORE_TAGS = new Set(
@@ -23,11 +25,27 @@ class Exhausted extends Error {}
 export function parseYaml(text: string, options: YamlOptions = {}): SourceDocument {
   const maxDepth = options.maxDepth ?? 1000;
   const maxNodes = options.maxNodes ?? Math.max(100_000, text.length);
+  const maxString = options.maxStringLength ?? 1024 * 1024;
+  const tooLong = (s: string, start: number, end: number, at: Pointer, what: string) => {
+    if (s.length > maxString)
+      addIssue(issues, { rule: "limit-exceeded", message: `The ${what} is longer than ${maxString} characters.`, start, end, pointer: at, hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" });
+  };
   const issues: ReadIssue[] = [];
   const lines = new LineIndex(text);
   const base = { syntax: "yaml" as const, text, lines, numbers: NO_LEXEMES };
   if (text.trim() === "") {
     issues.push({ rule: "parse-error", message: "The file is empty: write a YAML plan.", start: 0, end: 0, hint: "add the plan's root mapping, e.g. steps: [...]" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  const bad = NOT_PRINTABLE.exec(text);
+  if (bad) {
+    const code = "U+" + bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+    issues.push({ rule: "parse-error", message: `Control character ${code} is not allowed in a YAML file.`, start: bad.index, end: bad.index + 1, hint: "remove it, or write it as an escape in a double-quoted string; the file may be binary or in another encoding" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
+  const flowDepth = maxFlowDepth(text, maxDepth);
+  if (flowDepth >= 0) {
+    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: flowDepth, end: flowDepth + 1, hint: "flatten the document, or raise limits.maxDepth" });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   let doc: Document.Parsed;
@@ -38,8 +56,15 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const firstError = doc.errors[0];
+  // The parser reports its own stack overflow on deep block nesting as a syntax error.
+  if (firstError && /call stack/i.test(firstError.message)) {
+    issues.push(tooDeep(new RangeError(firstError.message), text));
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   if (firstError) {
-    const [start, end] = firstError.pos;
+    // The parser may place an end-of-input error one past the end; keep spans inside the text.
+    const start = Math.min(firstError.pos[0], text.length);
+    const end = Math.min(firstError.pos[1], text.length);
     issues.push({
       rule: "parse-error",
       message: `YAML syntax error: ${firstError.message.split("\n")[0]}`,
@@ -51,25 +76,31 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   }
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
+  const targets = new Map<Node, Node | undefined>();
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
       const r = (node as Node | undefined)?.range;
-      issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
+      addIssue(issues, { rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      // Alias.resolve searches the document; a file full of aliases must not make that quadratic.
+      let target = targets.get(node);
+      if (target === undefined) {
+        target = node.resolve(doc);
+        targets.set(node, target);
+      }
       const v = build(target, at, depth + 1);
-      index.set(at, { ...rangeOf(node), ...(key ?? {}) });
+      index.set(at, locationOf(node, key));
       return v;
     }
-    const loc: ValueLocation = { ...rangeOf(node as Node | null), ...(key ?? {}) };
+    const loc = locationOf(node as Node | null, key);
     index.set(at, loc);
     if (node === null || node === undefined) return null;
     const tag = (node as Node).tag;
     if (tag !== undefined && !CORE_TAGS.has(tag)) {
-      issues.push({ rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
+      addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
     }
     if (isMap(node)) {
       const obj: Record<string, unknown> = {};
@@ -82,20 +113,23 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
           const raw = keyNode === null ? null : (keyNode as Scalar).value;
           name = raw === null ? "" : String(raw);
           if (keyNode === null || typeof raw !== "string")
-            issues.push({ rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
+            addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
         } else {
           name = "";
-          issues.push({ rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          addIssue(issues, { rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
           continue;
         }
         const memberAt = childPointer(at, name);
         const first = firstAt.get(name);
         if (first !== undefined) {
           const line = lines.position(first).line;
-          issues.push({ rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
+          addIssue(issues, { rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
         } else firstAt.set(name, kr.start);
+        tooLong(name, kr.start, kr.end, memberAt, "key");
+        if (name === "<<" && (keyNode as Scalar).type === "PLAIN")
+          addIssue(issues, { rule: "unsafe-value", message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", start: kr.start, end: kr.end, pointer: memberAt, hint: "write the merged members out in full" });
         const why = unsafeKeyReason(name);
-        if (why) issues.push({ rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
+        if (why) addIssue(issues, { rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
         const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
         if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
         else obj[name] = value;
@@ -112,10 +146,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (isScalar(node)) {
       const v = node.value;
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
-        issues.push({ rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
+        addIssue(issues, { rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
       if (typeof v === "bigint") return Number(v);
+      if (typeof v === "string") tooLong(v, loc.start, loc.end, at, "string");
       if (typeof v === "string" && hasLoneSurrogate(v))
-        issues.push({ rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
+        addIssue(issues, { rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
       return v;
     }
     return null;
@@ -131,6 +166,47 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
+}
+
+/** Characters outside YAML's c-printable set: the parser would accept some of them silently. */
+const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
+
+/**
+ * Offset of the first flow bracket nested deeper than max, or -1. A cheap scan before parsing: the parser
+ * recurses per level and takes seconds to overflow its stack on 100,000 brackets. Quoted text and comments
+ * are skipped; a stray bracket in plain text can only make the count higher, for a document nested
+ * absurdly deep anyway, and a miscount the other way leaves the parser's own guard in place.
+ */
+function maxFlowDepth(t: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if (c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 34 || c === 39) {
+      const prev = t.charCodeAt(i - 1);
+      // Quotes open a scalar only after an indicator or space, not inside a word (don't).
+      if (i > 0 && prev !== 32 && prev !== 10 && prev !== 9 && prev !== 91 && prev !== 123 && prev !== 44 && prev !== 58 && prev !== 45) continue;
+      for (i++; i < t.length; i++) {
+        const d = t.charCodeAt(i);
+        if (c === 34 && d === 92) i++;
+        else if (d === c) break;
+      }
+    } else if (c === 35 && (i === 0 || t.charCodeAt(i - 1) === 32 || t.charCodeAt(i - 1) === 10)) {
+      while (i < t.length && t.charCodeAt(i) !== 10) i++;
+    }
+  }
+  return -1;
+}
+
+/** A value's range and its key's, built directly: this runs once per node of the document. */
+function locationOf(node: Node | null | undefined, key?: { keyStart: number; keyEnd: number }): ValueLocation {
+  const r = node?.range;
+  const start = r ? r[0] : 0;
+  const end = r ? r[1] : 0;
+  return key ? { start, end, keyStart: key.keyStart, keyEnd: key.keyEnd } : { start, end };
 }
 
 function rangeOf(node: Node | null | undefined): { start: number; end: number } {

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
@@ -6,25 +5,31 @@ import type { Diagnostic } from "../../core/diagnostic.js";
 import { validatePlan } from "../../engine.js";
 import { diagnosticJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
+import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
+import { defaultPolicy } from "../../policy/defaults.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
 
 /** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
 async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnostic> {
-  if (file === "-") return io.readStdin();
-  try {
-    return readFileSync(resolve(io.cwd, file));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+  const max = defaultPolicy(io.cwd).limits.maxFileBytes;
+  const read = file === "-" ? { ok: true as const, bytes: await io.readStdin(max) } : readFileBounded(resolve(io.cwd, file), max);
+  if (read.ok && read.bytes.byteLength <= max) return read.bytes;
+  if (read.ok || read.reason === "too-large") {
+    const size = read.ok ? undefined : read.size;
     return {
-      rule: "file-not-found",
+      rule: "limit-exceeded",
       severity: "error",
-      message: `Plan file not found: ${file} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code})`}.`,
+      message: `The file is ${size ?? `more than ${max}`} bytes, over the ${max}-byte limit.`,
       file,
-      hint: "check the path",
+      hint: "split the plan",
+      expected: max,
+      actual: size,
     };
   }
+  const why = read.reason === "not-a-file" ? `is ${read.kind}` : read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`;
+  return { rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} ${why}.`, file, hint: "check the path" };
 }
 
 function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {

@@ -64,7 +64,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
             context,
             now: io.now,
           };
-          if (file === "-") reports.push(await validatePlan(await io.readStdin(), { ...options, file: "-" }));
+          if (file === "-") reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }));
           else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
         }
         io.stdout(formatReports(flags.output, reports, io));

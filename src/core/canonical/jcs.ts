@@ -90,10 +90,30 @@ function objectFrame(node: object): Frame {
 
 /** The RFC 8785 canonical JSON of a value, iteratively so that nesting depth cannot overflow the stack. */
 export function canonicalJson(value: unknown): string {
+  return writeCanonical(value);
+}
+
+/**
+ * SHA-256 (hex) of the canonical JSON of a value. The text is hashed in chunks as it is produced: built
+ * whole, a large plan's text is a rope of millions of pieces costing several times its length in heap.
+ */
+export function canonicalSha256(value: unknown): string {
+  const hash = createHash("sha256");
+  hash.update(writeCanonical(value, (chunk) => hash.update(chunk, "utf8")), "utf8");
+  return hash.digest("hex");
+}
+
+const CHUNK = 1 << 16;
+
+function writeCanonical(value: unknown, flush?: (chunk: string) => void): string {
   let out = "";
   const stack: Frame[] = [];
   let v = value;
   for (;;) {
+    if (flush !== undefined && out.length > CHUNK) {
+      flush(out);
+      out = "";
+    }
     // A value with toJSON (a YAML timestamp read as a Date) hashes as JSON.stringify would print it.
     if (typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function") {
       v = (v as { toJSON(): unknown }).toJSON();

@@ -1,4 +1,21 @@
+import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
+
+/**
+ * Characters that make a name read differently from what a program compares: bidi and zero-width controls
+ * (as the readers check in keys) and C0/C1 controls, which terminals and logs drop or reinterpret.
+ */
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+
+function shown(s: string): string {
+  const clipped = s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return JSON.stringify(clipped).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function hiddenAt(s: string): string {
+  const c = HIDDEN.exec(s)![0];
+  return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
 
 export default defineRule({
   meta: {
@@ -8,12 +25,37 @@ export default defineRule({
     summary: "A value that parses but means different things to different consumers.",
     docs: {
       description:
-        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, and bidi or zero-width controls in keys, tool names or paths.",
+        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, YAML tags and merge keys, and bidi, zero-width or control characters in keys, tool names or path arguments.",
       rationale:
-        "Each of these reads differently in different languages or encoders (a lone surrogate becomes U+FFFD in one and an escape in another, so two plans can share a hash; a big integer is rounded by JavaScript; __proto__ pollutes prototypes; bidi controls make a reviewer read another name than the executor runs).",
+        "Each of these reads differently in different languages or encoders (a lone surrogate becomes U+FFFD in one and an escape in another, so two plans can share a hash; a big integer is rounded by JavaScript; __proto__ pollutes prototypes; a YAML 1.1 reader merges `<<` where a YAML 1.2 reader keeps a key; bidi controls make a reviewer read another name than the executor runs).",
       fix: "Remove the control or surrogate, write the number as a string or within range, and rename the key.",
       bad: '{"tool": "read_file", "params": {"n": 1e400}}',
       good: '{"tool": "read_file", "params": {"n": 1000}}',
     },
+  },
+  check(plan, ctx) {
+    const pathArgs = new Set(ctx.policy.paths.arguments);
+    const { tool: toolField } = plan.fields;
+    for (const step of plan.steps) {
+      if (step.tool !== undefined && HIDDEN.test(step.tool)) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `Step ${step.position}: the ${toolField} name ${shown(step.tool)} contains an invisible, bidi or control character (${hiddenAt(step.tool)}): it can look like another tool's name.`,
+          hint: "write the tool name in plain characters",
+          actual: step.tool,
+        });
+      }
+      for (const [name, value] of Object.entries(step.args)) {
+        if (!pathArgs.has(name) || typeof value !== "string" || !HIDDEN.test(value)) continue;
+        ctx.report({
+          at: childPointer(step.argsAt, name),
+          step: step.position,
+          message: `Step ${step.position}: the path "${name}" ${shown(value)} contains an invisible, bidi or control character (${hiddenAt(value)}): a reviewer reads another path than the executor opens.`,
+          hint: "write the path in plain characters",
+          actual: value,
+        });
+      }
+    }
   },
 });

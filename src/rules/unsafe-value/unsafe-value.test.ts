@@ -20,3 +20,22 @@ describe("unsafe-value", () => {
     expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"n": 1e300, "s": "\\ud83d\\ude00"}}]')).toHaveLength(0);
   });
 });
+
+describe("unsafe-value in tool names and paths", () => {
+  it("reports a bidi override in a tool name, at the name", async () => {
+    const d = await diagnosticsOf("unsafe-value", '[{"tool": "read_file\\u202e"}]');
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ pointer: "/0/tool", step: 1, line: 1, column: 11 });
+    expect(d[0]!.message).toContain("\\u202e");
+  });
+  it("reports zero-width and control characters in tool names", async () => {
+    expect(await diagnosticsOf("unsafe-value", '[{"tool": "read\\u200bfile"}, {"tool": "read_file\\u0000"}]')).toHaveLength(2);
+  });
+  it("reports a bidi control in a path argument", async () => {
+    const d = await diagnosticsOf("unsafe-value", '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]');
+    expect(d.map((x) => x.pointer)).toEqual(["/0/params/path"]);
+  });
+  it("accepts plain tool names, non-Latin text and such characters outside paths", async () => {
+    expect(await diagnosticsOf("unsafe-value", '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]')).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+// Time and peak memory for hostile or oversized input: each case runs in its own process so memory numbers do not
+// mix; prints a Markdown table (case, input size, time, peak resident memory, what plangate answered).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "plangate-hostile-"));
+const step = (i) => JSON.stringify({ tool: "plot_qc", description: `plot batch ${i}`, params: { batch: i, path: `data/b${i}.h5ad` } });
+
+function jsonPlan(bytes) {
+  const one = step(0).length + 2;
+  return `[${Array.from({ length: Math.floor(bytes / one) }, (_, i) => step(i)).join(",\n")}]`;
+}
+
+function yamlPlan(bytes) {
+  const item = (i) => `  - tool: read_file\n    arguments: {path: src/f${i}.ts}\n    intent: read file ${i}\n`;
+  let out = "steps:\n";
+  for (let i = 0; out.length + 60 < bytes; i++) out += item(i);
+  return out;
+}
+
+function laughs(levels) {
+  let t = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (let i = 1; i < levels; i++) t += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
+  return `${t}steps: *a${levels - 1}\n`;
+}
+
+const CASES = [
+  ["50 MB JSON plan (490k steps; limit 100k)", "big.json", () => jsonPlan(50 * 1024 * 1024)],
+  ["YAML plan at the 1 MiB YAML limit", "limit.yaml", () => yamlPlan(1024 * 1024 - 100)],
+  ["YAML plan just over the YAML limit", "over.yaml", () => yamlPlan(1024 * 1024 + 100)],
+  ["JSON nested 100,000 deep", "deep.json", () => "[".repeat(100_000) + "]".repeat(100_000)],
+  ["YAML nested 100,000 deep", "deep.yaml", () => `steps: ${"[".repeat(100_000)}${"]".repeat(100_000)}`],
+  ["YAML billion laughs (10^9 nodes)", "laughs.yaml", () => laughs(9)],
+  ["20,000 unknown tools, every one located", "unknown.json", () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ tool: `tool_${i}` })))],
+  ["a 2 MiB string (limit 1 MiB)", "string.json", () => `[{"tool": "plot_qc", "description": "${"a".repeat(2 << 20)}"}]`],
+  ["a 1 GiB sparse file (limit 64 MiB)", "sparse.json", null],
+];
+
+const child = `
+  const { validateFile } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+  const { parseToolsText } = await import(${JSON.stringify(new URL("../dist/node/tools-file.js", import.meta.url).href)});
+  const t0 = performance.now();
+  const r = await validateFile(process.argv[1], { now: new Date(0), workspace: "/tmp", tools: parseToolsText("plot_qc\\nread_file", "t") });
+  const ms = performance.now() - t0;
+  // Peak resident memory of the whole process (Node itself is ~45 MB): sampling the heap from a timer
+  // would miss the peak, which happens inside synchronous parsing.
+  const rss = process.resourceUsage().maxRSS * 1024;
+  const rules = [...new Set(r.diagnostics.filter((d) => d.severity === "error").map((d) => d.rule))];
+  console.log(JSON.stringify({ ms, rss, rules, n: r.diagnostics.length }));
+`;
+
+console.log("| case | input | time | peak RSS | answer |");
+console.log("|---|---:|---:|---:|---|");
+for (const [name, file, make] of CASES) {
+  const path = join(dir, file);
+  let size;
+  if (make) {
+    const text = make();
+    writeFileSync(path, text);
+    size = Buffer.byteLength(text);
+  } else {
+    writeFileSync(path, "");
+    size = 1024 ** 3;
+    truncateSync(path, size);
+  }
+  const out = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=1024", "--input-type=module", "-e", child, path], { encoding: "utf8" });
+  if (out.status !== 0) {
+    console.log(`| ${name} | ${mb(size)} | crashed | | ${out.stderr.split("\n").find((l) => l.trim()) ?? ""} |`);
+    continue;
+  }
+  const r = JSON.parse(out.stdout);
+  const answer = r.rules.length ? r.rules.map((x) => `\`${x}\``).join(", ") + (r.n > 1 ? ` (${r.n} diagnostics)` : "") : "valid";
+  console.log(`| ${name} | ${mb(size)} | ${Math.round(r.ms)} ms | ${mb(r.rss)} | ${answer} |`);
+}
+rmSync(dir, { recursive: true, force: true });
+
+function mb(n) {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${(n / 1024).toFixed(0)} KB`;
+}

@@ -1,0 +1,57 @@
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+
+/** What reading a plan file gave: its bytes, or why not. */
+export type BoundedRead =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; reason: "too-large"; size: number }
+  | { ok: false; reason: "not-a-file"; kind: string }
+  | { ok: false; reason: "error"; code: string };
+
+/**
+ * Reads a regular file of at most `max` bytes. Devices and pipes (/dev/zero, a FIFO) would be read
+ * forever or block, so only regular files are read; the size is checked on the open descriptor and
+ * again while reading, so a file that grows after the check is still refused.
+ */
+export function readFileBounded(path: string, max: number): BoundedRead {
+  let fd: number;
+  try {
+    // Non-blocking, so that opening a FIFO with no writer returns at once (fstat then refuses it).
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return { ok: false, reason: "error", code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, reason: "not-a-file", kind: st.isDirectory() ? "a directory" : "a device, pipe or socket" };
+    if (st.size > max) return { ok: false, reason: "too-large", size: st.size };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size - total, 0) + 1, max + 1 - total, 1 << 24));
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      total += n;
+      if (total > max) return { ok: false, reason: "too-large", size: total };
+    }
+    return { ok: true, bytes: Buffer.concat(chunks, total) };
+  } catch (err) {
+    return { ok: false, reason: "error", code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Configuration files (policy, tool registry) are small: a bound keeps a wrong path from hanging the CLI. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+
+/** Reads a configuration file as UTF-8; throws an Error saying why it cannot. */
+export function readConfigText(path: string, max = MAX_CONFIG_BYTES): string {
+  const read = readFileBounded(path, max);
+  if (read.ok) return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8");
+  const err = new Error(
+    read.reason === "too-large" ? `it is over ${max} bytes` : read.reason === "not-a-file" ? `it is ${read.kind}` : read.code,
+  ) as NodeJS.ErrnoException;
+  if (read.reason === "error") err.code = read.code;
+  throw err;
+}

@@ -1,0 +1,237 @@
+/**
+ * The adversarial corpus: hostile and broken plans, each with the rule ids it must produce.
+ *
+ * A case is any file in test/fixtures/adversarial/ with a sidecar `<file>.expect.json`:
+ *   { "rules": [ids that must appear as errors or warnings], "valid": bool (optional),
+ *     "absent": [ids that must not appear] (optional),
+ *     "options": { "dialect", "syntax", "workspace" (relative to the fixture's folder),
+ *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } } }
+ * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
+ * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
+ * (symlinks, huge files) are tables below.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Diagnostic } from "../src/core/diagnostic.js";
+import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
+import type { Policy } from "../src/policy/types.js";
+import { findRule } from "../src/rules/index.js";
+import { NOW, tools } from "./helpers.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CORPUS = join(ROOT, "test/fixtures/adversarial");
+/** Per-case bound: a hostile file must be answered quickly, not merely eventually. */
+const CASE_MS = 5_000;
+
+interface Expectation {
+  rules: string[];
+  valid?: boolean;
+  absent?: string[];
+  options?: {
+    dialect?: ValidateOptions["dialect"];
+    syntax?: ValidateOptions["syntax"];
+    workspace?: string;
+    tools?: string[];
+    policy?: Record<string, Record<string, unknown>>;
+  };
+}
+
+interface Case {
+  name: string;
+  file: string;
+  expect: Expectation;
+}
+
+const SIDE = ".expect.json";
+const NOT_CASES = new Set(["_requires.json", ".gitattributes", "README.md"]);
+
+/** Folders of cases with what they require; workspace folders (`ws/`) hold no cases. */
+function folders(dir: string, out: { dir: string; cases: Case[]; missing: string[]; orphans: string[] }[] = []) {
+  const req = join(dir, "_requires.json");
+  const paths: string[] = existsSync(req) ? (JSON.parse(readFileSync(req, "utf8")) as { paths: string[] }).paths : [];
+  const entry = { dir, cases: [] as Case[], missing: paths.filter((p) => !existsSync(join(ROOT, p))), orphans: [] as string[] };
+  out.push(entry);
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== "ws") folders(full, out);
+    } else if (name.endsWith(SIDE)) {
+      const file = full.slice(0, -SIDE.length);
+      if (!existsSync(file)) entry.orphans.push(name);
+      else entry.cases.push({ name: relative(CORPUS, file), file, expect: JSON.parse(readFileSync(full, "utf8")) as Expectation });
+    } else if (!NOT_CASES.has(name) && !existsSync(full + SIDE)) entry.orphans.push(name);
+  }
+  return out;
+}
+
+function policyFor(workspace: string, overrides: Expectation["options"] = {}): Policy {
+  const policy = defaultPolicy(workspace);
+  for (const [section, values] of Object.entries(overrides.policy ?? {})) {
+    Object.assign((policy as unknown as Record<string, Record<string, unknown>>)[section]!, values);
+  }
+  return policy;
+}
+
+/** Validates with the fixed clock and asserts what must hold for every report, hostile input or not. */
+async function check(input: Uint8Array | string, file: string, options: ValidateOptions): Promise<PlanReport> {
+  const started = performance.now();
+  const report = await validatePlan(input, { file, now: NOW, ...options });
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  const faults: string[] = [];
+  for (const d of report.diagnostics) {
+    if (!findRule(d.rule)) faults.push(`unregistered rule id ${d.rule}`);
+    if (d.message.length === 0) faults.push(`${d.rule} has no message`);
+    // A diagnostic that names a place in the document must say where it is.
+    if (d.pointer !== undefined && !(d.line! > 0 && d.column! > 0)) faults.push(`${d.rule} at ${d.pointer} has no position`);
+  }
+  expect(faults).toEqual([]);
+  expect(report.valid).toBe(!report.diagnostics.some((d) => d.severity === "error"));
+  return report;
+}
+
+function assertExpected(report: PlanReport, e: Pick<Expectation, "rules" | "valid" | "absent">): void {
+  const reported = (sev: Diagnostic["severity"][]) => report.diagnostics.filter((d) => sev.includes(d.severity)).map((d) => d.rule);
+  const shown = report.diagnostics.map((d) => `${d.rule}: ${d.message}`).join("\n");
+  for (const rule of e.rules) expect(reported(["error", "warning"]), `expected ${rule} in\n${shown}`).toContain(rule);
+  for (const rule of e.absent ?? []) expect(reported(["error", "warning", "info"]), `unexpected ${rule} in\n${shown}`).not.toContain(rule);
+  if (e.valid !== undefined) expect(report.valid, shown).toBe(e.valid);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "plangate-adversarial-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("adversarial corpus", () => {
+  const all = folders(CORPUS);
+
+  it("has an expectation for every file and a file for every expectation", () => {
+    expect(all.flatMap((f) => f.orphans.map((o) => join(relative(CORPUS, f.dir), o)))).toEqual([]);
+    expect(all.reduce((n, f) => n + f.cases.length, 0)).toBeGreaterThan(100);
+  });
+
+  for (const folder of all) {
+    if (folder.cases.length === 0) continue;
+    const title = relative(CORPUS, folder.dir) || "core readers and scQC";
+    describe.skipIf(folder.missing.length > 0)(`${title}${folder.missing.length ? ` (waits for ${folder.missing.join(", ")})` : ""}`, () => {
+      it.each(folder.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+        const o = c.expect.options ?? {};
+        const workspace = o.workspace === undefined ? "/workspace" : resolve(dirname(c.file), o.workspace);
+        const options: ValidateOptions = { policy: policyFor(workspace, o), workspace };
+        if (o.dialect) options.dialect = o.dialect;
+        if (o.syntax) options.syntax = o.syntax;
+        if (o.tools) options.tools = tools(...o.tools);
+        const report = await check(new Uint8Array(readFileSync(c.file)), basename(c.file), options);
+        assertExpected(report, c.expect);
+      });
+    });
+  }
+});
+
+/** Cases whose input is too large to commit, built at test time. */
+const GENERATED: { name: string; file: string; make: () => string | Uint8Array; rules: string[]; valid?: boolean; requires?: string }[] = [
+  { name: "a 2 MiB string over the default 1 MiB limit", file: "p.json", make: () => `[{"tool": "plot_qc", "description": "${"a".repeat(2 << 20)}"}]`, rules: ["limit-exceeded"] },
+  { name: "100,000 nested arrays", file: "p.json", make: () => "[".repeat(100_000) + "]".repeat(100_000), rules: ["limit-exceeded"] },
+  { name: "100,000 nested YAML sequences", file: "p.yaml", make: () => `steps: ${"[".repeat(100_000)}${"]".repeat(100_000)}`, rules: ["limit-exceeded"] },
+  { name: "100,000 nested objects", file: "p.json", make: () => '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000), rules: ["limit-exceeded"] },
+  {
+    name: "20,000 duplicate keys in one object",
+    file: "p.json",
+    make: () => `[{"tool": "plot_qc", "params": {${Array.from({ length: 20_000 }, () => '"k": 1').join(", ")}}}]`,
+    rules: ["duplicate-key"],
+  },
+  {
+    name: "20,000 steps with an unknown tool each (every diagnostic located)",
+    file: "p.json",
+    make: () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ tool: `tool_${i}` }))),
+    rules: ["unknown-tool"],
+  },
+  { name: "a million-element array within the limits", file: "p.json", make: () => `[{"tool": "plot_qc", "params": {"n": [${"0,".repeat(1_000_000)}0]}}]`, rules: [], valid: true },
+  {
+    name: "YAML aliases nested 20 deep (billion laughs)",
+    file: "p.yaml",
+    make: () => {
+      let t = "a0: &a0 [x, x]\n";
+      for (let i = 1; i < 20; i++) t += `a${i}: &a${i} [*a${i - 1}, *a${i - 1}]\n`;
+      return `${t}steps: *a19\n`;
+    },
+    rules: ["limit-exceeded"],
+  },
+  {
+    name: "a 100,000-line Markdown plan",
+    file: "plan.md",
+    make: () => `# Big\n\n## Rationale\n${"text line\n".repeat(100_000)}\n## Action Plan\n\n### READ\n- **Resource:** https://example.com/a\n`,
+    rules: [],
+    requires: "src/syntax/markdown.ts",
+  },
+  {
+    name: "a Markdown FIND fence that swallows 100,000 lines",
+    file: "plan.md",
+    make: () => `# Big\n\n## Rationale\nx\n\n## Action Plan\n\n### EDIT\n- **File Path:** a.py\n\n#### FIND:\n\`\`\`\n${"line\n".repeat(100_000)}`,
+    rules: ["edit-missing-find-replace"],
+    requires: "src/syntax/markdown.ts",
+  },
+];
+
+describe("generated adversarial cases", () => {
+  it.each(GENERATED.map((g) => [g.name, g] as const))("%s", async (_name, g) => {
+    if (g.requires && !existsSync(join(ROOT, g.requires))) return; // waits for that part of plangate
+    const report = await check(g.make(), g.file, { workspace: tmp, tools: g.rules.includes("unknown-tool") ? tools("plot_qc") : undefined });
+    assertExpected(report, g);
+  });
+});
+
+/**
+ * Symlink cases, made in a temporary workspace at test time (git does not keep symlinks portably).
+ * | case | links | plan path | expected |
+ * | link out | ws/out -> ../outside | out/secret.txt | path-outside-workspace |
+ * | chain | ws/a -> b, ws/b -> c, ws/c -> ../outside | a/secret.txt | path-outside-workspace |
+ * | dangling | ws/new -> ../outside/missing.txt | new (write) | path-outside-workspace |
+ * | absolute link | ws/abs -> /etc | abs/passwd | path-outside-workspace |
+ * | link inside | ws/inner -> src | inner/notes.txt | valid |
+ * | swapped | ws/data: a folder, then a link to ../outside | data/secret.txt | valid, then path-outside-workspace |
+ */
+const PATH_RULES = existsSync(join(ROOT, "src/rules/path-outside-workspace"));
+const SYMLINKS: { name: string; links: [string, string][]; tool: string; path: string; rules: string[] }[] = [
+  { name: "a link that leaves the workspace", links: [["out", "../outside"]], tool: "read_file", path: "out/secret.txt", rules: ["path-outside-workspace"] },
+  { name: "a chain of links that ends outside", links: [["c", "../outside"], ["b", "c"], ["a", "b"]], tool: "read_file", path: "a/secret.txt", rules: ["path-outside-workspace"] },
+  { name: "a dangling link to a file outside, written through", links: [["new", "../outside/missing.txt"]], tool: "write_file", path: "new", rules: ["path-outside-workspace"] },
+  { name: "a link to an absolute folder", links: [["abs", "/etc"]], tool: "read_file", path: "abs/passwd", rules: ["path-outside-workspace"] },
+  { name: "a link that stays inside", links: [["inner", "src"]], tool: "read_file", path: "inner/notes.txt", rules: [] },
+];
+
+function symlinkWorkspace(name: string): string {
+  const base = join(tmp, name.replace(/\W+/g, "-"));
+  mkdirSync(join(base, "outside"), { recursive: true });
+  mkdirSync(join(base, "ws/src"), { recursive: true });
+  writeFileSync(join(base, "outside/secret.txt"), "secret\n");
+  writeFileSync(join(base, "ws/src/notes.txt"), "notes\n");
+  return join(base, "ws");
+}
+
+function intakePlan(tool: string, path: string): string {
+  return JSON.stringify({ steps: [{ tool, arguments: { path, content: "x" }, intent: "use the file" }] });
+}
+
+describe.skipIf(!PATH_RULES)("symlinks (made at test time)", () => {
+  it.each(SYMLINKS.map((s) => [s.name, s] as const))("%s", async (_name, s) => {
+    const ws = symlinkWorkspace(s.name);
+    for (const [link, target] of s.links) symlinkSync(target, join(ws, link));
+    const report = await check(intakePlan(s.tool, s.path), "plan.json", { workspace: ws, policy: defaultPolicy(ws), tools: tools("read_file", "write_file") });
+    assertExpected(report, { rules: s.rules, valid: s.rules.length === 0 });
+  });
+
+  it("sees a folder swapped for a link between two checks", async () => {
+    const ws = symlinkWorkspace("swapped");
+    mkdirSync(join(ws, "data"));
+    writeFileSync(join(ws, "data/secret.txt"), "fine\n");
+    const options = { workspace: ws, policy: defaultPolicy(ws), tools: tools("read_file", "write_file") };
+    const plan = intakePlan("read_file", "data/secret.txt");
+    assertExpected(await check(plan, "plan.json", options), { rules: [], valid: true });
+    rmSync(join(ws, "data"), { recursive: true });
+    symlinkSync("../outside", join(ws, "data"));
+    assertExpected(await check(plan, "plan.json", options), { rules: ["path-outside-workspace"], valid: false });
+  });
+});

@@ -1,0 +1,151 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parsePolicyText } from "../src/node/policy.js";
+import { validateFile } from "../src/node/validate-file.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
+import { parseJson } from "../src/syntax/json.js";
+import { parseYaml } from "../src/syntax/yaml.js";
+import { cli } from "./cli-io.js";
+import { diagnosticsOf, run } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "plangate-limits-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function policyWith(limits: Partial<ReturnType<typeof defaultPolicy>["limits"]>) {
+  const policy = defaultPolicy("/workspace");
+  Object.assign(policy.limits, limits);
+  return policy;
+}
+
+describe("limits.maxStringLength", () => {
+  const plan = (s: string) => JSON.stringify([{ tool: "plot_qc", params: { note: s } }]);
+
+  it("reports a JSON string over the limit, at the string", async () => {
+    const found = await diagnosticsOf("limit-exceeded", plan("x".repeat(101)), { policy: policyWith({ maxStringLength: 100 }) });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ pointer: "/0/params/note", line: 1 });
+  });
+
+  it("reports a key over the limit on the reader's slow path too", () => {
+    const text = `{"${"k".repeat(50)}": 1, "a\\u0041": "${"y".repeat(60)}"}`;
+    for (const fast of [true, false]) {
+      const doc = parseJson(text, { maxStringLength: 40, fast });
+      expect(doc.issues.map((i) => i.rule)).toEqual(["limit-exceeded", "limit-exceeded"]);
+    }
+  });
+
+  it("accepts a string at the limit", async () => {
+    expect(await diagnosticsOf("limit-exceeded", plan("x".repeat(100)), { policy: policyWith({ maxStringLength: 100 }) })).toEqual([]);
+  });
+
+  it("reports a YAML string and key over the limit", () => {
+    const doc = parseYaml(`${"k".repeat(30)}: ${"v".repeat(30)}\nok: fine\n`, { maxStringLength: 20 });
+    expect(doc.issues.map((i) => [i.rule, i.pointer])).toEqual([
+      ["limit-exceeded", `/${"k".repeat(30)}`],
+      ["limit-exceeded", `/${"k".repeat(30)}`],
+    ]);
+  });
+
+  it("has a safe default of 1 MiB", () => {
+    expect(defaultPolicy("/").limits.maxStringLength).toBe(1024 * 1024);
+    expect(defaultPolicy("/").limits.maxYamlBytes).toBe(1024 * 1024);
+    expect(parseJson(`["${"x".repeat(1024 * 1024 + 1)}"]`).issues.map((i) => i.rule)).toEqual(["limit-exceeded"]);
+  });
+});
+
+describe("limits.maxYamlBytes", () => {
+  it("refuses a YAML document over the limit before parsing it", async () => {
+    const text = `steps:\n${"  - tool: read_file\n    arguments: {path: a}\n    intent: read\n".repeat(200)}`;
+    const report = await run(text, { file: "plan.yaml", policy: policyWith({ maxYamlBytes: 1000 }) });
+    expect(report.diagnostics.map((d) => d.rule)).toEqual(["limit-exceeded"]);
+    expect(report.diagnostics[0]!.message).toContain("maxYamlBytes");
+  });
+
+  it("counts bytes, not characters", async () => {
+    const text = `- tool: "${"é".repeat(300)}"\n`; // 600 bytes of é in 300 characters
+    const over = await diagnosticsOf("limit-exceeded", text, { file: "plan.yaml", policy: policyWith({ maxYamlBytes: 500 }) });
+    expect(over).toHaveLength(1);
+    const under = await diagnosticsOf("limit-exceeded", text, { file: "plan.yaml", policy: policyWith({ maxYamlBytes: 700 }) });
+    expect(under).toEqual([]);
+  });
+
+  it("can be set in the policy file, and rejects nonsense values", async () => {
+    const policy = await parsePolicyText("limits:\n  maxYamlBytes: 10\n  maxStringLength: 5\n", "plangate.yaml");
+    expect(policy.limits).toEqual({ maxYamlBytes: 10, maxStringLength: 5 });
+    await expect(parsePolicyText("limits:\n  maxStringLength: 0\n", "plangate.yaml")).rejects.toThrow(/maxStringLength/);
+  });
+});
+
+describe("input size on the command line", () => {
+  it("refuses to seal a file over the size limit without reading it", async () => {
+    const big = join(dir, "sparse.json");
+    writeFileSync(big, "");
+    truncateSync(big, 64 * 1024 * 1024 + 1); // sparse: costs no disk and would cost 64 MiB of memory if read
+    const r = await cli(["seal", big, "--output", "json"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).diagnostics[0].rule).toBe("limit-exceeded");
+  });
+
+  it("rejects standard input over the policy's size limit", async () => {
+    writeFileSync(join(dir, "plangate.yaml"), "limits:\n  maxFileBytes: 50\n");
+    const r = await cli(["validate", "-", "--output", "json"], { cwd: dir, stdin: JSON.stringify([{ tool: "plot_qc", description: "x".repeat(60) }]) });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).results[0].diagnostics[0].rule).toBe("limit-exceeded");
+  });
+});
+
+describe("files that are not plain files", () => {
+  it.skipIf(!existsSync("/dev/zero"))("refuses a device that never ends instead of reading it", async () => {
+    const report = await validateFile("/dev/zero");
+    expect(report.diagnostics.map((d) => [d.rule, d.message])).toEqual([["file-not-found", "Plan file not found: /dev/zero is a device, pipe or socket, not a plan file."]]);
+    const r = await cli(["seal", "/dev/zero"], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("file-not-found");
+  });
+
+  it("refuses a FIFO without waiting for a writer", async () => {
+    const fifo = join(dir, "plan.fifo");
+    const made = spawnSync("mkfifo", [fifo]);
+    if (made.status !== 0) return; // no mkfifo on this system
+    const report = await validateFile(fifo);
+    expect(report.diagnostics.map((d) => d.rule)).toEqual(["file-not-found"]);
+  });
+
+  it("refuses a directory", async () => {
+    const report = await validateFile(dir);
+    expect(report.diagnostics[0]!.message).toContain("is a directory");
+  });
+});
+
+describe("memory", () => {
+  it("reads a 50 MB plan within a 512 MB heap", () => {
+    const file = join(dir, "big.json");
+    const step = JSON.stringify({ tool: "plot_qc", description: "plot the quality-control metrics", params: { n: 1, path: "data/x.h5ad" } });
+    const count = Math.ceil((50 * 1024 * 1024) / (step.length + 2));
+    writeFileSync(file, `[${Array.from({ length: count }, () => step).join(",\n")}]`);
+    const script = `
+      const { validateFile } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      const before = process.memoryUsage().heapUsed;
+      const r = await validateFile(${JSON.stringify(file)}, { now: new Date(0), workspace: ${JSON.stringify(dir)} });
+      const grown = process.memoryUsage().heapUsed - before;
+      console.log(JSON.stringify({ steps: r.steps, valid: r.valid, grown }));`;
+    const out = spawnSync(process.execPath, ["--max-old-space-size=512", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(out.status, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout) as { steps: number; valid: boolean; grown: number };
+    expect(result.steps).toBe(count);
+    expect(result.grown).toBeLessThan(400 * 1024 * 1024);
+  });
+});
+
+describe("configuration files that are not plain files", () => {
+  it.skipIf(!existsSync("/dev/zero"))("a policy or tools path to a device is a usage error, not a hang", async () => {
+    const p = await cli(["validate", "x.json", "--policy", "/dev/zero"], { cwd: dir });
+    expect(p.code).toBe(2);
+    expect(p.stderr).toContain("device, pipe or socket");
+    const t = await cli(["validate", "x.json", "--tools", "/dev/zero"], { cwd: dir });
+    expect(t.code).toBe(2);
+  });
+});
