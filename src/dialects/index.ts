@@ -1,10 +1,11 @@
 import type { Dialect } from "../core/dialect.js";
 import type { DialectId } from "../core/plan.js";
+import intake from "./intake/index.js";
 import scqcEnvelope from "./scqc/envelope.js";
 import scqcLegacy from "./scqc/legacy.js";
 
 /** Every dialect plangate reads. */
-export const DIALECTS: readonly Dialect[] = [scqcLegacy, scqcEnvelope];
+export const DIALECTS: readonly Dialect[] = [scqcLegacy, scqcEnvelope, intake];
 
 /** The dialect with this id, if it is built in. */
 export function findDialect(id: DialectId): Dialect | undefined {

@@ -15,6 +15,15 @@ import unknownFormat from "./unknown-format/index.js";
 import unknownKey from "./unknown-key/index.js";
 import unknownTool from "./unknown-tool/index.js";
 import unsafeValue from "./unsafe-value/index.js";
+import disallowedTool from "./disallowed-tool/index.js";
+import toolArguments from "./tool-arguments/index.js";
+import unresolvedArgument from "./unresolved-argument/index.js";
+import missingIntent from "./missing-intent/index.js";
+import multipleTools from "./multiple-tools/index.js";
+import nonDeterministic from "./non-deterministic/index.js";
+import scopeMismatch from "./scope-mismatch/index.js";
+import pathOutsideWorkspace from "./path-outside-workspace/index.js";
+import protectedPathWrite from "./protected-path-write/index.js";
 
 /** Every rule, in the order checks run within a phase (SPEC §3's order). */
 export const RULES: readonly Rule[] = [
@@ -37,6 +46,16 @@ export const RULES: readonly Rule[] = [
   futureTimestamp,
   // tools and steps
   unknownTool,
+  disallowedTool,
+  toolArguments,
+  unresolvedArgument,
+  missingIntent,
+  multipleTools,
+  nonDeterministic,
+  // workspace scope
+  scopeMismatch,
+  pathOutsideWorkspace,
+  protectedPathWrite,
 ];
 
 const BY_ID = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));

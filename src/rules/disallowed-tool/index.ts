@@ -1,0 +1,59 @@
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
+import { globToRegExp } from "../../core/glob.js";
+import { lookalikeReason, skeleton } from "../../core/lookalike.js";
+import { defineRule } from "../../core/rule.js";
+
+export default defineRule({
+  meta: {
+    id: "disallowed-tool",
+    defaultSeverity: "error",
+    dialects: TOOL_CALL_DIALECTS,
+    phase: "step",
+    summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
+    docs: {
+      description:
+        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts, holds invisible or bidi characters, or uses compatibility letters, and a name whose skeleton equals a known tool it is not.",
+      rationale:
+        "An approved plan must act, not hand control back to a planner (seed 001 §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
+      fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
+      bad: 'steps: [{tool: think, arguments: {}, intent: "decide what to do"}]',
+      good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "read the input"}]',
+    },
+  },
+  check(plan, ctx) {
+    const deny = ctx.policy.tools.deny;
+    const denySkeletons = new Set(deny.filter((d) => !/[*?]/.test(d)).map(skeleton));
+    const denyGlobs = deny.filter((d) => /[*?]/.test(d)).map((d) => globToRegExp(skeleton(d)));
+    const known = ctx.tools ? [...ctx.tools.names] : [];
+    const knownBySkeleton = new Map(known.map((n) => [skeleton(n), n]));
+    for (const step of plan.steps) {
+      const name = step.tool;
+      if (name === undefined) continue;
+      const s = `Step ${step.position}`;
+      const sk = skeleton(name);
+      if (denySkeletons.has(sk) || denyGlobs.some((g) => g.test(sk))) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `${s}: the tool "${name}" is denied by the policy (reasoning and planning tools, and tools.deny, may not run in an approved plan).`,
+          hint: "remove the step: an approved plan acts; thinking and re-planning happen before approval",
+          actual: name,
+        });
+        continue;
+      }
+      const why = lookalikeReason(name);
+      const twin = knownBySkeleton.get(sk);
+      // An ASCII name that differs from a known one only in case is a typo (unknown-tool's), not a disguise.
+      const disguised = twin !== undefined && twin !== name && !ctx.tools?.names.has(name) && !/^[\x20-\x7e]*$/.test(name);
+      if (why || disguised) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `${s}: the tool name "${name}" ${why ?? "is a look-alike"}${twin !== undefined && twin !== name ? ` of "${twin}"` : ""}.`,
+          hint: twin !== undefined ? `write the name as "${twin}" in plain characters` : "write the tool name in plain ASCII",
+          actual: name,
+        });
+      }
+    }
+  },
+});
