@@ -30,7 +30,7 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     if (typeof value === "string") {
       if (name !== undefined && names.has(name.toLowerCase())) out.push({ at, name, value });
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, childPointer(at, i), name, depth + 1));
+      for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
       for (const [k, v] of Object.entries(value)) visit(v, childPointer(at, k), k, depth + 1);
     }

@@ -22,7 +22,7 @@ export function argumentStrings(args: Record<string, unknown>, at: Pointer): Arg
   const visit = (value: unknown, p: Pointer, name: string, content: boolean, depth: number) => {
     if (depth > 64) return;
     if (typeof value === "string") out.push({ at: p, name, value, content });
-    else if (Array.isArray(value)) value.forEach((v, i) => visit(v, childPointer(p, i), name, content, depth + 1));
+    else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], childPointer(p, i), name, content, depth + 1);
     else if (value !== null && typeof value === "object")
       for (const [k, v] of Object.entries(value)) visit(v, childPointer(p, k), k, content || CONTENT_ARGUMENTS.has(k.toLowerCase()), depth + 1);
   };
@@ -33,7 +33,7 @@ export function argumentStrings(args: Record<string, unknown>, at: Pointer): Arg
 /** Every key anywhere under a value, with its pointer and value. */
 export function allKeys(value: unknown, at: Pointer, depth = 0, out: { at: Pointer; key: string; value: unknown }[] = []) {
   if (depth > 64 || value === null || typeof value !== "object") return out;
-  if (Array.isArray(value)) value.forEach((v, i) => allKeys(v, childPointer(at, i), depth + 1, out));
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) allKeys(value[i], childPointer(at, i), depth + 1, out);
   else
     for (const [k, v] of Object.entries(value)) {
       out.push({ at: childPointer(at, k), key: k, value: v });

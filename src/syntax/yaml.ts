@@ -17,6 +17,63 @@ const CORE_TAGS = new Set(
 class Exhausted extends Error {}
 
 /**
+ * The yaml package recurses once per nesting level and overflows the stack near 1,000 levels (where
+ * V8 may even abort the process), so deeper documents are refused before it sees them.
+ */
+const YAML_MAX_DEPTH = 256;
+
+/**
+ * The offset where a cheap over-estimate of the nesting passes `max` (flow brackets outside quotes,
+ * plus block indentation levels and `- ` runs), or undefined. It may over-count inside block scalars,
+ * which only matters for documents hundreds of levels deep.
+ */
+function nestingBeyond(text: string, max: number): number | undefined {
+  let flow = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") {
+      lineStart = true;
+      if (quote === "'" || quote === '"') continue;
+      quote = "";
+      continue;
+    }
+    if (lineStart) {
+      lineStart = false;
+      let j = i;
+      while (text[j] === " ") j++;
+      const t = text[j];
+      if (t !== undefined && t !== "\n" && t !== "\r" && t !== "#" && flow === 0 && quote === "") {
+        while (indents.length > 0 && indents[indents.length - 1]! >= j - i) indents.pop();
+        indents.push(j - i);
+        let k = j;
+        let dashes = 0;
+        while (text[k] === "-" && text[k + 1] === " ") {
+          dashes++;
+          k += 2;
+          while (text[k] === " ") k++;
+        }
+        if (indents.length + dashes > max) return j;
+      }
+    }
+    if (quote) {
+      if (c === quote) quote = "";
+      else if (c === "\\" && quote === '"') i++;
+      continue;
+    }
+    // A quote opens a quoted scalar only where a scalar can start (not the apostrophe in "don't").
+    if ((c === '"' || c === "'") && (i === 0 || /[\s:[{,-]/.test(text[i - 1]!))) quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) quote = "#";
+    else if (c === "[" || c === "{") {
+      if (++flow > max) return i;
+    } else if ((c === "]" || c === "}") && flow > 0) flow--;
+  }
+  return undefined;
+}
+
+/**
  * Reads one YAML 1.2 document (core schema: no custom tags, no code, no merge keys) into a plain value,
  * with every value's source range, duplicate keys reported, and aliases expanded within a bound.
  */
@@ -30,6 +87,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "parse-error", message: "The file is empty: write a YAML plan.", start: 0, end: 0, hint: "add the plan's root mapping, e.g. steps: [...]" });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
+  if (deep !== undefined) {
+    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${Math.min(maxDepth, YAML_MAX_DEPTH)} levels.`, start: deep, end: Math.min(text.length, deep + 1), hint: "flatten the document" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   let doc: Document.Parsed;
   try {
     doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
@@ -38,6 +100,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const firstError = doc.errors[0];
+  if (firstError && /call stack/i.test(firstError.message)) {
+    // The yaml package reports its own stack overflow as a syntax error: it is a nesting limit.
+    issues.push({ rule: "limit-exceeded", message: "The document is nested too deeply to read.", start: 0, end: Math.min(text.length, 1), hint: "flatten the document" });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   if (firstError) {
     const [start, end] = firstError.pos;
     issues.push({

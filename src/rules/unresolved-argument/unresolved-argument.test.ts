@@ -7,7 +7,7 @@ describe("unresolved-argument", () => {
   it.each([
     [{ path: "<path>" }, "/steps/0/arguments/path"],
     [{ path: "reports/{{name}}.html" }, "/steps/0/arguments/path"],
-    [{ command: "cp a ${TARGET}" }, "/steps/0/arguments/command"],
+    [{ command: "cp a $" + "{TARGET}" }, "/steps/0/arguments/command"],
     [{ query: "???" }, "/steps/0/arguments/query"],
     [{ mode: "TBD" }, "/steps/0/arguments/mode"],
     [{ n: "..." }, "/steps/0/arguments/n"],
@@ -25,7 +25,7 @@ describe("unresolved-argument", () => {
     expect(d[0]!.message).toBe('Step 1: argument "path" holds the placeholder "<path>": the executor would have to infer the value.');
   });
   it("accepts concrete values, and templates inside file content", async () => {
-    const args = { path: "src/app.ts", content: "const x = `${a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c" };
+    const args = { path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c" };
     expect(await diagnosticsOf("unresolved-argument", plan(args))).toEqual([]);
   });
   it("applies to scQC params", async () => {
