@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { type CliIO, EXIT, UsageError } from "./io.js";
+import { registerInit } from "./commands/init.js";
 import { registerExplain, registerRules } from "./commands/rules.js";
 import { registerHash, registerMigrate, registerSeal } from "./commands/seal.js";
 import { registerValidate } from "./commands/validate.js";
@@ -31,6 +32,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
   registerMigrate(program, io, wrap);
   registerRules(program, io, wrap);
   registerExplain(program, io, wrap);
+  registerInit(program, io, wrap);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
   }

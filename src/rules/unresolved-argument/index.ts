@@ -14,7 +14,8 @@ const INSIDE: readonly [RegExp, string][] = [
   [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
 ];
 /** In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. */
-const ENV_IN_PATH = /(^|[^\\])\$[A-Za-z_]/;
+// ($RANDOM and the shell clock are non-deterministic's finding.)
+const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
 
 export default defineRule({
   meta: {
