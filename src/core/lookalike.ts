@@ -8,8 +8,12 @@ const CONFUSABLES: Record<string, string> = {
   Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
 };
 
+/** Plain ASCII: one script, nothing invisible, nothing to fold but case (the common case, kept fast). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** A name's skeleton: NFKC, invisible characters removed, homoglyphs folded to Latin, lower case. */
 export function skeleton(name: string): string {
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
   const visible = name.normalize("NFKC").replace(new RegExp(INVISIBLE.source, "gu"), "");
   let out = "";
   for (const ch of visible) out += CONFUSABLES[ch] ?? ch;
@@ -33,6 +37,7 @@ export function scriptsOf(name: string): Set<string> {
 
 /** Why a tool name is a look-alike of another, or undefined when it reads as what it is. */
 export function lookalikeReason(name: string): string | undefined {
+  if (PRINTABLE_ASCII.test(name)) return undefined;
   if (INVISIBLE.test(name)) return "holds invisible or bidi control characters";
   const scripts = scriptsOf(name);
   if (scripts.size > 1) return `mixes scripts (${[...scripts].sort().join(" and ")})`;

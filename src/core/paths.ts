@@ -175,8 +175,57 @@ export function resolveArgument(text: string, workspace: string, files: FileProb
 }
 
 /** The path argument names of a step: the policy's, plus those its tool's schema marks `format: "path"`. */
-export function pathNamesFor(tool: string | undefined, policyNames: readonly string[], schemas: ReadonlyMap<string, unknown> | undefined): Set<string> {
-  const names = new Set(policyNames.map((n) => n.toLowerCase()));
-  if (tool !== undefined && schemas?.has(tool)) for (const n of schemaPathNames(schemas.get(tool))) names.add(n.toLowerCase());
+export function pathNamesFor(tool: string | undefined, policyNames: readonly string[], schemas: ReadonlyMap<string, unknown> | undefined): ReadonlySet<string> {
+  let base = baseNames.get(policyNames);
+  if (!base) baseNames.set(policyNames, (base = new Set(policyNames.map((n) => n.toLowerCase()))));
+  const schema = tool !== undefined ? schemas?.get(tool) : undefined;
+  if (schema === null || typeof schema !== "object") return base;
+  let perSchema = withSchema.get(base);
+  if (!perSchema) withSchema.set(base, (perSchema = new WeakMap()));
+  let names = perSchema.get(schema);
+  if (!names) {
+    names = new Set(base);
+    for (const n of schemaPathNames(schema)) names.add(n.toLowerCase());
+    perSchema.set(schema, names);
+  }
   return names;
+}
+
+// Policies and registries are reused across validations: derive their name sets once per object.
+const baseNames = new WeakMap<readonly string[], Set<string>>();
+const withSchema = new WeakMap<ReadonlySet<string>, WeakMap<object, Set<string>>>();
+
+const memo = new WeakMap<object, FileProbe>();
+
+/**
+ * The probe with its answers remembered for one plan: the three workspace rules resolve the same paths,
+ * one component at a time, and a plan of many steps shares its folders. Keyed by the plan, so a
+ * long-running process never sees an answer from an earlier validation.
+ */
+export function probeFor(plan: object, files: FileProbe): FileProbe {
+  let p = memo.get(plan);
+  if (p) return p;
+  const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
+  const links = new Map<string, string | undefined>();
+  const reals = new Map<string, string | undefined>();
+  p = {
+    ...files,
+    kind(path) {
+      let k = kinds.get(path);
+      if (k === undefined) kinds.set(path, (k = files.kind(path)));
+      return k;
+    },
+    readlink(path) {
+      if (!links.has(path)) links.set(path, files.readlink(path));
+      return links.get(path);
+    },
+    realpath(path) {
+      if (!reals.has(path)) reals.set(path, files.realpath(path));
+      return reals.get(path);
+    },
+    size: (path) => files.size(path),
+    readText: (path) => files.readText(path),
+  };
+  memo.set(plan, p);
+  return p;
 }

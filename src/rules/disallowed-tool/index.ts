@@ -3,6 +3,25 @@ import { globToRegExp } from "../../core/glob.js";
 import { lookalikeReason, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
 
+// Policies and registries are reused across validations: fold their names once per object.
+const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: RegExp[] }>();
+const knownCache = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+
+function denyOf(deny: readonly string[]) {
+  let d = denyCache.get(deny);
+  if (!d) {
+    d = { denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(skeleton)), denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globToRegExp(skeleton(x))) };
+    denyCache.set(deny, d);
+  }
+  return d;
+}
+
+function knownOf(names: ReadonlySet<string>): Map<string, string> {
+  let k = knownCache.get(names);
+  if (!k) knownCache.set(names, (k = new Map([...names].map((n) => [skeleton(n), n]))));
+  return k;
+}
+
 export default defineRule({
   meta: {
     id: "disallowed-tool",
@@ -21,11 +40,8 @@ export default defineRule({
     },
   },
   check(plan, ctx) {
-    const deny = ctx.policy.tools.deny;
-    const denySkeletons = new Set(deny.filter((d) => !/[*?]/.test(d)).map(skeleton));
-    const denyGlobs = deny.filter((d) => /[*?]/.test(d)).map((d) => globToRegExp(skeleton(d)));
-    const known = ctx.tools ? [...ctx.tools.names] : [];
-    const knownBySkeleton = new Map(known.map((n) => [skeleton(n), n]));
+    const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
+    const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
     for (const step of plan.steps) {
       const name = step.tool;
       if (name === undefined) continue;

@@ -16,6 +16,9 @@ const RUN_TIME: readonly [RegExp, string][] = [
   [/\{\{\s*(?:now|today|timestamp|date|time|uuid|random)\b/i, "a run-time template value"],
 ];
 
+/** One pass over a string before the per-pattern search that names what it found. */
+const ANY_RUN_TIME = new RegExp(RUN_TIME.map(([re]) => `(?:${re.source})`).join("|"), "i");
+
 function isSet(value: unknown): boolean {
   if (value === false || value === null || value === 0 || value === "" || value === undefined) return false;
   if (typeof value === "string" && /^(false|no|off|0)$/i.test(value.trim())) return false;
@@ -69,7 +72,7 @@ export default defineRule({
         }
       }
       for (const a of argumentStrings(step.args, step.argsAt)) {
-        if (a.content) continue;
+        if (a.content || !ANY_RUN_TIME.test(a.value)) continue;
         const hit = RUN_TIME.find(([re]) => re.test(a.value));
         if (!hit) continue;
         ctx.report({

@@ -1,4 +1,14 @@
-import { isInside, isRemoteUrl, normalizeAbsolute, pathArguments, pathNamesFor, realWorkspace, resolveArgument, resolveReal } from "../../core/paths.js";
+import {
+  isInside,
+  isRemoteUrl,
+  normalizeAbsolute,
+  pathArguments,
+  pathNamesFor,
+  realWorkspace,
+  resolveArgument,
+  resolveReal,
+  probeFor,
+} from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 
 export default defineRule({
@@ -9,7 +19,7 @@ export default defineRule({
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
-        "Checks every path argument of every step (arguments named in `paths.arguments`, e.g. `path`, `file_path`, `target`, `cwd`, at any depth, and arguments whose registry schema says `format: \"path\"`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`), a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. Every dialect's paths are checked. URLs other than `file:` are not paths.",
+        'Checks every path argument of every step (arguments named in `paths.arguments`, e.g. `path`, `file_path`, `target`, `cwd`, at any depth, and arguments whose registry schema says `format: "path"`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`), a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. Every dialect\'s paths are checked. URLs other than `file:` are not paths.',
       rationale:
         "Seed 001 §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link.",
@@ -18,18 +28,23 @@ export default defineRule({
     },
   },
   check(plan, ctx) {
+    const files = probeFor(plan, ctx.files);
     const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, ctx.files);
+    const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
       for (const arg of pathArguments(step, names)) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
-        for (const r of resolveArgument(arg.value, ws, ctx.files)) {
+        for (const r of resolveArgument(arg.value, ws, files)) {
           let why: string | undefined;
           if ("unsafe" in r) why = r.unsafe;
           // The lexical form is what an executor that normalises paths first would open.
-          else if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, ctx.files), wsReal)) why = `resolves to ${r.lexical}`;
-          else if (!isInside(r.real, wsReal)) why = r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
+          else if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal))
+            why = `resolves to ${r.lexical}`;
+          else if (!isInside(r.real, wsReal))
+            why = r.real.includes("\0")
+              ? "goes through a symlink loop"
+              : `resolves through a symlink to ${r.real}`;
           if (!why) continue;
           const decoded = r.reading !== arg.value ? ` (read as "${r.reading.replace(/\0/g, "\\0")}")` : "";
           ctx.report({

@@ -1,6 +1,24 @@
 import picomatch from "picomatch";
-import { isInside, normalizeAbsolute, pathArguments, pathNamesFor, realWorkspace, relativeInside, resolveArgument } from "../../core/paths.js";
+import {
+  isInside,
+  normalizeAbsolute,
+  pathArguments,
+  pathNamesFor,
+  realWorkspace,
+  relativeInside,
+  resolveArgument,
+  probeFor,
+} from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
+
+const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
+
+/** The policy's protected globs, compiled once per list. */
+function matcherFor(globs: readonly string[]): (path: string) => boolean {
+  let m = matchers.get(globs);
+  if (!m) matchers.set(globs, (m = picomatch(globs as string[], { dot: true, nocase: true })));
+  return m;
+}
 
 export default defineRule({
   meta: {
@@ -11,23 +29,25 @@ export default defineRule({
     docs: {
       description:
         "Reports a path argument of a write tool (policy `tools.write`, compared without case; defaults include `write_file`, `edit_file`, `delete_file`, `move_file`, `apply_patch`, `run_command`, `shell` and the Markdown `CREATE` and `EDIT`) that matches a protected glob (`paths.protected`; defaults `.git/**`, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy). Globs match the path relative to the workspace root, both as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`). Read tools may read protected paths.",
-      rationale: "Seed 001 §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
+      rationale:
+        "Seed 001 §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
       bad: "steps: [{tool: write_file, arguments: {path: .git/hooks/pre-commit, content: …}, intent: …}]",
       good: "steps: [{tool: read_file, arguments: {path: .git/HEAD}, intent: …}]",
     },
   },
   check(plan, ctx) {
+    const files = probeFor(plan, ctx.files);
     const writers = new Set(ctx.policy.tools.write.map((t) => t.toLowerCase()));
-    const isProtected = picomatch(ctx.policy.paths.protected, { dot: true, nocase: true });
+    const isProtected = matcherFor(ctx.policy.paths.protected);
     const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, ctx.files);
+    const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
       if (step.tool === undefined || !writers.has(step.tool.toLowerCase())) continue;
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
       for (const arg of pathArguments(step, names)) {
         const candidates: string[] = [];
-        for (const r of resolveArgument(arg.value, ws, ctx.files)) {
+        for (const r of resolveArgument(arg.value, ws, files)) {
           if ("unsafe" in r) continue;
           if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
           if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));

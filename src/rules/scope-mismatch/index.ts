@@ -1,5 +1,12 @@
 import type { FileProbe } from "../../core/file-probe.js";
-import { isInside, normalizeAbsolute, realWorkspace, resolveArgument, resolveReal } from "../../core/paths.js";
+import {
+  isInside,
+  normalizeAbsolute,
+  realWorkspace,
+  resolveArgument,
+  resolveReal,
+  probeFor,
+} from "../../core/paths.js";
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 
@@ -8,7 +15,8 @@ function outside(scope: string, ws: string, wsReal: string, files: FileProbe): s
   if (scope.trim() === "") return "is empty";
   for (const r of resolveArgument(scope, ws, files)) {
     if ("unsafe" in r) return r.unsafe;
-    if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal)) return `resolves to ${r.lexical}`;
+    if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal))
+      return `resolves to ${r.lexical}`;
     if (!isInside(r.real, wsReal)) return `resolves through a symlink to ${r.real}`;
   }
   return undefined;
@@ -31,10 +39,11 @@ export default defineRule({
     },
   },
   check(plan, ctx) {
+    const files = probeFor(plan, ctx.files);
     const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, ctx.files);
+    const wsReal = realWorkspace(ws, files);
     if (plan.scope !== undefined) {
-      const why = outside(plan.scope, ws, wsReal, ctx.files);
+      const why = outside(plan.scope, ws, wsReal, files);
       if (why)
         ctx.report({
           at: "/scope",
@@ -46,7 +55,7 @@ export default defineRule({
     }
     for (const step of plan.steps) {
       if (step.scope === undefined) continue;
-      const why = outside(step.scope, ws, wsReal, ctx.files);
+      const why = outside(step.scope, ws, wsReal, files);
       if (why)
         ctx.report({
           at: childPointer(step.at, "scope"),
