@@ -177,11 +177,17 @@ export function resolveArgument(text: string, workspace: string, files: FileProb
 /** The path argument names of a step: the policy's, plus those its tool's schema marks `format: "path"`. */
 export function pathNamesFor(tool: string | undefined, policyNames: readonly string[], schemas: ReadonlyMap<string, unknown> | undefined): ReadonlySet<string> {
   let base = baseNames.get(policyNames);
-  if (!base) baseNames.set(policyNames, (base = new Set(policyNames.map((n) => n.toLowerCase()))));
+  if (!base) {
+    base = new Set(policyNames.map((n) => n.toLowerCase()));
+    baseNames.set(policyNames, base);
+  }
   const schema = tool !== undefined ? schemas?.get(tool) : undefined;
   if (schema === null || typeof schema !== "object") return base;
   let perSchema = withSchema.get(base);
-  if (!perSchema) withSchema.set(base, (perSchema = new WeakMap()));
+  if (!perSchema) {
+    perSchema = new WeakMap();
+    withSchema.set(base, perSchema);
+  }
   let names = perSchema.get(schema);
   if (!names) {
     names = new Set(base);
@@ -212,7 +218,10 @@ export function probeFor(plan: object, files: FileProbe): FileProbe {
     ...files,
     kind(path) {
       let k = kinds.get(path);
-      if (k === undefined) kinds.set(path, (k = files.kind(path)));
+      if (k === undefined) {
+        k = files.kind(path);
+        kinds.set(path, k);
+      }
       return k;
     },
     readlink(path) {

@@ -18,7 +18,10 @@ function denyOf(deny: readonly string[]) {
 
 function knownOf(names: ReadonlySet<string>): Map<string, string> {
   let k = knownCache.get(names);
-  if (!k) knownCache.set(names, (k = new Map([...names].map((n) => [skeleton(n), n]))));
+  if (!k) {
+    k = new Map([...names].map((n) => [skeleton(n), n]));
+    knownCache.set(names, k);
+  }
   return k;
 }
 

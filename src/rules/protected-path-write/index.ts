@@ -16,7 +16,10 @@ const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 /** The policy's protected globs, compiled once per list. */
 function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let m = matchers.get(globs);
-  if (!m) matchers.set(globs, (m = picomatch(globs as string[], { dot: true, nocase: true })));
+  if (!m) {
+    m = picomatch(globs as string[], { dot: true, nocase: true });
+    matchers.set(globs, m);
+  }
   return m;
 }
 
