@@ -238,3 +238,15 @@ export function probeFor(plan: object, files: FileProbe): FileProbe {
   memo.set(plan, p);
   return p;
 }
+
+/** Arguments whose values are never workspace paths even when they start with `/` (programs, URLs, routes, patterns). */
+const NOT_PATHS = new Set(["command", "cmd", "script", "program", "executable", "url", "uri", "href", "endpoint", "route", "pattern", "regex", "glob", "query"]);
+
+/**
+ * Does an argument not named as a path still hold one that points away from the workspace: `~/…`,
+ * `../…`, `/abs/…`, `C:\…`? Such values are checked too, so renaming `path` to `output` is no way out.
+ */
+export function looksLikeEscapingPath(name: string, value: string): boolean {
+  if (NOT_PATHS.has(name.toLowerCase()) || /\s/.test(value)) return false;
+  return /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\]|file:\/\/)/.test(value) || /[/\\]\.\.(?:[/\\]|$)/.test(value);
+}

@@ -1,6 +1,7 @@
 import {
   isInside,
   isRemoteUrl,
+  looksLikeEscapingPath,
   normalizeAbsolute,
   pathArguments,
   pathNamesFor,
@@ -10,6 +11,7 @@ import {
   probeFor,
 } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
+import { argumentStrings } from "../../core/walk.js";
 
 export default defineRule({
   meta: {
@@ -33,7 +35,12 @@ export default defineRule({
     const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
-      for (const arg of pathArguments(step, names)) {
+      const args = pathArguments(step, names);
+      const named = new Set(args.map((a) => a.at));
+      for (const a of argumentStrings(step.args, step.argsAt))
+        if (!a.content && !named.has(a.at) && looksLikeEscapingPath(a.name, a.value))
+          args.push({ at: a.at, name: a.name, value: a.value });
+      for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         for (const r of resolveArgument(arg.value, ws, files)) {
           let why: string | undefined;

@@ -61,11 +61,18 @@ describe("path-outside-workspace", () => {
     for (const path of ["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", `${ws}/data/new.txt`, "new/folder/file.txt", ".", "https://example.com/a/../../b"])
       expect(await check({ path }), path).toEqual([]);
   });
+  it("checks arguments not named as paths when they hold an escaping path", async () => {
+    for (const args of [{ output: "../x.txt" }, { report_to: "/etc/cron.d/job" }, { where: "~/x" }, { nested: { save_as: "a/../../x" } }])
+      expect(await check(args), JSON.stringify(args)).toHaveLength(1);
+    for (const args of [{ output: "out/x.txt" }, { command: "/usr/bin/make all" }, { url: "/api/v1" }, { note: "see ../README for details" }, { content: "../x" }])
+      expect(await check(args), JSON.stringify(args)).toEqual([]);
+  });
   it("uses the schema's format: path to find path arguments", async () => {
     const tools = parseToolsText(JSON.stringify({ tools: [{ name: "upload", inputSchema: { properties: { what: { type: "string", format: "path" } } } }] }), "t.json");
-    const d = await diagnosticsOf("path-outside-workspace", plan({ what: "../x" }, "upload"), { workspace: ws, tools });
+    const d = await diagnosticsOf("path-outside-workspace", plan({ what: "out-link/secret.txt" }, "upload"), { workspace: ws, tools });
     expect(d).toHaveLength(1);
-    expect(await check({ what: "../x" }, "upload")).toEqual([]);
+    // Without the schema, a relative path in an argument not named as a path is not followed.
+    expect(await check({ what: "out-link/secret.txt" }, "upload")).toEqual([]);
   });
   it("checks scQC params too", async () => {
     const d = await diagnosticsOf("path-outside-workspace", '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', { workspace: ws });
