@@ -29,8 +29,10 @@ describe("disallowed-tool", () => {
     expect(d[0]!.message).toContain("mixes scripts (Cyrillic and Latin)");
     expect(d[0]!.message).toContain('of "read_file"');
   });
-  it("reports invisible characters and full-width letters in a tool name", async () => {
-    expect(await diagnosticsOf("disallowed-tool", plan("read\u200d_file"))).toHaveLength(1);
+  it("reports invisible characters disguising a known tool, and full-width letters", async () => {
+    expect(await diagnosticsOf("disallowed-tool", plan("read\u200d_file"), { tools: tools("read_file") })).toHaveLength(1);
+    // Without a tool it imitates, an invisible character is unsafe-value's finding alone.
+    expect(await diagnosticsOf("disallowed-tool", plan("odd\u200d_tool"))).toEqual([]);
     expect(await diagnosticsOf("disallowed-tool", plan("\uff52ead_file"))).toHaveLength(1);
   });
   it("reports an all-Cyrillic spelling of a known tool", async () => {

@@ -2,6 +2,7 @@ import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globToRegExp } from "../../core/glob.js";
 import { lookalikeReason, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
+import { INVISIBLE } from "../../syntax/unsafe.js";
 
 // Policies and registries are reused across validations: fold their names once per object.
 const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: RegExp[] }>();
@@ -34,7 +35,7 @@ export default defineRule({
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
     docs: {
       description:
-        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts, holds invisible or bidi characters, or uses compatibility letters, and a name whose skeleton equals a known tool it is not.",
+        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
       rationale:
         "An approved plan must act, not hand control back to a planner (seed 001 §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
       fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
@@ -64,7 +65,9 @@ export default defineRule({
       const twin = knownBySkeleton.get(sk);
       // An ASCII name that differs from a known one only in case is a typo (unknown-tool's), not a disguise.
       const disguised = twin !== undefined && twin !== name && !ctx.tools?.names.has(name) && !/^[\x20-\x7e]*$/.test(name);
-      if (why || disguised) {
+      // Invisible characters alone are unsafe-value's finding; here they matter when they disguise a known tool.
+      const invisibleOnly = why !== undefined && INVISIBLE.test(name) && twin === undefined;
+      if ((why && !invisibleOnly) || disguised) {
         ctx.report({
           at: step.toolAt,
           step: step.position,

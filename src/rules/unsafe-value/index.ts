@@ -1,4 +1,6 @@
+import { pathArguments, pathNamesFor } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
+import { INVISIBLE } from "../../syntax/unsafe.js";
 
 export default defineRule({
   meta: {
@@ -15,5 +17,28 @@ export default defineRule({
       bad: '{"tool": "read_file", "params": {"n": 1e400}}',
       good: '{"tool": "read_file", "params": {"n": 1000}}',
     },
+  },
+  // The readers report keys; tool names and paths are only known once the dialect has found the steps.
+  check(plan, ctx) {
+    for (const step of plan.steps) {
+      if (step.tool !== undefined && INVISIBLE.test(step.tool))
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `Step ${step.position}: the tool name ${JSON.stringify(step.tool)} holds invisible or bidi control characters: it reads differently from what runs.`,
+          hint: "retype the tool name in plain characters",
+          actual: step.tool,
+        });
+      for (const arg of pathArguments(step, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) {
+        if (!INVISIBLE.test(arg.value)) continue;
+        ctx.report({
+          at: arg.at,
+          step: step.position,
+          message: `Step ${step.position}: the path ${JSON.stringify(arg.value)} in "${arg.name}" holds invisible or bidi control characters: it reads differently from the file it names.`,
+          hint: "retype the path in plain characters",
+          actual: arg.value,
+        });
+      }
+    }
   },
 });
