@@ -32,6 +32,9 @@ describe("protected-path-write", () => {
     ["write_file", { path: "./src/../.git/index" }],
     ["move_file", { source: "a.txt", destination: "plangate.yaml" }],
     ["Write_File", { path: ".git/config" }],
+    ["save_report", { path: ".env" }],
+    ["fs.putObject", { path: ".git/HEAD" }],
+    ["git-commit", { cwd: ".git" }],
   ])("reports %s %j", async (tool, args) => {
     const d = await check(tool, args);
     expect(d).toHaveLength(1);
@@ -44,6 +47,8 @@ describe("protected-path-write", () => {
   });
   it("lets read tools read protected paths, and write tools write others", async () => {
     expect(await check("read_file", { path: ".git/config" })).toEqual([]);
+    expect(await check("list_directory", { path: ".git" })).toEqual([]);
+    expect(await check("get_settings", { path: ".env" })).toEqual([]);
     expect(await check("write_file", { path: "src/app.ts" })).toEqual([]);
     expect(await check("write_file", { path: "environment.md" })).toEqual([]);
   });
