@@ -154,7 +154,9 @@ export function realWorkspace(root: string, files: FileProbe): string {
 }
 
 /** Where a path argument lands: its lexical and its real (symlink-followed) absolute form. */
-export type Resolved = { lexical: string; real: string; reading: string } | { unsafe: string; reading: string };
+export type Resolved =
+  | { lexical: string; real: string; reading: string }
+  | { unsafe: string; reading: string };
 
 /**
  * Resolves a path argument against the workspace in every reading an executor might make of it
@@ -175,7 +177,11 @@ export function resolveArgument(text: string, workspace: string, files: FileProb
 }
 
 /** The path argument names of a step: the policy's, plus those its tool's schema marks `format: "path"`. */
-export function pathNamesFor(tool: string | undefined, policyNames: readonly string[], schemas: ReadonlyMap<string, unknown> | undefined): ReadonlySet<string> {
+export function pathNamesFor(
+  tool: string | undefined,
+  policyNames: readonly string[],
+  schemas: ReadonlyMap<string, unknown> | undefined,
+): ReadonlySet<string> {
   let base = baseNames.get(policyNames);
   if (!base) {
     base = new Set(policyNames.map((n) => n.toLowerCase()));
@@ -201,46 +207,23 @@ export function pathNamesFor(tool: string | undefined, policyNames: readonly str
 const baseNames = new WeakMap<readonly string[], Set<string>>();
 const withSchema = new WeakMap<ReadonlySet<string>, WeakMap<object, Set<string>>>();
 
-const memo = new WeakMap<object, FileProbe>();
-
-/**
- * The probe with its answers remembered for one plan: the three workspace rules resolve the same paths,
- * one component at a time, and a plan of many steps shares its folders. Keyed by the plan, so a
- * long-running process never sees an answer from an earlier validation.
- */
-export function probeFor(plan: object, files: FileProbe): FileProbe {
-  let p = memo.get(plan);
-  if (p) return p;
-  const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
-  const links = new Map<string, string | undefined>();
-  const reals = new Map<string, string | undefined>();
-  p = {
-    ...files,
-    kind(path) {
-      let k = kinds.get(path);
-      if (k === undefined) {
-        k = files.kind(path);
-        kinds.set(path, k);
-      }
-      return k;
-    },
-    readlink(path) {
-      if (!links.has(path)) links.set(path, files.readlink(path));
-      return links.get(path);
-    },
-    realpath(path) {
-      if (!reals.has(path)) reals.set(path, files.realpath(path));
-      return reals.get(path);
-    },
-    size: (path) => files.size(path),
-    readText: (path) => files.readText(path),
-  };
-  memo.set(plan, p);
-  return p;
-}
-
 /** Arguments whose values are never workspace paths even when they start with `/` (programs, URLs, routes, patterns). */
-const NOT_PATHS = new Set(["command", "cmd", "script", "program", "executable", "url", "uri", "href", "endpoint", "route", "pattern", "regex", "glob", "query"]);
+const NOT_PATHS = new Set([
+  "command",
+  "cmd",
+  "script",
+  "program",
+  "executable",
+  "url",
+  "uri",
+  "href",
+  "endpoint",
+  "route",
+  "pattern",
+  "regex",
+  "glob",
+  "query",
+]);
 
 /**
  * Does an argument not named as a path still hold one that points away from the workspace: `~/…`,
@@ -248,5 +231,8 @@ const NOT_PATHS = new Set(["command", "cmd", "script", "program", "executable", 
  */
 export function looksLikeEscapingPath(name: string, value: string): boolean {
   if (NOT_PATHS.has(name.toLowerCase()) || /\s/.test(value)) return false;
-  return /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\]|file:\/\/)/.test(value) || /[/\\]\.\.(?:[/\\]|$)/.test(value);
+  return (
+    /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\]|file:\/\/)/.test(value) ||
+    /[/\\]\.\.(?:[/\\]|$)/.test(value)
+  );
 }

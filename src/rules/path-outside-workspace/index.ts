@@ -8,8 +8,8 @@ import {
   realWorkspace,
   resolveArgument,
   resolveReal,
-  probeFor,
 } from "../../core/paths.js";
+import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 import { argumentStrings } from "../../core/walk.js";
 

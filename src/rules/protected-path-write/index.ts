@@ -7,20 +7,60 @@ import {
   realWorkspace,
   relativeInside,
   resolveArgument,
-  probeFor,
 } from "../../core/paths.js";
+import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 
 /** Verbs that make a tool a writer even when the policy does not list it (fail closed on `save_report`, `fs.put`). */
 const WRITE_VERBS = new Set([
-  "write", "edit", "create", "delete", "del", "remove", "rm", "move", "mv", "rename", "copy", "cp", "append", "patch", "save",
-  "put", "upload", "mkdir", "touch", "truncate", "overwrite", "replace", "update", "insert", "modify", "chmod", "chown",
-  "link", "symlink", "unlink", "exec", "execute", "run", "shell", "bash", "sh", "install", "apply", "commit", "push",
+  "write",
+  "edit",
+  "create",
+  "delete",
+  "del",
+  "remove",
+  "rm",
+  "move",
+  "mv",
+  "rename",
+  "copy",
+  "cp",
+  "append",
+  "patch",
+  "save",
+  "put",
+  "upload",
+  "mkdir",
+  "touch",
+  "truncate",
+  "overwrite",
+  "replace",
+  "update",
+  "insert",
+  "modify",
+  "chmod",
+  "chown",
+  "link",
+  "symlink",
+  "unlink",
+  "exec",
+  "execute",
+  "run",
+  "shell",
+  "bash",
+  "sh",
+  "install",
+  "apply",
+  "commit",
+  "push",
 ]);
 
 /** Does a tool's name say it changes files: any word of it (snake, kebab, dotted or camel case) is a write verb. */
 export function soundsLikeWrite(tool: string): boolean {
-  const words = tool.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
+  const words = tool
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   return words.some((w) => WRITE_VERBS.has(w));
 }
 
@@ -69,7 +109,8 @@ export default defineRule({
     const ws = normalizeAbsolute(ctx.policy.workspace);
     const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
-      if (step.tool === undefined || !(writers.has(step.tool.toLowerCase()) || soundsLikeWrite(step.tool))) continue;
+      if (step.tool === undefined || !(writers.has(step.tool.toLowerCase()) || soundsLikeWrite(step.tool)))
+        continue;
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
       for (const arg of pathArguments(step, names)) {
         const candidates: string[] = [];

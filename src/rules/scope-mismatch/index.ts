@@ -5,9 +5,9 @@ import {
   realWorkspace,
   resolveArgument,
   resolveReal,
-  probeFor,
 } from "../../core/paths.js";
 import { childPointer } from "../../core/pointer.js";
+import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 
 /** Why a declared scope is not the workspace or inside it, or undefined when it is. */
