@@ -16,6 +16,8 @@ const registry = parseToolsText(
       { name: "edit", inputSchema: { type: "object", properties: { edits: { type: "array", items: { type: "object", properties: { find: { type: "string" } }, required: ["find"] } } } } },
       { name: "broken", inputSchema: { type: "object", properties: { a: { type: "no-such-type" } } } },
       { name: "free" },
+      { name: "old", inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+      { name: "mid", inputSchema: { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { n: { type: "integer" } } } },
     ],
   }),
   "tools.json",
@@ -38,6 +40,13 @@ describe("tool-arguments", () => {
     const d = await diagnosticsOf("tool-arguments", plan([{ tool: "fetch", arguments: { url: "not a uri", mode: "post" } }]), { tools: registry });
     expect(d.map((x) => x.pointer).sort()).toEqual(["/steps/0/arguments/mode", "/steps/0/arguments/url"]);
     expect(d.find((x) => x.pointer?.endsWith("mode"))!.hint).toBe('use one of "get", "head"');
+  });
+  it("reads draft-04 and 2019-09 schemas with the nearest engine", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "old", arguments: {} }, { tool: "mid", arguments: { n: "x" } }, { tool: "old", arguments: { n: 1 } }]), { tools: registry });
+    expect(d.map((x) => [x.step, x.pointer])).toEqual([
+      [1, "/steps/0/arguments"],
+      [2, "/steps/1/arguments/n"],
+    ]);
   });
   it("points into nested arguments", async () => {
     const d = await diagnosticsOf("tool-arguments", plan([{ tool: "edit", arguments: { edits: [{ find: "a" }, { replace: "b" }] } }]), { tools: registry });

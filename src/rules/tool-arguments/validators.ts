@@ -31,14 +31,24 @@ export function compileToolSchema(schema: object): Compiled {
   engines ??= createEngines();
   const declared = (schema as { $schema?: unknown }).$schema;
   const older = typeof declared === "string" && /draft-0[4-7]/.test(declared);
+  // Ajv knows the draft-07 and 2020-12 meta-schemas only: a draft-04/06 or 2019-09 schema is compiled by
+  // the nearest engine without its `$schema` (a keyword that changed meaning, such as draft-04's boolean
+  // exclusiveMinimum, then fails to compile and the step is rejected: fail closed).
+  const known = typeof declared !== "string" || /draft-07|draft\/2020-12|json-schema\.org\/schema#?$/.test(declared);
+  const source = known ? schema : withoutSchemaKeyword(schema);
   let compiled: Compiled;
   try {
-    compiled = { validate: (older ? engines.draft07 : engines.draft2020).compile(schema) };
+    compiled = { validate: (older ? engines.draft07 : engines.draft2020).compile(source) };
   } catch (err) {
     compiled = { error: (err as Error).message };
   }
   cache.set(schema, compiled);
   return compiled;
+}
+
+function withoutSchemaKeyword(schema: object): object {
+  const { $schema: _, ...rest } = schema as Record<string, unknown>;
+  return rest;
 }
 
 export type { ErrorObject };
