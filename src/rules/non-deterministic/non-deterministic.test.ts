@@ -37,7 +37,7 @@ describe("non-deterministic", () => {
     expect(await diagnosticsOf("non-deterministic", plan({ arguments: { parallel: false, background: "no" } }))).toEqual([]);
   });
   it("accepts fixed values, and code that mentions randomness inside file content", async () => {
-    const args = { path: "out/run-42.txt", content: "import random\nx = random.random()\nprint(datetime.now())", date: "2026-01-01" };
+    const args = { branch: "main", after: "line 3", dependencies: ["numpy"], path: "out/run-42.txt", content: "import random\nx = random.random()\nprint(datetime.now())", date: "2026-01-01" };
     expect(await diagnosticsOf("non-deterministic", plan({ arguments: args }))).toEqual([]);
   });
   it("applies to scQC steps", async () => {

@@ -5,11 +5,14 @@ import { argumentStrings } from "../../core/walk.js";
 /** A whole value that is only a stand-in. */
 const WHOLE =
   /^\s*(?:<[^<>\n]{1,80}>|\?{2,}|\.{3}|…|TODO|TBD|FIXME|CHANGEME|CHANGE_ME|REPLACE_?ME|PLACEHOLDER|your[_ -].{0,40}[_ -]here|\[(?:insert|fill in|path|file|value)[^\]]{0,60}\])\s*$/i;
+const ANGLE = /<[A-Za-z_][\w .-]{0,40}>/;
+/** Arguments that search markup, where `<title>` is a tag, not a stand-in. */
+const MARKUP_ARGUMENTS = new Set(["pattern", "regex", "regexp", "selector", "xpath", "query", "search"]);
 /** Stand-ins that are never legitimate inside an instruction argument. */
 const INSIDE: readonly [RegExp, string][] = [
   [/\{\{[^{}]*\}\}/, "a {{template}} placeholder"],
   [/\$\{[^{}]*\}/, "a $" + "{variable} placeholder"],
-  [/<[A-Za-z_][\w .-]{0,40}>/, "an <angle-bracket> placeholder"],
+  [ANGLE, "an <angle-bracket> placeholder"],
   [/\?{3,}/, '"???"'],
   [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
 ];
@@ -42,6 +45,7 @@ export default defineRule({
         if (WHOLE.test(a.value)) what = `the placeholder "${a.value.trim()}"`;
         else if (!a.content) {
           for (const [re, label] of INSIDE) {
+            if (re === ANGLE && MARKUP_ARGUMENTS.has(a.name.toLowerCase())) continue;
             const m = re.exec(a.value);
             if (m) {
               what = `${label} ("${m[0]}")`;

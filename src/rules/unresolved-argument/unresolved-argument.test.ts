@@ -25,7 +25,7 @@ describe("unresolved-argument", () => {
     expect(d[0]!.message).toBe('Step 1: argument "path" holds the placeholder "<path>": the executor would have to infer the value.');
   });
   it("accepts concrete values, and templates inside file content", async () => {
-    const args = { path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c" };
+    const args = { path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c", pattern: "<title>" };
     expect(await diagnosticsOf("unresolved-argument", plan(args))).toEqual([]);
   });
   it("applies to scQC params", async () => {
