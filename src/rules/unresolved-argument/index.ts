@@ -42,10 +42,11 @@ export default defineRule({
     for (const step of plan.steps) {
       for (const a of argumentStrings(step.args, step.argsAt)) {
         let what: string | undefined;
-        if (WHOLE.test(a.value)) what = `the placeholder "${a.value.trim()}"`;
+        const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase());
+        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) what = `the placeholder "${a.value.trim()}"`;
         else if (!a.content) {
           for (const [re, label] of INSIDE) {
-            if (re === ANGLE && MARKUP_ARGUMENTS.has(a.name.toLowerCase())) continue;
+            if (re === ANGLE && markup) continue;
             const m = re.exec(a.value);
             if (m) {
               what = `${label} ("${m[0]}")`;
