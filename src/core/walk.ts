@@ -16,9 +16,15 @@ export interface ArgString {
   content: boolean;
 }
 
+// Several rules scan the same arguments: walk each arguments object once per pointer.
+const stringsCache = new WeakMap<object, { at: Pointer; out: ArgString[] }>();
+
 /** Every string in an arguments object, depth-first in source order. */
-export function argumentStrings(args: Record<string, unknown>, at: Pointer): ArgString[] {
+export function argumentStrings(args: Record<string, unknown>, at: Pointer): readonly ArgString[] {
+  const hit = stringsCache.get(args);
+  if (hit && hit.at === at) return hit.out;
   const out: ArgString[] = [];
+  stringsCache.set(args, { at, out });
   const visit = (value: unknown, p: Pointer, name: string, content: boolean, depth: number) => {
     if (depth > 64) return;
     if (typeof value === "string") out.push({ at: p, name, value, content });
