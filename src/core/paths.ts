@@ -1,4 +1,5 @@
 import type { FileProbe } from "./file-probe.js";
+import { isPlanProbe } from "./probe-memo.js";
 import type { Step } from "./plan.js";
 import { childPointer, type Pointer } from "./pointer.js";
 
@@ -153,6 +154,8 @@ export function realWorkspace(root: string, files: FileProbe): string {
   return files.realpath(root) ?? resolveReal(normalizeAbsolute(root), files);
 }
 
+const resolvedCache = new WeakMap<FileProbe, Map<string, Resolved[]>>();
+
 /** Where a path argument lands: its lexical and its real (symlink-followed) absolute form. */
 export type Resolved =
   | { lexical: string; real: string; reading: string }
@@ -163,7 +166,19 @@ export type Resolved =
  * (as written, percent-decoded). Relative paths resolve against the workspace root.
  */
 export function resolveArgument(text: string, workspace: string, files: FileProbe): Resolved[] {
+  // Per plan, the workspace rules resolve the same texts: remember them (never across plans).
+  let cache: Map<string, Resolved[]> | undefined;
+  if (isPlanProbe(files)) {
+    cache = resolvedCache.get(files);
+    if (!cache) {
+      cache = new Map();
+      resolvedCache.set(files, cache);
+    }
+    const hit = cache.get(`${workspace}\0${text}`);
+    if (hit) return hit;
+  }
   const out: Resolved[] = [];
+  cache?.set(`${workspace}\0${text}`, out);
   for (const reading of pathReadings(text)) {
     const why = unsafePathReason(reading);
     if (why) {

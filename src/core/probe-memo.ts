@@ -35,5 +35,13 @@ export function probeFor(plan: object, files: FileProbe): FileProbe {
     readText: (path) => files.readText(path),
   };
   memo.set(plan, p);
+  perPlan.add(p);
   return p;
+}
+
+const perPlan = new WeakSet<FileProbe>();
+
+/** Is this a probe made by probeFor, whose answers may be remembered for the one plan it serves? */
+export function isPlanProbe(files: FileProbe): boolean {
+  return perPlan.has(files);
 }

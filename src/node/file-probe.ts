@@ -7,7 +7,9 @@ export function createFileProbe(): FileProbe {
   return {
     kind(path) {
       try {
-        const st = lstatSync(path);
+        // Without throwIfNoEntry a missing path costs an exception with a stack trace: most plan paths are new files.
+        const st = lstatSync(path, { throwIfNoEntry: false });
+        if (st === undefined) return "missing";
         if (st.isSymbolicLink()) return "symlink";
         if (st.isFile()) return "file";
         if (st.isDirectory()) return "dir";
