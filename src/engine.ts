@@ -180,6 +180,7 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
         report: (r) => push(rule.meta.id, r),
       };
       try {
+        if (rule.prepare) await rule.prepare(plan, ctx);
         rule.check(plan, ctx);
       } catch (err) {
         push(rule.meta.id, {

@@ -14,6 +14,8 @@ export { loadPolicy, discoverPolicy, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";
 export { RULES, findRule } from "./rules/index.js";
 export { DIALECTS } from "./dialects/index.js";
+export { IntakePlanSchema } from "./schemas/intake.js";
+export type { IntakePlan } from "./schemas/intake.js";
 export { formatText } from "./formatters/text.js";
 export { formatJson, reportJson } from "./formatters/json.js";
 export { ExecutionGuard, GuardRefusal, decideStep } from "./approval/guard.js";

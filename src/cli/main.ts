@@ -38,6 +38,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ["check-task"], load: async () => [(await import("./commands/check-task.js")).registerCheckTask] },
   { names: ["check-delegation"], load: async () => [(await import("./commands/check-delegation.js")).registerCheckDelegation] },
   { names: ["check-return"], load: async () => [(await import("./commands/check-return.js")).registerCheckReturn] },
+  { names: ["init"], load: async () => [(await import("./commands/init.js")).registerInit] },
 ];
 
 /** The names of every command, in help order. */

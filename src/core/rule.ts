@@ -67,6 +67,8 @@ export interface RuleContext {
 export interface Rule {
   meta: RuleMeta;
   check?(plan: Plan, context: RuleContext): void;
+  /** Loads what the check needs (e.g. a heavy library) before it runs; only called when the rule will run. */
+  prepare?(plan: Plan, context: RuleContext): Promise<void>;
 }
 
 /** Declares a rule (an identity function that keeps the type). */

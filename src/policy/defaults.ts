@@ -31,6 +31,9 @@ export const DEFAULT_WRITE_TOOLS = [
   "exec",
   "execute",
   "create_text_file",
+  // Markdown (teddy) actions that write files.
+  "CREATE",
+  "EDIT",
 ];
 
 export const DEFAULT_PROTECTED_PATHS = [

@@ -16,6 +16,15 @@ import unknownFormat from "./unknown-format/index.js";
 import unknownKey from "./unknown-key/index.js";
 import unknownTool from "./unknown-tool/index.js";
 import unsafeValue from "./unsafe-value/index.js";
+import disallowedTool from "./disallowed-tool/index.js";
+import toolArguments from "./tool-arguments/index.js";
+import unresolvedArgument from "./unresolved-argument/index.js";
+import missingIntent from "./missing-intent/index.js";
+import multipleTools from "./multiple-tools/index.js";
+import nonDeterministic from "./non-deterministic/index.js";
+import scopeMismatch from "./scope-mismatch/index.js";
+import pathOutsideWorkspace from "./path-outside-workspace/index.js";
+import protectedPathWrite from "./protected-path-write/index.js";
 import mdTitle from "./md-title/index.js";
 import mdMissingSection from "./md-missing-section/index.js";
 import mdActionHeading from "./md-action-heading/index.js";
@@ -80,6 +89,16 @@ export const RULES: readonly Rule[] = [
   futureTimestamp,
   // tools and steps
   unknownTool,
+  disallowedTool,
+  toolArguments,
+  unresolvedArgument,
+  missingIntent,
+  multipleTools,
+  nonDeterministic,
+  // workspace scope
+  scopeMismatch,
+  pathOutsideWorkspace,
+  protectedPathWrite,
   // Markdown plans (teddy): structure, then each action's checks in SPEC §3 order
   mdTitle,
   mdMissingSection,

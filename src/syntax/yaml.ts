@@ -19,6 +19,63 @@ const CORE_TAGS = new Set(
 class Exhausted extends Error {}
 
 /**
+ * The yaml package recurses once per nesting level and overflows the stack near 1,000 levels (where
+ * V8 may even abort the process), so deeper documents are refused before it sees them.
+ */
+const YAML_MAX_DEPTH = 256;
+
+/**
+ * The offset where a cheap over-estimate of the nesting passes `max` (flow brackets outside quotes,
+ * plus block indentation levels and `- ` runs), or undefined. It may over-count inside block scalars,
+ * which only matters for documents hundreds of levels deep.
+ */
+function nestingBeyond(text: string, max: number): number | undefined {
+  let flow = 0;
+  const indents: number[] = [];
+  let lineStart = true;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") {
+      lineStart = true;
+      if (quote === "'" || quote === '"') continue;
+      quote = "";
+      continue;
+    }
+    if (lineStart) {
+      lineStart = false;
+      let j = i;
+      while (text[j] === " ") j++;
+      const t = text[j];
+      if (t !== undefined && t !== "\n" && t !== "\r" && t !== "#" && flow === 0 && quote === "") {
+        while (indents.length > 0 && indents[indents.length - 1]! >= j - i) indents.pop();
+        indents.push(j - i);
+        let k = j;
+        let dashes = 0;
+        while (text[k] === "-" && text[k + 1] === " ") {
+          dashes++;
+          k += 2;
+          while (text[k] === " ") k++;
+        }
+        if (indents.length + dashes > max) return j;
+      }
+    }
+    if (quote) {
+      if (c === quote) quote = "";
+      else if (c === "\\" && quote === '"') i++;
+      continue;
+    }
+    // A quote opens a quoted scalar only where a scalar can start (not the apostrophe in "don't").
+    if ((c === '"' || c === "'") && (i === 0 || /[\s:[{,-]/.test(text[i - 1]!))) quote = c;
+    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) quote = "#";
+    else if (c === "[" || c === "{") {
+      if (++flow > max) return i;
+    } else if ((c === "]" || c === "}") && flow > 0) flow--;
+  }
+  return undefined;
+}
+
+/**
  * Reads one YAML 1.2 document (core schema: no custom tags, no code, no merge keys) into a plain value,
  * with every value's source range, duplicate keys reported, and aliases expanded within a bound.
  */
@@ -43,9 +100,9 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "parse-error", message: `Control character ${code} is not allowed in a YAML file.`, start: bad.index, end: bad.index + 1, hint: "remove it, or write it as an escape in a double-quoted string; the file may be binary or in another encoding" });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
-  const flowDepth = maxFlowDepth(text, maxDepth);
-  if (flowDepth >= 0) {
-    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: flowDepth, end: flowDepth + 1, hint: "flatten the document, or raise limits.maxDepth" });
+  const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
+  if (deep !== undefined) {
+    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${Math.min(maxDepth, YAML_MAX_DEPTH)} levels.`, start: deep, end: Math.min(text.length, deep + 1), hint: "flatten the document" });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   let doc: Document.Parsed;
@@ -171,35 +228,6 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
 /** Characters outside YAML's c-printable set: the parser would accept some of them silently. */
 const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F\uFFFE\uFFFF]/;
 
-/**
- * Offset of the first flow bracket nested deeper than max, or -1. A cheap scan before parsing: the parser
- * recurses per level and takes seconds to overflow its stack on 100,000 brackets. Quoted text and comments
- * are skipped; a stray bracket in plain text can only make the count higher, for a document nested
- * absurdly deep anyway, and a miscount the other way leaves the parser's own guard in place.
- */
-function maxFlowDepth(t: string, max: number): number {
-  let depth = 0;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 91 || c === 123) {
-      if (++depth > max) return i;
-    } else if (c === 93 || c === 125) {
-      if (depth > 0) depth--;
-    } else if (c === 34 || c === 39) {
-      const prev = t.charCodeAt(i - 1);
-      // Quotes open a scalar only after an indicator or space, not inside a word (don't).
-      if (i > 0 && prev !== 32 && prev !== 10 && prev !== 9 && prev !== 91 && prev !== 123 && prev !== 44 && prev !== 58 && prev !== 45) continue;
-      for (i++; i < t.length; i++) {
-        const d = t.charCodeAt(i);
-        if (c === 34 && d === 92) i++;
-        else if (d === c) break;
-      }
-    } else if (c === 35 && (i === 0 || t.charCodeAt(i - 1) === 32 || t.charCodeAt(i - 1) === 10)) {
-      while (i < t.length && t.charCodeAt(i) !== 10) i++;
-    }
-  }
-  return -1;
-}
 
 /** A value's range and its key's, built directly: this runs once per node of the document. */
 function locationOf(node: Node | null | undefined, key?: { keyStart: number; keyEnd: number }): ValueLocation {

@@ -23,6 +23,9 @@ export function normalizeScqcSteps(list: readonly unknown[], at: Pointer, ctx: N
     checkKeys(raw, stepAt, SCQC_STEP_KEYS, what, ctx, position);
     if (!Object.hasOwn(raw, "tool")) {
       missing(ctx, stepAt, what, "tool", position, 'add "tool" with the name of a registered tool');
+    } else if (Array.isArray(raw.tool)) {
+      // A list of tools is the multiple-tools rule's finding, not a type error.
+      step.toolAt = childPointer(stepAt, "tool");
     } else if (typeof raw.tool !== "string" || raw.tool === "") {
       wrongType(ctx, childPointer(stepAt, "tool"), `${what}: "tool"`, "a non-empty string", raw.tool, position);
     } else {

@@ -1,4 +1,5 @@
 import { closest } from "../../core/tools.js";
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { globToRegExp } from "../../core/glob.js";
 
@@ -6,7 +7,7 @@ export default defineRule({
   meta: {
     id: "unknown-tool",
     defaultSeverity: "error",
-    dialects: ["scqc-legacy", "scqc-envelope", "intake", "ikoma"],
+    dialects: TOOL_CALL_DIALECTS,
     phase: "step",
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {

@@ -1,4 +1,4 @@
-import { childPointer } from "../../core/pointer.js";
+import { pathArguments, pathNamesFor } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 
 /**
@@ -33,8 +33,8 @@ export default defineRule({
       good: '{"tool": "read_file", "params": {"n": 1000}}',
     },
   },
+  // The readers report keys; tool names and paths are only known once the dialect has found the steps.
   check(plan, ctx) {
-    const pathArgs = new Set(ctx.policy.paths.arguments);
     const { tool: toolField } = plan.fields;
     for (const step of plan.steps) {
       if (step.tool !== undefined && HIDDEN.test(step.tool)) {
@@ -46,14 +46,14 @@ export default defineRule({
           actual: step.tool,
         });
       }
-      for (const [name, value] of Object.entries(step.args)) {
-        if (!pathArgs.has(name) || typeof value !== "string" || !HIDDEN.test(value)) continue;
+      for (const arg of pathArguments(step, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) {
+        if (!HIDDEN.test(arg.value)) continue;
         ctx.report({
-          at: childPointer(step.argsAt, name),
+          at: arg.at,
           step: step.position,
-          message: `Step ${step.position}: the path "${name}" ${shown(value)} contains an invisible, bidi or control character (${hiddenAt(value)}): a reviewer reads another path than the executor opens.`,
+          message: `Step ${step.position}: the path "${arg.name}" ${shown(arg.value)} contains an invisible, bidi or control character (${hiddenAt(arg.value)}): a reviewer reads another path than the executor opens.`,
           hint: "write the path in plain characters",
-          actual: value,
+          actual: arg.value,
         });
       }
     }

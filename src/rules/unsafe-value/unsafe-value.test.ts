@@ -16,6 +16,11 @@ describe("unsafe-value", () => {
   it("reports bidi controls in keys", async () => {
     expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"pa\u202eth": 1}}]')).toHaveLength(1);
   });
+  it("reports bidi and zero-width controls in tool names and paths", async () => {
+    const d = await diagnosticsOf("unsafe-value", JSON.stringify({ steps: [{ tool: "read\u200b_file", arguments: { path: "a\u202etxt.exe" }, intent: "x" }] }));
+    expect(d.map((x) => x.pointer)).toEqual(["/steps/0/tool", "/steps/0/arguments/path"]);
+    expect(await diagnosticsOf("unsafe-value", '[{"tool": "load_data", "params": {"file_path": "data\u2066.h5ad"}}]')).toHaveLength(1);
+  });
   it("accepts ordinary values", async () => {
     expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"n": 1e300, "s": "\\ud83d\\ude00"}}]')).toHaveLength(0);
   });

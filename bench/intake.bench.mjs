@@ -1,0 +1,86 @@
+// Intake plan validation: a 100-step plan with a registry of 50 tools with inputSchemas, every rule on,
+// against the floor (read + JSON.parse + SHA-256) and, for YAML, the yaml package's own parse.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Bench } from "tinybench";
+import { parse as yamlParse, stringify as yamlStringify } from "yaml";
+import { validatePlan } from "../dist/engine.js";
+import { createFileProbe } from "../dist/node/file-probe.js";
+import { parseToolsText } from "../dist/node/tools-file.js";
+import { defaultPolicy } from "../dist/policy/defaults.js";
+
+const dir = mkdtempSync(join(tmpdir(), "plangate-bench-"));
+mkdirSync(join(dir, "data"));
+const tools = Array.from({ length: 50 }, (_, i) => ({
+  name: `tool_${i}`,
+  inputSchema: {
+    ...(i % 2 ? { $schema: "http://json-schema.org/draft-07/schema#" } : {}),
+    type: "object",
+    properties: {
+      path: { type: "string", format: "path" },
+      mode: { enum: ["fast", "full"] },
+      count: { type: "integer", minimum: 0 },
+      content: { type: "string" },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+}));
+const registry = parseToolsText(JSON.stringify({ tools }), "tools.json");
+const plan = {
+  scope: ".",
+  steps: Array.from({ length: 100 }, (_, i) => ({
+    tool: `tool_${i % 50}`,
+    arguments: { path: `data/file-${i}.csv`, mode: i % 2 ? "fast" : "full", count: i, content: `# part ${i}\n`.repeat(5) },
+    intent: `Process part ${i} of the input`,
+    timeout: 60,
+  })),
+};
+const jsonFile = join(dir, "plan.json");
+const yamlFile = join(dir, "plan.yaml");
+writeFileSync(jsonFile, JSON.stringify(plan, null, 2));
+writeFileSync(yamlFile, yamlStringify(plan));
+const policy = defaultPolicy(dir);
+const files = createFileProbe();
+const options = (file) => ({ file, policy, tools: registry, files, now: new Date("2026-11-22T12:00:00Z") });
+
+// Warm-up and a correctness check: the plan is valid, and both spellings have one hash.
+const a = await validatePlan(readFileSync(jsonFile), options("plan.json"));
+const b = await validatePlan(readFileSync(yamlFile), options("plan.yaml"));
+if (!a.valid || !b.valid || a.planHash !== b.planHash) throw new Error(`bench plan not valid: ${JSON.stringify(a.diagnostics.slice(0, 3))}`);
+
+const bench = new Bench({ time: 1000, warmup: true });
+bench
+  .add("floor: read + JSON.parse + SHA-256", () => {
+    const buf = readFileSync(jsonFile);
+    JSON.parse(buf.toString("utf8"));
+    createHash("sha256").update(buf).digest("hex");
+  })
+  .add("validate JSON (all rules)", async () => {
+    await validatePlan(readFileSync(jsonFile), options("plan.json"));
+  })
+  .add("yaml package: read + parse", () => {
+    yamlParse(readFileSync(yamlFile, "utf8"));
+  })
+  .add("validate YAML (all rules)", async () => {
+    await validatePlan(readFileSync(yamlFile), options("plan.yaml"));
+  });
+await bench.run();
+rmSync(dir, { recursive: true, force: true });
+
+const mean = (name) => bench.tasks.find((t) => t.name === name).result.latency.p50;
+const floor = mean("floor: read + JSON.parse + SHA-256");
+const yamlFloor = mean("yaml package: read + parse");
+console.log(`\n### Intake plan: 100 steps, 50 tools with inputSchemas (${JSON.stringify(plan).length} bytes of JSON)\n`);
+console.log("| task | median (ms) | vs. its floor | target |");
+console.log("|---|---:|---:|---|");
+for (const t of bench.tasks) {
+  const m = t.result.latency.p50;
+  const isYaml = t.name.includes("YAML");
+  const base = isYaml ? yamlFloor : floor;
+  const ratio = t.name.startsWith("validate") ? `${(m / base).toFixed(2)}x` : "1x";
+  const target = t.name.startsWith("validate") ? (m / base <= 3 ? "≤ 3x: met" : "≤ 3x: **missed**") : "";
+  console.log(`| ${t.name} | ${m.toFixed(3)} | ${ratio} | ${target} |`);
+}

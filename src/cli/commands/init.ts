@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { writeFileAtomic } from "../../node/atomic-write.js";
+import { type CliIO, EXIT, UsageError } from "../io.js";
+import { type Wrap, outputOption } from "../main.js";
+
+/** The commented starter policy `plangate init` writes. Every value shown is the default or a harmless example. */
+export const STARTER_POLICY = `# plangate policy: what a plan may do before it runs. Every field is optional;
+# omitted fields keep the built-in defaults. Relative paths resolve against this file's folder.
+# Reference: plangate --help, plangate rules, plangate explain RULE-ID.
+
+# The workspace root: plan paths must stay inside it, and a plan's scope must match it.
+workspace: .
+
+tools:
+  # Tools a plan may call, by name; '*' and '?' are globs. With no allow list, allowFile or
+  # registry, unknown-tool cannot run (one info diagnostic says so).
+  allow: [read_file, list_directory]
+  # Seed 001's whitelist: one tool a line, '#' comments.
+  # allowFile: policy/tool_whitelist.conf
+  # An MCP tools/list result: names and inputSchema; arguments are validated against it.
+  # registry: tools.json
+  # Denied tools, added to the built-in reasoning/planning list (think, plan, sequential_thinking…).
+  deny: []
+  # Tools that write, added to the built-in list (write_file, edit_file, run_command, shell…):
+  # they may not touch protected paths.
+  write: []
+
+paths:
+  # Globs (relative to the workspace) no write tool may touch, added to the defaults
+  # (.git/**, .env*, **/*.pem, **/*.key, SSH keys, this policy file).
+  protected: []
+  # Argument names that hold paths, added to the defaults (path, file_path, target, cwd…).
+  arguments: []
+
+plan:
+  maxAgeDays: 30            # stale-plan warns about older plans
+  requireChecksum: false    # true: an envelope without a checksum is an error
+  allowConditionals: false  # true: if/else/when keys in steps are allowed
+
+# Per-rule severity: off, info, warning or error.
+rules:
+  stale-plan: warning
+`;
+
+/** `plangate init`: writes a commented starter plangate.yaml. */
+export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("init")
+    .description("write a commented starter plangate.yaml")
+    .option("--out <file>", "where to write it", "plangate.yaml")
+    .option("--force", "overwrite an existing file")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (flags: { out: string; force?: boolean; output: string }) => {
+        const path = resolve(io.cwd, flags.out);
+        if (existsSync(path) && flags.force !== true) throw new UsageError(`${flags.out} already exists; pass --force to overwrite it`);
+        try {
+          writeFileAtomic(path, STARTER_POLICY);
+        } catch (err) {
+          throw new UsageError(`cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        }
+        io.stdout(flags.output === "json" ? `${JSON.stringify({ written: path })}\n` : `wrote ${flags.out}\n`);
+        return EXIT.ok;
+      }),
+    );
+}

@@ -1,0 +1,46 @@
+import { INVISIBLE } from "../syntax/unsafe.js";
+
+/** Letters of other scripts that render like Latin ones (the common homoglyphs of tool-name attacks). */
+const CONFUSABLES: Record<string, string> = {
+  а: "a", в: "b", е: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x", ѕ: "s", і: "i", ј: "j", ԁ: "d", ӏ: "l", һ: "h", ԛ: "q", ԝ: "w",
+  А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", Х: "X", І: "I", Ј: "J", Ѕ: "S",
+  α: "a", ο: "o", ρ: "p", ν: "v", τ: "t", ι: "i", κ: "k", χ: "x", υ: "u", ε: "e",
+  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
+};
+
+/** Plain ASCII: one script, nothing invisible, nothing to fold but case (the common case, kept fast). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** A name's skeleton: NFKC, invisible characters removed, homoglyphs folded to Latin, lower case. */
+export function skeleton(name: string): string {
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
+  const visible = name.normalize("NFKC").replace(new RegExp(INVISIBLE.source, "gu"), "");
+  let out = "";
+  for (const ch of visible) out += CONFUSABLES[ch] ?? ch;
+  return out.toLowerCase();
+}
+
+/** The scripts of a name's letters (Latin, Cyrillic, Greek, …), digits and punctuation left out. */
+export function scriptsOf(name: string): Set<string> {
+  const scripts = new Set<string>();
+  for (const ch of name) {
+    if (!/\p{L}/u.test(ch)) continue;
+    if (/\p{Script=Latin}/u.test(ch)) scripts.add("Latin");
+    else if (/\p{Script=Cyrillic}/u.test(ch)) scripts.add("Cyrillic");
+    else if (/\p{Script=Greek}/u.test(ch)) scripts.add("Greek");
+    else if (/\p{Script=Armenian}/u.test(ch)) scripts.add("Armenian");
+    else if (/\p{Script=Han}/u.test(ch)) scripts.add("Han");
+    else scripts.add("other");
+  }
+  return scripts;
+}
+
+/** Why a tool name is a look-alike of another, or undefined when it reads as what it is. */
+export function lookalikeReason(name: string): string | undefined {
+  if (PRINTABLE_ASCII.test(name)) return undefined;
+  if (INVISIBLE.test(name)) return "holds invisible or bidi control characters";
+  const scripts = scriptsOf(name);
+  if (scripts.size > 1) return `mixes scripts (${[...scripts].sort().join(" and ")})`;
+  if (name !== name.normalize("NFKC")) return "uses compatibility characters (full-width or styled letters)";
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
+import type { FieldNames, Step } from "../../core/plan.js";
+import { childPointer } from "../../core/pointer.js";
+import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+
+export const INTAKE_ROOT_KEYS = ["steps", "scope"] as const;
+export const INTAKE_STEP_KEYS = ["tool", "arguments", "intent", "scope", "timeout", "continue_on_error"] as const;
+export const INTAKE_FIELDS: FieldNames = { tool: "tool", args: "arguments", intent: "intent" };
+
+/** Seed 001's plan intake format: `{steps: [{tool, arguments, intent, scope?, timeout?, continue_on_error?}], scope?}`. */
+export default defineDialect({
+  id: "intake",
+  syntaxes: ["json", "yaml"],
+  shape: 'a JSON or YAML object {"steps": [{"tool", "arguments", "intent"}], "scope"?}',
+  normalize(doc, ctx) {
+    const root = doc.value;
+    if (!isObject(root)) {
+      wrongType(ctx, "", "An intake plan", 'an object with a "steps" list', root, undefined, "write steps: [{tool, arguments, intent}, …]");
+      return undefined;
+    }
+    checkKeys(root, "", INTAKE_ROOT_KEYS, "The plan", ctx);
+    const meta: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(root)) if (k !== "steps") meta[k] = v;
+    let scope: string | undefined;
+    if (Object.hasOwn(root, "scope")) {
+      if (typeof root.scope === "string") scope = root.scope;
+      else wrongType(ctx, "/scope", '"scope"', "a folder path (a string)", root.scope);
+    }
+    const base = { dialect: "intake" as const, source: doc, fields: INTAKE_FIELDS, stepsAt: "/steps", meta, scope };
+    if (!Object.hasOwn(root, "steps")) {
+      missing(ctx, "", "The plan", "steps", undefined, "add steps: [{tool, arguments, intent}, …]");
+      return { ...base, steps: [] };
+    }
+    const list = root.steps;
+    if (!Array.isArray(list)) {
+      wrongType(ctx, "/steps", '"steps"', "a list of steps", list, undefined, "write steps: [{tool, arguments, intent}, …]");
+      return { ...base, steps: [] };
+    }
+    const steps = list.map((raw, i) => normalizeStep(raw, i, ctx));
+    if (steps.length === 0) emptyPlan(ctx, "/steps", '"steps"');
+    return { ...base, steps };
+  },
+});
+
+function normalizeStep(raw: unknown, i: number, ctx: NormalizeContext): Step {
+  const position = i + 1;
+  const at = childPointer("/steps", i);
+  const what = `Step ${position}`;
+  const step: Step = { position, at, toolAt: at, args: {}, argsAt: childPointer(at, "arguments"), raw };
+  if (!isObject(raw)) {
+    wrongType(ctx, at, what, "an object {tool, arguments, intent}", raw, position, "write the step as {tool: …, arguments: {…}, intent: …}");
+    return step;
+  }
+  checkKeys(raw, at, INTAKE_STEP_KEYS, what, ctx, position);
+  if (!Object.hasOwn(raw, "tool")) missing(ctx, at, what, "tool", position, "add tool: with the name of one allowed tool");
+  else if (typeof raw.tool === "string" && raw.tool.trim() !== "") {
+    step.tool = raw.tool;
+    step.toolAt = childPointer(at, "tool");
+  } else if (Array.isArray(raw.tool)) {
+    // A list of tools is the multiple-tools rule's finding, not a type error.
+    step.toolAt = childPointer(at, "tool");
+  } else wrongType(ctx, childPointer(at, "tool"), `${what}: "tool"`, "a non-empty string", raw.tool, position);
+  if (!Object.hasOwn(raw, "arguments")) missing(ctx, at, what, "arguments", position, "add arguments: {…} (write arguments: {} for a tool that takes none)");
+  else if (isObject(raw.arguments)) step.args = raw.arguments;
+  else wrongType(ctx, step.argsAt, `${what}: "arguments"`, "an object", raw.arguments, position, "write arguments as a mapping of names to values");
+  // An absent, null or blank intent is missing-intent's finding; only another type is invalid here.
+  if (typeof raw.intent === "string") step.intent = raw.intent;
+  else if (raw.intent !== undefined && raw.intent !== null)
+    wrongType(ctx, childPointer(at, "intent"), `${what}: "intent"`, "a sentence (a string)", raw.intent, position);
+  if (Object.hasOwn(raw, "scope")) {
+    if (typeof raw.scope === "string") step.scope = raw.scope;
+    else wrongType(ctx, childPointer(at, "scope"), `${what}: "scope"`, "a folder path (a string)", raw.scope, position);
+  }
+  if (Object.hasOwn(raw, "timeout")) {
+    const t = raw.timeout;
+    if (typeof t === "number" && Number.isFinite(t) && t > 0) step.timeout = t;
+    else wrongType(ctx, childPointer(at, "timeout"), `${what}: "timeout"`, "a positive number of seconds", t, position);
+  }
+  if (Object.hasOwn(raw, "continue_on_error")) {
+    if (typeof raw.continue_on_error === "boolean") step.continueOnError = raw.continue_on_error;
+    else wrongType(ctx, childPointer(at, "continue_on_error"), `${what}: "continue_on_error"`, "true or false", raw.continue_on_error, position);
+  }
+  return step;
+}

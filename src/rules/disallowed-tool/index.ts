@@ -1,0 +1,81 @@
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
+import { globToRegExp } from "../../core/glob.js";
+import { lookalikeReason, skeleton } from "../../core/lookalike.js";
+import { defineRule } from "../../core/rule.js";
+import { INVISIBLE } from "../../syntax/unsafe.js";
+
+// Policies and registries are reused across validations: fold their names once per object.
+const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: RegExp[] }>();
+const knownCache = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+
+function denyOf(deny: readonly string[]) {
+  let d = denyCache.get(deny);
+  if (!d) {
+    d = { denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(skeleton)), denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globToRegExp(skeleton(x))) };
+    denyCache.set(deny, d);
+  }
+  return d;
+}
+
+function knownOf(names: ReadonlySet<string>): Map<string, string> {
+  let k = knownCache.get(names);
+  if (!k) {
+    k = new Map([...names].map((n) => [skeleton(n), n]));
+    knownCache.set(names, k);
+  }
+  return k;
+}
+
+export default defineRule({
+  meta: {
+    id: "disallowed-tool",
+    defaultSeverity: "error",
+    dialects: TOOL_CALL_DIALECTS,
+    phase: "step",
+    summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
+    docs: {
+      description:
+        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
+      rationale:
+        "An approved plan must act, not hand control back to a planner (seed 001 §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
+      fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
+      bad: 'steps: [{tool: think, arguments: {}, intent: "decide what to do"}]',
+      good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "read the input"}]',
+    },
+  },
+  check(plan, ctx) {
+    const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
+    const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
+    for (const step of plan.steps) {
+      const name = step.tool;
+      if (name === undefined) continue;
+      const s = `Step ${step.position}`;
+      const sk = skeleton(name);
+      if (denySkeletons.has(sk) || denyGlobs.some((g) => g.test(sk))) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `${s}: the tool "${name}" is denied by the policy (reasoning and planning tools, and tools.deny, may not run in an approved plan).`,
+          hint: "remove the step: an approved plan acts; thinking and re-planning happen before approval",
+          actual: name,
+        });
+        continue;
+      }
+      const why = lookalikeReason(name);
+      const twin = knownBySkeleton.get(sk);
+      // An ASCII name that differs from a known one only in case is a typo (unknown-tool's), not a disguise.
+      const disguised = twin !== undefined && twin !== name && !ctx.tools?.names.has(name) && !/^[\x20-\x7e]*$/.test(name);
+      // Invisible characters alone are unsafe-value's finding; here they matter when they disguise a known tool.
+      const invisibleOnly = why !== undefined && INVISIBLE.test(name) && twin === undefined;
+      if ((why && !invisibleOnly) || disguised) {
+        ctx.report({
+          at: step.toolAt,
+          step: step.position,
+          message: `${s}: the tool name "${name}" ${why ?? "is a look-alike"}${twin !== undefined && twin !== name ? ` of "${twin}"` : ""}.`,
+          hint: twin !== undefined ? `write the name as "${twin}" in plain characters` : "write the tool name in plain ASCII",
+          actual: name,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,125 @@
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
+import { defineRule } from "../../core/rule.js";
+import { allKeys, argumentStrings } from "../../core/walk.js";
+
+/** Keys that make a step conditional. */
+// (Not `branch`: git tools take a branch name.)
+const BRANCH_KEYS = new Set([
+  "if",
+  "else",
+  "elif",
+  "elseif",
+  "else_if",
+  "when",
+  "unless",
+  "goto",
+  "condition",
+  "conditions",
+  "conditional",
+  "switch",
+]);
+/** Keys that leave the order of execution open when set. */
+// (Not `after`, `before` or `dependencies`: editing and install tools take those as plain arguments.)
+const ORDER_KEYS = new Set([
+  "parallel",
+  "concurrent",
+  "concurrency",
+  "async",
+  "background",
+  "run_in_background",
+  "detach",
+  "detached",
+  "any_order",
+  "unordered",
+  "depends_on",
+]);
+/** Values chosen at run time: randomness and the clock. */
+const RUN_TIME: readonly [RegExp, string][] = [
+  [/\$\{?(?:RANDOM|SRANDOM)\b/, "$RANDOM"],
+  [/\$\{?(?:EPOCHSECONDS|EPOCHREALTIME)\b/, "the shell clock"],
+  [
+    /\$\(\s*(?:date|uuidgen|shuf|mktemp|openssl\s+rand)\b|`\s*(?:date|uuidgen|shuf|mktemp)\b/,
+    "a command substitution of the clock or a random source",
+  ],
+  [/\buuid[1-7]?\s*\(|\buuidgen\b/i, "a generated UUID"],
+  [
+    /\b(?:random|rand|randint|randrange|choice|shuffle)\s*\(|\bMath\.random\b|\/dev\/u?random\b/i,
+    "a random value",
+  ],
+  [/\b(?:now|today|utcnow|timestamp|time)\s*\(\s*\)|\bDate\.now\b|\bnew Date\(\s*\)/i, "the current time"],
+  [/\{\{\s*(?:now|today|timestamp|date|time|uuid|random)\b/i, "a run-time template value"],
+];
+
+/** One pass over a string before the per-pattern search that names what it found. */
+const ANY_RUN_TIME = new RegExp(RUN_TIME.map(([re]) => `(?:${re.source})`).join("|"), "i");
+
+function isSet(value: unknown): boolean {
+  if (value === false || value === null || value === 0 || value === "" || value === undefined) return false;
+  if (typeof value === "string" && /^(false|no|off|0)$/i.test(value.trim())) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  return true;
+}
+
+export default defineRule({
+  meta: {
+    id: "non-deterministic",
+    defaultSeverity: "error",
+    phase: "step",
+    summary: "A step branches, depends on chance or the clock, or leaves the order of execution open.",
+    docs: {
+      description:
+        "Reports, anywhere in a step: branching keys (`if`, `else`, `elif`, `when`, `unless`, `goto`, `condition`, `switch`…) unless the policy sets `plan.allowConditionals: true`; keys that leave the order open when set (`parallel`, `async`, `background`, `depends_on`, `any_order`…); and, in arguments that are not file content, values chosen at run time: `$RANDOM`, `uuid()`, `random()`, `now()`, `$(date …)`, `` `date` ``, `{{ now }}`, `/dev/urandom`.",
+      rationale:
+        "Seed 001 §7: an approved plan is deterministic, with every variation written in the plan and a fixed order. A branch or a random value means the plan that runs is not the plan that was reviewed.",
+      fix: "Write the branch the plan takes as plain steps (or allow conditionals in the policy), write fixed values instead of generated ones, and list steps in the order they run.",
+      bad: 'steps: [{tool: write_file, arguments: {path: "out/run-$RANDOM.txt"}, intent: save}]',
+      good: 'steps: [{tool: write_file, arguments: {path: "out/run-42.txt"}, intent: save}]',
+    },
+  },
+  check(plan, ctx) {
+    const allowBranches = ctx.policy.plan.allowConditionals;
+    for (const step of plan.steps) {
+      const s = `Step ${step.position}`;
+      const seen = new Set<string>();
+      // The whole step of JSON/YAML dialects; for Markdown, whose raw step is the parser's, the arguments.
+      const root =
+        TOOL_CALL_DIALECTS.includes(plan.dialect) && step.raw !== null && typeof step.raw === "object"
+          ? step.raw
+          : step.args;
+      const base = root === step.args ? step.argsAt : step.at;
+      for (const k of allKeys(root, base)) {
+        const key = k.key.toLowerCase();
+        if (!allowBranches && BRANCH_KEYS.has(key)) {
+          seen.add(k.at);
+          ctx.report({
+            at: k.at,
+            key: true,
+            step: step.position,
+            message: `${s}: "${k.key}" makes the step conditional; an approved plan runs every step as written.`,
+            hint: "write the branch the plan takes as plain steps, or set plan.allowConditionals: true in plangate.yaml",
+          });
+        } else if (ORDER_KEYS.has(key) && isSet(k.value)) {
+          ctx.report({
+            at: k.at,
+            key: true,
+            step: step.position,
+            message: `${s}: "${k.key}" leaves the order of execution open; steps run one after another, in the order written.`,
+            hint: "remove it and order the steps as they must run",
+          });
+        }
+      }
+      for (const a of argumentStrings(step.args, step.argsAt)) {
+        if (a.content || !ANY_RUN_TIME.test(a.value)) continue;
+        const hit = RUN_TIME.find(([re]) => re.test(a.value));
+        if (!hit) continue;
+        ctx.report({
+          at: a.at,
+          step: step.position,
+          message: `${s}: argument "${a.name || plan.fields.args}" uses ${hit[1]}, so it differs from run to run.`,
+          hint: "write the fixed value into the plan",
+          actual: a.value,
+        });
+      }
+    }
+  },
+});

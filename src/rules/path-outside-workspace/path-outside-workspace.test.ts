@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diagnosticsOf } from "../../../test/helpers.js";
+import { parseToolsText } from "../../node/tools-file.js";
+
+let root: string;
+let ws: string;
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-paths-")));
+  ws = join(root, "ws");
+  mkdirSync(join(ws, "data"), { recursive: true });
+  mkdirSync(join(root, "outside"));
+  writeFileSync(join(ws, "data", "in.csv"), "a\n");
+  writeFileSync(join(root, "outside", "secret.txt"), "s\n");
+  symlinkSync(join(root, "outside"), join(ws, "out-link"));
+  symlinkSync(join(root, "outside", "secret.txt"), join(ws, "secret-link"));
+  symlinkSync(join(root, "nowhere", "x"), join(ws, "dangling"));
+  symlinkSync("data", join(ws, "data-link"));
+  symlinkSync(join(ws, "loop-b"), join(ws, "loop-a"));
+  symlinkSync(join(ws, "loop-a"), join(ws, "loop-b"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const plan = (args: Record<string, unknown>, tool = "write_file") => JSON.stringify({ steps: [{ tool, arguments: args, intent: "do it" }] });
+const check = (args: Record<string, unknown>, tool?: string) => diagnosticsOf("path-outside-workspace", plan(args, tool), { workspace: ws });
+
+describe("path-outside-workspace", () => {
+  it.each([
+    [{ path: "../outside/secret.txt" }, "resolves to"],
+    [{ path: "data/../../outside" }, "resolves to"],
+    [{ path: "/etc/passwd" }, "resolves to /etc/passwd"],
+    [{ path: "~/.ssh/id_rsa" }, "starts with ~"],
+    [{ path: "%2e%2e/outside/secret.txt" }, 'read as "../outside/secret.txt"'],
+    [{ path: "%252e%252e/x" }, "read as"],
+    [{ path: "data/in.csv\u0000.txt" }, "NUL byte"],
+    [{ path: "C:\\Windows\\system32" }, "Windows drive"],
+    [{ path: "..\\outside" }, "resolves to"],
+    [{ file_path: "out-link/secret.txt" }, "through a symlink"],
+    [{ path: "secret-link" }, "through a symlink"],
+    [{ path: "out-link/new/dir/file.txt" }, "through a symlink"],
+    [{ path: "dangling" }, "through a symlink"],
+    [{ path: "loop-a/x" }, "symlink loop"],
+    [{ path: "file:///etc/hosts" }, "resolves to /etc/hosts"],
+    [{ options: { cwd: "/tmp" } }, "resolves to /tmp"],
+    [{ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"],
+  ])("reports %j", async (args, why) => {
+    const d = await check(args);
+    expect(d, JSON.stringify(args)).toHaveLength(1);
+    expect(d[0]!.message).toContain(why);
+    expect(d[0]!.step).toBe(1);
+  });
+  it("points at the argument and names the workspace", async () => {
+    const d = await check({ path: "../x" });
+    expect(d[0]!.pointer).toBe("/steps/0/arguments/path");
+    expect(d[0]!.message).toBe(`Step 1: path "../x" in "path" resolves to ${root}/x, outside the workspace ${ws}.`);
+  });
+  it("accepts paths inside, through symlinks that stay inside, and new files", async () => {
+    for (const path of ["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", `${ws}/data/new.txt`, "new/folder/file.txt", ".", "https://example.com/a/../../b"])
+      expect(await check({ path }), path).toEqual([]);
+  });
+  it("checks arguments not named as paths when they hold an escaping path", async () => {
+    for (const args of [{ output: "../x.txt" }, { report_to: "/etc/cron.d/job" }, { where: "~/x" }, { nested: { save_as: "a/../../x" } }])
+      expect(await check(args), JSON.stringify(args)).toHaveLength(1);
+    for (const args of [{ output: "out/x.txt" }, { command: "/usr/bin/make all" }, { url: "/api/v1" }, { note: "see ../README for details" }, { content: "../x" }])
+      expect(await check(args), JSON.stringify(args)).toEqual([]);
+  });
+  it("uses the schema's format: path to find path arguments", async () => {
+    const tools = parseToolsText(JSON.stringify({ tools: [{ name: "upload", inputSchema: { properties: { what: { type: "string", format: "path" } } } }] }), "t.json");
+    const d = await diagnosticsOf("path-outside-workspace", plan({ what: "out-link/secret.txt" }, "upload"), { workspace: ws, tools });
+    expect(d).toHaveLength(1);
+    // Without the schema, a relative path in an argument not named as a path is not followed.
+    expect(await check({ what: "out-link/secret.txt" }, "upload")).toEqual([]);
+  });
+  it("checks scQC params too", async () => {
+    const d = await diagnosticsOf("path-outside-workspace", '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', { workspace: ws });
+    expect(d).toHaveLength(1);
+    expect(d[0]!.pointer).toBe("/0/params/file_path");
+  });
+  it("follows a symlinked workspace root", async () => {
+    const alias = join(root, "ws-alias");
+    symlinkSync(ws, alias);
+    expect(await diagnosticsOf("path-outside-workspace", plan({ path: `${ws}/data/in.csv` }), { workspace: alias })).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import type { FileProbe } from "../../core/file-probe.js";
+import {
+  isInside,
+  normalizeAbsolute,
+  realWorkspace,
+  resolveArgument,
+  resolveReal,
+} from "../../core/paths.js";
+import { childPointer } from "../../core/pointer.js";
+import { probeFor } from "../../core/probe-memo.js";
+import { defineRule } from "../../core/rule.js";
+
+/** Why a declared scope is not the workspace or inside it, or undefined when it is. */
+function outside(scope: string, ws: string, wsReal: string, files: FileProbe): string | undefined {
+  if (scope.trim() === "") return "is empty";
+  for (const r of resolveArgument(scope, ws, files)) {
+    if ("unsafe" in r) return r.unsafe;
+    if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal))
+      return `resolves to ${r.lexical}`;
+    if (!isInside(r.real, wsReal)) return `resolves through a symlink to ${r.real}`;
+  }
+  return undefined;
+}
+
+export default defineRule({
+  meta: {
+    id: "scope-mismatch",
+    defaultSeverity: "error",
+    phase: "step",
+    summary: "A declared scope is not the workspace root or inside it.",
+    docs: {
+      description:
+        "Reports a plan-level or step-level `scope` that is not the workspace root (`--workspace`, the policy's `workspace`, else the current folder) or a folder inside it. A relative scope resolves against the workspace root; symlinks are followed on the real file system.",
+      rationale:
+        "Seed 001 §4: the plan's scope must match the workspace. A plan written for another folder may be correct there and destructive here.",
+      fix: "Run the plan in the workspace it was written for (`--workspace`), or correct its `scope`.",
+      bad: "scope: /home/other/project   (workspace /srv/app)",
+      good: "scope: /srv/app",
+    },
+  },
+  check(plan, ctx) {
+    const files = probeFor(plan, ctx.files);
+    const ws = normalizeAbsolute(ctx.policy.workspace);
+    const wsReal = realWorkspace(ws, files);
+    if (plan.scope !== undefined) {
+      const why = outside(plan.scope, ws, wsReal, files);
+      if (why)
+        ctx.report({
+          at: "/scope",
+          message: `The plan's scope "${plan.scope}" ${why}: it is not the workspace ${ws} or inside it.`,
+          hint: "run the plan in the workspace it was written for (--workspace), or correct its scope",
+          expected: ws,
+          actual: plan.scope,
+        });
+    }
+    for (const step of plan.steps) {
+      if (step.scope === undefined) continue;
+      const why = outside(step.scope, ws, wsReal, files);
+      if (why)
+        ctx.report({
+          at: childPointer(step.at, "scope"),
+          step: step.position,
+          message: `Step ${step.position}: scope "${step.scope}" ${why}: it is not the workspace ${ws} or inside it.`,
+          hint: "use the workspace root or a folder inside it",
+          expected: ws,
+          actual: step.scope,
+        });
+    }
+  },
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { diagnosticsOf } from "../../../test/helpers.js";
+import { parseToolsText } from "../../node/tools-file.js";
+
+const registry = parseToolsText(
+  JSON.stringify({
+    tools: [
+      {
+        name: "read_file",
+        inputSchema: { type: "object", properties: { path: { type: "string", format: "path" }, limit: { type: "integer", minimum: 1 } }, required: ["path"], additionalProperties: false },
+      },
+      {
+        name: "fetch",
+        inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { url: { type: "string", format: "uri" }, mode: { enum: ["get", "head"] } }, required: ["url"] },
+      },
+      { name: "edit", inputSchema: { type: "object", properties: { edits: { type: "array", items: { type: "object", properties: { find: { type: "string" } }, required: ["find"] } } } } },
+      { name: "broken", inputSchema: { type: "object", properties: { a: { type: "no-such-type" } } } },
+      { name: "free" },
+      { name: "old", inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { n: { type: "integer" } }, required: ["n"] } },
+      { name: "mid", inputSchema: { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { n: { type: "integer" } } } },
+    ],
+  }),
+  "tools.json",
+);
+
+const plan = (steps: unknown[]) => JSON.stringify({ steps: steps.map((s) => ({ intent: "do it", ...(s as object) })) });
+
+describe("tool-arguments", () => {
+  it("reports a missing required argument at the arguments object", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "read_file", arguments: {} }]), { tools: registry });
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments", line: 1 });
+    expect(d[0]!.message).toBe('Step 1: the required argument "path" is missing (inputSchema of "read_file").');
+  });
+  it("reports a wrong type and an undefined argument at their own pointers (draft 2020-12)", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "read_file", arguments: { path: 3, limit: 0, extra: true } }]), { tools: registry });
+    expect(d.map((x) => x.pointer).sort()).toEqual(["/steps/0/arguments/extra", "/steps/0/arguments/limit", "/steps/0/arguments/path"]);
+  });
+  it("reads draft-07 schemas and checks formats and enums", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "fetch", arguments: { url: "not a uri", mode: "post" } }]), { tools: registry });
+    expect(d.map((x) => x.pointer).sort()).toEqual(["/steps/0/arguments/mode", "/steps/0/arguments/url"]);
+    expect(d.find((x) => x.pointer?.endsWith("mode"))!.hint).toBe('use one of "get", "head"');
+  });
+  it("reads draft-04 and 2019-09 schemas with the nearest engine", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "old", arguments: {} }, { tool: "mid", arguments: { n: "x" } }, { tool: "old", arguments: { n: 1 } }]), { tools: registry });
+    expect(d.map((x) => [x.step, x.pointer])).toEqual([
+      [1, "/steps/0/arguments"],
+      [2, "/steps/1/arguments/n"],
+    ]);
+  });
+  it("points into nested arguments", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "edit", arguments: { edits: [{ find: "a" }, { replace: "b" }] } }]), { tools: registry });
+    expect(d).toHaveLength(1);
+    expect(d[0]!.pointer).toBe("/steps/0/arguments/edits/1");
+    expect(d[0]!.message).toContain('argument "edits.1" is missing its required field "find"');
+  });
+  it("rejects a step whose tool schema cannot be compiled (fail closed)", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "broken", arguments: { a: 1 } }]), { tools: registry });
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toContain("cannot be compiled");
+  });
+  it("accepts arguments that satisfy the schema, and tools without a schema", async () => {
+    const d = await diagnosticsOf(
+      "tool-arguments",
+      plan([
+        { tool: "read_file", arguments: { path: "a.txt", limit: 10 } },
+        { tool: "fetch", arguments: { url: "https://example.com/x" } },
+        { tool: "free", arguments: { anything: [1, 2] } },
+      ]),
+      { tools: registry },
+    );
+    expect(d).toEqual([]);
+  });
+  it("checks scQC params too, with the pointer under params", async () => {
+    const d = await diagnosticsOf("tool-arguments", '[{"tool": "read_file", "params": {"path": 1}}]', { tools: registry });
+    expect(d[0]!.pointer).toBe("/0/params/path");
+  });
+});

@@ -1,0 +1,54 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+// ajv-formats is CommonJS: its default export is the plugin function.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
+
+let engines: { draft2020: Ajv2020; draft07: Ajv } | undefined;
+
+function createEngines(): { draft2020: Ajv2020; draft07: Ajv } {
+  const options = { strict: false, allErrors: true, logger: false as const };
+  const draft2020 = new Ajv2020(options);
+  const draft07 = new Ajv(options);
+  for (const ajv of [draft2020, draft07]) {
+    addFormats(ajv);
+    // `format: "path"` marks path arguments for the workspace rules; to ajv any string is a path.
+    ajv.addFormat("path", true);
+  }
+  return { draft2020, draft07 };
+}
+
+/** A compiled validator, or why the schema cannot be compiled. */
+export type Compiled = { validate: ValidateFunction } | { error: string };
+
+const cache = new WeakMap<object, Compiled>();
+
+/** Compiles a tool's inputSchema once per schema object, with the draft its `$schema` names (default 2020-12). */
+export function compileToolSchema(schema: object): Compiled {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  engines ??= createEngines();
+  const declared = (schema as { $schema?: unknown }).$schema;
+  const older = typeof declared === "string" && /draft-0[4-7]/.test(declared);
+  // Ajv knows the draft-07 and 2020-12 meta-schemas only: a draft-04/06 or 2019-09 schema is compiled by
+  // the nearest engine without its `$schema` (a keyword that changed meaning, such as draft-04's boolean
+  // exclusiveMinimum, then fails to compile and the step is rejected: fail closed).
+  const known = typeof declared !== "string" || /draft-07|draft\/2020-12|json-schema\.org\/schema#?$/.test(declared);
+  const source = known ? schema : withoutSchemaKeyword(schema);
+  let compiled: Compiled;
+  try {
+    compiled = { validate: (older ? engines.draft07 : engines.draft2020).compile(source) };
+  } catch (err) {
+    compiled = { error: (err as Error).message };
+  }
+  cache.set(schema, compiled);
+  return compiled;
+}
+
+function withoutSchemaKeyword(schema: object): object {
+  const { $schema: _, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+export type { ErrorObject };

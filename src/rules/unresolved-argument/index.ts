@@ -1,0 +1,69 @@
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
+import { defineRule } from "../../core/rule.js";
+import { argumentStrings } from "../../core/walk.js";
+
+/** A whole value that is only a stand-in. */
+const WHOLE =
+  /^\s*(?:<[^<>\n]{1,80}>|\?{2,}|\.{3}|…|TODO|TBD|FIXME|CHANGEME|CHANGE_ME|REPLACE_?ME|PLACEHOLDER|your[_ -].{0,40}[_ -]here|\[(?:insert|fill in|path|file|value)[^\]]{0,60}\])\s*$/i;
+const ANGLE = /<[A-Za-z_][\w .-]{0,40}>/;
+/** Arguments that search markup, where `<title>` is a tag, not a stand-in. */
+const MARKUP_ARGUMENTS = new Set(["pattern", "regex", "regexp", "selector", "xpath", "query", "search"]);
+/** Stand-ins that are never legitimate inside an instruction argument. */
+const INSIDE: readonly [RegExp, string][] = [
+  [/\{\{[^{}]*\}\}/, "a {{template}} placeholder"],
+  [/\$\{[^{}]*\}/, "a $" + "{variable} placeholder"],
+  [ANGLE, "an <angle-bracket> placeholder"],
+  [/\?{3,}/, '"???"'],
+  [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
+];
+/** In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. */
+// ($RANDOM and the shell clock are non-deterministic's finding.)
+const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
+
+export default defineRule({
+  meta: {
+    id: "unresolved-argument",
+    defaultSeverity: "error",
+    dialects: TOOL_CALL_DIALECTS,
+    phase: "step",
+    summary: "An argument is a placeholder the executor would have to fill in.",
+    docs: {
+      description:
+        "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates.",
+      rationale: "Seed 001 §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
+      fix: "Replace the placeholder with the actual value before submitting the plan.",
+      bad: "arguments: {path: <path to the report>}",
+      good: "arguments: {path: reports/qc.html}",
+    },
+  },
+  check(plan, ctx) {
+    const pathNames = new Set(ctx.policy.paths.arguments.map((n) => n.toLowerCase()));
+    for (const step of plan.steps) {
+      for (const a of argumentStrings(step.args, step.argsAt)) {
+        let what: string | undefined;
+        const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase());
+        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) what = `the placeholder "${a.value.trim()}"`;
+        else if (!a.content) {
+          for (const [re, label] of INSIDE) {
+            if (re === ANGLE && markup) continue;
+            const m = re.exec(a.value);
+            if (m) {
+              what = `${label} ("${m[0]}")`;
+              break;
+            }
+          }
+          if (!what && pathNames.has(a.name.toLowerCase()) && ENV_IN_PATH.test(a.value)) what = "an environment variable, which the executor would expand";
+        }
+        if (!what) continue;
+        ctx.report({
+          at: a.at,
+          step: step.position,
+          message: `Step ${step.position}: argument "${a.name || plan.fields.args}" holds ${what}: the executor would have to infer the value.`,
+          hint: "write the actual value into the plan",
+          actual: a.value,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,30 @@
+import Type, { type Static } from "typebox";
+
+/** One step of an intake plan (seed 001). */
+export const IntakeStepSchema = Type.Object(
+  {
+    tool: Type.String({ minLength: 1, description: "The one tool this step calls; must be in the registry or allow list." }),
+    arguments: Type.Record(Type.String(), Type.Unknown(), { description: "Every argument, fully specified: nothing left for the executor to infer." }),
+    intent: Type.String({ minLength: 1, pattern: "\\S", description: "Why the step runs, in a sentence; never blank." }),
+    scope: Type.Optional(Type.String({ description: "Folder the step works in: the workspace root or inside it." })),
+    timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "Seconds the step may run." })),
+    continue_on_error: Type.Optional(Type.Boolean({ description: "Run the next step even if this one fails." })),
+  },
+  { additionalProperties: false },
+);
+
+/** The intake plan: a root object with `steps` and an optional `scope` (SPEC §2). */
+export const IntakePlanSchema = Type.Object(
+  {
+    steps: Type.Array(IntakeStepSchema, { minItems: 1, description: "The steps, run in this order." }),
+    scope: Type.Optional(Type.String({ description: "Workspace the plan was written for: the workspace root or inside it." })),
+  },
+  {
+    additionalProperties: false,
+    $id: "urn:plangate:schema:intake",
+    title: "plangate intake plan",
+    description: "Seed 001's plan intake format, in JSON or YAML.",
+  },
+);
+
+export type IntakePlan = Static<typeof IntakePlanSchema>;

@@ -1,0 +1,126 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseYaml } from "../src/syntax/yaml.js";
+import { canonicalJson } from "../src/core/canonical/jcs.js";
+import { run } from "./helpers.js";
+
+const rules = (text: string) => parseYaml(text).issues.map((i) => i.rule);
+
+describe("YAML reader", () => {
+  it("gives every value a span, keys included", () => {
+    const doc = parseYaml("steps:\n  - tool: read_file\n    arguments:\n      path: a.txt\n");
+    expect(doc.issues).toEqual([]);
+    const loc = doc.locate("/steps/0/arguments/path")!;
+    expect(doc.text.slice(loc.start, loc.end)).toBe("a.txt");
+    expect(doc.text.slice(loc.keyStart, loc.keyEnd)).toBe("path");
+    expect(doc.lines.position(loc.start)).toMatchObject({ line: 4, column: 13 });
+  });
+  it("reports a duplicate key at the second occurrence", () => {
+    const doc = parseYaml("tool: a\ntool: b\n");
+    expect(doc.issues).toHaveLength(1);
+    expect(doc.issues[0]).toMatchObject({ rule: "duplicate-key", pointer: "/tool" });
+    expect(doc.lines.position(doc.issues[0]!.start).line).toBe(2);
+  });
+  it("reports a syntax error at the fault", () => {
+    const doc = parseYaml("steps:\n  - tool: a\n   bad: [1, 2\n");
+    expect(doc.issues[0]!.rule).toBe("parse-error");
+    expect(doc.lines.position(doc.issues[0]!.start).line).toBeGreaterThanOrEqual(2);
+    expect(doc.value).toBeUndefined();
+  });
+  it("refuses custom and language tags instead of running anything", () => {
+    for (const text of ["a: !!python/object/apply:os.system ['echo hi']\n", "a: !!js/function 'function(){}'\n", "a: !custom x\n"]) {
+      expect(rules(text), text).toContain("unsafe-value");
+    }
+    expect(rules("a: !!str 1\nb: !!int '2'\n")).toEqual([]);
+  });
+  it("expands aliases within a bound: a billion-laughs file is limit-exceeded, not out of memory", () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const cur = String.fromCharCode(97 + i);
+      lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(",")}]`);
+    }
+    const started = performance.now();
+    const doc = parseYaml(lines.join("\n") + "\n");
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(doc.issues.map((i) => i.rule)).toContain("limit-exceeded");
+    expect(doc.value).toBeUndefined();
+  });
+  it("expands a few aliases to plain values", () => {
+    const doc = parseYaml("base: &b {x: 1}\ncopy: *b\n");
+    expect(doc.value).toEqual({ base: { x: 1 }, copy: { x: 1 } });
+  });
+  it("does not merge `<<` keys (YAML 1.2 core): the key stays a plain key", () => {
+    const doc = parseYaml("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n");
+    expect(doc.value).toEqual({ base: { x: 1 }, derived: { "<<": { x: 1 }, y: 2 } });
+  });
+  it("reports 100,000-deep nesting as a limit, without throwing", () => {
+    const deepFlow = "a: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n";
+    expect(() => parseYaml(deepFlow)).not.toThrow();
+    expect(rules(deepFlow)).toEqual(["limit-exceeded"]);
+    let block = "";
+    for (let i = 0; i < 2000; i++) block += " ".repeat(i) + "k:\n";
+    expect(rules(block)).toEqual(["limit-exceeded"]);
+  });
+  it("reads 200 levels, refuses 300, and does not count brackets inside quotes", () => {
+    const nest = (n: number) => "a: " + "[".repeat(n) + "]".repeat(n) + "\n";
+    expect(rules(nest(200))).toEqual([]);
+    expect(rules(nest(300))).toEqual(["limit-exceeded"]);
+    expect(parseYaml(`a: "${"[".repeat(400)}"\nb: don't [x]\n`).value).toEqual({ a: "[".repeat(400), b: "don't [x]" });
+  });
+  it("rejects a file of several documents", () => {
+    const doc = parseYaml("steps: []\n---\nsteps: [x]\n");
+    expect(doc.issues[0]!.rule).toBe("parse-error");
+    expect(doc.issues[0]!.hint).toContain("one YAML document");
+  });
+  it("rejects tab indentation", () => {
+    expect(rules("steps:\n\t- tool: a\n")).toContain("parse-error");
+  });
+  it("reads CRLF line endings and a BOM like LF", async () => {
+    const lf = "steps:\n  - tool: a\n    arguments: {}\n    intent: x\n";
+    const crlf = lf.replace(/\n/g, "\r\n");
+    expect(parseYaml(crlf).value).toEqual(parseYaml(lf).value);
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(crlf)]);
+    const a = await run(withBom, { file: "p.yaml" });
+    const b = await run(lf, { file: "p.yaml" });
+    expect(a.planHash).toBe(b.planHash);
+    const d = parseYaml(crlf);
+    expect(d.lines.position(d.locate("/steps/0/intent")!.start).line).toBe(4);
+  });
+  it("treats non-string keys and huge numbers as unsafe", () => {
+    expect(rules("1: a\n")).toContain("unsafe-value");
+    expect(rules("n: 123456789012345678901234567890\n")).toContain("unsafe-value");
+    expect(rules("n: .inf\n")).toContain("unsafe-value");
+    expect(rules("__proto__: {}\n")).toContain("unsafe-value");
+  });
+  it("keeps YAML 1.2 core scalars: yes/no/on are strings, not booleans", () => {
+    expect(parseYaml("a: yes\nb: on\nc: true\nd: 0o17\n").value).toEqual({ a: "yes", b: "on", c: true, d: 15 });
+  });
+  it("never throws, and any value it returns is plain JSON data", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const doc = parseYaml(text);
+        if (doc.value !== undefined) expect(() => canonicalJson(doc.value)).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
+    const yamlish = fc.array(fc.constantFrom("a", ":", " ", "\n", "-", "[", "]", "{", "}", "&x", "*x", "!!", "<<", "'", '"', "#", "\t", "|", ">", "?", ","), { maxLength: 60 });
+    fc.assert(
+      fc.property(yamlish, (parts) => {
+        expect(() => parseYaml(parts.join(""))).not.toThrow();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it("round-trips any JSON value through YAML with the same canonical form", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+        const text = JSON.stringify(value);
+        const doc = parseYaml(text);
+        if (doc.issues.length > 0) return; // e.g. -0 or a huge integer: reported, not silently changed
+        expect(canonicalJson(doc.value)).toBe(canonicalJson(JSON.parse(text)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
