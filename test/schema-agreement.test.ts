@@ -3,18 +3,21 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ErrorObject } from "ajv";
 import { describe, expect, it } from "vitest";
-import { loadToolsFile } from "../src/node/tools-file.js";
+import { loadPolicy } from "../src/node/policy.js";
 import { findSchema, publishedSchema } from "../src/schemas/index.js";
 import { run } from "./helpers.js";
 
 // The examples' plans checked twice, by the published JSON Schema and by plangate: both must give the
 // same verdict on the shape, for the same reasons. Rules a schema cannot express (tool registry,
 // checksums, ages, step order) are left out of the comparison.
-const SHAPE_RULES = new Set(["unknown-key", "missing-field", "invalid-type", "empty-plan"]);
+const SHAPE_RULES = new Set(["unknown-key", "missing-field", "invalid-type", "empty-plan", "missing-intent"]);
 
 /** The plangate rule a JSON Schema keyword failure corresponds to. */
 function ruleOf(e: ErrorObject): string {
   if (e.keyword === "additionalProperties") return "unknown-key";
+  // An absent or blank intake intent has a rule of its own (SPEC §1).
+  if (e.keyword === "required" && (e.params as { missingProperty: string }).missingProperty === "intent") return "missing-intent";
+  if ((e.keyword === "pattern" || e.keyword === "minLength") && e.instancePath.endsWith("/intent")) return "missing-intent";
   if (e.keyword === "required") return "missing-field";
   if (e.keyword === "minItems") return "empty-plan";
   return "invalid-type"; // type, minimum, const, pattern, minLength…
@@ -28,7 +31,8 @@ function pointerOf(e: ErrorObject): string {
 
 const dir = join(import.meta.dirname, "../examples");
 const files = readdirSync(dir).filter((f) => /\.(valid|invalid)\.json$/.test(f)).sort();
-const registry = loadToolsFile(join(dir, "tools.txt"));
+// The examples' own policy: its allow file (scQC, iKOMA tools) and MCP registry (intake tools).
+const loaded = await loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir });
 
 describe("schemas agree with plangate on the examples", () => {
   it("has ikoma and scQC examples of both kinds", () => {
@@ -38,7 +42,7 @@ describe("schemas agree with plangate on the examples", () => {
   for (const file of files) {
     it(file, async () => {
       const text = readFileSync(join(dir, file), "utf8");
-      const report = await run(text, { file, tools: registry });
+      const report = await run(text, { file, tools: loaded.tools, policy: loaded.policy, workspace: loaded.policy.workspace });
       const entry = findSchema(report.dialect!);
       expect(entry, `a published schema for ${report.dialect}`).toBeDefined();
       const validate = new Ajv2020({ strict: false, allErrors: true }).compile(publishedSchema(entry!));

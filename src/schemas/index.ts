@@ -1,6 +1,7 @@
 import type { TSchema } from "typebox";
 import { ApprovalRecordSchema } from "./approval.js";
 import { IkomaPlanSchema } from "./ikoma.js";
+import { IntakePlanSchema } from "./intake.js";
 import { PublishedPolicySchema } from "./policy.js";
 import { ReportSchema } from "./report.js";
 import { ScqcEnvelopeSchema, ScqcLegacySchema } from "./scqc.js";
@@ -21,6 +22,7 @@ const entry = (name: string, schema: TSchema): SchemaEntry => ({ name, file: `${
 export const SCHEMAS: readonly SchemaEntry[] = [
   entry("scqc-legacy", ScqcLegacySchema),
   entry("scqc-envelope", ScqcEnvelopeSchema),
+  entry("intake", IntakePlanSchema),
   entry("ikoma", IkomaPlanSchema),
   entry("policy", PublishedPolicySchema),
   entry("approval", ApprovalRecordSchema),

@@ -23,7 +23,16 @@ export const IntakePlanSchema = Type.Object(
     additionalProperties: false,
     $id: "urn:plangate:schema:intake",
     title: "plangate intake plan",
-    description: "Seed 001's plan intake format, in JSON or YAML.",
+    description: "Seed 001's plan intake format, in JSON or YAML: the steps an executor runs, each one tool with fully specified arguments and a clear intent.",
+    examples: [
+      {
+        scope: ".",
+        steps: [
+          { tool: "read_file", arguments: { path: "src/app.py" }, intent: "Read the module before changing it" },
+          { tool: "write_file", arguments: { path: "src/app.py", content: "print('hi')\n" }, intent: "Write the fixed module", timeout: 30 },
+        ],
+      },
+    ],
   },
 );
 
