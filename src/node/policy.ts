@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";

@@ -61,7 +61,8 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
   const workspace = options.workspace ?? options.policy?.workspace ?? process.cwd();
   const findings: Finding[] = [];
   const info: ReturnInfo = { encoding, artifacts: 0 };
-  let lines: LineIndex | undefined;
+  // Set once the text is decoded; `done` may run before that, for undecodable input.
+  const source: { lines?: LineIndex } = {};
 
   let text: string;
   if (typeof input === "string") text = input;
@@ -74,7 +75,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     text = decoded.text;
   }
   const doc = parseJson(text);
-  lines = doc.lines;
+  source.lines = doc.lines;
   const at = (pointer: Pointer): Pick<Finding, "pointer" | "offset"> => {
     let p = pointer;
     for (;;) {
@@ -262,7 +263,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
   function done(fs: Finding[]): ReturnCheckResult {
     // Source order, as `validate` reports; findings without a position go last.
     fs.sort((a, b) => (a.offset ?? Number.MAX_SAFE_INTEGER) - (b.offset ?? Number.MAX_SAFE_INTEGER));
-    const diagnostics = toDiagnostics(fs, rules, file, lines);
+    const diagnostics = toDiagnostics(fs, rules, file, source.lines);
     return { file, valid: isValid(diagnostics), diagnostics, return: info };
   }
 }
