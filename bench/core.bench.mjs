@@ -1,5 +1,5 @@
 // Full validation of scQC envelopes of 10 to 10,000 steps beside the floor (read + JSON.parse +
-// SHA-256 of the same bytes), 400 files in one CLI call beside CPython running seed 000's checks,
+// SHA-256 of the same bytes), 400 files in one CLI call beside CPython running scQC's checks,
 // and the CLI's cold start beside `node -e 0`.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -103,7 +103,7 @@ if (py.status === 0) {
     if (r.status !== 0) throw new Error(String(r.stderr));
   }
   const pyMany = median(pyRuns);
-  console.log(`| CPython, seed 000's checks (incl. start-up) | ${pyMany.toFixed(0)} ms | ${(pyMany / plangateMany).toFixed(2)}x slower |`);
+  console.log(`| CPython, scQC's checks (incl. start-up) | ${pyMany.toFixed(0)} ms | ${(pyMany / plangateMany).toFixed(2)}x slower |`);
 } else {
   console.log("| CPython | skipped: python3 not found | |");
 }

@@ -1,5 +1,5 @@
 // iKOMA plan of 100 steps: plangate's validatePlan in-process vs iKOMA's own Pydantic v2 models
-// (Plan.model_validate_json, seed 003) in one Python process. The Python row is skipped without pydantic.
+// (Plan.model_validate_json, iKOMA's contract) in one Python process. The Python row is skipped without pydantic.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,7 +55,7 @@ if (py.status === 0) {
   const r = spawnSync("python3", [new URL("./ikoma_models.py", import.meta.url).pathname, join(dir, "plan.json"), join(dir, "tools.txt"), "3000"], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
   const out = JSON.parse(r.stdout);
-  rows.push([`Pydantic ${out.pydantic} Plan.model_validate_json (seed 003's models)`, out.ns_per_plan / 1000]);
+  rows.push([`Pydantic ${out.pydantic} Plan.model_validate_json (iKOMA's models)`, out.ns_per_plan / 1000]);
 } else {
   console.error("python3 with pydantic not found: the Pydantic row is skipped");
 }

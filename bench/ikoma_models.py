@@ -1,4 +1,4 @@
-"""iKOMA's plan models as seed 003 describes them (Pydantic v2), timed with model_validate_json.
+"""iKOMA's plan models as iKOMA's contract describes them (Pydantic v2), timed with model_validate_json.
 
 Usage: python3 bench/ikoma_models.py PLAN.json TOOLS.txt ITERATIONS
 Prints one JSON line: {"pydantic": VERSION, "ns_per_plan": N}.

@@ -1,4 +1,4 @@
-# Seed 000's stored-plan checks (_validate_and_load_plan), run over many files in one process,
+# scQC's stored-plan checks (_validate_and_load_plan), run over many files in one process,
 # as the baseline plangate is compared with.
 import hashlib, json, sys, time
 from datetime import datetime, timedelta

@@ -38,7 +38,7 @@ function guardOptions(a: Awaited<ReturnType<typeof approved>>, over: Partial<Par
 }
 
 describe("approve → verify → guarded execution", () => {
-  it("approves a valid plan with seed 001's fields, signed in a DSSE envelope", async () => {
+  it("approves a valid plan with the intake protocol's fields, signed in a DSSE envelope", async () => {
     const a = await approved({ ttl: "1h" });
     const env = JSON.parse(a.approval);
     expect(env.payloadType).toBe("application/vnd.plangate.approval+json");

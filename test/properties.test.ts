@@ -151,7 +151,9 @@ describe("any input", () => {
 
 // ---- valid plans and their small mutations ----
 
-const word = fc.stringMatching(/^[a-z][a-z_]{0,8}$/);
+// Words that are neither branch keys (if, when…) nor placeholders (todo, tbd…): those make a plan invalid by design.
+const RESERVED = new Set(["if", "else", "elif", "when", "unless", "goto", "condition", "conditions", "then", "switch", "case", "todo", "tbd", "fixme", "xxx", "random", "now", "uuid", "loop", "while", "for", "foreach", "parallel", "retry", "and", "or"]);
+const word = fc.stringMatching(/^[a-z][a-z_]{0,8}$/).filter((w) => !RESERVED.has(w));
 const scalar = fc.oneof(fc.integer({ min: -1000, max: 1000 }), word, fc.boolean(), fc.constant(null), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
 const params = fc.dictionary(word, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(word, scalar, { maxKeys: 3 })), { maxKeys: 4 });
 const scqcStep = fc.record({ tool: fc.constantFrom(...TOOLS), description: fc.string({ maxLength: 20 }), params }, { requiredKeys: ["tool"] });

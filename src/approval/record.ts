@@ -27,7 +27,7 @@ export interface ApprovalInput {
   nonce?: string;
 }
 
-/** Builds an approval record (SPEC §5, seed 001's field names first). */
+/** Builds an approval record (SPEC §5, the intake protocol's field names first). */
 export function createRecord(input: ApprovalInput): ApprovalRecord {
   const record: ApprovalRecord = {
     status: "approved",

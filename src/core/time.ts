@@ -1,4 +1,4 @@
-/** A parsed ISO 8601 timestamp; `zoned` is false when the text gave no offset (seed 000 writes naive local times). */
+/** A parsed ISO 8601 timestamp; `zoned` is false when the text gave no offset (scQC writes naive local times). */
 export interface Timestamp {
   epochMs: number;
   zoned: boolean;

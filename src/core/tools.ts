@@ -8,7 +8,7 @@ export interface ToolRegistry {
   source: string;
 }
 
-/** Reads seed 001's whitelist format: one tool a line, `#` comments, blank lines ignored. */
+/** Reads the intake protocol's whitelist format: one tool a line, `#` comments, blank lines ignored. */
 export function parseToolWhitelist(text: string): string[] {
   const names: string[] = [];
   for (const raw of text.split(/\r\n|\r|\n/)) {

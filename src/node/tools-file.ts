@@ -7,7 +7,7 @@ import { isObject } from "../dialects/shape.js";
 export class ToolsFileError extends Error {}
 
 /**
- * Reads a tool registry: seed 001's whitelist (one tool a line, `#` comments) or an MCP `tools/list`
+ * Reads a tool registry: the intake protocol's whitelist (one tool a line, `#` comments) or an MCP `tools/list`
  * result (`{"tools": [{"name", "inputSchema"}]}`, or iKOMA's `parameters`), told apart by content.
  */
 export function parseToolsText(text: string, source: string): ToolRegistry {

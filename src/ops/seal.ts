@@ -40,7 +40,7 @@ function readStrict(input: string | Uint8Array) {
 }
 
 /**
- * Recomputes an envelope's checksum after a legitimate edit (seed 000's workflow). Only the checksum's
+ * Recomputes an envelope's checksum after a legitimate edit (scQC's workflow). Only the checksum's
  * value changes: every other byte, member and order stays as written. An absent checksum is inserted
  * before "plan".
  */

@@ -44,7 +44,7 @@ export function normaliseAgent(name: string): string {
     .replace(/[\s_\-.]+/g, "-");
 }
 
-/** Seed 002's delegation safety checks: depth ≤ max, no cycle, session id not active. */
+/** The orchestrator validation strategy's delegation safety checks: depth ≤ max, no cycle, session id not active. */
 export function checkDelegation(options: DelegationCheckOptions): DelegationCheckResult {
   const rules = options.policy?.rules ?? {};
   const maxDepth = options.maxDepth ?? options.policy?.delegation?.maxDepth ?? 3;

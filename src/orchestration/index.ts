@@ -1,4 +1,4 @@
-/** Orchestrator checks (seed 002): tasks, delegation safety with a shared session registry, subagent returns. */
+/** Orchestrator checks (the orchestrator validation strategy): tasks, delegation safety with a shared session registry, subagent returns. */
 export { checkTask } from "./task.js";
 export type { NamedText, TaskCheckOptions, TaskCheckResult, TaskInfo } from "./task.js";
 export { findTodoTask, normaliseStatus } from "./todo.js";

@@ -51,7 +51,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
 
-/** Seed 002's return checks (Stage 3 ValidateReturn), with statuses and fields from the policy. */
+/** The orchestrator validation strategy's return checks (Stage 3 ValidateReturn), with statuses and fields from the policy. */
 export async function checkReturn(input: string | Uint8Array, options: ReturnCheckOptions = {}): Promise<ReturnCheckResult> {
   const cfg = { ...DEFAULT_RETURNS, ...options.policy?.returns };
   const encoding = options.encoding ?? cfg.encoding;
@@ -111,7 +111,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
   }
   const meta = isObj(value.metadata) ? value.metadata : undefined;
 
-  // Types of the fields seed 002 defines, whenever present: a field of the wrong type is as good as absent.
+  // Types of the fields the orchestrator validation strategy defines, whenever present: a field of the wrong type is as good as absent.
   const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
   const wrongType = (name: string, want: string) =>
     findings.push({ rule: "return-missing-field", message: `\`${name}\` must be ${want}, not ${typeOf(value[name])}.`, ...at(`/${name}`) });
@@ -242,7 +242,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     }
   }
 
-  // Seed 002: artifacts must exist and be non-empty only for a success; partial/failed may lack them.
+  // The orchestrator validation strategy: artifacts must exist and be non-empty only for a success; partial/failed may lack them.
   if (status !== undefined && cfg.successStatuses.includes(status) && artifacts !== undefined) {
     if (artifacts.length === 0) {
       findings.push({

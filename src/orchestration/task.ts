@@ -38,7 +38,7 @@ export interface TaskCheckResult extends CheckResult {
 
 const NUMBER = /^\d+$/;
 
-/** Seed 002's task checks: number format, existence in TODO.md / state.json, and status vs operation. */
+/** The orchestrator validation strategy's task checks: number format, existence in TODO.md / state.json, and status vs operation. */
 export function checkTask(number: string, options: TaskCheckOptions): TaskCheckResult {
   const rules = options.policy?.rules ?? {};
   const operations = options.policy?.tasks?.operations ?? DEFAULT_TASK_OPERATIONS;

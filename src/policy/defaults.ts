@@ -69,7 +69,7 @@ export const DEFAULT_PATH_ARGUMENTS = [
   "root",
 ];
 
-/** The five fields of seed 002's subagent return; `session_id` may sit in `metadata`. */
+/** The five fields of the orchestrator validation strategy's subagent return; `session_id` may sit in `metadata`. */
 export const DEFAULT_RETURN_FIELDS = ["status", "summary", "artifacts", "metadata", "session_id"];
 
 /**

@@ -63,7 +63,7 @@ export const PolicyFileSchema = Type.Object(
             ),
           ),
           requiredFields: Type.Optional(
-            Names("Fields a return must have (default: seed 002's five); dotted paths such as metadata.session_id."),
+            Names("Fields a return must have (default: the orchestrator validation strategy's five); dotted paths such as metadata.session_id."),
           ),
           artifactFields: Type.Optional(
             Names("When set, every artifact must be an object with these fields (e.g. [type, path]), not a bare path."),

@@ -52,7 +52,7 @@ import guardStepMismatch from "./guard-step-mismatch/index.js";
 import guardFailure from "./guard-failure/index.js";
 import auditChainBroken from "./audit-chain-broken/index.js";
 
-// orchestration (seed 002)
+// orchestration (the orchestrator validation strategy)
 import taskNumberFormat from "./task-number-format/index.js";
 import taskNotFound from "./task-not-found/index.js";
 import taskStatus from "./task-status/index.js";
@@ -113,7 +113,7 @@ export const RULES: readonly Rule[] = [
   findAmbiguous,
   missingResource,
   readFileMissing,
-  // orchestration (seed 002): reported by src/orchestration, not by plan validation
+  // orchestration (the orchestrator validation strategy): reported by src/orchestration, not by plan validation
   taskNumberFormat,
   taskNotFound,
   taskStatus,

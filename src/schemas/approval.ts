@@ -4,7 +4,7 @@ const Hash = (description: string) => Type.String({ pattern: "^sha256:[0-9a-f]{6
 const Timestamp = (description: string) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$", description });
 
 /**
- * The approval record (SPEC §5): seed 001's approval signal with its field names, plus what binds the
+ * The approval record (SPEC §5): the intake protocol's approval signal with its field names, plus what binds the
  * approval to one policy, one tool registry, one signer and one use. Unknown members are refused, so a
  * field added after signing cannot slip through as "extra".
  */
@@ -36,7 +36,7 @@ export const ApprovalRecordSchema = Type.Object(
     $id: "urn:plangate:schema:approval",
     title: "plangate approval record",
     description:
-      "What `plangate approve` prints for a valid plan (seed 001's approval signal): the plan hash, when and by what it was validated, the workspace scope, and what binds it to one policy, one tool registry and one use. Signed, it travels as the payload of a DSSE envelope.",
+      "What `plangate approve` prints for a valid plan (the intake protocol's approval signal): the plan hash, when and by what it was validated, the workspace scope, and what binds it to one policy, one tool registry and one use. Signed, it travels as the payload of a DSSE envelope.",
     examples: [
       {
         status: "approved",

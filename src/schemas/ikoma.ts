@@ -16,7 +16,7 @@ export const IkomaStepSchema = Type.Object(
   { additionalProperties: false, title: "iKOMA plan step", description: "A single step: which tool to run, with which arguments, and why." },
 );
 
-/** iKOMA's plan contract (seed 003). */
+/** iKOMA's plan contract (iKOMA's contract). */
 export const IkomaPlanSchema = Type.Object(
   {
     plan: Type.Array(IkomaStepSchema, { minItems: 1, description: "The steps, at least one, numbered 1, 2, 3… in order." }),

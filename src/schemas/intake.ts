@@ -1,6 +1,6 @@
 import Type, { type Static } from "typebox";
 
-/** One step of an intake plan (seed 001). */
+/** One step of an intake plan (the intake protocol). */
 export const IntakeStepSchema = Type.Object(
   {
     tool: Type.String({ minLength: 1, description: "The one tool this step calls; must be in the registry or allow list." }),
@@ -23,7 +23,7 @@ export const IntakePlanSchema = Type.Object(
     additionalProperties: false,
     $id: "urn:plangate:schema:intake",
     title: "plangate intake plan",
-    description: "Seed 001's plan intake format, in JSON or YAML: the steps an executor runs, each one tool with fully specified arguments and a clear intent.",
+    description: "The intake protocol's plan intake format, in JSON or YAML: the steps an executor runs, each one tool with fully specified arguments and a clear intent.",
     examples: [
       {
         scope: ".",

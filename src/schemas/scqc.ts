@@ -15,7 +15,7 @@ const exampleSteps = [
   { tool: "compute_qc_metrics", description: "Compute QC metrics", params: { species: "human" } },
 ];
 
-/** scQC's legacy format: a bare list of steps (seed 000). */
+/** scQC's legacy format: a bare list of steps (scQC). */
 export const ScqcLegacySchema = Type.Array(ScqcStepSchema, {
   minItems: 1,
   $id: "urn:plangate:schema:scqc-legacy",
@@ -24,7 +24,7 @@ export const ScqcLegacySchema = Type.Array(ScqcStepSchema, {
   examples: [exampleSteps],
 });
 
-/** scQC's v1.0 envelope (seed 000). */
+/** scQC's v1.0 envelope (scQC). */
 export const ScqcEnvelopeSchema = Type.Object(
   {
     version: Type.Optional(Type.Literal("1.0", { description: "Envelope format version; plangate reads 1.0." })),

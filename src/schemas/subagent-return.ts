@@ -25,7 +25,7 @@ const Metadata = Type.Object(
 );
 
 /**
- * A subagent's return (seed 002): status, summary, artifacts, metadata and session_id, the last
+ * A subagent's return (the orchestrator validation strategy): status, summary, artifacts, metadata and session_id, the last
  * either at the top level or in `metadata.session_id`. Statuses are policy-defined, so any string.
  */
 export const SubagentReturnSchema = Type.Object(
@@ -42,7 +42,7 @@ export const SubagentReturnSchema = Type.Object(
     additionalProperties: true,
     $id: "urn:plangate:schema:subagent-return",
     title: "Subagent return",
-    description: "What a subagent hands back to its orchestrator (seed 002); checked by `plangate check-return`.",
+    description: "What a subagent hands back to its orchestrator (the orchestrator validation strategy); checked by `plangate check-return`.",
     examples: [
       {
         status: "completed",

@@ -27,7 +27,7 @@ describe("plangate check-task", () => {
       summary: { files: 1, valid: 1, errors: 0, warnings: 0 },
     });
   });
-  it("exits 1 with seed 002's message for a missing task", async () => {
+  it("exits 1 with the orchestrator validation strategy's message for a missing task", async () => {
     const r = await cli(["check-task", "999", "--todo", "TODO.md"], { cwd });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("TODO.md: error: Task 999 not found in TODO.md [task-not-found]");

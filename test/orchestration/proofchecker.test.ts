@@ -47,7 +47,7 @@ describe.skipIf(!existsSync(DIR))("ProofChecker's real orchestration files", () 
     expect(checkTask("58", { state }).task).toMatchObject({ status: "researched", language: "lean4" });
     expect(rules(checkTask("58", { state, todo: { text: read("TODO.md"), file: "TODO.md" } }))).toEqual([]);
   });
-  it("reads the .opencode-era TODO.md that seed 002 describes", () => {
+  it("reads the .opencode-era TODO.md that the orchestrator validation strategy describes", () => {
     const todo = { text: read("opencode-2026-01-05__TODO.md"), file: "TODO.md" };
     expect(checkTask("312", { todo }).task).toMatchObject({ status: "revised", language: "meta" });
   });

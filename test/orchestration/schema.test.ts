@@ -4,7 +4,7 @@ import { SubagentReturnSchema } from "../../src/schemas/subagent-return.js";
 import { goodReturn } from "./fixtures.js";
 
 describe("SubagentReturnSchema", () => {
-  it("accepts seed 002's return, with the session id at the top or in metadata", () => {
+  it("accepts the orchestrator validation strategy's return, with the session id at the top or in metadata", () => {
     expect(Value.Check(SubagentReturnSchema, goodReturn())).toBe(true);
     const inMeta = goodReturn();
     delete inMeta.session_id;

@@ -26,7 +26,7 @@ interface DelegationFlags {
 export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("check-delegation")
-    .description("check a delegation's depth, cycles and session id against the shared registry (seed 002)")
+    .description("check a delegation's depth, cycles and session id against the shared registry (the orchestrator validation strategy)")
     .option("--target <agent>", "agent about to be delegated to")
     .option("--path <agents>", "delegation path so far, root first, comma-separated (orchestrator,plan,planner)")
     .option("--depth <n>", "the child's depth as the orchestrator tracks it (wins over the count from --path)")

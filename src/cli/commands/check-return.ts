@@ -23,7 +23,7 @@ interface ReturnFlags {
 export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("check-return")
-    .description("check a subagent's return: JSON, fields, status, session id, summary length, artifacts (seed 002)")
+    .description("check a subagent's return: JSON, fields, status, session id, summary length, artifacts (the orchestrator validation strategy)")
     .argument("<file>", "the return ('-' reads standard input)")
     .option("--session-id <id>", "the session id the subagent was given")
     .option("--workspace <dir>", "workspace root that artifact paths are relative to")

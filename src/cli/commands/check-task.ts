@@ -29,7 +29,7 @@ function readInput(io: CliIO, file: string, flag: string): NamedText {
 export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("check-task")
-    .description("check a task number against TODO.md / state.json and its status against an operation (seed 002)")
+    .description("check a task number against TODO.md / state.json and its status against an operation (the orchestrator validation strategy)")
     .argument("<number>", "task number")
     .option("--todo <file>", "TODO.md: tasks are '### N. Title' headings with a Status line")
     .option("--state <file>", "state.json: active_projects[].project_number")

@@ -17,7 +17,7 @@ tools:
   # Tools a plan may call, by name; '*' and '?' are globs. With no allow list, allowFile or
   # registry, unknown-tool cannot run (one info diagnostic says so).
   allow: [read_file, list_directory]
-  # Seed 001's whitelist: one tool a line, '#' comments.
+  # The intake protocol's whitelist: one tool a line, '#' comments.
   # allowFile: policy/tool_whitelist.conf
   # An MCP tools/list result: names and inputSchema; arguments are validated against it.
   # registry: tools.json

@@ -11,7 +11,7 @@ function planOf(doc: SourceDocument, stepsAt: string, steps: Plan["steps"], meta
   return { dialect: "ikoma", source: doc, fields: IKOMA_FIELDS, stepsAt, steps, meta };
 }
 
-/** iKOMA's plan contract (seed 003): `{plan: [{step, tool_name, args, description, citations?}], reasoning}`, nothing else. */
+/** iKOMA's plan contract (iKOMA's contract): `{plan: [{step, tool_name, args, description, citations?}], reasoning}`, nothing else. */
 export default defineDialect({
   id: "ikoma",
   syntaxes: ["json"],

@@ -7,7 +7,7 @@ export const INTAKE_ROOT_KEYS = ["steps", "scope"] as const;
 export const INTAKE_STEP_KEYS = ["tool", "arguments", "intent", "scope", "timeout", "continue_on_error"] as const;
 export const INTAKE_FIELDS: FieldNames = { tool: "tool", args: "arguments", intent: "intent" };
 
-/** Seed 001's plan intake format: `{steps: [{tool, arguments, intent, scope?, timeout?, continue_on_error?}], scope?}`. */
+/** The intake protocol's plan intake format: `{steps: [{tool, arguments, intent, scope?, timeout?, continue_on_error?}], scope?}`. */
 export default defineDialect({
   id: "intake",
   syntaxes: ["json", "yaml"],

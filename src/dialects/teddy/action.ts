@@ -5,7 +5,7 @@ import { INVISIBLE } from "../../syntax/unsafe.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
 import { isUrl, pathFromValue } from "./paths.js";
 
-/** Action types seed 004 defines, and those current TeDDy plans use. */
+/** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const SEED_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
 export const KNOWN_ACTIONS: readonly string[] = [...SEED_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
 

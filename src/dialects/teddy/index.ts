@@ -25,7 +25,7 @@ function looseTitle(blocks: readonly MdBlock[]): boolean {
   return first?.kind === "paragraph" && /^#[^#\s]/.test(first.lines[0]?.text ?? "");
 }
 
-/** TeDDy's plan.md (seed 004 and the current format): one H1, `## Rationale`, `## Action Plan` or `## Message`. */
+/** TeDDy's plan.md (the TeDDy spec and the current format): one H1, `## Rationale`, `## Action Plan` or `## Message`. */
 export default defineDialect({
   id: "teddy",
   syntaxes: ["markdown"],

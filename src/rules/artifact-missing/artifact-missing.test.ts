@@ -13,7 +13,7 @@ describe("artifact-missing", () => {
   it("reports a completed return with no artifacts", async () => {
     expect(rules(await ret(goodReturn({ artifacts: [] })))).toEqual(["artifact-missing"]);
   });
-  it("skips partial, failed and blocked returns (seed 002: artifacts only for completed)", async () => {
+  it("skips partial, failed and blocked returns (the orchestrator validation strategy: artifacts only for completed)", async () => {
     for (const status of ["partial", "failed", "blocked"]) {
       expect(rules(await ret(goodReturn({ status, artifacts: ["nope.md"] })))).toEqual([]);
       expect(rules(await ret(goodReturn({ status, artifacts: [] })))).toEqual([]);

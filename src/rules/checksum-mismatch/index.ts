@@ -18,7 +18,7 @@ export default defineRule({
       description:
         "Computes SHA-256 of Python's json.dumps(plan, sort_keys=True) (byte for byte, from the source text) and compares it with the envelope's `checksum` (with or without a `sha256:` prefix). `expected` is the stored checksum, `actual` the computed one.",
       rationale:
-        "A mismatch means the plan was edited after the checksum was taken: a manual modification or a corrupted file (seed check 4). Executing it would run steps nobody sealed.",
+        "A mismatch means the plan was edited after the checksum was taken: a manual modification or a corrupted file (scQC check 4). Executing it would run steps nobody sealed.",
       fix: "If the edit was intended, review it and run `plangate seal FILE --in-place` to recompute the checksum; otherwise restore the plan.",
       bad: '{"version": "1.0", "checksum": "0000…", "plan": [{"tool": "plot_qc"}]}',
       good: "the same envelope after `plangate seal`",

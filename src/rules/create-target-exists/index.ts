@@ -12,7 +12,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a CREATE whose File Path already exists in the workspace (a file, a directory, or a file an earlier action of the same plan creates). `Overwrite: true` in the action's metadata allows replacing a file, as current TeDDy does. Paths that leave the workspace are not looked at (`path-outside-workspace` reports them).",
-      rationale: "Creating over an existing file silently destroys its content; the planner most likely has not seen the file (seed 004, 3.3).",
+      rationale: "Creating over an existing file silently destroys its content; the planner most likely has not seen the file (the TeDDy spec, 3.3).",
       fix: "Use EDIT with FIND/REPLACE to change the existing file, choose another path, or add `- **Overwrite:** true` if replacing it is intended.",
       bad: "### CREATE\n- **File Path:** [src/main.py](/src/main.py)   (src/main.py exists)",
       good: "### CREATE\n- **File Path:** [src/new.py](/src/new.py)",

@@ -37,7 +37,7 @@ export default defineRule({
       description:
         "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
       rationale:
-        "An approved plan must act, not hand control back to a planner (seed 001 §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
+        "An approved plan must act, not hand control back to a planner (the intake protocol §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
       fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
       bad: 'steps: [{tool: think, arguments: {}, intent: "decide what to do"}]',
       good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "read the input"}]',

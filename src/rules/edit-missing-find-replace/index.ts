@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports an EDIT with no FIND/REPLACE pair, and each pair that is incomplete: a `#### FIND:` heading without a `#### REPLACE:` after it (or the reverse), a heading without its code block, or an empty FIND block (which would match everywhere). The headings may be wrapped in backticks (`#### `FIND:``).",
-      rationale: "The pair is the edit: without it the executor has nothing to apply, or applies half of it (seed 004, 3.3).",
+      rationale: "The pair is the edit: without it the executor has nothing to apply, or applies half of it (the TeDDy spec, 3.3).",
       fix: "Under the EDIT, write `#### FIND:` with a code block of the exact text to replace, then `#### REPLACE:` with a code block of the new text.",
       bad: "### EDIT\n- **File Path:** [a.py](/a.py)\n#### FIND:\n```\nx = 1\n```",
       good: "### EDIT\n- **File Path:** [a.py](/a.py)\n#### FIND:\n```\nx = 1\n```\n#### REPLACE:\n```\nx = 2\n```",

@@ -12,7 +12,7 @@ export default defineRule({
     docs: {
       description:
         "Reports an EDIT whose File Path is not an existing file of the workspace (missing, or a directory). A file created by an earlier CREATE of the same plan counts as existing. Paths that leave the workspace are not looked at (`path-outside-workspace` reports them).",
-      rationale: "An edit of a missing file fails mid-plan, after earlier actions have already changed the workspace (seed 004, 3.3).",
+      rationale: "An edit of a missing file fails mid-plan, after earlier actions have already changed the workspace (the TeDDy spec, 3.3).",
       fix: "Correct the path (the hint shows it resolved), or CREATE the file instead.",
       bad: "### EDIT\n- **File Path:** [src/utils.py](/src/utils.py)   (no such file)",
       good: "### EDIT\n- **File Path:** [src/util.py](/src/util.py)",

@@ -8,7 +8,7 @@ export default defineRule({
     summary: "The plan has no steps.",
     docs: {
       description: "Reports a plan whose list of steps (or actions) is empty.",
-      rationale: "An empty plan is almost always a planner failure; approving it approves nothing and hides the failure (seed check 6).",
+      rationale: "An empty plan is almost always a planner failure; approving it approves nothing and hides the failure (scQC check 6).",
       fix: "Add at least one step, or do not submit a plan.",
       bad: '{"version": "1.0", "plan": []}',
       good: '{"version": "1.0", "plan": [{"tool": "plot_qc"}]}',

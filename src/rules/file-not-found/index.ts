@@ -8,7 +8,7 @@ export default defineRule({
     summary: "The plan file is missing or unreadable.",
     docs: {
       description: "Reports a plan path that does not exist, is a directory, or cannot be read.",
-      rationale: "Seed check 1: fail fast when the path is wrong or the file was deleted, before anything else runs.",
+      rationale: "scQC check 1: fail fast when the path is wrong or the file was deleted, before anything else runs.",
       fix: "Check the path, or that the file was written before validation runs.",
       bad: "plangate validate plans/missing.json",
       good: "plangate validate plans/stored.json",

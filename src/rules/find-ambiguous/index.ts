@@ -20,7 +20,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a FIND block that occurs more than once in the EDIT's target file (as it stands when the edit runs); the message gives the line number of every match. Occurrences are counted at every starting position, overlapping ones included (`aa` occurs twice in `aaa`), with line endings normalised on both sides. `Match All: true` in the action's metadata allows several matches.",
-      rationale: "With two matches the executor edits one of them, perhaps the wrong one: the approved plan no longer says what will change (seed 004, 3.3 \"exactly one time\").",
+      rationale: "With two matches the executor edits one of them, perhaps the wrong one: the approved plan no longer says what will change (the TeDDy spec, 3.3 \"exactly one time\").",
       fix: "Add neighbouring lines to the FIND block until it matches only the intended place, or add `- **Match All:** true` to replace every occurrence.",
       bad: "#### FIND:\n```\npass\n```",
       good: "#### FIND:\n```\ndef block():\n    pass\n```",

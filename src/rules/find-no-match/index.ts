@@ -12,7 +12,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a FIND block that occurs nowhere in the EDIT's target file, as the file stands when the edit runs (after the plan's earlier CREATEs and EDITs). Matching is exact, whitespace included; only line endings are normalised (CRLF and CR read as LF on both sides). There is no fuzzy matching.",
-      rationale: "An edit whose anchor is not in the file fails at execution time, after the earlier actions have run; often the planner remembers an older version of the file (seed 004, 3.3).",
+      rationale: "An edit whose anchor is not in the file fails at execution time, after the earlier actions have run; often the planner remembers an older version of the file (the TeDDy spec, 3.3).",
       fix: "Copy the FIND text exactly from the current file (indentation and blank lines included). If the file already holds the REPLACE text, the edit was applied already: drop it.",
       bad: "#### FIND:\n```\ndef helo():\n```",
       good: "#### FIND:\n```\ndef hello():\n```",

@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports an action that follows the previous one without a thematic break (`---`) between them. Current TeDDy plans put actions back to back: set `markdown.requireSeparators: false` in plangate.yaml to accept them.",
-      rationale: "Seed 004 (3.2) requires the separator; it keeps one action from running into the next when a code block or list is malformed.",
+      rationale: "The TeDDy spec (3.2) requires the separator; it keeps one action from running into the next when a code block or list is malformed.",
       fix: "Put a line `---` (with blank lines around it) between consecutive actions, or turn the requirement off in the policy.",
       bad: "### READ\n- **Resource:** [a.md](/a.md)\n### READ\n- **Resource:** [b.md](/b.md)",
       good: "### READ\n- **Resource:** [a.md](/a.md)\n\n---\n\n### READ\n- **Resource:** [b.md](/b.md)",

@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a plan.md without a `## Rationale` section, or with neither an `## Action Plan` (the actions) nor a `## Message` (a turn that only talks to the user). Also reports a section given twice, and a plan with both `## Action Plan` and `## Message` (a turn either acts or talks, as TeDDy requires). Other sections (such as `## Memos`) are allowed.",
-      rationale: "Seed 004 (3.1) requires both core sections; without them the executor cannot tell reasoning from actions.",
+      rationale: "The TeDDy spec (3.1) requires both core sections; without them the executor cannot tell reasoning from actions.",
       fix: "Add the missing `## Rationale` or `## Action Plan` heading (level 2).",
       bad: "# Plan\n\n## Action Plan\n### READ\n- **Resource:** [a.md](/a.md)",
       good: "# Plan\n\n## Rationale\nWhy.\n\n## Action Plan\n### READ\n- **Resource:** [a.md](/a.md)",

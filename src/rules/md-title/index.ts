@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a plan.md with no `# Title` heading, or with more than one H1 (headings inside code blocks do not count). A first line `#Title` without the space is read as the title, as TeDDy does.",
-      rationale: "The title names the plan for the person who approves it; two H1s usually mean two plans pasted together (seed 004, 3.1).",
+      rationale: "The title names the plan for the person who approves it; two H1s usually mean two plans pasted together (the TeDDy spec, 3.1).",
       fix: "Start the plan with exactly one line `# <what this plan does>`; demote other H1s to `##` or put them in a code block.",
       bad: "## Rationale\n...",
       good: "# Add the login form\n\n## Rationale\n...",

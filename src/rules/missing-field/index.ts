@@ -9,7 +9,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a required field that is absent, in the dialect's own words: `tool` (scQC, intake), `tool_name`, `step`, `args`, `description`, `plan`, `reasoning` (iKOMA), `steps`, `arguments` (intake).",
-      rationale: "An executor that fills in a missing field guesses; plans must say everything the executor needs (seed check 7).",
+      rationale: "An executor that fills in a missing field guesses; plans must say everything the executor needs (scQC check 7).",
       fix: "Add the field the message names.",
       bad: '[{"description": "plot", "params": {}}]',
       good: '[{"tool": "plot_qc", "description": "plot", "params": {}}]',

@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a CREATE or EDIT action whose metadata (a list item `- **File Path:** …` or a line `**File Path:** …`) names no file. The path may be a Markdown link (`[src/a.py](/src/a.py)`, the leading `/` meaning the workspace root), backticked or bare.",
-      rationale: "The executor cannot write a file it is not told about; seed 004 (3.3) requires the path.",
+      rationale: "The executor cannot write a file it is not told about; the TeDDy spec (3.3) requires the path.",
       fix: "Add `- **File Path:** [path/to/file](/path/to/file)` under the action heading.",
       bad: "### CREATE\n- **Description:** new module\n```python\n```",
       good: "### CREATE\n- **File Path:** [src/a.py](/src/a.py)\n```python\n```",

@@ -16,7 +16,7 @@ export default defineRule({
       description:
         "Reports an intake step whose `intent` is absent, null, empty, or only whitespace and invisible characters. (An intent of another type is `invalid-type`.)",
       rationale:
-        "Seed 001 §1 and §6: every step says why it runs, so a reviewer can approve it and an executor can tell a step that did its job from one that did something else.",
+        "The intake protocol §1 and §6: every step says why it runs, so a reviewer can approve it and an executor can tell a step that did its job from one that did something else.",
       fix: "Write the step's purpose in one sentence in `intent`.",
       bad: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "  "}]',
       good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "Read the input table"}]',

@@ -11,7 +11,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a READ or PRUNE action whose metadata names no `Resource` (a local path, written like a File Path, or for READ a URL).",
-      rationale: "Seed 004 (3.3) requires the resource: without it the action reads or prunes nothing, and the planner's next turn lacks what it expected.",
+      rationale: "The TeDDy spec (3.3) requires the resource: without it the action reads or prunes nothing, and the planner's next turn lacks what it expected.",
       fix: "Add `- **Resource:** [path/to/file](/path/to/file)` (or a URL for READ) under the action heading.",
       bad: "### READ\n- **Description:** the spec",
       good: "### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)",

@@ -20,7 +20,7 @@ export default defineRule({
       description:
         "Reports a step whose tool is a list of tools or a name that joins several (`read_file && write_file`, `a; b`, `a, b`), and a command argument (`command`, `cmd`, `script`) that chains several shell commands with `&&`, `||`, `;`, `|`, `&` or a newline outside quotes. (Markdown EXECUTE actions, where chaining is the documented usage, are not checked.)",
       rationale:
-        "Seed 001 §6: a single tool per step, no merged operations. A merged step hides operations from the reviewer, and when it half-fails nobody knows which part ran.",
+        "The intake protocol §6: a single tool per step, no merged operations. A merged step hides operations from the reviewer, and when it half-fails nobody knows which part ran.",
       fix: "Split the step into one step per tool or command, each with its own intent.",
       bad: 'steps: [{tool: run_command, arguments: {command: "make && make install"}, intent: build}]',
       good: 'steps: [{tool: run_command, arguments: {command: make}, intent: build}, {tool: run_command, arguments: {command: "make install"}, intent: install}]',

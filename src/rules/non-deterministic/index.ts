@@ -70,7 +70,7 @@ export default defineRule({
       description:
         "Reports, anywhere in a step: branching keys (`if`, `else`, `elif`, `when`, `unless`, `goto`, `condition`, `switch`…) unless the policy sets `plan.allowConditionals: true`; keys that leave the order open when set (`parallel`, `async`, `background`, `depends_on`, `any_order`…); and, in arguments that are not file content, values chosen at run time: `$RANDOM`, `uuid()`, `random()`, `now()`, `$(date …)`, `` `date` ``, `{{ now }}`, `/dev/urandom`.",
       rationale:
-        "Seed 001 §7: an approved plan is deterministic, with every variation written in the plan and a fixed order. A branch or a random value means the plan that runs is not the plan that was reviewed.",
+        "The intake protocol §7: an approved plan is deterministic, with every variation written in the plan and a fixed order. A branch or a random value means the plan that runs is not the plan that was reviewed.",
       fix: "Write the branch the plan takes as plain steps (or allow conditionals in the policy), write fixed values instead of generated ones, and list steps in the order they run.",
       bad: 'steps: [{tool: write_file, arguments: {path: "out/run-$RANDOM.txt"}, intent: save}]',
       good: 'steps: [{tool: write_file, arguments: {path: "out/run-42.txt"}, intent: save}]',

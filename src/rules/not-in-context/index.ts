@@ -12,7 +12,7 @@ export default defineRule({
     docs: {
       description:
         "Reports an EDIT or PRUNE whose path is not listed in the turn context (`--context FILE`: one path a line, or a JSON array; `context` in the library). Context paths and plan paths are compared after resolving both against the workspace root (a leading `/` in a context entry that is not inside the workspace means the root). A file created by an earlier CREATE of the same plan counts as in context. Without a turn context the check cannot run: one info diagnostic says so.",
-      rationale: "An agent that edits a file it has not read is guessing at its content; seed 004 (3.3) requires the file to be in `turn.context`.",
+      rationale: "An agent that edits a file it has not read is guessing at its content; the TeDDy spec (3.3) requires the file to be in `turn.context`.",
       fix: "READ the file in one turn and EDIT it in the next, or pass the turn's context with --context.",
       bad: "### EDIT\n- **File Path:** [src/a.py](/src/a.py)   (context: src/b.py)",
       good: "### EDIT\n- **File Path:** [src/a.py](/src/a.py)   (context: src/a.py)",

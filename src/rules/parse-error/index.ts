@@ -10,7 +10,7 @@ export default defineRule({
       description:
         "Reports the first syntax error of a JSON or YAML plan, at the position of the fault, and files that are not UTF-8 text. A `.json` file must be JSON: it is not re-read as YAML.",
       rationale:
-        "A corrupted or truncated plan must be rejected before any step is interpreted (seed check 2); guessing at a broken document is how two tools come to disagree on what a plan says.",
+        "A corrupted or truncated plan must be rejected before any step is interpreted (scQC check 2); guessing at a broken document is how two tools come to disagree on what a plan says.",
       fix: "Fix the syntax at the reported line and column (a missing comma or quote, a trailing comma, an unclosed bracket), and save the file as UTF-8.",
       bad: '[{"tool": "plot_qc",}]',
       good: '[{"tool": "plot_qc"}]',

@@ -23,7 +23,7 @@ export default defineRule({
       description:
         'Checks every path argument of every step (arguments named in `paths.arguments`, e.g. `path`, `file_path`, `target`, `cwd`, at any depth, and arguments whose registry schema says `format: "path"`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`), a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. Every dialect\'s paths are checked. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths.',
       rationale:
-        "Seed 001 §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
+        "The intake protocol §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link.",
       bad: "arguments: {path: ../../etc/passwd}",
       good: "arguments: {path: data/input.csv}",

@@ -96,7 +96,7 @@ export default defineRule({
       description:
         "Reports a path argument of a write tool (policy `tools.write`, compared without case, and any tool whose name holds a write verb such as `save`, `put`, `delete`, `run`, `exec`, in snake, kebab, dotted or camel case; the list's defaults include `write_file`, `edit_file`, `delete_file`, `move_file`, `apply_patch`, `run_command`, `shell` and the Markdown `CREATE` and `EDIT`) that matches a protected glob (`paths.protected`; defaults `.git/**`, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy). Globs match the path relative to the workspace root, both as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`). Read tools may read protected paths.",
       rationale:
-        "Seed 001 §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
+        "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
       bad: "steps: [{tool: write_file, arguments: {path: .git/hooks/pre-commit, content: …}, intent: …}]",
       good: "steps: [{tool: read_file, arguments: {path: .git/HEAD}, intent: …}]",

@@ -12,7 +12,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a READ whose Resource is a local path that is not an existing file of the workspace. URLs (`https://…`) are not checked. A file created by an earlier CREATE of the same plan counts as existing. Paths that leave the workspace are not looked at (`path-outside-workspace` reports them).",
-      rationale: "Reading a missing file wastes a turn: the planner's next turn starts without the context it asked for (seed 004, 3.3).",
+      rationale: "Reading a missing file wastes a turn: the planner's next turn starts without the context it asked for (the TeDDy spec, 3.3).",
       fix: "Correct the path, or drop the READ.",
       bad: "### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)   (no such file)",
       good: "### READ\n- **Resource:** [https://example.com/spec](https://example.com/spec)",

@@ -10,7 +10,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a return that cannot be read as JSON (with the position of the fault), that contains duplicate keys or unsafe values (as in plans), or whose top level is not an object. The other return checks do not run.",
-      rationale: "An orchestrator that guesses at a malformed return acts on data the subagent never meant (seed 002: \"Return is valid JSON\").",
+      rationale: "An orchestrator that guesses at a malformed return acts on data the subagent never meant (the orchestrator validation strategy: \"Return is valid JSON\").",
       fix: "Have the subagent print exactly one JSON object, without Markdown fences or commentary.",
       bad: "Here is my result: {\"status\": \"completed\"",
       good: "{\"status\": \"completed\", \"summary\": \"…\", \"artifacts\": [], \"metadata\": {}, \"session_id\": \"sess_1\"}",

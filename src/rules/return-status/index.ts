@@ -9,8 +9,8 @@ export default defineRule({
     summary: "The return's status is not an allowed value.",
     docs: {
       description:
-        "Reports a `status` not in `returns.statuses` (default `completed`, `partial`, `failed`, `blocked`, seed 002). Comparison is exact: `COMPLETED` is not `completed`; the hint names the closest allowed value.",
-      rationale: "The orchestrator branches on status; an unknown value falls into no branch, or the wrong one (seed 002: \"Status is valid enum\").",
+        "Reports a `status` not in `returns.statuses` (default `completed`, `partial`, `failed`, `blocked`, the orchestrator validation strategy). Comparison is exact: `COMPLETED` is not `completed`; the hint names the closest allowed value.",
+      rationale: "The orchestrator branches on status; an unknown value falls into no branch, or the wrong one (the orchestrator validation strategy: \"Status is valid enum\").",
       fix: "Return one of the allowed statuses, or list your protocol's statuses in returns.statuses.",
       bad: "{\"status\": \"done\", …}",
       good: "{\"status\": \"completed\", …}",

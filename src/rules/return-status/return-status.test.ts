@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
 
 describe("return-status", () => {
-  it("reports a status outside seed 002's four", async () => {
+  it("reports a status outside the orchestrator validation strategy's four", async () => {
     const r = await ret(goodReturn({ status: "done" }));
     expect(rules(r)).toEqual(["return-status"]);
     expect(r.diagnostics[0]!.message).toBe('Return status "done" is not one of "completed", "partial", "failed" or "blocked".');

@@ -32,7 +32,7 @@ export default defineRule({
       description:
         "Reports a plan-level or step-level `scope` that is not the workspace root (`--workspace`, the policy's `workspace`, else the current folder) or a folder inside it. A relative scope resolves against the workspace root; symlinks are followed on the real file system.",
       rationale:
-        "Seed 001 §4: the plan's scope must match the workspace. A plan written for another folder may be correct there and destructive here.",
+        "The intake protocol §4: the plan's scope must match the workspace. A plan written for another folder may be correct there and destructive here.",
       fix: "Run the plan in the workspace it was written for (`--workspace`), or correct its `scope`.",
       bad: "scope: /home/other/project   (workspace /srv/app)",
       good: "scope: /srv/app",

@@ -10,7 +10,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a `summary` of `returns.maxSummaryTokens` (default 100, `--max-summary-tokens`) tokens or more, counted with a real LLM tokenizer (gpt-tokenizer, encoding `returns.encoding`, default `o200k_base`, or `--encoding`), not words. The vocabulary ships in the package and loads on first use.",
-      rationale: "Summaries go back into the orchestrator's context on every step; long ones crowd out the task (seed 002: \"Summary <100 tokens\").",
+      rationale: "Summaries go back into the orchestrator's context on every step; long ones crowd out the task (the orchestrator validation strategy: \"Summary <100 tokens\").",
       fix: "Shorten the summary to a sentence or two and put details in an artifact.",
       bad: "{\"summary\": \"<150 tokens of analysis>\", …}",
       good: "{\"summary\": \"Created the plan with 3 phases.\", …}",

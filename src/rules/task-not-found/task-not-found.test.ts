@@ -3,7 +3,7 @@ import { checkTask } from "../../orchestration/task.js";
 import { rules, task } from "../../../test/orchestration/fixtures.js";
 
 describe("task-not-found", () => {
-  it("says so in seed 002's words", () => {
+  it("says so in the orchestrator validation strategy's words", () => {
     const r = task("999");
     expect(rules(r)).toEqual(["task-not-found"]);
     expect(r.diagnostics[0]!.message).toBe("Task 999 not found in TODO.md");

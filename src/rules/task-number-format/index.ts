@@ -9,8 +9,8 @@ export default defineRule({
     summary: "The task number is not digits only.",
     docs: {
       description:
-        "Reports a task number that does not match `^\\d+$` (seed 002: \"Task number is integer\"), such as `12a`, `-3`, `1.5` or an empty string, and numbers too large to be exact. The other task checks do not run.",
-      rationale: "A malformed number would silently select no task or the wrong one; catching it before delegation gives the user a clear message instead of a confused agent (seed 002: prevents most user errors).",
+        "Reports a task number that does not match `^\\d+$` (the orchestrator validation strategy: \"Task number is integer\"), such as `12a`, `-3`, `1.5` or an empty string, and numbers too large to be exact. The other task checks do not run.",
+      rationale: "A malformed number would silently select no task or the wrong one; catching it before delegation gives the user a clear message instead of a confused agent (the orchestrator validation strategy: prevents most user errors).",
       fix: "Pass the task's number as digits: `plangate check-task 42 --todo TODO.md`.",
       bad: "plangate check-task 12a --todo TODO.md",
       good: "plangate check-task 12 --todo TODO.md",

@@ -17,7 +17,7 @@ export default defineRule({
       description:
         "Validates each step's arguments against the `inputSchema` (or `parameters`) the tool registry gives for its tool: an MCP `tools/list` result, from `--tools` or the policy's `tools.registry`. JSON Schema draft 2020-12 by default, draft-07 when the schema's `$schema` says so (draft-04/06 and 2019-09 schemas are read by the nearest of the two). Each failure is reported at its own pointer under the step's arguments; a schema that cannot be compiled rejects the step. Tools without a schema are not checked here.",
       rationale:
-        "Seed 001 §6 asks for fully specified arguments: a missing required argument or a value of the wrong type is something the executor would have to guess or would fail on mid-plan.",
+        "The intake protocol §6 asks for fully specified arguments: a missing required argument or a value of the wrong type is something the executor would have to guess or would fail on mid-plan.",
       fix: "Give the argument the message names the value the tool's schema asks for; see the tool's inputSchema.",
       bad: 'steps: [{tool: read_file, arguments: {path: 3}, intent: "read"}]  with read_file: {properties: {path: {type: string}}}',
       good: 'steps: [{tool: read_file, arguments: {path: notes.txt}, intent: "read"}]',

@@ -9,7 +9,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a document that is none of the dialects: a JSON array (scqc-legacy, ikoma list), an object with `plan` (scqc-envelope, ikoma), an object with `steps` (intake), or a Markdown plan (teddy).",
-      rationale: "Seed check 3: guessing the format of an unrecognised plan would run steps nobody meant.",
+      rationale: "scQC check 3: guessing the format of an unrecognised plan would run steps nobody meant.",
       fix: "Wrap the steps in one of the dialect shapes, or pass --dialect to say which one you meant and see what is missing.",
       bad: '{"tool": "bad_format"}',
       good: '[{"tool": "plot_qc"}]',

@@ -13,7 +13,7 @@ export default defineRule({
     docs: {
       description:
         "Reports a step whose tool is not in the tool registry (`--tools FILE`, policy tools.allow / allowFile / registry). Names are compared exactly; the hint names the closest known tool. Without any registry the check cannot run, and one info diagnostic says so.",
-      rationale: "A tool that does not exist fails mid-plan at best; at worst a look-alike name resolves to something else (seed check 7, tool whitelist).",
+      rationale: "A tool that does not exist fails mid-plan at best; at worst a look-alike name resolves to something else (scQC check 7, tool whitelist).",
       fix: "Use a tool from the registry (see the hint), or add the tool to the registry if it is legitimate.",
       bad: '[{"tool": "plot_qcc"}]  with plot_qc in tools.txt',
       good: '[{"tool": "plot_qc"}]',

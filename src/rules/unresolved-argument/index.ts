@@ -31,7 +31,7 @@ export default defineRule({
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
         "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates.",
-      rationale: "Seed 001 §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
+      rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
       good: "arguments: {path: reports/qc.html}",
