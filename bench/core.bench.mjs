@@ -103,7 +103,7 @@ if (py.status === 0) {
     if (r.status !== 0) throw new Error(String(r.stderr));
   }
   const pyMany = median(pyRuns);
-  console.log(`| CPython, scQC's checks (incl. start-up) | ${pyMany.toFixed(0)} ms | ${(pyMany / plangateMany).toFixed(2)}x slower |`);
+  console.log(`| X`);
 } else {
   console.log("| CPython | skipped: python3 not found | |");
 }
