@@ -94,7 +94,7 @@ console.log("| tool | time | vs plangate |");
 console.log("|---|---|---|");
 console.log(`| plangate validate (CLI, incl. start-up) | ${plangateMany.toFixed(0)} ms | 1.00x |`);
 if (py.status === 0) {
-  const script = new URL("./scqc_seed_checks.py", import.meta.url).pathname;
+  const script = new URL("./scqc_checks.py", import.meta.url).pathname;
   const pyRuns = [];
   for (let k = 0; k < 3; k++) {
     const t = performance.now();
@@ -103,7 +103,9 @@ if (py.status === 0) {
     if (r.status !== 0) throw new Error(String(r.stderr));
   }
   const pyMany = median(pyRuns);
-  console.log(`| X`);
+  const ratio = pyMany / plangateMany;
+  const verdict = ratio >= 1 ? `${ratio.toFixed(2)}x slower than plangate` : `${(1 / ratio).toFixed(2)}x faster than plangate`;
+  console.log(`| CPython, scQC's own checks (incl. start-up) | ${pyMany.toFixed(0)} ms | ${verdict} |`);
 } else {
   console.log("| CPython | skipped: python3 not found | |");
 }
