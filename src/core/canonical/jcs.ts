@@ -1,3 +1,4 @@
+import { ShapeCache } from "./shape-cache.js";
 import { createHash } from "node:crypto";
 
 /*
@@ -54,38 +55,14 @@ interface Frame {
   sep: string;
 }
 
-/** An object's keys in reader order, sorted, and the text before each member's value. */
-interface Shape {
-  keys: string[];
-  sorted: string[];
-  names: string[];
-}
-
-/**
- * Recently seen small shapes. A plan repeats a few shapes (every step has the same keys), and matching one
- * is a few pointer comparisons of interned keys where sorting and escaping is much more.
- */
-const shapes: Shape[] = [];
-let nextShape = 0;
-const SHAPES = 16;
-const SHAPE_KEYS = 32;
+const jcsShapes = new ShapeCache((keys) => {
+  const sorted = sortUtf16(keys.slice());
+  return { sorted, names: sorted.map((k) => jsonString(k) + ":") };
+});
 
 function objectFrame(node: object): Frame {
-  const keys = Object.keys(node);
-  const n = keys.length;
-  search: for (const shape of shapes) {
-    const known = shape.keys;
-    if (known.length !== n) continue;
-    for (let i = 0; i < n; i++) if (known[i] !== keys[i]) continue search;
-    return { node, keys: shape.sorted, names: shape.names, next: 0, sep: "" };
-  }
-  const sorted = sortUtf16(keys.slice());
-  const names = sorted.map((k) => jsonString(k) + ":");
-  if (n <= SHAPE_KEYS) {
-    shapes[nextShape] = { keys, sorted, names };
-    nextShape = (nextShape + 1) % SHAPES;
-  }
-  return { node, keys: sorted, names, next: 0, sep: "" };
+  const shape = jcsShapes.shapeOf(node);
+  return { node, keys: shape.sorted, names: shape.names, next: 0, sep: "" };
 }
 
 /** The RFC 8785 canonical JSON of a value, iteratively so that nesting depth cannot overflow the stack. */

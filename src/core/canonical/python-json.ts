@@ -1,3 +1,4 @@
+import { ShapeCache } from "./shape-cache.js";
 import { createHash } from "node:crypto";
 import { NO_LEXEMES, type NumberLexemes } from "../document.js";
 import { sortUtf16 } from "./jcs.js";
@@ -121,44 +122,23 @@ interface Frame {
   next: number;
 }
 
-/** An object's keys in reader order, sorted the Python way, and the text before each member's value. */
-interface Shape {
-  keys: string[];
-  sorted: string[];
-  names: string[];
-}
-
-/**
- * Recently seen small shapes. A plan repeats a few shapes (every step has the same keys), and sorting and
- * escaping keys is a fifth of the work; matching a shape is a few pointer comparisons of interned keys.
- */
-const shapes: Shape[] = [];
-let nextShape = 0;
-const SHAPES = 16;
-const SHAPE_KEYS = 32;
-
-function objectFrame(node: object): Frame {
-  const keys = Object.keys(node);
+const pythonShapes = new ShapeCache((keys) => {
   const n = keys.length;
-  search: for (const shape of shapes) {
-    const known = shape.keys;
-    if (known.length !== n) continue;
-    for (let i = 0; i < n; i++) if (known[i] !== keys[i]) continue search;
-    return { node, keys: shape.sorted, names: shape.names, next: 0 };
-  }
   const sorted = sortUtf16(keys.slice());
   sawSurrogate = false;
   const names: string[] = new Array(n);
   for (let i = 0; i < n; i++) names[i] = (i > 0 ? ", " : "") + pythonString(sorted[i]!) + ": ";
+  // Python sorts by code point: UTF-16 order differs only when a key holds a surrogate.
   if (sawSurrogate) {
     sorted.sort(compareCodePoints);
     for (let i = 0; i < n; i++) names[i] = (i > 0 ? ", " : "") + pythonString(sorted[i]!) + ": ";
   }
-  if (n <= SHAPE_KEYS) {
-    shapes[nextShape] = { keys, sorted, names };
-    nextShape = (nextShape + 1) % SHAPES;
-  }
-  return { node, keys: sorted, names, next: 0 };
+  return { sorted, names };
+});
+
+function objectFrame(node: object): Frame {
+  const shape = pythonShapes.shapeOf(node);
+  return { node, keys: shape.sorted, names: shape.names, next: 0 };
 }
 
 /**
