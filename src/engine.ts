@@ -195,7 +195,13 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
 }
 
 function pushIssue(push: (rule: string, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {
-  push(issue.rule, { at: issue.pointer, message: issue.message, hint: issue.hint }, issue);
+  push(issue.rule, { at: issue.pointer, message: sentence(issue.message), hint: issue.hint }, issue);
+}
+
+/** Readers write terse messages; a report speaks in sentences, as every other diagnostic does. */
+function sentence(message: string): string {
+  const m = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(m) ? m : `${m}.`;
 }
 
 function describeDialects(): string {
