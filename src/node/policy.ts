@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import { readConfigText } from "./read-bounded.js";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { closest, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy } from "../policy/defaults.js";
@@ -145,7 +145,13 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
 }
 
 /** The tools a policy names: allow list, whitelist file and MCP registry, merged. */
-export function policyTools(policy: Policy): ToolRegistry | undefined {
+export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefined {
+  // Messages name the files as the user would type them: relative to the working directory when inside it.
+  const shown = (p: string) => {
+    if (cwd === undefined) return p;
+    const r = relative(cwd, p);
+    return r !== "" && !r.startsWith("..") && !isAbsolute(r) ? r : p;
+  };
   const regs: ToolRegistry[] = [];
   const allow = policy.tools.allow;
   if (allow.length > 0) {
@@ -153,8 +159,8 @@ export function policyTools(policy: Policy): ToolRegistry | undefined {
     regs.push({ names: new Set(allow.filter((a) => !patterns.includes(a))), patterns, schemas: new Map(), source: "the policy's tools.allow" });
   }
   try {
-    if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile));
-    if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry));
+    if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile, shown(policy.tools.allowFile)));
+    if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry, shown(policy.tools.registry)));
   } catch (err) {
     if (err instanceof ToolsFileError) throw new PolicyError(`${policy.source ?? "policy"}: ${err.message}`);
     throw err;
@@ -184,5 +190,5 @@ export async function loadPolicy(options: { file?: string; cwd: string; workspac
   const policy = resolvePolicy(parsed, dirname(file), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
   const { canonicalJson } = await import("../core/canonical/jcs.js");
-  return { policy, tools: policyTools(policy), hash: "sha256:" + sha256Hex(canonicalJson(parsed)) };
+  return { policy, tools: policyTools(policy, options.cwd), hash: "sha256:" + sha256Hex(canonicalJson(parsed)) };
 }
