@@ -1,4 +1,8 @@
-/** plangate: validate, hash, approve and guard AI agent plans before they run. */
+/**
+ * plangate: validate, hash, approve and guard AI agent plans before they run.
+ * The typebox definitions of plangate's formats are in "plangate/schemas", kept apart so that importing
+ * the library does not load the schema machinery.
+ */
 export { validatePlan, planHashOf } from "./engine.js";
 export type { PlanReport, ValidateOptions } from "./engine.js";
 export { validateFile } from "./node/validate-file.js";
@@ -14,7 +18,6 @@ export { loadPolicy, discoverPolicy, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";
 export { RULES, findRule } from "./rules/index.js";
 export { DIALECTS } from "./dialects/index.js";
-export { IntakePlanSchema } from "./schemas/intake.js";
 export type { IntakePlan } from "./schemas/intake.js";
 export { formatText } from "./formatters/text.js";
 export { formatJson, reportJson } from "./formatters/json.js";
@@ -32,7 +35,6 @@ export { AuditLog, verifyAuditText } from "./approval/audit.js";
 export type { AuditEntry, AuditHead } from "./approval/audit.js";
 export { consumeNonce, isConsumed } from "./approval/state.js";
 export { hookCall, parseHookInput, startGuard } from "./approval/hook.js";
-export { ApprovalRecordSchema } from "./schemas/approval.js";
 export type { ApprovalRecord } from "./schemas/approval.js";
 export { main } from "./cli/main.js";
 export { VERSION } from "./version.js";
@@ -71,5 +73,4 @@ export type {
   ReturnInfo,
   Encoding,
 } from "./orchestration/index.js";
-export { SubagentReturnSchema } from "./schemas/subagent-return.js";
 export type { SubagentReturn } from "./schemas/subagent-return.js";

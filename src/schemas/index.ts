@@ -46,3 +46,11 @@ export function schemaText(e: SchemaEntry): string {
 export function findSchema(name: string): SchemaEntry | undefined {
   return SCHEMAS.find((s) => s.name === name);
 }
+
+export { ApprovalRecordSchema } from "./approval.js";
+export { IkomaPlanSchema, IkomaStepSchema } from "./ikoma.js";
+export { IntakePlanSchema } from "./intake.js";
+export { PublishedPolicySchema } from "./policy.js";
+export { ReportSchema } from "./report.js";
+export { ScqcEnvelopeSchema, ScqcLegacySchema } from "./scqc.js";
+export { SubagentReturnSchema } from "./subagent-return.js";
