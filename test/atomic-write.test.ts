@@ -77,7 +77,7 @@ describe("atomic writes under SIGKILL", () => {
     JSON.parse(fresh);
 
     let midWrite = 0;
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 10; i++) {
       c.setup();
       // Half the kills land at a random moment, half while the temporary file is being written.
       await runAndKill(c.args, i % 2 === 0 ? Math.floor(Math.random() * 300) : undefined);
