@@ -6,8 +6,8 @@ import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js
 import { isUrl, pathFromValue } from "./paths.js";
 
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
-export const SEED_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
-export const KNOWN_ACTIONS: readonly string[] = [...SEED_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
+export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
+export const KNOWN_ACTIONS: readonly string[] = [...CORE_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
 
 /** One FIND/REPLACE pair of an EDIT; either side may be missing (the rules report it). */
 export interface EditPair {
