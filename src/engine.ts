@@ -6,7 +6,7 @@ import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { Phase, Report, RuleContext } from "./core/rule.js";
-import type { ToolRegistry } from "./core/tools.js";
+import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy } from "./policy/defaults.js";
@@ -218,15 +218,7 @@ function effectivePolicy(options: ValidateOptions): Policy {
 }
 
 function registryFromPolicy(policy: Policy): ToolRegistry | undefined {
-  const allow = policy.tools.allow;
-  if (allow.length === 0) return undefined;
-  const patterns = allow.filter((a) => a.includes("*") || a.includes("?"));
-  return {
-    names: new Set(allow.filter((a) => !patterns.includes(a))),
-    patterns,
-    schemas: new Map(),
-    source: "the policy's tools.allow",
-  };
+  return policy.tools.allow.length === 0 ? undefined : registryFromNames(policy.tools.allow, ALLOW_SOURCE);
 }
 
 function settingOf(id: string, policy: Policy): Severity | "off" {

@@ -8,6 +8,15 @@ export interface ToolRegistry {
   source: string;
 }
 
+/** How messages name the policy's allow list. */
+export const ALLOW_SOURCE = "the policy's tools.allow";
+
+/** A registry from a list of names, where entries with `*` or `?` are globs. */
+export function registryFromNames(entries: readonly string[], source: string): ToolRegistry {
+  const patterns = entries.filter((e) => e.includes("*") || e.includes("?"));
+  return { names: new Set(entries.filter((e) => !patterns.includes(e))), patterns, schemas: new Map(), source };
+}
+
 /** Reads the intake protocol's whitelist format: one tool a line, `#` comments, blank lines ignored. */
 export function parseToolWhitelist(text: string): string[] {
   const names: string[] = [];

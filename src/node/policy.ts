@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
-import { closest, type ToolRegistry } from "../core/tools.js";
+import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { schemaErrors } from "../core/mini-schema.js";
 import { publishedSchema } from "./published-schema.js";
@@ -153,11 +153,7 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
     return r !== "" && !r.startsWith("..") && !isAbsolute(r) ? r : p;
   };
   const regs: ToolRegistry[] = [];
-  const allow = policy.tools.allow;
-  if (allow.length > 0) {
-    const patterns = allow.filter((a) => a.includes("*") || a.includes("?"));
-    regs.push({ names: new Set(allow.filter((a) => !patterns.includes(a))), patterns, schemas: new Map(), source: "the policy's tools.allow" });
-  }
+  if (policy.tools.allow.length > 0) regs.push(registryFromNames(policy.tools.allow, ALLOW_SOURCE));
   try {
     if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile, shown(policy.tools.allowFile)));
     if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry, shown(policy.tools.registry)));

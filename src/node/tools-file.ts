@@ -1,6 +1,6 @@
 import { readConfigText } from "./read-bounded.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { parseToolWhitelist } from "../core/tools.js";
+import { parseToolWhitelist, registryFromNames } from "../core/tools.js";
 import { isObject } from "../dialects/shape.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
@@ -35,9 +35,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     });
     return { names, patterns: [], schemas, source };
   }
-  const entries = parseToolWhitelist(body);
-  const patterns = entries.filter((e) => e.includes("*") || e.includes("?"));
-  return { names: new Set(entries.filter((e) => !patterns.includes(e))), patterns, schemas: new Map(), source };
+  return registryFromNames(parseToolWhitelist(body), source);
 }
 
 /** Reads a tools file from disk. */
