@@ -1,6 +1,7 @@
 import { findRule } from "./index.js";
 
-function dialectsOf(id: string): string {
+/** What `rules` and `explain` say a rule applies to. */
+export function dialectsOf(id: string): string {
   const meta = findRule(id)?.meta;
   if (meta?.phase === "orchestration") return "none (an orchestration check)";
   if (meta?.phase === "approval") return "none (an approval and guard check)";

@@ -1,14 +1,9 @@
 import type { Command } from "commander";
 import { closest } from "../../core/tools.js";
-import { explainText } from "../../rules/explain.js";
+import { dialectsOf, explainText } from "../../rules/explain.js";
 import { RULES, findRule } from "../../rules/index.js";
 import { type CliIO, EXIT } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
-
-function dialectsOf(id: string): string {
-  const d = findRule(id)?.meta.dialects;
-  return d ? d.join(", ") : "all";
-}
 
 /** `plangate rules`. */
 export function registerRules(program: Command, io: CliIO, wrap: Wrap): void {
@@ -30,10 +25,11 @@ export function registerRules(program: Command, io: CliIO, wrap: Wrap): void {
           return EXIT.ok;
         }
         const idW = Math.max(...RULES.map((r) => r.meta.id.length));
+        const dW = Math.max(...RULES.map((r) => dialectsOf(r.meta.id).length));
         const lines = RULES.map(
-          (r) => `${r.meta.id.padEnd(idW)}  ${r.meta.defaultSeverity.padEnd(7)}  ${dialectsOf(r.meta.id).padEnd(14)}  ${r.meta.summary}`,
+          (r) => `${r.meta.id.padEnd(idW)}  ${r.meta.defaultSeverity.padEnd(8)}  ${dialectsOf(r.meta.id).padEnd(dW)}  ${r.meta.summary}`,
         );
-        io.stdout(`${"rule".padEnd(idW)}  severity  dialects        summary\n${lines.join("\n")}\n`);
+        io.stdout(`${"rule".padEnd(idW)}  ${"severity".padEnd(8)}  ${"dialects".padEnd(dW)}  summary\n${lines.join("\n")}\n`);
         return EXIT.ok;
       }),
     );
