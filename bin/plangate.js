@@ -1,25 +1,43 @@
 #!/usr/bin/env node
-// `plangate guard` (not `guard start`) is a PreToolUse hook: the host reads exit 0 as "allow", so any
-// failure, even one loading the program, must exit 2 ("block"), never 1.
-const hook = process.argv[2] === "guard" && process.argv[3] !== "start";
-const failCode = hook ? 2 : 1;
-if (hook) {
-  process.exitCode = 2;
-  process.on("uncaughtException", (err) => {
-    process.stderr.write(`plangate guard: blocked: internal error: ${err?.message ?? err} [guard-failure]\n`);
-    process.exit(2);
-  });
+// Exit codes: 0 accepted, 1 rejected, 2 usage or internal error. A crash, even one loading the program,
+// is exit 2, never 1 ("rejected"). `plangate guard` (not `guard start`) is a PreToolUse hook: the host
+// reads exit 0 as "allow", so every failure there is exit 2 ("block").
+const argv = process.argv.slice(2);
+const hook = argv[0] === "guard" && argv[1] !== "start";
+const INTERNAL = 2;
+const json = (() => {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--") break;
+    if ((argv[i] === "--output" || argv[i] === "-o") && argv[i + 1] === "json") return true;
+    if (argv[i] === "--output=json" || argv[i] === "-ojson") return true;
+  }
+  return false;
+})();
+
+function crash(err) {
+  const message = String(err?.message ?? err);
+  if (hook) process.stderr.write(`plangate guard: blocked: internal error: ${message} [guard-failure]\n`);
+  else {
+    process.stderr.write(`plangate: internal error: ${message}\n`);
+    if (json) process.stdout.write(JSON.stringify({ version: 1, error: { code: "internal", message } }, null, 2) + "\n");
+  }
 }
+
+process.exitCode = INTERNAL;
+process.on("uncaughtException", (err) => {
+  crash(err);
+  process.exit(INTERNAL);
+});
 
 try {
   const { main } = await import("../dist/cli/main.js");
   const { processIO } = await import("../dist/cli/io.js");
-  const code = await main(process.argv.slice(2), processIO());
+  const code = await main(argv, processIO());
   process.exitCode = code;
-  // A hook's pending stdin read (after a timeout) must not keep the process alive past its answer.
+  // A hook's pending stdin read (after a timeout or an oversized input) must not keep the process alive past its answer.
   if (hook) process.exit(code);
 } catch (err) {
-  process.stderr.write(`plangate: internal error: ${err?.message ?? err}\n`);
-  process.exitCode = failCode;
-  if (hook) process.exit(failCode);
+  crash(err);
+  process.exitCode = INTERNAL;
+  if (hook) process.exit(INTERNAL);
 }

@@ -34,8 +34,44 @@ export function processIO(): CliIO {
   };
 }
 
-/** Exit codes: 0 accepted, 1 rejected, 2 usage error. */
-export const EXIT = { ok: 0, rejected: 1, usage: 2 } as const;
+/** Exit codes: 0 accepted, 1 rejected, 2 usage or internal error (as ESLint: 1 never means "plangate failed"). */
+export const EXIT = { ok: 0, rejected: 1, usage: 2, internal: 2 } as const;
+
+/** The `code` of a JSON error document. */
+export type ErrorCode = "usage" | "internal" | "io";
+
+/** An error that ends a command with exit 2 and says what to change: a usage error, an unwritable output. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly code: ErrorCode = "usage",
+  ) {
+    super(message);
+  }
+}
 
 /** A usage error: bad flag, missing argument, unreadable policy. Exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, "usage");
+  }
+}
+
+/**
+ * The one shape of every error printed with `--output json` (usage, internal, io):
+ * `{"version": 1, "error": {"code", "message"}}`.
+ */
+export function errorDocument(code: ErrorCode, message: string): string {
+  return JSON.stringify({ version: 1, error: { code, message } }, null, 2) + "\n";
+}
+
+/** Did the command line ask for `--output json` (`--output json`, `--output=json`, `-o json`, `-ojson`)? */
+export function wantsJson(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") break;
+    if ((a === "--output" || a === "-o") && argv[i + 1] === "json") return true;
+    if (a === "--output=json" || a === "-ojson") return true;
+  }
+  return false;
+}

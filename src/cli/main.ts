@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
-import { type CliIO, EXIT, UsageError } from "./io.js";
+import { CliError, type CliIO, errorDocument, EXIT, wantsJson } from "./io.js";
 import { VERSION } from "../version.js";
 
 /** A command's action returns its exit code. */
@@ -70,9 +70,13 @@ export async function buildProgram(io: CliIO, setExit: (code: number) => void, o
   return program;
 }
 
-/** Runs the CLI and returns the exit code (0 accepted, 1 rejected, 2 usage error). Never throws. */
+/**
+ * Runs the CLI and returns the exit code: 0 accepted, 1 rejected, 2 usage or internal error. Never
+ * throws. With `--output json`, a usage or internal error also prints one JSON error document on stdout.
+ */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
+  const json = wantsJson(argv);
   try {
     const program = await buildProgram(
       io,
@@ -88,16 +92,25 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     await program.parseAsync(argv as string[], { from: "user" });
     return code;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.ok;
-      return EXIT.usage;
+    try {
+      if (err instanceof CommanderError) {
+        if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.ok;
+        // commander has already written its message to stderr.
+        if (json) io.stdout(errorDocument("usage", err.message.replace(/^error: /, "")));
+        return EXIT.usage;
+      }
+      if (err instanceof CliError) {
+        io.stderr(`plangate: ${err.message}\n`);
+        if (json) io.stdout(errorDocument(err.code, err.message));
+        return EXIT.usage;
+      }
+      const message = (err as Error)?.message ?? String(err);
+      io.stderr(`plangate: internal error: ${message}\nThis is a bug in plangate; nothing was accepted.\n`);
+      if (json) io.stdout(errorDocument("internal", message));
+    } catch {
+      // Even a failing stream must not turn an error into another exit code.
     }
-    if (err instanceof UsageError) {
-      io.stderr(`plangate: ${err.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr(`plangate: internal error: ${(err as Error)?.message ?? String(err)}\nThis is a bug in plangate; the input was rejected.\n`);
-    return EXIT.rejected;
+    return EXIT.internal;
   }
 }
 

@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
-import { type CliIO, EXIT, UsageError } from "../io.js";
+import { CliError, type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
 
 /** Reads a command's input file ('-' = stdin); a missing file is a file-not-found diagnostic, not a usage error. */
@@ -56,7 +56,11 @@ function emit(io: CliIO, file: string, result: EditResult, flags: WriteFlags): n
   }
   const target = flags.inPlace ? file : flags.out;
   if (target !== undefined) {
-    writeFileAtomic(resolve(io.cwd, target), result.text);
+    try {
+      writeFileAtomic(resolve(io.cwd, target), result.text);
+    } catch (err) {
+      throw new CliError(`cannot write ${target} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, "io");
+    }
     if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, written: target, checksum: result.checksum }, null, 2) + "\n");
     else io.stderr(`wrote ${target} (checksum ${result.checksum})\n`);
   } else if (flags.output === "json") {

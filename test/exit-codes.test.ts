@@ -1,0 +1,147 @@
+/**
+ * Exit codes: 0 accepted, 1 rejected, 2 usage or internal error (never 1: that means "plan rejected").
+ * With --output json, usage and internal errors print one document of one shape:
+ * {"version": 1, "error": {"code": "usage" | "internal" | "io", "message": "…"}}.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CliIO } from "../src/cli/io.js";
+import { wantsJson } from "../src/cli/io.js";
+import { main } from "../src/cli/main.js";
+import { approvalKit } from "./approval-kit.js";
+import { cli } from "./cli-io.js";
+import { NOW } from "./helpers.js";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "plangate-exit-"));
+
+function errorDoc(stdout: string, code: string) {
+  const doc = JSON.parse(stdout);
+  expect(Object.keys(doc)).toEqual(["version", "error"]);
+  expect(doc.version).toBe(1);
+  expect(Object.keys(doc.error)).toEqual(["code", "message"]);
+  expect(doc.error.code).toBe(code);
+  expect(doc.error.message.length).toBeGreaterThan(5);
+  return doc.error.message as string;
+}
+
+/** The CLI with a standard input that fails unexpectedly (a dependency that throws). */
+async function failingStdin(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    readStdin: async () => {
+      throw new TypeError("stdin exploded");
+    },
+    cwd: tmp(),
+    env: {},
+    isTTY: false,
+    now: () => NOW,
+  };
+  return { code: await main(args, io), stdout, stderr };
+}
+
+describe("exit codes and JSON error documents", () => {
+  it("recognises every spelling of --output json, and no other", () => {
+    for (const a of [["-o", "json"], ["--output", "json"], ["--output=json"], ["-ojson"], ["validate", "x", "--output", "json"]]) expect(wantsJson(a)).toBe(true);
+    for (const a of [["-o", "text"], ["--output=sarif"], ["--", "--output", "json"], ["json"], ["--output"]]) expect(wantsJson(a)).toBe(false);
+  });
+
+  const USAGE: [string, string[], RegExp][] = [
+    ["an unknown flag", ["validate", "p.json", "--bogus"], /unknown option '--bogus'/],
+    ["a missing argument", ["audit", "verify"], /missing required argument 'log'/],
+    ["an unknown command", ["frobnicate"], /unknown command/],
+    ["a bad number", ["validate", "p.json", "--max-age", "-1"], /--max-age must be a non-negative number/],
+    ["an unreadable policy", ["validate", "p.json", "--policy", "nope.yaml"], /cannot read policy file nope\.yaml/],
+    ["guard start without a state", ["guard", "start", "p.json", "--approval", "a", "--audit", "l"], /pass --state FILE/],
+  ];
+  for (const spelling of [["--output", "json"], ["--output=json"], ["-o", "json"], ["-ojson"]]) {
+    it.each(USAGE)(`a usage error (%s) with ${spelling.join(" ")}: exit 2 and the error document`, async (_n, args, message) => {
+      const r = await cli([...args, ...spelling], { cwd: tmp() });
+      expect(r.code).toBe(2);
+      expect(errorDoc(r.stdout, "usage")).toMatch(message);
+      expect(r.stderr).toMatch(message);
+    });
+  }
+
+  it.each(USAGE)("a usage error (%s) in text: exit 2, the message on stderr, nothing on stdout", async (_n, args, message) => {
+    const r = await cli(args, { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+  });
+
+  it("--output with a bad value is a usage error in text (no JSON was asked for)", async () => {
+    const r = await cli(["validate", "p.json", "--output", "xml"], { cwd: tmp() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+  });
+
+  it.each([
+    ["validate -", ["validate", "-"]],
+    ["hash -", ["hash", "-"]],
+    ["seal -", ["seal", "-"]],
+    ["check-return -", ["check-return", "-"]],
+  ])("an internal error (%s, a failing dependency) is exit 2, never 1, with the error document", async (_n, args) => {
+    const text = await failingStdin(args);
+    expect(text.code).toBe(2);
+    expect(text.stdout).toBe("");
+    expect(text.stderr).toMatch(/internal error: stdin exploded/);
+    const json = await failingStdin([...args, "--output", "json"]);
+    expect(json.code).toBe(2);
+    expect(errorDoc(json.stdout, "internal")).toBe("stdin exploded");
+  });
+
+  it("an unexpected file-system error (the audit trail is a folder) is exit 2, with the error document", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    mkdirSync(join(k.guardDir, "audit.log"));
+    const args = ["guard", "start", "plan.json", "--approval", approval, "--state", join(k.guardDir, "s.json"), "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
+    const r = await cli([...args, "--output", "json"], { cwd: k.workspace });
+    expect(r.code).toBe(2);
+    expect(errorDoc(r.stdout, "internal")).toMatch(/EISDIR/);
+  });
+
+  it("an output file that cannot be written is exit 2 with code io", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ version: "1.0", created_at: "2026-11-20T10:00:00", message: "m", intent: "i", checksum: "x", plan: [] }));
+    const r = await cli(["seal", "p.json", "--out", join(dir, "missing", "x.json"), "-o", "json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorDoc(r.stdout, "io")).toMatch(/cannot write .*missing.*ENOENT/);
+    const text = await cli(["seal", "p.json", "--out", join(dir, "missing", "x.json")], { cwd: dir });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/cannot write/);
+  });
+
+  it("help and version are exit 0 and print no error document", async () => {
+    for (const args of [["--help"], ["--version"], ["validate", "--help", "-o", "json"]]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/"error"/);
+    }
+  });
+
+  const bin = join(import.meta.dirname, "../bin/plangate.js");
+  const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
+  /** Preloaded into the real process: standard input fails when read. */
+  const FAIL_STDIN = 'data:text/javascript,Object.defineProperty(process.stdin,Symbol.asyncIterator,{value:async function*(){throw new Error("stdin exploded")}})';
+  it.skipIf(!built)("the real program: an internal error is exit 2 (text and JSON); the hook blocks", () => {
+    const json = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "validate", "-", "--output=json"], { encoding: "utf8" });
+    expect(json.status).toBe(2);
+    expect(errorDoc(json.stdout, "internal")).toBe("stdin exploded");
+    const text = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "hash", "-"], { encoding: "utf8" });
+    expect([text.status, text.stdout]).toEqual([2, ""]);
+    expect(text.stderr).toMatch(/internal error: stdin exploded/);
+    const hook = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "guard", "--state", join(tmp(), "none.json")], { encoding: "utf8" });
+    expect(hook.status).toBe(2);
+  });
+});
