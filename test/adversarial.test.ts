@@ -6,6 +6,9 @@
  *     "absent": [ids that must not appear] (optional),
  *     "options": { "dialect", "syntax", "workspace" (relative to the fixture's folder),
  *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } } }
+ * A case with `"options": {"hook": true, "maxInputBytes"?: N}` is a PreToolUse hook input instead: it is
+ * piped to `plangate guard` over a freshly started guard (test/approval-kit.ts's plan, whose first step
+ * is read_file in.txt); "valid" is exit 0 (allowed), and each rule id must be the one the block names.
  * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
  * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
  * (symlinks, huge files) are tables below.
@@ -21,6 +24,9 @@ import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/policy/types.js";
 import { findRule } from "../src/rules/index.js";
 import { NOW, tools } from "./helpers.js";
+import { startGuard } from "../src/approval/hook.js";
+import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
+import { cli } from "./cli-io.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = join(ROOT, "test/fixtures/adversarial");
@@ -37,6 +43,8 @@ interface Expectation {
     workspace?: string;
     tools?: string[];
     policy?: Record<string, Record<string, unknown>>;
+    hook?: boolean;
+    maxInputBytes?: number;
   };
 }
 
@@ -101,6 +109,38 @@ function assertExpected(report: PlanReport, e: Pick<Expectation, "rules" | "vali
   if (e.valid !== undefined) expect(report.valid, shown).toBe(e.valid);
 }
 
+/** Pipes a hook input to `plangate guard` over a new guard run; checks the verdict and the rule named. */
+async function hookCase(c: Case): Promise<void> {
+  const k = approvalKit();
+  const policy = defaultPolicy(k.workspace);
+  if (c.expect.options?.maxInputBytes !== undefined) policy.guard.maxInputBytes = c.expect.options.maxInputBytes;
+  const state = join(k.guardDir, "state.json");
+  await startGuard(state, {
+    plan: k.planFile,
+    approval: k.sign(await k.record()),
+    workspace: k.workspace,
+    policyHash: DEFAULT_POLICY_HASH,
+    policy,
+    trustedKeys: k.trustedKeys,
+    consumedDir: join(k.guardDir, "consumed"),
+    audit: join(k.guardDir, "audit.log"),
+    now: () => NOW,
+  });
+  const started = performance.now();
+  const r = await cli(["guard", "--state", state], { stdin: new Uint8Array(readFileSync(c.file)) });
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  expect(r.stdout).toBe("");
+  if (c.expect.valid === true) {
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    return;
+  }
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(/^plangate guard: blocked: .+ \[[a-z-]+\]\n$/);
+  for (const rule of c.expect.rules) expect(r.stderr).toContain(`[${rule}]`);
+  for (const rule of c.expect.absent ?? []) expect(r.stderr).not.toContain(`[${rule}]`);
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "plangate-adversarial-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -118,6 +158,7 @@ describe("adversarial corpus", () => {
     describe.skipIf(folder.missing.length > 0)(`${title}${folder.missing.length ? ` (waits for ${folder.missing.join(", ")})` : ""}`, () => {
       it.each(folder.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
         const o = c.expect.options ?? {};
+        if (o.hook) return hookCase(c);
         const workspace = o.workspace === undefined ? "/workspace" : resolve(dirname(c.file), o.workspace);
         const options: ValidateOptions = { policy: policyFor(workspace, o), workspace };
         if (o.dialect) options.dialect = o.dialect;

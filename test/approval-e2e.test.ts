@@ -73,9 +73,17 @@ describe("approve → verify → guarded execution", () => {
     expect(ran).toEqual(["read_file", "write_file", "read_file"]);
     expect(guard.done).toBe(true);
     expect((await guard.before("read_file", PLAN[0]!.params)).allow).toBe(false);
-    const audit = await cli(["audit", "verify", join(a.guardDir, "audit.log")]);
+    // Without the run's key only the chain can be checked: that is said, and is exit 0 only with --chain-only.
+    const unkeyed = await cli(["audit", "verify", join(a.guardDir, "audit.log")]);
+    expect(unkeyed.code).toBe(1);
+    expect(unkeyed.stdout).toMatch(/not authenticated.*\[audit-unauthenticated\]/);
+    const audit = await cli(["audit", "verify", join(a.guardDir, "audit.log"), "--chain-only"]);
     expect(audit.code).toBe(0);
-    expect(audit.stdout).toMatch(/6 entries/);
+    expect(audit.stdout).toMatch(/6 entries, chain intact; not authenticated/);
+    const { verifyAuditText } = await import("../src/approval/audit.js");
+    const anchor = guard.audit.anchor();
+    const keyed = verifyAuditText(readFileSync(join(a.guardDir, "audit.log"), "utf8"), { head: anchor.head, key: Buffer.from(anchor.key, "hex"), from: anchor.from });
+    expect([keyed.level, keyed.authenticated]).toEqual(["authenticated", { from: 1, to: 6 }]);
     // A new guard (a restarted executor) sees the consumed nonce on disk.
     const replay = await ExecutionGuard.open(guardOptions(a, { audit: join(a.guardDir, "audit2.log") })).catch((e) => e);
     expect((replay as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-consumed"]);
@@ -159,8 +167,20 @@ function hook(state: string, input: string | undefined, extra: string[] = []): P
       stderr += c;
     });
     p.on("close", (code) => done({ code, stderr }));
+    // The guard stops reading an oversized input and exits: the rest of the write fails with EPIPE.
+    p.stdin.on("error", () => undefined);
     if (input !== undefined) p.stdin.end(input);
   });
+}
+
+/** An approved plan with a started guard: the state file the hook reads. */
+async function started() {
+  const a = await approved();
+  const state = join(a.guardDir, "state.json");
+  const audit = join(a.guardDir, "audit.log");
+  const r = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  return { ...a, state, audit };
 }
 
 const call = (tool: string, input: unknown) => JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: "/w", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
@@ -182,18 +202,54 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     expect((await hook(join(a.guardDir, "nope.json"), call("read_file", PLAN[2]!.params))).code).toBe(2);
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(2);
     const v = await cli(["audit", "verify", audit, "--state", state]);
+    expect(v.stdout).toMatch(/chain intact; authenticated: lines 1–\d+ carry valid MACs/);
     expect(v.code).toBe(0);
     // Deleting a line is detected.
     const lines = readFileSync(audit, "utf8").split("\n");
     writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
-    expect((await cli(["audit", "verify", audit])).code).toBe(1);
+    expect((await cli(["audit", "verify", audit, "--chain-only"])).code).toBe(1);
     expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
   }, 30_000);
 
   it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {
-    const a = approvalKit();
-    const r = await hook(join(a.guardDir, "state.json"), undefined, ["--timeout", "300"]);
+    const { state } = await started();
+    const r = await hook(state, undefined, ["--timeout", "300"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no decision within 300 ms/);
   }, 30_000);
+
+  it.skipIf(!built)("blocks an oversized or endless input at guard.maxInputBytes, without waiting for the timeout", async () => {
+    const { state } = await started();
+    // 3 MiB of valid JSON over the default 1 MiB: blocked as over the limit.
+    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const r = await hook(state, big);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
+    // A stream that never ends: the guard stops reading at the limit and blocks long before --timeout.
+    const t0 = performance.now();
+    const endless = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const p = spawn(process.execPath, [bin, "guard", "--state", state, "--timeout", "20000"], { stdio: ["pipe", "ignore", "pipe"] });
+      let stderr = "";
+      p.stderr.on("data", (c) => {
+        stderr += c;
+      });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!p.stdin.destroyed && p.stdin.write(chunk));
+        if (!p.stdin.destroyed) p.stdin.once("drain", pump);
+      };
+      p.stdin.on("error", () => undefined);
+      p.stdin.write('{"tool_name": "read_file", "tool_input": {"path": "in.txt"}, "pad": "');
+      pump();
+      p.on("close", (code) => {
+        p.stdin.destroy();
+        done({ code, stderr });
+      });
+    });
+    expect(endless.code).toBe(2);
+    expect(endless.stderr).toMatch(/\[limit-exceeded\]/);
+    expect(performance.now() - t0).toBeLessThan(15_000);
+    // Nothing was decided: the first step is still next.
+    expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(0);
+  }, 40_000);
 });

@@ -1,9 +1,14 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from "node:fs";
-import { sha256Hex } from "../core/canonical/jcs.js";
+import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { approvalDiagnostic as fail } from "./record.js";
 
-/** One line of the audit trail. `prev` is the hash of the previous line's bytes (null for the first). */
+/**
+ * One line of the audit trail. `prev` is the hash of the previous line's bytes (null for the first);
+ * `mac` is an HMAC-SHA256, under the run's secret key, of the canonical JSON of every other member, so
+ * someone who can write the log but not the guard's state cannot forge a line or recompute the chain.
+ */
 export interface AuditEntry {
   seq: number;
   ts: string;
@@ -17,6 +22,7 @@ export interface AuditEntry {
   rule?: string;
   reason?: string;
   prev: string | null;
+  mac?: string;
 }
 
 /** Where a log's chain ends: the line count and the hash of the last line. */
@@ -25,18 +31,70 @@ export interface AuditHead {
   hash: string | null;
 }
 
+/**
+ * What a verifier knows from outside the log (the guard's state): where the log must end, the run's
+ * key and the sequence number of the run's first line. Lines before `from` were written by earlier runs.
+ */
+export interface AuditAnchor {
+  head?: AuditHead;
+  key?: Uint8Array;
+  /** seq of the run's first line (default 0: every line must carry a MAC under `key`). */
+  from?: number;
+}
+
+/**
+ * What a check proved: `authenticated` (chain intact and every line of the run carries a valid MAC
+ * under its key), `chain` (chain intact; without the key a recomputed chain cannot be told from the
+ * real one) or `broken`.
+ */
+export type AuditLevel = "authenticated" | "chain" | "broken";
+
+export interface AuditCheck {
+  ok: boolean;
+  level: AuditLevel;
+  head: AuditHead;
+  /** 1-based lines whose MACs were checked, when a key was given and the log is intact. */
+  authenticated?: { from: number; to: number };
+  diagnostics: Diagnostic[];
+}
+
+const MAC_PREFIX = "hmac-sha256:";
+
 /** The hash that links a line to the next. */
 export function lineHash(line: string): string {
   return "sha256:" + sha256Hex(line);
 }
 
-/** Checks a log's chain: sequence numbers 0, 1, 2…, each `prev` the hash of the line before. */
-export function verifyAuditText(text: string, expectedHead?: AuditHead): { ok: boolean; head: AuditHead; diagnostics: Diagnostic[] } {
+/** The MAC of an entry: HMAC-SHA256 over the RFC 8785 form of every member but `mac`. */
+export function entryMac(key: Uint8Array, entry: Record<string, unknown>): string {
+  const { mac: _mac, ...rest } = entry;
+  return MAC_PREFIX + createHmac("sha256", key).update(canonicalJson(rest)).digest("hex");
+}
+
+function macMatches(key: Uint8Array, entry: Record<string, unknown>): boolean {
+  if (typeof entry.mac !== "string" || !entry.mac.startsWith(MAC_PREFIX)) return false;
+  let want: string;
+  try {
+    want = entryMac(key, entry);
+  } catch {
+    return false;
+  }
+  const a = Buffer.from(want);
+  const b = Buffer.from(entry.mac);
+  return a.byteLength === b.byteLength && timingSafeEqual(a, b);
+}
+
+/**
+ * Checks a log's chain (sequence numbers 0, 1, 2…, each `prev` the hash of the line before) and, given
+ * the anchor, that it ends at the recorded head and that every line of the run carries a valid MAC.
+ */
+export function verifyAuditText(text: string, anchor: AuditAnchor = {}): AuditCheck {
   const diagnostics: Diagnostic[] = [];
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   else if (lines.length > 0)
     diagnostics.push(fail("audit-chain-broken", `Line ${lines.length} is not terminated: the log was cut or written by something else.`, "keep the log append-only; restore it from a copy", { line: lines.length }));
+  const from = anchor.from ?? 0;
   let prev: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -44,19 +102,30 @@ export function verifyAuditText(text: string, expectedHead?: AuditHead): { ok: b
     try {
       entry = JSON.parse(line) as Partial<AuditEntry>;
     } catch {}
-    if (typeof entry !== "object" || entry === null) {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
       diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} is not a JSON object.`, "restore the log from a copy", { line: i + 1 }));
     } else if (entry.seq !== i) {
       diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} has sequence number ${String(entry.seq)}, expected ${i}: a line was deleted, inserted or moved.`, "restore the log from a copy", { line: i + 1, expected: i, actual: entry.seq }));
     } else if (entry.prev !== prev) {
       diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} does not chain to line ${i}: ${i === 0 ? "the first line must have prev null" : "the line before it was edited"}.`, "restore the log from a copy", { line: i + 1, expected: prev, actual: entry.prev }));
+    } else if (anchor.key !== undefined && i >= from) {
+      if (entry.mac === undefined)
+        diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} has no MAC, but the guard wrote every line of this run with one: the line was replaced or its MAC removed.`, "restore the log from a copy", { line: i + 1 }));
+      else if (!macMatches(anchor.key, entry as Record<string, unknown>))
+        diagnostics.push(fail("audit-chain-broken", `Line ${i + 1}'s MAC does not verify under the run's key: the line was edited (and the chain recomputed) or written by something other than the guard.`, "restore the log from a copy; investigate who can write it", { line: i + 1 }));
     }
     prev = lineHash(line);
   }
   const head = { count: lines.length, hash: prev };
-  if (expectedHead && (expectedHead.count !== head.count || expectedHead.hash !== head.hash))
-    diagnostics.push(fail("audit-chain-broken", `The log ends at line ${head.count}, but the guard's state says it wrote ${expectedHead.count} lines ending in ${expectedHead.hash ?? "(none)"}: lines were removed from the end or the log was replaced.`, "restore the log from a copy", { expected: expectedHead, actual: head }));
-  return { ok: diagnostics.length === 0, head, diagnostics };
+  const expected = anchor.head;
+  if (expected && (expected.count !== head.count || expected.hash !== head.hash))
+    diagnostics.push(fail("audit-chain-broken", `The log ends at line ${head.count}, but the guard's state says it wrote ${expected.count} lines ending in ${expected.hash ?? "(none)"}: lines were removed from the end or the log was replaced.`, "restore the log from a copy", { expected, actual: head }));
+  if (anchor.key !== undefined && from > head.count)
+    diagnostics.push(fail("audit-chain-broken", `The guard's run starts at line ${from + 1}, but the log has ${head.count} lines: the log was cut or replaced.`, "restore the log from a copy", { expected: from + 1, actual: head.count }));
+  const ok = diagnostics.length === 0;
+  const check: AuditCheck = { ok, level: !ok ? "broken" : anchor.key !== undefined ? "authenticated" : "chain", head, diagnostics };
+  if (ok && anchor.key !== undefined) check.authenticated = { from: from + 1, to: head.count };
+  return check;
 }
 
 /** An error that refuses to touch a broken log. */
@@ -67,22 +136,33 @@ export class AuditError extends Error {
 }
 
 /**
- * An append-only JSON Lines audit trail with a hash chain. Opening checks the chain (a broken log is
- * not appended to); each append is flushed to disk (fdatasync) before it returns.
+ * An append-only JSON Lines audit trail with a keyed hash chain. Opening checks the chain (and, given
+ * an anchor, the head and the run's MACs): a broken log is not appended to. Each appended line carries
+ * a MAC under `key` (random when not given) and is flushed to disk (fdatasync) before append returns.
  */
 export class AuditLog {
   #head: AuditHead;
-  constructor(readonly path: string, expectedHead?: AuditHead) {
+  readonly #key: Uint8Array;
+  /** seq of this run's first line: the line count when the log was first opened for the run. */
+  readonly from: number;
+  constructor(readonly path: string, anchor?: AuditAnchor, key?: Uint8Array) {
     const text = existsSync(path) ? readFileSync(path, "utf8") : "";
-    const check = verifyAuditText(text, expectedHead);
+    const check = verifyAuditText(text, anchor);
     if (!check.ok) throw new AuditError(check.diagnostics);
     this.#head = check.head;
+    this.#key = key ?? anchor?.key ?? randomBytes(32);
+    this.from = anchor?.from ?? check.head.count;
   }
   get head(): AuditHead {
     return { ...this.#head };
   }
-  append(entry: Omit<AuditEntry, "seq" | "prev">): AuditEntry {
-    const full: AuditEntry = { seq: this.#head.count, ...entry, prev: this.#head.hash };
+  /** What a verifier needs to authenticate this run's lines later: keep it where the log's writers cannot. */
+  anchor(): { head: AuditHead; from: number; key: string } {
+    return { head: this.head, from: this.from, key: Buffer.from(this.#key).toString("hex") };
+  }
+  append(entry: Omit<AuditEntry, "seq" | "prev" | "mac">): AuditEntry {
+    const unsigned = { seq: this.#head.count, ...entry, prev: this.#head.hash };
+    const full: AuditEntry = { ...unsigned, mac: entryMac(this.#key, unsigned) };
     const line = JSON.stringify(full);
     const fd = openSync(this.path, "a", 0o600);
     try {

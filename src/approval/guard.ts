@@ -105,6 +105,8 @@ export interface GuardOptions {
   consumedDir: string;
   /** Path of the JSON Lines audit trail; keep it outside the workspace. */
   audit: string;
+  /** Secret key (32 bytes) for the audit lines' MACs; random when absent (read it back with `audit.anchor()`). */
+  auditKey?: Uint8Array;
   allowUnsigned?: boolean;
   now?: () => Date;
 }
@@ -142,7 +144,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   const record = verdict.record;
   let audit: AuditLog;
   try {
-    audit = new AuditLog(o.audit);
+    audit = new AuditLog(o.audit, undefined, o.auditKey);
   } catch (err) {
     if (err instanceof AuditError) throw new GuardRefusal(err.diagnostics);
     throw err;

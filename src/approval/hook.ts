@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -6,7 +7,9 @@ import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
 import { approvalDiagnostic as fail } from "./record.js";
-import { type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
+import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
+import { parseJson } from "../syntax/json.js";
+import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -14,22 +17,52 @@ export interface HookCall {
   args: Record<string, unknown>;
 }
 
-/** Reads a PreToolUse hook's JSON (tool_name, tool_input); throws GuardStateError on anything else. */
-export function parseHookInput(bytes: Uint8Array): HookCall {
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(bytes).toString("utf8"));
-  } catch {
-    throw new GuardStateError("the hook input on standard input is not JSON");
+/** The hook input is refused (the call is blocked) with this rule id. */
+export class HookInputError extends GuardStateError {
+  constructor(
+    message: string,
+    readonly rule: string = "guard-failure",
+  ) {
+    super(message);
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new GuardStateError("the hook input is not a JSON object");
+}
+
+/**
+ * Reads a PreToolUse hook's JSON (tool_name, tool_input) strictly, as plans are read: more than
+ * `maxBytes`, invalid UTF-8, a duplicate key (the host and the guard could read different calls), deep
+ * nesting, unsafe values or anything but a PreToolUse object is a HookInputError (the call is blocked).
+ */
+export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_BYTES): HookCall {
+  if (bytes.byteLength > maxBytes)
+    throw new HookInputError(`the hook input is over ${maxBytes} bytes (guard.maxInputBytes); it is not read`, "limit-exceeded");
+  let text: string;
+  try {
+    // The BOM is kept for the reader, which allows one: a second would otherwise vanish unseen.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new HookInputError("the hook input on standard input is not UTF-8", "parse-error");
+  }
+  const doc = parseJson(text);
+  const issue = doc.issues[0];
+  if (issue) {
+    const pos = doc.lines.position(issue.start);
+    throw new HookInputError(`the hook input at ${pos.line}:${pos.column}: ${issue.message}`, issue.rule);
+  }
+  if (doc.value === undefined) throw new HookInputError("the hook input on standard input is not JSON", "parse-error");
+  const v = doc.value;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new HookInputError("the hook input is not a JSON object");
   const o = v as Record<string, unknown>;
   if (o.hook_event_name !== undefined && o.hook_event_name !== "PreToolUse")
-    throw new GuardStateError(`the guard answers PreToolUse hooks, not ${JSON.stringify(o.hook_event_name)}`);
-  if (typeof o.tool_name !== "string" || o.tool_name === "") throw new GuardStateError("the hook input has no tool_name");
+    throw new HookInputError(`the guard answers PreToolUse hooks, not ${JSON.stringify(o.hook_event_name)}`);
+  if (typeof o.tool_name !== "string" || o.tool_name === "") throw new HookInputError("the hook input has no tool_name");
   const input = o.tool_input ?? {};
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new GuardStateError("the hook input's tool_input is not an object");
+  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new HookInputError("the hook input's tool_input is not an object");
   return { tool: o.tool_name, args: input as Record<string, unknown> };
+}
+
+/** The largest hook input a state allows (a version 1 state: the default). */
+export function maxInputBytesOf(state: GuardState): number {
+  return state.max_input_bytes ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
 /** `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one). */
@@ -38,9 +71,12 @@ export async function startGuard(statePath: string, options: GuardOptions): Prom
     throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} already exists: a run is in progress or finished.`, "use a new state file for a new approval")]);
   if (isInside(statePath, options.workspace))
     throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} is inside the workspace ${options.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace")]);
-  const { plan, record, audit } = await openApproved(options);
+  // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
+  const auditKey = options.auditKey ?? randomBytes(32);
+  const { plan, record, audit } = await openApproved({ ...options, auditKey });
+  const anchor = audit.anchor();
   const state: GuardState = {
-    version: 1,
+    version: 2,
     plan: plan.file,
     plan_hash: plan.planHash,
     nonce: record.nonce,
@@ -49,7 +85,10 @@ export async function startGuard(statePath: string, options: GuardOptions): Prom
     consumed: options.consumedDir,
     next: 0,
     steps: plan.steps.length,
-    audit_head: audit.head,
+    audit_head: anchor.head,
+    audit_key: anchor.key,
+    audit_from: anchor.from,
+    max_input_bytes: options.policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
   };
   if (record.expires_at !== undefined) state.expires_at = record.expires_at;
   writeState(statePath, state);
@@ -64,9 +103,12 @@ export async function startGuard(statePath: string, options: GuardOptions): Prom
 export async function hookCall(statePath: string, call: HookCall, now: Date): Promise<Diagnostic | undefined> {
   return withLock(statePath, async () => {
     const state = readState(statePath);
+    const key = auditKeyOf(state);
+    if (key === undefined || state.audit_from === undefined)
+      throw new GuardStateError(`the guard state ${statePath} was written by plangate 0.1 and has no audit key; approve the plan again and run \`plangate guard start\``);
     let audit: AuditLog;
     try {
-      audit = new AuditLog(state.audit, state.audit_head);
+      audit = new AuditLog(state.audit, { head: state.audit_head, key, from: state.audit_from });
     } catch (err) {
       if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
       throw err;

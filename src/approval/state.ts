@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import type { AuditHead } from "./audit.js";
 
-/** A guard's progress through an approved plan, kept on disk between hook calls. */
+/** A guard's progress through an approved plan, kept on disk (mode 0600, outside the workspace) between hook calls. */
 export interface GuardState {
-  version: 1;
+  /** 2 since the audit trail is keyed; a version 1 state (plangate 0.1) has no audit key. */
+  version: 1 | 2;
   /** Absolute path of the plan file (re-read before every step). */
   plan: string;
   plan_hash: string;
@@ -18,7 +19,18 @@ export interface GuardState {
   next: number;
   steps: number;
   audit_head: AuditHead;
+  /** The run's secret audit key (hex, 32 random bytes): each audit line carries an HMAC under it. */
+  audit_key?: string;
+  /** seq of the run's first audit line (earlier lines were written by earlier runs). */
+  audit_from?: number;
+  /** Largest hook input read from standard input (the policy's guard.maxInputBytes at start). */
+  max_input_bytes?: number;
   expires_at?: string;
+}
+
+/** The state's audit key as bytes, or undefined for a version 1 state. */
+export function auditKeyOf(state: GuardState): Uint8Array | undefined {
+  return state.audit_key === undefined ? undefined : Buffer.from(state.audit_key, "hex");
 }
 
 /** The guard cannot proceed safely: the tool call is refused with this reason. */
@@ -81,17 +93,22 @@ export function readState(path: string): GuardState {
     throw new GuardStateError(code === "ENOENT" ? `the guard state ${path} does not exist; run \`plangate guard start\` first` : `the guard state ${path} cannot be read (${code ?? (err as Error).message})`);
   }
   const ok =
-    typeof v === "object" && v !== null && v.version === 1 &&
+    typeof v === "object" && v !== null && (v.version === 1 || v.version === 2) &&
     typeof v.plan === "string" && typeof v.plan_hash === "string" && typeof v.nonce === "string" &&
     typeof v.workspace === "string" && typeof v.audit === "string" && typeof v.consumed === "string" &&
     Number.isInteger(v.next) && Number.isInteger(v.steps) && (v.next as number) >= 0 && (v.next as number) <= (v.steps as number) &&
-    typeof v.audit_head === "object" && v.audit_head !== null;
+    typeof v.audit_head === "object" && v.audit_head !== null &&
+    Number.isInteger(v.audit_head.count) && (v.audit_head.hash === null || typeof v.audit_head.hash === "string") &&
+    (v.version === 1 ||
+      (typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && (v.audit_from as number) >= 0 &&
+        Number.isInteger(v.max_input_bytes) && (v.max_input_bytes as number) > 0));
   if (!ok) throw new GuardStateError(`the guard state ${path} is not a plangate guard state`);
   return v as GuardState;
 }
 
 export function writeState(path: string, state: GuardState): void {
-  writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n");
+  // 0600: the state holds the run's audit key, which must stay secret from whoever can write the log.
+  writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n", 0o600);
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

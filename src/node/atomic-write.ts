@@ -7,14 +7,14 @@ const TEMP = ".plangate-tmp-";
 /**
  * Writes a file so that readers see the old content or the new, never a truncated one: the data goes
  * to a temporary file in the same folder, is flushed to disk, and is renamed over the target.
- * A symlinked target is written through (the link stays a link); an existing file keeps its mode.
- * Temporary files left by a writer that was killed are removed first.
+ * A symlinked target is written through (the link stays a link); an existing file keeps its mode, a new
+ * one gets `newFileMode` (default 0644). Temporary files left by a writer that was killed are removed first.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, newFileMode = 0o644): void {
   const target = resolveTarget(path);
   const dir = dirname(target);
   removeStaleTemps(target);
-  let mode = 0o644;
+  let mode = newFileMode;
   try {
     mode = statSync(target).mode & 0o777;
   } catch {

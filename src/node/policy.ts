@@ -139,6 +139,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
     Object.assign(p.approval, file.approval);
     if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
   }
+  Object.assign(p.guard, file.guard ?? {});
   Object.assign(p.limits, file.limits ?? {});
   p.rules = { ...(file.rules ?? {}) } as Policy["rules"];
   return p;

@@ -83,6 +83,9 @@ export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
   implement: ["planned", "revised", "partial"],
 };
 
+/** Largest PreToolUse hook input the guard reads (1 MiB); more is blocked, never buffered whole. */
+export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;
+
 /** The embedded defaults, used where a policy file is absent or silent. */
 export function defaultPolicy(workspace: string): Policy {
   return {
@@ -102,6 +105,7 @@ export function defaultPolicy(workspace: string): Policy {
     tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
+    guard: { maxInputBytes: DEFAULT_MAX_INPUT_BYTES },
     limits: {
       maxFileBytes: 64 * 1024 * 1024,
       maxDepth: 1000,

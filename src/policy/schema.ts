@@ -104,6 +104,16 @@ export const PolicyFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    guard: Type.Optional(
+      Type.Object(
+        {
+          maxInputBytes: Type.Optional(
+            Type.Integer({ minimum: 1, description: "Largest PreToolUse hook input read from standard input (default 1 MiB); more is blocked." }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     limits: Type.Optional(
       Type.Object(
         {

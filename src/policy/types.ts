@@ -41,6 +41,8 @@ export interface Policy {
   tasks: { operations: Record<string, string[]> };
   delegation: { maxDepth: number; registry?: string; sessionTtlSeconds: number };
   approval: { ttl?: string; singleUse: boolean; trustedKeys?: string };
+  /** The PreToolUse hook: the largest input it reads from standard input (more is blocked). */
+  guard: { maxInputBytes: number };
   limits: Limits;
   rules: Record<string, RuleSetting>;
   /** The file the policy was read from, if any. */

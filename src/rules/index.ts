@@ -51,6 +51,7 @@ import approvalConsumed from "./approval-consumed/index.js";
 import guardStepMismatch from "./guard-step-mismatch/index.js";
 import guardFailure from "./guard-failure/index.js";
 import auditChainBroken from "./audit-chain-broken/index.js";
+import auditUnauthenticated from "./audit-unauthenticated/index.js";
 
 // orchestration (the orchestrator validation strategy)
 import taskNumberFormat from "./task-number-format/index.js";
@@ -141,6 +142,7 @@ export const RULES: readonly Rule[] = [
   guardStepMismatch,
   guardFailure,
   auditChainBroken,
+  auditUnauthenticated,
 ];
 
 const BY_ID = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));

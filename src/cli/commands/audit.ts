@@ -1,28 +1,54 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { verifyAuditText } from "../../approval/audit.js";
+import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
 import { approvalDiagnostic } from "../../approval/record.js";
-import { GuardStateError, readState } from "../../approval/state.js";
+import { auditKeyOf, GuardStateError, readState } from "../../approval/state.js";
+import type { Diagnostic } from "../../core/diagnostic.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { printApprovalResult } from "./approval-common.js";
 
-/** `plangate audit verify LOG [--state S]`. */
+interface AuditFlags {
+  state?: string;
+  chainOnly?: boolean;
+  output: string;
+}
+
+/** What the anchor lets the check prove, in one sentence for the text output. */
+function summary(check: AuditCheck, why: string | undefined): string {
+  if (check.level === "authenticated") {
+    const a = check.authenticated!;
+    const run = a.to < a.from ? "the run wrote no lines" : `lines ${a.from}–${a.to} carry valid MACs under the run's key`;
+    const before = a.from > 1 ? `; lines 1–${a.from - 1} predate the run and are fixed by the chain into its first line` : "";
+    return `chain intact; authenticated: ${run}${before}; the log ends where the guard last wrote`;
+  }
+  return `chain intact; not authenticated: ${why ?? "give --state to check the MACs"} (anyone who can write the log could have recomputed the chain)`;
+}
+
+/** `plangate audit verify LOG [--state S] [--chain-only]`. */
 export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
   const audit = program.command("audit").description("work with the guard's audit trail");
   audit
     .command("verify")
-    .description("check an audit trail's hash chain: a deleted, inserted, reordered or edited line is reported")
+    .description("check an audit trail: its hash chain and, with the guard's state, each line's MAC and where the log ends")
     .argument("<log>", "JSON Lines audit trail")
-    .option("--state <file>", "guard state: also check that the log ends where the guard last wrote (catches a cut tail)")
+    .option("--state <file>", "guard state: check the run's MACs under its secret key, and that the log ends where the guard last wrote (catches a cut tail)")
+    .option("--chain-only", "accept an intact hash chain without MACs (exit 0, reported as not authenticated)")
     .addOption(outputOption(["text", "json"]))
     .action(
-      wrap(async (log: string, flags: { state?: string; output: string }) => {
-        let head: ReturnType<typeof readState>["audit_head"] | undefined;
+      wrap(async (log: string, flags: AuditFlags) => {
+        const anchor: AuditAnchor = {};
+        let why: string | undefined;
         if (flags.state !== undefined) {
           try {
-            head = readState(resolve(io.cwd, flags.state)).audit_head;
+            const state = readState(resolve(io.cwd, flags.state));
+            anchor.head = state.audit_head;
+            const key = auditKeyOf(state);
+            if (key !== undefined) {
+              anchor.key = key;
+              anchor.from = state.audit_from;
+            } else why = `the state ${flags.state} was written by plangate 0.1 and holds no audit key (0.1 logs carry no MACs)`;
           } catch (err) {
             if (err instanceof GuardStateError) throw new UsageError(err.message);
             throw err;
@@ -33,13 +59,23 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
           text = readFileSync(resolve(io.cwd, log), "utf8");
         } catch (err) {
           const d = approvalDiagnostic("audit-chain-broken", `The audit trail ${log} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the path; a missing log is a broken trail");
-          printApprovalResult(io, log, [d], flags.output);
+          printApprovalResult(io, log, [d], flags.output, { level: "broken" });
           return EXIT.rejected;
         }
-        const r = verifyAuditText(text, head);
-        printApprovalResult(io, log, r.diagnostics, flags.output, { entries: r.head.count, head: r.head.hash });
-        if (r.ok && flags.output !== "json") io.stdout(`${log}: ${r.head.count} entries, chain intact\n`);
-        return r.ok ? EXIT.ok : EXIT.rejected;
+        const r = verifyAuditText(text, anchor);
+        const diagnostics: Diagnostic[] = [...r.diagnostics];
+        if (r.level === "chain" && flags.chainOnly !== true)
+          diagnostics.push(
+            approvalDiagnostic(
+              "audit-unauthenticated",
+              `The chain is intact but not authenticated: ${why ?? "no --state was given, so the MACs cannot be checked"}; anyone who can write the log could have rewritten it and recomputed the chain.`,
+              flags.state === undefined ? "give --state STATE to check the MACs, or --chain-only to accept the hash chain alone" : "pass --chain-only to accept the hash chain alone",
+            ),
+          );
+        const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
+        printApprovalResult(io, log, diagnostics, flags.output, extra);
+        if (r.ok && flags.output !== "json") io.stdout(`${log}: ${r.head.count} entries, ${summary(r, why)}\n`);
+        return diagnostics.length === 0 ? EXIT.ok : EXIT.rejected;
       }),
     );
   for (const cmd of audit.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
-import { hookCall, parseHookInput, startGuard } from "../../approval/hook.js";
-import { GuardStateError } from "../../approval/state.js";
+import { HookInputError, hookCall, maxInputBytesOf, parseHookInput, startGuard } from "../../approval/hook.js";
+import { GuardStateError, readState } from "../../approval/state.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
@@ -46,7 +46,9 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           const decide = async () => {
             const state = statePath(flags.state, io);
             if (!state) throw new GuardStateError("no guard state: pass --state FILE or set PLANGATE_GUARD_STATE");
-            const call = parseHookInput(await io.readStdin());
+            // The state says how much input to read: standard input is never buffered past that bound.
+            const max = maxInputBytesOf(readState(state));
+            const call = parseHookInput(await io.readStdin(max), max);
             return hookCall(state, call, io.now());
           };
           const refusal = await Promise.race([decide(), expired]);
@@ -54,7 +56,8 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           io.stderr(`plangate guard: blocked: ${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""} [${refusal.rule}]\n`);
           return BLOCK;
         } catch (err) {
-          io.stderr(`plangate guard: blocked: ${(err as Error)?.message ?? String(err)} [guard-failure]\n`);
+          const rule = err instanceof HookInputError ? err.rule : "guard-failure";
+          io.stderr(`plangate guard: blocked: ${(err as Error)?.message ?? String(err)} [${rule}]\n`);
           return BLOCK;
         } finally {
           clearTimeout(timer);

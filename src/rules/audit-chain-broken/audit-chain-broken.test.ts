@@ -20,12 +20,12 @@ describe("audit-chain-broken", () => {
     expect(ids(text([lines[0]!, lines[2]!, lines[1]!, lines[3]!]))).toContain("audit-chain-broken");
     expect(ids(text([lines[0]!, lines[1]!.replace('"step":2', '"step":9'), lines[2]!, lines[3]!]))).toContain("audit-chain-broken");
     expect(ids(text(lines.slice(1)))).toContain("audit-chain-broken");
-    expect(ids(text(lines.slice(0, 3)), head)).toEqual(["audit-chain-broken"]);
+    expect(ids(text(lines.slice(0, 3)), { head })).toEqual(["audit-chain-broken"]);
     expect(ids(text(lines).slice(0, -1))).toEqual(["audit-chain-broken"]);
   });
   it("accepts an intact log, and refuses to append to a broken one", () => {
     const { path, lines, head } = log();
-    expect(ids(lines.join("\n") + "\n", head)).toEqual([]);
-    expect(() => new AuditLog(path, { count: 2, hash: null })).toThrow(/ends at line 4/);
+    expect(ids(lines.join("\n") + "\n", { head })).toEqual([]);
+    expect(() => new AuditLog(path, { head: { count: 2, hash: null } })).toThrow(/ends at line 4/);
   });
 });

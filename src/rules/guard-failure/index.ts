@@ -8,7 +8,7 @@ export default defineRule({
     summary: "The guard could not decide, so the tool call is blocked.",
     docs: {
       description:
-        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object, a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, or a state file that already exists. The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
+        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object (unreadable, ambiguous or oversized input is blocked under `parse-error`, `duplicate-key`, `unsafe-value` or `limit-exceeded`), a state written by plangate 0.1 (no audit key), a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, or a state file that already exists. The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale: "A security check that fails open is no check: a crash, a timeout or unreadable input must block, never read as allow.",
       fix: "Read the reason, fix the guard's setup (run `plangate guard start`, keep its files outside the workspace) and retry the call.",
       bad: "echo 'not json' | plangate guard --state state.json   # exit 2",
