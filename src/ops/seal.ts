@@ -19,6 +19,13 @@ function fail(rule: string, message: string, hint?: string, line?: number, colum
   return { ok: false, diagnostics: [d] };
 }
 
+const BOM = "\ufeff";
+
+/** Did the file start with a UTF-8 byte order mark? It is kept: the output changes nothing but the checksum. */
+function hasBom(input: string | Uint8Array): boolean {
+  return typeof input === "string" ? input.charCodeAt(0) === 0xfeff : input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf;
+}
+
 function readStrict(input: string | Uint8Array) {
   let text: string;
   if (typeof input === "string") text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
@@ -27,6 +34,9 @@ function readStrict(input: string | Uint8Array) {
     if (dec.issue) return { error: fail(dec.issue.rule, dec.issue.message, dec.issue.hint) };
     text = dec.text;
   }
+  // One byte order mark is kept as written; a second is content other readers choke on (validate refuses it too).
+  if (text.charCodeAt(0) === 0xfeff)
+    return { error: fail("parse-error", "The file starts with two byte order marks.", "save the file as UTF-8 with at most one byte order mark", 1, 1) };
   const doc = parseJson(text);
   // Sealing an ambiguous document would certify whichever reading we happened to choose.
   const issue = doc.issues[0];
@@ -41,10 +51,15 @@ function readStrict(input: string | Uint8Array) {
 
 /**
  * Recomputes an envelope's checksum after a legitimate edit (scQC's workflow). Only the checksum's
- * value changes: every other byte, member and order stays as written. An absent checksum is inserted
- * before "plan".
+ * value changes: every other byte (a UTF-8 byte order mark, line endings), member and order stays as
+ * written. An absent checksum is inserted before "plan".
  */
 export function sealEnvelope(input: string | Uint8Array): EditResult {
+  const r = sealText(input);
+  return r.ok && hasBom(input) ? { ...r, text: BOM + r.text } : r;
+}
+
+function sealText(input: string | Uint8Array): EditResult {
   const r = readStrict(input);
   if (r.error) return r.error;
   const doc = r.doc;
@@ -79,9 +94,15 @@ export interface MigrateOptions {
 
 /**
  * Wraps a legacy list in a v1.0 envelope with created_at and checksum. The steps are kept as written
- * (re-indented by two spaces: JSON strings cannot hold raw newlines, so this never changes a value).
+ * (re-indented by two spaces: JSON strings cannot hold raw newlines, so this never changes a value), and
+ * so is a UTF-8 byte order mark.
  */
 export function migrateLegacy(input: string | Uint8Array, options: MigrateOptions): EditResult {
+  const r = migrateText(input, options);
+  return r.ok && hasBom(input) ? { ...r, text: BOM + r.text } : r;
+}
+
+function migrateText(input: string | Uint8Array, options: MigrateOptions): EditResult {
   const r = readStrict(input);
   if (r.error) return r.error;
   const doc = r.doc;
