@@ -9,7 +9,7 @@ import type { Phase, Report, RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
-import { defaultPolicy } from "./policy/defaults.js";
+import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
 import type { Policy } from "./policy/types.js";
 import { RULES, findRule, ruleOrder } from "./rules/index.js";
 import { decodeText } from "./syntax/decode.js";
@@ -222,6 +222,8 @@ function registryFromPolicy(policy: Policy): ToolRegistry | undefined {
 }
 
 function settingOf(id: string, policy: Policy): Severity | "off" {
+  // A policy file cannot lower these (a usage error); a Policy object built in code cannot either.
+  if (STRUCTURAL_RULES.has(id)) return "error";
   const explicit = policy.rules[id];
   if (explicit) return explicit;
   if (id === "checksum-missing" && policy.plan.requireChecksum) return "error";

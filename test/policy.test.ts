@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,5 +70,136 @@ describe("invalid policies", () => {
     writeFileSync(join(root, "off.yaml"), "rules:\n  unknown-key: 'off'\n");
     const r = await cli(["validate", "k.json", "--policy", "off.yaml", "--output", "json"], { cwd: root });
     expect(JSON.parse(r.stdout).results[0].diagnostics.map((d: { rule: string }) => d.rule)).not.toContain("unknown-key");
+  });
+});
+
+describe("discovery stops at the project root", () => {
+  /** root/plangate.yaml above root/repo (with .git as `kind`), and a plan in root/repo/sub. */
+  function layout(kind: "dir" | "file") {
+    const base = mkdtempSync(join(tmpdir(), "plangate-discover-"));
+    mkdirSync(join(base, "repo/sub/deeper"), { recursive: true });
+    writeFileSync(join(base, "plangate.yaml"), "rules:\n  unknown-key: 'off'\n");
+    if (kind === "dir") mkdirSync(join(base, "repo/.git"));
+    else writeFileSync(join(base, "repo/.git"), "gitdir: /elsewhere/.git/worktrees/repo\n");
+    writeFileSync(join(base, "repo/sub/plan.json"), '[{"tool": "a", "extra": 1}]');
+    return base;
+  }
+  it.each(["dir", "file"] as const)("does not go above the folder holding .git (a %s)", async (kind) => {
+    const base = layout(kind);
+    expect(discoverPolicy(join(base, "repo/sub/deeper"))).toBeUndefined();
+    expect(discoverPolicy(join(base, "repo"))).toBeUndefined();
+    // The policy above the repository is not applied: unknown-key stays an error.
+    const r = await cli(["validate", "plan.json", "--output", "json"], { cwd: join(base, "repo/sub") });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).policy).toBeNull();
+    // Outside the repository (the same tree without .git) it is found as before.
+    rmSync(join(base, "repo/.git"), { recursive: true });
+    expect(discoverPolicy(join(base, "repo/sub/deeper"))).toBe(join(base, "plangate.yaml"));
+  });
+  it("finds a policy in the folder that holds .git, and in a folder between", () => {
+    const base = layout("dir");
+    writeFileSync(join(base, "repo/plangate.json"), "{}");
+    expect(discoverPolicy(join(base, "repo/sub/deeper"))).toBe(join(base, "repo/plangate.json"));
+    writeFileSync(join(base, "repo/sub/.plangate.yml"), "{}\n");
+    expect(discoverPolicy(join(base, "repo/sub/deeper"))).toBe(join(base, "repo/sub/.plangate.yml"));
+  });
+  it("stops at a nested repository's root (a submodule)", () => {
+    const base = layout("dir");
+    writeFileSync(join(base, "repo/plangate.yaml"), "{}\n");
+    mkdirSync(join(base, "repo/sub/.git"));
+    expect(discoverPolicy(join(base, "repo/sub/deeper"))).toBeUndefined();
+  });
+  it.each(["plangate.yaml", ".plangate.yaml", "plangate.yml", ".plangate.yml", "plangate.json"])("discovers %s", (name) => {
+    const base = mkdtempSync(join(tmpdir(), "plangate-names-"));
+    mkdirSync(join(base, ".git"));
+    mkdirSync(join(base, "x"));
+    writeFileSync(join(base, name), "{}\n");
+    expect(discoverPolicy(join(base, "x"))).toBe(join(base, name));
+  });
+  it("refuses two policy files in one folder (exit 2), and ignores a folder named like one", async () => {
+    const base = mkdtempSync(join(tmpdir(), "plangate-two-"));
+    mkdirSync(join(base, ".git"));
+    writeFileSync(join(base, "plangate.yaml"), "{}\n");
+    writeFileSync(join(base, "plangate.json"), "{}");
+    expect(() => discoverPolicy(base)).toThrow(/two policy files in one folder/);
+    writeFileSync(join(base, "plan.json"), '[{"tool": "a"}]');
+    const r = await cli(["validate", "plan.json", "-o", "json"], { cwd: base });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "usage", message: expect.stringMatching(/two policy files/) });
+    // --policy and --no-policy settle it.
+    expect((await cli(["validate", "plan.json", "--policy", "plangate.yaml"], { cwd: base })).code).toBe(0);
+    expect((await cli(["validate", "plan.json", "--no-policy"], { cwd: base })).code).toBe(0);
+    const dirs = mkdtempSync(join(tmpdir(), "plangate-dirname-"));
+    mkdirSync(join(dirs, ".git"));
+    mkdirSync(join(dirs, "plangate.yaml"));
+    expect(discoverPolicy(dirs)).toBeUndefined();
+  });
+});
+
+describe("reports name the policy used; --no-policy", () => {
+  const base = mkdtempSync(join(tmpdir(), "plangate-named-"));
+  mkdirSync(join(base, ".git"));
+  mkdirSync(join(base, "sub"));
+  writeFileSync(join(base, "plangate.yaml"), "rules:\n  unknown-key: 'off'\n");
+  writeFileSync(join(base, "other.yaml"), "rules:\n  unknown-key: warning\n");
+  writeFileSync(join(base, "k.json"), '[{"tool": "a", "extra": 1}]');
+  it("text and JSON name the discovered file", async () => {
+    const t = await cli(["validate", "k.json"], { cwd: base });
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/\nPolicy: plangate\.yaml\.\n$/);
+    const j = await cli(["validate", "k.json", "--output", "json"], { cwd: base });
+    expect(JSON.parse(j.stdout).policy).toBe(join(base, "plangate.yaml"));
+    // From a subfolder the path is shown relative to where it is not inside: absolute.
+    const sub = await cli(["validate", "../k.json"], { cwd: join(base, "sub") });
+    expect(sub.stdout).toContain(`Policy: ${join(base, "plangate.yaml")}.`);
+  });
+  it("text and JSON name a --policy file", async () => {
+    expect((await cli(["validate", "k.json", "--policy", "other.yaml"], { cwd: base })).stdout).toMatch(/Policy: other\.yaml\./);
+    expect(JSON.parse((await cli(["validate", "k.json", "--policy", "other.yaml", "-o", "json"], { cwd: base })).stdout).policy).toBe(join(base, "other.yaml"));
+  });
+  it("--no-policy uses the defaults and says so", async () => {
+    const t = await cli(["validate", "k.json", "--no-policy"], { cwd: base });
+    expect(t.code).toBe(1);
+    expect(t.stdout).toMatch(/\[unknown-key\][\s\S]*Policy: none \(built-in defaults\)\.\n$/);
+    const j = await cli(["validate", "k.json", "--no-policy", "--output", "json"], { cwd: base });
+    expect(JSON.parse(j.stdout)).toMatchObject({ version: 1, policy: null });
+    for (const cmd of [["approve", "k.json"], ["check-return", "-"], ["check-task", "1"], ["check-delegation"], ["verify", "k.json"]])
+      expect((await cli([...cmd, "--no-policy", "--help"], { cwd: base })).stdout).toContain("--no-policy");
+  });
+});
+
+describe("the structural rules cannot be lowered", () => {
+  const STRUCTURAL = ["parse-error", "unknown-format", "duplicate-key", "limit-exceeded"];
+  const cases = STRUCTURAL.flatMap((id) => ["off", "warning", "info"].map((sev) => [id, sev] as const));
+  it.each(cases)("rules: %s: %s is a usage error with its position", async (id, sev) => {
+    const f = join(root, `s-${id}-${sev}.yaml`);
+    writeFileSync(f, `plan:\n  maxAgeDays: 3\nrules:\n  ${id}: '${sev}'\n`);
+    await expect(loadPolicy({ file: f, cwd: root })).rejects.toThrow(new RegExp(`s-${id}-${sev}\\.yaml:4:3: "${id}" cannot be set to "${sev}"`));
+    const r = await cli(["validate", "plan.json", "--policy", f], { cwd: root });
+    expect(r.code).toBe(2);
+  });
+  it.each(STRUCTURAL)("rules: %s: error is accepted (it changes nothing)", async (id) => {
+    const f = join(root, `e-${id}.yaml`);
+    writeFileSync(f, `rules:\n  ${id}: error\n`);
+    await expect(loadPolicy({ file: f, cwd: root })).resolves.toBeTruthy();
+  });
+  it("a Policy object built in code that switches them off is overruled", async () => {
+    const { validatePlan } = await import("../src/engine.js");
+    const { defaultPolicy } = await import("../src/policy/defaults.js");
+    const policy = defaultPolicy("/workspace");
+    for (const id of STRUCTURAL) policy.rules[id] = "off";
+    const dup = await validatePlan('[{"tool": "a", "tool": "b"}]', { file: "p.json", policy });
+    expect(dup.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["duplicate-key", "error"]);
+    expect(dup.valid).toBe(false);
+    const broken = await validatePlan("[{", { file: "p.json", policy });
+    expect(broken.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["parse-error", "error"]);
+  });
+  it.each(["plangate.yml", "sub/plangate.yaml", "sub/.plangate.yml", "plangate.json", "a/b/.plangate.yaml"])("a plan may not write a policy file (%s)", async (path) => {
+    const { validatePlan } = await import("../src/engine.js");
+    const { defaultPolicy } = await import("../src/policy/defaults.js");
+    const ws = mkdtempSync(join(tmpdir(), "plangate-protect-"));
+    const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "rules: {}" }, intent: "loosen the policy" }] });
+    const r = await validatePlan(plan, { file: "plan.json", workspace: ws, policy: defaultPolicy(ws) });
+    expect(r.diagnostics.map((d) => d.rule)).toContain("protected-path-write");
   });
 });

@@ -7,7 +7,8 @@ import { type CliIO, UsageError } from "./io.js";
 
 /** Flags shared by the commands that read a policy. */
 export interface PlanFlags {
-  policy?: string;
+  /** A policy file; false with --no-policy (the built-in defaults). */
+  policy?: string | false;
   workspace?: string;
   tools?: string;
   maxAge?: string;

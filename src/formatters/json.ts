@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { PlanReport } from "../engine.js";
-import { summarize } from "./types.js";
+import { type FormatOptions, summarize } from "./types.js";
 
 const DIAGNOSTIC_KEYS: readonly (keyof Diagnostic)[] = [
   "rule",
@@ -25,11 +25,12 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   return out;
 }
 
-/** The report object of SPEC §5 (version 1). */
-export function reportJson(reports: readonly PlanReport[]) {
+/** The report object of SPEC §5 (version 1), with the policy file used (null: the built-in defaults). */
+export function reportJson(reports: readonly PlanReport[], options: FormatOptions = {}) {
   const s = summarize(reports);
   return {
     version: 1,
+    policy: options.policy ?? null,
     results: reports.map((r) => {
       const o: Record<string, unknown> = { file: r.file ?? "-", dialect: r.dialect ?? null, valid: r.valid };
       if (r.planHash !== undefined) o.planHash = r.planHash;
@@ -42,6 +43,6 @@ export function reportJson(reports: readonly PlanReport[]) {
 }
 
 /** `--output json`: exactly one JSON document. */
-export function formatJson(reports: readonly PlanReport[]): string {
-  return JSON.stringify(reportJson(reports), null, 2) + "\n";
+export function formatJson(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+  return JSON.stringify(reportJson(reports, options), null, 2) + "\n";
 }

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import pc from "picocolors";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { PlanReport } from "../engine.js";
@@ -33,6 +34,7 @@ export function formatText(reports: readonly PlanReport[], options: FormatOption
   out.push(
     `${plural(s.files, "file")} checked: ${s.valid} valid, ${s.files - s.valid} rejected; ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}.`,
   );
+  if (options.policy !== undefined) out.push(`Policy: ${options.policy === null ? "none (built-in defaults)" : shownPath(options.policy, options.cwd)}.`);
   return out.join("\n") + "\n";
 }
 
@@ -54,6 +56,13 @@ function formatDiagnostic(report: PlanReport, d: Diagnostic, name: string, c: ty
   }
   if (d.hint) lines.push(`  ${c.cyan("= hint:")} ${d.hint}`);
   return lines.join("\n") + "\n";
+}
+
+/** A path as the user would type it: relative to the working directory when inside it. */
+function shownPath(p: string, cwd: string | undefined): string {
+  if (cwd === undefined) return p;
+  const r = relative(cwd, p);
+  return r !== "" && !r.startsWith("..") && !isAbsolute(r) ? r : p;
 }
 
 function show(v: unknown): string {

@@ -7,6 +7,8 @@ export interface FormatOptions {
   version?: string;
   /** Working directory, to print relative paths. */
   cwd?: string;
+  /** Absolute path of the policy file used, or null for the built-in defaults (undefined: not said). */
+  policy?: string | null;
 }
 
 /** A formatter: a pure function from reports to text. */

@@ -3,7 +3,7 @@ import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { defaultPolicy } from "../policy/defaults.js";
+import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/mini-schema.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -24,21 +24,37 @@ export interface LoadedPolicy {
   hash: string;
 }
 
+/** The names a policy file is discovered under (the default protected paths cover each, at any depth). */
 export const POLICY_FILE_NAMES = ["plangate.yaml", ".plangate.yaml", "plangate.yml", ".plangate.yml", "plangate.json"];
 
-/** Walks up from a folder to the first plangate.yaml / .plangate.yaml. */
+/**
+ * Walks up from a folder to the first folder holding a policy file, and no higher than the project
+ * root: the first folder that holds `.git` (a folder, or a worktree's file). Outside any repository
+ * it walks up to the file-system root. Two policy files in one folder are ambiguous: a PolicyError.
+ */
 export function discoverPolicy(from: string): string | undefined {
   let dir = resolve(from);
   for (;;) {
-    for (const name of POLICY_FILE_NAMES) {
-      const p = join(dir, name);
-      if (existsSync(p) && statSync(p).isFile()) return p;
-    }
+    const found = POLICY_FILE_NAMES.map((name) => join(dir, name)).filter((p) => isFile(p));
+    if (found.length > 1)
+      throw new PolicyError(`${found.join(" and ")}: two policy files in one folder; it is not clear which applies (keep one, or pass --policy FILE)`);
+    if (found.length === 1) return found[0];
+    if (existsSync(join(dir, ".git"))) return undefined;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
 }
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+
 
 function where(doc: SourceDocument, file: string, pointer: string, atKey = true): string {
   let p = pointer;
@@ -82,6 +98,10 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
   for (const id of Object.keys(policy.rules ?? {})) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
+    if (STRUCTURAL_RULES.has(id) && policy.rules?.[id] !== "error")
+      throw new PolicyError(
+        `${where(doc, file, `/rules/${id}`)}: "${id}" cannot be set to ${JSON.stringify(policy.rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
+      );
     if (!RULES.some((r) => r.meta.id === id)) {
       const near = closest(id, RULES.map((r) => r.meta.id));
       throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\`)`);
@@ -166,11 +186,12 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
 }
 
 /**
- * Loads the policy: the given file, else the first plangate.yaml found walking up from `cwd`, else the
- * embedded defaults. Throws PolicyError for an unreadable or invalid file.
+ * Loads the policy: the given file, else the first policy file found walking up from `cwd` (no higher
+ * than the project root), else the embedded defaults; `file: false` means the defaults. Throws
+ * PolicyError for an unreadable, invalid or ambiguous file.
  */
-export async function loadPolicy(options: { file?: string; cwd: string; workspace?: string }): Promise<LoadedPolicy> {
-  const file = options.file !== undefined ? resolve(options.cwd, options.file) : discoverPolicy(options.cwd);
+export async function loadPolicy(options: { file?: string | false; cwd: string; workspace?: string }): Promise<LoadedPolicy> {
+  const file = options.file === false ? undefined : options.file !== undefined ? resolve(options.cwd, options.file) : discoverPolicy(options.cwd);
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
@@ -180,9 +201,9 @@ export async function loadPolicy(options: { file?: string; cwd: string; workspac
   try {
     text = readConfigText(file);
   } catch (err) {
-    throw new PolicyError(`cannot read policy file ${options.file ?? file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new PolicyError(`cannot read policy file ${options.file || file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const display = options.file ?? file;
+  const display = options.file || file;
   const parsed = await parsePolicyText(text, display);
   const policy = resolvePolicy(parsed, dirname(file), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);

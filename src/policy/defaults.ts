@@ -48,8 +48,14 @@ export const DEFAULT_PROTECTED_PATHS = [
   "**/id_ed25519*",
   "**/.ssh/**",
   ".plangate/**",
+  // Every name a policy file is discovered under, at any depth: a plan must not write its own policy.
   "plangate.yaml",
   ".plangate.yaml",
+  "**/plangate.yaml",
+  "**/.plangate.yaml",
+  "**/plangate.yml",
+  "**/.plangate.yml",
+  "**/plangate.json",
 ];
 
 export const DEFAULT_PATH_ARGUMENTS = [
@@ -82,6 +88,12 @@ export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
   revise: ["planned", "revised", "partial", "blocked"],
   implement: ["planned", "revised", "partial"],
 };
+
+/**
+ * Rules whose verdict the rest depends on: with them off or lowered, a plan that could not be read
+ * (or was read one way of two) would be "valid". A policy may not change them, like approval checks.
+ */
+export const STRUCTURAL_RULES: ReadonlySet<string> = new Set(["parse-error", "unknown-format", "duplicate-key", "limit-exceeded"]);
 
 /** Largest PreToolUse hook input the guard reads (1 MiB); more is blocked, never buffered whole. */
 export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;

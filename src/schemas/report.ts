@@ -43,6 +43,7 @@ export const FileResultSchema = Type.Object(
 export const ReportSchema = Type.Object(
   {
     version: Type.Literal(1, { description: "Report format version." }),
+    policy: Type.Union([Type.String(), Type.Null()], { description: "Absolute path of the policy file used; null when the built-in defaults were used." }),
     results: Type.Array(FileResultSchema, { description: "One result per plan file, in command-line order." }),
     summary: Type.Object(
       {
@@ -62,6 +63,7 @@ export const ReportSchema = Type.Object(
     examples: [
       {
         version: 1,
+        policy: "/home/me/project/plangate.yaml",
         results: [
           {
             file: "plans/a.json",

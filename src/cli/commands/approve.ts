@@ -32,6 +32,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--ttl <duration>", "lifetime of the approval: 90s, 30m, 1h, 2d (default: the policy's approval.ttl; none: no expiry)")
     .option("--reusable", "let the approval run more than once (default: single-use)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
     .option("--expected-hash <hash>", "approve only a plan with this plan hash or raw-file SHA-256")

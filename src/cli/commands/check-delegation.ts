@@ -37,6 +37,7 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
     .option("--register", "add the session id to the registry, atomically, when every check passes")
     .option("--release", "remove the session id from the registry (when the subagent has returned)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root")
     .addOption(outputOption(["text", "json"]))
     .action(

@@ -30,6 +30,7 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
     .option("--max-summary-tokens <n>", "summary must stay under this many tokens (default: returns.maxSummaryTokens, 100)")
     .addOption(new Option("--encoding <name>", "tokenizer encoding (default: returns.encoding, o200k_base)").choices([...ENCODINGS]))
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (file: string, flags: ReturnFlags) => {

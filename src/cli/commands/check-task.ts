@@ -35,6 +35,7 @@ export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void
     .option("--state <file>", "state.json: active_projects[].project_number")
     .option("--operation <op>", "operation about to run (research, plan, revise, implement, or one from tasks.operations)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root")
     .addOption(outputOption(["text", "json"]))
     .action(

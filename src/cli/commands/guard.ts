@@ -75,6 +75,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--consumed-dir <dir>", "store of consumed approvals (default: $PLANGATE_CONSUMED_DIR, else ~/.local/state/plangate/consumed)")
     .option("--allow-unsigned", "accept an unsigned approval record (only from a channel you trust)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
     .addOption(outputOption(["text", "json"]))

@@ -42,6 +42,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .argument("<file...>", "plan files")
     .addOption(new Option("--dialect <id>", "force a dialect instead of detecting it").choices(DIALECT_IDS as string[]))
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
     .option("--context <file>", "turn context of a Markdown plan: the paths the planner has read (one a line, or a JSON array)")
@@ -67,15 +68,15 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
           if (file === "-") reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }));
           else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
         }
-        io.stdout(formatReports(flags.output, reports, io));
+        io.stdout(formatReports(flags.output, reports, io, setup.policy.source ?? null));
         return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }
 
-function formatReports(output: string, reports: PlanReport[], io: CliIO): string {
-  if (output === "json") return formatJson(reports);
+function formatReports(output: string, reports: PlanReport[], io: CliIO, policy: string | null): string {
+  if (output === "json") return formatJson(reports, { policy });
   if (output === "sarif") return formatSarif(reports, { cwd: io.cwd });
   if (output === "feedback") return formatFeedback(reports);
-  return formatText(reports, { color: useColor(io) });
+  return formatText(reports, { color: useColor(io), policy, cwd: io.cwd });
 }

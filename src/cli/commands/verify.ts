@@ -29,6 +29,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--allow-unsigned", "accept an unsigned approval record (only from a channel you trust)")
     .option("--consumed-dir <dir>", "also refuse a single-use approval recorded as consumed in this store")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
     .addOption(outputOption(["text", "json"]))
