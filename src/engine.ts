@@ -56,6 +56,8 @@ export interface PlanReport {
   plan?: Plan;
   /** The source as read (for code frames), when the file could be decoded. */
   source?: SourceDocument;
+  /** Checks that threw (a bug in plangate): each is also an error diagnostic, and the CLI exits 2. */
+  internalErrors?: { rule: string; message: string }[];
 }
 
 interface Pending {
@@ -156,6 +158,7 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
   }
 
   const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
+  const crashed: { rule: string; message: string }[] = [];
   if (plan && plan.steps.length > policy.limits.maxSteps) {
     push("limit-exceeded", {
       at: plan.stepsAt,
@@ -183,6 +186,7 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
         if (rule.prepare) await rule.prepare(plan, ctx);
         rule.check(plan, ctx);
       } catch (err) {
+        crashed.push({ rule: rule.meta.id, message: String((err as Error)?.message ?? err) });
         push(rule.meta.id, {
           at: "",
           message: `The ${rule.meta.id} check failed on this input (${(err as Error).message}); the plan is rejected.`,
@@ -191,7 +195,9 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
       }
     }
   }
-  return finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);
+  const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);
+  if (crashed.length > 0) report.internalErrors = crashed;
+  return report;
 }
 
 function pushIssue(push: (rule: string, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {

@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { RULES } from "../src/rules/index.js";
 import type { CliIO } from "../src/cli/io.js";
 import { wantsJson } from "../src/cli/io.js";
 import { main } from "../src/cli/main.js";
@@ -98,6 +99,32 @@ describe("exit codes and JSON error documents", () => {
     const json = await failingStdin([...args, "--output", "json"]);
     expect(json.code).toBe(2);
     expect(errorDoc(json.stdout, "internal")).toBe("stdin exploded");
+  });
+
+  it("a check that throws (a bug) is exit 2 for validate, with the error document; the library still rejects the plan", async () => {
+    const rule = RULES.find((r) => r.meta.id === "non-deterministic" && r.check)!;
+    const spy = vi.spyOn(rule, "check").mockImplementation(() => {
+      throw new RangeError("rule exploded");
+    });
+    try {
+      const d = tmp();
+      writeFileSync(join(d, "p.json"), '[{"tool": "a"}]');
+      for (const output of ["json", "sarif"]) {
+        const r = await cli(["validate", "p.json", "--output", output], { cwd: d });
+        expect(r.code).toBe(2);
+        if (output === "json") expect(errorDoc(r.stdout, "internal")).toBe("the non-deterministic check failed on p.json (rule exploded)");
+        else expect(r.stdout).toBe("");
+      }
+      const text = await cli(["validate", "p.json"], { cwd: d });
+      expect([text.code, text.stdout]).toEqual([2, ""]);
+      expect(text.stderr).toMatch(/internal error: the non-deterministic check failed on p\.json \(rule exploded\)/);
+      const { validatePlan } = await import("../src/engine.js");
+      const report = await validatePlan('[{"tool": "a"}]', { file: "p.json" });
+      expect(report.valid).toBe(false);
+      expect(report.internalErrors).toEqual([{ rule: "non-deterministic", message: "rule exploded" }]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("an unexpected file-system error (the audit trail is a folder) is exit 2, with the error document", async () => {

@@ -104,6 +104,7 @@ function faults(result: unknown): string[] {
   }
   if (isReport(result)) {
     if (result.valid === result.diagnostics.some((d) => d.severity === "error")) out.push("valid disagrees with the diagnostics");
+    for (const c of result.internalErrors ?? []) out.push(`the ${c.rule} check threw: ${c.message}`);
     for (const d of result.diagnostics) {
       if (!findRule(d.rule)) out.push(`unknown rule ${d.rule}`);
       if (d.pointer !== undefined && !(d.line! >= 1 && d.column! >= 1)) out.push(`${d.rule} at ${d.pointer} has no position`);

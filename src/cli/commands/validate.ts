@@ -68,6 +68,12 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
           if (file === "-") reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }));
           else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
         }
+        // A check that threw is a bug, not a verdict on the plan: exit 2 (an internal error), never 1.
+        const crash = reports.find((r) => r.internalErrors?.length);
+        if (crash) {
+          const c = crash.internalErrors![0]!;
+          throw new Error(`the ${c.rule} check failed on ${crash.file ?? "-"} (${c.message})`);
+        }
         io.stdout(formatReports(flags.output, reports, io, setup.policy.source ?? null));
         return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
       }),
