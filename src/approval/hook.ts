@@ -108,7 +108,9 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
       throw new GuardStateError(`the guard state ${statePath} was written by plangate 0.1 and has no audit key; approve the plan again and run \`plangate guard start\``);
     let audit: AuditLog;
     try {
-      audit = new AuditLog(state.audit, { head: state.audit_head, key, from: state.audit_from });
+      // The head (line count and last hash) from the state pins every line through the chain, so each
+      // call checks the chain and the head only; `audit verify --state` also checks each line's MAC.
+      audit = new AuditLog(state.audit, { head: state.audit_head, from: state.audit_from }, key);
     } catch (err) {
       if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
       throw err;
