@@ -48,10 +48,10 @@ describe("validate", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).results[0]).toMatchObject({ file: "-", dialect: "scqc-legacy", valid: true, steps: 1 });
   });
-  it("prints exactly SPEC's JSON report shape", async () => {
+  it("prints exactly SPEC's JSON report shape, plus the policy used", async () => {
     const r = await cli(["validate", "bad.json", "--output", "json"], { cwd: dir });
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(["version", "results", "summary"]);
+    expect(Object.keys(doc)).toEqual(["version", "policy", "results", "summary"]);
     expect(Object.keys(doc.results[0])).toEqual(["file", "dialect", "valid", "planHash", "steps", "diagnostics"]);
     expect(doc.summary).toEqual({ files: 1, valid: 0, errors: 1, warnings: 0 });
   });
