@@ -84,11 +84,18 @@ function macMatches(key: Uint8Array, entry: Record<string, unknown>): boolean {
   return a.byteLength === b.byteLength && timingSafeEqual(a, b);
 }
 
+/** An anchor, or a bare head as plangate 0.1 took it (so such a caller's head check is not lost). */
+function anchorOf(a: AuditAnchor | AuditHead | undefined): AuditAnchor {
+  if (a === undefined) return {};
+  return "count" in a ? { head: a } : a;
+}
+
 /**
  * Checks a log's chain (sequence numbers 0, 1, 2…, each `prev` the hash of the line before) and, given
  * the anchor, that it ends at the recorded head and that every line of the run carries a valid MAC.
  */
-export function verifyAuditText(text: string, anchor: AuditAnchor = {}): AuditCheck {
+export function verifyAuditText(text: string, anchorOrHead?: AuditAnchor | AuditHead): AuditCheck {
+  const anchor = anchorOf(anchorOrHead);
   const diagnostics: Diagnostic[] = [];
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
@@ -145,13 +152,14 @@ export class AuditLog {
   readonly #key: Uint8Array;
   /** seq of this run's first line: the line count when the log was first opened for the run. */
   readonly from: number;
-  constructor(readonly path: string, anchor?: AuditAnchor, key?: Uint8Array) {
+  constructor(readonly path: string, anchorOrHead?: AuditAnchor | AuditHead, key?: Uint8Array) {
+    const anchor = anchorOf(anchorOrHead);
     const text = existsSync(path) ? readFileSync(path, "utf8") : "";
     const check = verifyAuditText(text, anchor);
     if (!check.ok) throw new AuditError(check.diagnostics);
     this.#head = check.head;
-    this.#key = key ?? anchor?.key ?? randomBytes(32);
-    this.from = anchor?.from ?? check.head.count;
+    this.#key = key ?? anchor.key ?? randomBytes(32);
+    this.from = anchor.from ?? check.head.count;
   }
   get head(): AuditHead {
     return { ...this.#head };

@@ -27,5 +27,8 @@ describe("audit-chain-broken", () => {
     const { path, lines, head } = log();
     expect(ids(lines.join("\n") + "\n", { head })).toEqual([]);
     expect(() => new AuditLog(path, { head: { count: 2, hash: null } })).toThrow(/ends at line 4/);
+    // A bare head, as plangate 0.1's API took it, is still checked.
+    expect(() => new AuditLog(path, { count: 2, hash: null })).toThrow(/ends at line 4/);
+    expect(ids(lines.slice(0, 3).join("\n") + "\n", head)).toEqual(["audit-chain-broken"]);
   });
 });
