@@ -111,6 +111,19 @@ describe("keyed audit chain", () => {
     await expect(hookCall(r.state, { tool: "write_file", args: PLAN[1]!.params }, NOW)).rejects.toThrow(/audit trail is broken/);
   });
 
+  it("guard start --output json does not print the audit key", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const state = join(k.guardDir, "state.json");
+    const r = await cli(["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "-o", "json"], { cwd: k.workspace });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.state).toMatchObject({ version: 2, audit_from: 0, max_input_bytes: 1 << 20 });
+    expect(doc.state).not.toHaveProperty("audit_key");
+    expect(r.stdout + r.stderr).not.toContain(readState(state).audit_key!);
+  });
+
   it("a log copied from another run (another key) is not authenticated by this run's state", async () => {
     const a = await run();
     const b = await run();

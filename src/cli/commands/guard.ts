@@ -105,7 +105,8 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             allowUnsigned: flags.allowUnsigned === true,
             now: io.now,
           });
-          if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, state: st }, null, 2) + "\n");
+          // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
+          if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, state: { ...st, audit_key: undefined } }, null, 2) + "\n");
           else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
           return EXIT.ok;
         } catch (err) {
