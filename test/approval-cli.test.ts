@@ -1,7 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { approvalKit } from "./approval-kit.js";
+import { approvalKit, PLAN } from "./approval-kit.js";
+import { loadPolicy } from "../src/node/policy.js";
 import { cli } from "./cli-io.js";
 
 describe("approval commands: flags, output and exit codes", () => {
@@ -48,5 +49,29 @@ describe("approval commands: flags, output and exit codes", () => {
     const k = approvalKit();
     expect((await cli(["audit", "verify", join(k.guardDir, "none.log")])).code).toBe(1);
     expect((await cli(["audit", "verify"])).code).toBe(2);
+  });
+  it("guard.maxInputBytes from the policy file is recorded at guard start and bounds the hook's input", async () => {
+    const k = approvalKit();
+    const policyFile = join(k.root, "policy.yaml");
+    writeFileSync(policyFile, "guard:\n  maxInputBytes: 512\n");
+    const { hash } = await loadPolicy({ file: policyFile, cwd: k.workspace });
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record({ policy_hash: hash })));
+    const state = join(k.guardDir, "state.json");
+    const start = await cli(["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "--policy", policyFile], { cwd: k.workspace });
+    expect(start.stdout + start.stderr).toBe(`plan.json: guard started: 3 approved steps, state ${state}\n`);
+    expect(JSON.parse(readFileSync(state, "utf8")).max_input_bytes).toBe(512);
+    const call = (pad: number) => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "read_file", tool_input: PLAN[0]!.params, pad: "x".repeat(pad) });
+    const over = await cli(["guard", "--state", state], { stdin: call(600) });
+    expect([over.code, over.stderr]).toEqual([2, "plangate guard: blocked: the hook input is over 512 bytes (guard.maxInputBytes); it is not read [limit-exceeded]\n"]);
+    const under = await cli(["guard", "--state", state], { stdin: call(10) });
+    expect([under.code, under.stderr]).toEqual([0, ""]);
+  });
+  it.each(["0", "-1", "1.5", '"1MB"', "[]"])("guard.maxInputBytes: %s is a usage error", async (v) => {
+    const k = approvalKit();
+    writeFileSync(join(k.root, "p.yaml"), `guard:\n  maxInputBytes: ${v}\n`);
+    const r = await cli(["validate", "plan.json", "--policy", join(k.root, "p.yaml")], { cwd: k.workspace });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/p\.yaml:2:\d+: guard\.maxInputBytes/);
   });
 });
