@@ -37,4 +37,11 @@ describe("plangate init", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).results[0].diagnostics).toEqual([]);
   });
+  it.each([".plangate.yaml", "plangate.json", "plangate.yml"])("refuses to add plangate.yaml beside %s (two would be ambiguous)", async (other) => {
+    writeFileSync(join(dir, other), "{}\n");
+    const r = await cli(["init"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${other} is already a policy file in that folder`);
+    expect((await cli(["init", "--out", "elsewhere.yaml"], { cwd: dir })).code).toBe(0);
+  });
 });

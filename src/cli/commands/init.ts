@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../../node/atomic-write.js";
+import { POLICY_FILE_NAMES } from "../../node/policy.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
 
@@ -56,6 +57,11 @@ export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
       wrap(async (flags: { out: string; force?: boolean; output: string }) => {
         const path = resolve(io.cwd, flags.out);
         if (existsSync(path) && flags.force !== true) throw new UsageError(`${flags.out} already exists; pass --force to overwrite it`);
+        // A second policy file beside the first would make discovery refuse the folder as ambiguous.
+        if (POLICY_FILE_NAMES.includes(basename(path))) {
+          const other = POLICY_FILE_NAMES.filter((n) => n !== basename(path)).find((n) => existsSync(join(dirname(path), n)));
+          if (other !== undefined) throw new UsageError(`${join(dirname(flags.out), other)} is already a policy file in that folder; two would be ambiguous: edit it, or remove it first`);
+        }
         try {
           writeFileAtomic(path, STARTER_POLICY);
         } catch (err) {
