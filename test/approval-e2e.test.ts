@@ -252,4 +252,29 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     // Nothing was decided: the first step is still next.
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(0);
   }, 40_000);
+
+  it.skipIf(!built)("approve - stops reading an endless standard input at limits.maxFileBytes", async () => {
+    const a = approvalKit();
+    writeFileSync(join(a.root, "small.yaml"), "limits:\n  maxFileBytes: 4096\n");
+    const r = await new Promise<{ code: number | null; stdout: string }>((done) => {
+      const p = spawn(process.execPath, [bin, "approve", "-", "--policy", join(a.root, "small.yaml"), "--output", "json"], { cwd: a.workspace, stdio: ["pipe", "pipe", "ignore"] });
+      let stdout = "";
+      p.stdout.on("data", (c) => {
+        stdout += c;
+      });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (!p.stdin.destroyed && p.stdin.write(chunk));
+        if (!p.stdin.destroyed) p.stdin.once("drain", pump);
+      };
+      p.stdin.on("error", () => undefined);
+      pump();
+      p.on("close", (code) => {
+        p.stdin.destroy();
+        done({ code, stdout });
+      });
+    });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["limit-exceeded"]);
+  }, 30_000);
 });

@@ -115,6 +115,9 @@ describe("exit codes and JSON error documents", () => {
         if (output === "json") expect(errorDoc(r.stdout, "internal")).toBe("the non-deterministic check failed on p.json (rule exploded)");
         else expect(r.stdout).toBe("");
       }
+      const approve = await cli(["approve", "p.json", "-o", "json"], { cwd: d });
+      expect(approve.code).toBe(2);
+      expect(errorDoc(approve.stdout, "internal")).toBe("the non-deterministic check failed on p.json (rule exploded)");
       const text = await cli(["validate", "p.json"], { cwd: d });
       expect([text.code, text.stdout]).toEqual([2, ""]);
       expect(text.stderr).toMatch(/internal error: the non-deterministic check failed on p\.json \(rule exploded\)/);

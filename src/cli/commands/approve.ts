@@ -63,9 +63,11 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         }
         const options = { policy: setup.policy, tools: setup.tools, expectedHash: flags.expectedHash, now: io.now };
         const report: PlanReport =
-          file === "-" ? await validatePlan(await io.readStdin(), { ...options, file: "-" }) : await validateFile(resolve(io.cwd, file), { ...options, file });
+          file === "-" ? await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }) : await validateFile(resolve(io.cwd, file), { ...options, file });
+        const crash = report.internalErrors?.[0];
+        if (crash) throw new Error(`the ${crash.rule} check failed on ${file} (${crash.message})`);
         if (!report.valid || report.planHash === undefined) {
-          if (flags.output === "json") io.stdout(formatJson([report]));
+          if (flags.output === "json") io.stdout(formatJson([report], { policy: setup.policy.source ?? null }));
           else io.stderr(formatText([report], { color: false }));
           return EXIT.rejected;
         }
