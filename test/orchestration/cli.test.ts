@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../cli-io.js";
@@ -151,5 +152,22 @@ describe("plangate check-return", () => {
   it("rejects a policy with an unknown encoding", async () => {
     const ws = tempWorkspace({ "plangate.yaml": "returns:\n  encoding: gpt5\n", "r.json": "{}" });
     expect((await cli(["check-return", "r.json"], { cwd: ws })).code).toBe(2);
+  });
+});
+
+describe("check-return reads a bounded input", () => {
+  it("refuses a return over limits.maxFileBytes, a device and a folder, without reading them whole", async () => {
+    const d = mkdtempSync(join(tmpdir(), "plangate-return-"));
+    writeFileSync(join(d, "p.yaml"), "limits:\n  maxFileBytes: 64\n");
+    writeFileSync(join(d, "big.json"), JSON.stringify({ status: "completed", summary: "x".repeat(100) }));
+    const rules = async (args: string[], stdin?: string) => {
+      const r = await cli(["check-return", ...args, "--policy", join(d, "p.yaml"), "--output", "json"], { cwd: d, stdin });
+      expect(r.code).toBe(1);
+      return JSON.stringify(JSON.parse(r.stdout));
+    };
+    expect(await rules(["big.json"])).toMatch(/"rule":"limit-exceeded".*over the 64-byte limit/);
+    expect(await rules(["-"], JSON.stringify({ status: "completed", summary: "y".repeat(100) }))).toMatch(/"rule":"limit-exceeded"/);
+    expect(await rules(["/dev/zero"])).toMatch(/"rule":"return-json".*cannot be read \(a device, pipe or socket\)/);
+    expect(await rules([d])).toMatch(/"rule":"return-json".*cannot be read \(a directory\)/);
   });
 });

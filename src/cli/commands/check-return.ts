@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { checkReturn, type ReturnCheckResult } from "../../orchestration/return.js";
 import { ENCODINGS } from "../../orchestration/tokens.js";
 import { isValid, toDiagnostics } from "../../orchestration/common.js";
 import { createFileProbe } from "../../node/file-probe.js";
+import { readFileBounded } from "../../node/read-bounded.js";
 import { type CliIO, EXIT } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
@@ -46,21 +46,18 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
           files: createFileProbe(),
         };
         let result: ReturnCheckResult;
-        if (file === "-") result = await checkReturn(await io.readStdin(), options);
+        // Standard input and the file are read up to limits.maxFileBytes: an endless or huge input is refused, never buffered whole.
+        const max = policy.limits.maxFileBytes;
+        const read = file === "-" ? { ok: true as const, bytes: await io.readStdin(max) } : readFileBounded(resolve(io.cwd, file), max);
+        if (read.ok && read.bytes.byteLength <= max) result = await checkReturn(read.bytes, options);
         else {
-          let bytes: Uint8Array | undefined;
-          let problem = "";
-          try {
-            bytes = readFileSync(resolve(io.cwd, file));
-          } catch (err) {
-            problem = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-          }
-          if (bytes) result = await checkReturn(bytes, options);
-          else {
-            const finding = { rule: "return-json", message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
-            const diagnostics = toDiagnostics([finding], policy.rules, file);
-            result = { file, valid: isValid(diagnostics), diagnostics };
-          }
+          const tooLarge = read.ok || read.reason === "too-large";
+          const problem = read.ok ? "" : read.reason === "error" ? read.code : read.reason === "not-a-file" ? read.kind : "";
+          const finding = tooLarge
+            ? { rule: "limit-exceeded", message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" }
+            : { rule: "return-json", message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
+          const diagnostics = toDiagnostics([finding], policy.rules, file);
+          result = { file, valid: isValid(diagnostics), diagnostics };
         }
         const r = result.return;
         const ret = r
