@@ -124,6 +124,32 @@ describe("keyed audit chain", () => {
     expect(r.stdout + r.stderr).not.toContain(readState(state).audit_key!);
   });
 
+  it("the hook reads the log only up to the size the guard left: a grown, replaced or device log is refused unread", async () => {
+    const { appendFileSync, rmSync, symlinkSync } = await import("node:fs");
+    const { execFileSync } = await import("node:child_process");
+    const call = { tool: "write_file", args: PLAN[1]!.params };
+    const grown = await run();
+    expect(readState(grown.state).audit_bytes).toBe(readFileSync(grown.audit).byteLength);
+    appendFileSync(grown.audit, " ".repeat(1 << 20));
+    await expect(hookCall(grown.state, call, NOW)).rejects.toThrow(/is more than \d+ bytes, but the guard left it at \d+ bytes/);
+    const shrunk = await run();
+    writeFileSync(shrunk.audit, readFileSync(shrunk.audit).subarray(0, 10));
+    await expect(hookCall(shrunk.state, call, NOW)).rejects.toThrow(/is 10 bytes, but the guard left it at/);
+    const device = await run();
+    rmSync(device.audit);
+    symlinkSync("/dev/zero", device.audit);
+    await expect(hookCall(device.state, call, NOW)).rejects.toThrow(/is a device, pipe or socket/);
+    const fifo = await run();
+    rmSync(fifo.audit);
+    execFileSync("mkfifo", [fifo.audit]);
+    await expect(hookCall(fifo.state, call, NOW)).rejects.toThrow(/is a device, pipe or socket/);
+    const gone = await run();
+    rmSync(gone.audit);
+    await expect(hookCall(gone.state, call, NOW)).rejects.toThrow(/cannot be read \(ENOENT\)/);
+    // audit verify refuses a device without reading it.
+    expect((await cli(["audit", "verify", device.audit, "--chain-only"])).stdout).toMatch(/is a device, pipe or socket.*\[audit-chain-broken\]/);
+  });
+
   it("a log copied from another run (another key) is not authenticated by this run's state", async () => {
     const a = await run();
     const b = await run();

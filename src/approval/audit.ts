@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { readFileBounded } from "../node/read-bounded.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { approvalDiagnostic as fail } from "./record.js";
@@ -40,6 +41,11 @@ export interface AuditAnchor {
   key?: Uint8Array;
   /** seq of the run's first line (default 0: every line must carry a MAC under `key`). */
   from?: number;
+  /**
+   * The log's size in bytes as the guard left it. AuditLog reads no more than this: a log someone
+   * grew (to exhaust the hook's memory) or replaced by a device or pipe is refused unread.
+   */
+  bytes?: number;
 }
 
 /**
@@ -149,15 +155,17 @@ export class AuditError extends Error {
  */
 export class AuditLog {
   #head: AuditHead;
+  #bytes: number;
   readonly #key: Uint8Array;
   /** seq of this run's first line: the line count when the log was first opened for the run. */
   readonly from: number;
   constructor(readonly path: string, anchorOrHead?: AuditAnchor | AuditHead, key?: Uint8Array) {
     const anchor = anchorOf(anchorOrHead);
-    const text = existsSync(path) ? readFileSync(path, "utf8") : "";
-    const check = verifyAuditText(text, anchor);
+    const bytes = anchor.bytes === undefined ? (existsSync(path) ? readFileSync(path) : Buffer.alloc(0)) : readSized(path, anchor.bytes);
+    const check = verifyAuditText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), anchor);
     if (!check.ok) throw new AuditError(check.diagnostics);
     this.#head = check.head;
+    this.#bytes = bytes.byteLength;
     this.#key = key ?? anchor.key ?? randomBytes(32);
     this.from = anchor.from ?? check.head.count;
   }
@@ -165,8 +173,8 @@ export class AuditLog {
     return { ...this.#head };
   }
   /** What a verifier needs to authenticate this run's lines later: keep it where the log's writers cannot. */
-  anchor(): { head: AuditHead; from: number; key: string } {
-    return { head: this.head, from: this.from, key: Buffer.from(this.#key).toString("hex") };
+  anchor(): { head: AuditHead; from: number; key: string; bytes: number } {
+    return { head: this.head, from: this.from, key: Buffer.from(this.#key).toString("hex"), bytes: this.#bytes };
   }
   append(entry: Omit<AuditEntry, "seq" | "prev" | "mac">): AuditEntry {
     const unsigned = { seq: this.#head.count, ...entry, prev: this.#head.hash };
@@ -183,6 +191,22 @@ export class AuditLog {
       closeSync(fd);
     }
     this.#head = { count: this.#head.count + 1, hash: lineHash(line) };
+    this.#bytes += Buffer.byteLength(line) + 1;
     return full;
   }
+}
+
+/** Reads a log that must be a regular file of exactly `size` bytes; anything else is an AuditError, read no further. */
+function readSized(path: string, size: number): Uint8Array {
+  const r = readFileBounded(path, size);
+  const broken = (why: string) =>
+    new AuditError([fail("audit-chain-broken", `The audit trail ${path} ${why}, but the guard left it at ${size} bytes: it was changed outside the guard.`, "restore the log from a copy", { expected: size })]);
+  if (r.ok) {
+    if (r.bytes.byteLength !== size) throw broken(`is ${r.bytes.byteLength} bytes`);
+    return r.bytes;
+  }
+  if (r.reason === "too-large") throw broken(`is more than ${size} bytes`);
+  if (r.reason === "not-a-file") throw broken(`is ${r.kind}`);
+  if (r.code === "ENOENT" && size === 0) return new Uint8Array();
+  throw broken(`cannot be read (${r.code})`);
 }

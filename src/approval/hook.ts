@@ -88,6 +88,7 @@ export async function startGuard(statePath: string, options: GuardOptions): Prom
     audit_head: anchor.head,
     audit_key: anchor.key,
     audit_from: anchor.from,
+    audit_bytes: anchor.bytes,
     max_input_bytes: options.policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
   };
   if (record.expires_at !== undefined) state.expires_at = record.expires_at;
@@ -104,13 +105,13 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
   return withLock(statePath, async () => {
     const state = readState(statePath);
     const key = auditKeyOf(state);
-    if (key === undefined || state.audit_from === undefined)
+    if (key === undefined || state.audit_from === undefined || state.audit_bytes === undefined)
       throw new GuardStateError(`the guard state ${statePath} was written by plangate 0.1 and has no audit key; approve the plan again and run \`plangate guard start\``);
     let audit: AuditLog;
     try {
       // The head (line count and last hash) from the state pins every line through the chain, so each
       // call checks the chain and the head only; `audit verify --state` also checks each line's MAC.
-      audit = new AuditLog(state.audit, { head: state.audit_head, from: state.audit_from }, key);
+      audit = new AuditLog(state.audit, { head: state.audit_head, from: state.audit_from, bytes: state.audit_bytes }, key);
     } catch (err) {
       if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
       throw err;
@@ -119,7 +120,9 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
     const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now);
     if (decision.allow) state.next++;
     recordDecision(audit, decision, { now, planHash: state.plan_hash, nonce: state.nonce, tool: call.tool, args: call.args, last: decision.allow && state.next === state.steps });
-    state.audit_head = audit.head;
+    const after = audit.anchor();
+    state.audit_head = after.head;
+    state.audit_bytes = after.bytes;
     writeState(statePath, state);
     return decision.allow ? undefined : decision.diagnostic;
   });

@@ -23,6 +23,8 @@ export interface GuardState {
   audit_key?: string;
   /** seq of the run's first audit line (earlier lines were written by earlier runs). */
   audit_from?: number;
+  /** The audit trail's size in bytes after the guard's last line: the hook reads no more. */
+  audit_bytes?: number;
   /** Largest hook input read from standard input (the policy's guard.maxInputBytes at start). */
   max_input_bytes?: number;
   expires_at?: string;
@@ -101,6 +103,7 @@ export function readState(path: string): GuardState {
     Number.isInteger(v.audit_head.count) && (v.audit_head.hash === null || typeof v.audit_head.hash === "string") &&
     (v.version === 1 ||
       (typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && (v.audit_from as number) >= 0 &&
+        Number.isInteger(v.audit_bytes) && (v.audit_bytes as number) >= 0 &&
         Number.isInteger(v.max_input_bytes) && (v.max_input_bytes as number) > 0));
   if (!ok) throw new GuardStateError(`the guard state ${path} is not a plangate guard state`);
   return v as GuardState;

@@ -1,13 +1,16 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
 import { approvalDiagnostic } from "../../approval/record.js";
 import { auditKeyOf, GuardStateError, readState } from "../../approval/state.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
+import { readFileBounded } from "../../node/read-bounded.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { printApprovalResult } from "./approval-common.js";
+
+/** Largest audit trail `audit verify` reads (1 GiB: millions of lines). */
+const MAX_LOG_BYTES = 1 << 30;
 
 interface AuditFlags {
   state?: string;
@@ -54,14 +57,15 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
             throw err;
           }
         }
-        let text: string;
-        try {
-          text = readFileSync(resolve(io.cwd, log), "utf8");
-        } catch (err) {
-          const d = approvalDiagnostic("audit-chain-broken", `The audit trail ${log} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the path; a missing log is a broken trail");
+        // A regular file only (a device or pipe would be read forever), and at most MAX_LOG_BYTES.
+        const read = readFileBounded(resolve(io.cwd, log), MAX_LOG_BYTES);
+        if (!read.ok) {
+          const why = read.reason === "error" ? `cannot be read (${read.code})` : read.reason === "not-a-file" ? `is ${read.kind}` : `is over ${MAX_LOG_BYTES} bytes`;
+          const d = approvalDiagnostic("audit-chain-broken", `The audit trail ${log} ${why}.`, "check the path; a missing log is a broken trail");
           printApprovalResult(io, log, [d], flags.output, { level: "broken" });
           return EXIT.rejected;
         }
+        const text = Buffer.from(read.bytes).toString("utf8");
         const r = verifyAuditText(text, anchor);
         const diagnostics: Diagnostic[] = [...r.diagnostics];
         if (r.level === "chain" && flags.chainOnly !== true)
