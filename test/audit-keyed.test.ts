@@ -150,6 +150,19 @@ describe("keyed audit chain", () => {
     expect((await cli(["audit", "verify", device.audit, "--chain-only"])).stdout).toMatch(/is a device, pipe or socket.*\[audit-chain-broken\]/);
   });
 
+  it("a plan swapped for a device or a folder is refused at once (approval-plan-mismatch), not read forever", async () => {
+    const { rmSync, symlinkSync, mkdirSync } = await import("node:fs");
+    for (const swap of ["device", "folder"] as const) {
+      const r = await run();
+      rmSync(r.k.planFile);
+      if (swap === "device") symlinkSync("/dev/zero", r.k.planFile);
+      else mkdirSync(r.k.planFile);
+      const started = performance.now();
+      expect(await hookCall(r.state, { tool: "write_file", args: PLAN[1]!.params }, NOW)).toMatchObject({ rule: "approval-plan-mismatch" });
+      expect(performance.now() - started).toBeLessThan(2000);
+    }
+  });
+
   it("a log copied from another run (another key) is not authenticated by this run's state", async () => {
     const a = await run();
     const b = await run();

@@ -4,6 +4,7 @@ import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { type PlanReport, validatePlan } from "../engine.js";
+import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
 import type { Policy } from "../policy/types.js";
 import { AuditError, AuditLog } from "./audit.js";
@@ -206,14 +207,17 @@ export class ExecutionGuard {
   }
 }
 
-/** The plan's bytes, or undefined when it cannot be read (decideStep refuses then). */
-export function readPlanBytes(file: string): Uint8Array | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
+/**
+ * The plan's bytes, or undefined when it cannot be read (decideStep refuses then). The plan sits in
+ * the workspace, where a step may swap it for a huge file or a device: only a regular file of at most
+ * `maxBytes` (default: limits.maxFileBytes' default, 64 MiB) is read.
+ */
+export function readPlanBytes(file: string, maxBytes = DEFAULT_MAX_PLAN_BYTES): Uint8Array | undefined {
+  const r = readFileBounded(file, maxBytes);
+  return r.ok ? r.bytes : undefined;
 }
+
+const DEFAULT_MAX_PLAN_BYTES = 64 * 1024 * 1024;
 
 /** Appends a decision to the audit trail, and a "complete" entry after the last approved step. */
 export function recordDecision(audit: AuditLog, d: Decision, c: { now: Date; planHash: string; nonce: string; tool: string; args: unknown; last: boolean }): void {
