@@ -55,6 +55,11 @@ describe("findTodoTask (markdown-it block structure)", () => {
     expect(normaliseStatus(r.task!.rawStatus!)).toBe("not_started");
   });
 
+  it.each(["===", "---", "  --"])("ends a section at a setext heading (underline %j)", (underline) => {
+    const text = `### 1. One\ntext\n${underline}\nStatus: [DONE]\n`;
+    expect(findTodoTask(text, 1)).toEqual({ nonTasks: [{ offset: 0, title: "One" }] });
+  });
+
   it("handles CRLF line endings", () => {
     const text = "### 2. Two\r\nStatus: [DONE]\r\n";
     const { task } = findTodoTask(text, 2);

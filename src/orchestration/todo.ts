@@ -113,11 +113,14 @@ export function needsCommonMark(body: string): boolean {
   for (let p = 0; p < body.length; ) {
     const e = endOfLine(body, p);
     const c = body.charCodeAt(p);
-    if (RISKY_START[c]) {
-      RISKY_LINE.lastIndex = p;
-      if (RISKY_LINE.test(body)) return true;
-      SETEXT.lastIndex = p;
-      if (!prevBlank && SETEXT.test(body)) return true;
+    const risky = c < 128 ? LINE_START[c] : undefined;
+    if (risky !== undefined) {
+      risky.lastIndex = p;
+      if (risky.test(body)) return true;
+      if (!prevBlank && (c === 45 || c === 61 || c === 32)) {
+        SETEXT.lastIndex = p;
+        if (SETEXT.test(body)) return true;
+      }
     }
     prevBlank = e === p || (e === p + 1 && c === 13);
     p = e + 1;
@@ -125,10 +128,18 @@ export function needsCommonMark(body: string): boolean {
   return false;
 }
 
-const RISKY_START = new Uint8Array(128);
-for (const ch of " \t<>#-*+=`0123456789") RISKY_START[ch.charCodeAt(0)] = 1;
-const RISKY_LINE =
-  /(?:[ \t]*<| {4}|[ \t]*\t|`{3,}[^`\n]+`| {1,3}#| {0,3}>|[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+#|#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$))/y;
+/** Per first character of a line, what makes that line risky (sticky: tried at the line's start). */
+const LINE_START: (RegExp | undefined)[] = [];
+const indented = /[ \t]*<| {4}| {0,3}\t| {1,3}[#>]| {0,3}(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+#/y;
+const listItem = /(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+#/y;
+LINE_START[32] = indented;
+LINE_START[9] = /[^]/y;
+LINE_START[60] = /[^]/y; // <
+LINE_START[62] = /[^]/y; // >
+LINE_START[35] = /#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$)/y;
+LINE_START[96] = /`{3,}[^`\n]+`/y;
+LINE_START[61] = /(?!)/y; // = : only as a setext underline
+for (const ch of "-*+0123456789") LINE_START[ch.charCodeAt(0)] = listItem;
 const SETEXT = / {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/y;
 
 /**
@@ -138,6 +149,8 @@ const SETEXT = / {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/y;
  * anything the scanner could read differently goes through markdown-it.
  */
 export function findTodoTask(text: string, n: number): TodoLookup {
+  // No "#", blanks, "N." anywhere: no reading has a heading for task N.
+  if (!new RegExp(`#[ \\t]+${n}\\.`).test(text)) return { nonTasks: [] };
   const start = bodyStart(text);
   if (needsCommonMark(start ? text.slice(start) : text)) return findTodoTaskCommonMark(text, n);
   return scanTodoTask(text, n, start);
