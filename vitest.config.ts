@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     pool: "forks",
+    globalSetup: ["test/global-setup.ts"],
   },
 });

@@ -1,13 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadToolsFile } from "../src/node/tools-file.js";
 import { validateFile } from "../src/node/validate-file.js";
 import { NOW } from "./helpers.js";
+import { REAL_PLANS, realPlansPresent } from "./real-plans.js";
 
 /** Plans written by scAgent's own code (../shared/real-plans): read only when present, never copied. */
-const base = join(import.meta.dirname, "../../shared/real-plans");
-const present = existsSync(join(base, "provenance.json"));
+const base = REAL_PLANS;
+const present = realPlansPresent;
 
 interface Row {
   file: string;

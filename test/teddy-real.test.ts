@@ -5,11 +5,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { validateFile } from "../src/node/validate-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { NOW } from "./helpers.js";
+import { realPlan, realPlansPresent } from "./real-plans.js";
 
 // Real TeDDy plans (../shared/real-plans/teddy), read where they are; never copied into the repo.
-const dir = join(import.meta.dirname, "../../shared/real-plans/teddy");
-const provenance = join(dir, "../provenance.json");
-const present = existsSync(provenance);
+const dir = realPlan("teddy");
+const provenance = realPlan("provenance.json");
+const present = realPlansPresent;
 
 interface Row {
   file: string;

@@ -1,3 +1,5 @@
+import markdownItFactory, { type MarkdownIt } from "markdown-it";
+
 /** Where a task sits in a TODO.md and what its section says. Offsets are 0-based into the text. */
 export interface TodoTask {
   number: number;
@@ -66,7 +68,7 @@ class Fences {
         let run = 0;
         while (t[m + run] === char) run++;
         if (this.#open === undefined) this.#open = { char, len: run };
-        else if (this.#open.char === char && run >= this.#open.len && t.slice(m + run, lineEnd).trim() === "")
+        else if (this.#open.char === char && run >= this.#open.len && /^[ \t]*\r?$/.test(t.slice(m + run, lineEnd)))
           this.#open = undefined;
         this.#pos = lineEnd + 1;
       } else {
@@ -88,12 +90,75 @@ function endOfLine(t: string, from: number): number {
 }
 
 /**
- * Finds task N: a `### N. Title` heading outside fenced code whose section (up to the next heading of
- * level 1-3) has a Status line. Jumps with indexOf so a large TODO.md costs little more than a search.
+ * Can a line-by-line reading of this TODO.md body differ from CommonMark's? It can where the body has
+ * HTML blocks, indented code, fences that are indented or sit in a container, headings in a container
+ * or indented, setext underlines, ATX closing sequences, a tab or two spaces after `#`, backticks in a
+ * backtick fence's info string, lone CRs or NULs. A body with none of them is read by the fast
+ * scanner, any other by markdown-it; a property test (todo.test.ts) keeps the two readings equal on the
+ * bodies the scanner takes. Cheap: indexOf for the rare characters, one sticky regex on the lines whose
+ * first character could start something risky.
+ */
+export function needsCommonMark(body: string): boolean {
+  if (body.includes("\0")) return true;
+  for (let i = body.indexOf("\r"); i >= 0; i = body.indexOf("\r", i + 1)) if (body.charCodeAt(i + 1) !== 10) return true;
+  for (const fence of ["```", "~~~"]) {
+    for (let i = body.indexOf(fence); i >= 0; i = body.indexOf(fence, i + 3)) {
+      let ls = i;
+      while (ls > 0 && body.charCodeAt(ls - 1) === fence.charCodeAt(0)) ls--;
+      if (ls > 0 && body.charCodeAt(ls - 1) !== 10) return true;
+      i = endOfLine(body, i) - 2;
+    }
+  }
+  let prevBlank = true;
+  for (let p = 0; p < body.length; ) {
+    const e = endOfLine(body, p);
+    const c = body.charCodeAt(p);
+    const risky = c < 128 ? LINE_START[c] : undefined;
+    if (risky !== undefined) {
+      risky.lastIndex = p;
+      if (risky.test(body)) return true;
+      if (!prevBlank && (c === 45 || c === 61 || c === 32)) {
+        SETEXT.lastIndex = p;
+        if (SETEXT.test(body)) return true;
+      }
+    }
+    prevBlank = e === p || (e === p + 1 && c === 13);
+    p = e + 1;
+  }
+  return false;
+}
+
+/** Per first character of a line, what makes that line risky (sticky: tried at the line's start). */
+const LINE_START: (RegExp | undefined)[] = [];
+const indented = /[ \t]*<| {4}| {0,3}\t| {1,3}[#>]| {0,3}(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+#/y;
+const listItem = /(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+#/y;
+LINE_START[32] = indented;
+LINE_START[9] = /[^]/y;
+LINE_START[60] = /[^]/y; // <
+LINE_START[62] = /[^]/y; // >
+LINE_START[35] = /#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$)/y;
+LINE_START[96] = /`{3,}[^`\n]+`/y;
+LINE_START[61] = /(?!)/y; // = : only as a setext underline
+for (const ch of "-*+0123456789") LINE_START[ch.charCodeAt(0)] = listItem;
+const SETEXT = / {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/y;
+
+/**
+ * Finds task N: a level-3 heading `### N. Title` outside code whose section (up to the next heading of
+ * level 1-3) has a Status line, read as CommonMark reads the document. Plain TODO.md files (the common
+ * case) go through a scanner that jumps with indexOf, so a large file costs little more than a search;
+ * anything the scanner could read differently goes through markdown-it.
  */
 export function findTodoTask(text: string, n: number): TodoLookup {
-  const needle = `### ${n}.`;
+  // No "#", blanks, "N." anywhere: no reading has a heading for task N.
+  if (!new RegExp(`#[ \\t]+${n}\\.`).test(text)) return { nonTasks: [] };
   const start = bodyStart(text);
+  if (needsCommonMark(start ? text.slice(start) : text)) return findTodoTaskCommonMark(text, n);
+  return scanTodoTask(text, n, start);
+}
+
+/** The scanner; only for bodies that do not need CommonMark. */
+function scanTodoTask(text: string, n: number, start: number): TodoLookup {
+  const needle = `### ${n}.`;
   const fences = new Fences(text, start);
   const nonTasks: TodoLookup["nonTasks"] = [];
   let from = start;
@@ -106,8 +171,9 @@ export function findTodoTask(text: string, n: number): TodoLookup {
     // "### 12.5" is a subsection, not task 12: the number must end the token.
     if (!(Number.isNaN(after) || after === 32 || after === 9 || after === 10 || after === 13)) continue;
     if (fences.inside(pos)) continue;
-    const headingEnd = endOfLine(text, pos);
+    let headingEnd = endOfLine(text, pos);
     const title = text.slice(pos + needle.length, headingEnd).trim();
+    if (text[headingEnd - 1] === "\r") headingEnd--;
     const task = readSection(text, n, pos, headingEnd, title);
     if (task.rawStatus !== undefined) return { task, nonTasks };
     nonTasks.push({ offset: pos, title });
@@ -116,18 +182,15 @@ export function findTodoTask(text: string, n: number): TodoLookup {
 
 function readSection(text: string, n: number, pos: number, headingEnd: number, title: string): TodoTask {
   const task: TodoTask = { number: n, title, headingOffset: pos, headingEnd };
-  let p = headingEnd + 1;
-  let fence: string | undefined;
+  let p = endOfLine(text, headingEnd) + 1;
+  const fences = new Fences(text, p);
   while (p < text.length) {
     const e = endOfLine(text, p);
-    const line = text.slice(p, e);
-    const trimmed = line.trimStart();
-    if (trimmed.startsWith("```") || trimmed.startsWith("~~~")) {
-      const marker = trimmed.slice(0, 3);
-      if (fence === undefined) fence = marker;
-      else if (fence === marker) fence = undefined;
-    } else if (fence === undefined) {
-      if (/^#{1,3}[ \t]/.test(line)) break;
+    // At a line's start the tracker gives the state before the line: a closing fence line and the
+    // code inside are skipped, an opening fence line matches neither pattern below.
+    if (!fences.inside(p)) {
+      const line = text.slice(p, e);
+      if (/^#{1,3}(?:[ \t]|\r?$)/.test(line)) break;
       const m = FIELD.exec(line.replace(/\r$/, ""));
       if (m) {
         const key = m[1]!.toLowerCase();
@@ -140,6 +203,77 @@ function readSection(text: string, n: number, pos: number, headingEnd: number, t
     p = e + 1;
   }
   return task;
+}
+
+let parser: MarkdownIt | undefined;
+
+/** markdown-it with block rules only: sections, headings and code are block structure, and inline parsing is most of the cost. */
+function blockParser(): MarkdownIt {
+  const md = markdownItFactory("commonmark");
+  md.core.ruler.disable(["inline", "text_join"]);
+  return md;
+}
+
+/** Block kinds whose lines are text, not fields: a Status line inside them is an example, not a status. */
+const VERBATIM = new Set(["fence", "code_block", "html_block"]);
+
+/**
+ * The reference reading: markdown-it's block structure (CommonMark), so fences, indented code and HTML
+ * blocks are what a Markdown viewer shows as such; field lines are matched within that.
+ */
+export function findTodoTaskCommonMark(text: string, n: number): TodoLookup {
+  const start = bodyStart(text);
+  const body = text.slice(start);
+  parser ??= blockParser();
+  const tokens = parser.parse(body, {});
+  const lineStarts = [0];
+  // CommonMark's line endings: CRLF, LF and a lone CR.
+  for (const m of body.matchAll(/\r\n?|\n/g)) lineStarts.push(m.index + m[0].length);
+  const lineEnd = (line: number) => {
+    if (line + 1 >= lineStarts.length) return body.length;
+    const next = lineStarts[line + 1]!;
+    return body[next - 2] === "\r" && body[next - 1] === "\n" ? next - 2 : next - 1;
+  };
+
+  // Headings of level 1-3 (they bound sections) and the lines that belong to verbatim blocks.
+  const headings: { tag: string; line: number; content: string }[] = [];
+  const verbatim = new Uint8Array(lineStarts.length);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (!t.map) continue;
+    if (t.type === "heading_open" && (t.tag === "h1" || t.tag === "h2" || t.tag === "h3")) {
+      headings.push({ tag: t.tag, line: t.map[0], content: tokens[i + 1]?.content ?? "" });
+    } else if (VERBATIM.has(t.type)) {
+      verbatim.fill(1, t.map[0], t.map[1]);
+    }
+  }
+
+  const label = new RegExp(`^${n}\\.(?=[ \\t]|$)`);
+  const nonTasks: TodoLookup["nonTasks"] = [];
+  for (let h = 0; h < headings.length; h++) {
+    const heading = headings[h]!;
+    if (heading.tag !== "h3" || !label.test(heading.content)) continue;
+    const lineStart = lineStarts[heading.line]!;
+    const pos = start + lineStart + body.slice(lineStart).search(/[^ ]/);
+    const title = heading.content.slice(String(n).length + 1).trim();
+    const task: TodoTask = { number: n, title, headingOffset: pos, headingEnd: start + lineEnd(heading.line) };
+    const last = h + 1 < headings.length ? headings[h + 1]!.line : lineStarts.length;
+    for (let line = heading.line + 1; line < last; line++) {
+      if (verbatim[line]) continue;
+      const from = lineStarts[line]!;
+      const raw = body.slice(from, lineEnd(line));
+      const m = FIELD.exec(raw.replace(/\r$/, ""));
+      if (!m) continue;
+      const key = m[1]!.toLowerCase();
+      if (key === "status" && task.rawStatus === undefined) {
+        task.rawStatus = m[2]!;
+        task.statusOffset = start + from + raw.indexOf(m[2]!);
+      } else if (key === "language" && task.language === undefined) task.language = m[2]!;
+    }
+    if (task.rawStatus !== undefined) return { task, nonTasks };
+    nonTasks.push({ offset: pos, title });
+  }
+  return { nonTasks };
 }
 
 /** `[NOT STARTED]`, `Not Started`, `not-started` → `not_started` (the state.json spelling). */

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/node/policy.js";
 import { checkReturn } from "../../src/orchestration/return.js";
 import { checkTask } from "../../src/orchestration/task.js";
+import { realPlan } from "../real-plans.js";
 import { rules, tempWorkspace } from "./fixtures.js";
 
 // Real ProofChecker files, read in place from the shared folder (never copied into this repository).
-const DIR = join(import.meta.dirname, "../../../shared/real-plans/proofchecker");
+const DIR = realPlan("proofchecker");
 const EXAMPLES = join(import.meta.dirname, "../../examples");
 const read = (f: string) => readFileSync(join(DIR, f), "utf8");
 

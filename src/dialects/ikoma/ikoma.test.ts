@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ids, run, tools } from "../../../test/helpers.js";
 import { loadToolsFile } from "../../node/tools-file.js";
+import { realPlan } from "../../../test/real-plans.js";
 
 const ok = {
   plan: [
@@ -73,7 +74,7 @@ describe("ikoma dialect", () => {
   });
 });
 
-const realDir = join(import.meta.dirname, "../../../../shared/real-plans/ikoma");
+const realDir = realPlan("ikoma");
 describe.skipIf(!existsSync(realDir))("real iKOMA plans", () => {
   // plangate follows iKOMA's schema, not its runtime: the bare fallback list and the step's extra_field are rejected.
   const expected: Record<string, string[]> = {

@@ -1,0 +1,47 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  license: string;
+  exports: Record<string, Record<string, string>>;
+  files: string[];
+};
+
+// A consumer folder whose node_modules/plangate is this checkout.
+const consumer = mkdtempSync(join(tmpdir(), "plangate-consumer-"));
+mkdirSync(join(consumer, "node_modules"));
+symlinkSync(root, join(consumer, "node_modules", "plangate"), "dir");
+afterAll(() => rmSync(consumer, { recursive: true, force: true }));
+
+const node = (args: string[]) => {
+  try {
+    return { out: execFileSync(process.execPath, args, { cwd: consumer, encoding: "utf8", stdio: "pipe" }), err: "" };
+  } catch (e) {
+    return { out: "", err: String((e as { stderr?: string }).stderr ?? e) };
+  }
+};
+
+describe("package", () => {
+  it("names its licence in a LICENSE file that matches package.json", () => {
+    expect(pkg.license).toBe("MIT");
+    expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License/);
+    expect(pkg.files).toContain("LICENSE");
+  });
+
+  it("tells a CommonJS require() caller to use import, for every entry point", () => {
+    for (const entry of ["plangate", "plangate/schemas"]) {
+      const r = node(["-e", `try { require(${JSON.stringify(entry)}) } catch (e) { console.log(e.code + ": " + e.message) }`]);
+      expect(r.out).toMatch(/^ERR_REQUIRE_ESM: plangate is an ES module: load it with `import/);
+    }
+  });
+
+  it("loads as an ES module", () => {
+    const r = node(["--input-type=module", "-e", 'const m = await import("plangate"); console.log(typeof m.validateFile)']);
+    expect(r.err).toBe("");
+    expect(r.out.trim()).toBe("function");
+  });
+});
