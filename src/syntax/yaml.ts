@@ -3,6 +3,13 @@ import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } f
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
 import { addIssue, unsafeKeyReason } from "./unsafe.js";
+import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
+
+/**
+ * Who else reads the plan: `pyyaml` (a Python executor with PyYAML's safe loader, YAML 1.1) makes the
+ * reader refuse every scalar and construct the two read differently; `yaml-1.2` turns those refusals off.
+ */
+export type YamlExecutor = "pyyaml" | "yaml-1.2";
 
 export interface YamlOptions {
   maxDepth?: number;
@@ -10,13 +17,90 @@ export interface YamlOptions {
   maxNodes?: number;
   /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
   maxStringLength?: number;
+  /** The parser the plan's executor reads it with. Default `pyyaml`. */
+  executor?: YamlExecutor;
 }
 
 const CORE_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`),
 );
 
+const MAP_TAG = "tag:yaml.org,2002:map";
+const SEQ_TAG = "tag:yaml.org,2002:seq";
+
 class Exhausted extends Error {}
+
+type Unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) => void;
+
+/**
+ * Line breaks the readers disagree on. A lone CR is a line break in YAML but content to the yaml
+ * package; NEL, LS and PS are line breaks to YAML 1.1 (PyYAML, even inside comments and quotes) and
+ * ordinary characters to YAML 1.2.
+ */
+function textBreaks(text: string, pyyaml: boolean, unsafe: Unsafe): void {
+  const re = pyyaml ? /\r(?!\n)|[\u0085\u2028\u2029]/g : /\r(?!\n)/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const c = m[0];
+    const name = c === "\r" ? "a carriage return not followed by a line feed" : c === "\u0085" ? "a raw NEL (U+0085)" : c === "\u2028" ? "a raw LINE SEPARATOR (U+2028)" : "a raw PARAGRAPH SEPARATOR (U+2029)";
+    unsafe(m.index, m.index + 1, `The file holds ${name}: ${c === "\r" ? "YAML reads it as a line break, the yaml package as text" : "PyYAML (YAML 1.1) reads it as a line break, YAML 1.2 as text"}.`, c === "\r" ? "end lines with LF or CRLF" : `write it as the escape ${c === "\u0085" ? "\\N" : c === "\u2028" ? "\\L" : "\\P"} inside a double-quoted string`);
+  }
+}
+
+/**
+ * Tabs PyYAML refuses: outside quoted and block scalars and comments a tab is separation to YAML 1.2
+ * but a character that "cannot start any token" to PyYAML (also inside a plain scalar).
+ * `ranges` holds start, end pairs of quoted and block scalars in document order.
+ */
+function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
+  let tab = text.indexOf("\t");
+  if (tab < 0) return;
+  const inside = (i: number): boolean => {
+    let lo = 0;
+    let hi = ranges.length / 2 - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ranges[2 * mid]! > i) hi = mid - 1;
+      else if (ranges[2 * mid + 1]! <= i) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  };
+  let reported = 0;
+  for (; tab >= 0 && reported < 100; tab = text.indexOf("\t", tab + 1)) {
+    if (inside(tab)) continue;
+    let j = text.lastIndexOf("\n", tab) + 1;
+    let comment = false;
+    for (; j < tab; j++) {
+      const c = text[j];
+      if (c === "#" && (j === 0 || text[j - 1] === " " || text[j - 1] === "\t" || text[j - 1] === "\n") && !inside(j)) {
+        comment = true;
+        break;
+      }
+    }
+    if (comment) continue;
+    reported++;
+    unsafe(tab, tab + 1, "A tab outside quoted text: YAML 1.2 reads it as a space, PyYAML refuses the file.", "use spaces, or put the tab inside a quoted string (or write it as \\t in double quotes)");
+  }
+}
+
+/** True when a double-quoted scalar's source spells a UTF-16 surrogate as a \\u escape. */
+function surrogateEscape(text: string, start: number, end: number): boolean {
+  let i = text.indexOf("\\", start);
+  while (i >= 0 && i < end) {
+    if (text[i + 1] === "u" && /^[dD][89abAB]/.test(text.slice(i + 2, i + 4))) return true;
+    i = text.indexOf("\\", i + 2);
+  }
+  return false;
+}
+
+/** A YAML 1.2 value in words, for messages. */
+function describe12(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  if (typeof value === "number" || typeof value === "bigint") return `the number ${String(value)}`;
+  return "a value";
+}
 
 /**
  * The yaml package recurses once per nesting level and overflows the stack near 1,000 levels (where
@@ -131,9 +215,75 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const pyyaml = (options.executor ?? "pyyaml") === "pyyaml";
+  const unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) =>
+    addIssue(issues, pointer === undefined ? { rule: "unsafe-value", message, start, end, hint } : { rule: "unsafe-value", message, start, end, pointer, hint });
+  const version = doc.directives?.yaml;
+  if (version?.explicit && version.version !== "1.2") {
+    const at = Math.max(0, text.indexOf("%YAML"));
+    unsafe(at, at + 5, `The %YAML ${version.version} directive asks for YAML ${version.version}, but plangate reads YAML 1.2: consumers would read the plan differently.`, "remove the %YAML line (or write %YAML 1.2)");
+  }
+  for (const w of doc.warnings) {
+    const start = Math.min(w.pos[0], text.length);
+    unsafe(start, Math.max(start, Math.min(w.pos[1], text.length)), `YAML readers disagree here: ${w.message.split("\n")[0]}`, w.code === "TAG_RESOLVE_FAILED" ? "remove the tag, or write a value that matches it" : "write the value plainly");
+  }
+  textBreaks(text, pyyaml, unsafe);
+  /** Quoted and block scalars, in document order: where a tab is content rather than separation. */
+  const textRanges: number[] = [];
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
+  /** Anchors as defined so far in document order, and what each alias refers to, resolved where it stands. */
+  const anchors = new Map<string, Node>();
   const targets = new Map<Node, Node | undefined>();
+  /** Collections being read: an alias to one of them would make the plan infinite. */
+  const open = new Set<Node>();
+  /** Nesting of alias expansions: inside one, every node has been checked where it first stood. */
+  let expanding = 0;
+  /** Nesting of flow collections around the node being read. */
+  let flow = 0;
+  const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
+    if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" || node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      textRanges.push(start, end);
+      if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
+        unsafe(start, end, `The ${what} spells a UTF-16 surrogate as a \\u escape: PyYAML reads two lone surrogates where plangate reads one character.`, "write the character itself, or as one \\U00XXXXXX escape", at);
+      if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
+        unsafe(start, end, `The block ${what} ends the file without a line break: readers disagree on whether its last line ends with one.`, "end the file with a line break", at);
+    }
+    if (!pyyaml) return;
+    const src = node.source;
+    if (typeof src !== "string") return;
+    if (flow > 0 && node.type === "PLAIN" && (src.includes("?") || src.startsWith(":"))) {
+      unsafe(start, end, `The ${what} ${src} stands in a flow collection, where PyYAML reads ${src.startsWith(":") ? "a leading :" : "?"} as punctuation and refuses the file.`, `quote it: "${src.replace(/["\\]/g, "\\$&")}"`, at);
+      return;
+    }
+    const tag = node.tag;
+    if (tag !== undefined && !CORE_TAGS.has(tag)) return;
+    let py: PyScalar | undefined;
+    if (tag !== undefined) py = pyyamlConstruct(tag, src);
+    else if (node.type === "PLAIN" && pyyamlMayResolve(src)) py = pyyamlConstruct(pyyamlPlainTag(src, what === "key"), src);
+    if (py === undefined || sameReading(py, node.value)) return;
+    unsafe(start, end, `The ${what} ${node.type === "PLAIN" ? src : JSON.stringify(src)} is ${describe12(node.value)} to plangate (YAML 1.2) but ${describePy(py)} to PyYAML (YAML 1.1): a Python executor would run a different plan.`, tag === undefined ? `quote it: "${src.replace(/["\\]/g, "\\$&")}"${typeof node.value === "number" ? ", or write the number plainly (e.g. 493, 1000.0, 1.0e+3)" : ""}` : "remove the tag and write the value plainly, or quote it", at);
+  };
+  /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
+  const anchor = (n: Node, start: number, end: number, at?: Pointer) => {
+    const name = n.anchor!;
+    if (pyyaml && anchors.has(name))
+      unsafe(start, end, `The anchor &${name} is defined a second time: YAML 1.2 readers use the latest, PyYAML refuses the file.`, "give each anchor its own name", at);
+    anchors.set(name, n);
+  };
+  /** Records anchors and alias targets inside a part of the document that is not read (a refused key). */
+  const register = (node: unknown) => {
+    if (isAlias(node)) targets.set(node, anchors.get(node.source));
+    else if (node && typeof node === "object") {
+      const n = node as Node;
+      if (n.anchor) anchor(n, rangeOf(n).start, rangeOf(n).end);
+      if (isMap(n)) for (const pair of n.items) {
+        register(pair.key);
+        register(pair.value);
+      }
+      else if (isSeq(n)) for (const item of n.items) register(item);
+    }
+  };
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
@@ -142,26 +292,43 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
-      // Alias.resolve searches the document; a file full of aliases must not make that quadratic.
-      let target = targets.get(node);
-      if (target === undefined) {
-        target = node.resolve(doc);
+      // Each alias is resolved once, against the anchors defined before it: Alias.resolve would search
+      // the whole document for every alias, which makes a file of aliases quadratic.
+      let target: Node | undefined;
+      if (expanding > 0) target = targets.get(node);
+      else {
+        target = anchors.get(node.source);
         targets.set(node, target);
       }
+      const r = rangeOf(node);
+      if (target === undefined || open.has(target)) {
+        unsafe(r.start, r.end, target === undefined ? `The alias *${node.source} refers to no anchor before it.` : `The alias *${node.source} refers to a collection that contains it: the plan would be infinite.`, "write the value out in full", at);
+        index.set(at, locationOf(node, key));
+        return null;
+      }
+      expanding++;
       const v = build(target, at, depth + 1);
+      expanding--;
       index.set(at, locationOf(node, key));
       return v;
     }
     const loc = locationOf(node as Node | null, key);
     index.set(at, loc);
     if (node === null || node === undefined) return null;
-    const tag = (node as Node).tag;
-    if (tag !== undefined && !CORE_TAGS.has(tag)) {
+    const fresh = expanding === 0;
+    const n = node as Node;
+    if (fresh && n.anchor) anchor(n, loc.start, loc.end, at);
+    const tag = n.tag;
+    if (fresh && tag !== undefined && !CORE_TAGS.has(tag)) {
       addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
     }
     if (isMap(node)) {
+      if (fresh && tag !== undefined && tag !== MAP_TAG && CORE_TAGS.has(tag))
+        unsafe(loc.start, loc.end, `The tag ${tag} is on a mapping: YAML readers disagree on what it means.`, "remove the tag", at);
       const obj: Record<string, unknown> = {};
       const firstAt = new Map<string, number>();
+      if (fresh) open.add(node);
+      if (node.flow) flow++;
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const kr = rangeOf(keyNode);
@@ -169,11 +336,19 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         if (keyNode === null || (isScalar(keyNode) && (keyNode.value === null || typeof keyNode.value !== "object"))) {
           const raw = keyNode === null ? null : (keyNode as Scalar).value;
           name = raw === null ? "" : String(raw);
+          if (fresh && keyNode !== null) {
+            if (keyNode.anchor) anchor(keyNode, kr.start, kr.end, childPointer(at, name));
+            checkScalar(keyNode as Scalar, kr.start, kr.end, childPointer(at, name), "key");
+          }
           if (keyNode === null || typeof raw !== "string")
             addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
         } else {
           name = "";
           addIssue(issues, { rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          if (fresh) {
+            register(keyNode);
+            register(pair.value);
+          }
           continue;
         }
         const memberAt = childPointer(at, name);
@@ -191,17 +366,26 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
         else obj[name] = value;
       }
+      if (node.flow) flow--;
+      if (fresh) open.delete(node);
       return obj;
     }
     if (isSeq(node)) {
+      if (fresh && tag !== undefined && tag !== SEQ_TAG && CORE_TAGS.has(tag))
+        unsafe(loc.start, loc.end, `The tag ${tag} is on a sequence: YAML readers disagree on what it means.`, "remove the tag", at);
+      if (fresh) open.add(node);
+      if (node.flow) flow++;
       const arr: unknown[] = [];
       node.items.forEach((item, i) => {
         arr.push(build(item, childPointer(at, i), depth + 1));
       });
+      if (node.flow) flow--;
+      if (fresh) open.delete(node);
       return arr;
     }
     if (isScalar(node)) {
       const v = node.value;
+      if (fresh) checkScalar(node, loc.start, loc.end, at, "value");
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
         addIssue(issues, { rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
       if (typeof v === "bigint") return Number(v);
@@ -222,6 +406,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
+  if (pyyaml) tabsOutsideText(text, textRanges, unsafe);
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }
 
