@@ -96,7 +96,7 @@ function surrogateEscape(text: string, start: number, end: number): boolean {
 /** A YAML 1.2 value in words, for messages. */
 function describe12(value: unknown): string {
   if (value === null) return "null";
-  if (typeof value === "string") return "a string";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
   if (typeof value === "boolean") return `the boolean ${value}`;
   if (typeof value === "number" || typeof value === "bigint") return `the number ${String(value)}`;
   return "a value";
@@ -239,6 +239,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   const open = new Set<Node>();
   /** Nesting of alias expansions: inside one, every node has been checked where it first stood. */
   let expanding = 0;
+  /** The outermost alias being expanded: where an expansion past the budget is reported. */
+  let expandedAt = { start: 0, end: 0 };
   /** Nesting of flow collections around the node being read. */
   let flow = 0;
   const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
@@ -306,6 +308,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         index.set(at, locationOf(node, key));
         return null;
       }
+      if (expanding === 0) expandedAt = r;
       expanding++;
       const v = build(target, at, depth + 1);
       expanding--;
@@ -402,7 +405,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   } catch (err) {
     if (err instanceof Exhausted) {
       if (err.message !== "depth")
-        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: 0, end: 0, hint: "remove the nested aliases, or raise limits if the input is trusted" });
+        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: expandedAt.start, end: expandedAt.end, hint: "remove the nested aliases, or raise limits if the input is trusted" });
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
