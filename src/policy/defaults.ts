@@ -102,6 +102,7 @@ export function defaultPolicy(workspace: string): Policy {
     tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
+    yaml: { executor: "pyyaml" },
     limits: {
       maxFileBytes: 64 * 1024 * 1024,
       maxDepth: 1000,
