@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseYaml } from "../src/syntax/yaml.js";
 import { QUOTED_CONTEXTS, yamlVariants } from "./yaml-variants.js";
@@ -121,6 +122,45 @@ describe("YAML plans against PyYAML (YAML 1.1, safe loader)", () => {
     const stale = variants.filter((_, i) => JSON.stringify(live.readings[i]) !== JSON.stringify(recorded.variants[i]?.reading));
     expect(stale, "rewrite the fixture: PLANGATE_WRITE_PYYAML_READINGS=1 npx vitest run test/yaml-pyyaml.differential.test.ts").toEqual([]);
   });
+
+  it.skipIf(!hasPyyaml)("live, random: plain scalars spelt from number, boolean and date characters, in keys, values and flow", () => {
+    const scalar = fc
+      .array(fc.constantFrom(..."0123456789+-._:eExXoObB~=<yYnNtTfF", "0", "1", "7", "8", "9", "e+", "e-", ".5", "0x", "0o", "0b", "1:", "inf", "nan", "yes", "on", "off", "null", "true", "2001-12-14", " 1"), { minLength: 1, maxLength: 6 })
+      .map((parts) => parts.join(""));
+    const text = fc.tuple(scalar, fc.integer({ min: 0, max: 4 })).map(([s, c]) => [`k: ${s}\n`, `${s}: v\n`, `k: [${s}, x]\n`, `{"k": ${s}}`, `k: {${s}: 1}\n`][c]!);
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 200, maxLength: 200 }), (texts) => {
+        const { readings } = pyyamlReadings(texts);
+        texts.forEach((t, i) => {
+          const doc = parseYaml(t);
+          if (doc.issues.length === 0) expect({ t, d: difference(readings[i], doc.value) }).toEqual({ t, d: undefined });
+        });
+      }),
+      // Python runs once per batch; shrinking would rerun it per step, and the failing text is in the diff.
+      { numRuns: Number(process.env.PLANGATE_PYYAML_RUNS ?? 3), endOnFailure: true },
+    );
+  }, 600_000);
+
+  it.skipIf(!hasPyyaml)("live, random: YAML assembled from structure, quotes, comments, tags, anchors and odd characters", () => {
+    const piece = fc.constantFrom(
+      "k", "a", "1", "x y", ":", ": ", " ", "  ", "\n", "\n  ", "\n- ", "- ", "  - ", "\n    ", "[", "]", "{", "}", ", ", ",", "'", '"',
+      "'a'", '"a"', '"\\u00e9"', '"a\\\n b"', "#", " #", " # c", "\t", "|", ">", "|-", ">+", "|\n  ", ">-\n  ", "?", "? ", "&a ", "&a",
+      "*a", "!!str ", "!!int ", "!!map ", "!!seq ", "!int ", "!", "---", "...", "%YAML 1.2\n---\n", "%TAG ! tag:yaml.org,2002:\n---\n", "\r\n",
+      "\\", "%", "@", "`", "=", "-1", "-0", ".5", "0", "1.0", "1e3", "0755", "0x1F", "1_0", "12:30", "yes", "on", "~", "k: ", "  k: ", "- k: ",
+      "[a, b]", "{a: 1}", "\u00e9", "\u00a0", "\ufeff", "\u0085", "\u2028", "\n\n",
+    );
+    const text = fc.array(piece, { minLength: 1, maxLength: 14 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 400, maxLength: 400 }), (texts) => {
+        const { readings } = pyyamlReadings(texts);
+        texts.forEach((t, i) => {
+          const doc = parseYaml(t);
+          if (doc.issues.length === 0) expect({ t, d: difference(readings[i], doc.value) }).toEqual({ t, d: undefined });
+        });
+      }),
+      { numRuns: Number(process.env.PLANGATE_PYYAML_RUNS ?? 3), endOnFailure: true },
+    );
+  }, 600_000);
 
   it("every variant gets a verdict quickly and never throws", () => {
     for (const text of variants) {

@@ -84,10 +84,15 @@ const STRUCTURES: readonly string[] = [
   // anchors and aliases
   "a: &x 1\nb: *x\n", "a: &x yes\nb: *x\n", "a: &x 'yes'\nb: *x\n", "a: &x [1, 2]\nb: *x\n", "a: &x 1\nb: &y [*x]\nc: &x 2\nd: *y\n",
   "a: &x {p: 1}\nb: *x\n", "&k a: 1\nb: *k\n", "a: &x\n  - 1\nb: *x\n", "a: *x\n", "a: &x [*x]\n", "base: &b {x: 1}\nd:\n  <<: *b\n",
+  "a: &x\"y 1\nb: 2\n", "a: &x#y 1\n", "a: &é 1\nb: *é\n", "a: &x.y 1\nb: *x.y\n", "a: &x\u00a0y\n", "a: &a-b_1 1\nb: *a-b_1\n", "a: &x",
   "a: &x 0755\nb: *x\n", "a: &x 1\nb: &x 1\n", "a: &x 1\nb: &y 2\nc: *y\n", "a: &x [&x 1]\n", "a: &anchor_ 1\nb: *anchor_\n",
   // indentation and layout
   "k:\n- a\n- b\n", "k:\n  - a\n  - b\n", "- - a\n  - b\n", "- k: v\n  j: w\n", "k: >\n  folded\n  text\n", "k: 'a\n\n  b'\n",
   'k: "a\n  b"\n', 'k: "a\\\n  b"\n', 'k: "  a  "\n', "k: ' a '\n", "k: 'it''s'\n", "k: \"\\x85\"\n", "k: \"\\u2028\"\n",
+  "|-\ncontent\n", "|\n  content\n", ">\n  folded\n", "...\n", "# c\n...\nk: v\n", "k: v\n...\n", "\n\ufeff\n- a\n", "k: \ufeffv\n",
+  "k: '\ufeff'\n", "\r\n\ufeff1\n", "? a\n- b\n", "? a\n: b\n", "? &x a\n: b\n", "{? a : b}\n", "k: [? a : b]\n", "? !\n", "! : 0\n",
+  "!!str k: v\n", "!foo k: v\n", "&a k: *a\n", "k: is it ? yes\n", "k: a ? b\n", "k: ? a\n",
+  "k: 'a''", "'a''", "k: \"a\\\"", "k: \"a\\\\\"\n", "k: |-\t# c\n  x\n", "k: |\t\n  x\n", "\ufeff  - a\n- b\n", "? # c\n  a\n- b\n",
   "# only a comment\nk: v\n", "k: v # comment\n", "k: v#not comment\n", "k: 'v'#c\n",
 ];
 

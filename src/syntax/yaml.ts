@@ -46,41 +46,76 @@ function textBreaks(text: string, pyyaml: boolean, unsafe: Unsafe): void {
   }
 }
 
+/** True when offset i lies in one of the ranges: start, end pairs in document order. */
+function inside(ranges: number[], i: number): boolean {
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranges[2 * mid]! > i) hi = mid - 1;
+    else if (ranges[2 * mid + 1]! <= i) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
 /**
- * Tabs PyYAML refuses: outside quoted and block scalars and comments a tab is separation to YAML 1.2
- * but a character that "cannot start any token" to PyYAML (also inside a plain scalar).
- * `ranges` holds start, end pairs of quoted and block scalars in document order.
+ * Offsets of `ch` that are YAML syntax rather than text: outside the given scalar ranges and outside
+ * comments, at most `max` of them. Linear: each line is searched for a comment once.
  */
-function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
-  let tab = text.indexOf("\t");
-  if (tab < 0) return;
-  const inside = (i: number): boolean => {
-    let lo = 0;
-    let hi = ranges.length / 2 - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (ranges[2 * mid]! > i) hi = mid - 1;
-      else if (ranges[2 * mid + 1]! <= i) lo = mid + 1;
-      else return true;
-    }
-    return false;
-  };
-  let reported = 0;
-  for (; tab >= 0 && reported < 100; tab = text.indexOf("\t", tab + 1)) {
-    if (inside(tab)) continue;
-    let j = text.lastIndexOf("\n", tab) + 1;
-    let comment = false;
-    for (; j < tab; j++) {
-      const c = text[j];
-      if (c === "#" && (j === 0 || text[j - 1] === " " || text[j - 1] === "\t" || text[j - 1] === "\n") && !inside(j)) {
-        comment = true;
-        break;
+function bare(text: string, ch: string, ranges: number[], max: number, accept: (i: number) => boolean = () => true): number[] {
+  const out: number[] = [];
+  let lineEnd = -1;
+  let comment = Infinity;
+  for (let i = text.indexOf(ch); i >= 0 && out.length < max; i = text.indexOf(ch, i + 1)) {
+    if (!accept(i) || inside(ranges, i)) continue;
+    if (i > lineEnd) {
+      const lineStart = text.lastIndexOf("\n", i) + 1;
+      lineEnd = text.indexOf("\n", i);
+      if (lineEnd < 0) lineEnd = text.length;
+      comment = Infinity;
+      for (let j = text.indexOf("#", lineStart); j >= 0 && j < lineEnd; j = text.indexOf("#", j + 1)) {
+        if ((j === lineStart || /[ \t]/.test(text[j - 1]!)) && !inside(ranges, j)) {
+          comment = j;
+          break;
+        }
       }
     }
-    if (comment) continue;
-    reported++;
-    unsafe(tab, tab + 1, "A tab outside quoted text: YAML 1.2 reads it as a space, PyYAML refuses the file.", "use spaces, or put the tab inside a quoted string (or write it as \\t in double quotes)");
+    if (i < comment) out.push(i);
   }
+  return out;
+}
+
+/**
+ * Tabs PyYAML refuses: outside quoted scalars, block scalar bodies and comments a tab is separation to
+ * YAML 1.2 but a character that "cannot start any token" to PyYAML (also inside a plain scalar).
+ */
+function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
+  for (const tab of bare(text, "\t", ranges, 100))
+    unsafe(tab, tab + 1, "A tab outside quoted text: YAML 1.2 reads it as a space, PyYAML refuses the file.", "use spaces, or put the tab inside a quoted string (or write it as \\t in double quotes)");
+}
+
+/** The explicit-key indicator `?` (outside every scalar and comment): PyYAML and the yaml package disagree on what follows it. */
+function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
+  const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,]/.test(text[i - 1]!));
+  for (const q of bare(text, "?", scalars, 100, indicator))
+    unsafe(q, q + 1, "A key is written with the explicit-key indicator '?': PyYAML and the yaml package disagree on what follows it.", "write the key plainly (key: value)");
+}
+
+/** True when the quoted scalar at start..end ends with its own closing quote (not an escaped one). */
+function closedQuote(text: string, start: number, end: number, q: string): boolean {
+  if (end - start < 2 || text[start] !== q || text[end - 1] !== q) return false;
+  let i = start + 1;
+  while (i < end - 1) {
+    const c = text[i]!;
+    if (q === "'" && c === "'") {
+      if (text[i + 1] !== "'") return false;
+      i += 2;
+    } else if (q === '"' && c === "\\") i += 2;
+    else if (q === '"' && c === '"') return false;
+    else i++;
+  }
+  return i === end - 1;
 }
 
 /** True when a double-quoted scalar's source spells a UTF-16 surrogate as a \\u escape. */
@@ -228,8 +263,24 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     unsafe(start, Math.max(start, Math.min(w.pos[1], text.length)), `YAML readers disagree here: ${w.message.split("\n")[0]}`, w.code === "TAG_RESOLVE_FAILED" ? "remove the tag, or write a value that matches it" : "write the value plainly");
   }
   textBreaks(text, pyyaml, unsafe);
+  // The yaml package skips a byte order mark wherever a line may start; to PyYAML and YAML 1.2 it is content.
+  // (At the start it is the file's own mark, but indentation after it is miscounted.)
+  const bom = /^\ufeff[ \t]/.test(text) ? 0 : text.indexOf("\ufeff", 1);
+  if (bom >= 0)
+    unsafe(bom, bom + 1, "The file holds a byte order mark (U+FEFF) after its start: YAML readers disagree on whether it is text.", "remove it, or write it as \\uFEFF inside a double-quoted string");
+  if (pyyaml) {
+    const root = doc.contents;
+    if (isScalar(root) && (root.type === "BLOCK_LITERAL" || root.type === "BLOCK_FOLDED")) {
+      const r = rangeOf(root);
+      unsafe(r.start, r.end, "The document is a block scalar: PyYAML reads its unindented lines differently or refuses them.", "write the plan as a mapping (steps: ...)");
+    }
+    const end = /^\ufeff?(?:[ \t]*(?:#[^\n]*)?\r?\n)*\.\.\.(?=[\s]|$)/.exec(text);
+    if (end) unsafe(end[0].length - 3, end[0].length, "The document starts with the end marker '...': PyYAML refuses it.", "remove the '...' line");
+  }
   /** Quoted and block scalars, in document order: where a tab is content rather than separation. */
   const textRanges: number[] = [];
+  /** Every scalar, plain ones included, in document order. */
+  const scalarRanges: number[] = [];
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
   /** Anchors as defined so far in document order, and what each alias refers to, resolved where it stands. */
@@ -244,8 +295,13 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   /** Nesting of flow collections around the node being read. */
   let flow = 0;
   const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
+    scalarRanges.push(start, end);
     if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" || node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
-      textRanges.push(start, end);
+      // A block scalar's header line is syntax; its text starts on the next line.
+      const body = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? start : text.indexOf("\n", start) + 1 || end;
+      textRanges.push(Math.min(body, end), end);
+      if ((node.type === "QUOTE_SINGLE" || node.type === "QUOTE_DOUBLE") && !closedQuote(text, start, end, node.type === "QUOTE_SINGLE" ? "'" : '"'))
+        addIssue(issues, { rule: "parse-error", message: `The ${node.type === "QUOTE_SINGLE" ? "single" : "double"}-quoted ${what} is not closed.`, start, end, pointer: at, hint: "close the string with its quote" });
       if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
         unsafe(start, end, `The ${what} spells a UTF-16 surrogate as a \\u escape: PyYAML reads two lone surrogates where plangate reads one character.`, "write the character itself, or as one \\U00XXXXXX escape", at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
@@ -269,7 +325,9 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
   const anchor = (n: Node, start: number, end: number, at?: Pointer) => {
     const name = n.anchor!;
-    if (pyyaml && anchors.has(name))
+    if (pyyaml && !/^[0-9A-Za-z_-]+$/.test(name))
+      unsafe(start, end, `The anchor name ${JSON.stringify(name)} holds characters PyYAML does not allow in anchors (it refuses the file).`, "name anchors with letters, digits, '-' and '_' only", at);
+    else if (pyyaml && anchors.has(name))
       unsafe(start, end, `The anchor &${name} is defined a second time: YAML 1.2 readers use the latest, PyYAML refuses the file.`, "give each anchor its own name", at);
     anchors.set(name, n);
   };
@@ -343,6 +401,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
             if (keyNode.anchor) anchor(keyNode, kr.start, kr.end, childPointer(at, name));
             checkScalar(keyNode as Scalar, kr.start, kr.end, childPointer(at, name), "key");
           }
+          if (fresh && keyNode !== null && keyNode.tag !== undefined && !CORE_TAGS.has(keyNode.tag))
+            addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${keyNode.tag}" is not allowed: plans are plain data.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: "remove the tag" });
           if (keyNode === null || typeof raw !== "string")
             addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
         } else {
@@ -409,7 +469,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
-  if (pyyaml) tabsOutsideText(text, textRanges, unsafe);
+  if (pyyaml) {
+    tabsOutsideText(text, textRanges, unsafe);
+    if (text.includes("?")) explicitKeys(text, scalarRanges, unsafe);
+  }
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }
 
