@@ -2,7 +2,7 @@ import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocumen
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { addIssue, unsafeKeyReason } from "./unsafe.js";
+import { addIssue, MAX_ISSUES, unsafeKeyReason } from "./unsafe.js";
 import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
 
 /**
@@ -295,6 +295,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   /** Nesting of flow collections around the node being read. */
   let flow = 0;
   const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
+    // Past the issue limit nothing more is listed: skip the work of describing it.
+    if (issues.length > MAX_ISSUES) return;
     scalarRanges.push(start, end);
     if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" || node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
       // A block scalar's header line is syntax; its text starts on the next line.
