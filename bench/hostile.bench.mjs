@@ -20,12 +20,19 @@ function yamlPlan(bytes) {
   return out;
 }
 
+function aliasesPlan(bytes) {
+  let out = "s: &s {tool: read_file, arguments: {path: a.txt}, intent: read}\nsteps:\n";
+  while (out.length + 6 < bytes) out += "- *s\n";
+  return out;
+}
+
 function laughs(levels) {
   let t = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (let i = 1; i < levels; i++) t += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]\n`;
   return `${t}steps: *a${levels - 1}\n`;
 }
 
+const ONLY = process.env.BENCH_ONLY;
 const CASES = [
   ["50 MB JSON plan (490k steps; limit 100k)", "big.json", () => jsonPlan(50 * 1024 * 1024)],
   ["YAML plan at the 1 MiB YAML limit", "limit.yaml", () => yamlPlan(1024 * 1024 - 100)],
@@ -33,6 +40,8 @@ const CASES = [
   ["JSON nested 100,000 deep", "deep.json", () => "[".repeat(100_000) + "]".repeat(100_000)],
   ["YAML nested 100,000 deep", "deep.yaml", () => `steps: ${"[".repeat(100_000)}${"]".repeat(100_000)}`],
   ["YAML billion laughs (10^9 nodes)", "laughs.yaml", () => laughs(9)],
+  ["YAML 40,000 aliases of one step in 120 KB", "aliases.yaml", () => `s: &s {tool: read_file, arguments: {path: a.txt}, intent: read}\nsteps: [${Array(40_000).fill("*s").join(",")}]\n`],
+  ["YAML 1 MiB of aliases at the YAML limit", "aliases-1mib.yaml", () => aliasesPlan(1024 * 1024 - 100)],
   ["20,000 unknown tools, every one located", "unknown.json", () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ tool: `tool_${i}` })))],
   ["a 2 MiB string (limit 1 MiB)", "string.json", () => `[{"tool": "plot_qc", "description": "${"a".repeat(2 << 20)}"}]`],
   ["a 1 GiB sparse file (limit 64 MiB)", "sparse.json", null],
@@ -53,7 +62,7 @@ const child = `
 
 console.log("| case | input | time | peak RSS | answer |");
 console.log("|---|---:|---:|---:|---|");
-for (const [name, file, make] of CASES) {
+for (const [name, file, make] of CASES.filter(([n]) => !ONLY || n.includes(ONLY))) {
   const path = join(dir, file);
   let size;
   if (make) {

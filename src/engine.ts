@@ -132,7 +132,7 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     return finish(options, policy, pending, undefined, undefined, undefined, text);
   }
   const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
-  const doc = await readSyntax(syntax, text, policy.limits);
+  const doc = await readSyntax(syntax, text, policy.limits, policy.yaml);
   for (const issue of doc.issues) pushIssue(push, issue);
   if (doc.value === undefined && syntax !== "markdown") return finish(options, policy, pending, doc, undefined, undefined);
 

@@ -63,6 +63,21 @@ describe("invalid policies", () => {
     expect(r.stderr).toContain("p1.yaml:2:3");
     expect((await cli(["validate", "plan.json", "--policy", "none.yaml"], { cwd: root })).code).toBe(2);
   });
+  it("names the executor's YAML parser: pyyaml by default, yaml-1.2 turns the YAML 1.1 refusals off", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "plangate-nopolicy-"));
+    expect((await loadPolicy({ cwd: empty })).policy.yaml.executor).toBe("pyyaml");
+    writeFileSync(join(root, "y12.yaml"), "yaml:\n  executor: yaml-1.2\n");
+    expect((await loadPolicy({ file: join(root, "y12.yaml"), cwd: root })).policy.yaml.executor).toBe("yaml-1.2");
+    await expect(loadPolicy({ file: bad("y13.yaml", "yaml:\n  executor: ruamel\n"), cwd: root })).rejects.toThrow(/y13\.yaml:2:13: yaml\.executor/);
+    await expect(loadPolicy({ file: bad("y14.yaml", "yaml:\n  exec: pyyaml\n"), cwd: root })).rejects.toThrow(/y14\.yaml:2:3: unknown key "exec" in yaml \(known: executor\)/);
+    writeFileSync(join(root, "on.yaml"), "steps:\n  - tool: read_file\n    arguments: {path: a.txt, mode: on}\n    intent: read\n");
+    const py = await cli(["validate", "on.yaml", "--output", "json"], { cwd: root });
+    expect(py.code).toBe(1);
+    const d = JSON.parse(py.stdout).results[0].diagnostics.find((x: { rule: string }) => x.rule === "unsafe-value");
+    expect(d).toMatchObject({ line: 3, column: 36, endColumn: 38, pointer: "/steps/0/arguments/mode" });
+    const y12 = await cli(["validate", "on.yaml", "--policy", "y12.yaml", "--output", "json"], { cwd: root });
+    expect(JSON.parse(y12.stdout).results[0].diagnostics.map((x: { rule: string }) => x.rule)).not.toContain("unsafe-value");
+  });
   it("the policy's severities apply", async () => {
     writeFileSync(join(root, "sev.yaml"), "rules:\n  unknown-key: warning\n");
     writeFileSync(join(root, "k.json"), '[{"tool": "a", "extra": 1}]');

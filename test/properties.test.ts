@@ -72,6 +72,7 @@ const ENTRIES: Entry[] = [
   { name: "parseJson", run: (i) => parseJson(asText(i)) },
   { name: "parseJson (full reader)", run: (i) => parseJson(asText(i), { fast: false }) },
   { name: "parseYaml", run: (i) => parseYaml(asText(i)) },
+  { name: "parseYaml (YAML 1.2 executor)", run: (i) => parseYaml(asText(i), { executor: "yaml-1.2" }) },
   ...validateEntries,
   { name: "sealEnvelope", run: (i) => sealEnvelope(i) },
   { name: "migrateLegacy", run: (i) => migrateLegacy(i, { now: NOW }) },

@@ -46,6 +46,37 @@ describe("YAML reader", () => {
     expect(doc.issues.map((i) => i.rule)).toContain("limit-exceeded");
     expect(doc.value).toBeUndefined();
   });
+  it("resolves aliases in linear time: 40,000 aliases in 120 KB, and a 1 MiB file of aliases, get a verdict fast", () => {
+    const cpuMs = (f: () => void) => {
+      const started = process.cpuUsage();
+      f();
+      const used = process.cpuUsage(started);
+      return (used.user + used.system) / 1000;
+    };
+    // Resolving each alias by searching the document took ~240 s for the first file.
+    const small = "a: &a x\nl: [" + Array(40_000).fill("*a").join(",") + "]\n";
+    let doc: ReturnType<typeof parseYaml> | undefined;
+    expect(cpuMs(() => (doc = parseYaml(small)))).toBeLessThan(3_000);
+    expect(doc!.issues).toEqual([]);
+    expect((doc!.value as { l: string[] }).l).toHaveLength(40_000);
+    let big = "a: &a {tool: read_file}\nl:\n";
+    while (big.length < 1024 * 1024 - 10) big += "- *a\n";
+    // A generous bound: the yaml package alone needs ~1-3 s for a dense 1 MiB file on a loaded machine.
+    expect(cpuMs(() => (doc = parseYaml(big)))).toBeLessThan(15_000);
+    expect(doc!.issues).toEqual([]);
+  });
+  it("keeps the alias budget: aliases of a wide anchor stop at the node limit, reported at the alias", () => {
+    const text = "a: &a [" + Array(2000).fill("x").join(",") + "]\nb: [" + Array(600).fill("*a").join(",") + "]\n";
+    const doc = parseYaml(text);
+    expect(doc.issues.map((i) => i.rule)).toEqual(["limit-exceeded"]);
+    expect(text.slice(doc.issues[0]!.start, doc.issues[0]!.end)).toBe("*a");
+    expect(doc.value).toBeUndefined();
+  });
+  it("resolves each alias to the anchor defined before it, and refuses an alias inside its own anchor", () => {
+    expect(parseYaml("a: &x 1\nb: &y [*x]\nc: &x 2\nd: *y\ne: *x\n", { executor: "yaml-1.2" }).value).toEqual({ a: 1, b: [1], c: 2, d: [1], e: 2 });
+    expect(parseYaml("a: &x [1, *x]\n").issues.map((i) => i.rule)).toEqual(["unsafe-value"]);
+    expect(parseYaml("a: *x\nb: &x 1\n").issues.map((i) => i.rule)).toEqual(["unsafe-value"]);
+  });
   it("expands a few aliases to plain values", () => {
     const doc = parseYaml("base: &b {x: 1}\ncopy: *b\n");
     expect(doc.value).toEqual({ base: { x: 1 }, copy: { x: 1 } });
@@ -94,7 +125,34 @@ describe("YAML reader", () => {
     expect(rules("__proto__: {}\n")).toContain("unsafe-value");
   });
   it("keeps YAML 1.2 core scalars: yes/no/on are strings, not booleans", () => {
-    expect(parseYaml("a: yes\nb: on\nc: true\nd: 0o17\n").value).toEqual({ a: "yes", b: "on", c: true, d: 15 });
+    const text = "a: yes\nb: on\nc: true\nd: 0o17\n";
+    expect(parseYaml(text).value).toEqual({ a: "yes", b: "on", c: true, d: 15 });
+    expect(parseYaml(text, { executor: "yaml-1.2" }).issues).toEqual([]);
+  });
+  it("refuses, at the scalar, every value PyYAML (YAML 1.1) reads differently, and says how to fix it", () => {
+    const at = (text: string) => {
+      const doc = parseYaml(text);
+      return doc.issues.map((i) => ({ rule: i.rule, pointer: i.pointer, ...doc.lines.position(i.start), text: text.slice(i.start, i.end), hint: i.hint }));
+    };
+    expect(at("k: v\non: push\n")).toMatchObject([{ rule: "unsafe-value", pointer: "/on", line: 2, column: 1, text: "on", hint: 'quote it: "on"' }]);
+    expect(at("steps:\n  - mode: 0755\n")).toMatchObject([{ pointer: "/steps/0/mode", line: 2, column: 11, text: "0755" }]);
+    expect(at("a: [x, 1e3]\n")[0]).toMatchObject({ pointer: "/a/1", line: 1, column: 8, text: "1e3" });
+    expect(at("a: [x, 1e3]\n")[0]!.hint).toContain('quote it: "1e3"');
+    expect(at("a: 2001-12-14\n")[0]).toMatchObject({ pointer: "/a", text: "2001-12-14" });
+    expect(at("a: !!bool no\n").map((i) => i.text)).toContain("no");
+    expect(at('a: "x\\uD83D\\uDE00"\n')[0]).toMatchObject({ pointer: "/a", column: 4 });
+    expect(at("a: b\u2028\n")[0]).toMatchObject({ line: 1, column: 5, text: "\u2028" });
+    expect(at("a: |\n  text")[0]).toMatchObject({ pointer: "/a", hint: "end the file with a line break" });
+    expect(at("%YAML 1.1\n---\na: b\n")[0]).toMatchObject({ line: 1, column: 1, text: "%YAML" });
+    // Where the readings agree nothing is reported: quoted text, ordinary numbers, CRLF line ends.
+    for (const ok of ['a: "yes"\n', "a: 'on'\n", "a: 1.5\n", "a: 0x1F\n", "a: 1.0e+3\n", "a: 12\r\nb: x\r\n", "a: |-\n  x", "y: n\n"])
+      expect(at(ok), ok).toEqual([]);
+  });
+  it("with a YAML 1.2 executor only the refusals that are not about YAML 1.1 remain", () => {
+    const rules12 = (text: string) => parseYaml(text, { executor: "yaml-1.2" }).issues.map((i) => i.rule);
+    for (const text of ["on: push\n", "a: 0755\n", "a: 1e3\n", "a: b\u0085\n", "a:\tb\n", "a: [x?y]\n", "a: &x 1\nb: &x 2\n"]) expect(rules12(text), text).toEqual([]);
+    for (const text of ["%YAML 1.1\n---\na: b\n", "a: \"p\rq\"\n", 'a: "\\uD83D\\uDE00"\n', "a: |\n  text", "a: !!bool no\n", "a: &x [*x]\n"])
+      expect(rules12(text), text).toContain("unsafe-value");
   });
   it("never throws, and any value it returns is plain JSON data", () => {
     fc.assert(

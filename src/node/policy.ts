@@ -72,7 +72,8 @@ function where(doc: SourceDocument, file: string, pointer: string, atKey = true)
 /** Reads and checks a policy file's text; throws PolicyError with the position of the first fault. */
 export async function parsePolicyText(text: string, file: string): Promise<PolicyFile> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const doc = file.endsWith(".json") ? parseJson(body) : (await import("../syntax/yaml.js")).parseYaml(body);
+  // Only plangate reads its policy file, so no other YAML reader has to agree with it.
+  const doc = file.endsWith(".json") ? parseJson(body) : (await import("../syntax/yaml.js")).parseYaml(body, { executor: "yaml-1.2" });
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
@@ -160,6 +161,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
     if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
   }
   Object.assign(p.guard, file.guard ?? {});
+  Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});
   p.rules = { ...(file.rules ?? {}) } as Policy["rules"];
   return p;

@@ -118,6 +118,7 @@ export function defaultPolicy(workspace: string): Policy {
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
     guard: { maxInputBytes: DEFAULT_MAX_INPUT_BYTES },
+    yaml: { executor: "pyyaml" },
     limits: {
       maxFileBytes: 64 * 1024 * 1024,
       maxDepth: 1000,

@@ -114,6 +114,19 @@ export const PolicyFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    yaml: Type.Optional(
+      Type.Object(
+        {
+          executor: Type.Optional(
+            Type.Union([Type.Literal("pyyaml"), Type.Literal("yaml-1.2")], {
+              description:
+                "The parser that reads YAML plans where they run: pyyaml (PyYAML's safe loader, YAML 1.1; the default) refuses every value the two read differently; yaml-1.2 turns those refusals off.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     limits: Type.Optional(
       Type.Object(
         {

@@ -43,6 +43,11 @@ export interface Policy {
   approval: { ttl?: string; singleUse: boolean; trustedKeys?: string };
   /** The PreToolUse hook: the largest input it reads from standard input (more is blocked). */
   guard: { maxInputBytes: number };
+  /**
+   * The parser the executor reads YAML plans with: `pyyaml` (PyYAML's safe loader, YAML 1.1) refuses
+   * every scalar the two read differently; `yaml-1.2` turns the YAML 1.1 refusals off.
+   */
+  yaml: { executor: "pyyaml" | "yaml-1.2" };
   limits: Limits;
   rules: Record<string, RuleSetting>;
   /** The file the policy was read from, if any. */

@@ -1,18 +1,18 @@
 import type { SourceDocument, SyntaxId } from "../core/document.js";
 import { NO_LEXEMES } from "../core/document.js";
 import { LineIndex } from "../core/source.js";
-import type { Limits } from "../policy/types.js";
+import type { Limits, Policy } from "../policy/types.js";
 import { parseJson } from "./json.js";
 
 /** Reads a text in the given syntax. YAML and Markdown machinery is loaded only when a document needs it. */
-export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits): Promise<SourceDocument> {
+export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits, yaml?: Policy["yaml"]): Promise<SourceDocument> {
   switch (syntax) {
     case "json":
       return parseJson(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength });
     case "yaml": {
       if (utf8Length(text, limits.maxYamlBytes) > limits.maxYamlBytes) return tooLarge(syntax, text, limits.maxYamlBytes);
       const { parseYaml } = await import("./yaml.js");
-      return parseYaml(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength });
+      return parseYaml(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength, executor: yaml?.executor ?? "pyyaml" });
     }
     case "markdown": {
       const { parseMarkdown } = await import("./markdown.js");

@@ -2,7 +2,14 @@ import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocumen
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { addIssue, unsafeKeyReason } from "./unsafe.js";
+import { addIssue, MAX_ISSUES, unsafeKeyReason } from "./unsafe.js";
+import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
+
+/**
+ * Who else reads the plan: `pyyaml` (a Python executor with PyYAML's safe loader, YAML 1.1) makes the
+ * reader refuse every scalar and construct the two read differently; `yaml-1.2` turns those refusals off.
+ */
+export type YamlExecutor = "pyyaml" | "yaml-1.2";
 
 export interface YamlOptions {
   maxDepth?: number;
@@ -10,13 +17,125 @@ export interface YamlOptions {
   maxNodes?: number;
   /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
   maxStringLength?: number;
+  /** The parser the plan's executor reads it with. Default `pyyaml`. */
+  executor?: YamlExecutor;
 }
 
 const CORE_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`),
 );
 
+const MAP_TAG = "tag:yaml.org,2002:map";
+const SEQ_TAG = "tag:yaml.org,2002:seq";
+
 class Exhausted extends Error {}
+
+type Unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) => void;
+
+/**
+ * Line breaks the readers disagree on. A lone CR is a line break in YAML but content to the yaml
+ * package; NEL, LS and PS are line breaks to YAML 1.1 (PyYAML, even inside comments and quotes) and
+ * ordinary characters to YAML 1.2.
+ */
+function textBreaks(text: string, pyyaml: boolean, unsafe: Unsafe): void {
+  const re = pyyaml ? /\r(?!\n)|[\u0085\u2028\u2029]/g : /\r(?!\n)/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const c = m[0];
+    const name = c === "\r" ? "a carriage return not followed by a line feed" : c === "\u0085" ? "a raw NEL (U+0085)" : c === "\u2028" ? "a raw LINE SEPARATOR (U+2028)" : "a raw PARAGRAPH SEPARATOR (U+2029)";
+    unsafe(m.index, m.index + 1, `The file holds ${name}: ${c === "\r" ? "YAML reads it as a line break, the yaml package as text" : "PyYAML (YAML 1.1) reads it as a line break, YAML 1.2 as text"}.`, c === "\r" ? "end lines with LF or CRLF" : `write it as the escape ${c === "\u0085" ? "\\N" : c === "\u2028" ? "\\L" : "\\P"} inside a double-quoted string`);
+  }
+}
+
+/** True when offset i lies in one of the ranges: start, end pairs in document order. */
+function inside(ranges: number[], i: number): boolean {
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (ranges[2 * mid]! > i) hi = mid - 1;
+    else if (ranges[2 * mid + 1]! <= i) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
+ * Offsets of `ch` that are YAML syntax rather than text: outside the given scalar ranges and outside
+ * comments, at most `max` of them. Linear: each line is searched for a comment once.
+ */
+function bare(text: string, ch: string, ranges: number[], max: number, accept: (i: number) => boolean = () => true): number[] {
+  const out: number[] = [];
+  let lineEnd = -1;
+  let comment = Infinity;
+  for (let i = text.indexOf(ch); i >= 0 && out.length < max; i = text.indexOf(ch, i + 1)) {
+    if (!accept(i) || inside(ranges, i)) continue;
+    if (i > lineEnd) {
+      const lineStart = text.lastIndexOf("\n", i) + 1;
+      lineEnd = text.indexOf("\n", i);
+      if (lineEnd < 0) lineEnd = text.length;
+      comment = Infinity;
+      for (let j = text.indexOf("#", lineStart); j >= 0 && j < lineEnd; j = text.indexOf("#", j + 1)) {
+        if ((j === lineStart || /[ \t]/.test(text[j - 1]!)) && !inside(ranges, j)) {
+          comment = j;
+          break;
+        }
+      }
+    }
+    if (i < comment) out.push(i);
+  }
+  return out;
+}
+
+/**
+ * Tabs PyYAML refuses: outside quoted scalars, block scalar bodies and comments a tab is separation to
+ * YAML 1.2 but a character that "cannot start any token" to PyYAML (also inside a plain scalar).
+ */
+function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
+  for (const tab of bare(text, "\t", ranges, 100))
+    unsafe(tab, tab + 1, "A tab outside quoted text: YAML 1.2 reads it as a space, PyYAML refuses the file.", "use spaces, or put the tab inside a quoted string (or write it as \\t in double quotes)");
+}
+
+/** The explicit-key indicator `?` (outside every scalar and comment): PyYAML and the yaml package disagree on what follows it. */
+function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
+  const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,]/.test(text[i - 1]!));
+  for (const q of bare(text, "?", scalars, 100, indicator))
+    unsafe(q, q + 1, "A key is written with the explicit-key indicator '?': PyYAML and the yaml package disagree on what follows it.", "write the key plainly (key: value)");
+}
+
+/** True when the quoted scalar at start..end ends with its own closing quote (not an escaped one). */
+function closedQuote(text: string, start: number, end: number, q: string): boolean {
+  if (end - start < 2 || text[start] !== q || text[end - 1] !== q) return false;
+  let i = start + 1;
+  while (i < end - 1) {
+    const c = text[i]!;
+    if (q === "'" && c === "'") {
+      if (text[i + 1] !== "'") return false;
+      i += 2;
+    } else if (q === '"' && c === "\\") i += 2;
+    else if (q === '"' && c === '"') return false;
+    else i++;
+  }
+  return i === end - 1;
+}
+
+/** True when a double-quoted scalar's source spells a UTF-16 surrogate as a \\u escape. */
+function surrogateEscape(text: string, start: number, end: number): boolean {
+  let i = text.indexOf("\\", start);
+  while (i >= 0 && i < end) {
+    if (text[i + 1] === "u" && /^[dD][89abAB]/.test(text.slice(i + 2, i + 4))) return true;
+    i = text.indexOf("\\", i + 2);
+  }
+  return false;
+}
+
+/** A YAML 1.2 value in words, for messages. */
+function describe12(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  if (typeof value === "boolean") return `the boolean ${value}`;
+  if (typeof value === "number" || typeof value === "bigint") return `the number ${String(value)}`;
+  return "a value";
+}
 
 /**
  * The yaml package recurses once per nesting level and overflows the stack near 1,000 levels (where
@@ -131,9 +250,102 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const pyyaml = (options.executor ?? "pyyaml") === "pyyaml";
+  const unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) =>
+    addIssue(issues, pointer === undefined ? { rule: "unsafe-value", message, start, end, hint } : { rule: "unsafe-value", message, start, end, pointer, hint });
+  const version = doc.directives?.yaml;
+  if (version?.explicit && version.version !== "1.2") {
+    const at = Math.max(0, text.indexOf("%YAML"));
+    unsafe(at, at + 5, `The %YAML ${version.version} directive asks for YAML ${version.version}, but plangate reads YAML 1.2: consumers would read the plan differently.`, "remove the %YAML line (or write %YAML 1.2)");
+  }
+  for (const w of doc.warnings) {
+    const start = Math.min(w.pos[0], text.length);
+    unsafe(start, Math.max(start, Math.min(w.pos[1], text.length)), `YAML readers disagree here: ${w.message.split("\n")[0]}`, w.code === "TAG_RESOLVE_FAILED" ? "remove the tag, or write a value that matches it" : "write the value plainly");
+  }
+  textBreaks(text, pyyaml, unsafe);
+  // The yaml package skips a byte order mark wherever a line may start; to PyYAML and YAML 1.2 it is content.
+  // (At the start it is the file's own mark, but indentation after it is miscounted.)
+  const bom = /^\ufeff[ \t]/.test(text) ? 0 : text.indexOf("\ufeff", 1);
+  if (bom >= 0)
+    unsafe(bom, bom + 1, "The file holds a byte order mark (U+FEFF) after its start: YAML readers disagree on whether it is text.", "remove it, or write it as \\uFEFF inside a double-quoted string");
+  if (pyyaml) {
+    const root = doc.contents;
+    if (isScalar(root) && (root.type === "BLOCK_LITERAL" || root.type === "BLOCK_FOLDED")) {
+      const r = rangeOf(root);
+      unsafe(r.start, r.end, "The document is a block scalar: PyYAML reads its unindented lines differently or refuses them.", "write the plan as a mapping (steps: ...)");
+    }
+    const end = /^\ufeff?(?:[ \t]*(?:#[^\n]*)?\r?\n)*\.\.\.(?=[\s]|$)/.exec(text);
+    if (end) unsafe(end[0].length - 3, end[0].length, "The document starts with the end marker '...': PyYAML refuses it.", "remove the '...' line");
+  }
+  /** Quoted and block scalars, in document order: where a tab is content rather than separation. */
+  const textRanges: number[] = [];
+  /** Every scalar, plain ones included, in document order. */
+  const scalarRanges: number[] = [];
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
+  /** Anchors as defined so far in document order, and what each alias refers to, resolved where it stands. */
+  const anchors = new Map<string, Node>();
   const targets = new Map<Node, Node | undefined>();
+  /** Collections being read: an alias to one of them would make the plan infinite. */
+  const open = new Set<Node>();
+  /** Nesting of alias expansions: inside one, every node has been checked where it first stood. */
+  let expanding = 0;
+  /** The outermost alias being expanded: where an expansion past the budget is reported. */
+  let expandedAt = { start: 0, end: 0 };
+  /** Nesting of flow collections around the node being read. */
+  let flow = 0;
+  const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
+    // Past the issue limit nothing more is listed: skip the work of describing it.
+    if (issues.length > MAX_ISSUES) return;
+    scalarRanges.push(start, end);
+    if (node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" || node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") {
+      // A block scalar's header line is syntax; its text starts on the next line.
+      const body = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? start : text.indexOf("\n", start) + 1 || end;
+      textRanges.push(Math.min(body, end), end);
+      if ((node.type === "QUOTE_SINGLE" || node.type === "QUOTE_DOUBLE") && !closedQuote(text, start, end, node.type === "QUOTE_SINGLE" ? "'" : '"'))
+        addIssue(issues, { rule: "parse-error", message: `The ${node.type === "QUOTE_SINGLE" ? "single" : "double"}-quoted ${what} is not closed.`, start, end, pointer: at, hint: "close the string with its quote" });
+      if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
+        unsafe(start, end, `The ${what} spells a UTF-16 surrogate as a \\u escape: PyYAML reads two lone surrogates where plangate reads one character.`, "write the character itself, or as one \\U00XXXXXX escape", at);
+      if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
+        unsafe(start, end, `The block ${what} ends the file without a line break: readers disagree on whether its last line ends with one.`, "end the file with a line break", at);
+    }
+    if (!pyyaml) return;
+    const src = node.source;
+    if (typeof src !== "string") return;
+    if (flow > 0 && node.type === "PLAIN" && (src.includes("?") || src.startsWith(":"))) {
+      unsafe(start, end, `The ${what} ${src} stands in a flow collection, where PyYAML reads ${src.startsWith(":") ? "a leading :" : "?"} as punctuation and refuses the file.`, `quote it: "${src.replace(/["\\]/g, "\\$&")}"`, at);
+      return;
+    }
+    const tag = node.tag;
+    if (tag !== undefined && !CORE_TAGS.has(tag)) return;
+    let py: PyScalar | undefined;
+    if (tag !== undefined) py = pyyamlConstruct(tag, src);
+    else if (node.type === "PLAIN" && pyyamlMayResolve(src)) py = pyyamlConstruct(pyyamlPlainTag(src, what === "key"), src);
+    if (py === undefined || sameReading(py, node.value)) return;
+    unsafe(start, end, `The ${what} ${node.type === "PLAIN" ? src : JSON.stringify(src)} is ${describe12(node.value)} to plangate (YAML 1.2) but ${describePy(py)} to PyYAML (YAML 1.1): a Python executor would run a different plan.`, tag === undefined ? `quote it: "${src.replace(/["\\]/g, "\\$&")}"${typeof node.value === "number" ? ", or write the number plainly (e.g. 493, 1000.0, 1.0e+3)" : ""}` : "remove the tag and write the value plainly, or quote it", at);
+  };
+  /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
+  const anchor = (n: Node, start: number, end: number, at?: Pointer) => {
+    const name = n.anchor!;
+    if (pyyaml && !/^[0-9A-Za-z_-]+$/.test(name))
+      unsafe(start, end, `The anchor name ${JSON.stringify(name)} holds characters PyYAML does not allow in anchors (it refuses the file).`, "name anchors with letters, digits, '-' and '_' only", at);
+    else if (pyyaml && anchors.has(name))
+      unsafe(start, end, `The anchor &${name} is defined a second time: YAML 1.2 readers use the latest, PyYAML refuses the file.`, "give each anchor its own name", at);
+    anchors.set(name, n);
+  };
+  /** Records anchors and alias targets inside a part of the document that is not read (a refused key). */
+  const register = (node: unknown) => {
+    if (isAlias(node)) targets.set(node, anchors.get(node.source));
+    else if (node && typeof node === "object") {
+      const n = node as Node;
+      if (n.anchor) anchor(n, rangeOf(n).start, rangeOf(n).end);
+      if (isMap(n)) for (const pair of n.items) {
+        register(pair.key);
+        register(pair.value);
+      }
+      else if (isSeq(n)) for (const item of n.items) register(item);
+    }
+  };
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
@@ -142,26 +354,44 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
-      // Alias.resolve searches the document; a file full of aliases must not make that quadratic.
-      let target = targets.get(node);
-      if (target === undefined) {
-        target = node.resolve(doc);
+      // Each alias is resolved once, against the anchors defined before it: Alias.resolve would search
+      // the whole document for every alias, which makes a file of aliases quadratic.
+      let target: Node | undefined;
+      if (expanding > 0) target = targets.get(node);
+      else {
+        target = anchors.get(node.source);
         targets.set(node, target);
       }
+      const r = rangeOf(node);
+      if (target === undefined || open.has(target)) {
+        unsafe(r.start, r.end, target === undefined ? `The alias *${node.source} refers to no anchor before it.` : `The alias *${node.source} refers to a collection that contains it: the plan would be infinite.`, "write the value out in full", at);
+        index.set(at, locationOf(node, key));
+        return null;
+      }
+      if (expanding === 0) expandedAt = r;
+      expanding++;
       const v = build(target, at, depth + 1);
+      expanding--;
       index.set(at, locationOf(node, key));
       return v;
     }
     const loc = locationOf(node as Node | null, key);
     index.set(at, loc);
     if (node === null || node === undefined) return null;
-    const tag = (node as Node).tag;
-    if (tag !== undefined && !CORE_TAGS.has(tag)) {
+    const fresh = expanding === 0;
+    const n = node as Node;
+    if (fresh && n.anchor) anchor(n, loc.start, loc.end, at);
+    const tag = n.tag;
+    if (fresh && tag !== undefined && !CORE_TAGS.has(tag)) {
       addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
     }
     if (isMap(node)) {
+      if (fresh && tag !== undefined && tag !== MAP_TAG && CORE_TAGS.has(tag))
+        unsafe(loc.start, loc.end, `The tag ${tag} is on a mapping: YAML readers disagree on what it means.`, "remove the tag", at);
       const obj: Record<string, unknown> = {};
       const firstAt = new Map<string, number>();
+      if (fresh) open.add(node);
+      if (node.flow) flow++;
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const kr = rangeOf(keyNode);
@@ -169,11 +399,21 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         if (keyNode === null || (isScalar(keyNode) && (keyNode.value === null || typeof keyNode.value !== "object"))) {
           const raw = keyNode === null ? null : (keyNode as Scalar).value;
           name = raw === null ? "" : String(raw);
+          if (fresh && keyNode !== null) {
+            if (keyNode.anchor) anchor(keyNode, kr.start, kr.end, childPointer(at, name));
+            checkScalar(keyNode as Scalar, kr.start, kr.end, childPointer(at, name), "key");
+          }
+          if (fresh && keyNode !== null && keyNode.tag !== undefined && !CORE_TAGS.has(keyNode.tag))
+            addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${keyNode.tag}" is not allowed: plans are plain data.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: "remove the tag" });
           if (keyNode === null || typeof raw !== "string")
             addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
         } else {
           name = "";
           addIssue(issues, { rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          if (fresh) {
+            register(keyNode);
+            register(pair.value);
+          }
           continue;
         }
         const memberAt = childPointer(at, name);
@@ -191,17 +431,26 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
         else obj[name] = value;
       }
+      if (node.flow) flow--;
+      if (fresh) open.delete(node);
       return obj;
     }
     if (isSeq(node)) {
+      if (fresh && tag !== undefined && tag !== SEQ_TAG && CORE_TAGS.has(tag))
+        unsafe(loc.start, loc.end, `The tag ${tag} is on a sequence: YAML readers disagree on what it means.`, "remove the tag", at);
+      if (fresh) open.add(node);
+      if (node.flow) flow++;
       const arr: unknown[] = [];
       node.items.forEach((item, i) => {
         arr.push(build(item, childPointer(at, i), depth + 1));
       });
+      if (node.flow) flow--;
+      if (fresh) open.delete(node);
       return arr;
     }
     if (isScalar(node)) {
       const v = node.value;
+      if (fresh) checkScalar(node, loc.start, loc.end, at, "value");
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
         addIssue(issues, { rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
       if (typeof v === "bigint") return Number(v);
@@ -218,9 +467,13 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   } catch (err) {
     if (err instanceof Exhausted) {
       if (err.message !== "depth")
-        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: 0, end: 0, hint: "remove the nested aliases, or raise limits if the input is trusted" });
+        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: expandedAt.start, end: expandedAt.end, hint: "remove the nested aliases, or raise limits if the input is trusted" });
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
+  }
+  if (pyyaml) {
+    tabsOutsideText(text, textRanges, unsafe);
+    if (text.includes("?")) explicitKeys(text, scalarRanges, unsafe);
   }
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }

@@ -25,10 +25,10 @@ export default defineRule({
     summary: "A value that parses but means different things to different consumers.",
     docs: {
       description:
-        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, YAML tags and merge keys, and bidi, zero-width or control characters in keys, tool names or path arguments.",
+        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, YAML tags and merge keys, YAML that PyYAML (YAML 1.1) reads differently from YAML 1.2 (`yes`, `on:`, `0755`, `1e3`, `22:22`, `2001-12-14`, core tags on text they do not match, raw NEL, tabs, a `%YAML 1.1` directive; off with `yaml.executor: yaml-1.2`), and bidi, zero-width or control characters in keys, tool names or path arguments.",
       rationale:
-        "Each of these reads differently in different languages or encoders (a lone surrogate becomes U+FFFD in one and an escape in another, so two plans can share a hash; a big integer is rounded by JavaScript; __proto__ pollutes prototypes; a YAML 1.1 reader merges `<<` where a YAML 1.2 reader keeps a key; bidi controls make a reviewer read another name than the executor runs).",
-      fix: "Remove the control or surrogate, write the number as a string or within range, and rename the key.",
+        "Each of these reads differently in different languages or encoders (a lone surrogate becomes U+FFFD in one and an escape in another, so two plans can share a hash; a big integer is rounded by JavaScript; __proto__ pollutes prototypes; a YAML 1.1 reader merges `<<` where a YAML 1.2 reader keeps a key, and reads `on` as true and `0755` as 493 where YAML 1.2 reads a string and 755; bidi controls make a reviewer read another name than the executor runs).",
+      fix: "Remove the control or surrogate, write the number as a string or within range, rename the key, and quote YAML values the two YAML versions read differently (\"on\", \"0755\").",
       bad: '{"tool": "read_file", "params": {"n": 1e400}}',
       good: '{"tool": "read_file", "params": {"n": 1000}}',
     },
