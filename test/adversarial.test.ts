@@ -10,7 +10,8 @@
  * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
  * (symlinks, huge files) are tables below.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +20,9 @@ import type { Diagnostic } from "../src/core/diagnostic.js";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/policy/types.js";
+import { FileSessionRegistry } from "../src/orchestration/registry.js";
 import { findRule } from "../src/rules/index.js";
+import { cli } from "./cli-io.js";
 import { NOW, tools } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -234,4 +237,54 @@ describe.skipIf(!PATH_RULES)("symlinks (made at test time)", () => {
     symlinkSync("../outside", join(ws, "data"));
     assertExpected(await check(plan, "plan.json", options), { rules: ["path-outside-workspace"], valid: false });
   });
+});
+
+/**
+ * Session registry entries (the registry is a folder a plan's steps may reach: by default it is in the
+ * workspace). Each entry below blocks its id at once, without being read, in the library and the CLI.
+ */
+function hasMkfifo(): boolean {
+  try {
+    execFileSync("mkfifo", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const valid = JSON.stringify({ session_id: "sess_1", registered_at: "2020-01-01T00:00:00.000Z", expires_at: "2999-01-01T00:00:00.000Z" });
+/** | entry | made by | why it is refused | */
+const ENTRIES: { name: string; make: (path: string) => void; why: string; fifo?: boolean }[] = [
+  { name: "a FIFO with no writer", make: (p) => execFileSync("mkfifo", [p]), why: "pipe", fifo: true },
+  { name: "a symlink to /dev/zero", make: (p) => symlinkSync("/dev/zero", p), why: "symbolic link" },
+  { name: "a symlink to a valid entry elsewhere", make: (p) => (writeFileSync(`${p}.real`, valid), symlinkSync(`${p}.real`, p)), why: "symbolic link" },
+  { name: "a dangling symlink", make: (p) => symlinkSync("/nonexistent/plangate", p), why: "symbolic link" },
+  { name: "a folder", make: (p) => mkdirSync(p), why: "a folder" },
+  { name: "a 1 GiB sparse file", make: (p) => (writeFileSync(p, ""), truncateSync(p, 1 << 30)), why: "bytes" },
+];
+
+describe("session registry entries that are not small regular files", () => {
+  let n = 0;
+  for (const e of ENTRIES) {
+    it.skipIf(e.fifo && !hasMkfifo())(`${e.name} blocks its id at once, without reading it`, async () => {
+      const folder = join(tmp, `lib-${n++}`);
+      mkdirSync(folder);
+      e.make(join(folder, "sess_1.json"));
+      const registry = new FileSessionRegistry(folder);
+      const started = performance.now();
+      const entry = registry.lookup("sess_1", NOW);
+      expect(entry?.unreadable).toContain(e.why);
+      const again = registry.register("sess_1", { now: NOW, ttlSeconds: 60 });
+      expect(again.ok).toBe(false);
+      expect(performance.now() - started).toBeLessThan(2000);
+
+      const cwd = join(tmp, `cli-${n++}`);
+      mkdirSync(join(cwd, "reg"), { recursive: true });
+      e.make(join(cwd, "reg", "sess_1.json"));
+      const r = await cli(["check-delegation", "--target", "planner", "--path", "orchestrator", "--session-id", "sess_1", "--registry", "reg", "--register"], { cwd });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain("session-id-reused");
+      expect(r.stdout).toContain(e.why);
+    });
+  }
 });
