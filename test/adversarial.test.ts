@@ -5,7 +5,12 @@
  *   { "rules": [ids that must appear as errors or warnings], "valid": bool (optional),
  *     "absent": [ids that must not appear] (optional),
  *     "options": { "dialect", "syntax", "workspace" (relative to the fixture's folder),
- *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } } }
+ *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } },
+ *     "registry": { "error": [substrings], "merge": [files], "plan": {...} } (optional) }
+ * With "registry", the case's file is a tool registry (a whitelist or an MCP tools/list result), read as
+ * plangate reads `--tools` and merged with the "merge" files (relative to the fixture's folder). Either it
+ * must be refused with a message holding every "error" substring, or it must load and "plan" is validated
+ * with it.
  * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
  * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
  * (symlinks, huge files) are tables below.
@@ -17,7 +22,9 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/core/diagnostic.js";
+import type { ToolRegistry } from "../src/core/tools.js";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
+import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tools-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/policy/types.js";
 import { FileSessionRegistry } from "../src/orchestration/registry.js";
@@ -34,6 +41,7 @@ interface Expectation {
   rules: string[];
   valid?: boolean;
   absent?: string[];
+  registry?: { error?: string[]; merge?: string[]; plan?: unknown };
   options?: {
     dialect?: ValidateOptions["dialect"];
     syntax?: ValidateOptions["syntax"];
@@ -120,6 +128,7 @@ describe("adversarial corpus", () => {
     const title = relative(CORPUS, folder.dir) || "core readers and scQC";
     describe.skipIf(folder.missing.length > 0)(`${title}${folder.missing.length ? ` (waits for ${folder.missing.join(", ")})` : ""}`, () => {
       it.each(folder.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+        if (c.expect.registry) return registryCase(c);
         const o = c.expect.options ?? {};
         const workspace = o.workspace === undefined ? "/workspace" : resolve(dirname(c.file), o.workspace);
         const options: ValidateOptions = { policy: policyFor(workspace, o), workspace };
@@ -132,6 +141,29 @@ describe("adversarial corpus", () => {
     });
   }
 });
+
+/** A registry case: it is refused (within the time bound) with the expected message, or it loads and judges its plan. */
+async function registryCase(c: Case): Promise<void> {
+  const r = c.expect.registry!;
+  const started = performance.now();
+  let registry: ToolRegistry | undefined;
+  let error: unknown;
+  try {
+    const files = [c.file, ...(r.merge ?? []).map((m) => join(dirname(c.file), m))];
+    registry = mergeRegistries(files.map((f) => loadToolsFile(f, relative(CORPUS, f))));
+  } catch (err) {
+    error = err;
+  }
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  if (r.error) {
+    expect(error, "the registry loaded").toBeInstanceOf(ToolsFileError);
+    for (const part of r.error) expect((error as Error).message).toContain(part);
+    return;
+  }
+  if (error) throw error;
+  const report = await check(JSON.stringify(r.plan), "plan.json", { workspace: "/workspace", policy: defaultPolicy("/workspace"), tools: registry });
+  assertExpected(report, c.expect);
+}
 
 /** Cases whose input is too large to commit, built at test time. */
 const GENERATED: { name: string; file: string; make: () => string | Uint8Array; rules: string[]; valid?: boolean; requires?: string }[] = [
