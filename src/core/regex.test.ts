@@ -99,4 +99,37 @@ describe("registry patterns (RE2)", () => {
       ].sort(),
     );
   });
+
+  const PIECES = ["a", "b", "(", ")", "(?:", "(?=", "(?<=", "(?<n>", "+", "*", "?", "{2}", "{1000}", "{2,}", "|", ".", "^", "$", "[", "]", "[^", "-", "\\", "\\1", "\\s", "\\S", "\\d", "\\b", "\\u0041", "\\u{1F600}", "\\p{L}", "\\k<n>", "\\c", "\\0", "\\x41", "é", "😀"];
+  it("never throws and always answers at once, whatever the pattern (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 16 }), fc.array(fc.constantFrom("a", "b", "!", "\n", "😀"), { maxLength: 40 }), (parts, input) => {
+        const p = parts.join("");
+        const started = process.cpuUsage();
+        const c = compileSafePattern(p);
+        if (!("error" in c)) {
+          c.test(input.join(""));
+          c.test(`${"a".repeat(40)}!`);
+          // What compiles for RE2 was accepted by JavaScript's parser too.
+          expect(() => new RegExp(p, "u")).not.toThrow();
+        } else expect(c.error.length).toBeGreaterThan(0);
+        const used = process.cpuUsage(started);
+        expect((used.user + used.system) / 1000).toBeLessThan(500);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("agrees with JavaScript on random patterns both accept, on short strings (differential property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 12 }), fc.array(fc.constantFrom("a", "b", "A", "1", " ", "\n", "\r", "\u00a0", "\u2028", "😀", "é", "-", "["), { maxLength: 8 }), (parts, input) => {
+        const p = parts.join("");
+        const c = compileSafePattern(p);
+        if ("error" in c) return;
+        const s = input.join("");
+        expect(c.test(s), `${JSON.stringify(p)} on ${JSON.stringify(s)}`).toBe(new RegExp(p, "u").test(s));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });
