@@ -1,7 +1,7 @@
 import { closest } from "../../core/tools.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
-import { globToRegExp } from "../../core/glob.js";
+import { globMatcher } from "../../core/glob.js";
 
 export default defineRule({
   meta: {
@@ -31,7 +31,7 @@ export default defineRule({
       });
       return;
     }
-    const patterns = tools.patterns.map(globToRegExp);
+    const patterns = tools.patterns.map(globMatcher);
     for (const step of plan.steps) {
       if (step.tool === undefined) continue;
       if (tools.names.has(step.tool) || patterns.some((p) => p.test(step.tool!))) continue;
