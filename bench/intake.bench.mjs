@@ -29,6 +29,24 @@ const tools = Array.from({ length: 50 }, (_, i) => ({
   },
 }));
 const registry = parseToolsText(JSON.stringify({ tools }), "tools.json");
+// The same registry with three patterns per schema: they run on RE2 (re2js), not on the backtracking engine.
+const patterned = parseToolsText(
+  JSON.stringify({
+    tools: tools.map((t) => ({
+      ...t,
+      inputSchema: {
+        ...t.inputSchema,
+        properties: {
+          ...t.inputSchema.properties,
+          path: { type: "string", format: "path", pattern: "^[A-Za-z0-9_./-]{1,255}$" },
+          mode: { enum: ["fast", "full"], pattern: "^(fast|full)$" },
+          content: { type: "string", pattern: "^[^\\u0000]*$" },
+        },
+      },
+    })),
+  }),
+  "tools-patterns.json",
+);
 const plan = {
   scope: ".",
   steps: Array.from({ length: 100 }, (_, i) => ({
@@ -49,6 +67,8 @@ const options = (file) => ({ file, policy, tools: registry, files, now: new Date
 // Warm-up and a correctness check: the plan is valid, and both spellings have one hash.
 const a = await validatePlan(readFileSync(jsonFile), options("plan.json"));
 const b = await validatePlan(readFileSync(yamlFile), options("plan.yaml"));
+const c = await validatePlan(readFileSync(jsonFile), { ...options("plan.json"), tools: patterned });
+if (!c.valid) throw new Error(`bench plan not valid with patterns: ${JSON.stringify(c.diagnostics.slice(0, 3))}`);
 if (!a.valid || !b.valid || a.planHash !== b.planHash) throw new Error(`bench plan not valid: ${JSON.stringify(a.diagnostics.slice(0, 3))}`);
 
 const bench = new Bench({ time: 1000, warmup: true });
@@ -60,6 +80,9 @@ bench
   })
   .add("validate JSON (all rules)", async () => {
     await validatePlan(readFileSync(jsonFile), options("plan.json"));
+  })
+  .add("validate JSON (all rules, 3 schema patterns a tool, RE2)", async () => {
+    await validatePlan(readFileSync(jsonFile), { ...options("plan.json"), tools: patterned });
   })
   .add("yaml package: read + parse", () => {
     yamlParse(readFileSync(yamlFile, "utf8"));

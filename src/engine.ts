@@ -68,6 +68,8 @@ interface Pending {
   phase: Phase;
 }
 
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
 /** Most diagnostics in one report. */
 const MAX_DIAGNOSTICS = 10_000;
 
@@ -310,7 +312,7 @@ function resolve(pending: Pending[], doc: SourceDocument | undefined, lines: Lin
     const setting = settingOf(p.rule, policy);
     if (setting === "off") continue;
     // "Cannot run" notices stay informational whatever the policy says of the rule.
-    const severity: Severity = p.report.notice ? "info" : setting;
+    const severity: Severity = p.report.notice ? "info" : p.report.atMost && SEVERITY_RANK[p.report.atMost] < SEVERITY_RANK[setting] ? p.report.atMost : setting;
     const r = p.report;
     const key = `${p.rule}\u0000${r.at ?? ""}\u0000${r.step ?? ""}\u0000${r.message}`;
     if (seen.has(key)) continue;

@@ -5,28 +5,37 @@
  *   { "rules": [ids that must appear as errors or warnings], "valid": bool (optional),
  *     "absent": [ids that must not appear] (optional),
  *     "options": { "dialect", "syntax", "workspace" (relative to the fixture's folder),
- *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } } }
  * A case with `"options": {"hook": true, "maxInputBytes"?: N}` is a PreToolUse hook input instead: it is
  * piped to `plangate guard` over a freshly started guard (test/approval-kit.ts's plan, whose first step
  * is read_file in.txt); "valid" is exit 0 (allowed), and each rule id must be the one the block names.
+ *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } },
+ *     "registry": { "error": [substrings], "merge": [files], "plan": {...} } (optional) }
+ * With "registry", the case's file is a tool registry (a whitelist or an MCP tools/list result), read as
+ * plangate reads `--tools` and merged with the "merge" files (relative to the fixture's folder). Either it
+ * must be refused with a message holding every "error" substring, or it must load and "plan" is validated
+ * with it.
  * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
  * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
  * (symlinks, huge files) are tables below.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/core/diagnostic.js";
+import type { ToolRegistry } from "../src/core/tools.js";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
+import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tools-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/policy/types.js";
+import { FileSessionRegistry } from "../src/orchestration/registry.js";
 import { findRule } from "../src/rules/index.js";
+import { cli } from "./cli-io.js";
 import { NOW, tools } from "./helpers.js";
 import { startGuard } from "../src/approval/hook.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
-import { cli } from "./cli-io.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CORPUS = join(ROOT, "test/fixtures/adversarial");
@@ -37,6 +46,7 @@ interface Expectation {
   rules: string[];
   valid?: boolean;
   absent?: string[];
+  registry?: { error?: string[]; merge?: string[]; plan?: unknown };
   options?: {
     dialect?: ValidateOptions["dialect"];
     syntax?: ValidateOptions["syntax"];
@@ -121,6 +131,7 @@ async function hookCase(c: Case): Promise<void> {
     workspace: k.workspace,
     policyHash: DEFAULT_POLICY_HASH,
     policy,
+    tools: k.tools,
     trustedKeys: k.trustedKeys,
     consumedDir: join(k.guardDir, "consumed"),
     audit: join(k.guardDir, "audit.log"),
@@ -157,6 +168,7 @@ describe("adversarial corpus", () => {
     const title = relative(CORPUS, folder.dir) || "core readers and scQC";
     describe.skipIf(folder.missing.length > 0)(`${title}${folder.missing.length ? ` (waits for ${folder.missing.join(", ")})` : ""}`, () => {
       it.each(folder.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+        if (c.expect.registry) return registryCase(c);
         const o = c.expect.options ?? {};
         if (o.hook) return hookCase(c);
         const workspace = o.workspace === undefined ? "/workspace" : resolve(dirname(c.file), o.workspace);
@@ -170,6 +182,29 @@ describe("adversarial corpus", () => {
     });
   }
 });
+
+/** A registry case: it is refused (within the time bound) with the expected message, or it loads and judges its plan. */
+async function registryCase(c: Case): Promise<void> {
+  const r = c.expect.registry!;
+  const started = performance.now();
+  let registry: ToolRegistry | undefined;
+  let error: unknown;
+  try {
+    const files = [c.file, ...(r.merge ?? []).map((m) => join(dirname(c.file), m))];
+    registry = mergeRegistries(files.map((f) => loadToolsFile(f, relative(CORPUS, f))));
+  } catch (err) {
+    error = err;
+  }
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  if (r.error) {
+    expect(error, "the registry loaded").toBeInstanceOf(ToolsFileError);
+    for (const part of r.error) expect((error as Error).message).toContain(part);
+    return;
+  }
+  if (error) throw error;
+  const report = await check(JSON.stringify(r.plan), "plan.json", { workspace: "/workspace", policy: defaultPolicy("/workspace"), tools: registry });
+  assertExpected(report, c.expect);
+}
 
 /** Cases whose input is too large to commit, built at test time. */
 const GENERATED: { name: string; file: string; make: () => string | Uint8Array; rules: string[]; valid?: boolean; requires?: string }[] = [
@@ -275,4 +310,54 @@ describe.skipIf(!PATH_RULES)("symlinks (made at test time)", () => {
     symlinkSync("../outside", join(ws, "data"));
     assertExpected(await check(plan, "plan.json", options), { rules: ["path-outside-workspace"], valid: false });
   });
+});
+
+/**
+ * Session registry entries (the registry is a folder a plan's steps may reach: by default it is in the
+ * workspace). Each entry below blocks its id at once, without being read, in the library and the CLI.
+ */
+function hasMkfifo(): boolean {
+  try {
+    execFileSync("mkfifo", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const valid = JSON.stringify({ session_id: "sess_1", registered_at: "2020-01-01T00:00:00.000Z", expires_at: "2999-01-01T00:00:00.000Z" });
+/** | entry | made by | why it is refused | */
+const ENTRIES: { name: string; make: (path: string) => void; why: string; fifo?: boolean }[] = [
+  { name: "a FIFO with no writer", make: (p) => execFileSync("mkfifo", [p]), why: "pipe", fifo: true },
+  { name: "a symlink to /dev/zero", make: (p) => symlinkSync("/dev/zero", p), why: "symbolic link" },
+  { name: "a symlink to a valid entry elsewhere", make: (p) => (writeFileSync(`${p}.real`, valid), symlinkSync(`${p}.real`, p)), why: "symbolic link" },
+  { name: "a dangling symlink", make: (p) => symlinkSync("/nonexistent/plangate", p), why: "symbolic link" },
+  { name: "a folder", make: (p) => mkdirSync(p), why: "a folder" },
+  { name: "a 1 GiB sparse file", make: (p) => (writeFileSync(p, ""), truncateSync(p, 1 << 30)), why: "bytes" },
+];
+
+describe("session registry entries that are not small regular files", () => {
+  let n = 0;
+  for (const e of ENTRIES) {
+    it.skipIf(e.fifo && !hasMkfifo())(`${e.name} blocks its id at once, without reading it`, async () => {
+      const folder = join(tmp, `lib-${n++}`);
+      mkdirSync(folder);
+      e.make(join(folder, "sess_1.json"));
+      const registry = new FileSessionRegistry(folder);
+      const started = performance.now();
+      const entry = registry.lookup("sess_1", NOW);
+      expect(entry?.unreadable).toContain(e.why);
+      const again = registry.register("sess_1", { now: NOW, ttlSeconds: 60 });
+      expect(again.ok).toBe(false);
+      expect(performance.now() - started).toBeLessThan(2000);
+
+      const cwd = join(tmp, `cli-${n++}`);
+      mkdirSync(join(cwd, "reg"), { recursive: true });
+      e.make(join(cwd, "reg", "sess_1.json"));
+      const r = await cli(["check-delegation", "--target", "planner", "--path", "orchestrator", "--session-id", "sess_1", "--registry", "reg", "--register"], { cwd });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toContain("session-id-reused");
+      expect(r.stdout).toContain(e.why);
+    });
+  }
 });

@@ -1,21 +1,23 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { approvalKit, PLAN } from "./approval-kit.js";
+import { ExecutionGuard, GuardRefusal } from "../src/approval/guard.js";
 import { loadPolicy } from "../src/node/policy.js";
+import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
+import { NOW } from "./helpers.js";
 
 describe("approval commands: flags, output and exit codes", () => {
   it("verify --output json prints one document with the record and the diagnostics", async () => {
     const k = approvalKit();
     const approval = join(k.root, "a.json");
     writeFileSync(approval, k.sign(await k.record()));
-    const ok = await cli(["verify", "plan.json", "--approval", approval, "--trusted-keys", k.keys.publicFile, "--output", "json"], { cwd: k.workspace });
+    const ok = await cli(["verify", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile, "--output", "json"], { cwd: k.workspace });
     expect(ok.code).toBe(0);
     const doc = JSON.parse(ok.stdout);
     expect(doc).toMatchObject({ ok: true, keyid: k.trustedKeys[0]!.keyid, diagnostics: [] });
     expect(doc.record.status).toBe("approved");
-    const bad = await cli(["verify", "plan.json", "--approval", approval, "--output", "json"], { cwd: k.workspace });
+    const bad = await cli(["verify", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--output", "json"], { cwd: k.workspace });
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["approval-untrusted-key"]);
   });
@@ -34,7 +36,7 @@ describe("approval commands: flags, output and exit codes", () => {
     const k = approvalKit();
     const approval = join(k.root, "a.json");
     writeFileSync(approval, k.sign(await k.record()));
-    const args = (state: string) => ["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
+    const args = (state: string) => ["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
     const inside = await cli(args(join(k.workspace, "state.json")), { cwd: k.workspace });
     expect(inside.code).toBe(1);
     expect(inside.stdout).toMatch(/\[guard-failure\]/);
@@ -58,7 +60,7 @@ describe("approval commands: flags, output and exit codes", () => {
     const approval = join(k.root, "a.json");
     writeFileSync(approval, k.sign(await k.record({ policy_hash: hash })));
     const state = join(k.guardDir, "state.json");
-    const start = await cli(["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "--policy", policyFile], { cwd: k.workspace });
+    const start = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "--policy", policyFile], { cwd: k.workspace });
     expect(start.stdout + start.stderr).toBe(`plan.json: guard started: 3 approved steps, state ${state}\n`);
     expect(JSON.parse(readFileSync(state, "utf8")).max_input_bytes).toBe(512);
     const call = (pad: number) => JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "read_file", tool_input: PLAN[0]!.params, pad: "x".repeat(pad) });
@@ -73,5 +75,54 @@ describe("approval commands: flags, output and exit codes", () => {
     const r = await cli(["validate", "plan.json", "--policy", join(k.root, "p.yaml")], { cwd: k.workspace });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/p\.yaml:2:\d+: guard\.maxInputBytes/);
+  });
+
+  it("approve and guard start refuse a plan whose tools nothing constrains, until the policy allows * explicitly", async () => {
+    const k = approvalKit();
+    const key = ["--key", k.keys.privateFile];
+    const bare = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
+    expect(bare.code).toBe(1);
+    expect(bare.stdout).toContain("error: No tool registry or allow list is in force");
+    expect(bare.stdout).toContain("[unknown-tool]");
+    expect(bare.stdout).toContain('tools.allow: ["*"]');
+    const json = await cli(["approve", "plan.json", ...key, "--output", "json"], { cwd: k.workspace });
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, diagnostics: [{ rule: "unknown-tool", severity: "error" }] });
+    // validate only warns, once.
+    const v = await cli(["validate", "plan.json", "--output", "json"], { cwd: k.workspace });
+    expect([v.code, JSON.parse(v.stdout).summary.warnings]).toEqual([0, 1]);
+
+    // guard start refuses before consuming the approval; with the registry it was approved with, it starts.
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const start = (state: string, ...more: string[]) =>
+      cli(["guard", "start", "plan.json", ...more, "--approval", approval, "--state", join(k.guardDir, state), "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")], { cwd: k.workspace });
+    const refused = await start("s1.json");
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain("[unknown-tool]");
+    expect((await start("s2.json", "--tools", k.toolsFile)).code).toBe(0);
+
+    // Saying so in the policy is enough: every tool is then accepted on purpose.
+    for (const allow of ['["*"]', "\n    - '*'"]) {
+      writeFileSync(join(k.workspace, "plangate.yaml"), `tools:\n  allow: ${allow}\n`);
+      const r = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    }
+    writeFileSync(join(k.workspace, "plangate.yaml"), "tools:\n  allow: []\n");
+    expect((await cli(["approve", "plan.json", ...key], { cwd: k.workspace })).code).toBe(1);
+  });
+  it("the library's guard refuses unconstrained tools too", async () => {
+    const k = approvalKit();
+    const refused = await ExecutionGuard.open({
+      plan: k.planFile,
+      approval: k.sign(await k.record()),
+      workspace: k.workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      trustedKeys: k.trustedKeys,
+      consumedDir: join(k.guardDir, "c"),
+      audit: join(k.guardDir, "audit.log"),
+      now: () => NOW,
+    }).catch((e) => e);
+    expect(refused).toBeInstanceOf(GuardRefusal);
+    expect((refused as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["unknown-tool"]);
   });
 });

@@ -14,7 +14,7 @@ async function approved(opts: { ttl?: string } = {}) {
   const keysOut = join(k.root, "approver");
   expect((await cli(["keygen", "--out", keysOut])).code).toBe(0);
   expect((await cli(["validate", "plan.json"], { cwd: k.workspace })).code).toBe(0);
-  const args = ["approve", "plan.json", "--key", join(keysOut, "plangate.key"), ...(opts.ttl ? ["--ttl", opts.ttl] : [])];
+  const args = ["approve", "plan.json", "--tools", k.toolsFile, "--key", join(keysOut, "plangate.key"), ...(opts.ttl ? ["--ttl", opts.ttl] : [])];
   const r = await cli(args, { cwd: k.workspace });
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
@@ -29,6 +29,7 @@ function guardOptions(a: Awaited<ReturnType<typeof approved>>, over: Partial<Par
     approval: readFileSync(a.approvalFile),
     workspace: a.workspace,
     policyHash: DEFAULT_POLICY_HASH,
+    tools: a.tools,
     trustedKeys: loadTrustedKeys(a.approverKeys),
     consumedDir: join(a.guardDir, "consumed"),
     audit: join(a.guardDir, "audit.log"),
@@ -46,7 +47,7 @@ describe("approve → verify → guarded execution", () => {
     expect(record).toMatchObject({ status: "approved", validator: "plangate 0.1.0", scope: a.workspace, validated_at: NOW.toISOString(), single_use: true, steps: 3 });
     expect(record.expires_at).toBe("2026-11-22T13:00:00.000Z");
     expect(record.plan_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    const v = await cli(["verify", "plan.json", "--approval", a.approvalFile, "--trusted-keys", a.approverKeys], { cwd: a.workspace });
+    const v = await cli(["verify", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--trusted-keys", a.approverKeys], { cwd: a.workspace });
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/approval verified/);
   });
@@ -54,9 +55,9 @@ describe("approve → verify → guarded execution", () => {
   it("refuses to approve an invalid plan, and to sign with a key inside the workspace", async () => {
     const a = await approved();
     writeFileSync(join(a.workspace, "bad.json"), "[]");
-    expect((await cli(["approve", "bad.json"], { cwd: a.workspace })).code).toBe(1);
+    expect((await cli(["approve", "bad.json", "--tools", a.toolsFile], { cwd: a.workspace })).code).toBe(1);
     writeFileSync(join(a.workspace, "k.key"), readFileSync(join(a.root, "approver", "plangate.key")));
-    const r = await cli(["approve", "plan.json", "--key", "k.key"], { cwd: a.workspace });
+    const r = await cli(["approve", "plan.json", "--tools", a.toolsFile, "--key", "k.key"], { cwd: a.workspace });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/approval-key-in-workspace/);
   });
@@ -129,12 +130,12 @@ describe("approve → verify → guarded execution", () => {
     // b's approval is signed by b's approver; trust it too, so only the binding refuses it.
     const both = [...loadTrustedKeys(a.approverKeys), ...loadTrustedKeys(b.approverKeys)];
     writeFileSync(b.planFile, JSON.stringify([PLAN[0]]));
-    const other = await cli(["approve", "plan.json", "--key", join(b.root, "approver", "plangate.key")], { cwd: b.workspace });
+    const other = await cli(["approve", "plan.json", "--tools", a.toolsFile, "--key", join(b.root, "approver", "plangate.key")], { cwd: b.workspace });
     const substituted = await ExecutionGuard.open(guardOptions(a, { approval: other.stdout, trustedKeys: both })).catch((e) => e);
     expect((substituted as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-plan-mismatch", "approval-scope-mismatch"]);
     const policy = join(a.root, "looser.yaml");
     writeFileSync(policy, "plan:\n  maxAgeDays: 3650\n");
-    const v = await cli(["verify", "plan.json", "--approval", a.approvalFile, "--trusted-keys", a.approverKeys, "--policy", policy, "--workspace", "."], { cwd: a.workspace });
+    const v = await cli(["verify", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--trusted-keys", a.approverKeys, "--policy", policy, "--workspace", "."], { cwd: a.workspace });
     expect(v.code).toBe(1);
     expect(v.stdout).toMatch(/\[approval-policy-mismatch\]/);
     const expired = await approved({ ttl: "30m" });
@@ -144,7 +145,7 @@ describe("approve → verify → guarded execution", () => {
 
   it("refuses an approval signed by an untrusted key or with edited fields", async () => {
     const a = await approved();
-    const stranger = await cli(["approve", "plan.json", "--key", a.keys.privateFile], { cwd: a.workspace });
+    const stranger = await cli(["approve", "plan.json", "--tools", a.toolsFile, "--key", a.keys.privateFile], { cwd: a.workspace });
     const untrusted = await ExecutionGuard.open(guardOptions(a, { approval: stranger.stdout })).catch((e) => e);
     expect((untrusted as GuardRefusal).diagnostics.map((d) => d.rule)).toEqual(["approval-untrusted-key"]);
     const env = JSON.parse(a.approval);
@@ -178,7 +179,7 @@ async function started() {
   const a = await approved();
   const state = join(a.guardDir, "state.json");
   const audit = join(a.guardDir, "audit.log");
-  const r = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+  const r = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
   expect(r.code, r.stdout + r.stderr).toBe(0);
   return { ...a, state, audit };
 }
@@ -190,7 +191,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const a = await approved();
     const state = join(a.guardDir, "state.json");
     const audit = join(a.guardDir, "audit.log");
-    const start = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+    const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.stderr).toBe("");
     expect(start.code).toBe(0);
     const [r1, r2] = await Promise.all([hook(state, call("read_file", PLAN[0]!.params)), hook(state, call("read_file", PLAN[0]!.params))]);
@@ -257,7 +258,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const a = approvalKit();
     writeFileSync(join(a.root, "small.yaml"), "limits:\n  maxFileBytes: 4096\n");
     const r = await new Promise<{ code: number | null; stdout: string }>((done) => {
-      const p = spawn(process.execPath, [bin, "approve", "-", "--policy", join(a.root, "small.yaml"), "--output", "json"], { cwd: a.workspace, stdio: ["pipe", "pipe", "ignore"] });
+      const p = spawn(process.execPath, [bin, "approve", "-", "--tools", a.toolsFile, "--policy", join(a.root, "small.yaml"), "--output", "json"], { cwd: a.workspace, stdio: ["pipe", "pipe", "ignore"] });
       let stdout = "";
       p.stdout.on("data", (c) => {
         stdout += c;

@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../src/approval/dsse.js";
 import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/approval/keys.js";
-import { type ApprovalRecord, createRecord } from "../src/approval/record.js";
+import { type ApprovalRecord, createRecord, toolsHash } from "../src/approval/record.js";
 import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/approval/verify.js";
 import { sha256Hex } from "../src/core/canonical/jcs.js";
+import { parseToolsText } from "../src/node/tools-file.js";
 import { planHash } from "../src/ops/hash.js";
 import { NOW } from "./helpers.js";
 
@@ -32,6 +33,10 @@ export function approvalKit() {
   writeFileSync(planFile, JSON.stringify(PLAN, null, 2));
   const privateKey = createPrivateKey(readFileSync(keys.privateFile));
   const trustedKeys = loadTrustedKeys(keys.publicFile);
+  // approve and guard start refuse unconstrained tools: the kit's plan is approved with this registry.
+  const toolsFile = join(root, "tools.txt");
+  writeFileSync(toolsFile, "read_file\nwrite_file\n");
+  const tools = parseToolsText(readFileSync(toolsFile, "utf8"), toolsFile);
 
   async function record(over: Partial<ApprovalRecord> = {}, opts: { ttlMs?: number; planText?: string } = {}): Promise<ApprovalRecord> {
     const text = opts.planText ?? readFileSync(planFile, "utf8");
@@ -39,7 +44,7 @@ export function approvalKit() {
       planHash: (await planHash(text, { file: "plan.json" }))!,
       scope: workspace,
       policyHash: DEFAULT_POLICY_HASH,
-      toolsHash: null,
+      toolsHash: toolsHash(tools),
       steps: PLAN.length,
       now: NOW,
       ttlMs: opts.ttlMs,
@@ -55,13 +60,13 @@ export function approvalKit() {
       planHash: await planHash(readFileSync(planFile), { file: "plan.json" }),
       workspace,
       policyHash: DEFAULT_POLICY_HASH,
-      toolsHash: null,
+      toolsHash: toolsHash(tools),
       trustedKeys,
       now: NOW,
       ...over,
     });
   }
-  return { root, workspace, keysDir, guardDir, keys, planFile, privateKey, trustedKeys, record, sign, verify };
+  return { root, workspace, keysDir, guardDir, keys, planFile, privateKey, trustedKeys, toolsFile, tools, record, sign, verify };
 }
 
 /** The rule ids of a verification, in order. */

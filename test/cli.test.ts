@@ -53,7 +53,8 @@ describe("validate", () => {
     const doc = JSON.parse(r.stdout);
     expect(Object.keys(doc)).toEqual(["version", "policy", "results", "summary"]);
     expect(Object.keys(doc.results[0])).toEqual(["file", "dialect", "valid", "planHash", "steps", "diagnostics"]);
-    expect(doc.summary).toEqual({ files: 1, valid: 0, errors: 1, warnings: 0 });
+    // The warning: no tool registry or allow list, so nothing constrains the tools.
+    expect(doc.summary).toEqual({ files: 1, valid: 0, errors: 1, warnings: 1 });
   });
   it("uses --tools and gives did-you-mean hints", async () => {
     write("tools.txt", "# tools\nplot_qc\nrun_scar\n");

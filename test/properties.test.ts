@@ -11,6 +11,7 @@ import type { SourceDocument } from "../src/core/document.js";
 import { DIALECT_IDS } from "../src/core/plan.js";
 import { type PlanReport, validatePlan } from "../src/engine.js";
 import { PolicyError, parsePolicyText } from "../src/node/policy.js";
+import { parseToolsText, ToolsFileError } from "../src/node/tools-file.js";
 import { planHash } from "../src/ops/hash.js";
 import { migrateLegacy, sealEnvelope } from "../src/ops/seal.js";
 import { findRule } from "../src/rules/index.js";
@@ -80,6 +81,7 @@ const ENTRIES: Entry[] = [
   { name: "planHash yaml", run: (i) => planHash(i, { file: "plan.yaml" }) },
   { name: "parsePolicyText yaml", run: (i) => parsePolicyText(asText(i), "plangate.yaml"), throws: (e) => e instanceof PolicyError },
   { name: "parsePolicyText json", run: (i) => parsePolicyText(asText(i), "plangate.json"), throws: (e) => e instanceof PolicyError },
+  { name: "parseToolsText", run: (i) => parseToolsText(asText(i), "tools.json"), throws: (e) => e instanceof ToolsFileError },
 ];
 
 /** Commands through the CLI, input on standard input: exit 0 or 1, never a crash (exit 2 is for usage). */

@@ -5,6 +5,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { artifactUri, sarifLog } from "../src/formatters/sarif.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 import { RULES } from "../src/rules/index.js";
 import { explainText } from "../src/rules/explain.js";
 import { cli } from "./cli-io.js";
@@ -62,8 +63,13 @@ describe("--output sarif", () => {
       expect(["error", "warning", "note"]).toContain(r.defaultConfiguration.level);
     }
   });
-  it("maps info notices to note", async () => {
-    const log = sarifLog([await run('{"plan": [{"step": 1, "tool_name": "a", "args": {}, "description": "d"}], "reasoning": "r"}')]);
+  it("maps warnings to warning and info to note", async () => {
+    const plan = '{"plan": [{"step": 1, "tool_name": "a", "args": {}, "description": "d"}], "reasoning": "r"}';
+    // Without a registry, unknown-tool warns once; a policy may lower it to info.
+    expect(sarifLog([await run(plan)]).runs[0]!.results).toMatchObject([{ ruleId: "unknown-tool", level: "warning" }]);
+    const policy = defaultPolicy("/workspace");
+    policy.rules["unknown-tool"] = "info";
+    const log = sarifLog([await run(plan, { policy })]);
     expect(log.runs[0]!.results).toMatchObject([{ ruleId: "unknown-tool", level: "note" }]);
     expect(sarifValidator()(log)).toBe(true);
   });

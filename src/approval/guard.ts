@@ -9,7 +9,7 @@ import { planHash } from "../ops/hash.js";
 import type { Policy } from "../policy/types.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { isInside, type TrustedKey } from "./keys.js";
-import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash } from "./record.js";
+import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
 import { verifyApproval } from "./verify.js";
 
@@ -120,6 +120,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   for (const [what, path] of [["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const)
     if (isInside(path, o.workspace))
       problems.push(fail("guard-failure", `The ${what} ${path} is inside the workspace ${o.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace"));
+  // Tools constrained by nothing: refused unless the policy allows every tool explicitly (tools.allow: ["*"]).
+  if (o.tools === undefined && !(o.policy && o.policy.tools.allow.length > 0)) problems.push(unconstrainedToolsDiagnostic());
   if (problems.length) throw new GuardRefusal(problems);
   let bytes: Uint8Array;
   try {

@@ -75,3 +75,15 @@ export function recordErrors(value: unknown): string[] {
 export function approvalDiagnostic(rule: string, message: string, hint: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { rule, severity: "error", message, hint, ...extra };
 }
+
+/**
+ * Why a plan cannot be approved or guarded with no tool registry and no allow list: any tool name would
+ * pass. Accepting every tool must be said in the policy (`tools.allow: ["*"]`), never be the default.
+ */
+export function unconstrainedToolsDiagnostic(): Diagnostic {
+  return approvalDiagnostic(
+    "unknown-tool",
+    "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.",
+    'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]',
+  );
+}

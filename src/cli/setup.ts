@@ -42,13 +42,15 @@ export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> 
   const policy = loaded.policy;
   if (maxAge !== undefined) policy.plan.maxAgeDays = maxAge;
   const regs: ToolRegistry[] = [];
+  let flagTools: ToolRegistry | undefined;
   try {
     if (flags.tools !== undefined) regs.push(loadToolsFile(resolve(io.cwd, flags.tools), flags.tools));
+    flagTools = mergeRegistries(regs);
   } catch (err) {
     if (err instanceof ToolsFileError) throw new UsageError(err.message);
     throw err;
   }
   // --tools replaces the policy's registry: the flag wins over the file.
-  const tools = regs.length > 0 ? mergeRegistries(regs) : loaded.tools;
+  const tools = flagTools ?? loaded.tools;
   return { policy, tools, policyHash: loaded.hash };
 }

@@ -20,6 +20,14 @@ export function skeleton(name: string): string {
   return out.toLowerCase();
 }
 
+/**
+ * A tool name with case, separators (`_`, `-`, `.`, `:`, `/`, spaces) and look-alike letters folded away:
+ * `sequential-thinking`, `Sequential_Thinking` and `sequentialthinking` are one name to a reader, and to a planner.
+ */
+export function looseName(name: string): string {
+  return skeleton(name).replace(/[\s_\-.:/]+/g, "");
+}
+
 /** The scripts of a name's letters (Latin, Cyrillic, Greek, …), digits and punctuation left out. */
 export function scriptsOf(name: string): Set<string> {
   const scripts = new Set<string>();

@@ -47,6 +47,8 @@ export interface Report {
   hint?: string;
   /** A notice that a check could not run: reported as info whatever the rule's severity. */
   notice?: boolean;
+  /** Reported at most at this severity (a rule set to error reports a warning), unless the rule is off. */
+  atMost?: Severity;
   expected?: unknown;
   actual?: unknown;
 }

@@ -6,6 +6,8 @@ export interface ToolRegistry {
   schemas: ReadonlyMap<string, unknown>;
   /** Where the names came from, for messages. */
   source: string;
+  /** Where each name is listed (`tools.txt:3`, `tools.json tools[2]`), for messages about a name listed twice. */
+  places?: ReadonlyMap<string, string>;
 }
 
 /** How messages name the policy's allow list. */

@@ -180,11 +180,11 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
   try {
     if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile, shown(policy.tools.allowFile)));
     if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry, shown(policy.tools.registry)));
+    return mergeRegistries(regs);
   } catch (err) {
     if (err instanceof ToolsFileError) throw new PolicyError(`${policy.source ?? "policy"}: ${err.message}`);
     throw err;
   }
-  return mergeRegistries(regs);
 }
 
 /**

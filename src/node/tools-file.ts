@@ -1,14 +1,56 @@
 import { readConfigText } from "./read-bounded.js";
+import { looseName } from "../core/lookalike.js";
+import { compileSafePattern, schemaPatterns } from "../core/regex.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { parseToolWhitelist, registryFromNames } from "../core/tools.js";
+import { registryFromNames } from "../core/tools.js";
 import { isObject } from "../dialects/shape.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
 export class ToolsFileError extends Error {}
 
+/** A tool name and where it is listed. */
+interface Entry {
+  name: string;
+  place: string;
+}
+
+/**
+ * Refuses a name listed twice, also spelt differently (case, `_`/`-`/`.` separators, look-alike letters):
+ * with two entries for one name, which schema applies would depend on the order the entries are read in,
+ * and two names a planner cannot tell apart are one name too many.
+ */
+function checkDuplicates(entries: Iterable<Entry>, seen = new Map<string, Entry>()): Map<string, Entry> {
+  for (const e of entries) {
+    const key = looseName(e.name);
+    const first = seen.get(key);
+    if (first) {
+      const how = first.name === e.name ? `the tool "${e.name}" is listed twice` : `the tools "${first.name}" and "${e.name}" differ only in case, separators or look-alike letters`;
+      throw new ToolsFileError(`${how}: ${first.place} and ${e.place}; keep one entry (a registry must name each tool once)`);
+    }
+    seen.set(key, e);
+  }
+  return seen;
+}
+
+function shorten(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
+/** Refuses a schema whose regular expressions cannot run in linear time (see src/core/regex.ts). */
+function checkPatterns(schema: unknown, where: string): void {
+  for (const { pointer, pattern } of schemaPatterns(schema)) {
+    const c = compileSafePattern(pattern);
+    if ("error" in c)
+      throw new ToolsFileError(
+        `${where} inputSchema ${pointer}: the pattern ${JSON.stringify(shorten(pattern))} cannot be used: ${c.error}; registry patterns run on a linear-time engine (RE2): rewrite it without backreferences or lookaround, or remove it`,
+      );
+  }
+}
+
 /**
  * Reads a tool registry: the intake protocol's whitelist (one tool a line, `#` comments) or an MCP `tools/list`
- * result (`{"tools": [{"name", "inputSchema"}]}`, or iKOMA's `parameters`), told apart by content.
+ * result (`{"tools": [{"name", "inputSchema"}]}`, or iKOMA's `parameters`), told apart by content. A tool listed
+ * twice, or a schema pattern that cannot run in linear time, is a ToolsFileError.
  */
 export function parseToolsText(text: string, source: string): ToolRegistry {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -24,18 +66,37 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const list = Array.isArray(root) ? root : isObject(root) ? root.tools : undefined;
     if (!Array.isArray(list))
       throw new ToolsFileError(`${source}: expected {"tools": [{"name": …, "inputSchema": …}]} (an MCP tools/list result)`);
+    const prefix = Array.isArray(root) ? "" : "tools";
     const names = new Set<string>();
     const schemas = new Map<string, unknown>();
+    const places = new Map<string, string>();
+    const seen = new Map<string, Entry>();
     list.forEach((t, i) => {
-      if (!isObject(t) || typeof t.name !== "string" || t.name === "")
-        throw new ToolsFileError(`${source}: tools[${i}] has no "name" string`);
+      const where = `${source} ${prefix}[${i}]`;
+      if (!isObject(t) || typeof t.name !== "string" || t.name === "") throw new ToolsFileError(`${where} has no "name" string`);
+      checkDuplicates([{ name: t.name, place: `${where} ("${t.name}")` }], seen);
       names.add(t.name);
+      places.set(t.name, `${where} ("${t.name}")`);
       const schema = t.inputSchema ?? t.input_schema ?? t.parameters;
-      if (schema !== undefined) schemas.set(t.name, schema);
+      if (schema !== undefined) {
+        checkPatterns(schema, `${where} ("${t.name}")`);
+        schemas.set(t.name, schema);
+      }
     });
-    return { names, patterns: [], schemas, source };
+    return { names, patterns: [], schemas, source, places };
   }
-  return registryFromNames(parseToolWhitelist(body), source);
+  const entries: Entry[] = [];
+  body.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const hash = raw.indexOf("#");
+    const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
+    if (line !== "") entries.push({ name: line, place: `${source}:${i + 1}` });
+  });
+  const reg = registryFromNames(
+    entries.map((e) => e.name),
+    source,
+  );
+  checkDuplicates(entries.filter((e) => reg.names.has(e.name)));
+  return { ...reg, places: new Map(entries.map((e) => [e.name, e.place])) };
 }
 
 /** Reads a tools file from disk. */
@@ -49,17 +110,29 @@ export function loadToolsFile(path: string, name: string = path): ToolRegistry {
   return parseToolsText(text, name);
 }
 
-/** Combines registries: a tool is known if any of them knows it. */
+/**
+ * Combines registries: a tool is known if any of them knows it. A tool two registries both list is a
+ * ToolsFileError naming both places: which entry would win is not something to leave to the order of files.
+ */
 export function mergeRegistries(regs: readonly ToolRegistry[]): ToolRegistry | undefined {
   if (regs.length === 0) return undefined;
   if (regs.length === 1) return regs[0];
   const names = new Set<string>();
   const schemas = new Map<string, unknown>();
+  const places = new Map<string, string>();
   const patterns: string[] = [];
+  const seen = new Map<string, Entry>();
   for (const r of regs) {
-    for (const n of r.names) names.add(n);
+    checkDuplicates(
+      [...r.names].map((n) => ({ name: n, place: r.places?.get(n) ?? `${r.source} ("${n}")` })),
+      seen,
+    );
+    for (const n of r.names) {
+      names.add(n);
+      places.set(n, r.places?.get(n) ?? `${r.source} ("${n}")`);
+    }
     for (const [k, v] of r.schemas) schemas.set(k, v);
     patterns.push(...r.patterns);
   }
-  return { names, patterns, schemas, source: regs.map((r) => r.source).join(" and ") };
+  return { names, patterns, schemas, source: regs.map((r) => r.source).join(" and "), places };
 }

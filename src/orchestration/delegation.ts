@@ -110,6 +110,13 @@ export function checkDelegation(options: DelegationCheckOptions): DelegationChec
 }
 
 function reused(id: string, entry: SessionEntry | undefined): Finding {
+  if (entry?.unreadable)
+    return {
+      rule: "session-id-reused",
+      message: `Session id "${id}" is blocked: ${entry.unreadable}.`,
+      hint: "remove that entry from the session registry folder (a session entry is a small JSON file), or use a fresh session id",
+      actual: id,
+    };
   const held = [entry?.agent ? `delegated to "${entry.agent}"` : "", entry?.expires_at ? `expires ${entry.expires_at}` : ""].filter(Boolean);
   return {
     rule: "session-id-reused",

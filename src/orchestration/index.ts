@@ -5,7 +5,7 @@ export { findTodoTask, normaliseStatus } from "./todo.js";
 export type { TodoLookup, TodoTask } from "./todo.js";
 export { checkDelegation, normaliseAgent } from "./delegation.js";
 export type { DelegationCheckOptions, DelegationCheckResult } from "./delegation.js";
-export { FileSessionRegistry, InvalidSessionIdError, MemorySessionRegistry, sessionIdProblem } from "./registry.js";
+export { FileSessionRegistry, InvalidSessionIdError, MemorySessionRegistry, SessionRegistryError, sessionIdProblem } from "./registry.js";
 export type { RegisterOutcome, SessionEntry, SessionRegistry } from "./registry.js";
 export { checkReturn } from "./return.js";
 export type { ReturnCheckOptions, ReturnCheckResult, ReturnInfo } from "./return.js";

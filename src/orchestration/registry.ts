@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /** One active session, as stored in the registry. */
@@ -10,6 +10,8 @@ export interface SessionEntry {
   expires_at: string;
   agent?: string;
   pid?: number;
+  /** Set when the entry could not be read (a link, a pipe, a folder, too large): the id stays blocked until it is removed. */
+  unreadable?: string;
 }
 
 /** Outcome of a registration: won, or the id was already held by a live session. */
@@ -42,6 +44,49 @@ export function sessionIdProblem(id: string): string | undefined {
 /** Thrown by the file registry for an id it refuses (see sessionIdProblem). */
 export class InvalidSessionIdError extends Error {}
 
+/** Thrown by the file registry when its folder cannot be used (it is a file), or an entry cannot be removed. */
+export class SessionRegistryError extends Error {}
+
+/** A session entry is a few hundred bytes: anything far larger is not one, and is not read. */
+export const MAX_ENTRY_BYTES = 64 * 1024;
+
+type EntryRead = { text: string; mtimeMs: number } | { problem: string };
+
+/**
+ * Reads one entry: a regular file of at most MAX_ENTRY_BYTES, opened without following a symlink and without
+ * blocking (a FIFO with no writer, a link to /dev/zero or a folder in the registry must not hang or fill memory).
+ * Undefined when there is no entry.
+ */
+function readEntry(path: string, folder: string): EntryRead | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if (code(err) === "ENOENT") return undefined;
+    if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${folder} is not a folder`);
+    if (code(err) === "ELOOP") return { problem: "it is a symbolic link" };
+    return { problem: `it cannot be opened (${code(err) ?? (err as Error).message})` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { problem: `it is ${st.isDirectory() ? "a folder" : "a device, pipe or socket"}, not a regular file` };
+    if (st.size > MAX_ENTRY_BYTES) return { problem: `it is ${st.size} bytes (an entry is at most ${MAX_ENTRY_BYTES})` };
+    const buf = Buffer.alloc(MAX_ENTRY_BYTES + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+      if (n > MAX_ENTRY_BYTES) return { problem: `it is over ${MAX_ENTRY_BYTES} bytes` };
+    }
+    return { text: buf.toString("utf8", 0, n), mtimeMs: st.mtimeMs };
+  } catch (err) {
+    return { problem: `it cannot be read (${code(err) ?? (err as Error).message})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function isoOf(ms: number): string {
   return new Date(ms).toISOString();
 }
@@ -72,38 +117,36 @@ export class FileSessionRegistry implements SessionRegistry {
     return join(this.folder, `${id.toLowerCase()}.json`);
   }
 
-  #read(path: string, now: Date, ttlSeconds = this.ttlSeconds): { entry?: SessionEntry; live: boolean } | undefined {
-    let text: string;
+  #read(path: string, now: Date, ttlSeconds = this.ttlSeconds): { entry?: SessionEntry; live: boolean; problem?: string } | undefined {
+    const read = readEntry(path, this.folder);
+    if (read === undefined) return undefined;
+    // Not a regular file, or too large: the id stays blocked until someone removes the entry (fail closed).
+    if ("problem" in read) return { live: true, problem: `its registry entry ${path} cannot be used: ${read.problem}; remove it` };
     try {
-      text = readFileSync(path, "utf8");
-    } catch (err) {
-      if (code(err) === "ENOENT") return undefined;
-      throw err;
-    }
-    try {
-      const entry = JSON.parse(text) as SessionEntry;
+      const entry = JSON.parse(read.text) as SessionEntry;
       const expires = Date.parse(entry.expires_at);
       // An entry without a readable expiry counts as live: fail closed.
       return { entry, live: Number.isNaN(expires) || expires > now.getTime() };
     } catch {
       // Unreadable content: live until its file is older than the TTL.
-      let mtime = now.getTime();
-      try {
-        mtime = statSync(path).mtimeMs;
-      } catch {}
-      return { live: mtime + ttlSeconds * 1000 > now.getTime() };
+      return { live: read.mtimeMs + ttlSeconds * 1000 > now.getTime() };
     }
   }
 
   lookup(id: string, now: Date): SessionEntry | undefined {
     const r = this.#read(this.#path(id), now);
     if (!r?.live) return undefined;
-    return r.entry ?? { session_id: id, registered_at: "", expires_at: "" };
+    return r.entry ?? { session_id: id, registered_at: "", expires_at: "", ...(r.problem ? { unreadable: r.problem } : {}) };
   }
 
   register(id: string, options: { now: Date; ttlSeconds: number; agent?: string }): RegisterOutcome {
     const path = this.#path(id);
-    mkdirSync(this.folder, { recursive: true });
+    try {
+      mkdirSync(this.folder, { recursive: true });
+    } catch (err) {
+      if (code(err) === "EEXIST" || code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
+      throw err;
+    }
     const nowMs = options.now.getTime();
     const entry: SessionEntry = {
       session_id: id,
@@ -120,6 +163,7 @@ export class FileSessionRegistry implements SessionRegistry {
       if (this.#create(path, body)) return { ok: true, entry };
       return { ok: false, existing: this.#read(path, options.now)?.entry, reason: "registered concurrently" };
     }
+    if (seen.problem) return { ok: false, existing: { session_id: id, registered_at: "", expires_at: "", unreadable: seen.problem }, reason: seen.problem };
     if (seen.live) return { ok: false, existing: seen.entry, reason: "active" };
     return this.#takeOver(path, body, entry, options);
   }
@@ -204,6 +248,9 @@ export class FileSessionRegistry implements SessionRegistry {
         closeSync(openSync(lock, "wx"));
         break;
       } catch (err) {
+        // No registry folder yet: nothing is registered.
+        if (code(err) === "ENOENT") return false;
+        if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
         if (code(err) !== "EEXIST") throw err;
         if (Date.now() > deadline) throw new Error(`session registry lock ${lock} is held; remove it if no plangate process is running`);
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
@@ -214,6 +261,8 @@ export class FileSessionRegistry implements SessionRegistry {
       return true;
     } catch (err) {
       if (code(err) === "ENOENT") return false;
+      if (code(err) === "EISDIR" || code(err) === "EPERM") throw new SessionRegistryError(`the registry entry ${path} is a folder; remove it by hand`);
+      if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
       throw err;
     } finally {
       try {

@@ -1,6 +1,10 @@
 import type { Policy } from "./types.js";
 
-/** Tools that think or plan instead of acting: an approved plan must not hand control back to a planner. */
+/**
+ * Tools that think or plan instead of acting: an approved plan must not hand control back to a planner. A plan
+ * step is an action, not a thought. Compared without case or separators (`Sequential-Thinking` is
+ * `sequential_thinking`); the hosts' own planning tools are named as the hosts spell them.
+ */
 export const DEFAULT_DENIED_TOOLS = [
   "think",
   "plan",
@@ -14,6 +18,12 @@ export const DEFAULT_DENIED_TOOLS = [
   "sequential_thinking",
   "sequentialthinking",
   "chain_of_thought",
+  // Hosts' planning modes and thinking servers (Claude Code, MCP sequential-thinking).
+  "ExitPlanMode",
+  "EnterPlanMode",
+  "plan_mode",
+  "sequential-thinking",
+  "mcp__sequential-thinking__sequentialthinking",
 ];
 
 export const DEFAULT_WRITE_TOOLS = [

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../../approval/dsse.js";
 import { isInside, KeyError, keyId, loadPrivateKey, realPathOf } from "../../approval/keys.js";
-import { approvalDiagnostic, createRecord, parseTtl, toolsHash } from "../../approval/record.js";
+import { approvalDiagnostic, createRecord, parseTtl, toolsHash, unconstrainedToolsDiagnostic } from "../../approval/record.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";
@@ -45,6 +45,10 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         const ttlMs = ttlText === undefined ? undefined : parseTtl(ttlText);
         if (ttlText !== undefined && ttlMs === undefined) throw new UsageError(`--ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText}"`);
         const workspace = setup.policy.workspace;
+        if (setup.tools === undefined) {
+          printApprovalResult(io, file, [unconstrainedToolsDiagnostic()], flags.output === "json" ? "json" : "text");
+          return EXIT.rejected;
+        }
         let signer: { key: ReturnType<typeof loadPrivateKey>; keyid: string } | undefined;
         if (flags.key !== undefined) {
           const keyFile = resolve(io.cwd, flags.key);

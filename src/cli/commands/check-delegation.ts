@@ -1,7 +1,8 @@
+import { statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { checkDelegation } from "../../orchestration/delegation.js";
-import { FileSessionRegistry, sessionIdProblem } from "../../orchestration/registry.js";
+import { FileSessionRegistry, SessionRegistryError, sessionIdProblem } from "../../orchestration/registry.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
@@ -58,12 +59,24 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
         const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : resolve(io.cwd, folder), {
           ttlSeconds: ttl ?? policy.delegation.sessionTtlSeconds,
         });
+        const named = flags.registry !== undefined ? `--registry ${flags.registry}` : `delegation.registry ${registry.folder}`;
+        const problem = notAFolder(registry.folder);
+        if (problem) throw new UsageError(`${named} is ${problem}, not a folder: give the folder that holds one file per session`);
+        // A registry that turns out unusable midway (an entry that is a folder) is the operator's to fix: exit 2.
+        const guarded = <T>(f: () => T): T => {
+          try {
+            return f();
+          } catch (err) {
+            if (err instanceof SessionRegistryError) throw new UsageError(`${named}: ${err.message}`);
+            throw err;
+          }
+        };
         const json = flags.output === "json";
 
         if (flags.release) {
           if (id === undefined) throw new UsageError("--release needs --session-id");
           if (flags.register) throw new UsageError("--release and --register cannot be combined");
-          const released = registry.release(id);
+          const released = guarded(() => registry.release(id));
           if (json) io.stdout(`${JSON.stringify({ version: 1, released, session_id: id, registry: registry.folder }, null, 2)}\n`);
           else io.stdout(`${released ? "released" : "not registered"}: ${id}\n`);
           return EXIT.ok;
@@ -74,18 +87,21 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
         const path = (flags.path ?? "").split(",").map((s) => s.trim());
         if (flags.path !== undefined && path.some((p) => p === "")) throw new UsageError(`--path has an empty agent name: "${flags.path}"`);
 
-        const result = checkDelegation({
-          target: flags.target,
-          path: flags.path === undefined ? [] : path,
-          depth,
-          sessionId: id,
-          maxDepth,
-          ttlSeconds: ttl,
-          registry,
-          register: flags.register === true,
-          now: io.now(),
-          policy,
-        });
+        const target = flags.target;
+        const result = guarded(() =>
+          checkDelegation({
+            target,
+            path: flags.path === undefined ? [] : path,
+            depth,
+            sessionId: id,
+            maxDepth,
+            ttlSeconds: ttl,
+            registry,
+            register: flags.register === true,
+            now: io.now(),
+            policy,
+          }),
+        );
         const delegation = {
           target: flags.target,
           path: flags.path === undefined ? [] : path,
@@ -100,4 +116,17 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
         return result.valid ? EXIT.ok : EXIT.rejected;
       }),
     );
+}
+
+/** Why a path cannot be the registry folder, or undefined (a folder, or nothing yet: it is created on first use). */
+function notAFolder(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return undefined;
+    return st.isFile() ? "a file" : "a device, pipe or socket";
+  } catch (err) {
+    const c = (err as NodeJS.ErrnoException).code;
+    if (c === "ENOENT") return undefined;
+    return c === "ENOTDIR" ? "inside a file" : `unusable (${c ?? (err as Error).message})`;
+  }
 }

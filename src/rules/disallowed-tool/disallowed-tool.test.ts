@@ -17,6 +17,26 @@ describe("disallowed-tool", () => {
   it("denies case and homoglyph variants of a denied name", async () => {
     expect(await diagnosticsOf("disallowed-tool", plan("Think", "th\u0456nk", "pl\u200ban"))).toHaveLength(3);
   });
+  it.each([
+    ["ExitPlanMode", "exit_plan_mode", "exit-plan-mode", "EXITPLANMODE"],
+    ["EnterPlanMode", "enter_plan_mode", "Enter.Plan.Mode"],
+    ["plan_mode", "PlanMode", "plan-mode", "plan mode"],
+    ["think", "THINK", "t_h_i_n_k"],
+    ["sequential-thinking", "sequential_thinking", "sequentialthinking", "SequentialThinking", "sequential.thinking"],
+    ["mcp__sequential-thinking__sequentialthinking", "mcp__sequential_thinking__sequential_thinking", "MCP__Sequential-Thinking__SequentialThinking", "mcp:sequential-thinking/sequentialthinking"],
+  ])("denies the host planning and thinking tool %s in every spelling", async (...names) => {
+    const d = await diagnosticsOf("disallowed-tool", plan("read_file", ...names));
+    expect(d.map((x) => [x.step, x.pointer])).toEqual(names.map((_, i) => [i + 2, `/steps/${i + 1}/tool`]));
+  });
+  it("leaves names that merely contain a denied word alone", async () => {
+    expect(await diagnosticsOf("disallowed-tool", plan("read_file", "planets", "rethink_cache", "exit", "thinking_cap_store"))).toEqual([]);
+  });
+  it("folds separators in the policy's globs too", async () => {
+    const policy = defaultPolicy("/workspace");
+    policy.tools.deny.push("mcp__memory__*");
+    const d = await diagnosticsOf("disallowed-tool", plan("mcp__memory__store", "mcp-memory-store", "MCP.Memory.Forget", "mcp__files__read"), { policy });
+    expect(d.map((x) => x.step)).toEqual([1, 2, 3]);
+  });
   it("applies the policy's deny list, globs included", async () => {
     const policy = defaultPolicy("/workspace");
     policy.tools.deny.push("rm_*", "shell");

@@ -1,17 +1,18 @@
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
-import { globToRegExp } from "../../core/glob.js";
-import { lookalikeReason, skeleton } from "../../core/lookalike.js";
+import { globMatcher } from "../../core/glob.js";
+import { lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
 import { INVISIBLE } from "../../syntax/unsafe.js";
 
 // Policies and registries are reused across validations: fold their names once per object.
-const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: RegExp[] }>();
+const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: { test(s: string): boolean }[] }>();
 const knownCache = new WeakMap<ReadonlySet<string>, Map<string, string>>();
 
 function denyOf(deny: readonly string[]) {
   let d = denyCache.get(deny);
   if (!d) {
-    d = { denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(skeleton)), denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globToRegExp(skeleton(x))) };
+    // Compared without case, separators or look-alike letters: `Sequential-Thinking` is `sequential_thinking`.
+    d = { denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(looseName)), denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globMatcher(looseName(x))) };
     denyCache.set(deny, d);
   }
   return d;
@@ -35,7 +36,7 @@ export default defineRule({
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
     docs: {
       description:
-        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`). Deny entries are matched on the name's skeleton (case, invisible characters and Cyrillic/Greek homoglyphs folded), so `Think` or `thіnk` are denied too. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
+        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`, and the planning tools of common hosts: `ExitPlanMode`, `EnterPlanMode`, `plan_mode`, `mcp__sequential-thinking__sequentialthinking`). Deny entries are matched without case, separators (`_`, `-`, `.`, `:`, `/`, spaces), invisible characters or Cyrillic/Greek homoglyphs, so `Think`, `thіnk`, `exit_plan_mode` and `Sequential-Thinking` are denied too. The deny list judges plan steps: what a host may call outside the plan is the guard's business. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
       rationale:
         "An approved plan must act, not hand control back to a planner (the intake protocol §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
       fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
@@ -51,7 +52,8 @@ export default defineRule({
       if (name === undefined) continue;
       const s = `Step ${step.position}`;
       const sk = skeleton(name);
-      if (denySkeletons.has(sk) || denyGlobs.some((g) => g.test(sk))) {
+      const loose = looseName(name);
+      if (denySkeletons.has(loose) || denyGlobs.some((g) => g.test(loose))) {
         ctx.report({
           at: step.toolAt,
           step: step.position,

@@ -20,7 +20,7 @@ describe("guard-failure", () => {
   it("refuses guard files inside the workspace, and opens with them outside", async () => {
     const k = approvalKit();
     const approval = k.sign(await k.record());
-    const base = { plan: k.planFile, approval, workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, trustedKeys: k.trustedKeys, now: () => NOW };
+    const base = { plan: k.planFile, approval, workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, tools: k.tools, trustedKeys: k.trustedKeys, now: () => NOW };
     mkdirSync(join(k.workspace, "g"));
     const refused = await ExecutionGuard.open({ ...base, audit: join(k.workspace, "g", "audit.log"), consumedDir: join(k.guardDir, "c") }).catch((e) => e);
     expect(refused).toBeInstanceOf(GuardRefusal);

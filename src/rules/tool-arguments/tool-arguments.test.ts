@@ -75,4 +75,47 @@ describe("tool-arguments", () => {
     const d = await diagnosticsOf("tool-arguments", '[{"tool": "read_file", "params": {"path": 1}}]', { tools: registry });
     expect(d[0]!.pointer).toBe("/0/params/path");
   });
+
+  // A registry built in code skips the load-time check: the RE2 engine is what keeps validation linear.
+  const direct = (schema: object) => ({ names: new Set(["t"]), patterns: [], schemas: new Map([["t", schema]]), source: "code" });
+  const cpuMs = (f: () => Promise<unknown>) => async () => {
+    const start = process.cpuUsage();
+    await f();
+    const u = process.cpuUsage(start);
+    return (u.user + u.system) / 1000;
+  };
+
+  it.each([
+    ["pattern", { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } }, { s: `${"a".repeat(35)}!` }, "/steps/0/arguments/s"],
+    ["pattern (alternation)", { type: "object", properties: { s: { type: "string", pattern: "^(a|aa)+$" } } }, { s: `${"a".repeat(45)}!` }, "/steps/0/arguments/s"],
+    ["patternProperties", { type: "object", patternProperties: { "^(a+)+$": { type: "integer" } } }, { [`${"a".repeat(35)}`]: "x" }, `/steps/0/arguments/${"a".repeat(35)}`],
+    ["propertyNames", { type: "object", propertyNames: { pattern: "^(a+)+$" } }, { [`${"a".repeat(35)}!`]: 1 }, "/steps/0/arguments"],
+  ])("answers a catastrophic %s at once", async (_k, schema, args, pointer) => {
+    let d: Awaited<ReturnType<typeof diagnosticsOf>> = [];
+    const ms = await cpuMs(async () => {
+      d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: args }]), { tools: direct(schema) });
+    })();
+    expect(ms).toBeLessThan(2000);
+    expect(d.map((x) => [x.step, x.pointer])).toContainEqual([1, pointer]);
+  });
+
+  it("rejects a step whose schema has a pattern RE2 cannot run, also when the registry was built in code", async () => {
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { s: "aa" } }]), { tools: direct({ properties: { s: { pattern: "^(a)\\1$" } } }) });
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/tool" });
+    expect(d[0]!.message).toContain("backreference");
+  });
+
+  it("checks uniqueItems in linear time (20,000 objects), at the array", async () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ k: i, v: [i] }));
+    const schema = { type: "object", properties: { xs: { type: "array", uniqueItems: true } } };
+    let d: Awaited<ReturnType<typeof diagnosticsOf>> = [];
+    const ms = await cpuMs(async () => {
+      d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [...items, { v: [7], k: 7 }] } }]), { tools: direct(schema) });
+    })();
+    expect(ms).toBeLessThan(3000);
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments/xs", actual: { i: 20_000, j: 7 } });
+    expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [1, "1", true, "true", null, [1], "[1]", { a: 1 }, { a: "1" }] } }]), { tools: direct(schema) })).toEqual([]);
+  });
 });

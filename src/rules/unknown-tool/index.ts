@@ -1,7 +1,7 @@
 import { closest } from "../../core/tools.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
-import { globToRegExp } from "../../core/glob.js";
+import { globMatcher } from "../../core/glob.js";
 
 export default defineRule({
   meta: {
@@ -12,7 +12,7 @@ export default defineRule({
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {
       description:
-        "Reports a step whose tool is not in the tool registry (`--tools FILE`, policy tools.allow / allowFile / registry). Names are compared exactly; the hint names the closest known tool. Without any registry the check cannot run, and one info diagnostic says so.",
+        "Reports a step whose tool is not in the tool registry (`--tools FILE`, policy tools.allow / allowFile / registry). Names are compared exactly; the hint names the closest known tool. Without any registry or allow list the tools are unconstrained: one warning per plan says so, and `approve` and `guard start` refuse the plan until the policy names its tools or says `tools.allow: [\"*\"]` explicitly.",
       rationale: "A tool that does not exist fails mid-plan at best; at worst a look-alike name resolves to something else (scQC check 7, tool whitelist).",
       fix: "Use a tool from the registry (see the hint), or add the tool to the registry if it is legitimate.",
       bad: '[{"tool": "plot_qcc"}]  with plot_qc in tools.txt',
@@ -22,15 +22,16 @@ export default defineRule({
   check(plan, ctx) {
     const tools = ctx.tools;
     if (!tools) {
+      // Once per plan, as a warning: nothing constrains the tools. approve and guard start refuse such a plan.
       ctx.report({
         at: plan.stepsAt,
-        notice: true,
-        message: "Tool names were not checked: no tool registry was given.",
-        hint: "pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml",
+        atMost: "warning",
+        message: "Tool names were not checked: no tool registry or allow list is in force, so any tool would be accepted.",
+        hint: 'pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"] (approve and guard start refuse until one is set)',
       });
       return;
     }
-    const patterns = tools.patterns.map(globToRegExp);
+    const patterns = tools.patterns.map(globMatcher);
     for (const step of plan.steps) {
       if (step.tool === undefined) continue;
       if (tools.names.has(step.tool) || patterns.some((p) => p.test(step.tool!))) continue;
