@@ -29,6 +29,7 @@ async function run(before: string[] = []) {
     approval: k.sign(await k.record()),
     workspace: k.workspace,
     policyHash: DEFAULT_POLICY_HASH,
+    tools: k.tools,
     trustedKeys: k.trustedKeys,
     consumedDir: join(k.guardDir, "consumed"),
     audit,
@@ -116,7 +117,7 @@ describe("keyed audit chain", () => {
     const approval = join(k.root, "a.json");
     writeFileSync(approval, k.sign(await k.record()));
     const state = join(k.guardDir, "state.json");
-    const r = await cli(["guard", "start", "plan.json", "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "-o", "json"], { cwd: k.workspace });
+    const r = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "-o", "json"], { cwd: k.workspace });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.state).toMatchObject({ version: 2, audit_from: 0, max_input_bytes: 1 << 20 });

@@ -115,7 +115,8 @@ describe("exit codes and JSON error documents", () => {
         if (output === "json") expect(errorDoc(r.stdout, "internal")).toBe("the non-deterministic check failed on p.json (rule exploded)");
         else expect(r.stdout).toBe("");
       }
-      const approve = await cli(["approve", "p.json", "-o", "json"], { cwd: d });
+      writeFileSync(join(d, "tools.txt"), "a\n");
+      const approve = await cli(["approve", "p.json", "--tools", "tools.txt", "-o", "json"], { cwd: d });
       expect(approve.code).toBe(2);
       expect(errorDoc(approve.stdout, "internal")).toBe("the non-deterministic check failed on p.json (rule exploded)");
       const text = await cli(["validate", "p.json"], { cwd: d });
@@ -135,7 +136,7 @@ describe("exit codes and JSON error documents", () => {
     const approval = join(k.root, "a.json");
     writeFileSync(approval, k.sign(await k.record()));
     mkdirSync(join(k.guardDir, "audit.log"));
-    const args = ["guard", "start", "plan.json", "--approval", approval, "--state", join(k.guardDir, "s.json"), "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
+    const args = ["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state", join(k.guardDir, "s.json"), "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c")];
     const r = await cli([...args, "--output", "json"], { cwd: k.workspace });
     expect(r.code).toBe(2);
     expect(errorDoc(r.stdout, "internal")).toMatch(/EISDIR/);
