@@ -97,15 +97,23 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
 /** Command lines deeper in the arguments (`{options: {command: …}}`): each read on its own. */
 function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], depth: number): void {
   if (depth > 32 || value === null || typeof value !== "object") return;
-  for (const [key, v] of Object.entries(value)) {
-    const p = childPointer(at, Array.isArray(value) ? Number(key) : key);
-    if (!Array.isArray(value) && COMMAND_KEYS.has(key.toLowerCase()) && (typeof v === "string" || Array.isArray(v))) {
+  if (Array.isArray(value)) {
+    // Only objects can hold a command key: long lists of numbers or strings are passed over cheaply.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, depth + 1);
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (COMMAND_KEYS.has(key.toLowerCase()) && (typeof v === "string" || Array.isArray(v))) {
       const t = argvText(v);
-      const sc: StepCommand = { step, at: p, name: key, mode: "single" };
+      const sc: StepCommand = { step, at: childPointer(at, key), name: key, mode: "single" };
       if (t.text !== undefined) sc.text = t.text;
       else if (t.invalid !== undefined) sc.invalid = t.invalid;
       if (sc.text !== undefined || sc.invalid !== undefined) out.push(sc);
-    } else nested(step, p, v, out, depth + 1);
+    } else if (v !== null && typeof v === "object") nested(step, childPointer(at, key), v, out, depth + 1);
   }
 }
 

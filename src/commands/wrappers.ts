@@ -124,6 +124,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
       i++;
       break;
     }
+    if (v === "-" && flags.has("-")) continue;
     if (v.startsWith("-") && v !== "-" && !(program === "nice" && /^-\d+$/.test(v))) {
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);

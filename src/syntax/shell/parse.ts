@@ -17,6 +17,11 @@ export interface ShellReader {
 
 let loading: Promise<ShellReader> | undefined;
 
+/** Has the shell reader been asked for (is the WebAssembly parser loaded or loading)? */
+export function shellReaderRequested(): boolean {
+  return loading !== undefined;
+}
+
 /** The shell reader, loaded once per process. */
 export function loadShellReader(): Promise<ShellReader> {
   loading ??= load().catch((err: unknown) => {
