@@ -19,6 +19,8 @@ export interface GuardState {
   steps: number;
   audit_head: AuditHead;
   expires_at?: string;
+  /** The policy's command rules and protected paths, for the host's shell calls. */
+  host?: { commands: { allow: string[]; deny: string[]; allowCompound: boolean }; protected: string[] };
 }
 
 /** The guard cannot proceed safely: the tool call is refused with this reason. */
