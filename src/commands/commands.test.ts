@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +92,40 @@ describe("analysis", () => {
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
+  });
+});
+
+describe("spellings of a program (property)", () => {
+  /** One character written one of the ways bash reads as that character. */
+  const spell = (c: string, how: number): string =>
+    [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
+  const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
+  const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ");
+
+  it("denies a denied program however it is spelt and whatever runs it", () => {
+    fc.assert(
+      fc.property(name, hows, prefix, (n, h, pre) => {
+        const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
+        const r = analyseCommand(reader, `${pre}${spelled} x`, "chain", { allow: [], deny: [n], allowCompound: false });
+        // Refused as denied, or as unreadable where tree-sitter-bash would split the word (`'a'\\a`).
+        expect(r.findings.map((f) => f.rule).some((x) => x === "disallowed-tool" || x === "parse-error")).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("allows an allowed program however it is spelt", () => {
+    fc.assert(
+      fc.property(name, hows, (n, h) => {
+        const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
+        const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
+        // Never another program: allowed as itself, or refused as unreadable.
+        if (r.findings.length === 0) expect(r.programs).toEqual([n]);
+        else expect(r.findings.map((f) => f.rule)).toEqual(["parse-error"]);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -137,6 +137,10 @@ describe("shell reader: structure", () => {
     ['echo "unclosed', ""],
     ["a && ", ""],
     ["for ((i=0; i<3; i++)); do :; done", "not understood"],
+    ["'r'\\m -rf /", "one word to a shell"],
+    ['"r"\\m -rf /', "one word to a shell"],
+    ["A='x'\\y rm", "one word to a shell"],
+    ["echo x > '.e'\\nv", "more than one target"],
   ])("refuses %j", (text, why) => {
     const s = reader.parse(text);
     expect(s.problems.length, JSON.stringify(s.problems)).toBeGreaterThan(0);
