@@ -9,6 +9,7 @@ import type { Policy } from "../policy/types.js";
 import { loadShellReader, type ShellReader } from "../syntax/shell/parse.js";
 import { analyseCommand } from "./analyse.js";
 import { allowed, deniedBy } from "./match.js";
+import { isWrapper } from "./wrappers.js";
 
 let reader: ShellReader;
 beforeAll(async () => {
@@ -117,7 +118,8 @@ describe("spellings of a program (property)", () => {
 
   it("allows an allowed program however it is spelt", () => {
     fc.assert(
-      fc.property(name, hows, (n, h) => {
+      // (Programs that run programs, such as sh or env, are judged by what they run.)
+      fc.property(name.filter((n) => !isWrapper(n) && !["alias", "hash", "enable"].includes(n)), hows, (n, h) => {
         const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
         const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
         // Never another program: allowed as itself, or refused as unreadable.

@@ -76,7 +76,7 @@ export type Inner =
 
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(program: string): boolean {
-  return program in SPECS || SHELLS.has(program) || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser";
+  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser";
 }
 
 function optionName(word: string): { name: string; attached?: string } {
@@ -94,6 +94,8 @@ export function innersOf(program: string, args: ShellWord[]): Inner[] {
 
 function innerOf(program: string, args: ShellWord[]): Inner {
   if (SHELLS.has(program)) return shellInner(program, args);
+  if (program === "source" || program === ".")
+    return { kind: "hidden", why: `${program} runs the script ${args[0]?.source ?? "(none)"} in the shell itself, whose commands plangate does not read` };
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
   if (program === "su" || program === "runuser") return suInner(program, args);
