@@ -64,7 +64,7 @@ function parseWith(parser: Parser, text: string): ShellScript {
         end: bad?.endIndex ?? text.length,
       });
     }
-    const joined = joinedLine(text, reader.quoted);
+    const joined = escapedSpace(text, reader.quoted, reader.words);
     if (joined) script.problems.push(joined);
   } finally {
     tree.delete();
@@ -84,18 +84,26 @@ function precheck(text: string): ShellScript["problems"][number] | undefined {
 }
 
 /**
- * bash joins `a\<newline>b` into one word; tree-sitter-bash reads two words. Between words, and inside
- * quotes and here-documents, both agree; elsewhere the command is refused.
+ * Backslash-escaped white space outside quotes. bash joins `a\<newline>b` into one word and keeps
+ * `a\ b` as one word; tree-sitter-bash reads two words in the first case, and sometimes drops the
+ * escaped space after a quoted part (`''\ x`). Between words a backslash-newline is a continuation
+ * both agree on; anywhere else outside quotes and words the command is refused.
  */
-function joinedLine(text: string, quoted: readonly [number, number][]): ShellScript["problems"][number] | undefined {
-  for (let i = text.indexOf("\\\n"); i >= 0; i = text.indexOf("\\\n", i + 1)) {
+function escapedSpace(text: string, quoted: readonly [number, number][], words: readonly [number, number][]): ShellScript["problems"][number] | undefined {
+  const re = /\\[ \t\n]/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const i = m.index;
     let run = 1;
     while (i - run >= 0 && text[i - run] === "\\") run++;
     if (run % 2 === 0 || quoted.some(([s, e]) => i > s && i < e)) continue;
     const before = text[i - run];
     const after = text[i + 2];
-    if (before !== undefined && after !== undefined && /\S/.test(before) && /\S/.test(after))
+    if (m[0] === "\\\n") {
+      if (before === undefined || after === undefined || !/\S/.test(before) || !/\S/.test(after)) continue;
       return { message: "a backslash-newline inside a word joins two lines into one word", start: i, end: i + 2 };
+    }
+    if (words.some(([s, e]) => i >= s && i + 2 <= e)) continue;
+    return { message: "an escaped space next to a quoted part is read differently by shells and by the parser", start: i, end: i + 2 };
   }
   return undefined;
 }
@@ -152,6 +160,8 @@ interface WordValue {
 class Reader {
   /** Offsets of quoted text and here-document bodies, where a backslash-newline is no continuation. */
   readonly quoted: [number, number][] = [];
+  /** Offsets of unquoted word text, where an escaped space belongs to the word. */
+  readonly words: [number, number][] = [];
   constructor(private readonly script: ShellScript) {}
 
   private problem(message: string, node: Node): void {
@@ -443,7 +453,11 @@ class Reader {
       case "number":
       case "variable_name":
       case "file_descriptor": {
-        if (/[$`]/.test(t.replace(/\\./g, ""))) return { shape: t };
+        this.words.push([node.startIndex, node.endIndex]);
+        const bare = t.replace(/\\[\s\S]/g, "");
+        // tree-sitter-bash can read `a\n\\b` as one word holding a line break; bash reads two commands.
+        if (/\s/.test(bare)) this.problem(`the word "${short(t)}" holds unquoted white space or a line break, which ends a word (or a command) in a shell`, node);
+        if (/[$`]/.test(bare)) return { shape: t };
         return { value: unescapeUnquoted(t), shape: t.replace(/\\./g, "\u0001") };
       }
       case "raw_string":
@@ -456,17 +470,15 @@ class Reader {
       }
       case "string": {
         this.quoted.push([node.startIndex, node.endIndex]);
-        let value: string | undefined = "";
+        // The value comes from the text between the quotes: tree-sitter-bash leaves white space that
+        // stands alone (\`" "\`, a quoted line break) out of its string_content nodes.
+        let fixed = t.startsWith('"') && t.endsWith('"') && t.length >= 2;
         for (const c of node.namedChildren) {
-          if (!c) continue;
-          if (c.type === "string_content") {
-            if (value !== undefined) value += unescapeDoubleQuoted(c.text);
-          } else {
-            this.value(c, depth + 1);
-            value = undefined;
-          }
+          if (!c || c.type === "string_content") continue;
+          this.value(c, depth + 1);
+          fixed = false;
         }
-        return value === undefined ? { shape: mask(t) } : { value, shape: mask(t) };
+        return fixed ? { value: unescapeDoubleQuoted(t.slice(1, -1)), shape: mask(t) } : { shape: mask(t) };
       }
       case "concatenation": {
         let value: string | undefined = "";

@@ -43,6 +43,10 @@ describe("shell reader: words", () => {
     expect(s.problems.length > 0 || first?.words[0]?.value === undefined).toBe(true);
   });
 
+  it("keeps quoted white space and escaped spaces inside words", () => {
+    expect(words('echo " " "\n" "a b" a\\ b')).toEqual([["echo", " ", "\n", "a b", "a b"]]);
+  });
+
   it("marks unquoted globs, not quoted ones", () => {
     const [cmd] = reader.parse("ls *.py '*.txt' \"a?\" b\\* [ab]").commands;
     expect(cmd!.words.map((w) => w.glob)).toEqual([false, true, false, false, false, true]);
@@ -141,6 +145,8 @@ describe("shell reader: structure", () => {
     ['"r"\\m -rf /', "one word to a shell"],
     ["A='x'\\y rm", "one word to a shell"],
     ["echo x > '.e'\\nv", "more than one target"],
+    ["ls\n\\rm -rf /", "line break"],
+    ["echo ''\\ x", "escaped space"],
   ])("refuses %j", (text, why) => {
     const s = reader.parse(text);
     expect(s.problems.length, JSON.stringify(s.problems)).toBeGreaterThan(0);
