@@ -236,6 +236,24 @@ const GENERATED: { name: string; file: string; make: () => string | Uint8Array; 
     rules: ["limit-exceeded"],
   },
   {
+    name: "8,000 chained commands in one command argument (just under the length limit)",
+    file: "p.json",
+    make: () => JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "a;".repeat(8000) }, intent: "run" }] }),
+    rules: ["multiple-tools"],
+  },
+  {
+    name: "8,000 nested command substitutions",
+    file: "p.json",
+    make: () => JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "echo " + "$(".repeat(8000) + ")".repeat(8000) }, intent: "run" }] }),
+    rules: ["parse-error"],
+  },
+  {
+    name: "a command line over the 16 KiB limit",
+    file: "p.json",
+    make: () => JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "cat " + "f ".repeat(9000) }, intent: "run" }] }),
+    rules: ["parse-error"],
+  },
+  {
     name: "a 100,000-line Markdown plan",
     file: "plan.md",
     make: () => `# Big\n\n## Rationale\n${"text line\n".repeat(100_000)}\n## Action Plan\n\n### READ\n- **Resource:** https://example.com/a\n`,

@@ -6,8 +6,10 @@ import type { ToolRegistry } from "../core/tools.js";
 import { type PlanReport, validatePlan } from "../engine.js";
 import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
+import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { AuditError, AuditLog } from "./audit.js";
+import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
 import { isInside, type TrustedKey } from "./keys.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
@@ -26,6 +28,8 @@ export interface ApprovedPlan {
   rawHash: string;
   steps: ApprovedStep[];
   expiresAt?: string;
+  /** The policy a host's shell calls (Claude Code's Bash) are checked against before they are matched. */
+  host?: HostCommandPolicy;
 }
 
 /** The guard's answer for one tool call. `step` is 1-based: the step allowed, or the one expected. */
@@ -61,6 +65,8 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   }
   if (ap.expiresAt !== undefined && Date.parse(ap.expiresAt) <= now.getTime())
     return deny(n, fail("approval-expired", `The approval expired at ${ap.expiresAt}; step ${n} does not run.`, "validate and approve the plan again"));
+  const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host) : undefined;
+  if (refused) return deny(n, refused);
   if (next >= ap.steps.length)
     return deny(n, fail("guard-step-mismatch", `All ${ap.steps.length} approved steps have run; the call to "${tool}" is not in the plan.`, "approve a new plan for further work"));
   const want = ap.steps[next]!;
@@ -81,6 +87,12 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
 
 function deny(step: number, diagnostic: Diagnostic): Decision {
   return { allow: false, step, diagnostic: { ...diagnostic, step } };
+}
+
+/** The policy parts a host's shell calls are checked against (the defaults when no policy is given). */
+export function hostPolicyOf(policy: Policy | undefined, workspace: string): HostCommandPolicy {
+  const p = policy ?? defaultPolicy(workspace);
+  return { workspace, commands: p.commands, protected: p.paths.protected };
 }
 
 /** Why a guard could not be opened: each reason a diagnostic. */
@@ -156,7 +168,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   if (record.single_use && !consumeNonce(o.consumedDir, record.nonce, now()))
     throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used; it is single-use.`, "approve the plan again to run it again")]);
   audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
-  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps };
+  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace) };
   if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
   return { plan, record, audit, now };
 }

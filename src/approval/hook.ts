@@ -4,7 +4,7 @@ import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { validatePlan } from "../engine.js";
 import { AuditError, AuditLog } from "./audit.js";
-import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, openApproved, readPlanBytes, recordDecision } from "./guard.js";
+import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
@@ -92,6 +92,8 @@ export async function startGuard(statePath: string, options: GuardOptions): Prom
     max_input_bytes: options.policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
   };
   if (record.expires_at !== undefined) state.expires_at = record.expires_at;
+  const host = hostPolicyOf(options.policy, options.workspace);
+  state.host = { commands: { allow: [...host.commands.allow], deny: [...host.commands.deny], allowCompound: host.commands.allowCompound === true }, protected: [...host.protected] };
   writeState(statePath, state);
   return state;
 }
@@ -132,6 +134,7 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
 async function approvedPlanOf(state: GuardState, bytes: Uint8Array | undefined, now: Date): Promise<ApprovedPlan> {
   const ap: ApprovedPlan = { file: state.plan, planHash: state.plan_hash, rawHash: "", steps: [] };
   if (state.expires_at !== undefined) ap.expiresAt = state.expires_at;
+  ap.host = state.host ? { workspace: state.workspace, ...state.host } : hostPolicyOf(undefined, state.workspace);
   if (bytes === undefined) return ap;
   const report = await validatePlan(bytes, { file: state.plan, workspace: state.workspace, now });
   // Steps are taken only from the approved content; for a changed plan decideStep refuses before using them.

@@ -28,6 +28,8 @@ export interface GuardState {
   /** Largest hook input read from standard input (the policy's guard.maxInputBytes at start). */
   max_input_bytes?: number;
   expires_at?: string;
+  /** The policy's command rules and protected paths, for the host's shell calls. */
+  host?: { commands: { allow: string[]; deny: string[]; allowCompound: boolean }; protected: string[] };
 }
 
 /** The state's audit key as bytes, or undefined for a version 1 state. */

@@ -148,7 +148,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   }
   Object.assign(p.plan, file.plan ?? {});
   Object.assign(p.markdown, file.markdown ?? {});
-  if (file.commands) p.commands = { allow: file.commands.allow ?? [], deny: file.commands.deny ?? [] };
+  if (file.commands) p.commands = { allow: file.commands.allow ?? [], deny: file.commands.deny ?? [], allowCompound: file.commands.allowCompound ?? false };
   Object.assign(p.returns, file.returns ?? {});
   // Operations the file names replace the default's entry; the others keep their defaults.
   if (file.tasks?.operations) p.tasks.operations = { ...p.tasks.operations, ...file.tasks.operations };

@@ -116,7 +116,7 @@ export function defaultPolicy(workspace: string): Policy {
     paths: { protected: [...DEFAULT_PROTECTED_PATHS], arguments: [...DEFAULT_PATH_ARGUMENTS] },
     plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false },
     markdown: { requireSeparators: true },
-    commands: { allow: [], deny: [] },
+    commands: { allow: [], deny: [], allowCompound: false },
     returns: {
       statuses: ["completed", "partial", "failed", "blocked"],
       successStatuses: ["completed"],

@@ -44,8 +44,15 @@ export const PolicyFileSchema = Type.Object(
     commands: Type.Optional(
       Type.Object(
         {
-          allow: Type.Optional(Names("Programs a shell command may run (globs).")),
-          deny: Type.Optional(Names("Programs a shell command may never run (globs).")),
+          allow: Type.Optional(
+            Names("Programs a shell command may run: a program (`git`) or a program and its first arguments (`git status`); `*` and `?` are globs. Empty: any program not denied."),
+          ),
+          deny: Type.Optional(
+            Names("Programs a shell command may never run: a program (`rm`) or a program and arguments it must not be given (`git push`, matched anywhere after the program, in order). Deny wins over allow."),
+          ),
+          allowCompound: Type.Optional(
+            Type.Boolean({ description: "Let an intake or scQC command argument chain (`;`, `&&`, `|`…) or nest (`$(…)`, `xargs`, `sh -c`…) commands; each program is still checked. Default false." }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -25,8 +25,12 @@ export interface Policy {
   paths: { protected: string[]; arguments: string[] };
   plan: { maxAgeDays: number; requireChecksum: boolean; allowConditionals: boolean };
   markdown: { requireSeparators: boolean };
-  /** Programs shell commands may run; empty allow means any program not denied. */
-  commands: { allow: string[]; deny: string[] };
+  /**
+   * Programs shell commands may run: an entry is a program or a program and its first arguments
+   * (`git push`); deny wins; an empty allow list allows any program not denied. `allowCompound` lets an
+   * intake or scQC command chain or nest commands (each program is still checked).
+   */
+  commands: { allow: string[]; deny: string[]; allowCompound: boolean };
   returns: {
     statuses: string[];
     successStatuses: string[];

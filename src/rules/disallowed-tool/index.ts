@@ -1,3 +1,4 @@
+import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
@@ -31,12 +32,11 @@ export default defineRule({
   meta: {
     id: "disallowed-tool",
     defaultSeverity: "error",
-    dialects: TOOL_CALL_DIALECTS,
     phase: "step",
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
     docs: {
       description:
-        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`, and the planning tools of common hosts: `ExitPlanMode`, `EnterPlanMode`, `plan_mode`, `mcp__sequential-thinking__sequentialthinking`). Deny entries are matched without case, separators (`_`, `-`, `.`, `:`, `/`, spaces), invisible characters or Cyrillic/Greek homoglyphs, so `Think`, `thіnk`, `exit_plan_mode` and `Sequential-Thinking` are denied too. The deny list judges plan steps: what a host may call outside the plan is the guard's business. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`.",
+        "Reports a step whose tool is on the deny list (policy `tools.deny`, globs allowed, added to the built-in list of reasoning and planning tools such as `think`, `plan`, `sequential_thinking`, and the planning tools of common hosts: `ExitPlanMode`, `EnterPlanMode`, `plan_mode`, `mcp__sequential-thinking__sequentialthinking`). Deny entries are matched without case, separators (`_`, `-`, `.`, `:`, `/`, spaces), invisible characters or Cyrillic/Greek homoglyphs, so `Think`, `thіnk`, `exit_plan_mode` and `Sequential-Thinking` are denied too. The deny list judges plan steps: what a host may call outside the plan is the guard's business. Also reports a tool name that mixes scripts or uses compatibility letters, and a name whose skeleton equals a known tool it is not (an all-Cyrillic spelling, invisible characters inside a known name). Invisible characters in a name that imitates nothing are `unsafe-value`. In command lines (a `command`, `cmd` or `program` argument, a Markdown EXECUTE block) it reports every program the command runs, including the ones run by `xargs`, `find -exec`, `env`, `sudo`, `sh -c`, `eval`…, that `commands.deny` names or that `commands.allow` (when not empty) does not; a program whose name is decided at run time (`$X`, a glob) or that cannot be made out; a shell reading commands from standard input or a script file (`curl … | sh`); settings that change what a name runs (`PATH=…`, `LD_PRELOAD=…`, `BASH_ENV=…`, `alias`, `hash -p`, `enable`).",
       rationale:
         "An approved plan must act, not hand control back to a planner (the intake protocol §5: no reasoning or planning tools). A look-alike of an allowed tool name is an attack: it reads as the approved tool to a reviewer and resolves to another one.",
       fix: "Remove the step or use an allowed tool; retype a look-alike name in plain ASCII.",
@@ -44,7 +44,10 @@ export default defineRule({
       good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "read the input"}]',
     },
   },
+  prepare: prepareCommandRule,
   check(plan, ctx) {
+    reportCommandFindings(plan, ctx, "disallowed-tool");
+    if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
     for (const step of plan.steps) {

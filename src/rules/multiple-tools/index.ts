@@ -2,10 +2,7 @@ import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 import { isObject } from "../../dialects/shape.js";
-import { chainingOperators } from "./shell.js";
-
-/** Arguments that hold one shell command line for a command-running tool. */
-const COMMAND_ARGUMENTS = new Set(["command", "cmd", "script", "shell_command", "commandline", "command_line"]);
+import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
 /** Separators that join tool names into one. */
 const JOINED = /\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/;
 
@@ -18,7 +15,7 @@ export default defineRule({
     summary: "One step runs more than one tool or command.",
     docs: {
       description:
-        "Reports a step whose tool is a list of tools or a name that joins several (`read_file && write_file`, `a; b`, `a, b`), and a command argument (`command`, `cmd`, `script`) that chains several shell commands with `&&`, `||`, `;`, `|`, `&` or a newline outside quotes. (Markdown EXECUTE actions, where chaining is the documented usage, are not checked.)",
+        "Reports a step whose tool is a list of tools or a name that joins several (`read_file && write_file`, `a; b`, `a, b`), and a command argument (`command`, `cmd`, `script`, `program` with `args`…) that runs more than one command. The command is read by a shell parser (tree-sitter-bash): `;`, `&&`, `||`, `|`, `&`, a newline, `$(…)`, backquotes, `<(…)`, subshells, groups, loops and conditions count, and so do programs that run another program (`xargs`, `find -exec`, `env`, `timeout`, `nohup`, `sudo`, `sh -c`, `eval`…). Operators inside quotes, here-document bodies and redirections such as `2>/dev/null` and `2>&1` do not. `commands.allowCompound: true` allows compound commands (each program is still checked). Markdown EXECUTE actions, where chaining is the documented usage, are not checked.",
       rationale:
         "The intake protocol §6: a single tool per step, no merged operations. A merged step hides operations from the reviewer, and when it half-fails nobody knows which part ran.",
       fix: "Split the step into one step per tool or command, each with its own intent.",
@@ -26,6 +23,7 @@ export default defineRule({
       good: 'steps: [{tool: run_command, arguments: {command: make}, intent: build}, {tool: run_command, arguments: {command: "make install"}, intent: install}]',
     },
   },
+  prepare: prepareCommandRule,
   check(plan, ctx) {
     for (const step of plan.steps) {
       const s = `Step ${step.position}`;
@@ -49,18 +47,7 @@ export default defineRule({
           actual: step.tool,
         });
       }
-      for (const [name, value] of Object.entries(step.args)) {
-        if (!COMMAND_ARGUMENTS.has(name.toLowerCase()) || typeof value !== "string") continue;
-        const ops = chainingOperators(value);
-        if (ops.length === 0) continue;
-        ctx.report({
-          at: childPointer(step.argsAt, name),
-          step: step.position,
-          message: `${s}: the ${name} chains several commands (${[...new Set(ops)].map((o) => (o.length > 2 ? o : `"${o}"`)).join(", ")}); a step runs exactly one.`,
-          hint: "split it into one step per command, or quote the operator if it is an argument",
-          actual: value,
-        });
-      }
     }
+    reportCommandFindings(plan, ctx, "multiple-tools");
   },
 });

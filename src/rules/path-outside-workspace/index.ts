@@ -9,6 +9,8 @@ import {
   resolveArgument,
   resolveReal,
 } from "../../core/paths.js";
+import { reportCommandPathsOutside } from "../../commands/paths.js";
+import { prepareCommandRule } from "../../commands/report.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 import { argumentStrings } from "../../core/walk.js";
@@ -29,6 +31,7 @@ export default defineRule({
       good: "arguments: {path: data/input.csv}",
     },
   },
+  prepare: prepareCommandRule,
   check(plan, ctx) {
     const files = probeFor(plan, ctx.files);
     const ws = normalizeAbsolute(ctx.policy.workspace);
@@ -65,5 +68,6 @@ export default defineRule({
         }
       }
     }
+    reportCommandPathsOutside(plan, ctx, files, ws, wsReal);
   },
 });

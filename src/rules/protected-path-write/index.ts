@@ -8,6 +8,8 @@ import {
   relativeInside,
   resolveArgument,
 } from "../../core/paths.js";
+import { reportCommandPathsProtected } from "../../commands/paths.js";
+import { prepareCommandRule } from "../../commands/report.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 
@@ -102,6 +104,7 @@ export default defineRule({
       good: "steps: [{tool: read_file, arguments: {path: .git/HEAD}, intent: …}]",
     },
   },
+  prepare: prepareCommandRule,
   check(plan, ctx) {
     const files = probeFor(plan, ctx.files);
     const writers = writersOf(ctx.policy.tools.write);
@@ -131,5 +134,6 @@ export default defineRule({
         });
       }
     }
+    reportCommandPathsProtected(plan, ctx, files, ws, wsReal, isProtected);
   },
 });

@@ -1,3 +1,5 @@
+import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { commandsOf } from "../../commands/plan.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { argumentStrings } from "../../core/walk.js";
@@ -24,20 +26,24 @@ export default defineRule({
   meta: {
     id: "unresolved-argument",
     defaultSeverity: "error",
-    dialects: TOOL_CALL_DIALECTS,
     phase: "step",
     summary: "An argument is a placeholder the executor would have to fill in.",
     docs: {
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
-        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates.",
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names.",
       rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
       good: "arguments: {path: reports/qc.html}",
     },
   },
+  prepare: prepareCommandRule,
   check(plan, ctx) {
+    reportCommandFindings(plan, ctx, "unresolved-argument");
+    if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
+    // Command lines are read by the shell parser above; the text patterns would report them twice.
+    const commands = new Set(commandsOf(plan).map((c) => c.at));
     const pathNames = new Set(ctx.policy.paths.arguments.map((n) => n.toLowerCase()));
     for (const step of plan.steps) {
       for (const a of argumentStrings(step.args, step.argsAt)) {
@@ -47,6 +53,7 @@ export default defineRule({
         else if (!a.content) {
           for (const [re, label] of INSIDE) {
             if (re === ANGLE && markup) continue;
+            if (re === INSIDE[1]![0] && commands.has(a.at)) continue;
             const m = re.exec(a.value);
             if (m) {
               what = `${label} ("${m[0]}")`;

@@ -1,0 +1,58 @@
+import picomatch from "picomatch";
+import { analyseCommand } from "../commands/analyse.js";
+import type { CommandPolicy } from "../commands/match.js";
+import { commandPathText } from "../commands/paths.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import { isInside, normalizeAbsolute, realWorkspace, relativeInside, resolveArgument, resolveReal } from "../core/paths.js";
+import { createFileProbe } from "../node/file-probe.js";
+import { loadShellReader } from "../syntax/shell/parse.js";
+import { approvalDiagnostic as fail } from "./record.js";
+
+/** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
+export interface HostCommandPolicy {
+  workspace: string;
+  commands: CommandPolicy;
+  protected: readonly string[];
+}
+
+/** Host tools whose calls are shell command lines (Claude Code's `Bash`, its `command` input). */
+const HOST_SHELL_TOOLS = new Set(["Bash"]);
+
+/**
+ * The refusal of a host's shell call whose command the policy does not allow: a denied or unknown
+ * program (also behind `xargs`, `sh -c`…), syntax the parser cannot read, a file outside the workspace
+ * or a protected one. Chaining is allowed, as in a TeDDy EXECUTE block: each program is checked.
+ * Undefined for calls that are not shell calls, and for commands that pass.
+ */
+export async function hostCommandRefusal(tool: string, args: unknown, policy: HostCommandPolicy): Promise<Diagnostic | undefined> {
+  if (!HOST_SHELL_TOOLS.has(tool)) return undefined;
+  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
+  if (typeof command !== "string")
+    return fail("parse-error", `The ${tool} call has no command string to check.`, "call the tool with its command as a string");
+  let reader;
+  try {
+    reader = await loadShellReader();
+  } catch (err) {
+    return fail("parse-error", `The ${tool} command cannot be checked: the shell parser could not be loaded (${(err as Error).message}).`, "reinstall plangate");
+  }
+  const report = analyseCommand(reader, command, "chain", policy.commands);
+  const first = report.findings[0];
+  if (first) return fail(first.rule, `The ${tool} command ${first.message}.`, first.hint, { actual: command });
+  const ws = normalizeAbsolute(policy.workspace);
+  const files = createFileProbe();
+  const wsReal = realWorkspace(ws, files);
+  const isProtected = picomatch(policy.protected as string[], { dot: true, nocase: true });
+  for (const p of report.paths) {
+    const text = commandPathText(p);
+    for (const r of resolveArgument(text, ws, files)) {
+      if ("unsafe" in r) return fail("path-outside-workspace", `The ${tool} command names "${p.text}", a path that ${r.unsafe}.`, "use paths inside the workspace", { actual: command });
+      const real = r.real.includes("\0") ? r.real : resolveReal(r.lexical, files);
+      if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
+        return fail("path-outside-workspace", `The ${tool} command names "${p.text}", which resolves to ${isInside(r.lexical, ws) ? real : r.lexical}, outside the workspace ${ws}.`, "use paths inside the workspace", { actual: command });
+      const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
+      if (rel.some((x) => x !== "" && isProtected(x)))
+        return fail("protected-path-write", `The ${tool} command names the protected path "${p.text}".`, "leave protected paths alone (paths.protected)", { actual: command });
+    }
+  }
+  return undefined;
+}

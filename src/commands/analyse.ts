@@ -1,0 +1,236 @@
+import type { ShellReader } from "../syntax/shell/parse.js";
+import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
+import { allowed, type CommandPolicy, deniedBy, programName } from "./match.js";
+import { innersOf, isWrapper } from "./wrappers.js";
+
+/**
+ * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
+ * (chaining, substitutions and programs that run programs are `multiple-tools`). `chain`: a TeDDy
+ * EXECUTE block or a host's Bash call, where chaining is the documented use; each program is checked.
+ */
+export type CommandMode = "single" | "chain";
+
+/** A finding about a command line, with the rule that reports it. */
+export interface CommandFinding {
+  rule: "parse-error" | "multiple-tools" | "disallowed-tool" | "unresolved-argument";
+  message: string;
+  hint: string;
+}
+
+/** A word of the command that names a file: the workspace rules check it. */
+export interface CommandPath {
+  text: string;
+  /** The word as written, when `text` differs (a glob read as `..`). */
+  written?: string;
+  /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
+  cwd: string;
+}
+
+export interface CommandReport {
+  findings: CommandFinding[];
+  paths: CommandPath[];
+  /** Every program the command runs, as far as it can be known (for messages and tests). */
+  programs: string[];
+}
+
+/** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
+const MAX_NESTING = 8;
+
+/**
+ * Variables that decide which program or code runs: setting one (`PATH=/tmp rm`, `export LD_PRELOAD=…`,
+ * `env BASH_ENV=x sh`) makes every program check meaningless.
+ */
+const REWIRING_VARIABLES =
+  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_[A-Z_]+)$/;
+/** Programs whose arguments are text, not files. */
+const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
+/** Files that are no file: the standard streams and the null device. */
+const DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|tty|fd\/\d+)$/;
+const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
+
+/** Checks one command line against the mode and the policy's commands. */
+export function analyseCommand(reader: ShellReader, text: string, mode: CommandMode, policy: CommandPolicy): CommandReport {
+  const a = new Analysis(reader, mode === "single" && !policy.allowCompound, policy);
+  a.script(reader.parse(text), 0);
+  return a.report;
+}
+
+class Analysis {
+  readonly report: CommandReport = { findings: [], paths: [], programs: [] };
+  private readonly seen = new Set<string>();
+  private cwd = "";
+
+  constructor(
+    private readonly reader: ShellReader,
+    private readonly single: boolean,
+    private readonly policy: CommandPolicy,
+  ) {}
+
+  private find(rule: CommandFinding["rule"], message: string, hint: string): void {
+    const key = `${rule}\0${message}`;
+    if (this.seen.has(key) || this.report.findings.length >= 50) return;
+    this.seen.add(key);
+    this.report.findings.push({ rule, message, hint });
+  }
+
+  script(s: ShellScript, depth: number): void {
+    if (s.problems.length > 0) {
+      const p = s.problems[0]!;
+      const more = s.problems.length > 1 ? ` (and ${s.problems.length - 1} more problem${s.problems.length > 2 ? "s" : ""})` : "";
+      this.find("parse-error", `cannot be read as a shell command: ${p.message}${more}`, "write the command in plain shell syntax (simple commands and quoted arguments), or split it into steps");
+      return;
+    }
+    if (this.single && s.constructs.length > 0) {
+      const kinds = [...new Set(s.constructs.map((c) => c.kind))].map((k) => (/^[a-z]/.test(k) && !k.startsWith("a ") ? `"${k}"` : k.length <= 3 ? `"${k}"` : k));
+      this.find("multiple-tools", `runs more than one command (${kinds.join(", ")})`, "split it into one step per command, quote an operator that is an argument, or set commands.allowCompound: true in plangate.yaml");
+    }
+    for (const cmd of s.commands) this.simple(cmd, depth);
+  }
+
+  private simple(cmd: SimpleCommand, depth: number): void {
+    for (const a of cmd.assignments) this.assignment(a.name);
+    for (const r of cmd.redirects) {
+      if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
+      const v = r.target.value;
+      if ((r.op === ">&" || r.op === "<&") && v !== undefined && /^(?:\d+-?|-)$/.test(v)) continue;
+      if (v === undefined) this.find("unresolved-argument", `redirects to ${r.target.source}, a file decided at run time`, "write the file name into the plan");
+      else this.path(v, r.target.glob);
+    }
+    if (cmd.words.length > 0) this.invocation(cmd.words, depth);
+  }
+
+  private assignment(name: string): void {
+    if (REWIRING_VARIABLES.test(name))
+      this.find("disallowed-tool", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`);
+  }
+
+  private invocation(words: ShellWord[], depth: number): void {
+    if (depth > MAX_NESTING) {
+      this.find("parse-error", `nests programs that run programs more than ${MAX_NESTING} deep`, "write the innermost command as its own step");
+      return;
+    }
+    const [argv0, ...args] = words;
+    if (!argv0) return;
+    if (argv0.value === undefined || argv0.glob || argv0.value === "") {
+      this.find("disallowed-tool", `runs a program decided at run time (${argv0.source})`, "write the program's name literally, so that the policy can check it");
+      this.args(args, true);
+      return;
+    }
+    const name = programName(argv0.value);
+    this.report.programs.push(name);
+    if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false);
+    const values = [name, ...args.map((w) => w.value)];
+    const denied = deniedBy(this.policy, values);
+    if (denied !== undefined) this.find("disallowed-tool", `runs "${values.map((v) => v ?? "…").join(" ")}", which commands.deny forbids ("${denied}")`, "remove the command, or change commands.deny in plangate.yaml if it is safe");
+    else if (!allowed(this.policy, values))
+      this.find("disallowed-tool", `runs "${name}", which commands.allow does not list`, `use a program commands.allow lists, or add "${name}" to it in plangate.yaml`);
+    this.rewiring(name, args);
+
+    if (isWrapper(name)) {
+      const consumed = new Set<ShellWord>();
+      for (const inner of innersOf(name, args)) {
+        if (inner.kind === "none") continue;
+        if (inner.kind === "unknown" || inner.kind === "hidden") {
+          this.find("disallowed-tool", inner.kind === "hidden" ? inner.why : `runs a program plangate cannot make out: ${name}'s ${inner.why}`, inner.kind === "hidden" ? "write the commands themselves into the plan" : "write the program without the wrapper, or with options plangate knows");
+          continue;
+        }
+        if (inner.kind === "argv") {
+          for (const w of inner.words) consumed.add(w);
+          if (this.single) this.find("multiple-tools", `runs "${inner.words[0]?.value ?? inner.words[0]?.source}" through "${name}", a program that runs another program`, "run the program directly, one per step, or set commands.allowCompound: true in plangate.yaml");
+          this.invocation(inner.words, depth + 1);
+          continue;
+        }
+        const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
+        for (const w of parts) consumed.add(w);
+        if (this.single) this.find("multiple-tools", `hands a command line to "${name}", which runs it`, "write the commands themselves, one per step, or set commands.allowCompound: true in plangate.yaml");
+        if (parts.some((w) => w.value === undefined)) {
+          this.find("disallowed-tool", `hands "${name}" a command line decided at run time`, "write the command line literally");
+          continue;
+        }
+        this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
+      }
+      if (name === "env") for (const w of args) if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) this.assignment(w.value.slice(0, w.value.indexOf("=")));
+      this.args(args.filter((w) => !consumed.has(w)), false);
+      return;
+    }
+    if (DECLARATIONS.has(name)) for (const w of args) if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:=|$)/.test(w.value)) this.assignment(w.value.split("=")[0]!);
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name));
+    if (name === "cd" || name === "pushd") this.cd(args);
+  }
+
+  /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */
+  private rewiring(name: string, args: ShellWord[]): void {
+    const why =
+      name === "alias" && args.some((w) => w.value === undefined || w.value.includes("="))
+        ? "defines an alias"
+        : name === "hash" && args.some((w) => w.value === undefined || /^-[a-z]*p/.test(w.value))
+          ? "binds a command name to another file (hash -p)"
+          : name === "enable" && args.length > 0
+            ? "loads or switches shell builtins"
+            : undefined;
+    if (why) this.find("disallowed-tool", `${why}, which changes what a later command name runs`, "run the program directly, by its own name");
+  }
+
+  private cd(args: ShellWord[]): void {
+    const target = args.find((w) => !(w.value ?? "x").startsWith("-") || w.value === "-");
+    if (!target) {
+      this.report.paths.push({ text: "~", cwd: this.cwd });
+      return;
+    }
+    const v = target.value;
+    if (v === undefined) return;
+    if (v === "-") {
+      this.report.paths.push({ text: "~", cwd: this.cwd });
+      return;
+    }
+    this.cwd = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+  }
+
+  /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
+  private args(args: ShellWord[], textOnly: boolean): void {
+    for (const w of args) {
+      if (w.value === undefined) {
+        this.find("unresolved-argument", `passes ${w.source}, a value decided at run time`, "write the value into the plan");
+        continue;
+      }
+      if (textOnly) continue;
+      let v = w.value;
+      if (v.startsWith("-")) {
+        const eq = v.indexOf("=");
+        if (!v.startsWith("--") || eq < 0) continue;
+        v = v.slice(eq + 1);
+      }
+      this.path(v, w.glob);
+    }
+  }
+
+  private path(text: string, glob: boolean): void {
+    if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
+    // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
+    const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
+    this.report.paths.push(t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd });
+  }
+}
+
+function globMatchesDotDot(segment: string): boolean {
+  if (!/[*?[]/.test(segment)) return false;
+  let re = "^";
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === "*") re += ".*";
+    else if (c === "?") re += ".";
+    else if (c === "[") {
+      const end = segment.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        re += "[" + segment.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\") + "]";
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  try {
+    return new RegExp(re + "$").test("..");
+  } catch {
+    return true;
+  }
+}

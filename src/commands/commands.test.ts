@@ -1,0 +1,170 @@
+import fc from "fast-check";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOW, run } from "../../test/helpers.js";
+import { defaultPolicy } from "../policy/defaults.js";
+import type { Policy } from "../policy/types.js";
+import { loadShellReader, type ShellReader } from "../syntax/shell/parse.js";
+import { analyseCommand } from "./analyse.js";
+import { allowed, deniedBy } from "./match.js";
+import { isWrapper } from "./wrappers.js";
+
+let reader: ShellReader;
+beforeAll(async () => {
+  reader = await loadShellReader();
+});
+
+const tmp = mkdtempSync(join(tmpdir(), "plangate-commands-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function policyWith(commands: Partial<Policy["commands"]>, ws = "/workspace"): Policy {
+  const p = defaultPolicy(ws);
+  p.commands = { ...p.commands, ...commands };
+  return p;
+}
+
+const intake = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run it" }] }, null, 2);
+const teddy = (command: string) => `# Run\n\n## Rationale\nWhy.\n\n## Action Plan\n\n### EXECUTE\n- **Description:** run\n\n\`\`\`shell\n${command}\n\`\`\`\n`;
+
+describe("policy entries", () => {
+  const policy = { allow: ["git status", "ls", "npm run *"], deny: ["rm", "git push", "curl*"], allowCompound: false };
+  it.each([
+    [["rm", "-rf", "x"], "rm"],
+    [["/usr/bin/rm", "x"], "rm"],
+    [["RM", "x"], "rm"],
+    [["git", "push"], "git push"],
+    [["git", "-C", "x", "push", "--force"], "git push"],
+    [["git", undefined, "origin"], "git push"],
+    [["curlie", "x"], "curl*"],
+  ])("deny matches %j", (words, entry) => {
+    expect(deniedBy(policy, words)).toBe(entry);
+  });
+  it.each([[["git", "pull"]], [["ls"]], [["rmdir", "x"]], [["git"]]])("deny passes %j", (words) => {
+    expect(deniedBy(policy, words)).toBeUndefined();
+  });
+  it.each([
+    [["git", "status"], true],
+    [["git", "status", "--short"], true],
+    [["git", "-c", "x", "status"], false],
+    [["git", undefined], false],
+    [["git"], false],
+    [["ls", "-la"], true],
+    [["/bin/ls"], true],
+    [["npm", "run", "build"], true],
+    [["npm", "install"], false],
+    [["LS"], false],
+  ])("allow judges %j as %s", (words, ok) => {
+    expect(allowed(policy, words)).toBe(ok);
+  });
+  it("allows everything with an empty allow list", () => {
+    expect(allowed({ allow: [], deny: [], allowCompound: false }, ["anything"])).toBe(true);
+  });
+});
+
+describe("analysis", () => {
+  const rules = (text: string, mode: "single" | "chain", commands: Partial<Policy["commands"]> = {}) =>
+    analyseCommand(reader, text, mode, { allow: [], deny: [], allowCompound: false, ...commands }).findings.map((f) => f.rule);
+
+  it("follows programs that run programs, in both modes", () => {
+    const r = analyseCommand(reader, "sudo -u root env -i A=1 timeout 5 xargs -n1 sh -c 'find . -exec nice -n 5 rm {} +'", "chain", { allow: [], deny: [], allowCompound: false });
+    expect(r.programs).toEqual(["sudo", "env", "timeout", "xargs", "sh", "find", "nice", "rm"]);
+    expect(r.findings).toEqual([]);
+  });
+  it("chains freely in chain mode and checks each program", () => {
+    expect(rules("make && make test | tee log; ls || true", "chain")).toEqual([]);
+    expect(rules("make && rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("make && make test", "single")).toEqual(["multiple-tools"]);
+    expect(rules("make && make test", "single", { allowCompound: true })).toEqual([]);
+  });
+  it("resolves later relative words from the folder cd moved to", () => {
+    const r = analyseCommand(reader, "cd sub && cat ../../x > out", "chain", { allow: [], deny: [], allowCompound: false });
+    expect(r.paths).toEqual([
+      { text: "sub", cwd: "" },
+      { text: "out", cwd: "sub" },
+      { text: "../../x", cwd: "sub" },
+    ]);
+  });
+  it("treats echo's arguments as text, but not its redirections", () => {
+    const r = analyseCommand(reader, "echo /etc/passwd > /etc/motd", "chain", { allow: [], deny: [], allowCompound: false });
+    expect(r.paths.map((p) => p.text)).toEqual(["/etc/motd"]);
+  });
+  it("refuses options of wrappers it does not know rather than guess the program", () => {
+    expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
+    expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
+  });
+});
+
+describe("spellings of a program (property)", () => {
+  /** One character written one of the ways bash reads as that character. */
+  const spell = (c: string, how: number): string =>
+    [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
+  const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
+  const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ");
+
+  it("denies a denied program however it is spelt and whatever runs it", () => {
+    fc.assert(
+      fc.property(name, hows, prefix, (n, h, pre) => {
+        const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
+        const r = analyseCommand(reader, `${pre}${spelled} x`, "chain", { allow: [], deny: [n], allowCompound: false });
+        // Refused as denied, or as unreadable where tree-sitter-bash would split the word (`'a'\\a`).
+        expect(r.findings.map((f) => f.rule).some((x) => x === "disallowed-tool" || x === "parse-error")).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("allows an allowed program however it is spelt", () => {
+    fc.assert(
+      // (Programs that run programs, such as sh or env, are judged by what they run.)
+      fc.property(name.filter((n) => !isWrapper(n) && !["alias", "hash", "enable"].includes(n)), hows, (n, h) => {
+        const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
+        const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
+        // Never another program: allowed as itself, or refused as unreadable.
+        if (r.findings.length === 0) expect(r.programs).toEqual([n]);
+        else expect(r.findings.map((f) => f.rule)).toEqual(["parse-error"]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("command rules in plans: ids and positions", () => {
+  it("reports each rule at the command argument of an intake step", async () => {
+    const text = intake({ command: "rm -rf $DIR ../x", cwd: "." });
+    const report = await run(text, { file: "plan.json", policy: policyWith({ deny: ["rm"] }), now: NOW });
+    const at = text.indexOf('"rm -rf');
+    const line = text.slice(0, at).split("\n").length;
+    const column = at - text.lastIndexOf("\n", at - 1);
+    for (const rule of ["disallowed-tool", "unresolved-argument", "path-outside-workspace"]) {
+      const d = report.diagnostics.find((x) => x.rule === rule);
+      expect(d, rule).toMatchObject({ severity: "error", step: 1, pointer: "/steps/0/arguments/command", line, column });
+    }
+    expect(report.valid).toBe(false);
+  });
+
+  it("reports at the EXECUTE code block of a Markdown plan", async () => {
+    const text = teddy("make && \\rm -rf build");
+    const policy = policyWith({ deny: ["rm"] });
+    policy.markdown.requireSeparators = false;
+    const report = await run(text, { file: "plan.md", policy, now: NOW });
+    const d = report.diagnostics.filter((x) => x.severity === "error");
+    expect(d.map((x) => x.rule)).toEqual(["disallowed-tool"]);
+    expect(d[0]).toMatchObject({ step: 1, pointer: "/actions/0/params/command", line: 11 });
+  });
+
+  it("follows a symlink a command names out of the workspace", async () => {
+    const ws = join(tmp, "ws");
+    mkdirSync(join(ws, "src"), { recursive: true });
+    mkdirSync(join(tmp, "outside"), { recursive: true });
+    symlinkSync("../outside", join(ws, "out"));
+    const policy = policyWith({ allowCompound: true }, ws);
+    const bad = await run(intake({ command: "cd out && cat secret.txt" }), { policy, workspace: ws, now: NOW });
+    expect(bad.diagnostics.filter((d) => d.rule === "path-outside-workspace")).toHaveLength(2);
+    const good = await run(intake({ command: "cd src && cat notes.txt" }), { policy, workspace: ws, now: NOW });
+    expect(good.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+});

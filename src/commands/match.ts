@@ -1,0 +1,75 @@
+import { globMatcher } from "../core/glob.js";
+
+/** The policy's `commands` section. */
+export interface CommandPolicy {
+  allow: readonly string[];
+  deny: readonly string[];
+  allowCompound: boolean;
+}
+
+/** One allow or deny entry: a program, or a program and the first words of its arguments (`git push`). */
+interface Entry {
+  text: string;
+  words: { test(word: string): boolean }[];
+}
+
+// Policies are reused across validations: compile each commands section once.
+const compiled = new WeakMap<CommandPolicy, { allow: Entry[]; deny: Entry[] }>();
+
+function compile(list: readonly string[], fold: boolean): Entry[] {
+  return list
+    .map((text) => ({ text, parts: text.trim().split(/\s+/).filter((w) => w !== "") }))
+    .filter((e) => e.parts.length > 0)
+    .map((e) => ({ text: e.text, words: e.parts.map((p) => globMatcher(fold ? p.toLowerCase() : p)) }));
+}
+
+function entriesOf(policy: CommandPolicy): { allow: Entry[]; deny: Entry[] } {
+  let c = compiled.get(policy);
+  if (!c) {
+    c = { allow: compile(policy.allow, false), deny: compile(policy.deny, true) };
+    compiled.set(policy, c);
+  }
+  return c;
+}
+
+/**
+ * The program's name as the policy compares it: the last path component (`/usr/bin/rm` is `rm`).
+ */
+export function programName(word: string): string {
+  const parts = word.split("/");
+  return parts[parts.length - 1] ?? word;
+}
+
+/**
+ * The deny entry an invocation matches, if any. Deny is read widely: the program is compared without
+ * case, and the entry's further words may appear anywhere after it, in order (`git push` denies
+ * `git -C x push --force`); a word decided at run time may be any of them.
+ */
+export function deniedBy(policy: CommandPolicy, words: readonly (string | undefined)[]): string | undefined {
+  const [program, ...args] = words;
+  if (program === undefined) return undefined;
+  const name = programName(program).toLowerCase();
+  for (const e of entriesOf(policy).deny) {
+    if (!e.words[0]!.test(name)) continue;
+    let k = 1;
+    for (const a of args) {
+      if (k >= e.words.length) break;
+      if (a === undefined || e.words[k]!.test(a.toLowerCase())) k++;
+    }
+    if (k >= e.words.length) return e.text;
+  }
+  return undefined;
+}
+
+/**
+ * Is an invocation allowed by `commands.allow`? An empty list allows every program. Allow is read
+ * narrowly: the program exactly, and the entry's further words as the first arguments, exactly.
+ */
+export function allowed(policy: CommandPolicy, words: readonly (string | undefined)[]): boolean {
+  const entries = entriesOf(policy).allow;
+  if (entries.length === 0) return true;
+  const [program, ...args] = words;
+  if (program === undefined) return false;
+  const name = programName(program);
+  return entries.some((e) => e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
+}

@@ -1,0 +1,164 @@
+import { TOOL_CALL_DIALECTS } from "../core/dialect-groups.js";
+import type { Plan, Step } from "../core/plan.js";
+import { childPointer, type Pointer } from "../core/pointer.js";
+import type { Policy } from "../policy/types.js";
+import { type ShellReader, loadShellReader } from "../syntax/shell/parse.js";
+import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
+import { analyseCommand, type CommandFinding, type CommandMode, type CommandReport } from "./analyse.js";
+
+/** Arguments that hold a shell command line. */
+export const COMMAND_KEYS = new Set(["command", "cmd", "script", "shell_command", "commandline", "command_line", "bash_command"]);
+/** Arguments that name one program to run (an argument vector's first word). */
+const PROGRAM_KEYS = new Set(["program", "executable"]);
+/** Arguments that hold the rest of the argument vector of the command or program beside them. */
+const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
+
+/** One command-bearing argument of a step, as the shell would read it. */
+export interface StepCommand {
+  step: Step;
+  /** Pointer to the argument (for `args` beside `command`, the `command`). */
+  at: Pointer;
+  /** The argument's name, for messages. */
+  name: string;
+  /** The command line: the text, or an argument vector quoted into one. */
+  text?: string;
+  /** Why the argument cannot be a command line (a list of non-strings). */
+  invalid?: string;
+  mode: CommandMode;
+}
+
+export interface AnalysedCommand {
+  command: StepCommand;
+  report: CommandReport;
+}
+
+const found = new WeakMap<Plan, StepCommand[]>();
+const analysed = new WeakMap<Plan, { policy: Policy; result: AnalysedCommand[] }>();
+
+/** The command-bearing arguments of a plan's steps (cheap: no parser is loaded). */
+export function commandsOf(plan: Plan): StepCommand[] {
+  let out = found.get(plan);
+  if (out) return out;
+  out = [];
+  for (const step of plan.steps) collect(plan, step, out);
+  found.set(plan, out);
+  return out;
+}
+
+function argvText(value: unknown): { text?: string; invalid?: string } {
+  if (typeof value === "string") return { text: value };
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v === "string")) return { text: shellJoin(value as string[]) };
+    return { invalid: "is a list with items that are not strings, so it is no argument vector" };
+  }
+  return {};
+}
+
+function collect(plan: Plan, step: Step, out: StepCommand[]): void {
+  if (plan.dialect === "teddy") {
+    if (step.tool === "EXECUTE" && typeof step.args.command === "string")
+      out.push({ step, at: childPointer(step.argsAt, "command"), name: "command", text: step.args.command, mode: "chain" });
+    return;
+  }
+  if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
+  let argv: { key: string; value: unknown } | undefined;
+  const heads: { key: string; program: boolean }[] = [];
+  for (const key of Object.keys(step.args)) {
+    const k = key.toLowerCase();
+    if (COMMAND_KEYS.has(k)) heads.push({ key, program: false });
+    else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
+    else if (ARGV_KEYS.has(k)) argv ??= { key, value: step.args[key] };
+  }
+  for (const [i, h] of heads.entries()) {
+    const value = step.args[h.key];
+    const head = h.program && typeof value === "string" ? { text: shellQuote(value) } : argvText(value);
+    if (head.text === undefined && head.invalid === undefined) {
+      if (value !== null && typeof value === "object") nested(step, childPointer(step.argsAt, h.key), value, out, 0);
+      continue;
+    }
+    const sc: StepCommand = { step, at: childPointer(step.argsAt, h.key), name: h.key, mode: "single" };
+    if (head.invalid !== undefined) sc.invalid = head.invalid;
+    else {
+      sc.text = head.text;
+      // The argument vector beside the first command belongs to it: `{cmd: git, args: [push, --force]}`.
+      if (i === 0 && argv) {
+        const rest = argvText(argv.value);
+        if (rest.invalid !== undefined) sc.invalid = `has "${argv.key}" beside it that ${rest.invalid}`;
+        else if (rest.text !== undefined && rest.text !== "") sc.text += " " + rest.text;
+      }
+    }
+    out.push(sc);
+  }
+  for (const [key, value] of Object.entries(step.args))
+    if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
+      nested(step, childPointer(step.argsAt, key), value, out, 0);
+}
+
+/** Command lines deeper in the arguments (`{options: {command: …}}`): each read on its own. */
+function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], depth: number): void {
+  if (depth > 32 || value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    // Only objects can hold a command key: long lists of numbers or strings are passed over cheaply.
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, depth + 1);
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (COMMAND_KEYS.has(key.toLowerCase()) && (typeof v === "string" || Array.isArray(v))) {
+      const t = argvText(v);
+      const sc: StepCommand = { step, at: childPointer(at, key), name: key, mode: "single" };
+      if (t.text !== undefined) sc.text = t.text;
+      else if (t.invalid !== undefined) sc.invalid = t.invalid;
+      if (sc.text !== undefined || sc.invalid !== undefined) out.push(sc);
+    } else if (v !== null && typeof v === "object") nested(step, childPointer(at, key), v, out, depth + 1);
+  }
+}
+
+/**
+ * Reads every command of the plan with the shell parser, loading it on first use. Called from the
+ * command rules' `prepare`; the plan's analysis is then shared by all of them.
+ */
+export async function prepareCommands(plan: Plan, policy: Policy): Promise<void> {
+  const hit = analysed.get(plan);
+  if (hit && hit.policy === policy) return;
+  const commands = commandsOf(plan);
+  if (commands.length === 0) {
+    analysed.set(plan, { policy, result: [] });
+    return;
+  }
+  let reader: ShellReader | undefined;
+  let failure: string | undefined;
+  try {
+    reader = await loadShellReader();
+  } catch (err) {
+    failure = (err as Error).message;
+  }
+  const result = commands.map((command) => ({ command, report: analyseOne(reader, failure, command, policy) }));
+  analysed.set(plan, { policy, result });
+}
+
+function analyseOne(reader: ShellReader | undefined, failure: string | undefined, c: StepCommand, policy: Policy): CommandReport {
+  const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [] });
+  if (c.invalid !== undefined) return only({ rule: "parse-error", message: c.invalid, hint: "give the command as one string, or as a list of strings (program first)" });
+  if (!reader) return only({ rule: "parse-error", message: `cannot be checked: the shell parser could not be loaded (${failure})`, hint: "reinstall plangate; until then, plans with commands are rejected" });
+  return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
+}
+
+/** The analysis `prepareCommands` made for this plan and policy (empty when it has no commands). */
+export function analysedCommands(plan: Plan, policy: Policy): readonly AnalysedCommand[] {
+  const hit = analysed.get(plan);
+  if (hit && hit.policy === policy) return hit.result;
+  // prepare() did not run for this policy: every command is refused rather than passed unchecked.
+  return commandsOf(plan).map((command) => ({
+    command,
+    report: { findings: [{ rule: "parse-error" as const, message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" }], paths: [], programs: [] },
+  }));
+}
+
+/** "Step 3: the command in \"cmd\"": how findings about one command begin. */
+export function describeCommand(c: StepCommand): string {
+  return `Step ${c.step.position}: the command in "${c.name}"`;
+}

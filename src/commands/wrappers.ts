@@ -1,0 +1,230 @@
+import type { ShellWord } from "../syntax/shell/types.js";
+
+/**
+ * Programs that run another program, and how to find it: which options take a value, how many
+ * operands come before the program. An option not in the table is refused (`sudo -u root rm` must not
+ * read `root` as the program), so the tables list every option of the GNU, util-linux, sudo and
+ * BSD versions that matters.
+ */
+interface WrapperSpec {
+  /** Options that take a value (`-u root`, `-uroot`, `--user=root`, `--user root`). */
+  valued?: readonly string[];
+  /** Options without a value. */
+  flags?: readonly string[];
+  /** Operands before the program (timeout's duration, chroot's folder). */
+  operands?: number;
+  /** `NAME=value` words before the program are environment settings (env). */
+  assignments?: boolean;
+  /** Options whose value is a shell command line run with `sh -c`. */
+  script?: readonly string[];
+  /** With no program after the options, this runs (xargs runs echo; sudo -s a shell). */
+  fallback?: string;
+  /** Options that make the wrapper run nothing (command -v only looks the program up). */
+  nothing?: readonly string[];
+}
+
+const SPECS: Record<string, WrapperSpec> = {
+  env: { valued: ["-u", "--unset", "-C", "--chdir"], flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"], assignments: true, script: ["-S", "--split-string"] },
+  nice: { valued: ["-n", "--adjustment"] },
+  nohup: {},
+  timeout: { valued: ["-s", "--signal", "-k", "--kill-after"], flags: ["--preserve-status", "--foreground", "-v", "--verbose"], operands: 1 },
+  stdbuf: { valued: ["-i", "--input", "-o", "--output", "-e", "--error"] },
+  setsid: { flags: ["-c", "--ctty", "-f", "--fork", "-w", "--wait"] },
+  time: { valued: ["-o", "--output", "-f", "--format"], flags: ["-p", "-a", "--append", "-v", "--verbose", "--portability", "-q", "--quiet"] },
+  command: { flags: ["-p"], nothing: ["-v", "-V"] },
+  builtin: {},
+  exec: { valued: ["-a"], flags: ["-c", "-l"] },
+  coproc: {},
+  busybox: {},
+  toybox: {},
+  unbuffer: { flags: ["-p"] },
+  sudo: {
+    valued: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user", "-R", "--chroot"],
+    flags: ["-A", "--askpass", "-b", "--background", "-E", "--preserve-env", "-H", "--set-home", "-i", "--login", "-n", "--non-interactive", "-P", "--preserve-groups", "-S", "--stdin", "-s", "--shell", "-k", "--reset-timestamp", "-N", "--no-update"],
+    nothing: ["-l", "--list", "-v", "--validate", "-V", "--version", "-K", "--remove-timestamp", "-e", "--edit"],
+    fallback: "sh",
+  },
+  doas: { valued: ["-u", "-C"], flags: ["-n", "-s"], nothing: ["-L"], fallback: "sh" },
+  xargs: {
+    valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--eof", "--replace"],
+    flags: ["-0", "--null", "-o", "--open-tty", "-p", "--interactive", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-e", "-i", "-l"],
+    fallback: "echo",
+  },
+  flock: { valued: ["-w", "--timeout", "-E", "--conflict-exit-code"], flags: ["-s", "--shared", "-x", "-e", "--exclusive", "-n", "--nb", "--nonblock", "-u", "--unlock", "-o", "--close", "--verbose", "-F", "--no-fork"], operands: 1, script: ["-c", "--command"] },
+  chroot: { valued: ["--userspec", "--groups"], flags: ["--skip-chdir"], operands: 1, fallback: "sh" },
+  ionice: { valued: ["-c", "--class", "-n", "--classdata"], flags: ["-t", "--ignore"] },
+  taskset: { flags: ["-a", "--all-tasks", "-c", "--cpu-list"], operands: 1 },
+  strace: { valued: ["-o", "-e", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"], flags: ["-c", "-C", "-d", "-D", "-f", "-ff", "-F", "-i", "-k", "-q", "-qq", "-r", "-t", "-tt", "-ttt", "-T", "-v", "-V", "-w", "-x", "-xx", "-y", "-yy", "-z", "-Z"] },
+  ltrace: { valued: ["-o", "-e", "-s", "-u", "-a", "-l", "-L", "-n", "-x"], flags: ["-b", "-c", "-C", "-d", "-D", "-f", "-i", "-r", "-S", "-t", "-tt", "-ttt", "-T", "-w"] },
+  watch: { valued: ["-n", "--interval", "-q", "--equexit"], flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-x", "--exec"] },
+};
+
+/** Shells that take a command line with `-c` or read one from a file or standard input. */
+export const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "rbash"]);
+const SHELL_VALUED = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+
+/** What a wrapper makes run. */
+export type Inner =
+  | { kind: "none" }
+  /** Another program, with its arguments. */
+  | { kind: "argv"; words: ShellWord[] }
+  /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`). */
+  | { kind: "script"; word: ShellWord | ShellWord[] }
+  /** A shell that reads its commands from standard input or a file plangate does not see. */
+  | { kind: "hidden"; why: string }
+  | { kind: "unknown"; why: string };
+
+/** Is the program one that runs another program (or a command line)? */
+export function isWrapper(program: string): boolean {
+  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser";
+}
+
+function optionName(word: string): { name: string; attached?: string } {
+  if (word.startsWith("--")) {
+    const eq = word.indexOf("=");
+    return eq < 0 ? { name: word } : { name: word.slice(0, eq), attached: word.slice(eq + 1) };
+  }
+  return { name: word };
+}
+
+/** What `program args…` runs, for a program that runs others (find may run several). */
+export function innersOf(program: string, args: ShellWord[]): Inner[] {
+  return program === "find" ? findExecs(args) : [innerOf(program, args)];
+}
+
+function innerOf(program: string, args: ShellWord[]): Inner {
+  if (SHELLS.has(program)) return shellInner(program, args);
+  if (program === "source" || program === ".")
+    return { kind: "hidden", why: `${program} runs the script ${args[0]?.source ?? "(none)"} in the shell itself, whose commands plangate does not read` };
+  if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
+  if (program === "trap") return trapInner(args);
+  if (program === "su" || program === "runuser") return suInner(program, args);
+  if (program === "watch") {
+    const r = optionsThen(program, SPECS.watch!, args);
+    if (r.kind !== "argv") return r;
+    const exec = args.slice(0, args.length - r.words.length).some((w) => w.value === "-x" || w.value === "--exec");
+    return exec ? r : r.words.length === 0 ? { kind: "none" } : { kind: "script", word: r.words };
+  }
+  const spec = SPECS[program];
+  if (!spec) return { kind: "none" };
+  return optionsThen(program, spec, args);
+}
+
+/** Skips a wrapper's options (and operands, and env's assignments); the rest is the program it runs. */
+function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inner {
+  const valued = new Set(spec.valued ?? []);
+  const flags = new Set(spec.flags ?? []);
+  const script = new Set(spec.script ?? []);
+  const nothing = new Set(spec.nothing ?? []);
+  let operands = spec.operands ?? 0;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return { kind: "unknown", why: `its argument ${w.source} is decided at run time` };
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "-" && flags.has("-")) continue;
+    if (v.startsWith("-") && v !== "-" && !(program === "nice" && /^-\d+$/.test(v))) {
+      if (v.startsWith("--")) {
+        const { name, attached } = optionName(v);
+        if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${name} has no value` };
+        if (nothing.has(name)) return { kind: "none" };
+        if (valued.has(name)) {
+          if (attached === undefined) i++;
+        } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: `plangate does not know its option ${name}` };
+        continue;
+      }
+      // A cluster of short options: -abc, -uroot, -n10.
+      for (let k = 1; k < v.length; k++) {
+        const o = "-" + v[k]!;
+        if (script.has(o)) {
+          const rest = v.slice(k + 1);
+          return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${o} has no value` };
+        }
+        if (nothing.has(o)) return { kind: "none" };
+        if (valued.has(o)) {
+          if (k === v.length - 1) i++;
+          break;
+        }
+        if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: `plangate does not know its option ${o}` };
+        if (program === "xargs" && /^-[eil]$/.test(o)) break; // -e, -i, -l take only an attached value
+      }
+      continue;
+    }
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
+    if (operands > 0) {
+      operands--;
+      continue;
+    }
+    break;
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [{ source: spec.fallback, value: spec.fallback, glob: false, start: 0, end: 0 }] } : { kind: "none" };
+  return { kind: "argv", words: rest };
+}
+
+function shellInner(program: string, args: ShellWord[]): Inner {
+  let command = false;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return { kind: "unknown", why: `its argument ${args[i]!.source} is decided at run time` };
+    if (v === "--" || v === "-") {
+      if (command) return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: "-c has no command" };
+      return args[i + 1] ? { kind: "hidden", why: `${program} runs the script file ${args[i + 1]!.source}, whose commands plangate does not read` } : { kind: "hidden", why: `${program} reads its commands from standard input, which plangate cannot check` };
+    }
+    if (/^[-+]/.test(v) && v.length > 1) {
+      if (SHELL_VALUED.has(v)) {
+        i++;
+        continue;
+      }
+      if (v.startsWith("--")) continue;
+      if (/^-[A-Za-z]*c[A-Za-z]*$/.test(v)) command = true;
+      else if (/^-[A-Za-z]*s[A-Za-z]*$/.test(v)) return { kind: "hidden", why: `${program} -s reads its commands from standard input, which plangate cannot check` };
+      continue;
+    }
+    if (command) return { kind: "script", word: args[i]! };
+    return { kind: "hidden", why: `${program} runs the script file ${args[i]!.source}, whose commands plangate does not read` };
+  }
+  if (command) return { kind: "unknown", why: "-c has no command" };
+  return { kind: "hidden", why: `${program} reads its commands from standard input, which plangate cannot check` };
+}
+
+function trapInner(args: ShellWord[]): Inner {
+  const ops = args.filter((w) => !(w.value === "-p" || w.value === "-l" || w.value === "--"));
+  if (ops.length < 2 || ops[0]!.value === "-" || ops[0]!.value === "") return { kind: "none" };
+  return { kind: "script", word: ops[0]! };
+}
+
+/** Every program find runs (each -exec, -execdir, -ok, -okdir). */
+function findExecs(args: ShellWord[]): Inner[] {
+  const out: Inner[] = [];
+  let rest = args;
+  for (;;) {
+    const i = rest.findIndex((w) => /^-(exec|execdir|ok|okdir)$/.test(w.value ?? ""));
+    if (i < 0) break;
+    const end = rest.findIndex((w, k) => k > i && (w.value === ";" || w.value === "+"));
+    const words = rest.slice(i + 1, end < 0 ? undefined : end);
+    if (end < 0 || words.length === 0) {
+      out.push({ kind: "unknown", why: `${rest[i]!.value} is not closed with ";" or "+"` });
+      break;
+    }
+    out.push({ kind: "argv", words });
+    rest = rest.slice(end + 1);
+  }
+  if (args.some((w) => w.value === undefined && /exec|ok/.test(w.source))) out.push({ kind: "unknown", why: "an -exec option is decided at run time" });
+  return out;
+}
+
+function suInner(program: string, args: ShellWord[]): Inner {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return { kind: "unknown", why: `its argument ${args[i]!.source} is decided at run time` };
+    if (v === "-c" || v === "--command") return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: "-c has no command" };
+    if (v.startsWith("--command=")) return { kind: "script", word: { ...args[i]!, value: v.slice(10) } };
+    if (/^-c./.test(v)) return { kind: "script", word: { ...args[i]!, value: v.slice(2) } };
+  }
+  return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
+}

@@ -1,0 +1,121 @@
+import type { Node, Parser } from "web-tree-sitter";
+import { Reader, short } from "./read-tree.js";
+import type { ShellScript } from "./types.js";
+
+/** Longest command line read (UTF-16 units): a hostile line of 8,000 chained commands takes ~0.1 s to read. */
+export const MAX_COMMAND_LENGTH = 16 * 1024;
+
+/**
+ * Reads shell command lines (bash syntax) with tree-sitter-bash, loaded on first use: the WebAssembly
+ * parser costs ~50 ms to load, so plans without commands never pay for it.
+ */
+export interface ShellReader {
+  parse(text: string): ShellScript;
+}
+
+let loading: Promise<ShellReader> | undefined;
+
+/** Has the shell reader been asked for (is the WebAssembly parser loaded or loading)? */
+export function shellReaderRequested(): boolean {
+  return loading !== undefined;
+}
+
+/** The shell reader, loaded once per process. */
+export function loadShellReader(): Promise<ShellReader> {
+  loading ??= load().catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
+}
+
+async function load(): Promise<ShellReader> {
+  const [{ Parser, Language }, { createRequire }] = await Promise.all([import("web-tree-sitter"), import("node:module")]);
+  await Parser.init();
+  const wasm = createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm");
+  const bash = await Language.load(wasm);
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  return { parse: (text) => parseWith(parser, text) };
+}
+
+function parseWith(parser: Parser, text: string): ShellScript {
+  const script: ShellScript = { text, commands: [], constructs: [], problems: [] };
+  const before = precheck(text);
+  if (before) {
+    script.problems.push(before);
+    return script;
+  }
+  const tree = parser.parse(text);
+  if (!tree) {
+    script.problems.push({ message: "the shell parser gave no result", start: 0, end: text.length });
+    return script;
+  }
+  try {
+    const reader = new Reader(script);
+    reader.statement(tree.rootNode, 0);
+    if (tree.rootNode.hasError && script.problems.length === 0) {
+      const bad = firstError(tree.rootNode);
+      script.problems.push({
+        message: bad?.isMissing ? `"${bad.type}" is missing` : `"${short(bad?.text ?? text)}" cannot be read as shell syntax`,
+        start: bad?.startIndex ?? 0,
+        end: bad?.endIndex ?? text.length,
+      });
+    }
+    const joined = escapedSpace(text, reader.quoted, reader.words);
+    if (joined) script.problems.push(joined);
+  } finally {
+    tree.delete();
+  }
+  script.commands.sort((a, b) => a.start - b.start);
+  return script;
+}
+
+/** What tree-sitter-bash and bash would read differently, found before parsing. */
+function precheck(text: string): ShellScript["problems"][number] | undefined {
+  if (text.length > MAX_COMMAND_LENGTH)
+    return { message: `the command is ${text.length} characters long, over the ${MAX_COMMAND_LENGTH} that are read`, start: 0, end: text.length };
+  const ctl = /[\0-\x08\x0b-\x1f\x7f]/.exec(text);
+  if (ctl)
+    return { message: `the command holds the control character U+${ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}, which shells read in different ways`, start: ctl.index, end: ctl.index + 1 };
+  return undefined;
+}
+
+/**
+ * Backslash-escaped white space outside quotes. bash joins `a\<newline>b` into one word and keeps
+ * `a\ b` as one word; tree-sitter-bash reads two words in the first case, and sometimes drops the
+ * escaped space after a quoted part (`''\ x`). Between words a backslash-newline is a continuation
+ * both agree on; anywhere else outside quotes and words the command is refused.
+ */
+function escapedSpace(text: string, quoted: readonly [number, number][], words: readonly [number, number][]): ShellScript["problems"][number] | undefined {
+  const re = /\\[ \t\n]/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const i = m.index;
+    let run = 1;
+    while (i - run >= 0 && text[i - run] === "\\") run++;
+    if (run % 2 === 0 || quoted.some(([s, e]) => i > s && i < e)) continue;
+    const before = text[i - run];
+    const after = text[i + 2];
+    if (m[0] === "\\\n") {
+      if (before === undefined || after === undefined || !/\S/.test(before) || !/\S/.test(after)) continue;
+      return { message: "a backslash-newline inside a word joins two lines into one word", start: i, end: i + 2 };
+    }
+    if (words.some(([s, e]) => i >= s && i + 2 <= e)) continue;
+    return { message: "an escaped space next to a quoted part is read differently by shells and by the parser", start: i, end: i + 2 };
+  }
+  return undefined;
+}
+
+function firstError(root: Node): Node | undefined {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.isError || n.isMissing) return n;
+    if (!n.hasError) continue;
+    for (let i = n.childCount - 1; i >= 0; i--) {
+      const c = n.child(i);
+      if (c) stack.push(c);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,439 @@
+import type { Node } from "web-tree-sitter";
+import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./quote.js";
+import type { ConstructKind, ShellAssignment, ShellRedirect, ShellScript, ShellWord, SimpleCommand } from "./types.js";
+
+/** Deepest nesting of commands, substitutions and words followed. */
+const MAX_DEPTH = 100;
+
+/** Node types that are statements (commands and what holds them). */
+const STATEMENTS = new Set([
+  "program",
+  "redirected_statement",
+  "command",
+  "declaration_command",
+  "unset_command",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "for_statement",
+  "c_style_for_statement",
+  "while_statement",
+  "case_statement",
+  "case_item",
+  "do_group",
+  "function_definition",
+  "negated_command",
+  "test_command",
+  "variable_assignment",
+  "variable_assignments",
+]);
+const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+const SEPARATORS = new Set([";", "&", ";;", ";&", ";;&", "\n"]);
+
+interface WordValue {
+  value?: string;
+  /** The text with quoted characters masked: what globbing, brace expansion and `~` see. */
+  shape: string;
+}
+
+/** Walks a tree-sitter-bash tree into simple commands, constructs and problems (never throws). */
+export class Reader {
+  /** Offsets of quoted text and here-document bodies, where a backslash-newline is no continuation. */
+  readonly quoted: [number, number][] = [];
+  /** Offsets of unquoted word text, where an escaped space belongs to the word. */
+  readonly words: [number, number][] = [];
+  constructor(private readonly script: ShellScript) {}
+
+  private problem(message: string, node: Node): void {
+    if (this.script.problems.length < 20) this.script.problems.push({ message, start: node.startIndex, end: node.endIndex });
+  }
+
+  private construct(kind: ConstructKind, node: Node): void {
+    this.script.constructs.push({ kind, start: node.startIndex, end: node.endIndex });
+  }
+
+  private tooDeep(node: Node, depth: number): boolean {
+    if (depth <= MAX_DEPTH) return false;
+    this.problem(`the command nests more than ${MAX_DEPTH} levels deep`, node);
+    return true;
+  }
+
+  /** Reads a statement (or a list of them) and everything under it. */
+  statement(node: Node, depth: number): void {
+    if (this.tooDeep(node, depth)) return;
+    if (node.isError || node.isMissing) {
+      this.problem(node.isMissing ? `"${node.type}" is missing` : `"${short(node.text)}" cannot be read as shell syntax`, node);
+      return;
+    }
+    switch (node.type) {
+      case "program":
+      case "do_group":
+      case "else_clause":
+      case "elif_clause":
+      case "case_item":
+        return this.sequence(node, depth);
+      case "compound_statement":
+        this.construct("{ … }", node);
+        return this.sequence(node, depth);
+      case "subshell":
+        this.construct("( … )", node);
+        return this.sequence(node, depth);
+      case "list":
+      case "pipeline":
+        for (const c of node.children) {
+          if (!c) continue;
+          if (!c.isNamed) {
+            if (c.type === "&&" || c.type === "||" || c.type === "|" || c.type === "|&") this.construct(c.type, c);
+            else this.problem(`the operator "${c.type}" is not understood`, c);
+          } else this.statement(c, depth + 1);
+        }
+        return;
+      case "negated_command":
+        this.construct("!", node);
+        return this.sequence(node, depth);
+      case "if_statement":
+        this.construct("if", node);
+        return this.sequence(node, depth);
+      case "while_statement":
+        this.construct(node.child(0)?.type === "until" ? "until" : "while", node);
+        return this.sequence(node, depth);
+      case "for_statement":
+      case "c_style_for_statement":
+        this.construct(node.child(0)?.type === "select" ? "select" : "for", node);
+        return this.sequence(node, depth);
+      case "case_statement":
+        this.construct("case", node);
+        return this.sequence(node, depth);
+      case "function_definition":
+        this.problem("the command defines a function, whose name would shadow a program: plangate does not follow function calls", node);
+        return;
+      case "redirected_statement":
+        return this.redirected(node, depth);
+      case "command":
+      case "declaration_command":
+      case "unset_command":
+        this.command(node, [], depth);
+        return;
+      case "test_command":
+        return this.test(node, depth);
+      case "variable_assignment":
+      case "variable_assignments": {
+        const cmd = this.newCommand(node);
+        for (const a of node.type === "variable_assignment" ? [node] : node.namedChildren) if (a) cmd.assignments.push(this.assignment(a, depth + 1));
+        return;
+      }
+      case "comment":
+        return;
+      default:
+        this.problem(`"${short(node.text)}" (${node.type.replace(/_/g, " ")}) is not understood`, node);
+    }
+  }
+
+  /** Statements one after another: a `;` or newline between two is a construct, as is `&` anywhere. */
+  private sequence(node: Node, depth: number): void {
+    let prev = false;
+    let pending: Node | undefined;
+    for (const c of node.children) {
+      if (!c) continue;
+      if (!c.isNamed) {
+        if (SEPARATORS.has(c.type)) {
+          if (c.type === "&") {
+            this.construct("&", c);
+            prev = false;
+          } else if (prev) pending ??= c;
+        } else if (c.type === "|" || c.type === "&&" || c.type === "||") this.construct(c.type, c);
+        else {
+          // A keyword (`then`, `do`, `else`, `in`…) starts a new part of a compound command.
+          prev = false;
+          pending = undefined;
+        }
+        continue;
+      }
+      if (c.type === "comment") {
+        this.quoted.push([c.startIndex, c.endIndex + 1]);
+        continue;
+      }
+      if (c.type === "case_item" || c.type === "elif_clause" || c.type === "else_clause" || c.type === "do_group") {
+        this.statement(c, depth + 1);
+        continue;
+      }
+      if (STATEMENTS.has(c.type) || c.isError || c.isMissing || !VALUE_PARTS.has(c.type)) {
+        if (STATEMENTS.has(c.type)) {
+          // A terminator after the last statement joins nothing; a separator before another one does.
+          if (prev) this.construct(pending?.type === ";" ? ";" : "a newline", pending ?? c);
+          prev = true;
+          pending = undefined;
+        }
+        this.statement(c, depth + 1);
+      } else {
+        // Loop lists, case subjects and patterns: words, read for their substitutions.
+        this.word(c, depth + 1);
+        prev = false;
+        pending = undefined;
+      }
+    }
+  }
+
+  private redirected(node: Node, depth: number): void {
+    const body = node.childForFieldName("body");
+    const redirects: ShellRedirect[] = [];
+    for (const c of node.namedChildren) if (c && REDIRECTS.has(c.type)) this.redirect(c, redirects, depth + 1);
+    for (const c of node.children) if (c && !c.isNamed) this.problem(`"${c.type}" is not understood here`, c);
+    if (body && (body.type === "command" || body.type === "declaration_command" || body.type === "unset_command")) {
+      this.command(body, redirects, depth + 1);
+      return;
+    }
+    if (body) this.statement(body, depth + 1);
+    // Redirections of a compound command: kept on a command with no words, so their targets are checked.
+    const holder = this.newCommand(node);
+    holder.redirects.push(...redirects);
+  }
+
+  private newCommand(node: Node): SimpleCommand {
+    const cmd: SimpleCommand = { words: [], assignments: [], redirects: [], start: node.startIndex, end: node.endIndex };
+    this.script.commands.push(cmd);
+    return cmd;
+  }
+
+  private command(node: Node, redirects: ShellRedirect[], depth: number): void {
+    if (this.tooDeep(node, depth)) return;
+    const cmd = this.newCommand(node);
+    cmd.redirects.push(...redirects);
+    for (const c of node.children) {
+      if (!c) continue;
+      if (c.isError || c.isMissing) this.statement(c, depth + 1);
+      else if (!c.isNamed) {
+        // `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: the keyword is the program.
+        if (/^[a-z]+$/.test(c.type) && cmd.words.length === 0)
+          cmd.words.push({ source: c.text, value: c.text, glob: false, start: c.startIndex, end: c.endIndex });
+        else if (c.type !== "=") this.problem(`"${short(c.text)}" is not understood in a command`, c);
+      } else if (c.type === "variable_assignment") {
+        const a = this.assignment(c, depth + 1);
+        cmd.assignments.push(a);
+        // After the program (`export A=1`) an assignment is also an argument.
+        if (cmd.words.length > 0) {
+          const w: ShellWord = { source: c.text, glob: a.value?.glob ?? false, start: a.start, end: a.end };
+          if (!a.value) w.value = `${a.name}=`;
+          else if (a.value.value !== undefined) w.value = `${a.name}=${a.value.value}`;
+          cmd.words.push(w);
+        }
+      } else if (REDIRECTS.has(c.type)) this.redirect(c, cmd.redirects, depth + 1);
+      else if (c.type === "command_name") {
+        const inner = c.namedChild(0);
+        if (inner) cmd.words.push(this.word(inner, depth + 1));
+      } else if (c.type === "comment") continue;
+      else cmd.words.push(this.word(c, depth + 1));
+    }
+    this.adjacent(cmd);
+  }
+
+  /**
+   * Two words with nothing between them are one word to bash (`'r'\m` is `rm`, `A='x'\y rm` runs rm);
+   * tree-sitter-bash sometimes reads two. Such a command is refused rather than read the parser's way.
+   * A word may touch a redirection after it (`x>out`), unless the redirection starts with a descriptor
+   * number (`x2>&1` is the word `x2`).
+   */
+  private adjacent(cmd: SimpleCommand): void {
+    const spans = [
+      ...cmd.words.filter((w) => w.end > w.start).map((w) => ({ start: w.start, end: w.end, kind: "word", fd: false })),
+      ...cmd.assignments.map((a) => ({ start: a.start, end: a.end, kind: "word", fd: false })),
+      ...cmd.redirects.map((r) => ({ start: r.start, end: r.end, kind: "redirect", fd: r.fd !== undefined })),
+    ].sort((x, y) => x.start - y.start);
+    for (let i = 1; i < spans.length; i++) {
+      const a = spans[i - 1]!;
+      const b = spans[i]!;
+      if (a.end !== b.start || (a.kind === "word" && b.kind === "redirect" && !b.fd)) continue;
+      const text = this.script.text.slice(a.start, b.end);
+      this.script.problems.push({ message: `"${short(text)}" is one word to a shell but not to the parser`, start: a.start, end: b.end });
+      return;
+    }
+  }
+
+  private test(node: Node, depth: number): void {
+    const open = node.child(0)?.type ?? "[";
+    if (open === "[[") this.construct("[[ … ]]", node);
+    if (open === "((") this.construct("(( … ))", node);
+    if (open === "((" && /[$`[]/.test(node.text)) this.problem("arithmetic with substitutions or array subscripts can run commands hidden in values", node);
+    const cmd = this.newCommand(node);
+    cmd.words.push({ source: open, value: open, glob: false, start: node.startIndex, end: node.startIndex + open.length });
+    const visit = (n: Node, d: number) => {
+      if (this.tooDeep(n, d)) return;
+      for (const c of n.namedChildren) {
+        if (!c) continue;
+        if (c.type === "test_operator" || c.type === "extglob_pattern" || c.type === "regex") continue;
+        if (c.type === "binary_expression" || c.type === "unary_expression" || c.type === "parenthesized_expression" || c.type === "ternary_expression" || c.type === "postfix_expression")
+          visit(c, d + 1);
+        else cmd.words.push(this.word(c, d + 1));
+      }
+    };
+    visit(node, depth + 1);
+  }
+
+  private assignment(node: Node, depth: number): ShellAssignment {
+    const name = node.childForFieldName("name")?.text ?? node.namedChild(0)?.text ?? "";
+    const valueNode = node.childForFieldName("value");
+    const a: ShellAssignment = { name, start: node.startIndex, end: node.endIndex };
+    if (valueNode) a.value = this.word(valueNode, depth + 1);
+    return a;
+  }
+
+  private redirect(node: Node, out: ShellRedirect[], depth: number): void {
+    if (this.tooDeep(node, depth)) return;
+    const r: ShellRedirect = { op: "", start: node.startIndex, end: node.endIndex };
+    out.push(r);
+    let quotedHeredoc = false;
+    for (const c of node.children) {
+      if (!c) continue;
+      if (c.isError || c.isMissing) this.statement(c, depth + 1);
+      else if (!c.isNamed) {
+        if (r.op === "") r.op = c.type;
+        else if (c.type === "|" || c.type === "&&" || c.type === "||" || c.type === "|&") this.construct(c.type, c);
+        else if (!SEPARATORS.has(c.type)) this.problem(`"${c.type}" is not understood in a redirection`, c);
+      } else if (c.type === "file_descriptor") r.fd = c.text;
+      else if (c.type === "heredoc_start") quotedHeredoc = /['"\\]/.test(c.text);
+      else if (c.type === "heredoc_end") continue;
+      else if (c.type === "heredoc_body") {
+        this.quoted.push([c.startIndex, c.endIndex]);
+        // An unquoted here-document expands `$(…)` in its body: those are commands.
+        if (!quotedHeredoc) this.substitutions(c, depth + 1);
+      } else if (REDIRECTS.has(c.type)) this.redirect(c, out, depth + 1);
+      else if (STATEMENTS.has(c.type)) this.statement(c, depth + 1);
+      else if (r.op === "<<<") this.word(c, depth + 1);
+      else if (r.target === undefined) r.target = this.word(c, depth + 1);
+      else this.problem(`the redirection "${short(node.text)}" names more than one target`, c);
+    }
+    if (r.op === "") this.problem(`the redirection "${short(node.text)}" is not understood`, node);
+  }
+
+  /** Commands inside a node that is data otherwise (here-document bodies, expansions). */
+  private substitutions(node: Node, depth: number): void {
+    if (this.tooDeep(node, depth)) return;
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === "command_substitution" || c.type === "process_substitution") this.word(c, depth + 1);
+      else if (c.isError || c.isMissing) this.statement(c, depth + 1);
+      else this.substitutions(c, depth + 1);
+    }
+  }
+
+  /** Reads a word; substitutions inside it are read as commands. */
+  word(node: Node, depth: number): ShellWord {
+    const v = this.value(node, depth);
+    const w: ShellWord = { source: node.text, glob: /[*?[]/.test(v.shape), start: node.startIndex, end: node.endIndex };
+    // Brace expansion turns one word into several: what runs is not the word as written.
+    if (v.value !== undefined && !/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(v.shape)) w.value = v.value;
+    return w;
+  }
+
+  private value(node: Node, depth: number): WordValue {
+    if (this.tooDeep(node, depth)) return { shape: "" };
+    const t = node.text;
+    switch (node.type) {
+      case "word":
+      case "number":
+      case "variable_name":
+      case "file_descriptor": {
+        this.words.push([node.startIndex, node.endIndex]);
+        const bare = t.replace(/\\[\s\S]/g, "");
+        // tree-sitter-bash can read `a\n\\b` as one word holding a line break; bash reads two commands.
+        if (/\s/.test(bare)) this.problem(`the word "${short(t)}" holds unquoted white space or a line break, which ends a word (or a command) in a shell`, node);
+        if (/[$`]/.test(bare)) return { shape: t };
+        return { value: unescapeUnquoted(t), shape: t.replace(/\\./g, "\u0001") };
+      }
+      case "raw_string":
+        this.quoted.push([node.startIndex, node.endIndex]);
+        return { value: t.slice(1, -1), shape: mask(t) };
+      case "ansi_c_string": {
+        this.quoted.push([node.startIndex, node.endIndex]);
+        const value = decodeAnsiC(t.slice(2, -1));
+        return value === undefined ? { shape: mask(t) } : { value, shape: mask(t) };
+      }
+      case "string": {
+        this.quoted.push([node.startIndex, node.endIndex]);
+        // The value comes from the text between the quotes: tree-sitter-bash leaves white space that
+        // stands alone (\`" "\`, a quoted line break) out of its string_content nodes.
+        let fixed = t.startsWith('"') && t.endsWith('"') && t.length >= 2;
+        for (const c of node.namedChildren) {
+          if (!c || c.type === "string_content") continue;
+          this.value(c, depth + 1);
+          fixed = false;
+        }
+        return fixed ? { value: unescapeDoubleQuoted(t.slice(1, -1)), shape: mask(t) } : { shape: mask(t) };
+      }
+      case "concatenation": {
+        let value: string | undefined = "";
+        let shape = "";
+        for (const c of node.children) {
+          if (!c) continue;
+          const v = c.isNamed ? this.value(c, depth + 1) : { shape: c.text };
+          shape += v.shape;
+          value = value === undefined || v.value === undefined ? undefined : value + v.value;
+        }
+        return value === undefined ? { shape } : { value, shape };
+      }
+      case "command_substitution": {
+        this.construct(t.startsWith("`") ? "`…`" : "$(…)", node);
+        this.sequence(node, depth);
+        return { shape: mask(t) };
+      }
+      case "process_substitution": {
+        this.construct(t.startsWith(">") ? ">(…)" : "<(…)", node);
+        this.sequence(node, depth);
+        return { shape: mask(t) };
+      }
+      case "arithmetic_expansion":
+        if (/[`[]|\$\(/.test(t.slice(3))) this.problem("arithmetic with substitutions or array subscripts can run commands hidden in values", node);
+        this.substitutions(node, depth);
+        return { shape: mask(t) };
+      case "simple_expansion":
+      case "expansion":
+      case "brace_expression":
+      case "array":
+      case "translated_string":
+        this.substitutions(node, depth);
+        return { shape: mask(t) };
+      case "extglob_pattern":
+      case "regex":
+        return { value: t, shape: t };
+      default:
+        if (node.isError || node.isMissing) this.statement(node, depth);
+        else this.problem(`"${short(t)}" (${node.type.replace(/_/g, " ")}) is not understood as a word`, node);
+        return { shape: mask(t) };
+    }
+  }
+}
+
+/** Node types that may appear where a word is expected. */
+const VALUE_PARTS = new Set([
+  "word",
+  "number",
+  "raw_string",
+  "ansi_c_string",
+  "string",
+  "concatenation",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "simple_expansion",
+  "expansion",
+  "brace_expression",
+  "array",
+  "translated_string",
+  "extglob_pattern",
+  "regex",
+  "variable_name",
+]);
+
+function mask(text: string): string {
+  return "\u0001".repeat(text.length);
+}
+
+/** A one-line excerpt of source text for messages. */
+export function short(text: string): string {
+  const one = text.replace(/\s+/g, " ");
+  return one.length > 40 ? one.slice(0, 37) + "…" : one;
+}
