@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectPlangate, projectTeddy, firstDifference } from "../src/dialects/teddy/reading.js";
 import { validatePlan } from "../src/engine.js";
@@ -130,4 +131,65 @@ describe("a plan plangate accepts is read the same by TeDDy (recorded readings)"
       expect(report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.rule}: ${d.message}`), v.name).toEqual([]);
     }
   });
+});
+
+/** Random plans assembled from pieces on every axis, read live by TeDDy's parser (with the local copy). */
+function randomPlans(n: number): string[] {
+  const F = "```";
+  const heading = fc.constantFrom("### `CREATE`", "### CREATE", "### **CREATE**", "###\u00a0`CREATE`", "### `CREATE`:", "### `EDIT`", "### `READ`", "### `EXECUTE`", "### `RESEARCH`", "#### `CREATE`", " ### `CREATE`");
+  const item = fc.constantFrom(
+    "- **File Path:** [a.txt](/a.txt)", "- **File Path:** [b/c.py](/b/c.py)", "- File Path: a.txt", "- **File Path:** src/__init__.py", "- **File Path:** [x](/etc/x)",
+    "- **Resource:** [a.txt](/a.txt)", "- **Description:** Do it.", "- **Description:** File Path: [z](/z)", "- **Note:** File Path: [z](/z)", "- **Overwrite:** true", "- **Overwrite:** yes",
+    "- **Match All:** true", "- **Timeout:** 30", "- **cwd:** src", "  - [n](/n)", "lazy [l](/l)", "- **File Path:** <!-- [h](/h) --> a.txt", "* **File Path:** [s](/s)", "- **Expected Outcome:** ok",
+  );
+  const close = fc.constantFrom(F, F, F, "```python", "```\u00a0", "````", "   ```", "```\u2028", "~~~~~~ x");
+  const body = fc.constantFrom("hello", "a\nb", "x\n\n", "``````js", "\u2028", "__x__", "### `EXECUTE`", "  indented", "");
+  const fence = fc.tuple(body, close).map(([b, c]) => `${F}text\n${b}\n${c}`);
+  const good = (b: string) => `${F}text\n${b}\n${F}`;
+  const pair = (f: string, r: string) => `#### \`FIND:\`\n${f}\n#### \`REPLACE:\`\n${r}`;
+  const typed = fc.constantFrom<[string, string[], string[]]>(
+    ["### `CREATE`", ["- **File Path:** [a.txt](/a.txt)", "- **Description:** x"], [good("hello")]],
+    ["### `EDIT`", ["- **File Path:** [a.txt](/a.txt)"], [pair(good("old"), good("new"))]],
+    ["### `READ`", ["- **Resource:** [a.txt](/a.txt)"], []],
+    ["### `EXECUTE`", ["- **Description:** x"], [good("ls")]],
+  );
+  // Each action: a valid one, with up to two pieces swapped for a random one.
+  const action = fc
+    .tuple(typed, fc.array(fc.tuple(fc.nat(3), heading, item, fence, body), { maxLength: 2 }))
+    .map(([[h, items, blocks], muts]) => {
+      let head = h;
+      const its = [...items];
+      const bl = [...blocks];
+      for (const [k, h2, it, fe, bo] of muts) {
+        if (k === 0) head = h2;
+        else if (k === 1) its.splice(its.length > 0 ? 1 : 0, 0, it);
+        else if (k === 2 && bl.length > 0) bl[bl.length - 1] = bl[bl.length - 1]!.startsWith("####") ? pair(fe, good(bo)) : fe;
+        else if (bl.length > 0) bl[0] = bl[0]!.startsWith("####") ? pair(good(bo), good("n")) : good(bo);
+      }
+      return [head, ...its, ...bl].join("\n");
+    });
+  const sep = fc.constantFrom("\n\n", "\n", "\n\n---\n\n", "\n---\n");
+  const plan = fc.tuple(fc.constantFrom("# T", "# T", "# T", "#T", "Decoy\n# T"), fc.array(action, { minLength: 1, maxLength: 4 }), sep, fc.constantFrom("", "", "", "\n\n## Notes\nx", "\u2029")).map(
+    ([title, actions, s, tail]) => `${title}\n- **Agent:** x\n\n## Rationale\n${F}text\nwhy\n${F}\n\n## Action Plan\n\n${actions.join(s)}\n${tail}`,
+  );
+  return fc.sample(plan, { numRuns: n, seed: 20261124 });
+}
+
+describe.runIf(live)("live: random plans read by TeDDy's parser", () => {
+  it("every random plan plangate accepts is read the same by TeDDy's parser", async () => {
+    const texts = randomPlans(600);
+    const readings = liveReadings(texts);
+    const differences: string[] = [];
+    let both = 0;
+    for (const [i, text] of texts.entries()) {
+      const { report } = await plangate(text);
+      const t = readings[i]!;
+      if (!report.valid || !t.ok) continue;
+      both++;
+      const diff = firstDifference(projectPlangate(report.plan!.steps), projectTeddy(t.actions));
+      if (diff) differences.push(`${JSON.stringify(text)}: step ${diff.index + 1} ${diff.field}: plangate ${JSON.stringify(diff.plangate)}, TeDDy ${JSON.stringify(diff.teddy)}`);
+    }
+    expect(differences).toEqual([]);
+    expect(both).toBeGreaterThan(20);
+  }, 120_000);
 });
