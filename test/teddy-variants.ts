@@ -252,7 +252,31 @@ export function variants(): Variant[] {
   add("block/no-title-meta", `# Hi\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Action Plan\n\n${create(path())}\n`);
   add("block/meta-lazy", `# Hi\n- **Agent:** x\nlazy\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Action Plan\n\n${create(path())}\n`);
 
-  // 7. Content edges.
+  // 7. How the blocks of an action are grouped: blank lines in the list, headings naming both sides,
+  // blocks TeDDy skips between actions, items that open inline syntax across lines.
+  const grouping: [string, string][] = [
+    ["blank-between-items", `### \`READ\`\n- **Resource:** [a.txt](/a.txt)\n\n- **Resource:** [b.txt](/b.txt)`],
+    ["two-blanks-between-items", `### \`READ\`\n- **Resource:** [a.txt](/a.txt)\n\n\n- **Resource:** [b.txt](/b.txt)`],
+    ["blank-before-description", `### \`CREATE\`\n${path("a.txt")}\n\n${desc}\n\n${FENCE}\nhi\n${FENCE}`],
+    ["replace-find-heading", `### \`EDIT\`\n${path("a.txt")}\n#### REPLACE: FIND:\n${FENCE}\nx\n${FENCE}\n#### REPLACE:\n${FENCE}\ny\n${FENCE}`],
+    ["fence-before-first-action", `${FENCE}\nstray\n${FENCE}\n${read("- **Resource:** [a.txt](/a.txt)")}`],
+    ["fence-after-read", `${read("- **Resource:** [a.txt](/a.txt)")}\n${FENCE}\nx\n${FENCE}`],
+    ["second-command", `${exec(desc)}\n${FENCE}\nrm -rf /\n${FENCE}`],
+    ["colon-in-code-heading", `### \`CREATE:\`\n${path("a.txt")}\n${FENCE}\nhi\n${FENCE}`],
+    ["backslash-at-end", `### \`CREATE\`\n- **File Path:** notes.txt\\\n${FENCE}\nhi\n${FENCE}`],
+    ["comment-across-items", `### \`CREATE\`\n${path("a.txt")}\n- **Description:** <!--\n- **File Path:** [b.txt](/b.txt) -->\n${FENCE}\nhi\n${FENCE}`],
+    ["code-across-items", `### \`CREATE\`\n${path("a.txt")}\n- **Description:** \`x\n- **File Path:** [b.txt](/b.txt) \`\n${FENCE}\nhi\n${FENCE}`],
+    ["bold-key-in-description", `### \`CREATE\`\n- **Description:** a **File Path:** b\n${path("a.txt")}\n${FENCE}\nhi\n${FENCE}`],
+    ["comment-in-content", `${create(path("a.txt"), "<!--")}\n${exec(desc)}`],
+    ["tilde-then-backtick", `### \`CREATE\`\n${path("a.txt")}\n~~~\nx\n~~~~\n${FENCE}\ny\n${FENCE}`],
+    ["space-in-link", read("- **Resource:** [my file.txt](/my file.txt)")],
+    ["bare-url", read("- **Resource:** https://example.com/a")],
+    ["code-abs", read("- **Resource:** `/etc/passwd`")],
+    ["research-then-read", `### \`RESEARCH\`\n${desc}\n${FENCE}\nq1\n${FENCE}\n${read("- **Resource:** [a.txt](/a.txt)")}`],
+  ];
+  for (const [name, body] of grouping) add(`group/${name}`, teddyPlan([body]));
+
+  // 8. Content edges.
   add("content/trailing-blank-lines-at-end", teddyPlan([create(path())]) + "\n\n\n   \n");
   add("content/no-final-newline", teddyPlan([create(path())]).trimEnd());
   add("content/unicode", teddyPlan([create(path("café.txt"), "naïve 🙂\nligne 2")]));
