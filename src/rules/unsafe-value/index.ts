@@ -25,7 +25,7 @@ export default defineRule({
     summary: "A value that parses but means different things to different consumers.",
     docs: {
       description:
-        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, YAML tags and merge keys, and bidi, zero-width or control characters in keys, tool names or path arguments.",
+        "Reports lone UTF-16 surrogates, numbers that overflow to infinity (1e400), integers beyond ±(2^53-1), keys named __proto__, constructor or prototype, YAML tags and merge keys, and bidi, zero-width or control characters in keys, tool names or path arguments. In a TeDDy plan.md, also every construct TeDDy's parser (mistletoe) reads otherwise than plangate (CommonMark): Python-only line breaks and spaces, text before the title, fence lines only mistletoe closes, metadata items not of the form `- **Key:** value`, and any action whose type, path, content, edits, command or parameters TeDDy would read differently.",
       rationale:
         "Each of these reads differently in different languages or encoders (a lone surrogate becomes U+FFFD in one and an escape in another, so two plans can share a hash; a big integer is rounded by JavaScript; __proto__ pollutes prototypes; a YAML 1.1 reader merges `<<` where a YAML 1.2 reader keeps a key; bidi controls make a reviewer read another name than the executor runs).",
       fix: "Remove the control or surrogate, write the number as a string or within range, and rename the key.",
