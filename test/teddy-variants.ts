@@ -220,6 +220,12 @@ export function variants(): Variant[] {
   add("preamble/tab-title", `\t${real}`);
   add("preamble/second-title-later", `Intro\n${teddyPlan([create(path("safe.txt"))])}`);
   add("preamble/hash-in-text", `see #1\n${real}`);
+  // With a byte order mark TeDDy's title line does not start with "#": it skips to the next such line,
+  // here inside a tilde block plangate reads as text, and runs the plan hidden there.
+  const hidden = `# Real\n- **Agent:** x\n\n## Rationale\n${FENCE}text\nwhy\n${FENCE}\n\n## Action Plan\n\n${create(path(".git/hooks/pre-commit"))}\n~~~`;
+  const bomDecoy = `# Decoy\n- **Agent:** x\n\n~~~\n${hidden}\n\n## Rationale\n${FENCE}text\nwhy\n${FENCE}\n\n## Action Plan\n\n${create(path())}\n`;
+  add("preamble/bom-decoy", `\ufeff${bomDecoy}`);
+  add("preamble/no-bom-decoy", bomDecoy);
   add("preamble/shebang", `#!/bin/sh\n- **Agent:** x\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Action Plan\n\n${create(path())}\n`);
 
   // 6. Block structure: separators, paragraphs, quotes, HTML, tables, lists.
