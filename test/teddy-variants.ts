@@ -253,6 +253,7 @@ export function variants(): Variant[] {
   for (const [name, body] of blocks) add(`block/${name}`, teddyPlan([body]));
   add("block/both-sections", `${teddyPlan([create(path())])}\n## Message\nhi\n`);
   add("block/message-then-actions", `# Hi\n- **Agent:** x\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Message\nhi\n\n## Action Plan\n\n${create(path())}\n`);
+  add("block/message-hidden-actions", `# Hi\n- **Agent:** x\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Message\n\n${create(path())}\n\n  indented\n* star\n`);
   add("block/message-word", `# Hi\n- **Agent:** x\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Action Plan Message\n\n${create(path())}\n`);
   add("block/rationale-prose", `# Hi\n- **Agent:** x\n\n## Rationale\nprose\n\n## Action Plan\n\n${create(path())}\n`);
   add("block/no-title-meta", `# Hi\n\n## Rationale\n${FENCE}\nx\n${FENCE}\n\n## Action Plan\n\n${create(path())}\n`);
@@ -278,6 +279,10 @@ export function variants(): Variant[] {
     ["space-in-link", read("- **Resource:** [my file.txt](/my file.txt)")],
     ["bare-url", read("- **Resource:** https://example.com/a")],
     ["code-abs", read("- **Resource:** `/etc/passwd`")],
+    ["read-resource-then-alias", read("- **Resource:** [a.txt](/a.txt)\n- **File Path:** [b.txt](/b.txt)")],
+    ["read-alias-then-resource", read("- **File Path:** [b.txt](/b.txt)\n- **Resource:** [a.txt](/a.txt)")],
+    ["env-inline", exec(`${desc}\n- **env:** FOO=bar`)],
+    ["allow-failure", exec(`${desc}\n- **Allow Failure:** true\n- **Tail:** 20`)],
     ["research-then-read", `### \`RESEARCH\`\n${desc}\n${FENCE}\nq1\n${FENCE}\n${read("- **Resource:** [a.txt](/a.txt)")}`],
   ];
   for (const [name, body] of grouping) add(`group/${name}`, teddyPlan([body]));
