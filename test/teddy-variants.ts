@@ -146,7 +146,7 @@ export function variants(): Variant[] {
     add(`fence/closing/${label}`, teddyPlan([`### \`CREATE\`\n${path()}\n${FENCE}text\nhello\n${c}`]));
   }
   // TeDDy's pre-processing: a run of 6+ loses its trailing text, wherever the line is.
-  const six = ["``````js", "~~~~~~ trailing extra text", "``````  x", "~~~~~~~ more", "`````` `x`", "~~~~~~~~~~~~ x"];
+  const six = ["``````js", "~~~~~~ trailing extra text", "``````  x", "~~~~~~~ more", "`````` `x`", "~~~~~~~~~~~~ x", "\t``````js", "  \t~~~~~~ x"];
   for (const l of six) {
     add(`pre/inside-long/${l}`, teddyPlan([`### \`CREATE\`\n${path()}\n\`\`\`\`\`\`\`\`text\nhello\n${l}\n\n${EVIL}\n\`\`\`\`\`\`\`\``]));
     add(`pre/closing/${l}`, teddyPlan([`### \`CREATE\`\n${path()}\n${l[0]!.repeat(6)}text\nhello\n${l}`]));

@@ -192,14 +192,21 @@ function checkFence(
     return;
   }
   const leader = m[2]!;
+  const mark = leader.charCodeAt(0);
   const last = fence.closed ? fence.endLine - 1 : fence.endLine;
   for (let n = start + 1; n < fence.endLine; n++) {
     const original = raw(n);
-    const line = teddyPreprocess(original);
-    const stripped = line.replace(/^ +/, "");
-    const diff = line.length - stripped.length;
-    const mistletoeCloses = stripped.startsWith(leader) && stripped.trim().split(/[ \t\n\r\v\f]+/).length === 1 && diff < 4;
+    let diff = 0;
+    while (original.charCodeAt(diff) === 32) diff++;
+    let lead = diff;
+    while (original.charCodeAt(lead) === 32 || original.charCodeAt(lead) === 9) lead++;
     const closes = n === last && fence.closed;
+    // Only a line whose first non-blank character is a backtick or tilde can close or be rewritten.
+    const c = original.charCodeAt(lead);
+    if (!closes && c !== mark && c !== 96 && c !== 126) continue;
+    const line = teddyPreprocess(original);
+    const stripped = line.slice(diff);
+    const mistletoeCloses = stripped.startsWith(leader) && !/\S\s+\S/.test(stripped.trim()) && diff < 4;
     if (mistletoeCloses !== closes) {
       add(
         n,
@@ -244,6 +251,9 @@ const DISPATCH = new Set(["CREATE", "READ", "EDIT", "EXECUTE", "RESEARCH"]);
 
 /** Every metadata key TeDDy's parser looks for, as the substring "Key:" anywhere in an item. */
 export const TEDDY_KEYS = ["Description", "File Path", "Resource", "Overwrite", "Lines", "Match All", "Expected Outcome", "cwd", "Allow Failure", "Background", "Timeout", "Tail", "env"];
+
+/** Every "Key:" TeDDy looks for, found in one pass. */
+const KEY_MENTIONS = new RegExp(`(?:${TEDDY_KEYS.join("|")}):`, "g");
 
 const letters = (s: string) => s.replace(/[^A-Za-z]/g, "");
 
@@ -454,7 +464,10 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
     }
     if (key === "Description") continue;
     const flat = `${key}:${value}`.replace(/[*_`\\]/g, "");
-    const other = TEDDY_KEYS.find((k) => flat.split(`${k}:`).length - 1 !== (k === key ? 1 : 0));
+    const named = flat.match(KEY_MENTIONS) ?? [];
+    const own = TEDDY_KEYS.includes(key) ? 1 : 0;
+    const stray = named.find((k) => k !== `${key}:`);
+    const other = stray ? stray.slice(0, -1) : named.length !== own ? key : undefined;
     if (other) {
       bad(`the item mentions "${other}:", which TeDDy reads as that key wherever it appears in an item.`, `give "${other}" its own item, or reword the text`);
       continue;
