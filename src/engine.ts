@@ -159,6 +159,10 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     return finish(options, policy, pending, doc, undefined, dialect.id);
   }
 
+  if (dialect.id === "teddy" && startsWithBom(input)) {
+    // TeDDy reads the file as UTF-8 with the mark kept as text, so its title line is not a heading to it.
+    push("unsafe-value", { message: "The plan.md starts with a byte order mark: TeDDy reads it as text before the title and skips to the next line that starts with \"#\", so it would run another plan than the one checked.", hint: "save the file as UTF-8 without a byte order mark" }, { start: 0, end: 0 });
+  }
   const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
   const crashed: { rule: string; message: string }[] = [];
   if (plan && plan.steps.length > policy.limits.maxSteps) {
@@ -369,4 +373,9 @@ function firstFailure(resolved: Resolved[]): Diagnostic[] {
   if (errors.length === 0) return resolved.map((r) => r.diagnostic);
   const first = errors.reduce((a, b) => (compareOrder(b.order, a.order) < 0 ? b : a));
   return resolved.filter((r) => r === first || (r.diagnostic.severity !== "error" && compareOrder(r.order, first.order) < 0)).map((r) => r.diagnostic);
+}
+
+/** Does the input begin with a UTF-8 byte order mark (as bytes, or as U+FEFF in a string)? */
+function startsWithBom(input: string | Uint8Array): boolean {
+  return typeof input === "string" ? input.charCodeAt(0) === 0xfeff : input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf;
 }

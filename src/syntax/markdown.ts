@@ -88,7 +88,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
     issues.push({ rule: "parse-error", message: "The file is empty: write a Markdown plan.", start: 0, end: 0, hint: "start with a `# Title` heading, then `## Rationale` and `## Action Plan`" });
     return doc;
   }
-  const tokens = markdownIt().parse(text, {});
+  const tokens = markdownIt().parse(teddyPreprocess(text), {});
   const starts = lines.lineStarts;
   const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
   const base = (t: Token): BlockBase => {
@@ -142,39 +142,46 @@ function lineEnd(text: string, lineStart: number, any: boolean): number {
   return e;
 }
 
-/**
- * A fence's content. A fence CommonMark leaves open because its closing line carries trailing text
- * ("~~~~~~ trailing") is closed there, as TeDDy repairs it; any other open fence is a parse error,
- * since it swallows everything after it (often a truncated plan).
- */
+/** A fence's content. An open fence swallows everything after it (often a truncated plan): a parse error. */
 function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]): MdBlock {
   const [a, e] = t.map!;
   const info = t.info.trim();
   const fenceChar = t.markup[0]!;
-  const closing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}\\s*$`);
+  const closing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}[ \t]*$`);
   // markdown-it's map ends after the closing fence, so a closed fence's last line (1-based e) closes it.
-  let closed = e - 1 > a && closing.test(lines.lineText(e));
-  let content = t.content;
+  const closed = e - 1 > a && closing.test(teddyPreprocess(lines.lineText(e).replace(/\r$/, "")));
   if (!closed) {
-    const contentLines = content.split("\n");
-    if (contentLines[contentLines.length - 1] === "") contentLines.pop();
-    const trailing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}\\s+\\S`);
-    let k = contentLines.length - 1;
-    while (k >= 0 && contentLines[k]!.trim() === "") k--;
-    if (k >= 0 && trailing.test(contentLines[k]!)) {
-      content = contentLines.slice(0, k).map((l) => l + "\n").join("");
-      closed = true;
-    } else {
-      issues.push({
-        rule: "parse-error",
-        message: `The code block opened at line ${b.line} with ${t.markup} is never closed, so it runs to the end of the document.`,
-        start: b.start,
-        end: lines.lineStarts[a + 1] !== undefined ? lines.lineStarts[a + 1]! - 1 : b.end,
-        hint: `close it with a line of ${t.markup}`,
-      });
-    }
+    issues.push({
+      rule: "parse-error",
+      message: `The code block opened at line ${b.line} with ${t.markup} is never closed, so it runs to the end of the document.`,
+      start: b.start,
+      end: lines.lineStarts[a + 1] !== undefined ? lines.lineStarts[a + 1]! - 1 : b.end,
+      hint: `close it with a line of ${t.markup}`,
+    });
   }
-  return { ...b, kind: "fence", info, content, closed };
+  return { ...b, kind: "fence", info, content: t.content, closed };
+}
+
+/** TeDDy's fence repair: a line of 6+ backticks or tildes followed by text with neither loses the text. */
+const TEDDY_FENCE_LINE = /^(\s*)(~{6,}|`{6,})(.*)$/;
+
+/**
+ * The text TeDDy's parser reads, line for line: before parsing, TeDDy cuts the trailing text off
+ * every line of six or more backticks or tildes ("~~~~~~ trailing" becomes "~~~~~~"), wherever it is.
+ * Line count and line starts do not change, so positions still point into the original text.
+ */
+export function teddyPreprocess(text: string): string {
+  if (!/(?:~{6}|`{6})/.test(text)) return text;
+  return text
+    .split("\n")
+    .map((line) => {
+      const cr = line.endsWith("\r") ? "\r" : "";
+      const body = cr ? line.slice(0, -1) : line;
+      const m = TEDDY_FENCE_LINE.exec(body);
+      if (!m || m[3]!.trim() === "" || /[`~]/.test(m[3]!)) return line;
+      return m[1]! + m[2]! + cr;
+    })
+    .join("\n");
 }
 
 /** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */

@@ -4,6 +4,7 @@ import { childPointer, type Pointer } from "../../core/pointer.js";
 import { INVISIBLE } from "../../syntax/unsafe.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
 import { isUrl, pathFromValue } from "./paths.js";
+import { boldValue } from "./reading.js";
 
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
@@ -111,7 +112,13 @@ export function readAction(
       action.pathKey = key;
       if (lower === "resource" && isUrl(raw) && line.links.length === 0) action.url = raw;
       else if (lower === "resource" && line.links[0] && isUrl(line.links[0].href)) action.url = line.links[0].href;
-      else action.path = pathFromValue(raw, line.links[0]);
+      else if (line.links[0]) action.path = pathFromValue(raw, line.links[0]);
+      else {
+        // Without a link TeDDy takes the value as written after a bold key (emphasis underscores
+        // kept, as in __init__.py), and a bracketed path with its brackets (an undefined link).
+        const written = boldValue(doc.lines.lineText(line.line).replace(/^\s*[-*+]\s+/, "")) ?? raw;
+        action.path = /^\[[^\]]+\]$/.test(written) ? written.replace(/\\/g, "/") : pathFromValue(written, undefined);
+      }
       action.pathAt = keyAt;
       const link = line.links[0];
       // The reviewer reads the link text, the executor follows the destination: they must agree.
@@ -178,7 +185,8 @@ export function readAction(
       doc.anchors.set(pending.at, { start: block.start, end: block.end });
     } else if (block.kind === "fence") {
       fences++;
-      const text = block.content.endsWith("\n") ? block.content.slice(0, -1) : block.content;
+      // As TeDDy reads a block: every trailing line break dropped (a command: trimmed).
+      const text = block.content.replace(/\n+$/, "");
       if (pending) {
         const pair = action.edits[action.edits.length - 1]!;
         pair[pending.side] = text;
@@ -187,11 +195,16 @@ export function readAction(
       } else if (fences === 1 && (type === "CREATE" || type === "EXECUTE")) {
         const key = type === "CREATE" ? "content" : "command";
         if (type === "CREATE") action.content = text;
-        else args.command = text;
+        else args.command = block.content.trim();
         doc.anchors.set(childPointer(at, key), { start: block.start, end: block.end });
         if (type === "EXECUTE") doc.anchors.set(childPointer(argsAt, "command"), { start: block.start, end: block.end });
       } else if (type === "CREATE" || type === "EXECUTE") {
         stray(block, "a second code block");
+      }
+      if (type === "RESEARCH") {
+        const queries = (args.queries as string[] | undefined) ?? [];
+        for (const q of block.content.split("\n")) if (q.trim()) queries.push(q.trim());
+        args.queries = queries;
       }
     }
   }

@@ -4,6 +4,7 @@ import type { Step } from "../../core/plan.js";
 import type { MarkdownDocument, MdBlock } from "../../syntax/markdown.js";
 import { emptyPlan } from "../shape.js";
 import { headingWord, KNOWN_ACTIONS, readAction } from "./action.js";
+import { emulatedActions, firstDifference, metadataIssues, projectPlangate, projectTeddy, readingIssues, teddyReading, type ReadingIssue } from "./reading.js";
 
 type Heading = Extract<MdBlock, { kind: "heading" }>;
 
@@ -35,6 +36,12 @@ export default defineDialect({
     // An empty file is one parse error, not a list of missing parts.
     if (doc.text.trim() === "") return undefined;
     const blocks = doc.blocks ?? [];
+    // One reading: lines the two parsers could read differently are refused first.
+    for (const issue of readingIssues(doc)) reportLine(doc, ctx, issue);
+    blocks.forEach((b, i) => {
+      const next = blocks[i + 1];
+      if (b.kind === "heading" && b.level === 3 && !b.setext && next?.kind === "list") for (const issue of metadataIssues(doc, next)) reportLine(doc, ctx, issue);
+    });
     const headings = blocks.filter((b): b is Heading => b.kind === "heading");
     checkTitle(doc, headings, blocks, ctx);
 
@@ -65,7 +72,10 @@ export default defineDialect({
     }
     const steps: Step[] = [];
     const plan = { dialect: "teddy" as const, source: doc, fields: FIELDS, stepsAt: "/actions", steps, meta: {} as Record<string, unknown> };
-    if (!actionPlan) return plan;
+    if (!actionPlan) {
+      compareWithTeddy(doc, steps, ctx);
+      return plan;
+    }
     doc.anchors.set("/actions", { start: actionPlan.start, end: actionPlan.end });
 
     // The Action Plan runs to the next section heading (an ATX H1/H2 that is not an action type).
@@ -128,6 +138,7 @@ export default defineDialect({
     }
     flush();
     if (steps.length === 0 && !message) emptyPlan(ctx, "/actions", "The `## Action Plan`");
+    compareWithTeddy(doc, steps, ctx);
     return plan;
   },
 });
@@ -169,5 +180,36 @@ function checkHeading(doc: MarkdownDocument, h: Heading, index: number, ctx: Nor
         ? `did you mean "${near}"?`
         : `use one of ${KNOWN_ACTIONS.join(", ")}`,
     actual: word,
+  });
+}
+
+function reportLine(doc: MarkdownDocument, ctx: NormalizeContext, issue: ReadingIssue): void {
+  const at = `/reading/${issue.line}`;
+  const start = doc.lines.lineStarts[issue.line - 1] ?? 0;
+  doc.anchors.set(at, { start, end: start + doc.lines.lineText(issue.line).length });
+  ctx.report({ rule: "unsafe-value", at, message: issue.message, hint: issue.hint });
+}
+
+const show = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v).slice(0, 120));
+
+/**
+ * Where TeDDy's parser would accept the plan, its reading of the actions (emulated from the same
+ * blocks) must be plangate's: what is checked and approved is what runs.
+ */
+function compareWithTeddy(doc: MarkdownDocument, steps: Step[], ctx: NormalizeContext): void {
+  const reading = teddyReading(doc);
+  if (!reading.ok) return;
+  const diff = firstDifference(projectPlangate(steps), projectTeddy(emulatedActions(reading)));
+  if (!diff) return;
+  const step = steps[diff.index];
+  const heading = reading.actions[diff.index] ? doc.blocks[reading.actions[diff.index]!.block] : undefined;
+  const at: string = step ? step.toolAt : `/teddy/${diff.index}`;
+  if (!step) doc.anchors.set(at, heading ? { start: heading.start, end: heading.end } : { start: 0, end: 0 });
+  ctx.report({
+    rule: "unsafe-value",
+    at,
+    ...(step ? { step: step.position } : {}),
+    message: `Step ${diff.index + 1}: TeDDy's parser reads the ${diff.field} of this action as ${show(diff.teddy)}, plangate as ${show(diff.plangate)}; what would run is not what is checked.`,
+    hint: "write the action in the plain form: `### TYPE`, `- **File Path:** [path](/path)` items, then its code blocks",
   });
 }

@@ -27,7 +27,16 @@ export interface ActionFacts {
 export interface TeddyFacts {
   byStep: Map<number, ActionFacts>;
   hasContext: boolean;
+  /** Set when the simulation stopped at a limit: the steps from this one on were not simulated. */
+  limit?: { step: number; message: string; hint: string };
 }
+
+/** Largest file the simulation holds: FIND/REPLACE pairs that grow a file geometrically stop here. */
+export const MAX_SIMULATED_FILE_BYTES = 32 * 1024 * 1024;
+/** Bytes the simulation may scan and write for one plan (every FIND search and every edited copy). */
+export const MAX_SIMULATION_WORK_BYTES = 256 * 1024 * 1024;
+/** Most occurrences of one FIND block the simulation counts. */
+export const MAX_FIND_HITS = 100_000;
 
 const memo = new WeakMap<Plan, TeddyFacts>();
 
@@ -48,10 +57,10 @@ export function occurrences(hay: string, needle: string): number[] {
  * The same count on UTF-8 bytes. A match of a valid UTF-8 needle always starts on a character
  * boundary, so byte offsets and character matches agree; searching bytes spares decoding whole files.
  */
-function byteOccurrences(hay: Buffer, needle: Buffer): number[] {
+function byteOccurrences(hay: Buffer, needle: Buffer, max = Infinity): number[] {
   const out: number[] = [];
   if (needle.length === 0) return out;
-  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  for (let i = hay.indexOf(needle); i >= 0 && out.length <= max; i = hay.indexOf(needle, i + 1)) out.push(i);
   return out;
 }
 
@@ -78,6 +87,13 @@ function readNormalized(files: RuleContext["files"], abs: string): Buffer {
   const raw = files.readBytes ? files.readBytes(abs) : undefined;
   const bytes = raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.from(files.readText(abs) ?? "", "utf8");
   return bytes.includes(13) ? utf8(bytes.toString("utf8")) : bytes;
+}
+
+/** How many non-overlapping occurrences a "match all" edit replaces. */
+function countNonOverlapping(hay: Buffer, find: Buffer): number {
+  let n = 0;
+  for (let i = hay.indexOf(find); i >= 0; i = hay.indexOf(find, i + find.length)) n++;
+  return n;
 }
 
 /** Replaces every non-overlapping occurrence, left to right, as a "match all" edit does. */
@@ -112,6 +128,8 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
     const path = actionOf(step)?.path;
     if (path) lastUse.set(resolve(workspace, path), step.position);
   }
+  let work = 0;
+  let limit: TeddyFacts["limit"];
   for (const step of plan.steps) {
     const action = actionOf(step);
     if (!action) continue;
@@ -132,21 +150,38 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
       virtual.set(abs, utf8(action.content ?? ""));
     } else if (action.type === "EDIT" && facts.target === "file") {
       let bytes = virtual.get(abs) ?? readNormalized(ctx.files, abs);
-      action.edits.forEach((pair, i) => {
-        if (pair.find === undefined || pair.find === "") return;
+      for (const [i, pair] of action.edits.entries()) {
+        if (pair.find === undefined || pair.find === "") continue;
         const find = utf8(pair.find);
-        const hits = byteOccurrences(bytes, find);
+        work += bytes.length;
+        if (work > MAX_SIMULATION_WORK_BYTES) {
+          limit = { step: step.position, message: `Step ${step.position} (EDIT): simulating the plan's edits takes more than ${MAX_SIMULATION_WORK_BYTES / 1024 / 1024} MiB of work; the rest of the plan was not checked.`, hint: "split the plan into smaller ones, or edit large files with fewer FIND/REPLACE pairs" };
+          break;
+        }
+        const hits = byteOccurrences(bytes, find, MAX_FIND_HITS);
+        if (hits.length > MAX_FIND_HITS) {
+          limit = { step: step.position, message: `Step ${step.position} (EDIT): the FIND block of pair ${i + 1} occurs more than ${MAX_FIND_HITS} times in "${action.path}"; the rest of the plan was not checked.`, hint: "make the FIND block specific to the one place to change" };
+          break;
+        }
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
         const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && bytes.includes(replace);
         facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(bytes, hits) : [], applied });
-        if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) return;
-        if (hits.length === 1) bytes = Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]);
-        else if (hits.length > 1 && action.matchAll) bytes = replaceAll(bytes, find, replace);
-      });
+        if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) continue;
+        const replaced = hits.length === 1 ? 1 : hits.length > 1 && action.matchAll ? countNonOverlapping(bytes, find) : 0;
+        if (replaced === 0) continue;
+        const size = bytes.length + replaced * (replace.length - find.length);
+        if (size > MAX_SIMULATED_FILE_BYTES) {
+          limit = { step: step.position, message: `Step ${step.position} (EDIT): pair ${i + 1} would make "${action.path}" ${Math.round(size / 1024 / 1024)} MiB, over the ${MAX_SIMULATED_FILE_BYTES / 1024 / 1024} MiB the check simulates; the rest of the plan was not checked.`, hint: "do not grow a file by repeated Match All replacements; write its content with a CREATE" };
+          break;
+        }
+        work += size;
+        bytes = replaced === 1 && hits.length === 1 ? Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]) : replaceAll(bytes, find, replace);
+      }
       virtual.set(abs, bytes);
+      if (limit) break;
     }
   }
-  const facts = { byStep, hasContext: ctx.context !== undefined };
+  const facts: TeddyFacts = { byStep, hasContext: ctx.context !== undefined, ...(limit ? { limit } : {}) };
   memo.set(plan, facts);
   return facts;
 }

@@ -143,3 +143,29 @@ describe("teddy dialect: metadata block", () => {
     expect(ids(await runMd(md, ws))).toContain("duplicate-key");
   });
 });
+
+describe("teddy dialect: bounded simulation of edits", () => {
+  const grow = (pairs: number, find = "a", replace = "aa") =>
+    planMd(`### EDIT\n- **File Path:** [g.txt](/g.txt)\n- **Match All:** true\n${`#### FIND:\n\`\`\`\n${find}\n\`\`\`\n#### REPLACE:\n\`\`\`\n${replace}\n\`\`\`\n`.repeat(pairs)}`);
+  it("stops a file that Match All pairs grow geometrically, as limit-exceeded on the EDIT", async () => {
+    const ws2 = workspace({ "g.txt": "ab\n".repeat(400) });
+    const r = await runMd(grow(40), ws2, { context: ["g.txt"] });
+    const d = r.diagnostics.filter((x) => x.rule === "limit-exceeded");
+    expect(d).toHaveLength(1);
+    expect(d[0]).toMatchObject({ step: 1, line: 10 });
+    expect(r.valid).toBe(false);
+  });
+  it("stops a FIND block with too many occurrences, and a growth past the simulated size", async () => {
+    const ws2 = workspace({ "g.txt": "ab\n".repeat(400) });
+    const hits = (await runMd(grow(12, "ab", "abab"), ws2, { context: ["g.txt"] })).diagnostics.find((x) => x.rule === "limit-exceeded");
+    expect(hits?.message).toMatch(/occurs more than 100000 times|over the 32 MiB/);
+    const ws3 = workspace({ "g.txt": "q\n".repeat(1000) });
+    const big = (await runMd(grow(2, "q", "Q" + "z".repeat(40_000)), ws3, { context: ["g.txt"] })).diagnostics.find((x) => x.rule === "limit-exceeded");
+    expect(big?.message).toContain("over the 32 MiB");
+  });
+  it("leaves ordinary Match All edits alone", async () => {
+    const ws2 = workspace({ "g.txt": "ab\n".repeat(400) });
+    const r = await runMd(grow(2, "ab", "ba"), ws2, { context: ["g.txt"] });
+    expect(ids(r)).not.toContain("limit-exceeded");
+  });
+});

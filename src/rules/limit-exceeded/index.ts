@@ -1,4 +1,5 @@
 import { defineRule } from "../../core/rule.js";
+import { teddyFacts } from "../../dialects/teddy/state.js";
 
 export default defineRule({
   meta: {
@@ -8,11 +9,18 @@ export default defineRule({
     summary: "The file is larger, deeper or longer than the policy's limits.",
     docs: {
       description:
-        "Reports a file larger than limits.maxFileBytes, nesting deeper than limits.maxDepth, or more steps than limits.maxSteps.",
+        "Reports a file larger than limits.maxFileBytes, nesting deeper than limits.maxDepth, or more steps than limits.maxSteps. For TeDDy plans, also a plan whose edits the check cannot simulate within bounds: a simulated file over 32 MiB (Match All pairs that grow a file geometrically), more than 256 MiB of search and copy work, or a FIND block that occurs more than 100,000 times.",
       rationale: "Hostile input must not exhaust memory or time; a bounded reader rejects it with a diagnostic instead.",
       fix: "Split the plan, flatten the nesting, or raise the limit in plangate.yaml (limits:) if the input is trusted.",
       bad: "[[[[ ... 100,000 levels ... ]]]]",
       good: '[{"tool": "plot_qc"}]',
     },
+  },
+  check(plan, ctx) {
+    if (plan.dialect !== "teddy") return;
+    const limit = teddyFacts(plan, ctx).limit;
+    if (!limit) return;
+    const step = plan.steps.find((s) => s.position === limit.step);
+    ctx.report({ at: step?.at ?? plan.stepsAt, step: limit.step, message: limit.message, hint: limit.hint });
   },
 });

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
 
 describe("read-file-missing", () => {
-  it("reports a READ of a missing local file, written as a link or as a bare [/path]", async () => {
+  it("reports a READ of a missing local file, written as a link or as a bare [/path] (kept with its brackets, as TeDDy reads it)", async () => {
     const ws = workspace();
     const d = await mdDiagnostics("read-file-missing", planMd("### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)", "### READ\n- **Resource:** [/missing.txt]"), ws);
     expect(d.map((x) => x.message)).toEqual([
       'Step 1 (READ): "docs/spec.md" does not exist in the workspace.',
-      'Step 2 (READ): "missing.txt" does not exist in the workspace.',
+      'Step 2 (READ): "[/missing.txt]" does not exist in the workspace.',
     ]);
   });
   it("accepts an existing file (Unicode, CRLF plan) and never checks URLs", async () => {
