@@ -72,7 +72,10 @@ describe("host shell calls through guard start and the hook", () => {
     ];
     const text = JSON.stringify(plan, null, 2);
     writeFileSync(k.planFile, text);
-    const approval = k.sign(await k.record({ steps: plan.length }, { planText: text }));
+    const { parseToolsText } = await import("../node/tools-file.js");
+    const { toolsHash } = await import("./record.js");
+    const tools = parseToolsText("Bash\n", "tools.txt");
+    const approval = k.sign(await k.record({ steps: plan.length, tools_hash: toolsHash(tools) }, { planText: text }));
     const policy = defaultPolicy(k.workspace);
     policy.commands = { allow: [], deny: ["curl"], allowCompound: false };
     const state = join(k.guardDir, "state.json");
@@ -82,6 +85,7 @@ describe("host shell calls through guard start and the hook", () => {
       workspace: k.workspace,
       policyHash: DEFAULT_POLICY_HASH,
       policy,
+      tools,
       trustedKeys: k.trustedKeys,
       consumedDir: join(k.guardDir, "consumed"),
       audit: join(k.guardDir, "audit.log"),
