@@ -27,6 +27,14 @@ export function createFileProbe(): FileProbe {
         return undefined;
       }
     },
+    nlink(path) {
+      try {
+        const st = statSync(path, { throwIfNoEntry: false });
+        return st?.isFile() ? st.nlink : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     realpath(path) {
       try {
         return realpathSync.native(path);

@@ -1,6 +1,7 @@
 import { readConfigText } from "./read-bounded.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { parseToolWhitelist, registryFromNames } from "../core/tools.js";
+import type { ToolAnnotations } from "../core/writers.js";
 import { isObject } from "../dialects/shape.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
@@ -26,14 +27,16 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
       throw new ToolsFileError(`${source}: expected {"tools": [{"name": …, "inputSchema": …}]} (an MCP tools/list result)`);
     const names = new Set<string>();
     const schemas = new Map<string, unknown>();
+    const annotations = new Map<string, ToolAnnotations>();
     list.forEach((t, i) => {
       if (!isObject(t) || typeof t.name !== "string" || t.name === "")
         throw new ToolsFileError(`${source}: tools[${i}] has no "name" string`);
       names.add(t.name);
       const schema = t.inputSchema ?? t.input_schema ?? t.parameters;
       if (schema !== undefined) schemas.set(t.name, schema);
+      if (isObject(t.annotations)) annotations.set(t.name, t.annotations);
     });
-    return { names, patterns: [], schemas, source };
+    return { names, patterns: [], schemas, annotations, source };
   }
   return registryFromNames(parseToolWhitelist(body), source);
 }
@@ -55,11 +58,13 @@ export function mergeRegistries(regs: readonly ToolRegistry[]): ToolRegistry | u
   if (regs.length === 1) return regs[0];
   const names = new Set<string>();
   const schemas = new Map<string, unknown>();
+  const annotations = new Map<string, ToolAnnotations>();
   const patterns: string[] = [];
   for (const r of regs) {
     for (const n of r.names) names.add(n);
     for (const [k, v] of r.schemas) schemas.set(k, v);
+    for (const [k, v] of r.annotations ?? []) annotations.set(k, v);
     patterns.push(...r.patterns);
   }
-  return { names, patterns, schemas, source: regs.map((r) => r.source).join(" and ") };
+  return { names, patterns, schemas, annotations, source: regs.map((r) => r.source).join(" and ") };
 }
