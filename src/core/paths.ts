@@ -168,9 +168,13 @@ export function fileUrlPath(text: string): string | undefined {
  * as its path in every round. Plain text without `%` or `file:` is its only reading (the common case).
  */
 export function pathReadings(text: string): string[] {
-  const asPath = (p: string) => fileUrlPath(p) ?? p;
-  if (!text.includes("%")) return [asPath(text)];
-  const out = [asPath(text)];
+  return decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+}
+
+/** The text and its percent-decodings, round after round (see pathReadings), `file:` URLs left as they are. */
+function decodings(text: string): string[] {
+  if (!text.includes("%")) return [text];
+  const out = [text];
   let cur = text;
   for (let i = 0; ESCAPE.test(cur); i++) {
     if (i === MAX_DECODE_ROUNDS) {
@@ -178,7 +182,7 @@ export function pathReadings(text: string): string[] {
       break;
     }
     cur = percentDecode(cur);
-    out.push(cur === UNDECODABLE ? cur : asPath(cur));
+    out.push(cur);
     if (cur === UNDECODABLE) break;
   }
   return out;
@@ -189,9 +193,10 @@ export function isRemoteUrl(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text);
 }
 
-/** Is the text a `file:` URL in any spelling? It is a path whatever argument holds it. */
+/** Is the text a `file:` URL in any spelling, percent-encoded ones too? It is a path whatever argument holds it. */
 export function isFileUrl(text: string): boolean {
-  return /^file:/i.test(text);
+  if (/^file:/i.test(text)) return true;
+  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d));
 }
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */
