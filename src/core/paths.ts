@@ -59,7 +59,11 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
  * too. A `file:` URL is a path under any name.
  */
 export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgument[] {
+  // Three rules ask for the same step's paths: walk its arguments once (callers get their own copy).
+  const hit = pathArgsCache.get(step.args);
+  if (hit && hit.names === names && hit.at === step.argsAt) return hit.out.slice();
   const out: PathArgument[] = [];
+  pathArgsCache.set(step.args, { names, at: step.argsAt, out });
   const visit = (value: unknown, at: Pointer, name: string | undefined, depth: number) => {
     if (depth > 64) return;
     if (typeof value === "string") {
@@ -71,8 +75,10 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     }
   };
   visit(step.args, step.argsAt, undefined, 0);
-  return out;
+  return out.slice();
 }
+
+const pathArgsCache = new WeakMap<object, { names: ReadonlySet<string>; at: Pointer; out: PathArgument[] }>();
 
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */
 export function pathSegments(path: string): string[] {
@@ -195,6 +201,8 @@ export function isRemoteUrl(text: string): boolean {
 
 /** Is the text a `file:` URL in any spelling, percent-encoded ones too? It is a path whatever argument holds it. */
 export function isFileUrl(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (c !== 0x66 && c !== 0x46 && c !== 0x25) return false; // f, F or % (asked of every argument string)
   if (/^file:/i.test(text)) return true;
   return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d));
 }
@@ -225,6 +233,11 @@ export function unsafePathReason(text: string): string | undefined {
  * points, and `link/..` is the parent of the link's target, not the workspace.
  */
 export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): string {
+  return walkReal(absolute, files, maxLinks).path;
+}
+
+/** resolveReal, also telling whether the path was found missing (so its kind need not be asked again). */
+function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean } {
   const pending = pathSegments(absolute).reverse();
   const out: string[] = [];
   let links = 0;
@@ -250,14 +263,14 @@ export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): 
     const target = files.readlink(here);
     if (target === undefined || ++links > maxLinks) {
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
-      return "/\0unresolvable" + here;
+      return { path: "/\0unresolvable" + here, missing: true };
     }
     out.pop();
     if (target.startsWith("/")) out.length = 0;
     const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return "/" + out.join("/");
+  return { path: "/" + out.join("/"), missing };
 }
 
 /** The real path of the workspace root: followed through symlinks where it exists. */
@@ -267,9 +280,12 @@ export function realWorkspace(root: string, files: FileProbe): string {
 
 const resolvedCache = new WeakMap<FileProbe, Map<string, Resolved[]>>();
 
-/** Where a path argument lands: its lexical and its real (symlink-followed) absolute form. */
+/**
+ * Where a path argument lands: its lexical and its real (symlink-followed) absolute form; `missing` when
+ * nothing exists there yet.
+ */
 export type Resolved =
-  | { lexical: string; real: string; reading: string }
+  | { lexical: string; real: string; reading: string; missing: boolean }
   | { unsafe: string; reading: string };
 
 /**
@@ -297,7 +313,8 @@ export function resolveArgument(text: string, workspace: string, files: FileProb
       continue;
     }
     const abs = /^[/\\]/.test(reading) ? reading : `${workspace}/${reading}`;
-    out.push({ lexical: normalizeAbsolute(abs), real: resolveReal(abs, files), reading });
+    const real = walkReal(abs, files);
+    out.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
   }
   return out;
 }

@@ -45,11 +45,12 @@ export default defineRule({
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         for (const r of resolveArgument(arg.value, ws, files)) {
           let why = whyOutside(r, ws, wsReal, files);
-          if (!why && "real" in r && files.nlink) {
+          if (!why && "real" in r && !r.missing && files.nlink) {
             // A second name of the file may be anywhere on the same file system: a write through this one
             // changes it there too. Only writes count, and only the file as it is now.
             writes ??= step.tool === undefined || isWriteTool(step.tool, ctx.tools, ctx.policy);
-            const links = writes ? files.nlink(r.real) : undefined;
+            // kind() is remembered from resolving the path (it exists); only a file is asked for its links.
+            const links = writes && files.kind(r.real) === "file" ? files.nlink(r.real) : undefined;
             if (links !== undefined && links > 1)
               why = `is a hard link (the file has ${links} names, which may be outside the workspace), so writing it changes the file under every name`;
           }

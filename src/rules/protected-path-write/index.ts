@@ -18,11 +18,12 @@ import { defineRule } from "../../core/rule.js";
 
 const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 
-/** The policy's protected globs, compiled once per list. */
+/** The policy's protected globs, compiled once per list into one regular expression (one test per path). */
 function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let m = matchers.get(globs);
   if (!m) {
-    m = picomatch(globs as string[], { dot: true, nocase: true });
+    const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
+    m = (path) => re.test(path);
     matchers.set(globs, m);
   }
   return m;
@@ -47,6 +48,7 @@ export default defineRule({
   check(plan, ctx) {
     const files = probeFor(plan, ctx.files);
     const isProtected = matcherFor(ctx.policy.paths.protected);
+    const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
     const ws = normalizeAbsolute(ctx.policy.workspace);
     const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
@@ -60,17 +62,24 @@ export default defineRule({
       for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         const candidates: string[] = [];
+        const add = (c: string) => {
+          if (c !== "" && !candidates.includes(c)) candidates.push(c);
+        };
         for (const r of resolveArgument(arg.value, ws, files)) {
           if ("unsafe" in r) continue;
-          if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
-          if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));
-          candidates.push(r.lexical, r.real);
+          const lexInside = isInside(r.lexical, ws);
+          const realInside = isInside(r.real, wsReal);
+          if (lexInside) add(relativeInside(r.lexical, ws));
+          if (realInside) add(relativeInside(r.real, wsReal));
+          // Absolute forms matter for absolute globs, and for a path outside (no relative form to match).
+          if (absolute || !lexInside) add(r.lexical);
+          if (absolute || !realInside) add(r.real);
         }
         for (let i = 0, n = candidates.length; i < n; i++) {
           const win = windowsSpelling(candidates[i]!);
           if (win !== undefined) candidates.push(win);
         }
-        const hit = candidates.find((c) => c !== "" && isProtected(c));
+        const hit = candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
         ctx.report({
           at: arg.at,
