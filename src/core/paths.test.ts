@@ -167,3 +167,43 @@ describe("paths", () => {
     expect(looksLikeEscapingPath("title", "a/b")).toBe(false);
   });
 });
+
+describe("paths (properties)", () => {
+  const segment = () =>
+    import("fast-check").then((fc) => fc.oneof(fc.constantFrom("..", ".", "a", "etc", ".git", "x y"), fc.string({ maxLength: 6 })));
+  it("checks every encoding of a path as the path itself, and refuses a third round", async () => {
+    const fc = await import("fast-check");
+    const fs = fakeFs({ "/ws": "dir" });
+    fc.assert(
+      fc.property(fc.array(await segment(), { minLength: 1, maxLength: 6 }), (segs) => {
+        const path = segs.join("/");
+        const once = encodeURIComponent(path);
+        const twice = encodeURIComponent(once);
+        const outside = (text: string) =>
+          pathReadings(text).some((r) => unsafePathReason(r) !== undefined || !isInside(normalizeAbsolute(/^[/\\]/.test(r) ? r : `/ws/${r}`), "/ws"));
+        // Whatever the plain path is judged, its encodings are judged no more leniently.
+        if (outside(path)) {
+          expect(outside(once)).toBe(true);
+          expect(outside(twice)).toBe(true);
+        }
+        if (/%[0-9A-F]{2}/.test(twice)) expect(outside(encodeURIComponent(twice))).toBe(true);
+        void resolveReal("/ws/" + path, fs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("refuses every look-alike spelling of a separator or a dot", async () => {
+    const fc = await import("fast-check");
+    const slashes = ["\uff0f", "\u2215", "\u2044", "\u29f8", "\uff3c", "\u2216", "\ufe68"];
+    const dots = ["\u2024", "\uff0e", "\ufe52"];
+    fc.assert(
+      fc.property(fc.constantFrom(...slashes), fc.constantFrom(...dots), fc.string({ maxLength: 8 }), (slash, dot, tail) => {
+        expect(unsafePathReason(`..${slash}${tail}`)).toBeDefined();
+        expect(unsafePathReason(`${dot}${dot}/${tail}`)).toBeDefined();
+        expect(unsafePathReason(encodeURIComponent(`..${slash}x`))).toBeUndefined(); // the text as written is plain ASCII…
+        expect(pathReadings(encodeURIComponent(`..${slash}x`)).some((r) => unsafePathReason(r) !== undefined)).toBe(true); // …its reading is not
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
