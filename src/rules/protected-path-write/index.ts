@@ -37,7 +37,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value that looks like a path (no spaces, holds a `/` or starts with `.`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), and in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there). Read tools may read protected paths.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value that looks like a path (no spaces, holds a `/` or starts with `.`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form (a Kelvin sign in `.\u212Aey` is a `K`). Read tools may read protected paths.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -76,8 +76,11 @@ export default defineRule({
           if (absolute || !realInside) add(r.real);
         }
         for (let i = 0, n = candidates.length; i < n; i++) {
-          const win = windowsSpelling(candidates[i]!);
-          if (win !== undefined) candidates.push(win);
+          const c = candidates[i]!;
+          const win = windowsSpelling(c);
+          if (win !== undefined) add(win);
+          // File systems that normalise names (NFKC, compatibility folding) write `.Key` as `.Key`.
+          if (!/^[\x20-\x7e]*$/.test(c)) add((win ?? c).normalize("NFKC"));
         }
         const hit = candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;

@@ -68,6 +68,11 @@ describe("protected-path-write", () => {
     ["write_file", { path: ".git\\hooks\\pre-commit" }],
     ["write_file", { path: "plangate.yaml." }],
     ["write_file", { path: ".env:stream" }],
+    // Compatibility forms a normalising file system folds: KELVIN SIGN, LONG S, full-width letters.
+    ["write_file", { path: "deploy/server.\u212Aey" }],
+    ["write_file", { path: ".\uFF45nv" }],
+    ["write_file", { path: ".\uFF47it/config" }],
+    ["write_file", { path: "a/.\u017Fsh/x" }],
   ])("reports %s %j", async (tool, args) => {
     const d = await check(tool, JSON.parse(JSON.stringify(args).replace("/WS/", `${ws}/`)) as Record<string, unknown>);
     expect(d).toHaveLength(1);
