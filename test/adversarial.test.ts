@@ -19,7 +19,7 @@
  * (symlinks, huge files) are tables below.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -378,4 +378,28 @@ describe("session registry entries that are not small regular files", () => {
       expect(r.stdout).toContain(e.why);
     });
   }
+});
+
+/**
+ * Hard links, made at test time (git keeps no hard links): ws/src/h.txt is a second name of
+ * outside/secret.txt. A write through it changes the file outside; a read is harmless.
+ */
+const HARDLINKS: { tool: string; args: Record<string, unknown>; rules: string[] }[] = [
+  { tool: "write_file", args: { path: "src/h.txt", content: "x" }, rules: ["path-outside-workspace"] },
+  { tool: "edit_file", args: { file_path: "./src/../src/h.txt", old_string: "a", new_string: "b" }, rules: ["path-outside-workspace"] },
+  { tool: "text_editor", args: { command: "create", path: "src/h.txt", file_text: "x" }, rules: ["path-outside-workspace"] },
+  { tool: "sed", args: { file: "src/h.txt", expression: "s/a/b/" }, rules: ["path-outside-workspace"] },
+  { tool: "tee", args: { output: "src/h.txt" }, rules: ["path-outside-workspace"] },
+  { tool: "render", args: { out: "file:src/h.txt" }, rules: ["path-outside-workspace"] },
+  { tool: "read_file", args: { path: "src/h.txt" }, rules: [] },
+];
+
+describe.skipIf(!PATH_RULES)("hard links (made at test time)", () => {
+  it.each(HARDLINKS.map((h) => [`${h.tool} ${JSON.stringify(h.args)}`, h] as const))("%s", async (_name, h) => {
+    const ws = symlinkWorkspace(`hard ${h.tool} ${Object.keys(h.args).join(" ")}`);
+    linkSync(join(ws, "../outside/secret.txt"), join(ws, "src/h.txt"));
+    const plan = JSON.stringify({ steps: [{ tool: h.tool, arguments: h.args, intent: "use the file" }] });
+    const report = await check(plan, "plan.json", { workspace: ws, policy: defaultPolicy(ws) });
+    assertExpected(report, { rules: h.rules, valid: h.rules.length === 0 });
+  });
 });

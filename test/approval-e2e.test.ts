@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, type GuardRefusal } from "../src/approval/guard.js";
@@ -60,6 +60,17 @@ describe("approve → verify → guarded execution", () => {
     const r = await cli(["approve", "plan.json", "--tools", a.toolsFile, "--key", "k.key"], { cwd: a.workspace });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/approval-key-in-workspace/);
+  });
+
+  it("resolves each call's paths on the file system as it is when the call is made", async () => {
+    const a = await approved();
+    const guard = await ExecutionGuard.open(guardOptions(a));
+    expect((await guard.before(PLAN[0]!.tool, PLAN[0]!.params)).allow).toBe(true);
+    symlinkSync(join(a.root, "elsewhere.txt"), join(a.workspace, "out.txt"));
+    const d = await guard.before(PLAN[1]!.tool, PLAN[1]!.params);
+    expect(d.allow).toBe(false);
+    expect(!d.allow && d.diagnostic.rule).toBe("path-outside-workspace");
+    expect(guard.next).toBe(1);
   });
 
   it("runs the plan step by step under the guard, then refuses a replay after a restart", async () => {
@@ -210,6 +221,20 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
     expect((await cli(["audit", "verify", audit, "--chain-only"])).code).toBe(1);
     expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
+  }, 30_000);
+
+  it.skipIf(!built)("resolves a call's paths again when it is made: a link made after approval is no way out", async () => {
+    const a = await approved();
+    const state = join(a.guardDir, "state.json");
+    const start = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", join(a.guardDir, "audit.log"), "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+    expect(start.code).toBe(0);
+    expect((await hook(state, call("read_file", PLAN[0]!.params))).code).toBe(0);
+    // Between approval and the write, out.txt became a link to a file outside the workspace.
+    symlinkSync(join(a.root, "elsewhere.txt"), join(a.workspace, "out.txt"));
+    const r = await hook(state, call("write_file", PLAN[1]!.params));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\[path-outside-workspace\]/);
+    expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(1);
   }, 30_000);
 
   it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {

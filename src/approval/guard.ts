@@ -10,6 +10,7 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
+import { type CallPathsContext, callPathProblem } from "./call-paths.js";
 import { isInside, type TrustedKey } from "./keys.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
@@ -30,6 +31,11 @@ export interface ApprovedPlan {
   expiresAt?: string;
   /** The policy a host's shell calls (Claude Code's Bash) are checked against before they are matched. */
   host?: HostCommandPolicy;
+  /**
+   * Where the call's paths are resolved again at the moment of each call (see callPathProblem); without
+   * it only the plan and the step are checked.
+   */
+  paths?: CallPathsContext;
 }
 
 /** The guard's answer for one tool call. `step` is 1-based: the step allowed, or the one expected. */
@@ -76,7 +82,11 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   } catch {
     got = "(unserialisable)";
   }
-  if (tool === want.tool && got === want.args) return { allow: true, step: n };
+  if (tool === want.tool && got === want.args) {
+    // The step is the approved one; its paths are resolved again on the file system as it is now.
+    const problem = ap.paths ? callPathProblem(n, tool, args, ap.paths) : undefined;
+    return problem ? deny(n, problem) : { allow: true, step: n };
+  }
   const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);
   const message =
     tool !== want.tool
@@ -168,7 +178,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   if (record.single_use && !consumeNonce(o.consumedDir, record.nonce, now()))
     throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used; it is single-use.`, "approve the plan again to run it again")]);
   audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
-  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace) };
+  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace), paths: { workspace: o.workspace, policy: o.policy, tools: o.tools } };
   if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
   return { plan, record, audit, now };
 }

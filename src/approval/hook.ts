@@ -132,7 +132,7 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
 
 /** The approved steps, read from the plan itself: its hash is checked against the state before they are used. */
 async function approvedPlanOf(state: GuardState, bytes: Uint8Array | undefined, now: Date): Promise<ApprovedPlan> {
-  const ap: ApprovedPlan = { file: state.plan, planHash: state.plan_hash, rawHash: "", steps: [] };
+  const ap: ApprovedPlan = { file: state.plan, planHash: state.plan_hash, rawHash: "", steps: [], paths: { workspace: state.workspace } };
   if (state.expires_at !== undefined) ap.expiresAt = state.expires_at;
   ap.host = state.host ? { workspace: state.workspace, ...state.host } : hostPolicyOf(undefined, state.workspace);
   if (bytes === undefined) return ap;

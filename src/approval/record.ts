@@ -57,11 +57,17 @@ export function parseTtl(text: string): number | undefined {
   return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
 }
 
-/** The identity of a tool registry (names, patterns, schemas), or null without one. */
+/**
+ * The identity of a tool registry (names, patterns, schemas, and the MCP annotations that decide which
+ * tools write, when it has any), or null without one.
+ */
 export function toolsHash(tools: ToolRegistry | undefined): string | null {
   if (!tools) return null;
-  const schemas = Object.fromEntries([...tools.schemas.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return "sha256:" + sha256Hex(canonicalJson({ names: [...tools.names].sort(), patterns: [...tools.patterns].sort(), schemas }));
+  const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  const schemas = Object.fromEntries([...tools.schemas.entries()].sort(byName));
+  const identity: Record<string, unknown> = { names: [...tools.names].sort(), patterns: [...tools.patterns].sort(), schemas };
+  if (tools.annotations && tools.annotations.size > 0) identity.annotations = Object.fromEntries([...tools.annotations.entries()].sort(byName));
+  return "sha256:" + sha256Hex(canonicalJson(identity));
 }
 
 /** The ways a value fails the record schema, as short `/path: message` strings. */

@@ -10,6 +10,11 @@ export interface FileProbe {
   readlink(path: string): string | undefined;
   /** A text file's content (UTF-8), or undefined. Reads each path once per probe. */
   readText(path: string): string | undefined;
+  /**
+   * How many names (hard links) a regular file has, following symlinks; undefined for anything else. A
+   * write through one name changes the file under all of them, wherever they are.
+   */
+  nlink?(path: string): number | undefined;
   /** A file's raw bytes, or undefined; read once per probe. Lets large files be searched without decoding them. */
   readBytes?(path: string): Uint8Array | undefined;
 }

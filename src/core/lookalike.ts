@@ -52,3 +52,31 @@ export function lookalikeReason(name: string): string | undefined {
   if (name !== name.normalize("NFKC")) return "uses compatibility characters (full-width or styled letters)";
   return undefined;
 }
+
+/**
+ * Characters that render as `/`, `\` or `.` without being them: some executors (NFKC-normalising file
+ * systems, Windows "best fit" code pages) turn them into the real separator or dot, others do not, so
+ * `..∕..∕etc` can read as a name to plangate and as `../../etc` to the executor. The full-width and
+ * small forms fold to ASCII under NFKC; the others (division slash, fraction slash, set minus, …) are
+ * listed by hand.
+ */
+const PATH_LOOKALIKES = new Set([
+  // solidus look-alikes
+  0x2215, 0x2044, 0x29f8, 0x2571, 0xff0f, 0x0338, 0x2afd, 0x27cb,
+  // reverse solidus look-alikes
+  0xff3c, 0x2216, 0x29f9, 0x2572, 0xfe68, 0x20e5, 0x27cd,
+  // full stop and leader look-alikes (letters of living scripts that merely resemble them are left alone)
+  0x2024, 0x2025, 0x2026, 0xfe52, 0xff0e, 0x3002, 0xff61,
+]);
+
+/** Why a path text holds a look-alike of `/`, `\` or `.`, or undefined. Plain ASCII returns at once. */
+export function pathLookalikeReason(text: string): string | undefined {
+  if (PRINTABLE_ASCII.test(text)) return undefined;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80) continue;
+    if (PATH_LOOKALIKES.has(cp) || /[./\\]/.test(ch.normalize("NFKC")))
+      return `holds U+${cp.toString(16).toUpperCase().padStart(4, "0")}, a look-alike of "/", "\\" or "." that some executors read as the real one`;
+  }
+  return undefined;
+}

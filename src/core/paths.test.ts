@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { FileProbe } from "./file-probe.js";
-import { isInside, looksLikeEscapingPath, normalizeAbsolute, pathReadings, resolveReal, unsafePathReason } from "./paths.js";
+import { isWriteTool } from "./writers.js";
+import { defaultPolicy } from "../policy/defaults.js";
+import {
+  fileUrlPath,
+  isInside,
+  isPathName,
+  looksLikeEscapingPath,
+  looksLikePath,
+  normalizeAbsolute,
+  pathReadings,
+  resolveReal,
+  unsafePathReason,
+  windowsSpelling,
+} from "./paths.js";
 
 /** A file system in a map: path → "dir" | "file" | "->target". */
 function fakeFs(entries: Record<string, string>): FileProbe {
@@ -37,11 +50,111 @@ describe("paths", () => {
     expect(pathReadings("file:///etc/hosts")).toEqual(["/etc/hosts"]);
     expect(pathReadings("%E0%A4%A")).toHaveLength(2);
   });
+  it.each([
+    ["file:/etc/passwd", "/etc/passwd"],
+    ["FILE:/etc/passwd", "/etc/passwd"],
+    ["File:///etc/passwd", "/etc/passwd"],
+    ["file://localhost/etc/passwd", "/etc/passwd"],
+    ["file://LOCALHOST/etc/passwd", "/etc/passwd"],
+    ["file:\\\\\\etc\\passwd", "\\etc\\passwd"],
+    ["file:data/x.csv", "data/x.csv"],
+    ["file://server/share/x", "//server/share/x"],
+    ["file:///C:/Windows/x", "C:/Windows/x"],
+    ["file:///c|/Windows/x", "c|/Windows/x"],
+    ["file://", "/"],
+  ])("reads the file URL %s as the path %s", (url, path) => {
+    expect(fileUrlPath(url)).toBe(path);
+    expect(pathReadings(url)).toContain(path);
+  });
+  it("reads a file URL hidden behind percent-encoding", () => {
+    expect(pathReadings("file%3A%2F%2F%2Fetc%2Fpasswd")).toContain("/etc/passwd");
+    expect(pathReadings("file:///%2e%2e/etc")).toContain("/../etc");
+  });
+  it("decodes twice and refuses a third round", () => {
+    expect(pathReadings("%252e%252e/x")).toEqual(["%252e%252e/x", "%2e%2e/x", "../x"]);
+    for (const deep of ["%25252e%25252e/x", "%2525252e%2525252e/etc", "a/%2525252F"]) {
+      const readings = pathReadings(deep);
+      expect(readings.map(unsafePathReason).find(Boolean)).toContain("three or more times");
+    }
+    expect(pathReadings("100%/a%zz")).toEqual(["100%/a%zz"]);
+  });
+  it.each(["%c0%af", "..%c0%af..%c0%afetc", "%C0%AE%C0%AE/x", "%e0%80%af", "%f0%80%80%af", "%c1%9c", "%80", "%ed%a0%80", "%25c0%25af", "%fe"])(
+    "refuses the overlong or broken UTF-8 escape %s",
+    (text) => {
+      expect(pathReadings(text).map(unsafePathReason).find(Boolean)).toContain("not valid UTF-8");
+    },
+  );
+  it.each([
+    ["..\uFF0F..\uFF0Fetc", "FF0F"],
+    ["..\u2215..\u2215etc", "2215"],
+    ["..\u2044etc", "2044"],
+    ["..\uFF3Cetc", "FF3C"],
+    ["\u2025/etc", "2025"],
+    ["\uFE52\uFE52/etc", "FE52"],
+    ["\uFF0E\uFF0E/etc", "FF0E"],
+    ["a\u29F8b", "29F8"],
+    ["a\u2216b", "2216"],
+    ["\u2026/x", "2026"],
+    ["a\uFE68b", "FE68"],
+    ["x\u3002\u3002/y", "3002"],
+  ])("refuses the look-alike in %s", (text, cp) => {
+    expect(unsafePathReason(JSON.parse(`"${text}"`) as string)).toContain(`U+${cp}`);
+  });
+  it("leaves names in other scripts alone", () => {
+    for (const ok of ["données/été.csv", "報告/ノート.md", "отчёт.txt", "l·l.txt"]) expect(unsafePathReason(ok)).toBeUndefined();
+  });
+  it.each(["... /x", "a/.. /b", "a/... ", "a/. ./b", "a/..../b", "a/.. ./b"])("refuses the dot-and-space name in %j", (text) => {
+    expect(unsafePathReason(text)).toContain("dots and spaces");
+  });
+  it("keeps ordinary dotted names", () => {
+    for (const ok of ["a/../b", "./x", ".env", "..rc", "v1.2.3/x", ".hidden. name/x"]) expect(unsafePathReason(ok)).toBeUndefined();
+  });
+  it("gives the Windows spelling of a path", () => {
+    expect(windowsSpelling(".git./config")).toBe(".git/config");
+    expect(windowsSpelling(".git /config")).toBe(".git/config");
+    expect(windowsSpelling(".git. . /config")).toBe(".git/config");
+    expect(windowsSpelling(".git::$INDEX_ALLOCATION/config")).toBe(".git/config");
+    expect(windowsSpelling("plangate.yaml.")).toBe("plangate.yaml");
+    expect(windowsSpelling(".git/config")).toBeUndefined();
+  });
+  it("takes names ending in a path word as path names", () => {
+    const none = new Set<string>();
+    for (const n of ["path", "notebook_path", "filePath", "outputFile", "to", "from", "out", "output", "dst", "work-dir", "log.file", "config_dir", "targetFolder"])
+      expect(isPathName(n, none), n).toBe(true);
+    for (const n of ["content", "title", "pathology", "profile", "mode", "todo", "outline", "n"]) expect(isPathName(n, none), n).toBe(false);
+    expect(isPathName("weird", new Set(["weird"]))).toBe(true);
+  });
+  it("sees path-looking values under any name", () => {
+    expect(looksLikePath("anything", ".git/config")).toBe(true);
+    expect(looksLikePath("anything", ".env")).toBe(true);
+    expect(looksLikePath("url", "FILE:/etc/passwd")).toBe(true);
+    expect(looksLikePath("url", "https://example.com/a")).toBe(false);
+    expect(looksLikePath("command", "cat .git/config")).toBe(false);
+    expect(looksLikePath("title", "a title")).toBe(false);
+    expect(looksLikeEscapingPath("uri", "file:/etc/passwd")).toBe(true);
+  });
+  it("decides writers by effect and fails closed", () => {
+    const policy = defaultPolicy("/ws");
+    const reg = (annotations: Record<string, unknown>) => ({ names: new Set(["t"]), patterns: [], schemas: new Map(), annotations: new Map([["t", annotations]]), source: "r" });
+    expect(isWriteTool("read_file", undefined, policy)).toBe(false);
+    expect(isWriteTool("Grep", undefined, policy)).toBe(false);
+    expect(isWriteTool("text_editor", undefined, policy)).toBe(true);
+    expect(isWriteTool("developer__text_editor", undefined, policy)).toBe(true);
+    expect(isWriteTool("sed", undefined, policy)).toBe(true);
+    expect(isWriteTool("tee", undefined, policy)).toBe(true);
+    expect(isWriteTool("WRITE_FILE", undefined, policy)).toBe(true);
+    expect(isWriteTool("t", reg({ readOnlyHint: true }), policy)).toBe(false);
+    expect(isWriteTool("t", reg({ readOnlyHint: true, destructiveHint: true }), policy)).toBe(true);
+    expect(isWriteTool("t", reg({ readOnlyHint: false }), policy)).toBe(true);
+    expect(isWriteTool("t", reg({ readOnlyHint: "yes" }), policy)).toBe(true);
+    expect(isWriteTool("read_file", reg({ readOnlyHint: true }), { tools: { ...policy.tools, read: undefined } })).toBe(true);
+  });
   it("knows paths that can never be safe", () => {
     expect(unsafePathReason("a\0b")).toContain("NUL");
     expect(unsafePathReason("~/x")).toContain("~");
     expect(unsafePathReason("\\\\server\\share")).toContain("UNC");
     expect(unsafePathReason("data/x")).toBeUndefined();
+    expect(unsafePathReason("%u002e%u002e/x")).toContain("%u");
   });
   it("compares folders by whole segments", () => {
     expect(isInside("/ws2/x", "/ws")).toBe(false);
@@ -52,5 +165,45 @@ describe("paths", () => {
     expect(looksLikeEscapingPath("output", "../x")).toBe(true);
     expect(looksLikeEscapingPath("command", "/usr/bin/make")).toBe(false);
     expect(looksLikeEscapingPath("title", "a/b")).toBe(false);
+  });
+});
+
+describe("paths (properties)", () => {
+  const segment = () =>
+    import("fast-check").then((fc) => fc.oneof(fc.constantFrom("..", ".", "a", "etc", ".git", "x y"), fc.string({ maxLength: 6 })));
+  it("checks every encoding of a path as the path itself, and refuses a third round", async () => {
+    const fc = await import("fast-check");
+    const fs = fakeFs({ "/ws": "dir" });
+    fc.assert(
+      fc.property(fc.array(await segment(), { minLength: 1, maxLength: 6 }), (segs) => {
+        const path = segs.join("/");
+        const once = encodeURIComponent(path);
+        const twice = encodeURIComponent(once);
+        const outside = (text: string) =>
+          pathReadings(text).some((r) => unsafePathReason(r) !== undefined || !isInside(normalizeAbsolute(/^[/\\]/.test(r) ? r : `/ws/${r}`), "/ws"));
+        // Whatever the plain path is judged, its encodings are judged no more leniently.
+        if (outside(path)) {
+          expect(outside(once)).toBe(true);
+          expect(outside(twice)).toBe(true);
+        }
+        if (/%[0-9A-F]{2}/.test(twice)) expect(outside(encodeURIComponent(twice))).toBe(true);
+        void resolveReal("/ws/" + path, fs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("refuses every look-alike spelling of a separator or a dot", async () => {
+    const fc = await import("fast-check");
+    const slashes = ["\uff0f", "\u2215", "\u2044", "\u29f8", "\uff3c", "\u2216", "\ufe68"];
+    const dots = ["\u2024", "\uff0e", "\ufe52"];
+    fc.assert(
+      fc.property(fc.constantFrom(...slashes), fc.constantFrom(...dots), fc.string({ maxLength: 8 }), (slash, dot, tail) => {
+        expect(unsafePathReason(`..${slash}${tail}`)).toBeDefined();
+        expect(unsafePathReason(`${dot}${dot}/${tail}`)).toBeDefined();
+        expect(unsafePathReason(encodeURIComponent(`..${slash}x`))).toBeUndefined(); // the text as written is plain ASCII…
+        expect(pathReadings(encodeURIComponent(`..${slash}x`)).some((r) => unsafePathReason(r) !== undefined)).toBe(true); // …its reading is not
+      }),
+      { numRuns: 200 },
+    );
   });
 });

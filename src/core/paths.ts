@@ -1,4 +1,5 @@
 import type { FileProbe } from "./file-probe.js";
+import { pathLookalikeReason } from "./lookalike.js";
 import { isPlanProbe } from "./probe-memo.js";
 import type { Step } from "./plan.js";
 import { childPointer, type Pointer } from "./pointer.js";
@@ -21,15 +22,52 @@ export function schemaPathNames(schema: unknown): string[] {
 }
 
 /**
- * Every string held under a path-argument name, at any depth of the step's arguments (an `edits` list of
- * `{path}` objects is as much a path as a top-level `path`); lists of strings count too.
+ * Words that make an argument name a path name when they end it (`notebook_path`, `outputFile`,
+ * `work-dir`, `to`, `dst`): a tool that invents its own name for a path is still checked.
+ */
+const PATH_WORDS = new Set([
+  "path", "paths", "pathname", "filepath", "file", "files", "filename", "filenames", "dir", "dirs", "directory",
+  "directories", "folder", "folders", "dest", "dst", "destination", "target", "output", "out", "outfile", "outdir",
+  "to", "from", "src", "source", "cwd", "root", "workdir", "location",
+]);
+
+const pathNameMemo = new Map<string, boolean>();
+
+/**
+ * Is an argument name a path name: listed (policy `paths.arguments`, registry `format: "path"`), or its
+ * last word (snake, kebab, dotted or camel case) is one of PATH_WORDS?
+ */
+export function isPathName(name: string, names: ReadonlySet<string>): boolean {
+  const lower = name.toLowerCase();
+  if (names.has(lower)) return true;
+  let hit = pathNameMemo.get(name);
+  if (hit === undefined) {
+    const words = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== "");
+    hit = words.length > 0 && PATH_WORDS.has(words[words.length - 1]!);
+    if (pathNameMemo.size < 4096) pathNameMemo.set(name, hit);
+  }
+  return hit;
+}
+
+/**
+ * Every string held under a path-argument name (see isPathName), at any depth of the step's arguments
+ * (an `edits` list of `{path}` objects is as much a path as a top-level `path`); lists of strings count
+ * too. A `file:` URL is a path under any name.
  */
 export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgument[] {
+  // Three rules ask for the same step's paths: walk its arguments once (callers get their own copy).
+  const hit = pathArgsCache.get(step.args);
+  if (hit && hit.names === names && hit.at === step.argsAt) return hit.out.slice();
   const out: PathArgument[] = [];
+  pathArgsCache.set(step.args, { names, at: step.argsAt, out });
   const visit = (value: unknown, at: Pointer, name: string | undefined, depth: number) => {
     if (depth > 64) return;
     if (typeof value === "string") {
-      if (name !== undefined && names.has(name.toLowerCase())) out.push({ at, name, value });
+      if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) out.push({ at, name, value });
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
@@ -37,8 +75,10 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     }
   };
   visit(step.args, step.argsAt, undefined, 0);
-  return out;
+  return out.slice();
 }
+
+const pathArgsCache = new WeakMap<object, { names: ReadonlySet<string>; at: Pointer; out: PathArgument[] }>();
 
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */
 export function pathSegments(path: string): string[] {
@@ -74,22 +114,84 @@ export function relativeInside(path: string, root: string): string {
 }
 
 /**
- * The spellings an executor might read a path as: the text itself and its percent-decodings (one and
- * two rounds), so `%2e%2e/` is checked as `../`. A `file://` URL counts as its path.
+ * How many rounds of percent-decoding a path may need: once for a URL, twice for a URL inside a URL. A
+ * path still encoded after that (triple and deeper encoding) is refused: no honest plan needs it, and
+ * executors differ in how many rounds they decode.
+ */
+export const MAX_DECODE_ROUNDS = 2;
+
+const ESCAPE = /%[0-9A-Fa-f]{2}/;
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Marks a reading that no executor should be trusted with; unsafePathReason explains it. */
+const UNDECODABLE = "\0undecodable";
+const TOO_DEEP = "\0too-deep";
+
+/**
+ * One round of percent-decoding: every run of `%XX` escapes becomes the bytes it spells, read as UTF-8.
+ * A run that is not valid UTF-8 (an overlong `%c0%af` for `/`, a lone continuation byte, a surrogate) is
+ * how decoders disagree, so the whole reading is refused. A `%` not followed by two hex digits stays.
+ */
+function percentDecode(text: string): string {
+  let bad = false;
+  const out = text.replace(ESCAPES, (run) => {
+    const bytes = new Uint8Array(run.length / 3);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+    try {
+      return STRICT_UTF8.decode(bytes);
+    } catch {
+      bad = true;
+      return "";
+    }
+  });
+  return bad ? UNDECODABLE : out;
+}
+
+/**
+ * The path a `file:` URL names, in any spelling (`file:/x`, `FILE:/x`, `file:///x`,
+ * `file://localhost/x`, `file:x`); undefined when the text is not a file URL. A URL with another host
+ * (`file://server/share`) comes back as a UNC path and a drive (`file:///C:/x`) as a drive path, which
+ * unsafePathReason refuses.
+ */
+export function fileUrlPath(text: string): string | undefined {
+  if (!/^file:/i.test(text)) return undefined;
+  let rest = text.slice(5);
+  if (/^[/\\]{2}/.test(rest)) {
+    const afterSlashes = rest.slice(2);
+    const host = /^[^/\\]*/.exec(afterSlashes)![0];
+    rest = afterSlashes.slice(host.length);
+    if (host !== "" && host.toLowerCase() !== "localhost") return `//${host}${rest}`;
+    if (rest === "") rest = "/";
+  }
+  if (/^[/\\][A-Za-z][:|]/.test(rest)) return rest.slice(1);
+  return rest;
+}
+
+/**
+ * The spellings an executor might read a path as: the text itself and each of its percent-decodings,
+ * round after round (`%252e%252e/` is `%2e%2e/` is `../`), up to MAX_DECODE_ROUNDS; a `file:` URL counts
+ * as its path in every round. Plain text without `%` or `file:` is its only reading (the common case).
  */
 export function pathReadings(text: string): string[] {
+  return decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+}
+
+/** The text and its percent-decodings, round after round (see pathReadings), `file:` URLs left as they are. */
+function decodings(text: string): string[] {
+  if (!text.includes("%")) return [text];
   const out = [text];
   let cur = text;
-  for (let i = 0; i < 2 && /%[0-9A-Fa-f]{2}/.test(cur); i++) {
-    try {
-      cur = decodeURIComponent(cur);
-    } catch {
-      // Malformed escapes: decode what can be decoded, byte by byte.
-      cur = cur.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  for (let i = 0; ESCAPE.test(cur); i++) {
+    if (i === MAX_DECODE_ROUNDS) {
+      out.push(TOO_DEEP);
+      break;
     }
+    cur = percentDecode(cur);
     out.push(cur);
+    if (cur === UNDECODABLE) break;
   }
-  return out.map((p) => (/^file:\/\//i.test(p) ? p.replace(/^file:\/\/(localhost)?/i, "") : p));
+  return out;
 }
 
 /** Is the text a URL of a scheme other than `file:` (not a local path at all)? */
@@ -97,13 +199,30 @@ export function isRemoteUrl(text: string): boolean {
   return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text);
 }
 
+/** Is the text a `file:` URL in any spelling, percent-encoded ones too? It is a path whatever argument holds it. */
+export function isFileUrl(text: string): boolean {
+  const c = text.charCodeAt(0);
+  if (c !== 0x66 && c !== 0x46 && c !== 0x25) return false; // f, F or % (asked of every argument string)
+  if (/^file:/i.test(text)) return true;
+  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d));
+}
+
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */
 export function unsafePathReason(text: string): string | undefined {
+  if (text === UNDECODABLE)
+    return "percent-encodes bytes that are not valid UTF-8 (an overlong form such as %c0%af for /), which decoders read differently";
+  if (text === TOO_DEEP) return "is percent-encoded three or more times (%25252e…), which executors decode a different number of times";
   if (text.includes("\0")) return "holds a NUL byte, which cuts the path short for C-based executors";
   if (/[\u0001-\u001f\u007f]/.test(text)) return "holds control characters";
   if (/^~/.test(text)) return "starts with ~, which a shell expands to a home folder outside the workspace";
   if (/^[\\/]{2}/.test(text) && !text.startsWith("///")) return "is a network (UNC) path";
   if (/^[A-Za-z]:/.test(text)) return "is a Windows drive path";
+  if (/%u[0-9A-Fa-f]{4}/.test(text)) return "holds a %uXXXX escape, which some servers decode to any character";
+  const lookalike = pathLookalikeReason(text);
+  if (lookalike) return lookalike;
+  // Windows drops trailing dots and spaces from a name: `.. ` and `...` are `..` and `.` there.
+  if (/(?:^|[/\\])(?:\.\.[. ]+|\.[ ]+\.*|\.\.\.+)(?=[/\\]|$)/.test(text))
+    return "has a name of dots and spaces, which Windows reads as . or ..";
   return undefined;
 }
 
@@ -114,6 +233,11 @@ export function unsafePathReason(text: string): string | undefined {
  * points, and `link/..` is the parent of the link's target, not the workspace.
  */
 export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): string {
+  return walkReal(absolute, files, maxLinks).path;
+}
+
+/** resolveReal, also telling whether the path was found missing (so its kind need not be asked again). */
+function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean } {
   const pending = pathSegments(absolute).reverse();
   const out: string[] = [];
   let links = 0;
@@ -139,14 +263,14 @@ export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): 
     const target = files.readlink(here);
     if (target === undefined || ++links > maxLinks) {
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
-      return "/\0unresolvable" + here;
+      return { path: "/\0unresolvable" + here, missing: true };
     }
     out.pop();
     if (target.startsWith("/")) out.length = 0;
     const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return "/" + out.join("/");
+  return { path: "/" + out.join("/"), missing };
 }
 
 /** The real path of the workspace root: followed through symlinks where it exists. */
@@ -156,9 +280,12 @@ export function realWorkspace(root: string, files: FileProbe): string {
 
 const resolvedCache = new WeakMap<FileProbe, Map<string, Resolved[]>>();
 
-/** Where a path argument lands: its lexical and its real (symlink-followed) absolute form. */
+/**
+ * Where a path argument lands: its lexical and its real (symlink-followed) absolute form; `missing` when
+ * nothing exists there yet.
+ */
 export type Resolved =
-  | { lexical: string; real: string; reading: string }
+  | { lexical: string; real: string; reading: string; missing: boolean }
   | { unsafe: string; reading: string };
 
 /**
@@ -186,7 +313,8 @@ export function resolveArgument(text: string, workspace: string, files: FileProb
       continue;
     }
     const abs = /^[/\\]/.test(reading) ? reading : `${workspace}/${reading}`;
-    out.push({ lexical: normalizeAbsolute(abs), real: resolveReal(abs, files), reading });
+    const real = walkReal(abs, files);
+    out.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
   }
   return out;
 }
@@ -245,9 +373,47 @@ const NOT_PATHS = new Set([
  * `../…`, `/abs/…`, `C:\…`? Such values are checked too, so renaming `path` to `output` is no way out.
  */
 export function looksLikeEscapingPath(name: string, value: string): boolean {
+  if (isFileUrl(value)) return true;
   if (NOT_PATHS.has(name.toLowerCase()) || /\s/.test(value)) return false;
   return (
-    /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\]|file:\/\/)/.test(value) ||
+    /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(value) ||
     /[/\\]\.\.(?:[/\\]|$)/.test(value)
   );
+}
+
+/**
+ * Why a resolved reading lands outside the workspace, or undefined when it stays inside: the one test
+ * every workspace check (and the Markdown dialect's resolver) applies. The lexical form is what an
+ * executor that normalises paths first would open; the real form is where the kernel lands.
+ */
+export function whyOutside(r: Resolved, ws: string, wsReal: string, files: FileProbe): string | undefined {
+  if ("unsafe" in r) return r.unsafe;
+  if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal)) return `resolves to ${r.lexical}`;
+  if (!isInside(r.real, wsReal))
+    return r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
+  return undefined;
+}
+
+/**
+ * The other names Windows gives a relative path: each name without trailing dots and spaces and without
+ * an alternate data stream (`.git./config`, `.git /config` and `.git::$INDEX_ALLOCATION/config` are all
+ * `.git/config` there). Case is left to the caller's case-insensitive match. Undefined when the same.
+ */
+export function windowsSpelling(rel: string): string | undefined {
+  if (!/[. ]$|[. ][/\\]|:/.test(rel)) return undefined;
+  const folded = pathSegments(rel)
+    .map((seg) => (seg === "." || seg === ".." ? seg : seg.replace(/:.*$/, "").replace(/[. ]+$/, "")))
+    .join("/");
+  return folded !== rel ? folded : undefined;
+}
+
+/**
+ * Does a value under a name that is not a path name still look like a path a writer could be given:
+ * no whitespace, and a separator in it or a leading `.` (`.git/config`, `docs/a.md`, `.env`)? Programs,
+ * URLs and patterns (NOT_PATHS) are not; `file:` URLs always are.
+ */
+export function looksLikePath(name: string, value: string): boolean {
+  if (isFileUrl(value)) return true;
+  if (NOT_PATHS.has(name.toLowerCase()) || value === "" || /\s/.test(value) || isRemoteUrl(value)) return false;
+  return /[/\\]/.test(value) || value.startsWith(".") || looksLikeEscapingPath(name, value);
 }

@@ -1,9 +1,13 @@
+import type { ToolAnnotations } from "./writers.js";
+
 /** The tools a plan may call: names, and the input schema of each where the registry has one. */
 export interface ToolRegistry {
   names: ReadonlySet<string>;
   /** Glob patterns of allowed names (policy `tools.allow` entries with `*` or `?`). */
   patterns: readonly string[];
   schemas: ReadonlyMap<string, unknown>;
+  /** MCP annotations (`readOnlyHint`, `destructiveHint`) of the tools that have them: see isWriteTool. */
+  annotations?: ReadonlyMap<string, ToolAnnotations>;
   /** Where the names came from, for messages. */
   source: string;
   /** Where each name is listed (`tools.txt:3`, `tools.json tools[2]`), for messages about a name listed twice. */

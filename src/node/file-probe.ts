@@ -5,6 +5,8 @@ import type { FileProbe } from "../core/file-probe.js";
 export function createFileProbe(): FileProbe {
   const texts = new Map<string, string | undefined>();
   const bytes = new Map<string, Uint8Array | undefined>();
+  // The link count of files kind() has just looked at: the hard-link check asks for it right after.
+  const links = new Map<string, number>();
   return {
     kind(path) {
       try {
@@ -12,7 +14,10 @@ export function createFileProbe(): FileProbe {
         const st = lstatSync(path, { throwIfNoEntry: false });
         if (!st) return "missing";
         if (st.isSymbolicLink()) return "symlink";
-        if (st.isFile()) return "file";
+        if (st.isFile()) {
+          if (links.size < 65536) links.set(path, st.nlink);
+          return "file";
+        }
         if (st.isDirectory()) return "dir";
         return "other";
       } catch {
@@ -23,6 +28,16 @@ export function createFileProbe(): FileProbe {
       try {
         const st = statSync(path);
         return st.isFile() ? st.size : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    nlink(path) {
+      const known = links.get(path);
+      if (known !== undefined) return known;
+      try {
+        const st = statSync(path, { throwIfNoEntry: false });
+        return st?.isFile() ? st.nlink : undefined;
       } catch {
         return undefined;
       }

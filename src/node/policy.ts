@@ -141,6 +141,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
     if (file.tools.registry) p.tools.registry = inFolder(folder, file.tools.registry);
     p.tools.deny = union(p.tools.deny, file.tools.deny);
     p.tools.write = union(p.tools.write, file.tools.write);
+    p.tools.read = union(p.tools.read ?? [], file.tools.read);
   }
   if (file.paths) {
     p.paths.protected = union(p.paths.protected, file.paths.protected);

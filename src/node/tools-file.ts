@@ -3,6 +3,7 @@ import { looseName } from "../core/lookalike.js";
 import { compileSafePattern, schemaPatterns } from "../core/regex.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { registryFromNames } from "../core/tools.js";
+import type { ToolAnnotations } from "../core/writers.js";
 import { isObject } from "../dialects/shape.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
@@ -71,6 +72,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const schemas = new Map<string, unknown>();
     const places = new Map<string, string>();
     const seen = new Map<string, Entry>();
+    const annotations = new Map<string, ToolAnnotations>();
     list.forEach((t, i) => {
       const where = `${source} ${prefix}[${i}]`;
       if (!isObject(t) || typeof t.name !== "string" || t.name === "") throw new ToolsFileError(`${where} has no "name" string`);
@@ -82,8 +84,9 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
         checkPatterns(schema, `${where} ("${t.name}")`);
         schemas.set(t.name, schema);
       }
+      if (isObject(t.annotations)) annotations.set(t.name, t.annotations);
     });
-    return { names, patterns: [], schemas, source, places };
+    return { names, patterns: [], schemas, annotations, source, places };
   }
   const entries: Entry[] = [];
   body.split(/\r\n|\r|\n/).forEach((raw, i) => {
@@ -120,6 +123,7 @@ export function mergeRegistries(regs: readonly ToolRegistry[]): ToolRegistry | u
   const names = new Set<string>();
   const schemas = new Map<string, unknown>();
   const places = new Map<string, string>();
+  const annotations = new Map<string, ToolAnnotations>();
   const patterns: string[] = [];
   const seen = new Map<string, Entry>();
   for (const r of regs) {
@@ -132,7 +136,8 @@ export function mergeRegistries(regs: readonly ToolRegistry[]): ToolRegistry | u
       places.set(n, r.places?.get(n) ?? `${r.source} ("${n}")`);
     }
     for (const [k, v] of r.schemas) schemas.set(k, v);
+    for (const [k, v] of r.annotations ?? []) annotations.set(k, v);
     patterns.push(...r.patterns);
   }
-  return { names, patterns, schemas, source: regs.map((r) => r.source).join(" and "), places };
+  return { names, patterns, schemas, annotations, source: regs.map((r) => r.source).join(" and "), places };
 }

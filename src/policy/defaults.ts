@@ -46,9 +46,44 @@ export const DEFAULT_WRITE_TOOLS = [
   "EDIT",
 ];
 
+/**
+ * Tools that only read: the common file-system readers of MCP servers and agents, and the Markdown
+ * `READ`. Any tool not here (nor marked `readOnlyHint: true` in the registry) is taken as a writer.
+ */
+export const DEFAULT_READ_TOOLS = [
+  "read_file",
+  "read_text_file",
+  "read_media_file",
+  "read_multiple_files",
+  "list_dir",
+  "list_directory",
+  "list_directory_with_sizes",
+  "list_files",
+  "directory_tree",
+  "get_file_info",
+  "list_allowed_directories",
+  "search",
+  "search_files",
+  "grep",
+  "glob",
+  "find_files",
+  "view_file",
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "WebFetch",
+  "WebSearch",
+  // Markdown (teddy) action that reads a file or a URL.
+  "READ",
+];
+
 export const DEFAULT_PROTECTED_PATHS = [
   ".git/**",
   ".git",
+  // A nested repository's (vendor/lib/.git/hooks/…) runs hooks as surely as the top one's.
+  "**/.git/**",
+  "**/.git",
   ".env",
   ".env*",
   "**/.env*",
@@ -57,10 +92,8 @@ export const DEFAULT_PROTECTED_PATHS = [
   "**/id_rsa*",
   "**/id_ed25519*",
   "**/.ssh/**",
-  ".plangate/**",
-  // Every name a policy file is discovered under, at any depth: a plan must not write its own policy.
-  "plangate.yaml",
-  ".plangate.yaml",
+  // The policy under every name plangate looks for, at any depth (a policy is found walking up).
+  "**/.plangate/**",
   "**/plangate.yaml",
   "**/.plangate.yaml",
   "**/plangate.yml",
@@ -112,7 +145,7 @@ export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;
 export function defaultPolicy(workspace: string): Policy {
   return {
     workspace,
-    tools: { allow: [], deny: [...DEFAULT_DENIED_TOOLS], write: [...DEFAULT_WRITE_TOOLS] },
+    tools: { allow: [], deny: [...DEFAULT_DENIED_TOOLS], write: [...DEFAULT_WRITE_TOOLS], read: [...DEFAULT_READ_TOOLS] },
     paths: { protected: [...DEFAULT_PROTECTED_PATHS], arguments: [...DEFAULT_PATH_ARGUMENTS] },
     plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false },
     markdown: { requireSeparators: true },

@@ -15,6 +15,9 @@ export const PolicyFileSchema = Type.Object(
           registry: Type.Optional(Type.String({ description: "MCP tools/list result: names and inputSchema." })),
           deny: Type.Optional(Names("Denied tools, added to the built-in reasoning/planning deny list.")),
           write: Type.Optional(Names("Tools that write, added to the built-in list.")),
+          read: Type.Optional(
+            Names("Tools that only read, added to the built-in list; any other tool not marked read-only in the registry counts as a writer."),
+          ),
         },
         { additionalProperties: false },
       ),

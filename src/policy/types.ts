@@ -21,6 +21,8 @@ export interface Policy {
     registry?: string;
     deny: string[];
     write: string[];
+    /** Tools known to only read; a tool neither here nor known to read by its registry is taken as a writer. */
+    read?: string[];
   };
   paths: { protected: string[]; arguments: string[] };
   plan: { maxAgeDays: number; requireChecksum: boolean; allowConditionals: boolean };

@@ -1,29 +1,42 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { FileProbe } from "../../core/file-probe.js";
+import { normalizeAbsolute, realWorkspace, resolveArgument, whyOutside } from "../../core/paths.js";
 
-const URL_RE = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** A URL of a scheme other than `file:`: a `file:` URL names a local path and is checked as one. */
+const URL_RE = /^(?!file:)[a-z][a-z0-9+.-]*:\/\//i;
 
-/** Is the resource a URL (READ of a web page) rather than a local path? */
+/** Is the resource a URL (READ of a web page) rather than a local path? `file:` URLs are paths. */
 export function isUrl(value: string): boolean {
   return URL_RE.test(value);
 }
 
 /**
+ * Link targets TeDDy keeps absolute on POSIX: those starting with one of these prefixes, compared as
+ * plain string prefixes (so `/tmpfile` and `/homework` too), case-sensitively. Every other target with a
+ * leading `/` is read relative to the project root, all leading slashes removed.
+ */
+const TEDDY_ABSOLUTE_PREFIXES = ["/tmp", "/etc", "/home", "/var", "/usr", "/root"];
+
+/** A link target as TeDDy reads it: `http(s)://` as is, a kept absolute prefix as is, else leading `/`s dropped. */
+export function teddyLinkTarget(target: string): string {
+  if (/^https?:\/\//.test(target)) return target;
+  if (!target.startsWith("/") || TEDDY_ABSOLUTE_PREFIXES.some((p) => target.startsWith(p))) return target;
+  return target.replace(/^\/+/, "");
+}
+
+/**
  * The path a metadata value names, as TeDDy reads it: a link's destination (or its text when the
  * destination is empty), else the bare text; backslashes become slashes; in a link (or a `[...]`
- * shortcut left unresolved) a leading `/` means the workspace root. A bare absolute path stays
- * absolute, so the workspace rules see it (fail closed).
+ * shortcut left unresolved) a leading `/` means the workspace root unless TeDDy keeps it absolute
+ * (`/etc/…`, `/home/…`, `/tmp/…`, `/var/…`, `/usr/…`, `/root/…`). A bare absolute path stays absolute,
+ * so the workspace rules see it (fail closed).
  */
 export function pathFromValue(value: string, link: { text: string; href: string } | undefined): string {
-  let p = link ? link.href || link.text : value.trim();
-  let linked = link !== undefined;
-  if (!link && /^\[[^\]]+\]$/.test(p)) {
-    p = p.slice(1, -1);
-    linked = true;
-  }
-  p = p.trim().replace(/\\/g, "/");
-  if (linked && p.startsWith("/")) p = p.slice(1);
-  return p;
+  // A bracketed value without a link (`[/a.py]`, an undefined reference) is not a link to TeDDy: the
+  // caller keeps it, brackets and all, as TeDDy does.
+  let p = (link ? link.href || link.text : value).trim();
+  if (link) p = teddyLinkTarget(p);
+  return p.replace(/\\/g, "/");
 }
 
 /** Where a plan path lands on disk, and whether plangate may look at it. */
@@ -40,27 +53,20 @@ function within(root: string, p: string): boolean {
   return r === "" || (!r.startsWith(".." + sep) && r !== ".." && !isAbsolute(r));
 }
 
-/** Resolves a workspace-relative path; paths that escape, even through a symlink, are marked outside. */
-export function resolveInWorkspace(path: string, workspace: string, files: FileProbe, realRoot = files.realpath(workspace) ?? workspace): Resolved {
-  const abs = resolve(workspace, path);
-  if (path === "" || path.includes("\u0000") || path.startsWith("~") || !within(workspace, abs)) return { abs, inside: false };
-  // The nearest existing ancestor decides where a write or read really lands.
-  let probe = abs;
-  for (;;) {
-    const kind = files.kind(probe);
-    if (kind !== "missing") {
-      // Any component may be a symlink, so the real path decides, not the entry's own kind.
-      const real = files.realpath(probe);
-      const inside = real === undefined ? false : within(realRoot, real);
-      if (!inside) return { abs, inside };
-      if (probe !== abs) return { abs, inside, kind: "missing" };
-      const target = kind === "symlink" ? files.kind(real!) : kind;
-      return { abs, inside, kind: target === "symlink" ? "other" : target };
-    }
-    const parent = resolve(probe, "..");
-    if (parent === probe) return { abs, inside: true, kind: "missing" };
-    probe = parent;
-  }
+/**
+ * Resolves a workspace-relative path with the workspace rules' one resolver (core/paths.ts): every
+ * reading of it (as written, percent-decoded, a `file:` URL's path) must stay inside, lexically and
+ * through symlinks on the real file system, or it is marked outside and never touched.
+ */
+export function resolveInWorkspace(path: string, workspace: string, files: FileProbe, realRoot?: string): Resolved {
+  const ws = normalizeAbsolute(workspace);
+  const wsReal = realRoot ?? realWorkspace(ws, files);
+  const readings = path === "" ? [] : resolveArgument(path, ws, files);
+  const first = readings[0];
+  const abs = first && "lexical" in first ? first.lexical : resolve(workspace, path);
+  if (!first || readings.some((r) => whyOutside(r, ws, wsReal, files) !== undefined)) return { abs, inside: false };
+  const kind = "real" in first ? files.kind(first.real) : "missing";
+  return { abs, inside: true, kind: kind === "symlink" ? "other" : kind };
 }
 
 /** Normalises a turn-context entry to an absolute path, reading a leading `/` as the root when it is not inside the workspace. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +21,8 @@ beforeAll(() => {
   symlinkSync("data", join(ws, "data-link"));
   symlinkSync(join(ws, "loop-b"), join(ws, "loop-a"));
   symlinkSync(join(ws, "loop-a"), join(ws, "loop-b"));
+  // A second name, inside the workspace, for a file outside it.
+  linkSync(join(root, "outside", "secret.txt"), join(ws, "data", "hard.txt"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -51,6 +53,51 @@ describe("path-outside-workspace", () => {
     expect(d, JSON.stringify(args)).toHaveLength(1);
     expect(d[0]!.message).toContain(why);
     expect(d[0]!.step).toBe(1);
+  });
+  it.each([
+    [{ path: "file:/etc/passwd" }],
+    [{ path: "FILE:/etc/passwd" }],
+    [{ path: "file:///etc/passwd" }],
+    [{ path: "File://localhost/etc/passwd" }],
+    [{ path: "file:../outside/secret.txt" }],
+    [{ url: "file:///etc/passwd" }],
+    [{ url: "FILE:/etc/shadow" }],
+    [{ uri: "file:/root/.ssh/id_rsa" }],
+    [{ href: "file://localhost/etc/hosts" }],
+    [{ uri: "file:out-link/secret.txt" }],
+    [{ url: "file://server/share/x" }],
+    [{ url: "file:///C:/Windows/win.ini" }],
+    [{ path: "file%3A%2F%2F%2Fetc%2Fpasswd" }],
+  ])("treats the file URL in %j as a path", async (args) => {
+    expect(await check(args), JSON.stringify(args)).toHaveLength(1);
+  });
+  it("accepts a file URL inside the workspace", async () => {
+    expect(await check({ url: `file://${ws}/data/in.csv` })).toEqual([]);
+    expect(await check({ uri: "file:data/in.csv" })).toEqual([]);
+  });
+  it.each([
+    [{ notebook_path: "out-link/secret.txt" }],
+    [{ to: "out-link/x" }],
+    [{ output: "secret-link" }],
+    [{ out: "dangling" }],
+    [{ dst: "out-link/a/b" }],
+    [{ outputPath: "out-link/x" }],
+    [{ log_file: "secret-link" }],
+    [{ cache_dir: "out-link" }],
+  ])("follows symlinks under the path-like name in %j", async (args) => {
+    expect(await check(args), JSON.stringify(args)).toHaveLength(1);
+  });
+  it("reports a write to a hard link, whatever the tool is called, and lets reads through", async () => {
+    for (const tool of ["write_file", "text_editor", "sed", "unknown_tool"]) {
+      const d = await check({ path: "data/hard.txt" }, tool);
+      expect(d, tool).toHaveLength(1);
+      expect(d[0]!.message).toContain("is a hard link (the file has 2 names");
+    }
+    expect(await check({ file_path: "data/../data/hard.txt" }, "edit_file")).toHaveLength(1);
+    expect(await check({ path: "data/hard.txt" }, "read_file")).toEqual([]);
+    expect(await check({ path: "data/in.csv" }, "write_file")).toEqual([]);
+    // A folder has several links of its own (`.` and its subfolders' `..`): never a hard-link report.
+    expect(await check({ path: "data" }, "write_file")).toEqual([]);
   });
   it("points at the argument and names the workspace", async () => {
     const d = await check({ path: "../x" });

@@ -1,88 +1,31 @@
 import picomatch from "picomatch";
 import {
   isInside,
+  isRemoteUrl,
+  looksLikePath,
   normalizeAbsolute,
   pathArguments,
   pathNamesFor,
   realWorkspace,
   relativeInside,
   resolveArgument,
+  windowsSpelling,
 } from "../../core/paths.js";
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
+import { argumentStrings } from "../../core/walk.js";
+import { isWriteTool } from "../../core/writers.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 
-/** Verbs that make a tool a writer even when the policy does not list it (fail closed on `save_report`, `fs.put`). */
-const WRITE_VERBS = new Set([
-  "write",
-  "edit",
-  "create",
-  "delete",
-  "del",
-  "remove",
-  "rm",
-  "move",
-  "mv",
-  "rename",
-  "copy",
-  "cp",
-  "append",
-  "patch",
-  "save",
-  "put",
-  "upload",
-  "mkdir",
-  "touch",
-  "truncate",
-  "overwrite",
-  "replace",
-  "update",
-  "insert",
-  "modify",
-  "chmod",
-  "chown",
-  "link",
-  "symlink",
-  "unlink",
-  "exec",
-  "execute",
-  "run",
-  "shell",
-  "bash",
-  "sh",
-  "install",
-  "apply",
-  "commit",
-  "push",
-]);
-
-/** Does a tool's name say it changes files: any word of it (snake, kebab, dotted or camel case) is a write verb. */
-export function soundsLikeWrite(tool: string): boolean {
-  const words = tool
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/);
-  return words.some((w) => WRITE_VERBS.has(w));
-}
-
-const writerSets = new WeakMap<readonly string[], Set<string>>();
-function writersOf(list: readonly string[]): Set<string> {
-  let w = writerSets.get(list);
-  if (!w) {
-    w = new Set(list.map((t) => t.toLowerCase()));
-    writerSets.set(list, w);
-  }
-  return w;
-}
-
 const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 
-/** The policy's protected globs, compiled once per list. */
+/** The policy's protected globs, compiled once per list into one regular expression (one test per path). */
 function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let m = matchers.get(globs);
   if (!m) {
-    m = picomatch(globs as string[], { dot: true, nocase: true });
+    const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
+    m = (path) => re.test(path);
     matchers.set(globs, m);
   }
   return m;
@@ -96,7 +39,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path argument of a write tool (policy `tools.write`, compared without case, and any tool whose name holds a write verb such as `save`, `put`, `delete`, `run`, `exec`, in snake, kebab, dotted or camel case; the list's defaults include `write_file`, `edit_file`, `delete_file`, `move_file`, `apply_patch`, `run_command`, `shell` and the Markdown `CREATE` and `EDIT`) that matches a protected glob (`paths.protected`; defaults `.git/**`, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy). Globs match the path relative to the workspace root, both as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`). Read tools may read protected paths.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value that looks like a path (no spaces, holds a `/` or starts with `.`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form (a Kelvin sign in `.\u212Aey` is a `K`). Read tools may read protected paths.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -107,23 +50,42 @@ export default defineRule({
   prepare: prepareCommandRule,
   check(plan, ctx) {
     const files = probeFor(plan, ctx.files);
-    const writers = writersOf(ctx.policy.tools.write);
     const isProtected = matcherFor(ctx.policy.paths.protected);
+    const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
     const ws = normalizeAbsolute(ctx.policy.workspace);
     const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
-      if (step.tool === undefined || !(writers.has(step.tool.toLowerCase()) || soundsLikeWrite(step.tool)))
-        continue;
+      if (step.tool === undefined || !isWriteTool(step.tool, ctx.tools, ctx.policy)) continue;
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
-      for (const arg of pathArguments(step, names)) {
+      const args = pathArguments(step, names);
+      const named = new Set(args.map((a) => a.at));
+      // A writer's path may hide under any name: every path-looking value counts.
+      for (const a of argumentStrings(step.args, step.argsAt))
+        if (!a.content && !named.has(a.at) && looksLikePath(a.name, a.value)) args.push({ at: a.at, name: a.name, value: a.value });
+      for (const arg of args) {
+        if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         const candidates: string[] = [];
+        const add = (c: string) => {
+          if (c !== "" && !candidates.includes(c)) candidates.push(c);
+        };
         for (const r of resolveArgument(arg.value, ws, files)) {
           if ("unsafe" in r) continue;
-          if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
-          if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));
-          candidates.push(r.lexical, r.real);
+          const lexInside = isInside(r.lexical, ws);
+          const realInside = isInside(r.real, wsReal);
+          if (lexInside) add(relativeInside(r.lexical, ws));
+          if (realInside) add(relativeInside(r.real, wsReal));
+          // Absolute forms matter for absolute globs, and for a path outside (no relative form to match).
+          if (absolute || !lexInside) add(r.lexical);
+          if (absolute || !realInside) add(r.real);
         }
-        const hit = candidates.find((c) => c !== "" && isProtected(c));
+        for (let i = 0, n = candidates.length; i < n; i++) {
+          const c = candidates[i]!;
+          const win = windowsSpelling(c);
+          if (win !== undefined) add(win);
+          // File systems that normalise names (NFKC, compatibility folding) write `.Key` as `.Key`.
+          if (!/^[\x20-\x7e]*$/.test(c)) add((win ?? c).normalize("NFKC"));
+        }
+        const hit = candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
         ctx.report({
           at: arg.at,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
+import { parseToolsText } from "../../node/tools-file.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 
 let root: string;
@@ -35,8 +36,45 @@ describe("protected-path-write", () => {
     ["save_report", { path: ".env" }],
     ["fs.putObject", { path: ".git/HEAD" }],
     ["git-commit", { cwd: ".git" }],
+    // Writers whose names hold no write verb: unknown tools write (fail closed).
+    ["developer__text_editor", { path: ".git/config" }],
+    ["text_editor", { path: ".env" }],
+    ["sed", { file: ".git/hooks/pre-commit" }],
+    ["tee", { file: "plangate.yaml" }],
+    ["get_settings", { path: ".env" }],
+    // Paths under names no list holds.
+    ["NotebookEdit", { notebook_path: ".git/hooks/post-checkout" }],
+    ["move_file", { from: "a.txt", to: ".git/hooks/pre-push" }],
+    ["render", { output: ".env" }],
+    ["render", { out: ".git/config" }],
+    ["sync", { dst: ".git/HEAD" }],
+    ["export", { outputPath: ".git/info/attributes" }],
+    ["export", { report_file: ".env.local" }],
+    ["export", { anything: ".git/config" }],
+    ["fetch_page", { url: "file:///WS/.git/config" }],
+    // A nested repository, the policy at any depth.
+    ["write_file", { path: "vendor/lib/.git/hooks/post-merge" }],
+    ["write_file", { path: "vendor/lib/.git" }],
+    ["write_file", { path: "sub/plangate.yaml" }],
+    ["write_file", { path: "a/b/.plangate.yml" }],
+    ["write_file", { path: "deep/plangate.json" }],
+    ["write_file", { path: "x/.plangate/keys/k" }],
+    // Windows spellings of the same folder.
+    ["write_file", { path: ".git./config" }],
+    ["write_file", { path: ".git /config" }],
+    ["write_file", { path: ".git. . /config" }],
+    ["write_file", { path: ".GiT/config" }],
+    ["write_file", { path: ".git::$INDEX_ALLOCATION/config" }],
+    ["write_file", { path: ".git\\hooks\\pre-commit" }],
+    ["write_file", { path: "plangate.yaml." }],
+    ["write_file", { path: ".env:stream" }],
+    // Compatibility forms a normalising file system folds: KELVIN SIGN, LONG S, full-width letters.
+    ["write_file", { path: "deploy/server.\u212Aey" }],
+    ["write_file", { path: ".\uFF45nv" }],
+    ["write_file", { path: ".\uFF47it/config" }],
+    ["write_file", { path: "a/.\u017Fsh/x" }],
   ])("reports %s %j", async (tool, args) => {
-    const d = await check(tool, args);
+    const d = await check(tool, JSON.parse(JSON.stringify(args).replace("/WS/", `${ws}/`)) as Record<string, unknown>);
     expect(d).toHaveLength(1);
     expect(d[0]!.step).toBe(1);
   });
@@ -48,9 +86,31 @@ describe("protected-path-write", () => {
   it("lets read tools read protected paths, and write tools write others", async () => {
     expect(await check("read_file", { path: ".git/config" })).toEqual([]);
     expect(await check("list_directory", { path: ".git" })).toEqual([]);
-    expect(await check("get_settings", { path: ".env" })).toEqual([]);
+    expect(await check("Read", { file_path: ".env" })).toEqual([]);
+    expect(await check("READ", { path: "vendor/lib/.git/config" })).toEqual([]);
     expect(await check("write_file", { path: "src/app.ts" })).toEqual([]);
     expect(await check("write_file", { path: "environment.md" })).toEqual([]);
+    expect(await check("write_file", { path: "docs/git.md", title: "a b" })).toEqual([]);
+    expect(await check("write_file", { path: ".github/workflows/ci.yml" })).toEqual([]);
+    expect(await check("write_file", { path: "gitignore.txt" })).toEqual([]);
+  });
+  it("decides writers by the registry's MCP annotations and the policy's read list", async () => {
+    const registry = (annotations: Record<string, unknown>) =>
+      parseToolsText(JSON.stringify({ tools: [{ name: "get_settings", inputSchema: { type: "object" }, annotations }] }), "tools.json");
+    const run = (annotations: Record<string, unknown>) =>
+      diagnosticsOf("protected-path-write", plan("get_settings", { path: ".env" }), { workspace: ws, policy: defaultPolicy(ws), tools: registry(annotations) });
+    expect(await run({ readOnlyHint: true })).toEqual([]);
+    expect(await run({ readOnlyHint: true, destructiveHint: true })).toHaveLength(1);
+    expect(await run({ readOnlyHint: false })).toHaveLength(1);
+    expect(await run({ title: "Settings" })).toHaveLength(1);
+    const policy = defaultPolicy(ws);
+    policy.tools.read!.push("get_settings");
+    expect(await check("get_settings", { path: ".env" }, policy)).toEqual([]);
+    // The write list wins over everything that says "reader".
+    const both = defaultPolicy(ws);
+    both.tools.read!.push("get_settings");
+    both.tools.write.push("get_settings");
+    expect(await check("get_settings", { path: ".env" }, both)).toHaveLength(1);
   });
   it("uses the policy's write tools and protected globs", async () => {
     const policy = defaultPolicy(ws);

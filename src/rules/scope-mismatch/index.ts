@@ -1,10 +1,9 @@
 import type { FileProbe } from "../../core/file-probe.js";
 import {
-  isInside,
   normalizeAbsolute,
   realWorkspace,
   resolveArgument,
-  resolveReal,
+  whyOutside,
 } from "../../core/paths.js";
 import { childPointer } from "../../core/pointer.js";
 import { probeFor } from "../../core/probe-memo.js";
@@ -14,10 +13,8 @@ import { defineRule } from "../../core/rule.js";
 function outside(scope: string, ws: string, wsReal: string, files: FileProbe): string | undefined {
   if (scope.trim() === "") return "is empty";
   for (const r of resolveArgument(scope, ws, files)) {
-    if ("unsafe" in r) return r.unsafe;
-    if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal))
-      return `resolves to ${r.lexical}`;
-    if (!isInside(r.real, wsReal)) return `resolves through a symlink to ${r.real}`;
+    const why = whyOutside(r, ws, wsReal, files);
+    if (why) return why;
   }
   return undefined;
 }

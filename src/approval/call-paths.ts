@@ -1,0 +1,50 @@
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { Plan, Step } from "../core/plan.js";
+import type { Report, Rule } from "../core/rule.js";
+import type { ToolRegistry } from "../core/tools.js";
+import { createFileProbe } from "../node/file-probe.js";
+import { defaultPolicy } from "../policy/defaults.js";
+import type { Policy } from "../policy/types.js";
+import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
+import protectedPathWrite from "../rules/protected-path-write/index.js";
+
+/** The workspace checks a call's paths get at the moment it runs. */
+const RULES: readonly Rule[] = [pathOutsideWorkspace, protectedPathWrite];
+
+/** Where and under which policy a call's paths are resolved. */
+export interface CallPathsContext {
+  workspace: string;
+  policy?: Policy;
+  tools?: ToolRegistry;
+}
+
+/**
+ * Checks one tool call's paths against the real file system as it is now, with the same rules that
+ * validated the plan: a symlink an earlier step made (`ln -s /etc out`, then a write to
+ * `out/cron.d/job`), a hard link, a folder swapped for a link since approval. A fresh probe per call,
+ * so nothing seen at validation or at an earlier call is reused. Returns the first problem, or
+ * undefined when every path stays inside and off the protected list.
+ */
+export function callPathProblem(step: number, tool: string, args: unknown, c: CallPathsContext): Diagnostic | undefined {
+  const policy = c.policy ?? defaultPolicy(c.workspace);
+  const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const s: Step = { position: step, at: "", tool, toolAt: "/tool", args: argsObject, argsAt: "/arguments", raw: { tool, arguments: argsObject } };
+  // The two rules read the steps and nothing else of the plan; the call has no source text.
+  const plan = { dialect: "intake", fields: { tool: "tool", args: "arguments", intent: "intent" }, stepsAt: "", steps: [s], meta: {} } as unknown as Plan;
+  const found: Diagnostic[] = [];
+  for (const rule of RULES) {
+    // A rule the policy turns off was off at approval too; a warning did not stop the plan either.
+    const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
+    if (setting !== "error") continue;
+    const report = (r: Report) => {
+      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${r.message} (checked when the call was made)`, step };
+      if (r.at !== undefined) d.pointer = r.at;
+      if (r.hint !== undefined) d.hint = r.hint;
+      if (r.actual !== undefined) d.actual = r.actual;
+      found.push(d);
+    };
+    rule.check?.(plan, { plan, policy, tools: c.tools, now: new Date(0), files: createFileProbe(), context: undefined, report });
+    if (found.length > 0) return found[0];
+  }
+  return undefined;
+}
