@@ -1,4 +1,5 @@
 import markdownItFactory, { type MarkdownIt, type Token } from "markdown-it";
+import { teddyPreprocess } from "./teddy-preprocess.js";
 
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import type { Pointer } from "../core/pointer.js";
@@ -162,28 +163,6 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
   return { ...b, kind: "fence", info, content: t.content, closed };
 }
 
-/** TeDDy's fence repair: a line of 6+ backticks or tildes followed by text with neither loses the text. */
-const TEDDY_FENCE_LINE = /^(\s*)(~{6,}|`{6,})(.*)$/;
-
-/**
- * The text TeDDy's parser reads, line for line: before parsing, TeDDy cuts the trailing text off
- * every line of six or more backticks or tildes ("~~~~~~ trailing" becomes "~~~~~~"), wherever it is.
- * Line count and line starts do not change, so positions still point into the original text.
- */
-export function teddyPreprocess(text: string): string {
-  if (!/(?:~{6}|`{6})/.test(text)) return text;
-  return text
-    .split("\n")
-    .map((line) => {
-      const cr = line.endsWith("\r") ? "\r" : "";
-      const body = cr ? line.slice(0, -1) : line;
-      const m = TEDDY_FENCE_LINE.exec(body);
-      if (!m || m[3]!.trim() === "" || /[`~]/.test(m[3]!)) return line;
-      return m[1]! + m[2]! + cr;
-    })
-    .join("\n");
-}
-
 /** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */
 function inlineLines(inline: Token, firstLine: number): MdLine[] {
   const out: MdLine[] = [];
@@ -223,3 +202,5 @@ function inlineLines(inline: Token, firstLine: number): MdLine[] {
   out.push(cur);
   return out;
 }
+
+export { teddyPreprocess };

@@ -10,7 +10,7 @@
  * TeDDy reads the same.
  */
 import type { MarkdownDocument, MdBlock } from "../../syntax/markdown.js";
-import { teddyPreprocess } from "../../syntax/markdown.js";
+import { teddyPreprocess } from "../../syntax/teddy-preprocess.js";
 
 /** A line plangate refuses, with what to change. */
 export interface ReadingIssue {
