@@ -30,7 +30,8 @@ function approved(steps: { tool: string; args: Record<string, unknown> }[], with
 describe("paths resolved at the moment of the call", () => {
   it("refuses a write through a symlink an earlier step made (ln -s /etc out)", async () => {
     const steps = [
-      { tool: "run_command", args: { command: "ln -s /etc out" } },
+      // A script the plan runs makes the link (ln -s /etc out): nothing in the plan names /etc.
+      { tool: "run_command", args: { command: "sh setup.sh" } },
       { tool: "write_file", args: { path: "out/cron.d/job", content: "* * * * * root sh /tmp/x" } },
     ];
     const ap = approved(steps);
@@ -58,19 +59,23 @@ describe("paths resolved at the moment of the call", () => {
     ["a link chain", () => (symlinkSync("../outside", join(ws, "c")), symlinkSync("c", join(ws, "b"))), "text_editor", { path: "b/secret.txt" }, "path-outside-workspace"],
     ["a hard link made at run time", () => linkSync(join(root, "outside", "secret.txt"), join(ws, "src", "h.txt")), "sed", { file: "src/h.txt" }, "path-outside-workspace"],
     ["a link into .git", () => symlinkSync(".git/hooks", join(ws, "h")), "write_file", { path: "h/pre-commit" }, "protected-path-write"],
+    ["a command line through a link made at run time", () => symlinkSync("/etc", join(ws, "out")), "run_command", { command: "cp src/a.txt out/cron.d/job" }, "path-outside-workspace"],
+    ["a command line redirect through a link", () => symlinkSync("../outside", join(ws, "logs")), "run_command", { command: "echo x > logs/secret.txt" }, "path-outside-workspace"],
+    ["a command line into .git through a link", () => symlinkSync(".git", join(ws, "g")), "run_command", { command: "cp src/a.txt g/hooks/pre-commit" }, "protected-path-write"],
+    ["a reader given content, through a link into .git", () => symlinkSync(".git/hooks", join(ws, "h")), "read_file", { path: "h/pre-commit", content: "x" }, "protected-path-write"],
     ["a folder swapped for a link", () => (rmSync(join(ws, "src"), { recursive: true }), symlinkSync("../outside", join(ws, "src"))), "edit_file", { path: "src/secret.txt" }, "path-outside-workspace"],
-  ] as const)("refuses %s", (_name, make, tool, args, rule) => {
-    expect(callPathProblem(1, tool, args, { workspace: ws })).toBeUndefined();
+  ] as const)("refuses %s", async (_name, make, tool, args, rule) => {
+    expect(await callPathProblem(1, tool, args, { workspace: ws })).toBeUndefined();
     make();
-    expect(callPathProblem(1, tool, args, { workspace: ws })?.rule).toBe(rule);
+    expect((await callPathProblem(1, tool, args, { workspace: ws }))?.rule).toBe(rule);
   });
 
   it("lets a reader read through a hard link, and honours a policy that turns a rule off", async () => {
     linkSync(join(root, "outside", "secret.txt"), join(ws, "src", "h.txt"));
-    expect(callPathProblem(1, "read_file", { path: "src/h.txt" }, { workspace: ws })).toBeUndefined();
+    expect(await callPathProblem(1, "read_file", { path: "src/h.txt" }, { workspace: ws })).toBeUndefined();
     const { defaultPolicy } = await import("../policy/defaults.js");
     const policy = defaultPolicy(ws);
     policy.rules["path-outside-workspace"] = "off";
-    expect(callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy })).toBeUndefined();
+    expect(await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy })).toBeUndefined();
   });
 });

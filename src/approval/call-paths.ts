@@ -21,11 +21,12 @@ export interface CallPathsContext {
 /**
  * Checks one tool call's paths against the real file system as it is now, with the same rules that
  * validated the plan: a symlink an earlier step made (`ln -s /etc out`, then a write to
- * `out/cron.d/job`), a hard link, a folder swapped for a link since approval. A fresh probe per call,
+ * `out/cron.d/job`), a hard link, a folder swapped for a link since approval; the paths a command line
+ * names (`cp a.txt out/cron.d/job`) as much as path arguments. A fresh probe per call,
  * so nothing seen at validation or at an earlier call is reused. Returns the first problem, or
  * undefined when every path stays inside and off the protected list.
  */
-export function callPathProblem(step: number, tool: string, args: unknown, c: CallPathsContext): Diagnostic | undefined {
+export async function callPathProblem(step: number, tool: string, args: unknown, c: CallPathsContext): Promise<Diagnostic | undefined> {
   const policy = c.policy ?? defaultPolicy(c.workspace);
   const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const s: Step = { position: step, at: "", tool, toolAt: "/tool", args: argsObject, argsAt: "/arguments", raw: { tool, arguments: argsObject } };
@@ -43,7 +44,10 @@ export function callPathProblem(step: number, tool: string, args: unknown, c: Ca
       if (r.actual !== undefined) d.actual = r.actual;
       found.push(d);
     };
-    rule.check?.(plan, { plan, policy, tools: c.tools, now: new Date(0), files: createFileProbe(), context: undefined, report });
+    const ctx = { plan, policy, tools: c.tools, now: new Date(0), files: createFileProbe(), context: undefined, report };
+    // prepare reads the step's command lines (`cp a out/job`): without it their paths went unchecked.
+    await rule.prepare?.(plan, ctx);
+    rule.check?.(plan, ctx);
     if (found.length > 0) return found[0];
   }
   return undefined;

@@ -84,7 +84,7 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   }
   if (tool === want.tool && got === want.args) {
     // The step is the approved one; its paths are resolved again on the file system as it is now.
-    const problem = ap.paths ? callPathProblem(n, tool, args, ap.paths) : undefined;
+    const problem = ap.paths ? await callPathProblem(n, tool, args, ap.paths) : undefined;
     return problem ? deny(n, problem) : { allow: true, step: n };
   }
   const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);

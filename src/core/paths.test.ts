@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FileProbe } from "./file-probe.js";
-import { isWriteTool } from "./writers.js";
+import { argumentsWrite, isWriteTool, stepWrites } from "./writers.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import {
   fileUrlPath,
@@ -148,6 +148,31 @@ describe("paths", () => {
     expect(isWriteTool("t", reg({ readOnlyHint: false }), policy)).toBe(true);
     expect(isWriteTool("t", reg({ readOnlyHint: "yes" }), policy)).toBe(true);
     expect(isWriteTool("read_file", reg({ readOnlyHint: true }), { tools: { ...policy.tools, read: undefined } })).toBe(true);
+    // A hint spelt other than as a boolean says nothing for sure: a writer, even if tools.read lists the name.
+    const listed = { tools: { ...policy.tools, read: ["t"] } };
+    for (const hints of [{ readOnlyHint: "false" }, { readOnlyHint: "true" }, { readOnlyHint: 0 }, { readOnlyHint: true, destructiveHint: "true" }, { destructiveHint: 1 }])
+      expect(isWriteTool("t", reg(hints), listed), JSON.stringify(hints)).toBe(true);
+    expect(isWriteTool("t", reg({ readOnlyHint: true, destructiveHint: false }), listed)).toBe(false);
+    expect(isWriteTool("t", reg({}), listed)).toBe(false);
+  });
+  it("takes a step that is given something to write as a write, whatever its tool", () => {
+    for (const args of [
+      { path: "a", content: "x" },
+      { path: "a", CONTENTS: "x" },
+      { path: "a", file_text: "x" },
+      { path: "a", output: "out/x.txt" },
+      { path: "a", output_file: ".env" },
+      { path: "a", saveAs: "x.md" },
+      { path: "a", write_to: "~/x" },
+      { path: "a", dest: ["b/c"] },
+      { nested: [{ options: { outPath: "x/y" } }] },
+    ])
+      expect(argumentsWrite(args), JSON.stringify(args)).toBe(true);
+    for (const args of [{ path: "a" }, { path: "a", from: 1, to: 10 }, { path: "a", output: "json" }, { path: "a", output_mode: "content" }, { pattern: "x", path: "." }])
+      expect(argumentsWrite(args), JSON.stringify(args)).toBe(false);
+    const policy = defaultPolicy("/ws");
+    expect(stepWrites("read_file", { path: ".git/config", content: "x" }, undefined, policy)).toBe(true);
+    expect(stepWrites("read_file", { path: ".git/config" }, undefined, policy)).toBe(false);
   });
   it("knows paths that can never be safe", () => {
     expect(unsafePathReason("a\0b")).toContain("NUL");

@@ -3,6 +3,8 @@ import { pathLookalikeReason } from "./lookalike.js";
 import { isPlanProbe } from "./probe-memo.js";
 import type { Step } from "./plan.js";
 import { childPointer, type Pointer } from "./pointer.js";
+import { CONTENT_ARGUMENTS } from "./walk.js";
+import { isWriteTarget } from "./writers.js";
 
 /** A path argument of a step: where it sits and what it says. */
 export interface PathArgument {
@@ -47,7 +49,8 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
       .toLowerCase()
       .split(/[^a-z0-9]+/)
       .filter((w) => w !== "");
-    hit = words.length > 0 && PATH_WORDS.has(words[words.length - 1]!);
+    // A name that says where a tool writes (`save_as`, `write_to`) names a path too.
+    hit = (words.length > 0 && PATH_WORDS.has(words[words.length - 1]!)) || isWriteTarget(name);
     if (pathNameMemo.size < 4096) pathNameMemo.set(name, hit);
   }
   return hit;
@@ -56,7 +59,8 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
 /**
  * Every string held under a path-argument name (see isPathName), at any depth of the step's arguments
  * (an `edits` list of `{path}` objects is as much a path as a top-level `path`); lists of strings count
- * too. A `file:` URL is a path under any name.
+ * too, and so do the keys of an object under such a name (`files: {"a.txt": "…"}`). A `file:` URL is a
+ * path under any name, as a value or as a key.
  */
 export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgument[] {
   // Three rules ask for the same step's paths: walk its arguments once (callers get their own copy).
@@ -65,13 +69,22 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
   const out: PathArgument[] = [];
   pathArgsCache.set(step.args, { names, at: step.argsAt, out });
   const visit = (value: unknown, at: Pointer, name: string | undefined, depth: number) => {
-    if (depth > 64) return;
+    if (depth > MAX_ARGUMENT_DEPTH) {
+      // Deeper than any walk goes: what is down there cannot be shown to be safe.
+      if (typeof value === "string" || (value !== null && typeof value === "object")) out.push({ at, name: name ?? "", value: TOO_NESTED });
+      return;
+    }
     if (typeof value === "string") {
       if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) out.push({ at, name, value });
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
-      for (const [k, v] of Object.entries(value)) visit(v, childPointer(at, k), k, depth + 1);
+      // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
+      const keyed = name !== undefined && isPathName(name, names);
+      for (const [k, v] of Object.entries(value)) {
+        if (keyed || isFileUrl(k)) out.push({ at: childPointer(at, k), name: name ?? k, value: k });
+        visit(v, childPointer(at, k), k, depth + 1);
+      }
     }
   };
   visit(step.args, step.argsAt, undefined, 0);
@@ -123,6 +136,11 @@ export const MAX_DECODE_ROUNDS = 2;
 const ESCAPE = /%[0-9A-Fa-f]{2}/;
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** How deep the argument walks go; a value below that is refused as a path, not skipped. */
+export const MAX_ARGUMENT_DEPTH = 64;
+/** Stands for a value nested deeper than MAX_ARGUMENT_DEPTH (unsafePathReason explains it). */
+export const TOO_NESTED = "\0too-nested";
 
 /** Marks a reading that no executor should be trusted with; unsafePathReason explains it. */
 const UNDECODABLE = "\0undecodable";
@@ -211,6 +229,7 @@ export function isFileUrl(text: string): boolean {
 export function unsafePathReason(text: string): string | undefined {
   if (text === UNDECODABLE)
     return "percent-encodes bytes that are not valid UTF-8 (an overlong form such as %c0%af for /), which decoders read differently";
+  if (text === TOO_NESTED) return `is nested more than ${MAX_ARGUMENT_DEPTH} levels deep in the arguments, too deep to check`;
   if (text === TOO_DEEP) return "is percent-encoded three or more times (%25252e…), which executors decode a different number of times";
   if (text.includes("\0")) return "holds a NUL byte, which cuts the path short for C-based executors";
   if (/[\u0001-\u001f\u007f]/.test(text)) return "holds control characters";
@@ -416,4 +435,27 @@ export function looksLikePath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
   if (NOT_PATHS.has(name.toLowerCase()) || value === "" || /\s/.test(value) || isRemoteUrl(value)) return false;
   return /[/\\]/.test(value) || value.startsWith(".") || looksLikeEscapingPath(name, value);
+}
+
+/**
+ * The keys of a step's arguments, at any depth outside content arguments, as strings the rules may
+ * test like values: a tool may take `{".git/hooks/pre-commit": "…"}`, a map from path to content.
+ * Each comes with the pointer of the value it names and the key itself as its name.
+ */
+export function argumentKeys(args: Record<string, unknown>, at: Pointer): PathArgument[] {
+  const out: PathArgument[] = [];
+  const visit = (value: unknown, p: Pointer, depth: number) => {
+    if (depth > 64 || value === null || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) visit(value[i], childPointer(p, i), depth + 1);
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) {
+      if (CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
+      out.push({ at: childPointer(p, k), name: k, value: k });
+      visit(v, childPointer(p, k), depth + 1);
+    }
+  };
+  visit(args, at, 0);
+  return out;
 }

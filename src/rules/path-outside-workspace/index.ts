@@ -1,16 +1,19 @@
 import {
+  argumentKeys,
   isRemoteUrl,
   looksLikeEscapingPath,
+  MAX_ARGUMENT_DEPTH,
   normalizeAbsolute,
   pathArguments,
   pathNamesFor,
   realWorkspace,
   resolveArgument,
+  TOO_NESTED,
   whyOutside,
 } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
-import { isWriteTool } from "../../core/writers.js";
+import { stepWrites } from "../../core/writers.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 import { argumentStrings } from "../../core/walk.js";
@@ -23,7 +26,7 @@ export default defineRule({
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
-        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, at any depth, and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths.',
+        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths.',
       rationale:
         "The intake protocol §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link; write a copy of a hard-linked file, not the file.",
@@ -43,6 +46,8 @@ export default defineRule({
       for (const a of argumentStrings(step.args, step.argsAt))
         if (!a.content && !named.has(a.at) && looksLikeEscapingPath(a.name, a.value))
           args.push({ at: a.at, name: a.name, value: a.value });
+      for (const k of argumentKeys(step.args, step.argsAt))
+        if (!args.some((a) => a.at === k.at && a.value === k.value) && looksLikeEscapingPath("", k.value)) args.push(k);
       let writes: boolean | undefined;
       for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
@@ -51,13 +56,22 @@ export default defineRule({
           if (!why && "real" in r && !r.missing && files.nlink) {
             // A second name of the file may be anywhere on the same file system: a write through this one
             // changes it there too. Only writes count, and only the file as it is now.
-            writes ??= step.tool === undefined || isWriteTool(step.tool, ctx.tools, ctx.policy);
+            writes ??= step.tool === undefined || stepWrites(step.tool, step.args, ctx.tools, ctx.policy);
             // kind() is remembered from resolving the path (it exists); only a file is asked for its links.
             const links = writes && files.kind(r.real) === "file" ? files.nlink(r.real) : undefined;
             if (links !== undefined && links > 1)
               why = `is a hard link (the file has ${links} names, which may be outside the workspace), so writing it changes the file under every name`;
           }
           if (!why) continue;
+          if (arg.value === TOO_NESTED) {
+            ctx.report({
+              at: arg.at,
+              step: step.position,
+              message: `Step ${step.position}: the arguments under "${arg.name}" are ${why.slice(3)}; a path there could point anywhere.`,
+              hint: `flatten the arguments to at most ${MAX_ARGUMENT_DEPTH} levels`,
+            });
+            break;
+          }
           const decoded = r.reading !== arg.value && !r.reading.startsWith("\0") ? ` (read as "${r.reading.replace(/\0/g, "\\0")}")` : "";
           ctx.report({
             at: arg.at,

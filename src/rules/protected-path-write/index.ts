@@ -1,11 +1,13 @@
 import picomatch from "picomatch";
 import {
   isInside,
+  argumentKeys,
   isRemoteUrl,
   looksLikePath,
   normalizeAbsolute,
   pathArguments,
   pathNamesFor,
+  pathSegments,
   realWorkspace,
   relativeInside,
   resolveArgument,
@@ -14,9 +16,14 @@ import {
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { argumentStrings } from "../../core/walk.js";
-import { isWriteTool } from "../../core/writers.js";
+import { stepWrites } from "../../core/writers.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
+
+/** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
+const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
+/** Code points HFS+ and some normalisers drop from names. */
+const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 
@@ -39,7 +46,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value that looks like a path (no spaces, holds a `/` or starts with `.`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form (a Kelvin sign in `.\u212Aey` is a `K`). Read tools may read protected paths.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. Read tools may read protected paths.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -55,13 +62,15 @@ export default defineRule({
     const ws = normalizeAbsolute(ctx.policy.workspace);
     const wsReal = realWorkspace(ws, files);
     for (const step of plan.steps) {
-      if (step.tool === undefined || !isWriteTool(step.tool, ctx.tools, ctx.policy)) continue;
+      if (step.tool === undefined || !stepWrites(step.tool, step.args, ctx.tools, ctx.policy)) continue;
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
       const args = pathArguments(step, names);
       const named = new Set(args.map((a) => a.at));
       // A writer's path may hide under any name: every path-looking value counts.
       for (const a of argumentStrings(step.args, step.argsAt))
         if (!a.content && !named.has(a.at) && looksLikePath(a.name, a.value)) args.push({ at: a.at, name: a.name, value: a.value });
+      for (const k of argumentKeys(step.args, step.argsAt))
+        if (!args.some((a) => a.at === k.at && a.value === k.value) && looksLikePath("", k.value)) args.push(k);
       for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         const candidates: string[] = [];
@@ -82,15 +91,19 @@ export default defineRule({
           const c = candidates[i]!;
           const win = windowsSpelling(c);
           if (win !== undefined) add(win);
-          // File systems that normalise names (NFKC, compatibility folding) write `.Key` as `.Key`.
-          if (!/^[\x20-\x7e]*$/.test(c)) add((win ?? c).normalize("NFKC"));
+          // File systems that normalise names (NFKC, compatibility folding) write `.Key` as `.Key`. HFS+
+          // ignores invisible code points (a soft hyphen or a joiner in `.g\u00ADit` names `.git`).
+          if (!/^[\x20-\x7e]*$/.test(c)) add((win ?? c).normalize("NFKC").replace(IGNORABLE, ""));
         }
-        const hit = candidates.find((c) => isProtected(c));
+        // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
+        // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
+        const short = candidates.find((c) => pathSegments(c).some((seg) => SHORT_NAME.test(seg)));
+        const hit = short ?? candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
         ctx.report({
           at: arg.at,
           step: step.position,
-          message: `Step ${step.position}: "${step.tool}" would write to the protected path "${arg.value}"${hit !== arg.value ? ` (${hit})` : ""}.`,
+          message: `Step ${step.position}: "${step.tool}" would write to the protected path "${arg.value}"${hit !== arg.value ? ` (${hit})` : ""}${short !== undefined ? ", a Windows 8.3 short name that may stand for .git, .env or the policy" : ""}.`,
           hint: "remove the write or choose another file; protected paths are listed in paths.protected",
           actual: arg.value,
         });

@@ -73,6 +73,19 @@ describe("protected-path-write", () => {
     ["write_file", { path: ".\uFF45nv" }],
     ["write_file", { path: ".\uFF47it/config" }],
     ["write_file", { path: "a/.\u017Fsh/x" }],
+    // Windows 8.3 short names stand for any long name; invisible code points HFS+ drops.
+    ["write_file", { path: "GIT~1/hooks/pre-commit" }],
+    ["write_file", { path: "ENV~1" }],
+    ["write_file", { path: "PLANGA~1.YAM" }],
+    ["write_file", { path: ".gi\u00ADt/config" }],
+    ["write_file", { path: ".e\u034Fnv" }],
+    // A reader told to write is a writer.
+    ["read_file", { path: ".git/hooks/pre-commit", content: "x" }],
+    ["Read", { file_path: "in.txt", output_file: ".env" }],
+    ["grep", { pattern: "x", path: "src", save_as: "plangate.yaml" }],
+    // A map from paths to contents.
+    ["write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }],
+    ["apply", { changes: [{ ".env": "x" }] }],
   ])("reports %s %j", async (tool, args) => {
     const d = await check(tool, JSON.parse(JSON.stringify(args).replace("/WS/", `${ws}/`)) as Record<string, unknown>);
     expect(d).toHaveLength(1);
@@ -82,6 +95,14 @@ describe("protected-path-write", () => {
     const d = await check("write_file", { path: ".git/config" });
     expect(d[0]!.message).toBe('Step 1: "write_file" would write to the protected path ".git/config".');
     expect(d[0]!.pointer).toBe("/steps/0/arguments/path");
+  });
+  it("points at the value a path key names, and says what a short name is", async () => {
+    const d = await check("write_file", { files: { ".git/config": "x" } });
+    expect(d[0]!.pointer).toBe("/steps/0/arguments/files/.git~1config");
+    const s = await check("write_file", { path: "GIT~1/config" });
+    expect(s[0]!.message).toContain("Windows 8.3 short name");
+    expect(await check("write_file", { path: "notes~old/a.txt" })).toEqual([]);
+    expect(await check("read_file", { path: ".git/HEAD", from: 1, to: 10 })).toEqual([]);
   });
   it("lets read tools read protected paths, and write tools write others", async () => {
     expect(await check("read_file", { path: ".git/config" })).toEqual([]);

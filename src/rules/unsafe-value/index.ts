@@ -1,4 +1,4 @@
-import { pathArguments, pathNamesFor } from "../../core/paths.js";
+import { pathArguments, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 
 /**
@@ -47,7 +47,8 @@ export default defineRule({
         });
       }
       for (const arg of pathArguments(step, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) {
-        if (!HIDDEN.test(arg.value)) continue;
+        // A value too deep to walk is path-outside-workspace's to report, not a hidden character.
+        if (arg.value === TOO_NESTED || !HIDDEN.test(arg.value)) continue;
         ctx.report({
           at: arg.at,
           step: step.position,
