@@ -118,6 +118,15 @@ export function variants(): Variant[] {
     ["indented-item", ` ${path()}`],
     ["duplicate-key", `${path()}\n${path("other.txt")}`],
     ["nbsp-key", `- **File\u00a0Path:** ${hostile}\n${path()}`],
+    // mistletoe's strikethrough drops the tildes; a code span opened by a run of two backticks closes only at two.
+    ["strikethrough-value", `- **File Path:** notes~~.git~~.txt`],
+    ["strikethrough-bare", `- **File Path:** .git/hooks/pre-~~x~~commit`],
+    ["strikethrough-link-text", `- **File Path:** [no~~x~~tes.txt](/notes.txt)`],
+    ["strikethrough-key", `- **Note:** File~~ ~~Path: .git/hooks/pre-commit\n${path()}`],
+    ["strikethrough-plain-key", `- File Path: a~~b~~.txt`],
+    ["code-span-run-inside", "- **File Path:** `notes``.txt`"],
+    ["code-span-run-mismatch", "- **File Path:** `a``b` c`"],
+    ["code-span-run-plain", "- File Path: `a``.git`"],
   ];
   for (const [name, meta] of items) {
     add(`meta/create/${name}`, teddyPlan([create(meta)]));
@@ -130,9 +139,11 @@ export function variants(): Variant[] {
     add(`param/match-all/${v}`, teddyPlan([edit(`${path()}\n- **Match All:** ${v}`)]));
     add(`param/background/${v}`, teddyPlan([exec(`${desc}\n- **Background:** ${v}`)]));
   }
-  for (const v of ["30", "+30", "3_0", "30.5", "030", "abc", " 30 ", "-1"]) add(`param/timeout/${v}`, teddyPlan([exec(`${desc}\n- **Timeout:** ${v}`)]));
+  for (const v of ["30", "+30", "3_0", "30.5", "030", "abc", " 30 ", "-1", "\u0663\u0660", "\uff13\uff10", "+\uff13\uff10", "\u{1d7d1}\u{1d7ce}", "3\u0660", "\u00b3\u2070"]) add(`param/timeout/${v}`, teddyPlan([exec(`${desc}\n- **Timeout:** ${v}`)]));
   for (const v of ["src", "src dir", "src: x", "./a_b", "a_b_", "`src`"]) add(`param/cwd/${v}`, teddyPlan([exec(`${desc}\n- **cwd:** ${v}`)]));
   add("param/env-nested", teddyPlan([exec(`${desc}\n- **env:**\n  - FOO: bar`)]));
+  for (const v of ["\u0663", "\uff15"]) add(`param/tail/${v}`, teddyPlan([exec(`${desc}\n- **Tail:** ${v}`)]));
+  add("param/overwrite-fullwidth", teddyPlan([create(`${path()}\n- **Overwrite:** \uff54rue`)]));
   add("param/lines", teddyPlan([read(`- **Resource:** [a.py](/a.py)\n- **Lines:** 1-10`)]));
   add("param/expected-colon", teddyPlan([exec(`${desc}\n- **Expected Outcome:** Timeout: 5`)]));
 

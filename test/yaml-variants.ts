@@ -55,7 +55,7 @@ const LINE_BREAK_PIECES = ["\r", "\r\n", "\u0085", "\u2028", "\u2029", "\t", "  
 const ESCAPES = ["\\uD83D\\uDE00", "\\ud83d\\ude00", "\\U0001F600", "\\u00e9", "\\x41", "\\N", "\\L", "\\P", "\\_", "\\/", "\\e", "\\0", "\\t", "\\\t", "\\a", "\\v", "\\\\u0041", "\\\"", "\\uDBFF\\uDFFF"];
 
 const BLOCKS = ["|", "|-", "|+", ">", ">-", ">+", "|2", ">2", "|-2"];
-const BLOCK_BODIES = ["  text", "  text\n", "  text\n\n", "  line one\n  line two", "  line one\n\n  line two\n", "  a\tb\n", "   indented\n  text\n", "  text\n  ", "  x\n\n\n"];
+const BLOCK_BODIES = ["  text", "  text\n", "  text\n\n", "  line one\n  line two", "  line one\n\n  line two\n", "  a\tb\n", "   indented\n  text\n", "  text\n  ", "  x\n\n\n", "   \n", "    \n", "  text\n   \n", "  text\n \n", "  text\n   ", "    ", "    \n\n", "  text\n  \t\n", "  text\n   \n   \n \n", "  text\n   \r\nj: 1\n", "  text\n\n   \nj: 1\n"];
 
 const STRUCTURES: readonly string[] = [
   // directives and document markers

@@ -144,8 +144,11 @@ describe("YAML reader", () => {
     expect(at("a: b\u2028\n")[0]).toMatchObject({ line: 1, column: 5, text: "\u2028" });
     expect(at("a: |\n  text")[0]).toMatchObject({ pointer: "/a", hint: "end the file with a line break" });
     expect(at("%YAML 1.1\n---\na: b\n")[0]).toMatchObject({ line: 1, column: 1, text: "%YAML" });
+    expect(at("x: 1\na: |2\n   \n")[0]).toMatchObject({ rule: "unsafe-value", pointer: "/a", line: 2, column: 4, hint: expect.stringContaining("blank lines at the end") });
+    expect(at("a: >-3\n    ")[0]).toMatchObject({ pointer: "/a", line: 1, column: 4 });
+    expect(at("a: |\n  text\n   \nb: 1\n")[0]).toMatchObject({ pointer: "/a", line: 1 });
     // Where the readings agree nothing is reported: quoted text, ordinary numbers, CRLF line ends.
-    for (const ok of ['a: "yes"\n', "a: 'on'\n", "a: 1.5\n", "a: 0x1F\n", "a: 1.0e+3\n", "a: 12\r\nb: x\r\n", "a: |-\n  x", "y: n\n"])
+    for (const ok of ['a: "yes"\n', "a: 'on'\n", "a: 1.5\n", "a: 0x1F\n", "a: 1.0e+3\n", "a: 12\r\nb: x\r\n", "a: |-\n  x", "y: n\n", "a: |\n  x\n\n  y\n\nb: 1\n", "a: |2\n   x\n  \t y\n"])
       expect(at(ok), ok).toEqual([]);
   });
   it("with a YAML 1.2 executor only the refusals that are not about YAML 1.1 remain", () => {

@@ -306,6 +306,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         addIssue(issues, { rule: "parse-error", message: `The ${node.type === "QUOTE_SINGLE" ? "single" : "double"}-quoted ${what} is not closed.`, start, end, pointer: at, hint: "close the string with its quote" });
       if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
         unsafe(start, end, `The ${what} spells a UTF-16 surrogate as a \\u escape: PyYAML reads two lone surrogates where plangate reads one character.`, "write the character itself, or as one \\U00XXXXXX escape", at);
+      if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && spacedTrailingLine(text, body, end))
+        unsafe(start, end, `The block ${what} ends with a line of only spaces or tabs: PyYAML keeps the spaces past the block's indentation as text where plangate drops the line (or the reverse).`, "remove the spaces and tabs from the blank lines at the end of the block", at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
         unsafe(start, end, `The block ${what} ends the file without a line break: readers disagree on whether its last line ends with one.`, "end the file with a line break", at);
     }
@@ -528,4 +530,32 @@ function yamlHint(code: string): string {
     default:
       return "fix the YAML syntax at this position";
   }
+}
+
+/**
+ * True when a block scalar (body from `body` to `end`) is followed, after its last line with text (or
+ * from its start, when it has none), by a blank line holding spaces or tabs. PyYAML and the YAML 1.2
+ * reader disagree on such lines: with an indentation indicator, at the end of the file without a line
+ * break, or with no text line at all, one keeps the spaces past the indentation and the other drops them.
+ */
+function spacedTrailingLine(text: string, body: number, end: number): boolean {
+  let from = body;
+  for (let i = body; i < end && i < text.length; ) {
+    let j = i;
+    while (j < text.length && text[j] !== "\n" && text[j] !== "\r") j++;
+    if (/[^ \t]/.test(text.slice(i, j))) from = j;
+    i = j + 1;
+  }
+  // From the end of the last text line, through the blank lines that follow it.
+  for (let i = from; i < text.length; ) {
+    while (i < text.length && (text[i] === "\n" || text[i] === "\r")) i++;
+    let j = i;
+    while (j < text.length && text[j] !== "\n" && text[j] !== "\r") j++;
+    const line = text.slice(i, j);
+    if (/[^ \t]/.test(line)) return false;
+    if (line.length > 0) return true;
+    if (j >= text.length) return false;
+    i = j;
+  }
+  return false;
 }

@@ -40,6 +40,11 @@ const REFUSED: [string, string, number][] = [
   ["emphasis in a value", teddyPlan([create("- **File Path:** *notes*.txt")]), A + 1],
   ["an escape in a value", teddyPlan([create("- **File Path:** notes\\_a.txt")]), A + 1],
   ["an underscore at a word edge after a plain key", teddyPlan([create("- File Path: src/__init__.py")]), A + 1],
+  ["strikethrough in a value", teddyPlan([create("- **File Path:** a~~b~~.txt")]), A + 1],
+  ["strikethrough joining a key in another item", teddyPlan([create(`- **Note:** File~~ ~~Path: x.txt\n${path}`)]), A + 1],
+  ["a double-backtick run in a code span", teddyPlan([create("- **File Path:** `notes``.txt`")]), A + 1],
+  ["Arabic-Indic digits in Timeout", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n- **Timeout:** \u0663\u0660\n${F}shell\nls\n${F}`]), A + 2],
+  ["fullwidth digits in Tail", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n- **Tail:** \uff15\n${F}shell\nls\n${F}`]), A + 2],
 ];
 
 describe("one reading of a plan.md: refusals", () => {

@@ -252,6 +252,9 @@ const DISPATCH = new Set(["CREATE", "READ", "EDIT", "EXECUTE", "RESEARCH"]);
 /** Every metadata key TeDDy's parser looks for, as the substring "Key:" anywhere in an item. */
 export const TEDDY_KEYS = ["Description", "File Path", "Resource", "Overwrite", "Lines", "Match All", "Expected Outcome", "cwd", "Allow Failure", "Background", "Timeout", "Tail", "env"];
 
+/** Keys whose values TeDDy converts (int(), .lower() == "true") or an executor reads as numbers. */
+const NUMERIC_OR_FLAG_KEYS = new Set(["Overwrite", "Lines", "Match All", "Allow Failure", "Background", "Timeout", "Tail"]);
+
 /** Every "Key:" TeDDy looks for, found in one pass. */
 const KEY_MENTIONS = new RegExp(`(?:${TEDDY_KEYS.join("|")}):`, "g");
 
@@ -449,6 +452,12 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
   const out: ReadingIssue[] = [];
   for (const item of items(doc, list)) {
     const bad = (message: string, hint: string) => out.push({ line: item.line, message: `Line ${item.line}: ${message}`, hint });
+    // mistletoe reads ~~text~~ as strikethrough and drops the tildes (a~~b~~ is "ab" to TeDDy, and
+    // "File~~ ~~Path:" is the key "File Path:"); markdown-it here keeps them as text.
+    if (item.raw.includes("~~")) {
+      bad('"~~" in a metadata item; TeDDy\'s parser reads ~~text~~ as strikethrough and drops the tildes.', "remove the ~~ from the item, or write the path as a link [path](/path)");
+      continue;
+    }
     const m = /^\*\*([^*:]+):\*\*(.*)$/.exec(item.raw) ?? /^\*\*([^*:]+)\*\*:(.*)$/.exec(item.raw) ?? /^([^*:`[\]<>_\\&]+):(.*)$/.exec(item.raw);
     if (!m) {
       bad("a metadata item that is not of the form `**Key:** value`.", "write the item as `- **Key:** value`");
@@ -463,6 +472,12 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
       continue;
     }
     if (key === "Description") continue;
+    // TeDDy turns these with Python's int() and str.lower(), which read any Unicode digit
+    // (Timeout: ٣٠ is 30 to TeDDy, text to plangate): their values must be plain ASCII.
+    if (NUMERIC_OR_FLAG_KEYS.has(key) && !/^[\x20-\x7e]*$/.test(value)) {
+      bad(`a character outside plain ASCII in the value of "${key}"; Python's int() reads Unicode digits as numbers where plangate reads text.`, `write the value of "${key}" with ASCII digits and letters only`);
+      continue;
+    }
     const flat = `${key}:${value}`.replace(/[*_`\\]/g, "");
     const named = flat.match(KEY_MENTIONS) ?? [];
     const own = TEDDY_KEYS.includes(key) ? 1 : 0;
@@ -493,7 +508,9 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
       continue;
     }
     const outsideCode = value.replace(/`[^`\s][^`]*`/g, "x");
-    if (/`/.test(outsideCode)) {
+    // A run of two or more backticks pairs only with a run of the same length (`a``b` is one code
+    // span holding a``b), which the single-backtick pairing here does not follow.
+    if (/`/.test(outsideCode) || value.includes("``")) {
       bad("an unbalanced or spaced code span in a metadata value.", "write `code` with no spaces just inside the backticks");
       continue;
     }
