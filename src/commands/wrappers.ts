@@ -127,7 +127,9 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
       break;
     }
     if (v === "-" && flags.has("-")) continue;
-    if (v.startsWith("-") && v !== "-" && !(program === "nice" && /^-\d+$/.test(v))) {
+    // nice's old form: `nice -5 prog` is `nice -n 5 prog`.
+    if (program === "nice" && /^-\d+$/.test(v)) continue;
+    if (v.startsWith("-") && v !== "-") {
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);
         if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${name} has no value` };
