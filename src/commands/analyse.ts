@@ -194,13 +194,7 @@ class Analysis {
         continue;
       }
       if (textOnly) continue;
-      let v = w.value;
-      if (v.startsWith("-")) {
-        const eq = v.indexOf("=");
-        if (!v.startsWith("--") || eq < 0) continue;
-        v = v.slice(eq + 1);
-      }
-      this.path(v, w.glob);
+      for (const v of pathsIn(w.value)) this.path(v, w.glob);
     }
   }
 
@@ -210,6 +204,34 @@ class Analysis {
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     this.report.paths.push(t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd });
   }
+}
+
+/** How many letters of a short-option cluster are tried as the option before a glued value. */
+const MAX_CLUSTER = 4;
+
+/**
+ * The paths an argument may name. A plain word is one. A long option's value after `=` is one
+ * (`--output=/x`). A short option may have its value glued on (`-o/x`, `-Dt/x`, `-C/tmp`): plangate
+ * does not know each program's options, so every suffix after one to four option letters that looks
+ * like a path (starts with `/`, `~` or `.`, or holds a `/`) is one. A `name=value` operand's value is
+ * one too (`dd of=/x`, `make DESTDIR=/x`).
+ */
+function pathsIn(v: string): string[] {
+  if (v.startsWith("--")) {
+    const eq = v.indexOf("=");
+    return eq < 0 ? [] : [v.slice(eq + 1)];
+  }
+  if (v.startsWith("-")) {
+    const out: string[] = [];
+    for (let k = 2; k <= Math.min(v.length - 1, MAX_CLUSTER + 1); k++) {
+      if (!/^[A-Za-z0-9]$/.test(v[k - 1]!)) break;
+      const rest = v.slice(k).replace(/^=/, "");
+      if (/^[/~.]/.test(rest) || rest.includes("/")) out.push(rest);
+    }
+    return out;
+  }
+  const m = /^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$/.exec(v);
+  return m ? [v, m[1]!] : [v];
 }
 
 function globMatchesDotDot(segment: string): boolean {
