@@ -47,6 +47,9 @@ const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /** Files that are no file: the standard streams and the null device. */
 const DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|tty|fd\/\d+)$/;
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
+const ARITH_TESTS = /^-(?:eq|ne|lt|le|gt|ge)$/;
+/** Builtins that evaluate an argument as arithmetic or as a variable name with a subscript. */
+const SUBSCRIPT_EVALUATORS = new Set([...DECLARATIONS, "let", "unset", "read", "mapfile", "readarray", "getopts", "wait", "printf", "test", "[", "[[", "((", "shift", "return", "exit", "ulimit", "kill"]);
 
 /** Checks one command line against the mode and the policy's commands. */
 export function analyseCommand(reader: ShellReader, text: string, mode: CommandMode, policy: CommandPolicy): CommandReport {
@@ -88,7 +91,10 @@ class Analysis {
   }
 
   private simple(cmd: SimpleCommand, depth: number): void {
-    for (const a of cmd.assignments) this.assignment(a.name);
+    for (const a of cmd.assignments) {
+      this.assignment(a.name);
+      this.storedCode(a.name, a.value?.value);
+    }
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
@@ -125,6 +131,7 @@ class Analysis {
     else if (!allowed(this.policy, values))
       this.find("disallowed-tool", `runs "${name}", which commands.allow does not list`, `use a program commands.allow lists, or add "${name}" to it in plangate.yaml`);
     this.rewiring(name, args);
+    this.evaluated(name, args);
 
     if (isWrapper(name)) {
       const consumed = new Set<ShellWord>();
@@ -149,11 +156,23 @@ class Analysis {
         }
         this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
       }
-      if (name === "env") for (const w of args) if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) this.assignment(w.value.slice(0, w.value.indexOf("=")));
+      if (name === "env")
+        for (const w of args)
+          if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
+            const eq = w.value.indexOf("=");
+            this.assignment(w.value.slice(0, eq));
+            this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
+          }
       this.args(args.filter((w) => !consumed.has(w)), false);
       return;
     }
-    if (DECLARATIONS.has(name)) for (const w of args) if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:=|$)/.test(w.value)) this.assignment(w.value.split("=")[0]!);
+    if (DECLARATIONS.has(name))
+      for (const w of args)
+        if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(?:=|$)/.test(w.value)) {
+          const eq = w.value.indexOf("=");
+          this.assignment(w.value.split(/[=[]/)[0]!);
+          if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
+        }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name));
     if (name === "cd" || name === "pushd") this.cd(args);
   }
@@ -169,6 +188,45 @@ class Analysis {
             ? "loads or switches shell builtins"
             : undefined;
     if (why) this.find("disallowed-tool", `${why}, which changes what a later command name runs`, "run the program directly, by its own name");
+  }
+
+  /**
+   * Builtins that evaluate their arguments: as arithmetic, whose array subscripts bash expands (so
+   * `let 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`, `printf -v 'a[$(rm x)]'`, `unset 'a[$(rm x)]'`,
+   * `[[ 1 -eq 'a[$(rm x)]' ]]`, `test -v 'a[$(rm x)]'` run rm), or as a command (`mapfile -C`,
+   * `compgen -C`, `fc`, `bind -x`).
+   */
+  private evaluated(name: string, args: ShellWord[]): void {
+    if (SUBSCRIPT_EVALUATORS.has(name) && (name !== "printf" || args.some((w) => w.value === "-v"))) {
+      const w = args.find((a) => a.value !== undefined && /\[[^\]]*[$`]/.test(a.value));
+      if (w)
+        this.find("disallowed-tool", `gives ${name} ${w.source}, an array subscript holding an expansion, which bash evaluates and so runs any command in it`, "write a plain variable name or number; run a command as its own command");
+    }
+    const flags = args.map((w) => w.value ?? "").filter((v) => /^-[A-Za-z]/.test(v));
+    // A variable named in arithmetic has its value evaluated as arithmetic too, subscripts and all:
+    // what it holds is decided at run time.
+    const arith =
+      name === "let" || name === "(("
+        ? args
+        : name === "[["
+          ? args.filter((_, i) => ARITH_TESTS.test(args[i - 1]?.value ?? "") || ARITH_TESTS.test(args[i + 1]?.value ?? ""))
+          : DECLARATIONS.has(name) && flags.some((v) => v.includes("i"))
+            ? args.filter((w) => w.value?.includes("=")).map((w) => ({ ...w, value: w.value!.slice(w.value!.indexOf("=") + 1) }))
+            : [];
+    const named = arith.find((w) => w.value !== undefined && /[A-Za-z_]/.test(w.value.replace(/^-[A-Za-z]+$/, "").replace(/0[xX][0-9A-Fa-f]+|\d+#[0-9A-Za-z@_]+/g, "")));
+    if (named) this.find("unresolved-argument", `evaluates ${named.source} as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)`, "write numbers, or compute the value in a separate, checked step");
+    const hidden =
+      name === "fc" ||
+      ((name === "mapfile" || name === "readarray") && flags.some((v) => v.includes("C"))) ||
+      ((name === "compgen" || name === "complete") && flags.some((v) => /[CF]/.test(v))) ||
+      (name === "bind" && flags.some((v) => v.includes("x")));
+    if (hidden) this.find("disallowed-tool", `runs a command that ${name} is given as text (or takes from the history), which plangate does not read`, "write the command itself into the plan");
+  }
+
+  /** An assignment whose literal value is code (`x='a[$(rm y)]'`): arithmetic on x, `${x@P}` or eval would run it. */
+  private storedCode(name: string, value: string | undefined): void {
+    if (value !== undefined && /\$\(|`/.test(value))
+      this.find("disallowed-tool", `stores a command substitution as text in ${name}, which arithmetic, \${${name}@P} or eval would run`, "store plain data, or run the command as its own command");
   }
 
   private cd(args: ShellWord[]): void {

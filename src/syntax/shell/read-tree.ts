@@ -279,7 +279,7 @@ export class Reader {
       if (this.tooDeep(n, d)) return;
       for (const c of n.namedChildren) {
         if (!c) continue;
-        if (c.type === "test_operator" || c.type === "extglob_pattern" || c.type === "regex") continue;
+        if (c.type === "extglob_pattern" || c.type === "regex") continue;
         if (c.type === "binary_expression" || c.type === "unary_expression" || c.type === "parenthesized_expression" || c.type === "ternary_expression" || c.type === "postfix_expression")
           visit(c, d + 1);
         else cmd.words.push(this.word(c, d + 1));
@@ -413,6 +413,7 @@ export class Reader {
         return { shape: mask(t) };
       case "extglob_pattern":
       case "regex":
+      case "test_operator":
         return { value: t, shape: t };
       default:
         if (node.isError || node.isMissing) this.statement(node, depth);
