@@ -124,6 +124,8 @@ class Analysis {
     }
     const name = programName(argv0.value);
     this.report.programs.push(name);
+    if (/[^\x21-\x7e]/.test(name))
+      this.find("disallowed-tool", `runs "${name}", a program name with characters outside printable ASCII, which can look like another program (ｒｍ, rм)`, "write the program's name in plain ASCII");
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false);
     const values = [name, ...args.map((w) => w.value)];
     const denied = deniedBy(this.policy, values);
