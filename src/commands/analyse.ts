@@ -106,6 +106,8 @@ class Analysis {
   }
 
   private assignment(name: string): void {
+    if (name === "CDPATH")
+      this.find("unresolved-argument", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace");
     if (REWIRING_VARIABLES.test(name))
       this.find("disallowed-tool", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`);
   }
