@@ -226,7 +226,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
   it.skipIf(!built)("resolves a call's paths again when it is made: a link made after approval is no way out", async () => {
     const a = await approved();
     const state = join(a.guardDir, "state.json");
-    const start = await cli(["guard", "start", "plan.json", "--approval", a.approvalFile, "--state", state, "--audit", join(a.guardDir, "audit.log"), "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
+    const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", join(a.guardDir, "audit.log"), "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.code).toBe(0);
     expect((await hook(state, call("read_file", PLAN[0]!.params))).code).toBe(0);
     // Between approval and the write, out.txt became a link to a file outside the workspace.
