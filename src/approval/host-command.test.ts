@@ -31,6 +31,15 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["cd out && cat secret", "path-outside-workspace"],
     ["echo KEY=1 > .env", "protected-path-write"],
     ["ls $HOME", "unresolved-argument"],
+    ["coproc w { rm -rf build; }", "parse-error"],
+    ["time { rm -rf build; }", "parse-error"],
+    ["nice -5 rm -rf build", "disallowed-tool"],
+    ["let 'a[$(rm -rf build)]'", "disallowed-tool"],
+    ["ｒｍ -rf build", "disallowed-tool"],
+    ["rm\u200b -rf build", "parse-error"],
+    ["sort -o/tmp/x data", "path-outside-workspace"],
+    ["dd if=x of=.env", "protected-path-write"],
+    ["export CDPATH=/; cd etc", "unresolved-argument"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]));
     expect(d?.rule).toBe(rule);

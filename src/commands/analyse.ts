@@ -47,6 +47,9 @@ const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /** Files that are no file: the standard streams and the null device. */
 const DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|tty|fd\/\d+)$/;
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
+const ARITH_TESTS = /^-(?:eq|ne|lt|le|gt|ge)$/;
+/** Builtins that evaluate an argument as arithmetic or as a variable name with a subscript. */
+const SUBSCRIPT_EVALUATORS = new Set([...DECLARATIONS, "let", "unset", "read", "mapfile", "readarray", "getopts", "wait", "printf", "test", "[", "[[", "((", "shift", "return", "exit", "ulimit", "kill"]);
 
 /** Checks one command line against the mode and the policy's commands. */
 export function analyseCommand(reader: ShellReader, text: string, mode: CommandMode, policy: CommandPolicy): CommandReport {
@@ -88,7 +91,10 @@ class Analysis {
   }
 
   private simple(cmd: SimpleCommand, depth: number): void {
-    for (const a of cmd.assignments) this.assignment(a.name);
+    for (const a of cmd.assignments) {
+      this.assignment(a.name);
+      this.storedCode(a.name, a.value?.value);
+    }
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
@@ -100,6 +106,8 @@ class Analysis {
   }
 
   private assignment(name: string): void {
+    if (name === "CDPATH")
+      this.find("unresolved-argument", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace");
     if (REWIRING_VARIABLES.test(name))
       this.find("disallowed-tool", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`);
   }
@@ -118,6 +126,8 @@ class Analysis {
     }
     const name = programName(argv0.value);
     this.report.programs.push(name);
+    if (/[^\x21-\x7e]/.test(name))
+      this.find("disallowed-tool", `runs "${name}", a program name with characters outside printable ASCII, which can look like another program (ｒｍ, rм)`, "write the program's name in plain ASCII");
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false);
     const values = [name, ...args.map((w) => w.value)];
     const denied = deniedBy(this.policy, values);
@@ -125,6 +135,7 @@ class Analysis {
     else if (!allowed(this.policy, values))
       this.find("disallowed-tool", `runs "${name}", which commands.allow does not list`, `use a program commands.allow lists, or add "${name}" to it in plangate.yaml`);
     this.rewiring(name, args);
+    this.evaluated(name, args);
 
     if (isWrapper(name)) {
       const consumed = new Set<ShellWord>();
@@ -149,11 +160,23 @@ class Analysis {
         }
         this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
       }
-      if (name === "env") for (const w of args) if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) this.assignment(w.value.slice(0, w.value.indexOf("=")));
+      if (name === "env")
+        for (const w of args)
+          if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
+            const eq = w.value.indexOf("=");
+            this.assignment(w.value.slice(0, eq));
+            this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
+          }
       this.args(args.filter((w) => !consumed.has(w)), false);
       return;
     }
-    if (DECLARATIONS.has(name)) for (const w of args) if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:=|$)/.test(w.value)) this.assignment(w.value.split("=")[0]!);
+    if (DECLARATIONS.has(name))
+      for (const w of args)
+        if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(?:=|$)/.test(w.value)) {
+          const eq = w.value.indexOf("=");
+          this.assignment(w.value.split(/[=[]/)[0]!);
+          if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
+        }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name));
     if (name === "cd" || name === "pushd") this.cd(args);
   }
@@ -169,6 +192,45 @@ class Analysis {
             ? "loads or switches shell builtins"
             : undefined;
     if (why) this.find("disallowed-tool", `${why}, which changes what a later command name runs`, "run the program directly, by its own name");
+  }
+
+  /**
+   * Builtins that evaluate their arguments: as arithmetic, whose array subscripts bash expands (so
+   * `let 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`, `printf -v 'a[$(rm x)]'`, `unset 'a[$(rm x)]'`,
+   * `[[ 1 -eq 'a[$(rm x)]' ]]`, `test -v 'a[$(rm x)]'` run rm), or as a command (`mapfile -C`,
+   * `compgen -C`, `fc`, `bind -x`).
+   */
+  private evaluated(name: string, args: ShellWord[]): void {
+    if (SUBSCRIPT_EVALUATORS.has(name) && (name !== "printf" || args.some((w) => w.value === "-v"))) {
+      const w = args.find((a) => a.value !== undefined && /\[[^\]]*[$`]/.test(a.value));
+      if (w)
+        this.find("disallowed-tool", `gives ${name} ${w.source}, an array subscript holding an expansion, which bash evaluates and so runs any command in it`, "write a plain variable name or number; run a command as its own command");
+    }
+    const flags = args.map((w) => w.value ?? "").filter((v) => /^-[A-Za-z]/.test(v));
+    // A variable named in arithmetic has its value evaluated as arithmetic too, subscripts and all:
+    // what it holds is decided at run time.
+    const arith =
+      name === "let" || name === "(("
+        ? args
+        : name === "[["
+          ? args.filter((_, i) => ARITH_TESTS.test(args[i - 1]?.value ?? "") || ARITH_TESTS.test(args[i + 1]?.value ?? ""))
+          : DECLARATIONS.has(name) && flags.some((v) => v.includes("i"))
+            ? args.filter((w) => w.value?.includes("=")).map((w) => ({ ...w, value: w.value!.slice(w.value!.indexOf("=") + 1) }))
+            : [];
+    const named = arith.find((w) => w.value !== undefined && /[A-Za-z_]/.test(w.value.replace(/^-[A-Za-z]+$/, "").replace(/0[xX][0-9A-Fa-f]+|\d+#[0-9A-Za-z@_]+/g, "")));
+    if (named) this.find("unresolved-argument", `evaluates ${named.source} as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)`, "write numbers, or compute the value in a separate, checked step");
+    const hidden =
+      name === "fc" ||
+      ((name === "mapfile" || name === "readarray") && flags.some((v) => v.includes("C"))) ||
+      ((name === "compgen" || name === "complete") && flags.some((v) => /[CF]/.test(v))) ||
+      (name === "bind" && flags.some((v) => v.includes("x")));
+    if (hidden) this.find("disallowed-tool", `runs a command that ${name} is given as text (or takes from the history), which plangate does not read`, "write the command itself into the plan");
+  }
+
+  /** An assignment whose literal value is code (`x='a[$(rm y)]'`): arithmetic on x, `${x@P}` or eval would run it. */
+  private storedCode(name: string, value: string | undefined): void {
+    if (value !== undefined && /\$\(|`/.test(value))
+      this.find("disallowed-tool", `stores a command substitution as text in ${name}, which arithmetic, \${${name}@P} or eval would run`, "store plain data, or run the command as its own command");
   }
 
   private cd(args: ShellWord[]): void {
@@ -194,13 +256,7 @@ class Analysis {
         continue;
       }
       if (textOnly) continue;
-      let v = w.value;
-      if (v.startsWith("-")) {
-        const eq = v.indexOf("=");
-        if (!v.startsWith("--") || eq < 0) continue;
-        v = v.slice(eq + 1);
-      }
-      this.path(v, w.glob);
+      for (const v of pathsIn(w.value)) this.path(v, w.glob);
     }
   }
 
@@ -210,6 +266,34 @@ class Analysis {
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     this.report.paths.push(t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd });
   }
+}
+
+/** How many letters of a short-option cluster are tried as the option before a glued value. */
+const MAX_CLUSTER = 4;
+
+/**
+ * The paths an argument may name. A plain word is one. A long option's value after `=` is one
+ * (`--output=/x`). A short option may have its value glued on (`-o/x`, `-Dt/x`, `-C/tmp`): plangate
+ * does not know each program's options, so every suffix after one to four option letters that looks
+ * like a path (starts with `/`, `~` or `.`, or holds a `/`) is one. A `name=value` operand's value is
+ * one too (`dd of=/x`, `make DESTDIR=/x`).
+ */
+function pathsIn(v: string): string[] {
+  if (v.startsWith("--")) {
+    const eq = v.indexOf("=");
+    return eq < 0 ? [] : [v.slice(eq + 1)];
+  }
+  if (v.startsWith("-")) {
+    const out: string[] = [];
+    for (let k = 2; k <= Math.min(v.length - 1, MAX_CLUSTER + 1); k++) {
+      if (!/^[A-Za-z0-9]$/.test(v[k - 1]!)) break;
+      const rest = v.slice(k).replace(/^=/, "");
+      if (/^[/~.]/.test(rest) || rest.includes("/")) out.push(rest);
+    }
+    return out;
+  }
+  const m = /^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$/.exec(v);
+  return m ? [v, m[1]!] : [v];
 }
 
 function globMatchesDotDot(segment: string): boolean {

@@ -90,6 +90,34 @@ describe("analysis", () => {
     const r = analyseCommand(reader, "echo /etc/passwd > /etc/motd", "chain", { allow: [], deny: [], allowCompound: false });
     expect(r.paths.map((p) => p.text)).toEqual(["/etc/motd"]);
   });
+  it("reads a value glued to a short option, and a name=value operand, as a path", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => p.text);
+    expect(paths("sort -o/tmp/x data")).toEqual(["/tmp/x", "data"]);
+    expect(paths("install -Dt/etc x")).toContain("/etc");
+    expect(paths("gcc -o.git/hooks/pre-commit -O2 x.c")).toEqual([".git/hooks/pre-commit", "x.c"]);
+    expect(paths("dd if=in of=/dev/sda")).toEqual(["if=in", "in", "of=/dev/sda", "/dev/sda"]);
+    expect(paths("ls -la --color=auto")).toEqual(["auto"]);
+  });
+  it("finds a glued path after any one to four option letters (property)", () => {
+    const letters = fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcdoCDtOT0123") });
+    const target = fc.constantFrom("/etc/passwd", "../x", "~/.bashrc", ".env", "a/../../x");
+    fc.assert(
+      fc.property(letters, target, (l, t) => {
+        const r = analyseCommand(reader, `prog -${l}${t} y`, "chain", { allow: [], deny: [], allowCompound: false });
+        expect(r.paths.map((p) => p.text)).toContain(t);
+      }),
+      { numRuns: 200 },
+    );
+  });
+  it("refuses array subscripts with expansions given to builtins that evaluate them", () => {
+    expect(rules("let 'a[$(id)]'", "chain")).toContain("disallowed-tool");
+    expect(rules("printf -v 'a[`id`]' x", "chain")).toEqual(["disallowed-tool"]);
+    expect(rules("printf '%s' 'a[$(id)]'", "chain")).toEqual([]);
+    expect(rules("awk '{a[$1]++}' f", "chain")).toEqual([]);
+    expect(rules("x=$(cat n); let x+1", "chain")).toEqual(["unresolved-argument"]);
+    expect(rules("x=$(cat n); [[ x -gt 1 ]]", "chain")).toEqual(["unresolved-argument"]);
+    expect(rules("[[ 2 -gt 1 ]]", "chain")).toEqual([]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
@@ -102,7 +130,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(
@@ -119,7 +147,7 @@ describe("spellings of a program (property)", () => {
   it("allows an allowed program however it is spelt", () => {
     fc.assert(
       // (Programs that run programs, such as sh or env, are judged by what they run.)
-      fc.property(name.filter((n) => !isWrapper(n) && !["alias", "hash", "enable"].includes(n)), hows, (n, h) => {
+      fc.property(name.filter((n) => !isWrapper(n) && !["alias", "hash", "enable", "fc", "let"].includes(n)), hows, (n, h) => {
         const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
         const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
         // Never another program: allowed as itself, or refused as unreadable.

@@ -56,6 +56,51 @@ const SPECS: Record<string, WrapperSpec> = {
   taskset: { flags: ["-a", "--all-tasks", "-c", "--cpu-list"], operands: 1 },
   strace: { valued: ["-o", "-e", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"], flags: ["-c", "-C", "-d", "-D", "-f", "-ff", "-F", "-i", "-k", "-q", "-qq", "-r", "-t", "-tt", "-ttt", "-T", "-v", "-V", "-w", "-x", "-xx", "-y", "-yy", "-z", "-Z"] },
   ltrace: { valued: ["-o", "-e", "-s", "-u", "-a", "-l", "-L", "-n", "-x"], flags: ["-b", "-c", "-C", "-d", "-D", "-f", "-i", "-r", "-S", "-t", "-tt", "-ttt", "-T", "-w"] },
+  pkexec: { valued: ["--user"], flags: ["--disable-internal-agent", "--keep-cwd"], fallback: "sh" },
+  unshare: {
+    valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"],
+    flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c", "--map-current-user", "--mount-proc", "--kill-child"],
+    fallback: "sh",
+  },
+  nsenter: {
+    valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"],
+    flags: ["-a", "--all", "-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-F", "--no-fork", "--preserve-credentials"],
+    fallback: "sh",
+  },
+  "systemd-run": {
+    valued: ["-u", "--unit", "-p", "--property", "--description", "-E", "--setenv", "-M", "--machine", "--slice", "--uid", "--gid", "--working-directory"],
+    flags: ["--user", "--system", "--scope", "-t", "--pty", "-P", "--pipe", "-q", "--quiet", "-G", "--collect", "--wait", "-r", "--remain-after-exit", "--no-block", "--same-dir", "-S", "--shell"],
+  },
+  script: { valued: ["-t", "--timing", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo"], flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet"], script: ["-c", "--command"], operands: 1, fallback: "sh" },
+  chrt: { flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-f", "--fifo", "-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"], nothing: ["-p", "--pid", "-m", "--max"], operands: 1 },
+  setarch: { flags: ["-v", "--verbose", "-R", "--addr-no-randomize", "-F", "--fdpic-funcptrs", "-Z", "--mmap-page-zero", "-L", "--addr-compat-layout", "-X", "--read-implies-exec", "-B", "--32bit", "-I", "--short-inode", "-S", "--whole-seconds", "-T", "--sticky-timeouts", "-3", "--3gb", "--4gb", "--uname-2.6"], operands: 1, fallback: "sh" },
+  faketime: { valued: ["-m", "-f"], operands: 1 },
+  cgexec: { valued: ["-g"], flags: ["--sticky"] },
+  // Runners whose options plangate does not list: any option is refused, the program after is checked.
+  prlimit: {},
+  numactl: {},
+  runcon: {},
+  firejail: {},
+  bwrap: {},
+  proot: {},
+  fakeroot: {},
+  eatmydata: {},
+  nocache: {},
+  valgrind: {},
+  catchsegv: {},
+  torsocks: {},
+  proxychains: {},
+  proxychains4: {},
+  rlwrap: {},
+  "xvfb-run": {},
+  "dbus-run-session": {},
+  "ssh-agent": {},
+  "systemd-inhibit": {},
+  setpriv: {},
+  linux32: {},
+  linux64: {},
+  chpst: {},
+  softlimit: {},
   watch: { valued: ["-n", "--interval", "-q", "--equexit"], flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-x", "--exec"] },
 };
 
@@ -76,7 +121,7 @@ export type Inner =
 
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(program: string): boolean {
-  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser";
+  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
 }
 
 function optionName(word: string): { name: string; attached?: string } {
@@ -99,6 +144,8 @@ function innerOf(program: string, args: ShellWord[]): Inner {
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
   if (program === "su" || program === "runuser") return suInner(program, args);
+  if (program === "sg") return sgInner(args);
+  if (program === "parallel" || program === "sem") return parallelInner(program, args);
   if (program === "watch") {
     const r = optionsThen(program, SPECS.watch!, args);
     if (r.kind !== "argv") return r;
@@ -127,7 +174,9 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
       break;
     }
     if (v === "-" && flags.has("-")) continue;
-    if (v.startsWith("-") && v !== "-" && !(program === "nice" && /^-\d+$/.test(v))) {
+    // nice's old form: `nice -5 prog` is `nice -n 5 prog`.
+    if (program === "nice" && /^-\d+$/.test(v)) continue;
+    if (v.startsWith("-") && v !== "-") {
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);
         if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${name} has no value` };
@@ -227,4 +276,26 @@ function suInner(program: string, args: ShellWord[]): Inner {
     if (/^-c./.test(v)) return { kind: "script", word: { ...args[i]!, value: v.slice(2) } };
   }
   return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
+}
+
+/** `sg group -c 'cmd'` or `sg group cmd args`: the command is a line for /bin/sh. */
+function sgInner(args: ShellWord[]): Inner {
+  const rest = args.slice(args[0]?.value === "-" ? 1 : 0);
+  if (rest.length < 2) return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
+  const after = rest.slice(1);
+  if (after[0]?.value === "-c") return after[1] ? { kind: "script", word: after[1] } : { kind: "unknown", why: "-c has no command" };
+  return { kind: "script", word: after };
+}
+
+/**
+ * GNU parallel (and sem) run the words before `:::` as a shell command line, once per input. Options
+ * are not followed: any is refused. With no command, parallel runs lines from its input.
+ */
+function parallelInner(program: string, args: ShellWord[]): Inner {
+  const end = args.findIndex((w) => w.value !== undefined && /^:::[:+]*$/.test(w.value));
+  const command = end < 0 ? args : args.slice(0, end);
+  const option = command.find((w) => w.value === undefined || w.value.startsWith("-"));
+  if (option) return { kind: "unknown", why: option.value === undefined ? `its argument ${option.source} is decided at run time` : `plangate does not follow its options (${option.source})` };
+  if (command.length === 0) return { kind: "hidden", why: `${program} runs command lines read from its input, which plangate cannot check` };
+  return { kind: "script", word: command };
 }

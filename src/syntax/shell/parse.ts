@@ -78,6 +78,9 @@ function precheck(text: string): ShellScript["problems"][number] | undefined {
   const ctl = /[\0-\x08\x0b-\x1f\x7f]/.exec(text);
   if (ctl)
     return { message: `the command holds the control character U+${ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}, which shells read in different ways`, start: ctl.index, end: ctl.index + 1 };
+  const hidden = /[\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u.exec(text);
+  if (hidden)
+    return { message: `the command holds the invisible or look-alike space character U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}, which makes it read as something other than it shows`, start: hidden.index, end: hidden.index + hidden[0].length };
   return undefined;
 }
 

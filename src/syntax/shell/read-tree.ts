@@ -229,6 +229,21 @@ export class Reader {
       else cmd.words.push(this.word(c, depth + 1));
     }
     this.adjacent(cmd);
+    this.reserved(cmd);
+  }
+
+  /**
+   * A reserved word read as a plain word means the parser and bash disagree: `coproc NAME { rm x; }`
+   * is a compound command to bash but `coproc NAME { rm x` and `}` to tree-sitter-bash. A command whose
+   * program is an unquoted reserved word, or a `coproc` or `time` followed by one, is refused.
+   */
+  private reserved(cmd: SimpleCommand): void {
+    const [first] = cmd.words;
+    if (!first) return;
+    const keyword = (w: ShellWord) => RESERVED.has(w.source);
+    const bad = keyword(first) && first.source !== "coproc" && first.source !== "time" ? first : first.source === "coproc" || first.source === "time" ? cmd.words.slice(1).find(keyword) : undefined;
+    if (bad)
+      this.script.problems.push({ message: `the reserved word "${bad.source}" is read as a plain word here, which bash would not do`, start: bad.start, end: bad.end });
   }
 
   /**
@@ -264,7 +279,7 @@ export class Reader {
       if (this.tooDeep(n, d)) return;
       for (const c of n.namedChildren) {
         if (!c) continue;
-        if (c.type === "test_operator" || c.type === "extglob_pattern" || c.type === "regex") continue;
+        if (c.type === "extglob_pattern" || c.type === "regex") continue;
         if (c.type === "binary_expression" || c.type === "unary_expression" || c.type === "parenthesized_expression" || c.type === "ternary_expression" || c.type === "postfix_expression")
           visit(c, d + 1);
         else cmd.words.push(this.word(c, d + 1));
@@ -398,6 +413,7 @@ export class Reader {
         return { shape: mask(t) };
       case "extglob_pattern":
       case "regex":
+      case "test_operator":
         return { value: t, shape: t };
       default:
         if (node.isError || node.isMissing) this.statement(node, depth);
@@ -406,6 +422,9 @@ export class Reader {
     }
   }
 }
+
+/** Words bash reads as syntax where a command may start. */
+const RESERVED = new Set(["{", "}", "(", ")", "!", "if", "then", "elif", "else", "fi", "for", "select", "while", "until", "do", "done", "case", "esac", "in", "function", "coproc", "time", "[[", "]]", "(("]);
 
 /** Node types that may appear where a word is expected. */
 const VALUE_PARTS = new Set([
