@@ -1,23 +1,15 @@
 import type { FileProbe } from "../core/file-probe.js";
-import { isInside, relativeInside, resolveArgument, resolveReal } from "../core/paths.js";
+import { isInside, relativeInside, resolveArgument, whyOutside } from "../core/paths.js";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
+import type { StepCommand } from "./plan.js";
 import { analysedCommands, commandsOf, describeCommand } from "./plan.js";
 
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
 export function commandPathText(p: CommandPath): string {
   if (p.cwd === "" || /^[/\\~]/.test(p.text) || /^[A-Za-z]:/.test(p.text)) return p.text;
   return `${p.cwd}/${p.text}`;
-}
-
-/** Why a resolved path lands outside the workspace (as path-outside-workspace judges path arguments). */
-function outsideReason(r: ReturnType<typeof resolveArgument>[number], ws: string, wsReal: string, files: FileProbe): string | undefined {
-  if ("unsafe" in r) return r.unsafe;
-  // The lexical form is what an executor that normalises paths first would open.
-  if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal)) return `resolves to ${r.lexical}`;
-  if (!isInside(r.real, wsReal)) return r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
-  return undefined;
 }
 
 function shown(p: CommandPath, text: string): string {
@@ -27,6 +19,24 @@ function shown(p: CommandPath, text: string): string {
 
 /** path-outside-workspace for command lines: every file-like word and redirection target. */
 export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext, files: FileProbe, ws: string, wsReal: string): void {
+  for (const { command, p, text } of commandPaths(plan, ctx)) {
+    for (const r of resolveArgument(text, ws, files)) {
+      const why = whyOutside(r, ws, wsReal, files);
+      if (!why) continue;
+      ctx.report({
+        at: command.at,
+        step: command.step.position,
+        message: `${describeCommand(command)} names ${shown(p, text)}, a path that ${why}; the workspace is ${ws}.`,
+        hint: "use paths inside the workspace, relative to its root",
+        actual: command.text,
+      });
+      break;
+    }
+  }
+}
+
+/** Every path a plan's command lines name, once per command and resolved text. */
+function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string }> {
   if (commandsOf(plan).length === 0) return;
   for (const { command, report } of analysedCommands(plan, ctx.policy)) {
     const done = new Set<string>();
@@ -34,47 +44,29 @@ export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext, files: F
       const text = commandPathText(p);
       if (done.has(text)) continue;
       done.add(text);
-      for (const r of resolveArgument(text, ws, files)) {
-        const why = outsideReason(r, ws, wsReal, files);
-        if (!why) continue;
-        ctx.report({
-          at: command.at,
-          step: command.step.position,
-          message: `${describeCommand(command)} names ${shown(p, text)}, a path that ${why}; the workspace is ${ws}.`,
-          hint: "use paths inside the workspace, relative to its root",
-          actual: command.text,
-        });
-        break;
-      }
+      yield { command, p, text };
     }
   }
 }
 
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported. */
 export function reportCommandPathsProtected(plan: Plan, ctx: RuleContext, files: FileProbe, ws: string, wsReal: string, isProtected: (path: string) => boolean): void {
-  if (commandsOf(plan).length === 0) return;
-  for (const { command, report } of analysedCommands(plan, ctx.policy)) {
-    const done = new Set<string>();
-    for (const p of report.paths) {
-      const text = commandPathText(p);
-      if (done.has(text)) continue;
-      done.add(text);
-      const candidates: string[] = [];
-      for (const r of resolveArgument(text, ws, files)) {
-        if ("unsafe" in r) continue;
-        if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
-        if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));
-        candidates.push(r.lexical, r.real);
-      }
-      const hit = candidates.find((c) => c !== "" && isProtected(c));
-      if (hit === undefined) continue;
-      ctx.report({
-        at: command.at,
-        step: command.step.position,
-        message: `${describeCommand(command)} names the protected path ${shown(p, text)}${hit !== p.text ? ` (${hit})` : ""}.`,
-        hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected",
-        actual: command.text,
-      });
+  for (const { command, p, text } of commandPaths(plan, ctx)) {
+    const candidates: string[] = [];
+    for (const r of resolveArgument(text, ws, files)) {
+      if ("unsafe" in r) continue;
+      if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
+      if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));
+      candidates.push(r.lexical, r.real);
     }
+    const hit = candidates.find((c) => c !== "" && isProtected(c));
+    if (hit === undefined) continue;
+    ctx.report({
+      at: command.at,
+      step: command.step.position,
+      message: `${describeCommand(command)} names the protected path ${shown(p, text)}${hit !== p.text ? ` (${hit})` : ""}.`,
+      hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected",
+      actual: command.text,
+    });
   }
 }
