@@ -3,7 +3,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AuditLog, APPROVAL_PAYLOAD_TYPE, createRecord, decideStep, ExecutionGuard, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, planHash, signEnvelope } from "../dist/index.js";
+import { AuditLog, APPROVAL_PAYLOAD_TYPE, createRecord, decideStep, ExecutionGuard, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, parseToolsText, planHash, signEnvelope, toolsHash } from "../dist/index.js";
+
+// Approval requires a tool registry: the plan's two tools.
+const tools = parseToolsText("read_file\nwrite_file\n", "tools.txt");
 
 // BENCH_DIR picks the file system (e.g. /dev/shm, or a disk); the default is the OS temp folder.
 const base = process.env.BENCH_DIR ?? tmpdir();
@@ -21,7 +24,7 @@ const keys = generateKeyFiles(join(root, "keys"));
 const key = loadPrivateKey(keys.privateFile);
 const policyHash = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
 const now = new Date();
-const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: null, steps: 100, now, singleUse: false, keyid: keyId(key) });
+const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: toolsHash(tools), steps: 100, now, singleUse: false, keyid: keyId(key) });
 const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
 const trustedKeys = loadTrustedKeys(keys.publicFile);
 
@@ -36,7 +39,7 @@ const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
 // Whole step: ExecutionGuard.before (read + hash + compare + audit append with fdatasync).
 const whole = [];
 for (let r = 0; r < RUNS; r++) {
-  const guard = await ExecutionGuard.open({ plan: planFile, approval, workspace: ws, policyHash, trustedKeys, consumedDir: join(root, "consumed"), audit: join(root, `audit-${r}.log`), now: () => now });
+  const guard = await ExecutionGuard.open({ plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, consumedDir: join(root, "consumed"), audit: join(root, `audit-${r}.log`), now: () => now });
   for (const step of plan) {
     const t0 = process.hrtime.bigint();
     const d = await guard.before(step.tool, step.params);
@@ -47,7 +50,7 @@ for (let r = 0; r < RUNS; r++) {
 
 // Parts: the decision alone (re-read, re-hash, compare) and the audit append alone.
 const decide = [];
-const guard = await ExecutionGuard.open({ plan: planFile, approval, workspace: ws, policyHash, trustedKeys, consumedDir: join(root, "consumed"), audit: join(root, "audit-x.log"), now: () => now });
+const guard = await ExecutionGuard.open({ plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, consumedDir: join(root, "consumed"), audit: join(root, "audit-x.log"), now: () => now });
 for (let r = 0; r < RUNS; r++)
   for (let i = 0; i < plan.length; i++) {
     const t0 = process.hrtime.bigint();
