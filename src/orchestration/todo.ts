@@ -110,10 +110,17 @@ export function needsCommonMark(body: string): boolean {
     }
   }
   let prevBlank = true;
+  let nextHash = -1;
   for (let p = 0; p < body.length; ) {
     const e = endOfLine(body, p);
     const c = body.charCodeAt(p);
-    const risky = c < 128 ? LINE_START[c] : undefined;
+    let risky = c < 128 ? LINE_START[c] : undefined;
+    if (risky === listItem) {
+      // A list line is risky only when it holds a heading marker: look for "#" with indexOf first.
+      if (nextHash !== -2 && nextHash < p) nextHash = body.indexOf("#", p);
+      if (nextHash < 0) nextHash = -2;
+      if (nextHash === -2 || nextHash >= e) risky = c === 45 ? NEVER : undefined;
+    }
     if (risky !== undefined) {
       risky.lastIndex = p;
       if (risky.test(body)) return true;
@@ -138,7 +145,8 @@ LINE_START[60] = /[^]/y; // <
 LINE_START[62] = /[^]/y; // >
 LINE_START[35] = /#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$)/y;
 LINE_START[96] = /`{3,}[^`\n]+`/y;
-LINE_START[61] = /(?!)/y; // = : only as a setext underline
+const NEVER = /(?!)/y;
+LINE_START[61] = NEVER; // = : only as a setext underline
 for (const ch of "-*+0123456789") LINE_START[ch.charCodeAt(0)] = listItem;
 const SETEXT = / {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/y;
 
