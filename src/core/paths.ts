@@ -440,22 +440,32 @@ export function looksLikePath(name: string, value: string): boolean {
 /**
  * The keys of a step's arguments, at any depth outside content arguments, as strings the rules may
  * test like values: a tool may take `{".git/hooks/pre-commit": "…"}`, a map from path to content.
- * Each comes with the pointer of the value it names and the key itself as its name.
+ * Only the keys `keep` accepts are returned, each with the pointer of the value it names and the key
+ * itself as its name.
  */
-export function argumentKeys(args: Record<string, unknown>, at: Pointer): PathArgument[] {
+export function argumentKeys(args: Record<string, unknown>, at: Pointer, keep: (key: string) => boolean): PathArgument[] {
   const out: PathArgument[] = [];
-  const visit = (value: unknown, p: Pointer, depth: number) => {
+  // Pointers are built only for the keys kept: most keys are plain names and never reported.
+  const trail: (string | number)[] = [];
+  const pointer = () => trail.reduce<Pointer>((p, k) => childPointer(p, k), at);
+  const visit = (value: unknown, depth: number) => {
     if (depth > 64 || value === null || typeof value !== "object") return;
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) visit(value[i], childPointer(p, i), depth + 1);
+      for (let i = 0; i < value.length; i++) {
+        trail.push(i);
+        visit(value[i], depth + 1);
+        trail.pop();
+      }
       return;
     }
     for (const [k, v] of Object.entries(value)) {
       if (CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
-      out.push({ at: childPointer(p, k), name: k, value: k });
-      visit(v, childPointer(p, k), depth + 1);
+      trail.push(k);
+      if (keep(k)) out.push({ at: pointer(), name: k, value: k });
+      visit(v, depth + 1);
+      trail.pop();
     }
   };
-  visit(args, at, 0);
+  visit(args, 0);
   return out;
 }

@@ -46,8 +46,8 @@ export default defineRule({
       for (const a of argumentStrings(step.args, step.argsAt))
         if (!a.content && !named.has(a.at) && looksLikeEscapingPath(a.name, a.value))
           args.push({ at: a.at, name: a.name, value: a.value });
-      for (const k of argumentKeys(step.args, step.argsAt))
-        if (!args.some((a) => a.at === k.at && a.value === k.value) && looksLikeEscapingPath("", k.value)) args.push(k);
+      for (const k of argumentKeys(step.args, step.argsAt, (key) => looksLikeEscapingPath("", key)))
+        if (!args.some((a) => a.at === k.at && a.value === k.value)) args.push(k);
       let writes: boolean | undefined;
       for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;

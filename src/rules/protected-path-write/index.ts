@@ -69,8 +69,8 @@ export default defineRule({
       // A writer's path may hide under any name: every path-looking value counts.
       for (const a of argumentStrings(step.args, step.argsAt))
         if (!a.content && !named.has(a.at) && looksLikePath(a.name, a.value)) args.push({ at: a.at, name: a.name, value: a.value });
-      for (const k of argumentKeys(step.args, step.argsAt))
-        if (!args.some((a) => a.at === k.at && a.value === k.value) && looksLikePath("", k.value)) args.push(k);
+      for (const k of argumentKeys(step.args, step.argsAt, (key) => looksLikePath("", key)))
+        if (!args.some((a) => a.at === k.at && a.value === k.value)) args.push(k);
       for (const arg of args) {
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         const candidates: string[] = [];
