@@ -8,8 +8,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI in-process with captured streams and the fixed clock. */
-export async function cli(args: string[], opts: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean } = {}): Promise<CliResult> {
+/** Runs the CLI in-process with captured streams and the fixed clock; `readStdin` replaces the standard input reader. */
+export async function cli(
+  args: string[],
+  opts: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean; readStdin?: CliIO["readStdin"] } = {},
+): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {
@@ -19,7 +22,7 @@ export async function cli(args: string[], opts: { cwd?: string; stdin?: string |
     stderr: (t) => {
       stderr += t;
     },
-    readStdin: async () => (typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array())),
+    readStdin: opts.readStdin ?? (async () => (typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array()))),
     cwd: opts.cwd ?? process.cwd(),
     env: opts.env ?? {},
     isTTY: opts.tty ?? false,

@@ -9,12 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { RULES } from "../src/rules/index.js";
-import type { CliIO } from "../src/cli/io.js";
 import { wantsJson } from "../src/cli/io.js";
-import { main } from "../src/cli/main.js";
 import { approvalKit } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
-import { NOW } from "./helpers.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "plangate-exit-"));
 
@@ -29,25 +26,13 @@ function errorDoc(stdout: string, code: string) {
 }
 
 /** The CLI with a standard input that fails unexpectedly (a dependency that throws). */
-async function failingStdin(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
+function failingStdin(args: string[]) {
+  return cli(args, {
+    cwd: tmp(),
     readStdin: async () => {
       throw new TypeError("stdin exploded");
     },
-    cwd: tmp(),
-    env: {},
-    isTTY: false,
-    now: () => NOW,
-  };
-  return { code: await main(args, io), stdout, stderr };
+  });
 }
 
 describe("exit codes and JSON error documents", () => {
