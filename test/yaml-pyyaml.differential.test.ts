@@ -74,6 +74,24 @@ function difference(py: unknown, js: unknown, at = ""): string | undefined {
 
 const variants = yamlVariants();
 
+/**
+ * The property on random texts, in batches read by one Python process each: every text plangate
+ * accepts reads as PyYAML reads it. Shrinking would rerun Python per step, and the failing text is in
+ * the diff, so a failure ends the run.
+ */
+function agreeInBatches(text: fc.Arbitrary<string>, batch: number): void {
+  fc.assert(
+    fc.property(fc.array(text, { minLength: batch, maxLength: batch }), (texts) => {
+      const { readings } = pyyamlReadings(texts);
+      texts.forEach((t, i) => {
+        const doc = parseYaml(t);
+        if (doc.issues.length === 0) expect({ t, d: difference(readings[i], doc.value) }).toEqual({ t, d: undefined });
+      });
+    }),
+    { numRuns: Number(process.env.PLANGATE_PYYAML_RUNS ?? 3), endOnFailure: true },
+  );
+}
+
 describe("YAML plans against PyYAML (YAML 1.1, safe loader)", () => {
   if (process.env.PLANGATE_WRITE_PYYAML_READINGS) {
     it("writes the recorded readings", () => {
@@ -128,17 +146,7 @@ describe("YAML plans against PyYAML (YAML 1.1, safe loader)", () => {
       .array(fc.constantFrom(..."0123456789+-._:eExXoObB~=<yYnNtTfF", "0", "1", "7", "8", "9", "e+", "e-", ".5", "0x", "0o", "0b", "1:", "inf", "nan", "yes", "on", "off", "null", "true", "2001-12-14", " 1"), { minLength: 1, maxLength: 6 })
       .map((parts) => parts.join(""));
     const text = fc.tuple(scalar, fc.integer({ min: 0, max: 4 })).map(([s, c]) => [`k: ${s}\n`, `${s}: v\n`, `k: [${s}, x]\n`, `{"k": ${s}}`, `k: {${s}: 1}\n`][c]!);
-    fc.assert(
-      fc.property(fc.array(text, { minLength: 200, maxLength: 200 }), (texts) => {
-        const { readings } = pyyamlReadings(texts);
-        texts.forEach((t, i) => {
-          const doc = parseYaml(t);
-          if (doc.issues.length === 0) expect({ t, d: difference(readings[i], doc.value) }).toEqual({ t, d: undefined });
-        });
-      }),
-      // Python runs once per batch; shrinking would rerun it per step, and the failing text is in the diff.
-      { numRuns: Number(process.env.PLANGATE_PYYAML_RUNS ?? 3), endOnFailure: true },
-    );
+    agreeInBatches(text, 200);
   }, 600_000);
 
   it.skipIf(!hasPyyaml)("live, random: YAML assembled from structure, quotes, comments, tags, anchors and odd characters", () => {
@@ -150,16 +158,7 @@ describe("YAML plans against PyYAML (YAML 1.1, safe loader)", () => {
       "[a, b]", "{a: 1}", "\u00e9", "\u00a0", "\ufeff", "\u0085", "\u2028", "\n\n",
     );
     const text = fc.array(piece, { minLength: 1, maxLength: 14 }).map((p) => p.join(""));
-    fc.assert(
-      fc.property(fc.array(text, { minLength: 400, maxLength: 400 }), (texts) => {
-        const { readings } = pyyamlReadings(texts);
-        texts.forEach((t, i) => {
-          const doc = parseYaml(t);
-          if (doc.issues.length === 0) expect({ t, d: difference(readings[i], doc.value) }).toEqual({ t, d: undefined });
-        });
-      }),
-      { numRuns: Number(process.env.PLANGATE_PYYAML_RUNS ?? 3), endOnFailure: true },
-    );
+    agreeInBatches(text, 400);
   }, 600_000);
 
   it("every variant gets a verdict quickly and never throws", () => {
