@@ -1,0 +1,177 @@
+import picomatch from "picomatch";
+import { canonicalJson } from "./canonical/jcs.js";
+import { globMatcher } from "./glob.js";
+import { compileSafePattern, type SafePattern } from "./regex.js";
+
+/*
+ * Argument constraints: a plan step (intake, iKOMA) may give an argument a constraint object with one `$`
+ * key instead of a literal value, when the policy allows it (`plan.constraints: allow`). The guard then
+ * matches a call's argument against the constraint; validation judges the constraint by its worst case.
+ *
+ *   {"$glob": "tests/**\/*.py"}   a path (workspace-relative, normalised) or string matching the glob
+ *   {"$regex": "…"}               a full match, by a linear-time engine (RE2)
+ *   {"$enum": [v1, v2]}           one of the values (canonical JSON equality)
+ *   {"$schema": {…}}              a value the JSON Schema accepts
+ *   {"$any": true}                any value
+ *   {"$literal": v}               the value v itself (escapes a real value that is an object with a `$` key)
+ */
+
+/** The constraint kinds, by their key. */
+export const CONSTRAINT_KEYS = ["$glob", "$regex", "$enum", "$schema", "$any"] as const;
+export type ConstraintKey = (typeof CONSTRAINT_KEYS)[number];
+export const LITERAL_KEY = "$literal";
+
+export type Constraint =
+  | { kind: "$glob"; pattern: string }
+  | { kind: "$regex"; pattern: string }
+  | { kind: "$enum"; values: readonly unknown[] }
+  | { kind: "$schema"; schema: unknown }
+  | { kind: "$any" };
+
+/** How one argument value reads: a literal (a `$literal` unwrapped), a constraint, or why it is neither. */
+export type ArgumentReading = { literal: unknown } | { constraint: Constraint } | { error: string };
+
+/** Is the value an object any of whose keys starts with `$` (a constraint, a `$literal`, or a mistake)? */
+export function isDollarObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  for (const k in v) if (k.startsWith("$")) return true;
+  return false;
+}
+
+/** Longest glob or regex source a constraint may have. */
+export const MAX_CONSTRAINT_PATTERN = 1024;
+
+/**
+ * Reads one argument value. Any object with a `$` key must be exactly one constraint or a `$literal`:
+ * `{"$glob": …, "other": 1}`, an unknown `$key` or a malformed operand is an error (never a literal),
+ * so the validator and the guard cannot read one value two ways.
+ */
+export function readArgument(v: unknown): ArgumentReading {
+  if (!isDollarObject(v)) return { literal: v };
+  const keys = Object.keys(v);
+  if (keys.length !== 1) return { error: `an object with a "$" key is a constraint and has exactly one key, not ${keys.length} (${keys.slice(0, 4).map((k) => JSON.stringify(k)).join(", ")})` };
+  const key = keys[0]!;
+  const operand = v[key];
+  switch (key) {
+    case LITERAL_KEY:
+      return { literal: operand };
+    case "$glob":
+    case "$regex":
+      if (typeof operand !== "string" || operand === "") return { error: `${key} takes a non-empty string` };
+      if (operand.length > MAX_CONSTRAINT_PATTERN) return { error: `the ${key} pattern is over ${MAX_CONSTRAINT_PATTERN} characters` };
+      return { constraint: { kind: key, pattern: operand } };
+    case "$enum":
+      if (!Array.isArray(operand) || operand.length === 0) return { error: "$enum takes a non-empty array of values" };
+      return { constraint: { kind: "$enum", values: operand } };
+    case "$schema":
+      if (operand === null || (typeof operand !== "object" && typeof operand !== "boolean") || Array.isArray(operand)) return { error: "$schema takes a JSON Schema (an object)" };
+      return { constraint: { kind: "$schema", schema: operand } };
+    case "$any":
+      if (operand !== true) return { error: "$any takes the value true" };
+      return { constraint: { kind: "$any" } };
+    default:
+      return { error: `"${key}" is not a constraint (${[...CONSTRAINT_KEYS, LITERAL_KEY].join(", ")}); to pass a real value with a "$" key, wrap it as {"$literal": …}` };
+  }
+}
+
+/** The literal value with every `$literal` wrapper removed (at any depth), as a call would carry it. */
+export function unwrapLiterals(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) return v.map(unwrapLiterals);
+  const r = readArgument(v);
+  if ("literal" in r && r.literal !== v) return r.literal;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = unwrapLiterals(x);
+  return out;
+}
+
+/** What a value is matched as: a path (normalised workspace-relative) or a command line (each simple command). */
+export interface ValueContext {
+  /** The argument names a file: globs are path globs (picomatch, dot: true) on the normalised relative path. */
+  path?: boolean;
+  /**
+   * The argument is a command line: a constraint must hold for each simple command the shell would run.
+   * Returns those commands' texts, or undefined when the line cannot be read (then nothing matches).
+   */
+  simpleCommands?: (line: string) => readonly string[] | undefined;
+  /** Checks a value against a JSON Schema (`$schema`); absent: `$schema` matches nothing. */
+  schema?: (schema: unknown, value: unknown) => boolean;
+}
+
+const compiled = new Map<string, { test(s: string): boolean }>();
+
+function cached(key: string, make: () => { test(s: string): boolean }): { test(s: string): boolean } {
+  let m = compiled.get(key);
+  if (!m) {
+    if (compiled.size > 512) compiled.clear();
+    m = make();
+    compiled.set(key, m);
+  }
+  return m;
+}
+
+/** A `$regex` as a full-match test in linear time; a pattern RE2 cannot run matches nothing. */
+function regexTest(pattern: string): { test(s: string): boolean } {
+  return cached("r" + pattern, () => {
+    const p: SafePattern = compileSafePattern(`^(?:${pattern})$`);
+    return "error" in p ? { test: () => false } : p;
+  });
+}
+
+/** A `$glob` on a path: picomatch with dot files matched, on the workspace-relative path. */
+function pathGlobTest(pattern: string): { test(s: string): boolean } {
+  return cached("p" + pattern, () => {
+    const m = picomatch(pattern, { dot: true, strictSlashes: true });
+    return { test: (s: string) => m(s) };
+  });
+}
+
+/** A `$glob` on other text (a command): `*` is any run of characters, `?` one. */
+function textGlobTest(pattern: string): { test(s: string): boolean } {
+  return cached("t" + pattern, () => globMatcher(pattern));
+}
+
+function matchOne(c: Constraint, actual: unknown, ctx: ValueContext, asPath: boolean): boolean {
+  switch (c.kind) {
+    case "$any":
+      return true;
+    case "$enum": {
+      const a = canonicalOrUndefined(actual);
+      return a !== undefined && c.values.some((v) => canonicalOrUndefined(unwrapLiterals(v)) === a);
+    }
+    case "$schema":
+      return ctx.schema ? ctx.schema(c.schema, actual) : false;
+    case "$regex":
+      return typeof actual === "string" && regexTest(c.pattern).test(actual);
+    case "$glob":
+      return typeof actual === "string" && (asPath ? pathGlobTest(c.pattern) : textGlobTest(c.pattern)).test(actual);
+  }
+}
+
+function canonicalOrUndefined(v: unknown): string | undefined {
+  try {
+    return canonicalJson(v ?? null);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Does a call's value satisfy the plan's value (a literal, or a constraint)? Literals compare as
+ * canonical JSON. A constraint on a command line must hold for every simple command in it.
+ */
+export function matchArgument(expected: unknown, actual: unknown, ctx: ValueContext = {}): boolean {
+  const r = readArgument(expected);
+  if ("error" in r) return false;
+  if ("literal" in r) {
+    const a = canonicalOrUndefined(actual);
+    return a !== undefined && a === canonicalOrUndefined(unwrapLiterals(r.literal));
+  }
+  const c = r.constraint;
+  if (ctx.simpleCommands && c.kind !== "$any") {
+    if (typeof actual !== "string") return false;
+    const commands = ctx.simpleCommands(actual);
+    return commands !== undefined && commands.length > 0 && commands.every((cmd) => matchOne(c, cmd, ctx, false));
+  }
+  return matchOne(c, actual, ctx, ctx.path === true);
+}
