@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Packs plangate as it would be published, installs the tarball into a temporary prefix (dependencies come
+# from the configured npm registry), and runs the installed command: its version, and a validation of a
+# valid and an invalid example (exit 0 and 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+npm run build --silent
+npm pack --silent --pack-destination "$tmp" >/dev/null
+tarball=("$tmp"/plangate-*.tgz)
+npm install --global --prefix "$tmp/prefix" --no-audit --no-fund --loglevel=error "${tarball[0]}" >/dev/null
+bin="$tmp/prefix/bin/plangate"
+want="$(node -p 'require("./package.json").version')"
+got="$("$bin" --version)"
+if [ "$got" != "$want" ]; then echo "installed plangate --version says $got, expected $want" >&2; exit 1; fi
+"$bin" validate examples/intake.valid.json --policy examples/plangate.yaml >/dev/null
+status=0
+"$bin" validate examples/intake.invalid.json --policy examples/plangate.yaml >/dev/null || status=$?
+if [ "$status" != 1 ]; then echo "the installed plangate exited $status on an invalid plan, expected 1" >&2; exit 1; fi
+echo "package: $(basename "${tarball[0]}") installs; plangate $got validates the examples"
