@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
@@ -53,5 +53,15 @@ describe.each(DOCS)("%s renders", (file) => {
       .filter((t) => t.type === "fence")
       .flatMap((t) => t.content.split("\n").filter((l) => /^#{2,3} [A-Z][a-z]+( [a-z]+)*$/.test(l) && !/^#{2,3} (Rationale|Action Plan|Message)$/.test(l)));
     expect(fencedHeadings).toEqual([]);
+  });
+});
+
+describe("README claims", () => {
+  const text = readFileSync(join(root, "README.md"), "utf8");
+  it("names every published JSON Schema in its JSON Schemas section", () => {
+    const section = text.slice(text.indexOf("## JSON Schemas"), text.indexOf("\n## ", text.indexOf("## JSON Schemas") + 3));
+    const published = readdirSync(join(root, "schemas")).filter((f) => f.endsWith(".schema.json")).map((f) => f.replace(".schema.json", ""));
+    expect(published.length).toBeGreaterThan(0);
+    for (const name of published) expect(section, name).toContain(`\`${name}\``);
   });
 });
