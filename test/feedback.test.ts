@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatFeedback } from "../src/formatters/feedback.js";
+import { formatFeedback, forPlanner } from "../src/formatters/feedback.js";
 import { run, tools } from "./helpers.js";
 
 const reg = tools("search_web");
@@ -35,5 +37,43 @@ describe("--output feedback", () => {
     expect(formatFeedback([report])).toBe(a);
     // One minified line: every item shows only a window of it.
     for (const line of a.split("\n")) expect(line.length).toBeLessThan(260);
+  });
+});
+
+describe("feedback speaks to the planner only", () => {
+  it("drops the operator's clauses from fixes and messages", () => {
+    expect(forPlanner("flatten the document, or raise limits.maxDepth")).toBe("flatten the document");
+    expect(forPlanner("put a line `---` between the two actions, or set markdown.requireSeparators: false")).toBe("put a line `---` between the two actions");
+    expect(forPlanner('use a tool listed in tools.txt, or add "soupx" there')).toBe("");
+    expect(forPlanner("Step 2: unknown tool \"x\" (not in tools.txt)")).toBe('Step 2: unknown tool "x"');
+    expect(forPlanner("write the branch as plain steps, or set plan.allowConditionals: true in plangate.yaml")).toBe("write the branch as plain steps");
+    expect(forPlanner("remove the write or choose another file; protected paths are listed in paths.protected")).toBe("remove the write or choose another file");
+  });
+
+  it("lists the allowed tools with their argument shapes when a tool is wrong", async () => {
+    const reg = tools("search_web", "read_file");
+    (reg.schemas as Map<string, unknown>).set("search_web", { type: "object", properties: { query: { type: "string" }, limit: { type: "integer" } }, required: ["query"] });
+    const out = formatFeedback([await run(`{"plan": [${step("soupx")}], "reasoning": "r"}`, { tools: reg })], { tools: reg });
+    expect(out).toContain("## Allowed tools");
+    expect(out).toContain("- `search_web(query: string, limit?: integer)`");
+    expect(out).toContain("- `read_file`");
+    expect(out).not.toMatch(/tools\.txt|--tools|tools\.allow|registry/);
+  });
+
+  it("names no policy key, flag or registry file for any example or hostile plan", async () => {
+    const root = join(import.meta.dirname, "..");
+    const files = [
+      ...readdirSync(join(root, "examples")).filter((f) => f.includes(".invalid.")).map((f) => join(root, "examples", f)),
+      ...readdirSync(join(root, "test/fixtures/adversarial")).filter((f) => !f.endsWith(".expect.json") && statSync(join(root, "test/fixtures/adversarial", f)).isFile()).map((f) => join(root, "test/fixtures/adversarial", f)),
+    ];
+    expect(files.length).toBeGreaterThan(20);
+    const reg = tools("search_web");
+    for (const file of files) {
+      const report = await run(readFileSync(file), { tools: reg, file: basename(file) });
+      const text = formatFeedback([report], { tools: reg });
+      // Source lines (in fences) are the plan itself; everything else is plangate's words.
+      const words = text.replace(/^ {3}(`{3,})[\s\S]*?^ {3}\1$/gm, "");
+      expect(words, file).not.toMatch(/plangate\.ya?ml|(?<![-\w])(?:limits|markdown|paths|commands|plan|yaml|tools)\.(?!org\b)[a-z][A-Za-z]+|(?:^|\s)--[a-z]{3,}|tools\.txt/m);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../core/diagnostic.js";
+import type { ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../engine.js";
 import { findRule } from "../rules/index.js";
 import type { FormatOptions } from "./types.js";
@@ -38,12 +39,87 @@ function sourceLines(report: PlanReport, d: Diagnostic): string[] {
   return [`   ${fence}${src.syntax}`, ...lines.map((l) => `   ${l}`), `   ${fence}`];
 }
 
-function item(report: PlanReport, d: Diagnostic): string[] {
-  const fix = d.hint ?? findRule(d.rule)?.meta.docs.fix;
+/**
+ * What only the operator can see or change: the policy and its keys (`tools.allow`,
+ * `markdown.requireSeparators`), command-line flags, registry and policy files. The planner can change
+ * its plan and nothing else, so feedback never asks it to touch these.
+ */
+const OPERATOR_TERMS =
+  /plangate\.ya?ml|(?:^|[\s(`])--[a-z]|\btools\.(?:txt|json)\b|\bregistry\b|\blisted in\b|\b(?:tools|paths|commands|markdown|plan|limits|yaml|rules|guard|approval|returns|tasks|delegation|host)\.[a-zA-Z]+|\bapprove and guard\b|\badd\b[^.;]*\bthere\b/;
+/** In a fix, a clause that asks for a policy change ("or allow it in the policy") is the operator's too. */
+const OPERATOR = new RegExp(`${OPERATOR_TERMS.source}|\\bpolic(?:y|ies)\\b|\\btrusted\\b`);
+
+/** The parts of a sentence the planner can act on: clauses and parentheses that speak to the operator go. */
+export function forPlanner(text: string, operator: RegExp = OPERATOR): string {
+  let t = text;
+  // Parentheses first (innermost, a few rounds), then clauses: "do X, or raise limits.maxDepth".
+  for (let i = 0; i < 3; i++) t = t.replace(/\s*\([^()]*\)/g, (m) => (operator.test(m) ? "" : m));
+  const clauses = t.split(/(;\s+|,\s+or\s+|\s+or\s+(?=(?:set|raise|pass|add|write tools|choose another --)\b))/);
+  const kept: string[] = [];
+  for (let i = 0; i < clauses.length; i += 2) {
+    const clause = clauses[i]!;
+    if (clause.trim() === "" || operator.test(clause)) continue;
+    if (kept.length > 0) kept.push(/^;/.test(clauses[i - 1] ?? "") ? "; " : ", or ");
+    kept.push(clause);
+  }
+  return kept.join("").trim();
+}
+
+const TOOL_RULES = new Set(["unknown-tool", "disallowed-tool", "tool-arguments", "multiple-tools"]);
+
+function plannerFix(d: Diagnostic, tools: ToolRegistry | undefined): string | undefined {
+  const candidates = [d.hint, findRule(d.rule)?.meta.docs.fix].filter((x): x is string => x !== undefined).map((c) => forPlanner(c));
+  const fix = candidates.find((c) => c !== "");
+  if (TOOL_RULES.has(d.rule) && tools && d.rule !== "multiple-tools") {
+    const listed = "use one of the allowed tools listed under \"Allowed tools\" below, with the arguments shown there";
+    return fix && /did you mean/.test(fix) ? `${fix} Otherwise ${listed}.` : `${listed[0]!.toUpperCase()}${listed.slice(1)}.`;
+  }
+  return fix ?? "change this part of the plan so that the problem above goes away";
+}
+
+function item(report: PlanReport, d: Diagnostic, tools: ToolRegistry | undefined): string[] {
+  const fix = plannerFix(d, tools);
   const tag = d.severity === "error" ? d.rule : `${d.rule}, ${d.severity}: does not block the plan`;
-  const out = [`- ${clean(d.message)} (${tag})`];
+  // A message may say "denied by the policy"; it must not name the policy's keys or files.
+  const out = [`- ${clean(forPlanner(d.message, OPERATOR_TERMS) || d.message)} (${tag})`];
   if (fix) out.push(`  Fix: ${clean(fix)}`);
   return out.concat(sourceLines(report, d));
+}
+
+const MAX_TOOLS = 60;
+const MAX_ARGS = 16;
+
+/** A JSON Schema type, short: `string`, `integer`, `"a" | "b"`, `string[]`, `object`. */
+function shortType(schema: unknown): string {
+  if (schema === null || typeof schema !== "object") return "any";
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return s.enum.slice(0, 6).map((v) => JSON.stringify(v)).join(" | ") + (s.enum.length > 6 ? " | …" : "");
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.type === "array") return `${shortType(s.items)}[]`;
+  if (typeof s.type === "string") return s.type;
+  if (Array.isArray(s.type)) return s.type.join(" | ");
+  return "any";
+}
+
+/** One line per allowed tool: its name and argument shape (`name(query: string, limit?: integer)`). */
+export function allowedToolLines(tools: ToolRegistry): string[] {
+  const out: string[] = [];
+  const names = [...tools.names].sort();
+  for (const name of names.slice(0, MAX_TOOLS)) {
+    const schema = tools.schemas.get(name) as Record<string, unknown> | undefined;
+    const props = schema && typeof schema.properties === "object" && schema.properties !== null ? Object.entries(schema.properties as Record<string, unknown>) : undefined;
+    if (!props) {
+      out.push(`- \`${clean(name)}\``);
+      continue;
+    }
+    const required = new Set(Array.isArray(schema!.required) ? (schema!.required as unknown[]).filter((x): x is string => typeof x === "string") : []);
+    const args = props.slice(0, MAX_ARGS).map(([k, v]) => `${clean(k)}${required.has(k) ? "" : "?"}: ${clean(shortType(v))}`);
+    if (props.length > MAX_ARGS) args.push("…");
+    out.push(`- \`${clean(name)}(${args.join(", ")})\``);
+  }
+  if (names.length > MAX_TOOLS) out.push(`- … and ${names.length - MAX_TOOLS} more`);
+  for (const p of tools.patterns) out.push(`- any tool whose name matches \`${clean(p)}\``);
+  return out;
 }
 
 function stepHeading(report: PlanReport, position: number): string {
@@ -52,22 +128,25 @@ function stepHeading(report: PlanReport, position: number): string {
   return step?.tool !== undefined ? `### Step ${position} (${field} "${clean(step.tool)}")` : `### Step ${position}`;
 }
 
-function fileSection(report: PlanReport, name: string, shown: readonly Diagnostic[]): string[] {
+function fileSection(report: PlanReport, name: string, shown: readonly Diagnostic[], tools: ToolRegistry | undefined): string[] {
   const errors = report.diagnostics.filter((d) => d.severity === "error").length;
   const what = `${report.dialect ?? "unknown format"}, ${plural(report.steps, "step")}`;
   const out = [`## ${name}: rejected (${what}), ${plural(errors, "error")}`, ""];
   const whole = shown.filter((d) => d.step === undefined);
-  if (whole.length > 0) out.push("### Whole plan", ...whole.flatMap((d) => item(report, d)), "");
+  if (whole.length > 0) out.push("### Whole plan", ...whole.flatMap((d) => item(report, d, tools)), "");
   const steps = [...new Set(shown.filter((d) => d.step !== undefined).map((d) => d.step!))].sort((a, b) => a - b);
-  for (const s of steps) out.push(stepHeading(report, s), ...shown.filter((d) => d.step === s).flatMap((d) => item(report, d)), "");
+  for (const s of steps) out.push(stepHeading(report, s), ...shown.filter((d) => d.step === s).flatMap((d) => item(report, d, tools)), "");
   return out;
 }
 
 /**
  * `--output feedback`: what a planner LLM needs to repair its plan in a re-plan loop, and nothing else:
- * per step, what is wrong, the smallest fix, and the offending source lines. Plain Markdown, deterministic.
+ * per step, what is wrong, the smallest fix, and the offending source lines; when a tool or its arguments
+ * are wrong, the allowed tools with their argument shapes. Never a policy key, a flag or a file the
+ * planner cannot see. Plain Markdown, deterministic.
  */
-export function formatFeedback(reports: readonly PlanReport[], _options: FormatOptions = {}): string {
+export function formatFeedback(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+  const tools = options.tools;
   const rejected = reports.filter((r) => !r.valid);
   if (rejected.length === 0) {
     return `# Plan validation passed\n\n${reports.map((r) => `- ${clean(r.file ?? "-")}: valid, no changes needed`).join("\n")}\n`;
@@ -86,7 +165,9 @@ export function formatFeedback(reports: readonly PlanReport[], _options: FormatO
       out.push(`## ${name}: valid, no changes needed`, "");
       continue;
     }
-    out.push(...fileSection(r, name, shown));
+    out.push(...fileSection(r, name, shown, tools));
   }
+  const aboutTools = rejected.some((r) => r.diagnostics.some((d) => d.severity === "error" && TOOL_RULES.has(d.rule)));
+  if (tools && aboutTools) out.push("## Allowed tools", "", ...allowedToolLines(tools), "");
   return `${out.join("\n").trimEnd()}\n`;
 }

@@ -1,3 +1,4 @@
+import type { ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../engine.js";
 
 /** Options every formatter accepts. */
@@ -9,6 +10,8 @@ export interface FormatOptions {
   cwd?: string;
   /** Absolute path of the policy file used, or null for the built-in defaults (undefined: not said). */
   policy?: string | null;
+  /** The tool registry in force: feedback lists the allowed tools and their arguments from it. */
+  tools?: ToolRegistry;
 }
 
 /** A formatter: a pure function from reports to text. */

@@ -1,3 +1,4 @@
+import type { ToolRegistry } from "../../core/tools.js";
 import type { Command } from "commander";
 import type { DialectId } from "../../core/plan.js";
 import { DIALECT_IDS } from "../../core/plan.js";
@@ -74,15 +75,15 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
           const c = crash.internalErrors![0]!;
           throw new Error(`the ${c.rule} check failed on ${crash.file ?? "-"} (${c.message})`);
         }
-        io.stdout(formatReports(flags.output, reports, io, setup.policy.source ?? null));
+        io.stdout(formatReports(flags.output, reports, io, setup.policy.source ?? null, setup.tools));
         return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }
 
-function formatReports(output: string, reports: PlanReport[], io: CliIO, policy: string | null): string {
+function formatReports(output: string, reports: PlanReport[], io: CliIO, policy: string | null, tools: ToolRegistry | undefined): string {
   if (output === "json") return formatJson(reports, { policy });
   if (output === "sarif") return formatSarif(reports, { cwd: io.cwd });
-  if (output === "feedback") return formatFeedback(reports);
+  if (output === "feedback") return formatFeedback(reports, { tools });
   return formatText(reports, { color: useColor(io), policy, cwd: io.cwd });
 }
