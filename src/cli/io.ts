@@ -38,7 +38,7 @@ export function processIO(): CliIO {
 export const EXIT = { ok: 0, rejected: 1, usage: 2, internal: 2 } as const;
 
 /** The `code` of a JSON error document. */
-export type ErrorCode = "usage" | "internal" | "io";
+export type ErrorCode = "usage" | "internal" | "io" | "missing-dependency";
 
 /** An error that ends a command with exit 2 and says what to change: a usage error, an unwritable output. */
 export class CliError extends Error {

@@ -1,3 +1,4 @@
+import { TokenizerMissing } from "../orchestration/tokens.js";
 import { Command, CommanderError, Option } from "commander";
 import { CliError, type CliIO, errorDocument, EXIT, wantsJson } from "./io.js";
 import { VERSION } from "../version.js";
@@ -102,6 +103,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       if (err instanceof CliError) {
         io.stderr(`plangate: ${err.message}\n`);
         if (json) io.stdout(errorDocument(err.code, err.message));
+        return EXIT.usage;
+      }
+      if (err instanceof TokenizerMissing) {
+        // Not a bug: an optional package the check needs is not installed.
+        io.stderr(`plangate: ${err.message}\n`);
+        if (json) io.stdout(errorDocument("missing-dependency", err.message));
         return EXIT.usage;
       }
       const message = (err as Error)?.message ?? String(err);

@@ -224,7 +224,8 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     }
   }
 
-  if (typeof value.summary === "string") {
+  // 0: summaries are not measured, and the optional tokenizer package is not loaded.
+  if (typeof value.summary === "string" && maxTokens > 0) {
     const counter = await loadTokenCounter(encoding);
     const summary = value.summary;
     // Short texts are counted in one pass; a huge one is first bounded so it cannot cost more than the limit.

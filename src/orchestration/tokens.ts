@@ -32,7 +32,7 @@ export function loadTokenCounter(encoding: string): Promise<TokenCounter> {
   }
   let p = loaded.get(encoding);
   if (!p) {
-    p = importEncoding(encoding).then((m) => ({
+    p = importOrExplain(encoding).then((m) => ({
       encoding,
       count: (text: string) => m.countTokens(text),
       under: (text: string, limit: number) => limit > 0 && m.isWithinTokenLimit(text, limit - 1) !== false,
@@ -40,6 +40,35 @@ export function loadTokenCounter(encoding: string): Promise<TokenCounter> {
     loaded.set(encoding, p);
   }
   return p;
+}
+
+/** gpt-tokenizer is an optional peer dependency (30 MB of vocabularies): what to do when it is absent. */
+export class TokenizerMissing extends Error {
+  constructor(encoding: string) {
+    super(
+      `counting the summary's tokens (encoding ${encoding}) needs the optional package gpt-tokenizer, which is not installed: run \`npm install gpt-tokenizer\` where plangate is installed (npm install -g gpt-tokenizer for a global plangate), or set returns.maxSummaryTokens: 0 in the policy to leave summaries unmeasured`,
+    );
+  }
+}
+
+let importer: (e: Encoding) => Promise<EncodingModule> = importEncoding;
+
+async function importOrExplain(e: Encoding): Promise<EncodingModule> {
+  try {
+    return await importer(e);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") throw new TokenizerMissing(e);
+    throw err;
+  }
+}
+
+/** Replaces how encodings are imported (tests: a missing package), returning the previous importer. */
+export function setEncodingImporter(next: (e: Encoding) => Promise<EncodingModule>): (e: Encoding) => Promise<EncodingModule> {
+  const prev = importer;
+  importer = next;
+  loaded.clear();
+  return prev;
 }
 
 // Literal specifiers, so bundlers and `npm pack` checks can see every module that may load.

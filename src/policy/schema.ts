@@ -65,7 +65,7 @@ export const PolicyFileSchema = Type.Object(
         {
           statuses: Type.Optional(Names("Allowed subagent return statuses.")),
           successStatuses: Type.Optional(Names("Statuses for which artifacts must exist and be non-empty.")),
-          maxSummaryTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxSummaryTokens: Type.Optional(Type.Integer({ minimum: 0, description: "A return's summary must stay under this many tokens; 0 leaves summaries unmeasured (the optional gpt-tokenizer package is then not needed)." })),
           encoding: Type.Optional(
             Type.Union(
               ["o200k_base", "o200k_harmony", "cl100k_base", "p50k_base", "p50k_edit", "r50k_base"].map((e) => Type.Literal(e)),

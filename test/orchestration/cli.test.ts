@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setEncodingImporter } from "../../src/orchestration/tokens.js";
 import { describe, expect, it } from "vitest";
 import { cli } from "../cli-io.js";
 import { STATE, TODO, goodReturn, tempWorkspace } from "./fixtures.js";
@@ -127,6 +128,21 @@ describe("plangate check-return", () => {
       return: { status: "completed", sessionId: "sess_1", encoding: "o200k_base", artifacts: 1 },
     });
   });
+  it("without the optional tokenizer package: exit 2 saying how to install it, or 0 tokens leaves summaries unmeasured", async () => {
+    const missing = Object.assign(new Error("Cannot find package 'gpt-tokenizer'"), { code: "ERR_MODULE_NOT_FOUND" });
+    const prev = setEncodingImporter(async () => {
+      throw missing;
+    });
+    try {
+      const r = await cli(["check-return", "r.json", "--session-id", "sess_1"], { cwd });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("npm install gpt-tokenizer");
+      expect(r.stderr).toContain("returns.maxSummaryTokens: 0");
+      expect((await cli(["check-return", "r.json", "--session-id", "sess_1", "--max-summary-tokens", "0"], { cwd })).code).toBe(0);
+    } finally {
+      setEncodingImporter(prev);
+    }
+  });
   it("exits 1 with positions for a bad return", async () => {
     const r = await cli(["check-return", "r.json", "--session-id", "sess_2", "--max-summary-tokens", "2", "-o", "json"], { cwd });
     expect(r.code).toBe(1);
@@ -146,7 +162,7 @@ describe("plangate check-return", () => {
   });
   it("exits 2 for a bad --encoding or --max-summary-tokens", async () => {
     expect((await cli(["check-return", "r.json", "--encoding", "gpt5"], { cwd })).code).toBe(2);
-    expect((await cli(["check-return", "r.json", "--max-summary-tokens", "0"], { cwd })).code).toBe(2);
+    expect((await cli(["check-return", "r.json", "--max-summary-tokens", "-1"], { cwd })).code).toBe(2);
     expect((await cli(["check-return", "r.json", "--encoding", "cl100k_base"], { cwd })).code).toBe(0);
   });
   it("rejects a policy with an unknown encoding", async () => {

@@ -27,7 +27,7 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
     .argument("<file>", "the return ('-' reads standard input)")
     .option("--session-id <id>", "the session id the subagent was given")
     .option("--workspace <dir>", "workspace root that artifact paths are relative to")
-    .option("--max-summary-tokens <n>", "summary must stay under this many tokens (default: returns.maxSummaryTokens, 100)")
+    .option("--max-summary-tokens <n>", "summary must stay under this many tokens; 0: not measured (default: returns.maxSummaryTokens, 100)")
     .addOption(new Option("--encoding <name>", "tokenizer encoding (default: returns.encoding, o200k_base)").choices([...ENCODINGS]))
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
@@ -35,7 +35,7 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
     .action(
       wrap(async (file: string, flags: ReturnFlags) => {
         const { policy } = await resolveSetup(flags, io);
-        const maxSummaryTokens = intFlag(flags.maxSummaryTokens, "--max-summary-tokens", 1);
+        const maxSummaryTokens = intFlag(flags.maxSummaryTokens, "--max-summary-tokens", 0);
         const options = {
           file,
           expectedSessionId: flags.sessionId,
