@@ -18,4 +18,9 @@ if [ "$got" != "$want" ]; then echo "installed plangate --version says $got, exp
 status=0
 "$bin" validate examples/intake.invalid.json --policy examples/plangate.yaml >/dev/null || status=$?
 if [ "$status" != 1 ]; then echo "the installed plangate exited $status on an invalid plan, expected 1" >&2; exit 1; fi
+# The tokenizer is an optional peer dependency, not installed with the package: check-return says so.
+printf '{"status": "completed", "summary": "Done.", "artifacts": []}\n' > "$tmp/return.json"
+status=0
+err="$("$bin" check-return "$tmp/return.json" 2>&1 >/dev/null)" || status=$?
+if [ "$status" != 2 ] || [[ "$err" != *"npm install gpt-tokenizer"* ]]; then echo "check-return without gpt-tokenizer: exit $status, $err" >&2; exit 1; fi
 echo "package: $(basename "${tarball[0]}") installs; plangate $got validates the examples"
