@@ -18,13 +18,18 @@
  *   `{progress, diagnostic?}`. The host cannot be told to stop a subagent at its start (Claude Code's
  *   SubagentStart does not block), so a diagnostic is reported (audit it, show it) and the returned progress
  *   makes every call of that subagent a denial until it stops.
- * - `SubagentStop`: `subagentStop(expected, progress, {agentId})` → `{progress, diagnostic?}`. A diagnostic
+ * - `SubagentStop`: `subagentStop(expected, progress, {agentId}, {taskTools})` → `{progress, diagnostic?}`. A diagnostic
  *   means the subagent stopped before its required steps ran. Claude Code lets a SubagentStop hook answer
  *   `{"decision": "block", "reason": …}` to keep the subagent running: a hook that does so must keep the
  *   previous progress (the subagent goes on); a hook that lets it stop stores the returned progress, in which
  *   the Task/Agent step stays open (see below).
  * - `progressDone(expected, progress)`: may the run be marked complete (every required step, nested ones
  *   included, has run and no subagent is running)?
+ *
+ * `taskTools` is the host profile's set of names for the subagent tool (default `TASK_TOOLS`: `Task`,
+ * `Agent`); pass the same set to all three. `Progress` has the seam's `cursor` and `sub` plus optional
+ * members (`awaiting`, `launchHook`, `stray`, `strayOverflow`, `sub.tagged`, `sub.stopped`); all are plain
+ * JSON. A stored progress that does not fit the expected calls is refused as `guard-failure`.
  *
  * ## What the host tells plangate (Claude Code), and the sources
  *
