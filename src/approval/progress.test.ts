@@ -317,6 +317,60 @@ describe("subagents: table", () => {
   });
 });
 
+describe("subagents: hostile spellings", () => {
+  const running = run(PLAN, [{ call: "Read", args: { file_path: "a" } }, { call: "Agent", args: AGENT_CALL.args }, { start: "A", type: "general-purpose" }, { call: "Bash", args: { command: "ls" }, agentId: "A" }]).progress;
+
+  it.each([
+    ["another agent's id", "B"],
+    ["the id in another case", "a"],
+    ["the id with a trailing space", "A "],
+    ["the id with a zero-width space", "A\u200b"],
+    ["an empty id", ""],
+    ["the id of the step", "2"],
+  ])("a call from %s is not the running subagent's", (_name, id) => {
+    const r = decideProgress(PLAN, running, { tool: "Write", args: { file_path: "x", content: "y" }, agentId: id }, ctx, FREE);
+    expect(r.verdict.allow).toBe(false);
+    expect(r.progress.sub?.cursor).toEqual(running.sub!.cursor);
+    // Free tools are no way around it either.
+    expect(decideProgress(PLAN, running, { tool: "Glob", args: {}, agentId: id }, ctx, FREE).verdict.allow).toBe(false);
+  });
+
+  it.each(["agent", "AGENT", "Agent ", "Agent\u200b", "Tаsk", "Subagent"])("%j is not the subagent tool: it takes no Task/Agent step", (tool) => {
+    const r = decideProgress(PLAN, { cursor: { index: 1, count: 0 } }, { tool, args: AGENT_CALL.args }, ctx, FREE);
+    expect(r.verdict.allow).toBe(false);
+    expect(r.progress.awaiting).toBeUndefined();
+    expect(r.progress.launchHook).toBeUndefined();
+  });
+
+  it.each<[string, Event[]]>([
+    ["a second start with another id", [{ start: "B", type: "general-purpose" }]],
+    ["a second start with no id", [{ start: null, type: "general-purpose" }]],
+    ["a second start of another type", [{ start: "B", type: "Explore" }]],
+    ["a stop of another agent, then its calls", [{ stop: "B" }, { call: "Write", args: { file_path: "x", content: "y" }, agentId: "B" }]],
+  ])("%s cannot take over or end the running subagent's step", (_name, events) => {
+    const { outcomes, progress } = run(PLAN, events, running);
+    expect(outcomes.every((o) => o.allow !== true)).toBe(true);
+    expect(outcomes.some((o) => o.diagnostic !== undefined)).toBe(true);
+    expect(progress.sub).toMatchObject({ agentId: "A", parent: 1, cursor: running.sub!.cursor });
+    expect(progress.cursor).toEqual(running.cursor);
+  });
+
+  it.each<[string, Event[]]>([
+    ["the main agent runs the next outer step", [{ call: "Bash", args: { command: "npm test" } }]],
+    ["the main agent runs the subagent's remaining step untagged", [{ call: "Write", args: { file_path: "x", content: "y" } }]],
+    ["the main agent launches the step again", [{ call: "Agent", args: AGENT_CALL.args }]],
+    ["the subagent stops early, then the main agent goes on", [{ stop: "A" }, { call: "Bash", args: { command: "npm test" } }]],
+    ["the subagent stops early, then a new one starts unannounced", [{ stop: "A" }, { start: "B", type: "general-purpose" }, { call: "Write", args: { file_path: "x", content: "y" }, agentId: "B" }]],
+  ])("%s: denied while the step's nested steps have not all run", (_name, events) => {
+    const { outcomes, progress } = run(PLAN, events, running);
+    const calls = outcomes.filter((o) => o.allow !== undefined);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((o) => o.allow === false)).toBe(true);
+    expect(progress.cursor).toEqual(running.cursor);
+    expect(progressDone(PLAN, progress)).toBe(false);
+  });
+});
+
 /** Claude Code hook payloads as users report them (field names of the hooks reference), in the order they arrive. */
 const RECORDED: Record<string, unknown>[] = [
   { session_id: "s1", transcript_path: "/t/s1.jsonl", cwd: "/w", permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "a" }, tool_use_id: "toolu_01" },
