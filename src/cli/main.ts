@@ -126,7 +126,13 @@ export function outputOption(choices: readonly string[]): Option {
   return new Option("-o, --output <format>", "output format").choices(choices as string[]).default("text");
 }
 
-/** Is colour wanted? Only on a terminal, and never with NO_COLOR. */
-export function useColor(io: CliIO): boolean {
+/**
+ * Is colour wanted? `--color` / `--no-color` decide; else FORCE_COLOR (`0` or `false`: no, any other
+ * value: yes); else only on a terminal, never with NO_COLOR or TERM=dumb.
+ */
+export function useColor(io: CliIO, flag?: boolean): boolean {
+  if (flag !== undefined) return flag;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
   return io.isTTY && (io.env.NO_COLOR === undefined || io.env.NO_COLOR === "") && io.env.TERM !== "dumb";
 }

@@ -25,17 +25,22 @@ export function diagnosticJson(d: Diagnostic): Record<string, unknown> {
   return out;
 }
 
-/** The report object of SPEC §5 (version 1), with the policy file used (null: the built-in defaults). */
-export function reportJson(reports: readonly PlanReport[], options: FormatOptions = {}) {
+/**
+ * The report object of SPEC §5 (version 1), with the policy file used (null: the built-in defaults);
+ * `policies`, one per report, when files were judged by different policies.
+ */
+export function reportJson(reports: readonly PlanReport[], options: FormatOptions & { policies?: readonly (string | null)[] } = {}) {
   const s = summarize(reports);
+  const several = options.policies !== undefined && new Set(options.policies).size > 1;
   return {
     version: 1,
     policy: options.policy ?? null,
-    results: reports.map((r) => {
+    results: reports.map((r, i) => {
       const o: Record<string, unknown> = { file: r.file ?? "-", dialect: r.dialect ?? null, valid: r.valid };
       if (r.planHash !== undefined) o.planHash = r.planHash;
       o.steps = r.steps;
       o.diagnostics = r.diagnostics.map(diagnosticJson);
+      if (several) o.policy = options.policies![i] ?? null;
       return o;
     }),
     summary: { files: s.files, valid: s.valid, errors: s.errors, warnings: s.warnings },
@@ -43,6 +48,6 @@ export function reportJson(reports: readonly PlanReport[], options: FormatOption
 }
 
 /** `--output json`: exactly one JSON document. */
-export function formatJson(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+export function formatJson(reports: readonly PlanReport[], options: FormatOptions & { policies?: readonly (string | null)[] } = {}): string {
   return JSON.stringify(reportJson(reports, options), null, 2) + "\n";
 }

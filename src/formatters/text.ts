@@ -16,9 +16,17 @@ function plural(n: number, word: string): string {
 export function formatText(reports: readonly PlanReport[], options: FormatOptions = {}): string {
   const c = options.color ? colors : plainColors;
   const out: string[] = [];
+  // A note about the run, not about a plan (no tool registry in force) is printed once, not once a file.
+  let runNote: { d: Diagnostic; files: number } | undefined;
   for (const report of reports) {
     const name = report.file ?? "<stdin>";
-    for (const d of report.diagnostics) out.push(formatDiagnostic(report, d, name, c));
+    for (const d of report.diagnostics) {
+      if (reports.length > 1 && isRunNote(d)) {
+        runNote = { d: runNote?.d ?? d, files: (runNote?.files ?? 0) + 1 };
+        continue;
+      }
+      out.push(formatDiagnostic(report, d, name, c));
+    }
     const errors = report.diagnostics.filter((d) => d.severity === "error").length;
     const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
     const what = [report.dialect ?? "unknown dialect", plural(report.steps, "step")].join(", ");
@@ -30,12 +38,26 @@ export function formatText(reports: readonly PlanReport[], options: FormatOption
     }
     out.push("");
   }
+  if (runNote) {
+    const sev = runNote.d.severity === "error" ? c.red(c.bold("error")) : runNote.d.severity === "warning" ? c.yellow(c.bold("warning")) : c.cyan("info");
+    out.push(`${sev}: ${runNote.d.message} ${c.dim(`[${runNote.d.rule}]`)} (${plural(runNote.files, "file")})`);
+    if (runNote.d.hint) out.push(`  ${c.cyan("= hint:")} ${runNote.d.hint}`);
+    out.push("");
+  }
   const s = summarize(reports);
   out.push(
     `${plural(s.files, "file")} checked: ${s.valid} valid, ${s.files - s.valid} rejected; ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}.`,
   );
-  if (options.policy !== undefined) out.push(`Policy: ${options.policy === null ? "none (built-in defaults)" : shownPath(options.policy, options.cwd)}.`);
+  const distinct = [...new Set(options.policies ?? [])];
+  const name = (p: string | null) => (p === null ? "none (built-in defaults)" : shownPath(p, options.cwd));
+  if (distinct.length > 1) out.push(`Policies: ${distinct.map(name).join("; ")} (each file's own).`);
+  else if (options.policy !== undefined) out.push(`Policy: ${name(options.policy)}.`);
   return out.join("\n") + "\n";
+}
+
+/** The one diagnostic that is about the run rather than the plan: no tool registry or allow list in force. */
+function isRunNote(d: Diagnostic): boolean {
+  return d.rule === "unknown-tool" && d.step === undefined && d.severity !== "error";
 }
 
 function formatDiagnostic(report: PlanReport, d: Diagnostic, name: string, c: typeof colors): string {

@@ -10,6 +10,8 @@ export interface FormatOptions {
   cwd?: string;
   /** Absolute path of the policy file used, or null for the built-in defaults (undefined: not said). */
   policy?: string | null;
+  /** The policy of each report, when a run used several (each file's own). */
+  policies?: readonly (string | null)[];
   /** The tool registry in force: feedback lists the allowed tools and their arguments from it. */
   tools?: ToolRegistry;
 }

@@ -35,6 +35,9 @@ export const FileResultSchema = Type.Object(
     planHash: Type.Optional(Type.String({ pattern: "^sha256:[0-9a-f]{64}$", description: "The plan hash; absent when the plan could not be read." })),
     steps: Count("Number of steps (Markdown plans: actions)."),
     diagnostics: Type.Array(DiagnosticSchema, { description: "Every finding, ordered by position." }),
+    policy: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: "The policy file that judged this file, when one run used several (each file's own, found from its folder); null: the built-in defaults." }),
+    ),
   },
   { additionalProperties: false, title: "plangate file result" },
 );
@@ -43,7 +46,7 @@ export const FileResultSchema = Type.Object(
 export const ReportSchema = Type.Object(
   {
     version: Type.Literal(1, { description: "Report format version." }),
-    policy: Type.Union([Type.String(), Type.Null()], { description: "Absolute path of the policy file used; null when the built-in defaults were used." }),
+    policy: Type.Union([Type.String(), Type.Null()], { description: "Absolute path of the policy file used; null when the built-in defaults were used. When files were judged by different policies, the first file's, and each result names its own." }),
     results: Type.Array(FileResultSchema, { description: "One result per plan file, in command-line order." }),
     summary: Type.Object(
       {

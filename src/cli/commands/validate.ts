@@ -9,10 +9,13 @@ import { formatSarif } from "../../formatters/sarif.js";
 import { formatText } from "../../formatters/text.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT } from "../io.js";
+import { expandInputs } from "../inputs.js";
+import { intFlag } from "./check-output.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
-import { type PlanFlags, resolveSetup } from "../setup.js";
+import { type PlanFlags, resolveSetup, type Setup } from "../setup.js";
+import { discoverPolicy, PolicyError } from "../../node/policy.js";
 import { Option } from "commander";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { ContextFileError, loadContextFile } from "../../node/context-file.js";
 import { UsageError } from "../io.js";
 
@@ -27,6 +30,11 @@ function readContext(path: string, name: string): string[] {
 
 interface ValidateFlags extends PlanFlags {
   dialect?: DialectId;
+  format?: string;
+  quiet?: boolean;
+  maxWarnings?: string;
+  stdinFilename?: string;
+  color?: boolean;
   expectedHash?: string;
   failFast?: boolean;
   context?: string;
@@ -39,8 +47,8 @@ export const VALIDATE_OUTPUTS = ["text", "json", "sarif", "feedback"] as const;
 export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("validate")
-    .description("validate one or more plans ('-' reads standard input)")
-    .argument("<file...>", "plan files")
+    .description("validate plans: files, folders (walked for plan files) and quoted globs; '-' reads standard input")
+    .argument("<file...>", "plan files, folders or globs (.plangateignore and node_modules/.git are skipped in folders)")
     .addOption(new Option("--dialect <id>", "force a dialect instead of detecting it").choices(DIALECT_IDS as string[]))
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
@@ -51,23 +59,48 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .option("--max-age <days>", "warn about plans older than this many days (default 30)")
     .option("--fail-fast", "stop at the first error, in the order the checks run")
     .addOption(outputOption(VALIDATE_OUTPUTS))
+    .addOption(new Option("--format <format>", "the same as --output").choices(VALIDATE_OUTPUTS as unknown as string[]))
+    .option("--quiet", "report errors only (warnings still count for --max-warnings)")
+    .option("--max-warnings <n>", "exit 1 when there are more than this many warnings")
+    .option("--stdin-filename <name>", "the name standard input ('-') is read and reported as; its extension picks the syntax")
+    .option("--color", "colour the text output even when it is not a terminal")
+    .option("--no-color", "never colour the text output")
     .action(
-      wrap(async (files: string[], flags: ValidateFlags) => {
+      wrap(async (args: string[], flags: ValidateFlags, cmd: Command) => {
+        if (flags.format !== undefined && cmd.getOptionValueSource("output") !== "default" && flags.format !== flags.output)
+          throw new UsageError(`--format ${flags.format} and --output ${flags.output} disagree; give one`);
+        const output = flags.format ?? flags.output;
+        const maxWarnings = flags.maxWarnings === undefined ? undefined : intFlag(flags.maxWarnings, "--max-warnings", 0);
+        const stdinName = flags.stdinFilename;
+        if (stdinName !== undefined && !args.includes("-")) throw new UsageError("--stdin-filename names standard input: pass - among the files");
+        const inputs = expandInputs(args, io.cwd);
         const setup = await resolveSetup(flags, io);
+        const setupFor = policyPerFile(flags, io, setup);
+        const policies: (string | null)[] = [];
         const context = flags.context === undefined ? undefined : readContext(resolve(io.cwd, flags.context), flags.context);
         const reports: PlanReport[] = [];
-        for (const file of files) {
+        for (const input of inputs) {
+          const file = input.name;
+          const own = await setupFor(input.path);
           const options = {
             dialect: flags.dialect,
-            policy: setup.policy,
-            tools: setup.tools,
+            policy: own.policy,
+            tools: own.tools,
             expectedHash: flags.expectedHash,
             failFast: flags.failFast === true,
             context,
             now: io.now,
           };
-          if (file === "-") reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }));
-          else reports.push(await validateFile(resolve(io.cwd, file), { ...options, file }));
+          if (input.path === "-") {
+            reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: stdinName ?? "-" }));
+            policies.push(own.policy.source ?? null);
+            continue;
+          }
+          const report = await validateFile(input.path, { ...options, file });
+          // A file found in a folder that no dialect reads is not a plan: skipped, as a linter skips other files.
+          if (!input.named && !looksLikePlan(input.path, report)) continue;
+          reports.push(report);
+          policies.push(own.policy.source ?? null);
         }
         // A check that threw is a bug, not a verdict on the plan: exit 2 (an internal error), never 1.
         const crash = reports.find((r) => r.internalErrors?.length);
@@ -75,15 +108,63 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
           const c = crash.internalErrors![0]!;
           throw new Error(`the ${c.rule} check failed on ${crash.file ?? "-"} (${c.message})`);
         }
-        io.stdout(formatReports(flags.output, reports, io, setup.policy.source ?? null, setup.tools));
+        if (reports.length === 0) throw new UsageError(`no plan files found in ${args.join(", ")}`);
+        const shown = flags.quiet ? reports.map(errorsOnly) : reports;
+        io.stdout(formatReports(output, shown, io, policies, setup.tools, flags.color));
+        const warnings = reports.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === "warning").length, 0);
+        if (maxWarnings !== undefined && warnings > maxWarnings) {
+          io.stderr(`plangate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+          return EXIT.rejected;
+        }
         return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }
 
-function formatReports(output: string, reports: PlanReport[], io: CliIO, policy: string | null, tools: ToolRegistry | undefined): string {
-  if (output === "json") return formatJson(reports, { policy });
+/**
+ * Without --policy or --no-policy, each file is judged by the policy found from its own folder (walking
+ * up, stopping at a repository root), as ruff finds its configuration: a plan in another project is
+ * checked with that project's policy and workspace. A file with none above it takes the one found from
+ * the working directory.
+ */
+function policyPerFile(flags: ValidateFlags, io: CliIO, base: Setup): (path: string) => Promise<Setup> {
+  if (flags.policy !== undefined) return async () => base;
+  const byFile = new Map<string, Promise<Setup>>();
+  return async (path) => {
+    if (path === "-") return base;
+    let found: string | undefined;
+    try {
+      found = discoverPolicy(dirname(path));
+    } catch (err) {
+      if (err instanceof PolicyError) throw new UsageError(err.message);
+      throw err;
+    }
+    if (found === undefined || found === base.policy.source) return base;
+    let s = byFile.get(found);
+    if (!s) {
+      s = resolveSetup({ ...flags, policy: found }, io);
+      byFile.set(found, s);
+    }
+    return s;
+  };
+}
+
+/** A Markdown file is a plan when it has a TeDDy section; any other file when a dialect reads it. */
+function looksLikePlan(path: string, report: PlanReport): boolean {
+  if (report.diagnostics.some((d) => d.rule === "unknown-format")) return false;
+  if (/\.md$/i.test(path)) return report.source !== undefined && /^ {0,3}##[ \t]+[`*_]*(?:Action Plan|Message|Rationale)\b/im.test(report.source.text);
+  return true;
+}
+
+/** `--quiet`: the report with its errors only. */
+function errorsOnly(r: PlanReport): PlanReport {
+  return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
+}
+
+function formatReports(output: string, reports: PlanReport[], io: CliIO, policies: (string | null)[], tools: ToolRegistry | undefined, color?: boolean): string {
+  const policy = policies[0] ?? null;
+  if (output === "json") return formatJson(reports, { policy, policies });
   if (output === "sarif") return formatSarif(reports, { cwd: io.cwd });
   if (output === "feedback") return formatFeedback(reports, { tools });
-  return formatText(reports, { color: useColor(io), policy, cwd: io.cwd });
+  return formatText(reports, { color: useColor(io, color), policy, policies, cwd: io.cwd });
 }
