@@ -146,3 +146,42 @@ describe(".plangateignore", () => {
     expect(ignored("z/a/b.json", false)).toBe(false);
   });
 });
+
+describe("one report envelope", () => {
+  const envelope = (stdout: string) => {
+    const doc = JSON.parse(stdout) as { version: number; results: { file: string; valid: boolean }[]; summary: { files: number; valid: number } };
+    expect(doc.version).toBe(1);
+    expect(doc.summary.files).toBe(doc.results.length);
+    return doc;
+  };
+
+  it("hash takes several files: one line each (hash and name), or the JSON envelope", async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, "a.json"), PLAN("a"));
+    writeFileSync(join(cwd, "b.json"), "{ not json");
+    const text = await cli(["hash", "a.json", "a.json"], { cwd });
+    expect(text.stdout.trim().split("\n")).toHaveLength(2);
+    expect(text.stdout).toMatch(/^sha256:[0-9a-f]{64} {2}a\.json$/m);
+    expect((await cli(["hash", "a.json"], { cwd })).stdout).toMatch(/^sha256:[0-9a-f]{64}\n$/);
+    const r = await cli(["hash", "a.json", "b.json", "-o", "json"], { cwd });
+    expect(r.code).toBe(1);
+    const doc = envelope(r.stdout);
+    expect(doc.results.map((x) => x.valid)).toEqual([true, false]);
+    expect(doc.summary.valid).toBe(1);
+  });
+
+  it("check-return takes several returns, and writes SARIF and feedback", async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, "good.json"), JSON.stringify({ status: "partial", summary: "Done.", artifacts: [], metadata: {}, session_id: "s1" }));
+    writeFileSync(join(cwd, "bad.json"), JSON.stringify({ status: "finished-ish" }));
+    const json = await cli(["check-return", "good.json", "bad.json", "--max-summary-tokens", "0", "-o", "json"], { cwd });
+    expect(json.code).toBe(1);
+    expect(envelope(json.stdout).results.map((x) => x.valid)).toEqual([true, false]);
+    const sarif = JSON.parse((await cli(["check-return", "bad.json", "--max-summary-tokens", "0", "-o", "sarif"], { cwd })).stdout);
+    expect(sarif.version).toBe("2.1.0");
+    expect(sarif.runs[0].results.length).toBeGreaterThan(0);
+    const feedback = (await cli(["check-return", "bad.json", "--max-summary-tokens", "0", "-o", "feedback"], { cwd })).stdout;
+    expect(feedback).toMatch(/^# Return check failed/);
+    expect(feedback).not.toMatch(/returns\.[a-z]|--[a-z]{3,}|plangate\.ya?ml/);
+  });
+});

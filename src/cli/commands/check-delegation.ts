@@ -6,7 +6,7 @@ import { FileSessionRegistry, SessionRegistryError, sessionIdProblem } from "../
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
-import { checkReportJson, checkReportText, intFlag } from "./check-output.js";
+import { CHECK_OUTPUTS, formatCheckOutputs, intFlag } from "./check-output.js";
 
 interface DelegationFlags {
   target?: string;
@@ -40,7 +40,7 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root")
-    .addOption(outputOption(["text", "json"]))
+    .addOption(outputOption(CHECK_OUTPUTS))
     .action(
       wrap(async (flags: DelegationFlags) => {
         const { policy } = await resolveSetup(flags, io);
@@ -112,7 +112,7 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
         };
         const what = `delegation to "${flags.target}" at depth ${result.depth}/${result.maxDepth}${result.registered ? `, registered ${id}` : ""}`;
         const out = [{ result, extra: { delegation }, what }];
-        io.stdout(json ? `${JSON.stringify(checkReportJson(out), null, 2)}\n` : checkReportText(out, useColor(io)));
+        io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
         return result.valid ? EXIT.ok : EXIT.rejected;
       }),
     );

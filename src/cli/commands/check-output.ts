@@ -1,6 +1,8 @@
 import pc from "picocolors";
 import type { Diagnostic } from "../../core/diagnostic.js";
+import { forPlanner } from "../../formatters/feedback.js";
 import { diagnosticJson } from "../../formatters/json.js";
+import { formatSarif } from "../../formatters/sarif.js";
 import type { CheckResult } from "../../orchestration/common.js";
 import { UsageError } from "../io.js";
 
@@ -67,4 +69,37 @@ export function intFlag(value: string | undefined, flag: string, min: number): n
     throw new UsageError(`${flag} must be an integer ≥ ${min}, not "${value}"`);
   }
   return Number(value);
+}
+
+/** The outputs every check command offers. */
+export const CHECK_OUTPUTS = ["text", "json", "sarif"] as const;
+
+/** A check report in the format asked for: text, SPEC §5's JSON, SARIF, or (check-return) feedback. */
+export function formatCheckOutputs(outputs: readonly CheckOutput[], format: string, color: boolean, cwd: string): string {
+  if (format === "json") return `${JSON.stringify(checkReportJson(outputs), null, 2)}\n`;
+  if (format === "sarif") return formatSarif(outputs.map((o) => ({ file: o.result.file, diagnostics: o.result.diagnostics })), { cwd });
+  if (format === "feedback") return checkReportFeedback(outputs);
+  return checkReportText(outputs, color);
+}
+
+/**
+ * `--output feedback` for a subagent's return: Markdown the orchestrator can hand back to the subagent,
+ * what is wrong and how to fix the return, never a policy key or a flag the subagent cannot see.
+ */
+export function checkReportFeedback(outputs: readonly CheckOutput[]): string {
+  const failed = outputs.filter((o) => !o.result.valid);
+  if (failed.length === 0) return `# Return check passed\n\n${outputs.map((o) => `- ${o.result.file}: accepted, no changes needed`).join("\n")}\n`;
+  const out = ["# Return check failed", "", "Fix every item below and return the complete corrected JSON object.", ""];
+  for (const o of failed) {
+    out.push(`## ${o.result.file}: rejected`, "");
+    for (const d of o.result.diagnostics) {
+      if (d.severity === "info") continue;
+      const tag = d.severity === "error" ? d.rule : `${d.rule}, ${d.severity}: does not block`;
+      out.push(`- ${forPlanner(d.message) || d.message} (${tag})`);
+      const fix = d.hint === undefined ? "" : forPlanner(d.hint);
+      if (fix) out.push(`  Fix: ${fix}`);
+    }
+    out.push("");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
 }

@@ -8,7 +8,7 @@ import { readFileBounded } from "../../node/read-bounded.js";
 import { type CliIO, EXIT } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
-import { checkReportJson, checkReportText, intFlag } from "./check-output.js";
+import { CHECK_OUTPUTS, type CheckOutput, formatCheckOutputs, intFlag } from "./check-output.js";
 
 interface ReturnFlags {
   sessionId?: string;
@@ -24,18 +24,20 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
   program
     .command("check-return")
     .description("check a subagent's return: JSON, fields, status, session id, summary length, artifacts (the orchestrator validation strategy)")
-    .argument("<file>", "the return ('-' reads standard input)")
+    .argument("<file...>", "the returns ('-' reads standard input)")
     .option("--session-id <id>", "the session id the subagent was given")
     .option("--workspace <dir>", "workspace root that artifact paths are relative to")
     .option("--max-summary-tokens <n>", "summary must stay under this many tokens; 0: not measured (default: returns.maxSummaryTokens, 100)")
     .addOption(new Option("--encoding <name>", "tokenizer encoding (default: returns.encoding, o200k_base)").choices([...ENCODINGS]))
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
-    .addOption(outputOption(["text", "json"]))
+    .addOption(outputOption([...CHECK_OUTPUTS, "feedback"]))
     .action(
-      wrap(async (file: string, flags: ReturnFlags) => {
+      wrap(async (files: string[], flags: ReturnFlags) => {
         const { policy } = await resolveSetup(flags, io);
         const maxSummaryTokens = intFlag(flags.maxSummaryTokens, "--max-summary-tokens", 0);
+        const out: CheckOutput[] = [];
+        for (const file of files) {
         const options = {
           file,
           expectedSessionId: flags.sessionId,
@@ -64,9 +66,10 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
           ? { status: r.status ?? null, sessionId: r.sessionId ?? null, summaryTokens: r.summaryTokens ?? null, encoding: r.encoding, artifacts: r.artifacts }
           : null;
         const what = r?.status !== undefined ? `return "${r.status}"${r.sessionId ? ` (${r.sessionId})` : ""}` : "return";
-        const out = [{ result, extra: { return: ret }, what }];
-        io.stdout(flags.output === "json" ? `${JSON.stringify(checkReportJson(out), null, 2)}\n` : checkReportText(out, useColor(io)));
-        return result.valid ? EXIT.ok : EXIT.rejected;
+        out.push({ result, extra: { return: ret }, what });
+        }
+        io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
+        return out.every((o) => o.result.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }

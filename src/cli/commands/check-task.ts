@@ -6,7 +6,7 @@ import { checkTask, type NamedText } from "../../orchestration/task.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
-import { checkReportJson, checkReportText } from "./check-output.js";
+import { CHECK_OUTPUTS, formatCheckOutputs } from "./check-output.js";
 
 interface TaskFlags {
   todo?: string;
@@ -37,7 +37,7 @@ export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root")
-    .addOption(outputOption(["text", "json"]))
+    .addOption(outputOption(CHECK_OUTPUTS))
     .action(
       wrap(async (number: string, flags: TaskFlags) => {
         if (flags.todo === undefined && flags.state === undefined) throw new UsageError("check-task needs --todo FILE, --state FILE, or both");
@@ -58,7 +58,7 @@ export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void
           ? `task ${t.number}${t.title ? ` "${t.title}"` : ""} (${[t.status ?? "no status", t.language].filter(Boolean).join(", ")})${flags.operation ? `, ${flags.operation}` : ""}`
           : `task ${number}`;
         const out = [{ result, extra: { task, ...(flags.operation !== undefined ? { operation: flags.operation } : {}) }, what }];
-        io.stdout(flags.output === "json" ? `${JSON.stringify(checkReportJson(out), null, 2)}\n` : checkReportText(out, useColor(io)));
+        io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
         return result.valid ? EXIT.ok : EXIT.rejected;
       }),
     );

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
-import { validatePlan } from "../../engine.js";
+import { type PlanReport, validatePlan } from "../../engine.js";
 import { diagnosticJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";
@@ -76,30 +76,47 @@ function checkWriteFlags(file: string, flags: WriteFlags): void {
   if (flags.inPlace && file === "-") throw new UsageError("--in-place needs a file, not standard input");
 }
 
-/** `plangate hash <file>`. */
+/** `plangate hash <file...>`. */
 export function registerHash(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("hash")
     .description("print the plan hash (sha256: of the RFC 8785 canonical JSON; Markdown: of the text)")
-    .argument("<file>", "plan file, or - for standard input")
+    .argument("<file...>", "plan files, or - for standard input")
     .addOption(outputOption(["text", "json"]))
     .action(
-      wrap(async (file: string, flags: { output: string }) => {
-        const input = await readInput(file, io);
-        if (!(input instanceof Uint8Array)) {
-          printDiagnostics(io, file, [input], flags.output);
-          return EXIT.rejected;
+      wrap(async (files: string[], flags: { output: string }) => {
+        const results: Record<string, unknown>[] = [];
+        const lines: string[] = [];
+        let failed = 0;
+        for (const file of files) {
+          const input = await readInput(file, io);
+          let diagnostics: Diagnostic[] = [];
+          let report: PlanReport | undefined;
+          if (!(input instanceof Uint8Array)) diagnostics = [input];
+          else {
+            report = await validatePlan(input, { file, now: io.now });
+            const readErrors = report.diagnostics.filter((d) => d.rule === "parse-error" || d.rule === "limit-exceeded");
+            if (report.planHash === undefined || readErrors.length > 0) diagnostics = readErrors.length ? readErrors : report.diagnostics;
+          }
+          const ok = diagnostics.length === 0 && report?.planHash !== undefined;
+          if (!ok) failed++;
+          const r: Record<string, unknown> = { file, dialect: report?.dialect ?? null, valid: ok };
+          if (ok) {
+            r.planHash = report!.planHash;
+            r.fileSha256 = sha256Hex(input as Uint8Array);
+          }
+          r.diagnostics = diagnostics.map((d) => diagnosticJson({ ...d, file }));
+          results.push(r);
+          if (flags.output !== "json") {
+            if (ok) lines.push(files.length === 1 ? report!.planHash! : `${report!.planHash}  ${file}`);
+            else printDiagnostics(io, file, diagnostics, "text");
+          }
         }
-        const report = await validatePlan(input, { file, now: io.now });
-        const readErrors = report.diagnostics.filter((d) => d.rule === "parse-error" || d.rule === "limit-exceeded");
-        if (report.planHash === undefined || readErrors.length > 0) {
-          printDiagnostics(io, file, readErrors.length ? readErrors : report.diagnostics, flags.output);
-          return EXIT.rejected;
-        }
-        if (flags.output === "json")
-          io.stdout(JSON.stringify({ file, dialect: report.dialect ?? null, planHash: report.planHash, fileSha256: sha256Hex(input) }, null, 2) + "\n");
-        else io.stdout(report.planHash + "\n");
-        return EXIT.ok;
+        if (flags.output === "json") {
+          const errors = results.reduce((n, r) => n + (r.diagnostics as { severity: string }[]).filter((d) => d.severity === "error").length, 0);
+          io.stdout(JSON.stringify({ version: 1, results, summary: { files: files.length, valid: files.length - failed, errors, warnings: 0 } }, null, 2) + "\n");
+        } else if (lines.length > 0) io.stdout(lines.join("\n") + "\n");
+        return failed === 0 ? EXIT.ok : EXIT.rejected;
       }),
     );
 }
