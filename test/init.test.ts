@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STARTER_POLICY } from "../src/cli/commands/init.js";
+import { schemaComment, STARTER_POLICY } from "../src/cli/commands/init.js";
 import { parsePolicyText } from "../src/node/policy.js";
 import { cli } from "./cli-io.js";
 
@@ -17,7 +17,7 @@ describe("plangate init", () => {
     const r = await cli(["init"], { cwd: dir });
     expect(r).toMatchObject({ code: 0, stdout: "wrote plangate.yaml\n" });
     const text = readFileSync(join(dir, "plangate.yaml"), "utf8");
-    expect(text).toBe(STARTER_POLICY);
+    expect(text).toBe(`${schemaComment(join(dir, "plangate.yaml"))}\n${STARTER_POLICY}`);
     expect(text).toContain("# ");
     await expect(parsePolicyText(text, "plangate.yaml")).resolves.toMatchObject({ workspace: ".", plan: { maxAgeDays: 30 } });
   });
@@ -28,7 +28,15 @@ describe("plangate init", () => {
     expect(r.stderr).toContain("already exists; pass --force");
     expect(readFileSync(join(dir, "plangate.yaml"), "utf8")).toBe("mine: true\n");
     expect((await cli(["init", "--force"], { cwd: dir })).code).toBe(0);
-    expect(readFileSync(join(dir, "plangate.yaml"), "utf8")).toBe(STARTER_POLICY);
+    expect(readFileSync(join(dir, "plangate.yaml"), "utf8")).toBe(`${schemaComment(join(dir, "plangate.yaml"))}\n${STARTER_POLICY}`);
+  });
+  it("starts with a yaml-language-server line that points at the published policy schema", async () => {
+    await cli(["init"], { cwd: dir });
+    const first = readFileSync(join(dir, "plangate.yaml"), "utf8").split("\n")[0]!;
+    const m = /^# yaml-language-server: \$schema=(.+)$/.exec(first);
+    expect(m).not.toBeNull();
+    const schema = JSON.parse(readFileSync(resolve(dir, m![1]!), "utf8")) as { $id: string };
+    expect(schema.$id).toBe("urn:plangate:schema:policy");
   });
   it("writes elsewhere with --out and is picked up by validate", async () => {
     expect((await cli(["init", "--out", ".plangate.yaml", "--output", "json"], { cwd: dir })).stdout).toContain('"written"');

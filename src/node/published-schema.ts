@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { type SchemaError, schemaErrors } from "../core/mini-schema.js";
 
 const cache = new Map<string, Record<string, unknown>>();
@@ -14,6 +15,11 @@ export function publishedSchema(name: string): Record<string, unknown> {
     cache.set(name, s);
   }
   return s;
+}
+
+/** Where a published schema file is on this machine (inside the installed package). */
+export function publishedSchemaPath(name: string): string {
+  return fileURLToPath(new URL(`../../schemas/${name}.schema.json`, import.meta.url));
 }
 
 /** The errors of a value against a published schema (empty when it conforms). */

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { publishedSchemaPath } from "../../node/published-schema.js";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { POLICY_FILE_NAMES } from "../../node/policy.js";
@@ -45,6 +46,19 @@ rules:
   stale-plan: warning
 `;
 
+/**
+ * The first line of a written policy: editors with the YAML language server (VS Code's YAML extension,
+ * Neovim, Helix) read it and complete and check the file against the published policy schema. The path
+ * is that of the installed package, relative to the policy file when it can be.
+ */
+export function schemaComment(policyFile: string): string {
+  const schema = publishedSchemaPath("policy");
+  let rel = relative(dirname(policyFile), schema).split(sep).join("/");
+  if (isAbsolute(rel)) rel = schema;
+  else if (!rel.startsWith(".")) rel = `./${rel}`;
+  return `# yaml-language-server: $schema=${rel}`;
+}
+
 /** `plangate init`: writes a commented starter plangate.yaml. */
 export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
   program
@@ -63,7 +77,7 @@ export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
           if (other !== undefined) throw new UsageError(`${join(dirname(flags.out), other)} is already a policy file in that folder; two would be ambiguous: edit it, or remove it first`);
         }
         try {
-          writeFileAtomic(path, STARTER_POLICY);
+          writeFileAtomic(path, path.endsWith(".json") ? STARTER_POLICY : `${schemaComment(path)}\n${STARTER_POLICY}`);
         } catch (err) {
           throw new UsageError(`cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
