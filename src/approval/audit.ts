@@ -13,7 +13,8 @@ import { approvalDiagnostic as fail } from "./record.js";
 export interface AuditEntry {
   seq: number;
   ts: string;
-  event: "open" | "allow" | "deny" | "complete";
+  /** claim: a session took a pending run; ask: a step allowed after the person confirms; free: a call needing no step; stop: `guard stop`. */
+  event: "open" | "allow" | "deny" | "complete" | "claim" | "ask" | "free" | "stop";
   plan_hash: string;
   nonce: string;
   step?: number;
@@ -22,6 +23,10 @@ export interface AuditEntry {
   args_hash?: string;
   rule?: string;
   reason?: string;
+  /** The session that claimed the run (claim lines) or made the call (no-run lines: the session key). */
+  session?: string;
+  /** Where the run stands after an allow or ask: `guard repair` rolls a run forward from it. */
+  cursor?: { index: number; count: number };
   prev: string | null;
   mac?: string;
 }
