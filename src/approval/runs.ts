@@ -38,6 +38,8 @@ export interface RunState {
   status: RunStatus;
   /** Why the run was stopped (`guard stop`, or a repair that found the run broken). */
   stop_reason?: string;
+  /** When `guard repair` last changed the run. */
+  repaired_at?: string;
   created_at: string;
   plan: string;
   plan_hash: string;
@@ -409,19 +411,20 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   const shell = { workspace: run.scope, ...run.shell };
   const refused = await hostCommandRefusal(input.tool, input.args, shell);
   if (refused) return refuse({ ...refused, step: stepNo });
-  if (run.free.includes(input.tool)) {
+  const call = callIdentity(GENERIC, { tool: input.tool, args: input.args }, run.scope);
+  const verdict = run.status === "complete" ? undefined : advance(run.expected, cursor, call, contextFor(GENERIC));
+  // A free call that is not the next approved step moves nothing; one that is, is taken as that step.
+  if (run.free.includes(input.tool) && !verdict?.allow) {
     const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy });
     if (problem) return refuse(problem);
     audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: `${input.tool} is a free tool: no step taken` });
     save();
     return { decision: "allow", reason: `${input.tool} is free (guard.free): no step taken`, run: id };
   }
-  if (run.status === "complete") {
+  if (verdict === undefined) {
     const last = run.expected[run.expected.length - 1]?.step ?? 0;
-    return refuse(fail("guard-step-mismatch", `All ${last} approved steps have run; the call to "${input.tool}" is not in the plan.`, "approve a new plan for further work", { step: last + 1 }));
+    return refuse({ ...fail("guard-step-mismatch", `All ${last} approved steps have run; the call to "${input.tool}" is not in the plan.`, "approve a new plan for further work"), step: last + 1 });
   }
-  const call = callIdentity(GENERIC, { tool: input.tool, args: input.args }, run.scope);
-  const verdict = advance(run.expected, cursor, call, contextFor(GENERIC));
   if (!verdict.allow) return refuse(verdict.diagnostic);
   if (verdict.confirm && c.mode === "exit")
     return refuse(fail("guard-failure", `Step ${verdict.step} asks the person to confirm it, and the exit-code answer cannot ask.`, "run the hook with --output claude", { step: verdict.step }));
@@ -544,32 +547,33 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
     try {
       bytes = readFileSync(run.audit);
     } catch (err) {
-      return broken(root, run, `its audit trail cannot be read (${(err as NodeJS.ErrnoException).code})`);
+      return broken(root, run, now, `its audit trail cannot be read (${(err as NodeJS.ErrnoException).code})`);
     }
     const anchored = verifyAuditText(bytes.subarray(0, run.audit_bytes).toString("utf8"), { head: run.audit_head, key, from: run.audit_from });
-    if (bytes.byteLength < run.audit_bytes || !anchored.ok) return broken(root, run, "its audit trail no longer holds the lines the run recorded (cut or edited)");
+    if (bytes.byteLength < run.audit_bytes || !anchored.ok) return broken(root, run, now, "its audit trail no longer holds the lines the run recorded (cut or edited)");
     if (bytes.byteLength === run.audit_bytes) return { action: "none", detail: "the audit trail ends where the run says: nothing to repair", run };
     const tail = bytes.subarray(run.audit_bytes).toString("utf8");
-    if (!tail.endsWith("\n")) return broken(root, run, "its audit trail ends in a torn line (a guard was stopped while writing it)");
+    if (!tail.endsWith("\n")) return broken(root, run, now, "its audit trail ends in a torn line (a guard was stopped while writing it)");
     const whole = verifyAuditText(bytes.toString("utf8"), { key, from: run.audit_from });
-    if (!whole.ok) return broken(root, run, `the lines past the run's anchor do not verify: ${whole.diagnostics[0]?.message ?? ""}`);
+    if (!whole.ok) return broken(root, run, now, `the lines past the run's anchor do not verify: ${whole.diagnostics[0]?.message ?? ""}`);
     const lines = tail.slice(0, -1).split("\n").map((l) => JSON.parse(l) as AuditEntry);
     const next = structuredClone(run);
     for (const e of lines) {
-      if (e.plan_hash !== run.plan_hash || e.nonce !== run.nonce) return broken(root, run, `audit line ${e.seq + 1} is of another plan or approval`);
+      if (e.plan_hash !== run.plan_hash || e.nonce !== run.nonce) return broken(root, run, now, `audit line ${e.seq + 1} is of another plan or approval`);
       if (e.event === "allow" || e.event === "ask") {
-        if (!isCursor(e.cursor, run.expected.length) || e.cursor.index >= run.expected.length) return broken(root, run, `audit line ${e.seq + 1} records a step without a valid cursor`);
+        if (!isCursor(e.cursor, run.expected.length) || e.cursor.index >= run.expected.length) return broken(root, run, now, `audit line ${e.seq + 1} records a step without a valid cursor`);
         next.progress = { cursor: e.cursor };
       } else if (e.event === "complete") next.status = "complete";
       else if (e.event === "stop") {
         next.status = "stopped";
         next.stop_reason = e.reason ?? "stopped";
       } else if (e.event === "claim") {
-        if (typeof e.session !== "string" || (next.session_id !== null && next.session_id !== e.session)) return broken(root, run, `audit line ${e.seq + 1} claims the run for another session`);
+        if (typeof e.session !== "string" || (next.session_id !== null && next.session_id !== e.session)) return broken(root, run, now, `audit line ${e.seq + 1} claims the run for another session`);
         next.session_id = e.session;
         if (next.status === "pending") next.status = "active";
-      } else if (e.event !== "deny" && e.event !== "free") return broken(root, run, `audit line ${e.seq + 1} is an unexpected ${String(e.event)} entry`);
+      } else if (e.event !== "deny" && e.event !== "free") return broken(root, run, now, `audit line ${e.seq + 1} is an unexpected ${String(e.event)} entry`);
     }
+    next.repaired_at = now.toISOString();
     next.audit_head = whole.head;
     next.audit_bytes = bytes.byteLength;
     writeRun(root, next);
@@ -577,8 +581,9 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
   });
 }
 
-function broken(root: string, run: RunState, why: string): RepairOutcome {
+function broken(root: string, run: RunState, now: Date, why: string): RepairOutcome {
   run.status = "stopped";
+  run.repaired_at = now.toISOString();
   run.stop_reason = `broken: ${why}`;
   writeRun(root, run);
   return { action: "broken", detail: `${why}; the run is stopped (approve the plan again for a new run)`, run };
