@@ -95,7 +95,7 @@ describe("runs per session in a state directory", () => {
     const file = join(k.dir, "runs", `${run.run}.json`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const state = readRun(k.dir, run.run);
-    expect(state.expected).toEqual(PLAN.map((s, i) => ({ step: i + 1, tool: s.tool, args: s.params, repeat: 1, optional: false, confirm: false })));
+    expect([...state.expected]).toEqual(PLAN.map((s, i) => ({ step: i + 1, tool: s.tool, args: s.params, repeat: 1, optional: false, confirm: false })));
     expect(state.progress).toEqual({ cursor: { index: 0, count: 0 } });
     expect(existsSync(join(k.dir, "audit", `${run.run}.jsonl`))).toBe(true);
     const approval = await approvalOf(k, "b.json");
@@ -261,6 +261,21 @@ describe("runs per session in a state directory", () => {
     }
   });
 
+  it("the hook checks the trail's end only (size and last line), and refuses a changed end", async () => {
+    const k = kit();
+    const { run } = await start(k, ["--session", "s"]);
+    const call = (i: number) => cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: input("s", k.workspace, PLAN[i]!.tool, PLAN[i]!.params) });
+    expect((await call(0)).code).toBe(0);
+    const audit = readRun(k.dir, run).audit;
+    const text = readFileSync(audit, "utf8");
+    // Same size, last line edited (a step number changed): refused, and the step is not taken.
+    writeFileSync(audit, text.replace('"step":1,', '"step":9,'));
+    const r = await call(1);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/ends in a line that is not the one the guard last wrote/)]);
+    writeFileSync(audit, text);
+    expect((await call(1)).code).toBe(0);
+  });
+
   it("a plan whose bytes changed is denied without re-parsing, even when only reformatted", async () => {
     const k = kit();
     await start(k, ["--session", "s"]);
@@ -342,10 +357,10 @@ describe("--output claude", () => {
       '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"plangate: Step 2: the \\"write_file\\" call differs from the approved one in \\"content\\" (content: expected \\"ok\\", got \\"evil\\"). (run exactly the approved step, or approve a new plan) [guard-step-mismatch]"}}\n',
     );
     // A step compiled with confirm: true (as host profiles compile `confirm: true` steps).
-    const file = join(k.dir, "runs", `${run}.json`);
-    const state = JSON.parse(readFileSync(file, "utf8"));
-    state.expected[1].confirm = true;
-    writeFileSync(file, JSON.stringify(state));
+    const calls = join(k.dir, "runs", `${run}.calls`);
+    const lines = readFileSync(calls, "utf8").split("\n");
+    lines[1] = lines[1]!.replace('"confirm":false', '"confirm":true ');
+    writeFileSync(calls, lines.join("\n"));
     const exitMode = await h(JSON.parse(input("s", k.workspace, "write_file", PLAN[1]!.params)), "exit");
     expect([exitMode.code, exitMode.stderr]).toEqual([2, expect.stringMatching(/Step 2 asks the person to confirm it.*\[guard-failure\]/)]);
     expect(readRun(k.dir, run).progress.cursor).toEqual({ index: 0, count: 1 });

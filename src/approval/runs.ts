@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { isDollarObject, LITERAL_KEY } from "../core/constraints.js";
@@ -29,7 +29,10 @@ import { GuardStateError, withLock } from "./state.js";
 
 export type RunStatus = "pending" | "active" | "stopped" | "complete";
 
-/** One run of one approved plan, bound to at most one session. */
+/**
+ * One run of one approved plan, bound to at most one session. On disk `expected` is kept apart (see
+ * writeCalls) and the run file holds its length as `calls`.
+ */
 export interface RunState {
   version: 3;
   run_id: string;
@@ -99,8 +102,86 @@ export function readRun(root: string, id: string): RunState {
     const code = (err as NodeJS.ErrnoException).code;
     throw new GuardStateError(code === "ENOENT" ? `the run ${id} does not exist in ${root}` : `the run ${path} cannot be read (${code ?? (err as Error).message})`);
   }
-  if (!isRun(v, id)) throw new GuardStateError(`the run file ${path} is not a plangate run`);
-  return v;
+  const calls = (v as { calls?: unknown }).calls;
+  if (!Number.isInteger(calls) || (calls as number) < 0) throw new GuardStateError(`the run file ${path} is not a plangate run`);
+  const run = { ...v, expected: lazyCalls(root, id, calls as number) } as Partial<RunState>;
+  delete (run as { calls?: unknown }).calls;
+  if (!isRun(run, id)) throw new GuardStateError(`the run file ${path} is not a plangate run`);
+  return run;
+}
+
+/*
+ * The compiled calls are written once, at start, beside the run: runs/<id>.calls holds one call per line
+ * (JSON), runs/<id>.calls.idx the byte offset of each line (4 bytes each, big-endian, and the end). A
+ * decision reads the few calls it looks at, so it costs the same in a 10-step and a 1,000-step plan.
+ */
+function writeCalls(root: string, id: string, expected: readonly ExpectedCall[]): void {
+  const lines = expected.map((e) => Buffer.from(JSON.stringify(e) + "\n", "utf8"));
+  const idx = Buffer.alloc(4 * (lines.length + 1));
+  let off = 0;
+  lines.forEach((l, i) => {
+    idx.writeUInt32BE(off, 4 * i);
+    off += l.byteLength;
+  });
+  idx.writeUInt32BE(off, 4 * lines.length);
+  const base = runFile(root, id).replace(/\.json$/, "");
+  writeFileAtomic(`${base}.calls`, Buffer.concat(lines), 0o600);
+  writeFileAtomic(`${base}.calls.idx`, idx, 0o600);
+}
+
+/** The run's compiled calls as a read-only array read on demand (each call checked when read). */
+function lazyCalls(root: string, id: string, count: number): ExpectedCall[] {
+  const base = runFile(root, id).replace(/\.json$/, "");
+  const cache = new Map<number, ExpectedCall>();
+  const read = (file: string, pos: number, len: number): Buffer => {
+    const fd = openSync(file, "r");
+    try {
+      const buf = Buffer.alloc(len);
+      let got = 0;
+      while (got < len) {
+        const n = readSync(fd, buf, got, len - got, pos + got);
+        if (n === 0) throw new GuardStateError(`the run's calls file ${file} is shorter than its index`);
+        got += n;
+      }
+      return buf;
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const load = (i: number): ExpectedCall => {
+    const hit = cache.get(i);
+    if (hit) return hit;
+    const idx = read(`${base}.calls.idx`, 4 * i, 8);
+    const from = idx.readUInt32BE(0);
+    const to = idx.readUInt32BE(4);
+    if (to <= from || to - from > 64 * 1024 * 1024) throw new GuardStateError(`the run's calls index ${base}.calls.idx is damaged`);
+    let e: unknown;
+    try {
+      e = JSON.parse(read(`${base}.calls`, from, to - from).toString("utf8"));
+    } catch (err) {
+      if (err instanceof GuardStateError) throw err;
+      throw new GuardStateError(`the run's call ${i + 1} in ${base}.calls is not JSON`);
+    }
+    if (!isExpected(e)) throw new GuardStateError(`the run's call ${i + 1} in ${base}.calls is not a compiled call`);
+    cache.set(i, e);
+    return e;
+  };
+  return new Proxy([] as ExpectedCall[], {
+    get(target, prop, receiver) {
+      if (prop === "length") return count;
+      if (typeof prop === "string" && /^(0|[1-9][0-9]*)$/.test(prop)) {
+        const i = Number(prop);
+        return i < count ? load(i) : undefined;
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+    has(_target, prop) {
+      return typeof prop === "string" && /^(0|[1-9][0-9]*)$/.test(prop) ? Number(prop) < count : prop === "length";
+    },
+    set() {
+      throw new GuardStateError("a run's compiled calls are read-only");
+    },
+  });
 }
 
 function isCursor(c: unknown, n: number): c is Cursor {
@@ -123,7 +204,7 @@ function isRun(v: Partial<RunState>, id: string): v is RunState {
     ["pending", "active", "stopped", "complete"].includes(v.status as string) &&
     typeof v.plan === "string" && typeof v.plan_hash === "string" && typeof v.plan_raw_hash === "string" && typeof v.nonce === "string" &&
     typeof v.scope === "string" && typeof v.audit === "string" && typeof v.created_at === "string" &&
-    Array.isArray(v.expected) && v.expected.every(isExpected) && typeof v.progress === "object" && v.progress !== null && isCursor(v.progress.cursor, v.expected.length) &&
+    Array.isArray(v.expected) && typeof v.progress === "object" && v.progress !== null && isCursor(v.progress.cursor, v.expected.length) &&
     Array.isArray(v.free) && v.free.every((t) => typeof t === "string") &&
     typeof v.audit_head === "object" && v.audit_head !== null && Number.isInteger(v.audit_head.count) && (v.audit_head.hash === null || typeof v.audit_head.hash === "string") &&
     typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && Number.isInteger(v.audit_bytes) && (v.audit_bytes as number) >= 0 &&
@@ -133,8 +214,10 @@ function isRun(v: Partial<RunState>, id: string): v is RunState {
 }
 
 export function writeRun(root: string, run: RunState): void {
-  // 0600: the run holds its audit key, which must stay secret from whoever can write the log.
-  writeFileAtomic(runFile(root, run.run_id), JSON.stringify(run, null, 2) + "\n", 0o600);
+  // 0600: the run holds its audit key, which must stay secret from whoever can write the log. The
+  // compiled calls are not rewritten (see writeCalls): only their count is kept here.
+  const { expected, ...rest } = run;
+  writeFileAtomic(runFile(root, run.run_id), JSON.stringify({ ...rest, calls: expected.length }, null, 2) + "\n", 0o600);
 }
 
 /** Every run in the directory, oldest first; unreadable files are returned as problems, not skipped silently. */
@@ -286,6 +369,7 @@ export async function startRun(root: string, o: StartRunOptions): Promise<RunSta
       policy,
     };
     if (record.expires_at !== undefined) run.expires_at = record.expires_at;
+    writeCalls(root, id, run.expected);
     writeRun(root, run);
     return run;
   } catch (err) {
@@ -363,7 +447,8 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   const session = input.session!;
   let audit: AuditLog;
   try {
-    audit = new AuditLog(run.audit, { head: run.audit_head, from: run.audit_from, bytes: run.audit_bytes }, Buffer.from(run.audit_key, "hex"));
+    // Only the trail's end is checked (its size and last line): the same cost at step 1 and step 1,000.
+    audit = new AuditLog(run.audit, { head: run.audit_head, from: run.audit_from, bytes: run.audit_bytes, tail: true }, Buffer.from(run.audit_key, "hex"));
   } catch (err) {
     if (err instanceof AuditError)
       throw new GuardStateError(`the audit trail of run ${id} does not end where the run says: ${err.message} If a guard was interrupted, run \`plangate guard repair ${id}\``);
@@ -557,7 +642,7 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
     const whole = verifyAuditText(bytes.toString("utf8"), { key, from: run.audit_from });
     if (!whole.ok) return broken(root, run, now, `the lines past the run's anchor do not verify: ${whole.diagnostics[0]?.message ?? ""}`);
     const lines = tail.slice(0, -1).split("\n").map((l) => JSON.parse(l) as AuditEntry);
-    const next = structuredClone(run);
+    const next: RunState = { ...structuredClone({ ...run, expected: [] }), expected: run.expected };
     for (const e of lines) {
       if (e.plan_hash !== run.plan_hash || e.nonce !== run.nonce) return broken(root, run, now, `audit line ${e.seq + 1} is of another plan or approval`);
       if (e.event === "allow" || e.event === "ask") {
