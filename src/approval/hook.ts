@@ -99,13 +99,17 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
 }
 
 /**
- * Events other than PreToolUse, until plan mode and subagents are handled: a PermissionRequest is
- * denied (the guard has not decided that call), the rest are ignored. The seam where those handlers go.
+ * Events other than PreToolUse, until plan mode and subagents are handled (the seam where those
+ * handlers go): SubagentStart and SubagentStop are ignored (blocking a SubagentStop would keep the
+ * subagent running); any other event, PermissionRequest and PostToolUse included, is denied: the
+ * guard has decided nothing for it.
  */
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
+  if (input.event === "SubagentStart" || input.event === "SubagentStop")
+    return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
   if (input.event === "PermissionRequest")
     return { decision: "deny", reason: `plangate does not grant permission requests (${input.tool ?? "no tool"}): only approved steps run, decided at PreToolUse` };
-  return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
+  return { decision: "deny", reason: `the guard answers PreToolUse hooks, not ${JSON.stringify(input.event)} (configure \`plangate guard\` under PreToolUse)` };
 }
 
 /** The largest hook input a state allows (a version 1 state: the default). */

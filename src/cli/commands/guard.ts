@@ -155,6 +155,12 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
               io.stdout(claudePermissionDeny(o.reason));
               return EXIT.ok;
             }
+            if (claude && input.event !== "PreToolUse") {
+              // The generic form every event reads: a block with the reason.
+              io.stdout(JSON.stringify({ decision: "block", reason: `plangate: ${o.reason} [guard-failure]` }) + "\n");
+              spoken = true;
+              return EXIT.ok;
+            }
             return answer({ decision: "deny", reason: o.reason, rule: "guard-failure" });
           };
           return await Promise.race([decide(), expired]);
