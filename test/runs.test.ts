@@ -105,6 +105,17 @@ describe("runs per session in a state directory", () => {
     }
   });
 
+  it("a single-use approval consumed through one state directory cannot start a run in another", async () => {
+    const k = kit();
+    const approval = await approvalOf(k);
+    const env = { XDG_STATE_HOME: join(k.root, "xdg") };
+    const args = (dir: string) => ["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state-dir", dir, "--trusted-keys", k.keys.publicFile];
+    expect((await cli(args(join(k.root, "one")), { cwd: k.workspace, env })).code).toBe(0);
+    const replay = await cli(args(join(k.root, "two")), { cwd: k.workspace, env });
+    expect([replay.code, replay.stdout]).toEqual([1, expect.stringMatching(/already used.*\[approval-consumed\]/)]);
+    expect(readdirSync(join(k.root, "xdg", "plangate", "consumed"))).toHaveLength(1);
+  });
+
   it("a session id is never a file name: the binding is its SHA-256", async () => {
     const k = kit();
     await start(k, ["--session", "../../etc/evil"]);

@@ -15,7 +15,7 @@ import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
 import { advance, type Cursor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
-import { GuardStateError, withLock } from "./state.js";
+import { consumeNonce, GuardStateError, withLock } from "./state.js";
 
 /*
  * Runs per session. A state directory holds:
@@ -324,6 +324,12 @@ export interface StartRunOptions extends Omit<GuardOptions, "audit" | "consumedD
   consumedDir?: string;
   /** The host profile's free tools (until profiles land: none). */
   profileFree?: readonly string[];
+  /**
+   * Another store of consumed approvals (the per-user one): a single-use approval is recorded there
+   * too, so one consumed by a run in another state directory, or by the deprecated single-file guard,
+   * cannot start a run here.
+   */
+  alsoConsumedIn?: string;
 }
 
 /** `guard start`: verifies and consumes the approval, then writes a new run (pending, or bound to `session`). */
@@ -340,6 +346,8 @@ export async function startRun(root: string, o: StartRunOptions): Promise<RunSta
     const opened = await openApproved({ ...o, auditKey, audit: join(l.audit, `${id}.jsonl`), consumedDir: o.consumedDir ?? l.consumed });
     const { plan, record, audit } = opened;
     const now = opened.now();
+    if (record.single_use && o.alsoConsumedIn !== undefined && !consumeNonce(o.alsoConsumedIn, record.nonce, now))
+      throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used (recorded in ${o.alsoConsumedIn}); it is single-use.`, "approve the plan again to run it again")]);
     const anchor = audit.anchor();
     const policy = o.policy ?? defaultPolicy(o.workspace);
     const host = hostPolicyOf(policy, o.workspace);

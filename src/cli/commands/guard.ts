@@ -232,6 +232,9 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           const opts: Parameters<typeof startRun>[1] = { ...common };
           if (flags.session !== undefined) opts.session = flags.session;
           if (flags.consumedDir !== undefined) opts.consumedDir = resolve(io.cwd, flags.consumedDir);
+          // The per-user store too (when it is another folder): no state directory can replay an approval.
+          const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
+          if (userStore !== undefined && userStore !== (opts.consumedDir ?? join(dir!, "consumed"))) opts.alsoConsumedIn = userStore;
           const run = await startRun(dir!, opts);
           if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, stateDir: dir, ...runSummary(run) }, null, 2) + "\n");
           else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, state directory ${dir}\n`);
