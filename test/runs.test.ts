@@ -287,6 +287,20 @@ describe("runs per session in a state directory", () => {
     expect((await call(1)).code).toBe(0);
   });
 
+  it("the run's guard.maxInputBytes (recorded at start) bounds the hook input", async () => {
+    const k = kit();
+    const policyFile = join(k.root, "small.yaml");
+    writeFileSync(policyFile, "guard:\n  maxInputBytes: 400\n");
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", policyFile], { cwd: k.workspace });
+    writeFileSync(join(k.root, "a.json"), approve.stdout);
+    const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s"], { cwd: k.workspace });
+    expect(s.code, s.stdout).toBe(0);
+    const big = JSON.stringify({ ...JSON.parse(input("s", k.workspace, "read_file", PLAN[0]!.params)), pad: "x".repeat(400) });
+    const r = await cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: big });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/over the run's 400.*\[limit-exceeded\]/)]);
+    expect((await cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: input("s", k.workspace, "read_file", PLAN[0]!.params) })).code).toBe(0);
+  });
+
   it("a plan whose bytes changed is denied without re-parsing, even when only reformatted", async () => {
     const k = kit();
     await start(k, ["--session", "s"]);

@@ -410,6 +410,8 @@ export interface HookCallInput {
   cwd: string | undefined;
   tool: string;
   args: Record<string, unknown>;
+  /** The input's size in bytes: more than the run's guard.maxInputBytes (recorded at start) is refused. */
+  bytes?: number;
 }
 
 function denial(d: Diagnostic, run?: string): Answer {
@@ -491,6 +493,8 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
     save();
     return denial(d, id);
   };
+  if (input.bytes !== undefined && input.bytes > run.max_input_bytes)
+    return refuse(fail("limit-exceeded", `The hook input is ${input.bytes} bytes, over the run's ${run.max_input_bytes} (guard.maxInputBytes at start); it is not decided.`, "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run"));
   if (run.status === "stopped") return refuse(fail("guard-failure", `The run ${id} was stopped${run.stop_reason ? ` (${run.stop_reason})` : ""}; no call runs in it.`, "approve the plan again and start a new run"));
   const bytes = readPlanBytes(run.plan);
   if (bytes === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));

@@ -140,9 +140,10 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             const loadOnce = async () => (policy ??= await policyFor(flags.policy, io));
             const dir = stateDirFrom(flags.stateDir, flags.stateDir === undefined ? await loadOnce() : undefined, io);
             const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
-            const input = parseHookInput(await io.readStdin(max), max);
+            const bytes = await io.readStdin(max);
+            const input = parseHookInput(bytes, max);
             if (input.event !== "PreToolUse") return other(input);
-            const a = await decideHook(dir, { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args! }, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
+            const a = await decideHook(dir, { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength }, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
             return answer(a);
           };
           const other = (input: HookInput): number => {
