@@ -369,6 +369,27 @@ describe("free tools and sessions without a run", () => {
   });
 });
 
+describe("the runs' policy keys", () => {
+  it.each([
+    ["guard:\n  noRun: maybe\n", /p\.yaml:2:\d+: guard\.noRun must be one of/],
+    ["guard:\n  free: Read\n", /p\.yaml:2:\d+: guard\.free/],
+    ["guard:\n  free: [\"\"]\n", /p\.yaml:2:\d+: guard\.free\.0/],
+    ["guard:\n  stateDir: 3\n", /p\.yaml:2:\d+: guard\.stateDir/],
+  ])("%j is a usage error naming the key", async (text, message) => {
+    const k = kit();
+    writeFileSync(join(k.root, "p.yaml"), text);
+    const r = await cli(["guard", "status", "--policy", join(k.root, "p.yaml")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+  it("guard.stateDir is relative to the policy file", async () => {
+    const k = kit();
+    writeFileSync(join(k.root, "p.yaml"), "guard:\n  stateDir: st\n");
+    const r = await cli(["guard", "status", "--policy", join(k.root, "p.yaml")]);
+    expect(r.stdout).toBe(`no runs in ${join(k.root, "st")}\n`);
+  });
+});
+
 describe("--output claude", () => {
   it("golden answers: allow, deny, ask for a step that asks to be confirmed (exit mode blocks it and takes no step)", async () => {
     const k = kit();
