@@ -15,7 +15,7 @@ import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
 import { advance, type Cursor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
-import { consumeNonce, GuardStateError, withLock } from "./state.js";
+import { breakStaleLock, consumeNonce, GuardStateError, withLock } from "./state.js";
 
 /*
  * Runs per session. A state directory holds:
@@ -637,6 +637,8 @@ export type RepairOutcome = { action: "none" | "rolled-forward" | "broken"; deta
  * stopped, and the trail is left as it is, for inspection.
  */
 export async function repairRun(root: string, id: string, now: Date): Promise<RepairOutcome> {
+  // A guard killed mid-decision also leaves its lock: removed when its process is gone.
+  breakStaleLock(runFile(root, id));
   return withLock(runFile(root, id), async () => {
     const run = readRun(root, id);
     const key = Buffer.from(run.audit_key, "hex");
