@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Exit codes: 0 accepted, 1 rejected, 2 usage or internal error. A crash, even one loading the program,
 // is exit 2, never 1 ("rejected"). `plangate guard` (not `guard start`) is a PreToolUse hook: the host
-// reads exit 0 as "allow", so every failure there is exit 2 ("block").
+// reads exit 0 as "allow", so every failure there is exit 2 ("block"); with `--output claude` the host
+// reads the JSON on stdout instead, so a crash prints a deny and exits 0.
 const argv = process.argv.slice(2);
-const hook = argv[0] === "guard" && argv[1] !== "start";
+const hook = argv[0] === "guard" && !["start", "status", "stop", "repair"].includes(argv[1]);
+const claude = hook && argv.some((a, i) => a === "--output=claude" || (a === "--output" && argv[i + 1] === "claude"));
 const INTERNAL = 2;
 const json = (() => {
   for (let i = 0; i < argv.length; i++) {
@@ -16,7 +18,13 @@ const json = (() => {
 
 function crash(err) {
   const message = String(err?.message ?? err);
-  if (hook) process.stderr.write(`plangate guard: blocked: internal error: ${message} [guard-failure]\n`);
+  if (hook) {
+    process.stderr.write(`plangate guard: blocked: internal error: ${message} [guard-failure]\n`);
+    if (claude)
+      process.stdout.write(
+        JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: `plangate: internal error: ${message} [guard-failure]` } }) + "\n",
+      );
+  }
   else {
     process.stderr.write(`plangate: internal error: ${message}\n`);
     if (json) process.stdout.write(JSON.stringify({ version: 1, error: { code: "internal", message } }, null, 2) + "\n");
@@ -24,9 +32,10 @@ function crash(err) {
 }
 
 process.exitCode = INTERNAL;
+const failed = () => (claude ? 0 : INTERNAL);
 process.on("uncaughtException", (err) => {
   crash(err);
-  process.exit(INTERNAL);
+  process.exit(failed());
 });
 
 try {
@@ -38,6 +47,6 @@ try {
   if (hook) process.exit(code);
 } catch (err) {
   crash(err);
-  process.exitCode = INTERNAL;
-  if (hook) process.exit(INTERNAL);
+  process.exitCode = failed();
+  if (hook) process.exit(failed());
 }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { readFileBounded } from "../node/read-bounded.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -13,7 +13,8 @@ import { approvalDiagnostic as fail } from "./record.js";
 export interface AuditEntry {
   seq: number;
   ts: string;
-  event: "open" | "allow" | "deny" | "complete";
+  /** claim: a session took a pending run; ask: a step allowed after the person confirms; free: a call needing no step; stop: `guard stop`. */
+  event: "open" | "allow" | "deny" | "complete" | "claim" | "ask" | "free" | "stop";
   plan_hash: string;
   nonce: string;
   step?: number;
@@ -22,6 +23,10 @@ export interface AuditEntry {
   args_hash?: string;
   rule?: string;
   reason?: string;
+  /** The session that claimed the run (claim lines) or made the call (no-run lines: the session key). */
+  session?: string;
+  /** Where the run stands after an allow or ask: `guard repair` rolls a run forward from it. */
+  cursor?: { index: number; count: number };
   prev: string | null;
   mac?: string;
 }
@@ -46,6 +51,12 @@ export interface AuditAnchor {
    * grew (to exhaust the hook's memory) or replaced by a device or pipe is refused unread.
    */
   bytes?: number;
+  /**
+   * Check only the log's end: its size is `bytes` and its last line hashes to `head` (with a valid MAC),
+   * without reading the lines before it, so opening costs the same however long the log is. The lines
+   * before are pinned by the chain into the last one; `audit verify --state` checks them all.
+   */
+  tail?: boolean;
 }
 
 /**
@@ -161,6 +172,14 @@ export class AuditLog {
   readonly from: number;
   constructor(readonly path: string, anchorOrHead?: AuditAnchor | AuditHead, key?: Uint8Array) {
     const anchor = anchorOf(anchorOrHead);
+    if (anchor.tail === true && anchor.head !== undefined && anchor.bytes !== undefined) {
+      checkTail(path, anchor.head, anchor.bytes, key ?? anchor.key, anchor.from ?? 0);
+      this.#head = { ...anchor.head };
+      this.#bytes = anchor.bytes;
+      this.#key = key ?? anchor.key ?? randomBytes(32);
+      this.from = anchor.from ?? anchor.head.count;
+      return;
+    }
     const bytes = anchor.bytes === undefined ? (existsSync(path) ? readFileSync(path) : Buffer.alloc(0)) : readSized(path, anchor.bytes);
     const check = verifyAuditText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"), anchor);
     if (!check.ok) throw new AuditError(check.diagnostics);
@@ -193,6 +212,56 @@ export class AuditLog {
     this.#head = { count: this.#head.count + 1, hash: lineHash(line) };
     this.#bytes += Buffer.byteLength(line) + 1;
     return full;
+  }
+}
+
+/** Checks that a log is a regular file of exactly `size` bytes whose last line is the anchored head (see AuditAnchor.tail). */
+function checkTail(path: string, head: AuditHead, size: number, key: Uint8Array | undefined, from: number): void {
+  const broken = (why: string) =>
+    new AuditError([fail("audit-chain-broken", `The audit trail ${path} ${why}: it was changed outside the guard.`, "restore the log from a copy", { expected: { bytes: size, head } })]);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" && size === 0 && head.count === 0) return;
+    throw broken(`cannot be read (${(err as NodeJS.ErrnoException).code}), but the guard left it at ${size} bytes`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw broken(`is not a regular file, but the guard left it at ${size} bytes`);
+    if (st.size !== size) throw broken(`is ${st.size} bytes, but the guard left it at ${size} bytes`);
+    if (head.count === 0) {
+      if (size !== 0) throw broken("has lines the guard did not write");
+      return;
+    }
+    // Read back from the end until the line before the last one ends (or the file starts).
+    let chunk = Math.min(size, 4096);
+    for (;;) {
+      const buf = Buffer.alloc(chunk);
+      let off = 0;
+      while (off < chunk) {
+        const n = readSync(fd, buf, off, chunk - off, size - chunk + off);
+        if (n === 0) throw broken("ended while it was read");
+        off += n;
+      }
+      if (buf[chunk - 1] !== 0x0a) throw broken("does not end with a whole line");
+      const start = buf.lastIndexOf(0x0a, chunk - 2);
+      if (start < 0 && chunk < size) {
+        chunk = Math.min(size, chunk * 4);
+        continue;
+      }
+      const line = buf.subarray(start + 1, chunk - 1).toString("utf8");
+      if (lineHash(line) !== head.hash) throw broken(`ends in a line that is not the one the guard last wrote (${head.hash ?? "(none)"})`);
+      let entry: Partial<AuditEntry> | undefined;
+      try {
+        entry = JSON.parse(line) as Partial<AuditEntry>;
+      } catch {}
+      if (typeof entry !== "object" || entry === null || entry.seq !== head.count - 1) throw broken(`ends in a line whose sequence number is not ${head.count - 1}`);
+      if (key !== undefined && head.count - 1 >= from && !macMatches(key, entry as Record<string, unknown>)) throw broken("ends in a line whose MAC does not verify under the run's key");
+      return;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 

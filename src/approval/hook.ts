@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { validatePlan } from "../engine.js";
@@ -27,12 +28,31 @@ export class HookInputError extends GuardStateError {
   }
 }
 
+/** The hook events the guard reads (others are read too, and answered by `otherEvent`). */
+export type HookEvent = "PreToolUse" | "PostToolUse" | "PermissionRequest" | "SubagentStart" | "SubagentStop" | (string & {});
+
+/** A Claude Code hook input, as far as plangate reads it; `raw` is the whole object for the event's own fields. */
+export interface HookInput {
+  event: HookEvent;
+  session: string | undefined;
+  cwd: string | undefined;
+  agentId?: string;
+  agentType?: string;
+  tool?: string;
+  args?: Record<string, unknown>;
+  raw: Record<string, unknown>;
+}
+
+/** Events that name a tool call (tool_name and tool_input). */
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"]);
+
 /**
- * Reads a PreToolUse hook's JSON (tool_name, tool_input) strictly, as plans are read: more than
- * `maxBytes`, invalid UTF-8, a duplicate key (the host and the guard could read different calls), deep
- * nesting, unsafe values or anything but a PreToolUse object is a HookInputError (the call is blocked).
+ * Reads a hook's JSON strictly, as plans are read: more than `maxBytes`, invalid UTF-8, a duplicate key
+ * (the host and the guard could read different calls), deep nesting, unsafe values, a member of the
+ * wrong type or a tool event without tool_name is a HookInputError (the call is blocked). An input
+ * without hook_event_name is a PreToolUse input (as plangate 0.1 read it).
  */
-export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_BYTES): HookCall {
+export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_BYTES): HookInput {
   if (bytes.byteLength > maxBytes)
     throw new HookInputError(`the hook input is over ${maxBytes} bytes (guard.maxInputBytes); it is not read`, "limit-exceeded");
   let text: string;
@@ -52,12 +72,44 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   const v = doc.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new HookInputError("the hook input is not a JSON object");
   const o = v as Record<string, unknown>;
-  if (o.hook_event_name !== undefined && o.hook_event_name !== "PreToolUse")
-    throw new HookInputError(`the guard answers PreToolUse hooks, not ${JSON.stringify(o.hook_event_name)}`);
-  if (typeof o.tool_name !== "string" || o.tool_name === "") throw new HookInputError("the hook input has no tool_name");
-  const input = o.tool_input ?? {};
-  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new HookInputError("the hook input's tool_input is not an object");
-  return { tool: o.tool_name, args: input as Record<string, unknown> };
+  const str = (key: string, max = 4096): string | undefined => {
+    const x = o[key];
+    if (x === undefined) return undefined;
+    if (typeof x !== "string") throw new HookInputError(`the hook input's ${key} is not a string`);
+    if (x.length > max) throw new HookInputError(`the hook input's ${key} is over ${max} characters`, "limit-exceeded");
+    return x;
+  };
+  const event = str("hook_event_name", 64) ?? "PreToolUse";
+  if (!/^[A-Za-z]+$/.test(event)) throw new HookInputError(`the hook input's hook_event_name ${JSON.stringify(event)} is not an event name`);
+  const input: HookInput = { event, session: str("session_id"), cwd: str("cwd"), raw: o };
+  if (input.cwd !== undefined && !isAbsolute(input.cwd)) throw new HookInputError(`the hook input's cwd ${JSON.stringify(input.cwd.slice(0, 200))} is not an absolute path`);
+  const agentId = str("agent_id");
+  const agentType = str("agent_type");
+  if (agentId !== undefined) input.agentId = agentId;
+  if (agentType !== undefined) input.agentType = agentType;
+  const tool = str("tool_name");
+  if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw new HookInputError("the hook input has no tool_name");
+  if (tool !== undefined) {
+    const args = o.tool_input ?? {};
+    if (typeof args !== "object" || args === null || Array.isArray(args)) throw new HookInputError("the hook input's tool_input is not an object");
+    input.tool = tool;
+    input.args = args as Record<string, unknown>;
+  }
+  return input;
+}
+
+/**
+ * Events other than PreToolUse, until plan mode and subagents are handled (the seam where those
+ * handlers go): SubagentStart and SubagentStop are ignored (blocking a SubagentStop would keep the
+ * subagent running); any other event, PermissionRequest and PostToolUse included, is denied: the
+ * guard has decided nothing for it.
+ */
+export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
+  if (input.event === "SubagentStart" || input.event === "SubagentStop")
+    return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
+  if (input.event === "PermissionRequest")
+    return { decision: "deny", reason: `plangate does not grant permission requests (${input.tool ?? "no tool"}): only approved steps run, decided at PreToolUse` };
+  return { decision: "deny", reason: `the guard answers PreToolUse hooks, not ${JSON.stringify(input.event)} (configure \`plangate guard\` under PreToolUse)` };
 }
 
 /** The largest hook input a state allows (a version 1 state: the default). */

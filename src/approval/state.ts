@@ -33,7 +33,7 @@ export interface GuardState {
 }
 
 /** The state's audit key as bytes, or undefined for a version 1 state. */
-export function auditKeyOf(state: GuardState): Uint8Array | undefined {
+export function auditKeyOf(state: { audit_key?: string }): Uint8Array | undefined {
   return state.audit_key === undefined ? undefined : Buffer.from(state.audit_key, "hex");
 }
 
@@ -114,6 +114,31 @@ export function readState(path: string): GuardState {
 export function writeState(path: string, state: GuardState): void {
   // 0600: the state holds the run's audit key, which must stay secret from whoever can write the log.
   writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n", 0o600);
+}
+
+/**
+ * Removes a lock whose holder is gone: the lock names its process id, and no process has that id any
+ * more (a guard killed mid-decision). Only for a person's command (`guard repair`), never the hook: a
+ * live holder's lock is kept. True when a lock was removed.
+ */
+export function breakStaleLock(statePath: string): boolean {
+  const lock = `${statePath}.lock`;
+  let text: string;
+  try {
+    text = readFileSync(lock, "utf8");
+  } catch {
+    return false;
+  }
+  const pid = Number(text.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ESRCH") return false;
+  }
+  unlinkSync(lock);
+  return true;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -54,6 +54,8 @@ export async function buildProgram(io: CliIO, setExit: (code: number) => void, o
   program
     .description("Validate, hash, approve and guard AI agent plans before they run.")
     .version(VERSION, "-V, --version")
+    // A subcommand's options belong to it: `guard start -o json` is not the hook's `guard --output`.
+    .enablePositionalOptions()
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })

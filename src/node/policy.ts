@@ -162,6 +162,8 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
     if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
   }
   Object.assign(p.guard, file.guard ?? {});
+  if (file.guard?.free) p.guard.free = [...file.guard.free];
+  if (file.guard?.stateDir) p.guard.stateDir = inFolder(folder, file.guard.stateDir);
   Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});
   p.rules = { ...(file.rules ?? {}) } as Policy["rules"];

@@ -160,7 +160,7 @@ export function defaultPolicy(workspace: string): Policy {
     tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
     approval: { singleUse: true },
-    guard: { maxInputBytes: DEFAULT_MAX_INPUT_BYTES },
+    guard: { maxInputBytes: DEFAULT_MAX_INPUT_BYTES, noRun: "block", free: [] },
     yaml: { executor: "pyyaml" },
     limits: {
       maxFileBytes: 64 * 1024 * 1024,

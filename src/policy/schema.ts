@@ -120,6 +120,15 @@ export const PolicyFileSchema = Type.Object(
           maxInputBytes: Type.Optional(
             Type.Integer({ minimum: 1, description: "Largest PreToolUse hook input read from standard input (default 1 MiB); more is blocked." }),
           ),
+          noRun: Type.Optional(
+            Type.Union([Type.Literal("block"), Type.Literal("allow-free"), Type.Literal("ask")], {
+              description: "What the hook answers a session that has no run: block (the default), allow-free (only the free tools, path-checked and audited), ask (the person decides).",
+            }),
+          ),
+          free: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, description: "Tool names whose calls need no step (still path-checked and audited), e.g. Read, Glob, Grep, LS." }),
+          ),
+          stateDir: Type.Optional(Type.String({ minLength: 1, description: "Folder of the guard's runs, audit trails and consumed approvals (default $XDG_STATE_HOME/plangate); outside the workspace." })),
         },
         { additionalProperties: false },
       ),

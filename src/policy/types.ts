@@ -47,8 +47,12 @@ export interface Policy {
   tasks: { operations: Record<string, string[]> };
   delegation: { maxDepth: number; registry?: string; sessionTtlSeconds: number };
   approval: { ttl?: string; singleUse: boolean; trustedKeys?: string };
-  /** The PreToolUse hook: the largest input it reads from standard input (more is blocked). */
-  guard: { maxInputBytes: number };
+  /**
+   * The PreToolUse hook: the largest input it reads from standard input (more is blocked); what a
+   * session with no run may do (`noRun`); tools that need no step (`free`, still path-checked and
+   * audited); where runs, audit trails and consumed approvals live (`stateDir`).
+   */
+  guard: { maxInputBytes: number; noRun: "block" | "allow-free" | "ask"; free: string[]; stateDir?: string };
   /**
    * The parser the executor reads YAML plans with: `pyyaml` (PyYAML's safe loader, YAML 1.1) refuses
    * every scalar the two read differently; `yaml-1.2` turns the YAML 1.1 refusals off.

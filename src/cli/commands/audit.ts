@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { readRun } from "../../approval/runs.js";
 import type { Command } from "commander";
 import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
 import { approvalDiagnostic } from "../../approval/record.js";
@@ -45,7 +46,10 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
         let why: string | undefined;
         if (flags.state !== undefined) {
           try {
-            const state = readState(resolve(io.cwd, flags.state));
+            const file = resolve(io.cwd, flags.state);
+            // A run's file in a state directory (DIR/runs/<id>.json) anchors its trail as a state does.
+            const run = /^([0-9a-f]{32})\.json$/.exec(basename(file));
+            const state = run && basename(dirname(file)) === "runs" ? readRun(dirname(dirname(file)), run[1]!) : readState(file);
             anchor.head = state.audit_head;
             const key = auditKeyOf(state);
             if (key !== undefined) {

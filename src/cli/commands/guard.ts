@@ -1,9 +1,13 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import type { Command } from "commander";
+import { join, resolve } from "node:path";
+import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
-import { HookInputError, hookCall, maxInputBytesOf, parseHookInput, startGuard } from "../../approval/hook.js";
+import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput, startGuard } from "../../approval/hook.js";
+import { type Answer, decideHook, listRuns, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun } from "../../approval/runs.js";
 import { GuardStateError, readState } from "../../approval/state.js";
+import { loadPolicy, PolicyError } from "../../node/policy.js";
+import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
+import type { Policy } from "../../policy/types.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
@@ -14,7 +18,9 @@ const BLOCK = 2;
 
 interface StartFlags extends PlanFlags {
   approval: string;
-  audit: string;
+  audit?: string;
+  stateDir?: string;
+  session?: string;
   trustedKeys?: string;
   consumedDir?: string;
   allowUnsigned?: boolean;
@@ -26,16 +32,93 @@ function statePath(flag: string | undefined, io: CliIO): string | undefined {
   return p ? resolve(io.cwd, p) : undefined;
 }
 
+/**
+ * The state directory: --state-dir, else the policy's guard.stateDir, else $XDG_STATE_HOME/plangate,
+ * else ~/.local/state/plangate (the same folder whose consumed/ has always held consumed approvals).
+ */
+export function stateDirFrom(flag: string | undefined, policy: Policy | undefined, io: CliIO): string {
+  if (flag !== undefined) return resolve(io.cwd, flag);
+  if (policy?.guard.stateDir !== undefined) return policy.guard.stateDir;
+  const base = io.env.XDG_STATE_HOME || (io.env.HOME ? join(io.env.HOME, ".local", "state") : undefined);
+  if (!base) throw new UsageError("cannot place the guard's state directory: pass --state-dir DIR (no HOME or XDG_STATE_HOME)");
+  return join(base, "plangate");
+}
+
+async function policyFor(flag: string | false | undefined, io: CliIO): Promise<Policy> {
+  try {
+    return (await loadPolicy({ file: flag, cwd: io.cwd })).policy;
+  } catch (err) {
+    if (err instanceof PolicyError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** Claude Code's PreToolUse answer: always exit 0, the decision in the JSON. */
+export function claudeAnswer(a: { decision: "allow" | "deny" | "ask"; reason: string; rule?: string }): string {
+  const reason = a.decision === "deny" && a.rule ? `plangate: ${a.reason} [${a.rule}]` : `plangate: ${a.reason}`;
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: a.decision, permissionDecisionReason: reason } }) + "\n";
+}
+
+/** Claude Code's PermissionRequest answer (a deny). */
+function claudePermissionDeny(message: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: `plangate: ${message}` } } }) + "\n";
+}
+
+interface HookFlags {
+  state?: string;
+  stateDir?: string;
+  timeout: string;
+  output: "exit" | "claude";
+  policy?: string | false;
+}
+
+interface RunFlags {
+  stateDir?: string;
+  policy?: string | false;
+  output: string;
+}
+
+function stepOf(run: RunState): { done: number; total: number } {
+  const c = run.progress.cursor;
+  return { done: c.count > 0 ? c.index + 1 : c.index, total: run.expected.length };
+}
+
+function runSummary(run: RunState): Record<string, unknown> {
+  const { done, total } = stepOf(run);
+  return { run: run.run_id, session: run.session_id, status: run.status, plan: run.plan, step: done, steps: total, expires_at: run.expires_at ?? null, created_at: run.created_at, ...(run.stop_reason ? { stop_reason: run.stop_reason } : {}) };
+}
+
 /** `plangate guard` (a PreToolUse hook) and `plangate guard start`. */
 export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
   const guard = program
     .command("guard")
-    .description("PreToolUse hook: allow a tool call (exit 0) only if it is the next approved step; otherwise block (exit 2, reason on stderr)")
-    .option("--state <file>", "guard state written by `plangate guard start` (default: $PLANGATE_GUARD_STATE)")
+    // The hook's options go before a subcommand: `guard start -o json` is start's own --output.
+    .enablePositionalOptions()
+    .description("PreToolUse hook: allow a tool call only if it is its session's next approved step (or a free tool); otherwise block")
+    .option("--state-dir <dir>", "state directory of runs, audit trails and consumed approvals (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option("--state <file>", "deprecated: a single run's state file from `guard start --state` (default: $PLANGATE_GUARD_STATE)")
+    .addOption(new Option("--output <mode>", "exit: exit 0 allows, exit 2 blocks (reason on stderr); claude: Claude Code's PreToolUse JSON on stdout, exit 0").choices(["exit", "claude"]).default("exit"))
     .option("--timeout <ms>", "block if no decision is reached in this many milliseconds", "5000")
+    .option("--policy <file>", "policy for sessions with no run (guard.noRun, guard.free) and guard.stateDir (default: plangate.yaml found walking up)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
     .action(
-      wrap(async (flags: { state?: string; timeout: string }) => {
-        // Every path out of here but the one explicit allow is a block: a crash must never read as "allow".
+      wrap(async (flags: HookFlags) => {
+        const claude = flags.output === "claude";
+        // Every path out of here but an explicit allow (or ask) is a block: a crash must never read as "allow".
+        let spoken = false;
+        const answer = (a: Answer): number => {
+          // One answer only: a decision that lands after the timeout's deny is not printed.
+          if (spoken) return BLOCK;
+          spoken = true;
+          if (claude) {
+            io.stdout(claudeAnswer(a));
+            return EXIT.ok;
+          }
+          if (a.decision === "allow") return EXIT.ok;
+          const why = a.decision === "ask" ? `${a.reason} (the exit-code answer cannot ask the person; use --output claude)` : a.reason;
+          io.stderr(`plangate guard: blocked: ${why} [${a.rule ?? "guard-failure"}]\n`);
+          return BLOCK;
+        };
         let timer: NodeJS.Timeout | undefined;
         try {
           const ms = Number(flags.timeout);
@@ -43,22 +126,48 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           const expired = new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new GuardStateError(`no decision within ${ms} ms`)), ms);
           });
-          const decide = async () => {
-            const state = statePath(flags.state, io);
-            if (!state) throw new GuardStateError("no guard state: pass --state FILE or set PLANGATE_GUARD_STATE");
-            // The state says how much input to read: standard input is never buffered past that bound.
-            const max = maxInputBytesOf(readState(state));
-            const call = parseHookInput(await io.readStdin(max), max);
-            return hookCall(state, call, io.now());
+          const decide = async (): Promise<number> => {
+            const legacy = statePath(flags.state, io);
+            if (legacy !== undefined && flags.stateDir === undefined) {
+              // The single-file state of plangate 0.1 (deprecated): one run, no sessions.
+              const max = maxInputBytesOf(readState(legacy));
+              const input = parseHookInput(await io.readStdin(max), max);
+              if (input.event !== "PreToolUse") return other(input);
+              const refusal = await hookCall(legacy, { tool: input.tool!, args: input.args! }, io.now());
+              return answer(refusal === undefined ? { decision: "allow", reason: "the next approved step" } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
+            }
+            let policy: Policy | undefined;
+            const loadOnce = async () => (policy ??= await policyFor(flags.policy, io));
+            const dir = stateDirFrom(flags.stateDir, flags.stateDir === undefined ? await loadOnce() : undefined, io);
+            const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+            const bytes = await io.readStdin(max);
+            const input = parseHookInput(bytes, max);
+            if (input.event !== "PreToolUse") return other(input);
+            const a = await decideHook(dir, { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength }, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
+            return answer(a);
           };
-          const refusal = await Promise.race([decide(), expired]);
-          if (refusal === undefined) return EXIT.ok;
-          io.stderr(`plangate guard: blocked: ${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""} [${refusal.rule}]\n`);
-          return BLOCK;
+          const other = (input: HookInput): number => {
+            const o = otherEvent(input);
+            if (o.decision === "ignore") {
+              io.stderr(o.reason + "\n");
+              return EXIT.ok;
+            }
+            if (claude && input.event === "PermissionRequest") {
+              io.stdout(claudePermissionDeny(o.reason));
+              return EXIT.ok;
+            }
+            if (claude && input.event !== "PreToolUse") {
+              // The generic form every event reads: a block with the reason.
+              io.stdout(JSON.stringify({ decision: "block", reason: `plangate: ${o.reason} [guard-failure]` }) + "\n");
+              spoken = true;
+              return EXIT.ok;
+            }
+            return answer({ decision: "deny", reason: o.reason, rule: "guard-failure" });
+          };
+          return await Promise.race([decide(), expired]);
         } catch (err) {
           const rule = err instanceof HookInputError ? err.rule : "guard-failure";
-          io.stderr(`plangate guard: blocked: ${(err as Error)?.message ?? String(err)} [${rule}]\n`);
-          return BLOCK;
+          return answer({ decision: "deny", reason: (err as Error)?.message ?? String(err), rule });
         } finally {
           clearTimeout(timer);
         }
@@ -67,12 +176,15 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
 
   guard
     .command("start")
-    .description("verify a plan and its approval, consume the approval, and write the state the hook reads")
+    .description("verify a plan and its approval, consume the approval, and start a run (pending until a session's first call claims it, or bound with --session)")
     .argument("<file>", "the approved plan")
     .requiredOption("--approval <file>", "the approval (DSSE envelope from plangate approve --key)")
-    .requiredOption("--audit <file>", "JSON Lines audit trail to append to (outside the workspace)")
+    .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate, else ~/.local/state/plangate)")
+    .option("--session <id>", "bind the run to this Claude Code session id now")
+    .option("--state <file>", "deprecated: write a single-run state file instead of a run in the state directory (needs --audit)")
+    .option("--audit <file>", "deprecated, with --state: the JSON Lines audit trail to append to")
     .option("--trusted-keys <path>", "public key file, or folder of *.pub / *.pem files (default: the policy's approval.trustedKeys)")
-    .option("--consumed-dir <dir>", "store of consumed approvals (default: $PLANGATE_CONSUMED_DIR, else ~/.local/state/plangate/consumed)")
+    .option("--consumed-dir <dir>", "deprecated: store of consumed approvals (default: the state directory's consumed/; with --state: $PLANGATE_CONSUMED_DIR, else ~/.local/state/plangate/consumed)")
     .option("--allow-unsigned", "accept an unsigned approval record (only from a channel you trust)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
@@ -80,34 +192,53 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--tools <file>", "tool registry the plan was approved with")
     .addOption(outputOption(["text", "json"]))
     .action(
-      wrap(async (file: string, _flags: StartFlags, cmd: Command) => {
-        const flags = cmd.optsWithGlobals() as StartFlags & { state?: string };
-        const state = statePath(flags.state, io);
-        if (!state) throw new UsageError("pass --state FILE (or set PLANGATE_GUARD_STATE) for the guard state to write");
+      wrap(async (file: string, local: StartFlags & { state?: string }, cmd: Command) => {
+        // `guard --state S start …` (plangate 0.1's spelling) still names the state file.
+        const flags = { ...local, state: local.state ?? (cmd.parent?.opts() as { state?: string }).state };
+        const state = flags.stateDir === undefined ? statePath(flags.state, io) : undefined;
+        if (state !== undefined && flags.audit === undefined) throw new UsageError("--state FILE (deprecated) needs --audit FILE; or use --state-dir DIR, which holds the audit trails");
+        if (state === undefined && flags.audit !== undefined) throw new UsageError("--audit goes with the deprecated --state FILE: pass --state FILE, or drop --audit (the state directory holds the audit trails)");
+        if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
         const setup = await resolveSetup(flags, io);
+        const dir = state === undefined ? stateDirFrom(flags.stateDir, setup.policy, io) : undefined;
+        if (dir !== undefined) {
+          const problem = stateDirProblem(dir, setup.policy.workspace);
+          if (problem) throw new UsageError(problem);
+        }
         let approval: Uint8Array;
         try {
           approval = readFileSync(resolve(io.cwd, flags.approval));
         } catch (err) {
           throw new UsageError(`cannot read the approval ${flags.approval} (${(err as NodeJS.ErrnoException).code})`);
         }
+        const common = {
+          plan: resolve(io.cwd, file),
+          approval,
+          workspace: setup.policy.workspace,
+          policyHash: setup.policyHash,
+          policy: setup.policy,
+          tools: setup.tools,
+          trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
+          allowUnsigned: flags.allowUnsigned === true,
+          now: io.now,
+        };
         try {
-          const st = await startGuard(state, {
-            plan: resolve(io.cwd, file),
-            approval,
-            workspace: setup.policy.workspace,
-            policyHash: setup.policyHash,
-            policy: setup.policy,
-            tools: setup.tools,
-            trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
-            consumedDir: consumedDirFrom(flags.consumedDir, io),
-            audit: resolve(io.cwd, flags.audit),
-            allowUnsigned: flags.allowUnsigned === true,
-            now: io.now,
-          });
-          // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
-          if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, state: { ...st, audit_key: undefined } }, null, 2) + "\n");
-          else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
+          if (state !== undefined) {
+            const st = await startGuard(state, { ...common, consumedDir: consumedDirFrom(flags.consumedDir, io), audit: resolve(io.cwd, flags.audit!) });
+            // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
+            if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, state: { ...st, audit_key: undefined } }, null, 2) + "\n");
+            else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
+            return EXIT.ok;
+          }
+          const opts: Parameters<typeof startRun>[1] = { ...common };
+          if (flags.session !== undefined) opts.session = flags.session;
+          if (flags.consumedDir !== undefined) opts.consumedDir = resolve(io.cwd, flags.consumedDir);
+          // The per-user store too (when it is another folder): no state directory can replay an approval.
+          const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
+          if (userStore !== undefined && userStore !== (opts.consumedDir ?? join(dir!, "consumed"))) opts.alsoConsumedIn = userStore;
+          const run = await startRun(dir!, opts);
+          if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, stateDir: dir, ...runSummary(run) }, null, 2) + "\n");
+          else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, state directory ${dir}\n`);
           return EXIT.ok;
         } catch (err) {
           if (!(err instanceof GuardRefusal)) throw err;
@@ -116,5 +247,83 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         }
       }),
     );
+
+  guard
+    .command("status")
+    .description("list the runs in the state directory: session, plan, step k of n, status, expiry")
+    .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option("--no-policy", "read no policy file")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (flags: RunFlags) => {
+        const dir = await runDir(flags);
+        const { runs, problems } = listRuns(dir);
+        if (flags.output === "json") {
+          io.stdout(JSON.stringify({ stateDir: dir, runs: runs.map(runSummary), problems }, null, 2) + "\n");
+        } else {
+          if (runs.length === 0) io.stdout(`no runs in ${dir}\n`);
+          for (const r of runs) {
+            const { done, total } = stepOf(r);
+            io.stdout(`${r.run_id}  ${r.status.padEnd(8)}  step ${done} of ${total}  session ${r.session_id === null ? "-" : JSON.stringify(r.session_id)}  expires ${r.expires_at ?? "never"}  ${r.plan}${r.stop_reason ? `  (${r.stop_reason})` : ""}\n`);
+          }
+          for (const p of problems) io.stderr(`plangate guard status: ${p}\n`);
+        }
+        return problems.length > 0 ? EXIT.rejected : EXIT.ok;
+      }),
+    );
+
+  guard
+    .command("stop")
+    .description("stop a run (audited): its session's later calls are denied")
+    .argument("[run]", "run id (as `guard status` lists it)")
+    .option("--session <id>", "stop the run bound to this session")
+    .option("--reason <text>", "why (recorded in the audit trail)", "stopped with plangate guard stop")
+    .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option("--no-policy", "read no policy file")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (id: string | undefined, flags: RunFlags & { session?: string; reason: string }) => {
+        if ((id === undefined) === (flags.session === undefined)) throw new UsageError("name the run to stop: RUN or --session ID (one of them)");
+        const dir = await runDir(flags);
+        try {
+          const run = await stopRun(dir, id ?? runOfSession(dir, flags.session!), flags.reason, io.now());
+          if (flags.output === "json") io.stdout(JSON.stringify({ ok: true, ...runSummary(run) }, null, 2) + "\n");
+          else io.stdout(`run ${run.run_id} stopped\n`);
+          return EXIT.ok;
+        } catch (err) {
+          if (err instanceof GuardStateError) throw new UsageError(err.message);
+          throw err;
+        }
+      }),
+    );
+
+  guard
+    .command("repair")
+    .description("finish a run left between its audit append and its state write: roll it forward when the audit lines prove the decisions, else mark it broken and stop it")
+    .argument("<run>", "run id")
+    .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option("--no-policy", "read no policy file")
+    .addOption(outputOption(["text", "json"]))
+    .action(
+      wrap(async (id: string, flags: RunFlags) => {
+        const dir = await runDir(flags);
+        try {
+          const r = await repairRun(dir, id, io.now());
+          if (flags.output === "json") io.stdout(JSON.stringify({ ok: r.action !== "broken", action: r.action, detail: r.detail, ...runSummary(r.run) }, null, 2) + "\n");
+          else io.stdout(`run ${id}: ${r.action === "none" ? "nothing to repair" : r.action === "rolled-forward" ? "rolled forward" : "broken, stopped"}: ${r.detail}\n`);
+          return r.action === "broken" ? EXIT.rejected : EXIT.ok;
+        } catch (err) {
+          if (err instanceof GuardStateError) throw new UsageError(err.message);
+          throw err;
+        }
+      }),
+    );
+
+  async function runDir(flags: RunFlags): Promise<string> {
+    return stateDirFrom(flags.stateDir, flags.stateDir === undefined ? await policyFor(flags.policy, io) : undefined, io);
+  }
   for (const cmd of guard.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
 }
