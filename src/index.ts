@@ -3,9 +3,10 @@
  * The typebox definitions of plangate's formats are in "plangate/schemas", kept apart so that importing
  * the library does not load the schema machinery.
  */
-export { validatePlan, planHashOf } from "./engine.js";
+export { validatePlan, validateFile, loadPolicy } from "./node/api.js";
+export type { LoadPolicyOptions } from "./node/api.js";
+export { planHashOf } from "./engine.js";
 export type { PlanReport, ValidateOptions } from "./engine.js";
-export { validateFile } from "./node/validate-file.js";
 export { planHash } from "./ops/hash.js";
 export { sealEnvelope, migrateLegacy } from "./ops/seal.js";
 export type { EditResult, MigrateOptions } from "./ops/seal.js";
@@ -14,7 +15,7 @@ export { canonicalJson } from "./core/canonical/jcs.js";
 export { parseToolsText, loadToolsFile } from "./node/tools-file.js";
 export { parseContextText, loadContextFile, ContextFileError } from "./node/context-file.js";
 export { defaultPolicy } from "./policy/defaults.js";
-export { loadPolicy, discoverPolicy, PolicyError } from "./node/policy.js";
+export { discoverPolicy, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";
 export { RULES, findRule } from "./rules/index.js";
 export { DIALECTS } from "./dialects/index.js";
