@@ -144,9 +144,28 @@ function matchOne(c: Constraint, actual: unknown, ctx: ValueContext, asPath: boo
     case "$regex":
       return typeof actual === "string" && regexTest(c.pattern).test(actual);
     case "$glob":
-      return typeof actual === "string" && (asPath ? pathGlobTest(c.pattern) : textGlobTest(c.pattern)).test(actual);
+      if (typeof actual !== "string") return false;
+      if (asPath) return isPlainRelativePath(actual) && pathGlobTest(c.pattern).test(actual);
+      return textGlobTest(c.pattern).test(actual);
   }
 }
+
+/**
+ * A path a `$glob` may match: workspace-relative and normalised. An absolute path, `~`, a drive, a
+ * backslash, an empty, `.` or `..` segment, or a control character never matches (fail closed: the
+ * caller normalises the call's path against the workspace first).
+ */
+export function isPlainRelativePath(p: string): boolean {
+  if (p === "" || p.startsWith("/") || p.startsWith("~") || /^[A-Za-z]:/.test(p) || p.includes("\\") || /[\u0000-\u001f\u007f]/.test(p)) return false;
+  return p.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
+}
+
+/**
+ * Characters that make a simple command more than a program and its words: redirections, pipes, lists,
+ * substitutions, subshells, braces, here-documents, quoting that hides them. A `$glob` or `$regex` on a
+ * command never matches a simple command holding one (write such a command literally instead).
+ */
+export const COMMAND_OPERATORS = /[;&|<>()`$\\{}\n\r]/;
 
 function canonicalOrUndefined(v: unknown): string | undefined {
   try {
@@ -170,8 +189,15 @@ export function matchArgument(expected: unknown, actual: unknown, ctx: ValueCont
   const c = r.constraint;
   if (ctx.simpleCommands && c.kind !== "$any") {
     if (typeof actual !== "string") return false;
+    // An $enum of command lines names whole lines, each checked as a command by validation.
+    if (c.kind === "$enum") return matchOne(c, actual, ctx, false);
+    if (c.kind === "$schema") return matchOne(c, actual, ctx, false);
     const commands = ctx.simpleCommands(actual);
-    return commands !== undefined && commands.length > 0 && commands.every((cmd) => matchOne(c, cmd, ctx, false));
+    return (
+      commands !== undefined &&
+      commands.length > 0 &&
+      commands.every((cmd) => !COMMAND_OPERATORS.test(cmd) && matchOne(c, cmd, ctx, false))
+    );
   }
   return matchOne(c, actual, ctx, ctx.path === true);
 }

@@ -1,3 +1,4 @@
+import { isDollarObject } from "./constraints.js";
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
 import { isPlanProbe } from "./probe-memo.js";
@@ -12,6 +13,8 @@ export interface PathArgument {
   /** The argument's name (the last key above the value). */
   name: string;
   value: string;
+  /** The value is the pattern of this argument constraint, not a path. */
+  constraint?: "$glob" | "$regex";
 }
 
 /** Names of arguments whose schema in the registry says `format: "path"`. */
@@ -76,6 +79,16 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     }
     if (typeof value === "string") {
       if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) out.push({ at, name, value });
+    } else if (isDollarObject(value)) {
+      // An argument constraint (src/core/constraints.ts) is judged by the values it admits: a `$literal`
+      // and each `$enum` member as the value itself, a `$glob` or `$regex` by its pattern (marked), under
+      // the argument's own name. Anything else with a `$` key is argument-constraint's finding.
+      const keys = Object.keys(value);
+      const k = keys.length === 1 ? keys[0]! : undefined;
+      if (k === "$literal" || k === "$enum") visit(value[k], childPointer(at, k), name, depth + 1);
+      else if ((k === "$glob" || k === "$regex") && typeof value[k] === "string") {
+        if (name !== undefined && isPathName(name, names)) out.push({ at: childPointer(at, k), name, value: value[k], constraint: k });
+      } else if (k !== "$schema" && k !== "$any") for (const [kk, v] of Object.entries(value)) visit(v, childPointer(at, kk), kk, depth + 1);
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
