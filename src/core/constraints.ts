@@ -34,7 +34,8 @@ export type ArgumentReading = { literal: unknown } | { constraint: Constraint } 
 /** Is the value an object any of whose keys starts with `$` (a constraint, a `$literal`, or a mistake)? */
 export function isDollarObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  for (const k in v) if (k.startsWith("$")) return true;
+  // Own keys only, as JSON has them: an inherited `$` key (a prototype set in code) is no constraint.
+  for (const k of Object.keys(v)) if (k.startsWith("$")) return true;
   return false;
 }
 
@@ -200,4 +201,37 @@ export function matchArgument(expected: unknown, actual: unknown, ctx: ValueCont
     );
   }
   return matchOne(c, actual, ctx, ctx.path === true);
+}
+
+/** The three ways a value is read, with the same checkers validation uses. */
+export interface ValueContexts {
+  /** Any other argument: `$schema` checked by ajv (patterns on RE2). */
+  value: ValueContext;
+  /** A path argument (normalised workspace-relative by the caller). */
+  path: ValueContext;
+  /** A command line: each simple command (src/commands/analyse.ts `simpleCommandsOf`). */
+  command: ValueContext;
+}
+
+let contexts: Promise<ValueContexts> | undefined;
+
+/**
+ * The default ValueContexts, loading the JSON Schema checker and the shell parser once. A guard that
+ * matches calls against an approved plan uses these, so a constraint means to it what it meant to
+ * validation.
+ */
+export function defaultValueContexts(): Promise<ValueContexts> {
+  contexts ??= (async () => {
+    const [{ checkSchema }, analyse] = await Promise.all([import("./constraint-schema.js"), import("../commands/analyse.js")]);
+    await analyse.prepareSimpleCommands();
+    return {
+      value: { schema: checkSchema },
+      path: { path: true, schema: checkSchema },
+      command: { simpleCommands: analyse.simpleCommandsOf, schema: checkSchema },
+    };
+  })().catch((err: unknown) => {
+    contexts = undefined;
+    throw err;
+  });
+  return contexts;
 }
