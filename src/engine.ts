@@ -165,10 +165,11 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
   }
   const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
   const crashed: { rule: string; message: string }[] = [];
-  if (plan && plan.steps.length > policy.limits.maxSteps) {
+  const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
+  if (plan && stepCount > policy.limits.maxSteps) {
     push("limit-exceeded", {
       at: plan.stepsAt,
-      message: `The plan has ${plan.steps.length} steps, over the ${policy.limits.maxSteps}-step limit.`,
+      message: `The plan has ${stepCount} steps${stepCount !== plan.steps.length ? " (nested steps included)" : ""}, over the ${policy.limits.maxSteps}-step limit.`,
       hint: "split the plan, or raise limits.maxSteps in plangate.yaml",
     });
   } else if (plan) {

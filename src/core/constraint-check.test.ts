@@ -71,6 +71,18 @@ describe("worst-case validation of argument constraints", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   });
 
+  it("refuses a command pattern whose program looks like another, even when any program is allowed", async () => {
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "rм *" } }), policy({}, []))).toEqual(["/steps/0/arguments/command/$glob"]);
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "rm *" } }), policy({}, []))).toEqual([]);
+  });
+
+  it("counts nested steps against limits.maxSteps", async () => {
+    const p = policy();
+    p.limits = { ...p.limits, maxSteps: 3 };
+    const text = JSON.stringify({ steps: [{ tool: "Task", arguments: { prompt: "p" }, intent: "d", steps: [1, 2, 3].map(() => ({ tool: "Read", arguments: { file_path: "a" }, intent: "r" })) }] });
+    expect(await found("limit-exceeded", text, p)).toEqual(["/steps"]);
+  });
+
   it("follows a symlinked folder before a glob's first wildcard", async () => {
     const ws = mkdtempSync(join(tmpdir(), "plangate-constraint-"));
     mkdirSync(join(ws, "src"));

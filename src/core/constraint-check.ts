@@ -200,6 +200,7 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
     program = m?.[1]?.replace(/\\\./g, ".");
   }
   if (program === undefined || program === "") return `the ${c.kind} does not start with a literal program name followed by a space (the program word cannot be a wildcard)`;
+  if (/[^\x21-\x7e]/.test(program)) return `the ${c.kind} names the program "${program}" with characters outside printable ASCII, which can look like another program`;
   if (program.includes("/")) return `the ${c.kind} names the program by a path ("${program}"); name it by its name`;
   if (isWrapper(program)) return `the ${c.kind} runs "${program}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs`;
   const denied = deniedBy(policy, [program]);

@@ -82,6 +82,10 @@ describe("matchArgument on paths", () => {
       }),
     );
   });
+  it("never lets a $regex on a path admit .. or an absolute path", () => {
+    for (const p of ["../x", "/etc/passwd", "a/../b", "./a"]) expect(matchArgument({ $regex: ".*" }, p, ctx.path), p).toBe(false);
+    expect(matchArgument({ $regex: "src/.*" }, "src/a.py", ctx.path)).toBe(true);
+  });
   it("never lets a wildcard stand for .. or an absolute path", () => {
     for (const g of ["*", "**", "??", ".*", "**/*", "*/**", "@(..)/*"])
       for (const p of ["..", "../x", "x/..", "x/../y", "/etc/passwd", "~", "C:/x"]) expect(matchArgument({ $glob: g }, p, ctx.path), `${g} ${p}`).toBe(false);

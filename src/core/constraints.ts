@@ -143,7 +143,7 @@ function matchOne(c: Constraint, actual: unknown, ctx: ValueContext, asPath: boo
     case "$schema":
       return ctx.schema ? ctx.schema(c.schema, actual) : false;
     case "$regex":
-      return typeof actual === "string" && regexTest(c.pattern).test(actual);
+      return typeof actual === "string" && (!asPath || isPlainRelativePath(actual)) && regexTest(c.pattern).test(actual);
     case "$glob":
       if (typeof actual !== "string") return false;
       if (asPath) return isPlainRelativePath(actual) && pathGlobTest(c.pattern).test(actual);
