@@ -1,4 +1,3 @@
-import { isDollarObject } from "./constraints.js";
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
 import { isPlanProbe } from "./probe-memo.js";
@@ -79,22 +78,25 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     }
     if (typeof value === "string") {
       if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) out.push({ at, name, value });
-    } else if (isDollarObject(value)) {
-      // An argument constraint (src/core/constraints.ts) is judged by the values it admits: a `$literal`
-      // and each `$enum` member as the value itself, a `$glob` or `$regex` by its pattern (marked), under
-      // the argument's own name. Anything else with a `$` key is argument-constraint's finding.
-      const keys = Object.keys(value);
-      const k = keys.length === 1 ? keys[0]! : undefined;
-      if (k === "$literal" || k === "$enum") visit(value[k], childPointer(at, k), name, depth + 1);
-      else if ((k === "$glob" || k === "$regex") && typeof value[k] === "string") {
-        if (name !== undefined && isPathName(name, names)) out.push({ at: childPointer(at, k), name, value: value[k], constraint: k });
-      } else if (k !== "$schema" && k !== "$any") for (const [kk, v] of Object.entries(value)) visit(v, childPointer(at, kk), kk, depth + 1);
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      if (entries.length === 1 && entries[0]![0].startsWith("$")) {
+        // An argument constraint (src/core/constraints.ts) is judged by the values it admits: a `$literal`
+        // and each `$enum` member as the value itself, a `$glob` or `$regex` by its pattern (marked), under
+        // the argument's own name; `$schema` and `$any` are argument-constraint's (open arguments).
+        const [k, v] = entries[0]!;
+        if (k === "$literal" || k === "$enum") return visit(v, childPointer(at, k), name, depth + 1);
+        if (k === "$glob" || k === "$regex") {
+          if (typeof v === "string" && name !== undefined && isPathName(name, names)) out.push({ at: childPointer(at, k), name, value: v, constraint: k });
+          return;
+        }
+        if (k === "$schema" || k === "$any") return;
+      }
       // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
       const keyed = name !== undefined && isPathName(name, names);
-      for (const [k, v] of Object.entries(value)) {
+      for (const [k, v] of entries) {
         if (keyed || isFileUrl(k)) out.push({ at: childPointer(at, k), name: name ?? k, value: k });
         visit(v, childPointer(at, k), k, depth + 1);
       }

@@ -32,13 +32,13 @@ export function argumentStrings(args: Record<string, unknown>, at: Pointer): rea
     else if (value !== null && typeof value === "object") {
       // An argument constraint's values (a `$literal`, `$enum` members) and patterns (`$glob`, `$regex`)
       // are read under the argument's own name, so every rule judges them as that argument.
-      const keys = Object.keys(value);
-      const only = keys.length === 1 ? keys[0]! : undefined;
+      const entries = Object.entries(value);
+      const only = entries.length === 1 ? entries[0]![0] : undefined;
       if (only === "$literal" || only === "$enum" || only === "$glob" || only === "$regex") {
-        visit((value as Record<string, unknown>)[only], childPointer(p, only), name, content, depth + 1);
+        visit(entries[0]![1], childPointer(p, only), name, content, depth + 1);
         return;
       }
-      for (const [k, v] of Object.entries(value)) visit(v, childPointer(p, k), k, content || CONTENT_ARGUMENTS.has(k.toLowerCase()), depth + 1);
+      for (const [k, v] of entries) visit(v, childPointer(p, k), k, content || CONTENT_ARGUMENTS.has(k.toLowerCase()), depth + 1);
     }
   };
   visit(args, at, "", false, 0);

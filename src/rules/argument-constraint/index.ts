@@ -7,6 +7,9 @@ import { stepWrites } from "../../core/writers.js";
 /** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
 const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
 
+/** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
+const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
+
 let schemaChecker: ((schema: unknown) => string | undefined) | undefined;
 
 export default defineRule({
@@ -41,6 +44,8 @@ export default defineRule({
   },
   check(plan, ctx) {
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
+    // Most plans have no "$" (or look-alike, or an escape that could spell one): nothing to walk.
+    if (!MAY_HOLD_DOLLAR.test(plan.source.text)) return;
     const allow = ctx.policy.plan.constraints === "allow";
     const open = ctx.policy.plan.allowOpenArguments;
     for (const step of plan.steps) {
