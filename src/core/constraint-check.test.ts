@@ -39,6 +39,8 @@ describe("worst-case validation of argument constraints", () => {
     ["path-outside-workspace", intake("read_file", { path: { $regex: ".*" } }), ["/steps/0/arguments/path/$regex"]],
     ["path-outside-workspace", intake("read_file", { path: { $enum: ["a.txt", "../b.txt"] } }), ["/steps/0/arguments/path/$enum/1"]],
     ["path-outside-workspace", intake("read_file", { path: { $literal: "/etc/passwd" } }), ["/steps/0/arguments/path/$literal"]],
+    ["path-outside-workspace", intake("fetch", { url: { $glob: "*" } }), ["/steps/0/arguments/url/$glob"]],
+    ["path-outside-workspace", intake("fetch", { url: { $regex: "[a-zA-Z]+:.*" } }), ["/steps/0/arguments/url/$regex"]],
     // protected-path-write: a writer's glob that can name a protected path
     ["protected-path-write", intake("write_file", { path: { $glob: "**/*" }, content: "x" }), ["/steps/0/arguments/path/$glob"]],
     ["protected-path-write", intake("write_file", { path: { $glob: "src/**" }, content: "x" }), ["/steps/0/arguments/path/$glob"]],
@@ -64,6 +66,7 @@ describe("worst-case validation of argument constraints", () => {
     intake("write_file", { path: { $glob: "src/[a-z]*.py" }, content: "x" }),
     intake("write_file", { path: { $enum: ["out/a.txt", "out/b.txt"] }, content: "x" }),
     intake("run", { command: { $glob: "pytest *" } }),
+    intake("fetch", { url: { $glob: "https://example.org/*" } }),
     intake("run", { command: { $regex: "pytest [a-z/_.]+" } }),
     intake("run", { command: { $enum: ["ls", "git status"] } }),
   ])("accepts %s", async (text) => {
