@@ -29,6 +29,7 @@ describe("worst-case validation of argument constraints", () => {
     ["unresolved-argument", intake("read_file", { path: { $enum: ["a.txt", "{{file}}"] } }), ["/steps/0/arguments/path/$enum/1"]],
     ["unresolved-argument", intake("read_file", { path: { $literal: "TODO" } }), ["/steps/0/arguments/path/$literal"]],
     ["unresolved-argument", intake("search", { query: { $regex: "TODO" } }), ["/steps/0/arguments/query/$regex"]],
+    ["unresolved-argument", intake("search", { query: { $regex: "(?<year>[0-9]{4})-{{month}}" } }), ["/steps/0/arguments/query/$regex"]],
     ["unresolved-argument", intake("run", { command: { $enum: ["ls", "ls $HOME"] } }), ["/steps/0/arguments/command/$enum/1"]],
     // path-outside-workspace: globs by their text, regexes refused on paths, enum members as paths
     ["path-outside-workspace", intake("read_file", { path: { $glob: "../**" } }), ["/steps/0/arguments/path/$glob"]],
@@ -67,6 +68,7 @@ describe("worst-case validation of argument constraints", () => {
     intake("write_file", { path: { $enum: ["out/a.txt", "out/b.txt"] }, content: "x" }),
     intake("run", { command: { $glob: "pytest *" } }),
     intake("fetch", { url: { $glob: "https://example.org/*" } }),
+    intake("search", { query: { $regex: "(?<year>[0-9]{4})-[0-9]{2}" } }),
     intake("run", { command: { $regex: "pytest [a-z/_.]+" } }),
     intake("run", { command: { $enum: ["ls", "git status"] } }),
   ])("accepts %s", async (text) => {
