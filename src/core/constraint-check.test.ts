@@ -76,6 +76,20 @@ describe("worst-case validation of argument constraints", () => {
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   });
 
+  it("judges a command glob's literal words against commands.allow and commands.deny", async () => {
+    const p = policy({}, ["git status", "pytest"]);
+    p.commands.deny = ["rm"];
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "git status *" } }), p)).toEqual([]);
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "git *" } }), p)).toEqual(["/steps/0/arguments/command/$glob"]);
+    const q = policy({}, []);
+    q.commands.deny = ["git push"];
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "git * origin" } }), q)).toEqual(["/steps/0/arguments/command/$glob"]);
+    expect(await found("disallowed-tool", intake("run", { command: { $regex: "git .*" } }), q)).toEqual(["/steps/0/arguments/command/$regex"]);
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "git status" } }), q)).toEqual([]);
+    // `git status *` admits `git status push`, which the deny entry's wide reading (`git … push`) forbids.
+    expect(await found("disallowed-tool", intake("run", { command: { $glob: "git status *" } }), q)).toEqual(["/steps/0/arguments/command/$glob"]);
+  });
+
   it("refuses a command pattern whose program looks like another, even when any program is allowed", async () => {
     expect(await found("disallowed-tool", intake("run", { command: { $glob: "rм *" } }), policy({}, []))).toEqual(["/steps/0/arguments/command/$glob"]);
     expect(await found("disallowed-tool", intake("run", { command: { $glob: "rm *" } }), policy({}, []))).toEqual([]);

@@ -203,9 +203,25 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
   if (/[^\x21-\x7e]/.test(program)) return `the ${c.kind} names the program "${program}" with characters outside printable ASCII, which can look like another program`;
   if (program.includes("/")) return `the ${c.kind} names the program by a path ("${program}"); name it by its name`;
   if (isWrapper(program)) return `the ${c.kind} runs "${program}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs`;
-  const denied = deniedBy(policy, [program]);
-  if (denied !== undefined) return `the ${c.kind} runs "${program}", which commands.deny forbids ("${denied}")`;
-  if (!allowed(policy, [program])) return `the ${c.kind} runs "${program}", which commands.allow does not list`;
+  // The words after the program: literal ones as written, a word with a wildcard (or any word of a
+  // $regex past the program) as "may be anything", which deny entries match and allow entries do not.
+  const rest = c.kind === "$glob" ? c.pattern.trim().split(/\s+/).slice(1) : [];
+  const words: (string | undefined)[] = [program];
+  // A `*` (and anything in a $regex) may stand for any number of words: as many "anything" words as
+  // any deny or allow entry could need.
+  const ANY_WORDS = Array.from<undefined>({ length: 16 });
+  let open = c.kind === "$regex";
+  for (const w of rest) {
+    if (w.includes("*")) {
+      open = true;
+      break;
+    }
+    words.push(/[?[\]{}\\]/.test(w) ? undefined : w);
+  }
+  if (open) words.push(...ANY_WORDS);
+  const denied = deniedBy(policy, words);
+  if (denied !== undefined) return `the ${c.kind} may run "${program}" with arguments commands.deny forbids ("${denied}")`;
+  if (!allowed(policy, words)) return `the ${c.kind} runs "${program}" with arguments that commands.allow does not list`;
   return undefined;
 }
 
