@@ -127,3 +127,12 @@ describe("worst-case validation of argument constraints", () => {
     expect(globReachesProtected("docs/index.md", prot, is)).toBeUndefined();
   });
 });
+
+describe("globReachesProtected on hostile globs", () => {
+  it("stays fast on a glob with many brace groups", () => {
+    const g = "{a,b,c,d,e,f,g,h}/".repeat(40) + "*.py";
+    const t = performance.now();
+    globReachesProtected(g, ["**/.git/**", "**/.env*"], () => false);
+    expect(performance.now() - t).toBeLessThan(2000);
+  });
+});

@@ -1,8 +1,8 @@
-import picomatch from "picomatch";
 import { COMMAND_KEYS } from "../commands/plan.js";
 import { allowed, type CommandPolicy, deniedBy } from "../commands/match.js";
 import { isWrapper } from "../commands/wrappers.js";
 import { type Constraint, isDollarObject, LITERAL_KEY, readArgument } from "./constraints.js";
+import { pathGlobMatcher } from "./path-glob.js";
 import { childPointer, type Pointer } from "./pointer.js";
 import type { Step } from "./plan.js";
 import { compileSafePattern } from "./regex.js";
@@ -56,7 +56,11 @@ export function stepConstraints(step: Step): StepConstraint[] {
  * constraint, a pattern or schema that cannot be compiled, a `$` object where only `$literal` may stand,
  * a look-alike of `$`.
  */
-export function constraintProblems(step: Step, loadSchema: ((schema: unknown) => string | undefined) | undefined): ConstraintProblem[] {
+export function constraintProblems(
+  step: Step,
+  loadSchema: ((schema: unknown) => string | undefined) | undefined,
+  isPathKey: (key: string) => boolean = () => false,
+): ConstraintProblem[] {
   const out: ConstraintProblem[] = [];
   for (const [key, value] of Object.entries(step.args)) {
     const at = childPointer(step.argsAt, key);
@@ -81,13 +85,11 @@ export function constraintProblems(step: Step, loadSchema: ((schema: unknown) =>
         if ("error" in p) out.push({ at: opAt, message: `argument "${key}": the $regex cannot be used: ${p.error}.`, hint: "write a regular expression RE2 can run (no backreferences or lookaround), or use $glob or $enum" });
         break;
       }
-      case "$glob":
-        try {
-          picomatch.makeRe(c.pattern, { dot: true, strictSlashes: true });
-        } catch (err) {
-          out.push({ at: opAt, message: `argument "${key}": the $glob cannot be read: ${(err as Error).message}.`, hint: "write a plain glob (*, **, ?, [abc], {a,b})" });
-        }
+      case "$glob": {
+        const m = isPathKey(key) ? pathGlobMatcher(c.pattern) : undefined;
+        if (m && "error" in m) out.push({ at: opAt, message: `argument "${key}": the path $glob cannot be read: ${m.error}.`, hint: "write a plain glob: *, **, ?, [abc], [a-z], {a,b}" });
         break;
+      }
       case "$enum":
         if (c.values.length > 1000) out.push({ at: opAt, message: `argument "${key}": the $enum has ${c.values.length} values, over 1000.`, hint: "list fewer values, or split the step" });
         c.values.forEach((m, i) => deeper(m, childPointer(opAt, i), 0, out));
@@ -229,12 +231,22 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
 function instances(glob: string, fills: readonly string[]): string[] {
   const out = new Set<string>();
   const fillClass = (body: string) => (body.startsWith("!") || body.startsWith("^") ? "x" : (body.replace(/\\/g, "")[0] ?? "x"));
-  const expandBraces = (g: string): string[] => {
-    const m = /\{([^{}]*)\}/.exec(g);
-    if (!m) return [g];
-    return m[1]!.split(",").slice(0, 8).flatMap((alt) => expandBraces(g.slice(0, m.index) + alt + g.slice(m.index + m[0].length)));
+  // Brace alternatives, innermost first, at most 32 spellings in all (a hostile glob has many groups).
+  const expandBraces = (glob0: string): string[] => {
+    let todo = [glob0];
+    const done: string[] = [];
+    while (todo.length > 0 && done.length < 32) {
+      const next: string[] = [];
+      for (const g of todo) {
+        const m = /\{([^{}]*)\}/.exec(g);
+        if (!m) done.push(g);
+        else for (const alt of m[1]!.split(",").slice(0, 8)) if (next.length < 64) next.push(g.slice(0, m.index) + alt + g.slice(m.index + m[0].length));
+      }
+      todo = next;
+    }
+    return done.slice(0, 32);
   };
-  for (const g of expandBraces(glob).slice(0, 32)) {
+  for (const g of expandBraces(glob)) {
     const cleaned = g.replace(/\[([^\]]*)\]/g, (_, b: string) => fillClass(b)).replace(/[@!+]\(([^)]*)\)/g, (_, b: string) => b.split("|")[0] ?? "x");
     for (const f of fills) {
       const seg = f.split("/").pop() ?? f;
@@ -261,7 +273,11 @@ export function globReachesProtected(glob: string, protectedGlobs: readonly stri
     }
   }
   const fills = [...names].slice(0, 200);
-  const match = picomatch(glob, { dot: true, strictSlashes: true, nocase: true });
+  // The guard's own matcher, and without case: a case-insensitive file system writes .GIT as .git.
+  const m = pathGlobMatcher(glob);
+  if ("error" in m) return "";
+  const lower = pathGlobMatcher(glob.toLowerCase());
+  const match = (p: string) => m.test(p) || m.test(p.toLowerCase()) || (!("error" in lower) && lower.test(p.toLowerCase()));
   for (const w of instances(glob, fills)) if (w !== "" && match(w) && isProtected(w)) return w;
   const prefix = glob.split("/").filter((_, i, a) => i < a.length - 1 && !/[*?[{(]/.test(a.slice(0, i + 1).join("/"))).join("/");
   const folders = ["", "x", ...(prefix ? [prefix, prefix + "/x"] : [])];

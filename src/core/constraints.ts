@@ -1,6 +1,6 @@
-import picomatch from "picomatch";
 import { canonicalJson } from "./canonical/jcs.js";
 import { globMatcher } from "./glob.js";
+import { pathGlobMatcher } from "./path-glob.js";
 import { compileSafePattern, type SafePattern } from "./regex.js";
 
 /*
@@ -8,7 +8,7 @@ import { compileSafePattern, type SafePattern } from "./regex.js";
  * key instead of a literal value, when the policy allows it (`plan.constraints: allow`). The guard then
  * matches a call's argument against the constraint; validation judges the constraint by its worst case.
  *
- *   {"$glob": "tests/**\/*.py"}   a path (workspace-relative, normalised) or string matching the glob
+ *   {"$glob": "tests/**\/*.py"}   a path (workspace-relative, normalised; linear-time, src/core/path-glob.ts) or string matching the glob
  *   {"$regex": "…"}               a full match, by a linear-time engine (RE2)
  *   {"$enum": [v1, v2]}           one of the values (canonical JSON equality)
  *   {"$schema": {…}}              a value the JSON Schema accepts
@@ -88,7 +88,7 @@ export function unwrapLiterals(v: unknown): unknown {
 
 /** What a value is matched as: a path (normalised workspace-relative) or a command line (each simple command). */
 export interface ValueContext {
-  /** The argument names a file: globs are path globs (picomatch, dot: true) on the normalised relative path. */
+  /** The argument names a file: globs are path globs (src/core/path-glob.ts, dot files matched) on the normalised relative path. */
   path?: boolean;
   /**
    * The argument is a command line: a constraint must hold for each simple command the shell would run.
@@ -119,12 +119,10 @@ function regexTest(pattern: string): { test(s: string): boolean } {
   });
 }
 
-/** A `$glob` on a path: picomatch with dot files matched, on the workspace-relative path. */
+/** A `$glob` on a path: linear-time (RE2), dot files matched, on the workspace-relative path. */
 function pathGlobTest(pattern: string): { test(s: string): boolean } {
-  return cached("p" + pattern, () => {
-    const m = picomatch(pattern, { dot: true, strictSlashes: true });
-    return { test: (s: string) => m(s) };
-  });
+  const m = pathGlobMatcher(pattern);
+  return "error" in m ? { test: () => false } : m;
 }
 
 /** A `$glob` on other text (a command): `*` is any run of characters, `?` one. */

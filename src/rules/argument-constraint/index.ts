@@ -1,6 +1,6 @@
 import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../core/constraint-check.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
-import { pathArguments, pathNamesFor } from "../../core/paths.js";
+import { isPathName, pathArguments, pathNamesFor } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 import { stepWrites } from "../../core/writers.js";
 
@@ -64,9 +64,9 @@ export default defineRule({
           );
         continue;
       }
-      for (const p of constraintProblems(step, schemaChecker)) report(p.at, p.message, p.hint);
-      if (open) continue;
       const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
+      for (const p of constraintProblems(step, schemaChecker, (key) => isPathName(key, names))) report(p.at, p.message, p.hint);
+      if (open) continue;
       let writes: boolean | undefined;
       for (const c of stepConstraints(step)) {
         if (c.constraint.kind !== "$any" && c.constraint.kind !== "$schema") continue;

@@ -81,7 +81,7 @@ export default defineRule({
           ctx.report({
             at: arg.at,
             step: step.position,
-            message: `Step ${step.position}: "${step.tool}" may write to a protected path through the ${arg.constraint} "${arg.value}" in "${arg.name}"${witness ? ` (it matches "${witness}")` : ""}.`,
+            message: `Step ${step.position}: "${step.tool}" may write to a protected path through the ${arg.constraint} "${arg.value}" in "${arg.name}"${witness ? ` (it matches "${witness}")` : arg.constraint === "$glob" ? " (the glob cannot be read)" : ""}.`,
             hint: 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}',
             actual: arg.value,
           });
