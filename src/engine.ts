@@ -165,32 +165,44 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
   }
   const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
   const crashed: { rule: string; message: string }[] = [];
-  if (plan && plan.steps.length > policy.limits.maxSteps) {
+  const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
+  if (plan && stepCount > policy.limits.maxSteps) {
     push("limit-exceeded", {
       at: plan.stepsAt,
-      message: `The plan has ${plan.steps.length} steps, over the ${policy.limits.maxSteps}-step limit.`,
+      message: `The plan has ${stepCount} steps${stepCount !== plan.steps.length ? " (nested steps included)" : ""}, over the ${policy.limits.maxSteps}-step limit.`,
       hint: "split the plan, or raise limits.maxSteps in plangate.yaml",
     });
   } else if (plan) {
     const tools = options.tools ?? registryFromPolicy(policy);
     const files = options.files ?? (await realFiles());
     const now = typeof options.now === "function" ? options.now() : (options.now ?? new Date());
+    // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
+    // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).
+    const nested = plan.steps.flatMap((s) => s.substeps ?? []);
+    const subPlan: Plan | undefined = nested.length > 0 ? { ...plan, steps: nested } : undefined;
+    const inNested = (at: string | undefined) => at !== undefined && nested.some((s) => at === s.at || at.startsWith(s.at + "/"));
+    const runs: { plan: Plan; keep?: (r: Report) => boolean }[] = [{ plan }];
+    if (subPlan) runs.push({ plan: subPlan, keep: (r) => inNested(r.at) });
+    for (const { plan: judged, keep } of runs)
     for (const rule of RULES) {
       if (!rule.check) continue;
       if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
       if (settingOf(rule.meta.id, policy) === "off") continue;
+      if (keep && (rule.meta.phase !== "step" || rule.meta.id === "step-numbering")) continue;
       const ctx: RuleContext = {
-        plan,
+        plan: judged,
         policy,
         tools,
         now,
         files,
         context: options.context,
-        report: (r) => push(rule.meta.id, r),
+        report: (r) => {
+          if (!keep || keep(r)) push(rule.meta.id, r);
+        },
       };
       try {
-        if (rule.prepare) await rule.prepare(plan, ctx);
-        rule.check(plan, ctx);
+        if (rule.prepare) await rule.prepare(judged, ctx);
+        rule.check(judged, ctx);
       } catch (err) {
         crashed.push({ rule: rule.meta.id, message: String((err as Error)?.message ?? err) });
         push(rule.meta.id, {

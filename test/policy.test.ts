@@ -218,3 +218,19 @@ describe("the structural rules cannot be lowered", () => {
     expect(r.diagnostics.map((d) => d.rule)).toContain("protected-path-write");
   });
 });
+
+describe("argument constraint policy keys", () => {
+  const dir = mkdtempSync(join(tmpdir(), "plangate-policy-constraints-"));
+  it("defaults to refusing constraints and open arguments", async () => {
+    const { policy } = await loadPolicy({ file: false, cwd: dir });
+    expect(policy.plan).toMatchObject({ constraints: "refuse", allowOpenArguments: false });
+  });
+  it("reads plan.constraints and plan.allowOpenArguments, and refuses other values", async () => {
+    writeFileSync(join(dir, "plangate.yaml"), "plan:\n  constraints: allow\n  allowOpenArguments: true\n");
+    expect((await loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).policy.plan).toMatchObject({ constraints: "allow", allowOpenArguments: true });
+    for (const bad of ["constraints: maybe", "constraints: true", "allowOpenArguments: yes please"]) {
+      writeFileSync(join(dir, "plangate.yaml"), `plan:\n  ${bad}\n`);
+      await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(PolicyError);
+    }
+  });
+});

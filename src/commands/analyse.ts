@@ -58,8 +58,45 @@ export function analyseCommand(reader: ShellReader, text: string, mode: CommandM
   return a.report;
 }
 
+const ANY_PROGRAM: CommandPolicy = { allow: [], deny: [], allowCompound: true };
+
+/**
+ * The source text of every simple command a line runs, in order: those joined by `;`, `&&`, `||`, `&`,
+ * `|` and newlines, those inside command and process substitutions and compound commands, and those run
+ * by wrappers (`sh -c '…'`, `xargs`, `env`, `sudo`, `find -exec`…), each with its assignments and
+ * redirections (a here-document's operator included). Undefined when the line cannot be read to the end:
+ * a parse problem, a command line or program decided at run time, a wrapper plangate cannot see into.
+ */
+export function simpleCommandsWith(reader: ShellReader, line: string): string[] | undefined {
+  const a = new Analysis(reader, false, ANY_PROGRAM);
+  try {
+    a.script(reader.parse(line), 0);
+  } catch {
+    return undefined;
+  }
+  if (a.unreadable) return undefined;
+  return a.texts;
+}
+
+let loadedReader: ShellReader | undefined;
+
+/** Makes `simpleCommandsOf` usable: loads the shell parser (once). */
+export async function prepareSimpleCommands(): Promise<void> {
+  const { loadShellReader } = await import("../syntax/shell/parse.js");
+  loadedReader ??= await loadShellReader();
+}
+
+/** `simpleCommandsWith` on the loaded parser; undefined too when `prepareSimpleCommands` has not run. */
+export function simpleCommandsOf(line: string): string[] | undefined {
+  return loadedReader ? simpleCommandsWith(loadedReader, line) : undefined;
+}
+
 class Analysis {
   readonly report: CommandReport = { findings: [], paths: [], programs: [] };
+  /** The text of each simple command run (see simpleCommandsWith). */
+  readonly texts: string[] = [];
+  /** Something the line runs could not be made out. */
+  unreadable = false;
   private readonly seen = new Set<string>();
   private cwd = "";
 
@@ -70,6 +107,7 @@ class Analysis {
   ) {}
 
   private find(rule: CommandFinding["rule"], message: string, hint: string): void {
+    if (rule === "parse-error" || (rule === "disallowed-tool" && /decided at run time|cannot make out|commands themselves|given as text/.test(message + hint))) this.unreadable = true;
     const key = `${rule}\0${message}`;
     if (this.seen.has(key) || this.report.findings.length >= 50) return;
     this.seen.add(key);
@@ -87,10 +125,17 @@ class Analysis {
       const kinds = [...new Set(s.constructs.map((c) => c.kind))].map((k) => (/^[a-z]/.test(k) && !k.startsWith("a ") ? `"${k}"` : k.length <= 3 ? `"${k}"` : k));
       this.find("multiple-tools", `runs more than one command (${kinds.join(", ")})`, "split it into one step per command, quote an operator that is an argument, or set commands.allowCompound: true in plangate.yaml");
     }
-    for (const cmd of s.commands) this.simple(cmd, depth);
+    for (const cmd of s.commands) this.simple(cmd, depth, s.text);
   }
 
-  private simple(cmd: SimpleCommand, depth: number): void {
+  private simple(cmd: SimpleCommand, depth: number, text: string): void {
+    let start = cmd.start;
+    let end = cmd.end;
+    for (const r of cmd.redirects) {
+      start = Math.min(start, r.start);
+      end = Math.max(end, r.end);
+    }
+    this.texts.push(text.slice(start, end));
     for (const a of cmd.assignments) {
       this.assignment(a.name);
       this.storedCode(a.name, a.value?.value);
@@ -114,6 +159,7 @@ class Analysis {
 
   private invocation(words: ShellWord[], depth: number): void {
     if (depth > MAX_NESTING) {
+      this.unreadable = true;
       this.find("parse-error", `nests programs that run programs more than ${MAX_NESTING} deep`, "write the innermost command as its own step");
       return;
     }
@@ -147,6 +193,7 @@ class Analysis {
         }
         if (inner.kind === "argv") {
           for (const w of inner.words) consumed.add(w);
+          this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single) this.find("multiple-tools", `runs "${inner.words[0]?.value ?? inner.words[0]?.source}" through "${name}", a program that runs another program`, "run the program directly, one per step, or set commands.allowCompound: true in plangate.yaml");
           this.invocation(inner.words, depth + 1);
           continue;

@@ -1,3 +1,4 @@
+import { isDollarObject, readArgument, unwrapLiterals } from "../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../core/dialect-groups.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
@@ -70,7 +71,27 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     else if (ARGV_KEYS.has(k)) argv ??= { key, value: step.args[key] };
   }
   for (const [i, h] of heads.entries()) {
-    const value = step.args[h.key];
+    let value = step.args[h.key];
+    if (isDollarObject(value)) {
+      // An argument constraint: a `$literal` is the line itself; each `$enum` member is a line of its
+      // own, checked as a command; `$glob` and `$regex` are judged by constrainedCommands().
+      const r = readArgument(value);
+      if ("literal" in r) value = unwrapLiterals(r.literal);
+      else {
+        if ("constraint" in r && r.constraint.kind === "$enum") {
+          const at = childPointer(childPointer(step.argsAt, h.key), "$enum");
+          r.constraint.values.forEach((member, j) => {
+            const m = unwrapLiterals(member);
+            const t = h.program && typeof m === "string" ? { text: shellQuote(m) } : argvText(m);
+            const sc: StepCommand = { step, at: childPointer(at, j), name: h.key, mode: "single" };
+            if (t.text !== undefined) sc.text = t.text;
+            else sc.invalid = t.invalid ?? "is not a command line (a string or a list of strings)";
+            out.push(sc);
+          });
+        }
+        continue;
+      }
+    }
     const head = h.program && typeof value === "string" ? { text: shellQuote(value) } : argvText(value);
     if (head.text === undefined && head.invalid === undefined) {
       if (value !== null && typeof value === "object") nested(step, childPointer(step.argsAt, h.key), value, out, 0);

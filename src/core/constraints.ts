@@ -1,6 +1,6 @@
-import picomatch from "picomatch";
 import { canonicalJson } from "./canonical/jcs.js";
 import { globMatcher } from "./glob.js";
+import { pathGlobMatcher } from "./path-glob.js";
 import { compileSafePattern, type SafePattern } from "./regex.js";
 
 /*
@@ -8,7 +8,7 @@ import { compileSafePattern, type SafePattern } from "./regex.js";
  * key instead of a literal value, when the policy allows it (`plan.constraints: allow`). The guard then
  * matches a call's argument against the constraint; validation judges the constraint by its worst case.
  *
- *   {"$glob": "tests/**\/*.py"}   a path (workspace-relative, normalised) or string matching the glob
+ *   {"$glob": "tests/**\/*.py"}   a path (workspace-relative, normalised; linear-time, src/core/path-glob.ts) or string matching the glob
  *   {"$regex": "…"}               a full match, by a linear-time engine (RE2)
  *   {"$enum": [v1, v2]}           one of the values (canonical JSON equality)
  *   {"$schema": {…}}              a value the JSON Schema accepts
@@ -34,7 +34,8 @@ export type ArgumentReading = { literal: unknown } | { constraint: Constraint } 
 /** Is the value an object any of whose keys starts with `$` (a constraint, a `$literal`, or a mistake)? */
 export function isDollarObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
-  for (const k in v) if (k.startsWith("$")) return true;
+  // Own keys only, as JSON has them: an inherited `$` key (a prototype set in code) is no constraint.
+  for (const k of Object.keys(v)) if (k.startsWith("$")) return true;
   return false;
 }
 
@@ -87,7 +88,7 @@ export function unwrapLiterals(v: unknown): unknown {
 
 /** What a value is matched as: a path (normalised workspace-relative) or a command line (each simple command). */
 export interface ValueContext {
-  /** The argument names a file: globs are path globs (picomatch, dot: true) on the normalised relative path. */
+  /** The argument names a file: globs are path globs (src/core/path-glob.ts, dot files matched) on the normalised relative path. */
   path?: boolean;
   /**
    * The argument is a command line: a constraint must hold for each simple command the shell would run.
@@ -118,12 +119,10 @@ function regexTest(pattern: string): { test(s: string): boolean } {
   });
 }
 
-/** A `$glob` on a path: picomatch with dot files matched, on the workspace-relative path. */
+/** A `$glob` on a path: linear-time (RE2), dot files matched, on the workspace-relative path. */
 function pathGlobTest(pattern: string): { test(s: string): boolean } {
-  return cached("p" + pattern, () => {
-    const m = picomatch(pattern, { dot: true, strictSlashes: true });
-    return { test: (s: string) => m(s) };
-  });
+  const m = pathGlobMatcher(pattern);
+  return "error" in m ? { test: () => false } : m;
 }
 
 /** A `$glob` on other text (a command): `*` is any run of characters, `?` one. */
@@ -142,11 +141,30 @@ function matchOne(c: Constraint, actual: unknown, ctx: ValueContext, asPath: boo
     case "$schema":
       return ctx.schema ? ctx.schema(c.schema, actual) : false;
     case "$regex":
-      return typeof actual === "string" && regexTest(c.pattern).test(actual);
+      return typeof actual === "string" && (!asPath || isPlainRelativePath(actual)) && regexTest(c.pattern).test(actual);
     case "$glob":
-      return typeof actual === "string" && (asPath ? pathGlobTest(c.pattern) : textGlobTest(c.pattern)).test(actual);
+      if (typeof actual !== "string") return false;
+      if (asPath) return isPlainRelativePath(actual) && pathGlobTest(c.pattern).test(actual);
+      return textGlobTest(c.pattern).test(actual);
   }
 }
+
+/**
+ * A path a `$glob` may match: workspace-relative and normalised. An absolute path, `~`, a drive, a
+ * backslash, an empty, `.` or `..` segment, or a control character never matches (fail closed: the
+ * caller normalises the call's path against the workspace first).
+ */
+export function isPlainRelativePath(p: string): boolean {
+  if (p === "" || p.startsWith("/") || p.startsWith("~") || /^[A-Za-z]:/.test(p) || p.includes("\\") || /[\u0000-\u001f\u007f]/.test(p)) return false;
+  return p.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
+}
+
+/**
+ * Characters that make a simple command more than a program and its words: redirections, pipes, lists,
+ * substitutions, subshells, braces, here-documents, quoting that hides them. A `$glob` or `$regex` on a
+ * command never matches a simple command holding one (write such a command literally instead).
+ */
+export const COMMAND_OPERATORS = /[;&|<>()`$\\{}\n\r]/;
 
 function canonicalOrUndefined(v: unknown): string | undefined {
   try {
@@ -170,8 +188,48 @@ export function matchArgument(expected: unknown, actual: unknown, ctx: ValueCont
   const c = r.constraint;
   if (ctx.simpleCommands && c.kind !== "$any") {
     if (typeof actual !== "string") return false;
+    // An $enum of command lines names whole lines, each checked as a command by validation.
+    if (c.kind === "$enum") return matchOne(c, actual, ctx, false);
+    if (c.kind === "$schema") return matchOne(c, actual, ctx, false);
     const commands = ctx.simpleCommands(actual);
-    return commands !== undefined && commands.length > 0 && commands.every((cmd) => matchOne(c, cmd, ctx, false));
+    return (
+      commands !== undefined &&
+      commands.length > 0 &&
+      commands.every((cmd) => !COMMAND_OPERATORS.test(cmd) && matchOne(c, cmd, ctx, false))
+    );
   }
   return matchOne(c, actual, ctx, ctx.path === true);
+}
+
+/** The three ways a value is read, with the same checkers validation uses. */
+export interface ValueContexts {
+  /** Any other argument: `$schema` checked by ajv (patterns on RE2). */
+  value: ValueContext;
+  /** A path argument (normalised workspace-relative by the caller). */
+  path: ValueContext;
+  /** A command line: each simple command (src/commands/analyse.ts `simpleCommandsOf`). */
+  command: ValueContext;
+}
+
+let contexts: Promise<ValueContexts> | undefined;
+
+/**
+ * The default ValueContexts, loading the JSON Schema checker and the shell parser once. A guard that
+ * matches calls against an approved plan uses these, so a constraint means to it what it meant to
+ * validation.
+ */
+export function defaultValueContexts(): Promise<ValueContexts> {
+  contexts ??= (async () => {
+    const [{ checkSchema }, analyse] = await Promise.all([import("./constraint-schema.js"), import("../commands/analyse.js")]);
+    await analyse.prepareSimpleCommands();
+    return {
+      value: { schema: checkSchema },
+      path: { path: true, schema: checkSchema },
+      command: { simpleCommands: analyse.simpleCommandsOf, schema: checkSchema },
+    };
+  })().catch((err: unknown) => {
+    contexts = undefined;
+    throw err;
+  });
+  return contexts;
 }

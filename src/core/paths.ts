@@ -12,6 +12,8 @@ export interface PathArgument {
   /** The argument's name (the last key above the value). */
   name: string;
   value: string;
+  /** The value is the pattern of this argument constraint, not a path. */
+  constraint?: "$glob" | "$regex";
 }
 
 /** Names of arguments whose schema in the registry says `format: "path"`. */
@@ -79,9 +81,22 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     } else if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
     } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      if (entries.length === 1 && entries[0]![0].startsWith("$")) {
+        // An argument constraint (src/core/constraints.ts) is judged by the values it admits: a `$literal`
+        // and each `$enum` member as the value itself, a `$glob` or `$regex` by its pattern (marked), under
+        // the argument's own name; `$schema` and `$any` are argument-constraint's (open arguments).
+        const [k, v] = entries[0]!;
+        if (k === "$literal" || k === "$enum") return visit(v, childPointer(at, k), name, depth + 1);
+        if (k === "$glob" || k === "$regex") {
+          if (typeof v === "string" && name !== undefined && isPathName(name, names)) out.push({ at: childPointer(at, k), name, value: v, constraint: k });
+          return;
+        }
+        if (k === "$schema" || k === "$any") return;
+      }
       // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
       const keyed = name !== undefined && isPathName(name, names);
-      for (const [k, v] of Object.entries(value)) {
+      for (const [k, v] of entries) {
         if (keyed || isFileUrl(k)) out.push({ at: childPointer(at, k), name: name ?? k, value: k });
         visit(v, childPointer(at, k), k, depth + 1);
       }

@@ -32,6 +32,17 @@ export interface Step {
   timeout?: number;
   continueOnError?: boolean;
   citations?: readonly number[];
+  /** Times the call runs in a row (intake, iKOMA `repeat`: 1..1000; absent means 1). */
+  repeat?: number;
+  /** The call may be skipped (`optional: true`). */
+  optional?: boolean;
+  /** The call needs the user's confirmation when it runs (`confirm: true`). */
+  confirm?: boolean;
+  /**
+   * The calls a subagent makes for a `Task` or `Agent` step (its nested `steps`, one level deep). They are
+   * validated by the same rules as top-level steps; each has its parent's `position`.
+   */
+  substeps?: Step[];
   /** The raw step value as read. */
   raw: unknown;
   /** Dialect-specific extras (e.g. a Markdown action's kind and blocks). */

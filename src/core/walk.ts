@@ -29,8 +29,17 @@ export function argumentStrings(args: Record<string, unknown>, at: Pointer): rea
     if (depth > 64) return;
     if (typeof value === "string") out.push({ at: p, name, value, content });
     else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value[i], childPointer(p, i), name, content, depth + 1);
-    else if (value !== null && typeof value === "object")
-      for (const [k, v] of Object.entries(value)) visit(v, childPointer(p, k), k, content || CONTENT_ARGUMENTS.has(k.toLowerCase()), depth + 1);
+    else if (value !== null && typeof value === "object") {
+      // An argument constraint's values (a `$literal`, `$enum` members) and patterns (`$glob`, `$regex`)
+      // are read under the argument's own name, so every rule judges them as that argument.
+      const entries = Object.entries(value);
+      const only = entries.length === 1 ? entries[0]![0] : undefined;
+      if (only === "$literal" || only === "$enum" || only === "$glob" || only === "$regex") {
+        visit(entries[0]![1], childPointer(p, only), name, content, depth + 1);
+        return;
+      }
+      for (const [k, v] of entries) visit(v, childPointer(p, k), k, content || CONTENT_ARGUMENTS.has(k.toLowerCase()), depth + 1);
+    }
   };
   visit(args, at, "", false, 0);
   return out;

@@ -147,7 +147,7 @@ export function defaultPolicy(workspace: string): Policy {
     workspace,
     tools: { allow: [], deny: [...DEFAULT_DENIED_TOOLS], write: [...DEFAULT_WRITE_TOOLS], read: [...DEFAULT_READ_TOOLS] },
     paths: { protected: [...DEFAULT_PROTECTED_PATHS], arguments: [...DEFAULT_PATH_ARGUMENTS] },
-    plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false },
+    plan: { maxAgeDays: 30, requireChecksum: false, allowConditionals: false, constraints: "refuse", allowOpenArguments: false },
     markdown: { requireSeparators: true },
     commands: { allow: [], deny: [], allowCompound: false },
     returns: {

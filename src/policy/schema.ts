@@ -37,6 +37,14 @@ export const PolicyFileSchema = Type.Object(
           maxAgeDays: Type.Optional(Type.Number({ minimum: 0 })),
           requireChecksum: Type.Optional(Type.Boolean()),
           allowConditionals: Type.Optional(Type.Boolean()),
+          constraints: Type.Optional(
+            Type.Union([Type.Literal("allow"), Type.Literal("refuse")], {
+              description: 'May intake and iKOMA step arguments be constraint objects ({"$glob"}, {"$regex"}, {"$enum"}, {"$schema"}, {"$any": true})? Default refuse: every argument is a literal.',
+            }),
+          ),
+          allowOpenArguments: Type.Optional(
+            Type.Boolean({ description: "May a constraint leave a path or a command argument open ($any, $schema)? Default false." }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -25,7 +25,12 @@ export interface Policy {
     read?: string[];
   };
   paths: { protected: string[]; arguments: string[] };
-  plan: { maxAgeDays: number; requireChecksum: boolean; allowConditionals: boolean };
+  /**
+   * `constraints`: may intake and iKOMA arguments be constraint objects (`{"$glob": …}`, `$regex`, `$enum`,
+   * `$schema`, `$any`)? `refuse` (the default) keeps SPEC's "no inferred arguments". `allowOpenArguments`:
+   * may a constraint leave a write tool's path or a command open (`$any`, `$schema`)?
+   */
+  plan: { maxAgeDays: number; requireChecksum: boolean; allowConditionals: boolean; constraints: "allow" | "refuse"; allowOpenArguments: boolean };
   markdown: { requireSeparators: boolean };
   /**
    * Programs shell commands may run: an entry is a program or a program and its first arguments

@@ -19,6 +19,7 @@ import unsafeValue from "./unsafe-value/index.js";
 import disallowedTool from "./disallowed-tool/index.js";
 import toolArguments from "./tool-arguments/index.js";
 import unresolvedArgument from "./unresolved-argument/index.js";
+import argumentConstraint from "./argument-constraint/index.js";
 import missingIntent from "./missing-intent/index.js";
 import multipleTools from "./multiple-tools/index.js";
 import nonDeterministic from "./non-deterministic/index.js";
@@ -93,6 +94,7 @@ export const RULES: readonly Rule[] = [
   disallowedTool,
   toolArguments,
   unresolvedArgument,
+  argumentConstraint,
   missingIntent,
   multipleTools,
   nonDeterministic,

@@ -1,16 +1,28 @@
 import Type, { type Static } from "typebox";
+import { ArgumentValueSchema, stepControlSchemas } from "./constraints.js";
 
 const PositiveInteger = (description: string) => Type.Integer({ minimum: 1, description });
+
+const stepProperties = {
+  step: PositiveInteger("Step number: 1 for the first step, 2 for the next… (plangate's step-numbering rule checks the order)."),
+  tool_name: Type.String({ description: "Name of the tool to execute; must be in the tool registry." }),
+  args: Type.Record(Type.String(), ArgumentValueSchema, { description: "Arguments for the tool (constraint objects only when the policy allows them)." }),
+  description: Type.String({ description: "What this step accomplishes, for a human reader." }),
+  citations: Type.Optional(
+    Type.Array(PositiveInteger("A citation id."), { description: "Optional citation ids (positive integers) of the sources this step uses." }),
+  ),
+  ...stepControlSchemas,
+};
+
+/** A step a subagent runs, inside a Task or Agent step (no further nesting), numbered within its list. */
+export const IkomaNestedStepSchema = Type.Object(stepProperties, { additionalProperties: false, title: "iKOMA nested step" });
 
 /** One iKOMA step. `additionalProperties: false` as iKOMA's committed schema says (its runtime drops extras silently). */
 export const IkomaStepSchema = Type.Object(
   {
-    step: PositiveInteger("Step number: 1 for the first step, 2 for the next… (plangate's step-numbering rule checks the order)."),
-    tool_name: Type.String({ description: "Name of the tool to execute; must be in the tool registry." }),
-    args: Type.Record(Type.String(), Type.Unknown(), { description: "Arguments for the tool." }),
-    description: Type.String({ description: "What this step accomplishes, for a human reader." }),
-    citations: Type.Optional(
-      Type.Array(PositiveInteger("A citation id."), { description: "Optional citation ids (positive integers) of the sources this step uses." }),
+    ...stepProperties,
+    steps: Type.Optional(
+      Type.Array(IkomaNestedStepSchema, { minItems: 1, description: "Only on a Task or Agent step: the calls the subagent makes, in order (one level deep)." }),
     ),
   },
   { additionalProperties: false, title: "iKOMA plan step", description: "A single step: which tool to run, with which arguments, and why." },

@@ -40,6 +40,8 @@ plan:
   maxAgeDays: 30            # stale-plan warns about older plans
   requireChecksum: false    # true: an envelope without a checksum is an error
   allowConditionals: false  # true: if/else/when keys in steps are allowed
+  constraints: refuse       # allow: intake/iKOMA arguments may be {"$glob": …}, {"$enum": […]}…
+  allowOpenArguments: false # true: {"$any": true} may leave a path or a command open
 
 # Per-rule severity: off, info, warning or error.
 rules:

@@ -116,3 +116,27 @@ describe("ikoma key lists", () => {
     expect([...IKOMA_REQUIRED_STEP_KEYS].sort()).toEqual([...(IkomaStepSchema.required ?? [])].sort());
   });
 });
+
+describe("iKOMA step controls and nested steps", () => {
+  const plan = (step: Record<string, unknown>) => JSON.stringify({ plan: [{ step: 1, tool_name: "Agent", args: { prompt: "p" }, description: "x", ...step }], reasoning: "r" });
+  it("reads repeat, optional, confirm and nested steps numbered within their list", async () => {
+    const r = await run(plan({ repeat: 2, confirm: true, steps: [{ step: 1, tool_name: "Read", args: { file_path: "a" }, description: "d" }, { step: 2, tool_name: "Read", args: { file_path: "b" }, description: "d", optional: true }] }));
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(r.plan!.steps[0]).toMatchObject({ repeat: 2, confirm: true });
+    expect(r.plan!.steps[0]!.substeps!.map((s) => s.optional)).toEqual([undefined, true]);
+  });
+  it.each([
+    [{ steps: [{ step: 2, tool_name: "Read", args: {}, description: "d" }] }, "step-numbering", "/plan/0/steps/0/step"],
+    [{ repeat: -1 }, "invalid-type", "/plan/0/repeat"],
+    [{ steps: [{ step: 1, tool_name: "Agent", args: {}, description: "d", steps: [{ step: 1, tool_name: "Read", args: {}, description: "d" }] }] }, "limit-exceeded", "/plan/0/steps/0/steps"],
+  ])("reports %j", async (step, rule, pointer) => {
+    const r = await run(plan(step));
+    expect(r.diagnostics.filter((d) => d.rule === rule).map((d) => d.pointer)).toEqual([pointer]);
+  });
+  it("publishes the new keys in the schema", async () => {
+    const { default: Value } = await import("typebox/value");
+    const { IkomaPlanSchema } = await import("../../schemas/ikoma.js");
+    expect(Value.Check(IkomaPlanSchema, JSON.parse(plan({ repeat: 2, steps: [{ step: 1, tool_name: "Read", args: { f: { $enum: ["a"] } }, description: "d" }] })))).toBe(true);
+    expect(Value.Check(IkomaPlanSchema, JSON.parse(plan({ repeat: 1001 })))).toBe(false);
+  });
+});

@@ -2,11 +2,11 @@ import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
 import type { IkomaStep } from "../../schemas/ikoma.js";
-import { checkKeys, isObject, missing, typeName, wrongType } from "../shape.js";
+import { checkKeys, isObject, missing, readStepControls, STEP_CONTROL_KEYS, typeName, wrongType } from "../shape.js";
 
 // The same lists as the published schema (src/schemas/ikoma.ts); a test keeps them equal. They are
 // written out here so that reading a plan does not load the schema machinery at start-up.
-export const IKOMA_STEP_KEYS: readonly (keyof IkomaStep)[] = ["step", "tool_name", "args", "description", "citations"];
+export const IKOMA_STEP_KEYS: readonly (keyof IkomaStep)[] = ["step", "tool_name", "args", "description", "citations", ...STEP_CONTROL_KEYS];
 export const IKOMA_REQUIRED_STEP_KEYS: readonly ("step" | "tool_name" | "args" | "description")[] = ["step", "tool_name", "args", "description"];
 export const IKOMA_FIELDS = { tool: "tool_name", args: "args", intent: "description" };
 
@@ -29,13 +29,13 @@ const HINTS: Record<(typeof IKOMA_REQUIRED_STEP_KEYS)[number], string> = {
 };
 
 /** Normalises iKOMA steps `{step, tool_name, args, description, citations?}` as its schema defines them. */
-export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: NormalizeContext): Step[] {
+export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: NormalizeContext, parent?: Step): Step[] {
   const steps: Step[] = [];
   for (let i = 0; i < list.length; i++) {
     const raw = list[i];
-    const position = i + 1;
+    const position = parent ? parent.position : i + 1;
     const stepAt = childPointer(at, i);
-    const what = `Step ${position}`;
+    const what = parent ? `Step ${parent.position}, nested step ${i + 1}` : `Step ${position}`;
     const extra: IkomaStepExtra = { numberAt: childPointer(stepAt, "step") };
     const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "args"), raw, extra };
     steps.push(step);
@@ -65,6 +65,18 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
       else wrongType(ctx, childPointer(stepAt, "description"), `${what}: "description"`, "a string", raw.description, position);
     }
     if (Object.hasOwn(raw, "citations")) readCitations(raw.citations, childPointer(stepAt, "citations"), what, position, step, ctx);
+    // A nested step's number counts within its list: the step-numbering rule reads top-level steps only.
+    if (parent && extra.number !== undefined && extra.number !== i + 1)
+      ctx.report({
+        rule: "step-numbering",
+        at: extra.numberAt,
+        step: position,
+        message: `${what} is numbered ${extra.number}; nested steps are numbered 1, 2, 3… within their list, so this one is ${i + 1}.`,
+        hint: `set "step": ${i + 1}`,
+        expected: i + 1,
+        actual: extra.number,
+      });
+    readStepControls(raw, stepAt, what, step, ctx, parent !== undefined, (nested, nestedAt) => normalizeIkomaSteps(nested, nestedAt, ctx, step));
   }
   return steps;
 }

@@ -1,10 +1,10 @@
 import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
 import type { FieldNames, Step } from "../../core/plan.js";
 import { childPointer } from "../../core/pointer.js";
-import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, isObject, missing, readStepControls, STEP_CONTROL_KEYS, wrongType } from "../shape.js";
 
 export const INTAKE_ROOT_KEYS = ["steps", "scope"] as const;
-export const INTAKE_STEP_KEYS = ["tool", "arguments", "intent", "scope", "timeout", "continue_on_error"] as const;
+export const INTAKE_STEP_KEYS = ["tool", "arguments", "intent", "scope", "timeout", "continue_on_error", ...STEP_CONTROL_KEYS] as const;
 export const INTAKE_FIELDS: FieldNames = { tool: "tool", args: "arguments", intent: "intent" };
 
 /** The intake protocol's plan intake format: `{steps: [{tool, arguments, intent, scope?, timeout?, continue_on_error?}], scope?}`. */
@@ -36,16 +36,16 @@ export default defineDialect({
       wrongType(ctx, "/steps", '"steps"', "a list of steps", list, undefined, "write steps: [{tool, arguments, intent}, …]");
       return { ...base, steps: [] };
     }
-    const steps = list.map((raw, i) => normalizeStep(raw, i, ctx));
+    const steps = list.map((raw, i) => normalizeStep(raw, i, "/steps", ctx));
     if (steps.length === 0) emptyPlan(ctx, "/steps", '"steps"');
     return { ...base, steps };
   },
 });
 
-function normalizeStep(raw: unknown, i: number, ctx: NormalizeContext): Step {
-  const position = i + 1;
-  const at = childPointer("/steps", i);
-  const what = `Step ${position}`;
+function normalizeStep(raw: unknown, i: number, listAt: string, ctx: NormalizeContext, parent?: Step): Step {
+  const position = parent ? parent.position : i + 1;
+  const at = childPointer(listAt, i);
+  const what = parent ? `Step ${parent.position}, nested step ${i + 1}` : `Step ${position}`;
   const step: Step = { position, at, toolAt: at, args: {}, argsAt: childPointer(at, "arguments"), raw };
   if (!isObject(raw)) {
     wrongType(ctx, at, what, "an object {tool, arguments, intent}", raw, position, "write the step as {tool: …, arguments: {…}, intent: …}");
@@ -80,5 +80,6 @@ function normalizeStep(raw: unknown, i: number, ctx: NormalizeContext): Step {
     if (typeof raw.continue_on_error === "boolean") step.continueOnError = raw.continue_on_error;
     else wrongType(ctx, childPointer(at, "continue_on_error"), `${what}: "continue_on_error"`, "true or false", raw.continue_on_error, position);
   }
+  readStepControls(raw, at, what, step, ctx, parent !== undefined, (list, nestedAt) => list.map((r, j) => normalizeStep(r, j, nestedAt, ctx, step)));
   return step;
 }

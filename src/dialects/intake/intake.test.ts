@@ -67,3 +67,45 @@ describe("intake dialect", () => {
     expect(Value.Check(IntakePlanSchema, { steps: [] })).toBe(false);
   });
 });
+
+describe("intake step controls and nested steps", () => {
+  const plan = (step: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "Task", arguments: { prompt: "p" }, intent: "x", ...step }] });
+  it("reads repeat, optional, confirm and a Task step's nested steps", async () => {
+    const r = await run(plan({ repeat: 3, optional: true, confirm: true, steps: [{ tool: "Read", arguments: { file_path: "a" }, intent: "read", repeat: 2 }] }));
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(r.plan!.steps[0]).toMatchObject({ repeat: 3, optional: true, confirm: true });
+    expect(r.plan!.steps[0]!.substeps![0]).toMatchObject({ tool: "Read", repeat: 2, position: 1, at: "/steps/0/steps/0" });
+  });
+  it.each([
+    [{ repeat: 0 }, "invalid-type", "/steps/0/repeat"],
+    [{ repeat: 1001 }, "invalid-type", "/steps/0/repeat"],
+    [{ repeat: 1.5 }, "invalid-type", "/steps/0/repeat"],
+    [{ repeat: "2" }, "invalid-type", "/steps/0/repeat"],
+    [{ optional: "yes" }, "invalid-type", "/steps/0/optional"],
+    [{ confirm: 1 }, "invalid-type", "/steps/0/confirm"],
+    [{ steps: [] }, "invalid-type", "/steps/0/steps"],
+    [{ steps: {} }, "invalid-type", "/steps/0/steps"],
+    [{ steps: [{ tool: "Task", arguments: {}, intent: "x", steps: [{ tool: "Read", arguments: {}, intent: "y" }] }] }, "limit-exceeded", "/steps/0/steps/0/steps"],
+    [{ steps: [{ arguments: {}, intent: "y" }] }, "missing-field", "/steps/0/steps/0"],
+  ])("reports %j", async (step, rule, pointer) => {
+    const r = await run(plan(step));
+    expect(r.diagnostics.filter((d) => d.rule === rule).map((d) => d.pointer)).toEqual([pointer]);
+  });
+  it("allows nested steps on Task and Agent steps only", async () => {
+    const r = await run(JSON.stringify({ steps: [{ tool: "Bash", arguments: { command: "ls" }, intent: "x", steps: [{ tool: "Read", arguments: {}, intent: "y" }] }] }));
+    expect(r.diagnostics.filter((d) => d.rule === "invalid-type").map((d) => d.pointer)).toEqual(["/steps/0/steps"]);
+  });
+  it("publishes the new keys and constraint objects in the schema", () => {
+    const ok = { steps: [{ tool: "Task", arguments: { p: { $glob: "x" } }, intent: "x", repeat: 2, optional: true, confirm: false, steps: [{ tool: "Read", arguments: { f: { $literal: { $x: 1 } } }, intent: "y" }] }] };
+    expect(Value.Check(IntakePlanSchema, ok)).toBe(true);
+    expect(Value.Check(IntakePlanSchema, { steps: [{ tool: "a", arguments: {}, intent: "x", repeat: 0 }] })).toBe(false);
+    expect(Value.Check(IntakePlanSchema, { steps: [{ tool: "a", arguments: {}, intent: "x", steps: [{ tool: "b", arguments: {}, intent: "y", steps: [] }] }] })).toBe(false);
+  });
+  it("hashes constraints as written", async () => {
+    const a = await run(JSON.stringify({ steps: [{ tool: "Read", arguments: { f: { $glob: "src/*" } }, intent: "x" }] }));
+    const b = await run(JSON.stringify({ steps: [{ tool: "Read", arguments: { f: { $glob: "src/**" } }, intent: "x" }] }));
+    const c = await run(JSON.stringify({ steps: [{ intent: "x", arguments: { f: { $glob: "src/*" } }, tool: "Read" }] }));
+    expect(a.planHash).not.toBe(b.planHash);
+    expect(a.planHash).toBe(c.planHash);
+  });
+});

@@ -1,3 +1,5 @@
+import { commandPatternProblem, isCommandKey, stepConstraints } from "../../core/constraint-check.js";
+import { childPointer } from "../../core/pointer.js";
 import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
@@ -51,6 +53,19 @@ export default defineRule({
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
     for (const step of plan.steps) {
+      // A $glob or $regex on a command admits many lines: it must fix one program the policy allows.
+      if (ctx.policy.plan.constraints === "allow")
+        for (const c of stepConstraints(step)) {
+          if (!isCommandKey(c.key)) continue;
+          const why = commandPatternProblem(c.constraint, c.key, ctx.policy.commands);
+          if (why)
+            ctx.report({
+              at: childPointer(c.at, c.constraint.kind),
+              step: step.position,
+              message: `Step ${step.position}: the command constraint in "${c.key}" cannot be shown to run allowed programs only: ${why}.`,
+              hint: 'start the pattern with the program\'s literal name and a space ({"$glob": "pytest *"}), or list the command lines with {"$enum": […]}',
+            });
+        }
       const name = step.tool;
       if (name === undefined) continue;
       const s = `Step ${step.position}`;

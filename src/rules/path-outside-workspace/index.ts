@@ -1,5 +1,8 @@
+import { isCommandKey, stepConstraints } from "../../core/constraint-check.js";
+import { childPointer } from "../../core/pointer.js";
 import {
   argumentKeys,
+  isPathName,
   isRemoteUrl,
   looksLikeEscapingPath,
   MAX_ARGUMENT_DEPTH,
@@ -16,7 +19,11 @@ import { prepareCommandRule } from "../../commands/report.js";
 import { stepWrites } from "../../core/writers.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
-import { argumentStrings } from "../../core/walk.js";
+import { matchArgument } from "../../core/constraints.js";
+
+const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
+const regexAdmits = (pattern: string, path: string) => matchArgument({ $regex: pattern }, path);
+import { argumentStrings, CONTENT_ARGUMENTS } from "../../core/walk.js";
 
 export default defineRule({
   meta: {
@@ -26,7 +33,7 @@ export default defineRule({
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
-        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths.',
+        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths. Argument constraints (`plan.constraints: allow`) are judged by their worst case: each `$enum` member and a `$literal` as a path; a `$glob` by its text as a path (`../**`, `/etc/*`, `~/x*` and a symlinked folder before the first wildcard are outside; the guard never lets a glob match a path with `..`, `.` or empty segments, or an absolute one); a `$regex` on a path argument is refused, since the paths it admits cannot be bounded; a `$glob` or `$regex` on another argument (a URL) that admits a `file:` URL is reported.',
       rationale:
         "The intake protocol §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link; write a copy of a hard-linked file, not the file.",
@@ -50,6 +57,18 @@ export default defineRule({
         if (!args.some((a) => a.at === k.at && a.value === k.value)) args.push(k);
       let writes: boolean | undefined;
       for (const arg of args) {
+        if (arg.constraint === "$regex") {
+          // Which paths a regular expression admits cannot be bounded in general: refused on paths.
+          const escapes = ["../x", "/etc/passwd", "~/x", "a/../../x"].find((p) => regexAdmits(arg.value, p));
+          ctx.report({
+            at: arg.at,
+            step: step.position,
+            message: `Step ${step.position}: the $regex in "${arg.name}" ${escapes ? `admits "${escapes}", a path outside the workspace` : "cannot be shown to admit only paths inside the workspace"}.`,
+            hint: 'bound the path with {"$glob": "folder/**"} or list the paths with {"$enum": […]}',
+            actual: arg.value,
+          });
+          continue;
+        }
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
         for (const r of resolveArgument(arg.value, ws, files)) {
           let why = whyOutside(r, ws, wsReal, files);
@@ -86,6 +105,20 @@ export default defineRule({
         }
       }
     }
+    // A pattern on any other argument (a URL, a query) is a path too when it admits a file: URL.
+    for (const step of plan.steps)
+      for (const c of stepConstraints(step)) {
+        if ((c.constraint.kind !== "$glob" && c.constraint.kind !== "$regex") || CONTENT_ARGUMENTS.has(c.key.toLowerCase()) || isCommandKey(c.key)) continue;
+        if (isPathName(c.key, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) continue;
+        const url = FILE_URL_PROBES.find((u) => matchArgument({ [c.constraint.kind]: (c.constraint as { pattern: string }).pattern }, u));
+        if (url === undefined) continue;
+        ctx.report({
+          at: childPointer(c.at, c.constraint.kind),
+          step: step.position,
+          message: `Step ${step.position}: the ${c.constraint.kind} in "${c.key}" admits "${url}", a file outside the workspace.`,
+          hint: "start the pattern with the scheme it allows (https://host/…), or list the values with {\"$enum\": […]}",
+        });
+      }
     reportCommandPathsOutside(plan, ctx, files, ws, wsReal);
   },
 });

@@ -1,3 +1,4 @@
+import { readArgument, unwrapLiterals } from "../../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer, parsePointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
@@ -15,7 +16,7 @@ export default defineRule({
     summary: "A step's arguments do not satisfy its tool's inputSchema.",
     docs: {
       description:
-        "Validates each step's arguments against the `inputSchema` (or `parameters`) the tool registry gives for its tool: an MCP `tools/list` result, from `--tools` or the policy's `tools.registry`. JSON Schema draft 2020-12 by default, draft-07 when the schema's `$schema` says so (draft-04/06 and 2019-09 schemas are read by the nearest of the two). Each failure is reported at its own pointer under the step's arguments; a schema that cannot be compiled rejects the step. Tools without a schema are not checked here.",
+        "Validates each step's arguments against the `inputSchema` (or `parameters`) the tool registry gives for its tool: an MCP `tools/list` result, from `--tools` or the policy's `tools.registry`. JSON Schema draft 2020-12 by default, draft-07 when the schema's `$schema` says so (draft-04/06 and 2019-09 schemas are read by the nearest of the two). Each failure is reported at its own pointer under the step's arguments; a schema that cannot be compiled rejects the step. Tools without a schema are not checked here. Argument constraints are checked by the values they admit: each `$enum` member (reported at the member), a `$glob` or `$regex` by its pattern text, `$literal` values unwrapped; `$schema` and `$any` leave the argument unchecked here (`argument-constraint` judges open arguments).",
       rationale:
         "The intake protocol §6 asks for fully specified arguments: a missing required argument or a value of the wrong type is something the executor would have to guess or would fail on mid-plan.",
       fix: "Give the argument the message names the value the tool's schema asks for; see the tool's inputSchema.",
@@ -31,6 +32,7 @@ export default defineRule({
   check(plan, ctx) {
     const schemas = ctx.tools?.schemas;
     if (!schemas || schemas.size === 0) return;
+    const dollars = MAY_HOLD_DOLLAR.test(plan.source.text);
     for (const step of plan.steps) {
       if (step.tool === undefined || !schemas.has(step.tool)) continue;
       const s = `Step ${step.position}`;
@@ -55,10 +57,29 @@ export default defineRule({
         });
         continue;
       }
-      if (compiled.validate(step.args)) continue;
-      for (const e of compiled.validate.errors ?? []) {
-        const { at, message } = describe(e, step.argsAt);
-        ctx.report({ at, step: step.position, message: `${s}: ${message} (inputSchema of "${step.tool}").`, hint: hintOf(e), actual: e.params });
+      if (!dollars) {
+        if (compiled.validate(step.args)) continue;
+        for (const e of compiled.validate.errors ?? []) {
+          const { at, message } = describe(e, step.argsAt);
+          ctx.report({ at, step: step.position, message: `${s}: ${message} (inputSchema of "${step.tool}").`, hint: hintOf(e), actual: e.params });
+        }
+        continue;
+      }
+      // Argument constraints: every value the step admits is checked, as far as it can be named: each
+      // `$enum` member in turn, a `$glob` or `$regex` by its pattern text, `$literal`s unwrapped as the
+      // guard does; `$schema` and `$any` leave the argument open (argument-constraint judges that).
+      const seen = new Set<string>();
+      for (const v of variants(step.args, step.argsAt)) {
+        if (compiled.validate(v.args)) continue;
+        for (const e of compiled.validate.errors ?? []) {
+          if (e.keyword === "required" && e.instancePath === "" && v.open.has(String((e.params as Record<string, unknown>).missingProperty))) continue;
+          const d = describe(e, step.argsAt);
+          const at = v.moved && (d.at === v.moved.from || d.at.startsWith(v.moved.from + "/")) ? v.moved.to + d.at.slice(v.moved.from.length) : d.at;
+          const key = `${at}\0${d.message}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          ctx.report({ at, step: step.position, message: `${s}: ${d.message}${at !== d.at ? " (a value the constraint admits)" : ""} (inputSchema of "${step.tool}").`, hint: hintOf(e), actual: e.params });
+        }
       }
     }
   },
@@ -99,4 +120,33 @@ function hintOf(e: ErrorObject): string {
     default:
       return "give the value the tool's inputSchema asks for";
   }
+}
+
+/** A `$`, a look-alike of it, or an escape sequence that may spell one. */
+const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
+
+/** The argument objects a step with constraints stands for, each with where its substituted value sits. */
+function variants(args: Record<string, unknown>, argsAt: string): { args: Record<string, unknown>; open: Set<string>; moved?: { from: string; to: string } }[] {
+  const base: Record<string, unknown> = {};
+  const open = new Set<string>();
+  const enums: { key: string; values: readonly unknown[] }[] = [];
+  for (const [k, v] of Object.entries(args)) {
+    const r = readArgument(v);
+    if ("literal" in r) base[k] = unwrapLiterals(r.literal);
+    else if ("error" in r) base[k] = v;
+    else if (r.constraint.kind === "$enum") {
+      base[k] = unwrapLiterals(r.constraint.values[0]);
+      enums.push({ key: k, values: r.constraint.values });
+    } else if (r.constraint.kind === "$glob" || r.constraint.kind === "$regex") base[k] = r.constraint.pattern;
+    else open.add(k);
+  }
+  const out: { args: Record<string, unknown>; open: Set<string>; moved?: { from: string; to: string } }[] = [{ args: base, open }];
+  for (const e of enums) {
+    const from = childPointer(argsAt, e.key);
+    out[0]!.moved ??= { from, to: childPointer(childPointer(from, "$enum"), 0) };
+    e.values.slice(0, 1000).forEach((m, i) => {
+      if (i > 0) out.push({ args: { ...base, [e.key]: unwrapLiterals(m) }, open, moved: { from, to: childPointer(childPointer(from, "$enum"), i) } });
+    });
+  }
+  return out;
 }

@@ -119,3 +119,22 @@ describe("tool-arguments", () => {
     expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [1, "1", true, "true", null, [1], "[1]", { a: 1 }, { a: "1" }] } }]), { tools: direct(schema) })).toEqual([]);
   });
 });
+
+describe("tool-arguments on argument constraints", () => {
+  const pointers = async (args: Record<string, unknown>, tool = "read_file") =>
+    (await diagnosticsOf("tool-arguments", plan([{ tool, arguments: args }]), { tools: registry })).map((d) => d.pointer);
+  it.each([
+    [{ path: { $enum: ["a.txt", 3] } }, ["/steps/0/arguments/path/$enum/1"]],
+    [{ path: "a.txt", limit: { $enum: [1, 0] } }, ["/steps/0/arguments/limit/$enum/1"]],
+    [{ path: { $literal: 3 } }, ["/steps/0/arguments/path"]],
+    [{ path: "a", limit: { $glob: "1*" } }, ["/steps/0/arguments/limit"]],
+  ])("checks each value a constraint admits: %j", async (args, expected) => {
+    expect(await pointers(args)).toEqual(expected);
+  });
+  it("accepts constraints whose values the schema accepts", async () => {
+    expect(await pointers({ path: { $glob: "src/**" }, limit: { $enum: [1, 2] } })).toEqual([]);
+    expect(await pointers({ path: { $any: true } })).toEqual([]);
+    expect(await pointers({ url: "https://x.test", mode: { $enum: ["get", "head"] } }, "fetch")).toEqual([]);
+    expect(await pointers({ url: "https://x.test", mode: { $enum: ["get", "post"] } }, "fetch")).toEqual(["/steps/0/arguments/mode/$enum/1"]);
+  });
+});

@@ -31,7 +31,7 @@ export default defineRule({
     docs: {
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
-        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names.",
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names. Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
       rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
@@ -48,7 +48,8 @@ export default defineRule({
     for (const step of plan.steps) {
       for (const a of argumentStrings(step.args, step.argsAt)) {
         let what: string | undefined;
-        const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase());
+        // A `$regex` operand is a pattern: `(?<name>…)` is a group name there, not a stand-in.
+        const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase()) || a.at.endsWith("/$regex");
         if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) what = `the placeholder "${a.value.trim()}"`;
         else if (!a.content) {
           for (const [re, label] of INSIDE) {

@@ -1,0 +1,290 @@
+import { COMMAND_KEYS } from "../commands/plan.js";
+import { allowed, type CommandPolicy, deniedBy } from "../commands/match.js";
+import { isWrapper } from "../commands/wrappers.js";
+import { type Constraint, isDollarObject, LITERAL_KEY, readArgument } from "./constraints.js";
+import { pathGlobMatcher } from "./path-glob.js";
+import { childPointer, type Pointer } from "./pointer.js";
+import type { Step } from "./plan.js";
+import { compileSafePattern } from "./regex.js";
+
+/*
+ * Where argument constraints may stand, and how validation reads them (the guard reads them with
+ * readArgument/matchArgument, the same functions): a constraint is a whole top-level argument value. Deeper
+ * in a value (inside an object, a list, an `$enum` member), an object with a `$` key must be a
+ * `{"$literal": …}`, whose operand is the literal value (itself read the same way by unwrapLiterals).
+ */
+
+/** Arguments that name a program (the first word of an argument vector). */
+export const PROGRAM_KEYS = new Set(["program", "executable"]);
+
+/** One top-level constrained argument of a step. */
+export interface StepConstraint {
+  key: string;
+  at: Pointer;
+  constraint: Constraint;
+}
+
+/** What is wrong with a `$` object somewhere in a step's arguments. */
+export interface ConstraintProblem {
+  at: Pointer;
+  message: string;
+  hint: string;
+}
+
+/** Keys that look like `$` to a reader but are not (fullwidth ＄, small ﹩, and invisible prefixes). */
+const LOOKALIKE_DOLLAR = /^[\uFF04\uFE69\u200B-\u200D\u2060\uFEFF\u00AD]*[\uFF04\uFE69]|^[\u200B-\u200D\u2060\uFEFF\u00AD]+\$/;
+
+/** Is the argument a command line or a program? */
+export function isCommandKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return COMMAND_KEYS.has(k) || PROGRAM_KEYS.has(k);
+}
+
+/** The top-level constraints of a step's arguments (well-formed ones only). */
+export function stepConstraints(step: Step): StepConstraint[] {
+  const out: StepConstraint[] = [];
+  for (const [key, value] of Object.entries(step.args)) {
+    if (!isDollarObject(value)) continue;
+    const r = readArgument(value);
+    if ("constraint" in r) out.push({ key, at: childPointer(step.argsAt, key), constraint: r.constraint });
+  }
+  return out;
+}
+
+/**
+ * Every problem with the `$` objects of a step's arguments when constraints are allowed: a malformed
+ * constraint, a pattern or schema that cannot be compiled, a `$` object where only `$literal` may stand,
+ * a look-alike of `$`.
+ */
+export function constraintProblems(
+  step: Step,
+  loadSchema: ((schema: unknown) => string | undefined) | undefined,
+  isPathKey: (key: string) => boolean = () => false,
+): ConstraintProblem[] {
+  const out: ConstraintProblem[] = [];
+  for (const [key, value] of Object.entries(step.args)) {
+    const at = childPointer(step.argsAt, key);
+    if (!isDollarObject(value)) {
+      deeper(value, at, 0, out);
+      continue;
+    }
+    const r = readArgument(value);
+    if ("error" in r) {
+      out.push({ at, message: `argument "${key}" is no valid constraint: ${r.error}.`, hint: constraintHint });
+      continue;
+    }
+    if ("literal" in r) {
+      literalOperand(r.literal, childPointer(at, LITERAL_KEY), out);
+      continue;
+    }
+    const c = r.constraint;
+    const opAt = childPointer(at, c.kind);
+    switch (c.kind) {
+      case "$regex": {
+        const p = compileSafePattern(`^(?:${c.pattern})$`);
+        if ("error" in p) out.push({ at: opAt, message: `argument "${key}": the $regex cannot be used: ${p.error}.`, hint: "write a regular expression RE2 can run (no backreferences or lookaround), or use $glob or $enum" });
+        break;
+      }
+      case "$glob": {
+        const m = isPathKey(key) ? pathGlobMatcher(c.pattern) : undefined;
+        if (m && "error" in m) out.push({ at: opAt, message: `argument "${key}": the path $glob cannot be read: ${m.error}.`, hint: "write a plain glob: *, **, ?, [abc], [a-z], {a,b}" });
+        break;
+      }
+      case "$enum":
+        if (c.values.length > 1000) out.push({ at: opAt, message: `argument "${key}": the $enum has ${c.values.length} values, over 1000.`, hint: "list fewer values, or split the step" });
+        c.values.forEach((m, i) => deeper(m, childPointer(opAt, i), 0, out));
+        break;
+      case "$schema": {
+        const why = loadSchema ? loadSchema(c.schema) : "the JSON Schema checker could not be loaded";
+        if (why) out.push({ at: opAt, message: `argument "${key}": the $schema cannot be used: ${why}.`, hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it" });
+        break;
+      }
+      case "$any":
+        break;
+    }
+  }
+  return out;
+}
+
+const constraintHint = 'write one constraint ({"$glob": "…"}, {"$regex": "…"}, {"$enum": […]}, {"$schema": {…}}, {"$any": true}), or wrap a real value as {"$literal": …}';
+
+/** Inside a value: only `{"$literal": …}` may have a `$` key; a look-alike `$` key is refused too. */
+function deeper(value: unknown, at: Pointer, depth: number, out: ConstraintProblem[]): void {
+  if (depth > 64 || value === null || typeof value !== "object" || out.length > 50) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => deeper(v, childPointer(at, i), depth + 1, out));
+    return;
+  }
+  if (isDollarObject(value)) {
+    const r = readArgument(value);
+    if ("literal" in r) literalOperand(r.literal, childPointer(at, LITERAL_KEY), out);
+    else
+      out.push({
+        at,
+        message: "error" in r ? `a value inside an argument is no valid constraint: ${r.error}.` : `a ${r.constraint.kind} constraint stands inside an argument's value: constraints are whole argument values only.`,
+        hint: 'make the constraint the whole argument value, or wrap a real value that has a "$" key as {"$literal": …}',
+      });
+    return;
+  }
+  lookalikes(value, at, out);
+  for (const [k, v] of Object.entries(value)) deeper(v, childPointer(at, k), depth + 1, out);
+}
+
+/** A `$literal` operand is the value itself; only look-alike `$` keys inside it are refused. */
+function literalOperand(value: unknown, at: Pointer, out: ConstraintProblem[], depth = 0): void {
+  if (depth > 64 || value === null || typeof value !== "object" || out.length > 50) return;
+  if (Array.isArray(value)) value.forEach((v, i) => literalOperand(v, childPointer(at, i), out, depth + 1));
+  else {
+    lookalikes(value, at, out);
+    for (const [k, v] of Object.entries(value)) literalOperand(v, childPointer(at, k), out, depth + 1);
+  }
+}
+
+function lookalikes(value: object, at: Pointer, out: ConstraintProblem[]): void {
+  for (const k of Object.keys(value))
+    if (LOOKALIKE_DOLLAR.test(k))
+      out.push({
+        at: childPointer(at, k),
+        message: `the key "${k}" looks like a constraint but does not start with "$" (U+0024): a reader would take it for one, plangate and the guard read it as a plain key.`,
+        hint: 'write the constraint with a plain "$", or rename the key',
+      });
+}
+
+/** Top-level look-alike keys in step arguments (also checked when constraints are refused). */
+export function lookalikeProblems(step: Step): ConstraintProblem[] {
+  const out: ConstraintProblem[] = [];
+  for (const [key, value] of Object.entries(step.args)) if (value !== null && typeof value === "object" && !isDollarObject(value)) deeperLookalikes(value, childPointer(step.argsAt, key), 0, out);
+  return out;
+}
+
+function deeperLookalikes(value: unknown, at: Pointer, depth: number, out: ConstraintProblem[]): void {
+  if (depth > 64 || value === null || typeof value !== "object" || out.length > 50) return;
+  if (Array.isArray(value)) value.forEach((v, i) => deeperLookalikes(v, childPointer(at, i), depth + 1, out));
+  else {
+    lookalikes(value, at, out);
+    for (const [k, v] of Object.entries(value)) deeperLookalikes(v, childPointer(at, k), depth + 1, out);
+  }
+}
+
+/** Every `$` object (not `$literal`) anywhere in a step's arguments: what `plan.constraints: refuse` reports. */
+export function dollarObjects(step: Step): { at: Pointer; key: string }[] {
+  const out: { at: Pointer; key: string }[] = [];
+  const visit = (v: unknown, at: Pointer, depth: number) => {
+    if (depth > 64 || v === null || typeof v !== "object" || out.length > 50) return;
+    if (Array.isArray(v)) return v.forEach((x, i) => visit(x, childPointer(at, i), depth + 1));
+    if (isDollarObject(v)) {
+      const keys = Object.keys(v);
+      if (keys.length === 1 && keys[0] === LITERAL_KEY) return;
+      out.push({ at, key: keys.find((k) => k.startsWith("$"))! });
+      return;
+    }
+    for (const [k, x] of Object.entries(v)) visit(x, childPointer(at, k), depth + 1);
+  };
+  visit(step.args, step.argsAt, 0);
+  return out;
+}
+
+/**
+ * A `$glob` or `$regex` on a command: it must begin with a literal program name, that the commands policy
+ * allows and does not deny, that is no wrapper or shell (which run other commands); a `$regex` may have no
+ * alternation. Returns why not, or undefined.
+ */
+export function commandPatternProblem(c: Constraint, key: string, policy: CommandPolicy): string | undefined {
+  if (c.kind !== "$glob" && c.kind !== "$regex") return undefined;
+  if (PROGRAM_KEYS.has(key.toLowerCase())) return `"${key}" names one program: a ${c.kind} there leaves the program open`;
+  let program: string | undefined;
+  if (c.kind === "$glob") {
+    const m = /^([^\s*?[\]{}()!@+\\]+)(?:\s|$)/.exec(c.pattern);
+    program = m?.[1];
+  } else {
+    if (/(^|[^\\])\|/.test(c.pattern.replace(/\\\\/g, ""))) return "the $regex has an alternation (|), so it does not fix one program";
+    const m = /^\^?((?:[A-Za-z0-9_-]|\\\.)+)(?: |$)/.exec(c.pattern);
+    program = m?.[1]?.replace(/\\\./g, ".");
+  }
+  if (program === undefined || program === "") return `the ${c.kind} does not start with a literal program name followed by a space (the program word cannot be a wildcard)`;
+  if (/[^\x21-\x7e]/.test(program)) return `the ${c.kind} names the program "${program}" with characters outside printable ASCII, which can look like another program`;
+  if (program.includes("/")) return `the ${c.kind} names the program by a path ("${program}"); name it by its name`;
+  if (isWrapper(program)) return `the ${c.kind} runs "${program}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs`;
+  // The words after the program: literal ones as written, a word with a wildcard (or any word of a
+  // $regex past the program) as "may be anything", which deny entries match and allow entries do not.
+  const rest = c.kind === "$glob" ? c.pattern.trim().split(/\s+/).slice(1) : [];
+  const words: (string | undefined)[] = [program];
+  // A `*` (and anything in a $regex) may stand for any number of words: as many "anything" words as
+  // any deny or allow entry could need.
+  const ANY_WORDS = Array.from<undefined>({ length: 16 });
+  let open = c.kind === "$regex";
+  for (const w of rest) {
+    if (w.includes("*")) {
+      open = true;
+      break;
+    }
+    words.push(/[?[\]{}\\]/.test(w) ? undefined : w);
+  }
+  if (open) words.push(...ANY_WORDS);
+  const denied = deniedBy(policy, words);
+  if (denied !== undefined) return `the ${c.kind} may run "${program}" with arguments commands.deny forbids ("${denied}")`;
+  if (!allowed(policy, words)) return `the ${c.kind} runs "${program}" with arguments that commands.allow does not list`;
+  return undefined;
+}
+
+/** Instances of a glob: its wildcards filled with each of the fills (`**` also with nothing). */
+function instances(glob: string, fills: readonly string[]): string[] {
+  const out = new Set<string>();
+  const fillClass = (body: string) => (body.startsWith("!") || body.startsWith("^") ? "x" : (body.replace(/\\/g, "")[0] ?? "x"));
+  // Brace alternatives, innermost first, at most 32 spellings in all (a hostile glob has many groups).
+  const expandBraces = (glob0: string): string[] => {
+    let todo = [glob0];
+    const done: string[] = [];
+    while (todo.length > 0 && done.length < 32) {
+      const next: string[] = [];
+      for (const g of todo) {
+        const m = /\{([^{}]*)\}/.exec(g);
+        if (!m) done.push(g);
+        else for (const alt of m[1]!.split(",").slice(0, 8)) if (next.length < 64) next.push(g.slice(0, m.index) + alt + g.slice(m.index + m[0].length));
+      }
+      todo = next;
+    }
+    return done.slice(0, 32);
+  };
+  for (const g of expandBraces(glob)) {
+    const cleaned = g.replace(/\[([^\]]*)\]/g, (_, b: string) => fillClass(b)).replace(/[@!+]\(([^)]*)\)/g, (_, b: string) => b.split("|")[0] ?? "x");
+    for (const f of fills) {
+      const seg = f.split("/").pop() ?? f;
+      out.add(cleaned.replace(/\*\*\/?/g, (m) => (f === "" ? "" : f + (m.endsWith("/") ? "/" : ""))).replace(/\*/g, seg).replace(/\?/g, seg[0] ?? "x"));
+      out.add(cleaned.replace(/\*\*\/?/g, "").replace(/\*/g, seg).replace(/\?/g, seg[0] ?? "x"));
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Can a path glob match a path a protected glob matches? A witness search both ways: the glob's wildcards
+ * filled with the protected globs' names and folders, and the protected globs' wildcards filled with the
+ * glob's literal folder and names. Returns the witness path, or undefined.
+ */
+export function globReachesProtected(glob: string, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): string | undefined {
+  const names = new Set<string>(["x", ""]);
+  for (const p of protectedGlobs) {
+    const segs = p.replace(/^\/+/, "").split("/").filter((s) => s !== "**" && s !== "");
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!.replace(/\[([^\]]*)\]/g, (_, b: string) => b[0] ?? "x").replace(/\{([^{},]*)[^{}]*\}/g, "$1").replace(/[*?]/g, "x");
+      names.add(s);
+      if (i + 1 < segs.length) names.add(s + "/x");
+    }
+  }
+  const fills = [...names].slice(0, 200);
+  // The guard's own matcher, and without case: a case-insensitive file system writes .GIT as .git.
+  const m = pathGlobMatcher(glob);
+  if ("error" in m) return "";
+  const lower = pathGlobMatcher(glob.toLowerCase());
+  const match = (p: string) => m.test(p) || m.test(p.toLowerCase()) || (!("error" in lower) && lower.test(p.toLowerCase()));
+  for (const w of instances(glob, fills)) if (w !== "" && match(w) && isProtected(w)) return w;
+  const prefix = glob.split("/").filter((_, i, a) => i < a.length - 1 && !/[*?[{(]/.test(a.slice(0, i + 1).join("/"))).join("/");
+  const folders = ["", "x", ...(prefix ? [prefix, prefix + "/x"] : [])];
+  for (const p of protectedGlobs)
+    for (const w of instances(p, [...folders, ...fills.slice(0, 50)])) {
+      const rel = w.replace(/^\/+/, "");
+      if (rel !== "" && match(rel) && isProtected(rel)) return rel;
+    }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../core/constraint-check.js";
+import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
+import { isPathName, pathArguments, pathNamesFor } from "../../core/paths.js";
+import { defineRule } from "../../core/rule.js";
+import { stepWrites } from "../../core/writers.js";
+
+/** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
+const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
+
+/** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
+const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
+
+let schemaChecker: ((schema: unknown) => string | undefined) | undefined;
+
+export default defineRule({
+  meta: {
+    id: "argument-constraint",
+    defaultSeverity: "error",
+    phase: "step",
+    summary: "An argument is a constraint object the policy does not allow, or one that cannot be used.",
+    docs: {
+      description:
+        'Intake and iKOMA step arguments may be constraint objects (`{"$glob": …}`, `{"$regex": …}`, `{"$enum": […]}`, `{"$schema": {…}}`, `{"$any": true}`) when the policy sets `plan.constraints: allow`; `{"$literal": v}` stands for the value v itself. With `plan.constraints: refuse` (the default) every object with a `$` key in an argument, at any depth, other than `$literal`, is reported. With `allow`: a constraint with other keys beside its `$` key, an unknown `$` key, a wrong operand, a `$regex` RE2 cannot run, a `$glob` that cannot be read, a `$schema` that does not compile, is too large or has a `$ref` outside itself; a `$` object anywhere but as a whole top-level argument value (inside an object, a list or an `$enum` member) unless it is `$literal`; an open constraint (`$any`, `$schema`) on a path argument or a command unless `plan.allowOpenArguments: true`; constraints in scQC plans. In every mode a key that looks like `$` but is not (fullwidth `＄`, small `﹩`, an invisible character before `$`) is reported.',
+      rationale:
+        'SPEC §6 forbids inferred arguments: a constraint lets the executor choose a value within bounds, so it is opt-in, and each form is judged by the worst value it admits. The guard reads constraints with the same functions, so a value cannot mean one thing to validation and another to the guard.',
+      fix: 'Write the literal value, or set `plan.constraints: allow` in plangate.yaml and write one well-formed constraint as the whole argument value; wrap a real value that has a `$` key as `{"$literal": …}`.',
+      bad: 'arguments: {path: {"$glob": "src/**/*.py", "extra": 1}}',
+      good: 'arguments: {path: {"$glob": "src/**/*.py"}}',
+    },
+  },
+  async prepare(plan) {
+    if (schemaChecker) return;
+    const has = plan.steps.some((s) => Object.values(s.args).some((v) => v !== null && typeof v === "object" && Object.hasOwn(v, "$schema")));
+    if (!has) return;
+    try {
+      const m = await import("../../core/constraint-schema.js");
+      schemaChecker = (schema) => {
+        const c = m.compileConstraintSchema(schema);
+        return "error" in c ? c.error : undefined;
+      };
+    } catch {
+      schemaChecker = undefined;
+    }
+  },
+  check(plan, ctx) {
+    if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
+    // Most plans have no "$" (or look-alike, or an escape that could spell one): nothing to walk.
+    if (!MAY_HOLD_DOLLAR.test(plan.source.text)) return;
+    const allow = ctx.policy.plan.constraints === "allow";
+    const open = ctx.policy.plan.allowOpenArguments;
+    for (const step of plan.steps) {
+      const report = (at: string, message: string, hint: string) => ctx.report({ at, step: step.position, message: `Step ${step.position}: ${message}`, hint });
+      for (const p of lookalikeProblems(step)) report(p.at, p.message, p.hint);
+      if (!allow || !CONSTRAINT_DIALECTS.has(plan.dialect)) {
+        for (const d of dollarObjects(step))
+          report(
+            d.at,
+            allow
+              ? `the argument value with the key "${d.key}" is a constraint, and ${plan.dialect} plans take literal arguments only.`
+              : `the argument value with the key "${d.key}" is a constraint object, and the policy refuses constraints (plan.constraints: refuse): every argument must be the literal value.`,
+            allow
+              ? 'write the literal value, or wrap a real value that has a "$" key as {"$literal": …}'
+              : 'write the literal value; to let arguments be constraints, set plan.constraints: allow in plangate.yaml; a real value with a "$" key is written {"$literal": …}',
+          );
+        continue;
+      }
+      const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
+      for (const p of constraintProblems(step, schemaChecker, (key) => isPathName(key, names))) report(p.at, p.message, p.hint);
+      if (open) continue;
+      let writes: boolean | undefined;
+      for (const c of stepConstraints(step)) {
+        if (c.constraint.kind !== "$any" && c.constraint.kind !== "$schema") continue;
+        const command = isCommandKey(c.key);
+        const path = !command && pathArguments({ ...step, args: { [c.key]: "x" } }, names).length > 0;
+        if (!command && !path) continue;
+        writes ??= step.tool === undefined || stepWrites(step.tool, step.args, ctx.tools, ctx.policy);
+        report(
+          c.at,
+          `argument "${c.key}" is ${c.constraint.kind === "$any" ? "$any" : "a $schema"}, which leaves ${command ? "the command open: any command line would match" : `the path open${writes ? " for a tool that writes" : ""}: any file, inside the workspace or not, would match`}.`,
+          command ? 'write the command literally, list the allowed lines with {"$enum": […]}, or bound it with {"$glob": "program *"}; plan.allowOpenArguments: true allows open arguments' : 'bound the path with {"$glob": "folder/**"} or {"$enum": […]}; plan.allowOpenArguments: true allows open arguments',
+        );
+      }
+    }
+  },
+});
