@@ -122,14 +122,16 @@ describe("files that are not plain files", () => {
 
 describe("memory", () => {
   it("reads a 50 MB plan within a 512 MB heap", () => {
-    const file = join(dir, "big.json");
+    // A folder of its own: validateFile finds a policy from the file's folder, and other tests here write one.
+    const own = mkdtempSync(join(tmpdir(), "plangate-big-"));
+    const file = join(own, "big.json");
     const step = JSON.stringify({ tool: "plot_qc", description: "plot the quality-control metrics", params: { n: 1, path: "data/x.h5ad" } });
     const count = Math.ceil((50 * 1024 * 1024) / (step.length + 2));
     writeFileSync(file, `[${Array.from({ length: count }, () => step).join(",\n")}]`);
     const script = `
       const { validateFile } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
       const before = process.memoryUsage().heapUsed;
-      const r = await validateFile(${JSON.stringify(file)}, { now: new Date(0), workspace: ${JSON.stringify(dir)} });
+      const r = await validateFile(${JSON.stringify(file)}, { now: new Date(0), workspace: ${JSON.stringify(own)} });
       const grown = process.memoryUsage().heapUsed - before;
       console.log(JSON.stringify({ steps: r.steps, valid: r.valid, grown }));`;
     const out = spawnSync(process.execPath, ["--max-old-space-size=512", "--input-type=module", "-e", script], { encoding: "utf8" });
