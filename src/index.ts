@@ -4,7 +4,7 @@
  * the library does not load the schema machinery.
  */
 export { validatePlan, validateFile, loadPolicy } from "./node/api.js";
-export type { LoadPolicyOptions } from "./node/api.js";
+export type { LibraryValidateOptions, LoadPolicyOptions } from "./node/api.js";
 export { planHashOf } from "./engine.js";
 export type { PlanReport, ValidateOptions } from "./engine.js";
 export { planHash } from "./ops/hash.js";

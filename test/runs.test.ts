@@ -453,13 +453,13 @@ describe("--output claude", () => {
     expect([bad.code, decisionOf(bad.stdout)]).toEqual([0, "deny"]);
     const noSession = await h(JSON.parse(input(undefined, k.workspace, "read_file", PLAN[2]!.params)));
     expect(JSON.parse(noSession.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/no session_id/);
-    // Other events: a PermissionRequest is denied in its own JSON form, PostToolUse blocked, SubagentStop ignored (for now).
+    // Other events: a PermissionRequest is denied in its own JSON form, PostToolUse blocked; a SubagentStop of an agent that never started is reported, not blocked.
     const perm = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" } });
     expect(JSON.parse(perm.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: expect.stringMatching(/does not grant permission requests/) } } });
     const post = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {} });
     expect([post.code, JSON.parse(post.stdout)]).toEqual([0, { decision: "block", reason: expect.stringMatching(/answers PreToolUse hooks, not "PostToolUse".*\[guard-failure\]/) }]);
     const stop = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "SubagentStop", agent_id: "a" });
-    expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, "", expect.stringMatching(/SubagentStop event is not handled yet/)]);
+    expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, "", expect.stringMatching(/SubagentStop: .*\[guard-step-mismatch\]/)]);
   });
 
   const FAIL_STDIN = 'data:text/javascript,Object.defineProperty(process.stdin,Symbol.asyncIterator,{value:async function*(){throw new Error("stdin exploded")}})';

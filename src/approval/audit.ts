@@ -14,7 +14,7 @@ export interface AuditEntry {
   seq: number;
   ts: string;
   /** claim: a session took a pending run; ask: a step allowed after the person confirms; free: a call needing no step; stop: `guard stop`. */
-  event: "open" | "allow" | "deny" | "complete" | "claim" | "ask" | "free" | "stop";
+  event: "open" | "allow" | "deny" | "complete" | "claim" | "ask" | "free" | "stop" | "subagent-start" | "subagent-stop";
   plan_hash: string;
   nonce: string;
   step?: number;
@@ -27,6 +27,10 @@ export interface AuditEntry {
   session?: string;
   /** Where the run stands after an allow or ask: `guard repair` rolls a run forward from it. */
   cursor?: { index: number; count: number };
+  /** The run's whole progress after the line (subagents included): `guard repair` restores it. */
+  progress?: unknown;
+  /** The subagent a subagent-start / subagent-stop line is about. */
+  agent?: string | null;
   prev: string | null;
   mac?: string;
 }

@@ -1,3 +1,4 @@
+import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "./progress.js";
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { callPathProblem } from "./call-paths.js";
 import { argsHash, type ApprovedStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
-import { advance, type Cursor, type ExpectedCall, START } from "./match.js";
+import { type Cursor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { breakStaleLock, consumeNonce, GuardStateError, withLock } from "./state.js";
 
@@ -53,7 +54,7 @@ export interface RunState {
   scope: string;
   host: { name: string; hash: string };
   expected: ExpectedCall[];
-  progress: { cursor: Cursor };
+  progress: Progress;
   /** Tools whose calls need no step (the policy's guard.free and the host profile's free tools). */
   free: string[];
   constraints: boolean;
@@ -412,6 +413,8 @@ export interface HookCallInput {
   args: Record<string, unknown>;
   /** The input's size in bytes: more than the run's guard.maxInputBytes (recorded at start) is refused. */
   bytes?: number;
+  /** The hook input's `agent_id`: present when the call comes from a subagent (newer hosts). */
+  agentId?: string;
 }
 
 function denial(d: Diagnostic, run?: string): Answer {
@@ -509,9 +512,21 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   const refused = await hostCommandRefusal(input.tool, input.args, shell);
   if (refused) return refuse({ ...refused, step: stepNo });
   const call = callIdentity(GENERIC, { tool: input.tool, args: input.args }, run.scope);
-  const verdict = run.status === "complete" ? undefined : advance(run.expected, cursor, call, contextFor(GENERIC));
+  const progressOptions = { free: (t: string) => run.free.includes(t), taskTools: TASK_TOOLS };
+  const agent = input.agentId === undefined ? {} : { agentId: input.agentId };
+  const decided = run.status === "complete" ? undefined : decideProgress(run.expected, run.progress, { ...call, ...agent }, contextFor(GENERIC), progressOptions);
+  // The progress records what the host showed (which agents run): kept whatever the verdict, except
+  // that a call refused after its step matched (a confirmation the exit-code answer cannot ask, a path
+  // that resolves elsewhere now) takes no step.
+  const before = run.progress;
+  if (decided) run.progress = decided.progress;
+  const untaken = (d: Diagnostic): Answer => {
+    run.progress = before;
+    return refuse(d);
+  };
+  const verdict = decided?.verdict;
   // A free call that is not the next approved step moves nothing; one that is, is taken as that step.
-  if (run.free.includes(input.tool) && !verdict?.allow) {
+  if (run.free.includes(input.tool) && (decided?.free === true || (run.status === "complete" && !TASK_TOOLS.has(input.tool)))) {
     const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy });
     if (problem) return refuse(problem);
     audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: `${input.tool} is a free tool: no step taken` });
@@ -524,19 +539,53 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   }
   if (!verdict.allow) return refuse(verdict.diagnostic);
   if (verdict.confirm && c.mode === "exit")
-    return refuse(fail("guard-failure", `Step ${verdict.step} asks the person to confirm it, and the exit-code answer cannot ask.`, "run the hook with --output claude", { step: verdict.step }));
+    return untaken(fail("guard-failure", `Step ${verdict.step} asks the person to confirm it, and the exit-code answer cannot ask.`, "run the hook with --output claude", { step: verdict.step }));
   const problem = await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy });
-  if (problem) return refuse(problem);
-  run.progress = { cursor: verdict.cursor };
+  if (problem) return untaken(problem);
   const event = verdict.confirm ? "ask" : "allow";
-  audit.append({ ...base, event, step: verdict.step, tool: input.tool, args_hash: argsHash(input.args), cursor: verdict.cursor });
-  if (isFinished(run.expected, verdict.cursor)) {
+  const step = decided?.parent !== undefined ? decided.parent : verdict.step;
+  audit.append({ ...base, event, step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, ...(decided?.parent !== undefined ? { reason: `step ${verdict.step} of step ${decided.parent}'s subagent` } : {}) });
+  if (progressDone(run.expected, run.progress) && isFinished(run.expected, run.progress.cursor)) {
     run.status = "complete";
     audit.append({ ...base, event: "complete" });
   }
   save();
   const reason = verdict.confirm ? `Step ${verdict.step} of the approved plan asks for your confirmation.` : `Step ${verdict.step} of the approved plan.`;
   return { decision: event, reason, run: id };
+}
+
+/**
+ * SubagentStart / SubagentStop of a session's run: the run's progress learns which subagent runs (its
+ * calls are then matched against its Task/Agent step's nested steps), under the run's lock, audited.
+ * Neither event can be refused here (a start cannot be blocked; blocking a stop would keep a subagent
+ * running): what went wrong is returned as a diagnostic, recorded, and the progress makes the
+ * subagent's calls denials.
+ */
+export async function subagentEvent(
+  root: string,
+  input: { event: "SubagentStart" | "SubagentStop"; session: string | undefined; agentId: string | undefined; agentType: string | undefined },
+  now: Date,
+): Promise<{ run?: string; diagnostic?: Diagnostic }> {
+  if (input.session === undefined || input.session === "") return { diagnostic: fail("guard-failure", `The ${input.event} input has no session_id.`, "run the guard as a Claude Code hook") };
+  const id = boundRun(root, input.session);
+  // No run for the session: nothing to follow; its subagent's calls meet guard.noRun like any other.
+  if (id === undefined) return {};
+  return withLock(runFile(root, id), async () => {
+    const run = readRun(root, id);
+    if (run.session_id !== input.session || run.status !== "active") return { run: id };
+    const audit = new AuditLog(run.audit, { head: run.audit_head, from: run.audit_from, bytes: run.audit_bytes, tail: true }, Buffer.from(run.audit_key, "hex"));
+    const agent = { agentId: input.agentId ?? null, ...(input.agentType === undefined ? {} : { agentType: input.agentType }) };
+    const options = { taskTools: TASK_TOOLS, contextFor: contextFor(GENERIC) };
+    const r = input.event === "SubagentStart" ? subagentStart(run.expected, run.progress, agent, options) : subagentStop(run.expected, run.progress, { agentId: agent.agentId }, options);
+    run.progress = r.progress;
+    const event = input.event === "SubagentStart" ? "subagent-start" : "subagent-stop";
+    audit.append({ ts: now.toISOString(), event, plan_hash: run.plan_hash, nonce: run.nonce, agent: agent.agentId, progress: run.progress, ...(r.diagnostic ? { rule: r.diagnostic.rule, reason: r.diagnostic.message } : {}) });
+    const a = audit.anchor();
+    run.audit_head = a.head;
+    run.audit_bytes = a.bytes;
+    writeRun(root, run);
+    return r.diagnostic ? { run: id, diagnostic: r.diagnostic } : { run: id };
+  });
 }
 
 /** No further call can be taken: the cursor sits on the last expected call, used up. */
@@ -661,7 +710,7 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
       if (e.plan_hash !== run.plan_hash || e.nonce !== run.nonce) return broken(root, run, now, `audit line ${e.seq + 1} is of another plan or approval`);
       if (e.event === "allow" || e.event === "ask") {
         if (!isCursor(e.cursor, run.expected.length) || e.cursor.index >= run.expected.length) return broken(root, run, now, `audit line ${e.seq + 1} records a step without a valid cursor`);
-        next.progress = { cursor: e.cursor };
+        next.progress = e.progress !== undefined && typeof e.progress === "object" && e.progress !== null ? (e.progress as Progress) : { cursor: e.cursor };
       } else if (e.event === "complete") next.status = "complete";
       else if (e.event === "stop") {
         next.status = "stopped";
@@ -670,6 +719,8 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
         if (typeof e.session !== "string" || (next.session_id !== null && next.session_id !== e.session)) return broken(root, run, now, `audit line ${e.seq + 1} claims the run for another session`);
         next.session_id = e.session;
         if (next.status === "pending") next.status = "active";
+      } else if (e.event === "subagent-start" || e.event === "subagent-stop") {
+        if (e.progress !== undefined && typeof e.progress === "object" && e.progress !== null) next.progress = e.progress as Progress;
       } else if (e.event !== "deny" && e.event !== "free") return broken(root, run, now, `audit line ${e.seq + 1} is an unexpected ${String(e.event)} entry`);
     }
     next.repaired_at = now.toISOString();

@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { DIALECT_IDS } from "../core/plan.js";
+import type { Policy } from "../policy/types.js";
 import { type PlanReport, type ValidateOptions, validatePlan as validatePlanInternal } from "../engine.js";
 import { type LoadedPolicy, loadPolicy as loadPolicyInternal } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
@@ -10,6 +11,12 @@ import { validateFile as validateFileInternal } from "./validate-file.js";
  * TypeError naming the option and the type it takes, never a crash inside plangate or a diagnostic that
  * blames the plan), and the policy is found as the CLI finds it.
  */
+
+/** Validation options as the library takes them: `policy` may be what `loadPolicy` returns, `tools` a list of names. */
+export type LibraryValidateOptions = Omit<ValidateOptions, "policy" | "tools"> & {
+  policy?: Policy | LoadedPolicy;
+  tools?: ToolRegistry | readonly string[];
+};
 
 /** Where `loadPolicy` looks: a policy file, or the folder to discover one from (default: the working directory). */
 export interface LoadPolicyOptions {
@@ -124,7 +131,7 @@ export function checkValidateOptions(where: string, options: unknown): ValidateO
  * `policy` may be what `loadPolicy` returns. No policy is looked for: the built-in defaults apply unless
  * one is given (use `validateFile` for the CLI's discovery).
  */
-export function validatePlan(input: string | Uint8Array, options?: ValidateOptions | LoadedPolicy): Promise<PlanReport> {
+export function validatePlan(input: string | Uint8Array, options?: LibraryValidateOptions | LoadedPolicy): Promise<PlanReport> {
   if (typeof input !== "string" && !(input instanceof Uint8Array)) return Promise.reject(new TypeError(`validatePlan: the plan must be a string or a Uint8Array, not ${describe(input)}`));
   try {
     return validatePlanInternal(input, checkValidateOptions("validatePlan", options));
@@ -139,7 +146,7 @@ export function validatePlan(input: string | Uint8Array, options?: ValidateOptio
  * directory), with its tools, so the
  * library and the CLI give the same verdict. `validateFile(path, await loadPolicy())` also works.
  */
-export async function validateFile(path: string, options?: ValidateOptions | LoadedPolicy): Promise<PlanReport> {
+export async function validateFile(path: string, options?: LibraryValidateOptions | LoadedPolicy): Promise<PlanReport> {
   if (typeof path !== "string" || path === "") throw new TypeError(`validateFile: the path must be a non-empty string, not ${describe(path)}`);
   const opts = checkValidateOptions("validateFile", options);
   if (opts.policy === undefined) {

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
 import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput, startGuard } from "../../approval/hook.js";
-import { type Answer, decideHook, listRuns, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun } from "../../approval/runs.js";
+import { subagentEvent, type Answer, decideHook, listRuns, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun } from "../../approval/runs.js";
 import { GuardStateError, readState } from "../../approval/state.js";
 import { loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
@@ -142,8 +142,16 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
             const bytes = await io.readStdin(max);
             const input = parseHookInput(bytes, max);
+            if (input.event === "SubagentStart" || input.event === "SubagentStop") {
+              const r = await subagentEvent(dir, { event: input.event as "SubagentStart" | "SubagentStop", session: input.session, agentId: input.agentId, agentType: input.agentType }, io.now());
+              // Neither event is refused (a start cannot be, a blocked stop keeps the subagent running): the run denies its calls instead.
+              if (r.diagnostic) io.stderr(`plangate guard: ${input.event}: ${r.diagnostic.message} [${r.diagnostic.rule}]\n`);
+              spoken = true;
+              return EXIT.ok;
+            }
             if (input.event !== "PreToolUse") return other(input);
-            const a = await decideHook(dir, { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength }, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
+            const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
+            const a = await decideHook(dir, call, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
             return answer(a);
           };
           const other = (input: HookInput): number => {
