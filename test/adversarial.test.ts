@@ -14,6 +14,8 @@
  * plangate reads `--tools` and merged with the "merge" files (relative to the fixture's folder). Either it
  * must be refused with a message holding every "error" substring, or it must load and "plan" is validated
  * with it.
+ * A case with `"options": {"planMode": true}` is the Markdown of Claude Code's ExitPlanMode `plan`: it is
+ * extracted and validated as plan mode does (tools Read, Write, Edit, Bash unless "tools" says otherwise).
  * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
  * cases for parts of plangate that live elsewhere wait for them. Cases that need generated content
  * (symlinks, huge files) are tables below.
@@ -55,6 +57,7 @@ interface Expectation {
     policy?: Record<string, Record<string, unknown>>;
     hook?: boolean;
     maxInputBytes?: number;
+    planMode?: boolean;
   };
 }
 
@@ -152,6 +155,18 @@ async function hookCase(c: Case): Promise<void> {
   for (const rule of c.expect.absent ?? []) expect(r.stderr).not.toContain(`[${rule}]`);
 }
 
+/** Extracts and validates an ExitPlanMode plan as plan mode does; checks the rules and the positions. */
+async function planModeCase(c: Case): Promise<void> {
+  const { checkPlanMode } = await import("../src/host/plan-mode.js");
+  const policy = defaultPolicy(tmp);
+  policy.tools.allow = c.expect.options?.tools ?? ["Read", "Write", "Edit", "Bash"];
+  const started = performance.now();
+  const { report } = await checkPlanMode(readFileSync(c.file, "utf8"), { policy, workspace: tmp, now: NOW });
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  for (const d of report.diagnostics) if (d.severity === "error" && d.rule !== "unknown-tool") expect(d.line, `${d.rule}: ${d.message}`).toBeGreaterThan(0);
+  assertExpected(report, c.expect);
+}
+
 const tmp = mkdtempSync(join(tmpdir(), "plangate-adversarial-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -171,6 +186,7 @@ describe("adversarial corpus", () => {
         if (c.expect.registry) return registryCase(c);
         const o = c.expect.options ?? {};
         if (o.hook) return hookCase(c);
+        if (o.planMode) return planModeCase(c);
         const workspace = o.workspace === undefined ? "/workspace" : resolve(dirname(c.file), o.workspace);
         const options: ValidateOptions = { policy: policyFor(workspace, o), workspace };
         if (o.dialect) options.dialect = o.dialect;

@@ -160,6 +160,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   if (file.approval) {
     Object.assign(p.approval, file.approval);
     if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
+    if (file.approval.key) p.approval.key = inFolder(folder, file.approval.key);
   }
   Object.assign(p.guard, file.guard ?? {});
   if (file.guard?.free) p.guard.free = [...file.guard.free];

@@ -159,7 +159,7 @@ export function defaultPolicy(workspace: string): Policy {
     },
     tasks: { operations: structuredClone(DEFAULT_TASK_OPERATIONS) },
     delegation: { maxDepth: 3, sessionTtlSeconds: 24 * 3600 },
-    approval: { singleUse: true },
+    approval: { singleUse: true, onPlanAccepted: "pending" },
     guard: { maxInputBytes: DEFAULT_MAX_INPUT_BYTES, noRun: "block", free: [] },
     yaml: { executor: "pyyaml" },
     limits: {

@@ -118,6 +118,15 @@ export const PolicyFileSchema = Type.Object(
           ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d." })),
           singleUse: Type.Optional(Type.Boolean()),
           trustedKeys: Type.Optional(Type.String({ description: "File or folder of trusted public keys." })),
+          onPlanAccepted: Type.Optional(
+            Type.Union([Type.Literal("sign-and-start"), Type.Literal("pending")], {
+              description:
+                "When the person accepts a plan in Claude Code's plan mode: pending (the default) records it for `plangate approve`; sign-and-start signs it with approval.key and starts the run.",
+            }),
+          ),
+          key: Type.Optional(
+            Type.String({ description: "Ed25519 private key (PEM, from plangate keygen) that signs accepted plans; relative to the policy file's folder; must be outside every workspace." }),
+          ),
         },
         { additionalProperties: false },
       ),

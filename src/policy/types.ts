@@ -51,7 +51,19 @@ export interface Policy {
   /** Operation name → task statuses that allow it. */
   tasks: { operations: Record<string, string[]> };
   delegation: { maxDepth: number; registry?: string; sessionTtlSeconds: number };
-  approval: { ttl?: string; singleUse: boolean; trustedKeys?: string };
+  approval: {
+    ttl?: string;
+    singleUse: boolean;
+    trustedKeys?: string;
+    /**
+     * What happens when the person accepts a plan in Claude Code's plan mode (PostToolUse on ExitPlanMode):
+     * `pending` (the default) records it for `plangate approve`; `sign-and-start` signs it with `key` and
+     * starts the run at once.
+     */
+    onPlanAccepted: "sign-and-start" | "pending";
+    /** Absolute path of the local approver's Ed25519 private key (outside every workspace). */
+    key?: string;
+  };
   /**
    * The PreToolUse hook: the largest input it reads from standard input (more is blocked); what a
    * session with no run may do (`noRun`); tools that need no step (`free`, still path-checked and

@@ -61,6 +61,16 @@ function markdownIt(): MarkdownIt {
   return parser;
 }
 
+/**
+ * The CommonMark token stream of a text as a renderer reads it (no TeDDy repair), with the parse
+ * environment (link reference definitions land in `env.references`, and produce no token).
+ */
+export function markdownTokens(text: string): { tokens: Token[]; env: { references?: Record<string, unknown> } } {
+  const env: Record<string, unknown> = {};
+  const tokens = markdownIt().parse(text, env);
+  return { tokens, env: { references: env.references as Record<string, unknown> | undefined } };
+}
+
 /** Reads a CommonMark document into its top-level blocks with positions. Never throws. */
 export function parseMarkdown(text: string): MarkdownDocument {
   const lines = new LineIndex(text);

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../../approval/dsse.js";
-import { isInside, KeyError, keyId, loadPrivateKey, realPathOf } from "../../approval/keys.js";
-import { approvalDiagnostic, createRecord, parseTtl, toolsHash, unconstrainedToolsDiagnostic } from "../../approval/record.js";
+import { KeyError } from "../../approval/keys.js";
+import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js";
+import { approve, keyInWorkspace, loadSigner, type Signer } from "../../approval/sign.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";
@@ -49,18 +49,17 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           printApprovalResult(io, file, [unconstrainedToolsDiagnostic()], flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
         }
-        let signer: { key: ReturnType<typeof loadPrivateKey>; keyid: string } | undefined;
+        let signer: Signer | undefined;
         if (flags.key !== undefined) {
           const keyFile = resolve(io.cwd, flags.key);
           try {
-            const key = loadPrivateKey(keyFile);
-            signer = { key, keyid: keyId(key) };
+            signer = loadSigner(keyFile);
           } catch (err) {
             if (err instanceof KeyError) throw new UsageError(err.message);
             throw err;
           }
-          if (isInside(keyFile, workspace)) {
-            const d = approvalDiagnostic("approval-key-in-workspace", `The signing key ${keyFile} lives inside the workspace ${workspace}: the plan's steps could read it and sign their own approvals.`, "move the key outside the workspace (plangate keygen --out ~/.config/plangate)");
+          const d = keyInWorkspace(keyFile, [workspace]);
+          if (d) {
             printApprovalResult(io, file, [d], flags.output === "json" ? "json" : "text");
             return EXIT.rejected;
           }
@@ -75,19 +74,17 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           else io.stderr(formatText([report], { color: false }));
           return EXIT.rejected;
         }
-        const record = createRecord({
+        const { record, text } = approve({
           planHash: report.planHash,
-          scope: realPathOf(workspace),
+          workspace,
           policyHash: setup.policyHash,
-          toolsHash: toolsHash(setup.tools),
+          tools: setup.tools,
           steps: report.steps,
           now: io.now(),
           ttlMs,
           singleUse: !flags.reusable && setup.policy.approval.singleUse,
-          keyid: signer?.keyid,
+          signer,
         });
-        const doc = signer ? signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record), "utf8"), signer.key, signer.keyid) : record;
-        const text = JSON.stringify(doc, null, 2) + "\n";
         if (flags.out !== undefined) {
           writeFileAtomic(resolve(io.cwd, flags.out), text);
           io.stderr(`approved ${file} (${record.plan_hash}${signer ? `, signed by ${signer.keyid.slice(0, 16)}…` : ", unsigned"}); wrote ${flags.out}\n`);

@@ -1,0 +1,68 @@
+import type { KeyObject } from "node:crypto";
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { ToolRegistry } from "../core/tools.js";
+import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, signEnvelope } from "./dsse.js";
+import { isInside, keyId, loadPrivateKey, realPathOf } from "./keys.js";
+import { type ApprovalRecord, approvalDiagnostic, createRecord, toolsHash } from "./record.js";
+
+/*
+ * Approving a validated plan: what `plangate approve` and plan mode's "sign-and-start" share, so that an
+ * approval made either way is the same record, signed the same way.
+ */
+
+/** A loaded approver key. */
+export interface Signer {
+  key: KeyObject;
+  keyid: string;
+}
+
+/** Reads an Ed25519 private key file; throws KeyError (the caller's usage error) when it cannot. */
+export function loadSigner(keyFile: string): Signer {
+  const key = loadPrivateKey(keyFile);
+  return { key, keyid: keyId(key) };
+}
+
+/** approval-key-in-workspace when the key file is inside any of the folders (real paths), else undefined. */
+export function keyInWorkspace(keyFile: string, workspaces: readonly string[]): Diagnostic | undefined {
+  const inside = workspaces.find((w) => isInside(keyFile, w));
+  if (inside === undefined) return undefined;
+  return approvalDiagnostic(
+    "approval-key-in-workspace",
+    `The signing key ${keyFile} lives inside the workspace ${inside}: the plan's steps could read it and sign their own approvals.`,
+    "move the key outside the workspace (plangate keygen --out ~/.config/plangate)",
+  );
+}
+
+/** What an approval of one validated plan binds. */
+export interface ApproveInput {
+  planHash: string;
+  /** The workspace; the record holds its real path. */
+  workspace: string;
+  policyHash: string;
+  tools: ToolRegistry;
+  steps: number;
+  now: Date;
+  ttlMs?: number;
+  singleUse: boolean;
+  signer?: Signer;
+  /** Random source, injectable for tests. */
+  nonce?: string;
+}
+
+/** The approval record and the document written for it: a DSSE envelope when signed, else the bare record. */
+export function approve(input: ApproveInput): { record: ApprovalRecord; document: ApprovalRecord | DsseEnvelope; text: string } {
+  const record = createRecord({
+    planHash: input.planHash,
+    scope: realPathOf(input.workspace),
+    policyHash: input.policyHash,
+    toolsHash: toolsHash(input.tools),
+    steps: input.steps,
+    now: input.now,
+    ttlMs: input.ttlMs,
+    singleUse: input.singleUse,
+    keyid: input.signer?.keyid,
+    nonce: input.nonce,
+  });
+  const document = input.signer ? signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record), "utf8"), input.signer.key, input.signer.keyid) : record;
+  return { record, document, text: JSON.stringify(document, null, 2) + "\n" };
+}

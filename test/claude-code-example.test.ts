@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { validatePlan } from "../src/engine.js";
+import { extractPlan, planModeCheck } from "../src/host/plan-mode.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
+import { NOW } from "./helpers.js";
+
+const root = join(import.meta.dirname, "..");
+const dir = join(root, "examples/claude-code");
+const read = (f: string) => readFileSync(join(dir, f), "utf8");
+
+/** The content of the first fence opened by a line equal to `open` (closed by the same fence). */
+function fenceAfter(text: string, open: string, close: string): string | undefined {
+  const lines = text.split("\n");
+  const start = lines.indexOf(open);
+  if (start === -1) return undefined;
+  const end = lines.indexOf(close, start + 1);
+  return end === -1 ? undefined : lines.slice(start + 1, end).join("\n") + "\n";
+}
+
+const ws = mkdtempSync(join(tmpdir(), "plangate-cc-example-"));
+afterAll(() => rmSync(ws, { recursive: true, force: true }));
+
+describe("examples/claude-code", () => {
+  it("CLAUDE.md shows plan.md byte for byte", () => {
+    expect(fenceAfter(read("CLAUDE.md"), "````markdown", "````")).toBe(read("plan.md"));
+  });
+
+  it("plan.md is one enforceable intake plan that validates with Claude Code's tools", async () => {
+    const got = extractPlan(read("plan.md"));
+    expect("diagnostic" in got ? got.diagnostic : got.file).toBe("plan.json");
+    if ("diagnostic" in got) return;
+    const policy = defaultPolicy(ws);
+    policy.tools.allow = ["Read", "Write", "Edit", "Bash"];
+    const report = await validatePlan(got.text, { file: got.file, policy, workspace: ws, now: NOW });
+    expect(report.diagnostics).toEqual([]);
+    expect(report.plan?.steps.map((s) => s.tool)).toEqual(["Read", "Write", "Edit", "Bash"]);
+    expect(await planModeCheck(read("plan.md"), { policy, workspace: ws, now: NOW })).toBeUndefined();
+  });
+
+  it("settings.json sends every tool call and ExitPlanMode's events to `plangate guard --output claude`, and nothing else", () => {
+    const settings = JSON.parse(read("settings.json")) as { hooks: Record<string, { matcher: string; hooks: { type: string; command: string }[] }[]> };
+    const commands = (event: string) => settings.hooks[event]?.map((m) => [m.matcher, ...m.hooks.map((h) => `${h.type}: ${h.command}`)]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(["PermissionRequest", "PostToolUse", "PreToolUse"]);
+    expect(commands("PreToolUse")).toEqual([["*", "command: plangate guard --output claude"]]);
+    expect(commands("PermissionRequest")).toEqual([["ExitPlanMode", "command: plangate guard --output claude"]]);
+    expect(commands("PostToolUse")).toEqual([["ExitPlanMode", "command: plangate guard --output claude"]]);
+  });
+
+  it("the README's plan-mode settings are examples/claude-code/settings.json", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Plan mode (Claude Code)"));
+    expect(fenceAfter(section, "```json", "```")).toBe(read("settings.json"));
+  });
+});
