@@ -1,3 +1,6 @@
+import { createPublicKey } from "node:crypto";
+import { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput } from "../../host/plan-mode.js";
+import { keyId, loadPrivateKey, type TrustedKey } from "../../approval/keys.js";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
@@ -51,6 +54,54 @@ async function policyFor(flag: string | false | undefined, io: CliIO): Promise<P
     if (err instanceof PolicyError) throw new UsageError(err.message);
     throw err;
   }
+}
+
+/**
+ * ExitPlanMode (Claude Code's plan mode): before the person sees the plan (PreToolUse, and a
+ * PermissionRequest hook if one is set), an invalid or unenforceable plan is denied with the re-plan
+ * feedback, so the model revises it; a valid one gets no answer, so the person decides. After the person
+ * accepted it (PostToolUse), the plan is signed with the local approver key and its run started for the
+ * session (approval.onPlanAccepted: sign-and-start), or recorded as pending for `plangate approve`.
+ */
+async function planMode(input: HookInput, dir: string, flags: HookFlags, claude: boolean, io: CliIO): Promise<number> {
+  let loaded: Awaited<ReturnType<typeof loadPolicy>>;
+  try {
+    loaded = await loadPolicy({ file: flags.policy, cwd: io.cwd });
+  } catch (err) {
+    if (err instanceof PolicyError) throw new UsageError(err.message);
+    throw err;
+  }
+  const { policy, tools } = loaded;
+  const markdown = input.args?.plan;
+  const base = { policy, workspace: policy.workspace, now: io.now, ...(tools ? { tools } : {}) };
+  if (input.event !== "PostToolUse") {
+    const check = await planModeCheck(markdown, base);
+    if (!claude) {
+      if (!check) return EXIT.ok;
+      io.stderr(`plangate guard: blocked: ${check.deny}\n`);
+      return BLOCK;
+    }
+    const out = input.event === "PreToolUse" ? preToolUseOutput(check) : permissionRequestOutput(check);
+    if (out) io.stdout(JSON.stringify(out) + "\n");
+    return EXIT.ok;
+  }
+  const result = await acceptPlan(markdown, {
+    ...base,
+    stateDir: dir,
+    policyHash: loaded.hash,
+    session: input.session,
+    ...(input.cwd ? { cwd: input.cwd } : {}),
+    startRun: async (planFile, approval, session) => {
+      // The run trusts the local approver's own key, and the policy's trusted keys.
+      const own = loadPrivateKey(policy.approval.key!);
+      const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
+      if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, io));
+      await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash: loaded.hash, policy, tools, trustedKeys: trusted, now: io.now, ...(session ? { session } : {}) });
+    },
+  });
+  if (claude) io.stdout(JSON.stringify(postToolUseOutput(result)) + "\n");
+  else io.stderr(result.message + "\n");
+  return claude || result.status !== "refused" ? EXIT.ok : BLOCK;
 }
 
 /** Claude Code's PreToolUse answer: always exit 0, the decision in the JSON. */
@@ -142,6 +193,10 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
             const bytes = await io.readStdin(max);
             const input = parseHookInput(bytes, max);
+            if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
+              spoken = true;
+              return planMode(input, dir, flags, claude, io);
+            }
             if (input.event === "SubagentStart" || input.event === "SubagentStop") {
               const r = await subagentEvent(dir, { event: input.event as "SubagentStart" | "SubagentStop", session: input.session, agentId: input.agentId, agentType: input.agentType }, io.now());
               // Neither event is refused (a start cannot be, a blocked stop keeps the subagent running): the run denies its calls instead.
