@@ -78,6 +78,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (file: string, _flags: StartFlags, cmd: Command) => {
@@ -99,6 +100,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             policyHash: setup.policyHash,
             policy: setup.policy,
             tools: setup.tools,
+            host: setup.host,
             trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
             consumedDir: consumedDirFrom(flags.consumedDir, io),
             audit: resolve(io.cwd, flags.audit),
