@@ -10,6 +10,7 @@ import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
+import type { HostProfile } from "./host/profile.js";
 import type { Policy } from "./policy/types.js";
 import { RULES, findRule, ruleOrder } from "./rules/index.js";
 import { decodeText } from "./syntax/decode.js";
@@ -40,6 +41,8 @@ export interface ValidateOptions {
   now?: Date | (() => Date);
   /** File-system access for workspace and Markdown rules (default: the real file system). */
   files?: FileProbe;
+  /** The agent host: every step must map to one of its calls (absent or generic: no check). */
+  host?: HostProfile;
 }
 
 /** The result of validating one plan. */
@@ -211,6 +214,11 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
           hint: "report this as a bug in plangate, with the plan that triggers it",
         });
       }
+    }
+    if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
+      // A step that maps to no host call cannot be enforced by the guard: the plan is refused now.
+      const { hostDiagnostics } = await import("./host/profile.js");
+      for (const d of hostDiagnostics(options.host, plan, policy.workspace)) push(d.rule, { at: d.pointer, step: d.step, message: d.message, hint: d.hint });
     }
   }
   const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);

@@ -7,12 +7,14 @@ import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/approval/keys.j
 import { type ApprovalRecord, createRecord, toolsHash } from "../src/approval/record.js";
 import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/approval/verify.js";
 import { sha256Hex } from "../src/core/canonical/jcs.js";
+import { resolvedPolicyHash } from "../src/node/policy.js";
 import { parseToolsText } from "../src/node/tools-file.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 import { planHash } from "../src/ops/hash.js";
 import { NOW } from "./helpers.js";
 
-/** The hash loadPolicy gives when no policy file is found. */
-export const DEFAULT_POLICY_HASH = "sha256:" + sha256Hex("{}");
+/** The policy hash of the built-in defaults (no policy file) and the generic host. */
+export const DEFAULT_POLICY_HASH = resolvedPolicyHash(defaultPolicy("/"));
 
 export const PLAN = [
   { tool: "read_file", description: "read the input", params: { path: "in.txt" } },

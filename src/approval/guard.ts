@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
+import { defaultValueContexts, type ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { ToolRegistry } from "../core/tools.js";
+import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { type PlanReport, validatePlan } from "../engine.js";
 import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
@@ -11,7 +12,24 @@ import type { Policy } from "../policy/types.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
 import { type CallPathsContext, callPathProblem } from "./call-paths.js";
-import { isInside, type TrustedKey } from "./keys.js";
+import { isInside, realPathOf, type TrustedKey } from "./keys.js";
+import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "./match.js";
+import {
+  callIdentity,
+  hasConstraints,
+  type CompileOptions,
+  contextFor,
+  expectedCalls,
+  GENERIC,
+  type HostProfile,
+  HostMappingError,
+  HostProfileError,
+  loadProfile,
+  outsideScopeDiagnostic,
+  profileAllowList,
+  profileHash,
+  type SimpleCommands,
+} from "../host/profile.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
 import { verifyApproval } from "./verify.js";
@@ -36,12 +54,26 @@ export interface ApprovedPlan {
    * it only the plan and the step are checked.
    */
   paths?: CallPathsContext;
+  /** The steps as host calls (compiled by the host profile): what ExecutionGuard matches calls against. */
+  expected?: ExpectedCall[];
+  /** The host profile the calls are read with. */
+  profile?: HostProfile;
+  /** Absolute real path of the approved workspace: the scope paths are normalised against. */
+  scope?: string;
 }
 
-/** The guard's answer for one tool call. `step` is 1-based: the step allowed, or the one expected. */
-export type Decision = { allow: true; step: number } | { allow: false; step: number; diagnostic: Diagnostic };
+/**
+ * The guard's answer for one tool call. `step` is 1-based: the step allowed, or the one expected (0 for
+ * a free tool's call). `confirm`: the host should ask the person before the call runs. `free`: the
+ * call needed no step (a free tool); it took none.
+ */
+export type Decision = { allow: true; step: number; confirm?: boolean; free?: boolean } | { allow: false; step: number; diagnostic: Diagnostic };
 
-/** The approved steps of a validated plan, or undefined when the plan has none that can be matched. */
+/**
+ * The approved steps of a validated plan as the generic host matches them (tool and canonical
+ * arguments, exactly), or undefined when the plan has none that can be matched. See approvedCalls for
+ * the calls a host profile compiles them to.
+ */
 export function approvedSteps(report: PlanReport): ApprovedStep[] | undefined {
   if (!report.plan || report.plan.steps.length === 0) return undefined;
   const steps: ApprovedStep[] = [];
@@ -52,13 +84,17 @@ export function approvedSteps(report: PlanReport): ApprovedStep[] | undefined {
   return steps;
 }
 
+/** The host calls a validated plan's steps compile to on a host (ExpectedCall[]); throws HostMappingError. */
+export function approvedCalls(report: PlanReport, host: HostProfile, scope: string, options: CompileOptions = {}): ExpectedCall[] | undefined {
+  if (!report.plan || report.plan.steps.length === 0) return undefined;
+  return expectedCalls(host, report.plan, scope, options);
+}
+
 /**
- * Decides whether a tool call may run as step `next` (0-based): the plan on disk must still have the
- * approved hash (bytes re-read by the caller, since the file can change between steps), the approval
- * must not have expired, and the call must be exactly the next approved step.
+ * Whether the plan on disk is still the approved one (raw bytes, else the canonical hash) and the
+ * approval has not expired: the refusal, or undefined. Updates `ap.rawHash` for a reformatted file.
  */
-export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Array | undefined, tool: string, args: unknown, now: Date): Promise<Decision> {
-  const n = next + 1;
+async function planRefusal(ap: ApprovedPlan, n: number, bytes: Uint8Array | undefined, now: Date): Promise<Decision | undefined> {
   if (bytes === undefined)
     return deny(n, fail("approval-plan-mismatch", `The plan ${ap.file} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
   const raw = sha256Hex(bytes);
@@ -71,6 +107,18 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   }
   if (ap.expiresAt !== undefined && Date.parse(ap.expiresAt) <= now.getTime())
     return deny(n, fail("approval-expired", `The approval expired at ${ap.expiresAt}; step ${n} does not run.`, "validate and approve the plan again"));
+  return undefined;
+}
+
+/**
+ * Decides whether a tool call may run as step `next` (0-based): the plan on disk must still have the
+ * approved hash (bytes re-read by the caller, since the file can change between steps), the approval
+ * must not have expired, and the call must be exactly the next approved step.
+ */
+export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Array | undefined, tool: string, args: unknown, now: Date): Promise<Decision> {
+  const n = next + 1;
+  const stale = await planRefusal(ap, n, bytes, now);
+  if (stale) return stale;
   const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host) : undefined;
   if (refused) return deny(n, refused);
   if (next >= ap.steps.length)
@@ -132,18 +180,32 @@ export interface GuardOptions {
   auditKey?: Uint8Array;
   allowUnsigned?: boolean;
   now?: () => Date;
+  /** The agent host: a profile, or a profile name or file (default: generic, exact matching). */
+  host?: HostProfile | string;
+  /** Splits a shell line into its simple commands, for constraints on command keys (default: the shell parser validation uses). */
+  simpleCommands?: SimpleCommands;
 }
 
 /** Opens the plan and its approval: validation, approval checks, nonce consumption. Shared by the class and `guard start`. */
-export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPlan; record: ApprovalRecord; audit: AuditLog; now: () => Date }> {
+export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPlan; record: ApprovalRecord; audit: AuditLog; now: () => Date; expected: ExpectedCall[]; profile: HostProfile }> {
   const now = o.now ?? (() => new Date());
   const planFile = resolve(o.plan);
   const problems: Diagnostic[] = [];
+  let profile: HostProfile;
+  try {
+    profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? loadProfile(o.host) : o.host;
+  } catch (err) {
+    if (err instanceof HostProfileError) throw new GuardRefusal([fail("guard-failure", `The host profile cannot be used: ${err.message}.`, "pass a known host (claude-code, generic) or a valid profile file")]);
+    throw err;
+  }
+  const hostTools = profileAllowList(profile);
+  const tools = o.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${profile.name} host profile`) : undefined);
+  const scope = realPathOf(o.workspace);
   for (const [what, path] of [["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const)
     if (isInside(path, o.workspace))
       problems.push(fail("guard-failure", `The ${what} ${path} is inside the workspace ${o.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace"));
   // Tools constrained by nothing: refused unless the policy allows every tool explicitly (tools.allow: ["*"]).
-  if (o.tools === undefined && !(o.policy && o.policy.tools.allow.length > 0)) problems.push(unconstrainedToolsDiagnostic());
+  if (tools === undefined && !(o.policy && o.policy.tools.allow.length > 0)) problems.push(unconstrainedToolsDiagnostic());
   if (problems.length) throw new GuardRefusal(problems);
   let bytes: Uint8Array;
   try {
@@ -151,15 +213,23 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   } catch (err) {
     throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
   }
-  const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools: o.tools, workspace: o.workspace, now });
+  const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools, workspace: o.workspace, now, host: profile });
   if (!report.valid) throw new GuardRefusal(report.diagnostics.filter((d) => d.severity === "error"));
   const steps = approvedSteps(report);
   if (!steps) throw new GuardRefusal([fail("guard-failure", "The plan has a step without a tool, so no call can be matched to it.", "give every step a tool")]);
+  let expected: ExpectedCall[];
+  try {
+    expected = approvedCalls(report, profile, scope, { constraints: o.policy?.plan.constraints === "allow" }) ?? [];
+  } catch (err) {
+    if (err instanceof HostMappingError) throw new GuardRefusal(err.diagnostics);
+    throw err;
+  }
   const verdict = verifyApproval(o.approval, {
     planHash: report.planHash,
     workspace: o.workspace,
     policyHash: o.policyHash,
-    toolsHash: toolsHash(o.tools),
+    toolsHash: toolsHash(tools),
+    host: { name: profile.name, hash: profileHash(profile) },
     trustedKeys: o.trustedKeys,
     allowUnsigned: o.allowUnsigned,
     now: now(),
@@ -178,44 +248,67 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   if (record.single_use && !consumeNonce(o.consumedDir, record.nonce, now()))
     throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used; it is single-use.`, "approve the plan again to run it again")]);
   audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
-  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace), paths: { workspace: o.workspace, policy: o.policy, tools: o.tools } };
+  const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace), paths: { workspace: o.workspace, policy: o.policy, tools }, expected, profile, scope };
   if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
-  return { plan, record, audit, now };
+  return { plan, record, audit, now, expected, profile };
 }
 
 /**
- * The execution guard for an executor: opened with a plan and its approval, it verifies both, then
- * before each tool call checks that the plan on disk still has the approved hash and that the call is
- * exactly the next approved step, and refuses otherwise. Every decision goes to the audit trail.
+ * The execution guard for an executor: opened with a plan and its approval (and the host profile the
+ * plan was approved for), it verifies both, then before each tool call checks that the plan on disk
+ * still has the approved hash and that the call, reduced to its identity by the profile, is the next
+ * approved call (a step's `repeat`, `optional` and `confirm` honoured, order strict), and refuses
+ * otherwise. Every decision goes to the audit trail.
  */
 export class ExecutionGuard {
-  #next = 0;
+  #cursor: Cursor = START;
   /** Calls are decided one at a time: two concurrent calls must not both be taken as the same step. */
   #queue: Promise<unknown> = Promise.resolve();
+  readonly expected: readonly ExpectedCall[];
+  readonly profile: HostProfile;
+  readonly #context: ContextFor;
   private constructor(
     readonly plan: ApprovedPlan,
     readonly record: ApprovalRecord,
     readonly audit: AuditLog,
     private readonly now: () => Date,
-  ) {}
+    context: { simpleCommands?: SimpleCommands; schema?: ValueContext["schema"] },
+  ) {
+    this.expected = plan.expected ?? [];
+    this.profile = plan.profile ?? GENERIC;
+    this.#context = contextFor(this.profile, context);
+  }
 
   /** Verifies the plan and its approval and consumes a single-use approval; throws GuardRefusal. */
   static async open(options: GuardOptions): Promise<ExecutionGuard> {
     const o = await openApproved(options);
-    return new ExecutionGuard(o.plan, o.record, o.audit, o.now);
+    // A plan with constraints is matched with validation's own readers (the shell parser, the JSON Schema checker).
+    const context: { simpleCommands?: SimpleCommands; schema?: ValueContext["schema"] } = {};
+    if (hasConstraints(o.expected)) {
+      const v = await defaultValueContexts();
+      context.simpleCommands = v.command.simpleCommands;
+      context.schema = v.value.schema;
+    }
+    if (options.simpleCommands) context.simpleCommands = options.simpleCommands;
+    return new ExecutionGuard(o.plan, o.record, o.audit, o.now, context);
   }
 
-  /** 0-based index of the next approved step. */
+  /** Where the run stands: the expected call being matched (0-based) and the calls it took. */
+  get cursor(): Cursor {
+    return this.#cursor;
+  }
+
+  /** 0-based index of the next expected call that has had no call yet. */
   get next(): number {
-    return this.#next;
+    return this.#cursor.count > 0 ? this.#cursor.index + 1 : this.#cursor.index;
   }
 
-  /** Have all approved steps been allowed? */
+  /** May the run end here: every step from the cursor on has had its call, or is optional? */
   get done(): boolean {
-    return this.#next >= this.plan.steps.length;
+    return isDone(this.expected, this.#cursor);
   }
 
-  /** Call before running a tool: allows it (and advances) only if it is exactly the next approved step. */
+  /** Call before running a tool: allows it (and advances) only if it is the next approved call. */
   before(tool: string, args: unknown): Promise<Decision> {
     const run = this.#queue.then(() => this.#decide(tool, args));
     this.#queue = run.catch(() => undefined);
@@ -224,10 +317,43 @@ export class ExecutionGuard {
 
   async #decide(tool: string, args: unknown): Promise<Decision> {
     const now = this.now();
-    const d = await decideStep(this.plan, this.#next, readPlanBytes(this.plan.file), tool, args, now);
-    if (d.allow) this.#next++;
-    recordDecision(this.audit, d, { now, planHash: this.plan.planHash, nonce: this.record.nonce, tool, args, last: this.done });
+    const d = await this.#verdict(tool, args, now);
+    const last = d.allow && !d.free && this.#finished();
+    recordDecision(this.audit, d, { now, planHash: this.plan.planHash, nonce: this.record.nonce, tool, args, last });
     return d;
+  }
+
+  /** Has the last expected call just had its last allowed call (nothing but optional steps can follow)? */
+  #finished(): boolean {
+    const c = this.#cursor;
+    const cur = this.expected[c.index];
+    return isDone(this.expected, c) && (cur === undefined || c.count >= cur.repeat);
+  }
+
+  async #verdict(tool: string, args: unknown, now: Date): Promise<Decision> {
+    const upcoming = this.expected[this.next] ?? this.expected[this.#cursor.index];
+    const n = upcoming?.step ?? (this.expected[this.expected.length - 1]?.step ?? 0) + 1;
+    const stale = await planRefusal(this.plan, n, readPlanBytes(this.plan.file), now);
+    if (stale) return stale;
+    const refused = this.plan.host ? await hostCommandRefusal(tool, args, this.plan.host) : undefined;
+    if (refused) return deny(n, refused);
+    const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
+    if (!argsObject) return deny(n, fail("tool-arguments", `The "${tool}" call's arguments are not an object, so they cannot be matched.`, "pass the arguments as an object"));
+    const identity = callIdentity(this.profile, { tool, args: argsObject }, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"));
+    const outside = outsideScopeDiagnostic(identity, n);
+    if (outside) return deny(n, outside);
+    if (this.profile.free.includes(tool)) {
+      // A free tool takes no step, but its paths are checked on the file system as they are now.
+      const problem = this.plan.paths ? await callPathProblem(n, tool, argsObject, this.plan.paths) : undefined;
+      return problem ? deny(n, problem) : { allow: true, step: 0, free: true };
+    }
+    const v = advance(this.expected, this.#cursor, identity, this.#context);
+    if (!v.allow) return deny(v.step, v.diagnostic);
+    // The call is the approved one; its paths are resolved again on the file system as it is now.
+    const problem = this.plan.paths ? await callPathProblem(v.step, tool, argsObject, this.plan.paths) : undefined;
+    if (problem) return deny(v.step, problem);
+    this.#cursor = v.cursor;
+    return v.confirm ? { allow: true, step: v.step, confirm: true } : { allow: true, step: v.step };
   }
 }
 

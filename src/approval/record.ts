@@ -21,6 +21,8 @@ export interface ApprovalInput {
   ttlMs?: number;
   /** Default true: the guard consumes the approval's nonce. */
   singleUse?: boolean;
+  /** The host profile the plan is approved for (name and profileHash); absent: none recorded (generic). */
+  host?: { name: string; hash: string };
   /** Key id of the signer, when the record will be signed. */
   keyid?: string;
   /** Random source, injectable for tests. */
@@ -41,6 +43,10 @@ export function createRecord(input: ApprovalInput): ApprovalRecord {
     tools_hash: input.toolsHash,
     steps: input.steps,
   };
+  if (input.host !== undefined) {
+    record.host = input.host.name;
+    record.host_hash = input.host.hash;
+  }
   if (input.ttlMs !== undefined) record.expires_at = new Date(input.now.getTime() + input.ttlMs).toISOString();
   if (input.keyid !== undefined) record.signer = { keyid: input.keyid, alg: "ed25519" };
   return record;

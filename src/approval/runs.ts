@@ -3,9 +3,9 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
-import { isDollarObject, LITERAL_KEY } from "../core/constraints.js";
+import { defaultValueContexts } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { callIdentity, contextFor, GENERIC, profileHash } from "../host/profile.js";
+import { callIdentity, contextFor, hasConstraints, type HostProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
@@ -14,7 +14,7 @@ import { callPathProblem } from "./call-paths.js";
 import { argsHash, type ApprovedStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
-import { type Cursor, type ExpectedCall, START } from "./match.js";
+import { type ContextFor, type Cursor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { breakStaleLock, consumeNonce, GuardStateError, withLock } from "./state.js";
 
@@ -53,10 +53,13 @@ export interface RunState {
   /** The workspace the approval is scoped to; a session claims the run from a cwd inside it. */
   scope: string;
   host: { name: string; hash: string };
+  /** The host profile the plan was approved for (its hash is `host.hash`): calls are read with it. */
+  profile: HostProfile;
   expected: ExpectedCall[];
   progress: Progress;
   /** Tools whose calls need no step (the policy's guard.free and the host profile's free tools). */
   free: string[];
+  /** Does an expected call hold a constraint? Then calls are matched with validation's readers (shell parser, JSON Schema). */
   constraints: boolean;
   audit: string;
   audit_head: AuditHead;
@@ -210,7 +213,8 @@ function isRun(v: Partial<RunState>, id: string): v is RunState {
     typeof v.audit_head === "object" && v.audit_head !== null && Number.isInteger(v.audit_head.count) && (v.audit_head.hash === null || typeof v.audit_head.hash === "string") &&
     typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && Number.isInteger(v.audit_bytes) && (v.audit_bytes as number) >= 0 &&
     Number.isInteger(v.max_input_bytes) && (v.max_input_bytes as number) > 0 &&
-    typeof v.shell === "object" && v.shell !== null && typeof v.policy === "object" && v.policy !== null
+    typeof v.shell === "object" && v.shell !== null && typeof v.policy === "object" && v.policy !== null &&
+    typeof v.host === "object" && v.host !== null && typeof v.profile === "object" && v.profile !== null && profileHash(v.profile) === v.host.hash
   );
 }
 
@@ -305,26 +309,11 @@ export function stateDirProblem(root: string, workspace: string): string | undef
   return undefined;
 }
 
-/**
- * The approved steps as the calls the host will make, until host profiles compile them: one call per
- * step, arguments as literals (a `$`-keyed value in a plan approved without constraints is wrapped in
- * `$literal`, so it can never be read as a constraint here).
- */
-export function compileSteps(steps: readonly ApprovedStep[]): ExpectedCall[] {
-  return steps.map((s, i) => {
-    const args = JSON.parse(s.args) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(args)) if (isDollarObject(v)) args[k] = { [LITERAL_KEY]: v };
-    return { step: i + 1, tool: s.tool, args, repeat: 1, optional: false, confirm: false };
-  });
-}
-
 export interface StartRunOptions extends Omit<GuardOptions, "audit" | "consumedDir"> {
   /** Bind the run to this session now (else the first hook call of a session in scope claims it). */
   session?: string;
   /** Override of the consumed-approval store (default: the state directory's consumed/). */
   consumedDir?: string;
-  /** The host profile's free tools (until profiles land: none). */
-  profileFree?: readonly string[];
   /**
    * Another store of consumed approvals (the per-user one): a single-use approval is recorded there
    * too, so one consumed by a run in another state directory, or by the deprecated single-file guard,
@@ -363,11 +352,12 @@ export async function startRun(root: string, o: StartRunOptions): Promise<RunSta
       plan_raw_hash: "sha256:" + plan.rawHash,
       nonce: record.nonce,
       scope: o.workspace,
-      host: { name: GENERIC.name, hash: profileHash(GENERIC) },
-      expected: compileSteps(plan.steps),
+      host: { name: opened.profile.name, hash: profileHash(opened.profile) },
+      profile: opened.profile,
+      expected: opened.expected,
       progress: { cursor: { ...START } },
-      free: [...new Set([...(o.profileFree ?? GENERIC.free), ...policy.guard.free])],
-      constraints: false,
+      free: [...new Set([...opened.profile.free, ...policy.guard.free])],
+      constraints: hasConstraints(opened.expected),
       audit: audit.path,
       audit_head: anchor.head,
       audit_key: anchor.key,
@@ -511,10 +501,13 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   const shell = { workspace: run.scope, ...run.shell };
   const refused = await hostCommandRefusal(input.tool, input.args, shell);
   if (refused) return refuse({ ...refused, step: stepNo });
-  const call = callIdentity(GENERIC, { tool: input.tool, args: input.args }, run.scope);
+  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope);
+  const outside = outsideScopeDiagnostic(call, stepNo);
+  if (outside) return refuse(outside);
+  const context = await runContext(run);
   const progressOptions = { free: (t: string) => run.free.includes(t), taskTools: TASK_TOOLS };
   const agent = input.agentId === undefined ? {} : { agentId: input.agentId };
-  const decided = run.status === "complete" ? undefined : decideProgress(run.expected, run.progress, { ...call, ...agent }, contextFor(GENERIC), progressOptions);
+  const decided = run.status === "complete" ? undefined : decideProgress(run.expected, run.progress, { ...call, ...agent }, context, progressOptions);
   // The progress records what the host showed (which agents run): kept whatever the verdict, except
   // that a call refused after its step matched (a confirmation the exit-code answer cannot ask, a path
   // that resolves elsewhere now) takes no step.
@@ -575,7 +568,7 @@ export async function subagentEvent(
     if (run.session_id !== input.session || run.status !== "active") return { run: id };
     const audit = new AuditLog(run.audit, { head: run.audit_head, from: run.audit_from, bytes: run.audit_bytes, tail: true }, Buffer.from(run.audit_key, "hex"));
     const agent = { agentId: input.agentId ?? null, ...(input.agentType === undefined ? {} : { agentType: input.agentType }) };
-    const options = { taskTools: TASK_TOOLS, contextFor: contextFor(GENERIC) };
+    const options = { taskTools: TASK_TOOLS, contextFor: await runContext(run) };
     const r = input.event === "SubagentStart" ? subagentStart(run.expected, run.progress, agent, options) : subagentStop(run.expected, run.progress, { agentId: agent.agentId }, options);
     run.progress = r.progress;
     const event = input.event === "SubagentStart" ? "subagent-start" : "subagent-stop";
@@ -586,6 +579,13 @@ export async function subagentEvent(
     writeRun(root, run);
     return r.diagnostic ? { run: id, diagnostic: r.diagnostic } : { run: id };
   });
+}
+
+/** How a run's calls are read: its host profile, and for a plan with constraints validation's own readers. */
+async function runContext(run: RunState): Promise<ContextFor> {
+  if (!run.constraints) return contextFor(run.profile);
+  const v = await defaultValueContexts();
+  return contextFor(run.profile, { simpleCommands: v.command.simpleCommands, schema: v.value.schema });
 }
 
 /** No further call can be taken: the cursor sits on the last expected call, used up. */

@@ -45,6 +45,8 @@ export interface ApproveInput {
   ttlMs?: number;
   singleUse: boolean;
   signer?: Signer;
+  /** The host profile the plan is approved for (name and profileHash); absent: none recorded (generic). */
+  host?: { name: string; hash: string };
   /** Random source, injectable for tests. */
   nonce?: string;
 }
@@ -62,6 +64,7 @@ export function approve(input: ApproveInput): { record: ApprovalRecord; document
     singleUse: input.singleUse,
     keyid: input.signer?.keyid,
     nonce: input.nonce,
+    ...(input.host ? { host: input.host } : {}),
   });
   const document = input.signer ? signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record), "utf8"), input.signer.key, input.signer.keyid) : record;
   return { record, document, text: JSON.stringify(document, null, 2) + "\n" };

@@ -2,6 +2,7 @@ import { isAbsolute } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { parseJson } from "../syntax/json.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "./dsse.js";
+import { GENERIC, profileHash } from "../host/profile.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, recordErrors } from "./record.js";
 
@@ -17,6 +18,8 @@ export interface VerifyOptions {
   /** Accept a bare, unsigned record (default false: an unsigned approval is refused). */
   allowUnsigned?: boolean;
   now: Date;
+  /** The host profile in force (name and profileHash); absent: generic. */
+  host?: { name: string; hash: string };
   /** Has this nonce already been used? (The guard's durable store.) */
   isConsumed?: (nonce: string) => boolean;
 }
@@ -159,6 +162,13 @@ function checkBindings(r: ApprovalRecord, o: VerifyOptions, out: Diagnostic[]): 
     out.push(fail("approval-policy-mismatch", `The approval was made under policy ${r.policy_hash}, but the policy in force is ${o.policyHash}.`, "use the policy file the plan was approved with, or approve it again under this one", { expected: r.policy_hash, actual: o.policyHash }));
   if (r.tools_hash !== o.toolsHash)
     out.push(fail("approval-policy-mismatch", `The approval was made with tool registry ${r.tools_hash ?? "(none)"}, but the registry in force is ${o.toolsHash ?? "(none)"}.`, "use the --tools registry the plan was approved with, or approve it again", { expected: r.tools_hash, actual: o.toolsHash }));
+  // A record without host fields predates host profiles: it was approved for the generic behaviour.
+  const want = o.host ?? { name: GENERIC.name, hash: profileHash(GENERIC) };
+  const got = { name: r.host ?? GENERIC.name, hash: r.host_hash ?? profileHash(GENERIC) };
+  if (got.name !== want.name)
+    out.push(fail("approval-policy-mismatch", `The approval is for host "${got.name}", but the host in force is "${want.name}".`, `run with --host ${got.name}, or approve the plan again for ${want.name}`, { expected: got.name, actual: want.name }));
+  else if (got.hash !== want.hash)
+    out.push(fail("approval-policy-mismatch", `The approval was made with the ${got.name} host profile ${got.hash}, but the profile in force is ${want.hash}: the profile changed since approval.`, "use the profile the plan was approved with, or approve the plan again", { expected: got.hash, actual: want.hash }));
   const now = o.now.getTime();
   if (r.expires_at !== undefined && Date.parse(r.expires_at) <= now)
     out.push(fail("approval-expired", `The approval expired at ${r.expires_at} (now ${o.now.toISOString()}).`, "validate and approve the plan again", { expected: r.expires_at, actual: o.now.toISOString() }));

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import type { ToolRegistry } from "../core/tools.js";
-import { loadPolicy, PolicyError } from "../node/policy.js";
+import { registryFromNames, type ToolRegistry } from "../core/tools.js";
+import { type HostProfile, HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
+import { loadPolicy, PolicyError, resolvedPolicyHash } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
 import type { Policy } from "../policy/types.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -12,13 +13,17 @@ export interface PlanFlags {
   workspace?: string;
   tools?: string;
   maxAge?: string;
+  /** A host profile name or file (--host); wins over the policy's `host:`. */
+  host?: string;
 }
 
 export interface Setup {
   policy: Policy;
   tools: ToolRegistry | undefined;
-  /** sha256: identity of the policy in force. */
+  /** sha256: identity of the resolved policy in force, host profile included (see resolvedPolicyHash). */
   policyHash: string;
+  /** The host profile in force (generic when neither --host nor the policy names one). */
+  host: HostProfile;
 }
 
 /** Parses a non-negative number flag, or throws a usage error that names the flag. */
@@ -50,7 +55,16 @@ export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> 
     if (err instanceof ToolsFileError) throw new UsageError(err.message);
     throw err;
   }
-  // --tools replaces the policy's registry: the flag wins over the file.
-  const tools = flagTools ?? loaded.tools;
-  return { policy, tools, policyHash: loaded.hash };
+  let host: HostProfile;
+  const hostName = flags.host ?? policy.host ?? "generic";
+  try {
+    host = loadProfile(hostName, io.cwd);
+  } catch (err) {
+    if (err instanceof HostProfileError) throw new UsageError(`${flags.host !== undefined ? "--host" : "the policy's host"}: ${err.message}`);
+    throw err;
+  }
+  // --tools replaces the policy's registry: the flag wins over the file. With neither, the host's tools are the allow list.
+  const hostTools = profileAllowList(host);
+  const tools = flagTools ?? loaded.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${host.name} host profile`) : undefined);
+  return { policy, tools, policyHash: resolvedPolicyHash(policy, host), host };
 }

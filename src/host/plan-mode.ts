@@ -5,6 +5,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { type PlanReport, validatePlan } from "../engine.js";
+import { type HostProfile, profileAllowList, profileHash } from "./profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
 import type { Policy } from "../policy/types.js";
@@ -207,6 +208,8 @@ export interface PlanModeOptions {
   now?: Date | (() => Date);
   files?: FileProbe;
   maxChars?: number;
+  /** The agent host (default generic): every step must map to one of its calls; its tools are the allow list when neither the registry nor the policy names any. */
+  host?: HostProfile;
 }
 
 /** The outcome of extracting and validating: the extraction, and the report (always present, for feedback). */
@@ -218,7 +221,9 @@ export interface PlanModeResult {
 /** The tools a plan-mode plan is checked against, or undefined when nothing constrains them. */
 function toolsOf(options: PlanModeOptions): ToolRegistry | undefined {
   if (options.tools) return options.tools;
-  return options.policy.tools.allow.length > 0 ? registryFromNames(options.policy.tools.allow, "policy tools.allow") : undefined;
+  if (options.policy.tools.allow.length > 0) return registryFromNames(options.policy.tools.allow, "policy tools.allow");
+  const hostTools = options.host ? profileAllowList(options.host) : [];
+  return hostTools.length > 0 ? registryFromNames(hostTools, `the ${options.host!.name} host profile`) : undefined;
 }
 
 /** Extracts and validates; an extraction failure becomes a report on the Markdown itself. */
@@ -236,6 +241,7 @@ export async function checkPlanMode(markdown: unknown, options: PlanModeOptions)
     tools,
     now: options.now,
     files: options.files,
+    ...(options.host ? { host: options.host } : {}),
   });
   if (tools === undefined) {
     const { unconstrainedToolsDiagnostic } = await import("../approval/record.js");
@@ -308,8 +314,8 @@ export interface AcceptOptions extends PlanModeOptions {
   session: string | undefined;
   /** The hook input's cwd: the key must be outside it too. */
   cwd?: string;
-  /** Starts the run for an approved plan (src/approval/runs.ts's startRun at the merge). */
-  startRun: (planFile: string, approvalBytes: Uint8Array, session: string | undefined) => Promise<void>;
+  /** Starts the run for an approved plan (src/approval/runs.ts's startRun); returns the refusal's diagnostics when the run cannot start. */
+  startRun: (planFile: string, approvalBytes: Uint8Array, session: string | undefined) => Promise<Diagnostic[] | void>;
 }
 
 /** PostToolUse on ExitPlanMode: the person accepted the plan. */
@@ -356,8 +362,11 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
       ttlMs,
       singleUse: approval.singleUse,
       signer,
+      ...(options.host ? { host: { name: options.host.name, hash: profileHash(options.host) } } : {}),
     });
-    await options.startRun(planFile, Buffer.from(text, "utf8"), options.session);
+    const refusal = await options.startRun(planFile, Buffer.from(text, "utf8"), options.session);
+    if (refusal && refusal.length > 0)
+      return { status: "refused", diagnostics: refusal, planFile, message: `plangate: the plan was approved but its run cannot start, so every tool call will be blocked: ${refusal.map((d) => `${d.message} [${d.rule}]`).join(" ")}` };
     return { status: "started", planFile, planHash: report.planHash, message: `plangate: plan ${report.planHash.slice(0, 19)}… approved (signed by ${signer.keyid.slice(0, 16)}…) and started; each tool call must now match its next step.` };
   }
 
@@ -375,7 +384,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
     pendingFile,
     message:
       `plangate: the accepted plan is recorded as pending${why}; no run is active, so tool calls are blocked until it is approved. ` +
-      `To approve it: plangate approve ${planFile} --key YOUR_KEY --out approval.json, then start the run with plangate guard start (see the README's Runs section).`,
+      `To approve it: plangate approve ${planFile}${hostFlag(options.host)} --key YOUR_KEY --out approval.json, then start the run with plangate guard start${hostFlag(options.host)} (see the README's Runs section).`,
   };
 }
 
@@ -387,4 +396,9 @@ export function postToolUseOutput(result: AcceptResult): Record<string, unknown>
   const out: Record<string, unknown> = { systemMessage: result.message, hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: result.message } };
   if (result.status === "refused") Object.assign(out, { decision: "block", reason: result.message });
   return out;
+}
+
+/** The `--host` flag a pending plan's commands need (none for generic). */
+function hostFlag(host: HostProfile | undefined): string {
+  return host && host.name !== "generic" ? ` --host ${host.name}` : "";
 }

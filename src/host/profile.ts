@@ -1,7 +1,19 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
-import type { ValueContext } from "../core/constraints.js";
-import type { Plan } from "../core/plan.js";
+import { isDollarObject, LITERAL_KEY, readArgument, type ValueContext } from "../core/constraints.js";
+import type { Diagnostic } from "../core/diagnostic.js";
+import { globMatcher } from "../core/glob.js";
+import { schemaErrors } from "../core/mini-schema.js";
+import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReason } from "../core/paths.js";
+import type { Plan, Step } from "../core/plan.js";
+import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
+import type { TeddyAction } from "../dialects/teddy/action.js";
+import { publishedSchema } from "../node/published-schema.js";
+import { readConfigText } from "../node/read-bounded.js";
+import { parseJson } from "../syntax/json.js";
 
 /*
  * A host profile says how an agent host (Claude Code, or a generic executor) calls its tools, so that an
@@ -11,6 +23,9 @@ import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
 
 /** How one host tool's input is read. */
 export interface HostToolSpec {
+  description?: string;
+  /** Input keys that are the identity (documentation: every key not incidental is identity). */
+  identity?: string[];
   /** Input keys that are not part of the call's identity (Claude Code's Bash `description`, `timeout`). */
   incidental?: string[];
   /** Input keys that name files: normalised to workspace-relative paths before comparison. */
@@ -19,43 +34,489 @@ export interface HostToolSpec {
   commands?: string[];
   /** The tool only reads (it may be made free by `guard.free`). */
   read?: boolean;
+  /** Values the host assumes for an absent key: an absent key and its default compare equal. */
+  defaults?: Record<string, unknown>;
 }
+
+/** What a TeDDy action gives one host input key. */
+export type TeddySource = "path" | "content" | "command" | "url" | "find" | "replace" | "matchAll" | "query" | "any";
+
+/** One host call a TeDDy action becomes. */
+export interface TeddyCall {
+  tool: string;
+  args: Record<string, TeddySource>;
+  /** One call per EDIT pair, or per RESEARCH query. */
+  each?: "edits" | "queries";
+  /** Only when the action's resource is a path, or a URL. */
+  when?: "path" | "url";
+}
+
+/** How a TeDDy action maps: alternatives (the first whose `when` holds), or no call at all. */
+export type TeddyMapping = TeddyCall[] | { skip: true; reason: string };
 
 export interface HostProfile {
   name: string;
   description?: string;
   /** The host's tools; with no policy allow list, these are the allow list. Empty: any tool (generic). */
   tools: Record<string, HostToolSpec>;
+  /** Globs of further host tool names (MCP tools): every key identity. */
+  toolPatterns?: string[];
   /** Tools that need no step (still audited and scope-checked). */
   free: string[];
+  /** TeDDy action → host calls. Absent: TeDDy steps are matched as they are read (generic). */
+  teddy?: Record<string, TeddyMapping>;
 }
 
-/** The generic profile: today's exact matching (every key is identity, nothing is normalised). */
-export const GENERIC: HostProfile = { name: "generic", tools: {}, free: [] };
+/** The generic profile: today's exact matching (every key is identity, nothing is normalised). Same as profiles/generic.json. */
+export const GENERIC: HostProfile = {
+  name: "generic",
+  description: "Today's exact matching: every input key is identity, nothing is normalised, no tool is free.",
+  tools: {},
+  free: [],
+};
+
+/** The profiles shipped in profiles/. */
+export const BUILTIN_PROFILES = ["claude-code", "generic"] as const;
+
+/** A profile that cannot be used: the CLI exits 2 with the message. */
+export class HostProfileError extends Error {}
 
 /** A profile's identity, recorded in approvals and runs. */
 export function profileHash(p: HostProfile): string {
   return "sha256:" + sha256Hex(canonicalJson(p));
 }
 
-/** A call reduced to its identity: incidental keys dropped, path keys normalised against the scope. */
-export function callIdentity(p: HostProfile, call: CallInput, _scope: string): CallInput {
-  const spec = p.tools[call.tool];
-  if (!spec?.incidental?.length) return call;
-  const args: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(call.args)) if (!spec.incidental.includes(k)) args[k] = v;
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const cache = new Map<string, HostProfile>();
+
+/**
+ * Loads a profile by name (`claude-code`, `generic`: the files under profiles/) or from a JSON file
+ * (a value with a `/` or ending in `.json`, relative to `cwd`). Checked against the published schema
+ * and for consistency; throws HostProfileError saying what is wrong.
+ */
+export function loadProfile(nameOrPath: string, cwd = process.cwd()): HostProfile {
+  const isFile = nameOrPath.includes("/") || nameOrPath.includes("\\") || nameOrPath.endsWith(".json");
+  if (!isFile && !NAME.test(nameOrPath))
+    throw new HostProfileError(`unknown host profile "${nameOrPath}" (known: ${BUILTIN_PROFILES.join(", ")}; or give a profile file path)`);
+  if (!isFile && !(BUILTIN_PROFILES as readonly string[]).includes(nameOrPath))
+    throw new HostProfileError(`unknown host profile "${nameOrPath}" (known: ${BUILTIN_PROFILES.join(", ")}; or give a profile file path)`);
+  const file = isFile ? resolve(cwd, nameOrPath) : new URL(`../../profiles/${nameOrPath}.json`, import.meta.url);
+  const key = String(file);
+  if (!isFile && cache.has(key)) return cache.get(key)!;
+  let text: string;
+  try {
+    text = typeof file === "string" ? readConfigText(file) : readFileSync(file, "utf8");
+  } catch (err) {
+    throw new HostProfileError(`cannot read host profile ${nameOrPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const p = parseProfile(text, nameOrPath);
+  if (!isFile) cache.set(key, p);
+  return p;
+}
+
+/** Reads and checks a profile's JSON text; throws HostProfileError with the first fault. */
+export function parseProfile(text: string, shown: string): HostProfile {
+  const doc = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  const issue = doc.issues[0];
+  if (issue) {
+    const pos = doc.lines.position(issue.start);
+    throw new HostProfileError(`${shown}:${pos.line}:${pos.column}: ${issue.message}`);
+  }
+  const errors = schemaErrors(publishedSchema("host-profile"), doc.value);
+  if (errors.length > 0) {
+    const e = errors[0]!;
+    const what = e.keyword === "additionalProperties" ? `unknown key "${String(e.params.additionalProperty)}"` : (e.message ?? e.keyword);
+    throw new HostProfileError(`${shown}: ${e.instancePath || "the profile"} ${what} (see schemas/host-profile.schema.json)`);
+  }
+  const p = doc.value as HostProfile;
+  const problem = profileProblem(p);
+  if (problem) throw new HostProfileError(`${shown}: ${problem}`);
+  return p;
+}
+
+/** What makes a schema-valid profile inconsistent (a key both incidental and a path, a free tool it does not define…). */
+export function profileProblem(p: HostProfile): string | undefined {
+  for (const [tool, spec] of Object.entries(p.tools)) {
+    const inc = new Set(spec.incidental ?? []);
+    for (const k of [...(spec.identity ?? []), ...(spec.paths ?? []), ...(spec.commands ?? [])])
+      if (inc.has(k)) return `tools.${tool}: "${k}" is incidental and also identity, a path or a command; it can be only one`;
+  }
+  for (const t of p.free) if (!p.tools[t]) return `free: "${t}" is not one of the profile's tools`;
+  for (const [action, m] of Object.entries(p.teddy ?? {})) {
+    if (!Array.isArray(m)) continue;
+    for (const c of m) {
+      const spec = p.tools[c.tool];
+      if (!spec) return `teddy.${action}: "${c.tool}" is not one of the profile's tools`;
+      for (const k of Object.keys(c.args)) if (spec.incidental?.includes(k)) return `teddy.${action}: "${k}" is incidental for ${c.tool}, so the plan cannot bind it`;
+      const usesEach = Object.values(c.args).some((s) => s === "find" || s === "replace" || s === "query");
+      if (usesEach && c.each === undefined) return `teddy.${action}: find, replace and query need "each"`;
+    }
+  }
+  return undefined;
+}
+
+/** The tool's spec, or undefined for a tool the profile does not describe (every key identity). */
+function specOf(p: HostProfile, tool: string): HostToolSpec | undefined {
+  return Object.hasOwn(p.tools, tool) ? p.tools[tool] : undefined;
+}
+
+/** Is the tool one of the host's (always, for a profile without tools: generic)? */
+export function isHostTool(p: HostProfile, tool: string): boolean {
+  if (Object.keys(p.tools).length === 0) return true;
+  return Object.hasOwn(p.tools, tool) || (p.toolPatterns ?? []).some((g) => globMatcher(g).test(tool));
+}
+
+/** The names and patterns a profile's tools give as an allow list (none for generic). */
+export function profileAllowList(p: HostProfile): string[] {
+  return [...Object.keys(p.tools), ...(p.toolPatterns ?? [])];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Paths
+
+/** A path read against the scope: its workspace-relative normalised form, or why it cannot match. */
+export type ScopedPath = { rel: string } | { outside: string };
+
+/** Marks a path value that can never match: a fresh random nonce per call, so no plan value can equal it. */
+export const OUTSIDE_PREFIX = "\u0000outside the approved scope";
+
+/** Is the value a path outside the approved scope (callIdentity's replacement)? */
+export function isOutsideMarker(v: unknown): v is string {
+  return typeof v === "string" && v.startsWith(OUTSIDE_PREFIX);
+}
+
+/**
+ * Reads a path against the approved scope (an absolute, normalised real path), as both the plan's
+ * values and the host's calls are read: `./a//b/` is `a/b`, an absolute path inside the scope is its
+ * relative form. Refused, so that it never matches: NUL and control characters, `~`, drive and UNC
+ * paths, backslashes (a separator on Windows, a name character on POSIX), `..` (a symlink can send it
+ * anywhere, and lexically it may climb out), URLs (`file:` included: the host reads no URL as a path),
+ * and anything outside the scope. A scope reached through a symlink (`/home/u/proj` → `/data/proj`)
+ * is recognised by resolving the path's ancestors; symlinks inside the scope are not resolved here
+ * (the guard resolves each call's paths again on the file system when it runs). Case is compared exactly.
+ */
+export function scopedPath(text: string, scope: string): ScopedPath {
+  if (text === "") return { outside: "is empty" };
+  if (isFileUrl(text) || /^[A-Za-z][A-Za-z0-9+.-]+:/.test(text)) return { outside: "is a URL, not a file path" };
+  const unsafe = unsafePathReason(text);
+  if (unsafe) return { outside: unsafe };
+  if (text.includes("\\")) return { outside: "holds a backslash, which Windows reads as a separator and POSIX as part of a name" };
+  if (text.split("/").includes("..")) return { outside: "holds \"..\", which a symlink can send anywhere; write the plain path" };
+  const root = normalizeAbsolute(scope);
+  const abs = normalizeAbsolute(text.startsWith("/") ? text : `${root}/${text}`);
+  if (isInside(abs, root)) return { rel: relativeInside(abs, root) };
+  if (text.startsWith("/")) {
+    const rel = throughAlias(abs, root);
+    if (rel !== undefined) return { rel };
+  }
+  return { outside: `is outside the approved scope ${root}` };
+}
+
+/** The path relative to the scope when one of its ancestors is the scope under another name (a symlink). */
+function throughAlias(abs: string, root: string): string | undefined {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return undefined;
+  }
+  const segs = abs.split("/").filter(Boolean);
+  for (let n = Math.min(segs.length, 64); n >= 1; n--) {
+    const ancestor = "/" + segs.slice(0, n).join("/");
+    let real: string;
+    try {
+      real = realpathSync.native(ancestor);
+    } catch {
+      continue;
+    }
+    if (real === realRoot) return segs.slice(n).join("/");
+    // Ancestors above an existing one cannot be the scope unless a shorter prefix is: keep walking up.
+  }
+  return undefined;
+}
+
+function outsideMarker(why: string, text: string): string {
+  const path = text.length > 200 ? text.slice(0, 199) + "…" : text;
+  return `${OUTSIDE_PREFIX} ${JSON.stringify({ path, why, nonce: randomBytes(16).toString("hex") })}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Identity
+
+/**
+ * A call reduced to its identity: incidental keys dropped, path keys normalised against the scope. A
+ * path outside the scope (or one that cannot be read safely) becomes a marker no plan value can equal;
+ * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is.
+ */
+export function callIdentity(p: HostProfile, call: CallInput, scope: string): CallInput {
+  const spec = specOf(p, call.tool);
+  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.defaults)) return call;
+  const args: Record<string, unknown> = withDefaults(spec, call.args);
+  for (const [k, v] of Object.entries(call.args)) {
+    if (spec.incidental?.includes(k)) {
+      delete args[k];
+      continue;
+    }
+    if (spec.paths?.includes(k)) {
+      if (typeof v !== "string") {
+        args[k] = outsideMarker("is not a string", safeText(v));
+        continue;
+      }
+      const r = scopedPath(v, scope);
+      args[k] = "rel" in r ? r.rel : outsideMarker(r.outside, v);
+    } else args[k] = v;
+  }
   return { tool: call.tool, args };
 }
 
-/** How each argument of a host tool is matched. */
-export function contextFor(p: HostProfile): ContextFor {
-  return (tool, key): ValueContext => {
-    const spec = p.tools[tool];
-    return { path: spec?.paths?.includes(key) === true };
+/** The defaults of the keys the arguments leave out (an own copy; the arguments' own keys are set by the caller). */
+function withDefaults(spec: HostToolSpec, args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec.defaults ?? {})) if (!Object.hasOwn(args, k)) out[k] = v;
+  return out;
+}
+
+function safeText(v: unknown): string {
+  try {
+    return canonicalJson(v ?? null);
+  } catch {
+    return "(unserialisable)";
+  }
+}
+
+/** The keys of a call identity whose path is outside the scope, with why (empty when none). */
+export function outsideScope(identity: CallInput): { key: string; path: string; why: string }[] {
+  const out: { key: string; path: string; why: string }[] = [];
+  for (const [k, v] of Object.entries(identity.args)) {
+    if (!isOutsideMarker(v)) continue;
+    try {
+      const m = JSON.parse(v.slice(OUTSIDE_PREFIX.length + 1)) as { path: string; why: string };
+      out.push({ key: k, path: m.path, why: m.why });
+    } catch {
+      out.push({ key: k, path: "(unreadable)", why: "is outside the approved scope" });
+    }
+  }
+  return out;
+}
+
+/** The refusal of a call one of whose paths is outside the approved scope, or undefined. */
+export function outsideScopeDiagnostic(identity: CallInput, step: number): Diagnostic | undefined {
+  const bad = outsideScope(identity);
+  if (bad.length === 0) return undefined;
+  const what = bad.map((b) => `"${b.key}" ${JSON.stringify(b.path)} ${b.why}`).join("; ");
+  return {
+    rule: "path-outside-workspace",
+    severity: "error",
+    step,
+    message: `The "${identity.tool}" call is outside the approved scope: ${what}. It matches no approved step.`,
+    hint: "use a path inside the workspace, as the approved step names it",
+    actual: { tool: identity.tool, arguments: Object.fromEntries(bad.map((b) => [b.key, b.path])) },
   };
 }
 
-/** The calls a validated plan's steps make on this host, in order. */
-export function expectedCalls(_p: HostProfile, plan: Plan, _scope: string): ExpectedCall[] {
-  return plan.steps.map((s) => ({ step: s.position, tool: s.tool ?? "", args: s.args, repeat: 1, optional: false, confirm: false }));
+/** A line splitter for command keys: gives the simple commands of a shell line (undefined: unreadable). */
+export type SimpleCommands = (line: string) => readonly string[] | undefined;
+
+/**
+ * How each argument of a host tool is matched: path keys as paths; command keys with the shell
+ * splitter given (without one, a constraint on a command line matches nothing: literals still match).
+ */
+export function contextFor(p: HostProfile, options: { simpleCommands?: SimpleCommands; schema?: ValueContext["schema"] } = {}): ContextFor {
+  const none: SimpleCommands = () => undefined;
+  return (tool, key): ValueContext => {
+    const spec = specOf(p, tool);
+    const ctx: ValueContext = {};
+    if (spec?.paths?.includes(key)) ctx.path = true;
+    if (spec?.commands?.includes(key)) ctx.simpleCommands = options.simpleCommands ?? none;
+    if (options.schema) ctx.schema = options.schema;
+    return ctx;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Plans → host calls
+
+/** Why a plan's steps cannot be compiled to host calls. */
+export class HostMappingError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map((d) => d.message).join("\n"));
+  }
+}
+
+interface StepExtras {
+  repeat?: number;
+  optional?: boolean;
+  confirm?: boolean;
+  substeps?: readonly Step[];
+}
+
+/**
+ * The calls a validated plan's steps make on this host, in order; throws HostMappingError (with a
+ * diagnostic per step) when a step maps to no host call and so cannot be enforced.
+ */
+export function expectedCalls(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): ExpectedCall[] {
+  const r = compileCalls(p, plan, scope, options);
+  if ("diagnostics" in r) throw new HostMappingError(r.diagnostics);
+  return r.calls;
+}
+
+/** How a plan's steps are compiled. */
+export interface CompileOptions {
+  /**
+   * May the plan's arguments be constraints (the policy's `plan.constraints: allow`)? Default false: a
+   * `$`-keyed argument value is then wrapped in `$literal`, so it matches only itself, even when the
+   * argument-constraint rule was turned off and validation let it through.
+   */
+  constraints?: boolean;
+}
+
+/** The host calls of a plan, or the diagnostics of the steps that map to none (rule unknown-tool). */
+export function compileCalls(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): { calls: ExpectedCall[] } | { diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const calls = compileSteps(p, plan, plan.steps, scope, diagnostics, options.constraints === true);
+  return diagnostics.length ? { diagnostics } : { calls };
+}
+
+/** The arguments with every `$`-keyed value wrapped in `$literal` (read as itself, never as a constraint). */
+function literalArgs(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(args))
+    if (isDollarObject(v)) {
+      out ??= { ...args };
+      out[k] = { [LITERAL_KEY]: v };
+    }
+  return out ?? args;
+}
+
+/** Does any expected call (nested steps included) hold a constraint rather than a literal? */
+export function hasConstraints(calls: readonly ExpectedCall[]): boolean {
+  return calls.some((c) => Object.values(c.args).some((v) => "constraint" in readArgument(v)) || (c.steps !== undefined && hasConstraints(c.steps)));
+}
+
+function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope: string, out: Diagnostic[], constraints: boolean): ExpectedCall[] {
+  const calls: ExpectedCall[] = [];
+  for (const s of steps) {
+    const x = s as Step & StepExtras;
+    const base = { repeat: x.repeat ?? 1, optional: x.optional === true, confirm: x.confirm === true };
+    const step = constraints ? s : { ...s, args: literalArgs(s.args) };
+    const made = plan.dialect === "teddy" && p.teddy ? teddyCalls(p, step, scope, out) : toolCall(p, step, scope, out);
+    if (!made) continue;
+    for (const c of made) {
+      const call: ExpectedCall = { step: s.position, tool: c.tool, args: c.args, ...base };
+      if (x.substeps?.length) call.steps = compileSteps(p, plan, x.substeps, scope, out, constraints);
+      calls.push(call);
+    }
+  }
+  return calls;
+}
+
+function refuse(out: Diagnostic[], s: Step, at: string, message: string, hint: string): undefined {
+  out.push({ rule: "unknown-tool", severity: "error", step: s.position, pointer: at, message, hint });
+  return undefined;
+}
+
+/** An intake / iKOMA / scQC step: the tool is a host tool, the arguments its identity arguments. */
+function toolCall(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
+  if (s.tool === undefined) return refuse(out, s, s.toolAt, `Step ${s.position} has no tool, so no host call can be matched to it.`, "give every step a tool");
+  if (!isHostTool(p, s.tool))
+    return refuse(out, s, s.toolAt, `Step ${s.position}: "${s.tool}" is not a ${p.name} tool, so the host can never make this call.`, `use one of the host's tools (${Object.keys(p.tools).slice(0, 12).join(", ")}${p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : ""})`);
+  const args = planIdentity(p, s.tool, s.args, scope, (key, why) => refuse(out, s, childPointer(s.argsAt, key), `Step ${s.position}: the ${s.tool} path "${key}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
+  return args ? [{ tool: s.tool, args }] : undefined;
+}
+
+/**
+ * A plan step's arguments as the identity a host call is compared with: incidental keys dropped (the
+ * call's are too), path values normalised like the call's (a plan path may be relative). A constraint
+ * object stays as it is (it matches the call's normalised path); a `$literal` path is normalised inside.
+ */
+function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown>, scope: string, bad: (key: string, why: string) => void): Record<string, unknown> | undefined {
+  const spec = specOf(p, tool);
+  if (!spec) return args;
+  const out: Record<string, unknown> = withDefaults(spec, args);
+  let ok = true;
+  for (const [k, v] of Object.entries(args)) {
+    if (spec.incidental?.includes(k)) continue;
+    if (!spec.paths?.includes(k)) {
+      out[k] = v;
+      continue;
+    }
+    const r = readArgument(v);
+    const text = "literal" in r ? r.literal : undefined;
+    if ("constraint" in r || "error" in r) {
+      out[k] = v;
+      continue;
+    }
+    if (typeof text !== "string") {
+      bad(k, "is not a string");
+      ok = false;
+      continue;
+    }
+    const sp = scopedPath(text, scope);
+    if ("outside" in sp) {
+      bad(k, sp.outside);
+      ok = false;
+    } else out[k] = sp.rel;
+  }
+  return ok ? out : undefined;
+}
+
+function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
+  const action = s.extra?.action as TeddyAction | undefined;
+  const type = action?.type ?? s.tool ?? "";
+  const mapping = Object.hasOwn(p.teddy!, type) ? p.teddy![type] : undefined;
+  if (!action || !mapping)
+    return refuse(out, s, s.toolAt, `Step ${s.position}: the ${type || "untitled"} action maps to no ${p.name} tool call, so it cannot be enforced.`, `use an action the ${p.name} profile maps (${Object.keys(p.teddy ?? {}).join(", ")})`);
+  if (!Array.isArray(mapping)) return [];
+  const kind = action.url !== undefined ? "url" : "path";
+  const call = mapping.find((c) => c.when === undefined || c.when === kind);
+  if (!call) return refuse(out, s, s.toolAt, `Step ${s.position}: a ${type} of a ${kind === "url" ? "URL" : "file path"} maps to no ${p.name} tool call.`, "see the host profile's teddy mapping");
+  // The host's shell call has a command and nothing else: a folder or environment the plan sets cannot be bound.
+  const unbound = Object.values(call.args).includes("command") ? ["cwd", "env", "environment"].find((k) => s.args[k] !== undefined) : undefined;
+  if (unbound) return refuse(out, s, childPointer(s.argsAt, unbound), `Step ${s.position}: the ${type} action sets "${unbound}", which a ${p.name} ${call.tool} call cannot carry, so the call cannot be enforced.`, "fold it into the command (cd DIR && …), or drop it");
+  const items: ({ find?: string; replace?: string } | { query: string } | undefined)[] =
+    call.each === "edits" ? action.edits : call.each === "queries" ? ((s.args.queries as string[] | undefined) ?? []).map((query) => ({ query })) : [undefined];
+  if (items.length === 0) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action has no ${call.each === "edits" ? "FIND/REPLACE pair" : "query"}, so it makes no call to match.`, "complete the action");
+  const calls: CallInput[] = [];
+  for (const item of items) {
+    const args: Record<string, unknown> = {};
+    for (const [key, source] of Object.entries(call.args)) {
+      const v = teddyValue(action, s, source, item);
+      if (v === undefined) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action gives no ${source} for ${call.tool}.${key}, so the call cannot be enforced.`, "complete the action");
+      args[key] = v;
+    }
+    const id = planIdentity(p, call.tool, args, scope, (key, why) => refuse(out, s, action.pathAt ?? s.at, `Step ${s.position}: the ${call.tool} ${key} "${String(args[key])}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
+    if (!id) return undefined;
+    calls.push({ tool: call.tool, args: id });
+  }
+  return calls;
+}
+
+function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?: string; replace?: string } | { query: string } | undefined): unknown {
+  switch (source) {
+    case "path":
+      return a.path;
+    case "url":
+      return a.url;
+    case "content":
+      return a.content;
+    case "command":
+      return typeof s.args.command === "string" ? s.args.command : undefined;
+    case "find":
+      return item && "find" in item ? item.find : undefined;
+    case "replace":
+      return item && "replace" in item ? item.replace : undefined;
+    case "query":
+      return item && "query" in item ? item.query : undefined;
+    case "matchAll":
+      return a.matchAll;
+    case "any":
+      return { $any: true };
+  }
+}
+
+/** The diagnostics a plan gets on this host at validation: steps that map to no host call (none for generic). */
+export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string): Diagnostic[] {
+  if (Object.keys(p.tools).length === 0 && !p.teddy) return [];
+  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope));
+  return "diagnostics" in r ? r.diagnostics : [];
 }

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { sha256Hex } from "../core/canonical/jcs.js";
+import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
+import { GENERIC, type HostProfile, HostProfileError, loadProfile, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/mini-schema.js";
@@ -13,6 +14,17 @@ import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
 
+/**
+ * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
+ * change of the defaults or of a base policy changes it too) and the host profile (name and hash, so
+ * loosening the profile changes it). The workspace and the file's location are left out: the approval's
+ * scope binds the workspace, and a policy read from another path is the same policy.
+ */
+export function resolvedPolicyHash(policy: Policy, host: HostProfile = GENERIC): string {
+  const { workspace: _w, source: _s, host: _h, ...rest } = policy;
+  return "sha256:" + sha256Hex(canonicalJson({ policy: rest, host: { name: host.name, hash: profileHash(host) } }));
+}
+
 /** A policy that cannot be used: the CLI exits with 2. The message carries file:line:column. */
 export class PolicyError extends Error {}
 
@@ -20,7 +32,7 @@ export class PolicyError extends Error {}
 export interface LoadedPolicy {
   policy: Policy;
   tools: ToolRegistry | undefined;
-  /** sha256: of the policy file's canonical JSON, or of the defaults when there is no file. */
+  /** sha256: identity of the resolved policy and the host profile it names (see resolvedPolicyHash). */
   hash: string;
 }
 
@@ -134,6 +146,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   const base = defaultPolicy(file.workspace !== undefined ? inFolder(folder, file.workspace) : fallbackWorkspace);
   const p: Policy = base;
   if (source) p.source = source;
+  if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
   const union = (a: string[], b: string[] | undefined) => (b ? [...new Set([...a, ...b])] : a);
   if (file.tools) {
     p.tools.allow = file.tools.allow ?? [];
@@ -201,7 +214,7 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
-    return { policy, tools: undefined, hash: "sha256:" + sha256Hex("{}") };
+    return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   let text: string;
   try {
@@ -213,6 +226,12 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   const parsed = await parsePolicyText(text, display);
   const policy = resolvePolicy(parsed, dirname(file), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
-  const { canonicalJson } = await import("../core/canonical/jcs.js");
-  return { policy, tools: policyTools(policy, options.cwd), hash: "sha256:" + sha256Hex(canonicalJson(parsed)) };
+  let host: HostProfile = GENERIC;
+  try {
+    if (policy.host !== undefined) host = loadProfile(policy.host, dirname(file));
+  } catch (err) {
+    if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
+    throw err;
+  }
+  return { policy, tools: policyTools(policy, options.cwd), hash: resolvedPolicyHash(policy, host) };
 }

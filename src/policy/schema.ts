@@ -7,6 +7,12 @@ const Severity = Type.Union([Type.Literal("off"), Type.Literal("warning"), Type.
 export const PolicyFileSchema = Type.Object(
   {
     workspace: Type.Optional(Type.String({ description: "Workspace root, relative to the policy file's folder." })),
+    host: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "The agent host the plan runs in: a profile name (`claude-code`, `generic`) or a profile file (relative to this file's folder). `--host` wins. Default: generic.",
+      }),
+    ),
     tools: Type.Optional(
       Type.Object(
         {

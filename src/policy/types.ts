@@ -15,6 +15,8 @@ export interface Limits {
 export interface Policy {
   /** Absolute workspace root. */
   workspace: string;
+  /** The host profile: a name, or an absolute profile file path; absent: generic. */
+  host?: string;
   tools: {
     allow: string[];
     allowFile?: string;

@@ -18,9 +18,11 @@ export const ApprovalRecordSchema = Type.Object(
     expires_at: Type.Optional(Timestamp("After this instant the approval is refused (set by `approve --ttl`).")),
     nonce: Type.String({ pattern: "^[0-9a-f]{32}$", description: "128 random bits: the approval's identity, consumed by the guard." }),
     single_use: Type.Boolean({ description: "When true the guard consumes the nonce: the approval cannot run twice." }),
-    policy_hash: Hash("sha256 of the canonical JSON of the policy file in force (of `{}` with no file)."),
+    policy_hash: Hash("sha256 of the canonical JSON of the resolved policy in force (the defaults merged with the policy file, and the host profile named), without its workspace and source path."),
     tools_hash: Type.Union([Hash("sha256 of the canonical tool registry in force."), Type.Null()]),
     steps: Type.Integer({ minimum: 1, description: "Number of steps approved." }),
+    host: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$", description: "The host profile the plan was approved for (absent: generic)." })),
+    host_hash: Type.Optional(Hash("sha256 of the host profile's canonical JSON: a changed profile invalidates the approval.")),
     signer: Type.Optional(
       Type.Object(
         {
@@ -50,6 +52,8 @@ export const ApprovalRecordSchema = Type.Object(
         policy_hash: "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
         tools_hash: null,
         steps: 4,
+        host: "claude-code",
+        host_hash: "sha256:c707244fba8a0376213793bfb99ef6b2a51c5878ef6e0f76937270abd2cce717",
         signer: { keyid: "3f7a5b1c9d2e4f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8", alg: "ed25519" },
       },
     ],

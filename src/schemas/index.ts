@@ -1,5 +1,6 @@
 import type { TSchema } from "typebox";
 import { ApprovalRecordSchema } from "./approval.js";
+import { HostProfileSchema } from "./host-profile.js";
 import { IkomaPlanSchema } from "./ikoma.js";
 import { IntakePlanSchema } from "./intake.js";
 import { PublishedPolicySchema } from "./policy.js";
@@ -27,6 +28,7 @@ export const SCHEMAS: readonly SchemaEntry[] = [
   entry("policy", PublishedPolicySchema),
   entry("approval", ApprovalRecordSchema),
   entry("subagent-return", SubagentReturnSchema),
+  entry("host-profile", HostProfileSchema),
   entry("report", ReportSchema),
 ];
 
@@ -48,6 +50,7 @@ export function findSchema(name: string): SchemaEntry | undefined {
 }
 
 export { ApprovalRecordSchema } from "./approval.js";
+export { HostProfileSchema } from "./host-profile.js";
 export { IkomaPlanSchema, IkomaStepSchema } from "./ikoma.js";
 export { IntakePlanSchema } from "./intake.js";
 export { PublishedPolicySchema } from "./policy.js";

@@ -1,9 +1,10 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { KeyError } from "../../approval/keys.js";
+import { KeyError, realPathOf } from "../../approval/keys.js";
 import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js";
 import { approve, keyInWorkspace, loadSigner, type Signer } from "../../approval/sign.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
+import { compileCalls, profileHash } from "../../host/profile.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
@@ -35,6 +36,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
     .option("--expected-hash <hash>", "approve only a plan with this plan hash or raw-file SHA-256")
     .option("--out <file>", "write the approval to this file (atomically) instead of standard output")
     .addOption(outputOption(["text", "json"]))
@@ -64,7 +66,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
             return EXIT.rejected;
           }
         }
-        const options = { policy: setup.policy, tools: setup.tools, expectedHash: flags.expectedHash, now: io.now };
+        const options = { policy: setup.policy, tools: setup.tools, expectedHash: flags.expectedHash, now: io.now, host: setup.host };
         const report: PlanReport =
           file === "-" ? await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: "-" }) : await validateFile(resolve(io.cwd, file), { ...options, file });
         const crash = report.internalErrors?.[0];
@@ -72,6 +74,12 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         if (!report.valid || report.planHash === undefined) {
           if (flags.output === "json") io.stdout(formatJson([report], { policy: setup.policy.source ?? null }));
           else io.stderr(formatText([report], { color: false }));
+          return EXIT.rejected;
+        }
+        // Every step must become a host call the guard can match, whatever the policy says of unknown-tool.
+        const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace)) : { calls: [] };
+        if ("diagnostics" in mapped) {
+          printApprovalResult(io, file, mapped.diagnostics, flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
         }
         const { record, text } = approve({
@@ -84,6 +92,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           ttlMs,
           singleUse: !flags.reusable && setup.policy.approval.singleUse,
           signer,
+          host: { name: setup.host.name, hash: profileHash(setup.host) },
         });
         if (flags.out !== undefined) {
           writeFileAtomic(resolve(io.cwd, flags.out), text);

@@ -1,6 +1,3 @@
-import { createPublicKey } from "node:crypto";
-import { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput } from "../../host/plan-mode.js";
-import { keyId, loadPrivateKey, type TrustedKey } from "../../approval/keys.js";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
@@ -11,6 +8,8 @@ import { GuardStateError, readState } from "../../approval/state.js";
 import { loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
 import type { Policy } from "../../policy/types.js";
+import type { HostProfile } from "../../host/profile.js";
+import type { TrustedKey } from "../../approval/keys.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
@@ -72,8 +71,24 @@ async function planMode(input: HookInput, dir: string, flags: HookFlags, claude:
     throw err;
   }
   const { policy, tools } = loaded;
+  // Loaded here, not at start-up: the hook's other calls never need the validator.
+  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { HostProfileError, loadProfile }, { resolvedPolicyHash }] = await Promise.all([
+    import("node:crypto"),
+    import("../../host/plan-mode.js"),
+    import("../../approval/keys.js"),
+    import("../../host/profile.js"),
+    import("../../node/policy.js"),
+  ]);
+  let host: HostProfile;
+  try {
+    host = loadProfile(flags.host ?? policy.host ?? "generic", io.cwd);
+  } catch (err) {
+    if (err instanceof HostProfileError) throw new UsageError(`${flags.host !== undefined ? "--host" : "the policy's host"}: ${err.message}`);
+    throw err;
+  }
+  const policyHash = resolvedPolicyHash(policy, host);
   const markdown = input.args?.plan;
-  const base = { policy, workspace: policy.workspace, now: io.now, ...(tools ? { tools } : {}) };
+  const base = { policy, workspace: policy.workspace, now: io.now, host, ...(tools ? { tools } : {}) };
   if (input.event !== "PostToolUse") {
     const check = await planModeCheck(markdown, base);
     if (!claude) {
@@ -88,7 +103,7 @@ async function planMode(input: HookInput, dir: string, flags: HookFlags, claude:
   const result = await acceptPlan(markdown, {
     ...base,
     stateDir: dir,
-    policyHash: loaded.hash,
+    policyHash,
     session: input.session,
     ...(input.cwd ? { cwd: input.cwd } : {}),
     startRun: async (planFile, approval, session) => {
@@ -96,7 +111,12 @@ async function planMode(input: HookInput, dir: string, flags: HookFlags, claude:
       const own = loadPrivateKey(policy.approval.key!);
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, io));
-      await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash: loaded.hash, policy, tools, trustedKeys: trusted, now: io.now, ...(session ? { session } : {}) });
+      try {
+        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, now: io.now, ...(session ? { session } : {}) });
+      } catch (err) {
+        if (err instanceof GuardRefusal) return err.diagnostics;
+        throw err;
+      }
     },
   });
   if (claude) io.stdout(JSON.stringify(postToolUseOutput(result)) + "\n");
@@ -121,6 +141,7 @@ interface HookFlags {
   timeout: string;
   output: "exit" | "claude";
   policy?: string | false;
+  host?: string;
 }
 
 interface RunFlags {
@@ -152,6 +173,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--timeout <ms>", "block if no decision is reached in this many milliseconds", "5000")
     .option("--policy <file>", "policy for sessions with no run (guard.noRun, guard.free) and guard.stateDir (default: plangate.yaml found walking up)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
+    .option("--host <name|file>", "agent host profile for plan mode's plans (ExitPlanMode); a run uses the profile it was approved for (default: the policy's host, else generic)")
     .action(
       wrap(async (flags: HookFlags) => {
         const claude = flags.output === "claude";
@@ -253,6 +275,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (file: string, local: StartFlags & { state?: string }, cmd: Command) => {
@@ -281,6 +304,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           policyHash: setup.policyHash,
           policy: setup.policy,
           tools: setup.tools,
+          host: setup.host,
           trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
           allowUnsigned: flags.allowUnsigned === true,
           now: io.now,

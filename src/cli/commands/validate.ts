@@ -54,6 +54,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
     .option("--context <file>", "turn context of a Markdown plan: the paths the planner has read (one a line, or a JSON array)")
     .option("--expected-hash <hash>", "reject the plan unless it has this plan hash or raw-file SHA-256")
     .option("--max-age <days>", "warn about plans older than this many days (default 30)")
@@ -90,6 +91,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
             failFast: flags.failFast === true,
             context,
             now: io.now,
+            host: setup.host,
           };
           if (input.path === "-") {
             reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: stdinName ?? "-" }));

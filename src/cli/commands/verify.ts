@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { approvalDiagnostic, toolsHash } from "../../approval/record.js";
 import { isConsumed } from "../../approval/state.js";
 import { verifyApproval } from "../../approval/verify.js";
+import { profileHash } from "../../host/profile.js";
 import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
@@ -32,6 +33,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (file: string, flags: VerifyFlags) => {
@@ -62,6 +64,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
           trustedKeys,
           allowUnsigned: flags.allowUnsigned === true,
           now: io.now(),
+          host: { name: setup.host.name, hash: profileHash(setup.host) },
           isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
         });
         const r = result.record;
