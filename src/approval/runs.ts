@@ -59,7 +59,7 @@ export interface RunState {
   progress: Progress;
   /** Tools whose calls need no step (the policy's guard.free and the host profile's free tools). */
   free: string[];
-  /** Does an expected call hold a constraint? Then calls are matched with validation's readers (shell parser, JSON Schema). */
+  /** Does an expected call hold a constraint that needs validation's readers (hasConstraints)? Then they are loaded to match calls. */
   constraints: boolean;
   audit: string;
   audit_head: AuditHead;

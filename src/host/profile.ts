@@ -39,7 +39,7 @@ export interface HostToolSpec {
 }
 
 /** What a TeDDy action gives one host input key. */
-export type TeddySource = "path" | "content" | "command" | "url" | "find" | "replace" | "matchAll" | "query" | "any";
+export type TeddySource = "path" | "content" | "fileContent" | "command" | "url" | "find" | "replace" | "matchAll" | "query" | "any";
 
 /** One host call a TeDDy action becomes. */
 export interface TeddyCall {
@@ -388,9 +388,20 @@ function literalArgs(args: Record<string, unknown>): Record<string, unknown> {
   return out ?? args;
 }
 
-/** Does any expected call (nested steps included) hold a constraint rather than a literal? */
+/**
+ * Does any expected call (nested steps included) hold a constraint that needs validation's readers to
+ * be matched: a `$schema` (the JSON Schema checker) or a `$glob` / `$regex` (which, on a command, need
+ * the shell parser)? `$enum` and `$any` need neither. Without the readers such constraints match nothing.
+ */
 export function hasConstraints(calls: readonly ExpectedCall[]): boolean {
-  return calls.some((c) => Object.values(c.args).some((v) => "constraint" in readArgument(v)) || (c.steps !== undefined && hasConstraints(c.steps)));
+  return calls.some(
+    (c) =>
+      Object.values(c.args).some((v) => {
+        const r = readArgument(v);
+        return "constraint" in r && r.constraint.kind !== "$enum" && r.constraint.kind !== "$any";
+      }) ||
+      (c.steps !== undefined && hasConstraints(c.steps)),
+  );
 }
 
 function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope: string, out: Diagnostic[], constraints: boolean): ExpectedCall[] {
@@ -499,6 +510,9 @@ function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?:
       return a.url;
     case "content":
       return a.content;
+    case "fileContent":
+      // TeDDy writes the block without its final line breaks; a model writing the file ends it with one.
+      return a.content === undefined ? undefined : { $enum: [a.content, a.content + "\n"] };
     case "command":
       return typeof s.args.command === "string" ? s.args.command : undefined;
     case "find":

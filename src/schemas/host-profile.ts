@@ -22,14 +22,14 @@ export const HostToolSpecSchema = Type.Object(
 );
 
 /** Where an argument of a host call comes from in a TeDDy action. */
-export const TEDDY_SOURCES = ["path", "content", "command", "url", "find", "replace", "matchAll", "query", "any"] as const;
+export const TEDDY_SOURCES = ["path", "content", "fileContent", "command", "url", "find", "replace", "matchAll", "query", "any"] as const;
 
 const TeddyCall = Type.Object(
   {
     tool: ToolName,
     args: Type.Record(Type.String({ minLength: 1 }), Type.Union(TEDDY_SOURCES.map((s) => Type.Literal(s))), {
       description:
-        "Host input key → what the action gives it: path (File Path), content (CREATE's block), command (EXECUTE's block), url (a Resource URL), find / replace (one EDIT pair), matchAll (Match All), query (one RESEARCH query), any (any value: the plan does not fix it).",
+        "Host input key → what the action gives it: path (File Path), content (CREATE's block, exactly as TeDDy writes it: without its final line breaks), fileContent (CREATE's block with or without one final line break: a host that writes the file itself usually ends it with one), command (EXECUTE's block), url (a Resource URL), find / replace (one EDIT pair), matchAll (Match All), query (one RESEARCH query), any (any value: the plan does not fix it).",
     }),
     each: Type.Optional(Type.Union([Type.Literal("edits"), Type.Literal("queries")], { description: "One call per EDIT pair, or per RESEARCH query." })),
     when: Type.Optional(Type.Union([Type.Literal("path"), Type.Literal("url")], { description: "Only for an action whose resource is a path, or a URL." })),
