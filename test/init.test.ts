@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { schemaComment, STARTER_POLICY } from "../src/cli/commands/init.js";
-import { parsePolicyText } from "../src/node/policy.js";
+import { CLAUDE_CODE_STARTER_POLICY, schemaComment, STARTER_POLICY } from "../src/cli/commands/init.js";
+import { loadPolicy, parsePolicyText } from "../src/node/policy.js";
 import { cli } from "./cli-io.js";
 
 let dir: string;
@@ -20,6 +20,29 @@ describe("plangate init", () => {
     expect(text).toBe(`${schemaComment(join(dir, "plangate.yaml"))}\n${STARTER_POLICY}`);
     expect(text).toContain("# ");
     await expect(parsePolicyText(text, "plangate.yaml")).resolves.toMatchObject({ workspace: ".", plan: { maxAgeDays: 30 } });
+  });
+  it("--host claude-code writes the Claude Code starter policy: the profile, constraints allowed, free reads, plan mode's plans pending", async () => {
+    const r = await cli(["init", "--host", "claude-code"], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stdout: "wrote plangate.yaml\n" });
+    const text = readFileSync(join(dir, "plangate.yaml"), "utf8");
+    expect(text).toBe(`${schemaComment(join(dir, "plangate.yaml"))}\n${CLAUDE_CODE_STARTER_POLICY}`);
+    const { policy } = await loadPolicy({ cwd: dir });
+    expect(policy).toMatchObject({ host: "claude-code", plan: { constraints: "allow", allowOpenArguments: false }, guard: { free: ["Read", "Glob", "Grep", "LS"], noRun: "allow-free" }, approval: { onPlanAccepted: "pending" } });
+    // The example plan of examples/claude-code validates under it, the profile's tools being the allow list.
+    const md = readFileSync(join(import.meta.dirname, "../examples/claude-code/plan.md"), "utf8");
+    writeFileSync(join(dir, "plan.json"), md.slice(md.indexOf("```json\n") + 8, md.lastIndexOf("```")));
+    const ok = await cli(["validate", "plan.json", "-o", "json"], { cwd: dir });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    // A tool Claude Code does not have is refused under it.
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: "a.txt", content: "x" } }] }));
+    const bad = await cli(["validate", "bad.json"], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("unknown-tool");
+  });
+  it("--host with no starter policy is a usage error (exit 2)", async () => {
+    const r = await cli(["init", "--host", "vscode"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no starter policy for "vscode" (known: generic, claude-code)');
   });
   it("refuses to overwrite an existing file without --force (exit 2)", async () => {
     writeFileSync(join(dir, "plangate.yaml"), "mine: true\n");

@@ -49,6 +49,48 @@ rules:
 `;
 
 /**
+ * The starter policy for Claude Code (`plangate init --host claude-code`): the claude-code host profile,
+ * argument constraints allowed, free reads, plan mode's accepted plans recorded for approval.
+ */
+export const CLAUDE_CODE_STARTER_POLICY = `# plangate policy for Claude Code: the plan accepted in plan mode is the contract of the session.
+# Every field is optional; omitted fields keep the built-in defaults. Relative paths resolve against
+# this file's folder. Reference: plangate --help, plangate explain RULE-ID, README "Host profiles".
+
+workspace: .
+
+# Claude Code's tools (profiles/claude-code.json): absolute file paths inside the workspace equal the
+# plan's relative ones, Bash's description and timeout and Read's offset and limit are not compared.
+# With no tools.allow, the profile's tools (Read, Write, Edit, Bash, …, mcp__*) are the allow list.
+host: claude-code
+
+commands:
+  # Programs a Bash step may run (each simple command after the shell parse); empty: any not denied.
+  allow: []
+  deny: []
+
+plan:
+  constraints: allow        # a step may say {"$glob": "tests/**/*.py"}, {"$enum": [...]}, {"$regex": "..."}
+  allowOpenArguments: false # true: {"$any": true} may leave a path or a command open
+
+guard:
+  # Where runs, audit trails and consumed approvals live (outside the workspace).
+  # Default: $XDG_STATE_HOME/plangate, else ~/.local/state/plangate.
+  # stateDir: /home/me/.local/state/plangate
+  free: [Read, Glob, Grep, LS]  # reads need no step (still kept inside the workspace, and audited)
+  noRun: allow-free             # a session with no run may use the free tools only
+
+approval:
+  # pending: an accepted plan waits for plangate approve. sign-and-start: it is signed with the key
+  # below (plangate keygen --out DIR, outside every workspace) and its run starts at once.
+  onPlanAccepted: pending
+  # key: /home/me/.config/plangate/plangate.key
+  ttl: 8h
+`;
+
+/** The starter policy for each built-in host profile. */
+export const STARTER_POLICIES: Record<string, string> = { generic: STARTER_POLICY, "claude-code": CLAUDE_CODE_STARTER_POLICY };
+
+/**
  * The first line of a written policy: editors with the YAML language server (VS Code's YAML extension,
  * Neovim, Helix) read it and complete and check the file against the published policy schema. The path
  * is that of the installed package, relative to the policy file when it can be.
@@ -68,9 +110,12 @@ export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
     .description("write a commented starter plangate.yaml")
     .option("--out <file>", "where to write it", "plangate.yaml")
     .option("--force", "overwrite an existing file")
+    .option("--host <name>", `the agent host the policy is for (${Object.keys(STARTER_POLICIES).join(", ")})`, "generic")
     .addOption(outputOption(["text", "json"]))
     .action(
-      wrap(async (flags: { out: string; force?: boolean; output: string }) => {
+      wrap(async (flags: { out: string; force?: boolean; output: string; host: string }) => {
+        const starter = Object.hasOwn(STARTER_POLICIES, flags.host) ? STARTER_POLICIES[flags.host]! : undefined;
+        if (starter === undefined) throw new UsageError(`--host: no starter policy for "${flags.host}" (known: ${Object.keys(STARTER_POLICIES).join(", ")})`);
         const path = resolve(io.cwd, flags.out);
         if (existsSync(path) && flags.force !== true) throw new UsageError(`${flags.out} already exists; pass --force to overwrite it`);
         // A second policy file beside the first would make discovery refuse the folder as ambiguous.
@@ -79,7 +124,7 @@ export function registerInit(program: Command, io: CliIO, wrap: Wrap): void {
           if (other !== undefined) throw new UsageError(`${join(dirname(flags.out), other)} is already a policy file in that folder; two would be ambiguous: edit it, or remove it first`);
         }
         try {
-          writeFileAtomic(path, path.endsWith(".json") ? STARTER_POLICY : `${schemaComment(path)}\n${STARTER_POLICY}`);
+          writeFileAtomic(path, path.endsWith(".json") ? starter : `${schemaComment(path)}\n${starter}`);
         } catch (err) {
           throw new UsageError(`cannot write ${flags.out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
