@@ -53,6 +53,27 @@ describe("examples/claude-code", () => {
     expect(commands("SubagentStop")).toEqual([[undefined, hook]]);
   });
 
+  it("the constraints CLAUDE.md shows validate under the Claude Code starter policy", async () => {
+    const { parsePolicyText, resolvePolicy } = await import("../src/node/policy.js");
+    const { CLAUDE_CODE_STARTER_POLICY } = await import("../src/cli/commands/init.js");
+    const { loadProfile } = await import("../src/host/profile.js");
+    const policy = resolvePolicy(await parsePolicyText(CLAUDE_CODE_STARTER_POLICY, "plangate.yaml"), ws, ws);
+    const text = read("CLAUDE.md");
+    const shown = [...text.matchAll(/`(\{"\$(?:glob|enum|regex)"[^`]*\})`/g)].map((m) => JSON.parse(m[1]!) as unknown);
+    expect(shown).toHaveLength(4);
+    const plan = {
+      steps: [
+        { tool: "Read", arguments: { file_path: shown[0] }, intent: "read a test" },
+        { tool: "Bash", arguments: { command: shown[1] }, intent: "run a test" },
+        { tool: "Bash", arguments: { command: shown[2] }, intent: "test or lint" },
+        { tool: "Write", arguments: { file_path: "notes.md", content: shown[3] }, intent: "write a note" },
+      ],
+    };
+    const host = loadProfile("claude-code");
+    const report = await validatePlan(JSON.stringify(plan), { file: "plan.json", policy, workspace: ws, now: NOW, host });
+    expect(report.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
   it("the README's plan-mode settings are examples/claude-code/settings.json", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("### Plan mode (Claude Code)"));

@@ -529,8 +529,8 @@ function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?:
 }
 
 /** The diagnostics a plan gets on this host at validation: steps that map to no host call (none for generic). */
-export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string): Diagnostic[] {
+export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): Diagnostic[] {
   if (Object.keys(p.tools).length === 0 && !p.teddy) return [];
-  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope));
+  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope), options);
   return "diagnostics" in r ? r.diagnostics : [];
 }

@@ -77,7 +77,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           return EXIT.rejected;
         }
         // Every step must become a host call the guard can match, whatever the policy says of unknown-tool.
-        const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace)) : { calls: [] };
+        const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
         if ("diagnostics" in mapped) {
           printApprovalResult(io, file, mapped.diagnostics, flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
