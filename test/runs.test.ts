@@ -291,6 +291,28 @@ describe("runs per session in a state directory", () => {
     expect(readRun(k.dir, run).status).toBe("complete");
   }, 60_000);
 
+  it.skipIf(!built)("guard repair completes a run whose guard stopped between the last step's allow and the run's completion", async () => {
+    const k = kit();
+    const { run } = await start(k, ["--session", "s"]);
+    const file = join(k.dir, "runs", `${run}.json`);
+    for (let i = 0; i < PLAN.length - 1; i++) expect((await hook(k.dir, input("s", k.workspace, PLAN[i]!.tool, PLAN[i]!.params))).code).toBe(0);
+    const before = readFileSync(file);
+    expect((await hook(k.dir, input("s", k.workspace, PLAN.at(-1)!.tool, PLAN.at(-1)!.params))).code).toBe(0);
+    // As if killed after the allow line: the run as it was, the trail without its complete line.
+    const trail = readRun(k.dir, run).audit;
+    const lines = readFileSync(trail, "utf8").trimEnd().split("\n");
+    expect(JSON.parse(lines.at(-1)!).event).toBe("complete");
+    writeFileSync(trail, lines.slice(0, -1).join("\n") + "\n");
+    writeFileSync(file, before);
+    expect(readRun(k.dir, run).status).toBe("active");
+    const repair = await cli(["guard", "repair", run, "--state-dir", k.dir]);
+    expect(repair.code, repair.stdout + repair.stderr).toBe(0);
+    expect(readRun(k.dir, run).status).toBe("complete");
+    const v = await cli(["audit", "verify", trail, "--state", file]);
+    expect(v.stdout).toMatch(/chain intact; authenticated/);
+    expect(JSON.parse(readFileSync(trail, "utf8").trimEnd().split("\n").at(-1)!).event).toBe("complete");
+  });
+
   it("guard repair marks a run broken and stops it when the trail past the anchor cannot be trusted", async () => {
     for (const damage of ["torn", "forged"] as const) {
       const k = kit();

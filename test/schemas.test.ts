@@ -36,6 +36,26 @@ describe("schema drift", () => {
   it("the committed schemas/ folder matches what plangate publishes (run `plangate schema --out schemas`)", () => {
     expect(checkSchemas(committed)).toEqual([]);
   });
+  it("the standalone validators in src/generated/ are compiled from the committed schemas (run `node scripts/gen-validators.mjs`)", async () => {
+    const { VALIDATED, generate, moduleName } = (await import("../scripts/gen-validators.mjs")) as unknown as { VALIDATED: string[]; generate(n: string): string; moduleName(n: string): string };
+    const { readFileSync } = await import("node:fs");
+    for (const name of VALIDATED) expect(readFileSync(new URL(`../src/generated/${moduleName(name)}`, import.meta.url), "utf8"), name).toBe(generate(name));
+  });
+
+  it("the run-time validators refuse what the published schema refuses, keywords the old checker skipped included", async () => {
+    const { schemaErrors } = await import("../src/core/schema-errors.js");
+    const validatePolicy = (await import("../src/generated/validate-policy.js")).default as Parameters<typeof schemaErrors>[0];
+    const none = () => ({});
+    expect(schemaErrors(validatePolicy, {}, none)).toEqual([]);
+    expect(schemaErrors(validatePolicy, { workspace: 3 }, none)[0]).toMatchObject({ instancePath: "/workspace", keyword: "type", message: "must be string" });
+    expect(schemaErrors(validatePolicy, { tools: { allow: "x" } }, none)[0]).toMatchObject({ instancePath: "/tools/allow", message: "must be array" });
+    expect(schemaErrors(validatePolicy, { bogus: 1 }, none)[0]).toMatchObject({ keyword: "additionalProperties", params: { additionalProperty: "bogus" } });
+    // maxItems and uniqueItems: skipped by the hand-written checker plangate used before.
+    expect(schemaErrors(validatePolicy, { guard: { free: Array.from({ length: 201 }, (_, i) => `t${i}`) } }, none)[0]).toMatchObject({ instancePath: "/guard/free", message: "must have at most 200 items" });
+    const validateProfile = (await import("../src/generated/validate-host-profile.js")).default as Parameters<typeof schemaErrors>[0];
+    expect(schemaErrors(validateProfile, { name: "x", tools: { Bash: { paths: ["a", "a"] } }, free: [] }, none)[0]).toMatchObject({ instancePath: "/tools/Bash/paths", keyword: "uniqueItems" });
+  });
+
   it("ignores formatting but reports a missing, changed, broken or unexpected file", () => {
     const dir = mkdtempSync(join(tmpdir(), "plangate-schemas-"));
     try {

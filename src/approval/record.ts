@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { publishedSchemaErrors } from "../node/published-schema.js";
+import { schemaErrors } from "../core/schema-errors.js";
+import validateApproval from "../generated/validate-approval.js";
+import { publishedSchema } from "../node/published-schema.js";
 import type { ApprovalRecord } from "../schemas/approval.js";
 import { VERSION } from "../version.js";
 
@@ -78,7 +80,7 @@ export function toolsHash(tools: ToolRegistry | undefined): string | null {
 
 /** The ways a value fails the record schema, as short `/path: message` strings. */
 export function recordErrors(value: unknown): string[] {
-  return publishedSchemaErrors("approval", value)
+  return schemaErrors(validateApproval, value, () => publishedSchema("approval"))
     .slice(0, 5)
     .map((e) => `${e.instancePath || "/"}: ${e.keyword === "additionalProperties" ? `unknown member "${String(e.params.additionalProperty)}"` : e.message}`);
 }

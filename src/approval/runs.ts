@@ -726,6 +726,15 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
     next.repaired_at = now.toISOString();
     next.audit_head = whole.head;
     next.audit_bytes = bytes.byteLength;
+    if (next.status === "active" && progressDone(next.expected, next.progress) && isFinished(next.expected, next.progress.cursor)) {
+      // The guard was stopped between the last step's allow and the run's completion: complete it, audited.
+      const audit = new AuditLog(run.audit, { head: whole.head, from: run.audit_from, bytes: bytes.byteLength, tail: true }, key);
+      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: "completed by guard repair: the last step's allow was recorded" });
+      const a = audit.anchor();
+      next.status = "complete";
+      next.audit_head = a.head;
+      next.audit_bytes = a.bytes;
+    }
     writeRun(root, next);
     return { action: "rolled-forward", detail: `${lines.length} audit line(s) past the run's anchor chain from it and carry valid MACs: applied (the trail now ends at line ${whole.head.count})`, run: next };
   });

@@ -5,7 +5,8 @@ import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { isDollarObject, LITERAL_KEY, readArgument, type ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { globMatcher } from "../core/glob.js";
-import { schemaErrors } from "../core/mini-schema.js";
+import { schemaErrors } from "../core/schema-errors.js";
+import validateHostProfile from "../generated/validate-host-profile.js";
 import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReason } from "../core/paths.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
@@ -122,7 +123,7 @@ export function parseProfile(text: string, shown: string): HostProfile {
     const pos = doc.lines.position(issue.start);
     throw new HostProfileError(`${shown}:${pos.line}:${pos.column}: ${issue.message}`);
   }
-  const errors = schemaErrors(publishedSchema("host-profile"), doc.value);
+  const errors = schemaErrors(validateHostProfile, doc.value, () => publishedSchema("host-profile"));
   if (errors.length > 0) {
     const e = errors[0]!;
     const what = e.keyword === "additionalProperties" ? `unknown key "${String(e.params.additionalProperty)}"` : (e.message ?? e.keyword);

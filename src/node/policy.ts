@@ -5,7 +5,8 @@ import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, loadProfile, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
-import { schemaErrors } from "../core/mini-schema.js";
+import { schemaErrors } from "../core/schema-errors.js";
+import validatePolicy from "../generated/validate-policy.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
 import type { Policy } from "../policy/types.js";
@@ -92,7 +93,7 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
     throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ""}`);
   }
   const value = doc.value === null ? {} : doc.value;
-  const errors = schemaErrors(policySchema(), value);
+  const errors = schemaErrors(validatePolicy, value, policySchema);
   if (errors.length > 0) {
     const e = errors[0]!;
     if (e.keyword === "additionalProperties") {

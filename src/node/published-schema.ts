@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type SchemaError, schemaErrors } from "../core/mini-schema.js";
 
 const cache = new Map<string, Record<string, unknown>>();
 
@@ -20,9 +19,4 @@ export function publishedSchema(name: string): Record<string, unknown> {
 /** Where a published schema file is on this machine (inside the installed package). */
 export function publishedSchemaPath(name: string): string {
   return fileURLToPath(new URL(`../../schemas/${name}.schema.json`, import.meta.url));
-}
-
-/** The errors of a value against a published schema (empty when it conforms). */
-export function publishedSchemaErrors(name: string, value: unknown): SchemaError[] {
-  return schemaErrors(publishedSchema(name), value);
 }
