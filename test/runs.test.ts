@@ -30,7 +30,7 @@ async function start(k: Kit & { dir: string }, extra: string[] = [], name?: stri
   const approval = await approvalOf(k, name);
   const r = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "-o", "json", ...extra], { cwd: k.workspace });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as { run: string; session: string | null; status: string };
+  return JSON.parse(r.stdout).results[0] as { run: string; session: string | null; status: string };
 }
 
 const input = (session: string | undefined, cwd: string, tool: string, args: unknown, event = "PreToolUse") =>
@@ -389,7 +389,7 @@ describe("free tools and sessions without a run", () => {
     writeFileSync(join(k.root, "a.json"), approve.stdout);
     const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s", "-o", "json"], { cwd: k.workspace });
     expect(s.code, s.stdout).toBe(0);
-    const run = JSON.parse(s.stdout).run as string;
+    const run = JSON.parse(s.stdout).results[0].run as string;
     expect(readRun(k.dir, run).free).toEqual(["read_file"]);
     const h = (tool: string, args: unknown) => hookCli(k, input("s", k.workspace, tool, args));
     expect(decisionOf((await h("read_file", { path: "notes.txt" })).stdout)).toBe("allow");
