@@ -1,5 +1,4 @@
 import type { Diagnostic, Severity } from "../core/diagnostic.js";
-import type { PlanReport } from "../engine.js";
 import { explainText } from "../rules/explain.js";
 import { RULES } from "../rules/index.js";
 import { ruleReadme } from "../rules/readme.js";
