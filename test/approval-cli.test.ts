@@ -55,6 +55,17 @@ describe("approval commands: flags, output and exit codes", () => {
       ["approval-plan-mismatch", "two.json"],
     ]);
   });
+  it("approve prints the bare approval record (a DSSE envelope when signed) whatever --output says", async () => {
+    const k = approvalKit();
+    const base = ["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile];
+    for (const out of [[], ["-o", "json"], ["--output", "text"]]) {
+      const r = await cli([...base, ...out], { cwd: k.workspace });
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(Object.keys(doc).sort()).toEqual(["payload", "payloadType", "signatures"]);
+      expect(doc.payloadType).toBe("application/vnd.plangate.approval+json");
+    }
+  });
   it("verify refuses an approval count that does not pair one to one with the plans (usage error, exit 2)", async () => {
     const k = approvalKit();
     const a1 = join(k.root, "a1.json");
