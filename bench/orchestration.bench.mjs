@@ -10,8 +10,8 @@ import {
   checkReturn,
   checkTask,
   FileSessionRegistry,
-  loadTokenCounter,
 } from "../dist/index.js";
+import { loadTokenCounter } from "../dist/orchestration/index.js";
 
 const now = new Date("2026-11-22T12:00:00Z");
 const ws = mkdtempSync(join(tmpdir(), "plangate-bench-"));

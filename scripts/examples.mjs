@@ -20,6 +20,22 @@ for (const kind of ["valid", "invalid"]) {
     console.error(`expected exit ${expected} for the ${kind} examples, got ${r.status}`);
     wrong++;
   }
+  // Each file on its own verdict: one rejected plan must not hide an invalid example that passes.
+  const j = spawnSync(process.execPath, [bin, "validate", ...flags, ...group, "--output", "json"], { cwd: new URL("..", import.meta.url), encoding: "utf8" });
+  let results = [];
+  try {
+    results = JSON.parse(j.stdout).results;
+  } catch {
+    console.error(`the JSON report of the ${kind} examples could not be read (exit ${j.status})`);
+    wrong++;
+  }
+  for (const f of group) {
+    const res = results.find((x) => x.file === f);
+    if (!res || res.valid !== (kind === "valid")) {
+      console.error(`${f}: expected ${kind === "valid" ? "accepted" : "rejected"}, got ${res ? (res.valid ? "accepted" : "rejected") : "no result"}`);
+      wrong++;
+    }
+  }
 }
 console.log(wrong === 0 ? "\nexamples: every verdict as expected" : "\nexamples: unexpected verdicts");
 process.exitCode = wrong === 0 ? 0 : 1;

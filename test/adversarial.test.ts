@@ -10,6 +10,9 @@
  * is read_file in.txt); "valid" is exit 0 (allowed), and each rule id must be the one the block names.
  *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } },
  *     "registry": { "error": [substrings], "merge": [files], "plan": {...} } (optional) }
+ *     "policyFile": { "error": [substrings] } (optional) }
+ * With "policyFile", the case's file is a policy file (policy-extends/: extends and overrides), loaded as
+ * `--policy FILE` loads it with its bases: refused with every "error" substring, or (no "error") it loads.
  * With "registry", the case's file is a tool registry (a whitelist or an MCP tools/list result), read as
  * plangate reads `--tools` and merged with the "merge" files (relative to the fixture's folder). Either it
  * must be refused with a message holding every "error" substring, or it must load and "plan" is validated
@@ -30,6 +33,7 @@ import type { Diagnostic } from "../src/core/diagnostic.js";
 import type { ToolRegistry } from "../src/core/tools.js";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tools-file.js";
+import { loadPolicy, PolicyError } from "../src/node/policy.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/policy/types.js";
 import { FileSessionRegistry } from "../src/orchestration/registry.js";
@@ -49,6 +53,7 @@ interface Expectation {
   valid?: boolean;
   absent?: string[];
   registry?: { error?: string[]; merge?: string[]; plan?: unknown };
+  policyFile?: { error?: string[] };
   options?: {
     dialect?: ValidateOptions["dialect"];
     syntax?: ValidateOptions["syntax"];
@@ -184,6 +189,7 @@ describe("adversarial corpus", () => {
     describe.skipIf(folder.missing.length > 0)(`${title}${folder.missing.length ? ` (waits for ${folder.missing.join(", ")})` : ""}`, () => {
       it.each(folder.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
         if (c.expect.registry) return registryCase(c);
+        if (c.expect.policyFile) return policyFileCase(c);
         const o = c.expect.options ?? {};
         if (o.hook) return hookCase(c);
         if (o.planMode) return planModeCase(c);
@@ -198,6 +204,25 @@ describe("adversarial corpus", () => {
     });
   }
 });
+
+/** A policy file case: loaded as `--policy FILE` loads it (its bases too); refused with every "error" substring, or loads. */
+async function policyFileCase(c: Case): Promise<void> {
+  const p = c.expect.policyFile!;
+  const started = performance.now();
+  let error: unknown;
+  try {
+    await loadPolicy({ file: c.file, cwd: dirname(c.file) });
+  } catch (err) {
+    error = err;
+  }
+  expect(performance.now() - started).toBeLessThan(CASE_MS);
+  if (!p.error?.length) {
+    expect(error).toBeUndefined();
+    return;
+  }
+  expect(error, "the policy loaded").toBeInstanceOf(PolicyError);
+  for (const part of p.error) expect((error as Error).message).toContain(part);
+}
 
 /** A registry case: it is refused (within the time bound) with the expected message, or it loads and judges its plan. */
 async function registryCase(c: Case): Promise<void> {

@@ -15,11 +15,82 @@ describe("approval commands: flags, output and exit codes", () => {
     const ok = await cli(["verify", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile, "--output", "json"], { cwd: k.workspace });
     expect(ok.code).toBe(0);
     const doc = JSON.parse(ok.stdout);
-    expect(doc).toMatchObject({ ok: true, keyid: k.trustedKeys[0]!.keyid, diagnostics: [] });
-    expect(doc.record.status).toBe("approved");
+    expect(doc).toMatchObject({ version: 1, results: [{ file: "plan.json", valid: true, keyid: k.trustedKeys[0]!.keyid, diagnostics: [] }], summary: { files: 1, valid: 1, errors: 0 } });
+    expect(doc.results[0].record.status).toBe("approved");
     const bad = await cli(["verify", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--output", "json"], { cwd: k.workspace });
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["approval-untrusted-key"]);
+    expect(JSON.parse(bad.stdout).results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["approval-untrusted-key"]);
+  });
+  it("verify takes several plans, each with its own --approval in order: one result per plan in the envelope, SARIF too", async () => {
+    const k = approvalKit();
+    const second = [{ tool: "read_file", description: "read it again", params: { path: "data.csv" } }];
+    const secondText = JSON.stringify(second, null, 2);
+    writeFileSync(join(k.workspace, "two.json"), secondText);
+    const a1 = join(k.root, "a1.json");
+    const a2 = join(k.root, "a2.json");
+    writeFileSync(a1, k.sign(await k.record()));
+    writeFileSync(a2, k.sign(await k.record({}, { planText: secondText })));
+    const base = ["--tools", k.toolsFile, "--trusted-keys", k.keys.publicFile];
+    const both = await cli(["verify", "plan.json", "two.json", "--approval", a1, "--approval", a2, ...base, "-o", "json"], { cwd: k.workspace });
+    expect(both.code, both.stdout + both.stderr).toBe(0);
+    const doc = JSON.parse(both.stdout);
+    expect(doc).toMatchObject({ version: 1, summary: { files: 2, valid: 2, errors: 0, warnings: 0 } });
+    expect(doc.results.map((r: { file: string; approval: string; valid: boolean }) => [r.file, r.approval, r.valid])).toEqual([
+      ["plan.json", a1, true],
+      ["two.json", a2, true],
+    ]);
+    // Swapped: each plan is checked against the other's approval, and both fail, each in its own result.
+    const swapped = await cli(["verify", "plan.json", "two.json", "--approval", a2, "--approval", a1, ...base, "-o", "json"], { cwd: k.workspace });
+    expect(swapped.code).toBe(1);
+    const sd = JSON.parse(swapped.stdout);
+    expect(sd.summary).toMatchObject({ files: 2, valid: 0 });
+    for (const r of sd.results) expect(r.diagnostics.map((d: { rule: string }) => d.rule)).toContain("approval-plan-mismatch");
+    const text = await cli(["verify", "plan.json", "two.json", "--approval", a2, "--approval", a1, ...base], { cwd: k.workspace });
+    expect(text.stdout).toMatch(/^plan\.json: error: .*\[approval-plan-mismatch\]/m);
+    expect(text.stdout).toMatch(/^two\.json: error: .*\[approval-plan-mismatch\]/m);
+    const sarif = JSON.parse((await cli(["verify", "plan.json", "two.json", "--approval", a2, "--approval", a1, ...base, "-o", "sarif"], { cwd: k.workspace })).stdout);
+    expect(sarif.version).toBe("2.1.0");
+    expect(sarif.runs[0].results.map((r: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => [r.ruleId, r.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
+      ["approval-plan-mismatch", "plan.json"],
+      ["approval-plan-mismatch", "two.json"],
+    ]);
+  });
+  it("approve prints the bare approval record (a DSSE envelope when signed) whatever --output says", async () => {
+    const k = approvalKit();
+    const base = ["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile];
+    for (const out of [[], ["-o", "json"], ["--output", "text"]]) {
+      const r = await cli([...base, ...out], { cwd: k.workspace });
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(Object.keys(doc).sort()).toEqual(["payload", "payloadType", "signatures"]);
+      expect(doc.payloadType).toBe("application/vnd.plangate.approval+json");
+    }
+  });
+  it("verify refuses an approval count that does not pair one to one with the plans (usage error, exit 2)", async () => {
+    const k = approvalKit();
+    const a1 = join(k.root, "a1.json");
+    writeFileSync(a1, k.sign(await k.record()));
+    writeFileSync(join(k.workspace, "two.json"), "[]");
+    for (const args of [
+      ["verify", "plan.json", "two.json", "--approval", a1],
+      ["verify", "plan.json", "--approval", a1, "--approval", a1],
+      ["verify", "plan.json", "two.json"],
+    ]) {
+      const r = await cli([...args, "--trusted-keys", k.keys.publicFile, "-o", "json"], { cwd: k.workspace });
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe("usage");
+      expect(r.stderr).toMatch(/--approval/);
+    }
+  });
+  it("audit verify --output sarif reports the broken chain with its rule", async () => {
+    const k = approvalKit();
+    const log = join(k.guardDir, "none.log");
+    const r = await cli(["audit", "verify", log, "-o", "sarif"]);
+    expect(r.code).toBe(1);
+    const sarif = JSON.parse(r.stdout);
+    expect(sarif.runs[0].results.map((x: { ruleId: string }) => x.ruleId)).toEqual(["audit-chain-broken"]);
+    const json = JSON.parse((await cli(["audit", "verify", log, "-o", "json"])).stdout);
+    expect(json).toMatchObject({ version: 1, results: [{ file: log, valid: false, level: "broken", diagnostics: [{ rule: "audit-chain-broken" }] }], summary: { files: 1, valid: 0, errors: 1 } });
   });
   it("a missing approval or plan file is exit 1; a missing flag or unreadable trusted keys is a usage error", async () => {
     const k = approvalKit();
@@ -86,7 +157,7 @@ describe("approval commands: flags, output and exit codes", () => {
     expect(bare.stdout).toContain("[unknown-tool]");
     expect(bare.stdout).toContain('tools.allow: ["*"]');
     const json = await cli(["approve", "plan.json", ...key, "--output", "json"], { cwd: k.workspace });
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, diagnostics: [{ rule: "unknown-tool", severity: "error" }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ version: 1, results: [{ valid: false, diagnostics: [{ rule: "unknown-tool", severity: "error" }] }], summary: { valid: 0 } });
     // validate only warns, once.
     const v = await cli(["validate", "plan.json", "--output", "json"], { cwd: k.workspace });
     expect([v.code, JSON.parse(v.stdout).summary.warnings]).toEqual([0, 1]);

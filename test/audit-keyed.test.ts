@@ -73,7 +73,7 @@ describe("keyed audit chain", () => {
     }
     const v = await cli(["audit", "verify", r.audit, "--state", r.state, "--output", "json"]);
     expect(v.code).toBe(0);
-    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, level: "authenticated", entries: 3, authenticated: { from: 1, to: 3 }, diagnostics: [] });
+    expect(JSON.parse(v.stdout)).toMatchObject({ version: 1, results: [{ file: r.audit, valid: true, level: "authenticated", entries: 3, authenticated: { from: 1, to: 3 }, diagnostics: [] }], summary: { files: 1, valid: 1 } });
   });
 
   /** Each forgery: the rewritten log, the 1-based line the keyed check names (undefined: the head check). */
@@ -104,7 +104,8 @@ describe("keyed audit chain", () => {
     // With the state: the forgery is found, at the line it starts.
     const keyed = await cli(["audit", "verify", r.audit, "--state", r.state, "--output", "json"]);
     expect(keyed.code).toBe(1);
-    const doc = JSON.parse(keyed.stdout);
+    const doc = JSON.parse(keyed.stdout).results[0];
+    expect(doc.valid).toBe(false);
     expect(doc.level).toBe("broken");
     expect(doc.diagnostics.map((d: { rule: string }) => d.rule)).toContain("audit-chain-broken");
     if (f.line !== undefined) expect(doc.diagnostics[0]).toMatchObject({ rule: "audit-chain-broken", line: f.line });
@@ -119,7 +120,8 @@ describe("keyed audit chain", () => {
     const state = join(k.guardDir, "state.json");
     const r = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state", state, "--audit", join(k.guardDir, "audit.log"), "--trusted-keys", k.keys.publicFile, "--consumed-dir", join(k.guardDir, "c"), "-o", "json"], { cwd: k.workspace });
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(r.stdout).results[0];
+    expect(doc).toMatchObject({ file: "plan.json", valid: true, diagnostics: [] });
     expect(doc.state).toMatchObject({ version: 2, audit_from: 0, max_input_bytes: 1 << 20 });
     expect(doc.state).not.toHaveProperty("audit_key");
     expect(r.stdout + r.stderr).not.toContain(readState(state).audit_key!);
@@ -203,7 +205,7 @@ describe("keyed audit chain", () => {
     expect(v.stdout).toMatch(/written by plangate 0\.1 and holds no audit key.*\[audit-unauthenticated\]/);
     const chainOnly = await cli(["audit", "verify", r.audit, "--state", legacy, "--chain-only", "--output", "json"]);
     expect(chainOnly.code).toBe(0);
-    expect(JSON.parse(chainOnly.stdout)).toMatchObject({ ok: true, level: "chain", authenticated: null });
+    expect(JSON.parse(chainOnly.stdout).results[0]).toMatchObject({ valid: true, level: "chain", authenticated: null });
     // The 0.1 state still pins the head: a cut tail is found.
     writeFileSync(r.audit, readFileSync(r.audit, "utf8").split("\n").slice(0, 2).join("\n") + "\n");
     expect((await cli(["audit", "verify", r.audit, "--state", legacy, "--chain-only"])).stdout).toMatch(/ends at line 2.*\[audit-chain-broken\]/);

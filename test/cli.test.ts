@@ -116,6 +116,17 @@ describe("seal, migrate, hash", () => {
     expect(env.plan).toEqual(plan);
     expect((await cli(["validate", "migrated.json"], { cwd: dir })).code).toBe(0);
   });
+  it("seal and migrate --output json print the report envelope, the checksum and the text or the file written in the result", async () => {
+    write("env3.json", '{\n  "version": "1.0",\n  "plan": [{"tool": "a"}]\n}\n');
+    const sealed = JSON.parse((await cli(["seal", "env3.json", "-o", "json"], { cwd: dir })).stdout);
+    expect(sealed).toMatchObject({ version: 1, results: [{ file: "env3.json", valid: true, checksum: pythonChecksum([{ tool: "a" }]), diagnostics: [] }], summary: { files: 1, valid: 1, errors: 0 } });
+    expect(JSON.parse(sealed.results[0].text).checksum).toBe(pythonChecksum([{ tool: "a" }]));
+    const migrated = JSON.parse((await cli(["migrate", "legacy.json", "--out", "m2.json", "-o", "json"], { cwd: dir })).stdout);
+    expect(migrated.results[0]).toMatchObject({ file: "legacy.json", valid: true, written: "m2.json", checksum: pythonChecksum(plan) });
+    const refused = await cli(["seal", "legacy.json", "-o", "json"], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ version: 1, results: [{ file: "legacy.json", valid: false }], summary: { files: 1, valid: 0, errors: 1 } });
+  });
   it("hash prints the plan hash, the same for equal plans written differently", async () => {
     write("h1.json", '{"a": 1, "b": [1, 2]}');
     write("h2.json", '{\n  "b": [1, 2],\n  "a": 1\n}');

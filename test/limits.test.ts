@@ -86,7 +86,7 @@ describe("input size on the command line", () => {
     truncateSync(big, 64 * 1024 * 1024 + 1); // sparse: costs no disk and would cost 64 MiB of memory if read
     const r = await cli(["seal", big, "--output", "json"], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).diagnostics[0].rule).toBe("limit-exceeded");
+    expect(JSON.parse(r.stdout).results[0].diagnostics[0].rule).toBe("limit-exceeded");
   });
 
   it("rejects standard input over the policy's size limit", async () => {

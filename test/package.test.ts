@@ -44,4 +44,35 @@ describe("package", () => {
     expect(r.err).toBe("");
     expect(r.out.trim()).toBe("function");
   });
+
+  it("exports exactly the documented library surface (change this list on purpose, with the README's Library section)", () => {
+    const names = (entry: string) => {
+      const r = node(["--input-type=module", "-e", `const m = await import(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(m).sort()))`]);
+      expect(r.err).toBe("");
+      return JSON.parse(r.out) as string[];
+    };
+    expect(names("plangate")).toEqual([
+      "APPROVAL_PAYLOAD_TYPE", "AuditLog", "ContextFileError", "ExecutionGuard", "FileSessionRegistry", "GuardRefusal",
+      "HostProfileError", "KeyError", "MemorySessionRegistry", "PolicyError", "RULES", "VERSION", "approve",
+      "checkDelegation", "checkReturn", "checkTask", "createRecord", "defaultPolicy", "discoverPolicy", "explainText",
+      "findRule", "formatFeedback", "formatJson", "formatSarif", "formatText", "generateKeyFiles", "keyId",
+      "loadContextFile", "loadPolicy", "loadPrivateKey", "loadProfile", "loadSigner", "loadToolsFile", "loadTrustedKeys",
+      "migrateLegacy", "parseContextText", "parseToolsText", "parseTtl", "planHash", "policyForFile", "reportJson",
+      "sealEnvelope", "signEnvelope", "toolsHash", "validateFile", "validatePlan", "verifyApproval", "verifyAuditText",
+    ]);
+    expect(names("plangate/schemas")).toEqual([
+      "ApprovalRecordSchema", "DRAFT_2020_12", "HostProfileSchema", "IkomaPlanSchema", "IkomaStepSchema", "IntakePlanSchema",
+      "PublishedPolicySchema", "ReportSchema", "SCHEMAS", "ScqcEnvelopeSchema", "ScqcLegacySchema", "SubagentReturnSchema",
+      "findSchema", "publishedSchema", "schemaText",
+    ]);
+    // Internals stay out: the CLI, the hook and its runs, key-derivation and DSSE helpers.
+    const all = new Set(names("plangate"));
+    for (const internal of ["main", "pae", "hookCall", "decideStep", "startGuard", "consumeNonce", "entryMac", "startRun", "decideHook", "planHashOf"]) expect(all.has(internal), internal).toBe(false);
+  });
+
+  it("exposes no subpath but the library and its schemas", () => {
+    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./schemas"]);
+    const r = node(["--input-type=module", "-e", 'try { await import("plangate/dist/cli/main.js"); console.log("loaded") } catch (e) { console.log(e.code) }']);
+    expect(r.out.trim()).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+  });
 });

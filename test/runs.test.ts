@@ -30,7 +30,7 @@ async function start(k: Kit & { dir: string }, extra: string[] = [], name?: stri
   const approval = await approvalOf(k, name);
   const r = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "-o", "json", ...extra], { cwd: k.workspace });
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as { run: string; session: string | null; status: string };
+  return JSON.parse(r.stdout).results[0] as { run: string; session: string | null; status: string };
 }
 
 const input = (session: string | undefined, cwd: string, tool: string, args: unknown, event = "PreToolUse") =>
@@ -264,6 +264,28 @@ describe("runs per session in a state directory", () => {
     expect((await cli(["guard", "repair", run, "--state-dir", k.dir])).stdout).toMatch(/nothing to repair/);
   });
 
+  it.skipIf(!built)("a guard killed between the last step's allow line and its complete line: repair marks the run complete", async () => {
+    const k = kit();
+    const { run } = await start(k, ["--session", "s"]);
+    const file = join(k.dir, "runs", `${run}.json`);
+    for (let step = 0; step < PLAN.length - 1; step++) expect((await hook(k.dir, input("s", k.workspace, PLAN[step]!.tool, PLAN[step]!.params))).code).toBe(0);
+    // The run as it was before the last step (its anchor), then the last step as the hook writes it.
+    const before = readFileSync(file);
+    const last = PLAN[PLAN.length - 1]!;
+    expect((await hook(k.dir, input("s", k.workspace, last.tool, last.params))).code).toBe(0);
+    const trail = readRun(k.dir, run).audit;
+    const lines = readFileSync(trail, "utf8").trim().split("\n");
+    expect(JSON.parse(lines.at(-1)!).event).toBe("complete");
+    // Killed after the allow line: no complete line, and the run never written.
+    writeFileSync(trail, lines.slice(0, -1).join("\n") + "\n");
+    writeFileSync(file, before);
+    expect(readRun(k.dir, run).status).toBe("active");
+    const repair = await cli(["guard", "repair", run, "--state-dir", k.dir, "-o", "json"]);
+    expect(repair.code, repair.stdout + repair.stderr).toBe(0);
+    expect(JSON.parse(repair.stdout)).toMatchObject({ ok: true, action: "rolled-forward", status: "complete" });
+    expect(readRun(k.dir, run).status).toBe("complete");
+  });
+
   it.skipIf(!built)("hooks killed at any moment: repair leaves a run whose cursor is what its authenticated trail says, and no step twice", async () => {
     const k = kit();
     const { run } = await start(k, ["--session", "s"]);
@@ -411,7 +433,7 @@ describe("free tools and sessions without a run", () => {
     writeFileSync(join(k.root, "a.json"), approve.stdout);
     const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s", "-o", "json"], { cwd: k.workspace });
     expect(s.code, s.stdout).toBe(0);
-    const run = JSON.parse(s.stdout).run as string;
+    const run = JSON.parse(s.stdout).results[0].run as string;
     expect(readRun(k.dir, run).free).toEqual(["read_file"]);
     const h = (tool: string, args: unknown) => hookCli(k, input("s", k.workspace, tool, args));
     expect(decisionOf((await h("read_file", { path: "notes.txt" })).stdout)).toBe("allow");

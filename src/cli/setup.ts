@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { type HostProfile, HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
-import { loadPolicy, PolicyError, resolvedPolicyHash } from "../node/policy.js";
+import { loadPolicy, overridesTools, PolicyError, policyForFile, policyTools, resolvedPolicyHash } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
 import type { Policy } from "../policy/types.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -18,6 +18,10 @@ export interface PlanFlags {
 }
 
 export interface Setup {
+  /** --max-age (it wins over the policy's and its overrides'). */
+  flagMaxAge?: number;
+  /** The registry given with --tools (it wins over the policy's and its overrides'). */
+  flagTools?: ToolRegistry;
   policy: Policy;
   tools: ToolRegistry | undefined;
   /** sha256: identity of the resolved policy in force, host profile included (see resolvedPolicyHash). */
@@ -66,5 +70,29 @@ export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> 
   // --tools replaces the policy's registry: the flag wins over the file. With neither, the host's tools are the allow list.
   const hostTools = profileAllowList(host);
   const tools = flagTools ?? loaded.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${host.name} host profile`) : undefined);
-  return { policy, tools, policyHash: resolvedPolicyHash(policy, host), host };
+  const setup: Setup = { policy, tools, policyHash: resolvedPolicyHash(policy, host), host };
+  if (flagTools !== undefined) setup.flagTools = flagTools;
+  if (maxAge !== undefined) setup.flagMaxAge = maxAge;
+  return setup;
+}
+
+/**
+ * The setup a plan file is judged by: the policy with the `overrides` that match the file applied (its
+ * tools read again when an override changes them, unless --tools was given). The policy hash stays the
+ * resolved policy's, overrides included: one policy, one identity.
+ */
+export function setupForFile(setup: Setup, planPath: string, io: CliIO): Setup {
+  const policy = policyForFile(setup.policy, planPath);
+  if (policy === setup.policy) return setup;
+  let tools = setup.tools;
+  if (setup.flagTools === undefined && overridesTools(setup.policy, planPath)) {
+    try {
+      tools = policyTools(policy, io.cwd) ?? tools;
+    } catch (err) {
+      if (err instanceof PolicyError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  if (setup.flagMaxAge !== undefined) policy.plan.maxAgeDays = setup.flagMaxAge;
+  return { ...setup, policy, tools };
 }

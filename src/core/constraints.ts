@@ -82,7 +82,8 @@ export function unwrapLiterals(v: unknown): unknown {
   const r = readArgument(v);
   if ("literal" in r && r.literal !== v) return r.literal;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = unwrapLiterals(x);
+  // defineProperty: a `__proto__` key stays an own member (an assignment would set the prototype and drop it).
+  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: unwrapLiterals(x), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

@@ -73,8 +73,25 @@ function message(e: AjvError, schema: () => unknown): string {
 export function schemaErrors(validate: CompiledValidator, value: unknown, schema: () => unknown): SchemaError[] {
   if (validate(value)) return [];
   const raw = validate.errors ?? [];
+  const out: SchemaError[] = [];
+  // ajv lists a failed anyOf's branch errors before the anyOf's own: they are folded into it.
   const folded = raw.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf").map((e) => e.schemaPath + "/");
-  return raw
-    .filter((e) => !folded.some((prefix) => e.schemaPath.startsWith(prefix)))
-    .map((e) => ({ instancePath: e.instancePath, keyword: e.keyword === "false schema" ? "false" : e.keyword, message: message(e, schema), params: e.params }));
+  for (const e of raw) {
+    if (folded.some((prefix) => e.schemaPath.startsWith(prefix))) continue;
+    if (e.keyword === "anyOf" || e.keyword === "oneOf") {
+      const prefix = e.schemaPath + "/";
+      // The branches whose type the value has: when exactly one, its own first error says more than "no form matched".
+      const branches = new Map<string, AjvError[]>();
+      for (const b of raw) if (b.schemaPath.startsWith(prefix)) branches.set(b.schemaPath.slice(prefix.length).split("/")[0]!, [...(branches.get(b.schemaPath.slice(prefix.length).split("/")[0]!) ?? []), b]);
+      const typed = [...branches.values()].filter((errs) => !errs.some((b) => b.keyword === "type" && b.instancePath === e.instancePath));
+      const count = Array.isArray(at(schema(), e.schemaPath)) ? (at(schema(), e.schemaPath) as unknown[]).length : 0;
+      if (typed.length === 1 && branches.size === count) {
+        const b = typed[0]![0]!;
+        out.push({ instancePath: b.instancePath, keyword: b.keyword === "false schema" ? "false" : b.keyword, message: message(b, schema), params: b.params });
+        continue;
+      }
+    }
+    out.push({ instancePath: e.instancePath, keyword: e.keyword === "false schema" ? "false" : e.keyword, message: message(e, schema), params: e.params });
+  }
+  return out;
 }

@@ -47,6 +47,35 @@ export function reportJson(reports: readonly PlanReport[], options: FormatOption
   };
 }
 
+/** One result of a command's report: the file, its verdict, the command's own members and the diagnostics. */
+export interface ResultEntry {
+  file: string;
+  valid: boolean;
+  /** The command's own members (`planHash`, `record`, `run`, `level`…), placed between `valid` and `diagnostics`. */
+  extra?: Record<string, unknown>;
+  diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The one envelope every command prints with `--output json` (SPEC §5's report): `{version, results,
+ * summary}`, one result per file with `file`, `valid`, the command's own members and `diagnostics`.
+ */
+export function resultsJson(entries: readonly ResultEntry[], top: Record<string, unknown> = {}) {
+  let errors = 0;
+  let warnings = 0;
+  for (const e of entries)
+    for (const d of e.diagnostics) {
+      if (d.severity === "error") errors++;
+      else if (d.severity === "warning") warnings++;
+    }
+  return {
+    version: 1,
+    ...top,
+    results: entries.map((e) => ({ file: e.file, valid: e.valid, ...(e.extra ?? {}), diagnostics: e.diagnostics.map(diagnosticJson) })),
+    summary: { files: entries.length, valid: entries.filter((e) => e.valid).length, errors, warnings },
+  };
+}
+
 /** `--output json`: exactly one JSON document. */
 export function formatJson(reports: readonly PlanReport[], options: FormatOptions & { policies?: readonly (string | null)[] } = {}): string {
   return JSON.stringify(reportJson(reports, options), null, 2) + "\n";

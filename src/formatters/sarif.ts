@@ -1,5 +1,4 @@
 import type { Diagnostic, Severity } from "../core/diagnostic.js";
-import type { PlanReport } from "../engine.js";
 import { explainText } from "../rules/explain.js";
 import { RULES } from "../rules/index.js";
 import { ruleReadme } from "../rules/readme.js";
@@ -72,7 +71,7 @@ function result(d: Diagnostic, file: string | undefined, index: ReadonlyMap<stri
  * The SARIF 2.1.0 log object: one run, the rules that reported (as ESLint's SARIF output does, so a log
  * stays small and stable as the catalogue grows), one result per diagnostic.
  */
-export function sarifLog(reports: readonly Pick<PlanReport, "file" | "diagnostics">[], options: FormatOptions = {}) {
+export function sarifLog(reports: readonly { file?: string | undefined; diagnostics: readonly Diagnostic[] }[], options: FormatOptions = {}) {
   const used = new Set(reports.flatMap((r) => r.diagnostics.map((d) => d.rule)));
   const rules = RULES.filter((r) => used.has(r.meta.id));
   const index = new Map(rules.map((r, i) => [r.meta.id, i]));
@@ -98,6 +97,6 @@ export function sarifLog(reports: readonly Pick<PlanReport, "file" | "diagnostic
 }
 
 /** `--output sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers. */
-export function formatSarif(reports: readonly Pick<PlanReport, "file" | "diagnostics">[], options: FormatOptions = {}): string {
+export function formatSarif(reports: readonly { file?: string | undefined; diagnostics: readonly Diagnostic[] }[], options: FormatOptions = {}): string {
   return `${JSON.stringify(sarifLog(reports, options), null, 2)}\n`;
 }

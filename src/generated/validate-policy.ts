@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -33,9 +33,14 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err1 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.extends !== undefined){
+let data0 = data.extends;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err1 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -45,11 +50,8 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data1 = data.host;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err2 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err2 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -58,9 +60,12 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+const _errs6 = errors;
+if(Array.isArray(data0)){
+if(data0.length > 16){
+const err3 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 16},message:"must NOT have more than 16 items"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -69,13 +74,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.tools !== undefined){
-let data2 = data.tools;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key1 in data2){
-if(!((((((key1 === "allow") || (key1 === "allowFile")) || (key1 === "registry")) || (key1 === "deny")) || (key1 === "write")) || (key1 === "read"))){
-const err4 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(data0.length < 1){
+const err4 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -84,16 +84,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data2.allow !== undefined){
-let data3 = data2.allow;
-if(Array.isArray(data3)){
-const len0 = data3.length;
+const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err5 = {instancePath:instancePath+"/tools/allow/" + i0,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data1 = data0[i0];
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/extends/" + i0,schemaPath:"#/properties/extends/anyOf/1/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -104,7 +100,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/tools/allow/" + i0,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/extends/" + i0,schemaPath:"#/properties/extends/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -116,7 +112,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err7 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -125,10 +121,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data2.allowFile !== undefined){
-if(typeof data2.allowFile !== "string"){
-const err8 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err8 = {instancePath:instancePath+"/extends",schemaPath:"#/properties/extends/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -137,10 +133,27 @@ vErrors.push(err8);
 }
 errors++;
 }
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
 }
-if(data2.registry !== undefined){
-if(typeof data2.registry !== "string"){
-const err9 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.overrides !== undefined){
+let data2 = data.overrides;
+if(Array.isArray(data2)){
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+let data3 = data2[i1];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.files === undefined){
+const err9 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/required",keyword:"required",params:{missingProperty: "files"},message:"must have required property '"+"files"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -149,16 +162,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data2.deny !== undefined){
-let data7 = data2.deny;
-if(Array.isArray(data7)){
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err10 = {instancePath:instancePath+"/tools/deny/" + i1,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key1 in data3){
+if(!(func1.call(schema31.properties.overrides.items.properties, key1))){
+const err10 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -168,8 +174,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/tools/deny/" + i1,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.files !== undefined){
+let data4 = data3.files;
+if(Array.isArray(data4)){
+if(data4.length < 1){
+const err11 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/properties/overrides/items/properties/files/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -178,10 +187,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+let data5 = data4[i2];
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err12 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/properties/overrides/items/properties/files/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -191,15 +202,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data2.write !== undefined){
-let data9 = data2.write;
-if(Array.isArray(data9)){
-const len2 = data9.length;
-for(let i2=0; i2<len2; i2++){
-let data10 = data9[i2];
-if(typeof data10 === "string"){
-if(func2(data10) < 1){
-const err13 = {instancePath:instancePath+"/tools/write/" + i2,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err13 = {instancePath:instancePath+"/overrides/" + i1+"/files/" + i2,schemaPath:"#/properties/overrides/items/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -209,8 +213,9 @@ vErrors.push(err13);
 errors++;
 }
 }
+}
 else {
-const err14 = {instancePath:instancePath+"/tools/write/" + i2,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/overrides/" + i1+"/files",schemaPath:"#/properties/overrides/items/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -220,9 +225,12 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data3.tools !== undefined){
+let data6 = data3.tools;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+if(!((((((key2 === "allow") || (key2 === "allowFile")) || (key2 === "registry")) || (key2 === "deny")) || (key2 === "write")) || (key2 === "read"))){
+const err15 = {instancePath:instancePath+"/overrides/" + i1+"/tools",schemaPath:"#/properties/overrides/items/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -232,15 +240,15 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data2.read !== undefined){
-let data11 = data2.read;
-if(Array.isArray(data11)){
-const len3 = data11.length;
+if(data6.allow !== undefined){
+let data7 = data6.allow;
+if(Array.isArray(data7)){
+const len3 = data7.length;
 for(let i3=0; i3<len3; i3++){
-let data12 = data11[i3];
-if(typeof data12 === "string"){
-if(func2(data12) < 1){
-const err16 = {instancePath:instancePath+"/tools/read/" + i3,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data8 = data7[i3];
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err16 = {instancePath:instancePath+"/overrides/" + i1+"/tools/allow/" + i3,schemaPath:"#/properties/overrides/items/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -251,7 +259,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/tools/read/" + i3,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/overrides/" + i1+"/tools/allow/" + i3,schemaPath:"#/properties/overrides/items/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -263,7 +271,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err18 = {instancePath:instancePath+"/overrides/" + i1+"/tools/allow",schemaPath:"#/properties/overrides/items/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -273,9 +281,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.allowFile !== undefined){
+if(typeof data6.allowFile !== "string"){
+const err19 = {instancePath:instancePath+"/overrides/" + i1+"/tools/allowFile",schemaPath:"#/properties/overrides/items/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -285,12 +293,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data13 = data.paths;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key2 in data13){
-if(!((key2 === "protected") || (key2 === "arguments"))){
-const err20 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data6.registry !== undefined){
+if(typeof data6.registry !== "string"){
+const err20 = {instancePath:instancePath+"/overrides/" + i1+"/tools/registry",schemaPath:"#/properties/overrides/items/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -300,15 +305,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data13.protected !== undefined){
-let data14 = data13.protected;
-if(Array.isArray(data14)){
-const len4 = data14.length;
+if(data6.deny !== undefined){
+let data11 = data6.deny;
+if(Array.isArray(data11)){
+const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
-let data15 = data14[i4];
-if(typeof data15 === "string"){
-if(func2(data15) < 1){
-const err21 = {instancePath:instancePath+"/paths/protected/" + i4,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data12 = data11[i4];
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err21 = {instancePath:instancePath+"/overrides/" + i1+"/tools/deny/" + i4,schemaPath:"#/properties/overrides/items/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -319,7 +324,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/paths/protected/" + i4,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/overrides/" + i1+"/tools/deny/" + i4,schemaPath:"#/properties/overrides/items/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -331,7 +336,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err23 = {instancePath:instancePath+"/overrides/" + i1+"/tools/deny",schemaPath:"#/properties/overrides/items/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -341,15 +346,15 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data13.arguments !== undefined){
-let data16 = data13.arguments;
-if(Array.isArray(data16)){
-const len5 = data16.length;
+if(data6.write !== undefined){
+let data13 = data6.write;
+if(Array.isArray(data13)){
+const len5 = data13.length;
 for(let i5=0; i5<len5; i5++){
-let data17 = data16[i5];
-if(typeof data17 === "string"){
-if(func2(data17) < 1){
-const err24 = {instancePath:instancePath+"/paths/arguments/" + i5,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+let data14 = data13[i5];
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err24 = {instancePath:instancePath+"/overrides/" + i1+"/tools/write/" + i5,schemaPath:"#/properties/overrides/items/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -360,7 +365,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/paths/arguments/" + i5,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/overrides/" + i1+"/tools/write/" + i5,schemaPath:"#/properties/overrides/items/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -372,7 +377,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err26 = {instancePath:instancePath+"/overrides/" + i1+"/tools/write",schemaPath:"#/properties/overrides/items/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -382,9 +387,15 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data6.read !== undefined){
+let data15 = data6.read;
+if(Array.isArray(data15)){
+const len6 = data15.length;
+for(let i6=0; i6<len6; i6++){
+let data16 = data15[i6];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err27 = {instancePath:instancePath+"/overrides/" + i1+"/tools/read/" + i6,schemaPath:"#/properties/overrides/items/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -394,12 +405,8 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data18 = data.plan;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key3 in data18){
-if(!(((((key3 === "maxAgeDays") || (key3 === "requireChecksum")) || (key3 === "allowConditionals")) || (key3 === "constraints")) || (key3 === "allowOpenArguments"))){
-const err28 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+else {
+const err28 = {instancePath:instancePath+"/overrides/" + i1+"/tools/read/" + i6,schemaPath:"#/properties/overrides/items/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -409,11 +416,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data18.maxAgeDays !== undefined){
-let data19 = data18.maxAgeDays;
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
-const err29 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err29 = {instancePath:instancePath+"/overrides/" + i1+"/tools/read",schemaPath:"#/properties/overrides/items/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -423,8 +428,9 @@ vErrors.push(err29);
 errors++;
 }
 }
+}
 else {
-const err30 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err30 = {instancePath:instancePath+"/overrides/" + i1+"/tools",schemaPath:"#/properties/overrides/items/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -434,9 +440,12 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data18.requireChecksum !== undefined){
-if(typeof data18.requireChecksum !== "boolean"){
-const err31 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data3.paths !== undefined){
+let data17 = data3.paths;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key3 in data17){
+if(!((key3 === "protected") || (key3 === "arguments"))){
+const err31 = {instancePath:instancePath+"/overrides/" + i1+"/paths",schemaPath:"#/properties/overrides/items/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -446,9 +455,15 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data18.allowConditionals !== undefined){
-if(typeof data18.allowConditionals !== "boolean"){
-const err32 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data17.protected !== undefined){
+let data18 = data17.protected;
+if(Array.isArray(data18)){
+const len7 = data18.length;
+for(let i7=0; i7<len7; i7++){
+let data19 = data18[i7];
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err32 = {instancePath:instancePath+"/overrides/" + i1+"/paths/protected/" + i7,schemaPath:"#/properties/overrides/items/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -458,13 +473,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data18.constraints !== undefined){
-let data22 = data18.constraints;
-const _errs50 = errors;
-let valid16 = false;
-const _errs51 = errors;
-if(typeof data22 !== "string"){
-const err33 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err33 = {instancePath:instancePath+"/overrides/" + i1+"/paths/protected/" + i7,schemaPath:"#/properties/overrides/items/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -473,8 +483,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if("allow" !== data22){
-const err34 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/overrides/" + i1+"/paths/protected",schemaPath:"#/properties/overrides/items/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -483,11 +495,16 @@ vErrors.push(err34);
 }
 errors++;
 }
-var _valid0 = _errs51 === errors;
-valid16 = valid16 || _valid0;
-const _errs53 = errors;
-if(typeof data22 !== "string"){
-const err35 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data17.arguments !== undefined){
+let data20 = data17.arguments;
+if(Array.isArray(data20)){
+const len8 = data20.length;
+for(let i8=0; i8<len8; i8++){
+let data21 = data20[i8];
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err35 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -496,8 +513,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if("refuse" !== data22){
-const err36 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+else {
+const err36 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -506,10 +524,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-var _valid0 = _errs53 === errors;
-valid16 = valid16 || _valid0;
-if(!valid16){
-const err37 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments",schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -518,21 +536,10 @@ vErrors.push(err37);
 }
 errors++;
 }
-else {
-errors = _errs50;
-if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data18.allowOpenArguments !== undefined){
-if(typeof data18.allowOpenArguments !== "boolean"){
-const err38 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err38 = {instancePath:instancePath+"/overrides/" + i1+"/paths",schemaPath:"#/properties/overrides/items/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -542,9 +549,12 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.plan !== undefined){
+let data22 = data3.plan;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key4 in data22){
+if(!(((((key4 === "maxAgeDays") || (key4 === "requireChecksum")) || (key4 === "allowConditionals")) || (key4 === "constraints")) || (key4 === "allowOpenArguments"))){
+const err39 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -554,12 +564,11 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data.markdown !== undefined){
-let data24 = data.markdown;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key4 in data24){
-if(!(key4 === "requireSeparators")){
-const err40 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data22.maxAgeDays !== undefined){
+let data23 = data22.maxAgeDays;
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err40 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -569,9 +578,8 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data24.requireSeparators !== undefined){
-if(typeof data24.requireSeparators !== "boolean"){
-const err41 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err41 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -581,9 +589,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.requireChecksum !== undefined){
+if(typeof data22.requireChecksum !== "boolean"){
+const err42 = {instancePath:instancePath+"/overrides/" + i1+"/plan/requireChecksum",schemaPath:"#/properties/overrides/items/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -593,12 +601,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data26 = data.commands;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key5 in data26){
-if(!(((key5 === "allow") || (key5 === "deny")) || (key5 === "allowCompound"))){
-const err43 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data22.allowConditionals !== undefined){
+if(typeof data22.allowConditionals !== "boolean"){
+const err43 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowConditionals",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -608,15 +613,13 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data26.allow !== undefined){
-let data27 = data26.allow;
-if(Array.isArray(data27)){
-const len6 = data27.length;
-for(let i6=0; i6<len6; i6++){
-let data28 = data27[i6];
-if(typeof data28 === "string"){
-if(func2(data28) < 1){
-const err44 = {instancePath:instancePath+"/commands/allow/" + i6,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data22.constraints !== undefined){
+let data26 = data22.constraints;
+const _errs63 = errors;
+let valid24 = false;
+const _errs64 = errors;
+if(typeof data26 !== "string"){
+const err44 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -625,9 +628,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/commands/allow/" + i6,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("allow" !== data26){
+const err45 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -636,10 +638,11 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid1 = _errs64 === errors;
+valid24 = valid24 || _valid1;
+const _errs66 = errors;
+if(typeof data26 !== "string"){
+const err46 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -648,16 +651,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data26.deny !== undefined){
-let data29 = data26.deny;
-if(Array.isArray(data29)){
-const len7 = data29.length;
-for(let i7=0; i7<len7; i7++){
-let data30 = data29[i7];
-if(typeof data30 === "string"){
-if(func2(data30) < 1){
-const err47 = {instancePath:instancePath+"/commands/deny/" + i7,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("refuse" !== data26){
+const err47 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -666,9 +661,10 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/commands/deny/" + i7,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid1 = _errs66 === errors;
+valid24 = valid24 || _valid1;
+if(!valid24){
+const err48 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -677,10 +673,21 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
+else {
+errors = _errs63;
+if(vErrors !== null){
+if(_errs63){
+vErrors.length = _errs63;
 }
 else {
-const err49 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data22.allowOpenArguments !== undefined){
+if(typeof data22.allowOpenArguments !== "boolean"){
+const err49 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowOpenArguments",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -690,9 +697,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data26.allowCompound !== undefined){
-if(typeof data26.allowCompound !== "boolean"){
-const err50 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err50 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -702,9 +709,12 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.markdown !== undefined){
+let data28 = data3.markdown;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key5 in data28){
+if(!(key5 === "requireSeparators")){
+const err51 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -714,12 +724,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data32 = data.returns;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key6 in data32){
-if(!((((((key6 === "statuses") || (key6 === "successStatuses")) || (key6 === "maxSummaryTokens")) || (key6 === "encoding")) || (key6 === "requiredFields")) || (key6 === "artifactFields"))){
-const err52 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(data28.requireSeparators !== undefined){
+if(typeof data28.requireSeparators !== "boolean"){
+const err52 = {instancePath:instancePath+"/overrides/" + i1+"/markdown/requireSeparators",schemaPath:"#/properties/overrides/items/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -729,15 +736,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data32.statuses !== undefined){
-let data33 = data32.statuses;
-if(Array.isArray(data33)){
-const len8 = data33.length;
-for(let i8=0; i8<len8; i8++){
-let data34 = data33[i8];
-if(typeof data34 === "string"){
-if(func2(data34) < 1){
-const err53 = {instancePath:instancePath+"/returns/statuses/" + i8,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err53 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -747,8 +748,12 @@ vErrors.push(err53);
 errors++;
 }
 }
-else {
-const err54 = {instancePath:instancePath+"/returns/statuses/" + i8,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data3.commands !== undefined){
+let data30 = data3.commands;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key6 in data30){
+if(!(((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound"))){
+const err54 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -758,9 +763,15 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data30.allow !== undefined){
+let data31 = data30.allow;
+if(Array.isArray(data31)){
+const len9 = data31.length;
+for(let i9=0; i9<len9; i9++){
+let data32 = data31[i9];
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err55 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i9,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -770,15 +781,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data32.successStatuses !== undefined){
-let data35 = data32.successStatuses;
-if(Array.isArray(data35)){
-const len9 = data35.length;
-for(let i9=0; i9<len9; i9++){
-let data36 = data35[i9];
-if(typeof data36 === "string"){
-if(func2(data36) < 1){
-const err56 = {instancePath:instancePath+"/returns/successStatuses/" + i9,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err56 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i9,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -788,8 +792,9 @@ vErrors.push(err56);
 errors++;
 }
 }
+}
 else {
-const err57 = {instancePath:instancePath+"/returns/successStatuses/" + i9,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow",schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -799,9 +804,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data30.deny !== undefined){
+let data33 = data30.deny;
+if(Array.isArray(data33)){
+const len10 = data33.length;
+for(let i10=0; i10<len10; i10++){
+let data34 = data33[i10];
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err58 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -811,10 +822,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data32.maxSummaryTokens !== undefined){
-let data37 = data32.maxSummaryTokens;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err59 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err59 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -823,9 +832,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err60 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny",schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -835,14 +845,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-if(data32.encoding !== undefined){
-let data38 = data32.encoding;
-const _errs89 = errors;
-let valid28 = false;
-const _errs90 = errors;
-if(typeof data38 !== "string"){
-const err61 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data30.allowCompound !== undefined){
+if(typeof data30.allowCompound !== "boolean"){
+const err61 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allowCompound",schemaPath:"#/properties/overrides/items/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -851,8 +856,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if("o200k_base" !== data38){
-const err62 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -861,11 +868,13 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid1 = _errs90 === errors;
-valid28 = valid28 || _valid1;
-const _errs92 = errors;
-if(typeof data38 !== "string"){
-const err63 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data3.yaml !== undefined){
+let data36 = data3.yaml;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+for(const key7 in data36){
+if(!(key7 === "executor")){
+const err63 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -874,8 +883,14 @@ vErrors.push(err63);
 }
 errors++;
 }
-if("o200k_harmony" !== data38){
-const err64 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+if(data36.executor !== undefined){
+let data37 = data36.executor;
+const _errs92 = errors;
+let valid32 = false;
+const _errs93 = errors;
+if(typeof data37 !== "string"){
+const err64 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -884,11 +899,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-var _valid1 = _errs92 === errors;
-valid28 = valid28 || _valid1;
-const _errs94 = errors;
-if(typeof data38 !== "string"){
-const err65 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pyyaml" !== data37){
+const err65 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -897,8 +909,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if("cl100k_base" !== data38){
-const err66 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+var _valid2 = _errs93 === errors;
+valid32 = valid32 || _valid2;
+const _errs95 = errors;
+if(typeof data37 !== "string"){
+const err66 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -907,11 +922,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-var _valid1 = _errs94 === errors;
-valid28 = valid28 || _valid1;
-const _errs96 = errors;
-if(typeof data38 !== "string"){
-const err67 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("yaml-1.2" !== data37){
+const err67 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -920,8 +932,10 @@ vErrors.push(err67);
 }
 errors++;
 }
-if("p50k_base" !== data38){
-const err68 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+var _valid2 = _errs95 === errors;
+valid32 = valid32 || _valid2;
+if(!valid32){
+const err68 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -930,11 +944,21 @@ vErrors.push(err68);
 }
 errors++;
 }
-var _valid1 = _errs96 === errors;
-valid28 = valid28 || _valid1;
-const _errs98 = errors;
-if(typeof data38 !== "string"){
-const err69 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+errors = _errs92;
+if(vErrors !== null){
+if(_errs92){
+vErrors.length = _errs92;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -943,8 +967,13 @@ vErrors.push(err69);
 }
 errors++;
 }
-if("p50k_edit" !== data38){
-const err70 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+}
+if(data3.limits !== undefined){
+let data38 = data3.limits;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key8 in data38){
+if(!(((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes"))){
+const err70 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -953,11 +982,11 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid1 = _errs98 === errors;
-valid28 = valid28 || _valid1;
-const _errs100 = errors;
-if(typeof data38 !== "string"){
-const err71 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data38.maxFileBytes !== undefined){
+let data39 = data38.maxFileBytes;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -966,8 +995,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if("r50k_base" !== data38){
-const err72 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 1 || isNaN(data39)){
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -976,10 +1006,12 @@ vErrors.push(err72);
 }
 errors++;
 }
-var _valid1 = _errs100 === errors;
-valid28 = valid28 || _valid1;
-if(!valid28){
-const err73 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data38.maxDepth !== undefined){
+let data40 = data38.maxDepth;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -988,27 +1020,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-else {
-errors = _errs89;
-if(vErrors !== null){
-if(_errs89){
-vErrors.length = _errs89;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data32.requiredFields !== undefined){
-let data39 = data32.requiredFields;
-if(Array.isArray(data39)){
-const len10 = data39.length;
-for(let i10=0; i10<len10; i10++){
-let data40 = data39[i10];
-if(typeof data40 === "string"){
-if(func2(data40) < 1){
-const err74 = {instancePath:instancePath+"/returns/requiredFields/" + i10,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 1 || isNaN(data40)){
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1018,8 +1032,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-else {
-const err75 = {instancePath:instancePath+"/returns/requiredFields/" + i10,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data38.maxSteps !== undefined){
+let data41 = data38.maxSteps;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1028,10 +1045,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1041,15 +1057,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data32.artifactFields !== undefined){
-let data41 = data32.artifactFields;
-if(Array.isArray(data41)){
-const len11 = data41.length;
-for(let i11=0; i11<len11; i11++){
-let data42 = data41[i11];
-if(typeof data42 === "string"){
-if(func2(data42) < 1){
-const err77 = {instancePath:instancePath+"/returns/artifactFields/" + i11,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data38.maxStringLength !== undefined){
+let data42 = data38.maxStringLength;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1058,9 +1070,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-else {
-const err78 = {instancePath:instancePath+"/returns/artifactFields/" + i11,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1071,8 +1083,10 @@ errors++;
 }
 }
 }
-else {
-const err79 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data38.maxYamlBytes !== undefined){
+let data43 = data38.maxYamlBytes;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1081,10 +1095,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 1 || isNaN(data43)){
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1094,12 +1107,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data43 = data.tasks;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-for(const key7 in data43){
-if(!(key7 === "operations")){
-const err81 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1109,20 +1120,18 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data43.operations !== undefined){
-let data44 = data43.operations;
+if(data3.rules !== undefined){
+let data44 = data3.rules;
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 var props0 = {};
-for(const key8 in data44){
-if(pattern4.test(key8)){
-let data45 = data44[key8];
-if(Array.isArray(data45)){
-const len12 = data45.length;
-for(let i12=0; i12<len12; i12++){
-let data46 = data45[i12];
-if(typeof data46 === "string"){
-if(func2(data46) < 1){
-const err82 = {instancePath:instancePath+"/tasks/operations/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i12,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key9 in data44){
+if(pattern4.test(key9)){
+let data45 = data44[key9];
+const _errs113 = errors;
+let valid35 = false;
+const _errs114 = errors;
+if(typeof data45 !== "string"){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1131,9 +1140,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/tasks/operations/" + key8.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i12,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data45){
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1142,10 +1150,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/tasks/operations/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid3 = _errs114 === errors;
+valid35 = valid35 || _valid3;
+const _errs116 = errors;
+if(typeof data45 !== "string"){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1154,12 +1163,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-props0[key8] = true;
-}
-}
-}
-else {
-const err85 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("warning" !== data45){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1168,10 +1173,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid3 = _errs116 === errors;
+valid35 = valid35 || _valid3;
+const _errs118 = errors;
+if(typeof data45 !== "string"){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1180,13 +1186,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-if(data.delegation !== undefined){
-let data47 = data.delegation;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-for(const key9 in data47){
-if(!(((key9 === "maxDepth") || (key9 === "registry")) || (key9 === "sessionTtlSeconds"))){
-const err87 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if("error" !== data45){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1195,11 +1196,11 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data47.maxDepth !== undefined){
-let data48 = data47.maxDepth;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err88 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid3 = _errs118 === errors;
+valid35 = valid35 || _valid3;
+const _errs120 = errors;
+if(typeof data45 !== "string"){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1208,9 +1209,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 0 || isNaN(data48)){
-const err89 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if("info" !== data45){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1219,11 +1219,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data47.registry !== undefined){
-if(typeof data47.registry !== "string"){
-const err90 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid3 = _errs120 === errors;
+valid35 = valid35 || _valid3;
+if(!valid35){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1232,12 +1231,23 @@ vErrors.push(err90);
 }
 errors++;
 }
+else {
+errors = _errs113;
+if(vErrors !== null){
+if(_errs113){
+vErrors.length = _errs113;
 }
-if(data47.sessionTtlSeconds !== undefined){
-let data50 = data47.sessionTtlSeconds;
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 0 || isNaN(data50)){
-const err91 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+vErrors = null;
+}
+}
+}
+props0[key9] = true;
+}
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1247,8 +1257,9 @@ vErrors.push(err91);
 errors++;
 }
 }
+}
 else {
-const err92 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err92 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1260,7 +1271,7 @@ errors++;
 }
 }
 else {
-const err93 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err93 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1270,12 +1281,9 @@ vErrors.push(err93);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data51 = data.approval;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key10 in data51){
-if(!(((((key10 === "ttl") || (key10 === "singleUse")) || (key10 === "trustedKeys")) || (key10 === "onPlanAccepted")) || (key10 === "key"))){
-const err94 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err94 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1285,9 +1293,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data51.ttl !== undefined){
-if(typeof data51.ttl !== "string"){
-const err95 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.host !== undefined){
+let data47 = data.host;
+if(typeof data47 === "string"){
+if(func2(data47) < 1){
+const err95 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1297,9 +1307,8 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data51.singleUse !== undefined){
-if(typeof data51.singleUse !== "boolean"){
-const err96 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err96 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1309,9 +1318,12 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data51.trustedKeys !== undefined){
-if(typeof data51.trustedKeys !== "string"){
-const err97 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.tools !== undefined){
+let data48 = data.tools;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+for(const key10 in data48){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err97 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1321,13 +1333,15 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data51.onPlanAccepted !== undefined){
-let data55 = data51.onPlanAccepted;
-const _errs138 = errors;
-let valid39 = false;
-const _errs139 = errors;
-if(typeof data55 !== "string"){
-const err98 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.allow !== undefined){
+let data49 = data48.allow;
+if(Array.isArray(data49)){
+const len11 = data49.length;
+for(let i11=0; i11<len11; i11++){
+let data50 = data49[i11];
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err98 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1336,8 +1350,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-if("sign-and-start" !== data55){
-const err99 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+else {
+const err99 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1346,11 +1361,10 @@ vErrors.push(err99);
 }
 errors++;
 }
-var _valid2 = _errs139 === errors;
-valid39 = valid39 || _valid2;
-const _errs141 = errors;
-if(typeof data55 !== "string"){
-const err100 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1359,8 +1373,10 @@ vErrors.push(err100);
 }
 errors++;
 }
-if("pending" !== data55){
-const err101 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data48.allowFile !== undefined){
+if(typeof data48.allowFile !== "string"){
+const err101 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1369,10 +1385,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-var _valid2 = _errs141 === errors;
-valid39 = valid39 || _valid2;
-if(!valid39){
-const err102 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data48.registry !== undefined){
+if(typeof data48.registry !== "string"){
+const err102 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1381,21 +1397,16 @@ vErrors.push(err102);
 }
 errors++;
 }
-else {
-errors = _errs138;
-if(vErrors !== null){
-if(_errs138){
-vErrors.length = _errs138;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data51.key !== undefined){
-if(typeof data51.key !== "string"){
-const err103 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data48.deny !== undefined){
+let data53 = data48.deny;
+if(Array.isArray(data53)){
+const len12 = data53.length;
+for(let i12=0; i12<len12; i12++){
+let data54 = data53[i12];
+if(typeof data54 === "string"){
+if(func2(data54) < 1){
+const err103 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1405,9 +1416,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
 else {
-const err104 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err104 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1417,12 +1427,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.guard !== undefined){
-let data57 = data.guard;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key11 in data57){
-if(!((((key11 === "maxInputBytes") || (key11 === "noRun")) || (key11 === "free")) || (key11 === "stateDir"))){
-const err105 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err105 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1432,10 +1439,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data57.maxInputBytes !== undefined){
-let data58 = data57.maxInputBytes;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err106 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data48.write !== undefined){
+let data55 = data48.write;
+if(Array.isArray(data55)){
+const len13 = data55.length;
+for(let i13=0; i13<len13; i13++){
+let data56 = data55[i13];
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err106 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1444,9 +1456,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 < 1 || isNaN(data58)){
-const err107 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err107 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1457,13 +1469,8 @@ errors++;
 }
 }
 }
-if(data57.noRun !== undefined){
-let data59 = data57.noRun;
-const _errs151 = errors;
-let valid41 = false;
-const _errs152 = errors;
-if(typeof data59 !== "string"){
-const err108 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err108 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1472,8 +1479,16 @@ vErrors.push(err108);
 }
 errors++;
 }
-if("block" !== data59){
-const err109 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+}
+if(data48.read !== undefined){
+let data57 = data48.read;
+if(Array.isArray(data57)){
+const len14 = data57.length;
+for(let i14=0; i14<len14; i14++){
+let data58 = data57[i14];
+if(typeof data58 === "string"){
+if(func2(data58) < 1){
+const err109 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1482,11 +1497,9 @@ vErrors.push(err109);
 }
 errors++;
 }
-var _valid3 = _errs152 === errors;
-valid41 = valid41 || _valid3;
-const _errs154 = errors;
-if(typeof data59 !== "string"){
-const err110 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err110 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1495,8 +1508,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if("allow-free" !== data59){
-const err111 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+}
+else {
+const err111 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1505,11 +1520,10 @@ vErrors.push(err111);
 }
 errors++;
 }
-var _valid3 = _errs154 === errors;
-valid41 = valid41 || _valid3;
-const _errs156 = errors;
-if(typeof data59 !== "string"){
-const err112 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err112 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1518,8 +1532,13 @@ vErrors.push(err112);
 }
 errors++;
 }
-if("ask" !== data59){
-const err113 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+}
+if(data.paths !== undefined){
+let data59 = data.paths;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+for(const key11 in data59){
+if(!((key11 === "protected") || (key11 === "arguments"))){
+const err113 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1528,10 +1547,16 @@ vErrors.push(err113);
 }
 errors++;
 }
-var _valid3 = _errs156 === errors;
-valid41 = valid41 || _valid3;
-if(!valid41){
-const err114 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data59.protected !== undefined){
+let data60 = data59.protected;
+if(Array.isArray(data60)){
+const len15 = data60.length;
+for(let i15=0; i15<len15; i15++){
+let data61 = data60[i15];
+if(typeof data61 === "string"){
+if(func2(data61) < 1){
+const err114 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1540,23 +1565,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-else {
-errors = _errs151;
-if(vErrors !== null){
-if(_errs151){
-vErrors.length = _errs151;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data57.free !== undefined){
-let data60 = data57.free;
-if(Array.isArray(data60)){
-if(data60.length > 200){
-const err115 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+const err115 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1565,12 +1576,10 @@ vErrors.push(err115);
 }
 errors++;
 }
-const len13 = data60.length;
-for(let i13=0; i13<len13; i13++){
-let data61 = data60[i13];
-if(typeof data61 === "string"){
-if(func2(data61) > 200){
-const err116 = {instancePath:instancePath+"/guard/free/" + i13,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1579,8 +1588,16 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(func2(data61) < 1){
-const err117 = {instancePath:instancePath+"/guard/free/" + i13,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data59.arguments !== undefined){
+let data62 = data59.arguments;
+if(Array.isArray(data62)){
+const len16 = data62.length;
+for(let i16=0; i16<len16; i16++){
+let data63 = data62[i16];
+if(typeof data63 === "string"){
+if(func2(data63) < 1){
+const err117 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1591,7 +1608,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/guard/free/" + i13,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err118 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1603,7 +1620,7 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err119 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1613,11 +1630,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data57.stateDir !== undefined){
-let data62 = data57.stateDir;
-if(typeof data62 === "string"){
-if(func2(data62) < 1){
-const err120 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err120 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1627,8 +1642,12 @@ vErrors.push(err120);
 errors++;
 }
 }
-else {
-const err121 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.plan !== undefined){
+let data64 = data.plan;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+for(const key12 in data64){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err121 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1638,9 +1657,11 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data64.maxAgeDays !== undefined){
+let data65 = data64.maxAgeDays;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 0 || isNaN(data65)){
+const err122 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1650,12 +1671,8 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data.yaml !== undefined){
-let data63 = data.yaml;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key12 in data63){
-if(!(key12 === "executor")){
-const err123 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err123 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1665,13 +1682,9 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data63.executor !== undefined){
-let data64 = data63.executor;
-const _errs168 = errors;
-let valid45 = false;
-const _errs169 = errors;
-if(typeof data64 !== "string"){
-const err124 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data64.requireChecksum !== undefined){
+if(typeof data64.requireChecksum !== "boolean"){
+const err124 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1680,8 +1693,10 @@ vErrors.push(err124);
 }
 errors++;
 }
-if("pyyaml" !== data64){
-const err125 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+if(data64.allowConditionals !== undefined){
+if(typeof data64.allowConditionals !== "boolean"){
+const err125 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1690,11 +1705,14 @@ vErrors.push(err125);
 }
 errors++;
 }
-var _valid4 = _errs169 === errors;
-valid45 = valid45 || _valid4;
+}
+if(data64.constraints !== undefined){
+let data68 = data64.constraints;
+const _errs170 = errors;
+let valid51 = false;
 const _errs171 = errors;
-if(typeof data64 !== "string"){
-const err126 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data68 !== "string"){
+const err126 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1703,8 +1721,8 @@ vErrors.push(err126);
 }
 errors++;
 }
-if("yaml-1.2" !== data64){
-const err127 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if("allow" !== data68){
+const err127 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1714,9 +1732,10 @@ vErrors.push(err127);
 errors++;
 }
 var _valid4 = _errs171 === errors;
-valid45 = valid45 || _valid4;
-if(!valid45){
-const err128 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+valid51 = valid51 || _valid4;
+const _errs173 = errors;
+if(typeof data68 !== "string"){
+const err128 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1725,21 +1744,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-else {
-errors = _errs168;
-if(vErrors !== null){
-if(_errs168){
-vErrors.length = _errs168;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data68){
+const err129 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1748,13 +1754,10 @@ vErrors.push(err129);
 }
 errors++;
 }
-}
-if(data.limits !== undefined){
-let data65 = data.limits;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key13 in data65){
-if(!(((((key13 === "maxFileBytes") || (key13 === "maxDepth")) || (key13 === "maxSteps")) || (key13 === "maxStringLength")) || (key13 === "maxYamlBytes"))){
-const err130 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid4 = _errs173 === errors;
+valid51 = valid51 || _valid4;
+if(!valid51){
+const err130 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1763,11 +1766,21 @@ vErrors.push(err130);
 }
 errors++;
 }
+else {
+errors = _errs170;
+if(vErrors !== null){
+if(_errs170){
+vErrors.length = _errs170;
 }
-if(data65.maxFileBytes !== undefined){
-let data66 = data65.maxFileBytes;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err131 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data64.allowOpenArguments !== undefined){
+if(typeof data64.allowOpenArguments !== "boolean"){
+const err131 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1776,9 +1789,10 @@ vErrors.push(err131);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 1 || isNaN(data66)){
-const err132 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1788,11 +1802,12 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
-if(data65.maxDepth !== undefined){
-let data67 = data65.maxDepth;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err133 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.markdown !== undefined){
+let data70 = data.markdown;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key13 in data70){
+if(!(key13 === "requireSeparators")){
+const err133 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1801,9 +1816,10 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 1 || isNaN(data67)){
-const err134 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data70.requireSeparators !== undefined){
+if(typeof data70.requireSeparators !== "boolean"){
+const err134 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1814,10 +1830,8 @@ errors++;
 }
 }
 }
-if(data65.maxSteps !== undefined){
-let data68 = data65.maxSteps;
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-const err135 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err135 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1826,9 +1840,13 @@ vErrors.push(err135);
 }
 errors++;
 }
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 1 || isNaN(data68)){
-const err136 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.commands !== undefined){
+let data72 = data.commands;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key14 in data72){
+if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
+const err136 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1838,11 +1856,15 @@ vErrors.push(err136);
 errors++;
 }
 }
-}
-if(data65.maxStringLength !== undefined){
-let data69 = data65.maxStringLength;
-if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err137 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data72.allow !== undefined){
+let data73 = data72.allow;
+if(Array.isArray(data73)){
+const len17 = data73.length;
+for(let i17=0; i17<len17; i17++){
+let data74 = data73[i17];
+if(typeof data74 === "string"){
+if(func2(data74) < 1){
+const err137 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1851,9 +1873,9 @@ vErrors.push(err137);
 }
 errors++;
 }
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 < 1 || isNaN(data69)){
-const err138 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+else {
+const err138 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1864,10 +1886,8 @@ errors++;
 }
 }
 }
-if(data65.maxYamlBytes !== undefined){
-let data70 = data65.maxYamlBytes;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err139 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err139 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1876,9 +1896,16 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 1 || isNaN(data70)){
-const err140 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data72.deny !== undefined){
+let data75 = data72.deny;
+if(Array.isArray(data75)){
+const len18 = data75.length;
+for(let i18=0; i18<len18; i18++){
+let data76 = data75[i18];
+if(typeof data76 === "string"){
+if(func2(data76) < 1){
+const err140 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1888,10 +1915,8 @@ vErrors.push(err140);
 errors++;
 }
 }
-}
-}
 else {
-const err141 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err141 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1901,18 +1926,9 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data.rules !== undefined){
-let data71 = data.rules;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-var props1 = {};
-for(const key14 in data71){
-if(pattern4.test(key14)){
-let data72 = data71[key14];
-const _errs189 = errors;
-let valid48 = false;
-const _errs190 = errors;
-if(typeof data72 !== "string"){
-const err142 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err142 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1921,8 +1937,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if("off" !== data72){
-const err143 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+if(data72.allowCompound !== undefined){
+if(typeof data72.allowCompound !== "boolean"){
+const err143 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1931,11 +1949,10 @@ vErrors.push(err143);
 }
 errors++;
 }
-var _valid5 = _errs190 === errors;
-valid48 = valid48 || _valid5;
-const _errs192 = errors;
-if(typeof data72 !== "string"){
-const err144 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err144 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1944,8 +1961,13 @@ vErrors.push(err144);
 }
 errors++;
 }
-if("warning" !== data72){
-const err145 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data.returns !== undefined){
+let data78 = data.returns;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key15 in data78){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err145 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1954,11 +1976,16 @@ vErrors.push(err145);
 }
 errors++;
 }
-var _valid5 = _errs192 === errors;
-valid48 = valid48 || _valid5;
-const _errs194 = errors;
-if(typeof data72 !== "string"){
-const err146 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data78.statuses !== undefined){
+let data79 = data78.statuses;
+if(Array.isArray(data79)){
+const len19 = data79.length;
+for(let i19=0; i19<len19; i19++){
+let data80 = data79[i19];
+if(typeof data80 === "string"){
+if(func2(data80) < 1){
+const err146 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1967,8 +1994,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-if("error" !== data72){
-const err147 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+}
+else {
+const err147 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1977,11 +2005,10 @@ vErrors.push(err147);
 }
 errors++;
 }
-var _valid5 = _errs194 === errors;
-valid48 = valid48 || _valid5;
-const _errs196 = errors;
-if(typeof data72 !== "string"){
-const err148 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1990,8 +2017,16 @@ vErrors.push(err148);
 }
 errors++;
 }
-if("info" !== data72){
-const err149 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+}
+if(data78.successStatuses !== undefined){
+let data81 = data78.successStatuses;
+if(Array.isArray(data81)){
+const len20 = data81.length;
+for(let i20=0; i20<len20; i20++){
+let data82 = data81[i20];
+if(typeof data82 === "string"){
+if(func2(data82) < 1){
+const err149 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2000,10 +2035,9 @@ vErrors.push(err149);
 }
 errors++;
 }
-var _valid5 = _errs196 === errors;
-valid48 = valid48 || _valid5;
-if(!valid48){
-const err150 = {instancePath:instancePath+"/rules/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err150 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2012,23 +2046,10 @@ vErrors.push(err150);
 }
 errors++;
 }
-else {
-errors = _errs189;
-if(vErrors !== null){
-if(_errs189){
-vErrors.length = _errs189;
-}
-else {
-vErrors = null;
-}
-}
-}
-props1[key14] = true;
-}
 }
 }
 else {
-const err151 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err151 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2038,14 +2059,1241 @@ vErrors.push(err151);
 errors++;
 }
 }
-}
-else {
-const err152 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data78.maxSummaryTokens !== undefined){
+let data83 = data78.maxSummaryTokens;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const err152 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err152];
 }
 else {
 vErrors.push(err152);
+}
+errors++;
+}
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err153 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+if(data78.encoding !== undefined){
+let data84 = data78.encoding;
+const _errs209 = errors;
+let valid63 = false;
+const _errs210 = errors;
+if(typeof data84 !== "string"){
+const err154 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+if("o200k_base" !== data84){
+const err155 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+var _valid5 = _errs210 === errors;
+valid63 = valid63 || _valid5;
+const _errs212 = errors;
+if(typeof data84 !== "string"){
+const err156 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+if("o200k_harmony" !== data84){
+const err157 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+var _valid5 = _errs212 === errors;
+valid63 = valid63 || _valid5;
+const _errs214 = errors;
+if(typeof data84 !== "string"){
+const err158 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+if("cl100k_base" !== data84){
+const err159 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+var _valid5 = _errs214 === errors;
+valid63 = valid63 || _valid5;
+const _errs216 = errors;
+if(typeof data84 !== "string"){
+const err160 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+if("p50k_base" !== data84){
+const err161 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+var _valid5 = _errs216 === errors;
+valid63 = valid63 || _valid5;
+const _errs218 = errors;
+if(typeof data84 !== "string"){
+const err162 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+if("p50k_edit" !== data84){
+const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+var _valid5 = _errs218 === errors;
+valid63 = valid63 || _valid5;
+const _errs220 = errors;
+if(typeof data84 !== "string"){
+const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+if("r50k_base" !== data84){
+const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+var _valid5 = _errs220 === errors;
+valid63 = valid63 || _valid5;
+if(!valid63){
+const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+else {
+errors = _errs209;
+if(vErrors !== null){
+if(_errs209){
+vErrors.length = _errs209;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data78.requiredFields !== undefined){
+let data85 = data78.requiredFields;
+if(Array.isArray(data85)){
+const len21 = data85.length;
+for(let i21=0; i21<len21; i21++){
+let data86 = data85[i21];
+if(typeof data86 === "string"){
+if(func2(data86) < 1){
+const err167 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+else {
+const err168 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+if(data78.artifactFields !== undefined){
+let data87 = data78.artifactFields;
+if(Array.isArray(data87)){
+const len22 = data87.length;
+for(let i22=0; i22<len22; i22++){
+let data88 = data87[i22];
+if(typeof data88 === "string"){
+if(func2(data88) < 1){
+const err170 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+else {
+const err171 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+if(data.tasks !== undefined){
+let data89 = data.tasks;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+for(const key16 in data89){
+if(!(key16 === "operations")){
+const err174 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data89.operations !== undefined){
+let data90 = data89.operations;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+var props1 = {};
+for(const key17 in data90){
+if(pattern4.test(key17)){
+let data91 = data90[key17];
+if(Array.isArray(data91)){
+const len23 = data91.length;
+for(let i23=0; i23<len23; i23++){
+let data92 = data91[i23];
+if(typeof data92 === "string"){
+if(func2(data92) < 1){
+const err175 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+else {
+const err176 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+props1[key17] = true;
+}
+}
+}
+else {
+const err178 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+}
+else {
+const err179 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+}
+if(data.delegation !== undefined){
+let data93 = data.delegation;
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+for(const key18 in data93){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err180 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+if(data93.maxDepth !== undefined){
+let data94 = data93.maxDepth;
+if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+const err181 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
+const err182 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+}
+if(data93.registry !== undefined){
+if(typeof data93.registry !== "string"){
+const err183 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+}
+if(data93.sessionTtlSeconds !== undefined){
+let data96 = data93.sessionTtlSeconds;
+if((typeof data96 == "number") && (isFinite(data96))){
+if(data96 < 0 || isNaN(data96)){
+const err184 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+else {
+const err185 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+if(data.approval !== undefined){
+let data97 = data.approval;
+if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+for(const key19 in data97){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err187 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data97.ttl !== undefined){
+if(typeof data97.ttl !== "string"){
+const err188 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+if(data97.singleUse !== undefined){
+if(typeof data97.singleUse !== "boolean"){
+const err189 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data97.trustedKeys !== undefined){
+if(typeof data97.trustedKeys !== "string"){
+const err190 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+if(data97.onPlanAccepted !== undefined){
+let data101 = data97.onPlanAccepted;
+const _errs258 = errors;
+let valid74 = false;
+const _errs259 = errors;
+if(typeof data101 !== "string"){
+const err191 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+if("sign-and-start" !== data101){
+const err192 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+var _valid6 = _errs259 === errors;
+valid74 = valid74 || _valid6;
+const _errs261 = errors;
+if(typeof data101 !== "string"){
+const err193 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+if("pending" !== data101){
+const err194 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+var _valid6 = _errs261 === errors;
+valid74 = valid74 || _valid6;
+if(!valid74){
+const err195 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+else {
+errors = _errs258;
+if(vErrors !== null){
+if(_errs258){
+vErrors.length = _errs258;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data97.key !== undefined){
+if(typeof data97.key !== "string"){
+const err196 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+}
+else {
+const err197 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+if(data.guard !== undefined){
+let data103 = data.guard;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+for(const key20 in data103){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err198 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data103.maxInputBytes !== undefined){
+let data104 = data103.maxInputBytes;
+if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
+const err199 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 < 1 || isNaN(data104)){
+const err200 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+}
+if(data103.noRun !== undefined){
+let data105 = data103.noRun;
+const _errs271 = errors;
+let valid76 = false;
+const _errs272 = errors;
+if(typeof data105 !== "string"){
+const err201 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+if("block" !== data105){
+const err202 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+var _valid7 = _errs272 === errors;
+valid76 = valid76 || _valid7;
+const _errs274 = errors;
+if(typeof data105 !== "string"){
+const err203 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+if("allow-free" !== data105){
+const err204 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+var _valid7 = _errs274 === errors;
+valid76 = valid76 || _valid7;
+const _errs276 = errors;
+if(typeof data105 !== "string"){
+const err205 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+if("ask" !== data105){
+const err206 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+var _valid7 = _errs276 === errors;
+valid76 = valid76 || _valid7;
+if(!valid76){
+const err207 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+else {
+errors = _errs271;
+if(vErrors !== null){
+if(_errs271){
+vErrors.length = _errs271;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data103.free !== undefined){
+let data106 = data103.free;
+if(Array.isArray(data106)){
+if(data106.length > 200){
+const err208 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+const len24 = data106.length;
+for(let i24=0; i24<len24; i24++){
+let data107 = data106[i24];
+if(typeof data107 === "string"){
+if(func2(data107) > 200){
+const err209 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+if(func2(data107) < 1){
+const err210 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+}
+else {
+const err212 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+if(data103.stateDir !== undefined){
+let data108 = data103.stateDir;
+if(typeof data108 === "string"){
+if(func2(data108) < 1){
+const err213 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+}
+else {
+const err215 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+if(data.yaml !== undefined){
+let data109 = data.yaml;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key21 in data109){
+if(!(key21 === "executor")){
+const err216 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+if(data109.executor !== undefined){
+let data110 = data109.executor;
+const _errs288 = errors;
+let valid80 = false;
+const _errs289 = errors;
+if(typeof data110 !== "string"){
+const err217 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+if("pyyaml" !== data110){
+const err218 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+var _valid8 = _errs289 === errors;
+valid80 = valid80 || _valid8;
+const _errs291 = errors;
+if(typeof data110 !== "string"){
+const err219 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+if("yaml-1.2" !== data110){
+const err220 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+var _valid8 = _errs291 === errors;
+valid80 = valid80 || _valid8;
+if(!valid80){
+const err221 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+else {
+errors = _errs288;
+if(vErrors !== null){
+if(_errs288){
+vErrors.length = _errs288;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+}
+if(data.limits !== undefined){
+let data111 = data.limits;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+for(const key22 in data111){
+if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
+const err223 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+}
+if(data111.maxFileBytes !== undefined){
+let data112 = data111.maxFileBytes;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err224 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 1 || isNaN(data112)){
+const err225 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+}
+}
+if(data111.maxDepth !== undefined){
+let data113 = data111.maxDepth;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err226 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 < 1 || isNaN(data113)){
+const err227 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+}
+if(data111.maxSteps !== undefined){
+let data114 = data111.maxSteps;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err228 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 1 || isNaN(data114)){
+const err229 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+}
+}
+if(data111.maxStringLength !== undefined){
+let data115 = data111.maxStringLength;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
+const err230 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 < 1 || isNaN(data115)){
+const err231 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+}
+if(data111.maxYamlBytes !== undefined){
+let data116 = data111.maxYamlBytes;
+if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
+const err232 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+if((typeof data116 == "number") && (isFinite(data116))){
+if(data116 < 1 || isNaN(data116)){
+const err233 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data117 = data.rules;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+var props2 = {};
+for(const key23 in data117){
+if(pattern4.test(key23)){
+let data118 = data117[key23];
+const _errs309 = errors;
+let valid83 = false;
+const _errs310 = errors;
+if(typeof data118 !== "string"){
+const err235 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+if("off" !== data118){
+const err236 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+var _valid9 = _errs310 === errors;
+valid83 = valid83 || _valid9;
+const _errs312 = errors;
+if(typeof data118 !== "string"){
+const err237 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
+}
+errors++;
+}
+if("warning" !== data118){
+const err238 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+var _valid9 = _errs312 === errors;
+valid83 = valid83 || _valid9;
+const _errs314 = errors;
+if(typeof data118 !== "string"){
+const err239 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+if("error" !== data118){
+const err240 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+var _valid9 = _errs314 === errors;
+valid83 = valid83 || _valid9;
+const _errs316 = errors;
+if(typeof data118 !== "string"){
+const err241 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+if("info" !== data118){
+const err242 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+var _valid9 = _errs316 === errors;
+valid83 = valid83 || _valid9;
+if(!valid83){
+const err243 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err243];
+}
+else {
+vErrors.push(err243);
+}
+errors++;
+}
+else {
+errors = _errs309;
+if(vErrors !== null){
+if(_errs309){
+vErrors.length = _errs309;
+}
+else {
+vErrors = null;
+}
+}
+}
+props2[key23] = true;
+}
+}
+}
+else {
+const err244 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+}
+}
+else {
+const err245 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
 }
 errors++;
 }

@@ -3,7 +3,7 @@ import { closest, registryFromNames, type ToolRegistry } from "../core/tools.js"
 import { DIALECT_IDS } from "../core/plan.js";
 import type { Policy } from "../policy/types.js";
 import { type PlanReport, type ValidateOptions, validatePlan as validatePlanInternal } from "../engine.js";
-import { type LoadedPolicy, loadPolicy as loadPolicyInternal } from "./policy.js";
+import { type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
 
 /*
@@ -149,6 +149,8 @@ export function validatePlan(input: string | Uint8Array, options?: LibraryValida
 export async function validateFile(path: string, options?: LibraryValidateOptions | LoadedPolicy): Promise<PlanReport> {
   if (typeof path !== "string" || path === "") throw new TypeError(`validateFile: the path must be a non-empty string, not ${describe(path)}`);
   const opts = checkValidateOptions("validateFile", options);
+  // Tools the caller gave win over an override's (as --tools does); tools that came with a LoadedPolicy do not.
+  const toolsGiven = options !== undefined && !isLoadedPolicy(options) && (options as LibraryValidateOptions).tools !== undefined;
   if (opts.policy === undefined) {
     const ws = opts.workspace === undefined ? {} : { workspace: opts.workspace };
     let loaded = await loadPolicyInternal({ cwd: dirname(resolve(path)), ...ws });
@@ -157,6 +159,14 @@ export async function validateFile(path: string, options?: LibraryValidateOption
     if (loaded.policy.source !== undefined) {
       opts.policy = loaded.policy;
       if (opts.tools === undefined && loaded.tools) opts.tools = loaded.tools;
+    }
+  }
+  // The policy's overrides that match this file (ESLint's overrides), as the CLI applies them.
+  if (opts.policy?.overrides?.length) {
+    const own = policyForFile(opts.policy, path);
+    if (own !== opts.policy) {
+      if (overridesTools(opts.policy, path) && !toolsGiven) opts.tools = policyTools(own) ?? opts.tools;
+      opts.policy = own;
     }
   }
   return validateFileInternal(path, opts);

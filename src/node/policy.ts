@@ -1,6 +1,7 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import picomatch from "picomatch";
 import { readConfigText } from "./read-bounded.js";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, loadProfile, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
@@ -9,7 +10,7 @@ import { schemaErrors } from "../core/schema-errors.js";
 import validatePolicy from "../generated/validate-policy.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy, PolicyOverride } from "../policy/types.js";
 import { RULES } from "../rules/index.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
@@ -82,8 +83,19 @@ function where(doc: SourceDocument, file: string, pointer: string, atKey = true)
   }
 }
 
+/** Keys that are one per policy: an `overrides` entry may not set them. */
+const ONE_PER_POLICY = ["extends", "overrides", "workspace", "host", "approval", "guard", "returns", "tasks", "delegation"];
+
+/** Deepest `extends` chain (the file itself is depth 0), and most policy files one policy may read. */
+export const MAX_EXTENDS_DEPTH = 8;
+const MAX_POLICY_FILES = 64;
+
 /** Reads and checks a policy file's text; throws PolicyError with the position of the first fault. */
 export async function parsePolicyText(text: string, file: string): Promise<PolicyFile> {
+  return (await parsePolicyDoc(text, file)).policy;
+}
+
+async function parsePolicyDoc(text: string, file: string): Promise<{ policy: PolicyFile; doc: SourceDocument }> {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   // Only plangate reads its policy file, so no other YAML reader has to agree with it.
   const doc = file.endsWith(".json") ? parseJson(body) : (await import("../syntax/yaml.js")).parseYaml(body, { executor: "yaml-1.2" });
@@ -93,6 +105,17 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
     throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ""}`);
   }
   const value = doc.value === null ? {} : doc.value;
+  // Settings that are one per policy get their own message in an override, before the schema's generic one.
+  const overrides = (value as { overrides?: unknown } | null)?.overrides;
+  if (Array.isArray(overrides))
+    overrides.forEach((o, i) => {
+      if (o === null || typeof o !== "object" || Array.isArray(o)) return;
+      for (const k of ONE_PER_POLICY)
+        if (Object.hasOwn(o, k))
+          throw new PolicyError(
+            `${where(doc, file, `/overrides/${i}/${k}`)}: "${k}" cannot be set in an override: it is one per policy (set it at the top level of the policy; an override may set ${OVERRIDE_KEYS.join(", ")})`,
+          );
+    });
   const errors = schemaErrors(validatePolicy, value, policySchema);
   if (errors.length > 0) {
     const e = errors[0]!;
@@ -109,19 +132,84 @@ export async function parsePolicyText(text: string, file: string): Promise<Polic
     throw new PolicyError(`${where(doc, file, e.instancePath, false)}: ${path} ${e.message}`);
   }
   const policy = value as PolicyFile;
-  for (const id of Object.keys(policy.rules ?? {})) {
+  checkRules(policy.rules, "/rules", doc, file);
+  (policy.overrides ?? []).forEach((o, i) => {
+    checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
+    o.files.forEach((g, j) => {
+      if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
+        throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
+    });
+  });
+  const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
+  if (bases.length > 16) throw new PolicyError(`${where(doc, file, "/extends", false)}: extends names ${bases.length} files; at most 16`);
+  return { policy, doc };
+}
+
+function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): void {
+  for (const id of Object.keys(rules ?? {})) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
-      throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
-    if (STRUCTURAL_RULES.has(id) && policy.rules?.[id] !== "error")
+      throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
+    if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")
       throw new PolicyError(
-        `${where(doc, file, `/rules/${id}`)}: "${id}" cannot be set to ${JSON.stringify(policy.rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
+        `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
       );
     if (!RULES.some((r) => r.meta.id === id)) {
       const near = closest(id, RULES.map((r) => r.meta.id));
-      throw new PolicyError(`${where(doc, file, `/rules/${id}`)}: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\`)`);
+      throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: unknown rule "${id}"${near ? `; did you mean "${near}"?` : ""} (run \`plangate rules\`)`);
     }
   }
-  return policy;
+}
+
+/** The keys an `overrides` entry may set. */
+export const OVERRIDE_KEYS = ["files", "rules", "tools", "limits", "plan", "paths", "markdown", "commands", "yaml"];
+
+/** One policy file of an `extends` chain, with the folder its relative paths resolve against. */
+interface ChainLink {
+  file: PolicyFile;
+  folder: string;
+}
+
+/**
+ * Reads a policy file and, depth first, the bases it extends: the links in merge order (bases first, in
+ * the order named, then the file). Every file is read with the bounded reader (a regular file, at most
+ * 16 MiB) and checked as a policy; a cycle, a chain deeper than MAX_EXTENDS_DEPTH or more than 64 files
+ * is a PolicyError at the `extends` entry that leads there.
+ */
+async function readPolicyChain(path: string, display: string): Promise<ChainLink[]> {
+  const links: ChainLink[] = [];
+  let count = 0;
+  const visit = async (path: string, display: string, stack: readonly { real: string; display: string }[], from?: string): Promise<void> => {
+    const at = from ?? display;
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch (err) {
+      throw new PolicyError(`${from ? `${at}: ` : ""}cannot read policy file ${display}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const cycle = stack.findIndex((s) => s.real === real);
+    if (cycle >= 0)
+      throw new PolicyError(`${at}: extends forms a cycle: ${[...stack.slice(cycle).map((s) => s.display), display].join(" → ")} (a policy cannot extend itself)`);
+    if (stack.length > MAX_EXTENDS_DEPTH) throw new PolicyError(`${at}: extends is more than ${MAX_EXTENDS_DEPTH} files deep (${[...stack.map((s) => s.display), display].join(" → ")})`);
+    if (++count > MAX_POLICY_FILES) throw new PolicyError(`${at}: the policy reads more than ${MAX_POLICY_FILES} files through extends`);
+    let text: string;
+    try {
+      text = readConfigText(path);
+    } catch (err) {
+      throw new PolicyError(`${from ? `${at}: ` : ""}cannot read policy file ${display}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const { policy, doc } = await parsePolicyDoc(text, display);
+    const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
+    for (const [i, base] of bases.entries()) {
+      const pointer = typeof policy.extends === "string" ? "/extends" : `/extends/${i}`;
+      const here = where(doc, display, pointer, false);
+      if (!/\.(ya?ml|json)$/i.test(base)) throw new PolicyError(`${here}: extends must name a policy file (.yaml, .yml or .json), not "${base}"`);
+      const next = isAbsolute(base) ? base : join(dirname(display), base);
+      await visit(resolve(dirname(path), base), next, [...stack, { real, display }], here);
+    }
+    links.push({ file: policy, folder: dirname(path) });
+  };
+  await visit(path, display, []);
+  return links;
 }
 
 /** The policy's JSON Schema, generated from its typebox definition and shipped in schemas/. */
@@ -132,7 +220,8 @@ export function policySchema(): Record<string, unknown> {
 function knownKeys(instancePath: string): string[] {
   let schema: unknown = policySchema();
   for (const token of instancePath.split("/").slice(1)) {
-    schema = (schema as { properties?: Record<string, unknown> }).properties?.[token];
+    const s = schema as { properties?: Record<string, unknown>; items?: unknown };
+    schema = /^\d+$/.test(token) && s.items !== undefined ? s.items : s.properties?.[token];
   }
   return Object.keys((schema as { properties?: Record<string, unknown> })?.properties ?? {});
 }
@@ -142,15 +231,56 @@ function inFolder(folder: string, p: string): string {
   return isAbsolute(p) ? p : resolve(folder, p);
 }
 
-/** Merges a policy file over the defaults. */
+/** Merges a policy file over the defaults (a file without `extends`; loadPolicy reads the bases). */
 export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspace: string, source?: string): Policy {
-  const base = defaultPolicy(file.workspace !== undefined ? inFolder(folder, file.workspace) : fallbackWorkspace);
-  const p: Policy = base;
+  return resolvePolicyChain([{ file, folder }], fallbackWorkspace, source);
+}
+
+/** Merges the files of an extends chain over the defaults, in order: later wins. */
+function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: string, source?: string): Policy {
+  const p = defaultPolicy(fallbackWorkspace);
   if (source) p.source = source;
-  if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
+  const overrides: PolicyOverride[] = [];
+  for (const { file, folder } of links) {
+    if (file.workspace !== undefined) p.workspace = inFolder(folder, file.workspace);
+    if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
+    applySettings(p, file, folder);
+    Object.assign(p.returns, file.returns ?? {});
+    // Operations the file names replace the default's entry; the others keep their defaults.
+    if (file.tasks?.operations) p.tasks.operations = { ...p.tasks.operations, ...file.tasks.operations };
+    if (file.delegation) {
+      Object.assign(p.delegation, file.delegation);
+      if (file.delegation.registry) p.delegation.registry = inFolder(folder, file.delegation.registry);
+    }
+    if (file.approval) {
+      Object.assign(p.approval, file.approval);
+      if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
+      if (file.approval.key) p.approval.key = inFolder(folder, file.approval.key);
+    }
+    Object.assign(p.guard, file.guard ?? {});
+    if (file.guard?.free) p.guard.free = [...file.guard.free];
+    if (file.guard?.stateDir) p.guard.stateDir = inFolder(folder, file.guard.stateDir);
+    for (const o of file.overrides ?? []) {
+      const own: PolicyOverride = structuredClone(o) as PolicyOverride;
+      if (own.tools?.allowFile) own.tools.allowFile = inFolder(folder, own.tools.allowFile);
+      if (own.tools?.registry) own.tools.registry = inFolder(folder, own.tools.registry);
+      overrides.push(own);
+    }
+  }
+  // Only when there are some: the identity of a policy without overrides stays what it was.
+  if (overrides.length > 0) p.overrides = overrides;
+  return p;
+}
+
+/**
+ * The settings a plan file is judged by (what an override may set too), merged over `p` as every key
+ * merges over the defaults: the tool allow list, allowFile and registry are replaced; the deny, write and
+ * read lists, protected paths and path arguments are unions; the other keys replace one by one.
+ */
+function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: string): void {
   const union = (a: string[], b: string[] | undefined) => (b ? [...new Set([...a, ...b])] : a);
   if (file.tools) {
-    p.tools.allow = file.tools.allow ?? [];
+    if (file.tools.allow) p.tools.allow = [...file.tools.allow];
     if (file.tools.allowFile) p.tools.allowFile = inFolder(folder, file.tools.allowFile);
     if (file.tools.registry) p.tools.registry = inFolder(folder, file.tools.registry);
     p.tools.deny = union(p.tools.deny, file.tools.deny);
@@ -163,26 +293,41 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   }
   Object.assign(p.plan, file.plan ?? {});
   Object.assign(p.markdown, file.markdown ?? {});
-  if (file.commands) p.commands = { allow: file.commands.allow ?? [], deny: file.commands.deny ?? [], allowCompound: file.commands.allowCompound ?? false };
-  Object.assign(p.returns, file.returns ?? {});
-  // Operations the file names replace the default's entry; the others keep their defaults.
-  if (file.tasks?.operations) p.tasks.operations = { ...p.tasks.operations, ...file.tasks.operations };
-  if (file.delegation) {
-    Object.assign(p.delegation, file.delegation);
-    if (file.delegation.registry) p.delegation.registry = inFolder(folder, file.delegation.registry);
-  }
-  if (file.approval) {
-    Object.assign(p.approval, file.approval);
-    if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
-    if (file.approval.key) p.approval.key = inFolder(folder, file.approval.key);
-  }
-  Object.assign(p.guard, file.guard ?? {});
-  if (file.guard?.free) p.guard.free = [...file.guard.free];
-  if (file.guard?.stateDir) p.guard.stateDir = inFolder(folder, file.guard.stateDir);
+  if (file.commands) p.commands = { allow: file.commands.allow ?? p.commands.allow, deny: file.commands.deny ?? p.commands.deny, allowCompound: file.commands.allowCompound ?? p.commands.allowCompound };
   Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});
-  p.rules = { ...(file.rules ?? {}) } as Policy["rules"];
+  p.rules = { ...p.rules, ...(file.rules ?? {}) } as Policy["rules"];
+}
+
+/** The folder `overrides` globs are matched from: the policy file's, else the workspace. */
+function policyFolder(policy: Policy): string {
+  return policy.source !== undefined ? dirname(policy.source) : policy.workspace;
+}
+
+/** The overrides entries whose globs match a plan file (its path relative to the policy's folder), in order. */
+export function matchingOverrides(policy: Policy, planPath: string): PolicyOverride[] {
+  if (!policy.overrides?.length || planPath === "-") return [];
+  const rel = relative(policyFolder(policy), resolve(planPath)).split(sep).join("/");
+  if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return [];
+  return policy.overrides.filter((o) => picomatch(o.files, { dot: true })(rel));
+}
+
+/**
+ * The policy a plan file is judged by: the policy with its matching `overrides` applied in order (later
+ * wins). The policy itself when none matches; otherwise a copy, without `overrides`.
+ */
+export function policyForFile(policy: Policy, planPath: string): Policy {
+  const matching = matchingOverrides(policy, planPath);
+  if (matching.length === 0) return policy;
+  const { overrides: _o, ...rest } = policy;
+  const p = structuredClone(rest) as Policy;
+  for (const { files: _f, ...settings } of matching) applySettings(p, settings, policyFolder(policy));
   return p;
+}
+
+/** Do the overrides matching this file change the tools (so the registry must be read again)? */
+export function overridesTools(policy: Policy, planPath: string): boolean {
+  return matchingOverrides(policy, planPath).some((o) => o.tools?.allow !== undefined || o.tools?.allowFile !== undefined || o.tools?.registry !== undefined);
 }
 
 /** The tools a policy names: allow list, whitelist file and MCP registry, merged. */
@@ -217,15 +362,8 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
     const policy = defaultPolicy(fallbackWorkspace);
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
-  let text: string;
-  try {
-    text = readConfigText(file);
-  } catch (err) {
-    throw new PolicyError(`cannot read policy file ${options.file || file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
   const display = options.file || file;
-  const parsed = await parsePolicyText(text, display);
-  const policy = resolvePolicy(parsed, dirname(file), fallbackWorkspace, file);
+  const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
   let host: HostProfile = GENERIC;
   try {

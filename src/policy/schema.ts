@@ -3,9 +3,127 @@ import Type, { type Static } from "typebox";
 const Names = (description: string) => Type.Array(Type.String({ minLength: 1 }), { description });
 const Severity = Type.Union([Type.Literal("off"), Type.Literal("warning"), Type.Literal("error"), Type.Literal("info")]);
 
+const RulesSchema = Type.Record(Type.String(), Severity, { description: "Rule id → off | info | warning | error." });
+
+const ToolsSchema = Type.Object(
+  {
+    allow: Type.Optional(Names("Allowed tool names; `*` and `?` are globs.")),
+    allowFile: Type.Optional(Type.String({ description: "Whitelist file: one tool a line, `#` comments." })),
+    registry: Type.Optional(Type.String({ description: "MCP tools/list result: names and inputSchema." })),
+    deny: Type.Optional(Names("Denied tools, added to the built-in reasoning/planning deny list.")),
+    write: Type.Optional(Names("Tools that write, added to the built-in list.")),
+    read: Type.Optional(
+      Names("Tools that only read, added to the built-in list; any other tool not marked read-only in the registry counts as a writer."),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PathsSchema = Type.Object(
+  {
+    protected: Type.Optional(Names("Globs of paths no write tool may touch, added to the defaults.")),
+    arguments: Type.Optional(Names("Argument names that hold paths, added to the defaults.")),
+  },
+  { additionalProperties: false },
+);
+
+const PlanSchema = Type.Object(
+  {
+    maxAgeDays: Type.Optional(Type.Number({ minimum: 0 })),
+    requireChecksum: Type.Optional(Type.Boolean()),
+    allowConditionals: Type.Optional(Type.Boolean()),
+    constraints: Type.Optional(
+      Type.Union([Type.Literal("allow"), Type.Literal("refuse")], {
+        description: 'May intake and iKOMA step arguments be constraint objects ({"$glob"}, {"$regex"}, {"$enum"}, {"$schema"}, {"$any": true})? Default refuse: every argument is a literal.',
+      }),
+    ),
+    allowOpenArguments: Type.Optional(
+      Type.Boolean({ description: "May a constraint leave a path or a command argument open ($any, $schema)? Default false." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const MarkdownSchema = Type.Object({ requireSeparators: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+
+const CommandsSchema = Type.Object(
+  {
+    allow: Type.Optional(
+      Names("Programs a shell command may run: a program (`git`) or a program and its first arguments (`git status`); `*` and `?` are globs. Empty: any program not denied."),
+    ),
+    deny: Type.Optional(
+      Names("Programs a shell command may never run: a program (`rm`) or a program and arguments it must not be given (`git push`, matched anywhere after the program, in order). Deny wins over allow."),
+    ),
+    allowCompound: Type.Optional(
+      Type.Boolean({ description: "Let an intake or scQC command argument chain (`;`, `&&`, `|`…) or nest (`$(…)`, `xargs`, `sh -c`…) commands; each program is still checked. Default false." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const YamlSchema = Type.Object(
+  {
+    executor: Type.Optional(
+      Type.Union([Type.Literal("pyyaml"), Type.Literal("yaml-1.2")], {
+        description:
+          "The parser that reads YAML plans where they run: pyyaml (PyYAML's safe loader, YAML 1.1; the default) refuses every value the two read differently; yaml-1.2 turns those refusals off.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const LimitsSchema = Type.Object(
+  {
+    maxFileBytes: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxDepth: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxStringLength: Type.Optional(Type.Integer({ minimum: 1, description: "Longest string value or key (UTF-16 code units)." })),
+    maxYamlBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Largest YAML document; YAML is far costlier to read than JSON." })),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * One entry of `overrides`: settings for the plan files its globs match (ESLint's overrides; later
+ * entries win). Only what judges a plan may be set here: approval, guard, workspace and host are one
+ * per policy.
+ */
+const OverrideSchema = Type.Object(
+  {
+    files: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 1,
+      description: "Globs of plan files (picomatch, dot files matched), relative to the folder of the policy file in force.",
+    }),
+    tools: Type.Optional(ToolsSchema),
+    paths: Type.Optional(PathsSchema),
+    plan: Type.Optional(PlanSchema),
+    markdown: Type.Optional(MarkdownSchema),
+    commands: Type.Optional(CommandsSchema),
+    yaml: Type.Optional(YamlSchema),
+    limits: Type.Optional(LimitsSchema),
+    rules: Type.Optional(RulesSchema),
+  },
+  { additionalProperties: false },
+);
+
 /** The policy file (plangate.yaml): one definition gives the TypeScript type and the JSON Schema. */
 export const PolicyFileSchema = Type.Object(
   {
+    extends: Type.Optional(
+      Type.Union(
+        [Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 16 })],
+        {
+          description:
+            "Base policy file(s) (.yaml, .yml or .json), relative to this file's folder, merged in order before this file (later wins; lists merge as they do over the defaults). A base may extend others, at most 8 deep; cycles are refused.",
+        },
+      ),
+    ),
+    overrides: Type.Optional(
+      Type.Array(OverrideSchema, {
+        description: "Settings for some plan files, chosen by path: each entry's files globs, then its settings, applied in order over the policy (later entries win).",
+      }),
+    ),
     workspace: Type.Optional(Type.String({ description: "Workspace root, relative to the policy file's folder." })),
     host: Type.Optional(
       Type.String({
@@ -13,67 +131,11 @@ export const PolicyFileSchema = Type.Object(
         description: "The agent host the plan runs in: a profile name (`claude-code`, `generic`) or a profile file (relative to this file's folder). `--host` wins. Default: generic.",
       }),
     ),
-    tools: Type.Optional(
-      Type.Object(
-        {
-          allow: Type.Optional(Names("Allowed tool names; `*` and `?` are globs.")),
-          allowFile: Type.Optional(Type.String({ description: "Whitelist file: one tool a line, `#` comments." })),
-          registry: Type.Optional(Type.String({ description: "MCP tools/list result: names and inputSchema." })),
-          deny: Type.Optional(Names("Denied tools, added to the built-in reasoning/planning deny list.")),
-          write: Type.Optional(Names("Tools that write, added to the built-in list.")),
-          read: Type.Optional(
-            Names("Tools that only read, added to the built-in list; any other tool not marked read-only in the registry counts as a writer."),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    paths: Type.Optional(
-      Type.Object(
-        {
-          protected: Type.Optional(Names("Globs of paths no write tool may touch, added to the defaults.")),
-          arguments: Type.Optional(Names("Argument names that hold paths, added to the defaults.")),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    plan: Type.Optional(
-      Type.Object(
-        {
-          maxAgeDays: Type.Optional(Type.Number({ minimum: 0 })),
-          requireChecksum: Type.Optional(Type.Boolean()),
-          allowConditionals: Type.Optional(Type.Boolean()),
-          constraints: Type.Optional(
-            Type.Union([Type.Literal("allow"), Type.Literal("refuse")], {
-              description: 'May intake and iKOMA step arguments be constraint objects ({"$glob"}, {"$regex"}, {"$enum"}, {"$schema"}, {"$any": true})? Default refuse: every argument is a literal.',
-            }),
-          ),
-          allowOpenArguments: Type.Optional(
-            Type.Boolean({ description: "May a constraint leave a path or a command argument open ($any, $schema)? Default false." }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    markdown: Type.Optional(
-      Type.Object({ requireSeparators: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    ),
-    commands: Type.Optional(
-      Type.Object(
-        {
-          allow: Type.Optional(
-            Names("Programs a shell command may run: a program (`git`) or a program and its first arguments (`git status`); `*` and `?` are globs. Empty: any program not denied."),
-          ),
-          deny: Type.Optional(
-            Names("Programs a shell command may never run: a program (`rm`) or a program and arguments it must not be given (`git push`, matched anywhere after the program, in order). Deny wins over allow."),
-          ),
-          allowCompound: Type.Optional(
-            Type.Boolean({ description: "Let an intake or scQC command argument chain (`;`, `&&`, `|`…) or nest (`$(…)`, `xargs`, `sh -c`…) commands; each program is still checked. Default false." }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    tools: Type.Optional(ToolsSchema),
+    paths: Type.Optional(PathsSchema),
+    plan: Type.Optional(PlanSchema),
+    markdown: Type.Optional(MarkdownSchema),
+    commands: Type.Optional(CommandsSchema),
     returns: Type.Optional(
       Type.Object(
         {
@@ -156,32 +218,9 @@ export const PolicyFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    yaml: Type.Optional(
-      Type.Object(
-        {
-          executor: Type.Optional(
-            Type.Union([Type.Literal("pyyaml"), Type.Literal("yaml-1.2")], {
-              description:
-                "The parser that reads YAML plans where they run: pyyaml (PyYAML's safe loader, YAML 1.1; the default) refuses every value the two read differently; yaml-1.2 turns those refusals off.",
-            }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    limits: Type.Optional(
-      Type.Object(
-        {
-          maxFileBytes: Type.Optional(Type.Integer({ minimum: 1 })),
-          maxDepth: Type.Optional(Type.Integer({ minimum: 1 })),
-          maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
-          maxStringLength: Type.Optional(Type.Integer({ minimum: 1, description: "Longest string value or key (UTF-16 code units)." })),
-          maxYamlBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Largest YAML document; YAML is far costlier to read than JSON." })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    rules: Type.Optional(Type.Record(Type.String(), Severity, { description: "Rule id → off | info | warning | error." })),
+    yaml: Type.Optional(YamlSchema),
+    limits: Type.Optional(LimitsSchema),
+    rules: Type.Optional(RulesSchema),
   },
   {
     additionalProperties: false,

@@ -11,6 +11,19 @@ export interface Limits {
   maxYamlBytes: number;
 }
 
+/** One `overrides` entry: the globs it applies to and the settings it changes (a policy file's keys, paths absolute). */
+export interface PolicyOverride {
+  files: string[];
+  tools?: { allow?: string[]; allowFile?: string; registry?: string; deny?: string[]; write?: string[]; read?: string[] };
+  paths?: { protected?: string[]; arguments?: string[] };
+  plan?: Partial<Policy["plan"]>;
+  markdown?: Partial<Policy["markdown"]>;
+  commands?: Partial<Policy["commands"]>;
+  yaml?: Partial<Policy["yaml"]>;
+  limits?: Partial<Limits>;
+  rules?: Record<string, RuleSetting>;
+}
+
 /** A policy with every field filled in (defaults merged, paths absolute). */
 export interface Policy {
   /** Absolute workspace root. */
@@ -79,6 +92,11 @@ export interface Policy {
   yaml: { executor: "pyyaml" | "yaml-1.2" };
   limits: Limits;
   rules: Record<string, RuleSetting>;
+  /**
+   * `overrides` of the policy file and its bases, in order, their paths absolute: applied per plan file
+   * by `policyForFile` (absent when there are none, so the identity of a policy without any is unchanged).
+   */
+  overrides?: PolicyOverride[];
   /** The file the policy was read from, if any. */
   source?: string;
 }

@@ -1,16 +1,28 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../core/diagnostic.js";
+import { type ResultEntry, resultsJson } from "../../formatters/json.js";
+import { formatSarif } from "../../formatters/sarif.js";
 import { KeyError, loadTrustedKeys, type TrustedKey } from "../../approval/keys.js";
 import type { Policy } from "../../policy/types.js";
 import { type CliIO, UsageError } from "../io.js";
 
-/** Prints approval diagnostics: text lines (`file: error: message [rule]`) or one JSON document. */
-export function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): void {
+/** Prints approval results: text lines (`file: error: message [rule]`), the report envelope (json) or SARIF. */
+export function printApprovalResults(io: CliIO, entries: readonly ResultEntry[], output: string, top: Record<string, unknown> = {}): void {
   if (output === "json") {
-    io.stdout(JSON.stringify({ file, ok: diagnostics.length === 0, ...extra, diagnostics }, null, 2) + "\n");
+    io.stdout(JSON.stringify(resultsJson(entries, top), null, 2) + "\n");
     return;
   }
-  for (const d of diagnostics) io.stdout(`${file}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+  if (output === "sarif") {
+    io.stdout(formatSarif(entries, { cwd: io.cwd }));
+    return;
+  }
+  for (const e of entries)
+    for (const d of e.diagnostics) io.stdout(`${e.file}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+}
+
+/** One file's approval diagnostics, as printApprovalResults prints them; valid when none is an error. */
+export function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): void {
+  printApprovalResults(io, [{ file, valid: !diagnostics.some((d) => d.severity === "error"), extra, diagnostics }], output);
 }
 
 /** The trusted keys from --trusted-keys or the policy's approval.trustedKeys; none when neither is set. */

@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../../node/atomic-write.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup } from "../setup.js";
+import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
 import { printApprovalResult } from "./approval-common.js";
 
 interface ApproveFlags extends PlanFlags {
@@ -42,7 +42,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (file: string, flags: ApproveFlags) => {
-        const setup = await resolveSetup(flags, io);
+        const setup = file === "-" ? await resolveSetup(flags, io) : setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
         const ttlText = flags.ttl ?? setup.policy.approval.ttl;
         const ttlMs = ttlText === undefined ? undefined : parseTtl(ttlText);
         if (ttlText !== undefined && ttlMs === undefined) throw new UsageError(`--ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText}"`);

@@ -39,7 +39,7 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
     .argument("<log>", "JSON Lines audit trail")
     .option("--state <file>", "guard state: check the run's MACs under its secret key, and that the log ends where the guard last wrote (catches a cut tail)")
     .option("--chain-only", "accept an intact hash chain without MACs (exit 0, reported as not authenticated)")
-    .addOption(outputOption(["text", "json"]))
+    .addOption(outputOption(["text", "json", "sarif"]))
     .action(
       wrap(async (log: string, flags: AuditFlags) => {
         const anchor: AuditAnchor = {};
@@ -82,7 +82,7 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
           );
         const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
         printApprovalResult(io, log, diagnostics, flags.output, extra);
-        if (r.ok && flags.output !== "json") io.stdout(`${log}: ${r.head.count} entries, ${summary(r, why)}\n`);
+        if (r.ok && flags.output === "text") io.stdout(`${log}: ${r.head.count} entries, ${summary(r, why)}\n`);
         return diagnostics.length === 0 ? EXIT.ok : EXIT.rejected;
       }),
     );

@@ -1,7 +1,7 @@
 import pc from "picocolors";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { forPlanner } from "../../formatters/feedback.js";
-import { diagnosticJson } from "../../formatters/json.js";
+import { resultsJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
 import type { CheckResult } from "../../orchestration/common.js";
 import { UsageError } from "../io.js";
@@ -16,24 +16,7 @@ export interface CheckOutput {
 
 /** SPEC §5's report, for the orchestration commands: one result per check, then the summary. */
 export function checkReportJson(outputs: readonly CheckOutput[]) {
-  let errors = 0;
-  let warnings = 0;
-  for (const o of outputs) {
-    for (const d of o.result.diagnostics) {
-      if (d.severity === "error") errors++;
-      else if (d.severity === "warning") warnings++;
-    }
-  }
-  return {
-    version: 1,
-    results: outputs.map((o) => ({
-      file: o.result.file,
-      valid: o.result.valid,
-      ...o.extra,
-      diagnostics: o.result.diagnostics.map(diagnosticJson),
-    })),
-    summary: { files: outputs.length, valid: outputs.filter((o) => o.result.valid).length, errors, warnings },
-  };
+  return resultsJson(outputs.map((o) => ({ file: o.result.file, valid: o.result.valid, extra: o.extra, diagnostics: o.result.diagnostics })));
 }
 
 /** Text output in `validate`'s voice: one block per diagnostic, then a verdict line per check. */

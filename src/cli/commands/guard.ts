@@ -12,8 +12,8 @@ import type { HostProfile } from "../../host/profile.js";
 import type { TrustedKey } from "../../approval/keys.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup } from "../setup.js";
-import { consumedDirFrom, printApprovalResult, trustedKeysFrom } from "./approval-common.js";
+import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 /** Claude Code reads exit 2 of a PreToolUse hook as "block, reason on stderr"; 0 lets the call through. */
 const BLOCK = 2;
@@ -285,7 +285,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if (state !== undefined && flags.audit === undefined) throw new UsageError("--state FILE (deprecated) needs --audit FILE; or use --state-dir DIR, which holds the audit trails");
         if (state === undefined && flags.audit !== undefined) throw new UsageError("--audit goes with the deprecated --state FILE: pass --state FILE, or drop --audit (the state directory holds the audit trails)");
         if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
-        const setup = await resolveSetup(flags, io);
+        const setup = setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
         const dir = state === undefined ? stateDirFrom(flags.stateDir, setup.policy, io) : undefined;
         if (dir !== undefined) {
           const problem = stateDirProblem(dir, setup.policy.workspace);
@@ -313,7 +313,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           if (state !== undefined) {
             const st = await startGuard(state, { ...common, consumedDir: consumedDirFrom(flags.consumedDir, io), audit: resolve(io.cwd, flags.audit!) });
             // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
-            if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, state: { ...st, audit_key: undefined } }, null, 2) + "\n");
+            if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { state: { ...st, audit_key: undefined } }, diagnostics: [] }], "json");
             else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
             return EXIT.ok;
           }
@@ -324,7 +324,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
           if (userStore !== undefined && userStore !== (opts.consumedDir ?? join(dir!, "consumed"))) opts.alsoConsumedIn = userStore;
           const run = await startRun(dir!, opts);
-          if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, stateDir: dir, ...runSummary(run) }, null, 2) + "\n");
+          if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { stateDir: dir, ...runSummary(run) }, diagnostics: [] }], "json");
           else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, state directory ${dir}\n`);
           return EXIT.ok;
         } catch (err) {

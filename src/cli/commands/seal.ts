@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
-import { diagnosticJson } from "../../formatters/json.js";
+import { diagnosticJson, resultsJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
@@ -34,7 +34,7 @@ async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnost
 
 function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {
   if (output === "json") {
-    io.stdout(JSON.stringify({ file, ok: false, diagnostics: diagnostics.map((d) => diagnosticJson({ ...d, file })) }, null, 2) + "\n");
+    io.stdout(JSON.stringify(resultsJson([{ file, valid: false, diagnostics: diagnostics.map((d) => ({ ...d, file })) }]), null, 2) + "\n");
     return;
   }
   for (const d of diagnostics) {
@@ -61,10 +61,10 @@ function emit(io: CliIO, file: string, result: EditResult, flags: WriteFlags): n
     } catch (err) {
       throw new CliError(`cannot write ${target} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, "io");
     }
-    if (flags.output === "json") io.stdout(JSON.stringify({ file, ok: true, written: target, checksum: result.checksum }, null, 2) + "\n");
+    if (flags.output === "json") io.stdout(JSON.stringify(resultsJson([{ file, valid: true, extra: { written: target, checksum: result.checksum }, diagnostics: [] }]), null, 2) + "\n");
     else io.stderr(`wrote ${target} (checksum ${result.checksum})\n`);
   } else if (flags.output === "json") {
-    io.stdout(JSON.stringify({ file, ok: true, checksum: result.checksum, text: result.text }, null, 2) + "\n");
+    io.stdout(JSON.stringify(resultsJson([{ file, valid: true, extra: { checksum: result.checksum, text: result.text }, diagnostics: [] }]), null, 2) + "\n");
   } else {
     io.stdout(result.text);
   }

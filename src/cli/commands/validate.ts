@@ -12,7 +12,7 @@ import { type CliIO, EXIT } from "../io.js";
 import { expandInputs } from "../inputs.js";
 import { intFlag } from "./check-output.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
-import { type PlanFlags, resolveSetup, type Setup } from "../setup.js";
+import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
 import { discoverPolicy, PolicyError } from "../../node/policy.js";
 import { Option } from "commander";
 import { dirname, resolve } from "node:path";
@@ -82,7 +82,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
         const reports: PlanReport[] = [];
         for (const input of inputs) {
           const file = input.name;
-          const own = await setupFor(input.path);
+          const own = setupForFile(await setupFor(input.path), input.path, io);
           const options = {
             dialect: flags.dialect,
             policy: own.policy,

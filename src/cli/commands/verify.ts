@@ -4,28 +4,45 @@ import type { Command } from "commander";
 import { approvalDiagnostic, toolsHash } from "../../approval/record.js";
 import { isConsumed } from "../../approval/state.js";
 import { verifyApproval } from "../../approval/verify.js";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import type { ResultEntry } from "../../formatters/json.js";
 import { profileHash } from "../../host/profile.js";
 import { planHash } from "../../ops/hash.js";
-import { type CliIO, EXIT } from "../io.js";
+import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup } from "../setup.js";
-import { printApprovalResult, trustedKeysFrom } from "./approval-common.js";
+import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import { printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 interface VerifyFlags extends PlanFlags {
-  approval: string;
+  approval: string[];
   trustedKeys?: string;
   allowUnsigned?: boolean;
   consumedDir?: string;
   output: string;
 }
 
-/** `plangate verify <file> --approval A`. */
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/**
+ * Pairs each plan with its approval: `--approval` once per plan, in the order of the plans. Any other
+ * count is ambiguous (which approval goes with which plan?) and a usage error.
+ */
+export function pairApprovals(files: readonly string[], approvals: readonly string[]): [string, string][] {
+  if (approvals.length === 0) throw new UsageError("required option '--approval <file>' not specified");
+  if (approvals.length !== files.length)
+    throw new UsageError(
+      `${files.length} plan${files.length === 1 ? "" : "s"} and ${approvals.length} --approval: give one --approval per plan, in the order of the plans (verify a.json b.json --approval a.approval.json --approval b.approval.json)`,
+    );
+  return files.map((f, i) => [f, approvals[i]!]);
+}
+
+/** `plangate verify <file...> --approval A [--approval B …]`. */
 export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("verify")
-    .description("check that a plan is the approved one: hash, signature by a trusted key, expiry, workspace, policy")
-    .argument("<file>", "plan file")
-    .requiredOption("--approval <file>", "the approval (DSSE envelope from plangate approve --key)")
+    .description("check that plans are the approved ones: hash, signature by a trusted key, expiry, workspace, policy")
+    .argument("<file...>", "plan files; each needs its own --approval, in the same order")
+    .option("--approval <file>", "the approval (DSSE envelope from plangate approve --key); once per plan, paired with the plans in order", collect, [])
     .option("--trusted-keys <path>", "public key file, or folder of *.pub / *.pem files (default: the policy's approval.trustedKeys)")
     .option("--allow-unsigned", "accept an unsigned approval record (only from a channel you trust)")
     .option("--consumed-dir <dir>", "also refuse a single-use approval recorded as consumed in this store")
@@ -34,44 +51,53 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry the plan was approved with")
     .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
-    .addOption(outputOption(["text", "json"]))
+    .addOption(outputOption(["text", "json", "sarif"]))
     .action(
-      wrap(async (file: string, flags: VerifyFlags) => {
+      wrap(async (files: string[], flags: VerifyFlags) => {
+        const pairs = pairApprovals(files, flags.approval);
         const setup = await resolveSetup(flags, io);
         const trustedKeys = trustedKeysFrom(flags.trustedKeys, setup.policy, io);
-        let approval: Uint8Array;
-        try {
-          approval = readFileSync(resolve(io.cwd, flags.approval));
-        } catch (err) {
-          const d = approvalDiagnostic("approval-invalid", `The approval file ${flags.approval} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the --approval path");
-          printApprovalResult(io, file, [d], flags.output);
-          return EXIT.rejected;
-        }
-        let hash: string | undefined;
-        try {
-          hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
-        } catch (err) {
-          const d = { rule: "file-not-found", severity: "error" as const, message: `Plan file not found: ${file} (${(err as NodeJS.ErrnoException).code}).`, hint: "check the path" };
-          printApprovalResult(io, file, [d], flags.output);
-          return EXIT.rejected;
-        }
         const consumed = flags.consumedDir === undefined ? undefined : resolve(io.cwd, flags.consumedDir);
-        const result = verifyApproval(approval, {
-          planHash: hash,
-          workspace: setup.policy.workspace,
-          policyHash: setup.policyHash,
-          toolsHash: toolsHash(setup.tools),
-          trustedKeys,
-          allowUnsigned: flags.allowUnsigned === true,
-          now: io.now(),
-          host: { name: setup.host.name, hash: profileHash(setup.host) },
-          isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
-        });
-        const r = result.record;
-        printApprovalResult(io, file, result.diagnostics, flags.output, { record: r ?? null, keyid: result.key?.keyid ?? null });
-        if (result.ok && r && flags.output !== "json")
-          io.stdout(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
-        return result.ok ? EXIT.ok : EXIT.rejected;
+        const entries: ResultEntry[] = [];
+        const lines: string[] = [];
+        for (const [file, approvalFile] of pairs) {
+          const extra: Record<string, unknown> = { approval: approvalFile };
+          const fail = (d: Diagnostic) => entries.push({ file, valid: false, extra: { ...extra, record: null, keyid: null }, diagnostics: [d] });
+          let approval: Uint8Array;
+          try {
+            approval = readFileSync(resolve(io.cwd, approvalFile));
+          } catch (err) {
+            fail(approvalDiagnostic("approval-invalid", `The approval file ${approvalFile} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the --approval path"));
+            continue;
+          }
+          let hash: string | undefined;
+          try {
+            hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
+          } catch (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            fail({ rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} (${code ?? (err as Error).message}).`, hint: "check the path" });
+            continue;
+          }
+          const own = setupForFile(setup, resolve(io.cwd, file), io);
+          const result = verifyApproval(approval, {
+            planHash: hash,
+            workspace: own.policy.workspace,
+            policyHash: own.policyHash,
+            toolsHash: toolsHash(own.tools),
+            trustedKeys,
+            allowUnsigned: flags.allowUnsigned === true,
+            now: io.now(),
+            host: { name: own.host.name, hash: profileHash(own.host) },
+            isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
+          });
+          const r = result.record;
+          entries.push({ file, valid: result.ok, extra: { ...extra, planHash: hash, record: r ?? null, keyid: result.key?.keyid ?? null }, diagnostics: result.diagnostics });
+          if (result.ok && r)
+            lines.push(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
+        }
+        printApprovalResults(io, entries, flags.output, { policy: setup.policy.source ?? null });
+        if (flags.output === "text") for (const l of lines) io.stdout(l);
+        return entries.every((e) => e.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }

@@ -18,17 +18,17 @@ describe("audit-unauthenticated", () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/error: The chain is intact but not authenticated: no --state was given.*\[audit-unauthenticated\]\n {2}= hint: give --state STATE/);
     const json = JSON.parse((await cli(["audit", "verify", path, "-o", "json"])).stdout);
-    expect(json).toMatchObject({ ok: false, level: "chain", entries: 3, authenticated: null });
-    expect(json.diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["audit-unauthenticated"]);
+    expect(json).toMatchObject({ version: 1, results: [{ valid: false, level: "chain", entries: 3, authenticated: null }], summary: { files: 1, valid: 0, errors: 1 } });
+    expect(json.results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["audit-unauthenticated"]);
   });
   it("is not reported with --chain-only (exit 0, still said to be unauthenticated), nor for a broken chain", async () => {
     const path = log();
     const ok = await cli(["audit", "verify", path, "--chain-only", "--output", "json"]);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, level: "chain", diagnostics: [] });
+    expect(JSON.parse(ok.stdout).results[0]).toMatchObject({ valid: true, level: "chain", diagnostics: [] });
     const { writeFileSync, readFileSync } = await import("node:fs");
     writeFileSync(path, readFileSync(path, "utf8").replace('"step":2', '"step":9'));
     const broken = await cli(["audit", "verify", path, "--output", "json"]);
-    expect(JSON.parse(broken.stdout).diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["audit-chain-broken"]);
+    expect(JSON.parse(broken.stdout).results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["audit-chain-broken"]);
   });
 });

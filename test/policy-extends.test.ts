@@ -1,0 +1,237 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadPolicy, MAX_EXTENDS_DEPTH, PolicyError, policyForFile } from "../src/node/policy.js";
+import { validateFile } from "../src/node/api.js";
+import { cli } from "./cli-io.js";
+
+/** A fresh folder with the given files (paths relative to it; parents made). */
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), "plangate-extends-"));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(root, name, ".."), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+  return root;
+}
+
+const load = (root: string, file = "plangate.yaml") => loadPolicy({ file: join(root, file), cwd: root });
+const refusal = async (root: string, file = "plangate.yaml"): Promise<string> => {
+  try {
+    await load(root, file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(PolicyError);
+    return (err as Error).message;
+  }
+  throw new Error("the policy was accepted");
+};
+
+describe("policy extends", () => {
+  it("merges bases in order under the file: later wins, lists merge as over the defaults, paths resolve in each file's folder", async () => {
+    const root = tree({
+      "shared/base.yaml": "workspace: ../ws\ntools:\n  allow: [read_file]\n  deny: [rm_rf]\n  allowFile: tools.txt\nplan:\n  maxAgeDays: 7\nrules:\n  stale-plan: error\n  unknown-key: warning\n",
+      "shared/tools.txt": "plot_qc\n",
+      "shared/more.yaml": "tools:\n  deny: [curl]\ncommands:\n  deny: [rm]\n",
+      "plangate.yaml": "extends: [shared/base.yaml, shared/more.yaml]\nplan:\n  maxAgeDays: 3\nrules:\n  unknown-key: error\n",
+    });
+    const { policy, tools } = await load(root);
+    expect(policy.workspace).toBe(join(root, "ws"));
+    expect(policy.tools.allow).toEqual(["read_file"]);
+    expect(policy.tools.allowFile).toBe(join(root, "shared/tools.txt"));
+    expect(tools?.names.has("plot_qc")).toBe(true);
+    expect(policy.tools.deny).toEqual(expect.arrayContaining(["think", "rm_rf", "curl"]));
+    expect(policy.commands.deny).toEqual(["rm"]);
+    expect(policy.plan.maxAgeDays).toBe(3);
+    expect(policy.rules).toEqual({ "stale-plan": "error", "unknown-key": "error" });
+  });
+
+  it("a base may itself extend; a diamond reads the shared base twice and is no cycle", async () => {
+    const root = tree({
+      "d.yaml": "plan:\n  maxAgeDays: 1\n",
+      "b.yaml": "extends: d.yaml\ntools:\n  deny: [b_tool]\n",
+      "c.yaml": "extends: ./d.yaml\ntools:\n  deny: [c_tool]\n",
+      "plangate.yaml": "extends: [b.yaml, c.yaml]\n",
+    });
+    const { policy } = await load(root);
+    expect(policy.plan.maxAgeDays).toBe(1);
+    expect(policy.tools.deny).toEqual(expect.arrayContaining(["b_tool", "c_tool"]));
+  });
+
+  it("the policy hash is of the resolved policy: changing a base changes it", async () => {
+    const root = tree({ "base.yaml": "plan:\n  maxAgeDays: 7\n", "plangate.yaml": "extends: base.yaml\n" });
+    const before = (await load(root)).hash;
+    writeFileSync(join(root, "base.yaml"), "plan:\n  maxAgeDays: 8\n");
+    const after = (await load(root)).hash;
+    expect(after).not.toBe(before);
+    // The same settings written in one file are the same policy.
+    writeFileSync(join(root, "flat.yaml"), "plan:\n  maxAgeDays: 8\n");
+    expect((await load(root, "flat.yaml")).hash).toBe(after);
+  });
+
+  it("refuses a cycle, naming the chain and the extends entry's position", async () => {
+    const self = tree({ "plangate.yaml": "rules: {}\nextends: plangate.yaml\n" });
+    expect(await refusal(self)).toMatch(/plangate\.yaml:2:10: extends forms a cycle: .*plangate\.yaml → .*plangate\.yaml/);
+    const two = tree({ "a.yaml": "extends: [b.yaml]\n", "b.yaml": "\nextends:\n  - a.yaml\n", "plangate.yaml": "extends: a.yaml\n" });
+    expect(await refusal(two)).toMatch(/b\.yaml:3:5: extends forms a cycle: .*a\.yaml → .*b\.yaml → .*a\.yaml/);
+    // The same file through a symbolic link is the same file.
+    const linked = tree({ "real.yaml": "extends: link.yaml\n", "plangate.yaml": "extends: real.yaml\n" });
+    symlinkSync(join(linked, "real.yaml"), join(linked, "link.yaml"));
+    expect(await refusal(linked)).toMatch(/extends forms a cycle/);
+  });
+
+  it("refuses a symbolic link loop and a missing base with the position of the extends entry", async () => {
+    const root = tree({ "plangate.yaml": "extends: loop.yaml\n" });
+    symlinkSync(join(root, "loop2.yaml"), join(root, "loop.yaml"));
+    symlinkSync(join(root, "loop.yaml"), join(root, "loop2.yaml"));
+    expect(await refusal(root)).toMatch(/plangate\.yaml:1:10: cannot read policy file .*loop\.yaml: ELOOP/);
+    const missing = tree({ "plangate.yaml": "extends: [gone.yaml]\n" });
+    expect(await refusal(missing)).toMatch(/plangate\.yaml:1:11: cannot read policy file .*gone\.yaml: ENOENT/);
+  });
+
+  it(`refuses a chain deeper than ${MAX_EXTENDS_DEPTH}, and a fan-out that would read more than 64 files`, async () => {
+    const files: Record<string, string> = { "plangate.yaml": "extends: p1.yaml\n" };
+    for (let i = 1; i <= 20; i++) files[`p${i}.yaml`] = i < 20 ? `extends: p${i + 1}.yaml\n` : "rules: {}\n";
+    const deep = tree(files);
+    expect(await refusal(deep)).toMatch(new RegExp(`p${MAX_EXTENDS_DEPTH}\\.yaml:1:10: extends is more than ${MAX_EXTENDS_DEPTH} files deep`));
+    // Exactly 8 deep is accepted.
+    const ok: Record<string, string> = { "plangate.yaml": "extends: p1.yaml\n" };
+    for (let i = 1; i <= MAX_EXTENDS_DEPTH; i++) ok[`p${i}.yaml`] = i < MAX_EXTENDS_DEPTH ? `extends: p${i + 1}.yaml\n` : "plan:\n  maxAgeDays: 2\n";
+    expect((await load(tree(ok))).policy.plan.maxAgeDays).toBe(2);
+    // Each level names the next twice: 2^8 reads without a limit.
+    const fan: Record<string, string> = { "plangate.yaml": "extends: [f1.yaml, f1.yaml]\n" };
+    for (let i = 1; i <= 8; i++) fan[`f${i}.yaml`] = i < 8 ? `extends: [f${i + 1}.yaml, f${i + 1}.yaml]\n` : "rules: {}\n";
+    expect(await refusal(tree(fan))).toMatch(/reads more than 64 files through extends/);
+    const many = tree({ "plangate.yaml": `extends: [${Array.from({ length: 17 }, () => "a.yaml").join(", ")}]\n`, "a.yaml": "{}\n" });
+    expect(await refusal(many)).toMatch(/plangate\.yaml:1:10: extends must have at most 16 items/);
+  });
+
+  it("a base is a policy file read with the bounded reader and checked as a policy: /etc/passwd, a device, a folder, a huge file are refused", async () => {
+    const root = tree({ "plangate.yaml": "extends: /etc/passwd\n" });
+    expect(await refusal(root)).toMatch(/plangate\.yaml:1:10: extends must name a policy file \(\.yaml, \.yml or \.json\), not "\/etc\/passwd"/);
+    // Spelt as a policy file through a link: read, and refused as a policy (not an object of known keys).
+    const linked = tree({ "plangate.yaml": "extends: passwd.yaml\n" });
+    symlinkSync("/etc/passwd", join(linked, "passwd.yaml"));
+    expect(await refusal(linked)).toMatch(/passwd\.yaml:\d+:\d+: /);
+    const dev = tree({ "plangate.yaml": "extends: zero.yaml\n" });
+    symlinkSync("/dev/zero", join(dev, "zero.yaml"));
+    expect(await refusal(dev)).toMatch(/plangate\.yaml:1:10: cannot read policy file .*zero\.yaml: it is a device, pipe or socket/);
+    const dir = tree({ "plangate.yaml": "extends: sub.yaml\n", "sub.yaml/x": "" });
+    expect(await refusal(dir)).toMatch(/cannot read policy file .*sub\.yaml: it is a directory/);
+    const huge = tree({ "plangate.yaml": "extends: huge.yaml\n", "huge.yaml": `# ${"x".repeat(17 * 1024 * 1024)}\n` });
+    expect(await refusal(huge)).toMatch(/cannot read policy file .*huge\.yaml: it is over 16777216 bytes/);
+    const wrong = tree({ "plangate.yaml": "extends: base.yaml\n", "base.yaml": "tols: {}\n" });
+    expect(await refusal(wrong)).toMatch(/base\.yaml:1:1: unknown key "tols" in the policy; did you mean "tools"\?/);
+  });
+
+  it("is a usage error on the command line (exit 2), with the JSON error document", async () => {
+    const root = tree({ "plangate.yaml": "extends: plangate.yaml\n", "p.json": "[]" });
+    const r = await cli(["validate", "p.json", "-o", "json"], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "usage", message: expect.stringMatching(/extends forms a cycle/) });
+  });
+});
+
+const PLAN = JSON.stringify({ steps: [{ tool: "read_file", arguments: { path: "data.csv" }, intent: "Read the table" }] });
+
+describe("policy overrides", () => {
+  it("applies the entries whose globs match the plan's path relative to the policy's folder, in order (later wins)", async () => {
+    const root = tree({
+      "plangate.yaml": [
+        "tools:",
+        "  allow: [read_file]",
+        "rules:",
+        "  missing-intent: error",
+        "overrides:",
+        "  - files: [\"legacy/**\"]",
+        "    rules:",
+        "      missing-intent: warning",
+        "    tools:",
+        "      allow: [read_file, fetch]",
+        "  - files: [\"legacy/strict/*.json\"]",
+        "    rules:",
+        "      missing-intent: error",
+        "    limits:",
+        "      maxSteps: 3",
+        "",
+      ].join("\n"),
+    });
+    const { policy } = await load(root);
+    expect(policy.overrides).toHaveLength(2);
+    expect(policyForFile(policy, join(root, "new/p.json"))).toBe(policy);
+    const legacy = policyForFile(policy, join(root, "legacy/a/p.json"));
+    expect(legacy.rules["missing-intent"]).toBe("warning");
+    expect(legacy.tools.allow).toEqual(["read_file", "fetch"]);
+    expect(legacy.overrides).toBeUndefined();
+    const strict = policyForFile(policy, join(root, "legacy/strict/p.json"));
+    expect(strict.rules["missing-intent"]).toBe("error");
+    expect(strict.limits.maxSteps).toBe(3);
+    expect(strict.tools.allow).toEqual(["read_file", "fetch"]);
+    // A path outside the policy's folder matches nothing, whatever its name.
+    expect(policyForFile(policy, join(root, "..", "legacy", "p.json"))).toBe(policy);
+    // The policy itself is left as it was.
+    expect(policy.rules["missing-intent"]).toBe("error");
+  });
+
+  it("validate judges each file by its overrides, on the command line and in the library; the tools an override allows are read", async () => {
+    const step = (tool: string) => JSON.stringify({ steps: [{ tool, arguments: { url: "https://example.org" }, intent: "Fetch the page" }] });
+    const root = tree({
+      "plangate.yaml": "tools:\n  allow: [read_file]\noverrides:\n  - files: [\"web/*.json\"]\n    tools:\n      allow: [fetch]\n",
+      "web/p.json": step("fetch"),
+      "other/p.json": step("fetch"),
+    });
+    const r = await cli(["validate", "web/p.json", "other/p.json", "-o", "json"], { cwd: root });
+    expect(r.code).toBe(1);
+    const results = JSON.parse(r.stdout).results as { file: string; valid: boolean; diagnostics: { rule: string }[] }[];
+    expect(results.map((x) => [x.file, x.valid])).toEqual([
+      ["web/p.json", true],
+      ["other/p.json", false],
+    ]);
+    expect(results[1]!.diagnostics.map((d) => d.rule)).toContain("unknown-tool");
+    expect((await validateFile(join(root, "web/p.json"))).valid).toBe(true);
+    expect((await validateFile(join(root, "other/p.json"))).valid).toBe(false);
+    expect((await validateFile(join(root, "web/p.json"), await load(root))).valid).toBe(true);
+  });
+
+  it("base overrides come first, the file's after; globs match from the policy in force's folder", async () => {
+    const root = tree({
+      "shared/base.yaml": "overrides:\n  - files: [\"plans/**\"]\n    plan:\n      maxAgeDays: 5\n",
+      "plangate.yaml": "extends: shared/base.yaml\noverrides:\n  - files: [\"plans/old/**\"]\n    plan:\n      maxAgeDays: 500\n",
+    });
+    const { policy } = await load(root);
+    expect(policyForFile(policy, join(root, "plans/p.json")).plan.maxAgeDays).toBe(5);
+    expect(policyForFile(policy, join(root, "plans/old/p.json")).plan.maxAgeDays).toBe(500);
+    expect(policyForFile(policy, join(root, "shared/plans/p.json")).plan.maxAgeDays).toBe(30);
+  });
+
+  it.each([
+    ["approval", "approval:\n      singleUse: false"],
+    ["guard", "guard:\n      noRun: allow-free"],
+    ["workspace", "workspace: /"],
+    ["host", "host: claude-code"],
+    ["extends", "extends: x.yaml"],
+  ])("refuses %s in an override: one per policy", async (key, setting) => {
+    const root = tree({ "plangate.yaml": `rules: {}\noverrides:\n  - files: ["**"]\n    ${setting}\n` });
+    expect(await refusal(root)).toMatch(new RegExp(`plangate\\.yaml:4:5: "${key}" cannot be set in an override: it is one per policy`));
+  });
+
+  it("checks an override as strictly as the policy: structural and approval rules, unknown keys and rules, bad globs", async () => {
+    const cases: [string, RegExp][] = [
+      ["    rules:\n      parse-error: off\n", /plangate\.yaml:5:7: "parse-error" cannot be set to "off"/],
+      ["    rules:\n      approval-expired: off\n", /plangate\.yaml:5:7: the severity of "approval-expired" cannot be changed/],
+      ["    rules:\n      stale-plna: off\n", /unknown rule "stale-plna"; did you mean "stale-plan"\?/],
+      ["    tols: {}\n", /plangate\.yaml:4:5: unknown key "tols" in overrides\.0; did you mean "tools"\?/],
+    ];
+    for (const [body, message] of cases) expect(await refusal(tree({ "plangate.yaml": `rules: {}\noverrides:\n  - files: ["**"]\n${body}` }))).toMatch(message);
+    expect(await refusal(tree({ "plangate.yaml": 'overrides:\n  - files: ["../x/**"]\n' }))).toMatch(/plangate\.yaml:2:13: "\.\.\/x\/\*\*" must be a glob relative to the policy's folder/);
+    expect(await refusal(tree({ "plangate.yaml": 'overrides:\n  - files: ["/etc/*"]\n' }))).toMatch(/must be a glob relative to the policy's folder/);
+    expect(await refusal(tree({ "plangate.yaml": "overrides:\n  - rules: {}\n" }))).toMatch(/overrides\.0 must have required property 'files'/);
+  });
+
+  it("the policy hash covers the overrides: adding one changes it, even one that matches no file", async () => {
+    const root = tree({ "plangate.yaml": "tools:\n  allow: [read_file]\n", "p.json": PLAN });
+    const without = (await load(root)).hash;
+    writeFileSync(join(root, "plangate.yaml"), "tools:\n  allow: [read_file]\noverrides:\n  - files: [\"none/**\"]\n    plan:\n      maxAgeDays: 1\n");
+    expect((await load(root)).hash).not.toBe(without);
+  });
+});
