@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GuardRefusal, ExecutionGuard } from "../approval/guard.js";
+import { decideHook, startRun } from "../approval/runs.js";
 import { matchArgument } from "../core/constraints.js";
 import { createRecord, toolsHash } from "../approval/record.js";
 import { keyId } from "../approval/keys.js";
@@ -472,11 +473,10 @@ describe("compileCalls: TeDDy plans", () => {
 
 type Kit = ReturnType<typeof approvalKit>;
 
-/** Writes a plan into the kit's workspace and opens a guard on it, approved for `approvedFor`, run with `host`. */
-async function guardOn(k: Kit, plan: unknown, o: { host?: HostProfile | string; approvedFor?: HostProfile; policy?: Policy } = {}) {
+/** Writes a plan into the kit's workspace and signs an approval of it for the host `approvedFor`. */
+async function approve(k: Kit, plan: unknown, approvedFor: HostProfile = CC): Promise<{ file: string; approval: string }> {
   const file = join(k.workspace, "plan.json");
   writeFileSync(file, JSON.stringify(plan, null, 2));
-  const approvedFor = o.approvedFor ?? CC;
   const allow = profileAllowList(approvedFor);
   const tools = allow.length ? registryFromNames(allow, `the ${approvedFor.name} host profile`) : k.tools;
   const record = createRecord({
@@ -489,9 +489,15 @@ async function guardOn(k: Kit, plan: unknown, o: { host?: HostProfile | string; 
     keyid: keyId(k.privateKey),
     ...(approvedFor === GENERIC ? {} : { host: { name: approvedFor.name, hash: profileHash(approvedFor) } }),
   });
+  return { file, approval: k.sign(record) };
+}
+
+/** Opens a guard on a plan written into the kit's workspace, approved for `approvedFor`, run with `host`. */
+async function guardOn(k: Kit, plan: unknown, o: { host?: HostProfile | string; approvedFor?: HostProfile; policy?: Policy } = {}) {
+  const { file, approval } = await approve(k, plan, o.approvedFor ?? CC);
   return ExecutionGuard.open({
     plan: file,
-    approval: k.sign(record),
+    approval,
     workspace: k.workspace,
     policyHash: DEFAULT_POLICY_HASH,
     ...(o.policy ? { policy: o.policy } : {}),
@@ -630,5 +636,126 @@ describe("ExecutionGuard with host claude-code", () => {
     symlinkSync(outside, join(k.workspace, "sub"));
     const d = await g.before("Write", { file_path: join(k.workspace, "sub", "x.txt"), content: "x" });
     expect(d).toMatchObject({ allow: false, diagnostic: { rule: "path-outside-workspace" } });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Hostile calls and profiles: where the plan's reading and the host's could part
+
+describe("hostile profiles and calls", () => {
+  it.each([
+    [{ tools: { Read: { paths: ["file_path"] } }, free: ["constructor"] }, 'free: "constructor" is not one of the profile\'s tools'],
+    [{ tools: { Read: { paths: ["file_path"] } }, free: ["toString"] }, 'free: "toString" is not one of the profile\'s tools'],
+    [{ tools: { Read: { paths: ["file_path"] } }, free: [], teddy: { READ: [{ tool: "hasOwnProperty", args: { file_path: "path" } }] } }, 'teddy.READ: "hasOwnProperty" is not one of the profile\'s tools'],
+  ])("a free tool or TeDDy target must be the profile's own tool, not an inherited name (%j)", (over, message) => {
+    expect(profileError(() => parseProfile(JSON.stringify({ name: "mine", ...over }), "p.json"))).toBe(`p.json: ${message}`);
+  });
+
+  it("the built-in profiles cannot be changed in the process (a change would not change any recorded hash)", () => {
+    const cc = loadProfile("claude-code");
+    expect(() => (cc.free as string[]).push("Bash")).toThrow(TypeError);
+    expect(() => ((cc.tools.Bash!.incidental as string[]).length = 0)).toThrow(TypeError);
+    expect(() => ((GENERIC.tools as Record<string, unknown>).Bash = {})).toThrow(TypeError);
+    expect(loadProfile("claude-code").free).toEqual(["TodoWrite"]);
+  });
+
+  it.each([['{"file_path": "/ws/a", "content": "x", "__proto__": {"replace_all": true}}'], ['{"file_path": "/ws/a", "content": "x", "__proto__": null}'], ['{"file_path": "/ws/a", "content": "x", "constructor": "y"}']])(
+    "a call key named like a prototype member (%s) stays in the identity, so it differs from the plan",
+    (json) => {
+      const args = JSON.parse(json) as Record<string, unknown>;
+      const r = callIdentity(CC, { tool: "Write", args }, "/ws");
+      const extra = Object.keys(args).find((k) => k !== "file_path" && k !== "content")!;
+      expect(Object.keys(r.args).sort()).toEqual(["content", "file_path", extra].sort());
+      expect(Object.getPrototypeOf(r.args)).toBe(Object.prototype);
+    },
+  );
+
+  it("the library guard denies a Write with an own __proto__ key the plan does not have", async () => {
+    const k = approvalKit();
+    const g = await guardOn(k, { steps: [{ tool: "Write", arguments: { file_path: "out.txt", content: "x" }, intent: "w" }] });
+    const d = await g.before("Write", JSON.parse(`{"file_path": ${JSON.stringify(join(k.workspace, "out.txt"))}, "content": "x", "__proto__": {"x": 1}}`));
+    expect(d).toMatchObject({ allow: false, diagnostic: { rule: "guard-step-mismatch" } });
+    expect(!d.allow && d.diagnostic.message).toContain('"__proto__"');
+  });
+
+  it("never follows a per-process link (/proc/self/cwd, /proc/self/root, /dev/fd) to the scope: plangate and the host are different processes", () => {
+    const here = realpathSync(process.cwd());
+    for (const path of [`/proc/self/cwd/a.txt`, `/proc/thread-self/cwd/a.txt`, `/proc/${process.pid}/cwd/a.txt`, `/proc/self/root${here}/a.txt`, `/dev/fd/0/a.txt`])
+      expect(scopedPath(path, here), path).toHaveProperty("outside");
+    expect(scopedPath(`${here}/a.txt`, here)).toEqual({ rel: "a.txt" });
+  });
+
+  describe("the host's working folder (a hook input's cwd)", () => {
+    const ws = () => {
+      const d = tmp();
+      mkdirSync(join(d, "sub"));
+      symlinkSync(d, join(tmp(), "alias"));
+      return d;
+    };
+    it("a relative path or a command line is read as usual when the host works in the scope, under any name", () => {
+      const d = ws();
+      const alias = join(made[made.length - 1]!, "alias");
+      for (const cwd of [d, `${d}/`, alias, undefined]) {
+        const ctx = cwd === undefined ? {} : { cwd };
+        expect(callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, ctx).args).toEqual({ file_path: "a.txt", content: "x" });
+        expect(callIdentity(CC, { tool: "Bash", args: { command: "make" } }, d, ctx).args).toEqual({ command: "make", run_in_background: false });
+      }
+    });
+    it.each([
+      ["a subfolder", (d: string) => join(d, "sub"), /working folder, which is ".*\/sub", a folder inside the approved scope/],
+      ["a folder outside", () => "/tmp", /working folder, which is "\/tmp", outside the approved scope/],
+      ["unknown", () => null, /working folder, which the host did not say/],
+    ])("when it is %s, a relative path and a command line never match; an absolute path still does", (_what, cwdOf, why) => {
+      const d = ws();
+      const cwd = cwdOf(d);
+      const rel = callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, { cwd });
+      expect(outsideScope(rel)).toEqual([{ key: "file_path", path: "a.txt", why: expect.stringMatching(why) }]);
+      expect(outsideScope(rel)[0]!.why).toContain("give the absolute path");
+      const bash = callIdentity(CC, { tool: "Bash", args: { command: "rm config", description: "d" } }, d, { cwd });
+      expect(outsideScope(bash)).toEqual([{ key: "command", path: '"rm config"', why: expect.stringMatching(why) }]);
+      expect(outsideScopeDiagnostic(bash, 2)).toMatchObject({ rule: "path-outside-workspace", step: 2 });
+      expect(callIdentity(CC, { tool: "Write", args: { file_path: join(d, "a.txt"), content: "x" } }, d, { cwd }).args).toEqual({ file_path: "a.txt", content: "x" });
+      // Tools without paths or commands do not depend on it.
+      expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
+    });
+  });
+});
+
+describe("a claude-code run in the hook (decideHook)", () => {
+  async function run() {
+    const k = approvalKit();
+    const dir = join(k.root, "state");
+    const plan = {
+      steps: [
+        { tool: "Bash", arguments: { command: "ls" }, intent: "list" },
+        { tool: "Write", arguments: { file_path: "sub/out.txt", content: "x" }, intent: "write" },
+      ],
+    };
+    mkdirSync(join(k.workspace, "sub"));
+    const { file, approval } = await approve(k, plan);
+    await startRun(dir, { plan: file, approval, workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, host: "claude-code", trustedKeys: k.trustedKeys, session: "s1", now: () => NOW });
+    const ctx = { now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(k.workspace) };
+    const call = (cwd: string | undefined, tool: string, args: Record<string, unknown>) => decideHook(dir, { session: "s1", cwd, tool, args }, ctx);
+    return { k, call };
+  }
+
+  it("allows the calls from the workspace folder, relative or absolute", async () => {
+    const { k, call } = await run();
+    expect(await call(k.workspace, "Bash", { command: "ls", description: "List", timeout: 5000 })).toMatchObject({ decision: "allow" });
+    expect(await call(k.workspace, "TodoWrite", { todos: [] })).toMatchObject({ decision: "allow" });
+    expect(await call(k.workspace, "Write", { file_path: "sub/out.txt", content: "x" })).toMatchObject({ decision: "allow" });
+  });
+
+  it("denies a command line or a relative path once the session works in a subfolder (Bash keeps a cd for later calls)", async () => {
+    const { k, call } = await run();
+    const sub = join(k.workspace, "sub");
+    const bash = await call(sub, "Bash", { command: "ls" });
+    expect(bash).toMatchObject({ decision: "deny", rule: "path-outside-workspace" });
+    expect(bash.reason).toContain(`"${sub}", a folder inside the approved scope`);
+    expect(await call(k.workspace, "Bash", { command: "ls" })).toMatchObject({ decision: "allow" });
+    // From sub, "out.txt" is sub/out.txt to the host but would be out.txt to a reading against the scope.
+    expect(await call(sub, "Write", { file_path: "out.txt", content: "x" })).toMatchObject({ decision: "deny", rule: "path-outside-workspace" });
+    expect(await call(undefined, "Write", { file_path: "sub/out.txt", content: "x" })).toMatchObject({ decision: "deny", rule: "path-outside-workspace" });
+    expect(await call(sub, "Write", { file_path: join(sub, "out.txt"), content: "x" })).toMatchObject({ decision: "allow" });
   });
 });

@@ -68,12 +68,25 @@ export interface HostProfile {
 }
 
 /** The generic profile: today's exact matching (every key is identity, nothing is normalised). Same as profiles/generic.json. */
-export const GENERIC: HostProfile = {
+export const GENERIC: HostProfile = deepFreeze({
   name: "generic",
   description: "Today's exact matching: every input key is identity, nothing is normalised, no tool is free.",
   tools: {},
   free: [],
-};
+});
+
+/**
+ * A profile shared by every caller in the process (a built-in, cached) is frozen: code that changed it
+ * (`profile.free.push("Bash")`) would change what every later guard allows without changing any hash
+ * recorded before.
+ */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
 
 /** The profiles shipped in profiles/. */
 export const BUILTIN_PROFILES = ["claude-code", "generic"] as const;
@@ -110,7 +123,7 @@ export function loadProfile(nameOrPath: string, cwd = process.cwd()): HostProfil
     throw new HostProfileError(`cannot read host profile ${nameOrPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const p = parseProfile(text, nameOrPath);
-  if (!isFile) cache.set(key, p);
+  if (!isFile) cache.set(key, deepFreeze(p));
   return p;
 }
 
@@ -141,11 +154,12 @@ export function profileProblem(p: HostProfile): string | undefined {
     for (const k of [...(spec.identity ?? []), ...(spec.paths ?? []), ...(spec.commands ?? [])])
       if (inc.has(k)) return `tools.${tool}: "${k}" is incidental and also identity, a path or a command; it can be only one`;
   }
-  for (const t of p.free) if (!p.tools[t]) return `free: "${t}" is not one of the profile's tools`;
+  // Own keys only: "constructor" or "toString" is no tool of the profile, whatever a plain object inherits.
+  for (const t of p.free) if (!Object.hasOwn(p.tools, t)) return `free: "${t}" is not one of the profile's tools`;
   for (const [action, m] of Object.entries(p.teddy ?? {})) {
     if (!Array.isArray(m)) continue;
     for (const c of m) {
-      const spec = p.tools[c.tool];
+      const spec = specOf(p, c.tool);
       if (!spec) return `teddy.${action}: "${c.tool}" is not one of the profile's tools`;
       for (const k of Object.keys(c.args)) if (spec.incidental?.includes(k)) return `teddy.${action}: "${k}" is incidental for ${c.tool}, so the plan cannot bind it`;
       const usesEach = Object.values(c.args).some((s) => s === "find" || s === "replace" || s === "query");
@@ -193,7 +207,10 @@ export function isOutsideMarker(v: unknown): v is string {
  * anywhere, and lexically it may climb out), URLs (`file:` included: the host reads no URL as a path),
  * and anything outside the scope. A scope reached through a symlink (`/home/u/proj` → `/data/proj`)
  * is recognised by resolving the path's ancestors; symlinks inside the scope are not resolved here
- * (the guard resolves each call's paths again on the file system when it runs). Case is compared exactly.
+ * (the guard resolves each call's paths again on the file system when it runs). Links whose target
+ * depends on the process that reads them (`/proc/self/cwd`, `/proc/<pid>/root`, `/dev/fd/3`) are never
+ * followed: plangate and the host are different processes and would read different folders. Case is
+ * compared exactly.
  */
 export function scopedPath(text: string, scope: string): ScopedPath {
   if (text === "") return { outside: "is empty" };
@@ -212,8 +229,12 @@ export function scopedPath(text: string, scope: string): ScopedPath {
   return { outside: `is outside the approved scope ${root}` };
 }
 
+/** Folders whose links mean something else to each process (procfs, /dev/fd, /dev/stdin…). */
+const PER_PROCESS = /^\/(?:proc|dev)(?:\/|$)/;
+
 /** The path relative to the scope when one of its ancestors is the scope under another name (a symlink). */
 function throughAlias(abs: string, root: string): string | undefined {
+  if (PER_PROCESS.test(abs)) return undefined;
   let realRoot: string;
   try {
     realRoot = realpathSync.native(root);
@@ -243,36 +264,68 @@ function outsideMarker(why: string, text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Identity
 
+/** Where the host resolves a call's relative paths and runs its command lines. */
+export interface CallContext {
+  /**
+   * The host's working folder for this call (a hook input's `cwd`): a string, the folder; null, unknown;
+   * absent, the scope itself (a library executor that works in the workspace). When it is not the scope,
+   * a relative path names another file for the host than for plangate, and a command line runs
+   * elsewhere than where the plan's commands were checked (Claude Code's Bash keeps a `cd` for later
+   * calls): both are refused.
+   */
+  cwd?: string | null;
+}
+
 /**
  * A call reduced to its identity: incidental keys dropped, path keys normalised against the scope. A
  * path outside the scope (or one that cannot be read safely) becomes a marker no plan value can equal;
- * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is.
+ * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is. Keys are
+ * copied as own keys whatever their name (`__proto__` included), so none can vanish from the identity.
  */
-export function callIdentity(p: HostProfile, call: CallInput, scope: string): CallInput {
+export function callIdentity(p: HostProfile, call: CallInput, scope: string, context: CallContext = {}): CallInput {
   const spec = specOf(p, call.tool);
-  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.defaults)) return call;
+  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.defaults)) return call;
+  const elsewhere = context.cwd === undefined ? undefined : workingFolderProblem(context.cwd, scope);
   const args: Record<string, unknown> = withDefaults(spec, call.args);
   for (const [k, v] of Object.entries(call.args)) {
-    if (spec.incidental?.includes(k)) {
-      delete args[k];
-      continue;
-    }
+    if (spec.incidental?.includes(k)) continue;
     if (spec.paths?.includes(k)) {
       if (typeof v !== "string") {
-        args[k] = outsideMarker("is not a string", safeText(v));
+        setOwn(args, k, outsideMarker("is not a string", safeText(v)));
+        continue;
+      }
+      if (elsewhere !== undefined && v !== "" && !v.startsWith("/")) {
+        setOwn(args, k, outsideMarker(`is relative, and the host resolves it against its working folder, which ${elsewhere}; give the absolute path`, v));
         continue;
       }
       const r = scopedPath(v, scope);
-      args[k] = "rel" in r ? r.rel : outsideMarker(r.outside, v);
-    } else args[k] = v;
+      setOwn(args, k, "rel" in r ? r.rel : outsideMarker(r.outside, v));
+    } else if (elsewhere !== undefined && spec.commands?.includes(k)) {
+      setOwn(args, k, outsideMarker(`runs in the host's working folder, which ${elsewhere}, not where the plan's commands were checked`, safeText(v)));
+    } else setOwn(args, k, v);
   }
   return { tool: call.tool, args };
+}
+
+/** Why the host's working folder is not the scope (undefined when it is, under any name). */
+function workingFolderProblem(cwd: string | null, scope: string): string | undefined {
+  if (cwd === null) return "the host did not say";
+  const r = scopedPath(cwd, scope);
+  if ("rel" in r && r.rel === "") return undefined;
+  const shown = JSON.stringify(cwd.length > 200 ? cwd.slice(0, 199) + "…" : cwd);
+  return "rel" in r ? `is ${shown}, a folder inside the approved scope ${normalizeAbsolute(scope)} but not the scope itself` : `is ${shown}, outside the approved scope ${normalizeAbsolute(scope)}`;
+}
+
+/** Sets an own, enumerable key, even one named `__proto__` (which plain assignment would take as the prototype). */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
 }
 
 /** The defaults of the keys the arguments leave out (an own copy; the arguments' own keys are set by the caller). */
 function withDefaults(spec: HostToolSpec, args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(spec.defaults ?? {})) if (!Object.hasOwn(args, k)) out[k] = v;
+  for (const [k, v] of Object.entries(spec.defaults ?? {})) if (!Object.hasOwn(args, k)) setOwn(out, k, v);
   return out;
 }
 
@@ -308,8 +361,8 @@ export function outsideScopeDiagnostic(identity: CallInput, step: number): Diagn
     rule: "path-outside-workspace",
     severity: "error",
     step,
-    message: `The "${identity.tool}" call is outside the approved scope: ${what}. It matches no approved step.`,
-    hint: "use a path inside the workspace, as the approved step names it",
+    message: `The "${identity.tool}" call reaches outside the approved scope: ${what}. It matches no approved step.`,
+    hint: "use a path inside the workspace, as the approved step names it, and work from the workspace folder",
     actual: { tool: identity.tool, arguments: Object.fromEntries(bad.map((b) => [b.key, b.path])) },
   };
 }
@@ -383,7 +436,7 @@ function literalArgs(args: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(args))
     if (isDollarObject(v)) {
       out ??= { ...args };
-      out[k] = { [LITERAL_KEY]: v };
+      setOwn(out, k, { [LITERAL_KEY]: v });
     }
   return out ?? args;
 }
@@ -437,13 +490,13 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
   for (const [k, v] of Object.entries(args)) {
     if (spec.incidental?.includes(k)) continue;
     if (!spec.paths?.includes(k)) {
-      out[k] = v;
+      setOwn(out, k, v);
       continue;
     }
     const r = readArgument(v);
     const text = "literal" in r ? r.literal : undefined;
     if ("constraint" in r || "error" in r) {
-      out[k] = v;
+      setOwn(out, k, v);
       continue;
     }
     if (typeof text !== "string") {
@@ -455,7 +508,7 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
     if ("outside" in sp) {
       bad(k, sp.outside);
       ok = false;
-    } else out[k] = sp.rel;
+    } else setOwn(out, k, sp.rel);
   }
   return ok ? out : undefined;
 }
