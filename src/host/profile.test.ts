@@ -380,6 +380,32 @@ describe("compileCalls: intake plans", () => {
     expect(constrained.calls[0]!.args).toEqual({ command: { $regex: "ls( -la)?" }, run_in_background: false });
   });
 
+  it("with constraints allowed, validation reads a constraint on a path key as the guard will (no refusal)", async () => {
+    const ws = tmp();
+    const plan = JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: { $glob: "src/[a-z]*.py" }, content: "x" }, intent: "w" }, { tool: "Read", arguments: { file_path: { $enum: ["a.txt", `${ws}/b.txt`] } }, intent: "r" }] });
+    const r = await validated(plan, "plan.json", ws, CC, (p) => (p.plan.constraints = "allow"));
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect((compileCalls(CC, r.plan!, ws, { constraints: true }) as { calls: { args: unknown }[] }).calls.map((c) => c.args)).toEqual([
+      { file_path: { $glob: "src/[a-z]*.py" }, content: "x" },
+      { file_path: { $enum: ["a.txt", "b.txt"] } },
+    ]);
+  });
+
+  it.each([
+    [["a.txt", "/etc/passwd"], 'lists "/etc/passwd", which is outside the approved scope'],
+    [["a.txt", "../b.txt"], 'lists "../b.txt", which holds ".."'],
+    [["a.txt", 7], "lists 7, which is not a path"],
+    [[{ $glob: "*" }], 'lists {"$glob":"*"}, which is not a path'],
+  ])("refuses a path $enum listing %j, at the argument", async (values, why) => {
+    const ws = tmp();
+    const plan = JSON.stringify({ steps: [{ tool: "Read", arguments: { file_path: { $enum: values } }, intent: "r" }] });
+    const r = await validated(plan, "plan.json", ws, CC, (p) => (p.plan.constraints = "allow"));
+    const c = compileCalls(CC, r.plan!, ws, { constraints: true }) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
+    expect(c.diagnostics).toHaveLength(1);
+    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: "/steps/0/arguments/file_path" });
+    expect(c.diagnostics[0]!.message).toContain(`the Read path "file_path" ${why}`);
+  });
+
   it("with constraints off, a `$` object on a path key is refused at validation: it could never be a path", async () => {
     const ws = tmp();
     const plan = JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: { $glob: "src/*.py" }, content: "x" }, intent: "w" }] });

@@ -495,6 +495,13 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
     }
     const r = readArgument(v);
     const text = "literal" in r ? r.literal : undefined;
+    if ("constraint" in r && r.constraint.kind === "$enum") {
+      // Each listed path is read as a call's path is (absolute inside the scope = relative), or refused.
+      const members = enumPaths(r.constraint.values, scope, (why) => bad(k, why));
+      if (members) setOwn(out, k, { $enum: members });
+      else ok = false;
+      continue;
+    }
     if ("constraint" in r || "error" in r) {
       setOwn(out, k, v);
       continue;
@@ -511,6 +518,31 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
     } else setOwn(out, k, sp.rel);
   }
   return ok ? out : undefined;
+}
+
+/** The members of a path `$enum` read against the scope, or undefined (after `bad`) when one is no path inside it. */
+function enumPaths(values: readonly unknown[], scope: string, bad: (why: string) => void): string[] | undefined {
+  const out: string[] = [];
+  for (const m of values) {
+    const r = readArgument(m);
+    const text = "literal" in r ? r.literal : undefined;
+    if (typeof text !== "string") {
+      bad(`lists ${clipValue(m)}, which is not a path`);
+      return undefined;
+    }
+    const sp = scopedPath(text, scope);
+    if ("outside" in sp) {
+      bad(`lists ${JSON.stringify(text.length > 200 ? text.slice(0, 199) + "…" : text)}, which ${sp.outside}`);
+      return undefined;
+    }
+    out.push(sp.rel);
+  }
+  return out;
+}
+
+function clipValue(v: unknown): string {
+  const s = safeText(v);
+  return s.length > 80 ? s.slice(0, 79) + "…" : s;
 }
 
 function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
@@ -567,9 +599,12 @@ function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?:
   }
 }
 
-/** The diagnostics a plan gets on this host at validation: steps that map to no host call (none for generic). */
-export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string): Diagnostic[] {
+/**
+ * The diagnostics a plan gets on this host at validation: steps that map to no host call (none for
+ * generic). `constraints` must be what the guard will compile with (the policy's `plan.constraints`).
+ */
+export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): Diagnostic[] {
   if (Object.keys(p.tools).length === 0 && !p.teddy) return [];
-  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope));
+  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope), options);
   return "diagnostics" in r ? r.diagnostics : [];
 }
