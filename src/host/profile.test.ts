@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GuardRefusal, ExecutionGuard } from "../approval/guard.js";
 import { decideHook, startRun } from "../approval/runs.js";
+import { parseHookInput } from "../approval/hook.js";
+import { advance, START } from "../approval/match.js";
 import { matchArgument } from "../core/constraints.js";
 import { createRecord, toolsHash } from "../approval/record.js";
 import { keyId } from "../approval/keys.js";
@@ -18,11 +20,13 @@ import {
   BUILTIN_PROFILES,
   callIdentity,
   compileCalls,
+  contextFor,
   expectedCalls,
   GENERIC,
   type HostProfile,
   HostMappingError,
   HostProfileError,
+  isHostTool,
   isOutsideMarker,
   loadProfile,
   outsideScope,
@@ -744,6 +748,76 @@ describe("hostile profiles and calls", () => {
       // Tools without paths or commands do not depend on it.
       expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
     });
+  });
+});
+
+describe("hostile plans: what the host would not do as the plan says", () => {
+  it.each([
+    ["Bash", { command: "rm -rf *", cwd: "build" }, "cwd"],
+    ["Bash", { command: "make", env: { PATH: "/tmp" } }, "env"],
+    ["Write", { file_path: "a.txt", content: "x", mode: "0777" }, "mode"],
+    ["Read", { File_Path: "a.txt" }, "File_Path"],
+    ["Edit", { file_path: "a.txt", old_string: "a", new_string: "b", "replace_all\u200b": true }, "replace_all\u200b"],
+    ["Edit", { file_path: "a.txt", old_string: "a", new_string: "b", replaceAll: true }, "replaceAll"],
+  ])("refuses a %s step binding %j: %s is no input of the host's tool", async (tool, args, key) => {
+    const ws = tmp();
+    const r = await validated(JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] }), "plan.json", ws);
+    const c = compileCalls(CC, r.plan!, ws) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
+    expect(c.diagnostics).toHaveLength(1);
+    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: `/steps/0/arguments/${key}` });
+    expect(c.diagnostics[0]!.message).toContain(`"${key}" is not an input of the claude-code ${tool} tool`);
+    expect(r.valid).toBe(false);
+  });
+
+  it("a tool the profile lists no inputs for, and MCP tools, take any key", async () => {
+    const ws = tmp();
+    const only = parseProfile(JSON.stringify({ name: "loose", tools: { Bash: { incidental: ["description"] } }, toolPatterns: ["mcp__*"], free: [] }), "p");
+    const r = await validated(JSON.stringify({ steps: [{ tool: "Bash", arguments: { command: "ls", cwd: "x" }, intent: "x" }, { tool: "mcp__a__b", arguments: { cwd: "x" }, intent: "x" }] }), "plan.json", ws, only);
+    expect(compileCalls(only, r.plan!, ws)).toHaveProperty("calls");
+    const r2 = await validated(JSON.stringify({ steps: [{ tool: "mcp__a__b", arguments: { cwd: "x" }, intent: "x" }] }), "plan.json", ws);
+    expect(compileCalls(CC, r2.plan!, ws)).toHaveProperty("calls");
+  });
+
+  it("a profile cannot map a TeDDy action to an input its tool does not have", () => {
+    const text = JSON.stringify({ name: "mine", tools: { Bash: { identity: ["command"] } }, free: [], teddy: { EXECUTE: [{ tool: "Bash", args: { cmd: "command" } }] } });
+    expect(profileError(() => parseProfile(text, "p.json"))).toBe('p.json: teddy.EXECUTE: "cmd" is not one of Bash\'s inputs (command)');
+  });
+
+  it("refuses an EDIT with an empty FIND even when its own rule is off: the host's Edit would create the file", async () => {
+    const d = tmp();
+    writeFileSync(join(d, "a.py"), "x\n");
+    const text = teddyPlan(`### EDIT\n- **File Path:** [a.py](/a.py)\n\n#### FIND:\n${fence("")}\n#### REPLACE:\n${fence("print(1)")}`);
+    const r = await validated(text, "plan.md", d, CC, (p) => (p.rules["edit-missing-find-replace"] = "off"));
+    const shown = r.diagnostics.filter((x) => x.rule === "unknown-tool" && x.severity === "error");
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ step: 1, pointer: "/actions/0" });
+    expect(shown[0]!.message).toContain("a FIND of the EDIT action is empty");
+  });
+
+  it("refuses a MultiEdit, or an Edit of another pair, in place of the approved EDIT pair", async () => {
+    const d = tmp();
+    writeFileSync(join(d, "a.py"), "x = 1\ny = 1\n");
+    const text = teddyPlan(`### EDIT\n- **File Path:** [a.py](/a.py)\n\n#### FIND:\n${fence("x = 1")}\n#### REPLACE:\n${fence("x = 2")}`);
+    const r = await validated(text, "plan.md", d);
+    const calls = expectedCalls(CC, r.plan!, d);
+    const ctx = contextFor(CC);
+    const decide = (tool: string, args: Record<string, unknown>) => advance(calls, START, callIdentity(CC, { tool, args }, d), ctx).allow;
+    expect(decide("Edit", { file_path: join(d, "a.py"), old_string: "x = 1", new_string: "x = 2" })).toBe(true);
+    expect(decide("MultiEdit", { file_path: join(d, "a.py"), edits: [{ old_string: "x = 1", new_string: "x = 2" }] })).toBe(false);
+    expect(decide("Edit", { file_path: join(d, "a.py"), old_string: "y = 1", new_string: "x = 2" })).toBe(false);
+    expect(decide("Write", { file_path: join(d, "a.py"), content: "x = 2\ny = 1\n" })).toBe(false);
+    expect(decide("NotebookEdit", { notebook_path: join(d, "a.py"), new_source: "x = 2" })).toBe(false);
+  });
+
+  it("duplicate keys in a hook input are refused before any profile reads them", () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    expect(() => parseHookInput(enc('{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/w/a","content":"x","file_path":"/etc/passwd"}}'))).toThrow(/duplicate|twice/i);
+    expect(() => parseHookInput(enc('{"session_id":"s","cwd":"/w","tool_name":"Write","tool_name":"TodoWrite","tool_input":{}}'))).toThrow(/duplicate|twice/i);
+    expect(() => parseHookInput(enc('{"session_id":"s","cwd":"/w","tool_name":"Write","tool_input":{"file_path":"/w/a","content":"x","__proto__":{}}}'))).toThrow(/__proto__/);
+  });
+
+  it.each([["mcp__srv__tool", true], ["mcp__", true], ["MCP__srv__tool", false], ["mcp_srv_tool", false], ["xmcp__srv", false], ["Mcp__x", false]])("isHostTool(claude-code, %j) is %s", (tool, want) => {
+    expect(isHostTool(CC, tool)).toBe(want);
   });
 });
 

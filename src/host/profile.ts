@@ -162,11 +162,31 @@ export function profileProblem(p: HostProfile): string | undefined {
       const spec = specOf(p, c.tool);
       if (!spec) return `teddy.${action}: "${c.tool}" is not one of the profile's tools`;
       for (const k of Object.keys(c.args)) if (spec.incidental?.includes(k)) return `teddy.${action}: "${k}" is incidental for ${c.tool}, so the plan cannot bind it`;
+      const unknown = unknownInput(p, c.tool, Object.keys(c.args));
+      if (unknown !== undefined) return `teddy.${action}: "${unknown}" is not one of ${c.tool}'s inputs (${knownInputs(spec).join(", ")})`;
       const usesEach = Object.values(c.args).some((s) => s === "find" || s === "replace" || s === "query");
       if (usesEach && c.each === undefined) return `teddy.${action}: find, replace and query need "each"`;
     }
   }
   return undefined;
+}
+
+/** Every input key a tool spec names (identity, incidental, paths, commands, defaults). */
+function knownInputs(spec: HostToolSpec): string[] {
+  return [...new Set([...(spec.identity ?? []), ...(spec.incidental ?? []), ...(spec.paths ?? []), ...(spec.commands ?? []), ...Object.keys(spec.defaults ?? {})])];
+}
+
+/**
+ * The first of a plan's keys that a tool whose inputs the profile lists (`identity`) does not have: a
+ * plan may not bind it, since the host refuses the call or drops the key (a `cwd` on Claude Code's Bash
+ * would be shown to the reviewer and ignored by the host). A call may still carry such a key: it is
+ * identity, so it matches no plan step.
+ */
+function unknownInput(p: HostProfile, tool: string, keys: readonly string[]): string | undefined {
+  const spec = specOf(p, tool);
+  if (!spec?.identity) return undefined;
+  const known = new Set(knownInputs(spec));
+  return keys.find((k) => !known.has(k));
 }
 
 /** The tool's spec, or undefined for a tool the profile does not describe (every key identity). */
@@ -473,6 +493,9 @@ function toolCall(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): Ca
   if (s.tool === undefined) return refuse(out, s, s.toolAt, `Step ${s.position} has no tool, so no host call can be matched to it.`, "give every step a tool");
   if (!isHostTool(p, s.tool))
     return refuse(out, s, s.toolAt, `Step ${s.position}: "${s.tool}" is not a ${p.name} tool, so the host can never make this call.`, `use one of the host's tools (${Object.keys(p.tools).slice(0, 12).join(", ")}${p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : ""})`);
+  const unknown = unknownInput(p, s.tool, Object.keys(s.args));
+  if (unknown !== undefined)
+    return refuse(out, s, childPointer(s.argsAt, unknown), `Step ${s.position}: "${unknown}" is not an input of the ${p.name} ${s.tool} tool (${knownInputs(specOf(p, s.tool)!).join(", ")}), so the host would refuse or ignore it and the call run would not be the one approved.`, "drop it, or say it in an input the tool has (a folder: cd DIR && … in the command)");
   const args = planIdentity(p, s.tool, s.args, scope, (key, why) => refuse(out, s, childPointer(s.argsAt, key), `Step ${s.position}: the ${s.tool} path "${key}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
   return args ? [{ tool: s.tool, args }] : undefined;
 }
@@ -567,6 +590,8 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
     for (const [key, source] of Object.entries(call.args)) {
       const v = teddyValue(action, s, source, item);
       if (v === undefined) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action gives no ${source} for ${call.tool}.${key}, so the call cannot be enforced.`, "complete the action");
+      // An empty search string matches everywhere, and Claude Code's Edit reads it as "create the file".
+      if (source === "find" && v === "") return refuse(out, s, s.at, `Step ${s.position}: a FIND of the ${type} action is empty; as ${call.tool}.${key} it would not be an edit of the text the reviewer saw.`, "put the exact text to replace in the FIND block");
       args[key] = v;
     }
     const id = planIdentity(p, call.tool, args, scope, (key, why) => refuse(out, s, action.pathAt ?? s.at, `Step ${s.position}: the ${call.tool} ${key} "${String(args[key])}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
