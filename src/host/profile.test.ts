@@ -729,6 +729,7 @@ describe("hostile profiles and calls", () => {
         const ctx = cwd === undefined ? {} : { cwd };
         expect(callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, ctx).args).toEqual({ file_path: "a.txt", content: "x" });
         expect(callIdentity(CC, { tool: "Bash", args: { command: "make" } }, d, ctx).args).toEqual({ command: "make", run_in_background: false });
+        expect(callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, ctx).args).toEqual({ pattern: "x" });
       }
     });
     it.each([
@@ -745,6 +746,10 @@ describe("hostile profiles and calls", () => {
       expect(outsideScope(bash)).toEqual([{ key: "command", path: '"rm config"', why: expect.stringMatching(why) }]);
       expect(outsideScopeDiagnostic(bash, 2)).toMatchObject({ rule: "path-outside-workspace", step: 2 });
       expect(callIdentity(CC, { tool: "Write", args: { file_path: join(d, "a.txt"), content: "x" } }, d, { cwd }).args).toEqual({ file_path: "a.txt", content: "x" });
+      // A path input left out is the host's working folder.
+      const grep = callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, { cwd });
+      expect(outsideScope(grep)).toEqual([{ key: "path", path: "(absent)", why: expect.stringMatching(/is left out, so the host uses its working folder/) }]);
+      expect(outsideScope(callIdentity(CC, { tool: "Grep", args: { pattern: "x", path: d } }, d, { cwd }))).toEqual([]);
       // Tools without paths or commands do not depend on it.
       expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
     });

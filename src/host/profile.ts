@@ -324,6 +324,10 @@ export function callIdentity(p: HostProfile, call: CallInput, scope: string, con
       setOwn(args, k, outsideMarker(`runs in the host's working folder, which ${elsewhere}, not where the plan's commands were checked`, safeText(v)));
     } else setOwn(args, k, v);
   }
+  // A path input left out is the working folder to the host (Grep, Glob without `path`): elsewhere, it never matches.
+  if (elsewhere !== undefined)
+    for (const k of spec.paths ?? [])
+      if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(`is left out, so the host uses its working folder, which ${elsewhere}`, "(absent)"));
   return { tool: call.tool, args };
 }
 
