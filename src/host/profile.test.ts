@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -101,6 +102,10 @@ describe("loadProfile and parseProfile", () => {
     expect(profileError(() => loadProfile("missing.json", d))).toMatch(/cannot read host profile missing\.json: ENOENT/);
     mkdirSync(join(d, "dir.json"));
     expect(profileError(() => loadProfile("dir.json", d))).toMatch(/cannot read host profile dir\.json/);
+    execFileSync("mkfifo", [join(d, "fifo.json")]);
+    expect(profileError(() => loadProfile("fifo.json", d))).toMatch(/cannot read host profile fifo\.json: it is a/);
+    writeFileSync(join(d, "huge.json"), " ".repeat(16 * 1024 * 1024 + 1));
+    expect(profileError(() => loadProfile("huge.json", d))).toMatch(/cannot read host profile huge\.json: it is over \d+ bytes/);
   });
 
   it.each([
