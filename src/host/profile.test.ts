@@ -793,6 +793,24 @@ describe("hostile plans: what the host would not do as the plan says", () => {
     expect(profileError(() => parseProfile(text, "p.json"))).toBe('p.json: teddy.EXECUTE: "cmd" is not one of Bash\'s inputs (command)');
   });
 
+  it.each([
+    ["### EXECUTE\n- **Description:** clean\n- **Working Directory:** build\n\n" + fence("rm -rf dist", "shell"), "working_directory", "EXECUTE"],
+    ["### EXECUTE\n- **Description:** run\n- **Shell:** /tmp/evil-sh\n\n" + fence("ls", "shell"), "shell", "EXECUTE"],
+    ["### CREATE\n- **File Path:** [run.sh](/run.sh)\n- **Mode:** 0755\n\n" + fence("echo hi", "shell"), "mode", "CREATE"],
+    ["### READ\n- **Resource:** [src/a.py](/src/a.py)\n- **Encoding:** latin-1", "encoding", "READ"],
+  ])("refuses TeDDy metadata that TeDDy does not read and no host call carries (%#: %s)", async (action, key, type) => {
+    const d = tmp();
+    mkdirSync(join(d, "src"));
+    writeFileSync(join(d, "src", "a.py"), "x\n");
+    const text = teddyPlan(action);
+    const r = await validated(text, "plan.md", d);
+    const shown = r.diagnostics.filter((x) => x.rule === "unknown-tool" && x.severity === "error");
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ step: 1, pointer: `/actions/0/params/${key}` });
+    expect(shown[0]!.line).toBe(text.split("\n").findIndex((l) => l.toLowerCase().includes(key.split("_")[0]!) && l.startsWith("- **")) + 1);
+    expect(shown[0]!.message).toContain(`"${key}" is not a setting TeDDy reads for ${type}`);
+  });
+
   it("refuses an EDIT with an empty FIND even when its own rule is off: the host's Edit would create the file", async () => {
     const d = tmp();
     writeFileSync(join(d, "a.py"), "x\n");

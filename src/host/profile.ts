@@ -11,6 +11,7 @@ import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
 import type { TeddyAction } from "../dialects/teddy/action.js";
+import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
 import { publishedSchema } from "../node/published-schema.js";
 import { readConfigText } from "../node/read-bounded.js";
 import { parseJson } from "../syntax/json.js";
@@ -582,6 +583,12 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
   const kind = action.url !== undefined ? "url" : "path";
   const call = mapping.find((c) => c.when === undefined || c.when === kind);
   if (!call) return refuse(out, s, s.toolAt, `Step ${s.position}: a ${type} of a ${kind === "url" ? "URL" : "file path"} maps to no ${p.name} tool call.`, "see the host profile's teddy mapping");
+  // A setting TeDDy does not read and no host call carries ("Working Directory: build" over `rm -rf dist`)
+  // would be read by the reviewer and applied by no one.
+  const readable = new Set(["path", "url", "command", "queries", ...(Object.hasOwn(TEDDY_PARAMS, type) ? TEDDY_PARAMS[type]! : [])]);
+  const ignored = Object.keys(s.args).find((k) => !readable.has(k));
+  if (ignored !== undefined)
+    return refuse(out, s, childPointer(s.argsAt, ignored), `Step ${s.position}: "${ignored}" is not a setting TeDDy reads for ${type}, and no ${p.name} call carries it, so the reviewer would read a setting that nothing applies.`, "drop it, or say it where it takes effect (a folder: cd DIR && … in the command)");
   // The host's shell call has a command and nothing else: a folder or environment the plan sets cannot be bound.
   const unbound = Object.values(call.args).includes("command") ? ["cwd", "env", "environment"].find((k) => s.args[k] !== undefined) : undefined;
   if (unbound) return refuse(out, s, childPointer(s.argsAt, unbound), `Step ${s.position}: the ${type} action sets "${unbound}", which a ${p.name} ${call.tool} call cannot carry, so the call cannot be enforced.`, "fold it into the command (cd DIR && …), or drop it");
