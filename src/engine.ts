@@ -218,6 +218,7 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
       // A step that maps to no host call cannot be enforced by the guard: the plan is refused now.
       const { hostDiagnostics } = await import("./host/profile.js");
+      // Read as the guard will compile the plan: constraints stay constraints only where the policy allows them.
       for (const d of hostDiagnostics(options.host, plan, policy.workspace, { constraints: policy.plan.constraints === "allow" })) push(d.rule, { at: d.pointer, step: d.step, message: d.message, hint: d.hint });
     }
   }

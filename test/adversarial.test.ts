@@ -17,6 +17,8 @@
  * plangate reads `--tools` and merged with the "merge" files (relative to the fixture's folder). Either it
  * must be refused with a message holding every "error" substring, or it must load and "plan" is validated
  * with it.
+ * A case with `"options": {"host": NAME}` is validated for that host profile (claude-code, generic): its
+ * steps must map to host calls, and unless "tools" says otherwise the profile's tools are the registry.
  * A case with `"options": {"planMode": true}` is the Markdown of Claude Code's ExitPlanMode `plan`: it is
  * extracted and validated as plan mode does (tools Read, Write, Edit, Bash unless "tools" says otherwise).
  * A folder with `_requires.json` ({"paths": [...]}) runs only when those repository paths exist, so
@@ -30,7 +32,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../src/core/diagnostic.js";
-import type { ToolRegistry } from "../src/core/tools.js";
+import { registryFromNames, type ToolRegistry } from "../src/core/tools.js";
 import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tools-file.js";
 import { loadPolicy, PolicyError } from "../src/node/policy.js";
@@ -63,6 +65,7 @@ interface Expectation {
     hook?: boolean;
     maxInputBytes?: number;
     planMode?: boolean;
+    host?: string;
   };
 }
 
@@ -198,6 +201,12 @@ describe("adversarial corpus", () => {
         if (o.dialect) options.dialect = o.dialect;
         if (o.syntax) options.syntax = o.syntax;
         if (o.tools) options.tools = tools(...o.tools);
+        if (o.host) {
+          const { loadProfile, profileAllowList } = await import("../src/host/profile.js");
+          options.host = loadProfile(o.host);
+          const allow = profileAllowList(options.host);
+          if (!o.tools && allow.length > 0) options.tools = registryFromNames(allow, `the ${o.host} host profile`);
+        }
         const report = await check(new Uint8Array(readFileSync(c.file)), basename(c.file), options);
         assertExpected(report, c.expect);
       });

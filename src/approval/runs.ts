@@ -501,7 +501,8 @@ async function decideInRun(root: string, id: string, input: HookCallInput, c: Ho
   const shell = { workspace: run.scope, ...run.shell };
   const refused = await hostCommandRefusal(input.tool, input.args, shell);
   if (refused) return refuse({ ...refused, step: stepNo });
-  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope);
+  // The host resolves relative paths and runs command lines in its working folder (the input's cwd).
+  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, { cwd: input.cwd ?? null });
   const outside = outsideScopeDiagnostic(call, stepNo);
   if (outside) return refuse(outside);
   const context = await runContext(run);

@@ -112,11 +112,18 @@ describe("matchArgument on values", () => {
       }),
     );
     expect(matchArgument({ $enum: [{ a: 1, b: 2 }] }, { b: 2, a: 1 })).toBe(true);
-    expect(matchArgument({ $enum: ["1"] }, 1)).toBe(false);
-    // A `__proto__` key is a member like any other (found by the property above).
-    const proto = JSON.parse('{"__proto__": ""}') as unknown;
+    // An own __proto__ key is a key like any other, on either side and at any depth.
+    const proto = JSON.parse('{"__proto__": {}}') as unknown;
     expect(matchArgument({ $enum: [proto] }, proto)).toBe(true);
     expect(matchArgument({ $enum: [proto] }, {})).toBe(false);
+    expect(matchArgument({ $enum: [{}] }, proto)).toBe(false);
+    expect(matchArgument([proto], [{}])).toBe(false);
+    expect(matchArgument({ $literal: { a: proto } }, { a: {} })).toBe(false);
+    expect(matchArgument({ $enum: ["1"] }, 1)).toBe(false);
+    // A `__proto__` key is a member like any other (found by the property above).
+    const protoString = JSON.parse('{"__proto__": ""}') as unknown;
+    expect(matchArgument({ $enum: [protoString] }, protoString)).toBe(true);
+    expect(matchArgument({ $enum: [protoString] }, {})).toBe(false);
   });
   it("$any admits any value; a malformed constraint admits none", () => {
     fc.assert(

@@ -82,8 +82,10 @@ export function unwrapLiterals(v: unknown): unknown {
   const r = readArgument(v);
   if ("literal" in r && r.literal !== v) return r.literal;
   const out: Record<string, unknown> = {};
-  // defineProperty: a `__proto__` key stays an own member (an assignment would set the prototype and drop it).
-  for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: unwrapLiterals(x), enumerable: true, writable: true, configurable: true });
+  // An own `__proto__` key stays a key (plain assignment would set the prototype and drop it).
+  for (const [k, x] of Object.entries(v))
+    if (k === "__proto__") Object.defineProperty(out, k, { value: unwrapLiterals(x), writable: true, enumerable: true, configurable: true });
+    else out[k] = unwrapLiterals(x);
   return out;
 }
 

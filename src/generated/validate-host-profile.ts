@@ -4,11 +4,11 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}}},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}},"additionalProperties":false},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}},"additionalProperties":false}},"additionalProperties":false};
 const pattern4 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
 const pattern5 = new RegExp("^[A-Za-z0-9_.:-]+$", "u");
-const pattern6 = new RegExp("^.*$", "u");
-const pattern8 = new RegExp("^[A-Z][A-Z_]*$", "u");
+const pattern7 = new RegExp("^.*$", "u");
+const pattern9 = new RegExp("^[A-Z][A-Z_]*$", "u");
 const func1 = ucs2length;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -105,14 +105,9 @@ errors++;
 if(data.tools !== undefined){
 let data2 = data.tools;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-var props0 = {};
 for(const key1 in data2){
-if(pattern5.test(key1)){
-let data3 = data2[key1];
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key2 in data3){
-if(!(((((((key2 === "description") || (key2 === "identity")) || (key2 === "incidental")) || (key2 === "paths")) || (key2 === "commands")) || (key2 === "read")) || (key2 === "defaults"))){
-const err7 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(!(pattern5.test(key1))){
+const err7 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -122,14 +117,30 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data3.description !== undefined){
-if(typeof data3.description !== "string"){
-const err8 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key2 in data2){
+if(pattern5.test(key2)){
+let data3 = data2[key2];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key3 in data3){
+if(!(((((((key3 === "description") || (key3 === "identity")) || (key3 === "incidental")) || (key3 === "paths")) || (key3 === "commands")) || (key3 === "read")) || (key3 === "defaults"))){
+const err8 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.description !== undefined){
+if(typeof data3.description !== "string"){
+const err9 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -142,17 +153,7 @@ for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(typeof data6 === "string"){
 if(func1(data6) > 128){
-const err9 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(func1(data6) < 1){
-const err10 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err10 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -161,14 +162,24 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data6) < 1){
+const err11 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity/" + i0,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }
@@ -184,12 +195,12 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err12 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
+const err13 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err13];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err13);
 }
 errors++;
 break;
@@ -199,12 +210,12 @@ indices0[item0] = i1;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err14 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/identity",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/identity/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err14];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -217,17 +228,7 @@ for(let i2=0; i2<len1; i2++){
 let data8 = data7[i2];
 if(typeof data8 === "string"){
 if(func1(data8) > 128){
-const err14 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(func1(data8) < 1){
-const err15 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err15 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -236,14 +237,24 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data8) < 1){
+const err16 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental/" + i2,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -259,12 +270,12 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j1 = indices1[item1];
-const err17 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"};
+const err18 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)"};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err18];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err18);
 }
 errors++;
 break;
@@ -274,12 +285,12 @@ indices1[item1] = i3;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/incidental",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/incidental/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err19];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -292,17 +303,7 @@ for(let i4=0; i4<len2; i4++){
 let data10 = data9[i4];
 if(typeof data10 === "string"){
 if(func1(data10) > 128){
-const err19 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(func1(data10) < 1){
-const err20 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err20 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -311,14 +312,24 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data10) < 1){
+const err21 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths/" + i4,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -334,12 +345,12 @@ continue;
 }
 if(typeof indices2[item2] == "number"){
 j2 = indices2[item2];
-const err22 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"};
+const err23 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err23];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err23);
 }
 errors++;
 break;
@@ -349,12 +360,12 @@ indices2[item2] = i5;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err24 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/paths",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/paths/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err24];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err24);
 }
 errors++;
 }
@@ -367,17 +378,7 @@ for(let i6=0; i6<len3; i6++){
 let data12 = data11[i6];
 if(typeof data12 === "string"){
 if(func1(data12) > 128){
-const err24 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(func1(data12) < 1){
-const err25 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err25 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -386,14 +387,24 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data12) < 1){
+const err26 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands/" + i6,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
 }
 errors++;
 }
@@ -409,12 +420,12 @@ continue;
 }
 if(typeof indices3[item3] == "number"){
 j3 = indices3[item3];
-const err27 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)"};
+const err28 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err28];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err28);
 }
 errors++;
 break;
@@ -424,19 +435,7 @@ indices3[item3] = i7;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data3.read !== undefined){
-if(typeof data3.read !== "boolean"){
-const err29 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/read",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/read/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err29 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/commands",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/commands/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -446,18 +445,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data3.defaults !== undefined){
-let data14 = data3.defaults;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-var props1 = {};
-for(const key3 in data14){
-if(pattern6.test(key3)){
-props1[key3] = true;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/defaults",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data3.read !== undefined){
+if(typeof data3.read !== "boolean"){
+const err30 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/read",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/read/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -467,9 +457,18 @@ vErrors.push(err30);
 errors++;
 }
 }
+if(data3.defaults !== undefined){
+let data14 = data3.defaults;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+var props0 = {};
+for(const key4 in data14){
+if(pattern7.test(key4)){
+props0[key4] = true;
+}
+}
 }
 else {
-const err31 = {instancePath:instancePath+"/tools/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err31 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/defaults",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -478,17 +477,28 @@ vErrors.push(err31);
 }
 errors++;
 }
-props0[key1] = true;
-}
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -501,17 +511,7 @@ for(let i8=0; i8<len4; i8++){
 let data16 = data15[i8];
 if(typeof data16 === "string"){
 if(func1(data16) > 128){
-const err33 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(func1(data16) < 1){
-const err34 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err34 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -520,9 +520,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data16) < 1){
+const err35 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -532,14 +531,25 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
 else {
-const err36 = {instancePath:instancePath+"/toolPatterns",schemaPath:"#/properties/toolPatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err36 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/toolPatterns",schemaPath:"#/properties/toolPatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
 }
 errors++;
 }
@@ -552,17 +562,7 @@ for(let i9=0; i9<len5; i9++){
 let data18 = data17[i9];
 if(typeof data18 === "string"){
 if(func1(data18) > 128){
-const err37 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if(func1(data18) < 1){
-const err38 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err38 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -571,8 +571,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(!pattern5.test(data18)){
-const err39 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
+if(func1(data18) < 1){
+const err39 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -581,14 +581,24 @@ vErrors.push(err39);
 }
 errors++;
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data18)){
+const err40 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err40];
 }
 else {
 vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
 }
 errors++;
 }
@@ -604,12 +614,12 @@ continue;
 }
 if(typeof indices4[item4] == "number"){
 j4 = indices4[item4];
-const err41 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
+const err42 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err42];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err42);
 }
 errors++;
 break;
@@ -619,29 +629,7 @@ indices4[item4] = i10;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-if(data.teddy !== undefined){
-let data19 = data.teddy;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-var props2 = {};
-for(const key4 in data19){
-if(pattern8.test(key4)){
-let data20 = data19[key4];
-const _errs44 = errors;
-let valid22 = false;
-const _errs45 = errors;
-if(Array.isArray(data20)){
-if(data20.length < 1){
-const err43 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+const err43 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -650,12 +638,13 @@ vErrors.push(err43);
 }
 errors++;
 }
-const len6 = data20.length;
-for(let i11=0; i11<len6; i11++){
-let data21 = data20[i11];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.tool === undefined){
-const err44 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+}
+if(data.teddy !== undefined){
+let data19 = data.teddy;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key5 in data19){
+if(!(pattern9.test(key5))){
+const err44 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -664,8 +653,16 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data21.args === undefined){
-const err45 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+}
+for(const key6 in data19){
+if(pattern9.test(key6)){
+let data20 = data19[key6];
+const _errs46 = errors;
+let valid22 = false;
+const _errs47 = errors;
+if(Array.isArray(data20)){
+if(data20.length < 1){
+const err45 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -674,9 +671,12 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((((key5 === "tool") || (key5 === "args")) || (key5 === "each")) || (key5 === "when"))){
-const err46 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+const len6 = data20.length;
+for(let i11=0; i11<len6; i11++){
+let data21 = data20[i11];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.tool === undefined){
+const err46 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -685,12 +685,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data21.tool !== undefined){
-let data22 = data21.tool;
-if(typeof data22 === "string"){
-if(func1(data22) > 128){
-const err47 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data21.args === undefined){
+const err47 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -699,8 +695,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-if(func1(data22) < 1){
-const err48 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+for(const key7 in data21){
+if(!((((key7 === "tool") || (key7 === "args")) || (key7 === "each")) || (key7 === "when"))){
+const err48 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -709,8 +706,12 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(!pattern5.test(data22)){
-const err49 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
+}
+if(data21.tool !== undefined){
+let data22 = data21.tool;
+if(typeof data22 === "string"){
+if(func1(data22) > 128){
+const err49 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -719,9 +720,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data22) < 1){
+const err50 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -730,19 +730,8 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data21.args !== undefined){
-let data23 = data21.args;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-var props3 = {};
-for(const key6 in data23){
-if(pattern6.test(key6)){
-let data24 = data23[key6];
-const _errs55 = errors;
-let valid27 = false;
-const _errs56 = errors;
-if(typeof data24 !== "string"){
-const err51 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data22)){
+const err51 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -751,8 +740,9 @@ vErrors.push(err51);
 }
 errors++;
 }
-if("path" !== data24){
-const err52 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
+}
+else {
+const err52 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -761,11 +751,19 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid1 = _errs56 === errors;
-valid27 = valid27 || _valid1;
+}
+if(data21.args !== undefined){
+let data23 = data21.args;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+var props1 = {};
+for(const key8 in data23){
+if(pattern7.test(key8)){
+let data24 = data23[key8];
+const _errs57 = errors;
+let valid27 = false;
 const _errs58 = errors;
 if(typeof data24 !== "string"){
-const err53 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err53 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -774,8 +772,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if("content" !== data24){
-const err54 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if("path" !== data24){
+const err54 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -788,7 +786,7 @@ var _valid1 = _errs58 === errors;
 valid27 = valid27 || _valid1;
 const _errs60 = errors;
 if(typeof data24 !== "string"){
-const err55 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err55 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -797,8 +795,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if("fileContent" !== data24){
-const err56 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "fileContent"},message:"must be equal to constant"};
+if("content" !== data24){
+const err56 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -811,7 +809,7 @@ var _valid1 = _errs60 === errors;
 valid27 = valid27 || _valid1;
 const _errs62 = errors;
 if(typeof data24 !== "string"){
-const err57 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err57 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -820,8 +818,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if("command" !== data24){
-const err58 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant"};
+if("fileContent" !== data24){
+const err58 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "fileContent"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -834,7 +832,7 @@ var _valid1 = _errs62 === errors;
 valid27 = valid27 || _valid1;
 const _errs64 = errors;
 if(typeof data24 !== "string"){
-const err59 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -843,8 +841,8 @@ vErrors.push(err59);
 }
 errors++;
 }
-if("url" !== data24){
-const err60 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+if("command" !== data24){
+const err60 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -857,7 +855,7 @@ var _valid1 = _errs64 === errors;
 valid27 = valid27 || _valid1;
 const _errs66 = errors;
 if(typeof data24 !== "string"){
-const err61 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err61 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -866,8 +864,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-if("find" !== data24){
-const err62 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/const",keyword:"const",params:{allowedValue: "find"},message:"must be equal to constant"};
+if("url" !== data24){
+const err62 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -880,7 +878,7 @@ var _valid1 = _errs66 === errors;
 valid27 = valid27 || _valid1;
 const _errs68 = errors;
 if(typeof data24 !== "string"){
-const err63 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err63 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -889,8 +887,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-if("replace" !== data24){
-const err64 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/const",keyword:"const",params:{allowedValue: "replace"},message:"must be equal to constant"};
+if("find" !== data24){
+const err64 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/const",keyword:"const",params:{allowedValue: "find"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -903,7 +901,7 @@ var _valid1 = _errs68 === errors;
 valid27 = valid27 || _valid1;
 const _errs70 = errors;
 if(typeof data24 !== "string"){
-const err65 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err65 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -912,8 +910,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-if("matchAll" !== data24){
-const err66 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/const",keyword:"const",params:{allowedValue: "matchAll"},message:"must be equal to constant"};
+if("replace" !== data24){
+const err66 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/const",keyword:"const",params:{allowedValue: "replace"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -926,7 +924,7 @@ var _valid1 = _errs70 === errors;
 valid27 = valid27 || _valid1;
 const _errs72 = errors;
 if(typeof data24 !== "string"){
-const err67 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err67 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -935,8 +933,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if("query" !== data24){
-const err68 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/const",keyword:"const",params:{allowedValue: "query"},message:"must be equal to constant"};
+if("matchAll" !== data24){
+const err68 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/const",keyword:"const",params:{allowedValue: "matchAll"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -949,7 +947,7 @@ var _valid1 = _errs72 === errors;
 valid27 = valid27 || _valid1;
 const _errs74 = errors;
 if(typeof data24 !== "string"){
-const err69 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err69 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -958,8 +956,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if("any" !== data24){
-const err70 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/const",keyword:"const",params:{allowedValue: "any"},message:"must be equal to constant"};
+if("query" !== data24){
+const err70 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/const",keyword:"const",params:{allowedValue: "query"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -970,8 +968,9 @@ errors++;
 }
 var _valid1 = _errs74 === errors;
 valid27 = valid27 || _valid1;
-if(!valid27){
-const err71 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs76 = errors;
+if(typeof data24 !== "string"){
+const err71 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -980,23 +979,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-else {
-errors = _errs55;
-if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
-}
-else {
-vErrors = null;
-}
-}
-}
-props3[key6] = true;
-}
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("any" !== data24){
+const err72 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/const",keyword:"const",params:{allowedValue: "any"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1005,14 +989,10 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-if(data21.each !== undefined){
-let data25 = data21.each;
-const _errs77 = errors;
-let valid28 = false;
-const _errs78 = errors;
-if(typeof data25 !== "string"){
-const err73 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid1 = _errs76 === errors;
+valid27 = valid27 || _valid1;
+if(!valid27){
+const err73 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1021,8 +1001,23 @@ vErrors.push(err73);
 }
 errors++;
 }
-if("edits" !== data25){
-const err74 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/const",keyword:"const",params:{allowedValue: "edits"},message:"must be equal to constant"};
+else {
+errors = _errs57;
+if(vErrors !== null){
+if(_errs57){
+vErrors.length = _errs57;
+}
+else {
+vErrors = null;
+}
+}
+}
+props1[key8] = true;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1031,11 +1026,14 @@ vErrors.push(err74);
 }
 errors++;
 }
-var _valid2 = _errs78 === errors;
-valid28 = valid28 || _valid2;
+}
+if(data21.each !== undefined){
+let data25 = data21.each;
+const _errs79 = errors;
+let valid28 = false;
 const _errs80 = errors;
 if(typeof data25 !== "string"){
-const err75 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err75 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1044,8 +1042,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-if("queries" !== data25){
-const err76 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/const",keyword:"const",params:{allowedValue: "queries"},message:"must be equal to constant"};
+if("edits" !== data25){
+const err76 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/const",keyword:"const",params:{allowedValue: "edits"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1056,8 +1054,9 @@ errors++;
 }
 var _valid2 = _errs80 === errors;
 valid28 = valid28 || _valid2;
-if(!valid28){
-const err77 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs82 = errors;
+if(typeof data25 !== "string"){
+const err77 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1066,11 +1065,33 @@ vErrors.push(err77);
 }
 errors++;
 }
+if("queries" !== data25){
+const err78 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/const",keyword:"const",params:{allowedValue: "queries"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err78];
+}
 else {
-errors = _errs77;
+vErrors.push(err78);
+}
+errors++;
+}
+var _valid2 = _errs82 === errors;
+valid28 = valid28 || _valid2;
+if(!valid28){
+const err79 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+else {
+errors = _errs79;
 if(vErrors !== null){
-if(_errs77){
-vErrors.length = _errs77;
+if(_errs79){
+vErrors.length = _errs79;
 }
 else {
 vErrors = null;
@@ -1080,34 +1101,11 @@ vErrors = null;
 }
 if(data21.when !== undefined){
 let data26 = data21.when;
-const _errs83 = errors;
+const _errs85 = errors;
 let valid29 = false;
-const _errs84 = errors;
-if(typeof data26 !== "string"){
-const err78 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if("path" !== data26){
-const err79 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-var _valid3 = _errs84 === errors;
-valid29 = valid29 || _valid3;
 const _errs86 = errors;
 if(typeof data26 !== "string"){
-const err80 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err80 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1116,8 +1114,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if("url" !== data26){
-const err81 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+if("path" !== data26){
+const err81 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1128,8 +1126,9 @@ errors++;
 }
 var _valid3 = _errs86 === errors;
 valid29 = valid29 || _valid3;
-if(!valid29){
-const err82 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs88 = errors;
+if(typeof data26 !== "string"){
+const err82 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1138,11 +1137,33 @@ vErrors.push(err82);
 }
 errors++;
 }
+if("url" !== data26){
+const err83 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err83];
+}
 else {
-errors = _errs83;
+vErrors.push(err83);
+}
+errors++;
+}
+var _valid3 = _errs88 === errors;
+valid29 = valid29 || _valid3;
+if(!valid29){
+const err84 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+else {
+errors = _errs85;
 if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
+if(_errs85){
+vErrors.length = _errs85;
 }
 else {
 vErrors = null;
@@ -1152,33 +1173,7 @@ vErrors = null;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-var _valid0 = _errs45 === errors;
-valid22 = valid22 || _valid0;
-const _errs88 = errors;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.skip === undefined){
-const err85 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
+const err85 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1187,8 +1182,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data20.reason === undefined){
-const err86 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1197,9 +1194,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key7 in data20){
-if(!((key7 === "skip") || (key7 === "reason"))){
-const err87 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+var _valid0 = _errs47 === errors;
+valid22 = valid22 || _valid0;
+const _errs90 = errors;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.skip === undefined){
+const err87 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1208,11 +1208,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data20.skip !== undefined){
-let data27 = data20.skip;
-if(typeof data27 !== "boolean"){
-const err88 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data20.reason === undefined){
+const err88 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1221,8 +1218,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(true !== data27){
-const err89 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+for(const key9 in data20){
+if(!((key9 === "skip") || (key9 === "reason"))){
+const err89 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1232,11 +1230,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-if(data20.reason !== undefined){
-let data28 = data20.reason;
-if(typeof data28 === "string"){
-if(func1(data28) < 1){
-const err90 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data20.skip !== undefined){
+let data27 = data20.skip;
+if(typeof data27 !== "boolean"){
+const err90 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1245,9 +1242,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(true !== data27){
+const err91 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1257,9 +1253,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-}
-else {
-const err92 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.reason !== undefined){
+let data28 = data20.reason;
+if(typeof data28 === "string"){
+if(func1(data28) < 1){
+const err92 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1268,10 +1266,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-var _valid0 = _errs88 === errors;
-valid22 = valid22 || _valid0;
-if(!valid22){
-const err93 = {instancePath:instancePath+"/teddy/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err93 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1280,23 +1277,10 @@ vErrors.push(err93);
 }
 errors++;
 }
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-props2[key4] = true;
-}
 }
 }
 else {
-const err94 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err94 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1305,15 +1289,51 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-}
-else {
-const err95 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid0 = _errs90 === errors;
+valid22 = valid22 || _valid0;
+if(!valid22){
+const err95 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err95];
 }
 else {
 vErrors.push(err95);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+}
+else {
+const err97 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
 }
 errors++;
 }

@@ -12,6 +12,7 @@ import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
 import type { TeddyAction } from "../dialects/teddy/action.js";
+import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
 import { publishedSchema } from "../node/published-schema.js";
 import { readConfigText } from "../node/read-bounded.js";
 import { parseJson } from "../syntax/json.js";
@@ -69,12 +70,25 @@ export interface HostProfile {
 }
 
 /** The generic profile: today's exact matching (every key is identity, nothing is normalised). Same as profiles/generic.json. */
-export const GENERIC: HostProfile = {
+export const GENERIC: HostProfile = deepFreeze({
   name: "generic",
   description: "Today's exact matching: every input key is identity, nothing is normalised, no tool is free.",
   tools: {},
   free: [],
-};
+});
+
+/**
+ * A profile shared by every caller in the process (a built-in, cached) is frozen: code that changed it
+ * (`profile.free.push("Bash")`) would change what every later guard allows without changing any hash
+ * recorded before.
+ */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
 
 /** The profiles shipped in profiles/. */
 export const BUILTIN_PROFILES = ["claude-code", "generic"] as const;
@@ -111,7 +125,7 @@ export function loadProfile(nameOrPath: string, cwd = process.cwd()): HostProfil
     throw new HostProfileError(`cannot read host profile ${nameOrPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const p = parseProfile(text, nameOrPath);
-  if (!isFile) cache.set(key, p);
+  if (!isFile) cache.set(key, deepFreeze(p));
   return p;
 }
 
@@ -142,18 +156,39 @@ export function profileProblem(p: HostProfile): string | undefined {
     for (const k of [...(spec.identity ?? []), ...(spec.paths ?? []), ...(spec.commands ?? [])])
       if (inc.has(k)) return `tools.${tool}: "${k}" is incidental and also identity, a path or a command; it can be only one`;
   }
-  for (const t of p.free) if (!p.tools[t]) return `free: "${t}" is not one of the profile's tools`;
+  // Own keys only: "constructor" or "toString" is no tool of the profile, whatever a plain object inherits.
+  for (const t of p.free) if (!Object.hasOwn(p.tools, t)) return `free: "${t}" is not one of the profile's tools`;
   for (const [action, m] of Object.entries(p.teddy ?? {})) {
     if (!Array.isArray(m)) continue;
     for (const c of m) {
-      const spec = p.tools[c.tool];
+      const spec = specOf(p, c.tool);
       if (!spec) return `teddy.${action}: "${c.tool}" is not one of the profile's tools`;
       for (const k of Object.keys(c.args)) if (spec.incidental?.includes(k)) return `teddy.${action}: "${k}" is incidental for ${c.tool}, so the plan cannot bind it`;
+      const unknown = unknownInput(p, c.tool, Object.keys(c.args));
+      if (unknown !== undefined) return `teddy.${action}: "${unknown}" is not one of ${c.tool}'s inputs (${knownInputs(spec).join(", ")})`;
       const usesEach = Object.values(c.args).some((s) => s === "find" || s === "replace" || s === "query");
       if (usesEach && c.each === undefined) return `teddy.${action}: find, replace and query need "each"`;
     }
   }
   return undefined;
+}
+
+/** Every input key a tool spec names (identity, incidental, paths, commands, defaults). */
+function knownInputs(spec: HostToolSpec): string[] {
+  return [...new Set([...(spec.identity ?? []), ...(spec.incidental ?? []), ...(spec.paths ?? []), ...(spec.commands ?? []), ...Object.keys(spec.defaults ?? {})])];
+}
+
+/**
+ * The first of a plan's keys that a tool whose inputs the profile lists (`identity`) does not have: a
+ * plan may not bind it, since the host refuses the call or drops the key (a `cwd` on Claude Code's Bash
+ * would be shown to the reviewer and ignored by the host). A call may still carry such a key: it is
+ * identity, so it matches no plan step.
+ */
+function unknownInput(p: HostProfile, tool: string, keys: readonly string[]): string | undefined {
+  const spec = specOf(p, tool);
+  if (!spec?.identity) return undefined;
+  const known = new Set(knownInputs(spec));
+  return keys.find((k) => !known.has(k));
 }
 
 /** The tool's spec, or undefined for a tool the profile does not describe (every key identity). */
@@ -194,7 +229,10 @@ export function isOutsideMarker(v: unknown): v is string {
  * anywhere, and lexically it may climb out), URLs (`file:` included: the host reads no URL as a path),
  * and anything outside the scope. A scope reached through a symlink (`/home/u/proj` → `/data/proj`)
  * is recognised by resolving the path's ancestors; symlinks inside the scope are not resolved here
- * (the guard resolves each call's paths again on the file system when it runs). Case is compared exactly.
+ * (the guard resolves each call's paths again on the file system when it runs). Links whose target
+ * depends on the process that reads them (`/proc/self/cwd`, `/proc/<pid>/root`, `/dev/fd/3`) are never
+ * followed: plangate and the host are different processes and would read different folders. Case is
+ * compared exactly.
  */
 export function scopedPath(text: string, scope: string): ScopedPath {
   if (text === "") return { outside: "is empty" };
@@ -213,8 +251,12 @@ export function scopedPath(text: string, scope: string): ScopedPath {
   return { outside: `is outside the approved scope ${root}` };
 }
 
+/** Folders whose links mean something else to each process (procfs, /dev/fd, /dev/stdin…). */
+const PER_PROCESS = /^\/(?:proc|dev)(?:\/|$)/;
+
 /** The path relative to the scope when one of its ancestors is the scope under another name (a symlink). */
 function throughAlias(abs: string, root: string): string | undefined {
+  if (PER_PROCESS.test(abs)) return undefined;
   let realRoot: string;
   try {
     realRoot = realpathSync.native(root);
@@ -244,36 +286,72 @@ function outsideMarker(why: string, text: string): string {
 // ---------------------------------------------------------------------------------------------------
 // Identity
 
+/** Where the host resolves a call's relative paths and runs its command lines. */
+export interface CallContext {
+  /**
+   * The host's working folder for this call (a hook input's `cwd`): a string, the folder; null, unknown;
+   * absent, the scope itself (a library executor that works in the workspace). When it is not the scope,
+   * a relative path names another file for the host than for plangate, and a command line runs
+   * elsewhere than where the plan's commands were checked (Claude Code's Bash keeps a `cd` for later
+   * calls): both are refused.
+   */
+  cwd?: string | null;
+}
+
 /**
  * A call reduced to its identity: incidental keys dropped, path keys normalised against the scope. A
  * path outside the scope (or one that cannot be read safely) becomes a marker no plan value can equal;
- * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is.
+ * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is. Keys are
+ * copied as own keys whatever their name (`__proto__` included), so none can vanish from the identity.
  */
-export function callIdentity(p: HostProfile, call: CallInput, scope: string): CallInput {
+export function callIdentity(p: HostProfile, call: CallInput, scope: string, context: CallContext = {}): CallInput {
   const spec = specOf(p, call.tool);
-  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.defaults)) return call;
+  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.defaults)) return call;
+  const elsewhere = context.cwd === undefined ? undefined : workingFolderProblem(context.cwd, scope);
   const args: Record<string, unknown> = withDefaults(spec, call.args);
   for (const [k, v] of Object.entries(call.args)) {
-    if (spec.incidental?.includes(k)) {
-      delete args[k];
-      continue;
-    }
+    if (spec.incidental?.includes(k)) continue;
     if (spec.paths?.includes(k)) {
       if (typeof v !== "string") {
-        args[k] = outsideMarker("is not a string", safeText(v));
+        setOwn(args, k, outsideMarker("is not a string", safeText(v)));
+        continue;
+      }
+      if (elsewhere !== undefined && v !== "" && !v.startsWith("/")) {
+        setOwn(args, k, outsideMarker(`is relative, and the host resolves it against its working folder, which ${elsewhere}; give the absolute path`, v));
         continue;
       }
       const r = scopedPath(v, scope);
-      args[k] = "rel" in r ? r.rel : outsideMarker(r.outside, v);
-    } else args[k] = v;
+      setOwn(args, k, "rel" in r ? r.rel : outsideMarker(r.outside, v));
+    } else if (elsewhere !== undefined && spec.commands?.includes(k)) {
+      setOwn(args, k, outsideMarker(`runs in the host's working folder, which ${elsewhere}, not where the plan's commands were checked`, safeText(v)));
+    } else setOwn(args, k, v);
   }
+  // A path input left out is the working folder to the host (Grep, Glob without `path`): elsewhere, it never matches.
+  if (elsewhere !== undefined)
+    for (const k of spec.paths ?? [])
+      if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(`is left out, so the host uses its working folder, which ${elsewhere}`, "(absent)"));
   return { tool: call.tool, args };
+}
+
+/** Why the host's working folder is not the scope (undefined when it is, under any name). */
+function workingFolderProblem(cwd: string | null, scope: string): string | undefined {
+  if (cwd === null) return "the host did not say";
+  const r = scopedPath(cwd, scope);
+  if ("rel" in r && r.rel === "") return undefined;
+  const shown = JSON.stringify(cwd.length > 200 ? cwd.slice(0, 199) + "…" : cwd);
+  return "rel" in r ? `is ${shown}, a folder inside the approved scope ${normalizeAbsolute(scope)} but not the scope itself` : `is ${shown}, outside the approved scope ${normalizeAbsolute(scope)}`;
+}
+
+/** Sets an own, enumerable key, even one named `__proto__` (which plain assignment would take as the prototype). */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
 }
 
 /** The defaults of the keys the arguments leave out (an own copy; the arguments' own keys are set by the caller). */
 function withDefaults(spec: HostToolSpec, args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(spec.defaults ?? {})) if (!Object.hasOwn(args, k)) out[k] = v;
+  for (const [k, v] of Object.entries(spec.defaults ?? {})) if (!Object.hasOwn(args, k)) setOwn(out, k, v);
   return out;
 }
 
@@ -309,8 +387,8 @@ export function outsideScopeDiagnostic(identity: CallInput, step: number): Diagn
     rule: "path-outside-workspace",
     severity: "error",
     step,
-    message: `The "${identity.tool}" call is outside the approved scope: ${what}. It matches no approved step.`,
-    hint: "use a path inside the workspace, as the approved step names it",
+    message: `The "${identity.tool}" call reaches outside the approved scope: ${what}. It matches no approved step.`,
+    hint: "use a path inside the workspace, as the approved step names it, and work from the workspace folder",
     actual: { tool: identity.tool, arguments: Object.fromEntries(bad.map((b) => [b.key, b.path])) },
   };
 }
@@ -384,7 +462,7 @@ function literalArgs(args: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(args))
     if (isDollarObject(v)) {
       out ??= { ...args };
-      out[k] = { [LITERAL_KEY]: v };
+      setOwn(out, k, { [LITERAL_KEY]: v });
     }
   return out ?? args;
 }
@@ -432,6 +510,9 @@ function toolCall(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): Ca
   if (s.tool === undefined) return refuse(out, s, s.toolAt, `Step ${s.position} has no tool, so no host call can be matched to it.`, "give every step a tool");
   if (!isHostTool(p, s.tool))
     return refuse(out, s, s.toolAt, `Step ${s.position}: "${s.tool}" is not a ${p.name} tool, so the host can never make this call.`, `use one of the host's tools (${Object.keys(p.tools).slice(0, 12).join(", ")}${p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : ""})`);
+  const unknown = unknownInput(p, s.tool, Object.keys(s.args));
+  if (unknown !== undefined)
+    return refuse(out, s, childPointer(s.argsAt, unknown), `Step ${s.position}: "${unknown}" is not an input of the ${p.name} ${s.tool} tool (${knownInputs(specOf(p, s.tool)!).join(", ")}), so the host would refuse or ignore it and the call run would not be the one approved.`, "drop it, or say it in an input the tool has (a folder: cd DIR && … in the command)");
   const args = planIdentity(p, s.tool, s.args, scope, (key, why) => refuse(out, s, childPointer(s.argsAt, key), `Step ${s.position}: the ${s.tool} path "${key}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
   return args ? [{ tool: s.tool, args }] : undefined;
 }
@@ -449,13 +530,20 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
   for (const [k, v] of Object.entries(args)) {
     if (spec.incidental?.includes(k)) continue;
     if (!spec.paths?.includes(k)) {
-      out[k] = v;
+      setOwn(out, k, v);
       continue;
     }
     const r = readArgument(v);
     const text = "literal" in r ? r.literal : undefined;
+    if ("constraint" in r && r.constraint.kind === "$enum") {
+      // Each listed path is read as a call's path is (absolute inside the scope = relative), or refused.
+      const members = enumPaths(r.constraint.values, scope, (why) => bad(k, why));
+      if (members) setOwn(out, k, { $enum: members });
+      else ok = false;
+      continue;
+    }
     if ("constraint" in r || "error" in r) {
-      out[k] = v;
+      setOwn(out, k, v);
       continue;
     }
     if (typeof text !== "string") {
@@ -467,9 +555,34 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
     if ("outside" in sp) {
       bad(k, sp.outside);
       ok = false;
-    } else out[k] = sp.rel;
+    } else setOwn(out, k, sp.rel);
   }
   return ok ? out : undefined;
+}
+
+/** The members of a path `$enum` read against the scope, or undefined (after `bad`) when one is no path inside it. */
+function enumPaths(values: readonly unknown[], scope: string, bad: (why: string) => void): string[] | undefined {
+  const out: string[] = [];
+  for (const m of values) {
+    const r = readArgument(m);
+    const text = "literal" in r ? r.literal : undefined;
+    if (typeof text !== "string") {
+      bad(`lists ${clipValue(m)}, which is not a path`);
+      return undefined;
+    }
+    const sp = scopedPath(text, scope);
+    if ("outside" in sp) {
+      bad(`lists ${JSON.stringify(text.length > 200 ? text.slice(0, 199) + "…" : text)}, which ${sp.outside}`);
+      return undefined;
+    }
+    out.push(sp.rel);
+  }
+  return out;
+}
+
+function clipValue(v: unknown): string {
+  const s = safeText(v);
+  return s.length > 80 ? s.slice(0, 79) + "…" : s;
 }
 
 function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
@@ -482,6 +595,12 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
   const kind = action.url !== undefined ? "url" : "path";
   const call = mapping.find((c) => c.when === undefined || c.when === kind);
   if (!call) return refuse(out, s, s.toolAt, `Step ${s.position}: a ${type} of a ${kind === "url" ? "URL" : "file path"} maps to no ${p.name} tool call.`, "see the host profile's teddy mapping");
+  // A setting TeDDy does not read and no host call carries ("Working Directory: build" over `rm -rf dist`)
+  // would be read by the reviewer and applied by no one.
+  const readable = new Set(["path", "url", "command", "queries", ...(Object.hasOwn(TEDDY_PARAMS, type) ? TEDDY_PARAMS[type]! : [])]);
+  const ignored = Object.keys(s.args).find((k) => !readable.has(k));
+  if (ignored !== undefined)
+    return refuse(out, s, childPointer(s.argsAt, ignored), `Step ${s.position}: "${ignored}" is not a setting TeDDy reads for ${type}, and no ${p.name} call carries it, so the reviewer would read a setting that nothing applies.`, "drop it, or say it where it takes effect (a folder: cd DIR && … in the command)");
   // The host's shell call has a command and nothing else: a folder or environment the plan sets cannot be bound.
   const unbound = Object.values(call.args).includes("command") ? ["cwd", "env", "environment"].find((k) => s.args[k] !== undefined) : undefined;
   if (unbound) return refuse(out, s, childPointer(s.argsAt, unbound), `Step ${s.position}: the ${type} action sets "${unbound}", which a ${p.name} ${call.tool} call cannot carry, so the call cannot be enforced.`, "fold it into the command (cd DIR && …), or drop it");
@@ -494,6 +613,8 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
     for (const [key, source] of Object.entries(call.args)) {
       const v = teddyValue(action, s, source, item);
       if (v === undefined) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action gives no ${source} for ${call.tool}.${key}, so the call cannot be enforced.`, "complete the action");
+      // An empty search string matches everywhere, and Claude Code's Edit reads it as "create the file".
+      if (source === "find" && v === "") return refuse(out, s, s.at, `Step ${s.position}: a FIND of the ${type} action is empty; as ${call.tool}.${key} it would not be an edit of the text the reviewer saw.`, "put the exact text to replace in the FIND block");
       args[key] = v;
     }
     const id = planIdentity(p, call.tool, args, scope, (key, why) => refuse(out, s, action.pathAt ?? s.at, `Step ${s.position}: the ${call.tool} ${key} "${String(args[key])}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
@@ -529,7 +650,10 @@ function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?:
   }
 }
 
-/** The diagnostics a plan gets on this host at validation: steps that map to no host call (none for generic). */
+/**
+ * The diagnostics a plan gets on this host at validation: steps that map to no host call (none for
+ * generic). `constraints` must be what the guard will compile with (the policy's `plan.constraints`).
+ */
 export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): Diagnostic[] {
   if (Object.keys(p.tools).length === 0 && !p.teddy) return [];
   const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope), options);

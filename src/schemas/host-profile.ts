@@ -47,11 +47,15 @@ export const HostProfileSchema = Type.Object(
   {
     name: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$", description: "The name `--host` and the policy's `host:` use." }),
     description: Type.Optional(Type.String()),
-    tools: Type.Record(ToolName, HostToolSpecSchema, { description: "The host's tools; with no policy allow list, these are the allow list. Empty: any tool, every key identity (generic)." }),
+    tools: Type.Record(ToolName, HostToolSpecSchema, {
+      additionalProperties: false,
+      description: "The host's tools; with no policy allow list, these are the allow list. Empty: any tool, every key identity (generic).",
+    }),
     toolPatterns: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { description: "Globs of further host tool names (MCP tools): every input key is identity." })),
     free: Type.Array(ToolName, { uniqueItems: true, description: "Tools that need no step (still audited and scope-checked)." }),
     teddy: Type.Optional(
       Type.Record(Type.String({ pattern: "^[A-Z][A-Z_]*$" }), Type.Union([Type.Array(TeddyCall, { minItems: 1 }), TeddySkip]), {
+        additionalProperties: false,
         description: "How each TeDDy action becomes host calls: a list of alternatives (the first whose `when` holds), or `skip` for an action that makes no call. An action not listed cannot be enforced: validation refuses it.",
       }),
     ),
