@@ -182,6 +182,9 @@ describe.skipIf(!built)("a Claude Code session from plan mode to the last guarde
     await allowed("Grep", { pattern: "greet", path: ws, output_mode: "files_with_matches" });
     await allowed("Glob", { pattern: "**/*.py", path: ws });
     await denied("Read", { file_path: "/etc/passwd" }, "path-outside-workspace");
+    await denied("Glob", { pattern: "/etc/*" }, "path-outside-workspace");
+    await denied("Glob", { pattern: "../../**/*.key", path: ws }, "path-outside-workspace");
+    await denied("Grep", { pattern: "BEGIN PRIVATE KEY", glob: "{..,x}/**", path: ws }, "path-outside-workspace");
     await denied("Write", { file_path: abs("src/greet.py"), content: "x" });
   });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { callIdentity, contextFor, hasConstraints, type HostProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
+import { callIdentity, contextFor, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
@@ -13,7 +13,7 @@ import { AuditError, type AuditEntry, type AuditHead, AuditLog, verifyAuditText 
 import { callPathProblem } from "./call-paths.js";
 import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
-import { isInside } from "./keys.js";
+import { isInside, realPathOf } from "./keys.js";
 import { type ContextFor, type Cursor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
 import { breakStaleLock, consumeNonce, GuardStateError, withLock } from "./state.js";
@@ -589,6 +589,24 @@ async function runContext(run: RunState): Promise<ContextFor> {
   return contextFor(run.profile, { simpleCommands: v.command.simpleCommands, schema: v.value.schema });
 }
 
+/**
+ * A free call of a session with no run, read with the policy's host profile as a run would read it: a
+ * path, a left-out search folder or a glob that reaches outside the workspace is refused. A profile
+ * that cannot be loaded refuses the call.
+ */
+function hostScopeProblem(policy: Policy, input: HookCallInput): Diagnostic | undefined {
+  if (policy.host === undefined) return undefined;
+  let profile: HostProfile;
+  try {
+    profile = loadProfile(policy.host, policy.workspace);
+  } catch (err) {
+    if (err instanceof HostProfileError) return fail("guard-failure", `The policy's host profile cannot be used: ${err.message}.`, "fix the policy's host:");
+    throw err;
+  }
+  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), { cwd: input.cwd ?? null });
+  return outsideScopeDiagnostic(identity, 0);
+}
+
 /** No further call can be taken: the cursor sits on the last expected call, used up. */
 export function isFinished(expected: readonly ExpectedCall[], cursor: Cursor): boolean {
   if (expected.length === 0) return true;
@@ -606,6 +624,7 @@ async function noRun(root: string, input: HookCallInput, c: HookContext, why: st
   const blocked = fail("guard-failure", `No run for this session: ${why}.`, "approve the plan and run `plangate guard start` (guard.noRun decides sessions without a run)");
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
   const problem =
+    hostScopeProblem(policy, input) ??
     (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace))) ??
     (await callPathProblem(0, input.tool, input.args, { workspace: policy.workspace, policy }));
   ensureDirs(root);

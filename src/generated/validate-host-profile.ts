@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}},"additionalProperties":false},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}},"additionalProperties":false}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"globs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}},"additionalProperties":false},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}},"additionalProperties":false}},"additionalProperties":false};
 const pattern4 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
 const pattern5 = new RegExp("^[A-Za-z0-9_.:-]+$", "u");
 const pattern7 = new RegExp("^.*$", "u");
@@ -122,7 +122,7 @@ if(pattern5.test(key2)){
 let data3 = data2[key2];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key3 in data3){
-if(!(((((((key3 === "description") || (key3 === "identity")) || (key3 === "incidental")) || (key3 === "paths")) || (key3 === "commands")) || (key3 === "read")) || (key3 === "defaults"))){
+if(!((((((((key3 === "description") || (key3 === "identity")) || (key3 === "incidental")) || (key3 === "paths")) || (key3 === "commands")) || (key3 === "globs")) || (key3 === "read")) || (key3 === "defaults"))){
 const err8 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -445,9 +445,15 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data3.read !== undefined){
-if(typeof data3.read !== "boolean"){
-const err30 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/read",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/read/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data3.globs !== undefined){
+let data13 = data3.globs;
+if(Array.isArray(data13)){
+const len4 = data13.length;
+for(let i8=0; i8<len4; i8++){
+let data14 = data13[i8];
+if(typeof data14 === "string"){
+if(func1(data14) > 128){
+const err30 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/globs/" + i8,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/globs/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -456,19 +462,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-if(data3.defaults !== undefined){
-let data14 = data3.defaults;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-var props0 = {};
-for(const key4 in data14){
-if(pattern7.test(key4)){
-props0[key4] = true;
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/defaults",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func1(data14) < 1){
+const err31 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/globs/" + i8,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/globs/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -478,9 +473,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
 else {
-const err32 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/globs/" + i8,schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/globs/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -490,10 +484,18 @@ vErrors.push(err32);
 errors++;
 }
 }
+let i9 = data13.length;
+let j4;
+if(i9 > 1){
+const indices4 = {};
+for(;i9--;){
+let item4 = data13[i9];
+if(typeof item4 !== "string"){
+continue;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(typeof indices4[item4] == "number"){
+j4 = indices4[item4];
+const err33 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/globs",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/globs/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i9+" are identical)"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -501,17 +503,14 @@ else {
 vErrors.push(err33);
 }
 errors++;
+break;
+}
+indices4[item4] = i9;
 }
 }
-if(data.toolPatterns !== undefined){
-let data15 = data.toolPatterns;
-if(Array.isArray(data15)){
-const len4 = data15.length;
-for(let i8=0; i8<len4; i8++){
-let data16 = data15[i8];
-if(typeof data16 === "string"){
-if(func1(data16) > 128){
-const err34 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+}
+else {
+const err34 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/globs",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/globs/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -520,8 +519,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(func1(data16) < 1){
-const err35 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data3.read !== undefined){
+if(typeof data3.read !== "boolean"){
+const err35 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/read",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/read/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -531,8 +532,18 @@ vErrors.push(err35);
 errors++;
 }
 }
+if(data3.defaults !== undefined){
+let data16 = data3.defaults;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+var props0 = {};
+for(const key4 in data16){
+if(pattern7.test(key4)){
+props0[key4] = true;
+}
+}
+}
 else {
-const err36 = {instancePath:instancePath+"/toolPatterns/" + i8,schemaPath:"#/properties/toolPatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/defaults",schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/properties/defaults/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -544,7 +555,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/toolPatterns",schemaPath:"#/properties/toolPatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err37 = {instancePath:instancePath+"/tools/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/patternProperties/%5E%5BA-Za-z0-9_.%3A-%5D%2B%24/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -554,15 +565,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.free !== undefined){
-let data17 = data.free;
-if(Array.isArray(data17)){
-const len5 = data17.length;
-for(let i9=0; i9<len5; i9++){
-let data18 = data17[i9];
-if(typeof data18 === "string"){
-if(func1(data18) > 128){
-const err38 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -571,8 +577,16 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(func1(data18) < 1){
-const err39 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.toolPatterns !== undefined){
+let data17 = data.toolPatterns;
+if(Array.isArray(data17)){
+const len5 = data17.length;
+for(let i10=0; i10<len5; i10++){
+let data18 = data17[i10];
+if(typeof data18 === "string"){
+if(func1(data18) > 128){
+const err39 = {instancePath:instancePath+"/toolPatterns/" + i10,schemaPath:"#/properties/toolPatterns/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -581,8 +595,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(!pattern5.test(data18)){
-const err40 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
+if(func1(data18) < 1){
+const err40 = {instancePath:instancePath+"/toolPatterns/" + i10,schemaPath:"#/properties/toolPatterns/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -593,7 +607,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/free/" + i9,schemaPath:"#/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err41 = {instancePath:instancePath+"/toolPatterns/" + i10,schemaPath:"#/properties/toolPatterns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -603,18 +617,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-let i10 = data17.length;
-let j4;
-if(i10 > 1){
-const indices4 = {};
-for(;i10--;){
-let item4 = data17[i10];
-if(typeof item4 !== "string"){
-continue;
 }
-if(typeof indices4[item4] == "number"){
-j4 = indices4[item4];
-const err42 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j4},message:"must NOT have duplicate items (items ## "+j4+" and "+i10+" are identical)"};
+else {
+const err42 = {instancePath:instancePath+"/toolPatterns",schemaPath:"#/properties/toolPatterns/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -622,14 +627,17 @@ else {
 vErrors.push(err42);
 }
 errors++;
-break;
-}
-indices4[item4] = i10;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.free !== undefined){
+let data19 = data.free;
+if(Array.isArray(data19)){
+const len6 = data19.length;
+for(let i11=0; i11<len6; i11++){
+let data20 = data19[i11];
+if(typeof data20 === "string"){
+if(func1(data20) > 128){
+const err43 = {instancePath:instancePath+"/free/" + i11,schemaPath:"#/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -638,13 +646,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data.teddy !== undefined){
-let data19 = data.teddy;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key5 in data19){
-if(!(pattern9.test(key5))){
-const err44 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(func1(data20) < 1){
+const err44 = {instancePath:instancePath+"/free/" + i11,schemaPath:"#/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -653,16 +656,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-for(const key6 in data19){
-if(pattern9.test(key6)){
-let data20 = data19[key6];
-const _errs46 = errors;
-let valid22 = false;
-const _errs47 = errors;
-if(Array.isArray(data20)){
-if(data20.length < 1){
-const err45 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(!pattern5.test(data20)){
+const err45 = {instancePath:instancePath+"/free/" + i11,schemaPath:"#/properties/free/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -671,12 +666,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-const len6 = data20.length;
-for(let i11=0; i11<len6; i11++){
-let data21 = data20[i11];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.tool === undefined){
-const err46 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
+}
+else {
+const err46 = {instancePath:instancePath+"/free/" + i11,schemaPath:"#/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -685,8 +677,19 @@ vErrors.push(err46);
 }
 errors++;
 }
-if(data21.args === undefined){
-const err47 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
+}
+let i12 = data19.length;
+let j5;
+if(i12 > 1){
+const indices5 = {};
+for(;i12--;){
+let item5 = data19[i12];
+if(typeof item5 !== "string"){
+continue;
+}
+if(typeof indices5[item5] == "number"){
+j5 = indices5[item5];
+const err47 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/uniqueItems",keyword:"uniqueItems",params:{i: i12, j: j5},message:"must NOT have duplicate items (items ## "+j5+" and "+i12+" are identical)"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -694,10 +697,14 @@ else {
 vErrors.push(err47);
 }
 errors++;
+break;
 }
-for(const key7 in data21){
-if(!((((key7 === "tool") || (key7 === "args")) || (key7 === "each")) || (key7 === "when"))){
-const err48 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+indices5[item5] = i12;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/free",schemaPath:"#/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -707,11 +714,12 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.tool !== undefined){
-let data22 = data21.tool;
-if(typeof data22 === "string"){
-if(func1(data22) > 128){
-const err49 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data.teddy !== undefined){
+let data21 = data.teddy;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key5 in data21){
+if(!(pattern9.test(key5))){
+const err49 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -720,8 +728,16 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(func1(data22) < 1){
-const err50 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+for(const key6 in data21){
+if(pattern9.test(key6)){
+let data22 = data21[key6];
+const _errs50 = errors;
+let valid25 = false;
+const _errs51 = errors;
+if(Array.isArray(data22)){
+if(data22.length < 1){
+const err50 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -730,8 +746,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(!pattern5.test(data22)){
-const err51 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
+const len7 = data22.length;
+for(let i13=0; i13<len7; i13++){
+let data23 = data22[i13];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.tool === undefined){
+const err51 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -740,9 +760,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.args === undefined){
+const err52 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/required",keyword:"required",params:{missingProperty: "args"},message:"must have required property '"+"args"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -751,19 +770,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data21.args !== undefined){
-let data23 = data21.args;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-var props1 = {};
-for(const key8 in data23){
-if(pattern7.test(key8)){
-let data24 = data23[key8];
-const _errs57 = errors;
-let valid27 = false;
-const _errs58 = errors;
-if(typeof data24 !== "string"){
-const err53 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key7 in data23){
+if(!((((key7 === "tool") || (key7 === "args")) || (key7 === "each")) || (key7 === "when"))){
+const err53 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -772,8 +781,12 @@ vErrors.push(err53);
 }
 errors++;
 }
-if("path" !== data24){
-const err54 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
+}
+if(data23.tool !== undefined){
+let data24 = data23.tool;
+if(typeof data24 === "string"){
+if(func1(data24) > 128){
+const err54 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -782,11 +795,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-var _valid1 = _errs58 === errors;
-valid27 = valid27 || _valid1;
-const _errs60 = errors;
-if(typeof data24 !== "string"){
-const err55 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func1(data24) < 1){
+const err55 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -795,8 +805,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-if("content" !== data24){
-const err56 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
+if(!pattern5.test(data24)){
+const err56 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.:-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_.:-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -805,11 +815,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid1 = _errs60 === errors;
-valid27 = valid27 || _valid1;
-const _errs62 = errors;
-if(typeof data24 !== "string"){
-const err57 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err57 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/tool",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/tool/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -818,8 +826,19 @@ vErrors.push(err57);
 }
 errors++;
 }
-if("fileContent" !== data24){
-const err58 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "fileContent"},message:"must be equal to constant"};
+}
+if(data23.args !== undefined){
+let data25 = data23.args;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+var props1 = {};
+for(const key8 in data25){
+if(pattern7.test(key8)){
+let data26 = data25[key8];
+const _errs61 = errors;
+let valid30 = false;
+const _errs62 = errors;
+if(typeof data26 !== "string"){
+const err58 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -828,11 +847,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-var _valid1 = _errs62 === errors;
-valid27 = valid27 || _valid1;
-const _errs64 = errors;
-if(typeof data24 !== "string"){
-const err59 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("path" !== data26){
+const err59 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -841,8 +857,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if("command" !== data24){
-const err60 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant"};
+var _valid1 = _errs62 === errors;
+valid30 = valid30 || _valid1;
+const _errs64 = errors;
+if(typeof data26 !== "string"){
+const err60 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -851,11 +870,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid1 = _errs64 === errors;
-valid27 = valid27 || _valid1;
-const _errs66 = errors;
-if(typeof data24 !== "string"){
-const err61 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("content" !== data26){
+const err61 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "content"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -864,8 +880,11 @@ vErrors.push(err61);
 }
 errors++;
 }
-if("url" !== data24){
-const err62 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+var _valid1 = _errs64 === errors;
+valid30 = valid30 || _valid1;
+const _errs66 = errors;
+if(typeof data26 !== "string"){
+const err62 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -874,11 +893,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-var _valid1 = _errs66 === errors;
-valid27 = valid27 || _valid1;
-const _errs68 = errors;
-if(typeof data24 !== "string"){
-const err63 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("fileContent" !== data26){
+const err63 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "fileContent"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -887,8 +903,11 @@ vErrors.push(err63);
 }
 errors++;
 }
-if("find" !== data24){
-const err64 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/const",keyword:"const",params:{allowedValue: "find"},message:"must be equal to constant"};
+var _valid1 = _errs66 === errors;
+valid30 = valid30 || _valid1;
+const _errs68 = errors;
+if(typeof data26 !== "string"){
+const err64 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -897,11 +916,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-var _valid1 = _errs68 === errors;
-valid27 = valid27 || _valid1;
-const _errs70 = errors;
-if(typeof data24 !== "string"){
-const err65 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("command" !== data26){
+const err65 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "command"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -910,8 +926,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if("replace" !== data24){
-const err66 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/const",keyword:"const",params:{allowedValue: "replace"},message:"must be equal to constant"};
+var _valid1 = _errs68 === errors;
+valid30 = valid30 || _valid1;
+const _errs70 = errors;
+if(typeof data26 !== "string"){
+const err66 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -920,11 +939,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-var _valid1 = _errs70 === errors;
-valid27 = valid27 || _valid1;
-const _errs72 = errors;
-if(typeof data24 !== "string"){
-const err67 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("url" !== data26){
+const err67 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/4/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -933,8 +949,11 @@ vErrors.push(err67);
 }
 errors++;
 }
-if("matchAll" !== data24){
-const err68 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/const",keyword:"const",params:{allowedValue: "matchAll"},message:"must be equal to constant"};
+var _valid1 = _errs70 === errors;
+valid30 = valid30 || _valid1;
+const _errs72 = errors;
+if(typeof data26 !== "string"){
+const err68 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -943,11 +962,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-var _valid1 = _errs72 === errors;
-valid27 = valid27 || _valid1;
-const _errs74 = errors;
-if(typeof data24 !== "string"){
-const err69 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("find" !== data26){
+const err69 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/5/const",keyword:"const",params:{allowedValue: "find"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -956,8 +972,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if("query" !== data24){
-const err70 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/const",keyword:"const",params:{allowedValue: "query"},message:"must be equal to constant"};
+var _valid1 = _errs72 === errors;
+valid30 = valid30 || _valid1;
+const _errs74 = errors;
+if(typeof data26 !== "string"){
+const err70 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -966,11 +985,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid1 = _errs74 === errors;
-valid27 = valid27 || _valid1;
-const _errs76 = errors;
-if(typeof data24 !== "string"){
-const err71 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("replace" !== data26){
+const err71 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/6/const",keyword:"const",params:{allowedValue: "replace"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -979,8 +995,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-if("any" !== data24){
-const err72 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/const",keyword:"const",params:{allowedValue: "any"},message:"must be equal to constant"};
+var _valid1 = _errs74 === errors;
+valid30 = valid30 || _valid1;
+const _errs76 = errors;
+if(typeof data26 !== "string"){
+const err72 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -989,10 +1008,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-var _valid1 = _errs76 === errors;
-valid27 = valid27 || _valid1;
-if(!valid27){
-const err73 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("matchAll" !== data26){
+const err73 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/7/const",keyword:"const",params:{allowedValue: "matchAll"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1001,11 +1018,69 @@ vErrors.push(err73);
 }
 errors++;
 }
+var _valid1 = _errs76 === errors;
+valid30 = valid30 || _valid1;
+const _errs78 = errors;
+if(typeof data26 !== "string"){
+const err74 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
 else {
-errors = _errs57;
+vErrors.push(err74);
+}
+errors++;
+}
+if("query" !== data26){
+const err75 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/8/const",keyword:"const",params:{allowedValue: "query"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+var _valid1 = _errs78 === errors;
+valid30 = valid30 || _valid1;
+const _errs80 = errors;
+if(typeof data26 !== "string"){
+const err76 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if("any" !== data26){
+const err77 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf/9/const",keyword:"const",params:{allowedValue: "any"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+var _valid1 = _errs80 === errors;
+valid30 = valid30 || _valid1;
+if(!valid30){
+const err78 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+else {
+errors = _errs61;
 if(vErrors !== null){
-if(_errs57){
-vErrors.length = _errs57;
+if(_errs61){
+vErrors.length = _errs61;
 }
 else {
 vErrors = null;
@@ -1017,68 +1092,7 @@ props1[key8] = true;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/args",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-if(data21.each !== undefined){
-let data25 = data21.each;
-const _errs79 = errors;
-let valid28 = false;
-const _errs80 = errors;
-if(typeof data25 !== "string"){
-const err75 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if("edits" !== data25){
-const err76 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/const",keyword:"const",params:{allowedValue: "edits"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-var _valid2 = _errs80 === errors;
-valid28 = valid28 || _valid2;
-const _errs82 = errors;
-if(typeof data25 !== "string"){
-const err77 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-if("queries" !== data25){
-const err78 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/const",keyword:"const",params:{allowedValue: "queries"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-var _valid2 = _errs82 === errors;
-valid28 = valid28 || _valid2;
-if(!valid28){
-const err79 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err79 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/args",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1087,25 +1101,14 @@ vErrors.push(err79);
 }
 errors++;
 }
-else {
-errors = _errs79;
-if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data21.when !== undefined){
-let data26 = data21.when;
-const _errs85 = errors;
-let valid29 = false;
-const _errs86 = errors;
-if(typeof data26 !== "string"){
-const err80 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data23.each !== undefined){
+let data27 = data23.each;
+const _errs83 = errors;
+let valid31 = false;
+const _errs84 = errors;
+if(typeof data27 !== "string"){
+const err80 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1114,8 +1117,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-if("path" !== data26){
-const err81 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
+if("edits" !== data27){
+const err81 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/0/const",keyword:"const",params:{allowedValue: "edits"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1124,11 +1127,11 @@ vErrors.push(err81);
 }
 errors++;
 }
-var _valid3 = _errs86 === errors;
-valid29 = valid29 || _valid3;
-const _errs88 = errors;
-if(typeof data26 !== "string"){
-const err82 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs84 === errors;
+valid31 = valid31 || _valid2;
+const _errs86 = errors;
+if(typeof data27 !== "string"){
+const err82 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1137,8 +1140,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-if("url" !== data26){
-const err83 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
+if("queries" !== data27){
+const err83 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf/1/const",keyword:"const",params:{allowedValue: "queries"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1147,10 +1150,10 @@ vErrors.push(err83);
 }
 errors++;
 }
-var _valid3 = _errs88 === errors;
-valid29 = valid29 || _valid3;
-if(!valid29){
-const err84 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid2 = _errs86 === errors;
+valid31 = valid31 || _valid2;
+if(!valid31){
+const err84 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/each",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/each/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1160,10 +1163,10 @@ vErrors.push(err84);
 errors++;
 }
 else {
-errors = _errs85;
+errors = _errs83;
 if(vErrors !== null){
-if(_errs85){
-vErrors.length = _errs85;
+if(_errs83){
+vErrors.length = _errs83;
 }
 else {
 vErrors = null;
@@ -1171,9 +1174,13 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err85 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.when !== undefined){
+let data28 = data23.when;
+const _errs89 = errors;
+let valid32 = false;
+const _errs90 = errors;
+if(typeof data28 !== "string"){
+const err85 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1182,10 +1189,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("path" !== data28){
+const err86 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/0/const",keyword:"const",params:{allowedValue: "path"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1194,12 +1199,11 @@ vErrors.push(err86);
 }
 errors++;
 }
-var _valid0 = _errs47 === errors;
-valid22 = valid22 || _valid0;
-const _errs90 = errors;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.skip === undefined){
-const err87 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
+var _valid3 = _errs90 === errors;
+valid32 = valid32 || _valid3;
+const _errs92 = errors;
+if(typeof data28 !== "string"){
+const err87 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1208,8 +1212,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data20.reason === undefined){
-const err88 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if("url" !== data28){
+const err88 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf/1/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1218,9 +1222,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-for(const key9 in data20){
-if(!((key9 === "skip") || (key9 === "reason"))){
-const err89 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+var _valid3 = _errs92 === errors;
+valid32 = valid32 || _valid3;
+if(!valid32){
+const err89 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/when",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/when/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1229,83 +1234,11 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data20.skip !== undefined){
-let data27 = data20.skip;
-if(typeof data27 !== "boolean"){
-const err90 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err90];
-}
 else {
-vErrors.push(err90);
-}
-errors++;
-}
-if(true !== data27){
-const err91 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-if(data20.reason !== undefined){
-let data28 = data20.reason;
-if(typeof data28 === "string"){
-if(func1(data28) < 1){
-const err92 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-var _valid0 = _errs90 === errors;
-valid22 = valid22 || _valid0;
-if(!valid22){
-const err95 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-else {
-errors = _errs46;
+errors = _errs89;
 if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
+if(_errs89){
+vErrors.length = _errs89;
 }
 else {
 vErrors = null;
@@ -1314,9 +1247,78 @@ vErrors = null;
 }
 }
 }
+else {
+const err90 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err90];
 }
 else {
-const err96 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors.push(err90);
+}
+errors++;
+}
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+var _valid0 = _errs51 === errors;
+valid25 = valid25 || _valid0;
+const _errs94 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.skip === undefined){
+const err92 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+if(data22.reason === undefined){
+const err93 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+for(const key9 in data22){
+if(!((key9 === "skip") || (key9 === "reason"))){
+const err94 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+}
+if(data22.skip !== undefined){
+let data29 = data22.skip;
+if(typeof data29 !== "boolean"){
+const err95 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(true !== data29){
+const err96 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1326,14 +1328,87 @@ vErrors.push(err96);
 errors++;
 }
 }
-}
-else {
-const err97 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.reason !== undefined){
+let data30 = data22.reason;
+if(typeof data30 === "string"){
+if(func1(data30) < 1){
+const err97 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err97];
 }
 else {
 vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid0 = _errs94 === errors;
+valid25 = valid25 || _valid0;
+if(!valid25){
+const err100 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+else {
+const err102 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
 }
 errors++;
 }

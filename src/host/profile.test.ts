@@ -24,6 +24,7 @@ import {
   contextFor,
   expectedCalls,
   GENERIC,
+  globReachesOut,
   type HostProfile,
   HostMappingError,
   HostProfileError,
@@ -144,7 +145,7 @@ describe("loadProfile and parseProfile", () => {
   });
 
   it.each([
-    [{ tools: { Bash: { incidental: ["command"], commands: ["command"] } } }, 'tools.Bash: "command" is incidental and also identity, a path or a command'],
+    [{ tools: { Bash: { incidental: ["command"], commands: ["command"] } } }, 'tools.Bash: "command" is incidental and also identity, a path, a command or a glob'],
     [{ tools: { Read: { incidental: ["file_path"], paths: ["file_path"] } } }, 'tools.Read: "file_path" is incidental'],
     [{ tools: { Bash: { identity: ["timeout"], incidental: ["timeout"] } } }, 'tools.Bash: "timeout" is incidental'],
     [{ free: ["TodoWrite"] }, 'free: "TodoWrite" is not one of the profile\'s tools'],
@@ -252,6 +253,50 @@ describe("callIdentity (claude-code, scope /ws)", () => {
   it("the generic profile keeps every call as it is", () => {
     const call = { tool: "Write", args: { file_path: "/etc/passwd", description: "d" } };
     expect(callIdentity(GENERIC, call, "/ws")).toEqual(call);
+  });
+});
+
+describe("globs a search tool matches from its folder (Glob pattern, Grep glob)", () => {
+  it.each([
+    "**/*.py",
+    "src/**/*.{ts,tsx}",
+    "{src,tests}/**",
+    "*.md",
+    "a..b/*",
+    "src/[a-z]*.py",
+    "!(*.min).js",
+  ])("%s stays inside the folder it searches", (glob) => {
+    expect(globReachesOut(glob)).toBeUndefined();
+    const r = callIdentity(CC, { tool: "Glob", args: { pattern: glob, path: "/ws" } }, "/ws");
+    expect(outsideScope(r)).toEqual([]);
+  });
+  it.each([
+    ["/etc/*", "absolute"],
+    ["~/.ssh/*", "absolute"],
+    ["C:/Windows/*", "absolute"],
+    ["{/etc/*,x}", "absolute"],
+    ["{x, /etc/*}", "absolute"],
+    ["@(/etc)/*", "absolute"],
+    ["[/]etc/passwd", "character class"],
+    ["../*", '".."'],
+    ["../../**/*.key", '".."'],
+    ["src/../../*", '".."'],
+    ["**/..", '".."'],
+    ["{..,x}/*", '".."'],
+    ["src\\..\\..\\*", "backslash"],
+    ["a\nb", "control character"],
+  ])("%s reaches outside: never matches, denied as outside the scope", (glob, why) => {
+    expect(globReachesOut(glob)).toContain(why);
+    for (const [tool, args] of [
+      ["Glob", { pattern: glob, path: "/ws" }],
+      ["Grep", { pattern: "secret", glob, path: "/ws" }],
+    ] as const) {
+      const r = callIdentity(CC, { tool, args }, "/ws");
+      expect(outsideScopeDiagnostic(r, 1)?.rule, `${tool} ${glob}`).toBe("path-outside-workspace");
+    }
+  });
+  it("a non-string glob never matches", () => {
+    expect(outsideScopeDiagnostic(callIdentity(CC, { tool: "Glob", args: { pattern: ["/etc/*"] } }, "/ws"), 1)?.rule).toBe("path-outside-workspace");
   });
 });
 

@@ -34,6 +34,8 @@ export interface HostToolSpec {
   paths?: string[];
   /** Input keys that are shell command lines: a constraint holds for each simple command. */
   commands?: string[];
+  /** Input keys that are file globs matched from the host's search folder (Glob's `pattern`): one that can reach outside it never matches. */
+  globs?: string[];
   /** The tool only reads (it may be made free by `guard.free`). */
   read?: boolean;
   /** Values the host assumes for an absent key: an absent key and its default compare equal. */
@@ -153,8 +155,8 @@ export function parseProfile(text: string, shown: string): HostProfile {
 export function profileProblem(p: HostProfile): string | undefined {
   for (const [tool, spec] of Object.entries(p.tools)) {
     const inc = new Set(spec.incidental ?? []);
-    for (const k of [...(spec.identity ?? []), ...(spec.paths ?? []), ...(spec.commands ?? [])])
-      if (inc.has(k)) return `tools.${tool}: "${k}" is incidental and also identity, a path or a command; it can be only one`;
+    for (const k of [...(spec.identity ?? []), ...(spec.paths ?? []), ...(spec.commands ?? []), ...(spec.globs ?? [])])
+      if (inc.has(k)) return `tools.${tool}: "${k}" is incidental and also identity, a path, a command or a glob; it can be only one`;
   }
   // Own keys only: "constructor" or "toString" is no tool of the profile, whatever a plain object inherits.
   for (const t of p.free) if (!Object.hasOwn(p.tools, t)) return `free: "${t}" is not one of the profile's tools`;
@@ -306,7 +308,7 @@ export interface CallContext {
  */
 export function callIdentity(p: HostProfile, call: CallInput, scope: string, context: CallContext = {}): CallInput {
   const spec = specOf(p, call.tool);
-  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.defaults)) return call;
+  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.globs?.length && !spec.defaults)) return call;
   const elsewhere = context.cwd === undefined ? undefined : workingFolderProblem(context.cwd, scope);
   const args: Record<string, unknown> = withDefaults(spec, call.args);
   for (const [k, v] of Object.entries(call.args)) {
@@ -322,6 +324,8 @@ export function callIdentity(p: HostProfile, call: CallInput, scope: string, con
       }
       const r = scopedPath(v, scope);
       setOwn(args, k, "rel" in r ? r.rel : outsideMarker(r.outside, v));
+    } else if (spec.globs?.includes(k) && (typeof v !== "string" || globReachesOut(v) !== undefined)) {
+      setOwn(args, k, outsideMarker(typeof v === "string" ? globReachesOut(v)! : "is not a string", typeof v === "string" ? v : safeText(v)));
     } else if (elsewhere !== undefined && spec.commands?.includes(k)) {
       setOwn(args, k, outsideMarker(`runs in the host's working folder, which ${elsewhere}, not where the plan's commands were checked`, safeText(v)));
     } else setOwn(args, k, v);
@@ -331,6 +335,20 @@ export function callIdentity(p: HostProfile, call: CallInput, scope: string, con
     for (const k of spec.paths ?? [])
       if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(`is left out, so the host uses its working folder, which ${elsewhere}`, "(absent)"));
   return { tool: call.tool, args };
+}
+
+/**
+ * Why a file glob can match outside the folder it is searched from (undefined when it cannot): absolute
+ * (also as a brace alternative: `{/etc/*,x}`), `~`, a drive, a `..` segment anywhere (`src/../..`), a
+ * backslash (an escape to a glob library, a separator on Windows), a leading class (`[/]etc`), or a
+ * control character. Fail closed: such a glob never matches.
+ */
+export function globReachesOut(glob: string): string | undefined {
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return "holds a control character";
+  if (glob.includes("\\")) return "holds a backslash, which glob libraries read as an escape and Windows as a separator";
+  if (/(^|[{,(|])\s*(\/|~|[A-Za-z]:|\[)/.test(glob)) return "is absolute, starts from ~ or a drive, or starts with a character class, so it can match outside the folder it searches";
+  if (/(^|[/{,(|])\.\.($|[/},)|])/.test(glob)) return "climbs out of the folder it searches with \"..\"";
+  return undefined;
 }
 
 /** Why the host's working folder is not the scope (undefined when it is, under any name). */

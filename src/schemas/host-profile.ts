@@ -11,6 +11,9 @@ export const HostToolSpecSchema = Type.Object(
     incidental: Type.Optional(Keys("Input keys that are not part of the call's identity: dropped before a call is compared with the approved step (Claude Code's Bash `description`, `timeout`).")),
     paths: Type.Optional(Keys("Input keys that name files: normalised to workspace-relative paths before comparison; a path outside the approved scope never matches.")),
     commands: Type.Optional(Keys("Input keys that are shell command lines: a constraint must hold for each simple command.")),
+    globs: Type.Optional(
+      Keys("Input keys that are file globs the host matches from its search folder (Claude Code's Glob `pattern`, Grep `glob`): a glob that is absolute, starts with `~`, climbs with `..` or holds a backslash reaches outside the scope and never matches."),
+    ),
     read: Type.Optional(Type.Boolean({ description: "The tool only reads (`guard.free` may make it free)." })),
     defaults: Type.Optional(
       Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.Unknown(), {
