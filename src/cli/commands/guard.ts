@@ -375,7 +375,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if ((id === undefined) === (flags.session === undefined)) throw new UsageError("name the run to stop: RUN or --session ID (one of them)");
         const dir = await runDir(flags);
         try {
-          const run = await stopRun(dir, id ?? runOfSession(dir, flags.session!), flags.reason, io.now());
+          const run = await stopRun(dir, id ?? (await runOfSession(dir, flags.session!)), flags.reason, io.now());
           if (flags.output === "json") io.stdout(JSON.stringify({ ok: true, ...runSummary(run) }, null, 2) + "\n");
           else io.stdout(`run ${run.run_id} stopped\n`);
           return EXIT.ok;
