@@ -178,6 +178,7 @@ export function resolvePolicy(file: PolicyFile, folder: string, fallbackWorkspac
   Object.assign(p.guard, file.guard ?? {});
   if (file.guard?.free) p.guard.free = [...file.guard.free];
   if (file.guard?.stateDir) p.guard.stateDir = inFolder(folder, file.guard.stateDir);
+  if (file.store !== undefined) p.store = file.store.startsWith("file:") ? `file:${inFolder(folder, file.store.slice("file:".length))}` : file.store;
   Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});
   p.rules = { ...(file.rules ?? {}) } as Policy["rules"];

@@ -395,6 +395,24 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
  * not broken automatically (that would let a racing call through): the error names the file to remove.
  */
 export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
+  // Callers in one process queue here first: the file lock's wait blocks the thread, so a second caller
+  // of the same process must not spin on a lock whose holder can only finish on this thread.
+  const before = inProcess.get(statePath) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = before.then(() => new Promise<void>((r) => (release = r)));
+  inProcess.set(statePath, mine);
+  await before;
+  try {
+    return await withFileLock(statePath, fn, timeoutMs);
+  } finally {
+    release();
+    if (inProcess.get(statePath) === mine) inProcess.delete(statePath);
+  }
+}
+
+const inProcess = new Map<string, Promise<void>>();
+
+async function withFileLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs: number): Promise<T> {
   const lock = `${statePath}.lock`;
   const deadline = Date.now() + timeoutMs;
   let wait = 1;
