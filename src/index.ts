@@ -39,6 +39,10 @@ export { hookCall, otherEvent, parseHookInput, startGuard } from "./approval/hoo
 export type { HookEvent, HookInput } from "./approval/hook.js";
 export { boundRun, decideHook, listRuns, readRun, repairRun, sessionKey, startRun, stopRun } from "./approval/runs.js";
 export type { Answer, HookCallInput, HookContext, RepairOutcome, RunState, RunStatus, StartRunOptions } from "./approval/runs.js";
+export { openStore, parseStoreSpec, StoreSpecError } from "./store/open.js";
+export { FileStore } from "./store/file.js";
+export { GuardStateError, StoreUnavailableError } from "./store/errors.js";
+export type { AuditInput, NewRun, PendingPlan, RunTx, Store, WithRunOptions } from "./store/types.js";
 export type { ApprovalRecord } from "./schemas/approval.js";
 export { main } from "./cli/main.js";
 export { VERSION } from "./version.js";

@@ -105,6 +105,17 @@ function macMatches(key: Uint8Array, entry: Record<string, unknown>): boolean {
   return a.byteLength === b.byteLength && timingSafeEqual(a, b);
 }
 
+/** Does a trail line carry a valid MAC under `key`? (False for a line that is not a JSON object.) */
+export function lineMacOk(key: Uint8Array, line: string): boolean {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return typeof entry === "object" && entry !== null && !Array.isArray(entry) && macMatches(key, entry as Record<string, unknown>);
+}
+
 /** An anchor, or a bare head as plangate 0.1 took it (so such a caller's head check is not lost). */
 function anchorOf(a: AuditAnchor | AuditHead | undefined): AuditAnchor {
   if (a === undefined) return {};

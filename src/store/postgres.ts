@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type postgresT from "postgres";
-import { AuditChain, type AuditEntry, type AuditHead, lineHash, verifyAuditText } from "../approval/audit.js";
+import { AuditChain, type AuditEntry, type AuditHead, lineHash, lineMacOk, verifyAuditText } from "../approval/audit.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { InvalidSessionIdError, type RegisterOutcome, type SessionEntry, sessionIdProblem } from "../orchestration/registry.js";
 import { GuardStateError, StoreUnavailableError } from "./errors.js";
@@ -90,8 +90,7 @@ async function checkTail(tx: Tx, run: RunState, key: Uint8Array, hint: string): 
   const rows = await tx`SELECT seq, line FROM plangate_audit WHERE trail = ${run.run_id} ORDER BY seq DESC LIMIT 1`;
   const last = rows[0];
   const head: AuditHead = last === undefined ? { count: 0, hash: null } : { count: Number(last.seq) + 1, hash: lineHash(String(last.line)) };
-  let macOk = true;
-  if (last !== undefined && head.count - 1 >= run.audit_from) macOk = verifyAuditText(String(last.line) + "\n", { key, from: 0 }).diagnostics.every((d) => !/MAC/.test(d.message));
+  const macOk = last === undefined || head.count - 1 < run.audit_from || lineMacOk(key, String(last.line));
   if (head.count !== run.audit_head.count || head.hash !== run.audit_head.hash || !macOk)
     throw new GuardStateError(`the audit trail of run ${run.run_id} does not end where the run says (it was changed outside the guard). ${hint}`);
 }

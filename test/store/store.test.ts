@@ -263,6 +263,34 @@ describe("postgres store: fail closed", () => {
   });
 });
 
+describe("postgres store: a trail changed in the database", () => {
+  it.skipIf(!DB)("an edited last line, or a forged one with the run's head moved to it, stops the run's decisions", async () => {
+    const store = await openPostgres(dbUrl!, { max: 2 });
+    opened.push(store);
+    const { k, run } = await startedRun(store, "tampered");
+    const call = () => decideHook(store, { session: "tampered", cwd: k.workspace, tool: PLAN[0]!.tool, args: PLAN[0]!.params }, ctx(k.workspace));
+    const { default: postgres } = await import("postgres");
+    const sql = postgres(dbUrl!, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql`SELECT line FROM plangate_audit WHERE trail = ${run.run_id} AND seq = 0`;
+      const edited = String(row!.line).replace('"open"', '"allow"');
+      await sql`UPDATE plangate_audit SET line = ${edited} WHERE trail = ${run.run_id} AND seq = 0`;
+      await expect(call()).rejects.toThrow(/does not end where the run says/);
+      // The run's head moved to the forged line too: its MAC under the run's key still does not verify.
+      const { lineHash } = await import("../../src/approval/audit.js");
+      const [r] = await sql`SELECT state FROM plangate_runs WHERE run_id = ${run.run_id}`;
+      const state = JSON.parse(String(r!.state));
+      state.audit_head = { count: 1, hash: lineHash(edited) };
+      await sql`UPDATE plangate_runs SET state = ${JSON.stringify(state)} WHERE run_id = ${run.run_id}`;
+      await expect(call()).rejects.toThrow(/does not end where the run says/);
+      expect((await store.repairRun(run.run_id, NOW)).action).toBe("broken");
+      expect((await store.readRun(run.run_id)).status).toBe("stopped");
+    } finally {
+      await sql.end();
+    }
+  });
+});
+
 describe("--store on the command line", () => {
   it("--store and --state-dir together are a usage error (exit 2); a store URL that is neither file: nor postgres:// too", async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "plangate-store-")));
