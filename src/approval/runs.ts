@@ -9,6 +9,7 @@ import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { ensureDirs, FileStore, layout, sessionKey } from "../store/file.js";
 import type { RepairOutcome, RunState, RunTx, Store } from "../store/types.js";
+import { isFinished } from "../store/validate.js";
 import { AuditChain } from "./audit.js";
 import { callPathProblem } from "./call-paths.js";
 import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
@@ -26,6 +27,7 @@ import { consumeNonce, GuardStateError } from "./state.js";
 
 export type { RepairOutcome, RunState, RunStatus } from "../store/types.js";
 export { RUN_ID } from "../store/types.js";
+export { isFinished } from "../store/validate.js";
 export { boundRun, layout, listRuns, readRun, runFile, sessionKey, writeRun } from "../store/file.js";
 
 /** A state directory's path is its file store. */
@@ -311,12 +313,6 @@ async function runContext(run: RunState): Promise<ContextFor> {
   if (!run.constraints) return contextFor(run.profile);
   const v = await defaultValueContexts();
   return contextFor(run.profile, { simpleCommands: v.command.simpleCommands, schema: v.value.schema });
-}
-
-/** No further call can be taken: the cursor sits on the last expected call, used up. */
-export function isFinished(expected: readonly ExpectedCall[], cursor: Cursor): boolean {
-  if (expected.length === 0) return true;
-  return cursor.index === expected.length - 1 && cursor.count >= expected[cursor.index]!.repeat;
 }
 
 /** A session with no run: guard.noRun decides (block, ask, or only the free tools, path-checked and audited). */

@@ -3,7 +3,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { join } from "node:path";
 import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../approval/audit.js";
 import type { ExpectedCall } from "../approval/match.js";
-import type { Progress } from "../approval/progress.js";
+import { type Progress, progressDone } from "../approval/progress.js";
 import { isInside } from "../approval/keys.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { writeFileAtomic } from "../node/atomic-write.js";
@@ -11,7 +11,7 @@ import { readFileBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError } from "./errors.js";
 import { FileSessionRegistry } from "./file-registry.js";
-import { isCursor, isExpected, isRun } from "./validate.js";
+import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunStatus, RunTx, Store, WithRunOptions } from "./types.js";
 import { RUN_ID } from "./types.js";
 
@@ -301,6 +301,16 @@ async function repairFileRun(root: string, id: string, now: Date): Promise<Repai
     next.repaired_at = now.toISOString();
     next.audit_head = whole.head;
     next.audit_bytes = bytes.byteLength;
+    if (next.status === "active" && progressDone(next.expected, next.progress) && isFinished(next.expected, next.progress.cursor)) {
+      // The last step's line was written and the guard stopped before its `complete` line: the lines
+      // prove the run is done, so repair writes that line (under the run's key) and completes the run.
+      const audit = new AuditLog(run.audit, { head: whole.head, from: run.audit_from, bytes: bytes.byteLength }, key);
+      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: "completed by guard repair: the last step's line was written" });
+      const a = audit.anchor();
+      next.audit_head = a.head;
+      next.audit_bytes = a.bytes;
+      next.status = "complete";
+    }
     writeRun(root, next);
     return { action: "rolled-forward", detail: `${lines.length} audit line(s) past the run's anchor chain from it and carry valid MACs: applied (the trail now ends at line ${whole.head.count})`, run: next };
   });

@@ -34,3 +34,9 @@ export function isRun(v: Partial<RunState>, id: string): v is RunState {
   );
 }
 
+
+/** No further call can be taken: the cursor sits on the last expected call, used up. */
+export function isFinished(expected: readonly ExpectedCall[], cursor: Cursor): boolean {
+  if (expected.length === 0) return true;
+  return cursor.index === expected.length - 1 && cursor.count >= expected[cursor.index]!.repeat;
+}
