@@ -15,7 +15,7 @@ import { callPathProblem } from "./call-paths.js";
 import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
-import { type ContextFor, type Cursor, type ExpectedCall, START } from "./match.js";
+import { type ContextFor, START } from "./match.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
 
