@@ -64,6 +64,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     if (problem) throw new GuardRefusal([fail("guard-failure", problem.charAt(0).toUpperCase() + problem.slice(1) + ".", "pass --state-dir DIR outside the workspace")]);
     ensureDirs(file.root);
   }
+  if (!file && o.consumedDir !== undefined) throw new GuardStateError(`a consumed-approval folder (--consumed-dir) goes with a file store; ${store.location} records consumed approvals itself`);
   const id = randomBytes(16).toString("hex");
   if (o.session !== undefined && !(await store.bindSession(o.session, id)) && !(await store.rebindFinished(o.session, id)))
     throw new GuardRefusal([fail("guard-failure", `The session ${JSON.stringify(o.session)} already has a run (${await store.boundRun(o.session)}).`, "stop it first with `plangate guard stop --session ID`, or start the run without --session")]);

@@ -177,6 +177,19 @@ describe.each(KINDS)("store: $name", (kind) => {
     await expect(store.readRun("a".repeat(32))).rejects.toThrow(/does not exist/);
   });
 
+  it.skipIf(kind.skip)("hostile values (quotes, SQL, NUL, a session id that is a path) are data: denied, recorded, and the store still works", async () => {
+    const { store } = await kind.make();
+    const { k, run } = await startedRun(store, "'); DROP TABLE plangate_runs; --");
+    const hostile = { path: "in.txt'); DELETE FROM plangate_audit; --\u0000\n../../etc/passwd" };
+    const a = await decideHook(store, { session: "'); DROP TABLE plangate_runs; --", cwd: k.workspace, tool: "read_file", args: hostile }, ctx(k.workspace));
+    expect(a.decision).toBe("deny");
+    expect(await store.boundRun("../../../etc/passwd")).toBeUndefined();
+    expect((await store.listRuns()).runs.map((r) => r.run_id)).toContain(run.run_id);
+    const trail = await store.readAudit(run.run_id);
+    expect(verifyAuditText(trail.text, { head: trail.head, key: trail.key, from: trail.from }).level).toBe("authenticated");
+    await expect(store.registerSession("x'; DROP TABLE plangate_sessions; --", { now: NOW, ttlSeconds: 5 })).rejects.toThrow(/cannot be registered/);
+  });
+
   it.skipIf(kind.skip)("pending plans are recorded and listed", async () => {
     const { store } = await kind.make();
     await store.recordPending({ id: "a".repeat(64), entry: { plan: "p.md" } });
