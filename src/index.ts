@@ -49,6 +49,12 @@ export type { GuardOptions, Decision, ApprovedPlan, ApprovedStep } from "./appro
 export { AuditLog, verifyAuditText } from "./approval/audit.js";
 export type { AuditAnchor, AuditCheck, AuditEntry, AuditHead, AuditLevel } from "./approval/audit.js";
 
+// Shared state: the file store (a state directory) or PostgreSQL, for a fleet of guards.
+export { openStore, parseStoreSpec, StoreSpecError } from "./store/open.js";
+export { FileStore } from "./store/file.js";
+export { GuardStateError, StoreUnavailableError } from "./store/errors.js";
+export type { AuditInput, NewRun, PendingPlan, RunTx, Store, WithRunOptions } from "./store/types.js";
+
 // Host profiles.
 export { loadProfile, HostProfileError } from "./host/profile.js";
 export type { HostProfile } from "./host/profile.js";

@@ -52,12 +52,13 @@ describe("package", () => {
       return JSON.parse(r.out) as string[];
     };
     expect(names("plangate")).toEqual([
-      "APPROVAL_PAYLOAD_TYPE", "AuditLog", "ContextFileError", "ExecutionGuard", "FileSessionRegistry", "GuardRefusal",
-      "HostProfileError", "KeyError", "MemorySessionRegistry", "PolicyError", "RULES", "VERSION", "approve",
+      "APPROVAL_PAYLOAD_TYPE", "AuditLog", "ContextFileError", "ExecutionGuard", "FileSessionRegistry", "FileStore", "GuardRefusal",
+      "GuardStateError", "HostProfileError", "KeyError", "MemorySessionRegistry", "PolicyError", "RULES", "StoreSpecError",
+      "StoreUnavailableError", "VERSION", "approve",
       "checkDelegation", "checkReturn", "checkTask", "createRecord", "defaultPolicy", "discoverPolicy", "explainText",
       "findRule", "formatFeedback", "formatJson", "formatSarif", "formatText", "generateKeyFiles", "keyId",
       "loadContextFile", "loadPolicy", "loadPrivateKey", "loadProfile", "loadSigner", "loadToolsFile", "loadTrustedKeys",
-      "migrateLegacy", "parseContextText", "parseToolsText", "parseTtl", "planHash", "policyForFile", "reportJson",
+      "migrateLegacy", "openStore", "parseContextText", "parseStoreSpec", "parseToolsText", "parseTtl", "planHash", "policyForFile", "reportJson",
       "sealEnvelope", "signEnvelope", "toolsHash", "validateFile", "validatePlan", "verifyApproval", "verifyAuditText",
     ]);
     expect(names("plangate/schemas")).toEqual([

@@ -105,6 +105,17 @@ function macMatches(key: Uint8Array, entry: Record<string, unknown>): boolean {
   return a.byteLength === b.byteLength && timingSafeEqual(a, b);
 }
 
+/** Does a trail line carry a valid MAC under `key`? (False for a line that is not a JSON object.) */
+export function lineMacOk(key: Uint8Array, line: string): boolean {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return typeof entry === "object" && entry !== null && !Array.isArray(entry) && macMatches(key, entry as Record<string, unknown>);
+}
+
 /** An anchor, or a bare head as plangate 0.1 took it (so such a caller's head check is not lost). */
 function anchorOf(a: AuditAnchor | AuditHead | undefined): AuditAnchor {
   if (a === undefined) return {};
@@ -200,9 +211,7 @@ export class AuditLog {
     return { head: this.head, from: this.from, key: Buffer.from(this.#key).toString("hex"), bytes: this.#bytes };
   }
   append(entry: Omit<AuditEntry, "seq" | "prev" | "mac">): AuditEntry {
-    const unsigned = { seq: this.#head.count, ...entry, prev: this.#head.hash };
-    const full: AuditEntry = { ...unsigned, mac: entryMac(this.#key, unsigned) };
-    const line = JSON.stringify(full);
+    const { full, line } = chainLine(this.#head, this.#key, entry);
     const fd = openSync(this.path, "a", 0o600);
     try {
       const buf = Buffer.from(line + "\n", "utf8");
@@ -215,6 +224,42 @@ export class AuditLog {
     }
     this.#head = { count: this.#head.count + 1, hash: lineHash(line) };
     this.#bytes += Buffer.byteLength(line) + 1;
+    return full;
+  }
+}
+
+/** The next line of a trail whose chain ends at `head`: sequence number, link and MAC under `key`. */
+export function chainLine(head: AuditHead, key: Uint8Array, entry: Omit<AuditEntry, "seq" | "prev" | "mac">): { full: AuditEntry; line: string } {
+  const unsigned = { seq: head.count, ...entry, prev: head.hash };
+  const full: AuditEntry = { ...unsigned, mac: entryMac(key, unsigned) };
+  return { full, line: JSON.stringify(full) };
+}
+
+/**
+ * A trail's new lines chained and signed in memory, for a store that writes them elsewhere (database
+ * rows, in the same transaction as the state they record): the same lines AuditLog would write.
+ */
+export class AuditChain {
+  #head: AuditHead;
+  readonly #key: Uint8Array;
+  /** The lines appended since the chain was made, without their line breaks. */
+  readonly lines: string[] = [];
+  readonly from: number;
+  constructor(readonly path: string, key: Uint8Array, head: AuditHead = { count: 0, hash: null }, from = head.count) {
+    this.#key = key;
+    this.#head = { ...head };
+    this.from = from;
+  }
+  get head(): AuditHead {
+    return { ...this.#head };
+  }
+  anchor(): { head: AuditHead; from: number; key: string; bytes: number } {
+    return { head: this.head, from: this.from, key: Buffer.from(this.#key).toString("hex"), bytes: 0 };
+  }
+  append(entry: Omit<AuditEntry, "seq" | "prev" | "mac">): AuditEntry {
+    const { full, line } = chainLine(this.#head, this.#key, entry);
+    this.lines.push(line);
+    this.#head = { count: this.#head.count + 1, hash: lineHash(line) };
     return full;
   }
 }

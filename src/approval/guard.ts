@@ -9,7 +9,7 @@ import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
-import { AuditError, AuditLog } from "./audit.js";
+import { AuditChain, AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
 import { type CallPathsContext, callPathProblem } from "./call-paths.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
@@ -30,7 +30,7 @@ import {
   profileHash,
   type SimpleCommands,
 } from "../host/profile.js";
-import { type ApprovalRecord, approvalDiagnostic as fail, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
+import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
 import { verifyApproval } from "./verify.js";
 
@@ -176,6 +176,10 @@ export interface GuardOptions {
   consumedDir: string;
   /** Path of the JSON Lines audit trail; keep it outside the workspace. */
   audit: string;
+  /** A store's trail kept in memory instead of the file `audit` (its lines are written with the run). */
+  auditChain?: AuditChain;
+  /** A store's consumed approvals: asked instead of `consumedDir`, and the store consumes the nonce itself. */
+  storeConsumed?: (nonce: string) => Promise<boolean>;
   /** Secret key (32 bytes) for the audit lines' MACs; random when absent (read it back with `audit.anchor()`). */
   auditKey?: Uint8Array;
   allowUnsigned?: boolean;
@@ -187,7 +191,7 @@ export interface GuardOptions {
 }
 
 /** Opens the plan and its approval: validation, approval checks, nonce consumption. Shared by the class and `guard start`. */
-export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPlan; record: ApprovalRecord; audit: AuditLog; now: () => Date; expected: ExpectedCall[]; profile: HostProfile }> {
+export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPlan; record: ApprovalRecord; audit: AuditLog | AuditChain; now: () => Date; expected: ExpectedCall[]; profile: HostProfile }> {
   const now = o.now ?? (() => new Date());
   const planFile = resolve(o.plan);
   const problems: Diagnostic[] = [];
@@ -201,7 +205,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   const hostTools = profileAllowList(profile);
   const tools = o.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${profile.name} host profile`) : undefined);
   const scope = realPathOf(o.workspace);
-  for (const [what, path] of [["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const)
+  // A database store's trail and consumed approvals are rows, not files in any workspace.
+  for (const [what, path] of o.auditChain ? [] : ([["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const))
     if (isInside(path, o.workspace))
       problems.push(fail("guard-failure", `The ${what} ${path} is inside the workspace ${o.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace"));
   // Tools constrained by nothing: refused unless the policy allows every tool explicitly (tools.allow: ["*"]).
@@ -233,20 +238,21 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
     trustedKeys: o.trustedKeys,
     allowUnsigned: o.allowUnsigned,
     now: now(),
-    isConsumed: (nonce) => isConsumed(o.consumedDir, nonce),
+    isConsumed: o.storeConsumed ? undefined : (nonce) => isConsumed(o.consumedDir, nonce),
   });
   if (!verdict.ok || !verdict.record) throw new GuardRefusal(verdict.diagnostics);
   const record = verdict.record;
-  let audit: AuditLog;
+  if (record.single_use && o.storeConsumed && (await o.storeConsumed(record.nonce))) throw new GuardRefusal([consumedDiagnostic(record.nonce)]);
+  let audit: AuditLog | AuditChain;
   try {
-    audit = new AuditLog(o.audit, undefined, o.auditKey);
+    audit = o.auditChain ?? new AuditLog(o.audit, undefined, o.auditKey);
   } catch (err) {
     if (err instanceof AuditError) throw new GuardRefusal(err.diagnostics);
     throw err;
   }
-  // Consumed before the first step, not after the last: a run cut short cannot be replayed either.
-  if (record.single_use && !consumeNonce(o.consumedDir, record.nonce, now()))
-    throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used; it is single-use.`, "approve the plan again to run it again")]);
+  // Consumed before the first step, not after the last: a run cut short cannot be replayed either. A
+  // store with its own consumed approvals (storeConsumed) records the nonce with the run, atomically.
+  if (record.single_use && !o.storeConsumed && !consumeNonce(o.consumedDir, record.nonce, now())) throw new GuardRefusal([consumedDiagnostic(record.nonce)]);
   audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
   const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace), paths: { workspace: o.workspace, policy: o.policy, tools }, expected, profile, scope };
   if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
@@ -290,6 +296,7 @@ export class ExecutionGuard {
       context.schema = v.value.schema;
     }
     if (options.simpleCommands) context.simpleCommands = options.simpleCommands;
+    if (!(o.audit instanceof AuditLog)) throw new GuardRefusal([fail("guard-failure", "The library guard writes its audit trail to a file.", "pass `audit` (a file), not `auditChain`")]);
     return new ExecutionGuard(o.plan, o.record, o.audit, o.now, context);
   }
 

@@ -90,6 +90,11 @@ export function approvalDiagnostic(rule: string, message: string, hint: string, 
   return { rule, severity: "error", message, hint, ...extra };
 }
 
+/** A single-use approval that was already used. */
+export function consumedDiagnostic(nonce: string): Diagnostic {
+  return approvalDiagnostic("approval-consumed", `The approval ${nonce} was already used; it is single-use.`, "approve the plan again to run it again");
+}
+
 /**
  * Why a plan cannot be approved or guarded with no tool registry and no allow list: any tool name would
  * pass. Accepting every tool must be said in the policy (`tools.allow: ["*"]`), never be the default.

@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import type { AuditHead } from "./audit.js";
 
@@ -37,55 +36,11 @@ export function auditKeyOf(state: { audit_key?: string }): Uint8Array | undefine
   return state.audit_key === undefined ? undefined : Buffer.from(state.audit_key, "hex");
 }
 
-/** The guard cannot proceed safely: the tool call is refused with this reason. */
-export class GuardStateError extends Error {}
+import { GuardStateError } from "../store/errors.js";
 
-/**
- * Records a nonce as used, durably: one file per nonce created with exclusive open and flushed, so two
- * guards racing cannot both consume it and a restart still sees it. False when it was already consumed.
- */
-export function consumeNonce(dir: string, nonce: string, now: Date): boolean {
-  if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  let fd: number;
-  try {
-    fd = openSync(join(dir, nonce), "wx", 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, JSON.stringify({ consumed_at: now.toISOString() }) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  fsyncDir(dir);
-  return true;
-}
-
-/** Has the nonce been consumed? Unknown states (a read error other than "absent") count as consumed. */
-export function isConsumed(dir: string, nonce: string): boolean {
-  try {
-    readFileSync(join(dir, nonce));
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
-
-function fsyncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems cannot fsync a directory; the file itself was flushed.
-  }
-}
+export { GuardStateError };
+// The file store's consumed approvals and run locks (moved to src/store/file.ts).
+export { breakStaleLock, consumeNonce, isConsumed, withLock } from "../store/file.js";
 
 /** Reads and checks a state file; anything unexpected is a GuardStateError (the call is refused). */
 export function readState(path: string): GuardState {
@@ -116,59 +71,3 @@ export function writeState(path: string, state: GuardState): void {
   writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n", 0o600);
 }
 
-/**
- * Removes a lock whose holder is gone: the lock names its process id, and no process has that id any
- * more (a guard killed mid-decision). Only for a person's command (`guard repair`), never the hook: a
- * live holder's lock is kept. True when a lock was removed.
- */
-export function breakStaleLock(statePath: string): boolean {
-  const lock = `${statePath}.lock`;
-  let text: string;
-  try {
-    text = readFileSync(lock, "utf8");
-  } catch {
-    return false;
-  }
-  const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ESRCH") return false;
-  }
-  unlinkSync(lock);
-  return true;
-}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Runs `fn` holding an exclusive lock file (created with `wx`), so two hook processes racing on one
- * state cannot both take the same step. Waits with bounded backoff; a lock left by a crashed guard is
- * not broken automatically (that would let a racing call through): the error names the file to remove.
- */
-export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  const lock = `${statePath}.lock`;
-  const deadline = Date.now() + timeoutMs;
-  let wait = 1;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      if (Date.now() >= deadline)
-        throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
-      Atomics.wait(sleeper, 0, 0, wait);
-      wait = Math.min(wait * 2, 50);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    unlinkSync(lock);
-  }
-}

@@ -40,6 +40,7 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ["check-delegation"], load: async () => [(await import("./commands/check-delegation.js")).registerCheckDelegation] },
   { names: ["check-return"], load: async () => [(await import("./commands/check-return.js")).registerCheckReturn] },
   { names: ["init"], load: async () => [(await import("./commands/init.js")).registerInit] },
+  { names: ["store"], load: async () => [(await import("./commands/store.js")).registerStore] },
 ];
 
 /** The names of every command, in help order. */

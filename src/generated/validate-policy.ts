@@ -4,10 +4,11 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
+const pattern5 = new RegExp("^(file:.+|postgres(ql)?://.+)$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:plangate:schema:policy" */;
@@ -1318,12 +1319,11 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data48 = data.tools;
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-for(const key10 in data48){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err97 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.store !== undefined){
+let data48 = data.store;
+if(typeof data48 === "string"){
+if(func2(data48) < 1){
+const err97 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1332,16 +1332,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-if(data48.allow !== undefined){
-let data49 = data48.allow;
-if(Array.isArray(data49)){
-const len11 = data49.length;
-for(let i11=0; i11<len11; i11++){
-let data50 = data49[i11];
-if(typeof data50 === "string"){
-if(func2(data50) < 1){
-const err98 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data48)){
+const err98 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1352,7 +1344,7 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err99 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1362,9 +1354,12 @@ vErrors.push(err99);
 errors++;
 }
 }
-}
-else {
-const err100 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tools !== undefined){
+let data49 = data.tools;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+for(const key10 in data49){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err100 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1374,9 +1369,15 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data48.allowFile !== undefined){
-if(typeof data48.allowFile !== "string"){
-const err101 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data49.allow !== undefined){
+let data50 = data49.allow;
+if(Array.isArray(data50)){
+const len11 = data50.length;
+for(let i11=0; i11<len11; i11++){
+let data51 = data50[i11];
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err101 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1386,9 +1387,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data48.registry !== undefined){
-if(typeof data48.registry !== "string"){
-const err102 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err102 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1398,15 +1398,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data48.deny !== undefined){
-let data53 = data48.deny;
-if(Array.isArray(data53)){
-const len12 = data53.length;
-for(let i12=0; i12<len12; i12++){
-let data54 = data53[i12];
-if(typeof data54 === "string"){
-if(func2(data54) < 1){
-const err103 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err103 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1416,8 +1410,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-else {
-const err104 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data49.allowFile !== undefined){
+if(typeof data49.allowFile !== "string"){
+const err104 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1427,9 +1422,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-}
-else {
-const err105 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data49.registry !== undefined){
+if(typeof data49.registry !== "string"){
+const err105 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1439,15 +1434,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data48.write !== undefined){
-let data55 = data48.write;
-if(Array.isArray(data55)){
-const len13 = data55.length;
-for(let i13=0; i13<len13; i13++){
-let data56 = data55[i13];
-if(typeof data56 === "string"){
-if(func2(data56) < 1){
-const err106 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data49.deny !== undefined){
+let data54 = data49.deny;
+if(Array.isArray(data54)){
+const len12 = data54.length;
+for(let i12=0; i12<len12; i12++){
+let data55 = data54[i12];
+if(typeof data55 === "string"){
+if(func2(data55) < 1){
+const err106 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1458,7 +1453,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err107 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1470,7 +1465,7 @@ errors++;
 }
 }
 else {
-const err108 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err108 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1480,15 +1475,15 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data48.read !== undefined){
-let data57 = data48.read;
-if(Array.isArray(data57)){
-const len14 = data57.length;
-for(let i14=0; i14<len14; i14++){
-let data58 = data57[i14];
-if(typeof data58 === "string"){
-if(func2(data58) < 1){
-const err109 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data49.write !== undefined){
+let data56 = data49.write;
+if(Array.isArray(data56)){
+const len13 = data56.length;
+for(let i13=0; i13<len13; i13++){
+let data57 = data56[i13];
+if(typeof data57 === "string"){
+if(func2(data57) < 1){
+const err109 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1499,7 +1494,7 @@ errors++;
 }
 }
 else {
-const err110 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err110 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1511,7 +1506,7 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err111 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1521,9 +1516,15 @@ vErrors.push(err111);
 errors++;
 }
 }
-}
-else {
-const err112 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data49.read !== undefined){
+let data58 = data49.read;
+if(Array.isArray(data58)){
+const len14 = data58.length;
+for(let i14=0; i14<len14; i14++){
+let data59 = data58[i14];
+if(typeof data59 === "string"){
+if(func2(data59) < 1){
+const err112 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1533,12 +1534,8 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data59 = data.paths;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-for(const key11 in data59){
-if(!((key11 === "protected") || (key11 === "arguments"))){
-const err113 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+else {
+const err113 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1548,15 +1545,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data59.protected !== undefined){
-let data60 = data59.protected;
-if(Array.isArray(data60)){
-const len15 = data60.length;
-for(let i15=0; i15<len15; i15++){
-let data61 = data60[i15];
-if(typeof data61 === "string"){
-if(func2(data61) < 1){
-const err114 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err114 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1566,8 +1557,9 @@ vErrors.push(err114);
 errors++;
 }
 }
+}
 else {
-const err115 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err115 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1577,9 +1569,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.paths !== undefined){
+let data60 = data.paths;
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+for(const key11 in data60){
+if(!((key11 === "protected") || (key11 === "arguments"))){
+const err116 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1589,15 +1584,15 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data59.arguments !== undefined){
-let data62 = data59.arguments;
-if(Array.isArray(data62)){
-const len16 = data62.length;
-for(let i16=0; i16<len16; i16++){
-let data63 = data62[i16];
-if(typeof data63 === "string"){
-if(func2(data63) < 1){
-const err117 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data60.protected !== undefined){
+let data61 = data60.protected;
+if(Array.isArray(data61)){
+const len15 = data61.length;
+for(let i15=0; i15<len15; i15++){
+let data62 = data61[i15];
+if(typeof data62 === "string"){
+if(func2(data62) < 1){
+const err117 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1608,7 +1603,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err118 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1620,7 +1615,7 @@ errors++;
 }
 }
 else {
-const err119 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err119 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1630,9 +1625,15 @@ vErrors.push(err119);
 errors++;
 }
 }
-}
-else {
-const err120 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data60.arguments !== undefined){
+let data63 = data60.arguments;
+if(Array.isArray(data63)){
+const len16 = data63.length;
+for(let i16=0; i16<len16; i16++){
+let data64 = data63[i16];
+if(typeof data64 === "string"){
+if(func2(data64) < 1){
+const err120 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1642,12 +1643,8 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data64 = data.plan;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-for(const key12 in data64){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err121 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err121 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1657,11 +1654,9 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data64.maxAgeDays !== undefined){
-let data65 = data64.maxAgeDays;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
-const err122 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err122 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1671,8 +1666,9 @@ vErrors.push(err122);
 errors++;
 }
 }
+}
 else {
-const err123 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err123 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1682,9 +1678,12 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data64.requireChecksum !== undefined){
-if(typeof data64.requireChecksum !== "boolean"){
-const err124 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.plan !== undefined){
+let data65 = data.plan;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+for(const key12 in data65){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err124 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1694,9 +1693,11 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data64.allowConditionals !== undefined){
-if(typeof data64.allowConditionals !== "boolean"){
-const err125 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data65.maxAgeDays !== undefined){
+let data66 = data65.maxAgeDays;
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 < 0 || isNaN(data66)){
+const err125 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1706,13 +1707,8 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data64.constraints !== undefined){
-let data68 = data64.constraints;
-const _errs170 = errors;
-let valid51 = false;
-const _errs171 = errors;
-if(typeof data68 !== "string"){
-const err126 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err126 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1721,8 +1717,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-if("allow" !== data68){
-const err127 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data65.requireChecksum !== undefined){
+if(typeof data65.requireChecksum !== "boolean"){
+const err127 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1731,11 +1729,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-var _valid4 = _errs171 === errors;
-valid51 = valid51 || _valid4;
-const _errs173 = errors;
-if(typeof data68 !== "string"){
-const err128 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data65.allowConditionals !== undefined){
+if(typeof data65.allowConditionals !== "boolean"){
+const err128 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1744,8 +1741,14 @@ vErrors.push(err128);
 }
 errors++;
 }
-if("refuse" !== data68){
-const err129 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+if(data65.constraints !== undefined){
+let data69 = data65.constraints;
+const _errs172 = errors;
+let valid51 = false;
+const _errs173 = errors;
+if(typeof data69 !== "string"){
+const err129 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1754,10 +1757,8 @@ vErrors.push(err129);
 }
 errors++;
 }
-var _valid4 = _errs173 === errors;
-valid51 = valid51 || _valid4;
-if(!valid51){
-const err130 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow" !== data69){
+const err130 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1766,21 +1767,11 @@ vErrors.push(err130);
 }
 errors++;
 }
-else {
-errors = _errs170;
-if(vErrors !== null){
-if(_errs170){
-vErrors.length = _errs170;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data64.allowOpenArguments !== undefined){
-if(typeof data64.allowOpenArguments !== "boolean"){
-const err131 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs173 === errors;
+valid51 = valid51 || _valid4;
+const _errs175 = errors;
+if(typeof data69 !== "string"){
+const err131 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1789,10 +1780,8 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data69){
+const err132 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1801,13 +1790,10 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-if(data.markdown !== undefined){
-let data70 = data.markdown;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key13 in data70){
-if(!(key13 === "requireSeparators")){
-const err133 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid4 = _errs175 === errors;
+valid51 = valid51 || _valid4;
+if(!valid51){
+const err133 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1816,10 +1802,21 @@ vErrors.push(err133);
 }
 errors++;
 }
+else {
+errors = _errs172;
+if(vErrors !== null){
+if(_errs172){
+vErrors.length = _errs172;
 }
-if(data70.requireSeparators !== undefined){
-if(typeof data70.requireSeparators !== "boolean"){
-const err134 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data65.allowOpenArguments !== undefined){
+if(typeof data65.allowOpenArguments !== "boolean"){
+const err134 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1831,7 +1828,7 @@ errors++;
 }
 }
 else {
-const err135 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err135 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1841,12 +1838,12 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data72 = data.commands;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-for(const key14 in data72){
-if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
-const err136 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(data.markdown !== undefined){
+let data71 = data.markdown;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+for(const key13 in data71){
+if(!(key13 === "requireSeparators")){
+const err136 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1856,15 +1853,9 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data72.allow !== undefined){
-let data73 = data72.allow;
-if(Array.isArray(data73)){
-const len17 = data73.length;
-for(let i17=0; i17<len17; i17++){
-let data74 = data73[i17];
-if(typeof data74 === "string"){
-if(func2(data74) < 1){
-const err137 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data71.requireSeparators !== undefined){
+if(typeof data71.requireSeparators !== "boolean"){
+const err137 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1874,8 +1865,9 @@ vErrors.push(err137);
 errors++;
 }
 }
+}
 else {
-const err138 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err138 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1885,9 +1877,12 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data73 = data.commands;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+for(const key14 in data73){
+if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
+const err139 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1897,15 +1892,15 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data72.deny !== undefined){
-let data75 = data72.deny;
-if(Array.isArray(data75)){
-const len18 = data75.length;
-for(let i18=0; i18<len18; i18++){
-let data76 = data75[i18];
-if(typeof data76 === "string"){
-if(func2(data76) < 1){
-const err140 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data73.allow !== undefined){
+let data74 = data73.allow;
+if(Array.isArray(data74)){
+const len17 = data74.length;
+for(let i17=0; i17<len17; i17++){
+let data75 = data74[i17];
+if(typeof data75 === "string"){
+if(func2(data75) < 1){
+const err140 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1916,7 +1911,7 @@ errors++;
 }
 }
 else {
-const err141 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err141 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1928,7 +1923,7 @@ errors++;
 }
 }
 else {
-const err142 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err142 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1938,9 +1933,15 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data72.allowCompound !== undefined){
-if(typeof data72.allowCompound !== "boolean"){
-const err143 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data73.deny !== undefined){
+let data76 = data73.deny;
+if(Array.isArray(data76)){
+const len18 = data76.length;
+for(let i18=0; i18<len18; i18++){
+let data77 = data76[i18];
+if(typeof data77 === "string"){
+if(func2(data77) < 1){
+const err143 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1950,9 +1951,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-}
 else {
-const err144 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err144 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1962,12 +1962,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data78 = data.returns;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key15 in data78){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err145 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+else {
+const err145 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1977,15 +1974,9 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data78.statuses !== undefined){
-let data79 = data78.statuses;
-if(Array.isArray(data79)){
-const len19 = data79.length;
-for(let i19=0; i19<len19; i19++){
-let data80 = data79[i19];
-if(typeof data80 === "string"){
-if(func2(data80) < 1){
-const err146 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data73.allowCompound !== undefined){
+if(typeof data73.allowCompound !== "boolean"){
+const err146 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1995,8 +1986,9 @@ vErrors.push(err146);
 errors++;
 }
 }
+}
 else {
-const err147 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err147 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2006,9 +1998,12 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-else {
-const err148 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.returns !== undefined){
+let data79 = data.returns;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+for(const key15 in data79){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err148 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2018,15 +2013,15 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data78.successStatuses !== undefined){
-let data81 = data78.successStatuses;
-if(Array.isArray(data81)){
-const len20 = data81.length;
-for(let i20=0; i20<len20; i20++){
-let data82 = data81[i20];
-if(typeof data82 === "string"){
-if(func2(data82) < 1){
-const err149 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data79.statuses !== undefined){
+let data80 = data79.statuses;
+if(Array.isArray(data80)){
+const len19 = data80.length;
+for(let i19=0; i19<len19; i19++){
+let data81 = data80[i19];
+if(typeof data81 === "string"){
+if(func2(data81) < 1){
+const err149 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2037,7 +2032,7 @@ errors++;
 }
 }
 else {
-const err150 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err150 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2049,7 +2044,7 @@ errors++;
 }
 }
 else {
-const err151 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err151 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2059,10 +2054,15 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data78.maxSummaryTokens !== undefined){
-let data83 = data78.maxSummaryTokens;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
-const err152 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data79.successStatuses !== undefined){
+let data82 = data79.successStatuses;
+if(Array.isArray(data82)){
+const len20 = data82.length;
+for(let i20=0; i20<len20; i20++){
+let data83 = data82[i20];
+if(typeof data83 === "string"){
+if(func2(data83) < 1){
+const err152 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2071,9 +2071,9 @@ vErrors.push(err152);
 }
 errors++;
 }
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 0 || isNaN(data83)){
-const err153 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err153 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2084,13 +2084,8 @@ errors++;
 }
 }
 }
-if(data78.encoding !== undefined){
-let data84 = data78.encoding;
-const _errs209 = errors;
-let valid63 = false;
-const _errs210 = errors;
-if(typeof data84 !== "string"){
-const err154 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err154 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2099,8 +2094,11 @@ vErrors.push(err154);
 }
 errors++;
 }
-if("o200k_base" !== data84){
-const err155 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+if(data79.maxSummaryTokens !== undefined){
+let data84 = data79.maxSummaryTokens;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err155 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2109,11 +2107,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-var _valid5 = _errs210 === errors;
-valid63 = valid63 || _valid5;
-const _errs212 = errors;
-if(typeof data84 !== "string"){
-const err156 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err156 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2122,8 +2118,15 @@ vErrors.push(err156);
 }
 errors++;
 }
-if("o200k_harmony" !== data84){
-const err157 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+}
+if(data79.encoding !== undefined){
+let data85 = data79.encoding;
+const _errs211 = errors;
+let valid63 = false;
+const _errs212 = errors;
+if(typeof data85 !== "string"){
+const err157 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2132,11 +2135,8 @@ vErrors.push(err157);
 }
 errors++;
 }
-var _valid5 = _errs212 === errors;
-valid63 = valid63 || _valid5;
-const _errs214 = errors;
-if(typeof data84 !== "string"){
-const err158 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("o200k_base" !== data85){
+const err158 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2145,8 +2145,11 @@ vErrors.push(err158);
 }
 errors++;
 }
-if("cl100k_base" !== data84){
-const err159 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+var _valid5 = _errs212 === errors;
+valid63 = valid63 || _valid5;
+const _errs214 = errors;
+if(typeof data85 !== "string"){
+const err159 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2155,11 +2158,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-var _valid5 = _errs214 === errors;
-valid63 = valid63 || _valid5;
-const _errs216 = errors;
-if(typeof data84 !== "string"){
-const err160 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("o200k_harmony" !== data85){
+const err160 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2168,8 +2168,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-if("p50k_base" !== data84){
-const err161 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+var _valid5 = _errs214 === errors;
+valid63 = valid63 || _valid5;
+const _errs216 = errors;
+if(typeof data85 !== "string"){
+const err161 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2178,11 +2181,8 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid5 = _errs216 === errors;
-valid63 = valid63 || _valid5;
-const _errs218 = errors;
-if(typeof data84 !== "string"){
-const err162 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("cl100k_base" !== data85){
+const err162 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2191,8 +2191,11 @@ vErrors.push(err162);
 }
 errors++;
 }
-if("p50k_edit" !== data84){
-const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+var _valid5 = _errs216 === errors;
+valid63 = valid63 || _valid5;
+const _errs218 = errors;
+if(typeof data85 !== "string"){
+const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2201,11 +2204,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid5 = _errs218 === errors;
-valid63 = valid63 || _valid5;
-const _errs220 = errors;
-if(typeof data84 !== "string"){
-const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("p50k_base" !== data85){
+const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2214,8 +2214,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-if("r50k_base" !== data84){
-const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+var _valid5 = _errs218 === errors;
+valid63 = valid63 || _valid5;
+const _errs220 = errors;
+if(typeof data85 !== "string"){
+const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2224,10 +2227,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-var _valid5 = _errs220 === errors;
-valid63 = valid63 || _valid5;
-if(!valid63){
-const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("p50k_edit" !== data85){
+const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2236,27 +2237,11 @@ vErrors.push(err166);
 }
 errors++;
 }
-else {
-errors = _errs209;
-if(vErrors !== null){
-if(_errs209){
-vErrors.length = _errs209;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data78.requiredFields !== undefined){
-let data85 = data78.requiredFields;
-if(Array.isArray(data85)){
-const len21 = data85.length;
-for(let i21=0; i21<len21; i21++){
-let data86 = data85[i21];
-if(typeof data86 === "string"){
-if(func2(data86) < 1){
-const err167 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid5 = _errs220 === errors;
+valid63 = valid63 || _valid5;
+const _errs222 = errors;
+if(typeof data85 !== "string"){
+const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2265,9 +2250,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-else {
-const err168 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("r50k_base" !== data85){
+const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2276,10 +2260,10 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-}
-else {
-const err169 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs222 === errors;
+valid63 = valid63 || _valid5;
+if(!valid63){
+const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2288,16 +2272,27 @@ vErrors.push(err169);
 }
 errors++;
 }
+else {
+errors = _errs211;
+if(vErrors !== null){
+if(_errs211){
+vErrors.length = _errs211;
 }
-if(data78.artifactFields !== undefined){
-let data87 = data78.artifactFields;
-if(Array.isArray(data87)){
-const len22 = data87.length;
-for(let i22=0; i22<len22; i22++){
-let data88 = data87[i22];
-if(typeof data88 === "string"){
-if(func2(data88) < 1){
-const err170 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data79.requiredFields !== undefined){
+let data86 = data79.requiredFields;
+if(Array.isArray(data86)){
+const len21 = data86.length;
+for(let i21=0; i21<len21; i21++){
+let data87 = data86[i21];
+if(typeof data87 === "string"){
+if(func2(data87) < 1){
+const err170 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2308,7 +2303,7 @@ errors++;
 }
 }
 else {
-const err171 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err171 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2320,7 +2315,7 @@ errors++;
 }
 }
 else {
-const err172 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err172 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2330,9 +2325,15 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
-else {
-const err173 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data79.artifactFields !== undefined){
+let data88 = data79.artifactFields;
+if(Array.isArray(data88)){
+const len22 = data88.length;
+for(let i22=0; i22<len22; i22++){
+let data89 = data88[i22];
+if(typeof data89 === "string"){
+if(func2(data89) < 1){
+const err173 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2342,12 +2343,8 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data89 = data.tasks;
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-for(const key16 in data89){
-if(!(key16 === "operations")){
-const err174 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+else {
+const err174 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2357,20 +2354,9 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data89.operations !== undefined){
-let data90 = data89.operations;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-var props1 = {};
-for(const key17 in data90){
-if(pattern4.test(key17)){
-let data91 = data90[key17];
-if(Array.isArray(data91)){
-const len23 = data91.length;
-for(let i23=0; i23<len23; i23++){
-let data92 = data91[i23];
-if(typeof data92 === "string"){
-if(func2(data92) < 1){
-const err175 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err175 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2380,8 +2366,9 @@ vErrors.push(err175);
 errors++;
 }
 }
+}
 else {
-const err176 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err176 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2391,9 +2378,12 @@ vErrors.push(err176);
 errors++;
 }
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tasks !== undefined){
+let data90 = data.tasks;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+for(const key16 in data90){
+if(!(key16 === "operations")){
+const err177 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2402,12 +2392,21 @@ vErrors.push(err177);
 }
 errors++;
 }
-props1[key17] = true;
 }
-}
-}
-else {
-const err178 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data90.operations !== undefined){
+let data91 = data90.operations;
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+var props1 = {};
+for(const key17 in data91){
+if(pattern4.test(key17)){
+let data92 = data91[key17];
+if(Array.isArray(data92)){
+const len23 = data92.length;
+for(let i23=0; i23<len23; i23++){
+let data93 = data92[i23];
+if(typeof data93 === "string"){
+if(func2(data93) < 1){
+const err178 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2417,9 +2416,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-}
 else {
-const err179 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err179 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2429,12 +2427,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data.delegation !== undefined){
-let data93 = data.delegation;
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const key18 in data93){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err180 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+else {
+const err180 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2443,11 +2438,12 @@ vErrors.push(err180);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data93.maxDepth !== undefined){
-let data94 = data93.maxDepth;
-if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
-const err181 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2456,9 +2452,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
-const err182 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2468,10 +2465,12 @@ vErrors.push(err182);
 errors++;
 }
 }
-}
-if(data93.registry !== undefined){
-if(typeof data93.registry !== "string"){
-const err183 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.delegation !== undefined){
+let data94 = data.delegation;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key18 in data94){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err183 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2481,11 +2480,10 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data93.sessionTtlSeconds !== undefined){
-let data96 = data93.sessionTtlSeconds;
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 < 0 || isNaN(data96)){
-const err184 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data94.maxDepth !== undefined){
+let data95 = data94.maxDepth;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+const err184 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2494,9 +2492,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-else {
-const err185 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
+const err185 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2507,8 +2505,9 @@ errors++;
 }
 }
 }
-else {
-const err186 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.registry !== undefined){
+if(typeof data94.registry !== "string"){
+const err186 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2518,12 +2517,11 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data97 = data.approval;
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-for(const key19 in data97){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err187 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data94.sessionTtlSeconds !== undefined){
+let data97 = data94.sessionTtlSeconds;
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err187 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2533,9 +2531,8 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data97.ttl !== undefined){
-if(typeof data97.ttl !== "string"){
-const err188 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err188 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2545,9 +2542,9 @@ vErrors.push(err188);
 errors++;
 }
 }
-if(data97.singleUse !== undefined){
-if(typeof data97.singleUse !== "boolean"){
-const err189 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err189 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2557,9 +2554,12 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data97.trustedKeys !== undefined){
-if(typeof data97.trustedKeys !== "string"){
-const err190 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.approval !== undefined){
+let data98 = data.approval;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+for(const key19 in data98){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err190 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2569,13 +2569,9 @@ vErrors.push(err190);
 errors++;
 }
 }
-if(data97.onPlanAccepted !== undefined){
-let data101 = data97.onPlanAccepted;
-const _errs258 = errors;
-let valid74 = false;
-const _errs259 = errors;
-if(typeof data101 !== "string"){
-const err191 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data98.ttl !== undefined){
+if(typeof data98.ttl !== "string"){
+const err191 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2584,8 +2580,10 @@ vErrors.push(err191);
 }
 errors++;
 }
-if("sign-and-start" !== data101){
-const err192 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+if(data98.singleUse !== undefined){
+if(typeof data98.singleUse !== "boolean"){
+const err192 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2594,11 +2592,10 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid6 = _errs259 === errors;
-valid74 = valid74 || _valid6;
-const _errs261 = errors;
-if(typeof data101 !== "string"){
-const err193 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data98.trustedKeys !== undefined){
+if(typeof data98.trustedKeys !== "string"){
+const err193 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2607,8 +2604,14 @@ vErrors.push(err193);
 }
 errors++;
 }
-if("pending" !== data101){
-const err194 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data98.onPlanAccepted !== undefined){
+let data102 = data98.onPlanAccepted;
+const _errs260 = errors;
+let valid74 = false;
+const _errs261 = errors;
+if(typeof data102 !== "string"){
+const err194 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2617,10 +2620,8 @@ vErrors.push(err194);
 }
 errors++;
 }
-var _valid6 = _errs261 === errors;
-valid74 = valid74 || _valid6;
-if(!valid74){
-const err195 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("sign-and-start" !== data102){
+const err195 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2629,21 +2630,11 @@ vErrors.push(err195);
 }
 errors++;
 }
-else {
-errors = _errs258;
-if(vErrors !== null){
-if(_errs258){
-vErrors.length = _errs258;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data97.key !== undefined){
-if(typeof data97.key !== "string"){
-const err196 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs261 === errors;
+valid74 = valid74 || _valid6;
+const _errs263 = errors;
+if(typeof data102 !== "string"){
+const err196 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2652,10 +2643,8 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("pending" !== data102){
+const err197 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2664,13 +2653,10 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data.guard !== undefined){
-let data103 = data.guard;
-if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key20 in data103){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err198 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+var _valid6 = _errs263 === errors;
+valid74 = valid74 || _valid6;
+if(!valid74){
+const err198 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2679,11 +2665,21 @@ vErrors.push(err198);
 }
 errors++;
 }
+else {
+errors = _errs260;
+if(vErrors !== null){
+if(_errs260){
+vErrors.length = _errs260;
 }
-if(data103.maxInputBytes !== undefined){
-let data104 = data103.maxInputBytes;
-if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
-const err199 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data98.key !== undefined){
+if(typeof data98.key !== "string"){
+const err199 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2692,9 +2688,10 @@ vErrors.push(err199);
 }
 errors++;
 }
-if((typeof data104 == "number") && (isFinite(data104))){
-if(data104 < 1 || isNaN(data104)){
-const err200 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+else {
+const err200 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2704,14 +2701,12 @@ vErrors.push(err200);
 errors++;
 }
 }
-}
-if(data103.noRun !== undefined){
-let data105 = data103.noRun;
-const _errs271 = errors;
-let valid76 = false;
-const _errs272 = errors;
-if(typeof data105 !== "string"){
-const err201 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.guard !== undefined){
+let data104 = data.guard;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+for(const key20 in data104){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err201 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2720,8 +2715,11 @@ vErrors.push(err201);
 }
 errors++;
 }
-if("block" !== data105){
-const err202 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+}
+if(data104.maxInputBytes !== undefined){
+let data105 = data104.maxInputBytes;
+if(!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))){
+const err202 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2730,11 +2728,9 @@ vErrors.push(err202);
 }
 errors++;
 }
-var _valid7 = _errs272 === errors;
-valid76 = valid76 || _valid7;
-const _errs274 = errors;
-if(typeof data105 !== "string"){
-const err203 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data105 == "number") && (isFinite(data105))){
+if(data105 < 1 || isNaN(data105)){
+const err203 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2743,8 +2739,15 @@ vErrors.push(err203);
 }
 errors++;
 }
-if("allow-free" !== data105){
-const err204 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+}
+if(data104.noRun !== undefined){
+let data106 = data104.noRun;
+const _errs273 = errors;
+let valid76 = false;
+const _errs274 = errors;
+if(typeof data106 !== "string"){
+const err204 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2753,11 +2756,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-var _valid7 = _errs274 === errors;
-valid76 = valid76 || _valid7;
-const _errs276 = errors;
-if(typeof data105 !== "string"){
-const err205 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("block" !== data106){
+const err205 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2766,8 +2766,11 @@ vErrors.push(err205);
 }
 errors++;
 }
-if("ask" !== data105){
-const err206 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+var _valid7 = _errs274 === errors;
+valid76 = valid76 || _valid7;
+const _errs276 = errors;
+if(typeof data106 !== "string"){
+const err206 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2776,10 +2779,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-var _valid7 = _errs276 === errors;
-valid76 = valid76 || _valid7;
-if(!valid76){
-const err207 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow-free" !== data106){
+const err207 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2788,23 +2789,11 @@ vErrors.push(err207);
 }
 errors++;
 }
-else {
-errors = _errs271;
-if(vErrors !== null){
-if(_errs271){
-vErrors.length = _errs271;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data103.free !== undefined){
-let data106 = data103.free;
-if(Array.isArray(data106)){
-if(data106.length > 200){
-const err208 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+var _valid7 = _errs276 === errors;
+valid76 = valid76 || _valid7;
+const _errs278 = errors;
+if(typeof data106 !== "string"){
+const err208 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2813,12 +2802,8 @@ vErrors.push(err208);
 }
 errors++;
 }
-const len24 = data106.length;
-for(let i24=0; i24<len24; i24++){
-let data107 = data106[i24];
-if(typeof data107 === "string"){
-if(func2(data107) > 200){
-const err209 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if("ask" !== data106){
+const err209 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2827,8 +2812,10 @@ vErrors.push(err209);
 }
 errors++;
 }
-if(func2(data107) < 1){
-const err210 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid7 = _errs278 === errors;
+valid76 = valid76 || _valid7;
+if(!valid76){
+const err210 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2837,9 +2824,23 @@ vErrors.push(err210);
 }
 errors++;
 }
+else {
+errors = _errs273;
+if(vErrors !== null){
+if(_errs273){
+vErrors.length = _errs273;
 }
 else {
-const err211 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data104.free !== undefined){
+let data107 = data104.free;
+if(Array.isArray(data107)){
+if(data107.length > 200){
+const err211 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2848,10 +2849,12 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-}
-else {
-const err212 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len24 = data107.length;
+for(let i24=0; i24<len24; i24++){
+let data108 = data107[i24];
+if(typeof data108 === "string"){
+if(func2(data108) > 200){
+const err212 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2860,12 +2863,8 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-if(data103.stateDir !== undefined){
-let data108 = data103.stateDir;
-if(typeof data108 === "string"){
 if(func2(data108) < 1){
-const err213 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err213 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2876,7 +2875,7 @@ errors++;
 }
 }
 else {
-const err214 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err214 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2888,7 +2887,7 @@ errors++;
 }
 }
 else {
-const err215 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err215 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2898,12 +2897,11 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data.yaml !== undefined){
-let data109 = data.yaml;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key21 in data109){
-if(!(key21 === "executor")){
-const err216 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(data104.stateDir !== undefined){
+let data109 = data104.stateDir;
+if(typeof data109 === "string"){
+if(func2(data109) < 1){
+const err216 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2913,13 +2911,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-if(data109.executor !== undefined){
-let data110 = data109.executor;
-const _errs288 = errors;
-let valid80 = false;
-const _errs289 = errors;
-if(typeof data110 !== "string"){
-const err217 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err217 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2928,8 +2921,10 @@ vErrors.push(err217);
 }
 errors++;
 }
-if("pyyaml" !== data110){
-const err218 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err218 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2938,11 +2933,13 @@ vErrors.push(err218);
 }
 errors++;
 }
-var _valid8 = _errs289 === errors;
-valid80 = valid80 || _valid8;
-const _errs291 = errors;
-if(typeof data110 !== "string"){
-const err219 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.yaml !== undefined){
+let data110 = data.yaml;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+for(const key21 in data110){
+if(!(key21 === "executor")){
+const err219 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2951,8 +2948,14 @@ vErrors.push(err219);
 }
 errors++;
 }
-if("yaml-1.2" !== data110){
-const err220 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+if(data110.executor !== undefined){
+let data111 = data110.executor;
+const _errs290 = errors;
+let valid80 = false;
+const _errs291 = errors;
+if(typeof data111 !== "string"){
+const err220 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2961,10 +2964,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-var _valid8 = _errs291 === errors;
-valid80 = valid80 || _valid8;
-if(!valid80){
-const err221 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("pyyaml" !== data111){
+const err221 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2973,11 +2974,46 @@ vErrors.push(err221);
 }
 errors++;
 }
+var _valid8 = _errs291 === errors;
+valid80 = valid80 || _valid8;
+const _errs293 = errors;
+if(typeof data111 !== "string"){
+const err222 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err222];
+}
 else {
-errors = _errs288;
+vErrors.push(err222);
+}
+errors++;
+}
+if("yaml-1.2" !== data111){
+const err223 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+var _valid8 = _errs293 === errors;
+valid80 = valid80 || _valid8;
+if(!valid80){
+const err224 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+else {
+errors = _errs290;
 if(vErrors !== null){
-if(_errs288){
-vErrors.length = _errs288;
+if(_errs290){
+vErrors.length = _errs290;
 }
 else {
 vErrors = null;
@@ -2987,46 +3023,7 @@ vErrors = null;
 }
 }
 else {
-const err222 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err222];
-}
-else {
-vErrors.push(err222);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data111 = data.limits;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-for(const key22 in data111){
-if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
-const err223 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-}
-if(data111.maxFileBytes !== undefined){
-let data112 = data111.maxFileBytes;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err224 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 < 1 || isNaN(data112)){
-const err225 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err225 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3036,11 +3033,12 @@ vErrors.push(err225);
 errors++;
 }
 }
-}
-if(data111.maxDepth !== undefined){
-let data113 = data111.maxDepth;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err226 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.limits !== undefined){
+let data112 = data.limits;
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+for(const key22 in data112){
+if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
+const err226 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3049,9 +3047,11 @@ vErrors.push(err226);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 < 1 || isNaN(data113)){
-const err227 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data112.maxFileBytes !== undefined){
+let data113 = data112.maxFileBytes;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err227 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3060,12 +3060,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-}
-if(data111.maxSteps !== undefined){
-let data114 = data111.maxSteps;
-if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
-const err228 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 < 1 || isNaN(data113)){
+const err228 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3074,9 +3071,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 1 || isNaN(data114)){
-const err229 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data112.maxDepth !== undefined){
+let data114 = data112.maxDepth;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err229 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3085,12 +3085,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-}
-}
-if(data111.maxStringLength !== undefined){
-let data115 = data111.maxStringLength;
-if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
-const err230 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 1 || isNaN(data114)){
+const err230 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3099,9 +3096,12 @@ vErrors.push(err230);
 }
 errors++;
 }
-if((typeof data115 == "number") && (isFinite(data115))){
-if(data115 < 1 || isNaN(data115)){
-const err231 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data112.maxSteps !== undefined){
+let data115 = data112.maxSteps;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
+const err231 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3110,12 +3110,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-}
-if(data111.maxYamlBytes !== undefined){
-let data116 = data111.maxYamlBytes;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err232 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 < 1 || isNaN(data115)){
+const err232 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3124,9 +3121,12 @@ vErrors.push(err232);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 < 1 || isNaN(data116)){
-const err233 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data112.maxStringLength !== undefined){
+let data116 = data112.maxStringLength;
+if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
+const err233 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3135,11 +3135,9 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err234 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data116 == "number") && (isFinite(data116))){
+if(data116 < 1 || isNaN(data116)){
+const err234 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3149,18 +3147,11 @@ vErrors.push(err234);
 errors++;
 }
 }
-if(data.rules !== undefined){
-let data117 = data.rules;
-if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
-var props2 = {};
-for(const key23 in data117){
-if(pattern4.test(key23)){
-let data118 = data117[key23];
-const _errs309 = errors;
-let valid83 = false;
-const _errs310 = errors;
-if(typeof data118 !== "string"){
-const err235 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data112.maxYamlBytes !== undefined){
+let data117 = data112.maxYamlBytes;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+const err235 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3169,8 +3160,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-if("off" !== data118){
-const err236 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 < 1 || isNaN(data117)){
+const err236 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3179,11 +3171,11 @@ vErrors.push(err236);
 }
 errors++;
 }
-var _valid9 = _errs310 === errors;
-valid83 = valid83 || _valid9;
-const _errs312 = errors;
-if(typeof data118 !== "string"){
-const err237 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3192,8 +3184,19 @@ vErrors.push(err237);
 }
 errors++;
 }
-if("warning" !== data118){
-const err238 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data.rules !== undefined){
+let data118 = data.rules;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+var props2 = {};
+for(const key23 in data118){
+if(pattern4.test(key23)){
+let data119 = data118[key23];
+const _errs311 = errors;
+let valid83 = false;
+const _errs312 = errors;
+if(typeof data119 !== "string"){
+const err238 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3202,11 +3205,8 @@ vErrors.push(err238);
 }
 errors++;
 }
-var _valid9 = _errs312 === errors;
-valid83 = valid83 || _valid9;
-const _errs314 = errors;
-if(typeof data118 !== "string"){
-const err239 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data119){
+const err239 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3215,8 +3215,11 @@ vErrors.push(err239);
 }
 errors++;
 }
-if("error" !== data118){
-const err240 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid9 = _errs312 === errors;
+valid83 = valid83 || _valid9;
+const _errs314 = errors;
+if(typeof data119 !== "string"){
+const err240 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3225,11 +3228,8 @@ vErrors.push(err240);
 }
 errors++;
 }
-var _valid9 = _errs314 === errors;
-valid83 = valid83 || _valid9;
-const _errs316 = errors;
-if(typeof data118 !== "string"){
-const err241 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data119){
+const err241 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3238,8 +3238,11 @@ vErrors.push(err241);
 }
 errors++;
 }
-if("info" !== data118){
-const err242 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid9 = _errs314 === errors;
+valid83 = valid83 || _valid9;
+const _errs316 = errors;
+if(typeof data119 !== "string"){
+const err242 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3248,10 +3251,8 @@ vErrors.push(err242);
 }
 errors++;
 }
-var _valid9 = _errs316 === errors;
-valid83 = valid83 || _valid9;
-if(!valid83){
-const err243 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("error" !== data119){
+const err243 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3260,11 +3261,46 @@ vErrors.push(err243);
 }
 errors++;
 }
+var _valid9 = _errs316 === errors;
+valid83 = valid83 || _valid9;
+const _errs318 = errors;
+if(typeof data119 !== "string"){
+const err244 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err244];
+}
 else {
-errors = _errs309;
+vErrors.push(err244);
+}
+errors++;
+}
+if("info" !== data119){
+const err245 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+var _valid9 = _errs318 === errors;
+valid83 = valid83 || _valid9;
+if(!valid83){
+const err246 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+else {
+errors = _errs311;
 if(vErrors !== null){
-if(_errs309){
-vErrors.length = _errs309;
+if(_errs311){
+vErrors.length = _errs311;
 }
 else {
 vErrors = null;
@@ -3276,24 +3312,24 @@ props2[key23] = true;
 }
 }
 else {
-const err244 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err247 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err244];
+vErrors = [err247];
 }
 else {
-vErrors.push(err244);
+vErrors.push(err247);
 }
 errors++;
 }
 }
 }
 else {
-const err245 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err248 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err245];
+vErrors = [err248];
 }
 else {
-vErrors.push(err245);
+vErrors.push(err248);
 }
 errors++;
 }

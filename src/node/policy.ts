@@ -260,6 +260,7 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
     Object.assign(p.guard, file.guard ?? {});
     if (file.guard?.free) p.guard.free = [...file.guard.free];
     if (file.guard?.stateDir) p.guard.stateDir = inFolder(folder, file.guard.stateDir);
+    if (file.store !== undefined) p.store = file.store.startsWith("file:") ? `file:${inFolder(folder, file.store.slice("file:".length))}` : file.store;
     for (const o of file.overrides ?? []) {
       const own: PolicyOverride = structuredClone(o) as PolicyOverride;
       if (own.tools?.allowFile) own.tools.allowFile = inFolder(folder, own.tools.allowFile);

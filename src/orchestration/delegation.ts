@@ -1,6 +1,6 @@
 import type { Policy } from "../policy/types.js";
 import { type CheckResult, type Finding, isValid, toDiagnostics } from "./common.js";
-import { type SessionEntry, type SessionRegistry, sessionIdProblem } from "./registry.js";
+import { type RegisterOutcome, type SessionEntry, type SessionRegistry, sessionIdProblem } from "./registry.js";
 
 export interface DelegationCheckOptions {
   /** The agent about to be delegated to. */
@@ -46,6 +46,54 @@ export function normaliseAgent(name: string): string {
 
 /** The orchestrator validation strategy's delegation safety checks: depth ≤ max, no cycle, session id not active. */
 export function checkDelegation(options: DelegationCheckOptions): DelegationCheckResult {
+  const p = prelude(options);
+  let registered: SessionEntry | undefined;
+  if (p.id !== undefined && options.registry) {
+    const active = options.registry.lookup(p.id, options.now);
+    if (active) p.findings.push(reused(p.id, active));
+    else if (options.register && isValid(toDiagnostics(p.findings, p.rules, undefined))) {
+      const outcome = options.registry.register(p.id, { now: options.now, ttlSeconds: p.ttl, agent: options.target });
+      if (outcome.ok) registered = outcome.entry;
+      else p.findings.push(reused(p.id, outcome.existing));
+    }
+  }
+  return finish(p, registered);
+}
+
+/** A registry that answers asynchronously: a shared store's (src/store/types.ts). */
+export interface AsyncSessionRegistry {
+  lookupSession(id: string, now: Date): Promise<SessionEntry | undefined>;
+  registerSession(id: string, o: { now: Date; ttlSeconds: number; agent?: string }): Promise<RegisterOutcome>;
+}
+
+/** checkDelegation against a shared store's registry (`options.registry` is not used). */
+export async function checkDelegationIn(registry: AsyncSessionRegistry, options: Omit<DelegationCheckOptions, "registry">): Promise<DelegationCheckResult> {
+  const p = prelude(options);
+  let registered: SessionEntry | undefined;
+  if (p.id !== undefined) {
+    const active = await registry.lookupSession(p.id, options.now);
+    if (active) p.findings.push(reused(p.id, active));
+    else if (options.register && isValid(toDiagnostics(p.findings, p.rules, undefined))) {
+      const outcome = await registry.registerSession(p.id, { now: options.now, ttlSeconds: p.ttl, agent: options.target });
+      if (outcome.ok) registered = outcome.entry;
+      else p.findings.push(reused(p.id, outcome.existing));
+    }
+  }
+  return finish(p, registered);
+}
+
+interface Prelude {
+  rules: NonNullable<NonNullable<DelegationCheckOptions["policy"]>["rules"]>;
+  maxDepth: number;
+  ttl: number;
+  depth: number;
+  findings: Finding[];
+  /** The session id, when it is one the registry can be asked about. */
+  id: string | undefined;
+}
+
+/** The checks that need no registry: depth, cycle, the session id's form. */
+function prelude(options: Omit<DelegationCheckOptions, "registry">): Prelude {
   const rules = options.policy?.rules ?? {};
   const maxDepth = options.maxDepth ?? options.policy?.delegation?.maxDepth ?? 3;
   const ttl = options.ttlSeconds ?? options.policy?.delegation?.sessionTtlSeconds ?? 24 * 3600;
@@ -75,8 +123,7 @@ export function checkDelegation(options: DelegationCheckOptions): DelegationChec
     });
   }
 
-  let registered: SessionEntry | undefined;
-  const id = options.sessionId;
+  let id = options.sessionId;
   if (id !== undefined) {
     const problem = sessionIdProblem(id);
     if (problem) {
@@ -87,24 +134,20 @@ export function checkDelegation(options: DelegationCheckOptions): DelegationChec
         hint: "use an id such as sess_1735460684_a1b2c3",
         actual: id,
       });
-    } else if (options.registry) {
-      const active = options.registry.lookup(id, options.now);
-      if (active) findings.push(reused(id, active));
-      else if (options.register && isValid(toDiagnostics(findings, rules, undefined))) {
-        const outcome = options.registry.register(id, { now: options.now, ttlSeconds: ttl, agent: options.target });
-        if (outcome.ok) registered = outcome.entry;
-        else findings.push(reused(id, outcome.existing));
-      }
+      id = undefined;
     }
   }
+  return { rules, maxDepth, ttl, depth, findings, id };
+}
 
-  const diagnostics = toDiagnostics(findings, rules, "delegation");
+function finish(p: Prelude, registered: SessionEntry | undefined): DelegationCheckResult {
+  const diagnostics = toDiagnostics(p.findings, p.rules, "delegation");
   return {
     file: "delegation",
     valid: isValid(diagnostics),
     diagnostics,
-    depth,
-    maxDepth,
+    depth: p.depth,
+    maxDepth: p.maxDepth,
     ...(registered ? { registered } : {}),
   };
 }

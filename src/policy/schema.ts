@@ -131,6 +131,14 @@ export const PolicyFileSchema = Type.Object(
         description: "The agent host the plan runs in: a profile name (`claude-code`, `generic`) or a profile file (relative to this file's folder). `--host` wins. Default: generic.",
       }),
     ),
+    store: Type.Optional(
+      Type.String({
+        minLength: 1,
+        pattern: "^(file:.+|postgres(ql)?://.+)$",
+        description:
+          "Where the guard's shared state lives (runs, audit trails, consumed approvals, the session registry): `file:DIR` (a state directory, relative to this file's folder) or `postgres://…` (shared by several machines; keep the password out of the file: PGPASSWORD or ~/.pgpass). `--store` / `--state-dir` win. Default: guard.stateDir.",
+      }),
+    ),
     tools: Type.Optional(ToolsSchema),
     paths: Type.Optional(PathsSchema),
     plan: Type.Optional(PlanSchema),

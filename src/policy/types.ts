@@ -30,6 +30,8 @@ export interface Policy {
   workspace: string;
   /** The host profile: a name, or an absolute profile file path; absent: generic. */
   host?: string;
+  /** The shared store: `file:DIR` (absolute) or a `postgres://` URL (src/store). */
+  store?: string;
   tools: {
     allow: string[];
     allowFile?: string;

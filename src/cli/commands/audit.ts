@@ -1,5 +1,7 @@
 import { basename, dirname, resolve } from "node:path";
-import { readRun } from "../../approval/runs.js";
+import { readRun, storeOf } from "../../approval/runs.js";
+import type { AuditRead } from "../../store/types.js";
+import { closeStore, storeFrom } from "../store-flag.js";
 import type { Command } from "commander";
 import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
 import { approvalDiagnostic } from "../../approval/record.js";
@@ -15,6 +17,7 @@ const MAX_LOG_BYTES = 1 << 30;
 
 interface AuditFlags {
   state?: string;
+  store?: string;
   chainOnly?: boolean;
   output: string;
 }
@@ -36,12 +39,14 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
   audit
     .command("verify")
     .description("check an audit trail: its hash chain and, with the guard's state, each line's MAC and where the log ends")
-    .argument("<log>", "JSON Lines audit trail")
+    .argument("<log>", "JSON Lines audit trail (with --store: a run id)")
+    .option("--store <url>", "read run LOG's trail and anchor from this store (file:DIR or postgres://…): authenticated like --state")
     .option("--state <file>", "guard state: check the run's MACs under its secret key, and that the log ends where the guard last wrote (catches a cut tail)")
     .option("--chain-only", "accept an intact hash chain without MACs (exit 0, reported as not authenticated)")
     .addOption(outputOption(["text", "json", "sarif"]))
     .action(
       wrap(async (log: string, flags: AuditFlags) => {
+        if (flags.store !== undefined) return verifyStored(log, flags, io);
         const anchor: AuditAnchor = {};
         let why: string | undefined;
         if (flags.state !== undefined) {
@@ -86,5 +91,25 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
         return diagnostics.length === 0 ? EXIT.ok : EXIT.rejected;
       }),
     );
+  /** `audit verify RUN --store URL`: the run's trail as the store keeps it, anchored by the run. */
+  async function verifyStored(id: string, flags: AuditFlags, io: CliIO): Promise<number> {
+    if (flags.state !== undefined) throw new UsageError("give --store (with a run id) or --state, not both");
+    const store = await storeFrom({ store: flags.store }, undefined, io);
+    let read: AuditRead;
+    try {
+      read = await storeOf(store).readAudit(id);
+    } catch (err) {
+      if (err instanceof GuardStateError) throw new UsageError(err.message);
+      throw err;
+    } finally {
+      await closeStore(store);
+    }
+    const r = verifyAuditText(read.text, { head: read.head, key: read.key, from: read.from });
+    const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
+    const name = `run ${id}`;
+    printApprovalResult(io, name, r.diagnostics, flags.output, extra);
+    if (r.ok && flags.output !== "json") io.stdout(`${name}: ${r.head.count} entries, ${summary(r, undefined)}\n`);
+    return r.ok ? EXIT.ok : EXIT.rejected;
+  }
   for (const cmd of audit.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
 }

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
 import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput, startGuard } from "../../approval/hook.js";
-import { subagentEvent, type Answer, decideHook, listRuns, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun } from "../../approval/runs.js";
+import { subagentEvent, type Answer, decideHook, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun, storeOf } from "../../approval/runs.js";
 import { GuardStateError, readState } from "../../approval/state.js";
 import { loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
@@ -13,6 +13,8 @@ import type { TrustedKey } from "../../approval/keys.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import { closeStore, STORE_OPTION, storeFrom, storeName, storeNamed } from "../store-flag.js";
+import type { Store } from "../../store/types.js";
 import { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 /** Claude Code reads exit 2 of a PreToolUse hook as "block, reason on stderr"; 0 lets the call through. */
@@ -22,6 +24,7 @@ interface StartFlags extends PlanFlags {
   approval: string;
   audit?: string;
   stateDir?: string;
+  store?: string;
   session?: string;
   trustedKeys?: string;
   consumedDir?: string;
@@ -62,7 +65,7 @@ async function policyFor(flag: string | false | undefined, io: CliIO): Promise<P
  * accepted it (PostToolUse), the plan is signed with the local approver key and its run started for the
  * session (approval.onPlanAccepted: sign-and-start), or recorded as pending for `plangate approve`.
  */
-async function planMode(input: HookInput, dir: string, flags: HookFlags, claude: boolean, io: CliIO): Promise<number> {
+async function planMode(input: HookInput, dir: string | Store, flags: HookFlags, claude: boolean, io: CliIO): Promise<number> {
   let loaded: Awaited<ReturnType<typeof loadPolicy>>;
   try {
     loaded = await loadPolicy({ file: flags.policy, cwd: io.cwd });
@@ -102,7 +105,8 @@ async function planMode(input: HookInput, dir: string, flags: HookFlags, claude:
   }
   const result = await acceptPlan(markdown, {
     ...base,
-    stateDir: dir,
+    // Plan files stay on this machine (the hook reads them); a database store keeps the runs.
+    stateDir: typeof dir === "string" ? dir : stateDirFrom(undefined, policy, io),
     policyHash,
     session: input.session,
     ...(input.cwd ? { cwd: input.cwd } : {}),
@@ -138,6 +142,7 @@ function claudePermissionDeny(message: string): string {
 interface HookFlags {
   state?: string;
   stateDir?: string;
+  store?: string;
   timeout: string;
   output: "exit" | "claude";
   policy?: string | false;
@@ -146,6 +151,7 @@ interface HookFlags {
 
 interface RunFlags {
   stateDir?: string;
+  store?: string;
   policy?: string | false;
   output: string;
 }
@@ -168,6 +174,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .enablePositionalOptions()
     .description("PreToolUse hook: allow a tool call only if it is its session's next approved step (or a free tool); otherwise block")
     .option("--state-dir <dir>", "state directory of runs, audit trails and consumed approvals (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option(...STORE_OPTION)
     .option("--state <file>", "deprecated: a single run's state file from `guard start --state` (default: $PLANGATE_GUARD_STATE)")
     .addOption(new Option("--output <mode>", "exit: exit 0 allows, exit 2 blocks (reason on stderr); claude: Claude Code's PreToolUse JSON on stdout, exit 0").choices(["exit", "claude"]).default("exit"))
     .option("--timeout <ms>", "block if no decision is reached in this many milliseconds", "5000")
@@ -201,7 +208,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           });
           const decide = async (): Promise<number> => {
             const legacy = statePath(flags.state, io);
-            if (legacy !== undefined && flags.stateDir === undefined) {
+            if (legacy !== undefined && !storeNamed(flags)) {
               // The single-file state of plangate 0.1 (deprecated): one run, no sessions.
               const max = maxInputBytesOf(readState(legacy));
               const input = parseHookInput(await io.readStdin(max), max);
@@ -211,25 +218,29 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
             }
             let policy: Policy | undefined;
             const loadOnce = async () => (policy ??= await policyFor(flags.policy, io));
-            const dir = stateDirFrom(flags.stateDir, flags.stateDir === undefined ? await loadOnce() : undefined, io);
-            const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
-            const bytes = await io.readStdin(max);
-            const input = parseHookInput(bytes, max);
-            if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
-              spoken = true;
-              return planMode(input, dir, flags, claude, io);
+            const dir = await storeFrom(flags, storeNamed(flags) ? undefined : await loadOnce(), io);
+            try {
+              const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
+              const bytes = await io.readStdin(max);
+              const input = parseHookInput(bytes, max);
+              if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
+                spoken = true;
+                return planMode(input, dir, flags, claude, io);
+              }
+              if (input.event === "SubagentStart" || input.event === "SubagentStop") {
+                const r = await subagentEvent(dir, { event: input.event as "SubagentStart" | "SubagentStop", session: input.session, agentId: input.agentId, agentType: input.agentType }, io.now());
+                // Neither event is refused (a start cannot be, a blocked stop keeps the subagent running): the run denies its calls instead.
+                if (r.diagnostic) io.stderr(`plangate guard: ${input.event}: ${r.diagnostic.message} [${r.diagnostic.rule}]\n`);
+                spoken = true;
+                return EXIT.ok;
+              }
+              if (input.event !== "PreToolUse") return other(input);
+              const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
+              const a = await decideHook(dir, call, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
+              return answer(a);
+            } finally {
+              await closeStore(dir);
             }
-            if (input.event === "SubagentStart" || input.event === "SubagentStop") {
-              const r = await subagentEvent(dir, { event: input.event as "SubagentStart" | "SubagentStop", session: input.session, agentId: input.agentId, agentType: input.agentType }, io.now());
-              // Neither event is refused (a start cannot be, a blocked stop keeps the subagent running): the run denies its calls instead.
-              if (r.diagnostic) io.stderr(`plangate guard: ${input.event}: ${r.diagnostic.message} [${r.diagnostic.rule}]\n`);
-              spoken = true;
-              return EXIT.ok;
-            }
-            if (input.event !== "PreToolUse") return other(input);
-            const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
-            const a = await decideHook(dir, call, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
-            return answer(a);
           };
           const other = (input: HookInput): number => {
             const o = otherEvent(input);
@@ -265,6 +276,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .argument("<file>", "the approved plan")
     .requiredOption("--approval <file>", "the approval (DSSE envelope from plangate approve --key)")
     .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate, else ~/.local/state/plangate)")
+    .option(...STORE_OPTION)
     .option("--session <id>", "bind the run to this Claude Code session id now")
     .option("--state <file>", "deprecated: write a single-run state file instead of a run in the state directory (needs --audit)")
     .option("--audit <file>", "deprecated, with --state: the JSON Lines audit trail to append to")
@@ -281,13 +293,13 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
       wrap(async (file: string, local: StartFlags & { state?: string }, cmd: Command) => {
         // `guard --state S start …` (plangate 0.1's spelling) still names the state file.
         const flags = { ...local, state: local.state ?? (cmd.parent?.opts() as { state?: string }).state };
-        const state = flags.stateDir === undefined ? statePath(flags.state, io) : undefined;
+        const state = !storeNamed(flags) ? statePath(flags.state, io) : undefined;
         if (state !== undefined && flags.audit === undefined) throw new UsageError("--state FILE (deprecated) needs --audit FILE; or use --state-dir DIR, which holds the audit trails");
         if (state === undefined && flags.audit !== undefined) throw new UsageError("--audit goes with the deprecated --state FILE: pass --state FILE, or drop --audit (the state directory holds the audit trails)");
         if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
         const setup = setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
-        const dir = state === undefined ? stateDirFrom(flags.stateDir, setup.policy, io) : undefined;
-        if (dir !== undefined) {
+        const dir = state === undefined ? await storeFrom(flags, setup.policy, io) : undefined;
+        if (typeof dir === "string") {
           const problem = stateDirProblem(dir, setup.policy.workspace);
           if (problem) throw new UsageError(problem);
         }
@@ -322,15 +334,18 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           if (flags.consumedDir !== undefined) opts.consumedDir = resolve(io.cwd, flags.consumedDir);
           // The per-user store too (when it is another folder): no state directory can replay an approval.
           const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
-          if (userStore !== undefined && userStore !== (opts.consumedDir ?? join(dir!, "consumed"))) opts.alsoConsumedIn = userStore;
+          if (userStore !== undefined && userStore !== (opts.consumedDir ?? (typeof dir === "string" ? join(dir, "consumed") : undefined))) opts.alsoConsumedIn = userStore;
           const run = await startRun(dir!, opts);
-          if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { stateDir: dir, ...runSummary(run) }, diagnostics: [] }], "json");
-          else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, state directory ${dir}\n`);
+          if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { ...(typeof dir === "string" ? { stateDir: dir } : { store: storeName(dir!) }), ...runSummary(run) }, diagnostics: [] }], "json");
+          else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, ${typeof dir === "string" ? "state directory" : "store"} ${storeName(dir!)}\n`);
           return EXIT.ok;
         } catch (err) {
+          if (err instanceof GuardStateError) throw new UsageError(err.message);
           if (!(err instanceof GuardRefusal)) throw err;
           printApprovalResult(io, file, err.diagnostics, flags.output);
           return EXIT.rejected;
+        } finally {
+          await closeStore(dir);
         }
       }),
     );
@@ -339,17 +354,27 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .command("status")
     .description("list the runs in the state directory: session, plan, step k of n, status, expiry")
     .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
-    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option(...STORE_OPTION)
+    .option("--policy <file>", "policy file (for store and guard.stateDir)")
     .option("--no-policy", "read no policy file")
     .addOption(outputOption(["text", "json"]))
     .action(
       wrap(async (flags: RunFlags) => {
         const dir = await runDir(flags);
-        const { runs, problems } = listRuns(dir);
+        let listed: { runs: RunState[]; problems: string[] };
+        try {
+          listed = await storeOf(dir).listRuns();
+        } catch (err) {
+          if (err instanceof GuardStateError) throw new UsageError(err.message);
+          throw err;
+        } finally {
+          await closeStore(dir);
+        }
+        const { runs, problems } = listed;
         if (flags.output === "json") {
-          io.stdout(JSON.stringify({ stateDir: dir, runs: runs.map(runSummary), problems }, null, 2) + "\n");
+          io.stdout(JSON.stringify({ ...(typeof dir === "string" ? { stateDir: dir } : { store: storeName(dir) }), runs: runs.map(runSummary), problems }, null, 2) + "\n");
         } else {
-          if (runs.length === 0) io.stdout(`no runs in ${dir}\n`);
+          if (runs.length === 0) io.stdout(`no runs in ${storeName(dir)}\n`);
           for (const r of runs) {
             const { done, total } = stepOf(r);
             io.stdout(`${r.run_id}  ${r.status.padEnd(8)}  step ${done} of ${total}  session ${r.session_id === null ? "-" : JSON.stringify(r.session_id)}  expires ${r.expires_at ?? "never"}  ${r.plan}${r.stop_reason ? `  (${r.stop_reason})` : ""}\n`);
@@ -367,7 +392,8 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--session <id>", "stop the run bound to this session")
     .option("--reason <text>", "why (recorded in the audit trail)", "stopped with plangate guard stop")
     .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
-    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option(...STORE_OPTION)
+    .option("--policy <file>", "policy file (for store and guard.stateDir)")
     .option("--no-policy", "read no policy file")
     .addOption(outputOption(["text", "json"]))
     .action(
@@ -375,13 +401,15 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if ((id === undefined) === (flags.session === undefined)) throw new UsageError("name the run to stop: RUN or --session ID (one of them)");
         const dir = await runDir(flags);
         try {
-          const run = await stopRun(dir, id ?? runOfSession(dir, flags.session!), flags.reason, io.now());
+          const run = await stopRun(dir, id ?? (await runOfSession(dir, flags.session!)), flags.reason, io.now());
           if (flags.output === "json") io.stdout(JSON.stringify({ ok: true, ...runSummary(run) }, null, 2) + "\n");
           else io.stdout(`run ${run.run_id} stopped\n`);
           return EXIT.ok;
         } catch (err) {
           if (err instanceof GuardStateError) throw new UsageError(err.message);
           throw err;
+        } finally {
+          await closeStore(dir);
         }
       }),
     );
@@ -391,7 +419,8 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .description("finish a run left between its audit append and its state write: roll it forward when the audit lines prove the decisions, else mark it broken and stop it")
     .argument("<run>", "run id")
     .option("--state-dir <dir>", "state directory (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
-    .option("--policy <file>", "policy file (for guard.stateDir)")
+    .option(...STORE_OPTION)
+    .option("--policy <file>", "policy file (for store and guard.stateDir)")
     .option("--no-policy", "read no policy file")
     .addOption(outputOption(["text", "json"]))
     .action(
@@ -405,12 +434,14 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         } catch (err) {
           if (err instanceof GuardStateError) throw new UsageError(err.message);
           throw err;
+        } finally {
+          await closeStore(dir);
         }
       }),
     );
 
-  async function runDir(flags: RunFlags): Promise<string> {
-    return stateDirFrom(flags.stateDir, flags.stateDir === undefined ? await policyFor(flags.policy, io) : undefined, io);
+  async function runDir(flags: RunFlags): Promise<string | Store> {
+    return storeFrom(flags, storeNamed(flags) ? undefined : await policyFor(flags.policy, io), io);
   }
   for (const cmd of guard.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
 }

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { approvalDiagnostic, toolsHash } from "../../approval/record.js";
+import { approvalDiagnostic, consumedDiagnostic, toolsHash } from "../../approval/record.js";
+import { GuardStateError } from "../../store/errors.js";
+import { FileStore } from "../../store/file.js";
+import { closeStore, storeFrom, storeNamed } from "../store-flag.js";
 import { isConsumed } from "../../approval/state.js";
 import { verifyApproval } from "../../approval/verify.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
@@ -18,6 +21,8 @@ interface VerifyFlags extends PlanFlags {
   trustedKeys?: string;
   allowUnsigned?: boolean;
   consumedDir?: string;
+  store?: string;
+  stateDir?: string;
   output: string;
 }
 
@@ -46,6 +51,8 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--trusted-keys <path>", "public key file, or folder of *.pub / *.pem files (default: the policy's approval.trustedKeys)")
     .option("--allow-unsigned", "accept an unsigned approval record (only from a channel you trust)")
     .option("--consumed-dir <dir>", "also refuse a single-use approval recorded as consumed in this store")
+    .option("--store <url>", "also refuse a single-use approval consumed in this shared store: file:DIR (its consumed/) or postgres://…")
+    .option("--state-dir <dir>", "the same as --store file:DIR")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
@@ -58,46 +65,64 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
         const setup = await resolveSetup(flags, io);
         const trustedKeys = trustedKeysFrom(flags.trustedKeys, setup.policy, io);
         const consumed = flags.consumedDir === undefined ? undefined : resolve(io.cwd, flags.consumedDir);
-        const entries: ResultEntry[] = [];
-        const lines: string[] = [];
-        for (const [file, approvalFile] of pairs) {
-          const extra: Record<string, unknown> = { approval: approvalFile };
-          const fail = (d: Diagnostic) => entries.push({ file, valid: false, extra: { ...extra, record: null, keyid: null }, diagnostics: [d] });
-          let approval: Uint8Array;
-          try {
-            approval = readFileSync(resolve(io.cwd, approvalFile));
-          } catch (err) {
-            fail(approvalDiagnostic("approval-invalid", `The approval file ${approvalFile} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the --approval path"));
-            continue;
+        if (consumed !== undefined && storeNamed(flags)) throw new UsageError("give --consumed-dir or --store, not both");
+        const shared = storeNamed(flags) ? await storeFrom(flags, undefined, io) : undefined;
+        const store = typeof shared === "string" ? new FileStore(shared) : shared;
+        try {
+          const entries: ResultEntry[] = [];
+          const lines: string[] = [];
+          for (const [file, approvalFile] of pairs) {
+            const extra: Record<string, unknown> = { approval: approvalFile };
+            const fail = (d: Diagnostic) => entries.push({ file, valid: false, extra: { ...extra, record: null, keyid: null }, diagnostics: [d] });
+            let approval: Uint8Array;
+            try {
+              approval = readFileSync(resolve(io.cwd, approvalFile));
+            } catch (err) {
+              fail(approvalDiagnostic("approval-invalid", `The approval file ${approvalFile} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the --approval path"));
+              continue;
+            }
+            let hash: string | undefined;
+            try {
+              hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
+            } catch (err) {
+              const code = (err as NodeJS.ErrnoException).code;
+              fail({ rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} (${code ?? (err as Error).message}).`, hint: "check the path" });
+              continue;
+            }
+            const own = setupForFile(setup, resolve(io.cwd, file), io);
+            const result = verifyApproval(approval, {
+              planHash: hash,
+              workspace: own.policy.workspace,
+              policyHash: own.policyHash,
+              toolsHash: toolsHash(own.tools),
+              trustedKeys,
+              allowUnsigned: flags.allowUnsigned === true,
+              now: io.now(),
+              host: { name: own.host.name, hash: profileHash(own.host) },
+              isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
+            });
+            if (store !== undefined && result.record?.single_use === true) {
+              try {
+                if (await store.isConsumed(result.record.nonce)) {
+                  result.diagnostics.push(consumedDiagnostic(result.record.nonce));
+                  result.ok = false;
+                }
+              } catch (err) {
+                if (err instanceof GuardStateError) throw new UsageError(err.message);
+                throw err;
+              }
+            }
+            const r = result.record;
+            entries.push({ file, valid: result.ok, extra: { ...extra, planHash: hash, record: r ?? null, keyid: result.key?.keyid ?? null }, diagnostics: result.diagnostics });
+            if (result.ok && r)
+              lines.push(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
           }
-          let hash: string | undefined;
-          try {
-            hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
-          } catch (err) {
-            const code = (err as NodeJS.ErrnoException).code;
-            fail({ rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} (${code ?? (err as Error).message}).`, hint: "check the path" });
-            continue;
-          }
-          const own = setupForFile(setup, resolve(io.cwd, file), io);
-          const result = verifyApproval(approval, {
-            planHash: hash,
-            workspace: own.policy.workspace,
-            policyHash: own.policyHash,
-            toolsHash: toolsHash(own.tools),
-            trustedKeys,
-            allowUnsigned: flags.allowUnsigned === true,
-            now: io.now(),
-            host: { name: own.host.name, hash: profileHash(own.host) },
-            isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
-          });
-          const r = result.record;
-          entries.push({ file, valid: result.ok, extra: { ...extra, planHash: hash, record: r ?? null, keyid: result.key?.keyid ?? null }, diagnostics: result.diagnostics });
-          if (result.ok && r)
-            lines.push(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
+          printApprovalResults(io, entries, flags.output, { policy: setup.policy.source ?? null });
+          if (flags.output === "text") for (const l of lines) io.stdout(l);
+          return entries.every((e) => e.valid) ? EXIT.ok : EXIT.rejected;
+        } finally {
+          await closeStore(shared);
         }
-        printApprovalResults(io, entries, flags.output, { policy: setup.policy.source ?? null });
-        if (flags.output === "text") for (const l of lines) io.stdout(l);
-        return entries.every((e) => e.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
 }

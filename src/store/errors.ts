@@ -1,0 +1,8 @@
+/** The guard cannot proceed safely: the tool call is refused with this reason. */
+export class GuardStateError extends Error {}
+
+/**
+ * The shared store cannot be reached or used (a database that is down, refuses the login, lacks the
+ * schema): every decision that needs it is a denial (fail closed), with this message.
+ */
+export class StoreUnavailableError extends GuardStateError {}
