@@ -176,7 +176,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!built)("a Claude Code session from plan mode to the last guarded call (claude-code host profile)", () => {
+describe.skipIf(!built)("a Claude Code session from plan mode to the last guarded call (claude-code host profile)", { timeout: 120_000 }, () => {
   it("orients with free reads before any plan; a read outside the project or a write is denied", async () => {
     await allowed("Read", { file_path: abs("src/greet.py") });
     await allowed("Grep", { pattern: "greet", path: ws, output_mode: "files_with_matches" });
@@ -268,7 +268,7 @@ describe.skipIf(!built)("a Claude Code session from plan mode to the last guarde
   });
 });
 
-describe.skipIf(!built)("an intake plan with constraints, approved and started from the command line for Claude Code", () => {
+describe.skipIf(!built)("an intake plan with constraints, approved and started from the command line for Claude Code", { timeout: 120_000 }, () => {
   let dir: string;
   const session = "b7e0c3d2-1f4a-4c9b-8e2d-3a5f6c7d8e90";
   const hook = (tool: string, input: Record<string, unknown>) =>
