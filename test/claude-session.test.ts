@@ -238,6 +238,10 @@ describe.skipIf(!built)("a Claude Code session from plan mode to the last guarde
     await denied("Write", { file_path: abs("tests/test_greet.py"), content: TEST + "\n" }, "content");
     await denied("Write", { file_path: abs("tests/conftest.py"), content: TEST }, "file_path");
     await denied("Write", { file_path: join(root, "project-evil/tests/test_greet.py"), content: TEST }, "path-outside-workspace");
+    // TeDDy creates a file only where none is (a CREATE without Overwrite); Write would replace one.
+    writeFileSync(abs("tests/test_greet.py"), "planted\n");
+    await denied("Write", { file_path: abs("tests/test_greet.py"), content: TEST }, "exists now");
+    rmSync(abs("tests/test_greet.py"));
     await allowed("Write", { file_path: abs("tests/test_greet.py"), content: TEST });
   });
 

@@ -16,6 +16,7 @@ import { isInside, realPathOf, type TrustedKey } from "./keys.js";
 import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "./match.js";
 import {
   callIdentity,
+  existingFileDiagnostic,
   hasConstraints,
   type CompileOptions,
   contextFor,
@@ -357,7 +358,9 @@ export class ExecutionGuard {
     const v = advance(this.expected, this.#cursor, identity, this.#context);
     if (!v.allow) return deny(v.step, v.diagnostic);
     // The call is the approved one; its paths are resolved again on the file system as it is now.
-    const problem = this.plan.paths ? await callPathProblem(v.step, tool, argsObject, this.plan.paths) : undefined;
+    const problem =
+      existingFileDiagnostic(this.expected[v.cursor.index], identity, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"), v.step) ??
+      (this.plan.paths ? await callPathProblem(v.step, tool, argsObject, this.plan.paths) : undefined);
     if (problem) return deny(v.step, problem);
     this.#cursor = v.cursor;
     return v.confirm ? { allow: true, step: v.step, confirm: true } : { allow: true, step: v.step };

@@ -21,6 +21,11 @@ export interface ExpectedCall {
   confirm: boolean;
   /** A Task/Agent step's own steps: the calls its subagent makes. */
   steps?: ExpectedCall[];
+  /**
+   * A path key whose file must not exist when the call runs (a TeDDy CREATE without Overwrite: TeDDy
+   * refuses to create over a file, the host's Write would replace it).
+   */
+  absent?: string;
 }
 
 /** Where a run stands: the step being matched (0-based index into the expected calls) and the calls it took. */

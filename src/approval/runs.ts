@@ -1,10 +1,10 @@
-import { decideProgress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "./progress.js";
+import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "./progress.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { callIdentity, contextFor, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
+import { callIdentity, contextFor, existingFileDiagnostic, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { ensureDirs, FileStore, layout, sessionKey } from "../store/file.js";
@@ -15,7 +15,7 @@ import { callPathProblem } from "./call-paths.js";
 import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside, realPathOf } from "./keys.js";
-import { type ContextFor, START } from "./match.js";
+import { type ContextFor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
 
@@ -265,7 +265,9 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (!verdict.allow) return refuse(verdict.diagnostic);
   if (verdict.confirm && c.mode === "exit")
     return untaken(fail("guard-failure", `Step ${verdict.step} asks the person to confirm it, and the exit-code answer cannot ask.`, "run the hook with --output claude", { step: verdict.step }));
-  const problem = await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy });
+  const problem =
+    existingFileDiagnostic(takenCall(run.expected, run.progress), call, run.scope, verdict.step) ??
+    (await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }));
   if (problem) return untaken(problem);
   const event = verdict.confirm ? "ask" : "allow";
   const step = decided?.parent !== undefined ? decided.parent : verdict.step;
@@ -315,6 +317,12 @@ async function runContext(run: RunState): Promise<ContextFor> {
   if (!run.constraints) return contextFor(run.profile);
   const v = await defaultValueContexts();
   return contextFor(run.profile, { simpleCommands: v.command.simpleCommands, schema: v.value.schema });
+}
+
+/** The expected call the progress has just taken (a subagent's nested call while one runs). */
+function takenCall(expected: readonly ExpectedCall[], progress: Progress): ExpectedCall | undefined {
+  if (progress.sub) return expected[progress.sub.parent]?.steps?.[progress.sub.cursor.index];
+  return expected[progress.cursor.index];
 }
 
 /**

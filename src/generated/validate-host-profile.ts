@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"globs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}},"additionalProperties":false},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}},"additionalProperties":false}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:host-profile","type":"object","required":["name","tools","free"],"properties":{"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"description":{"type":"string"},"tools":{"type":"object","patternProperties":{"^[A-Za-z0-9_.:-]+$":{"type":"object","properties":{"description":{"type":"string"},"identity":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"incidental":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"paths":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"commands":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"globs":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128},"uniqueItems":true},"read":{"type":"boolean"},"defaults":{"type":"object","patternProperties":{"^.*$":{}}}},"additionalProperties":false}},"additionalProperties":false},"toolPatterns":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128}},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"uniqueItems":true},"teddy":{"type":"object","patternProperties":{"^[A-Z][A-Z_]*$":{"anyOf":[{"type":"array","items":{"type":"object","required":["tool","args"],"properties":{"tool":{"type":"string","minLength":1,"maxLength":128,"pattern":"^[A-Za-z0-9_.:-]+$"},"args":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"content"},{"type":"string","const":"fileContent"},{"type":"string","const":"command"},{"type":"string","const":"url"},{"type":"string","const":"find"},{"type":"string","const":"replace"},{"type":"string","const":"matchAll"},{"type":"string","const":"query"},{"type":"string","const":"any"}]}}},"each":{"anyOf":[{"type":"string","const":"edits"},{"type":"string","const":"queries"}]},"when":{"anyOf":[{"type":"string","const":"path"},{"type":"string","const":"url"}]},"newFile":{"type":"string","minLength":1}},"additionalProperties":false},"minItems":1},{"type":"object","required":["skip","reason"],"properties":{"skip":{"type":"boolean","const":true},"reason":{"type":"string","minLength":1}},"additionalProperties":false}]}},"additionalProperties":false}},"additionalProperties":false};
 const pattern4 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
 const pattern5 = new RegExp("^[A-Za-z0-9_.:-]+$", "u");
 const pattern7 = new RegExp("^.*$", "u");
@@ -771,7 +771,7 @@ vErrors.push(err52);
 errors++;
 }
 for(const key7 in data23){
-if(!((((key7 === "tool") || (key7 === "args")) || (key7 === "each")) || (key7 === "when"))){
+if(!(((((key7 === "tool") || (key7 === "args")) || (key7 === "each")) || (key7 === "when")) || (key7 === "newFile"))){
 const err53 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err53];
@@ -1246,9 +1246,11 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.newFile !== undefined){
+let data29 = data23.newFile;
+if(typeof data29 === "string"){
+if(func1(data29) < 1){
+const err90 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/newFile",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/newFile/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1258,9 +1260,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-}
 else {
-const err91 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err91 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13+"/newFile",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/properties/newFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1269,12 +1270,10 @@ vErrors.push(err91);
 }
 errors++;
 }
-var _valid0 = _errs51 === errors;
-valid25 = valid25 || _valid0;
-const _errs94 = errors;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.skip === undefined){
-const err92 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i13,schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1283,8 +1282,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data22.reason === undefined){
-const err93 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1293,9 +1294,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-for(const key9 in data22){
-if(!((key9 === "skip") || (key9 === "reason"))){
-const err94 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+var _valid0 = _errs51 === errors;
+valid25 = valid25 || _valid0;
+const _errs96 = errors;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.skip === undefined){
+const err94 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1304,11 +1308,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data22.skip !== undefined){
-let data29 = data22.skip;
-if(typeof data29 !== "boolean"){
-const err95 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data22.reason === undefined){
+const err95 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1317,8 +1318,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(true !== data29){
-const err96 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
+for(const key9 in data22){
+if(!((key9 === "skip") || (key9 === "reason"))){
+const err96 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1328,11 +1330,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data22.reason !== undefined){
-let data30 = data22.reason;
-if(typeof data30 === "string"){
-if(func1(data30) < 1){
-const err97 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data22.skip !== undefined){
+let data30 = data22.skip;
+if(typeof data30 !== "boolean"){
+const err97 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1341,9 +1342,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(true !== data30){
+const err98 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/skip",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/skip/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1353,9 +1353,11 @@ vErrors.push(err98);
 errors++;
 }
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data22.reason !== undefined){
+let data31 = data22.reason;
+if(typeof data31 === "string"){
+if(func1(data31) < 1){
+const err99 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1364,15 +1366,38 @@ vErrors.push(err99);
 }
 errors++;
 }
-var _valid0 = _errs94 === errors;
-valid25 = valid25 || _valid0;
-if(!valid25){
-const err100 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err100 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/reason",schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
 else {
 vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+var _valid0 = _errs96 === errors;
+valid25 = valid25 || _valid0;
+if(!valid25){
+const err102 = {instancePath:instancePath+"/teddy/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/teddy/patternProperties/%5E%5BA-Z%5D%5BA-Z_%5D*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
 }
 errors++;
 }
@@ -1391,24 +1416,24 @@ vErrors = null;
 }
 }
 else {
-const err101 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err103 = {instancePath:instancePath+"/teddy",schemaPath:"#/properties/teddy/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err101];
+vErrors = [err103];
 }
 else {
-vErrors.push(err101);
+vErrors.push(err103);
 }
 errors++;
 }
 }
 }
 else {
-const err102 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err104 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err102];
+vErrors = [err104];
 }
 else {
-vErrors.push(err102);
+vErrors.push(err104);
 }
 errors++;
 }

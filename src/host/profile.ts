@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { isDollarObject, LITERAL_KEY, readArgument, type ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -53,6 +53,8 @@ export interface TeddyCall {
   each?: "edits" | "queries";
   /** Only when the action's resource is a path, or a URL. */
   when?: "path" | "url";
+  /** The input key naming a file the call creates: unless the action says Overwrite, it must not exist when the call runs. */
+  newFile?: string;
 }
 
 /** How a TeDDy action maps: alternatives (the first whose `when` holds), or no call at all. */
@@ -510,7 +512,7 @@ function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope:
     const made = plan.dialect === "teddy" && p.teddy ? teddyCalls(p, step, scope, out) : toolCall(p, step, scope, out);
     if (!made) continue;
     for (const c of made) {
-      const call: ExpectedCall = { step: s.position, tool: c.tool, args: c.args, ...base };
+      const call: ExpectedCall = { step: s.position, tool: c.tool, args: c.args, ...base, ...((c as NewFileCall).absent !== undefined ? { absent: (c as NewFileCall).absent } : {}) };
       if (x.substeps?.length) call.steps = compileSteps(p, plan, x.substeps, scope, out, constraints);
       calls.push(call);
     }
@@ -603,7 +605,10 @@ function clipValue(v: unknown): string {
   return s.length > 80 ? s.slice(0, 79) + "…" : s;
 }
 
-function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
+/** A host call that creates the file its `absent` key names. */
+type NewFileCall = CallInput & { absent?: string };
+
+function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): NewFileCall[] | undefined {
   const action = s.extra?.action as TeddyAction | undefined;
   const type = action?.type ?? s.tool ?? "";
   const mapping = Object.hasOwn(p.teddy!, type) ? p.teddy![type] : undefined;
@@ -625,7 +630,7 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
   const items: ({ find?: string; replace?: string } | { query: string } | undefined)[] =
     call.each === "edits" ? action.edits : call.each === "queries" ? ((s.args.queries as string[] | undefined) ?? []).map((query) => ({ query })) : [undefined];
   if (items.length === 0) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action has no ${call.each === "edits" ? "FIND/REPLACE pair" : "query"}, so it makes no call to match.`, "complete the action");
-  const calls: CallInput[] = [];
+  const calls: NewFileCall[] = [];
   for (const item of items) {
     const args: Record<string, unknown> = {};
     for (const [key, source] of Object.entries(call.args)) {
@@ -637,9 +642,33 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
     }
     const id = planIdentity(p, call.tool, args, scope, (key, why) => refuse(out, s, action.pathAt ?? s.at, `Step ${s.position}: the ${call.tool} ${key} "${String(args[key])}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
     if (!id) return undefined;
-    calls.push({ tool: call.tool, args: id });
+    calls.push(call.newFile !== undefined && !action.overwrite ? { tool: call.tool, args: id, absent: call.newFile } : { tool: call.tool, args: id });
   }
   return calls;
+}
+
+/**
+ * The refusal of a call that would create over an existing file (its expected call's `absent` key names
+ * a file that exists now, or a link, a folder…), or undefined. Read against the scope, as the call's
+ * identity was: `identity.args[absent]` is the normalised workspace-relative path.
+ */
+export function existingFileDiagnostic(expected: ExpectedCall | undefined, identity: CallInput, scope: string, step: number): Diagnostic | undefined {
+  const key = expected?.absent;
+  if (key === undefined) return undefined;
+  const rel = identity.args[key];
+  if (typeof rel !== "string") return undefined;
+  try {
+    lstatSync(join(scope, rel));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+  }
+  return {
+    rule: "guard-step-mismatch",
+    severity: "error",
+    step,
+    message: `Step ${step} creates ${rel} (a CREATE without Overwrite), but ${rel} exists now: the "${identity.tool}" call would replace it, which the approved plan does not do.`,
+    hint: "remove the file if it should not be there, or approve a plan whose CREATE says Overwrite: true",
+  };
 }
 
 function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?: string; replace?: string } | { query: string } | undefined): unknown {

@@ -36,6 +36,9 @@ const TeddyCall = Type.Object(
     }),
     each: Type.Optional(Type.Union([Type.Literal("edits"), Type.Literal("queries")], { description: "One call per EDIT pair, or per RESEARCH query." })),
     when: Type.Optional(Type.Union([Type.Literal("path"), Type.Literal("url")], { description: "Only for an action whose resource is a path, or a URL." })),
+    newFile: Type.Optional(
+      Type.String({ minLength: 1, description: "The input key naming the file the call creates: unless the action says Overwrite, the guard refuses the call when that file exists (TeDDy refuses to create over a file; a host's write tool would replace it)." }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -13,7 +13,8 @@ export function isExpected(e: unknown): e is ExpectedCall {
   const o = e as ExpectedCall;
   return (
     typeof o === "object" && o !== null && Number.isInteger(o.step) && typeof o.tool === "string" && typeof o.args === "object" && o.args !== null && !Array.isArray(o.args) &&
-    Number.isInteger(o.repeat) && o.repeat >= 1 && typeof o.optional === "boolean" && typeof o.confirm === "boolean"
+    Number.isInteger(o.repeat) && o.repeat >= 1 && typeof o.optional === "boolean" && typeof o.confirm === "boolean" &&
+    (o.absent === undefined || typeof o.absent === "string")
   );
 }
 
