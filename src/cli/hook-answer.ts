@@ -1,3 +1,4 @@
+import { AuditError } from "../approval/audit.js";
 import { GuardRefusal } from "../approval/guard.js";
 import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput } from "../approval/hook.js";
 import type { TrustedKey } from "../approval/keys.js";
@@ -60,6 +61,21 @@ export interface HookOutput {
   stdout: string;
   stderr: string;
   outcome: HookOutcome;
+  /**
+   * Why a deny was forced rather than decided: the input could not be read (`input`), the state
+   * directory could not be read, locked or written (`store`), no decision in time (`timeout`), a bug (`internal`).
+   */
+  failure?: "input" | "store" | "timeout" | "internal";
+}
+
+/** The decision did not land in time. */
+class HookTimeout extends GuardStateError {}
+
+function failureOf(err: unknown): NonNullable<HookOutput["failure"]> {
+  if (err instanceof HookInputError) return "input";
+  if (err instanceof HookTimeout) return "timeout";
+  if (err instanceof GuardStateError || err instanceof AuditError || typeof (err as NodeJS.ErrnoException)?.code === "string") return "store";
+  return "internal";
 }
 
 /** Claude Code's PreToolUse answer: always exit 0, the decision in the JSON. */
@@ -140,7 +156,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     const ms = Number(s.timeoutMs);
     if (!Number.isInteger(ms) || ms <= 0) throw new GuardStateError(`--timeout must be a positive whole number of milliseconds, not "${s.timeoutMs}"`);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new GuardStateError(`no decision within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new HookTimeout(`no decision within ${ms} ms`)), ms);
     });
     const decide = async (): Promise<number> => {
       if (s.legacyState !== undefined) {
@@ -181,7 +197,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     return done(await Promise.race([decide(), expired]));
   } catch (err) {
     const rule = err instanceof HookInputError ? err.rule : "guard-failure";
-    return done(deny((err as Error)?.message ?? String(err), rule));
+    return { ...done(deny((err as Error)?.message ?? String(err), rule)), failure: failureOf(err) };
   } finally {
     clearTimeout(timer);
   }

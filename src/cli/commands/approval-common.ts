@@ -4,10 +4,15 @@ import { KeyError, loadTrustedKeys, type TrustedKey } from "../../approval/keys.
 import type { Policy } from "../../policy/types.js";
 import { type CliIO, UsageError } from "../io.js";
 
+/** The `-o json` document of an approval check (verify, approve, guard start). */
+export function approvalResultJson(file: string, diagnostics: readonly Diagnostic[], extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ file, ok: diagnostics.length === 0, ...extra, diagnostics }, null, 2) + "\n";
+}
+
 /** Prints approval diagnostics: text lines (`file: error: message [rule]`) or one JSON document. */
 export function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): void {
   if (output === "json") {
-    io.stdout(JSON.stringify({ file, ok: diagnostics.length === 0, ...extra, diagnostics }, null, 2) + "\n");
+    io.stdout(approvalResultJson(file, diagnostics, extra));
     return;
   }
   for (const d of diagnostics) io.stdout(`${file}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);

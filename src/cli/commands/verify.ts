@@ -3,12 +3,13 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { approvalDiagnostic, toolsHash } from "../../approval/record.js";
 import { isConsumed } from "../../approval/state.js";
-import { verifyApproval } from "../../approval/verify.js";
+import type { TrustedKey } from "../../approval/keys.js";
+import { type VerifyResult, verifyApproval } from "../../approval/verify.js";
 import { profileHash } from "../../host/profile.js";
 import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup } from "../setup.js";
+import { type PlanFlags, resolveSetup, type Setup } from "../setup.js";
 import { printApprovalResult, trustedKeysFrom } from "./approval-common.js";
 
 interface VerifyFlags extends PlanFlags {
@@ -17,6 +18,31 @@ interface VerifyFlags extends PlanFlags {
   allowUnsigned?: boolean;
   consumedDir?: string;
   output: string;
+}
+
+/** Checks an approval against a plan's hash under the policy, tools and host in force. */
+export function checkApproval(
+  approval: Uint8Array,
+  planHash: string | undefined,
+  o: { setup: Setup; trustedKeys: TrustedKey[]; allowUnsigned: boolean; now: Date; consumed?: string | undefined },
+): VerifyResult {
+  const consumed = o.consumed;
+  return verifyApproval(approval, {
+    planHash,
+    workspace: o.setup.policy.workspace,
+    policyHash: o.setup.policyHash,
+    toolsHash: toolsHash(o.setup.tools),
+    trustedKeys: o.trustedKeys,
+    allowUnsigned: o.allowUnsigned,
+    now: o.now,
+    host: { name: o.setup.host.name, hash: profileHash(o.setup.host) },
+    isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
+  });
+}
+
+/** What `verify -o json` adds to the diagnostics: the record and the key that signed it. */
+export function verifyExtra(result: VerifyResult): Record<string, unknown> {
+  return { record: result.record ?? null, keyid: result.key?.keyid ?? null };
 }
 
 /** `plangate verify <file> --approval A`. */
@@ -56,19 +82,9 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
           return EXIT.rejected;
         }
         const consumed = flags.consumedDir === undefined ? undefined : resolve(io.cwd, flags.consumedDir);
-        const result = verifyApproval(approval, {
-          planHash: hash,
-          workspace: setup.policy.workspace,
-          policyHash: setup.policyHash,
-          toolsHash: toolsHash(setup.tools),
-          trustedKeys,
-          allowUnsigned: flags.allowUnsigned === true,
-          now: io.now(),
-          host: { name: setup.host.name, hash: profileHash(setup.host) },
-          isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
-        });
+        const result = checkApproval(approval, hash, { setup, trustedKeys, allowUnsigned: flags.allowUnsigned === true, now: io.now(), consumed });
         const r = result.record;
-        printApprovalResult(io, file, result.diagnostics, flags.output, { record: r ?? null, keyid: result.key?.keyid ?? null });
+        printApprovalResult(io, file, result.diagnostics, flags.output, verifyExtra(result));
         if (result.ok && r && flags.output !== "json")
           io.stdout(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
         return result.ok ? EXIT.ok : EXIT.rejected;
