@@ -442,3 +442,19 @@ describe("plangate serve: the process", () => {
     expect(code).toBe(0);
   }, 30_000);
 });
+
+describe("the README's Service section", () => {
+  const root = join(import.meta.dirname, "..");
+  it("shows examples/claude-code/settings.http.json byte for byte, an http hook with onFailure block on each event", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### plangate serve"));
+    const lines = section.split("\n");
+    const start = lines.indexOf("```json");
+    const fence = lines.slice(start + 1, lines.indexOf("```", start + 1)).join("\n") + "\n";
+    const file = readFileSync(join(root, "examples/claude-code/settings.http.json"), "utf8");
+    expect(fence).toBe(file);
+    const settings = JSON.parse(file) as { hooks: Record<string, { matcher: string; hooks: Record<string, unknown>[] }[]> };
+    for (const event of ["PreToolUse", "PermissionRequest", "PostToolUse"])
+      for (const h of settings.hooks[event]!.flatMap((m) => m.hooks)) expect(h).toMatchObject({ type: "http", url: "http://127.0.0.1:8790/v1/hooks/claude-code", onFailure: "block" });
+  });
+});
