@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { APPROVAL_PAYLOAD_TYPE, createRecord, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, parseToolsText, planHash, signEnvelope, toolsHash } from "../dist/index.js";
 import { startRun } from "../dist/approval/runs.js";
@@ -94,7 +95,7 @@ await Promise.all(
   sessions.map(async (list, s) => {
     for (let i = 0; i < list.length; i++) {
       const wait = started + s * 5 + i * 20 - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0) await sleep(wait);
       const r = await post(port, list[i]);
       if (!r.text.includes('"allow"')) throw new Error(`call ${i} not allowed: ${r.text}`);
       wall.push(r.ms);

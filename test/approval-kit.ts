@@ -6,7 +6,6 @@ import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../src/approval/dsse.js";
 import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/approval/keys.js";
 import { type ApprovalRecord, createRecord, toolsHash } from "../src/approval/record.js";
 import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/approval/verify.js";
-import { sha256Hex } from "../src/core/canonical/jcs.js";
 import { resolvedPolicyHash } from "../src/node/policy.js";
 import { parseToolsText } from "../src/node/tools-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";

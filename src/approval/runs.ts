@@ -11,7 +11,7 @@ import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
 import { AuditError, type AuditEntry, type AuditHead, AuditLog, verifyAuditText } from "./audit.js";
 import { callPathProblem } from "./call-paths.js";
-import { argsHash, type ApprovedStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
+import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside } from "./keys.js";
 import { type ContextFor, type Cursor, type ExpectedCall, START } from "./match.js";
