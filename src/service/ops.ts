@@ -10,6 +10,7 @@ import { formatJson } from "../formatters/json.js";
 import { HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
 import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolvePolicy } from "../node/policy.js";
 import { planHash } from "../ops/hash.js";
+import { defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
 
 /*
@@ -145,7 +146,8 @@ async function run(name: OpName, req: Record<string, string>, ctx: OpContext): P
   }
   if (name === "hash") {
     const policy = req.policy !== undefined ? (await inlineSetup(req.policy, ctx)).policy : undefined;
-    const max = (policy ?? ctx.setup.policy).limits.maxFileBytes;
+    // As `plangate hash`: the default limits unless the request's policy sets its own.
+    const max = (policy ?? defaultPolicy(ctx.cwd)).limits.maxFileBytes;
     const input =
       bytes.byteLength > max
         ? { rule: "limit-exceeded", severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan", expected: max, actual: bytes.byteLength }
