@@ -421,7 +421,7 @@ describe("plangate serve: the process", () => {
   it.skipIf(!built)("starts, answers on loopback, and stops on SIGTERM with exit 0", async () => {
     const k = kit();
     mkdirSync(k.dir);
-    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--policy", k.policy, "--state-dir", k.dir], { cwd: k.workspace });
+    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--policy", k.policy, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile], { cwd: k.workspace });
     let stderr = "";
     const port = await new Promise<number>((done, fail) => {
       p.stderr.on("data", (c) => {
@@ -435,6 +435,11 @@ describe("plangate serve: the process", () => {
     expect(JSON.parse((await call(url, "/healthz")).body).ok).toBe(true);
     const r = await call(url, "/v1/hooks/claude-code", hookInput("nobody", k.workspace, "read_file", { path: "in.txt" }));
     expect(JSON.parse(r.body).hookSpecificOutput.permissionDecision).toBe("deny");
+    // --trusted-keys: an approval signed by the kit's key, under the server's policy, verifies (no expiry: the real clock does not matter).
+    const setup = await resolveSetup({ policy: k.policy }, { cwd: k.workspace } as CliIO);
+    const approval = k.sign(await k.record({ policy_hash: setup.policyHash }));
+    const v = await call(url, "/v1/verify", JSON.stringify({ text: readFileSync(k.planFile, "utf8"), file: "plan.json", approval }));
+    expect([v.status, JSON.parse(v.body).ok, JSON.parse(v.body).diagnostics]).toEqual([200, true, []]);
     const code = await new Promise<number | null>((done) => {
       p.on("close", (c) => done(c));
       p.kill("SIGTERM");

@@ -15,6 +15,7 @@ interface ServeFlags {
   stateDir?: string;
   tokenFile?: string;
   host?: string;
+  trustedKeys?: string;
   timeout: string;
   maxRequestBytes: string;
   mcp: boolean;
@@ -61,6 +62,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--state-dir <dir>", "state directory of runs, audit trails and consumed approvals (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
     .option("--token-file <file>", "require `Authorization: Bearer TOKEN` on every request, TOKEN being this file's content (mode 600)")
     .option("--host <name|file>", "agent host profile for plan mode's plans and validation (default: the policy's host, else generic)")
+    .option("--trusted-keys <path>", "keys /v1/verify trusts: a public key file or folder (default: the policy's approval.trustedKeys)")
     .option("--timeout <ms>", "deny a hook call when no decision is reached in this many milliseconds", "5000")
     .option("--max-request-bytes <n>", "largest body of /v1/validate, /v1/hash, /v1/verify (hook inputs: the policy's guard.maxInputBytes)", String(4 * 1024 * 1024))
     .option("--no-mcp", "do not serve the MCP tools at /mcp")
@@ -93,7 +95,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           loaded,
           setup,
           stateDir,
-          trustedKeys: trustedKeysFrom(undefined, loaded.policy, io),
+          trustedKeys: trustedKeysFrom(flags.trustedKeys, loaded.policy, io),
           cwd: io.cwd,
           env: io.env,
           now: io.now,
