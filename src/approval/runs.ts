@@ -723,6 +723,8 @@ export async function repairRun(root: string, id: string, now: Date): Promise<Re
         if (e.progress !== undefined && typeof e.progress === "object" && e.progress !== null) next.progress = e.progress as Progress;
       } else if (e.event !== "deny" && e.event !== "free") return broken(root, run, now, `audit line ${e.seq + 1} is an unexpected ${String(e.event)} entry`);
     }
+    // A guard killed between a last step's allow line and its complete line: every step ran, so the run is complete.
+    if (next.status === "active" && progressDone(next.expected, next.progress) && isFinished(next.expected, next.progress.cursor)) next.status = "complete";
     next.repaired_at = now.toISOString();
     next.audit_head = whole.head;
     next.audit_bytes = bytes.byteLength;
