@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 const bin = join(import.meta.dirname, "../bin/plangate.js");
 const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
@@ -26,6 +26,9 @@ describe("the MCP SDK loads lazily", () => {
         if (m) done(Number(m[1]));
       });
       p.on("close", () => fail(new Error(stderr)));
+    });
+    onTestFinished(() => {
+      if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
     });
     const post = (path: string, body?: string) =>
       new Promise<string>((done) => {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
 import { loadPolicy } from "../src/node/policy.js";
@@ -213,6 +213,25 @@ describe("plangate serve: the Claude Code hook endpoint", () => {
     expect((await call(url, "/nope")).status).toBe(404);
   });
 
+  it("parallel calls of one session are decided one after the other, none refused for the lock", async () => {
+    const k = kit();
+    await startRun(k, ["--session", "s1"]);
+    const { url } = await serve(k);
+    // Claude Code runs parallel tool calls' hooks at once: three copies of step 1 and step 2, together.
+    const bodies = [0, 0, 0, 1].map((i) => hookInput("s1", k.workspace, PLAN[i]!.tool, PLAN[i]!.params));
+    // The run is held (as by a `guard` process) while they arrive, and released 200 ms later: every
+    // call waits for it without stopping the server (this test runs in the server's own process).
+    const lock = join(k.dir, "runs", `${JSON.parse((await cli(["guard", "status", "--state-dir", k.dir, "-o", "json"])).stdout).runs[0].run}.json.lock`);
+    writeFileSync(lock, String(process.pid));
+    setTimeout(() => rmSync(lock), 200);
+    const answers = (await Promise.all(bodies.map((b) => call(url, "/v1/hooks/claude-code", b)))).map((r) => JSON.parse(r.body).hookSpecificOutput);
+    expect(answers.map((a) => a.permissionDecisionReason).join("\n")).not.toMatch(/locked/);
+    expect(answers.slice(0, 3).filter((a) => a.permissionDecision === "allow")).toHaveLength(1);
+    const run = JSON.parse((await cli(["guard", "status", "--state-dir", k.dir, "-o", "json"])).stdout).runs[0];
+    const allowed = answers.filter((a) => a.permissionDecision === "allow").length;
+    expect(run.step).toBe(allowed);
+  });
+
   it("a hook input that does not arrive in time is a deny, as is a run left locked", async () => {
     const k = kit();
     const run = await startRun(k, ["--session", "s1"]);
@@ -229,7 +248,14 @@ describe("plangate serve: the Claude Code hook endpoint", () => {
     });
     expect(JSON.parse(stalled).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/no decision within 300 ms \[guard-failure\]/) });
     writeFileSync(join(k.dir, "runs", `${run}.json.lock`), "1");
-    const locked = await call(url, "/v1/hooks/claude-code", hookInput("s1", k.workspace, PLAN[0]!.tool, PLAN[0]!.params));
+    // Waiting for the lock does not hold the server: the deadline still answers, and so does health.
+    const body = hookInput("s1", k.workspace, PLAN[0]!.tool, PLAN[0]!.params);
+    const [waiting, health] = await Promise.all([call(url, "/v1/hooks/claude-code", body), call(url, "/healthz")]);
+    expect(JSON.parse(waiting.body).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/no decision within 300 ms/) });
+    expect(health.status).toBe(200);
+    // With the default deadline, the lock's own (3 s) answers first.
+    const { url: patient } = await serve(k);
+    const locked = await call(patient, "/v1/hooks/claude-code", body);
     expect(JSON.parse(locked.body).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/locked/) });
   });
 });
@@ -432,6 +458,10 @@ describe("plangate serve: the process", () => {
       p.on("close", () => fail(new Error(stderr)));
     });
     const url = `http://127.0.0.1:${port}`;
+    // The server is stopped whatever the assertions say.
+    onTestFinished(() => {
+      if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+    });
     expect(JSON.parse((await call(url, "/healthz")).body).ok).toBe(true);
     const r = await call(url, "/v1/hooks/claude-code", hookInput("nobody", k.workspace, "read_file", { path: "in.txt" }));
     expect(JSON.parse(r.body).hookSpecificOutput.permissionDecision).toBe("deny");

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import type { AuditHead } from "./audit.js";
 
@@ -141,8 +142,6 @@ export function breakStaleLock(statePath: string): boolean {
   return true;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * Runs `fn` holding an exclusive lock file (created with `wx`), so two hook processes racing on one
  * state cannot both take the same step. Waits with bounded backoff; a lock left by a crashed guard is
@@ -162,7 +161,9 @@ export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeo
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       if (Date.now() >= deadline)
         throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
-      Atomics.wait(sleeper, 0, 0, wait);
+      // Waited asynchronously: in a long-lived process (plangate serve) the holder may be another
+      // decision of the same process, which must be able to finish and release the lock meanwhile.
+      await sleep(wait);
       wait = Math.min(wait * 2, 50);
     }
   }
