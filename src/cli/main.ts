@@ -41,6 +41,8 @@ const COMMANDS: ReadonlyArray<{ names: readonly string[]; load: () => Promise<Re
   { names: ["check-return"], load: async () => [(await import("./commands/check-return.js")).registerCheckReturn] },
   { names: ["init"], load: async () => [(await import("./commands/init.js")).registerInit] },
   { names: ["store"], load: async () => [(await import("./commands/store.js")).registerStore] },
+  { names: ["serve"], load: async () => [(await import("./commands/serve.js")).registerServe] },
+  { names: ["mcp"], load: async () => [(await import("./commands/mcp.js")).registerMcp] },
 ];
 
 /** The names of every command, in help order. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../approval/audit.js";
 import type { ExpectedCall } from "../approval/match.js";
 import { type Progress, progressDone } from "../approval/progress.js";
@@ -397,32 +398,12 @@ export function breakStaleLock(statePath: string): boolean {
   return true;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * Runs `fn` holding an exclusive lock file (created with `wx`), so two hook processes racing on one
  * state cannot both take the same step. Waits with bounded backoff; a lock left by a crashed guard is
  * not broken automatically (that would let a racing call through): the error names the file to remove.
  */
 export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  // Callers in one process queue here first: the file lock's wait blocks the thread, so a second caller
-  // of the same process must not spin on a lock whose holder can only finish on this thread.
-  const before = inProcess.get(statePath) ?? Promise.resolve();
-  let release!: () => void;
-  const mine = before.then(() => new Promise<void>((r) => (release = r)));
-  inProcess.set(statePath, mine);
-  await before;
-  try {
-    return await withFileLock(statePath, fn, timeoutMs);
-  } finally {
-    release();
-    if (inProcess.get(statePath) === mine) inProcess.delete(statePath);
-  }
-}
-
-const inProcess = new Map<string, Promise<void>>();
-
-async function withFileLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs: number): Promise<T> {
   const lock = `${statePath}.lock`;
   const deadline = Date.now() + timeoutMs;
   let wait = 1;
@@ -436,7 +417,8 @@ async function withFileLock<T>(statePath: string, fn: () => Promise<T>, timeoutM
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       if (Date.now() >= deadline)
         throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
-      Atomics.wait(sleeper, 0, 0, wait);
+      // Waited asynchronously: in a long-lived process (plangate serve) the thread keeps serving meanwhile.
+      await sleep(wait);
       wait = Math.min(wait * 2, 50);
     }
   }

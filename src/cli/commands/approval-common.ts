@@ -26,7 +26,7 @@ export function printApprovalResult(io: CliIO, file: string, diagnostics: readon
 }
 
 /** The trusted keys from --trusted-keys or the policy's approval.trustedKeys; none when neither is set. */
-export function trustedKeysFrom(flag: string | undefined, policy: Policy, io: CliIO): TrustedKey[] {
+export function trustedKeysFrom(flag: string | undefined, policy: Policy, io: Pick<CliIO, "cwd">): TrustedKey[] {
   const path = flag !== undefined ? resolve(io.cwd, flag) : policy.approval.trustedKeys;
   if (path === undefined) return [];
   try {

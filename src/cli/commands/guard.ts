@@ -2,23 +2,19 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
-import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput, startGuard } from "../../approval/hook.js";
-import { subagentEvent, type Answer, decideHook, repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun, storeOf } from "../../approval/runs.js";
-import { GuardStateError, readState } from "../../approval/state.js";
-import { loadPolicy, PolicyError } from "../../node/policy.js";
+import { startGuard } from "../../approval/hook.js";
+import { repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun, storeOf } from "../../approval/runs.js";
+import { GuardStateError } from "../../approval/state.js";
+import { type LoadedPolicy, loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
 import type { Policy } from "../../policy/types.js";
-import type { HostProfile } from "../../host/profile.js";
-import type { TrustedKey } from "../../approval/keys.js";
+import { answerHook } from "../hook-answer.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
 import { closeStore, STORE_OPTION, storeFrom, storeName, storeNamed } from "../store-flag.js";
 import type { Store } from "../../store/types.js";
 import { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom } from "./approval-common.js";
-
-/** Claude Code reads exit 2 of a PreToolUse hook as "block, reason on stderr"; 0 lets the call through. */
-const BLOCK = 2;
 
 interface StartFlags extends PlanFlags {
   approval: string;
@@ -41,7 +37,7 @@ function statePath(flag: string | undefined, io: CliIO): string | undefined {
  * The state directory: --state-dir, else the policy's guard.stateDir, else $XDG_STATE_HOME/plangate,
  * else ~/.local/state/plangate (the same folder whose consumed/ has always held consumed approvals).
  */
-export function stateDirFrom(flag: string | undefined, policy: Policy | undefined, io: CliIO): string {
+export function stateDirFrom(flag: string | undefined, policy: Policy | undefined, io: Pick<CliIO, "cwd" | "env">): string {
   if (flag !== undefined) return resolve(io.cwd, flag);
   if (policy?.guard.stateDir !== undefined) return policy.guard.stateDir;
   const base = io.env.XDG_STATE_HOME || (io.env.HOME ? join(io.env.HOME, ".local", "state") : undefined);
@@ -49,95 +45,16 @@ export function stateDirFrom(flag: string | undefined, policy: Policy | undefine
   return join(base, "plangate");
 }
 
-async function policyFor(flag: string | false | undefined, io: CliIO): Promise<Policy> {
+async function policyFor(flag: string | false | undefined, io: CliIO): Promise<LoadedPolicy> {
   try {
-    return (await loadPolicy({ file: flag, cwd: io.cwd })).policy;
+    return await loadPolicy({ file: flag, cwd: io.cwd });
   } catch (err) {
     if (err instanceof PolicyError) throw new UsageError(err.message);
     throw err;
   }
 }
 
-/**
- * ExitPlanMode (Claude Code's plan mode): before the person sees the plan (PreToolUse, and a
- * PermissionRequest hook if one is set), an invalid or unenforceable plan is denied with the re-plan
- * feedback, so the model revises it; a valid one gets no answer, so the person decides. After the person
- * accepted it (PostToolUse), the plan is signed with the local approver key and its run started for the
- * session (approval.onPlanAccepted: sign-and-start), or recorded as pending for `plangate approve`.
- */
-async function planMode(input: HookInput, dir: string | Store, flags: HookFlags, claude: boolean, io: CliIO): Promise<number> {
-  let loaded: Awaited<ReturnType<typeof loadPolicy>>;
-  try {
-    loaded = await loadPolicy({ file: flags.policy, cwd: io.cwd });
-  } catch (err) {
-    if (err instanceof PolicyError) throw new UsageError(err.message);
-    throw err;
-  }
-  const { policy, tools } = loaded;
-  // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { HostProfileError, loadProfile }, { resolvedPolicyHash }] = await Promise.all([
-    import("node:crypto"),
-    import("../../host/plan-mode.js"),
-    import("../../approval/keys.js"),
-    import("../../host/profile.js"),
-    import("../../node/policy.js"),
-  ]);
-  let host: HostProfile;
-  try {
-    host = loadProfile(flags.host ?? policy.host ?? "generic", io.cwd);
-  } catch (err) {
-    if (err instanceof HostProfileError) throw new UsageError(`${flags.host !== undefined ? "--host" : "the policy's host"}: ${err.message}`);
-    throw err;
-  }
-  const policyHash = resolvedPolicyHash(policy, host);
-  const markdown = input.args?.plan;
-  const base = { policy, workspace: policy.workspace, now: io.now, host, ...(tools ? { tools } : {}) };
-  if (input.event !== "PostToolUse") {
-    const check = await planModeCheck(markdown, base);
-    if (!claude) {
-      if (!check) return EXIT.ok;
-      io.stderr(`plangate guard: blocked: ${check.deny}\n`);
-      return BLOCK;
-    }
-    const out = input.event === "PreToolUse" ? preToolUseOutput(check) : permissionRequestOutput(check);
-    if (out) io.stdout(JSON.stringify(out) + "\n");
-    return EXIT.ok;
-  }
-  const result = await acceptPlan(markdown, {
-    ...base,
-    // Plan files stay on this machine (the hook reads them); a database store keeps the runs.
-    stateDir: typeof dir === "string" ? dir : stateDirFrom(undefined, policy, io),
-    policyHash,
-    session: input.session,
-    ...(input.cwd ? { cwd: input.cwd } : {}),
-    startRun: async (planFile, approval, session) => {
-      // The run trusts the local approver's own key, and the policy's trusted keys.
-      const own = loadPrivateKey(policy.approval.key!);
-      const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
-      if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, io));
-      try {
-        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, now: io.now, ...(session ? { session } : {}) });
-      } catch (err) {
-        if (err instanceof GuardRefusal) return err.diagnostics;
-        throw err;
-      }
-    },
-  });
-  if (claude) io.stdout(JSON.stringify(postToolUseOutput(result)) + "\n");
-  else io.stderr(result.message + "\n");
-  return claude || result.status !== "refused" ? EXIT.ok : BLOCK;
-}
-
-/** Claude Code's PreToolUse answer: always exit 0, the decision in the JSON. */
-export function claudeAnswer(a: { decision: "allow" | "deny" | "ask"; reason: string; rule?: string }): string {
-  const reason = a.decision === "deny" && a.rule ? `plangate: ${a.reason} [${a.rule}]` : `plangate: ${a.reason}`;
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: a.decision, permissionDecisionReason: reason } }) + "\n";
-}
-
-/** Claude Code's PermissionRequest answer (a deny). */
-function claudePermissionDeny(message: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: `plangate: ${message}` } } }) + "\n";
-}
+export { claudeAnswer } from "../hook-answer.js";
 
 interface HookFlags {
   state?: string;
@@ -183,90 +100,30 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--host <name|file>", "agent host profile for plan mode's plans (ExitPlanMode); a run uses the profile it was approved for (default: the policy's host, else generic)")
     .action(
       wrap(async (flags: HookFlags) => {
-        const claude = flags.output === "claude";
-        // Every path out of here but an explicit allow (or ask) is a block: a crash must never read as "allow".
-        let spoken = false;
-        const answer = (a: Answer): number => {
-          // One answer only: a decision that lands after the timeout's deny is not printed.
-          if (spoken) return BLOCK;
-          spoken = true;
-          if (claude) {
-            io.stdout(claudeAnswer(a));
-            return EXIT.ok;
-          }
-          if (a.decision === "allow") return EXIT.ok;
-          const why = a.decision === "ask" ? `${a.reason} (the exit-code answer cannot ask the person; use --output claude)` : a.reason;
-          io.stderr(`plangate guard: blocked: ${why} [${a.rule ?? "guard-failure"}]\n`);
-          return BLOCK;
-        };
-        let timer: NodeJS.Timeout | undefined;
-        try {
-          const ms = Number(flags.timeout);
-          if (!Number.isInteger(ms) || ms <= 0) throw new GuardStateError(`--timeout must be a positive whole number of milliseconds, not "${flags.timeout}"`);
-          const expired = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new GuardStateError(`no decision within ${ms} ms`)), ms);
-          });
-          const decide = async (): Promise<number> => {
-            const legacy = statePath(flags.state, io);
-            if (legacy !== undefined && !storeNamed(flags)) {
-              // The single-file state of plangate 0.1 (deprecated): one run, no sessions.
-              const max = maxInputBytesOf(readState(legacy));
-              const input = parseHookInput(await io.readStdin(max), max);
-              if (input.event !== "PreToolUse") return other(input);
-              const refusal = await hookCall(legacy, { tool: input.tool!, args: input.args! }, io.now());
-              return answer(refusal === undefined ? { decision: "allow", reason: "the next approved step" } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
-            }
-            let policy: Policy | undefined;
-            const loadOnce = async () => (policy ??= await policyFor(flags.policy, io));
-            const dir = await storeFrom(flags, storeNamed(flags) ? undefined : await loadOnce(), io);
-            try {
-              const max = policy?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES;
-              const bytes = await io.readStdin(max);
-              const input = parseHookInput(bytes, max);
-              if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
-                spoken = true;
-                return planMode(input, dir, flags, claude, io);
-              }
-              if (input.event === "SubagentStart" || input.event === "SubagentStop") {
-                const r = await subagentEvent(dir, { event: input.event as "SubagentStart" | "SubagentStop", session: input.session, agentId: input.agentId, agentType: input.agentType }, io.now());
-                // Neither event is refused (a start cannot be, a blocked stop keeps the subagent running): the run denies its calls instead.
-                if (r.diagnostic) io.stderr(`plangate guard: ${input.event}: ${r.diagnostic.message} [${r.diagnostic.rule}]\n`);
-                spoken = true;
-                return EXIT.ok;
-              }
-              if (input.event !== "PreToolUse") return other(input);
-              const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
-              const a = await decideHook(dir, call, { now: io.now(), mode: claude ? "claude" : "exit", noRunPolicy: loadOnce });
-              return answer(a);
-            } finally {
-              await closeStore(dir);
-            }
-          };
-          const other = (input: HookInput): number => {
-            const o = otherEvent(input);
-            if (o.decision === "ignore") {
-              io.stderr(o.reason + "\n");
-              return EXIT.ok;
-            }
-            if (claude && input.event === "PermissionRequest") {
-              io.stdout(claudePermissionDeny(o.reason));
-              return EXIT.ok;
-            }
-            if (claude && input.event !== "PreToolUse") {
-              // The generic form every event reads: a block with the reason.
-              io.stdout(JSON.stringify({ decision: "block", reason: `plangate: ${o.reason} [guard-failure]` }) + "\n");
-              spoken = true;
-              return EXIT.ok;
-            }
-            return answer({ decision: "deny", reason: o.reason, rule: "guard-failure" });
-          };
-          return await Promise.race([decide(), expired]);
-        } catch (err) {
-          const rule = err instanceof HookInputError ? err.rule : "guard-failure";
-          return answer({ decision: "deny", reason: (err as Error)?.message ?? String(err), rule });
-        } finally {
-          clearTimeout(timer);
-        }
+        const legacy = statePath(flags.state, io);
+        let loaded: Promise<LoadedPolicy> | undefined;
+        const policy = () => (loaded ??= policyFor(flags.policy, io));
+        const r = await answerHook((max) => io.readStdin(max), {
+          output: flags.output,
+          timeoutMs: flags.timeout,
+          now: io.now,
+          cwd: io.cwd,
+          env: io.env,
+          policy,
+          // With --state-dir the policy is read only when a decision needs it (a session with no run, plan mode).
+          store: async () => {
+            // --store / --state-dir: the policy is not needed to find the store (or the input limit).
+            const p = storeNamed(flags) ? undefined : (await policy()).policy;
+            const dir = await storeFrom(flags, p, io);
+            const planDir = async () => (typeof dir === "string" ? dir : stateDirFrom(undefined, p ?? (await policy()).policy, io));
+            return { dir, planDir, maxInputBytes: p?.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES, close: () => closeStore(dir) };
+          },
+          ...(flags.host !== undefined ? { host: flags.host } : {}),
+          ...(legacy !== undefined && !storeNamed(flags) ? { legacyState: legacy } : {}),
+        });
+        if (r.stdout) io.stdout(r.stdout);
+        if (r.stderr) io.stderr(r.stderr);
+        return r.code;
       }),
     );
 
@@ -441,7 +298,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
     );
 
   async function runDir(flags: RunFlags): Promise<string | Store> {
-    return storeFrom(flags, storeNamed(flags) ? undefined : await policyFor(flags.policy, io), io);
+    return storeFrom(flags, storeNamed(flags) ? undefined : (await policyFor(flags.policy, io)).policy, io);
   }
   for (const cmd of guard.commands) cmd.exitOverride().configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) }).allowExcessArguments(false);
 }

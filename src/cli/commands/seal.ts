@@ -8,6 +8,7 @@ import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
+import type { Policy } from "../../policy/types.js";
 import { CliError, type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
 
@@ -76,6 +77,37 @@ function checkWriteFlags(file: string, flags: WriteFlags): void {
   if (flags.inPlace && file === "-") throw new UsageError("--in-place needs a file, not standard input");
 }
 
+/** One file's entry of `plangate hash -o json`: its plan hash and raw SHA-256, or the diagnostics that stop it. */
+export async function hashResult(
+  file: string,
+  input: Uint8Array | Diagnostic,
+  options: { now: () => Date; policy?: Policy },
+): Promise<{ ok: boolean; planHash?: string; diagnostics: Diagnostic[]; result: Record<string, unknown> }> {
+  let diagnostics: Diagnostic[] = [];
+  let report: PlanReport | undefined;
+  if (!(input instanceof Uint8Array)) diagnostics = [input];
+  else {
+    report = await validatePlan(input, { file, now: options.now, ...(options.policy ? { policy: options.policy } : {}) });
+    const readErrors = report.diagnostics.filter((d) => d.rule === "parse-error" || d.rule === "limit-exceeded");
+    if (report.planHash === undefined || readErrors.length > 0) diagnostics = readErrors.length ? readErrors : report.diagnostics;
+  }
+  const ok = diagnostics.length === 0 && report?.planHash !== undefined;
+  const r: Record<string, unknown> = { file, dialect: report?.dialect ?? null, valid: ok };
+  if (ok) {
+    r.planHash = report!.planHash;
+    r.fileSha256 = sha256Hex(input as Uint8Array);
+  }
+  r.diagnostics = diagnostics.map((d) => diagnosticJson({ ...d, file }));
+  return { ok, diagnostics, result: r, ...(ok ? { planHash: report!.planHash! } : {}) };
+}
+
+/** The `plangate hash -o json` document of some files' results. */
+export function hashDocument(results: readonly Record<string, unknown>[]): string {
+  const valid = results.filter((r) => r.valid === true).length;
+  const errors = results.reduce((n, r) => n + (r.diagnostics as { severity: string }[]).filter((d) => d.severity === "error").length, 0);
+  return JSON.stringify({ version: 1, results, summary: { files: results.length, valid, errors, warnings: 0 } }, null, 2) + "\n";
+}
+
 /** `plangate hash <file...>`. */
 export function registerHash(program: Command, io: CliIO, wrap: Wrap): void {
   program
@@ -90,32 +122,16 @@ export function registerHash(program: Command, io: CliIO, wrap: Wrap): void {
         let failed = 0;
         for (const file of files) {
           const input = await readInput(file, io);
-          let diagnostics: Diagnostic[] = [];
-          let report: PlanReport | undefined;
-          if (!(input instanceof Uint8Array)) diagnostics = [input];
-          else {
-            report = await validatePlan(input, { file, now: io.now });
-            const readErrors = report.diagnostics.filter((d) => d.rule === "parse-error" || d.rule === "limit-exceeded");
-            if (report.planHash === undefined || readErrors.length > 0) diagnostics = readErrors.length ? readErrors : report.diagnostics;
-          }
-          const ok = diagnostics.length === 0 && report?.planHash !== undefined;
-          if (!ok) failed++;
-          const r: Record<string, unknown> = { file, dialect: report?.dialect ?? null, valid: ok };
-          if (ok) {
-            r.planHash = report!.planHash;
-            r.fileSha256 = sha256Hex(input as Uint8Array);
-          }
-          r.diagnostics = diagnostics.map((d) => diagnosticJson({ ...d, file }));
-          results.push(r);
+          const h = await hashResult(file, input, { now: io.now });
+          if (!h.ok) failed++;
+          results.push(h.result);
           if (flags.output !== "json") {
-            if (ok) lines.push(files.length === 1 ? report!.planHash! : `${report!.planHash}  ${file}`);
-            else printDiagnostics(io, file, diagnostics, "text");
+            if (h.ok) lines.push(files.length === 1 ? h.planHash! : `${h.planHash}  ${file}`);
+            else printDiagnostics(io, file, h.diagnostics, "text");
           }
         }
-        if (flags.output === "json") {
-          const errors = results.reduce((n, r) => n + (r.diagnostics as { severity: string }[]).filter((d) => d.severity === "error").length, 0);
-          io.stdout(JSON.stringify({ version: 1, results, summary: { files: files.length, valid: files.length - failed, errors, warnings: 0 } }, null, 2) + "\n");
-        } else if (lines.length > 0) io.stdout(lines.join("\n") + "\n");
+        if (flags.output === "json") io.stdout(hashDocument(results));
+        else if (lines.length > 0) io.stdout(lines.join("\n") + "\n");
         return failed === 0 ? EXIT.ok : EXIT.rejected;
       }),
     );

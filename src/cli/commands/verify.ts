@@ -6,14 +6,15 @@ import { GuardStateError } from "../../store/errors.js";
 import { FileStore } from "../../store/file.js";
 import { closeStore, storeFrom, storeNamed } from "../store-flag.js";
 import { isConsumed } from "../../approval/state.js";
-import { verifyApproval } from "../../approval/verify.js";
+import type { TrustedKey } from "../../approval/keys.js";
+import { type VerifyResult, verifyApproval } from "../../approval/verify.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { ResultEntry } from "../../formatters/json.js";
 import { profileHash } from "../../host/profile.js";
 import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
 import { printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 interface VerifyFlags extends PlanFlags {
@@ -24,6 +25,31 @@ interface VerifyFlags extends PlanFlags {
   store?: string;
   stateDir?: string;
   output: string;
+}
+
+/** Checks an approval against a plan's hash under the policy, tools and host in force. */
+export function checkApproval(
+  approval: Uint8Array,
+  planHash: string | undefined,
+  o: { setup: Setup; trustedKeys: TrustedKey[]; allowUnsigned: boolean; now: Date; consumed?: string | undefined },
+): VerifyResult {
+  const consumed = o.consumed;
+  return verifyApproval(approval, {
+    planHash,
+    workspace: o.setup.policy.workspace,
+    policyHash: o.setup.policyHash,
+    toolsHash: toolsHash(o.setup.tools),
+    trustedKeys: o.trustedKeys,
+    allowUnsigned: o.allowUnsigned,
+    now: o.now,
+    host: { name: o.setup.host.name, hash: profileHash(o.setup.host) },
+    isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
+  });
+}
+
+/** What `verify -o json` adds to the diagnostics: the record and the key that signed it. */
+export function verifyExtra(result: VerifyResult): Record<string, unknown> {
+  return { record: result.record ?? null, keyid: result.key?.keyid ?? null };
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -90,17 +116,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
               continue;
             }
             const own = setupForFile(setup, resolve(io.cwd, file), io);
-            const result = verifyApproval(approval, {
-              planHash: hash,
-              workspace: own.policy.workspace,
-              policyHash: own.policyHash,
-              toolsHash: toolsHash(own.tools),
-              trustedKeys,
-              allowUnsigned: flags.allowUnsigned === true,
-              now: io.now(),
-              host: { name: own.host.name, hash: profileHash(own.host) },
-              isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
-            });
+            const result = checkApproval(approval, hash, { setup: own, trustedKeys, allowUnsigned: flags.allowUnsigned === true, now: io.now(), consumed });
             if (store !== undefined && result.record?.single_use === true) {
               try {
                 if (await store.isConsumed(result.record.nonce)) {
@@ -113,7 +129,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
               }
             }
             const r = result.record;
-            entries.push({ file, valid: result.ok, extra: { ...extra, planHash: hash, record: r ?? null, keyid: result.key?.keyid ?? null }, diagnostics: result.diagnostics });
+            entries.push({ file, valid: result.ok, extra: { ...extra, planHash: hash, ...verifyExtra(result) }, diagnostics: result.diagnostics });
             if (result.ok && r)
               lines.push(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
           }

@@ -1,0 +1,31 @@
+import type { Command } from "commander";
+import { type CliIO, EXIT } from "../io.js";
+import type { Wrap } from "../main.js";
+import { type PlanFlags, resolveSetup } from "../setup.js";
+
+/** `plangate mcp`: the MCP tools over standard input and output (the SDK is loaded by this command only). */
+export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
+  program
+    .command("mcp")
+    .description("serve plangate's MCP tools on standard input/output: validate_plan, plan_hash, explain_rule, list_allowed_tools, check_return (no approval)")
+    .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
+    .option("--no-policy", "use the built-in defaults: read no policy file")
+    .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
+    .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
+    .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
+    .action(
+      wrap(async (flags: PlanFlags) => {
+        const setup = await resolveSetup(flags, io);
+        const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([import("../../service/mcp.js"), import("@modelcontextprotocol/sdk/server/stdio.js")]);
+        const server = await createMcpServer({ setup, now: io.now, cwd: io.cwd });
+        const transport = new StdioServerTransport();
+        // Standard output is the protocol's channel: nothing else is written to it until the client leaves.
+        await new Promise<void>((done) => {
+          server.onclose = () => done();
+          process.stdin.once("end", () => void server.close());
+          void server.connect(transport);
+        });
+        return EXIT.ok;
+      }),
+    );
+}

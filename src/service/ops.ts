@@ -1,0 +1,163 @@
+import type { TrustedKey } from "../approval/keys.js";
+import { hashDocument, hashResult } from "../cli/commands/seal.js";
+import { resultsJson } from "../formatters/json.js";
+import { checkApproval, verifyExtra } from "../cli/commands/verify.js";
+import type { Setup } from "../cli/setup.js";
+import { registryFromNames } from "../core/tools.js";
+import { DIALECT_IDS, type DialectId } from "../core/plan.js";
+import { validatePlan } from "../engine.js";
+import { formatJson } from "../formatters/json.js";
+import { HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
+import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolvePolicy } from "../node/policy.js";
+import { planHash } from "../ops/hash.js";
+import { defaultPolicy } from "../policy/defaults.js";
+import { parseJson } from "../syntax/json.js";
+
+/*
+ * POST /v1/validate, /v1/hash, /v1/verify: one plan's text in a JSON request, the CLI's `--output json`
+ * document of that command out (the same formatter). The workspace is always the server's; a request
+ * never names a file of the server to read.
+ */
+
+export type OpName = "validate" | "hash" | "verify";
+
+/** A request the server will not serve: an HTTP status and an error document's code. */
+export class OpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OpContext {
+  /** The server's policy, tools, host and policy hash. */
+  setup: Setup;
+  trustedKeys: TrustedKey[];
+  now: () => Date;
+  cwd: string;
+  timeoutMs: number;
+}
+
+const FIELDS: Record<OpName, { required: string[]; optional: string[] }> = {
+  validate: { required: ["text", "file"], optional: ["dialect", "policy"] },
+  hash: { required: ["text", "file"], optional: ["policy"] },
+  verify: { required: ["text", "file", "approval"], optional: [] },
+};
+
+/** Reads and checks a request: strict JSON (no duplicate keys), an object with the operation's string members. */
+export function parseRequest(name: OpName, bytes: Uint8Array): Record<string, string> {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new OpError(400, "bad-request", "the request body is not UTF-8");
+  }
+  const doc = parseJson(text, { maxStringLength: bytes.byteLength });
+  const issue = doc.issues[0];
+  if (issue) {
+    const pos = doc.lines.position(issue.start);
+    throw new OpError(400, "bad-request", `the request body at ${pos.line}:${pos.column}: ${issue.message} [${issue.rule}]`);
+  }
+  const v = doc.value;
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new OpError(400, "bad-request", "the request body is not a JSON object");
+  const { required, optional } = FIELDS[name];
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (!required.includes(k) && !optional.includes(k)) throw new OpError(400, "bad-request", `unknown member "${k.slice(0, 100)}" in a /v1/${name} request (members: ${[...required, ...optional].join(", ")})`);
+    if (typeof x !== "string") throw new OpError(400, "bad-request", `the request's ${k} is not a string`);
+    out[k] = x;
+  }
+  for (const k of required) if (out[k] === undefined) throw new OpError(400, "bad-request", `the /v1/${name} request has no ${k}`);
+  const file = out.file!;
+  // The file name is a label and picks the reader by its extension; it is never opened.
+  if (file === "" || file.length > 1024 || /[\u0000-\u001f\u007f]/.test(file)) throw new OpError(400, "bad-request", "the request's file must be a name of 1 to 1024 characters, without control characters");
+  if (out.dialect !== undefined && !DIALECT_IDS.includes(out.dialect as DialectId)) throw new OpError(400, "bad-request", `unknown dialect "${out.dialect.slice(0, 100)}" (dialects: ${DIALECT_IDS.join(", ")})`);
+  return out;
+}
+
+/** Members of a policy that name files or folders: a request's policy may not make the server read one. */
+const FILE_MEMBERS: readonly (readonly string[])[] = [["workspace"], ["tools", "allowFile"], ["tools", "registry"], ["delegation", "registry"], ["approval", "trustedKeys"], ["approval", "key"], ["guard", "stateDir"]];
+
+/** A request's inline policy, resolved in the server's workspace; it may name no file of the server. */
+export async function inlineSetup(text: string, ctx: OpContext): Promise<Setup> {
+  let parsed;
+  try {
+    parsed = await parsePolicyText(text, "request policy");
+  } catch (err) {
+    if (err instanceof PolicyError) throw new OpError(400, "bad-policy", err.message);
+    throw err;
+  }
+  for (const path of FILE_MEMBERS) {
+    let v: unknown = parsed;
+    for (const k of path) v = (v as Record<string, unknown> | undefined)?.[k];
+    if (v !== undefined) throw new OpError(400, "bad-policy", `request policy: ${path.join(".")} names a file or folder of the server, which a request's policy may not (the workspace is the server's)`);
+  }
+  if (parsed.host !== undefined && /[/\\]|\.json$/.test(parsed.host)) throw new OpError(400, "bad-policy", "request policy: host must be a built-in profile name (claude-code, generic), not a file");
+  const workspace = ctx.setup.policy.workspace;
+  const policy = resolvePolicy(parsed, workspace, workspace, "(request)");
+  policy.workspace = workspace;
+  let host;
+  try {
+    host = loadProfile(policy.host ?? "generic", ctx.cwd);
+  } catch (err) {
+    if (err instanceof HostProfileError) throw new OpError(400, "bad-policy", `request policy: host: ${err.message}`);
+    throw err;
+  }
+  const hostTools = profileAllowList(host);
+  const tools = policyTools(policy) ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${host.name} host profile`) : undefined);
+  return { policy, tools, policyHash: resolvedPolicyHash(policy, host), host };
+}
+
+/** Runs one operation: the CLI's JSON document and its exit code (0 accepted, 1 rejected). */
+export async function handleOp(name: OpName, bytes: Uint8Array, ctx: OpContext): Promise<{ body: string; exit: number }> {
+  const req = parseRequest(name, bytes);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OpError(503, "timeout", `no answer within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+  });
+  try {
+    return await Promise.race([run(name, req, ctx), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function run(name: OpName, req: Record<string, string>, ctx: OpContext): Promise<{ body: string; exit: number }> {
+  const bytes = Buffer.from(req.text!, "utf8");
+  const file = req.file!;
+  if (name === "validate") {
+    const setup = req.policy !== undefined ? await inlineSetup(req.policy, ctx) : ctx.setup;
+    const report = await validatePlan(bytes, {
+      file,
+      policy: setup.policy,
+      tools: setup.tools,
+      now: ctx.now,
+      host: setup.host,
+      ...(req.dialect !== undefined ? { dialect: req.dialect as DialectId } : {}),
+    });
+    // A check that threw is a bug, not a verdict on the plan (the CLI exits 2).
+    const crash = report.internalErrors?.[0];
+    if (crash) throw new OpError(500, "internal", `the ${crash.rule} check failed on ${file} (${crash.message})`);
+    const source = setup.policy.source ?? null;
+    return { body: formatJson([report], { policy: source, policies: [source] }), exit: report.valid ? 0 : 1 };
+  }
+  if (name === "hash") {
+    const policy = req.policy !== undefined ? (await inlineSetup(req.policy, ctx)).policy : undefined;
+    // As `plangate hash`: the default limits unless the request's policy sets its own.
+    const max = (policy ?? defaultPolicy(ctx.cwd)).limits.maxFileBytes;
+    const input =
+      bytes.byteLength > max
+        ? { rule: "limit-exceeded", severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan", expected: max, actual: bytes.byteLength }
+        : bytes;
+    const h = await hashResult(file, input, { now: ctx.now, ...(policy ? { policy } : {}) });
+    return { body: hashDocument([h.result]), exit: h.ok ? 0 : 1 };
+  }
+  const hash = await planHash(bytes, { file });
+  const result = checkApproval(Buffer.from(req.approval!, "utf8"), hash, { setup: ctx.setup, trustedKeys: ctx.trustedKeys, allowUnsigned: false, now: ctx.now() });
+  // As `plangate verify -o json`: the report envelope, one result.
+  const entry = { file, valid: result.ok, extra: { planHash: hash, ...verifyExtra(result) }, diagnostics: result.diagnostics };
+  return { body: JSON.stringify(resultsJson([entry], { policy: ctx.setup.policy.source ?? null }), null, 2) + "\n", exit: result.ok ? 0 : 1 };
+}
