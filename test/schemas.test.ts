@@ -37,7 +37,7 @@ describe("schema drift", () => {
     expect(checkSchemas(committed)).toEqual([]);
   });
   it("the standalone validators in src/generated/ are compiled from the committed schemas (run `node scripts/gen-validators.mjs`)", async () => {
-    const { VALIDATED, generate, moduleName } = (await import("../scripts/gen-validators.mjs")) as unknown as { VALIDATED: string[]; generate(n: string): string; moduleName(n: string): string };
+    const { VALIDATED, generate, moduleName } = await import("../scripts/gen-validators.mjs");
     const { readFileSync } = await import("node:fs");
     for (const name of VALIDATED) expect(readFileSync(new URL(`../src/generated/${moduleName(name)}`, import.meta.url), "utf8"), name).toBe(generate(name));
   });
