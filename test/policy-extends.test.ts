@@ -46,6 +46,32 @@ describe("policy extends", () => {
     expect(policy.rules).toEqual({ "stale-plan": "error", "unknown-key": "error" });
   });
 
+  it("a package as a base: its package.json `plangate` file, else its plangate.yaml, found as Node finds packages", async () => {
+    const root = tree({
+      "node_modules/plangate-config-strict/package.json": JSON.stringify({ name: "plangate-config-strict", plangate: "policy/strict.yaml" }),
+      "node_modules/plangate-config-strict/policy/strict.yaml": "plan:\n  maxAgeDays: 3\n",
+      "node_modules/@org/plangate-config/package.json": JSON.stringify({ name: "@org/plangate-config" }),
+      "node_modules/@org/plangate-config/plangate.yaml": "commands:\n  deny: [curl]\n",
+      "project/plangate.yaml": "extends: [plangate-config-strict, \"@org/plangate-config\"]\nrules:\n  stale-plan: error\n",
+    });
+    const { policy } = await load(join(root, "project"));
+    expect(policy.plan.maxAgeDays).toBe(3);
+    expect(policy.commands.deny).toContain("curl");
+    expect(policy.rules["stale-plan"]).toBe("error");
+  });
+
+  it("refuses a package that is not installed, a name that is neither a file nor a package, and a package policy outside the package", async () => {
+    const missing = tree({ "plangate.yaml": "extends: plangate-config-nowhere\n" });
+    expect(await refusal(missing)).toMatch(/plangate\.yaml:1:10: extends names the package "plangate-config-nowhere", which is not installed/);
+    const odd = tree({ "plangate.yaml": "extends: ../base\n" });
+    expect(await refusal(odd)).toMatch(/extends must name a policy file \(\.yaml, \.yml or \.json\) or a package/);
+    const escape = tree({
+      "node_modules/evil/package.json": JSON.stringify({ name: "evil", plangate: "../../secret.yaml" }),
+      "plangate.yaml": "extends: evil\n",
+    });
+    expect(await refusal(escape)).toMatch(/must be a \.yaml, \.yml or \.json file inside the package/);
+  });
+
   it("a base may itself extend; a diamond reads the shared base twice and is no cycle", async () => {
     const root = tree({
       "d.yaml": "plan:\n  maxAgeDays: 1\n",
@@ -108,7 +134,7 @@ describe("policy extends", () => {
 
   it("a base is a policy file read with the bounded reader and checked as a policy: /etc/passwd, a device, a folder, a huge file are refused", async () => {
     const root = tree({ "plangate.yaml": "extends: /etc/passwd\n" });
-    expect(await refusal(root)).toMatch(/plangate\.yaml:1:10: extends must name a policy file \(\.yaml, \.yml or \.json\), not "\/etc\/passwd"/);
+    expect(await refusal(root)).toMatch(/plangate\.yaml:1:10: extends must name a policy file \(\.yaml, \.yml or \.json\) or a package \(name or @scope\/name\), not "\/etc\/passwd"/);
     // Spelt as a policy file through a link: read, and refused as a policy (not an object of known keys).
     const linked = tree({ "plangate.yaml": "extends: passwd.yaml\n" });
     symlinkSync("/etc/passwd", join(linked, "passwd.yaml"));

@@ -1,4 +1,5 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import picomatch from "picomatch";
 import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -202,7 +203,12 @@ async function readPolicyChain(path: string, display: string): Promise<ChainLink
     for (const [i, base] of bases.entries()) {
       const pointer = typeof policy.extends === "string" ? "/extends" : `/extends/${i}`;
       const here = where(doc, display, pointer, false);
-      if (!/\.(ya?ml|json)$/i.test(base)) throw new PolicyError(`${here}: extends must name a policy file (.yaml, .yml or .json), not "${base}"`);
+      if (!/\.(ya?ml|json)$/i.test(base)) {
+        // Not a policy file's name: a package (`plangate-config-strict`, `@org/plangate-config`).
+        const file = packagePolicy(base, dirname(path), here);
+        await visit(file, file, [...stack, { real, display }], here);
+        continue;
+      }
       const next = isAbsolute(base) ? base : join(dirname(display), base);
       await visit(resolve(dirname(path), base), next, [...stack, { real, display }], here);
     }
@@ -210,6 +216,36 @@ async function readPolicyChain(path: string, display: string): Promise<ChainLink
   };
   await visit(path, display, []);
   return links;
+}
+
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
+/**
+ * The policy file of a package named by `extends` (as ESLint resolves shareable configs): the package is
+ * found by Node's resolution from the policy's folder (its node_modules, then the folders above), and its
+ * policy is the file its package.json names in `"plangate"` (a .yaml, .yml or .json path inside the
+ * package), else its plangate.yaml.
+ */
+function packagePolicy(name: string, folder: string, at: string): string {
+  if (!PACKAGE_NAME.test(name))
+    throw new PolicyError(`${at}: extends must name a policy file (.yaml, .yml or .json) or a package (name or @scope/name), not "${name}"`);
+  let manifest: string;
+  try {
+    manifest = createRequire(join(folder, "plangate.yaml")).resolve(`${name}/package.json`);
+  } catch {
+    throw new PolicyError(`${at}: extends names the package "${name}", which is not installed where this policy is (npm install --save-dev ${name})`);
+  }
+  const root = dirname(manifest);
+  let field: unknown;
+  try {
+    field = (JSON.parse(readConfigText(manifest)) as { plangate?: unknown }).plangate;
+  } catch (err) {
+    throw new PolicyError(`${at}: the package.json of "${name}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (field === undefined) return join(root, "plangate.yaml");
+  if (typeof field !== "string" || !/\.(ya?ml|json)$/i.test(field) || isAbsolute(field) || field.split(/[\\/]/).includes(".."))
+    throw new PolicyError(`${at}: the package "${name}" names its policy as ${JSON.stringify(field)} in package.json "plangate"; it must be a .yaml, .yml or .json file inside the package`);
+  return join(root, field);
 }
 
 /** The policy's JSON Schema, generated from its typebox definition and shipped in schemas/. */

@@ -115,7 +115,7 @@ export const PolicyFileSchema = Type.Object(
         [Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 16 })],
         {
           description:
-            "Base policy file(s) (.yaml, .yml or .json), relative to this file's folder, merged in order before this file (later wins; lists merge as they do over the defaults). A base may extend others, at most 8 deep; cycles are refused.",
+            "Base policies merged in order before this file (later wins; lists merge as they do over the defaults): a policy file (.yaml, .yml or .json, relative to this file's folder) or an installed package (`name` or `@scope/name`: the file its package.json names in `plangate`, else its plangate.yaml). A base may extend others, at most 8 deep; cycles are refused.",
         },
       ),
     ),
