@@ -1,2 +1,2 @@
 /** The package version, reported in approval records and SARIF. */
-export const VERSION = "0.1.0";
+export const VERSION = "0.2.0";

@@ -44,7 +44,7 @@ describe("approve → verify → guarded execution", () => {
     const env = JSON.parse(a.approval);
     expect(env.payloadType).toBe("application/vnd.plangate.approval+json");
     const record = JSON.parse(Buffer.from(env.payload, "base64").toString("utf8"));
-    expect(record).toMatchObject({ status: "approved", validator: "plangate 0.1.0", scope: a.workspace, validated_at: NOW.toISOString(), single_use: true, steps: 3 });
+    expect(record).toMatchObject({ status: "approved", validator: "plangate 0.2.0", scope: a.workspace, validated_at: NOW.toISOString(), single_use: true, steps: 3 });
     expect(record.expires_at).toBe("2026-11-22T13:00:00.000Z");
     expect(record.plan_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const v = await cli(["verify", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--trusted-keys", a.approverKeys], { cwd: a.workspace });
