@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { HookInputError } from "../approval/hook.js";
 import { stateDirProblem } from "../approval/runs.js";
+import type { Store } from "../store/types.js";
 import { answerHook, claudeDeny, type HookOutput } from "../cli/hook-answer.js";
 import type { Setup } from "../cli/setup.js";
 import type { LoadedPolicy } from "../node/policy.js";
@@ -25,8 +26,10 @@ export interface ServiceOptions {
   loaded: LoadedPolicy;
   /** The same policy resolved for validate and verify (tools, host, policy hash). */
   setup: Setup;
-  /** The state directory: the only store (runs, audit trails, consumed approvals). */
+  /** The state directory: the store (runs, audit trails, consumed approvals) unless `store` is given; plan mode's plan files in any case. */
   stateDir: string;
+  /** A shared store (PostgreSQL) holding the runs, audit trails and consumed approvals; closed with the service. */
+  store?: Store;
   /** `--host` for plan mode's plans. */
   host?: string;
   /** The bearer token every request must carry; without one the server answers loopback clients only. */
@@ -151,8 +154,16 @@ export function createService(o: ServiceOptions): Service {
     return undefined;
   }
 
-  function health(): { ok: boolean; problems: string[] } {
+  async function health(): Promise<{ ok: boolean; problems: string[] }> {
     const problems: string[] = [];
+    if (o.store) {
+      // The database must answer: every decision denies while it does not.
+      try {
+        await o.store.isConsumed("0".repeat(32));
+      } catch (err) {
+        problems.push(`the store ${o.store.location} does not answer (${(err as Error).message})`);
+      }
+    }
     const overlap = stateDirProblem(o.stateDir, o.loaded.policy.workspace);
     if (overlap) problems.push(overlap);
     try {
@@ -192,7 +203,7 @@ export function createService(o: ServiceOptions): Service {
             cwd: o.cwd,
             env: o.env,
             policy: async () => o.loaded,
-            store: async () => ({ dir: o.stateDir, planDir: async () => o.stateDir, maxInputBytes: maxHook }),
+            store: async () => ({ dir: o.store ?? o.stateDir, planDir: async () => o.stateDir, maxInputBytes: maxHook }),
             ...(o.host !== undefined ? { host: o.host } : {}),
           },
         );
@@ -262,8 +273,8 @@ export function createService(o: ServiceOptions): Service {
         send(res, 200, metrics.text(), "text/plain; version=0.0.4; charset=utf-8");
         return [path, 200];
       }
-      const h = health();
-      send(res, h.ok ? 200 : 503, JSON.stringify({ ok: h.ok, stateDir: o.stateDir, ...(h.ok ? {} : { problems: h.problems }) }) + "\n");
+      const h = await health();
+      send(res, h.ok ? 200 : 503, JSON.stringify({ ok: h.ok, stateDir: o.stateDir, ...(o.store ? { store: o.store.location } : {}), ...(h.ok ? {} : { problems: h.problems }) }) + "\n");
       return [path, h.ok ? 200 : 503];
     }
     if (path === "/v1/validate" || path === "/v1/hash" || path === "/v1/verify") {
@@ -311,10 +322,12 @@ export function createService(o: ServiceOptions): Service {
           done(server.address() as AddressInfo);
         });
       }),
-    close: () =>
-      new Promise((done) => {
+    close: async () => {
+      await new Promise<void>((done) => {
         server.close(() => done());
         server.closeAllConnections();
-      }),
+      });
+      await o.store?.close();
+    },
   };
 }

@@ -333,7 +333,7 @@ describe("--store on the command line", () => {
     const url = dbUrl!;
     const started = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--store", url, "--trusted-keys", k.keys.publicFile, "--session", "cli-s", "-o", "json"], { cwd: k.workspace });
     expect(started.code, started.stderr).toBe(0);
-    const { run } = JSON.parse(started.stdout) as { run: string };
+    const run = (JSON.parse(started.stdout) as { results: { run: string }[] }).results[0]!.run;
     const again = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--store", url, "--trusted-keys", k.keys.publicFile, "-o", "json"], { cwd: k.workspace });
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/approval-consumed/);

@@ -8,11 +8,13 @@ import type { Wrap } from "../main.js";
 import { resolveSetup } from "../setup.js";
 import { trustedKeysFrom } from "./approval-common.js";
 import { stateDirFrom } from "./guard.js";
+import { storeFrom } from "../store-flag.js";
 
 interface ServeFlags {
   listen: string;
   policy?: string | false;
   stateDir?: string;
+  store?: string;
   tokenFile?: string;
   host?: string;
   trustedKeys?: string;
@@ -60,6 +62,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--state-dir <dir>", "state directory of runs, audit trails and consumed approvals (default: the policy's guard.stateDir, else $XDG_STATE_HOME/plangate)")
+    .option("--store <url>", "shared store for runs, audit trails and consumed approvals: file:DIR (the same as --state-dir DIR) or postgres://… (default: the policy's store, else the state directory)")
     .option("--token-file <file>", "require `Authorization: Bearer TOKEN` on every request, TOKEN being this file's content (mode 600)")
     .option("--host <name|file>", "agent host profile for plan mode's plans and validation (default: the policy's host, else generic)")
     .option("--trusted-keys <path>", "keys /v1/verify trusts: a public key file or folder (default: the policy's approval.trustedKeys)")
@@ -83,7 +86,10 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           throw err;
         }
         const setup = await resolveSetup({ ...(flags.policy !== undefined ? { policy: flags.policy } : {}), ...(flags.host !== undefined ? { host: flags.host } : {}) }, io);
-        const stateDir = stateDirFrom(flags.stateDir, loaded.policy, io);
+        // A shared store (postgres://) holds the runs; plan mode's plan files stay in the local state directory.
+        const chosen = await storeFrom(flags, loaded.policy, io);
+        const shared = typeof chosen === "string" ? undefined : chosen;
+        const stateDir = typeof chosen === "string" ? chosen : stateDirFrom(undefined, loaded.policy, io);
         const problem = stateDirProblem(stateDir, loaded.policy.workspace);
         if (problem) throw new UsageError(problem);
         try {
@@ -95,6 +101,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           loaded,
           setup,
           stateDir,
+          ...(shared ? { store: shared } : {}),
           trustedKeys: trustedKeysFrom(flags.trustedKeys, loaded.policy, io),
           cwd: io.cwd,
           env: io.env,
@@ -113,7 +120,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           throw new UsageError(`cannot listen on ${flags.listen} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
         }
         const shown = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
-        io.stderr(`plangate serve: listening on http://${shown}:${bound.port} (state directory ${stateDir}${token !== undefined ? ", bearer token required" : ", loopback clients only"})\n`);
+        io.stderr(`plangate serve: listening on http://${shown}:${bound.port} (${shared ? `store ${shared.location}, plan files in ${stateDir}` : `state directory ${stateDir}`}${token !== undefined ? ", bearer token required" : ", loopback clients only"})\n`);
         await new Promise<void>((done) => {
           const stop = () => {
             process.off("SIGINT", stop);

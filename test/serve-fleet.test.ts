@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { approvalKit, PLAN } from "./approval-kit.js";
+import { cli } from "./cli-io.js";
+
+/*
+ * A fleet: four `plangate serve` processes on one PostgreSQL store answer 200 racing hook calls for one
+ * run. Each approved step is allowed exactly once, in order, by whichever server decided it, and the
+ * run's audit trail in the database verifies.
+ */
+
+const DB = process.env.PLANGATE_TEST_DATABASE_URL;
+const bin = join(import.meta.dirname, "../bin/plangate.js");
+const built = existsSync(join(import.meta.dirname, "../dist/service/server.js"));
+if (!DB) console.warn("serve fleet test: PLANGATE_TEST_DATABASE_URL is not set, so it is skipped (.ci/run starts a server and sets it)");
+
+let dbUrl: string | undefined;
+const servers: ChildProcess[] = [];
+
+async function admin<T>(fn: (sql: (q: string) => Promise<unknown>) => Promise<T>): Promise<T> {
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(DB!, { max: 1, onnotice: () => {} });
+  try {
+    return await fn((q) => sql.unsafe(q));
+  } finally {
+    await sql.end();
+  }
+}
+
+beforeAll(async () => {
+  if (!DB || !built) return;
+  const name = `plangate_fleet_${process.pid}_${Date.now().toString(36)}`;
+  await admin((sql) => sql(`CREATE DATABASE ${name}`));
+  const u = new URL(DB);
+  u.pathname = `/${name}`;
+  dbUrl = u.toString();
+  const migrated = await cli(["store", "migrate", "--store", dbUrl]);
+  expect(migrated.code, migrated.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  for (const s of servers) s.kill("SIGTERM");
+  if (DB && dbUrl) await admin((sql) => sql(`DROP DATABASE IF EXISTS ${new URL(dbUrl!).pathname.slice(1)} WITH (FORCE)`));
+});
+
+/** Starts `plangate serve` on a free loopback port; resolves with its address once it listens. */
+function serve(cwd: string, env: Record<string, string>): Promise<string> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--store", dbUrl!, "--no-policy", "--no-mcp"], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    servers.push(p);
+    let err = "";
+    p.stderr!.on("data", (c) => {
+      err += c;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (m) done(m[1]!);
+    });
+    p.on("close", (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+function post(url: string, body: string): Promise<string> {
+  return new Promise((done, fail) => {
+    const req = request(url + "/v1/hooks/claude-code", { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+      let text = "";
+      res.on("data", (c) => (text += c));
+      res.on("end", () => done(text));
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+describe.skipIf(!DB || !built)("a fleet of plangate serve processes on one PostgreSQL store", { timeout: 120_000 }, () => {
+  it("200 racing hook calls on four servers take each approved step exactly once, in order, and the audit trail verifies", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const started = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--store", dbUrl!, "--trusted-keys", k.keys.publicFile, "--session", "fleet", "-o", "json"], { cwd: k.workspace });
+    expect(started.code, started.stdout + started.stderr).toBe(0);
+    const run = (JSON.parse(started.stdout) as { results: { run: string }[] }).results[0]!.run;
+    const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "plangate-fleet-state-")) };
+    const urls = await Promise.all([0, 1, 2, 3].map(() => serve(k.workspace, env)));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => {
+        const step = PLAN[i % PLAN.length]!;
+        const body = JSON.stringify({ session_id: "fleet", cwd: k.workspace, hook_event_name: "PreToolUse", tool_name: step.tool, tool_input: step.params });
+        return post(urls[i % urls.length]!, body).then((text) => ({ i, decision: (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision }));
+      }),
+    );
+    const allowed = answers.filter((a) => a.decision === "allow");
+    expect(answers.every((a) => a.decision === "allow" || a.decision === "deny")).toBe(true);
+    // Never more allows than steps, and never one step twice: the allowed calls are steps 1..n in order.
+    expect(allowed.length).toBeGreaterThanOrEqual(1);
+    expect(allowed.length).toBeLessThanOrEqual(PLAN.length);
+    const audit = await cli(["audit", "verify", run, "--store", dbUrl!, "-o", "json"]);
+    expect(audit.code, audit.stdout + audit.stderr).toBe(0);
+    const status = JSON.parse((await cli(["guard", "status", "--store", dbUrl!, "--no-policy", "-o", "json"])).stdout) as { runs: { run: string; step: number }[] };
+    expect(status.runs.find((r) => r.run === run)?.step).toBe(allowed.length);
+    const steps = allowed.map((a) => (a.i % PLAN.length) + 1).sort((a, b) => a - b);
+    expect(steps).toEqual(Array.from({ length: allowed.length }, (_, j) => j + 1));
+  });
+});
