@@ -23,4 +23,8 @@ printf '{"status": "completed", "summary": "Done.", "artifacts": []}\n' > "$tmp/
 status=0
 err="$("$bin" check-return "$tmp/return.json" 2>&1 >/dev/null)" || status=$?
 if [ "$status" != 2 ] || [[ "$err" != *"npm install gpt-tokenizer"* ]]; then echo "check-return without gpt-tokenizer: exit $status, $err" >&2; exit 1; fi
-echo "package: $(basename "${tarball[0]}") installs; plangate $got validates the examples"
+# So is the MCP SDK: plangate mcp says how to install it.
+status=0
+err="$("$bin" mcp </dev/null 2>&1 >/dev/null)" || status=$?
+if [ "$status" != 2 ] || [[ "$err" != *"npm install @modelcontextprotocol/sdk"* ]]; then echo "mcp without @modelcontextprotocol/sdk: exit $status, $err" >&2; exit 1; fi
+echo "package: $(basename "${tarball[0]}") installs ($(du -sh "$tmp/prefix" | cut -f1) with its dependencies); plangate $got validates the examples"

@@ -94,6 +94,31 @@ describe("plangate mcp", () => {
     for (const s of services) await s.close();
   });
 
+  it("without the optional SDK: a missing-dependency error saying how to install it, and /mcp answers 501", async () => {
+    const { createMcpServer, setSdkImporter, SDK_MISSING } = await import("../src/service/mcp.js");
+    const { MissingDependency } = await import("../src/core/missing-dependency.js");
+    const missing = Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: "ERR_MODULE_NOT_FOUND" });
+    const prev = setSdkImporter(async () => {
+      throw missing;
+    });
+    try {
+      const io = { cwd: workspace, env: {}, now: () => NOW } as unknown as CliIO;
+      const setup = await resolveSetup({ policy }, io);
+      const err = await createMcpServer({ setup, now: () => NOW, cwd: workspace }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MissingDependency);
+      expect((err as Error).message).toBe(SDK_MISSING);
+      expect(SDK_MISSING).toContain("npm install @modelcontextprotocol/sdk");
+      const service = createService({ loaded: await loadPolicy({ file: policy, cwd: workspace }), setup, stateDir: join(root, "state"), trustedKeys: [], cwd: workspace, env: {}, now: () => NOW, mcp: true, log: () => undefined });
+      services.push(service);
+      const { port } = await service.listen("127.0.0.1", 0);
+      const r = await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(r.status).toBe(501);
+      expect(await r.json()).toEqual({ version: 1, error: { code: "missing-dependency", message: SDK_MISSING } });
+    } finally {
+      setSdkImporter(prev);
+    }
+  });
+
   it("over streamable HTTP at /mcp of plangate serve, behind the same token", async () => {
     const io = { cwd: workspace, env: {}, now: () => NOW } as unknown as CliIO;
     const token = "k".repeat(40);

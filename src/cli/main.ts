@@ -1,4 +1,4 @@
-import { TokenizerMissing } from "../orchestration/tokens.js";
+import { MissingDependency } from "../core/missing-dependency.js";
 import { Command, CommanderError, Option } from "commander";
 import { CliError, type CliIO, errorDocument, EXIT, wantsJson } from "./io.js";
 import { VERSION } from "../version.js";
@@ -110,7 +110,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         if (json) io.stdout(errorDocument(err.code, err.message));
         return EXIT.usage;
       }
-      if (err instanceof TokenizerMissing) {
+      if (err instanceof MissingDependency) {
         // Not a bug: an optional package the check needs is not installed.
         io.stderr(`plangate: ${err.message}\n`);
         if (json) io.stdout(errorDocument("missing-dependency", err.message));

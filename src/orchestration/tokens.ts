@@ -1,3 +1,4 @@
+import { MissingDependency } from "../core/missing-dependency.js";
 /** Encodings shipped inside gpt-tokenizer (vocabularies included, no download). */
 export const ENCODINGS = ["o200k_base", "o200k_harmony", "cl100k_base", "p50k_base", "p50k_edit", "r50k_base"] as const;
 export type Encoding = (typeof ENCODINGS)[number];
@@ -43,7 +44,7 @@ export function loadTokenCounter(encoding: string): Promise<TokenCounter> {
 }
 
 /** gpt-tokenizer is an optional peer dependency (30 MB of vocabularies): what to do when it is absent. */
-export class TokenizerMissing extends Error {
+export class TokenizerMissing extends MissingDependency {
   constructor(encoding: string) {
     super(
       `counting the summary's tokens (encoding ${encoding}) needs the optional package gpt-tokenizer, which is not installed: run \`npm install gpt-tokenizer\` where plangate is installed (npm install -g gpt-tokenizer for a global plangate), or set returns.maxSummaryTokens: 0 in the policy to leave summaries unmeasured`,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createMcpServer, type McpContext } from "./mcp.js";
+import { createMcpServer, importSdk, type McpContext } from "./mcp.js";
 
 /*
  * /mcp on `plangate serve`: the same tools over MCP's streamable HTTP transport, stateless (a new
@@ -7,7 +7,7 @@ import { createMcpServer, type McpContext } from "./mcp.js";
  * The SDK is loaded on the first /mcp request only.
  */
 export async function mcpHttpHandler(ctx: McpContext & { maxRequestBytes: number }): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const { StreamableHTTPServerTransport } = await importSdk<typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")>("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const error = (res: ServerResponse, status: number, message: string) => {
     if (res.headersSent) return;
     res.writeHead(status, { "content-type": "application/json" });

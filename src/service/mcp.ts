@@ -1,4 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { isModuleNotFound, MissingDependency } from "../core/missing-dependency.js";
 import { hashResult } from "../cli/commands/seal.js";
 import type { Setup } from "../cli/setup.js";
 import { DIALECT_IDS, type DialectId } from "../core/plan.js";
@@ -263,9 +264,36 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
   }
 }
 
+/** Why the MCP tools cannot be served: the SDK is an optional peer dependency. */
+export const SDK_MISSING =
+  "plangate mcp (and /mcp of plangate serve) needs the optional package @modelcontextprotocol/sdk, which is not installed: run `npm install @modelcontextprotocol/sdk` where plangate is installed (npm install -g @modelcontextprotocol/sdk for a global plangate)";
+
+type Importer = (specifier: string) => Promise<unknown>;
+let sdkImporter: Importer = (specifier) => import(specifier);
+
+/** Imports a module of the MCP SDK, or throws MissingDependency saying how to install it. */
+export async function importSdk<T>(specifier: string): Promise<T> {
+  try {
+    return (await sdkImporter(specifier)) as T;
+  } catch (err) {
+    if (isModuleNotFound(err)) throw new MissingDependency(SDK_MISSING);
+    throw err;
+  }
+}
+
+/** Replaces how the SDK is imported (tests: a missing package), returning the previous importer. */
+export function setSdkImporter(next: Importer): Importer {
+  const prev = sdkImporter;
+  sdkImporter = next;
+  return prev;
+}
+
 /** A new MCP server (the SDK's low-level Server) answering tools/list and tools/call. */
 export async function createMcpServer(ctx: McpContext): Promise<Server> {
-  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/index.js"), import("@modelcontextprotocol/sdk/types.js")]);
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    importSdk<typeof import("@modelcontextprotocol/sdk/server/index.js")>("@modelcontextprotocol/sdk/server/index.js"),
+    importSdk<typeof import("@modelcontextprotocol/sdk/types.js")>("@modelcontextprotocol/sdk/types.js"),
+  ]);
   const server = new Server(
     { name: "plangate", version: VERSION },
     { capabilities: { tools: {} }, instructions: "plangate checks agent plans before they run. Validate a plan with validate_plan and revise it by the feedback until it is valid; a person approves it outside this server." },

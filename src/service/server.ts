@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { HookInputError } from "../approval/hook.js";
 import { stateDirProblem } from "../approval/runs.js";
 import type { Store } from "../store/types.js";
+import { MissingDependency } from "../core/missing-dependency.js";
 import { answerHook, claudeDeny, type HookOutput } from "../cli/hook-answer.js";
 import type { Setup } from "../cli/setup.js";
 import type { LoadedPolicy } from "../node/policy.js";
@@ -285,7 +286,14 @@ export function createService(o: ServiceOptions): Service {
       return [path, await op(path.slice(4) as OpName, req, res)];
     }
     if (path === "/mcp" && o.mcp) {
-      mcpHandler ??= await (await import("./mcp-http.js")).mcpHttpHandler({ setup: o.setup, now, cwd: o.cwd, maxRequestBytes: maxRequest });
+      try {
+        mcpHandler ??= await (await import("./mcp-http.js")).mcpHttpHandler({ setup: o.setup, now, cwd: o.cwd, maxRequestBytes: maxRequest });
+      } catch (err) {
+        if (!(err instanceof MissingDependency)) throw err;
+        req.resume();
+        send(res, 501, errorBody("missing-dependency", err.message));
+        return [path, 501];
+      }
       await mcpHandler(req, res);
       return [path, res.statusCode];
     }

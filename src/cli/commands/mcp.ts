@@ -16,7 +16,8 @@ export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
     .action(
       wrap(async (flags: PlanFlags) => {
         const setup = await resolveSetup(flags, io);
-        const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([import("../../service/mcp.js"), import("@modelcontextprotocol/sdk/server/stdio.js")]);
+        const { createMcpServer, importSdk } = await import("../../service/mcp.js");
+        const { StdioServerTransport } = await importSdk<typeof import("@modelcontextprotocol/sdk/server/stdio.js")>("@modelcontextprotocol/sdk/server/stdio.js");
         const server = await createMcpServer({ setup, now: io.now, cwd: io.cwd });
         const transport = new StdioServerTransport();
         // Standard output is the protocol's channel: nothing else is written to it until the client leaves.
