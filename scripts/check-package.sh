@@ -18,6 +18,10 @@ if [ "$got" != "$want" ]; then echo "installed plangate --version says $got, exp
 status=0
 "$bin" validate examples/intake.invalid.json --policy examples/plangate.yaml >/dev/null || status=$?
 if [ "$status" != 1 ]; then echo "the installed plangate exited $status on an invalid plan, expected 1" >&2; exit 1; fi
+# The shell grammar (vendor/) ships with the package: a command line is read by the shell parser.
+printf '{"steps": [{"tool": "run_command", "intent": "list", "arguments": {"command": "ls; rm -rf build"}}]}\n' > "$tmp/command.json"
+out="$("$bin" validate "$tmp/command.json" --no-policy 2>&1)" || true
+if [[ "$out" != *"[multiple-tools]"* ]]; then echo "the installed plangate did not read a command line with the shell parser: $out" >&2; exit 1; fi
 # The tokenizer is an optional peer dependency, not installed with the package: check-return says so.
 printf '{"status": "completed", "summary": "Done.", "artifacts": []}\n' > "$tmp/return.json"
 status=0

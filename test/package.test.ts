@@ -26,6 +26,17 @@ const node = (args: string[]) => {
 };
 
 describe("package", () => {
+  it("the vendored bash grammar is byte for byte the one of the @vscode/tree-sitter-wasm development dependency, as vendor/README.md records", async () => {
+    const { createHash } = await import("node:crypto");
+    const { createRequire } = await import("node:module");
+    const { readFileSync } = await import("node:fs");
+    const vendored = readFileSync(join(import.meta.dirname, "../vendor/tree-sitter-bash.wasm"));
+    const source = readFileSync(createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm"));
+    expect(vendored.equals(source)).toBe(true);
+    const hash = createHash("sha256").update(vendored).digest("hex");
+    expect(readFileSync(join(import.meta.dirname, "../vendor/README.md"), "utf8")).toContain(hash);
+  });
+
   it("names its licence in a LICENSE file that matches package.json", () => {
     expect(pkg.license).toBe("MIT");
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License/);

@@ -30,9 +30,10 @@ export function loadShellReader(): Promise<ShellReader> {
 }
 
 async function load(): Promise<ShellReader> {
-  const [{ Parser, Language }, { createRequire }] = await Promise.all([import("web-tree-sitter"), import("node:module")]);
+  const [{ Parser, Language }, { fileURLToPath }] = await Promise.all([import("web-tree-sitter"), import("node:url")]);
   await Parser.init();
-  const wasm = createRequire(import.meta.url).resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm");
+  // The bash grammar ships in vendor/ (see vendor/README.md): the same path from src/ and from dist/.
+  const wasm = fileURLToPath(new URL("../../../vendor/tree-sitter-bash.wasm", import.meta.url));
   const bash = await Language.load(wasm);
   const parser = new Parser();
   parser.setLanguage(bash);
