@@ -30,7 +30,7 @@ type Text = { type: string; text: string }[];
 /** Lists and calls every tool through a connected client; the SDK client checks each structuredContent against its outputSchema. */
 async function exercise(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(["check_return", "explain_rule", "list_allowed_tools", "plan_hash", "validate_plan"]);
+  expect(tools.map((t) => t.name).sort()).toEqual(["check_delegation", "check_return", "explain_rule", "list_allowed_tools", "plan_hash", "validate_plan"]);
   for (const t of tools) {
     expect(t.inputSchema.type).toBe("object");
     expect(t.outputSchema?.type).toBe("object");
@@ -68,6 +68,13 @@ async function exercise(client: Client): Promise<void> {
   expect(ret.structuredContent).toMatchObject({ valid: true, return: { status: "partial", sessionId: "s1" } });
   const wrong = await client.callTool({ name: "check_return", arguments: { text: JSON.stringify({ status: "completed", summary: "done", artifacts: [], metadata: {}, session_id: "s2" }), sessionId: "s1" } });
   expect((wrong.structuredContent as { valid: boolean }).valid).toBe(false);
+
+  const delegation = await client.callTool({ name: "check_delegation", arguments: { target: "coder", path: ["orchestrator", "planner"] } });
+  expect(delegation.structuredContent).toMatchObject({ valid: true, depth: 2, maxDepth: 3, diagnostics: [] });
+  const cycle = await client.callTool({ name: "check_delegation", arguments: { target: "Planner", path: ["orchestrator", "planner"] } });
+  expect((cycle.structuredContent as { valid: boolean }).valid).toBe(false);
+  const deep = await client.callTool({ name: "check_delegation", arguments: { target: "e", path: ["a", "b", "c", "d"] } });
+  expect((deep.structuredContent as { valid: boolean; depth: number }).valid).toBe(false);
 
   // Unknown tools and arguments are errors the model reads, not crashes; there is no approve tool.
   const approve = await client.callTool({ name: "approve_plan", arguments: { text: VALID } });

@@ -146,6 +146,28 @@ export const TOOLS = [
       required: ["valid", "return", "diagnostics"],
     },
   },
+  {
+    name: "check_delegation",
+    title: "Check a delegation before it starts",
+    description:
+      "Check whether delegating to an agent is safe: the depth it would reach against the policy's delegation.maxDepth, a cycle in the delegation path (names compared case- and separator-insensitively), and the new session id's form. Read-only: it registers no session (the orchestrator does, with plangate check-delegation --register).",
+    inputSchema: {
+      type: "object",
+      properties: {
+        target: { type: "string", minLength: 1, description: "the agent about to be delegated to" },
+        path: { type: "array", items: { type: "string" }, maxItems: 64, description: "the delegation path so far, root first" },
+        depth: { type: "integer", minimum: 0, description: "the depth the orchestrator tracks (wins over the count from path)" },
+        sessionId: { type: "string", description: "the new session's id" },
+      },
+      required: ["target", "path"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: { valid: { type: "boolean" }, depth: { type: "integer" }, maxDepth: { type: "integer" }, diagnostics: { type: "array", items: DIAGNOSTIC } },
+      required: ["valid", "depth", "maxDepth", "diagnostics"],
+    },
+  },
 ] as const;
 
 type ToolName = (typeof TOOLS)[number]["name"];
@@ -258,6 +280,27 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const structured = { valid: result.valid, return: ret, diagnostics: diagnosticsOf(result.diagnostics) };
       const shown = result.diagnostics.map((d) => `${d.severity}: ${d.message} [${d.rule}]${d.hint ? ` (${d.hint})` : ""}`);
       return { structured, text: result.valid && shown.length === 0 ? "the return is valid" : [result.valid ? "the return is valid" : "the return is refused", ...shown].join("\n") };
+    }
+    case "check_delegation": {
+      only(args, ["target", "path", "depth", "sessionId"]);
+      const target = str(args, "target", true)!;
+      const path = args.path;
+      if (!Array.isArray(path) || path.length > 64 || !path.every((a) => typeof a === "string")) throw new ToolError("path must be a list of at most 64 agent names");
+      const depth = args.depth;
+      if (depth !== undefined && (typeof depth !== "number" || !Number.isInteger(depth) || depth < 0)) throw new ToolError("depth must be a whole number of at least 0");
+      const sessionId = str(args, "sessionId", false);
+      const { checkDelegation } = await import("../orchestration/delegation.js");
+      const result = checkDelegation({
+        target,
+        path: path as string[],
+        now: ctx.now(),
+        policy: ctx.setup.policy,
+        ...(depth !== undefined ? { depth: depth as number } : {}),
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      });
+      const structured = { valid: result.valid, depth: result.depth, maxDepth: result.maxDepth, diagnostics: diagnosticsOf(result.diagnostics) };
+      const shown = result.diagnostics.map((d) => `${d.severity}: ${d.message} [${d.rule}]${d.hint ? ` (${d.hint})` : ""}`);
+      return { structured, text: [result.valid ? `the delegation may start (depth ${result.depth} of ${result.maxDepth})` : "the delegation is refused", ...shown].join("\n") };
     }
     default:
       throw new ToolError(`unknown tool "${String(name).slice(0, 100)}" (tools: ${TOOLS.map((t) => t.name).join(", ")})`);

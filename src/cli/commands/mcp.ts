@@ -7,7 +7,7 @@ import { type PlanFlags, resolveSetup } from "../setup.js";
 export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("mcp")
-    .description("serve plangate's MCP tools on standard input/output: validate_plan, plan_hash, explain_rule, list_allowed_tools, check_return (no approval)")
+    .description("serve plangate's MCP tools on standard input/output: validate_plan, plan_hash, explain_rule, list_allowed_tools, check_return, check_delegation (no approval)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
