@@ -7,6 +7,7 @@ import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
 import { loadPolicy } from "../src/node/policy.js";
 import { createService, type Service } from "../src/service/server.js";
+import { loadSigner } from "../src/approval/sign.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";
@@ -446,6 +447,158 @@ describe("plangate serve: validate, hash, verify", () => {
       expect([r.status, JSON.parse(r.body)], String(body).slice(0, 60)).toEqual([status, { version: 1, error: { code, message: expect.stringMatching(message) } }]);
     }
     expect((await call(url, "/v1/validate")).status).toBe(405);
+  });
+});
+
+describe("plangate serve: returns, delegations, runs, approvals", () => {
+  const RETURN = { status: "completed", summary: "Wrote the summary.", artifacts: [], metadata: {}, session_id: "s1" };
+
+  it("/v1/returns answers check-return's --output json for the same return", async () => {
+    const k = kit();
+    const { url } = await serve(k);
+    for (const [file, body, session] of [
+      ["ret.json", JSON.stringify(RETURN), "s1"],
+      ["wrong.json", JSON.stringify(RETURN), "s2"],
+      ["broken.json", "{", undefined],
+    ] as const) {
+      writeFileSync(join(k.workspace, file), body);
+      const r = await call(url, "/v1/returns", JSON.stringify({ text: body, file, ...(session ? { session_id: session } : {}) }));
+      const c = await cli(["check-return", file, "--policy", k.policy, "-o", "json", ...(session ? ["--session-id", session] : [])], { cwd: k.workspace });
+      expect([r.status, r.body, r.headers["x-plangate-exit"]], file).toEqual([200, c.stdout, String(c.code)]);
+    }
+    const bad = await call(url, "/v1/returns", JSON.stringify({ text: "{}", file: "r.json", encoding: "rot13" }));
+    expect([bad.status, JSON.parse(bad.body).error.message]).toEqual([400, expect.stringMatching(/unknown encoding "rot13"/)]);
+    const neg = await call(url, "/v1/returns", JSON.stringify({ text: "{}", file: "r.json", max_summary_tokens: -1 }));
+    expect([neg.status, JSON.parse(neg.body).error.message]).toEqual([400, expect.stringMatching(/max_summary_tokens is not a whole number/)]);
+  });
+
+  it("/v1/delegations checks, registers and releases in the server's store, which the CLI reads too", async () => {
+    const k = kit();
+    const { url } = await serve(k);
+    const post = async (req: Record<string, unknown>) => {
+      const r = await call(url, "/v1/delegations", JSON.stringify(req));
+      return { status: r.status, exit: r.headers["x-plangate-exit"], doc: JSON.parse(r.body) };
+    };
+    const ok = await post({ target: "coder", path: ["orchestrator", "planner"], session_id: "sess-1", register: true });
+    const cliCheck = await cli(["check-delegation", "--target", "coder", "--path", "orchestrator,planner", "--session-id", "sess-2", "--store", `file:${k.dir}`, "-o", "json"], { cwd: k.workspace });
+    expect([ok.status, ok.exit]).toEqual([200, "0"]);
+    expect(ok.doc.results[0].delegation).toEqual({ target: "coder", path: ["orchestrator", "planner"], depth: 2, maxDepth: 3, sessionId: "sess-1", registered: expect.objectContaining({ agent: "coder" }) });
+    expect(Object.keys(ok.doc)).toEqual(Object.keys(JSON.parse(cliCheck.stdout)));
+    // The same id again, from the server or the CLI: taken.
+    const again = await post({ target: "coder", path: ["orchestrator"], session_id: "sess-1", register: true });
+    expect([again.exit, again.doc.results[0].diagnostics.map((d: { rule: string }) => d.rule)]).toEqual(["1", ["session-id-reused"]]);
+    const viaCli = await cli(["check-delegation", "--target", "coder", "--path", "orchestrator", "--session-id", "sess-1", "--store", `file:${k.dir}`, "-o", "json"], { cwd: k.workspace });
+    expect(viaCli.code).toBe(1);
+    // A cycle (names compared as agents), too deep, a comma-separated path as the CLI spells it.
+    expect((await post({ target: "Planner", path: "orchestrator, planner" })).doc.results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["delegation-cycle"]);
+    expect((await post({ target: "e", path: ["a", "b", "c", "d"] })).exit).toBe("1");
+    // Released, the id can be registered again.
+    expect((await post({ session_id: "sess-1", release: true })).doc).toEqual({ version: 1, released: true, session_id: "sess-1", registry: join(k.dir, "registry") });
+    expect((await post({ target: "coder", path: [], session_id: "sess-1", register: true })).exit).toBe("0");
+    for (const [req, message] of [
+      [{ target: "coder", path: [], register: true }, /register needs session_id/],
+      [{ session_id: "sess-1", release: true, register: true }, /cannot be combined/],
+      [{ target: "", path: [] }, /needs target/],
+      [{ target: "coder" }, /needs path/],
+      [{ target: "coder", path: ["a", ""] }, /empty agent name/],
+      [{ target: "coder", path: [], session_id: "../x" }, /not a usable session id/],
+      [{ target: "coder", path: [1] }, /path is not a list of agent names/],
+      [{ target: "coder", path: [], depth: 1.5 }, /depth is not a whole number/],
+      [{ target: "coder", path: [], register: "yes" }, /register is not true or false/],
+    ] as const) {
+      const r = await post(req);
+      expect([r.status, r.doc.error.message], JSON.stringify(req)).toEqual([400, expect.stringMatching(message)]);
+    }
+  });
+
+  it("/v1/runs starts a run from a plan's text and an approval, lists it, and /v1/runs/stop stops it", async () => {
+    const k = kit();
+    const { url } = await serve(k, { trustedKeys: k.trustedKeys });
+    const setup = await resolveSetup({ policy: k.policy }, { cwd: k.workspace } as CliIO);
+    const text = readFileSync(k.planFile, "utf8");
+    const approval = k.sign(await k.record({ policy_hash: setup.policyHash }));
+    const started = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval, session: "s1" }));
+    const doc = JSON.parse(started.body);
+    expect([started.status, started.headers["x-plangate-exit"], doc.summary.valid]).toEqual([200, "0", 1]);
+    const run = doc.results[0];
+    expect(run).toMatchObject({ file: "plan.json", valid: true, stateDir: k.dir, session: "s1", status: "active", step: 0, steps: 3 });
+    // The plan's text is kept in the state directory, outside the workspace, owner-only.
+    expect(run.plan.startsWith(join(k.dir, "plans") + "/")).toBe(true);
+    expect(readFileSync(run.plan, "utf8")).toBe(text);
+    // The session's calls are decided against it, as for a run started by the CLI.
+    const allow = await call(url, "/v1/hooks/claude-code", hookInput("s1", k.workspace, "read_file", { path: "in.txt" }));
+    expect(decision(allow.body)).toBe("allow");
+    const listed = await call(url, "/v1/runs");
+    const status = await cli(["guard", "status", "--state-dir", k.dir, "--no-policy", "-o", "json"], { cwd: k.workspace });
+    expect([listed.status, JSON.parse(listed.body)]).toEqual([200, JSON.parse(status.stdout)]);
+    expect(JSON.parse(listed.body).runs[0]).toMatchObject({ run: run.run, status: "active", step: 1 });
+    // Single-use: the same approval again is refused with the approval's rule.
+    const replay = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval }));
+    expect([replay.status, replay.headers["x-plangate-exit"], JSON.parse(replay.body).results[0].diagnostics.map((d: { rule: string }) => d.rule)]).toEqual([200, "1", ["approval-consumed"]]);
+    // Another text under the approval: refused, no run.
+    const other = await call(url, "/v1/runs", JSON.stringify({ text: text.replace("in.txt", "secret.txt"), file: "plan.json", approval }));
+    expect(JSON.parse(other.body).results[0].diagnostics.map((d: { rule: string }) => d.rule)).toContain("approval-plan-mismatch");
+    // Stopped by session (audited); later calls are denied.
+    const stop = await call(url, "/v1/runs/stop", JSON.stringify({ session: "s1", reason: "operator" }));
+    expect([stop.status, JSON.parse(stop.body)]).toEqual([200, expect.objectContaining({ ok: true, run: run.run, status: "stopped", stop_reason: "operator" })]);
+    expect(decision((await call(url, "/v1/hooks/claude-code", hookInput("s1", k.workspace, "write_file", { path: "out.txt", content: "ok" }))).body)).toBe("deny");
+    for (const [path, req, status, message] of [
+      ["/v1/runs/stop", { run: "0".repeat(32) }, 404, /does not exist/],
+      ["/v1/runs/stop", { session: "nobody" }, 404, /has no run/],
+      ["/v1/runs/stop", { run: "../x" }, 400, /not a run id/],
+      ["/v1/runs/stop", {}, 400, /one of them/],
+      ["/v1/runs", { text, file: "plan.txt", approval }, 400, /must end in .json, .yaml, .yml or .md/],
+      ["/v1/runs", { text, file: "plan.json" }, 400, /has no approval/],
+    ] as const) {
+      const r = await call(url, path, JSON.stringify(req));
+      expect([r.status, JSON.parse(r.body).error.message], JSON.stringify(req)).toEqual([status, expect.stringMatching(message)]);
+    }
+    expect((await call(url, "/v1/runs", undefined, { method: "PUT" })).headers.allow).toBe("GET, POST");
+  });
+
+  it("/v1/approve is off without a key, needs its own token, and signs what the CLI would", async () => {
+    const k = kit();
+    const off = await serve(k);
+    const none = await call(off.url, "/v1/approve", JSON.stringify({ text: "[]", file: "plan.json" }));
+    expect([none.status, JSON.parse(none.body).error.message]).toEqual([404, expect.stringMatching(/approvals are off.*--approve-key/)]);
+    const token = "s".repeat(40);
+    const approveToken = "a".repeat(40);
+    expect(() => createService({ ...({} as Parameters<typeof createService>[0]), approveToken } as Parameters<typeof createService>[0])).toThrow(/go together/);
+    const { url } = await serve(k, { trustedKeys: k.trustedKeys, token, approveToken, approver: { signer: loadSigner(k.keys.privateFile), keyFile: k.keys.privateFile } });
+    const text = readFileSync(k.planFile, "utf8");
+    const body = JSON.stringify({ text, file: "plan.json", ttl: "1h" });
+    // The server's token does not approve; the approval token does (and only it, whole).
+    for (const auth of [undefined, `Bearer ${token}`, `Bearer ${approveToken}x`]) {
+      const r = await call(url, "/v1/approve", body, { headers: auth ? { authorization: auth } : {} });
+      expect([r.status, JSON.parse(r.body).error.message], auth).toEqual([401, expect.stringMatching(/approval token/)]);
+    }
+    const signed = await call(url, "/v1/approve", body, { headers: { authorization: `Bearer ${approveToken}` } });
+    expect([signed.status, signed.headers["x-plangate-exit"]]).toEqual([200, "0"]);
+    const envelope = JSON.parse(signed.body);
+    expect(envelope.payloadType).toBe("application/vnd.plangate.approval+json");
+    // It verifies against the server's policy and key, and starts a run.
+    const auth = { authorization: `Bearer ${token}` };
+    const v = await call(url, "/v1/verify", JSON.stringify({ text, file: "plan.json", approval: signed.body }), { headers: auth });
+    expect(JSON.parse(v.body).results[0].valid).toBe(true);
+    const r = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval: signed.body }), { headers: auth });
+    expect(JSON.parse(r.body).results[0]).toMatchObject({ valid: true, status: "pending" });
+    // An invalid plan is the validation report, exit 1; no record.
+    const badPlan = await call(url, "/v1/approve", JSON.stringify({ text: JSON.stringify([{ tool: "rm_rf", params: {} }]), file: "plan.json" }), { headers: { authorization: `Bearer ${approveToken}` } });
+    expect([badPlan.status, badPlan.headers["x-plangate-exit"], JSON.parse(badPlan.body).results[0].valid]).toEqual([200, "1", false]);
+  });
+
+  it.skipIf(!built)("serve takes the approval key and its token together, a key outside the workspace, another token than the server's", async () => {
+    const k = kit();
+    const run = (args: string[]) => cli(["serve", "--no-policy", "--state-dir", k.dir, "--listen", "127.0.0.1:0", ...args], { cwd: k.workspace });
+    const tokenFile = join(k.root, "approve-token");
+    writeFileSync(tokenFile, "a".repeat(40));
+    chmodSync(tokenFile, 0o600);
+    expect((await run(["--approve-key", k.keys.privateFile])).stderr).toMatch(/go together/);
+    expect((await run(["--approve-token-file", tokenFile])).stderr).toMatch(/go together/);
+    expect((await run(["--approve-key", k.keys.privateFile, "--approve-token-file", tokenFile, "--token-file", tokenFile])).stderr).toMatch(/another token than --token-file/);
+    writeFileSync(join(k.workspace, "key.pem"), readFileSync(k.keys.privateFile));
+    const inside = await run(["--approve-key", join(k.workspace, "key.pem"), "--approve-token-file", tokenFile]);
+    expect([inside.code, inside.stderr]).toEqual([2, expect.stringMatching(/--approve-key: .*workspace/)]);
   });
 });
 

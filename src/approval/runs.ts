@@ -400,3 +400,15 @@ export async function runOfSession(root: string | Store, session: string): Promi
 export async function repairRun(root: string | Store, id: string, now: Date): Promise<RepairOutcome> {
   return storeOf(root).repairRun(id, now);
 }
+
+/** A run's step k of n (k counts a step whose calls began). */
+export function stepOf(run: RunState): { done: number; total: number } {
+  const c = run.progress.cursor;
+  return { done: c.count > 0 ? c.index + 1 : c.index, total: run.expected.length };
+}
+
+/** A run as `guard status -o json` (and GET /v1/runs) lists it. */
+export function runSummary(run: RunState): Record<string, unknown> {
+  const { done, total } = stepOf(run);
+  return { run: run.run_id, session: run.session_id, status: run.status, plan: run.plan, step: done, steps: total, expires_at: run.expires_at ?? null, created_at: run.created_at, ...(run.stop_reason ? { stop_reason: run.stop_reason } : {}) };
+}

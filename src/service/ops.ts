@@ -1,4 +1,6 @@
 import type { TrustedKey } from "../approval/keys.js";
+import type { Signer } from "../approval/sign.js";
+import type { Store } from "../store/types.js";
 import { hashDocument, hashResult } from "../cli/commands/seal.js";
 import { resultsJson } from "../formatters/json.js";
 import { checkApproval, verifyExtra } from "../cli/commands/verify.js";
@@ -19,7 +21,7 @@ import { parseJson } from "../syntax/json.js";
  * never names a file of the server to read.
  */
 
-export type OpName = "validate" | "hash" | "verify";
+export type OpName = "validate" | "hash" | "verify" | "returns" | "delegations" | "runs" | "runs/stop" | "approve";
 
 /** A request the server will not serve: an HTTP status and an error document's code. */
 export class OpError extends Error {
@@ -39,16 +41,60 @@ export interface OpContext {
   now: () => Date;
   cwd: string;
   timeoutMs: number;
+  /** The server's shared state: runs, consumed approvals, the session registry (the state directory, or a database). */
+  state?: StateContext;
+  /** The server-side signing key of /v1/approve (absent: the endpoint is off). */
+  approver?: { signer: Signer; keyFile: string };
+  /** Where the server logs what it did (approvals). */
+  log?: (line: string) => void;
 }
 
-const FIELDS: Record<OpName, { required: string[]; optional: string[] }> = {
-  validate: { required: ["text", "file"], optional: ["dialect", "policy"] },
-  hash: { required: ["text", "file"], optional: ["policy"] },
-  verify: { required: ["text", "file", "approval"], optional: [] },
+/** Where the run, delegation and approval endpoints keep their state. */
+export interface StateContext {
+  /** The state directory: runs and the registry unless `store` is given; plan files sent to /v1/runs in any case. */
+  stateDir: string;
+  store?: Store;
+}
+
+type Kind = "string" | "boolean" | "count" | "names";
+type Fields = Record<string, { kind: Kind; required?: true }>;
+const TEXT = { kind: "string", required: true } as const;
+
+/** Each request's members, with the CLI's flag names in snake case. */
+const FIELDS: Record<OpName, Fields> = {
+  validate: { text: TEXT, file: TEXT, dialect: { kind: "string" }, policy: { kind: "string" } },
+  hash: { text: TEXT, file: TEXT, policy: { kind: "string" } },
+  verify: { text: TEXT, file: TEXT, approval: TEXT },
+  returns: { text: TEXT, file: TEXT, session_id: { kind: "string" }, max_summary_tokens: { kind: "count" }, encoding: { kind: "string" } },
+  delegations: {
+    target: { kind: "string" },
+    path: { kind: "names" },
+    depth: { kind: "count" },
+    session_id: { kind: "string" },
+    max_depth: { kind: "count" },
+    ttl: { kind: "count" },
+    register: { kind: "boolean" },
+    release: { kind: "boolean" },
+  },
+  runs: { text: TEXT, file: TEXT, approval: TEXT, session: { kind: "string" } },
+  "runs/stop": { run: { kind: "string" }, session: { kind: "string" }, reason: { kind: "string" } },
+  approve: { text: TEXT, file: TEXT, ttl: { kind: "string" }, reusable: { kind: "boolean" }, expected_hash: { kind: "string" } },
 };
 
-/** Reads and checks a request: strict JSON (no duplicate keys), an object with the operation's string members. */
-export function parseRequest(name: OpName, bytes: Uint8Array): Record<string, string> {
+export type Request = Record<string, string | boolean | number | string[]>;
+
+const KIND_TEXT: Record<Kind, string> = { string: "a string", boolean: "true or false", count: "a whole number of at least 0", names: "a list of agent names (or one comma-separated string)" };
+
+function ofKind(kind: Kind, x: unknown): string | boolean | number | string[] | undefined {
+  if (kind === "string") return typeof x === "string" ? x : undefined;
+  if (kind === "boolean") return typeof x === "boolean" ? x : undefined;
+  if (kind === "count") return typeof x === "number" && Number.isSafeInteger(x) && x >= 0 ? x : undefined;
+  if (typeof x === "string") return x.split(",").map((a) => a.trim());
+  return Array.isArray(x) && x.length <= 64 && x.every((a) => typeof a === "string") ? (x as string[]).map((a) => a.trim()) : undefined;
+}
+
+/** Reads and checks a request: strict JSON (no duplicate keys), an object with the operation's members of their kinds. */
+export function parseRequest(name: OpName, bytes: Uint8Array): Request {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -63,18 +109,22 @@ export function parseRequest(name: OpName, bytes: Uint8Array): Record<string, st
   }
   const v = doc.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new OpError(400, "bad-request", "the request body is not a JSON object");
-  const { required, optional } = FIELDS[name];
-  const out: Record<string, string> = {};
+  const fields = FIELDS[name];
+  const out: Request = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (!required.includes(k) && !optional.includes(k)) throw new OpError(400, "bad-request", `unknown member "${k.slice(0, 100)}" in a /v1/${name} request (members: ${[...required, ...optional].join(", ")})`);
-    if (typeof x !== "string") throw new OpError(400, "bad-request", `the request's ${k} is not a string`);
-    out[k] = x;
+    const f = Object.hasOwn(fields, k) ? fields[k] : undefined;
+    if (!f) throw new OpError(400, "bad-request", `unknown member "${k.slice(0, 100)}" in a /v1/${name} request (members: ${Object.keys(fields).join(", ")})`);
+    const value = ofKind(f.kind, x);
+    if (value === undefined) throw new OpError(400, "bad-request", `the request's ${k} is not ${KIND_TEXT[f.kind]}`);
+    out[k] = value;
   }
-  for (const k of required) if (out[k] === undefined) throw new OpError(400, "bad-request", `the /v1/${name} request has no ${k}`);
-  const file = out.file!;
-  // The file name is a label and picks the reader by its extension; it is never opened.
-  if (file === "" || file.length > 1024 || /[\u0000-\u001f\u007f]/.test(file)) throw new OpError(400, "bad-request", "the request's file must be a name of 1 to 1024 characters, without control characters");
-  if (out.dialect !== undefined && !DIALECT_IDS.includes(out.dialect as DialectId)) throw new OpError(400, "bad-request", `unknown dialect "${out.dialect.slice(0, 100)}" (dialects: ${DIALECT_IDS.join(", ")})`);
+  for (const [k, f] of Object.entries(fields)) if (f.required && out[k] === undefined) throw new OpError(400, "bad-request", `the /v1/${name} request has no ${k}`);
+  if (typeof out.file === "string") {
+    const file = out.file;
+    // The file name is a label and picks the reader by its extension; it is never opened.
+    if (file === "" || file.length > 1024 || /[\u0000-\u001f\u007f]/.test(file)) throw new OpError(400, "bad-request", "the request's file must be a name of 1 to 1024 characters, without control characters");
+  }
+  if (typeof out.dialect === "string" && !DIALECT_IDS.includes(out.dialect as DialectId)) throw new OpError(400, "bad-request", `unknown dialect "${out.dialect.slice(0, 100)}" (dialects: ${DIALECT_IDS.join(", ")})`);
   return out;
 }
 
@@ -125,7 +175,18 @@ export async function handleOp(name: OpName, bytes: Uint8Array, ctx: OpContext):
   }
 }
 
-async function run(name: OpName, req: Record<string, string>, ctx: OpContext): Promise<{ body: string; exit: number }> {
+async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: string; exit: number }> {
+  if (name !== "validate" && name !== "hash" && name !== "verify") {
+    const ops = await import("./state-ops.js");
+    if (name === "returns") return ops.returnsOp(r, ctx);
+    if (name === "delegations") return ops.delegationsOp(r, ctx);
+    if (name === "runs") return ops.startRunOp(r, ctx);
+    if (name === "runs/stop") return ops.stopRunOp(r, ctx);
+    if (!ctx.approver) throw new OpError(404, "not-found", "approvals are off: plangate serve --approve-key KEY --approve-token-file FILE turns POST /v1/approve on");
+    return ops.approveOp(r, { ...ctx, ...ctx.approver });
+  }
+  // validate, hash and verify take strings only (parseRequest checked their kinds).
+  const req = r as Record<string, string>;
   const bytes = Buffer.from(req.text!, "utf8");
   const file = req.file!;
   if (name === "validate") {

@@ -10,7 +10,7 @@ import { answerHook, claudeDeny, type HookOutput } from "../cli/hook-answer.js";
 import type { Setup } from "../cli/setup.js";
 import type { LoadedPolicy } from "../node/policy.js";
 import { Metrics } from "./metrics.js";
-import { handleOp, OpError, type OpName } from "./ops.js";
+import { handleOp, type OpContext, OpError, type OpName } from "./ops.js";
 
 /*
  * `plangate serve`: the guard's hook decision and the plan checks over HTTP, in one long-lived process
@@ -48,6 +48,10 @@ export interface ServiceOptions {
   maxRequestBytes?: number;
   /** Serves /mcp (streamable HTTP) when set: loads the MCP SDK on the first /mcp request. */
   mcp?: boolean;
+  /** POST /v1/approve signs with this key, for callers holding `approveToken` (both or neither). */
+  approver?: { signer: import("../approval/sign.js").Signer; keyFile: string };
+  /** The bearer token of /v1/approve: another token than `token`, held by those allowed to approve. */
+  approveToken?: string;
   /** Where problems are reported (one line each). */
   log?: (line: string) => void;
 }
@@ -61,6 +65,18 @@ export interface Service {
 }
 
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** The JSON routes (POST; GET /v1/runs lists) and their operations. */
+const OPS: Record<string, OpName> = {
+  "/v1/validate": "validate",
+  "/v1/hash": "hash",
+  "/v1/verify": "verify",
+  "/v1/returns": "returns",
+  "/v1/delegations": "delegations",
+  "/v1/runs": "runs",
+  "/v1/runs/stop": "runs/stop",
+  "/v1/approve": "approve",
+};
 
 /** Is this a loopback address (127.0.0.0/8, ::1, ::ffff:127.x)? */
 export function isLoopback(address: string | undefined): boolean {
@@ -129,6 +145,8 @@ function errorBody(code: string, message: string): string {
 
 /** Builds the service (not yet listening). */
 export function createService(o: ServiceOptions): Service {
+  if ((o.approver === undefined) !== (o.approveToken === undefined)) throw new Error("the approval key and the approval token go together");
+  if (o.token !== undefined && o.token === o.approveToken) throw new Error("the approval token must differ from the server's token");
   const metrics = new Metrics();
   const now = o.now ?? (() => new Date());
   const log = o.log ?? ((line: string) => process.stderr.write(line + "\n"));
@@ -136,20 +154,40 @@ export function createService(o: ServiceOptions): Service {
   const maxRequest = o.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   const maxHook = o.loaded.policy.guard.maxInputBytes;
   const token = o.token === undefined ? undefined : digest(o.token);
+  const approveToken = o.approveToken === undefined ? undefined : digest(o.approveToken);
   let mcpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
 
-  /** Why the request may not be served: a token, a loopback Host, no browser Origin. Undefined: it may. */
-  function refusal(req: IncomingMessage): string | undefined {
+  /** Does the request carry this bearer token? Compared as SHA-256 digests: the same length always, in constant time. */
+  function bears(req: IncomingMessage, expected: Buffer): boolean {
+    const auth = req.headers.authorization;
+    const m = typeof auth === "string" ? /^Bearer +(\S+) *$/i.exec(auth) : null;
+    return m !== null && timingSafeEqual(digest(m[1]!), expected);
+  }
+
+  /**
+   * Why the request may not be served: a token, a loopback Host, no browser Origin. Undefined: it may.
+   * /v1/approve takes the approval token instead of the server's (and is loopback-only without a server token).
+   */
+  function refusal(req: IncomingMessage, approving = false): string | undefined {
     // A browser page (any site, or a DNS-rebound name) could post to a loopback port: its requests carry
     // an Origin header, and a rebound one a foreign Host. Claude Code and the CLI clients send neither.
     if (req.headers.origin !== undefined) return "requests from a browser page (an Origin header) are refused";
-    if (token !== undefined) {
-      const auth = req.headers.authorization;
-      const m = typeof auth === "string" ? /^Bearer +(\S+) *$/i.exec(auth) : null;
-      // Compared as SHA-256 digests: the same length always, in constant time.
-      if (!m || !timingSafeEqual(digest(m[1]!), token)) return "a bearer token is required (Authorization: Bearer TOKEN, the --token-file's content)";
+    if (approving) {
+      if (token === undefined) {
+        const local = loopbackRefusal(req);
+        if (local) return local;
+      }
+      if (!bears(req, approveToken!)) return "approving needs the approval token (Authorization: Bearer TOKEN, the --approve-token-file's content)";
       return undefined;
     }
+    if (token !== undefined) {
+      if (!bears(req, token)) return "a bearer token is required (Authorization: Bearer TOKEN, the --token-file's content)";
+      return undefined;
+    }
+    return loopbackRefusal(req);
+  }
+
+  function loopbackRefusal(req: IncomingMessage): string | undefined {
     if (!isLoopback(req.socket.remoteAddress)) return "only loopback clients are served without --token-file";
     if (!isLoopback(hostName(req.headers.host))) return `the Host header ${JSON.stringify(String(req.headers.host ?? "").slice(0, 100))} is not a loopback name (127.0.0.1, [::1], localhost)`;
     return undefined;
@@ -224,15 +262,26 @@ export function createService(o: ServiceOptions): Service {
     return 200;
   }
 
-  async function op(name: OpName, req: IncomingMessage, res: ServerResponse): Promise<number> {
-    const body = await readBody(req, maxRequest);
+  const opContext: OpContext = {
+    setup: o.setup,
+    trustedKeys: o.trustedKeys,
+    now,
+    cwd: o.cwd,
+    timeoutMs: o.requestTimeoutMs ?? 10_000,
+    state: { stateDir: o.stateDir, ...(o.store ? { store: o.store } : {}) },
+    ...(o.approver ? { approver: o.approver } : {}),
+    log,
+  };
+
+  async function op(name: OpName | "runs/list", req: IncomingMessage, res: ServerResponse): Promise<number> {
+    const body = name === "runs/list" ? { bytes: Buffer.alloc(0), over: false } : await readBody(req, maxRequest);
     if (body.over) {
       req.resume();
       send(res, 413, errorBody("too-large", `the request body is over ${maxRequest} bytes (--max-request-bytes)`), "application/json", { connection: "close" });
       return 413;
     }
     try {
-      const r = await handleOp(name, body.bytes, { setup: o.setup, trustedKeys: o.trustedKeys, now, cwd: o.cwd, timeoutMs: o.requestTimeoutMs ?? 10_000 });
+      const r = name === "runs/list" ? await (await import("./state-ops.js")).listRunsOp(opContext) : await handleOp(name, body.bytes, opContext);
       send(res, 200, r.body, "application/json", { "x-plangate-exit": String(r.exit) });
       return 200;
     } catch (err) {
@@ -257,12 +306,19 @@ export function createService(o: ServiceOptions): Service {
       }
       return [path, await hook(req, res, refused)];
     }
-    const known = ["/v1/validate", "/v1/hash", "/v1/verify", "/healthz", "/metrics", "/mcp"];
+    const known = [...Object.keys(OPS), "/healthz", "/metrics", "/mcp"];
     const name = known.includes(path) ? path : "other";
-    if (refused !== undefined) {
+    if (path === "/v1/approve" && o.approver === undefined) {
+      req.resume();
+      send(res, 404, errorBody("not-found", "approvals are off: plangate serve --approve-key KEY --approve-token-file FILE turns POST /v1/approve on"));
+      return [path, 404];
+    }
+    const denied = path === "/v1/approve" ? refusal(req, true) : refused;
+    if (denied !== undefined) {
       metrics.authFailures.inc();
       req.resume();
-      send(res, token !== undefined && req.headers.origin === undefined ? 401 : 403, errorBody("unauthorized", refused), "application/json", token !== undefined ? { "www-authenticate": "Bearer" } : {});
+      const bearer = path === "/v1/approve" || token !== undefined;
+      send(res, bearer && req.headers.origin === undefined ? 401 : 403, errorBody("unauthorized", denied), "application/json", bearer ? { "www-authenticate": "Bearer" } : {});
       return [name, res.statusCode];
     }
     if (path === "/healthz" || path === "/metrics") {
@@ -278,12 +334,15 @@ export function createService(o: ServiceOptions): Service {
       send(res, h.ok ? 200 : 503, JSON.stringify({ ok: h.ok, stateDir: o.stateDir, ...(o.store ? { store: o.store.location } : {}), ...(h.ok ? {} : { problems: h.problems }) }) + "\n");
       return [path, h.ok ? 200 : 503];
     }
-    if (path === "/v1/validate" || path === "/v1/hash" || path === "/v1/verify") {
+    const routed = Object.hasOwn(OPS, path) ? OPS[path]! : undefined;
+    if (routed) {
+      if (path === "/v1/runs" && req.method === "GET") return [path, await op("runs/list", req, res)];
       if (req.method !== "POST") {
-        send(res, 405, errorBody("method", `POST a JSON request to ${path}`), "application/json", { allow: "POST" });
+        const allow = path === "/v1/runs" ? "GET, POST" : "POST";
+        send(res, 405, errorBody("method", path === "/v1/runs" ? "GET /v1/runs lists the runs; POST one to start it" : `POST a JSON request to ${path}`), "application/json", { allow });
         return [path, 405];
       }
-      return [path, await op(path.slice(4) as OpName, req, res)];
+      return [path, await op(routed, req, res)];
     }
     if (path === "/mcp" && o.mcp) {
       try {
@@ -298,7 +357,7 @@ export function createService(o: ServiceOptions): Service {
       return [path, res.statusCode];
     }
     req.resume();
-    send(res, 404, errorBody("not-found", `no route ${JSON.stringify(path.slice(0, 200))}: POST /v1/hooks/claude-code, /v1/validate, /v1/hash, /v1/verify; GET /healthz, /metrics`));
+    send(res, 404, errorBody("not-found", `no route ${JSON.stringify(path.slice(0, 200))}: POST /v1/hooks/claude-code, ${Object.keys(OPS).join(", ")}, /mcp; GET /v1/runs, /healthz, /metrics`));
     return ["other", 404];
   }
 

@@ -11,7 +11,9 @@ import { writeFileAtomic } from "../../node/atomic-write.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import type { ApprovalRecord } from "../../approval/record.js";
 import { printApprovalResult } from "./approval-common.js";
 
 interface ApproveFlags extends PlanFlags {
@@ -76,24 +78,12 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           else io.stderr(formatText([report], { color: false }));
           return EXIT.rejected;
         }
-        // Every step must become a host call the guard can match, whatever the policy says of unknown-tool.
-        const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
-        if ("diagnostics" in mapped) {
-          printApprovalResult(io, file, mapped.diagnostics, flags.output === "json" ? "json" : "text");
+        const approved = approveReport(report, setup, { now: io.now(), ttlMs, singleUse: !flags.reusable && setup.policy.approval.singleUse, signer });
+        if ("diagnostics" in approved) {
+          printApprovalResult(io, file, approved.diagnostics, flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
         }
-        const { record, text } = approve({
-          planHash: report.planHash,
-          workspace,
-          policyHash: setup.policyHash,
-          tools: setup.tools,
-          steps: report.steps,
-          now: io.now(),
-          ttlMs,
-          singleUse: !flags.reusable && setup.policy.approval.singleUse,
-          signer,
-          host: { name: setup.host.name, hash: profileHash(setup.host) },
-        });
+        const { record, text } = approved;
         if (flags.out !== undefined) {
           writeFileAtomic(resolve(io.cwd, flags.out), text);
           io.stderr(`approved ${file} (${record.plan_hash}${signer ? `, signed by ${signer.keyid.slice(0, 16)}…` : ", unsigned"}); wrote ${flags.out}\n`);
@@ -101,4 +91,31 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         return EXIT.ok;
       }),
     );
+}
+
+/**
+ * The approval record of a valid plan's report (signed when a signer is given): every step must become
+ * a host call the guard can match, whatever the policy says of unknown-tool. Shared by `plangate approve`
+ * and POST /v1/approve.
+ */
+export function approveReport(
+  report: PlanReport,
+  setup: Pick<Setup, "policy" | "tools" | "policyHash" | "host">,
+  o: { now: Date; ttlMs: number | undefined; singleUse: boolean; signer: Signer | undefined },
+): { diagnostics: Diagnostic[] } | { record: ApprovalRecord; text: string } {
+  const workspace = setup.policy.workspace;
+  const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
+  if ("diagnostics" in mapped) return { diagnostics: mapped.diagnostics };
+  return approve({
+    planHash: report.planHash!,
+    workspace,
+    policyHash: setup.policyHash,
+    tools: setup.tools!,
+    steps: report.steps,
+    now: o.now,
+    ttlMs: o.ttlMs,
+    singleUse: o.singleUse,
+    signer: o.signer,
+    host: { name: setup.host.name, hash: profileHash(setup.host) },
+  });
 }

@@ -12,7 +12,7 @@ import type { Policy } from "../../policy/types.js";
 import type { Store } from "../../store/types.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
-import { CHECK_OUTPUTS, formatCheckOutputs, intFlag } from "./check-output.js";
+import { CHECK_OUTPUTS, type CheckOutput, formatCheckOutputs, intFlag } from "./check-output.js";
 
 interface DelegationFlags {
   target?: string;
@@ -132,18 +132,23 @@ export function registerCheckDelegation(program: Command, io: CliIO, wrap: Wrap)
 }
 
 function report(result: DelegationCheckResult, flags: DelegationFlags, path: string[], id: string | undefined, io: CliIO): number {
+  const out = [delegationOutput(result, flags.target!, flags.path === undefined ? undefined : path, id)];
+  io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
+  return result.valid ? EXIT.ok : EXIT.rejected;
+}
+
+/** A delegation check's result as the report shows it: the `delegation` member and the text line. */
+export function delegationOutput(result: DelegationCheckResult, target: string, path: readonly string[] | undefined, id: string | undefined): CheckOutput {
   const delegation = {
-    target: flags.target,
-    path: flags.path === undefined ? [] : path,
+    target,
+    path: path ?? [],
     depth: result.depth,
     maxDepth: result.maxDepth,
     sessionId: id ?? null,
     registered: result.registered ?? null,
   };
-  const what = `delegation to "${flags.target}" at depth ${result.depth}/${result.maxDepth}${result.registered ? `, registered ${id}` : ""}`;
-  const out = [{ result, extra: { delegation }, what }];
-  io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
-  return result.valid ? EXIT.ok : EXIT.rejected;
+  const what = `delegation to "${target}" at depth ${result.depth}/${result.maxDepth}${result.registered ? `, registered ${id}` : ""}`;
+  return { result, extra: { delegation }, what };
 }
 
 /** check-delegation (and --release) against a database store's session registry. */

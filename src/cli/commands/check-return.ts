@@ -61,15 +61,18 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
           const diagnostics = toDiagnostics([finding], policy.rules, file);
           result = { file, valid: isValid(diagnostics), diagnostics };
         }
-        const r = result.return;
-        const ret = r
-          ? { status: r.status ?? null, sessionId: r.sessionId ?? null, summaryTokens: r.summaryTokens ?? null, encoding: r.encoding, artifacts: r.artifacts }
-          : null;
-        const what = r?.status !== undefined ? `return "${r.status}"${r.sessionId ? ` (${r.sessionId})` : ""}` : "return";
-        out.push({ result, extra: { return: ret }, what });
+        out.push(returnOutput(result));
         }
         io.stdout(formatCheckOutputs(out, flags.output, useColor(io), io.cwd));
         return out.every((o) => o.result.valid) ? EXIT.ok : EXIT.rejected;
       }),
     );
+}
+
+/** A return check's result as the report shows it: the `return` member and the text line. */
+export function returnOutput(result: ReturnCheckResult): CheckOutput {
+  const r = result.return;
+  const ret = r ? { status: r.status ?? null, sessionId: r.sessionId ?? null, summaryTokens: r.summaryTokens ?? null, encoding: r.encoding, artifacts: r.artifacts } : null;
+  const what = r?.status !== undefined ? `return "${r.status}"${r.sessionId ? ` (${r.sessionId})` : ""}` : "return";
+  return { result, extra: { return: ret }, what };
 }

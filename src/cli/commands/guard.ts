@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../approval/guard.js";
 import { startGuard } from "../../approval/hook.js";
-import { repairRun, type RunState, runOfSession, startRun, stateDirProblem, stopRun, storeOf } from "../../approval/runs.js";
+import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirProblem, stepOf, stopRun, storeOf } from "../../approval/runs.js";
 import { GuardStateError } from "../../approval/state.js";
 import { type LoadedPolicy, loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
@@ -71,16 +71,6 @@ interface RunFlags {
   store?: string;
   policy?: string | false;
   output: string;
-}
-
-function stepOf(run: RunState): { done: number; total: number } {
-  const c = run.progress.cursor;
-  return { done: c.count > 0 ? c.index + 1 : c.index, total: run.expected.length };
-}
-
-function runSummary(run: RunState): Record<string, unknown> {
-  const { done, total } = stepOf(run);
-  return { run: run.run_id, session: run.session_id, status: run.status, plan: run.plan, step: done, steps: total, expires_at: run.expires_at ?? null, created_at: run.created_at, ...(run.stop_reason ? { stop_reason: run.stop_reason } : {}) };
 }
 
 /** `plangate guard` (a PreToolUse hook) and `plangate guard start`. */

@@ -9,6 +9,8 @@ import { resolveSetup } from "../setup.js";
 import { trustedKeysFrom } from "./approval-common.js";
 import { stateDirFrom } from "./guard.js";
 import { storeFrom } from "../store-flag.js";
+import { KeyError } from "../../approval/keys.js";
+import { keyInWorkspace, loadSigner } from "../../approval/sign.js";
 
 interface ServeFlags {
   listen: string;
@@ -21,6 +23,8 @@ interface ServeFlags {
   timeout: string;
   maxRequestBytes: string;
   mcp: boolean;
+  approveKey?: string;
+  approveTokenFile?: string;
 }
 
 /** `HOST:PORT`, `[V6]:PORT`: the address to listen on. */
@@ -38,18 +42,18 @@ function positive(value: string, flag: string): number {
 }
 
 /** The token file's content: at least 32 characters, readable by its owner only. */
-function readToken(path: string): string {
+function readToken(path: string, flag = "--token-file"): string {
   let text: string;
   try {
     const st = statSync(path);
-    if (!st.isFile()) throw new UsageError(`--token-file ${path} is not a file`);
-    if ((st.mode & 0o077) !== 0) throw new UsageError(`--token-file ${path} can be read by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`);
+    if (!st.isFile()) throw new UsageError(`${flag} ${path} is not a file`);
+    if ((st.mode & 0o077) !== 0) throw new UsageError(`${flag} ${path} can be read by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it`);
     text = readFileSync(path, "utf8").trim();
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read --token-file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`cannot read ${flag} ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  if (text.length < 32 || /\s/.test(text)) throw new UsageError(`--token-file ${path} must hold one token of at least 32 characters and no spaces (e.g. from \`openssl rand -hex 32\`)`);
+  if (text.length < 32 || /\s/.test(text)) throw new UsageError(`${flag} ${path} must hold one token of at least 32 characters and no spaces (e.g. from \`openssl rand -hex 32\`)`);
   return text;
 }
 
@@ -57,7 +61,7 @@ function readToken(path: string): string {
 export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
   program
     .command("serve")
-    .description("serve the guard's hook decision (Claude Code http hooks) and validate/hash/verify over HTTP; loopback only unless --token-file")
+    .description("serve the guard's hook decision (Claude Code http hooks), the plan, return and delegation checks, runs and (with --approve-key) approvals over HTTP; loopback only unless --token-file")
     .option("--listen <host:port>", "address to listen on; a non-loopback address needs --token-file", "127.0.0.1:8790")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
@@ -67,14 +71,20 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--host <name|file>", "agent host profile for plan mode's plans and validation (default: the policy's host, else generic)")
     .option("--trusted-keys <path>", "keys /v1/verify trusts: a public key file or folder (default: the policy's approval.trustedKeys)")
     .option("--timeout <ms>", "deny a hook call when no decision is reached in this many milliseconds", "5000")
-    .option("--max-request-bytes <n>", "largest body of /v1/validate, /v1/hash, /v1/verify (hook inputs: the policy's guard.maxInputBytes)", String(4 * 1024 * 1024))
+    .option("--max-request-bytes <n>", "largest body of a /v1/ request but hooks (hook inputs: the policy's guard.maxInputBytes)", String(4 * 1024 * 1024))
     .option("--no-mcp", "do not serve the MCP tools at /mcp")
+    .option("--approve-key <file>", "turn POST /v1/approve on: sign approvals with this Ed25519 private key (outside the workspace; needs --approve-token-file)")
+    .option("--approve-token-file <file>", "the bearer token /v1/approve requires (mode 600), another than --token-file's: whoever holds it may approve plans")
     .action(
       wrap(async (flags: ServeFlags) => {
         const { host: address, port } = parseListen(flags.listen);
         const timeout = positive(flags.timeout, "--timeout");
         const maxRequestBytes = positive(flags.maxRequestBytes, "--max-request-bytes");
         const token = flags.tokenFile === undefined ? undefined : readToken(resolve(io.cwd, flags.tokenFile));
+        if ((flags.approveKey === undefined) !== (flags.approveTokenFile === undefined))
+          throw new UsageError("--approve-key and --approve-token-file go together: an approval endpoint needs its own token");
+        const approveToken = flags.approveTokenFile === undefined ? undefined : readToken(resolve(io.cwd, flags.approveTokenFile), "--approve-token-file");
+        if (approveToken !== undefined && approveToken === token) throw new UsageError("--approve-token-file must hold another token than --token-file: the approval token is for those allowed to approve");
         const { isLoopback, createService } = await import("../../service/server.js");
         if (token === undefined && !isLoopback(address))
           throw new UsageError(`--listen ${flags.listen} is not a loopback address: anyone who reaches it could drive the guard's runs; pass --token-file FILE, or listen on 127.0.0.1`);
@@ -90,6 +100,18 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
         const chosen = await storeFrom(flags, loaded.policy, io);
         const shared = typeof chosen === "string" ? undefined : chosen;
         const stateDir = typeof chosen === "string" ? chosen : stateDirFrom(undefined, loaded.policy, io);
+        let approver;
+        if (flags.approveKey !== undefined) {
+          const keyFile = resolve(io.cwd, flags.approveKey);
+          try {
+            approver = { signer: loadSigner(keyFile), keyFile };
+          } catch (err) {
+            if (err instanceof KeyError) throw new UsageError(err.message);
+            throw err;
+          }
+          const inside = keyInWorkspace(keyFile, [setup.policy.workspace]);
+          if (inside) throw new UsageError(`--approve-key: ${inside.message}`);
+        }
         const problem = stateDirProblem(stateDir, loaded.policy.workspace);
         if (problem) throw new UsageError(problem);
         try {
@@ -112,6 +134,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           log: (line) => io.stderr(line + "\n"),
           ...(flags.host !== undefined ? { host: flags.host } : {}),
           ...(token !== undefined ? { token } : {}),
+          ...(approver !== undefined ? { approver, approveToken: approveToken! } : {}),
         });
         let bound;
         try {
@@ -120,7 +143,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
           throw new UsageError(`cannot listen on ${flags.listen} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
         }
         const shown = bound.family === "IPv6" ? `[${bound.address}]` : bound.address;
-        io.stderr(`plangate serve: listening on http://${shown}:${bound.port} (${shared ? `store ${shared.location}, plan files in ${stateDir}` : `state directory ${stateDir}`}${token !== undefined ? ", bearer token required" : ", loopback clients only"})\n`);
+        io.stderr(`plangate serve: listening on http://${shown}:${bound.port} (${shared ? `store ${shared.location}, plan files in ${stateDir}` : `state directory ${stateDir}`}${token !== undefined ? ", bearer token required" : ", loopback clients only"}${approver ? ", POST /v1/approve on" : ""})\n`);
         await new Promise<void>((done) => {
           const stop = () => {
             process.off("SIGINT", stop);
