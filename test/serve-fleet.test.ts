@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateKeyFiles } from "../src/approval/keys.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 
@@ -49,9 +50,9 @@ afterAll(async () => {
 });
 
 /** Starts `plangate serve` on a free loopback port; resolves with its address once it listens. */
-function serve(cwd: string, env: Record<string, string>): Promise<string> {
+function serve(cwd: string, env: Record<string, string>, flags: string[]): Promise<string> {
   return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--store", dbUrl!, "--no-policy", "--no-mcp"], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--store", dbUrl!, "--no-mcp", ...flags], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
     servers.push(p);
     let err = "";
     p.stderr!.on("data", (c) => {
@@ -63,9 +64,9 @@ function serve(cwd: string, env: Record<string, string>): Promise<string> {
   });
 }
 
-function post(url: string, path: string, body: string): Promise<{ text: string; exit: string | undefined }> {
+function post(url: string, path: string, body: string, headers: Record<string, string> = {}): Promise<{ text: string; exit: string | undefined }> {
   return new Promise((done, fail) => {
-    const req = request(url + path, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+    const req = request(url + path, { method: "POST", headers: { "content-type": "application/json", ...headers } }, (res) => {
       let text = "";
       res.on("data", (c) => (text += c));
       res.on("end", () => done({ text, exit: res.headers["x-plangate-exit"] as string | undefined }));
@@ -78,12 +79,23 @@ function post(url: string, path: string, body: string): Promise<{ text: string; 
 /** How many times each race runs (PLANGATE_FLEET_REPEAT; the README's target is measured with 20). */
 const REPEAT = Math.max(1, Number(process.env.PLANGATE_FLEET_REPEAT ?? 1) || 1);
 
-/** Four servers on the store, started once for every race. */
+/**
+ * Four servers on the store, started once for every test, each with its own state directory (as on
+ * four machines), one workspace and policy, trusting one key, which signs their approvals.
+ */
+const srv = realpathSync(mkdtempSync(join(tmpdir(), "plangate-fleet-srv-")));
+const secrets = realpathSync(mkdtempSync(join(tmpdir(), "plangate-fleet-keys-")));
+const APPROVE_TOKEN = "f".repeat(48);
 let fleet: Promise<string[]> | undefined;
 function fleetUrls(): Promise<string[]> {
-  const cwd = mkdtempSync(join(tmpdir(), "plangate-fleet-srv-"));
-  const env = { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "plangate-fleet-state-")) };
-  return (fleet ??= Promise.all([0, 1, 2, 3].map(() => serve(cwd, env))));
+  if (fleet) return fleet;
+  const keys = generateKeyFiles(join(secrets, "keys"));
+  const token = join(secrets, "approve-token");
+  writeFileSync(token, APPROVE_TOKEN);
+  chmodSync(token, 0o600);
+  writeFileSync(join(srv, "plangate.yaml"), "tools:\n  allow: [read_file, write_file]\n");
+  const flags = ["--trusted-keys", keys.publicFile, "--approve-key", keys.privateFile, "--approve-token-file", token];
+  return (fleet = Promise.all([0, 1, 2, 3].map(() => serve(srv, { XDG_STATE_HOME: mkdtempSync(join(tmpdir(), "plangate-fleet-state-")) }, flags))));
 }
 
 describe.skipIf(!DB || !built)("a fleet of plangate serve processes on one PostgreSQL store", { timeout: 60_000 * REPEAT + 60_000 }, () => {
@@ -141,5 +153,23 @@ describe.skipIf(!DB || !built)("a fleet of plangate serve processes on one Postg
       expect(check.code).toBe(1);
       expect(check.stdout).toContain(agent);
     }
+  });
+
+  it("a plan approved on one server and started on another is enforced by the other two: its bytes are in the database", async () => {
+    const urls = await fleetUrls();
+    const text = JSON.stringify(PLAN, null, 2);
+    const approved = await post(urls[0]!, "/v1/approve", JSON.stringify({ text, file: "plan.json" }), { authorization: `Bearer ${APPROVE_TOKEN}` });
+    expect(approved.exit, approved.text).toBe("0");
+    const started = await post(urls[1]!, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval: approved.text, session: "fleet-text" }));
+    expect(started.exit, started.text).toBe("0");
+    const run = (JSON.parse(started.text) as { results: { run: string; plan: string }[] }).results[0]!;
+    expect(run.plan).toMatch(/^postgres:plan\/[0-9a-f]{64}$/);
+    const decide = (url: string, i: number) =>
+      post(url, "/v1/hooks/claude-code", JSON.stringify({ session_id: "fleet-text", cwd: srv, hook_event_name: "PreToolUse", tool_name: PLAN[i]!.tool, tool_input: PLAN[i]!.params })).then(
+        ({ text }) => (JSON.parse(text) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision,
+      );
+    expect([await decide(urls[2]!, 0), await decide(urls[3]!, 1), await decide(urls[0]!, 2)]).toEqual(["allow", "allow", "allow"]);
+    const audit = await cli(["audit", "verify", run.run, "--store", dbUrl!, "-o", "json"]);
+    expect(audit.code, audit.stdout + audit.stderr).toBe(0);
   });
 });

@@ -53,6 +53,11 @@ export interface StartRunOptions extends Omit<GuardOptions, "audit" | "consumedD
    * cannot start a run here.
    */
   alsoConsumedIn?: string;
+  /**
+   * The plan arrived as text and was written to the state directory (plan mode, POST /v1/runs): keep its
+   * bytes in the store, so every machine sharing the store reads them (a database's plans table).
+   */
+  keepPlan?: boolean;
 }
 
 /** `guard start`: verifies and consumes the approval, then writes a new run (pending, or bound to `session`). */
@@ -82,6 +87,13 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     const now = opened.now();
     if (record.single_use && o.alsoConsumedIn !== undefined && !consumeNonce(o.alsoConsumedIn, record.nonce, now))
       throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used (recorded in ${o.alsoConsumedIn}); it is single-use.`, "approve the plan again to run it again")]);
+    let planRef = plan.file;
+    if (o.keepPlan) {
+      // The bytes the checks read, once more: a file changed in between is not the plan that was checked.
+      const bytes = readPlanBytes(plan.file);
+      if (bytes === undefined || sha256Hex(bytes) !== plan.rawHash) throw new GuardRefusal([fail("approval-plan-mismatch", `The plan ${plan.file} changed while its run was starting.`, "start the run again")]);
+      planRef = await store.keepPlan(plan.file, bytes, plan.rawHash);
+    }
     const anchor = audit.anchor();
     const policy = o.policy ?? defaultPolicy(o.workspace);
     const host = hostPolicyOf(policy, o.workspace);
@@ -91,7 +103,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
       session_id: o.session ?? null,
       status: o.session !== undefined ? "active" : "pending",
       created_at: now.toISOString(),
-      plan: plan.file,
+      plan: planRef,
       plan_hash: plan.planHash,
       plan_raw_hash: "sha256:" + plan.rawHash,
       nonce: record.nonce,
@@ -220,7 +232,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (input.bytes !== undefined && input.bytes > run.max_input_bytes)
     return refuse(fail("limit-exceeded", `The hook input is ${input.bytes} bytes, over the run's ${run.max_input_bytes} (guard.maxInputBytes at start); it is not decided.`, "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run"));
   if (run.status === "stopped") return refuse(fail("guard-failure", `The run ${id} was stopped${run.stop_reason ? ` (${run.stop_reason})` : ""}; no call runs in it.`, "approve the plan again and start a new run"));
-  const bytes = readPlanBytes(run.plan);
+  const bytes = await tx.readPlan();
   if (bytes === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
   const raw = "sha256:" + sha256Hex(bytes);
   if (raw !== run.plan_raw_hash)

@@ -250,7 +250,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
   }
   const result = await acceptPlan(markdown, {
     ...base,
-    // Plan files stay on this machine (the hook re-reads their bytes); a shared store keeps the runs.
+    // The plan file is written to this machine's state directory; a shared store keeps a copy of its bytes with the run.
     stateDir: await store.planDir(),
     policyHash,
     session: input.session,
@@ -261,7 +261,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, s));
       try {
-        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, now: s.now, ...(session ? { session } : {}) });
+        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, now: s.now, keepPlan: true, ...(session ? { session } : {}) });
       } catch (err) {
         if (err instanceof GuardRefusal) return err.diagnostics;
         throw err;

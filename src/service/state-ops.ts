@@ -177,6 +177,8 @@ export async function startRunOp(req: Request, ctx: OpContext): Promise<Out> {
       trustedKeys: ctx.trustedKeys,
       allowUnsigned: false,
       now: ctx.now,
+      // Kept in the store too: another server sharing a database finds the plan there.
+      keepPlan: true,
       ...(session !== undefined ? { session } : {}),
     });
     return { body: doc(resultsJson([{ file, valid: true, extra: { ...where(state), ...runSummary(run) }, diagnostics: [] }])), exit: 0 };

@@ -29,6 +29,12 @@ import { RUN_ID } from "./types.js";
  * A session key is the SHA-256 of the host's session id: a session id is never used as a file name.
  */
 
+/** A run's plan file, up to 64 MiB (limits.maxFileBytes' largest default); undefined when it cannot be read. */
+export function readPlanFile(path: string): Uint8Array | undefined {
+  const r = readFileBounded(path, 64 * 1024 * 1024);
+  return r.ok ? r.bytes : undefined;
+}
+
 /** Where the parts of a state directory are. */
 export function layout(root: string) {
   return {
@@ -445,6 +451,11 @@ export class FileStore implements Store {
   }
   async close(): Promise<void> {}
 
+  /** The plan is already a file of the state directory (written before it was checked): its path is the reference. */
+  async keepPlan(file: string): Promise<string> {
+    return file;
+  }
+
   async consumeNonce(nonce: string, now: Date): Promise<boolean> {
     return consumeNonce(this.consumedDir, nonce, now);
   }
@@ -525,6 +536,7 @@ export class FileStore implements Store {
           writeRun(root, run);
         },
         unbindSession: async (session) => unbindSession(root, session, id),
+        readPlan: async () => readPlanFile(run.plan),
       };
       return fn(tx);
     });

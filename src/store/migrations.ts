@@ -24,4 +24,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; statemen
       `CREATE TABLE plangate_pending (id text PRIMARY KEY, entry text NOT NULL)`,
     ],
   },
+  {
+    version: 2,
+    name: "approved plans kept in the store",
+    statements: [
+      // Plans that arrived as text (plan mode, POST /v1/runs), so that every server of a fleet reads the
+      // same bytes: written once, keyed by their SHA-256.
+      `CREATE TABLE plangate_plans (sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'), bytes bytea NOT NULL)`,
+    ],
+  },
 ];

@@ -7,7 +7,8 @@ import { GuardStateError, StoreUnavailableError } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
 import { isExpected, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunTx, Store, WithRunOptions } from "./types.js";
-import { RUN_ID } from "./types.js";
+import { RUN_ID, STORED_PLAN } from "./types.js";
+import { readPlanFile } from "./file.js";
 
 /*
  * The PostgreSQL store (`postgres://…`): what several machines share. Single use is a primary key
@@ -301,6 +302,12 @@ export class PostgresStore implements Store {
         unbindSession: async (session) => {
           await tx`DELETE FROM plangate_bindings WHERE session_key = ${sha256Hex(session)} AND run_id = ${id}`;
         },
+        readPlan: async () => {
+          const m = STORED_PLAN.exec(run.plan);
+          if (!m) return readPlanFile(run.plan);
+          const r = await tx`SELECT bytes FROM plangate_plans WHERE sha256 = ${m[1]!}`;
+          return r[0] === undefined ? undefined : new Uint8Array(r[0].bytes as Buffer);
+        },
       };
       return fn(t);
     });
@@ -346,6 +353,12 @@ export class PostgresStore implements Store {
     const run = await this.readRun(id);
     const text = await this.#do((sql) => this.#trail(sql, id));
     return { text, head: run.audit_head, key: Buffer.from(run.audit_key, "hex"), from: run.audit_from };
+  }
+
+  async keepPlan(_file: string, bytes: Uint8Array, sha256: string): Promise<string> {
+    if (!/^[0-9a-f]{64}$/.test(sha256) || sha256Hex(bytes) !== sha256) throw new GuardStateError("the plan's bytes do not match their SHA-256");
+    await this.#do((sql) => sql`INSERT INTO plangate_plans (sha256, bytes) VALUES (${sha256}, ${Buffer.from(bytes)}) ON CONFLICT DO NOTHING`);
+    return `postgres:plan/${sha256}`;
   }
 
   async recordPending(p: PendingPlan): Promise<void> {

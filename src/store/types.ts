@@ -79,6 +79,8 @@ export interface RunTx {
   save(): Promise<void>;
   /** Removes the session's binding if it names this run (a session that lost the run it bound to). */
   unbindSession(session: string): Promise<void>;
+  /** The run's plan bytes (its file, or the store's copy), read in this section; undefined when missing. */
+  readPlan(): Promise<Uint8Array | undefined>;
 }
 
 export interface WithRunOptions {
@@ -157,4 +159,14 @@ export interface Store {
 
   recordPending(p: PendingPlan): Promise<void>;
   listPending(): Promise<PendingPlan[]>;
+
+  /**
+   * Keeps an approved plan's bytes where every reader of the store finds them (a file store: the file
+   * itself, already in its plans/; a database: a row keyed by the bytes' SHA-256); returns the run's
+   * `plan` reference. For plans that arrived as text (plan mode, POST /v1/runs), not workspace files.
+   */
+  keepPlan(file: string, bytes: Uint8Array, sha256: string): Promise<string>;
 }
+
+/** The `plan` reference of a plan kept in a database store. */
+export const STORED_PLAN = /^postgres:plan\/([0-9a-f]{64})$/;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,10 +40,10 @@ beforeAll(async () => {
   u.pathname = `/${name}`;
   dbUrl = u.toString();
   admin = await openPostgres(dbUrl, { max: 2 });
-  expect(await admin.migrate()).toEqual([1]);
+  expect(await admin.migrate()).toEqual([1, 2]);
   // Idempotent: a second run applies nothing.
   expect(await admin.migrate()).toEqual([]);
-  expect(await admin.schemaVersion()).toBe(1);
+  expect(await admin.schemaVersion()).toBe(2);
 }, 30_000);
 
 afterAll(async () => {
@@ -160,6 +161,24 @@ describe.each(KINDS)("store: $name", (kind) => {
     const events = trail.text.trim().split("\n").map((l) => JSON.parse(l).event);
     expect(events).toEqual(["open", "claim", "allow", "deny", "allow", "stop", "deny"]);
     expect((await store.repairRun(run.run_id, NOW)).action).toBe("none");
+  });
+
+  it.skipIf(kind.skip)("a plan that arrived as text is kept by the store: a database run reads its bytes from the store, a file run from its file", async () => {
+    const { store } = await kind.make();
+    const k = approvalKit();
+    const approval = k.sign(await k.record());
+    const kept = await startRun(store, { plan: k.planFile, approval, workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, tools: k.tools, trustedKeys: k.trustedKeys, now: () => NOW, session: "kept", keepPlan: true });
+    const bytes = readFileSync(k.planFile);
+    expect(kept.plan).toBe(kind.name === "postgres" ? `postgres:plan/${sha256Hex(bytes)}` : k.planFile);
+    // The local file goes away (another machine never had it): only the database's copy remains.
+    rmSync(k.planFile);
+    const call = (session: string) => decideHook(store, { session, cwd: k.workspace, tool: PLAN[0]!.tool, args: PLAN[0]!.params }, ctx(k.workspace));
+    expect(await call("kept")).toMatchObject(kind.name === "postgres" ? { decision: "allow" } : { decision: "deny", rule: "approval-plan-mismatch" });
+    if (kind.name === "postgres") {
+      // Keeping the same plan twice is one row; bytes that are not their hash are refused.
+      expect(await store.keepPlan("x", bytes, sha256Hex(bytes))).toBe(kept.plan);
+      await expect(store.keepPlan("x", Buffer.from("other"), sha256Hex(bytes))).rejects.toThrow(/do not match/);
+    }
   });
 
   it.skipIf(kind.skip)("a session binds exclusively; a finished run's session can be given a new one", async () => {
