@@ -10,6 +10,7 @@ import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
 import { loadPolicy } from "../src/node/policy.js";
 import { createService, type Service } from "../src/service/server.js";
+import { FileStore } from "../src/store/file.js";
 import { NOW } from "./helpers.js";
 
 const bin = join(import.meta.dirname, "../bin/plangate.js");
@@ -152,6 +153,35 @@ describe("plangate mcp", () => {
       await exercise(client);
     } finally {
       await client.close();
+    }
+  }, 60_000);
+
+  it.skipIf(!built)("check_delegation looks the session id up in the registry check-delegation uses, and registers nothing", async () => {
+    const dir = join(root, "registry-state");
+    const store = new FileStore(dir);
+    expect((await store.registerSession("busy-1", { now: new Date(), ttlSeconds: 3600, agent: "coder" })).ok).toBe(true);
+    const ask = async (client: Client, id: string) => {
+      const r = await client.callTool({ name: "check_delegation", arguments: { target: "coder", path: ["orchestrator"], sessionId: id } });
+      return (r.structuredContent as { diagnostics: { rule: string }[] }).diagnostics.map((d) => d.rule);
+    };
+    const stdio = new Client({ name: "plangate-test", version: "1.0.0" });
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "--policy", policy, "--store", `file:${dir}`], cwd: workspace, stderr: "pipe" }));
+    const io = { cwd: workspace, env: {}, now: () => new Date() } as unknown as CliIO;
+    const service = createService({ loaded: await loadPolicy({ file: policy, cwd: workspace }), setup: await resolveSetup({ policy }, io), stateDir: dir, trustedKeys: [], cwd: workspace, env: {}, now: () => new Date(), mcp: true, log: () => undefined });
+    services.push(service);
+    const { port } = await service.listen("127.0.0.1", 0);
+    const http = new Client({ name: "plangate-test", version: "1.0.0" });
+    await http.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    try {
+      for (const client of [stdio, http]) {
+        expect(await ask(client, "busy-1")).toEqual(["session-id-reused"]);
+        expect(await ask(client, "free-1")).toEqual([]);
+      }
+      // Read-only: the free id is still free.
+      expect(await store.lookupSession("free-1", new Date())).toBeUndefined();
+    } finally {
+      await stdio.close();
+      await http.close();
     }
   }, 60_000);
 });

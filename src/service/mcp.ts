@@ -20,6 +20,8 @@ export interface McpContext {
   setup: Setup;
   now: () => Date;
   cwd: string;
+  /** The session registry check_delegation looks a session id up in (read-only); none: the id's form only. */
+  sessions?: { lookupSession(id: string, now: Date): Promise<import("../orchestration/registry.js").SessionEntry | undefined>; location: string };
 }
 
 const DIAGNOSTIC = {
@@ -150,7 +152,7 @@ export const TOOLS = [
     name: "check_delegation",
     title: "Check a delegation before it starts",
     description:
-      "Check whether delegating to an agent is safe: the depth it would reach against the policy's delegation.maxDepth, a cycle in the delegation path (names compared case- and separator-insensitively), and the new session id's form. Read-only: it registers no session (the orchestrator does, with plangate check-delegation --register).",
+      "Check whether delegating to an agent is safe: the depth it would reach against the policy's delegation.maxDepth, a cycle in the delegation path (names compared case- and separator-insensitively), and the new session id: its form, and whether the session registry holds it as active. Read-only: it registers no session (the orchestrator does, with plangate check-delegation --register).",
     inputSchema: {
       type: "object",
       properties: {
@@ -289,15 +291,27 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const depth = args.depth;
       if (depth !== undefined && (typeof depth !== "number" || !Number.isInteger(depth) || depth < 0)) throw new ToolError("depth must be a whole number of at least 0");
       const sessionId = str(args, "sessionId", false);
-      const { checkDelegation } = await import("../orchestration/delegation.js");
-      const result = checkDelegation({
+      const { checkDelegation, checkDelegationIn } = await import("../orchestration/delegation.js");
+      const options = {
         target,
         path: path as string[],
         now: ctx.now(),
         policy: ctx.setup.policy,
         ...(depth !== undefined ? { depth: depth as number } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
-      });
+      };
+      const sessions = ctx.sessions;
+      // With a registry the id is looked up (an active one is refused); nothing is ever registered here.
+      const readOnly = sessions && {
+        lookupSession: (id: string, now: Date) => sessions.lookupSession(id, now),
+        registerSession: () => Promise.reject(new Error("check_delegation registers nothing")),
+      };
+      let result;
+      try {
+        result = readOnly ? await checkDelegationIn(readOnly, { ...options, register: false }) : checkDelegation(options);
+      } catch (err) {
+        throw new ToolError(`the session registry ${sessions?.location ?? ""} cannot be read: ${(err as Error).message}`);
+      }
       const structured = { valid: result.valid, depth: result.depth, maxDepth: result.maxDepth, diagnostics: diagnosticsOf(result.diagnostics) };
       const shown = result.diagnostics.map((d) => `${d.severity}: ${d.message} [${d.rule}]${d.hint ? ` (${d.hint})` : ""}`);
       return { structured, text: [result.valid ? `the delegation may start (depth ${result.depth} of ${result.maxDepth})` : "the delegation is refused", ...shown].join("\n") };

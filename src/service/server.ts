@@ -346,7 +346,7 @@ export function createService(o: ServiceOptions): Service {
     }
     if (path === "/mcp" && o.mcp) {
       try {
-        mcpHandler ??= await (await import("./mcp-http.js")).mcpHttpHandler({ setup: o.setup, now, cwd: o.cwd, maxRequestBytes: maxRequest });
+        mcpHandler ??= await (await import("./mcp-http.js")).mcpHttpHandler({ setup: o.setup, now, cwd: o.cwd, maxRequestBytes: maxRequest, sessions: await (await import("./state-ops.js")).sessionsOf(opContext) });
       } catch (err) {
         if (!(err instanceof MissingDependency)) throw err;
         req.resume();

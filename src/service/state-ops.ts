@@ -23,6 +23,7 @@ import { checkReturn } from "../orchestration/return.js";
 import { ENCODINGS, TokenizerMissing } from "../orchestration/tokens.js";
 import { isValid, toDiagnostics } from "../orchestration/common.js";
 import { OpError, type OpContext, type Request, type StateContext } from "./ops.js";
+import type { McpContext } from "./mcp.js";
 
 /*
  * POST /v1/returns, /v1/delegations, /v1/runs, /v1/runs/stop and /v1/approve (GET /v1/runs lists):
@@ -85,6 +86,15 @@ export async function returnsOp(req: Request, ctx: OpContext): Promise<Out> {
     }
   }
   return { body: doc(checkReportJson([out])), exit: out.result.valid ? 0 : 1 };
+}
+
+/** The server's session registry, read-only, for the MCP tool check_delegation: the one /v1/delegations uses. */
+export function sessionsOf(ctx: OpContext): NonNullable<McpContext["sessions"]> {
+  const state = stateOf(ctx);
+  const folder = state.store === undefined ? ctx.setup.policy.delegation.registry : undefined;
+  if (folder === undefined) return state.store ?? new FileStore(state.stateDir);
+  const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : join(ctx.setup.policy.workspace, folder));
+  return { lookupSession: async (id, now) => registry.lookup(id, now), location: registry.folder };
 }
 
 /** POST /v1/delegations: `plangate check-delegation [--register | --release] -o json`, against the server's registry. */

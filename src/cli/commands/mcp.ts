@@ -2,6 +2,11 @@ import type { Command } from "commander";
 import { type CliIO, EXIT } from "../io.js";
 import type { Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
+import { isAbsolute, join, resolve } from "node:path";
+import { FileSessionRegistry } from "../../orchestration/registry.js";
+import type { McpContext } from "../../service/mcp.js";
+import { FileStore } from "../../store/file.js";
+import { closeStore, storeFrom } from "../store-flag.js";
 
 /** `plangate mcp`: the MCP tools over standard input and output (the SDK is loaded by this command only). */
 export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
@@ -13,12 +18,24 @@ export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
     .option("--workspace <dir>", "workspace root (default: the policy's, else the current directory)")
     .option("--tools <file>", "tool registry: one tool a line, or an MCP tools/list result")
     .option("--host <name|file>", "agent host profile (claude-code, generic, or a profile file; default: the policy's host, else generic)")
+    .option("--store <url>", "session registry check_delegation reads: file:DIR (its registry/) or postgres://… (default: as check-delegation: delegation.registry, else the policy's store, else .plangate/sessions in the workspace)")
     .action(
-      wrap(async (flags: PlanFlags) => {
+      wrap(async (flags: PlanFlags & { store?: string }) => {
         const setup = await resolveSetup(flags, io);
+        const { policy } = setup;
+        // The registry check-delegation would use, read-only.
+        const spec = flags.store ?? (policy.delegation.registry === undefined ? policy.store : undefined);
+        const shared = spec === undefined ? undefined : await storeFrom({ store: spec }, undefined, io);
+        let sessions: McpContext["sessions"];
+        if (shared !== undefined && typeof shared !== "string") sessions = shared;
+        else {
+          const folder = typeof shared === "string" ? new FileStore(shared).registryDir : (policy.delegation.registry ?? join(policy.workspace, ".plangate", "sessions"));
+          const registry = new FileSessionRegistry(isAbsolute(folder) ? folder : resolve(io.cwd, folder));
+          sessions = { lookupSession: async (id, now) => registry.lookup(id, now), location: registry.folder };
+        }
         const { createMcpServer, importSdk } = await import("../../service/mcp.js");
         const { StdioServerTransport } = await importSdk<typeof import("@modelcontextprotocol/sdk/server/stdio.js")>("@modelcontextprotocol/sdk/server/stdio.js");
-        const server = await createMcpServer({ setup, now: io.now, cwd: io.cwd });
+        const server = await createMcpServer({ setup, now: io.now, cwd: io.cwd, sessions });
         const transport = new StdioServerTransport();
         // Standard output is the protocol's channel: nothing else is written to it until the client leaves.
         await new Promise<void>((done) => {
@@ -26,6 +43,7 @@ export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
           process.stdin.once("end", () => void server.close());
           void server.connect(transport);
         });
+        await closeStore(shared);
         return EXIT.ok;
       }),
     );
