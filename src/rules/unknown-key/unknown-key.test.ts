@@ -1,17 +1,17 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("unknown-key", () => {
-  it("reports a misspelt step key with the closest valid key", async () => {
-    const d = await diagnosticsOf("unknown-key", '[{"tool": "a", "parms": {}}]');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ pointer: "/0/parms", step: 1, line: 1, column: 16 });
-    expect(d[0]!.hint).toContain('"params"');
-  });
-  it("reports an unknown envelope key", async () => {
-    expect(await diagnosticsOf("unknown-key", '{"version": "1.0", "checksun": "x", "plan": [{"tool": "a"}]}')).toHaveLength(1);
-  });
-  it("accepts the defined keys", async () => {
-    expect(await diagnosticsOf("unknown-key", '[{"tool": "a", "description": "d", "params": {"anything": 1}}]')).toHaveLength(0);
-  });
+ruleTester("unknown-key", {
+  valid: [
+    '[{"tool": "a", "description": "d", "params": {"anything": 1}}]',
+    { name: "an intake step's keys", code: '{"steps": [{"tool": "a", "arguments": {}, "intent": "i"}]}' },
+  ],
+  invalid: [
+    {
+      name: "a misspelt step key, with the closest valid key as the hint",
+      code: '[{"tool": "a", "parms": {}}]',
+      errors: [{ line: 1, column: 16, endLine: 1, endColumn: 23, pointer: "/0/parms", step: 1, severity: "error", message: /parms/, hint: /"params"/ }],
+    },
+    { name: "an unknown envelope key", code: '{"version": "1.0", "checksun": "x", "plan": [{"tool": "a"}]}', errors: [{ line: 1, column: 20, pointer: "/checksun" }] },
+  ],
+  docs: { file: "plan.json" },
 });
