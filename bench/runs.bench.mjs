@@ -1,7 +1,8 @@
 // Hook latency against plan length: one PreToolUse decision in a run (find the session's run, lock,
 // check the audit trail's end, compare the plan's raw bytes, match the call, append an audit line,
 // write the run) for a 10-step and a 1,000-step plan, at the plan's middle step. CPU time of this
-// process (user + system), the two sizes interleaved, medians: the machine is shared and noisy.
+// process (user + system), the two sizes interleaved, medians: the machine is shared and noisy. The
+// first call of each run reads and hashes the plan; later ones find its stamp unchanged.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +34,9 @@ async function prepared(n, tag) {
   const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
   const session = `session-${tag}`;
   const started = await startRun(dir, { plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, session, now: () => now });
-  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); } };
+  // The plan file as it stands a few seconds after it was written: its stamp may be remembered (a
+  // plan changed within 2 s of a check is read again on every call).
+  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); }, fsNow: () => Date.now() + 10_000 };
   const call = (i) => decideHook(dir, { session, cwd: ws, tool: plan[i].tool, args: plan[i].params }, ctx);
   const middle = Math.floor(n / 2);
   // Placed at the middle directly (a decision's cost does not depend on how the cursor got there).

@@ -7,8 +7,8 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { callIdentity, contextFor, existingFileDiagnostic, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../policy/types.js";
-import { ensureDirs, FileStore, layout, sessionKey } from "../store/file.js";
-import type { RepairOutcome, RunState, RunTx, Store } from "../store/types.js";
+import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "../store/file.js";
+import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN } from "../store/types.js";
 import { isFinished } from "../store/validate.js";
 import { AuditChain } from "./audit.js";
 import { callPathProblem } from "./call-paths.js";
@@ -149,6 +149,8 @@ export interface HookContext {
   mode: "exit" | "claude";
   /** The policy for sessions with no run (noRun, free, the workspace free calls are checked in); loaded only when needed. */
   noRunPolicy: () => Promise<Policy>;
+  /** The real clock (ms) that file timestamps are compared with (default Date.now); tests move it. */
+  fsNow?: () => number;
 }
 
 /** The part of a hook input a tool call decision reads. */
@@ -232,13 +234,23 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (input.bytes !== undefined && input.bytes > run.max_input_bytes)
     return refuse(fail("limit-exceeded", `The hook input is ${input.bytes} bytes, over the run's ${run.max_input_bytes} (guard.maxInputBytes at start); it is not decided.`, "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run"));
   if (run.status === "stopped") return refuse(fail("guard-failure", `The run ${id} was stopped${run.stop_reason ? ` (${run.stop_reason})` : ""}; no call runs in it.`, "approve the plan again and start a new run"));
-  const bytes = await tx.readPlan();
-  if (bytes === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
-  const raw = "sha256:" + sha256Hex(bytes);
-  if (raw !== run.plan_raw_hash)
-    return refuse(
-      fail("approval-plan-mismatch", `The plan ${run.plan} is not byte for byte the approved file (${raw}, approved ${run.plan_raw_hash}); no further call runs.`, "restore the approved file exactly (a reformatted plan needs a new approval)", { expected: run.plan_raw_hash, actual: raw }),
-    );
+  // The plan must still be the approved bytes. A plan file whose stamp is the one it had when its bytes
+  // last checked out is not read again (the cost of a call does not grow with the plan).
+  const fsNow = c.fsNow?.() ?? Date.now();
+  const stamped = STORED_PLAN.test(run.plan) ? undefined : planStamp(run.plan, fsNow);
+  if (stamped === undefined || run.plan_checked !== stamped.stamp) {
+    delete run.plan_checked;
+    const bytes = await tx.readPlan();
+    if (bytes === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
+    const raw = "sha256:" + sha256Hex(bytes);
+    if (raw !== run.plan_raw_hash)
+      return refuse(
+        fail("approval-plan-mismatch", `The plan ${run.plan} is not byte for byte the approved file (${raw}, approved ${run.plan_raw_hash}); no further call runs.`, "restore the approved file exactly (a reformatted plan needs a new approval)", { expected: run.plan_raw_hash, actual: raw }),
+      );
+    // Remembered only if the file did not change while it was read, nor just before.
+    const after = stamped && planStamp(run.plan, fsNow);
+    if (stamped?.rememberable && after?.stamp === stamped.stamp) run.plan_checked = stamped.stamp;
+  }
   if (run.expires_at !== undefined && Date.parse(run.expires_at) <= c.now.getTime())
     return refuse(fail("approval-expired", `The approval expired at ${run.expires_at}; no further call runs.`, "validate and approve the plan again"));
   const shell = { workspace: run.scope, ...run.shell };

@@ -59,6 +59,8 @@ export interface RunState {
   shell: { commands: { allow: string[]; deny: string[]; allowCompound: boolean }; protected: string[] };
   /** The policy in force at start: each call's paths are checked under it. */
   policy: Policy;
+  /** The plan file's stamp when its bytes last checked out (planStamp): while the file keeps it, the bytes are not read again. */
+  plan_checked?: string;
 }
 
 export const RUN_ID = /^[0-9a-f]{32}$/;

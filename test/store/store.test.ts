@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -179,6 +179,27 @@ describe.each(KINDS)("store: $name", (kind) => {
       expect(await store.keepPlan("x", bytes, sha256Hex(bytes))).toBe(kept.plan);
       await expect(store.keepPlan("x", Buffer.from("other"), sha256Hex(bytes))).rejects.toThrow(/do not match/);
     }
+  });
+
+  it.skipIf(kind.skip)("a plan file whose stamp is unchanged since its bytes checked out is not read again; any change to it is still caught", async () => {
+    const { store } = await kind.make();
+    const { k, run } = await startedRun(store, "stamped");
+    const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 60_000 };
+    const call = (i: number, c: Parameters<typeof decideHook>[2] = later) => decideHook(store, { session: "stamped", cwd: k.workspace, tool: PLAN[i]!.tool, args: PLAN[i]!.params }, c);
+    // A plan changed within the last 2 s (by the real clock) is read every time, and never remembered.
+    expect((await call(0, ctx(k.workspace))).decision).toBe("allow");
+    expect((await store.readRun(run.run_id)).plan_checked).toBeUndefined();
+    // Settled: remembered after a check.
+    expect((await call(1)).decision).toBe("allow");
+    const checked = (await store.readRun(run.run_id)).plan_checked;
+    expect(checked).toMatch(/^\d+:\d+:\d+:\d+:\d+$/);
+    // The same size, other bytes, the old modification time put back: the change time moved, so it is read and refused.
+    const original = readFileSync(k.planFile);
+    const { mtime } = statSync(k.planFile);
+    writeFileSync(k.planFile, original.toString("utf8").replace("out.txt", "own.txt"));
+    utimesSync(k.planFile, mtime, mtime);
+    expect(await call(2)).toMatchObject({ decision: "deny", rule: "approval-plan-mismatch" });
+    expect((await store.readRun(run.run_id)).plan_checked).toBeUndefined();
   });
 
   it.skipIf(kind.skip)("a session binds exclusively; a finished run's session can be given a new one", async () => {
