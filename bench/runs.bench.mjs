@@ -34,9 +34,9 @@ async function prepared(n, tag) {
   const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
   const session = `session-${tag}`;
   const started = await startRun(dir, { plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, session, now: () => now });
-  // The plan file as it stands a few seconds after it was written: its stamp may be remembered (a
-  // plan changed within 2 s of a check is read again on every call).
-  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); }, fsNow: () => Date.now() + 10_000 };
+  // The plan file as it stands two minutes after it was written: its stamp may be remembered (a
+  // plan changed within a minute of a check is read again on every call).
+  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); }, fsNow: () => Date.now() + 120_000 };
   const call = (i) => decideHook(dir, { session, cwd: ws, tool: plan[i].tool, args: plan[i].params }, ctx);
   const middle = Math.floor(n / 2);
   // Placed at the middle directly (a decision's cost does not depend on how the cursor got there).

@@ -247,7 +247,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
       return refuse(
         fail("approval-plan-mismatch", `The plan ${run.plan} is not byte for byte the approved file (${raw}, approved ${run.plan_raw_hash}); no further call runs.`, "restore the approved file exactly (a reformatted plan needs a new approval)", { expected: run.plan_raw_hash, actual: raw }),
       );
-    // Remembered only if the file did not change while it was read, nor just before.
+    // Remembered only if the file did not change while it was read, nor in the minute before.
     const after = stamped && planStamp(run.plan, fsNow);
     if (stamped?.rememberable && after?.stamp === stamped.stamp) run.plan_checked = stamped.stamp;
   }

@@ -29,23 +29,27 @@ import { RUN_ID } from "./types.js";
  * A session key is the SHA-256 of the host's session id: a session id is never used as a file name.
  */
 
+/** How long a plan file must have been left alone before its stamp may stand for its bytes. */
+export const SETTLED_MS = 60_000;
+
 /** Linux file systems whose timestamps are the kernel's own (no attribute cache of another machine's writes). */
 const LOCAL_FS = new Set([0xef53 /* ext2-4 */, 0x01021994 /* tmpfs */, 0x58465342 /* xfs */, 0x9123683e /* btrfs */, 0x794c7630 /* overlayfs */, 0x2fc12fc1 /* zfs */, 0xf2f52010 /* f2fs */]);
 
 /**
  * A plan file's stamp: device, inode, size, modification and change time (ns). The change time cannot be
  * set by a user (any write, rename into place, chmod or utimes moves it), so an unchanged stamp means
- * unchanged bytes, provided the file had not changed within the file system clock's tick of the moment
- * its bytes were checked (timestamps are coarse: a write in the same tick keeps them, as git's "racily
- * clean" entries). `rememberable` says whether a stamp taken now may stand for the bytes just checked:
- * a local file system, and a last change at least 2 s before `fsNow` (milliseconds, the real clock).
+ * unchanged bytes, provided the file had not changed shortly before its bytes were checked: timestamps
+ * are coarse (a write in the same tick keeps them, as git's "racily clean" entries), and a page written
+ * through a shared mapping takes more writes without a timestamp until it is written back (within 30 s
+ * by Linux's default dirty expiry). `rememberable` says whether a stamp taken now may stand for the
+ * bytes just checked: a local file system, and a last change at least 60 s before `fsNow` (ms, real clock).
  */
 export function planStamp(path: string, fsNow: number): { stamp: string; rememberable: boolean } | undefined {
   try {
     const st = statSync(path, { bigint: true });
     if (!st.isFile()) return undefined;
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    const settled = st.ctimeNs < BigInt(Math.floor(fsNow - 2000)) * 1_000_000n && st.mtimeNs <= st.ctimeNs;
+    const settled = st.ctimeNs < BigInt(Math.floor(fsNow - SETTLED_MS)) * 1_000_000n && st.mtimeNs <= st.ctimeNs;
     return { stamp, rememberable: settled && LOCAL_FS.has(Number(statfsSync(path).type)) };
   } catch {
     return undefined;
