@@ -18,8 +18,8 @@ export default tseslint.config(
     },
   },
   {
-    // bin/ is CommonJS (bin/package.json), so starting the command does not start the ES module loader.
-    files: ["bin/**/*.js"],
+    // bin/ is CommonJS (bin/package.json), so starting the command does not start the ES module loader; so are .cjs files.
+    files: ["bin/**/*.js", "**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

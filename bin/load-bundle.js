@@ -39,4 +39,4 @@ function useCodeCache(dir, onScript) {
   return createRequire(prefix);
 }
 
-module.exports = { useCodeCache };
+module.exports = { useCodeCache, wrap };
