@@ -1,9 +1,10 @@
 // The V8 code caches of the bundled CLI, made at build time in a fresh process: the bundle is loaded and
-// run through a few commands (so what start-up, a validation and a guard call run is compiled), then
+// run through a few commands in a temporary folder (so what start-up, validations and an allowed guard
+// hook call run is compiled, not only the files' top level), then
 // V8's cache of each file it loaded is written beside it as <file>.cache. A cache matches this Node's V8
 // only; bin/load-bundle.js falls back to compiling the file when V8 rejects it.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,24 +22,38 @@ async function warm(dir) {
   const require = useCodeCache(dir, (file, script) => scripts.set(file, script));
   const { main } = require("./cli.cjs");
   const tmp = mkdtempSync(join(tmpdir(), "plangate-cache-"));
-  const hook = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: join(tmp, "x") }, cwd: tmp, session_id: "s" });
-  const io = (stdin = "") => ({
+  const io = (cwd, stdin = "") => ({
     stdout: () => {},
     stderr: () => {},
     readStdin: async () => new TextEncoder().encode(stdin),
-    cwd: root,
+    cwd,
     env: { NO_COLOR: "1" },
     isTTY: false,
     now: () => new Date(),
   });
+  // A guarded run, so that the hook call below is an allowed step: what a hook process runs most.
+  const ws = join(tmp, "ws");
+  mkdirSync(ws);
+  writeFileSync(join(ws, "in.txt"), "x\n");
+  writeFileSync(join(ws, "plan.json"), JSON.stringify([{ tool: "read_file", description: "read the input", params: { path: "in.txt" } }]));
+  writeFileSync(join(tmp, "tools.txt"), "read_file\n");
+  const hook = JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: ws, hook_event_name: "PreToolUse", tool_name: "read_file", tool_input: { path: "in.txt" } });
+  const keys = join(tmp, "keys");
+  const state = join(tmp, "state");
   try {
-    for (const [argv, stdin] of [
+    for (const [argv, cwd = root, stdin] of [
       [["--version"]],
       [["validate", "examples/intake.valid.json", "--no-policy"]],
-      [["validate", "examples/scqc-envelope.valid.json", "examples/scqc-envelope.invalid.json", "--no-policy", "--output", "json"]],
-      [["guard", "--state", join(tmp, "state")], hook],
-    ])
-      await main(argv, io(stdin));
+      [["validate", "examples/scqc-envelope.valid.json", "examples/scqc-envelope.invalid.json", "--tools", "examples/tools.txt", "--output", "json"]],
+      [["validate", "examples/intake.valid.yaml", "examples/teddy.valid.md", "--policy", "examples/plangate.yaml"]],
+      [["keygen", "--out", keys]],
+      [["approve", "plan.json", "--no-policy", "--tools", join(tmp, "tools.txt"), "--key", join(keys, "plangate.key"), "--out", join(tmp, "approval.json")], ws],
+      [["guard", "start", "plan.json", "--no-policy", "--tools", join(tmp, "tools.txt"), "--approval", join(tmp, "approval.json"), "--trusted-keys", join(keys, "plangate.pub"), "--state-dir", state, "--session", "s"], ws],
+      [["guard", "--state-dir", state, "--no-policy"], ws, hook],
+    ]) {
+      const code = await main(argv, io(cwd, stdin));
+      if (code === 2) throw new Error(`plangate ${argv.join(" ")} exited 2 while warming the code caches`);
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
