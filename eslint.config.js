@@ -17,4 +17,10 @@ export default tseslint.config(
       "no-empty": ["error", { allowEmptyCatch: true }],
     },
   },
+  {
+    // bin/ is CommonJS (bin/package.json), so starting the command does not start the ES module loader; so are .cjs files.
+    files: ["bin/**/*.js", "**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -1,7 +1,6 @@
 // Full validation of scQC envelopes of 10 to 10,000 steps beside the floor (read + JSON.parse +
-// SHA-256 of the same bytes), 400 files in one CLI call beside CPython running scQC's checks,
-// and the CLI's cold start beside `node -e 0`.
-import { spawnSync } from "node:child_process";
+// SHA-256 of the same bytes). The CLI's start-up and 400 files in one CLI call beside CPython are in
+// bench/startup.bench.mjs (CPU time).
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,60 +70,3 @@ console.log("| steps | size | floor (read + JSON.parse + SHA-256) | plangate val
 console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(r);
 console.log(`\n10,000 steps / 100 steps: ${(perPlan[10000] / perPlan[100]).toFixed(1)}x (linear would be 100x)`);
-
-// 400 files of 100 steps, one process each side.
-const many = [];
-for (let i = 0; i < 400; i++) {
-  const f = join(dir, `many-${i}.json`);
-  writeFileSync(f, envelope(100));
-  many.push(f);
-}
-const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
-const runs = [];
-for (let k = 0; k < 3; k++) {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, [bin, "validate", "--tools", join(dir, "tools.txt"), "--output", "json", ...many], { cwd: dir, maxBuffer: 1 << 28 });
-  runs.push(performance.now() - t);
-  if (r.status !== 0) throw new Error(`plangate exited ${r.status}: ${r.stderr}`);
-}
-const plangateMany = median(runs);
-const py = spawnSync("python3", ["--version"]);
-console.log("\n### 400 files of 100 steps, one call (wall time, median of 3)\n");
-console.log("| tool | time | vs plangate |");
-console.log("|---|---|---|");
-console.log(`| plangate validate (CLI, incl. start-up) | ${plangateMany.toFixed(0)} ms | 1.00x |`);
-if (py.status === 0) {
-  const script = new URL("./scqc_checks.py", import.meta.url).pathname;
-  const pyRuns = [];
-  for (let k = 0; k < 3; k++) {
-    const t = performance.now();
-    const r = spawnSync("python3", [script, join(dir, "tools.txt"), ...many], { maxBuffer: 1 << 26 });
-    pyRuns.push(performance.now() - t);
-    if (r.status !== 0) throw new Error(String(r.stderr));
-  }
-  const pyMany = median(pyRuns);
-  const ratio = pyMany / plangateMany;
-  const verdict = ratio >= 1 ? `${ratio.toFixed(2)}x slower than plangate` : `${(1 / ratio).toFixed(2)}x faster than plangate`;
-  console.log(`| CPython, scQC's own checks (incl. start-up) | ${pyMany.toFixed(0)} ms | ${verdict} |`);
-} else {
-  console.log("| CPython | skipped: python3 not found | |");
-}
-
-// Cold start: one 100-step plan through the CLI vs an empty node.
-const one = join(dir, "plan-100.json");
-const cold = [];
-const empty = [];
-for (let k = 0; k < 15; k++) {
-  let t = performance.now();
-  spawnSync(process.execPath, ["-e", "0"]);
-  empty.push(performance.now() - t);
-  t = performance.now();
-  const r = spawnSync(process.execPath, [bin, "validate", one, "--tools", join(dir, "tools.txt")], { cwd: dir });
-  cold.push(performance.now() - t);
-  if (r.status !== 0) throw new Error(String(r.stdout));
-}
-console.log("\n### CLI cold start (wall time, median of 15)\n");
-console.log("| command | time | ratio |");
-console.log("|---|---|---|");
-console.log(`| node -e 0 | ${median(empty).toFixed(1)} ms | 1.00x |`);
-console.log(`| plangate validate (100 steps) | ${median(cold).toFixed(1)} ms | ${(median(cold) / median(empty)).toFixed(2)}x |`);

@@ -3,6 +3,8 @@
 // is exit 2, never 1 ("rejected"). `plangate guard` (not `guard start`) is a PreToolUse hook: the host
 // reads exit 0 as "allow", so every failure there is exit 2 ("block"); with `--output claude` the host
 // reads the JSON on stdout instead, so a crash prints a deny and exits 0.
+// CommonJS (bin/package.json): the ES module loader is not started unless a command needs it.
+const { join } = require("node:path");
 const argv = process.argv.slice(2);
 const hook = argv[0] === "guard" && !["start", "status", "stop", "repair"].includes(argv[1]);
 const claude = hook && argv.some((a, i) => a === "--output=claude" || (a === "--output" && argv[i + 1] === "claude"));
@@ -38,15 +40,18 @@ process.on("uncaughtException", (err) => {
   process.exit(failed());
 });
 
-try {
-  const { main } = await import("../dist/cli/main.js");
-  const { processIO } = await import("../dist/cli/io.js");
-  const code = await main(argv, processIO());
-  process.exitCode = code;
-  // A hook's pending stdin read (after a timeout or an oversized input) must not keep the process alive past its answer.
-  if (hook) process.exit(code);
-} catch (err) {
-  crash(err);
-  process.exitCode = failed();
-  if (hook) process.exit(failed());
-}
+(async () => {
+  try {
+    // The bundled CLI (npm run build), compiled with its build-time code cache when this Node can use it.
+    const { useCodeCache } = require("./load-bundle.js");
+    const { main, processIO } = useCodeCache(join(__dirname, "..", "dist", "bundle"))("./cli.cjs");
+    const code = await main(argv, processIO());
+    process.exitCode = code;
+    // A hook's pending stdin read (after a timeout or an oversized input) must not keep the process alive past its answer.
+    if (hook) process.exit(code);
+  } catch (err) {
+    crash(err);
+    process.exitCode = failed();
+    if (hook) process.exit(failed());
+  }
+})();

@@ -146,28 +146,47 @@ function fileSection(report: PlanReport, name: string, shown: readonly Diagnosti
  * planner cannot see. Plain Markdown, deterministic.
  */
 export function formatFeedback(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+  const feedback = feedbackFormatter(options);
+  for (const r of reports) feedback.add(r);
+  return feedback.end();
+}
+
+/**
+ * The feedback a report at a time: each report's section is written when it is added (its source and
+ * plan are not kept), and end() returns the whole output, the same as formatFeedback's.
+ */
+export function feedbackFormatter(options: FormatOptions = {}): { add(report: PlanReport): void; end(): string } {
   const tools = options.tools;
-  const rejected = reports.filter((r) => !r.valid);
-  if (rejected.length === 0) {
-    return `# Plan validation passed\n\n${reports.map((r) => `- ${clean(r.file ?? "-")}: valid, no changes needed`).join("\n")}\n`;
-  }
-  const out = [
-    "# Plan validation failed",
-    "",
-    "Fix every item below and return the complete corrected plan in the same format. Change only what an item asks for; keep every other step, field and value as it is.",
-    "",
-  ];
-  for (const r of reports) {
-    const name = clean(r.file ?? "-");
-    // "Could not check" notices are for the operator, not something the planner can change.
-    const shown = r.diagnostics.filter((d) => d.severity !== "info");
-    if (r.valid) {
-      out.push(`## ${name}: valid, no changes needed`, "");
-      continue;
-    }
-    out.push(...fileSection(r, name, shown, tools));
-  }
-  const aboutTools = rejected.some((r) => r.diagnostics.some((d) => d.severity === "error" && TOOL_RULES.has(d.rule)));
-  if (tools && aboutTools) out.push("## Allowed tools", "", ...allowedToolLines(tools), "");
-  return `${out.join("\n").trimEnd()}\n`;
+  const files: { name: string; valid: boolean; section?: string[] }[] = [];
+  let aboutTools = false;
+  return {
+    add(r) {
+      const name = clean(r.file ?? "-");
+      if (r.valid) {
+        files.push({ name, valid: true });
+        return;
+      }
+      // "Could not check" notices are for the operator, not something the planner can change.
+      const shown = r.diagnostics.filter((d) => d.severity !== "info");
+      files.push({ name, valid: false, section: fileSection(r, name, shown, tools) });
+      aboutTools ||= r.diagnostics.some((d) => d.severity === "error" && TOOL_RULES.has(d.rule));
+    },
+    end() {
+      if (files.every((f) => f.valid)) {
+        return `# Plan validation passed\n\n${files.map((f) => `- ${f.name}: valid, no changes needed`).join("\n")}\n`;
+      }
+      const out = [
+        "# Plan validation failed",
+        "",
+        "Fix every item below and return the complete corrected plan in the same format. Change only what an item asks for; keep every other step, field and value as it is.",
+        "",
+      ];
+      for (const f of files) {
+        if (f.valid) out.push(`## ${f.name}: valid, no changes needed`, "");
+        else out.push(...f.section!);
+      }
+      if (tools && aboutTools) out.push("## Allowed tools", "", ...allowedToolLines(tools), "");
+      return `${out.join("\n").trimEnd()}\n`;
+    },
+  };
 }

@@ -3,7 +3,7 @@ import pc from "picocolors";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { PlanReport } from "../engine.js";
 import { codeFrame } from "./code-frame.js";
-import { type FormatOptions, summarize } from "./types.js";
+import type { FormatOptions } from "./types.js";
 
 const colors = pc.createColors(true);
 const plainColors = pc.createColors(false);
@@ -14,45 +14,68 @@ function plural(n: number, word: string): string {
 
 /** Human output: one block per diagnostic with a code frame and hint, then a summary line. */
 export function formatText(reports: readonly PlanReport[], options: FormatOptions = {}): string {
+  const text = textFormatter(options);
+  for (const report of reports) text.add(report);
+  return text.end();
+}
+
+/**
+ * The text output a report at a time: each report is formatted when it is added (its source is not
+ * kept), and end() returns the whole output, the same as formatText's.
+ */
+export function textFormatter(options: FormatOptions = {}): { add(report: PlanReport): void; end(last?: Pick<FormatOptions, "policy" | "policies">): string } {
   const c = options.color ? colors : plainColors;
-  const out: string[] = [];
-  // A note about the run, not about a plan (no tool registry in force) is printed once, not once a file.
-  let runNote: { d: Diagnostic; files: number } | undefined;
-  for (const report of reports) {
-    const name = report.file ?? "<stdin>";
-    for (const d of report.diagnostics) {
-      if (reports.length > 1 && isRunNote(d)) {
-        runNote = { d: runNote?.d ?? d, files: (runNote?.files ?? 0) + 1 };
-        continue;
+  // Each piece of output, in order; a run note is kept with its own block, which is printed only when one report was added.
+  const pieces: { text: string; note?: Diagnostic }[] = [];
+  const totals = { files: 0, valid: 0, errors: 0, warnings: 0 };
+  return {
+    add(report) {
+      const name = report.file ?? "<stdin>";
+      for (const d of report.diagnostics) pieces.push({ text: formatDiagnostic(report, d, name, c), note: isRunNote(d) ? d : undefined });
+      const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+      const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
+      const what = [report.dialect ?? "unknown dialect", plural(report.steps, "step")].join(", ");
+      if (report.valid) {
+        const extra = warnings > 0 ? `, ${plural(warnings, "warning")}` : "";
+        pieces.push({ text: `${c.green("✓")} ${c.bold(name)}: valid (${what}${extra})${report.planHash ? ` ${c.dim(report.planHash)}` : ""}` });
+      } else {
+        pieces.push({ text: `${c.red("✗")} ${c.bold(name)}: rejected (${what}): ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}` });
       }
-      out.push(formatDiagnostic(report, d, name, c));
-    }
-    const errors = report.diagnostics.filter((d) => d.severity === "error").length;
-    const warnings = report.diagnostics.filter((d) => d.severity === "warning").length;
-    const what = [report.dialect ?? "unknown dialect", plural(report.steps, "step")].join(", ");
-    if (report.valid) {
-      const extra = warnings > 0 ? `, ${plural(warnings, "warning")}` : "";
-      out.push(`${c.green("✓")} ${c.bold(name)}: valid (${what}${extra})${report.planHash ? ` ${c.dim(report.planHash)}` : ""}`);
-    } else {
-      out.push(`${c.red("✗")} ${c.bold(name)}: rejected (${what}): ${plural(errors, "error")}${warnings ? `, ${plural(warnings, "warning")}` : ""}`);
-    }
-    out.push("");
-  }
-  if (runNote) {
-    const sev = runNote.d.severity === "error" ? c.red(c.bold("error")) : runNote.d.severity === "warning" ? c.yellow(c.bold("warning")) : c.cyan("info");
-    out.push(`${sev}: ${runNote.d.message} ${c.dim(`[${runNote.d.rule}]`)} (${plural(runNote.files, "file")})`);
-    if (runNote.d.hint) out.push(`  ${c.cyan("= hint:")} ${runNote.d.hint}`);
-    out.push("");
-  }
-  const s = summarize(reports);
-  out.push(
-    `${plural(s.files, "file")} checked: ${s.valid} valid, ${s.files - s.valid} rejected; ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}.`,
-  );
-  const distinct = [...new Set(options.policies ?? [])];
-  const name = (p: string | null) => (p === null ? "none (built-in defaults)" : shownPath(p, options.cwd));
-  if (distinct.length > 1) out.push(`Policies: ${distinct.map(name).join("; ")} (each file's own).`);
-  else if (options.policy !== undefined) out.push(`Policy: ${name(options.policy)}.`);
-  return out.join("\n") + "\n";
+      pieces.push({ text: "" });
+      totals.files++;
+      if (report.valid) totals.valid++;
+      totals.errors += errors;
+      totals.warnings += warnings;
+    },
+    end(last = {}) {
+      const { policy, policies, cwd } = { ...options, ...last };
+      const out: string[] = [];
+      // A note about the run, not about a plan (no tool registry in force) is printed once, not once a file.
+      let runNote: { d: Diagnostic; files: number } | undefined;
+      for (const p of pieces) {
+        if (totals.files > 1 && p.note) {
+          runNote = { d: runNote?.d ?? p.note, files: (runNote?.files ?? 0) + 1 };
+          continue;
+        }
+        out.push(p.text);
+      }
+      if (runNote) {
+        const sev = runNote.d.severity === "error" ? c.red(c.bold("error")) : runNote.d.severity === "warning" ? c.yellow(c.bold("warning")) : c.cyan("info");
+        out.push(`${sev}: ${runNote.d.message} ${c.dim(`[${runNote.d.rule}]`)} (${plural(runNote.files, "file")})`);
+        if (runNote.d.hint) out.push(`  ${c.cyan("= hint:")} ${runNote.d.hint}`);
+        out.push("");
+      }
+      const s = totals;
+      out.push(
+        `${plural(s.files, "file")} checked: ${s.valid} valid, ${s.files - s.valid} rejected; ${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}.`,
+      );
+      const distinct = [...new Set(policies ?? [])];
+      const name = (p: string | null) => (p === null ? "none (built-in defaults)" : shownPath(p, cwd));
+      if (distinct.length > 1) out.push(`Policies: ${distinct.map(name).join("; ")} (each file's own).`);
+      else if (policy !== undefined) out.push(`Policy: ${name(policy)}.`);
+      return out.join("\n") + "\n";
+    },
+  };
 }
 
 /** The one diagnostic that is about the run rather than the plan: no tool registry or allow list in force. */

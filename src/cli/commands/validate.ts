@@ -3,10 +3,10 @@ import type { Command } from "commander";
 import type { DialectId } from "../../core/plan.js";
 import { DIALECT_IDS } from "../../core/plan.js";
 import { type PlanReport, validatePlan } from "../../engine.js";
-import { formatFeedback } from "../../formatters/feedback.js";
+import { feedbackFormatter } from "../../formatters/feedback.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
-import { formatText } from "../../formatters/text.js";
+import { textFormatter } from "../../formatters/text.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT } from "../io.js";
 import { expandInputs } from "../inputs.js";
@@ -79,7 +79,21 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
         const setupFor = policyPerFile(flags, io, setup);
         const policies: (string | null)[] = [];
         const context = flags.context === undefined ? undefined : readContext(resolve(io.cwd, flags.context), flags.context);
-        const reports: PlanReport[] = [];
+        const shown = reportSink(output, io, setup.tools, flags.color);
+        let count = 0;
+        let warnings = 0;
+        let allValid = true;
+        // A check that threw is a bug, not a verdict on the plan: exit 2 (an internal error), never 1.
+        let crash: { file: string; rule: string; message: string } | undefined;
+        const done = (report: PlanReport, policy: string | null) => {
+          count++;
+          warnings += report.diagnostics.filter((d) => d.severity === "warning").length;
+          allValid &&= report.valid;
+          if (!crash && report.internalErrors?.length) crash = { file: report.file ?? "-", ...report.internalErrors[0]! };
+          policies.push(policy);
+          // Formatted now: the plan and its source are not kept past this file.
+          shown.add(flags.quiet ? errorsOnly(report) : report);
+        };
         for (const input of inputs) {
           const file = input.name;
           const own = setupForFile(await setupFor(input.path), input.path, io);
@@ -94,31 +108,22 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
             host: setup.host,
           };
           if (input.path === "-") {
-            reports.push(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: stdinName ?? "-" }));
-            policies.push(own.policy.source ?? null);
+            done(await validatePlan(await io.readStdin(setup.policy.limits.maxFileBytes), { ...options, file: stdinName ?? "-" }), own.policy.source ?? null);
             continue;
           }
           const report = await validateFile(input.path, { ...options, file });
           // A file found in a folder that no dialect reads is not a plan: skipped, as a linter skips other files.
           if (!input.named && !looksLikePlan(input.path, report)) continue;
-          reports.push(report);
-          policies.push(own.policy.source ?? null);
+          done(report, own.policy.source ?? null);
         }
-        // A check that threw is a bug, not a verdict on the plan: exit 2 (an internal error), never 1.
-        const crash = reports.find((r) => r.internalErrors?.length);
-        if (crash) {
-          const c = crash.internalErrors![0]!;
-          throw new Error(`the ${c.rule} check failed on ${crash.file ?? "-"} (${c.message})`);
-        }
-        if (reports.length === 0) throw new UsageError(`no plan files found in ${args.join(", ")}`);
-        const shown = flags.quiet ? reports.map(errorsOnly) : reports;
-        io.stdout(formatReports(output, shown, io, policies, setup.tools, flags.color));
-        const warnings = reports.reduce((n, r) => n + r.diagnostics.filter((d) => d.severity === "warning").length, 0);
+        if (crash) throw new Error(`the ${crash.rule} check failed on ${crash.file} (${crash.message})`);
+        if (count === 0) throw new UsageError(`no plan files found in ${args.join(", ")}`);
+        io.stdout(shown.end(policies));
         if (maxWarnings !== undefined && warnings > maxWarnings) {
           io.stderr(`plangate: ${warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
           return EXIT.rejected;
         }
-        return reports.every((r) => r.valid) ? EXIT.ok : EXIT.rejected;
+        return allValid ? EXIT.ok : EXIT.rejected;
       }),
     );
 }
@@ -163,10 +168,24 @@ function errorsOnly(r: PlanReport): PlanReport {
   return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
 }
 
-function formatReports(output: string, reports: PlanReport[], io: CliIO, policies: (string | null)[], tools: ToolRegistry | undefined, color?: boolean): string {
-  const policy = policies[0] ?? null;
-  if (output === "json") return formatJson(reports, { policy, policies });
-  if (output === "sarif") return formatSarif(reports, { cwd: io.cwd });
-  if (output === "feedback") return formatFeedback(reports, { tools });
-  return formatText(reports, { color: useColor(io, color), policy, policies, cwd: io.cwd });
+/**
+ * The output, a report at a time: text and feedback are formatted as each report comes; JSON and SARIF
+ * need the whole set, so they keep each report without its plan and source (file, verdict, diagnostics).
+ */
+function reportSink(output: string, io: CliIO, tools: ToolRegistry | undefined, color?: boolean): { add(report: PlanReport): void; end(policies: (string | null)[]): string } {
+  if (output === "json" || output === "sarif") {
+    const kept: PlanReport[] = [];
+    return {
+      add: (r) => {
+        kept.push({ file: r.file, dialect: r.dialect, valid: r.valid, planHash: r.planHash, steps: r.steps, diagnostics: r.diagnostics });
+      },
+      end: (policies) => (output === "json" ? formatJson(kept, { policy: policies[0] ?? null, policies }) : formatSarif(kept, { cwd: io.cwd })),
+    };
+  }
+  if (output === "feedback") {
+    const feedback = feedbackFormatter({ tools });
+    return { add: feedback.add, end: () => feedback.end() };
+  }
+  const text = textFormatter({ color: useColor(io, color), cwd: io.cwd });
+  return { add: text.add, end: (policies) => text.end({ policy: policies[0] ?? null, policies }) };
 }

@@ -1,0 +1,86 @@
+// Bundles the CLI (dist/cli, after tsc) into dist/bundle/, CommonJS: cli.cjs is the entry bin/plangate.js
+// requires, and the program's own dynamic imports become chunks loaded when asked for (each command; the
+// YAML and Markdown readers with the yaml and markdown-it packages; the validators made with ajv; the
+// stores; the service), so start-up reads a few files instead of some 140 ES modules. Optional peers and
+// packages that find files beside themselves stay outside and load from node_modules when asked for.
+// Then the V8 code caches are made (scripts/code-cache.mjs), which bin/load-bundle.js uses when they match.
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { rolldown } from "rolldown";
+import { makeCodeCache } from "./code-cache.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = resolve(root, "dist");
+const out = resolve(dist, "bundle");
+
+// Loaded only when asked for, from node_modules: optional peers (may be absent: the CLI says how to
+// install them), web-tree-sitter (finds its .wasm beside itself), postgres (only with a PostgreSQL store).
+const EXTERNAL = [/^gpt-tokenizer(\/|$)/, /^@modelcontextprotocol\/sdk(\/|$)/, /^web-tree-sitter(\/|$)/, /^postgres(\/|$)/];
+
+/** `new URL("../../x", import.meta.url)` in dist/a/b.js names a file of the package: keep naming it from dist/bundle/. */
+function packageFiles() {
+  return {
+    name: "package-files",
+    transform(code, id) {
+      if (!id.startsWith(dist) || !code.includes("import.meta.url")) return null;
+      const next = code.replace(/new URL\((["'`])(\.\.?\/[^"'`$]*)/g, (m, q, rel) => {
+        const target = resolve(dirname(id), rel);
+        let moved = relative(out, target).replace(/\\/g, "/");
+        if (!moved.startsWith(".")) moved = `./${moved}`;
+        if (rel.endsWith("/") && !moved.endsWith("/")) moved += "/";
+        return `new URL(${q}${moved}`;
+      });
+      return next === code ? null : { code: next, map: null };
+    },
+  };
+}
+
+/**
+ * The bundle's files are compiled with vm.Script (to use their code caches), where import() works only with
+ * an experimental option; the packages loaded from node_modules (above) are imported by import.js instead,
+ * a plain CommonJS file Node compiles itself.
+ */
+function importThroughHelper() {
+  const call = /(?<![\w$.])import\(/g;
+  return {
+    name: "import-through-helper",
+    renderChunk(code) {
+      if (!call.test(code)) return null;
+      const body = code.replace(call, "__plangate_import(");
+      const strict = /^(["'])use strict\1;?\n/.exec(body)?.[0] ?? "";
+      return { code: `${strict}const __plangate_import = require("./import.js");\n${body.slice(strict.length)}`, map: null };
+    },
+  };
+}
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+// What bin/plangate.js calls: main() and processIO().
+const entry = resolve(out, "entry.mjs");
+writeFileSync(entry, 'export { main } from "../cli/main.js";\nexport { processIO } from "../cli/io.js";\n');
+const bundle = await rolldown({
+  input: { cli: entry },
+  platform: "node",
+  external: EXTERNAL,
+  plugins: [packageFiles(), importThroughHelper()],
+  // A module both imported and dynamically imported is simply in the importer's chunk: not worth a warning.
+  checks: { ineffectiveDynamicImport: false },
+  logLevel: "warn",
+});
+await bundle.write({
+  dir: out,
+  format: "cjs",
+  entryFileNames: "[name].cjs",
+  chunkFileNames: "[name]-[hash].cjs",
+  sourcemap: false,
+});
+await bundle.close();
+rmSync(entry);
+// dist/ is "type": "module" by the package; the bundle's files say .cjs, so Node reads them as CommonJS.
+writeFileSync(resolve(out, "package.json"), '{ "type": "commonjs" }\n');
+writeFileSync(resolve(out, "import.js"), "// import() for the bundle's files (see scripts/bundle-cli.mjs).\nmodule.exports = (specifier) => import(specifier);\n");
+makeCodeCache(out);
+const files = readdirSync(out).filter((f) => f.endsWith(".cjs"));
+const kb = (fs) => Math.round(fs.reduce((n, f) => n + statSync(resolve(out, f)).size, 0) / 1024);
+console.log(`bundle: dist/bundle/, ${files.length} files (${kb(files)} KB), ${readdirSync(out).filter((f) => f.endsWith(".cache")).length} code caches (${kb(readdirSync(out).filter((f) => f.endsWith(".cache")))} KB)`);

@@ -1,0 +1,69 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import vm from "node:vm";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const bundle = join(root, "dist", "bundle");
+const bin = join(root, "bin", "plangate.js");
+const preload = join(import.meta.dirname, "fixtures", "loaded-files.cjs");
+const { wrap } = createRequire(import.meta.url)("../bin/load-bundle.js") as { wrap: (code: string) => string };
+
+function run(binFile: string, args: string[], cwd = root) {
+  const r = spawnSync(process.execPath, ["-r", preload, binFile, ...args], { cwd, encoding: "utf8" });
+  const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded: ")).map((l) => l.slice("loaded: ".length));
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.split("\n").filter((l) => !l.startsWith("loaded: ")).join("\n"), loaded };
+}
+const names = (files: string[]) => files.filter((f) => f.startsWith(bundle)).map((f) => f.slice(bundle.length + 1));
+
+// npm test builds first: without dist/bundle (npm run build) these fail rather than skip.
+describe("the bundled CLI", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "plangate-bundle-"));
+  afterAll(() => {
+    chmodSync(join(tmp, "pkg", "dist", "bundle"), 0o755);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("bin/plangate.js runs the bundle, and loads the YAML and Markdown readers only for such input", () => {
+    const json = run(bin, ["validate", "examples/intake.valid.json", "--no-policy"]);
+    expect(json.code).toBe(0);
+    expect(names(json.loaded)).toContain("cli.cjs");
+    expect(json.loaded.filter((f) => f.includes(`${join(root, "dist")}/`) && !f.startsWith(bundle))).toEqual([]);
+    const lazy = (files: string[]) => names(files).filter((f) => /^(yaml|markdown|markdown-it|validators|postgres|mcp|server)-/.test(f));
+    expect(lazy(json.loaded)).toEqual([]);
+    const yaml = run(bin, ["validate", "examples/intake.valid.yaml", "--no-policy"]);
+    expect(yaml.code).toBe(0);
+    expect(lazy(yaml.loaded).some((f) => f.startsWith("yaml-"))).toBe(true);
+    expect(lazy(yaml.loaded).some((f) => f.startsWith("markdown"))).toBe(false);
+  });
+
+  it("ships a V8 code cache that this Node accepts for each file start-up loads", () => {
+    const caches = readdirSync(bundle).filter((f) => f.endsWith(".cjs.cache"));
+    expect(caches).toContain("cli.cjs.cache");
+    for (const c of caches) {
+      const file = join(bundle, c.slice(0, -".cache".length));
+      const script = new vm.Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData: readFileSync(join(bundle, c)) });
+      expect(script.cachedDataRejected, c).toBe(false);
+    }
+  });
+
+  it("runs from a read-only install whose code caches do not match, with the same output", () => {
+    const pkg = join(tmp, "pkg");
+    mkdirSync(join(pkg, "dist"), { recursive: true });
+    cpSync(join(root, "bin"), join(pkg, "bin"), { recursive: true });
+    cpSync(bundle, join(pkg, "dist", "bundle"), { recursive: true });
+    for (const d of ["profiles", "schemas", "vendor", "node_modules", "package.json"]) symlinkSync(join(root, d), join(pkg, d));
+    for (const c of readdirSync(join(pkg, "dist", "bundle")).filter((f) => f.endsWith(".cache"))) writeFileSync(join(pkg, "dist", "bundle", c), "not a code cache");
+    chmodSync(join(pkg, "dist", "bundle"), 0o555);
+    const args = ["validate", "examples/intake.invalid.json", "examples/teddy.invalid.md", "--policy", "examples/plangate.yaml"];
+    const copy = run(join(pkg, "bin", "plangate.js"), args);
+    const here = run(bin, args);
+    expect(copy.code).toBe(1);
+    expect(copy.stdout).toBe(here.stdout);
+    expect(copy.stderr).toBe(here.stderr);
+    expect(readdirSync(join(pkg, "dist", "bundle")).filter((f) => f.endsWith(".cache")).every((c) => readFileSync(join(pkg, "dist", "bundle", c), "utf8") === "not a code cache")).toBe(true);
+  });
+});
