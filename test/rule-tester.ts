@@ -41,6 +41,9 @@ export interface Expected {
   /** The message, whole (a string) or in part (a RegExp). */
   message?: string | RegExp;
   hint?: string | RegExp;
+  /** The diagnostic's `expected` and `actual` values, compared deeply. */
+  expected?: unknown;
+  actual?: unknown;
 }
 
 export interface InvalidCase extends Case {
@@ -132,7 +135,7 @@ const label = (c: Case) => c.name ?? (c.code.length > 70 ? `${c.code.slice(0, 67
 
 function expectation(e: Expected): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of ["line", "column", "endLine", "endColumn", "pointer", "step", "severity"] as const) if (e[k] !== undefined) out[k] = e[k];
+  for (const k of ["line", "column", "endLine", "endColumn", "pointer", "step", "severity", "expected", "actual"] as const) if (e[k] !== undefined) out[k] = e[k];
   if (e.message !== undefined) out.message = typeof e.message === "string" ? e.message : expect.stringMatching(e.message);
   if (e.hint !== undefined) out.hint = typeof e.hint === "string" ? e.hint : expect.stringMatching(e.hint);
   return out;

@@ -1,16 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("duplicate-key", () => {
-  it("reports the second key", async () => {
-    const d = await diagnosticsOf("duplicate-key", '[{"tool": "plot_qc",\n  "tool": "run_scar"}]');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ severity: "error", line: 2, pointer: "/0/tool" });
-  });
-  it("reports duplicates in nested params", async () => {
-    expect(await diagnosticsOf("duplicate-key", '[{"tool": "a", "params": {"x": 1, "x": 2}}]')).toHaveLength(1);
-  });
-  it("accepts distinct keys", async () => {
-    expect(await diagnosticsOf("duplicate-key", '[{"tool": "a", "params": {"x": 1, "y": 2}}]')).toHaveLength(0);
-  });
+ruleTester("duplicate-key", {
+  valid: ['[{"tool": "a", "params": {"x": 1, "y": 2}}]'],
+  invalid: [
+    {
+      name: "the second key is reported",
+      code: '[{"tool": "plot_qc",\n  "tool": "run_scar"}]',
+      errors: [{ line: 2, column: 3, endLine: 2, endColumn: 9, pointer: "/0/tool", severity: "error", message: /^Duplicate key "tool" in one object \(first at line 1\)/ }],
+    },
+    { name: "a duplicate in nested params", code: '[{"tool": "a", "params": {"x": 1, "x": 2}}]', errors: [{ line: 1, column: 35, endLine: 1, endColumn: 38, pointer: "/0/params/x", message: /Duplicate key "x"/ }] },
+  ],
+  docs: { file: "plan.json" },
 });

@@ -3,12 +3,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateFile } from "../../node/validate-file.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("file-not-found", () => {
+// A plan text that was read is never missing: the rule's reports come from reading a path (the real-file-system
+// tests below). No `docs`: its examples are a path that does not exist, which no plan text can show.
+ruleTester("file-not-found", {
+  valid: ['[{"tool": "a"}]', { name: "an empty text is read (parse-error's business)", code: "" }],
+  invalid: [],
+});
+
+describe("file-not-found on a real file system", () => {
   const dir = mkdtempSync(join(tmpdir(), "plangate-fnf-"));
   it("reports a missing file", async () => {
     const r = await validateFile(join(dir, "nope.json"));
     expect(r.diagnostics.map((d) => d.rule)).toEqual(["file-not-found"]);
+    expect(r.diagnostics[0]!.message).toContain("nope.json");
     expect(r.valid).toBe(false);
   });
   it("reports a directory", async () => {

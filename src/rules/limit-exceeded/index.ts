@@ -12,8 +12,8 @@ export default defineRule({
         "Reports a file larger than limits.maxFileBytes, nesting deeper than limits.maxDepth, or more steps than limits.maxSteps. For TeDDy plans, also a plan whose edits the check cannot simulate within bounds: a simulated file over 32 MiB (Match All pairs that grow a file geometrically), more than 256 MiB of search and copy work, or a FIND block that occurs more than 100,000 times.",
       rationale: "Hostile input must not exhaust memory or time; a bounded reader rejects it with a diagnostic instead.",
       fix: "Split the plan, flatten the nesting, or raise the limit in plangate.yaml (limits:) if the input is trusted.",
-      bad: "[[[[ ... 100,000 levels ... ]]]]",
-      good: '[{"tool": "plot_qc"}]',
+      bad: "# limits: {maxSteps: 1}\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}\n  - {tool: read_file, arguments: {path: b.txt}, intent: read b}",
+      good: "# limits: {maxSteps: 1}\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
   },
   check(plan, ctx) {

@@ -1,23 +1,19 @@
-import { describe, expect, it } from "vitest";
 import { defaultPolicy } from "../../policy/defaults.js";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("limit-exceeded", () => {
-  it("reports nesting deeper than the limit", async () => {
-    const text = "[".repeat(100_000) + "]".repeat(100_000);
-    expect(await diagnosticsOf("limit-exceeded", text)).toHaveLength(1);
-  });
-  it("reports a file over the size limit", async () => {
-    const policy = defaultPolicy("/workspace");
-    policy.limits.maxFileBytes = 10;
-    expect(await diagnosticsOf("limit-exceeded", '[{"tool": "plot_qc"}]', { policy })).toHaveLength(1);
-  });
-  it("reports more steps than the limit", async () => {
-    const policy = defaultPolicy("/workspace");
-    policy.limits.maxSteps = 1;
-    expect(await diagnosticsOf("limit-exceeded", '[{"tool": "a"}, {"tool": "b"}]', { policy })).toHaveLength(1);
-  });
-  it("accepts a plan within the limits", async () => {
-    expect(await diagnosticsOf("limit-exceeded", '[{"tool": "a"}, {"tool": "b"}]')).toHaveLength(0);
-  });
+const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
+  const policy = defaultPolicy("/ws");
+  Object.assign(policy.limits, l);
+  return { policy };
+};
+
+ruleTester("limit-exceeded", {
+  valid: ['[{"tool": "a"}, {"tool": "b"}]'],
+  invalid: [
+    { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels." }] },
+    // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
+    { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21 }] },
+    { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/ }] },
+  ],
+  docs: { file: "plan.yaml", options: limits({ maxSteps: 1 }) },
 });

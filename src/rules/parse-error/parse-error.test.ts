@@ -1,24 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("parse-error", () => {
-  it("reports malformed JSON at the fault", async () => {
-    const d = await diagnosticsOf("parse-error", '[\n  {"tool": "plot_qc",}\n]');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ severity: "error", line: 2 });
-  });
-  it("reports an empty file", async () => {
-    expect(await diagnosticsOf("parse-error", "")).toHaveLength(1);
-  });
+ruleTester("parse-error", {
+  valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
+  invalid: [
+    { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/ }] },
+    { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/ }] },
+    { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/ }] },
+    { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/ }] },
+  ],
+  docs: { file: "plan.json" },
+});
+
+describe("parse-error beyond one text's diagnostics", () => {
   it("reports invalid UTF-8 bytes", async () => {
     expect(await diagnosticsOf("parse-error", new Uint8Array([0x5b, 0xff, 0xfe, 0x5d]))).toHaveLength(1);
   });
-  it("does not re-read a .json file as YAML", async () => {
+  it("is the only diagnostic of a .json file that is YAML", async () => {
     const r = await run("tool: plot_qc\n", { file: "plan.json" });
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);
-  });
-  it("accepts well-formed JSON", async () => {
-    expect(await diagnosticsOf("parse-error", '[{"tool": "plot_qc"}]')).toHaveLength(0);
   });
   it("skips the later checks after a parse error", async () => {
     const r = await run("[{");

@@ -1,46 +1,41 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("unsafe-value", () => {
-  it("reports a number that overflows to infinity", async () => {
-    const d = await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"n": 1e400}}]');
-    expect(d).toHaveLength(1);
-    expect(d[0]!.pointer).toBe("/0/params/n");
-  });
-  it("reports a lone surrogate", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "description": "\\ud800"}]')).toHaveLength(1);
-  });
-  it("reports __proto__ keys", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"__proto__": {"x": 1}}}]')).toHaveLength(1);
-  });
-  it("reports bidi controls in keys", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"pa\u202eth": 1}}]')).toHaveLength(1);
-  });
-  it("reports bidi and zero-width controls in tool names and paths", async () => {
-    const d = await diagnosticsOf("unsafe-value", JSON.stringify({ steps: [{ tool: "read\u200b_file", arguments: { path: "a\u202etxt.exe" }, intent: "x" }] }));
-    expect(d.map((x) => x.pointer)).toEqual(["/steps/0/tool", "/steps/0/arguments/path"]);
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "load_data", "params": {"file_path": "data\u2066.h5ad"}}]')).toHaveLength(1);
-  });
-  it("accepts ordinary values", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "a", "params": {"n": 1e300, "s": "\\ud83d\\ude00"}}]')).toHaveLength(0);
-  });
-});
-
-describe("unsafe-value in tool names and paths", () => {
-  it("reports a bidi override in a tool name, at the name", async () => {
-    const d = await diagnosticsOf("unsafe-value", '[{"tool": "read_file\\u202e"}]');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ pointer: "/0/tool", step: 1, line: 1, column: 11 });
-    expect(d[0]!.message).toContain("\\u202e");
-  });
-  it("reports zero-width and control characters in tool names", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "read\\u200bfile"}, {"tool": "read_file\\u0000"}]')).toHaveLength(2);
-  });
-  it("reports a bidi control in a path argument", async () => {
-    const d = await diagnosticsOf("unsafe-value", '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]');
-    expect(d.map((x) => x.pointer)).toEqual(["/0/params/path"]);
-  });
-  it("accepts plain tool names, non-Latin text and such characters outside paths", async () => {
-    expect(await diagnosticsOf("unsafe-value", '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]')).toEqual([]);
-  });
+ruleTester("unsafe-value", {
+  valid: [
+    { name: "ordinary numbers and a surrogate pair", code: '[{"tool": "a", "params": {"n": 1e300, "s": "\\ud83d\\ude00"}}]' },
+    {
+      name: "plain tool names, non-Latin text, and such characters outside paths",
+      code: '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]',
+    },
+  ],
+  invalid: [
+    { name: "a number that overflows to infinity", code: '[{"tool": "a", "params": {"n": 1e400}}]', errors: [{ line: 1, column: 32, endLine: 1, endColumn: 37, pointer: "/0/params/n", message: /Infinity/ }] },
+    { name: "a lone surrogate", code: '[{"tool": "a", "description": "\\ud800"}]', errors: [{ line: 1, column: 31, endLine: 1, endColumn: 39, pointer: "/0/description", message: /lone UTF-16 surrogate/ }] },
+    { name: "a __proto__ key", code: '[{"tool": "a", "params": {"__proto__": {"x": 1}}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 38, pointer: "/0/params/__proto__", message: /prototype/ }] },
+    { name: "a bidi control in a key", code: '[{"tool": "a", "params": {"pa\u202eth": 1}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 34, message: /Key "pa\\u202eth" contains invisible/ }] },
+    {
+      name: "bidi and zero-width controls in a tool name and a path (intake)",
+      code: JSON.stringify({ steps: [{ tool: "read\u200b_file", arguments: { path: "a\u202etxt.exe" }, intent: "x" }] }),
+      errors: [
+        { line: 1, column: 19, endLine: 1, endColumn: 31, pointer: "/steps/0/tool", step: 1, message: /U\+200B/ },
+        { line: 1, column: 52, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/path", step: 1, message: /U\+202E/ },
+      ],
+    },
+    { name: "an isolate in a legacy file_path", code: '[{"tool": "load_data", "params": {"file_path": "data\u2066.h5ad"}}]', errors: [{ line: 1, column: 48, endLine: 1, endColumn: 60, pointer: "/0/params/file_path", message: /U\+2066/ }] },
+    {
+      name: "a bidi override in a tool name, at the name",
+      code: '[{"tool": "read_file\\u202e"}]',
+      errors: [{ line: 1, column: 11, endLine: 1, endColumn: 28, pointer: "/0/tool", step: 1, message: /\\u202e/ }],
+    },
+    {
+      name: "zero-width and control characters in tool names",
+      code: '[{"tool": "read\\u200bfile"}, {"tool": "read_file\\u0000"}]',
+      errors: [
+        { line: 1, column: 11, endLine: 1, endColumn: 27, pointer: "/0/tool", step: 1, message: /U\+200B/ },
+        { line: 1, column: 39, endLine: 1, endColumn: 56, pointer: "/1/tool", step: 2, message: /U\+0000/ },
+      ],
+    },
+    { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/ }] },
+  ],
+  docs: { file: "plan.json" },
 });
