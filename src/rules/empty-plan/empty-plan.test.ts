@@ -1,16 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf, envelope } from "../../../test/helpers.js";
+import { envelope } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("empty-plan", () => {
-  it("reports an empty envelope plan", async () => {
-    const d = await diagnosticsOf("empty-plan", await envelope([]));
-    expect(d).toHaveLength(1);
-    expect(d[0]!.pointer).toBe("/plan");
-  });
-  it("reports an empty legacy list", async () => {
-    expect(await diagnosticsOf("empty-plan", "[]")).toHaveLength(1);
-  });
-  it("accepts a plan with a step", async () => {
-    expect(await diagnosticsOf("empty-plan", '[{"tool": "a"}]')).toHaveLength(0);
-  });
+ruleTester("empty-plan", {
+  valid: ['[{"tool": "a"}]'],
+  invalid: [
+    { name: "an empty envelope plan", code: await envelope([]), errors: [{ line: 7, column: 11, endLine: 7, endColumn: 13, pointer: "/plan", message: /The plan is empty/ }] },
+    { name: "an empty legacy list", code: "[]", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 3, pointer: "" }] },
+  ],
+  docs: { file: "plan.json" },
 });

@@ -1,25 +1,25 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf, envelope } from "../../../test/helpers.js";
+import { envelope } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("invalid-type", () => {
-  it("reports a step that is not an object", async () => {
-    const d = await diagnosticsOf("invalid-type", '[{"tool": "a"}, "plot_qc"]');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 2, pointer: "/1" });
-  });
-  it("reports params that are not an object", async () => {
-    expect(await diagnosticsOf("invalid-type", '[{"tool": "a", "params": "all"}]')).toHaveLength(1);
-  });
-  it("reports a plan that is not a list", async () => {
-    expect(await diagnosticsOf("invalid-type", '{"version": "1.0", "plan": {"tool": "a"}}')).toHaveLength(1);
-  });
-  it("reports a bad created_at", async () => {
-    expect(await diagnosticsOf("invalid-type", await envelope([{ tool: "a" }], { created_at: "yesterday" }))).toHaveLength(1);
-  });
-  it("reports a non-string tool", async () => {
-    expect(await diagnosticsOf("invalid-type", '[{"tool": 7}]')).toHaveLength(1);
-  });
-  it("accepts well-typed steps", async () => {
-    expect(await diagnosticsOf("invalid-type", await envelope([{ tool: "a", description: "d", params: {} }]))).toHaveLength(0);
-  });
+const ikomaStep = (n: unknown) => `{"step": ${JSON.stringify(n)}, "tool_name": "t", "args": {}, "description": "d"}`;
+
+ruleTester("invalid-type", {
+  valid: [{ name: "well-typed steps in an envelope", code: await envelope([{ tool: "a", description: "d", params: {} }]) }],
+  invalid: [
+    { name: "a step that is not an object", code: '[{"tool": "a"}, "plot_qc"]', errors: [{ line: 1, column: 17, endLine: 1, endColumn: 26, step: 2, pointer: "/1" }] },
+    { name: "params that are not an object", code: '[{"tool": "a", "params": "all"}]', errors: [{ line: 1, column: 26, endLine: 1, endColumn: 31, pointer: "/0/params", message: 'Step 1: "params" must be an object, not a string.' }] },
+    { name: "a plan that is not a list", code: '{"version": "1.0", "plan": {"tool": "a"}}', errors: [{ line: 1, column: 28, endLine: 1, endColumn: 41, pointer: "/plan", message: /"plan" must be a list of steps/ }] },
+    { name: "a created_at that is not a timestamp", code: await envelope([{ tool: "a" }], { created_at: "yesterday" }), errors: [{ line: 3, column: 17, endLine: 3, endColumn: 28, pointer: "/created_at", actual: "yesterday" }] },
+    { name: "a tool that is not a string", code: '[{"tool": 7}]', errors: [{ line: 1, column: 11, endLine: 1, endColumn: 12, pointer: "/0/tool", message: /"tool" must be a non-empty string, not an integer/ }] },
+    {
+      name: "iKOMA step numbers that are not positive integers",
+      code: `{"plan": [${[ikomaStep(0), ikomaStep(true), ikomaStep("3")].join(", ")}], "reasoning": "r"}`,
+      errors: [
+        { line: 1, column: 20, endLine: 1, endColumn: 21, pointer: "/plan/0/step" },
+        { line: 1, column: 83, endLine: 1, endColumn: 87, pointer: "/plan/1/step" },
+        { line: 1, column: 149, endLine: 1, endColumn: 152, pointer: "/plan/2/step" },
+      ],
+    },
+  ],
+  docs: { file: "plan.json" },
 });

@@ -1,27 +1,35 @@
-import { describe, expect, it } from "vitest";
-import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+import { defaultPolicy } from "../../policy/defaults.js";
+import { planMd } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-const ws = workspace({ "a.txt": "a\n", "b.txt": "b\n" });
+const files = { "a.txt": "a\n", "b.txt": "b\n" };
 const a = "### READ\n- Resource: [a.txt](/a.txt)";
 const b = "### READ\n- Resource: [b.txt](/b.txt)";
+const noSeparators = defaultPolicy("/ws");
+noSeparators.markdown.requireSeparators = false;
 
-describe("md-action-separator", () => {
-  it("reports two actions not separated by ---", async () => {
-    const d = await mdDiagnostics("md-action-separator", planMd(`${a}\n\n${b}`), ws);
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ line: 13, pointer: "/actions/1/type" });
-    expect(d[0]!.message).toContain("Step 2 (READ)");
-    const unicode = planMd(`### CHAT_WITH_USER\nÇa te va ? 🙂\n\n${b}`).replace(/\n/g, "\r\n");
-    expect(await mdDiagnostics("md-action-separator", unicode, ws)).toHaveLength(1);
-  });
-  it("accepts --- between actions, and a --- line right under a paragraph", async () => {
-    expect(await mdDiagnostics("md-action-separator", planMd(a, b), ws)).toHaveLength(0);
-    const md = planMd("### CHAT_WITH_USER\nDo you agree?\n---\n" + b);
-    expect(await mdDiagnostics("md-action-separator", md, ws)).toHaveLength(0);
-    expect(await mdDiagnostics("md-action-separator", planMd(a, b).replace(/\n/g, "\r\n"), ws)).toHaveLength(0);
-  });
-  it("accepts actions back to back when the policy sets markdown.requireSeparators: false", async () => {
-    const d = await mdDiagnostics("md-action-separator", planMd(`${a}\n\n${b}`), ws, { policyPatch: (p) => (p.markdown.requireSeparators = false) });
-    expect(d).toHaveLength(0);
-  });
+ruleTester("md-action-separator", {
+  valid: [
+    { name: "--- between actions", code: planMd(a, b), file: "plan.md", files },
+    { name: "a --- line right under a paragraph", code: planMd("### CHAT_WITH_USER\nDo you agree?\n---\n" + b), file: "plan.md", files },
+    { name: "--- between actions, CRLF", code: planMd(a, b).replace(/\n/g, "\r\n"), file: "plan.md", files },
+    { name: "actions back to back with markdown.requireSeparators: false", code: planMd(`${a}\n\n${b}`), file: "plan.md", files, options: { policy: noSeparators } },
+  ],
+  invalid: [
+    {
+      name: "two actions not separated by ---",
+      code: planMd(`${a}\n\n${b}`),
+      file: "plan.md",
+      files,
+      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\)/ }],
+    },
+    {
+      name: "a Unicode chat and a read not separated, CRLF",
+      code: planMd(`### CHAT_WITH_USER\nÇa te va ? 🙂\n\n${b}`).replace(/\n/g, "\r\n"),
+      file: "plan.md",
+      files,
+      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\) is not separated from step 1/ }],
+    },
+  ],
+  docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
 });

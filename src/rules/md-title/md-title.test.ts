@@ -1,23 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { mdDiagnostics, workspace } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-const ws = workspace();
 const body = "## Rationale\nWhy.\n\n## Action Plan\n\n### READ\n- Resource: https://example.com\n";
+const unicode = `# Ajouter l’éditeur ✏️\n\n${body}\n\`\`\`\`md\n# inside a fence\n\`\`\`\`\n`;
 
-describe("md-title", () => {
-  it("reports a plan without an H1", async () => {
-    const d = await mdDiagnostics("md-title", body, ws);
-    expect(d).toHaveLength(1);
-    expect(d[0]!.message).toContain("no `# Title`");
-  });
-  it("reports every H1 after the first, at its line", async () => {
-    const d = await mdDiagnostics("md-title", `# One\n\n# Two\n\n${body}`, ws);
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ line: 3, severity: "error" });
-  });
-  it("accepts one H1, H1s inside code blocks, a Unicode title and CRLF line endings", async () => {
-    const md = `# Ajouter l’éditeur ✏️\n\n${body}\n\`\`\`\`md\n# inside a fence\n\`\`\`\`\n`;
-    expect(await mdDiagnostics("md-title", md, ws)).toHaveLength(0);
-    expect(await mdDiagnostics("md-title", md.replace(/\n/g, "\r\n"), ws)).toHaveLength(0);
-  });
+ruleTester("md-title", {
+  valid: [
+    { name: "one H1, an H1 inside a code block, a Unicode title", code: unicode, file: "plan.md" },
+    { name: "the same with CRLF line endings", code: unicode.replace(/\n/g, "\r\n"), file: "plan.md" },
+  ],
+  invalid: [
+    { name: "no H1", code: body, file: "plan.md", errors: [{ line: 1, column: 1, endLine: 8, endColumn: 1, pointer: "", message: /no `# Title`/ }] },
+    { name: "every H1 after the first, at its line", code: `# One\n\n# Two\n\n${body}`, file: "plan.md", errors: [{ line: 3, column: 1, endLine: 3, endColumn: 6, pointer: "/title/3", severity: "error", message: /^Line 3: a second H1 heading "Two"/ }] },
+  ],
+  docs: { file: "plan.md" },
 });
