@@ -1,26 +1,27 @@
-import { describe, expect, it } from "vitest";
 import { pythonChecksum } from "../../core/canonical/python-json.js";
-import { diagnosticsOf, envelope } from "../../../test/helpers.js";
+import { envelope } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("checksum-mismatch", () => {
-  it("reports a plan edited after sealing, with expected (stored) and actual (computed)", async () => {
-    const plan = [{ tool: "a", params: { x: 1 } }];
-    const stored = pythonChecksum(plan);
-    const edited = [...plan, { tool: "b" }];
-    const text = JSON.stringify({ version: "1.0", created_at: "2026-11-20T10:00:00", checksum: stored, plan: edited }, null, 2);
-    const d = await diagnosticsOf("checksum-mismatch", text);
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ pointer: "/checksum", expected: stored, actual: pythonChecksum(edited), line: 4 });
-  });
-  it("accepts the Python checksum, with or without a sha256: prefix in any case", async () => {
-    const plan = [{ tool: "a", params: { ratio: 1.0, big: 12345678901234567890n.toString() } }];
-    expect(await diagnosticsOf("checksum-mismatch", await envelope(plan))).toHaveLength(0);
-    const prefixed = await envelope(plan, { checksum: "SHA256:" + pythonChecksum(plan).toUpperCase() });
-    expect(await diagnosticsOf("checksum-mismatch", prefixed)).toHaveLength(0);
-  });
-  it("hashes number lexemes as Python reads them (1.0 is a float, not 1)", async () => {
-    const asInt = pythonChecksum([{ tool: "a", params: { x: 1 } }]);
-    const text = `{"version": "1.0", "checksum": "${asInt}", "plan": [{"tool": "a", "params": {"x": 1.0}}]}`;
-    expect(await diagnosticsOf("checksum-mismatch", text)).toHaveLength(1);
-  });
+const sealed = [{ tool: "a", params: { x: 1 } }];
+const edited = [...sealed, { tool: "b" }];
+const big = [{ tool: "a", params: { ratio: 1.0, big: 12345678901234567890n.toString() } }];
+
+ruleTester("checksum-mismatch", {
+  valid: [
+    { name: "the Python checksum", code: await envelope(big) },
+    { name: "the checksum with a SHA256: prefix, upper case", code: await envelope(big, { checksum: "SHA256:" + pythonChecksum(big).toUpperCase() }) },
+  ],
+  invalid: [
+    {
+      name: "a plan edited after sealing, with expected (stored) and actual (computed)",
+      code: JSON.stringify({ version: "1.0", created_at: "2026-11-20T10:00:00", checksum: pythonChecksum(sealed), plan: edited }, null, 2),
+      errors: [{ line: 4, column: 15, endLine: 4, endColumn: 81, pointer: "/checksum", message: /the checksum does not match the plan/, expected: pythonChecksum(sealed), actual: pythonChecksum(edited) }],
+    },
+    {
+      name: "number lexemes hash as Python reads them (1.0 is a float, not 1)",
+      code: `{"version": "1.0", "checksum": "${pythonChecksum(sealed)}", "plan": [{"tool": "a", "params": {"x": 1.0}}]}`,
+      errors: [{ line: 1, column: 32, endLine: 1, endColumn: 98, pointer: "/checksum", expected: pythonChecksum(sealed) }],
+    },
+  ],
+  docs: { file: "plan.json" },
 });

@@ -20,8 +20,8 @@ export default defineRule({
       rationale:
         "A mismatch means the plan was edited after the checksum was taken: a manual modification or a corrupted file (scQC check 4). Executing it would run steps nobody sealed.",
       fix: "If the edit was intended, review it and run `plangate seal FILE --in-place` to recompute the checksum; otherwise restore the plan.",
-      bad: '{"version": "1.0", "checksum": "0000…", "plan": [{"tool": "plot_qc"}]}',
-      good: "the same envelope after `plangate seal`",
+      bad: '{"version": "1.0", "checksum": "78ce8af9b3d22fd689c3236558740edd0b32a81c59be70190622f42052fa2a3c", "plan": [{"tool": "run_scar"}]}',
+      good: '{"version": "1.0", "checksum": "78ce8af9b3d22fd689c3236558740edd0b32a81c59be70190622f42052fa2a3c", "plan": [{"tool": "plot_qc"}]}',
     },
   },
   check(plan, ctx) {

@@ -17,8 +17,8 @@ export default defineRule({
         "Reports a `created_at` more than 5 minutes after now. A timestamp without a zone (as scQC writes them) is read as UTC with 14 hours of tolerance, since its zone is unknown.",
       rationale: "A future timestamp defeats the age check: a plan dated next year is never stale. It points to a wrong clock or a forged envelope.",
       fix: "Correct created_at (write it in UTC with a Z), then re-seal the plan.",
-      bad: '{"created_at": "2999-01-01T00:00:00Z", …}',
-      good: '{"created_at": "2026-01-01T00:00:00Z", …}',
+      bad: '{"version": "1.0", "created_at": "2999-01-01T00:00:00Z", "plan": [{"tool": "plot_qc"}]}',
+      good: '{"version": "1.0", "created_at": "2026-01-01T00:00:00Z", "plan": [{"tool": "plot_qc"}]}',
     },
   },
   check(plan, ctx) {

@@ -11,8 +11,8 @@ export default defineRule({
         "With `--expected-hash H`, reports a plan whose plan hash (sha256: of the RFC 8785 canonical JSON; for Markdown, of the text with \\n line endings) and whose raw-file SHA-256 both differ from H.",
       rationale: "The hash is the plan's identity: a plan that differs from the one the caller expects must not be run (the intake protocol §2).",
       fix: "Validate the plan you meant, or compute its hash with `plangate hash FILE` and pass that.",
-      bad: "plangate validate plan.json --expected-hash sha256:0000…",
-      good: "plangate validate plan.json --expected-hash $(plangate hash plan.json)",
+      bad: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: b.txt}, intent: read b}",
+      good: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
   },
 });

@@ -15,8 +15,8 @@ export default defineRule({
         "Reports an envelope whose `created_at` is more than plan.maxAgeDays (default 30, `--max-age`) days before now; the message gives the age in days. A warning: the plan stays valid.",
       rationale: "Old plans may reference tools that were renamed, removed or changed behaviour since (scQC check 5).",
       fix: "Re-plan, or review the plan against today's tools and re-seal it; raise plan.maxAgeDays if old plans are expected.",
-      bad: '{"created_at": "2020-01-01T00:00:00", …}',
-      good: '{"created_at": "<within the last 30 days>", …}',
+      bad: '{"version": "1.0", "created_at": "2020-01-01T00:00:00", "plan": [{"tool": "plot_qc"}]}',
+      good: '{"version": "1.0", "created_at": "<within the last 30 days>", "plan": [{"tool": "plot_qc"}]}',
     },
   },
   check(plan, ctx) {
