@@ -20,7 +20,7 @@ export default defineRule({
       rationale:
         "The intake protocol §6 asks for fully specified arguments: a missing required argument or a value of the wrong type is something the executor would have to guess or would fail on mid-plan.",
       fix: "Give the argument the message names the value the tool's schema asks for; see the tool's inputSchema.",
-      bad: 'steps: [{tool: read_file, arguments: {path: 3}, intent: "read"}]  with read_file: {properties: {path: {type: string}}}',
+      bad: '# tools: read_file {properties: {path: {type: string}}}\nsteps: [{tool: read_file, arguments: {path: 3}, intent: "read"}]',
       good: 'steps: [{tool: read_file, arguments: {path: notes.txt}, intent: "read"}]',
     },
   },

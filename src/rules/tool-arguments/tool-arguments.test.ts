@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 import { parseToolsText } from "../../node/tools-file.js";
 
 const registry = parseToolsText(
@@ -25,57 +26,81 @@ const registry = parseToolsText(
 
 const plan = (steps: unknown[]) => JSON.stringify({ steps: steps.map((s) => ({ intent: "do it", ...(s as object) })) });
 
-describe("tool-arguments", () => {
-  it("reports a missing required argument at the arguments object", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "read_file", arguments: {} }]), { tools: registry });
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments", line: 1 });
-    expect(d[0]!.message).toBe('Step 1: the required argument "path" is missing (inputSchema of "read_file").');
-  });
-  it("reports a wrong type and an undefined argument at their own pointers (draft 2020-12)", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "read_file", arguments: { path: 3, limit: 0, extra: true } }]), { tools: registry });
-    expect(d.map((x) => x.pointer).sort()).toEqual(["/steps/0/arguments/extra", "/steps/0/arguments/limit", "/steps/0/arguments/path"]);
-  });
-  it("reads draft-07 schemas and checks formats and enums", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "fetch", arguments: { url: "not a uri", mode: "post" } }]), { tools: registry });
-    expect(d.map((x) => x.pointer).sort()).toEqual(["/steps/0/arguments/mode", "/steps/0/arguments/url"]);
-    expect(d.find((x) => x.pointer?.endsWith("mode"))!.hint).toBe('use one of "get", "head"');
-  });
-  it("reads draft-04 and 2019-09 schemas with the nearest engine", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "old", arguments: {} }, { tool: "mid", arguments: { n: "x" } }, { tool: "old", arguments: { n: 1 } }]), { tools: registry });
-    expect(d.map((x) => [x.step, x.pointer])).toEqual([
-      [1, "/steps/0/arguments"],
-      [2, "/steps/1/arguments/n"],
-    ]);
-  });
-  it("points into nested arguments", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "edit", arguments: { edits: [{ find: "a" }, { replace: "b" }] } }]), { tools: registry });
-    expect(d).toHaveLength(1);
-    expect(d[0]!.pointer).toBe("/steps/0/arguments/edits/1");
-    expect(d[0]!.message).toContain('argument "edits.1" is missing its required field "find"');
-  });
-  it("rejects a step whose tool schema cannot be compiled (fail closed)", async () => {
-    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "broken", arguments: { a: 1 } }]), { tools: registry });
-    expect(d).toHaveLength(1);
-    expect(d[0]!.message).toContain("cannot be compiled");
-  });
-  it("accepts arguments that satisfy the schema, and tools without a schema", async () => {
-    const d = await diagnosticsOf(
-      "tool-arguments",
-      plan([
+const withRegistry = { tools: registry };
+const args = (a: Record<string, unknown>, tool = "read_file") => plan([{ tool, arguments: a }]);
+
+ruleTester("tool-arguments", {
+  valid: [
+    {
+      name: "arguments that satisfy the schema, and a tool without a schema",
+      code: plan([
         { tool: "read_file", arguments: { path: "a.txt", limit: 10 } },
         { tool: "fetch", arguments: { url: "https://example.com/x" } },
         { tool: "free", arguments: { anything: [1, 2] } },
       ]),
-      { tools: registry },
-    );
-    expect(d).toEqual([]);
-  });
-  it("checks scQC params too, with the pointer under params", async () => {
-    const d = await diagnosticsOf("tool-arguments", '[{"tool": "read_file", "params": {"path": 1}}]', { tools: registry });
-    expect(d[0]!.pointer).toBe("/0/params/path");
-  });
+      options: withRegistry,
+    },
+    { name: "constraints whose values the schema accepts ($glob, $enum)", code: args({ path: { $glob: "src/**" }, limit: { $enum: [1, 2] } }), options: withRegistry },
+    { name: "an $any constraint", code: args({ path: { $any: true } }), options: withRegistry },
+    { name: "an $enum of allowed values", code: args({ url: "https://x.test", mode: { $enum: ["get", "head"] } }, "fetch"), options: withRegistry },
+  ],
+  invalid: [
+    {
+      name: "a missing required argument, at the arguments object",
+      code: args({}),
+      options: withRegistry,
+      errors: [{ line: 1, column: 60, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments", message: 'Step 1: the required argument "path" is missing (inputSchema of "read_file").' }],
+    },
+    {
+      name: "a wrong type, a value under the minimum and an undefined argument, each at its own pointer (draft 2020-12)",
+      code: args({ path: 3, limit: 0, extra: true }),
+      options: withRegistry,
+      errors: [
+        { line: 1, column: 68, endLine: 1, endColumn: 69, pointer: "/steps/0/arguments/path" },
+        { line: 1, column: 78, endLine: 1, endColumn: 79, pointer: "/steps/0/arguments/limit" },
+        { line: 1, column: 88, endLine: 1, endColumn: 92, pointer: "/steps/0/arguments/extra" },
+      ],
+    },
+    {
+      name: "a draft-07 schema's format and enum",
+      code: args({ url: "not a uri", mode: "post" }, "fetch"),
+      options: withRegistry,
+      errors: [
+        { line: 1, column: 63, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/url" },
+        { line: 1, column: 82, endLine: 1, endColumn: 88, pointer: "/steps/0/arguments/mode", hint: 'use one of "get", "head"' },
+      ],
+    },
+    {
+      name: "draft-04 and 2019-09 schemas, with the nearest engine",
+      code: plan([
+        { tool: "old", arguments: {} },
+        { tool: "mid", arguments: { n: "x" } },
+        { tool: "old", arguments: { n: 1 } },
+      ]),
+      options: withRegistry,
+      errors: [
+        { line: 1, column: 54, endLine: 1, endColumn: 56, step: 1, pointer: "/steps/0/arguments" },
+        { line: 1, column: 106, endLine: 1, endColumn: 109, step: 2, pointer: "/steps/1/arguments/n" },
+      ],
+    },
+    {
+      name: "a nested argument",
+      code: args({ edits: [{ find: "a" }, { replace: "b" }] }, "edit"),
+      options: withRegistry,
+      errors: [{ line: 1, column: 78, endLine: 1, endColumn: 93, pointer: "/steps/0/arguments/edits/1", message: /argument "edits.1" is missing its required field "find"/ }],
+    },
+    { name: "a tool schema that cannot be compiled (fail closed)", code: args({ a: 1 }, "broken"), options: withRegistry, errors: [{ line: 1, column: 36, endLine: 1, endColumn: 44, message: /cannot be compiled/ }] },
+    { name: "scQC params, under params", code: '[{"tool": "read_file", "params": {"path": 1}}]', options: withRegistry, errors: [{ line: 1, column: 43, endLine: 1, endColumn: 44, pointer: "/0/params/path" }] },
+    { name: "each value an $enum admits", code: args({ path: { $enum: ["a.txt", 3] } }), options: withRegistry, errors: [{ line: 1, column: 86, endLine: 1, endColumn: 87, pointer: "/steps/0/arguments/path/$enum/1" }] },
+    { name: "each value an $enum admits, beside a plain argument", code: args({ path: "a.txt", limit: { $enum: [1, 0] } }), options: withRegistry, errors: [{ line: 1, column: 96, endLine: 1, endColumn: 97, pointer: "/steps/0/arguments/limit/$enum/1" }] },
+    { name: "a $literal's value", code: args({ path: { $literal: 3 } }), options: withRegistry, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 82, pointer: "/steps/0/arguments/path" }] },
+    { name: "a $glob where the schema wants a number", code: args({ path: "a", limit: { $glob: "1*" } }), options: withRegistry, errors: [{ line: 1, column: 80, endLine: 1, endColumn: 94, pointer: "/steps/0/arguments/limit" }] },
+    { name: "an $enum with a value the schema's enum lacks", code: args({ url: "https://x.test", mode: { $enum: ["get", "post"] } }, "fetch"), options: withRegistry, errors: [{ line: 1, column: 103, endLine: 1, endColumn: 109, pointer: "/steps/0/arguments/mode/$enum/1" }] },
+  ],
+  docs: { file: "plan.yaml", options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { properties: { path: { type: "string" } } } }] }), "tools.json") } },
+});
 
+describe("tool-arguments: schemas a registry built in code brings, and time bounds", () => {
   // A registry built in code skips the load-time check: the RE2 engine is what keeps validation linear.
   const direct = (schema: object) => ({ names: new Set(["t"]), patterns: [], schemas: new Map([["t", schema]]), source: "code" });
   const cpuMs = (f: () => Promise<unknown>) => async () => {
@@ -117,24 +142,5 @@ describe("tool-arguments", () => {
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments/xs", actual: { i: 20_000, j: 7 } });
     expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [1, "1", true, "true", null, [1], "[1]", { a: 1 }, { a: "1" }] } }]), { tools: direct(schema) })).toEqual([]);
-  });
-});
-
-describe("tool-arguments on argument constraints", () => {
-  const pointers = async (args: Record<string, unknown>, tool = "read_file") =>
-    (await diagnosticsOf("tool-arguments", plan([{ tool, arguments: args }]), { tools: registry })).map((d) => d.pointer);
-  it.each([
-    [{ path: { $enum: ["a.txt", 3] } }, ["/steps/0/arguments/path/$enum/1"]],
-    [{ path: "a.txt", limit: { $enum: [1, 0] } }, ["/steps/0/arguments/limit/$enum/1"]],
-    [{ path: { $literal: 3 } }, ["/steps/0/arguments/path"]],
-    [{ path: "a", limit: { $glob: "1*" } }, ["/steps/0/arguments/limit"]],
-  ])("checks each value a constraint admits: %j", async (args, expected) => {
-    expect(await pointers(args)).toEqual(expected);
-  });
-  it("accepts constraints whose values the schema accepts", async () => {
-    expect(await pointers({ path: { $glob: "src/**" }, limit: { $enum: [1, 2] } })).toEqual([]);
-    expect(await pointers({ path: { $any: true } })).toEqual([]);
-    expect(await pointers({ url: "https://x.test", mode: { $enum: ["get", "head"] } }, "fetch")).toEqual([]);
-    expect(await pointers({ url: "https://x.test", mode: { $enum: ["get", "post"] } }, "fetch")).toEqual(["/steps/0/arguments/mode/$enum/1"]);
   });
 });

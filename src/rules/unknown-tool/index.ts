@@ -15,8 +15,8 @@ export default defineRule({
         "Reports a step whose tool is not in the tool registry (`--tools FILE`, policy tools.allow / allowFile / registry). Names are compared exactly; the hint names the closest known tool. Without any registry or allow list the tools are unconstrained: one warning per plan says so, and `approve` and `guard start` refuse the plan until the policy names its tools or says `tools.allow: [\"*\"]` explicitly.",
       rationale: "A tool that does not exist fails mid-plan at best; at worst a look-alike name resolves to something else (scQC check 7, tool whitelist).",
       fix: "Use a tool from the registry (see the hint), or add the tool to the registry if it is legitimate.",
-      bad: '[{"tool": "plot_qcc"}]  with plot_qc in tools.txt',
-      good: '[{"tool": "plot_qc"}]',
+      bad: "# tools.txt: plot_qc\nsteps:\n  - {tool: plot_qcc, arguments: {}, intent: plot the QC metrics}",
+      good: "# tools.txt: plot_qc\nsteps:\n  - {tool: plot_qc, arguments: {}, intent: plot the QC metrics}",
     },
   },
   check(plan, ctx) {

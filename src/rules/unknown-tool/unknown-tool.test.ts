@@ -1,39 +1,38 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf, tools } from "../../../test/helpers.js";
 import { defaultPolicy } from "../../policy/defaults.js";
+import { tools } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("unknown-tool", () => {
-  it("reports a tool not in the registry with a did-you-mean hint", async () => {
-    const d = await diagnosticsOf("unknown-tool", '[{"tool": "plot_qc"}, {"tool": "plot_qcc"}]', { tools: tools("plot_qc", "run_scar") });
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 2, pointer: "/1/tool", severity: "error" });
-    expect(d[0]!.message).toBe('Step 2: unknown tool "plot_qcc"; did you mean "plot_qc"?');
-  });
-  it("compares names exactly (no case folding)", async () => {
-    expect(await diagnosticsOf("unknown-tool", '[{"tool": "Plot_QC"}]', { tools: tools("plot_qc") })).toHaveLength(1);
-  });
-  it("warns once per plan, at the steps, that nothing constrains the tools without a registry or allow list", async () => {
-    for (const plan of ['[{"tool": "a"}, {"tool": "b"}, {"tool": "c"}]', '{"steps": [{"tool": "a", "arguments": {}, "intent": "x"}, {"tool": "b", "arguments": {}, "intent": "y"}]}']) {
-      const d = await diagnosticsOf("unknown-tool", plan);
-      expect(d).toHaveLength(1);
-      expect(d[0]).toMatchObject({ severity: "warning", pointer: plan.startsWith("[") ? "" : "/steps", line: 1 });
-      expect(d[0]!.message).toContain("any tool would be accepted");
-      expect(d[0]!.hint).toContain('tools.allow: ["*"]');
-    }
-  });
-  it("keeps the warning at most a warning, and lower or off when the policy says so", async () => {
-    const policy = defaultPolicy("/workspace");
-    policy.rules["unknown-tool"] = "info";
-    expect((await diagnosticsOf("unknown-tool", '[{"tool": "a"}]', { policy }))[0]!.severity).toBe("info");
-    policy.rules["unknown-tool"] = "off";
-    expect(await diagnosticsOf("unknown-tool", '[{"tool": "a"}]', { policy })).toEqual([]);
-  });
-  it("accepts every tool, silently, when the policy allows * explicitly", async () => {
-    const policy = defaultPolicy("/workspace");
-    policy.tools.allow = ["*"];
-    expect(await diagnosticsOf("unknown-tool", '[{"tool": "a"}, {"tool": "anything_else"}]', { policy })).toEqual([]);
-  });
-  it("accepts registered tools and glob entries", async () => {
-    expect(await diagnosticsOf("unknown-tool", '[{"tool": "plot_qc"}, {"tool": "git_status"}]', { tools: tools("plot_qc", "git_*") })).toHaveLength(0);
-  });
+const policy = (patch: (p: ReturnType<typeof defaultPolicy>) => void) => {
+  const p = defaultPolicy("/ws");
+  patch(p);
+  return { policy: p };
+};
+
+ruleTester("unknown-tool", {
+  valid: [
+    { name: "registered tools and glob entries", code: '[{"tool": "plot_qc"}, {"tool": "git_status"}]', options: { tools: tools("plot_qc", "git_*") } },
+    { name: "every tool, silently, when the policy allows * explicitly", code: '[{"tool": "a"}, {"tool": "anything_else"}]', options: policy((p) => (p.tools.allow = ["*"])) },
+    { name: "the warning turned off", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "off")) },
+  ],
+  invalid: [
+    {
+      name: "a tool not in the registry, with a did-you-mean hint",
+      code: '[{"tool": "plot_qc"}, {"tool": "plot_qcc"}]',
+      options: { tools: tools("plot_qc", "run_scar") },
+      errors: [{ line: 1, column: 32, endLine: 1, endColumn: 42, step: 2, pointer: "/1/tool", severity: "error", message: 'Step 2: unknown tool "plot_qcc"; did you mean "plot_qc"?' }],
+    },
+    { name: "names compare exactly (no case folding)", code: '[{"tool": "Plot_QC"}]', options: { tools: tools("plot_qc") }, errors: [{ line: 1, column: 11, endLine: 1, endColumn: 20, pointer: "/0/tool" }] },
+    {
+      name: "without a registry or allow list, one warning per plan, at the steps (legacy)",
+      code: '[{"tool": "a"}, {"tool": "b"}, {"tool": "c"}]',
+      errors: [{ line: 1, column: 1, endLine: 1, endColumn: 46, severity: "warning", pointer: "", message: /any tool would be accepted/, hint: /tools\.allow: \["\*"\]/ }],
+    },
+    {
+      name: "without a registry or allow list, one warning per plan, at the steps (intake)",
+      code: '{"steps": [{"tool": "a", "arguments": {}, "intent": "x"}, {"tool": "b", "arguments": {}, "intent": "y"}]}',
+      errors: [{ line: 1, column: 11, endLine: 1, endColumn: 105, severity: "warning", pointer: "/steps", message: /any tool would be accepted/, hint: /tools\.allow: \["\*"\]/ }],
+    },
+    { name: "the warning lowered to info", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "info")), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 16, severity: "info" }] },
+  ],
+  docs: { file: "plan.yaml", options: { tools: tools("plot_qc") } },
 });
