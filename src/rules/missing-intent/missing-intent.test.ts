@@ -1,35 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { diagnosticsOf, run } from "../../../test/helpers.js";
+import { run } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("missing-intent", () => {
-  it("reports an absent intent (not missing-field)", async () => {
-    const text = JSON.stringify({ steps: [{ tool: "read_file", arguments: {} }] });
-    const report = await run(text);
-    expect(report.diagnostics.filter((d) => d.rule === "missing-field")).toEqual([]);
-    const d = report.diagnostics.filter((x) => x.rule === "missing-intent");
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0" });
-    expect(d[0]!.message).toBe('Step 1 ("read_file") has no "intent": say why the step runs.');
-  });
-  it("reports null, empty, whitespace-only and invisible-only intents, in YAML too", async () => {
-    const yaml = 'steps:\n  - {tool: a, arguments: {}, intent: }\n  - {tool: a, arguments: {}, intent: ""}\n  - {tool: a, arguments: {}, intent: "  \\t"}\n  - {tool: a, arguments: {}, intent: "\\u200b"}\n';
-    const d = await diagnosticsOf("missing-intent", yaml, { file: "plan.yaml" });
-    expect(d.map((x) => [x.step, x.line])).toEqual([
-      [1, 2],
-      [2, 3],
-      [3, 4],
-      [4, 5],
-    ]);
+const absent = JSON.stringify({ steps: [{ tool: "read_file", arguments: {} }] });
+const wrongType = JSON.stringify({ steps: [{ tool: "a", arguments: {}, intent: 3 }] });
+
+ruleTester("missing-intent", {
+  valid: [
+    JSON.stringify({ steps: [{ tool: "a", arguments: {}, intent: "Read the table" }] }),
+    { name: "an intent of the wrong type is invalid-type's", code: wrongType },
+    { name: "scQC, whose description is optional", code: '[{"tool": "plot_qc"}]' },
+  ],
+  invalid: [
+    { name: "an absent intent", code: absent, errors: [{ line: 1, column: 11, endLine: 1, endColumn: 46, step: 1, pointer: "/steps/0", message: 'Step 1 ("read_file") has no "intent": say why the step runs.' }] },
+    {
+      name: "null, empty, whitespace-only and invisible-only intents, in YAML",
+      code: 'steps:\n  - {tool: a, arguments: {}, intent: }\n  - {tool: a, arguments: {}, intent: ""}\n  - {tool: a, arguments: {}, intent: "  \\t"}\n  - {tool: a, arguments: {}, intent: "\\u200b"}\n',
+      file: "plan.yaml",
+      errors: [
+        { line: 2, column: 38, endLine: 2, endColumn: 38, step: 1, pointer: "/steps/0/intent", message: /has no "intent"/ },
+        { line: 3, column: 38, endLine: 3, endColumn: 40, step: 2, pointer: "/steps/1/intent", message: /has a blank "intent"/ },
+        { line: 4, column: 38, endLine: 4, endColumn: 44, step: 3, pointer: "/steps/2/intent", message: /has a blank "intent"/ },
+        { line: 5, column: 38, endLine: 5, endColumn: 46, step: 4, pointer: "/steps/3/intent", message: /has a blank "intent"/ },
+      ],
+    },
+  ],
+  docs: { file: "plan.yaml" },
+});
+
+describe("missing-intent beside the other rules", () => {
+  it("is the rule for an absent intent, not missing-field", async () => {
+    expect((await run(absent)).diagnostics.filter((d) => d.rule === "missing-field")).toEqual([]);
   });
   it("leaves an intent of the wrong type to invalid-type", async () => {
-    const report = await run(JSON.stringify({ steps: [{ tool: "a", arguments: {}, intent: 3 }] }));
-    expect(report.diagnostics.map((d) => d.rule)).toContain("invalid-type");
-    expect(report.diagnostics.map((d) => d.rule)).not.toContain("missing-intent");
-  });
-  it("accepts a written intent", async () => {
-    expect(await diagnosticsOf("missing-intent", JSON.stringify({ steps: [{ tool: "a", arguments: {}, intent: "Read the table" }] }))).toEqual([]);
-  });
-  it("does not apply to scQC, whose description is optional", async () => {
-    expect(await diagnosticsOf("missing-intent", '[{"tool": "plot_qc"}]')).toEqual([]);
+    expect((await run(wrongType)).diagnostics.map((d) => d.rule)).toContain("invalid-type");
   });
 });

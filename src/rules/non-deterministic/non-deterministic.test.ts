@@ -1,46 +1,37 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
 import { defaultPolicy } from "../../policy/defaults.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (step: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "t", arguments: {}, intent: "do it", ...step }] });
+const conditionals = defaultPolicy("/ws");
+conditionals.plan.allowConditionals = true;
 
-describe("non-deterministic", () => {
-  it("reports a branching key on the step, at the key", async () => {
-    const d = await diagnosticsOf("non-deterministic", '{"steps": [{"tool": "t", "arguments": {}, "intent": "x", "if": "exists(a)"}]}');
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/if", line: 1, column: 58 });
-  });
-  it("reports branching keys nested in the arguments", async () => {
-    const d = await diagnosticsOf("non-deterministic", plan({ arguments: { mode: 1, options: { when: "monday" } } }));
-    expect(d.map((x) => x.pointer)).toEqual(["/steps/0/arguments/options/when"]);
-  });
-  it("accepts branches when the policy allows conditionals", async () => {
-    const policy = defaultPolicy("/workspace");
-    policy.plan.allowConditionals = true;
-    expect(await diagnosticsOf("non-deterministic", plan({ condition: "x" }), { policy })).toEqual([]);
-  });
-  it.each([
-    { path: "out/run-$RANDOM.txt" },
-    { name: "job-$" + "{RANDOM}" },
-    { id: "uuid4()" },
-    { stamp: "$(date +%s)" },
-    { stamp: "`date`" },
-    { at: "now()" },
-    { label: "{{ timestamp }}" },
-    { seed: "/dev/urandom" },
-  ])("reports the run-time value %j", async (args) => {
-    expect(await diagnosticsOf("non-deterministic", plan({ arguments: args }))).toHaveLength(1);
-  });
-  it("reports keys that leave the order open", async () => {
-    expect(await diagnosticsOf("non-deterministic", plan({ arguments: { parallel: true } }))).toHaveLength(1);
-    expect(await diagnosticsOf("non-deterministic", plan({ arguments: { depends_on: [2] } }))).toHaveLength(1);
-    expect(await diagnosticsOf("non-deterministic", plan({ arguments: { parallel: false, background: "no" } }))).toEqual([]);
-  });
-  it("accepts fixed values, and code that mentions randomness inside file content", async () => {
-    const args = { branch: "main", after: "line 3", dependencies: ["numpy"], path: "out/run-42.txt", content: "import random\nx = random.random()\nprint(datetime.now())", date: "2026-01-01" };
-    expect(await diagnosticsOf("non-deterministic", plan({ arguments: args }))).toEqual([]);
-  });
-  it("applies to scQC steps", async () => {
-    expect(await diagnosticsOf("non-deterministic", '[{"tool": "a", "params": {"seed": "$RANDOM"}}]')).toHaveLength(1);
-  });
+ruleTester("non-deterministic", {
+  valid: [
+    { name: "a branch when the policy allows conditionals", code: plan({ condition: "x" }), options: { policy: conditionals } },
+    { name: "order keys that fix the order", code: plan({ arguments: { parallel: false, background: "no" } }) },
+    {
+      name: "fixed values, and code that mentions randomness inside file content",
+      code: plan({ arguments: { branch: "main", after: "line 3", dependencies: ["numpy"], path: "out/run-42.txt", content: "import random\nx = random.random()\nprint(datetime.now())", date: "2026-01-01" } }),
+    },
+  ],
+  invalid: [
+    {
+      name: "a branching key on the step, at the key",
+      code: '{"steps": [{"tool": "t", "arguments": {}, "intent": "x", "if": "exists(a)"}]}',
+      errors: [{ line: 1, column: 58, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/if", message: /"if" makes the step conditional/ }],
+    },
+    { name: "a branching key nested in the arguments", code: plan({ arguments: { mode: 1, options: { when: "monday" } } }), errors: [{ line: 1, column: 56, endLine: 1, endColumn: 62, pointer: "/steps/0/arguments/options/when" }] },
+    { code: plan({ arguments: { path: "out/run-$RANDOM.txt" } }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 64, pointer: "/steps/0/arguments/path" }] },
+    { code: plan({ arguments: { name: "job-$" + "{RANDOM}" } }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 58, pointer: "/steps/0/arguments/name" }] },
+    { code: plan({ arguments: { id: "uuid4()" } }), errors: [{ line: 1, column: 41, endLine: 1, endColumn: 50, pointer: "/steps/0/arguments/id" }] },
+    { code: plan({ arguments: { stamp: "$(date +%s)" } }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 57, pointer: "/steps/0/arguments/stamp" }] },
+    { code: plan({ arguments: { stamp: "`date`" } }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 52, pointer: "/steps/0/arguments/stamp" }] },
+    { code: plan({ arguments: { at: "now()" } }), errors: [{ line: 1, column: 41, endLine: 1, endColumn: 48, pointer: "/steps/0/arguments/at" }] },
+    { code: plan({ arguments: { label: "{{ timestamp }}" } }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 61, pointer: "/steps/0/arguments/label" }] },
+    { code: plan({ arguments: { seed: "/dev/urandom" } }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 57, pointer: "/steps/0/arguments/seed" }] },
+    { name: "a key that leaves the order open (parallel)", code: plan({ arguments: { parallel: true } }), errors: [{ line: 1, column: 36, endLine: 1, endColumn: 46, pointer: "/steps/0/arguments/parallel" }] },
+    { name: "a key that leaves the order open (depends_on)", code: plan({ arguments: { depends_on: [2] } }), errors: [{ line: 1, column: 36, endLine: 1, endColumn: 48, pointer: "/steps/0/arguments/depends_on" }] },
+    { name: "scQC steps", code: '[{"tool": "a", "params": {"seed": "$RANDOM"}}]', errors: [{ line: 1, column: 35, endLine: 1, endColumn: 44, pointer: "/0/params/seed" }] },
+  ],
+  docs: { file: "plan.yaml" },
 });

@@ -31,8 +31,8 @@ export default defineRule({
       rationale:
         "The intake protocol §4: the plan's scope must match the workspace. A plan written for another folder may be correct there and destructive here.",
       fix: "Run the plan in the workspace it was written for (`--workspace`), or correct its `scope`.",
-      bad: "scope: /home/other/project   (workspace /srv/app)",
-      good: "scope: /srv/app",
+      bad: "# workspace: /srv/app\nscope: /home/other/project\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
+      good: "# workspace: /srv/app\nscope: /srv/app\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
   },
   check(plan, ctx) {

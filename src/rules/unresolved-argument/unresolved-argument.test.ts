@@ -1,34 +1,30 @@
-import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "t", arguments: args, intent: "do it" }] });
 
-describe("unresolved-argument", () => {
-  it.each([
-    [{ path: "<path>" }, "/steps/0/arguments/path"],
-    [{ path: "reports/{{name}}.html" }, "/steps/0/arguments/path"],
-    [{ command: "cp a $" + "{TARGET}" }, "/steps/0/arguments/command"],
-    [{ query: "???" }, "/steps/0/arguments/query"],
-    [{ mode: "TBD" }, "/steps/0/arguments/mode"],
-    [{ n: "..." }, "/steps/0/arguments/n"],
-    [{ files: ["a.txt", "<second file>"] }, "/steps/0/arguments/files/1"],
-    [{ path: "$HOME/notes.txt" }, "/steps/0/arguments/path"],
-    [{ content: "TODO" }, "/steps/0/arguments/content"],
-    [{ options: { dest: "out/<name>.csv" } }, "/steps/0/arguments/options/dest"],
-  ])("reports %j", async (args, pointer) => {
-    const d = await diagnosticsOf("unresolved-argument", plan(args));
-    expect(d).toHaveLength(1);
-    expect(d[0]).toMatchObject({ step: 1, pointer });
-  });
-  it("says which argument and what it holds", async () => {
-    const d = await diagnosticsOf("unresolved-argument", plan({ path: "<path>" }));
-    expect(d[0]!.message).toBe('Step 1: argument "path" holds the placeholder "<path>": the executor would have to infer the value.');
-  });
-  it("accepts concrete values, and templates inside file content", async () => {
-    const args = { path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c", pattern: "<title>" };
-    expect(await diagnosticsOf("unresolved-argument", plan(args))).toEqual([]);
-  });
-  it("applies to scQC params", async () => {
-    expect(await diagnosticsOf("unresolved-argument", '[{"tool": "load_data", "params": {"path": "<data file>"}}]')).toHaveLength(1);
-  });
+ruleTester("unresolved-argument", {
+  valid: [
+    {
+      name: "concrete values, and templates inside file content",
+      code: plan({ path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c", pattern: "<title>" }),
+    },
+  ],
+  invalid: [
+    {
+      name: "an angle-bracket placeholder, with the argument and what it holds",
+      code: plan({ path: "<path>" }),
+      errors: [{ line: 1, column: 43, endLine: 1, endColumn: 51, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: argument "path" holds the placeholder "<path>": the executor would have to infer the value.' }],
+    },
+    { code: plan({ path: "reports/{{name}}.html" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 66, step: 1, pointer: "/steps/0/arguments/path" }] },
+    { code: plan({ command: "cp a $" + "{TARGET}" }), errors: [{ line: 1, column: 46, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments/command" }] },
+    { code: plan({ query: "???" }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 49, step: 1, pointer: "/steps/0/arguments/query" }] },
+    { code: plan({ mode: "TBD" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 48, step: 1, pointer: "/steps/0/arguments/mode" }] },
+    { code: plan({ n: "..." }), errors: [{ line: 1, column: 40, endLine: 1, endColumn: 45, step: 1, pointer: "/steps/0/arguments/n" }] },
+    { code: plan({ files: ["a.txt", "<second file>"] }), errors: [{ line: 1, column: 53, endLine: 1, endColumn: 68, step: 1, pointer: "/steps/0/arguments/files/1" }] },
+    { code: plan({ path: "$HOME/notes.txt" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 60, step: 1, pointer: "/steps/0/arguments/path" }] },
+    { code: plan({ content: "TODO" }), errors: [{ line: 1, column: 46, endLine: 1, endColumn: 52, step: 1, pointer: "/steps/0/arguments/content" }] },
+    { code: plan({ options: { dest: "out/<name>.csv" } }), errors: [{ line: 1, column: 54, endLine: 1, endColumn: 70, step: 1, pointer: "/steps/0/arguments/options/dest" }] },
+    { name: "scQC params", code: '[{"tool": "load_data", "params": {"path": "<data file>"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 56, pointer: "/0/params/path" }] },
+  ],
+  docs: { file: "plan.yaml", wrap: (example) => `steps:\n  - tool: write_file\n    intent: write the report\n    ${example}\n` },
 });
