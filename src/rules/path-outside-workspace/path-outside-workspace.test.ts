@@ -4,6 +4,115 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
 import { parseToolsText } from "../../node/tools-file.js";
+import { type Expected, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+
+const plan = (args: Record<string, unknown>, tool = "write_file") => JSON.stringify({ steps: [{ tool, arguments: args, intent: "do it" }] });
+
+// The real-file-system tree below, in memory: the workspace /ws beside /outside.
+const files = {
+  "data/in.csv": "a\n",
+  "/outside/secret.txt": "s\n",
+  "out-link": { link: "/outside" },
+  "secret-link": { link: "/outside/secret.txt" },
+  dangling: { link: "/nowhere/x" },
+  "data-link": { link: "data" },
+  "loop-a": { link: "/ws/loop-b" },
+  "loop-b": { link: "/ws/loop-a" },
+  "data/hard.txt": { file: "s\n", nlink: 2 },
+} as const;
+const lastString = (v: unknown): string => (typeof v === "string" ? v : Object.values(v as object).map(lastString).filter(Boolean).pop() ?? "");
+/** The diagnostic at the offending string (the arguments' last string leaf), on the plan's one line. */
+const at = (code: string, value: string): Expected => {
+  const column = code.indexOf(JSON.stringify(value)) + 1;
+  return { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(value).length, step: 1 };
+};
+const escape = (s: string) => new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+const reported = (args: Record<string, unknown>, message?: string, tool?: string): InvalidCase => {
+  const code = plan(args, tool);
+  return { name: `${tool ?? "write_file"} ${JSON.stringify(args)}`, code, files, errors: [{ ...at(code, lastString(args)), ...(message ? { message: escape(message) } : {}) }] };
+};
+
+ruleTester("path-outside-workspace", {
+  valid: [
+    ...["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", "/ws/data/new.txt", "new/folder/file.txt", ".", "https://example.com/a/../../b"].map((path) => ({ code: plan({ path }), files })),
+    { name: "a file URL inside the workspace", code: plan({ url: "file:///ws/data/in.csv" }), files },
+    { name: "a relative file URL inside the workspace", code: plan({ uri: "file:data/in.csv" }), files },
+    { name: "a read of a hard link", code: plan({ path: "data/hard.txt" }, "read_file"), files },
+    { name: "a folder, which has several links of its own", code: plan({ path: "data" }), files },
+    ...[{ output: "out/x.txt" }, { command: "/usr/bin/make all" }, { url: "/api/v1" }, { note: "see ../README for details" }, { content: "../x" }].map((args) => ({
+      name: `the argument ${JSON.stringify(args)}, not a path that escapes`,
+      code: plan(args),
+      files,
+    })),
+    { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
+  ],
+  invalid: [
+    {
+      name: "a parent path, at the argument, naming the workspace",
+      code: plan({ path: "../x" }),
+      files,
+      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 58, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: path "../x" in "path" resolves to /x, outside the workspace /ws.' }],
+    },
+    reported({ path: "../outside/secret.txt" }, "resolves to /outside/secret.txt"),
+    reported({ path: "data/../../outside" }, "resolves to /outside"),
+    reported({ path: "/etc/passwd" }, "resolves to /etc/passwd"),
+    reported({ path: "~/.ssh/id_rsa" }, "starts with ~"),
+    reported({ path: "%2e%2e/outside/secret.txt" }, 'read as "../outside/secret.txt"'),
+    reported({ path: "%252e%252e/x" }, "read as"),
+    reported({ path: "data/in.csv\u0000.txt" }, "NUL byte"),
+    reported({ path: "C:\\Windows\\system32" }, "Windows drive"),
+    reported({ path: "..\\outside" }, "resolves to"),
+    reported({ file_path: "out-link/secret.txt" }, "through a symlink"),
+    reported({ path: "secret-link" }, "through a symlink"),
+    reported({ path: "out-link/new/dir/file.txt" }, "through a symlink"),
+    reported({ path: "dangling" }, "through a symlink"),
+    reported({ path: "loop-a/x" }, "symlink loop"),
+    reported({ path: "file:///etc/hosts" }, "resolves to /etc/hosts"),
+    reported({ options: { cwd: "/tmp" } }, "resolves to /tmp"),
+    reported({ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"),
+    // File URLs are paths.
+    ...[
+      { path: "file:/etc/passwd" },
+      { path: "FILE:/etc/passwd" },
+      { path: "file:///etc/passwd" },
+      { path: "File://localhost/etc/passwd" },
+      { path: "file:../outside/secret.txt" },
+      { url: "file:///etc/passwd" },
+      { url: "FILE:/etc/shadow" },
+      { uri: "file:/root/.ssh/id_rsa" },
+      { href: "file://localhost/etc/hosts" },
+      { uri: "file:out-link/secret.txt" },
+      { url: "file://server/share/x" },
+      { url: "file:///C:/Windows/win.ini" },
+      { path: "file%3A%2F%2F%2Fetc%2Fpasswd" },
+    ].map((args) => reported(args)),
+    // Symlinks are followed under every path-like name.
+    ...[
+      { notebook_path: "out-link/secret.txt" },
+      { to: "out-link/x" },
+      { output: "secret-link" },
+      { out: "dangling" },
+      { dst: "out-link/a/b" },
+      { outputPath: "out-link/x" },
+      { log_file: "secret-link" },
+      { cache_dir: "out-link" },
+    ].map((args) => reported(args, "through a symlink")),
+    // A write to a hard link, whatever the tool is called.
+    ...["write_file", "text_editor", "sed", "unknown_tool"].map((tool) => reported({ path: "data/hard.txt" }, "is a hard link (the file has 2 names", tool)),
+    reported({ file_path: "data/../data/hard.txt" }, "is a hard link", "edit_file"),
+    // Arguments not named as paths, when they hold an escaping path.
+    ...[{ output: "../x.txt" }, { report_to: "/etc/cron.d/job" }, { where: "~/x" }, { nested: { save_as: "a/../../x" } }].map((args) => reported(args)),
+    {
+      name: "an argument the schema gives format: path",
+      code: plan({ what: "out-link/secret.txt" }, "upload"),
+      files,
+      options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "upload", inputSchema: { properties: { what: { type: "string", format: "path" } } } }] }), "t.json") },
+      errors: [{ line: 1, column: 48, endLine: 1, endColumn: 69, step: 1, pointer: "/steps/0/arguments/what", message: /through a symlink/ }],
+    },
+    { name: "scQC params", code: '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', files, errors: [{ line: 1, column: 48, endLine: 1, endColumn: 62, pointer: "/0/params/file_path" }] },
+  ],
+  docs: { file: "plan.yaml", files: { "data/input.csv": "a\n" }, wrap: (example) => `steps:\n  - tool: read_file\n    intent: read the input\n    ${example}\n` },
+});
 
 let root: string;
 let ws: string;
@@ -26,10 +135,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const plan = (args: Record<string, unknown>, tool = "write_file") => JSON.stringify({ steps: [{ tool, arguments: args, intent: "do it" }] });
 const check = (args: Record<string, unknown>, tool?: string) => diagnosticsOf("path-outside-workspace", plan(args, tool), { workspace: ws });
 
-describe("path-outside-workspace", () => {
+describe("path-outside-workspace on a real file system", () => {
   it.each([
     [{ path: "../outside/secret.txt" }, "resolves to"],
     [{ path: "data/../../outside" }, "resolves to"],

@@ -5,6 +5,164 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
 import { parseToolsText } from "../../node/tools-file.js";
 import { defaultPolicy } from "../../policy/defaults.js";
+import { type Expected, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+
+const plan = (tool: string, args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] });
+
+const annotated = (annotations: Record<string, unknown>) =>
+  parseToolsText(JSON.stringify({ tools: [{ name: "get_settings", inputSchema: { type: "object" }, annotations }] }), "tools.json");
+// The real-file-system tree below, in memory: hooks is a link to .git/hooks.
+const files = { ".git/hooks": { dir: true }, src: { dir: true }, hooks: { link: "/ws/.git/hooks" } } as const;
+const policy = (patch: (p: ReturnType<typeof defaultPolicy>) => void) => {
+  const p = defaultPolicy("/ws");
+  patch(p);
+  return p;
+};
+/** The strings of the arguments: values, and the keys of nested maps (which can name paths). */
+const strings = (v: unknown): string[] => (typeof v === "string" ? [v] : v && typeof v === "object" ? Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)]) : []);
+const BENIGN = new Set(["a.txt", "in.txt", "x", "src", "a", "src/a.txt", "changes", "0"]);
+const valueOf = (v: unknown, key: string): unknown =>
+  v && typeof v === "object" ? (Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : Object.values(v).map((x) => valueOf(x, key)).find((x) => x !== undefined)) : undefined;
+/** The diagnostic at the protected path's string, or at the value of the key that names it, on the plan's one line. */
+const at = (code: string, args: Record<string, unknown>): Expected => {
+  const target = Object.values(args).flatMap(strings).find((x) => !BENIGN.has(x))!;
+  const asKey = code.indexOf(`${JSON.stringify(target)}:`);
+  const text = asKey >= 0 ? JSON.stringify(valueOf(args, target)) : JSON.stringify(target);
+  const column = asKey >= 0 ? asKey + JSON.stringify(target).length + 2 : code.indexOf(text) + 1;
+  return { line: 1, column, endLine: 1, endColumn: column + text.length, step: 1 };
+};
+const reported = (tool: string, args: Record<string, unknown>, options: { policy?: ReturnType<typeof defaultPolicy> } = {}): InvalidCase => {
+  const code = plan(tool, args);
+  return { name: `${tool} ${JSON.stringify(args)}`, code, files, options, errors: [at(code, args)] };
+};
+
+ruleTester("protected-path-write", {
+  valid: [
+    ...(
+      [
+        ["read_file", { path: ".git/config" }],
+        ["list_directory", { path: ".git" }],
+        ["Read", { file_path: ".env" }],
+        ["READ", { path: "vendor/lib/.git/config" }],
+        ["write_file", { path: "src/app.ts" }],
+        ["write_file", { path: "environment.md" }],
+        ["write_file", { path: "docs/git.md", title: "a b" }],
+        ["write_file", { path: ".github/workflows/ci.yml" }],
+        ["write_file", { path: "gitignore.txt" }],
+        ["write_file", { path: "notes~old/a.txt" }],
+        ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
+      ] as const
+    ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
+    {
+      name: "a tool the registry marks read-only",
+      code: plan("get_settings", { path: ".env" }),
+      files,
+      options: { tools: annotated({ readOnlyHint: true }) },
+    },
+    { name: "a tool on the policy's read list", code: plan("get_settings", { path: ".env" }), files, options: { policy: policy((p) => p.tools.read!.push("get_settings")) } },
+  ],
+  invalid: [
+    reported("write_file", { path: ".git/config" }),
+    reported("edit_file", { path: ".env" }),
+    reported("write_file", { path: ".env.production" }),
+    reported("write_file", { path: "deploy/keys/server.pem" }),
+    reported("delete_file", { path: "config/.env.local" }),
+    reported("write_file", { path: ".GIT/HEAD" }),
+    reported("write_file", { path: "hooks/pre-commit" }),
+    reported("write_file", { path: "./src/../.git/index" }),
+    reported("move_file", { source: "a.txt", destination: "plangate.yaml" }),
+    reported("Write_File", { path: ".git/config" }),
+    reported("save_report", { path: ".env" }),
+    reported("fs.putObject", { path: ".git/HEAD" }),
+    reported("git-commit", { cwd: ".git" }),
+    // Writers whose names hold no write verb: unknown tools write (fail closed).
+    reported("developer__text_editor", { path: ".git/config" }),
+    reported("text_editor", { path: ".env" }),
+    reported("sed", { file: ".git/hooks/pre-commit" }),
+    reported("tee", { file: "plangate.yaml" }),
+    reported("get_settings", { path: ".env" }),
+    // Paths under names no list holds.
+    reported("NotebookEdit", { notebook_path: ".git/hooks/post-checkout" }),
+    reported("move_file", { from: "a.txt", to: ".git/hooks/pre-push" }),
+    reported("render", { output: ".env" }),
+    reported("render", { out: ".git/config" }),
+    reported("sync", { dst: ".git/HEAD" }),
+    reported("export", { outputPath: ".git/info/attributes" }),
+    reported("export", { report_file: ".env.local" }),
+    reported("export", { anything: ".git/config" }),
+    reported("fetch_page", { url: "file:///ws/.git/config" }),
+    // A nested repository, the policy at any depth.
+    reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
+    reported("write_file", { path: "vendor/lib/.git" }),
+    reported("write_file", { path: "sub/plangate.yaml" }),
+    reported("write_file", { path: "a/b/.plangate.yml" }),
+    reported("write_file", { path: "deep/plangate.json" }),
+    reported("write_file", { path: "x/.plangate/keys/k" }),
+    // Windows spellings of the same folder.
+    reported("write_file", { path: ".git./config" }),
+    reported("write_file", { path: ".git /config" }),
+    reported("write_file", { path: ".git. . /config" }),
+    reported("write_file", { path: ".GiT/config" }),
+    reported("write_file", { path: ".git::$INDEX_ALLOCATION/config" }),
+    reported("write_file", { path: ".git\\hooks\\pre-commit" }),
+    reported("write_file", { path: "plangate.yaml." }),
+    reported("write_file", { path: ".env:stream" }),
+    // Compatibility forms a normalising file system folds: KELVIN SIGN, LONG S, full-width letters.
+    reported("write_file", { path: "deploy/server.\u212Aey" }),
+    reported("write_file", { path: ".\uFF45nv" }),
+    reported("write_file", { path: ".\uFF47it/config" }),
+    reported("write_file", { path: "a/.\u017Fsh/x" }),
+    // Windows 8.3 short names stand for any long name; invisible code points HFS+ drops.
+    reported("write_file", { path: "GIT~1/hooks/pre-commit" }),
+    reported("write_file", { path: "ENV~1" }),
+    reported("write_file", { path: "PLANGA~1.YAM" }),
+    reported("write_file", { path: ".gi\u00ADt/config" }),
+    reported("write_file", { path: ".e\u034Fnv" }),
+    // A reader told to write is a writer.
+    reported("read_file", { path: ".git/hooks/pre-commit", content: "x" }),
+    reported("Read", { file_path: "in.txt", output_file: ".env" }),
+    reported("grep", { pattern: "x", path: "src", save_as: "plangate.yaml" }),
+    // A map from paths to contents.
+    reported("write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }),
+    reported("apply", { changes: [{ ".env": "x" }] }),
+    {
+      name: "the message names the tool and the path",
+      code: plan("write_file", { path: ".git/config" }),
+      files,
+      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 65, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: "write_file" would write to the protected path ".git/config".' }],
+    },
+    { name: "at the value a path key names", code: plan("write_file", { files: { ".git/config": "x" } }), files, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 71, pointer: "/steps/0/arguments/files/.git~1config" }] },
+    { name: "a Windows 8.3 short name, said so", code: plan("write_file", { path: "GIT~1/config" }), files, errors: [{ line: 1, column: 52, endLine: 1, endColumn: 66, message: /Windows 8\.3 short name/ }] },
+    { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
+    { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
+    { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
+    {
+      name: "the write list wins over everything that says reader",
+      code: plan("get_settings", { path: ".env" }),
+      files,
+      options: {
+        policy: policy((p) => {
+          p.tools.read!.push("get_settings");
+          p.tools.write.push("get_settings");
+        }),
+      },
+      errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }],
+    },
+    {
+      name: "the policy's write tools and protected globs",
+      code: plan("upload", { path: "secrets/a" }),
+      files,
+      options: {
+        policy: policy((p) => {
+          p.tools.write.push("upload");
+          p.paths.protected.push("secrets/**");
+        }),
+      },
+      errors: [{ line: 1, column: 48, endLine: 1, endColumn: 59 }],
+    },
+  ],
+  docs: { file: "plan.yaml", files },
+});
 
 let root: string;
 let ws: string;
@@ -17,11 +175,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const plan = (tool: string, args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] });
 const check = (tool: string, args: Record<string, unknown>, policy = defaultPolicy(ws)) =>
   diagnosticsOf("protected-path-write", plan(tool, args), { workspace: ws, policy });
 
-describe("protected-path-write", () => {
+describe("protected-path-write on a real file system", () => {
   it.each([
     ["write_file", { path: ".git/config" }],
     ["edit_file", { path: ".env" }],
