@@ -1,32 +1,37 @@
-import { describe, expect, it } from "vitest";
-import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+import { planMd } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-const ws = workspace({ "a.py": "x = 1\ny = 2\n" });
+const files = { "a.py": "x = 1\ny = 2\n" };
 const head = "### EDIT\n- **File Path:** [a.py](/a.py)\n";
 const find = (t: string) => `#### FIND:\n\`\`\`\n${t}\n\`\`\`\n`;
 const replace = (t: string) => `#### REPLACE:\n\`\`\`\n${t}\n\`\`\`\n`;
+const complete = planMd(head + "#### `FIND:`\n````python\nx = 1\n````\n#### `REPLACE:`\n````python\nx = 3\n````\n" + find("y = 2") + "#### REPLACE:\n```\n```\n");
 
-describe("edit-missing-find-replace", () => {
-  it("reports an EDIT without any pair", async () => {
-    const d = await mdDiagnostics("edit-missing-find-replace", planMd(head + "Change x."), ws);
-    expect(d).toHaveLength(1);
-    expect(d[0]!.message).toContain("no `#### FIND:` / `#### REPLACE:` pair");
-    const unicode = planMd(head + find("x = «1»")).replace(/\n/g, "\r\n");
-    expect((await mdDiagnostics("edit-missing-find-replace", unicode, ws)).map((x) => x.message)).toEqual(["Step 1 (EDIT): pair 1 has no REPLACE block."]);
-  });
-  it("reports a FIND without REPLACE, a REPLACE without FIND and an empty FIND, each at its pair", async () => {
-    const md = planMd(head + find("x = 1") + find("y = 2") + replace("y = 3") + replace("z") + "#### FIND:\n```\n```\n" + replace("w"));
-    const d = await mdDiagnostics("edit-missing-find-replace", md, ws);
-    expect(d.map((x) => x.message)).toEqual([
-      "Step 1 (EDIT): pair 1 has no REPLACE block.",
-      "Step 1 (EDIT): pair 3 has no FIND block.",
-      "Step 1 (EDIT): the FIND block of pair 4 is empty, so it would match everywhere.",
-    ]);
-    expect(d.map((x) => x.pointer)).toEqual(["/actions/0/edits/0", "/actions/0/edits/2", "/actions/0/edits/3"]);
-  });
-  it("accepts complete pairs, backticked headings, an empty REPLACE (a deletion) and CRLF", async () => {
-    const md = planMd(head + "#### `FIND:`\n````python\nx = 1\n````\n#### `REPLACE:`\n````python\nx = 3\n````\n" + find("y = 2") + "#### REPLACE:\n```\n```\n");
-    expect(await mdDiagnostics("edit-missing-find-replace", md, ws)).toHaveLength(0);
-    expect(await mdDiagnostics("edit-missing-find-replace", md.replace(/\n/g, "\r\n"), ws)).toHaveLength(0);
-  });
+ruleTester("edit-missing-find-replace", {
+  valid: [
+    { name: "complete pairs, backticked headings, an empty REPLACE (a deletion)", code: complete, file: "plan.md", files },
+    { name: "the same, CRLF", code: complete.replace(/\n/g, "\r\n"), file: "plan.md", files },
+  ],
+  invalid: [
+    { name: "an EDIT without any pair", code: planMd(head + "Change x."), file: "plan.md", files, errors: [{ line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, message: /no `#### FIND:` \/ `#### REPLACE:` pair/ }] },
+    {
+      name: "a FIND without REPLACE, Unicode, CRLF",
+      code: planMd(head + find("x = «1»")).replace(/\n/g, "\r\n"),
+      file: "plan.md",
+      files,
+      errors: [{ line: 12, column: 1, endLine: 12, endColumn: 11, message: "Step 1 (EDIT): pair 1 has no REPLACE block." }],
+    },
+    {
+      name: "a FIND without REPLACE, a REPLACE without FIND and an empty FIND, each at its pair",
+      code: planMd(head + find("x = 1") + find("y = 2") + replace("y = 3") + replace("z") + "#### FIND:\n```\n```\n" + replace("w")),
+      file: "plan.md",
+      files,
+      errors: [
+        { line: 12, column: 1, endLine: 12, endColumn: 11, pointer: "/actions/0/edits/0", message: "Step 1 (EDIT): pair 1 has no REPLACE block." },
+        { line: 24, column: 1, endLine: 24, endColumn: 14, pointer: "/actions/0/edits/2", message: "Step 1 (EDIT): pair 3 has no FIND block." },
+        { line: 28, column: 1, endLine: 28, endColumn: 11, pointer: "/actions/0/edits/3", message: "Step 1 (EDIT): the FIND block of pair 4 is empty, so it would match everywhere." },
+      ],
+    },
+  ],
+  docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
 });

@@ -1,19 +1,25 @@
-import { describe, expect, it } from "vitest";
-import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+import { planMd } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-const ws = workspace({ "docs/spec.md": "# Spec\n" });
+const files = { "docs/spec.md": "# Spec\n" };
+const resources = planMd("### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)", "### READ\n- Resource: [page](https://example.com/ü)", "### PRUNE\n- Resource: docs/spec.md");
 
-describe("missing-resource", () => {
-  it("reports a READ and a PRUNE without Resource", async () => {
-    const d = await mdDiagnostics("missing-resource", planMd("### READ\n- Description: x", "### PRUNE\n- **Description:** y"), ws);
-    expect(d.map((x) => [x.step, x.message.slice(0, 17)])).toEqual([
-      [1, "Step 1 (READ): no"],
-      [2, "Step 2 (PRUNE): n"],
-    ]);
-  });
-  it("accepts a local path, a URL and CRLF", async () => {
-    const md = planMd("### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)", "### READ\n- Resource: [page](https://example.com/ü)", "### PRUNE\n- Resource: docs/spec.md");
-    expect(await mdDiagnostics("missing-resource", md, ws)).toHaveLength(0);
-    expect(await mdDiagnostics("missing-resource", md.replace(/\n/g, "\r\n"), ws)).toHaveLength(0);
-  });
+ruleTester("missing-resource", {
+  valid: [
+    { name: "a local path, a URL and a bare path", code: resources, file: "plan.md", files },
+    { name: "the same, CRLF", code: resources.replace(/\n/g, "\r\n"), file: "plan.md", files },
+  ],
+  invalid: [
+    {
+      name: "a READ and a PRUNE without Resource",
+      code: planMd("### READ\n- Description: x", "### PRUNE\n- **Description:** y"),
+      file: "plan.md",
+      files,
+      errors: [
+        { line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, message: /^Step 1 \(READ\): no/ },
+        { line: 15, column: 1, endLine: 15, endColumn: 10, step: 2, message: /^Step 2 \(PRUNE\): no/ },
+      ],
+    },
+  ],
+  docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
 });
