@@ -1,7 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
-describe("read-file-missing", () => {
+const files = { "docs/naïve.md": "x\n" };
+const reads = planMd("### READ\n- **Resource:** [docs/naïve.md](/docs/naïve.md)", "### READ\n- Resource: https://example.com/missing", "### READ\n- Resource: [web](http://example.com/x)");
+
+ruleTester("read-file-missing", {
+  valid: [
+    { name: "an existing file (Unicode), and URLs, never checked", code: reads, file: "plan.md", files },
+    { name: "the same, CRLF", code: reads.replace(/\n/g, "\r\n"), file: "plan.md", files },
+  ],
+  invalid: [
+    {
+      name: "a missing local file, as a link and as a bare [/path] (kept with its brackets, as TeDDy reads it)",
+      code: planMd("### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)", "### READ\n- **Resource:** [/missing.txt]"),
+      file: "plan.md",
+      files,
+      errors: [
+        { line: 11, column: 32, endLine: 11, endColumn: 45, step: 1, message: 'Step 1 (READ): "docs/spec.md" does not exist in the workspace.' },
+        { line: 16, column: 17, endLine: 16, endColumn: 31, step: 2, message: 'Step 2 (READ): "[/missing.txt]" does not exist in the workspace.' },
+      ],
+    },
+  ],
+  docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
+});
+
+describe("read-file-missing on a real file system", () => {
   it("reports a READ of a missing local file, written as a link or as a bare [/path] (kept with its brackets, as TeDDy reads it)", async () => {
     const ws = workspace();
     const d = await mdDiagnostics("read-file-missing", planMd("### READ\n- **Resource:** [docs/spec.md](/docs/spec.md)", "### READ\n- **Resource:** [/missing.txt]"), ws);
