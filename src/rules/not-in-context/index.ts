@@ -15,7 +15,7 @@ export default defineRule({
       rationale: "An agent that edits a file it has not read is guessing at its content; the TeDDy spec (3.3) requires the file to be in `turn.context`.",
       fix: "READ the file in one turn and EDIT it in the next, or pass the turn's context with --context.",
       bad: "### EDIT\n- **File Path:** [src/a.py](/src/a.py)   (context: src/b.py)",
-      good: "### EDIT\n- **File Path:** [src/a.py](/src/a.py)   (context: src/a.py)",
+      good: "### EDIT\n- **File Path:** [src/b.py](/src/b.py)   (context: src/b.py)",
     },
   },
   check(plan, ctx) {

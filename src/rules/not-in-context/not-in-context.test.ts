@@ -1,11 +1,52 @@
 import { describe, expect, it } from "vitest";
 import { mdDiagnostics, planMd, workspace } from "../../../test/teddy.js";
+import { ruleTester } from "../../../test/rule-tester.js";
 
 const ws = workspace({ "src/a.py": "x = 1\n", "src/b.py": "y\n", "docs/OLD_SPEC.md": "old\n", "données/ï.txt": "x = 1\n" });
 const edit = (path: string) => `### EDIT\n- **File Path:** [${path}](/${path})\n#### FIND:\n\`\`\`\nx = 1\n\`\`\`\n#### REPLACE:\n\`\`\`\nx = 2\n\`\`\``;
 const prune = (path: string) => `### PRUNE\n- **Resource:** [${path}](/${path})`;
 
-describe("not-in-context", () => {
+const files = { "src/a.py": "x = 1\n", "src/b.py": "y\n", "docs/OLD_SPEC.md": "old\n", "données/ï.txt": "x = 1\n" };
+const all = planMd(edit("src/a.py"), edit("données/ï.txt"), prune("docs/OLD_SPEC.md"), "### CREATE\n- File Path: [n.txt](/n.txt)\n```\nx = 1\n```", edit("n.txt"));
+
+ruleTester("not-in-context", {
+  valid: [
+    { name: "context paths relative, root-relative and absolute, with ./; files the plan creates", code: all, file: "plan.md", files, options: { context: ["./src/a.py", "/données/ï.txt", "/ws/docs/OLD_SPEC.md"] } },
+    { name: "context paths with backslashes", code: all, file: "plan.md", files, options: { context: ["src\\a.py", "données/ï.txt", "docs/OLD_SPEC.md"] } },
+    { name: "a plan without EDIT or PRUNE, and no context", code: planMd("### READ\n- Resource: [src/a.py](/src/a.py)"), file: "plan.md", files },
+  ],
+  invalid: [
+    {
+      name: "an EDIT and a PRUNE of paths not in the turn context",
+      code: planMd(edit("src/a.py"), prune("docs/OLD_SPEC.md")),
+      file: "plan.md",
+      files,
+      options: { context: ["src/b.py"] },
+      errors: [
+        { line: 11, column: 29, endLine: 11, endColumn: 38, step: 1, severity: "error", message: 'Step 1 (EDIT): "src/a.py" is not in the turn context; the planner has not read the file it edits.' },
+        { line: 24, column: 36, endLine: 24, endColumn: 53, step: 2, severity: "error" },
+      ],
+    },
+    {
+      name: "a Unicode name that differs from the context's, CRLF",
+      code: planMd(edit("données/ï.txt")).replace(/\n/g, "\r\n"),
+      file: "plan.md",
+      files,
+      options: { context: ["données/i.txt"] },
+      errors: [{ line: 11, column: 34, endLine: 11, endColumn: 48, step: 1 }],
+    },
+    {
+      name: "without a context, said once, as info",
+      code: planMd(edit("src/a.py"), prune("src/b.py")),
+      file: "plan.md",
+      files,
+      errors: [{ line: 8, column: 1, endLine: 8, endColumn: 15, severity: "info" }],
+    },
+  ],
+  docs: { file: "plan.md", files, options: { context: ["src/b.py"] }, wrap: (example) => planMd(example) },
+});
+
+describe("not-in-context on a real workspace", () => {
   it("reports an EDIT and a PRUNE of paths not in the turn context", async () => {
     const d = await mdDiagnostics("not-in-context", planMd(edit("src/a.py"), prune("docs/OLD_SPEC.md")), ws, { context: ["src/b.py"] });
     expect(d.map((x) => [x.step, x.severity])).toEqual([
