@@ -39,6 +39,19 @@ describe("rule catalogue", () => {
       expect(rule.meta.docs.bad).not.toBe(rule.meta.docs.good);
     });
   }
+  // A plan rule's test is its RuleTester table, and runs the rule's doc examples. file-not-found alone has none:
+  // its examples are a path that does not exist, which no plan text can show.
+  const PLAN_PHASES = new Set(["read", "structure", "integrity", "age", "step"]);
+  for (const rule of RULES.filter((r) => PLAN_PHASES.has(r.meta.phase))) {
+    const id = rule.meta.id;
+    it(`${id}: its test is a RuleTester table${id === "file-not-found" ? "" : " that runs its doc examples"}`, () => {
+      const file = join(rulesDir, id, `${id}.test.ts`);
+      const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+      const table = text.slice(text.indexOf(`ruleTester(${JSON.stringify(id)},`));
+      expect(text, `${id}.test.ts calls ruleTester("${id}", …)`).toContain(`ruleTester(${JSON.stringify(id)},`);
+      if (id !== "file-not-found") expect(table, `${id}'s table has docs`).toMatch(/^\s+docs: /m);
+    });
+  }
   it("names only known dialects", () => {
     const known = DIALECTS.map((d) => d.id);
     for (const r of RULES) for (const d of r.meta.dialects ?? []) expect(known).toContain(d);
