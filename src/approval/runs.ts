@@ -236,20 +236,18 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (run.status === "stopped") return refuse(fail("guard-failure", `The run ${id} was stopped${run.stop_reason ? ` (${run.stop_reason})` : ""}; no call runs in it.`, "approve the plan again and start a new run"));
   // The plan must still be the approved bytes. A plan file whose stamp is the one it had when its bytes
   // last checked out is not read again (the cost of a call does not grow with the plan).
-  const fsNow = c.fsNow?.() ?? Date.now();
-  const stamped = STORED_PLAN.test(run.plan) ? undefined : planStamp(run.plan, fsNow);
-  if (stamped === undefined || run.plan_checked !== stamped.stamp) {
+  const stamped = STORED_PLAN.test(run.plan) ? undefined : planStamp(run.plan);
+  if (stamped === undefined || run.plan_checked !== stamped) {
     delete run.plan_checked;
-    const bytes = await tx.readPlan();
-    if (bytes === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
-    const raw = "sha256:" + sha256Hex(bytes);
+    const read = await tx.readPlan(c.fsNow?.() ?? Date.now());
+    if (read === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
+    const raw = "sha256:" + sha256Hex(read.bytes);
     if (raw !== run.plan_raw_hash)
       return refuse(
         fail("approval-plan-mismatch", `The plan ${run.plan} is not byte for byte the approved file (${raw}, approved ${run.plan_raw_hash}); no further call runs.`, "restore the approved file exactly (a reformatted plan needs a new approval)", { expected: run.plan_raw_hash, actual: raw }),
       );
-    // Remembered only if the file did not change while it was read, nor in the minute before.
-    const after = stamped && planStamp(run.plan, fsNow);
-    if (stamped?.rememberable && after?.stamp === stamped.stamp) run.plan_checked = stamped.stamp;
+    // The stamp of the very file whose bytes were just checked, when it may stand for them.
+    if (read.stamp !== undefined) run.plan_checked = read.stamp;
   }
   if (run.expires_at !== undefined && Date.parse(run.expires_at) <= c.now.getTime())
     return refuse(fail("approval-expired", `The approval expired at ${run.expires_at}; no further call runs.`, "validate and approve the plan again"));

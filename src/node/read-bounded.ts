@@ -21,6 +21,15 @@ export function readFileBounded(path: string, max: number): BoundedRead {
     return { ok: false, reason: "error", code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }
   try {
+    return readOpenBounded(fd, max);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readFileBounded on a descriptor the caller opened (and closes). */
+export function readOpenBounded(fd: number, max: number): BoundedRead {
+  try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: "not-a-file", kind: st.isDirectory() ? "a directory" : "a device, pipe or socket" };
     if (st.size > max) return { ok: false, reason: "too-large", size: st.size };
@@ -37,8 +46,6 @@ export function readFileBounded(path: string, max: number): BoundedRead {
     return { ok: true, bytes: Buffer.concat(chunks, total) };
   } catch (err) {
     return { ok: false, reason: "error", code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
-  } finally {
-    closeSync(fd);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statfsSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statfsSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../approval/audit.js";
@@ -8,7 +8,7 @@ import { type Progress, progressDone } from "../approval/progress.js";
 import { isInside } from "../approval/keys.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { writeFileAtomic } from "../node/atomic-write.js";
-import { readFileBounded } from "../node/read-bounded.js";
+import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError } from "./errors.js";
 import { FileSessionRegistry } from "./file-registry.js";
@@ -35,31 +35,79 @@ export const SETTLED_MS = 60_000;
 /** Linux file systems whose timestamps are the kernel's own (no attribute cache of another machine's writes). */
 const LOCAL_FS = new Set([0xef53 /* ext2-4 */, 0x01021994 /* tmpfs */, 0x58465342 /* xfs */, 0x9123683e /* btrfs */, 0x794c7630 /* overlayfs */, 0x2fc12fc1 /* zfs */, 0xf2f52010 /* f2fs */]);
 
+let bootId: string | null | undefined;
+/** This machine's boot (Linux's boot_id): a stamp taken here says nothing of another machine's file, nor of this one's after a restart. */
+function bootOf(): string | undefined {
+  if (bootId === undefined) {
+    try {
+      const id = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+      bootId = /^[0-9a-f-]{36}$/.test(id) ? id : null;
+    } catch {
+      bootId = null;
+    }
+  }
+  return bootId ?? undefined;
+}
+
+function stampOf(st: BigIntStats): string | undefined {
+  const boot = bootOf();
+  return boot === undefined ? undefined : `${boot}:${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
 /**
- * A plan file's stamp: device, inode, size, modification and change time (ns). The change time cannot be
- * set by a user (any write, rename into place, chmod or utimes moves it), so an unchanged stamp means
- * unchanged bytes, provided the file had not changed shortly before its bytes were checked: timestamps
- * are coarse (a write in the same tick keeps them, as git's "racily clean" entries), and a page written
- * through a shared mapping takes more writes without a timestamp until it is written back (within 30 s
- * by Linux's default dirty expiry). `rememberable` says whether a stamp taken now may stand for the
- * bytes just checked: a local file system, and a last change at least 60 s before `fsNow` (ms, real clock).
+ * A plan file's stamp: this machine's boot, device, inode, size, modification and change time (ns), of
+ * the file the path names now; undefined when it cannot be taken. The change time cannot be set by a
+ * user (any write, rename into place, chmod or utimes moves it), so an unchanged stamp means unchanged
+ * bytes, provided the file had not changed shortly before its bytes were checked (readPlanStamped).
  */
-export function planStamp(path: string, fsNow: number): { stamp: string; rememberable: boolean } | undefined {
+export function planStamp(path: string): string | undefined {
   try {
     const st = statSync(path, { bigint: true });
-    if (!st.isFile()) return undefined;
-    const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-    const settled = st.ctimeNs < BigInt(Math.floor(fsNow - SETTLED_MS)) * 1_000_000n && st.mtimeNs <= st.ctimeNs;
-    return { stamp, rememberable: settled && LOCAL_FS.has(Number(statfsSync(path).type)) };
+    return st.isFile() ? stampOf(st) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** A run's plan file, up to 64 MiB (limits.maxFileBytes' largest default); undefined when it cannot be read. */
-export function readPlanFile(path: string): Uint8Array | undefined {
-  const r = readFileBounded(path, 64 * 1024 * 1024);
-  return r.ok ? r.bytes : undefined;
+/**
+ * A run's plan file, up to 64 MiB (limits.maxFileBytes' largest default), read through one descriptor,
+ * with the stamp of the file read (never a stat of the path, which a renamed folder could point
+ * elsewhere in between) when it may stand for these bytes: a local file system, unchanged while read,
+ * and last changed at least 60 s before `fsNow` (ms, real clock). Timestamps are coarse (a write in the
+ * same tick keeps them, as git's "racily clean" entries), and a page written through a shared mapping
+ * takes more writes without a timestamp until it is written back (within 30 s by Linux's default dirty
+ * expiry). Undefined when the file cannot be read.
+ */
+export function readPlanStamped(path: string, fsNow: number): { bytes: Uint8Array; stamp?: string } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const before = fstatSync(fd, { bigint: true });
+    const r = readOpenBounded(fd, 64 * 1024 * 1024);
+    if (!r.ok) return undefined;
+    const after = fstatSync(fd, { bigint: true });
+    const stamp = stampOf(before);
+    const settled = before.ctimeNs < BigInt(Math.floor(fsNow - SETTLED_MS)) * 1_000_000n && before.mtimeNs <= before.ctimeNs;
+    if (stamp === undefined || !settled || stampOf(after) !== stamp || !localFs(fd)) return { bytes: r.bytes };
+    return { bytes: r.bytes, stamp };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Is the open file on a LOCAL_FS file system? Asked of the descriptor itself (its /proc link), not of a path. */
+function localFs(fd: number): boolean {
+  try {
+    return LOCAL_FS.has(Number(statfsSync(`/proc/self/fd/${fd}`).type));
+  } catch {
+    return false;
+  }
 }
 
 /** Where the parts of a state directory are. */
@@ -563,7 +611,7 @@ export class FileStore implements Store {
           writeRun(root, run);
         },
         unbindSession: async (session) => unbindSession(root, session, id),
-        readPlan: async () => readPlanFile(run.plan),
+        readPlan: async (fsNow) => readPlanStamped(run.plan, fsNow),
       };
       return fn(tx);
     });

@@ -8,7 +8,7 @@ import { MIGRATIONS } from "./migrations.js";
 import { isExpected, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunTx, Store, WithRunOptions } from "./types.js";
 import { RUN_ID, STORED_PLAN } from "./types.js";
-import { readPlanFile } from "./file.js";
+import { readPlanStamped } from "./file.js";
 
 /*
  * The PostgreSQL store (`postgres://…`): what several machines share. Single use is a primary key
@@ -302,11 +302,11 @@ export class PostgresStore implements Store {
         unbindSession: async (session) => {
           await tx`DELETE FROM plangate_bindings WHERE session_key = ${sha256Hex(session)} AND run_id = ${id}`;
         },
-        readPlan: async () => {
+        readPlan: async (fsNow) => {
           const m = STORED_PLAN.exec(run.plan);
-          if (!m) return readPlanFile(run.plan);
+          if (!m) return readPlanStamped(run.plan, fsNow);
           const r = await tx`SELECT bytes FROM plangate_plans WHERE sha256 = ${m[1]!}`;
-          return r[0] === undefined ? undefined : new Uint8Array(r[0].bytes as Buffer);
+          return r[0] === undefined ? undefined : { bytes: new Uint8Array(r[0].bytes as Buffer) };
         },
       };
       return fn(t);

@@ -81,8 +81,12 @@ export interface RunTx {
   save(): Promise<void>;
   /** Removes the session's binding if it names this run (a session that lost the run it bound to). */
   unbindSession(session: string): Promise<void>;
-  /** The run's plan bytes (its file, or the store's copy), read in this section; undefined when missing. */
-  readPlan(): Promise<Uint8Array | undefined>;
+  /**
+   * The run's plan bytes (its file, or the store's copy), read in this section; undefined when missing.
+   * A file's comes with the stamp of the file read when it may stand for these bytes (readPlanStamped;
+   * `fsNow`: the real clock, ms).
+   */
+  readPlan(fsNow: number): Promise<{ bytes: Uint8Array; stamp?: string } | undefined>;
 }
 
 export interface WithRunOptions {

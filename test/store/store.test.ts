@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { StoreUnavailableError } from "../../src/store/errors.js";
 import { FileStore } from "../../src/store/file.js";
 import { openPostgres } from "../../src/store/open.js";
 import type { PostgresStore } from "../../src/store/postgres.js";
-import type { Store } from "../../src/store/types.js";
+import type { RunTx, Store } from "../../src/store/types.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "../approval-kit.js";
 import { cli } from "../cli-io.js";
 import { NOW } from "../helpers.js";
@@ -192,7 +192,7 @@ describe.each(KINDS)("store: $name", (kind) => {
     // Settled: remembered after a check.
     expect((await call(1)).decision).toBe("allow");
     const checked = (await store.readRun(run.run_id)).plan_checked;
-    expect(checked).toMatch(/^\d+:\d+:\d+:\d+:\d+$/);
+    expect(checked).toMatch(/^[0-9a-f-]{36}:\d+:\d+:\d+:\d+:\d+$/);
     // The same size, other bytes, the old modification time put back: the change time moved, so it is read and refused.
     const original = readFileSync(k.planFile);
     const { mtime } = statSync(k.planFile);
@@ -200,6 +200,61 @@ describe.each(KINDS)("store: $name", (kind) => {
     utimesSync(k.planFile, mtime, mtime);
     expect(await call(2)).toMatchObject({ decision: "deny", rule: "approval-plan-mismatch" });
     expect((await store.readRun(run.run_id)).plan_checked).toBeUndefined();
+  });
+
+  it.skipIf(kind.skip)("the stamp remembered is the one of the file whose bytes were read, even when a folder of its path is swapped in between", async () => {
+    const { store } = await kind.make();
+    const { k, run } = await startedRun(store, "swapped");
+    const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 120_000 };
+    const call = (s: Store, i: number) => decideHook(s, { session: "swapped", cwd: k.workspace, tool: PLAN[i]!.tool, args: PLAN[i]!.params }, later);
+    // A folder holding the approved bytes, and the plan itself changed.
+    const good = `${k.workspace}.good`;
+    mkdirSync(good);
+    copyFileSync(k.planFile, join(good, "plan.json"));
+    writeFileSync(k.planFile, readFileSync(k.planFile, "utf8").replace("out.txt", "own.txt"));
+    // While the plan is read, its folder is the good one; before and after, it is the changed one.
+    const swap = () => {
+      renameSync(k.workspace, `${k.workspace}.bad`);
+      renameSync(good, k.workspace);
+    };
+    const back = () => {
+      renameSync(k.workspace, good);
+      renameSync(`${k.workspace}.bad`, k.workspace);
+    };
+    const racing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop !== "withRun") {
+          const v = Reflect.get(target, prop, receiver);
+          return typeof v === "function" ? v.bind(target) : v;
+        }
+        return (id: string, fn: (tx: RunTx) => Promise<unknown>, o?: object) =>
+          target.withRun(
+            id,
+            (tx) =>
+              fn({
+                get run() {
+                  return tx.run;
+                },
+                append: (e) => tx.append(e),
+                save: () => tx.save(),
+                unbindSession: (s) => tx.unbindSession(s),
+                readPlan: async (...a: Parameters<RunTx["readPlan"]>) => {
+                  swap();
+                  try {
+                    return await tx.readPlan(...a);
+                  } finally {
+                    back();
+                  }
+                },
+              }),
+            o,
+          );
+      },
+    });
+    await call(racing, 0);
+    // The changed plan is what the path names now: it is read, and refused.
+    expect(await call(store, 1)).toMatchObject({ decision: "deny", rule: "approval-plan-mismatch" });
+    expect((await store.readRun(run.run_id)).status).not.toBe("done");
   });
 
   it.skipIf(kind.skip)("a session binds exclusively; a finished run's session can be given a new one", async () => {
