@@ -32,8 +32,14 @@ import { RUN_ID } from "./types.js";
 /** How long a plan file must have been left alone before its stamp may stand for its bytes. */
 export const SETTLED_MS = 60_000;
 
-/** Linux file systems whose timestamps are the kernel's own (no attribute cache of another machine's writes). */
-const LOCAL_FS = new Set([0xef53 /* ext2-4 */, 0x01021994 /* tmpfs */, 0x58465342 /* xfs */, 0x9123683e /* btrfs */, 0x794c7630 /* overlayfs */, 0x2fc12fc1 /* zfs */, 0xf2f52010 /* f2fs */]);
+/**
+ * Linux file systems whose timestamps are the kernel's own (no attribute cache of another machine's
+ * writes) and whose shared mappings are write-protected again once written back, so that a later write
+ * through one moves the times. Not tmpfs (its pages are never written back: a page once mapped for
+ * writing takes writes without a timestamp for as long as the mapping lives), nor overlayfs (its files'
+ * pages are those of the upper file system, which may be tmpfs).
+ */
+const LOCAL_FS = new Set([0xef53 /* ext2-4 */, 0x58465342 /* xfs */, 0x9123683e /* btrfs */, 0x2fc12fc1 /* zfs */, 0xf2f52010 /* f2fs */]);
 
 let bootId: string | null | undefined;
 /** This machine's boot (Linux's boot_id): a stamp taken here says nothing of another machine's file, nor of this one's after a restart. */

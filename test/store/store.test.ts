@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statfsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,6 +77,14 @@ const KINDS: Kind[] = [
     },
   },
 ];
+
+const isTmpfs = (path: string) => {
+  try {
+    return statfsSync(path).type === 0x01021994;
+  } catch {
+    return false;
+  }
+};
 
 const nonce = (i: number) => i.toString(16).padStart(32, "0");
 
@@ -255,6 +263,23 @@ describe.each(KINDS)("store: $name", (kind) => {
     // The changed plan is what the path names now: it is read, and refused.
     expect(await call(store, 1)).toMatchObject({ decision: "deny", rule: "approval-plan-mismatch" });
     expect((await store.readRun(run.run_id)).status).not.toBe("done");
+  });
+
+  it.skipIf(kind.skip || !isTmpfs("/dev/shm"))("a plan file on tmpfs is read at every call: writes through a shared mapping never move its times", async () => {
+    const { store } = await kind.make();
+    const k = approvalKit();
+    const shm = mkdtempSync("/dev/shm/plangate-");
+    try {
+      const plan = join(shm, "plan.json");
+      copyFileSync(k.planFile, plan);
+      await startRun(store, { plan, approval: k.sign(await k.record()), workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, tools: k.tools, trustedKeys: k.trustedKeys, now: () => NOW, session: "shm" });
+      const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 120_000 };
+      expect((await decideHook(store, { session: "shm", cwd: k.workspace, tool: PLAN[0]!.tool, args: PLAN[0]!.params }, later)).decision).toBe("allow");
+      const [id] = (await store.listRuns()).runs.filter((r) => r.session_id === "shm").map((r) => r.run_id);
+      expect((await store.readRun(id!)).plan_checked).toBeUndefined();
+    } finally {
+      rmSync(shm, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(kind.skip)("a session binds exclusively; a finished run's session can be given a new one", async () => {
