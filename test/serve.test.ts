@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import { sha256Hex } from "../src/core/canonical/jcs.js";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
@@ -517,6 +518,11 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
     const setup = await resolveSetup({ policy: k.policy }, { cwd: k.workspace } as CliIO);
     const text = readFileSync(k.planFile, "utf8");
     const approval = k.sign(await k.record({ policy_hash: setup.policyHash }));
+    // A symlink planted where the plan will be kept is replaced, never written through.
+    const decoy = join(k.root, "decoy.txt");
+    writeFileSync(decoy, "decoy");
+    mkdirSync(join(k.dir, "plans"), { recursive: true });
+    symlinkSync(decoy, join(k.dir, "plans", `${sha256Hex(Buffer.from(text))}.json`));
     const started = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval, session: "s1" }));
     const doc = JSON.parse(started.body);
     expect([started.status, started.headers["x-plangate-exit"], doc.summary.valid]).toEqual([200, "0", 1]);
@@ -525,6 +531,7 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
     // The plan's text is kept in the state directory, outside the workspace, owner-only.
     expect(run.plan.startsWith(join(k.dir, "plans") + "/")).toBe(true);
     expect(readFileSync(run.plan, "utf8")).toBe(text);
+    expect([lstatSync(run.plan).isFile(), statSync(run.plan).mode & 0o777, readFileSync(decoy, "utf8")]).toEqual([true, 0o600, "decoy"]);
     // The session's calls are decided against it, as for a run started by the CLI.
     const allow = await call(url, "/v1/hooks/claude-code", hookInput("s1", k.workspace, "read_file", { path: "in.txt" }));
     expect(decision(allow.body)).toBe("allow");
@@ -554,6 +561,13 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
       expect([r.status, JSON.parse(r.body).error.message], JSON.stringify(req)).toEqual([status, expect.stringMatching(message)]);
     }
     expect((await call(url, "/v1/runs", undefined, { method: "PUT" })).headers.allow).toBe("GET, POST");
+    // A text whose approval does not check out (another plan's, unsigned, not an approval) is never written:
+    // a client cannot fill the state directory with plans nobody approved.
+    for (const bad of [approval, JSON.stringify(await k.record({ policy_hash: setup.policyHash })), "{}"]) {
+      const r = await call(url, "/v1/runs", JSON.stringify({ text: text.replace("in.txt", `x${Math.random()}.txt`), file: "plan.md", approval: bad }));
+      expect([r.status, r.headers["x-plangate-exit"]]).toEqual([200, "1"]);
+    }
+    expect(readdirSync(join(k.dir, "plans"))).toEqual([basename(run.plan)]);
   });
 
   it("/v1/approve is off without a key, needs its own token, and signs what the CLI would", async () => {

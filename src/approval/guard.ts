@@ -165,6 +165,11 @@ export class GuardRefusal extends Error {
 export interface GuardOptions {
   /** Path of the plan file; it is re-read before every step. */
   plan: string;
+  /**
+   * The plan's bytes when it arrived as text and is not a file yet (POST /v1/runs): they are checked
+   * instead of reading `plan`, and startRun writes them there only once the approval checks out.
+   */
+  planBytes?: Uint8Array;
   /** The approval file's contents (a DSSE envelope). */
   approval: string | Uint8Array;
   workspace: string;
@@ -215,7 +220,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   if (problems.length) throw new GuardRefusal(problems);
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(planFile);
+    bytes = o.planBytes ?? readFileSync(planFile);
   } catch (err) {
     throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
   }

@@ -1,6 +1,7 @@
 import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "./progress.js";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -60,6 +61,35 @@ export interface StartRunOptions extends Omit<GuardOptions, "audit" | "consumedD
   keepPlan?: boolean;
 }
 
+/**
+ * Writes a plan that arrived as text to its file in the state directory (mode 600, its folder 700): a
+ * temporary file renamed over the name, so a symlink planted there is replaced, never written through.
+ */
+function writeKeptPlan(path: string, bytes: Uint8Array): void {
+  const dir = dirname(path);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory()) throw new GuardStateError(`${dir} is not a folder (a symlink?): plans sent as text are kept in a folder of the state directory`);
+  const tmp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
+  const fd = openSync(tmp, "wx", 0o600);
+  try {
+    let off = 0;
+    while (off < bytes.byteLength) off += writeSync(fd, bytes, off, bytes.byteLength - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
 /** `guard start`: verifies and consumes the approval, then writes a new run (pending, or bound to `session`). */
 export async function startRun(root: string | Store, o: StartRunOptions): Promise<RunState> {
   const store = storeOf(root);
@@ -88,7 +118,11 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     if (record.single_use && o.alsoConsumedIn !== undefined && !consumeNonce(o.alsoConsumedIn, record.nonce, now))
       throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used (recorded in ${o.alsoConsumedIn}); it is single-use.`, "approve the plan again to run it again")]);
     let planRef = plan.file;
-    if (o.keepPlan) {
+    if (o.planBytes !== undefined) {
+      // Checked from memory; written only now that its approval checked out. A database keeps its own copy.
+      if (sha256Hex(o.planBytes) !== plan.rawHash) throw new GuardRefusal([fail("approval-plan-mismatch", `The plan ${plan.file} is not the bytes that were checked.`, "start the run again")]);
+      planRef = file ? (writeKeptPlan(plan.file, o.planBytes), plan.file) : await store.keepPlan(plan.file, o.planBytes, plan.rawHash);
+    } else if (o.keepPlan) {
       // The bytes the checks read, once more: a file changed in between is not the plan that was checked.
       const bytes = readPlanBytes(plan.file);
       if (bytes === undefined || sha256Hex(bytes) !== plan.rawHash) throw new GuardRefusal([fail("approval-plan-mismatch", `The plan ${plan.file} changed while its run was starting.`, "start the run again")]);

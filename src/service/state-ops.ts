@@ -1,4 +1,3 @@
-import { chmodSync, mkdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -15,7 +14,6 @@ import { returnOutput } from "../cli/commands/check-return.js";
 import { delegationOutput } from "../cli/commands/check-delegation.js";
 import { validatePlan } from "../engine.js";
 import { formatJson, type ResultEntry, resultsJson } from "../formatters/json.js";
-import { writeFileAtomic } from "../node/atomic-write.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { checkDelegation, checkDelegationIn } from "../orchestration/delegation.js";
 import { FileSessionRegistry, InvalidSessionIdError, SessionRegistryError, sessionIdProblem } from "../orchestration/registry.js";
@@ -160,8 +158,9 @@ function extensionOf(file: string): string {
 }
 
 /**
- * POST /v1/runs: `plangate guard start -o json`. The plan's text is kept in the state directory's plans/
- * (named by its SHA-256, mode 600, outside the workspace), which the run re-reads before every call.
+ * POST /v1/runs: `plangate guard start -o json`. The plan is checked from its text; once its approval
+ * checks out it is kept in the state directory's plans/ (named by its SHA-256, mode 600, outside the
+ * workspace), or a database store's plans table, which the run re-reads before every call.
  */
 export async function startRunOp(req: Request, ctx: OpContext): Promise<Out> {
   const state = stateOf(ctx);
@@ -169,15 +168,14 @@ export async function startRunOp(req: Request, ctx: OpContext): Promise<Out> {
   const text = str(req, "text")!;
   const ext = extensionOf(file);
   const { setup } = ctx;
-  const plans = join(state.stateDir, "plans");
-  mkdirSync(plans, { recursive: true, mode: 0o700 });
-  const planFile = join(plans, `${sha256Hex(Buffer.from(text, "utf8"))}${ext}`);
-  writeFileAtomic(planFile, text, 0o600);
-  chmodSync(planFile, 0o600);
+  const bytes = Buffer.from(text, "utf8");
+  // Where a file store keeps the text: written by startRun only once the approval checks out for it.
+  const planFile = join(state.stateDir, "plans", `${sha256Hex(bytes)}${ext}`);
   const session = str(req, "session");
   try {
     const run = await startRun(state.store ?? state.stateDir, {
       plan: planFile,
+      planBytes: bytes,
       approval: Buffer.from(str(req, "approval")!, "utf8"),
       workspace: setup.policy.workspace,
       policyHash: setup.policyHash,
@@ -187,8 +185,6 @@ export async function startRunOp(req: Request, ctx: OpContext): Promise<Out> {
       trustedKeys: ctx.trustedKeys,
       allowUnsigned: false,
       now: ctx.now,
-      // Kept in the store too: another server sharing a database finds the plan there.
-      keepPlan: true,
       ...(session !== undefined ? { session } : {}),
     });
     return { body: doc(resultsJson([{ file, valid: true, extra: { ...where(state), ...runSummary(run) }, diagnostics: [] }])), exit: 0 };
