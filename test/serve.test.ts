@@ -570,6 +570,21 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
     expect(readdirSync(join(k.dir, "plans"))).toEqual([basename(run.plan)]);
   });
 
+  it("a request that changes state is not abandoned half done: its answer says what happened, however long it took", async () => {
+    const k = kit();
+    // A deadline shorter than any run start: a check would time out; a start, a stop, a registration finish.
+    const { url } = await serve(k, { trustedKeys: k.trustedKeys, requestTimeoutMs: 1 });
+    const setup = await resolveSetup({ policy: k.policy }, { cwd: k.workspace } as CliIO);
+    const text = readFileSync(k.planFile, "utf8");
+    const approval = k.sign(await k.record({ policy_hash: setup.policyHash }));
+    const started = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval, session: "slow" }));
+    expect([started.status, JSON.parse(started.body).results?.[0]?.status]).toEqual([200, "active"]);
+    const stopped = await call(url, "/v1/runs/stop", JSON.stringify({ session: "slow" }));
+    expect([stopped.status, JSON.parse(stopped.body).status]).toEqual([200, "stopped"]);
+    const registered = await call(url, "/v1/delegations", JSON.stringify({ target: "coder", path: [], session_id: "slow-1", register: true }));
+    expect([registered.status, registered.headers["x-plangate-exit"]]).toEqual([200, "0"]);
+  });
+
   it("/v1/approve is off without a key, needs its own token, and signs what the CLI would", async () => {
     const k = kit();
     const off = await serve(k);

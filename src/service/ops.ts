@@ -161,9 +161,15 @@ export async function inlineSetup(text: string, ctx: OpContext): Promise<Setup> 
   return { policy, tools, policyHash: resolvedPolicyHash(policy, host), host };
 }
 
+const CHANGES_STATE: ReadonlySet<OpName> = new Set(["runs", "runs/stop", "delegations"]);
+
 /** Runs one operation: the CLI's JSON document and its exit code (0 accepted, 1 rejected). */
 export async function handleOp(name: OpName, bytes: Uint8Array, ctx: OpContext): Promise<{ body: string; exit: number }> {
   const req = parseRequest(name, bytes);
+  // A request that changes the store (a run started or stopped, a session registered or released) is not
+  // abandoned: a 503 while it goes on to finish would hide a consumed approval, a bound session or a
+  // registered id from its caller. The store bounds its own waits (connecting, a locked row).
+  if (CHANGES_STATE.has(name)) return run(name, req, ctx);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new OpError(503, "timeout", `no answer within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
