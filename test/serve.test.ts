@@ -503,7 +503,9 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
       [{ target: "coder" }, /needs path/],
       [{ target: "coder", path: ["a", ""] }, /empty agent name/],
       [{ target: "coder", path: [], session_id: "../x" }, /not a usable session id/],
-      [{ target: "coder", path: [1] }, /path is not a list of agent names/],
+      [{ target: "coder", path: [1] }, /path is not a list of at most 64 agent names/],
+      [{ target: "coder", path: Array.from({ length: 65 }, (_, i) => `a${i}`) }, /path is not a list of at most 64 agent names/],
+      [{ target: "coder", path: Array.from({ length: 65 }, (_, i) => `a${i}`).join(",") }, /path is not a list of at most 64 agent names/],
       [{ target: "coder", path: [], depth: 1.5 }, /depth is not a whole number/],
       [{ target: "coder", path: [], register: "yes" }, /register is not true or false/],
     ] as const) {

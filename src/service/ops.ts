@@ -83,14 +83,15 @@ const FIELDS: Record<OpName, Fields> = {
 
 export type Request = Record<string, string | boolean | number | string[]>;
 
-const KIND_TEXT: Record<Kind, string> = { string: "a string", boolean: "true or false", count: "a whole number of at least 0", names: "a list of agent names (or one comma-separated string)" };
+const KIND_TEXT: Record<Kind, string> = { string: "a string", boolean: "true or false", count: "a whole number of at least 0", names: "a list of at most 64 agent names (or one comma-separated string)" };
 
 function ofKind(kind: Kind, x: unknown): string | boolean | number | string[] | undefined {
   if (kind === "string") return typeof x === "string" ? x : undefined;
   if (kind === "boolean") return typeof x === "boolean" ? x : undefined;
   if (kind === "count") return typeof x === "number" && Number.isSafeInteger(x) && x >= 0 ? x : undefined;
-  if (typeof x === "string") return x.split(",").map((a) => a.trim());
-  return Array.isArray(x) && x.length <= 64 && x.every((a) => typeof a === "string") ? (x as string[]).map((a) => a.trim()) : undefined;
+  // At most 64 names however they are spelled (a list, or one comma-separated string).
+  const names = typeof x === "string" ? x.split(",") : x;
+  return Array.isArray(names) && names.length <= 64 && names.every((a) => typeof a === "string") ? (names as string[]).map((a) => a.trim()) : undefined;
 }
 
 /** Reads and checks a request: strict JSON (no duplicate keys), an object with the operation's members of their kinds. */
