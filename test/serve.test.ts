@@ -3,6 +3,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { request } from "node:http";
 import { basename, join } from "node:path";
 import { sha256Hex } from "../src/core/canonical/jcs.js";
+import { StoreUnavailableError } from "../src/store/errors.js";
+import { FileStore } from "../src/store/file.js";
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
@@ -585,6 +587,28 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
     expect([stopped.status, JSON.parse(stopped.body).status]).toEqual([200, "stopped"]);
     const registered = await call(url, "/v1/delegations", JSON.stringify({ target: "coder", path: [], session_id: "slow-1", register: true }));
     expect([registered.status, registered.headers["x-plangate-exit"]]).toEqual([200, "0"]);
+  });
+
+  it("/v1/runs/stop answers 404 only for a run or session the store does not have: a store that fails is 409, whatever its message says", async () => {
+    const k = kit();
+    mkdirSync(k.dir, { recursive: true });
+    const down = new StoreUnavailableError("the store postgres://db/x is unavailable: the database does not exist (3D000: database \"x\" does not exist); every call that needs it is denied until it is back");
+    const failing = new Proxy(new FileStore(k.dir), {
+      get(target, prop, receiver) {
+        if (prop === "withRun" || prop === "boundRun") return async () => Promise.reject(down);
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const { url } = await serve(k, { store: failing });
+    for (const req of [{ run: "a".repeat(32) }, { session: "s1" }]) {
+      const r = await call(url, "/v1/runs/stop", JSON.stringify(req));
+      expect([r.status, JSON.parse(r.body).error.code], JSON.stringify(req)).toEqual([409, "state"]);
+    }
+    // A session named like a missing run is still the session's own answer.
+    const healthy = await serve({ ...k, dir: join(k.root, "state2") });
+    const r = await call(healthy.url, "/v1/runs/stop", JSON.stringify({ session: "the run x does not exist" }));
+    expect([r.status, JSON.parse(r.body).error.code]).toEqual([404, "not-found"]);
   });
 
   it("/v1/approve is off without a key, needs its own token, and signs what the CLI would", async () => {

@@ -19,6 +19,7 @@ import { isInside, realPathOf } from "./keys.js";
 import { type ContextFor, type ExpectedCall, START } from "./match.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
+import { RunNotFoundError } from "../store/errors.js";
 
 /*
  * Runs per session, kept in a Store (src/store/types.ts): the file store of a state directory
@@ -443,7 +444,7 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
 export async function runOfSession(root: string | Store, session: string): Promise<string> {
   const store = storeOf(root);
   const id = await store.boundRun(session);
-  if (id === undefined) throw new GuardStateError(`the session ${JSON.stringify(session)} has no run in ${typeof root === "string" ? root : store.location}`);
+  if (id === undefined) throw new RunNotFoundError(`the session ${JSON.stringify(session)} has no run in ${typeof root === "string" ? root : store.location}`);
   return id;
 }
 

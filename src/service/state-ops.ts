@@ -6,7 +6,7 @@ import { keyInWorkspace, type Signer } from "../approval/sign.js";
 import { parseTtl } from "../approval/record.js";
 import { unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { RUN_ID, runOfSession, runSummary, startRun, stopRun, storeOf } from "../approval/runs.js";
-import { GuardStateError } from "../store/errors.js";
+import { GuardStateError, RunNotFoundError } from "../store/errors.js";
 import { FileStore } from "../store/file.js";
 import { approveReport } from "../cli/commands/approve.js";
 import { checkReportJson, type CheckOutput } from "../cli/commands/check-output.js";
@@ -222,7 +222,7 @@ export async function stopRunOp(req: Request, ctx: OpContext): Promise<Out> {
     const stopped = await stopRun(root, run ?? (await runOfSession(root, session!)), str(req, "reason") ?? "stopped through plangate serve", ctx.now());
     return { body: doc({ ok: true, ...runSummary(stopped) }), exit: 0 };
   } catch (err) {
-    if (err instanceof GuardStateError && /does not exist|has no run/.test(err.message)) throw new OpError(404, "not-found", err.message);
+    if (err instanceof RunNotFoundError) throw new OpError(404, "not-found", err.message);
     return storeFailure(err);
   }
 }

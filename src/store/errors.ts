@@ -6,3 +6,6 @@ export class GuardStateError extends Error {}
  * schema): every decision that needs it is a denial (fail closed), with this message.
  */
 export class StoreUnavailableError extends GuardStateError {}
+
+/** The store has no such run, or the session no run: the one failure that is "not found" (HTTP 404). */
+export class RunNotFoundError extends GuardStateError {}

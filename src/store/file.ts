@@ -10,7 +10,7 @@ import { sha256Hex } from "../core/canonical/jcs.js";
 import { writeFileAtomic } from "../node/atomic-write.js";
 import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
-import { GuardStateError } from "./errors.js";
+import { GuardStateError, RunNotFoundError } from "./errors.js";
 import { FileSessionRegistry } from "./file-registry.js";
 import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunStatus, RunTx, Store, WithRunOptions } from "./types.js";
@@ -152,7 +152,8 @@ export function readRun(root: string, id: string): RunState {
     v = JSON.parse(readFileSync(path, "utf8")) as Partial<RunState>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new GuardStateError(code === "ENOENT" ? `the run ${id} does not exist in ${root}` : `the run ${path} cannot be read (${code ?? (err as Error).message})`);
+    if (code === "ENOENT") throw new RunNotFoundError(`the run ${id} does not exist in ${root}`);
+    throw new GuardStateError(`the run ${path} cannot be read (${code ?? (err as Error).message})`);
   }
   const calls = (v as { calls?: unknown }).calls;
   if (!Number.isInteger(calls) || (calls as number) < 0) throw new GuardStateError(`the run file ${path} is not a plangate run`);

@@ -3,7 +3,7 @@ import type postgresT from "postgres";
 import { AuditChain, type AuditEntry, type AuditHead, lineHash, lineMacOk, verifyAuditText } from "../approval/audit.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { InvalidSessionIdError, type RegisterOutcome, type SessionEntry, sessionIdProblem } from "../orchestration/registry.js";
-import { GuardStateError, StoreUnavailableError } from "./errors.js";
+import { GuardStateError, RunNotFoundError, StoreUnavailableError } from "./errors.js";
 import { MIGRATIONS } from "./migrations.js";
 import { isExpected, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunTx, Store, WithRunOptions } from "./types.js";
@@ -213,7 +213,7 @@ export class PostgresStore implements Store {
     if (!RUN_ID.test(id)) throw new GuardStateError(`not a run id: ${JSON.stringify(id.slice(0, 80))} (32 hex digits, as \`plangate guard status\` lists them)`);
     return this.#do(async (sql) => {
       const r = await sql`SELECT state, calls FROM plangate_runs WHERE run_id = ${id}`;
-      if (r[0] === undefined) throw new GuardStateError(`the run ${id} does not exist in ${this.location}`);
+      if (r[0] === undefined) throw new RunNotFoundError(`the run ${id} does not exist in ${this.location}`);
       return runOf(this.location, id, String(r[0].state), String(r[0].calls));
     });
   }
@@ -269,7 +269,7 @@ export class PostgresStore implements Store {
   async #locked(tx: Tx, id: string): Promise<RunState> {
     if (!RUN_ID.test(id)) throw new GuardStateError(`not a run id: ${JSON.stringify(id.slice(0, 80))} (32 hex digits, as \`plangate guard status\` lists them)`);
     const r = await tx`SELECT state, calls FROM plangate_runs WHERE run_id = ${id} FOR UPDATE`;
-    if (r[0] === undefined) throw new GuardStateError(`the run ${id} does not exist in ${this.location}`);
+    if (r[0] === undefined) throw new RunNotFoundError(`the run ${id} does not exist in ${this.location}`);
     return runOf(this.location, id, String(r[0].state), String(r[0].calls));
   }
   async #save(tx: Tx, run: RunState): Promise<void> {
