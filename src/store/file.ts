@@ -41,6 +41,33 @@ export const SETTLED_MS = 60_000;
  */
 const LOCAL_FS = new Set([0xef53 /* ext2-4 */, 0x58465342 /* xfs */, 0x9123683e /* btrfs */, 0x2fc12fc1 /* zfs */, 0xf2f52010 /* f2fs */]);
 
+/**
+ * Does the kernel write dirty pages back well within SETTLED_MS (vm.dirty_expire_centisecs and
+ * vm.dirty_writeback_centisecs, as read from /proc)? A page written through a shared mapping is
+ * write-protected again only once written back; with the periodic flusher off (0) or a longer expiry,
+ * later writes through the mapping could stay silent past the settling minute.
+ */
+export function writebackSettles(expireCs: string | undefined, writebackCs: string | undefined): boolean {
+  const expire = /^\s*\d+\s*$/.test(expireCs ?? "") ? Number(expireCs) : NaN;
+  const every = /^\s*\d+\s*$/.test(writebackCs ?? "") ? Number(writebackCs) : NaN;
+  return every > 0 && (expire + every) * 10 <= SETTLED_MS * 0.75;
+}
+
+let writeback: boolean | undefined;
+function writebackOk(): boolean {
+  if (writeback === undefined) {
+    const sysctl = (name: string) => {
+      try {
+        return readFileSync(`/proc/sys/vm/${name}`, "utf8");
+      } catch {
+        return undefined;
+      }
+    };
+    writeback = writebackSettles(sysctl("dirty_expire_centisecs"), sysctl("dirty_writeback_centisecs"));
+  }
+  return writeback;
+}
+
 let bootId: string | null | undefined;
 /** This machine's boot (Linux's boot_id): a stamp taken here says nothing of another machine's file, nor of this one's after a restart. */
 function bootOf(): string | undefined {
@@ -82,7 +109,8 @@ export function planStamp(path: string): string | undefined {
  * and last changed at least 60 s before `fsNow` (ms, real clock). Timestamps are coarse (a write in the
  * same tick keeps them, as git's "racily clean" entries), and a page written through a shared mapping
  * takes more writes without a timestamp until it is written back (within 30 s by Linux's default dirty
- * expiry). Undefined when the file cannot be read.
+ * expiry; never remembered where writeback is slower or off: writebackSettles). Undefined when the file
+ * cannot be read.
  */
 export function readPlanStamped(path: string, fsNow: number): { bytes: Uint8Array; stamp?: string } | undefined {
   let fd: number;
@@ -98,7 +126,7 @@ export function readPlanStamped(path: string, fsNow: number): { bytes: Uint8Arra
     const after = fstatSync(fd, { bigint: true });
     const stamp = stampOf(before);
     const settled = before.ctimeNs < BigInt(Math.floor(fsNow - SETTLED_MS)) * 1_000_000n && before.mtimeNs <= before.ctimeNs;
-    if (stamp === undefined || !settled || stampOf(after) !== stamp || !localFs(fd)) return { bytes: r.bytes };
+    if (stamp === undefined || !settled || stampOf(after) !== stamp || !localFs(fd) || !writebackOk()) return { bytes: r.bytes };
     return { bytes: r.bytes, stamp };
   } catch {
     return undefined;

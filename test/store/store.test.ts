@@ -8,7 +8,7 @@ import { verifyAuditText } from "../../src/approval/audit.js";
 import { decideHook, startRun, stopRun } from "../../src/approval/runs.js";
 import { defaultPolicy } from "../../src/policy/defaults.js";
 import { StoreUnavailableError } from "../../src/store/errors.js";
-import { FileStore } from "../../src/store/file.js";
+import { FileStore, writebackSettles } from "../../src/store/file.js";
 import { openPostgres } from "../../src/store/open.js";
 import type { PostgresStore } from "../../src/store/postgres.js";
 import type { RunTx, Store } from "../../src/store/types.js";
@@ -104,6 +104,19 @@ async function startedRun(store: Store, session?: string) {
 }
 
 const ctx = (workspace: string) => ({ now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(workspace) });
+
+describe("a plan file's stamp", () => {
+  it("stands for its bytes only where the kernel writes dirty pages back well within the settling minute", () => {
+    // Linux's defaults: expiry 30 s, the flusher every 5 s.
+    expect(writebackSettles("3000\n", "500\n")).toBe(true);
+    // The periodic flusher off (laptop mode tools, tuning): a page written through a mapping may stay dirty, and its later writes silent, indefinitely.
+    expect(writebackSettles("3000", "0")).toBe(false);
+    // Dirty pages kept longer than the minute, or settings that cannot be read.
+    expect(writebackSettles("6000", "500")).toBe(false);
+    expect(writebackSettles(undefined, "500")).toBe(false);
+    expect(writebackSettles("x", "500")).toBe(false);
+  });
+});
 
 describe.each(KINDS)("store: $name", (kind) => {
   it.skipIf(kind.skip)("a nonce is consumed once; 50 racers: exactly one wins", async () => {
