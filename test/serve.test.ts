@@ -510,6 +510,8 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
       [{ target: "coder", path: Array.from({ length: 65 }, (_, i) => `a${i}`).join(",") }, /path is not a list of at most 64 agent names/],
       [{ target: "coder", path: [], depth: 1.5 }, /depth is not a whole number/],
       [{ target: "coder", path: [], register: "yes" }, /register is not true or false/],
+      // An expiry no clock can write is the request's fault, not the server's (it was a 500).
+      [{ target: "coder", path: [], session_id: "sess-9", register: true, ttl: 9e15 }, /ttl must be 1 to 31622400 seconds/],
     ] as const) {
       const r = await post(req);
       expect([r.status, r.doc.error.message], JSON.stringify(req)).toEqual([400, expect.stringMatching(message)]);
@@ -558,6 +560,7 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
       ["/v1/runs/stop", { session: "nobody" }, 404, /has no run/],
       ["/v1/runs/stop", { run: "../x" }, 400, /not a run id/],
       ["/v1/runs/stop", {}, 400, /one of them/],
+      ["/v1/runs/stop", { session: "s1", reason: "x".repeat(1001) }, 400, /reason is at most 1000 characters/],
       ["/v1/runs", { text, file: "plan.txt", approval }, 400, /must end in .json, .yaml, .yml or .md/],
       ["/v1/runs", { text, file: "plan.json" }, 400, /has no approval/],
     ] as const) {

@@ -107,7 +107,8 @@ export async function delegationsOp(req: Request, ctx: OpContext): Promise<Out> 
   // As the CLI: the policy's delegation.registry folder when it names one, else the server's store.
   const folder = state.store === undefined ? policy.delegation.registry : undefined;
   const ttl = num(req, "ttl");
-  if (ttl === 0) throw new OpError(400, "bad-request", "ttl must be at least 1 second");
+  // An expiry a date can hold: a year at most (a longer one is a session id reserved for good).
+  if (ttl !== undefined && (ttl < 1 || ttl > MAX_TTL_SECONDS)) throw new OpError(400, "bad-request", `ttl must be 1 to ${MAX_TTL_SECONDS} seconds (a year)`);
   const registry = folder !== undefined ? new FileSessionRegistry(isAbsolute(folder) ? folder : join(policy.workspace, folder), { ttlSeconds: ttl ?? policy.delegation.sessionTtlSeconds }) : undefined;
   const shared = state.store ?? new FileStore(state.stateDir);
   const named = registry ? registry.folder : shared.kind === "file" ? new FileStore(state.stateDir).registryDir : shared.location;
@@ -210,6 +211,9 @@ export async function listRunsOp(ctx: OpContext): Promise<Out> {
   }
 }
 
+const MAX_TTL_SECONDS = 366 * 24 * 3600;
+const MAX_REASON = 1000;
+
 /** POST /v1/runs/stop: `plangate guard stop -o json` (a run, or the run a session is bound to). */
 export async function stopRunOp(req: Request, ctx: OpContext): Promise<Out> {
   const state = stateOf(ctx);
@@ -217,9 +221,12 @@ export async function stopRunOp(req: Request, ctx: OpContext): Promise<Out> {
   const session = str(req, "session");
   if ((run === undefined) === (session === undefined)) throw new OpError(400, "bad-request", "name the run to stop: run or session (one of them)");
   if (run !== undefined && !RUN_ID.test(run)) throw new OpError(400, "bad-request", "run is not a run id (32 hexadecimal digits, as GET /v1/runs lists them)");
+  // The reason is repeated in every later denial of the run's calls: a short line.
+  const reason = str(req, "reason");
+  if (reason !== undefined && (reason.length > MAX_REASON || /[\u0000-\u001f\u007f]/.test(reason))) throw new OpError(400, "bad-request", `reason is at most ${MAX_REASON} characters, without control characters`);
   const root = state.store ?? state.stateDir;
   try {
-    const stopped = await stopRun(root, run ?? (await runOfSession(root, session!)), str(req, "reason") ?? "stopped through plangate serve", ctx.now());
+    const stopped = await stopRun(root, run ?? (await runOfSession(root, session!)), reason ?? "stopped through plangate serve", ctx.now());
     return { body: doc({ ok: true, ...runSummary(stopped) }), exit: 0 };
   } catch (err) {
     if (err instanceof RunNotFoundError) throw new OpError(404, "not-found", err.message);
