@@ -11,7 +11,7 @@ import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
 import type { HostProfile } from "./host/profile.js";
-import type { Policy } from "./policy/types.js";
+import type { Policy } from "./core/policy.js";
 import { RULES, findRule, ruleOrder } from "./rules/index.js";
 import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";

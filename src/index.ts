@@ -16,7 +16,7 @@ export type { PlanReport, ValidateOptions } from "./engine.js";
 export { defaultPolicy } from "./policy/defaults.js";
 export { discoverPolicy, policyForFile, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";
-export type { Policy, PolicyOverride } from "./policy/types.js";
+export type { Policy, PolicyOverride } from "./core/policy.js";
 export { parseToolsText, loadToolsFile } from "./node/tools-file.js";
 export type { ToolRegistry } from "./core/tools.js";
 export { parseContextText, loadContextFile, ContextFileError } from "./node/context-file.js";

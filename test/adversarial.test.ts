@@ -37,7 +37,7 @@ import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engi
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tools-file.js";
 import { loadPolicy, PolicyError } from "../src/node/policy.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
-import type { Policy } from "../src/policy/types.js";
+import type { Policy } from "../src/core/policy.js";
 import { FileSessionRegistry } from "../src/orchestration/registry.js";
 import { findRule } from "../src/rules/index.js";
 import { cli } from "./cli-io.js";

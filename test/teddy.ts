@@ -5,7 +5,7 @@ import { afterAll } from "vitest";
 import type { Diagnostic } from "../src/core/diagnostic.js";
 import type { PlanReport, ValidateOptions } from "../src/engine.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
-import type { Policy } from "../src/policy/types.js";
+import type { Policy } from "../src/core/policy.js";
 import { run } from "./helpers.js";
 
 const made: string[] = [];

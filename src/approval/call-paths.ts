@@ -4,7 +4,7 @@ import type { Report, Rule } from "../core/rule.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
 import protectedPathWrite from "../rules/protected-path-write/index.js";
 

@@ -1,14 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
-import { defaultValueContexts, type ValueContext } from "../core/constraints.js";
+import { defaultValueContexts } from "../commands/value-contexts.js";
+import type { ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { type PlanReport, validatePlan } from "../engine.js";
 import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
 import { type CallPathsContext, callPathProblem } from "./call-paths.js";

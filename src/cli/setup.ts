@@ -3,7 +3,7 @@ import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { type HostProfile, HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
 import { loadPolicy, overridesTools, PolicyError, policyForFile, policyTools, resolvedPolicyHash } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { type CliIO, UsageError } from "./io.js";
 
 /** Flags shared by the commands that read a policy. */

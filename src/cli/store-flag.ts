@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { parseStoreSpec, StoreSpecError } from "../store/open.js";
 import type { Store } from "../store/types.js";
 import { type CliIO, UsageError } from "./io.js";

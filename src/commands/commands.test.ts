@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOW, run } from "../../test/helpers.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { loadShellReader, type ShellReader } from "../syntax/shell/parse.js";
 import { analyseCommand } from "./analyse.js";
 import { allowed, deniedBy } from "./match.js";

@@ -2,7 +2,7 @@ import { isDollarObject, readArgument, unwrapLiterals } from "../core/constraint
 import { TOOL_CALL_DIALECTS } from "../core/dialect-groups.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { type ShellReader, loadShellReader } from "../syntax/shell/parse.js";
 import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
 import { analyseCommand, type CommandFinding, type CommandMode, type CommandReport } from "./analyse.js";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultValueContexts, matchArgument, readArgument, type ValueContexts } from "./constraints.js";
+import { defaultValueContexts } from "../commands/value-contexts.js";
+import { matchArgument, readArgument, type ValueContexts } from "./constraints.js";
 import { simpleCommandsOf } from "../commands/analyse.js";
 
 let ctx: ValueContexts;

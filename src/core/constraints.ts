@@ -210,29 +210,6 @@ export interface ValueContexts {
   value: ValueContext;
   /** A path argument (normalised workspace-relative by the caller). */
   path: ValueContext;
-  /** A command line: each simple command (src/commands/analyse.ts `simpleCommandsOf`). */
+  /** A command line: each simple command (src/commands/analyse.ts `simpleCommandsOf`; the default set is src/commands/value-contexts.ts). */
   command: ValueContext;
-}
-
-let contexts: Promise<ValueContexts> | undefined;
-
-/**
- * The default ValueContexts, loading the JSON Schema checker and the shell parser once. A guard that
- * matches calls against an approved plan uses these, so a constraint means to it what it meant to
- * validation.
- */
-export function defaultValueContexts(): Promise<ValueContexts> {
-  contexts ??= (async () => {
-    const [{ checkSchema }, analyse] = await Promise.all([import("./constraint-schema.js"), import("../commands/analyse.js")]);
-    await analyse.prepareSimpleCommands();
-    return {
-      value: { schema: checkSchema },
-      path: { path: true, schema: checkSchema },
-      command: { simpleCommands: analyse.simpleCommandsOf, schema: checkSchema },
-    };
-  })().catch((err: unknown) => {
-    contexts = undefined;
-    throw err;
-  });
-  return contexts;
 }

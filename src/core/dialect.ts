@@ -1,7 +1,7 @@
 import type { SourceDocument, SyntaxId } from "./document.js";
 import type { DialectId, Plan } from "./plan.js";
 import type { Report } from "./rule.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "./policy.js";
 
 /** A report from a dialect's normaliser: it names its rule (missing-field, unknown-key, invalid-type…). */
 export interface DialectReport extends Report {

@@ -1,4 +1,5 @@
-import { INVISIBLE } from "../syntax/unsafe.js";
+/** Bidi controls and zero-width characters: text that reads differently from what a program compares. */
+export const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 /** Letters of other scripts that render like Latin ones (the common homoglyphs of tool-name attacks). */
 const CONFUSABLES: Record<string, string> = {

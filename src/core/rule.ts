@@ -1,7 +1,7 @@
 import type { Severity } from "./diagnostic.js";
 import type { DialectId, Plan } from "./plan.js";
 import type { Pointer } from "./pointer.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
 import type { FileProbe } from "./file-probe.js";
 

@@ -1,4 +1,4 @@
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
 
 /** MCP tool annotations, as far as the writer decision reads them. */

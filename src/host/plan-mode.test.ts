@@ -9,7 +9,7 @@ import { verifyApproval } from "../approval/verify.js";
 import { registryFromNames } from "../core/tools.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { acceptPlan, type AcceptOptions, extractPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput, REVISE_PREFACE } from "./plan-mode.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");

@@ -8,7 +8,7 @@ import { type PlanReport, validatePlan } from "../engine.js";
 import { type HostProfile, profileAllowList, profileHash } from "./profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 
 /*
  * Claude Code's plan mode as an enforceable plan.

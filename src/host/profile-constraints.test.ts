@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advance, type ContextFor, type ExpectedCall, START } from "../approval/match.js";
-import { defaultValueContexts } from "../core/constraints.js";
+import { defaultValueContexts } from "../commands/value-contexts.js";
 import { validatePlan } from "../engine.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { NOW } from "../../test/helpers.js";

@@ -14,7 +14,7 @@ import { registryFromNames } from "../core/tools.js";
 import { validatePlan } from "../engine.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "../../test/approval-kit.js";
 import { NOW } from "../../test/helpers.js";
 import {

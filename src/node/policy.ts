@@ -11,7 +11,7 @@ import { schemaErrors } from "../core/schema-errors.js";
 import validatePolicy from "../generated/validate-policy.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
-import type { Policy, PolicyOverride } from "../policy/types.js";
+import type { Policy, PolicyOverride } from "../core/policy.js";
 import { RULES } from "../rules/index.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";

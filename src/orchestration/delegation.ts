@@ -1,4 +1,4 @@
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { type CheckResult, type Finding, isValid, toDiagnostics } from "./common.js";
 import { type RegisterOutcome, type SessionEntry, type SessionRegistry, sessionIdProblem } from "./registry.js";
 

@@ -3,7 +3,7 @@ import type { LineIndex } from "../core/source.js";
 import { escapeToken, type Pointer } from "../core/pointer.js";
 import { closest } from "../core/tools.js";
 import { DEFAULT_RETURN_FIELDS } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
 import { type CheckResult, type Finding, isValid, quoteList, toDiagnostics } from "./common.js";

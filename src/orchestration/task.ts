@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { LineIndex } from "../core/source.js";
 import { closest } from "../core/tools.js";
 import { DEFAULT_TASK_OPERATIONS } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { parseJson } from "../syntax/json.js";
 import { type CheckResult, type Finding, isValid, quoteList, toDiagnostics } from "./common.js";
 import { findTodoTask, normaliseStatus } from "./todo.js";

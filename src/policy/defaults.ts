@@ -1,4 +1,4 @@
-import type { Policy } from "./types.js";
+import type { Policy } from "../core/policy.js";
 
 /**
  * Tools that think or plan instead of acting: an approved plan must not hand control back to a planner. A plan

@@ -3,7 +3,7 @@ import type { Progress } from "../approval/progress.js";
 import type { ExpectedCall } from "../approval/match.js";
 import type { HostProfile } from "../host/profile.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 
 /*
  * The shared state of plangate behind one interface: single-use approvals, the delegation session

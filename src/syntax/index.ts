@@ -1,7 +1,7 @@
 import type { SourceDocument, SyntaxId } from "../core/document.js";
 import { NO_LEXEMES } from "../core/document.js";
 import { LineIndex } from "../core/source.js";
-import type { Limits, Policy } from "../policy/types.js";
+import type { Limits, Policy } from "../core/policy.js";
 import { parseJson } from "./json.js";
 
 /** Reads a text in the given syntax. YAML and Markdown machinery is loaded only when a document needs it. */

@@ -2,7 +2,8 @@ import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocatio
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { addIssue, INVISIBLE, unsafeKeyReason } from "./unsafe.js";
+import { INVISIBLE } from "../core/lookalike.js";
+import { addIssue, unsafeKeyReason } from "./unsafe.js";
 
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */

@@ -1,7 +1,5 @@
 import type { ReadIssue } from "../core/document.js";
-
-/** Bidi controls and zero-width characters: text that reads differently from what a program compares. */
-export const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+import { INVISIBLE } from "../core/lookalike.js";
 
 /** Why a key is unsafe, or undefined. */
 export function unsafeKeyReason(key: string): string | undefined {

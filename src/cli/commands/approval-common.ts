@@ -3,7 +3,7 @@ import type { Diagnostic } from "../../core/diagnostic.js";
 import { type ResultEntry, resultsJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
 import { KeyError, loadTrustedKeys, type TrustedKey } from "../../approval/keys.js";
-import type { Policy } from "../../policy/types.js";
+import type { Policy } from "../../core/policy.js";
 import { type CliIO, UsageError } from "../io.js";
 
 /** Prints approval results: text lines (`file: error: message [rule]`), the report envelope (json) or SARIF. */

@@ -8,7 +8,7 @@ import { InvalidSessionIdError } from "../../orchestration/registry.js";
 import { closeStore, storeFrom } from "../store-flag.js";
 import { FileSessionRegistry, SessionRegistryError, sessionIdProblem } from "../../orchestration/registry.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
-import type { Policy } from "../../policy/types.js";
+import type { Policy } from "../../core/policy.js";
 import type { Store } from "../../store/types.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";

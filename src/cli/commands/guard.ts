@@ -7,7 +7,7 @@ import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirP
 import { GuardStateError } from "../../approval/state.js";
 import { type LoadedPolicy, loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
-import type { Policy } from "../../policy/types.js";
+import type { Policy } from "../../core/policy.js";
 import { answerHook } from "../hook-answer.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";

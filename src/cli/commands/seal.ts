@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
-import type { Policy } from "../../policy/types.js";
+import type { Policy } from "../../core/policy.js";
 import { CliError, type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption } from "../main.js";
 

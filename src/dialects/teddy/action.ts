@@ -1,7 +1,7 @@
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
-import { INVISIBLE } from "../../syntax/unsafe.js";
+import { INVISIBLE } from "../../core/lookalike.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
 import { isUrl, pathFromValue } from "./paths.js";
 import { boldValue } from "./reading.js";

@@ -1,6 +1,6 @@
 import { ruleTester } from "../../../test/rule-tester.js";
 import { defaultPolicy } from "../../policy/defaults.js";
-import type { Policy } from "../../policy/types.js";
+import type { Policy } from "../../core/policy.js";
 
 const policy = (constraints: "allow" | "refuse", allowOpenArguments = false, commands: string[] = []): { policy: Policy } => {
   const p = defaultPolicy("/ws");

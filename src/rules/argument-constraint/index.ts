@@ -1,4 +1,4 @@
-import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../core/constraint-check.js";
+import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../commands/constraint-check.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { isPathName, pathArguments, pathNamesFor } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";

@@ -1,4 +1,4 @@
-import { isCommandKey, stepConstraints } from "../../core/constraint-check.js";
+import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import {
   argumentKeys,

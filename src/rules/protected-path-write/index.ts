@@ -19,7 +19,7 @@ import { argumentStrings } from "../../core/walk.js";
 import { stepWrites } from "../../core/writers.js";
 import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
-import { globReachesProtected } from "../../core/constraint-check.js";
+import { globReachesProtected } from "../../commands/constraint-check.js";
 
 /** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
 const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;

@@ -1,4 +1,4 @@
-import type { RuleSetting } from "../core/diagnostic.js";
+import type { RuleSetting } from "./diagnostic.js";
 
 /** Limits that keep hostile input from exhausting memory or time. */
 export interface Limits {

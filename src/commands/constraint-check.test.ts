@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../test/helpers.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import type { Policy } from "../policy/types.js";
+import type { Policy } from "../core/policy.js";
 import { globReachesProtected } from "./constraint-check.js";
 
 // Worst-case validation: each rule that judges arguments judges a constraint by the worst value it admits.

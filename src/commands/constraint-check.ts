@@ -1,11 +1,11 @@
-import { COMMAND_KEYS } from "../commands/plan.js";
-import { allowed, type CommandPolicy, deniedBy } from "../commands/match.js";
-import { isWrapper } from "../commands/wrappers.js";
-import { type Constraint, isDollarObject, LITERAL_KEY, readArgument } from "./constraints.js";
-import { pathGlobMatcher } from "./path-glob.js";
-import { childPointer, type Pointer } from "./pointer.js";
-import type { Step } from "./plan.js";
-import { compileSafePattern } from "./regex.js";
+import { type Constraint, isDollarObject, LITERAL_KEY, readArgument } from "../core/constraints.js";
+import { pathGlobMatcher } from "../core/path-glob.js";
+import { childPointer, type Pointer } from "../core/pointer.js";
+import type { Step } from "../core/plan.js";
+import { compileSafePattern } from "../core/regex.js";
+import { allowed, type CommandPolicy, deniedBy } from "./match.js";
+import { COMMAND_KEYS } from "./plan.js";
+import { isWrapper } from "./wrappers.js";
 
 /*
  * Where argument constraints may stand, and how validation reads them (the guard reads them with
