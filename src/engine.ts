@@ -5,6 +5,7 @@ import type { FileProbe } from "./core/file-probe.js";
 import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
+import type { PlanReport } from "./core/plan-report.js";
 import type { Phase, Report, RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
@@ -43,24 +44,6 @@ export interface ValidateOptions {
   files?: FileProbe;
   /** The agent host: every step must map to one of its calls (absent or generic: no check). */
   host?: HostProfile;
-}
-
-/** The result of validating one plan. */
-export interface PlanReport {
-  file?: string;
-  dialect?: DialectId;
-  valid: boolean;
-  /** `sha256:` + hex of the plan's canonical form; absent when the plan could not be read. */
-  planHash?: string;
-  /** Number of steps (Markdown: actions). */
-  steps: number;
-  diagnostics: Diagnostic[];
-  /** The normalised plan, when one could be built. */
-  plan?: Plan;
-  /** The source as read (for code frames), when the file could be decoded. */
-  source?: SourceDocument;
-  /** Checks that threw (a bug in plangate): each is also an error diagnostic, and the CLI exits 2. */
-  internalErrors?: { rule: string; message: string }[];
 }
 
 interface Pending {

@@ -12,7 +12,8 @@
 // Validation and the policy.
 export { validatePlan, validateFile, loadPolicy } from "./node/api.js";
 export type { LibraryValidateOptions, LoadPolicyOptions } from "./node/api.js";
-export type { PlanReport, ValidateOptions } from "./engine.js";
+export type { PlanReport } from "./core/plan-report.js";
+export type { ValidateOptions } from "./engine.js";
 export { defaultPolicy } from "./policy/defaults.js";
 export { discoverPolicy, policyForFile, PolicyError } from "./node/policy.js";
 export type { LoadedPolicy } from "./node/policy.js";

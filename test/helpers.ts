@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../src/core/diagnostic.js";
 import type { ToolRegistry } from "../src/core/tools.js";
-import { type PlanReport, type ValidateOptions, validatePlan } from "../src/engine.js";
+import type { PlanReport } from "../src/core/plan-report.js";
+import { type ValidateOptions, validatePlan } from "../src/engine.js";
 import { parseToolsText } from "../src/node/tools-file.js";
 
 /** The fixed clock every test uses. */

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
-import type { PlanReport } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
 import { findRule } from "../rules/index.js";
 import type { FormatOptions } from "./types.js";
 

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { PlanReport } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
 import { type FormatOptions, summarize } from "./types.js";
 
 const DIAGNOSTIC_KEYS: readonly (keyof Diagnostic)[] = [

@@ -1,7 +1,7 @@
 import { isAbsolute, relative } from "node:path";
 import pc from "picocolors";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { PlanReport } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
 import { codeFrame } from "./code-frame.js";
 import type { FormatOptions } from "./types.js";
 

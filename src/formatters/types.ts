@@ -1,5 +1,5 @@
 import type { ToolRegistry } from "../core/tools.js";
-import type { PlanReport } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
 
 /** Options every formatter accepts. */
 export interface FormatOptions {

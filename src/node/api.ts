@@ -2,7 +2,8 @@ import { dirname, resolve } from "node:path";
 import { closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { DIALECT_IDS } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
-import { type PlanReport, type ValidateOptions, validatePlan as validatePlanInternal } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
+import { type ValidateOptions, validatePlan as validatePlanInternal } from "../engine.js";
 import { type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
 

@@ -1,4 +1,5 @@
-import { type PlanReport, type ValidateOptions, validatePlan } from "../engine.js";
+import type { PlanReport } from "../core/plan-report.js";
+import { type ValidateOptions, validatePlan } from "../engine.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { readFileBounded } from "./read-bounded.js";
