@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Compile } from "typebox/compile";
-import { validatePlan } from "../dist/engine.js";
+import { validatePlan } from "../dist/node/validate-plan.js";
 import { parseToolsText } from "../dist/node/tools-file.js";
 import { IkomaPlanSchema } from "../dist/schemas/ikoma.js";
 

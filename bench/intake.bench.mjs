@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import { parse as yamlParse, stringify as yamlStringify } from "yaml";
-import { validatePlan } from "../dist/engine.js";
+import { validatePlan } from "../dist/node/validate-plan.js";
 import { createFileProbe } from "../dist/node/file-probe.js";
 import { parseToolsText } from "../dist/node/tools-file.js";
 import { defaultPolicy } from "../dist/policy/defaults.js";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { validatePlan } from "../dist/engine.js";
+import { validatePlan } from "../dist/node/validate-plan.js";
 import { createFileProbe } from "../dist/node/file-probe.js";
 import { defaultPolicy } from "../dist/policy/defaults.js";
 

@@ -2,6 +2,7 @@ import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
 import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
 import type { FileProbe } from "./core/file-probe.js";
+import type { HostProfile } from "./core/host-profile.js";
 import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
@@ -11,7 +12,6 @@ import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
-import type { HostProfile } from "./host/profile.js";
 import type { Policy } from "./core/policy.js";
 import { RULES, findRule, ruleOrder } from "./rules/index.js";
 import { decodeText } from "./syntax/decode.js";
@@ -69,14 +69,21 @@ const PHASE_RANK: Record<Phase, number> = {
   approval: 6,
 };
 
-// A fresh probe per validation: the probe caches file contents, and a long-lived process must see a file
-// changed (or a symlink swapped) since the last plan was checked.
-async function realFiles(): Promise<FileProbe> {
-  return (await import("./node/file-probe.js")).createFileProbe();
+/**
+ * What the engine leaves to its caller: the file system, the clock and the host check, each used only
+ * when the options do not give it (src/node/validate-plan.ts supplies the real ones).
+ */
+export interface EngineIo {
+  /** A probe for one validation, asked for only when a plan was read and options.files is absent. */
+  files(): FileProbe | Promise<FileProbe>;
+  /** The time, when options.now is absent. */
+  now(): Date;
+  /** What a host profile says of the plan (src/host/profile.ts `hostDiagnostics`). */
+  hostDiagnostics(profile: HostProfile, plan: Plan, scope: string, options: { constraints: boolean }): Diagnostic[] | Promise<Diagnostic[]>;
 }
 
-/** Validates a plan given as text or bytes. Does no I/O but the file-system checks the rules need. */
-export async function validatePlan(input: string | Uint8Array, options: ValidateOptions = {}): Promise<PlanReport> {
+/** Validates a plan given as text or bytes. Pure: the file system, the clock and the host check come from `io`. */
+export async function validateWith(input: string | Uint8Array, options: ValidateOptions, io: EngineIo): Promise<PlanReport> {
   const policy = effectivePolicy(options);
   const pending: Pending[] = [];
   const push = (rule: string, report: Report, offsets?: { start: number; end: number }) => {
@@ -160,8 +167,8 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     });
   } else if (plan) {
     const tools = options.tools ?? registryFromPolicy(policy);
-    const files = options.files ?? (await realFiles());
-    const now = typeof options.now === "function" ? options.now() : (options.now ?? new Date());
+    const files = options.files ?? (await io.files());
+    const now = typeof options.now === "function" ? options.now() : (options.now ?? io.now());
     // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
     // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).
     const nested = plan.steps.flatMap((s) => s.substeps ?? []);
@@ -200,9 +207,8 @@ export async function validatePlan(input: string | Uint8Array, options: Validate
     }
     if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
       // A step that maps to no host call cannot be enforced by the guard: the plan is refused now.
-      const { hostDiagnostics } = await import("./host/profile.js");
       // Read as the guard will compile the plan: constraints stay constraints only where the policy allows them.
-      for (const d of hostDiagnostics(options.host, plan, policy.workspace, { constraints: policy.plan.constraints === "allow" })) push(d.rule, { at: d.pointer, step: d.step, message: d.message, hint: d.hint });
+      for (const d of await io.hostDiagnostics(options.host, plan, policy.workspace, { constraints: policy.plan.constraints === "allow" })) push(d.rule, { at: d.pointer, step: d.step, message: d.message, hint: d.hint });
     }
   }
   const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { validatePlan } from "../src/engine.js";
+import { validatePlan } from "../src/node/validate-plan.js";
 import { extractPlan, planModeCheck } from "../src/host/plan-mode.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { NOW } from "./helpers.js";

@@ -107,7 +107,7 @@ describe("exit codes and JSON error documents", () => {
       const text = await cli(["validate", "p.json"], { cwd: d });
       expect([text.code, text.stdout]).toEqual([2, ""]);
       expect(text.stderr).toMatch(/internal error: the non-deterministic check failed on p\.json \(rule exploded\)/);
-      const { validatePlan } = await import("../src/engine.js");
+      const { validatePlan } = await import("../src/node/validate-plan.js");
       const report = await validatePlan('[{"tool": "a"}]', { file: "p.json" });
       expect(report.valid).toBe(false);
       expect(report.internalErrors).toEqual([{ rule: "non-deterministic", message: "rule exploded" }]);

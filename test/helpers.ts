@@ -1,7 +1,8 @@
 import type { Diagnostic } from "../src/core/diagnostic.js";
 import type { ToolRegistry } from "../src/core/tools.js";
 import type { PlanReport } from "../src/core/plan-report.js";
-import { type ValidateOptions, validatePlan } from "../src/engine.js";
+import type { ValidateOptions } from "../src/engine.js";
+import { validatePlan } from "../src/node/validate-plan.js";
 import { parseToolsText } from "../src/node/tools-file.js";
 
 /** The fixed clock every test uses. */

@@ -199,7 +199,7 @@ describe("the structural rules cannot be lowered", () => {
     await expect(loadPolicy({ file: f, cwd: root })).resolves.toBeTruthy();
   });
   it("a Policy object built in code that switches them off is overruled", async () => {
-    const { validatePlan } = await import("../src/engine.js");
+    const { validatePlan } = await import("../src/node/validate-plan.js");
     const { defaultPolicy } = await import("../src/policy/defaults.js");
     const policy = defaultPolicy("/workspace");
     for (const id of STRUCTURAL) policy.rules[id] = "off";
@@ -210,7 +210,7 @@ describe("the structural rules cannot be lowered", () => {
     expect(broken.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["parse-error", "error"]);
   });
   it.each(["plangate.yml", "sub/plangate.yaml", "sub/.plangate.yml", "plangate.json", "a/b/.plangate.yaml"])("a plan may not write a policy file (%s)", async (path) => {
-    const { validatePlan } = await import("../src/engine.js");
+    const { validatePlan } = await import("../src/node/validate-plan.js");
     const { defaultPolicy } = await import("../src/policy/defaults.js");
     const ws = mkdtempSync(join(tmpdir(), "plangate-protect-"));
     const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "rules: {}" }, intent: "loosen the policy" }] });

@@ -10,7 +10,7 @@ import { pythonChecksum } from "../src/core/canonical/python-json.js";
 import type { SourceDocument } from "../src/core/document.js";
 import { DIALECT_IDS } from "../src/core/plan.js";
 import type { PlanReport } from "../src/core/plan-report.js";
-import { validatePlan } from "../src/engine.js";
+import { validatePlan } from "../src/node/validate-plan.js";
 import { PolicyError, parsePolicyText } from "../src/node/policy.js";
 import { parseToolsText, ToolsFileError } from "../src/node/tools-file.js";
 import { planHash } from "../src/ops/hash.js";

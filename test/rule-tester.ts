@@ -2,7 +2,8 @@ import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic, Severity } from "../src/core/diagnostic.js";
 import type { FileProbe } from "../src/core/file-probe.js";
-import { type ValidateOptions, validatePlan } from "../src/engine.js";
+import type { ValidateOptions } from "../src/engine.js";
+import { validatePlan } from "../src/node/validate-plan.js";
 import { RULES } from "../src/rules/index.js";
 import { NOW } from "./helpers.js";
 

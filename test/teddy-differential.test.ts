@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectPlangate, projectTeddy, firstDifference } from "../src/dialects/teddy/reading.js";
-import { validatePlan } from "../src/engine.js";
+import { validatePlan } from "../src/node/validate-plan.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { NOW } from "./helpers.js";
 import { variants } from "./teddy-variants.js";

@@ -6,7 +6,7 @@ import type { ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { readFileBounded } from "../node/read-bounded.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";

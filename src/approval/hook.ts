@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";

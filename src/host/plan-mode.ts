@@ -5,7 +5,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { type HostProfile, profileAllowList, profileHash } from "./profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";

@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advance, type ContextFor, type ExpectedCall, START } from "../approval/match.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { NOW } from "../../test/helpers.js";
 import { callIdentity, compileCalls, contextFor, loadProfile, outsideScope } from "./profile.js";

@@ -11,7 +11,7 @@ import { matchArgument } from "../core/constraints.js";
 import { createRecord, toolsHash } from "../approval/record.js";
 import { keyId } from "../approval/keys.js";
 import { registryFromNames } from "../core/tools.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";

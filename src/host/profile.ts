@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { isDollarObject, LITERAL_KEY, readArgument, type ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import type { HostProfile, HostToolSpec, TeddySource } from "../core/host-profile.js";
 import { globMatcher } from "../core/glob.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import validateHostProfile from "../generated/validate-host-profile.js";
@@ -23,55 +24,7 @@ import { parseJson } from "../syntax/json.js";
  * per host under profiles/, checked against schemas/host-profile.schema.json.
  */
 
-/** How one host tool's input is read. */
-export interface HostToolSpec {
-  description?: string;
-  /** Input keys that are the identity (documentation: every key not incidental is identity). */
-  identity?: string[];
-  /** Input keys that are not part of the call's identity (Claude Code's Bash `description`, `timeout`). */
-  incidental?: string[];
-  /** Input keys that name files: normalised to workspace-relative paths before comparison. */
-  paths?: string[];
-  /** Input keys that are shell command lines: a constraint holds for each simple command. */
-  commands?: string[];
-  /** Input keys that are file globs matched from the host's search folder (Glob's `pattern`): one that can reach outside it never matches. */
-  globs?: string[];
-  /** The tool only reads (it may be made free by `guard.free`). */
-  read?: boolean;
-  /** Values the host assumes for an absent key: an absent key and its default compare equal. */
-  defaults?: Record<string, unknown>;
-}
-
-/** What a TeDDy action gives one host input key. */
-export type TeddySource = "path" | "content" | "fileContent" | "command" | "url" | "find" | "replace" | "matchAll" | "query" | "any";
-
-/** One host call a TeDDy action becomes. */
-export interface TeddyCall {
-  tool: string;
-  args: Record<string, TeddySource>;
-  /** One call per EDIT pair, or per RESEARCH query. */
-  each?: "edits" | "queries";
-  /** Only when the action's resource is a path, or a URL. */
-  when?: "path" | "url";
-  /** The input key naming a file the call creates: unless the action says Overwrite, it must not exist when the call runs. */
-  newFile?: string;
-}
-
-/** How a TeDDy action maps: alternatives (the first whose `when` holds), or no call at all. */
-export type TeddyMapping = TeddyCall[] | { skip: true; reason: string };
-
-export interface HostProfile {
-  name: string;
-  description?: string;
-  /** The host's tools; with no policy allow list, these are the allow list. Empty: any tool (generic). */
-  tools: Record<string, HostToolSpec>;
-  /** Globs of further host tool names (MCP tools): every key identity. */
-  toolPatterns?: string[];
-  /** Tools that need no step (still audited and scope-checked). */
-  free: string[];
-  /** TeDDy action → host calls. Absent: TeDDy steps are matched as they are read (generic). */
-  teddy?: Record<string, TeddyMapping>;
-}
+export type { HostProfile, HostToolSpec, TeddyCall, TeddyMapping, TeddySource } from "../core/host-profile.js";
 
 /** The generic profile: today's exact matching (every key is identity, nothing is normalised). Same as profiles/generic.json. */
 export const GENERIC: HostProfile = deepFreeze({

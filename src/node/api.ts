@@ -3,7 +3,8 @@ import { closest, registryFromNames, type ToolRegistry } from "../core/tools.js"
 import { DIALECT_IDS } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { type ValidateOptions, validatePlan as validatePlanInternal } from "../engine.js";
+import type { ValidateOptions } from "../engine.js";
+import { validatePlan as validatePlanInternal } from "./validate-plan.js";
 import { type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
 

@@ -1,5 +1,6 @@
 import type { PlanReport } from "../core/plan-report.js";
-import { type ValidateOptions, validatePlan } from "../engine.js";
+import type { ValidateOptions } from "../engine.js";
+import { validatePlan } from "./validate-plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { readFileBounded } from "./read-bounded.js";

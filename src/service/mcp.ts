@@ -5,7 +5,7 @@ import type { Setup } from "../cli/setup.js";
 import { DIALECT_IDS, type DialectId } from "../core/plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { closest } from "../core/tools.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { diagnosticJson } from "../formatters/json.js";
 import { VERSION } from "../version.js";

@@ -7,7 +7,7 @@ import { checkApproval, verifyExtra } from "../cli/commands/verify.js";
 import type { Setup } from "../cli/setup.js";
 import { registryFromNames } from "../core/tools.js";
 import { DIALECT_IDS, type DialectId } from "../core/plan.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { formatJson } from "../formatters/json.js";
 import { HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
 import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolvePolicy } from "../node/policy.js";

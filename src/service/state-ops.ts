@@ -12,7 +12,7 @@ import { approveReport } from "../cli/commands/approve.js";
 import { checkReportJson, type CheckOutput } from "../cli/commands/check-output.js";
 import { returnOutput } from "../cli/commands/check-return.js";
 import { delegationOutput } from "../cli/commands/check-delegation.js";
-import { validatePlan } from "../engine.js";
+import { validatePlan } from "../node/validate-plan.js";
 import { formatJson, type ResultEntry, resultsJson } from "../formatters/json.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { checkDelegation, checkDelegationIn } from "../orchestration/delegation.js";

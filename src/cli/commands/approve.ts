@@ -4,7 +4,7 @@ import { KeyError, realPathOf } from "../../approval/keys.js";
 import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js";
 import { approve, keyInWorkspace, loadSigner, type Signer } from "../../approval/sign.js";
 import type { PlanReport } from "../../core/plan-report.js";
-import { validatePlan } from "../../engine.js";
+import { validatePlan } from "../../node/validate-plan.js";
 import { compileCalls, profileHash } from "../../host/profile.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { sha256Hex } from "../../core/canonical/jcs.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { PlanReport } from "../../core/plan-report.js";
-import { validatePlan } from "../../engine.js";
+import { validatePlan } from "../../node/validate-plan.js";
 import { diagnosticJson, resultsJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
 import { readFileBounded } from "../../node/read-bounded.js";

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { DialectId } from "../../core/plan.js";
 import { DIALECT_IDS } from "../../core/plan.js";
 import type { PlanReport } from "../../core/plan-report.js";
-import { validatePlan } from "../../engine.js";
+import { validatePlan } from "../../node/validate-plan.js";
 import { feedbackFormatter } from "../../formatters/feedback.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
