@@ -1,6 +1,6 @@
 import type { SyntaxId } from "../core/document.js";
 import type { DialectId } from "../core/plan.js";
-import { isObject } from "./shape.js";
+import { isObject } from "../core/type-name.js";
 
 function usesIkomaStepKeys(list: readonly unknown[]): boolean {
   return list.some((s) => isObject(s) && (Object.hasOwn(s, "tool_name") || Object.hasOwn(s, "step")));

@@ -1,22 +1,7 @@
 import type { NormalizeContext } from "../core/dialect.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { closest } from "../core/tools.js";
-
-/** Is the value a plain object (not an array, not null)? */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** JSON-ish type name for messages. */
-export function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "string") return "a string";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
-  if (typeof value === "boolean") return "a boolean";
-  return typeof value;
-}
+import { typeName } from "../core/type-name.js";
 
 /** Reports every key of `obj` that is not in `known`, with the closest known key as hint. */
 export function checkKeys(

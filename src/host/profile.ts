@@ -12,7 +12,7 @@ import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReaso
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
-import type { TeddyAction } from "../dialects/teddy/action.js";
+import type { TeddyAction } from "../core/step-extra.js";
 import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
 import { publishedSchema } from "../node/published-schema.js";
 import { readConfigText } from "../node/read-bounded.js";

@@ -4,7 +4,7 @@ import { compileSafePattern, schemaPatterns } from "../core/regex.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { registryFromNames } from "../core/tools.js";
 import type { ToolAnnotations } from "../core/writers.js";
-import { isObject } from "../dialects/shape.js";
+import { isObject } from "../core/type-name.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
 export class ToolsFileError extends Error {}

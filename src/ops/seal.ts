@@ -2,7 +2,7 @@ import { pythonChecksum } from "../core/canonical/python-json.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isoNaiveMicros } from "../core/time.js";
 import { detectDialect } from "../dialects/detect.js";
-import { isObject } from "../dialects/shape.js";
+import { isObject } from "../core/type-name.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
 

@@ -1,7 +1,8 @@
 import { defineDialect } from "../../core/dialect.js";
 import type { Plan } from "../../core/plan.js";
 import type { SourceDocument } from "../../core/document.js";
-import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, wrongType } from "../shape.js";
+import { isObject } from "../../core/type-name.js";
 import { IKOMA_FIELDS, normalizeIkomaSteps } from "./steps.js";
 
 /** The plan object's keys, as in the published schema (a test keeps them equal). */

@@ -1,20 +1,16 @@
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
+import type { IkomaStepExtra } from "../../core/step-extra.js";
 import type { IkomaStep } from "../../schemas/ikoma.js";
-import { checkKeys, isObject, missing, readStepControls, STEP_CONTROL_KEYS, typeName, wrongType } from "../shape.js";
+import { checkKeys, missing, readStepControls, STEP_CONTROL_KEYS, wrongType } from "../shape.js";
+import { isObject, typeName } from "../../core/type-name.js";
 
 // The same lists as the published schema (src/schemas/ikoma.ts); a test keeps them equal. They are
 // written out here so that reading a plan does not load the schema machinery at start-up.
 export const IKOMA_STEP_KEYS: readonly (keyof IkomaStep)[] = ["step", "tool_name", "args", "description", "citations", ...STEP_CONTROL_KEYS];
 export const IKOMA_REQUIRED_STEP_KEYS: readonly ("step" | "tool_name" | "args" | "description")[] = ["step", "tool_name", "args", "description"];
 export const IKOMA_FIELDS = { tool: "tool_name", args: "args", intent: "description" };
-
-/** What the step-numbering rule needs: the number the step declares and where. */
-export type IkomaStepExtra = {
-  number?: number;
-  numberAt: Pointer;
-};
 
 /** A positive integer as the schema means it (`type: integer, minimum: 1`); booleans are not integers. */
 export function isPositiveInteger(v: unknown): v is number {

@@ -1,7 +1,8 @@
 import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
 import type { FieldNames, Step } from "../../core/plan.js";
 import { childPointer } from "../../core/pointer.js";
-import { checkKeys, emptyPlan, isObject, missing, readStepControls, STEP_CONTROL_KEYS, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, readStepControls, STEP_CONTROL_KEYS, wrongType } from "../shape.js";
+import { isObject } from "../../core/type-name.js";
 
 export const INTAKE_ROOT_KEYS = ["steps", "scope"] as const;
 export const INTAKE_STEP_KEYS = ["tool", "arguments", "intent", "scope", "timeout", "continue_on_error", ...STEP_CONTROL_KEYS] as const;

@@ -1,6 +1,7 @@
 import { defineDialect } from "../../core/dialect.js";
 import { parseTimestamp } from "../../core/time.js";
-import { checkKeys, emptyPlan, isObject, missing, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, wrongType } from "../shape.js";
+import { isObject } from "../../core/type-name.js";
 import { SCQC_FIELDS, normalizeScqcSteps } from "./steps.js";
 
 export const ENVELOPE_KEYS = ["version", "created_at", "message", "intent", "checksum", "plan"] as const;

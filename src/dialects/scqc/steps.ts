@@ -1,7 +1,8 @@
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
-import { checkKeys, isObject, missing, wrongType } from "../shape.js";
+import { checkKeys, missing, wrongType } from "../shape.js";
+import { isObject } from "../../core/type-name.js";
 
 export const SCQC_STEP_KEYS = ["tool", "description", "params"] as const;
 export const SCQC_FIELDS = { tool: "tool", args: "params", intent: "description" };

@@ -1,6 +1,7 @@
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
+import type { EditPair, TeddyAction } from "../../core/step-extra.js";
 import { INVISIBLE } from "../../core/lookalike.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
 import { isUrl, pathFromValue } from "./paths.js";
@@ -9,36 +10,6 @@ import { boldValue } from "./reading.js";
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
 export const KNOWN_ACTIONS: readonly string[] = [...CORE_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
-
-/** One FIND/REPLACE pair of an EDIT; either side may be missing (the rules report it). */
-export interface EditPair {
-  find?: string;
-  replace?: string;
-  /** Pointer to the pair (its first heading). */
-  at: Pointer;
-}
-
-/** What the teddy dialect keeps of an action, in `step.extra`. */
-export interface TeddyAction {
-  type: string;
-  known: boolean;
-  /** The metadata key the path came from ("File Path" or "Resource"), as written. */
-  pathKey?: string;
-  /** Pointer to the path's value, for diagnostics. */
-  pathAt?: Pointer;
-  path?: string;
-  url?: string;
-  content?: string;
-  edits: EditPair[];
-  overwrite: boolean;
-  matchAll: boolean;
-}
-
-/** The action of a step, if the step came from the teddy dialect. */
-export function actionOf(step: Step): TeddyAction | undefined {
-  const a = step.extra?.action;
-  return a && typeof a === "object" ? (a as TeddyAction) : undefined;
-}
 
 /** "`READ**" → "READ": TeDDy tolerates backticks, emphasis and colons around an action or FIND heading. */
 export function headingWord(text: string): string {

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planMd, runMd, workspace } from "../../../test/teddy.js";
 import { createFileProbe } from "../../node/file-probe.js";
-import { isUrl, pathFromValue, resolveInWorkspace, teddyLinkTarget } from "./paths.js";
+import { resolveInWorkspace } from "../../rules/resolve-in-workspace.js";
+import { isUrl, pathFromValue, teddyLinkTarget } from "./paths.js";
 
 const ws = workspace({ "src/a.py": "x = 1\n" });
 const rules = async (md: string) => (await runMd(md, ws)).diagnostics.map((d) => d.rule);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ids } from "../../../test/helpers.js";
 import { planMd, runMd, workspace } from "../../../test/teddy.js";
-import { actionOf } from "./action.js";
-import { occurrences } from "./state.js";
+import { actionOf } from "../../core/step-extra.js";
+import { occurrences } from "../../rules/teddy-facts.js";
 
 const ws = workspace({ "src/a.py": "x = 1\n" });
 

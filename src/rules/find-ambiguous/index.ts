@@ -1,6 +1,6 @@
 import { defineRule } from "../../core/rule.js";
-import { actionOf } from "../../dialects/teddy/action.js";
-import { teddyFacts } from "../../dialects/teddy/state.js";
+import { actionOf } from "../../core/step-extra.js";
+import { teddyFacts } from "../teddy-facts.js";
 
 const MAX_LINES = 20;
 

@@ -1,5 +1,5 @@
 import { defineRule } from "../../core/rule.js";
-import { teddyFacts } from "../../dialects/teddy/state.js";
+import { teddyFacts } from "../teddy-facts.js";
 
 export default defineRule({
   meta: {

@@ -1,5 +1,5 @@
 import { defineRule } from "../../core/rule.js";
-import { actionOf } from "../../dialects/teddy/action.js";
+import { actionOf } from "../../core/step-extra.js";
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
-import { isObject } from "../../dialects/shape.js";
+import { isObject } from "../../core/type-name.js";
 
 /** Whitespace, and characters that render as nothing: an intent of only these says nothing. */
 const BLANK = /^[\s\p{Cf}\p{Cc}]*$/u;

@@ -1,7 +1,7 @@
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
-import { isObject } from "../../dialects/shape.js";
+import { isObject } from "../../core/type-name.js";
 import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
 /** Separators that join tool names into one. */
 const JOINED = /\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/;

@@ -1,5 +1,5 @@
 import { defineRule } from "../../core/rule.js";
-import type { IkomaStepExtra } from "../../dialects/ikoma/steps.js";
+import type { IkomaStepExtra } from "../../core/step-extra.js";
 
 export default defineRule({
   meta: {

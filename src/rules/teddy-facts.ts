@@ -1,9 +1,9 @@
 import { Buffer } from "node:buffer";
 import { resolve } from "node:path";
-import type { Plan } from "../../core/plan.js";
-import type { RuleContext } from "../../core/rule.js";
-import { actionOf } from "./action.js";
-import { contextPath, type Resolved, resolveInWorkspace } from "./paths.js";
+import type { Plan } from "../core/plan.js";
+import type { RuleContext } from "../core/rule.js";
+import { actionOf } from "../core/step-extra.js";
+import { contextPath, type Resolved, resolveInWorkspace } from "./resolve-in-workspace.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
 export interface FindResult {
