@@ -43,16 +43,47 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, newFile
     } catch {}
     throw err;
   }
+  fsyncDir(dir);
+}
+
+/**
+ * Flushes a folder's entries (a file created, renamed or removed in it) to disk. Some file systems cannot
+ * fsync a directory: then nothing is done, the file itself having been flushed (and a rename is atomic).
+ */
+export function fsyncDir(dir: string): void {
   try {
-    const dfd = openSync(dir, "r");
+    const fd = openSync(dir, "r");
     try {
-      fsyncSync(dfd);
+      fsyncSync(fd);
     } finally {
-      closeSync(dfd);
+      closeSync(fd);
     }
   } catch {
-    // Some file systems cannot fsync a directory; the rename itself is still atomic.
+    // Not supported here.
   }
+}
+
+/**
+ * Creates `path` exclusively (`wx`) with `data`, flushed to disk before it returns; false when the file
+ * already exists. Two processes racing to create the same file: exactly one gets true.
+ */
+export function writeNewFile(path: string, data: string | Uint8Array, mode = 0o600): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", mode);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let off = 0;
+    while (off < buf.byteLength) off += writeSync(fd, buf, off, buf.byteLength - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 /** The file a write to `path` should replace: the end of its symlink chain when it is a link. */

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeNewFile } from "../node/atomic-write.js";
+import { acquireLockSync, tryLock, unlock } from "../node/lock-file.js";
 import { code, InvalidSessionIdError, isoOf, MAX_ENTRY_BYTES, type RegisterOutcome, type SessionEntry, type SessionRegistry, SessionRegistryError, sessionIdProblem } from "../orchestration/registry.js";
 
 /* The file store's session registry: one file per session id in a folder. */
@@ -118,17 +120,9 @@ export class FileSessionRegistry implements SessionRegistry {
   /** Replaces an expired entry; the lock makes the check-and-replace one step across processes. */
   #takeOver(path: string, body: string, entry: SessionEntry, options: { now: Date; ttlSeconds: number }): RegisterOutcome {
     const lock = `${path}.lock`;
-    let fd: number;
+    // Someone else is taking it over (or crashed doing so: the lock then needs removing by hand).
+    if (!tryLock(lock)) return { ok: false, existing: this.#read(path, options.now)?.entry, reason: `being taken over (lock ${lock})` };
     try {
-      fd = openSync(lock, "wx");
-    } catch (err) {
-      if (code(err) !== "EEXIST") throw err;
-      // Someone else is taking it over (or crashed doing so: the lock then needs removing by hand).
-      return { ok: false, existing: this.#read(path, options.now)?.entry, reason: `being taken over (lock ${lock})` };
-    }
-    try {
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
       const again = this.#read(path, options.now, options.ttlSeconds);
       if (again?.live) return { ok: false, existing: again.entry, reason: "active" };
       if (again) {
@@ -141,9 +135,7 @@ export class FileSessionRegistry implements SessionRegistry {
       if (this.#create(path, body)) return { ok: true, entry };
       return { ok: false, existing: this.#read(path, options.now)?.entry, reason: "registered concurrently" };
     } finally {
-      try {
-        unlinkSync(lock);
-      } catch {}
+      unlock(lock);
     }
   }
 
@@ -156,30 +148,14 @@ export class FileSessionRegistry implements SessionRegistry {
       return true;
     } catch (err) {
       if (code(err) === "EEXIST") return false;
-      if (code(err) === "EPERM" || code(err) === "ENOTSUP" || code(err) === "EXDEV") return this.#createExclusive(path, body);
+      // Where hard links are not supported: exclusive create, then write.
+      if (code(err) === "EPERM" || code(err) === "ENOTSUP" || code(err) === "EXDEV") return writeNewFile(path, body, 0o666);
       throw err;
     } finally {
       try {
         unlinkSync(tmp);
       } catch {}
     }
-  }
-
-  /** Fallback where hard links are not supported: exclusive create, then write. */
-  #createExclusive(path: string, body: string): boolean {
-    let fd: number;
-    try {
-      fd = openSync(path, "wx");
-    } catch (err) {
-      if (code(err) === "EEXIST") return false;
-      throw err;
-    }
-    try {
-      writeSync(fd, body);
-    } finally {
-      closeSync(fd);
-    }
-    return true;
   }
 
   /**
@@ -204,7 +180,7 @@ export class FileSessionRegistry implements SessionRegistry {
       if (seen === undefined || seen.live || seen.problem || seen.entry === undefined) continue;
       const lock = `${path}.lock`;
       try {
-        closeSync(openSync(lock, "wx"));
+        if (!tryLock(lock)) continue;
       } catch {
         continue;
       }
@@ -215,9 +191,7 @@ export class FileSessionRegistry implements SessionRegistry {
           removed++;
         }
       } finally {
-        try {
-          unlinkSync(lock);
-        } catch {}
+        unlock(lock);
       }
     }
     return removed;
@@ -230,20 +204,16 @@ export class FileSessionRegistry implements SessionRegistry {
   release(id: string): boolean {
     const path = this.#path(id);
     const lock = `${path}.lock`;
-    const deadline = Date.now() + 2000;
-    for (;;) {
-      try {
-        closeSync(openSync(lock, "wx"));
-        break;
-      } catch (err) {
-        // No registry folder yet: nothing is registered.
-        if (code(err) === "ENOENT") return false;
-        if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
-        if (code(err) !== "EEXIST") throw err;
-        if (Date.now() > deadline) throw new Error(`session registry lock ${lock} is held; remove it if no plangate process is running`);
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-      }
+    let locked: boolean;
+    try {
+      locked = acquireLockSync(lock, 2000);
+    } catch (err) {
+      // No registry folder yet: nothing is registered.
+      if (code(err) === "ENOENT") return false;
+      if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
+      throw err;
     }
+    if (!locked) throw new Error(`session registry lock ${lock} is held; remove it if no plangate process is running`);
     try {
       unlinkSync(path);
       return true;
@@ -253,9 +223,7 @@ export class FileSessionRegistry implements SessionRegistry {
       if (code(err) === "ENOTDIR") throw new SessionRegistryError(`the session registry ${this.folder} is not a folder`);
       throw err;
     } finally {
-      try {
-        unlinkSync(lock);
-      } catch {}
+      unlock(lock);
     }
   }
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { type BigIntStats, closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statfsSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { type BigIntStats, closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statfsSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../approval/audit.js";
 import type { ExpectedCall } from "../approval/match.js";
 import { type Progress, progressDone } from "../approval/progress.js";
 import { isInside } from "../approval/keys.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
-import { writeFileAtomic } from "../node/atomic-write.js";
+import { fsyncDir, writeFileAtomic, writeNewFile } from "../node/atomic-write.js";
+import { acquireLock } from "../node/lock-file.js";
 import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError } from "./errors.js";
@@ -312,21 +312,7 @@ export function boundRun(root: string, session: string): string | undefined {
 
 /** Binds a session to a run by creating its binding exclusively; false when the session already has one. */
 function bindSession(root: string, session: string, id: string): boolean {
-  const path = join(layout(root).sessions, sessionKey(session));
-  let fd: number;
-  try {
-    fd = openSync(path, "wx", 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, id + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
+  return writeNewFile(join(layout(root).sessions, sessionKey(session)), id + "\n");
 }
 
 /** A session whose run is stopped or complete may be given a new run explicitly (`guard start --session`). */
@@ -352,17 +338,7 @@ function unbindSession(root: string, session: string, id: string): void {
 /** The state directory's key for the MACs of no-run audit trails (created once, 0600). */
 function dirKey(root: string): Uint8Array {
   const path = join(root, "audit.key");
-  try {
-    const fd = openSync(path, "wx", 0o600);
-    try {
-      writeSync(fd, randomBytes(32).toString("hex"));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
+  writeNewFile(path, randomBytes(32).toString("hex"));
   const hex = readFileSync(path, "utf8").trim();
   if (!/^[0-9a-f]{64}$/.test(hex)) throw new GuardStateError(`the state directory's key ${path} is not a key`);
   return Buffer.from(hex, "hex");
@@ -448,19 +424,7 @@ function broken(root: string, run: RunState, now: Date, why: string): RepairOutc
 export function consumeNonce(dir: string, nonce: string, now: Date): boolean {
   if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  let fd: number;
-  try {
-    fd = openSync(join(dir, nonce), "wx", 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw err;
-  }
-  try {
-    writeSync(fd, JSON.stringify({ consumed_at: now.toISOString() }) + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  if (!writeNewFile(join(dir, nonce), JSON.stringify({ consumed_at: now.toISOString() }) + "\n")) return false;
   fsyncDir(dir);
   return true;
 }
@@ -472,19 +436,6 @@ export function isConsumed(dir: string, nonce: string): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
-
-function fsyncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems cannot fsync a directory; the file itself was flushed.
   }
 }
 
@@ -521,23 +472,8 @@ export function breakStaleLock(statePath: string): boolean {
  */
 export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
   const lock = `${statePath}.lock`;
-  const deadline = Date.now() + timeoutMs;
-  let wait = 1;
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      if (Date.now() >= deadline)
-        throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
-      // Waited asynchronously: in a long-lived process (plangate serve) the thread keeps serving meanwhile.
-      await sleep(wait);
-      wait = Math.min(wait * 2, 50);
-    }
-  }
+  if (!(await acquireLock(lock, timeoutMs)))
+    throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
   try {
     return await fn();
   } finally {
