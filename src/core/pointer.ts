@@ -7,6 +7,11 @@ export function escapeToken(token: string | number): string {
   return s.includes("~") || s.includes("/") ? s.replace(/~/g, "~0").replace(/\//g, "~1") : s;
 }
 
+/** Unescapes one reference token (`~1` is `/`, `~0` is `~`, in that order). */
+export function unescapeToken(token: string): string {
+  return token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
+}
+
 /** Builds a pointer from its tokens. */
 export function pointerOf(...tokens: ReadonlyArray<string | number>): Pointer {
   let out = "";
@@ -25,7 +30,7 @@ export function parsePointer(pointer: Pointer): string[] {
   return pointer
     .slice(1)
     .split("/")
-    .map((t) => (t.includes("~") ? t.replace(/~1/g, "/").replace(/~0/g, "~") : t));
+    .map(unescapeToken);
 }
 
 /** The parent of a pointer ("" has none and returns ""). */

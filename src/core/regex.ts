@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { RE2JS as RE2JSClass } from "re2js";
+import { escapeToken } from "./pointer.js";
 
 /*
  * Regular expressions that come from a tool registry (JSON Schema `pattern`, `patternProperties` keys) run in
@@ -185,7 +186,6 @@ const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "defini
 /** Every regular expression in a JSON Schema: `pattern` values and `patternProperties` keys, with their JSON pointers. */
 export function schemaPatterns(schema: unknown): { pointer: string; pattern: string }[] {
   const out: { pointer: string; pattern: string }[] = [];
-  const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
   // [node, pointer, whether node's keys are names of subschemas rather than keywords]
   const stack: [unknown, string, boolean][] = [[schema, "", false]];
   while (stack.length > 0) {
@@ -196,12 +196,12 @@ export function schemaPatterns(schema: unknown): { pointer: string; pattern: str
     }
     if (node === null || typeof node !== "object") continue;
     for (const [k, v] of Object.entries(node)) {
-      const here = `${at}/${esc(k)}`;
+      const here = `${at}/${escapeToken(k)}`;
       if (!names) {
         if (DATA_KEYS.has(k)) continue;
         if (k === "pattern" && typeof v === "string") out.push({ pointer: here, pattern: v });
         else if (k === "patternProperties" && v !== null && typeof v === "object" && !Array.isArray(v))
-          for (const key of Object.keys(v)) out.push({ pointer: `${here}/${esc(key)}`, pattern: key });
+          for (const key of Object.keys(v)) out.push({ pointer: `${here}/${escapeToken(key)}`, pattern: key });
       }
       if (typeof v === "object") stack.push([v, here, !names && SCHEMA_MAPS.has(k)]);
     }

@@ -4,6 +4,7 @@
  * (scripts/gen-validators.mjs → src/generated/). No schema is compiled at run time and no keyword is
  * skipped: an unknown keyword fails generation. Messages are worded for people, from ajv's params.
  */
+import { unescapeToken } from "./pointer.js";
 
 export interface SchemaError {
   instancePath: string;
@@ -27,7 +28,7 @@ function at(schema: unknown, pointer: string): unknown {
   let cur = schema;
   for (const raw of pointer.replace(/^#\/?/, "").split("/")) {
     if (raw === "") continue;
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapeToken(decodeURIComponent(raw));
     if (cur === null || typeof cur !== "object") return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }

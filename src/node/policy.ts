@@ -16,6 +16,7 @@ import { RULES } from "../rules/index.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
+import { childPointer } from "../core/pointer.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -122,7 +123,7 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     const e = errors[0]!;
     if (e.keyword === "additionalProperties") {
       const extra = e.params.additionalProperty as string;
-      const at = `${e.instancePath}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const at = childPointer(e.instancePath, extra);
       const known = knownKeys(e.instancePath);
       const near = closest(extra, known);
       throw new PolicyError(
