@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { DIALECT_IDS } from "../core/plan.js";
+import { typeName } from "../core/type-name.js";
 import type { Policy } from "../core/policy.js";
 import type { PlanReport } from "../core/plan-report.js";
 import type { ValidateOptions } from "../engine.js";
@@ -31,9 +32,7 @@ export interface LoadPolicyOptions {
 }
 
 function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
+  return v === null || typeof v === "object" ? typeName(v) : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
 }
 
 function typeError(where: string, name: string, expected: string, got: unknown): TypeError {

@@ -2,6 +2,7 @@ import type { FileProbe } from "../core/file-probe.js";
 import type { LineIndex } from "../core/source.js";
 import { escapeToken, type Pointer } from "../core/pointer.js";
 import { closest } from "../core/tools.js";
+import { isObject, typeName } from "../core/type-name.js";
 import { DEFAULT_RETURN_FIELDS } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { decodeText } from "../syntax/decode.js";
@@ -48,7 +49,6 @@ const DEFAULT_RETURNS: Policy["returns"] = {
 };
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
 
 /** The orchestrator validation strategy's return checks (Stage 3 ValidateReturn), with statuses and fields from the policy. */
@@ -99,8 +99,8 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     return done(findings);
   }
   const value = doc.value;
-  if (!isObj(value)) {
-    const kind = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+  if (!isObject(value)) {
+    const kind = typeName(value, { integers: false });
     return done([
       {
         rule: "return-json",
@@ -109,12 +109,11 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
       },
     ]);
   }
-  const meta = isObj(value.metadata) ? value.metadata : undefined;
+  const meta = isObject(value.metadata) ? value.metadata : undefined;
 
   // Types of the fields the orchestrator validation strategy defines, whenever present: a field of the wrong type is as good as absent.
-  const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
   const wrongType = (name: string, want: string) =>
-    findings.push({ rule: "return-missing-field", message: `\`${name}\` must be ${want}, not ${typeOf(value[name])}.`, ...at(`/${name}`) });
+    findings.push({ rule: "return-missing-field", message: `\`${name}\` must be ${want}, not ${typeName(value[name], { integers: false })}.`, ...at(`/${name}`) });
   for (const k of ["status", "summary", "session_id"]) if (has(value, k) && typeof value[k] !== "string") wrongType(k, "a string");
   if (has(value, "metadata") && !meta) wrongType("metadata", "an object");
   if (has(value, "artifacts") && !Array.isArray(value.artifacts)) wrongType("artifacts", "an array of paths or {path} objects");
@@ -153,7 +152,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
         });
       }
       paths.push({ path: a, pointer });
-    } else if (isObj(a) && typeof a.path === "string") {
+    } else if (isObject(a) && typeof a.path === "string") {
       for (const f of cfg.artifactFields ?? []) {
         if (!has(a, f)) findings.push({ rule: "return-missing-field", message: `Artifact ${i + 1} has no \`${f}\`; it is required.`, ...at(pointer) });
       }
@@ -161,7 +160,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
     } else {
       findings.push({
         rule: "return-missing-field",
-        message: `Artifact ${i + 1} must be a path or an object with a string \`path\`, not ${typeOf(a)}${isObj(a) ? " without one" : ""}.`,
+        message: `Artifact ${i + 1} must be a path or an object with a string \`path\`, not ${typeName(a, { integers: false })}${isObject(a) ? " without one" : ""}.`,
         ...at(pointer),
       });
     }
@@ -274,10 +273,10 @@ function isStrings(v: unknown): boolean {
 }
 
 function present(o: Obj, field: string): boolean {
-  if (field === "session_id") return has(o, "session_id") || (isObj(o.metadata) && has(o.metadata, "session_id"));
+  if (field === "session_id") return has(o, "session_id") || (isObject(o.metadata) && has(o.metadata, "session_id"));
   let cur: unknown = o;
   for (const part of field.split(".")) {
-    if (!isObj(cur) || !has(cur, part)) return false;
+    if (!isObject(cur) || !has(cur, part)) return false;
     cur = cur[part];
   }
   return true;
