@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { Diagnostic } from "../core/diagnostic.js";
 
 /** What reading a plan file gave: its bytes, or why not. */
 export type BoundedRead =
@@ -47,6 +48,17 @@ export function readOpenBounded(fd: number, max: number): BoundedRead {
   } catch (err) {
     return { ok: false, reason: "error", code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }
+}
+
+/** Why a file could not be read, as the end of "Plan file not found: <path> …": "does not exist", "is a directory", "cannot be read (EACCES)". */
+export function unreadableWhy(read: Extract<BoundedRead, { reason: "not-a-file" | "error" }>): string {
+  return read.reason === "not-a-file" ? `is ${read.kind}` : read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`;
+}
+
+/** The `file-not-found` diagnostic of a plan file that could not be read, `why` as unreadableWhy words it. */
+export function planFileNotFound(path: string, why: string, hint = "check the path", file?: string): Diagnostic {
+  const message = `Plan file not found: ${path} ${why}.`;
+  return file === undefined ? { rule: "file-not-found", severity: "error", message, hint } : { rule: "file-not-found", severity: "error", message, file, hint };
 }
 
 /** Configuration files (policy, tool registry) are small: a bound keeps a wrong path from hanging the CLI. */

@@ -3,7 +3,7 @@ import type { ValidateOptions } from "../engine.js";
 import { validatePlan } from "./validate-plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import { readFileBounded } from "./read-bounded.js";
+import { planFileNotFound, readFileBounded, unreadableWhy } from "./read-bounded.js";
 
 /** Reads and validates a plan file. A missing or unreadable file is a `file-not-found` diagnostic. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<PlanReport> {
@@ -20,20 +20,10 @@ export async function validateFile(path: string, options: ValidateOptions = {}):
         expected: policy.limits.maxFileBytes,
         actual: read.size,
       });
-    if (read.reason === "not-a-file") return notFound(opts, path, `is ${read.kind}, not a plan file`);
-    return notFound(opts, path, read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`);
+    return rejected(opts, planFileNotFound(path, unreadableWhy(read) + (read.reason === "not-a-file" ? ", not a plan file" : ""), "check the path, or that the plan was written before validation runs"));
   }
   const bytes = read.bytes;
   return validatePlan(bytes, { ...opts, policy });
-}
-
-function notFound(opts: ValidateOptions, path: string, why: string): PlanReport {
-  return rejected(opts, {
-    rule: "file-not-found",
-    severity: "error",
-    message: `Plan file not found: ${path} ${why}.`,
-    hint: "check the path, or that the plan was written before validation runs",
-  });
 }
 
 function rejected(opts: ValidateOptions, d: Diagnostic): PlanReport {

@@ -6,7 +6,7 @@ import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
 import { diagnosticJson, resultsJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
-import { readFileBounded } from "../../node/read-bounded.js";
+import { planFileNotFound, readFileBounded, unreadableWhy } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";
@@ -30,8 +30,7 @@ async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnost
       actual: size,
     };
   }
-  const why = read.reason === "not-a-file" ? `is ${read.kind}` : read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`;
-  return { rule: "file-not-found", severity: "error", message: `Plan file not found: ${file} ${why}.`, file, hint: "check the path" };
+  return planFileNotFound(file, unreadableWhy(read), "check the path", file);
 }
 
 function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {
