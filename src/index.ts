@@ -72,7 +72,9 @@ export type { Rule, RuleMeta } from "./core/rule.js";
 export { VERSION } from "./version.js";
 
 // Orchestrator checks.
-export { checkTask, checkDelegation, checkReturn, FileSessionRegistry, MemorySessionRegistry } from "./orchestration/index.js";
+export { checkTask, checkDelegation, MemorySessionRegistry } from "./orchestration/index.js";
+export { checkReturn } from "./node/check-return.js";
+export { FileSessionRegistry } from "./store/file-registry.js";
 export type {
   CheckResult,
   TaskCheckOptions,

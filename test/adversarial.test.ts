@@ -40,7 +40,7 @@ import { loadToolsFile, mergeRegistries, ToolsFileError } from "../src/node/tool
 import { loadPolicy, PolicyError } from "../src/node/policy.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import type { Policy } from "../src/core/policy.js";
-import { FileSessionRegistry } from "../src/orchestration/registry.js";
+import { FileSessionRegistry } from "../src/store/file-registry.js";
 import { findRule } from "../src/rules/index.js";
 import { cli } from "./cli-io.js";
 import { NOW, tools } from "./helpers.js";

@@ -55,8 +55,6 @@ export function code(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException)?.code;
 }
 
-export { FileSessionRegistry } from "../store/file-registry.js";
-
 /** An in-memory registry for tests and single-process hosts. */
 export class MemorySessionRegistry implements SessionRegistry {
   readonly #entries = new Map<string, SessionEntry>();

@@ -8,7 +8,7 @@ import type { Policy } from "../core/policy.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
 import { type CheckResult, type Finding, isValid, quoteList, toDiagnostics } from "./common.js";
-import { artifactFinding, LSTAT_PROBE } from "./artifacts.js";
+import { artifactFinding } from "./artifacts.js";
 import { loadTokenCounter } from "./tokens.js";
 
 export interface ReturnCheckOptions {
@@ -51,14 +51,25 @@ const DEFAULT_RETURNS: Policy["returns"] = {
 type Obj = Record<string, unknown>;
 const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
 
-/** The orchestrator validation strategy's return checks (Stage 3 ValidateReturn), with statuses and fields from the policy. */
-export async function checkReturn(input: string | Uint8Array, options: ReturnCheckOptions = {}): Promise<ReturnCheckResult> {
+/** What checkReturnWith leaves to its caller: the file system and the working directory, when the options do not give them. */
+export interface ReturnCheckIo {
+  /** The probe for artifacts, when options.files is absent. */
+  files: FileProbe;
+  /** The workspace, when neither options.workspace nor the policy gives one. */
+  cwd(): string;
+}
+
+/**
+ * The orchestrator validation strategy's return checks (Stage 3 ValidateReturn), with statuses and fields
+ * from the policy. Pure: the file system and the working directory come from `io` (src/node/check-return.ts).
+ */
+export async function checkReturnWith(input: string | Uint8Array, options: ReturnCheckOptions, io: ReturnCheckIo): Promise<ReturnCheckResult> {
   const cfg = { ...DEFAULT_RETURNS, ...options.policy?.returns };
   const encoding = options.encoding ?? cfg.encoding;
   const maxTokens = options.maxSummaryTokens ?? cfg.maxSummaryTokens;
   const rules = options.policy?.rules ?? {};
   const file = options.file ?? "-";
-  const workspace = options.workspace ?? options.policy?.workspace ?? process.cwd();
+  const workspace = options.workspace ?? options.policy?.workspace ?? io.cwd();
   const findings: Finding[] = [];
   const info: ReturnInfo = { encoding, artifacts: 0 };
   // Set once the text is decoded; `done` may run before that, for undecodable input.
@@ -252,7 +263,7 @@ export async function checkReturn(input: string | Uint8Array, options: ReturnChe
         ...at("/artifacts"),
       });
     }
-    const probe = options.files ?? LSTAT_PROBE;
+    const probe = options.files ?? io.files;
     for (const a of paths) {
       const f = artifactFinding(a.path, workspace, probe, status);
       if (f) findings.push({ ...f, ...at(a.pointer) });

@@ -258,7 +258,7 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const sessionId = str(args, "sessionId", false);
       const maxTokens = args.maxSummaryTokens;
       if (maxTokens !== undefined && (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 0)) throw new ToolError("maxSummaryTokens must be a whole number of at least 0");
-      const [{ checkReturn }, { createFileProbe }] = await Promise.all([import("../orchestration/return.js"), import("../node/file-probe.js")]);
+      const [{ checkReturn }, { createFileProbe }] = await Promise.all([import("../node/check-return.js"), import("../node/file-probe.js")]);
       const { policy } = ctx.setup;
       const bytes = Buffer.from(text, "utf8");
       if (bytes.byteLength > policy.limits.maxFileBytes) throw new ToolError(`the return is over the ${policy.limits.maxFileBytes}-byte limit (limits.maxFileBytes)`);

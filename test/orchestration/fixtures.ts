@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { checkReturn, type ReturnCheckOptions, type ReturnCheckResult } from "../../src/orchestration/return.js";
+import { checkReturn } from "../../src/node/check-return.js";
+import type { ReturnCheckOptions, ReturnCheckResult } from "../../src/orchestration/return.js";
 import { checkTask, type TaskCheckOptions, type TaskCheckResult } from "../../src/orchestration/task.js";
 
 /** A fresh temp folder with the given files (path → content). */

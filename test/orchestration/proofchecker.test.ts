@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/node/policy.js";
-import { checkReturn } from "../../src/orchestration/return.js";
+import { checkReturn } from "../../src/node/check-return.js";
 import { checkTask } from "../../src/orchestration/task.js";
 import { realPlan } from "../real-plans.js";
 import { rules, tempWorkspace } from "./fixtures.js";

@@ -1,7 +1,7 @@
 // One racer: waits for the go file, then registers each id once and prints what it won.
 // argv: folder goFile nowMs ttlSeconds id...
 import { existsSync } from "node:fs";
-import { FileSessionRegistry } from "../../dist/orchestration/registry.js";
+import { FileSessionRegistry } from "../../dist/store/file-registry.js";
 
 const [folder, go, nowMs, ttl, ...ids] = process.argv.slice(2);
 const registry = new FileSessionRegistry(folder);

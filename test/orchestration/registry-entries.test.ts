@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSessionRegistry, SessionRegistryError } from "../../src/orchestration/registry.js";
+import { SessionRegistryError } from "../../src/orchestration/registry.js";
+import { FileSessionRegistry } from "../../src/store/file-registry.js";
 import { cli } from "../cli-io.js";
 import { NOW } from "../helpers.js";
 

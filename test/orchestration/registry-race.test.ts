@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileSessionRegistry } from "../../src/orchestration/registry.js";
+import { FileSessionRegistry } from "../../src/store/file-registry.js";
 import { NOW } from "../helpers.js";
 import { tempWorkspace } from "./fixtures.js";
 

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
-import { checkReturn, type ReturnCheckResult } from "../../orchestration/return.js";
+import { checkReturn } from "../../node/check-return.js";
+import type { ReturnCheckResult } from "../../orchestration/return.js";
 import { ENCODINGS } from "../../orchestration/tokens.js";
 import { isValid, toDiagnostics } from "../../orchestration/common.js";
 import { createFileProbe } from "../../node/file-probe.js";

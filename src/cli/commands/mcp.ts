@@ -3,7 +3,7 @@ import { type CliIO, EXIT } from "../io.js";
 import type { Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
 import { isAbsolute, join, resolve } from "node:path";
-import { FileSessionRegistry } from "../../orchestration/registry.js";
+import { FileSessionRegistry } from "../../store/file-registry.js";
 import type { McpContext } from "../../service/mcp.js";
 import { FileStore } from "../../store/file.js";
 import { closeStore, storeFrom } from "../store-flag.js";

@@ -22,7 +22,7 @@ describe("return-json", () => {
     expect(rules(r)).toContain("return-json");
   });
   it("reports bytes that are not UTF-8", async () => {
-    const { checkReturn } = await import("../../orchestration/return.js");
+    const { checkReturn } = await import("../../node/check-return.js");
     const r = await checkReturn(new Uint8Array([0x7b, 0xff, 0x7d]), { workspace: "/nonexistent" });
     expect(rules(r)).toEqual(["return-json"]);
   });

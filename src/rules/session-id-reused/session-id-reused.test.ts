@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFi
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkDelegation } from "../../orchestration/delegation.js";
-import { FileSessionRegistry, MemorySessionRegistry, sessionIdProblem } from "../../orchestration/registry.js";
+import { MemorySessionRegistry, sessionIdProblem } from "../../orchestration/registry.js";
+import { FileSessionRegistry } from "../../store/file-registry.js";
 import { NOW } from "../../../test/helpers.js";
 import { rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
 
