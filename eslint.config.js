@@ -2,6 +2,7 @@
 // lock file installs on every platform).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { layerConfigs } from "./eslint.layers.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "src/generated/**"] },
@@ -23,4 +24,5 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { require: "readonly", module: "writable", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
+  ...layerConfigs(),
 );
