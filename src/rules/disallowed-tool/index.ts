@@ -3,9 +3,8 @@ import { childPointer } from "../../core/pointer.js";
 import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
-import { lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
+import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
-import { INVISIBLE } from "../../core/lookalike.js";
 
 // Policies and registries are reused across validations: fold their names once per object.
 const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: { test(s: string): boolean }[] }>();
