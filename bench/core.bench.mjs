@@ -1,35 +1,20 @@
 // Full validation of scQC envelopes of 10 to 10,000 steps beside the floor (read + JSON.parse +
 // SHA-256 of the same bytes). The CLI's start-up and 400 files in one CLI call beside CPython are in
 // bench/startup.bench.mjs (CPU time).
+import { envelope, TOOLS } from "./scqc-envelope.mjs";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pythonChecksum } from "../dist/core/canonical/python-json.js";
 import { validateFile } from "../dist/node/validate-file.js";
 import { defaultPolicy } from "../dist/policy/defaults.js";
 import { parseToolsText } from "../dist/node/tools-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "plangate-bench-"));
-const TOOLS = ["load_data", "compute_qc_metrics", "plot_qc", "apply_qc_filters", "quick_graph", "run_scar"];
 const tools = parseToolsText(TOOLS.join("\n"), "tools.txt");
 writeFileSync(join(dir, "tools.txt"), TOOLS.join("\n") + "\n");
 const NOW = new Date("2026-11-22T12:00:00Z");
 
-function envelope(n) {
-  const plan = [];
-  for (let i = 0; i < n; i++)
-    plan.push({
-      tool: TOOLS[i % TOOLS.length],
-      description: `Step ${i + 1}: run ${TOOLS[i % TOOLS.length]} on batch ${i} (µ=0.5)`,
-      params: { species: i % 2 ? "human" : "mouse", min_genes: 200 + i, max_pct_mt: 20.5, file_path: `data/batch_${i}.h5ad`, flags: [true, null, 1e-5] },
-    });
-  return JSON.stringify(
-    { version: "1.0", created_at: "2026-11-20T10:00:00.000000", message: "bench", intent: "compute_qc", checksum: pythonChecksum(plan), plan },
-    null,
-    2,
-  );
-}
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -3,11 +3,11 @@
 // since this machine is shared: the CLI's cold start (a 100-step scQC plan) and one guard hook call
 // (a Claude Code PreToolUse call that is the run's next approved step) beside `node -e 0`, and 400
 // 100-step scQC files through one CLI process beside CPython running scQC's own checks.
+import { envelope, TOOLS } from "./scqc-envelope.mjs";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pythonChecksum } from "../dist/core/canonical/python-json.js";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
 if (!python) {
@@ -42,17 +42,6 @@ const node = (...args) => ({ argv: [process.execPath, ...args], cwd: dir });
 const cli = (args, more = {}) => ({ argv: [process.execPath, bin, ...args], cwd: dir, ...more });
 
 // scQC envelopes of 100 steps, as bench/core.bench.mjs makes them.
-const TOOLS = ["load_data", "compute_qc_metrics", "plot_qc", "apply_qc_filters", "quick_graph", "run_scar"];
-function envelope(n) {
-  const plan = [];
-  for (let i = 0; i < n; i++)
-    plan.push({
-      tool: TOOLS[i % TOOLS.length],
-      description: `Step ${i + 1}: run ${TOOLS[i % TOOLS.length]} on batch ${i} (µ=0.5)`,
-      params: { species: i % 2 ? "human" : "mouse", min_genes: 200 + i, max_pct_mt: 20.5, file_path: `data/batch_${i}.h5ad`, flags: [true, null, 1e-5] },
-    });
-  return JSON.stringify({ version: "1.0", created_at: "2026-11-20T10:00:00.000000", message: "bench", intent: "compute_qc", checksum: pythonChecksum(plan), plan }, null, 2);
-}
 writeFileSync(join(dir, "tools.txt"), TOOLS.join("\n") + "\n");
 const one = join(dir, "plan-100.json");
 writeFileSync(one, envelope(100));
