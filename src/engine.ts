@@ -1,3 +1,4 @@
+import type { RuleId } from "./core/rule-ids.js";
 import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
 import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
@@ -47,7 +48,7 @@ export interface ValidateOptions {
 }
 
 interface Pending {
-  rule: string;
+  rule: RuleId;
   report: Report;
   /** Source offsets when known directly (reader issues). */
   offsets?: { start: number; end: number };
@@ -86,7 +87,7 @@ export interface EngineIo {
 export async function validateWith(input: string | Uint8Array, options: ValidateOptions, io: EngineIo): Promise<PlanReport> {
   const policy = effectivePolicy(options);
   const pending: Pending[] = [];
-  const push = (rule: string, report: Report, offsets?: { start: number; end: number }) => {
+  const push = (rule: RuleId, report: Report, offsets?: { start: number; end: number }) => {
     // A hostile plan can hold millions of faults; past the cap one note stands for the rest, so the
     // report stays bounded. Rules that are off do not count against it.
     if (settingOf(rule, policy) === "off" || pending.length > MAX_DIAGNOSTICS) return;
@@ -216,7 +217,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   return report;
 }
 
-function pushIssue(push: (rule: string, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {
+function pushIssue(push: (rule: RuleId, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {
   push(issue.rule, { at: issue.pointer, message: sentence(issue.message), hint: issue.hint }, issue);
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
 import { RULES } from "../src/rules/index.js";
+import { RULE_IDS } from "../src/core/rule-ids.js";
 import { SPEC_FILE } from "./real-plans.js";
 import { ruleReadme } from "../src/rules/readme.js";
 
@@ -15,6 +16,9 @@ describe("rule catalogue", () => {
   it("registers every rule folder, and every folder is a registered rule", () => {
     const ids = RULES.map((r) => r.meta.id);
     for (const f of folders) expect(ids, `folder ${f} not registered in rules/index.ts`).toContain(f);
+  });
+  it("RULE_IDS (the RuleId type) lists exactly the registered rules, in their order", () => {
+    expect([...RULE_IDS]).toEqual(RULES.map((r) => r.meta.id));
   });
   it("has unique kebab-case ids", () => {
     const ids = RULES.map((r) => r.meta.id);
@@ -65,7 +69,7 @@ describe("SPEC.md catalogue", () => {
     const section = text.slice(text.indexOf("## 3. Rules"), text.indexOf("## 4. Diagnostic"));
     const ids = [...section.matchAll(/^\| `([a-z0-9-]+)` \| (error|warning|info) \|/gm)].map((m) => m[1]!);
     expect(ids.length).toBeGreaterThan(40);
-    const have = new Set(RULES.map((r) => r.meta.id));
+    const have = new Set<string>(RULES.map((r) => r.meta.id));
     const missing = ids.filter((id) => !have.has(id));
     expect(missing).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import type { RuleId } from "../core/rule-ids.js";
 import { randomBytes } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -86,7 +87,7 @@ export function recordErrors(value: unknown): string[] {
 }
 
 /** An approval-phase diagnostic: always an error, since an approval either holds or it does not. */
-export function approvalDiagnostic(rule: string, message: string, hint: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+export function approvalDiagnostic(rule: RuleId, message: string, hint: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { rule, severity: "error", message, hint, ...extra };
 }
 

@@ -1,3 +1,4 @@
+import type { RuleId } from "./rule-ids.js";
 import type { Pointer } from "./pointer.js";
 
 /** How serious a diagnostic is; only errors make a plan invalid. */
@@ -8,7 +9,7 @@ export type RuleSetting = Severity | "off";
 
 /** One finding: a rule id, what is wrong and what to do, and where. */
 export interface Diagnostic {
-  rule: string;
+  rule: RuleId;
   severity: Severity;
   message: string;
   file?: string;

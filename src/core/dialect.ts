@@ -1,3 +1,4 @@
+import type { RuleId } from "./rule-ids.js";
 import type { SourceDocument, SyntaxId } from "./document.js";
 import type { DialectId, Plan } from "./plan.js";
 import type { Report } from "./rule.js";
@@ -5,7 +6,7 @@ import type { Policy } from "./policy.js";
 
 /** A report from a dialect's normaliser: it names its rule (missing-field, unknown-key, invalid-type…). */
 export interface DialectReport extends Report {
-  rule: string;
+  rule: RuleId;
 }
 
 export interface NormalizeContext {

@@ -1,3 +1,4 @@
+import type { RuleId } from "./rule-ids.js";
 import type { Severity } from "./diagnostic.js";
 import type { DialectId, Plan } from "./plan.js";
 import type { Pointer } from "./pointer.js";
@@ -26,7 +27,7 @@ export interface RuleDocs {
 
 /** The catalogue entry of a rule. */
 export interface RuleMeta {
-  id: string;
+  id: RuleId;
   defaultSeverity: Severity;
   /** Dialects the rule applies to; undefined means every dialect (or none, for orchestration rules). */
   dialects?: readonly DialectId[];

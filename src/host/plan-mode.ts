@@ -1,3 +1,4 @@
+import type { RuleId } from "../core/rule-ids.js";
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Token } from "markdown-it";
@@ -75,7 +76,7 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line, column: offset - start + 1 };
 }
 
-function diag(rule: string, message: string, hint: string, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
+function diag(rule: RuleId, message: string, hint: string, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
   return { diagnostic: { rule, severity: "error", message, hint, line: at?.line ?? 1, column: at?.column ?? 1 } };
 }
 

@@ -1,3 +1,4 @@
+import type { RuleId } from "../core/rule-ids.js";
 import { pythonChecksum } from "../core/canonical/python-json.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isoNaiveMicros } from "../core/time.js";
@@ -9,7 +10,7 @@ import { parseJson } from "../syntax/json.js";
 /** The outcome of seal or migrate: the new text, or diagnostics saying why not. */
 export type EditResult = { ok: true; text: string; checksum: string } | { ok: false; diagnostics: Diagnostic[] };
 
-function fail(rule: string, message: string, hint?: string, line?: number, column?: number): EditResult {
+function fail(rule: RuleId, message: string, hint?: string, line?: number, column?: number): EditResult {
   const d: Diagnostic = { rule, severity: "error", message };
   if (hint) d.hint = hint;
   if (line !== undefined) {

@@ -1,3 +1,4 @@
+import type { RuleId } from "../core/rule-ids.js";
 import type { Diagnostic, RuleSetting, Severity } from "../core/diagnostic.js";
 import type { Pointer } from "../core/pointer.js";
 import type { LineIndex } from "../core/source.js";
@@ -5,7 +6,7 @@ import { findRule } from "../rules/index.js";
 
 /** What an orchestration check found before the policy's severities are applied. */
 export interface Finding {
-  rule: string;
+  rule: RuleId;
   message: string;
   hint?: string;
   pointer?: Pointer;

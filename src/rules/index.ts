@@ -147,7 +147,7 @@ export const RULES: readonly Rule[] = [
   auditUnauthenticated,
 ];
 
-const BY_ID = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));
+const BY_ID: ReadonlyMap<string, { rule: Rule; index: number }> = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));
 
 /** The rule with this id, if any. */
 export function findRule(id: string): Rule | undefined {

@@ -216,7 +216,7 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const file = str(args, "file", false) ?? "plan.json";
       const max = ctx.setup.policy.limits.maxFileBytes;
       const bytes = Buffer.from(text, "utf8");
-      const input = bytes.byteLength > max ? { rule: "limit-exceeded", severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan" } : bytes;
+      const input = bytes.byteLength > max ? { rule: "limit-exceeded" as const, severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan" } : bytes;
       const h = await hashResult(file, input, { now: ctx.now });
       return { structured: h.result, text: h.ok ? h.planHash! : h.diagnostics.map((d) => `${d.message} [${d.rule}]`).join("\n") };
     }

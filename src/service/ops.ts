@@ -218,7 +218,7 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
     const max = (policy ?? defaultPolicy(ctx.cwd)).limits.maxFileBytes;
     const input =
       bytes.byteLength > max
-        ? { rule: "limit-exceeded", severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan", expected: max, actual: bytes.byteLength }
+        ? { rule: "limit-exceeded" as const, severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan", expected: max, actual: bytes.byteLength }
         : bytes;
     const h = await hashResult(file, input, { now: ctx.now, ...(policy ? { policy } : {}) });
     return { body: hashDocument([h.result]), exit: h.ok ? 0 : 1 };

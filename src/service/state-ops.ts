@@ -61,7 +61,7 @@ export async function returnsOp(req: Request, ctx: OpContext): Promise<Out> {
   const max = policy.limits.maxFileBytes;
   let out: CheckOutput;
   if (bytes.byteLength > max) {
-    const finding = { rule: "limit-exceeded", message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" };
+    const finding = { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" };
     const diagnostics = toDiagnostics([finding], policy.rules, file);
     out = returnOutput({ file, valid: isValid(diagnostics), diagnostics });
   } else {

@@ -57,8 +57,8 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
           const tooLarge = read.ok || read.reason === "too-large";
           const problem = read.ok ? "" : read.reason === "error" ? read.code : read.reason === "not-a-file" ? read.kind : "";
           const finding = tooLarge
-            ? { rule: "limit-exceeded", message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" }
-            : { rule: "return-json", message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
+            ? { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" }
+            : { rule: "return-json" as const, message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
           const diagnostics = toDiagnostics([finding], policy.rules, file);
           result = { file, valid: isValid(diagnostics), diagnostics };
         }
