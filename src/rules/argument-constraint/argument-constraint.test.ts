@@ -27,9 +27,9 @@ ruleTester("argument-constraint", {
     { code: intake("read_file", { path: "a", opts: { deep: [{ $any: true }] } }), options: policy("refuse"), errors: [{ line: 1, column: 71, endLine: 1, endColumn: 84, step: 1, pointer: "/steps/0/arguments/opts/deep/0" }] },
     { code: ikoma("read_file", { path: { $enum: ["a", "b"] } }), options: policy("refuse"), errors: [{ line: 1, column: 59, endLine: 1, endColumn: 78, step: 1, pointer: "/plan/0/args/path" }] },
     { code: intake("query_db", { filter: { $gt: 5 } }), options: policy("refuse"), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 61, step: 1, pointer: "/steps/0/arguments/filter" }] },
-    // look-alikes of $ in every mode (reported at the member's value, though the message is about its key)
-    { code: intake("read_file", { path: { "＄glob": "**" } }), options: policy("refuse"), errors: [{ line: 1, column: 60, endLine: 1, endColumn: 64, step: 1, pointer: "/steps/0/arguments/path/＄glob" }] },
-    { code: intake("read_file", { path: { "\u200b$glob": "**" } }), options: policy("allow"), errors: [{ line: 1, column: 61, endLine: 1, endColumn: 65, step: 1, pointer: "/steps/0/arguments/path/\u200b$glob" }] },
+    // look-alikes of $ in every mode, reported at the key
+    { code: intake("read_file", { path: { "＄glob": "**" } }), options: policy("refuse"), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 59, step: 1, pointer: "/steps/0/arguments/path/＄glob" }] },
+    { code: intake("read_file", { path: { "\u200b$glob": "**" } }), options: policy("allow"), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 60, step: 1, pointer: "/steps/0/arguments/path/\u200b$glob" }] },
     // malformed constraints when allowed
     { code: intake("read_file", { path: { $glob: "src/**", other: 1 } }), options: policy("allow"), errors: [{ line: 1, column: 51, endLine: 1, endColumn: 79, step: 1, pointer: "/steps/0/arguments/path" }] },
     { code: intake("read_file", { path: { $glob: "" } }), options: policy("allow"), errors: [{ line: 1, column: 51, endLine: 1, endColumn: 63, step: 1, pointer: "/steps/0/arguments/path" }] },

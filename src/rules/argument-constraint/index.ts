@@ -50,7 +50,8 @@ export default defineRule({
     const open = ctx.policy.plan.allowOpenArguments;
     for (const step of plan.steps) {
       const report = (at: string, message: string, hint: string) => ctx.report({ at, step: step.position, message: `Step ${step.position}: ${message}`, hint });
-      for (const p of lookalikeProblems(step)) report(p.at, p.message, p.hint);
+      // The problem is the key (it looks like "$" but is not): reported there.
+      for (const p of lookalikeProblems(step)) ctx.report({ at: p.at, key: true, step: step.position, message: `Step ${step.position}: ${p.message}`, hint: p.hint });
       if (!allow || !CONSTRAINT_DIALECTS.has(plan.dialect)) {
         for (const d of dollarObjects(step))
           report(
