@@ -3,20 +3,12 @@
 // write the run) for a 10-step and a 1,000-step plan, at the plan's middle step. CPU time of this
 // process (user + system), the two sizes interleaved, medians: the machine is shared and noisy. The
 // first call of each run reads and hashes the plan; later ones find its stamp unchanged.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { APPROVAL_PAYLOAD_TYPE, createRecord, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, parseToolsText, planHash, signEnvelope, toolsHash } from "../dist/index.js";
+import { benchKit, policyHash } from "./approval-kit.mjs";
 import { decideHook, readRun, startRun, writeRun } from "../dist/approval/runs.js";
 
-const tools = parseToolsText("read_file\nwrite_file\n", "tools.txt");
-const base = process.env.BENCH_DIR ?? tmpdir();
-const root = realpathSync(mkdtempSync(join(base, "plangate-runs-bench-")));
-const keys = generateKeyFiles(join(root, "keys"));
-const key = loadPrivateKey(keys.privateFile);
-const trustedKeys = loadTrustedKeys(keys.publicFile);
-const policyHash = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
-const now = new Date();
+const { tools, base, root, trustedKeys, now, approvalOf } = benchKit("runs");
 const dir = join(root, "state");
 
 function planOf(n) {
@@ -30,8 +22,7 @@ async function prepared(n, tag) {
   const plan = planOf(n);
   const planFile = join(ws, "plan.json");
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
-  const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: toolsHash(tools), steps: n, now, singleUse: true, keyid: keyId(key) });
-  const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
+  const approval = await approvalOf(planFile, ws, n);
   const session = `session-${tag}`;
   const started = await startRun(dir, { plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, session, now: () => now });
   // The plan file as it stands two minutes after it was written: its stamp may be remembered (a

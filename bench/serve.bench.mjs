@@ -7,25 +7,17 @@
 // Then POST /v1/validate against validating in-process, and an MCP `validate_plan` round trip (stdio
 // and /mcp), medians of interleaved runs.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
-import { APPROVAL_PAYLOAD_TYPE, createRecord, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, parseToolsText, planHash, signEnvelope, toolsHash } from "../dist/index.js";
+import { benchKit, policyHash } from "./approval-kit.mjs";
 import { startRun } from "../dist/approval/runs.js";
 import { answerHook } from "../dist/cli/hook-answer.js";
 import { loadPolicy } from "../dist/node/policy.js";
 
 const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
-const tools = parseToolsText("read_file\nwrite_file\n", "tools.txt");
-const base = process.env.BENCH_DIR ?? tmpdir();
-const root = realpathSync(mkdtempSync(join(base, "plangate-serve-bench-")));
-const keys = generateKeyFiles(join(root, "keys"));
-const key = loadPrivateKey(keys.privateFile);
-const trustedKeys = loadTrustedKeys(keys.publicFile);
-const policyHash = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
-const now = new Date();
+const { tools, base, root, keys, trustedKeys, now, approvalOf } = benchKit("serve");
 const dir = join(root, "state");
 const STEPS = 200;
 
@@ -36,8 +28,7 @@ async function prepared(tag, stateDir) {
   const plan = Array.from({ length: STEPS }, (_, i) => ({ tool: i % 2 ? "write_file" : "read_file", description: `step ${i + 1}`, params: { path: `data/file-${i}.txt`, content: "lorem ipsum ".repeat(8) } }));
   const planFile = join(ws, "plan.json");
   writeFileSync(planFile, JSON.stringify(plan, null, 2));
-  const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: toolsHash(tools), steps: STEPS, now, ttlMs: 3600_000, singleUse: true, keyid: keyId(key) });
-  const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
+  const approval = await approvalOf(planFile, ws, STEPS, { ttlMs: 3600_000 });
   const session = `session-${tag}`;
   await startRun(stateDir, { plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, session, now: () => now });
   return plan.map((s) => JSON.stringify({ session_id: session, cwd: ws, hook_event_name: "PreToolUse", tool_name: s.tool, tool_input: s.params }));
