@@ -8,7 +8,7 @@ import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { PlanReport } from "./core/plan-report.js";
-import type { Phase, Report, RuleContext } from "./core/rule.js";
+import { isRuleOf, reportText, type Phase, type Report, type RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
@@ -49,7 +49,8 @@ export interface ValidateOptions {
 
 interface Pending {
   rule: RuleId;
-  report: Report;
+  /** The report, its text resolved from the rule's messages. */
+  report: Report & { message: string };
   /** Source offsets when known directly (reader issues). */
   offsets?: { start: number; end: number };
   phase: Phase;
@@ -95,7 +96,9 @@ export async function validateWith(input: string | Uint8Array, options: Validate
       pending.push({ rule: "limit-exceeded", phase: "read", report: { message: `The plan has more than ${MAX_DIAGNOSTICS} problems; the rest are not listed.`, hint: "fix the problems listed, then validate again" } });
       return;
     }
-    pending.push({ rule, report, offsets, phase: findRule(rule)?.meta.phase ?? "structure" });
+    const meta = findRule(rule)?.meta;
+    const text = meta ? reportText(meta, report) : { message: report.message ?? "" };
+    pending.push({ rule, report: { ...report, ...text }, offsets: offsets ?? report.offsets, phase: meta?.phase ?? "structure" });
   };
 
   const bytes = typeof input === "string" ? undefined : input;
@@ -179,7 +182,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     if (subPlan) runs.push({ plan: subPlan, keep: (r) => inNested(r.at) });
     for (const { plan: judged, keep } of runs)
     for (const rule of RULES) {
-      if (!rule.check) continue;
+      if (!isRuleOf(rule, "plan") || !rule.check) continue;
       if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
       if (settingOf(rule.meta.id, policy) === "off") continue;
       if (keep && (rule.meta.phase !== "step" || rule.meta.id === "step-numbering")) continue;
@@ -350,6 +353,7 @@ function resolve(pending: Pending[], doc: SourceDocument | undefined, lines: Lin
     if (r.expected !== undefined) d.expected = r.expected;
     if (r.actual !== undefined) d.actual = r.actual;
     if (r.hint !== undefined) d.hint = r.hint;
+    if (r.messageId !== undefined) d.messageId = r.messageId;
     const phaseRank = r.step !== undefined ? PHASE_RANK.step : PHASE_RANK[p.phase];
     out.push({ diagnostic: d, offset, order: [phaseRank, r.step ?? 0, ruleOrder(p.rule), offset] });
   }

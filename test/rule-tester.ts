@@ -39,6 +39,8 @@ export interface Expected {
   pointer?: string;
   step?: number;
   severity?: Severity;
+  /** The id of the rule's message (`meta.messages`) it was reported with. */
+  messageId?: string;
   /** The message, whole (a string) or in part (a RegExp). */
   message?: string | RegExp;
   hint?: string | RegExp;
@@ -136,7 +138,7 @@ const label = (c: Case) => c.name ?? (c.code.length > 70 ? `${c.code.slice(0, 67
 
 function expectation(e: Expected): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of ["line", "column", "endLine", "endColumn", "pointer", "step", "severity", "expected", "actual"] as const) if (e[k] !== undefined) out[k] = e[k];
+  for (const k of ["line", "column", "endLine", "endColumn", "pointer", "step", "severity", "messageId", "expected", "actual"] as const) if (e[k] !== undefined) out[k] = e[k];
   if (e.message !== undefined) out.message = typeof e.message === "string" ? e.message : expect.stringMatching(e.message);
   if (e.hint !== undefined) out.hint = typeof e.hint === "string" ? e.hint : expect.stringMatching(e.hint);
   return out;

@@ -22,4 +22,9 @@ export interface Diagnostic {
   expected?: unknown;
   actual?: unknown;
   hint?: string;
+  /**
+   * The id of the rule's message the diagnostic was reported with (`meta.messages`), for tests and tools;
+   * not part of the JSON report.
+   */
+  messageId?: string;
 }

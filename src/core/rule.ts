@@ -5,6 +5,11 @@ import type { Pointer } from "./pointer.js";
 import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
 import type { FileProbe } from "./file-probe.js";
+import type { ApprovalInput } from "./input/approval.js";
+import type { DelegationInput } from "./input/delegation.js";
+import type { ReadInput } from "./input/read.js";
+import type { ReturnInput } from "./input/return.js";
+import type { TaskInput } from "./input/task.js";
 
 /**
  * When a check runs, for `--fail-fast` and for reading order: reading, structure, integrity, age,
@@ -25,9 +30,30 @@ export interface RuleDocs {
   good?: string;
 }
 
+/**
+ * What a rule runs on, as an ESLint rule declares its language: a normalised plan, the issues found while
+ * reading a document (its syntax, then its dialect's shape), a subagent's return, a delegation, a task
+ * reference, or an approval record. The engine runs the rules of a kind on that kind's input and alone turns
+ * their reports into diagnostics.
+ */
+export type InputKind = "plan" | "read" | "return" | "delegation" | "task" | "approval";
+
+/** A message template: `{{name}}` is replaced by the report's `data.name`. */
+export type MessageTemplate = string | { message: string; hint?: string };
+
+/** A rule's messages by id, in the manner of typescript-eslint's `meta.messages`. */
+export type RuleMessages = Readonly<Record<string, MessageTemplate>>;
+
+/** Values a message's placeholders take. */
+export type MessageData = Readonly<Record<string, string | number | boolean | bigint>>;
+
 /** The catalogue entry of a rule. */
 export interface RuleMeta {
   id: RuleId;
+  /** The kind of input the rule's check runs on. */
+  input: InputKind;
+  /** The rule's messages: reports name one by `messageId`, with `data` for its placeholders. */
+  messages?: RuleMessages;
   defaultSeverity: Severity;
   /** Dialects the rule applies to; undefined means every dialect (or none, for orchestration rules). */
   dialects?: readonly DialectId[];
@@ -39,12 +65,20 @@ export interface RuleMeta {
 
 /** What a rule reports; the engine adds the severity, the file and the position. */
 export interface Report {
+  /** The message, by its id in the rule's `meta.messages`. */
+  messageId?: string;
+  /** Values for the message's (and hint's) `{{placeholders}}`. */
+  data?: MessageData;
   /** Pointer into the source document; the engine resolves its span (closest ancestor if needed). */
   at?: Pointer;
+  /** 0-based offsets into the checked text, half-open, when the rule knows them directly. */
+  offsets?: { start: number; end: number };
   /** Point at the member's key rather than its value (unknown keys, duplicates). */
   key?: boolean;
   step?: number;
-  message: string;
+  /** The text itself, for a rule whose messages are not yet declared in `meta.messages`. */
+  message?: string;
+  /** Overrides the message template's hint. */
   hint?: string;
   /** A notice that a check could not run: reported as info whatever the rule's severity. */
   notice?: boolean;
@@ -66,15 +100,74 @@ export interface RuleContext {
   report(report: Report): void;
 }
 
-/** A rule: its catalogue entry and, for plan rules, the check. Reader and dialect rules have no check. */
-export interface Rule {
-  meta: RuleMeta;
-  check?(plan: Plan, context: RuleContext): void;
+/** What a rule of a kind other than "plan" is given besides its input: where to report. */
+export interface ReportContext {
+  report(report: Report): void;
+}
+
+/** The input of each kind of rule. */
+export interface RuleInputs {
+  plan: Plan;
+  read: ReadInput;
+  return: ReturnInput;
+  delegation: DelegationInput;
+  task: TaskInput;
+  approval: ApprovalInput;
+}
+
+/** The context of each kind of rule. */
+export interface RuleContexts {
+  plan: RuleContext;
+  read: ReportContext;
+  return: ReportContext;
+  delegation: ReportContext;
+  task: ReportContext;
+  approval: ReportContext;
+}
+
+/**
+ * A rule: its catalogue entry and its check, which runs on the input its `meta.input` names. Rules do no
+ * I/O but through what their input and context give them.
+ */
+export interface Rule<K extends InputKind = InputKind> {
+  meta: RuleMeta & { input: K };
+  check?(input: RuleInputs[K], context: RuleContexts[K]): void;
   /** Loads what the check needs (e.g. a heavy library) before it runs; only called when the rule will run. */
-  prepare?(plan: Plan, context: RuleContext): Promise<void>;
+  prepare?(input: RuleInputs[K], context: RuleContexts[K]): Promise<void>;
 }
 
 /** Declares a rule (an identity function that keeps the type). */
-export function defineRule(rule: Rule): Rule {
+export function defineRule<K extends InputKind>(rule: Rule<K>): Rule<K> {
   return rule;
+}
+
+/** Narrows a rule to a kind. */
+export function isRuleOf<K extends InputKind>(rule: Rule, kind: K): rule is Rule<K> {
+  return rule.meta.input === kind;
+}
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)\s*\}\}/g;
+
+/** A template with `{{name}}` replaced by `data.name`; a placeholder without data is left as written. */
+export function formatMessage(template: string, data: MessageData | undefined): string {
+  if (!data || template.indexOf("{{") < 0) return template;
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(data, name) ? String(data[name]) : whole));
+}
+
+/**
+ * The text and hint of a report: its `messageId` looked up in the rule's `meta.messages` and filled with
+ * its data, or its own `message`. A report that names a message the rule does not declare is a bug in the
+ * rule: it throws, and the engine turns that into an internal error that rejects the input.
+ */
+export function reportText(meta: RuleMeta, report: Report): { message: string; hint?: string } {
+  if (report.messageId === undefined) {
+    if (report.message === undefined) throw new Error(`rule ${meta.id} reported neither a messageId nor a message`);
+    return report.hint === undefined ? { message: report.message } : { message: report.message, hint: report.hint };
+  }
+  const template = meta.messages && Object.hasOwn(meta.messages, report.messageId) ? meta.messages[report.messageId] : undefined;
+  if (template === undefined) throw new Error(`rule ${meta.id} has no message "${report.messageId}"`);
+  const text = typeof template === "string" ? { message: template } : template;
+  const message = formatMessage(text.message, report.data);
+  const hint = report.hint ?? (text.hint === undefined ? undefined : formatMessage(text.hint, report.data));
+  return hint === undefined ? { message } : { message, hint };
 }

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-algorithm",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval was signed with an algorithm other than Ed25519.",

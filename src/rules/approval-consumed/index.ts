@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-consumed",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "A single-use approval was already used.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-expired",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval has expired, or is dated in the future.",

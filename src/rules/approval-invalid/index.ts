@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-invalid",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval file is not an approval record plangate wrote.",

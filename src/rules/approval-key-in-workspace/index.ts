@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-key-in-workspace",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The signing or trusted key lives inside the workspace the plan may write.",

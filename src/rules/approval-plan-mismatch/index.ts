@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-plan-mismatch",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The plan is not the one the approval is for.",

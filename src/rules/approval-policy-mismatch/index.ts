@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-policy-mismatch",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval was made under another policy or tool registry.",

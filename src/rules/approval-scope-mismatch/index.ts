@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-scope-mismatch",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval is for another workspace.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "approval-untrusted-key",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The approval is signed by a key that is not trusted, or no trusted keys were given.",

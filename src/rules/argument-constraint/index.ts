@@ -15,6 +15,7 @@ let schemaChecker: ((schema: unknown) => string | undefined) | undefined;
 export default defineRule({
   meta: {
     id: "argument-constraint",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "An argument is a constraint object the policy does not allow, or one that cannot be used.",

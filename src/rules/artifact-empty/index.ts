@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "artifact-empty",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "A successful return lists an empty artifact file.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "artifact-missing",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "A successful return lists an artifact that does not exist.",

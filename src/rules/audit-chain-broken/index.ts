@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "audit-chain-broken",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The audit trail was edited, reordered or cut.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "audit-unauthenticated",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The audit trail's hash chain is intact, but nothing proves the guard wrote it.",

@@ -10,6 +10,7 @@ export function normaliseChecksum(text: string): string {
 export default defineRule({
   meta: {
     id: "checksum-mismatch",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["scqc-envelope"],
     phase: "integrity",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "checksum-missing",
+    input: "plan",
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "integrity",

@@ -5,6 +5,7 @@ import { teddyFacts } from "../teddy-facts.js";
 export default defineRule({
   meta: {
     id: "create-target-exists",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "delegation-cycle",
+    input: "delegation",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The target agent is already in the delegation path.",

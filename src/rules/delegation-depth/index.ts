@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "delegation-depth",
+    input: "delegation",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The delegation would go deeper than delegation.maxDepth.",

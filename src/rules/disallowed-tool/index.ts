@@ -32,6 +32,7 @@ function knownOf(names: ReadonlySet<string>): Map<string, string> {
 export default defineRule({
   meta: {
     id: "disallowed-tool",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",

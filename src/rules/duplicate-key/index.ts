@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "duplicate-key",
+    input: "read",
     defaultSeverity: "error",
     phase: "read",
     summary: "The same key appears twice in one object.",

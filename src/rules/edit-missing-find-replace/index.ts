@@ -4,6 +4,7 @@ import { actionOf } from "../../core/step-extra.js";
 export default defineRule({
   meta: {
     id: "edit-missing-find-replace",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "empty-plan",
+    input: "read",
     defaultSeverity: "error",
     phase: "structure",
     summary: "The plan has no steps.",

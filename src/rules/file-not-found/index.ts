@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "file-not-found",
+    input: "read",
     defaultSeverity: "error",
     phase: "read",
     summary: "The plan file is missing or unreadable.",

@@ -13,6 +13,7 @@ function listLines(lines: readonly number[]): string {
 export default defineRule({
   meta: {
     id: "find-ambiguous",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",

@@ -8,6 +8,7 @@ const NAIVE_TOLERANCE_MS = 14 * 3_600_000;
 export default defineRule({
   meta: {
     id: "future-timestamp",
+    input: "plan",
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "age",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "guard-failure",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The guard could not decide, so the tool call is blocked.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "guard-step-mismatch",
+    input: "approval",
     defaultSeverity: "error",
     phase: "approval",
     summary: "The tool call is not the next approved step.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "hash-mismatch",
+    input: "read",
     defaultSeverity: "error",
     phase: "integrity",
     summary: "The plan's hash differs from --expected-hash.",

@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "invalid-type",
+    input: "read",
     defaultSeverity: "error",
     phase: "structure",
     summary: "A field has the wrong type or value.",

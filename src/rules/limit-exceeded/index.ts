@@ -4,6 +4,7 @@ import { teddyFacts } from "../teddy-facts.js";
 export default defineRule({
   meta: {
     id: "limit-exceeded",
+    input: "plan",
     defaultSeverity: "error",
     phase: "read",
     summary: "The file is larger, deeper or longer than the policy's limits.",

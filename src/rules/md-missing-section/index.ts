@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "md-missing-section",
+    input: "read",
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "structure",

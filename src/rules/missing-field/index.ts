@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "missing-field",
+    input: "read",
     defaultSeverity: "error",
     phase: "structure",
     summary: "A required field is absent.",

@@ -4,6 +4,7 @@ import { actionOf } from "../../core/step-extra.js";
 export default defineRule({
   meta: {
     id: "missing-file-path",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",

@@ -8,9 +8,14 @@ const BLANK = /^[\s\p{Cf}\p{Cc}]*$/u;
 export default defineRule({
   meta: {
     id: "missing-intent",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["intake"],
     phase: "step",
+    messages: {
+      absent: { message: "Step {{step}}{{tool}} has no \"{{field}}\": say why the step runs.", hint: "add {{field}}: \"<what this step is for, in one sentence>\"" },
+      blank: { message: "Step {{step}}{{tool}} has a blank \"{{field}}\": say why the step runs.", hint: "write the step's purpose in one sentence" },
+    },
     summary: "A step has no intent, or a blank one.",
     docs: {
       description:
@@ -26,22 +31,12 @@ export default defineRule({
     for (const step of plan.steps) {
       const raw = step.raw;
       if (!isObject(raw)) continue;
-      const s = `Step ${step.position}`;
+      const data = { step: step.position, tool: step.tool ? ` ("${step.tool}")` : "", field: plan.fields.intent };
       const value = raw[plan.fields.intent];
       if (value === undefined || value === null) {
-        ctx.report({
-          at: value === null ? childPointer(step.at, plan.fields.intent) : step.at,
-          step: step.position,
-          message: `${s}${step.tool ? ` ("${step.tool}")` : ""} has no "${plan.fields.intent}": say why the step runs.`,
-          hint: `add ${plan.fields.intent}: "<what this step is for, in one sentence>"`,
-        });
+        ctx.report({ at: value === null ? childPointer(step.at, plan.fields.intent) : step.at, step: step.position, messageId: "absent", data });
       } else if (typeof value === "string" && BLANK.test(value)) {
-        ctx.report({
-          at: childPointer(step.at, plan.fields.intent),
-          step: step.position,
-          message: `${s}${step.tool ? ` ("${step.tool}")` : ""} has a blank "${plan.fields.intent}": say why the step runs.`,
-          hint: "write the step's purpose in one sentence",
-        });
+        ctx.report({ at: childPointer(step.at, plan.fields.intent), step: step.position, messageId: "blank", data });
       }
     }
   },

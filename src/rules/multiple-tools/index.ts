@@ -9,6 +9,7 @@ const JOINED = /\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/;
 export default defineRule({
   meta: {
     id: "multiple-tools",
+    input: "plan",
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",

@@ -63,6 +63,7 @@ function isSet(value: unknown): boolean {
 export default defineRule({
   meta: {
     id: "non-deterministic",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "A step branches, depends on chance or the clock, or leaves the order of execution open.",

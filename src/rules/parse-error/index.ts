@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "parse-error",
+    input: "plan",
     defaultSeverity: "error",
     phase: "read",
     summary: "The file is not well-formed JSON, YAML or Markdown, or not UTF-8.",

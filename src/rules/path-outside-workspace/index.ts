@@ -28,6 +28,7 @@ import { argumentStrings, CONTENT_ARGUMENTS } from "../../core/walk.js";
 export default defineRule({
   meta: {
     id: "path-outside-workspace",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "A path argument resolves outside the workspace.",

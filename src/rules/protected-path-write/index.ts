@@ -42,6 +42,7 @@ function matcherFor(globs: readonly string[]): (path: string) => boolean {
 export default defineRule({
   meta: {
     id: "protected-path-write",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "A write tool targets a protected path.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "return-json",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The subagent return is not valid JSON or not an object.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "return-missing-field",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "A required field of the return is absent or has the wrong type.",

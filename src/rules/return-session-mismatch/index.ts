@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "return-session-mismatch",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The return's session id is not the delegated one.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "return-status",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The return's status is not an allowed value.",

@@ -22,6 +22,7 @@ function outside(scope: string, ws: string, wsReal: string, files: FileProbe): s
 export default defineRule({
   meta: {
     id: "scope-mismatch",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "A declared scope is not the workspace root or inside it.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "session-id-reused",
+    input: "delegation",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The session id is already active in the shared registry.",

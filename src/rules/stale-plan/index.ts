@@ -6,6 +6,7 @@ const DAY = 86_400_000;
 export default defineRule({
   meta: {
     id: "stale-plan",
+    input: "plan",
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "age",

@@ -4,6 +4,7 @@ import type { IkomaStepExtra } from "../../core/step-extra.js";
 export default defineRule({
   meta: {
     id: "step-numbering",
+    input: "plan",
     defaultSeverity: "error",
     dialects: ["ikoma"],
     phase: "structure",

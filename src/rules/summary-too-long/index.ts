@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "summary-too-long",
+    input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The return's summary is too many tokens.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "task-not-found",
+    input: "task",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "No task with this number in TODO.md or state.json.",

@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "task-number-format",
+    input: "task",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The task number is not digits only.",

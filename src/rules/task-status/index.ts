@@ -4,6 +4,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "task-status",
+    input: "task",
     defaultSeverity: "error",
     phase: "orchestration",
     summary: "The task's status does not allow the operation.",

@@ -10,6 +10,7 @@ let compile: Compile | undefined;
 export default defineRule({
   meta: {
     id: "tool-arguments",
+    input: "plan",
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",

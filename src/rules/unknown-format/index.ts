@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "unknown-format",
+    input: "read",
     defaultSeverity: "error",
     phase: "structure",
     summary: "No plan dialect matches the document's shape.",

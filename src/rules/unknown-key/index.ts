@@ -3,6 +3,7 @@ import { defineRule } from "../../core/rule.js";
 export default defineRule({
   meta: {
     id: "unknown-key",
+    input: "read",
     defaultSeverity: "error",
     phase: "structure",
     summary: "A key the dialect does not define.",

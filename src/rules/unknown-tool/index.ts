@@ -6,6 +6,7 @@ import { globMatcher } from "../../core/glob.js";
 export default defineRule({
   meta: {
     id: "unknown-tool",
+    input: "plan",
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",

@@ -25,6 +25,7 @@ const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTI
 export default defineRule({
   meta: {
     id: "unresolved-argument",
+    input: "plan",
     defaultSeverity: "error",
     phase: "step",
     summary: "An argument is a placeholder the executor would have to fill in.",

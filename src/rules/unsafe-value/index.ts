@@ -20,6 +20,7 @@ function hiddenAt(s: string): string {
 export default defineRule({
   meta: {
     id: "unsafe-value",
+    input: "plan",
     defaultSeverity: "error",
     phase: "read",
     summary: "A value that parses but means different things to different consumers.",

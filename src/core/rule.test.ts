@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { findingsToDiagnostics, runRules } from "./run-rules.js";
+import { defineRule, formatMessage, reportText, type RuleMeta } from "./rule.js";
+import { LineIndex } from "./source.js";
+
+const meta = (messages: RuleMeta["messages"]): RuleMeta => ({
+  id: "task-status",
+  input: "task",
+  defaultSeverity: "error",
+  phase: "orchestration",
+  summary: "s",
+  docs: { description: "d", rationale: "r", fix: "f" },
+  messages,
+});
+
+describe("messages", () => {
+  it("fills {{placeholders}} from data, leaves unknown ones as written", () => {
+    expect(formatMessage("Task {{ n }} is {{status}}; {{other}}.", { n: 3, status: "done" })).toBe("Task 3 is done; {{other}}.");
+    expect(formatMessage("no data {{x}}", undefined)).toBe("no data {{x}}");
+    // A value that looks like a placeholder is not expanded again.
+    expect(formatMessage("{{a}}{{b}}", { a: "{{b}}", b: "x" })).toBe("{{b}}x");
+    expect(formatMessage("{{constructor}}", {})).toBe("{{constructor}}");
+  });
+  it("resolves a messageId with its hint, and lets the report's hint win", () => {
+    const m = meta({ bad: { message: "Task {{n}} is bad.", hint: "fix task {{n}}" }, plain: "Plain." });
+    expect(reportText(m, { messageId: "bad", data: { n: 2 } })).toEqual({ message: "Task 2 is bad.", hint: "fix task 2" });
+    expect(reportText(m, { messageId: "bad", data: { n: 2 }, hint: "other" })).toEqual({ message: "Task 2 is bad.", hint: "other" });
+    expect(reportText(m, { messageId: "plain" })).toEqual({ message: "Plain." });
+  });
+  it("throws on a message the rule does not declare, or a report with no text", () => {
+    const m = meta({ a: "A." });
+    expect(() => reportText(m, { messageId: "b" })).toThrow(/no message "b"/);
+    expect(() => reportText(m, { messageId: "toString" })).toThrow(/no message/);
+    expect(() => reportText(m, {})).toThrow(/neither/);
+  });
+});
+
+describe("runRules", () => {
+  const rule = defineRule({
+    meta: { ...meta({ bad: { message: "Reference {{ref}} is bad.", hint: "write a number" } }), input: "task" as const },
+    check(input, ctx) {
+      if (input.reference === "boom") throw new Error("kaboom");
+      if (input.reference !== "1") ctx.report({ messageId: "bad", data: { ref: input.reference }, offsets: { start: 0, end: input.reference.length } });
+    },
+  });
+  it("runs the rules of the kind, resolves messages, and turns a crash into a finding of the rule", () => {
+    expect(runRules([rule], "task", { reference: "1" })).toEqual([]);
+    const [f] = runRules([rule], "task", { reference: "x2" });
+    expect(f).toMatchObject({ rule: "task-status", report: { messageId: "bad", message: "Reference x2 is bad.", hint: "write a number" } });
+    expect(runRules([rule], "task", { reference: "boom" })[0]!.report.message).toMatch(/failed on this input \(kaboom\)/);
+    expect(runRules([rule], "task", { reference: "x2" }, () => false)).toEqual([]);
+    expect(runRules([rule], "return", { text: "" })).toEqual([]);
+  });
+  it("makes diagnostics with the policy's severity and positions", () => {
+    const findings = runRules([rule], "task", { reference: "x2" });
+    const [d] = findingsToDiagnostics(findings, () => "warning", "TODO.md", new LineIndex("x2\n"));
+    expect(d).toMatchObject({ rule: "task-status", severity: "warning", file: "TODO.md", line: 1, column: 1, endLine: 1, endColumn: 3, messageId: "bad" });
+    expect(findingsToDiagnostics(findings, () => "off", undefined)).toEqual([]);
+  });
+});
