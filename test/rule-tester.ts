@@ -5,6 +5,9 @@ import type { FileProbe } from "../src/core/file-probe.js";
 import type { ValidateOptions } from "../src/engine.js";
 import { validatePlan } from "../src/node/validate-plan.js";
 import { RULES } from "../src/rules/index.js";
+import type { InputKind, RuleInputs } from "../src/core/rule.js";
+import { findingsToDiagnostics, runRules } from "../src/core/run-rules.js";
+import { LineIndex } from "../src/core/source.js";
 import { NOW } from "./helpers.js";
 
 /*
@@ -188,5 +191,50 @@ export function ruleTester(
         expect(await diagnosticsFor(id, { ...docs, code: wrap(good!) }), `good example:\n${good}`).toEqual([]);
       });
     }
+  });
+}
+
+/** A case of a rule that runs on another kind of input than a plan: the input itself. */
+export interface KindCase<K extends Exclude<InputKind, "plan">> {
+  name?: string;
+  input: RuleInputs[K];
+}
+
+export interface KindInvalidCase<K extends Exclude<InputKind, "plan">> extends KindCase<K> {
+  errors: readonly Expected[] | number;
+}
+
+/**
+ * The table of a rule whose input is not a plan (read issues, a return, a delegation, a task reference,
+ * an approval record), in the manner of `ruleTester`: the rule runs alone on each case's input, at its
+ * default severity, and `text` gives the text its offsets point into, for line and column.
+ */
+export function kindRuleTester<K extends Exclude<InputKind, "plan">>(
+  id: string,
+  kind: K,
+  table: { valid: readonly KindCase<K>[]; invalid: readonly KindInvalidCase<K>[]; text?: (input: RuleInputs[K]) => string | undefined },
+): void {
+  const rule = RULES.find((r) => r.meta.id === id);
+  const run = (input: RuleInputs[K]) => {
+    const text = table.text?.(input);
+    return findingsToDiagnostics(runRules([rule!], kind, input), () => rule!.meta.defaultSeverity, undefined, text === undefined ? undefined : new LineIndex(text));
+  };
+  describe(`${id} (rule table)`, () => {
+    it("is a registered rule of this kind", () => {
+      expect(rule, `${id} is not in src/rules/index.ts`).toBeDefined();
+      expect(rule!.meta.input).toBe(kind);
+    });
+    table.valid.forEach((c, i) => it(`valid: ${c.name ?? i + 1}`, () => expect(run(c.input)).toEqual([])));
+    table.invalid.forEach((c, i) =>
+      it(`invalid: ${c.name ?? i + 1}`, () => {
+        const got = run(c.input);
+        if (typeof c.errors === "number") {
+          expect(got, JSON.stringify(got, null, 2)).toHaveLength(c.errors);
+          return;
+        }
+        expect(got.length, JSON.stringify(got, null, 2)).toBe(c.errors.length);
+        c.errors.forEach((e, j) => expect(got[j], `diagnostic ${j + 1}`).toMatchObject(expectation(e)));
+      }),
+    );
   });
 }
