@@ -3,6 +3,7 @@ import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
 import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
 import type { FileProbe } from "./core/file-probe.js";
+import { planFacts } from "./core/facts.js";
 import type { HostProfile } from "./core/host-profile.js";
 import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
@@ -178,6 +179,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     const nested = plan.steps.flatMap((s) => s.substeps ?? []);
     const subPlan: Plan | undefined = nested.length > 0 ? { ...plan, steps: nested } : undefined;
     const inNested = (at: string | undefined) => at !== undefined && nested.some((s) => at === s.at || at.startsWith(s.at + "/"));
+    const facts = planFacts(plan, policy, tools, files);
     const runs: { plan: Plan; keep?: (r: Report) => boolean }[] = [{ plan }];
     if (subPlan) runs.push({ plan: subPlan, keep: (r) => inNested(r.at) });
     for (const { plan: judged, keep } of runs)
@@ -191,7 +193,8 @@ export async function validateWith(input: string | Uint8Array, options: Validate
         policy,
         tools,
         now,
-        files,
+        files: facts.paths.files,
+        facts,
         context: options.context,
         report: (r) => {
           if (!keep || keep(r)) push(rule.meta.id, r);

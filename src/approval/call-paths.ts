@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { Plan, Step } from "../core/plan.js";
-import type { Report, Rule } from "../core/rule.js";
+import { isRuleOf, reportText, type Report, type Rule } from "../core/rule.js";
+import { planFacts } from "../core/facts.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { defaultPolicy } from "../policy/defaults.js";
@@ -38,14 +39,17 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (setting !== "error") continue;
     const report = (r: Report) => {
-      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${r.message} (checked when the call was made)`, step };
+      const text = reportText(rule.meta, r);
+      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${text.message} (checked when the call was made)`, step };
       if (r.at !== undefined) d.pointer = r.at;
-      if (r.hint !== undefined) d.hint = r.hint;
+      if (text.hint !== undefined) d.hint = text.hint;
       if (r.actual !== undefined) d.actual = r.actual;
       found.push(d);
     };
-    const ctx = { plan, policy, tools: c.tools, now: new Date(0), files: createFileProbe(), context: undefined, report };
+    const facts = planFacts(plan, policy, c.tools, createFileProbe());
+    const ctx = { plan, policy, tools: c.tools, now: new Date(0), files: facts.paths.files, facts, context: undefined, report };
     // prepare reads the step's command lines (`cp a out/job`): without it their paths went unchecked.
+    if (!isRuleOf(rule, "plan")) continue;
     await rule.prepare?.(plan, ctx);
     rule.check?.(plan, ctx);
     if (found.length > 0) return found[0];

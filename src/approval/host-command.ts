@@ -3,7 +3,8 @@ import { analyseCommand } from "../commands/analyse.js";
 import type { CommandPolicy } from "../commands/match.js";
 import { commandPathText } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { isInside, normalizeAbsolute, realWorkspace, relativeInside, resolveArgument, resolveReal } from "../core/paths.js";
+import { isInside, relativeInside } from "../core/paths.js";
+import { createPathService } from "../core/path-service.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { approvalDiagnostic as fail } from "./record.js";
@@ -38,15 +39,15 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   const report = analyseCommand(reader, command, "chain", policy.commands);
   const first = report.findings[0];
   if (first) return fail(first.rule, `The ${tool} command ${first.message}.`, first.hint, { actual: command });
-  const ws = normalizeAbsolute(policy.workspace);
-  const files = createFileProbe();
-  const wsReal = realWorkspace(ws, files);
+  const paths = createPathService(policy.workspace, createFileProbe());
+  const ws = paths.workspace;
+  const wsReal = paths.workspaceReal;
   const isProtected = picomatch(policy.protected as string[], { dot: true, nocase: true });
   for (const p of report.paths) {
     const text = commandPathText(p);
-    for (const r of resolveArgument(text, ws, files)) {
+    for (const r of paths.resolve(text)) {
       if ("unsafe" in r) return fail("path-outside-workspace", `The ${tool} command names "${p.text}", a path that ${r.unsafe}.`, "use paths inside the workspace", { actual: command });
-      const real = r.real.includes("\0") ? r.real : resolveReal(r.lexical, files);
+      const real = r.real.includes("\0") ? r.real : paths.resolveReal(r.lexical);
       if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
         return fail("path-outside-workspace", `The ${tool} command names "${p.text}", which resolves to ${isInside(r.lexical, ws) ? real : r.lexical}, outside the workspace ${ws}.`, "use paths inside the workspace", { actual: command });
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];

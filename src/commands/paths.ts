@@ -1,5 +1,4 @@
-import type { FileProbe } from "../core/file-probe.js";
-import { isInside, relativeInside, resolveArgument, whyOutside } from "../core/paths.js";
+import { isInside, relativeInside } from "../core/paths.js";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
@@ -18,10 +17,12 @@ function shown(p: CommandPath, text: string): string {
 }
 
 /** path-outside-workspace for command lines: every file-like word and redirection target. */
-export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext, files: FileProbe, ws: string, wsReal: string): void {
+export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext): void {
+  const paths = ctx.facts.paths;
+  const ws = paths.workspace;
   for (const { command, p, text } of commandPaths(plan, ctx)) {
-    for (const r of resolveArgument(text, ws, files)) {
-      const why = whyOutside(r, ws, wsReal, files);
+    for (const r of paths.resolve(text)) {
+      const why = paths.whyOutside(r);
       if (!why) continue;
       ctx.report({
         at: command.at,
@@ -50,10 +51,13 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
 }
 
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported. */
-export function reportCommandPathsProtected(plan: Plan, ctx: RuleContext, files: FileProbe, ws: string, wsReal: string, isProtected: (path: string) => boolean): void {
+export function reportCommandPathsProtected(plan: Plan, ctx: RuleContext, isProtected: (path: string) => boolean): void {
+  const paths = ctx.facts.paths;
+  const ws = paths.workspace;
+  const wsReal = paths.workspaceReal;
   for (const { command, p, text } of commandPaths(plan, ctx)) {
     const candidates: string[] = [];
-    for (const r of resolveArgument(text, ws, files)) {
+    for (const r of paths.resolve(text)) {
       if ("unsafe" in r) continue;
       if (isInside(r.lexical, ws)) candidates.push(relativeInside(r.lexical, ws));
       if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));

@@ -17,4 +17,10 @@ export interface FileProbe {
   nlink?(path: string): number | undefined;
   /** A file's raw bytes, or undefined; read once per probe. Lets large files be searched without decoding them. */
   readBytes?(path: string): Uint8Array | undefined;
+  /**
+   * A folder's entries by name with their lstat kind (undefined where the listing does not say), or
+   * undefined when the folder cannot be listed or is too large. A name missing from a listing is not
+   * proof that it is missing (a case-insensitive file system): callers ask `kind` for those.
+   */
+  list?(dir: string): ReadonlyMap<string, "file" | "dir" | "symlink" | "other" | undefined> | undefined;
 }

@@ -1,9 +1,7 @@
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
-import { isPlanProbe } from "./probe-memo.js";
 import type { Step } from "./plan.js";
 import { childPointer, type Pointer } from "./pointer.js";
-import { CONTENT_ARGUMENTS } from "./walk.js";
 import { isWriteTarget } from "./writers.js";
 
 /** A path argument of a step: where it sits and what it says. */
@@ -65,11 +63,7 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
  * path under any name, as a value or as a key.
  */
 export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgument[] {
-  // Three rules ask for the same step's paths: walk its arguments once (callers get their own copy).
-  const hit = pathArgsCache.get(step.args);
-  if (hit && hit.names === names && hit.at === step.argsAt) return hit.out.slice();
   const out: PathArgument[] = [];
-  pathArgsCache.set(step.args, { names, at: step.argsAt, out });
   const visit = (value: unknown, at: Pointer, name: string | undefined, depth: number) => {
     if (depth > MAX_ARGUMENT_DEPTH) {
       // Deeper than any walk goes: what is down there cannot be shown to be safe.
@@ -103,10 +97,8 @@ export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgum
     }
   };
   visit(step.args, step.argsAt, undefined, 0);
-  return out.slice();
+  return out;
 }
-
-const pathArgsCache = new WeakMap<object, { names: ReadonlySet<string>; at: Pointer; out: PathArgument[] }>();
 
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */
 export function pathSegments(path: string): string[] {
@@ -271,7 +263,7 @@ export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): 
 }
 
 /** resolveReal, also telling whether the path was found missing (so its kind need not be asked again). */
-function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean } {
+export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean } {
   const pending = pathSegments(absolute).reverse();
   const out: string[] = [];
   let links = 0;
@@ -307,13 +299,6 @@ function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: st
   return { path: "/" + out.join("/"), missing };
 }
 
-/** The real path of the workspace root: followed through symlinks where it exists. */
-export function realWorkspace(root: string, files: FileProbe): string {
-  return files.realpath(root) ?? resolveReal(normalizeAbsolute(root), files);
-}
-
-const resolvedCache = new WeakMap<FileProbe, Map<string, Resolved[]>>();
-
 /**
  * Where a path argument lands: its lexical and its real (symlink-followed) absolute form; `missing` when
  * nothing exists there yet.
@@ -321,37 +306,6 @@ const resolvedCache = new WeakMap<FileProbe, Map<string, Resolved[]>>();
 export type Resolved =
   | { lexical: string; real: string; reading: string; missing: boolean }
   | { unsafe: string; reading: string };
-
-/**
- * Resolves a path argument against the workspace in every reading an executor might make of it
- * (as written, percent-decoded). Relative paths resolve against the workspace root.
- */
-export function resolveArgument(text: string, workspace: string, files: FileProbe): Resolved[] {
-  // Per plan, the workspace rules resolve the same texts: remember them (never across plans).
-  let cache: Map<string, Resolved[]> | undefined;
-  if (isPlanProbe(files)) {
-    cache = resolvedCache.get(files);
-    if (!cache) {
-      cache = new Map();
-      resolvedCache.set(files, cache);
-    }
-    const hit = cache.get(`${workspace}\0${text}`);
-    if (hit) return hit;
-  }
-  const out: Resolved[] = [];
-  cache?.set(`${workspace}\0${text}`, out);
-  for (const reading of pathReadings(text)) {
-    const why = unsafePathReason(reading);
-    if (why) {
-      out.push({ unsafe: why, reading });
-      continue;
-    }
-    const abs = /^[/\\]/.test(reading) ? reading : `${workspace}/${reading}`;
-    const real = walkReal(abs, files);
-    out.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
-  }
-  return out;
-}
 
 /** The path argument names of a step: the policy's, plus those its tool's schema marks `format: "path"`. */
 export function pathNamesFor(
@@ -416,19 +370,6 @@ export function looksLikeEscapingPath(name: string, value: string): boolean {
 }
 
 /**
- * Why a resolved reading lands outside the workspace, or undefined when it stays inside: the one test
- * every workspace check (and the Markdown dialect's resolver) applies. The lexical form is what an
- * executor that normalises paths first would open; the real form is where the kernel lands.
- */
-export function whyOutside(r: Resolved, ws: string, wsReal: string, files: FileProbe): string | undefined {
-  if ("unsafe" in r) return r.unsafe;
-  if (!isInside(r.lexical, ws) && !isInside(resolveReal(r.lexical, files), wsReal)) return `resolves to ${r.lexical}`;
-  if (!isInside(r.real, wsReal))
-    return r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
-  return undefined;
-}
-
-/**
  * The other names Windows gives a relative path: each name without trailing dots and spaces and without
  * an alternate data stream (`.git./config`, `.git /config` and `.git::$INDEX_ALLOCATION/config` are all
  * `.git/config` there). Case is left to the caller's case-insensitive match. Undefined when the same.
@@ -450,37 +391,4 @@ export function looksLikePath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
   if (NOT_PATHS.has(name.toLowerCase()) || value === "" || /\s/.test(value) || isRemoteUrl(value)) return false;
   return /[/\\]/.test(value) || value.startsWith(".") || looksLikeEscapingPath(name, value);
-}
-
-/**
- * The keys of a step's arguments, at any depth outside content arguments, as strings the rules may
- * test like values: a tool may take `{".git/hooks/pre-commit": "…"}`, a map from path to content.
- * Only the keys `keep` accepts are returned, each with the pointer of the value it names and the key
- * itself as its name.
- */
-export function argumentKeys(args: Record<string, unknown>, at: Pointer, keep: (key: string) => boolean): PathArgument[] {
-  const out: PathArgument[] = [];
-  // Pointers are built only for the keys kept: most keys are plain names and never reported.
-  const trail: (string | number)[] = [];
-  const pointer = () => trail.reduce<Pointer>((p, k) => childPointer(p, k), at);
-  const visit = (value: unknown, depth: number) => {
-    if (depth > 64 || value === null || typeof value !== "object") return;
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        trail.push(i);
-        visit(value[i], depth + 1);
-        trail.pop();
-      }
-      return;
-    }
-    for (const [k, v] of Object.entries(value)) {
-      if (CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
-      trail.push(k);
-      if (keep(k)) out.push({ at: pointer(), name: k, value: k });
-      visit(v, depth + 1);
-      trail.pop();
-    }
-  };
-  visit(args, 0);
-  return out;
 }

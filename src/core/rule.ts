@@ -5,6 +5,7 @@ import type { Pointer } from "./pointer.js";
 import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
 import type { FileProbe } from "./file-probe.js";
+import type { PlanFacts } from "./facts.js";
 import type { ApprovalInput } from "./input/approval.js";
 import type { DelegationInput } from "./input/delegation.js";
 import type { ReadInput } from "./input/read.js";
@@ -95,6 +96,8 @@ export interface RuleContext {
   readonly tools: ToolRegistry | undefined;
   readonly now: Date;
   readonly files: FileProbe;
+  /** What the engine knows of the plan, built once per validation: step facts and the path service. */
+  readonly facts: PlanFacts;
   /** The turn context for Markdown plans (paths the planner has read), if given. */
   readonly context: readonly string[] | undefined;
   report(report: Report): void;

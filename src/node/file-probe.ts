@@ -1,4 +1,7 @@
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, opendirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+
+/** Entries a folder listing holds at most; a larger folder is asked name by name. */
+const MAX_LISTING = 4096;
 import type { FileProbe } from "../core/file-probe.js";
 
 /** The real file system, with each text file read at most once per probe. */
@@ -54,6 +57,27 @@ export function createFileProbe(): FileProbe {
         return readlinkSync(path);
       } catch {
         return undefined;
+      }
+    },
+    list(dir) {
+      let d;
+      try {
+        d = opendirSync(dir);
+      } catch {
+        return undefined;
+      }
+      try {
+        const out = new Map<string, "file" | "dir" | "symlink" | "other" | undefined>();
+        for (let e = d.readSync(); e !== null; e = d.readSync()) {
+          if (out.size >= MAX_LISTING) return undefined;
+          // A file system that does not type its entries (DT_UNKNOWN) leaves lstat to decide.
+          out.set(e.name, e.isSymbolicLink() ? "symlink" : e.isFile() ? "file" : e.isDirectory() ? "dir" : e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice() ? "other" : undefined);
+        }
+        return out;
+      } catch {
+        return undefined;
+      } finally {
+        d.closeSync();
       }
     },
     readBytes(path) {

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
-import { contextPath, type Resolved, resolveInWorkspace } from "./resolve-in-workspace.js";
+import { contextPath, type InWorkspace } from "../core/path-service.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
 export interface FindResult {
@@ -17,7 +17,7 @@ export interface FindResult {
 
 /** What the workspace says about one action, computed once per plan for every TeDDy rule. */
 export interface ActionFacts {
-  resolved?: Resolved;
+  resolved?: InWorkspace;
   /** Kind of the target before the action runs, after the earlier actions of the plan. */
   target: "file" | "dir" | "other" | "missing" | "unknown";
   inContext?: boolean;
@@ -38,7 +38,6 @@ export const MAX_SIMULATION_WORK_BYTES = 256 * 1024 * 1024;
 /** Most occurrences of one FIND block the simulation counts. */
 export const MAX_FIND_HITS = 100_000;
 
-const memo = new WeakMap<Plan, TeddyFacts>();
 
 /** Line endings normalised the same way on both sides of a FIND: CRLF and lone CR become LF. */
 export function normalizeEol(text: string): string {
@@ -114,14 +113,17 @@ function replaceAll(hay: Buffer, find: Buffer, replace: Buffer): Buffer {
  * the previous pairs (and earlier EDITs) left. Each real file is read once, through ctx.files.
  */
 export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
-  const cached = memo.get(plan);
-  if (cached) return cached;
+  return ctx.facts.derive(TEDDY, plan, () => simulate(plan, ctx));
+}
+
+const TEDDY = Symbol("teddy facts");
+
+function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
   const workspace = ctx.policy.workspace;
   const virtual = new Map<string, Buffer>();
   const context = new Set((ctx.context ?? []).map((c) => contextPath(c, workspace)));
   const byStep = new Map<number, ActionFacts>();
-  const realRoot = ctx.files.realpath(workspace) ?? workspace;
-  const resolvedByPath = new Map<string, Resolved>();
+  const paths = ctx.facts.paths;
   // The last action touching each file: its final edit need not be applied (copying a large file for nothing).
   const lastUse = new Map<string, number>();
   for (const step of plan.steps) {
@@ -136,11 +138,7 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
     const facts: ActionFacts = { target: "unknown", finds: [] };
     byStep.set(step.position, facts);
     if (action.path === undefined || action.path === "") continue;
-    let resolved = resolvedByPath.get(action.path);
-    if (!resolved) {
-      resolved = resolveInWorkspace(action.path, workspace, ctx.files, realRoot);
-      resolvedByPath.set(action.path, resolved);
-    }
+    const resolved = paths.inWorkspace(action.path);
     facts.resolved = resolved;
     facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
     if (!resolved.inside) continue;
@@ -181,7 +179,5 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
       if (limit) break;
     }
   }
-  const facts: TeddyFacts = { byStep, hasContext: ctx.context !== undefined, ...(limit ? { limit } : {}) };
-  memo.set(plan, facts);
-  return facts;
+  return { byStep, hasContext: ctx.context !== undefined, ...(limit ? { limit } : {}) };
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planMd, runMd, workspace } from "../../../test/teddy.js";
 import { createFileProbe } from "../../node/file-probe.js";
-import { resolveInWorkspace } from "../../rules/resolve-in-workspace.js";
+import { createPathService } from "../../core/path-service.js";
 import { isUrl, pathFromValue, teddyLinkTarget } from "./paths.js";
 
 const ws = workspace({ "src/a.py": "x = 1\n" });
@@ -75,10 +75,10 @@ describe("TeDDy paths", () => {
     const w = workspace({ "src/a.py": "x\n" });
     symlinkSync("/etc", join(w, "etc-link"));
     const files = createFileProbe();
-    expect(resolveInWorkspace("src/a.py", w, files)).toMatchObject({ inside: true, kind: "file" });
-    expect(resolveInWorkspace("src/new.py", w, files)).toMatchObject({ inside: true, kind: "missing" });
-    expect(resolveInWorkspace("src", w, files)).toMatchObject({ inside: true, kind: "dir" });
+    expect(createPathService(w, files).inWorkspace("src/a.py")).toMatchObject({ inside: true, kind: "file" });
+    expect(createPathService(w, files).inWorkspace("src/new.py")).toMatchObject({ inside: true, kind: "missing" });
+    expect(createPathService(w, files).inWorkspace("src")).toMatchObject({ inside: true, kind: "dir" });
     for (const p of ["%2e%2e/x", "%252e%252e/x", "%25252e%25252e/x", "..%c0%afx", "..\u2215x", "etc-link/passwd", "file:///etc/passwd", "/etc/passwd", "~/x", ""])
-      expect(resolveInWorkspace(p, w, files).inside, p).toBe(false);
+      expect(createPathService(w, files).inWorkspace(p).inside, p).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
 import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../commands/constraint-check.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
-import { isPathName, pathArguments, pathNamesFor } from "../../core/paths.js";
+import { isPathName, pathArguments } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
-import { stepWrites } from "../../core/writers.js";
 
 /** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
 const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
@@ -66,16 +65,16 @@ export default defineRule({
           );
         continue;
       }
-      const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
+      const facts = ctx.facts.step(step);
+      const names = facts.pathNames;
       for (const p of constraintProblems(step, schemaChecker, (key) => isPathName(key, names))) report(p.at, p.message, p.hint);
       if (open) continue;
-      let writes: boolean | undefined;
       for (const c of stepConstraints(step)) {
         if (c.constraint.kind !== "$any" && c.constraint.kind !== "$schema") continue;
         const command = isCommandKey(c.key);
         const path = !command && pathArguments({ ...step, args: { [c.key]: "x" } }, names).length > 0;
         if (!command && !path) continue;
-        writes ??= step.tool === undefined || stepWrites(step.tool, step.args, ctx.tools, ctx.policy);
+        const writes = facts.writes;
         report(
           c.at,
           `argument "${c.key}" is ${c.constraint.kind === "$any" ? "$any" : "a $schema"}, which leaves ${command ? "the command open: any command line would match" : `the path open${writes ? " for a tool that writes" : ""}: any file, inside the workspace or not, would match`}.`,

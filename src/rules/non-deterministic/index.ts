@@ -1,6 +1,7 @@
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
-import { allKeys, argumentStrings } from "../../core/walk.js";
+import { LeafTag } from "../../core/facts.js";
+import { allKeys } from "../../core/walk.js";
 
 /** Keys that make a step conditional. */
 // (Not `branch`: git tools take a branch name.)
@@ -50,6 +51,8 @@ const RUN_TIME: readonly [RegExp, string][] = [
   [/\{\{\s*(?:now|today|timestamp|date|time|uuid|random)\b/i, "a run-time template value"],
 ];
 
+/** Run-time values written without `$`, `` ` ``, `(`, `{` or `/dev/` (LeafTag.RunTime): `uuidgen`, `Math.random`, `Date.now`. */
+const RUN_TIME_WORDS = /uuidgen|math\.random|date\.now/i;
 /** One pass over a string before the per-pattern search that names what it found. */
 const ANY_RUN_TIME = new RegExp(RUN_TIME.map(([re]) => `(?:${re.source})`).join("|"), "i");
 
@@ -109,8 +112,8 @@ export default defineRule({
           });
         }
       }
-      for (const a of argumentStrings(step.args, step.argsAt)) {
-        if (a.content || !ANY_RUN_TIME.test(a.value)) continue;
+      for (const a of ctx.facts.step(step).strings) {
+        if (a.content || (!a.has(LeafTag.RunTime) && !(a.has(LeafTag.Words) && RUN_TIME_WORDS.test(a.value))) || !ANY_RUN_TIME.test(a.value)) continue;
         const hit = RUN_TIME.find(([re]) => re.test(a.value));
         if (!hit) continue;
         ctx.report({

@@ -1,29 +1,15 @@
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
-import {
-  argumentKeys,
-  isPathName,
-  isRemoteUrl,
-  looksLikeEscapingPath,
-  MAX_ARGUMENT_DEPTH,
-  normalizeAbsolute,
-  pathArguments,
-  pathNamesFor,
-  realWorkspace,
-  resolveArgument,
-  TOO_NESTED,
-  whyOutside,
-} from "../../core/paths.js";
+import { LeafTag } from "../../core/facts.js";
+import { isPathName, isRemoteUrl, looksLikeEscapingPath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
-import { stepWrites } from "../../core/writers.js";
-import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 import { matchArgument } from "../../core/constraints.js";
 
 const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
 const regexAdmits = (pattern: string, path: string) => matchArgument({ $regex: pattern }, path);
-import { argumentStrings, CONTENT_ARGUMENTS } from "../../core/walk.js";
+import { CONTENT_ARGUMENTS } from "../../core/walk.js";
 
 export default defineRule({
   meta: {
@@ -44,19 +30,19 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    const files = probeFor(plan, ctx.files);
-    const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, files);
+    const paths = ctx.facts.paths;
+    const files = paths.files;
+    const ws = paths.workspace;
     for (const step of plan.steps) {
-      const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
-      const args = pathArguments(step, names);
+      const facts = ctx.facts.step(step);
+      const args = facts.pathArguments();
       const named = new Set(args.map((a) => a.at));
-      for (const a of argumentStrings(step.args, step.argsAt))
-        if (!a.content && !named.has(a.at) && looksLikeEscapingPath(a.name, a.value))
+      for (const a of facts.strings)
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikeEscapingPath(a.name, a.value) && !named.has(a.at))
           args.push({ at: a.at, name: a.name, value: a.value });
-      for (const k of argumentKeys(step.args, step.argsAt, (key) => looksLikeEscapingPath("", key)))
-        if (!args.some((a) => a.at === k.at && a.value === k.value)) args.push(k);
-      let writes: boolean | undefined;
+      for (const k of facts.keys)
+        if (k.has(LeafTag.PathLike) && looksLikeEscapingPath("", k.value) && !args.some((a) => a.at === k.at && a.value === k.value))
+          args.push({ at: k.at, name: k.name, value: k.value });
       for (const arg of args) {
         if (arg.constraint === "$regex") {
           // Which paths a regular expression admits cannot be bounded in general: refused on paths.
@@ -71,14 +57,13 @@ export default defineRule({
           continue;
         }
         if (arg.value === "" || isRemoteUrl(arg.value)) continue;
-        for (const r of resolveArgument(arg.value, ws, files)) {
-          let why = whyOutside(r, ws, wsReal, files);
+        for (const r of paths.resolve(arg.value)) {
+          let why = paths.whyOutside(r);
           if (!why && "real" in r && !r.missing && files.nlink) {
             // A second name of the file may be anywhere on the same file system: a write through this one
             // changes it there too. Only writes count, and only the file as it is now.
-            writes ??= step.tool === undefined || stepWrites(step.tool, step.args, ctx.tools, ctx.policy);
             // kind() is remembered from resolving the path (it exists); only a file is asked for its links.
-            const links = writes && files.kind(r.real) === "file" ? files.nlink(r.real) : undefined;
+            const links = facts.writes && files.kind(r.real) === "file" ? files.nlink(r.real) : undefined;
             if (links !== undefined && links > 1)
               why = `is a hard link (the file has ${links} names, which may be outside the workspace), so writing it changes the file under every name`;
           }
@@ -120,6 +105,6 @@ export default defineRule({
           hint: "start the pattern with the scheme it allows (https://host/…), or list the values with {\"$enum\": […]}",
         });
       }
-    reportCommandPathsOutside(plan, ctx, files, ws, wsReal);
+    reportCommandPathsOutside(plan, ctx);
   },
 });

@@ -1,23 +1,8 @@
 import picomatch from "picomatch";
-import {
-  isInside,
-  argumentKeys,
-  isRemoteUrl,
-  looksLikePath,
-  normalizeAbsolute,
-  pathArguments,
-  pathNamesFor,
-  pathSegments,
-  realWorkspace,
-  relativeInside,
-  resolveArgument,
-  windowsSpelling,
-} from "../../core/paths.js";
+import { LeafTag } from "../../core/facts.js";
+import { isInside, isRemoteUrl, looksLikePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
-import { argumentStrings } from "../../core/walk.js";
-import { stepWrites } from "../../core/writers.js";
-import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 
@@ -58,21 +43,21 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    const files = probeFor(plan, ctx.files);
+    const paths = ctx.facts.paths;
     const isProtected = matcherFor(ctx.policy.paths.protected);
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
-    const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, files);
+    const ws = paths.workspace;
+    const wsReal = paths.workspaceReal;
     for (const step of plan.steps) {
-      if (step.tool === undefined || !stepWrites(step.tool, step.args, ctx.tools, ctx.policy)) continue;
-      const names = pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas);
-      const args = pathArguments(step, names);
+      if (step.tool === undefined) continue;
+      const facts = ctx.facts.step(step);
+      if (!facts.writes) continue;
+      const args = facts.pathArguments();
       const named = new Set(args.map((a) => a.at));
-      // A writer's path may hide under any name: every path-looking value counts.
-      for (const a of argumentStrings(step.args, step.argsAt))
-        if (!a.content && !named.has(a.at) && looksLikePath(a.name, a.value)) args.push({ at: a.at, name: a.name, value: a.value });
-      for (const k of argumentKeys(step.args, step.argsAt, (key) => looksLikePath("", key)))
-        if (!args.some((a) => a.at === k.at && a.value === k.value)) args.push(k);
+      for (const a of facts.strings)
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !named.has(a.at)) args.push({ at: a.at, name: a.name, value: a.value });
+      for (const k of facts.keys)
+        if (k.has(LeafTag.PathLike) && looksLikePath("", k.value) && !args.some((a) => a.at === k.at && a.value === k.value)) args.push({ at: k.at, name: k.name, value: k.value });
       for (const arg of args) {
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
@@ -93,7 +78,7 @@ export default defineRule({
         const add = (c: string) => {
           if (c !== "" && !candidates.includes(c)) candidates.push(c);
         };
-        for (const r of resolveArgument(arg.value, ws, files)) {
+        for (const r of paths.resolve(arg.value)) {
           if ("unsafe" in r) continue;
           const lexInside = isInside(r.lexical, ws);
           const realInside = isInside(r.real, wsReal);
@@ -125,6 +110,6 @@ export default defineRule({
         });
       }
     }
-    reportCommandPathsProtected(plan, ctx, files, ws, wsReal, isProtected);
+    reportCommandPathsProtected(plan, ctx, isProtected);
   },
 });

@@ -1,19 +1,12 @@
-import type { FileProbe } from "../../core/file-probe.js";
-import {
-  normalizeAbsolute,
-  realWorkspace,
-  resolveArgument,
-  whyOutside,
-} from "../../core/paths.js";
+import type { PathService } from "../../core/path-service.js";
 import { childPointer } from "../../core/pointer.js";
-import { probeFor } from "../../core/probe-memo.js";
 import { defineRule } from "../../core/rule.js";
 
 /** Why a declared scope is not the workspace or inside it, or undefined when it is. */
-function outside(scope: string, ws: string, wsReal: string, files: FileProbe): string | undefined {
+function outside(scope: string, paths: PathService): string | undefined {
   if (scope.trim() === "") return "is empty";
-  for (const r of resolveArgument(scope, ws, files)) {
-    const why = whyOutside(r, ws, wsReal, files);
+  for (const r of paths.resolve(scope)) {
+    const why = paths.whyOutside(r);
     if (why) return why;
   }
   return undefined;
@@ -37,11 +30,10 @@ export default defineRule({
     },
   },
   check(plan, ctx) {
-    const files = probeFor(plan, ctx.files);
-    const ws = normalizeAbsolute(ctx.policy.workspace);
-    const wsReal = realWorkspace(ws, files);
+    const paths = ctx.facts.paths;
+    const ws = paths.workspace;
     if (plan.scope !== undefined) {
-      const why = outside(plan.scope, ws, wsReal, files);
+      const why = outside(plan.scope, paths);
       if (why)
         ctx.report({
           at: "/scope",
@@ -53,7 +45,7 @@ export default defineRule({
     }
     for (const step of plan.steps) {
       if (step.scope === undefined) continue;
-      const why = outside(step.scope, ws, wsReal, files);
+      const why = outside(step.scope, paths);
       if (why)
         ctx.report({
           at: childPointer(step.at, "scope"),

@@ -2,7 +2,7 @@ import { prepareCommandRule, reportCommandFindings } from "../../commands/report
 import { commandsOf } from "../../commands/plan.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
-import { argumentStrings } from "../../core/walk.js";
+import { LeafTag } from "../../core/facts.js";
 
 /** A whole value that is only a stand-in. */
 const WHOLE =
@@ -18,6 +18,8 @@ const INSIDE: readonly [RegExp, string][] = [
   [/\?{3,}/, '"???"'],
   [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
 ];
+/** Stand-ins written in words only: a value without them and without LeafTag.Placeholder's characters holds none. */
+const WORDS = /TODO|TBD|FIXME|CHANGE_?ME|REPLACE_?ME|PLACEHOLDER|your/i;
 /** In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. */
 // ($RANDOM and the shell clock are non-deterministic's finding.)
 const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
@@ -47,7 +49,8 @@ export default defineRule({
     const commands = new Set(commandsOf(plan).map((c) => c.at));
     const pathNames = new Set(ctx.policy.paths.arguments.map((n) => n.toLowerCase()));
     for (const step of plan.steps) {
-      for (const a of argumentStrings(step.args, step.argsAt)) {
+      for (const a of ctx.facts.step(step).strings) {
+        if (!a.has(LeafTag.Placeholder) && !(a.has(LeafTag.Words) && WORDS.test(a.value))) continue;
         let what: string | undefined;
         // A `$regex` operand is a pattern: `(?<name>…)` is a group name there, not a stand-in.
         const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase()) || a.at.endsWith("/$regex");

@@ -1,4 +1,4 @@
-import { pathArguments, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { TOO_NESTED } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 
 /**
@@ -47,7 +47,7 @@ export default defineRule({
           actual: step.tool,
         });
       }
-      for (const arg of pathArguments(step, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) {
+      for (const arg of ctx.facts.step(step).pathArguments()) {
         // A value too deep to walk is path-outside-workspace's to report, not a hidden character.
         if (arg.value === TOO_NESTED || !HIDDEN.test(arg.value)) continue;
         ctx.report({

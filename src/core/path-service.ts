@@ -1,0 +1,201 @@
+import type { FileProbe } from "./file-probe.js";
+import { isInside, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, walkReal } from "./paths.js";
+
+/**
+ * The one path resolver of a validation: where a path text lands in every reading an executor might make
+ * of it, and whether that stays inside the workspace. Made once per validation (the engine's, the guard's),
+ * so every rule asks the same questions of the same answers and nothing is remembered across validations.
+ *
+ * - A clean relative path (plain names, no `.`/`..` segments, no `%`, `~`, `:`, `\`, spaces or non-ASCII)
+ *   has one reading and no unsafe spelling: only its folder and its last name are looked up.
+ * - Folders are resolved once (component by component, every symlink followed) and cached.
+ * - A busy folder is listed once instead of asked name by name, where the probe can list it; a name the
+ *   listing lacks or whose type it does not know is still asked with lstat (a case-insensitive file system
+ *   finds `README.MD` where a listing holds `readme.md`).
+ */
+export interface PathService {
+  /** The workspace root, lexically normalised. */
+  readonly workspace: string;
+  /** The workspace's real path (symlinks followed). */
+  readonly workspaceReal: string;
+  /** The file system, its answers remembered for this validation. */
+  readonly files: FileProbe;
+  /** Every reading of a path text, resolved lexically and through symlinks (relative to the workspace). */
+  resolve(text: string): readonly Resolved[];
+  /** Why a resolved reading lands outside the workspace, or undefined when it stays inside. */
+  whyOutside(r: Resolved): string | undefined;
+  /** The kernel's resolution of an absolute path: every symlink followed, a missing tail kept as written. */
+  resolveReal(absolute: string): string;
+  /** lstat's kind of an absolute path, remembered. */
+  kind(path: string): ReturnType<FileProbe["kind"]>;
+  /**
+   * Where a workspace-relative path lands and what is there: every reading must stay inside, lexically
+   * and through symlinks, or it is marked outside and never looked at.
+   */
+  inWorkspace(path: string): InWorkspace;
+}
+
+/** Where a plan path lands on disk, and whether plangate may look at it. */
+export interface InWorkspace {
+  abs: string;
+  /** False when the path leaves the workspace (`..`, absolute elsewhere, `~`, NUL, symlinks): never touched. */
+  inside: boolean;
+  /** What is at the path, following a final symlink (inside the workspace only). */
+  kind?: "file" | "dir" | "missing" | "other";
+}
+
+/** `path.posix.resolve(root, p)` for an absolute root: `/` alone separates, `.` and `..` are folded. */
+export function resolvePosix(root: string, p: string): string {
+  const out: string[] = [];
+  for (const seg of (p.startsWith("/") ? p : `${root}/${p}`).split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return "/" + out.join("/");
+}
+
+/** A turn-context entry as an absolute path; a leading `/` is the workspace root when the path is not inside it. */
+export function contextPath(entry: string, workspace: string): string {
+  let p = entry.trim().replace(/\\/g, "/");
+  if (p.startsWith("/") && !isInside(resolvePosix("/", p), resolvePosix("/", workspace))) p = p.replace(/^\/+/, "");
+  return resolvePosix(workspace, p);
+}
+
+/** A relative path of plain names: one reading, nothing an executor could read otherwise. */
+const CLEAN = /^(?=[^/]*[^/.])[\w.-]+(?:\/(?=[^/]*[^/.])[\w.-]+)*$/;
+
+/** Lookups of one folder after which it is listed rather than asked name by name. */
+const LIST_AFTER = 8;
+
+/** Creates the path service of one validation over a file system. */
+export function createPathService(workspace: string, probe: FileProbe): PathService {
+  const files = rememberingProbe(probe);
+  const ws = normalizeAbsolute(workspace);
+  const wsReal = files.realpath(ws) ?? walkReal(ws, files).path;
+  const resolved = new Map<string, readonly Resolved[]>();
+  const folders = new Map<string, { path: string; missing: boolean }>();
+  const realOf = new Map<string, string>();
+
+  const folder = (lexical: string) => {
+    let f = folders.get(lexical);
+    if (!f) {
+      f = walkReal(lexical, files);
+      folders.set(lexical, f);
+    }
+    return f;
+  };
+
+  const resolveClean = (text: string): Resolved => {
+    const lexical = ws === "/" ? `/${text}` : `${ws}/${text}`;
+    const slash = lexical.lastIndexOf("/");
+    const dir = folder(slash === 0 ? "/" : lexical.slice(0, slash));
+    const name = lexical.slice(slash + 1);
+    const here = dir.path === "/" ? `/${name}` : `${dir.path}/${name}`;
+    if (dir.missing || dir.path.includes("\0")) return { lexical, real: here, reading: text, missing: true };
+    const kind = files.kind(here);
+    if (kind === "symlink") {
+      const real = walkReal(here, files);
+      return { lexical, real: real.path, reading: text, missing: real.missing };
+    }
+    return { lexical, real: here, reading: text, missing: kind === "missing" };
+  };
+
+  const service: PathService = {
+    workspace: ws,
+    workspaceReal: wsReal,
+    files,
+    resolve(text) {
+      let out = resolved.get(text);
+      if (out) return out;
+      if (CLEAN.test(text)) out = [resolveClean(text)];
+      else {
+        const list: Resolved[] = [];
+        for (const reading of pathReadings(text)) {
+          const why = unsafePathReason(reading);
+          if (why) {
+            list.push({ unsafe: why, reading });
+            continue;
+          }
+          const abs = /^[/\\]/.test(reading) ? reading : `${ws}/${reading}`;
+          const real = walkReal(abs, files);
+          list.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
+        }
+        out = list;
+      }
+      if (resolved.size < 65536) resolved.set(text, out);
+      return out;
+    },
+    whyOutside(r) {
+      if ("unsafe" in r) return r.unsafe;
+      if (!isInside(r.lexical, ws) && !isInside(service.resolveReal(r.lexical), wsReal)) return `resolves to ${r.lexical}`;
+      if (!isInside(r.real, wsReal)) return r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
+      return undefined;
+    },
+    resolveReal(absolute) {
+      let r = realOf.get(absolute);
+      if (r === undefined) {
+        r = walkReal(absolute, files).path;
+        if (realOf.size < 65536) realOf.set(absolute, r);
+      }
+      return r;
+    },
+    kind: (path) => files.kind(path),
+    inWorkspace(path) {
+      const readings = path === "" ? [] : service.resolve(path);
+      const first = readings[0];
+      const abs = first && "lexical" in first ? first.lexical : resolvePosix(workspace, path);
+      if (!first || readings.some((r) => service.whyOutside(r) !== undefined)) return { abs, inside: false };
+      const kind = "real" in first ? files.kind(first.real) : "missing";
+      return { abs, inside: true, kind: kind === "symlink" ? "other" : kind };
+    },
+  };
+  return service;
+}
+
+/**
+ * The probe with its answers remembered for one validation, and busy folders listed once (when the probe
+ * can list): a plan of many steps shares its folders, and several rules ask of the same paths.
+ */
+function rememberingProbe(files: FileProbe): FileProbe {
+  const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
+  const links = new Map<string, string | undefined>();
+  const reals = new Map<string, string | undefined>();
+  const asked = new Map<string, number>();
+  const listings = new Map<string, ReadonlyMap<string, ReturnType<FileProbe["kind"]> | undefined> | undefined>();
+  const fromListing = (path: string): ReturnType<FileProbe["kind"]> | undefined => {
+    if (!files.list) return undefined;
+    const slash = path.lastIndexOf("/");
+    if (slash < 0) return undefined;
+    const dir = slash === 0 ? "/" : path.slice(0, slash);
+    let listing = listings.get(dir);
+    if (listing === undefined && !listings.has(dir)) {
+      const n = (asked.get(dir) ?? 0) + 1;
+      if (asked.size < 65536) asked.set(dir, n);
+      if (n < LIST_AFTER) return undefined;
+      listing = files.list(dir);
+      listings.set(dir, listing);
+    }
+    // Not listed, or a name the listing lacks or cannot type: lstat decides.
+    return listing?.get(path.slice(slash + 1));
+  };
+  return {
+    ...files,
+    kind(path) {
+      let k = kinds.get(path);
+      if (k === undefined) {
+        k = fromListing(path) ?? files.kind(path);
+        if (kinds.size < 65536) kinds.set(path, k);
+      }
+      return k;
+    },
+    readlink(path) {
+      if (!links.has(path)) links.set(path, files.readlink(path));
+      return links.get(path);
+    },
+    realpath(path) {
+      if (!reals.has(path)) reals.set(path, files.realpath(path));
+      return reals.get(path);
+    },
+  };
+}
