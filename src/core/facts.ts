@@ -3,7 +3,7 @@ import { createPathService, type PathService } from "./path-service.js";
 import type { Plan, Step } from "./plan.js";
 import type { Policy } from "./policy.js";
 import { childPointer, type Pointer } from "./pointer.js";
-import { pathArguments, pathNamesFor, type PathArgument } from "./paths.js";
+import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { stepWrites } from "./writers.js";
@@ -34,19 +34,27 @@ export const enum LeafTag {
 /** A place in the arguments: the member or element a leaf sits in, with its parent, for a lazy pointer. */
 interface Slot {
   readonly parent: Slot | undefined;
+  /** The object or array that holds the place, and the place's key or index in it. */
+  readonly container: object | undefined;
   readonly token: string | number;
   pointer?: Pointer;
 }
 
+/** The slot of a member or element. */
+function slotIn(parent: Slot | undefined, container: object, token: string | number): Slot {
+  return { parent, container, token };
+}
+
 function pointerOf(slot: Slot, root: Pointer): Pointer {
   if (slot.pointer !== undefined) return slot.pointer;
+  if (slot.container === undefined) return root;
   const p = childPointer(slot.parent ? pointerOf(slot.parent, root) : root, slot.token);
   slot.pointer = p;
   return p;
 }
 
 /** A string in a step's arguments (a value, or an object key), with the name of the argument that holds it. */
-export class ArgLeaf {
+export class ArgLeaf implements PathArgument {
   readonly #slot: Slot;
   readonly #root: Pointer;
   constructor(
@@ -58,6 +66,8 @@ export class ArgLeaf {
     /** Is it (under) a content argument such as `content` or `replace`? */
     readonly content: boolean,
     readonly tags: number,
+    /** For a path argument: the value is the pattern of this argument constraint, not a path. */
+    readonly constraint?: "$glob" | "$regex",
   ) {
     this.#slot = slot;
     this.#root = root;
@@ -65,6 +75,10 @@ export class ArgLeaf {
   /** The JSON pointer of the value (of the value a key names, for a key), made on first use. */
   get at(): Pointer {
     return pointerOf(this.#slot, this.#root);
+  }
+  /** The place the leaf names: its container and key, the same for a value and for a path argument there. */
+  get slot(): Slot {
+    return this.#slot;
   }
   /** Does the leaf have any of these tags? */
   has(tags: number): boolean {
@@ -134,7 +148,9 @@ export class StepFacts {
   readonly strings: readonly ArgLeaf[];
   /** Every object key in the arguments outside content arguments, depth-first, at the pointer of the value it names. */
   readonly keys: readonly ArgLeaf[];
-  #paths?: { names: ReadonlySet<string>; out: readonly PathArgument[] };
+  #paths?: ArgLeaf[];
+  #pathSlots?: Map<string, Set<string>>;
+  readonly #ids = new Map<object, number>();
   #writes?: boolean;
   #names?: ReadonlySet<string>;
 
@@ -145,15 +161,15 @@ export class StepFacts {
     const strings: ArgLeaf[] = [];
     const keys: ArgLeaf[] = [];
     const root = step.argsAt;
-    const visit = (value: unknown, slot: Slot | undefined, name: string, content: boolean, depth: number) => {
+    const visit = (value: unknown, slot: Slot, name: string, content: boolean, depth: number) => {
       if (depth > 64) return;
       if (typeof value === "string") {
-        strings.push(new ArgLeaf(slot ?? { parent: undefined, token: "" }, root, name, value, content, tagsOf(value)));
+        strings.push(new ArgLeaf(slot, root, name, value, content, tagsOf(value)));
         return;
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) visit(value[i], { parent: slot, token: i }, name, content, depth + 1);
+        for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, content, depth + 1);
         return;
       }
       const entries = Object.entries(value);
@@ -162,19 +178,20 @@ export class StepFacts {
       if (entries.length === 1) {
         const only = entries[0]![0];
         if (only === "$literal" || only === "$enum" || only === "$glob" || only === "$regex") {
-          if (!content) keys.push(new ArgLeaf({ parent: slot, token: only }, root, only, only, false, tagsOf(only)));
-          visit(entries[0]![1], { parent: slot, token: only }, name, content, depth + 1);
+          const s = slotIn(slot, value, only);
+          if (!content) keys.push(new ArgLeaf(s, root, only, only, false, tagsOf(only)));
+          visit(entries[0]![1], s, name, content, depth + 1);
           return;
         }
       }
       for (const [k, v] of entries) {
-        const s: Slot = { parent: slot, token: k };
+        const s = slotIn(slot, value, k);
         const inContent = content || CONTENT_ARGUMENTS.has(k.toLowerCase());
         if (!inContent) keys.push(new ArgLeaf(s, root, k, k, false, tagsOf(k)));
         visit(v, s, k, inContent, depth + 1);
       }
     };
-    if (step.args !== null && typeof step.args === "object") visit(step.args, undefined, "", false, 0);
+    if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
     this.strings = strings;
     this.keys = keys;
   }
@@ -190,13 +207,84 @@ export class StepFacts {
   }
 
   /**
-   * Every string held under a path-argument name, at any depth (see core/paths.ts `pathArguments`, whose
-   * reading this is), for the step's own path names. A fresh array: callers may add to it.
+   * Every string held under a path-argument name (see core/paths.ts `isPathName`), at any depth of the
+   * step's arguments (an `edits` list of `{path}` objects is as much a path as a top-level `path`); lists
+   * of strings count too, and so do the keys of an object under such a name (`files: {"a.txt": "…"}`). A
+   * `file:` URL is a path under any name, as a value or as a key. An argument constraint is judged by the
+   * values it admits: a `$literal` and each `$enum` member as the value itself, a `$glob` or `$regex` by
+   * its pattern (marked), under the argument's own name; `$schema` and `$any` are argument-constraint's.
+   * A fresh array: callers may add to it.
    */
   pathArguments(): PathArgument[] {
+    return (this.#paths ??= this.#walkPaths()).slice();
+  }
+
+  /**
+   * Is there a path argument at this leaf's place (the value there, or the key naming it); with `sameValue`,
+   * one whose text is the leaf's?
+   */
+  isPathArgument(leaf: ArgLeaf, sameValue = false): boolean {
+    if (!this.#pathSlots) {
+      this.#pathSlots = new Map();
+      for (const a of (this.#paths ??= this.#walkPaths())) {
+        const key = this.#slotKey(a.slot);
+        const values = this.#pathSlots.get(key);
+        if (values) values.add(a.value);
+        else this.#pathSlots.set(key, new Set([a.value]));
+      }
+    }
+    const values = this.#pathSlots.get(this.#slotKey(leaf.slot));
+    return values !== undefined && (!sameValue || values.has(leaf.value));
+  }
+
+  /** A place's identity: its container's and its key's, so two walks' slots for one place compare equal. */
+  #slotKey(slot: Slot): string {
+    if (slot.container === undefined) return "";
+    let id = this.#ids.get(slot.container);
+    if (id === undefined) {
+      id = this.#ids.size;
+      this.#ids.set(slot.container, id);
+    }
+    return `${id}\u0000${slot.token}`;
+  }
+
+  #walkPaths(): ArgLeaf[] {
     const names = this.pathNames;
-    if (this.#paths?.names !== names) this.#paths = { names, out: pathArguments(this.step, names) };
-    return this.#paths.out.slice();
+    const root = this.step.argsAt;
+    const out: ArgLeaf[] = [];
+    const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex") => out.push(new ArgLeaf(slot, root, name, value, false, 0, constraint));
+    const visit = (value: unknown, slot: Slot, name: string | undefined, depth: number) => {
+      if (depth > MAX_ARGUMENT_DEPTH) {
+        // Deeper than any walk goes: what is down there cannot be shown to be safe.
+        if (typeof value === "string" || (value !== null && typeof value === "object")) add(slot, name ?? "", TOO_NESTED);
+        return;
+      }
+      if (typeof value === "string") {
+        if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slot, name, value);
+      } else if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, depth + 1);
+      } else if (value !== null && typeof value === "object") {
+        const entries = Object.entries(value);
+        if (entries.length === 1 && entries[0]![0].startsWith("$")) {
+          const [k, v] = entries[0]!;
+          if (k === "$literal" || k === "$enum") return visit(v, slotIn(slot, value, k), name, depth + 1);
+          if (k === "$glob" || k === "$regex") {
+            if (typeof v === "string" && name !== undefined && isPathName(name, names)) add(slotIn(slot, value, k), name, v, k);
+            return;
+          }
+          if (k === "$schema" || k === "$any") return;
+        }
+        // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
+        const keyed = name !== undefined && isPathName(name, names);
+        for (const [k, v] of entries) {
+          const s = slotIn(slot, value, k);
+          if (keyed || isFileUrl(k)) add(s, name ?? k, k);
+          visit(v, s, k, depth + 1);
+        }
+      }
+    };
+    visit(this.step.args, { parent: undefined, container: undefined, token: "" }, undefined, 0);
+    return out;
   }
 }
 

@@ -92,7 +92,9 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     const dir = folder(slash === 0 ? "/" : lexical.slice(0, slash));
     const name = lexical.slice(slash + 1);
     const here = dir.path === "/" ? `/${name}` : `${dir.path}/${name}`;
-    if (dir.missing || dir.path.includes("\0")) return { lexical, real: here, reading: text, missing: true };
+    // A loop or an unreadable link on the way: the walk stops there, as the kernel's would.
+    if (dir.path.includes("\0")) return { lexical, real: dir.path, reading: text, missing: true };
+    if (dir.missing) return { lexical, real: here, reading: text, missing: true };
     const kind = files.kind(here);
     if (kind === "symlink") {
       const real = walkReal(here, files);

@@ -1,7 +1,6 @@
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
-import type { Step } from "./plan.js";
-import { childPointer, type Pointer } from "./pointer.js";
+import type { Pointer } from "./pointer.js";
 import { isWriteTarget } from "./writers.js";
 
 /** A path argument of a step: where it sits and what it says. */
@@ -54,50 +53,6 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
     if (pathNameMemo.size < 4096) pathNameMemo.set(name, hit);
   }
   return hit;
-}
-
-/**
- * Every string held under a path-argument name (see isPathName), at any depth of the step's arguments
- * (an `edits` list of `{path}` objects is as much a path as a top-level `path`); lists of strings count
- * too, and so do the keys of an object under such a name (`files: {"a.txt": "…"}`). A `file:` URL is a
- * path under any name, as a value or as a key.
- */
-export function pathArguments(step: Step, names: ReadonlySet<string>): PathArgument[] {
-  const out: PathArgument[] = [];
-  const visit = (value: unknown, at: Pointer, name: string | undefined, depth: number) => {
-    if (depth > MAX_ARGUMENT_DEPTH) {
-      // Deeper than any walk goes: what is down there cannot be shown to be safe.
-      if (typeof value === "string" || (value !== null && typeof value === "object")) out.push({ at, name: name ?? "", value: TOO_NESTED });
-      return;
-    }
-    if (typeof value === "string") {
-      if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) out.push({ at, name, value });
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) visit(value[i], childPointer(at, i), name, depth + 1);
-    } else if (value !== null && typeof value === "object") {
-      const entries = Object.entries(value);
-      if (entries.length === 1 && entries[0]![0].startsWith("$")) {
-        // An argument constraint (src/core/constraints.ts) is judged by the values it admits: a `$literal`
-        // and each `$enum` member as the value itself, a `$glob` or `$regex` by its pattern (marked), under
-        // the argument's own name; `$schema` and `$any` are argument-constraint's (open arguments).
-        const [k, v] = entries[0]!;
-        if (k === "$literal" || k === "$enum") return visit(v, childPointer(at, k), name, depth + 1);
-        if (k === "$glob" || k === "$regex") {
-          if (typeof v === "string" && name !== undefined && isPathName(name, names)) out.push({ at: childPointer(at, k), name, value: v, constraint: k });
-          return;
-        }
-        if (k === "$schema" || k === "$any") return;
-      }
-      // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
-      const keyed = name !== undefined && isPathName(name, names);
-      for (const [k, v] of entries) {
-        if (keyed || isFileUrl(k)) out.push({ at: childPointer(at, k), name: name ?? k, value: k });
-        visit(v, childPointer(at, k), k, depth + 1);
-      }
-    }
-  };
-  visit(step.args, step.argsAt, undefined, 0);
-  return out;
 }
 
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */

@@ -1,6 +1,6 @@
 import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../commands/constraint-check.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
-import { isPathName, pathArguments } from "../../core/paths.js";
+import { isPathName } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
 
 /** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
@@ -72,7 +72,7 @@ export default defineRule({
       for (const c of stepConstraints(step)) {
         if (c.constraint.kind !== "$any" && c.constraint.kind !== "$schema") continue;
         const command = isCommandKey(c.key);
-        const path = !command && pathArguments({ ...step, args: { [c.key]: "x" } }, names).length > 0;
+        const path = !command && isPathName(c.key, names);
         if (!command && !path) continue;
         const writes = facts.writes;
         report(

@@ -52,9 +52,9 @@ const RUN_TIME: readonly [RegExp, string][] = [
 ];
 
 /** Run-time values written without `$`, `` ` ``, `(`, `{` or `/dev/` (LeafTag.RunTime): `uuidgen`, `Math.random`, `Date.now`. */
-const RUN_TIME_WORDS = /uuidgen|math\.random|date\.now/i;
+export const RUN_TIME_WORDS = /uuidgen|math\.random|date\.now/i;
 /** One pass over a string before the per-pattern search that names what it found. */
-const ANY_RUN_TIME = new RegExp(RUN_TIME.map(([re]) => `(?:${re.source})`).join("|"), "i");
+export const ANY_RUN_TIME = new RegExp(RUN_TIME.map(([re]) => `(?:${re.source})`).join("|"), "i");
 
 function isSet(value: unknown): boolean {
   if (value === false || value === null || value === 0 || value === "" || value === undefined) return false;

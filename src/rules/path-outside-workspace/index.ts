@@ -36,13 +36,12 @@ export default defineRule({
     for (const step of plan.steps) {
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
-      const named = new Set(args.map((a) => a.at));
       for (const a of facts.strings)
-        if (!a.content && a.has(LeafTag.PathLike) && looksLikeEscapingPath(a.name, a.value) && !named.has(a.at))
-          args.push({ at: a.at, name: a.name, value: a.value });
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikeEscapingPath(a.name, a.value) && !facts.isPathArgument(a))
+          args.push(a);
       for (const k of facts.keys)
-        if (k.has(LeafTag.PathLike) && looksLikeEscapingPath("", k.value) && !args.some((a) => a.at === k.at && a.value === k.value))
-          args.push({ at: k.at, name: k.name, value: k.value });
+        if (k.has(LeafTag.PathLike) && looksLikeEscapingPath("", k.value) && !facts.isPathArgument(k, true))
+          args.push(k);
       for (const arg of args) {
         if (arg.constraint === "$regex") {
           // Which paths a regular expression admits cannot be bounded in general: refused on paths.

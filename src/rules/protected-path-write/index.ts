@@ -53,11 +53,10 @@ export default defineRule({
       const facts = ctx.facts.step(step);
       if (!facts.writes) continue;
       const args = facts.pathArguments();
-      const named = new Set(args.map((a) => a.at));
       for (const a of facts.strings)
-        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !named.has(a.at)) args.push({ at: a.at, name: a.name, value: a.value });
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !facts.isPathArgument(a)) args.push(a);
       for (const k of facts.keys)
-        if (k.has(LeafTag.PathLike) && looksLikePath("", k.value) && !args.some((a) => a.at === k.at && a.value === k.value)) args.push({ at: k.at, name: k.name, value: k.value });
+        if (k.has(LeafTag.PathLike) && looksLikePath("", k.value) && !facts.isPathArgument(k, true)) args.push(k);
       for (const arg of args) {
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its

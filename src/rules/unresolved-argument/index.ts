@@ -5,13 +5,13 @@ import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
 
 /** A whole value that is only a stand-in. */
-const WHOLE =
+export const WHOLE =
   /^\s*(?:<[^<>\n]{1,80}>|\?{2,}|\.{3}|…|TODO|TBD|FIXME|CHANGEME|CHANGE_ME|REPLACE_?ME|PLACEHOLDER|your[_ -].{0,40}[_ -]here|\[(?:insert|fill in|path|file|value)[^\]]{0,60}\])\s*$/i;
 const ANGLE = /<[A-Za-z_][\w .-]{0,40}>/;
 /** Arguments that search markup, where `<title>` is a tag, not a stand-in. */
 const MARKUP_ARGUMENTS = new Set(["pattern", "regex", "regexp", "selector", "xpath", "query", "search"]);
 /** Stand-ins that are never legitimate inside an instruction argument. */
-const INSIDE: readonly [RegExp, string][] = [
+export const INSIDE: readonly [RegExp, string][] = [
   [/\{\{[^{}]*\}\}/, "a {{template}} placeholder"],
   [/\$\{[^{}]*\}/, "a $" + "{variable} placeholder"],
   [ANGLE, "an <angle-bracket> placeholder"],
@@ -19,10 +19,10 @@ const INSIDE: readonly [RegExp, string][] = [
   [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
 ];
 /** Stand-ins written in words only: a value without them and without LeafTag.Placeholder's characters holds none. */
-const WORDS = /TODO|TBD|FIXME|CHANGE_?ME|REPLACE_?ME|PLACEHOLDER|your/i;
+export const WORDS = /TODO|TBD|FIXME|CHANGE_?ME|REPLACE_?ME|PLACEHOLDER|your/i;
 /** In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. */
 // ($RANDOM and the shell clock are non-deterministic's finding.)
-const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
+export const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
 
 export default defineRule({
   meta: {

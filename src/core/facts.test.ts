@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LeafTag, tagsOf } from "./facts.js";
+import { looksLikeEscapingPath, looksLikePath } from "./paths.js";
+import { ENV_IN_PATH, INSIDE, WHOLE, WORDS } from "../rules/unresolved-argument/index.js";
+import { ANY_RUN_TIME, RUN_TIME_WORDS } from "../rules/non-deterministic/index.js";
+
+/*
+ * The tags are a pre-check: a rule skips a leaf whose tags rule it out, so a tag must be set for every
+ * text the rule's own test could match. These properties try texts built from the characters and words
+ * the rules look for.
+ */
+const PIECES = [
+  "a", "Z", "0", "/", "\\", ".", "..", "...", "~", "%", "%2e", ":", "file:", "$", "{", "}", "{{", "(", ")", "`", "<", ">", "?", "[", "]",
+  " ", "\t", "\n", "\u2026", "\u200b", "\u202e", "\uff0f", "é", "TODO", "tbd", "FixMe", "change_me", "REPLACEME", "placeholder", "your", "here",
+  "RANDOM", "date", "uuidgen", "uuid4", "Math.random", "DATE.NOW", "now()", "/dev/", "/DEV/urandom", "rand(", "_", "-", "insert", "path",
+];
+const of = (pieces: readonly string[]) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.array(fc.constantFrom(...pieces), { maxLength: 5 }).map((p) => p.join("")) },
+    { weight: 1, arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((p) => p.join("")) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
+const STAND_INS = ["?", "??", "<", "x>", "{{", "}}", "${", "}", "$", "A", "...", "\u2026", "[", "insert", "TODO", "tbd", "your", "_", " here", " "];
+const RUN_TIMES = ["$", "{", "{{", "(", ")", "`", " ", "RANDOM", "date", "uuidgen", "uuid4", "Math.random", "DATE.NOW", "now", "/DEV/urandom", "/dev/random", "rand", "time"];
+const PATHS = ["/", "\\", ".", "..", "~", "%", "%2e", ":", "file:", "C:", "a", " ", "x"];
+
+const has = (t: number, tag: number) => (t & tag) !== 0;
+
+describe("leaf tags", () => {
+  it("Placeholder or Words (with a stand-in word) for every text unresolved-argument could report", () => {
+    fc.assert(
+      fc.property(of(STAND_INS), (s) => {
+        const hit = WHOLE.test(s) || INSIDE.some(([re]) => re.test(s)) || ENV_IN_PATH.test(s);
+        if (!hit) return;
+        const t = tagsOf(s);
+        expect(has(t, LeafTag.Placeholder) || (has(t, LeafTag.Words) && WORDS.test(s)), JSON.stringify(s)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it("RunTime or Words (with a run-time word) for every text non-deterministic could report", () => {
+    fc.assert(
+      fc.property(of(RUN_TIMES), (s) => {
+        if (!ANY_RUN_TIME.test(s)) return;
+        const t = tagsOf(s);
+        expect(has(t, LeafTag.RunTime) || (has(t, LeafTag.Words) && RUN_TIME_WORDS.test(s)), JSON.stringify(s)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it("PathLike for every text the path rules would take for a path", () => {
+    fc.assert(
+      fc.property(of(PATHS), fc.constantFrom("", "x", "path", "command"), (s, name) => {
+        if (!looksLikePath(name, s) && !looksLikeEscapingPath(name, s)) return;
+        expect(has(tagsOf(s), LeafTag.PathLike), JSON.stringify(s)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it("tags plain words with nothing a rule looks for", () => {
+    expect(tagsOf("human")).toBe(LeafTag.Words);
+    expect(tagsOf("42")).toBe(0);
+    expect(has(tagsOf("data/x.h5ad"), LeafTag.PathLike)).toBe(true);
+    expect(has(tagsOf("a\u200bb"), LeafTag.Hidden)).toBe(true);
+    expect(has(tagsOf("a b"), LeafTag.Space)).toBe(true);
+  });
+});

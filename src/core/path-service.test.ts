@@ -1,0 +1,113 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { memoryFiles, type Tree } from "../../test/rule-tester.js";
+import type { FileProbe } from "./file-probe.js";
+import { contextPath, createPathService, resolvePosix } from "./path-service.js";
+import { normalizeAbsolute, walkReal } from "./paths.js";
+
+const NAMES = ["a", "b", "src", ".git", "x.txt", "link", "up", "loop"];
+
+/** A tree of files, folders and symlinks (inside, outside, dangling, looping) under /ws. */
+const tree = fc
+  .array(
+    fc.tuple(
+      fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }),
+      fc.oneof(
+        fc.constant<Tree[string]>("text"),
+        fc.constant<Tree[string]>({ dir: true }),
+        fc.constantFrom<Tree[string]>({ link: "/etc" }, { link: ".." }, { link: "a" }, { link: "../../outside" }, { link: "loop" }, { link: "/ws/src" }),
+      ),
+    ),
+    { maxLength: 8 },
+  )
+  .map((entries) => {
+    const t: Tree = {};
+    for (const [parts, e] of entries) t[`/ws/${parts.join("/")}`] = e;
+    return t;
+  });
+const clean = fc.array(fc.constantFrom(...NAMES, "new", "c.md"), { minLength: 1, maxLength: 4 }).map((p) => p.join("/"));
+
+/** What the general resolution (every component looked up, every link followed) says of a relative path. */
+function general(path: string, files: FileProbe) {
+  const abs = `/ws/${path}`;
+  const r = walkReal(abs, files);
+  return { lexical: normalizeAbsolute(abs), real: r.path, reading: path, missing: r.missing };
+}
+
+describe("path service", () => {
+  it("resolves a plain relative path through its folder exactly as component by component", () => {
+    fc.assert(
+      fc.property(tree, fc.array(clean, { minLength: 1, maxLength: 6 }), (t, paths) => {
+        const files = memoryFiles(t);
+        const service = createPathService("/ws", files);
+        for (const p of paths) expect(service.resolve(p), p).toEqual([general(p, files)]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+  it("answers the same whether busy folders are listed or asked name by name", () => {
+    fc.assert(
+      fc.property(tree, fc.array(clean, { minLength: 1, maxLength: 30 }), (t, paths) => {
+        const plain = memoryFiles(t);
+        const listing: FileProbe = { ...plain, list: (dir) => listOf(t, dir) };
+        const a = createPathService("/ws", plain);
+        const b = createPathService("/ws", listing);
+        for (const p of [...paths, ...paths]) expect(b.resolve(p), p).toEqual(a.resolve(p));
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it("asks lstat for a name a listing lacks (a case-insensitive file system) or cannot type", () => {
+    const asked: string[] = [];
+    const files: FileProbe = {
+      ...memoryFiles({}),
+      kind: (p) => (asked.push(p), p === "/ws/d/README.MD" || p === "/ws/d/odd" || /^\/ws\/d\/f\d+$/.test(p) ? "file" : p === "/ws" || p === "/ws/d" ? "dir" : "missing"),
+      list: (dir) => (dir === "/ws/d" ? new Map<string, "file" | undefined>([["readme.md", "file"], ["odd", undefined], ...Array.from({ length: 20 }, (_, i) => [`f${i}`, "file"] as [string, "file"])]) : undefined),
+    };
+    const service = createPathService("/ws", files);
+    for (let i = 0; i < 20; i++) expect(service.resolve(`d/f${i}`)[0]).toMatchObject({ missing: false });
+    expect(service.resolve("d/README.MD")[0]).toMatchObject({ missing: false });
+    expect(service.resolve("d/odd")[0]).toMatchObject({ missing: false });
+    expect(asked).toContain("/ws/d/README.MD");
+    expect(asked).toContain("/ws/d/odd");
+    // Past the first lookups the folder was listed: its other names were not asked one by one.
+    expect(asked.filter((p) => /^\/ws\/d\/f1[0-9]$/.test(p))).toEqual([]);
+  });
+  it("refuses what it cannot read plainly, and keeps inside what stays inside", () => {
+    const files = memoryFiles({ "/ws/out": { link: "/etc" }, "/ws/src/a.py": "x" });
+    const s = createPathService("/ws", files);
+    const why = (p: string) => s.resolve(p).map((r) => s.whyOutside(r)).find((w) => w !== undefined);
+    expect(why("out/passwd")).toBe("resolves through a symlink to /etc/passwd");
+    expect(why("../x")).toBe("resolves to /x");
+    expect(why("src/../../x")).toBe("resolves to /x");
+    expect(why("%2e%2e/x")).toBe("resolves to /x");
+    expect(why("~/x")).toMatch(/starts with ~/);
+    expect(why("src/a.py")).toBeUndefined();
+    expect(s.inWorkspace("src/a.py")).toEqual({ abs: "/ws/src/a.py", inside: true, kind: "file" });
+    expect(s.inWorkspace("out/x")).toMatchObject({ inside: false });
+  });
+  it("reads turn-context entries and resolves like path.posix.resolve", () => {
+    expect(resolvePosix("/ws", "a/./b/../c")).toBe("/ws/a/c");
+    expect(resolvePosix("/ws", "/x//y/")).toBe("/x/y");
+    expect(contextPath("/src/a.py", "/ws")).toBe("/ws/src/a.py");
+    expect(contextPath("/ws/src/a.py", "/ws")).toBe("/ws/src/a.py");
+    expect(contextPath(" src\\a.py ", "/ws")).toBe("/ws/src/a.py");
+  });
+});
+
+/** A folder's listing in a memory tree: its direct entries with their kinds. */
+function listOf(t: Tree, dir: string): Map<string, "file" | "dir" | "symlink" | "other" | undefined> | undefined {
+  const files = memoryFiles(t);
+  if (files.kind(dir) !== "dir") return undefined;
+  const out = new Map<string, "file" | "dir" | "symlink" | "other" | undefined>();
+  for (const p of Object.keys(t)) {
+    const abs = p.startsWith("/") ? p : `/ws/${p}`;
+    for (let d = abs; d !== "/" && d.length > dir.length; d = d.slice(0, d.lastIndexOf("/")) || "/") {
+      if (d.slice(0, d.lastIndexOf("/")) === dir || (dir === "/" && d.lastIndexOf("/") === 0)) {
+        const k = files.kind(d);
+        if (k !== "missing") out.set(d.slice(d.lastIndexOf("/") + 1), k);
+      }
+    }
+  }
+  return out;
+}
