@@ -281,8 +281,19 @@ function finish(
   text?: string,
   bytes?: Uint8Array,
 ): PlanReport {
-  const planHash = doc ? planHashOf(doc) : undefined;
+  // The plan hash is computed on first access (an in-process caller may never read it), except when it
+  // must be compared now.
+  let hashed = false;
+  let hash: string | undefined;
+  const hashOf = () => {
+    if (!hashed) {
+      hash = doc ? planHashOf(doc) : undefined;
+      hashed = true;
+    }
+    return hash;
+  };
   if (options.expectedHash !== undefined && settingOf("hash-mismatch", policy) !== "off") {
+    const planHash = hashOf();
     const want = normaliseHash(options.expectedHash);
     const raw = text === undefined ? undefined : sha256Hex(bytes ?? text);
     if (planHash === undefined || (normaliseHash(planHash) !== want && raw !== want)) {
@@ -308,14 +319,22 @@ function finish(
     file: options.file,
     dialect,
     valid: !diagnostics.some((d) => d.severity === "error"),
-    planHash,
+    get planHash() {
+      const value = hashOf();
+      Object.defineProperty(this, "planHash", { value, enumerable: true, writable: true, configurable: true });
+      return value;
+    },
+    set planHash(value) {
+      Object.defineProperty(this, "planHash", { value, enumerable: true, writable: true, configurable: true });
+    },
     steps: plan?.steps.length ?? 0,
     diagnostics,
   };
   if (plan) report.plan = plan;
   if (doc) report.source = doc;
   if (report.file === undefined) delete report.file;
-  if (report.planHash === undefined) delete report.planHash;
+  // A document with a value (or a Markdown text) has a hash; without one there is none to show.
+  if (!doc || (doc.syntax !== "markdown" && doc.value === undefined)) delete report.planHash;
   if (report.dialect === undefined) delete report.dialect;
   return report;
 }

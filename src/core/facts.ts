@@ -215,7 +215,7 @@ export class StepFacts {
    * its pattern (marked), under the argument's own name; `$schema` and `$any` are argument-constraint's.
    * A fresh array: callers may add to it.
    */
-  pathArguments(): PathArgument[] {
+  pathArguments(): ArgLeaf[] {
     return (this.#paths ??= this.#walkPaths()).slice();
   }
 
@@ -252,7 +252,7 @@ export class StepFacts {
     const names = this.pathNames;
     const root = this.step.argsAt;
     const out: ArgLeaf[] = [];
-    const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex") => out.push(new ArgLeaf(slot, root, name, value, false, 0, constraint));
+    const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex") => out.push(new ArgLeaf(slot, root, name, value, false, tagsOf(value), constraint));
     const visit = (value: unknown, slot: Slot, name: string | undefined, depth: number) => {
       if (depth > MAX_ARGUMENT_DEPTH) {
         // Deeper than any walk goes: what is down there cannot be shown to be safe.

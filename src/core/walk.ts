@@ -6,14 +6,35 @@ export const CONTENT_ARGUMENTS = new Set([
   "old_string", "new_string", "old_str", "new_str", "old_text", "new_text", "message", "prompt", "template", "description",
 ]);
 
-/** Every key anywhere under a value, with its pointer and value. */
-export function allKeys(value: unknown, at: Pointer, depth = 0, out: { at: Pointer; key: string; value: unknown }[] = []) {
-  if (depth > 64 || value === null || typeof value !== "object") return out;
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) allKeys(value[i], childPointer(at, i), depth + 1, out);
-  else
-    for (const [k, v] of Object.entries(value)) {
-      out.push({ at: childPointer(at, k), key: k, value: v });
-      allKeys(v, childPointer(at, k), depth + 1, out);
+/**
+ * The keys anywhere under a value that `pick` accepts (given the key and its value), with their pointers
+ * (made only for the keys picked), depth-first in source order.
+ */
+export function keysWhere(value: unknown, at: Pointer, pick: (key: string, value: unknown) => boolean): { at: Pointer; key: string; value: unknown }[] {
+  const out: { at: Pointer; key: string; value: unknown }[] = [];
+  const trail: (string | number)[] = [];
+  const pointer = () => {
+    let p = at;
+    for (const t of trail) p = childPointer(p, t);
+    return p;
+  };
+  const visit = (v: unknown, depth: number) => {
+    if (depth > 64 || v === null || typeof v !== "object") return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        trail.push(i);
+        visit(v[i], depth + 1);
+        trail.pop();
+      }
+      return;
     }
+    for (const [k, child] of Object.entries(v)) {
+      trail.push(k);
+      if (pick(k, child)) out.push({ at: pointer(), key: k, value: child });
+      visit(child, depth + 1);
+      trail.pop();
+    }
+  };
+  visit(value, 0);
   return out;
 }

@@ -1,7 +1,7 @@
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
-import { allKeys } from "../../core/walk.js";
+import { keysWhere } from "../../core/walk.js";
 
 /** Keys that make a step conditional. */
 // (Not `branch`: git tools take a branch name.)
@@ -91,7 +91,7 @@ export default defineRule({
           ? step.raw
           : step.args;
       const base = root === step.args ? step.argsAt : step.at;
-      for (const k of allKeys(root, base)) {
+      for (const k of keysWhere(root, base, (key) => BRANCH_KEYS.has(key.toLowerCase()) || ORDER_KEYS.has(key.toLowerCase()))) {
         const key = k.key.toLowerCase();
         if (!allowBranches && BRANCH_KEYS.has(key)) {
           seen.add(k.at);

@@ -13,15 +13,41 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 
-/** The policy's protected globs, compiled once per list into one regular expression (one test per path). */
-function matcherFor(globs: readonly string[]): (path: string) => boolean {
+/**
+ * The policy's protected globs, compiled once per list into one regular expression (one test per path),
+ * behind a cheap pre-check: a path that holds none of the globs' literal names (`.git`, `.env`, `.pem`,
+ * `id_rsa`, `plangate.yaml`…, without case) cannot match.
+ */
+export function matcherFor(globs: readonly string[]): (path: string) => boolean {
   let m = matchers.get(globs);
   if (!m) {
     const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
-    m = (path) => re.test(path);
+    const needles = globNeedles(globs);
+    m = needles ? (path) => mayHold(path, needles) && re.test(path) : (path) => re.test(path);
     matchers.set(globs, m);
   }
   return m;
+}
+
+/**
+ * A literal each glob's every match holds (its longest run of plain characters), lowercased; undefined when
+ * some glob has none or uses syntax (classes, braces, extglobs, escapes) whose matches need not hold one.
+ */
+export function globNeedles(globs: readonly string[]): string[] | undefined {
+  const out: string[] = [];
+  for (const g of globs) {
+    if (/[[\]{}()!+@?\\]/.test(g)) return undefined;
+    const longest = g.split(/[*/]+/).reduce((a, b) => (b.length > a.length ? b : a), "");
+    if (longest === "") return undefined;
+    out.push(longest.toLowerCase());
+  }
+  return out;
+}
+
+function mayHold(path: string, needles: readonly string[]): boolean {
+  const lower = path.toLowerCase();
+  for (const n of needles) if (lower.includes(n)) return true;
+  return false;
 }
 
 export default defineRule({

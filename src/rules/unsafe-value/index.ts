@@ -1,5 +1,6 @@
 import { TOO_NESTED } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
+import { LeafTag } from "../../core/facts.js";
 
 /**
  * Characters that make a name read differently from what a program compares: bidi and zero-width controls
@@ -49,7 +50,7 @@ export default defineRule({
       }
       for (const arg of ctx.facts.step(step).pathArguments()) {
         // A value too deep to walk is path-outside-workspace's to report, not a hidden character.
-        if (arg.value === TOO_NESTED || !HIDDEN.test(arg.value)) continue;
+        if (arg.value === TOO_NESTED || !arg.has(LeafTag.Hidden) || !HIDDEN.test(arg.value)) continue;
         ctx.report({
           at: arg.at,
           step: step.position,

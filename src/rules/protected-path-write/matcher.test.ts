@@ -1,0 +1,33 @@
+import fc from "fast-check";
+import picomatch from "picomatch";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PROTECTED_PATHS } from "../../policy/defaults.js";
+import { globNeedles, matcherFor } from "./index.js";
+
+const plain = (globs: readonly string[]) => {
+  const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
+  return (p: string) => re.test(p);
+};
+const PARTS = [".git", ".GIT", ".env", "id_rsa", "a", "B", ".pem", "plangate.yaml", "x.key", "\u212Aey", "é", "/", "\\", "."];
+const path = fc.array(fc.constantFrom(...PARTS), { maxLength: 6 }).map((p) => p.join(""));
+const glob = fc.array(fc.constantFrom("**/", "*", "/", ".git", ".env", "id_", "rsa", ".pem", "a", "b?", "{a,b}", "[ab]"), { minLength: 1, maxLength: 4 }).map((p) => p.join(""));
+
+describe("protected globs' pre-check", () => {
+  it("never rules out a path the globs match", () => {
+    fc.assert(
+      fc.property(fc.array(glob, { minLength: 1, maxLength: 3 }), fc.array(path, { maxLength: 10 }), (globs, paths) => {
+        const fast = matcherFor(globs);
+        const slow = plain(globs);
+        for (const p of paths) expect(fast(p), `${JSON.stringify(globs)} ${p}`).toBe(slow(p));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it("has a literal for each default glob, and none where a glob's syntax allows matches without one", () => {
+    expect(globNeedles(DEFAULT_PROTECTED_PATHS)).toContain(".git");
+    expect(globNeedles(["**/*"])).toBeUndefined();
+    expect(globNeedles(["src/{a,b}.py"])).toBeUndefined();
+    const m = matcherFor(DEFAULT_PROTECTED_PATHS);
+    for (const p of DEFAULT_PROTECTED_PATHS.map((g) => g.replace(/\*\*\/|\/\*\*/g, "").replace(/\*/g, "x"))) expect(m(p), p).toBe(plain(DEFAULT_PROTECTED_PATHS)(p));
+  });
+});
