@@ -6,7 +6,7 @@ import { childPointer, type Pointer } from "./pointer.js";
 import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
-import { stepWrites } from "./writers.js";
+import { argumentsWrite, isWriteTool } from "./writers.js";
 
 /*
  * The facts of one validation, built once right after a dialect has normalised the plan and read by every
@@ -203,7 +203,7 @@ export class StepFacts {
 
   /** Does the step write (its tool, or its arguments), decided once? */
   get writes(): boolean {
-    return (this.#writes ??= this.step.tool === undefined || stepWrites(this.step.tool, this.step.args, this.owner.tools, this.owner.policy));
+    return (this.#writes ??= this.step.tool === undefined || this.owner.toolWrites(this.step.tool) || argumentsWrite(this.step.args));
   }
 
   /**
@@ -318,6 +318,18 @@ export class PlanFacts {
     const value = make();
     byPlan.set(plan, value);
     return value;
+  }
+
+  readonly #writers = new Map<string, boolean>();
+
+  /** Does a tool write (core/writers.ts `isWriteTool`), decided once per tool and validation? */
+  toolWrites(tool: string): boolean {
+    let w = this.#writers.get(tool);
+    if (w === undefined) {
+      w = isWriteTool(tool, this.tools, this.policy);
+      this.#writers.set(tool, w);
+    }
+    return w;
   }
 
   /** A step's facts, built on first use. */

@@ -1,5 +1,6 @@
 import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
+import { compiledFrom } from "./compiled.js";
 
 /** MCP tool annotations, as far as the writer decision reads them. */
 export interface ToolAnnotations {
@@ -7,14 +8,8 @@ export interface ToolAnnotations {
   destructiveHint?: unknown;
 }
 
-const lowerSets = new WeakMap<readonly string[], Set<string>>();
 function lowerSet(list: readonly string[]): Set<string> {
-  let s = lowerSets.get(list);
-  if (!s) {
-    s = new Set(list.map((t) => t.toLowerCase()));
-    lowerSets.set(list, s);
-  }
-  return s;
+  return compiledFrom("lower", list, () => new Set(list.map((t) => t.toLowerCase())));
 }
 
 /**

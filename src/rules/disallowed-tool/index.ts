@@ -5,19 +5,17 @@ import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
+import { compiledFrom } from "../../core/compiled.js";
 
 // Policies and registries are reused across validations: fold their names once per object.
-const denyCache = new WeakMap<readonly string[], { denySkeletons: Set<string>; denyGlobs: { test(s: string): boolean }[] }>();
 const knownCache = new WeakMap<ReadonlySet<string>, Map<string, string>>();
 
 function denyOf(deny: readonly string[]) {
-  let d = denyCache.get(deny);
-  if (!d) {
-    // Compared without case, separators or look-alike letters: `Sequential-Thinking` is `sequential_thinking`.
-    d = { denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(looseName)), denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globMatcher(looseName(x))) };
-    denyCache.set(deny, d);
-  }
-  return d;
+  // Compared without case, separators or look-alike letters: `Sequential-Thinking` is `sequential_thinking`.
+  return compiledFrom("deny", deny, () => ({
+    denySkeletons: new Set(deny.filter((x) => !/[*?]/.test(x)).map(looseName)),
+    denyGlobs: deny.filter((x) => /[*?]/.test(x)).map((x) => globMatcher(looseName(x))),
+  }));
 }
 
 function knownOf(names: ReadonlySet<string>): Map<string, string> {

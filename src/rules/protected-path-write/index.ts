@@ -4,6 +4,7 @@ import { isInside, isRemoteUrl, looksLikePath, pathSegments, relativeInside, win
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
+import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 
 /** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
@@ -11,7 +12,6 @@ const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
 /** Code points HFS+ and some normalisers drop from names. */
 const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 
-const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
 
 /**
  * The policy's protected globs, compiled once per list into one regular expression (one test per path),
@@ -19,14 +19,11 @@ const matchers = new WeakMap<readonly string[], (path: string) => boolean>();
  * `id_rsa`, `plangate.yaml`…, without case) cannot match.
  */
 export function matcherFor(globs: readonly string[]): (path: string) => boolean {
-  let m = matchers.get(globs);
-  if (!m) {
+  return compiledFrom("protected", globs, () => {
     const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
     const needles = globNeedles(globs);
-    m = needles ? (path) => mayHold(path, needles) && re.test(path) : (path) => re.test(path);
-    matchers.set(globs, m);
-  }
-  return m;
+    return needles ? (path: string) => mayHold(path, needles) && re.test(path) : (path: string) => re.test(path);
+  });
 }
 
 /**
