@@ -73,6 +73,25 @@ describe("path service", () => {
     // Past the first lookups the folder was listed: its other names were not asked one by one.
     expect(asked.filter((p) => /^\/ws\/d\/f1[0-9]$/.test(p))).toEqual([]);
   });
+  it("answers an ASCII name a listing lacks as missing when no entry is the name without case, and asks otherwise", () => {
+    const asked: string[] = [];
+    const names = Array.from({ length: 20 }, (_, i) => `f${i}`);
+    const files: FileProbe = {
+      ...memoryFiles({}),
+      kind: (p) => (asked.push(p), p === "/ws" || p === "/ws/d" ? "dir" : names.some((n) => p === `/ws/d/${n}`) ? "file" : "missing"),
+      list: (dir) => (dir === "/ws/d" ? new Map(names.map((n) => [n, "file" as const])) : undefined),
+    };
+    const service = createPathService("/ws", files);
+    for (let i = 0; i < 40; i++) service.resolve(`d/g${i}`);
+    expect(service.resolve("d/g39")[0]).toMatchObject({ missing: true });
+    // Only the names asked before the folder was listed; none after.
+    expect(asked.filter((p) => /^\/ws\/d\/g3[0-9]$/.test(p))).toEqual([]);
+    // Not ASCII, or an entry without case: asked.
+    service.resolve("d/\u00e9t\u00e9");
+    expect(asked).toContain("/ws/d/\u00e9t\u00e9");
+    service.resolve("d/F3");
+    expect(asked).toContain("/ws/d/F3");
+  });
   it("refuses what it cannot read plainly, and keeps inside what stays inside", () => {
     const files = memoryFiles({ "/ws/out": { link: "/etc" }, "/ws/src/a.py": "x" });
     const s = createPathService("/ws", files);

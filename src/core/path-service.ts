@@ -68,6 +68,28 @@ const CLEAN = /^(?=[^/]*[^/.])[\w.-]+(?:\/(?=[^/]*[^/.])[\w.-]+)*$/;
 /** Lookups of one folder after which it is listed rather than asked name by name. */
 const LIST_AFTER = 8;
 
+/**
+ * A folder's listing and, when every entry is ASCII, the entries in lower case: a file system that folds
+ * case finds a name only through an entry equal to it without case, so an ASCII name whose lower case is
+ * no entry's is missing on any file system. An entry outside ASCII may fold to anything (a Kelvin sign is
+ * a `k` to some), so such a listing decides nothing of the names it lacks.
+ */
+interface Listing {
+  entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | undefined>;
+  folded: ReadonlySet<string> | undefined;
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+
+function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | undefined>): Listing {
+  const folded = new Set<string>();
+  for (const name of entries.keys()) {
+    if (!ASCII.test(name)) return { entries, folded: undefined };
+    folded.add(name.toLowerCase());
+  }
+  return { entries, folded };
+}
+
 /** Creates the path service of one validation over a file system. */
 export function createPathService(workspace: string, probe: FileProbe): PathService {
   const files = rememberingProbe(probe);
@@ -164,7 +186,7 @@ function rememberingProbe(files: FileProbe): FileProbe {
   const links = new Map<string, string | undefined>();
   const reals = new Map<string, string | undefined>();
   const asked = new Map<string, number>();
-  const listings = new Map<string, ReadonlyMap<string, ReturnType<FileProbe["kind"]> | undefined> | undefined>();
+  const listings = new Map<string, Listing | undefined>();
   const fromListing = (path: string): ReturnType<FileProbe["kind"]> | undefined => {
     if (!files.list) return undefined;
     const slash = path.lastIndexOf("/");
@@ -175,11 +197,18 @@ function rememberingProbe(files: FileProbe): FileProbe {
       const n = (asked.get(dir) ?? 0) + 1;
       if (asked.size < 65536) asked.set(dir, n);
       if (n < LIST_AFTER) return undefined;
-      listing = files.list(dir);
+      const entries = files.list(dir);
+      listing = entries ? listingOf(entries) : undefined;
       listings.set(dir, listing);
     }
-    // Not listed, or a name the listing lacks or cannot type: lstat decides.
-    return listing?.get(path.slice(slash + 1));
+    if (!listing) return undefined;
+    const name = path.slice(slash + 1);
+    const kind = listing.entries.get(name);
+    if (kind !== undefined) return kind;
+    // A name the listing lacks is missing when no entry could be it without case (see Listing); otherwise,
+    // and for an entry the listing cannot type, lstat decides.
+    if (!listing.entries.has(name) && listing.folded && ASCII.test(name) && !listing.folded.has(name.toLowerCase())) return "missing";
+    return undefined;
   };
   return {
     ...files,
