@@ -100,6 +100,17 @@ export interface RuleContext {
   report(report: Report): void;
 }
 
+/**
+ * What a plan rule reports: one of its `meta.messages` by id, with data for its placeholders; never a
+ * literal text, so that every message a rule can give is declared in one place.
+ */
+export type MessageReport<Id extends string = string> = Omit<Report, "messageId" | "message"> & { messageId: Id };
+
+/** The context of a plan rule that declares its messages: its reports name one of them. */
+export interface PlanRuleContext<Id extends string = string> extends Omit<RuleContext, "report"> {
+  report(report: MessageReport<Id>): void;
+}
+
 /** What a rule of a kind other than "plan" is given besides its input: where to report. */
 export interface ReportContext {
   report(report: Report): void;
@@ -136,9 +147,26 @@ export interface Rule<K extends InputKind = InputKind> {
   prepare?(input: RuleInputs[K], context: RuleContexts[K]): Promise<void>;
 }
 
+/**
+ * The context a rule's check is given, by its kind and its declared messages: a plan rule that declares
+ * `meta.messages` reports by `messageId` (one of those it declares) and cannot report a literal message.
+ */
+export type DefinedContext<K extends InputKind, M extends RuleMessages | undefined> = K extends "plan"
+  ? M extends RuleMessages
+    ? PlanRuleContext<Extract<keyof M, string>>
+    : RuleContext
+  : RuleContexts[K];
+
+/** A rule as written in its folder: its context is typed by its kind and its `meta.messages`. */
+export interface RuleDefinition<K extends InputKind, M extends RuleMessages | undefined> {
+  meta: RuleMeta & { input: K; messages?: M };
+  check?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): void;
+  prepare?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): Promise<void>;
+}
+
 /** Declares a rule (an identity function that keeps the type). */
-export function defineRule<K extends InputKind>(rule: Rule<K>): Rule<K> {
-  return rule;
+export function defineRule<K extends InputKind, const M extends RuleMessages | undefined = undefined>(rule: RuleDefinition<K, M>): Rule<K> {
+  return rule as Rule<K>;
 }
 
 /** Narrows a rule to a kind. */
