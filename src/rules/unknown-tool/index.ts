@@ -44,9 +44,8 @@ export default defineRule({
       ctx.report({
         at: step.toolAt,
         step: step.position,
-        ...(near
-          ? { messageId: "unknownToolNear" as const, data: { step: step.position, tool: step.tool, near } }
-          : { messageId: "unknownTool" as const, data: { step: step.position, tool: step.tool, source: tools.source } }),
+        messageId: near ? "unknownToolNear" : "unknownTool",
+        data: { step: step.position, tool: step.tool, near: near ?? "", source: tools.source },
         actual: step.tool,
       });
     }
