@@ -130,6 +130,17 @@ describe("plan rules' messages", () => {
       for (const f of new Set(own.flatMap(relativeImports))) for (const m of messageUse(f).ids) used.add(m);
       for (const m of declared) expect(used.has(m), `${id} declares "${m}" but never reports it`).toBe(true);
     });
+    it(`${id}: its tests name every message it declares`, () => {
+      const file = join(rulesDir, id, `${id}.test.ts`);
+      const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+      const strings = new Set<string>();
+      const visit = (node: ts.Node): void => {
+        if (ts.isStringLiteralLike(node)) strings.add(node.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      for (const m of Object.keys(rule.meta.messages ?? {})) expect(strings.has(m), `${id}.test.ts asserts messageId "${m}"`).toBe(true);
+    });
   }
 });
 
