@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { Plan, Step } from "../core/plan.js";
-import type { Report, Rule } from "../core/rule.js";
+import { reportText, type Report, type Rule } from "../core/rule.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { defaultPolicy } from "../policy/defaults.js";
@@ -38,9 +38,10 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (setting !== "error") continue;
     const report = (r: Report) => {
-      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${r.message} (checked when the call was made)`, step };
+      const { message, hint } = reportText(rule.meta, r);
+      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${message} (checked when the call was made)`, step };
       if (r.at !== undefined) d.pointer = r.at;
-      if (r.hint !== undefined) d.hint = r.hint;
+      if (hint !== undefined) d.hint = hint;
       if (r.actual !== undefined) d.actual = r.actual;
       found.push(d);
     };
