@@ -76,7 +76,10 @@ export interface Report {
   /** Point at the member's key rather than its value (unknown keys, duplicates). */
   key?: boolean;
   step?: number;
-  /** The text itself, for a rule whose messages are not yet declared in `meta.messages`. */
+  /**
+   * The text itself: for the engine's own reports and rules that do not declare `meta.messages` yet. A plan
+   * rule that declares its messages cannot give one (its context takes a `MessageReport`).
+   */
   message?: string;
   /** Overrides the message template's hint. */
   hint?: string;
