@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
 import { RULES } from "../src/rules/index.js";
@@ -60,6 +61,87 @@ describe("rule catalogue", () => {
     const known = DIALECTS.map((d) => d.id);
     for (const r of RULES) for (const d of r.meta.dialects ?? []) expect(known).toContain(d);
   });
+});
+
+/** Plan rules that still report literal messages: the reading rules, until they become "read" rules. */
+const LITERAL_PLAN_RULES = new Set(["parse-error", "unsafe-value", "limit-exceeded", "step-numbering"]);
+
+/** The message ids a `messageId` expression can take: its string literals, through conditionals and `as const`. */
+function messageIdsOf(e: ts.Expression, out: Set<string>): void {
+  if (ts.isStringLiteralLike(e)) out.add(e.text);
+  else if (ts.isConditionalExpression(e)) {
+    messageIdsOf(e.whenTrue, out);
+    messageIdsOf(e.whenFalse, out);
+  } else if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isSatisfiesExpression(e)) messageIdsOf(e.expression, out);
+}
+
+/** The message ids a source file reports (`messageId: …` properties and `messageId` variables), and its reports with a literal `message`. */
+function messageUse(file: string): { ids: Set<string>; literal: string[] } {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const ids = new Set<string>();
+  const literal: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isPropertyAssignment(node) || ts.isVariableDeclaration(node)) && node.name.getText(source) === "messageId" && node.initializer) messageIdsOf(node.initializer, ids);
+    if (ts.isCallExpression(node) && /(^|\.)report$/.test(node.expression.getText(source)))
+      for (const arg of node.arguments)
+        if (ts.isObjectLiteralExpression(arg) && arg.properties.some((p) => p.name?.getText(source) === "message")) literal.push(`${file}:${source.getLineAndCharacterOfPosition(arg.getStart()).line + 1}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { ids, literal };
+}
+
+/** The project modules a source file imports by a relative path. */
+function relativeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+  return source.statements
+    .filter(ts.isImportDeclaration)
+    .map((d) => (d.moduleSpecifier as ts.StringLiteral).text)
+    .filter((m) => m.startsWith("."))
+    .map((m) => resolve(dirname(file), m.replace(/\.js$/, ".ts")))
+    .filter((f) => existsSync(f));
+}
+
+describe("plan rules' messages", () => {
+  it("lists only plan rules among those that report literal messages", () => {
+    for (const id of LITERAL_PLAN_RULES) expect(RULES.find((r) => r.meta.id === id)?.meta.input, id).toBe("plan");
+  });
+  for (const rule of RULES.filter((r) => r.meta.input === "plan" && !LITERAL_PLAN_RULES.has(r.meta.id))) {
+    const id = rule.meta.id;
+    it(`${id}: declares meta.messages, reports only those, by messageId, and reports every one`, () => {
+      const declared = Object.keys(rule.meta.messages ?? {});
+      expect(declared.length, `${id} declares meta.messages`).toBeGreaterThan(0);
+      for (const m of declared) expect(m, "message ids are lowerCamelCase").toMatch(/^[a-z][a-zA-Z0-9]*$/);
+      // The rule's own folder: every id it names is declared, and no report has a literal message.
+      const dir = join(rulesDir, id);
+      const own = readdirSync(dir)
+        .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+        .map((f) => join(dir, f));
+      const used = new Set<string>();
+      for (const f of own) {
+        const u = messageUse(f);
+        expect(u.literal, "reports with a literal message").toEqual([]);
+        for (const m of u.ids) {
+          expect(declared, `${f} reports messageId "${m}"`).toContain(m);
+          used.add(m);
+        }
+      }
+      // A helper the rule imports may name some of its messages for it (command findings, constraint problems).
+      for (const f of new Set(own.flatMap(relativeImports))) for (const m of messageUse(f).ids) used.add(m);
+      for (const m of declared) expect(used.has(m), `${id} declares "${m}" but never reports it`).toBe(true);
+    });
+    it(`${id}: its tests name every message it declares`, () => {
+      const file = join(rulesDir, id, `${id}.test.ts`);
+      const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+      const strings = new Set<string>();
+      const visit = (node: ts.Node): void => {
+        if (ts.isStringLiteralLike(node)) strings.add(node.text);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      for (const m of Object.keys(rule.meta.messages ?? {})) expect(strings.has(m), `${id}.test.ts asserts messageId "${m}"`).toBe(true);
+    });
+  }
 });
 
 describe("SPEC.md catalogue", () => {

@@ -18,8 +18,8 @@ import { NOW } from "./helpers.js";
  * in-memory file system (`files`), so a case says exactly which entries exist.
  */
 
-/** An in-memory tree: a path (absolute, or relative to the workspace) → file content, "dir", or `{ link }`. */
-export type Tree = Record<string, string | { dir: true } | { link: string } | { file: string; nlink: number }>;
+/** An in-memory tree: a path (absolute, or relative to the workspace) → file content, "dir", `{ link }`, or `{ other }` (a FIFO, socket or device). */
+export type Tree = Record<string, string | { dir: true } | { link: string } | { file: string; nlink: number } | { other: true }>;
 
 export interface Case {
   /** Shown as the test's name (default: the code, shortened). */
@@ -104,6 +104,7 @@ export function memoryFiles(tree: Tree, workspace = WORKSPACE): FileProbe {
       const e = entries.get(abs(p));
       if (e === undefined) return "missing";
       if (typeof e === "string" || "file" in e) return "file";
+      if ("other" in e) return "other";
       return "link" in e ? "symlink" : "dir";
     },
     size: (p) => {

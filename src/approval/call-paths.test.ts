@@ -44,6 +44,7 @@ describe("paths resolved at the moment of the call", () => {
     expect(d.diagnostic.step).toBe(2);
     expect(d.diagnostic.message).toContain("resolves through a symlink to /etc/cron.d/job");
     expect(d.diagnostic.message).toContain("checked when the call was made");
+    expect(d.diagnostic.hint).toBe("use a path inside the workspace, relative to its root");
   });
 
   it("allows the same call when no link was made, and does not check without a workspace", async () => {

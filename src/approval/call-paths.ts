@@ -39,10 +39,10 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (setting !== "error") continue;
     const report = (r: Report) => {
-      const text = reportText(rule.meta, r);
-      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${text.message} (checked when the call was made)`, step };
+      const { message, hint } = reportText(rule.meta, r);
+      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${message} (checked when the call was made)`, step };
       if (r.at !== undefined) d.pointer = r.at;
-      if (text.hint !== undefined) d.hint = text.hint;
+      if (hint !== undefined) d.hint = hint;
       if (r.actual !== undefined) d.actual = r.actual;
       found.push(d);
     };

@@ -24,11 +24,22 @@ export interface StepConstraint {
   constraint: Constraint;
 }
 
-/** What is wrong with a `$` object somewhere in a step's arguments. */
+/** What can be wrong with a `$` object: the id of argument-constraint's message for it. */
+export type ConstraintMessageId =
+  | "invalidConstraint"
+  | "unusableRegex"
+  | "unreadableGlob"
+  | "enumTooLarge"
+  | "unusableSchema"
+  | "invalidNestedConstraint"
+  | "nestedConstraint"
+  | "lookalikeKey";
+
+/** What is wrong with a `$` object somewhere in a step's arguments: the message's id and its data. */
 export interface ConstraintProblem {
   at: Pointer;
-  message: string;
-  hint: string;
+  messageId: ConstraintMessageId;
+  data: Readonly<Record<string, string | number>>;
 }
 
 /** Keys that look like `$` to a reader but are not (fullwidth ＄, small ﹩, and invisible prefixes). */
@@ -70,7 +81,7 @@ export function constraintProblems(
     }
     const r = readArgument(value);
     if ("error" in r) {
-      out.push({ at, message: `argument "${key}" is no valid constraint: ${r.error}.`, hint: constraintHint });
+      out.push({ at, messageId: "invalidConstraint", data: { key, error: r.error } });
       continue;
     }
     if ("literal" in r) {
@@ -82,21 +93,21 @@ export function constraintProblems(
     switch (c.kind) {
       case "$regex": {
         const p = compileSafePattern(`^(?:${c.pattern})$`);
-        if ("error" in p) out.push({ at: opAt, message: `argument "${key}": the $regex cannot be used: ${p.error}.`, hint: "write a regular expression RE2 can run (no backreferences or lookaround), or use $glob or $enum" });
+        if ("error" in p) out.push({ at: opAt, messageId: "unusableRegex", data: { key, error: p.error } });
         break;
       }
       case "$glob": {
         const m = isPathKey(key) ? pathGlobMatcher(c.pattern) : undefined;
-        if (m && "error" in m) out.push({ at: opAt, message: `argument "${key}": the path $glob cannot be read: ${m.error}.`, hint: "write a plain glob: *, **, ?, [abc], [a-z], {a,b}" });
+        if (m && "error" in m) out.push({ at: opAt, messageId: "unreadableGlob", data: { key, error: m.error } });
         break;
       }
       case "$enum":
-        if (c.values.length > 1000) out.push({ at: opAt, message: `argument "${key}": the $enum has ${c.values.length} values, over 1000.`, hint: "list fewer values, or split the step" });
+        if (c.values.length > 1000) out.push({ at: opAt, messageId: "enumTooLarge", data: { key, count: c.values.length } });
         c.values.forEach((m, i) => deeper(m, childPointer(opAt, i), 0, out));
         break;
       case "$schema": {
         const why = loadSchema ? loadSchema(c.schema) : "the JSON Schema checker could not be loaded";
-        if (why) out.push({ at: opAt, message: `argument "${key}": the $schema cannot be used: ${why}.`, hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it" });
+        if (why) out.push({ at: opAt, messageId: "unusableSchema", data: { key, why } });
         break;
       }
       case "$any":
@@ -105,8 +116,6 @@ export function constraintProblems(
   }
   return out;
 }
-
-const constraintHint = 'write one constraint ({"$glob": "…"}, {"$regex": "…"}, {"$enum": […]}, {"$schema": {…}}, {"$any": true}), or wrap a real value as {"$literal": …}';
 
 /** Inside a value: only `{"$literal": …}` may have a `$` key; a look-alike `$` key is refused too. */
 function deeper(value: unknown, at: Pointer, depth: number, out: ConstraintProblem[]): void {
@@ -119,11 +128,7 @@ function deeper(value: unknown, at: Pointer, depth: number, out: ConstraintProbl
     const r = readArgument(value);
     if ("literal" in r) literalOperand(r.literal, childPointer(at, LITERAL_KEY), out);
     else
-      out.push({
-        at,
-        message: "error" in r ? `a value inside an argument is no valid constraint: ${r.error}.` : `a ${r.constraint.kind} constraint stands inside an argument's value: constraints are whole argument values only.`,
-        hint: 'make the constraint the whole argument value, or wrap a real value that has a "$" key as {"$literal": …}',
-      });
+      out.push("error" in r ? { at, messageId: "invalidNestedConstraint", data: { error: r.error } } : { at, messageId: "nestedConstraint", data: { kind: r.constraint.kind } });
     return;
   }
   lookalikes(value, at, out);
@@ -143,11 +148,7 @@ function literalOperand(value: unknown, at: Pointer, out: ConstraintProblem[], d
 function lookalikes(value: object, at: Pointer, out: ConstraintProblem[]): void {
   for (const k of Object.keys(value))
     if (LOOKALIKE_DOLLAR.test(k))
-      out.push({
-        at: childPointer(at, k),
-        message: `the key "${k}" looks like a constraint but does not start with "$" (U+0024): a reader would take it for one, plangate and the guard read it as a plain key.`,
-        hint: 'write the constraint with a plain "$", or rename the key',
-      });
+      out.push({ at: childPointer(at, k), messageId: "lookalikeKey", data: { key: k } });
 }
 
 /** Top-level look-alike keys in step arguments (also checked when constraints are refused). */

@@ -1,9 +1,9 @@
 import { isInside, relativeInside } from "../core/paths.js";
 import type { Plan } from "../core/plan.js";
-import type { RuleContext } from "../core/rule.js";
+import type { PlanRuleContext, RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
 import type { StepCommand } from "./plan.js";
-import { analysedCommands, commandsOf, describeCommand } from "./plan.js";
+import { analysedCommands, commandsOf } from "./plan.js";
 
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
 export function commandPathText(p: CommandPath): string {
@@ -16,8 +16,8 @@ function shown(p: CommandPath, text: string): string {
   return `"${w}"${p.written !== undefined ? ` (read as "${p.text}")` : ""}${text !== p.text ? ` (after cd ${p.cwd})` : ""}`;
 }
 
-/** path-outside-workspace for command lines: every file-like word and redirection target. */
-export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext): void {
+/** path-outside-workspace for command lines: every file-like word and redirection target (its message commandPathOutside). */
+export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"commandPathOutside">): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   for (const { command, p, text } of commandPaths(plan, ctx)) {
@@ -27,8 +27,8 @@ export function reportCommandPathsOutside(plan: Plan, ctx: RuleContext): void {
       ctx.report({
         at: command.at,
         step: command.step.position,
-        message: `${describeCommand(command)} names ${shown(p, text)}, a path that ${why}; the workspace is ${ws}.`,
-        hint: "use paths inside the workspace, relative to its root",
+        messageId: "commandPathOutside",
+        data: { step: command.step.position, argument: command.name, path: shown(p, text), why, workspace: ws },
         actual: command.text,
       });
       break;
@@ -50,8 +50,8 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
   }
 }
 
-/** protected-path-write for command lines: a command may write any file it names, so any protected one is reported. */
-export function reportCommandPathsProtected(plan: Plan, ctx: RuleContext, isProtected: (path: string) => boolean): void {
+/** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
+export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, isProtected: (path: string) => boolean): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
@@ -68,8 +68,8 @@ export function reportCommandPathsProtected(plan: Plan, ctx: RuleContext, isProt
     ctx.report({
       at: command.at,
       step: command.step.position,
-      message: `${describeCommand(command)} names the protected path ${shown(p, text)}${hit !== p.text ? ` (${hit})` : ""}.`,
-      hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected",
+      messageId: "commandProtectedPath",
+      data: { step: command.step.position, argument: command.name, path: shown(p, text), resolved: hit !== p.text ? ` (${hit})` : "" },
       actual: command.text,
     });
   }

@@ -58,3 +58,23 @@ describe("runRules", () => {
     expect(findingsToDiagnostics(findings, () => "off", undefined)).toEqual([]);
   });
 });
+
+describe("plan rules report by messageId", () => {
+  // Checked by the type checker (`tsc`, run by `npm run lint`): each @ts-expect-error must be an error.
+  const planMeta = { ...meta({}), id: "missing-intent" as const, input: "plan" as const, phase: "step" as const };
+  it("types a plan rule's reports by the messages it declares", () => {
+    const rule = defineRule({
+      meta: { ...planMeta, messages: { absent: "Step {{step}} has no intent." } },
+      check(plan, ctx) {
+        ctx.report({ messageId: "absent", data: { step: 1 }, at: plan.stepsAt });
+        // @ts-expect-error a plan rule cannot report a literal message
+        ctx.report({ messageId: "absent", message: "Step 1 has no intent." });
+        // @ts-expect-error nor a message it does not declare
+        ctx.report({ messageId: "missing" });
+        // @ts-expect-error nor a report without a messageId
+        ctx.report({ at: plan.stepsAt });
+      },
+    });
+    expect(rule.meta.messages).toEqual({ absent: "Step {{step}} has no intent." });
+  });
+});

@@ -77,7 +77,10 @@ export interface Report {
   /** Point at the member's key rather than its value (unknown keys, duplicates). */
   key?: boolean;
   step?: number;
-  /** The text itself, for a rule whose messages are not yet declared in `meta.messages`. */
+  /**
+   * The text itself: for the engine's own reports and rules that do not declare `meta.messages` yet. A plan
+   * rule that declares its messages cannot give one (its context takes a `MessageReport`).
+   */
   message?: string;
   /** Overrides the message template's hint. */
   hint?: string;
@@ -101,6 +104,17 @@ export interface RuleContext {
   /** The turn context for Markdown plans (paths the planner has read), if given. */
   readonly context: readonly string[] | undefined;
   report(report: Report): void;
+}
+
+/**
+ * What a plan rule reports: one of its `meta.messages` by id, with data for its placeholders; never a
+ * literal text, so that every message a rule can give is declared in one place.
+ */
+export type MessageReport<Id extends string = string> = Omit<Report, "messageId" | "message"> & { messageId: Id };
+
+/** The context of a plan rule that declares its messages: its reports name one of them. */
+export interface PlanRuleContext<Id extends string = string> extends Omit<RuleContext, "report"> {
+  report(report: MessageReport<Id>): void;
 }
 
 /** What a rule of a kind other than "plan" is given besides its input: where to report. */
@@ -139,9 +153,26 @@ export interface Rule<K extends InputKind = InputKind> {
   prepare?(input: RuleInputs[K], context: RuleContexts[K]): Promise<void>;
 }
 
+/**
+ * The context a rule's check is given, by its kind and its declared messages: a plan rule that declares
+ * `meta.messages` reports by `messageId` (one of those it declares) and cannot report a literal message.
+ */
+export type DefinedContext<K extends InputKind, M extends RuleMessages | undefined> = K extends "plan"
+  ? M extends RuleMessages
+    ? PlanRuleContext<Extract<keyof M, string>>
+    : RuleContext
+  : RuleContexts[K];
+
+/** A rule as written in its folder: its context is typed by its kind and its `meta.messages`. */
+export interface RuleDefinition<K extends InputKind, M extends RuleMessages | undefined> {
+  meta: RuleMeta & { input: K; messages?: M };
+  check?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): void;
+  prepare?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): Promise<void>;
+}
+
 /** Declares a rule (an identity function that keeps the type). */
-export function defineRule<K extends InputKind>(rule: Rule<K>): Rule<K> {
-  return rule;
+export function defineRule<K extends InputKind, const M extends RuleMessages | undefined = undefined>(rule: RuleDefinition<K, M>): Rule<K> {
+  return rule as Rule<K>;
 }
 
 /** Narrows a rule to a kind. */

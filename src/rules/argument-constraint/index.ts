@@ -9,6 +9,9 @@ const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
 /** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
 const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
 
+const NESTED_HINT = 'make the constraint the whole argument value, or wrap a real value that has a "$" key as {"$literal": …}';
+const OPEN_PATH_HINT = 'bound the path with {"$glob": "folder/**"} or {"$enum": […]}; plan.allowOpenArguments: true allows open arguments';
+
 let schemaChecker: ((schema: unknown) => string | undefined) | undefined;
 
 export default defineRule({
@@ -17,6 +20,24 @@ export default defineRule({
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      lookalikeKey: { message: "Step {{step}}: the key \"{{key}}\" looks like a constraint but does not start with \"$\" (U+0024): a reader would take it for one, plangate and the guard read it as a plain key.", hint: 'write the constraint with a plain "$", or rename the key' },
+      constraintInDialect: { message: "Step {{step}}: the argument value with the key \"{{key}}\" is a constraint, and {{dialect}} plans take literal arguments only.", hint: 'write the literal value, or wrap a real value that has a "$" key as {"$literal": …}' },
+      constraintsRefused: {
+        message: "Step {{step}}: the argument value with the key \"{{key}}\" is a constraint object, and the policy refuses constraints (plan.constraints: refuse): every argument must be the literal value.",
+        hint: 'write the literal value; to let arguments be constraints, set plan.constraints: allow in plangate.yaml; a real value with a "$" key is written {"$literal": …}',
+      },
+      invalidConstraint: { message: "Step {{step}}: argument \"{{key}}\" is no valid constraint: {{error}}.", hint: 'write one constraint ({"$glob": "…"}, {"$regex": "…"}, {"$enum": […]}, {"$schema": {…}}, {"$any": true}), or wrap a real value as {"$literal": …}' },
+      unusableRegex: { message: "Step {{step}}: argument \"{{key}}\": the $regex cannot be used: {{error}}.", hint: "write a regular expression RE2 can run (no backreferences or lookaround), or use $glob or $enum" },
+      unreadableGlob: { message: "Step {{step}}: argument \"{{key}}\": the path $glob cannot be read: {{error}}.", hint: "write a plain glob: *, **, ?, [abc], [a-z], {a,b}" },
+      enumTooLarge: { message: "Step {{step}}: argument \"{{key}}\": the $enum has {{count}} values, over 1000.", hint: "list fewer values, or split the step" },
+      unusableSchema: { message: "Step {{step}}: argument \"{{key}}\": the $schema cannot be used: {{why}}.", hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it" },
+      invalidNestedConstraint: { message: "Step {{step}}: a value inside an argument is no valid constraint: {{error}}.", hint: NESTED_HINT },
+      nestedConstraint: { message: "Step {{step}}: a {{kind}} constraint stands inside an argument's value: constraints are whole argument values only.", hint: NESTED_HINT },
+      openCommand: { message: "Step {{step}}: argument \"{{key}}\" is {{kind}}, which leaves the command open: any command line would match.", hint: 'write the command literally, list the allowed lines with {"$enum": […]}, or bound it with {"$glob": "program *"}; plan.allowOpenArguments: true allows open arguments' },
+      openPath: { message: "Step {{step}}: argument \"{{key}}\" is {{kind}}, which leaves the path open: any file, inside the workspace or not, would match.", hint: OPEN_PATH_HINT },
+      openWrittenPath: { message: "Step {{step}}: argument \"{{key}}\" is {{kind}}, which leaves the path open for a tool that writes: any file, inside the workspace or not, would match.", hint: OPEN_PATH_HINT },
+    },
     summary: "An argument is a constraint object the policy does not allow, or one that cannot be used.",
     docs: {
       description:
@@ -49,25 +70,16 @@ export default defineRule({
     const allow = ctx.policy.plan.constraints === "allow";
     const open = ctx.policy.plan.allowOpenArguments;
     for (const step of plan.steps) {
-      const report = (at: string, message: string, hint: string) => ctx.report({ at, step: step.position, message: `Step ${step.position}: ${message}`, hint });
       // The problem is the key (it looks like "$" but is not): reported there.
-      for (const p of lookalikeProblems(step)) ctx.report({ at: p.at, key: true, step: step.position, message: `Step ${step.position}: ${p.message}`, hint: p.hint });
+      for (const p of lookalikeProblems(step)) ctx.report({ at: p.at, key: true, step: step.position, messageId: p.messageId, data: { ...p.data, step: step.position } });
       if (!allow || !CONSTRAINT_DIALECTS.has(plan.dialect)) {
         for (const d of dollarObjects(step))
-          report(
-            d.at,
-            allow
-              ? `the argument value with the key "${d.key}" is a constraint, and ${plan.dialect} plans take literal arguments only.`
-              : `the argument value with the key "${d.key}" is a constraint object, and the policy refuses constraints (plan.constraints: refuse): every argument must be the literal value.`,
-            allow
-              ? 'write the literal value, or wrap a real value that has a "$" key as {"$literal": …}'
-              : 'write the literal value; to let arguments be constraints, set plan.constraints: allow in plangate.yaml; a real value with a "$" key is written {"$literal": …}',
-          );
+          ctx.report({ at: d.at, step: step.position, messageId: allow ? "constraintInDialect" : "constraintsRefused", data: { step: step.position, key: d.key, dialect: plan.dialect } });
         continue;
       }
       const facts = ctx.facts.step(step);
       const names = facts.pathNames;
-      for (const p of constraintProblems(step, schemaChecker, (key) => isPathName(key, names))) report(p.at, p.message, p.hint);
+      for (const p of constraintProblems(step, schemaChecker, (key) => isPathName(key, names))) ctx.report({ at: p.at, step: step.position, messageId: p.messageId, data: { ...p.data, step: step.position } });
       if (open) continue;
       for (const c of stepConstraints(step)) {
         if (c.constraint.kind !== "$any" && c.constraint.kind !== "$schema") continue;
@@ -75,11 +87,12 @@ export default defineRule({
         const path = !command && isPathName(c.key, names);
         if (!command && !path) continue;
         const writes = facts.writes;
-        report(
-          c.at,
-          `argument "${c.key}" is ${c.constraint.kind === "$any" ? "$any" : "a $schema"}, which leaves ${command ? "the command open: any command line would match" : `the path open${writes ? " for a tool that writes" : ""}: any file, inside the workspace or not, would match`}.`,
-          command ? 'write the command literally, list the allowed lines with {"$enum": […]}, or bound it with {"$glob": "program *"}; plan.allowOpenArguments: true allows open arguments' : 'bound the path with {"$glob": "folder/**"} or {"$enum": […]}; plan.allowOpenArguments: true allows open arguments',
-        );
+        ctx.report({
+          at: c.at,
+          step: step.position,
+          messageId: command ? "openCommand" : writes ? "openWrittenPath" : "openPath",
+          data: { step: step.position, key: c.key, kind: c.constraint.kind === "$any" ? "$any" : "a $schema" },
+        });
       }
     }
   },

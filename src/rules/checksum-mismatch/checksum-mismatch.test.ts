@@ -15,7 +15,7 @@ ruleTester("checksum-mismatch", {
     {
       name: "a plan edited after sealing, with expected (stored) and actual (computed)",
       code: JSON.stringify({ version: "1.0", created_at: "2026-11-20T10:00:00", checksum: pythonChecksum(sealed), plan: edited }, null, 2),
-      errors: [{ line: 4, column: 15, endLine: 4, endColumn: 81, pointer: "/checksum", message: /the checksum does not match the plan/, expected: pythonChecksum(sealed), actual: pythonChecksum(edited) }],
+      errors: [{ line: 4, column: 15, endLine: 4, endColumn: 81, pointer: "/checksum", messageId: "mismatch", message: /the checksum does not match the plan/, expected: pythonChecksum(sealed), actual: pythonChecksum(edited) }],
     },
     {
       name: "number lexemes hash as Python reads them (1.0 is a float, not 1)",

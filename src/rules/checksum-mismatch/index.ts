@@ -14,6 +14,9 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["scqc-envelope"],
     phase: "integrity",
+    messages: {
+      mismatch: { message: "Plan integrity check failed: the checksum does not match the plan; the plan was modified after it was sealed.", hint: "review the change, then run `plangate seal FILE --in-place` to recompute the checksum, or restore the sealed plan" },
+    },
     summary: "The envelope's checksum does not match its plan.",
     docs: {
       description:
@@ -36,9 +39,7 @@ export default defineRule({
     if (expected !== actual) {
       ctx.report({
         at: "/checksum",
-        message:
-          "Plan integrity check failed: the checksum does not match the plan; the plan was modified after it was sealed.",
-        hint: "review the change, then run `plangate seal FILE --in-place` to recompute the checksum, or restore the sealed plan",
+        messageId: "mismatch",
         expected: stored,
         actual,
       });

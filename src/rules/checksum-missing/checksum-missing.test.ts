@@ -12,10 +12,10 @@ ruleTester("checksum-missing", {
     {
       name: "an envelope without checksum is a warning",
       code: '{"version": "1.0", "created_at": "2026-11-20T10:00:00", "plan": [{"tool": "a"}]}',
-      errors: [{ line: 1, column: 1, endLine: 1, endColumn: 81, pointer: "", severity: "warning", message: /has no checksum/ }],
+      errors: [{ line: 1, column: 1, endLine: 1, endColumn: 81, pointer: "", severity: "warning", messageId: "absent", message: /has no checksum/ }],
     },
-    { name: "an empty checksum", code: await envelope([{ tool: "a" }], { checksum: "" }), errors: [{ line: 6, column: 3, endLine: 6, endColumn: 13, pointer: "/checksum", message: /checksum is empty/ }] },
-    { name: "a null checksum", code: await envelope([{ tool: "a" }], { checksum: null }), errors: [{ line: 6, column: 3, endLine: 6, endColumn: 13, pointer: "/checksum", message: /checksum is empty/ }] },
+    { name: "an empty checksum", code: await envelope([{ tool: "a" }], { checksum: "" }), errors: [{ line: 6, column: 3, endLine: 6, endColumn: 13, pointer: "/checksum", messageId: "empty", message: /checksum is empty/ }] },
+    { name: "a null checksum", code: await envelope([{ tool: "a" }], { checksum: null }), errors: [{ line: 6, column: 3, endLine: 6, endColumn: 13, pointer: "/checksum", messageId: "empty", message: /checksum is empty/ }] },
     {
       name: "an error with plan.requireChecksum",
       code: '{"version": "1.0", "plan": [{"tool": "a"}]}',

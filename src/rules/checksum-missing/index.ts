@@ -7,6 +7,10 @@ export default defineRule({
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "integrity",
+    messages: {
+      empty: { message: "The envelope's checksum is empty: the plan has no integrity protection.", hint: "run `plangate seal FILE --in-place` to add one" },
+      absent: { message: "The envelope has no checksum: the plan has no integrity protection.", hint: "run `plangate seal FILE --in-place` to add one" },
+    },
     summary: "The envelope has no checksum, so nothing protects its integrity.",
     docs: {
       description:
@@ -25,10 +29,7 @@ export default defineRule({
     ctx.report({
       at: has ? "/checksum" : "",
       key: has,
-      message: has
-        ? "The envelope's checksum is empty: the plan has no integrity protection."
-        : "The envelope has no checksum: the plan has no integrity protection.",
-      hint: "run `plangate seal FILE --in-place` to add one",
+      messageId: has ? "empty" : "absent",
     });
   },
 });

@@ -20,8 +20,8 @@ ruleTester("create-target-exists", {
       file: "plan.md",
       files,
       errors: [
-        { line: 11, column: 32, endLine: 11, endColumn: 44, step: 1, message: 'Step 1 (CREATE): "src/main.py" already exists; CREATE would overwrite it.', hint: /Overwrite/ },
-        { line: 19, column: 24, endLine: 19, endColumn: 28, step: 2, message: /as a directory/ },
+        { line: 11, column: 32, endLine: 11, endColumn: 44, step: 1, messageId: "exists", message: 'Step 1 (CREATE): "src/main.py" already exists; CREATE would overwrite it.', hint: /Overwrite/ },
+        { line: 19, column: 24, endLine: 19, endColumn: 28, step: 2, messageId: "existsAsDirectory", message: /as a directory/ },
         { line: 27, column: 34, endLine: 27, endColumn: 48, step: 3 },
       ],
     },

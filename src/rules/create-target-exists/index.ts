@@ -2,6 +2,8 @@ import { defineRule } from "../../core/rule.js";
 import { actionOf } from "../../core/step-extra.js";
 import { teddyFacts } from "../teddy-facts.js";
 
+const CREATE_HINT = "use EDIT with FIND/REPLACE to change it, choose a new path, or add `- **Overwrite:** true` if replacing it is intended";
+
 export default defineRule({
   meta: {
     id: "create-target-exists",
@@ -9,6 +11,10 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      exists: { message: "Step {{step}} (CREATE): \"{{path}}\" already exists; CREATE would overwrite it.", hint: CREATE_HINT },
+      existsAsDirectory: { message: "Step {{step}} (CREATE): \"{{path}}\" already exists as a directory; CREATE would overwrite it.", hint: CREATE_HINT },
+    },
     summary: "A CREATE action targets a path that already exists.",
     docs: {
       description:
@@ -29,8 +35,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (CREATE): "${action.path}" already exists${f.target === "dir" ? " as a directory" : ""}; CREATE would overwrite it.`,
-        hint: "use EDIT with FIND/REPLACE to change it, choose a new path, or add `- **Overwrite:** true` if replacing it is intended",
+        messageId: f.target === "dir" ? "existsAsDirectory" : "exists",
+        data: { step: step.position, path: String(action.path) },
         actual: action.path,
       });
     }

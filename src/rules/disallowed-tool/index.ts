@@ -1,6 +1,6 @@
 import { commandPatternProblem, isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
-import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
@@ -33,6 +33,14 @@ export default defineRule({
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      unprovableCommand: { message: "Step {{step}}: the command constraint in \"{{argument}}\" cannot be shown to run allowed programs only: {{why}}.", hint: 'start the pattern with the program\'s literal name and a space ({"$glob": "pytest *"}), or list the command lines with {"$enum": […]}' },
+      denied: { message: "Step {{step}}: the tool \"{{tool}}\" is denied by the policy (reasoning and planning tools, and tools.deny, may not run in an approved plan).", hint: "remove the step: an approved plan acts; thinking and re-planning happen before approval" },
+      lookalikeOf: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}} of \"{{twin}}\".", hint: "write the name as \"{{twin}}\" in plain characters" },
+      lookalikeKnown: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}}.", hint: "write the name as \"{{tool}}\" in plain characters" },
+      lookalike: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}}.", hint: "write the tool name in plain ASCII" },
+      commandNotAllowed: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+    },
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
     docs: {
       description:
@@ -46,7 +54,7 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    reportCommandFindings(plan, ctx, "disallowed-tool");
+    for (const f of commandFindings(plan, ctx.policy, "disallowed-tool")) ctx.report({ at: f.at, step: f.step, messageId: "commandNotAllowed", data: f.data, actual: f.actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
@@ -60,21 +68,20 @@ export default defineRule({
             ctx.report({
               at: childPointer(c.at, c.constraint.kind),
               step: step.position,
-              message: `Step ${step.position}: the command constraint in "${c.key}" cannot be shown to run allowed programs only: ${why}.`,
-              hint: 'start the pattern with the program\'s literal name and a space ({"$glob": "pytest *"}), or list the command lines with {"$enum": […]}',
+              messageId: "unprovableCommand",
+              data: { step: step.position, argument: c.key, why },
             });
         }
       const name = step.tool;
       if (name === undefined) continue;
-      const s = `Step ${step.position}`;
       const sk = skeleton(name);
       const loose = looseName(name);
       if (denySkeletons.has(loose) || denyGlobs.some((g) => g.test(loose))) {
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `${s}: the tool "${name}" is denied by the policy (reasoning and planning tools, and tools.deny, may not run in an approved plan).`,
-          hint: "remove the step: an approved plan acts; thinking and re-planning happen before approval",
+          messageId: "denied",
+          data: { step: step.position, tool: name },
           actual: name,
         });
         continue;
@@ -89,8 +96,8 @@ export default defineRule({
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `${s}: the tool name "${name}" ${why ?? "is a look-alike"}${twin !== undefined && twin !== name ? ` of "${twin}"` : ""}.`,
-          hint: twin !== undefined ? `write the name as "${twin}" in plain characters` : "write the tool name in plain ASCII",
+          messageId: twin === undefined ? "lookalike" : twin === name ? "lookalikeKnown" : "lookalikeOf",
+          data: { step: step.position, tool: name, why: why ?? "is a look-alike", twin: twin ?? "" },
           actual: name,
         });
       }

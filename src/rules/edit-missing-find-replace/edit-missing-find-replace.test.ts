@@ -13,13 +13,13 @@ ruleTester("edit-missing-find-replace", {
     { name: "the same, CRLF", code: complete.replace(/\n/g, "\r\n"), file: "plan.md", files },
   ],
   invalid: [
-    { name: "an EDIT without any pair", code: planMd(head + "Change x."), file: "plan.md", files, errors: [{ line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, message: /no `#### FIND:` \/ `#### REPLACE:` pair/ }] },
+    { name: "an EDIT without any pair", code: planMd(head + "Change x."), file: "plan.md", files, errors: [{ line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, messageId: "noPairs", message: /no `#### FIND:` \/ `#### REPLACE:` pair/ }] },
     {
       name: "a FIND without REPLACE, Unicode, CRLF",
       code: planMd(head + find("x = «1»")).replace(/\n/g, "\r\n"),
       file: "plan.md",
       files,
-      errors: [{ line: 12, column: 1, endLine: 12, endColumn: 11, message: "Step 1 (EDIT): pair 1 has no REPLACE block." }],
+      errors: [{ line: 12, column: 1, endLine: 12, endColumn: 11, messageId: "noReplace", message: "Step 1 (EDIT): pair 1 has no REPLACE block." }],
     },
     {
       name: "a FIND without REPLACE, a REPLACE without FIND and an empty FIND, each at its pair",
@@ -27,9 +27,9 @@ ruleTester("edit-missing-find-replace", {
       file: "plan.md",
       files,
       errors: [
-        { line: 12, column: 1, endLine: 12, endColumn: 11, pointer: "/actions/0/edits/0", message: "Step 1 (EDIT): pair 1 has no REPLACE block." },
-        { line: 24, column: 1, endLine: 24, endColumn: 14, pointer: "/actions/0/edits/2", message: "Step 1 (EDIT): pair 3 has no FIND block." },
-        { line: 28, column: 1, endLine: 28, endColumn: 11, pointer: "/actions/0/edits/3", message: "Step 1 (EDIT): the FIND block of pair 4 is empty, so it would match everywhere." },
+        { line: 12, column: 1, endLine: 12, endColumn: 11, pointer: "/actions/0/edits/0", messageId: "noReplace", message: "Step 1 (EDIT): pair 1 has no REPLACE block." },
+        { line: 24, column: 1, endLine: 24, endColumn: 14, pointer: "/actions/0/edits/2", messageId: "noFind", message: "Step 1 (EDIT): pair 3 has no FIND block." },
+        { line: 28, column: 1, endLine: 28, endColumn: 11, pointer: "/actions/0/edits/3", messageId: "emptyFind", message: "Step 1 (EDIT): the FIND block of pair 4 is empty, so it would match everywhere." },
       ],
     },
   ],

@@ -8,6 +8,12 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      noPairs: { message: "Step {{step}} (EDIT): no `#### FIND:` / `#### REPLACE:` pair, so the edit does not say what to change.", hint: "add `#### FIND:` with a code block of the exact current text, then `#### REPLACE:` with the new text" },
+      noFind: { message: "Step {{step}} (EDIT): pair {{pair}} has no FIND block.", hint: "add `#### FIND:` with a code block of the exact text to replace, before the REPLACE" },
+      emptyFind: { message: "Step {{step}} (EDIT): the FIND block of pair {{pair}} is empty, so it would match everywhere.", hint: "put the exact text to replace in the FIND block" },
+      noReplace: { message: "Step {{step}} (EDIT): pair {{pair}} has no REPLACE block.", hint: "add `#### REPLACE:` with a code block of the new text after the FIND block (an empty block deletes the text)" },
+    },
     summary: "An EDIT action lacks a complete `#### FIND:` / `#### REPLACE:` pair.",
     docs: {
       description:
@@ -22,31 +28,13 @@ export default defineRule({
     for (const step of plan.steps) {
       const action = actionOf(step);
       if (action?.type !== "EDIT") continue;
-      const where = `Step ${step.position} (EDIT)`;
       if (action.edits.length === 0) {
-        ctx.report({
-          at: step.toolAt,
-          step: step.position,
-          message: `${where}: no \`#### FIND:\` / \`#### REPLACE:\` pair, so the edit does not say what to change.`,
-          hint: "add `#### FIND:` with a code block of the exact current text, then `#### REPLACE:` with the new text",
-        });
+        ctx.report({ at: step.toolAt, step: step.position, messageId: "noPairs", data: { step: step.position } });
         continue;
       }
       action.edits.forEach((pair, i) => {
-        const n = i + 1;
-        let problem: string | undefined;
-        let hint = "";
-        if (pair.find === undefined) {
-          problem = `pair ${n} has no FIND block`;
-          hint = "add `#### FIND:` with a code block of the exact text to replace, before the REPLACE";
-        } else if (pair.find === "") {
-          problem = `the FIND block of pair ${n} is empty, so it would match everywhere`;
-          hint = "put the exact text to replace in the FIND block";
-        } else if (pair.replace === undefined) {
-          problem = `pair ${n} has no REPLACE block`;
-          hint = "add `#### REPLACE:` with a code block of the new text after the FIND block (an empty block deletes the text)";
-        }
-        if (problem) ctx.report({ at: pair.at, step: step.position, message: `${where}: ${problem}.`, hint });
+        const messageId = pair.find === undefined ? "noFind" : pair.find === "" ? "emptyFind" : pair.replace === undefined ? "noReplace" : undefined;
+        if (messageId) ctx.report({ at: pair.at, step: step.position, messageId, data: { step: step.position, pair: i + 1 } });
       });
     }
   },

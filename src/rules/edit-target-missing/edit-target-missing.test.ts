@@ -26,11 +26,18 @@ ruleTester("edit-target-missing", {
       file: "plan.md",
       files,
       errors: [
-        { line: 11, column: 33, endLine: 11, endColumn: 46, step: 1, message: 'Step 1 (EDIT): "src/utils.py" does not exist in the workspace.' },
-        { line: 24, column: 24, endLine: 24, endColumn: 28, step: 2, message: /is a directory/ },
+        { line: 11, column: 33, endLine: 11, endColumn: 46, step: 1, messageId: "missing", message: 'Step 1 (EDIT): "src/utils.py" does not exist in the workspace.' },
+        { line: 24, column: 24, endLine: 24, endColumn: 28, step: 2, messageId: "directory", message: /is a directory/ },
       ],
     },
-    { name: "a missing Unicode name, CRLF", code: planMd(edit("src/ä.py")).replace(/\n/g, "\r\n"), file: "plan.md", files, errors: [{ line: 11, column: 29, endLine: 11, endColumn: 38, message: 'Step 1 (EDIT): "src/ä.py" does not exist in the workspace.' }] },
+    {
+      name: "an EDIT of a FIFO, a socket or a device",
+      code: planMd(edit("src/pipe")),
+      file: "plan.md",
+      files: { ...files, "src/pipe": { other: true } },
+      errors: [{ step: 1, messageId: "notFile", message: 'Step 1 (EDIT): "src/pipe" is not a regular file in the workspace.', hint: "check the path (it resolves to /ws/src/pipe), or use CREATE for a new file" }],
+    },
+    { name: "a missing Unicode name, CRLF", code: planMd(edit("src/ä.py")).replace(/\n/g, "\r\n"), file: "plan.md", files, errors: [{ line: 11, column: 29, endLine: 11, endColumn: 38, messageId: "missing", message: 'Step 1 (EDIT): "src/ä.py" does not exist in the workspace.' }] },
   ],
   docs: { file: "plan.md", files: { "src/util.py": "x\n" }, wrap: (example) => planMd(example) },
 });

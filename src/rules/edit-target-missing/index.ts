@@ -9,6 +9,11 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      missing: { message: "Step {{step}} (EDIT): \"{{path}}\" does not exist in the workspace.", hint: "check the path (it resolves to {{resolved}}), or use CREATE for a new file" },
+      directory: { message: "Step {{step}} (EDIT): \"{{path}}\" is a directory, not a file in the workspace.", hint: "check the path (it resolves to {{resolved}}), or use CREATE for a new file" },
+      notFile: { message: "Step {{step}} (EDIT): \"{{path}}\" is not a regular file in the workspace.", hint: "check the path (it resolves to {{resolved}}), or use CREATE for a new file" },
+    },
     summary: "An EDIT action targets a file that does not exist.",
     docs: {
       description:
@@ -29,8 +34,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (EDIT): "${action.path}" ${f.target === "dir" ? "is a directory, not a file" : f.target === "other" ? "is not a regular file" : "does not exist"} in the workspace.`,
-        hint: `check the path (it resolves to ${f.resolved?.abs}), or use CREATE for a new file`,
+        messageId: f.target === "dir" ? "directory" : f.target === "other" ? "notFile" : "missing",
+        data: { step: step.position, path: String(action.path), resolved: String(f.resolved?.abs) },
         actual: action.path,
       });
     }

@@ -18,9 +18,9 @@ ruleTester("find-ambiguous", {
       code: planMd(edit("app.py", "def block():\n    pass")),
       file: "plan.md",
       files,
-      errors: [{ line: 13, column: 1, endLine: 16, endColumn: 4, message: 'Step 1 (EDIT): the FIND block of pair 1 occurs 2 times in "app.py", at lines 1 and 4; it must occur exactly once.', expected: 1, actual: 2 }],
+      errors: [{ line: 13, column: 1, endLine: 16, endColumn: 4, messageId: "ambiguous", message: 'Step 1 (EDIT): the FIND block of pair 1 occurs 2 times in "app.py", at lines 1 and 4; it must occur exactly once.', expected: 1, actual: 2 }],
     },
-    { name: "overlapping occurrences, in a CRLF file and Unicode text", code: planMd(edit("o.txt", "éé")), file: "plan.md", files, errors: [{ line: 13, column: 1, endLine: 15, endColumn: 4, message: /occurs 2 times.*at line 1;/ }] },
+    { name: "overlapping occurrences, in a CRLF file and Unicode text", code: planMd(edit("o.txt", "éé")), file: "plan.md", files, errors: [{ line: 13, column: 1, endLine: 15, endColumn: 4, messageId: "ambiguous", message: /occurs 2 times.*at line 1;/ }] },
   ],
   docs: {
     file: "plan.md",

@@ -17,6 +17,9 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      ambiguous: { message: "Step {{step}} (EDIT): the FIND block of pair {{pair}} occurs {{count}} times in \"{{path}}\", at {{lines}}; it must occur exactly once.", hint: "add neighbouring lines to the FIND block until it matches one place only, or add `- **Match All:** true` to replace every occurrence" },
+    },
     summary: "A FIND block occurs more than once in the target file.",
     docs: {
       description:
@@ -39,8 +42,8 @@ export default defineRule({
         ctx.report({
           at: action.edits[r.pair]!.at + "/find",
           step: step.position,
-          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} occurs ${r.count} times in "${action.path}", at ${lines.length === 1 ? "line" : "lines"} ${listLines(lines)}; it must occur exactly once.`,
-          hint: "add neighbouring lines to the FIND block until it matches one place only, or add `- **Match All:** true` to replace every occurrence",
+          messageId: "ambiguous",
+          data: { step: step.position, pair: r.pair + 1, count: r.count, path: String(action.path), lines: `${lines.length === 1 ? "line" : "lines"} ${listLines(lines)}` },
           expected: 1,
           actual: r.count,
         });

@@ -9,6 +9,10 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      noMatch: { message: "Step {{step}} (EDIT): the FIND block of pair {{pair}} does not occur in \"{{path}}\".", hint: "copy the text to find exactly from the current file, whitespace and indentation included" },
+      alreadyApplied: { message: "Step {{step}} (EDIT): the FIND block of pair {{pair}} does not occur in \"{{path}}\"; the file already contains the REPLACE text, so the edit looks applied already.", hint: "drop this edit, it is already applied" },
+    },
     summary: "A FIND block does not occur in the target file.",
     docs: {
       description:
@@ -31,8 +35,8 @@ export default defineRule({
         ctx.report({
           at: pair.at + "/find",
           step: step.position,
-          message: `Step ${step.position} (EDIT): the FIND block of pair ${r.pair + 1} does not occur in "${action.path}"${applied ? "; the file already contains the REPLACE text, so the edit looks applied already" : ""}.`,
-          hint: applied ? "drop this edit, it is already applied" : "copy the text to find exactly from the current file, whitespace and indentation included",
+          messageId: applied ? "alreadyApplied" : "noMatch",
+          data: { step: step.position, pair: r.pair + 1, path: String(action.path) },
         });
       }
     }

@@ -12,6 +12,9 @@ export default defineRule({
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "age",
+    messages: {
+      future: { message: "created_at {{createdAt}} is in the future (now is {{now}}): the age check cannot be trusted.", hint: "write the real creation time, in UTC with a trailing Z, and re-seal the plan" },
+    },
     summary: "created_at is in the future.",
     docs: {
       description:
@@ -31,8 +34,8 @@ export default defineRule({
     if (ts.epochMs <= limit) return;
     ctx.report({
       at: "/created_at",
-      message: `created_at ${raw} is in the future (now is ${ctx.now.toISOString()}): the age check cannot be trusted.`,
-      hint: "write the real creation time, in UTC with a trailing Z, and re-seal the plan",
+      messageId: "future",
+      data: { createdAt: raw, now: ctx.now.toISOString() },
       actual: raw,
     });
   },

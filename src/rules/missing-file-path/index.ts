@@ -8,6 +8,9 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      noFilePath: { message: "Step {{step}} ({{action}}): no \"File Path\" in the metadata, so it is not known which file to {{verb}}.", hint: "add `- **File Path:** [path/to/file](/path/to/file)` under the action heading" },
+    },
     summary: "A CREATE or EDIT action has no `File Path`.",
     docs: {
       description:
@@ -26,8 +29,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (${action.type}): no "File Path" in the metadata, so it is not known which file to ${action.type === "CREATE" ? "create" : "edit"}.`,
-        hint: "add `- **File Path:** [path/to/file](/path/to/file)` under the action heading",
+        messageId: "noFilePath",
+        data: { step: step.position, action: action.type, verb: action.type === "CREATE" ? "create" : "edit" },
       });
     }
   },

@@ -20,7 +20,7 @@ ruleTester("missing-file-path", {
       file: "plan.md",
       files,
       errors: [
-        { line: 10, column: 1, endLine: 10, endColumn: 11, step: 1, message: 'Step 1 (CREATE): no "File Path" in the metadata, so it is not known which file to create.' },
+        { line: 10, column: 1, endLine: 10, endColumn: 11, step: 1, messageId: "noFilePath", message: 'Step 1 (CREATE): no "File Path" in the metadata, so it is not known which file to create.' },
         { line: 18, column: 1, endLine: 18, endColumn: 9, step: 2 },
       ],
     },

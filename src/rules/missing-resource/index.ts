@@ -8,6 +8,9 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      noResource: { message: "Step {{step}} ({{action}}): no \"Resource\" in the metadata, so it is not known what to {{verb}}.", hint: "add `- **Resource:** [path/to/file](/path/to/file)` under the action heading" },
+    },
     summary: "A READ or PRUNE action has no `Resource`.",
     docs: {
       description:
@@ -26,8 +29,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (${action.type}): no "Resource" in the metadata, so it is not known what to ${action.type === "READ" ? "read" : "prune"}.`,
-        hint: "add `- **Resource:** [path/to/file](/path/to/file)` under the action heading",
+        messageId: "noResource",
+        data: { step: step.position, action: action.type, verb: action.type === "READ" ? "read" : "prune" },
       });
     }
   },

@@ -16,8 +16,8 @@ ruleTester("missing-resource", {
       file: "plan.md",
       files,
       errors: [
-        { line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, message: /^Step 1 \(READ\): no/ },
-        { line: 15, column: 1, endLine: 15, endColumn: 10, step: 2, message: /^Step 2 \(PRUNE\): no/ },
+        { line: 10, column: 1, endLine: 10, endColumn: 9, step: 1, messageId: "noResource", message: /^Step 1 \(READ\): no/ },
+        { line: 15, column: 1, endLine: 15, endColumn: 10, step: 2, messageId: "noResource", message: /^Step 2 \(PRUNE\): no/ },
       ],
     },
   ],

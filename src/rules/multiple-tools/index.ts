@@ -2,7 +2,7 @@ import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 import { isObject } from "../../core/type-name.js";
-import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 /** Separators that join tool names into one. */
 const JOINED = /\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/;
 
@@ -13,6 +13,11 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",
+    messages: {
+      toolList: { message: "Step {{step}}: \"{{field}}\" lists {{count}} tools; a step runs exactly one.", hint: "split it into one step per tool" },
+      joinedTools: { message: "Step {{step}}: the tool \"{{tool}}\" joins several tools; a step runs exactly one.", hint: "split it into one step per tool" },
+      compoundCommand: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+    },
     summary: "One step runs more than one tool or command.",
     docs: {
       description:
@@ -27,14 +32,13 @@ export default defineRule({
   prepare: prepareCommandRule,
   check(plan, ctx) {
     for (const step of plan.steps) {
-      const s = `Step ${step.position}`;
       const raw = isObject(step.raw) ? step.raw[plan.fields.tool] : undefined;
       if (Array.isArray(raw)) {
         ctx.report({
           at: childPointer(step.at, plan.fields.tool),
           step: step.position,
-          message: `${s}: "${plan.fields.tool}" lists ${raw.length} tools; a step runs exactly one.`,
-          hint: "split it into one step per tool",
+          messageId: "toolList",
+          data: { step: step.position, field: plan.fields.tool, count: raw.length },
           actual: raw,
         });
         continue;
@@ -43,12 +47,12 @@ export default defineRule({
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `${s}: the tool "${step.tool}" joins several tools; a step runs exactly one.`,
-          hint: "split it into one step per tool",
+          messageId: "joinedTools",
+          data: { step: step.position, tool: step.tool },
           actual: step.tool,
         });
       }
     }
-    reportCommandFindings(plan, ctx, "multiple-tools");
+    for (const f of commandFindings(plan, ctx.policy, "multiple-tools")) ctx.report({ at: f.at, step: f.step, messageId: "compoundCommand", data: f.data, actual: f.actual });
   },
 });

@@ -39,7 +39,7 @@ const compoundCommands = [
 const atCommand = (command: string): InvalidCase => {
   const code = plan("run_command", { command });
   const column = code.indexOf(JSON.stringify(command)) + 1;
-  const at = { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(command).length, step: 1, pointer: "/steps/0/arguments/command" };
+  const at = { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(command).length, step: 1, pointer: "/steps/0/arguments/command", messageId: "compoundCommand" };
   const messages = command === "bash -c 'ls; id'" ? [/hands a command line to "bash"/, /runs more than one command \(";"\)/] : [/^Step 1: the command in "command" /];
   return { name: `the compound command ${JSON.stringify(command)}`, code, errors: messages.map((message) => ({ ...at, message })) };
 };
@@ -70,26 +70,26 @@ ruleTester("multiple-tools", {
     {
       name: "a list of tools",
       code: plan(["read_file", "write_file"]),
-      errors: [{ line: 1, column: 19, endLine: 1, endColumn: 45, step: 1, pointer: "/steps/0/tool", message: 'Step 1: "tool" lists 2 tools; a step runs exactly one.' }],
+      errors: [{ line: 1, column: 19, endLine: 1, endColumn: 45, step: 1, pointer: "/steps/0/tool", message: 'Step 1: "tool" lists 2 tools; a step runs exactly one.', messageId: "toolList" }],
     },
     ...["read_file && write_file", "a; b", "a, b", "a | b", "read then write"].map((tool) => ({
       name: `the joined tool name ${JSON.stringify(tool)}`,
       code: plan(tool),
-      errors: [{ line: 1, column: 19, endLine: 1, endColumn: 19 + JSON.stringify(tool).length, step: 1, pointer: "/steps/0/tool" }],
+      errors: [{ line: 1, column: 19, endLine: 1, endColumn: 19 + JSON.stringify(tool).length, step: 1, pointer: "/steps/0/tool", messageId: "joinedTools" }],
     })),
     ...compoundCommands.map(atCommand),
-    { name: "a command under cmd", code: plan("run_command", { cmd: "a && b" }), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 60, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("&&"\)/ }] },
-    { name: "a command under script", code: plan("run_command", { script: "a; b" }), errors: [{ line: 1, column: 55, endLine: 1, endColumn: 61, pointer: "/steps/0/arguments/script", message: /runs more than one command \(";"\)/ }] },
-    { name: "a program with its args", code: plan("run_command", { program: "xargs", args: ["rm"] }), errors: [{ line: 1, column: 56, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/program", message: /runs "rm" through "xargs"/ }] },
+    { name: "a command under cmd", code: plan("run_command", { cmd: "a && b" }), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 60, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("&&"\)/, messageId: "compoundCommand" }] },
+    { name: "a command under script", code: plan("run_command", { script: "a; b" }), errors: [{ line: 1, column: 55, endLine: 1, endColumn: 61, pointer: "/steps/0/arguments/script", message: /runs more than one command \(";"\)/, messageId: "compoundCommand" }] },
+    { name: "a program with its args", code: plan("run_command", { program: "xargs", args: ["rm"] }), errors: [{ line: 1, column: 56, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/program", message: /runs "rm" through "xargs"/, messageId: "compoundCommand" }] },
     { name: "an argument vector", code: plan("run_command", { command: ["sh", "-c", "a; b"] }),
       errors: [
-        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /hands a command line to "sh"/ },
-        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /runs more than one command \(";"\)/ },
+        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /hands a command line to "sh"/, messageId: "compoundCommand" },
+        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /runs more than one command \(";"\)/, messageId: "compoundCommand" },
       ] },
     { name: "a program whose args are a compound line", code: plan("run_command", { cmd: "git", args: "a | b" }),
       // At the program (cmd), though the operator is in args.
-      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 57, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("\|"\)/ }] },
-    { name: "scQC steps", code: '[{"tool": "plot_qc && run_scar"}]', errors: [{ line: 1, column: 11, endLine: 1, endColumn: 32, pointer: "/0/tool", message: /joins several tools/ }] },
+      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 57, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("\|"\)/, messageId: "compoundCommand" }] },
+    { name: "scQC steps", code: '[{"tool": "plot_qc && run_scar"}]', errors: [{ line: 1, column: 11, endLine: 1, endColumn: 32, pointer: "/0/tool", message: /joins several tools/, messageId: "joinedTools" }] },
   ],
   docs: { file: "plan.yaml" },
 });

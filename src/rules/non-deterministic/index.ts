@@ -69,6 +69,11 @@ export default defineRule({
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      conditional: { message: "Step {{step}}: \"{{key}}\" makes the step conditional; an approved plan runs every step as written.", hint: "write the branch the plan takes as plain steps, or set plan.allowConditionals: true in plangate.yaml" },
+      openOrder: { message: "Step {{step}}: \"{{key}}\" leaves the order of execution open; steps run one after another, in the order written.", hint: "remove it and order the steps as they must run" },
+      runTimeValue: { message: "Step {{step}}: argument \"{{argument}}\" uses {{what}}, so it differs from run to run.", hint: "write the fixed value into the plan" },
+    },
     summary: "A step branches, depends on chance or the clock, or leaves the order of execution open.",
     docs: {
       description:
@@ -83,7 +88,6 @@ export default defineRule({
   check(plan, ctx) {
     const allowBranches = ctx.policy.plan.allowConditionals;
     for (const step of plan.steps) {
-      const s = `Step ${step.position}`;
       const seen = new Set<string>();
       // The whole step of JSON/YAML dialects; for Markdown, whose raw step is the parser's, the arguments.
       const root =
@@ -99,16 +103,16 @@ export default defineRule({
             at: k.at,
             key: true,
             step: step.position,
-            message: `${s}: "${k.key}" makes the step conditional; an approved plan runs every step as written.`,
-            hint: "write the branch the plan takes as plain steps, or set plan.allowConditionals: true in plangate.yaml",
+            messageId: "conditional",
+            data: { step: step.position, key: k.key },
           });
         } else if (ORDER_KEYS.has(key) && isSet(k.value)) {
           ctx.report({
             at: k.at,
             key: true,
             step: step.position,
-            message: `${s}: "${k.key}" leaves the order of execution open; steps run one after another, in the order written.`,
-            hint: "remove it and order the steps as they must run",
+            messageId: "openOrder",
+            data: { step: step.position, key: k.key },
           });
         }
       }
@@ -119,8 +123,8 @@ export default defineRule({
         ctx.report({
           at: a.at,
           step: step.position,
-          message: `${s}: argument "${a.name || plan.fields.args}" uses ${hit[1]}, so it differs from run to run.`,
-          hint: "write the fixed value into the plan",
+          messageId: "runTimeValue",
+          data: { step: step.position, argument: a.name || plan.fields.args, what: hit[1] },
           actual: a.value,
         });
       }

@@ -9,6 +9,11 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      noContext: { message: "The turn context was not checked: no context was given, so EDIT and PRUNE targets may be files the planner has not read.", hint: "pass --context FILE (one path a line, or a JSON array) with the paths in the turn's context" },
+      editNotRead: { message: "Step {{step}} (EDIT): \"{{path}}\" is not in the turn context; the planner has not read the file it edits.", hint: "READ the file first and EDIT it in the next turn" },
+      pruneNotInContext: { message: "Step {{step}} (PRUNE): \"{{path}}\" is not in the turn context, so there is nothing to prune.", hint: "prune only paths listed in the turn context" },
+    },
     summary: "An EDIT or PRUNE targets a path that is not in the turn context.",
     docs: {
       description:
@@ -29,8 +34,7 @@ export default defineRule({
       ctx.report({
         at: plan.stepsAt,
         notice: true,
-        message: "The turn context was not checked: no context was given, so EDIT and PRUNE targets may be files the planner has not read.",
-        hint: "pass --context FILE (one path a line, or a JSON array) with the paths in the turn's context",
+        messageId: "noContext",
       });
       return;
     }
@@ -41,11 +45,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message:
-          action.type === "EDIT"
-            ? `Step ${step.position} (EDIT): "${action.path}" is not in the turn context; the planner has not read the file it edits.`
-            : `Step ${step.position} (PRUNE): "${action.path}" is not in the turn context, so there is nothing to prune.`,
-        hint: action.type === "EDIT" ? "READ the file first and EDIT it in the next turn" : "prune only paths listed in the turn context",
+        messageId: action.type === "EDIT" ? "editNotRead" : "pruneNotInContext",
+        data: { step: step.position, path: String(action.path) },
         actual: action.path,
       });
     }

@@ -23,8 +23,8 @@ ruleTester("not-in-context", {
       files,
       options: { context: ["src/b.py"] },
       errors: [
-        { line: 11, column: 29, endLine: 11, endColumn: 38, step: 1, severity: "error", message: 'Step 1 (EDIT): "src/a.py" is not in the turn context; the planner has not read the file it edits.' },
-        { line: 24, column: 36, endLine: 24, endColumn: 53, step: 2, severity: "error" },
+        { line: 11, column: 29, endLine: 11, endColumn: 38, step: 1, severity: "error", messageId: "editNotRead", message: 'Step 1 (EDIT): "src/a.py" is not in the turn context; the planner has not read the file it edits.' },
+        { line: 24, column: 36, endLine: 24, endColumn: 53, step: 2, severity: "error", messageId: "pruneNotInContext", message: 'Step 2 (PRUNE): "docs/OLD_SPEC.md" is not in the turn context, so there is nothing to prune.' },
       ],
     },
     {
@@ -40,7 +40,7 @@ ruleTester("not-in-context", {
       code: planMd(edit("src/a.py"), prune("src/b.py")),
       file: "plan.md",
       files,
-      errors: [{ line: 8, column: 1, endLine: 8, endColumn: 15, severity: "info" }],
+      errors: [{ line: 8, column: 1, endLine: 8, endColumn: 15, severity: "info", messageId: "noContext" }],
     },
   ],
   docs: { file: "plan.md", files, options: { context: ["src/b.py"] }, wrap: (example) => planMd(example) },

@@ -11,12 +11,25 @@ const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://local
 const regexAdmits = (pattern: string, path: string) => matchArgument({ $regex: pattern }, path);
 import { CONTENT_ARGUMENTS } from "../../core/walk.js";
 
+const REGEX_HINT = 'bound the path with {"$glob": "folder/**"} or list the paths with {"$enum": […]}';
+/** A path argument outside the workspace; `readAs` is how it was decoded, when that differs. */
+const OUTSIDE = 'Step {{step}}: path "{{path}}"{{readAs}} in "{{argument}}" {{why}}, outside the workspace {{workspace}}.';
+
 export default defineRule({
   meta: {
     id: "path-outside-workspace",
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      regexEscapes: { message: "Step {{step}}: the $regex in \"{{argument}}\" admits \"{{escape}}\", a path outside the workspace.", hint: REGEX_HINT },
+      regexUnbounded: { message: "Step {{step}}: the $regex in \"{{argument}}\" cannot be shown to admit only paths inside the workspace.", hint: REGEX_HINT },
+      tooNested: { message: "Step {{step}}: the arguments under \"{{argument}}\" are {{why}}; a path there could point anywhere.", hint: "flatten the arguments to at most {{maxDepth}} levels" },
+      outsideWorkspace: { message: OUTSIDE, hint: "use a path inside the workspace, relative to its root" },
+      hardLink: { message: OUTSIDE, hint: "write a copy instead (remove the extra link, or copy the file and write the copy)" },
+      urlOutside: { message: "Step {{step}}: the {{constraint}} in \"{{argument}}\" admits \"{{url}}\", a file outside the workspace.", hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' },
+      commandPathOutside: { message: "Step {{step}}: the command in \"{{argument}}\" names {{path}}, a path that {{why}}; the workspace is {{workspace}}.", hint: "use paths inside the workspace, relative to its root" },
+    },
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
@@ -49,8 +62,8 @@ export default defineRule({
           ctx.report({
             at: arg.at,
             step: step.position,
-            message: `Step ${step.position}: the $regex in "${arg.name}" ${escapes ? `admits "${escapes}", a path outside the workspace` : "cannot be shown to admit only paths inside the workspace"}.`,
-            hint: 'bound the path with {"$glob": "folder/**"} or list the paths with {"$enum": […]}',
+            messageId: escapes ? "regexEscapes" : "regexUnbounded",
+            data: { step: step.position, argument: arg.name, escape: escapes ?? "" },
             actual: arg.value,
           });
           continue;
@@ -71,8 +84,8 @@ export default defineRule({
             ctx.report({
               at: arg.at,
               step: step.position,
-              message: `Step ${step.position}: the arguments under "${arg.name}" are ${why.slice(3)}; a path there could point anywhere.`,
-              hint: `flatten the arguments to at most ${MAX_ARGUMENT_DEPTH} levels`,
+              messageId: "tooNested",
+              data: { step: step.position, argument: arg.name, why: why.slice(3), maxDepth: MAX_ARGUMENT_DEPTH },
             });
             break;
           }
@@ -80,10 +93,8 @@ export default defineRule({
           ctx.report({
             at: arg.at,
             step: step.position,
-            message: `Step ${step.position}: path "${arg.value.replace(/\0/g, "\\0")}"${decoded} in "${arg.name}" ${why}, outside the workspace ${ws}.`,
-            hint: why.startsWith("is a hard link")
-              ? "write a copy instead (remove the extra link, or copy the file and write the copy)"
-              : "use a path inside the workspace, relative to its root",
+            messageId: why.startsWith("is a hard link") ? "hardLink" : "outsideWorkspace",
+            data: { step: step.position, path: arg.value.replace(/\0/g, "\\0"), readAs: decoded, argument: arg.name, why, workspace: ws },
             actual: arg.value,
           });
           break;
@@ -100,8 +111,8 @@ export default defineRule({
         ctx.report({
           at: childPointer(c.at, c.constraint.kind),
           step: step.position,
-          message: `Step ${step.position}: the ${c.constraint.kind} in "${c.key}" admits "${url}", a file outside the workspace.`,
-          hint: "start the pattern with the scheme it allows (https://host/…), or list the values with {\"$enum\": […]}",
+          messageId: "urlOutside",
+          data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
     reportCommandPathsOutside(plan, ctx);

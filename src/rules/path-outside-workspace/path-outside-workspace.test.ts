@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
 import { parseToolsText } from "../../node/tools-file.js";
+import { defaultPolicy } from "../../policy/defaults.js";
 import { type Expected, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (args: Record<string, unknown>, tool = "write_file") => JSON.stringify({ steps: [{ tool, arguments: args, intent: "do it" }] });
@@ -27,10 +28,15 @@ const at = (code: string, value: string): Expected => {
   return { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(value).length, step: 1 };
 };
 const escape = (s: string) => new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-const reported = (args: Record<string, unknown>, message?: string, tool?: string): InvalidCase => {
+const reported = (args: Record<string, unknown>, message?: string, tool?: string, messageId = "outsideWorkspace"): InvalidCase => {
   const code = plan(args, tool);
-  return { name: `${tool ?? "write_file"} ${JSON.stringify(args)}`, code, files, errors: [{ ...at(code, lastString(args)), ...(message ? { message: escape(message) } : {}) }] };
+  return { name: `${tool ?? "write_file"} ${JSON.stringify(args)}`, code, files, errors: [{ ...at(code, lastString(args)), messageId, ...(message ? { message: escape(message) } : {}) }] };
 };
+const allowConstraints = (() => {
+  const policy = defaultPolicy("/ws");
+  policy.plan.constraints = "allow";
+  return { policy };
+})();
 
 ruleTester("path-outside-workspace", {
   valid: [
@@ -98,8 +104,8 @@ ruleTester("path-outside-workspace", {
       { cache_dir: "out-link" },
     ].map((args) => reported(args, "through a symlink")),
     // A write to a hard link, whatever the tool is called.
-    ...["write_file", "text_editor", "sed", "unknown_tool"].map((tool) => reported({ path: "data/hard.txt" }, "is a hard link (the file has 2 names", tool)),
-    reported({ file_path: "data/../data/hard.txt" }, "is a hard link", "edit_file"),
+    ...["write_file", "text_editor", "sed", "unknown_tool"].map((tool) => reported({ path: "data/hard.txt" }, "is a hard link (the file has 2 names", tool, "hardLink")),
+    reported({ file_path: "data/../data/hard.txt" }, "is a hard link", "edit_file", "hardLink"),
     // Arguments not named as paths, when they hold an escaping path.
     ...[{ output: "../x.txt" }, { report_to: "/etc/cron.d/job" }, { where: "~/x" }, { nested: { save_as: "a/../../x" } }].map((args) => reported(args)),
     {
@@ -109,7 +115,36 @@ ruleTester("path-outside-workspace", {
       options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "upload", inputSchema: { properties: { what: { type: "string", format: "path" } } } }] }), "t.json") },
       errors: [{ line: 1, column: 48, endLine: 1, endColumn: 69, step: 1, pointer: "/steps/0/arguments/what", message: /through a symlink/ }],
     },
-    { name: "scQC params", code: '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', files, errors: [{ line: 1, column: 48, endLine: 1, endColumn: 62, pointer: "/0/params/file_path" }] },
+    { name: "scQC params", code: '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', files, errors: [{ line: 1, column: 48, endLine: 1, endColumn: 62, pointer: "/0/params/file_path", messageId: "outsideWorkspace" }] },
+    {
+      name: "a $regex on a path that admits a path outside, and one that cannot be bounded",
+      code: plan({ path: { $regex: ".*" }, file_path: { $regex: "[a-z]+/[a-z]+\\.txt" } }),
+      files,
+      options: allowConstraints,
+      errors: [
+        { step: 1, messageId: "regexEscapes", message: 'Step 1: the $regex in "path" admits "../x", a path outside the workspace.', hint: 'bound the path with {"$glob": "folder/**"} or list the paths with {"$enum": […]}' },
+        { step: 1, messageId: "regexUnbounded", message: 'Step 1: the $regex in "file_path" cannot be shown to admit only paths inside the workspace.' },
+      ],
+    },
+    {
+      name: "a file-URL pattern that admits a file outside",
+      code: plan({ url: { $glob: "*" } }, "fetch"),
+      files,
+      options: allowConstraints,
+      errors: [{ step: 1, messageId: "urlOutside", message: 'Step 1: the $glob in "url" admits "file:///etc/passwd", a file outside the workspace.', hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' }],
+    },
+    {
+      name: "a command line that names a path outside",
+      code: plan({ command: "cat /etc/passwd" }, "run_command"),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.', hint: "use paths inside the workspace, relative to its root" }],
+    },
+    {
+      name: "arguments nested too deep to walk",
+      code: plan({ deep: JSON.parse("[".repeat(80) + '"x"' + "]".repeat(80)) as unknown }),
+      files,
+      errors: [{ step: 1, messageId: "tooNested", message: 'Step 1: the arguments under "deep" are nested more than 64 levels deep in the arguments, too deep to check; a path there could point anywhere.', hint: "flatten the arguments to at most 64 levels" }],
+    },
   ],
   docs: { file: "plan.yaml", files: { "data/input.csv": "a\n" }, wrap: (example) => `steps:\n  - tool: read_file\n    intent: read the input\n    ${example}\n` },
 });

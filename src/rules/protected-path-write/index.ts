@@ -47,12 +47,23 @@ function mayHold(path: string, needles: readonly string[]): boolean {
   return false;
 }
 
+const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
+const PROTECTED_HINT = "remove the write or choose another file; protected paths are listed in paths.protected";
+
 export default defineRule({
   meta: {
     id: "protected-path-write",
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      globReachesProtected: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the $glob \"{{pattern}}\" in \"{{argument}}\" (it matches \"{{witness}}\").", hint: PATTERN_HINT },
+      unreadableGlob: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the $glob \"{{pattern}}\" in \"{{argument}}\" (the glob cannot be read).", hint: PATTERN_HINT },
+      patternMayReachProtected: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the {{constraint}} \"{{pattern}}\" in \"{{argument}}\".", hint: PATTERN_HINT },
+      protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
+      shortName: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}, a Windows 8.3 short name that may stand for .git, .env or the policy.", hint: PROTECTED_HINT },
+      commandProtectedPath: { message: "Step {{step}}: the command in \"{{argument}}\" names the protected path {{path}}{{resolved}}.", hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected" },
+    },
     summary: "A write tool targets a protected path.",
     docs: {
       description:
@@ -89,8 +100,8 @@ export default defineRule({
           ctx.report({
             at: arg.at,
             step: step.position,
-            message: `Step ${step.position}: "${step.tool}" may write to a protected path through the ${arg.constraint} "${arg.value}" in "${arg.name}"${witness ? ` (it matches "${witness}")` : arg.constraint === "$glob" ? " (the glob cannot be read)" : ""}.`,
-            hint: 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}',
+            messageId: witness ? "globReachesProtected" : arg.constraint === "$glob" ? "unreadableGlob" : "patternMayReachProtected",
+            data: { step: step.position, tool: step.tool, constraint: arg.constraint, pattern: arg.value, argument: arg.name, witness },
             actual: arg.value,
           });
           continue;
@@ -126,8 +137,8 @@ export default defineRule({
         ctx.report({
           at: arg.at,
           step: step.position,
-          message: `Step ${step.position}: "${step.tool}" would write to the protected path "${arg.value}"${hit !== arg.value ? ` (${hit})` : ""}${short !== undefined ? ", a Windows 8.3 short name that may stand for .git, .env or the policy" : ""}.`,
-          hint: "remove the write or choose another file; protected paths are listed in paths.protected",
+          messageId: short !== undefined ? "shortName" : "protectedPath",
+          data: { step: step.position, tool: step.tool, path: arg.value, resolved: hit !== arg.value ? ` (${hit})` : "" },
           actual: arg.value,
         });
       }

@@ -33,7 +33,7 @@ const at = (code: string, args: Record<string, unknown>): Expected => {
 };
 const reported = (tool: string, args: Record<string, unknown>, options: { policy?: ReturnType<typeof defaultPolicy> } = {}): InvalidCase => {
   const code = plan(tool, args);
-  return { name: `${tool} ${JSON.stringify(args)}`, code, files, options, errors: [at(code, args)] };
+  return { name: `${tool} ${JSON.stringify(args)}`, code, files, options, errors: [{ ...at(code, args), messageId: /[A-Z]~1/.test(code) ? "shortName" : "protectedPath" }] };
 };
 
 ruleTester("protected-path-write", {
@@ -129,13 +129,13 @@ ruleTester("protected-path-write", {
       name: "the message names the tool and the path",
       code: plan("write_file", { path: ".git/config" }),
       files,
-      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 65, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: "write_file" would write to the protected path ".git/config".' }],
+      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 65, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: "write_file" would write to the protected path ".git/config".', messageId: "protectedPath" }],
     },
-    { name: "at the value a path key names", code: plan("write_file", { files: { ".git/config": "x" } }), files, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 71, pointer: "/steps/0/arguments/files/.git~1config" }] },
-    { name: "a Windows 8.3 short name, said so", code: plan("write_file", { path: "GIT~1/config" }), files, errors: [{ line: 1, column: 52, endLine: 1, endColumn: 66, message: /Windows 8\.3 short name/ }] },
-    { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
-    { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
-    { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }] },
+    { name: "at the value a path key names", code: plan("write_file", { files: { ".git/config": "x" } }), files, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 71, pointer: "/steps/0/arguments/files/.git~1config", messageId: "protectedPath" }] },
+    { name: "a Windows 8.3 short name, said so", code: plan("write_file", { path: "GIT~1/config" }), files, errors: [{ line: 1, column: 52, endLine: 1, endColumn: 66, message: /Windows 8\.3 short name/, messageId: "shortName" }] },
+    { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
+    { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
+    { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     {
       name: "the write list wins over everything that says reader",
       code: plan("get_settings", { path: ".env" }),
@@ -146,7 +146,7 @@ ruleTester("protected-path-write", {
           p.tools.write.push("get_settings");
         }),
       },
-      errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60 }],
+      errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }],
     },
     {
       name: "the policy's write tools and protected globs",
@@ -158,7 +158,24 @@ ruleTester("protected-path-write", {
           p.paths.protected.push("secrets/**");
         }),
       },
-      errors: [{ line: 1, column: 48, endLine: 1, endColumn: 59 }],
+      errors: [{ line: 1, column: 48, endLine: 1, endColumn: 59, messageId: "protectedPath" }],
+    },
+    {
+      name: "patterns a writer's path may match: a $glob that reaches a protected path, one that cannot be read, a $regex",
+      code: plan("write_file", { path: { $glob: "**/*" }, file_path: { $glob: "src/[" }, target: { $regex: "src/.*" } }),
+      files,
+      options: { policy: policy((p) => (p.plan.constraints = "allow")) },
+      errors: [
+        { step: 1, messageId: "globReachesProtected", message: 'Step 1: "write_file" may write to a protected path through the $glob "**/*" in "path" (it matches ".git/.git").', hint: 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}' },
+        { step: 1, messageId: "unreadableGlob", message: 'Step 1: "write_file" may write to a protected path through the $glob "src/[" in "file_path" (the glob cannot be read).' },
+        { step: 1, messageId: "patternMayReachProtected", message: 'Step 1: "write_file" may write to a protected path through the $regex "src/.*" in "target".' },
+      ],
+    },
+    {
+      name: "a command line that names a protected path",
+      code: plan("run_command", { command: "rm .git/config" }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path ".git/config".', hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected" }],
     },
   ],
   docs: { file: "plan.yaml", files },

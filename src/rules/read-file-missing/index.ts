@@ -9,6 +9,11 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "step",
+    messages: {
+      missing: { message: "Step {{step}} (READ): \"{{path}}\" does not exist in the workspace.", hint: "check the path (it resolves to {{resolved}}), or remove the READ" },
+      directory: { message: "Step {{step}} (READ): \"{{path}}\" is a directory, not a file in the workspace.", hint: "check the path (it resolves to {{resolved}}), or remove the READ" },
+      notFile: { message: "Step {{step}} (READ): \"{{path}}\" is not a regular file in the workspace.", hint: "check the path (it resolves to {{resolved}}), or remove the READ" },
+    },
     summary: "A READ action names a local file that does not exist.",
     docs: {
       description:
@@ -29,8 +34,8 @@ export default defineRule({
       ctx.report({
         at: action.pathAt ?? step.toolAt,
         step: step.position,
-        message: `Step ${step.position} (READ): "${action.path}" ${f.target === "dir" ? "is a directory, not a file" : f.target === "other" ? "is not a regular file" : "does not exist"} in the workspace.`,
-        hint: `check the path (it resolves to ${f.resolved?.abs}), or remove the READ`,
+        messageId: f.target === "dir" ? "directory" : f.target === "other" ? "notFile" : "missing",
+        data: { step: step.position, path: String(action.path), resolved: String(f.resolved?.abs) },
         actual: action.path,
       });
     }

@@ -17,8 +17,18 @@ ruleTester("read-file-missing", {
       file: "plan.md",
       files,
       errors: [
-        { line: 11, column: 32, endLine: 11, endColumn: 45, step: 1, message: 'Step 1 (READ): "docs/spec.md" does not exist in the workspace.' },
-        { line: 16, column: 17, endLine: 16, endColumn: 31, step: 2, message: 'Step 2 (READ): "[/missing.txt]" does not exist in the workspace.' },
+        { line: 11, column: 32, endLine: 11, endColumn: 45, step: 1, messageId: "missing", message: 'Step 1 (READ): "docs/spec.md" does not exist in the workspace.' },
+        { line: 16, column: 17, endLine: 16, endColumn: 31, step: 2, messageId: "missing", message: 'Step 2 (READ): "[/missing.txt]" does not exist in the workspace.' },
+      ],
+    },
+    {
+      name: "a READ of a folder, and of a FIFO, a socket or a device",
+      code: planMd("### READ\n- **Resource:** [docs](/docs)", "### READ\n- **Resource:** [docs/pipe](/docs/pipe)"),
+      file: "plan.md",
+      files: { ...files, "docs/pipe": { other: true } },
+      errors: [
+        { step: 1, messageId: "directory", message: 'Step 1 (READ): "docs" is a directory, not a file in the workspace.', hint: "check the path (it resolves to /ws/docs), or remove the READ" },
+        { step: 2, messageId: "notFile", message: 'Step 2 (READ): "docs/pipe" is not a regular file in the workspace.' },
       ],
     },
   ],

@@ -18,6 +18,10 @@ export default defineRule({
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      planScope: { message: "The plan's scope \"{{scope}}\" {{why}}: it is not the workspace {{workspace}} or inside it.", hint: "run the plan in the workspace it was written for (--workspace), or correct its scope" },
+      stepScope: { message: "Step {{step}}: scope \"{{scope}}\" {{why}}: it is not the workspace {{workspace}} or inside it.", hint: "use the workspace root or a folder inside it" },
+    },
     summary: "A declared scope is not the workspace root or inside it.",
     docs: {
       description:
@@ -37,8 +41,8 @@ export default defineRule({
       if (why)
         ctx.report({
           at: "/scope",
-          message: `The plan's scope "${plan.scope}" ${why}: it is not the workspace ${ws} or inside it.`,
-          hint: "run the plan in the workspace it was written for (--workspace), or correct its scope",
+          messageId: "planScope",
+          data: { scope: plan.scope, why, workspace: ws },
           expected: ws,
           actual: plan.scope,
         });
@@ -50,8 +54,8 @@ export default defineRule({
         ctx.report({
           at: childPointer(step.at, "scope"),
           step: step.position,
-          message: `Step ${step.position}: scope "${step.scope}" ${why}: it is not the workspace ${ws} or inside it.`,
-          hint: "use the workspace root or a folder inside it",
+          messageId: "stepScope",
+          data: { step: step.position, scope: step.scope, why, workspace: ws },
           expected: ws,
           actual: step.scope,
         });

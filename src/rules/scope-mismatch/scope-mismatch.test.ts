@@ -21,9 +21,9 @@ ruleTester("scope-mismatch", {
     },
     { name: "a parent folder", code: plan("/"), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 13, pointer: "/scope" }] },
     { name: "a relative parent folder", code: plan(".."), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 14, pointer: "/scope" }] },
-    { name: "a home folder", code: plan("~/project"), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 21, pointer: "/scope", message: /starts with ~/ }] },
-    { name: "a symlink out of the workspace", code: plan("escape"), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 18, pointer: "/scope", message: /resolves through a symlink to \/other/ }] },
-    { name: "a step scope outside the workspace", code: plan("/ws", "/tmp"), files, errors: [{ line: 1, column: 73, endLine: 1, endColumn: 79, step: 1, pointer: "/steps/0/scope" }] },
+    { name: "a home folder", code: plan("~/project"), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 21, pointer: "/scope", messageId: "planScope", message: /starts with ~/ }] },
+    { name: "a symlink out of the workspace", code: plan("escape"), files, errors: [{ line: 1, column: 10, endLine: 1, endColumn: 18, pointer: "/scope", messageId: "planScope", message: /resolves through a symlink to \/other/ }] },
+    { name: "a step scope outside the workspace", code: plan("/ws", "/tmp"), files, errors: [{ line: 1, column: 73, endLine: 1, endColumn: 79, step: 1, pointer: "/steps/0/scope", messageId: "stepScope" }] },
   ],
   docs: { file: "plan.yaml", options: { workspace: "/srv/app" } },
 });

@@ -10,6 +10,9 @@ export default defineRule({
     defaultSeverity: "warning",
     dialects: ["scqc-envelope"],
     phase: "age",
+    messages: {
+      stale: { message: "Plan is {{days}} days old (created {{createdAt}}), older than the {{maxDays}}-day limit: its tools may have changed since.", hint: "review it against the current tools and re-seal it, or raise plan.maxAgeDays / --max-age" },
+    },
     summary: "The plan is older than plan.maxAgeDays.",
     docs: {
       description:
@@ -31,8 +34,8 @@ export default defineRule({
     const days = Math.floor(ageMs / DAY);
     ctx.report({
       at: "/created_at",
-      message: `Plan is ${days} days old (created ${raw}), older than the ${max}-day limit: its tools may have changed since.`,
-      hint: "review it against the current tools and re-seal it, or raise plan.maxAgeDays / --max-age",
+      messageId: "stale",
+      data: { days, createdAt: raw, maxDays: max },
       expected: `<= ${max} days`,
       actual: days,
     });

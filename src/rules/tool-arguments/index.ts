@@ -7,6 +7,8 @@ import type { Compiled, ErrorObject } from "./validators.js";
 type Compile = (schema: object) => Compiled;
 let compile: Compile | undefined;
 
+const UNDEFINED_HINT = "remove it, or check its spelling against the tool's inputSchema";
+
 export default defineRule({
   meta: {
     id: "tool-arguments",
@@ -14,6 +16,16 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",
+    messages: {
+      schemaNotObject: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" is not a JSON Schema object, so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
+      schemaNotCompiled: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be compiled ({{error}}), so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
+      missingArgument: { message: "Step {{step}}: the required argument \"{{field}}\" is missing{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },
+      missingField: { message: "Step {{step}}: {{name}} is missing its required field \"{{field}}\"{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },
+      undefinedArgument: { message: "Step {{step}}: the argument \"{{field}}\" is not defined by the tool{{admitted}} (inputSchema of \"{{tool}}\").", hint: UNDEFINED_HINT },
+      undefinedField: { message: "Step {{step}}: {{name}} has the field \"{{field}}\", which the tool does not define{{admitted}} (inputSchema of \"{{tool}}\").", hint: UNDEFINED_HINT },
+      notOneOf: { message: "Step {{step}}: {{name}} {{problem}}{{admitted}} (inputSchema of \"{{tool}}\").", hint: "use one of {{allowed}}" },
+      invalid: { message: "Step {{step}}: {{name}} {{problem}}{{admitted}} (inputSchema of \"{{tool}}\").", hint: "give the value the tool's inputSchema asks for" },
+    },
     summary: "A step's arguments do not satisfy its tool's inputSchema.",
     docs: {
       description:
@@ -36,15 +48,14 @@ export default defineRule({
     const dollars = MAY_HOLD_DOLLAR.test(plan.source.text);
     for (const step of plan.steps) {
       if (step.tool === undefined || !schemas.has(step.tool)) continue;
-      const s = `Step ${step.position}`;
       const schema = schemas.get(step.tool);
       if (schema === true) continue;
       if (schema === null || typeof schema !== "object" || !compile) {
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `${s}: the registry's inputSchema for "${step.tool}" is not a JSON Schema object, so its arguments cannot be checked.`,
-          hint: `fix the tool's inputSchema in ${ctx.tools!.source}`,
+          messageId: "schemaNotObject",
+          data: { step: step.position, tool: step.tool, source: ctx.tools!.source },
         });
         continue;
       }
@@ -53,16 +64,16 @@ export default defineRule({
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `${s}: the registry's inputSchema for "${step.tool}" cannot be compiled (${compiled.error}), so its arguments cannot be checked.`,
-          hint: `fix the tool's inputSchema in ${ctx.tools!.source}`,
+          messageId: "schemaNotCompiled",
+          data: { step: step.position, tool: step.tool, error: compiled.error, source: ctx.tools!.source },
         });
         continue;
       }
       if (!dollars) {
         if (compiled.validate(step.args)) continue;
         for (const e of compiled.validate.errors ?? []) {
-          const { at, message } = describe(e, step.argsAt);
-          ctx.report({ at, step: step.position, message: `${s}: ${message} (inputSchema of "${step.tool}").`, hint: hintOf(e), actual: e.params });
+          const { at, messageId, data } = describe(e, step.argsAt);
+          ctx.report({ at, step: step.position, messageId, data: { ...data, step: step.position, tool: step.tool, admitted: "" }, actual: e.params });
         }
         continue;
       }
@@ -76,50 +87,36 @@ export default defineRule({
           if (e.keyword === "required" && e.instancePath === "" && v.open.has(String((e.params as Record<string, unknown>).missingProperty))) continue;
           const d = describe(e, step.argsAt);
           const at = v.moved && (d.at === v.moved.from || d.at.startsWith(v.moved.from + "/")) ? v.moved.to + d.at.slice(v.moved.from.length) : d.at;
-          const key = `${at}\0${d.message}`;
+          const key = `${at}\0${d.messageId}\0${JSON.stringify(d.data)}`;
           if (seen.has(key)) continue;
           seen.add(key);
-          ctx.report({ at, step: step.position, message: `${s}: ${d.message}${at !== d.at ? " (a value the constraint admits)" : ""} (inputSchema of "${step.tool}").`, hint: hintOf(e), actual: e.params });
+          const admitted = at !== d.at ? " (a value the constraint admits)" : "";
+          ctx.report({ at, step: step.position, messageId: d.messageId, data: { ...d.data, step: step.position, tool: step.tool, admitted }, actual: e.params });
         }
       }
     }
   },
 });
 
-function describe(e: ErrorObject, argsAt: string): { at: string; message: string } {
-  const base = e.instancePath === "" ? argsAt : argsAt + e.instancePath;
-  const name = e.instancePath === "" ? "arguments" : `argument "${parsePointer(e.instancePath).join(".")}"`;
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case "required":
-      return {
-        at: base,
-        message: e.instancePath === "" ? `the required argument "${String(p.missingProperty)}" is missing` : `${name} is missing its required field "${String(p.missingProperty)}"`,
-      };
-    case "additionalProperties":
-      return {
-        at: childPointer(base, String(p.additionalProperty)),
-        message: e.instancePath === "" ? `the argument "${String(p.additionalProperty)}" is not defined by the tool` : `${name} has the field "${String(p.additionalProperty)}", which the tool does not define`,
-      };
-    case "unevaluatedProperties":
-      return { at: childPointer(base, String(p.unevaluatedProperty)), message: `the argument "${String(p.unevaluatedProperty)}" is not defined by the tool` };
-    default:
-      return { at: base, message: `${name} ${e.message ?? "is invalid"}` };
-  }
-}
+type SchemaMessage = "missingArgument" | "missingField" | "undefinedArgument" | "undefinedField" | "notOneOf" | "invalid";
 
-function hintOf(e: ErrorObject): string {
+/** Where a schema error is reported, its message and that message's data (but the step's). */
+function describe(e: ErrorObject, argsAt: string): { at: string; messageId: SchemaMessage; data: Record<string, string> } {
+  const base = e.instancePath === "" ? argsAt : argsAt + e.instancePath;
+  const root = e.instancePath === "";
+  const name = root ? "arguments" : `argument "${parsePointer(e.instancePath).join(".")}"`;
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "required":
-      return `add "${String(p.missingProperty)}" with an explicit value`;
+      return { at: base, messageId: root ? "missingArgument" : "missingField", data: { name, field: String(p.missingProperty) } };
     case "additionalProperties":
+      return { at: childPointer(base, String(p.additionalProperty)), messageId: root ? "undefinedArgument" : "undefinedField", data: { name, field: String(p.additionalProperty) } };
     case "unevaluatedProperties":
-      return "remove it, or check its spelling against the tool's inputSchema";
+      return { at: childPointer(base, String(p.unevaluatedProperty)), messageId: "undefinedArgument", data: { name, field: String(p.unevaluatedProperty) } };
     case "enum":
-      return `use one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+      return { at: base, messageId: "notOneOf", data: { name, problem: e.message ?? "is invalid", allowed: (p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ") } };
     default:
-      return "give the value the tool's inputSchema asks for";
+      return { at: base, messageId: "invalid", data: { name, problem: e.message ?? "is invalid" } };
   }
 }
 

@@ -49,16 +49,16 @@ ruleTester("tool-arguments", {
       name: "a missing required argument, at the arguments object",
       code: args({}),
       options: withRegistry,
-      errors: [{ line: 1, column: 60, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments", message: 'Step 1: the required argument "path" is missing (inputSchema of "read_file").' }],
+      errors: [{ line: 1, column: 60, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments", message: 'Step 1: the required argument "path" is missing (inputSchema of "read_file").', messageId: "missingArgument" }],
     },
     {
       name: "a wrong type, a value under the minimum and an undefined argument, each at its own pointer (draft 2020-12)",
       code: args({ path: 3, limit: 0, extra: true }),
       options: withRegistry,
       errors: [
-        { line: 1, column: 68, endLine: 1, endColumn: 69, pointer: "/steps/0/arguments/path" },
+        { line: 1, column: 68, endLine: 1, endColumn: 69, pointer: "/steps/0/arguments/path", messageId: "invalid" },
         { line: 1, column: 78, endLine: 1, endColumn: 79, pointer: "/steps/0/arguments/limit" },
-        { line: 1, column: 88, endLine: 1, endColumn: 92, pointer: "/steps/0/arguments/extra" },
+        { line: 1, column: 88, endLine: 1, endColumn: 92, pointer: "/steps/0/arguments/extra", messageId: "undefinedArgument" },
       ],
     },
     {
@@ -67,7 +67,7 @@ ruleTester("tool-arguments", {
       options: withRegistry,
       errors: [
         { line: 1, column: 63, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/url" },
-        { line: 1, column: 82, endLine: 1, endColumn: 88, pointer: "/steps/0/arguments/mode", hint: 'use one of "get", "head"' },
+        { line: 1, column: 82, endLine: 1, endColumn: 88, pointer: "/steps/0/arguments/mode", hint: 'use one of "get", "head"', messageId: "notOneOf" },
       ],
     },
     {
@@ -79,23 +79,51 @@ ruleTester("tool-arguments", {
       ]),
       options: withRegistry,
       errors: [
-        { line: 1, column: 54, endLine: 1, endColumn: 56, step: 1, pointer: "/steps/0/arguments" },
-        { line: 1, column: 106, endLine: 1, endColumn: 109, step: 2, pointer: "/steps/1/arguments/n" },
+        { line: 1, column: 54, endLine: 1, endColumn: 56, step: 1, pointer: "/steps/0/arguments", messageId: "missingArgument" },
+        { line: 1, column: 106, endLine: 1, endColumn: 109, step: 2, pointer: "/steps/1/arguments/n", messageId: "invalid" },
       ],
     },
     {
       name: "a nested argument",
       code: args({ edits: [{ find: "a" }, { replace: "b" }] }, "edit"),
       options: withRegistry,
-      errors: [{ line: 1, column: 78, endLine: 1, endColumn: 93, pointer: "/steps/0/arguments/edits/1", message: /argument "edits.1" is missing its required field "find"/ }],
+      errors: [{ line: 1, column: 78, endLine: 1, endColumn: 93, pointer: "/steps/0/arguments/edits/1", message: /argument "edits.1" is missing its required field "find"/, messageId: "missingField" }],
     },
-    { name: "a tool schema that cannot be compiled (fail closed)", code: args({ a: 1 }, "broken"), options: withRegistry, errors: [{ line: 1, column: 36, endLine: 1, endColumn: 44, message: /cannot be compiled/ }] },
+    { name: "a tool schema that cannot be compiled (fail closed)", code: args({ a: 1 }, "broken"), options: withRegistry, errors: [{ line: 1, column: 36, endLine: 1, endColumn: 44, message: /cannot be compiled/, messageId: "schemaNotCompiled" }] },
+    {
+      name: "a field a nested object does not define, and one under unevaluatedProperties",
+      code: plan([
+        { tool: "t", arguments: { o: { a: 1, b: 2 } } },
+        { tool: "u", arguments: { x: 1 } },
+      ]),
+      options: {
+        tools: {
+          names: new Set(["t", "u"]),
+          patterns: [],
+          schemas: new Map<string, unknown>([
+            ["t", { type: "object", properties: { o: { type: "object", properties: { a: {} }, additionalProperties: false } } }],
+            ["u", { type: "object", properties: {}, unevaluatedProperties: false }],
+          ]),
+          source: "code",
+        },
+      },
+      errors: [
+        { step: 1, pointer: "/steps/0/arguments/o/b", messageId: "undefinedField", message: 'Step 1: argument "o" has the field "b", which the tool does not define (inputSchema of "t").', hint: "remove it, or check its spelling against the tool's inputSchema" },
+        { step: 2, pointer: "/steps/1/arguments/x", messageId: "undefinedArgument", message: 'Step 2: the argument "x" is not defined by the tool (inputSchema of "u").' },
+      ],
+    },
+    {
+      name: "a registry schema that is no object (fail closed)",
+      code: plan([{ tool: "t", arguments: {} }]),
+      options: { tools: { names: new Set(["t"]), patterns: [], schemas: new Map<string, unknown>([["t", 3]]), source: "code" } },
+      errors: [{ step: 1, pointer: "/steps/0/tool", messageId: "schemaNotObject", message: 'Step 1: the registry\'s inputSchema for "t" is not a JSON Schema object, so its arguments cannot be checked.', hint: "fix the tool's inputSchema in code" }],
+    },
     { name: "scQC params, under params", code: '[{"tool": "read_file", "params": {"path": 1}}]', options: withRegistry, errors: [{ line: 1, column: 43, endLine: 1, endColumn: 44, pointer: "/0/params/path" }] },
-    { name: "each value an $enum admits", code: args({ path: { $enum: ["a.txt", 3] } }), options: withRegistry, errors: [{ line: 1, column: 86, endLine: 1, endColumn: 87, pointer: "/steps/0/arguments/path/$enum/1" }] },
+    { name: "each value an $enum admits", code: args({ path: { $enum: ["a.txt", 3] } }), options: withRegistry, errors: [{ line: 1, column: 86, endLine: 1, endColumn: 87, pointer: "/steps/0/arguments/path/$enum/1", messageId: "invalid", message: 'Step 1: argument "path" must be string (a value the constraint admits) (inputSchema of "read_file").' }] },
     { name: "each value an $enum admits, beside a plain argument", code: args({ path: "a.txt", limit: { $enum: [1, 0] } }), options: withRegistry, errors: [{ line: 1, column: 96, endLine: 1, endColumn: 97, pointer: "/steps/0/arguments/limit/$enum/1" }] },
     { name: "a $literal's value", code: args({ path: { $literal: 3 } }), options: withRegistry, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 82, pointer: "/steps/0/arguments/path" }] },
     { name: "a $glob where the schema wants a number", code: args({ path: "a", limit: { $glob: "1*" } }), options: withRegistry, errors: [{ line: 1, column: 80, endLine: 1, endColumn: 94, pointer: "/steps/0/arguments/limit" }] },
-    { name: "an $enum with a value the schema's enum lacks", code: args({ url: "https://x.test", mode: { $enum: ["get", "post"] } }, "fetch"), options: withRegistry, errors: [{ line: 1, column: 103, endLine: 1, endColumn: 109, pointer: "/steps/0/arguments/mode/$enum/1" }] },
+    { name: "an $enum with a value the schema's enum lacks", code: args({ url: "https://x.test", mode: { $enum: ["get", "post"] } }, "fetch"), options: withRegistry, errors: [{ line: 1, column: 103, endLine: 1, endColumn: 109, pointer: "/steps/0/arguments/mode/$enum/1", messageId: "notOneOf" }] },
   ],
   docs: { file: "plan.yaml", options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { properties: { path: { type: "string" } } } }] }), "tools.json") } },
 });

@@ -10,6 +10,11 @@ export default defineRule({
     defaultSeverity: "error",
     dialects: TOOL_CALL_DIALECTS,
     phase: "step",
+    messages: {
+      unchecked: { message: "Tool names were not checked: no tool registry or allow list is in force, so any tool would be accepted.", hint: 'pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"] (approve and guard start refuse until one is set)' },
+      unknownToolNear: { message: "Step {{step}}: unknown tool \"{{tool}}\"; did you mean \"{{near}}\"?", hint: "did you mean \"{{near}}\"?" },
+      unknownTool: { message: "Step {{step}}: unknown tool \"{{tool}}\" (not in {{source}})", hint: "use a tool listed in {{source}}, or add \"{{tool}}\" there" },
+    },
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {
       description:
@@ -27,8 +32,7 @@ export default defineRule({
       ctx.report({
         at: plan.stepsAt,
         atMost: "warning",
-        message: "Tool names were not checked: no tool registry or allow list is in force, so any tool would be accepted.",
-        hint: 'pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"] (approve and guard start refuse until one is set)',
+        messageId: "unchecked",
       });
       return;
     }
@@ -40,8 +44,8 @@ export default defineRule({
       ctx.report({
         at: step.toolAt,
         step: step.position,
-        message: `Step ${step.position}: unknown tool "${step.tool}"${near ? `; did you mean "${near}"?` : ` (not in ${tools.source})`}`,
-        hint: near ? `did you mean "${near}"?` : `use a tool listed in ${tools.source}, or add "${step.tool}" there`,
+        messageId: near ? "unknownToolNear" : "unknownTool",
+        data: { step: step.position, tool: step.tool, near: near ?? "", source: tools.source },
         actual: step.tool,
       });
     }

@@ -1,4 +1,4 @@
-import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { commandsOf } from "../../commands/plan.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
@@ -30,6 +30,10 @@ export default defineRule({
     input: "plan",
     defaultSeverity: "error",
     phase: "step",
+    messages: {
+      runTimeCommandValue: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+      placeholder: { message: "Step {{step}}: argument \"{{argument}}\" holds {{what}}: the executor would have to infer the value.", hint: "write the actual value into the plan" },
+    },
     summary: "An argument is a placeholder the executor would have to fill in.",
     docs: {
       description:
@@ -43,7 +47,7 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    reportCommandFindings(plan, ctx, "unresolved-argument");
+    for (const f of commandFindings(plan, ctx.policy, "unresolved-argument")) ctx.report({ at: f.at, step: f.step, messageId: "runTimeCommandValue", data: f.data, actual: f.actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     // Command lines are read by the shell parser above; the text patterns would report them twice.
     const commands = new Set(commandsOf(plan).map((c) => c.at));
@@ -71,8 +75,8 @@ export default defineRule({
         ctx.report({
           at: a.at,
           step: step.position,
-          message: `Step ${step.position}: argument "${a.name || plan.fields.args}" holds ${what}: the executor would have to infer the value.`,
-          hint: "write the actual value into the plan",
+          messageId: "placeholder",
+          data: { step: step.position, argument: a.name || plan.fields.args, what },
           actual: a.value,
         });
       }
