@@ -74,3 +74,39 @@ describe("SPEC.md catalogue", () => {
     expect(missing).toEqual([]);
   });
 });
+
+/** Every .ts file under a folder of src/, tests excluded. */
+function sources(dir: string): string[] {
+  return readdirSync(join(import.meta.dirname, "../src", dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .map((f) => join("src", dir, f));
+}
+
+// The rules outside plan validation: each decides in its own folder, on the input its entry point builds.
+const DECISION_KINDS = new Set(["return", "delegation", "task"]);
+
+describe("rules of the orchestration kinds", () => {
+  const rules = RULES.filter((r) => DECISION_KINDS.has(r.meta.input));
+  it("are the rules of the orchestration phase", () => {
+    expect(rules.map((r) => r.meta.id)).toEqual(RULES.filter((r) => r.meta.phase === "orchestration").map((r) => r.meta.id));
+  });
+  for (const rule of rules) {
+    const id = rule.meta.id;
+    it(`${id}: has a check and its messages, and its test is a kindRuleTester table`, () => {
+      expect(rule.check, "check").toBeTypeOf("function");
+      expect(Object.keys(rule.meta.messages ?? {}).length, "meta.messages").toBeGreaterThan(0);
+      const test = readFileSync(join(rulesDir, id, `${id}.test.ts`), "utf8");
+      expect(test).toContain(`kindRuleTester(${JSON.stringify(id)}, ${JSON.stringify(rule.meta.input)},`);
+    });
+  }
+  // Their entry points build inputs; the rules alone word what is wrong. A quoted rule id in one of those
+  // files is a diagnostic made by hand.
+  it("are reported by no code outside their folders: their ids are not written in the decision layers", () => {
+    const found: string[] = [];
+    for (const file of ["orchestration", "approval", "cli", "service", "host", "node", "store"].flatMap(sources)) {
+      const text = readFileSync(join(import.meta.dirname, "..", file), "utf8");
+      for (const r of rules) if (new RegExp(`["'\`]${r.meta.id}["'\`]`).test(text)) found.push(`${file}: ${r.meta.id}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
