@@ -1,8 +1,17 @@
+import type {
+  ApprovalConditionsInput,
+  ApprovalEnvelopeInput,
+  ApprovalGuardInput,
+  ApprovalRecordInput,
+  ApprovedConditions,
+  SignatureFacts,
+} from "../src/core/input/approval.js";
 import type { DelegationInput } from "../src/core/input/delegation.js";
 import type { ReturnExpectations, ReturnInput } from "../src/core/input/return.js";
 import type { TaskInput, TaskSource } from "../src/core/input/task.js";
 import { readReturn } from "../src/orchestration/return.js";
 import { DEFAULT_TASK_OPERATIONS } from "../src/policy/defaults.js";
+import { NOW } from "./helpers.js";
 import { memoryFiles, type Tree, WORKSPACE } from "./rule-tester.js";
 
 /*
@@ -68,3 +77,41 @@ export const TODO_12: TaskSource = {
   file: "specs/TODO.md",
   entry: { title: "Fix the parser", rawStatus: "PLANNED", status: "planned", statusOffset: TASK_TODO.indexOf("PLANNED") },
 };
+
+/** A key id, as the trusted keys and signatures carry them. */
+export const KEYID = "0123456789abcdef" + "0".repeat(48);
+
+/** A signature that a trusted key outside the workspace verified, for a record naming that key. */
+export const VERIFIED: Extract<SignatureFacts, { kind: "verified" }> = { kind: "verified", keyid: KEYID, file: "/keys/alice.pub", declaredKeyid: KEYID };
+
+/** The envelope step of a signed approval that opened, with the signature check's facts. */
+export function envelopeInput(extra: Partial<Omit<ApprovalEnvelopeInput, "step">> = {}): ApprovalEnvelopeInput {
+  return { step: "envelope", allowUnsigned: false, signature: VERIFIED, ...extra };
+}
+
+/** The record step of a record that matches the schema and approves the plan on disk. */
+export function recordInput(extra: Partial<Omit<ApprovalRecordInput, "step">> = {}): ApprovalRecordInput {
+  return { step: "record", schemaErrors: [], plan: { approved: "sha256:plan", now: "sha256:plan" }, ...extra };
+}
+
+/** The conditions step of an approval made an hour before NOW in /ws, under what is in force. */
+export function conditionsInput(approved: Partial<ApprovedConditions> = {}, extra: Partial<Omit<ApprovalConditionsInput, "step" | "approved">> = {}): ApprovalConditionsInput {
+  const host = { name: "generic", hash: "sha256:host" };
+  return {
+    step: "conditions",
+    approved: { scope: "/ws", policyHash: "sha256:policy", toolsHash: null, host, validatedAt: new Date(NOW.getTime() - 3_600_000).toISOString(), nonce: "n1", ...approved },
+    scopeReal: "/ws",
+    workspace: "/ws",
+    policyHash: "sha256:policy",
+    toolsHash: null,
+    host,
+    now: NOW,
+    consumed: false,
+    ...extra,
+  };
+}
+
+/** A guard's step of checks. */
+export function guardInput(extra: Omit<ApprovalGuardInput, "step">): ApprovalGuardInput {
+  return { step: "guard", ...extra };
+}
