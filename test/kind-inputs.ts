@@ -1,9 +1,11 @@
 import type {
+  ApprovalAuditInput,
   ApprovalConditionsInput,
   ApprovalEnvelopeInput,
   ApprovalGuardInput,
   ApprovalRecordInput,
   ApprovedConditions,
+  AuditLineFacts,
   SignatureFacts,
 } from "../src/core/input/approval.js";
 import type { DelegationInput } from "../src/core/input/delegation.js";
@@ -114,4 +116,11 @@ export function conditionsInput(approved: Partial<ApprovedConditions> = {}, extr
 /** A guard's step of checks. */
 export function guardInput(extra: Omit<ApprovalGuardInput, "step">): ApprovalGuardInput {
   return { step: "guard", ...extra };
+}
+
+/** The audit step of a trail of `n` well-chained lines, with their MACs as given (default: not checked). */
+export function auditInput(n: number, extra: Partial<Omit<ApprovalAuditInput, "step">> = {}, mac: AuditLineFacts["mac"] = "unchecked"): ApprovalAuditInput {
+  const hash = (i: number) => `sha256:line${i}`;
+  const lines: AuditLineFacts[] = Array.from({ length: n }, (_, i) => ({ line: i + 1, object: true, seq: i, prev: i === 0 ? null : hash(i - 1), prevHash: i === 0 ? null : hash(i - 1), mac }));
+  return { step: "audit", lines, head: { count: n, hash: n === 0 ? null : hash(n - 1) }, ...extra };
 }

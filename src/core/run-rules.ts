@@ -72,7 +72,7 @@ export function findingsToDiagnostics(
       const start = lines.position(r.offset);
       d.line = start.line;
       d.column = start.column;
-    }
+    } else if (r.line !== undefined) d.line = r.line;
     if (r.expected !== undefined) d.expected = r.expected;
     if (r.actual !== undefined) d.actual = r.actual;
     if (r.hint !== undefined) d.hint = r.hint;

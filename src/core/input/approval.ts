@@ -115,5 +115,76 @@ export interface ApprovalGuardInput {
   readonly consumed?: { readonly nonce: string; readonly recordedIn?: string };
 }
 
+/** One line of an audit trail, as read: is it a JSON object, its chain members, and its MAC. */
+export interface AuditLineFacts {
+  /** 1-based. */
+  readonly line: number;
+  /** The line is a JSON object (the other members are read from it). */
+  readonly object: boolean;
+  readonly seq?: unknown;
+  readonly prev?: unknown;
+  /** The hash of the line before (null for the first line): what `prev` must be. */
+  readonly prevHash: string | null;
+  /** Its MAC under the run's key: not checked (no key, or a line before the run), absent, valid or invalid. */
+  readonly mac: "unchecked" | "absent" | "valid" | "invalid";
+}
+
+/** Where an audit trail ends: its line count and the hash of its last line. */
+export interface AuditHeadFacts {
+  readonly count: number;
+  readonly hash: string | null;
+}
+
+/** Why a trail file could not be read. */
+export type TrailUnreadable =
+  | { readonly kind: "error"; readonly code: string }
+  | { readonly kind: "not-a-file"; readonly what: string }
+  | { readonly kind: "too-large"; readonly max: number };
+
+/** How a trail file differs from the size and last line the guard recorded. */
+export type TrailTampering =
+  | { readonly kind: "unreadable"; readonly code: string }
+  | { readonly kind: "not-a-file"; readonly what?: string }
+  | { readonly kind: "size"; readonly size: number }
+  | { readonly kind: "larger" }
+  /** The guard wrote no line, and the file has some. */
+  | { readonly kind: "extra-lines" }
+  | { readonly kind: "ended-while-read" }
+  | { readonly kind: "partial-line" }
+  | { readonly kind: "other-last-line" }
+  | { readonly kind: "last-sequence" }
+  | { readonly kind: "last-mac" };
+
+/**
+ * An audit trail: the guard's append-only, hash-chained record of its decisions. Judged as part of an
+ * approval's enforcement: the trail is the evidence of what the approval let run.
+ */
+export interface ApprovalAuditInput {
+  readonly step: "audit";
+  /** The trail as named. */
+  readonly file?: string;
+  /** Why the trail could not be read at all, if it could not. */
+  readonly unreadable?: TrailUnreadable;
+  /**
+   * How the file differs from what the guard recorded of it (its size, and its head when the last line was
+   * compared): the guard refuses to append to it.
+   */
+  readonly tampered?: { readonly found: TrailTampering; readonly bytes: number; readonly head?: AuditHeadFacts };
+  /** The trail's lines, when it was read. */
+  readonly lines?: readonly AuditLineFacts[];
+  /** The number of the last line when it is not terminated by a newline. */
+  readonly unterminated?: number;
+  readonly head?: AuditHeadFacts;
+  /** The head the guard's state records, if known. */
+  readonly anchoredHead?: AuditHeadFacts;
+  /** The 0-based line the run starts at, when its key is known (its lines carry MACs from there). */
+  readonly from?: number;
+  /**
+   * An intact chain whose MACs could not be checked, and that is not accepted on the chain alone: whether a
+   * state was given, and the state file when it holds no key (written by plangate 0.1).
+   */
+  readonly unauthenticated?: { readonly stateGiven: boolean; readonly keylessState?: string };
+}
+
 /** The input of "approval" rules: one step of verifying or enforcing an approval. */
-export type ApprovalInput = ApprovalEnvelopeInput | ApprovalRecordInput | ApprovalConditionsInput | ApprovalSigningInput | ApprovalGuardInput;
+export type ApprovalInput = ApprovalEnvelopeInput | ApprovalRecordInput | ApprovalConditionsInput | ApprovalSigningInput | ApprovalGuardInput | ApprovalAuditInput;
