@@ -2,7 +2,6 @@ import type { RuleSetting } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
 import type { ReturnExpectations, ReturnInput, ReturnProblem } from "../core/input/return.js";
 import type { Policy } from "../core/policy.js";
-import { probeFor } from "../core/probe-memo.js";
 import type { RuleFinding } from "../core/run-rules.js";
 import type { LineIndex } from "../core/source.js";
 import { isObject } from "../core/type-name.js";
@@ -98,8 +97,7 @@ export async function checkReturnWith(input: string | Uint8Array, options: Retur
     maxSummaryTokens: maxTokens,
     encoding,
   };
-  // The artifact rules share one memo of the probe: both judge the same answer for a path, even if the file changes meanwhile.
-  const files = probeFor({}, options.files ?? io.files);
+  const files = remembered(options.files ?? io.files);
   const ret: ReturnInput = { ...read, expect, workspace, files, ...(summaryTokens !== undefined ? { summaryTokens } : {}) };
   return { ...judgeReturn(ret, rules, file, read.lines), return: info };
 }
@@ -150,6 +148,27 @@ function judgeReturn(input: ReturnInput, rules: Readonly<Record<string, RuleSett
   const findings = findingsOf("return", input, rules).sort((a, b) => at(a) - at(b));
   const diagnostics = diagnosticsOf(findings, rules, file, lines);
   return { file, valid: isValid(diagnostics), diagnostics };
+}
+
+/**
+ * The probe with its answers remembered for one return: artifact-missing and artifact-empty look at the
+ * same paths, and must judge one answer for each even if the file changes in between.
+ */
+function remembered(files: FileProbe): FileProbe {
+  const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
+  const reals = new Map<string, string | undefined>();
+  const sizes = new Map<string, number | undefined>();
+  const once = <T>(memo: Map<string, T>, path: string, ask: () => T): T => {
+    if (!memo.has(path)) memo.set(path, ask());
+    return memo.get(path) as T;
+  };
+  return {
+    kind: (path) => once(kinds, path, () => files.kind(path)),
+    realpath: (path) => once(reals, path, () => files.realpath(path)),
+    size: (path) => once(sizes, path, () => files.size(path)),
+    readlink: (path) => files.readlink(path),
+    readText: (path) => files.readText(path),
+  };
 }
 
 /** A file system with nothing in it, for inputs that never reach the artifact checks. */

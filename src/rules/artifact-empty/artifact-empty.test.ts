@@ -1,6 +1,8 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { FileProbe } from "../../core/file-probe.js";
+import { checkReturnWith } from "../../orchestration/return.js";
 import { goodReturn, ret, rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { good, returnInput } from "../../../test/kind-inputs.js";
@@ -54,4 +56,20 @@ kindRuleTester("artifact-empty", "return", {
     },
     { name: "through a symlink inside the workspace", input: returnInput(good({ artifacts: ["a.md"] }), { files: { "a.md": { link: "reports/r.md" }, "reports/r.md": "" } }), errors: 1 },
   ],
+});
+
+describe("artifact-empty with artifact-missing, on a file that changes while it is checked", () => {
+  it("judges one answer per path: a file that vanishes after the first look is still reported", async () => {
+    // The first look finds an empty file; every later one finds nothing.
+    let looks = 0;
+    const files: FileProbe = {
+      kind: () => (looks++ === 0 ? "file" : "missing"),
+      size: () => 0,
+      realpath: (p) => p,
+      readlink: () => undefined,
+      readText: () => undefined,
+    };
+    const r = await checkReturnWith(JSON.stringify(goodReturn()), { workspace: "/ws", files }, { files, cwd: () => "/ws" });
+    expect(rules(r)).toEqual(["artifact-empty"]);
+  });
 });
