@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
-import { RULES } from "../src/rules/index.js";
+import { findRule, RULES } from "../src/rules/index.js";
 import { RULE_IDS } from "../src/core/rule-ids.js";
 import { SPEC_FILE } from "./real-plans.js";
 import { ruleReadme } from "../src/rules/readme.js";
@@ -154,5 +154,45 @@ describe("SPEC.md catalogue", () => {
     const have = new Set<string>(RULES.map((r) => r.meta.id));
     const missing = ids.filter((id) => !have.has(id));
     expect(missing).toEqual([]);
+  });
+});
+
+/** Every .ts file under a folder of src/, tests excluded. */
+function sources(dir: string): string[] {
+  return readdirSync(join(import.meta.dirname, "../src", dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .map((f) => join("src", dir, f));
+}
+
+// The rules outside plan validation: each decides in its own folder, on the input its entry point builds.
+const DECISION_KINDS = new Set(["return", "delegation", "task", "approval"]);
+// Rules still reported by the execution guard's own code (src/approval, src/host), not yet by a check of theirs: the list only shrinks.
+const REPORTED_BY_THE_GUARD = new Set(["guard-step-mismatch", "guard-failure"]);
+
+describe("rules of the orchestration and approval kinds", () => {
+  const rules = RULES.filter((r) => DECISION_KINDS.has(r.meta.input) && !REPORTED_BY_THE_GUARD.has(r.meta.id));
+  it("are the rules of the orchestration and approval phases", () => {
+    const byPhase = RULES.filter((r) => r.meta.phase === "orchestration" || r.meta.phase === "approval").map((r) => r.meta.id);
+    expect(RULES.filter((r) => DECISION_KINDS.has(r.meta.input)).map((r) => r.meta.id)).toEqual(byPhase);
+    for (const id of REPORTED_BY_THE_GUARD) expect(findRule(id)?.check, `${id} has a check now: take it off the list`).toBeUndefined();
+  });
+  for (const rule of rules) {
+    const id = rule.meta.id;
+    it(`${id}: has a check and its messages, and its test is a kindRuleTester table`, () => {
+      expect(rule.check, "check").toBeTypeOf("function");
+      expect(Object.keys(rule.meta.messages ?? {}).length, "meta.messages").toBeGreaterThan(0);
+      const test = readFileSync(join(rulesDir, id, `${id}.test.ts`), "utf8");
+      expect(test).toContain(`kindRuleTester(${JSON.stringify(id)}, ${JSON.stringify(rule.meta.input)},`);
+    });
+  }
+  // Their entry points build inputs; the rules alone word what is wrong. A quoted rule id in one of those
+  // files is a diagnostic made by hand.
+  it("are reported by no code outside their folders: their ids are not written in the decision layers", () => {
+    const found: string[] = [];
+    for (const file of ["orchestration", "approval", "cli", "service", "host", "node", "store"].flatMap(sources)) {
+      const text = readFileSync(join(import.meta.dirname, "..", file), "utf8");
+      for (const r of rules) if (new RegExp(`["'\`]${r.meta.id}["'\`]`).test(text)) found.push(`${file}: ${r.meta.id}`);
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@ import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readFileSync
 import { readFileBounded } from "../node/read-bounded.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { approvalDiagnostic as fail } from "./record.js";
+import type { AuditLineFacts, TrailTampering } from "../core/input/approval.js";
+import { judgeApproval } from "./judge.js";
 
 /**
  * One line of the audit trail. `prev` is the hash of the previous line's bytes (null for the first);
@@ -128,12 +129,12 @@ function anchorOf(a: AuditAnchor | AuditHead | undefined): AuditAnchor {
  */
 export function verifyAuditText(text: string, anchorOrHead?: AuditAnchor | AuditHead): AuditCheck {
   const anchor = anchorOf(anchorOrHead);
-  const diagnostics: Diagnostic[] = [];
   const lines = text.split("\n");
+  let unterminated: number | undefined;
   if (lines[lines.length - 1] === "") lines.pop();
-  else if (lines.length > 0)
-    diagnostics.push(fail("audit-chain-broken", `Line ${lines.length} is not terminated: the log was cut or written by something else.`, "keep the log append-only; restore it from a copy", { line: lines.length }));
+  else if (lines.length > 0) unterminated = lines.length;
   const from = anchor.from ?? 0;
+  const facts: AuditLineFacts[] = [];
   let prev: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -141,26 +142,21 @@ export function verifyAuditText(text: string, anchorOrHead?: AuditAnchor | Audit
     try {
       entry = JSON.parse(line) as Partial<AuditEntry>;
     } catch {}
-    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} is not a JSON object.`, "restore the log from a copy", { line: i + 1 }));
-    } else if (entry.seq !== i) {
-      diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} has sequence number ${String(entry.seq)}, expected ${i}: a line was deleted, inserted or moved.`, "restore the log from a copy", { line: i + 1, expected: i, actual: entry.seq }));
-    } else if (entry.prev !== prev) {
-      diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} does not chain to line ${i}: ${i === 0 ? "the first line must have prev null" : "the line before it was edited"}.`, "restore the log from a copy", { line: i + 1, expected: prev, actual: entry.prev }));
-    } else if (anchor.key !== undefined && i >= from) {
-      if (entry.mac === undefined)
-        diagnostics.push(fail("audit-chain-broken", `Line ${i + 1} has no MAC, but the guard wrote every line of this run with one: the line was replaced or its MAC removed.`, "restore the log from a copy", { line: i + 1 }));
-      else if (!macMatches(anchor.key, entry as Record<string, unknown>))
-        diagnostics.push(fail("audit-chain-broken", `Line ${i + 1}'s MAC does not verify under the run's key: the line was edited (and the chain recomputed) or written by something other than the guard.`, "restore the log from a copy; investigate who can write it", { line: i + 1 }));
-    }
+    const object = typeof entry === "object" && entry !== null && !Array.isArray(entry);
+    let mac: AuditLineFacts["mac"] = "unchecked";
+    if (object && anchor.key !== undefined && i >= from) mac = entry!.mac === undefined ? "absent" : macMatches(anchor.key, entry as Record<string, unknown>) ? "valid" : "invalid";
+    facts.push(object ? { line: i + 1, object, seq: entry!.seq, prev: entry!.prev, prevHash: prev, mac } : { line: i + 1, object, prevHash: prev, mac });
     prev = lineHash(line);
   }
   const head = { count: lines.length, hash: prev };
-  const expected = anchor.head;
-  if (expected && (expected.count !== head.count || expected.hash !== head.hash))
-    diagnostics.push(fail("audit-chain-broken", `The log ends at line ${head.count}, but the guard's state says it wrote ${expected.count} lines ending in ${expected.hash ?? "(none)"}: lines were removed from the end or the log was replaced.`, "restore the log from a copy", { expected, actual: head }));
-  if (anchor.key !== undefined && from > head.count)
-    diagnostics.push(fail("audit-chain-broken", `The guard's run starts at line ${from + 1}, but the log has ${head.count} lines: the log was cut or replaced.`, "restore the log from a copy", { expected: from + 1, actual: head.count }));
+  const diagnostics = judgeApproval({
+    step: "audit",
+    lines: facts,
+    ...(unterminated !== undefined ? { unterminated } : {}),
+    head,
+    ...(anchor.head ? { anchoredHead: anchor.head } : {}),
+    ...(anchor.key !== undefined ? { from } : {}),
+  });
   const ok = diagnostics.length === 0;
   const check: AuditCheck = { ok, level: !ok ? "broken" : anchor.key !== undefined ? "authenticated" : "chain", head, diagnostics };
   if (ok && anchor.key !== undefined) check.authenticated = { from: from + 1, to: head.count };
@@ -266,21 +262,20 @@ export class AuditChain {
 
 /** Checks that a log is a regular file of exactly `size` bytes whose last line is the anchored head (see AuditAnchor.tail). */
 function checkTail(path: string, head: AuditHead, size: number, key: Uint8Array | undefined, from: number): void {
-  const broken = (why: string) =>
-    new AuditError([fail("audit-chain-broken", `The audit trail ${path} ${why}: it was changed outside the guard.`, "restore the log from a copy", { expected: { bytes: size, head } })]);
+  const broken = (found: TrailTampering) => new AuditError(judgeApproval({ step: "audit", file: path, tampered: { found, bytes: size, head } }));
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT" && size === 0 && head.count === 0) return;
-    throw broken(`cannot be read (${(err as NodeJS.ErrnoException).code}), but the guard left it at ${size} bytes`);
+    throw broken({ kind: "unreadable", code: String((err as NodeJS.ErrnoException).code) });
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw broken(`is not a regular file, but the guard left it at ${size} bytes`);
-    if (st.size !== size) throw broken(`is ${st.size} bytes, but the guard left it at ${size} bytes`);
+    if (!st.isFile()) throw broken({ kind: "not-a-file" });
+    if (st.size !== size) throw broken({ kind: "size", size: st.size });
     if (head.count === 0) {
-      if (size !== 0) throw broken("has lines the guard did not write");
+      if (size !== 0) throw broken({ kind: "extra-lines" });
       return;
     }
     // Read back from the end until the line before the last one ends (or the file starts).
@@ -290,23 +285,23 @@ function checkTail(path: string, head: AuditHead, size: number, key: Uint8Array 
       let off = 0;
       while (off < chunk) {
         const n = readSync(fd, buf, off, chunk - off, size - chunk + off);
-        if (n === 0) throw broken("ended while it was read");
+        if (n === 0) throw broken({ kind: "ended-while-read" });
         off += n;
       }
-      if (buf[chunk - 1] !== 0x0a) throw broken("does not end with a whole line");
+      if (buf[chunk - 1] !== 0x0a) throw broken({ kind: "partial-line" });
       const start = buf.lastIndexOf(0x0a, chunk - 2);
       if (start < 0 && chunk < size) {
         chunk = Math.min(size, chunk * 4);
         continue;
       }
       const line = buf.subarray(start + 1, chunk - 1).toString("utf8");
-      if (lineHash(line) !== head.hash) throw broken(`ends in a line that is not the one the guard last wrote (${head.hash ?? "(none)"})`);
+      if (lineHash(line) !== head.hash) throw broken({ kind: "other-last-line" });
       let entry: Partial<AuditEntry> | undefined;
       try {
         entry = JSON.parse(line) as Partial<AuditEntry>;
       } catch {}
-      if (typeof entry !== "object" || entry === null || entry.seq !== head.count - 1) throw broken(`ends in a line whose sequence number is not ${head.count - 1}`);
-      if (key !== undefined && head.count - 1 >= from && !macMatches(key, entry as Record<string, unknown>)) throw broken("ends in a line whose MAC does not verify under the run's key");
+      if (typeof entry !== "object" || entry === null || entry.seq !== head.count - 1) throw broken({ kind: "last-sequence" });
+      if (key !== undefined && head.count - 1 >= from && !macMatches(key, entry as Record<string, unknown>)) throw broken({ kind: "last-mac" });
       return;
     }
   } finally {
@@ -317,14 +312,13 @@ function checkTail(path: string, head: AuditHead, size: number, key: Uint8Array 
 /** Reads a log that must be a regular file of exactly `size` bytes; anything else is an AuditError, read no further. */
 function readSized(path: string, size: number): Uint8Array {
   const r = readFileBounded(path, size);
-  const broken = (why: string) =>
-    new AuditError([fail("audit-chain-broken", `The audit trail ${path} ${why}, but the guard left it at ${size} bytes: it was changed outside the guard.`, "restore the log from a copy", { expected: size })]);
+  const broken = (found: TrailTampering) => new AuditError(judgeApproval({ step: "audit", file: path, tampered: { found, bytes: size } }));
   if (r.ok) {
-    if (r.bytes.byteLength !== size) throw broken(`is ${r.bytes.byteLength} bytes`);
+    if (r.bytes.byteLength !== size) throw broken({ kind: "size", size: r.bytes.byteLength });
     return r.bytes;
   }
-  if (r.reason === "too-large") throw broken(`is more than ${size} bytes`);
-  if (r.reason === "not-a-file") throw broken(`is ${r.kind}`);
+  if (r.reason === "too-large") throw broken({ kind: "larger" });
+  if (r.reason === "not-a-file") throw broken({ kind: "not-a-file", what: r.kind });
   if (r.code === "ENOENT" && size === 0) return new Uint8Array();
-  throw broken(`cannot be read (${r.code})`);
+  throw broken({ kind: "unreadable", code: String(r.code) });
 }

@@ -35,6 +35,7 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
+import { judgeApproval } from "./judge.js";
 import { verifyApproval } from "./verify.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
@@ -98,19 +99,19 @@ export function approvedCalls(report: PlanReport, host: HostProfile, scope: stri
  * approval has not expired: the refusal, or undefined. Updates `ap.rawHash` for a reformatted file.
  */
 async function planRefusal(ap: ApprovedPlan, n: number, bytes: Uint8Array | undefined, now: Date): Promise<Decision | undefined> {
-  if (bytes === undefined)
-    return deny(n, fail("approval-plan-mismatch", `The plan ${ap.file} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
-  const raw = sha256Hex(bytes);
-  if (raw !== ap.rawHash) {
-    // A reformatted file with the same canonical content is the same plan; anything else is a change.
-    const h = await planHash(bytes, { file: ap.file });
-    if (h !== ap.planHash)
-      return deny(n, fail("approval-plan-mismatch", `The plan ${ap.file} changed after approval (hash ${h ?? "unreadable"}, approved ${ap.planHash}); no further step runs.`, "restore the approved plan, or validate and approve the new one", { expected: ap.planHash, actual: h }));
-    ap.rawHash = raw;
-  }
-  if (ap.expiresAt !== undefined && Date.parse(ap.expiresAt) <= now.getTime())
-    return deny(n, fail("approval-expired", `The approval expired at ${ap.expiresAt}; step ${n} does not run.`, "validate and approve the plan again"));
-  return undefined;
+  const raw = bytes === undefined ? undefined : sha256Hex(bytes);
+  // A reformatted file with the same canonical content is the same plan; anything else is a change.
+  const rehashed = bytes !== undefined && raw !== ap.rawHash;
+  const hash = rehashed ? await planHash(bytes, { file: ap.file }) : undefined;
+  const plan = judgeApproval({
+    step: "guard",
+    plan: { kind: "step", file: ap.file, readable: bytes !== undefined, rehashed, ...(hash !== undefined ? { hash } : {}), approved: ap.planHash },
+  });
+  if (plan.length > 0) return deny(n, plan[0]!);
+  if (rehashed) ap.rawHash = raw!;
+  if (ap.expiresAt === undefined) return undefined;
+  const expired = judgeApproval({ step: "guard", expiry: { expiresAt: ap.expiresAt, now, step: n } });
+  return expired.length > 0 ? deny(n, expired[0]!) : undefined;
 }
 
 /**

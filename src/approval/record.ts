@@ -8,6 +8,7 @@ import validateApproval from "../generated/validate-approval.js";
 import { publishedSchema } from "../node/published-schema.js";
 import type { ApprovalRecord } from "../schemas/approval.js";
 import { VERSION } from "../version.js";
+import { judgeApproval } from "./judge.js";
 
 export type { ApprovalRecord };
 
@@ -93,7 +94,7 @@ export function approvalDiagnostic(rule: RuleId, message: string, hint: string, 
 
 /** A single-use approval that was already used. */
 export function consumedDiagnostic(nonce: string): Diagnostic {
-  return approvalDiagnostic("approval-consumed", `The approval ${nonce} was already used; it is single-use.`, "approve the plan again to run it again");
+  return judgeApproval({ step: "guard", consumed: { nonce } })[0]!;
 }
 
 /**

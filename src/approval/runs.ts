@@ -17,6 +17,7 @@ import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, 
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside, realPathOf } from "./keys.js";
 import { type ContextFor, type ExpectedCall, START } from "./match.js";
+import { judgeApproval } from "./judge.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
 import { RunNotFoundError } from "../store/errors.js";
@@ -117,16 +118,18 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     const { plan, record, audit } = opened;
     const now = opened.now();
     if (record.single_use && o.alsoConsumedIn !== undefined && !consumeNonce(o.alsoConsumedIn, record.nonce, now))
-      throw new GuardRefusal([fail("approval-consumed", `The approval ${record.nonce} was already used (recorded in ${o.alsoConsumedIn}); it is single-use.`, "approve the plan again to run it again")]);
+      throw new GuardRefusal(judgeApproval({ step: "guard", consumed: { nonce: record.nonce, recordedIn: o.alsoConsumedIn } }));
     let planRef = plan.file;
     if (o.planBytes !== undefined) {
       // Checked from memory; written only now that its approval checked out. A database keeps its own copy.
-      if (sha256Hex(o.planBytes) !== plan.rawHash) throw new GuardRefusal([fail("approval-plan-mismatch", `The plan ${plan.file} is not the bytes that were checked.`, "start the run again")]);
+      const given = judgeApproval({ step: "guard", plan: { kind: "start", file: plan.file, source: "given", same: sha256Hex(o.planBytes) === plan.rawHash } });
+      if (given.length > 0) throw new GuardRefusal(given);
       planRef = file ? (writeKeptPlan(plan.file, o.planBytes), plan.file) : await store.keepPlan(plan.file, o.planBytes, plan.rawHash);
     } else if (o.keepPlan) {
       // The bytes the checks read, once more: a file changed in between is not the plan that was checked.
       const bytes = readPlanBytes(plan.file);
-      if (bytes === undefined || sha256Hex(bytes) !== plan.rawHash) throw new GuardRefusal([fail("approval-plan-mismatch", `The plan ${plan.file} changed while its run was starting.`, "start the run again")]);
+      const again = judgeApproval({ step: "guard", plan: { kind: "start", file: plan.file, source: "file", same: bytes !== undefined && sha256Hex(bytes) === plan.rawHash } });
+      if (again.length > 0 || bytes === undefined) throw new GuardRefusal(again);
       planRef = await store.keepPlan(plan.file, bytes, plan.rawHash);
     }
     const anchor = audit.anchor();
@@ -275,17 +278,14 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (stamped === undefined || run.plan_checked !== stamped) {
     delete run.plan_checked;
     const read = await tx.readPlan(c.fsNow?.() ?? Date.now());
-    if (read === undefined) return refuse(fail("approval-plan-mismatch", `The plan ${run.plan} cannot be read, so it is not the approved plan.`, "restore the approved plan"));
-    const raw = "sha256:" + sha256Hex(read.bytes);
-    if (raw !== run.plan_raw_hash)
-      return refuse(
-        fail("approval-plan-mismatch", `The plan ${run.plan} is not byte for byte the approved file (${raw}, approved ${run.plan_raw_hash}); no further call runs.`, "restore the approved file exactly (a reformatted plan needs a new approval)", { expected: run.plan_raw_hash, actual: raw }),
-      );
+    const raw = read === undefined ? undefined : "sha256:" + sha256Hex(read.bytes);
+    const changed = judgeApproval({ step: "guard", plan: { kind: "call", file: run.plan, ...(raw !== undefined ? { raw } : {}), approved: run.plan_raw_hash } });
+    if (changed.length > 0 || read === undefined) return refuse(changed[0]!);
     // The stamp of the very file whose bytes were just checked, when it may stand for them.
     if (read.stamp !== undefined) run.plan_checked = read.stamp;
   }
-  if (run.expires_at !== undefined && Date.parse(run.expires_at) <= c.now.getTime())
-    return refuse(fail("approval-expired", `The approval expired at ${run.expires_at}; no further call runs.`, "validate and approve the plan again"));
+  const expired = run.expires_at === undefined ? [] : judgeApproval({ step: "guard", expiry: { expiresAt: run.expires_at, now: c.now } });
+  if (expired.length > 0) return refuse(expired[0]!);
   const shell = { workspace: run.scope, ...run.shell };
   const refused = await hostCommandRefusal(input.tool, input.args, shell);
   if (refused) return refuse({ ...refused, step: stepNo });

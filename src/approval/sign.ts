@@ -3,7 +3,8 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, signEnvelope } from "./dsse.js";
 import { isInside, keyId, loadPrivateKey, realPathOf } from "./keys.js";
-import { type ApprovalRecord, approvalDiagnostic, createRecord, toolsHash } from "./record.js";
+import { judgeApproval } from "./judge.js";
+import { type ApprovalRecord, createRecord, toolsHash } from "./record.js";
 
 /*
  * Approving a validated plan: what `plangate approve` and plan mode's "sign-and-start" share, so that an
@@ -26,11 +27,7 @@ export function loadSigner(keyFile: string): Signer {
 export function keyInWorkspace(keyFile: string, workspaces: readonly string[]): Diagnostic | undefined {
   const inside = workspaces.find((w) => isInside(keyFile, w));
   if (inside === undefined) return undefined;
-  return approvalDiagnostic(
-    "approval-key-in-workspace",
-    `The signing key ${keyFile} lives inside the workspace ${inside}: the plan's steps could read it and sign their own approvals.`,
-    "move the key outside the workspace (plangate keygen --out ~/.config/plangate)",
-  );
+  return judgeApproval({ step: "signing", key: keyFile, workspace: inside })[0];
 }
 
 /** What an approval of one validated plan binds. */

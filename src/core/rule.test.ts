@@ -36,6 +36,8 @@ describe("messages", () => {
 });
 
 describe("runRules", () => {
+  const task = (reference: string) => ({ reference, text: "", file: "TODO.md", sources: [], operations: {} });
+  const NOTHING = { kind: () => "missing" as const, size: () => undefined, realpath: () => undefined, readlink: () => undefined, readText: () => undefined };
   const rule = defineRule({
     meta: { ...meta({ bad: { message: "Reference {{ref}} is bad.", hint: "write a number" } }), input: "task" as const },
     check(input, ctx) {
@@ -44,18 +46,24 @@ describe("runRules", () => {
     },
   });
   it("runs the rules of the kind, resolves messages, and turns a crash into a finding of the rule", () => {
-    expect(runRules([rule], "task", { reference: "1" })).toEqual([]);
-    const [f] = runRules([rule], "task", { reference: "x2" });
+    expect(runRules([rule], "task", task("1"))).toEqual([]);
+    const [f] = runRules([rule], "task", task("x2"));
     expect(f).toMatchObject({ rule: "task-status", report: { messageId: "bad", message: "Reference x2 is bad.", hint: "write a number" } });
-    expect(runRules([rule], "task", { reference: "boom" })[0]!.report.message).toMatch(/failed on this input \(kaboom\)/);
-    expect(runRules([rule], "task", { reference: "x2" }, () => false)).toEqual([]);
-    expect(runRules([rule], "return", { text: "" })).toEqual([]);
+    expect(runRules([rule], "task", task("boom"))[0]!.report.message).toMatch(/failed on this input \(kaboom\)/);
+    expect(runRules([rule], "task", task("x2"), () => false)).toEqual([]);
+    const ret = { text: "", problems: [], value: {}, locate: () => undefined, workspace: "/ws", files: NOTHING };
+    expect(runRules([rule], "return", { ...ret, expect: { statuses: [], successStatuses: [], requiredFields: [], maxSummaryTokens: 0, encoding: "o200k_base" } })).toEqual([]);
   });
   it("makes diagnostics with the policy's severity and positions", () => {
-    const findings = runRules([rule], "task", { reference: "x2" });
+    const findings = runRules([rule], "task", task("x2"));
     const [d] = findingsToDiagnostics(findings, () => "warning", "TODO.md", new LineIndex("x2\n"));
     expect(d).toMatchObject({ rule: "task-status", severity: "warning", file: "TODO.md", line: 1, column: 1, endLine: 1, endColumn: 3, messageId: "bad" });
     expect(findingsToDiagnostics(findings, () => "off", undefined)).toEqual([]);
+  });
+  it("places a report at its one offset without an end, and in its own file when it names one", () => {
+    const findings = [{ rule: "task-status" as const, report: { message: "m", offset: 3, file: "state.json" } }];
+    const [d] = findingsToDiagnostics(findings, () => "error", "TODO.md", new LineIndex("ab\ncd\n"));
+    expect(d).toEqual({ rule: "task-status", severity: "error", message: "m", file: "state.json", line: 2, column: 1 });
   });
 });
 

@@ -74,6 +74,12 @@ export interface Report {
   at?: Pointer;
   /** 0-based offsets into the checked text, half-open, when the rule knows them directly. */
   offsets?: { start: number; end: number };
+  /** A 0-based offset into the checked text, for a report that has a place but no extent: line and column, no end. */
+  offset?: number;
+  /** A 1-based line, for an input read line by line (an audit trail) where no column is meant. */
+  line?: number;
+  /** The file the report is about, when the input spans several (a task in TODO.md and in state.json); default: the input's. */
+  file?: string;
   /** Point at the member's key rather than its value (unknown keys, duplicates). */
   key?: boolean;
   step?: number;

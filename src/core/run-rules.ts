@@ -42,7 +42,8 @@ export function runRules<K extends Exclude<InputKind, "plan">>(
 
 /**
  * Diagnostics from findings: the severity the policy sets (`settingOf`; `off` drops the finding, a notice
- * stays info, `atMost` caps it), the file, and line and column from the report's offsets.
+ * stays info, `atMost` caps it), the file (the report's own, if it names one), and line and column from the
+ * report's offsets (or its one offset, without an end).
  */
 export function findingsToDiagnostics(
   findings: readonly RuleFinding[],
@@ -56,7 +57,8 @@ export function findingsToDiagnostics(
     if (setting === "off") continue;
     const severity: Severity = r.notice ? "info" : r.atMost && RANK[r.atMost] < RANK[setting] ? r.atMost : setting;
     const d: Diagnostic = { rule, severity, message: r.message };
-    if (file !== undefined) d.file = file;
+    const where = r.file ?? file;
+    if (where !== undefined) d.file = where;
     if (r.at !== undefined) d.pointer = r.at;
     if (r.step !== undefined) d.step = r.step;
     if (lines && r.offsets) {
@@ -66,7 +68,11 @@ export function findingsToDiagnostics(
       d.column = start.column;
       d.endLine = end.line;
       d.endColumn = end.column;
-    }
+    } else if (lines && r.offset !== undefined) {
+      const start = lines.position(r.offset);
+      d.line = start.line;
+      d.column = start.column;
+    } else if (r.line !== undefined) d.line = r.line;
     if (r.expected !== undefined) d.expected = r.expected;
     if (r.actual !== undefined) d.actual = r.actual;
     if (r.hint !== undefined) d.hint = r.hint;

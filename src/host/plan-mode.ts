@@ -350,7 +350,8 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
       signer = loadSigner(approval.key);
     } catch (err) {
       if (!(err instanceof KeyError)) throw err;
-      const d: Diagnostic = { rule: "approval-signature", severity: "error", message: err.message, hint: "point approval.key at a private key from plangate keygen" };
+      const { judgeApproval } = await import("../approval/judge.js");
+      const d: Diagnostic = judgeApproval({ step: "signing", key: approval.key, keyError: err.message })[0]!;
       return { status: "refused", diagnostics: [d], planFile, message: `plangate: ${err.message}; no run was started.` };
     }
     const ttlMs = approval.ttl === undefined ? undefined : parseTtl(approval.ttl);

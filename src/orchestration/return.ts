@@ -1,14 +1,14 @@
+import type { RuleSetting } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
-import type { LineIndex } from "../core/source.js";
-import { escapeToken, type Pointer } from "../core/pointer.js";
-import { closest } from "../core/tools.js";
-import { isObject, typeName } from "../core/type-name.js";
-import { DEFAULT_RETURN_FIELDS } from "../policy/defaults.js";
+import type { ReturnExpectations, ReturnInput, ReturnProblem } from "../core/input/return.js";
 import type { Policy } from "../core/policy.js";
+import type { RuleFinding } from "../core/run-rules.js";
+import type { LineIndex } from "../core/source.js";
+import { isObject } from "../core/type-name.js";
+import { DEFAULT_RETURN_FIELDS } from "../policy/defaults.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
-import { type CheckResult, type Finding, isValid, quoteList, toDiagnostics } from "./common.js";
-import { artifactFinding } from "./artifacts.js";
+import { type CheckResult, diagnosticsOf, findingsOf, isValid } from "./common.js";
 import { loadTokenCounter } from "./tokens.js";
 
 export interface ReturnCheckOptions {
@@ -48,9 +48,6 @@ const DEFAULT_RETURNS: Policy["returns"] = {
   requiredFields: DEFAULT_RETURN_FIELDS,
 };
 
-type Obj = Record<string, unknown>;
-const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== null && o[k] !== undefined;
-
 /** What checkReturnWith leaves to its caller: the file system and the working directory, when the options do not give them. */
 export interface ReturnCheckIo {
   /** The probe for artifacts, when options.files is absent. */
@@ -61,7 +58,9 @@ export interface ReturnCheckIo {
 
 /**
  * The orchestrator validation strategy's return checks (Stage 3 ValidateReturn), with statuses and fields
- * from the policy. Pure: the file system and the working directory come from `io` (src/node/check-return.ts).
+ * from the policy: the return is read and measured here, and judged by the "return" rules
+ * (src/rules/return-*, summary-too-long, artifact-*). Pure: the file system and the working directory come
+ * from `io` (src/node/check-return.ts).
  */
 export async function checkReturnWith(input: string | Uint8Array, options: ReturnCheckOptions, io: ReturnCheckIo): Promise<ReturnCheckResult> {
   const cfg = { ...DEFAULT_RETURNS, ...options.policy?.returns };
@@ -70,225 +69,113 @@ export async function checkReturnWith(input: string | Uint8Array, options: Retur
   const rules = options.policy?.rules ?? {};
   const file = options.file ?? "-";
   const workspace = options.workspace ?? options.policy?.workspace ?? io.cwd();
-  const findings: Finding[] = [];
+  const read = readReturn(input);
   const info: ReturnInfo = { encoding, artifacts: 0 };
-  // Set once the text is decoded; `done` may run before that, for undecodable input.
-  const source: { lines?: LineIndex } = {};
+  let summaryTokens: number | undefined;
+  const value = read.value;
+  if (isObject(value)) {
+    info.artifacts = Array.isArray(value.artifacts) ? value.artifacts.length : 0;
+    if (typeof value.status === "string") info.status = value.status;
+    const meta = isObject(value.metadata) ? value.metadata : undefined;
+    const sessionId = typeof value.session_id === "string" ? value.session_id : typeof meta?.session_id === "string" ? meta.session_id : undefined;
+    if (sessionId !== undefined) info.sessionId = sessionId;
+    // 0: summaries are not measured, and the optional tokenizer package is not loaded.
+    if (typeof value.summary === "string" && maxTokens > 0) {
+      const counter = await loadTokenCounter(encoding);
+      const summary = value.summary;
+      // Short texts are counted in one pass; a huge one is first bounded so it cannot cost more than the limit.
+      summaryTokens = summary.length <= 64 * maxTokens || !counter.under(summary, maxTokens) ? counter.count(summary) : undefined;
+      if (summaryTokens !== undefined) info.summaryTokens = summaryTokens;
+    }
+  }
+  const expect: ReturnExpectations = {
+    statuses: cfg.statuses,
+    successStatuses: cfg.successStatuses,
+    requiredFields: cfg.requiredFields,
+    ...(cfg.artifactFields ? { artifactFields: cfg.artifactFields } : {}),
+    ...(options.expectedSessionId !== undefined ? { expectedSessionId: options.expectedSessionId } : {}),
+    maxSummaryTokens: maxTokens,
+    encoding,
+  };
+  const files = remembered(options.files ?? io.files);
+  const ret: ReturnInput = { ...read, expect, workspace, files, ...(summaryTokens !== undefined ? { summaryTokens } : {}) };
+  return { ...judgeReturn(ret, rules, file, read.lines), return: info };
+}
 
+/** A return's text, read: decoded and parsed, or why it could not be. */
+export function readReturn(input: string | Uint8Array): Pick<ReturnInput, "text" | "problems" | "value" | "locate"> & { lines?: LineIndex } {
   let text: string;
   if (typeof input === "string") text = input;
   else {
     const decoded = decodeText(input);
-    if (decoded.issue) {
-      const f: Finding = { rule: "return-json", message: `The subagent return is not valid JSON: ${decoded.issue.message}.` };
-      return done([f]);
-    }
+    if (decoded.issue) return { text: "", problems: [{ kind: "invalid", message: decoded.issue.message }], locate: () => undefined };
     text = decoded.text;
   }
   const doc = parseJson(text);
-  source.lines = doc.lines;
-  const at = (pointer: Pointer): Pick<Finding, "pointer" | "offset"> => {
-    let p = pointer;
-    for (;;) {
-      const loc = doc.locate(p);
-      if (loc) return { pointer, offset: loc.keyStart ?? loc.start };
-      if (p === "") return { pointer };
-      p = p.slice(0, p.lastIndexOf("/"));
-    }
+  const problems: ReturnProblem[] = doc.issues.map((issue) => ({ kind: "invalid", message: issue.message, ...(issue.hint ? { hint: issue.hint } : {}), start: issue.start, end: issue.end }));
+  return { text, problems, ...(problems.length === 0 ? { value: doc.value } : {}), locate: (p) => doc.locate(p), lines: doc.lines };
+}
+
+/** The result for a return whose file could not be read (`reason`: an error code, or what the path is instead). */
+export function unreadableReturn(file: string, reason: string, rules: Readonly<Record<string, RuleSetting>> = {}): ReturnCheckResult {
+  const input: ReturnInput = {
+    text: "",
+    problems: [{ kind: "unreadable", file, reason }],
+    locate: () => undefined,
+    expect: { ...DEFAULT_RETURNS },
+    workspace: "",
+    files: NO_FILES,
   };
-
-  if (doc.issues.length > 0) {
-    for (const issue of doc.issues) {
-      findings.push({
-        rule: "return-json",
-        message: `The subagent return is not valid JSON: ${issue.message}.`,
-        ...(issue.hint ? { hint: issue.hint } : {}),
-        offset: issue.start,
-        endOffset: issue.end,
-      });
-    }
-    return done(findings);
-  }
-  const value = doc.value;
-  if (!isObject(value)) {
-    const kind = typeName(value, { integers: false });
-    return done([
-      {
-        rule: "return-json",
-        message: `The subagent return is ${kind}, not a JSON object with status, summary, artifacts, metadata and session_id.`,
-        offset: 0,
-      },
-    ]);
-  }
-  const meta = isObject(value.metadata) ? value.metadata : undefined;
-
-  // Types of the fields the orchestrator validation strategy defines, whenever present: a field of the wrong type is as good as absent.
-  const wrongType = (name: string, want: string) =>
-    findings.push({ rule: "return-missing-field", message: `\`${name}\` must be ${want}, not ${typeName(value[name], { integers: false })}.`, ...at(`/${name}`) });
-  for (const k of ["status", "summary", "session_id"]) if (has(value, k) && typeof value[k] !== "string") wrongType(k, "a string");
-  if (has(value, "metadata") && !meta) wrongType("metadata", "an object");
-  if (has(value, "artifacts") && !Array.isArray(value.artifacts)) wrongType("artifacts", "an array of paths or {path} objects");
-  if (has(value, "errors") && !Array.isArray(value.errors)) wrongType("errors", "an array");
-  if (has(value, "next_steps") && typeof value.next_steps !== "string" && !isStrings(value.next_steps))
-    wrongType("next_steps", "a string or a list of strings");
-  if (meta && has(meta, "session_id") && typeof meta.session_id !== "string")
-    findings.push({ rule: "return-missing-field", message: "`metadata.session_id` must be a string.", ...at("/metadata/session_id") });
-
-  for (const field of cfg.requiredFields) {
-    if (present(value, field)) continue;
-    const parts = field.split(".");
-    const parent = `/${parts.slice(0, -1).map(escapeToken).join("/")}`.replace(/\/$/, "");
-    const where = parts.length > 1 ? ` in \`${parts.slice(0, -1).join(".")}\`` : "";
-    const isSession = field === "session_id";
-    findings.push({
-      rule: "return-missing-field",
-      message: `The subagent return has no \`${parts[parts.length - 1]}\`${where}${isSession ? " (nor metadata.session_id)" : ""}; it is required.`,
-      hint: `required fields: ${cfg.requiredFields.join(", ")} (returns.requiredFields)`,
-      expected: field,
-      ...at(parent),
-    });
-  }
-
-  const artifacts = Array.isArray(value.artifacts) ? value.artifacts : undefined;
-  const paths: { path: string; pointer: Pointer }[] = [];
-  artifacts?.forEach((a, i) => {
-    const pointer = `/artifacts/${i}`;
-    if (typeof a === "string") {
-      if (cfg.artifactFields?.length) {
-        findings.push({
-          rule: "return-missing-field",
-          message: `Artifact ${i + 1} is a bare path; this policy wants objects with ${quoteList(cfg.artifactFields, "and")}.`,
-          hint: `write {"type": "…", "path": "${a}"} (returns.artifactFields)`,
-          ...at(pointer),
-        });
-      }
-      paths.push({ path: a, pointer });
-    } else if (isObject(a) && typeof a.path === "string") {
-      for (const f of cfg.artifactFields ?? []) {
-        if (!has(a, f)) findings.push({ rule: "return-missing-field", message: `Artifact ${i + 1} has no \`${f}\`; it is required.`, ...at(pointer) });
-      }
-      paths.push({ path: a.path, pointer: `${pointer}/path` });
-    } else {
-      findings.push({
-        rule: "return-missing-field",
-        message: `Artifact ${i + 1} must be a path or an object with a string \`path\`, not ${typeName(a, { integers: false })}${isObject(a) ? " without one" : ""}.`,
-        ...at(pointer),
-      });
-    }
-  });
-  info.artifacts = artifacts?.length ?? 0;
-
-  const status = typeof value.status === "string" ? value.status : undefined;
-  if (status !== undefined) {
-    info.status = status;
-    if (!cfg.statuses.includes(status)) {
-      const near = closest(status, cfg.statuses) ?? cfg.statuses.find((s) => s.toLowerCase() === status.toLowerCase());
-      findings.push({
-        rule: "return-status",
-        message: `Return status "${status}" is not one of ${quoteList(cfg.statuses)}.`,
-        hint: near ? `did you mean "${near}"? (returns.statuses lists the allowed values)` : "returns.statuses lists the allowed values",
-        expected: cfg.statuses,
-        actual: status,
-        ...at("/status"),
-      });
-    }
-  }
-
-  const top = typeof value.session_id === "string" ? value.session_id : undefined;
-  const inMeta = typeof meta?.session_id === "string" ? meta.session_id : undefined;
-  const sessionId = top ?? inMeta;
-  if (sessionId !== undefined) info.sessionId = sessionId;
-  if (top !== undefined && inMeta !== undefined && top !== inMeta) {
-    findings.push({
-      rule: "return-session-mismatch",
-      message: `session_id "${top}" and metadata.session_id "${inMeta}" differ; a return belongs to one session.`,
-      expected: top,
-      actual: inMeta,
-      ...at("/metadata/session_id"),
-    });
-  }
-  const expected = options.expectedSessionId;
-  if (expected !== undefined) {
-    for (const [id, pointer] of [
-      [top, "/session_id"],
-      [inMeta, "/metadata/session_id"],
-    ] as const) {
-      if (id !== undefined && id !== expected) {
-        findings.push({
-          rule: "return-session-mismatch",
-          message: `Return session_id "${id}" does not match the delegated session "${expected}"; it may be a stale or foreign return.`,
-          hint: "discard the return and re-check the delegation; do not merge its artifacts",
-          expected,
-          actual: id,
-          ...at(pointer),
-        });
-      }
-    }
-    if (sessionId === undefined) {
-      findings.push({
-        rule: "return-session-mismatch",
-        message: `The return carries no session id, so it cannot be matched to the delegated session "${expected}".`,
-        expected,
-        ...at(""),
-      });
-    }
-  }
-
-  // 0: summaries are not measured, and the optional tokenizer package is not loaded.
-  if (typeof value.summary === "string" && maxTokens > 0) {
-    const counter = await loadTokenCounter(encoding);
-    const summary = value.summary;
-    // Short texts are counted in one pass; a huge one is first bounded so it cannot cost more than the limit.
-    const n = summary.length <= 64 * maxTokens || !counter.under(summary, maxTokens) ? counter.count(summary) : undefined;
-    if (n !== undefined) info.summaryTokens = n;
-    if (n !== undefined && n >= maxTokens) {
-      findings.push({
-        rule: "summary-too-long",
-        message: `Summary is ${n} tokens (${encoding}); it must stay under ${maxTokens}.`,
-        hint: "keep the summary to a sentence or two and move details into an artifact",
-        expected: `< ${maxTokens}`,
-        actual: n,
-        ...at("/summary"),
-      });
-    }
-  }
-
-  // The orchestrator validation strategy: artifacts must exist and be non-empty only for a success; partial/failed may lack them.
-  if (status !== undefined && cfg.successStatuses.includes(status) && artifacts !== undefined) {
-    if (artifacts.length === 0) {
-      findings.push({
-        rule: "artifact-missing",
-        message: `Status "${status}" but the return lists no artifacts; a completed task must produce at least one.`,
-        hint: 'report "partial" if nothing was produced, or list the files written',
-        ...at("/artifacts"),
-      });
-    }
-    const probe = options.files ?? io.files;
-    for (const a of paths) {
-      const f = artifactFinding(a.path, workspace, probe, status);
-      if (f) findings.push({ ...f, ...at(a.pointer) });
-    }
-  }
-  return done(findings);
-
-  function done(fs: Finding[]): ReturnCheckResult {
-    // Source order, as `validate` reports; findings without a position go last.
-    fs.sort((a, b) => (a.offset ?? Number.MAX_SAFE_INTEGER) - (b.offset ?? Number.MAX_SAFE_INTEGER));
-    const diagnostics = toDiagnostics(fs, rules, file, source.lines);
-    return { file, valid: isValid(diagnostics), diagnostics, return: info };
-  }
+  return judgeReturn(input, rules, file);
 }
 
-function isStrings(v: unknown): boolean {
-  return Array.isArray(v) && v.every((x) => typeof x === "string");
+/**
+ * The result for a return over the size limit, which is not read: limit-exceeded, the reading rule of
+ * oversized input, says so.
+ */
+export function returnTooLarge(file: string, max: number, rules: Readonly<Record<string, RuleSetting>> = {}): ReturnCheckResult {
+  const finding: RuleFinding = {
+    rule: "limit-exceeded",
+    report: { message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" },
+  };
+  const diagnostics = diagnosticsOf([finding], rules, file);
+  return { file, valid: isValid(diagnostics), diagnostics };
 }
 
-function present(o: Obj, field: string): boolean {
-  if (field === "session_id") return has(o, "session_id") || (isObject(o.metadata) && has(o.metadata, "session_id"));
-  let cur: unknown = o;
-  for (const part of field.split(".")) {
-    if (!isObject(cur) || !has(cur, part)) return false;
-    cur = cur[part];
-  }
-  return true;
+/** Runs the return rules and orders their diagnostics in source order, as `validate` reports; those without a position go last. */
+function judgeReturn(input: ReturnInput, rules: Readonly<Record<string, RuleSetting>>, file: string, lines?: LineIndex): CheckResult {
+  const at = (f: RuleFinding) => f.report.offsets?.start ?? f.report.offset ?? Number.MAX_SAFE_INTEGER;
+  const findings = findingsOf("return", input, rules).sort((a, b) => at(a) - at(b));
+  const diagnostics = diagnosticsOf(findings, rules, file, lines);
+  return { file, valid: isValid(diagnostics), diagnostics };
 }
+
+/**
+ * The probe with its answers remembered for one return: artifact-missing and artifact-empty look at the
+ * same paths, and must judge one answer for each even if the file changes in between.
+ */
+function remembered(files: FileProbe): FileProbe {
+  const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
+  const reals = new Map<string, string | undefined>();
+  const sizes = new Map<string, number | undefined>();
+  const once = <T>(memo: Map<string, T>, path: string, ask: () => T): T => {
+    if (!memo.has(path)) memo.set(path, ask());
+    return memo.get(path) as T;
+  };
+  return {
+    kind: (path) => once(kinds, path, () => files.kind(path)),
+    realpath: (path) => once(reals, path, () => files.realpath(path)),
+    size: (path) => once(sizes, path, () => files.size(path)),
+    readlink: (path) => files.readlink(path),
+    readText: (path) => files.readText(path),
+  };
+}
+
+/** A file system with nothing in it, for inputs that never reach the artifact checks. */
+const NO_FILES: FileProbe = {
+  kind: () => "missing",
+  size: () => undefined,
+  realpath: () => undefined,
+  readlink: () => undefined,
+  readText: () => undefined,
+};

@@ -20,7 +20,7 @@ import { InvalidSessionIdError, SessionRegistryError, sessionIdProblem } from ".
 import { FileSessionRegistry } from "../store/file-registry.js";
 import { checkReturn } from "../node/check-return.js";
 import { ENCODINGS, TokenizerMissing } from "../orchestration/tokens.js";
-import { isValid, toDiagnostics } from "../orchestration/common.js";
+import { returnTooLarge } from "../orchestration/return.js";
 import { OpError, type OpContext, type Request, type StateContext } from "./ops.js";
 import type { McpContext } from "./mcp.js";
 
@@ -61,9 +61,7 @@ export async function returnsOp(req: Request, ctx: OpContext): Promise<Out> {
   const max = policy.limits.maxFileBytes;
   let out: CheckOutput;
   if (bytes.byteLength > max) {
-    const finding = { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" };
-    const diagnostics = toDiagnostics([finding], policy.rules, file);
-    out = returnOutput({ file, valid: isValid(diagnostics), diagnostics });
+    out = returnOutput(returnTooLarge(file, max, policy.rules));
   } else {
     const sessionId = str(req, "session_id");
     const maxSummaryTokens = num(req, "max_summary_tokens");

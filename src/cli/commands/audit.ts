@@ -4,9 +4,10 @@ import type { AuditRead } from "../../store/types.js";
 import { closeStore, storeFrom } from "../store-flag.js";
 import type { Command } from "commander";
 import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
-import { approvalDiagnostic } from "../../approval/record.js";
+import { judgeApproval } from "../../approval/judge.js";
 import { auditKeyOf, GuardStateError, readState } from "../../approval/state.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
+import type { TrailUnreadable } from "../../core/input/approval.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
@@ -69,22 +70,16 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
         // A regular file only (a device or pipe would be read forever), and at most MAX_LOG_BYTES.
         const read = readFileBounded(resolve(io.cwd, log), MAX_LOG_BYTES);
         if (!read.ok) {
-          const why = read.reason === "error" ? `cannot be read (${read.code})` : read.reason === "not-a-file" ? `is ${read.kind}` : `is over ${MAX_LOG_BYTES} bytes`;
-          const d = approvalDiagnostic("audit-chain-broken", `The audit trail ${log} ${why}.`, "check the path; a missing log is a broken trail");
-          printApprovalResult(io, log, [d], flags.output, { level: "broken" });
+          const unreadable: TrailUnreadable =
+            read.reason === "error" ? { kind: "error", code: String(read.code) } : read.reason === "not-a-file" ? { kind: "not-a-file", what: read.kind } : { kind: "too-large", max: MAX_LOG_BYTES };
+          printApprovalResult(io, log, judgeApproval({ step: "audit", file: log, unreadable }), flags.output, { level: "broken" });
           return EXIT.rejected;
         }
         const text = Buffer.from(read.bytes).toString("utf8");
         const r = verifyAuditText(text, anchor);
         const diagnostics: Diagnostic[] = [...r.diagnostics];
         if (r.level === "chain" && flags.chainOnly !== true)
-          diagnostics.push(
-            approvalDiagnostic(
-              "audit-unauthenticated",
-              `The chain is intact but not authenticated: ${why ?? "no --state was given, so the MACs cannot be checked"}; anyone who can write the log could have rewritten it and recomputed the chain.`,
-              flags.state === undefined ? "give --state STATE to check the MACs, or --chain-only to accept the hash chain alone" : "pass --chain-only to accept the hash chain alone",
-            ),
-          );
+          diagnostics.push(...judgeApproval({ step: "audit", unauthenticated: { stateGiven: flags.state !== undefined, ...(why !== undefined ? { keylessState: flags.state! } : {}) } }));
         const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
         printApprovalResult(io, log, diagnostics, flags.output, extra);
         if (r.ok && flags.output === "text") io.stdout(`${log}: ${r.head.count} entries, ${summary(r, why)}\n`);

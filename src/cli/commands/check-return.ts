@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import { checkReturn } from "../../node/check-return.js";
-import type { ReturnCheckResult } from "../../orchestration/return.js";
+import { type ReturnCheckResult, returnTooLarge, unreadableReturn } from "../../orchestration/return.js";
 import { ENCODINGS } from "../../orchestration/tokens.js";
-import { isValid, toDiagnostics } from "../../orchestration/common.js";
 import { createFileProbe } from "../../node/file-probe.js";
 import { readFileBounded } from "../../node/read-bounded.js";
 import { type CliIO, EXIT } from "../io.js";
@@ -56,11 +55,7 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
         else {
           const tooLarge = read.ok || read.reason === "too-large";
           const problem = read.ok ? "" : read.reason === "error" ? read.code : read.reason === "not-a-file" ? read.kind : "";
-          const finding = tooLarge
-            ? { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" }
-            : { rule: "return-json" as const, message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
-          const diagnostics = toDiagnostics([finding], policy.rules, file);
-          result = { file, valid: isValid(diagnostics), diagnostics };
+          result = tooLarge ? returnTooLarge(file, max, policy.rules) : unreadableReturn(file, problem, policy.rules);
         }
         out.push(returnOutput(result));
         }

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { approvalDiagnostic, consumedDiagnostic, toolsHash } from "../../approval/record.js";
+import { judgeApproval } from "../../approval/judge.js";
+import { consumedDiagnostic, toolsHash } from "../../approval/record.js";
 import { GuardStateError } from "../../store/errors.js";
 import { FileStore } from "../../store/file.js";
 import { closeStore, storeFrom, storeNamed } from "../store-flag.js";
@@ -105,7 +106,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
             try {
               approval = readFileSync(resolve(io.cwd, approvalFile));
             } catch (err) {
-              fail(approvalDiagnostic("approval-invalid", `The approval file ${approvalFile} cannot be read (${(err as NodeJS.ErrnoException).code}).`, "check the --approval path"));
+              fail(judgeApproval({ step: "envelope", unreadable: { kind: "file", file: approvalFile, code: String((err as NodeJS.ErrnoException).code) }, allowUnsigned: false })[0]!);
               continue;
             }
             let hash: string | undefined;

@@ -1,5 +1,190 @@
-/** The input of "approval" rules: an approval record and what it must match. */
-export interface ApprovalInput {
-  /** The record's bytes as read. */
-  readonly record: unknown;
+/*
+ * The input of "approval" rules. Verifying an approval reads a file, opens a DSSE envelope, verifies
+ * signatures, checks a schema and resolves real paths: all of that is done before the rules run, and
+ * what it found is one of these steps' facts. Each step is judged on its own, in this order, and a step
+ * is only reached when the one before left something to check (a record that cannot be opened has no
+ * bindings to compare), so the rules never see a half-read approval.
+ */
+
+/** Why an approval could not be opened. */
+export type ApprovalUnreadable =
+  /** The approval file could not be read (`code`: the error code). */
+  | { readonly kind: "file"; readonly file: string; readonly code: string }
+  /** It is not JSON without duplicate keys. */
+  | { readonly kind: "json" }
+  /** Its DSSE envelope is malformed (`problem` says how). */
+  | { readonly kind: "envelope"; readonly problem: string };
+
+/** What checking an envelope's signatures against the trusted keys found. */
+export type SignatureFacts =
+  /** The record names a signer algorithm other than Ed25519 (`alg`, as written). */
+  | { readonly kind: "declared-algorithm"; readonly alg: unknown }
+  /** The envelope carries no signature. */
+  | { readonly kind: "no-signature" }
+  /** No trusted keys were given. */
+  | { readonly kind: "no-trusted-keys" }
+  /** The trusted key the signature names is not an Ed25519 key. */
+  | { readonly kind: "key-algorithm"; readonly keyid: string; readonly file: string; readonly alg: string }
+  /** A trusted key was tried and the signature does not verify under it. */
+  | { readonly kind: "does-not-verify" }
+  /** No trusted key matches the signatures' key ids (`keyids`: each signature's, "" when it names none). */
+  | { readonly kind: "unknown-signer"; readonly keyids: readonly string[] }
+  /**
+   * A trusted key verified the signature: its id and file, the key id the signed record names as its
+   * signer (undefined: no signer field), and the workspace the key file lies in, if it does.
+   */
+  | { readonly kind: "verified"; readonly keyid: string; readonly file: string; readonly declaredKeyid: unknown; readonly workspace?: string };
+
+/** Step 1: the approval as read: could it be opened, and is it signed by a trusted key? */
+export interface ApprovalEnvelopeInput {
+  readonly step: "envelope";
+  readonly unreadable?: ApprovalUnreadable;
+  /** The signature check, for a DSSE envelope; absent for a bare record. */
+  readonly signature?: SignatureFacts;
+  /** Whether a bare (unsigned) record is accepted. */
+  readonly allowUnsigned: boolean;
 }
+
+/** Step 2: the record: does it match the approval schema, and is it for the plan on disk? */
+export interface ApprovalRecordInput {
+  readonly step: "record";
+  /** How the record fails the approval schema (`/path: message`, a few at most); empty when it matches. */
+  readonly schemaErrors: readonly string[];
+  /** For a record that matches: the hash it approves, and the plan's hash now (undefined: the plan cannot be read). */
+  readonly plan?: { readonly approved: string; readonly now?: string };
+}
+
+/** What a record approved, as the conditions step compares it. */
+export interface ApprovedConditions {
+  readonly scope: string;
+  readonly policyHash: string;
+  readonly toolsHash: string | null;
+  /** The host profile approved for (a record without one was approved for the generic host). */
+  readonly host: { readonly name: string; readonly hash: string };
+  readonly validatedAt: string;
+  readonly expiresAt?: string;
+  readonly nonce: string;
+}
+
+/** Step 3: the conditions the record was approved under, against those in force. */
+export interface ApprovalConditionsInput {
+  readonly step: "conditions";
+  readonly approved: ApprovedConditions;
+  /** The approved scope's real path, when the scope is an absolute path (undefined: it is not). */
+  readonly scopeReal?: string;
+  /** The workspace's real path. */
+  readonly workspace: string;
+  readonly policyHash: string;
+  readonly toolsHash: string | null;
+  /** The host profile in force. */
+  readonly host: { readonly name: string; readonly hash: string };
+  readonly now: Date;
+  /** A single-use approval whose nonce was already used. */
+  readonly consumed: boolean;
+}
+
+/** Approving a plan with a signing key: where the key is, and whether it could be loaded. */
+export interface ApprovalSigningInput {
+  readonly step: "signing";
+  readonly key: string;
+  /** The workspace the key file lies in, if it does. */
+  readonly workspace?: string;
+  /** Why the key could not be loaded, if it could not. */
+  readonly keyError?: string;
+}
+
+/** How the plan on disk compares with the approved one when a guard looks again. */
+export type GuardPlanFacts =
+  /**
+   * Before a library guard's step: whether the file could be read, whether its bytes changed so that it was
+   * hashed again, and then its canonical hash (undefined: not readable as a plan) and the approved one.
+   */
+  | { readonly kind: "step"; readonly file: string; readonly readable: boolean; readonly rehashed: boolean; readonly hash?: string; readonly approved: string }
+  /** Before a run's call: the raw hash of its bytes now (undefined: unreadable), and the approved raw hash. */
+  | { readonly kind: "call"; readonly file: string; readonly raw?: string; readonly approved: string }
+  /** While a run starts: the bytes given (or read again) are those that were checked. */
+  | { readonly kind: "start"; readonly file: string; readonly source: "given" | "file"; readonly same: boolean };
+
+/** A guard's checks of an approved plan, at the start of a run and before each step or call. */
+export interface ApprovalGuardInput {
+  readonly step: "guard";
+  readonly plan?: GuardPlanFacts;
+  /** The approval's expiry, and the step it would stop (undefined: a run's next call). */
+  readonly expiry?: { readonly expiresAt: string; readonly now: Date; readonly step?: number };
+  /** A single-use approval found used: its nonce, and the folder that recorded it, if named. */
+  readonly consumed?: { readonly nonce: string; readonly recordedIn?: string };
+}
+
+/** One line of an audit trail, as read: is it a JSON object, its chain members, and its MAC. */
+export interface AuditLineFacts {
+  /** 1-based. */
+  readonly line: number;
+  /** The line is a JSON object (the other members are read from it). */
+  readonly object: boolean;
+  readonly seq?: unknown;
+  readonly prev?: unknown;
+  /** The hash of the line before (null for the first line): what `prev` must be. */
+  readonly prevHash: string | null;
+  /** Its MAC under the run's key: not checked (no key, or a line before the run), absent, valid or invalid. */
+  readonly mac: "unchecked" | "absent" | "valid" | "invalid";
+}
+
+/** Where an audit trail ends: its line count and the hash of its last line. */
+export interface AuditHeadFacts {
+  readonly count: number;
+  readonly hash: string | null;
+}
+
+/** Why a trail file could not be read. */
+export type TrailUnreadable =
+  | { readonly kind: "error"; readonly code: string }
+  | { readonly kind: "not-a-file"; readonly what: string }
+  | { readonly kind: "too-large"; readonly max: number };
+
+/** How a trail file differs from the size and last line the guard recorded. */
+export type TrailTampering =
+  | { readonly kind: "unreadable"; readonly code: string }
+  | { readonly kind: "not-a-file"; readonly what?: string }
+  | { readonly kind: "size"; readonly size: number }
+  | { readonly kind: "larger" }
+  /** The guard wrote no line, and the file has some. */
+  | { readonly kind: "extra-lines" }
+  | { readonly kind: "ended-while-read" }
+  | { readonly kind: "partial-line" }
+  | { readonly kind: "other-last-line" }
+  | { readonly kind: "last-sequence" }
+  | { readonly kind: "last-mac" };
+
+/**
+ * An audit trail: the guard's append-only, hash-chained record of its decisions. Judged as part of an
+ * approval's enforcement: the trail is the evidence of what the approval let run.
+ */
+export interface ApprovalAuditInput {
+  readonly step: "audit";
+  /** The trail as named. */
+  readonly file?: string;
+  /** Why the trail could not be read at all, if it could not. */
+  readonly unreadable?: TrailUnreadable;
+  /**
+   * How the file differs from what the guard recorded of it (its size, and its head when the last line was
+   * compared): the guard refuses to append to it.
+   */
+  readonly tampered?: { readonly found: TrailTampering; readonly bytes: number; readonly head?: AuditHeadFacts };
+  /** The trail's lines, when it was read. */
+  readonly lines?: readonly AuditLineFacts[];
+  /** The number of the last line when it is not terminated by a newline. */
+  readonly unterminated?: number;
+  readonly head?: AuditHeadFacts;
+  /** The head the guard's state records, if known. */
+  readonly anchoredHead?: AuditHeadFacts;
+  /** The 0-based line the run starts at, when its key is known (its lines carry MACs from there). */
+  readonly from?: number;
+  /**
+   * An intact chain whose MACs could not be checked, and that is not accepted on the chain alone: whether a
+   * state was given, and the state file when it holds no key (written by plangate 0.1).
+   */
+  readonly unauthenticated?: { readonly stateGiven: boolean; readonly keylessState?: string };
+}
+
+/** The input of "approval" rules: one step of verifying or enforcing an approval. */
+export type ApprovalInput = ApprovalEnvelopeInput | ApprovalRecordInput | ApprovalConditionsInput | ApprovalSigningInput | ApprovalGuardInput | ApprovalAuditInput;

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
 import { keyId } from "../../approval/keys.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { KEYID, envelopeInput } from "../../../test/kind-inputs.js";
 
 describe("approval-algorithm", () => {
   it("reports a record that names another algorithm and a trusted key that is not Ed25519", async () => {
@@ -18,4 +20,20 @@ describe("approval-algorithm", () => {
     const k = approvalKit();
     expect(rulesOf(await k.verify(k.sign(await k.record())))).toEqual([]);
   });
+});
+
+kindRuleTester("approval-algorithm", "approval", {
+  valid: [{ name: "Ed25519", input: envelopeInput() }],
+  invalid: [
+    {
+      name: "a record declaring another algorithm",
+      input: envelopeInput({ signature: { kind: "declared-algorithm", alg: "rsa" } }),
+      errors: [{ messageId: "declared", message: 'The approval was signed with "rsa"; plangate accepts only Ed25519.' }],
+    },
+    {
+      name: "a trusted key of another algorithm",
+      input: envelopeInput({ signature: { kind: "key-algorithm", keyid: KEYID, file: "/keys/rsa.pub", alg: "rsa" } }),
+      errors: [{ messageId: "trustedKey", message: "The trusted key 0123456789abcdef… (/keys/rsa.pub) is rsa; plangate accepts only Ed25519." }],
+    },
+  ],
 });

@@ -1,11 +1,19 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges the envelope step: the signer algorithm the record declares and the trusted key that signed it. The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-algorithm",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      declared: { message: "The approval was signed with {{alg}}; plangate accepts only Ed25519.", hint: "sign with an Ed25519 key from `plangate keygen`" },
+      trustedKey: { message: "The trusted key {{keyid}}… ({{file}}) is {{alg}}; plangate accepts only Ed25519.", hint: "replace it with an Ed25519 public key from `plangate keygen`" },
+    },
     summary: "The approval was signed with an algorithm other than Ed25519.",
     docs: {
       description:
@@ -15,5 +23,11 @@ export default defineRule({
       bad: "record: \"signer\": {\"keyid\": \"…\", \"alg\": \"rsa-pss-sha256\"}",
       good: "record: \"signer\": {\"keyid\": \"…\", \"alg\": \"ed25519\"}",
     },
+  },
+  check(input, ctx) {
+    if (input.step !== "envelope" || input.unreadable) return;
+    const s = input.signature;
+    if (s?.kind === "declared-algorithm") ctx.report({ messageId: "declared", data: { alg: String(JSON.stringify(s.alg)) } });
+    else if (s?.kind === "key-algorithm") ctx.report({ messageId: "trustedKey", data: { keyid: s.keyid.slice(0, 16), file: s.file, alg: s.alg } });
   },
 });

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { NOW } from "../../../test/helpers.js";
 import { consumeNonce, isConsumed } from "../../approval/state.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { conditionsInput, guardInput } from "../../../test/kind-inputs.js";
 
 describe("approval-consumed", () => {
   it("reports a single-use approval whose nonce is consumed, durably across store instances", async () => {
@@ -23,4 +25,17 @@ describe("approval-consumed", () => {
     consumeNonce(store, reusable.nonce, NOW);
     expect(rulesOf(await k.verify(k.sign(reusable), { isConsumed: (n) => isConsumed(store, n) }))).toEqual([]);
   });
+});
+
+kindRuleTester("approval-consumed", "approval", {
+  valid: [{ name: "a fresh nonce", input: conditionsInput() }],
+  invalid: [
+    { name: "used to run this plan", input: conditionsInput({}, { consumed: true }), errors: [{ messageId: "usedForPlan", message: "The approval n1 was already used to run this plan; it is single-use." }] },
+    { name: "used, found by the guard", input: guardInput({ consumed: { nonce: "n1" } }), errors: [{ messageId: "used", message: "The approval n1 was already used; it is single-use." }] },
+    {
+      name: "used, as another folder recorded",
+      input: guardInput({ consumed: { nonce: "n1", recordedIn: "/state/consumed" } }),
+      errors: [{ messageId: "usedRecorded", message: "The approval n1 was already used (recorded in /state/consumed); it is single-use." }],
+    },
+  ],
 });

@@ -1,11 +1,20 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges the conditions step and the guard step: whether a single-use approval was already used. The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-consumed",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      usedForPlan: { message: "The approval {{nonce}} was already used to run this plan; it is single-use.", hint: "approve the plan again to run it again" },
+      used: { message: "The approval {{nonce}} was already used; it is single-use.", hint: "approve the plan again to run it again" },
+      usedRecorded: { message: "The approval {{nonce}} was already used (recorded in {{where}}); it is single-use.", hint: "approve the plan again to run it again" },
+    },
     summary: "A single-use approval was already used.",
     docs: {
       description:
@@ -15,5 +24,13 @@ export default defineRule({
       bad: "plangate guard start plan.json --approval approval.json --state s2.json …   # same approval, second time",
       good: "plangate guard start plan.json --approval fresh-approval.json --state s2.json …",
     },
+  },
+  check(input, ctx) {
+    if (input.step === "conditions" && input.consumed) ctx.report({ messageId: "usedForPlan", data: { nonce: input.approved.nonce } });
+    else if (input.step === "guard" && input.consumed) {
+      const c = input.consumed;
+      if (c.recordedIn !== undefined) ctx.report({ messageId: "usedRecorded", data: { nonce: c.nonce, where: c.recordedIn } });
+      else ctx.report({ messageId: "used", data: { nonce: c.nonce } });
+    }
   },
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NOW } from "../../../test/helpers.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { conditionsInput, guardInput } from "../../../test/kind-inputs.js";
 
 describe("approval-expired", () => {
   it("reports an expired approval and one dated in the future", async () => {
@@ -16,4 +18,27 @@ describe("approval-expired", () => {
     const approval = k.sign(await k.record({}, { ttlMs: 3_600_000 }));
     expect(rulesOf(await k.verify(approval, { now: new Date(NOW.getTime() + 3_599_000) }))).toEqual([]);
   });
+});
+
+kindRuleTester("approval-expired", "approval", {
+  valid: [
+    { name: "no expiry", input: conditionsInput() },
+    { name: "not yet expired", input: conditionsInput({ expiresAt: "2026-11-22T13:00:00.000Z" }) },
+    { name: "dated a little ahead (clocks differ)", input: conditionsInput({ validatedAt: "2026-11-22T12:04:00.000Z" }) },
+    { name: "before a step, in time", input: guardInput({ expiry: { expiresAt: "2026-11-22T13:00:00.000Z", now: NOW, step: 2 } }) },
+  ],
+  invalid: [
+    {
+      name: "expired",
+      input: conditionsInput({ expiresAt: "2026-11-22T12:00:00.000Z" }),
+      errors: [{ messageId: "expired", message: "The approval expired at 2026-11-22T12:00:00.000Z (now 2026-11-22T12:00:00.000Z).", expected: "2026-11-22T12:00:00.000Z", actual: "2026-11-22T12:00:00.000Z" }],
+    },
+    { name: "dated in the future", input: conditionsInput({ validatedAt: "2026-11-22T12:06:00.000Z" }), errors: [{ messageId: "future", actual: "2026-11-22T12:06:00.000Z" }] },
+    {
+      name: "expired before a step",
+      input: guardInput({ expiry: { expiresAt: "2026-11-22T11:00:00.000Z", now: NOW, step: 2 } }),
+      errors: [{ messageId: "expiredBeforeStep", message: "The approval expired at 2026-11-22T11:00:00.000Z; step 2 does not run." }],
+    },
+    { name: "expired before a call", input: guardInput({ expiry: { expiresAt: "2026-11-22T11:00:00.000Z", now: NOW } }), errors: [{ messageId: "expiredBeforeCall" }] },
+  ],
 });

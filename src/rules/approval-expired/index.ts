@@ -1,11 +1,24 @@
 import { defineRule } from "../../core/rule.js";
 
+/** How far in the future an approval may be dated (clocks differ a little) before its date is not believed. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+/**
+ * An "approval" rule: it judges the conditions step (expiry and a date in the future) and the guard step (expiry before each step or call). The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-expired",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      expired: { message: "The approval expired at {{expiresAt}} (now {{now}}).", hint: "validate and approve the plan again" },
+      future: { message: "The approval is dated {{validatedAt}}, in the future (now {{now}}).", hint: "check the approving machine's clock and approve again" },
+      expiredBeforeStep: { message: "The approval expired at {{expiresAt}}; step {{step}} does not run.", hint: "validate and approve the plan again" },
+      expiredBeforeCall: { message: "The approval expired at {{expiresAt}}; no further call runs.", hint: "validate and approve the plan again" },
+    },
     summary: "The approval has expired, or is dated in the future.",
     docs: {
       description:
@@ -15,5 +28,21 @@ export default defineRule({
       bad: "plangate verify plan.json --approval approved-yesterday-ttl-1h.json",
       good: "plangate verify plan.json --approval approved-just-now.json",
     },
+  },
+  check(input, ctx) {
+    if (input.step === "conditions") {
+      const a = input.approved;
+      const now = input.now.getTime();
+      const iso = input.now.toISOString();
+      if (a.expiresAt !== undefined && Date.parse(a.expiresAt) <= now)
+        ctx.report({ messageId: "expired", data: { expiresAt: a.expiresAt, now: iso }, expected: a.expiresAt, actual: iso });
+      // An approval dated in the future was made with a wrong clock or forged: its TTL cannot be trusted.
+      if (Date.parse(a.validatedAt) > now + FUTURE_SKEW_MS) ctx.report({ messageId: "future", data: { validatedAt: a.validatedAt, now: iso }, actual: a.validatedAt });
+    } else if (input.step === "guard" && input.expiry) {
+      const e = input.expiry;
+      if (!(Date.parse(e.expiresAt) <= e.now.getTime())) return;
+      if (e.step !== undefined) ctx.report({ messageId: "expiredBeforeStep", data: { expiresAt: e.expiresAt, step: e.step } });
+      else ctx.report({ messageId: "expiredBeforeCall", data: { expiresAt: e.expiresAt } });
+    }
   },
 });

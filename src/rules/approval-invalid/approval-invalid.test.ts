@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { conditionsInput, envelopeInput, recordInput } from "../../../test/kind-inputs.js";
 
 describe("approval-invalid", () => {
   it("reports JSON that is not a record, a malformed envelope and a record edited to an unknown field", async () => {
@@ -22,4 +24,35 @@ describe("approval-invalid", () => {
     expect(r.diagnostics).toEqual([]);
     expect(r.ok).toBe(true);
   });
+});
+
+kindRuleTester("approval-invalid", "approval", {
+  valid: [
+    { name: "an envelope that opened", input: envelopeInput() },
+    { name: "a record that matches the schema", input: recordInput() },
+    { name: "an absolute scope", input: conditionsInput() },
+  ],
+  invalid: [
+    {
+      name: "a file that cannot be read",
+      input: envelopeInput({ unreadable: { kind: "file", file: "a.approval", code: "ENOENT" } }),
+      errors: [{ messageId: "fileUnreadable", message: "The approval file a.approval cannot be read (ENOENT).", hint: "check the --approval path" }],
+    },
+    { name: "not JSON, or duplicate keys", input: envelopeInput({ unreadable: { kind: "json" } }), errors: [{ messageId: "notJson", message: "The approval file is not valid JSON (or has duplicate keys)." }] },
+    {
+      name: "a malformed envelope",
+      input: envelopeInput({ unreadable: { kind: "envelope", problem: 'unknown member "x"' } }),
+      errors: [{ messageId: "envelope", message: 'The approval envelope is malformed: unknown member "x".' }],
+    },
+    {
+      name: "a record that does not match the schema",
+      input: recordInput({ schemaErrors: ["/: must have required property 'nonce'", "/steps: must be integer"] }),
+      errors: [{ messageId: "schema", message: "The approval record does not match the approval schema: /: must have required property 'nonce'; /steps: must be integer." }],
+    },
+    {
+      name: "a scope that is not an absolute path",
+      input: conditionsInput({ scope: "ws" }, { scopeReal: undefined }),
+      errors: [{ messageId: "relativeScope", message: 'The approval\'s scope "ws" is not an absolute path.' }],
+    },
+  ],
 });

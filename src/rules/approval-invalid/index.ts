@@ -1,11 +1,22 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges each step of reading an approval: the file, its JSON, its envelope, its schema and its scope. The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-invalid",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      fileUnreadable: { message: "The approval file {{file}} cannot be read ({{code}}).", hint: "check the --approval path" },
+      notJson: { message: "The approval file is not valid JSON (or has duplicate keys).", hint: "pass the file `plangate approve` wrote, unmodified" },
+      envelope: { message: "The approval envelope is malformed: {{problem}}.", hint: "pass the DSSE envelope `plangate approve --key` wrote, unmodified" },
+      schema: { message: "The approval record does not match the approval schema: {{errors}}.", hint: "use the record `plangate approve` wrote, unmodified" },
+      relativeScope: { message: "The approval's scope {{scope}} is not an absolute path.", hint: "approve the plan again; plangate writes the workspace's real path" },
+    },
     summary: "The approval file is not an approval record plangate wrote.",
     docs: {
       description:
@@ -15,5 +26,18 @@ export default defineRule({
       bad: "{\"status\": \"approved\", \"plan_hash\": \"abc\"}",
       good: "{\"payloadType\": \"application/vnd.plangate.approval+json\", \"payload\": \"eyJzdGF0dXMiOiJhcHByb3ZlZCIs…\", \"signatures\": [{\"keyid\": \"…\", \"sig\": \"…\"}]}",
     },
+  },
+  check(input, ctx) {
+    if (input.step === "envelope") {
+      const u = input.unreadable;
+      if (u?.kind === "file") ctx.report({ messageId: "fileUnreadable", data: { file: u.file, code: u.code } });
+      else if (u?.kind === "json") ctx.report({ messageId: "notJson" });
+      else if (u?.kind === "envelope") ctx.report({ messageId: "envelope", data: { problem: u.problem } });
+    } else if (input.step === "record") {
+      if (input.schemaErrors.length > 0) ctx.report({ messageId: "schema", data: { errors: input.schemaErrors.join("; ") } });
+    } else if (input.step === "conditions") {
+      // A relative scope would resolve against whatever folder the verifier runs in, and so match it.
+      if (input.scopeReal === undefined) ctx.report({ messageId: "relativeScope", data: { scope: JSON.stringify(input.approved.scope) } });
+    }
   },
 });

@@ -3,6 +3,8 @@ import { copyFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { loadTrustedKeys } from "../../approval/keys.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { VERIFIED, envelopeInput } from "../../../test/kind-inputs.js";
 
 describe("approval-key-in-workspace", () => {
   it("reports a trusted key inside the workspace, also through a symlink", async () => {
@@ -19,4 +21,23 @@ describe("approval-key-in-workspace", () => {
     const k = approvalKit();
     expect(rulesOf(await k.verify(k.sign(await k.record())))).toEqual([]);
   });
+});
+
+kindRuleTester("approval-key-in-workspace", "approval", {
+  valid: [
+    { name: "a trusted key outside the workspace", input: envelopeInput() },
+    { name: "a signing key outside the workspace", input: { step: "signing", key: "/keys/k.pem" } },
+  ],
+  invalid: [
+    {
+      name: "the trusted key lives in the workspace",
+      input: envelopeInput({ signature: { ...VERIFIED, file: "/ws/keys/k.pub", workspace: "/ws" } }),
+      errors: [{ messageId: "trustedKey", message: "The trusted key /ws/keys/k.pub lives inside the workspace /ws, which the plan may write: an agent could replace it with its own." }],
+    },
+    {
+      name: "the signing key lives in the workspace",
+      input: { step: "signing", key: "/ws/k.pem", workspace: "/ws" },
+      errors: [{ messageId: "signingKey", hint: "move the key outside the workspace (plangate keygen --out ~/.config/plangate)" }],
+    },
+  ],
 });

@@ -1,11 +1,25 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges where the keys are: the trusted key that verified an approval, and the key `approve` signs with. The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-key-in-workspace",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      trustedKey: {
+        message: "The trusted key {{file}} lives inside the workspace {{workspace}}, which the plan may write: an agent could replace it with its own.",
+        hint: "keep trusted keys outside the workspace (e.g. ~/.config/plangate/keys)",
+      },
+      signingKey: {
+        message: "The signing key {{file}} lives inside the workspace {{workspace}}: the plan's steps could read it and sign their own approvals.",
+        hint: "move the key outside the workspace (plangate keygen --out ~/.config/plangate)",
+      },
+    },
     summary: "The signing or trusted key lives inside the workspace the plan may write.",
     docs: {
       description:
@@ -15,5 +29,11 @@ export default defineRule({
       bad: "plangate verify plan.json --approval a.json --trusted-keys ./keys/plangate.pub   # inside the workspace",
       good: "plangate verify plan.json --approval a.json --trusted-keys ~/.config/plangate/plangate.pub",
     },
+  },
+  check(input, ctx) {
+    if (input.step === "signing" && input.workspace !== undefined) ctx.report({ messageId: "signingKey", data: { file: input.key, workspace: input.workspace } });
+    if (input.step !== "envelope" || input.unreadable) return;
+    const s = input.signature;
+    if (s?.kind === "verified" && s.workspace !== undefined) ctx.report({ messageId: "trustedKey", data: { file: s.file, workspace: s.workspace } });
   },
 });

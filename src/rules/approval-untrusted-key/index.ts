@@ -1,11 +1,25 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges the envelope step: whether any trusted key could check the signature. The approval code (src/approval) reads, opens and verifies; this rule
+ * decides on what it found. Always an error: the policy cannot lower an approval check.
+ */
 export default defineRule({
   meta: {
     id: "approval-untrusted-key",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      noTrustedKeys: {
+        message: "No trusted keys were given, so the approval's signature cannot be checked.",
+        hint: "pass --trusted-keys DIR|FILE, or set approval.trustedKeys in plangate.yaml",
+      },
+      unknownSigner: {
+        message: "The approval is signed by key {{keyids}}, which is not among the trusted keys.",
+        hint: "have it approved with a trusted key, or add the signer's public key to --trusted-keys after checking whose it is",
+      },
+    },
     summary: "The approval is signed by a key that is not trusted, or no trusted keys were given.",
     docs: {
       description:
@@ -15,5 +29,11 @@ export default defineRule({
       bad: "plangate verify plan.json --approval signed-by-stranger.json --trusted-keys keys/",
       good: "plangate verify plan.json --approval approval.json --trusted-keys keys/",
     },
+  },
+  check(input, ctx) {
+    if (input.step !== "envelope" || input.unreadable) return;
+    const s = input.signature;
+    if (s?.kind === "no-trusted-keys") ctx.report({ messageId: "noTrustedKeys" });
+    else if (s?.kind === "unknown-signer") ctx.report({ messageId: "unknownSigner", data: { keyids: s.keyids.map((k) => (k ? `${k.slice(0, 16)}…` : "(no keyid)")).join(", ") } });
   },
 });

@@ -1,12 +1,16 @@
 import { defineRule } from "../../core/rule.js";
+import { artifactPaths, artifactState, place, promisedArtifacts } from "../returns.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "return" rule: it judges a subagent's return as src/orchestration/return.ts reads it, outside plan validation. */
 export default defineRule({
   meta: {
     id: "artifact-empty",
     input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      empty: { message: 'Artifact {{path}} is empty (0 bytes), but the return says "{{status}}".', hint: "write the artifact's content, or return partial/failed" },
+    },
     summary: "A successful return lists an empty artifact file.",
     docs: {
       description:
@@ -16,5 +20,15 @@ export default defineRule({
       bad: "{\"status\": \"completed\", \"artifacts\": [\"plan.md\"]}   # plan.md is 0 bytes",
       good: "{\"status\": \"completed\", \"artifacts\": [\"plan.md\"]}   # plan.md has content",
     },
+  },
+  check(input, ctx) {
+    const promised = promisedArtifacts(input);
+    if (!promised) return;
+    for (const a of artifactPaths(promised.artifacts)) {
+      // Paths that are missing, unusable or leave the workspace are artifact-missing's; folders have no size to check.
+      const s = artifactState(a.path, input.workspace, input.files);
+      if (s.kind !== "present" || s.dir || input.files.size(s.abs) !== 0) continue;
+      ctx.report({ messageId: "empty", data: { path: JSON.stringify(a.path), status: promised.status }, actual: s.abs, ...place(input, a.pointer) });
+    }
   },
 });

@@ -2,6 +2,8 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { goodReturn, ret, rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { good, returnInput } from "../../../test/kind-inputs.js";
 
 describe("artifact-missing", () => {
   it("reports a completed return whose artifact does not exist", async () => {
@@ -56,4 +58,43 @@ describe("artifact-missing", () => {
       "artifact-missing",
     ]);
   });
+});
+
+kindRuleTester("artifact-missing", "return", {
+  text: (input) => input.text,
+  valid: [
+    { name: "an existing file", input: returnInput(good()) },
+    { name: "a folder", input: returnInput(good({ artifacts: ["src"] }), { files: { src: { dir: true } } }) },
+    ...["partial", "failed", "blocked"].map((status) => ({ name: `${status}: artifacts are not promised`, input: returnInput(good({ status, artifacts: ["nope.md"] }), { files: {} }) })),
+    { name: "an empty file: artifact-empty's", input: returnInput(good(), { files: { "reports/r.md": "" } }) },
+  ],
+  invalid: [
+    {
+      name: "a file that does not exist",
+      input: returnInput(good(), { files: {} }),
+      errors: [
+        {
+          messageId: "missing",
+          pointer: "/artifacts/0/path",
+          line: 7,
+          column: 7,
+          message: 'Artifact "reports/r.md" does not exist, but the return says "completed".',
+          actual: "/ws/reports/r.md",
+        },
+      ],
+    },
+    { name: "no artifacts at all", input: returnInput(good({ artifacts: [] })), errors: [{ messageId: "none", pointer: "/artifacts", line: 4, column: 3 }] },
+    {
+      name: "a path outside the workspace, never probed",
+      input: returnInput(good({ artifacts: ["../x.md"] }), { files: { "/x.md": "x" } }),
+      errors: [{ messageId: "outside", pointer: "/artifacts/0", message: 'Artifact "../x.md" is outside the workspace /ws; artifacts must be written inside it.', actual: "/x.md" }],
+    },
+    { name: "a blank path", input: returnInput(good({ artifacts: [" "] })), errors: [{ messageId: "unusable", message: 'Artifact path " " is not a usable path.' }] },
+    { name: "a broken symlink", input: returnInput(good({ artifacts: ["a.md"] }), { files: { "a.md": { link: "gone.md" } } }), errors: [{ messageId: "brokenLink", actual: "/ws/a.md" }] },
+    {
+      name: "a symlink out of the workspace",
+      input: returnInput(good({ artifacts: ["a.md"] }), { files: { "a.md": { link: "/etc/secret" }, "/etc/secret": "x" } }),
+      errors: [{ messageId: "linkOutside", message: 'Artifact "a.md" is a symlink to /etc/secret, outside the workspace.', actual: "/etc/secret" }],
+    },
+  ],
 });

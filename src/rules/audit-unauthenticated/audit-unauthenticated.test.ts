@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { AuditLog } from "../../approval/audit.js";
 import { approvalKit } from "../../../test/approval-kit.js";
 import { cli } from "../../../test/cli-io.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { auditInput } from "../../../test/kind-inputs.js";
 
 describe("audit-unauthenticated", () => {
   function log() {
@@ -31,4 +33,25 @@ describe("audit-unauthenticated", () => {
     const broken = await cli(["audit", "verify", path, "--output", "json"]);
     expect(JSON.parse(broken.stdout).results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["audit-chain-broken"]);
   });
+});
+
+kindRuleTester("audit-unauthenticated", "approval", {
+  valid: [{ name: "an intact chain accepted as such", input: auditInput(2) }],
+  invalid: [
+    {
+      name: "no state to check the MACs with",
+      input: auditInput(2, { unauthenticated: { stateGiven: false } }),
+      errors: [{ messageId: "unauthenticated", hint: "give --state STATE to check the MACs, or --chain-only to accept the hash chain alone" }],
+    },
+    {
+      name: "a state without a key",
+      input: auditInput(2, { unauthenticated: { stateGiven: true, keylessState: "s.json" } }),
+      errors: [
+        {
+          messageId: "unauthenticatedWithState",
+          message: "The chain is intact but not authenticated: the state s.json was written by plangate 0.1 and holds no audit key (0.1 logs carry no MACs); anyone who can write the log could have rewritten it and recomputed the chain.",
+        },
+      ],
+    },
+  ],
 });

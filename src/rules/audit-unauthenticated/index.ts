@@ -1,11 +1,26 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges the audit trail step of the approval input: an intact chain whose
+ * MACs could not be checked against the run's key. Always an error: the policy cannot lower an
+ * approval check.
+ */
 export default defineRule({
   meta: {
     id: "audit-unauthenticated",
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      unauthenticated: {
+        message: "The chain is intact but not authenticated: {{why}}; anyone who can write the log could have rewritten it and recomputed the chain.",
+        hint: "give --state STATE to check the MACs, or --chain-only to accept the hash chain alone",
+      },
+      unauthenticatedWithState: {
+        message: "The chain is intact but not authenticated: {{why}}; anyone who can write the log could have rewritten it and recomputed the chain.",
+        hint: "pass --chain-only to accept the hash chain alone",
+      },
+    },
     summary: "The audit trail's hash chain is intact, but nothing proves the guard wrote it.",
     docs: {
       description:
@@ -15,5 +30,14 @@ export default defineRule({
       bad: "plangate audit verify run.audit.jsonl   # exit 1: chain intact; not authenticated",
       good: "plangate audit verify run.audit.jsonl --state run.json",
     },
+  },
+  check(input, ctx) {
+    if (input.step !== "audit" || !input.unauthenticated) return;
+    const u = input.unauthenticated;
+    const why =
+      u.keylessState !== undefined
+        ? `the state ${u.keylessState} was written by plangate 0.1 and holds no audit key (0.1 logs carry no MACs)`
+        : "no --state was given, so the MACs cannot be checked";
+    ctx.report({ messageId: u.stateGiven ? "unauthenticatedWithState" : "unauthenticated", data: { why } });
   },
 });

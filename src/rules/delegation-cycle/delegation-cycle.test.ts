@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkDelegation, normaliseAgent } from "../../orchestration/delegation.js";
 import { NOW } from "../../../test/helpers.js";
 import { rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { delegationInput } from "../../../test/kind-inputs.js";
 
 const check = (target: string, path: string[]) => checkDelegation({ target, path, now: NOW });
 
@@ -26,4 +28,22 @@ describe("delegation-cycle", () => {
     expect(rules(check("implementer", ["orchestrator", "planner"]))).toEqual([]);
     expect(normaliseAgent("lean-research-agent")).not.toBe(normaliseAgent("lean-implementation-agent"));
   });
+});
+
+kindRuleTester("delegation-cycle", "delegation", {
+  valid: [{ name: "a new agent", input: delegationInput("implementer", ["orchestrator", "planner"]) }],
+  invalid: [
+    {
+      name: "an agent already in the path, in another spelling",
+      input: delegationInput("Planner", ["orchestrator", "planner", "researcher"]),
+      errors: [
+        {
+          messageId: "cycle",
+          message: 'Delegation to "Planner" would form a cycle: orchestrator → planner → researcher → Planner ("planner" is already at position 2 of the path).',
+          actual: "orchestrator → planner → researcher → Planner",
+        },
+      ],
+    },
+    { name: "separators and a leading @ do not matter", input: delegationInput("@planner_agent", ["orchestrator", "Planner-Agent"]), errors: 1 },
+  ],
 });

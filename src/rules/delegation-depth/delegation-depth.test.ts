@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkDelegation } from "../../orchestration/delegation.js";
 import { NOW } from "../../../test/helpers.js";
 import { rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { delegationInput } from "../../../test/kind-inputs.js";
 
 const check = (path: string[], extra: Partial<Parameters<typeof checkDelegation>[0]> = {}) =>
   checkDelegation({ target: "worker", path, now: NOW, ...extra });
@@ -29,4 +31,16 @@ describe("delegation-depth", () => {
     ]);
     expect(rules(check(["o", "a", "b", "c", "d"], { policy: { delegation: { maxDepth: 5, sessionTtlSeconds: 60 } } }))).toEqual([]);
   });
+});
+
+kindRuleTester("delegation-depth", "delegation", {
+  valid: [{ name: "at the maximum", input: delegationInput("implementer", ["orchestrator", "plan", "planner"]) }],
+  invalid: [
+    {
+      name: "over the maximum",
+      input: delegationInput("implementer", ["orchestrator", "plan", "planner", "helper"]),
+      errors: [{ messageId: "tooDeep", message: 'Delegation to "implementer" would reach depth 4, over the maximum of 3.', expected: "<= 3", actual: 4 }],
+    },
+    { name: "the depth the orchestrator tracks wins", input: delegationInput("x", ["orchestrator"], { depth: 5, maxDepth: 2 }), errors: [{ messageId: "tooDeep", actual: 5 }] },
+  ],
 });

@@ -1,12 +1,18 @@
 import { defineRule } from "../../core/rule.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "delegation" rule: it judges a delegation as src/orchestration/delegation.ts describes it, outside plan validation. */
 export default defineRule({
   meta: {
     id: "delegation-depth",
     input: "delegation",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      tooDeep: {
+        message: 'Delegation to "{{target}}" would reach depth {{depth}}, over the maximum of {{max}}.',
+        hint: "finish the work at this level or return to the orchestrator; raise delegation.maxDepth only for deliberate deep chains",
+      },
+    },
     summary: "The delegation would go deeper than delegation.maxDepth.",
     docs: {
       description:
@@ -16,5 +22,9 @@ export default defineRule({
       bad: "plangate check-delegation --target d --path orchestrator,a,b,c",
       good: "plangate check-delegation --target c --path orchestrator,a,b",
     },
+  },
+  check(input, ctx) {
+    if (input.depth <= input.maxDepth) return;
+    ctx.report({ messageId: "tooDeep", data: { target: input.target, depth: input.depth, max: input.maxDepth }, expected: `<= ${input.maxDepth}`, actual: input.depth });
   },
 });

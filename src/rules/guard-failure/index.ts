@@ -1,5 +1,11 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it reports that the execution guard cannot enforce an approval at all (its
+ * state, its run, its host profile or its input unusable), so it belongs to the approval kind. Its
+ * reports are still made by the guard's code (src/approval guard.ts, runs.ts, hook.ts,
+ * progress.ts), which words them itself. Always an error.
+ */
 export default defineRule({
   meta: {
     id: "guard-failure",

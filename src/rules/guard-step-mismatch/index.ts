@@ -1,5 +1,11 @@
 import { defineRule } from "../../core/rule.js";
 
+/**
+ * An "approval" rule: it judges a tool call during the enforcement of an approval, against the
+ * steps the verified approval record lets run, so its input is of the approval kind (a guard step).
+ * Its reports are still made by the guard's matching code (src/approval/match.ts, progress.ts,
+ * guard.ts, runs.ts and the host profiles), which words them itself. Always an error.
+ */
 export default defineRule({
   meta: {
     id: "guard-step-mismatch",

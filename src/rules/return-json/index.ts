@@ -1,12 +1,19 @@
 import { defineRule } from "../../core/rule.js";
+import { typeName } from "../../core/type-name.js";
+import { returnObject } from "../returns.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "return" rule: it judges a subagent's return as src/orchestration/return.ts reads it, outside plan validation. */
 export default defineRule({
   meta: {
     id: "return-json",
     input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      unreadable: { message: "Return file {{file}} cannot be read ({{reason}}).", hint: "check the path the subagent wrote its return to" },
+      invalid: "The subagent return is not valid JSON: {{problem}}.",
+      notObject: "The subagent return is {{kind}}, not a JSON object with status, summary, artifacts, metadata and session_id.",
+    },
     summary: "The subagent return is not valid JSON or not an object.",
     docs: {
       description:
@@ -16,5 +23,18 @@ export default defineRule({
       bad: "Here is my result: {\"status\": \"completed\"",
       good: "{\"status\": \"completed\", \"summary\": \"…\", \"artifacts\": [], \"metadata\": {}, \"session_id\": \"sess_1\"}",
     },
+  },
+  check(input, ctx) {
+    for (const p of input.problems) {
+      if (p.kind === "unreadable") ctx.report({ messageId: "unreadable", data: { file: p.file, reason: p.reason } });
+      else
+        ctx.report({
+          messageId: "invalid",
+          data: { problem: p.message },
+          ...(p.hint ? { hint: p.hint } : {}),
+          ...(p.start !== undefined ? { offsets: { start: p.start, end: p.end ?? p.start } } : {}),
+        });
+    }
+    if (input.problems.length === 0 && !returnObject(input)) ctx.report({ messageId: "notObject", data: { kind: typeName(input.value, { integers: false }) }, offset: 0 });
   },
 });

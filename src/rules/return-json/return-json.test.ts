@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { good, returnInput } from "../../../test/kind-inputs.js";
 
 describe("return-json", () => {
   it("reports text that is not JSON, with the position of the fault, and stops", async () => {
@@ -30,4 +32,31 @@ describe("return-json", () => {
     expect(rules(await ret(goodReturn()))).toEqual([]);
     expect(rules(await ret(`\uFEFF${JSON.stringify(goodReturn())}`))).toEqual([]);
   });
+});
+
+kindRuleTester("return-json", "return", {
+  text: (input) => input.text,
+  valid: [{ name: "a JSON object", input: returnInput(good()) }],
+  invalid: [
+    {
+      name: "text that is not JSON",
+      input: returnInput('{"status": }'),
+      errors: [{ messageId: "invalid", line: 1, column: 12, message: /^The subagent return is not valid JSON: / }],
+    },
+    {
+      name: "JSON that is not an object stops the other checks",
+      input: returnInput("[1, 2]"),
+      errors: [{ messageId: "notObject", line: 1, column: 1, message: /^The subagent return is an? [a-z]+, not a JSON object with status, summary/ }],
+    },
+    {
+      name: "a return file that cannot be read",
+      input: { ...returnInput(""), problems: [{ kind: "unreadable", file: "out/r.json", reason: "ENOENT" }] },
+      errors: [{ messageId: "unreadable", message: "Return file out/r.json cannot be read (ENOENT).", hint: "check the path the subagent wrote its return to" }],
+    },
+    {
+      name: "bytes that are not text",
+      input: { ...returnInput(""), problems: [{ kind: "invalid", message: "it is not UTF-8 text" }] },
+      errors: [{ messageId: "invalid", message: "The subagent return is not valid JSON: it is not UTF-8 text." }],
+    },
+  ],
 });

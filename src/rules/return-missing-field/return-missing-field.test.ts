@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { good, returnInput } from "../../../test/kind-inputs.js";
 
 const without = (...keys: string[]) => {
   const v = goodReturn();
@@ -65,4 +67,60 @@ describe("return-missing-field", () => {
     expect(untyped.diagnostics[0]!.message).toBe("Artifact 1 has no `type`; it is required.");
     expect(rules(await ret(goodReturn(), { policy: { returns } }))).toEqual([]);
   });
+});
+
+kindRuleTester("return-missing-field", "return", {
+  text: (input) => input.text,
+  valid: [
+    { name: "every field", input: returnInput(good()) },
+    { name: "session_id only in metadata", input: returnInput(good({ session_id: undefined })) },
+    { name: "not an object: return-json's", input: returnInput("[]") },
+  ],
+  invalid: [
+    {
+      name: "a field of the wrong type",
+      input: returnInput(good({ status: 3 })),
+      errors: [{ messageId: "wrongType", pointer: "/status", line: 2, column: 3, message: /^`status` must be a string, not / }],
+    },
+    {
+      name: "required fields missing, reported at their parent",
+      input: returnInput({ status: "completed" }),
+      errors: [
+        { messageId: "missing", pointer: "", line: 1, column: 1, expected: "summary", message: "The subagent return has no `summary`; it is required." },
+        { messageId: "missing", expected: "artifacts" },
+        { messageId: "missing", expected: "metadata" },
+        {
+          messageId: "missing",
+          expected: "session_id",
+          message: "The subagent return has no `session_id` (nor metadata.session_id); it is required.",
+          hint: "required fields: status, summary, artifacts, metadata, session_id (returns.requiredFields)",
+        },
+      ],
+    },
+    {
+      name: "a dotted required field",
+      input: returnInput(good(), { expect: { requiredFields: ["metadata.agent_type"] } }),
+      errors: [{ messageId: "missing", pointer: "/metadata", line: 10, column: 3, message: "The subagent return has no `agent_type` in `metadata`; it is required." }],
+    },
+    {
+      name: "metadata.session_id not a string",
+      input: returnInput(good({ metadata: { session_id: 3 } })),
+      errors: [{ messageId: "metadataSessionId", pointer: "/metadata/session_id", line: 11, column: 5 }],
+    },
+    {
+      name: "a bare artifact path where the policy wants objects",
+      input: returnInput(good({ artifacts: ["reports/r.md"] }), { expect: { artifactFields: ["type", "path"] } }),
+      errors: [{ messageId: "bareArtifact", pointer: "/artifacts/0", line: 5, column: 5, hint: 'write {"type": "…", "path": "reports/r.md"} (returns.artifactFields)' }],
+    },
+    {
+      name: "an artifact object without a wanted member",
+      input: returnInput(good({ artifacts: [{ path: "reports/r.md" }] }), { expect: { artifactFields: ["type"] } }),
+      errors: [{ messageId: "artifactField", pointer: "/artifacts/0", message: "Artifact 1 has no `type`; it is required." }],
+    },
+    {
+      name: "an artifact that is neither a path nor an object with one",
+      input: returnInput(good({ artifacts: [{ name: "x" }] })),
+      errors: [{ messageId: "badArtifact", pointer: "/artifacts/0", message: "Artifact 1 must be a path or an object with a string `path`, not an object without one." }],
+    },
+  ],
 });

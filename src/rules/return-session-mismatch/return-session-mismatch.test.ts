@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { good, returnInput } from "../../../test/kind-inputs.js";
 
 describe("return-session-mismatch", () => {
   it("reports a return from another session", async () => {
@@ -24,4 +26,32 @@ describe("return-session-mismatch", () => {
     delete v.session_id;
     expect(rules(await ret(v, { expectedSessionId: "sess_1" }))).toEqual([]);
   });
+});
+
+kindRuleTester("return-session-mismatch", "return", {
+  text: (input) => input.text,
+  valid: [
+    { name: "one session id, nothing expected", input: returnInput(good()) },
+    { name: "the delegated session", input: returnInput(good(), { expect: { expectedSessionId: "sess_1" } }) },
+  ],
+  invalid: [
+    {
+      name: "session_id and metadata.session_id differ",
+      input: returnInput(good({ session_id: "sess_2" })),
+      errors: [{ messageId: "differ", pointer: "/metadata/session_id", line: 11, column: 5, expected: "sess_2", actual: "sess_1" }],
+    },
+    {
+      name: "another session than the delegated one",
+      input: returnInput(good(), { expect: { expectedSessionId: "sess_9" } }),
+      errors: [
+        { messageId: "foreign", pointer: "/session_id", line: 13, column: 3, expected: "sess_9", actual: "sess_1" },
+        { messageId: "foreign", pointer: "/metadata/session_id", line: 11, column: 5 },
+      ],
+    },
+    {
+      name: "no session id to compare",
+      input: returnInput(good({ session_id: undefined, metadata: {} }), { expect: { expectedSessionId: "sess_9" } }),
+      errors: [{ messageId: "none", pointer: "", line: 1, column: 1, message: 'The return carries no session id, so it cannot be matched to the delegated session "sess_9".' }],
+    },
+  ],
 });

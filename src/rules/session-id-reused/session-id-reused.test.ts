@@ -6,6 +6,8 @@ import { MemorySessionRegistry, sessionIdProblem } from "../../orchestration/reg
 import { FileSessionRegistry } from "../../store/file-registry.js";
 import { NOW } from "../../../test/helpers.js";
 import { rules, tempWorkspace } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { delegationInput } from "../../../test/kind-inputs.js";
 
 const later = (s: number) => new Date(NOW.getTime() + s * 1000);
 
@@ -105,4 +107,39 @@ describe("session-id-reused", () => {
     expect(registry.release("sess_8")).toBe(true);
     expect(readFileSync(join(ws, "outside.txt"), "utf8")).toBe("keep");
   });
+});
+
+kindRuleTester("session-id-reused", "delegation", {
+  valid: [
+    { name: "a free session id", input: delegationInput("researcher", ["orchestrator"], { sessionId: "sess_1" }) },
+    { name: "no session id", input: delegationInput("researcher", ["orchestrator"]) },
+  ],
+  invalid: [
+    {
+      name: "an active session",
+      input: delegationInput("researcher", ["orchestrator"], { sessionId: "sess_1", active: { agent: "planner", expiresAt: "2026-01-01T00:00:00.000Z" } }),
+      errors: [
+        {
+          messageId: "active",
+          message: 'Session id "sess_1" is already active (delegated to "planner", expires 2026-01-01T00:00:00.000Z); give the new delegation a fresh session id.',
+          actual: "sess_1",
+        },
+      ],
+    },
+    {
+      name: "taken, with nothing known of the holder",
+      input: delegationInput("researcher", ["orchestrator"], { sessionId: "sess_1", active: {} }),
+      errors: [{ messageId: "active", message: 'Session id "sess_1" is already active; give the new delegation a fresh session id.' }],
+    },
+    {
+      name: "blocked by an unreadable entry",
+      input: delegationInput("researcher", ["orchestrator"], { sessionId: "sess_1", active: { unreadable: "its entry is a symlink" } }),
+      errors: [{ messageId: "blocked", message: 'Session id "sess_1" is blocked: its entry is a symlink.' }],
+    },
+    {
+      name: "a malformed id is refused, not skipped",
+      input: delegationInput("researcher", ["orchestrator"], { sessionId: "../x", sessionIdProblem: "it contains a path separator" }),
+      errors: [{ messageId: "malformed", message: 'Session id "../x" cannot be checked against the active registry: it contains a path separator.', actual: "../x" }],
+    },
+  ],
 });

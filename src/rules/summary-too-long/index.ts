@@ -1,12 +1,19 @@
 import { defineRule } from "../../core/rule.js";
+import { place, returnObject } from "../returns.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "return" rule: it judges a subagent's return as src/orchestration/return.ts reads it, outside plan validation. */
 export default defineRule({
   meta: {
     id: "summary-too-long",
     input: "return",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      tooLong: {
+        message: "Summary is {{tokens}} tokens ({{encoding}}); it must stay under {{max}}.",
+        hint: "keep the summary to a sentence or two and move details into an artifact",
+      },
+    },
     summary: "The return's summary is too many tokens.",
     docs: {
       description:
@@ -16,5 +23,13 @@ export default defineRule({
       bad: "{\"summary\": \"<150 tokens of analysis>\", …}",
       good: "{\"summary\": \"Created the plan with 3 phases.\", …}",
     },
+  },
+  check(input, ctx) {
+    const value = returnObject(input);
+    const n = input.summaryTokens;
+    const max = input.expect.maxSummaryTokens;
+    // 0: summaries are not measured.
+    if (!value || typeof value.summary !== "string" || max <= 0 || n === undefined || n < max) return;
+    ctx.report({ messageId: "tooLong", data: { tokens: n, encoding: input.expect.encoding, max }, expected: `< ${max}`, actual: n, ...place(input, "/summary") });
   },
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadTokenCounter } from "../../orchestration/tokens.js";
 import { goodReturn, ret, rules } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { good, returnInput } from "../../../test/kind-inputs.js";
 
 describe("summary-too-long", () => {
   it("reports a summary of 100 tokens or more, with the count", async () => {
@@ -34,4 +36,20 @@ describe("summary-too-long", () => {
   it("refuses an unknown encoding instead of counting with another", async () => {
     await expect(loadTokenCounter("gpt5_base")).rejects.toThrow(/unknown tokenizer encoding/);
   });
+});
+
+kindRuleTester("summary-too-long", "return", {
+  text: (input) => input.text,
+  valid: [
+    { name: "under the limit", input: returnInput(good(), { summaryTokens: 99 }) },
+    { name: "not measured", input: returnInput(good()) },
+    { name: "a limit of 0 measures nothing", input: returnInput(good(), { summaryTokens: 500, expect: { maxSummaryTokens: 0 } }) },
+  ],
+  invalid: [
+    {
+      name: "at or over the limit",
+      input: returnInput(good(), { summaryTokens: 100 }),
+      errors: [{ messageId: "tooLong", pointer: "/summary", line: 3, column: 3, message: "Summary is 100 tokens (o200k_base); it must stay under 100.", expected: "< 100", actual: 100 }],
+    },
+  ],
 });

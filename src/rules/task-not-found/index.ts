@@ -1,12 +1,26 @@
 import { defineRule } from "../../core/rule.js";
+import { basename } from "node:path";
+import { taskNumber } from "../tasks.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "task" rule: it judges a task reference as src/orchestration/task.ts looks it up, outside plan validation. */
 export default defineRule({
   meta: {
     id: "task-not-found",
     input: "task",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      notInTodo: { message: "Task {{n}} not found in {{name}}", hint: 'add a "### {{n}}. Title" heading with a "- **Status**:" line, or check the task number' },
+      headingOnly: {
+        message: "Task {{n}} not found in {{name}}",
+        hint: '"### {{n}}. {{title}}" has no Status line, so it is a section heading, not a task; check the task number',
+      },
+      stateUnreadable: { message: "Task {{n}} cannot be looked up: {{name}} {{error}}.", hint: "fix or regenerate state.json" },
+      notInState: {
+        message: "Task {{n}} not found in {{name}}",
+        hint: "no active_projects entry has this project_number; check the task number or sync state.json with TODO.md",
+      },
+    },
     summary: "No task with this number in TODO.md or state.json.",
     docs: {
       description:
@@ -16,5 +30,18 @@ export default defineRule({
       bad: "### 12. Fix parser\n- **Status**: [PLANNED]    (checked: task 999)",
       good: "### 999. Fix parser\n- **Status**: [PLANNED]    (checked: task 999)",
     },
+  },
+  check(input, ctx) {
+    const n = taskNumber(input.reference);
+    if (n === undefined) return;
+    for (const s of input.sources) {
+      const where = { n, name: basename(s.file) };
+      if (s.kind === "todo") {
+        if (s.entry) continue;
+        if (s.heading) ctx.report({ messageId: "headingOnly", data: { ...where, title: s.heading.title }, file: s.file, offset: s.heading.offset });
+        else ctx.report({ messageId: "notInTodo", data: where, file: s.file });
+      } else if (s.error !== undefined) ctx.report({ messageId: "stateUnreadable", data: { ...where, error: s.error }, file: s.file });
+      else if (!s.entry) ctx.report({ messageId: "notInState", data: where, at: "/active_projects", file: s.file });
+    }
   },
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkTask } from "../../orchestration/task.js";
 import { rules, task } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { TASK_TODO, TODO_12, taskInput } from "../../../test/kind-inputs.js";
 
 describe("task-not-found", () => {
   it("says so in the orchestrator validation strategy's words", () => {
@@ -55,4 +57,27 @@ describe("task-not-found", () => {
     expect(checkTask("1", { todo: { text, file: "TODO.md" } }).task?.title).toBe("Task 1");
     expect(rules(checkTask("2001", { todo: { text, file: "TODO.md" } }))).toEqual(["task-not-found"]);
   });
+});
+
+kindRuleTester("task-not-found", "task", {
+  text: (input) => input.text,
+  valid: [
+    { name: "found in TODO.md", input: taskInput("12", [TODO_12]) },
+    { name: "found in state.json", input: taskInput("12", [{ kind: "state", file: "state.json", entry: { rawStatus: "planned", status: "planned" } }]) },
+    { name: "not a number: looked up nowhere", input: taskInput("x", []) },
+  ],
+  invalid: [
+    { name: "no such task in TODO.md", input: taskInput("13", [{ kind: "todo", file: "specs/TODO.md" }]), errors: [{ messageId: "notInTodo", message: "Task 13 not found in TODO.md" }] },
+    {
+      name: "a heading without a Status line",
+      input: taskInput("7", [{ kind: "todo", file: "TODO.md", heading: { title: "Phase B", offset: TASK_TODO.indexOf("### 7") } }]),
+      errors: [{ messageId: "headingOnly", line: 5, column: 1, hint: '"### 7. Phase B" has no Status line, so it is a section heading, not a task; check the task number' }],
+    },
+    {
+      name: "state.json that cannot be searched",
+      input: taskInput("12", [{ kind: "state", file: "specs/state.json", error: "has no active_projects array" }]),
+      errors: [{ messageId: "stateUnreadable", message: "Task 12 cannot be looked up: state.json has no active_projects array." }],
+    },
+    { name: "no such project in state.json", input: taskInput("13", [{ kind: "state", file: "state.json" }]), errors: [{ messageId: "notInState", pointer: "/active_projects" }] },
+  ],
 });

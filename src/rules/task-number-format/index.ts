@@ -1,12 +1,16 @@
 import { defineRule } from "../../core/rule.js";
+import { taskNumber } from "../tasks.js";
 
-/** Reported by the orchestration checks (src/orchestration), not by plan validation. */
+/** A "task" rule: it judges a task reference as src/orchestration/task.ts looks it up, outside plan validation. */
 export default defineRule({
   meta: {
     id: "task-number-format",
     input: "task",
     defaultSeverity: "error",
     phase: "orchestration",
+    messages: {
+      notNumber: { message: 'Task number "{{reference}}" is not a number; give the task\'s digits only, e.g. "42".', hint: "task numbers match ^\\d+$" },
+    },
     summary: "The task number is not digits only.",
     docs: {
       description:
@@ -16,5 +20,9 @@ export default defineRule({
       bad: "plangate check-task 12a --todo TODO.md",
       good: "plangate check-task 12 --todo TODO.md",
     },
+  },
+  check(input, ctx) {
+    if (taskNumber(input.reference) !== undefined) return;
+    ctx.report({ messageId: "notNumber", data: { reference: input.reference }, expected: "^\\d+$", actual: input.reference });
   },
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rules, task } from "../../../test/orchestration/fixtures.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { TODO_12, taskInput } from "../../../test/kind-inputs.js";
 
 describe("task-status", () => {
   it("reports an operation the status does not allow, at the Status line", () => {
@@ -40,4 +42,40 @@ describe("task-status", () => {
   it("does not check status without an operation", () => {
     expect(rules(task("3"))).toEqual([]);
   });
+});
+
+kindRuleTester("task-status", "task", {
+  text: (input) => input.text,
+  valid: [
+    { name: "an operation allowed from the status", input: taskInput("12", [TODO_12], { operation: "implement" }) },
+    { name: "no operation", input: taskInput("12", [TODO_12]) },
+    { name: "a task not found: task-not-found's", input: taskInput("13", [{ kind: "todo", file: "TODO.md" }], { operation: "zzz" }) },
+  ],
+  invalid: [
+    {
+      name: "an operation not allowed from the status",
+      input: taskInput("12", [TODO_12], { operation: "research" }),
+      errors: [
+        {
+          messageId: "notAllowed",
+          line: 3,
+          column: 16,
+          message: 'Task 12 is PLANNED in TODO.md; "research" is allowed only from "not_started", "researched", "partial" or "blocked".',
+          hint: 'from planned run "revise" or "implement" instead, or change tasks.operations.research in plangate.yaml',
+          actual: "planned",
+        },
+      ],
+    },
+    {
+      name: "a status no operation starts from",
+      input: taskInput("12", [{ kind: "state", file: "state.json", entry: { rawStatus: "completed", status: "completed" } }], { operation: "implement" }),
+      errors: [{ messageId: "noOperation", hint: "no operation starts from completed; change the task's status first, or tasks.operations.implement in plangate.yaml" }],
+    },
+    { name: "an unknown operation, near a known one", input: taskInput("12", [TODO_12], { operation: "implment" }), errors: [{ messageId: "unknownOperationNear", hint: 'did you mean "implement"?' }] },
+    {
+      name: "an unknown operation",
+      input: taskInput("12", [TODO_12], { operation: "constructor" }),
+      errors: [{ messageId: "unknownOperation", message: 'Unknown operation "constructor"; task statuses are checked only for "research", "plan", "revise" and "implement".' }],
+    },
+  ],
 });

@@ -1,0 +1,12 @@
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { ApprovalInput } from "../core/input/approval.js";
+import { findingsToDiagnostics, runRules } from "../core/run-rules.js";
+import { RULES } from "../rules/index.js";
+
+/**
+ * What the "approval" rules find in one step of verifying or enforcing an approval, as diagnostics. Always
+ * errors: an approval either holds or it does not, and the policy's `rules:` cannot lower its checks.
+ */
+export function judgeApproval(input: ApprovalInput): Diagnostic[] {
+  return findingsToDiagnostics(runRules(RULES, "approval", input), () => "error", undefined);
+}
