@@ -10,6 +10,7 @@ import { parseJson } from "../syntax/json.js";
 import { type CheckResult, type Finding, isValid, quoteList, toDiagnostics } from "./common.js";
 import { artifactFinding } from "./artifacts.js";
 import { loadTokenCounter } from "./tokens.js";
+import { readFactText } from "../rules/read-text.js";
 
 export interface ReturnCheckOptions {
   /** Name the return is reported under (default `-`). */
@@ -80,7 +81,7 @@ export async function checkReturnWith(input: string | Uint8Array, options: Retur
   else {
     const decoded = decodeText(input);
     if (decoded.issue) {
-      const f: Finding = { rule: "return-json", message: `The subagent return is not valid JSON: ${decoded.issue.message}.` };
+      const f: Finding = { rule: "return-json", message: `The subagent return is not valid JSON: ${readFactText(decoded.issue).message}.` };
       return done([f]);
     }
     text = decoded.text;
@@ -99,10 +100,11 @@ export async function checkReturnWith(input: string | Uint8Array, options: Retur
 
   if (doc.issues.length > 0) {
     for (const issue of doc.issues) {
+      const { message, hint } = readFactText(issue);
       findings.push({
         rule: "return-json",
-        message: `The subagent return is not valid JSON: ${issue.message}.`,
-        ...(issue.hint ? { hint: issue.hint } : {}),
+        message: `The subagent return is not valid JSON: ${message}.`,
+        ...(hint ? { hint } : {}),
         offset: issue.start,
         endOffset: issue.end,
       });

@@ -14,6 +14,7 @@ import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolveP
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
+import { readFactText } from "../rules/read-text.js";
 
 /*
  * POST /v1/validate, /v1/hash, /v1/verify: one plan's text in a JSON request, the CLI's `--output json`
@@ -106,7 +107,7 @@ export function parseRequest(name: OpName, bytes: Uint8Array): Request {
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
-    throw new OpError(400, "bad-request", `the request body at ${pos.line}:${pos.column}: ${issue.message} [${issue.rule}]`);
+    throw new OpError(400, "bad-request", `the request body at ${pos.line}:${pos.column}: ${readFactText(issue).message} [${issue.rule}]`);
   }
   const v = doc.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new OpError(400, "bad-request", "the request body is not a JSON object");

@@ -1,9 +1,12 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
 export default defineRule({
   meta: {
     id: "duplicate-key",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "The same key appears twice in one object.",
@@ -15,5 +18,8 @@ export default defineRule({
       bad: '{"tool": "read_file", "tool": "delete_file"}',
       good: '{"tool": "read_file"}',
     },
+  },
+  check(input, context) {
+    reportFacts("duplicate-key", input, context);
   },
 });

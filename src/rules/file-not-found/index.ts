@@ -1,9 +1,12 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
 export default defineRule({
   meta: {
     id: "file-not-found",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "The plan file is missing or unreadable.",
@@ -14,5 +17,8 @@ export default defineRule({
       bad: "plangate validate plans/missing.json",
       good: "plangate validate plans/stored.json",
     },
+  },
+  check(input, context) {
+    reportFacts("file-not-found", input, context);
   },
 });

@@ -1,9 +1,12 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
 export default defineRule({
   meta: {
     id: "hash-mismatch",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "integrity",
     summary: "The plan's hash differs from --expected-hash.",
@@ -15,5 +18,8 @@ export default defineRule({
       bad: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: b.txt}, intent: read b}",
       good: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
+  },
+  check(input, context) {
+    reportFacts("hash-mismatch", input, context);
   },
 });

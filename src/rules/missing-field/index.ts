@@ -1,9 +1,12 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
 export default defineRule({
   meta: {
     id: "missing-field",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "A required field is absent.",
@@ -15,5 +18,8 @@ export default defineRule({
       bad: '[{"description": "plot", "params": {}}]',
       good: '[{"tool": "plot_qc", "description": "plot", "params": {}}]',
     },
+  },
+  check(input, context) {
+    reportFacts("missing-field", input, context);
   },
 });

@@ -1,9 +1,12 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
 export default defineRule({
   meta: {
     id: "unknown-format",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "No plan dialect matches the document's shape.",
@@ -15,5 +18,8 @@ export default defineRule({
       bad: '{"tool": "bad_format"}',
       good: '[{"tool": "plot_qc"}]',
     },
+  },
+  check(input, context) {
+    reportFacts("unknown-format", input, context);
   },
 });
