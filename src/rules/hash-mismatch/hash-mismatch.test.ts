@@ -19,7 +19,7 @@ ruleTester("hash-mismatch", {
       code: text,
       options: { expectedHash: "sha256:" + "0".repeat(64) },
       // The whole plan against a hash given from outside: the diagnostic has no position in the text.
-      errors: [{ severity: "error", message: /differs from the expected sha256:0{64}/, expected: "sha256:" + "0".repeat(64), actual: hash }],
+      errors: [{ severity: "error", message: /differs from the expected sha256:0{64}/, expected: "sha256:" + "0".repeat(64), actual: hash, messageId: "differs" }],
     },
   ],
   docs: { file: "plan.yaml", options: { expectedHash: approved } },

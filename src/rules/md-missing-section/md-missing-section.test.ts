@@ -8,27 +8,27 @@ ruleTester("md-missing-section", {
     { name: "Rationale with Message, CRLF", code: "# T\r\n\r\n## Rationale\r\nx\r\n\r\n## Message\r\nHi.\r\n", file: "plan.md" },
   ],
   invalid: [
-    { name: "no ## Rationale", code: `# T\n\n## Action Plan\n${action}`, file: "plan.md", errors: [{ line: 1, column: 1, endLine: 6, endColumn: 1, message: /Rationale/ }] },
+    { name: "no ## Rationale", code: `# T\n\n## Action Plan\n${action}`, file: "plan.md", errors: [{ line: 1, column: 1, endLine: 6, endColumn: 1, message: /Rationale/, messageId: "noRationale" }] },
     {
       name: "a section that is not ## Rationale, CRLF",
       code: `# Überblick\r\n\r\n## Begründung\r\nx\r\n\r\n## Action Plan\r\n${action}`,
       file: "plan.md",
-      errors: [{ line: 1, column: 1, endLine: 9, endColumn: 1, message: /Rationale/ }],
+      errors: [{ line: 1, column: 1, endLine: 9, endColumn: 1, message: /Rationale/, messageId: "noRationale" }],
     },
-    { name: "neither ## Action Plan nor ## Message", code: "# T\n\n## Rationale\nWhy.\n", file: "plan.md", errors: [{ line: 1, column: 1, endLine: 5, endColumn: 1, message: /neither an `## Action Plan` nor a `## Message`/ }] },
+    { name: "neither ## Action Plan nor ## Message", code: "# T\n\n## Rationale\nWhy.\n", file: "plan.md", errors: [{ line: 1, column: 1, endLine: 5, endColumn: 1, message: /neither an `## Action Plan` nor a `## Message`/, messageId: "noActionPlan" }] },
     {
       name: "a heading inside a code block is no section",
       code: "# T\n\n```\n## Rationale\n```\n\n## Action Plan\n" + action,
       file: "plan.md",
-      errors: [{ line: 1, column: 1, endLine: 10, endColumn: 1, message: /Rationale/ }],
+      errors: [{ line: 1, column: 1, endLine: 10, endColumn: 1, message: /Rationale/, messageId: "noRationale" }],
     },
     {
       name: "a second ## Action Plan, and ## Message next to ## Action Plan",
       code: `# T\n\n## Rationale\nx\n\n## Action Plan\n${action}\n## Action Plan\n${action}\n## Message\nHi.\n`,
       file: "plan.md",
       errors: [
-        { line: 10, column: 1, endLine: 10, endColumn: 15, pointer: "/sections/10", message: /a second `## Action Plan` section/ },
-        { line: 14, column: 1, endLine: 14, endColumn: 11, pointer: "/sections/both", message: /both/ },
+        { line: 10, column: 1, endLine: 10, endColumn: 15, pointer: "/sections/10", message: /a second `## Action Plan` section/, messageId: "secondSection" },
+        { line: 14, column: 1, endLine: 14, endColumn: 11, pointer: "/sections/both", message: /both/, messageId: "bothSections" },
       ],
     },
   ],

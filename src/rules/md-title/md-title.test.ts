@@ -9,8 +9,8 @@ ruleTester("md-title", {
     { name: "the same with CRLF line endings", code: unicode.replace(/\n/g, "\r\n"), file: "plan.md" },
   ],
   invalid: [
-    { name: "no H1", code: body, file: "plan.md", errors: [{ line: 1, column: 1, endLine: 8, endColumn: 1, pointer: "", message: /no `# Title`/ }] },
-    { name: "every H1 after the first, at its line", code: `# One\n\n# Two\n\n${body}`, file: "plan.md", errors: [{ line: 3, column: 1, endLine: 3, endColumn: 6, pointer: "/title/3", severity: "error", message: /^Line 3: a second H1 heading "Two"/ }] },
+    { name: "no H1", code: body, file: "plan.md", errors: [{ line: 1, column: 1, endLine: 8, endColumn: 1, pointer: "", message: /no `# Title`/, messageId: "missing" }] },
+    { name: "every H1 after the first, at its line", code: `# One\n\n# Two\n\n${body}`, file: "plan.md", errors: [{ line: 3, column: 1, endLine: 3, endColumn: 6, pointer: "/title/3", severity: "error", message: /^Line 3: a second H1 heading "Two"/, messageId: "second" }] },
   ],
   docs: { file: "plan.md" },
 });

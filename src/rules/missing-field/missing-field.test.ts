@@ -6,7 +6,7 @@ ruleTester("missing-field", {
     {
       name: "a step without tool, with its 1-based number",
       code: '[{"tool": "a"}, {"description": "x", "params": {}}]',
-      errors: [{ line: 1, column: 17, endLine: 1, endColumn: 51, step: 2, pointer: "/1", expected: "tool", message: /Step 2/ }],
+      errors: [{ line: 1, column: 17, endLine: 1, endColumn: 51, step: 2, pointer: "/1", expected: "tool", message: /Step 2/, messageId: "scqcTool" }],
     },
   ],
   docs: { file: "plan.json" },

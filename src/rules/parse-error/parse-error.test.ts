@@ -5,10 +5,10 @@ import { ruleTester } from "../../../test/rule-tester.js";
 ruleTester("parse-error", {
   valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
   invalid: [
-    { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/ }] },
-    { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/ }] },
-    { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/ }] },
-    { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/ }] },
+    { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/, messageId: "jsonTrailingComma" }] },
+    { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/, messageId: "jsonEmpty" }] },
+    { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/, messageId: "jsonBareWord" }] },
+    { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/, messageId: "jsonIncompleteOpen" }] },
   ],
   docs: { file: "plan.json" },
 });

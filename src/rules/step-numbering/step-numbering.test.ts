@@ -13,25 +13,25 @@ ruleTester("step-numbering", {
     {
       name: "a duplicate number, at the second step's \"step\"",
       code: plan(step(1), step(1)),
-      errors: [{ line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, pointer: "/plan/1/step", expected: 2, actual: 1, hint: 'set "step": 2', message: /repeats step 1's number/ }],
+      errors: [{ line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, pointer: "/plan/1/step", expected: 2, actual: 1, hint: 'set "step": 2', message: /repeats step 1's number/, messageId: "repeats" }],
     },
     {
       name: "a gap, and every step after it",
       code: plan(step(1), step(3), step(4)),
       errors: [
-        { line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, actual: 3, message: /skips to 3/ },
-        { line: 1, column: 146, endLine: 1, endColumn: 147, step: 3, actual: 4 },
+        { line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, actual: 3, message: /skips to 3/, messageId: "skips" },
+        { line: 1, column: 146, endLine: 1, endColumn: 147, step: 3, actual: 4, messageId: "skips" },
       ],
     },
     {
       name: "steps out of order",
       code: plan(step(2), step(1)),
       errors: [
-        { line: 1, column: 20, endLine: 1, endColumn: 21, step: 1 },
-        { line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, message: /out of order/ },
+        { line: 1, column: 20, endLine: 1, endColumn: 21, step: 1, messageId: "skips" },
+        { line: 1, column: 83, endLine: 1, endColumn: 84, step: 2, message: /out of order/, messageId: "outOfOrder" },
       ],
     },
-    { name: "the bare list iKOMA's agent falls back to", code: `[${step(2)}]`, errors: [{ line: 1, column: 11, endLine: 1, endColumn: 12, pointer: "/0/step", actual: 2 }] },
+    { name: "the bare list iKOMA's agent falls back to", code: `[${step(2)}]`, errors: [{ line: 1, column: 11, endLine: 1, endColumn: 12, pointer: "/0/step", actual: 2, messageId: "skips" }] },
   ],
   docs: { file: "plan.json" },
 });

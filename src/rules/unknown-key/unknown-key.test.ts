@@ -9,9 +9,9 @@ ruleTester("unknown-key", {
     {
       name: "a misspelt step key, with the closest valid key as the hint",
       code: '[{"tool": "a", "parms": {}}]',
-      errors: [{ line: 1, column: 16, endLine: 1, endColumn: 23, pointer: "/0/parms", step: 1, severity: "error", message: /parms/, hint: /"params"/ }],
+      errors: [{ line: 1, column: 16, endLine: 1, endColumn: 23, pointer: "/0/parms", step: 1, severity: "error", message: /parms/, hint: /"params"/, messageId: "unknownKeyNear" }],
     },
-    { name: "an unknown envelope key", code: '{"version": "1.0", "checksun": "x", "plan": [{"tool": "a"}]}', errors: [{ line: 1, column: 20, pointer: "/checksun" }] },
+    { name: "an unknown envelope key", code: '{"version": "1.0", "checksun": "x", "plan": [{"tool": "a"}]}', errors: [{ line: 1, column: 20, pointer: "/checksun", messageId: "unknownKeyNear", endLine: 1, endColumn: 30 }] },
   ],
   docs: { file: "plan.json" },
 });
