@@ -23,6 +23,7 @@ import { ENCODINGS, TokenizerMissing } from "../orchestration/tokens.js";
 import { isValid, toDiagnostics } from "../orchestration/common.js";
 import { OpError, type OpContext, type Request, type StateContext } from "./ops.js";
 import type { McpContext } from "./mcp.js";
+import { ruleText } from "../rules/read-text.js";
 
 /*
  * POST /v1/returns, /v1/delegations, /v1/runs, /v1/runs/stop and /v1/approve (GET /v1/runs lists):
@@ -61,7 +62,7 @@ export async function returnsOp(req: Request, ctx: OpContext): Promise<Out> {
   const max = policy.limits.maxFileBytes;
   let out: CheckOutput;
   if (bytes.byteLength > max) {
-    const finding = { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" };
+    const finding = { rule: "limit-exceeded" as const, ...ruleText("limit-exceeded", "returnTooLarge", { max }) };
     const diagnostics = toDiagnostics([finding], policy.rules, file);
     out = returnOutput({ file, valid: isValid(diagnostics), diagnostics });
   } else {

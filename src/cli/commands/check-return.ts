@@ -10,6 +10,7 @@ import { type CliIO, EXIT } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
 import { CHECK_OUTPUTS, type CheckOutput, formatCheckOutputs, intFlag } from "./check-output.js";
+import { ruleText } from "../../rules/read-text.js";
 
 interface ReturnFlags {
   sessionId?: string;
@@ -57,7 +58,7 @@ export function registerCheckReturn(program: Command, io: CliIO, wrap: Wrap): vo
           const tooLarge = read.ok || read.reason === "too-large";
           const problem = read.ok ? "" : read.reason === "error" ? read.code : read.reason === "not-a-file" ? read.kind : "";
           const finding = tooLarge
-            ? { rule: "limit-exceeded" as const, message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" }
+            ? { rule: "limit-exceeded" as const, ...ruleText("limit-exceeded", "returnTooLarge", { max }) }
             : { rule: "return-json" as const, message: `Return file ${file} cannot be read (${problem}).`, hint: "check the path the subagent wrote its return to" };
           const diagnostics = toDiagnostics([finding], policy.rules, file);
           result = { file, valid: isValid(diagnostics), diagnostics };

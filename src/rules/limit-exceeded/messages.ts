@@ -26,4 +26,8 @@ export const messages = {
   tooManySteps: { message: "The plan has {{count}} steps, over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyStepsNested: { message: "The plan has {{count}} steps (nested steps included), over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
+  // Commands that refuse an input before reading it (src/cli, src/service)
+  fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
+  inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
+  returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
 } as const satisfies RuleMessages;
