@@ -1,5 +1,5 @@
 import { envelope } from "../../../test/helpers.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const ikomaStep = (n: unknown) => `{"step": ${JSON.stringify(n)}, "tool_name": "t", "args": {}, "description": "d"}`;
 
@@ -22,4 +22,20 @@ ruleTester("invalid-type", {
     },
   ],
   docs: { file: "plan.json" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("invalid-type", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "invalid-type", messageId: "wrongType", data: { what: "Step 1: \"tool\"", expected: "a non-empty string", actual: "a number" }, start: 9, end: 17, at: "/steps/0/tool" }] },
+      errors: [{ messageId: "wrongType", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1: \"tool\" must be a non-empty string, not a number.", hint: "write Step 1: \"tool\" as a non-empty string", pointer: "/steps/0/tool" }],
+    },
+  ],
 });

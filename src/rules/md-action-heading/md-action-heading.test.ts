@@ -1,5 +1,5 @@
 import { planMd } from "../../../test/teddy.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const files = { "a.txt": "a\n" };
 const known = planMd("### `READ**\n- Resource: [a.txt](/a.txt)", "### EXECUTE\n```shell\nls\n```", "### `CHAT_WITH_USER`\nÇa va ? 🙂");
@@ -37,4 +37,20 @@ ruleTester("md-action-heading", {
     },
   ],
   docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("md-action-heading", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "md-action-heading", messageId: "level", data: { step: 1, word: "EDIT", level: 2 }, start: 9, end: 17, at: "/actions/0/type" }] },
+      errors: [{ messageId: "level", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1: the EDIT action is under an H2 heading; actions are H3 (`### EDIT`).", hint: "write it as `### EDIT`", pointer: "/actions/0/type" }],
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const action = "### READ\n- Resource: https://example.com\n";
 
@@ -33,4 +33,20 @@ ruleTester("md-missing-section", {
     },
   ],
   docs: { file: "plan.md" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("md-missing-section", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "md-missing-section", messageId: "noRationale", start: 9, end: 17, at: "" }] },
+      errors: [{ messageId: "noRationale", line: 2, column: 1, endLine: 2, endColumn: 9, message: "The plan has no `## Rationale` section.", hint: "add `## Rationale` after the title, with the reasoning behind the plan", pointer: "" }],
+    },
+  ],
 });

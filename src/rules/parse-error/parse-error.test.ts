@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("parse-error", {
   valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
@@ -26,4 +26,20 @@ describe("parse-error beyond one text's diagnostics", () => {
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);
     expect(r.valid).toBe(false);
   });
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("parse-error", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "parse-error", messageId: "jsonTrailingComma", start: 9, end: 17 }] },
+      errors: [{ messageId: "jsonTrailingComma", line: 2, column: 1, endLine: 2, endColumn: 9, message: "trailing comma is not allowed in JSON", hint: "remove the ',' before the closing bracket" }],
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const step = (n: unknown) => `{"step": ${JSON.stringify(n)}, "tool_name": "t", "args": {}, "description": "d"}`;
 const plan = (...steps: string[]) => `{"plan": [${steps.join(", ")}], "reasoning": "r"}`;
@@ -34,4 +34,20 @@ ruleTester("step-numbering", {
     { name: "the bare list iKOMA's agent falls back to", code: `[${step(2)}]`, errors: [{ line: 1, column: 11, endLine: 1, endColumn: 12, pointer: "/0/step", actual: 2, messageId: "skips" }] },
   ],
   docs: { file: "plan.json" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("step-numbering", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "step-numbering", messageId: "nested", data: { what: "Step 2, nested step 1", number: 3, expected: 1 }, start: 9, end: 17, at: "/plan/1/steps/0/step" }] },
+      errors: [{ messageId: "nested", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 2, nested step 1 is numbered 3; nested steps are numbered 1, 2, 3… within their list, so this one is 1.", hint: "set \"step\": 1", pointer: "/plan/1/steps/0/step" }],
+    },
+  ],
 });

@@ -1,4 +1,4 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("unsafe-value", {
   valid: [
@@ -38,4 +38,20 @@ ruleTester("unsafe-value", {
     { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
   docs: { file: "plan.json" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("unsafe-value", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "unsafe-value", messageId: "yamlMergeKey", start: 9, end: 17, at: "/steps/0" }] },
+      errors: [{ messageId: "yamlMergeKey", line: 2, column: 1, endLine: 2, endColumn: 9, message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", hint: "write the merged members out in full", pointer: "/steps/0" }],
+    },
+  ],
 });
