@@ -2,6 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
+/** The JSON and YAML readers, and the teddy dialect for an action's metadata, record the facts; the rule words them. */
 export default defineRule({
   meta: {
     id: "duplicate-key",

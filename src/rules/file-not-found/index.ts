@@ -2,6 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
+/** No text reader records it: the commands that read a plan file build its diagnostic from these messages (src/node/read-bounded.ts), and a read input's fact of it is reported like any other. */
 export default defineRule({
   meta: {
     id: "file-not-found",

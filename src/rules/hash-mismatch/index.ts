@@ -2,6 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
+/** The engine records the fact when an expected hash is given and neither the plan hash nor the file's SHA-256 is it. */
 export default defineRule({
   meta: {
     id: "hash-mismatch",

@@ -2,7 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
-/** Reported by the teddy dialect while it reads the plan's structure. */
+/** The teddy dialect records the facts while it reads the plan's structure; the rule words them. */
 export default defineRule({
   meta: {
     id: "md-missing-section",

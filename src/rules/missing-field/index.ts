@@ -2,6 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
+/** The dialects record the facts while they normalise the plan (src/dialects/shape.ts `missing`); the rule words them. */
 export default defineRule({
   meta: {
     id: "missing-field",

@@ -2,6 +2,7 @@ import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { messages } from "./messages.js";
 
+/** The engine records the fact when no dialect reads the document, or the dialect's syntax is another; Claude Code's plan mode words its refusals with these messages too. */
 export default defineRule({
   meta: {
     id: "unknown-format",
