@@ -179,8 +179,8 @@ export async function validateWith(input: string | Uint8Array, options: Validate
 
   const dialectId = options.dialect ?? detectDialect(syntax, doc.value);
   const dialect = dialectId ? findDialect(dialectId) : undefined;
-  const dialects = DIALECTS.map((d) => d.id).join(", ");
   if (!dialect) {
+    const dialects = DIALECTS.map((d) => d.id).join(", ");
     facts.push(
       dialectId
         ? { rule: "unknown-format", messageId: "unknownDialect", data: { dialect: dialectId, dialects }, at: "" }
