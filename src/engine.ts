@@ -1,7 +1,8 @@
 import type { RuleId } from "./core/rule-ids.js";
 import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
-import type { ReadIssue, SourceDocument, SyntaxId } from "./core/document.js";
+import type { ReadFact, SourceDocument, SyntaxId } from "./core/document.js";
+import type { PlanView, ReadInput } from "./core/input/read.js";
 import type { FileProbe } from "./core/file-probe.js";
 import { planFacts } from "./core/facts.js";
 import type { HostProfile } from "./core/host-profile.js";
@@ -9,13 +10,14 @@ import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { PlanReport } from "./core/plan-report.js";
-import { isRuleOf, reportText, type Phase, type Report, type RuleContext } from "./core/rule.js";
+import { isRuleOf, reportText, type Phase, type Report, type ReportContext, type RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
 import type { Policy } from "./core/policy.js";
 import { RULES, findRule, ruleOrder } from "./rules/index.js";
+import limitExceeded from "./rules/limit-exceeded/index.js";
 import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";
 
@@ -89,28 +91,64 @@ export interface EngineIo {
 export async function validateWith(input: string | Uint8Array, options: ValidateOptions, io: EngineIo): Promise<PlanReport> {
   const policy = effectivePolicy(options);
   const pending: Pending[] = [];
-  const push = (rule: RuleId, report: Report, offsets?: { start: number; end: number }) => {
+  const crashed: { rule: string; message: string }[] = [];
+  const push = (rule: RuleId, report: Report, speak?: (message: string) => string) => {
     // A hostile plan can hold millions of faults; past the cap one note stands for the rest, so the
     // report stays bounded. Rules that are off do not count against it.
     if (settingOf(rule, policy) === "off" || pending.length > MAX_DIAGNOSTICS) return;
     if (pending.length === MAX_DIAGNOSTICS) {
-      pending.push({ rule: "limit-exceeded", phase: "read", report: { message: `The plan has more than ${MAX_DIAGNOSTICS} problems; the rest are not listed.`, hint: "fix the problems listed, then validate again" } });
+      const note: Report = { messageId: "tooManyProblems", data: { max: MAX_DIAGNOSTICS } };
+      pending.push({ rule: "limit-exceeded", phase: "read", report: { ...note, ...reportText(limitExceeded.meta, note) } });
       return;
     }
     const meta = findRule(rule)?.meta;
     const text = meta ? reportText(meta, report) : { message: report.message ?? "" };
-    pending.push({ rule, report: { ...report, ...text }, offsets: offsets ?? report.offsets, phase: meta?.phase ?? "structure" });
+    if (speak) text.message = speak(text.message);
+    pending.push({ rule, report: { ...report, ...text }, offsets: report.offsets, phase: meta?.phase ?? "structure" });
+  };
+  const crash = (rule: RuleId, err: unknown) => {
+    crashed.push({ rule, message: String((err as Error)?.message ?? err) });
+    push(rule, {
+      at: "",
+      message: `The ${rule} check failed on this input (${(err as Error)?.message ?? String(err)}); the plan is rejected.`,
+      hint: "report this as a bug in plangate, with the plan that triggers it",
+    });
+  };
+
+  // What reading finds, from the bytes to the dialect's shape (the syntax's own facts stay in doc.issues):
+  // the read rules say it, when reading stops or before the plan's steps are judged.
+  const facts: ReadFact[] = [];
+  const runRead = async (read: ReadInput, speak?: (message: string) => string) => {
+    for (const rule of RULES) {
+      if (!isRuleOf(rule, "read") || !rule.check || settingOf(rule.meta.id, policy) === "off") continue;
+      const view = read.normalized;
+      // A rule with nothing to say costs no call: no fact of it, and no plan it would look at.
+      const applies = view !== undefined && (!rule.meta.dialects || rule.meta.dialects.includes(view.plan.dialect));
+      if (!applies && !read.facts.some((f) => f.rule === rule.meta.id)) continue;
+      const given: ReadInput = applies || view === undefined ? read : { facts: read.facts };
+      const context: ReportContext = { report: (r) => push(rule.meta.id, r, speak) };
+      try {
+        if (rule.prepare && applies) await rule.prepare(given, context);
+        rule.check(given, context);
+      } catch (err) {
+        crash(rule.meta.id, err);
+      }
+    }
+  };
+  /** Says what reading found: the syntax's facts (terse clauses, spoken as sentences), then the others. */
+  const read = async (doc: SourceDocument | undefined, text: string | undefined, normalized?: PlanView) => {
+    const hash = hashFact(options, policy, doc, text, bytes);
+    if (hash) facts.push(hash);
+    if (doc && doc.issues.length > 0) await runRead({ facts: doc.issues }, sentence);
+    await runRead(normalized ? { facts, normalized } : { facts });
   };
 
   const bytes = typeof input === "string" ? undefined : input;
   const size = bytes ? bytes.byteLength : input.length;
   if (size > policy.limits.maxFileBytes) {
-    push("limit-exceeded", {
-      message: `The file is ${size} bytes, over the ${policy.limits.maxFileBytes}-byte limit.`,
-      hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted",
-      actual: size,
-      expected: policy.limits.maxFileBytes,
-    });
+    const max = policy.limits.maxFileBytes;
+    facts.push({ rule: "limit-exceeded", messageId: "fileTooLarge", data: { size, max }, actual: size, expected: max });
+    await read(undefined, undefined);
     return finish(options, policy, pending, undefined, undefined, undefined);
   }
 
@@ -121,65 +159,64 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     const decoded = decodeText(input);
     text = decoded.text;
     if (decoded.issue) {
-      push(decoded.issue.rule, { message: decoded.issue.message, hint: decoded.issue.hint }, decoded.issue);
+      facts.push(decoded.issue);
+      await read(undefined, text);
       return finish(options, policy, pending, undefined, undefined, undefined, text);
     }
   }
 
   if (text.charCodeAt(0) === 0xfeff) {
     // One byte order mark is tolerated; a second one is content that other readers choke on.
-    push("parse-error", { message: "The file starts with two byte order marks.", hint: "save the file as UTF-8 without a byte order mark" }, { start: 0, end: 1 });
+    facts.push({ rule: "parse-error", messageId: "doubleBom", start: 0, end: 1 });
+    await read(undefined, text);
     return finish(options, policy, pending, undefined, undefined, undefined, text);
   }
   const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
   const doc = await readSyntax(syntax, text, policy.limits, policy.yaml);
-  for (const issue of doc.issues) pushIssue(push, issue);
-  if (doc.value === undefined && syntax !== "markdown") return finish(options, policy, pending, doc, undefined, undefined);
+  if (doc.value === undefined && syntax !== "markdown") {
+    await read(doc, undefined);
+    return finish(options, policy, pending, doc, undefined, undefined);
+  }
 
   const dialectId = options.dialect ?? detectDialect(syntax, doc.value);
   const dialect = dialectId ? findDialect(dialectId) : undefined;
   if (!dialect) {
-    push("unknown-format", {
-      at: "",
-      message: dialectId
-        ? `The plan looks like the "${dialectId}" dialect, which this build of plangate cannot read.`
-        : `The document is not a plan plangate knows: expected ${describeDialects()}.`,
-      hint: `use one of the dialects (${DIALECTS.map((d) => d.id).join(", ")}), or pass --dialect to see what is missing`,
-    });
+    const dialects = DIALECTS.map((d) => d.id).join(", ");
+    facts.push(
+      dialectId
+        ? { rule: "unknown-format", messageId: "unknownDialect", data: { dialect: dialectId, dialects }, at: "" }
+        : { rule: "unknown-format", messageId: "notAPlan", data: { shapes: describeDialects(), dialects }, at: "" },
+    );
+    await read(doc, undefined);
     return finish(options, policy, pending, doc, undefined, dialectId);
   }
   if (!dialect.syntaxes.includes(syntax)) {
-    push("unknown-format", {
-      at: "",
-      message: `The "${dialect.id}" dialect is written in ${dialect.syntaxes.join(" or ")}, not ${syntax}.`,
-      hint: `write the plan as ${dialect.syntaxes.join(" or ")}, or choose another --dialect`,
-    });
+    facts.push({ rule: "unknown-format", messageId: "wrongSyntax", data: { dialect: dialect.id, syntaxes: dialect.syntaxes.join(" or "), syntax }, at: "" });
+    await read(doc, undefined);
     return finish(options, policy, pending, doc, undefined, dialect.id);
   }
 
   if (dialect.id === "teddy" && startsWithBom(input)) {
     // TeDDy reads the file as UTF-8 with the mark kept as text, so its title line is not a heading to it.
-    push("unsafe-value", { message: "The plan.md starts with a byte order mark: TeDDy reads it as text before the title and skips to the next line that starts with \"#\", so it would run another plan than the one checked.", hint: "save the file as UTF-8 without a byte order mark" }, { start: 0, end: 0 });
+    facts.push({ rule: "unsafe-value", messageId: "teddyBom", start: 0, end: 0 });
   }
-  const plan = dialect.normalize(doc, { policy, report: (r) => push(r.rule, r) });
-  const crashed: { rule: string; message: string }[] = [];
+  const plan = dialect.normalize(doc, { policy, report: (f) => facts.push(f) });
   const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
   if (plan && stepCount > policy.limits.maxSteps) {
-    push("limit-exceeded", {
-      at: plan.stepsAt,
-      message: `The plan has ${stepCount} steps${stepCount !== plan.steps.length ? " (nested steps included)" : ""}, over the ${policy.limits.maxSteps}-step limit.`,
-      hint: "split the plan, or raise limits.maxSteps in plangate.yaml",
-    });
+    const messageId = stepCount !== plan.steps.length ? "tooManyStepsNested" : "tooManySteps";
+    facts.push({ rule: "limit-exceeded", messageId, data: { count: stepCount, max: policy.limits.maxSteps }, at: plan.stepsAt });
+    await read(doc, text);
   } else if (plan) {
     const tools = options.tools ?? registryFromPolicy(policy);
     const files = options.files ?? (await io.files());
     const now = typeof options.now === "function" ? options.now() : (options.now ?? io.now());
+    const known = planFacts(plan, policy, tools, files);
+    await read(doc, text, { plan, policy, tools, now, files: known.paths.files, facts: known, context: options.context });
     // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
     // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).
     const nested = plan.steps.flatMap((s) => s.substeps ?? []);
     const subPlan: Plan | undefined = nested.length > 0 ? { ...plan, steps: nested } : undefined;
     const inNested = (at: string | undefined) => at !== undefined && nested.some((s) => at === s.at || at.startsWith(s.at + "/"));
-    const facts = planFacts(plan, policy, tools, files);
     const runs: { plan: Plan; keep?: (r: Report) => boolean }[] = [{ plan }];
     if (subPlan) runs.push({ plan: subPlan, keep: (r) => inNested(r.at) });
     for (const { plan: judged, keep } of runs)
@@ -187,14 +224,14 @@ export async function validateWith(input: string | Uint8Array, options: Validate
       if (!isRuleOf(rule, "plan") || !rule.check) continue;
       if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
       if (settingOf(rule.meta.id, policy) === "off") continue;
-      if (keep && (rule.meta.phase !== "step" || rule.meta.id === "step-numbering")) continue;
+      if (keep && rule.meta.phase !== "step") continue;
       const ctx: RuleContext = {
         plan: judged,
         policy,
         tools,
         now,
-        files: facts.paths.files,
-        facts,
+        files: known.paths.files,
+        facts: known,
         context: options.context,
         report: (r) => {
           if (!keep || keep(r)) push(rule.meta.id, r);
@@ -204,12 +241,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
         if (rule.prepare) await rule.prepare(judged, ctx);
         rule.check(judged, ctx);
       } catch (err) {
-        crashed.push({ rule: rule.meta.id, message: String((err as Error)?.message ?? err) });
-        push(rule.meta.id, {
-          at: "",
-          message: `The ${rule.meta.id} check failed on this input (${(err as Error).message}); the plan is rejected.`,
-          hint: "report this as a bug in plangate, with the plan that triggers it",
-        });
+        crash(rule.meta.id, err);
       }
     }
     if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
@@ -217,20 +249,34 @@ export async function validateWith(input: string | Uint8Array, options: Validate
       // Read as the guard will compile the plan: constraints stay constraints only where the policy allows them.
       for (const d of await io.hostDiagnostics(options.host, plan, policy.workspace, { constraints: policy.plan.constraints === "allow" })) push(d.rule, { at: d.pointer, step: d.step, message: d.message, hint: d.hint });
     }
+  } else {
+    await read(doc, text);
   }
-  const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, text, bytes);
+  const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id);
   if (crashed.length > 0) report.internalErrors = crashed;
   return report;
-}
-
-function pushIssue(push: (rule: RuleId, r: Report, o?: { start: number; end: number }) => void, issue: ReadIssue) {
-  push(issue.rule, { at: issue.pointer, message: sentence(issue.message), hint: issue.hint }, issue);
 }
 
 /** Readers write terse messages; a report speaks in sentences, as every other diagnostic does. */
 function sentence(message: string): string {
   const m = message.charAt(0).toUpperCase() + message.slice(1);
   return /[.!?]$/.test(m) ? m : `${m}.`;
+}
+
+/**
+ * The hash-mismatch fact, when an expected hash is given and the plan has another: its plan hash (of the
+ * value, or of the text for Markdown) and, when the text was decoded, the raw file's SHA-256 may match.
+ */
+function hashFact(options: ValidateOptions, policy: Policy, doc: SourceDocument | undefined, text: string | undefined, bytes: Uint8Array | undefined): ReadFact | undefined {
+  if (options.expectedHash === undefined || settingOf("hash-mismatch", policy) === "off") return undefined;
+  const planHash = doc ? planHashOf(doc) : undefined;
+  const want = normaliseHash(options.expectedHash);
+  const raw = text === undefined ? undefined : sha256Hex(bytes ?? text);
+  if (planHash !== undefined && (normaliseHash(planHash) === want || raw === want)) return undefined;
+  const fact: ReadFact = planHash
+    ? { rule: "hash-mismatch", messageId: "differs", data: { planHash, expected: options.expectedHash }, expected: options.expectedHash, actual: planHash }
+    : { rule: "hash-mismatch", messageId: "unreadable", data: { expected: options.expectedHash }, expected: options.expectedHash };
+  return fact;
 }
 
 function describeDialects(): string {
@@ -279,10 +325,9 @@ function finish(
   plan: Plan | undefined,
   dialect: DialectId | undefined,
   text?: string,
-  bytes?: Uint8Array,
 ): PlanReport {
-  // The plan hash is computed on first access (an in-process caller may never read it), except when it
-  // must be compared now.
+  // The plan hash is computed on first access (an in-process caller may never read it); hash-mismatch
+  // computed it already when a hash was expected.
   let hashed = false;
   let hash: string | undefined;
   const hashOf = () => {
@@ -292,25 +337,6 @@ function finish(
     }
     return hash;
   };
-  if (options.expectedHash !== undefined && settingOf("hash-mismatch", policy) !== "off") {
-    const planHash = hashOf();
-    const want = normaliseHash(options.expectedHash);
-    const raw = text === undefined ? undefined : sha256Hex(bytes ?? text);
-    if (planHash === undefined || (normaliseHash(planHash) !== want && raw !== want)) {
-      pending.push({
-        rule: "hash-mismatch",
-        phase: "integrity",
-        report: {
-          message: planHash
-            ? `The plan hash ${planHash} differs from the expected ${options.expectedHash}: this is not the plan you meant to run.`
-            : `The plan could not be read, so it cannot have the expected hash ${options.expectedHash}.`,
-          hint: "validate the plan you meant, or compute its hash with `plangate hash FILE`",
-          expected: options.expectedHash,
-          actual: planHash,
-        },
-      });
-    }
-  }
   // Faults found before a document exists (decoding) still have offsets into the decoded text.
   const lines = doc?.lines ?? (text !== undefined ? new LineIndex(text) : undefined);
   const resolved = resolve(pending, doc, lines, policy, options.file);

@@ -24,7 +24,8 @@ export { parseContextText, loadContextFile, ContextFileError } from "./node/cont
 export type { Diagnostic, Severity, RuleSetting } from "./core/diagnostic.js";
 export type { Plan, Step, DialectId } from "./core/plan.js";
 export type { FileProbe } from "./core/file-probe.js";
-export type { SourceDocument } from "./core/document.js";
+// A source document's issues are facts (a rule, a message id, data): their words are the rule's messages.
+export type { ReadFact, ReadIssue, SourceDocument } from "./core/document.js";
 
 // Plan hashes and scQC envelopes.
 export { planHash } from "./ops/hash.js";

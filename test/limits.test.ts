@@ -11,6 +11,7 @@ import { parseYaml } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
 import { diagnosticsOf, run } from "./helpers.js";
 
+
 const dir = mkdtempSync(join(tmpdir(), "plangate-limits-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,7 +44,7 @@ describe("limits.maxStringLength", () => {
 
   it("reports a YAML string and key over the limit", () => {
     const doc = parseYaml(`${"k".repeat(30)}: ${"v".repeat(30)}\nok: fine\n`, { maxStringLength: 20 });
-    expect(doc.issues.map((i) => [i.rule, i.pointer])).toEqual([
+    expect(doc.issues.map((i) => [i.rule, i.at])).toEqual([
       ["limit-exceeded", `/${"k".repeat(30)}`],
       ["limit-exceeded", `/${"k".repeat(30)}`],
     ]);

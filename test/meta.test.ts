@@ -63,9 +63,6 @@ describe("rule catalogue", () => {
   });
 });
 
-/** Plan rules that still report literal messages: the reading rules, until they become "read" rules. */
-const LITERAL_PLAN_RULES = new Set(["parse-error", "unsafe-value", "limit-exceeded", "step-numbering"]);
-
 /** The message ids a `messageId` expression can take: its string literals, through conditionals and `as const`. */
 function messageIdsOf(e: ts.Expression, out: Set<string>): void {
   if (ts.isStringLiteralLike(e)) out.add(e.text);
@@ -103,10 +100,7 @@ function relativeImports(file: string): string[] {
 }
 
 describe("plan rules' messages", () => {
-  it("lists only plan rules among those that report literal messages", () => {
-    for (const id of LITERAL_PLAN_RULES) expect(RULES.find((r) => r.meta.id === id)?.meta.input, id).toBe("plan");
-  });
-  for (const rule of RULES.filter((r) => r.meta.input === "plan" && !LITERAL_PLAN_RULES.has(r.meta.id))) {
+  for (const rule of RULES.filter((r) => r.meta.input === "plan")) {
     const id = rule.meta.id;
     it(`${id}: declares meta.messages, reports only those, by messageId, and reports every one`, () => {
       const declared = Object.keys(rule.meta.messages ?? {});
@@ -158,7 +152,7 @@ describe("SPEC.md catalogue", () => {
 });
 
 /** Every .ts file under a folder of src/, tests excluded. */
-function sources(dir: string): string[] {
+function layerSources(dir: string): string[] {
   return readdirSync(join(import.meta.dirname, "../src", dir), { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
     .map((f) => join("src", dir, f));
@@ -189,10 +183,84 @@ describe("rules of the orchestration and approval kinds", () => {
   // files is a diagnostic made by hand.
   it("are reported by no code outside their folders: their ids are not written in the decision layers", () => {
     const found: string[] = [];
-    for (const file of ["orchestration", "approval", "cli", "service", "host", "node", "store"].flatMap(sources)) {
+    for (const file of ["orchestration", "approval", "cli", "service", "host", "node", "store"].flatMap(layerSources)) {
       const text = readFileSync(join(import.meta.dirname, "..", file), "utf8");
       for (const r of rules) if (new RegExp(`["'\`]${r.meta.id}["'\`]`).test(text)) found.push(`${file}: ${r.meta.id}`);
     }
     expect(found).toEqual([]);
+  });
+});
+
+/**
+ * Where a reader writes text of its own for a rule: a `message:` or `hint:` property holding a string, a
+ * template or a value computed from one (the shape of a report), rather than a rule's message id and its
+ * data. A property that holds a flag (`message: true`) or a type (`message: boolean`) is not text.
+ */
+function messageTexts(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+  const found: string[] = [];
+  for (const m of code.matchAll(/(?<![.\w$])(message|hint)\??\s*:\s*([^,;}\n]*)/g)) {
+    const value = m[2]!.trim();
+    if (/^(true|false|boolean|string|undefined)\b/.test(value) || value === "") continue;
+    found.push(m[0]);
+  }
+  // A report-like object that takes its text from a variable of the same name: { rule, message, start }.
+  for (const m of code.matchAll(/\{[^{}]*\brule\b[^{}]*?[{,]\s*(message|hint)\s*[,}][^{}]*\}?/g)) found.push(m[0]);
+  return found;
+}
+
+/** The .ts files (tests aside) of a folder of src/, `skip` naming subfolders left out. */
+function sources(dir: string, skip: readonly string[] = []): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return skip.includes(e.name) ? [] : sources(p, skip);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+describe("read rules", () => {
+  const src = join(import.meta.dirname, "../src");
+  const read = RULES.filter((r) => r.meta.input === "read");
+  it("are the reading, shape and integrity rules", () => {
+    expect(read.map((r) => r.meta.id).sort()).toEqual(
+      ["duplicate-key", "empty-plan", "file-not-found", "hash-mismatch", "invalid-type", "limit-exceeded", "md-action-heading", "md-action-separator", "md-missing-section", "md-title", "missing-field", "parse-error", "step-numbering", "unknown-format", "unknown-key", "unsafe-value"],
+    );
+  });
+  for (const rule of read) {
+    it(`${rule.meta.id}: has a check and its messages (meta.messages), each with text`, () => {
+      expect(typeof rule.check, "check").toBe("function");
+      const messages = Object.entries(rule.meta.messages ?? {});
+      expect(messages.length, "meta.messages").toBeGreaterThan(0);
+      for (const [id, m] of messages) {
+        const text = typeof m === "string" ? m : m.message;
+        expect(text.trim(), `${rule.meta.id}.${id}`).not.toBe("");
+      }
+    });
+  }
+  // The command analysis (src/syntax/shell) words the problems of a command line for the command rules, which
+  // are plan rules: its text is theirs, not a reader's.
+  const readers = [...sources(join(src, "syntax"), ["shell"]), ...sources(join(src, "dialects"))];
+  it("the readers (src/syntax, src/dialects) write no message text: they record message ids and data", () => {
+    expect(readers.length).toBeGreaterThan(10);
+    const offenders = readers.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
+    expect(offenders).toEqual([]);
+  });
+  it("the scan finds text written as a report's message or hint, and nothing else", () => {
+    for (const written of [
+      'ctx.report({ rule: "md-title", at: "", message: "The plan has no title." });',
+      "issues.push({ rule, message: `nesting is deeper than ${max} levels`, start, end });",
+      'addIssue(issues, { rule: "parse-error", message, start: 0, end: 0 });',
+      'addIssue(issues, { rule: "parse-error", messageId: "x", start: 0, end: 0, hint: "fix it" });',
+      "const f = { message: describe(x) };",
+      "out.push({ rule, message, start, end });",
+    ])
+      expect(messageTexts(written), written).not.toEqual([]);
+    for (const clean of [
+      'ctx.report({ rule: "md-title", messageId: "missing", at: "" });',
+      "return { ok: true, message: false, actions };",
+      "type T = { message: boolean };",
+      "const reason = e instanceof Error ? e.message : String(e);",
+    ])
+      expect(messageTexts(clean), clean).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ for text in json.load(sys.stdin):
         out.append("ERROR " + repr(e))
 json.dump(out, sys.stdout)
 `;
+import { readFactText } from "./read-text.js";
 
 function pythonDumps(texts: string[]): string[] {
   const run = spawnSync(PYTHON, ["-c", SCRIPT], {
@@ -41,7 +42,7 @@ function readJson(text: string): { value: unknown; numbers: NumberLexemes } {
   const doc = parseJson(text);
   const fatal = doc.issues.find((issue) => issue.rule === "parse-error" || issue.rule === "limit-exceeded");
   if (fatal !== undefined || doc.value === undefined)
-    throw new SyntaxError(fatal?.message ?? "unreadable JSON");
+    throw new SyntaxError((fatal ? readFactText(fatal).message : "unreadable JSON"));
   return { value: doc.value, numbers: doc.numbers };
 }
 

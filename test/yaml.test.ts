@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseYaml } from "../src/syntax/yaml.js";
 import { canonicalJson } from "../src/core/canonical/jcs.js";
 import { run } from "./helpers.js";
+import { readFactText } from "./read-text.js";
 
 const rules = (text: string) => parseYaml(text).issues.map((i) => i.rule);
 
@@ -18,7 +19,7 @@ describe("YAML reader", () => {
   it("reports a duplicate key at the second occurrence", () => {
     const doc = parseYaml("tool: a\ntool: b\n");
     expect(doc.issues).toHaveLength(1);
-    expect(doc.issues[0]).toMatchObject({ rule: "duplicate-key", pointer: "/tool" });
+    expect(doc.issues[0]).toMatchObject({ rule: "duplicate-key", at: "/tool" });
     expect(doc.lines.position(doc.issues[0]!.start).line).toBe(2);
   });
   it("reports a syntax error at the fault", () => {
@@ -102,7 +103,7 @@ describe("YAML reader", () => {
   it("rejects a file of several documents", () => {
     const doc = parseYaml("steps: []\n---\nsteps: [x]\n");
     expect(doc.issues[0]!.rule).toBe("parse-error");
-    expect(doc.issues[0]!.hint).toContain("one YAML document");
+    expect(readFactText(doc.issues[0]!).hint).toContain("one YAML document");
   });
   it("rejects tab indentation", () => {
     expect(rules("steps:\n\t- tool: a\n")).toContain("parse-error");
@@ -132,7 +133,7 @@ describe("YAML reader", () => {
   it("refuses, at the scalar, every value PyYAML (YAML 1.1) reads differently, and says how to fix it", () => {
     const at = (text: string) => {
       const doc = parseYaml(text);
-      return doc.issues.map((i) => ({ rule: i.rule, pointer: i.pointer, ...doc.lines.position(i.start), text: text.slice(i.start, i.end), hint: i.hint }));
+      return doc.issues.map((i) => ({ rule: i.rule, pointer: i.at, ...doc.lines.position(i.start), text: text.slice(i.start, i.end), hint: readFactText(i).hint }));
     };
     expect(at("k: v\non: push\n")).toMatchObject([{ rule: "unsafe-value", pointer: "/on", line: 2, column: 1, text: "on", hint: 'quote it: "on"' }]);
     expect(at("steps:\n  - mode: 0755\n")).toMatchObject([{ pointer: "/steps/0/mode", line: 2, column: 11, text: "0755" }]);

@@ -11,6 +11,7 @@ import { approvalDiagnostic as fail } from "./record.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
 import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
+import { readFactText } from "../rules/read-text.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -66,7 +67,7 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
-    throw new HookInputError(`the hook input at ${pos.line}:${pos.column}: ${issue.message}`, issue.rule);
+    throw new HookInputError(`the hook input at ${pos.line}:${pos.column}: ${readFactText(issue).message}`, issue.rule);
   }
   if (doc.value === undefined) throw new HookInputError("the hook input on standard input is not JSON", "parse-error");
   const v = doc.value;

@@ -1,13 +1,12 @@
-import type { RuleId } from "./rule-ids.js";
-import type { SourceDocument, SyntaxId } from "./document.js";
+import type { ReadFact, SourceDocument, SyntaxId } from "./document.js";
 import type { DialectId, Plan } from "./plan.js";
-import type { Report } from "./rule.js";
 import type { Policy } from "./policy.js";
 
-/** A report from a dialect's normaliser: it names its rule (missing-field, unknown-key, invalid-type…). */
-export interface DialectReport extends Report {
-  rule: RuleId;
-}
+/**
+ * What a dialect's normaliser records of a shape problem: a fact naming its rule (missing-field,
+ * unknown-key, invalid-type…), one of that rule's messages and the message's data. The rule says it.
+ */
+export type DialectReport = ReadFact;
 
 export interface NormalizeContext {
   readonly policy: Policy;

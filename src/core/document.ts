@@ -1,21 +1,55 @@
 import type { Pointer } from "./pointer.js";
+import type { MessageData } from "./rule.js";
 import type { LineIndex } from "./source.js";
 
 /** The syntaxes plangate reads. */
 export type SyntaxId = "json" | "yaml" | "markdown";
 
-/** Rule ids a reader may report. */
-export type ReadRuleId = "parse-error" | "duplicate-key" | "unsafe-value" | "limit-exceeded";
+/** Rule ids whose facts the readers (syntax, dialect shape, the engine's own checks) record. */
+export type ReadRuleId =
+  | "parse-error"
+  | "duplicate-key"
+  | "unsafe-value"
+  | "limit-exceeded"
+  | "file-not-found"
+  | "unknown-format"
+  | "hash-mismatch"
+  | "empty-plan"
+  | "missing-field"
+  | "unknown-key"
+  | "invalid-type"
+  | "step-numbering"
+  | "md-title"
+  | "md-missing-section"
+  | "md-action-heading"
+  | "md-action-separator";
 
-/** A problem found while reading, located by offsets into the decoded text. */
-export interface ReadIssue {
+/**
+ * A fact a reader records about a document: which rule it concerns, which of that rule's messages tells it
+ * (`messageId`, a key of the rule's `meta.messages`) and the values of the message's placeholders (`data`).
+ * It holds no text of its own: the rule turns it into a report, and its messages into words. Readers build
+ * one only when they find a problem, so a clean document costs nothing.
+ */
+export interface ReadFact {
   rule: ReadRuleId;
-  message: string;
-  /** 0-based UTF-16 offsets, half-open. */
+  messageId: string;
+  data?: MessageData;
+  /** 0-based UTF-16 offsets into the decoded text, half-open, when the reader knows them. */
+  start?: number;
+  end?: number;
+  /** Where in the document's value, when there is one; the engine locates it when offsets are absent. */
+  at?: Pointer;
+  /** Point at the member's key rather than its value. */
+  key?: boolean;
+  step?: number;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** A fact a syntax reader records: always placed by offsets into the decoded text. */
+export interface ReadIssue extends ReadFact {
   start: number;
   end: number;
-  pointer?: Pointer;
-  hint?: string;
 }
 
 /** Offsets of a value in the text; `key` is the member name's span when the value is an object member. */

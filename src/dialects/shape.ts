@@ -1,5 +1,6 @@
 import type { NormalizeContext } from "../core/dialect.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
+import type { MessageData } from "../core/rule.js";
 import { closest } from "../core/tools.js";
 import { typeName } from "../core/type-name.js";
 
@@ -17,17 +18,20 @@ export function checkKeys(
     const near = closest(key, known);
     ctx.report({
       rule: "unknown-key",
+      messageId: near ? "unknownKeyNear" : "unknownKey",
+      data: near ? { what, key, near } : { what, key, known: known.map((k) => `"${k}"`).join(", ") },
       at: childPointer(at, key),
       key: true,
       step,
-      message: `${what}: unknown key "${key}"${near ? `; did you mean "${near}"?` : ""}`,
-      hint: near ? `rename it to "${near}"` : `remove it; the known keys are ${known.map((k) => `"${k}"`).join(", ")}`,
       actual: key,
     });
   }
 }
 
-/** Reports a wrong type at a pointer. */
+/**
+ * Records a wrong type at a pointer: `what` names the place ("Step 2: \"tool\""), `expected` the type it
+ * must have; `messageId` picks an invalid-type message whose hint shows the right form (default: generic).
+ */
 export function wrongType(
   ctx: NormalizeContext,
   at: Pointer,
@@ -35,46 +39,35 @@ export function wrongType(
   expected: string,
   value: unknown,
   step?: number,
-  hint?: string,
+  messageId = "wrongType",
+  data?: MessageData,
 ): void {
   ctx.report({
     rule: "invalid-type",
+    messageId,
+    data: { what, expected, actual: typeName(value), ...data },
     at,
     step,
-    message: `${what} must be ${expected}, not ${typeName(value)}.`,
-    hint: hint ?? `write ${what} as ${expected}`,
     expected,
     actual: typeName(value),
   });
 }
 
-/** Reports a missing required field. */
+/** Records a missing required field; `messageId` picks a missing-field message whose hint says what to add. */
 export function missing(
   ctx: NormalizeContext,
   at: Pointer,
   what: string,
   field: string,
   step?: number,
-  hint?: string,
+  messageId = "missingField",
 ): void {
-  ctx.report({
-    rule: "missing-field",
-    at,
-    step,
-    message: `${what} is missing the required field "${field}".`,
-    hint: hint ?? `add "${field}"`,
-    expected: field,
-  });
+  ctx.report({ rule: "missing-field", messageId, data: { what, field }, at, step, expected: field });
 }
 
-/** Reports an empty list of steps. */
+/** Records an empty list of steps. */
 export function emptyPlan(ctx: NormalizeContext, at: Pointer, what: string): void {
-  ctx.report({
-    rule: "empty-plan",
-    at,
-    message: `${what} is empty: a plan needs at least one step.`,
-    hint: "add the steps to run, or do not submit an empty plan",
-  });
+  ctx.report({ rule: "empty-plan", messageId: "emptyList", data: { what }, at });
 }
 
 /** Tools whose step may carry the nested `steps` a subagent runs. */
@@ -104,10 +97,10 @@ export function readStepControls(
     else
       ctx.report({
         rule: "invalid-type",
+        messageId: "badRepeat",
+        data: { what, max: MAX_REPEAT, actual: typeof r === "number" ? String(r) : typeName(r) },
         at: childPointer(at, "repeat"),
         step: position,
-        message: `${what}: "repeat" must be an integer from 1 to ${MAX_REPEAT}, not ${typeof r === "number" ? String(r) : typeName(r)}.`,
-        hint: `write the number of times the call runs in a row, 1 to ${MAX_REPEAT}, or leave "repeat" out`,
         expected: `an integer from 1 to ${MAX_REPEAT}`,
         actual: typeof r === "number" ? r : typeName(r),
       });
@@ -120,24 +113,18 @@ export function readStepControls(
   if (!Object.hasOwn(raw, "steps")) return;
   const listAt = childPointer(at, "steps");
   if (nested) {
-    ctx.report({
-      rule: "limit-exceeded",
-      at: listAt,
-      key: true,
-      step: position,
-      message: `${what}: nested steps go one level deep: a step inside a ${SUBAGENT_TOOLS.join(" or ")} step cannot have its own "steps".`,
-      hint: "list the calls of the inner subagent as steps of the outer one, or split the plan",
-    });
+    ctx.report({ rule: "limit-exceeded", messageId: "nestedSteps", data: { what, tools: SUBAGENT_TOOLS.join(" or ") }, at: listAt, key: true, step: position });
     return;
   }
   if (step.tool === undefined || !SUBAGENT_TOOLS.includes(step.tool)) {
+    const tools = SUBAGENT_TOOLS.join(" or ");
     ctx.report({
       rule: "invalid-type",
+      messageId: step.tool === undefined ? "stepsNotSubagentUnknownTool" : "stepsNotSubagent",
+      data: step.tool === undefined ? { what, tools } : { what, tools, tool: step.tool },
       at: listAt,
       key: true,
       step: position,
-      message: `${what}: only a ${SUBAGENT_TOOLS.join(" or ")} step (a subagent) may have nested "steps"; this step's tool is ${step.tool === undefined ? "not known" : `"${step.tool}"`}.`,
-      hint: "move these steps to the top level of the plan, or make this step a Task step",
     });
     return;
   }

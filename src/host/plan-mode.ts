@@ -11,6 +11,9 @@ import { type HostProfile, profileAllowList, profileHash } from "./profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
 import type { Policy } from "../core/policy.js";
+import type { MessageData } from "../core/rule.js";
+import { ruleText } from "../rules/read-text.js";
+import { HOW_TO_WRITE } from "../rules/unknown-format/messages.js";
 
 /*
  * Claude Code's plan mode as an enforceable plan.
@@ -63,9 +66,6 @@ const FENCE_LANG = /^(json|ya?ml)$/i;
 /** Languages that look like a plan's but are not read as one. */
 const LOOKALIKE_LANG = /^(json|ya?ml)|^(jsonc|json5|jsonl|ndjson)$/i;
 
-export const HOW_TO_WRITE =
-  "write the plan either as a TeDDy plan (`# Title`, `## Rationale`, `## Action Plan` with `### CREATE` / `### EDIT` / `### READ` / `### EXECUTE` actions) or as prose plus exactly one top-level ```json (or ```yaml) block holding the intake plan (`steps`); no HTML, comments, reference definitions or invisible characters";
-
 function position(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;
@@ -76,7 +76,9 @@ function position(text: string, offset: number): { line: number; column: number 
   return { line, column: offset - start + 1 };
 }
 
-function diag(rule: RuleId, message: string, hint: string, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
+/** Why the plan cannot be enforced: one of the rule's messages (`messageId`, with its data), at a line. */
+function diag(rule: RuleId, messageId: string, data: MessageData | undefined, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
+  const { message, hint } = ruleText(rule, messageId, data);
   return { diagnostic: { rule, severity: "error", message, hint, line: at?.line ?? 1, column: at?.column ?? 1 } };
 }
 
@@ -102,42 +104,32 @@ function inlineText(t: Token | undefined): string {
 /** Extracts the enforceable plan from ExitPlanMode's Markdown, or says why there is none. Never throws. */
 export function extractPlan(markdown: unknown, options: { maxChars?: number } = {}): Extraction {
   if (typeof markdown !== "string" || markdown.trim() === "")
-    return diag("unknown-format", "ExitPlanMode carried no plan text (tool_input.plan is missing or empty).", HOW_TO_WRITE);
+    return diag("unknown-format", "planModeNoText", undefined);
   const max = options.maxChars ?? MAX_PLAN_CHARS;
   if (markdown.length > max)
-    return diag("limit-exceeded", `The plan is ${markdown.length} characters long, over the ${max}-character limit.`, "split the work into smaller plans");
+    return diag("limit-exceeded", "planModeTooLong", { length: markdown.length, max });
 
   const hidden = HIDDEN.exec(markdown);
   if (hidden)
-    return diag(
-      "unsafe-value",
-      `The plan holds an invisible or control character (${codePoint(hidden[0])}): the person reviewing the plan would not see it.`,
-      "remove it; write the plan in plain visible text",
-      position(markdown, hidden.index),
-    );
+    return diag("unsafe-value", "planModeHidden", { code: codePoint(hidden[0]) }, position(markdown, hidden.index));
 
   const { tokens, env } = markdownTokens(markdown);
 
   // Hidden content: what a renderer drops, folds or shows otherwise than written.
   for (const { token: t, line } of allTokens(tokens)) {
     if (t.type === "html_block" || t.type === "html_inline") {
-      const what = /^\s*<!--/.test(t.content) ? "an HTML comment" : /^\s*<\/?details\b/i.test(t.content) ? "a <details> block" : "HTML";
-      return diag("unsafe-value", `Line ${line}: the plan holds ${what} (${clip(t.content)}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.`, "remove the HTML; write the plan in plain Markdown", { line });
+      const id = /^\s*<!--/.test(t.content) ? "planModeHtmlComment" : /^\s*<\/?details\b/i.test(t.content) ? "planModeDetails" : "planModeHtml";
+      return diag("unsafe-value", id, { line, content: clip(t.content) }, { line });
     }
     if ((t.type === "text" || t.type === "code_inline") && HIDDEN.test(t.content)) {
       const c = HIDDEN.exec(t.content)![0];
-      return diag("unsafe-value", `Line ${line}: the plan writes an invisible character (${codePoint(c)}) as a character reference.`, "remove the character reference", { line });
+      return diag("unsafe-value", "planModeCharacterReference", { line, code: codePoint(c) }, { line });
     }
   }
   const refs = Object.keys(env.references ?? {});
   if (refs.length > 0) {
     const m = /^ {0,3}(?:> ?)*\[[^\]\n]+\]:/m.exec(markdown);
-    return diag(
-      "unsafe-value",
-      `The plan holds a link reference definition ([${clip(refs[0]!)}]: …); rendered, it shows nothing, so text can hide in it.`,
-      "remove the definition; write links inline ([text](path))",
-      m ? position(markdown, m.index) : undefined,
-    );
+    return diag("unsafe-value", "planModeReferenceDefinition", { label: clip(refs[0]!) }, m ? position(markdown, m.index) : undefined);
   }
 
   // Candidates: Action Plan headings and json/yaml fences.
@@ -148,10 +140,10 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
     if (/action\s*plan/i.test(text)) headings.push({ line: t.map![0] + 1, level: Number(t.tag.slice(1)), text, nested: t.level !== 0, index: i });
   });
   if (headings.length > 1)
-    return diag("unknown-format", `The plan has ${headings.length} Action Plan headings (lines ${headings.map((h) => h.line).join(", ")}); only one can be enforced.`, `keep one \`## Action Plan\` section; ${HOW_TO_WRITE}`, { line: headings[1]!.line });
+    return diag("unknown-format", "planModeHeadings", { count: headings.length, lines: headings.map((h) => h.line).join(", ") }, { line: headings[1]!.line });
   const heading = headings[0];
   if (heading && (heading.nested || heading.level !== 2 || heading.text !== "Action Plan"))
-    return diag("unknown-format", `Line ${heading.line}: the heading "${clip(heading.text)}" looks like an action plan but is not a top-level \`## Action Plan\`.`, `write it exactly as \`## Action Plan\` at the top level, or rename it; ${HOW_TO_WRITE}`, { line: heading.line });
+    return diag("unknown-format", "planModeHeadingForm", { line: heading.line, text: clip(heading.text) }, { line: heading.line });
   // The Action Plan section runs to the next top-level H1 or H2.
   let sectionEnd = Infinity;
   if (heading) {
@@ -171,18 +163,18 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
     const lang = t.info.trim().split(/\s+/)[0] ?? "";
     if (FENCE_LANG.test(lang)) {
       if (t.level !== 0)
-        return diag("unknown-format", `Line ${line}: the \`\`\`${lang} block is inside a list or a quote; the plan block must stand at the top level.`, `move the block out of the list or quote; ${HOW_TO_WRITE}`, { line });
+        return diag("unknown-format", "planModeNestedBlock", { line, lang }, { line });
       fences.push({ token: t, line });
     } else if (LOOKALIKE_LANG.test(lang))
-      return diag("unknown-format", `Line ${line}: a \`\`\`${clip(lang)} block is not read as a plan; only \`\`\`json, \`\`\`yaml and \`\`\`yml blocks are.`, `label the plan block \`\`\`json or \`\`\`yaml, and other blocks with another language; ${HOW_TO_WRITE}`, { line });
+      return diag("unknown-format", "planModeLookalikeBlock", { line, lang: clip(lang) }, { line });
   }
 
   const candidates = fences.length + (heading ? 1 : 0);
-  if (candidates === 0) return diag("unknown-format", "The plan holds no enforceable plan: neither a `## Action Plan` section nor a ```json / ```yaml block.", HOW_TO_WRITE);
+  if (candidates === 0) return diag("unknown-format", "planModeNoPlan", undefined);
   if (candidates > 1) {
     const where = [...(heading ? [`\`## Action Plan\` (line ${heading.line})`] : []), ...fences.map((f) => `\`\`\`${f.token.info.trim()} block (line ${f.line})`)];
     const second = heading ? fences[0]! : fences[1]!;
-    return diag("unknown-format", `The plan holds ${candidates} candidate plans: ${where.join(", ")}; exactly one can be enforced.`, `keep one; show examples as prose or in blocks of another language (\`\`\`text); ${HOW_TO_WRITE}`, { line: second.line });
+    return diag("unknown-format", "planModeCandidates", { count: candidates, where: where.join(", ") }, { line: second.line });
   }
   if (heading) return { text: markdown, file: "plan.md", kind: "teddy", line: 1 };
 
@@ -191,7 +183,7 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
   const closing = new RegExp(`^ {0,3}${token.markup[0] === "`" ? "`" : "~"}{${token.markup.length},}[ \\t]*\\r?$`);
   const lines = markdown.split("\n");
   if (after - 1 <= open || !closing.test(lines[after - 1] ?? ""))
-    return diag("parse-error", `Line ${line}: the ${token.markup} block is never closed, so it runs to the end of the plan.`, `close it with a line of ${token.markup}`, { line });
+    return diag("parse-error", "planModeOpenFence", { line, fence: token.markup }, { line });
   const lang = token.info.trim().split(/\s+/)[0]!.toLowerCase();
   return { text: token.content, file: lang === "json" ? "plan.json" : "plan.yaml", kind: "intake", line: line + 1 };
 }

@@ -17,6 +17,7 @@ import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
 import { publishedSchema } from "../node/published-schema.js";
 import { readConfigText } from "../node/read-bounded.js";
 import { parseJson } from "../syntax/json.js";
+import { readFactText } from "../rules/read-text.js";
 
 /*
  * A host profile says how an agent host (Claude Code, or a generic executor) calls its tools, so that an
@@ -92,7 +93,7 @@ export function parseProfile(text: string, shown: string): HostProfile {
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
-    throw new HostProfileError(`${shown}:${pos.line}:${pos.column}: ${issue.message}`);
+    throw new HostProfileError(`${shown}:${pos.line}:${pos.column}: ${readFactText(issue).message}`);
   }
   const errors = schemaErrors(validateHostProfile, doc.value, () => publishedSchema("host-profile"));
   if (errors.length > 0) {

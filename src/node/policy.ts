@@ -17,6 +17,7 @@ import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
 import { childPointer } from "../core/pointer.js";
+import { readFactText } from "../rules/read-text.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -104,7 +105,8 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
-    throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${issue.message}${issue.hint ? ` (${issue.hint})` : ""}`);
+    const { message, hint } = readFactText(issue);
+    throw new PolicyError(`${file}:${pos.line}:${pos.column}: ${message}${hint ? ` (${hint})` : ""}`);
   }
   const value = doc.value === null ? {} : doc.value;
   // Settings that are one per policy get their own message in an override, before the schema's generic one.

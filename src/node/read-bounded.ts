@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { Diagnostic } from "../core/diagnostic.js";
+import { ruleText } from "../rules/read-text.js";
 
 /** What reading a plan file gave: its bytes, or why not. */
 export type BoundedRead =
@@ -50,15 +51,26 @@ export function readOpenBounded(fd: number, max: number): BoundedRead {
   }
 }
 
-/** Why a file could not be read, as the end of "Plan file not found: <path> …": "does not exist", "is a directory", "cannot be read (EACCES)". */
-export function unreadableWhy(read: Extract<BoundedRead, { reason: "not-a-file" | "error" }>): string {
-  return read.reason === "not-a-file" ? `is ${read.kind}` : read.code === "ENOENT" ? "does not exist" : `cannot be read (${read.code})`;
+/**
+ * The `file-not-found` diagnostic of a plan file that could not be read, in the rule's words: it does not
+ * exist, is not a regular file, or cannot be read. `validation` picks the messages of `validate`, whose
+ * hint also asks whether the plan was written yet; `file` names the input on the diagnostic.
+ */
+export function planFileNotFound(path: string, read: Extract<BoundedRead, { reason: "not-a-file" | "error" }>, options: { validation?: boolean; file?: string } = {}): Diagnostic {
+  const v = options.validation === true;
+  const { message, hint } =
+    read.reason === "not-a-file"
+      ? ruleText("file-not-found", v ? "notAPlanFile" : "notAFile", { path, kind: read.kind })
+      : read.code === "ENOENT"
+        ? ruleText("file-not-found", v ? "missingForValidation" : "missing", { path })
+        : ruleText("file-not-found", v ? "unreadableForValidation" : "unreadable", { path, code: read.code });
+  return options.file === undefined ? { rule: "file-not-found", severity: "error", message, hint } : { rule: "file-not-found", severity: "error", message, file: options.file, hint };
 }
 
-/** The `file-not-found` diagnostic of a plan file that could not be read, `why` as unreadableWhy words it. */
-export function planFileNotFound(path: string, why: string, hint = "check the path", file?: string): Diagnostic {
-  const message = `Plan file not found: ${path} ${why}.`;
-  return file === undefined ? { rule: "file-not-found", severity: "error", message, hint } : { rule: "file-not-found", severity: "error", message, file, hint };
+/** The `file-not-found` diagnostic of a plan file whose read failed with `code` (an errno code or a message). */
+export function planFileFailed(path: string, code: string): Diagnostic {
+  const { message, hint } = ruleText("file-not-found", "failed", { path, code });
+  return { rule: "file-not-found", severity: "error", message, hint };
 }
 
 /** Configuration files (policy, tool registry) are small: a bound keeps a wrong path from hanging the CLI. */

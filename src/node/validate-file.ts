@@ -3,7 +3,8 @@ import type { ValidateOptions } from "../engine.js";
 import { validatePlan } from "./validate-plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import { planFileNotFound, readFileBounded, unreadableWhy } from "./read-bounded.js";
+import { ruleText } from "../rules/read-text.js";
+import { planFileNotFound, readFileBounded } from "./read-bounded.js";
 
 /** Reads and validates a plan file. A missing or unreadable file is a `file-not-found` diagnostic. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<PlanReport> {
@@ -11,16 +12,12 @@ export async function validateFile(path: string, options: ValidateOptions = {}):
   const policy = options.policy ?? defaultPolicy(options.workspace ?? process.cwd());
   const read = readFileBounded(path, policy.limits.maxFileBytes);
   if (!read.ok) {
-    if (read.reason === "too-large")
-      return rejected(opts, {
-        rule: "limit-exceeded",
-        severity: "error",
-        message: `The file is ${read.size} bytes, over the ${policy.limits.maxFileBytes}-byte limit.`,
-        hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted",
-        expected: policy.limits.maxFileBytes,
-        actual: read.size,
-      });
-    return rejected(opts, planFileNotFound(path, unreadableWhy(read) + (read.reason === "not-a-file" ? ", not a plan file" : ""), "check the path, or that the plan was written before validation runs"));
+    if (read.reason === "too-large") {
+      const max = policy.limits.maxFileBytes;
+      const { message, hint } = ruleText("limit-exceeded", "fileTooLarge", { size: read.size, max });
+      return rejected(opts, { rule: "limit-exceeded", severity: "error", message, hint, expected: max, actual: read.size });
+    }
+    return rejected(opts, planFileNotFound(path, read, { validation: true }));
   }
   const bytes = read.bytes;
   return validatePlan(bytes, { ...opts, policy });

@@ -6,6 +6,10 @@ import { detectDialect } from "../dialects/detect.js";
 import { isObject } from "../core/type-name.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
+import { readFactText, ruleText } from "../rules/read-text.js";
+
+/** A message and its hint as `fail` takes them. */
+const textOf = (t: { message: string; hint?: string }): [string, string | undefined] => [t.message, t.hint];
 
 /** The outcome of seal or migrate: the new text, or diagnostics saying why not. */
 export type EditResult = { ok: true; text: string; checksum: string } | { ok: false; diagnostics: Diagnostic[] };
@@ -32,19 +36,23 @@ function readStrict(input: string | Uint8Array) {
   if (typeof input === "string") text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   else {
     const dec = decodeText(input);
-    if (dec.issue) return { error: fail(dec.issue.rule, dec.issue.message, dec.issue.hint) };
+    if (dec.issue) {
+      const { message, hint } = readFactText(dec.issue);
+      return { error: fail(dec.issue.rule, message, hint) };
+    }
     text = dec.text;
   }
   // One byte order mark is kept as written; a second is content other readers choke on (validate refuses it too).
   if (text.charCodeAt(0) === 0xfeff)
-    return { error: fail("parse-error", "The file starts with two byte order marks.", "save the file as UTF-8 with at most one byte order mark", 1, 1) };
+    return { error: fail("parse-error", ...textOf(ruleText("parse-error", "doubleBomAtMostOne")), 1, 1) };
   const doc = parseJson(text);
   // Sealing an ambiguous document would certify whichever reading we happened to choose.
   const issue = doc.issues[0];
   if (issue || doc.value === undefined) {
     const pos = issue ? doc.lines.position(issue.start) : undefined;
+    const text = issue ? readFactText(issue) : ruleText("parse-error", "unreadable");
     return {
-      error: fail(issue?.rule ?? "parse-error", issue?.message ?? "The file could not be read.", issue?.hint ?? "fix the file first", pos?.line, pos?.column),
+      error: fail(issue?.rule ?? "parse-error", text.message, text.hint ?? "fix the file first", pos?.line, pos?.column),
     };
   }
   return { doc };

@@ -10,6 +10,7 @@ import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
 import { type CheckResult, diagnosticsOf, findingsOf, isValid } from "./common.js";
 import { loadTokenCounter } from "./tokens.js";
+import { readFactText, ruleText } from "../rules/read-text.js";
 
 export interface ReturnCheckOptions {
   /** Name the return is reported under (default `-`). */
@@ -108,11 +109,14 @@ export function readReturn(input: string | Uint8Array): Pick<ReturnInput, "text"
   if (typeof input === "string") text = input;
   else {
     const decoded = decodeText(input);
-    if (decoded.issue) return { text: "", problems: [{ kind: "invalid", message: decoded.issue.message }], locate: () => undefined };
+    if (decoded.issue) return { text: "", problems: [{ kind: "invalid", message: readFactText(decoded.issue).message }], locate: () => undefined };
     text = decoded.text;
   }
   const doc = parseJson(text);
-  const problems: ReturnProblem[] = doc.issues.map((issue) => ({ kind: "invalid", message: issue.message, ...(issue.hint ? { hint: issue.hint } : {}), start: issue.start, end: issue.end }));
+  const problems: ReturnProblem[] = doc.issues.map((issue) => {
+    const { message, hint } = readFactText(issue);
+    return { kind: "invalid", message, ...(hint ? { hint } : {}), start: issue.start, end: issue.end };
+  });
   return { text, problems, ...(problems.length === 0 ? { value: doc.value } : {}), locate: (p) => doc.locate(p), lines: doc.lines };
 }
 
@@ -136,7 +140,7 @@ export function unreadableReturn(file: string, reason: string, rules: Readonly<R
 export function returnTooLarge(file: string, max: number, rules: Readonly<Record<string, RuleSetting>> = {}): ReturnCheckResult {
   const finding: RuleFinding = {
     rule: "limit-exceeded",
-    report: { message: `The return is over the ${max}-byte limit (limits.maxFileBytes).`, hint: "a subagent's return is a short JSON document; check what wrote it" },
+    report: ruleText("limit-exceeded", "returnTooLarge", { max }),
   };
   const diagnostics = diagnosticsOf([finding], rules, file);
   return { file, valid: isValid(diagnostics), diagnostics };

@@ -6,6 +6,7 @@ import { taskNumber } from "../rules/tasks.js";
 import { parseJson } from "../syntax/json.js";
 import { type CheckResult, diagnosticsOf, findingsOf, isValid } from "./common.js";
 import { findTodoTask, normaliseStatus } from "./todo.js";
+import { readFactText } from "../rules/read-text.js";
 
 /** A text to check and the name it is reported under. */
 export interface NamedText {
@@ -111,7 +112,7 @@ function findStateTask(text: string, n: number): { project?: StateProject; error
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch {
     const issue = parseJson(text).issues[0];
-    return { error: `is not valid JSON${issue ? ` (${issue.message})` : ""}` };
+    return { error: `is not valid JSON${issue ? ` (${readFactText(issue).message})` : ""}` };
   }
   const projects = (value as { active_projects?: unknown } | null)?.active_projects;
   if (!Array.isArray(projects)) return { error: "has no active_projects array" };

@@ -9,6 +9,7 @@ import { validatePlan } from "../node/validate-plan.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { diagnosticJson } from "../formatters/json.js";
 import { VERSION } from "../version.js";
+import { ruleText } from "../rules/read-text.js";
 
 /*
  * plangate's MCP tools (the official TypeScript SDK, loaded only by `plangate mcp` and /mcp): check a
@@ -216,7 +217,11 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const file = str(args, "file", false) ?? "plan.json";
       const max = ctx.setup.policy.limits.maxFileBytes;
       const bytes = Buffer.from(text, "utf8");
-      const input = bytes.byteLength > max ? { rule: "limit-exceeded" as const, severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan" } : bytes;
+      let input: Uint8Array | Diagnostic = bytes;
+      if (bytes.byteLength > max) {
+        const { message, hint } = ruleText("limit-exceeded", "fileTooLargeSplit", { size: bytes.byteLength, max });
+        input = { rule: "limit-exceeded", severity: "error", message, file, hint };
+      }
       const h = await hashResult(file, input, { now: ctx.now });
       return { structured: h.result, text: h.ok ? h.planHash! : h.diagnostics.map((d) => `${d.message} [${d.rule}]`).join("\n") };
     }

@@ -14,6 +14,7 @@ import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolveP
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
+import { readFactText, ruleText } from "../rules/read-text.js";
 
 /*
  * POST /v1/validate, /v1/hash, /v1/verify: one plan's text in a JSON request, the CLI's `--output json`
@@ -106,7 +107,7 @@ export function parseRequest(name: OpName, bytes: Uint8Array): Request {
   const issue = doc.issues[0];
   if (issue) {
     const pos = doc.lines.position(issue.start);
-    throw new OpError(400, "bad-request", `the request body at ${pos.line}:${pos.column}: ${issue.message} [${issue.rule}]`);
+    throw new OpError(400, "bad-request", `the request body at ${pos.line}:${pos.column}: ${readFactText(issue).message} [${issue.rule}]`);
   }
   const v = doc.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw new OpError(400, "bad-request", "the request body is not a JSON object");
@@ -218,7 +219,7 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
     const max = (policy ?? defaultPolicy(ctx.cwd)).limits.maxFileBytes;
     const input =
       bytes.byteLength > max
-        ? { rule: "limit-exceeded" as const, severity: "error" as const, message: `The file is ${bytes.byteLength} bytes, over the ${max}-byte limit.`, file, hint: "split the plan", expected: max, actual: bytes.byteLength }
+        ? { rule: "limit-exceeded" as const, severity: "error" as const, ...tooLargeText(bytes.byteLength, max, file), expected: max, actual: bytes.byteLength }
         : bytes;
     const h = await hashResult(file, input, { now: ctx.now, ...(policy ? { policy } : {}) });
     return { body: hashDocument([h.result]), exit: h.ok ? 0 : 1 };
@@ -228,4 +229,10 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
   // As `plangate verify -o json`: the report envelope, one result.
   const entry = { file, valid: result.ok, extra: { planHash: hash, ...verifyExtra(result) }, diagnostics: result.diagnostics };
   return { body: JSON.stringify(resultsJson([entry], { policy: ctx.setup.policy.source ?? null }), null, 2) + "\n", exit: result.ok ? 0 : 1 };
+}
+
+/** The text of a file over the size limit, with its file between message and hint as diagnostics write them. */
+function tooLargeText(size: number, max: number, file: string): { message: string; file: string; hint?: string } {
+  const { message, hint } = ruleText("limit-exceeded", "fileTooLargeSplit", { size, max });
+  return { message, file, hint };
 }

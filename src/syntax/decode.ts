@@ -1,7 +1,5 @@
 import type { ReadIssue } from "../core/document.js";
 
-const FIX = "save the file as UTF-8 (without a byte order mark is best)";
-
 /**
  * Decodes a plan file. Plans must be UTF-8: a file in any other encoding is still turned into
  * best-effort text so a report can quote it, but comes with a `parse-error` issue.
@@ -34,13 +32,7 @@ export function decodeText(bytes: Uint8Array): { text: string; issue?: ReadIssue
     // Only reachable on allocation failure for enormous inputs; report rather than crash.
     return {
       text: "",
-      issue: {
-        rule: "parse-error",
-        message: `the file could not be decoded (${e instanceof Error ? e.message : String(e)})`,
-        start: 0,
-        end: 0,
-        hint: FIX,
-      },
+      issue: { rule: "parse-error", messageId: "undecodable", data: { reason: e instanceof Error ? e.message : String(e) }, start: 0, end: 0 },
     };
   }
 }
@@ -48,13 +40,7 @@ export function decodeText(bytes: Uint8Array): { text: string; issue?: ReadIssue
 function foreign(text: string, encoding: string): { text: string; issue: ReadIssue } {
   return {
     text,
-    issue: {
-      rule: "parse-error",
-      message: `the file is encoded as ${encoding} (it starts with a ${encoding} byte order mark): ${FIX}`,
-      start: 0,
-      end: 0,
-      hint: FIX,
-    },
+    issue: { rule: "parse-error", messageId: "foreignEncoding", data: { encoding }, start: 0, end: 0 },
   };
 }
 
@@ -64,16 +50,12 @@ function invalidUtf8(body: Uint8Array): { text: string; issue: ReadIssue } {
   // The valid prefix decodes the same either way, so its length is the offset of the first U+FFFD.
   const offset = lenient.decode(body.subarray(0, bad)).length;
   const byte = body[bad];
-  const shown = byte === undefined ? "end of file" : `0x${byte.toString(16).padStart(2, "0")}`;
   return {
     text: lenient.decode(body),
-    issue: {
-      rule: "parse-error",
-      message: `the file is not valid UTF-8: bad byte ${shown} at byte offset ${bad}; ${FIX}`,
-      start: offset,
-      end: offset + 1,
-      hint: FIX,
-    },
+    issue:
+      byte === undefined
+        ? { rule: "parse-error", messageId: "notUtf8AtEnd", data: { offset: bad }, start: offset, end: offset + 1 }
+        : { rule: "parse-error", messageId: "notUtf8", data: { byte: `0x${byte.toString(16).padStart(2, "0")}`, offset: bad }, start: offset, end: offset + 1 },
   };
 }
 

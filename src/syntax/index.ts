@@ -50,10 +50,10 @@ function tooLarge(syntax: SyntaxId, text: string, max: number): SourceDocument {
     issues: [
       {
         rule: "limit-exceeded",
-        message: `The YAML document is over the ${max}-byte limit for YAML (limits.maxYamlBytes).`,
+        messageId: "yamlTooLarge",
+        data: { max },
         start: 0,
         end: 0,
-        hint: "write large plans as JSON, split the plan, or raise limits.maxYamlBytes in plangate.yaml if the input is trusted",
       },
     ],
     locate: () => undefined,
@@ -70,10 +70,10 @@ function unreadable(syntax: SyntaxId, text: string): SourceDocument {
     issues: [
       {
         rule: "parse-error",
-        message: `${syntax} plans cannot be read by this build of plangate.`,
+        messageId: "syntaxUnsupported",
+        data: { syntax },
         start: 0,
         end: 0,
-        hint: "convert the plan to JSON",
       },
     ],
     locate: () => undefined,

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import type { ReadIssue, SourceDocument } from "../core/document.js";
 import { decodeText } from "./decode.js";
 import { parseJson } from "./json.js";
+import { readFactText } from "../../test/read-text.js";
 
 /** Parses with the fast path and with the full reader; both must agree on everything observable. */
 function read(text: string, maxDepth?: number): SourceDocument {
@@ -93,8 +94,8 @@ describe("parseJson: parse errors", () => {
     const doc = read(text);
     const issue = only(doc);
     expect(issue).toMatchObject({ rule: "parse-error", at, start, end });
-    expect(issue.message).toMatch(message);
-    expect(issue.hint).toBeTruthy();
+    expect(readFactText(issue).message).toMatch(message);
+    expect(readFactText(issue).hint).toBeTruthy();
     expect(doc.value).toBeUndefined();
     expect(doc.locate("")).toBeUndefined();
   });
@@ -113,14 +114,14 @@ describe("parseJson: duplicate keys", () => {
     const doc = read(text);
     expect(doc.value).toEqual({ tool: "b", x: { k: 2 } });
     expect(Object.keys(doc.value as object)).toEqual(["tool", "x"]);
-    expect(doc.issues.map((i) => [i.rule, i.pointer, doc.lines.position(i.start).line])).toEqual([
+    expect(doc.issues.map((i) => [i.rule, i.at, doc.lines.position(i.start).line])).toEqual([
       ["duplicate-key", "/x/k", 3],
       ["duplicate-key", "/tool", 4],
     ]);
     const [inner, outer] = doc.issues;
     expect(text.slice(inner!.start, inner!.end)).toBe('"k"');
     expect(inner!.start).toBe(text.indexOf('"k": 2'));
-    expect(outer!.message).toBe(
+    expect(readFactText(outer!).message).toBe(
       'duplicate key "tool" in one object (first at line 2): JSON and YAML consumers disagree on which wins; keep one',
     );
   });
@@ -128,8 +129,8 @@ describe("parseJson: duplicate keys", () => {
   test("many duplicates in one object, at several levels, in arrays", () => {
     const doc = read('[{"a":1,"b":2,"a":3,"b":4,"a":5}, [{"z":{"q":0,"q":[1]}}]]');
     expect(doc.value).toEqual([{ a: 5, b: 4 }, [{ z: { q: [1] } }]]);
-    expect(doc.issues.map((i) => i.pointer)).toEqual(["/0/a", "/0/b", "/0/a", "/1/0/z/q"]);
-    expect(doc.issues.every((i) => i.message.includes("(first at line 1)"))).toBe(true);
+    expect(doc.issues.map((i) => i.at)).toEqual(["/0/a", "/0/b", "/0/a", "/1/0/z/q"]);
+    expect(doc.issues.every((i) => readFactText(i).message.includes("(first at line 1)"))).toBe(true);
   });
 
   test("locate gives the last occurrence and drops the earlier one's children", () => {
@@ -155,7 +156,7 @@ describe("parseJson: unsafe values", () => {
     expect(Object.getOwnPropertyDescriptor(v, "__proto__")?.value).toEqual({ polluted: true });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(v.a)).toBe(Object.prototype);
-    expect(doc.issues.map((i) => [i.rule, i.pointer, i.start])).toEqual([
+    expect(doc.issues.map((i) => [i.rule, i.at, i.start])).toEqual([
       ["unsafe-value", "/__proto__", 1],
       ["unsafe-value", "/a/__proto__", 40],
     ]);
@@ -163,26 +164,26 @@ describe("parseJson: unsafe values", () => {
 
   test("constructor and prototype keys", () => {
     const doc = read('{"constructor": 1, "b": {"prototype": 2}}');
-    expect(doc.issues.map((i) => i.pointer)).toEqual(["/constructor", "/b/prototype"]);
-    expect(doc.issues[0]!.message).toMatch(/key "constructor"/);
+    expect(doc.issues.map((i) => i.at)).toEqual(["/constructor", "/b/prototype"]);
+    expect(readFactText(doc.issues[0]!).message).toMatch(/key "constructor"/);
   });
 
   test("lone surrogates from escapes, in values and keys; pairs are fine", () => {
     const text = '["\\ud83d\\ude00", "a\\ud800", {"\\udc00k": "\\uDFFFx"}]';
     const doc = read(text);
     expect((doc.value as unknown[])[1]).toBe("a\ud800");
-    expect(doc.issues.map((i) => [i.pointer, text.slice(i.start, i.end)])).toEqual([
+    expect(doc.issues.map((i) => [i.at, text.slice(i.start, i.end)])).toEqual([
       ["/1", '"a\\ud800"'],
       ["/2/\udc00k", '"\\udc00k"'],
       ["/2/\udc00k", '"\\uDFFFx"'],
     ]);
-    expect(doc.issues.every((i) => i.rule === "unsafe-value" && /lone UTF-16 surrogate/.test(i.message))).toBe(true);
+    expect(doc.issues.every((i) => i.rule === "unsafe-value" && /lone UTF-16 surrogate/.test(readFactText(i).message))).toBe(true);
   });
 
   test("keys with bidi or zero-width characters, raw or escaped", () => {
     const doc = read('{"to\u202eol": 1, "a\\u200bb": 2, "ok\u00e9": 3, "v": "zero\u200bwidth values are fine"}');
-    expect(doc.issues.map((i) => i.pointer)).toEqual(["/to\u202eol", "/a\u200bb"]);
-    expect(doc.issues[1]!.message).toContain('"a\\u200bb"');
+    expect(doc.issues.map((i) => i.at)).toEqual(["/to\u202eol", "/a\u200bb"]);
+    expect(readFactText(doc.issues[1]!).message).toContain('"a\\u200bb"');
   });
 
   test("numbers that overflow, and integers beyond 2^53-1", () => {
@@ -195,13 +196,13 @@ describe("parseJson: unsafe values", () => {
       ok: 9007199254740991,
       edge: -9007199254740992,
     });
-    expect(doc.issues.map((i) => [i.pointer, text.slice(i.start, i.end)])).toEqual([
+    expect(doc.issues.map((i) => [i.at, text.slice(i.start, i.end)])).toEqual([
       ["/big", "1e400"],
       ["/neg", "-1e400"],
       ["/id", "12345678901234567890"],
       ["/edge", "-9007199254740992"],
     ]);
-    expect(doc.issues[2]!.hint).toMatch(/string/);
+    expect(readFactText(doc.issues[2]!).hint).toMatch(/string/);
   });
 });
 
@@ -366,8 +367,8 @@ describe("decodeText", () => {
     const { text, issue } = decodeText(bytes);
     expect(text).toBe("{}");
     expect(issue).toMatchObject({ rule: "parse-error", start: 0 });
-    expect(issue!.message).toContain(name);
-    expect(issue!.message).toMatch(/save the file as UTF-8/);
+    expect(readFactText(issue!).message).toContain(name);
+    expect(readFactText(issue!).message).toMatch(/save the file as UTF-8/);
   });
 
   test.each([
@@ -379,7 +380,7 @@ describe("decodeText", () => {
   ])("invalid UTF-8: %s", (_, bytes, offset) => {
     const { text, issue } = decodeText(bytes);
     expect(issue).toMatchObject({ rule: "parse-error", start: offset, end: offset + 1 });
-    expect(issue!.message).toMatch(/not valid UTF-8.*save the file as UTF-8/);
+    expect(readFactText(issue!).message).toMatch(/not valid UTF-8.*save the file as UTF-8/);
     expect(text[offset]).toBe("\ufffd");
     expect(text).toBe(new TextDecoder().decode(bytes));
   });

@@ -1,9 +1,10 @@
 import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocation } from "../core/document.js";
+import type { MessageData } from "../core/rule.js";
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
 import { INVISIBLE } from "../core/lookalike.js";
-import { addIssue, unsafeKeyReason } from "./unsafe.js";
+import { addIssue } from "./unsafe.js";
 
 export interface JsonParseOptions {
   /** Deepest nesting of arrays and objects read; deeper gives `limit-exceeded`. Default 1000. */
@@ -38,8 +39,8 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
     } catch (e) {
       ok = false;
       value = undefined;
-      const message = `the JSON could not be read (${e instanceof Error ? e.message : String(e)})`;
-      issues = [e instanceof Stop ? e.issue : { rule: "parse-error", message, start: 0, end: 0 }];
+      const reason = e instanceof Error ? e.message : String(e);
+      issues = [e instanceof Stop ? e.issue : { rule: "parse-error", messageId: "jsonUnreadable", data: { reason }, start: 0, end: 0 }];
     }
   }
   let locator: Locator | undefined;
@@ -255,14 +256,14 @@ class Reader {
   read(): unknown {
     const t = this.t;
     let i = skipWs(t, 0);
-    if (i >= this.len) throw this.stop(0, 0, "the file is empty: write a JSON plan", "a plan is a JSON object or array");
+    if (i >= this.len) throw this.stop(0, 0, "jsonEmpty");
     let depth = 0;
     for (;;) {
       let value: unknown;
       const c = t.charCodeAt(i);
       if (c === 123 || c === 91) {
         if (depth >= this.maxDepth) {
-          throw this.stop(i, i + 1, `nesting is deeper than ${this.maxDepth} levels`, "flatten the plan, or raise limits.maxDepth", "limit-exceeded");
+          throw this.stop(i, i + 1, "jsonTooDeep", { max: this.maxDepth }, "limit-exceeded");
         }
         const j = skipWs(t, i + 1);
         if (t.charCodeAt(j) === c + 2) {
@@ -302,7 +303,7 @@ class Reader {
           }
           i = skipWs(t, i);
           if (i < this.len) {
-            throw this.stop(i, i + 1, `unexpected ${describe(t, i)} after the JSON value: a JSON document holds exactly one value`, "remove it, or wrap the values in an array");
+            throw this.stop(i, i + 1, "jsonTrailingValue", { found: describe(t, i) });
           }
           return value;
         }
@@ -321,7 +322,7 @@ class Reader {
         if (d === 44) {
           const j = skipWs(t, i + 1);
           if (t.charCodeAt(j) === (isArr ? 93 : 125)) {
-            throw this.stop(i, i + 1, "trailing comma is not allowed in JSON", "remove the ',' before the closing bracket");
+            throw this.stop(i, i + 1, "jsonTrailingComma");
           }
           i = isArr ? j : this.member(j);
           break;
@@ -348,14 +349,13 @@ class Reader {
     const obj = this.cur as Record<string, unknown>;
     this.key = key;
     if (Object.hasOwn(obj, key)) this.duplicate(obj, key, j, end);
-    const why = key === "__proto__" || key === "constructor" || key === "prototype" ? unsafeKeyReason(key) : undefined;
-    if (why !== undefined) this.note("unsafe-value", j, end, `key "${key}" ${why}`, "rename the key");
+    if (key === "__proto__" || key === "constructor" || key === "prototype") this.note("unsafe-value", j, end, "jsonPrototypeKey", { key });
     if (this.high) this.checkString(key, j, end, true);
     if (key.length > this.maxString) this.tooLong(j, end, true);
     const k = skipWs(t, end);
     if (t.charCodeAt(k) === 58) return skipWs(t, k + 1);
     if (k >= this.len) throw this.incomplete();
-    throw this.stop(k, k + 1, `expected ':' after object key, found ${describe(t, k)}`, 'write members as "key": value');
+    throw this.stop(k, k + 1, "jsonExpectedColon", { found: describe(t, k) });
   }
 
   /** Reads the string whose quote is at `start`; sets this.i past the closing quote. */
@@ -392,7 +392,7 @@ class Reader {
         const e = t.charCodeAt(i + 1);
         const u = e === 117 ? hex4(t, i + 2) : -1;
         if (e === 117 && u < 0) {
-          throw this.stop(i, i + 6, "invalid \\u escape: it needs exactly four hex digits", "write e.g. \\u00e9");
+          throw this.stop(i, i + 6, "jsonBadUnicodeEscape");
         } else if (e === 117) {
           if (u >= 0x61c) high = true;
           out += String.fromCharCode(u);
@@ -402,7 +402,7 @@ class Reader {
           i += 2;
         } else if (i + 1 >= this.len) throw this.unterminated(start);
         else {
-          throw this.stop(i, i + 2, `invalid escape '${t.slice(i, i + 2)}' in string`, 'JSON escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a backslash as \\\\');
+          throw this.stop(i, i + 2, "jsonBadEscape", { escape: t.slice(i, i + 2) });
         }
         seg = i;
       } else if (c < 32) throw this.control(start, i);
@@ -424,7 +424,7 @@ class Reader {
     if (c === 48) {
       c = t.charCodeAt(++i);
       if (c >= 48 && c <= 57) {
-        throw this.stop(start, digitsEnd(t, i), "leading zeros are not allowed in JSON numbers", "write the number without leading zeros, or quote it as a string");
+        throw this.stop(start, digitsEnd(t, i), "jsonLeadingZeros");
       }
     } else if (c >= 49 && c <= 57) {
       do {
@@ -432,12 +432,12 @@ class Reader {
         c = t.charCodeAt(++i);
       } while (c >= 48 && c <= 57);
     } else if (t.startsWith("Infinity", i)) throw this.word(i, start);
-    else throw this.stop(start, i + 1, "expected a digit after '-'", "write a number such as -1");
+    else throw this.stop(start, i + 1, "jsonMinusDigit");
     let int = true;
     if (c === 46) {
       int = false;
       c = t.charCodeAt(++i);
-      if (!(c >= 48 && c <= 57)) throw this.stop(i, i + 1, "expected a digit after the decimal point", "write 1.0 or 1, not 1.");
+      if (!(c >= 48 && c <= 57)) throw this.stop(i, i + 1, "jsonFractionDigit");
       i = digitsEnd(t, i);
       c = t.charCodeAt(i);
     }
@@ -445,7 +445,7 @@ class Reader {
       int = false;
       c = t.charCodeAt(++i);
       if (c === 43 || c === 45) c = t.charCodeAt(++i);
-      if (!(c >= 48 && c <= 57)) throw this.stop(i, i + 1, "expected a digit in the exponent", "write an exponent such as 1e5");
+      if (!(c >= 48 && c <= 57)) throw this.stop(i, i + 1, "jsonExponentDigit");
       i = digitsEnd(t, i);
     }
     this.i = i;
@@ -457,9 +457,9 @@ class Reader {
     const lex = t.slice(start, i);
     const n = Number(lex);
     if (!Number.isFinite(n)) {
-      this.note("unsafe-value", start, i, `number ${clip(lex)} is too large: it reads as ${n}`, "write it as a string, or use a smaller number");
+      this.note("unsafe-value", start, i, "jsonNumberOverflow", { lexeme: clip(lex), value: String(n) });
     } else if (int && !Number.isSafeInteger(n)) {
-      this.note("unsafe-value", start, i, `integer ${clip(lex)} is beyond ±(2^53-1): JavaScript reads it as ${n}`, "write it as a string");
+      this.note("unsafe-value", start, i, "jsonUnsafeInteger", { lexeme: clip(lex), value: String(n) });
     }
     if (lex !== String(n)) this.lexeme = lex;
     return n;
@@ -475,21 +475,20 @@ class Reader {
     if (from === i && (w === "true" || w === "false" || w === "null")) return w === "null" ? null : w === "true";
     if (w === "") throw this.badValue(i);
     const tok = clip(t.slice(from, e));
-    if (w === "NaN" || w === "Infinity") throw this.stop(from, e, `${tok} is not valid JSON`, "JSON has no NaN or Infinity: use null or a string");
+    if (w === "NaN" || w === "Infinity") throw this.stop(from, e, "jsonNonFinite", { token: tok });
     const lower = w === "None" ? "null" : w.toLowerCase();
     if (lower === "true" || lower === "false" || lower === "null") {
-      throw this.stop(from, e, `'${tok}' is not a JSON literal: JSON literals are lowercase true, false and null`, `write ${lower}`);
+      throw this.stop(from, e, "jsonLiteralCase", { token: tok, lower });
     }
-    throw this.stop(from, e, `unexpected word '${tok}': JSON strings must be in double quotes`, `write "${tok}" if it is text`);
+    throw this.stop(from, e, "jsonBareWord", { token: tok });
   }
 
   checkString(s: string, start: number, end: number, isKey: boolean): void {
     if (hasLoneSurrogate(s)) {
-      const what = isKey ? "key" : "string";
-      this.note("unsafe-value", start, end, `${what} holds a lone UTF-16 surrogate (a \\uD800-style escape without its pair): UTF-8 cannot represent it and tools disagree on it`, "remove the escape, or write a complete surrogate pair");
+      this.note("unsafe-value", start, end, isKey ? "jsonKeyLoneSurrogate" : "jsonStringLoneSurrogate");
     }
     if (isKey && INVISIBLE.test(s)) {
-      this.note("unsafe-value", start, end, `key ${show(s)} ${unsafeKeyReason(s)}: it can look like a different key`, "remove the invisible character from the key");
+      this.note("unsafe-value", start, end, "jsonInvisibleKey", { key: show(s) });
     }
   }
 
@@ -510,8 +509,8 @@ class Reader {
       scan.at = skipWs(t, skipValue(t, skipWs(t, skipWs(t, e) + 1))) + 1;
     }
     const first = scan.seen.get(key);
-    const where = first === undefined ? "" : ` (first at line ${this.lines.position(first).line})`;
-    this.note("duplicate-key", ks, ke, `duplicate key ${show(key)} in one object${where}: JSON and YAML consumers disagree on which wins; keep one`, "remove or rename one of the members");
+    if (first === undefined) this.note("duplicate-key", ks, ke, "jsonDuplicateKey", { key: show(key) });
+    else this.note("duplicate-key", ks, ke, "jsonDuplicateKeyFirstAt", { key: show(key), line: this.lines.position(first).line });
     this.lexemes?.set(obj, key, undefined);
   }
 
@@ -522,76 +521,78 @@ class Reader {
     return this.cur === undefined ? p : p + "/" + escapeToken(tokenIn(this.cur, this.key));
   }
 
-  note(rule: ReadRuleId, start: number, end: number, message: string, hint: string): void {
-    addIssue(this.issues, { rule, message, start, end, pointer: this.pointer(), hint });
+  note(rule: ReadRuleId, start: number, end: number, messageId: string, data?: MessageData): void {
+    addIssue(this.issues, data === undefined ? { rule, messageId, start, end, at: this.pointer() } : { rule, messageId, data, start, end, at: this.pointer() });
   }
 
   tooLong(start: number, end: number, isKey: boolean): void {
-    this.note("limit-exceeded", start, end, `${isKey ? "key" : "string"} is longer than ${this.maxString} characters`, "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted");
+    this.note("limit-exceeded", start, end, isKey ? "jsonKeyTooLong" : "jsonStringTooLong", { max: this.maxString });
   }
 
-  stop(start: number, end: number, message: string, hint: string, rule: ReadRuleId = "parse-error"): Stop {
-    return new Stop({ rule, message, start, end: Math.min(end, this.len), hint });
+  stop(start: number, end: number, messageId: string, data?: MessageData, rule: ReadRuleId = "parse-error"): Stop {
+    const issue: ReadIssue = { rule, messageId, start, end: Math.min(end, this.len) };
+    if (data !== undefined) issue.data = data;
+    return new Stop(issue);
   }
 
-  opened(): string {
+  /** The bracket still open, and where: data for the messages that ask to close it. */
+  opened(): { open: string; line: number; column: number } {
     const at = this.lines.position(this.open);
-    return `the '${this.t[this.open]}' opened at line ${at.line}, column ${at.column}`;
+    return { open: this.t[this.open]!, line: at.line, column: at.column };
   }
 
   incomplete(): Stop {
-    const hint = this.cur === undefined ? "add the missing value" : `close ${this.opened()}`;
-    return this.stop(this.len, this.len, "unexpected end of input: the document is incomplete", hint);
+    return this.cur === undefined ? this.stop(this.len, this.len, "jsonIncomplete") : this.stop(this.len, this.len, "jsonIncompleteOpen", this.opened());
   }
 
   unterminated(start: number): Stop {
-    return this.stop(start, this.len, "unterminated string: the closing '\"' is missing", "add the closing double quote");
+    return this.stop(start, this.len, "jsonUnterminated");
   }
 
   control(start: number, i: number): Stop {
     const c = this.t.charCodeAt(i);
     if (c === 10 || c === 13) {
-      return this.stop(start, i, "unterminated string: a JSON string cannot contain a line break", "close the string with '\"', or write the line break as \\n");
+      return this.stop(start, i, "jsonStringLineBreak");
     }
-    return this.stop(i, i + 1, `control character ${describe(this.t, i)} inside a string`, "write it as an escape such as \\t or \\u0000");
+    return this.stop(i, i + 1, "jsonControlInString", { found: describe(this.t, i) });
   }
 
   badKey(j: number): Stop {
     const t = this.t;
     const c = t.charCodeAt(j);
     if (j >= this.len) return this.incomplete();
-    if (c === 39) return this.stop(j, j + 1, "object keys must use double quotes, not single quotes", "replace ' with \"");
+    if (c === 39) return this.stop(j, j + 1, "jsonSingleQuotedKey");
     if ((c | 32) >= 97 && (c | 32) <= 122) {
       let e = j;
       while (/[\w$-]/.test(t[e] ?? "")) e++;
       const w = clip(t.slice(j, e));
-      return this.stop(j, e, `object keys must be double-quoted strings, found '${w}'`, `write "${w}"`);
+      return this.stop(j, e, "jsonUnquotedKey", { word: w });
     }
-    return this.stop(j, j + 1, `expected a double-quoted object key, found ${describe(t, j)}`, 'write members as "key": value');
+    return this.stop(j, j + 1, "jsonExpectedKey", { found: describe(t, j) });
   }
 
   badValue(i: number): Stop {
     const t = this.t;
     const c = t.charCodeAt(i);
     if (i >= this.len) return this.incomplete();
-    if (c === 39) return this.stop(i, i + 1, "strings must use double quotes, not single quotes", "replace ' with \"");
-    if (c === 47) return this.stop(i, i + 1, "comments are not allowed in JSON", "remove the comment");
-    if (c === 43) return this.stop(i, i + 1, "JSON numbers cannot start with '+'", "remove the '+'");
-    if (c === 46) return this.stop(i, i + 1, "JSON numbers must start with a digit", "write 0.5, not .5");
+    if (c === 39) return this.stop(i, i + 1, "jsonSingleQuotedString");
+    if (c === 47) return this.stop(i, i + 1, "jsonComment");
+    if (c === 43) return this.stop(i, i + 1, "jsonPlusSign");
+    if (c === 46) return this.stop(i, i + 1, "jsonLeadingDot");
     let p = i - 1;
     while (p >= 0 && " \t\r\n".includes(t[p]!)) p--;
-    const after = p < 0 ? "" : ` after '${t[p]}'`;
-    const hint = c === 0 ? "the file may be UTF-16 or binary: save it as UTF-8 text" : "a value is an object, array, string, number, true, false or null";
-    return this.stop(i, i + 1, `expected a value${after}, found ${describe(t, i)}`, hint);
+    // A NUL where a value should be: the file is likely UTF-16 or binary.
+    const id = (p < 0 ? "jsonExpectedValue" : "jsonExpectedValueAfter") + (c === 0 ? "Binary" : "");
+    return this.stop(i, i + 1, id, p < 0 ? { found: describe(t, i) } : { after: t[p]!, found: describe(t, i) });
   }
 
   afterValue(i: number, isArr: boolean): Stop {
     if (i >= this.len) return this.incomplete();
     const c = this.t.charCodeAt(i);
-    const what = isArr ? "expected ',' or ']' after array element" : "expected ',' or '}' after object member";
-    const wrongCloser = c === 93 || c === 125;
-    const hint = wrongCloser ? `${this.opened()} must be closed with '${isArr ? "]" : "}"}'` : `separate ${isArr ? "elements" : "members"} with ','`;
-    return this.stop(i, i + 1, `${what}, found ${describe(this.t, i)}`, hint);
+    const found = describe(this.t, i);
+    // A closing bracket of the other kind: the hint names the bracket it should close.
+    if (c === 93 || c === 125) return this.stop(i, i + 1, isArr ? "jsonAfterElementCloser" : "jsonAfterMemberCloser", { found, ...this.opened() });
+    return this.stop(i, i + 1, isArr ? "jsonAfterElement" : "jsonAfterMember", { found });
   }
 }
 

@@ -96,7 +96,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
     },
   };
   if (text.trim() === "") {
-    issues.push({ rule: "parse-error", message: "The file is empty: write a Markdown plan.", start: 0, end: 0, hint: "start with a `# Title` heading, then `## Rationale` and `## Action Plan`" });
+    issues.push({ rule: "parse-error", messageId: "markdownEmpty", start: 0, end: 0 });
     return doc;
   }
   const tokens = markdownIt().parse(teddyPreprocess(text), {});
@@ -164,10 +164,10 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
   if (!closed) {
     issues.push({
       rule: "parse-error",
-      message: `The code block opened at line ${b.line} with ${t.markup} is never closed, so it runs to the end of the document.`,
+      messageId: "markdownOpenFence",
+      data: { line: b.line, fence: t.markup },
       start: b.start,
       end: lines.lineStarts[a + 1] !== undefined ? lines.lineStarts[a + 1]! - 1 : b.end,
-      hint: `close it with a line of ${t.markup}`,
     });
   }
   return { ...b, kind: "fence", info, content: t.content, closed };

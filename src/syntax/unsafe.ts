@@ -1,11 +1,10 @@
 import type { ReadIssue } from "../core/document.js";
 import { INVISIBLE } from "../core/lookalike.js";
 
-/** Why a key is unsafe, or undefined. */
-export function unsafeKeyReason(key: string): string | undefined {
-  if (key === "__proto__" || key === "constructor" || key === "prototype")
-    return "can pollute object prototypes in JavaScript consumers";
-  if (INVISIBLE.test(key)) return "contains invisible or bidi control characters";
+/** Why a key is unsafe (it names a prototype, or holds an invisible character), or undefined. */
+export function unsafeKey(key: string): "prototype" | "invisible" | undefined {
+  if (key === "__proto__" || key === "constructor" || key === "prototype") return "prototype";
+  if (INVISIBLE.test(key)) return "invisible";
   return undefined;
 }
 
@@ -16,10 +15,10 @@ export const MAX_ISSUES = 1000;
 export function tooManyIssues(start: number): ReadIssue {
   return {
     rule: "limit-exceeded",
-    message: `The file has more than ${MAX_ISSUES} problems; the rest are not listed.`,
+    messageId: "tooManyIssues",
+    data: { max: MAX_ISSUES },
     start,
     end: start,
-    hint: "fix the problems listed, then validate again",
   };
 }
 

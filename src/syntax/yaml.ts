@@ -1,8 +1,9 @@
 import { type Document, isAlias, isMap, isScalar, isSeq, type Node, parseDocument, type Scalar } from "yaml";
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
+import type { MessageData } from "../core/rule.js";
 import { LineIndex } from "../core/source.js";
-import { addIssue, MAX_ISSUES, unsafeKeyReason } from "./unsafe.js";
+import { addIssue, MAX_ISSUES, unsafeKey } from "./unsafe.js";
 import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
 
 /**
@@ -30,7 +31,8 @@ const SEQ_TAG = "tag:yaml.org,2002:seq";
 
 class Exhausted extends Error {}
 
-type Unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) => void;
+/** Records an unsafe-value fact: the message of unsafe-value's `messageId`, with its data. */
+type Unsafe = (start: number, end: number, messageId: string, data?: MessageData, pointer?: Pointer) => void;
 
 /**
  * Line breaks the readers disagree on. A lone CR is a line break in YAML but content to the yaml
@@ -41,8 +43,7 @@ function textBreaks(text: string, pyyaml: boolean, unsafe: Unsafe): void {
   const re = pyyaml ? /\r(?!\n)|[\u0085\u2028\u2029]/g : /\r(?!\n)/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const c = m[0];
-    const name = c === "\r" ? "a carriage return not followed by a line feed" : c === "\u0085" ? "a raw NEL (U+0085)" : c === "\u2028" ? "a raw LINE SEPARATOR (U+2028)" : "a raw PARAGRAPH SEPARATOR (U+2029)";
-    unsafe(m.index, m.index + 1, `The file holds ${name}: ${c === "\r" ? "YAML reads it as a line break, the yaml package as text" : "PyYAML (YAML 1.1) reads it as a line break, YAML 1.2 as text"}.`, c === "\r" ? "end lines with LF or CRLF" : `write it as the escape ${c === "\u0085" ? "\\N" : c === "\u2028" ? "\\L" : "\\P"} inside a double-quoted string`);
+    unsafe(m.index, m.index + 1, c === "\r" ? "yamlLoneCarriageReturn" : c === "\u0085" ? "yamlNel" : c === "\u2028" ? "yamlLineSeparator" : "yamlParagraphSeparator");
   }
 }
 
@@ -92,14 +93,14 @@ function bare(text: string, ch: string, ranges: number[], max: number, accept: (
  */
 function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
   for (const tab of bare(text, "\t", ranges, 100))
-    unsafe(tab, tab + 1, "A tab outside quoted text: YAML 1.2 reads it as a space, PyYAML refuses the file.", "use spaces, or put the tab inside a quoted string (or write it as \\t in double quotes)");
+    unsafe(tab, tab + 1, "yamlTab");
 }
 
 /** The explicit-key indicator `?` (outside every scalar and comment): PyYAML and the yaml package disagree on what follows it. */
 function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
   const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,]/.test(text[i - 1]!));
   for (const q of bare(text, "?", scalars, 100, indicator))
-    unsafe(q, q + 1, "A key is written with the explicit-key indicator '?': PyYAML and the yaml package disagree on what follows it.", "write the key plainly (key: value)");
+    unsafe(q, q + 1, "yamlExplicitKey");
 }
 
 /** True when the quoted scalar at start..end ends with its own closing quote (not an escaped one). */
@@ -204,24 +205,24 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   const maxString = options.maxStringLength ?? 1024 * 1024;
   const tooLong = (s: string, start: number, end: number, at: Pointer, what: string) => {
     if (s.length > maxString)
-      addIssue(issues, { rule: "limit-exceeded", message: `The ${what} is longer than ${maxString} characters.`, start, end, pointer: at, hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" });
+      addIssue(issues, { rule: "limit-exceeded", messageId: what === "key" ? "yamlKeyTooLong" : "yamlStringTooLong", data: { max: maxString }, start, end, at });
   };
   const issues: ReadIssue[] = [];
   const lines = new LineIndex(text);
   const base = { syntax: "yaml" as const, text, lines, numbers: NO_LEXEMES };
   if (text.trim() === "") {
-    issues.push({ rule: "parse-error", message: "The file is empty: write a YAML plan.", start: 0, end: 0, hint: "add the plan's root mapping, e.g. steps: [...]" });
+    issues.push({ rule: "parse-error", messageId: "yamlEmpty", start: 0, end: 0 });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const bad = NOT_PRINTABLE.exec(text);
   if (bad) {
     const code = "U+" + bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
-    issues.push({ rule: "parse-error", message: `Control character ${code} is not allowed in a YAML file.`, start: bad.index, end: bad.index + 1, hint: "remove it, or write it as an escape in a double-quoted string; the file may be binary or in another encoding" });
+    issues.push({ rule: "parse-error", messageId: "yamlControlCharacter", data: { code }, start: bad.index, end: bad.index + 1 });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
   if (deep !== undefined) {
-    issues.push({ rule: "limit-exceeded", message: `Nesting is deeper than ${Math.min(maxDepth, YAML_MAX_DEPTH)} levels.`, start: deep, end: Math.min(text.length, deep + 1), hint: "flatten the document" });
+    issues.push({ rule: "limit-exceeded", messageId: "yamlTooDeepToParse", data: { max: Math.min(maxDepth, YAML_MAX_DEPTH) }, start: deep, end: Math.min(text.length, deep + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   let doc: Document.Parsed;
@@ -243,39 +244,43 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     const end = Math.min(firstError.pos[1], text.length);
     issues.push({
       rule: "parse-error",
-      message: `YAML syntax error: ${firstError.message.split("\n")[0]}`,
+      messageId: yamlSyntaxMessage(firstError.code),
+      data: { detail: firstError.message.split("\n")[0]! },
       start,
       end: Math.max(start, end),
-      hint: yamlHint(firstError.code),
     });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const pyyaml = (options.executor ?? "pyyaml") === "pyyaml";
-  const unsafe = (start: number, end: number, message: string, hint: string, pointer?: Pointer) =>
-    addIssue(issues, pointer === undefined ? { rule: "unsafe-value", message, start, end, hint } : { rule: "unsafe-value", message, start, end, pointer, hint });
+  const unsafe: Unsafe = (start, end, messageId, data, at) => {
+    const issue: ReadIssue = { rule: "unsafe-value", messageId, start, end };
+    if (data !== undefined) issue.data = data;
+    if (at !== undefined) issue.at = at;
+    addIssue(issues, issue);
+  };
   const version = doc.directives?.yaml;
   if (version?.explicit && version.version !== "1.2") {
     const at = Math.max(0, text.indexOf("%YAML"));
-    unsafe(at, at + 5, `The %YAML ${version.version} directive asks for YAML ${version.version}, but plangate reads YAML 1.2: consumers would read the plan differently.`, "remove the %YAML line (or write %YAML 1.2)");
+    unsafe(at, at + 5, "yamlVersionDirective", { version: version.version });
   }
   for (const w of doc.warnings) {
     const start = Math.min(w.pos[0], text.length);
-    unsafe(start, Math.max(start, Math.min(w.pos[1], text.length)), `YAML readers disagree here: ${w.message.split("\n")[0]}`, w.code === "TAG_RESOLVE_FAILED" ? "remove the tag, or write a value that matches it" : "write the value plainly");
+    unsafe(start, Math.max(start, Math.min(w.pos[1], text.length)), w.code === "TAG_RESOLVE_FAILED" ? "yamlWarningTag" : "yamlWarning", { detail: w.message.split("\n")[0]! });
   }
   textBreaks(text, pyyaml, unsafe);
   // The yaml package skips a byte order mark wherever a line may start; to PyYAML and YAML 1.2 it is content.
   // (At the start it is the file's own mark, but indentation after it is miscounted.)
   const bom = /^\ufeff[ \t]/.test(text) ? 0 : text.indexOf("\ufeff", 1);
   if (bom >= 0)
-    unsafe(bom, bom + 1, "The file holds a byte order mark (U+FEFF) after its start: YAML readers disagree on whether it is text.", "remove it, or write it as \\uFEFF inside a double-quoted string");
+    unsafe(bom, bom + 1, "yamlInnerBom");
   if (pyyaml) {
     const root = doc.contents;
     if (isScalar(root) && (root.type === "BLOCK_LITERAL" || root.type === "BLOCK_FOLDED")) {
       const r = rangeOf(root);
-      unsafe(r.start, r.end, "The document is a block scalar: PyYAML reads its unindented lines differently or refuses them.", "write the plan as a mapping (steps: ...)");
+      unsafe(r.start, r.end, "yamlBlockScalarDocument");
     }
     const end = /^\ufeff?(?:[ \t]*(?:#[^\n]*)?\r?\n)*\.\.\.(?=[\s]|$)/.exec(text);
-    if (end) unsafe(end[0].length - 3, end[0].length, "The document starts with the end marker '...': PyYAML refuses it.", "remove the '...' line");
+    if (end) unsafe(end[0].length - 3, end[0].length, "yamlEndMarkerFirst");
   }
   /** Quoted and block scalars, in document order: where a tab is content rather than separation. */
   const textRanges: number[] = [];
@@ -303,19 +308,19 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       const body = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE" ? start : text.indexOf("\n", start) + 1 || end;
       textRanges.push(Math.min(body, end), end);
       if ((node.type === "QUOTE_SINGLE" || node.type === "QUOTE_DOUBLE") && !closedQuote(text, start, end, node.type === "QUOTE_SINGLE" ? "'" : '"'))
-        addIssue(issues, { rule: "parse-error", message: `The ${node.type === "QUOTE_SINGLE" ? "single" : "double"}-quoted ${what} is not closed.`, start, end, pointer: at, hint: "close the string with its quote" });
+        addIssue(issues, { rule: "parse-error", messageId: node.type === "QUOTE_SINGLE" ? "yamlUnclosedSingle" : "yamlUnclosedDouble", data: { what }, start, end, at });
       if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
-        unsafe(start, end, `The ${what} spells a UTF-16 surrogate as a \\u escape: PyYAML reads two lone surrogates where plangate reads one character.`, "write the character itself, or as one \\U00XXXXXX escape", at);
+        unsafe(start, end, "yamlSurrogateEscape", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && spacedTrailingLine(text, body, end))
-        unsafe(start, end, `The block ${what} ends with a line of only spaces or tabs: PyYAML keeps the spaces past the block's indentation as text where plangate drops the line (or the reverse).`, "remove the spaces and tabs from the blank lines at the end of the block", at);
+        unsafe(start, end, "yamlBlockSpacedLine", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
-        unsafe(start, end, `The block ${what} ends the file without a line break: readers disagree on whether its last line ends with one.`, "end the file with a line break", at);
+        unsafe(start, end, "yamlBlockNoFinalBreak", { what }, at);
     }
     if (!pyyaml) return;
     const src = node.source;
     if (typeof src !== "string") return;
     if (flow > 0 && node.type === "PLAIN" && (src.includes("?") || src.startsWith(":"))) {
-      unsafe(start, end, `The ${what} ${src} stands in a flow collection, where PyYAML reads ${src.startsWith(":") ? "a leading :" : "?"} as punctuation and refuses the file.`, `quote it: "${src.replace(/["\\]/g, "\\$&")}"`, at);
+      unsafe(start, end, src.startsWith(":") ? "yamlFlowLeadingColon" : "yamlFlowQuestionMark", { what, source: src, quoted: src.replace(/["\\]/g, "\\$&") }, at);
       return;
     }
     const tag = node.tag;
@@ -324,15 +329,21 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (tag !== undefined) py = pyyamlConstruct(tag, src);
     else if (node.type === "PLAIN" && pyyamlMayResolve(src)) py = pyyamlConstruct(pyyamlPlainTag(src, what === "key"), src);
     if (py === undefined || sameReading(py, node.value)) return;
-    unsafe(start, end, `The ${what} ${node.type === "PLAIN" ? src : JSON.stringify(src)} is ${describe12(node.value)} to plangate (YAML 1.2) but ${describePy(py)} to PyYAML (YAML 1.1): a Python executor would run a different plan.`, tag === undefined ? `quote it: "${src.replace(/["\\]/g, "\\$&")}"${typeof node.value === "number" ? ", or write the number plainly (e.g. 493, 1000.0, 1.0e+3)" : ""}` : "remove the tag and write the value plainly, or quote it", at);
+    unsafe(
+      start,
+      end,
+      tag !== undefined ? "yamlPyyamlReadsTagged" : typeof node.value === "number" ? "yamlPyyamlReadsNumber" : "yamlPyyamlReads",
+      { what, source: node.type === "PLAIN" ? src : JSON.stringify(src), yaml12: describe12(node.value), pyyaml: describePy(py), quoted: src.replace(/["\\]/g, "\\$&") },
+      at,
+    );
   };
   /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
   const anchor = (n: Node, start: number, end: number, at?: Pointer) => {
     const name = n.anchor!;
     if (pyyaml && !/^[0-9A-Za-z_-]+$/.test(name))
-      unsafe(start, end, `The anchor name ${JSON.stringify(name)} holds characters PyYAML does not allow in anchors (it refuses the file).`, "name anchors with letters, digits, '-' and '_' only", at);
+      unsafe(start, end, "yamlAnchorName", { name: JSON.stringify(name) }, at);
     else if (pyyaml && anchors.has(name))
-      unsafe(start, end, `The anchor &${name} is defined a second time: YAML 1.2 readers use the latest, PyYAML refuses the file.`, "give each anchor its own name", at);
+      unsafe(start, end, "yamlAnchorTwice", { name }, at);
     anchors.set(name, n);
   };
   /** Records anchors and alias targets inside a part of the document that is not read (a refused key). */
@@ -352,7 +363,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
       const r = (node as Node | undefined)?.range;
-      addIssue(issues, { rule: "limit-exceeded", message: `Nesting is deeper than ${maxDepth} levels.`, start: r?.[0] ?? 0, end: r?.[1] ?? 0, pointer: at, hint: "flatten the document, or raise limits.maxDepth" });
+      addIssue(issues, { rule: "limit-exceeded", messageId: "yamlTooDeep", data: { max: maxDepth }, start: r?.[0] ?? 0, end: r?.[1] ?? 0, at });
       throw new Exhausted("depth");
     }
     if (isAlias(node)) {
@@ -366,7 +377,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       }
       const r = rangeOf(node);
       if (target === undefined || open.has(target)) {
-        unsafe(r.start, r.end, target === undefined ? `The alias *${node.source} refers to no anchor before it.` : `The alias *${node.source} refers to a collection that contains it: the plan would be infinite.`, "write the value out in full", at);
+        unsafe(r.start, r.end, target === undefined ? "yamlAliasUnknown" : "yamlAliasCycle", { alias: node.source }, at);
         index.set(at, locationOf(node, key));
         return null;
       }
@@ -385,11 +396,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (fresh && n.anchor) anchor(n, loc.start, loc.end, at);
     const tag = n.tag;
     if (fresh && tag !== undefined && !CORE_TAGS.has(tag)) {
-      addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${tag}" is not allowed: plans are plain data.`, start: loc.start, end: loc.end, pointer: at, hint: "remove the tag; write the value as a plain string, number, list or mapping" });
+      addIssue(issues, { rule: "unsafe-value", messageId: "yamlTag", data: { tag }, start: loc.start, end: loc.end, at });
     }
     if (isMap(node)) {
       if (fresh && tag !== undefined && tag !== MAP_TAG && CORE_TAGS.has(tag))
-        unsafe(loc.start, loc.end, `The tag ${tag} is on a mapping: YAML readers disagree on what it means.`, "remove the tag", at);
+        unsafe(loc.start, loc.end, "yamlTagOnMapping", { tag }, at);
       const obj: Record<string, unknown> = {};
       const firstAt = new Map<string, number>();
       if (fresh) open.add(node);
@@ -406,12 +417,14 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
             checkScalar(keyNode as Scalar, kr.start, kr.end, childPointer(at, name), "key");
           }
           if (fresh && keyNode !== null && keyNode.tag !== undefined && !CORE_TAGS.has(keyNode.tag))
-            addIssue(issues, { rule: "unsafe-value", message: `The YAML tag "${keyNode.tag}" is not allowed: plans are plain data.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: "remove the tag" });
+            addIssue(issues, { rule: "unsafe-value", messageId: "yamlKeyTag", data: { tag: keyNode.tag }, start: kr.start, end: kr.end, at: childPointer(at, name) });
           if (keyNode === null || typeof raw !== "string")
-            addIssue(issues, { rule: "unsafe-value", message: `The key ${keyNode === null ? "(empty)" : String(raw)} is not a string: JSON and YAML consumers read it differently.`, start: kr.start, end: kr.end, pointer: childPointer(at, name), hint: `quote the key: "${name}"` });
+            addIssue(issues, keyNode === null
+              ? { rule: "unsafe-value", messageId: "yamlEmptyKey", data: { name }, start: kr.start, end: kr.end, at: childPointer(at, name) }
+              : { rule: "unsafe-value", messageId: "yamlKeyNotString", data: { key: String(raw), name }, start: kr.start, end: kr.end, at: childPointer(at, name) });
         } else {
           name = "";
-          addIssue(issues, { rule: "unsafe-value", message: "A complex (non-scalar) key cannot be a plan field.", start: kr.start, end: kr.end, pointer: at, hint: "use a plain string key" });
+          addIssue(issues, { rule: "unsafe-value", messageId: "yamlComplexKey", start: kr.start, end: kr.end, at });
           if (fresh) {
             register(keyNode);
             register(pair.value);
@@ -422,13 +435,13 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         const first = firstAt.get(name);
         if (first !== undefined) {
           const line = lines.position(first).line;
-          addIssue(issues, { rule: "duplicate-key", message: `Duplicate key "${name}" in one mapping (first at line ${line}): JSON and YAML consumers disagree on which wins.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "keep exactly one" });
+          addIssue(issues, { rule: "duplicate-key", messageId: "yamlDuplicateKey", data: { name, line }, start: kr.start, end: kr.end, at: memberAt });
         } else firstAt.set(name, kr.start);
         tooLong(name, kr.start, kr.end, memberAt, "key");
         if (name === "<<" && (keyNode as Scalar).type === "PLAIN")
-          addIssue(issues, { rule: "unsafe-value", message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", start: kr.start, end: kr.end, pointer: memberAt, hint: "write the merged members out in full" });
-        const why = unsafeKeyReason(name);
-        if (why) addIssue(issues, { rule: "unsafe-value", message: `The key "${name}" ${why}.`, start: kr.start, end: kr.end, pointer: memberAt, hint: "rename the key" });
+          addIssue(issues, { rule: "unsafe-value", messageId: "yamlMergeKey", start: kr.start, end: kr.end, at: memberAt });
+        const why = unsafeKey(name);
+        if (why) addIssue(issues, { rule: "unsafe-value", messageId: why === "prototype" ? "yamlPrototypeKey" : "yamlInvisibleKey", data: { name }, start: kr.start, end: kr.end, at: memberAt });
         const value = build(pair.value, memberAt, depth + 1, { keyStart: kr.start, keyEnd: kr.end });
         if (name === "__proto__") Object.defineProperty(obj, name, { value, enumerable: true, writable: true, configurable: true });
         else obj[name] = value;
@@ -439,7 +452,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     }
     if (isSeq(node)) {
       if (fresh && tag !== undefined && tag !== SEQ_TAG && CORE_TAGS.has(tag))
-        unsafe(loc.start, loc.end, `The tag ${tag} is on a sequence: YAML readers disagree on what it means.`, "remove the tag", at);
+        unsafe(loc.start, loc.end, "yamlTagOnSequence", { tag }, at);
       if (fresh) open.add(node);
       if (node.flow) flow++;
       const arr: unknown[] = [];
@@ -454,11 +467,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       const v = node.value;
       if (fresh) checkScalar(node, loc.start, loc.end, at, "value");
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
-        addIssue(issues, { rule: "unsafe-value", message: `The number ${node.source ?? String(v)} ${Number.isFinite(v) ? "is beyond ±(2^53-1): consumers round it differently" : "is not finite: JSON cannot represent it"}.`, start: loc.start, end: loc.end, pointer: at, hint: "write it as a string, or within range" });
+        addIssue(issues, { rule: "unsafe-value", messageId: Number.isFinite(v) ? "yamlUnsafeInteger" : "yamlNonFinite", data: { number: node.source ?? String(v) }, start: loc.start, end: loc.end, at });
       if (typeof v === "bigint") return Number(v);
       if (typeof v === "string") tooLong(v, loc.start, loc.end, at, "string");
       if (typeof v === "string" && hasLoneSurrogate(v))
-        addIssue(issues, { rule: "unsafe-value", message: "The string holds a lone UTF-16 surrogate, which UTF-8 cannot represent.", start: loc.start, end: loc.end, pointer: at, hint: "remove the \\uD800-\\uDFFF escape" });
+        addIssue(issues, { rule: "unsafe-value", messageId: "yamlLoneSurrogate", start: loc.start, end: loc.end, at });
       return v;
     }
     return null;
@@ -469,7 +482,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   } catch (err) {
     if (err instanceof Exhausted) {
       if (err.message !== "depth")
-        issues.push({ rule: "limit-exceeded", message: `The document expands to more than ${maxNodes} values (aliases included): a resource-exhaustion attack or a runaway file.`, start: expandedAt.start, end: expandedAt.end, hint: "remove the nested aliases, or raise limits if the input is trusted" });
+        issues.push({ rule: "limit-exceeded", messageId: "yamlExpansion", data: { max: maxNodes }, start: expandedAt.start, end: expandedAt.end });
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };
   }
@@ -506,29 +519,25 @@ function hasLoneSurrogate(s: string): boolean {
 }
 
 function tooDeep(err: unknown, text: string): ReadIssue {
-  const overflow = err instanceof RangeError;
-  return {
-    rule: overflow ? "limit-exceeded" : "parse-error",
-    message: overflow ? "The document is nested too deeply to read." : `The YAML could not be read: ${(err as Error)?.message ?? String(err)}`,
-    start: 0,
-    end: Math.min(text.length, 1),
-    hint: overflow ? "flatten the document" : "check the YAML syntax",
-  };
+  const end = Math.min(text.length, 1);
+  if (err instanceof RangeError) return { rule: "limit-exceeded", messageId: "yamlTooDeepToRead", start: 0, end };
+  return { rule: "parse-error", messageId: "yamlUnreadable", data: { reason: (err as Error)?.message ?? String(err) }, start: 0, end };
 }
 
-function yamlHint(code: string): string {
+/** The parse-error message for a YAML syntax error of the parser's code: its hint says what to fix. */
+function yamlSyntaxMessage(code: string): string {
   switch (code) {
     case "DUPLICATE_KEY":
-      return "keep exactly one of the keys";
+      return "yamlSyntaxDuplicateKey";
     case "MULTIPLE_DOCS":
-      return "a plan file holds one YAML document: remove the extra '---' section";
+      return "yamlSyntaxMultipleDocuments";
     case "BAD_INDENT":
     case "MISSING_CHAR":
-      return "check the indentation and the ':' after each key";
+      return "yamlSyntaxIndentation";
     case "TAB_AS_INDENT":
-      return "indent with spaces, not tabs";
+      return "yamlSyntaxTab";
     default:
-      return "fix the YAML syntax at this position";
+      return "yamlSyntax";
   }
 }
 

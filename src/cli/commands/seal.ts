@@ -6,7 +6,8 @@ import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
 import { diagnosticJson, resultsJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
-import { planFileNotFound, readFileBounded, unreadableWhy } from "../../node/read-bounded.js";
+import { planFileNotFound, readFileBounded } from "../../node/read-bounded.js";
+import { ruleText } from "../../rules/read-text.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";
@@ -20,17 +21,10 @@ async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnost
   if (read.ok && read.bytes.byteLength <= max) return read.bytes;
   if (read.ok || read.reason === "too-large") {
     const size = read.ok ? undefined : read.size;
-    return {
-      rule: "limit-exceeded",
-      severity: "error",
-      message: `The file is ${size ?? `more than ${max}`} bytes, over the ${max}-byte limit.`,
-      file,
-      hint: "split the plan",
-      expected: max,
-      actual: size,
-    };
+    const { message, hint } = size === undefined ? ruleText("limit-exceeded", "inputTooLarge", { max }) : ruleText("limit-exceeded", "fileTooLargeSplit", { size, max });
+    return { rule: "limit-exceeded", severity: "error", message, file, hint, expected: max, actual: size };
   }
-  return planFileNotFound(file, unreadableWhy(read), "check the path", file);
+  return planFileNotFound(file, read, { file });
 }
 
 function printDiagnostics(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string): void {

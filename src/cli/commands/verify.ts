@@ -12,7 +12,7 @@ import { type VerifyResult, verifyApproval } from "../../approval/verify.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { ResultEntry } from "../../formatters/json.js";
 import { profileHash } from "../../host/profile.js";
-import { planFileNotFound } from "../../node/read-bounded.js";
+import { planFileFailed } from "../../node/read-bounded.js";
 import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
@@ -114,7 +114,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
               hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
             } catch (err) {
               const code = (err as NodeJS.ErrnoException).code;
-              fail(planFileNotFound(file, `(${code ?? (err as Error).message})`));
+              fail(planFileFailed(file, code ?? (err as Error).message));
               continue;
             }
             const own = setupForFile(setup, resolve(io.cwd, file), io);

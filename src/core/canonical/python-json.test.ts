@@ -10,13 +10,14 @@ import {
   pythonJsonDumps,
   pythonString,
 } from "./python-json.js";
+import { readFactText } from "../../../test/read-text.js";
 
 /** The project's JSON reader, which records the lexemes pythonJsonDumps needs. */
 function readJson(text: string): { value: unknown; numbers: NumberLexemes } {
   const doc = parseJson(text);
   const fatal = doc.issues.find((issue) => issue.rule === "parse-error" || issue.rule === "limit-exceeded");
   if (fatal !== undefined || doc.value === undefined)
-    throw new SyntaxError(fatal?.message ?? "unreadable JSON");
+    throw new SyntaxError((fatal ? readFactText(fatal).message : "unreadable JSON"));
   return { value: doc.value, numbers: doc.numbers };
 }
 

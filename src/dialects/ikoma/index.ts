@@ -21,8 +21,7 @@ export default defineDialect({
     const root = doc.value;
     if (Array.isArray(root)) {
       // The bare list iKOMA's agent falls back to: the steps are checked, the missing wrapper is reported.
-      missing(ctx, "", "The plan", "plan", undefined,
-        'wrap the list of steps as {"plan": [ …steps… ], "reasoning": "why this plan achieves the goal"}');
+      missing(ctx, "", "The plan", "plan", undefined, "ikomaWrapper");
       const steps = normalizeIkomaSteps(root, "", ctx);
       if (steps.length === 0) emptyPlan(ctx, "", "The plan");
       return planOf(doc, "", steps, {});
@@ -33,18 +32,18 @@ export default defineDialect({
     }
     checkKeys(root, "", IKOMA_ROOT_KEYS, "The plan object", ctx);
     if (!Object.hasOwn(root, "reasoning")) {
-      missing(ctx, "", "The plan object", "reasoning", undefined, 'add "reasoning": why this plan will achieve the user\'s goal');
+      missing(ctx, "", "The plan object", "reasoning", undefined, "ikomaReasoning");
     } else if (typeof root.reasoning !== "string") {
       wrongType(ctx, "/reasoning", '"reasoning"', "a string", root.reasoning);
     }
     const meta: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(root)) if (k !== "plan") meta[k] = v;
     if (!Object.hasOwn(root, "plan")) {
-      missing(ctx, "", "The plan object", "plan", undefined, 'add "plan": [{"step": 1, "tool_name": "…", "args": {…}, "description": "…"}]');
+      missing(ctx, "", "The plan object", "plan", undefined, "ikomaPlan");
       return undefined;
     }
     if (!Array.isArray(root.plan)) {
-      wrongType(ctx, "/plan", '"plan"', "a list of steps", root.plan, undefined, 'write "plan": [{"step": 1, "tool_name": "…", …}, …]');
+      wrongType(ctx, "/plan", '"plan"', "a list of steps", root.plan, undefined, "ikomaPlanList");
       return planOf(doc, "/plan", [], meta);
     }
     const steps = normalizeIkomaSteps(root.plan, "/plan", ctx);

@@ -17,11 +17,12 @@ export function isPositiveInteger(v: unknown): v is number {
   return typeof v === "number" && Number.isInteger(v) && v >= 1;
 }
 
-const HINTS: Record<(typeof IKOMA_REQUIRED_STEP_KEYS)[number], string> = {
-  step: 'add "step" with the step\'s number: 1 for the first step, 2 for the second…',
-  tool_name: 'add "tool_name" with the name of a tool from the registry',
-  args: 'add "args" with the tool\'s arguments, {} when it takes none',
-  description: 'add "description": one sentence on what the step accomplishes',
+/** The missing-field message of each required key: its hint says what the key holds. */
+const MISSING: Record<(typeof IKOMA_REQUIRED_STEP_KEYS)[number], string> = {
+  step: "ikomaStep",
+  tool_name: "ikomaToolName",
+  args: "ikomaArgs",
+  description: "ikomaDescription",
 };
 
 /** Normalises iKOMA steps `{step, tool_name, args, description, citations?}` as its schema defines them. */
@@ -36,15 +37,14 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
     const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "args"), raw, extra };
     steps.push(step);
     if (!isObject(raw)) {
-      wrongType(ctx, stepAt, what, 'an object {"step", "tool_name", "args", "description"}', raw, position,
-        `write the step as {"step": ${position}, "tool_name": "…", "args": {…}, "description": "…"}`);
+      wrongType(ctx, stepAt, what, 'an object {"step", "tool_name", "args", "description"}', raw, position, "ikomaStep", { position });
       continue;
     }
     checkKeys(raw, stepAt, IKOMA_STEP_KEYS, what, ctx, position);
-    for (const key of IKOMA_REQUIRED_STEP_KEYS) if (!Object.hasOwn(raw, key)) missing(ctx, stepAt, what, key, position, HINTS[key]);
+    for (const key of IKOMA_REQUIRED_STEP_KEYS) if (!Object.hasOwn(raw, key)) missing(ctx, stepAt, what, key, position, MISSING[key]);
     if (Object.hasOwn(raw, "step")) {
       if (isPositiveInteger(raw.step)) extra.number = raw.step;
-      else invalidNumber(ctx, extra.numberAt, `${what}: "step"`, raw.step, position, `set "step": ${position}`);
+      else invalidNumber(ctx, extra.numberAt, `${what}: "step"`, raw.step, position, "Step");
     }
     if (Object.hasOwn(raw, "tool_name")) {
       if (typeof raw.tool_name === "string") {
@@ -54,7 +54,7 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
     }
     if (Object.hasOwn(raw, "args")) {
       if (isObject(raw.args)) step.args = raw.args;
-      else wrongType(ctx, step.argsAt, `${what}: "args"`, "an object", raw.args, position, 'write "args" as an object, {} when the tool takes none');
+      else wrongType(ctx, step.argsAt, `${what}: "args"`, "an object", raw.args, position, "ikomaArgs");
     }
     if (Object.hasOwn(raw, "description")) {
       if (typeof raw.description === "string") step.intent = raw.description;
@@ -65,10 +65,10 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
     if (parent && extra.number !== undefined && extra.number !== i + 1)
       ctx.report({
         rule: "step-numbering",
+        messageId: "nested",
+        data: { what, number: extra.number, expected: i + 1 },
         at: extra.numberAt,
         step: position,
-        message: `${what} is numbered ${extra.number}; nested steps are numbered 1, 2, 3… within their list, so this one is ${i + 1}.`,
-        hint: `set "step": ${i + 1}`,
         expected: i + 1,
         actual: extra.number,
       });
@@ -79,28 +79,30 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
 
 function readCitations(value: unknown, at: Pointer, what: string, position: number, step: Step, ctx: NormalizeContext): void {
   if (!Array.isArray(value)) {
-    wrongType(ctx, at, `${what}: "citations"`, "a list of positive integers", value, position, 'write "citations": [1, 2], or leave it out');
+    wrongType(ctx, at, `${what}: "citations"`, "a list of positive integers", value, position, "ikomaCitations");
     return;
   }
   const good: number[] = [];
   value.forEach((c, j) => {
     if (isPositiveInteger(c)) good.push(c);
-    else invalidNumber(ctx, childPointer(at, j), `${what}: citation ${j + 1}`, c, position, "cite sources by their number, starting at 1");
+    else invalidNumber(ctx, childPointer(at, j), `${what}: citation ${j + 1}`, c, position, "Citation");
   });
   step.citations = good;
 }
 
-/** A value that should be a positive integer: says whether the type or the value is wrong. */
-function invalidNumber(ctx: NormalizeContext, at: Pointer, what: string, value: unknown, position: number, hint: string): void {
+/**
+ * A value that should be a positive integer: says whether the type or the value is wrong. `of` is "Step"
+ * (a step's number) or "Citation", which picks the message's hint.
+ */
+function invalidNumber(ctx: NormalizeContext, at: Pointer, what: string, value: unknown, position: number, of: "Step" | "Citation"): void {
   const isInt = typeof value === "number" && Number.isInteger(value);
+  const shown = typeof value === "boolean" || typeof value === "number";
   ctx.report({
     rule: "invalid-type",
+    messageId: `ikoma${of}${isInt ? "NotPositive" : shown ? "NotIntegerShown" : "NotInteger"}`,
+    data: { what, actual: isInt ? String(value) : typeName(value), value: String(value), position },
     at,
     step: position,
-    message: isInt
-      ? `${what} must be a positive integer (1 or more), not ${value}.`
-      : `${what} must be a positive integer, not ${typeName(value)}${typeof value === "boolean" || typeof value === "number" ? ` (${value})` : ""}.`,
-    hint,
     expected: "a positive integer",
     actual: isInt ? value : typeName(value),
   });

@@ -16,7 +16,7 @@ export default defineDialect({
   normalize(doc, ctx) {
     const root = doc.value;
     if (!isObject(root)) {
-      wrongType(ctx, "", "An intake plan", 'an object with a "steps" list', root, undefined, "write steps: [{tool, arguments, intent}, …]");
+      wrongType(ctx, "", "An intake plan", 'an object with a "steps" list', root, undefined, "intakeSteps");
       return undefined;
     }
     checkKeys(root, "", INTAKE_ROOT_KEYS, "The plan", ctx);
@@ -29,12 +29,12 @@ export default defineDialect({
     }
     const base = { dialect: "intake" as const, source: doc, fields: INTAKE_FIELDS, stepsAt: "/steps", meta, scope };
     if (!Object.hasOwn(root, "steps")) {
-      missing(ctx, "", "The plan", "steps", undefined, "add steps: [{tool, arguments, intent}, …]");
+      missing(ctx, "", "The plan", "steps", undefined, "intakeSteps");
       return { ...base, steps: [] };
     }
     const list = root.steps;
     if (!Array.isArray(list)) {
-      wrongType(ctx, "/steps", '"steps"', "a list of steps", list, undefined, "write steps: [{tool, arguments, intent}, …]");
+      wrongType(ctx, "/steps", '"steps"', "a list of steps", list, undefined, "intakeSteps");
       return { ...base, steps: [] };
     }
     const steps = list.map((raw, i) => normalizeStep(raw, i, "/steps", ctx));
@@ -49,11 +49,11 @@ function normalizeStep(raw: unknown, i: number, listAt: string, ctx: NormalizeCo
   const what = parent ? `Step ${parent.position}, nested step ${i + 1}` : `Step ${position}`;
   const step: Step = { position, at, toolAt: at, args: {}, argsAt: childPointer(at, "arguments"), raw };
   if (!isObject(raw)) {
-    wrongType(ctx, at, what, "an object {tool, arguments, intent}", raw, position, "write the step as {tool: …, arguments: {…}, intent: …}");
+    wrongType(ctx, at, what, "an object {tool, arguments, intent}", raw, position, "intakeStep");
     return step;
   }
   checkKeys(raw, at, INTAKE_STEP_KEYS, what, ctx, position);
-  if (!Object.hasOwn(raw, "tool")) missing(ctx, at, what, "tool", position, "add tool: with the name of one allowed tool");
+  if (!Object.hasOwn(raw, "tool")) missing(ctx, at, what, "tool", position, "intakeTool");
   else if (typeof raw.tool === "string" && raw.tool.trim() !== "") {
     step.tool = raw.tool;
     step.toolAt = childPointer(at, "tool");
@@ -61,9 +61,9 @@ function normalizeStep(raw: unknown, i: number, listAt: string, ctx: NormalizeCo
     // A list of tools is the multiple-tools rule's finding, not a type error.
     step.toolAt = childPointer(at, "tool");
   } else wrongType(ctx, childPointer(at, "tool"), `${what}: "tool"`, "a non-empty string", raw.tool, position);
-  if (!Object.hasOwn(raw, "arguments")) missing(ctx, at, what, "arguments", position, "add arguments: {…} (write arguments: {} for a tool that takes none)");
+  if (!Object.hasOwn(raw, "arguments")) missing(ctx, at, what, "arguments", position, "intakeArguments");
   else if (isObject(raw.arguments)) step.args = raw.arguments;
-  else wrongType(ctx, step.argsAt, `${what}: "arguments"`, "an object", raw.arguments, position, "write arguments as a mapping of names to values");
+  else wrongType(ctx, step.argsAt, `${what}: "arguments"`, "an object", raw.arguments, position, "intakeArguments");
   // An absent, null or blank intent is missing-intent's finding; only another type is invalid here.
   if (typeof raw.intent === "string") step.intent = raw.intent;
   else if (raw.intent !== undefined && raw.intent !== null)

@@ -25,9 +25,9 @@ export default defineDialect({
       else if (!SUPPORTED_VERSIONS.includes(v))
         ctx.report({
           rule: "invalid-type",
+          messageId: "unsupportedVersion",
+          data: { version: v, supported: SUPPORTED_VERSIONS.join(", ") },
           at: "/version",
-          message: `Unsupported envelope version "${v}": plangate reads version ${SUPPORTED_VERSIONS.join(", ")}.`,
-          hint: 'set "version": "1.0", or migrate the plan with a plangate that knows this version',
           expected: SUPPORTED_VERSIONS[0],
           actual: v,
         });
@@ -37,9 +37,9 @@ export default defineDialect({
       if (typeof c !== "string" || !parseTimestamp(c))
         ctx.report({
           rule: "invalid-type",
+          messageId: "badCreatedAt",
+          data: { actual: String(JSON.stringify(c)) },
           at: "/created_at",
-          message: `"created_at" must be an ISO 8601 timestamp such as "2025-10-05T15:40:20.123456", not ${JSON.stringify(c)}.`,
-          hint: "write the creation time as YYYY-MM-DDTHH:MM:SS[.ffffff][Z]",
           actual: c,
         });
     }
@@ -59,7 +59,7 @@ export default defineDialect({
     }
     const list = root.plan;
     if (!Array.isArray(list)) {
-      wrongType(ctx, "/plan", '"plan"', "a list of steps", list, undefined, 'write "plan": [{"tool": "…"}, …]');
+      wrongType(ctx, "/plan", '"plan"', "a list of steps", list, undefined, "scqcPlanList");
       return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps: [], meta };
     }
     const steps = normalizeScqcSteps(list, "/plan", ctx);

@@ -12,9 +12,9 @@ export default defineDialect({
     if (!Array.isArray(value)) {
       ctx.report({
         rule: "invalid-type",
+        messageId: "legacyNotArray",
+        data: { actual: typeof value },
         at: "",
-        message: `A legacy scQC plan must be a JSON array of steps, not ${typeof value}.`,
-        hint: 'write [{"tool": "…"}, …]',
       });
       return undefined;
     }

@@ -18,12 +18,12 @@ export function normalizeScqcSteps(list: readonly unknown[], at: Pointer, ctx: N
     const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "params"), raw };
     steps.push(step);
     if (!isObject(raw)) {
-      wrongType(ctx, stepAt, what, "an object with a \"tool\" field", raw, position, 'write the step as {"tool": "…", "description": "…", "params": {…}}');
+      wrongType(ctx, stepAt, what, "an object with a \"tool\" field", raw, position, "scqcStep");
       continue;
     }
     checkKeys(raw, stepAt, SCQC_STEP_KEYS, what, ctx, position);
     if (!Object.hasOwn(raw, "tool")) {
-      missing(ctx, stepAt, what, "tool", position, 'add "tool" with the name of a registered tool');
+      missing(ctx, stepAt, what, "tool", position, "scqcTool");
     } else if (Array.isArray(raw.tool)) {
       // A list of tools is the multiple-tools rule's finding, not a type error.
       step.toolAt = childPointer(stepAt, "tool");

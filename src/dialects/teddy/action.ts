@@ -57,9 +57,10 @@ export function readAction(
   const last = body[body.length - 1];
   doc.anchors.set(at, { start: heading.start, end: last ? last.end : heading.end });
   doc.anchors.set(step.toolAt, { start: heading.start, end: heading.end });
-  const what = `Step ${position} (${type || "untitled"})`;
+  /** The step as messages name it: its position and action type. */
+  const where = { step: position, type: type || "untitled" };
   if (INVISIBLE.test(heading.text)) {
-    ctx.report({ rule: "unsafe-value", at: step.toolAt, message: `${what}: the action heading contains invisible or bidi control characters.`, hint: "retype the heading in plain text" });
+    ctx.report({ rule: "unsafe-value", messageId: "teddyHeadingInvisible", data: where, at: step.toolAt });
   }
 
   const seen = new Map<string, number>();
@@ -72,7 +73,7 @@ export function readAction(
     const keyAt = childPointer(argsAt, key);
     anchorLine(doc, keyAt, line.line, line.links[0]?.href || value.trim());
     if (seen.has(lower)) {
-      ctx.report({ rule: "duplicate-key", at: keyAt, step: position, message: `${what}: "${key}" is given twice (first on line ${seen.get(lower)}); readers disagree on which one wins.`, hint: `keep one "${key}"` });
+      ctx.report({ rule: "duplicate-key", messageId: "teddyMetadata", data: { ...where, key, line: seen.get(lower)! }, at: keyAt, step: position });
       return true;
     }
     seen.set(lower, line.line);
@@ -98,10 +99,10 @@ export function readAction(
         if (shown !== action.path) {
           ctx.report({
             rule: "unsafe-value",
+            messageId: "teddyLinkMismatch",
+            data: { ...where, text: link.text, href: link.href, path: action.path },
             at: keyAt,
             step: position,
-            message: `${what}: the link shows "${link.text}" but points to "${link.href}"; the reader and the executor would see different files.`,
-            hint: `write the same path in both places: [${action.path}](/${action.path})`,
             expected: shown,
             actual: action.path,
           });
@@ -112,7 +113,7 @@ export function readAction(
         args.path = action.path;
         doc.anchors.set(childPointer(argsAt, "path"), doc.anchors.get(keyAt)!);
         if (INVISIBLE.test(action.path ?? "")) {
-          ctx.report({ rule: "unsafe-value", at: keyAt, step: position, message: `${what}: the path "${action.path}" contains invisible or bidi control characters.`, hint: "retype the path in plain text" });
+          ctx.report({ rule: "unsafe-value", messageId: "teddyPathInvisible", data: { ...where, path: action.path! }, at: keyAt, step: position });
         }
       }
     } else {
@@ -134,7 +135,7 @@ export function readAction(
   for (const block of body) {
     if (block.kind !== "list" && block.kind !== "paragraph") inMeta = false;
     if (block.kind !== "hr" && block.kind !== "fence" && (type === "CREATE" || type === "EXECUTE") && fences > 0) {
-      stray(block, "text after the code block");
+      stray(block, "teddyTextAfterBlock");
     } else if (block.kind === "list") {
       // The metadata block opens the action; later lists are prose, but a path key there still counts.
       for (const line of block.lines) if (inMeta || PATH_KEY.test(line.text)) metaLine(line);
@@ -170,7 +171,7 @@ export function readAction(
         doc.anchors.set(childPointer(at, key), { start: block.start, end: block.end });
         if (type === "EXECUTE") doc.anchors.set(childPointer(argsAt, "command"), { start: block.start, end: block.end });
       } else if (type === "CREATE" || type === "EXECUTE") {
-        stray(block, "a second code block");
+        stray(block, "teddySecondBlock");
       }
       if (type === "RESEARCH") {
         const queries = (args.queries as string[] | undefined) ?? [];
@@ -181,17 +182,17 @@ export function readAction(
   }
   return step;
 
-  function stray(block: MdBlock, what2: string) {
+  function stray(block: MdBlock, messageId: string) {
     if (strayReported) return;
     strayReported = true;
     const strayAt = childPointer(at, "stray");
     doc.anchors.set(strayAt, { start: block.start, end: block.end });
     ctx.report({
       rule: "parse-error",
+      messageId,
+      data: { ...where, line: block.line, action: type },
       at: strayAt,
       step: position,
-      message: `${what}: ${what2} at line ${block.line} cannot be read: ${type} ends with its one code block.`,
-      hint: `remove it, or move it above the code block (as a "Description")`,
     });
   }
 }

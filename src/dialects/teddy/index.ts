@@ -52,23 +52,23 @@ export default defineDialect({
     const message = find("message");
     if (rationale) doc.anchors.set("/rationale", { start: rationale.start, end: rationale.end });
     if (!rationale) {
-      ctx.report({ rule: "md-missing-section", at: "", message: "The plan has no `## Rationale` section.", hint: "add `## Rationale` after the title, with the reasoning behind the plan" });
+      ctx.report({ rule: "md-missing-section", messageId: "noRationale", at: "" });
     }
     if (!actionPlan && !message) {
-      ctx.report({ rule: "md-missing-section", at: "", message: "The plan has neither an `## Action Plan` nor a `## Message` section.", hint: "add `## Action Plan` with the actions as `### CREATE` / `### EDIT` / `### READ` / `### PRUNE` headings" });
+      ctx.report({ rule: "md-missing-section", messageId: "noActionPlan", at: "" });
     }
     for (const name of ["rationale", "action plan", "message"]) {
       const all = h2.filter((h) => sectionName(h) === name);
       for (const extra of all.slice(1)) {
         const at = `/sections/${extra.line}`;
         doc.anchors.set(at, { start: extra.start, end: extra.end });
-        ctx.report({ rule: "md-missing-section", at, message: `Line ${extra.line}: a second \`## ${extra.text}\` section (the first is on line ${all[0]!.line}); a plan has one.`, hint: "merge the two sections into one" });
+        ctx.report({ rule: "md-missing-section", messageId: "secondSection", data: { line: extra.line, text: extra.text, first: all[0]!.line }, at });
       }
     }
     if (actionPlan && message) {
       const later = actionPlan.line > message.line ? actionPlan : message;
       doc.anchors.set("/sections/both", { start: later.start, end: later.end });
-      ctx.report({ rule: "md-missing-section", at: "/sections/both", message: "The plan has both `## Action Plan` and `## Message`; a turn either acts or talks to the user, not both.", hint: "keep one of the two sections" });
+      ctx.report({ rule: "md-missing-section", messageId: "bothSections", at: "/sections/both" });
     }
     const steps: Step[] = [];
     const plan = { dialect: "teddy" as const, source: doc, fields: FIELDS, stepsAt: "/actions", steps, meta: {} as Record<string, unknown> };
@@ -92,7 +92,7 @@ export default defineDialect({
       if (b.kind !== "heading" || (i >= from && i < to) || b.level !== 3 || !isActionWord(b)) return;
       const at = `/outside/${b.line}`;
       doc.anchors.set(at, { start: b.start, end: b.end });
-      ctx.report({ rule: "md-action-heading", at, message: `Line ${b.line}: a ${headingWord(b.text)} action outside \`## Action Plan\`; it would not be checked.`, hint: "move the action under `## Action Plan`, or put the text in a code block" });
+      ctx.report({ rule: "md-action-heading", messageId: "outsideActionPlan", data: { line: b.line, word: headingWord(b.text) }, at });
     });
     let current: { heading: Heading; body: MdBlock[] } | undefined;
     let separated = true;
@@ -112,9 +112,9 @@ export default defineDialect({
         if (index > 0 && !separated && ctx.policy.markdown.requireSeparators) {
           ctx.report({
             rule: "md-action-separator",
+            messageId: "missing",
+            data: { step: index + 1, word: headingWord(b.text), previous: index },
             at: `/actions/${index}/type`,
-            message: `Step ${index + 1} (${headingWord(b.text)}) is not separated from step ${index} by a \`---\` line.`,
-            hint: "put a line `---` (with blank lines around it) between the two actions, or set markdown.requireSeparators: false",
           });
         }
         current = { heading: b, body: [] };
@@ -128,12 +128,7 @@ export default defineDialect({
         current.body.push(b);
       } else {
         doc.anchors.set(`/actions/stray/${b.line}`, { start: b.start, end: b.end });
-        ctx.report({
-          rule: "md-action-heading",
-          at: `/actions/stray/${b.line}`,
-          message: `Line ${b.line}: content under \`## Action Plan\` that is not under an action heading; every action starts with an H3 such as \`### EDIT\`.`,
-          hint: "put the content under its `### ACTION` heading, or move it to `## Rationale`",
-        });
+        ctx.report({ rule: "md-action-heading", messageId: "strayContent", data: { line: b.line }, at: `/actions/stray/${b.line}` });
       }
     }
     flush();
@@ -147,14 +142,14 @@ function checkTitle(doc: MarkdownDocument, headings: Heading[], blocks: MdBlock[
   const h1 = headings.filter((h) => h.level === 1);
   if (h1.length === 0 && looseTitle(blocks)) return;
   if (h1.length === 0) {
-    ctx.report({ rule: "md-title", at: "", message: "The plan has no `# Title` (H1) heading.", hint: "start the plan with one line `# <what this plan does>`" });
+    ctx.report({ rule: "md-title", messageId: "missing", at: "" });
     return;
   }
   doc.anchors.set("/title", { start: h1[0]!.start, end: h1[0]!.end });
   for (const extra of h1.slice(1)) {
     const at = `/title/${extra.line}`;
     doc.anchors.set(at, { start: extra.start, end: extra.end });
-    ctx.report({ rule: "md-title", at, message: `Line ${extra.line}: a second H1 heading "${extra.text}"; a plan has exactly one \`# Title\`.`, hint: "make it a lower-level heading (`##`), or put it inside a code block" });
+    ctx.report({ rule: "md-title", messageId: "second", data: { line: extra.line, text: extra.text }, at });
   }
 }
 
@@ -162,23 +157,20 @@ function checkHeading(doc: MarkdownDocument, h: Heading, index: number, ctx: Nor
   const word = headingWord(h.text);
   const at = `/actions/${index}/type`;
   doc.anchors.set(at, { start: h.start, end: h.end });
-  const where = `Step ${index + 1}`;
+  const step = index + 1;
   if (h.level !== 3) {
-    ctx.report({ rule: "md-action-heading", at, message: `${where}: the ${word} action is under an H${h.level} heading; actions are H3 (\`### ${word}\`).`, hint: `write it as \`### ${word}\`` });
+    ctx.report({ rule: "md-action-heading", messageId: "level", data: { step, word, level: h.level }, at });
     return;
   }
   if (KNOWN_ACTIONS.includes(word)) return;
   const near = closest(word.toUpperCase(), KNOWN_ACTIONS);
-  const message = word.toUpperCase() === "MESSAGE";
+  // "### MESSAGE" is the `## Message` section written as an action: its hint says so.
+  const messageId = word.toUpperCase() === "MESSAGE" ? "unknownTypeMessage" : near ? "unknownTypeNear" : "unknownType";
   ctx.report({
     rule: "md-action-heading",
+    messageId,
+    data: messageId === "unknownTypeNear" ? { step, word, near: near! } : { step, word, known: KNOWN_ACTIONS.join(", ") },
     at,
-    message: `${where}: unknown action type "${word}"${near && !message ? `; did you mean "${near}"?` : ""}`,
-    hint: message
-      ? "a message to the user is a `## Message` section in place of `## Action Plan`, not an action"
-      : near
-        ? `did you mean "${near}"?`
-        : `use one of ${KNOWN_ACTIONS.join(", ")}`,
     actual: word,
   });
 }
@@ -187,7 +179,7 @@ function reportLine(doc: MarkdownDocument, ctx: NormalizeContext, issue: Reading
   const at = `/reading/${issue.line}`;
   const start = doc.lines.lineStarts[issue.line - 1] ?? 0;
   doc.anchors.set(at, { start, end: start + doc.lines.lineText(issue.line).length });
-  ctx.report({ rule: "unsafe-value", at, message: issue.message, hint: issue.hint });
+  ctx.report(issue.data === undefined ? { rule: "unsafe-value", messageId: issue.messageId, at } : { rule: "unsafe-value", messageId: issue.messageId, data: issue.data, at });
 }
 
 const show = (v: unknown) => (v === undefined ? "nothing" : JSON.stringify(v).slice(0, 120));
@@ -209,7 +201,7 @@ function compareWithTeddy(doc: MarkdownDocument, steps: Step[], ctx: NormalizeCo
     rule: "unsafe-value",
     at,
     ...(step ? { step: step.position } : {}),
-    message: `Step ${diff.index + 1}: TeDDy's parser reads the ${diff.field} of this action as ${show(diff.teddy)}, plangate as ${show(diff.plangate)}; what would run is not what is checked.`,
-    hint: "write the action in the plain form: `### TYPE`, `- **File Path:** [path](/path)` items, then its code blocks",
+    messageId: "teddyReadsOtherwise",
+    data: { step: diff.index + 1, field: diff.field, teddy: show(diff.teddy), plangate: show(diff.plangate) },
   });
 }

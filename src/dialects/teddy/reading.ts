@@ -11,14 +11,17 @@
  */
 import type { MarkdownDocument, MdBlock } from "../../syntax/markdown.js";
 import { teddyPreprocess } from "../../syntax/teddy-preprocess.js";
+import type { MessageData } from "../../core/rule.js";
 
-/** A line plangate refuses, with what to change. */
+/** A line plangate refuses: an unsafe-value fact, its message (`messageId`) and the message's data. */
 export interface ReadingIssue {
   /** 1-based line. */
   line: number;
-  message: string;
-  hint: string;
+  messageId: string;
+  data: MessageData;
 }
+
+type Add = (line: number, messageId: string, data: MessageData) => void;
 
 type Heading = Extract<MdBlock, { kind: "heading" }>;
 
@@ -32,18 +35,15 @@ type Heading = Extract<MdBlock, { kind: "heading" }>;
 const FOREIGN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|\r(?!\n)/u;
 const FOREIGN_G = new RegExp(FOREIGN.source, "gu");
 
-function describeChar(c: string): string {
-  if (c === "\r") return "a carriage return not followed by a line feed";
-  return `the character U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-}
+
 
 const MAX_ISSUES = 50;
 
 /** Lines of a Markdown plan that fall outside the subset on which TeDDy's parser and plangate's agree. */
 export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   const out: ReadingIssue[] = [];
-  const add = (line: number, message: string, hint: string) => {
-    if (out.length < MAX_ISSUES) out.push({ line, message, hint });
+  const add: Add = (line, messageId, data) => {
+    if (out.length < MAX_ISSUES) out.push({ line, messageId, data });
   };
   const text = doc.text;
   if (FOREIGN.test(text)) {
@@ -52,7 +52,9 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
       const line = doc.lines.position(m.index).line;
       if (seen.has(line)) continue;
       seen.add(line);
-      add(line, `Line ${line} holds ${describeChar(m[0])}, which TeDDy's parser reads as a line break or as whitespace where plangate reads text (or the reverse).`, "retype the line with plain spaces and line breaks");
+      const c = m[0];
+      if (c === "\r") add(line, "readingLoneCarriageReturn", { line });
+      else add(line, "readingForeignCharacter", { line, code: `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}` });
       if (out.length >= MAX_ISSUES) return out;
     }
   }
@@ -68,7 +70,7 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   while (first <= count && blank(raw(first))) first++;
   if (first > count) return out;
   if (!raw(first).startsWith("#")) {
-    add(first, `Line ${first}: the plan must start with its \`# Title\` line; TeDDy drops everything before the first line that starts with "#", so text here would be read by plangate and ignored by TeDDy (or the reverse).`, "start the file with the `# Title` line");
+    add(first, "readingNotFirstTitle", { line: first });
     return out;
   }
   let messageFrom = Infinity;
@@ -90,7 +92,7 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
       continue;
     }
     if (/^[ \t]/.test(line)) {
-      add(here, `Line ${here} is indented; TeDDy's parser and plangate's read indented lines (nested lists, continuations, indented code) differently.`, "start the line at the first column, or put it inside a fenced code block");
+      add(here, "readingIndented", { line: here });
       prev = "para";
       continue;
     }
@@ -101,16 +103,16 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
           prev = "loose-title";
           continue;
         }
-        add(here, `Line ${here} starts with "#" but is not a plain heading ("#", one space, text).`, "write headings as `## Text` (one space after the #s), or put the line inside a code block");
+        add(here, "readingBadHeading", { line: here });
         prev = "para";
         continue;
       }
       const level = m[1]!.length;
       const body = m[2]!.trimEnd();
       if (/#$/.test(body) || /\t/.test(body)) {
-        add(here, `Line ${here}: a heading ending in "#" or holding a tab; the two parsers strip closing #s differently.`, "remove the trailing #s and tabs from the heading");
+        add(here, "readingHeadingClosing", { line: here });
       } else if (level >= 2 && !/^[A-Za-z0-9 _:`*.,'()/!?+-]+$/.test(body)) {
-        add(here, `Line ${here}: the heading "${body}" holds characters (links, HTML, escapes, non-ASCII) that the two parsers may read differently.`, "write section, action and FIND/REPLACE headings in plain ASCII words");
+        add(here, "readingHeadingChars", { line: here, heading: body });
       }
       // After a `## ...Message...` heading TeDDy reads no more actions: the rest is the message.
       if (level === 2 && /Message/.test(body)) messageFrom = here + 1;
@@ -119,19 +121,19 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
     }
     if (/^(`{3,}|~{3,})/.test(line)) {
       // A fence line that plangate did not read as a fence: a backtick fence whose info holds a backtick.
-      add(here, `Line ${here} looks like a code fence that plangate does not open.`, "remove backticks from the info string after the opening fence");
+      add(here, "readingFenceNotOpened", { line: here });
       prev = "para";
       continue;
     }
     if (/^(-{3,}|\*{3,}|_{3,})[ \t]*$/.test(line)) {
       if (prev === "para" || prev === "list" || prev === "loose-title") {
-        add(here, `Line ${here}: a \`---\` line right under text or a list item; TeDDy's parser may read it as a heading underline, not a separator.`, "put a blank line before the `---`");
+        add(here, "readingSetextDashes", { line: here });
       }
       prev = "hr";
       continue;
     }
     if (/^=+[ \t]*$/.test(line)) {
-      add(here, `Line ${here}: a line of "=" (a heading underline in Markdown).`, "write headings as `# Text`");
+      add(here, "readingSetextEquals", { line: here });
       prev = "para";
       continue;
     }
@@ -139,29 +141,29 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
     if (item) {
       const content = item[1]!;
       if (prev === "para") {
-        add(here, `Line ${here}: a list item right under a paragraph; the two parsers disagree on whether it starts a list.`, "put a blank line before the list");
+        add(here, "readingListUnderParagraph", { line: here });
       } else if (/^[ \t]*$/.test(content) || /^([*+-]|\d{1,9}[.)])([ \t]|$)/.test(content) || /^(#|>|<|`{3}|~{3}|\[|\|)/.test(content) || /^([-*_])([ \t]*\1){2,}[ \t]*$/.test(content)) {
-        add(here, `Line ${here}: a list item that is empty or starts with block syntax (a nested list, heading, quote, fence, HTML or link definition).`, "write one metadata item per line as `- **Key:** value`");
+        add(here, "readingListItemBlock", { line: here });
       } else if (tableFollows(line, n <= count ? raw(n) : "")) {
-        add(here, `Line ${here} with the line after it reads as a table to TeDDy's parser.`, 'avoid "|" in a line followed by a line of dashes');
+        add(here, "readingTable", { line: here });
       }
       prev = "list";
       continue;
     }
     if (/^([*+]|\d{1,9}[.)])([ \t]|$)/.test(line) || line === "-") {
-      add(here, `Line ${here}: a list item marked with "*", "+", a number or a lone "-"; the parsers group such lists differently.`, 'mark list items with "- "');
+      add(here, "readingListMarker", { line: here });
       prev = "list";
       continue;
     }
     if (/^[>[<|]/.test(line)) {
-      add(here, `Line ${here} starts with "${line[0]}" (a quote, link definition, HTML block or table), which the two parsers read differently.`, "put the text inside a fenced code block, or start the line with a word");
+      add(here, "readingBlockStart", { line: here, char: line[0]! });
       prev = "para";
       continue;
     }
     if (prev === "list" || prev === "loose-title") {
-      add(here, `Line ${here} continues the line above it without a blank line; TeDDy's parser and plangate's join such lines differently.`, "put a blank line before it, or join it to the line above");
+      add(here, "readingLazyContinuation", { line: here });
     } else if (tableFollows(line, n <= count ? raw(n) : "")) {
-      add(here, `Line ${here} with the line after it reads as a table to TeDDy's parser.`, 'avoid "|" in a line followed by a line of dashes');
+      add(here, "readingTable", { line: here });
     }
     prev = "para";
   }
@@ -183,12 +185,12 @@ function checkFence(
   fence: Extract<MdBlock, { kind: "fence" }>,
   start: number,
   raw: (n: number) => string,
-  add: (line: number, message: string, hint: string) => void,
+  add: Add,
 ): void {
   const open = teddyPreprocess(raw(start));
   const m = /^( *)(`{3,}|~{3,})/.exec(open);
   if (!m || m[1]!.length > 0) {
-    add(start, `Line ${start}: an indented code fence; TeDDy's parser and plangate's indent its content differently.`, "start the fence at the first column");
+    add(start, "readingIndentedFence", { line: start });
     return;
   }
   const leader = m[2]!;
@@ -208,17 +210,12 @@ function checkFence(
     const stripped = line.slice(diff);
     const mistletoeCloses = stripped.startsWith(leader) && !/\S\s+\S/.test(stripped.trim()) && diff < 4;
     if (mistletoeCloses !== closes) {
-      add(
-        n,
-        closes
-          ? `Line ${n} closes the code block for plangate but not for TeDDy's parser.`
-          : `Line ${n} inside the code block opened at line ${start} would close it for TeDDy's parser (a line starting with ${leader} and one word), so what follows would run as plan text.`,
-        closes ? `close the block with a line of ${leader} alone` : `open the block with a longer fence (${leader[0]!.repeat(leader.length + 1)}) than any line inside it`,
-      );
+      if (closes) add(n, "readingFenceClosesForPlangate", { line: n, fence: leader });
+      else add(n, "readingFenceClosesForTeddy", { line: n, open: start, fence: leader, longer: leader[0]!.repeat(leader.length + 1) });
       return;
     }
     if (line !== original && !closes) {
-      add(n, `Line ${n}: TeDDy's parser removes the text after a run of six or more backticks or tildes on this line, so it would not run what plangate reads.`, `open the block with a longer fence than ${line.trim()}`);
+      add(n, "readingSixBackticks", { line: n, fence: line.trim() });
       return;
     }
   }
@@ -451,16 +448,16 @@ export function teddyReading(doc: MarkdownDocument): TeddyReading {
 export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { kind: "list" }>): ReadingIssue[] {
   const out: ReadingIssue[] = [];
   for (const item of items(doc, list)) {
-    const bad = (message: string, hint: string) => out.push({ line: item.line, message: `Line ${item.line}: ${message}`, hint });
+    const bad = (messageId: string, data?: MessageData) => out.push({ line: item.line, messageId, data: { line: item.line, ...data } });
     // mistletoe reads ~~text~~ as strikethrough and drops the tildes (a~~b~~ is "ab" to TeDDy, and
     // "File~~ ~~Path:" is the key "File Path:"); markdown-it here keeps them as text.
     if (item.raw.includes("~~")) {
-      bad('"~~" in a metadata item; TeDDy\'s parser reads ~~text~~ as strikethrough and drops the tildes.', "remove the ~~ from the item, or write the path as a link [path](/path)");
+      bad("metadataStrikethrough");
       continue;
     }
     const m = /^\*\*([^*:]+):\*\*(.*)$/.exec(item.raw) ?? /^\*\*([^*:]+)\*\*:(.*)$/.exec(item.raw) ?? /^([^*:`[\]<>_\\&]+):(.*)$/.exec(item.raw);
     if (!m) {
-      bad("a metadata item that is not of the form `**Key:** value`.", "write the item as `- **Key:** value`");
+      bad("metadataForm");
       continue;
     }
     const key = m[1]!.trim();
@@ -468,14 +465,14 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
     const bold = item.raw.startsWith("**");
     const known = TEDDY_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
     if (known && known !== key) {
-      bad(`the key "${key}" is spelled "${known}" by TeDDy, which matches keys case-sensitively.`, `write "${known}"`);
+      bad("metadataKeyCase", { key, known });
       continue;
     }
     if (key === "Description") continue;
     // TeDDy turns these with Python's int() and str.lower(), which read any Unicode digit
     // (Timeout: ٣٠ is 30 to TeDDy, text to plangate): their values must be plain ASCII.
     if (NUMERIC_OR_FLAG_KEYS.has(key) && !/^[\x20-\x7e]*$/.test(value)) {
-      bad(`a character outside plain ASCII in the value of "${key}"; Python's int() reads Unicode digits as numbers where plangate reads text.`, `write the value of "${key}" with ASCII digits and letters only`);
+      bad("metadataNotAscii", { key });
       continue;
     }
     const flat = `${key}:${value}`.replace(/[*_`\\]/g, "");
@@ -484,43 +481,43 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
     const stray = named.find((k) => k !== `${key}:`);
     const other = stray ? stray.slice(0, -1) : named.length !== own ? key : undefined;
     if (other) {
-      bad(`the item mentions "${other}:", which TeDDy reads as that key wherever it appears in an item.`, `give "${other}" its own item, or reword the text`);
+      bad("metadataMentionsKey", { other });
       continue;
     }
     if (/[<>&]/.test(value)) {
-      bad("HTML or an entity in a metadata value; TeDDy's parser and plangate's read it differently.", "remove the <, > or & from the value");
+      bad("metadataHtml");
       continue;
     }
     if (/\\[!-/:-@[-`{-~]/.test(value)) {
-      bad("a backslash escape in a metadata value.", "write the value without backslash escapes");
+      bad("metadataEscape");
       continue;
     }
     const isLinkKey = key === "File Path" || key === "Resource";
     const link = /^ *\[([^[\]]*)\]\(([^()\s<>]*)\) *$/.exec(value);
     if (link) {
-      if (!isLinkKey) bad("a link in a metadata value other than a path.", "write the value as plain text");
+      if (!isLinkKey) bad("metadataLink");
       else if (!/^[A-Za-z0-9._/\\~+@,=:%-]+$/.test(link[2]!) || !/^[A-Za-z0-9 ._/\\~+@,=:%-]*$/.test(link[1]!))
-        bad("a link whose text or destination holds characters the two parsers may read differently.", "write the path with letters, digits and . _ / - only: [path](/path)");
+        bad("metadataLinkCharacters");
       continue;
     }
     if (/[[\]]/.test(value) && !(isLinkKey && /^ *\[[^[\]()]+\] *$/.test(value))) {
-      bad("brackets in a metadata value (a link TeDDy may read otherwise).", "write the path as a link [path](/path)");
+      bad("metadataBrackets");
       continue;
     }
     const outsideCode = value.replace(/`[^`\s][^`]*`/g, "x");
     // A run of two or more backticks pairs only with a run of the same length (`a``b` is one code
     // span holding a``b), which the single-backtick pairing here does not follow.
     if (/`/.test(outsideCode) || value.includes("``")) {
-      bad("an unbalanced or spaced code span in a metadata value.", "write `code` with no spaces just inside the backticks");
+      bad("metadataCodeSpan");
       continue;
     }
     if (/\*/.test(outsideCode)) {
-      bad('a "*" in a metadata value; emphasis is read differently by the two parsers.', "remove the * from the value");
+      bad("metadataAsterisk");
       continue;
     }
     // TeDDy keeps emphasis underscores of a bold path key's value (__init__.py); elsewhere only intraword ones agree.
     if (!(bold && isLinkKey) && /(^|[^A-Za-z0-9])_|_([^A-Za-z0-9]|$)/.test(outsideCode)) {
-      bad('a "_" at the edge of a word in a metadata value; TeDDy reads it as emphasis here.', "write the item with a bold key, `- **Key:** value`, or a link");
+      bad("metadataUnderscore");
       continue;
     }
   }

@@ -1,4 +1,4 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("duplicate-key", {
   valid: ['[{"tool": "a", "params": {"x": 1, "y": 2}}]'],
@@ -6,9 +6,25 @@ ruleTester("duplicate-key", {
     {
       name: "the second key is reported",
       code: '[{"tool": "plot_qc",\n  "tool": "run_scar"}]',
-      errors: [{ line: 2, column: 3, endLine: 2, endColumn: 9, pointer: "/0/tool", severity: "error", message: /^Duplicate key "tool" in one object \(first at line 1\)/ }],
+      errors: [{ line: 2, column: 3, endLine: 2, endColumn: 9, pointer: "/0/tool", severity: "error", message: /^Duplicate key "tool" in one object \(first at line 1\)/, messageId: "jsonDuplicateKeyFirstAt" }],
     },
-    { name: "a duplicate in nested params", code: '[{"tool": "a", "params": {"x": 1, "x": 2}}]', errors: [{ line: 1, column: 35, endLine: 1, endColumn: 38, pointer: "/0/params/x", message: /Duplicate key "x"/ }] },
+    { name: "a duplicate in nested params", code: '[{"tool": "a", "params": {"x": 1, "x": 2}}]', errors: [{ line: 1, column: 35, endLine: 1, endColumn: 38, pointer: "/0/params/x", message: /Duplicate key "x"/, messageId: "jsonDuplicateKeyFirstAt" }] },
   ],
   docs: { file: "plan.json" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("duplicate-key", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "duplicate-key", messageId: "yamlDuplicateKey", data: { name: "tool", line: 1 }, start: 9, end: 17, at: "/tool" }] },
+      errors: [{ messageId: "yamlDuplicateKey", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Duplicate key \"tool\" in one mapping (first at line 1): JSON and YAML consumers disagree on which wins.", hint: "keep exactly one", pointer: "/tool" }],
+    },
+  ],
 });

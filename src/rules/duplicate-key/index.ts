@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The JSON and YAML readers, and the teddy dialect for an action's metadata, record the facts; the rule words them. */
 export default defineRule({
   meta: {
     id: "duplicate-key",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "The same key appears twice in one object.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: '{"tool": "read_file", "tool": "delete_file"}',
       good: '{"tool": "read_file"}',
     },
+  },
+  check(input, context) {
+    reportFacts("duplicate-key", input, context);
   },
 });

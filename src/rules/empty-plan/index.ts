@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The dialects record the facts while they normalise the plan (src/dialects/shape.ts `emptyPlan`); the rule words them. */
 export default defineRule({
   meta: {
     id: "empty-plan",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "The plan has no steps.",
@@ -14,5 +18,8 @@ export default defineRule({
       bad: '{"version": "1.0", "plan": []}',
       good: '{"version": "1.0", "plan": [{"tool": "plot_qc"}]}',
     },
+  },
+  check(input, context) {
+    reportFacts("empty-plan", input, context);
   },
 });

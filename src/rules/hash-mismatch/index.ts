@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The engine records the fact when an expected hash is given and neither the plan hash nor the file's SHA-256 is it. */
 export default defineRule({
   meta: {
     id: "hash-mismatch",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "integrity",
     summary: "The plan's hash differs from --expected-hash.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: b.txt}, intent: read b}",
       good: "# --expected-hash: the hash of the approved plan, which read a.txt\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
+  },
+  check(input, context) {
+    reportFacts("hash-mismatch", input, context);
   },
 });

@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The dialects record the facts while they normalise the plan (src/dialects/shape.ts `wrongType`, and their own checks); the rule words them. */
 export default defineRule({
   meta: {
     id: "invalid-type",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "A field has the wrong type or value.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: '[{"tool": "plot_qc", "params": "all"}]',
       good: '[{"tool": "plot_qc", "params": {"all": true}}]',
     },
+  },
+  check(input, context) {
+    reportFacts("invalid-type", input, context);
   },
 });

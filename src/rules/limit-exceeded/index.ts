@@ -1,10 +1,19 @@
+import { planContext, reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { teddyFacts } from "../teddy-facts.js";
+import { messages } from "./messages.js";
 
+/**
+ * A rule of one input kind, "read": the readers and the engine record the limits a document passes (its
+ * size, depth, string lengths, steps) as facts; when reading has produced a TeDDy plan, the read input
+ * carries it, and the rule also reports the edits the check cannot simulate within bounds. Both are
+ * limits of reading the plan, found before any step is judged.
+ */
 export default defineRule({
   meta: {
     id: "limit-exceeded",
-    input: "plan",
+    input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "The file is larger, deeper or longer than the policy's limits.",
@@ -17,8 +26,12 @@ export default defineRule({
       good: "# limits: {maxSteps: 1}\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}",
     },
   },
-  check(plan, ctx) {
-    if (plan.dialect !== "teddy") return;
+  check(input, context) {
+    reportFacts("limit-exceeded", input, context);
+    const view = input.normalized;
+    if (!view || view.plan.dialect !== "teddy") return;
+    const plan = view.plan;
+    const ctx = planContext(view, context);
     const limit = teddyFacts(plan, ctx).limit;
     if (!limit) return;
     const step = plan.steps.find((s) => s.position === limit.step);

@@ -1,5 +1,5 @@
 import { defaultPolicy } from "../../policy/defaults.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
   const policy = defaultPolicy("/ws");
@@ -10,10 +10,26 @@ const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
 ruleTester("limit-exceeded", {
   valid: ['[{"tool": "a"}, {"tool": "b"}]'],
   invalid: [
-    { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels." }] },
+    { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels.", messageId: "jsonTooDeep" }] },
     // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
-    { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21 }] },
-    { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/ }] },
+    { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21, messageId: "fileTooLarge" }] },
+    { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/, messageId: "tooManySteps" }] },
   ],
   docs: { file: "plan.yaml", options: limits({ maxSteps: 1 }) },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("limit-exceeded", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "limit-exceeded", messageId: "yamlTooDeep", data: { max: 3 }, start: 9, end: 17, at: "/a/b/c/d" }] },
+      errors: [{ messageId: "yamlTooDeep", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Nesting is deeper than 3 levels.", hint: "flatten the document, or raise limits.maxDepth", pointer: "/a/b/c/d" }],
+    },
+  ],
 });

@@ -1,6 +1,6 @@
 import { defaultPolicy } from "../../policy/defaults.js";
 import { planMd } from "../../../test/teddy.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const files = { "a.txt": "a\n", "b.txt": "b\n" };
 const a = "### READ\n- Resource: [a.txt](/a.txt)";
@@ -21,15 +21,31 @@ ruleTester("md-action-separator", {
       code: planMd(`${a}\n\n${b}`),
       file: "plan.md",
       files,
-      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\)/ }],
+      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\)/, messageId: "missing" }],
     },
     {
       name: "a Unicode chat and a read not separated, CRLF",
       code: planMd(`### CHAT_WITH_USER\nÇa te va ? 🙂\n\n${b}`).replace(/\n/g, "\r\n"),
       file: "plan.md",
       files,
-      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\) is not separated from step 1/ }],
+      errors: [{ line: 13, column: 1, endLine: 13, endColumn: 9, pointer: "/actions/1/type", message: /Step 2 \(READ\) is not separated from step 1/, messageId: "missing" }],
     },
   ],
   docs: { file: "plan.md", files, wrap: (example) => planMd(example) },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("md-action-separator", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "md-action-separator", messageId: "missing", data: { step: 2, word: "READ", previous: 1 }, start: 9, end: 17, at: "/actions/1/type" }] },
+      errors: [{ messageId: "missing", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 2 (READ) is not separated from step 1 by a `---` line.", hint: "put a line `---` (with blank lines around it) between the two actions, or set markdown.requireSeparators: false", pointer: "/actions/1/type" }],
+    },
+  ],
 });

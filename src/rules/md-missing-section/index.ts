@@ -1,10 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
-/** Reported by the teddy dialect while it reads the plan's structure. */
+/** The teddy dialect records the facts while it reads the plan's structure; the rule words them. */
 export default defineRule({
   meta: {
     id: "md-missing-section",
     input: "read",
+    messages,
     defaultSeverity: "error",
     dialects: ["teddy"],
     phase: "structure",
@@ -17,5 +20,8 @@ export default defineRule({
       bad: "# Plan\n\n## Action Plan\n### READ\n- **Resource:** [a.md](/a.md)",
       good: "# Plan\n\n## Rationale\nWhy.\n\n## Action Plan\n### READ\n- **Resource:** [a.md](/a.md)",
     },
+  },
+  check(input, context) {
+    reportFacts("md-missing-section", input, context);
   },
 });

@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The dialects record the facts while they normalise the plan (src/dialects/shape.ts `missing`); the rule words them. */
 export default defineRule({
   meta: {
     id: "missing-field",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "A required field is absent.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: '[{"description": "plot", "params": {}}]',
       good: '[{"tool": "plot_qc", "description": "plot", "params": {}}]',
     },
+  },
+  check(input, context) {
+    reportFacts("missing-field", input, context);
   },
 });

@@ -1,10 +1,19 @@
 import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { planContext, reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/**
+ * A rule of one input kind, "read": the readers record the faults of the bytes, the syntax and the
+ * TeDDy action blocks as facts, and once reading has produced a plan the read input carries it, so the
+ * same rule also reports the command lines the shell parser cannot read. A command is read as the plan
+ * is, and one id with two kinds of input would need two runners and two orders.
+ */
 export default defineRule({
   meta: {
     id: "parse-error",
-    input: "plan",
+    input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "The file is not well-formed JSON, YAML or Markdown, or not UTF-8.",
@@ -18,8 +27,11 @@ export default defineRule({
       good: '[{"tool": "plot_qc"}]',
     },
   },
-  prepare: prepareCommandRule,
-  check(plan, ctx) {
-    reportCommandFindings(plan, ctx, "parse-error");
+  async prepare(input, context) {
+    if (input.normalized) await prepareCommandRule(input.normalized.plan, planContext(input.normalized, context));
+  },
+  check(input, context) {
+    reportFacts("parse-error", input, context);
+    if (input.normalized) reportCommandFindings(input.normalized.plan, planContext(input.normalized, context), "parse-error");
   },
 });

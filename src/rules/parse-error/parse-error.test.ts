@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("parse-error", {
   valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
   invalid: [
-    { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/ }] },
-    { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/ }] },
-    { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/ }] },
-    { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/ }] },
+    { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/, messageId: "jsonTrailingComma" }] },
+    { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/, messageId: "jsonEmpty" }] },
+    { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/, messageId: "jsonBareWord" }] },
+    { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/, messageId: "jsonIncompleteOpen" }] },
   ],
   docs: { file: "plan.json" },
 });
@@ -26,4 +26,20 @@ describe("parse-error beyond one text's diagnostics", () => {
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);
     expect(r.valid).toBe(false);
   });
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("parse-error", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "parse-error", messageId: "jsonTrailingComma", start: 9, end: 17 }] },
+      errors: [{ messageId: "jsonTrailingComma", line: 2, column: 1, endLine: 2, endColumn: 9, message: "trailing comma is not allowed in JSON", hint: "remove the ',' before the closing bracket" }],
+    },
+  ],
 });

@@ -1,10 +1,18 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import type { IkomaStepExtra } from "../../core/step-extra.js";
+import { messages } from "./messages.js";
 
+/**
+ * A rule of one input kind, "read": the iKOMA dialect records a nested step numbered out of its list as a
+ * fact; once reading has produced a plan, the read input carries it, and the rule compares each
+ * top-level step's number with its position. Numbering is part of the plan's shape, not of a step.
+ */
 export default defineRule({
   meta: {
     id: "step-numbering",
-    input: "plan",
+    input: "read",
+    messages,
     defaultSeverity: "error",
     dialects: ["ikoma"],
     phase: "structure",
@@ -19,7 +27,10 @@ export default defineRule({
       good: '{"plan": [{"step": 1, "tool_name": "search_web", "args": {}, "description": "a"}, {"step": 2, "tool_name": "search_web", "args": {}, "description": "b"}], "reasoning": "r"}',
     },
   },
-  check(plan, ctx) {
+  check(input, ctx) {
+    reportFacts("step-numbering", input, ctx);
+    if (!input.normalized) return;
+    const plan = input.normalized.plan;
     const firstAt = new Map<number, number>();
     for (const step of plan.steps) {
       const extra = step.extra as IkomaStepExtra | undefined;
@@ -28,17 +39,11 @@ export default defineRule({
       const earlier = firstAt.get(n);
       if (earlier === undefined) firstAt.set(n, step.position);
       if (n === step.position) continue;
-      const why =
-        earlier !== undefined
-          ? `repeats step ${earlier}'s number`
-          : n > step.position
-            ? `skips to ${n}`
-            : `is out of order`;
       ctx.report({
+        messageId: earlier !== undefined ? "repeats" : n > step.position ? "skips" : "outOfOrder",
+        data: earlier !== undefined ? { step: step.position, number: n, earlier } : { step: step.position, number: n },
         at: extra!.numberAt,
         step: step.position,
-        message: `Step ${step.position}: "step" is ${n}, which ${why}; steps are numbered 1, 2, 3… in order, so this one is ${step.position}.`,
-        hint: `set "step": ${step.position}`,
         expected: step.position,
         actual: n,
       });

@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The engine records the fact when no dialect reads the document, or the dialect's syntax is another; Claude Code's plan mode words its refusals with these messages too. */
 export default defineRule({
   meta: {
     id: "unknown-format",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "No plan dialect matches the document's shape.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: '{"tool": "bad_format"}',
       good: '[{"tool": "plot_qc"}]',
     },
+  },
+  check(input, context) {
+    reportFacts("unknown-format", input, context);
   },
 });

@@ -1,9 +1,13 @@
+import { reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { messages } from "./messages.js";
 
+/** The dialects record the facts while they normalise the plan (src/dialects/shape.ts `checkKeys`); the rule words them. */
 export default defineRule({
   meta: {
     id: "unknown-key",
     input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "structure",
     summary: "A key the dialect does not define.",
@@ -15,5 +19,8 @@ export default defineRule({
       bad: '[{"tool": "plot_qc", "parms": {}}]',
       good: '[{"tool": "plot_qc", "params": {}}]',
     },
+  },
+  check(input, context) {
+    reportFacts("unknown-key", input, context);
   },
 });

@@ -1,6 +1,8 @@
 import { TOO_NESTED } from "../../core/paths.js";
+import { planContext, reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
+import { messages } from "./messages.js";
 
 /**
  * Characters that make a name read differently from what a program compares: bidi and zero-width controls
@@ -18,10 +20,17 @@ function hiddenAt(s: string): string {
   return `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
+/**
+ * A rule of one input kind, "read": the readers record what parses but reads differently to different
+ * consumers (YAML 1.1 against 1.2, TeDDy's parser against plangate's, lone surrogates, unsafe keys) as
+ * facts; once reading has produced a plan, the read input carries it, and the rule also looks at the tool
+ * names and paths, which only the dialect's steps reveal. All of it is about how the plan is read.
+ */
 export default defineRule({
   meta: {
     id: "unsafe-value",
-    input: "plan",
+    input: "read",
+    messages,
     defaultSeverity: "error",
     phase: "read",
     summary: "A value that parses but means different things to different consumers.",
@@ -36,15 +45,19 @@ export default defineRule({
     },
   },
   // The readers report keys; tool names and paths are only known once the dialect has found the steps.
-  check(plan, ctx) {
+  check(input, context) {
+    reportFacts("unsafe-value", input, context);
+    if (!input.normalized) return;
+    const plan = input.normalized.plan;
+    const ctx = planContext(input.normalized, context);
     const { tool: toolField } = plan.fields;
     for (const step of plan.steps) {
       if (step.tool !== undefined && HIDDEN.test(step.tool)) {
         ctx.report({
           at: step.toolAt,
           step: step.position,
-          message: `Step ${step.position}: the ${toolField} name ${shown(step.tool)} contains an invisible, bidi or control character (${hiddenAt(step.tool)}): it can look like another tool's name.`,
-          hint: "write the tool name in plain characters",
+          messageId: "hiddenInToolName",
+          data: { step: step.position, field: toolField, tool: shown(step.tool), code: hiddenAt(step.tool) },
           actual: step.tool,
         });
       }
@@ -54,8 +67,8 @@ export default defineRule({
         ctx.report({
           at: arg.at,
           step: step.position,
-          message: `Step ${step.position}: the path "${arg.name}" ${shown(arg.value)} contains an invisible, bidi or control character (${hiddenAt(arg.value)}): a reviewer reads another path than the executor opens.`,
-          hint: "write the path in plain characters",
+          messageId: "hiddenInPath",
+          data: { step: step.position, name: arg.name, path: shown(arg.value), code: hiddenAt(arg.value) },
           actual: arg.value,
         });
       }

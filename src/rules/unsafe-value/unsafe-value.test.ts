@@ -1,4 +1,4 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("unsafe-value", {
   valid: [
@@ -9,33 +9,49 @@ ruleTester("unsafe-value", {
     },
   ],
   invalid: [
-    { name: "a number that overflows to infinity", code: '[{"tool": "a", "params": {"n": 1e400}}]', errors: [{ line: 1, column: 32, endLine: 1, endColumn: 37, pointer: "/0/params/n", message: /Infinity/ }] },
-    { name: "a lone surrogate", code: '[{"tool": "a", "description": "\\ud800"}]', errors: [{ line: 1, column: 31, endLine: 1, endColumn: 39, pointer: "/0/description", message: /lone UTF-16 surrogate/ }] },
-    { name: "a __proto__ key", code: '[{"tool": "a", "params": {"__proto__": {"x": 1}}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 38, pointer: "/0/params/__proto__", message: /prototype/ }] },
-    { name: "a bidi control in a key", code: '[{"tool": "a", "params": {"pa\u202eth": 1}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 34, message: /Key "pa\\u202eth" contains invisible/ }] },
+    { name: "a number that overflows to infinity", code: '[{"tool": "a", "params": {"n": 1e400}}]', errors: [{ line: 1, column: 32, endLine: 1, endColumn: 37, pointer: "/0/params/n", message: /Infinity/, messageId: "jsonNumberOverflow" }] },
+    { name: "a lone surrogate", code: '[{"tool": "a", "description": "\\ud800"}]', errors: [{ line: 1, column: 31, endLine: 1, endColumn: 39, pointer: "/0/description", message: /lone UTF-16 surrogate/, messageId: "jsonStringLoneSurrogate" }] },
+    { name: "a __proto__ key", code: '[{"tool": "a", "params": {"__proto__": {"x": 1}}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 38, pointer: "/0/params/__proto__", message: /prototype/, messageId: "jsonPrototypeKey" }] },
+    { name: "a bidi control in a key", code: '[{"tool": "a", "params": {"pa\u202eth": 1}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 34, message: /Key "pa\\u202eth" contains invisible/, messageId: "jsonInvisibleKey" }] },
     {
       name: "bidi and zero-width controls in a tool name and a path (intake)",
       code: JSON.stringify({ steps: [{ tool: "read\u200b_file", arguments: { path: "a\u202etxt.exe" }, intent: "x" }] }),
       errors: [
-        { line: 1, column: 19, endLine: 1, endColumn: 31, pointer: "/steps/0/tool", step: 1, message: /U\+200B/ },
-        { line: 1, column: 52, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/path", step: 1, message: /U\+202E/ },
+        { line: 1, column: 19, endLine: 1, endColumn: 31, pointer: "/steps/0/tool", step: 1, message: /U\+200B/, messageId: "hiddenInToolName" },
+        { line: 1, column: 52, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/path", step: 1, message: /U\+202E/, messageId: "hiddenInPath" },
       ],
     },
-    { name: "an isolate in a legacy file_path", code: '[{"tool": "load_data", "params": {"file_path": "data\u2066.h5ad"}}]', errors: [{ line: 1, column: 48, endLine: 1, endColumn: 60, pointer: "/0/params/file_path", message: /U\+2066/ }] },
+    { name: "an isolate in a legacy file_path", code: '[{"tool": "load_data", "params": {"file_path": "data\u2066.h5ad"}}]', errors: [{ line: 1, column: 48, endLine: 1, endColumn: 60, pointer: "/0/params/file_path", message: /U\+2066/, messageId: "hiddenInPath" }] },
     {
       name: "a bidi override in a tool name, at the name",
       code: '[{"tool": "read_file\\u202e"}]',
-      errors: [{ line: 1, column: 11, endLine: 1, endColumn: 28, pointer: "/0/tool", step: 1, message: /\\u202e/ }],
+      errors: [{ line: 1, column: 11, endLine: 1, endColumn: 28, pointer: "/0/tool", step: 1, message: /\\u202e/, messageId: "hiddenInToolName" }],
     },
     {
       name: "zero-width and control characters in tool names",
       code: '[{"tool": "read\\u200bfile"}, {"tool": "read_file\\u0000"}]',
       errors: [
-        { line: 1, column: 11, endLine: 1, endColumn: 27, pointer: "/0/tool", step: 1, message: /U\+200B/ },
-        { line: 1, column: 39, endLine: 1, endColumn: 56, pointer: "/1/tool", step: 2, message: /U\+0000/ },
+        { line: 1, column: 11, endLine: 1, endColumn: 27, pointer: "/0/tool", step: 1, message: /U\+200B/, messageId: "hiddenInToolName" },
+        { line: 1, column: 39, endLine: 1, endColumn: 56, pointer: "/1/tool", step: 2, message: /U\+0000/, messageId: "hiddenInToolName" },
       ],
     },
-    { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/ }] },
+    { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
   docs: { file: "plan.json" },
+});
+
+// The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
+kindRuleTester("unsafe-value", "read", {
+  text: () => "line one\nline two\nline three\n",
+  valid: [
+    { name: "no facts", input: { facts: [] } },
+    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
+  ],
+  invalid: [
+    {
+      name: "a fact of this rule",
+      input: { facts: [{ rule: "unsafe-value", messageId: "yamlMergeKey", start: 9, end: 17, at: "/steps/0" }] },
+      errors: [{ messageId: "yamlMergeKey", line: 2, column: 1, endLine: 2, endColumn: 9, message: "The merge key << means a merge to YAML 1.1 readers and a key named \"<<\" to YAML 1.2 readers: consumers would run different plans.", hint: "write the merged members out in full", pointer: "/steps/0" }],
+    },
+  ],
 });

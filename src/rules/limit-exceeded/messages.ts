@@ -1,0 +1,35 @@
+import type { RuleMessages } from "../../core/rule.js";
+
+/**
+ * The messages of limit-exceeded, by the message ids its facts name. Readers record the id and the data of the
+ * placeholders; this file holds the words.
+ */
+export const messages = {
+  // JSON (src/syntax/json.ts)
+  jsonTooDeep: { message: "nesting is deeper than {{max}} levels", hint: "flatten the plan, or raise limits.maxDepth" },
+  jsonKeyTooLong: { message: "key is longer than {{max}} characters", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  jsonStringTooLong: { message: "string is longer than {{max}} characters", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  // Reading a syntax (src/syntax/index.ts, unsafe.ts)
+  yamlTooLarge: { message: "The YAML document is over the {{max}}-byte limit for YAML (limits.maxYamlBytes).", hint: "write large plans as JSON, split the plan, or raise limits.maxYamlBytes in plangate.yaml if the input is trusted" },
+  tooManyIssues: { message: "The file has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
+  // YAML (src/syntax/yaml.ts)
+  yamlKeyTooLong: { message: "The key is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  yamlStringTooLong: { message: "The string is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  yamlTooDeepToParse: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document" },
+  yamlTooDeep: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document, or raise limits.maxDepth" },
+  yamlTooDeepToRead: { message: "The document is nested too deeply to read.", hint: "flatten the document" },
+  yamlExpansion: { message: "The document expands to more than {{max}} values (aliases included): a resource-exhaustion attack or a runaway file.", hint: "remove the nested aliases, or raise limits if the input is trusted" },
+  // Shape (src/dialects/shape.ts)
+  nestedSteps: { message: '{{what}}: nested steps go one level deep: a step inside a {{tools}} step cannot have its own "steps".', hint: "list the calls of the inner subagent as steps of the outer one, or split the plan" },
+  // The engine's own limits (src/engine.ts)
+  fileTooLarge: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted" },
+  tooManySteps: { message: "The plan has {{count}} steps, over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
+  tooManyStepsNested: { message: "The plan has {{count}} steps (nested steps included), over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
+  tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
+  // Commands that refuse an input before reading it (src/cli, src/service)
+  fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
+  inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
+  returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
+  // Claude Code's plan mode (src/host/plan-mode.ts)
+  planModeTooLong: { message: "The plan is {{length}} characters long, over the {{max}}-character limit.", hint: "split the work into smaller plans" },
+} as const satisfies RuleMessages;
