@@ -38,8 +38,8 @@ export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"comm
 
 /** Every path a plan's command lines name, once per command and resolved text. */
 function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string }> {
-  if (commandsOf(plan).length === 0) return;
-  for (const { command, report } of analysedCommands(plan, ctx.policy)) {
+  if (commandsOf(plan, ctx.facts).length === 0) return;
+  for (const { command, report } of analysedCommands(plan, ctx.facts)) {
     const done = new Set<string>();
     for (const p of report.paths) {
       const text = commandPathText(p);

@@ -1,5 +1,6 @@
 import { isDollarObject, readArgument, unwrapLiterals } from "../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../core/dialect-groups.js";
+import type { PlanFacts } from "../core/facts.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import type { Policy } from "../core/policy.js";
@@ -33,17 +34,16 @@ export interface AnalysedCommand {
   report: CommandReport;
 }
 
-const found = new WeakMap<Plan, StepCommand[]>();
-const analysed = new WeakMap<Plan, { policy: Policy; result: AnalysedCommand[] }>();
+const FOUND = Symbol("command lines");
+const ANALYSED = Symbol("analysed command lines");
 
-/** The command-bearing arguments of a plan's steps (cheap: no parser is loaded). */
-export function commandsOf(plan: Plan): StepCommand[] {
-  let out = found.get(plan);
-  if (out) return out;
-  out = [];
-  for (const step of plan.steps) collect(plan, step, out);
-  found.set(plan, out);
-  return out;
+/** The command-bearing arguments of a plan's steps (cheap: no parser is loaded), found once per validation. */
+export function commandsOf(plan: Plan, facts: PlanFacts): StepCommand[] {
+  return facts.derive(FOUND, plan, () => {
+    const out: StepCommand[] = [];
+    for (const step of plan.steps) collect(plan, step, out);
+    return out;
+  });
 }
 
 function argvText(value: unknown): { text?: string; invalid?: string } {
@@ -142,12 +142,12 @@ function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], dep
  * Reads every command of the plan with the shell parser, loading it on first use. Called from the
  * command rules' `prepare`; the plan's analysis is then shared by all of them.
  */
-export async function prepareCommands(plan: Plan, policy: Policy): Promise<void> {
-  const hit = analysed.get(plan);
-  if (hit && hit.policy === policy) return;
-  const commands = commandsOf(plan);
+export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFacts): Promise<void> {
+  const slot = facts.derive(ANALYSED, plan, () => ({ result: undefined as AnalysedCommand[] | undefined }));
+  if (slot.result) return;
+  const commands = commandsOf(plan, facts);
   if (commands.length === 0) {
-    analysed.set(plan, { policy, result: [] });
+    slot.result = [];
     return;
   }
   let reader: ShellReader | undefined;
@@ -157,8 +157,7 @@ export async function prepareCommands(plan: Plan, policy: Policy): Promise<void>
   } catch (err) {
     failure = (err as Error).message;
   }
-  const result = commands.map((command) => ({ command, report: analyseOne(reader, failure, command, policy) }));
-  analysed.set(plan, { policy, result });
+  slot.result = commands.map((command) => ({ command, report: analyseOne(reader, failure, command, policy) }));
 }
 
 function analyseOne(reader: ShellReader | undefined, failure: string | undefined, c: StepCommand, policy: Policy): CommandReport {
@@ -168,12 +167,12 @@ function analyseOne(reader: ShellReader | undefined, failure: string | undefined
   return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
 }
 
-/** The analysis `prepareCommands` made for this plan and policy (empty when it has no commands). */
-export function analysedCommands(plan: Plan, policy: Policy): readonly AnalysedCommand[] {
-  const hit = analysed.get(plan);
-  if (hit && hit.policy === policy) return hit.result;
-  // prepare() did not run for this policy: every command is refused rather than passed unchecked.
-  return commandsOf(plan).map((command) => ({
+/** The analysis `prepareCommands` made for this plan in this validation (empty when it has no commands). */
+export function analysedCommands(plan: Plan, facts: PlanFacts): readonly AnalysedCommand[] {
+  const hit = facts.derive(ANALYSED, plan, () => ({ result: undefined as AnalysedCommand[] | undefined }));
+  if (hit.result) return hit.result;
+  // prepare() did not run: every command is refused rather than passed unchecked.
+  return commandsOf(plan, facts).map((command) => ({
     command,
     report: { findings: [{ rule: "parse-error" as const, message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" }], paths: [], programs: [] },
   }));

@@ -54,7 +54,7 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    for (const f of commandFindings(plan, ctx.policy, "disallowed-tool")) ctx.report({ at: f.at, step: f.step, messageId: "commandNotAllowed", data: f.data, actual: f.actual });
+    for (const f of commandFindings(plan, ctx.facts, "disallowed-tool")) ctx.report({ at: f.at, step: f.step, messageId: "commandNotAllowed", data: f.data, actual: f.actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();

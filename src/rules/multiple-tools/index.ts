@@ -53,6 +53,6 @@ export default defineRule({
         });
       }
     }
-    for (const f of commandFindings(plan, ctx.policy, "multiple-tools")) ctx.report({ at: f.at, step: f.step, messageId: "compoundCommand", data: f.data, actual: f.actual });
+    for (const f of commandFindings(plan, ctx.facts, "multiple-tools")) ctx.report({ at: f.at, step: f.step, messageId: "compoundCommand", data: f.data, actual: f.actual });
   },
 });

@@ -47,10 +47,10 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    for (const f of commandFindings(plan, ctx.policy, "unresolved-argument")) ctx.report({ at: f.at, step: f.step, messageId: "runTimeCommandValue", data: f.data, actual: f.actual });
+    for (const f of commandFindings(plan, ctx.facts, "unresolved-argument")) ctx.report({ at: f.at, step: f.step, messageId: "runTimeCommandValue", data: f.data, actual: f.actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     // Command lines are read by the shell parser above; the text patterns would report them twice.
-    const commands = new Set(commandsOf(plan).map((c) => c.at));
+    const commands = new Set(commandsOf(plan, ctx.facts).map((c) => c.at));
     const pathNames = new Set(ctx.policy.paths.arguments.map((n) => n.toLowerCase()));
     for (const step of plan.steps) {
       for (const a of ctx.facts.step(step).strings) {
