@@ -92,6 +92,17 @@ describe("path service", () => {
     service.resolve("d/F3");
     expect(asked).toContain("/ws/d/F3");
   });
+  it("spends one budget of 40 links on the whole path, the folder's and the last name's together", () => {
+    const t: Tree = { "/ws/real": { dir: true }, "/ws/real/target": "x" };
+    for (let i = 0; i < 30; i++) t[`/ws/l${i}`] = { link: i === 29 ? "real" : `l${i + 1}` };
+    for (let i = 0; i < 15; i++) t[`/ws/real/f${i}`] = { link: i === 14 ? "target" : `f${i + 1}` };
+    const files = memoryFiles(t);
+    const [r] = createPathService("/ws", files).resolve("l0/f0");
+    expect(r).toEqual(general("l0/f0", files));
+    expect((r as { real: string }).real).toContain("\0unresolvable");
+    // Within the budget, it resolves.
+    expect(createPathService("/ws", files).resolve("l20/f5")[0]).toMatchObject({ real: "/ws/real/target", missing: false });
+  });
   it("refuses what it cannot read plainly, and keeps inside what stays inside", () => {
     const files = memoryFiles({ "/ws/out": { link: "/etc" }, "/ws/src/a.py": "x" });
     const s = createPathService("/ws", files);

@@ -96,7 +96,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
   const ws = normalizeAbsolute(workspace);
   const wsReal = files.realpath(ws) ?? walkReal(ws, files).path;
   const resolved = new Map<string, readonly Resolved[]>();
-  const folders = new Map<string, { path: string; missing: boolean }>();
+  const folders = new Map<string, { path: string; missing: boolean; links: number }>();
   const realOf = new Map<string, string>();
 
   const folder = (lexical: string) => {
@@ -119,7 +119,8 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     if (dir.missing) return { lexical, real: here, reading: text, missing: true };
     const kind = files.kind(here);
     if (kind === "symlink") {
-      const real = walkReal(here, files);
+      // The kernel's budget of 40 links covers the whole path: what the folder used is spent.
+      const real = walkReal(here, files, 40 - dir.links);
       return { lexical, real: real.path, reading: text, missing: real.missing };
     }
     return { lexical, real: here, reading: text, missing: kind === "missing" };

@@ -218,7 +218,7 @@ export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): 
 }
 
 /** resolveReal, also telling whether the path was found missing (so its kind need not be asked again). */
-export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean } {
+export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean; links: number } {
   const pending = pathSegments(absolute).reverse();
   const out: string[] = [];
   let links = 0;
@@ -244,14 +244,14 @@ export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { p
     const target = files.readlink(here);
     if (target === undefined || ++links > maxLinks) {
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
-      return { path: "/\0unresolvable" + here, missing: true };
+      return { path: "/\0unresolvable" + here, missing: true, links };
     }
     out.pop();
     if (target.startsWith("/")) out.length = 0;
     const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return { path: "/" + out.join("/"), missing };
+  return { path: "/" + out.join("/"), missing, links };
 }
 
 /**
