@@ -29,7 +29,7 @@
  * `taskTools` is the host profile's set of names for the subagent tool (default `TASK_TOOLS`: `Task`,
  * `Agent`); pass the same set to all three. `Progress` has the seam's `cursor` and `sub` plus optional
  * members (`awaiting`, `launchHook`, `stray`, `strayOverflow`, `sub.tagged`, `sub.stopped`); all are plain
- * JSON. A stored progress that does not fit the expected calls is refused as `guard-failure`.
+ * JSON. A stored progress that does not fit the expected calls is refused: the guard-failure rule reports it.
  *
  * ## What the host tells plangate (Claude Code), and the sources
  *
@@ -84,6 +84,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { matchArgument } from "../core/constraints.js";
 import { advance, clip, differingKeys, isDone, type CallInput, type ContextFor, type Cursor, type ExpectedCall, type Verdict } from "./match.js";
 import { approvalDiagnostic as fail } from "./record.js";
+import { guardFailure } from "./judge.js";
 
 /** The subagent running (or stopped early) on a Task/Agent step. */
 export interface SubProgress {
@@ -164,7 +165,7 @@ export function decideProgress(
   const isTask = tasks.has(call.tool);
   const isFree = !isTask && freeFn(call.tool);
   const damage = damaged(expected, progress, tasks);
-  if (damage) return { verdict: refuse(0, fail("guard-failure", `The run's progress is damaged (${damage}), so the call to "${call.tool}" cannot be placed in the plan.`, "run `plangate guard repair`, or approve a new plan and start a new run")), progress };
+  if (damage) return { verdict: refuse(0, guardFailure({ kind: "progress-damaged", damage, event: { call: call.tool } })), progress };
   let p = progress;
   if (isTask && !p.launchHook) p = { ...p, launchHook: true };
   const target = { tool: call.tool, args: call.args };
@@ -229,7 +230,7 @@ export function subagentStart(
   const contextFor: ContextFor = options.contextFor ?? (() => ({}));
   const damage = damaged(expected, progress, tasks);
   const name = agentName(agent);
-  if (damage) return stray(progress, agent, fail("guard-failure", `The run's progress is damaged (${damage}), so subagent ${name} cannot be placed in the plan; its calls are denied.`, "run `plangate guard repair`, or approve a new plan and start a new run"));
+  if (damage) return stray(progress, agent, guardFailure({ kind: "progress-damaged", damage, event: { start: name } }));
   const sub = progress.sub;
   if (sub && !sub.stopped) {
     const step = expected[sub.parent]!.step;
@@ -271,7 +272,7 @@ export function subagentStop(
 ): SubagentEventResult {
   const name = agentName(agent);
   const damage = damaged(expected, progress, options.taskTools ?? TASK_TOOLS);
-  if (damage) return { progress, diagnostic: fail("guard-failure", `The run's progress is damaged (${damage}), so the stop of subagent ${name} cannot be placed in the plan.`, "run `plangate guard repair`, or approve a new plan and start a new run") };
+  if (damage) return { progress, diagnostic: guardFailure({ kind: "progress-damaged", damage, event: { stop: name } }) };
   const strays = progress.stray ?? [];
   const k = strays.findIndex((s) => s.agentId === agent.agentId);
   if (k >= 0) {

@@ -105,9 +105,51 @@ export type GuardPlanFacts =
   /** While a run starts: the bytes given (or read again) are those that were checked. */
   | { readonly kind: "start"; readonly file: string; readonly source: "given" | "file"; readonly same: boolean };
 
+/** What stops a guard from deciding at all: its setup, its run, its state or its input unusable. */
+export type GuardFailureFacts =
+  /** The host profile (named by the guard's options, or by the policy's `host:`) cannot be loaded. */
+  | { readonly kind: "host-profile"; readonly from: "options" | "policy"; readonly error: string }
+  /** One of the guard's own files lies inside the workspace. */
+  | { readonly kind: "inside-workspace"; readonly file: "audit" | "consumed" | "state"; readonly path: string; readonly workspace: string }
+  /** The validated plan has a step without a tool. */
+  | { readonly kind: "step-without-tool" }
+  /** The library guard was given an in-memory trail. */
+  | { readonly kind: "audit-not-a-file" }
+  /** The runs' state directory and the workspace overlap. */
+  | { readonly kind: "state-dir-overlaps"; readonly root: string; readonly workspace: string }
+  /** A guard state file that already exists. */
+  | { readonly kind: "state-exists"; readonly path: string }
+  /** The session named for a new run already has one (`run`: its id, if still known). */
+  | { readonly kind: "session-bound"; readonly session: string; readonly run: string | undefined }
+  /** A hook input without a session id: a tool call's, or a subagent event's (`event`). */
+  | { readonly kind: "no-session"; readonly event?: string }
+  /** The session works inside the state directory. */
+  | { readonly kind: "cwd-in-state-dir"; readonly cwd: string; readonly root: string }
+  /** The session's binding to a run disappeared while it was made. */
+  | { readonly kind: "binding-vanished" }
+  /** Two pending runs for the session's folder were started at the same moment. */
+  | { readonly kind: "same-time"; readonly runs: readonly [string, string]; readonly cwd: string }
+  /** The run bound to the session is finished or stopped and was never claimed. */
+  | { readonly kind: "never-claimed"; readonly run: string; readonly status: string }
+  /** Another session claimed the run at the same moment. */
+  | { readonly kind: "claimed-by-other"; readonly run: string }
+  /** The run was stopped (`reason`: as given to the stop, if any). */
+  | { readonly kind: "stopped"; readonly run: string; readonly reason?: string }
+  /** A step that asks the person to confirm it, answered by exit code (which cannot ask). */
+  | { readonly kind: "cannot-ask"; readonly step: number }
+  /** The session has no run (`why`: as the guard found it); `ask`: guard.noRun is ask, answered by exit code. */
+  | { readonly kind: "no-run"; readonly why: string; readonly ask: boolean }
+  /**
+   * The run's stored progress cannot be trusted (`damage`: what is wrong with it), so a call or a
+   * subagent's start or stop (`agent`: its name as the guard gives it) cannot be placed in the plan.
+   */
+  | { readonly kind: "progress-damaged"; readonly damage: string; readonly event: { readonly call: string } | { readonly start: string } | { readonly stop: string } };
+
 /** A guard's checks of an approved plan, at the start of a run and before each step or call. */
 export interface ApprovalGuardInput {
   readonly step: "guard";
+  /** What stops the guard from deciding, if anything does. */
+  readonly failure?: GuardFailureFacts;
   readonly plan?: GuardPlanFacts;
   /** The approval's expiry, and the step it would stop (undefined: a run's next call). */
   readonly expiry?: { readonly expiresAt: string; readonly now: Date; readonly step?: number };
