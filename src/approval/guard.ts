@@ -35,7 +35,7 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
-import { guardFailure, judgeApproval } from "./judge.js";
+import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
 import { verifyApproval } from "./verify.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
@@ -126,7 +126,7 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host) : undefined;
   if (refused) return deny(n, refused);
   if (next >= ap.steps.length)
-    return deny(n, fail("guard-step-mismatch", `All ${ap.steps.length} approved steps have run; the call to "${tool}" is not in the plan.`, "approve a new plan for further work"));
+    return deny(n, guardMismatch({ kind: "after-last", steps: ap.steps.length, tool }));
   const want = ap.steps[next]!;
   let got: string;
   try {
@@ -140,11 +140,16 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
     return problem ? deny(n, problem) : { allow: true, step: n };
   }
   const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);
-  const message =
-    tool !== want.tool
-      ? `Step ${n}: the call is to "${tool}", but the approved step ${n} is "${want.tool}".`
-      : `Step ${n}: the arguments of "${tool}" differ from the approved ones.`;
-  return deny(n, fail("guard-step-mismatch", message, later >= 0 ? `that call is step ${later + 1}: steps run only in the approved order` : "run exactly the approved step, or approve a new plan", { step: n, expected: { tool: want.tool, arguments: JSON.parse(want.args) }, actual: { tool, arguments: got === "(unserialisable)" ? got : JSON.parse(got) } }));
+  return deny(
+    n,
+    guardMismatch({
+      kind: "other-call",
+      step: n,
+      expected: { tool: want.tool, arguments: JSON.parse(want.args) },
+      actual: { tool, arguments: got === "(unserialisable)" ? got : JSON.parse(got) },
+      ...(later >= 0 ? { later: later + 1 } : {}),
+    }),
+  );
 }
 
 function deny(step: number, diagnostic: Diagnostic): Decision {

@@ -17,7 +17,7 @@ import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, 
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside, realPathOf } from "./keys.js";
 import { type ContextFor, type ExpectedCall, START } from "./match.js";
-import { guardFailure, judgeApproval } from "./judge.js";
+import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
 import { RunNotFoundError } from "../store/errors.js";
@@ -316,7 +316,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   }
   if (verdict === undefined) {
     const last = run.expected[run.expected.length - 1]?.step ?? 0;
-    return refuse({ ...fail("guard-step-mismatch", `All ${last} approved steps have run; the call to "${input.tool}" is not in the plan.`, "approve a new plan for further work"), step: last + 1 });
+    return refuse({ ...guardMismatch({ kind: "after-last", steps: last, tool: input.tool }), step: last + 1 });
   }
   if (!verdict.allow) return refuse(verdict.diagnostic);
   if (verdict.confirm && c.mode === "exit")
