@@ -35,7 +35,7 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
-import { judgeApproval } from "./judge.js";
+import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
 import { verifyApproval } from "./verify.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
@@ -126,7 +126,7 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host) : undefined;
   if (refused) return deny(n, refused);
   if (next >= ap.steps.length)
-    return deny(n, fail("guard-step-mismatch", `All ${ap.steps.length} approved steps have run; the call to "${tool}" is not in the plan.`, "approve a new plan for further work"));
+    return deny(n, guardMismatch({ kind: "after-last", steps: ap.steps.length, tool }));
   const want = ap.steps[next]!;
   let got: string;
   try {
@@ -140,11 +140,16 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
     return problem ? deny(n, problem) : { allow: true, step: n };
   }
   const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);
-  const message =
-    tool !== want.tool
-      ? `Step ${n}: the call is to "${tool}", but the approved step ${n} is "${want.tool}".`
-      : `Step ${n}: the arguments of "${tool}" differ from the approved ones.`;
-  return deny(n, fail("guard-step-mismatch", message, later >= 0 ? `that call is step ${later + 1}: steps run only in the approved order` : "run exactly the approved step, or approve a new plan", { step: n, expected: { tool: want.tool, arguments: JSON.parse(want.args) }, actual: { tool, arguments: got === "(unserialisable)" ? got : JSON.parse(got) } }));
+  return deny(
+    n,
+    guardMismatch({
+      kind: "other-call",
+      step: n,
+      expected: { tool: want.tool, arguments: JSON.parse(want.args) },
+      actual: { tool, arguments: got === "(unserialisable)" ? got : JSON.parse(got) },
+      ...(later >= 0 ? { later: later + 1 } : {}),
+    }),
+  );
 }
 
 function deny(step: number, diagnostic: Diagnostic): Decision {
@@ -208,16 +213,15 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   try {
     profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? loadProfile(o.host) : o.host;
   } catch (err) {
-    if (err instanceof HostProfileError) throw new GuardRefusal([fail("guard-failure", `The host profile cannot be used: ${err.message}.`, "pass a known host (claude-code, generic) or a valid profile file")]);
+    if (err instanceof HostProfileError) throw new GuardRefusal([guardFailure({ kind: "host-profile", from: "options", error: err.message })]);
     throw err;
   }
   const hostTools = profileAllowList(profile);
   const tools = o.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${profile.name} host profile`) : undefined);
   const scope = realPathOf(o.workspace);
   // A database store's trail and consumed approvals are rows, not files in any workspace.
-  for (const [what, path] of o.auditChain ? [] : ([["audit trail", o.audit], ["consumed-approval store", o.consumedDir]] as const))
-    if (isInside(path, o.workspace))
-      problems.push(fail("guard-failure", `The ${what} ${path} is inside the workspace ${o.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace"));
+  for (const [file, path] of o.auditChain ? [] : ([["audit", o.audit], ["consumed", o.consumedDir]] as const))
+    if (isInside(path, o.workspace)) problems.push(guardFailure({ kind: "inside-workspace", file, path, workspace: o.workspace }));
   // Tools constrained by nothing: refused unless the policy allows every tool explicitly (tools.allow: ["*"]).
   if (tools === undefined && !(o.policy && o.policy.tools.allow.length > 0)) problems.push(unconstrainedToolsDiagnostic());
   if (problems.length) throw new GuardRefusal(problems);
@@ -230,7 +234,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools, workspace: o.workspace, now, host: profile });
   if (!report.valid) throw new GuardRefusal(report.diagnostics.filter((d) => d.severity === "error"));
   const steps = approvedSteps(report);
-  if (!steps) throw new GuardRefusal([fail("guard-failure", "The plan has a step without a tool, so no call can be matched to it.", "give every step a tool")]);
+  if (!steps) throw new GuardRefusal([guardFailure({ kind: "step-without-tool" })]);
   let expected: ExpectedCall[];
   try {
     expected = approvedCalls(report, profile, scope, { constraints: o.policy?.plan.constraints === "allow" }) ?? [];
@@ -305,7 +309,7 @@ export class ExecutionGuard {
       context.schema = v.value.schema;
     }
     if (options.simpleCommands) context.simpleCommands = options.simpleCommands;
-    if (!(o.audit instanceof AuditLog)) throw new GuardRefusal([fail("guard-failure", "The library guard writes its audit trail to a file.", "pass `audit` (a file), not `auditChain`")]);
+    if (!(o.audit instanceof AuditLog)) throw new GuardRefusal([guardFailure({ kind: "audit-not-a-file" })]);
     return new ExecutionGuard(o.plan, o.record, o.audit, o.now, context);
   }
 

@@ -7,11 +7,12 @@ import { validatePlan } from "../node/validate-plan.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
-import { approvalDiagnostic as fail } from "./record.js";
+import { guardFailure } from "./judge.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
 import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
 import { readFactText } from "../rules/read-text.js";
+import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -23,7 +24,7 @@ export interface HookCall {
 export class HookInputError extends GuardStateError {
   constructor(
     message: string,
-    readonly rule: string = "guard-failure",
+    readonly rule: string = GUARD_FAILURE,
   ) {
     super(message);
   }
@@ -121,9 +122,9 @@ export function maxInputBytesOf(state: GuardState): number {
 /** `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one). */
 export async function startGuard(statePath: string, options: GuardOptions): Promise<GuardState> {
   if (existsSync(statePath))
-    throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} already exists: a run is in progress or finished.`, "use a new state file for a new approval")]);
+    throw new GuardRefusal([guardFailure({ kind: "state-exists", path: statePath })]);
   if (isInside(statePath, options.workspace))
-    throw new GuardRefusal([fail("guard-failure", `The guard state ${statePath} is inside the workspace ${options.workspace}, where the plan's steps could rewrite it.`, "keep the guard's files outside the workspace")]);
+    throw new GuardRefusal([guardFailure({ kind: "inside-workspace", file: "state", path: statePath, workspace: options.workspace })]);
   // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
   const auditKey = options.auditKey ?? randomBytes(32);
   const { plan, record, audit } = await openApproved({ ...options, auditKey });

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { ApprovalInput } from "../core/input/approval.js";
+import type { ApprovalInput, GuardFailureFacts, GuardStepFacts } from "../core/input/approval.js";
 import { findingsToDiagnostics, runRules } from "../core/run-rules.js";
 import { RULES } from "../rules/index.js";
 
@@ -9,4 +9,14 @@ import { RULES } from "../rules/index.js";
  */
 export function judgeApproval(input: ApprovalInput): Diagnostic[] {
   return findingsToDiagnostics(runRules(RULES, "approval", input), () => "error", undefined);
+}
+
+/** The guard-failure diagnostic for what stopped a guard from deciding. */
+export function guardFailure(failure: GuardFailureFacts): Diagnostic {
+  return judgeApproval({ step: "guard", failure })[0]!;
+}
+
+/** The guard-step-mismatch diagnostic for a call or subagent event that is not where the approved plan is. */
+export function guardMismatch(mismatch: GuardStepFacts): Diagnostic {
+  return judgeApproval({ step: "guard", mismatch })[0]!;
 }

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../core/diagnostic.js";
-import { canonicalJson } from "../core/canonical/jcs.js";
 import { matchArgument, type ValueContext } from "../core/constraints.js";
-import { approvalDiagnostic as fail } from "./record.js";
+import type { GuardStepFacts } from "../core/input/approval.js";
+import { guardMismatch } from "./judge.js";
 
 /**
  * One approved step as the host will call it: the host tool, and its identity arguments (literals or
@@ -74,18 +74,10 @@ function matches(want: ExpectedCall, call: CallInput, contextFor: ContextFor): b
   return want.tool === call.tool && differingKeys(want, call, contextFor).length === 0;
 }
 
-const CLIP = 120;
+export { clip } from "../core/canonical/clip.js";
 
-/** A value for a message: canonical JSON, clipped. */
-export function clip(v: unknown): string {
-  let s: string;
-  try {
-    s = v === undefined ? "(absent)" : canonicalJson(v);
-  } catch {
-    s = "(unserialisable)";
-  }
-  return s.length > CLIP ? `${s.slice(0, CLIP - 1)}…` : s;
-}
+/** An allowed call, or how it misses the approved calls (the step expected, and the facts). */
+export type Matched = Extract<Verdict, { allow: true }> | { allow: false; step: number; mismatch: Extract<GuardStepFacts, { kind: "after-last" | "other-call" }> };
 
 /**
  * Decides one call against the approved calls from `cursor`: the current step again (up to its
@@ -93,6 +85,12 @@ export function clip(v: unknown): string {
  * out of order; a refusal names the step expected and the keys that differ, expected vs actual.
  */
 export function advance(expected: readonly ExpectedCall[], cursor: Cursor, call: CallInput, contextFor: ContextFor): Verdict {
+  const m = match(expected, cursor, call, contextFor);
+  return m.allow ? m : deny(m.step, guardMismatch(m.mismatch));
+}
+
+/** `advance`, with a refusal as its facts (for a caller that adds to them). */
+export function match(expected: readonly ExpectedCall[], cursor: Cursor, call: CallInput, contextFor: ContextFor): Matched {
   const { index, count } = cursor;
   const cur = expected[index];
   if (cur && count > 0 && count < cur.repeat && matches(cur, call, contextFor))
@@ -105,26 +103,27 @@ export function advance(expected: readonly ExpectedCall[], cursor: Cursor, call:
     if (matches(want, call, contextFor)) return { allow: true, index: j, cursor: { index: j, count: 1 }, confirm: want.confirm, step: want.step };
     if (!want.optional) break;
   }
+  const actual = { tool: call.tool, arguments: call.args };
   if (j >= expected.length) {
-    const last = expected[expected.length - 1];
-    const n = (last?.step ?? 0) + 1;
-    return deny(n, fail("guard-step-mismatch", `All ${last?.step ?? 0} approved steps have run; the call to "${call.tool}" is not in the plan.`, "approve a new plan for further work", { actual: { tool: call.tool, arguments: call.args } }));
+    const last = expected[expected.length - 1]?.step ?? 0;
+    return { allow: false, step: last + 1, mismatch: { kind: "after-last", steps: last, tool: call.tool, call: actual } };
   }
   const want = expected[j]!;
   const later = expected.findIndex((s, i) => i > j && matches(s, call, contextFor));
-  const hint = later >= 0 ? `that call is step ${expected[later]!.step}: steps run only in the approved order` : "run exactly the approved step, or approve a new plan";
-  const skipped = j > first ? ` (optional steps ${expected[first]!.step}–${expected[j - 1]!.step} did not match either)` : "";
-  if (want.tool !== call.tool)
-    return deny(want.step, fail("guard-step-mismatch", `Step ${want.step}: the call is to "${call.tool}", but the approved step ${want.step} is "${want.tool}"${skipped}.`, hint, { expected: { tool: want.tool, arguments: want.args }, actual: { tool: call.tool, arguments: call.args } }));
-  const keys = differingKeys(want, call, contextFor);
-  const detail = keys.map((k) => `${k}: expected ${clip(want.args[k])}, got ${clip(call.args[k])}`).join("; ");
-  return deny(
-    want.step,
-    fail("guard-step-mismatch", `Step ${want.step}: the "${call.tool}" call differs from the approved one in ${keys.map((k) => `"${k}"`).join(", ")} (${detail})${skipped}.`, hint, {
+  const differing = want.tool === call.tool ? differingKeys(want, call, contextFor).map((key) => ({ key, expected: want.args[key], actual: call.args[key] })) : undefined;
+  return {
+    allow: false,
+    step: want.step,
+    mismatch: {
+      kind: "other-call",
+      step: want.step,
       expected: { tool: want.tool, arguments: want.args },
-      actual: { tool: call.tool, arguments: call.args },
-    }),
-  );
+      actual,
+      ...(differing ? { differing } : {}),
+      ...(later >= 0 ? { later: expected[later]!.step } : {}),
+      ...(j > first ? { skipped: { from: expected[first]!.step, to: expected[j - 1]!.step } } : {}),
+    },
+  };
 }
 
 function deny(step: number, diagnostic: Diagnostic): Verdict {

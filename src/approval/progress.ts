@@ -29,7 +29,7 @@
  * `taskTools` is the host profile's set of names for the subagent tool (default `TASK_TOOLS`: `Task`,
  * `Agent`); pass the same set to all three. `Progress` has the seam's `cursor` and `sub` plus optional
  * members (`awaiting`, `launchHook`, `stray`, `strayOverflow`, `sub.tagged`, `sub.stopped`); all are plain
- * JSON. A stored progress that does not fit the expected calls is refused as `guard-failure`.
+ * JSON. A stored progress that does not fit the expected calls is refused: the guard-failure rule reports it.
  *
  * ## What the host tells plangate (Claude Code), and the sources
  *
@@ -82,8 +82,9 @@
  */
 import type { Diagnostic } from "../core/diagnostic.js";
 import { matchArgument } from "../core/constraints.js";
-import { advance, clip, differingKeys, isDone, type CallInput, type ContextFor, type Cursor, type ExpectedCall, type Verdict } from "./match.js";
-import { approvalDiagnostic as fail } from "./record.js";
+import { advance, clip, differingKeys, match, isDone, type CallInput, type ContextFor, type Cursor, type ExpectedCall, type Verdict } from "./match.js";
+import type { GuardStepFacts } from "../core/input/approval.js";
+import { guardFailure, guardMismatch } from "./judge.js";
 
 /** The subagent running (or stopped early) on a Task/Agent step. */
 export interface SubProgress {
@@ -142,7 +143,6 @@ export interface SubagentEventResult {
 
 export const TASK_TOOLS: ReadonlySet<string> = new Set(["Task", "Agent"]);
 export const MAX_STRAY = 64;
-const RULE = "guard-step-mismatch";
 const NO_FREE = (): boolean => false;
 
 /** May the run end here: no subagent running or awaited, every required step (nested ones included) done. */
@@ -164,7 +164,7 @@ export function decideProgress(
   const isTask = tasks.has(call.tool);
   const isFree = !isTask && freeFn(call.tool);
   const damage = damaged(expected, progress, tasks);
-  if (damage) return { verdict: refuse(0, fail("guard-failure", `The run's progress is damaged (${damage}), so the call to "${call.tool}" cannot be placed in the plan.`, "run `plangate guard repair`, or approve a new plan and start a new run")), progress };
+  if (damage) return { verdict: refuse(0, guardFailure({ kind: "progress-damaged", damage, event: { call: call.tool } })), progress };
   let p = progress;
   if (isTask && !p.launchHook) p = { ...p, launchHook: true };
   const target = { tool: call.tool, args: call.args };
@@ -172,19 +172,19 @@ export function decideProgress(
 
   if (agentId !== undefined) {
     if (p.stray?.some((s) => s.agentId === agentId))
-      return { verdict: refuse(0, fail(RULE, `The call to "${call.tool}" comes from subagent ${clip(agentId)}, which started without an approved Task/Agent step (or while another subagent ran).`, "run subagents only as the approved Task/Agent steps, one at a time")), progress: p };
+      return { verdict: refuse(0, guardMismatch({ kind: "stray-call", tool: call.tool, agentId })), progress: p };
     const sub = p.sub;
     if (!sub || sub.stopped || sub.agentId !== agentId) {
-      const running = sub && !sub.stopped ? `the running subagent is ${sub.agentId === null ? "unnamed" : clip(sub.agentId)} (step ${expected[sub.parent]!.step})` : "no approved subagent is running";
-      return { verdict: refuse(0, fail(RULE, `The call to "${call.tool}" comes from agent ${clip(agentId)}, but ${running}.`, "only the subagent started for the current Task/Agent step may call tools; check that the SubagentStart and SubagentStop hooks run plangate")), progress: p };
+      const running = sub && !sub.stopped ? { running: { agentId: sub.agentId, step: expected[sub.parent]!.step } } : {};
+      return { verdict: refuse(0, guardMismatch({ kind: "other-agent-call", tool: call.tool, agentId, ...running })), progress: p };
     }
     if (!sub.tagged) p = { ...p, sub: { ...sub, tagged: true } };
     return nested(expected, p, p.sub!, target, contextFor, isFree);
   }
 
   if (p.stray?.length || p.strayOverflow) {
-    const who = p.strayOverflow ? "too many subagents started outside the plan" : `subagent ${p.stray!.map((s) => (s.agentId === null ? "(unnamed)" : clip(s.agentId))).join(", ")} started outside the approved steps`;
-    return { verdict: refuse(0, fail(RULE, `The call to "${call.tool}" carries no agent id and ${who}: it cannot be told which agent made it.`, p.strayOverflow ? "approve a new plan and start a new run" : "wait until that subagent stops; run subagents only as the approved Task/Agent steps, one at a time")), progress: p };
+    const strays = p.strayOverflow ? "overflow" : p.stray!.map((s) => s.agentId);
+    return { verdict: refuse(0, guardMismatch({ kind: "untagged-call", tool: call.tool, strays })), progress: p };
   }
 
   const sub = p.sub;
@@ -193,7 +193,7 @@ export function decideProgress(
     // The host tags the subagent's calls, so this untagged one is the parent's.
     if (isFree) return freeCall(p);
     const parent = expected[sub.parent]!;
-    return { verdict: refuse(parent.step, fail(RULE, `The subagent of step ${parent.step} is still running; the call to "${call.tool}" from the main agent must wait until it stops.`, "wait for the subagent to finish: the plan resumes after its SubagentStop")), progress: p };
+    return { verdict: refuse(parent.step, guardMismatch({ kind: "subagent-running", tool: call.tool, step: parent.step })), progress: p };
   }
 
   const open = sub?.stopped ? sub.parent : p.awaiting;
@@ -202,10 +202,8 @@ export function decideProgress(
     if (isTask && sameCall(want, target, contextFor, tasks))
       return { verdict: { allow: true, index: open, cursor: p.cursor, confirm: want.confirm, step: want.step }, progress: { ...p, awaiting: open } };
     if (isFree) return freeCall(p);
-    const why = sub?.stopped
-      ? `the subagent of step ${want.step} stopped before its steps ${missing(want.steps ?? [], sub.cursor)} ran`
-      : `step ${want.step}'s subagent has not started yet`;
-    return { verdict: refuse(want.step, fail(RULE, `The call to "${call.tool}" cannot run: ${why}.`, sub?.stopped ? `call step ${want.step}'s "${want.tool}" again to finish its steps, or approve a new plan` : "wait for the subagent to start and finish; run one subagent at a time")), progress: p };
+    const missed = sub?.stopped ? { missing: missing(want.steps ?? [], sub.cursor) } : {};
+    return { verdict: refuse(want.step, guardMismatch({ kind: "step-open", tool: call.tool, step: want.step, stepTool: want.tool, ...missed })), progress: p };
   }
 
   const v = advanceAny(expected, p.cursor, target, contextFor, tasks);
@@ -229,24 +227,24 @@ export function subagentStart(
   const contextFor: ContextFor = options.contextFor ?? (() => ({}));
   const damage = damaged(expected, progress, tasks);
   const name = agentName(agent);
-  if (damage) return stray(progress, agent, fail("guard-failure", `The run's progress is damaged (${damage}), so subagent ${name} cannot be placed in the plan; its calls are denied.`, "run `plangate guard repair`, or approve a new plan and start a new run"));
+  if (damage) return stray(progress, agent, guardFailure({ kind: "progress-damaged", damage, event: { start: name } }));
   const sub = progress.sub;
   if (sub && !sub.stopped) {
     const step = expected[sub.parent]!.step;
     if (agent.agentId !== null && agent.agentId === sub.agentId)
-      return { progress, diagnostic: fail(RULE, `Subagent ${name} was reported started again while it runs step ${step}; it keeps its place.`, "nothing to do if the host resumed it; otherwise check the hook configuration", { step }) };
-    return stray(progress, agent, fail(RULE, `Subagent ${name} started while the subagent of step ${step} runs: its calls, and every call without an agent id, are denied until it stops.`, "run subagents one at a time, each as its approved Task/Agent step", { step }));
+      return { progress, diagnostic: guardMismatch({ kind: "started-again", agent, step }) };
+    return stray(progress, agent, guardMismatch({ kind: "started-while-running", agent, step }));
   }
   if (progress.stray?.some((s) => s.agentId !== null && s.agentId === agent.agentId))
-    return { progress, diagnostic: fail(RULE, `Subagent ${name} was reported started again; it stays outside the plan and its calls are denied.`, "run subagents only as the approved Task/Agent steps") };
+    return { progress, diagnostic: guardMismatch({ kind: "started-again", agent }) };
 
   const open = sub?.stopped ? sub.parent : progress.awaiting;
   if (sub?.stopped || progress.awaiting !== undefined) {
     const want = expected[open!]!;
     if (sub?.stopped && progress.awaiting === undefined && progress.launchHook)
-      return stray(progress, agent, fail(RULE, `Subagent ${name} started, but no "${want.tool}" call was allowed to start it: step ${want.step} is still open.`, `call step ${want.step}'s "${want.tool}" again to finish its steps`, { step: want.step }));
+      return stray(progress, agent, guardMismatch({ kind: "started-step-open", agent, step: want.step, stepTool: want.tool }));
     if (!typeOk(want, agent.agentType, contextFor))
-      return stray(progress, agent, fail(RULE, `Subagent ${name} is of type ${clip(agent.agentType)}, but step ${want.step} approves ${clip(want.args.subagent_type)}: its calls are denied.`, "start the subagent type the plan names", { step: want.step, expected: want.args.subagent_type, actual: agent.agentType }));
+      return stray(progress, agent, guardMismatch({ kind: "agent-type", agent, step: want.step, approved: want.args.subagent_type }));
     const { awaiting: _a, ...rest } = progress;
     const cursor = sub?.stopped ? sub.cursor : { index: 0, count: 0 };
     return { progress: { ...rest, sub: started(agent, open!, cursor) } };
@@ -254,11 +252,11 @@ export function subagentStart(
 
   if (progress.launchHook) {
     const at = expected[progress.cursor.index];
-    return stray(progress, agent, fail(RULE, `Subagent ${name} started, but no Task/Agent call was allowed to start it: its calls are denied.`, `run subagents only through the approved Task/Agent steps${at ? ` (the plan is at step ${at.step})` : ""}`, at ? { step: at.step } : {}));
+    return stray(progress, agent, guardMismatch({ kind: "started-unlaunched", agent, ...(at ? { at: at.step } : {}) }));
   }
   // The host did not announce the Task/Agent call: the start takes the next Task/Agent step itself.
   const taken = nextTaskStep(expected, progress.cursor, agent.agentType, contextFor, tasks);
-  if (typeof taken === "string") return stray(progress, agent, fail(RULE, `Subagent ${name} matches no approved Task/Agent step: ${taken}. Its calls are denied until it stops.`, "run subagents only as the approved Task/Agent steps, in order"));
+  if ("why" in taken) return stray(progress, agent, guardMismatch({ kind: "no-task-step", agent, why: taken.why }));
   return { progress: { ...progress, cursor: taken.cursor, sub: started(agent, taken.index, { index: 0, count: 0 }) } };
 }
 
@@ -271,7 +269,7 @@ export function subagentStop(
 ): SubagentEventResult {
   const name = agentName(agent);
   const damage = damaged(expected, progress, options.taskTools ?? TASK_TOOLS);
-  if (damage) return { progress, diagnostic: fail("guard-failure", `The run's progress is damaged (${damage}), so the stop of subagent ${name} cannot be placed in the plan.`, "run `plangate guard repair`, or approve a new plan and start a new run") };
+  if (damage) return { progress, diagnostic: guardFailure({ kind: "progress-damaged", damage, event: { stop: name } }) };
   const strays = progress.stray ?? [];
   const k = strays.findIndex((s) => s.agentId === agent.agentId);
   if (k >= 0) {
@@ -281,8 +279,8 @@ export function subagentStop(
   }
   const sub = progress.sub;
   if (!sub || sub.stopped || sub.agentId !== agent.agentId) {
-    const running = sub && !sub.stopped ? `the running subagent is ${agentName(sub)}` : "no subagent is running";
-    return { progress, diagnostic: fail(RULE, `Subagent ${name} stopped, but ${running}; nothing changes.`, "check that the SubagentStart hook runs plangate") };
+    const running = sub && !sub.stopped ? { running: { agentId: sub.agentId, ...(sub.agentType !== undefined ? { agentType: sub.agentType } : {}) } } : {};
+    return { progress, diagnostic: guardMismatch({ kind: "stop-not-running", agent, ...running }) };
   }
   const parent = expected[sub.parent]!;
   const steps = parent.steps ?? [];
@@ -292,7 +290,7 @@ export function subagentStop(
   }
   return {
     progress: { ...progress, sub: { ...sub, stopped: true } },
-    diagnostic: fail(RULE, `The subagent of step ${parent.step} stopped before its steps ${missing(steps, sub.cursor)} ran: the plan cannot go on past step ${parent.step} until they do.`, `call step ${parent.step}'s "${parent.tool}" again so a subagent finishes them, or approve a new plan`, { step: parent.step }),
+    diagnostic: guardMismatch({ kind: "stopped-early", step: parent.step, stepTool: parent.tool, missing: missing(steps, sub.cursor) }),
   };
 }
 
@@ -304,13 +302,12 @@ function nested(expected: readonly ExpectedCall[], p: Progress, sub: SubProgress
   const steps = parent.steps ?? [];
   if (steps.length === 0) {
     if (isFree) return { ...freeCall(p), parent: parent.step };
-    return { verdict: refuse(parent.step, fail(RULE, `In the subagent of step ${parent.step}: the call to "${call.tool}" is not approved; this step approves no calls but free tools.`, "give the Task/Agent step the steps its subagent takes, and approve the plan again")), progress: p, parent: parent.step };
+    return { verdict: refuse(parent.step, guardMismatch({ kind: "no-nested-steps", tool: call.tool, step: parent.step })), progress: p, parent: parent.step };
   }
-  const v = advance(steps, sub.cursor, call, contextFor);
+  const v = match(steps, sub.cursor, call, contextFor);
   if (v.allow) return { verdict: v, progress: { ...p, sub: { ...sub, cursor: v.cursor } }, parent: parent.step };
   if (isFree) return { ...freeCall(p), parent: parent.step };
-  const d = v.diagnostic;
-  return { verdict: { ...v, diagnostic: { ...d, message: `In the subagent of step ${parent.step}: ${d.message}` } }, progress: p, parent: parent.step };
+  return { verdict: refuse(v.step, guardMismatch({ ...v.mismatch, subagentOf: parent.step })), progress: p, parent: parent.step };
 }
 
 /** `advance`, where a Task/Agent call also matches a step written with another of the host's names for the tool. */
@@ -338,7 +335,13 @@ function typeOk(want: ExpectedCall, agentType: string | undefined, contextFor: C
 }
 
 /** The Task/Agent step a start takes when its call was not announced, as `advance` would take a call. */
-function nextTaskStep(expected: readonly ExpectedCall[], cursor: Cursor, agentType: string | undefined, contextFor: ContextFor, tasks: ReadonlySet<string>): { index: number; cursor: Cursor } | string {
+function nextTaskStep(
+  expected: readonly ExpectedCall[],
+  cursor: Cursor,
+  agentType: string | undefined,
+  contextFor: ContextFor,
+  tasks: ReadonlySet<string>,
+): { index: number; cursor: Cursor } | { why: Extract<GuardStepFacts, { kind: "no-task-step" }>["why"] } {
   const fits = (s: ExpectedCall): boolean => tasks.has(s.tool) && typeOk(s, agentType, contextFor);
   const { index, count } = cursor;
   const cur = expected[index];
@@ -346,9 +349,9 @@ function nextTaskStep(expected: readonly ExpectedCall[], cursor: Cursor, agentTy
   for (let j = cur && count > 0 ? index + 1 : index; j < expected.length; j++) {
     const s = expected[j]!;
     if (fits(s)) return { index: j, cursor: { index: j, count: 1 } };
-    if (!s.optional) return tasks.has(s.tool) ? `step ${s.step} approves a subagent of type ${clip(s.args.subagent_type)}, not ${clip(agentType)}` : `the next approved step is ${s.step}, a "${s.tool}" call`;
+    if (!s.optional) return { why: tasks.has(s.tool) ? { kind: "type", step: s.step, approved: s.args.subagent_type } : { kind: "other-step", step: s.step, tool: s.tool } };
   }
-  return "all approved steps have run";
+  return { why: { kind: "done" } };
 }
 
 function started(agent: { agentId: string | null; agentType?: string }, parent: number, cursor: Cursor): SubProgress {
@@ -379,13 +382,13 @@ function agentName(agent: { agentId: string | null; agentType?: string }): strin
 }
 
 /** The nested step numbers still required from `cursor`. */
-function missing(steps: readonly ExpectedCall[], cursor: Cursor): string {
+function missing(steps: readonly ExpectedCall[], cursor: Cursor): number[] {
   const out: number[] = [];
   for (let i = cursor.index; i < steps.length; i++) {
     const taken = i === cursor.index ? cursor.count : 0;
     if (taken === 0 && !steps[i]!.optional) out.push(steps[i]!.step);
   }
-  return out.length > 8 ? `${out.slice(0, 8).join(", ")}…` : out.join(", ");
+  return out;
 }
 
 function cursorOk(c: unknown, n: number): boolean {

@@ -17,7 +17,7 @@ import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, 
 import { hostCommandRefusal } from "./host-command.js";
 import { isInside, realPathOf } from "./keys.js";
 import { type ContextFor, type ExpectedCall, START } from "./match.js";
-import { judgeApproval } from "./judge.js";
+import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
 import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
 import { consumeNonce, GuardStateError } from "./state.js";
 import { RunNotFoundError } from "../store/errors.js";
@@ -97,14 +97,13 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
   const store = storeOf(root);
   const file = store instanceof FileStore ? store : undefined;
   if (file) {
-    const problem = stateDirProblem(file.root, o.workspace);
-    if (problem) throw new GuardRefusal([fail("guard-failure", problem.charAt(0).toUpperCase() + problem.slice(1) + ".", "pass --state-dir DIR outside the workspace")]);
+    if (stateDirProblem(file.root, o.workspace)) throw new GuardRefusal([guardFailure({ kind: "state-dir-overlaps", root: file.root, workspace: o.workspace })]);
     ensureDirs(file.root);
   }
   if (!file && o.consumedDir !== undefined) throw new GuardStateError(`a consumed-approval folder (--consumed-dir) goes with a file store; ${store.location} records consumed approvals itself`);
   const id = randomBytes(16).toString("hex");
   if (o.session !== undefined && !(await store.bindSession(o.session, id)) && !(await store.rebindFinished(o.session, id)))
-    throw new GuardRefusal([fail("guard-failure", `The session ${JSON.stringify(o.session)} already has a run (${await store.boundRun(o.session)}).`, "stop it first with `plangate guard stop --session ID`, or start the run without --session")]);
+    throw new GuardRefusal([guardFailure({ kind: "session-bound", session: o.session, run: await store.boundRun(o.session) })]);
   try {
     const auditKey = o.auditKey ?? randomBytes(32);
     // A file store's trail is a file, opened (and its nonce consumed) by openApproved; a database's trail
@@ -213,9 +212,9 @@ function denial(d: Diagnostic, run?: string): Answer {
 export async function decideHook(root: string | Store, input: HookCallInput, c: HookContext): Promise<Answer> {
   const store = storeOf(root);
   if (input.session === undefined || input.session === "")
-    return denial(fail("guard-failure", "The hook input has no session_id, so the call cannot be tied to a run.", "run the guard as a Claude Code hook, or pass session_id"));
+    return denial(guardFailure({ kind: "no-session" }));
   if (input.cwd !== undefined && store.holds(input.cwd))
-    return denial(fail("guard-failure", `The session works in ${input.cwd}, inside the state directory ${typeof root === "string" ? root : store.location}.`, "keep the state directory outside the workspace"));
+    return denial(guardFailure({ kind: "cwd-in-state-dir", cwd: input.cwd, root: typeof root === "string" ? root : store.location }));
   let id = await store.boundRun(input.session);
   if (id === undefined) {
     const claim = await pickPending(store, input.cwd, c.now);
@@ -223,7 +222,7 @@ export async function decideHook(root: string | Store, input: HookCallInput, c: 
     if ("deny" in claim) return denial(claim.deny);
     // The binding is made exclusively: a racing call of the same session finds it and uses that run.
     id = (await store.bindSession(input.session, claim.run)) ? claim.run : await store.boundRun(input.session);
-    if (id === undefined) return denial(fail("guard-failure", "The session's binding vanished while it was being made.", "call again"));
+    if (id === undefined) return denial(guardFailure({ kind: "binding-vanished" }));
   }
   const runId = id;
   return store.withRun(runId, async (tx) => decideInRun(tx, runId, input, c));
@@ -236,7 +235,7 @@ async function pickPending(store: Store, cwd: string | undefined, now: Date): Pr
   if (open.length === 0) return { none: `the session has no run and no pending run's scope holds ${cwd}` };
   if (open.length > 1 && open[0]!.created_at === open[1]!.created_at)
     return {
-      deny: fail("guard-failure", `Two pending runs (${open[0]!.run_id}, ${open[1]!.run_id}) were started at the same time for ${cwd}; which one this session runs cannot be decided.`, "stop one (`plangate guard stop RUN`), or start runs with --session ID"),
+      deny: guardFailure({ kind: "same-time", runs: [open[0]!.run_id, open[1]!.run_id], cwd }),
     };
   return { run: open[0]!.run_id };
 }
@@ -251,7 +250,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (run.session_id === null) {
     if (run.status !== "pending") {
       await tx.unbindSession(session);
-      return denial(fail("guard-failure", `The run ${id} is ${run.status} and was never claimed.`, "start a new run with `plangate guard start`"), id);
+      return denial(guardFailure({ kind: "never-claimed", run: id, status: run.status }), id);
     }
     run.session_id = session;
     run.status = "active";
@@ -260,7 +259,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   } else if (run.session_id !== session) {
     // Another session claimed the run between this session's binding and its lock: this session has none.
     await tx.unbindSession(session);
-    return denial(fail("guard-failure", `The run ${id} was claimed by another session at the same moment.`, "call again: the session will claim the next pending run, if any"), id);
+    return denial(guardFailure({ kind: "claimed-by-other", run: id }), id);
   }
   const cursor = run.progress.cursor;
   const stepNo = run.expected[cursor.index]?.step ?? (run.expected[run.expected.length - 1]?.step ?? 0) + 1;
@@ -271,7 +270,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   };
   if (input.bytes !== undefined && input.bytes > run.max_input_bytes)
     return refuse(fail("limit-exceeded", `The hook input is ${input.bytes} bytes, over the run's ${run.max_input_bytes} (guard.maxInputBytes at start); it is not decided.`, "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run"));
-  if (run.status === "stopped") return refuse(fail("guard-failure", `The run ${id} was stopped${run.stop_reason ? ` (${run.stop_reason})` : ""}; no call runs in it.`, "approve the plan again and start a new run"));
+  if (run.status === "stopped") return refuse(guardFailure({ kind: "stopped", run: id, ...(run.stop_reason ? { reason: run.stop_reason } : {}) }));
   // The plan must still be the approved bytes. A plan file whose stamp is the one it had when its bytes
   // last checked out is not read again (the cost of a call does not grow with the plan).
   const stamped = STORED_PLAN.test(run.plan) ? undefined : planStamp(run.plan);
@@ -317,11 +316,11 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   }
   if (verdict === undefined) {
     const last = run.expected[run.expected.length - 1]?.step ?? 0;
-    return refuse({ ...fail("guard-step-mismatch", `All ${last} approved steps have run; the call to "${input.tool}" is not in the plan.`, "approve a new plan for further work"), step: last + 1 });
+    return refuse({ ...guardMismatch({ kind: "after-last", steps: last, tool: input.tool }), step: last + 1 });
   }
   if (!verdict.allow) return refuse(verdict.diagnostic);
   if (verdict.confirm && c.mode === "exit")
-    return untaken(fail("guard-failure", `Step ${verdict.step} asks the person to confirm it, and the exit-code answer cannot ask.`, "run the hook with --output claude", { step: verdict.step }));
+    return untaken(guardFailure({ kind: "cannot-ask", step: verdict.step }));
   const problem =
     existingFileDiagnostic(takenCall(run.expected, run.progress), call, run.scope, verdict.step) ??
     (await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }));
@@ -351,7 +350,7 @@ export async function subagentEvent(
   now: Date,
 ): Promise<{ run?: string; diagnostic?: Diagnostic }> {
   const store = storeOf(root);
-  if (input.session === undefined || input.session === "") return { diagnostic: fail("guard-failure", `The ${input.event} input has no session_id.`, "run the guard as a Claude Code hook") };
+  if (input.session === undefined || input.session === "") return { diagnostic: guardFailure({ kind: "no-session", event: input.event }) };
   const id = await store.boundRun(input.session);
   // No run for the session: nothing to follow; its subagent's calls meet guard.noRun like any other.
   if (id === undefined) return {};
@@ -393,7 +392,7 @@ function hostScopeProblem(policy: Policy, input: HookCallInput): Diagnostic | un
   try {
     profile = loadProfile(policy.host, policy.workspace);
   } catch (err) {
-    if (err instanceof HostProfileError) return fail("guard-failure", `The policy's host profile cannot be used: ${err.message}.`, "fix the policy's host:");
+    if (err instanceof HostProfileError) return guardFailure({ kind: "host-profile", from: "policy", error: err.message });
     throw err;
   }
   const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), { cwd: input.cwd ?? null });
@@ -405,10 +404,10 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const policy = await c.noRunPolicy();
   const mode = policy.guard.noRun;
   if (mode === "ask") {
-    if (c.mode === "exit") return denial(fail("guard-failure", `No run for this session (${why}); guard.noRun is ask, and the exit-code answer cannot ask.`, "run the hook with --output claude, or start a run"));
+    if (c.mode === "exit") return denial(guardFailure({ kind: "no-run", why, ask: true }));
     return { decision: "ask", reason: `plangate: no approved run for this session (${why}); allow this call?` };
   }
-  const blocked = fail("guard-failure", `No run for this session: ${why}.`, "approve the plan and run `plangate guard start` (guard.noRun decides sessions without a run)");
+  const blocked = guardFailure({ kind: "no-run", why, ask: false });
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
   const problem =
     hostScopeProblem(policy, input) ??

@@ -9,6 +9,7 @@ import type { LoadedPolicy } from "../node/policy.js";
 import type { Store } from "../store/types.js";
 import { EXIT, UsageError } from "./io.js";
 import { trustedKeysFrom } from "./commands/approval-common.js";
+import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
 
 /*
  * One hook decision, shared by `plangate guard` (a command hook: stdin in, stdout/exit code out) and
@@ -134,7 +135,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     }
     if (a.decision === "allow") return EXIT.ok;
     const why = a.decision === "ask" ? `${a.reason} (the exit-code answer cannot ask the person; use --output claude)` : a.reason;
-    stderr += `plangate guard: blocked: ${why} [${a.rule ?? "guard-failure"}]\n`;
+    stderr += `plangate guard: blocked: ${why} [${a.rule ?? GUARD_FAILURE}]\n`;
     return BLOCK;
   };
   /** A deny in the event's own form (the plan-mode and other-event paths, and any failure once the event is known). */
@@ -154,7 +155,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       stderr += o.reason + "\n";
       return EXIT.ok;
     }
-    return deny(o.reason, "guard-failure");
+    return deny(o.reason, GUARD_FAILURE);
   };
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -208,7 +209,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     };
     return done(await Promise.race([decide(), expired]));
   } catch (err) {
-    const rule = err instanceof HookInputError ? err.rule : "guard-failure";
+    const rule = err instanceof HookInputError ? err.rule : GUARD_FAILURE;
     return { ...done(deny((err as Error)?.message ?? String(err), rule)), failure: failureOf(err) };
   } finally {
     clearTimeout(timer);

@@ -12,6 +12,7 @@ import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReaso
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
+import { guardMismatch } from "../approval/judge.js";
 import type { TeddyAction } from "../core/step-extra.js";
 import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
 import { publishedSchema } from "../node/published-schema.js";
@@ -616,13 +617,7 @@ export function existingFileDiagnostic(expected: ExpectedCall | undefined, ident
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
   }
-  return {
-    rule: "guard-step-mismatch",
-    severity: "error",
-    step,
-    message: `Step ${step} creates ${rel} (a CREATE without Overwrite), but ${rel} exists now: the "${identity.tool}" call would replace it, which the approved plan does not do.`,
-    hint: "remove the file if it should not be there, or approve a plan whose CREATE says Overwrite: true",
-  };
+  return guardMismatch({ kind: "target-exists", step, path: rel, tool: identity.tool });
 }
 
 function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?: string; replace?: string } | { query: string } | undefined): unknown {

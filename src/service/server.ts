@@ -11,6 +11,7 @@ import type { Setup } from "../cli/setup.js";
 import type { LoadedPolicy } from "../node/policy.js";
 import { Metrics } from "./metrics.js";
 import { handleOp, type OpContext, OpError, type OpName } from "./ops.js";
+import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
 
 /*
  * `plangate serve`: the guard's hook decision and the plan checks over HTTP, in one long-lived process
@@ -222,7 +223,7 @@ export function createService(o: ServiceOptions): Service {
       if (refused !== undefined) {
         metrics.authFailures.inc();
         req.resume();
-        out = { code: 0, stdout: claudeDeny(undefined, `the request is refused: ${refused}`, "guard-failure"), stderr: "", outcome: { event: "unknown", decision: "deny", rule: "guard-failure" } };
+        out = { code: 0, stdout: claudeDeny(undefined, `the request is refused: ${refused}`, GUARD_FAILURE), stderr: "", outcome: { event: "unknown", decision: "deny", rule: GUARD_FAILURE } };
       } else {
         const type = req.headers["content-type"];
         out = await answerHook(
@@ -249,11 +250,11 @@ export function createService(o: ServiceOptions): Service {
       }
     } catch (err) {
       // answerHook answers every failure itself; this is the last line, for a bug around it.
-      out = { code: 0, stdout: claudeDeny(undefined, `internal error: ${(err as Error)?.message ?? String(err)}`, "guard-failure"), stderr: "", outcome: { event: "unknown", decision: "deny", rule: "guard-failure" }, failure: "internal" };
+      out = { code: 0, stdout: claudeDeny(undefined, `internal error: ${(err as Error)?.message ?? String(err)}`, GUARD_FAILURE), stderr: "", outcome: { event: "unknown", decision: "deny", rule: GUARD_FAILURE }, failure: "internal" };
     }
     // The command hook's answer is its stdout with exit 0; anything else (exit 2 with no JSON) must still deny here.
     let body = out.stdout;
-    if (out.code !== 0 && body === "") body = claudeDeny(out.outcome.event === "unknown" ? undefined : out.outcome.event, out.stderr.trim() || "blocked", "guard-failure");
+    if (out.code !== 0 && body === "") body = claudeDeny(out.outcome.event === "unknown" ? undefined : out.outcome.event, out.stderr.trim() || "blocked", GUARD_FAILURE);
     metrics.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
     metrics.decisions.inc({ event: out.outcome.event, outcome: out.outcome.decision, rule: out.outcome.rule ?? "" });
     if (out.failure === "store" || out.failure === "timeout") metrics.storeErrors.inc({ kind: out.failure });
@@ -368,7 +369,7 @@ export function createService(o: ServiceOptions): Service {
         log(`plangate serve: ${(err as Error)?.message ?? String(err)}`);
         const path = (req.url ?? "/").split("?")[0];
         // Even here the hook route answers a deny, never an error status.
-        if (path === "/v1/hooks/claude-code") send(res, 200, claudeDeny(undefined, "internal error", "guard-failure"));
+        if (path === "/v1/hooks/claude-code") send(res, 200, claudeDeny(undefined, "internal error", GUARD_FAILURE));
         else send(res, 500, errorBody("internal", (err as Error)?.message ?? String(err)));
         metrics.requests.inc({ route: path === "/v1/hooks/claude-code" ? path : "other", status: String(res.statusCode) });
       });

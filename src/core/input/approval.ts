@@ -105,9 +105,128 @@ export type GuardPlanFacts =
   /** While a run starts: the bytes given (or read again) are those that were checked. */
   | { readonly kind: "start"; readonly file: string; readonly source: "given" | "file"; readonly same: boolean };
 
+/** What stops a guard from deciding at all: its setup, its run, its state or its input unusable. */
+export type GuardFailureFacts =
+  /** The host profile (named by the guard's options, or by the policy's `host:`) cannot be loaded. */
+  | { readonly kind: "host-profile"; readonly from: "options" | "policy"; readonly error: string }
+  /** One of the guard's own files lies inside the workspace. */
+  | { readonly kind: "inside-workspace"; readonly file: "audit" | "consumed" | "state"; readonly path: string; readonly workspace: string }
+  /** The validated plan has a step without a tool. */
+  | { readonly kind: "step-without-tool" }
+  /** The library guard was given an in-memory trail. */
+  | { readonly kind: "audit-not-a-file" }
+  /** The runs' state directory and the workspace overlap. */
+  | { readonly kind: "state-dir-overlaps"; readonly root: string; readonly workspace: string }
+  /** A guard state file that already exists. */
+  | { readonly kind: "state-exists"; readonly path: string }
+  /** The session named for a new run already has one (`run`: its id, if still known). */
+  | { readonly kind: "session-bound"; readonly session: string; readonly run: string | undefined }
+  /** A hook input without a session id: a tool call's, or a subagent event's (`event`). */
+  | { readonly kind: "no-session"; readonly event?: string }
+  /** The session works inside the state directory. */
+  | { readonly kind: "cwd-in-state-dir"; readonly cwd: string; readonly root: string }
+  /** The session's binding to a run disappeared while it was made. */
+  | { readonly kind: "binding-vanished" }
+  /** Two pending runs for the session's folder were started at the same moment. */
+  | { readonly kind: "same-time"; readonly runs: readonly [string, string]; readonly cwd: string }
+  /** The run bound to the session is finished or stopped and was never claimed. */
+  | { readonly kind: "never-claimed"; readonly run: string; readonly status: string }
+  /** Another session claimed the run at the same moment. */
+  | { readonly kind: "claimed-by-other"; readonly run: string }
+  /** The run was stopped (`reason`: as given to the stop, if any). */
+  | { readonly kind: "stopped"; readonly run: string; readonly reason?: string }
+  /** A step that asks the person to confirm it, answered by exit code (which cannot ask). */
+  | { readonly kind: "cannot-ask"; readonly step: number }
+  /** The session has no run (`why`: as the guard found it); `ask`: guard.noRun is ask, answered by exit code. */
+  | { readonly kind: "no-run"; readonly why: string; readonly ask: boolean }
+  /**
+   * The run's stored progress cannot be trusted (`damage`: what is wrong with it), so a call or a
+   * subagent's start or stop (`agent`: its name as the guard gives it) cannot be placed in the plan.
+   */
+  | { readonly kind: "progress-damaged"; readonly damage: string; readonly event: { readonly call: string } | { readonly start: string } | { readonly stop: string } };
+
+/** An agent as a subagent event names it: its id (null: none given) and its type, if given. */
+export interface GuardAgent {
+  readonly agentId: string | null;
+  readonly agentType?: string;
+}
+
+/** A call as the guard compares it: the tool and its arguments (identity keys under a host profile). */
+export interface GuardCall {
+  readonly tool: string;
+  readonly arguments: unknown;
+}
+
+/**
+ * A call, or a subagent's start or stop, that is not where the approved plan is. `subagentOf`: the call
+ * was matched against the nested steps of that (1-based) step's subagent.
+ */
+export type GuardStepFacts =
+  /** A call after the last of the `steps` approved steps (`call`: the call, when it is shown). */
+  | { readonly kind: "after-last"; readonly steps: number; readonly tool: string; readonly call?: GuardCall; readonly subagentOf?: number }
+  /**
+   * A call that is not the approved step `step`: another tool, or other arguments (`differing`: the keys
+   * that differ, each value clipped; absent: the canonical arguments differ as a whole). `later`: the
+   * later step the call is, if it is one; `skipped`: the optional steps it did not match either.
+   */
+  | {
+      readonly kind: "other-call";
+      readonly step: number;
+      readonly expected: GuardCall;
+      readonly actual: GuardCall;
+      readonly differing?: readonly { readonly key: string; readonly expected: unknown; readonly actual: unknown }[];
+      readonly later?: number;
+      readonly skipped?: { readonly from: number; readonly to: number };
+      readonly subagentOf?: number;
+    }
+  /** Step `step` creates `path` (a CREATE without Overwrite), and it exists now. */
+  | { readonly kind: "target-exists"; readonly step: number; readonly path: string; readonly tool: string }
+  /** A call from a subagent that started outside the approved steps. */
+  | { readonly kind: "stray-call"; readonly tool: string; readonly agentId: string }
+  /** A call from an agent that is not the running subagent (`running`: the one that runs, and its step). */
+  | { readonly kind: "other-agent-call"; readonly tool: string; readonly agentId: string; readonly running?: { readonly agentId: string | null; readonly step: number } }
+  /** A call without an agent id while stray subagents run (`strays`: their ids; "overflow": too many to list). */
+  | { readonly kind: "untagged-call"; readonly tool: string; readonly strays: readonly (string | null)[] | "overflow" }
+  /** A call of the main agent while the subagent of step `step` runs. */
+  | { readonly kind: "subagent-running"; readonly tool: string; readonly step: number }
+  /**
+   * A call while step `step` (a Task/Agent call of `stepTool`) is open: its subagent stopped before its
+   * nested steps `missing` ran, or (missing absent) has not started.
+   */
+  | { readonly kind: "step-open"; readonly tool: string; readonly step: number; readonly stepTool: string; readonly missing?: readonly number[] }
+  /** A subagent's call where its step approves no nested calls. */
+  | { readonly kind: "no-nested-steps"; readonly tool: string; readonly step: number }
+  /** A subagent reported started again: the running one (`step`: its step), or a stray one. */
+  | { readonly kind: "started-again"; readonly agent: GuardAgent; readonly step?: number }
+  /** A subagent started while the subagent of step `step` runs. */
+  | { readonly kind: "started-while-running"; readonly agent: GuardAgent; readonly step: number }
+  /** A subagent started while step `step` is open, with no call allowed to start it. */
+  | { readonly kind: "started-step-open"; readonly agent: GuardAgent; readonly step: number; readonly stepTool: string }
+  /** A subagent of another type than step `step` approves. */
+  | { readonly kind: "agent-type"; readonly agent: GuardAgent; readonly step: number; readonly approved: unknown }
+  /** A subagent started with no Task/Agent call allowed to start it (`at`: the step the plan is at, if any). */
+  | { readonly kind: "started-unlaunched"; readonly agent: GuardAgent; readonly at?: number }
+  /** A subagent, unannounced, that no next Task/Agent step fits: why. */
+  | {
+      readonly kind: "no-task-step";
+      readonly agent: GuardAgent;
+      readonly why:
+        | { readonly kind: "type"; readonly step: number; readonly approved: unknown }
+        | { readonly kind: "other-step"; readonly step: number; readonly tool: string }
+        | { readonly kind: "done" };
+    }
+  /** A subagent stopped that is not the running one (`running`: the one that runs, if any). */
+  | { readonly kind: "stop-not-running"; readonly agent: GuardAgent; readonly running?: GuardAgent }
+  /** The subagent of step `step` (a call of `stepTool`) stopped before its nested steps `missing` ran. */
+  | { readonly kind: "stopped-early"; readonly step: number; readonly stepTool: string; readonly missing: readonly number[] };
+
 /** A guard's checks of an approved plan, at the start of a run and before each step or call. */
 export interface ApprovalGuardInput {
   readonly step: "guard";
+  /** What stops the guard from deciding, if anything does. */
+  readonly failure?: GuardFailureFacts;
+  /** A call or subagent event that is not where the approved plan is, if it is not. */
+  readonly mismatch?: GuardStepFacts;
   readonly plan?: GuardPlanFacts;
   /** The approval's expiry, and the step it would stop (undefined: a run's next call). */
   readonly expiry?: { readonly expiresAt: string; readonly now: Date; readonly step?: number };

@@ -5,6 +5,9 @@ import { cli } from "../../../test/cli-io.js";
 import { ExecutionGuard, GuardRefusal } from "../../approval/guard.js";
 import { NOW } from "../../../test/helpers.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
+import { kindRuleTester } from "../../../test/rule-tester.js";
+import { guardInput, recordInput } from "../../../test/kind-inputs.js";
+import type { GuardFailureFacts } from "../../core/input/approval.js";
 
 describe("guard-failure", () => {
   it("blocks the hook (exit 2) on bad input or a missing state", async () => {
@@ -28,4 +31,51 @@ describe("guard-failure", () => {
     const guard = await ExecutionGuard.open({ ...base, audit: join(k.guardDir, "audit.log"), consumedDir: join(k.guardDir, "c") });
     expect(guard.next).toBe(0);
   });
+});
+
+const fails = (failure: GuardFailureFacts) => guardInput({ failure });
+const DAMAGED = "run `plangate guard repair`, or approve a new plan and start a new run";
+
+kindRuleTester("guard-failure", "approval", {
+  valid: [
+    { name: "a guard step with nothing that stops it", input: guardInput({}) },
+    { name: "another approval step", input: recordInput() },
+  ],
+  invalid: [
+    { name: "host profile", input: fails({ kind: "host-profile", from: "options", error: "no such host" }), errors: [{ messageId: "hostProfile", message: "The host profile cannot be used: no such host." }] },
+    { name: "policy's host profile", input: fails({ kind: "host-profile", from: "policy", error: "bad" }), errors: [{ messageId: "policyHostProfile", hint: "fix the policy's host:" }] },
+    {
+      name: "guard file inside the workspace",
+      input: fails({ kind: "inside-workspace", file: "consumed", path: "/ws/c", workspace: "/ws" }),
+      errors: [{ messageId: "insideWorkspace", message: "The consumed-approval store /ws/c is inside the workspace /ws, where the plan's steps could rewrite it." }],
+    },
+    { name: "step without a tool", input: fails({ kind: "step-without-tool" }), errors: [{ messageId: "stepWithoutTool" }] },
+    { name: "trail not a file", input: fails({ kind: "audit-not-a-file" }), errors: [{ messageId: "auditNotAFile" }] },
+    {
+      name: "state directory overlaps",
+      input: fails({ kind: "state-dir-overlaps", root: "/ws/s", workspace: "/ws" }),
+      errors: [{ messageId: "stateDirOverlaps", message: "The state directory /ws/s and the workspace /ws overlap, so the plan's steps could rewrite the guard's runs; keep the state directory outside the workspace." }],
+    },
+    { name: "state exists", input: fails({ kind: "state-exists", path: "/g/s.json" }), errors: [{ messageId: "stateExists" }] },
+    { name: "session bound", input: fails({ kind: "session-bound", session: "s1", run: "r1" }), errors: [{ messageId: "sessionBound", message: 'The session "s1" already has a run (r1).' }] },
+    { name: "no session id", input: fails({ kind: "no-session" }), errors: [{ messageId: "noSession" }] },
+    { name: "subagent event without a session id", input: fails({ kind: "no-session", event: "SubagentStart" }), errors: [{ messageId: "eventWithoutSession", message: "The SubagentStart input has no session_id." }] },
+    { name: "cwd in the state directory", input: fails({ kind: "cwd-in-state-dir", cwd: "/s/x", root: "/s" }), errors: [{ messageId: "cwdInStateDir" }] },
+    { name: "binding vanished", input: fails({ kind: "binding-vanished" }), errors: [{ messageId: "bindingVanished", hint: "call again" }] },
+    { name: "two pending runs at once", input: fails({ kind: "same-time", runs: ["a", "b"], cwd: "/ws" }), errors: [{ messageId: "sameTime", message: "Two pending runs (a, b) were started at the same time for /ws; which one this session runs cannot be decided." }] },
+    { name: "never claimed", input: fails({ kind: "never-claimed", run: "r1", status: "stopped" }), errors: [{ messageId: "neverClaimed", message: "The run r1 is stopped and was never claimed." }] },
+    { name: "claimed by another session", input: fails({ kind: "claimed-by-other", run: "r1" }), errors: [{ messageId: "claimedByOther" }] },
+    { name: "stopped", input: fails({ kind: "stopped", run: "r1" }), errors: [{ messageId: "stopped", message: "The run r1 was stopped; no call runs in it." }] },
+    { name: "stopped, with a reason", input: fails({ kind: "stopped", run: "r1", reason: "done" }), errors: [{ messageId: "stoppedBecause", message: "The run r1 was stopped (done); no call runs in it." }] },
+    { name: "cannot ask", input: fails({ kind: "cannot-ask", step: 3 }), errors: [{ messageId: "cannotAsk", step: 3, message: "Step 3 asks the person to confirm it, and the exit-code answer cannot ask." }] },
+    { name: "no run", input: fails({ kind: "no-run", why: "no cwd", ask: false }), errors: [{ messageId: "noRun", message: "No run for this session: no cwd." }] },
+    { name: "no run, ask by exit code", input: fails({ kind: "no-run", why: "no cwd", ask: true }), errors: [{ messageId: "noRunCannotAsk" }] },
+    {
+      name: "damaged progress, a call",
+      input: fails({ kind: "progress-damaged", damage: "bad cursor", event: { call: "Bash" } }),
+      errors: [{ messageId: "damagedCall", message: 'The run\'s progress is damaged (bad cursor), so the call to "Bash" cannot be placed in the plan.', hint: DAMAGED }],
+    },
+    { name: "damaged progress, a start", input: fails({ kind: "progress-damaged", damage: "bad cursor", event: { start: "A" } }), errors: [{ messageId: "damagedStart" }] },
+    { name: "damaged progress, a stop", input: fails({ kind: "progress-damaged", damage: "bad cursor", event: { stop: "A" } }), errors: [{ messageId: "damagedStop" }] },
+  ],
 });

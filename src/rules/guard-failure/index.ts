@@ -1,10 +1,22 @@
 import { defineRule } from "../../core/rule.js";
 
 /**
+ * The rule the hook and the service name when they refuse an input or a request they cannot decide on
+ * (unreadable hook input, an internal error, a timeout): the answer's reason is then the error's own.
+ */
+export const GUARD_FAILURE = "guard-failure";
+
+const REPAIR = "run `plangate guard repair`, or approve a new plan and start a new run";
+const OWN_FILES = "keep the guard's files outside the workspace";
+
+/** The guard's own files, as its messages name them. */
+const FILES = { audit: "audit trail", consumed: "consumed-approval store", state: "guard state" } as const;
+
+/**
  * An "approval" rule: it reports that the execution guard cannot enforce an approval at all (its
- * state, its run, its host profile or its input unusable), so it belongs to the approval kind. Its
- * reports are still made by the guard's code (src/approval guard.ts, runs.ts, hook.ts,
- * progress.ts), which words them itself. Always an error.
+ * state, its run, its host profile or its input unusable), so it belongs to the approval kind. The
+ * guard's code (src/approval) records what stopped it as the guard step's `failure`; this rule words
+ * it. Always an error.
  */
 export default defineRule({
   meta: {
@@ -12,6 +24,37 @@ export default defineRule({
     input: "approval",
     defaultSeverity: "error",
     phase: "approval",
+    messages: {
+      hostProfile: { message: "The host profile cannot be used: {{error}}.", hint: "pass a known host (claude-code, generic) or a valid profile file" },
+      policyHostProfile: { message: "The policy's host profile cannot be used: {{error}}.", hint: "fix the policy's host:" },
+      insideWorkspace: { message: "The {{what}} {{path}} is inside the workspace {{workspace}}, where the plan's steps could rewrite it.", hint: OWN_FILES },
+      stepWithoutTool: { message: "The plan has a step without a tool, so no call can be matched to it.", hint: "give every step a tool" },
+      auditNotAFile: { message: "The library guard writes its audit trail to a file.", hint: "pass `audit` (a file), not `auditChain`" },
+      stateDirOverlaps: {
+        message: "The state directory {{root}} and the workspace {{workspace}} overlap, so the plan's steps could rewrite the guard's runs; keep the state directory outside the workspace.",
+        hint: "pass --state-dir DIR outside the workspace",
+      },
+      stateExists: { message: "The guard state {{path}} already exists: a run is in progress or finished.", hint: "use a new state file for a new approval" },
+      sessionBound: { message: "The session {{session}} already has a run ({{run}}).", hint: "stop it first with `plangate guard stop --session ID`, or start the run without --session" },
+      noSession: { message: "The hook input has no session_id, so the call cannot be tied to a run.", hint: "run the guard as a Claude Code hook, or pass session_id" },
+      eventWithoutSession: { message: "The {{event}} input has no session_id.", hint: "run the guard as a Claude Code hook" },
+      cwdInStateDir: { message: "The session works in {{cwd}}, inside the state directory {{root}}.", hint: "keep the state directory outside the workspace" },
+      bindingVanished: { message: "The session's binding vanished while it was being made.", hint: "call again" },
+      sameTime: {
+        message: "Two pending runs ({{first}}, {{second}}) were started at the same time for {{cwd}}; which one this session runs cannot be decided.",
+        hint: "stop one (`plangate guard stop RUN`), or start runs with --session ID",
+      },
+      neverClaimed: { message: "The run {{run}} is {{status}} and was never claimed.", hint: "start a new run with `plangate guard start`" },
+      claimedByOther: { message: "The run {{run}} was claimed by another session at the same moment.", hint: "call again: the session will claim the next pending run, if any" },
+      stopped: { message: "The run {{run}} was stopped; no call runs in it.", hint: "approve the plan again and start a new run" },
+      stoppedBecause: { message: "The run {{run}} was stopped ({{reason}}); no call runs in it.", hint: "approve the plan again and start a new run" },
+      cannotAsk: { message: "Step {{step}} asks the person to confirm it, and the exit-code answer cannot ask.", hint: "run the hook with --output claude" },
+      noRun: { message: "No run for this session: {{why}}.", hint: "approve the plan and run `plangate guard start` (guard.noRun decides sessions without a run)" },
+      noRunCannotAsk: { message: "No run for this session ({{why}}); guard.noRun is ask, and the exit-code answer cannot ask.", hint: "run the hook with --output claude, or start a run" },
+      damagedCall: { message: "The run's progress is damaged ({{damage}}), so the call to \"{{tool}}\" cannot be placed in the plan.", hint: REPAIR },
+      damagedStart: { message: "The run's progress is damaged ({{damage}}), so subagent {{agent}} cannot be placed in the plan; its calls are denied.", hint: REPAIR },
+      damagedStop: { message: "The run's progress is damaged ({{damage}}), so the stop of subagent {{agent}} cannot be placed in the plan.", hint: REPAIR },
+    },
     summary: "The guard could not decide, so the tool call is blocked.",
     docs: {
       description:
@@ -21,5 +64,49 @@ export default defineRule({
       bad: "echo 'not json' | plangate guard --state state.json   # exit 2",
       good: "echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"read_file\",\"tool_input\":{\"path\":\"in.txt\"}}' | plangate guard --state state.json",
     },
+  },
+  check(input, ctx) {
+    if (input.step !== "guard" || !input.failure) return;
+    const f = input.failure;
+    switch (f.kind) {
+      case "host-profile":
+        return ctx.report({ messageId: f.from === "policy" ? "policyHostProfile" : "hostProfile", data: { error: f.error } });
+      case "inside-workspace":
+        return ctx.report({ messageId: "insideWorkspace", data: { what: FILES[f.file], path: f.path, workspace: f.workspace } });
+      case "step-without-tool":
+        return ctx.report({ messageId: "stepWithoutTool" });
+      case "audit-not-a-file":
+        return ctx.report({ messageId: "auditNotAFile" });
+      case "state-dir-overlaps":
+        return ctx.report({ messageId: "stateDirOverlaps", data: { root: f.root, workspace: f.workspace } });
+      case "state-exists":
+        return ctx.report({ messageId: "stateExists", data: { path: f.path } });
+      case "session-bound":
+        return ctx.report({ messageId: "sessionBound", data: { session: JSON.stringify(f.session), run: String(f.run) } });
+      case "no-session":
+        return f.event === undefined ? ctx.report({ messageId: "noSession" }) : ctx.report({ messageId: "eventWithoutSession", data: { event: f.event } });
+      case "cwd-in-state-dir":
+        return ctx.report({ messageId: "cwdInStateDir", data: { cwd: f.cwd, root: f.root } });
+      case "binding-vanished":
+        return ctx.report({ messageId: "bindingVanished" });
+      case "same-time":
+        return ctx.report({ messageId: "sameTime", data: { first: f.runs[0], second: f.runs[1], cwd: f.cwd } });
+      case "never-claimed":
+        return ctx.report({ messageId: "neverClaimed", data: { run: f.run, status: f.status } });
+      case "claimed-by-other":
+        return ctx.report({ messageId: "claimedByOther", data: { run: f.run } });
+      case "stopped":
+        return f.reason ? ctx.report({ messageId: "stoppedBecause", data: { run: f.run, reason: f.reason } }) : ctx.report({ messageId: "stopped", data: { run: f.run } });
+      case "cannot-ask":
+        return ctx.report({ messageId: "cannotAsk", data: { step: f.step }, step: f.step });
+      case "no-run":
+        return ctx.report({ messageId: f.ask ? "noRunCannotAsk" : "noRun", data: { why: f.why } });
+      case "progress-damaged": {
+        const e = f.event;
+        if ("call" in e) return ctx.report({ messageId: "damagedCall", data: { damage: f.damage, tool: e.call } });
+        if ("start" in e) return ctx.report({ messageId: "damagedStart", data: { damage: f.damage, agent: e.start } });
+        return ctx.report({ messageId: "damagedStop", data: { damage: f.damage, agent: e.stop } });
+      }
+    }
   },
 });
