@@ -326,17 +326,9 @@ function finish(
   dialect: DialectId | undefined,
   text?: string,
 ): PlanReport {
-  // The plan hash is computed on first access (an in-process caller may never read it); hash-mismatch
-  // computed it already when a hash was expected.
-  let hashed = false;
-  let hash: string | undefined;
-  const hashOf = () => {
-    if (!hashed) {
-      hash = doc ? planHashOf(doc) : undefined;
-      hashed = true;
-    }
-    return hash;
-  };
+  // The plan hash is taken now, of the document as validated: a hash computed later would be of whatever a
+  // caller has since changed in report.plan, which shares its objects with the document.
+  const planHash = doc ? planHashOf(doc) : undefined;
   // Faults found before a document exists (decoding) still have offsets into the decoded text.
   const lines = doc?.lines ?? (text !== undefined ? new LineIndex(text) : undefined);
   const resolved = resolve(pending, doc, lines, policy, options.file);
@@ -345,22 +337,14 @@ function finish(
     file: options.file,
     dialect,
     valid: !diagnostics.some((d) => d.severity === "error"),
-    get planHash() {
-      const value = hashOf();
-      Object.defineProperty(this, "planHash", { value, enumerable: true, writable: true, configurable: true });
-      return value;
-    },
-    set planHash(value) {
-      Object.defineProperty(this, "planHash", { value, enumerable: true, writable: true, configurable: true });
-    },
+    planHash,
     steps: plan?.steps.length ?? 0,
     diagnostics,
   };
   if (plan) report.plan = plan;
   if (doc) report.source = doc;
   if (report.file === undefined) delete report.file;
-  // A document with a value (or a Markdown text) has a hash; without one there is none to show.
-  if (!doc || (doc.syntax !== "markdown" && doc.value === undefined)) delete report.planHash;
+  if (report.planHash === undefined) delete report.planHash;
   if (report.dialect === undefined) delete report.dialect;
   return report;
 }

@@ -92,6 +92,29 @@ describe("path service", () => {
     service.resolve("d/F3");
     expect(asked).toContain("/ws/d/F3");
   });
+  it("asks lstat for names a file system may find without listing them: 8.3 short names, trailing dots and spaces, streams", () => {
+    // A lookup that finds aliases, as NTFS and Windows shares do: `link.`, `link ` and `LINK~1` are `link`.
+    const names = Array.from({ length: 20 }, (_, i) => `a${i}.txt`);
+    const alias = (n: string) => (/^link[. ]+$|^LINK~1$|^link:.*$/.test(n) ? "link" : n);
+    const files: FileProbe = {
+      ...memoryFiles({}),
+      realpath: (p) => p,
+      kind: (p) => {
+        const name = alias(p.slice(p.lastIndexOf("/") + 1));
+        if (p === "/ws") return "dir";
+        if (p.startsWith("/ws/") && name === "link") return "symlink";
+        return names.some((n) => p === `/ws/${n}`) ? "file" : "missing";
+      },
+      readlink: (p) => (alias(p.slice(p.lastIndexOf("/") + 1)) === "link" ? "/etc" : undefined),
+      list: (dir) => (dir === "/ws" ? new Map<string, "file" | "symlink">([...names.map((n) => [n, "file"] as [string, "file"]), ["link", "symlink"]]) : undefined),
+    };
+    const s = createPathService("/ws", files);
+    for (const n of names) s.resolve(n);
+    for (const p of ["link./passwd", "LINK~1/passwd", "link /passwd", "link:x/passwd"]) {
+      const why = s.resolve(p).map((r) => s.whyOutside(r)).find((w) => w !== undefined);
+      expect(why, p).toMatch(/through a symlink to \/etc\/passwd|resolves to/);
+    }
+  });
   it("spends one budget of 40 links on the whole path, the folder's and the last name's together", () => {
     const t: Tree = { "/ws/real": { dir: true }, "/ws/real/target": "x" };
     for (let i = 0; i < 30; i++) t[`/ws/l${i}`] = { link: i === 29 ? "real" : `l${i + 1}` };

@@ -80,6 +80,8 @@ interface Listing {
 }
 
 const ASCII = /^[\x20-\x7e]*$/;
+/** A name no file system reads as another: ASCII without `~` or `:`, not ending in a dot or a space. */
+const PLAIN_NAME = /^[\x20-\x39\x3b-\x7d]*[^\x00-\x20.~:\x7f-\uffff]$/;
 
 function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | undefined>): Listing {
   const folded = new Set<string>();
@@ -206,9 +208,10 @@ function rememberingProbe(files: FileProbe): FileProbe {
     const name = path.slice(slash + 1);
     const kind = listing.entries.get(name);
     if (kind !== undefined) return kind;
-    // A name the listing lacks is missing when no entry could be it without case (see Listing); otherwise,
-    // and for an entry the listing cannot type, lstat decides.
-    if (!listing.entries.has(name) && listing.folded && ASCII.test(name) && !listing.folded.has(name.toLowerCase())) return "missing";
+    // A name the listing lacks is missing when no entry could be it without case (see Listing) and it is
+    // no alias a file system resolves without listing it (an 8.3 short name with `~`, a trailing dot or
+    // space that Windows drops, a `:` stream); otherwise, and for an entry the listing cannot type, lstat decides.
+    if (!listing.entries.has(name) && listing.folded && PLAIN_NAME.test(name) && !listing.folded.has(name.toLowerCase())) return "missing";
     return undefined;
   };
   return {

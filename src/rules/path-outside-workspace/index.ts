@@ -50,7 +50,7 @@ export default defineRule({
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && a.has(LeafTag.PathLike) && looksLikeEscapingPath(a.name, a.value) && !facts.isPathArgument(a))
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikeEscapingPath(a.name, a.value) && !facts.isPathArgument(a, true))
           args.push(a);
       for (const k of facts.keys)
         if (k.has(LeafTag.PathLike) && looksLikeEscapingPath("", k.value) && !facts.isPathArgument(k, true))

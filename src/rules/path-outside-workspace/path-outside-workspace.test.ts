@@ -53,6 +53,8 @@ ruleTester("path-outside-workspace", {
     { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
   ],
   invalid: [
+    // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
+    reported({ files: { "notes.txt": "../../../etc/passwd" } }, 'path "../../../etc/passwd" in "notes.txt" resolves to /etc/passwd', "copy_files"),
     {
       name: "a parent path, at the argument, naming the workspace",
       code: plan({ path: "../x" }),

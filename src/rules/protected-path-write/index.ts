@@ -35,7 +35,8 @@ export function globNeedles(globs: readonly string[]): string[] | undefined {
   for (const g of globs) {
     if (/[[\]{}()!+@?\\]/.test(g)) return undefined;
     const longest = g.split(/[*/]+/).reduce((a, b) => (b.length > a.length ? b : a), "");
-    if (longest === "") return undefined;
+    // Outside ASCII, lower case and the regex's case folding disagree (ς, σ and Σ; µ and μ): no pre-check.
+    if (longest === "" || !/^[\x20-\x7e]+$/.test(longest)) return undefined;
     out.push(longest.toLowerCase());
   }
   return out;
@@ -88,7 +89,7 @@ export default defineRule({
       if (!facts.writes) continue;
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !facts.isPathArgument(a)) args.push(a);
+        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !facts.isPathArgument(a, true)) args.push(a);
       for (const k of facts.keys)
         if (k.has(LeafTag.PathLike) && looksLikePath("", k.value) && !facts.isPathArgument(k, true)) args.push(k);
       for (const arg of args) {

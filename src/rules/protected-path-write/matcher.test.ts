@@ -27,6 +27,9 @@ describe("protected globs' pre-check", () => {
     expect(globNeedles(DEFAULT_PROTECTED_PATHS)).toContain(".git");
     expect(globNeedles(["**/*"])).toBeUndefined();
     expect(globNeedles(["src/{a,b}.py"])).toBeUndefined();
+    // Outside ASCII, lower case and the regex's folding disagree: no pre-check.
+    expect(globNeedles(["**/σίγμα*"])).toBeUndefined();
+    for (const [g, p] of [["**/σίγμα*", "ςίγμα"], ["**/*.ς", "a.σ"], ["**/µ-secret", "Μ-SECRET"]] as const) expect(matcherFor([g])(p), `${g} ${p}`).toBe(plain([g])(p));
     const m = matcherFor(DEFAULT_PROTECTED_PATHS);
     for (const p of DEFAULT_PROTECTED_PATHS.map((g) => g.replace(/\*\*\/|\/\*\*/g, "").replace(/\*/g, "x"))) expect(m(p), p).toBe(plain(DEFAULT_PROTECTED_PATHS)(p));
   });

@@ -62,6 +62,8 @@ ruleTester("protected-path-write", {
     { name: "a tool on the policy's read list", code: plan("get_settings", { path: ".env" }), files, options: { policy: policy((p) => p.tools.read!.push("get_settings")) } },
   ],
   invalid: [
+    // A map keyed by paths: its values are checked as values too.
+    reported("copy_files", { files: { "notes.txt": ".git/config" } }),
     reported("write_file", { path: ".git/config" }),
     reported("edit_file", { path: ".env" }),
     reported("write_file", { path: ".env.production" }),
