@@ -239,3 +239,23 @@ export function kindRuleTester<K extends Exclude<InputKind, "plan">>(
     );
   });
 }
+
+/** The text a read rule's facts point into in its table: three lines. */
+export const READ_TEXT = "line one\nline two\nline three\n";
+
+/**
+ * The table of a read rule run alone on facts (`kindRuleTester` with kind "read"): it reports nothing
+ * without facts or for another rule's fact, and each invalid case's facts as listed, with positions in
+ * READ_TEXT.
+ */
+export function readRuleTester(id: string, table: { invalid: readonly KindInvalidCase<"read">[] }): void {
+  const other = id === "md-title" ? { rule: "parse-error" as const, messageId: "jsonEmpty" } : { rule: "md-title" as const, messageId: "missing" };
+  kindRuleTester(id, "read", {
+    text: () => READ_TEXT,
+    valid: [
+      { name: "no facts", input: { facts: [] } },
+      { name: "a fact of another rule", input: { facts: [{ ...other, start: 0, end: 4 }] } },
+    ],
+    invalid: table.invalid,
+  });
+}

@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("duplicate-key", {
   valid: ['[{"tool": "a", "params": {"x": 1, "y": 2}}]'],
@@ -14,12 +14,7 @@ ruleTester("duplicate-key", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("duplicate-key", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("duplicate-key", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,5 +1,5 @@
 import { envelope } from "../../../test/helpers.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("empty-plan", {
   valid: ['[{"tool": "a"}]'],
@@ -11,12 +11,7 @@ ruleTester("empty-plan", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("empty-plan", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("empty-plan", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateFile } from "../../node/validate-file.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 // A plan text that was read is never missing: the rule's reports come from reading a path (the real-file-system
 // tests below). No `docs`: its examples are a path that does not exist, which no plan text can show.
@@ -31,12 +31,7 @@ describe("file-not-found on a real file system", () => {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("file-not-found", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("file-not-found", {
   invalid: [
     {
       name: "a fact of this rule",

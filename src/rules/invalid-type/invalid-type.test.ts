@@ -1,5 +1,5 @@
 import { envelope } from "../../../test/helpers.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const ikomaStep = (n: unknown) => `{"step": ${JSON.stringify(n)}, "tool_name": "t", "args": {}, "description": "d"}`;
 
@@ -25,12 +25,7 @@ ruleTester("invalid-type", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("invalid-type", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("invalid-type", {
   invalid: [
     {
       name: "a fact of this rule",

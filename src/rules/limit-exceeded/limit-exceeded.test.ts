@@ -1,5 +1,5 @@
 import { defaultPolicy } from "../../policy/defaults.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
   const policy = defaultPolicy("/ws");
@@ -19,12 +19,7 @@ ruleTester("limit-exceeded", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("limit-exceeded", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("limit-exceeded", {
   invalid: [
     {
       name: "a fact of this rule",

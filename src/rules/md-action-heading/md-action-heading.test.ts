@@ -1,5 +1,5 @@
 import { planMd } from "../../../test/teddy.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const files = { "a.txt": "a\n" };
 const known = planMd("### `READ**\n- Resource: [a.txt](/a.txt)", "### EXECUTE\n```shell\nls\n```", "### `CHAT_WITH_USER`\nÇa va ? 🙂");
@@ -40,12 +40,7 @@ ruleTester("md-action-heading", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("md-action-heading", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("md-action-heading", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const action = "### READ\n- Resource: https://example.com\n";
 
@@ -36,12 +36,7 @@ ruleTester("md-missing-section", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("md-missing-section", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("md-missing-section", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const body = "## Rationale\nWhy.\n\n## Action Plan\n\n### READ\n- Resource: https://example.com\n";
 const unicode = `# Ajouter l’éditeur ✏️\n\n${body}\n\`\`\`\`md\n# inside a fence\n\`\`\`\`\n`;
@@ -16,12 +16,7 @@ ruleTester("md-title", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("md-title", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "parse-error", messageId: "jsonEmpty", start: 0, end: 4 }] } },
-  ],
+readRuleTester("md-title", {
   invalid: [
     {
       name: "a fact of this rule",

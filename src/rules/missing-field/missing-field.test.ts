@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("missing-field", {
   valid: [{ name: "a step with only tool (description is optional, as in scAgent)", code: '[{"tool": "apply_qc_filters", "params": {"min_genes": 200}}]' }],
@@ -13,12 +13,7 @@ ruleTester("missing-field", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("missing-field", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("missing-field", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("parse-error", {
   valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
@@ -29,12 +29,7 @@ describe("parse-error beyond one text's diagnostics", () => {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("parse-error", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("parse-error", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 const step = (n: unknown) => `{"step": ${JSON.stringify(n)}, "tool_name": "t", "args": {}, "description": "d"}`;
 const plan = (...steps: string[]) => `{"plan": [${steps.join(", ")}], "reasoning": "r"}`;
@@ -37,12 +37,7 @@ ruleTester("step-numbering", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("step-numbering", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("step-numbering", {
   invalid: [
     {
       name: "a fact of this rule",

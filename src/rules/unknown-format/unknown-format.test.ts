@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { run } from "../../../test/helpers.js";
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("unknown-format", {
   valid: ['[{"tool": "a"}]', '{"version": "1.0", "plan": [{"tool": "a"}]}'],
@@ -19,12 +19,7 @@ describe("unknown-format: the dialect found", () => {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("unknown-format", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("unknown-format", {
   invalid: [
     {
       name: "a fact of this rule",

@@ -1,4 +1,4 @@
-import { kindRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
 ruleTester("unknown-key", {
   valid: [
@@ -17,12 +17,7 @@ ruleTester("unknown-key", {
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
-kindRuleTester("unknown-key", "read", {
-  text: () => "line one\nline two\nline three\n",
-  valid: [
-    { name: "no facts", input: { facts: [] } },
-    { name: "a fact of another rule", input: { facts: [{ rule: "md-title", messageId: "missing", start: 0, end: 4 }] } },
-  ],
+readRuleTester("unknown-key", {
   invalid: [
     {
       name: "a fact of this rule",
