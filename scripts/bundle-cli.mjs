@@ -37,6 +37,24 @@ function packageFiles() {
 }
 
 /**
+ * commander requires node:child_process when it loads, for subcommands run as separate programs, which
+ * plangate has none of; loading it (with net, dgram and the stream stack) costs every command some 2 to 3 ms
+ * of CPU. It is required on first use instead. A commander whose text differs fails the build, not the CLI.
+ */
+function lazyChildProcess() {
+  const eager = "const childProcess = require('node:child_process');";
+  return {
+    name: "lazy-child-process",
+    transform(code, id) {
+      if (!id.replace(/\\/g, "/").endsWith("/commander/lib/command.js")) return null;
+      if (!code.includes(eager)) throw new Error("commander/lib/command.js no longer requires node:child_process as expected: update scripts/bundle-cli.mjs");
+      const lazy = "const childProcess = { get spawn() { return require('node:child_process').spawn; } };";
+      return { code: code.replace(eager, lazy), map: null };
+    },
+  };
+}
+
+/**
  * The bundle's files are compiled with vm.Script (to use their code caches), where import() works only with
  * an experimental option; the packages loaded from node_modules (above) are imported by import.js instead,
  * a plain CommonJS file Node compiles itself.
@@ -63,10 +81,12 @@ const bundle = await rolldown({
   input: { cli: entry },
   platform: "node",
   external: EXTERNAL,
-  plugins: [packageFiles(), importThroughHelper()],
+  plugins: [packageFiles(), lazyChildProcess(), importThroughHelper()],
   // A module both imported and dynamically imported is simply in the importer's chunk: not worth a warning.
   checks: { ineffectiveDynamicImport: false },
   logLevel: "warn",
+  // Chunks may export more than their entry needs (the groups below take single modules out of the chunks).
+  preserveEntrySignatures: "allow-extension",
 });
 await bundle.write({
   dir: out,
@@ -74,6 +94,16 @@ await bundle.write({
   entryFileNames: "[name].cjs",
   chunkFileNames: "[name]-[hash].cjs",
   sourcemap: false,
+  // Modules a guard hook call needs that would otherwise share a chunk with code it does not (the engine's
+  // facts beside the engine; the approval record beside the CLI's approval printers and formatters).
+  codeSplitting: {
+    includeDependenciesRecursively: false,
+    groups: [
+      { name: "facts", test: /[\\/]dist[\\/]core[\\/]facts\.js$/ },
+      { name: "record", test: /[\\/]dist[\\/](approval[\\/]record|generated[\\/]validate-approval)\.js$/ },
+      { name: "run-state", test: /[\\/]dist[\\/]approval[\\/]state\.js$/ },
+    ],
+  },
 });
 await bundle.close();
 rmSync(entry);

@@ -40,6 +40,32 @@ describe("the bundled CLI", () => {
     expect(lazy(yaml.loaded).some((f) => f.startsWith("markdown"))).toBe(false);
   });
 
+  it("a guard hook call of a running plan loads neither the engine, the policy validator nor child_process", () => {
+    const dir = join(tmp, "hook");
+    const ws = join(dir, "ws");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, "in.txt"), "x\n");
+    writeFileSync(join(ws, "plan.json"), JSON.stringify([1, 2, 3].map(() => ({ tool: "read_file", description: "read the input", params: { path: "in.txt" } }))));
+    writeFileSync(join(dir, "tools.txt"), "read_file\n");
+    const ok = (args: string[], cwd: string) => {
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    const keys = join(dir, "keys");
+    ok(["keygen", "--out", keys], dir);
+    ok(["approve", "plan.json", "--no-policy", "--tools", join(dir, "tools.txt"), "--key", join(keys, "plangate.key"), "--out", join(dir, "approval.json")], ws);
+    ok(["guard", "start", "plan.json", "--no-policy", "--tools", join(dir, "tools.txt"), "--approval", join(dir, "approval.json"), "--trusted-keys", join(keys, "plangate.pub"), "--state-dir", join(dir, "state"), "--session", "s"], ws);
+    const input = JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: ws, hook_event_name: "PreToolUse", tool_name: "read_file", tool_input: { path: "in.txt" } });
+    const r = spawnSync(process.execPath, ["-r", preload, bin, "guard", "--state-dir", join(dir, "state"), "--no-policy"], { cwd: ws, input, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded: ")).map((l) => l.slice("loaded: ".length));
+    expect(names(loaded)).toContain("cli.cjs");
+    expect(names(loaded).filter((f) => /^(engine|validate-plan|validate-policy|yaml|markdown)-/.test(f))).toEqual([]);
+    expect(loaded).not.toContain("node:child_process");
+    // The listing of built-ins works: the loader compiles the bundle with node:vm.
+    expect(loaded).toContain("node:vm");
+  });
+
   it("ships a V8 code cache that this Node accepts for each file start-up loads", () => {
     const caches = readdirSync(bundle).filter((f) => f.endsWith(".cjs.cache"));
     expect(caches).toContain("cli.cjs.cache");

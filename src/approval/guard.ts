@@ -6,9 +6,7 @@ import type { ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { validatePlan } from "../node/validate-plan.js";
 import { readFileBounded } from "../node/read-bounded.js";
-import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
@@ -36,7 +34,6 @@ import {
 import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
 import { consumeNonce, isConsumed } from "./state.js";
 import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
-import { verifyApproval } from "./verify.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -102,7 +99,8 @@ async function planRefusal(ap: ApprovedPlan, n: number, bytes: Uint8Array | unde
   const raw = bytes === undefined ? undefined : sha256Hex(bytes);
   // A reformatted file with the same canonical content is the same plan; anything else is a change.
   const rehashed = bytes !== undefined && raw !== ap.rawHash;
-  const hash = rehashed ? await planHash(bytes, { file: ap.file }) : undefined;
+  // Reading a plan to hash it canonically needs the readers: loaded only when the bytes changed.
+  const hash = rehashed ? await (await import("../ops/hash.js")).planHash(bytes, { file: ap.file }) : undefined;
   const plan = judgeApproval({
     step: "guard",
     plan: { kind: "step", file: ap.file, readable: bytes !== undefined, rehashed, ...(hash !== undefined ? { hash } : {}), approved: ap.planHash },
@@ -231,6 +229,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   } catch (err) {
     throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
   }
+  // The engine and the approval check load only when a run is opened, not for each hook call of a run.
+  const [{ validatePlan }, { verifyApproval }] = await Promise.all([import("../node/validate-plan.js"), import("./verify.js")]);
   const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools, workspace: o.workspace, now, host: profile });
   if (!report.valid) throw new GuardRefusal(report.diagnostics.filter((d) => d.severity === "error"));
   const steps = approvedSteps(report);

@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { validatePlan } from "../node/validate-plan.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
@@ -190,6 +189,7 @@ async function approvedPlanOf(state: GuardState, bytes: Uint8Array | undefined, 
   if (state.expires_at !== undefined) ap.expiresAt = state.expires_at;
   ap.host = state.host ? { workspace: state.workspace, ...state.host } : hostPolicyOf(undefined, state.workspace);
   if (bytes === undefined) return ap;
+  const { validatePlan } = await import("../node/validate-plan.js");
   const report = await validatePlan(bytes, { file: state.plan, workspace: state.workspace, now });
   // Steps are taken only from the approved content; for a changed plan decideStep refuses before using them.
   if (report.planHash === state.plan_hash) {

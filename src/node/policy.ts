@@ -8,7 +8,6 @@ import { GENERIC, type HostProfile, HostProfileError, loadProfile, profileHash }
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
-import validatePolicy from "../generated/validate-policy.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
 import type { Policy, PolicyOverride } from "../core/policy.js";
@@ -120,6 +119,8 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
             `${where(doc, file, `/overrides/${i}/${k}`)}: "${k}" cannot be set in an override: it is one per policy (set it at the top level of the policy; an override may set ${OVERRIDE_KEYS.join(", ")})`,
           );
     });
+  // The compiled validator is large: loaded only when a policy file is read.
+  const { default: validatePolicy } = await import("../generated/validate-policy.js");
   const errors = schemaErrors(validatePolicy, value, policySchema);
   if (errors.length > 0) {
     const e = errors[0]!;
