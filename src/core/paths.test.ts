@@ -186,6 +186,13 @@ describe("paths", () => {
     expect(isInside("/ws/x", "/ws")).toBe(true);
     expect(isInside("/ws", "/ws")).toBe(true);
   });
+  it("isInside answers as the plain definition does (the root, or the root and a separator, as a prefix)", async () => {
+    const fc = await import("fast-check");
+    const part = fc.constantFrom("/", "ws", "w", "s", "/ws", "x", ".", "\\");
+    const path = fc.array(part, { maxLength: 6 }).map((p) => "/" + p.join(""));
+    const plain = (p: string, root: string) => (root === "/" ? p.startsWith("/") : p === root || p.startsWith(root.endsWith("/") ? root : root + "/"));
+    fc.assert(fc.property(path, path, (p, root) => isInside(p, root) === plain(p, root)), { numRuns: 2000 });
+  });
   it("spots escaping paths under other argument names", () => {
     expect(looksLikeEscapingPath("output", "../x")).toBe(true);
     expect(looksLikeEscapingPath("command", "/usr/bin/make")).toBe(false);

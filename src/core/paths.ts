@@ -79,7 +79,9 @@ export function normalizeAbsolute(path: string): string {
 /** Is `path` the folder `root` or inside it? Both absolute and normalised. */
 export function isInside(path: string, root: string): boolean {
   if (root === "/") return path.startsWith("/");
-  return path === root || path.startsWith(root.endsWith("/") ? root : root + "/");
+  if (root.endsWith("/")) return path.startsWith(root);
+  // `root` itself, or `root` followed by a separator (compared in place: this runs for every path reading).
+  return path.startsWith(root) && (path.length === root.length || path.charCodeAt(root.length) === 0x2f);
 }
 
 /** The path relative to a root it is inside ("" for the root itself). */

@@ -132,7 +132,7 @@ export default defineRule({
         }
         // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
         // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
-        const short = candidates.find((c) => pathSegments(c).some((seg) => SHORT_NAME.test(seg)));
+        const short = candidates.find((c) => c.includes("~") && pathSegments(c).some((seg) => SHORT_NAME.test(seg)));
         const hit = short ?? candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
         ctx.report({
