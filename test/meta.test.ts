@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
 import { RULES } from "../src/rules/index.js";
-import { RULE_IDS } from "../src/core/rule-ids.js";
+import { isRuleId } from "../src/core/rule-ids.js";
+import type { Rule } from "../src/core/rule.js";
 import { SPEC_FILE } from "./real-plans.js";
 import { ruleReadme } from "../src/rules/readme.js";
 
@@ -14,12 +16,23 @@ const folders = readdirSync(rulesDir, { withFileTypes: true })
   .map((e) => e.name);
 
 describe("rule catalogue", () => {
+  // src/rules/index.ts is the catalogue: the RuleId type and isRuleId are derived from its list, so a folder
+  // without its line there is a rule no one runs and no id names.
   it("registers every rule folder, and every folder is a registered rule", () => {
     const ids = RULES.map((r) => r.meta.id);
     for (const f of folders) expect(ids, `folder ${f} not registered in rules/index.ts`).toContain(f);
+    expect([...ids].sort()).toEqual([...folders].sort());
   });
-  it("RULE_IDS (the RuleId type) lists exactly the registered rules, in their order", () => {
-    expect([...RULE_IDS]).toEqual(RULES.map((r) => r.meta.id));
+  it("each folder's rule is the one registered, under the folder's name", async () => {
+    for (const f of folders) {
+      const rule = ((await import(/* @vite-ignore */ pathToFileURL(join(rulesDir, f, "index.ts")).href)) as { default: Rule }).default;
+      expect(rule.meta.id, `src/rules/${f}/index.ts`).toBe(f);
+      expect(RULES.includes(rule), `src/rules/${f} registered in rules/index.ts`).toBe(true);
+    }
+  });
+  it("isRuleId knows exactly the registered ids", () => {
+    for (const r of RULES) expect(isRuleId(r.meta.id), r.meta.id).toBe(true);
+    for (const id of ["pars-error", "Parse-error", "parse-error ", "", "toString", "__proto__", "constructor", "explain", "index"]) expect(isRuleId(id), id).toBe(false);
   });
   it("has unique kebab-case ids", () => {
     const ids = RULES.map((r) => r.meta.id);

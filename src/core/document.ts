@@ -1,28 +1,13 @@
 import type { Pointer } from "./pointer.js";
+import type { RuleIdOf } from "./rule-ids.js";
 import type { MessageData } from "./rule.js";
 import type { LineIndex } from "./source.js";
 
 /** The syntaxes plangate reads. */
 export type SyntaxId = "json" | "yaml" | "markdown";
 
-/** Rule ids whose facts the readers (syntax, dialect shape, the engine's own checks) record. */
-export type ReadRuleId =
-  | "parse-error"
-  | "duplicate-key"
-  | "unsafe-value"
-  | "limit-exceeded"
-  | "file-not-found"
-  | "unknown-format"
-  | "hash-mismatch"
-  | "empty-plan"
-  | "missing-field"
-  | "unknown-key"
-  | "invalid-type"
-  | "step-numbering"
-  | "md-title"
-  | "md-missing-section"
-  | "md-action-heading"
-  | "md-action-separator";
+/** Rule ids whose facts the readers (syntax, dialect shape, the engine's own checks) record: the rules of input kind "read". */
+export type ReadRuleId = RuleIdOf<"read">;
 
 /**
  * A fact a reader records about a document: which rule it concerns, which of that rule's messages tells it

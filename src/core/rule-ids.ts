@@ -1,26 +1,38 @@
+import type { InputKind } from "./rule.js";
+
 /**
- * Every rule id plangate reports, one place: `RuleId` is their union, so a misspelt id is a type error
- * instead of a silently new rule. test/meta.test.ts keeps this list equal to the rule folders.
+ * The rule catalogue as a type: one member per registered rule, its id to its input kind. It is empty
+ * here and filled by `src/rules/index.ts` (module augmentation) from its own list of rules, so a rule is
+ * its folder and its line there, and `RuleId` is the union of the registered ids: a misspelt id anywhere
+ * is a type error instead of a silently new rule.
  */
-export const RULE_IDS = [
-  "file-not-found", "parse-error", "duplicate-key", "unsafe-value", "limit-exceeded",
-  "unknown-format", "empty-plan", "missing-field", "unknown-key", "invalid-type", "step-numbering",
-  "checksum-mismatch", "checksum-missing", "hash-mismatch", "stale-plan", "future-timestamp",
-  "unknown-tool", "disallowed-tool", "tool-arguments", "unresolved-argument", "argument-constraint", "missing-intent", "multiple-tools", "non-deterministic", "scope-mismatch", "path-outside-workspace", "protected-path-write",
-  "md-title", "md-missing-section", "md-action-heading", "md-action-separator",
-  "missing-file-path", "create-target-exists", "edit-target-missing", "not-in-context", "edit-missing-find-replace", "find-no-match", "find-ambiguous", "missing-resource", "read-file-missing",
-  "task-number-format", "task-not-found", "task-status",
-  "delegation-depth", "delegation-cycle", "session-id-reused",
-  "return-json", "return-missing-field", "return-status", "return-session-mismatch", "summary-too-long", "artifact-missing", "artifact-empty",
-  "approval-invalid", "approval-signature", "approval-algorithm", "approval-untrusted-key", "approval-key-in-workspace", "approval-plan-mismatch", "approval-scope-mismatch", "approval-policy-mismatch", "approval-expired", "approval-consumed",
-  "guard-step-mismatch", "guard-failure", "audit-chain-broken", "audit-unauthenticated",
-] as const;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface RuleIdRegistry {}
 
-export type RuleId = (typeof RULE_IDS)[number];
+/** The id of a registered rule. */
+export type RuleId = keyof RuleIdRegistry & string;
 
-const KNOWN: ReadonlySet<string> = new Set(RULE_IDS);
+/** The ids of the registered rules of one input kind. */
+export type RuleIdOf<K extends InputKind> = { [I in RuleId]: RuleIdRegistry[I] extends K ? I : never }[RuleId];
 
-/** Is this string a rule id (for ids read from input: a policy's `rules:`, a stored audit line)? */
+let known: ReadonlySet<string> | undefined;
+
+/**
+ * Records the ids of the rule catalogue for `isRuleId`: called once, by `src/rules/index.ts` as it loads.
+ * A second catalogue that differs from the first is a bug (two copies of the rules in one process), and
+ * throws rather than letting one of them decide which ids are known.
+ */
+export function registerRuleIds(ids: readonly RuleId[]): void {
+  const next = new Set<string>(ids);
+  if (known && (known.size !== next.size || [...next].some((id) => !known!.has(id)))) throw new Error("the rule catalogue is registered twice, with different ids");
+  known = next;
+}
+
+/**
+ * Is this string a rule id (for ids read from input: a policy's `rules:`, a stored audit line)? The ids
+ * are those of the loaded rule catalogue; before it is loaded no string is one, so a check that runs too
+ * early rejects every id rather than accepting an unknown one.
+ */
 export function isRuleId(id: string): id is RuleId {
-  return KNOWN.has(id);
+  return known?.has(id) ?? false;
 }

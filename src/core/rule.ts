@@ -48,9 +48,9 @@ export type RuleMessages = Readonly<Record<string, MessageTemplate>>;
 /** Values a message's placeholders take. */
 export type MessageData = Readonly<Record<string, string | number | boolean | bigint>>;
 
-/** The catalogue entry of a rule. */
-export interface RuleMeta {
-  id: RuleId;
+/** The catalogue entry of a rule (`Id`: its id, a literal type where the rule is defined). */
+export interface RuleMeta<Id extends string = RuleId> {
+  id: Id;
   /** The kind of input the rule's check runs on. */
   input: InputKind;
   /** The rule's messages: reports name one by `messageId`, with `data` for its placeholders. */
@@ -152,8 +152,8 @@ export interface RuleContexts {
  * A rule: its catalogue entry and its check, which runs on the input its `meta.input` names. Rules do no
  * I/O but through what their input and context give them.
  */
-export interface Rule<K extends InputKind = InputKind> {
-  meta: RuleMeta & { input: K };
+export interface Rule<K extends InputKind = InputKind, Id extends string = RuleId> {
+  meta: RuleMeta<Id> & { input: K };
   check?(input: RuleInputs[K], context: RuleContexts[K]): void;
   /** Loads what the check needs (e.g. a heavy library) before it runs; only called when the rule will run. */
   prepare?(input: RuleInputs[K], context: RuleContexts[K]): Promise<void>;
@@ -170,15 +170,20 @@ export type DefinedContext<K extends InputKind, M extends RuleMessages | undefin
   : RuleContexts[K];
 
 /** A rule as written in its folder: its context is typed by its kind and its `meta.messages`. */
-export interface RuleDefinition<K extends InputKind, M extends RuleMessages | undefined> {
-  meta: RuleMeta & { input: K; messages?: M };
+export interface RuleDefinition<K extends InputKind, M extends RuleMessages | undefined, Id extends string = string> {
+  meta: RuleMeta<Id> & { input: K; messages?: M };
   check?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): void;
   prepare?(input: RuleInputs[K], context: NoInfer<DefinedContext<K, M>>): Promise<void>;
 }
 
-/** Declares a rule (an identity function that keeps the type). */
-export function defineRule<K extends InputKind, const M extends RuleMessages | undefined = undefined>(rule: RuleDefinition<K, M>): Rule<K> {
-  return rule as Rule<K>;
+/**
+ * Declares a rule (an identity function that keeps the type): its id's literal type is kept, so that
+ * `src/rules/index.ts` derives `RuleId` from the rules it registers.
+ */
+export function defineRule<K extends InputKind, const M extends RuleMessages | undefined = undefined, const Id extends string = string>(
+  rule: RuleDefinition<K, M, Id>,
+): Rule<K, Id> {
+  return rule as Rule<K, Id>;
 }
 
 /** Narrows a rule to a kind. */

@@ -1,4 +1,5 @@
-import type { Rule } from "../core/rule.js";
+import { registerRuleIds } from "../core/rule-ids.js";
+import type { InputKind, Rule } from "../core/rule.js";
 import checksumMismatch from "./checksum-mismatch/index.js";
 import checksumMissing from "./checksum-missing/index.js";
 import duplicateKey from "./duplicate-key/index.js";
@@ -69,8 +70,12 @@ import summaryTooLong from "./summary-too-long/index.js";
 import artifactMissing from "./artifact-missing/index.js";
 import artifactEmpty from "./artifact-empty/index.js";
 
-/** Every rule, in the order checks run within a phase (SPEC §3's order). */
-export const RULES: readonly Rule[] = [
+/**
+ * Every rule, in the order checks run within a phase (SPEC §3's order). This list is the catalogue: the
+ * `RuleId` type is derived from it (below) and `isRuleId` knows its ids, so a rule is its folder and its
+ * line here.
+ */
+const CATALOGUE = [
   // reading and structure
   fileNotFound,
   parseError,
@@ -145,7 +150,20 @@ export const RULES: readonly Rule[] = [
   guardFailure,
   auditChainBroken,
   auditUnauthenticated,
-];
+] as const;
+
+/** The catalogue's ids, each to its rule's input kind. */
+type Catalogue<R extends readonly { meta: { id: string; input: InputKind } }[]> = { [E in R[number] as E["meta"]["id"]]: E["meta"]["input"] };
+
+declare module "../core/rule-ids.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the catalogue, merged into core's declaration
+  interface RuleIdRegistry extends Catalogue<typeof CATALOGUE> {}
+}
+
+/** Every rule, in the order checks run within a phase (SPEC §3's order): the catalogue, as its users see it. */
+export const RULES: readonly Rule[] = CATALOGUE;
+
+registerRuleIds(RULES.map((r) => r.meta.id));
 
 const BY_ID: ReadonlyMap<string, { rule: Rule; index: number }> = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));
 
