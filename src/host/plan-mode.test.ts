@@ -34,6 +34,7 @@ const TABLE: [string, string, Want][] = [
   ["json plus a bash example", `${F}bash\nnpm test\n${F}\n\n${F}json\n${JSON_PLAN}\n${F}\n`, { file: "plan.json", line: 6 }],
   ["indented code showing a fence is not a candidate", `    ${F}json\n    {}\n\n${F}json\n${JSON_PLAN}\n${F}\n`, { file: "plan.json", line: 5 }],
   ["four-backtick json holding a fence line", `\`\`\`\`json\n${F}json\n{}\n${F}\n\`\`\`\`\n`, { file: "plan.json", line: 2, text: `${F}json\n{}\n${F}\n` }],
+  ["an indented fence whose lines keep their indentation", `  ~~~yaml\nsteps: []\n  ~~~\n`, { file: "plan.yaml", line: 2, text: "steps: []\n" }],
   ["CRLF line ends", `a\r\n\r\n${F}json\r\n${JSON_PLAN}\r\n${F}\r\n`, { file: "plan.json", line: 4 }],
 
   ["two json fences", `${F}json\n{}\n${F}\n\n${F}json\n{}\n${F}\n`, { rule: "unknown-format", line: 5 }],
@@ -56,6 +57,8 @@ const TABLE: [string, string, Want][] = [
   ["an unclosed fence", `# P\n\n${F}json\n${JSON_PLAN}\n`, { rule: "parse-error", line: 3 }],
   ["a fence closed by a shorter line", `\`\`\`\`json\n${JSON_PLAN}\n${F}\n`, { rule: "parse-error", line: 1 }],
 
+  ["an indented fence that takes indentation off its lines (YAML nests otherwise than written)", `# P\n\n  ${F}yaml\na:\n  b: 1\nc: 2\n  ${F}\n`, { rule: "unsafe-value", line: 3 }],
+  ["an indented fence that takes indentation off a comment line", `  ~~~yaml\n# T\n  # T\n~~~\n`, { rule: "unsafe-value", line: 1 }],
   ["an HTML comment", `Plan <!-- the real plan -->\n\n${F}json\n${JSON_PLAN}\n${F}\n`, { rule: "unsafe-value", line: 1 }],
   ["an HTML comment hiding a second plan", `${intake()}\n<!--\n${F}json\n{"steps": []}\n${F}\n-->\n`, { rule: "unsafe-value", line: 9 }],
   ["a <details> block", `${intake()}\n<details>\n<summary>more</summary>\n\nrm -rf /\n</details>\n`, { rule: "unsafe-value", line: 9 }],
@@ -87,6 +90,15 @@ describe("extractPlan", () => {
     }
   });
 
+  it("names an indented fence that changes its lines, and how to write it", () => {
+    const got = extractPlan(`  ${F}yaml\na:\n  b: 1\n  ${F}\n`);
+    // (unsafe-value's planModeIndentedFence)
+    expect("diagnostic" in got && { rule: got.diagnostic.rule, message: got.diagnostic.message, hint: got.diagnostic.hint }).toEqual({
+      rule: "unsafe-value",
+      message: "Line 1: the plan's block is indented by 2 spaces, so its lines lose up to that much indentation when read: what is validated and approved is not indented as written (a YAML plan nests otherwise).",
+      hint: "start the block's fence at the beginning of its line",
+    });
+  });
   it("refuses non-text and oversized input", () => {
     expect(extractPlan(undefined)).toMatchObject({ diagnostic: { rule: "unknown-format" } });
     expect(extractPlan(42)).toMatchObject({ diagnostic: { rule: "unknown-format" } });

@@ -184,6 +184,11 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
   const lines = markdown.split("\n");
   if (after - 1 <= open || !closing.test(lines[after - 1] ?? ""))
     return diag("parse-error", "planModeOpenFence", { line, fence: token.markup }, { line });
+  // An indented fence takes up to its indentation off each line inside (CommonMark): the text read is then
+  // not the text as written, and in YAML indentation is structure. Refused unless nothing was taken off.
+  const indent = /^[ \t]*/.exec(lines[open] ?? "")![0];
+  if (indent !== "" && token.content.replace(/\r\n/g, "\n") !== lines.slice(open + 1, after - 1).map((l) => `${l}\n`).join("").replace(/\r\n/g, "\n"))
+    return diag("unsafe-value", "planModeIndentedFence", { line, indent: indent.length === 1 ? "1 space" : `${indent.length} spaces` }, { line });
   const lang = token.info.trim().split(/\s+/)[0]!.toLowerCase();
   return { text: token.content, file: lang === "json" ? "plan.json" : "plan.yaml", kind: "intake", line: line + 1 };
 }
