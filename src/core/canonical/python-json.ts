@@ -147,11 +147,22 @@ function objectFrame(node: object): Frame {
  * RangeError for circular values.
  */
 export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXEMES): string {
+  return writePython(value, numbers);
+}
+
+const CHUNK = 1 << 16;
+
+/** pythonJsonDumps, handing the text to `flush` in chunks as it is produced when given one (the rest is returned). */
+function writePython(value: unknown, numbers: NumberLexemes, flush?: (chunk: string) => void): string {
   let out = "";
   const stack: Frame[] = [];
   let v = value;
   let lexeme = typeof v === "number" ? numbers.rootLexeme : undefined;
   for (;;) {
+    if (flush !== undefined && out.length > CHUNK) {
+      flush(out);
+      out = "";
+    }
     if (typeof v === "string") out += pythonString(v);
     else if (typeof v === "number") out += pythonNumber(v, lexeme);
     else if (v === null) out += "null";
@@ -210,7 +221,12 @@ export function pythonJsonDumps(value: unknown, numbers: NumberLexemes = NO_LEXE
   }
 }
 
-/** Lowercase hex SHA-256 of the UTF-8 of `pythonJsonDumps(value, numbers)`: the scQC checksum. */
+/**
+ * Lowercase hex SHA-256 of the UTF-8 of `pythonJsonDumps(value, numbers)`: the scQC checksum. The text is
+ * hashed in chunks as it is produced, as canonicalSha256 does: a large plan's text is never built whole.
+ */
 export function pythonChecksum(value: unknown, numbers: NumberLexemes = NO_LEXEMES): string {
-  return createHash("sha256").update(pythonJsonDumps(value, numbers), "utf8").digest("hex");
+  const hash = createHash("sha256");
+  hash.update(writePython(value, numbers, (chunk) => hash.update(chunk, "utf8")), "utf8");
+  return hash.digest("hex");
 }
