@@ -54,7 +54,8 @@ export function isCommandKey(key: string): boolean {
 /** The top-level constraints of a step's arguments (well-formed ones only). */
 export function stepConstraints(step: Step): StepConstraint[] {
   const out: StepConstraint[] = [];
-  for (const [key, value] of Object.entries(step.args)) {
+  for (const key of Object.keys(step.args)) {
+    const value = step.args[key];
     if (!isDollarObject(value)) continue;
     const r = readArgument(value);
     if ("constraint" in r) out.push({ key, at: childPointer(step.argsAt, key), constraint: r.constraint });

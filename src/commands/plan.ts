@@ -110,9 +110,11 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     }
     out.push(sc);
   }
-  for (const [key, value] of Object.entries(step.args))
+  for (const key of Object.keys(step.args)) {
+    const value = step.args[key];
     if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
       nested(step, childPointer(step.argsAt, key), value, out, 0);
+  }
 }
 
 /** Command lines deeper in the arguments (`{options: {command: …}}`): each read on its own. */

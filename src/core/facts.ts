@@ -150,7 +150,7 @@ export class StepFacts {
   readonly keys: readonly ArgLeaf[];
   #paths?: ArgLeaf[];
   #pathSlots?: Map<string, Set<string>>;
-  readonly #ids = new Map<object, number>();
+  #ids?: Map<object, number>;
   #writes?: boolean;
   #names?: ReadonlySet<string>;
 
@@ -172,19 +172,22 @@ export class StepFacts {
         for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, content, depth + 1);
         return;
       }
-      const entries = Object.entries(value);
+      // Object.keys rather than entries: one array per object, not one per member (this walks every step).
+      const names = Object.keys(value);
+      const members = value as Record<string, unknown>;
       // An argument constraint's values (a `$literal`, `$enum` members) and patterns (`$glob`, `$regex`)
       // are read under the argument's own name, so every rule judges them as that argument.
-      if (entries.length === 1) {
-        const only = entries[0]![0];
+      if (names.length === 1) {
+        const only = names[0]!;
         if (only === "$literal" || only === "$enum" || only === "$glob" || only === "$regex") {
           const s = slotIn(slot, value, only);
           if (!content) keys.push(new ArgLeaf(s, root, only, only, false, tagsOf(only)));
-          visit(entries[0]![1], s, name, content, depth + 1);
+          visit(members[only], s, name, content, depth + 1);
           return;
         }
       }
-      for (const [k, v] of entries) {
+      for (const k of names) {
+        const v = members[k];
         const s = slotIn(slot, value, k);
         const inContent = content || CONTENT_ARGUMENTS.has(k.toLowerCase());
         if (!inContent) keys.push(new ArgLeaf(s, root, k, k, false, tagsOf(k)));
@@ -240,10 +243,11 @@ export class StepFacts {
   /** A place's identity: its container's and its key's, so two walks' slots for one place compare equal. */
   #slotKey(slot: Slot): string {
     if (slot.container === undefined) return "";
-    let id = this.#ids.get(slot.container);
+    const ids = (this.#ids ??= new Map());
+    let id = ids.get(slot.container);
     if (id === undefined) {
-      id = this.#ids.size;
-      this.#ids.set(slot.container, id);
+      id = ids.size;
+      ids.set(slot.container, id);
     }
     return `${id}\u0000${slot.token}`;
   }
@@ -264,9 +268,11 @@ export class StepFacts {
       } else if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, depth + 1);
       } else if (value !== null && typeof value === "object") {
-        const entries = Object.entries(value);
-        if (entries.length === 1 && entries[0]![0].startsWith("$")) {
-          const [k, v] = entries[0]!;
+        const members = value as Record<string, unknown>;
+        const keys = Object.keys(members);
+        if (keys.length === 1 && keys[0]!.startsWith("$")) {
+          const k = keys[0]!;
+          const v = members[k];
           if (k === "$literal" || k === "$enum") return visit(v, slotIn(slot, value, k), name, depth + 1);
           if (k === "$glob" || k === "$regex") {
             if (typeof v === "string" && name !== undefined && isPathName(name, names)) add(slotIn(slot, value, k), name, v, k);
@@ -276,10 +282,10 @@ export class StepFacts {
         }
         // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
         const keyed = name !== undefined && isPathName(name, names);
-        for (const [k, v] of entries) {
+        for (const k of keys) {
           const s = slotIn(slot, value, k);
           if (keyed || isFileUrl(k)) add(s, name ?? k, k);
-          visit(v, s, k, depth + 1);
+          visit(members[k], s, k, depth + 1);
         }
       }
     };

@@ -28,7 +28,9 @@ export function keysWhere(value: unknown, at: Pointer, pick: (key: string, value
       }
       return;
     }
-    for (const [k, child] of Object.entries(v)) {
+    const members = v as Record<string, unknown>;
+    for (const k of Object.keys(members)) {
+      const child = members[k];
       trail.push(k);
       if (pick(k, child)) out.push({ at: pointer(), key: k, value: child });
       visit(child, depth + 1);
