@@ -22,7 +22,10 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
   return compiledFrom("protected", globs, () => {
     const re = new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true, nocase: true }).source})`).join("|") || "(?!)", "i");
     const needles = globNeedles(globs);
-    return needles ? (path: string) => mayHold(path, needles) && re.test(path) : (path: string) => re.test(path);
+    if (!needles) return (path: string) => re.test(path);
+    // One search for all the literals, folding case as the globs' expression does (the same "i" flag).
+    const any = new RegExp([...new Set(needles)].map((n) => n.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"), "i");
+    return (path: string) => any.test(path) && re.test(path);
   });
 }
 
@@ -40,12 +43,6 @@ export function globNeedles(globs: readonly string[]): string[] | undefined {
     out.push(longest.toLowerCase());
   }
   return out;
-}
-
-function mayHold(path: string, needles: readonly string[]): boolean {
-  const lower = path.toLowerCase();
-  for (const n of needles) if (lower.includes(n)) return true;
-  return false;
 }
 
 const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
