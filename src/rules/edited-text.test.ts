@@ -51,6 +51,15 @@ describe("EditedText", () => {
     expect(new EditedText(bytes("abc")).occurrences(bytes(""))).toEqual([]);
   });
 
+  it("searches for a needle as long as the text or longer", () => {
+    const edited = new EditedText(bytes("abcabc"));
+    edited.replace(3, 0, bytes("x"));
+    expect(edited.occurrences(bytes("abcxabc"))).toEqual([0]);
+    expect(edited.occurrences(bytes("abcxabcd"))).toEqual([]);
+    expect(edited.occurrences(bytes("bcxab"))).toEqual([1]);
+    expect(edited.length).toBe(7);
+  });
+
   it("keeps many edits apart only up to a bound, then joins them", () => {
     const edited = new EditedText(bytes("x".repeat(200)));
     let plain = "x".repeat(200);

@@ -37,7 +37,9 @@ export class EditedText {
   occurrences(needle: Buffer, max = Infinity): number[] {
     const out: number[] = [];
     const n = needle.length;
-    if (n === 0) return out;
+    if (n === 0 || n > this.#length) return out;
+    // The windows at the joins hold up to 2n - 2 bytes each: past the text's own size, one copy is cheaper.
+    if (this.#pieces.length > 1 && (this.#pieces.length - 1) * 2 * n > this.#length) this.bytes();
     const pieces = this.#pieces;
     let start = 0;
     for (let k = 0; k < pieces.length; k++) {
