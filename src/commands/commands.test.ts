@@ -183,6 +183,19 @@ describe("command rules in plans: ids and positions", () => {
     expect(d[0]).toMatchObject({ step: 1, pointer: "/actions/0/params/command", line: 11 });
   });
 
+  it("reports a command line written in several steps at each of them, in single and chain mode", async () => {
+    const steps = [1, 2, 3].map(() => ({ tool: "run_command", arguments: { command: "rm -rf $DIR" }, intent: "run it" }));
+    steps.splice(1, 0, { tool: "run_command", arguments: { command: "ls" }, intent: "list" });
+    const report = await run(JSON.stringify({ steps }, null, 2), { file: "plan.json", policy: policyWith({ deny: ["rm"] }), now: NOW });
+    for (const rule of ["disallowed-tool", "unresolved-argument"]) expect(report.diagnostics.filter((d) => d.rule === rule).map((d) => d.step), rule).toEqual([1, 3, 4]);
+    const md = `# Run\n\n## Rationale\nWhy.\n\n## Action Plan\n\n${[1, 2].map(() => "### EXECUTE\n- **Description:** run\n\n```shell\nmake && rm -rf build\n```\n").join("\n---\n\n")}`;
+    const chain = await run(md, { file: "plan.md", policy: policyWith({ deny: ["rm"] }), now: NOW });
+    expect(chain.diagnostics.filter((d) => d.rule === "disallowed-tool").map((d) => [d.step, d.line])).toEqual([
+      [1, 11],
+      [2, 20],
+    ]);
+  });
+
   it("follows a symlink a command names out of the workspace", async () => {
     const ws = join(tmp, "ws");
     mkdirSync(join(ws, "src"), { recursive: true });

@@ -159,7 +159,18 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   } catch (err) {
     failure = (err as Error).message;
   }
-  slot.result = commands.map((command) => ({ command, report: analyseOne(reader, failure, command, policy) }));
+  // A command line written several times (the same test run after each edit) is analysed once: reports are only read.
+  const seen = new Map<string, CommandReport>();
+  slot.result = commands.map((command) => {
+    if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(reader, failure, command, policy) };
+    const key = `${command.mode}\u0000${command.text}`;
+    let report = seen.get(key);
+    if (!report) {
+      report = analyseOne(reader, failure, command, policy);
+      seen.set(key, report);
+    }
+    return { command, report };
+  });
 }
 
 function analyseOne(reader: ShellReader | undefined, failure: string | undefined, c: StepCommand, policy: Policy): CommandReport {

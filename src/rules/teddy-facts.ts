@@ -4,6 +4,7 @@ import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
 import { contextPath, type InWorkspace } from "../core/path-service.js";
+import { EditedText } from "./edited-text.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
 export interface FindResult {
@@ -52,17 +53,6 @@ export function occurrences(hay: string, needle: string): number[] {
   return out;
 }
 
-/**
- * The same count on UTF-8 bytes. A match of a valid UTF-8 needle always starts on a character
- * boundary, so byte offsets and character matches agree; searching bytes spares decoding whole files.
- */
-function byteOccurrences(hay: Buffer, needle: Buffer, max = Infinity): number[] {
-  const out: number[] = [];
-  if (needle.length === 0) return out;
-  for (let i = hay.indexOf(needle); i >= 0 && out.length <= max; i = hay.indexOf(needle, i + 1)) out.push(i);
-  return out;
-}
-
 function lineNumbers(bytes: Buffer, indexes: readonly number[]): number[] {
   const out: number[] = [];
   let line = 1;
@@ -88,10 +78,18 @@ function readNormalized(files: RuleContext["files"], abs: string): Buffer {
   return bytes.includes(13) ? utf8(bytes.toString("utf8")) : bytes;
 }
 
-/** How many non-overlapping occurrences a "match all" edit replaces. */
-function countNonOverlapping(hay: Buffer, find: Buffer): number {
+/**
+ * How many non-overlapping occurrences a "match all" edit replaces, from every occurrence (in order):
+ * left to right, each one that starts past the end of the last one taken.
+ */
+function countNonOverlapping(hits: readonly number[], length: number): number {
   let n = 0;
-  for (let i = hay.indexOf(find); i >= 0; i = hay.indexOf(find, i + find.length)) n++;
+  let next = 0;
+  for (const i of hits) {
+    if (i < next) continue;
+    n++;
+    next = i + length;
+  }
   return n;
 }
 
@@ -120,7 +118,7 @@ const TEDDY = Symbol("teddy facts");
 
 function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
   const workspace = ctx.policy.workspace;
-  const virtual = new Map<string, Buffer>();
+  const virtual = new Map<string, EditedText>();
   const context = new Set((ctx.context ?? []).map((c) => contextPath(c, workspace)));
   const byStep = new Map<number, ActionFacts>();
   const paths = ctx.facts.paths;
@@ -145,37 +143,40 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
     const abs = resolved.abs;
     facts.target = virtual.has(abs) ? "file" : (resolved.kind ?? "missing");
     if (action.type === "CREATE" && (facts.target === "missing" || action.overwrite)) {
-      virtual.set(abs, utf8(action.content ?? ""));
+      virtual.set(abs, new EditedText(utf8(action.content ?? "")));
     } else if (action.type === "EDIT" && facts.target === "file") {
-      let bytes = virtual.get(abs) ?? readNormalized(ctx.files, abs);
+      // Searched where it lies: a match is a byte offset, a line number is counted only for a report.
+      const text = virtual.get(abs) ?? new EditedText(readNormalized(ctx.files, abs));
       for (const [i, pair] of action.edits.entries()) {
         if (pair.find === undefined || pair.find === "") continue;
         const find = utf8(pair.find);
-        work += bytes.length;
+        work += text.length;
         if (work > MAX_SIMULATION_WORK_BYTES) {
           limit = { step: step.position, message: `Step ${step.position} (EDIT): simulating the plan's edits takes more than ${MAX_SIMULATION_WORK_BYTES / 1024 / 1024} MiB of work; the rest of the plan was not checked.`, hint: "split the plan into smaller ones, or edit large files with fewer FIND/REPLACE pairs" };
           break;
         }
-        const hits = byteOccurrences(bytes, find, MAX_FIND_HITS);
+        // A match of a valid UTF-8 needle starts on a character boundary, so byte matches are the text's.
+        const hits = text.occurrences(find, MAX_FIND_HITS);
         if (hits.length > MAX_FIND_HITS) {
           limit = { step: step.position, message: `Step ${step.position} (EDIT): the FIND block of pair ${i + 1} occurs more than ${MAX_FIND_HITS} times in "${action.path}"; the rest of the plan was not checked.`, hint: "make the FIND block specific to the one place to change" };
           break;
         }
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
-        const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && bytes.includes(replace);
-        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(bytes, hits) : [], applied });
+        const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && text.includes(replace);
+        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(text.bytes(), hits) : [], applied });
         if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) continue;
-        const replaced = hits.length === 1 ? 1 : hits.length > 1 && action.matchAll ? countNonOverlapping(bytes, find) : 0;
+        const replaced = hits.length === 1 ? 1 : hits.length > 1 && action.matchAll ? countNonOverlapping(hits, find.length) : 0;
         if (replaced === 0) continue;
-        const size = bytes.length + replaced * (replace.length - find.length);
+        const size = text.length + replaced * (replace.length - find.length);
         if (size > MAX_SIMULATED_FILE_BYTES) {
           limit = { step: step.position, message: `Step ${step.position} (EDIT): pair ${i + 1} would make "${action.path}" ${Math.round(size / 1024 / 1024)} MiB, over the ${MAX_SIMULATED_FILE_BYTES / 1024 / 1024} MiB the check simulates; the rest of the plan was not checked.`, hint: "do not grow a file by repeated Match All replacements; write its content with a CREATE" };
           break;
         }
         work += size;
-        bytes = replaced === 1 && hits.length === 1 ? Buffer.concat([bytes.subarray(0, hits[0]), replace, bytes.subarray(hits[0]! + find.length)]) : replaceAll(bytes, find, replace);
+        if (hits.length === 1) text.replace(hits[0]!, find.length, replace);
+        else text.set(replaceAll(text.bytes(), find, replace));
       }
-      virtual.set(abs, bytes);
+      virtual.set(abs, text);
       if (limit) break;
     }
   }

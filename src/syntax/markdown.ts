@@ -102,6 +102,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
   const tokens = markdownIt().parse(teddyPreprocess(text), {});
   const starts = lines.lineStarts;
   const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
+  // Blocks are built member by member: spreading a base object into each costs more than the parse itself.
   const base = (t: Token): BlockBase => {
     const [a, b] = t.map ?? [0, 0];
     return { line: a + 1, endLine: b + 1, start: offsetOf(a), end: lineEnd(text, offsetOf(Math.max(a, b - 1)), b > a) };
@@ -113,18 +114,22 @@ export function parseMarkdown(text: string): MarkdownDocument {
       case "heading_open": {
         const inline = tokens[i + 1];
         const text = inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1).map((l) => l.text).join(" ") : "";
-        blocks.push({ ...base(t), kind: "heading", level: Number(t.tag.slice(1)), text, setext: t.markup === "=" || t.markup === "-" });
+        const b = base(t);
+        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "heading", level: Number(t.tag.slice(1)), text, setext: t.markup === "=" || t.markup === "-" });
         break;
       }
-      case "hr":
-        blocks.push({ ...base(t), kind: "hr" });
+      case "hr": {
+        const b = base(t);
+        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "hr" });
         break;
+      }
       case "fence":
         blocks.push(readFence(t, base(t), lines, issues));
         break;
       case "paragraph_open": {
         const inline = tokens[i + 1];
-        blocks.push({ ...base(t), kind: "paragraph", lines: inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1) : [] });
+        const b = base(t);
+        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "paragraph", lines: inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1) : [] });
         break;
       }
       case "bullet_list_open":
@@ -135,12 +140,16 @@ export function parseMarkdown(text: string): MarkdownDocument {
           const tj = tokens[j]!;
           if (tj.type === "inline" && tj.map) out.push(...inlineLines(tj, tj.map[0] + 1));
         }
-        blocks.push({ ...base(t), kind: "list", lines: out });
+        const b = base(t);
+        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "list", lines: out });
         i = j;
         break;
       }
       default:
-        if (t.nesting === 1 || t.map) blocks.push({ ...base(t), kind: "other", type: t.type.replace(/_open$/, "") });
+        if (t.nesting === 1 || t.map) {
+          const b = base(t);
+          blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "other", type: t.type.replace(/_open$/, "") });
+        }
     }
   }
   return doc;
@@ -149,8 +158,21 @@ export function parseMarkdown(text: string): MarkdownDocument {
 function lineEnd(text: string, lineStart: number, any: boolean): number {
   if (!any) return lineStart;
   let e = lineStart;
-  while (e < text.length && text[e] !== "\n" && text[e] !== "\r") e++;
+  while (e < text.length && text.charCodeAt(e) !== 10 && text.charCodeAt(e) !== 13) e++;
   return e;
+}
+
+/** The pattern of a line that closes a fence opened by `length` of `fenceChar`; one per kind of fence. */
+const closingFences = new Map<string, RegExp>();
+function closingFence(fenceChar: string, length: number): RegExp {
+  const key = `${fenceChar}${length}`;
+  let re = closingFences.get(key);
+  if (!re) {
+    re = new RegExp(`^ {0,3}\\${fenceChar}{${length},}[ \t]*$`);
+    // A fence of any length may open a plan: the cache keeps to the lengths plans commonly use.
+    if (closingFences.size < 64) closingFences.set(key, re);
+  }
+  return re;
 }
 
 /** A fence's content. An open fence swallows everything after it (often a truncated plan): a parse error. */
@@ -158,7 +180,7 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
   const [a, e] = t.map!;
   const info = t.info.trim();
   const fenceChar = t.markup[0]!;
-  const closing = new RegExp(`^ {0,3}\\${fenceChar}{${t.markup.length},}[ \t]*$`);
+  const closing = closingFence(fenceChar, t.markup.length);
   // markdown-it's map ends after the closing fence, so a closed fence's last line (1-based e) closes it.
   const closed = e - 1 > a && closing.test(teddyPreprocess(lines.lineText(e).replace(/\r$/, "")));
   if (!closed) {
@@ -170,7 +192,7 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
       end: lines.lineStarts[a + 1] !== undefined ? lines.lineStarts[a + 1]! - 1 : b.end,
     });
   }
-  return { ...b, kind: "fence", info, content: t.content, closed };
+  return { line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "fence", info, content: t.content, closed };
 }
 
 /** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */

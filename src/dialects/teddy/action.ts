@@ -11,9 +11,38 @@ import { boldValue } from "./reading.js";
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
 export const KNOWN_ACTIONS: readonly string[] = [...CORE_ACTIONS, "EXECUTE", "RESEARCH", "CHAT_WITH_USER", "PROMPT", "INVOKE", "RETURN", "CONCLUDE"];
 
-/** "`READ**" → "READ": TeDDy tolerates backticks, emphasis and colons around an action or FIND heading. */
+const WORD_CHARACTER = /^[\p{L}\p{N}_]$/u;
+
+/**
+ * "`READ**" → "READ": TeDDy tolerates backticks, emphasis and colons around an action or FIND heading.
+ * The text from its first letter, digit or underscore to its last (code points, as a `u` pattern reads
+ * them); empty without any. One pass from each end: a pattern for the trailing run would try it again
+ * from every position (seconds for a heading of a few thousand punctuation marks and spaces).
+ */
 export function headingWord(text: string): string {
-  return text.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, "");
+  let start = 0;
+  while (start < text.length) {
+    const size = codePointSize(text, start);
+    if (WORD_CHARACTER.test(text.slice(start, start + size))) break;
+    start += size;
+  }
+  if (start >= text.length) return "";
+  let end = text.length;
+  for (;;) {
+    const low = text.charCodeAt(end - 1);
+    const high = end - 2 >= start ? text.charCodeAt(end - 2) : 0;
+    const size = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+    if (WORD_CHARACTER.test(text.slice(end - size, end))) return text.slice(start, end);
+    end -= size;
+  }
+}
+
+/** 2 for a surrogate pair at `i`, else 1. */
+function codePointSize(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) return 1;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
 }
 
 const PATH_KEY = /^\s*(file path|resource)\s*:/i;
