@@ -30,7 +30,7 @@ const MAX_DEPTH = 64;
 export function ignoreMatcher(lines: readonly string[]): (rel: string, dir: boolean) => boolean {
   const rules: { negate: boolean; dirOnly: boolean; test: (p: string) => boolean }[] = [];
   for (const raw of lines) {
-    let line = raw.replace(/\s+$/, "");
+    let line = raw.trimEnd();
     if (line === "" || line.startsWith("#")) continue;
     const negate = line.startsWith("!");
     if (negate) line = line.slice(1);

@@ -6,6 +6,7 @@ import { compileSafePattern } from "../core/regex.js";
 import { allowed, type CommandPolicy, deniedBy } from "./match.js";
 import { COMMAND_KEYS } from "./plan.js";
 import { isWrapper } from "./wrappers.js";
+import { replaceBracketed } from "../core/text.js";
 
 /*
  * Where argument constraints may stand, and how validation reads them (the guard reads them with
@@ -249,7 +250,7 @@ function instances(glob: string, fills: readonly string[]): string[] {
     return done.slice(0, 32);
   };
   for (const g of expandBraces(glob)) {
-    const cleaned = g.replace(/\[([^\]]*)\]/g, (_, b: string) => fillClass(b)).replace(/[@!+]\(([^)]*)\)/g, (_, b: string) => b.split("|")[0] ?? "x");
+    const cleaned = replaceBracketed(g, fillClass).replace(/[@!+]\(([^)]*)\)/g, (_, b: string) => b.split("|")[0] ?? "x");
     for (const f of fills) {
       const seg = f.split("/").pop() ?? f;
       out.add(cleaned.replace(/\*\*\/?/g, (m) => (f === "" ? "" : f + (m.endsWith("/") ? "/" : ""))).replace(/\*/g, seg).replace(/\?/g, seg[0] ?? "x"));
@@ -269,7 +270,7 @@ export function globReachesProtected(glob: string, protectedGlobs: readonly stri
   for (const p of protectedGlobs) {
     const segs = p.replace(/^\/+/, "").split("/").filter((s) => s !== "**" && s !== "");
     for (let i = 0; i < segs.length; i++) {
-      const s = segs[i]!.replace(/\[([^\]]*)\]/g, (_, b: string) => b[0] ?? "x").replace(/\{([^{},]*)[^{}]*\}/g, "$1").replace(/[*?]/g, "x");
+      const s = replaceBracketed(segs[i]!, (b) => b[0] ?? "x").replace(/\{([^{},]*)[^{}]*\}/g, "$1").replace(/[*?]/g, "x");
       names.add(s);
       if (i + 1 < segs.length) names.add(s + "/x");
     }

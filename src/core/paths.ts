@@ -2,6 +2,7 @@ import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
 import type { Pointer } from "./pointer.js";
 import { isWriteTarget } from "./writers.js";
+import { cutFromColon, trimEndOf } from "./text.js";
 
 /** A path argument of a step: where it sits and what it says. */
 export interface PathArgument {
@@ -334,7 +335,7 @@ export function looksLikeEscapingPath(name: string, value: string): boolean {
 export function windowsSpelling(rel: string): string | undefined {
   if (!/[. ]$|[. ][/\\]|:/.test(rel)) return undefined;
   const folded = pathSegments(rel)
-    .map((seg) => (seg === "." || seg === ".." ? seg : seg.replace(/:.*$/, "").replace(/[. ]+$/, "")))
+    .map((seg) => (seg === "." || seg === ".." ? seg : trimEndOf(cutFromColon(seg), ". ")))
     .join("/");
   return folded !== rel ? folded : undefined;
 }

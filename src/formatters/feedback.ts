@@ -52,9 +52,11 @@ const OPERATOR = new RegExp(`${OPERATOR_TERMS.source}|\\bpolic(?:y|ies)\\b|\\btr
 /** The parts of a sentence the planner can act on: clauses and parentheses that speak to the operator go. */
 export function forPlanner(text: string, operator: RegExp = OPERATOR): string {
   let t = text;
-  // Parentheses first (innermost, a few rounds), then clauses: "do X, or raise limits.maxDepth".
-  for (let i = 0; i < 3; i++) t = t.replace(/\s*\([^()]*\)/g, (m) => (operator.test(m) ? "" : m));
-  const clauses = t.split(/(;\s+|,\s+or\s+|\s+or\s+(?=(?:set|raise|pass|add|write tools|choose another --)\b))/);
+  // Parentheses first (innermost, a few rounds), then clauses: "do X, or raise limits.maxDepth". A match
+  // may begin only where a run of whitespace begins ((?<!\s)): the same matches, but a long run is scanned
+  // once instead of once from each of its characters.
+  for (let i = 0; i < 3; i++) t = t.replace(/(?<!\s)\s*\([^()]*\)/g, (m) => (operator.test(m) ? "" : m));
+  const clauses = t.split(/(;\s+|,\s+or\s+|(?<!\s)\s+or\s+(?=(?:set|raise|pass|add|write tools|choose another --)\b))/);
   const kept: string[] = [];
   for (let i = 0; i < clauses.length; i += 2) {
     const clause = clauses[i]!;

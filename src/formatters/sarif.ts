@@ -4,6 +4,7 @@ import { RULES } from "../rules/index.js";
 import { ruleReadme } from "../rules/readme.js";
 import { VERSION } from "../version.js";
 import type { FormatOptions } from "./types.js";
+import { trimEndOf } from "../core/text.js";
 
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
@@ -16,7 +17,7 @@ const LEVEL: Record<Severity, "error" | "warning" | "note"> = { error: "error", 
 export function artifactUri(file: string | undefined, cwd?: string): string {
   if (file === undefined || file === "-") return "stdin";
   let path = file.replace(/\\/g, "/");
-  const base = cwd?.replace(/\\/g, "/").replace(/\/+$/, "");
+  const base = cwd === undefined ? undefined : trimEndOf(cwd.replace(/\\/g, "/"), "/");
   if (base && path.startsWith(`${base}/`)) path = path.slice(base.length + 1);
   const absolute = path.startsWith("/") || /^[A-Za-z]:\//.test(path);
   const encoded = path

@@ -1,4 +1,5 @@
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
+import { firstBracketed } from "../core/text.js";
 
 /** Where a task sits in a TODO.md and what its section says. Offsets are 0-based into the text. */
 export interface TodoTask {
@@ -286,8 +287,7 @@ export function findTodoTaskCommonMark(text: string, n: number): TodoLookup {
 
 /** `[NOT STARTED]`, `Not Started`, `not-started` → `not_started` (the state.json spelling). */
 export function normaliseStatus(raw: string): string {
-  const bracket = /\[([^\]]+)\]/.exec(raw);
-  const inner = bracket ? bracket[1]! : raw;
+  const inner = firstBracketed(raw) ?? raw;
   return inner
     .trim()
     .toLowerCase()

@@ -6,6 +6,7 @@ import { INVISIBLE } from "../../core/lookalike.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
 import { isUrl, pathFromValue } from "./paths.js";
 import { boldValue } from "./reading.js";
+import { trimEndOf } from "../../core/text.js";
 
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
@@ -123,7 +124,7 @@ export function readAction(
       action.pathAt = keyAt;
       const link = line.links[0];
       // The reviewer reads the link text, the executor follows the destination: they must agree.
-      if (action.path !== undefined && link?.href && /^[^\s]*[./][^\s]*$/.test(link.text)) {
+      if (action.path !== undefined && link?.href && !/\s/.test(link.text) && /[./]/.test(link.text)) {
         const shown = pathFromValue("", { text: link.text, href: "" });
         if (shown !== action.path) {
           ctx.report({
@@ -187,7 +188,7 @@ export function readAction(
     } else if (block.kind === "fence") {
       fences++;
       // As TeDDy reads a block: every trailing line break dropped (a command: trimmed).
-      const text = block.content.replace(/\n+$/, "");
+      const text = trimEndOf(block.content, "\n");
       if (pending) {
         const pair = action.edits[action.edits.length - 1]!;
         pair[pending.side] = text;

@@ -12,6 +12,7 @@
 import type { MarkdownDocument, MdBlock } from "../../syntax/markdown.js";
 import { teddyPreprocess } from "../../syntax/teddy-preprocess.js";
 import type { MessageData } from "../../core/rule.js";
+import { trimEndOf } from "../../core/text.js";
 
 /** A line plangate refuses: an unsafe-value fact, its message (`messageId`) and the message's data. */
 export interface ReadingIssue {
@@ -326,7 +327,7 @@ function metadata(doc: MarkdownDocument, list: Extract<MdBlock, { kind: "list" }
   return params;
 }
 
-const pyStripNl = (s: string) => s.replace(/\n+$/, "");
+const pyStripNl = (s: string) => trimEndOf(s, "\n");
 
 /** TeDDy's parse of the document's top-level blocks (MarkdownPlanParser.parse), or why it refuses. */
 export function teddyReading(doc: MarkdownDocument): TeddyReading {
