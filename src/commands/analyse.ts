@@ -155,9 +155,10 @@ class Analysis {
 
   script(s: ShellScript, depth: number): void {
     if (s.problems.length > 0) {
-      const problem = s.problems[0]!.message;
+      // The first problem is worded by the rule (a part of its message): its id and data travel with the finding.
+      const { problem, data } = s.problems[0]!;
       const more = s.problems.length - 1;
-      this.unreadableFind({ rule: "parse-error", messageId: more === 0 ? "unreadableCommand" : more === 1 ? "unreadableCommandAndOne" : "unreadableCommandAndMore", data: more === 0 ? { problem } : { problem, more } });
+      this.unreadableFind({ rule: "parse-error", messageId: more === 0 ? "unreadableCommand" : more === 1 ? "unreadableCommandAndOne" : "unreadableCommandAndMore", data: more === 0 ? { ...data, problem } : { ...data, problem, more } });
       return;
     }
     if (this.single && s.constructs.length > 0) {

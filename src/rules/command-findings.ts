@@ -2,7 +2,7 @@ import type { CommandFinding, CommandRule } from "../commands/analyse.js";
 import { formatMessage, type MessageData } from "../core/rule.js";
 import { commandClauses as disallowedTool, commandData } from "./disallowed-tool/command-messages.js";
 import { commandClauses as multipleTools } from "./multiple-tools/command-messages.js";
-import { commandClauses as parseError } from "./parse-error/command-messages.js";
+import { commandClauses as parseError, commandData as parseErrorData } from "./parse-error/command-messages.js";
 import { commandClauses as unresolvedArgument } from "./unresolved-argument/command-messages.js";
 
 type Clauses = Readonly<Record<string, { readonly message: string; readonly hint: string }>>;
@@ -24,9 +24,11 @@ const CLAUSES: Readonly<Record<CommandRule, Clauses>> = {
   "unresolved-argument": unresolvedArgument,
 };
 
-/** The data of a finding's message, its parts worded (a wrapper's reason). */
+/** The data of a finding's message, its parts worded (a wrapper's reason, a shell problem). */
 export function findingData(finding: CommandFinding): MessageData {
-  return finding.rule === "disallowed-tool" ? commandData(finding) : finding.data;
+  if (finding.rule === "disallowed-tool") return commandData(finding);
+  if (finding.rule === "parse-error") return parseErrorData(finding);
+  return finding.data;
 }
 
 /** A finding's clause (no subject, no final period) and hint, worded by the rule that reports it. */
