@@ -4,6 +4,7 @@ import type { CommandPolicy } from "../commands/match.js";
 import { commandPathText } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isInside, relativeInside } from "../core/paths.js";
+import { commandFindingText } from "../rules/command-findings.js";
 import { createPathService } from "../core/path-service.js";
 import { createFileProbe } from "../node/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
@@ -38,7 +39,10 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   }
   const report = analyseCommand(reader, command, "chain", policy.commands);
   const first = report.findings[0];
-  if (first) return fail(first.rule, `The ${tool} command ${first.message}.`, first.hint, { actual: command });
+  if (first) {
+    const { message, hint } = commandFindingText(first);
+    return fail(first.rule, `The ${tool} command ${message}.`, hint, { actual: command });
+  }
   const paths = createPathService(policy.workspace, createFileProbe());
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;

@@ -1,3 +1,4 @@
+import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, type CommandPolicy, deniedBy, programName } from "./match.js";
@@ -10,12 +11,45 @@ import { innersOf, isWrapper } from "./wrappers.js";
  */
 export type CommandMode = "single" | "chain";
 
-/** A finding about a command line, with the rule that reports it. */
-export interface CommandFinding {
-  rule: "parse-error" | "multiple-tools" | "disallowed-tool" | "unresolved-argument";
-  message: string;
-  hint: string;
+/**
+ * The message ids of what the analysis finds, by the rule that reports it. Each rule words its own in its
+ * folder (`command-messages.ts`), as clauses of "the command … {clause}.".
+ */
+export interface CommandMessageIds {
+  "parse-error":
+    | "unreadableCommand"
+    | "unreadableCommandAndOne"
+    | "unreadableCommandAndMore"
+    | "nestedTooDeep"
+    | "listNotStrings"
+    | "notCommandLine"
+    | "argvBesideNotStrings"
+    | "parserNotLoaded"
+    | "notChecked";
+  "multiple-tools": "compoundCommand" | "runsThroughWrapper" | "handsCommandLine";
+  "disallowed-tool":
+    | "rewiringVariable"
+    | "programAtRunTime"
+    | "nonAsciiProgram"
+    | "commandDenied"
+    | "notAllowed"
+    | "wrapperUnknown"
+    | "hiddenCommands"
+    | "commandLineAtRunTime"
+    | "definesAlias"
+    | "bindsName"
+    | "loadsBuiltins"
+    | "subscriptExpansion"
+    | "givenAsText"
+    | "storedCode";
+  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime";
 }
+
+/** A rule that reports findings about command lines. */
+export type CommandRule = keyof CommandMessageIds;
+
+/** A finding about a command line: the rule that reports it, its message id and the data of its placeholders. */
+export type CommandFinding<R extends CommandRule = CommandRule> = R extends CommandRule ? { rule: R; messageId: CommandMessageIds[R]; data: MessageData } : never;
 
 /** A word of the command that names a file: the workspace rules check it. */
 export interface CommandPath {
@@ -106,24 +140,30 @@ class Analysis {
     private readonly policy: CommandPolicy,
   ) {}
 
-  private find(rule: CommandFinding["rule"], message: string, hint: string): void {
-    if (rule === "parse-error" || (rule === "disallowed-tool" && /decided at run time|cannot make out|commands themselves|given as text/.test(message + hint))) this.unreadable = true;
-    const key = `${rule}\0${message}`;
+  private find(finding: CommandFinding): void {
+    const key = `${finding.rule}\0${finding.messageId}\0${JSON.stringify(finding.data)}`;
     if (this.seen.has(key) || this.report.findings.length >= 50) return;
     this.seen.add(key);
-    this.report.findings.push({ rule, message, hint });
+    this.report.findings.push(finding);
+  }
+
+  /** A finding that leaves part of what the line runs unknown: the line cannot be read to the end. */
+  private unreadableFind(finding: CommandFinding): void {
+    this.unreadable = true;
+    this.find(finding);
   }
 
   script(s: ShellScript, depth: number): void {
     if (s.problems.length > 0) {
-      const p = s.problems[0]!;
-      const more = s.problems.length > 1 ? ` (and ${s.problems.length - 1} more problem${s.problems.length > 2 ? "s" : ""})` : "";
-      this.find("parse-error", `cannot be read as a shell command: ${p.message}${more}`, "write the command in plain shell syntax (simple commands and quoted arguments), or split it into steps");
+      // The first problem is worded by the rule (a part of its message): its id and data travel with the finding.
+      const { problem, data } = s.problems[0]!;
+      const more = s.problems.length - 1;
+      this.unreadableFind({ rule: "parse-error", messageId: more === 0 ? "unreadableCommand" : more === 1 ? "unreadableCommandAndOne" : "unreadableCommandAndMore", data: more === 0 ? { ...data, problem } : { ...data, problem, more } });
       return;
     }
     if (this.single && s.constructs.length > 0) {
       const kinds = [...new Set(s.constructs.map((c) => c.kind))].map((k) => (/^[a-z]/.test(k) && !k.startsWith("a ") ? `"${k}"` : k.length <= 3 ? `"${k}"` : k));
-      this.find("multiple-tools", `runs more than one command (${kinds.join(", ")})`, "split it into one step per command, quote an operator that is an argument, or set commands.allowCompound: true in plangate.yaml");
+      this.find({ rule: "multiple-tools", messageId: "compoundCommand", data: { kinds: kinds.join(", ") } });
     }
     for (const cmd of s.commands) this.simple(cmd, depth, s.text);
   }
@@ -144,42 +184,37 @@ class Analysis {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
       if ((r.op === ">&" || r.op === "<&") && v !== undefined && /^(?:\d+-?|-)$/.test(v)) continue;
-      if (v === undefined) this.find("unresolved-argument", `redirects to ${r.target.source}, a file decided at run time`, "write the file name into the plan");
+      if (v === undefined) this.find({ rule: "unresolved-argument", messageId: "redirectAtRunTime", data: { source: r.target.source } });
       else this.path(v, r.target.glob);
     }
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
   }
 
   private assignment(name: string): void {
-    if (name === "CDPATH")
-      this.find("unresolved-argument", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace");
-    if (REWIRING_VARIABLES.test(name))
-      this.find("disallowed-tool", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`);
+    if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
+    if (REWIRING_VARIABLES.test(name)) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
   private invocation(words: ShellWord[], depth: number): void {
     if (depth > MAX_NESTING) {
-      this.unreadable = true;
-      this.find("parse-error", `nests programs that run programs more than ${MAX_NESTING} deep`, "write the innermost command as its own step");
+      this.unreadableFind({ rule: "parse-error", messageId: "nestedTooDeep", data: { depth: MAX_NESTING } });
       return;
     }
     const [argv0, ...args] = words;
     if (!argv0) return;
     if (argv0.value === undefined || argv0.glob || argv0.value === "") {
-      this.find("disallowed-tool", `runs a program decided at run time (${argv0.source})`, "write the program's name literally, so that the policy can check it");
+      this.unreadableFind({ rule: "disallowed-tool", messageId: "programAtRunTime", data: { source: argv0.source } });
       this.args(args, true);
       return;
     }
     const name = programName(argv0.value);
     this.report.programs.push(name);
-    if (/[^\x21-\x7e]/.test(name))
-      this.find("disallowed-tool", `runs "${name}", a program name with characters outside printable ASCII, which can look like another program (ｒｍ, rм)`, "write the program's name in plain ASCII");
+    if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false);
     const values = [name, ...args.map((w) => w.value)];
     const denied = deniedBy(this.policy, values);
-    if (denied !== undefined) this.find("disallowed-tool", `runs "${values.map((v) => v ?? "…").join(" ")}", which commands.deny forbids ("${denied}")`, "remove the command, or change commands.deny in plangate.yaml if it is safe");
-    else if (!allowed(this.policy, values))
-      this.find("disallowed-tool", `runs "${name}", which commands.allow does not list`, `use a program commands.allow lists, or add "${name}" to it in plangate.yaml`);
+    if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
+    else if (!allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
     this.rewiring(name, args);
     this.evaluated(name, args);
 
@@ -188,21 +223,22 @@ class Analysis {
       for (const inner of innersOf(name, args)) {
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
-          this.find("disallowed-tool", inner.kind === "hidden" ? inner.why : `runs a program plangate cannot make out: ${name}'s ${inner.why}`, inner.kind === "hidden" ? "write the commands themselves into the plan" : "write the program without the wrapper, or with options plangate knows");
+          // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
+          this.unreadableFind({ rule: "disallowed-tool", messageId: inner.kind === "hidden" ? "hiddenCommands" : "wrapperUnknown", data: { ...inner.why.data, wrapper: name, why: inner.why.id } });
           continue;
         }
         if (inner.kind === "argv") {
           for (const w of inner.words) consumed.add(w);
           this.texts.push(inner.words.map((w) => w.source).join(" "));
-          if (this.single) this.find("multiple-tools", `runs "${inner.words[0]?.value ?? inner.words[0]?.source}" through "${name}", a program that runs another program`, "run the program directly, one per step, or set commands.allowCompound: true in plangate.yaml");
+          if (this.single) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper: name } });
           this.invocation(inner.words, depth + 1);
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
         for (const w of parts) consumed.add(w);
-        if (this.single) this.find("multiple-tools", `hands a command line to "${name}", which runs it`, "write the commands themselves, one per step, or set commands.allowCompound: true in plangate.yaml");
+        if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
         if (parts.some((w) => w.value === undefined)) {
-          this.find("disallowed-tool", `hands "${name}" a command line decided at run time`, "write the command line literally");
+          this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper: name } });
           continue;
         }
         this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
@@ -230,15 +266,15 @@ class Analysis {
 
   /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */
   private rewiring(name: string, args: ShellWord[]): void {
-    const why =
+    const messageId =
       name === "alias" && args.some((w) => w.value === undefined || w.value.includes("="))
-        ? "defines an alias"
+        ? "definesAlias"
         : name === "hash" && args.some((w) => w.value === undefined || /^-[a-z]*p/.test(w.value))
-          ? "binds a command name to another file (hash -p)"
+          ? "bindsName"
           : name === "enable" && args.length > 0
-            ? "loads or switches shell builtins"
+            ? "loadsBuiltins"
             : undefined;
-    if (why) this.find("disallowed-tool", `${why}, which changes what a later command name runs`, "run the program directly, by its own name");
+    if (messageId) this.find({ rule: "disallowed-tool", messageId, data: {} });
   }
 
   /**
@@ -251,7 +287,7 @@ class Analysis {
     if (SUBSCRIPT_EVALUATORS.has(name) && (name !== "printf" || args.some((w) => w.value === "-v"))) {
       const w = args.find((a) => a.value !== undefined && /\[[^\]]*[$`]/.test(a.value));
       if (w)
-        this.find("disallowed-tool", `gives ${name} ${w.source}, an array subscript holding an expansion, which bash evaluates and so runs any command in it`, "write a plain variable name or number; run a command as its own command");
+        this.find({ rule: "disallowed-tool", messageId: "subscriptExpansion", data: { program: name, source: w.source } });
     }
     const flags = args.map((w) => w.value ?? "").filter((v) => /^-[A-Za-z]/.test(v));
     // A variable named in arithmetic has its value evaluated as arithmetic too, subscripts and all:
@@ -265,19 +301,19 @@ class Analysis {
             ? args.filter((w) => w.value?.includes("=")).map((w) => ({ ...w, value: w.value!.slice(w.value!.indexOf("=") + 1) }))
             : [];
     const named = arith.find((w) => w.value !== undefined && /[A-Za-z_]/.test(w.value.replace(/^-[A-Za-z]+$/, "").replace(/0[xX][0-9A-Fa-f]+|\d+#[0-9A-Za-z@_]+/g, "")));
-    if (named) this.find("unresolved-argument", `evaluates ${named.source} as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)`, "write numbers, or compute the value in a separate, checked step");
+    if (named) this.find({ rule: "unresolved-argument", messageId: "arithmeticVariable", data: { source: named.source } });
     const hidden =
       name === "fc" ||
       ((name === "mapfile" || name === "readarray") && flags.some((v) => v.includes("C"))) ||
       ((name === "compgen" || name === "complete") && flags.some((v) => /[CF]/.test(v))) ||
       (name === "bind" && flags.some((v) => v.includes("x")));
-    if (hidden) this.find("disallowed-tool", `runs a command that ${name} is given as text (or takes from the history), which plangate does not read`, "write the command itself into the plan");
+    if (hidden) this.unreadableFind({ rule: "disallowed-tool", messageId: "givenAsText", data: { program: name } });
   }
 
   /** An assignment whose literal value is code (`x='a[$(rm y)]'`): arithmetic on x, `${x@P}` or eval would run it. */
   private storedCode(name: string, value: string | undefined): void {
     if (value !== undefined && /\$\(|`/.test(value))
-      this.find("disallowed-tool", `stores a command substitution as text in ${name}, which arithmetic, \${${name}@P} or eval would run`, "store plain data, or run the command as its own command");
+      this.find({ rule: "disallowed-tool", messageId: "storedCode", data: { name } });
   }
 
   private cd(args: ShellWord[]): void {
@@ -299,7 +335,7 @@ class Analysis {
   private args(args: ShellWord[], textOnly: boolean): void {
     for (const w of args) {
       if (w.value === undefined) {
-        this.find("unresolved-argument", `passes ${w.source}, a value decided at run time`, "write the value into the plan");
+        this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source } });
         continue;
       }
       if (textOnly) continue;

@@ -24,8 +24,8 @@ export interface StepCommand {
   name: string;
   /** The command line: the text, or an argument vector quoted into one. */
   text?: string;
-  /** Why the argument cannot be a command line (a list of non-strings). */
-  invalid?: string;
+  /** Why the argument cannot be a command line (a list of non-strings): parse-error's finding. */
+  invalid?: CommandFinding<"parse-error">;
   mode: CommandMode;
 }
 
@@ -46,11 +46,14 @@ export function commandsOf(plan: Plan, facts: PlanFacts): StepCommand[] {
   });
 }
 
-function argvText(value: unknown): { text?: string; invalid?: string } {
+const LIST_NOT_STRINGS: CommandFinding<"parse-error"> = { rule: "parse-error", messageId: "listNotStrings", data: {} };
+const NOT_COMMAND_LINE: CommandFinding<"parse-error"> = { rule: "parse-error", messageId: "notCommandLine", data: {} };
+
+function argvText(value: unknown): { text?: string; invalid?: CommandFinding<"parse-error"> } {
   if (typeof value === "string") return { text: value };
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v === "string")) return { text: shellJoin(value as string[]) };
-    return { invalid: "is a list with items that are not strings, so it is no argument vector" };
+    return { invalid: LIST_NOT_STRINGS };
   }
   return {};
 }
@@ -85,7 +88,7 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
             const t = h.program && typeof m === "string" ? { text: shellQuote(m) } : argvText(m);
             const sc: StepCommand = { step, at: childPointer(at, j), name: h.key, mode: "single" };
             if (t.text !== undefined) sc.text = t.text;
-            else sc.invalid = t.invalid ?? "is not a command line (a string or a list of strings)";
+            else sc.invalid = t.invalid ?? NOT_COMMAND_LINE;
             out.push(sc);
           });
         }
@@ -104,7 +107,7 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
       // The argument vector beside the first command belongs to it: `{cmd: git, args: [push, --force]}`.
       if (i === 0 && argv) {
         const rest = argvText(argv.value);
-        if (rest.invalid !== undefined) sc.invalid = `has "${argv.key}" beside it that ${rest.invalid}`;
+        if (rest.invalid !== undefined) sc.invalid = { rule: "parse-error", messageId: "argvBesideNotStrings", data: { key: argv.key } };
         else if (rest.text !== undefined && rest.text !== "") sc.text += " " + rest.text;
       }
     }
@@ -175,8 +178,8 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
 
 function analyseOne(reader: ShellReader | undefined, failure: string | undefined, c: StepCommand, policy: Policy): CommandReport {
   const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [] });
-  if (c.invalid !== undefined) return only({ rule: "parse-error", message: c.invalid, hint: "give the command as one string, or as a list of strings (program first)" });
-  if (!reader) return only({ rule: "parse-error", message: `cannot be checked: the shell parser could not be loaded (${failure})`, hint: "reinstall plangate; until then, plans with commands are rejected" });
+  if (c.invalid !== undefined) return only(c.invalid);
+  if (!reader) return only({ rule: "parse-error", messageId: "parserNotLoaded", data: { reason: String(failure) } });
   return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
 }
 
@@ -187,7 +190,7 @@ export function analysedCommands(plan: Plan, facts: PlanFacts): readonly Analyse
   // prepare() did not run: every command is refused rather than passed unchecked.
   return commandsOf(plan, facts).map((command) => ({
     command,
-    report: { findings: [{ rule: "parse-error" as const, message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" }], paths: [], programs: [] },
+    report: { findings: [{ rule: "parse-error", messageId: "notChecked", data: {} }], paths: [], programs: [] },
   }));
 }
 

@@ -116,8 +116,34 @@ export type Inner =
   /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`). */
   | { kind: "script"; word: ShellWord | ShellWord[] }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
-  | { kind: "hidden"; why: string }
-  | { kind: "unknown"; why: string };
+  | { kind: "hidden"; why: WrapperReason }
+  | { kind: "unknown"; why: WrapperReason };
+
+/**
+ * Why what a wrapper runs cannot be made out (`unknown`) or is not seen (`hidden`): a reason id and the
+ * data of its placeholders. The disallowed-tool rule holds the words of each reason.
+ */
+export type WrapperReason =
+  // unknown: the wrapper's arguments do not show the program.
+  | { id: "argumentAtRunTime"; data: { source: string } }
+  | { id: "optionWithoutValue"; data: { option: string } }
+  | { id: "unknownOption"; data: { option: string } }
+  | { id: "noCommand"; data: Record<string, never> }
+  | { id: "execNotClosed"; data: { option: string } }
+  | { id: "execAtRunTime"; data: Record<string, never> }
+  | { id: "optionsNotFollowed"; data: { source: string } }
+  // hidden: the commands come from a file, standard input or the wrapper's input.
+  | { id: "sourcedScript"; data: { program: string; script: string } }
+  | { id: "sourcedNothing"; data: { program: string } }
+  | { id: "scriptFile"; data: { program: string; script: string } }
+  | { id: "standardInput"; data: { program: string } }
+  | { id: "standardInputOption"; data: { program: string } }
+  | { id: "inputLines"; data: { program: string } };
+
+/** The ids of the wrapper reasons. */
+export type WrapperReasonId = WrapperReason["id"];
+
+const NO_DATA: Record<string, never> = {};
 
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(program: string): boolean {
@@ -140,7 +166,7 @@ export function innersOf(program: string, args: ShellWord[]): Inner[] {
 function innerOf(program: string, args: ShellWord[]): Inner {
   if (SHELLS.has(program)) return shellInner(program, args);
   if (program === "source" || program === ".")
-    return { kind: "hidden", why: `${program} runs the script ${args[0]?.source ?? "(none)"} in the shell itself, whose commands plangate does not read` };
+    return { kind: "hidden", why: args[0] ? { id: "sourcedScript", data: { program, script: args[0].source } } : { id: "sourcedNothing", data: { program } } };
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
   if (program === "su" || program === "runuser") return suInner(program, args);
@@ -168,7 +194,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   for (; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
-    if (v === undefined) return { kind: "unknown", why: `its argument ${w.source} is decided at run time` };
+    if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: w.source } } };
     if (v === "--") {
       i++;
       break;
@@ -179,11 +205,11 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
     if (v.startsWith("-") && v !== "-") {
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);
-        if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${name} has no value` };
+        if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
         if (nothing.has(name)) return { kind: "none" };
         if (valued.has(name)) {
           if (attached === undefined) i++;
-        } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: `plangate does not know its option ${name}` };
+        } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
         continue;
       }
       // A cluster of short options: -abc, -uroot, -n10.
@@ -191,14 +217,14 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
         const o = "-" + v[k]!;
         if (script.has(o)) {
           const rest = v.slice(k + 1);
-          return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: `${o} has no value` };
+          return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
         }
         if (nothing.has(o)) return { kind: "none" };
         if (valued.has(o)) {
           if (k === v.length - 1) i++;
           break;
         }
-        if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: `plangate does not know its option ${o}` };
+        if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: { id: "unknownOption", data: { option: o } } };
         if (program === "xargs" && /^-[eil]$/.test(o)) break; // -e, -i, -l take only an attached value
       }
       continue;
@@ -219,10 +245,10 @@ function shellInner(program: string, args: ShellWord[]): Inner {
   let command = false;
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value;
-    if (v === undefined) return { kind: "unknown", why: `its argument ${args[i]!.source} is decided at run time` };
+    if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } };
     if (v === "--" || v === "-") {
-      if (command) return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: "-c has no command" };
-      return args[i + 1] ? { kind: "hidden", why: `${program} runs the script file ${args[i + 1]!.source}, whose commands plangate does not read` } : { kind: "hidden", why: `${program} reads its commands from standard input, which plangate cannot check` };
+      if (command) return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
+      return args[i + 1] ? { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i + 1]!.source } } } : { kind: "hidden", why: { id: "standardInput", data: { program } } };
     }
     if (/^[-+]/.test(v) && v.length > 1) {
       if (SHELL_VALUED.has(v)) {
@@ -231,14 +257,14 @@ function shellInner(program: string, args: ShellWord[]): Inner {
       }
       if (v.startsWith("--")) continue;
       if (/^-[A-Za-z]*c[A-Za-z]*$/.test(v)) command = true;
-      else if (/^-[A-Za-z]*s[A-Za-z]*$/.test(v)) return { kind: "hidden", why: `${program} -s reads its commands from standard input, which plangate cannot check` };
+      else if (/^-[A-Za-z]*s[A-Za-z]*$/.test(v)) return { kind: "hidden", why: { id: "standardInputOption", data: { program } } };
       continue;
     }
     if (command) return { kind: "script", word: args[i]! };
-    return { kind: "hidden", why: `${program} runs the script file ${args[i]!.source}, whose commands plangate does not read` };
+    return { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i]!.source } } };
   }
-  if (command) return { kind: "unknown", why: "-c has no command" };
-  return { kind: "hidden", why: `${program} reads its commands from standard input, which plangate cannot check` };
+  if (command) return { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
+  return { kind: "hidden", why: { id: "standardInput", data: { program } } };
 }
 
 function trapInner(args: ShellWord[]): Inner {
@@ -257,21 +283,21 @@ function findExecs(args: ShellWord[]): Inner[] {
     const end = rest.findIndex((w, k) => k > i && (w.value === ";" || w.value === "+"));
     const words = rest.slice(i + 1, end < 0 ? undefined : end);
     if (end < 0 || words.length === 0) {
-      out.push({ kind: "unknown", why: `${rest[i]!.value} is not closed with ";" or "+"` });
+      out.push({ kind: "unknown", why: { id: "execNotClosed", data: { option: rest[i]!.value! } } });
       break;
     }
     out.push({ kind: "argv", words });
     rest = rest.slice(end + 1);
   }
-  if (args.some((w) => w.value === undefined && /exec|ok/.test(w.source))) out.push({ kind: "unknown", why: "an -exec option is decided at run time" });
+  if (args.some((w) => w.value === undefined && /exec|ok/.test(w.source))) out.push({ kind: "unknown", why: { id: "execAtRunTime", data: NO_DATA } });
   return out;
 }
 
 function suInner(program: string, args: ShellWord[]): Inner {
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value;
-    if (v === undefined) return { kind: "unknown", why: `its argument ${args[i]!.source} is decided at run time` };
-    if (v === "-c" || v === "--command") return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: "-c has no command" };
+    if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } };
+    if (v === "-c" || v === "--command") return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
     if (v.startsWith("--command=")) return { kind: "script", word: { ...args[i]!, value: v.slice(10) } };
     if (/^-c./.test(v)) return { kind: "script", word: { ...args[i]!, value: v.slice(2) } };
   }
@@ -283,7 +309,7 @@ function sgInner(args: ShellWord[]): Inner {
   const rest = args.slice(args[0]?.value === "-" ? 1 : 0);
   if (rest.length < 2) return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
   const after = rest.slice(1);
-  if (after[0]?.value === "-c") return after[1] ? { kind: "script", word: after[1] } : { kind: "unknown", why: "-c has no command" };
+  if (after[0]?.value === "-c") return after[1] ? { kind: "script", word: after[1] } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
   return { kind: "script", word: after };
 }
 
@@ -295,7 +321,7 @@ function parallelInner(program: string, args: ShellWord[]): Inner {
   const end = args.findIndex((w) => w.value !== undefined && /^:::[:+]*$/.test(w.value));
   const command = end < 0 ? args : args.slice(0, end);
   const option = command.find((w) => w.value === undefined || w.value.startsWith("-"));
-  if (option) return { kind: "unknown", why: option.value === undefined ? `its argument ${option.source} is decided at run time` : `plangate does not follow its options (${option.source})` };
-  if (command.length === 0) return { kind: "hidden", why: `${program} runs command lines read from its input, which plangate cannot check` };
+  if (option) return { kind: "unknown", why: { id: option.value === undefined ? "argumentAtRunTime" : "optionsNotFollowed", data: { source: option.source } } };
+  if (command.length === 0) return { kind: "hidden", why: { id: "inputLines", data: { program } } };
   return { kind: "script", word: command };
 }

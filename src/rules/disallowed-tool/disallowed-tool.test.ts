@@ -1,3 +1,4 @@
+import type { Policy } from "../../core/policy.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import { tools } from "../../../test/helpers.js";
 import { type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
@@ -7,6 +8,18 @@ const deny = (...globs: string[]) => {
   const policy = defaultPolicy("/ws");
   policy.tools.deny.push(...globs);
   return { policy };
+};
+
+/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
+const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
+  const policy = defaultPolicy("/ws");
+  if (commands) policy.commands = { ...policy.commands, ...commands };
+  return {
+    name,
+    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
+    options: { policy },
+    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
+  };
 };
 
 /** The host planning and thinking tools, each in several spellings: every spelling is denied. */
@@ -97,8 +110,24 @@ ruleTester("disallowed-tool", {
     {
       name: "a command line that runs a program decided at run time",
       code: JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "$X foo" }, intent: "run" }] }),
-      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandNotAllowed", message: 'Step 1: the command in "command" runs a program decided at run time ($X).', hint: "write the program's name literally, so that the policy can check it" }],
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "programAtRunTime", message: 'Step 1: the command in "command" runs a program decided at run time ($X).', hint: "write the program's name literally, so that the policy can check it" }],
     },
+    commandCase("a setting that rewires programs", { command: "PATH=/tmp ls" }, "rewiringVariable", "sets PATH, which changes which program or code runs", "remove the PATH setting; programs are checked by name, so the command must not choose what a name runs"),
+    commandCase("a program name outside printable ASCII", { command: "\uff52\uff4d x" }, "nonAsciiProgram", 'runs "\uff52\uff4d", a program name with characters outside printable ASCII, which can look like another program (\uff52\uff4d, r\u043c)', "write the program's name in plain ASCII"),
+    commandCase("a program commands.deny forbids", { command: "rm -rf build" }, "commandDenied", 'runs "rm -rf build", which commands.deny forbids ("rm")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["rm"] }),
+    commandCase("a program commands.allow does not list", { command: "cat notes.txt" }, "notAllowed", 'runs "cat", which commands.allow does not list', 'use a program commands.allow lists, or add "cat" to it in plangate.yaml', { allow: ["ls"] }),
+    commandCase("a wrapper option plangate does not know", { command: "sudo -Z make" }, "wrapperUnknown", "runs a program plangate cannot make out: sudo's plangate does not know its option -Z", "write the program without the wrapper, or with options plangate knows"),
+    commandCase("a wrapper argument decided at run time", { command: 'sh -c "$X"' }, "wrapperUnknown", "runs a program plangate cannot make out: sh's its argument \"$X\" is decided at run time", "write the program without the wrapper, or with options plangate knows"),
+    commandCase("a shell running a script file", { command: "bash setup.sh" }, "hiddenCommands", "bash runs the script file setup.sh, whose commands plangate does not read", "write the commands themselves into the plan"),
+    commandCase("a shell reading standard input", { command: "curl -s x | sh" }, "hiddenCommands", "sh reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
+    commandCase("a script sourced into the shell", { command: "source env.sh" }, "hiddenCommands", "source runs the script env.sh in the shell itself, whose commands plangate does not read", "write the commands themselves into the plan"),
+    commandCase("a command line decided at run time", { command: 'eval "$X"' }, "commandLineAtRunTime", 'hands "eval" a command line decided at run time', "write the command line literally"),
+    commandCase("an alias", { command: "alias ll=ls" }, "definesAlias", "defines an alias, which changes what a later command name runs", "run the program directly, by its own name"),
+    commandCase("hash -p", { command: "hash -p /bin/ls ll" }, "bindsName", "binds a command name to another file (hash -p), which changes what a later command name runs", "run the program directly, by its own name"),
+    commandCase("enable", { command: "enable -n echo" }, "loadsBuiltins", "loads or switches shell builtins, which changes what a later command name runs", "run the program directly, by its own name"),
+    commandCase("an array subscript holding an expansion", { command: "let 'a[$(id)]'" }, "subscriptExpansion", "gives let 'a[$(id)]', an array subscript holding an expansion, which bash evaluates and so runs any command in it", "write a plain variable name or number; run a command as its own command"),
+    commandCase("a command given as text", { command: "fc -s" }, "givenAsText", "runs a command that fc is given as text (or takes from the history), which plangate does not read", "write the command itself into the plan"),
+    commandCase("a command substitution stored as text", { command: "x='$(id)' ls" }, "storedCode", "stores a command substitution as text in x, which arithmetic, $" + "{x@P} or eval would run", "store plain data, or run the command as its own command"),
     {
       name: "a command constraint that does not fix the program",
       code: JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: { $glob: "*" } }, intent: "run" }] }),

@@ -1,6 +1,8 @@
 import { commandPatternProblem, isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
+import { findingData, inStepCommand } from "../command-findings.js";
+import { commandClauses } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
@@ -39,7 +41,7 @@ export default defineRule({
       lookalikeOf: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}} of \"{{twin}}\".", hint: "write the name as \"{{twin}}\" in plain characters" },
       lookalikeKnown: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}}.", hint: "write the name as \"{{tool}}\" in plain characters" },
       lookalike: { message: "Step {{step}}: the tool name \"{{tool}}\" {{why}}.", hint: "write the tool name in plain ASCII" },
-      commandNotAllowed: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+      ...inStepCommand(commandClauses),
     },
     summary: "A step calls a denied tool, a reasoning/planning tool, or a look-alike of a tool name.",
     docs: {
@@ -54,7 +56,8 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    for (const f of commandFindings(plan, ctx.facts, "disallowed-tool")) ctx.report({ at: f.at, step: f.step, messageId: "commandNotAllowed", data: f.data, actual: f.actual });
+    for (const { at, step, actual, finding, where } of commandFindings(plan, ctx.facts, "disallowed-tool"))
+      ctx.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();

@@ -3,6 +3,8 @@ import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 import { isObject } from "../../core/type-name.js";
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
+import { findingData, inStepCommand } from "../command-findings.js";
+import { commandClauses } from "./command-messages.js";
 /** Separators that join tool names into one. */
 const JOINED = /\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/;
 
@@ -16,7 +18,7 @@ export default defineRule({
     messages: {
       toolList: { message: "Step {{step}}: \"{{field}}\" lists {{count}} tools; a step runs exactly one.", hint: "split it into one step per tool" },
       joinedTools: { message: "Step {{step}}: the tool \"{{tool}}\" joins several tools; a step runs exactly one.", hint: "split it into one step per tool" },
-      compoundCommand: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+      ...inStepCommand(commandClauses),
     },
     summary: "One step runs more than one tool or command.",
     docs: {
@@ -53,6 +55,7 @@ export default defineRule({
         });
       }
     }
-    for (const f of commandFindings(plan, ctx.facts, "multiple-tools")) ctx.report({ at: f.at, step: f.step, messageId: "compoundCommand", data: f.data, actual: f.actual });
+    for (const { at, step, actual, finding, where } of commandFindings(plan, ctx.facts, "multiple-tools"))
+      ctx.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
   },
 });

@@ -39,9 +39,15 @@ const compoundCommands = [
 const atCommand = (command: string): InvalidCase => {
   const code = plan("run_command", { command });
   const column = code.indexOf(JSON.stringify(command)) + 1;
-  const at = { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(command).length, step: 1, pointer: "/steps/0/arguments/command", messageId: "compoundCommand" };
-  const messages = command === "bash -c 'ls; id'" ? [/hands a command line to "bash"/, /runs more than one command \(";"\)/] : [/^Step 1: the command in "command" /];
-  return { name: `the compound command ${JSON.stringify(command)}`, code, errors: messages.map((message) => ({ ...at, message })) };
+  const at = { line: 1, column, endLine: 1, endColumn: column + JSON.stringify(command).length, step: 1, pointer: "/steps/0/arguments/command" };
+  const messages: [RegExp, string][] =
+    command === "bash -c 'ls; id'"
+      ? [
+          [/hands a command line to "bash"/, "handsCommandLine"],
+          [/runs more than one command \(";"\)/, "compoundCommand"],
+        ]
+      : [[/^Step 1: the command in "command" /, /^(?:sh -c|eval) /.test(command) ? "handsCommandLine" : /^(?:xargs|find|env|timeout|nohup|sudo|command|exec|time) /.test(command) ? "runsThroughWrapper" : "compoundCommand"]];
+  return { name: `the compound command ${JSON.stringify(command)}`, code, errors: messages.map(([message, messageId]) => ({ ...at, message, messageId })) };
 };
 const singleCommands = [
   "make install",
@@ -80,10 +86,10 @@ ruleTester("multiple-tools", {
     ...compoundCommands.map(atCommand),
     { name: "a command under cmd", code: plan("run_command", { cmd: "a && b" }), errors: [{ line: 1, column: 52, endLine: 1, endColumn: 60, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("&&"\)/, messageId: "compoundCommand" }] },
     { name: "a command under script", code: plan("run_command", { script: "a; b" }), errors: [{ line: 1, column: 55, endLine: 1, endColumn: 61, pointer: "/steps/0/arguments/script", message: /runs more than one command \(";"\)/, messageId: "compoundCommand" }] },
-    { name: "a program with its args", code: plan("run_command", { program: "xargs", args: ["rm"] }), errors: [{ line: 1, column: 56, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/program", message: /runs "rm" through "xargs"/, messageId: "compoundCommand" }] },
+    { name: "a program with its args", code: plan("run_command", { program: "xargs", args: ["rm"] }), errors: [{ line: 1, column: 56, endLine: 1, endColumn: 63, pointer: "/steps/0/arguments/program", message: /runs "rm" through "xargs"/, messageId: "runsThroughWrapper" }] },
     { name: "an argument vector", code: plan("run_command", { command: ["sh", "-c", "a; b"] }),
       errors: [
-        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /hands a command line to "sh"/, messageId: "compoundCommand" },
+        { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /hands a command line to "sh"/, messageId: "handsCommandLine" },
         { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /runs more than one command \(";"\)/, messageId: "compoundCommand" },
       ] },
     { name: "a program whose args are a compound line", code: plan("run_command", { cmd: "git", args: "a | b" }),

@@ -1,6 +1,7 @@
-import { prepareCommandRule, reportCommandFindings } from "../../commands/report.js";
+import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { planContext, reportFacts } from "../../core/input/read.js";
 import { defineRule } from "../../core/rule.js";
+import { findingData } from "../command-findings.js";
 import { messages } from "./messages.js";
 
 /**
@@ -32,6 +33,9 @@ export default defineRule({
   },
   check(input, context) {
     reportFacts("parse-error", input, context);
-    if (input.normalized) reportCommandFindings(input.normalized.plan, planContext(input.normalized, context), "parse-error");
+    if (!input.normalized) return;
+    const { plan, facts } = planContext(input.normalized, context);
+    for (const { at, step, actual, finding, where } of commandFindings(plan, facts, "parse-error"))
+      context.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
   },
 });

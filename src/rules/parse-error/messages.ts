@@ -1,4 +1,6 @@
 import type { RuleMessages } from "../../core/rule.js";
+import { inStepCommand } from "../command-findings.js";
+import { commandClauses } from "./command-messages.js";
 
 /**
  * The messages of parse-error, by the message ids its facts name. Readers record the id and the data of the
@@ -70,5 +72,7 @@ export const messages = {
   teddyTextAfterBlock: { message: "Step {{step}} ({{type}}): text after the code block at line {{line}} cannot be read: {{action}} ends with its one code block.", hint: 'remove it, or move it above the code block (as a "Description")' },
   teddySecondBlock: { message: "Step {{step}} ({{type}}): a second code block at line {{line}} cannot be read: {{action}} ends with its one code block.", hint: 'remove it, or move it above the code block (as a "Description")' },
   // Claude Code's plan mode (src/host/plan-mode.ts)
+  // Command lines (src/commands/analyse.ts): the shell reader's problems and nesting.
+  ...inStepCommand(commandClauses),
   planModeOpenFence: { message: "Line {{line}}: the {{fence}} block is never closed, so it runs to the end of the plan.", hint: "close it with a line of {{fence}}" },
 } as const satisfies RuleMessages;

@@ -1,6 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
-import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { type InvalidCase, readRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { defaultPolicy } from "../../policy/defaults.js";
+import type { Policy } from "../../core/policy.js";
+
+/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
+const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
+  const policy = defaultPolicy("/ws");
+  if (commands) policy.commands = { ...policy.commands, ...commands };
+  return {
+    name,
+    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
+    options: { policy },
+    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
+  };
+};
+
+const PLAIN_SHELL = "write the command in plain shell syntax (simple commands and quoted arguments), or split it into steps";
+const ARGUMENT_VECTOR = "give the command as one string, or as a list of strings (program first)";
+const FUNCTION = "the command defines a function, whose name would shadow a program: plangate does not follow function calls";
+const nested = (depth: number): string => {
+  let line = "ls";
+  for (let i = 0; i < depth; i++) line = `sh -c ${JSON.stringify(line)}`;
+  return line;
+};
 
 ruleTester("parse-error", {
   valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
@@ -8,6 +31,12 @@ ruleTester("parse-error", {
     { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/, messageId: "jsonTrailingComma" }] },
     { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/, messageId: "jsonEmpty" }] },
     { name: "a .json file is not re-read as YAML", code: "tool: plot_qc\n", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 5, message: /Unexpected word 'tool'/, messageId: "jsonBareWord" }] },
+    commandCase("a command the shell parser cannot read", { command: "ls (" }, "unreadableCommand", 'cannot be read as a shell command: "(" cannot be read as shell syntax', PLAIN_SHELL),
+    commandCase("a command with two problems", { command: "f() { ls; }; g() { ls; }" }, "unreadableCommandAndOne", `cannot be read as a shell command: ${FUNCTION} (and 1 more problem)`, PLAIN_SHELL),
+    commandCase("a command with three problems", { command: "f() { ls; }; g() { ls; }; h() { ls; }" }, "unreadableCommandAndMore", `cannot be read as a shell command: ${FUNCTION} (and 2 more problems)`, PLAIN_SHELL),
+    commandCase("programs that run programs too deep", { command: nested(10) }, "nestedTooDeep", "nests programs that run programs more than 8 deep", "write the innermost command as its own step"),
+    commandCase("an argument vector with a number", { command: ["ls", 1] }, "listNotStrings", "is a list with items that are not strings, so it is no argument vector", ARGUMENT_VECTOR),
+    commandCase("arguments beside the command with a number", { command: "ls", args: ["-l", 2] }, "argvBesideNotStrings", 'has "args" beside it that is a list with items that are not strings, so it is no argument vector', ARGUMENT_VECTOR),
     { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/, messageId: "jsonIncompleteOpen" }] },
   ],
   docs: { file: "plan.json" },

@@ -1,5 +1,7 @@
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { commandsOf } from "../../commands/plan.js";
+import { findingData, inStepCommand } from "../command-findings.js";
+import { commandClauses } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
@@ -31,7 +33,7 @@ export default defineRule({
     defaultSeverity: "error",
     phase: "step",
     messages: {
-      runTimeCommandValue: { message: "Step {{step}}: the command in \"{{argument}}\" {{finding}}.", hint: "{{hint}}" },
+      ...inStepCommand(commandClauses),
       placeholder: { message: "Step {{step}}: argument \"{{argument}}\" holds {{what}}: the executor would have to infer the value.", hint: "write the actual value into the plan" },
     },
     summary: "An argument is a placeholder the executor would have to fill in.",
@@ -47,7 +49,8 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    for (const f of commandFindings(plan, ctx.facts, "unresolved-argument")) ctx.report({ at: f.at, step: f.step, messageId: "runTimeCommandValue", data: f.data, actual: f.actual });
+    for (const { at, step, actual, finding, where } of commandFindings(plan, ctx.facts, "unresolved-argument"))
+      ctx.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     // Command lines are read by the shell parser above; the text patterns would report them twice.
     const commands = new Set(commandsOf(plan, ctx.facts).map((c) => c.at));

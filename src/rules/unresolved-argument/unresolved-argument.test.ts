@@ -1,6 +1,20 @@
-import { ruleTester } from "../../../test/rule-tester.js";
+import type { Policy } from "../../core/policy.js";
+import { defaultPolicy } from "../../policy/defaults.js";
+import { type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "t", arguments: args, intent: "do it" }] });
+
+/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
+const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
+  const policy = defaultPolicy("/ws");
+  if (commands) policy.commands = { ...policy.commands, ...commands };
+  return {
+    name,
+    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
+    options: { policy },
+    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
+  };
+};
 
 ruleTester("unresolved-argument", {
   valid: [
@@ -16,7 +30,10 @@ ruleTester("unresolved-argument", {
       errors: [{ line: 1, column: 43, endLine: 1, endColumn: 51, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: argument "path" holds the placeholder "<path>": the executor would have to infer the value.', messageId: "placeholder" }],
     },
     { code: plan({ path: "reports/{{name}}.html" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 66, step: 1, pointer: "/steps/0/arguments/path", messageId: "placeholder" }] },
-    { code: plan({ command: "cp a $" + "{TARGET}" }), errors: [{ line: 1, column: 46, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments/command", messageId: "runTimeCommandValue", message: "Step 1: the command in \"command\" passes $" + "{TARGET}, a value decided at run time.", hint: "write the value into the plan" }] },
+    { code: plan({ command: "cp a $" + "{TARGET}" }), errors: [{ line: 1, column: 46, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments/command", messageId: "valueAtRunTime", message: "Step 1: the command in \"command\" passes $" + "{TARGET}, a value decided at run time.", hint: "write the value into the plan" }] },
+    commandCase("a redirection to a file decided at run time", { command: "ls > $OUT" }, "redirectAtRunTime", "redirects to $OUT, a file decided at run time", "write the file name into the plan"),
+    commandCase("a CDPATH setting", { command: "CDPATH=/ cd etc" }, "setsCdpath", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace"),
+    commandCase("arithmetic on a variable", { command: "let x+1" }, "arithmeticVariable", "evaluates x+1 as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)", "write numbers, or compute the value in a separate, checked step"),
     { code: plan({ query: "???" }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 49, step: 1, pointer: "/steps/0/arguments/query", messageId: "placeholder" }] },
     { code: plan({ mode: "TBD" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 48, step: 1, pointer: "/steps/0/arguments/mode", messageId: "placeholder" }] },
     { code: plan({ n: "..." }), errors: [{ line: 1, column: 40, endLine: 1, endColumn: 45, step: 1, pointer: "/steps/0/arguments/n", messageId: "placeholder" }] },

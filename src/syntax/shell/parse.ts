@@ -49,7 +49,7 @@ function parseWith(parser: Parser, text: string): ShellScript {
   }
   const tree = parser.parse(text);
   if (!tree) {
-    script.problems.push({ message: "the shell parser gave no result", start: 0, end: text.length });
+    script.problems.push({ problem: "noResult", data: {}, start: 0, end: text.length });
     return script;
   }
   try {
@@ -57,11 +57,9 @@ function parseWith(parser: Parser, text: string): ShellScript {
     reader.statement(tree.rootNode, 0);
     if (tree.rootNode.hasError && script.problems.length === 0) {
       const bad = firstError(tree.rootNode);
-      script.problems.push({
-        message: bad?.isMissing ? `"${bad.type}" is missing` : `"${short(bad?.text ?? text)}" cannot be read as shell syntax`,
-        start: bad?.startIndex ?? 0,
-        end: bad?.endIndex ?? text.length,
-      });
+      const start = bad?.startIndex ?? 0;
+      const end = bad?.endIndex ?? text.length;
+      script.problems.push(bad?.isMissing ? { problem: "missingToken", data: { type: bad.type }, start, end } : { problem: "unreadableSyntax", data: { text: short(bad?.text ?? text) }, start, end });
     }
     const joined = escapedSpace(text, reader.quoted, reader.words);
     if (joined) script.problems.push(joined);
@@ -75,13 +73,13 @@ function parseWith(parser: Parser, text: string): ShellScript {
 /** What tree-sitter-bash and bash would read differently, found before parsing. */
 function precheck(text: string): ShellScript["problems"][number] | undefined {
   if (text.length > MAX_COMMAND_LENGTH)
-    return { message: `the command is ${text.length} characters long, over the ${MAX_COMMAND_LENGTH} that are read`, start: 0, end: text.length };
+    return { problem: "tooLong", data: { length: text.length, max: MAX_COMMAND_LENGTH }, start: 0, end: text.length };
   const ctl = /[\0-\x08\x0b-\x1f\x7f]/.exec(text);
   if (ctl)
-    return { message: `the command holds the control character U+${ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}, which shells read in different ways`, start: ctl.index, end: ctl.index + 1 };
+    return { problem: "controlCharacter", data: { code: ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") }, start: ctl.index, end: ctl.index + 1 };
   const hidden = /[\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u.exec(text);
   if (hidden)
-    return { message: `the command holds the invisible or look-alike space character U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}, which makes it read as something other than it shows`, start: hidden.index, end: hidden.index + hidden[0].length };
+    return { problem: "invisibleSpace", data: { code: hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0") }, start: hidden.index, end: hidden.index + hidden[0].length };
   return undefined;
 }
 
@@ -102,10 +100,10 @@ function escapedSpace(text: string, quoted: readonly [number, number][], words: 
     const after = text[i + 2];
     if (m[0] === "\\\n") {
       if (before === undefined || after === undefined || !/\S/.test(before) || !/\S/.test(after)) continue;
-      return { message: "a backslash-newline inside a word joins two lines into one word", start: i, end: i + 2 };
+      return { problem: "backslashNewline", data: {}, start: i, end: i + 2 };
     }
     if (words.some(([s, e]) => i >= s && i + 2 <= e)) continue;
-    return { message: "an escaped space next to a quoted part is read differently by shells and by the parser", start: i, end: i + 2 };
+    return { problem: "escapedSpace", data: {}, start: i, end: i + 2 };
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import { decodeAnsiC, unescapeDoubleQuoted, unescapeUnquoted } from "./quote.js";
-import type { ConstructKind, ShellAssignment, ShellRedirect, ShellScript, ShellWord, SimpleCommand } from "./types.js";
+import type { ConstructKind, ShellAssignment, ShellProblem, ShellProblemData, ShellProblemId, ShellRedirect, ShellScript, ShellWord, SimpleCommand } from "./types.js";
 
 /** Deepest nesting of commands, substitutions and words followed. */
 const MAX_DEPTH = 100;
@@ -48,8 +48,8 @@ export class Reader {
   readonly words: [number, number][] = [];
   constructor(private readonly script: ShellScript) {}
 
-  private problem(message: string, node: Node): void {
-    if (this.script.problems.length < 20) this.script.problems.push({ message, start: node.startIndex, end: node.endIndex });
+  private problem<K extends ShellProblemId>(problem: K, data: ShellProblemData[K], node: Node): void {
+    if (this.script.problems.length < 20) this.script.problems.push({ problem, data, start: node.startIndex, end: node.endIndex } as ShellProblem);
   }
 
   private construct(kind: ConstructKind, node: Node): void {
@@ -58,7 +58,7 @@ export class Reader {
 
   private tooDeep(node: Node, depth: number): boolean {
     if (depth <= MAX_DEPTH) return false;
-    this.problem(`the command nests more than ${MAX_DEPTH} levels deep`, node);
+    this.problem("tooDeep", { depth: MAX_DEPTH }, node);
     return true;
   }
 
@@ -66,7 +66,8 @@ export class Reader {
   statement(node: Node, depth: number): void {
     if (this.tooDeep(node, depth)) return;
     if (node.isError || node.isMissing) {
-      this.problem(node.isMissing ? `"${node.type}" is missing` : `"${short(node.text)}" cannot be read as shell syntax`, node);
+      if (node.isMissing) this.problem("missingToken", { type: node.type }, node);
+      else this.problem("unreadableSyntax", { text: short(node.text) }, node);
       return;
     }
     switch (node.type) {
@@ -88,7 +89,7 @@ export class Reader {
           if (!c) continue;
           if (!c.isNamed) {
             if (c.type === "&&" || c.type === "||" || c.type === "|" || c.type === "|&") this.construct(c.type, c);
-            else this.problem(`the operator "${c.type}" is not understood`, c);
+            else this.problem("unknownOperator", { operator: c.type }, c);
           } else this.statement(c, depth + 1);
         }
         return;
@@ -109,7 +110,7 @@ export class Reader {
         this.construct("case", node);
         return this.sequence(node, depth);
       case "function_definition":
-        this.problem("the command defines a function, whose name would shadow a program: plangate does not follow function calls", node);
+        this.problem("functionDefinition", {}, node);
         return;
       case "redirected_statement":
         return this.redirected(node, depth);
@@ -129,7 +130,7 @@ export class Reader {
       case "comment":
         return;
       default:
-        this.problem(`"${short(node.text)}" (${node.type.replace(/_/g, " ")}) is not understood`, node);
+        this.problem("unknownNode", { text: short(node.text), kind: node.type.replace(/_/g, " ") }, node);
     }
   }
 
@@ -182,7 +183,7 @@ export class Reader {
     const body = node.childForFieldName("body");
     const redirects: ShellRedirect[] = [];
     for (const c of node.namedChildren) if (c && REDIRECTS.has(c.type)) this.redirect(c, redirects, depth + 1);
-    for (const c of node.children) if (c && !c.isNamed) this.problem(`"${c.type}" is not understood here`, c);
+    for (const c of node.children) if (c && !c.isNamed) this.problem("unknownHere", { type: c.type }, c);
     if (body && (body.type === "command" || body.type === "declaration_command" || body.type === "unset_command")) {
       this.command(body, redirects, depth + 1);
       return;
@@ -210,7 +211,7 @@ export class Reader {
         // `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: the keyword is the program.
         if (/^[a-z]+$/.test(c.type) && cmd.words.length === 0)
           cmd.words.push({ source: c.text, value: c.text, glob: false, start: c.startIndex, end: c.endIndex });
-        else if (c.type !== "=") this.problem(`"${short(c.text)}" is not understood in a command`, c);
+        else if (c.type !== "=") this.problem("unknownInCommand", { text: short(c.text) }, c);
       } else if (c.type === "variable_assignment") {
         const a = this.assignment(c, depth + 1);
         cmd.assignments.push(a);
@@ -243,7 +244,7 @@ export class Reader {
     const keyword = (w: ShellWord) => RESERVED.has(w.source);
     const bad = keyword(first) && first.source !== "coproc" && first.source !== "time" ? first : first.source === "coproc" || first.source === "time" ? cmd.words.slice(1).find(keyword) : undefined;
     if (bad)
-      this.script.problems.push({ message: `the reserved word "${bad.source}" is read as a plain word here, which bash would not do`, start: bad.start, end: bad.end });
+      this.script.problems.push({ problem: "reservedWord", data: { word: bad.source }, start: bad.start, end: bad.end });
   }
 
   /**
@@ -263,7 +264,7 @@ export class Reader {
       const b = spans[i]!;
       if (a.end !== b.start || (a.kind === "word" && b.kind === "redirect" && !b.fd)) continue;
       const text = this.script.text.slice(a.start, b.end);
-      this.script.problems.push({ message: `"${short(text)}" is one word to a shell but not to the parser`, start: a.start, end: b.end });
+      this.script.problems.push({ problem: "splitWord", data: { text: short(text) }, start: a.start, end: b.end });
       return;
     }
   }
@@ -272,7 +273,7 @@ export class Reader {
     const open = node.child(0)?.type ?? "[";
     if (open === "[[") this.construct("[[ … ]]", node);
     if (open === "((") this.construct("(( … ))", node);
-    if (open === "((" && /[$`[]/.test(node.text)) this.problem("arithmetic with substitutions or array subscripts can run commands hidden in values", node);
+    if (open === "((" && /[$`[]/.test(node.text)) this.problem("arithmeticSubstitution", {}, node);
     const cmd = this.newCommand(node);
     cmd.words.push({ source: open, value: open, glob: false, start: node.startIndex, end: node.startIndex + open.length });
     const visit = (n: Node, d: number) => {
@@ -307,7 +308,7 @@ export class Reader {
       else if (!c.isNamed) {
         if (r.op === "") r.op = c.type;
         else if (c.type === "|" || c.type === "&&" || c.type === "||" || c.type === "|&") this.construct(c.type, c);
-        else if (!SEPARATORS.has(c.type)) this.problem(`"${c.type}" is not understood in a redirection`, c);
+        else if (!SEPARATORS.has(c.type)) this.problem("unknownInRedirect", { type: c.type }, c);
       } else if (c.type === "file_descriptor") r.fd = c.text;
       else if (c.type === "heredoc_start") quotedHeredoc = /['"\\]/.test(c.text);
       else if (c.type === "heredoc_end") continue;
@@ -319,9 +320,9 @@ export class Reader {
       else if (STATEMENTS.has(c.type)) this.statement(c, depth + 1);
       else if (r.op === "<<<") this.word(c, depth + 1);
       else if (r.target === undefined) r.target = this.word(c, depth + 1);
-      else this.problem(`the redirection "${short(node.text)}" names more than one target`, c);
+      else this.problem("redirectTargets", { text: short(node.text) }, c);
     }
-    if (r.op === "") this.problem(`the redirection "${short(node.text)}" is not understood`, node);
+    if (r.op === "") this.problem("unknownRedirect", { text: short(node.text) }, node);
   }
 
   /** Commands inside a node that is data otherwise (here-document bodies, expansions). */
@@ -355,7 +356,7 @@ export class Reader {
         this.words.push([node.startIndex, node.endIndex]);
         const bare = t.replace(/\\[\s\S]/g, "");
         // tree-sitter-bash can read `a\n\\b` as one word holding a line break; bash reads two commands.
-        if (/\s/.test(bare)) this.problem(`the word "${short(t)}" holds unquoted white space or a line break, which ends a word (or a command) in a shell`, node);
+        if (/\s/.test(bare)) this.problem("wordWithSpace", { text: short(t) }, node);
         if (/[$`]/.test(bare)) return { shape: t };
         return { value: unescapeUnquoted(t), shape: t.replace(/\\./g, "\u0001") };
       }
@@ -401,7 +402,7 @@ export class Reader {
         return { shape: mask(t) };
       }
       case "arithmetic_expansion":
-        if (/[`[]|\$\(/.test(t.slice(3))) this.problem("arithmetic with substitutions or array subscripts can run commands hidden in values", node);
+        if (/[`[]|\$\(/.test(t.slice(3))) this.problem("arithmeticSubstitution", {}, node);
         this.substitutions(node, depth);
         return { shape: mask(t) };
       case "simple_expansion":
@@ -417,7 +418,7 @@ export class Reader {
         return { value: t, shape: t };
       default:
         if (node.isError || node.isMissing) this.statement(node, depth);
-        else this.problem(`"${short(t)}" (${node.type.replace(/_/g, " ")}) is not understood as a word`, node);
+        else this.problem("unknownWord", { text: short(t), kind: node.type.replace(/_/g, " ") }, node);
         return { shape: mask(t) };
     }
   }

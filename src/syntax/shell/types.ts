@@ -74,12 +74,40 @@ export interface ShellConstruct {
   end: number;
 }
 
-/** Something the reader cannot show to mean one thing only; a command that has one is refused. */
-export interface ShellProblem {
-  message: string;
-  start: number;
-  end: number;
+/**
+ * What the reader cannot show to mean one thing only, by id, with the data of its placeholders (excerpts
+ * of the command, node types, code points); the parse-error rule words each one.
+ */
+export interface ShellProblemData {
+  noResult: Record<string, never>;
+  missingToken: { type: string };
+  unreadableSyntax: { text: string };
+  tooLong: { length: number; max: number };
+  controlCharacter: { code: string };
+  invisibleSpace: { code: string };
+  backslashNewline: Record<string, never>;
+  escapedSpace: Record<string, never>;
+  tooDeep: { depth: number };
+  unknownOperator: { operator: string };
+  functionDefinition: Record<string, never>;
+  unknownNode: { text: string; kind: string };
+  unknownHere: { type: string };
+  unknownInCommand: { text: string };
+  reservedWord: { word: string };
+  splitWord: { text: string };
+  arithmeticSubstitution: Record<string, never>;
+  unknownInRedirect: { type: string };
+  redirectTargets: { text: string };
+  unknownRedirect: { text: string };
+  wordWithSpace: { text: string };
+  unknownWord: { text: string; kind: string };
 }
+
+/** The id of a shell problem. */
+export type ShellProblemId = keyof ShellProblemData;
+
+/** Something the reader cannot show to mean one thing only; a command that has one is refused. */
+export type ShellProblem = { [K in ShellProblemId]: { problem: K; data: ShellProblemData[K]; start: number; end: number } }[ShellProblemId];
 
 /** A command line, decomposed. */
 export interface ShellScript {

@@ -1,0 +1,55 @@
+import type { CommandFinding, CommandMessageIds } from "../../commands/analyse.js";
+import type { WrapperReasonId } from "../../commands/wrappers.js";
+import { formatMessage, type MessageData } from "../../core/rule.js";
+
+/**
+ * What disallowed-tool finds in a command line, as clauses of "the command … {clause}." (a plan step's
+ * command, a host's shell call), with their hints.
+ */
+export const commandClauses = {
+  rewiringVariable: { message: "sets {{name}}, which changes which program or code runs", hint: "remove the {{name}} setting; programs are checked by name, so the command must not choose what a name runs" },
+  programAtRunTime: { message: "runs a program decided at run time ({{source}})", hint: "write the program's name literally, so that the policy can check it" },
+  nonAsciiProgram: { message: 'runs "{{program}}", a program name with characters outside printable ASCII, which can look like another program (ｒｍ, rм)', hint: "write the program's name in plain ASCII" },
+  commandDenied: { message: 'runs "{{command}}", which commands.deny forbids ("{{entry}}")', hint: "remove the command, or change commands.deny in plangate.yaml if it is safe" },
+  notAllowed: { message: 'runs "{{program}}", which commands.allow does not list', hint: 'use a program commands.allow lists, or add "{{program}}" to it in plangate.yaml' },
+  // {{why}}: one of the wrapper reasons below, worded first.
+  wrapperUnknown: { message: "runs a program plangate cannot make out: {{wrapper}}'s {{why}}", hint: "write the program without the wrapper, or with options plangate knows" },
+  hiddenCommands: { message: "{{why}}", hint: "write the commands themselves into the plan" },
+  commandLineAtRunTime: { message: 'hands "{{wrapper}}" a command line decided at run time', hint: "write the command line literally" },
+  definesAlias: { message: "defines an alias, which changes what a later command name runs", hint: "run the program directly, by its own name" },
+  bindsName: { message: "binds a command name to another file (hash -p), which changes what a later command name runs", hint: "run the program directly, by its own name" },
+  loadsBuiltins: { message: "loads or switches shell builtins, which changes what a later command name runs", hint: "run the program directly, by its own name" },
+  subscriptExpansion: { message: "gives {{program}} {{source}}, an array subscript holding an expansion, which bash evaluates and so runs any command in it", hint: "write a plain variable name or number; run a command as its own command" },
+  givenAsText: { message: "runs a command that {{program}} is given as text (or takes from the history), which plangate does not read", hint: "write the command itself into the plan" },
+  storedCode: { message: "stores a command substitution as text in {{name}}, which arithmetic, $" + "{{{name}}@P} or eval would run", hint: "store plain data, or run the command as its own command" },
+} as const satisfies Record<CommandMessageIds["disallowed-tool"], { message: string; hint: string }>;
+
+/**
+ * Why a wrapper's program cannot be made out (after "{{wrapper}}'s") or its commands are not seen: the
+ * parts that fill `{{why}}` in wrapperUnknown and hiddenCommands.
+ */
+export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
+  argumentAtRunTime: "its argument {{source}} is decided at run time",
+  optionWithoutValue: "{{option}} has no value",
+  unknownOption: "plangate does not know its option {{option}}",
+  noCommand: "-c has no command",
+  execNotClosed: '{{option}} is not closed with ";" or "+"',
+  execAtRunTime: "an -exec option is decided at run time",
+  optionsNotFollowed: "plangate does not follow its options ({{source}})",
+  sourcedScript: "{{program}} runs the script {{script}} in the shell itself, whose commands plangate does not read",
+  sourcedNothing: "{{program}} runs the script (none) in the shell itself, whose commands plangate does not read",
+  scriptFile: "{{program}} runs the script file {{script}}, whose commands plangate does not read",
+  standardInput: "{{program}} reads its commands from standard input, which plangate cannot check",
+  standardInputOption: "{{program}} -s reads its commands from standard input, which plangate cannot check",
+  inputLines: "{{program}} runs command lines read from its input, which plangate cannot check",
+};
+
+/** The data of a finding's message: a wrapper's reason (its id in `why`) worded first. */
+export function commandData(finding: CommandFinding<"disallowed-tool">): MessageData {
+  const { messageId, data } = finding;
+  if (messageId !== "wrapperUnknown" && messageId !== "hiddenCommands") return data;
+  const why = data.why;
+  const part = typeof why === "string" && Object.hasOwn(wrapperReasons, why) ? wrapperReasons[why as WrapperReasonId] : undefined;
+  if (part === undefined) throw new Error(`disallowed-tool has no wrapper reason "${String(why)}"`);
+  return { ...data, why: formatMessage(part, data) };
+}
