@@ -285,7 +285,9 @@ class Analysis {
    */
   private evaluated(name: string, args: ShellWord[]): void {
     if (SUBSCRIPT_EVALUATORS.has(name) && (name !== "printf" || args.some((w) => w.value === "-v"))) {
-      const w = args.find((a) => a.value !== undefined && /\[[^\]]*[$`]/.test(a.value));
+      // A `[` whose subscript (up to its `]`) holds `$` or `` ` ``. `[` is left out of the subscript's middle
+      // as well, so that a run of `[` is scanned once (the nearest `[` before the `$` decides alike).
+      const w = args.find((a) => a.value !== undefined && /\[[^\][$`]*[$`]/.test(a.value));
       if (w)
         this.find({ rule: "disallowed-tool", messageId: "subscriptExpansion", data: { program: name, source: w.source } });
     }
@@ -300,7 +302,7 @@ class Analysis {
           : DECLARATIONS.has(name) && flags.some((v) => v.includes("i"))
             ? args.filter((w) => w.value?.includes("=")).map((w) => ({ ...w, value: w.value!.slice(w.value!.indexOf("=") + 1) }))
             : [];
-    const named = arith.find((w) => w.value !== undefined && /[A-Za-z_]/.test(w.value.replace(/^-[A-Za-z]+$/, "").replace(/0[xX][0-9A-Fa-f]+|\d+#[0-9A-Za-z@_]+/g, "")));
+    const named = arith.find((w) => w.value !== undefined && /[A-Za-z_]/.test(w.value.replace(/^-[A-Za-z]+$/, "").replace(/0[xX][0-9A-Fa-f]+|(?<!\d)\d+#[0-9A-Za-z@_]+/g, "")));
     if (named) this.find({ rule: "unresolved-argument", messageId: "arithmeticVariable", data: { source: named.source } });
     const hidden =
       name === "fc" ||

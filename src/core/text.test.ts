@@ -107,3 +107,34 @@ describe("readers and formatters that scan text in one pass read as the expressi
     expect(forPlanner("a" + " ".repeat(400_000) + "b", OPERATOR)).toHaveLength(400_002);
   });
 });
+
+describe("expressions rewritten to scan a run once match as they did", () => {
+  const chars = (cs: string[]) => fc.array(fc.constantFrom(...cs), { maxLength: 30 }).map((p) => p.join(""));
+  it("a subscript holding $ or ` (the shell's evaluated builtins)", () => {
+    const s = chars(["[", "]", "$", "`", "a", "(", " "]);
+    fc.assert(
+      fc.property(s, (t) => {
+        expect(/\[[^\][$`]*[$`]/.test(t)).toBe(/\[[^\]]*[$`]/.test(t));
+      }),
+      RUNS,
+    );
+  });
+  it("numbers with a base or in hex taken out of arithmetic", () => {
+    const s = chars(["0", "1", "9", "x", "X", "#", "a", "F", "@", "_", "-", " "]);
+    fc.assert(
+      fc.property(s, (t) => {
+        expect(t.replace(/0[xX][0-9A-Fa-f]+|(?<!\d)\d+#[0-9A-Za-z@_]+/g, "")).toBe(t.replace(/0[xX][0-9A-Fa-f]+|\d+#[0-9A-Za-z@_]+/g, ""));
+      }),
+      RUNS,
+    );
+  });
+  it("tool names joined by a separator", () => {
+    const s = chars([" ", "\t", "&", "|", ";", ",", "+", "and", "then", "a", "x"]);
+    fc.assert(
+      fc.property(s, (t) => {
+        expect(/&&|\|\||[;,|&+]|\s(?:and|then)\s/.test(t)).toBe(/\s*(?:&&|\|\||[;,|&+]|\s(?:and|then)\s)\s*/.test(t));
+      }),
+      RUNS,
+    );
+  });
+});
