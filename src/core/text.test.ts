@@ -138,3 +138,21 @@ describe("expressions rewritten to scan a run once match as they did", () => {
     );
   });
 });
+
+describe("the feedback's \"add … there\" test", () => {
+  it("answers as /\\badd\\b[^.;]*\\bthere\\b/ does, in one pass", async () => {
+    const { addsThere } = await import("../formatters/feedback.js");
+    const words = fc
+      .array(fc.constantFrom("add", "there", "x", "a", " ", ".", ";", "_", "addthere", "theres", "re", "ad", "d"), { maxLength: 25 })
+      .map((p) => p.join(""));
+    fc.assert(
+      fc.property(words, (t) => {
+        expect(addsThere(t)).toBe(/\badd\b[^.;]*\bthere\b/.test(t));
+      }),
+      RUNS,
+    );
+    expect(addsThere("add ".repeat(100_000) + "x")).toBe(false);
+    expect(addsThere("add.".repeat(100_000) + "x")).toBe(false);
+    expect(addsThere("add ".repeat(100_000) + "there")).toBe(true);
+  });
+});

@@ -44,13 +44,47 @@ function sourceLines(report: PlanReport, d: Diagnostic): string[] {
  * `markdown.requireSeparators`), command-line flags, registry and policy files. The planner can change
  * its plan and nothing else, so feedback never asks it to touch these.
  */
-const OPERATOR_TERMS =
-  /plangate\.ya?ml|(?:^|[\s(`])--[a-z]|\btools\.(?:txt|json)\b|\bregistry\b|\blisted in\b|\b(?:tools|paths|commands|markdown|plan|limits|yaml|rules|guard|approval|returns|tasks|delegation|host)\.[a-zA-Z]+|\bapprove and guard\b|\badd\b[^.;]*\bthere\b/;
+const OPERATOR_WORDS =
+  /plangate\.ya?ml|(?:^|[\s(`])--[a-z]|\btools\.(?:txt|json)\b|\bregistry\b|\blisted in\b|\b(?:tools|paths|commands|markdown|plan|limits|yaml|rules|guard|approval|returns|tasks|delegation|host)\.[a-zA-Z]+|\bapprove and guard\b/;
+
+/** What a text must hold to speak to the operator (a `test` as a RegExp's, for forPlanner). */
+interface Terms {
+  test(text: string): boolean;
+}
+
+const ADD = /\badd\b/g;
+const STOP = /[.;]/g;
+const THERE = /\bthere\b/g;
+
+/**
+ * `/\badd\b[^.;]*\bthere\b/.test(text)` ("add … there" within a sentence part) in one pass over the text:
+ * the expression scans to the end of the part from every "add" when no "there" follows, which is
+ * quadratic in "add add add …". Each part is searched once, from its first "add".
+ */
+export function addsThere(text: string): boolean {
+  ADD.lastIndex = 0;
+  for (let m = ADD.exec(text); m !== null; m = ADD.exec(text)) {
+    const from = m.index + 3;
+    STOP.lastIndex = from;
+    const end = STOP.exec(text)?.index ?? text.length;
+    // The part after this "add", with the character before it, so that \b reads as in the whole text
+    // (the character after the part is a stop or the end: no word character either way).
+    const part = text.slice(from - 1, end);
+    THERE.lastIndex = 1;
+    if (THERE.exec(part) !== null) return true;
+    // No "there" in this part: a later "add" of the same part finds none either.
+    ADD.lastIndex = end;
+  }
+  return false;
+}
+
+const OPERATOR_TERMS: Terms = { test: (text) => OPERATOR_WORDS.test(text) || addsThere(text) };
 /** In a fix, a clause that asks for a policy change ("or allow it in the policy") is the operator's too. */
-const OPERATOR = new RegExp(`${OPERATOR_TERMS.source}|\\bpolic(?:y|ies)\\b|\\btrusted\\b`);
+const POLICY_WORDS = /\bpolic(?:y|ies)\b|\btrusted\b/;
+const OPERATOR: Terms = { test: (text) => OPERATOR_TERMS.test(text) || POLICY_WORDS.test(text) };
 
 /** The parts of a sentence the planner can act on: clauses and parentheses that speak to the operator go. */
-export function forPlanner(text: string, operator: RegExp = OPERATOR): string {
+export function forPlanner(text: string, operator: Terms = OPERATOR): string {
   let t = text;
   // Parentheses first (innermost, a few rounds), then clauses: "do X, or raise limits.maxDepth". A match
   // may begin only where a run of whitespace begins ((?<!\s)): the same matches, but a long run is scanned
