@@ -9,6 +9,8 @@ import type { InputKind, RuleInputs } from "../src/core/rule.js";
 import { findingsToDiagnostics, runRules } from "../src/core/run-rules.js";
 import { LineIndex } from "../src/core/source.js";
 import { NOW } from "./helpers.js";
+import type { Policy } from "../src/core/policy.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 
 /*
  * A rule's test as a table, in the manner of ESLint's RuleTester: `valid` cases the rule accepts (no
@@ -258,4 +260,19 @@ export function readRuleTester(id: string, table: { invalid: readonly KindInvali
     ],
     invalid: table.invalid,
   });
+}
+
+/**
+ * An invalid case of a command rule: a step whose `command` argument the rule reports once, with the
+ * finding's message id, its clause (the text after `the command in "command"`) and hint.
+ */
+export function commandCase(name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase {
+  const policy = defaultPolicy(WORKSPACE);
+  if (commands) policy.commands = { ...policy.commands, ...commands };
+  return {
+    name,
+    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
+    options: { policy },
+    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
+  };
 }

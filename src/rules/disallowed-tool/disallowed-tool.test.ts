@@ -1,7 +1,6 @@
-import type { Policy } from "../../core/policy.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import { tools } from "../../../test/helpers.js";
-import { type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+import { commandCase, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (...names: string[]) => JSON.stringify({ steps: names.map((tool) => ({ tool, arguments: {}, intent: "do it" })) });
 const deny = (...globs: string[]) => {
@@ -10,17 +9,6 @@ const deny = (...globs: string[]) => {
   return { policy };
 };
 
-/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
-const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
-  const policy = defaultPolicy("/ws");
-  if (commands) policy.commands = { ...policy.commands, ...commands };
-  return {
-    name,
-    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
-    options: { policy },
-    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
-  };
-};
 
 /** The host planning and thinking tools, each in several spellings: every spelling is denied. */
 const spellings = [

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { diagnosticsOf, run } from "../../../test/helpers.js";
-import { type InvalidCase, readRuleTester, ruleTester } from "../../../test/rule-tester.js";
-import { defaultPolicy } from "../../policy/defaults.js";
-import type { Policy } from "../../core/policy.js";
+import { commandCase, readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 
-/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
-const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
-  const policy = defaultPolicy("/ws");
-  if (commands) policy.commands = { ...policy.commands, ...commands };
-  return {
-    name,
-    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
-    options: { policy },
-    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
-  };
-};
 
 const PLAIN_SHELL = "write the command in plain shell syntax (simple commands and quoted arguments), or split it into steps";
 const ARGUMENT_VECTOR = "give the command as one string, or as a list of strings (program first)";

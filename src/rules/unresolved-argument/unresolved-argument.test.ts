@@ -1,20 +1,7 @@
-import type { Policy } from "../../core/policy.js";
-import { defaultPolicy } from "../../policy/defaults.js";
-import { type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+import { commandCase, ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "t", arguments: args, intent: "do it" }] });
 
-/** A step whose command argument the rule reports once: the finding's message id, text and hint. */
-const commandCase = (name: string, args: Record<string, unknown>, messageId: string, clause: string, hint: string, commands?: Partial<Policy["commands"]>): InvalidCase => {
-  const policy = defaultPolicy("/ws");
-  if (commands) policy.commands = { ...policy.commands, ...commands };
-  return {
-    name,
-    code: JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] }),
-    options: { policy },
-    errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId, message: `Step 1: the command in "command" ${clause}.`, hint }],
-  };
-};
 
 ruleTester("unresolved-argument", {
   valid: [
