@@ -63,9 +63,6 @@ export const EXCEPTIONS = [
   { layer: "approval", files: ["src/approval/runs.ts"], allow: ["store", "clock", "fs"] },
   { layer: "approval", files: ["src/approval/guard.ts"], allow: ["fs", "node", "clock"] },
   { layer: "approval", files: ["src/approval/hook.ts"], allow: ["fs", "node"] },
-  // Call checks at guard time resolve paths on the real file system: the probe is made here rather
-  // than passed down from the guard.
-  { layer: "approval", files: ["src/approval/call-paths.ts", "src/approval/host-command.ts"], allow: ["node"] },
   // A record that fails its schema is explained from the published schema file, read on demand.
   { layer: "approval", files: ["src/approval/record.ts"], allow: ["node"] },
   // Host profiles: loading one reads profiles/*.json or the given file (relative to the working

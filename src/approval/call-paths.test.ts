@@ -6,6 +6,7 @@ import { NOW } from "../../test/helpers.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { callPathProblem } from "./call-paths.js";
 import { type ApprovedPlan, decideStep } from "./guard.js";
+import { createFileProbe } from "../node/file-probe.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-call-paths-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -66,17 +67,17 @@ describe("paths resolved at the moment of the call", () => {
     ["a reader given content, through a link into .git", () => symlinkSync(".git/hooks", join(ws, "h")), "read_file", { path: "h/pre-commit", content: "x" }, "protected-path-write"],
     ["a folder swapped for a link", () => (rmSync(join(ws, "src"), { recursive: true }), symlinkSync("../outside", join(ws, "src"))), "edit_file", { path: "src/secret.txt" }, "path-outside-workspace"],
   ] as const)("refuses %s", async (_name, make, tool, args, rule) => {
-    expect(await callPathProblem(1, tool, args, { workspace: ws })).toBeUndefined();
+    expect(await callPathProblem(1, tool, args, { workspace: ws }, createFileProbe)).toBeUndefined();
     make();
-    expect((await callPathProblem(1, tool, args, { workspace: ws }))?.rule).toBe(rule);
+    expect((await callPathProblem(1, tool, args, { workspace: ws }, createFileProbe))?.rule).toBe(rule);
   });
 
   it("lets a reader read through a hard link, and honours a policy that turns a rule off", async () => {
     linkSync(join(root, "outside", "secret.txt"), join(ws, "src", "h.txt"));
-    expect(await callPathProblem(1, "read_file", { path: "src/h.txt" }, { workspace: ws })).toBeUndefined();
+    expect(await callPathProblem(1, "read_file", { path: "src/h.txt" }, { workspace: ws }, createFileProbe)).toBeUndefined();
     const { defaultPolicy } = await import("../policy/defaults.js");
     const policy = defaultPolicy(ws);
     policy.rules["path-outside-workspace"] = "off";
-    expect(await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy })).toBeUndefined();
+    expect(await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy }, createFileProbe)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import type { Plan, Step } from "../core/plan.js";
 import { isRuleOf, reportText, type Report, type Rule } from "../core/rule.js";
 import { planFacts } from "../core/facts.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { createFileProbe } from "../node/file-probe.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
@@ -23,11 +23,11 @@ export interface CallPathsContext {
  * Checks one tool call's paths against the real file system as it is now, with the same rules that
  * validated the plan: a symlink an earlier step made (`ln -s /etc out`, then a write to
  * `out/cron.d/job`), a hard link, a folder swapped for a link since approval; the paths a command line
- * names (`cp a.txt out/cron.d/job`) as much as path arguments. A fresh probe per call,
- * so nothing seen at validation or at an earlier call is reused. Returns the first problem, or
- * undefined when every path stays inside and off the protected list.
+ * names (`cp a.txt out/cron.d/job`) as much as path arguments. `files` makes a fresh probe of the real
+ * file system for each check, so nothing seen at validation or at an earlier call is reused. Returns the
+ * first problem, or undefined when every path stays inside and off the protected list.
  */
-export async function callPathProblem(step: number, tool: string, args: unknown, c: CallPathsContext): Promise<Diagnostic | undefined> {
+export async function callPathProblem(step: number, tool: string, args: unknown, c: CallPathsContext, files: () => FileProbe): Promise<Diagnostic | undefined> {
   const policy = c.policy ?? defaultPolicy(c.workspace);
   const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const s: Step = { position: step, at: "", tool, toolAt: "/tool", args: argsObject, argsAt: "/arguments", raw: { tool, arguments: argsObject } };
@@ -46,7 +46,7 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
       if (r.actual !== undefined) d.actual = r.actual;
       found.push(d);
     };
-    const facts = planFacts(plan, policy, c.tools, createFileProbe());
+    const facts = planFacts(plan, policy, c.tools, files());
     const ctx = { plan, policy, tools: c.tools, now: new Date(0), files: facts.paths.files, facts, context: undefined, report };
     // prepare reads the step's command lines (`cp a out/job`): without it their paths went unchecked.
     if (!isRuleOf(rule, "plan")) continue;

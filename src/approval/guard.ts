@@ -6,6 +6,7 @@ import type { ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
+import { createFileProbe } from "../node/file-probe.js";
 import { readFileBounded } from "../node/read-bounded.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
@@ -121,7 +122,7 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   const n = next + 1;
   const stale = await planRefusal(ap, n, bytes, now);
   if (stale) return stale;
-  const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host) : undefined;
+  const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host, createFileProbe) : undefined;
   if (refused) return deny(n, refused);
   if (next >= ap.steps.length)
     return deny(n, guardMismatch({ kind: "after-last", steps: ap.steps.length, tool }));
@@ -134,7 +135,7 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
   }
   if (tool === want.tool && got === want.args) {
     // The step is the approved one; its paths are resolved again on the file system as it is now.
-    const problem = ap.paths ? await callPathProblem(n, tool, args, ap.paths) : undefined;
+    const problem = ap.paths ? await callPathProblem(n, tool, args, ap.paths, createFileProbe) : undefined;
     return problem ? deny(n, problem) : { allow: true, step: n };
   }
   const later = ap.steps.findIndex((s, i) => i > next && s.tool === tool && s.args === got);
@@ -355,7 +356,7 @@ export class ExecutionGuard {
     const n = upcoming?.step ?? (this.expected[this.expected.length - 1]?.step ?? 0) + 1;
     const stale = await planRefusal(this.plan, n, readPlanBytes(this.plan.file), now);
     if (stale) return stale;
-    const refused = this.plan.host ? await hostCommandRefusal(tool, args, this.plan.host) : undefined;
+    const refused = this.plan.host ? await hostCommandRefusal(tool, args, this.plan.host, createFileProbe) : undefined;
     if (refused) return deny(n, refused);
     const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
     if (!argsObject) return deny(n, fail("tool-arguments", `The "${tool}" call's arguments are not an object, so they cannot be matched.`, "pass the arguments as an object"));
@@ -364,7 +365,7 @@ export class ExecutionGuard {
     if (outside) return deny(n, outside);
     if (this.profile.free.includes(tool)) {
       // A free tool takes no step, but its paths are checked on the file system as they are now.
-      const problem = this.plan.paths ? await callPathProblem(n, tool, argsObject, this.plan.paths) : undefined;
+      const problem = this.plan.paths ? await callPathProblem(n, tool, argsObject, this.plan.paths, createFileProbe) : undefined;
       return problem ? deny(n, problem) : { allow: true, step: 0, free: true };
     }
     const v = advance(this.expected, this.#cursor, identity, this.#context);
@@ -372,7 +373,7 @@ export class ExecutionGuard {
     // The call is the approved one; its paths are resolved again on the file system as it is now.
     const problem =
       existingFileDiagnostic(this.expected[v.cursor.index], identity, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"), v.step) ??
-      (this.plan.paths ? await callPathProblem(v.step, tool, argsObject, this.plan.paths) : undefined);
+      (this.plan.paths ? await callPathProblem(v.step, tool, argsObject, this.plan.paths, createFileProbe) : undefined);
     if (problem) return deny(v.step, problem);
     this.#cursor = v.cursor;
     return v.confirm ? { allow: true, step: v.step, confirm: true } : { allow: true, step: v.step };

@@ -6,6 +6,7 @@ import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { DEFAULT_PROTECTED_PATHS } from "../policy/defaults.js";
 import { type ApprovedPlan, decideStep } from "./guard.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
+import { createFileProbe } from "../node/file-probe.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "plangate-host-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -41,19 +42,19 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["dd if=x of=.env", "protected-path-write"],
     ["export CDPATH=/; cd etc", "unresolved-argument"],
   ])("refuses %j as %s", async (command, rule) => {
-    const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]));
+    const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
     expect(d?.severity).toBe("error");
   });
 
   it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null"])("lets %j through", async (command) => {
-    expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]))).toBeUndefined();
+    expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 
   it("checks the allow list, and only shell tools", async () => {
-    expect((await hostCommandRefusal("Bash", { command: "git push" }, policy([], ["git status"])))?.rule).toBe("disallowed-tool");
-    expect(await hostCommandRefusal("Read", { command: "rm -rf /" }, policy(["rm"]))).toBeUndefined();
-    expect((await hostCommandRefusal("Bash", { cmd: "ls" }, policy()))?.rule).toBe("parse-error");
+    expect((await hostCommandRefusal("Bash", { command: "git push" }, policy([], ["git status"]), createFileProbe))?.rule).toBe("disallowed-tool");
+    expect(await hostCommandRefusal("Read", { command: "rm -rf /" }, policy(["rm"]), createFileProbe)).toBeUndefined();
+    expect((await hostCommandRefusal("Bash", { cmd: "ls" }, policy(), createFileProbe))?.rule).toBe("parse-error");
   });
 
   it("refuses a denied Bash call in the guard even when it is the next approved step", async () => {

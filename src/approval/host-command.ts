@@ -6,7 +6,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { isInside, relativeInside } from "../core/paths.js";
 import { commandFindingText } from "../rules/command-findings.js";
 import { createPathService } from "../core/path-service.js";
-import { createFileProbe } from "../node/file-probe.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { approvalDiagnostic as fail } from "./record.js";
 
@@ -24,9 +24,10 @@ const HOST_SHELL_TOOLS = new Set(["Bash"]);
  * The refusal of a host's shell call whose command the policy does not allow: a denied or unknown
  * program (also behind `xargs`, `sh -c`…), syntax the parser cannot read, a file outside the workspace
  * or a protected one. Chaining is allowed, as in a TeDDy EXECUTE block: each program is checked.
- * Undefined for calls that are not shell calls, and for commands that pass.
+ * Undefined for calls that are not shell calls, and for commands that pass. `files` makes a fresh probe
+ * of the real file system, which the command's paths are resolved on.
  */
-export async function hostCommandRefusal(tool: string, args: unknown, policy: HostCommandPolicy): Promise<Diagnostic | undefined> {
+export async function hostCommandRefusal(tool: string, args: unknown, policy: HostCommandPolicy, files: () => FileProbe): Promise<Diagnostic | undefined> {
   if (!HOST_SHELL_TOOLS.has(tool)) return undefined;
   const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
   if (typeof command !== "string")
@@ -43,7 +44,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
     const { message, hint } = commandFindingText(first);
     return fail(first.rule, `The ${tool} command ${message}.`, hint, { actual: command });
   }
-  const paths = createPathService(policy.workspace, createFileProbe());
+  const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
   const isProtected = picomatch(policy.protected as string[], { dot: true, nocase: true });

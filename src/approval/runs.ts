@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { callIdentity, contextFor, existingFileDiagnostic, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
@@ -188,6 +189,8 @@ export interface HookContext {
   noRunPolicy: () => Promise<Policy>;
   /** The real clock (ms) that file timestamps are compared with (default Date.now); tests move it. */
   fsNow?: () => number;
+  /** A fresh probe of the real file system, for each check of a call's paths and command. */
+  files: () => FileProbe;
 }
 
 /** The part of a hook input a tool call decision reads. */
@@ -286,7 +289,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   const expired = run.expires_at === undefined ? [] : judgeApproval({ step: "guard", expiry: { expiresAt: run.expires_at, now: c.now } });
   if (expired.length > 0) return refuse(expired[0]!);
   const shell = { workspace: run.scope, ...run.shell };
-  const refused = await hostCommandRefusal(input.tool, input.args, shell);
+  const refused = await hostCommandRefusal(input.tool, input.args, shell, c.files);
   if (refused) return refuse({ ...refused, step: stepNo });
   // The host resolves relative paths and runs command lines in its working folder (the input's cwd).
   const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, { cwd: input.cwd ?? null });
@@ -308,7 +311,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   const verdict = decided?.verdict;
   // A free call that is not the next approved step moves nothing; one that is, is taken as that step.
   if (run.free.includes(input.tool) && (decided?.free === true || (run.status === "complete" && !TASK_TOOLS.has(input.tool)))) {
-    const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy });
+    const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files);
     if (problem) return refuse(problem);
     await audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: `${input.tool} is a free tool: no step taken` });
     await save();
@@ -323,7 +326,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     return untaken(guardFailure({ kind: "cannot-ask", step: verdict.step }));
   const problem =
     existingFileDiagnostic(takenCall(run.expected, run.progress), call, run.scope, verdict.step) ??
-    (await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }));
+    (await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files));
   if (problem) return untaken(problem);
   const event = verdict.confirm ? "ask" : "allow";
   const step = decided?.parent !== undefined ? decided.parent : verdict.step;
@@ -411,8 +414,8 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
   const problem =
     hostScopeProblem(policy, input) ??
-    (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace))) ??
-    (await callPathProblem(0, input.tool, input.args, { workspace: policy.workspace, policy }));
+    (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace), c.files)) ??
+    (await callPathProblem(0, input.tool, input.args, { workspace: policy.workspace, policy }, c.files));
   const key = sessionKey(input.session!);
   const entry = { ts: c.now.toISOString(), plan_hash: "", nonce: "", session: key, tool: input.tool, args_hash: argsHash(input.args) };
   if (problem) await store.appendNoRun(key, { ...entry, event: "deny", rule: problem.rule, reason: problem.message });

@@ -10,6 +10,7 @@ import type { Store } from "../store/types.js";
 import { EXIT, UsageError } from "./io.js";
 import { trustedKeysFrom } from "./commands/approval-common.js";
 import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
+import { createFileProbe } from "../node/file-probe.js";
 
 /*
  * One hook decision, shared by `plangate guard` (a command hook: stdin in, stdout/exit code out) and
@@ -204,7 +205,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       }
       if (input.event !== "PreToolUse") return other(input);
       const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
-      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy });
+      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe });
       return answer(a);
     };
     return done(await Promise.race([decide(), expired]));

@@ -17,6 +17,7 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "../../test/approval-kit.js";
 import { NOW } from "../../test/helpers.js";
+import { createFileProbe } from "../node/file-probe.js";
 import {
   BUILTIN_PROFILES,
   callIdentity,
@@ -907,7 +908,7 @@ describe("a claude-code run in the hook (decideHook)", () => {
     mkdirSync(join(k.workspace, "sub"));
     const { file, approval } = await approve(k, plan);
     await startRun(dir, { plan: file, approval, workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, host: "claude-code", trustedKeys: k.trustedKeys, session: "s1", now: () => NOW });
-    const ctx = { now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(k.workspace) };
+    const ctx = { now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(k.workspace), files: createFileProbe };
     const call = (cwd: string | undefined, tool: string, args: Record<string, unknown>) => decideHook(dir, { session: "s1", cwd, tool, args }, ctx);
     return { k, call };
   }

@@ -15,6 +15,7 @@ import type { RunTx, Store } from "../../src/store/types.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "../approval-kit.js";
 import { cli } from "../cli-io.js";
 import { NOW } from "../helpers.js";
+import { createFileProbe } from "../../src/node/file-probe.js";
 
 /*
  * Every case runs against both stores: the file store of a temp directory, and a PostgreSQL database
@@ -103,7 +104,7 @@ async function startedRun(store: Store, session?: string) {
   return { k, run };
 }
 
-const ctx = (workspace: string) => ({ now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(workspace) });
+const ctx = (workspace: string) => ({ now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(workspace), files: createFileProbe });
 
 describe("a plan file's stamp", () => {
   it("stands for its bytes only where the kernel writes dirty pages back well within the settling minute", () => {
