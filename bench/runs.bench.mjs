@@ -7,6 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchKit, policyHash } from "./approval-kit.mjs";
 import { decideHook, readRun, startRun, writeRun } from "../dist/approval/runs.js";
+import { createFileProbe } from "../dist/node/file-probe.js";
 
 const { tools, base, root, trustedKeys, now, approvalOf } = benchKit("runs");
 const dir = join(root, "state");
@@ -27,7 +28,7 @@ async function prepared(n, tag) {
   const started = await startRun(dir, { plan: planFile, approval, workspace: ws, policyHash, tools, trustedKeys, session, now: () => now });
   // The plan file as it stands two minutes after it was written: its stamp may be remembered (a
   // plan changed within a minute of a check is read again on every call).
-  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); }, fsNow: () => Date.now() + 120_000 };
+  const ctx = { now, mode: "claude", noRunPolicy: async () => { throw new Error("unused"); }, fsNow: () => Date.now() + 120_000, files: createFileProbe };
   const call = (i) => decideHook(dir, { session, cwd: ws, tool: plan[i].tool, args: plan[i].params }, ctx);
   const middle = Math.floor(n / 2);
   // Placed at the middle directly (a decision's cost does not depend on how the cursor got there).

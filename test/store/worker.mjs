@@ -3,6 +3,7 @@
 import { decideHook } from "../../dist/approval/runs.js";
 import { openStore } from "../../dist/store/open.js";
 import { defaultPolicy } from "../../dist/policy/defaults.js";
+import { createFileProbe } from "../../dist/node/file-probe.js";
 
 const [spec, cwd, session, workspace, countText, planText] = process.argv.slice(2);
 const plan = JSON.parse(planText);
@@ -13,7 +14,7 @@ await Promise.all(
   Array.from({ length: Number(countText) }, async (_, i) => {
     const step = plan[i % plan.length];
     try {
-      const a = await decideHook(store, { session, cwd: workspace, tool: step.tool, args: step.params }, { now, mode: "claude", noRunPolicy: async () => defaultPolicy(workspace) });
+      const a = await decideHook(store, { session, cwd: workspace, tool: step.tool, args: step.params }, { now, mode: "claude", noRunPolicy: async () => defaultPolicy(workspace), files: createFileProbe });
       out[a.decision === "allow" ? "allow" : "deny"]++;
     } catch {
       out.error++;
