@@ -76,6 +76,13 @@ describe("the bundled CLI", () => {
     }
   });
 
+  it("is ASCII only, so V8 holds each file as a one-byte string (one non-ASCII character makes the whole file two-byte)", () => {
+    for (const f of readdirSync(bundle).filter((n) => n.endsWith(".cjs"))) {
+      const bytes = readFileSync(join(bundle, f));
+      expect(bytes.findIndex((b) => b > 0x7f), f).toBe(-1);
+    }
+  });
+
   it("runs from a read-only install whose code caches do not match, with the same output", () => {
     const pkg = join(tmp, "pkg");
     mkdirSync(join(pkg, "dist"), { recursive: true });
