@@ -66,10 +66,8 @@ export const EXCEPTIONS = [
   // A record that fails its schema is explained from the published schema file, read on demand.
   { layer: "approval", files: ["src/approval/record.ts"], allow: ["node"] },
   // Host profiles: loading one reads profiles/*.json or the given file (relative to the working
-  // directory), and matching a call resolves its paths through symlinks on the real file system; Claude
-  // Code's plan mode writes the accepted plan with the clock's time.
+  // directory), and matching a call resolves its paths through symlinks on the real file system.
   { layer: "host", files: ["src/host/profile.ts"], allow: ["fs", "node", "process"] },
-  { layer: "host", files: ["src/host/plan-mode.ts"], allow: ["fs", "node", "clock"] },
 ];
 
 /** Node modules a pure layer may import: computation only. core keeps to hashing. */

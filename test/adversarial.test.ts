@@ -167,7 +167,7 @@ async function hookCase(c: Case): Promise<void> {
 
 /** Extracts and validates an ExitPlanMode plan as plan mode does; checks the rules and the positions. */
 async function planModeCase(c: Case): Promise<void> {
-  const { checkPlanMode } = await import("../src/host/plan-mode.js");
+  const { checkPlanMode } = await import("../src/node/plan-mode.js");
   const policy = defaultPolicy(tmp);
   policy.tools.allow = c.expect.options?.tools ?? ["Read", "Write", "Edit", "Bash"];
   const started = performance.now();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { validatePlan } from "../src/node/validate-plan.js";
-import { extractPlan, planModeCheck } from "../src/host/plan-mode.js";
+import { extractPlan, planModeCheck } from "../src/node/plan-mode.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { NOW } from "./helpers.js";
 

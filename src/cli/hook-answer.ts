@@ -230,7 +230,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
   const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { HostProfileError, loadProfile }, { resolvedPolicyHash }, { startRun }] =
-    await Promise.all([import("node:crypto"), import("../host/plan-mode.js"), import("../approval/keys.js"), import("../host/profile.js"), import("../node/policy.js"), import("../approval/runs.js")]);
+    await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../approval/keys.js"), import("../host/profile.js"), import("../node/policy.js"), import("../approval/runs.js")]);
   let host: HostProfile;
   try {
     host = loadProfile(s.host ?? policy.host ?? "generic", s.cwd);

@@ -30,6 +30,6 @@ export const messages = {
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
-  // Claude Code's plan mode (src/host/plan-mode.ts)
+  // Claude Code's plan mode (src/node/plan-mode.ts)
   planModeTooLong: { message: "The plan is {{length}} characters long, over the {{max}}-character limit.", hint: "split the work into smaller plans" },
 } as const satisfies RuleMessages;

@@ -71,7 +71,7 @@ export const messages = {
   // TeDDy actions (src/dialects/teddy/action.ts)
   teddyTextAfterBlock: { message: "Step {{step}} ({{type}}): text after the code block at line {{line}} cannot be read: {{action}} ends with its one code block.", hint: 'remove it, or move it above the code block (as a "Description")' },
   teddySecondBlock: { message: "Step {{step}} ({{type}}): a second code block at line {{line}} cannot be read: {{action}} ends with its one code block.", hint: 'remove it, or move it above the code block (as a "Description")' },
-  // Claude Code's plan mode (src/host/plan-mode.ts)
+  // Claude Code's plan mode (src/node/plan-mode.ts)
   // Command lines (src/commands/analyse.ts): the shell reader's problems and nesting.
   ...inStepCommand(commandClauses),
   planModeOpenFence: { message: "Line {{line}}: the {{fence}} block is never closed, so it runs to the end of the plan.", hint: "close it with a line of {{fence}}" },

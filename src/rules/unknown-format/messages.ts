@@ -12,7 +12,7 @@ export const messages = {
   unknownDialect: { message: 'The plan looks like the "{{dialect}}" dialect, which this build of plangate cannot read.', hint: "use one of the dialects ({{dialects}}), or pass --dialect to see what is missing" },
   notAPlan: { message: "The document is not a plan plangate knows: expected {{shapes}}.", hint: "use one of the dialects ({{dialects}}), or pass --dialect to see what is missing" },
   wrongSyntax: { message: 'The "{{dialect}}" dialect is written in {{syntaxes}}, not {{syntax}}.', hint: "write the plan as {{syntaxes}}, or choose another --dialect" },
-  // Claude Code's plan mode (src/host/plan-mode.ts): an accepted plan that holds no one enforceable plan.
+  // Claude Code's plan mode (src/node/plan-mode.ts): an accepted plan that holds no one enforceable plan.
   planModeNoText: { message: "ExitPlanMode carried no plan text (tool_input.plan is missing or empty).", hint: HOW_TO_WRITE },
   planModeHeadings: { message: "The plan has {{count}} Action Plan headings (lines {{lines}}); only one can be enforced.", hint: "keep one `## Action Plan` section; " + HOW_TO_WRITE },
   planModeHeadingForm: { message: 'Line {{line}}: the heading "{{text}}" looks like an action plan but is not a top-level `## Action Plan`.', hint: "write it exactly as `## Action Plan` at the top level, or rename it; " + HOW_TO_WRITE },

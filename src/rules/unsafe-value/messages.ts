@@ -94,7 +94,7 @@ export const messages = {
   // Tool names and paths, once the dialect has found the steps (the rule's own check of the plan)
   hiddenInToolName: { message: "Step {{step}}: the {{field}} name {{tool}} contains an invisible, bidi or control character ({{code}}): it can look like another tool's name.", hint: "write the tool name in plain characters" },
   hiddenInPath: { message: 'Step {{step}}: the path "{{name}}" {{path}} contains an invisible, bidi or control character ({{code}}): a reviewer reads another path than the executor opens.', hint: "write the path in plain characters" },
-  // Claude Code's plan mode (src/host/plan-mode.ts): what a renderer hides from the person approving the plan.
+  // Claude Code's plan mode (src/node/plan-mode.ts): what a renderer hides from the person approving the plan.
   planModeHidden: { message: "The plan holds an invisible or control character ({{code}}): the person reviewing the plan would not see it.", hint: "remove it; write the plan in plain visible text" },
   planModeHtmlComment: { message: "Line {{line}}: the plan holds an HTML comment ({{content}}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.", hint: "remove the HTML; write the plan in plain Markdown" },
   planModeDetails: { message: "Line {{line}}: the plan holds a <details> block ({{content}}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.", hint: "remove the HTML; write the plan in plain Markdown" },

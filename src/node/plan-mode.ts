@@ -6,8 +6,8 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { validatePlan } from "../node/validate-plan.js";
-import { type HostProfile, profileAllowList, profileHash } from "./profile.js";
+import { validatePlan } from "./validate-plan.js";
+import { type HostProfile, profileAllowList, profileHash } from "../host/profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
 import type { Policy } from "../core/policy.js";
@@ -324,7 +324,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
     const diagnostics = report.diagnostics.filter((d) => d.severity === "error");
     return { status: "refused", diagnostics, message: `plangate: the accepted plan is not enforceable, so no run was started; every tool call will be blocked.\n\n${formatFeedback([report])}` };
   }
-  const { writeFileAtomic } = await import("../node/atomic-write.js");
+  const { writeFileAtomic } = await import("./atomic-write.js");
   const hex = report.planHash.replace(/^sha256:/, "");
   const ext = extracted.file.slice("plan".length);
   const plans = join(options.stateDir, "plans");
