@@ -51,18 +51,6 @@ export const EXCEPTIONS = [
   // re2js is loaded on first use, synchronously, so a registry's patterns are checked where it is read:
   // createRequire is module loading, not I/O.
   { layer: "core", files: ["src/core/regex.ts"], allow: ["module"] },
-  // The approval decisions still do their own I/O: key files (keys), the append-only audit trail with its
-  // fdatasync (audit), guard state and the file store's locks (state, runs), and the plan re-read and
-  // re-validated before each step (guard, hook). They move behind the Store interface and node/ next.
-  { layer: "approval", files: ["src/approval/keys.ts"], allow: ["fs"] },
-  { layer: "approval", files: ["src/approval/audit.ts"], allow: ["fs", "node"] },
-  { layer: "approval", files: ["src/approval/state.ts"], allow: ["fs", "node", "store"] },
-  // runs also compares a plan file's stamp with the real clock (file times are the system's, not the run's),
-  // and writes a plan sent as text into the state directory (writeKeptPlan: it replaces a symlink where
-  // node/atomic-write.ts writes through one).
-  { layer: "approval", files: ["src/approval/runs.ts"], allow: ["store", "clock", "fs"] },
-  { layer: "approval", files: ["src/approval/guard.ts"], allow: ["fs", "node", "clock"] },
-  { layer: "approval", files: ["src/approval/hook.ts"], allow: ["fs", "node"] },
   // A record that fails its schema is explained from the published schema file, read on demand.
   { layer: "approval", files: ["src/approval/record.ts"], allow: ["node"] },
   // Host profiles: loading one reads profiles/*.json or the given file (relative to the working

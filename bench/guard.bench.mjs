@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AuditLog, APPROVAL_PAYLOAD_TYPE, createRecord, ExecutionGuard, generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, parseToolsText, planHash, signEnvelope, toolsHash } from "../dist/index.js";
-import { decideStep } from "../dist/approval/guard.js";
+import { decideStep } from "../dist/node/guard.js";
 
 // Approval requires a tool registry: the plan's two tools.
 const tools = parseToolsText("read_file\nwrite_file\n", "tools.txt");

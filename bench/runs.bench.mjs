@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchKit, policyHash } from "./approval-kit.mjs";
-import { decideHook, readRun, startRun, writeRun } from "../dist/approval/runs.js";
+import { decideHook, readRun, startRun, writeRun } from "../dist/store/runs.js";
 import { createFileProbe } from "../dist/node/file-probe.js";
 
 const { tools, base, root, trustedKeys, now, approvalOf } = benchKit("runs");

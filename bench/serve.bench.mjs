@@ -12,7 +12,7 @@ import { request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { benchKit, policyHash } from "./approval-kit.mjs";
-import { startRun } from "../dist/approval/runs.js";
+import { startRun } from "../dist/store/runs.js";
 import { answerHook } from "../dist/cli/hook-answer.js";
 import { loadPolicy } from "../dist/node/policy.js";
 

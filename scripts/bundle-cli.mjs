@@ -106,7 +106,7 @@ await bundle.write({
     groups: [
       { name: "facts", test: /[\\/]dist[\\/]core[\\/]facts\.js$/ },
       { name: "record", test: /[\\/]dist[\\/](approval[\\/]record|generated[\\/]validate-approval)\.js$/ },
-      { name: "run-state", test: /[\\/]dist[\\/]approval[\\/]state\.js$/ },
+      { name: "run-state", test: /[\\/]dist[\\/]node[\\/]guard-state\.js$/ },
     ],
   },
 });

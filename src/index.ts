@@ -33,23 +33,23 @@ export { sealEnvelope, migrateLegacy } from "./ops/seal.js";
 export type { EditResult, MigrateOptions } from "./ops/seal.js";
 
 // Approvals: create (and sign), verify; keys.
-export { approve, loadSigner } from "./approval/sign.js";
-export type { ApproveInput, Signer } from "./approval/sign.js";
+export { approve, loadSigner } from "./node/sign.js";
+export type { ApproveInput, Signer } from "./node/sign.js";
 export { createRecord, parseTtl, toolsHash } from "./approval/record.js";
 export type { ApprovalInput } from "./approval/record.js";
 export { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "./approval/dsse.js";
 export type { DsseEnvelope } from "./approval/dsse.js";
-export { verifyApproval } from "./approval/verify.js";
-export type { VerifyOptions, VerifyResult } from "./approval/verify.js";
-export { generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, KeyError } from "./approval/keys.js";
-export type { TrustedKey } from "./approval/keys.js";
+export { verifyApproval } from "./node/verify.js";
+export type { VerifyOptions, VerifyResult } from "./node/verify.js";
+export { generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, KeyError } from "./node/keys.js";
+export type { TrustedKey } from "./node/keys.js";
 export type { ApprovalRecord } from "./schemas/approval.js";
 
 // The execution guard and its audit trail.
-export { ExecutionGuard, GuardRefusal } from "./approval/guard.js";
-export type { GuardOptions, Decision, ApprovedPlan, ApprovedStep } from "./approval/guard.js";
-export { AuditLog, verifyAuditText } from "./approval/audit.js";
-export type { AuditAnchor, AuditCheck, AuditEntry, AuditHead, AuditLevel } from "./approval/audit.js";
+export { ExecutionGuard, GuardRefusal } from "./node/guard.js";
+export type { GuardOptions, Decision, ApprovedPlan, ApprovedStep } from "./node/guard.js";
+export { AuditLog, verifyAuditText } from "./node/audit.js";
+export type { AuditAnchor, AuditCheck, AuditEntry, AuditHead, AuditLevel } from "./node/audit.js";
 
 // Shared state: the file store (a state directory) or PostgreSQL, for a fleet of guards.
 export { openStore, parseStoreSpec, StoreSpecError } from "./store/open.js";

@@ -44,7 +44,7 @@ import { FileSessionRegistry } from "../src/store/file-registry.js";
 import { findRule } from "../src/rules/index.js";
 import { cli } from "./cli-io.js";
 import { NOW, tools } from "./helpers.js";
-import { startGuard } from "../src/approval/hook.js";
+import { startGuard } from "../src/node/hook.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ExecutionGuard, GuardRefusal } from "../src/approval/guard.js";
+import { ExecutionGuard, GuardRefusal } from "../src/node/guard.js";
 import { loadPolicy } from "../src/node/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "../src/approval/dsse.js";
-import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/approval/keys.js";
+import { generateKeyFiles, keyId, loadTrustedKeys } from "../src/node/keys.js";
 import { type ApprovalRecord, createRecord, toolsHash } from "../src/approval/record.js";
-import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/approval/verify.js";
+import { type VerifyOptions, type VerifyResult, verifyApproval } from "../src/node/verify.js";
 import { resolvedPolicyHash } from "../src/node/policy.js";
 import { parseToolsText } from "../src/node/tools-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";

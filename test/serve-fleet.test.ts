@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateKeyFiles } from "../src/approval/keys.js";
+import { generateKeyFiles } from "../src/node/keys.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 

@@ -10,7 +10,7 @@ import type { CliIO } from "../src/cli/io.js";
 import { resolveSetup } from "../src/cli/setup.js";
 import { loadPolicy } from "../src/node/policy.js";
 import { createService, type Service } from "../src/service/server.js";
-import { loadSigner } from "../src/approval/sign.js";
+import { loadSigner } from "../src/node/sign.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../../test/cli-io.js";
 import { APPROVAL_PAYLOAD_TYPE, pae, signEnvelope, verifySignature } from "./dsse.js";
-import { generateKeyFiles, isInside, KeyError, keyId, loadPrivateKey, loadTrustedKeys } from "./keys.js";
+import { generateKeyFiles, isInside, KeyError, keyId, loadPrivateKey, loadTrustedKeys } from "../node/keys.js";
 import { parseTtl } from "./record.js";
 
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), "plangate-keys-")));

@@ -5,7 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { NOW } from "../../test/helpers.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { callPathProblem } from "./call-paths.js";
-import { type ApprovedPlan, decideStep } from "./guard.js";
+import { type ApprovedPlan, decideStep } from "../node/guard.js";
 import { createFileProbe } from "../node/file-probe.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-call-paths-")));

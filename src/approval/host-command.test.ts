@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { DEFAULT_PROTECTED_PATHS } from "../policy/defaults.js";
-import { type ApprovedPlan, decideStep } from "./guard.js";
+import { type ApprovedPlan, decideStep } from "../node/guard.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
 import { createFileProbe } from "../node/file-probe.js";
 
@@ -72,7 +72,7 @@ describe("host shell calls through guard start and the hook", () => {
   it("keeps the policy's command rules in the guard state and refuses a denied Bash call", async () => {
     // (guard start validates the plan with the same policy, so a denied step never gets this far.)
     const { approvalKit, DEFAULT_POLICY_HASH } = await import("../../test/approval-kit.js");
-    const { startGuard, hookCall } = await import("./hook.js");
+    const { startGuard, hookCall } = await import("../node/hook.js");
     const { defaultPolicy } = await import("../policy/defaults.js");
     const { writeFileSync } = await import("node:fs");
     const k = approvalKit();

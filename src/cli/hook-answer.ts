@@ -1,9 +1,9 @@
-import { AuditError } from "../approval/audit.js";
-import { GuardRefusal } from "../approval/guard.js";
-import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput } from "../approval/hook.js";
-import type { TrustedKey } from "../approval/keys.js";
-import { type Answer, decideHook, subagentEvent } from "../approval/runs.js";
-import { GuardStateError, readState } from "../approval/state.js";
+import { AuditError } from "../node/audit.js";
+import { GuardRefusal } from "../node/guard.js";
+import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput } from "../node/hook.js";
+import type { TrustedKey } from "../node/keys.js";
+import { type Answer, decideHook, subagentEvent } from "../store/runs.js";
+import { GuardStateError, readState } from "../node/guard-state.js";
 import type { HostProfile } from "../host/profile.js";
 import type { LoadedPolicy } from "../node/policy.js";
 import type { Store } from "../store/types.js";
@@ -230,7 +230,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
   const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { HostProfileError, loadProfile }, { resolvedPolicyHash }, { startRun }] =
-    await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../approval/keys.js"), import("../host/profile.js"), import("../node/policy.js"), import("../approval/runs.js")]);
+    await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
     host = loadProfile(s.host ?? policy.host ?? "generic", s.cwd);

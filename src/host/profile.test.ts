@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { GuardRefusal, ExecutionGuard } from "../approval/guard.js";
-import { decideHook, startRun } from "../approval/runs.js";
-import { parseHookInput } from "../approval/hook.js";
+import { GuardRefusal, ExecutionGuard } from "../node/guard.js";
+import { decideHook, startRun } from "../store/runs.js";
+import { parseHookInput } from "../node/hook.js";
 import { advance, START } from "../approval/match.js";
 import { matchArgument } from "../core/constraints.js";
 import { createRecord, toolsHash } from "../approval/record.js";
-import { keyId } from "../approval/keys.js";
+import { keyId } from "../node/keys.js";
 import { registryFromNames } from "../core/tools.js";
 import { validatePlan } from "../node/validate-plan.js";
 import { planHash } from "../ops/hash.js";

@@ -313,7 +313,7 @@ export interface AcceptOptions extends PlanModeOptions {
   session: string | undefined;
   /** The hook input's cwd: the key must be outside it too. */
   cwd?: string;
-  /** Starts the run for an approved plan (src/approval/runs.ts's startRun); returns the refusal's diagnostics when the run cannot start. */
+  /** Starts the run for an approved plan (src/store/runs.ts's startRun); returns the refusal's diagnostics when the run cannot start. */
   startRun: (planFile: string, approvalBytes: Uint8Array, session: string | undefined) => Promise<Diagnostic[] | void>;
 }
 
@@ -337,10 +337,10 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
   const workspace = options.workspace ?? options.policy.workspace;
 
   if (approval.onPlanAccepted === "sign-and-start" && approval.key !== undefined) {
-    const { keyInWorkspace, loadSigner, approve } = await import("../approval/sign.js");
+    const { keyInWorkspace, loadSigner, approve } = await import("./sign.js");
     const refused = keyInWorkspace(approval.key, [workspace, options.policy.workspace, ...(options.cwd ? [options.cwd] : [])]);
     if (refused) return { status: "refused", diagnostics: [refused], planFile, message: `plangate: ${refused.message} No run was started; fix: ${refused.hint}.` };
-    const { KeyError } = await import("../approval/keys.js");
+    const { KeyError } = await import("./keys.js");
     const { parseTtl } = await import("../approval/record.js");
     let signer;
     try {

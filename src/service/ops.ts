@@ -1,5 +1,5 @@
-import type { TrustedKey } from "../approval/keys.js";
-import type { Signer } from "../approval/sign.js";
+import type { TrustedKey } from "../node/keys.js";
+import type { Signer } from "../node/sign.js";
 import type { Store } from "../store/types.js";
 import { hashDocument, hashResult } from "../cli/commands/seal.js";
 import { resultsJson } from "../formatters/json.js";

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { accessSync, constants, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HookInputError } from "../approval/hook.js";
-import { stateDirProblem } from "../approval/runs.js";
+import { HookInputError } from "../node/hook.js";
+import { stateDirProblem } from "../store/runs.js";
 import type { Store } from "../store/types.js";
 import { MissingDependency } from "../core/missing-dependency.js";
 import { answerHook, claudeDeny, type HookOutput } from "../cli/hook-answer.js";
@@ -37,7 +37,7 @@ export interface ServiceOptions {
   /** The bearer token every request must carry; without one the server answers loopback clients only. */
   token?: string;
   /** Trusted keys for /v1/verify (the policy's approval.trustedKeys). */
-  trustedKeys: import("../approval/keys.js").TrustedKey[];
+  trustedKeys: import("../node/keys.js").TrustedKey[];
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
   now?: () => Date;
@@ -50,7 +50,7 @@ export interface ServiceOptions {
   /** Serves /mcp (streamable HTTP) when set: loads the MCP SDK on the first /mcp request. */
   mcp?: boolean;
   /** POST /v1/approve signs with this key, for callers holding `approveToken` (both or neither). */
-  approver?: { signer: import("../approval/sign.js").Signer; keyFile: string };
+  approver?: { signer: import("../node/sign.js").Signer; keyFile: string };
   /** The bearer token of /v1/approve: another token than `token`, held by those allowed to approve. */
   approveToken?: string;
   /** Where problems are reported (one line each). */

@@ -1,11 +1,11 @@
 import { isAbsolute, join } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { GuardRefusal } from "../approval/guard.js";
-import { keyInWorkspace, type Signer } from "../approval/sign.js";
+import { GuardRefusal } from "../node/guard.js";
+import { keyInWorkspace, type Signer } from "../node/sign.js";
 import { parseTtl } from "../approval/record.js";
 import { unconstrainedToolsDiagnostic } from "../approval/record.js";
-import { RUN_ID, runOfSession, runSummary, startRun, stopRun, storeOf } from "../approval/runs.js";
+import { RUN_ID, runOfSession, runSummary, startRun, stopRun, storeOf } from "../store/runs.js";
 import { GuardStateError, RunNotFoundError } from "../store/errors.js";
 import { FileStore } from "../store/file.js";
 import { approveReport } from "../cli/commands/approve.js";

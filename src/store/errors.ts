@@ -1,5 +1,6 @@
-/** The guard cannot proceed safely: the tool call is refused with this reason. */
-export class GuardStateError extends Error {}
+import { GuardStateError } from "../node/guard-error.js";
+
+export { GuardStateError };
 
 /**
  * The shared store cannot be reached or used (a database that is down, refuses the login, lacks the

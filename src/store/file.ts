@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { type BigIntStats, closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statfsSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../approval/audit.js";
+import { AuditError, AuditLog, type AuditEntry, verifyAuditText } from "../node/audit.js";
 import type { ExpectedCall } from "../approval/match.js";
 import { type Progress, progressDone } from "../approval/progress.js";
-import { isInside } from "../approval/keys.js";
+import { isInside } from "../node/keys.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
-import { fsyncDir, writeFileAtomic, writeNewFile } from "../node/atomic-write.js";
-import { acquireLock } from "../node/lock-file.js";
+import { writeFileAtomic, writeNewFile } from "../node/atomic-write.js";
 import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError } from "./errors.js";
+import { breakStaleLock, consumeNonce, isConsumed, withLock } from "../node/guard-state.js";
 import { FileSessionRegistry } from "./file-registry.js";
 import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunStatus, RunTx, Store, WithRunOptions } from "./types.js";
@@ -415,70 +415,6 @@ function broken(root: string, run: RunState, now: Date, why: string): RepairOutc
   run.stop_reason = `broken: ${why}`;
   writeRun(root, run);
   return { action: "broken", detail: `${why}; the run is stopped (approve the plan again for a new run)`, run };
-}
-
-/**
- * Records a nonce as used, durably: one file per nonce created with exclusive open and flushed, so two
- * guards racing cannot both consume it and a restart still sees it. False when it was already consumed.
- */
-export function consumeNonce(dir: string, nonce: string, now: Date): boolean {
-  if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!writeNewFile(join(dir, nonce), JSON.stringify({ consumed_at: now.toISOString() }) + "\n")) return false;
-  fsyncDir(dir);
-  return true;
-}
-
-/** Has the nonce been consumed? Unknown states (a read error other than "absent") count as consumed. */
-export function isConsumed(dir: string, nonce: string): boolean {
-  try {
-    readFileSync(join(dir, nonce));
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
-
-
-/**
- * Removes a lock whose holder is gone: the lock names its process id, and no process has that id any
- * more (a guard killed mid-decision). Only for a person's command (`guard repair`), never the hook: a
- * live holder's lock is kept. True when a lock was removed.
- */
-export function breakStaleLock(statePath: string): boolean {
-  const lock = `${statePath}.lock`;
-  let text: string;
-  try {
-    text = readFileSync(lock, "utf8");
-  } catch {
-    return false;
-  }
-  const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ESRCH") return false;
-  }
-  unlinkSync(lock);
-  return true;
-}
-
-/**
- * Runs `fn` holding an exclusive lock file (created with `wx`), so two hook processes racing on one
- * state cannot both take the same step. Waits with bounded backoff; a lock left by a crashed guard is
- * not broken automatically (that would let a racing call through): the error names the file to remove.
- */
-export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
-  const lock = `${statePath}.lock`;
-  if (!(await acquireLock(lock, timeoutMs)))
-    throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
-  try {
-    return await fn();
-  } finally {
-    unlinkSync(lock);
-  }
 }
 
 /** The store of a state directory (`file:DIR`): what the functions above do, behind the Store interface. */

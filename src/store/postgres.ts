@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type postgresT from "postgres";
-import { AuditChain, type AuditEntry, type AuditHead, lineHash, lineMacOk, verifyAuditText } from "../approval/audit.js";
+import { AuditChain, type AuditEntry, type AuditHead, lineHash, lineMacOk, verifyAuditText } from "../node/audit.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { InvalidSessionIdError, type RegisterOutcome, type SessionEntry, sessionIdProblem } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError, StoreUnavailableError } from "./errors.js";

@@ -1,4 +1,4 @@
-import type { AuditEntry, AuditHead } from "../approval/audit.js";
+import type { AuditEntry, AuditHead } from "../node/audit.js";
 import type { Progress } from "../approval/progress.js";
 import type { ExpectedCall } from "../approval/match.js";
 import type { HostProfile } from "../host/profile.js";

@@ -4,8 +4,8 @@ import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyAuditText } from "../../src/approval/audit.js";
-import { decideHook, startRun, stopRun } from "../../src/approval/runs.js";
+import { verifyAuditText } from "../../src/node/audit.js";
+import { decideHook, startRun, stopRun } from "../../src/store/runs.js";
 import { defaultPolicy } from "../../src/policy/defaults.js";
 import { StoreUnavailableError } from "../../src/store/errors.js";
 import { FileStore, writebackSettles } from "../../src/store/file.js";
@@ -424,7 +424,7 @@ describe("postgres store: a trail changed in the database", () => {
       await sql`UPDATE plangate_audit SET line = ${edited} WHERE trail = ${run.run_id} AND seq = 0`;
       await expect(call()).rejects.toThrow(/does not end where the run says/);
       // The run's head moved to the forged line too: its MAC under the run's key still does not verify.
-      const { lineHash } = await import("../../src/approval/audit.js");
+      const { lineHash } = await import("../../src/node/audit.js");
       const [r] = await sql`SELECT state FROM plangate_runs WHERE run_id = ${run.run_id}`;
       const state = JSON.parse(String(r!.state));
       state.audit_head = { count: 1, hash: lineHash(edited) };

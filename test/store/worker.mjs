@@ -1,6 +1,6 @@
 // One process of the store race test: `count` hook decisions on one session's run, all at once.
 // argv: spec cwd session workspace count planJSON. Prints one JSON line: {allow, deny, error}.
-import { decideHook } from "../../dist/approval/runs.js";
+import { decideHook } from "../../dist/store/runs.js";
 import { openStore } from "../../dist/store/open.js";
 import { defaultPolicy } from "../../dist/policy/defaults.js";
 import { createFileProbe } from "../../dist/node/file-probe.js";

@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { type ResultEntry, resultsJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
-import { KeyError, loadTrustedKeys, type TrustedKey } from "../../approval/keys.js";
+import { KeyError, loadTrustedKeys, type TrustedKey } from "../../node/keys.js";
 import type { Policy } from "../../core/policy.js";
 import { type CliIO, UsageError } from "../io.js";
 

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { KeyError, realPathOf } from "../../approval/keys.js";
+import { KeyError, realPathOf } from "../../node/keys.js";
 import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js";
-import { approve, keyInWorkspace, loadSigner, type Signer } from "../../approval/sign.js";
+import { approve, keyInWorkspace, loadSigner, type Signer } from "../../node/sign.js";
 import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
 import { compileCalls, profileHash } from "../../host/profile.js";

@@ -1,11 +1,11 @@
 import { basename, dirname, resolve } from "node:path";
-import { readRun, storeOf } from "../../approval/runs.js";
+import { readRun, storeOf } from "../../store/runs.js";
 import type { AuditRead } from "../../store/types.js";
 import { closeStore, storeFrom } from "../store-flag.js";
 import type { Command } from "commander";
-import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../approval/audit.js";
+import { type AuditAnchor, type AuditCheck, verifyAuditText } from "../../node/audit.js";
 import { judgeApproval } from "../../approval/judge.js";
-import { auditKeyOf, GuardStateError, readState } from "../../approval/state.js";
+import { auditKeyOf, GuardStateError, readState } from "../../node/guard-state.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { TrailUnreadable } from "../../core/input/approval.js";
 import { readFileBounded } from "../../node/read-bounded.js";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { GuardRefusal } from "../../approval/guard.js";
-import { startGuard } from "../../approval/hook.js";
-import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirProblem, stepOf, stopRun, storeOf } from "../../approval/runs.js";
-import { GuardStateError } from "../../approval/state.js";
+import { GuardRefusal } from "../../node/guard.js";
+import { startGuard } from "../../node/hook.js";
+import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirProblem, stepOf, stopRun, storeOf } from "../../store/runs.js";
+import { GuardStateError } from "../../node/guard-state.js";
 import { type LoadedPolicy, loadPolicy, PolicyError } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";

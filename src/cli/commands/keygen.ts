@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { generateKeyFiles, KeyError } from "../../approval/keys.js";
+import { generateKeyFiles, KeyError } from "../../node/keys.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { stateDirProblem } from "../../approval/runs.js";
+import { stateDirProblem } from "../../store/runs.js";
 import { loadPolicy, PolicyError } from "../../node/policy.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import type { Wrap } from "../main.js";
@@ -9,8 +9,8 @@ import { resolveSetup } from "../setup.js";
 import { trustedKeysFrom } from "./approval-common.js";
 import { stateDirFrom } from "./guard.js";
 import { storeFrom } from "../store-flag.js";
-import { KeyError } from "../../approval/keys.js";
-import { keyInWorkspace, loadSigner } from "../../approval/sign.js";
+import { KeyError } from "../../node/keys.js";
+import { keyInWorkspace, loadSigner } from "../../node/sign.js";
 
 interface ServeFlags {
   listen: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateKeyPairSync } from "node:crypto";
-import { keyId } from "../../approval/keys.js";
+import { keyId } from "../../node/keys.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { KEYID, envelopeInput } from "../../../test/kind-inputs.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { NOW } from "../../../test/helpers.js";
-import { consumeNonce, isConsumed } from "../../approval/state.js";
+import { consumeNonce, isConsumed } from "../../node/guard-state.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { conditionsInput, guardInput } from "../../../test/kind-inputs.js";

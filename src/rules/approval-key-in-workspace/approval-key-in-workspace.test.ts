@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { copyFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { loadTrustedKeys } from "../../approval/keys.js";
+import { loadTrustedKeys } from "../../node/keys.js";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { VERIFIED, envelopeInput } from "../../../test/kind-inputs.js";

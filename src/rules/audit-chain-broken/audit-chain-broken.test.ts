@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AuditLog, verifyAuditText } from "../../approval/audit.js";
+import { AuditLog, verifyAuditText } from "../../node/audit.js";
 import { approvalKit } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { auditInput } from "../../../test/kind-inputs.js";

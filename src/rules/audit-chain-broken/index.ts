@@ -3,7 +3,7 @@ import { defineRule } from "../../core/rule.js";
 
 /**
  * An "approval" rule: it judges the audit trail, the evidence of what an approval let run: its
- * lines, chain, MACs and head as src/approval/audit.ts reads them. Its input is the "audit" step of
+ * lines, chain, MACs and head as src/node/audit.ts reads them. Its input is the "audit" step of
  * the approval input because the trail is part of enforcing an approval: the anchor (head, key,
  * first line) comes from the approved run. Always an error: the policy cannot lower an approval
  * check.

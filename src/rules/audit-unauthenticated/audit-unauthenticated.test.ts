@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { AuditLog } from "../../approval/audit.js";
+import { AuditLog } from "../../node/audit.js";
 import { approvalKit } from "../../../test/approval-kit.js";
 import { cli } from "../../../test/cli-io.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cli } from "../../../test/cli-io.js";
-import { ExecutionGuard, GuardRefusal } from "../../approval/guard.js";
+import { ExecutionGuard, GuardRefusal } from "../../node/guard.js";
 import { NOW } from "../../../test/helpers.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";

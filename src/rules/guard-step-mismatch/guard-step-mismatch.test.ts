@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../core/canonical/jcs.js";
-import { type ApprovedPlan, decideStep } from "../../approval/guard.js";
+import { type ApprovedPlan, decideStep } from "../../node/guard.js";
 import { NOW } from "../../../test/helpers.js";
 import { PLAN } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";

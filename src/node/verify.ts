@@ -2,11 +2,11 @@ import { isAbsolute } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ApprovalConditionsInput, ApprovedConditions, SignatureFacts } from "../core/input/approval.js";
 import { parseJson } from "../syntax/json.js";
-import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "./dsse.js";
+import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "../approval/dsse.js";
 import { GENERIC, profileHash } from "../host/profile.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
-import { judgeApproval } from "./judge.js";
-import { type ApprovalRecord, recordErrors } from "./record.js";
+import { judgeApproval } from "../approval/judge.js";
+import { type ApprovalRecord, recordErrors } from "../approval/record.js";
 
 /** What an approval is checked against. */
 export interface VerifyOptions {

@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
-import { writeFileAtomic } from "../node/atomic-write.js";
+import { mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { fsyncDir, writeFileAtomic, writeNewFile } from "./atomic-write.js";
+import { acquireLock } from "./lock-file.js";
 import type { AuditHead } from "./audit.js";
 
 /** A guard's progress through an approved plan, kept on disk (mode 0600, outside the workspace) between hook calls. */
@@ -36,11 +38,9 @@ export function auditKeyOf(state: { audit_key?: string }): Uint8Array | undefine
   return state.audit_key === undefined ? undefined : Buffer.from(state.audit_key, "hex");
 }
 
-import { GuardStateError } from "../store/errors.js";
+import { GuardStateError } from "./guard-error.js";
 
 export { GuardStateError };
-// The file store's consumed approvals and run locks (moved to src/store/file.ts).
-export { breakStaleLock, consumeNonce, isConsumed, withLock } from "../store/file.js";
 
 /** Reads and checks a state file; anything unexpected is a GuardStateError (the call is refused). */
 export function readState(path: string): GuardState {
@@ -71,3 +71,66 @@ export function writeState(path: string, state: GuardState): void {
   writeFileAtomic(path, JSON.stringify(state, null, 2) + "\n", 0o600);
 }
 
+/**
+ * Records a nonce as used, durably: one file per nonce created with exclusive open and flushed, so two
+ * guards racing cannot both consume it and a restart still sees it. False when it was already consumed.
+ */
+export function consumeNonce(dir: string, nonce: string, now: Date): boolean {
+  if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!writeNewFile(join(dir, nonce), JSON.stringify({ consumed_at: now.toISOString() }) + "\n")) return false;
+  fsyncDir(dir);
+  return true;
+}
+
+/** Has the nonce been consumed? Unknown states (a read error other than "absent") count as consumed. */
+export function isConsumed(dir: string, nonce: string): boolean {
+  try {
+    readFileSync(join(dir, nonce));
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ENOENT";
+  }
+}
+
+
+/**
+ * Removes a lock whose holder is gone: the lock names its process id, and no process has that id any
+ * more (a guard killed mid-decision). Only for a person's command (`guard repair`), never the hook: a
+ * live holder's lock is kept. True when a lock was removed.
+ */
+export function breakStaleLock(statePath: string): boolean {
+  const lock = `${statePath}.lock`;
+  let text: string;
+  try {
+    text = readFileSync(lock, "utf8");
+  } catch {
+    return false;
+  }
+  const pid = Number(text.trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ESRCH") return false;
+  }
+  unlinkSync(lock);
+  return true;
+}
+
+/**
+ * Runs `fn` holding an exclusive lock file (created with `wx`), so two hook processes racing on one
+ * state cannot both take the same step. Waits with bounded backoff; a lock left by a crashed guard is
+ * not broken automatically (that would let a racing call through): the error names the file to remove.
+ */
+export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
+  const lock = `${statePath}.lock`;
+  if (!(await acquireLock(lock, timeoutMs)))
+    throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
+  try {
+    return await fn();
+  } finally {
+    unlinkSync(lock);
+  }
+}

@@ -6,10 +6,10 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
-import { guardFailure } from "./judge.js";
+import { guardFailure } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
-import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./state.js";
+import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
 import { readFactText } from "../rules/read-text.js";
 import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
 
@@ -189,7 +189,7 @@ async function approvedPlanOf(state: GuardState, bytes: Uint8Array | undefined, 
   if (state.expires_at !== undefined) ap.expiresAt = state.expires_at;
   ap.host = state.host ? { workspace: state.workspace, ...state.host } : hostPolicyOf(undefined, state.workspace);
   if (bytes === undefined) return ap;
-  const { validatePlan } = await import("../node/validate-plan.js");
+  const { validatePlan } = await import("./validate-plan.js");
   const report = await validatePlan(bytes, { file: state.plan, workspace: state.workspace, now });
   // Steps are taken only from the approved content; for a changed plan decideStep refuses before using them.
   if (report.planHash === state.plan_hash) {

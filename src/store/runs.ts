@@ -1,4 +1,4 @@
-import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "./progress.js";
+import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "../approval/progress.js";
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,19 +9,19 @@ import type { FileProbe } from "../core/file-probe.js";
 import { callIdentity, contextFor, existingFileDiagnostic, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
-import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "../store/file.js";
-import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN } from "../store/types.js";
-import { isFinished } from "../store/validate.js";
-import { AuditChain } from "./audit.js";
-import { callPathProblem } from "./call-paths.js";
-import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "./guard.js";
-import { hostCommandRefusal } from "./host-command.js";
-import { isInside, realPathOf } from "./keys.js";
-import { type ContextFor, type ExpectedCall, START } from "./match.js";
-import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
-import { approvalDiagnostic as fail, consumedDiagnostic } from "./record.js";
-import { consumeNonce, GuardStateError } from "./state.js";
-import { RunNotFoundError } from "../store/errors.js";
+import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "./file.js";
+import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN } from "./types.js";
+import { isFinished } from "./validate.js";
+import { AuditChain } from "../node/audit.js";
+import { callPathProblem } from "../approval/call-paths.js";
+import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
+import { hostCommandRefusal } from "../approval/host-command.js";
+import { isInside, realPathOf } from "../node/keys.js";
+import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
+import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
+import { approvalDiagnostic as fail, consumedDiagnostic } from "../approval/record.js";
+import { consumeNonce, GuardStateError } from "../node/guard-state.js";
+import { RunNotFoundError } from "./errors.js";
 
 /*
  * Runs per session, kept in a Store (src/store/types.ts): the file store of a state directory
@@ -29,10 +29,10 @@ import { RunNotFoundError } from "../store/errors.js";
  * operation takes a Store, or a state directory's path (its file store).
  */
 
-export type { RepairOutcome, RunState, RunStatus } from "../store/types.js";
-export { RUN_ID } from "../store/types.js";
-export { isFinished } from "../store/validate.js";
-export { boundRun, layout, listRuns, readRun, runFile, sessionKey, writeRun } from "../store/file.js";
+export type { RepairOutcome, RunState, RunStatus } from "./types.js";
+export { RUN_ID } from "./types.js";
+export { isFinished } from "./validate.js";
+export { boundRun, layout, listRuns, readRun, runFile, sessionKey, writeRun } from "./file.js";
 
 /** A state directory's path is its file store. */
 export function storeOf(root: string | Store): Store {

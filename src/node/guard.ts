@@ -6,15 +6,15 @@ import type { ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
-import { createFileProbe } from "../node/file-probe.js";
-import { readFileBounded } from "../node/read-bounded.js";
+import { createFileProbe } from "./file-probe.js";
+import { readFileBounded } from "./read-bounded.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
-import { type HostCommandPolicy, hostCommandRefusal } from "./host-command.js";
-import { type CallPathsContext, callPathProblem } from "./call-paths.js";
+import { type HostCommandPolicy, hostCommandRefusal } from "../approval/host-command.js";
+import { type CallPathsContext, callPathProblem } from "../approval/call-paths.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
-import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "./match.js";
+import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "../approval/match.js";
 import {
   callIdentity,
   existingFileDiagnostic,
@@ -32,9 +32,9 @@ import {
   profileHash,
   type SimpleCommands,
 } from "../host/profile.js";
-import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "./record.js";
-import { consumeNonce, isConsumed } from "./state.js";
-import { guardFailure, guardMismatch, judgeApproval } from "./judge.js";
+import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
+import { consumeNonce, isConsumed } from "./guard-state.js";
+import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -231,7 +231,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
     throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
   }
   // The engine and the approval check load only when a run is opened, not for each hook call of a run.
-  const [{ validatePlan }, { verifyApproval }] = await Promise.all([import("../node/validate-plan.js"), import("./verify.js")]);
+  const [{ validatePlan }, { verifyApproval }] = await Promise.all([import("./validate-plan.js"), import("./verify.js")]);
   const report = await validatePlan(bytes, { file: planFile, policy: o.policy, tools, workspace: o.workspace, now, host: profile });
   if (!report.valid) throw new GuardRefusal(report.diagnostics.filter((d) => d.severity === "error"));
   const steps = approvedSteps(report);

@@ -1,10 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, signEnvelope } from "./dsse.js";
+import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, signEnvelope } from "../approval/dsse.js";
 import { isInside, keyId, loadPrivateKey, realPathOf } from "./keys.js";
-import { judgeApproval } from "./judge.js";
-import { type ApprovalRecord, createRecord, toolsHash } from "./record.js";
+import { judgeApproval } from "../approval/judge.js";
+import { type ApprovalRecord, createRecord, toolsHash } from "../approval/record.js";
 
 /*
  * Approving a validated plan: what `plangate approve` and plan mode's "sign-and-start" share, so that an

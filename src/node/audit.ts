@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, existsSync, fdatasyncSync, fstatSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
-import { readFileBounded } from "../node/read-bounded.js";
+import { readFileBounded } from "./read-bounded.js";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { AuditLineFacts, TrailTampering } from "../core/input/approval.js";
-import { judgeApproval } from "./judge.js";
+import { judgeApproval } from "../approval/judge.js";
 
 /**
  * One line of the audit trail. `prev` is the hash of the previous line's bytes (null for the first);
