@@ -105,7 +105,7 @@ await bundle.write({
     includeDependenciesRecursively: false,
     groups: [
       { name: "facts", test: /[\\/]dist[\\/]core[\\/]facts\.js$/ },
-      { name: "record", test: /[\\/]dist[\\/](approval[\\/]record|generated[\\/]validate-approval)\.js$/ },
+      { name: "record", test: /[\\/]dist[\\/]approval[\\/]record\.js$/ },
       { name: "run-state", test: /[\\/]dist[\\/]node[\\/]guard-state\.js$/ },
     ],
   },

@@ -3,9 +3,6 @@ import { randomBytes } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
-import { schemaErrors } from "../core/schema-errors.js";
-import validateApproval from "../generated/validate-approval.js";
-import { publishedSchema } from "../node/published-schema.js";
 import type { ApprovalRecord } from "../schemas/approval.js";
 import { VERSION } from "../version.js";
 import { judgeApproval } from "./judge.js";
@@ -78,13 +75,6 @@ export function toolsHash(tools: ToolRegistry | undefined): string | null {
   const identity: Record<string, unknown> = { names: [...tools.names].sort(), patterns: [...tools.patterns].sort(), schemas };
   if (tools.annotations && tools.annotations.size > 0) identity.annotations = Object.fromEntries([...tools.annotations.entries()].sort(byName));
   return "sha256:" + sha256Hex(canonicalJson(identity));
-}
-
-/** The ways a value fails the record schema, as short `/path: message` strings. */
-export function recordErrors(value: unknown): string[] {
-  return schemaErrors(validateApproval, value, () => publishedSchema("approval"))
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || "/"}: ${e.keyword === "additionalProperties" ? `unknown member "${String(e.params.additionalProperty)}"` : e.message}`);
 }
 
 /** An approval-phase diagnostic: always an error, since an approval either holds or it does not. */

@@ -6,7 +6,10 @@ import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySign
 import { GENERIC, profileHash } from "../host/profile.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
 import { judgeApproval } from "../approval/judge.js";
-import { type ApprovalRecord, recordErrors } from "../approval/record.js";
+import type { ApprovalRecord } from "../approval/record.js";
+import { schemaErrors } from "../core/schema-errors.js";
+import validateApproval from "../generated/validate-approval.js";
+import { publishedSchema } from "./published-schema.js";
 
 /** What an approval is checked against. */
 export interface VerifyOptions {
@@ -146,4 +149,11 @@ function conditions(r: ApprovalRecord, o: VerifyOptions): ApprovalConditionsInpu
     now: o.now,
     consumed: r.single_use === true && o.isConsumed?.(r.nonce) === true,
   };
+}
+
+/** The ways a value fails the record schema (explained from the published schema file), as short `/path: message` strings. */
+export function recordErrors(value: unknown): string[] {
+  return schemaErrors(validateApproval, value, () => publishedSchema("approval"))
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "/"}: ${e.keyword === "additionalProperties" ? `unknown member "${String(e.params.additionalProperty)}"` : e.message}`);
 }
