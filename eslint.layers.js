@@ -51,9 +51,6 @@ export const EXCEPTIONS = [
   // re2js is loaded on first use, synchronously, so a registry's patterns are checked where it is read:
   // createRequire is module loading, not I/O.
   { layer: "core", files: ["src/core/regex.ts"], allow: ["module"] },
-  // Host profiles: loading one reads profiles/*.json or the given file (relative to the working
-  // directory), and matching a call resolves its paths through symlinks on the real file system.
-  { layer: "host", files: ["src/host/profile.ts"], allow: ["fs", "node", "process"] },
 ];
 
 /** Node modules a pure layer may import: computation only. core keeps to hashing. */

@@ -58,7 +58,8 @@ export { GuardStateError, StoreUnavailableError } from "./store/errors.js";
 export type { AuditInput, NewRun, PendingPlan, RunTx, Store, WithRunOptions } from "./store/types.js";
 
 // Host profiles.
-export { loadProfile, HostProfileError } from "./host/profile.js";
+export { HostProfileError } from "./host/profile.js";
+export { loadProfile } from "./node/profile-file.js";
 export type { HostProfile } from "./host/profile.js";
 
 // Formatters, rules.

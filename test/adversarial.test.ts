@@ -204,7 +204,7 @@ describe("adversarial corpus", () => {
         if (o.syntax) options.syntax = o.syntax;
         if (o.tools) options.tools = tools(...o.tools);
         if (o.host) {
-          const { loadProfile, profileAllowList } = await import("../src/host/profile.js");
+          const [{ loadProfile }, { profileAllowList }] = await Promise.all([import("../src/node/profile-file.js"), import("../src/host/profile.js")]);
           options.host = loadProfile(o.host);
           const allow = profileAllowList(options.host);
           if (!o.tools && allow.length > 0) options.tools = registryFromNames(allow, `the ${o.host} host profile`);

@@ -56,7 +56,7 @@ describe("examples/claude-code", () => {
   it("the constraints CLAUDE.md shows validate under the Claude Code starter policy", async () => {
     const { parsePolicyText, resolvePolicy } = await import("../src/node/policy.js");
     const { CLAUDE_CODE_STARTER_POLICY } = await import("../src/cli/commands/init.js");
-    const { loadProfile } = await import("../src/host/profile.js");
+    const { loadProfile } = await import("../src/node/profile-file.js");
     const policy = resolvePolicy(await parsePolicyText(CLAUDE_CODE_STARTER_POLICY, "plangate.yaml"), ws, ws);
     const text = read("CLAUDE.md");
     const shown = [...text.matchAll(/`(\{"\$(?:glob|enum|regex)"[^`]*\})`/g)].map((m) => JSON.parse(m[1]!) as unknown);

@@ -30,7 +30,8 @@ describe("layering", () => {
     ["a dialect touches the process", "src/dialects/fixture.ts", "export const cwd = () => process.cwd();\n", /does not touch the process/],
     ["syntax reads the clock", "src/syntax/fixture.ts", "export const t = () => Date.now();\n", /reads no clock/],
     ["approval imports the CLI", "src/approval/fixture.ts", 'import { EXIT } from "../cli/io.js";\nexport const e = EXIT;\n', /approval is below/],
-    ["an exception stays bounded", "src/host/profile.ts", 'import { FileStore } from "../store/file.js";\nexport const s = FileStore;\n', /host is below/],
+    ["an exception stays bounded", "src/core/regex.ts", 'import { FileStore } from "../store/file.js";\nexport const s = FileStore;\n', /core is below/],
+    ["a host profile reads a file", "src/host/fixture.ts", 'import { readFileSync } from "node:fs";\nexport const r = readFileSync;\n', /does no I\/O/],
     ["a relative import that is not normalised", "src/core/fixture.ts", 'import { escapeToken } from "./../core/pointer.js";\nexport const e = escapeToken;\n', /normalised/],
   ])("reports %s", async (_name, file, code, expected) => {
     const problems = await layerProblems(file, code);

@@ -229,8 +229,8 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { HostProfileError, loadProfile }, { resolvedPolicyHash }, { startRun }] =
-    await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
+  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
+    await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../node/profile-file.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
     host = loadProfile(s.host ?? policy.host ?? "generic", s.cwd);

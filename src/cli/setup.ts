@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { type HostProfile, HostProfileError, loadProfile, profileAllowList } from "../host/profile.js";
+import { type HostProfile, HostProfileError, profileAllowList } from "../host/profile.js";
+import { loadProfile } from "../node/profile-file.js";
 import { loadPolicy, overridesTools, PolicyError, policyForFile, policyTools, resolvedPolicyHash } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
 import type { Policy } from "../core/policy.js";

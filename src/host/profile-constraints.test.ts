@@ -15,7 +15,11 @@ import { defaultValueContexts } from "../commands/value-contexts.js";
 import { validatePlan } from "../node/validate-plan.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { NOW } from "../../test/helpers.js";
-import { callIdentity, compileCalls, contextFor, loadProfile, outsideScope } from "./profile.js";
+import { callIdentity, compileCalls, contextFor, outsideScope } from "./profile.js";
+import { createFileProbe } from "../node/file-probe.js";
+import { loadProfile } from "../node/profile-file.js";
+
+const FILES = createFileProbe();
 
 const CC = loadProfile("claude-code");
 const dirs: string[] = [];
@@ -40,7 +44,7 @@ afterAll(() => {
 
 /** The guard's decision for one call against one approved call (the host working in `cwd`). */
 function allows(want: ExpectedCall, tool: string, args: Record<string, unknown>, cwd: string = scope): boolean {
-  const identity = callIdentity(CC, { tool, args }, scope, { cwd });
+  const identity = callIdentity(CC, { tool, args }, scope, FILES, { cwd });
   if (outsideScope(identity).length > 0) return false;
   return advance([want], START, identity, ctx).allow;
 }
@@ -53,7 +57,7 @@ async function compiled(tool: string, args: Record<string, unknown>): Promise<Ex
   const text = JSON.stringify({ steps: [{ tool, arguments: args, intent: "the step" }] });
   const r = await validatePlan(text, { file: "plan.json", workspace: scope, policy, host: CC, now: NOW });
   expect(r.diagnostics.filter((d) => d.severity === "error"), JSON.stringify(r.diagnostics)).toEqual([]);
-  const c = compileCalls(CC, r.plan!, scope, { constraints: true });
+  const c = compileCalls(CC, r.plan!, scope, FILES, { constraints: true });
   if (!("calls" in c)) throw new Error(JSON.stringify(c.diagnostics));
   expect(c.calls).toHaveLength(1);
   return c.calls[0]!;

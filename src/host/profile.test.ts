@@ -18,6 +18,7 @@ import type { Policy } from "../core/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "../../test/approval-kit.js";
 import { NOW } from "../../test/helpers.js";
 import { createFileProbe } from "../node/file-probe.js";
+import { loadProfile, parseProfile } from "../node/profile-file.js";
 import {
   BUILTIN_PROFILES,
   callIdentity,
@@ -31,15 +32,16 @@ import {
   HostProfileError,
   isHostTool,
   isOutsideMarker,
-  loadProfile,
   outsideScope,
   outsideScopeDiagnostic,
-  parseProfile,
   profileAllowList,
   profileHash,
   profileProblem,
   scopedPath,
 } from "./profile.js";
+
+/** The real file system: a symlinked alias of the scope is resolved on it. */
+const FILES = createFileProbe();
 
 const CC = loadProfile("claude-code");
 
@@ -172,7 +174,7 @@ describe("profileHash", () => {
 });
 
 describe("callIdentity (claude-code, scope /ws)", () => {
-  const id = (tool: string, args: Record<string, unknown>) => callIdentity(CC, { tool, args }, "/ws");
+  const id = (tool: string, args: Record<string, unknown>) => callIdentity(CC, { tool, args }, "/ws", FILES);
   it.each([
     ["Bash", { command: "ls", description: "list", timeout: 5000 }, { command: "ls", run_in_background: false }],
     ["Bash", { command: "ls", run_in_background: true }, { command: "ls", run_in_background: true }],
@@ -253,7 +255,7 @@ describe("callIdentity (claude-code, scope /ws)", () => {
 
   it("the generic profile keeps every call as it is", () => {
     const call = { tool: "Write", args: { file_path: "/etc/passwd", description: "d" } };
-    expect(callIdentity(GENERIC, call, "/ws")).toEqual(call);
+    expect(callIdentity(GENERIC, call, "/ws", FILES)).toEqual(call);
   });
 });
 
@@ -268,7 +270,7 @@ describe("globs a search tool matches from its folder (Glob pattern, Grep glob)"
     "!(*.min).js",
   ])("%s stays inside the folder it searches", (glob) => {
     expect(globReachesOut(glob)).toBeUndefined();
-    const r = callIdentity(CC, { tool: "Glob", args: { pattern: glob, path: "/ws" } }, "/ws");
+    const r = callIdentity(CC, { tool: "Glob", args: { pattern: glob, path: "/ws" } }, "/ws", FILES);
     expect(outsideScope(r)).toEqual([]);
   });
   it.each([
@@ -292,12 +294,12 @@ describe("globs a search tool matches from its folder (Glob pattern, Grep glob)"
       ["Glob", { pattern: glob, path: "/ws" }],
       ["Grep", { pattern: "secret", glob, path: "/ws" }],
     ] as const) {
-      const r = callIdentity(CC, { tool, args }, "/ws");
+      const r = callIdentity(CC, { tool, args }, "/ws", FILES);
       expect(outsideScopeDiagnostic(r, 1)?.rule, `${tool} ${glob}`).toBe("path-outside-workspace");
     }
   });
   it("a non-string glob never matches", () => {
-    expect(outsideScopeDiagnostic(callIdentity(CC, { tool: "Glob", args: { pattern: ["/etc/*"] } }, "/ws"), 1)?.rule).toBe("path-outside-workspace");
+    expect(outsideScopeDiagnostic(callIdentity(CC, { tool: "Glob", args: { pattern: ["/etc/*"] } }, "/ws", FILES), 1)?.rule).toBe("path-outside-workspace");
   });
 });
 
@@ -307,23 +309,23 @@ describe("scopedPath on a real file system", () => {
     const real = join(root, "data", "proj");
     mkdirSync(real, { recursive: true });
     symlinkSync(real, join(root, "alias"));
-    expect(scopedPath(join(root, "alias", "src", "a.py"), real)).toEqual({ rel: "src/a.py" });
-    expect(scopedPath(join(root, "alias"), real)).toEqual({ rel: "" });
+    expect(scopedPath(join(root, "alias", "src", "a.py"), real, FILES)).toEqual({ rel: "src/a.py" });
+    expect(scopedPath(join(root, "alias"), real, FILES)).toEqual({ rel: "" });
     // The scope given through its alias is normalised to the same relative paths.
-    expect(scopedPath(join(real, "src", "a.py"), real)).toEqual({ rel: "src/a.py" });
+    expect(scopedPath(join(real, "src", "a.py"), real, FILES)).toEqual({ rel: "src/a.py" });
     // A sibling of the alias is not the scope.
     mkdirSync(join(root, "alias-evil"));
-    expect(scopedPath(join(root, "alias-evil", "a.py"), real)).toHaveProperty("outside");
-    expect(scopedPath(join(root, "data", "a.py"), real)).toHaveProperty("outside");
+    expect(scopedPath(join(root, "alias-evil", "a.py"), real, FILES)).toHaveProperty("outside");
+    expect(scopedPath(join(root, "data", "a.py"), real, FILES)).toHaveProperty("outside");
   });
 
   it("keeps a symlinked subfolder as written (the guard resolves it again when the call runs)", () => {
     const ws = tmp();
     mkdirSync(join(ws, "sub"));
     symlinkSync(join(ws, "sub"), join(ws, "link"));
-    expect(scopedPath(join(ws, "link", "a.txt"), ws)).toEqual({ rel: "link/a.txt" });
-    expect(scopedPath("link/a.txt", ws)).toEqual({ rel: "link/a.txt" });
-    expect(scopedPath(join(ws, "sub", "a.txt"), ws)).toEqual({ rel: "sub/a.txt" });
+    expect(scopedPath(join(ws, "link", "a.txt"), ws, FILES)).toEqual({ rel: "link/a.txt" });
+    expect(scopedPath("link/a.txt", ws, FILES)).toEqual({ rel: "link/a.txt" });
+    expect(scopedPath(join(ws, "sub", "a.txt"), ws, FILES)).toEqual({ rel: "sub/a.txt" });
   });
 
   it("a symlink to somewhere else is not the scope", () => {
@@ -331,11 +333,11 @@ describe("scopedPath on a real file system", () => {
     mkdirSync(join(root, "ws"));
     mkdirSync(join(root, "other"));
     symlinkSync(join(root, "other"), join(root, "to-other"));
-    expect(scopedPath(join(root, "to-other", "a"), join(root, "ws"))).toHaveProperty("outside");
+    expect(scopedPath(join(root, "to-other", "a"), join(root, "ws"), FILES)).toHaveProperty("outside");
   });
 
   it("a scope that does not exist has no aliases", () => {
-    expect(scopedPath("/nonexistent-plangate-scope-x/a", "/nonexistent-plangate-scope")).toHaveProperty("outside");
+    expect(scopedPath("/nonexistent-plangate-scope-x/a", "/nonexistent-plangate-scope", FILES)).toHaveProperty("outside");
   });
 });
 
@@ -369,7 +371,7 @@ describe("compileCalls: intake plans", () => {
     };
     const r = await validated(JSON.stringify(plan), "plan.json", ws);
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    const compiled = compileCalls(CC, r.plan!, ws);
+    const compiled = compileCalls(CC, r.plan!, ws, FILES);
     expect(compiled).toEqual({
       calls: [
         { step: 1, tool: "Read", args: { file_path: "in.txt" }, repeat: 2, optional: false, confirm: false },
@@ -387,7 +389,7 @@ describe("compileCalls: intake plans", () => {
         { step: 5, tool: "mcp__srv__do", args: { thing: 1 }, repeat: 1, optional: false, confirm: false },
       ],
     });
-    expect(expectedCalls(CC, r.plan!, ws)).toEqual((compiled as { calls: unknown }).calls);
+    expect(expectedCalls(CC, r.plan!, ws, FILES)).toEqual((compiled as { calls: unknown }).calls);
   });
 
   it.each([
@@ -398,13 +400,13 @@ describe("compileCalls: intake plans", () => {
   ])("refuses a step whose tool %j is not a claude-code tool (unknown-tool, at %s)", async (tool, pointer) => {
     const ws = tmp();
     const r = await validated(JSON.stringify({ steps: [{ tool, arguments: { file_path: "a" }, intent: "x" }] }), "plan.json", ws, CC, (p) => (p.tools.allow = ["*"]));
-    const c = compileCalls(CC, r.plan!, ws);
+    const c = compileCalls(CC, r.plan!, ws, FILES);
     expect(c).toHaveProperty("diagnostics");
     const [d] = (c as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] }).diagnostics;
     expect(d).toMatchObject({ rule: "unknown-tool", step: 1, pointer });
     expect(d!.message).toContain(`"${tool}" is not a claude-code tool`);
     expect(r.diagnostics.find((x) => x.rule === "unknown-tool" && x.severity === "error")).toMatchObject({ step: 1, pointer });
-    expect(() => expectedCalls(CC, r.plan!, ws)).toThrow(HostMappingError);
+    expect(() => expectedCalls(CC, r.plan!, ws, FILES)).toThrow(HostMappingError);
   });
 
   it.each([
@@ -415,7 +417,7 @@ describe("compileCalls: intake plans", () => {
   ])("refuses a plan path %j no host call can match, at the argument", async (path, why) => {
     const ws = tmp();
     const r = await validated(JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: path, content: "x" }, intent: "w" }] }), "plan.json", ws);
-    const c = compileCalls(CC, r.plan!, ws) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
+    const c = compileCalls(CC, r.plan!, ws, FILES) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
     expect(c.diagnostics).toHaveLength(1);
     expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: "/steps/0/arguments/file_path" });
     expect(c.diagnostics[0]!.message).toMatch(why);
@@ -425,13 +427,13 @@ describe("compileCalls: intake plans", () => {
     const ws = tmp();
     const plan = JSON.stringify({ steps: [{ tool: "Bash", arguments: { command: { $regex: "ls( -la)?" }, description: { $any: true } }, intent: "list" }] });
     const off = await validated(plan, "plan.json", ws, CC, (p) => (p.rules["argument-constraint"] = "off"));
-    const literal = compileCalls(CC, off.plan!, ws) as { calls: { args: Record<string, unknown> }[] };
+    const literal = compileCalls(CC, off.plan!, ws, FILES) as { calls: { args: Record<string, unknown> }[] };
     expect(literal.calls[0]!.args).toEqual({ command: { $literal: { $regex: "ls( -la)?" } }, run_in_background: false });
     // As a literal it matches only the very object, never a command line.
     expect(matchArgument(literal.calls[0]!.args.command, "ls")).toBe(false);
     expect(matchArgument(literal.calls[0]!.args.command, { $regex: "ls( -la)?" })).toBe(true);
     const on = await validated(plan, "plan.json", ws, CC, (p) => (p.plan.constraints = "allow"));
-    const constrained = compileCalls(CC, on.plan!, ws, { constraints: true }) as { calls: { args: Record<string, unknown> }[] };
+    const constrained = compileCalls(CC, on.plan!, ws, FILES, { constraints: true }) as { calls: { args: Record<string, unknown> }[] };
     expect(constrained.calls[0]!.args).toEqual({ command: { $regex: "ls( -la)?" }, run_in_background: false });
   });
 
@@ -440,7 +442,7 @@ describe("compileCalls: intake plans", () => {
     const plan = JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: { $glob: "src/[a-z]*.py" }, content: "x" }, intent: "w" }, { tool: "Read", arguments: { file_path: { $enum: ["a.txt", `${ws}/b.txt`] } }, intent: "r" }] });
     const r = await validated(plan, "plan.json", ws, CC, (p) => (p.plan.constraints = "allow"));
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    expect((compileCalls(CC, r.plan!, ws, { constraints: true }) as { calls: { args: unknown }[] }).calls.map((c) => c.args)).toEqual([
+    expect((compileCalls(CC, r.plan!, ws, FILES, { constraints: true }) as { calls: { args: unknown }[] }).calls.map((c) => c.args)).toEqual([
       { file_path: { $glob: "src/[a-z]*.py" }, content: "x" },
       { file_path: { $enum: ["a.txt", "b.txt"] } },
     ]);
@@ -455,7 +457,7 @@ describe("compileCalls: intake plans", () => {
     const ws = tmp();
     const plan = JSON.stringify({ steps: [{ tool: "Read", arguments: { file_path: { $enum: values } }, intent: "r" }] });
     const r = await validated(plan, "plan.json", ws, CC, (p) => (p.plan.constraints = "allow"));
-    const c = compileCalls(CC, r.plan!, ws, { constraints: true }) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
+    const c = compileCalls(CC, r.plan!, ws, FILES, { constraints: true }) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
     expect(c.diagnostics).toHaveLength(1);
     expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: "/steps/0/arguments/file_path" });
     expect(c.diagnostics[0]!.message).toContain(`the Read path "file_path" ${why}`);
@@ -491,7 +493,7 @@ describe("compileCalls: TeDDy plans", () => {
     const d = ws();
     const r = await validated(teddyPlan(create, edit2, editAll, read, readUrl, execute, chat, prune), "plan.md", d);
     expect(r.diagnostics.filter((x) => x.severity === "error")).toEqual([]);
-    const c = compileCalls(CC, r.plan!, d) as { calls: { step: number; tool: string; args: Record<string, unknown> }[] };
+    const c = compileCalls(CC, r.plan!, d, FILES) as { calls: { step: number; tool: string; args: Record<string, unknown> }[] };
     expect(c.calls.map(({ step, tool, args }) => ({ step, tool, args }))).toEqual([
       { step: 1, tool: "Write", args: { file_path: "docs/new.md", content: { $enum: ["# New\nText", "# New\nText\n"] } } },
       { step: 2, tool: "Edit", args: { file_path: "src/a.py", old_string: "x = 1", new_string: "x = 2", replace_all: false } },
@@ -511,7 +513,7 @@ describe("compileCalls: TeDDy plans", () => {
     mkdirSync(join(d, "sub"));
     const text = teddyPlan(read, `### EXECUTE\n- **Description:** run\n- **${key}:** ${value}\n\n${fence("ls", "shell")}`);
     const r = await validated(text, "plan.md", d);
-    const c = compileCalls(CC, r.plan!, d) as { diagnostics: { rule: string; step: number; pointer: string; message: string; line?: number }[] };
+    const c = compileCalls(CC, r.plan!, d, FILES) as { diagnostics: { rule: string; step: number; pointer: string; message: string; line?: number }[] };
     expect(c.diagnostics).toHaveLength(1);
     expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 2, pointer: `/actions/1/params/${key}` });
     expect(c.diagnostics[0]!.message).toContain(`sets "${key}"`);
@@ -535,7 +537,7 @@ describe("compileCalls: TeDDy plans", () => {
     const d = ws();
     const r = await validated(teddyPlan(read, execute), "plan.md", d, GENERIC);
     expect(r.diagnostics.filter((x) => x.rule === "unknown-tool")).toEqual([]);
-    const c = compileCalls(GENERIC, r.plan!, d) as { calls: { tool: string }[] };
+    const c = compileCalls(GENERIC, r.plan!, d, FILES) as { calls: { tool: string }[] };
     expect(c.calls.map((x) => x.tool)).toEqual(["READ", "EXECUTE"]);
   });
 
@@ -543,7 +545,7 @@ describe("compileCalls: TeDDy plans", () => {
     const d = ws();
     const only = parseProfile(JSON.stringify({ name: "paths-only", tools: { Read: { paths: ["file_path"] } }, free: [], teddy: { READ: [{ tool: "Read", when: "path", args: { file_path: "path" } }] } }), "p");
     const r = await validated(teddyPlan(readUrl), "plan.md", d, only);
-    const c = compileCalls(only, r.plan!, d) as { diagnostics: { rule: string; step: number; message: string }[] };
+    const c = compileCalls(only, r.plan!, d, FILES) as { diagnostics: { rule: string; step: number; message: string }[] };
     expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1 });
     expect(c.diagnostics[0]!.message).toContain("a READ of a URL maps to no paths-only tool call");
   });
@@ -744,7 +746,7 @@ describe("hostile profiles and calls", () => {
     "a call key named like a prototype member (%s) stays in the identity, so it differs from the plan",
     (json) => {
       const args = JSON.parse(json) as Record<string, unknown>;
-      const r = callIdentity(CC, { tool: "Write", args }, "/ws");
+      const r = callIdentity(CC, { tool: "Write", args }, "/ws", FILES);
       const extra = Object.keys(args).find((k) => k !== "file_path" && k !== "content")!;
       expect(Object.keys(r.args).sort()).toEqual(["content", "file_path", extra].sort());
       expect(Object.getPrototypeOf(r.args)).toBe(Object.prototype);
@@ -762,8 +764,8 @@ describe("hostile profiles and calls", () => {
   it("never follows a per-process link (/proc/self/cwd, /proc/self/root, /dev/fd) to the scope: plangate and the host are different processes", () => {
     const here = realpathSync(process.cwd());
     for (const path of [`/proc/self/cwd/a.txt`, `/proc/thread-self/cwd/a.txt`, `/proc/${process.pid}/cwd/a.txt`, `/proc/self/root${here}/a.txt`, `/dev/fd/0/a.txt`])
-      expect(scopedPath(path, here), path).toHaveProperty("outside");
-    expect(scopedPath(`${here}/a.txt`, here)).toEqual({ rel: "a.txt" });
+      expect(scopedPath(path, here, FILES), path).toHaveProperty("outside");
+    expect(scopedPath(`${here}/a.txt`, here, FILES)).toEqual({ rel: "a.txt" });
   });
 
   describe("the host's working folder (a hook input's cwd)", () => {
@@ -778,9 +780,9 @@ describe("hostile profiles and calls", () => {
       const alias = join(made[made.length - 1]!, "alias");
       for (const cwd of [d, `${d}/`, alias, undefined]) {
         const ctx = cwd === undefined ? {} : { cwd };
-        expect(callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, ctx).args).toEqual({ file_path: "a.txt", content: "x" });
-        expect(callIdentity(CC, { tool: "Bash", args: { command: "make" } }, d, ctx).args).toEqual({ command: "make", run_in_background: false });
-        expect(callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, ctx).args).toEqual({ pattern: "x" });
+        expect(callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, FILES, ctx).args).toEqual({ file_path: "a.txt", content: "x" });
+        expect(callIdentity(CC, { tool: "Bash", args: { command: "make" } }, d, FILES, ctx).args).toEqual({ command: "make", run_in_background: false });
+        expect(callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, FILES, ctx).args).toEqual({ pattern: "x" });
       }
     });
     it.each([
@@ -790,19 +792,19 @@ describe("hostile profiles and calls", () => {
     ])("when it is %s, a relative path and a command line never match; an absolute path still does", (_what, cwdOf, why) => {
       const d = ws();
       const cwd = cwdOf(d);
-      const rel = callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, { cwd });
+      const rel = callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, FILES, { cwd });
       expect(outsideScope(rel)).toEqual([{ key: "file_path", path: "a.txt", why: expect.stringMatching(why) }]);
       expect(outsideScope(rel)[0]!.why).toContain("give the absolute path");
-      const bash = callIdentity(CC, { tool: "Bash", args: { command: "rm config", description: "d" } }, d, { cwd });
+      const bash = callIdentity(CC, { tool: "Bash", args: { command: "rm config", description: "d" } }, d, FILES, { cwd });
       expect(outsideScope(bash)).toEqual([{ key: "command", path: '"rm config"', why: expect.stringMatching(why) }]);
       expect(outsideScopeDiagnostic(bash, 2)).toMatchObject({ rule: "path-outside-workspace", step: 2 });
-      expect(callIdentity(CC, { tool: "Write", args: { file_path: join(d, "a.txt"), content: "x" } }, d, { cwd }).args).toEqual({ file_path: "a.txt", content: "x" });
+      expect(callIdentity(CC, { tool: "Write", args: { file_path: join(d, "a.txt"), content: "x" } }, d, FILES, { cwd }).args).toEqual({ file_path: "a.txt", content: "x" });
       // A path input left out is the host's working folder.
-      const grep = callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, { cwd });
+      const grep = callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, FILES, { cwd });
       expect(outsideScope(grep)).toEqual([{ key: "path", path: "(absent)", why: expect.stringMatching(/is left out, so the host uses its working folder/) }]);
-      expect(outsideScope(callIdentity(CC, { tool: "Grep", args: { pattern: "x", path: d } }, d, { cwd }))).toEqual([]);
+      expect(outsideScope(callIdentity(CC, { tool: "Grep", args: { pattern: "x", path: d } }, d, FILES, { cwd }))).toEqual([]);
       // Tools without paths or commands do not depend on it.
-      expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
+      expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, FILES, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
     });
   });
 });
@@ -818,7 +820,7 @@ describe("hostile plans: what the host would not do as the plan says", () => {
   ])("refuses a %s step binding %j: %s is no input of the host's tool", async (tool, args, key) => {
     const ws = tmp();
     const r = await validated(JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] }), "plan.json", ws);
-    const c = compileCalls(CC, r.plan!, ws) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
+    const c = compileCalls(CC, r.plan!, ws, FILES) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
     expect(c.diagnostics).toHaveLength(1);
     expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: `/steps/0/arguments/${key}` });
     expect(c.diagnostics[0]!.message).toContain(`"${key}" is not an input of the claude-code ${tool} tool`);
@@ -829,9 +831,9 @@ describe("hostile plans: what the host would not do as the plan says", () => {
     const ws = tmp();
     const only = parseProfile(JSON.stringify({ name: "loose", tools: { Bash: { incidental: ["description"] } }, toolPatterns: ["mcp__*"], free: [] }), "p");
     const r = await validated(JSON.stringify({ steps: [{ tool: "Bash", arguments: { command: "ls", cwd: "x" }, intent: "x" }, { tool: "mcp__a__b", arguments: { cwd: "x" }, intent: "x" }] }), "plan.json", ws, only);
-    expect(compileCalls(only, r.plan!, ws)).toHaveProperty("calls");
+    expect(compileCalls(only, r.plan!, ws, FILES)).toHaveProperty("calls");
     const r2 = await validated(JSON.stringify({ steps: [{ tool: "mcp__a__b", arguments: { cwd: "x" }, intent: "x" }] }), "plan.json", ws);
-    expect(compileCalls(CC, r2.plan!, ws)).toHaveProperty("calls");
+    expect(compileCalls(CC, r2.plan!, ws, FILES)).toHaveProperty("calls");
   });
 
   it("a profile cannot map a TeDDy action to an input its tool does not have", () => {
@@ -873,9 +875,9 @@ describe("hostile plans: what the host would not do as the plan says", () => {
     writeFileSync(join(d, "a.py"), "x = 1\ny = 1\n");
     const text = teddyPlan(`### EDIT\n- **File Path:** [a.py](/a.py)\n\n#### FIND:\n${fence("x = 1")}\n#### REPLACE:\n${fence("x = 2")}`);
     const r = await validated(text, "plan.md", d);
-    const calls = expectedCalls(CC, r.plan!, d);
+    const calls = expectedCalls(CC, r.plan!, d, FILES);
     const ctx = contextFor(CC);
-    const decide = (tool: string, args: Record<string, unknown>) => advance(calls, START, callIdentity(CC, { tool, args }, d), ctx).allow;
+    const decide = (tool: string, args: Record<string, unknown>) => advance(calls, START, callIdentity(CC, { tool, args }, d, FILES), ctx).allow;
     expect(decide("Edit", { file_path: join(d, "a.py"), old_string: "x = 1", new_string: "x = 2" })).toBe(true);
     expect(decide("MultiEdit", { file_path: join(d, "a.py"), edits: [{ old_string: "x = 1", new_string: "x = 2" }] })).toBe(false);
     expect(decide("Edit", { file_path: join(d, "a.py"), old_string: "y = 1", new_string: "x = 2" })).toBe(false);

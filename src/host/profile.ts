@@ -1,24 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { isDollarObject, LITERAL_KEY, readArgument, type ValueContext } from "../core/constraints.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { HostProfile, HostToolSpec, TeddySource } from "../core/host-profile.js";
 import { globMatcher } from "../core/glob.js";
-import { schemaErrors } from "../core/schema-errors.js";
-import validateHostProfile from "../generated/validate-host-profile.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReason } from "../core/paths.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
-import { guardMismatch } from "../approval/judge.js";
 import type { TeddyAction } from "../core/step-extra.js";
 import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
-import { publishedSchema } from "../node/published-schema.js";
-import { readConfigText } from "../node/read-bounded.js";
-import { parseJson } from "../syntax/json.js";
-import { readFactText } from "../rules/read-text.js";
 
 /*
  * A host profile says how an agent host (Claude Code, or a generic executor) calls its tools, so that an
@@ -41,7 +34,8 @@ export const GENERIC: HostProfile = deepFreeze({
  * (`profile.free.push("Bash")`) would change what every later guard allows without changing any hash
  * recorded before.
  */
-function deepFreeze<T>(v: T): T {
+/** Freezes a value and everything in it (a built-in profile is shared by every caller). */
+export function deepFreeze<T>(v: T): T {
   if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
     Object.freeze(v);
     for (const x of Object.values(v)) deepFreeze(x);
@@ -58,54 +52,6 @@ export class HostProfileError extends Error {}
 /** A profile's identity, recorded in approvals and runs. */
 export function profileHash(p: HostProfile): string {
   return "sha256:" + sha256Hex(canonicalJson(p));
-}
-
-const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const cache = new Map<string, HostProfile>();
-
-/**
- * Loads a profile by name (`claude-code`, `generic`: the files under profiles/) or from a JSON file
- * (a value with a `/` or ending in `.json`, relative to `cwd`). Checked against the published schema
- * and for consistency; throws HostProfileError saying what is wrong.
- */
-export function loadProfile(nameOrPath: string, cwd = process.cwd()): HostProfile {
-  const isFile = nameOrPath.includes("/") || nameOrPath.includes("\\") || nameOrPath.endsWith(".json");
-  if (!isFile && !NAME.test(nameOrPath))
-    throw new HostProfileError(`unknown host profile "${nameOrPath}" (known: ${BUILTIN_PROFILES.join(", ")}; or give a profile file path)`);
-  if (!isFile && !(BUILTIN_PROFILES as readonly string[]).includes(nameOrPath))
-    throw new HostProfileError(`unknown host profile "${nameOrPath}" (known: ${BUILTIN_PROFILES.join(", ")}; or give a profile file path)`);
-  const file = isFile ? resolve(cwd, nameOrPath) : new URL(`../../profiles/${nameOrPath}.json`, import.meta.url);
-  const key = String(file);
-  if (!isFile && cache.has(key)) return cache.get(key)!;
-  let text: string;
-  try {
-    text = typeof file === "string" ? readConfigText(file) : readFileSync(file, "utf8");
-  } catch (err) {
-    throw new HostProfileError(`cannot read host profile ${nameOrPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const p = parseProfile(text, nameOrPath);
-  if (!isFile) cache.set(key, deepFreeze(p));
-  return p;
-}
-
-/** Reads and checks a profile's JSON text; throws HostProfileError with the first fault. */
-export function parseProfile(text: string, shown: string): HostProfile {
-  const doc = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  const issue = doc.issues[0];
-  if (issue) {
-    const pos = doc.lines.position(issue.start);
-    throw new HostProfileError(`${shown}:${pos.line}:${pos.column}: ${readFactText(issue).message}`);
-  }
-  const errors = schemaErrors(validateHostProfile, doc.value, () => publishedSchema("host-profile"));
-  if (errors.length > 0) {
-    const e = errors[0]!;
-    const what = e.keyword === "additionalProperties" ? `unknown key "${String(e.params.additionalProperty)}"` : (e.message ?? e.keyword);
-    throw new HostProfileError(`${shown}: ${e.instancePath || "the profile"} ${what} (see schemas/host-profile.schema.json)`);
-  }
-  const p = doc.value as HostProfile;
-  const problem = profileProblem(p);
-  if (problem) throw new HostProfileError(`${shown}: ${problem}`);
-  return p;
 }
 
 /** What makes a schema-valid profile inconsistent (a key both incidental and a path, a free tool it does not define…). */
@@ -193,18 +139,28 @@ export function isOutsideMarker(v: unknown): v is string {
  * followed: plangate and the host are different processes and would read different folders. Case is
  * compared exactly.
  */
-export function scopedPath(text: string, scope: string): ScopedPath {
+export function scopedPath(text: string, scope: string, files: FileProbe): ScopedPath {
+  return scoped(text, { root: scope, files });
+}
+
+/** The approved scope paths are read against, and the file system a symlinked alias of it is resolved on. */
+interface Scope {
+  root: string;
+  files: FileProbe;
+}
+
+function scoped(text: string, scope: Scope): ScopedPath {
   if (text === "") return { outside: "is empty" };
   if (isFileUrl(text) || /^[A-Za-z][A-Za-z0-9+.-]+:/.test(text)) return { outside: "is a URL, not a file path" };
   const unsafe = unsafePathReason(text);
   if (unsafe) return { outside: unsafe };
   if (text.includes("\\")) return { outside: "holds a backslash, which Windows reads as a separator and POSIX as part of a name" };
   if (text.split("/").includes("..")) return { outside: "holds \"..\", which a symlink can send anywhere; write the plain path" };
-  const root = normalizeAbsolute(scope);
+  const root = normalizeAbsolute(scope.root);
   const abs = normalizeAbsolute(text.startsWith("/") ? text : `${root}/${text}`);
   if (isInside(abs, root)) return { rel: relativeInside(abs, root) };
   if (text.startsWith("/")) {
-    const rel = throughAlias(abs, root);
+    const rel = throughAlias(abs, root, scope.files);
     if (rel !== undefined) return { rel };
   }
   return { outside: `is outside the approved scope ${root}` };
@@ -214,23 +170,15 @@ export function scopedPath(text: string, scope: string): ScopedPath {
 const PER_PROCESS = /^\/(?:proc|dev)(?:\/|$)/;
 
 /** The path relative to the scope when one of its ancestors is the scope under another name (a symlink). */
-function throughAlias(abs: string, root: string): string | undefined {
+function throughAlias(abs: string, root: string, files: FileProbe): string | undefined {
   if (PER_PROCESS.test(abs)) return undefined;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync.native(root);
-  } catch {
-    return undefined;
-  }
+  const realRoot = files.realpath(root);
+  if (realRoot === undefined) return undefined;
   const segs = abs.split("/").filter(Boolean);
   for (let n = Math.min(segs.length, 64); n >= 1; n--) {
     const ancestor = "/" + segs.slice(0, n).join("/");
-    let real: string;
-    try {
-      real = realpathSync.native(ancestor);
-    } catch {
-      continue;
-    }
+    const real = files.realpath(ancestor);
+    if (real === undefined) continue;
     if (real === realRoot) return segs.slice(n).join("/");
     // Ancestors above an existing one cannot be the scope unless a shorter prefix is: keep walking up.
   }
@@ -263,7 +211,8 @@ export interface CallContext {
  * `outsideScope` finds it. A tool the profile does not describe keeps every key as it is. Keys are
  * copied as own keys whatever their name (`__proto__` included), so none can vanish from the identity.
  */
-export function callIdentity(p: HostProfile, call: CallInput, scope: string, context: CallContext = {}): CallInput {
+export function callIdentity(p: HostProfile, call: CallInput, scopeRoot: string, files: FileProbe, context: CallContext = {}): CallInput {
+  const scope: Scope = { root: scopeRoot, files };
   const spec = specOf(p, call.tool);
   if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.globs?.length && !spec.defaults)) return call;
   const elsewhere = context.cwd === undefined ? undefined : workingFolderProblem(context.cwd, scope);
@@ -279,7 +228,7 @@ export function callIdentity(p: HostProfile, call: CallInput, scope: string, con
         setOwn(args, k, outsideMarker(`is relative, and the host resolves it against its working folder, which ${elsewhere}; give the absolute path`, v));
         continue;
       }
-      const r = scopedPath(v, scope);
+      const r = scoped(v, scope);
       setOwn(args, k, "rel" in r ? r.rel : outsideMarker(r.outside, v));
     } else if (spec.globs?.includes(k) && (typeof v !== "string" || globReachesOut(v) !== undefined)) {
       setOwn(args, k, outsideMarker(typeof v === "string" ? globReachesOut(v)! : "is not a string", typeof v === "string" ? v : safeText(v)));
@@ -309,12 +258,12 @@ export function globReachesOut(glob: string): string | undefined {
 }
 
 /** Why the host's working folder is not the scope (undefined when it is, under any name). */
-function workingFolderProblem(cwd: string | null, scope: string): string | undefined {
+function workingFolderProblem(cwd: string | null, scope: Scope): string | undefined {
   if (cwd === null) return "the host did not say";
-  const r = scopedPath(cwd, scope);
+  const r = scoped(cwd, scope);
   if ("rel" in r && r.rel === "") return undefined;
   const shown = JSON.stringify(cwd.length > 200 ? cwd.slice(0, 199) + "…" : cwd);
-  return "rel" in r ? `is ${shown}, a folder inside the approved scope ${normalizeAbsolute(scope)} but not the scope itself` : `is ${shown}, outside the approved scope ${normalizeAbsolute(scope)}`;
+  return "rel" in r ? `is ${shown}, a folder inside the approved scope ${normalizeAbsolute(scope.root)} but not the scope itself` : `is ${shown}, outside the approved scope ${normalizeAbsolute(scope.root)}`;
 }
 
 /** Sets an own, enumerable key, even one named `__proto__` (which plain assignment would take as the prototype). */
@@ -408,8 +357,8 @@ interface StepExtras {
  * The calls a validated plan's steps make on this host, in order; throws HostMappingError (with a
  * diagnostic per step) when a step maps to no host call and so cannot be enforced.
  */
-export function expectedCalls(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): ExpectedCall[] {
-  const r = compileCalls(p, plan, scope, options);
+export function expectedCalls(p: HostProfile, plan: Plan, scope: string, files: FileProbe, options: CompileOptions = {}): ExpectedCall[] {
+  const r = compileCalls(p, plan, scope, files, options);
   if ("diagnostics" in r) throw new HostMappingError(r.diagnostics);
   return r.calls;
 }
@@ -425,9 +374,9 @@ export interface CompileOptions {
 }
 
 /** The host calls of a plan, or the diagnostics of the steps that map to none (rule unknown-tool). */
-export function compileCalls(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): { calls: ExpectedCall[] } | { diagnostics: Diagnostic[] } {
+export function compileCalls(p: HostProfile, plan: Plan, scope: string, files: FileProbe, options: CompileOptions = {}): { calls: ExpectedCall[] } | { diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const calls = compileSteps(p, plan, plan.steps, scope, diagnostics, options.constraints === true);
+  const calls = compileSteps(p, plan, plan.steps, { root: scope, files }, diagnostics, options.constraints === true);
   return diagnostics.length ? { diagnostics } : { calls };
 }
 
@@ -458,7 +407,7 @@ export function hasConstraints(calls: readonly ExpectedCall[]): boolean {
   );
 }
 
-function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope: string, out: Diagnostic[], constraints: boolean): ExpectedCall[] {
+function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope: Scope, out: Diagnostic[], constraints: boolean): ExpectedCall[] {
   const calls: ExpectedCall[] = [];
   for (const s of steps) {
     const x = s as Step & StepExtras;
@@ -481,7 +430,7 @@ function refuse(out: Diagnostic[], s: Step, at: string, message: string, hint: s
 }
 
 /** An intake / iKOMA / scQC step: the tool is a host tool, the arguments its identity arguments. */
-function toolCall(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): CallInput[] | undefined {
+function toolCall(p: HostProfile, s: Step, scope: Scope, out: Diagnostic[]): CallInput[] | undefined {
   if (s.tool === undefined) return refuse(out, s, s.toolAt, `Step ${s.position} has no tool, so no host call can be matched to it.`, "give every step a tool");
   if (!isHostTool(p, s.tool))
     return refuse(out, s, s.toolAt, `Step ${s.position}: "${s.tool}" is not a ${p.name} tool, so the host can never make this call.`, `use one of the host's tools (${Object.keys(p.tools).slice(0, 12).join(", ")}${p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : ""})`);
@@ -497,7 +446,7 @@ function toolCall(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): Ca
  * call's are too), path values normalised like the call's (a plan path may be relative). A constraint
  * object stays as it is (it matches the call's normalised path); a `$literal` path is normalised inside.
  */
-function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown>, scope: string, bad: (key: string, why: string) => void): Record<string, unknown> | undefined {
+function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown>, scope: Scope, bad: (key: string, why: string) => void): Record<string, unknown> | undefined {
   const spec = specOf(p, tool);
   if (!spec) return args;
   const out: Record<string, unknown> = withDefaults(spec, args);
@@ -526,7 +475,7 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
       ok = false;
       continue;
     }
-    const sp = scopedPath(text, scope);
+    const sp = scoped(text, scope);
     if ("outside" in sp) {
       bad(k, sp.outside);
       ok = false;
@@ -536,7 +485,7 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
 }
 
 /** The members of a path `$enum` read against the scope, or undefined (after `bad`) when one is no path inside it. */
-function enumPaths(values: readonly unknown[], scope: string, bad: (why: string) => void): string[] | undefined {
+function enumPaths(values: readonly unknown[], scope: Scope, bad: (why: string) => void): string[] | undefined {
   const out: string[] = [];
   for (const m of values) {
     const r = readArgument(m);
@@ -545,7 +494,7 @@ function enumPaths(values: readonly unknown[], scope: string, bad: (why: string)
       bad(`lists ${clipValue(m)}, which is not a path`);
       return undefined;
     }
-    const sp = scopedPath(text, scope);
+    const sp = scoped(text, scope);
     if ("outside" in sp) {
       bad(`lists ${JSON.stringify(text.length > 200 ? text.slice(0, 199) + "…" : text)}, which ${sp.outside}`);
       return undefined;
@@ -563,7 +512,7 @@ function clipValue(v: unknown): string {
 /** A host call that creates the file its `absent` key names. */
 type NewFileCall = CallInput & { absent?: string };
 
-function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): NewFileCall[] | undefined {
+function teddyCalls(p: HostProfile, s: Step, scope: Scope, out: Diagnostic[]): NewFileCall[] | undefined {
   const action = s.extra?.action as TeddyAction | undefined;
   const type = action?.type ?? s.tool ?? "";
   const mapping = Object.hasOwn(p.teddy!, type) ? p.teddy![type] : undefined;
@@ -602,24 +551,6 @@ function teddyCalls(p: HostProfile, s: Step, scope: string, out: Diagnostic[]): 
   return calls;
 }
 
-/**
- * The refusal of a call that would create over an existing file (its expected call's `absent` key names
- * a file that exists now, or a link, a folder…), or undefined. Read against the scope, as the call's
- * identity was: `identity.args[absent]` is the normalised workspace-relative path.
- */
-export function existingFileDiagnostic(expected: ExpectedCall | undefined, identity: CallInput, scope: string, step: number): Diagnostic | undefined {
-  const key = expected?.absent;
-  if (key === undefined) return undefined;
-  const rel = identity.args[key];
-  if (typeof rel !== "string") return undefined;
-  try {
-    lstatSync(join(scope, rel));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-  }
-  return guardMismatch({ kind: "target-exists", step, path: rel, tool: identity.tool });
-}
-
 function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?: string; replace?: string } | { query: string } | undefined): unknown {
   switch (source) {
     case "path":
@@ -650,8 +581,8 @@ function teddyValue(a: TeddyAction, s: Step, source: TeddySource, item: { find?:
  * The diagnostics a plan gets on this host at validation: steps that map to no host call (none for
  * generic). `constraints` must be what the guard will compile with (the policy's `plan.constraints`).
  */
-export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string, options: CompileOptions = {}): Diagnostic[] {
+export function hostDiagnostics(p: HostProfile, plan: Plan, scope: string, files: FileProbe, options: CompileOptions = {}): Diagnostic[] {
   if (Object.keys(p.tools).length === 0 && !p.teddy) return [];
-  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope), options);
+  const r = compileCalls(p, plan, isAbsolute(scope) ? scope : resolve(scope), files, options);
   return "diagnostics" in r ? r.diagnostics : [];
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { lstatSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { ValueContext } from "../core/constraints.js";
@@ -17,7 +17,6 @@ import { isInside, realPathOf, type TrustedKey } from "./keys.js";
 import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "../approval/match.js";
 import {
   callIdentity,
-  existingFileDiagnostic,
   hasConstraints,
   type CompileOptions,
   contextFor,
@@ -26,7 +25,6 @@ import {
   type HostProfile,
   HostMappingError,
   HostProfileError,
-  loadProfile,
   outsideScopeDiagnostic,
   profileAllowList,
   profileHash,
@@ -34,6 +32,8 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { consumeNonce, isConsumed } from "./guard-state.js";
+import { loadProfile } from "./profile-file.js";
+import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
@@ -89,7 +89,7 @@ export function approvedSteps(report: PlanReport): ApprovedStep[] | undefined {
 /** The host calls a validated plan's steps compile to on a host (ExpectedCall[]); throws HostMappingError. */
 export function approvedCalls(report: PlanReport, host: HostProfile, scope: string, options: CompileOptions = {}): ExpectedCall[] | undefined {
   if (!report.plan || report.plan.steps.length === 0) return undefined;
-  return expectedCalls(host, report.plan, scope, options);
+  return expectedCalls(host, report.plan, scope, createFileProbe(), options);
 }
 
 /**
@@ -360,7 +360,7 @@ export class ExecutionGuard {
     if (refused) return deny(n, refused);
     const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
     if (!argsObject) return deny(n, fail("tool-arguments", `The "${tool}" call's arguments are not an object, so they cannot be matched.`, "pass the arguments as an object"));
-    const identity = callIdentity(this.profile, { tool, args: argsObject }, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"));
+    const identity = callIdentity(this.profile, { tool, args: argsObject }, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"), createFileProbe());
     const outside = outsideScopeDiagnostic(identity, n);
     if (outside) return deny(n, outside);
     if (this.profile.free.includes(tool)) {
@@ -411,4 +411,23 @@ export function argsHash(args: unknown): string {
   } catch {
     return "unserialisable";
   }
+}
+
+/**
+ * The refusal of a call that would create over an existing file (its expected call's `absent` key names
+ * a file that exists now, or a link, a folder…), or undefined. Read against the scope, as the call's
+ * identity was: `identity.args[absent]` is the normalised workspace-relative path. Anything but "no such
+ * entry" (a folder that cannot be read…) counts as existing.
+ */
+export function existingFileDiagnostic(expected: ExpectedCall | undefined, identity: CallInput, scope: string, step: number): Diagnostic | undefined {
+  const key = expected?.absent;
+  if (key === undefined) return undefined;
+  const rel = identity.args[key];
+  if (typeof rel !== "string") return undefined;
+  try {
+    lstatSync(join(scope, rel));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+  }
+  return guardMismatch({ kind: "target-exists", step, path: rel, tool: identity.tool });
 }

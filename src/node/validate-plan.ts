@@ -6,7 +6,11 @@ const io: EngineIo = {
   // changed (or a symlink swapped) since the last plan was checked.
   files: async () => (await import("./file-probe.js")).createFileProbe(),
   now: () => new Date(),
-  hostDiagnostics: async (profile, plan, scope, options) => (await import("../host/profile.js")).hostDiagnostics(profile, plan, scope, options),
+  hostDiagnostics: async (profile, plan, scope, options) => {
+    // A symlinked alias of the workspace is resolved on the real file system, as the guard will.
+    const [{ hostDiagnostics }, { createFileProbe }] = await Promise.all([import("../host/profile.js"), import("./file-probe.js")]);
+    return hostDiagnostics(profile, plan, scope, createFileProbe(), options);
+  },
 };
 
 /** Validates a plan given as text or bytes, on the real file system and clock unless the options give others. */

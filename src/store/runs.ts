@@ -6,7 +6,8 @@ import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
-import { callIdentity, contextFor, existingFileDiagnostic, hasConstraints, type HostProfile, HostProfileError, loadProfile, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
+import { callIdentity, contextFor, hasConstraints, type HostProfile, HostProfileError, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
+import { loadProfile } from "../node/profile-file.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "./file.js";
@@ -14,7 +15,7 @@ import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN 
 import { isFinished } from "./validate.js";
 import { AuditChain } from "../node/audit.js";
 import { callPathProblem } from "../approval/call-paths.js";
-import { argsHash, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
+import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
 import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
 import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
@@ -292,7 +293,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   const refused = await hostCommandRefusal(input.tool, input.args, shell, c.files);
   if (refused) return refuse({ ...refused, step: stepNo });
   // The host resolves relative paths and runs command lines in its working folder (the input's cwd).
-  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, { cwd: input.cwd ?? null });
+  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, c.files(), { cwd: input.cwd ?? null });
   const outside = outsideScopeDiagnostic(call, stepNo);
   if (outside) return refuse(outside);
   const context = await runContext(run);
@@ -389,7 +390,7 @@ function takenCall(expected: readonly ExpectedCall[], progress: Progress): Expec
  * path, a left-out search folder or a glob that reaches outside the workspace is refused. A profile
  * that cannot be loaded refuses the call.
  */
-function hostScopeProblem(policy: Policy, input: HookCallInput): Diagnostic | undefined {
+function hostScopeProblem(policy: Policy, input: HookCallInput, files: () => FileProbe): Diagnostic | undefined {
   if (policy.host === undefined) return undefined;
   let profile: HostProfile;
   try {
@@ -398,7 +399,7 @@ function hostScopeProblem(policy: Policy, input: HookCallInput): Diagnostic | un
     if (err instanceof HostProfileError) return guardFailure({ kind: "host-profile", from: "policy", error: err.message });
     throw err;
   }
-  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), { cwd: input.cwd ?? null });
+  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), files(), { cwd: input.cwd ?? null });
   return outsideScopeDiagnostic(identity, 0);
 }
 
@@ -413,7 +414,7 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const blocked = guardFailure({ kind: "no-run", why, ask: false });
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
   const problem =
-    hostScopeProblem(policy, input) ??
+    hostScopeProblem(policy, input, c.files) ??
     (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace), c.files)) ??
     (await callPathProblem(0, input.tool, input.args, { workspace: policy.workspace, policy }, c.files));
   const key = sessionKey(input.session!);

@@ -5,6 +5,7 @@ import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js
 import { approve, keyInWorkspace, loadSigner, type Signer } from "../../node/sign.js";
 import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
+import { createFileProbe } from "../../node/file-probe.js";
 import { compileCalls, profileHash } from "../../host/profile.js";
 import { formatJson } from "../../formatters/json.js";
 import { formatText } from "../../formatters/text.js";
@@ -105,7 +106,7 @@ export function approveReport(
   o: { now: Date; ttlMs: number | undefined; singleUse: boolean; signer: Signer | undefined },
 ): { diagnostics: Diagnostic[] } | { record: ApprovalRecord; text: string } {
   const workspace = setup.policy.workspace;
-  const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
+  const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), createFileProbe(), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
   if ("diagnostics" in mapped) return { diagnostics: mapped.diagnostics };
   return approve({
     planHash: report.planHash!,
