@@ -1,18 +1,21 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { type ResultEntry, resultsJson } from "../../formatters/json.js";
-import { formatSarif } from "../../formatters/sarif.js";
 import { KeyError, loadTrustedKeys, type TrustedKey } from "../../node/keys.js";
 import type { Policy } from "../../core/policy.js";
 import { type CliIO, UsageError } from "../io.js";
 
-/** Prints approval results: text lines (`file: error: message [rule]`), the report envelope (json) or SARIF. */
-export function printApprovalResults(io: CliIO, entries: readonly ResultEntry[], output: string, top: Record<string, unknown> = {}): void {
+/**
+ * Prints approval results: text lines (`file: error: message [rule]`), the report envelope (json) or SARIF
+ * (its formatter, with every rule's documentation, is loaded only for SARIF: a guard hook call prints none).
+ */
+export async function printApprovalResults(io: CliIO, entries: readonly ResultEntry[], output: string, top: Record<string, unknown> = {}): Promise<void> {
   if (output === "json") {
     io.stdout(JSON.stringify(resultsJson(entries, top), null, 2) + "\n");
     return;
   }
   if (output === "sarif") {
+    const { formatSarif } = await import("../../formatters/sarif.js");
     io.stdout(formatSarif(entries, { cwd: io.cwd }));
     return;
   }
@@ -21,8 +24,8 @@ export function printApprovalResults(io: CliIO, entries: readonly ResultEntry[],
 }
 
 /** One file's approval diagnostics, as printApprovalResults prints them; valid when none is an error. */
-export function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): void {
-  printApprovalResults(io, [{ file, valid: !diagnostics.some((d) => d.severity === "error"), extra, diagnostics }], output);
+export async function printApprovalResult(io: CliIO, file: string, diagnostics: readonly Diagnostic[], output: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await printApprovalResults(io, [{ file, valid: !diagnostics.some((d) => d.severity === "error"), extra, diagnostics }], output);
 }
 
 /** The trusted keys from --trusted-keys or the policy's approval.trustedKeys; none when neither is set. */

@@ -52,7 +52,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         if (ttlText !== undefined && ttlMs === undefined) throw new UsageError(`--ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText}"`);
         const workspace = setup.policy.workspace;
         if (setup.tools === undefined) {
-          printApprovalResult(io, file, [unconstrainedToolsDiagnostic()], flags.output === "json" ? "json" : "text");
+          await printApprovalResult(io, file, [unconstrainedToolsDiagnostic()], flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
         }
         let signer: Signer | undefined;
@@ -66,7 +66,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           }
           const d = keyInWorkspace(keyFile, [workspace]);
           if (d) {
-            printApprovalResult(io, file, [d], flags.output === "json" ? "json" : "text");
+            await printApprovalResult(io, file, [d], flags.output === "json" ? "json" : "text");
             return EXIT.rejected;
           }
         }
@@ -82,7 +82,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
         }
         const approved = approveReport(report, setup, { now: io.now(), ttlMs, singleUse: !flags.reusable && setup.policy.approval.singleUse, signer });
         if ("diagnostics" in approved) {
-          printApprovalResult(io, file, approved.diagnostics, flags.output === "json" ? "json" : "text");
+          await printApprovalResult(io, file, approved.diagnostics, flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
         }
         const { record, text } = approved;

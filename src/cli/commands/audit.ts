@@ -72,7 +72,7 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
         if (!read.ok) {
           const unreadable: TrailUnreadable =
             read.reason === "error" ? { kind: "error", code: String(read.code) } : read.reason === "not-a-file" ? { kind: "not-a-file", what: read.kind } : { kind: "too-large", max: MAX_LOG_BYTES };
-          printApprovalResult(io, log, judgeApproval({ step: "audit", file: log, unreadable }), flags.output, { level: "broken" });
+          await printApprovalResult(io, log, judgeApproval({ step: "audit", file: log, unreadable }), flags.output, { level: "broken" });
           return EXIT.rejected;
         }
         const text = Buffer.from(read.bytes).toString("utf8");
@@ -81,7 +81,7 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
         if (r.level === "chain" && flags.chainOnly !== true)
           diagnostics.push(...judgeApproval({ step: "audit", unauthenticated: { stateGiven: flags.state !== undefined, ...(why !== undefined ? { keylessState: flags.state! } : {}) } }));
         const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
-        printApprovalResult(io, log, diagnostics, flags.output, extra);
+        await printApprovalResult(io, log, diagnostics, flags.output, extra);
         if (r.ok && flags.output === "text") io.stdout(`${log}: ${r.head.count} entries, ${summary(r, why)}\n`);
         return diagnostics.length === 0 ? EXIT.ok : EXIT.rejected;
       }),
@@ -102,7 +102,7 @@ export function registerAudit(program: Command, io: CliIO, wrap: Wrap): void {
     const r = verifyAuditText(read.text, { head: read.head, key: read.key, from: read.from });
     const extra: Record<string, unknown> = { level: r.level, entries: r.head.count, head: r.head.hash, authenticated: r.authenticated ?? null };
     const name = `run ${id}`;
-    printApprovalResult(io, name, r.diagnostics, flags.output, extra);
+    await printApprovalResult(io, name, r.diagnostics, flags.output, extra);
     if (r.ok && flags.output !== "json") io.stdout(`${name}: ${r.head.count} entries, ${summary(r, undefined)}\n`);
     return r.ok ? EXIT.ok : EXIT.rejected;
   }

@@ -172,7 +172,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           if (state !== undefined) {
             const st = await startGuard(state, { ...common, consumedDir: consumedDirFrom(flags.consumedDir, io), audit: resolve(io.cwd, flags.audit!) });
             // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
-            if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { state: { ...st, audit_key: undefined } }, diagnostics: [] }], "json");
+            if (flags.output === "json") await printApprovalResults(io, [{ file, valid: true, extra: { state: { ...st, audit_key: undefined } }, diagnostics: [] }], "json");
             else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
             return EXIT.ok;
           }
@@ -183,13 +183,13 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
           if (userStore !== undefined && userStore !== (opts.consumedDir ?? (typeof dir === "string" ? join(dir, "consumed") : undefined))) opts.alsoConsumedIn = userStore;
           const run = await startRun(dir!, opts);
-          if (flags.output === "json") printApprovalResults(io, [{ file, valid: true, extra: { ...(typeof dir === "string" ? { stateDir: dir } : { store: storeName(dir!) }), ...runSummary(run) }, diagnostics: [] }], "json");
+          if (flags.output === "json") await printApprovalResults(io, [{ file, valid: true, extra: { ...(typeof dir === "string" ? { stateDir: dir } : { store: storeName(dir!) }), ...runSummary(run) }, diagnostics: [] }], "json");
           else io.stdout(`${file}: run ${run.run_id} started: ${run.expected.length} approved steps, ${run.session_id === null ? "pending (the first call of a session in its scope claims it)" : `bound to session ${JSON.stringify(run.session_id)}`}, ${typeof dir === "string" ? "state directory" : "store"} ${storeName(dir!)}\n`);
           return EXIT.ok;
         } catch (err) {
           if (err instanceof GuardStateError) throw new UsageError(err.message);
           if (!(err instanceof GuardRefusal)) throw err;
-          printApprovalResult(io, file, err.diagnostics, flags.output);
+          await printApprovalResult(io, file, err.diagnostics, flags.output);
           return EXIT.rejected;
         } finally {
           await closeStore(dir);

@@ -135,7 +135,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
             if (result.ok && r)
               lines.push(`${file}: approval verified: plan ${r.plan_hash}, ${result.key ? `signed by ${result.key.keyid.slice(0, 16)}…` : "unsigned (allowed)"}, ${r.expires_at ? `expires ${r.expires_at}` : "no expiry"}\n`);
           }
-          printApprovalResults(io, entries, flags.output, { policy: setup.policy.source ?? null });
+          await printApprovalResults(io, entries, flags.output, { policy: setup.policy.source ?? null });
           if (flags.output === "text") for (const l of lines) io.stdout(l);
           return entries.every((e) => e.valid) ? EXIT.ok : EXIT.rejected;
         } finally {
