@@ -48,8 +48,19 @@ export interface CommandMessageIds {
 /** A rule that reports findings about command lines. */
 export type CommandRule = keyof CommandMessageIds;
 
-/** A finding about a command line: the rule that reports it, its message id and the data of its placeholders. */
-export type CommandFinding<R extends CommandRule = CommandRule> = R extends CommandRule ? { rule: R; messageId: CommandMessageIds[R]; data: MessageData } : never;
+/** Where in the analysed line a finding is: offsets of the top-level command (or syntax) it was found in. */
+export interface CommandSpan {
+  start: number;
+  end: number;
+}
+
+/**
+ * A finding about a command line: the rule that reports it, its message id and the data of its
+ * placeholders, and the part of the line it is about (absent when it is about the whole line).
+ */
+export type CommandFinding<R extends CommandRule = CommandRule> = R extends CommandRule
+  ? { rule: R; messageId: CommandMessageIds[R]; data: MessageData; span?: CommandSpan }
+  : never;
 
 /** A word of the command that names a file: the workspace rules check it. */
 export interface CommandPath {
@@ -58,6 +69,8 @@ export interface CommandPath {
   written?: string;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
+  /** Where in the analysed line the word (or the command it is in) is. */
+  span?: CommandSpan;
 }
 
 export interface CommandReport {
@@ -133,6 +146,8 @@ class Analysis {
   unreadable = false;
   private readonly seen = new Set<string>();
   private cwd = "";
+  /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
+  private span: CommandSpan | undefined;
 
   constructor(
     private readonly reader: ShellReader,
@@ -144,7 +159,7 @@ class Analysis {
     const key = `${finding.rule}\0${finding.messageId}\0${JSON.stringify(finding.data)}`;
     if (this.seen.has(key) || this.report.findings.length >= 50) return;
     this.seen.add(key);
-    this.report.findings.push(finding);
+    this.report.findings.push(this.span !== undefined && finding.span === undefined ? { ...finding, span: this.span } : finding);
   }
 
   /** A finding that leaves part of what the line runs unknown: the line cannot be read to the end. */
@@ -154,18 +169,27 @@ class Analysis {
   }
 
   script(s: ShellScript, depth: number): void {
+    // Offsets are the analysed line's only at the top: a nested script (`sh -c '…'`) keeps its command's.
+    const top = depth === 0;
     if (s.problems.length > 0) {
       // The first problem is worded by the rule (a part of its message): its id and data travel with the finding.
-      const { problem, data } = s.problems[0]!;
+      const { problem, data, start, end } = s.problems[0]!;
       const more = s.problems.length - 1;
+      if (top) this.span = { start, end };
       this.unreadableFind({ rule: "parse-error", messageId: more === 0 ? "unreadableCommand" : more === 1 ? "unreadableCommandAndOne" : "unreadableCommandAndMore", data: more === 0 ? { ...data, problem } : { ...data, problem, more } });
+      if (top) this.span = undefined;
       return;
     }
     if (this.single && s.constructs.length > 0) {
       const kinds = [...new Set(s.constructs.map((c) => c.kind))].map((k) => (/^[a-z]/.test(k) && !k.startsWith("a ") ? `"${k}"` : k.length <= 3 ? `"${k}"` : k));
+      if (top) this.span = { start: s.constructs[0]!.start, end: s.constructs[0]!.end };
       this.find({ rule: "multiple-tools", messageId: "compoundCommand", data: { kinds: kinds.join(", ") } });
     }
-    for (const cmd of s.commands) this.simple(cmd, depth, s.text);
+    for (const cmd of s.commands) {
+      if (top) this.span = { start: cmd.start, end: cmd.end };
+      this.simple(cmd, depth, s.text);
+    }
+    if (top) this.span = undefined;
   }
 
   private simple(cmd: SimpleCommand, depth: number, text: string): void {
@@ -184,8 +208,9 @@ class Analysis {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
       if ((r.op === ">&" || r.op === "<&") && v !== undefined && /^(?:\d+-?|-)$/.test(v)) continue;
-      if (v === undefined) this.find({ rule: "unresolved-argument", messageId: "redirectAtRunTime", data: { source: r.target.source } });
-      else this.path(v, r.target.glob);
+      const at = wordSpan(r.target, depth);
+      if (v === undefined) this.find({ rule: "unresolved-argument", messageId: "redirectAtRunTime", data: { source: r.target.source }, span: at });
+      else this.path(v, r.target.glob, at);
     }
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
   }
@@ -204,13 +229,13 @@ class Analysis {
     if (!argv0) return;
     if (argv0.value === undefined || argv0.glob || argv0.value === "") {
       this.unreadableFind({ rule: "disallowed-tool", messageId: "programAtRunTime", data: { source: argv0.source } });
-      this.args(args, true);
+      this.args(args, true, depth);
       return;
     }
     const name = programName(argv0.value);
     this.report.programs.push(name);
     if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
-    if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false);
+    if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
     const values = [name, ...args.map((w) => w.value)];
     const denied = deniedBy(this.policy, values);
     if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
@@ -250,7 +275,7 @@ class Analysis {
             this.assignment(w.value.slice(0, eq));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
-      this.args(args.filter((w) => !consumed.has(w)), false);
+      this.args(args.filter((w) => !consumed.has(w)), false, depth);
       return;
     }
     if (DECLARATIONS.has(name))
@@ -260,7 +285,7 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name));
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth);
     if (name === "cd" || name === "pushd") this.cd(args);
   }
 
@@ -334,23 +359,31 @@ class Analysis {
   }
 
   /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
-  private args(args: ShellWord[], textOnly: boolean): void {
+  private args(args: ShellWord[], textOnly: boolean, depth: number): void {
     for (const w of args) {
       if (w.value === undefined) {
-        this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source } });
+        this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;
       }
       if (textOnly) continue;
-      for (const v of pathsIn(w.value)) this.path(v, w.glob);
+      for (const v of pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
     }
   }
 
-  private path(text: string, glob: boolean): void {
+  private path(text: string, glob: boolean, span: CommandSpan | undefined): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
-    this.report.paths.push(t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd });
+    const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
+    const where = span ?? this.span;
+    if (where !== undefined) p.span = where;
+    this.report.paths.push(p);
   }
+}
+
+/** A word's offsets in the analysed line: only a top-level word's offsets are the line's. */
+function wordSpan(w: ShellWord, depth: number): CommandSpan | undefined {
+  return depth === 0 ? { start: w.start, end: w.end } : undefined;
 }
 
 /** How many letters of a short-option cluster are tried as the option before a glued value. */

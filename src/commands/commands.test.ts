@@ -81,10 +81,22 @@ describe("analysis", () => {
   it("resolves later relative words from the folder cd moved to", () => {
     const r = analyseCommand(reader, "cd sub && cat ../../x > out", "chain", { allow: [], deny: [], allowCompound: false });
     expect(r.paths).toEqual([
-      { text: "sub", cwd: "" },
-      { text: "out", cwd: "sub" },
-      { text: "../../x", cwd: "sub" },
+      { text: "sub", cwd: "", span: { start: 3, end: 6 } },
+      { text: "out", cwd: "sub", span: { start: 24, end: 27 } },
+      { text: "../../x", cwd: "sub", span: { start: 14, end: 21 } },
     ]);
+  });
+  it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
+    const line = "make && curl $URL > out; sh -c 'rm -rf x'";
+    const r = analyseCommand(reader, line, "single", { allow: [], deny: ["rm"], allowCompound: false });
+    const at = (s: { start: number; end: number } | undefined) => (s === undefined ? undefined : line.slice(s.start, s.end));
+    expect(r.findings.map((f) => [f.messageId, at(f.span)])).toEqual([
+      ["compoundCommand", "&&"],
+      ["valueAtRunTime", "$URL"],
+      ["handsCommandLine", "sh -c 'rm -rf x'"],
+      ["commandDenied", "sh -c 'rm -rf x'"],
+    ]);
+    expect(r.paths.map((p) => [p.text, at(p.span)])).toEqual([["out", "out"], ["x", "sh -c 'rm -rf x'"]]);
   });
   it("treats echo's arguments as text, but not its redirections", () => {
     const r = analyseCommand(reader, "echo /etc/passwd > /etc/motd", "chain", { allow: [], deny: [], allowCompound: false });

@@ -3,7 +3,7 @@ import type { Plan } from "../core/plan.js";
 import type { PlanRuleContext, RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
 import type { StepCommand } from "./plan.js";
-import { analysedCommands, commandsOf } from "./plan.js";
+import { analysedCommands, commandsOf, partAt } from "./plan.js";
 
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
 export function commandPathText(p: CommandPath): string {
@@ -25,7 +25,7 @@ export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"comm
       const why = paths.whyOutside(r);
       if (!why) continue;
       ctx.report({
-        at: command.at,
+        at: partAt(command, p.span?.start),
         step: command.step.position,
         messageId: "commandPathOutside",
         data: { step: command.step.position, argument: command.name, path: shown(p, text), why, workspace: ws },
@@ -66,7 +66,7 @@ export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"co
     const hit = candidates.find((c) => c !== "" && isProtected(c));
     if (hit === undefined) continue;
     ctx.report({
-      at: command.at,
+      at: partAt(command, p.span?.start),
       step: command.step.position,
       messageId: "commandProtectedPath",
       data: { step: command.step.position, argument: command.name, path: shown(p, text), resolved: hit !== p.text ? ` (${hit})` : "" },

@@ -27,6 +27,18 @@ export interface StepCommand {
   /** Why the argument cannot be a command line (a list of non-strings): parse-error's finding. */
   invalid?: CommandFinding<"parse-error">;
   mode: CommandMode;
+  /**
+   * For a line joined from a command and the argument vector beside it, where each piece is in `text`
+   * (the command first): a finding is reported at the piece its command starts in.
+   */
+  parts?: CommandPart[];
+}
+
+/** A piece of a joined command line: the argument (or list member) it came from and its offsets in the line. */
+export interface CommandPart {
+  at: Pointer;
+  start: number;
+  end: number;
 }
 
 export interface AnalysedCommand {
@@ -102,13 +114,16 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     }
     const sc: StepCommand = { step, at: childPointer(step.argsAt, h.key), name: h.key, mode: "single" };
     if (head.invalid !== undefined) sc.invalid = head.invalid;
-    else {
+    else if (head.text !== undefined) {
       sc.text = head.text;
       // The argument vector beside the first command belongs to it: `{cmd: git, args: [push, --force]}`.
       if (i === 0 && argv) {
         const rest = argvText(argv.value);
         if (rest.invalid !== undefined) sc.invalid = { rule: "parse-error", messageId: "argvBesideNotStrings", data: { key: argv.key } };
-        else if (rest.text !== undefined && rest.text !== "") sc.text += " " + rest.text;
+        else if (rest.text !== undefined && rest.text !== "") {
+          sc.parts = joinedParts(sc.at, head.text.length, childPointer(step.argsAt, argv.key), argv.value);
+          sc.text = head.text + " " + rest.text;
+        }
       }
     }
     out.push(sc);
@@ -118,6 +133,28 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
       nested(step, childPointer(step.argsAt, key), value, out, 0);
   }
+}
+
+/** Where the command and each piece of the argument vector joined after it (`argvText`) are in the line. */
+function joinedParts(headAt: Pointer, headLength: number, argvAt: Pointer, argv: unknown): CommandPart[] {
+  const parts: CommandPart[] = [{ at: headAt, start: 0, end: headLength }];
+  let at = headLength + 1;
+  if (typeof argv === "string") parts.push({ at: argvAt, start: at, end: at + argv.length });
+  else if (Array.isArray(argv))
+    argv.forEach((word: string, i) => {
+      const length = shellQuote(word).length;
+      parts.push({ at: childPointer(argvAt, i), start: at, end: at + length });
+      at += length + 1;
+    });
+  return parts;
+}
+
+/** The pointer of the piece of a joined line that offset `start` is in (the whole argument for a line of one piece). */
+export function partAt(command: StepCommand, start: number | undefined): Pointer {
+  if (command.parts === undefined || start === undefined) return command.at;
+  let found = command.parts[0]!;
+  for (const p of command.parts) if (p.start <= start) found = p;
+  return found.at;
 }
 
 /** Command lines deeper in the arguments (`{options: {command: …}}`): each read on its own. */

@@ -2,7 +2,7 @@ import type { Plan } from "../core/plan.js";
 import type { PlanFacts } from "../core/facts.js";
 import type { RuleContext } from "../core/rule.js";
 import type { CommandFinding, CommandRule } from "./analyse.js";
-import { analysedCommands, commandsOf, prepareCommands } from "./plan.js";
+import { analysedCommands, commandsOf, partAt, prepareCommands } from "./plan.js";
 
 /** A rule's `prepare`: loads the shell parser and reads the plan's commands, only when it has some. */
 export async function prepareCommandRule(plan: Plan, ctx: RuleContext): Promise<void> {
@@ -26,5 +26,5 @@ export function* commandFindings<R extends CommandRule>(plan: Plan, facts: PlanF
   if (commandsOf(plan, facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, facts))
     for (const f of report.findings)
-      if (f.rule === rule) yield { at: command.at, step: command.step.position, actual: command.text, finding: f as CommandFinding<R>, where: { step: command.step.position, argument: command.name } };
+      if (f.rule === rule) yield { at: partAt(command, f.span?.start), step: command.step.position, actual: command.text, finding: f as CommandFinding<R>, where: { step: command.step.position, argument: command.name } };
 }

@@ -93,8 +93,8 @@ ruleTester("multiple-tools", {
         { line: 1, column: 56, endLine: 1, endColumn: 74, pointer: "/steps/0/arguments/command", message: /runs more than one command \(";"\)/, messageId: "compoundCommand" },
       ] },
     { name: "a program whose args are a compound line", code: plan("run_command", { cmd: "git", args: "a | b" }),
-      // At the program (cmd), though the operator is in args.
-      errors: [{ line: 1, column: 52, endLine: 1, endColumn: 57, pointer: "/steps/0/arguments/cmd", message: /runs more than one command \("\|"\)/, messageId: "compoundCommand" }] },
+      // At args, where the operator is: the line is cmd and args joined, and each piece keeps its place.
+      errors: [{ line: 1, column: 65, endLine: 1, endColumn: 72, pointer: "/steps/0/arguments/args", message: /runs more than one command \("\|"\)/, messageId: "compoundCommand" }] },
     { name: "scQC steps", code: '[{"tool": "plot_qc && run_scar"}]', errors: [{ line: 1, column: 11, endLine: 1, endColumn: 32, pointer: "/0/tool", message: /joins several tools/, messageId: "joinedTools" }] },
   ],
   docs: { file: "plan.yaml" },

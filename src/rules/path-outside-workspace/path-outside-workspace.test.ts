@@ -142,6 +142,22 @@ ruleTester("path-outside-workspace", {
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.', hint: "use paths inside the workspace, relative to its root" }],
     },
     {
+      name: "a path outside in the argument vector beside a command: at the list's member",
+      code: plan({ cmd: "cat", args: ["-n", "/etc/passwd"] }, "run_command"),
+      files,
+      errors: [
+        // The list's member is a path-looking value of its own, and a word of the command line.
+        { step: 1, pointer: "/steps/0/arguments/args/1", column: 71, endColumn: 84, messageId: "outsideWorkspace" },
+        { step: 1, pointer: "/steps/0/arguments/args/1", column: 71, endColumn: 84, messageId: "commandPathOutside", message: 'Step 1: the command in "cmd" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.' },
+      ],
+    },
+    {
+      name: "a path outside in the command beside an argument vector: at the command",
+      code: plan({ cmd: "cat /etc/passwd", args: ["-n"] }, "run_command"),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/cmd", messageId: "commandPathOutside" }],
+    },
+    {
       name: "arguments nested too deep to walk",
       code: plan({ deep: JSON.parse("[".repeat(80) + '"x"' + "]".repeat(80)) as unknown }),
       files,
