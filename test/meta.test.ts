@@ -101,6 +101,44 @@ function messageUse(file: string): { ids: Set<string>; literal: string[] } {
   return { ids, literal };
 }
 
+/** The .ts files (tests aside) of a folder of src/, `skip` naming subfolders left out. */
+function sources(dir: string, skip: readonly string[] = []): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return skip.includes(e.name) ? [] : sources(p, skip);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+/**
+ * The messages code outside a rule's folder reports for it by name: `ruleDiagnostic("rule", "messageId", …)`
+ * and `ruleText("rule", "messageId", …)` calls with both written out (src/rules/read-text.ts), by rule id, each
+ * with the files that name it.
+ */
+function messagesNamedOutside(): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const file of sources(join(import.meta.dirname, "../src"))) {
+    const text = readFileSync(file, "utf8");
+    if (!/\brule(Diagnostic|Text)\(/.test(text)) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && /^rule(Diagnostic|Text)$/.test(node.expression.getText(source))) {
+        const [rule, messageId] = node.arguments;
+        if (rule && messageId && ts.isStringLiteralLike(rule)) {
+          const ids = new Set<string>();
+          messageIdsOf(messageId, ids);
+          const byId = out.get(rule.text) ?? new Map<string, string[]>();
+          for (const id of ids) byId.set(id, [...(byId.get(id) ?? []), file]);
+          out.set(rule.text, byId);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 /** The project modules a source file imports by a relative path. */
 function relativeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
@@ -113,6 +151,16 @@ function relativeImports(file: string): string[] {
 }
 
 describe("plan rules' messages", () => {
+  const outside = messagesNamedOutside();
+  it("the messages named outside the rules' folders (ruleDiagnostic, ruleText) are their rules' own", () => {
+    expect(outside.size).toBeGreaterThan(2);
+    const unknown: string[] = [];
+    for (const [id, byId] of outside) {
+      const rule = RULES.find((r) => r.meta.id === id);
+      for (const [m, files] of byId) if (!rule || !Object.hasOwn(rule.meta.messages ?? {}, m)) unknown.push(`${id}.${m} (${files.join(", ")})`);
+    }
+    expect(unknown).toEqual([]);
+  });
   for (const rule of RULES.filter((r) => r.meta.input === "plan")) {
     const id = rule.meta.id;
     it(`${id}: declares meta.messages, reports only those, by messageId, and reports every one`, () => {
@@ -133,8 +181,10 @@ describe("plan rules' messages", () => {
           used.add(m);
         }
       }
-      // A helper the rule imports may name some of its messages for it (command findings, constraint problems).
+      // A helper the rule imports may name some of its messages for it (command findings, constraint problems),
+      // and code that checks what reaches the guard (a host's shell call) may report some by name.
       for (const f of new Set(own.flatMap(relativeImports))) for (const m of messageUse(f).ids) used.add(m);
+      for (const m of outside.get(id)?.keys() ?? []) used.add(m);
       for (const m of declared) expect(used.has(m), `${id} declares "${m}" but never reports it`).toBe(true);
     });
     it(`${id}: its tests name every message it declares`, () => {
@@ -217,15 +267,6 @@ function messageTexts(source: string): string[] {
   // A report-like object that takes its text from a variable of the same name: { rule, message, start }.
   for (const m of code.matchAll(/\{[^{}]*\brule\b[^{}]*?[{,]\s*(message|hint)\s*[,}][^{}]*\}?/g)) found.push(m[0]);
   return found;
-}
-
-/** The .ts files (tests aside) of a folder of src/, `skip` naming subfolders left out. */
-function sources(dir: string, skip: readonly string[] = []): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return skip.includes(e.name) ? [] : sources(p, skip);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
-  });
 }
 
 describe("read rules", () => {
