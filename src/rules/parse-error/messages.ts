@@ -75,4 +75,7 @@ export const messages = {
   // Command lines (src/commands/analyse.ts): the shell reader's problems and nesting.
   ...inStepCommand(commandClauses),
   planModeOpenFence: { message: "Line {{line}}: the {{fence}} block is never closed, so it runs to the end of the plan.", hint: "close it with a line of {{fence}}" },
+  // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
+  hostCommandMissing: { message: "The {{tool}} call has no command string to check.", hint: "call the tool with its command as a string" },
+  hostParserNotLoaded: { message: "The {{tool}} command cannot be checked: the shell parser could not be loaded ({{reason}}).", hint: "reinstall plangate" },
 } as const satisfies RuleMessages;

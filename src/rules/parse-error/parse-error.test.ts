@@ -52,5 +52,15 @@ readRuleTester("parse-error", {
       input: { facts: [{ rule: "parse-error", messageId: "jsonTrailingComma", start: 9, end: 17 }] },
       errors: [{ messageId: "jsonTrailingComma", line: 2, column: 1, endLine: 2, endColumn: 9, message: "trailing comma is not allowed in JSON", hint: "remove the ',' before the closing bracket" }],
     },
+    {
+      name: "the guard: a host shell call without a command string",
+      input: { facts: [{ rule: "parse-error", messageId: "hostCommandMissing", data: { tool: "Bash" }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hostCommandMissing", line: 2, column: 1, message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
+    },
+    {
+      name: "the guard: the shell parser cannot be loaded",
+      input: { facts: [{ rule: "parse-error", messageId: "hostParserNotLoaded", data: { tool: "Bash", reason: "no module" }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hostParserNotLoaded", line: 2, column: 1, message: "The Bash command cannot be checked: the shell parser could not be loaded (no module).", hint: "reinstall plangate" }],
+    },
   ],
 });
