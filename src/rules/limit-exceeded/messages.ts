@@ -30,6 +30,11 @@ export const messages = {
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
+  // A run's hook input (src/approval/runs.ts): no larger than the run's limit.
+  runInputTooLarge: {
+    message: "The hook input is {{size}} bytes, over the run's {{max}} (guard.maxInputBytes at start); it is not decided.",
+    hint: "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run",
+  },
   // Claude Code's plan mode (src/host/plan-mode.ts)
   planModeTooLong: { message: "The plan is {{length}} characters long, over the {{max}}-character limit.", hint: "split the work into smaller plans" },
 } as const satisfies RuleMessages;
