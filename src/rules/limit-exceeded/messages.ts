@@ -30,7 +30,9 @@ export const messages = {
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
-  // A run's hook input (src/approval/runs.ts): no larger than the run's limit.
+  // The guard's hook input (src/approval/hook.ts, runs.ts): read no further than the limits.
+  hookInputTooLarge: "the hook input is over {{max}} bytes (guard.maxInputBytes); it is not read",
+  hookMemberTooLong: "the hook input's {{key}} is over {{max}} characters",
   runInputTooLarge: {
     message: "The hook input is {{size}} bytes, over the run's {{max}} (guard.maxInputBytes at start); it is not decided.",
     hint: "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run",
