@@ -266,6 +266,12 @@ function messageTexts(source: string): string[] {
   }
   // A report-like object that takes its text from a variable of the same name: { rule, message, start }.
   for (const m of code.matchAll(/\{[^{}]*\brule\b[^{}]*?[{,]\s*(message|hint)\s*[,}][^{}]*\}?/g)) found.push(m[0]);
+  // A rule id with words beside it, a diagnostic made by hand: fail("missing-field", 'The envelope has no "plan".'),
+  // new Error(`the input is over ${max} bytes`, "limit-exceeded"). A message id beside a rule id is one word:
+  // ruleDiagnostic("missing-field", "envelopeNoPlan").
+  const literal = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`(?:[^`\\\\]|\\\\.)*`";
+  const id = String.raw`"[a-z]+(?:-[a-z0-9]+)+"|'[a-z]+(?:-[a-z0-9]+)+'|` + "`[a-z]+(?:-[a-z0-9]+)+`";
+  for (const m of code.matchAll(new RegExp(`(?:${id})\\s*,\\s*(${literal})|(${literal})\\s*,\\s*(?:${id})`, "g"))) if (/\s/.test(m[1] ?? m[2]!)) found.push(m[0]);
   return found;
 }
 
@@ -297,12 +303,23 @@ describe("read rules", () => {
     const offenders = readers.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
     expect(offenders).toEqual([]);
   });
+  // The guard, the approval checks (src/approval) and the file operations (src/ops) refuse with their rules'
+  // messages too, by id and data (ruleDiagnostic, guardFailure…): the words are in the rules' folders.
+  it("the guard and approval code (src/approval) and the operations (src/ops) write no message text: they name rules' messages", () => {
+    const deciders = [...sources(join(src, "approval")), ...sources(join(src, "ops"))];
+    expect(deciders.length).toBeGreaterThan(10);
+    const offenders = deciders.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
+    expect(offenders).toEqual([]);
+  });
   it("the scan finds text written as a report's message or hint, and nothing else", () => {
     for (const written of [
       'ctx.report({ rule: "md-title", at: "", message: "The plan has no title." });',
       "issues.push({ rule, message: `nesting is deeper than ${max} levels`, start, end });",
       'addIssue(issues, { rule: "parse-error", message, start: 0, end: 0 });',
       'addIssue(issues, { rule: "parse-error", messageId: "x", start: 0, end: 0, hint: "fix it" });',
+      'return fail("missing-field", \'The envelope has no "plan".\');',
+      "return fail(\"parse-error\", `The ${tool} command names \"${p.text}\".`, \"use paths inside the workspace\");",
+      "throw new HookInputError(`the hook input is over ${max} bytes`, 'limit-exceeded');",
       "const f = { message: describe(x) };",
       "out.push({ rule, message, start, end });",
     ])
@@ -312,6 +329,9 @@ describe("read rules", () => {
       "return { ok: true, message: false, actions };",
       "type T = { message: boolean };",
       "const reason = e instanceof Error ? e.message : String(e);",
+      'return ruleDiagnostic("missing-field", "envelopeNoPlan", undefined);',
+      'throw new HookInputError(ruleDiagnostic("limit-exceeded", "hookInputTooLarge", { max }));',
+      'const { message, hint } = ruleText("parse-error", "unreadable");',
     ])
       expect(messageTexts(clean), clean).toEqual([]);
   });
