@@ -6,6 +6,7 @@ import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
+import { namedPathText } from "../command-paths.js";
 import { matchArgument } from "../../core/constraints.js";
 
 const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
@@ -121,6 +122,6 @@ export default defineRule({
           data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
-    reportCommandPathsOutside(plan, ctx);
+    reportCommandPathsOutside(plan, ctx, namedPathText);
   },
 });

@@ -316,3 +316,17 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
     expect(d!.message).toBe(`Step 3: path "out/x" in "path" resolves through a symlink to ${root}/outside/x, outside the workspace ${ws}. (checked when the call was made)`);
   });
 });
+
+// A path a command line names is quoted as written, then how it was read, then the folder a `cd` moved to
+// (namedPathText, src/rules/command-paths.ts).
+describe("path-outside-workspace: a command's path in words", () => {
+  it.each([
+    ["cat .?/x", '".?/x" (read as "../x"), a path that resolves to /x'],
+    ["cd src && cat ../../x", '"../../x" (after cd src), a path that resolves to /x'],
+    ["cd src && cat .[.]/../x", '".[.]/../x" (read as "../../x") (after cd src), a path that resolves to /x'],
+    ["cat '../x'", '"../x", a path that resolves to /x'],
+  ])("%j", async (command, words) => {
+    const code = JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "run" }] });
+    expect((await diagnosticsOf("path-outside-workspace", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names ${words}; the workspace is /ws.`]);
+  });
+});

@@ -5,6 +5,7 @@ import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
+import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 
@@ -146,6 +147,6 @@ export default defineRule({
         });
       }
     }
-    reportCommandPathsProtected(plan, ctx, isProtected);
+    reportCommandPathsProtected(plan, ctx, isProtected, namedPathText);
   },
 });

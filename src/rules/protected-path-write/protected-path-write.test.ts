@@ -345,3 +345,13 @@ describe("protected-path-write: the guard's messages for a call", () => {
     expect(d!.message).toBe('Step 2: "write_file" would write to the protected path ".env". (checked when the call was made)');
   });
 });
+
+describe("protected-path-write: a command's path in words", () => {
+  it.each([
+    ["cd sub && echo k > ../.env", '"../.env" (after cd sub) (.env)'],
+    ["cd sub && echo k > .?/.env", '".?/.env" (read as "../.env") (after cd sub) (.env)'],
+  ])("%j", async (command, words) => {
+    const code = JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "run" }] });
+    expect((await diagnosticsOf("protected-path-write", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names the protected path ${words}.`]);
+  });
+});
