@@ -32,6 +32,7 @@ export type ConstraintMessageId =
   | "unreadableGlob"
   | "enumTooLarge"
   | "unusableSchema"
+  | "schemaCheckerNotLoaded"
   | "invalidNestedConstraint"
   | "nestedConstraint"
   | "lookalikeKey";
@@ -108,7 +109,11 @@ export function constraintProblems(
         c.values.forEach((m, i) => deeper(m, childPointer(opAt, i), 0, out));
         break;
       case "$schema": {
-        const why = loadSchema ? loadSchema(c.schema) : "the JSON Schema checker could not be loaded";
+        if (!loadSchema) {
+          out.push({ at: opAt, messageId: "schemaCheckerNotLoaded", data: { key } });
+          break;
+        }
+        const why = loadSchema(c.schema);
         if (why) out.push({ at: opAt, messageId: "unusableSchema", data: { key, why } });
         break;
       }
