@@ -101,6 +101,44 @@ function messageUse(file: string): { ids: Set<string>; literal: string[] } {
   return { ids, literal };
 }
 
+/** The .ts files (tests aside) of a folder of src/, `skip` naming subfolders left out. */
+function sources(dir: string, skip: readonly string[] = []): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return skip.includes(e.name) ? [] : sources(p, skip);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+/**
+ * The messages code outside a rule's folder reports for it by name: `ruleDiagnostic("rule", "messageId", …)`
+ * and `ruleText("rule", "messageId", …)` calls with both written out (src/rules/read-text.ts), by rule id, each
+ * with the files that name it.
+ */
+function messagesNamedOutside(): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const file of sources(join(import.meta.dirname, "../src"))) {
+    const text = readFileSync(file, "utf8");
+    if (!/\brule(Diagnostic|Text)\(/.test(text)) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && /^rule(Diagnostic|Text)$/.test(node.expression.getText(source))) {
+        const [rule, messageId] = node.arguments;
+        if (rule && messageId && ts.isStringLiteralLike(rule)) {
+          const ids = new Set<string>();
+          messageIdsOf(messageId, ids);
+          const byId = out.get(rule.text) ?? new Map<string, string[]>();
+          for (const id of ids) byId.set(id, [...(byId.get(id) ?? []), file]);
+          out.set(rule.text, byId);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return out;
+}
+
 /** The project modules a source file imports by a relative path. */
 function relativeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
@@ -113,6 +151,16 @@ function relativeImports(file: string): string[] {
 }
 
 describe("plan rules' messages", () => {
+  const outside = messagesNamedOutside();
+  it("the messages named outside the rules' folders (ruleDiagnostic, ruleText) are their rules' own", () => {
+    expect(outside.size).toBeGreaterThan(2);
+    const unknown: string[] = [];
+    for (const [id, byId] of outside) {
+      const rule = RULES.find((r) => r.meta.id === id);
+      for (const [m, files] of byId) if (!rule || !Object.hasOwn(rule.meta.messages ?? {}, m)) unknown.push(`${id}.${m} (${files.join(", ")})`);
+    }
+    expect(unknown).toEqual([]);
+  });
   for (const rule of RULES.filter((r) => r.meta.input === "plan")) {
     const id = rule.meta.id;
     it(`${id}: declares meta.messages, reports only those, by messageId, and reports every one`, () => {
@@ -133,8 +181,10 @@ describe("plan rules' messages", () => {
           used.add(m);
         }
       }
-      // A helper the rule imports may name some of its messages for it (command findings, constraint problems).
+      // A helper the rule imports may name some of its messages for it (command findings, constraint problems),
+      // and code that checks what reaches the guard (a host's shell call) may report some by name.
       for (const f of new Set(own.flatMap(relativeImports))) for (const m of messageUse(f).ids) used.add(m);
+      for (const m of outside.get(id)?.keys() ?? []) used.add(m);
       for (const m of declared) expect(used.has(m), `${id} declares "${m}" but never reports it`).toBe(true);
     });
     it(`${id}: its tests name every message it declares`, () => {
@@ -216,16 +266,13 @@ function messageTexts(source: string): string[] {
   }
   // A report-like object that takes its text from a variable of the same name: { rule, message, start }.
   for (const m of code.matchAll(/\{[^{}]*\brule\b[^{}]*?[{,]\s*(message|hint)\s*[,}][^{}]*\}?/g)) found.push(m[0]);
+  // A rule id with words beside it, a diagnostic made by hand: fail("missing-field", 'The envelope has no "plan".'),
+  // new Error(`the input is over ${max} bytes`, "limit-exceeded"). A message id beside a rule id is one word:
+  // ruleDiagnostic("missing-field", "envelopeNoPlan").
+  const literal = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`(?:[^`\\\\]|\\\\.)*`";
+  const id = String.raw`"[a-z]+(?:-[a-z0-9]+)+"|'[a-z]+(?:-[a-z0-9]+)+'|` + "`[a-z]+(?:-[a-z0-9]+)+`";
+  for (const m of code.matchAll(new RegExp(`(?:${id})\\s*,\\s*(${literal})|(${literal})\\s*,\\s*(?:${id})`, "g"))) if (/\s/.test(m[1] ?? m[2]!)) found.push(m[0]);
   return found;
-}
-
-/** The .ts files (tests aside) of a folder of src/, `skip` naming subfolders left out. */
-function sources(dir: string, skip: readonly string[] = []): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return skip.includes(e.name) ? [] : sources(p, skip);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".test.ts") ? [p] : [];
-  });
 }
 
 describe("read rules", () => {
@@ -256,12 +303,26 @@ describe("read rules", () => {
     const offenders = readers.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
     expect(offenders).toEqual([]);
   });
+  // The guard, the approval checks (src/approval, and the guard's I/O in src/node and src/store) and the file
+  // operations (src/ops) refuse with their rules' messages too, by id and data (ruleDiagnostic, guardFailure…):
+  // the words are in the rules' folders.
+  const GUARD_IO = ["node/guard.ts", "node/hook.ts", "node/guard-state.ts", "node/audit.ts", "node/keys.ts", "node/sign.ts", "node/verify.ts", "store/runs.ts"];
+  it("the guard and approval code (src/approval, the guard's I/O) and the operations (src/ops) write no message text: they name rules' messages", () => {
+    for (const f of GUARD_IO) expect(existsSync(join(src, f)), f).toBe(true);
+    const deciders = [...sources(join(src, "approval")), ...sources(join(src, "ops")), ...GUARD_IO.map((f) => join(src, f))];
+    expect(deciders.length).toBeGreaterThan(10);
+    const offenders = deciders.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
+    expect(offenders).toEqual([]);
+  });
   it("the scan finds text written as a report's message or hint, and nothing else", () => {
     for (const written of [
       'ctx.report({ rule: "md-title", at: "", message: "The plan has no title." });',
       "issues.push({ rule, message: `nesting is deeper than ${max} levels`, start, end });",
       'addIssue(issues, { rule: "parse-error", message, start: 0, end: 0 });',
       'addIssue(issues, { rule: "parse-error", messageId: "x", start: 0, end: 0, hint: "fix it" });',
+      'return fail("missing-field", \'The envelope has no "plan".\');',
+      "return fail(\"parse-error\", `The ${tool} command names \"${p.text}\".`, \"use paths inside the workspace\");",
+      "throw new HookInputError(`the hook input is over ${max} bytes`, 'limit-exceeded');",
       "const f = { message: describe(x) };",
       "out.push({ rule, message, start, end });",
     ])
@@ -271,6 +332,9 @@ describe("read rules", () => {
       "return { ok: true, message: false, actions };",
       "type T = { message: boolean };",
       "const reason = e instanceof Error ? e.message : String(e);",
+      'return ruleDiagnostic("missing-field", "envelopeNoPlan", undefined);',
+      'throw new HookInputError(ruleDiagnostic("limit-exceeded", "hookInputTooLarge", { max }));',
+      'const { message, hint } = ruleText("parse-error", "unreadable");',
     ])
       expect(messageTexts(clean), clean).toEqual([]);
   });

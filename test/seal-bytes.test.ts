@@ -92,3 +92,21 @@ describe("seal keeps every byte but the checksum", () => {
     );
   });
 });
+
+describe("seal and migrate refuse what they cannot edit, in their rules' words", () => {
+  const SEAL_HINT = "run `plangate seal FILE` to recompute its checksum";
+  it.each([
+    ["seal", "[1]", { rule: "unknown-format", message: "This is a legacy plan (a bare list): it has no envelope to seal.", hint: "run `plangate migrate FILE` to wrap it in a sealed v1.0 envelope" }],
+    ["seal", "{}", { rule: "unknown-format", message: "This is not a scQC v1.0 envelope.", hint: 'seal works on {"version": "1.0", …, "plan": [...]} envelopes' }],
+    ["migrate", '{"version": "1.0", "plan": []}', { rule: "unknown-format", message: "This plan is already a v1.0 envelope.", hint: SEAL_HINT }],
+    ["migrate", "{}", { rule: "unknown-format", message: "This is not a legacy scQC plan (a JSON array of steps).", hint: SEAL_HINT }],
+    ["migrate", '"x"', { rule: "unknown-format", message: "This is not a legacy scQC plan (a JSON array of steps).", hint: 'migrate takes a JSON array of {"tool", …} steps' }],
+    ["seal", "\ufeff\ufeff{}", { rule: "parse-error", message: "The file starts with two byte order marks.", hint: "save the file as UTF-8 with at most one byte order mark", line: 1, column: 1 }],
+    ["seal", "{", { rule: "parse-error", message: "unexpected end of input: the document is incomplete", hint: "close the '{' opened at line 1, column 1", line: 1, column: 2 }],
+    ["migrate", '[{"a": 1, "a": 2}]', { rule: "duplicate-key", line: 1, column: 11 }],
+    ["seal", new Uint8Array([0x7b, 0xff, 0x7d]), { rule: "parse-error", message: expect.stringMatching(/^the file is not valid UTF-8: bad byte 0xff at byte offset 1/) }],
+  ] as const)("%s %j", (op, input, diagnostic) => {
+    const r = op === "seal" ? sealEnvelope(input) : migrateLegacy(input, { now: NOW });
+    expect(r).toEqual({ ok: false, diagnostics: [expect.objectContaining({ severity: "error", ...diagnostic })] });
+  });
+});

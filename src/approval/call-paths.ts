@@ -8,6 +8,7 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
 import protectedPathWrite from "../rules/protected-path-write/index.js";
+import { checkedAtCall } from "../rules/checked-at-call.js";
 
 /** The workspace checks a call's paths get at the moment it runs. */
 const RULES: readonly Rule[] = [pathOutsideWorkspace, protectedPathWrite];
@@ -39,8 +40,9 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
     if (setting !== "error") continue;
     const report = (r: Report) => {
-      const { message, hint } = reportText(rule.meta, r);
-      const d: Diagnostic = { rule: rule.meta.id, severity: "error", message: `${message} (checked when the call was made)`, step };
+      // The rule's finding, in the words that say it was checked when the call was made.
+      const { hint, ...text } = reportText(rule.meta, checkedAtCall(reportText(rule.meta, r)));
+      const d: Diagnostic = { rule: rule.meta.id, severity: "error", ...text, step };
       if (r.at !== undefined) d.pointer = r.at;
       if (hint !== undefined) d.hint = hint;
       if (r.actual !== undefined) d.actual = r.actual;

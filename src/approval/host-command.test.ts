@@ -110,3 +110,20 @@ describe("host shell calls through guard start and the hook", () => {
     expect(await hookCall(state, { tool: "Bash", args: { command: "rm -rf build" } }, now)).toBeUndefined();
   });
 });
+
+describe("the words of a refused host shell call", () => {
+  it.each([
+    [{}, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
+    [{ command: 7 }, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
+    [
+      { command: "rm -rf build" },
+      { rule: "disallowed-tool", message: 'The Bash command runs "rm -rf build", which commands.deny forbids ("rm").', hint: expect.any(String), actual: "rm -rf build" },
+    ],
+    [
+      { command: "ls $HOME" },
+      { rule: "unresolved-argument", message: "The Bash command passes $HOME, a value decided at run time.", hint: "write the value into the plan", actual: "ls $HOME" },
+    ],
+  ])("%j", async (args, diagnostic) => {
+    expect(await hostCommandRefusal("Bash", args, policy(["rm"]), createFileProbe)).toEqual({ severity: "error", ...diagnostic });
+  });
+});

@@ -4,17 +4,23 @@ import type { CommandPolicy } from "../commands/match.js";
 import { commandPathText } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isInside, relativeInside } from "../core/paths.js";
-import { commandFindingText } from "../rules/command-findings.js";
+import { hostCommandFindingText } from "../rules/command-findings.js";
 import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
-import { approvalDiagnostic as fail } from "./record.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
   workspace: string;
   commands: CommandPolicy;
   protected: readonly string[];
+}
+
+/** A refusal that quotes the command it refuses. */
+function withCommand(d: Diagnostic, command: string): Diagnostic {
+  d.actual = command;
+  return d;
 }
 
 /** Host tools whose calls are shell command lines (Claude Code's `Bash`, its `command` input). */
@@ -30,20 +36,17 @@ const HOST_SHELL_TOOLS = new Set(["Bash"]);
 export async function hostCommandRefusal(tool: string, args: unknown, policy: HostCommandPolicy, files: () => FileProbe): Promise<Diagnostic | undefined> {
   if (!HOST_SHELL_TOOLS.has(tool)) return undefined;
   const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
-  if (typeof command !== "string")
-    return fail("parse-error", `The ${tool} call has no command string to check.`, "call the tool with its command as a string");
+  if (typeof command !== "string") return ruleDiagnostic("parse-error", "hostCommandMissing", { tool });
   let reader;
   try {
     reader = await loadShellReader();
   } catch (err) {
-    return fail("parse-error", `The ${tool} command cannot be checked: the shell parser could not be loaded (${(err as Error).message}).`, "reinstall plangate");
+    return ruleDiagnostic("parse-error", "hostParserNotLoaded", { tool, reason: (err as Error).message });
   }
   const report = analyseCommand(reader, command, "chain", policy.commands);
   const first = report.findings[0];
-  if (first) {
-    const { message, hint } = commandFindingText(first);
-    return fail(first.rule, `The ${tool} command ${message}.`, hint, { actual: command });
-  }
+  // The finding's words are its rule's command clause, the call's tool their subject.
+  if (first) return withCommand({ rule: first.rule, severity: "error", ...hostCommandFindingText(tool, first) }, command);
   const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
@@ -51,13 +54,12 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   for (const p of report.paths) {
     const text = commandPathText(p);
     for (const r of paths.resolve(text)) {
-      if ("unsafe" in r) return fail("path-outside-workspace", `The ${tool} command names "${p.text}", a path that ${r.unsafe}.`, "use paths inside the workspace", { actual: command });
+      if ("unsafe" in r) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: r.unsafe }), command);
       const real = r.real.includes("\0") ? r.real : paths.resolveReal(r.lexical);
       if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
-        return fail("path-outside-workspace", `The ${tool} command names "${p.text}", which resolves to ${isInside(r.lexical, ws) ? real : r.lexical}, outside the workspace ${ws}.`, "use paths inside the workspace", { actual: command });
+        return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
-      if (rel.some((x) => x !== "" && isProtected(x)))
-        return fail("protected-path-write", `The ${tool} command names the protected path "${p.text}".`, "leave protected paths alone (paths.protected)", { actual: command });
+      if (rel.some((x) => x !== "" && isProtected(x))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
     }
   }
   return undefined;

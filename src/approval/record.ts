@@ -1,4 +1,3 @@
-import type { RuleId } from "../core/rule-ids.js";
 import { randomBytes } from "node:crypto";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -6,6 +5,7 @@ import type { ToolRegistry } from "../core/tools.js";
 import type { ApprovalRecord } from "../schemas/approval.js";
 import { VERSION } from "../version.js";
 import { judgeApproval } from "./judge.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 
 export type { ApprovalRecord };
 
@@ -77,11 +77,6 @@ export function toolsHash(tools: ToolRegistry | undefined): string | null {
   return "sha256:" + sha256Hex(canonicalJson(identity));
 }
 
-/** An approval-phase diagnostic: always an error, since an approval either holds or it does not. */
-export function approvalDiagnostic(rule: RuleId, message: string, hint: string, extra: Partial<Diagnostic> = {}): Diagnostic {
-  return { rule, severity: "error", message, hint, ...extra };
-}
-
 /** A single-use approval that was already used. */
 export function consumedDiagnostic(nonce: string): Diagnostic {
   return judgeApproval({ step: "guard", consumed: { nonce } })[0]!;
@@ -92,9 +87,5 @@ export function consumedDiagnostic(nonce: string): Diagnostic {
  * pass. Accepting every tool must be said in the policy (`tools.allow: ["*"]`), never be the default.
  */
 export function unconstrainedToolsDiagnostic(): Diagnostic {
-  return approvalDiagnostic(
-    "unknown-tool",
-    "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.",
-    'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]',
-  );
+  return ruleDiagnostic("unknown-tool", "unconstrained", undefined);
 }

@@ -4,6 +4,7 @@ import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, 
 import type { TrustedKey } from "../node/keys.js";
 import { type Answer, decideHook, subagentEvent } from "../store/runs.js";
 import { GuardStateError, readState } from "../node/guard-state.js";
+import { guardFailure } from "../approval/judge.js";
 import type { HostProfile } from "../host/profile.js";
 import type { LoadedPolicy } from "../node/policy.js";
 import type { Store } from "../store/types.js";
@@ -161,9 +162,9 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
   let timer: NodeJS.Timeout | undefined;
   try {
     const ms = Number(s.timeoutMs);
-    if (!Number.isInteger(ms) || ms <= 0) throw new GuardStateError(`--timeout must be a positive whole number of milliseconds, not "${s.timeoutMs}"`);
+    if (!Number.isInteger(ms) || ms <= 0) throw new GuardStateError(guardFailure({ kind: "bad-timeout", value: String(s.timeoutMs) }).message);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout(`no decision within ${ms} ms`)), ms);
+      timer = setTimeout(() => reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message)), ms);
     });
     const decide = async (): Promise<number> => {
       if (s.legacyState !== undefined) {

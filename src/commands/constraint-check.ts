@@ -32,6 +32,7 @@ export type ConstraintMessageId =
   | "unreadableGlob"
   | "enumTooLarge"
   | "unusableSchema"
+  | "schemaCheckerNotLoaded"
   | "invalidNestedConstraint"
   | "nestedConstraint"
   | "lookalikeKey";
@@ -108,7 +109,11 @@ export function constraintProblems(
         c.values.forEach((m, i) => deeper(m, childPointer(opAt, i), 0, out));
         break;
       case "$schema": {
-        const why = loadSchema ? loadSchema(c.schema) : "the JSON Schema checker could not be loaded";
+        if (!loadSchema) {
+          out.push({ at: opAt, messageId: "schemaCheckerNotLoaded", data: { key } });
+          break;
+        }
+        const why = loadSchema(c.schema);
         if (why) out.push({ at: opAt, messageId: "unusableSchema", data: { key, why } });
         break;
       }
@@ -188,26 +193,37 @@ export function dollarObjects(step: Step): { at: Pointer; key: string }[] {
 }
 
 /**
+ * Why a command pattern cannot be shown to run allowed programs only: the id of its reason (worded by
+ * disallowed-tool, `patternReasons`) and the reason's data (`kind` the pattern's, `key` the argument,
+ * `program` the program word, `entry` the commands.deny entry).
+ */
+export interface CommandPatternProblem {
+  reason: "programKey" | "alternation" | "noProgram" | "nonAsciiProgram" | "programPath" | "wrapper" | "denied" | "notAllowed";
+  data: Readonly<Record<string, string>>;
+}
+
+/**
  * A `$glob` or `$regex` on a command: it must begin with a literal program name, that the commands policy
  * allows and does not deny, that is no wrapper or shell (which run other commands); a `$regex` may have no
  * alternation. Returns why not, or undefined.
  */
-export function commandPatternProblem(c: Constraint, key: string, policy: CommandPolicy): string | undefined {
+export function commandPatternProblem(c: Constraint, key: string, policy: CommandPolicy): CommandPatternProblem | undefined {
   if (c.kind !== "$glob" && c.kind !== "$regex") return undefined;
-  if (PROGRAM_KEYS.has(key.toLowerCase())) return `"${key}" names one program: a ${c.kind} there leaves the program open`;
+  const kind = c.kind;
+  if (PROGRAM_KEYS.has(key.toLowerCase())) return { reason: "programKey", data: { key, kind } };
   let program: string | undefined;
   if (c.kind === "$glob") {
     const m = /^([^\s*?[\]{}()!@+\\]+)(?:\s|$)/.exec(c.pattern);
     program = m?.[1];
   } else {
-    if (/(^|[^\\])\|/.test(c.pattern.replace(/\\\\/g, ""))) return "the $regex has an alternation (|), so it does not fix one program";
+    if (/(^|[^\\])\|/.test(c.pattern.replace(/\\\\/g, ""))) return { reason: "alternation", data: { kind } };
     const m = /^\^?((?:[A-Za-z0-9_-]|\\\.)+)(?: |$)/.exec(c.pattern);
     program = m?.[1]?.replace(/\\\./g, ".");
   }
-  if (program === undefined || program === "") return `the ${c.kind} does not start with a literal program name followed by a space (the program word cannot be a wildcard)`;
-  if (/[^\x21-\x7e]/.test(program)) return `the ${c.kind} names the program "${program}" with characters outside printable ASCII, which can look like another program`;
-  if (program.includes("/")) return `the ${c.kind} names the program by a path ("${program}"); name it by its name`;
-  if (isWrapper(program)) return `the ${c.kind} runs "${program}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs`;
+  if (program === undefined || program === "") return { reason: "noProgram", data: { kind } };
+  if (/[^\x21-\x7e]/.test(program)) return { reason: "nonAsciiProgram", data: { kind, program } };
+  if (program.includes("/")) return { reason: "programPath", data: { kind, program } };
+  if (isWrapper(program)) return { reason: "wrapper", data: { kind, program } };
   // The words after the program: literal ones as written, a word with a wildcard (or any word of a
   // $regex past the program) as "may be anything", which deny entries match and allow entries do not.
   const rest = c.kind === "$glob" ? c.pattern.trim().split(/\s+/).slice(1) : [];
@@ -225,8 +241,8 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
   }
   if (open) words.push(...ANY_WORDS);
   const denied = deniedBy(policy, words);
-  if (denied !== undefined) return `the ${c.kind} may run "${program}" with arguments commands.deny forbids ("${denied}")`;
-  if (!allowed(policy, words)) return `the ${c.kind} runs "${program}" with arguments that commands.allow does not list`;
+  if (denied !== undefined) return { reason: "denied", data: { kind, program, entry: denied } };
+  if (!allowed(policy, words)) return { reason: "notAllowed", data: { kind, program } };
   return undefined;
 }
 

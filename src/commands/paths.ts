@@ -11,13 +11,28 @@ export function commandPathText(p: CommandPath): string {
   return `${p.cwd}/${p.text}`;
 }
 
-function shown(p: CommandPath, text: string): string {
-  const w = (p.written ?? p.text).replace(/\0/g, "\\0");
-  return `"${w}"${p.written !== undefined ? ` (read as "${p.text}")` : ""}${text !== p.text ? ` (after cd ${p.cwd})` : ""}`;
+/**
+ * A path as a command names it, for the rule's words: as written (a NUL shown as `\0`), as read when
+ * decoding changed it (`read`), and the folder a `cd` moved to when the path is relative to it (`cwd`).
+ */
+export interface NamedPath {
+  written: string;
+  read?: string;
+  cwd?: string;
+}
+
+/** How a rule words a named path (the `{{path}}` of its message). */
+export type NamePath = (path: NamedPath) => string;
+
+function named(p: CommandPath, text: string): NamedPath {
+  const n: NamedPath = { written: (p.written ?? p.text).replace(/\0/g, "\\0") };
+  if (p.written !== undefined) n.read = p.text;
+  if (text !== p.text) n.cwd = p.cwd;
+  return n;
 }
 
 /** path-outside-workspace for command lines: every file-like word and redirection target (its message commandPathOutside). */
-export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"commandPathOutside">): void {
+export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"commandPathOutside">, name: NamePath): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   for (const { command, p, text } of commandPaths(plan, ctx)) {
@@ -28,7 +43,7 @@ export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"comm
         at: partAt(command, p.span?.start),
         step: command.step.position,
         messageId: "commandPathOutside",
-        data: { step: command.step.position, argument: command.name, path: shown(p, text), why, workspace: ws },
+        data: { step: command.step.position, argument: command.name, path: name(named(p, text)), why, workspace: ws },
         actual: command.text,
       });
       break;
@@ -51,7 +66,7 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
 }
 
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
-export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, isProtected: (path: string) => boolean): void {
+export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, isProtected: (path: string) => boolean, name: NamePath): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
@@ -69,7 +84,7 @@ export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"co
       at: partAt(command, p.span?.start),
       step: command.step.position,
       messageId: "commandProtectedPath",
-      data: { step: command.step.position, argument: command.name, path: shown(p, text), resolved: hit !== p.text ? ` (${hit})` : "" },
+      data: { step: command.step.position, argument: command.name, path: name(named(p, text)), resolved: hit !== p.text ? ` (${hit})` : "" },
       actual: command.text,
     });
   }

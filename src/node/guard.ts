@@ -30,11 +30,12 @@ import {
   profileHash,
   type SimpleCommands,
 } from "../host/profile.js";
-import { type ApprovalRecord, approvalDiagnostic as fail, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
+import { type ApprovalRecord, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { consumeNonce, isConsumed } from "./guard-state.js";
 import { loadProfile } from "./profile-file.js";
 import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -228,7 +229,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   try {
     bytes = o.planBytes ?? readFileSync(planFile);
   } catch (err) {
-    throw new GuardRefusal([fail("file-not-found", `Plan file not found: ${planFile} (${(err as NodeJS.ErrnoException).code}).`, "check the path")]);
+    throw new GuardRefusal([ruleDiagnostic("file-not-found", "failed", { path: planFile, code: String((err as NodeJS.ErrnoException).code) })]);
   }
   // The engine and the approval check load only when a run is opened, not for each hook call of a run.
   const [{ validatePlan }, { verifyApproval }] = await Promise.all([import("./validate-plan.js"), import("./verify.js")]);
@@ -359,7 +360,7 @@ export class ExecutionGuard {
     const refused = this.plan.host ? await hostCommandRefusal(tool, args, this.plan.host, createFileProbe) : undefined;
     if (refused) return deny(n, refused);
     const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : undefined;
-    if (!argsObject) return deny(n, fail("tool-arguments", `The "${tool}" call's arguments are not an object, so they cannot be matched.`, "pass the arguments as an object"));
+    if (!argsObject) return deny(n, ruleDiagnostic("tool-arguments", "callNotObject", { tool }));
     const identity = callIdentity(this.profile, { tool, args: argsObject }, this.plan.scope ?? realPathOf(this.plan.paths?.workspace ?? "/"), createFileProbe());
     const outside = outsideScopeDiagnostic(identity, n);
     if (outside) return deny(n, outside);

@@ -10,8 +10,9 @@ import { guardFailure } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
 import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
-import { readFactText } from "../rules/read-text.js";
-import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
+import type { HookInputProblem } from "../core/input/approval.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
+import { hookInputFactDiagnostic } from "../rules/hook-input.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -19,15 +20,17 @@ export interface HookCall {
   args: Record<string, unknown>;
 }
 
-/** The hook input is refused (the call is blocked) with this rule id. */
+/** The hook input is refused (the call is blocked): the diagnostic says why, its rule id is the deny's. */
 export class HookInputError extends GuardStateError {
-  constructor(
-    message: string,
-    readonly rule: string = GUARD_FAILURE,
-  ) {
-    super(message);
+  readonly rule: string;
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+    this.rule = diagnostic.rule;
   }
 }
+
+/** A hook input the guard cannot decide on, refused under guard-failure. */
+const badInput = (problem: HookInputProblem) => new HookInputError(guardFailure({ kind: "hook-input", problem }));
 
 /** The hook events the guard reads (others are read too, and answered by `otherEvent`). */
 export type HookEvent = "PreToolUse" | "PostToolUse" | "PermissionRequest" | "SubagentStart" | "SubagentStop" | (string & {});
@@ -54,45 +57,41 @@ const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"]);
  * without hook_event_name is a PreToolUse input (as plangate 0.1 read it).
  */
 export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_BYTES): HookInput {
-  if (bytes.byteLength > maxBytes)
-    throw new HookInputError(`the hook input is over ${maxBytes} bytes (guard.maxInputBytes); it is not read`, "limit-exceeded");
+  if (bytes.byteLength > maxBytes) throw new HookInputError(ruleDiagnostic("limit-exceeded", "hookInputTooLarge", { max: maxBytes }));
   let text: string;
   try {
     // The BOM is kept for the reader, which allows one: a second would otherwise vanish unseen.
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new HookInputError("the hook input on standard input is not UTF-8", "parse-error");
+    throw new HookInputError(ruleDiagnostic("parse-error", "hookNotUtf8", undefined));
   }
   const doc = parseJson(text);
   const issue = doc.issues[0];
-  if (issue) {
-    const pos = doc.lines.position(issue.start);
-    throw new HookInputError(`the hook input at ${pos.line}:${pos.column}: ${readFactText(issue).message}`, issue.rule);
-  }
-  if (doc.value === undefined) throw new HookInputError("the hook input on standard input is not JSON", "parse-error");
+  if (issue) throw new HookInputError(hookInputFactDiagnostic(issue, doc.lines.position(issue.start)));
+  if (doc.value === undefined) throw new HookInputError(ruleDiagnostic("parse-error", "hookNotJson", undefined));
   const v = doc.value;
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new HookInputError("the hook input is not a JSON object");
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw badInput({ kind: "not-object" });
   const o = v as Record<string, unknown>;
   const str = (key: string, max = 4096): string | undefined => {
     const x = o[key];
     if (x === undefined) return undefined;
-    if (typeof x !== "string") throw new HookInputError(`the hook input's ${key} is not a string`);
-    if (x.length > max) throw new HookInputError(`the hook input's ${key} is over ${max} characters`, "limit-exceeded");
+    if (typeof x !== "string") throw badInput({ kind: "not-string", key });
+    if (x.length > max) throw new HookInputError(ruleDiagnostic("limit-exceeded", "hookMemberTooLong", { key, max }));
     return x;
   };
   const event = str("hook_event_name", 64) ?? "PreToolUse";
-  if (!/^[A-Za-z]+$/.test(event)) throw new HookInputError(`the hook input's hook_event_name ${JSON.stringify(event)} is not an event name`);
+  if (!/^[A-Za-z]+$/.test(event)) throw badInput({ kind: "not-event-name", value: event });
   const input: HookInput = { event, session: str("session_id"), cwd: str("cwd"), raw: o };
-  if (input.cwd !== undefined && !isAbsolute(input.cwd)) throw new HookInputError(`the hook input's cwd ${JSON.stringify(input.cwd.slice(0, 200))} is not an absolute path`);
+  if (input.cwd !== undefined && !isAbsolute(input.cwd)) throw badInput({ kind: "relative-cwd", value: input.cwd.slice(0, 200) });
   const agentId = str("agent_id");
   const agentType = str("agent_type");
   if (agentId !== undefined) input.agentId = agentId;
   if (agentType !== undefined) input.agentType = agentType;
   const tool = str("tool_name");
-  if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw new HookInputError("the hook input has no tool_name");
+  if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw badInput({ kind: "no-tool-name" });
   if (tool !== undefined) {
     const args = o.tool_input ?? {};
-    if (typeof args !== "object" || args === null || Array.isArray(args)) throw new HookInputError("the hook input's tool_input is not an object");
+    if (typeof args !== "object" || args === null || Array.isArray(args)) throw badInput({ kind: "tool-input-not-object" });
     input.tool = tool;
     input.args = args as Record<string, unknown>;
   }
@@ -108,9 +107,8 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
   if (input.event === "SubagentStart" || input.event === "SubagentStop")
     return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
-  if (input.event === "PermissionRequest")
-    return { decision: "deny", reason: `plangate does not grant permission requests (${input.tool ?? "no tool"}): only approved steps run, decided at PreToolUse` };
-  return { decision: "deny", reason: `the guard answers PreToolUse hooks, not ${JSON.stringify(input.event)} (configure \`plangate guard\` under PreToolUse)` };
+  const other = guardFailure({ kind: "other-event", event: input.event, ...(input.tool === undefined ? {} : { tool: input.tool }) });
+  return { decision: "deny", reason: other.message };
 }
 
 /** The largest hook input a state allows (a version 1 state: the default). */

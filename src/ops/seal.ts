@@ -1,4 +1,5 @@
 import type { RuleId } from "../core/rule-ids.js";
+import type { MessageData } from "../core/rule.js";
 import { pythonChecksum } from "../core/canonical/python-json.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isoNaiveMicros } from "../core/time.js";
@@ -6,20 +7,17 @@ import { detectDialect } from "../dialects/detect.js";
 import { isObject } from "../core/type-name.js";
 import { decodeText } from "../syntax/decode.js";
 import { parseJson } from "../syntax/json.js";
-import { readFactText, ruleText } from "../rules/read-text.js";
-
-/** A message and its hint as `fail` takes them. */
-const textOf = (t: { message: string; hint?: string }): [string, string | undefined] => [t.message, t.hint];
+import { ruleDiagnostic, ruleText } from "../rules/read-text.js";
 
 /** The outcome of seal or migrate: the new text, or diagnostics saying why not. */
 export type EditResult = { ok: true; text: string; checksum: string } | { ok: false; diagnostics: Diagnostic[] };
 
-function fail(rule: RuleId, message: string, hint?: string, line?: number, column?: number): EditResult {
-  const d: Diagnostic = { rule, severity: "error", message };
-  if (hint) d.hint = hint;
-  if (line !== undefined) {
-    d.line = line;
-    d.column = column;
+/** Why the file cannot be sealed or migrated: one of a rule's messages, with its data, at a place in the file if it has one. */
+function fail(rule: RuleId, messageId: string, data?: MessageData, at?: { line: number; column: number }): EditResult {
+  const d = ruleDiagnostic(rule, messageId, data);
+  if (at !== undefined) {
+    d.line = at.line;
+    d.column = at.column;
   }
   return { ok: false, diagnostics: [d] };
 }
@@ -36,24 +34,20 @@ function readStrict(input: string | Uint8Array) {
   if (typeof input === "string") text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   else {
     const dec = decodeText(input);
-    if (dec.issue) {
-      const { message, hint } = readFactText(dec.issue);
-      return { error: fail(dec.issue.rule, message, hint) };
-    }
+    if (dec.issue) return { error: fail(dec.issue.rule, dec.issue.messageId, dec.issue.data) };
     text = dec.text;
   }
   // One byte order mark is kept as written; a second is content other readers choke on (validate refuses it too).
   if (text.charCodeAt(0) === 0xfeff)
-    return { error: fail("parse-error", ...textOf(ruleText("parse-error", "doubleBomAtMostOne")), 1, 1) };
+    return { error: fail("parse-error", "doubleBomAtMostOne", undefined, { line: 1, column: 1 }) };
   const doc = parseJson(text);
   // Sealing an ambiguous document would certify whichever reading we happened to choose.
   const issue = doc.issues[0];
   if (issue || doc.value === undefined) {
-    const pos = issue ? doc.lines.position(issue.start) : undefined;
-    const text = issue ? readFactText(issue) : ruleText("parse-error", "unreadable");
-    return {
-      error: fail(issue?.rule ?? "parse-error", text.message, text.hint ?? "fix the file first", pos?.line, pos?.column),
-    };
+    const error = issue ? fail(issue.rule, issue.messageId, issue.data, doc.lines.position(issue.start)) : fail("parse-error", "unreadable");
+    // A fault whose message has no hint gets the one of a file that cannot be read.
+    if (!error.ok) for (const d of error.diagnostics) d.hint ??= ruleText("parse-error", "unreadable").hint;
+    return { error };
   }
   return { doc };
 }
@@ -74,11 +68,7 @@ function sealText(input: string | Uint8Array): EditResult {
   const doc = r.doc;
   const root = doc.value;
   if (!isObject(root) || detectDialect("json", root) !== "scqc-envelope")
-    return fail(
-      "unknown-format",
-      Array.isArray(root) ? "This is a legacy plan (a bare list): it has no envelope to seal." : "This is not a scQC v1.0 envelope.",
-      Array.isArray(root) ? "run `plangate migrate FILE` to wrap it in a sealed v1.0 envelope" : 'seal works on {"version": "1.0", …, "plan": [...]} envelopes',
-    );
+    return fail("unknown-format", Array.isArray(root) ? "sealLegacy" : "sealNotEnvelope");
   const numbers = doc.numbers;
   const checksum = pythonChecksum(root.plan, { get: numbers.get.bind(numbers), rootLexeme: numbers.get(root, "plan") });
   const text = doc.text;
@@ -87,7 +77,7 @@ function sealText(input: string | Uint8Array): EditResult {
     return { ok: true, checksum, text: text.slice(0, at.start) + JSON.stringify(checksum) + text.slice(at.end) };
   }
   const planAt = doc.locate("/plan");
-  if (!planAt || planAt.keyStart === undefined) return fail("missing-field", 'The envelope has no "plan".');
+  if (!planAt || planAt.keyStart === undefined) return fail("missing-field", "envelopeNoPlan");
   const lineStart = text.lastIndexOf("\n", planAt.keyStart - 1) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart, planAt.keyStart))![0];
   const sameLine = text.slice(lineStart, planAt.keyStart).trim() !== "";
@@ -118,10 +108,7 @@ function migrateText(input: string | Uint8Array, options: MigrateOptions): EditR
   if (!Array.isArray(doc.value) || detectDialect("json", doc.value) !== "scqc-legacy")
     return fail(
       "unknown-format",
-      isObject(doc.value) && detectDialect("json", doc.value) === "scqc-envelope"
-        ? "This plan is already a v1.0 envelope."
-        : "This is not a legacy scQC plan (a JSON array of steps).",
-      isObject(doc.value) ? "run `plangate seal FILE` to recompute its checksum" : "migrate takes a JSON array of {\"tool\", …} steps",
+      isObject(doc.value) ? (detectDialect("json", doc.value) === "scqc-envelope" ? "migrateEnvelope" : "migrateNotLegacyObject") : "migrateNotLegacy",
     );
   const checksum = pythonChecksum(doc.value, doc.numbers);
   const planText = doc.text.trim().replace(/\r\n?/g, "\n").replace(/\n/g, "\n  ");

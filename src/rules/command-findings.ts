@@ -39,3 +39,12 @@ export function commandFindingText(finding: CommandFinding): { message: string; 
   const data = findingData(finding);
   return { message: formatMessage(clause.message, data), hint: formatMessage(clause.hint, data) };
 }
+
+/** The subject and end of a finding in a host's shell call, which the guard checks when the call is made. */
+const IN_HOST_COMMAND = "The {{tool}} command {{clause}}.";
+
+/** A finding in a host tool's shell call (Claude Code's `Bash`) as a sentence: `The Bash command {clause}.`, with the clause's hint. */
+export function hostCommandFindingText(tool: string, finding: CommandFinding): { message: string; hint: string } {
+  const { message, hint } = commandFindingText(finding);
+  return { message: formatMessage(IN_HOST_COMMAND, { tool, clause: message }), hint };
+}

@@ -3,6 +3,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HookInputError } from "../node/hook.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 import { stateDirProblem } from "../store/runs.js";
 import type { Store } from "../store/types.js";
 import { MissingDependency } from "../core/missing-dependency.js";
@@ -230,7 +231,7 @@ export function createService(o: ServiceOptions): Service {
           async (max) => {
             if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type)) {
               req.resume();
-              throw new HookInputError(`the hook input's Content-Type ${JSON.stringify(type.slice(0, 100))} is not application/json`, "parse-error");
+              throw new HookInputError(ruleDiagnostic("parse-error", "hookContentType", { type: JSON.stringify(type.slice(0, 100)) }));
             }
             const body = await readBody(req, max);
             over = body.over;

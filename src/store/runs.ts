@@ -20,7 +20,8 @@ import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
 import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
-import { approvalDiagnostic as fail, consumedDiagnostic } from "../approval/record.js";
+import { consumedDiagnostic } from "../approval/record.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 import { consumeNonce, GuardStateError } from "../node/guard-state.js";
 import { RunNotFoundError } from "./errors.js";
 
@@ -273,7 +274,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     return denial(d, id);
   };
   if (input.bytes !== undefined && input.bytes > run.max_input_bytes)
-    return refuse(fail("limit-exceeded", `The hook input is ${input.bytes} bytes, over the run's ${run.max_input_bytes} (guard.maxInputBytes at start); it is not decided.`, "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run"));
+    return refuse(ruleDiagnostic("limit-exceeded", "runInputTooLarge", { size: input.bytes, max: run.max_input_bytes }));
   if (run.status === "stopped") return refuse(guardFailure({ kind: "stopped", run: id, ...(run.stop_reason ? { reason: run.stop_reason } : {}) }));
   // The plan must still be the approved bytes. A plan file whose stamp is the one it had when its bytes
   // last checked out is not read again (the cost of a call does not grow with the plan).

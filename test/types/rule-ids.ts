@@ -4,7 +4,7 @@ import type { ReadFact } from "../../src/core/document.js";
 import type { Diagnostic } from "../../src/core/diagnostic.js";
 import type { RuleId, RuleIdOf } from "../../src/core/rule-ids.js";
 import { isRuleId } from "../../src/core/rule-ids.js";
-import { approvalDiagnostic } from "../../src/approval/record.js";
+import { ruleDiagnostic } from "../../src/rules/read-text.js";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const expectType = <T extends true>(): T | undefined => undefined;
@@ -32,8 +32,8 @@ export const readRule: RuleIdOf<"read"> = "md-title";
 // @ts-expect-error an approval rule is not a task rule
 export const taskRule: RuleIdOf<"task"> = "approval-expired";
 
-// @ts-expect-error a report made by hand names a known rule
-export const made = () => approvalDiagnostic("approval-expird", "m", "h");
+// @ts-expect-error a diagnostic worded by a rule names a known rule
+export const made = () => ruleDiagnostic("approval-expird", "m", undefined);
 
 export function narrowed(id: string): RuleId | undefined {
   return isRuleId(id) ? id : undefined;

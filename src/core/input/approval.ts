@@ -143,7 +143,24 @@ export type GuardFailureFacts =
    * The run's stored progress cannot be trusted (`damage`: what is wrong with it), so a call or a
    * subagent's start or stop (`agent`: its name as the guard gives it) cannot be placed in the plan.
    */
-  | { readonly kind: "progress-damaged"; readonly damage: string; readonly event: { readonly call: string } | { readonly start: string } | { readonly stop: string } };
+  | { readonly kind: "progress-damaged"; readonly damage: string; readonly event: { readonly call: string } | { readonly start: string } | { readonly stop: string } }
+  /** A hook input the guard cannot decide on: what is wrong with it (below). */
+  | { readonly kind: "hook-input"; readonly problem: HookInputProblem }
+  /** The hook's `--timeout` is not a positive whole number of milliseconds (`value`: as given). */
+  | { readonly kind: "bad-timeout"; readonly value: string }
+  /** No decision was reached within `ms` milliseconds. */
+  | { readonly kind: "timeout"; readonly ms: number }
+  /** A hook event the guard decides nothing for (`event`: its name); a PermissionRequest names its tool, if any. */
+  | { readonly kind: "other-event"; readonly event: string; readonly tool?: string };
+
+/** What is wrong with a hook input that was read as JSON (`key`: the member, `value`: what it holds, as given). */
+export type HookInputProblem =
+  | { readonly kind: "not-object" }
+  | { readonly kind: "not-string"; readonly key: string }
+  | { readonly kind: "not-event-name"; readonly value: string }
+  | { readonly kind: "relative-cwd"; readonly value: string }
+  | { readonly kind: "no-tool-name" }
+  | { readonly kind: "tool-input-not-object" };
 
 /** An agent as a subagent event names it: its id (null: none given) and its type, if given. */
 export interface GuardAgent {

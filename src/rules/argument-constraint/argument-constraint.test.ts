@@ -1,4 +1,9 @@
+import { describe, expect, it } from "vitest";
 import { ruleTester } from "../../../test/rule-tester.js";
+import { constraintProblems } from "../../commands/constraint-check.js";
+import type { Step } from "../../core/plan.js";
+import { reportText } from "../../core/rule.js";
+import argumentConstraint from "./index.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";
 
@@ -80,4 +85,18 @@ ruleTester("argument-constraint", {
     options: policy("allow"),
     wrap: (example) => `steps:\n  - tool: read_file\n    intent: read the sources\n    ${example}\n`,
   },
+});
+
+// Without the JSON Schema checker (it could not be loaded), a $schema cannot be used: refused, not skipped.
+describe("argument-constraint without the JSON Schema checker", () => {
+  it("schemaCheckerNotLoaded: a $schema is refused", () => {
+    const args = { query: { $schema: { type: "string" } } };
+    const step: Step = { position: 1, at: "/steps/0", tool: "search", toolAt: "/steps/0/tool", args, argsAt: "/steps/0/arguments", raw: { tool: "search", arguments: args } };
+    const problems = constraintProblems(step, undefined, () => false);
+    expect(problems).toEqual([{ at: "/steps/0/arguments/query/$schema", messageId: "schemaCheckerNotLoaded", data: { key: "query" } }]);
+    expect(reportText(argumentConstraint.meta, { messageId: problems[0]!.messageId, data: { ...problems[0]!.data, step: 1 } })).toEqual({
+      message: 'Step 1: argument "query": the $schema cannot be used: the JSON Schema checker could not be loaded.',
+      hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it",
+    });
+  });
 });

@@ -32,6 +32,10 @@ export default defineRule({
       unreadableGlob: { message: "Step {{step}}: argument \"{{key}}\": the path $glob cannot be read: {{error}}.", hint: "write a plain glob: *, **, ?, [abc], [a-z], {a,b}" },
       enumTooLarge: { message: "Step {{step}}: argument \"{{key}}\": the $enum has {{count}} values, over 1000.", hint: "list fewer values, or split the step" },
       unusableSchema: { message: "Step {{step}}: argument \"{{key}}\": the $schema cannot be used: {{why}}.", hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it" },
+      schemaCheckerNotLoaded: {
+        message: "Step {{step}}: argument \"{{key}}\": the $schema cannot be used: the JSON Schema checker could not be loaded.",
+        hint: "write a small self-contained JSON Schema (2020-12) with no $ref outside it",
+      },
       invalidNestedConstraint: { message: "Step {{step}}: a value inside an argument is no valid constraint: {{error}}.", hint: NESTED_HINT },
       nestedConstraint: { message: "Step {{step}}: a {{kind}} constraint stands inside an argument's value: constraints are whole argument values only.", hint: NESTED_HINT },
       openCommand: { message: "Step {{step}}: argument \"{{key}}\" is {{kind}}, which leaves the command open: any command line would match.", hint: 'write the command literally, list the allowed lines with {"$enum": […]}, or bound it with {"$glob": "program *"}; plan.allowOpenArguments: true allows open arguments' },

@@ -1,5 +1,6 @@
 import type { CommandFinding, CommandMessageIds } from "../../commands/analyse.js";
 import type { WrapperReasonId } from "../../commands/wrappers.js";
+import type { CommandPatternProblem } from "../../commands/constraint-check.js";
 import { formatMessage, type MessageData } from "../../core/rule.js";
 
 /**
@@ -52,4 +53,27 @@ export function commandData(finding: CommandFinding<"disallowed-tool">): Message
   const part = typeof why === "string" && Object.hasOwn(wrapperReasons, why) ? wrapperReasons[why as WrapperReasonId] : undefined;
   if (part === undefined) throw new Error(`disallowed-tool has no wrapper reason "${String(why)}"`);
   return { ...data, why: formatMessage(part, data) };
+}
+
+/**
+ * Why a `$glob` or `$regex` on a command cannot be shown to run allowed programs only
+ * (`commandPatternProblem`, src/commands/constraint-check.ts): the parts that fill `{{why}}` in
+ * unprovableCommand.
+ */
+export const patternReasons: Readonly<Record<CommandPatternProblem["reason"], string>> = {
+  programKey: '"{{key}}" names one program: a {{kind}} there leaves the program open',
+  alternation: "the {{kind}} has an alternation (|), so it does not fix one program",
+  noProgram: "the {{kind}} does not start with a literal program name followed by a space (the program word cannot be a wildcard)",
+  nonAsciiProgram: 'the {{kind}} names the program "{{program}}" with characters outside printable ASCII, which can look like another program',
+  programPath: 'the {{kind}} names the program by a path ("{{program}}"); name it by its name',
+  wrapper: 'the {{kind}} runs "{{program}}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs',
+  denied: 'the {{kind}} may run "{{program}}" with arguments commands.deny forbids ("{{entry}}")',
+  notAllowed: 'the {{kind}} runs "{{program}}" with arguments that commands.allow does not list',
+};
+
+/** A command pattern's problem in words. */
+export function patternReasonText(problem: CommandPatternProblem): string {
+  const part = Object.hasOwn(patternReasons, problem.reason) ? patternReasons[problem.reason] : undefined;
+  if (part === undefined) throw new Error(`disallowed-tool has no pattern reason "${String(problem.reason)}"`);
+  return formatMessage(part, problem.data);
 }

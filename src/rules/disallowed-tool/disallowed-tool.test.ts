@@ -1,5 +1,6 @@
 import { defaultPolicy } from "../../policy/defaults.js";
-import { tools } from "../../../test/helpers.js";
+import { describe, expect, it } from "vitest";
+import { diagnosticsOf, tools } from "../../../test/helpers.js";
 import { commandCase, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
 
 const plan = (...names: string[]) => JSON.stringify({ steps: names.map((tool) => ({ tool, arguments: {}, intent: "do it" })) });
@@ -129,4 +130,27 @@ ruleTester("disallowed-tool", {
     { name: "scQC steps too", code: '[{"tool": "think"}]', errors: [{ line: 1, column: 11, endLine: 1, endColumn: 18, pointer: "/0/tool", messageId: "denied" }] },
   ],
   docs: { file: "plan.yaml" },
+});
+
+// Why a $glob or $regex on a command cannot be shown to run allowed programs only: each reason
+// (patternReasons in command-messages.ts), worded in unprovableCommand's {{why}}.
+describe("disallowed-tool: the reasons of unprovableCommand", () => {
+  it.each([
+    ["programKey", {"program": {"$glob": "py*"}}, {}, "\"program\" names one program: a $glob there leaves the program open"],
+    ["alternation", {"command": {"$regex": "^ls|rm"}}, {}, "the $regex has an alternation (|), so it does not fix one program"],
+    ["noProgram", {"command": {"$glob": "*"}}, {}, "the $glob does not start with a literal program name followed by a space (the program word cannot be a wildcard)"],
+    ["nonAsciiProgram", {"command": {"$glob": "ｒｍ *"}}, {}, "the $glob names the program \"ｒｍ\" with characters outside printable ASCII, which can look like another program"],
+    ["programPath", {"command": {"$glob": "/bin/ls *"}}, {}, "the $glob names the program by a path (\"/bin/ls\"); name it by its name"],
+    ["wrapper", {"command": {"$glob": "sh *"}}, {}, "the $glob runs \"sh\", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs"],
+    ["denied", {"command": {"$glob": "rm *"}}, {"deny": ["rm -rf"]}, "the $glob may run \"rm\" with arguments commands.deny forbids (\"rm -rf\")"],
+    ["notAllowed", {"command": {"$glob": "git *"}}, {"allow": ["git status"]}, "the $glob runs \"git\" with arguments that commands.allow does not list"],
+    ["notAllowed", {"command": {"$regex": "^git push"}}, {"allow": ["git status"]}, "the $regex runs \"git\" with arguments that commands.allow does not list"],
+  ] as const)("%s: %j", async (_reason, args, commands, why) => {
+    const policy = defaultPolicy("/ws");
+    policy.plan.constraints = "allow";
+    Object.assign(policy.commands, commands);
+    const code = JSON.stringify({ steps: [{ tool: "run_command", arguments: args, intent: "run" }] });
+    const found = (await diagnosticsOf("disallowed-tool", code, { policy, workspace: "/ws" })).map((d) => d.message);
+    expect(found).toEqual([`Step 1: the command constraint in "${Object.keys(args)[0]}" cannot be shown to run allowed programs only: ${why}.`]);
+  });
 });

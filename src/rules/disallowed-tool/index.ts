@@ -2,7 +2,7 @@ import { commandPatternProblem, isCommandKey, stepConstraints } from "../../comm
 import { childPointer } from "../../core/pointer.js";
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { findingData, inStepCommand } from "../command-findings.js";
-import { commandClauses } from "./command-messages.js";
+import { commandClauses, patternReasonText } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
@@ -66,13 +66,13 @@ export default defineRule({
       if (ctx.policy.plan.constraints === "allow")
         for (const c of stepConstraints(step)) {
           if (!isCommandKey(c.key)) continue;
-          const why = commandPatternProblem(c.constraint, c.key, ctx.policy.commands);
-          if (why)
+          const problem = commandPatternProblem(c.constraint, c.key, ctx.policy.commands);
+          if (problem)
             ctx.report({
               at: childPointer(c.at, c.constraint.kind),
               step: step.position,
               messageId: "unprovableCommand",
-              data: { step: step.position, argument: c.key, why },
+              data: { step: step.position, argument: c.key, why: patternReasonText(problem) },
             });
         }
       const name = step.tool;

@@ -38,5 +38,10 @@ readRuleTester("file-not-found", {
       input: { facts: [{ rule: "file-not-found", messageId: "missing", data: { path: "plans/p.json" }, start: 9, end: 17 }] },
       errors: [{ messageId: "missing", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Plan file not found: plans/p.json does not exist.", hint: "check the path" }],
     },
+    {
+      name: "a plan file that cannot be opened (guard start)",
+      input: { facts: [{ rule: "file-not-found", messageId: "failed", data: { path: "/ws/plan.json", code: "ENOENT" }, start: 9, end: 17 }] },
+      errors: [{ messageId: "failed", line: 2, column: 1, message: "Plan file not found: /ws/plan.json (ENOENT).", hint: "check the path" }],
+    },
   ],
 });

@@ -77,5 +77,32 @@ kindRuleTester("guard-failure", "approval", {
     },
     { name: "damaged progress, a start", input: fails({ kind: "progress-damaged", damage: "bad cursor", event: { start: "A" } }), errors: [{ messageId: "damagedStart" }] },
     { name: "damaged progress, a stop", input: fails({ kind: "progress-damaged", damage: "bad cursor", event: { stop: "A" } }), errors: [{ messageId: "damagedStop" }] },
+    ...(
+      [
+        [{ kind: "not-object" }, "hookInputNotObject", "the hook input is not a JSON object"],
+        [{ kind: "not-string", key: "session_id" }, "hookMemberNotString", "the hook input's session_id is not a string"],
+        [{ kind: "not-event-name", value: "Pre Tool" }, "hookEventName", 'the hook input\'s hook_event_name "Pre Tool" is not an event name'],
+        [{ kind: "relative-cwd", value: "rel/dir" }, "hookCwdRelative", 'the hook input\'s cwd "rel/dir" is not an absolute path'],
+        [{ kind: "no-tool-name" }, "hookNoToolName", "the hook input has no tool_name"],
+        [{ kind: "tool-input-not-object" }, "hookToolInputNotObject", "the hook input's tool_input is not an object"],
+      ] as const
+    ).map(([problem, messageId, message]) => ({ name: `hook input: ${problem.kind}`, input: fails({ kind: "hook-input", problem }), errors: [{ messageId, message, hint: undefined }] })),
+    { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds, not "5s"' }] },
+    { name: "no decision in time", input: fails({ kind: "timeout", ms: 5000 }), errors: [{ messageId: "timeout", message: "no decision within 5000 ms" }] },
+    {
+      name: "an event the guard decides nothing for",
+      input: fails({ kind: "other-event", event: "Notification" }),
+      errors: [{ messageId: "otherEvent", message: 'the guard answers PreToolUse hooks, not "Notification" (configure `plangate guard` under PreToolUse)' }],
+    },
+    {
+      name: "a permission request",
+      input: fails({ kind: "other-event", event: "PermissionRequest", tool: "Bash" }),
+      errors: [{ messageId: "permissionRequest", message: "plangate does not grant permission requests (Bash): only approved steps run, decided at PreToolUse" }],
+    },
+    {
+      name: "a permission request without a tool",
+      input: fails({ kind: "other-event", event: "PermissionRequest" }),
+      errors: [{ messageId: "permissionRequestNoTool", message: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse" }],
+    },
   ],
 });

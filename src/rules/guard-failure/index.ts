@@ -54,6 +54,18 @@ export default defineRule({
       damagedCall: { message: "The run's progress is damaged ({{damage}}), so the call to \"{{tool}}\" cannot be placed in the plan.", hint: REPAIR },
       damagedStart: { message: "The run's progress is damaged ({{damage}}), so subagent {{agent}} cannot be placed in the plan; its calls are denied.", hint: REPAIR },
       damagedStop: { message: "The run's progress is damaged ({{damage}}), so the stop of subagent {{agent}} cannot be placed in the plan.", hint: REPAIR },
+      // The hook's own answer (src/cli/hook-answer.ts, src/node/hook.ts): the reason of a deny, a clause.
+      hookInputNotObject: "the hook input is not a JSON object",
+      hookMemberNotString: "the hook input's {{key}} is not a string",
+      hookEventName: "the hook input's hook_event_name {{value}} is not an event name",
+      hookCwdRelative: "the hook input's cwd {{value}} is not an absolute path",
+      hookNoToolName: "the hook input has no tool_name",
+      hookToolInputNotObject: "the hook input's tool_input is not an object",
+      badTimeout: '--timeout must be a positive whole number of milliseconds, not "{{value}}"',
+      timeout: "no decision within {{ms}} ms",
+      otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
+      permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
+      permissionRequestNoTool: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse",
     },
     summary: "The guard could not decide, so the tool call is blocked.",
     docs: {
@@ -107,6 +119,31 @@ export default defineRule({
         if ("start" in e) return ctx.report({ messageId: "damagedStart", data: { damage: f.damage, agent: e.start } });
         return ctx.report({ messageId: "damagedStop", data: { damage: f.damage, agent: e.stop } });
       }
+      case "hook-input": {
+        const p = f.problem;
+        switch (p.kind) {
+          case "not-object":
+            return ctx.report({ messageId: "hookInputNotObject" });
+          case "not-string":
+            return ctx.report({ messageId: "hookMemberNotString", data: { key: p.key } });
+          case "not-event-name":
+            return ctx.report({ messageId: "hookEventName", data: { value: JSON.stringify(p.value) } });
+          case "relative-cwd":
+            return ctx.report({ messageId: "hookCwdRelative", data: { value: JSON.stringify(p.value) } });
+          case "no-tool-name":
+            return ctx.report({ messageId: "hookNoToolName" });
+          case "tool-input-not-object":
+            return ctx.report({ messageId: "hookToolInputNotObject" });
+        }
+        return;
+      }
+      case "bad-timeout":
+        return ctx.report({ messageId: "badTimeout", data: { value: f.value } });
+      case "timeout":
+        return ctx.report({ messageId: "timeout", data: { ms: f.ms } });
+      case "other-event":
+        if (f.event !== "PermissionRequest") return ctx.report({ messageId: "otherEvent", data: { event: JSON.stringify(f.event) } });
+        return f.tool === undefined ? ctx.report({ messageId: "permissionRequestNoTool" }) : ctx.report({ messageId: "permissionRequest", data: { tool: f.tool } });
     }
   },
 });

@@ -26,5 +26,20 @@ readRuleTester("limit-exceeded", {
       input: { facts: [{ rule: "limit-exceeded", messageId: "yamlTooDeep", data: { max: 3 }, start: 9, end: 17, at: "/a/b/c/d" }] },
       errors: [{ messageId: "yamlTooDeep", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Nesting is deeper than 3 levels.", hint: "flatten the document, or raise limits.maxDepth", pointer: "/a/b/c/d" }],
     },
+    {
+      name: "the guard: a hook input over guard.maxInputBytes",
+      input: { facts: [{ rule: "limit-exceeded", messageId: "hookInputTooLarge", data: { max: 1024 }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hookInputTooLarge", line: 2, column: 1, message: "the hook input is over 1024 bytes (guard.maxInputBytes); it is not read" }],
+    },
+    {
+      name: "the guard: a hook input member too long",
+      input: { facts: [{ rule: "limit-exceeded", messageId: "hookMemberTooLong", data: { key: "session_id", max: 4096 }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hookMemberTooLong", line: 2, column: 1, message: "the hook input's session_id is over 4096 characters" }],
+    },
+    {
+      name: "the guard: a hook input over the run's limit",
+      input: { facts: [{ rule: "limit-exceeded", messageId: "runInputTooLarge", data: { size: 748, max: 400 }, start: 9, end: 17 }] },
+      errors: [{ messageId: "runInputTooLarge", line: 2, column: 1, message: "The hook input is 748 bytes, over the run's 400 (guard.maxInputBytes at start); it is not decided.", hint: "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run" }],
+    },
   ],
 });

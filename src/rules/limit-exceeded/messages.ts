@@ -30,6 +30,13 @@ export const messages = {
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   returnTooLarge: { message: "The return is over the {{max}}-byte limit (limits.maxFileBytes).", hint: "a subagent's return is a short JSON document; check what wrote it" },
+  // The guard's hook input (src/node/hook.ts, src/store/runs.ts): read no further than the limits.
+  hookInputTooLarge: "the hook input is over {{max}} bytes (guard.maxInputBytes); it is not read",
+  hookMemberTooLong: "the hook input's {{key}} is over {{max}} characters",
+  runInputTooLarge: {
+    message: "The hook input is {{size}} bytes, over the run's {{max}} (guard.maxInputBytes at start); it is not decided.",
+    hint: "keep tool inputs smaller, or raise guard.maxInputBytes and start a new run",
+  },
   // Claude Code's plan mode (src/node/plan-mode.ts)
   planModeTooLong: { message: "The plan is {{length}} characters long, over the {{max}}-character limit.", hint: "split the work into smaller plans" },
 } as const satisfies RuleMessages;

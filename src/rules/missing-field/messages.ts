@@ -24,4 +24,6 @@ export const messages = {
   intakeSteps: { message: MISSING, hint: "add steps: [{tool, arguments, intent}, …]" },
   intakeTool: { message: MISSING, hint: "add tool: with the name of one allowed tool" },
   intakeArguments: { message: MISSING, hint: "add arguments: {…} (write arguments: {} for a tool that takes none)" },
+  // `seal` (src/ops/seal.ts): an envelope whose "plan" cannot be located.
+  envelopeNoPlan: 'The envelope has no "plan".',
 } as const satisfies RuleMessages;

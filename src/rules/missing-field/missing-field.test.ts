@@ -20,5 +20,10 @@ readRuleTester("missing-field", {
       input: { facts: [{ rule: "missing-field", messageId: "missingField", data: { what: "Step 1", field: "tool" }, start: 9, end: 17, at: "/steps/0" }] },
       errors: [{ messageId: "missingField", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1 is missing the required field \"tool\".", hint: "add \"tool\"", pointer: "/steps/0" }],
     },
+    {
+      name: "seal: an envelope whose plan cannot be located",
+      input: { facts: [{ rule: "missing-field", messageId: "envelopeNoPlan", start: 9, end: 17 }] },
+      errors: [{ messageId: "envelopeNoPlan", line: 2, column: 1, message: 'The envelope has no "plan".' }],
+    },
   ],
 });

@@ -75,4 +75,11 @@ export const messages = {
   // Command lines (src/commands/analyse.ts): the shell reader's problems and nesting.
   ...inStepCommand(commandClauses),
   planModeOpenFence: { message: "Line {{line}}: the {{fence}} block is never closed, so it runs to the end of the plan.", hint: "close it with a line of {{fence}}" },
+  // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
+  hostCommandMissing: { message: "The {{tool}} call has no command string to check.", hint: "call the tool with its command as a string" },
+  hostParserNotLoaded: { message: "The {{tool}} command cannot be checked: the shell parser could not be loaded ({{reason}}).", hint: "reinstall plangate" },
+  // The guard's hook input (src/node/hook.ts, src/service/server.ts): the reason of a deny, a clause.
+  hookNotUtf8: "the hook input on standard input is not UTF-8",
+  hookNotJson: "the hook input on standard input is not JSON",
+  hookContentType: "the hook input's Content-Type {{type}} is not application/json",
 } as const satisfies RuleMessages;

@@ -52,5 +52,30 @@ readRuleTester("parse-error", {
       input: { facts: [{ rule: "parse-error", messageId: "jsonTrailingComma", start: 9, end: 17 }] },
       errors: [{ messageId: "jsonTrailingComma", line: 2, column: 1, endLine: 2, endColumn: 9, message: "trailing comma is not allowed in JSON", hint: "remove the ',' before the closing bracket" }],
     },
+    {
+      name: "the guard: a host shell call without a command string",
+      input: { facts: [{ rule: "parse-error", messageId: "hostCommandMissing", data: { tool: "Bash" }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hostCommandMissing", line: 2, column: 1, message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
+    },
+    {
+      name: "the guard: the shell parser cannot be loaded",
+      input: { facts: [{ rule: "parse-error", messageId: "hostParserNotLoaded", data: { tool: "Bash", reason: "no module" }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hostParserNotLoaded", line: 2, column: 1, message: "The Bash command cannot be checked: the shell parser could not be loaded (no module).", hint: "reinstall plangate" }],
+    },
+    {
+      name: "the guard: a hook input that is not UTF-8",
+      input: { facts: [{ rule: "parse-error", messageId: "hookNotUtf8", start: 9, end: 17 }] },
+      errors: [{ messageId: "hookNotUtf8", line: 2, column: 1, message: "the hook input on standard input is not UTF-8" }],
+    },
+    {
+      name: "the guard: a hook input that is not JSON",
+      input: { facts: [{ rule: "parse-error", messageId: "hookNotJson", start: 9, end: 17 }] },
+      errors: [{ messageId: "hookNotJson", line: 2, column: 1, message: "the hook input on standard input is not JSON" }],
+    },
+    {
+      name: "the service: a hook request that is not JSON",
+      input: { facts: [{ rule: "parse-error", messageId: "hookContentType", data: { type: '"text/plain"' }, start: 9, end: 17 }] },
+      errors: [{ messageId: "hookContentType", line: 2, column: 1, message: 'the hook input\'s Content-Type "text/plain" is not application/json' }],
+    },
   ],
 });

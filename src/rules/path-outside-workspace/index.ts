@@ -5,6 +5,8 @@ import { isPathName, isRemoteUrl, looksLikeEscapingPath, MAX_ARGUMENT_DEPTH, pat
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
+import { checkedAtCallMessages } from "../checked-at-call.js";
+import { namedPathText } from "../command-paths.js";
 import { matchArgument } from "../../core/constraints.js";
 
 const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
@@ -29,6 +31,11 @@ export default defineRule({
       hardLink: { message: OUTSIDE, hint: "write a copy instead (remove the extra link, or copy the file and write the copy)" },
       urlOutside: { message: "Step {{step}}: the {{constraint}} in \"{{argument}}\" admits \"{{url}}\", a file outside the workspace.", hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' },
       commandPathOutside: { message: "Step {{step}}: the command in \"{{argument}}\" names {{path}}, a path that {{why}}; the workspace is {{workspace}}.", hint: "use paths inside the workspace, relative to its root" },
+      // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
+      hostCommandUnsafePath: { message: 'The {{tool}} command names "{{path}}", a path that {{why}}.', hint: "use paths inside the workspace" },
+      hostCommandPathOutside: { message: 'The {{tool}} command names "{{path}}", which resolves to {{resolved}}, outside the workspace {{workspace}}.', hint: "use paths inside the workspace" },
+      // A call's paths, checked by the guard when the call is made (src/approval/call-paths.ts).
+      ...checkedAtCallMessages,
     },
     summary: "A path argument resolves outside the workspace.",
     docs: {
@@ -115,6 +122,6 @@ export default defineRule({
           data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
-    reportCommandPathsOutside(plan, ctx);
+    reportCommandPathsOutside(plan, ctx, namedPathText);
   },
 });

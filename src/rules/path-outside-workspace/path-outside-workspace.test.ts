@@ -293,3 +293,56 @@ describe("path-outside-workspace on a real file system", () => {
     expect(await diagnosticsOf("path-outside-workspace", plan({ path: `${ws}/data/in.csv` }), { workspace: alias })).toEqual([]);
   });
 });
+
+// What the guard reports under this rule when a call is made: a host's shell call (Claude Code's Bash) that
+// names a path outside, and a call whose paths resolve outside on the file system as it is then.
+describe("path-outside-workspace: the guard's messages for a call", () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-pow-call-")));
+  const ws = join(root, "ws");
+  beforeAll(() => {
+    mkdirSync(join(ws, "src"), { recursive: true });
+    mkdirSync(join(root, "outside"));
+    symlinkSync("../outside", join(ws, "out"));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const shell = async (command: unknown) => {
+    const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }] = await Promise.all([
+      import("../../approval/host-command.js"),
+      import("../../node/file-probe.js"),
+      import("../../policy/defaults.js"),
+    ]);
+    return hostCommandRefusal("Bash", { command }, { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS }, createFileProbe);
+  };
+  it.each([
+    ["hostCommandPathOutside", "cat ../x", () => `The Bash command names "../x", which resolves to ${root}/x, outside the workspace ${ws}.`],
+    ["hostCommandPathOutside", "cat out/secret", () => `The Bash command names "out/secret", which resolves to ${root}/outside/secret, outside the workspace ${ws}.`],
+    ["hostCommandUnsafePath", "cat ~root/x", () => 'The Bash command names "~root/x", a path that starts with ~, which a shell expands to a home folder outside the workspace.'],
+  ])("%s: %j", async (messageId, command, message) => {
+    const { ruleText } = await import("../read-text.js");
+    const d = await shell(command);
+    expect(d).toEqual({ rule: "path-outside-workspace", severity: "error", message: message(), hint: "use paths inside the workspace", actual: command });
+    expect(ruleText("path-outside-workspace", messageId, { tool: "Bash", path: "p", why: "w", resolved: "r", workspace: "ws" }).hint).toBe(d!.hint);
+  });
+  it("checkedAtCall: a call's path that resolves outside when the call is made", async () => {
+    const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
+    const { ruleText } = await import("../read-text.js");
+    expect(ruleText("path-outside-workspace", "checkedAtCall", { message: "Step 1: the finding." }).message).toBe("Step 1: the finding. (checked when the call was made)");
+    const d = await callPathProblem(3, "write_file", { path: "out/x" }, { workspace: ws }, createFileProbe);
+    expect(d).toMatchObject({ rule: "path-outside-workspace", step: 3, pointer: "/arguments/path", hint: "use a path inside the workspace, relative to its root" });
+    expect(d!.message).toBe(`Step 3: path "out/x" in "path" resolves through a symlink to ${root}/outside/x, outside the workspace ${ws}. (checked when the call was made)`);
+  });
+});
+
+// A path a command line names is quoted as written, then how it was read, then the folder a `cd` moved to
+// (namedPathText, src/rules/command-paths.ts).
+describe("path-outside-workspace: a command's path in words", () => {
+  it.each([
+    ["cat .?/x", '".?/x" (read as "../x"), a path that resolves to /x'],
+    ["cd src && cat ../../x", '"../../x" (after cd src), a path that resolves to /x'],
+    ["cd src && cat .[.]/../x", '".[.]/../x" (read as "../../x") (after cd src), a path that resolves to /x'],
+    ["cat '../x'", '"../x", a path that resolves to /x'],
+  ])("%j", async (command, words) => {
+    const code = JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "run" }] });
+    expect((await diagnosticsOf("path-outside-workspace", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names ${words}; the workspace is /ws.`]);
+  });
+});

@@ -4,6 +4,8 @@ import { isInside, isRemoteUrl, looksLikePath, pathSegments, relativeInside, win
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
+import { checkedAtCallMessages } from "../checked-at-call.js";
+import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 
@@ -61,6 +63,10 @@ export default defineRule({
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
       shortName: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}, a Windows 8.3 short name that may stand for .git, .env or the policy.", hint: PROTECTED_HINT },
       commandProtectedPath: { message: "Step {{step}}: the command in \"{{argument}}\" names the protected path {{path}}{{resolved}}.", hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected" },
+      // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
+      hostCommandProtectedPath: { message: 'The {{tool}} command names the protected path "{{path}}".', hint: "leave protected paths alone (paths.protected)" },
+      // A call's paths, checked by the guard when the call is made (src/approval/call-paths.ts).
+      ...checkedAtCallMessages,
     },
     summary: "A write tool targets a protected path.",
     docs: {
@@ -141,6 +147,6 @@ export default defineRule({
         });
       }
     }
-    reportCommandPathsProtected(plan, ctx, isProtected);
+    reportCommandPathsProtected(plan, ctx, isProtected, namedPathText);
   },
 });

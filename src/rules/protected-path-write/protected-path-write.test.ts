@@ -316,3 +316,42 @@ describe("protected-path-write on a real file system", () => {
     expect(await check("upload", { path: "secrets/a" }, policy)).toHaveLength(1);
   });
 });
+
+// What the guard reports under this rule when a call is made: a host's shell call (Claude Code's Bash) that
+// names a protected path, and a call that writes one on the file system as it is then.
+describe("protected-path-write: the guard's messages for a call", () => {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), "plangate-ppw-call-")));
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  it.each([
+    ["hostCommandProtectedPath", "echo KEY=1 > .env", ".env"],
+    ["hostCommandProtectedPath", "dd if=x of=.git/config", ".git/config"],
+  ])("%s: %j", async (messageId, command, path) => {
+    const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
+      import("../../approval/host-command.js"),
+      import("../../node/file-probe.js"),
+      import("../../policy/defaults.js"),
+      import("../read-text.js"),
+    ]);
+    const d = await hostCommandRefusal("Bash", { command }, { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS }, createFileProbe);
+    expect(d).toEqual({ rule: "protected-path-write", severity: "error", message: `The Bash command names the protected path "${path}".`, hint: "leave protected paths alone (paths.protected)", actual: command });
+    expect(ruleText("protected-path-write", messageId, { tool: "Bash", path })).toEqual({ message: d!.message, hint: d!.hint });
+  });
+  it("checkedAtCall: a call that writes a protected path, checked when it is made", async () => {
+    const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
+    const { ruleText } = await import("../read-text.js");
+    expect(ruleText("protected-path-write", "checkedAtCall", { message: "Step 1: the finding." }).message).toBe("Step 1: the finding. (checked when the call was made)");
+    const d = await callPathProblem(2, "write_file", { path: ".env", content: "x" }, { workspace: ws }, createFileProbe);
+    expect(d).toMatchObject({ rule: "protected-path-write", step: 2, hint: "remove the write or choose another file; protected paths are listed in paths.protected" });
+    expect(d!.message).toBe('Step 2: "write_file" would write to the protected path ".env". (checked when the call was made)');
+  });
+});
+
+describe("protected-path-write: a command's path in words", () => {
+  it.each([
+    ["cd sub && echo k > ../.env", '"../.env" (after cd sub) (.env)'],
+    ["cd sub && echo k > .?/.env", '".?/.env" (read as "../.env") (after cd sub) (.env)'],
+  ])("%j", async (command, words) => {
+    const code = JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "run" }] });
+    expect((await diagnosticsOf("protected-path-write", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names the protected path ${words}.`]);
+  });
+});

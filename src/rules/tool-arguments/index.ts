@@ -25,6 +25,8 @@ export default defineRule({
       undefinedField: { message: "Step {{step}}: {{name}} has the field \"{{field}}\", which the tool does not define{{admitted}} (inputSchema of \"{{tool}}\").", hint: UNDEFINED_HINT },
       notOneOf: { message: "Step {{step}}: {{name}} {{problem}}{{admitted}} (inputSchema of \"{{tool}}\").", hint: "use one of {{allowed}}" },
       invalid: { message: "Step {{step}}: {{name}} {{problem}}{{admitted}} (inputSchema of \"{{tool}}\").", hint: "give the value the tool's inputSchema asks for" },
+      // A call the library guard is given (src/node/guard.ts).
+      callNotObject: { message: "The \"{{tool}}\" call's arguments are not an object, so they cannot be matched.", hint: "pass the arguments as an object" },
     },
     summary: "A step's arguments do not satisfy its tool's inputSchema.",
     docs: {

@@ -1,5 +1,9 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diagnosticsOf } from "../../../test/helpers.js";
+import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
+import { diagnosticsOf, NOW } from "../../../test/helpers.js";
+import { ExecutionGuard } from "../../node/guard.js";
+import { ruleText } from "../read-text.js";
 import { ruleTester } from "../../../test/rule-tester.js";
 import { parseToolsText } from "../../node/tools-file.js";
 
@@ -170,5 +174,27 @@ describe("tool-arguments: schemas a registry built in code brings, and time boun
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments/xs", actual: { i: 20_000, j: 7 } });
     expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [1, "1", true, "true", null, [1], "[1]", { a: 1 }, { a: "1" }] } }]), { tools: direct(schema) })).toEqual([]);
+  });
+});
+
+// The library guard (ExecutionGuard) matches a call's arguments to the approved step's only when they are an object.
+describe("tool-arguments: the guard's message for a call", () => {
+  it("callNotObject: a call whose arguments are not an object", async () => {
+    const k = approvalKit();
+    const guard = await ExecutionGuard.open({
+      plan: k.planFile,
+      approval: k.sign(await k.record()),
+      workspace: k.workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      tools: k.tools,
+      trustedKeys: k.trustedKeys,
+      consumedDir: join(k.guardDir, "consumed"),
+      audit: join(k.guardDir, "audit.log"),
+      now: () => NOW,
+    });
+    const message = 'The "read_file" call\'s arguments are not an object, so they cannot be matched.';
+    expect(ruleText("tool-arguments", "callNotObject", { tool: "read_file" })).toEqual({ message, hint: "pass the arguments as an object" });
+    for (const args of ["in.txt", ["in.txt"], null])
+      expect(await guard.before("read_file", args)).toEqual({ allow: false, step: 1, diagnostic: { rule: "tool-arguments", severity: "error", message, hint: "pass the arguments as an object", step: 1 } });
   });
 });

@@ -20,4 +20,10 @@ export const messages = {
   planModeLookalikeBlock: { message: "Line {{line}}: a ```{{lang}} block is not read as a plan; only ```json, ```yaml and ```yml blocks are.", hint: "label the plan block ```json or ```yaml, and other blocks with another language; " + HOW_TO_WRITE },
   planModeNoPlan: { message: "The plan holds no enforceable plan: neither a `## Action Plan` section nor a ```json / ```yaml block.", hint: HOW_TO_WRITE },
   planModeCandidates: { message: "The plan holds {{count}} candidate plans: {{where}}; exactly one can be enforced.", hint: "keep one; show examples as prose or in blocks of another language (```text); " + HOW_TO_WRITE },
+  // `seal` and `migrate` (src/ops/seal.ts): the file is not the scQC form the command edits.
+  sealLegacy: { message: "This is a legacy plan (a bare list): it has no envelope to seal.", hint: "run `plangate migrate FILE` to wrap it in a sealed v1.0 envelope" },
+  sealNotEnvelope: { message: "This is not a scQC v1.0 envelope.", hint: 'seal works on {"version": "1.0", …, "plan": [...]} envelopes' },
+  migrateEnvelope: { message: "This plan is already a v1.0 envelope.", hint: "run `plangate seal FILE` to recompute its checksum" },
+  migrateNotLegacy: { message: "This is not a legacy scQC plan (a JSON array of steps).", hint: 'migrate takes a JSON array of {"tool", …} steps' },
+  migrateNotLegacyObject: { message: "This is not a legacy scQC plan (a JSON array of steps).", hint: "run `plangate seal FILE` to recompute its checksum" },
 } as const satisfies RuleMessages;

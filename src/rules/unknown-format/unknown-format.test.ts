@@ -26,5 +26,30 @@ readRuleTester("unknown-format", {
       input: { facts: [{ rule: "unknown-format", messageId: "wrongSyntax", data: { dialect: "teddy", syntaxes: "markdown", syntax: "json" }, start: 9, end: 17, at: "" }] },
       errors: [{ messageId: "wrongSyntax", line: 2, column: 1, endLine: 2, endColumn: 9, message: "The \"teddy\" dialect is written in markdown, not json.", hint: "write the plan as markdown, or choose another --dialect", pointer: "" }],
     },
+    {
+      name: "seal: a legacy plan",
+      input: { facts: [{ rule: "unknown-format", messageId: "sealLegacy", start: 9, end: 17 }] },
+      errors: [{ messageId: "sealLegacy", line: 2, column: 1, message: "This is a legacy plan (a bare list): it has no envelope to seal.", hint: "run `plangate migrate FILE` to wrap it in a sealed v1.0 envelope" }],
+    },
+    {
+      name: "seal: not an envelope",
+      input: { facts: [{ rule: "unknown-format", messageId: "sealNotEnvelope", start: 9, end: 17 }] },
+      errors: [{ messageId: "sealNotEnvelope", line: 2, column: 1, message: "This is not a scQC v1.0 envelope.", hint: 'seal works on {"version": "1.0", …, "plan": [...]} envelopes' }],
+    },
+    {
+      name: "migrate: an envelope already",
+      input: { facts: [{ rule: "unknown-format", messageId: "migrateEnvelope", start: 9, end: 17 }] },
+      errors: [{ messageId: "migrateEnvelope", line: 2, column: 1, message: "This plan is already a v1.0 envelope.", hint: "run `plangate seal FILE` to recompute its checksum" }],
+    },
+    {
+      name: "migrate: not a list",
+      input: { facts: [{ rule: "unknown-format", messageId: "migrateNotLegacy", start: 9, end: 17 }] },
+      errors: [{ messageId: "migrateNotLegacy", line: 2, column: 1, message: "This is not a legacy scQC plan (a JSON array of steps).", hint: 'migrate takes a JSON array of {"tool", …} steps' }],
+    },
+    {
+      name: "migrate: an object that is no envelope",
+      input: { facts: [{ rule: "unknown-format", messageId: "migrateNotLegacyObject", start: 9, end: 17 }] },
+      errors: [{ messageId: "migrateNotLegacyObject", line: 2, column: 1, message: "This is not a legacy scQC plan (a JSON array of steps).", hint: "run `plangate seal FILE` to recompute its checksum" }],
+    },
   ],
 });

@@ -14,6 +14,11 @@ export default defineRule({
       unchecked: { message: "Tool names were not checked: no tool registry or allow list is in force, so any tool would be accepted.", hint: 'pass --tools FILE (one tool a line, or an MCP tools/list result) or set tools.allow / tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"] (approve and guard start refuse until one is set)' },
       unknownToolNear: { message: "Step {{step}}: unknown tool \"{{tool}}\"; did you mean \"{{near}}\"?", hint: "did you mean \"{{near}}\"?" },
       unknownTool: { message: "Step {{step}}: unknown tool \"{{tool}}\" (not in {{source}})", hint: "use a tool listed in {{source}}, or add \"{{tool}}\" there" },
+      // `approve`, `guard start` and plan mode refuse a plan whose tools nothing constrains (src/approval/record.ts).
+      unconstrained: {
+        message: "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.",
+        hint: 'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]',
+      },
     },
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {

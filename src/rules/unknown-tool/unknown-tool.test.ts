@@ -1,4 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "../../../test/cli-io.js";
+import { unconstrainedToolsDiagnostic } from "../../approval/record.js";
 import { defaultPolicy } from "../../policy/defaults.js";
+import { ruleText } from "../read-text.js";
 import { tools } from "../../../test/helpers.js";
 import { ruleTester } from "../../../test/rule-tester.js";
 
@@ -41,4 +48,20 @@ ruleTester("unknown-tool", {
     { name: "the warning lowered to info", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "info")), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 16, severity: "info" }] },
   ],
   docs: { file: "plan.yaml", options: { tools: tools("plot_qc") } },
+});
+
+// `approve`, `guard start` and plan mode refuse a plan whose tools nothing constrains, as an error of this rule.
+describe("unknown-tool: the refusal of a plan whose tools nothing constrains", () => {
+  it("unconstrained: approve says so, with how to constrain the tools", async () => {
+    const message = "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.";
+    const hint = 'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]';
+    expect(ruleText("unknown-tool", "unconstrained")).toEqual({ message, hint });
+    expect(unconstrainedToolsDiagnostic()).toEqual({ rule: "unknown-tool", severity: "error", message, hint });
+    const dir = mkdtempSync(join(tmpdir(), "plangate-unconstrained-"));
+    writeFileSync(join(dir, "plan.json"), '[{"tool": "a"}]');
+    const r = await cli(["approve", "plan.json", "--no-policy", "-o", "json"], { cwd: dir });
+    rmSync(dir, { recursive: true, force: true });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).results[0].diagnostics).toEqual([{ rule: "unknown-tool", severity: "error", message, hint }]);
+  });
 });
