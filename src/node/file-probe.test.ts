@@ -28,3 +28,38 @@ describe("the real file system's listing", () => {
     expect(listed.whyOutside(listed.resolve("d/out/passwd")[0]!)).toMatch(/through a symlink to \/etc\/passwd/);
   });
 });
+
+describe("the real file system's transient reads", () => {
+  it("give the bytes an ordinary read gives, for small and large files, and undefined for what cannot be read", () => {
+    const dir = join(root, "transient");
+    mkdirSync(dir, { recursive: true });
+    const sizes = [0, 1, 1000, 256 * 1024 - 1, 256 * 1024, 256 * 1024 + 1, 700_000, 9 * 1024 * 1024];
+    const files = sizes.map((n, i) => {
+      const path = join(dir, `f${i}.bin`);
+      const data = Buffer.alloc(n);
+      for (let j = 0; j < n; j++) data[j] = (j * 31 + i) & 0xff;
+      writeFileSync(path, data);
+      return { path, data };
+    });
+    const probe = createFileProbe();
+    // Larger, smaller, then larger again: the reused buffer grows and is read into from its start.
+    for (const f of [...files, ...files.slice().reverse()]) {
+      const got = probe.readBytes!(f.path, { transient: true });
+      expect(got && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(f.data), f.path).toBe(true);
+    }
+    expect(probe.readBytes!(join(dir, "missing"), { transient: true })).toBeUndefined();
+    expect(probe.readBytes!(dir, { transient: true })).toBeUndefined();
+  });
+  it("are not remembered, and an ordinary read still is", () => {
+    const path = join(root, "changing.txt");
+    writeFileSync(path, "one");
+    const probe = createFileProbe();
+    expect(Buffer.from(probe.readBytes!(path, { transient: true })!).toString()).toBe("one");
+    writeFileSync(path, "two");
+    expect(Buffer.from(probe.readBytes!(path, { transient: true })!).toString()).toBe("two");
+    expect(Buffer.from(probe.readBytes!(path)!).toString()).toBe("two");
+    writeFileSync(path, "three");
+    // Once read the ordinary way, the file is the same for the rest of the validation.
+    expect(Buffer.from(probe.readBytes!(path, { transient: true })!).toString()).toBe("two");
+  });
+});
