@@ -130,9 +130,13 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
   // The last action touching each file (keyed as the simulation keys files): its final edit need not be
   // applied (copying a large file for nothing), and its text need not be kept past it.
   const lastUse = new Map<string, number>();
+  const resolvedOf = new Map<object, InWorkspace>();
   for (const step of plan.steps) {
     const path = actionOf(step)?.path;
-    if (path) lastUse.set(paths.inWorkspace(path).abs, step.position);
+    if (!path) continue;
+    const resolved = paths.inWorkspace(path);
+    resolvedOf.set(step, resolved);
+    lastUse.set(resolved.abs, step.position);
   }
   let work = 0;
   let limit: TeddyFacts["limit"];
@@ -142,7 +146,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
     const facts: ActionFacts = { target: "unknown", finds: [] };
     byStep.set(step.position, facts);
     if (action.path === undefined || action.path === "") continue;
-    const resolved = paths.inWorkspace(action.path);
+    const resolved = resolvedOf.get(step) ?? paths.inWorkspace(action.path);
     facts.resolved = resolved;
     facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
     if (!resolved.inside) continue;
