@@ -46,3 +46,27 @@ describe("Markdown reader", () => {
     expect(parseMarkdown("  \n").issues[0]).toMatchObject({ rule: "parse-error" });
   });
 });
+
+describe("Markdown reader: plain inline text", () => {
+  it("reads plain words and one-word code spans as the inline parser does", async () => {
+    const fc = await import("fast-check");
+    const { markdownTokens } = await import("./markdown.js");
+    /** The text of each inline token (of one line) as the inline parser's tokens give it. */
+    const parsed = (md: string) =>
+      markdownTokens(md)
+        .tokens.filter((t) => t.type === "inline")
+        .map((t) => (t.children ?? []).filter((c) => ["text", "code_inline", "html_inline", "image"].includes(c.type)).map((c) => c.content).join(""));
+    const read = (md: string) =>
+      parseMarkdown(md).blocks.flatMap((b) => (b.kind === "heading" ? [b.text] : b.kind === "list" || b.kind === "paragraph" ? b.lines.map((l) => l.text) : []));
+    const piece = fc.constantFrom("a", "Z", "0", " ", "  ", "`", "_", ":", "FIND:", "EDIT", "*", "x_y", "\\", "&amp;", "[a](b)", "<b>");
+    await fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (parts) => {
+        const s = parts.join("");
+        for (const md of [`### ${s}\n`, `#### ${s}\n`, `- ${s}\n`, `x ${s}\n`, `# T\n\n${s}\n`]) expect(read(md), JSON.stringify(md)).toEqual(parsed(md));
+      }),
+      { numRuns: 400 },
+    );
+    expect(parseMarkdown("#### `FIND:`\n").blocks[0]).toMatchObject({ kind: "heading", text: "FIND:" });
+    expect(parseMarkdown("## Action Plan\n").blocks[0]).toMatchObject({ kind: "heading", text: "Action Plan" });
+  });
+});

@@ -49,6 +49,24 @@ export interface MarkdownDocument extends SourceDocument {
   anchors: Map<Pointer, ValueLocation>;
 }
 
+/** Marks the parse environment of parseMarkdown, which reads plain inline text without the inline parser. */
+const READER = Symbol("plangate reader");
+
+/**
+ * Inline content the inline parser turns into one text token (letters, digits and spaces: no character
+ * any inline rule starts at), or into one code span (one backtick, a word, one backtick). The reader
+ * takes its text as that token's content instead of running the parser on it.
+ */
+const PLAIN_INLINE = /^[A-Za-z0-9 ]*$/;
+const CODE_WORD_INLINE = /^`[A-Za-z0-9_:]+`$/;
+
+/** The text of plain inline content (see PLAIN_INLINE), or undefined when it needs the inline parser. */
+function plainInlineText(content: string): string | undefined {
+  if (PLAIN_INLINE.test(content)) return content;
+  if (CODE_WORD_INLINE.test(content)) return content.slice(1, -1);
+  return undefined;
+}
+
 let parser: MarkdownIt | undefined;
 function markdownIt(): MarkdownIt {
   if (!parser) {
@@ -57,6 +75,21 @@ function markdownIt(): MarkdownIt {
     parser.normalizeLink = (url: string) => url;
     parser.normalizeLinkText = (text: string) => text;
     parser.validateLink = () => true;
+    // markdown-it's own normalisation, without rebuilding a text that has no CR and no NUL.
+    parser.core.ruler.at("normalize", (state) => {
+      let src = state.src;
+      if (src.includes("\r")) src = src.replace(/\r\n?/g, "\n");
+      if (src.includes("\0")) src = src.replace(/\0/g, "\uFFFD");
+      state.src = src;
+    });
+    // The inline parser on every inline token, except plain ones in the reader's parse (it reads them as text).
+    parser.core.ruler.at("inline", (state) => {
+      const reader = (state.env as Record<symbol, unknown>)[READER] === true;
+      for (const t of state.tokens) {
+        if (t.type !== "inline" || (reader && plainInlineText(t.content) !== undefined)) continue;
+        state.md.inline.parse(t.content, state.md, state.env, t.children!);
+      }
+    });
   }
   return parser;
 }
@@ -99,7 +132,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
     issues.push({ rule: "parse-error", messageId: "markdownEmpty", start: 0, end: 0 });
     return doc;
   }
-  const tokens = markdownIt().parse(teddyPreprocess(text), {});
+  const tokens = markdownIt().parse(teddyPreprocess(text), { [READER]: true });
   const starts = lines.lineStarts;
   const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
   // Blocks are built member by member: spreading a base object into each costs more than the parse itself.
@@ -197,6 +230,8 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
 
 /** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */
 function inlineLines(inline: Token, firstLine: number): MdLine[] {
+  const plain = plainInlineText(inline.content);
+  if (plain !== undefined) return [{ text: plain, links: [], bold: false, line: firstLine }];
   const out: MdLine[] = [];
   let cur: MdLine = { text: "", links: [], bold: false, line: firstLine };
   let link: MdLink | undefined;
