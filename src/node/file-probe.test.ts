@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -61,5 +61,23 @@ describe("the real file system's transient reads", () => {
     writeFileSync(path, "three");
     // Once read the ordinary way, the file is the same for the rest of the validation.
     expect(Buffer.from(probe.readBytes!(path, { transient: true })!).toString()).toBe("two");
+  });
+});
+
+describe("the real file system's link counts", () => {
+  it("are the same whether a transient read has looked at the file or not", () => {
+    const dir = join(root, "links");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "one.txt"), "1");
+    writeFileSync(join(dir, "two.txt"), "2");
+    linkSync(join(dir, "two.txt"), join(dir, "two-again.txt"));
+    symlinkSync("two.txt", join(dir, "to-two"));
+    const paths = ["one.txt", "two.txt", "to-two", "missing"].map((n) => join(dir, n)).concat(dir);
+    const fresh = createFileProbe();
+    const read = createFileProbe();
+    for (const p of paths) read.readBytes!(p, { transient: true });
+    for (const p of paths) expect(read.nlink!(p), p).toBe(fresh.nlink!(p));
+    expect(read.nlink!(join(dir, "to-two"))).toBe(2);
+    expect(read.nlink!(dir)).toBeUndefined();
   });
 });

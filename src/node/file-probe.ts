@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { closeSync, lstatSync, openSync, opendirSync, readFileSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, opendirSync, readFileSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
 
 /** Entries a folder listing holds at most; a larger folder is asked name by name. */
 const MAX_LISTING = 4096;
@@ -27,6 +27,10 @@ export function createFileProbe(): FileProbe {
       return undefined;
     }
     try {
+      // The file's link count, while it is open: the hard-link check asks for it next (a stat by descriptor
+      // costs less than the stat by path it saves).
+      const st = fstatSync(fd);
+      if (st.isFile() && links.size < 65536) links.set(path, st.nlink);
       let buf = (scratch ??= Buffer.allocUnsafe(SCRATCH_FIRST));
       let n = 0;
       for (;;) {
