@@ -24,7 +24,7 @@ export function headingWord(text: string): string {
   let start = 0;
   while (start < text.length) {
     const size = codePointSize(text, start);
-    if (WORD_CHARACTER.test(text.slice(start, start + size))) break;
+    if (isWordCharacter(text, start, size)) break;
     start += size;
   }
   if (start >= text.length) return "";
@@ -33,9 +33,16 @@ export function headingWord(text: string): string {
     const low = text.charCodeAt(end - 1);
     const high = end - 2 >= start ? text.charCodeAt(end - 2) : 0;
     const size = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
-    if (WORD_CHARACTER.test(text.slice(end - size, end))) return text.slice(start, end);
+    if (isWordCharacter(text, end - size, size)) return text.slice(start, end);
     end -= size;
   }
+}
+
+/** Is the code point at `i` (`size` units) a letter, digit or underscore? ASCII without the pattern. */
+function isWordCharacter(text: string, i: number, size: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+  return WORD_CHARACTER.test(text.slice(i, i + size));
 }
 
 /** 2 for a surrogate pair at `i`, else 1. */
