@@ -64,8 +64,8 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   const blank = (s: string) => /^[ \t]*$/.test(s);
 
   // Fenced blocks, as plangate reads them; their lines are checked as code, not as structure.
-  const fenceAt = new Map<number, Extract<MdBlock, { kind: "fence" }>>();
-  for (const b of doc.blocks) if (b.kind === "fence") fenceAt.set(b.line, b);
+  const fenceAt: (Extract<MdBlock, { kind: "fence" }> | undefined)[] = [];
+  for (const b of doc.blocks) if (b.kind === "fence") fenceAt[b.line] = b;
 
   let first = 1;
   while (first <= count && blank(raw(first))) first++;
@@ -78,7 +78,7 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   type Prev = "blank" | "heading" | "loose-title" | "fence" | "list" | "para" | "hr";
   let prev: Prev = "blank";
   for (let n = first; n <= count && n < messageFrom; ) {
-    const fence = fenceAt.get(n);
+    const fence = fenceAt[n];
     if (fence) {
       checkFence(fence, n, raw, add);
       n = fence.endLine;
