@@ -250,6 +250,10 @@ const DISPATCH = new Set(["CREATE", "READ", "EDIT", "EXECUTE", "RESEARCH"]);
 /** Every metadata key TeDDy's parser looks for, as the substring "Key:" anywhere in an item. */
 export const TEDDY_KEYS = ["Description", "File Path", "Resource", "Overwrite", "Lines", "Match All", "Expected Outcome", "cwd", "Allow Failure", "Background", "Timeout", "Tail", "env"];
 
+/** Each TeDDy key by its lower case, to find the key an item spells in another case. */
+const TEDDY_KEY_BY_LOWER = new Map<string, string>();
+for (const k of TEDDY_KEYS) if (!TEDDY_KEY_BY_LOWER.has(k.toLowerCase())) TEDDY_KEY_BY_LOWER.set(k.toLowerCase(), k);
+
 /** Keys whose values TeDDy converts (int(), .lower() == "true") or an executor reads as numbers. */
 const NUMERIC_OR_FLAG_KEYS = new Set(["Overwrite", "Lines", "Match All", "Allow Failure", "Background", "Timeout", "Tail"]);
 
@@ -464,7 +468,7 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
     const key = m[1]!.trim();
     const value = m[2]!;
     const bold = item.raw.startsWith("**");
-    const known = TEDDY_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    const known = TEDDY_KEY_BY_LOWER.get(key.toLowerCase());
     if (known && known !== key) {
       bad("metadataKeyCase", { key, known });
       continue;
