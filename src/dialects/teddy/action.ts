@@ -171,6 +171,7 @@ export function readAction(
   let inMeta = true;
   for (const block of body) {
     if (block.kind !== "list" && block.kind !== "paragraph") inMeta = false;
+    const word = block.kind === "heading" && block.level === 4 ? headingWord(block.text).toUpperCase() : undefined;
     if (block.kind !== "hr" && block.kind !== "fence" && (type === "CREATE" || type === "EXECUTE") && fences > 0) {
       stray(block, "teddyTextAfterBlock");
     } else if (block.kind === "list") {
@@ -180,8 +181,8 @@ export function readAction(
       // In prose only **Key:** lines are metadata, so "Note: …" in a message stays text.
       for (const line of block.lines) if (line.bold && (inMeta || PATH_KEY.test(line.text))) metaLine(line);
       if (!block.lines.every((l) => l.bold && META_LINE.test(l.text))) inMeta = false;
-    } else if (block.kind === "heading" && block.level === 4 && (headingWord(block.text).toUpperCase() === "FIND" || headingWord(block.text).toUpperCase() === "REPLACE")) {
-      const side = headingWord(block.text).toUpperCase() === "FIND" ? "find" : "replace";
+    } else if (word === "FIND" || word === "REPLACE") {
+      const side = word === "FIND" ? "find" : "replace";
       let pair = action.edits[action.edits.length - 1];
       // A REPLACE completes the pair its FIND opened; anything else opens a new pair.
       if (side === "find" || !pair || withReplace.has(pair)) {
