@@ -52,9 +52,9 @@ function countingProbe() {
       count(p);
       return probe.readText(p);
     },
-    readBytes(p) {
+    readBytes(p, options) {
       count(p);
-      return probe.readBytes(p);
+      return probe.readBytes(p, options);
     },
   };
 }

@@ -15,8 +15,13 @@ export interface FileProbe {
    * write through one name changes the file under all of them, wherever they are.
    */
   nlink?(path: string): number | undefined;
-  /** A file's raw bytes, or undefined; read once per probe. Lets large files be searched without decoding them. */
-  readBytes?(path: string): Uint8Array | undefined;
+  /**
+   * A file's raw bytes, or undefined; read once per probe. Lets large files be searched without decoding them.
+   * With `transient`, the caller is done with the bytes before it next calls the probe and keeps no reference
+   * to them: the probe may then return a view into a buffer it reuses, and need not remember the file (a
+   * caller that reads each file once does not hold every file it has read). A probe may ignore the option.
+   */
+  readBytes?(path: string, options?: { transient?: boolean }): Uint8Array | undefined;
   /**
    * A folder's entries by name with their lstat kind (undefined where the listing does not say), or
    * undefined when the folder cannot be listed or is too large. A name missing from a listing is not

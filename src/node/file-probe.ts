@@ -1,7 +1,11 @@
-import { lstatSync, opendirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { Buffer } from "node:buffer";
+import { closeSync, fstatSync, lstatSync, openSync, opendirSync, readFileSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
 
 /** Entries a folder listing holds at most; a larger folder is asked name by name. */
 const MAX_LISTING = 4096;
+/** The buffer a probe reuses for transient reads: its first size, and the size past which a file gets its own. */
+const SCRATCH_FIRST = 256 * 1024;
+const SCRATCH_MAX = 8 * 1024 * 1024;
 import type { FileProbe } from "../core/file-probe.js";
 
 /** The real file system, with each text file read at most once per probe. */
@@ -10,6 +14,46 @@ export function createFileProbe(): FileProbe {
   const bytes = new Map<string, Uint8Array | undefined>();
   // The link count of files kind() has just looked at: the hard-link check asks for it right after.
   const links = new Map<string, number>();
+  let scratch: Buffer | undefined;
+  /**
+   * A file's bytes read into the reused buffer (a view of it), without a stat or a new allocation per file;
+   * a file larger than the buffer may grow to is read on its own. Undefined when it cannot be read.
+   */
+  const readTransient = (path: string): Uint8Array | undefined => {
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch {
+      return undefined;
+    }
+    try {
+      // The file's link count, while it is open: the hard-link check asks for it next (a stat by descriptor
+      // costs less than the stat by path it saves).
+      const st = fstatSync(fd);
+      if (st.isFile() && links.size < 65536) links.set(path, st.nlink);
+      let buf = (scratch ??= Buffer.allocUnsafe(SCRATCH_FIRST));
+      let n = 0;
+      for (;;) {
+        if (n === buf.length) {
+          if (buf.length >= SCRATCH_MAX) return readFileSync(path);
+          const larger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(larger, 0, 0, n);
+          buf = scratch = larger;
+        }
+        const got = readSync(fd, buf, n, buf.length - n, null);
+        if (got === 0) return buf.subarray(0, n);
+        n += got;
+      }
+    } catch {
+      return undefined;
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        // Nothing to do: the descriptor is gone either way.
+      }
+    }
+  };
   return {
     kind(path) {
       try {
@@ -80,8 +124,9 @@ export function createFileProbe(): FileProbe {
         d.closeSync();
       }
     },
-    readBytes(path) {
+    readBytes(path, options) {
       if (bytes.has(path)) return bytes.get(path);
+      if (options?.transient) return readTransient(path);
       let data: Uint8Array | undefined;
       try {
         data = readFileSync(path);

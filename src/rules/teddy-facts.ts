@@ -1,5 +1,4 @@
 import { Buffer } from "node:buffer";
-import { resolve } from "node:path";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
@@ -71,9 +70,12 @@ function utf8(text: string): Buffer {
   return Buffer.from(normalizeEol(text), "utf8");
 }
 
-/** A file's bytes with line endings normalised to LF; read through the probe, once. */
-function readNormalized(files: RuleContext["files"], abs: string): Buffer {
-  const raw = files.readBytes ? files.readBytes(abs) : undefined;
+/**
+ * A file's bytes with line endings normalised to LF; read through the probe, once. `transient`: the caller
+ * keeps them only until its next call to the probe (they may be a view into a buffer the probe reuses).
+ */
+function readNormalized(files: RuleContext["files"], abs: string, transient: boolean): Buffer {
+  const raw = files.readBytes ? files.readBytes(abs, transient ? { transient } : undefined) : undefined;
   const bytes = raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.from(files.readText(abs) ?? "", "utf8");
   return bytes.includes(13) ? utf8(bytes.toString("utf8")) : bytes;
 }
@@ -115,18 +117,26 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
 }
 
 const TEDDY = Symbol("teddy facts");
+/** A file the simulation holds no text of any more: no later action touches it. */
+const RELEASED = Symbol("released");
 
 function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
   const workspace = ctx.policy.workspace;
-  const virtual = new Map<string, EditedText>();
+  // Each file as the actions so far leave it; RELEASED once the last action touching it is done with it.
+  const virtual = new Map<string, EditedText | typeof RELEASED>();
   const context = new Set((ctx.context ?? []).map((c) => contextPath(c, workspace)));
   const byStep = new Map<number, ActionFacts>();
   const paths = ctx.facts.paths;
-  // The last action touching each file: its final edit need not be applied (copying a large file for nothing).
+  // The last action touching each file (keyed as the simulation keys files): its final edit need not be
+  // applied (copying a large file for nothing), and its text need not be kept past it.
   const lastUse = new Map<string, number>();
+  const resolvedOf = new Map<object, InWorkspace>();
   for (const step of plan.steps) {
     const path = actionOf(step)?.path;
-    if (path) lastUse.set(resolve(workspace, path), step.position);
+    if (!path) continue;
+    const resolved = paths.inWorkspace(path);
+    resolvedOf.set(step, resolved);
+    lastUse.set(resolved.abs, step.position);
   }
   let work = 0;
   let limit: TeddyFacts["limit"];
@@ -136,7 +146,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
     const facts: ActionFacts = { target: "unknown", finds: [] };
     byStep.set(step.position, facts);
     if (action.path === undefined || action.path === "") continue;
-    const resolved = paths.inWorkspace(action.path);
+    const resolved = resolvedOf.get(step) ?? paths.inWorkspace(action.path);
     facts.resolved = resolved;
     facts.inContext = context.has(resolved.abs) || virtual.has(resolved.abs);
     if (!resolved.inside) continue;
@@ -146,7 +156,11 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
       virtual.set(abs, new EditedText(utf8(action.content ?? "")));
     } else if (action.type === "EDIT" && facts.target === "file") {
       // Searched where it lies: a match is a byte offset, a line number is counted only for a report.
-      const text = virtual.get(abs) ?? new EditedText(readNormalized(ctx.files, abs));
+      // A file no later action touches is read into the probe's reused buffer, and released after this action.
+      const last = lastUse.get(abs) === step.position;
+      const held = virtual.get(abs);
+      if (held === RELEASED) throw new Error(`the simulated text of ${abs} was released before its last use`);
+      const text = held ?? new EditedText(readNormalized(ctx.files, abs, last));
       for (const [i, pair] of action.edits.entries()) {
         if (pair.find === undefined || pair.find === "") continue;
         const find = utf8(pair.find);
@@ -164,7 +178,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
         const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && text.includes(replace);
         facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(text.bytes(), hits) : [], applied });
-        if (replace === undefined || (i === action.edits.length - 1 && lastUse.get(abs) === step.position)) continue;
+        if (replace === undefined || (i === action.edits.length - 1 && last)) continue;
         const replaced = hits.length === 1 ? 1 : hits.length > 1 && action.matchAll ? countNonOverlapping(hits, find.length) : 0;
         if (replaced === 0) continue;
         const size = text.length + replaced * (replace.length - find.length);
@@ -176,7 +190,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
         if (hits.length === 1) text.replace(hits[0]!, find.length, replace);
         else text.set(replaceAll(text.bytes(), find, replace));
       }
-      virtual.set(abs, text);
+      virtual.set(abs, last ? RELEASED : text);
       if (limit) break;
     }
   }

@@ -46,3 +46,29 @@ describe("Markdown reader", () => {
     expect(parseMarkdown("  \n").issues[0]).toMatchObject({ rule: "parse-error" });
   });
 });
+
+describe("Markdown reader: inline shortcuts", () => {
+  it("read plain text, one-word code spans and bold keys with a plain value or link as the inline parser does", async () => {
+    const fc = await import("fast-check");
+    const same = (md: string) => expect(parseMarkdown(md).blocks, JSON.stringify(md)).toEqual(parseMarkdown(md, { inlineShortcuts: false }).blocks);
+    const piece = fc.constantFrom("a", "Z", "0", " ", "  ", "`", "_", ":", "FIND:", "EDIT", "*", "**", "x_y", "\\", "&amp;", "[a](b)", "<b>", "[", "]", "(", ")", "/", ".", "-", "~", "!", "#");
+    const text = fc.array(piece, { maxLength: 8 }).map((p) => p.join(""));
+    // Bold keys and values built of pieces near the shortcut's forms, and of characters that leave them.
+    const near = (...extra: string[]) => fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom("File", "Path", " ", "a", "Z", "9", ".", "/", "-") }, fc.constantFrom(...extra)), { minLength: 1, maxLength: 6 }).map((p) => p.join(""));
+    const odd = ["_", "*", "`", ":", "[", "]", "(", ")", "&amp;", "\\", "<b>", "~", "!", "  "];
+    const item = fc.tuple(near(...odd), fc.constantFrom(":** ", ":** ", ":** [", "**: ", ":**", "** "), near(...odd), fc.constantFrom("", "", "](", "](/", ")", "]"), near(...odd), fc.constantFrom("", ")", ")", ")x")).map(
+      ([k, sep, v, mid, h, end]) => `**${k}${sep}${v}${mid}${h}${end}`,
+    );
+    await fc.assert(
+      fc.property(fc.oneof(text, item), (s) => {
+        for (const md of [`### ${s}\n`, `#### ${s}\n`, `- ${s}\n`, `x ${s}\n`, `# T\n\n${s}\n`, `- ${s}\n- ${s}\n`]) same(md);
+      }),
+      { numRuns: 1500 },
+    );
+    const nearMisses = ["Key:** _a_", "Key:** a_b", "Key:** __init__.py", "Key:** [__a__](/b)", "Key:** [a](/__b__)", "Key:** *a*", "Key:** a  b", "Key:** [a b](/c)", "Key:** [a](/b c)", "Key:** [a](<b>)", "K_y:** a", "Key :** a"];
+    for (const s of ["File Path:** [src/a.py](/src/a.py)", "Description:** rename x", "Resource:** [a-b/c.d](/a-b/c.d)", "A:** 1/2.3-4", ...nearMisses]) same(`- **${s}\n`);
+    expect(parseMarkdown("- **File Path:** [src/a.py](/src/a.py)\n").blocks[0]).toMatchObject({ kind: "list", lines: [{ text: "File Path: src/a.py", bold: true, links: [{ text: "src/a.py", href: "/src/a.py" }] }] });
+    expect(parseMarkdown("#### `FIND:`\n").blocks[0]).toMatchObject({ kind: "heading", text: "FIND:" });
+    expect(parseMarkdown("## Action Plan\n").blocks[0]).toMatchObject({ kind: "heading", text: "Action Plan" });
+  });
+});

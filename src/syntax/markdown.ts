@@ -49,6 +49,29 @@ export interface MarkdownDocument extends SourceDocument {
   anchors: Map<Pointer, ValueLocation>;
 }
 
+/** Marks the parse environment of parseMarkdown, which reads common inline forms without the inline parser. */
+const READER = Symbol("plangate reader");
+
+/**
+ * Inline content whose tokens the reader knows without running the inline parser: letters, digits and
+ * spaces (one text token: no inline rule starts at any of them); one backtick-quoted word (a TeDDy action
+ * or FIND heading: one code span); a bold key and a plain value or a plain link (`**File Path:** [a/b.py](/a/b.py)`:
+ * strong, text, then text or one link). Each part is made of characters no inline rule starts at, so the
+ * parser reads nothing else in them; the expressions have no ambiguous repetition (linear on any input).
+ */
+const SHORTCUT = /^(?:[A-Za-z0-9 ]*|`[A-Za-z0-9_:]+`|\*\*[A-Za-z]+(?: [A-Za-z]+)*:\*\* (?:[A-Za-z0-9./-][A-Za-z0-9 ./-]*|\[[A-Za-z0-9./-]+\]\([A-Za-z0-9./-]+\)))$/;
+const BOLD_KEY = /^\*\*([A-Za-z]+(?: [A-Za-z]+)*:)\*\* (?:([A-Za-z0-9./-][A-Za-z0-9 ./-]*)|\[([A-Za-z0-9./-]+)\]\(([A-Za-z0-9./-]+)\))$/;
+
+/** The line the inline parser would make of a SHORTCUT content (checked by the caller). */
+function shortcutLine(content: string, line: number): MdLine {
+  if (content.charCodeAt(0) === 96) return { text: content.slice(1, -1), links: [], bold: false, line };
+  const m = content.startsWith("**") ? BOLD_KEY.exec(content) : null;
+  if (!m) return { text: content, links: [], bold: false, line };
+  const [, key, value, label, href] = m;
+  if (value !== undefined) return { text: `${key} ${value}`, links: [], bold: true, line };
+  return { text: `${key} ${label}`, links: [{ text: label!, href: href! }], bold: true, line };
+}
+
 let parser: MarkdownIt | undefined;
 function markdownIt(): MarkdownIt {
   if (!parser) {
@@ -57,6 +80,21 @@ function markdownIt(): MarkdownIt {
     parser.normalizeLink = (url: string) => url;
     parser.normalizeLinkText = (text: string) => text;
     parser.validateLink = () => true;
+    // markdown-it's own normalisation, without rebuilding a text that has no CR and no NUL.
+    parser.core.ruler.at("normalize", (state) => {
+      let src = state.src;
+      if (src.includes("\r")) src = src.replace(/\r\n?/g, "\n");
+      if (src.includes("\0")) src = src.replace(/\0/g, "\uFFFD");
+      state.src = src;
+    });
+    // The inline parser on every inline token, except the reader's shortcuts in its parse (see SHORTCUT).
+    parser.core.ruler.at("inline", (state) => {
+      const reader = (state.env as Record<symbol, unknown>)[READER] === true;
+      for (const t of state.tokens) {
+        if (t.type !== "inline" || (reader && SHORTCUT.test(t.content))) continue;
+        state.md.inline.parse(t.content, state.md, state.env, t.children!);
+      }
+    });
   }
   return parser;
 }
@@ -72,7 +110,9 @@ export function markdownTokens(text: string): { tokens: Token[]; env: { referenc
 }
 
 /** Reads a CommonMark document into its top-level blocks with positions. Never throws. */
-export function parseMarkdown(text: string): MarkdownDocument {
+export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean } = {}): MarkdownDocument {
+  // Without the shortcuts every inline token goes through the inline parser: the reference the tests compare with.
+  const shortcuts = options.inlineShortcuts !== false;
   const lines = new LineIndex(text);
   const issues: ReadIssue[] = [];
   const anchors = new Map<Pointer, ValueLocation>();
@@ -99,7 +139,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
     issues.push({ rule: "parse-error", messageId: "markdownEmpty", start: 0, end: 0 });
     return doc;
   }
-  const tokens = markdownIt().parse(teddyPreprocess(text), {});
+  const tokens = markdownIt().parse(teddyPreprocess(text), { [READER]: shortcuts });
   const starts = lines.lineStarts;
   const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
   // Blocks are built member by member: spreading a base object into each costs more than the parse itself.
@@ -113,7 +153,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
     switch (t.type) {
       case "heading_open": {
         const inline = tokens[i + 1];
-        const text = inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1).map((l) => l.text).join(" ") : "";
+        const text = inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1, shortcuts).map((l) => l.text).join(" ") : "";
         const b = base(t);
         blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "heading", level: Number(t.tag.slice(1)), text, setext: t.markup === "=" || t.markup === "-" });
         break;
@@ -129,7 +169,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
       case "paragraph_open": {
         const inline = tokens[i + 1];
         const b = base(t);
-        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "paragraph", lines: inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1) : [] });
+        blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "paragraph", lines: inline?.type === "inline" ? inlineLines(inline, t.map![0] + 1, shortcuts) : [] });
         break;
       }
       case "bullet_list_open":
@@ -138,7 +178,7 @@ export function parseMarkdown(text: string): MarkdownDocument {
         let j = i + 1;
         for (; j < tokens.length && !(tokens[j]!.level === 0 && tokens[j]!.nesting === -1); j++) {
           const tj = tokens[j]!;
-          if (tj.type === "inline" && tj.map) out.push(...inlineLines(tj, tj.map[0] + 1));
+          if (tj.type === "inline" && tj.map) out.push(...inlineLines(tj, tj.map[0] + 1, shortcuts));
         }
         const b = base(t);
         blocks.push({ line: b.line, endLine: b.endLine, start: b.start, end: b.end, kind: "list", lines: out });
@@ -196,7 +236,8 @@ function readFence(t: Token, b: BlockBase, lines: LineIndex, issues: ReadIssue[]
 }
 
 /** Splits an inline token into source lines of plain text, keeping links and whether a line starts in bold. */
-function inlineLines(inline: Token, firstLine: number): MdLine[] {
+function inlineLines(inline: Token, firstLine: number, shortcuts: boolean): MdLine[] {
+  if (shortcuts && SHORTCUT.test(inline.content)) return [shortcutLine(inline.content, firstLine)];
   const out: MdLine[] = [];
   let cur: MdLine = { text: "", links: [], bold: false, line: firstLine };
   let link: MdLink | undefined;

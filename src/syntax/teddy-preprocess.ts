@@ -27,7 +27,7 @@ function fenceLine(line: string): [indent: string, run: string, rest: string] | 
  * Line count and line starts do not change, so positions still point into the original text.
  */
 export function teddyPreprocess(text: string): string {
-  if (!/(?:~{6}|`{6})/.test(text)) return text;
+  if (!text.includes("``````") && !text.includes("~~~~~~")) return text;
   return text
     .split("\n")
     .map((line) => {

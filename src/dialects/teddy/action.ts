@@ -24,7 +24,7 @@ export function headingWord(text: string): string {
   let start = 0;
   while (start < text.length) {
     const size = codePointSize(text, start);
-    if (WORD_CHARACTER.test(text.slice(start, start + size))) break;
+    if (isWordCharacter(text, start, size)) break;
     start += size;
   }
   if (start >= text.length) return "";
@@ -33,9 +33,16 @@ export function headingWord(text: string): string {
     const low = text.charCodeAt(end - 1);
     const high = end - 2 >= start ? text.charCodeAt(end - 2) : 0;
     const size = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
-    if (WORD_CHARACTER.test(text.slice(end - size, end))) return text.slice(start, end);
+    if (isWordCharacter(text, end - size, size)) return text.slice(start, end);
     end -= size;
   }
+}
+
+/** Is the code point at `i` (`size` units) a letter, digit or underscore? ASCII without the pattern. */
+function isWordCharacter(text: string, i: number, size: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+  return WORD_CHARACTER.test(text.slice(i, i + size));
 }
 
 /** 2 for a surrogate pair at `i`, else 1. */
@@ -164,6 +171,7 @@ export function readAction(
   let inMeta = true;
   for (const block of body) {
     if (block.kind !== "list" && block.kind !== "paragraph") inMeta = false;
+    const word = block.kind === "heading" && block.level === 4 ? headingWord(block.text).toUpperCase() : undefined;
     if (block.kind !== "hr" && block.kind !== "fence" && (type === "CREATE" || type === "EXECUTE") && fences > 0) {
       stray(block, "teddyTextAfterBlock");
     } else if (block.kind === "list") {
@@ -173,8 +181,8 @@ export function readAction(
       // In prose only **Key:** lines are metadata, so "Note: …" in a message stays text.
       for (const line of block.lines) if (line.bold && (inMeta || PATH_KEY.test(line.text))) metaLine(line);
       if (!block.lines.every((l) => l.bold && META_LINE.test(l.text))) inMeta = false;
-    } else if (block.kind === "heading" && block.level === 4 && (headingWord(block.text).toUpperCase() === "FIND" || headingWord(block.text).toUpperCase() === "REPLACE")) {
-      const side = headingWord(block.text).toUpperCase() === "FIND" ? "find" : "replace";
+    } else if (word === "FIND" || word === "REPLACE") {
+      const side = word === "FIND" ? "find" : "replace";
       let pair = action.edits[action.edits.length - 1];
       // A REPLACE completes the pair its FIND opened; anything else opens a new pair.
       if (side === "find" || !pair || withReplace.has(pair)) {

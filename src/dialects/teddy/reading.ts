@@ -64,8 +64,8 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   const blank = (s: string) => /^[ \t]*$/.test(s);
 
   // Fenced blocks, as plangate reads them; their lines are checked as code, not as structure.
-  const fenceAt = new Map<number, Extract<MdBlock, { kind: "fence" }>>();
-  for (const b of doc.blocks) if (b.kind === "fence") fenceAt.set(b.line, b);
+  const fenceAt: (Extract<MdBlock, { kind: "fence" }> | undefined)[] = [];
+  for (const b of doc.blocks) if (b.kind === "fence") fenceAt[b.line] = b;
 
   let first = 1;
   while (first <= count && blank(raw(first))) first++;
@@ -78,7 +78,7 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
   type Prev = "blank" | "heading" | "loose-title" | "fence" | "list" | "para" | "hr";
   let prev: Prev = "blank";
   for (let n = first; n <= count && n < messageFrom; ) {
-    const fence = fenceAt.get(n);
+    const fence = fenceAt[n];
     if (fence) {
       checkFence(fence, n, raw, add);
       n = fence.endLine;
@@ -249,6 +249,10 @@ const DISPATCH = new Set(["CREATE", "READ", "EDIT", "EXECUTE", "RESEARCH"]);
 
 /** Every metadata key TeDDy's parser looks for, as the substring "Key:" anywhere in an item. */
 export const TEDDY_KEYS = ["Description", "File Path", "Resource", "Overwrite", "Lines", "Match All", "Expected Outcome", "cwd", "Allow Failure", "Background", "Timeout", "Tail", "env"];
+
+/** Each TeDDy key by its lower case, to find the key an item spells in another case. */
+const TEDDY_KEY_BY_LOWER = new Map<string, string>();
+for (const k of TEDDY_KEYS) if (!TEDDY_KEY_BY_LOWER.has(k.toLowerCase())) TEDDY_KEY_BY_LOWER.set(k.toLowerCase(), k);
 
 /** Keys whose values TeDDy converts (int(), .lower() == "true") or an executor reads as numbers. */
 const NUMERIC_OR_FLAG_KEYS = new Set(["Overwrite", "Lines", "Match All", "Allow Failure", "Background", "Timeout", "Tail"]);
@@ -464,7 +468,7 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
     const key = m[1]!.trim();
     const value = m[2]!;
     const bold = item.raw.startsWith("**");
-    const known = TEDDY_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    const known = TEDDY_KEY_BY_LOWER.get(key.toLowerCase());
     if (known && known !== key) {
       bad("metadataKeyCase", { key, known });
       continue;

@@ -85,6 +85,24 @@ describe("teddy dialect: reading the workspace", () => {
     expect(r.valid).toBe(true);
     expect([...reads.values()]).toEqual([1]);
   });
+  it("keeps each file's edited text while a later action touches it, and searches each file's own text", async () => {
+    const ws2 = workspace({ "a.py": "a = 1\nshared = 0\n", "b.py": "b = 2\nshared = 0\n", "c.py": "c = 3\n" });
+    const pair = (f: string, r: string) => `#### FIND:\n\`\`\`\n${f}\n\`\`\`\n#### REPLACE:\n\`\`\`\n${r}\n\`\`\`\n`;
+    const edit = (file: string, body: string) => `### EDIT\n- File Path: [${file}](/${file})\n${body}`;
+    const md = planMd(
+      edit("a.py", pair("a = 1", "a = 10")),
+      edit("b.py", pair("b = 2", "b = 20")),
+      edit("c.py", pair("a = 10", "c = 30") + pair("shared = 0", "s")),
+      edit("a.py", pair("a = 10", "a = 100")),
+      edit("b.py", pair("b = 2\\nshared", "b = 200")),
+    );
+    const r = await runMd(md, ws2, { context: ["a.py", "b.py", "c.py"] });
+    expect(r.diagnostics.map((d) => [d.rule, d.step])).toEqual([
+      ["find-no-match", 3],
+      ["find-no-match", 3],
+      ["find-no-match", 5],
+    ]);
+  });
   it("works with a file probe that only reads text", async () => {
     const { createFileProbe } = await import("../../node/file-probe.js");
     const probe = createFileProbe();
