@@ -28,7 +28,7 @@ export interface TeddyFacts {
   byStep: Map<number, ActionFacts>;
   hasContext: boolean;
   /** Set when the simulation stopped at a limit: the steps from this one on were not simulated. */
-  limit?: { step: number; message: string; hint: string };
+  limit?: TeddyLimit;
 }
 
 /** Largest file the simulation holds: FIND/REPLACE pairs that grow a file geometrically stop here. */
@@ -116,6 +116,12 @@ export function teddyFacts(plan: Plan, ctx: RuleContext): TeddyFacts {
   return ctx.facts.derive(TEDDY, plan, () => simulate(plan, ctx));
 }
 
+/** Where the simulation stopped, as limit-exceeded words it (its message ids and data). */
+export type TeddyLimit =
+  | { step: number; messageId: "teddySimulationWork"; data: { step: number; mib: number } }
+  | { step: number; messageId: "teddyFindHits"; data: { step: number; pair: number; max: number; path: string } }
+  | { step: number; messageId: "teddyFileGrowth"; data: { step: number; pair: number; path: string; mib: number; max: number } };
+
 const TEDDY = Symbol("teddy facts");
 /** A file the simulation holds no text of any more: no later action touches it. */
 const RELEASED = Symbol("released");
@@ -166,13 +172,13 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
         const find = utf8(pair.find);
         work += text.length;
         if (work > MAX_SIMULATION_WORK_BYTES) {
-          limit = { step: step.position, message: `Step ${step.position} (EDIT): simulating the plan's edits takes more than ${MAX_SIMULATION_WORK_BYTES / 1024 / 1024} MiB of work; the rest of the plan was not checked.`, hint: "split the plan into smaller ones, or edit large files with fewer FIND/REPLACE pairs" };
+          limit = { step: step.position, messageId: "teddySimulationWork", data: { step: step.position, mib: MAX_SIMULATION_WORK_BYTES / 1024 / 1024 } };
           break;
         }
         // A match of a valid UTF-8 needle starts on a character boundary, so byte matches are the text's.
         const hits = text.occurrences(find, MAX_FIND_HITS);
         if (hits.length > MAX_FIND_HITS) {
-          limit = { step: step.position, message: `Step ${step.position} (EDIT): the FIND block of pair ${i + 1} occurs more than ${MAX_FIND_HITS} times in "${action.path}"; the rest of the plan was not checked.`, hint: "make the FIND block specific to the one place to change" };
+          limit = { step: step.position, messageId: "teddyFindHits", data: { step: step.position, pair: i + 1, max: MAX_FIND_HITS, path: action.path } };
           break;
         }
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
@@ -183,7 +189,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
         if (replaced === 0) continue;
         const size = text.length + replaced * (replace.length - find.length);
         if (size > MAX_SIMULATED_FILE_BYTES) {
-          limit = { step: step.position, message: `Step ${step.position} (EDIT): pair ${i + 1} would make "${action.path}" ${Math.round(size / 1024 / 1024)} MiB, over the ${MAX_SIMULATED_FILE_BYTES / 1024 / 1024} MiB the check simulates; the rest of the plan was not checked.`, hint: "do not grow a file by repeated Match All replacements; write its content with a CREATE" };
+          limit = { step: step.position, messageId: "teddyFileGrowth", data: { step: step.position, pair: i + 1, path: action.path, mib: Math.round(size / 1024 / 1024), max: MAX_SIMULATED_FILE_BYTES / 1024 / 1024 } };
           break;
         }
         work += size;

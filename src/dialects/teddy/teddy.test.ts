@@ -181,6 +181,20 @@ describe("teddy dialect: bounded simulation of edits", () => {
     const big = (await runMd(grow(2, "q", "Q" + "z".repeat(40_000)), ws3, { context: ["g.txt"] })).diagnostics.find((x) => x.rule === "limit-exceeded");
     expect(big?.message).toContain("over the 32 MiB");
   });
+  it("words each limit from limit-exceeded's messages: growth, occurrences, total work", async () => {
+    const limitOf = async (md: string, files: Record<string, string>) =>
+      (await runMd(md, workspace(files), { context: ["g.txt"] })).diagnostics.filter((x) => x.rule === "limit-exceeded").map((d) => [d.messageId, d.message]);
+    expect(await limitOf(grow(2, "q", "Q" + "z".repeat(40_000)), { "g.txt": "q\n".repeat(1000) })).toEqual([
+      ["teddyFileGrowth", 'Step 1 (EDIT): pair 1 would make "g.txt" 38 MiB, over the 32 MiB the check simulates; the rest of the plan was not checked.'],
+    ]);
+    expect(await limitOf(grow(1, "a", "b"), { "g.txt": "a".repeat(100_001) })).toEqual([
+      ["teddyFindHits", 'Step 1 (EDIT): the FIND block of pair 1 occurs more than 100000 times in "g.txt"; the rest of the plan was not checked.'],
+    ]);
+    // A 2 MiB file searched by 130 pairs that match nothing: more than 256 MiB of searching.
+    expect(await limitOf(grow(130, "zz", "yy"), { "g.txt": "x\n".repeat(1024 * 1024) })).toEqual([
+      ["teddySimulationWork", "Step 1 (EDIT): simulating the plan's edits takes more than 256 MiB of work; the rest of the plan was not checked."],
+    ]);
+  });
   it("leaves ordinary Match All edits alone", async () => {
     const ws2 = workspace({ "g.txt": "ab\n".repeat(400) });
     const r = await runMd(grow(2, "ab", "ba"), ws2, { context: ["g.txt"] });

@@ -35,6 +35,6 @@ export default defineRule({
     const limit = teddyFacts(plan, ctx).limit;
     if (!limit) return;
     const step = plan.steps.find((s) => s.position === limit.step);
-    ctx.report({ at: step?.at ?? plan.stepsAt, step: limit.step, message: limit.message, hint: limit.hint });
+    ctx.report({ at: step?.at ?? plan.stepsAt, step: limit.step, messageId: limit.messageId, data: limit.data });
   },
 });

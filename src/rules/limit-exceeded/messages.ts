@@ -39,4 +39,17 @@ export const messages = {
   },
   // Claude Code's plan mode (src/node/plan-mode.ts)
   planModeTooLong: { message: "The plan is {{length}} characters long, over the {{max}}-character limit.", hint: "split the work into smaller plans" },
+  // TeDDy's edit simulation (src/rules/teddy-facts.ts): where it stopped; the rest of the plan is not checked.
+  teddySimulationWork: {
+    message: "Step {{step}} (EDIT): simulating the plan's edits takes more than {{mib}} MiB of work; the rest of the plan was not checked.",
+    hint: "split the plan into smaller ones, or edit large files with fewer FIND/REPLACE pairs",
+  },
+  teddyFindHits: {
+    message: 'Step {{step}} (EDIT): the FIND block of pair {{pair}} occurs more than {{max}} times in "{{path}}"; the rest of the plan was not checked.',
+    hint: "make the FIND block specific to the one place to change",
+  },
+  teddyFileGrowth: {
+    message: 'Step {{step}} (EDIT): pair {{pair}} would make "{{path}}" {{mib}} MiB, over the {{max}} MiB the check simulates; the rest of the plan was not checked.',
+    hint: "do not grow a file by repeated Match All replacements; write its content with a CREATE",
+  },
 } as const satisfies RuleMessages;
