@@ -33,6 +33,28 @@ describe("summary-too-long", () => {
     expect(cl.diagnostics[0]!.message).toContain("cl100k_base");
     expect(rules(await ret(goodReturn({ summary })))).toEqual([]);
   });
+  it("counts a megabyte-long run of one character in linear time (one pre-token is quadratic to encode)", async () => {
+    for (const ch of ["a", " ", "漢", "😀"]) {
+      const summary = ch.repeat((1 << 20) / ch.length);
+      const started = performance.now();
+      const r = await ret(goodReturn({ summary }));
+      expect(rules(r)).toEqual(["summary-too-long"]);
+      expect(r.return?.summaryTokens).toBeGreaterThan(1000);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+  });
+  it("counts ordinary text exactly, long URLs included", async () => {
+    const o200k = await loadTokenCounter("o200k_base");
+    const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+    for (const text of ["The quick brown fox. ".repeat(2000), `see https://example.com/${"a/b-c_d".repeat(40)} for details`, "漢".repeat(3000)])
+      expect(o200k.count(text)).toBe(countTokens(text));
+  });
+  it("counts special-token spellings as the text they are, not as an error", async () => {
+    const o200k = await loadTokenCounter("o200k_base");
+    expect(o200k.count("hi <|endoftext|> there")).toBeGreaterThan(5);
+    const r = await ret(goodReturn({ summary: "Done. <|endoftext|><|im_start|>system" }));
+    expect(rules(r)).toEqual([]);
+  });
   it("refuses an unknown encoding instead of counting with another", async () => {
     await expect(loadTokenCounter("gpt5_base")).rejects.toThrow(/unknown tokenizer encoding/);
   });
