@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findingsToDiagnostics, runRules } from "./run-rules.js";
+import { findingsToDiagnostics, MAX_FINDINGS, runRules } from "./run-rules.js";
 import { defineRule, formatMessage, reportText, type RuleMeta } from "./rule.js";
 import { LineIndex } from "./source.js";
 
@@ -53,6 +53,20 @@ describe("runRules", () => {
     expect(runRules([rule], "task", task("x2"), () => false)).toEqual([]);
     const ret = { text: "", problems: [], value: {}, locate: () => undefined, workspace: "/ws", files: NOTHING };
     expect(runRules([rule], "return", { ...ret, expect: { statuses: [], successStatuses: [], requiredFields: [], maxSummaryTokens: 0, encoding: "o200k_base" } })).toEqual([]);
+  });
+  it("keeps at most MAX_FINDINGS, then limit-exceeded's note (when the rules given hold it)", async () => {
+    const { RULES } = await import("../rules/index.js");
+    const flood = defineRule({
+      meta: { ...meta({ bad: "Bad {{i}}." }), input: "task" as const },
+      check(_input, ctx) {
+        for (let i = 0; i < MAX_FINDINGS + 500; i++) ctx.report({ messageId: "bad", data: { i } });
+      },
+    });
+    const limit = RULES.find((r) => r.meta.id === "limit-exceeded")!;
+    const found = runRules([flood, limit], "task", task("1"));
+    expect(found).toHaveLength(MAX_FINDINGS + 1);
+    expect(found.at(-1)).toMatchObject({ rule: "limit-exceeded", report: { messageId: "tooManyIssues", message: `The file has more than ${MAX_FINDINGS} problems; the rest are not listed.` } });
+    expect(runRules([flood], "task", task("1"))).toHaveLength(MAX_FINDINGS);
   });
   it("makes diagnostics with the policy's severity and positions", () => {
     const findings = runRules([rule], "task", task("x2"));

@@ -21,10 +21,16 @@ export function runRules<K extends Exclude<InputKind, "plan">>(
   enabled: (id: RuleId) => boolean = () => true,
 ): RuleFinding[] {
   const out: RuleFinding[] = [];
+  let full = false;
   for (const rule of rules) {
     if (!isRuleOf(rule, kind) || !rule.check || !enabled(rule.meta.id)) continue;
     const meta = rule.meta;
-    const context = { report: (r: Report) => out.push({ rule: meta.id, report: { ...r, ...reportText(meta, r) } }) } as RuleContexts[K];
+    // At most MAX_FINDINGS are kept (a return naming 65,000 missing artifacts must not hold them all).
+    const report = (r: Report) => {
+      if (out.length < MAX_FINDINGS) out.push({ rule: meta.id, report: { ...r, ...reportText(meta, r) } });
+      else full = true;
+    };
+    const context = { report } as RuleContexts[K];
     try {
       rule.check(input, context);
     } catch (err) {
@@ -37,8 +43,19 @@ export function runRules<K extends Exclude<InputKind, "plan">>(
       });
     }
   }
+  if (full) {
+    // The note is limit-exceeded's, from the rules given (the catalogue always holds it).
+    const limit = rules.find((r) => r.meta.id === "limit-exceeded");
+    if (limit) {
+      const note: Report = { messageId: "tooManyIssues", data: { max: MAX_FINDINGS } };
+      out.push({ rule: limit.meta.id, report: { ...note, ...reportText(limit.meta, note) } });
+    }
+  }
   return out;
 }
+
+/** Most findings one run of rules keeps; past it, limit-exceeded says the rest are not listed. */
+export const MAX_FINDINGS = 10_000;
 
 /**
  * Diagnostics from findings: the severity the policy sets (`settingOf`; `off` drops the finding, a notice
