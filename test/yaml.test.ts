@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseYaml } from "../src/syntax/yaml.js";
+import { MAX_YAML_REFERENCES, parseYaml } from "../src/syntax/yaml.js";
 import { canonicalJson } from "../src/core/canonical/jcs.js";
 import { run } from "./helpers.js";
 import { readFactText } from "./read-text.js";
@@ -62,9 +62,18 @@ describe("YAML reader", () => {
     expect((doc!.value as { l: string[] }).l).toHaveLength(40_000);
     let big = "a: &a {tool: read_file}\nl:\n";
     while (big.length < 1024 * 1024 - 10) big += "- *a\n";
-    // A generous bound: the yaml package alone needs ~1-3 s for a dense 1 MiB file on a loaded machine.
-    expect(cpuMs(() => (doc = parseYaml(big)))).toBeLessThan(15_000);
-    expect(doc!.issues).toEqual([]);
+    // 200,000 aliases: refused before the yaml package parses them (which took seconds and hundreds of MB).
+    expect(cpuMs(() => (doc = parseYaml(big)))).toBeLessThan(5_000);
+    expect(doc!.issues.map((i) => [i.rule, i.messageId])).toEqual([["limit-exceeded", "yamlTooManyReferences"]]);
+    expect(big.slice(0, doc!.issues[0]!.start).split("*a").length - 1).toBe(MAX_YAML_REFERENCES - 1);
+    expect(big.slice(doc!.issues[0]!.start, doc!.issues[0]!.start + 2)).toBe("*a");
+  });
+  it("counts aliases, anchors and tags as the yaml package tokenizes them, not every * & ! character", () => {
+    const marks = "x: " + JSON.stringify("*&!".repeat(40_000)) + "\ny: a*b&c!d\n";
+    expect(parseYaml(marks).issues).toEqual([]);
+    const tags = "l:\n" + "- !!str a\n".repeat(MAX_YAML_REFERENCES + 1);
+    expect(parseYaml(tags).issues.map((i) => i.messageId)).toEqual(["yamlTooManyReferences"]);
+    expect(parseYaml("l:\n" + "- !!str a\n".repeat(MAX_YAML_REFERENCES)).issues.map((i) => i.messageId)).not.toContain("yamlTooManyReferences");
   });
   it("keeps the alias budget: aliases of a wide anchor stop at the node limit, reported at the alias", () => {
     const text = "a: &a [" + Array(2000).fill("x").join(",") + "]\nb: [" + Array(600).fill("*a").join(",") + "]\n";

@@ -15,6 +15,7 @@ export const messages = {
   // YAML (src/syntax/yaml.ts)
   yamlKeyTooLong: { message: "The key is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
   yamlStringTooLong: { message: "The string is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  yamlTooManyReferences: { message: "The document holds more than {{max}} aliases, anchors and tags.", hint: "write the values out instead of referring to them, or write the plan as JSON" },
   yamlTooDeepToParse: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document" },
   yamlTooDeep: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document, or raise limits.maxDepth" },
   yamlTooDeepToRead: { message: "The document is nested too deeply to read.", hint: "flatten the document" },
