@@ -67,7 +67,21 @@ export function approvalKit() {
       ...over,
     });
   }
-  return { root, workspace, keysDir, guardDir, keys, planFile, privateKey, trustedKeys, toolsFile, tools, record, sign, verify };
+  /** A guard's options for the kit's plan, signed approval, keys and guard folder. */
+  async function guardOptions() {
+    return {
+      plan: planFile,
+      approval: sign(await record()),
+      workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      tools,
+      trustedKeys,
+      consumedDir: join(guardDir, "consumed"),
+      audit: join(guardDir, "audit.log"),
+      now: () => NOW,
+    };
+  }
+  return { root, workspace, keysDir, guardDir, keys, planFile, privateKey, trustedKeys, toolsFile, tools, record, sign, verify, guardOptions };
 }
 
 /** The rule ids of a verification, in order. */

@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js";
-import { diagnosticsOf, NOW } from "../../../test/helpers.js";
+import { approvalKit } from "../../../test/approval-kit.js";
+import { diagnosticsOf } from "../../../test/helpers.js";
 import { ExecutionGuard } from "../../node/guard.js";
 import { ruleText } from "../read-text.js";
 import { ruleTester } from "../../../test/rule-tester.js";
@@ -181,17 +180,7 @@ describe("tool-arguments: schemas a registry built in code brings, and time boun
 describe("tool-arguments: the guard's message for a call", () => {
   it("callNotObject: a call whose arguments are not an object", async () => {
     const k = approvalKit();
-    const guard = await ExecutionGuard.open({
-      plan: k.planFile,
-      approval: k.sign(await k.record()),
-      workspace: k.workspace,
-      policyHash: DEFAULT_POLICY_HASH,
-      tools: k.tools,
-      trustedKeys: k.trustedKeys,
-      consumedDir: join(k.guardDir, "consumed"),
-      audit: join(k.guardDir, "audit.log"),
-      now: () => NOW,
-    });
+    const guard = await ExecutionGuard.open(await k.guardOptions());
     const message = 'The "read_file" call\'s arguments are not an object, so they cannot be matched.';
     expect(ruleText("tool-arguments", "callNotObject", { tool: "read_file" })).toEqual({ message, hint: "pass the arguments as an object" });
     for (const args of ["in.txt", ["in.txt"], null])
