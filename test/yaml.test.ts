@@ -109,6 +109,9 @@ describe("YAML reader", () => {
     expect(rules(nest(300))).toEqual(["limit-exceeded"]);
     expect(parseYaml(`a: "${"[".repeat(400)}"\nb: don't [x]\n`).value).toEqual({ a: "[".repeat(400), b: "don't [x]" });
   });
+  it("refuses an explicit key after a byte order mark as anywhere else (PyYAML and the yaml package disagree on it)", () => {
+    for (const text of ['\ufeff?   "a"?', '?   "a"?', "\ufeff? a\n"]) expect(parseYaml(text).issues.map((i) => i.messageId), JSON.stringify(text)).toContain("yamlExplicitKey");
+  });
   it("rejects a file of several documents", () => {
     const doc = parseYaml("steps: []\n---\nsteps: [x]\n");
     expect(doc.issues[0]!.rule).toBe("parse-error");

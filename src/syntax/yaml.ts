@@ -98,7 +98,9 @@ function tabsOutsideText(text: string, ranges: number[], unsafe: Unsafe): void {
 
 /** The explicit-key indicator `?` (outside every scalar and comment): PyYAML and the yaml package disagree on what follows it. */
 function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
-  const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,]/.test(text[i - 1]!));
+  // After a byte order mark too: the yaml package skips one where a document starts (a BOM-led `? "a"?`
+  // was read as {"a": null}, where PyYAML refuses it).
+  const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,\ufeff]/.test(text[i - 1]!));
   for (const q of bare(text, "?", scalars, 100, indicator))
     unsafe(q, q + 1, "yamlExplicitKey");
 }
