@@ -1,6 +1,7 @@
 import type { RuleId } from "./core/rule-ids.js";
 import { canonicalSha256, sha256Hex } from "./core/canonical/jcs.js";
 import type { Diagnostic, Severity } from "./core/diagnostic.js";
+import { MAX_FINDINGS } from "./core/run-rules.js";
 import type { ReadFact, SourceDocument, SyntaxId } from "./core/document.js";
 import type { PlanView, ReadInput } from "./core/input/read.js";
 import type { FileProbe } from "./core/file-probe.js";
@@ -61,8 +62,8 @@ interface Pending {
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
-/** Most diagnostics in one report. */
-const MAX_DIAGNOSTICS = 10_000;
+/** Most diagnostics in one report: the same bound as a run of the other kinds' rules. */
+const MAX_DIAGNOSTICS = MAX_FINDINGS;
 
 const PHASE_RANK: Record<Phase, number> = {
   read: 0,
