@@ -143,6 +143,24 @@ describe("memory", () => {
   });
 });
 
+describe("resource bombs in JSON", () => {
+  it("8 MiB of unclosed brackets is refused at the depth limit, without native JSON.parse holding 8 million arrays", () => {
+    const own = mkdtempSync(join(tmpdir(), "plangate-brackets-"));
+    const file = join(own, "deep.json");
+    writeFileSync(file, "[".repeat(8 * 1024 * 1024));
+    // The peak resident size of the whole process: JSON.parse's partial arrays are not in the JS heap's limit.
+    const peak = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS))';
+    const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
+    const out = spawnSync(process.execPath, ["--import", peak, bin, "validate", "--format", "json", file], { cwd: own, encoding: "utf8" });
+    rmSync(own, { recursive: true, force: true });
+    expect(out.status, out.stderr).toBe(1);
+    expect(out.stdout).toContain('"rule": "limit-exceeded"');
+    const kb = Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1]);
+    // About 80 MB for the process; it was about 400 MB when JSON.parse read the brackets first.
+    expect(kb).toBeLessThan(200 * 1024);
+  });
+});
+
 describe("configuration files that are not plain files", () => {
   it.skipIf(!existsSync("/dev/zero"))("a policy or tools path to a device is a usage error, not a hang", async () => {
     const p = await cli(["validate", "x.json", "--policy", "/dev/zero"], { cwd: dir });

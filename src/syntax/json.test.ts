@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import type { ReadIssue, SourceDocument } from "../core/document.js";
 import { decodeText } from "./decode.js";
-import { parseJson } from "./json.js";
+import fc from "fast-check";
+import { nestsWithin, parseJson } from "./json.js";
 import { readFactText } from "../../test/read-text.js";
 
 /** Parses with the fast path and with the full reader; both must agree on everything observable. */
@@ -303,6 +304,38 @@ describe("parseJson: limits and size", () => {
       expect(issue.start).toBe(text.startsWith("[") ? 1000 : 5000);
       expect(doc.value).toBeUndefined();
     }
+  });
+
+  test("nestsWithin agrees with the reader's depth limit on any text, brackets in strings and escapes included", () => {
+    const piece = fc.constantFrom("[", "]", "{", "}", '"', '\\"', "\\\\", "[]", '"["', '"\\""', ",", ":", "1", " ");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 6 }), (parts, max) => {
+        const text = parts.join("");
+        // The deepest bracket reached outside strings, by a plain reference scan.
+        let depth = 0;
+        let deepest = 0;
+        let inString = false;
+        for (let i = 0; i < text.length; i++) {
+          const c = text[i];
+          if (inString) {
+            if (c === "\\") i++;
+            else if (c === '"') inString = false;
+          } else if (c === '"') inString = true;
+          else if (c === "[" || c === "{") deepest = Math.max(deepest, ++depth);
+          else if (c === "]" || c === "}") depth--;
+        }
+        expect(nestsWithin(text, max)).toBe(deepest <= max);
+        // On a valid document, the reader refuses exactly what nestsWithin does.
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+        }
+        if (valid) expect(parseJson(text, { maxDepth: max, fast: false }).issues.some((x) => x.rule === "limit-exceeded")).toBe(deepest > max);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   test("maxDepth counts containers, empty ones included", () => {
