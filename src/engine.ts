@@ -174,7 +174,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   }
   const syntax = options.syntax ?? (options.dialect === "teddy" ? "markdown" : detectSyntax(options.file, text));
   const doc = await readSyntax(syntax, text, policy.limits, policy.yaml);
-  if (doc.value === undefined && syntax !== "markdown") {
+  if (doc.value === undefined) {
     await read(doc, undefined);
     return finish(options, policy, pending, doc, undefined, undefined);
   }

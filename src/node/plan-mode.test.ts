@@ -104,6 +104,13 @@ describe("extractPlan", () => {
     expect(extractPlan(42)).toMatchObject({ diagnostic: { rule: "unknown-format" } });
     expect(extractPlan(intake("x".repeat(100))  , { maxChars: 50 })).toMatchObject({ diagnostic: { rule: "limit-exceeded" } });
   });
+  it("refuses a plan text too busy to read as Markdown, within its character limit", () => {
+    // 600,000 characters, one token-heavy heading pair per 4 of them.
+    expect(extractPlan("a\n=\n".repeat(150_000))).toMatchObject({
+      diagnostic: { rule: "limit-exceeded", line: 166_669, message: "The Markdown document is too busy to read: it makes more than 250000 tokens (headings, paragraphs, list items, inline markup) by line 166669." },
+    });
+    expect(extractPlan("x\n".repeat(510_000))).toMatchObject({ diagnostic: { rule: "limit-exceeded", line: 500_001, message: "The Markdown document has more than 500000 lines; it is not read." } });
+  });
 
   it("never throws, and every plan it returns is text shown in the Markdown, free of hidden characters", () => {
     const piece = fc.constantFrom("# T\n", "## Action Plan\n", "## Rationale\n", "### READ\n", `${F}json\n`, `${F}\n`, "~~~yaml\n", "~~~\n", "> ", "- ", "  ", "<!-- x -->", "<b>", "[a]: /b\n", "[a](/b)\n", "{}\n", "text\n", "\u200b", "&#8203;", "\r\n", "\n", "````\n");

@@ -10,6 +10,7 @@ import { validatePlan } from "./validate-plan.js";
 import { type HostProfile, profileAllowList, profileHash } from "../host/profile.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
+import { TooBusy } from "../syntax/markdown-budget.js";
 import type { Policy } from "../core/policy.js";
 import type { MessageData } from "../core/rule.js";
 import { ruleText } from "../rules/read-text.js";
@@ -113,7 +114,9 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
   if (hidden)
     return diag("unsafe-value", "planModeHidden", { code: codePoint(hidden[0]) }, position(markdown, hidden.index));
 
-  const { tokens, env } = markdownTokens(markdown);
+  const read = markdownTokens(markdown);
+  if (read instanceof TooBusy) return diag("limit-exceeded", read.messageId, { max: read.max, line: read.line + 1 }, { line: read.line + 1 });
+  const { tokens, env } = read;
 
   // Hidden content: what a renderer drops, folds or shows otherwise than written.
   for (const { token: t, line } of allTokens(tokens)) {

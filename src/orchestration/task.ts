@@ -67,7 +67,13 @@ export function checkTask(number: string, options: TaskCheckOptions): TaskCheckR
         sources.push({ kind: "todo", file: options.todo.file, entry: { title: t.title, rawStatus: t.rawStatus!, status, statusOffset: t.statusOffset! } });
       } else {
         const non = lookup.nonTasks[0];
-        sources.push({ kind: "todo", file: options.todo.file, ...(non ? { heading: { title: non.title, offset: non.offset } } : {}) });
+        const busy = lookup.tooBusy;
+        sources.push({
+          kind: "todo",
+          file: options.todo.file,
+          ...(non ? { heading: { title: non.title, offset: non.offset } } : {}),
+          ...(busy ? { tooBusy: { what: busy.what, max: busy.max, line: busy.line } } : {}),
+        });
       }
     }
     if (options.state) {

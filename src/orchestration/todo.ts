@@ -1,4 +1,5 @@
 import markdownItFactory, { type MarkdownIt } from "markdown-it";
+import { countTokens, parseBounded, TooBusy } from "../syntax/markdown-budget.js";
 import { firstBracketed } from "../core/text.js";
 
 /** Where a task sits in a TODO.md and what its section says. Offsets are 0-based into the text. */
@@ -18,6 +19,8 @@ export interface TodoLookup {
   task?: TodoTask;
   /** Headings with the number whose section has no Status line (section titles, not tasks). */
   nonTasks: { offset: number; title: string }[];
+  /** Set when the file needed CommonMark and was past its bounds: nothing was looked up. */
+  tooBusy?: TooBusy;
 }
 
 const FIELD =
@@ -218,7 +221,7 @@ let parser: MarkdownIt | undefined;
 
 /** markdown-it with block rules only: sections, headings and code are block structure, and inline parsing is most of the cost. */
 function blockParser(): MarkdownIt {
-  const md = markdownItFactory("commonmark");
+  const md = countTokens(markdownItFactory("commonmark"));
   md.core.ruler.disable(["inline", "text_join"]);
   return md;
 }
@@ -234,7 +237,11 @@ export function findTodoTaskCommonMark(text: string, n: number): TodoLookup {
   const start = bodyStart(text);
   const body = text.slice(start);
   parser ??= blockParser();
-  const tokens = parser.parse(body, {});
+  const tokens = parseBounded(parser, body);
+  if (tokens instanceof TooBusy) {
+    const before = text.slice(0, start).split(/\r\n?|\n/).length - 1; // front matter lines
+    return { nonTasks: [], tooBusy: new TooBusy(tokens.what, tokens.line + before, tokens.max) };
+  }
   const lineStarts = [0];
   // CommonMark's line endings: CRLF, LF and a lone CR.
   for (const m of body.matchAll(/\r\n?|\n/g)) lineStarts.push(m.index + m[0].length);

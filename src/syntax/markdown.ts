@@ -1,5 +1,6 @@
 import markdownItFactory, { type MarkdownIt, type Token } from "markdown-it";
 import { teddyPreprocess } from "./teddy-preprocess.js";
+import { budgetLine, countTokens, parseBounded, TooBusy } from "./markdown-budget.js";
 
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import type { Pointer } from "../core/pointer.js";
@@ -75,7 +76,7 @@ function shortcutLine(content: string, line: number): MdLine {
 let parser: MarkdownIt | undefined;
 function markdownIt(): MarkdownIt {
   if (!parser) {
-    parser = markdownItFactory("commonmark");
+    parser = countTokens(markdownItFactory("commonmark"));
     // Paths are taken as written: no percent-encoding, no dropping of "unsafe" schemes.
     parser.normalizeLink = (url: string) => url;
     parser.normalizeLinkText = (text: string) => text;
@@ -92,6 +93,7 @@ function markdownIt(): MarkdownIt {
       const reader = (state.env as Record<symbol, unknown>)[READER] === true;
       for (const t of state.tokens) {
         if (t.type !== "inline" || (reader && SHORTCUT.test(t.content))) continue;
+        if (t.map) budgetLine(state.env, t.map[0]);
         state.md.inline.parse(t.content, state.md, state.env, t.children!);
       }
     });
@@ -101,16 +103,18 @@ function markdownIt(): MarkdownIt {
 
 /**
  * The CommonMark token stream of a text as a renderer reads it (no TeDDy repair), with the parse
- * environment (link reference definitions land in `env.references`, and produce no token).
+ * environment (link reference definitions land in `env.references`, and produce no token); a TooBusy for
+ * a text past the Markdown bounds (markdown-budget.ts).
  */
-export function markdownTokens(text: string): { tokens: Token[]; env: { references?: Record<string, unknown> } } {
+export function markdownTokens(text: string, bounds?: { lines?: number; tokens?: number }): { tokens: Token[]; env: { references?: Record<string, unknown> } } | TooBusy {
   const env: Record<string, unknown> = {};
-  const tokens = markdownIt().parse(text, env);
+  const tokens = parseBounded(markdownIt(), text, env, bounds);
+  if (tokens instanceof TooBusy) return tokens;
   return { tokens, env: { references: env.references as Record<string, unknown> | undefined } };
 }
 
 /** Reads a CommonMark document into its top-level blocks with positions. Never throws. */
-export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean } = {}): MarkdownDocument {
+export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean; bounds?: { lines?: number; tokens?: number } } = {}): MarkdownDocument {
   // Without the shortcuts every inline token goes through the inline parser: the reference the tests compare with.
   const shortcuts = options.inlineShortcuts !== false;
   const lines = new LineIndex(text);
@@ -139,7 +143,14 @@ export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean
     issues.push({ rule: "parse-error", messageId: "markdownEmpty", start: 0, end: 0 });
     return doc;
   }
-  const tokens = markdownIt().parse(teddyPreprocess(text), { [READER]: shortcuts });
+  const tokens = parseBounded(markdownIt(), teddyPreprocess(text), { [READER]: shortcuts }, options.bounds);
+  if (tokens instanceof TooBusy) {
+    // Nothing is read of a document this busy: its blocks would be a partial reading.
+    doc.value = undefined;
+    const start = lines.lineStart(tokens.line + 1) ?? text.length;
+    issues.push({ rule: "limit-exceeded", messageId: tokens.messageId, data: { max: tokens.max, line: tokens.line + 1 }, start, end: lineEnd(text, start, true) });
+    return doc;
+  }
   const starts = lines.lineStarts;
   const offsetOf = (line0: number) => (line0 < starts.length ? starts[line0]! : text.length);
   // Blocks are built member by member: spreading a base object into each costs more than the parse itself.

@@ -18,6 +18,8 @@ export type TaskSource =
       readonly entry?: TodoEntry;
       /** A `### N. Title` heading without a Status line, when there is one and no task. */
       readonly heading?: { readonly title: string; readonly offset: number };
+      /** The file needed a CommonMark reading and has more lines or tokens than it may (nothing was looked up). */
+      readonly tooBusy?: { readonly what: "lines" | "tokens"; readonly max: number; readonly line: number };
     }
   | {
       readonly kind: "state";

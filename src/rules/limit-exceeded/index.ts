@@ -19,7 +19,7 @@ export default defineRule({
     summary: "The file is larger, deeper or longer than the policy's limits.",
     docs: {
       description:
-        "Reports a file larger than limits.maxFileBytes, nesting deeper than limits.maxDepth, or more steps than limits.maxSteps. For TeDDy plans, also a plan whose edits the check cannot simulate within bounds: a simulated file over 32 MiB (Match All pairs that grow a file geometrically), more than 256 MiB of search and copy work, or a FIND block that occurs more than 100,000 times.",
+        "Reports a file larger than limits.maxFileBytes, nesting deeper than limits.maxDepth, or more steps than limits.maxSteps; a YAML document over limits.maxYamlBytes or holding more than 50,000 aliases, anchors and tags; a Markdown document of more than 500,000 lines, or one that makes more than 250,000 tokens (headings, paragraphs, list items, inline markup), which is then not read at all. For TeDDy plans, also a plan whose edits the check cannot simulate within bounds: a simulated file over 32 MiB (Match All pairs that grow a file geometrically), more than 256 MiB of search and copy work, or a FIND block that occurs more than 100,000 times.",
       rationale: "Hostile input must not exhaust memory or time; a bounded reader rejects it with a diagnostic instead.",
       fix: "Split the plan, flatten the nesting, or raise the limit in plangate.yaml (limits:) if the input is trusted.",
       bad: "# limits: {maxSteps: 1}\nsteps:\n  - {tool: read_file, arguments: {path: a.txt}, intent: read a}\n  - {tool: read_file, arguments: {path: b.txt}, intent: read b}",

@@ -13,6 +13,18 @@ ruleTester("limit-exceeded", {
     { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels.", messageId: "jsonTooDeep" }] },
     // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
     { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21, messageId: "fileTooLarge" }] },
+    {
+      name: "a Markdown plan that makes more tokens than the reader keeps",
+      file: "plan.md",
+      code: "# Plan\n\n" + "a\n=\n".repeat(100_000),
+      errors: [{ line: 166_669, column: 1, endLine: 166_669, endColumn: 2, message: /makes more than 250000 tokens .* by line 166669\./, messageId: "markdownTooManyTokens" }],
+    },
+    {
+      name: "a Markdown plan with more lines than the reader reads",
+      file: "plan.md",
+      code: "# Plan\n" + "x\n".repeat(500_000),
+      errors: [{ line: 500_001, column: 1, endLine: 500_001, endColumn: 2, message: "The Markdown document has more than 500000 lines; it is not read.", messageId: "markdownTooManyLines" }],
+    },
     { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/, messageId: "tooManySteps" }] },
   ],
   docs: { file: "plan.yaml", options: limits({ maxSteps: 1 }) },

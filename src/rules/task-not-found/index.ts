@@ -15,6 +15,14 @@ export default defineRule({
         message: "Task {{n}} not found in {{name}}",
         hint: '"### {{n}}. {{title}}" has no Status line, so it is a section heading, not a task; check the task number',
       },
+      todoTooManyLines: {
+        message: "Task {{n}} cannot be looked up: {{name}} has more than {{max}} lines, too many to read as Markdown.",
+        hint: "archive finished tasks to another file, or split {{name}}",
+      },
+      todoTooManyTokens: {
+        message: "Task {{n}} cannot be looked up: {{name}} makes more than {{max}} Markdown tokens by line {{line}}, too many to read.",
+        hint: "archive finished tasks to another file, or split {{name}}",
+      },
       stateUnreadable: { message: "Task {{n}} cannot be looked up: {{name}} {{error}}.", hint: "fix or regenerate state.json" },
       notInState: {
         message: "Task {{n}} not found in {{name}}",
@@ -38,7 +46,10 @@ export default defineRule({
       const where = { n, name: basename(s.file) };
       if (s.kind === "todo") {
         if (s.entry) continue;
-        if (s.heading) ctx.report({ messageId: "headingOnly", data: { ...where, title: s.heading.title }, file: s.file, offset: s.heading.offset });
+        if (s.tooBusy) {
+          const messageId = s.tooBusy.what === "lines" ? "todoTooManyLines" : "todoTooManyTokens";
+          ctx.report({ messageId, data: { ...where, max: s.tooBusy.max, line: s.tooBusy.line + 1 }, file: s.file });
+        } else if (s.heading) ctx.report({ messageId: "headingOnly", data: { ...where, title: s.heading.title }, file: s.file, offset: s.heading.offset });
         else ctx.report({ messageId: "notInTodo", data: where, file: s.file });
       } else if (s.error !== undefined) ctx.report({ messageId: "stateUnreadable", data: { ...where, error: s.error }, file: s.file });
       else if (!s.entry) ctx.report({ messageId: "notInState", data: where, at: "/active_projects", file: s.file });

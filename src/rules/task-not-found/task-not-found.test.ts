@@ -50,6 +50,17 @@ describe("task-not-found", () => {
     expect(r.diagnostics[0]!.message).toContain("not valid JSON");
     expect(rules(checkTask("12", { state: { text: "[]", file: "state.json" } }))).toEqual(["task-not-found"]);
   });
+  it("reports a TODO file too busy to read as CommonMark instead of looking it up partly", () => {
+    // Setext headings need the CommonMark reading; 200,000 of them make 600,000 tokens.
+    const text = "# TODO\n\n### 4. Task\n- **Status**: [PLANNED]\n\n" + "a\n=\n".repeat(200_000);
+    const r = checkTask("4", { todo: { text, file: "TODO.md" } });
+    expect(rules(r)).toEqual(["task-not-found"]);
+    expect(r.diagnostics[0]!.message).toBe("Task 4 cannot be looked up: TODO.md makes more than 250000 Markdown tokens by line 166666, too many to read.");
+    const lines = "---\nx: 1\n---\n# TODO\n\nTitle\n=\n\n### 4. Task\n- **Status**: [PLANNED]\n" + "\n".repeat(500_000);
+    expect(checkTask("4", { todo: { text: lines, file: "TODO.md" } }).diagnostics[0]!.message).toBe(
+      "Task 4 cannot be looked up: TODO.md has more than 500000 lines, too many to read as Markdown.",
+    );
+  });
   it("finds the last of 2,000 tasks", () => {
     const parts = ["# TODO", ""];
     for (let i = 2000; i >= 1; i--) parts.push(`### ${i}. Task ${i}`, `- **Status**: [PLANNED]`, `- **Language**: lean4`, "", "Text.", "");
@@ -77,6 +88,16 @@ kindRuleTester("task-not-found", "task", {
       name: "state.json that cannot be searched",
       input: taskInput("12", [{ kind: "state", file: "specs/state.json", error: "has no active_projects array" }]),
       errors: [{ messageId: "stateUnreadable", message: "Task 12 cannot be looked up: state.json has no active_projects array." }],
+    },
+    {
+      name: "a TODO file with too many lines to read",
+      input: taskInput("12", [{ kind: "todo", file: "TODO.md", tooBusy: { what: "lines", max: 500_000, line: 500_000 } }]),
+      errors: [{ messageId: "todoTooManyLines", message: "Task 12 cannot be looked up: TODO.md has more than 500000 lines, too many to read as Markdown." }],
+    },
+    {
+      name: "a TODO file with too many Markdown tokens to read",
+      input: taskInput("12", [{ kind: "todo", file: "TODO.md", tooBusy: { what: "tokens", max: 250_000, line: 9 } }]),
+      errors: [{ messageId: "todoTooManyTokens", message: "Task 12 cannot be looked up: TODO.md makes more than 250000 Markdown tokens by line 10, too many to read." }],
     },
     { name: "no such project in state.json", input: taskInput("13", [{ kind: "state", file: "state.json" }]), errors: [{ messageId: "notInState", pointer: "/active_projects" }] },
   ],

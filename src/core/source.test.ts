@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { LineIndex } from "./source.js";
+
+/** The reference: every line start, by a regular expression. */
+function starts(text: string): number[] {
+  const out = [0];
+  for (const m of text.matchAll(/\r\n|\r|\n/g)) out.push(m.index + m[0].length);
+  return out;
+}
+
+describe("LineIndex", () => {
+  test("positions, line texts and line starts agree with a plain list of line starts, on any text", () => {
+    // Up to 300 lines: past the index's checkpoints (one per 64 lines) and between them.
+    const piece = fc.constantFrom("a", "bc", "\n", "\r", "\r\n", "\n\n", "é", "\u2028");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), fc.array(fc.nat(), { maxLength: 20 }), (parts, picks) => {
+        const text = parts.join("");
+        const ref = starts(text);
+        const index = new LineIndex(text);
+        expect(index.lineCount).toBe(ref.length);
+        expect(Array.from(index.lineStarts)).toEqual(ref);
+        for (const p of picks) {
+          const o = p % (text.length + 1);
+          let line = 0;
+          while (line + 1 < ref.length && ref[line + 1]! <= o) line++;
+          expect(index.position(o)).toEqual({ line: line + 1, column: o - ref[line]! + 1, offset: o });
+          const l = (p % (ref.length + 1)) + 1;
+          expect(index.lineStart(l)).toBe(ref[l - 1]);
+          const end = l < ref.length ? ref[l]! : text.length;
+          expect(index.lineText(l)).toBe(l <= ref.length ? text.slice(ref[l - 1], end).replace(/[\r\n]+$/, "") : "");
+        }
+        expect(index.position(-5).offset).toBe(0);
+        expect(index.position(text.length + 5).offset).toBe(text.length);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test("60 million empty lines are indexed in bounded memory", () => {
+    const text = "\n".repeat(60_000_000);
+    expect(text.includes("x")).toBe(false); // flattens the repeated string before measuring
+    const before = process.memoryUsage().heapUsed;
+    const index = new LineIndex(text);
+    expect(index.position(text.length - 1)).toEqual({ line: 60_000_000, column: 1, offset: 59_999_999 });
+    expect(index.lineCount).toBe(60_000_001);
+    // One start per 64 lines: about 4 MB. A start per line was a number[] of 60 million (over 500 MB).
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  });
+});
