@@ -63,6 +63,7 @@ export class LineIndex {
 
   /** Offset at which a 0-based line begins; undefined past the last line. */
   #lineStart(line: number): number | undefined {
+    if (this.#starts !== undefined) return this.#starts[line];
     const marks = this.#build();
     if (line < 0 || line >= this.#count) return undefined;
     let s = marks[Math.floor(line / EVERY)]!;
@@ -90,7 +91,9 @@ export class LineIndex {
   /** The position of an offset (clamped to the text). */
   position(offset: number): Position {
     const o = Math.max(0, Math.min(offset, this.#text.length));
-    const marks = this.#build();
+    // A reader that walks every line has the full list: search it instead of scanning from a checkpoint.
+    const marks = this.#starts ?? this.#build();
+    const every = this.#starts !== undefined ? 1 : EVERY;
     let lo = 0;
     let hi = marks.length - 1;
     while (lo < hi) {
@@ -98,11 +101,13 @@ export class LineIndex {
       if (marks[mid]! <= o) lo = mid;
       else hi = mid - 1;
     }
-    let line = lo * EVERY;
+    let line = lo * every;
     let start = marks[lo]!;
-    for (let next = this.#next(start); next >= 0 && next <= o; next = this.#next(start)) {
-      line++;
-      start = next;
+    if (every > 1) {
+      for (let next = this.#next(start); next >= 0 && next <= o; next = this.#next(start)) {
+        line++;
+        start = next;
+      }
     }
     return { line: line + 1, column: o - start + 1, offset: o };
   }
@@ -116,7 +121,7 @@ export class LineIndex {
   lineText(line: number): string {
     const s = this.#lineStart(line - 1);
     if (s === undefined) return "";
-    const next = this.#next(s);
+    const next = this.#starts !== undefined ? (this.#starts[line] ?? -1) : this.#next(s);
     let e = next < 0 ? this.#text.length : next;
     while (e > s && (this.#text.charCodeAt(e - 1) === 10 || this.#text.charCodeAt(e - 1) === 13)) e--;
     return this.#text.slice(s, e);
