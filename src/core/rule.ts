@@ -1,3 +1,4 @@
+import { type Place, type Shape, wordOf } from "./place.js";
 import type { RuleId } from "./rule-ids.js";
 import type { Severity } from "./diagnostic.js";
 import type { DialectId, Plan } from "./plan.js";
@@ -45,8 +46,8 @@ export type MessageTemplate = string | { message: string; hint?: string };
 /** A rule's messages by id, in the manner of typescript-eslint's `meta.messages`. */
 export type RuleMessages = Readonly<Record<string, MessageTemplate>>;
 
-/** Values a message's placeholders take. */
-export type MessageData = Readonly<Record<string, string | number | boolean | bigint>>;
+/** Values a message's placeholders take: plain values, or a place or shape that core/place.ts words. */
+export type MessageData = Readonly<Record<string, string | number | boolean | bigint | Place | Shape>>;
 
 /** The catalogue entry of a rule (`Id`: its id, a literal type where the rule is defined). */
 export interface RuleMeta<Id extends string = RuleId> {
@@ -196,7 +197,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)\s*\}\}/g;
 /** A template with `{{name}}` replaced by `data.name`; a placeholder without data is left as written. */
 export function formatMessage(template: string, data: MessageData | undefined): string {
   if (!data || template.indexOf("{{") < 0) return template;
-  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(data, name) ? String(data[name]) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(data, name) ? wordOf(data[name]!) : whole));
 }
 
 /**

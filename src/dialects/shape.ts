@@ -3,13 +3,14 @@ import { childPointer, type Pointer } from "../core/pointer.js";
 import type { MessageData } from "../core/rule.js";
 import { closest } from "../core/tools.js";
 import { typeName } from "../core/type-name.js";
+import { fieldOf, MAX_REPEAT, type Place, type Shape, shape, shapeWords } from "../core/place.js";
 
 /** Reports every key of `obj` that is not in `known`, with the closest known key as hint. */
 export function checkKeys(
   obj: Record<string, unknown>,
   at: Pointer,
   known: readonly string[],
-  what: string,
+  what: Place,
   ctx: NormalizeContext,
   step?: number,
 ): void {
@@ -29,14 +30,14 @@ export function checkKeys(
 }
 
 /**
- * Records a wrong type at a pointer: `what` names the place ("Step 2: \"tool\""), `expected` the type it
- * must have; `messageId` picks an invalid-type message whose hint shows the right form (default: generic).
+ * Records a wrong type at a pointer: `what` is the place (worded "Step 2: \"tool\""), `expected` the shape
+ * it must have; `messageId` picks an invalid-type message whose hint shows the right form (default: generic).
  */
 export function wrongType(
   ctx: NormalizeContext,
   at: Pointer,
-  what: string,
-  expected: string,
+  what: Place,
+  expected: Shape,
   value: unknown,
   step?: number,
   messageId = "wrongType",
@@ -48,7 +49,7 @@ export function wrongType(
     data: { what, expected, actual: typeName(value), ...data },
     at,
     step,
-    expected,
+    expected: shapeWords(expected),
     actual: typeName(value),
   });
 }
@@ -57,7 +58,7 @@ export function wrongType(
 export function missing(
   ctx: NormalizeContext,
   at: Pointer,
-  what: string,
+  what: Place,
   field: string,
   step?: number,
   messageId = "missingField",
@@ -66,14 +67,13 @@ export function missing(
 }
 
 /** Records an empty list of steps. */
-export function emptyPlan(ctx: NormalizeContext, at: Pointer, what: string): void {
+export function emptyPlan(ctx: NormalizeContext, at: Pointer, what: Place): void {
   ctx.report({ rule: "empty-plan", messageId: "emptyList", data: { what }, at });
 }
 
 /** Tools whose step may carry the nested `steps` a subagent runs. */
 export const SUBAGENT_TOOLS: readonly string[] = ["Task", "Agent"];
-/** Largest `repeat`. */
-export const MAX_REPEAT = 1000;
+export { MAX_REPEAT };
 /** The step keys that say how a call runs (intake and iKOMA). */
 export const STEP_CONTROL_KEYS = ["repeat", "optional", "confirm", "steps"] as const;
 
@@ -84,7 +84,7 @@ export const STEP_CONTROL_KEYS = ["repeat", "optional", "confirm", "steps"] as c
 export function readStepControls(
   raw: Record<string, unknown>,
   at: Pointer,
-  what: string,
+  what: Place,
   step: { position: number; tool?: string; repeat?: number; optional?: boolean; confirm?: boolean; substeps?: unknown[] },
   ctx: NormalizeContext,
   nested: boolean,
@@ -101,14 +101,14 @@ export function readStepControls(
         data: { what, max: MAX_REPEAT, actual: typeof r === "number" ? String(r) : typeName(r) },
         at: childPointer(at, "repeat"),
         step: position,
-        expected: `an integer from 1 to ${MAX_REPEAT}`,
+        expected: shapeWords(shape("repeatCount")),
         actual: typeof r === "number" ? r : typeName(r),
       });
   }
   for (const key of ["optional", "confirm"] as const) {
     if (!Object.hasOwn(raw, key)) continue;
     if (typeof raw[key] === "boolean") step[key] = raw[key];
-    else wrongType(ctx, childPointer(at, key), `${what}: "${key}"`, "true or false", raw[key], position);
+    else wrongType(ctx, childPointer(at, key), fieldOf(what, key), shape("boolean"), raw[key], position);
   }
   if (!Object.hasOwn(raw, "steps")) return;
   const listAt = childPointer(at, "steps");
@@ -129,7 +129,7 @@ export function readStepControls(
     return;
   }
   if (!Array.isArray(raw.steps) || raw.steps.length === 0) {
-    wrongType(ctx, listAt, `${what}: "steps"`, "a non-empty list of the steps the subagent runs", raw.steps, position);
+    wrongType(ctx, listAt, fieldOf(what, "steps"), shape("subagentSteps"), raw.steps, position);
     return;
   }
   step.substeps = readNested(raw.steps, listAt);

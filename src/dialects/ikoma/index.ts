@@ -1,3 +1,4 @@
+import { place, shape } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
 import type { Plan } from "../../core/plan.js";
 import type { SourceDocument } from "../../core/document.js";
@@ -21,33 +22,33 @@ export default defineDialect({
     const root = doc.value;
     if (Array.isArray(root)) {
       // The bare list iKOMA's agent falls back to: the steps are checked, the missing wrapper is reported.
-      missing(ctx, "", "The plan", "plan", undefined, "ikomaWrapper");
+      missing(ctx, "", place.document("plan"), "plan", undefined, "ikomaWrapper");
       const steps = normalizeIkomaSteps(root, "", ctx);
-      if (steps.length === 0) emptyPlan(ctx, "", "The plan");
+      if (steps.length === 0) emptyPlan(ctx, "", place.document("plan"));
       return planOf(doc, "", steps, {});
     }
     if (!isObject(root)) {
-      wrongType(ctx, "", "An iKOMA plan", 'a JSON object {"plan": […], "reasoning": "…"}', root);
+      wrongType(ctx, "", place.document("ikomaPlan"), shape("ikomaPlan"), root);
       return undefined;
     }
-    checkKeys(root, "", IKOMA_ROOT_KEYS, "The plan object", ctx);
+    checkKeys(root, "", IKOMA_ROOT_KEYS, place.document("planObject"), ctx);
     if (!Object.hasOwn(root, "reasoning")) {
-      missing(ctx, "", "The plan object", "reasoning", undefined, "ikomaReasoning");
+      missing(ctx, "", place.document("planObject"), "reasoning", undefined, "ikomaReasoning");
     } else if (typeof root.reasoning !== "string") {
-      wrongType(ctx, "/reasoning", '"reasoning"', "a string", root.reasoning);
+      wrongType(ctx, "/reasoning", place.member("reasoning"), shape("string"), root.reasoning);
     }
     const meta: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(root)) if (k !== "plan") meta[k] = v;
     if (!Object.hasOwn(root, "plan")) {
-      missing(ctx, "", "The plan object", "plan", undefined, "ikomaPlan");
+      missing(ctx, "", place.document("planObject"), "plan", undefined, "ikomaPlan");
       return undefined;
     }
     if (!Array.isArray(root.plan)) {
-      wrongType(ctx, "/plan", '"plan"', "a list of steps", root.plan, undefined, "ikomaPlanList");
+      wrongType(ctx, "/plan", place.member("plan"), shape("stepList"), root.plan, undefined, "ikomaPlanList");
       return planOf(doc, "/plan", [], meta);
     }
     const steps = normalizeIkomaSteps(root.plan, "/plan", ctx);
-    if (steps.length === 0) emptyPlan(ctx, "/plan", '"plan"');
+    if (steps.length === 0) emptyPlan(ctx, "/plan", place.member("plan"));
     return planOf(doc, "/plan", steps, meta);
   },
 });

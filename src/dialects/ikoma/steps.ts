@@ -1,3 +1,4 @@
+import { citationOf, fieldOf, place, type Place, shape, shapeWords, type StepPlace } from "../../core/place.js";
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
@@ -32,33 +33,33 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
     const raw = list[i];
     const position = parent ? parent.position : i + 1;
     const stepAt = childPointer(at, i);
-    const what = parent ? `Step ${parent.position}, nested step ${i + 1}` : `Step ${position}`;
+    const what = parent ? place.step(parent.position, i + 1) : place.step(position);
     const extra: IkomaStepExtra = { numberAt: childPointer(stepAt, "step") };
     const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "args"), raw, extra };
     steps.push(step);
     if (!isObject(raw)) {
-      wrongType(ctx, stepAt, what, 'an object {"step", "tool_name", "args", "description"}', raw, position, "ikomaStep", { position });
+      wrongType(ctx, stepAt, what, shape("ikomaStep"), raw, position, "ikomaStep", { position });
       continue;
     }
     checkKeys(raw, stepAt, IKOMA_STEP_KEYS, what, ctx, position);
     for (const key of IKOMA_REQUIRED_STEP_KEYS) if (!Object.hasOwn(raw, key)) missing(ctx, stepAt, what, key, position, MISSING[key]);
     if (Object.hasOwn(raw, "step")) {
       if (isPositiveInteger(raw.step)) extra.number = raw.step;
-      else invalidNumber(ctx, extra.numberAt, `${what}: "step"`, raw.step, position, "Step");
+      else invalidNumber(ctx, extra.numberAt, fieldOf(what, "step"), raw.step, position, "Step");
     }
     if (Object.hasOwn(raw, "tool_name")) {
       if (typeof raw.tool_name === "string") {
         step.tool = raw.tool_name;
         step.toolAt = childPointer(stepAt, "tool_name");
-      } else wrongType(ctx, childPointer(stepAt, "tool_name"), `${what}: "tool_name"`, "a string", raw.tool_name, position);
+      } else wrongType(ctx, childPointer(stepAt, "tool_name"), fieldOf(what, "tool_name"), shape("string"), raw.tool_name, position);
     }
     if (Object.hasOwn(raw, "args")) {
       if (isObject(raw.args)) step.args = raw.args;
-      else wrongType(ctx, step.argsAt, `${what}: "args"`, "an object", raw.args, position, "ikomaArgs");
+      else wrongType(ctx, step.argsAt, fieldOf(what, "args"), shape("object"), raw.args, position, "ikomaArgs");
     }
     if (Object.hasOwn(raw, "description")) {
       if (typeof raw.description === "string") step.intent = raw.description;
-      else wrongType(ctx, childPointer(stepAt, "description"), `${what}: "description"`, "a string", raw.description, position);
+      else wrongType(ctx, childPointer(stepAt, "description"), fieldOf(what, "description"), shape("string"), raw.description, position);
     }
     if (Object.hasOwn(raw, "citations")) readCitations(raw.citations, childPointer(stepAt, "citations"), what, position, step, ctx);
     // A nested step's number counts within its list: the step-numbering rule reads top-level steps only.
@@ -77,15 +78,15 @@ export function normalizeIkomaSteps(list: readonly unknown[], at: Pointer, ctx: 
   return steps;
 }
 
-function readCitations(value: unknown, at: Pointer, what: string, position: number, step: Step, ctx: NormalizeContext): void {
+function readCitations(value: unknown, at: Pointer, what: StepPlace, position: number, step: Step, ctx: NormalizeContext): void {
   if (!Array.isArray(value)) {
-    wrongType(ctx, at, `${what}: "citations"`, "a list of positive integers", value, position, "ikomaCitations");
+    wrongType(ctx, at, fieldOf(what, "citations"), shape("positiveIntegers"), value, position, "ikomaCitations");
     return;
   }
   const good: number[] = [];
   value.forEach((c, j) => {
     if (isPositiveInteger(c)) good.push(c);
-    else invalidNumber(ctx, childPointer(at, j), `${what}: citation ${j + 1}`, c, position, "Citation");
+    else invalidNumber(ctx, childPointer(at, j), citationOf(what, j + 1), c, position, "Citation");
   });
   step.citations = good;
 }
@@ -94,7 +95,7 @@ function readCitations(value: unknown, at: Pointer, what: string, position: numb
  * A value that should be a positive integer: says whether the type or the value is wrong. `of` is "Step"
  * (a step's number) or "Citation", which picks the message's hint.
  */
-function invalidNumber(ctx: NormalizeContext, at: Pointer, what: string, value: unknown, position: number, of: "Step" | "Citation"): void {
+function invalidNumber(ctx: NormalizeContext, at: Pointer, what: Place, value: unknown, position: number, of: "Step" | "Citation"): void {
   const isInt = typeof value === "number" && Number.isInteger(value);
   const shown = typeof value === "boolean" || typeof value === "number";
   ctx.report({
@@ -103,7 +104,7 @@ function invalidNumber(ctx: NormalizeContext, at: Pointer, what: string, value: 
     data: { what, actual: isInt ? String(value) : typeName(value), value: String(value), position },
     at,
     step: position,
-    expected: "a positive integer",
+    expected: shapeWords(shape("positiveInteger")),
     actual: isInt ? value : typeName(value),
   });
 }

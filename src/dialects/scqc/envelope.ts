@@ -1,3 +1,4 @@
+import { place, shape } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
 import { parseTimestamp } from "../../core/time.js";
 import { checkKeys, emptyPlan, missing, wrongType } from "../shape.js";
@@ -15,13 +16,13 @@ export default defineDialect({
   normalize(doc, ctx) {
     const root = doc.value;
     if (!isObject(root)) {
-      wrongType(ctx, "", "A scQC envelope", "a JSON object", root);
+      wrongType(ctx, "", place.document("scqcEnvelope"), shape("jsonObject"), root);
       return undefined;
     }
-    checkKeys(root, "", ENVELOPE_KEYS, "The envelope", ctx);
+    checkKeys(root, "", ENVELOPE_KEYS, place.document("envelope"), ctx);
     if (Object.hasOwn(root, "version")) {
       const v = root.version;
-      if (typeof v !== "string") wrongType(ctx, "/version", '"version"', 'a string such as "1.0"', v);
+      if (typeof v !== "string") wrongType(ctx, "/version", place.member("version"), shape("versionString"), v);
       else if (!SUPPORTED_VERSIONS.includes(v))
         ctx.report({
           rule: "invalid-type",
@@ -45,25 +46,25 @@ export default defineDialect({
     }
     for (const key of ["message", "intent"] as const) {
       if (Object.hasOwn(root, key) && typeof root[key] !== "string")
-        wrongType(ctx, `/${key}`, `"${key}"`, "a string", root[key]);
+        wrongType(ctx, `/${key}`, place.member(key), shape("string"), root[key]);
     }
     if (Object.hasOwn(root, "checksum")) {
       const c = root.checksum;
-      if (c !== null && typeof c !== "string") wrongType(ctx, "/checksum", '"checksum"', "a hex SHA-256 string", c);
+      if (c !== null && typeof c !== "string") wrongType(ctx, "/checksum", place.member("checksum"), shape("sha256"), c);
     }
     const meta: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(root)) if (k !== "plan") meta[k] = v;
     if (!Object.hasOwn(root, "plan")) {
-      missing(ctx, "", "The envelope", "plan");
+      missing(ctx, "", place.document("envelope"), "plan");
       return undefined;
     }
     const list = root.plan;
     if (!Array.isArray(list)) {
-      wrongType(ctx, "/plan", '"plan"', "a list of steps", list, undefined, "scqcPlanList");
+      wrongType(ctx, "/plan", place.member("plan"), shape("stepList"), list, undefined, "scqcPlanList");
       return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps: [], meta };
     }
     const steps = normalizeScqcSteps(list, "/plan", ctx);
-    if (steps.length === 0) emptyPlan(ctx, "/plan", "The plan");
+    if (steps.length === 0) emptyPlan(ctx, "/plan", place.document("plan"));
     return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps, meta };
   },
 });

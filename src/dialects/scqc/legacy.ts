@@ -1,3 +1,4 @@
+import { place } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
 import { emptyPlan } from "../shape.js";
 import { SCQC_FIELDS, normalizeScqcSteps } from "./steps.js";
@@ -19,7 +20,7 @@ export default defineDialect({
       return undefined;
     }
     const steps = normalizeScqcSteps(value, "", ctx);
-    if (steps.length === 0) emptyPlan(ctx, "", "The plan");
+    if (steps.length === 0) emptyPlan(ctx, "", place.document("plan"));
     return { dialect: "scqc-legacy", source: doc, fields: SCQC_FIELDS, stepsAt: "", steps, meta: {} };
   },
 });

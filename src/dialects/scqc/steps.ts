@@ -1,3 +1,4 @@
+import { fieldOf, place, shape } from "../../core/place.js";
 import type { NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
 import { childPointer, type Pointer } from "../../core/pointer.js";
@@ -14,11 +15,11 @@ export function normalizeScqcSteps(list: readonly unknown[], at: Pointer, ctx: N
     const raw = list[i];
     const position = i + 1;
     const stepAt = childPointer(at, i);
-    const what = `Step ${position}`;
+    const what = place.step(position);
     const step: Step = { position, at: stepAt, toolAt: stepAt, args: {}, argsAt: childPointer(stepAt, "params"), raw };
     steps.push(step);
     if (!isObject(raw)) {
-      wrongType(ctx, stepAt, what, "an object with a \"tool\" field", raw, position, "scqcStep");
+      wrongType(ctx, stepAt, what, shape("scqcStep"), raw, position, "scqcStep");
       continue;
     }
     checkKeys(raw, stepAt, SCQC_STEP_KEYS, what, ctx, position);
@@ -28,18 +29,18 @@ export function normalizeScqcSteps(list: readonly unknown[], at: Pointer, ctx: N
       // A list of tools is the multiple-tools rule's finding, not a type error.
       step.toolAt = childPointer(stepAt, "tool");
     } else if (typeof raw.tool !== "string" || raw.tool === "") {
-      wrongType(ctx, childPointer(stepAt, "tool"), `${what}: "tool"`, "a non-empty string", raw.tool, position);
+      wrongType(ctx, childPointer(stepAt, "tool"), fieldOf(what, "tool"), shape("nonEmptyString"), raw.tool, position);
     } else {
       step.tool = raw.tool;
       step.toolAt = childPointer(stepAt, "tool");
     }
     if (Object.hasOwn(raw, "description")) {
       if (typeof raw.description === "string") step.intent = raw.description;
-      else wrongType(ctx, childPointer(stepAt, "description"), `${what}: "description"`, "a string", raw.description, position);
+      else wrongType(ctx, childPointer(stepAt, "description"), fieldOf(what, "description"), shape("string"), raw.description, position);
     }
     if (Object.hasOwn(raw, "params")) {
       if (isObject(raw.params)) step.args = raw.params;
-      else wrongType(ctx, step.argsAt, `${what}: "params"`, "an object", raw.params, position);
+      else wrongType(ctx, step.argsAt, fieldOf(what, "params"), shape("object"), raw.params, position);
     }
   }
   return steps;

@@ -1,3 +1,4 @@
+import { place } from "../../core/place.js";
 import { closest } from "../../core/tools.js";
 import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
 import type { Step } from "../../core/plan.js";
@@ -132,7 +133,7 @@ export default defineDialect({
       }
     }
     flush();
-    if (steps.length === 0 && !message) emptyPlan(ctx, "/actions", "The `## Action Plan`");
+    if (steps.length === 0 && !message) emptyPlan(ctx, "/actions", place.document("actionPlan"));
     compareWithTeddy(doc, steps, ctx);
     return plan;
   },

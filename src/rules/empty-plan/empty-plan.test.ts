@@ -15,7 +15,7 @@ readRuleTester("empty-plan", {
   invalid: [
     {
       name: "a fact of this rule",
-      input: { facts: [{ rule: "empty-plan", messageId: "emptyList", data: { what: "\"steps\"" }, start: 9, end: 17, at: "/steps" }] },
+      input: { facts: [{ rule: "empty-plan", messageId: "emptyList", data: { what: { kind: "member", name: "steps" } }, start: 9, end: 17, at: "/steps" }] },
       errors: [{ messageId: "emptyList", line: 2, column: 1, endLine: 2, endColumn: 9, message: "\"steps\" is empty: a plan needs at least one step.", hint: "add the steps to run, or do not submit an empty plan", pointer: "/steps" }],
     },
   ],

@@ -29,7 +29,7 @@ readRuleTester("invalid-type", {
   invalid: [
     {
       name: "a fact of this rule",
-      input: { facts: [{ rule: "invalid-type", messageId: "wrongType", data: { what: "Step 1: \"tool\"", expected: "a non-empty string", actual: "a number" }, start: 9, end: 17, at: "/steps/0/tool" }] },
+      input: { facts: [{ rule: "invalid-type", messageId: "wrongType", data: { what: { kind: "step", step: 1, field: "tool" }, expected: { kind: "shape", shape: "nonEmptyString" }, actual: "a number" }, start: 9, end: 17, at: "/steps/0/tool" }] },
       errors: [{ messageId: "wrongType", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1: \"tool\" must be a non-empty string, not a number.", hint: "write Step 1: \"tool\" as a non-empty string", pointer: "/steps/0/tool" }],
     },
   ],

@@ -17,7 +17,7 @@ readRuleTester("missing-field", {
   invalid: [
     {
       name: "a fact of this rule",
-      input: { facts: [{ rule: "missing-field", messageId: "missingField", data: { what: "Step 1", field: "tool" }, start: 9, end: 17, at: "/steps/0" }] },
+      input: { facts: [{ rule: "missing-field", messageId: "missingField", data: { what: { kind: "step", step: 1 }, field: "tool" }, start: 9, end: 17, at: "/steps/0" }] },
       errors: [{ messageId: "missingField", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1 is missing the required field \"tool\".", hint: "add \"tool\"", pointer: "/steps/0" }],
     },
     {

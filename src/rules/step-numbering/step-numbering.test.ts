@@ -41,7 +41,7 @@ readRuleTester("step-numbering", {
   invalid: [
     {
       name: "a fact of this rule",
-      input: { facts: [{ rule: "step-numbering", messageId: "nested", data: { what: "Step 2, nested step 1", number: 3, expected: 1 }, start: 9, end: 17, at: "/plan/1/steps/0/step" }] },
+      input: { facts: [{ rule: "step-numbering", messageId: "nested", data: { what: { kind: "step", step: 2, nested: 1 }, number: 3, expected: 1 }, start: 9, end: 17, at: "/plan/1/steps/0/step" }] },
       errors: [{ messageId: "nested", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 2, nested step 1 is numbered 3; nested steps are numbered 1, 2, 3… within their list, so this one is 1.", hint: "set \"step\": 1", pointer: "/plan/1/steps/0/step" }],
     },
   ],

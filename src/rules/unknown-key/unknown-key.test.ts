@@ -21,7 +21,7 @@ readRuleTester("unknown-key", {
   invalid: [
     {
       name: "a fact of this rule",
-      input: { facts: [{ rule: "unknown-key", messageId: "unknownKeyNear", data: { what: "Step 1", key: "tol", near: "tool" }, start: 9, end: 17, at: "/steps/0/tol" }] },
+      input: { facts: [{ rule: "unknown-key", messageId: "unknownKeyNear", data: { what: { kind: "step", step: 1 }, key: "tol", near: "tool" }, start: 9, end: 17, at: "/steps/0/tol" }] },
       errors: [{ messageId: "unknownKeyNear", line: 2, column: 1, endLine: 2, endColumn: 9, message: "Step 1: unknown key \"tol\"; did you mean \"tool\"?", hint: "rename it to \"tool\"", pointer: "/steps/0/tol" }],
     },
   ],
