@@ -113,8 +113,8 @@ describe("host shell calls through guard start and the hook", () => {
 
 describe("the words of a refused host shell call", () => {
   it.each([
-    [{}, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
-    [{ command: 7 }, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string" }],
+    [{}, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string", messageId: "hostCommandMissing" }],
+    [{ command: 7 }, { rule: "parse-error", message: "The Bash call has no command string to check.", hint: "call the tool with its command as a string", messageId: "hostCommandMissing" }],
     [
       { command: "rm -rf build" },
       { rule: "disallowed-tool", message: 'The Bash command runs "rm -rf build", which commands.deny forbids ("rm").', hint: expect.any(String), actual: "rm -rf build" },

@@ -34,5 +34,6 @@ export function ruleDiagnostic(
   const d: Diagnostic = { rule, severity: "error", message: text.message };
   Object.assign(d, extra);
   if (text.hint !== undefined) d.hint = text.hint;
+  d.messageId = messageId;
   return d;
 }

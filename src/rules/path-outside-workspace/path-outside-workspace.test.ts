@@ -320,7 +320,7 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
   ])("%s: %j", async (messageId, command, message) => {
     const { ruleText } = await import("../read-text.js");
     const d = await shell(command);
-    expect(d).toEqual({ rule: "path-outside-workspace", severity: "error", message: message(), hint: "use paths inside the workspace", actual: command });
+    expect(d).toEqual({ rule: "path-outside-workspace", severity: "error", message: message(), hint: "use paths inside the workspace", actual: command, messageId });
     expect(ruleText("path-outside-workspace", messageId, { tool: "Bash", path: "p", why: "w", resolved: "r", workspace: "ws" }).hint).toBe(d!.hint);
   });
   it("checkedAtCall: a call's path that resolves outside when the call is made", async () => {

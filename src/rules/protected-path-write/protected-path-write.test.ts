@@ -333,7 +333,7 @@ describe("protected-path-write: the guard's messages for a call", () => {
       import("../read-text.js"),
     ]);
     const d = await hostCommandRefusal("Bash", { command }, { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS }, createFileProbe);
-    expect(d).toEqual({ rule: "protected-path-write", severity: "error", message: `The Bash command names the protected path "${path}".`, hint: "leave protected paths alone (paths.protected)", actual: command });
+    expect(d).toEqual({ rule: "protected-path-write", severity: "error", message: `The Bash command names the protected path "${path}".`, hint: "leave protected paths alone (paths.protected)", actual: command, messageId });
     expect(ruleText("protected-path-write", messageId, { tool: "Bash", path })).toEqual({ message: d!.message, hint: d!.hint });
   });
   it("checkedAtCall: a call that writes a protected path, checked when it is made", async () => {

@@ -184,6 +184,6 @@ describe("tool-arguments: the guard's message for a call", () => {
     const message = 'The "read_file" call\'s arguments are not an object, so they cannot be matched.';
     expect(ruleText("tool-arguments", "callNotObject", { tool: "read_file" })).toEqual({ message, hint: "pass the arguments as an object" });
     for (const args of ["in.txt", ["in.txt"], null])
-      expect(await guard.before("read_file", args)).toEqual({ allow: false, step: 1, diagnostic: { rule: "tool-arguments", severity: "error", message, hint: "pass the arguments as an object", step: 1 } });
+      expect(await guard.before("read_file", args)).toEqual({ allow: false, step: 1, diagnostic: { rule: "tool-arguments", severity: "error", message, hint: "pass the arguments as an object", step: 1, messageId: "callNotObject" } });
   });
 });

@@ -56,7 +56,7 @@ describe("unknown-tool: the refusal of a plan whose tools nothing constrains", (
     const message = "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.";
     const hint = 'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]';
     expect(ruleText("unknown-tool", "unconstrained")).toEqual({ message, hint });
-    expect(unconstrainedToolsDiagnostic()).toEqual({ rule: "unknown-tool", severity: "error", message, hint });
+    expect(unconstrainedToolsDiagnostic()).toEqual({ rule: "unknown-tool", severity: "error", message, hint, messageId: "unconstrained" });
     const dir = mkdtempSync(join(tmpdir(), "plangate-unconstrained-"));
     writeFileSync(join(dir, "plan.json"), '[{"tool": "a"}]');
     const r = await cli(["approve", "plan.json", "--no-policy", "-o", "json"], { cwd: dir });
