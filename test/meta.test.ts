@@ -303,13 +303,13 @@ describe("read rules", () => {
     const offenders = readers.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
     expect(offenders).toEqual([]);
   });
-  // The guard, the approval checks (src/approval, and the guard's I/O in src/node and src/store) and the file
-  // operations (src/ops) refuse with their rules' messages too, by id and data (ruleDiagnostic, guardFailure…):
+  // The guard, the approval checks (src/approval, and the guard's I/O in src/node and src/store), the file
+  // operations (src/ops) and the host profiles (src/host) refuse with their rules' messages too, by id and data (ruleDiagnostic, guardFailure…):
   // the words are in the rules' folders.
   const GUARD_IO = ["node/guard.ts", "node/hook.ts", "node/guard-state.ts", "node/audit.ts", "node/keys.ts", "node/sign.ts", "node/verify.ts", "store/runs.ts"];
-  it("the guard and approval code (src/approval, the guard's I/O) and the operations (src/ops) write no message text: they name rules' messages", () => {
+  it("the guard and approval code (src/approval, the guard's I/O), the operations (src/ops) and the host profiles (src/host) write no message text: they name rules' messages", () => {
     for (const f of GUARD_IO) expect(existsSync(join(src, f)), f).toBe(true);
-    const deciders = [...sources(join(src, "approval")), ...sources(join(src, "ops")), ...GUARD_IO.map((f) => join(src, f))];
+    const deciders = [...sources(join(src, "approval")), ...sources(join(src, "ops")), ...sources(join(src, "host")), ...GUARD_IO.map((f) => join(src, f))];
     expect(deciders.length).toBeGreaterThan(10);
     const offenders = deciders.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
     expect(offenders).toEqual([]);

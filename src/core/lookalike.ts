@@ -1,3 +1,4 @@
+import { type PathWhy, why } from "./place.js";
 /** Bidi controls and zero-width characters: text that reads differently from what a program compares. */
 export const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
@@ -71,13 +72,13 @@ const PATH_LOOKALIKES = new Set([
 ]);
 
 /** Why a path text holds a look-alike of `/`, `\` or `.`, or undefined. Plain ASCII returns at once. */
-export function pathLookalikeReason(text: string): string | undefined {
+export function pathLookalikeReason(text: string): PathWhy | undefined {
   if (PRINTABLE_ASCII.test(text)) return undefined;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     if (cp < 0x80) continue;
     if (PATH_LOOKALIKES.has(cp) || /[./\\]/.test(ch.normalize("NFKC")))
-      return `holds U+${cp.toString(16).toUpperCase().padStart(4, "0")}, a look-alike of "/", "\\" or "." that some executors read as the real one`;
+      return why("lookalike", { code: `U+${cp.toString(16).toUpperCase().padStart(4, "0")}` });
   }
   return undefined;
 }

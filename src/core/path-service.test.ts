@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { wordOf } from "./place.js";
 import { describe, expect, it } from "vitest";
 import { memoryFiles, type Tree } from "../../test/rule-tester.js";
 import type { FileProbe } from "./file-probe.js";
@@ -111,7 +112,7 @@ describe("path service", () => {
     const s = createPathService("/ws", files);
     for (const n of names) s.resolve(n);
     for (const p of ["link./passwd", "LINK~1/passwd", "link /passwd", "link:x/passwd"]) {
-      const why = s.resolve(p).map((r) => s.whyOutside(r)).find((w) => w !== undefined);
+      const why = s.resolve(p).map((r) => s.whyOutside(r)).map((w) => (w === undefined ? undefined : wordOf(w))).find((w) => w !== undefined);
       expect(why, p).toMatch(/through a symlink to \/etc\/passwd|resolves to/);
     }
   });
@@ -129,7 +130,7 @@ describe("path service", () => {
   it("refuses what it cannot read plainly, and keeps inside what stays inside", () => {
     const files = memoryFiles({ "/ws/out": { link: "/etc" }, "/ws/src/a.py": "x" });
     const s = createPathService("/ws", files);
-    const why = (p: string) => s.resolve(p).map((r) => s.whyOutside(r)).find((w) => w !== undefined);
+    const why = (p: string) => s.resolve(p).map((r) => s.whyOutside(r)).map((w) => (w === undefined ? undefined : wordOf(w))).find((w) => w !== undefined);
     expect(why("out/passwd")).toBe("resolves through a symlink to /etc/passwd");
     expect(why("../x")).toBe("resolves to /x");
     expect(why("src/../../x")).toBe("resolves to /x");

@@ -1,3 +1,4 @@
+import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
 import { isInside, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, walkReal } from "./paths.js";
 
@@ -23,7 +24,7 @@ export interface PathService {
   /** Every reading of a path text, resolved lexically and through symlinks (relative to the workspace). */
   resolve(text: string): readonly Resolved[];
   /** Why a resolved reading lands outside the workspace, or undefined when it stays inside. */
-  whyOutside(r: Resolved): string | undefined;
+  whyOutside(r: Resolved): PathWhy | undefined;
   /** The kernel's resolution of an absolute path: every symlink followed, a missing tail kept as written. */
   resolveReal(absolute: string): string;
   /** lstat's kind of an absolute path, remembered. */
@@ -155,8 +156,8 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     },
     whyOutside(r) {
       if ("unsafe" in r) return r.unsafe;
-      if (!isInside(r.lexical, ws) && !isInside(service.resolveReal(r.lexical), wsReal)) return `resolves to ${r.lexical}`;
-      if (!isInside(r.real, wsReal)) return r.real.includes("\0") ? "goes through a symlink loop" : `resolves through a symlink to ${r.real}`;
+      if (!isInside(r.lexical, ws) && !isInside(service.resolveReal(r.lexical), wsReal)) return why("resolvesTo", { path: r.lexical });
+      if (!isInside(r.real, wsReal)) return r.real.includes("\0") ? why("symlinkLoop") : why("throughSymlink", { path: r.real });
       return undefined;
     },
     resolveReal(absolute) {

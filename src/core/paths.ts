@@ -1,3 +1,4 @@
+import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
 import type { Pointer } from "./pointer.js";
@@ -191,22 +192,20 @@ export function isFileUrl(text: string): boolean {
 }
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */
-export function unsafePathReason(text: string): string | undefined {
-  if (text === UNDECODABLE)
-    return "percent-encodes bytes that are not valid UTF-8 (an overlong form such as %c0%af for /), which decoders read differently";
-  if (text === TOO_NESTED) return `is nested more than ${MAX_ARGUMENT_DEPTH} levels deep in the arguments, too deep to check`;
-  if (text === TOO_DEEP) return "is percent-encoded three or more times (%25252e…), which executors decode a different number of times";
-  if (text.includes("\0")) return "holds a NUL byte, which cuts the path short for C-based executors";
-  if (/[\u0001-\u001f\u007f]/.test(text)) return "holds control characters";
-  if (/^~/.test(text)) return "starts with ~, which a shell expands to a home folder outside the workspace";
-  if (/^[\\/]{2}/.test(text) && !text.startsWith("///")) return "is a network (UNC) path";
-  if (/^[A-Za-z]:/.test(text)) return "is a Windows drive path";
-  if (/%u[0-9A-Fa-f]{4}/.test(text)) return "holds a %uXXXX escape, which some servers decode to any character";
+export function unsafePathReason(text: string): PathWhy | undefined {
+  if (text === UNDECODABLE) return why("undecodable");
+  if (text === TOO_NESTED) return why("tooNested", { max: MAX_ARGUMENT_DEPTH });
+  if (text === TOO_DEEP) return why("encodedThrice");
+  if (text.includes("\0")) return why("nul");
+  if (/[\u0001-\u001f\u007f]/.test(text)) return why("control");
+  if (/^~/.test(text)) return why("tilde");
+  if (/^[\\/]{2}/.test(text) && !text.startsWith("///")) return why("unc");
+  if (/^[A-Za-z]:/.test(text)) return why("drive");
+  if (/%u[0-9A-Fa-f]{4}/.test(text)) return why("percentU");
   const lookalike = pathLookalikeReason(text);
   if (lookalike) return lookalike;
   // Windows drops trailing dots and spaces from a name: `.. ` and `...` are `..` and `.` there.
-  if (/(?:^|[/\\])(?:\.\.[. ]+|\.[ ]+\.*|\.\.\.+)(?=[/\\]|$)/.test(text))
-    return "has a name of dots and spaces, which Windows reads as . or ..";
+  if (/(?:^|[/\\])(?:\.\.[. ]+|\.[ ]+\.*|\.\.\.+)(?=[/\\]|$)/.test(text)) return why("dotNames");
   return undefined;
 }
 
@@ -263,7 +262,7 @@ export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { p
  */
 export type Resolved =
   | { lexical: string; real: string; reading: string; missing: boolean }
-  | { unsafe: string; reading: string };
+  | { unsafe: PathWhy; reading: string };
 
 /** The path argument names of a step: the policy's, plus those its tool's schema marks `format: "path"`. */
 export function pathNamesFor(

@@ -1,8 +1,10 @@
 /**
- * Where in a plan a shape problem is, and what shape a value must have, as data. Dialects report these;
- * messages word them through `{{what}}` and `{{expected}}` (formatMessage calls wordOf). The words of every
- * place and shape are here, once, for all the rules that name them (invalid-type, missing-field,
- * unknown-key, empty-plan, step-numbering, limit-exceeded), as typeName's are for value types.
+ * Where in a plan a shape problem is, what shape a value must have, and why a path is refused, as data.
+ * Dialects, the path service and the host profiles report these; messages word them through `{{what}}`,
+ * `{{expected}}` and `{{why}}` (formatMessage calls wordOf). The words of every place, shape and path
+ * reason are here, once, for all the rules that name them (invalid-type, missing-field, unknown-key,
+ * empty-plan, step-numbering, limit-exceeded, path-outside-workspace, scope-mismatch, unknown-tool), as
+ * typeName's are for value types.
  */
 
 /** The plan as a whole, or a part of it a dialect names as such. */
@@ -100,8 +102,73 @@ export function shapeWords(s: Shape): string {
   return SHAPE_WORDS[s.shape];
 }
 
+/** Why a path can never be a safe path inside the workspace (or the approved scope), by id. */
+const PATH_WHY = {
+  undecodable: "percent-encodes bytes that are not valid UTF-8 (an overlong form such as %c0%af for /), which decoders read differently",
+  tooNested: "is nested more than {{max}} levels deep in the arguments, too deep to check",
+  encodedThrice: "is percent-encoded three or more times (%25252e…), which executors decode a different number of times",
+  nul: "holds a NUL byte, which cuts the path short for C-based executors",
+  control: "holds control characters",
+  tilde: "starts with ~, which a shell expands to a home folder outside the workspace",
+  unc: "is a network (UNC) path",
+  drive: "is a Windows drive path",
+  percentU: "holds a %uXXXX escape, which some servers decode to any character",
+  lookalike: 'holds {{code}}, a look-alike of "/", "\\" or "." that some executors read as the real one',
+  dotNames: "has a name of dots and spaces, which Windows reads as . or ..",
+  resolvesTo: "resolves to {{path}}",
+  symlinkLoop: "goes through a symlink loop",
+  throughSymlink: "resolves through a symlink to {{path}}",
+  hardLink: "is a hard link (the file has {{links}} names, which may be outside the workspace), so writing it changes the file under every name",
+  empty: "is empty",
+  url: "is a URL, not a file path",
+  backslash: "holds a backslash, which Windows reads as a separator and POSIX as part of a name",
+  dotDot: 'holds "..", which a symlink can send anywhere; write the plain path',
+  outsideScope: "is outside the approved scope {{root}}",
+  outsideScopeUnread: "is outside the approved scope",
+  notString: "is not a string",
+  enumNotPath: "lists {{value}}, which is not a path",
+  enumOutside: "lists {{path}}, which {{why}}",
+  globControl: "holds a control character",
+  globBackslash: "holds a backslash, which glob libraries read as an escape and Windows as a separator",
+  globAbsolute: "is absolute, starts from ~ or a drive, or starts with a character class, so it can match outside the folder it searches",
+  globDotDot: 'climbs out of the folder it searches with ".."',
+  // The host's working folder, when it is not the approved scope ({{cwd}} below is one of these three).
+  cwdUnknown: "the host did not say",
+  cwdInsideScope: "is {{folder}}, a folder inside the approved scope {{root}} but not the scope itself",
+  cwdOutsideScope: "is {{folder}}, outside the approved scope {{root}}",
+  relativeElsewhere: "is relative, and the host resolves it against its working folder, which {{cwd}}; give the absolute path",
+  commandElsewhere: "runs in the host's working folder, which {{cwd}}, not where the plan's commands were checked",
+  absentElsewhere: "is left out, so the host uses its working folder, which {{cwd}}",
+} as const;
+
+export type PathWhyId = keyof typeof PATH_WHY;
+
+/** Why a path is refused, as message data (`{{why}}`). */
+export interface PathWhy {
+  readonly kind: "why";
+  readonly why: PathWhyId;
+  readonly data?: Readonly<Record<string, string | number | PathWhy>>;
+}
+
+export function why(id: PathWhyId, data?: PathWhy["data"]): PathWhy {
+  return data === undefined ? { kind: "why", why: id } : { kind: "why", why: id, data };
+}
+
+/** Is the value a PathWhy (one read back from JSON included)? */
+export function isPathWhy(v: unknown): v is PathWhy {
+  return typeof v === "object" && v !== null && (v as PathWhy).kind === "why" && Object.hasOwn(PATH_WHY, (v as PathWhy).why);
+}
+
+const FILL = /\{\{(\w+)\}\}/g;
+
+export function pathWhyWords(w: PathWhy): string {
+  const template: string = PATH_WHY[w.why];
+  const data = w.data;
+  return data === undefined ? template : template.replace(FILL, (whole, name: string) => (Object.hasOwn(data, name) ? wordOf(data[name]!) : whole));
+}
+
 /** The words of a message placeholder's value. */
-export function wordOf(v: string | number | boolean | bigint | Place | Shape): string {
+export function wordOf(v: string | number | boolean | bigint | Place | Shape | PathWhy): string {
   if (typeof v !== "object") return String(v);
-  return v.kind === "shape" ? shapeWords(v) : placeWords(v);
+  return v.kind === "shape" ? shapeWords(v) : v.kind === "why" ? pathWhyWords(v) : placeWords(v);
 }

@@ -1,4 +1,4 @@
-import { type Place, type Shape, wordOf } from "./place.js";
+import { type PathWhy, type Place, type Shape, wordOf } from "./place.js";
 import type { RuleId } from "./rule-ids.js";
 import type { Severity } from "./diagnostic.js";
 import type { DialectId, Plan } from "./plan.js";
@@ -46,8 +46,8 @@ export type MessageTemplate = string | { message: string; hint?: string };
 /** A rule's messages by id, in the manner of typescript-eslint's `meta.messages`. */
 export type RuleMessages = Readonly<Record<string, MessageTemplate>>;
 
-/** Values a message's placeholders take: plain values, or a place or shape that core/place.ts words. */
-export type MessageData = Readonly<Record<string, string | number | boolean | bigint | Place | Shape>>;
+/** Values a message's placeholders take: plain values, or a place, shape or path reason that core/place.ts words. */
+export type MessageData = Readonly<Record<string, string | number | boolean | bigint | Place | Shape | PathWhy>>;
 
 /** The catalogue entry of a rule (`Id`: its id, a literal type where the rule is defined). */
 export interface RuleMeta<Id extends string = RuleId> {

@@ -1,3 +1,4 @@
+import { wordOf } from "../core/place.js";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,6 +70,16 @@ function profileError(f: () => unknown): string {
 }
 
 const minimal = (over: Record<string, unknown> = {}) => JSON.stringify({ name: "mine", tools: { Bash: { incidental: ["description"], commands: ["command"] }, Read: { paths: ["file_path"] } }, free: [], ...over });
+
+
+/** outsideScope and globReachesOut with their reasons in words (core/place.ts words them). */
+function outsideWords(identity: Parameters<typeof outsideScope>[0]) {
+  return outsideScope(identity).map((b) => ({ ...b, why: wordOf(b.why) }));
+}
+function globWords(glob: string): string | undefined {
+  const r = globReachesOut(glob);
+  return r === undefined ? undefined : wordOf(r);
+}
 
 describe("loadProfile and parseProfile", () => {
   it.each(BUILTIN_PROFILES.map((n) => [n]))("loads the built-in profile %s, checked and cached", (name) => {
@@ -193,7 +204,7 @@ describe("callIdentity (claude-code, scope /ws)", () => {
   ])("%s %j reads as %j", (tool, args, want) => {
     const r = id(tool, args);
     expect(r).toEqual({ tool, args: want });
-    expect(outsideScope(r)).toEqual([]);
+    expect(outsideWords(r)).toEqual([]);
   });
 
   it("never changes the call it reads", () => {
@@ -226,7 +237,7 @@ describe("callIdentity (claude-code, scope /ws)", () => {
   ])("a path %j never matches: %s", (path, why) => {
     const r = id("Write", { file_path: path, content: "x" });
     expect(isOutsideMarker(r.args.file_path)).toBe(true);
-    const bad = outsideScope(r);
+    const bad = outsideWords(r);
     expect(bad).toHaveLength(1);
     expect(bad[0]!.key).toBe("file_path");
     expect(bad[0]!.why).toMatch(why);
@@ -237,19 +248,19 @@ describe("callIdentity (claude-code, scope /ws)", () => {
 
   it.each([[42], [null], [["a.txt"]], [{ $glob: "**" }], [true]])("a path that is not a string (%j) never matches", (v) => {
     const r = id("Read", { file_path: v });
-    expect(outsideScope(r)).toEqual([{ key: "file_path", path: expect.any(String), why: "is not a string" }]);
+    expect(outsideWords(r)).toEqual([{ key: "file_path", path: expect.any(String), why: "is not a string" }]);
   });
 
   it("the outside diagnostic names the tool, the key and the path, rule path-outside-workspace", () => {
     const d = outsideScopeDiagnostic(id("Write", { file_path: "/etc/cron.d/job", content: "x" }), 3)!;
-    expect(d).toMatchObject({ rule: "path-outside-workspace", severity: "error", step: 3, actual: { tool: "Write", arguments: { file_path: "/etc/cron.d/job" } } });
+    expect(d).toMatchObject({ rule: "path-outside-workspace", messageId: "callOutsideScope", severity: "error", step: 3, actual: { tool: "Write", arguments: { file_path: "/etc/cron.d/job" } } });
     expect(d.message).toContain('"file_path" "/etc/cron.d/job" is outside the approved scope /ws');
     expect(outsideScopeDiagnostic(id("Write", { file_path: "a", content: "x" }), 1)).toBeUndefined();
   });
 
   it("clips a long outside path in the message", () => {
     const long = "/etc/" + "x".repeat(1000);
-    const [bad] = outsideScope(id("Read", { file_path: long }));
+    const [bad] = outsideWords(id("Read", { file_path: long }));
     expect(bad!.path.length).toBeLessThanOrEqual(200);
   });
 
@@ -269,9 +280,9 @@ describe("globs a search tool matches from its folder (Glob pattern, Grep glob)"
     "src/[a-z]*.py",
     "!(*.min).js",
   ])("%s stays inside the folder it searches", (glob) => {
-    expect(globReachesOut(glob)).toBeUndefined();
+    expect(globWords(glob)).toBeUndefined();
     const r = callIdentity(CC, { tool: "Glob", args: { pattern: glob, path: "/ws" } }, "/ws", FILES);
-    expect(outsideScope(r)).toEqual([]);
+    expect(outsideWords(r)).toEqual([]);
   });
   it.each([
     ["/etc/*", "absolute"],
@@ -289,7 +300,7 @@ describe("globs a search tool matches from its folder (Glob pattern, Grep glob)"
     ["src\\..\\..\\*", "backslash"],
     ["a\nb", "control character"],
   ])("%s reaches outside: never matches, denied as outside the scope", (glob, why) => {
-    expect(globReachesOut(glob)).toContain(why);
+    expect(globWords(glob)).toContain(why);
     for (const [tool, args] of [
       ["Glob", { pattern: glob, path: "/ws" }],
       ["Grep", { pattern: "secret", glob, path: "/ws" }],
@@ -403,7 +414,7 @@ describe("compileCalls: intake plans", () => {
     const c = compileCalls(CC, r.plan!, ws, FILES);
     expect(c).toHaveProperty("diagnostics");
     const [d] = (c as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] }).diagnostics;
-    expect(d).toMatchObject({ rule: "unknown-tool", step: 1, pointer });
+    expect(d).toMatchObject({ rule: "unknown-tool", messageId: "hostNotATool", step: 1, pointer });
     expect(d!.message).toContain(`"${tool}" is not a claude-code tool`);
     expect(r.diagnostics.find((x) => x.rule === "unknown-tool" && x.severity === "error")).toMatchObject({ step: 1, pointer });
     expect(() => expectedCalls(CC, r.plan!, ws, FILES)).toThrow(HostMappingError);
@@ -419,7 +430,7 @@ describe("compileCalls: intake plans", () => {
     const r = await validated(JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: path, content: "x" }, intent: "w" }] }), "plan.json", ws);
     const c = compileCalls(CC, r.plan!, ws, FILES) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
     expect(c.diagnostics).toHaveLength(1);
-    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: "/steps/0/arguments/file_path" });
+    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", messageId: "hostPathRefused", step: 1, pointer: "/steps/0/arguments/file_path" });
     expect(c.diagnostics[0]!.message).toMatch(why);
   });
 
@@ -546,7 +557,7 @@ describe("compileCalls: TeDDy plans", () => {
     const only = parseProfile(JSON.stringify({ name: "paths-only", tools: { Read: { paths: ["file_path"] } }, free: [], teddy: { READ: [{ tool: "Read", when: "path", args: { file_path: "path" } }] } }), "p");
     const r = await validated(teddyPlan(readUrl), "plan.md", d, only);
     const c = compileCalls(only, r.plan!, d, FILES) as { diagnostics: { rule: string; step: number; message: string }[] };
-    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1 });
+    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", messageId: "teddyUrlNoCall", step: 1 });
     expect(c.diagnostics[0]!.message).toContain("a READ of a URL maps to no paths-only tool call");
   });
 });
@@ -793,16 +804,16 @@ describe("hostile profiles and calls", () => {
       const d = ws();
       const cwd = cwdOf(d);
       const rel = callIdentity(CC, { tool: "Write", args: { file_path: "a.txt", content: "x" } }, d, FILES, { cwd });
-      expect(outsideScope(rel)).toEqual([{ key: "file_path", path: "a.txt", why: expect.stringMatching(why) }]);
-      expect(outsideScope(rel)[0]!.why).toContain("give the absolute path");
+      expect(outsideWords(rel)).toEqual([{ key: "file_path", path: "a.txt", why: expect.stringMatching(why) }]);
+      expect(outsideWords(rel)[0]!.why).toContain("give the absolute path");
       const bash = callIdentity(CC, { tool: "Bash", args: { command: "rm config", description: "d" } }, d, FILES, { cwd });
-      expect(outsideScope(bash)).toEqual([{ key: "command", path: '"rm config"', why: expect.stringMatching(why) }]);
+      expect(outsideWords(bash)).toEqual([{ key: "command", path: '"rm config"', why: expect.stringMatching(why) }]);
       expect(outsideScopeDiagnostic(bash, 2)).toMatchObject({ rule: "path-outside-workspace", step: 2 });
       expect(callIdentity(CC, { tool: "Write", args: { file_path: join(d, "a.txt"), content: "x" } }, d, FILES, { cwd }).args).toEqual({ file_path: "a.txt", content: "x" });
       // A path input left out is the host's working folder.
       const grep = callIdentity(CC, { tool: "Grep", args: { pattern: "x" } }, d, FILES, { cwd });
-      expect(outsideScope(grep)).toEqual([{ key: "path", path: "(absent)", why: expect.stringMatching(/is left out, so the host uses its working folder/) }]);
-      expect(outsideScope(callIdentity(CC, { tool: "Grep", args: { pattern: "x", path: d } }, d, FILES, { cwd }))).toEqual([]);
+      expect(outsideWords(grep)).toEqual([{ key: "path", path: "(absent)", why: expect.stringMatching(/is left out, so the host uses its working folder/) }]);
+      expect(outsideWords(callIdentity(CC, { tool: "Grep", args: { pattern: "x", path: d } }, d, FILES, { cwd }))).toEqual([]);
       // Tools without paths or commands do not depend on it.
       expect(callIdentity(CC, { tool: "WebFetch", args: { url: "https://x/", prompt: "p" } }, d, FILES, { cwd }).args).toEqual({ url: "https://x/", prompt: "p" });
     });
@@ -822,7 +833,7 @@ describe("hostile plans: what the host would not do as the plan says", () => {
     const r = await validated(JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] }), "plan.json", ws);
     const c = compileCalls(CC, r.plan!, ws, FILES) as { diagnostics: { rule: string; step: number; pointer: string; message: string }[] };
     expect(c.diagnostics).toHaveLength(1);
-    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", step: 1, pointer: `/steps/0/arguments/${key}` });
+    expect(c.diagnostics[0]).toMatchObject({ rule: "unknown-tool", messageId: "hostUnknownInput", step: 1, pointer: `/steps/0/arguments/${key}` });
     expect(c.diagnostics[0]!.message).toContain(`"${key}" is not an input of the claude-code ${tool} tool`);
     expect(r.valid).toBe(false);
   });

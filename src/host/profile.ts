@@ -9,6 +9,8 @@ import type { FileProbe } from "../core/file-probe.js";
 import { isFileUrl, isInside, normalizeAbsolute, relativeInside, unsafePathReason } from "../core/paths.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer } from "../core/pointer.js";
+import { isPathWhy, type PathWhy, why, wordOf } from "../core/place.js";
+import { ruleDiagnostic } from "../rules/read-text.js";
 import type { CallInput, ContextFor, ExpectedCall } from "../approval/match.js";
 import type { TeddyAction } from "../core/step-extra.js";
 import { TEDDY_PARAMS } from "../dialects/teddy/reading.js";
@@ -116,7 +118,7 @@ export function profileAllowList(p: HostProfile): string[] {
 // Paths
 
 /** A path read against the scope: its workspace-relative normalised form, or why it cannot match. */
-export type ScopedPath = { rel: string } | { outside: string };
+export type ScopedPath = { rel: string } | { outside: PathWhy };
 
 /** Marks a path value that can never match: a fresh random nonce per call, so no plan value can equal it. */
 export const OUTSIDE_PREFIX = "\u0000outside the approved scope";
@@ -150,12 +152,12 @@ interface Scope {
 }
 
 function scoped(text: string, scope: Scope): ScopedPath {
-  if (text === "") return { outside: "is empty" };
-  if (isFileUrl(text) || /^[A-Za-z][A-Za-z0-9+.-]+:/.test(text)) return { outside: "is a URL, not a file path" };
+  if (text === "") return { outside: why("empty") };
+  if (isFileUrl(text) || /^[A-Za-z][A-Za-z0-9+.-]+:/.test(text)) return { outside: why("url") };
   const unsafe = unsafePathReason(text);
   if (unsafe) return { outside: unsafe };
-  if (text.includes("\\")) return { outside: "holds a backslash, which Windows reads as a separator and POSIX as part of a name" };
-  if (text.split("/").includes("..")) return { outside: "holds \"..\", which a symlink can send anywhere; write the plain path" };
+  if (text.includes("\\")) return { outside: why("backslash") };
+  if (text.split("/").includes("..")) return { outside: why("dotDot") };
   const root = normalizeAbsolute(scope.root);
   const abs = normalizeAbsolute(text.startsWith("/") ? text : `${root}/${text}`);
   if (isInside(abs, root)) return { rel: relativeInside(abs, root) };
@@ -163,7 +165,7 @@ function scoped(text: string, scope: Scope): ScopedPath {
     const rel = throughAlias(abs, root, scope.files);
     if (rel !== undefined) return { rel };
   }
-  return { outside: `is outside the approved scope ${root}` };
+  return { outside: why("outsideScope", { root }) };
 }
 
 /** Folders whose links mean something else to each process (procfs, /dev/fd, /dev/stdin…). */
@@ -185,9 +187,9 @@ function throughAlias(abs: string, root: string, files: FileProbe): string | und
   return undefined;
 }
 
-function outsideMarker(why: string, text: string): string {
+function outsideMarker(reason: PathWhy, text: string): string {
   const path = text.length > 200 ? text.slice(0, 199) + "…" : text;
-  return `${OUTSIDE_PREFIX} ${JSON.stringify({ path, why, nonce: randomBytes(16).toString("hex") })}`;
+  return `${OUTSIDE_PREFIX} ${JSON.stringify({ path, why: reason, nonce: randomBytes(16).toString("hex") })}`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -221,25 +223,25 @@ export function callIdentity(p: HostProfile, call: CallInput, scopeRoot: string,
     if (spec.incidental?.includes(k)) continue;
     if (spec.paths?.includes(k)) {
       if (typeof v !== "string") {
-        setOwn(args, k, outsideMarker("is not a string", safeText(v)));
+        setOwn(args, k, outsideMarker(why("notString"), safeText(v)));
         continue;
       }
       if (elsewhere !== undefined && v !== "" && !v.startsWith("/")) {
-        setOwn(args, k, outsideMarker(`is relative, and the host resolves it against its working folder, which ${elsewhere}; give the absolute path`, v));
+        setOwn(args, k, outsideMarker(why("relativeElsewhere", { cwd: elsewhere }), v));
         continue;
       }
       const r = scoped(v, scope);
       setOwn(args, k, "rel" in r ? r.rel : outsideMarker(r.outside, v));
     } else if (spec.globs?.includes(k) && (typeof v !== "string" || globReachesOut(v) !== undefined)) {
-      setOwn(args, k, outsideMarker(typeof v === "string" ? globReachesOut(v)! : "is not a string", typeof v === "string" ? v : safeText(v)));
+      setOwn(args, k, outsideMarker(typeof v === "string" ? globReachesOut(v)! : why("notString"), typeof v === "string" ? v : safeText(v)));
     } else if (elsewhere !== undefined && spec.commands?.includes(k)) {
-      setOwn(args, k, outsideMarker(`runs in the host's working folder, which ${elsewhere}, not where the plan's commands were checked`, safeText(v)));
+      setOwn(args, k, outsideMarker(why("commandElsewhere", { cwd: elsewhere }), safeText(v)));
     } else setOwn(args, k, v);
   }
   // A path input left out is the working folder to the host (Grep, Glob without `path`): elsewhere, it never matches.
   if (elsewhere !== undefined)
     for (const k of spec.paths ?? [])
-      if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(`is left out, so the host uses its working folder, which ${elsewhere}`, "(absent)"));
+      if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(why("absentElsewhere", { cwd: elsewhere }), "(absent)"));
   return { tool: call.tool, args };
 }
 
@@ -249,21 +251,21 @@ export function callIdentity(p: HostProfile, call: CallInput, scopeRoot: string,
  * backslash (an escape to a glob library, a separator on Windows), a leading class (`[/]etc`), or a
  * control character. Fail closed: such a glob never matches.
  */
-export function globReachesOut(glob: string): string | undefined {
-  if (/[\u0000-\u001f\u007f]/.test(glob)) return "holds a control character";
-  if (glob.includes("\\")) return "holds a backslash, which glob libraries read as an escape and Windows as a separator";
-  if (/(^|[{,(|])\s*(\/|~|[A-Za-z]:|\[)/.test(glob)) return "is absolute, starts from ~ or a drive, or starts with a character class, so it can match outside the folder it searches";
-  if (/(^|[/{,(|])\.\.($|[/},)|])/.test(glob)) return "climbs out of the folder it searches with \"..\"";
+export function globReachesOut(glob: string): PathWhy | undefined {
+  if (/[\u0000-\u001f\u007f]/.test(glob)) return why("globControl");
+  if (glob.includes("\\")) return why("globBackslash");
+  if (/(^|[{,(|])\s*(\/|~|[A-Za-z]:|\[)/.test(glob)) return why("globAbsolute");
+  if (/(^|[/{,(|])\.\.($|[/},)|])/.test(glob)) return why("globDotDot");
   return undefined;
 }
 
 /** Why the host's working folder is not the scope (undefined when it is, under any name). */
-function workingFolderProblem(cwd: string | null, scope: Scope): string | undefined {
-  if (cwd === null) return "the host did not say";
+function workingFolderProblem(cwd: string | null, scope: Scope): PathWhy | undefined {
+  if (cwd === null) return why("cwdUnknown");
   const r = scoped(cwd, scope);
   if ("rel" in r && r.rel === "") return undefined;
   const shown = JSON.stringify(cwd.length > 200 ? cwd.slice(0, 199) + "…" : cwd);
-  return "rel" in r ? `is ${shown}, a folder inside the approved scope ${normalizeAbsolute(scope.root)} but not the scope itself` : `is ${shown}, outside the approved scope ${normalizeAbsolute(scope.root)}`;
+  return why("rel" in r ? "cwdInsideScope" : "cwdOutsideScope", { folder: shown, root: normalizeAbsolute(scope.root) });
 }
 
 /** Sets an own, enumerable key, even one named `__proto__` (which plain assignment would take as the prototype). */
@@ -288,15 +290,15 @@ function safeText(v: unknown): string {
 }
 
 /** The keys of a call identity whose path is outside the scope, with why (empty when none). */
-export function outsideScope(identity: CallInput): { key: string; path: string; why: string }[] {
-  const out: { key: string; path: string; why: string }[] = [];
+export function outsideScope(identity: CallInput): { key: string; path: string; why: PathWhy }[] {
+  const out: { key: string; path: string; why: PathWhy }[] = [];
   for (const [k, v] of Object.entries(identity.args)) {
     if (!isOutsideMarker(v)) continue;
     try {
-      const m = JSON.parse(v.slice(OUTSIDE_PREFIX.length + 1)) as { path: string; why: string };
-      out.push({ key: k, path: m.path, why: m.why });
+      const m = JSON.parse(v.slice(OUTSIDE_PREFIX.length + 1)) as { path: string; why: unknown };
+      out.push({ key: k, path: m.path, why: isPathWhy(m.why) ? m.why : why("outsideScopeUnread") });
     } catch {
-      out.push({ key: k, path: "(unreadable)", why: "is outside the approved scope" });
+      out.push({ key: k, path: "(unreadable)", why: why("outsideScopeUnread") });
     }
   }
   return out;
@@ -306,15 +308,11 @@ export function outsideScope(identity: CallInput): { key: string; path: string; 
 export function outsideScopeDiagnostic(identity: CallInput, step: number): Diagnostic | undefined {
   const bad = outsideScope(identity);
   if (bad.length === 0) return undefined;
-  const what = bad.map((b) => `"${b.key}" ${JSON.stringify(b.path)} ${b.why}`).join("; ");
-  return {
-    rule: "path-outside-workspace",
-    severity: "error",
+  const paths = bad.map((b) => `"${b.key}" ${JSON.stringify(b.path)} ${wordOf(b.why)}`).join("; ");
+  return ruleDiagnostic("path-outside-workspace", "callOutsideScope", { tool: identity.tool, paths }, {
     step,
-    message: `The "${identity.tool}" call reaches outside the approved scope: ${what}. It matches no approved step.`,
-    hint: "use a path inside the workspace, as the approved step names it, and work from the workspace folder",
     actual: { tool: identity.tool, arguments: Object.fromEntries(bad.map((b) => [b.key, b.path])) },
-  };
+  });
 }
 
 /** A line splitter for command keys: gives the simple commands of a shell line (undefined: unreadable). */
@@ -424,20 +422,31 @@ function compileSteps(p: HostProfile, plan: Plan, steps: readonly Step[], scope:
   return calls;
 }
 
-function refuse(out: Diagnostic[], s: Step, at: string, message: string, hint: string): undefined {
-  out.push({ rule: "unknown-tool", severity: "error", step: s.position, pointer: at, message, hint });
+function refuse(out: Diagnostic[], d: Diagnostic): undefined {
+  out.push(d);
   return undefined;
+}
+
+/** Where a refusal of a step's host call points. */
+function at(s: Step, pointer: string): { step: number; pointer: string } {
+  return { step: s.position, pointer };
 }
 
 /** An intake / iKOMA / scQC step: the tool is a host tool, the arguments its identity arguments. */
 function toolCall(p: HostProfile, s: Step, scope: Scope, out: Diagnostic[]): CallInput[] | undefined {
-  if (s.tool === undefined) return refuse(out, s, s.toolAt, `Step ${s.position} has no tool, so no host call can be matched to it.`, "give every step a tool");
-  if (!isHostTool(p, s.tool))
-    return refuse(out, s, s.toolAt, `Step ${s.position}: "${s.tool}" is not a ${p.name} tool, so the host can never make this call.`, `use one of the host's tools (${Object.keys(p.tools).slice(0, 12).join(", ")}${p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : ""})`);
-  const unknown = unknownInput(p, s.tool, Object.keys(s.args));
-  if (unknown !== undefined)
-    return refuse(out, s, childPointer(s.argsAt, unknown), `Step ${s.position}: "${unknown}" is not an input of the ${p.name} ${s.tool} tool (${knownInputs(specOf(p, s.tool)!).join(", ")}), so the host would refuse or ignore it and the call run would not be the one approved.`, "drop it, or say it in an input the tool has (a folder: cd DIR && … in the command)");
-  const args = planIdentity(p, s.tool, s.args, scope, (key, why) => refuse(out, s, childPointer(s.argsAt, key), `Step ${s.position}: the ${s.tool} path "${key}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
+  const step = s.position;
+  if (s.tool === undefined) return refuse(out, ruleDiagnostic("unknown-tool", "hostNoTool", { step }, at(s, s.toolAt)));
+  const tool = s.tool;
+  if (!isHostTool(p, tool)) {
+    const tools = Object.keys(p.tools).slice(0, 12).join(", ") + (p.toolPatterns?.length ? `, ${p.toolPatterns.join(", ")}` : "");
+    return refuse(out, ruleDiagnostic("unknown-tool", "hostNotATool", { step, tool, host: p.name, tools }, at(s, s.toolAt)));
+  }
+  const unknown = unknownInput(p, tool, Object.keys(s.args));
+  if (unknown !== undefined) {
+    const inputs = knownInputs(specOf(p, tool)!).join(", ");
+    return refuse(out, ruleDiagnostic("unknown-tool", "hostUnknownInput", { step, input: unknown, host: p.name, tool, inputs }, at(s, childPointer(s.argsAt, unknown))));
+  }
+  const args = planIdentity(p, tool, s.args, scope, (key, reason) => refuse(out, ruleDiagnostic("unknown-tool", "hostPathRefused", { step, tool, key, why: reason }, at(s, childPointer(s.argsAt, key)))));
   return args ? [{ tool: s.tool, args }] : undefined;
 }
 
@@ -446,7 +455,7 @@ function toolCall(p: HostProfile, s: Step, scope: Scope, out: Diagnostic[]): Cal
  * call's are too), path values normalised like the call's (a plan path may be relative). A constraint
  * object stays as it is (it matches the call's normalised path); a `$literal` path is normalised inside.
  */
-function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown>, scope: Scope, bad: (key: string, why: string) => void): Record<string, unknown> | undefined {
+function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown>, scope: Scope, bad: (key: string, reason: PathWhy) => void): Record<string, unknown> | undefined {
   const spec = specOf(p, tool);
   if (!spec) return args;
   const out: Record<string, unknown> = withDefaults(spec, args);
@@ -461,7 +470,7 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
     const text = "literal" in r ? r.literal : undefined;
     if ("constraint" in r && r.constraint.kind === "$enum") {
       // Each listed path is read as a call's path is (absolute inside the scope = relative), or refused.
-      const members = enumPaths(r.constraint.values, scope, (why) => bad(k, why));
+      const members = enumPaths(r.constraint.values, scope, (reason) => bad(k, reason));
       if (members) setOwn(out, k, { $enum: members });
       else ok = false;
       continue;
@@ -471,7 +480,7 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
       continue;
     }
     if (typeof text !== "string") {
-      bad(k, "is not a string");
+      bad(k, why("notString"));
       ok = false;
       continue;
     }
@@ -485,18 +494,18 @@ function planIdentity(p: HostProfile, tool: string, args: Record<string, unknown
 }
 
 /** The members of a path `$enum` read against the scope, or undefined (after `bad`) when one is no path inside it. */
-function enumPaths(values: readonly unknown[], scope: Scope, bad: (why: string) => void): string[] | undefined {
+function enumPaths(values: readonly unknown[], scope: Scope, bad: (reason: PathWhy) => void): string[] | undefined {
   const out: string[] = [];
   for (const m of values) {
     const r = readArgument(m);
     const text = "literal" in r ? r.literal : undefined;
     if (typeof text !== "string") {
-      bad(`lists ${clipValue(m)}, which is not a path`);
+      bad(why("enumNotPath", { value: clipValue(m) }));
       return undefined;
     }
     const sp = scoped(text, scope);
     if ("outside" in sp) {
-      bad(`lists ${JSON.stringify(text.length > 200 ? text.slice(0, 199) + "…" : text)}, which ${sp.outside}`);
+      bad(why("enumOutside", { path: JSON.stringify(text.length > 200 ? text.slice(0, 199) + "…" : text), why: sp.outside }));
       return undefined;
     }
     out.push(sp.rel);
@@ -516,35 +525,41 @@ function teddyCalls(p: HostProfile, s: Step, scope: Scope, out: Diagnostic[]): N
   const action = s.extra?.action as TeddyAction | undefined;
   const type = action?.type ?? s.tool ?? "";
   const mapping = Object.hasOwn(p.teddy!, type) ? p.teddy![type] : undefined;
-  if (!action || !mapping)
-    return refuse(out, s, s.toolAt, `Step ${s.position}: the ${type || "untitled"} action maps to no ${p.name} tool call, so it cannot be enforced.`, `use an action the ${p.name} profile maps (${Object.keys(p.teddy ?? {}).join(", ")})`);
+  const step = s.position;
+  const host = p.name;
+  if (!action || !mapping) {
+    const actions = Object.keys(p.teddy ?? {}).join(", ");
+    return refuse(out, type === "" ? ruleDiagnostic("unknown-tool", "teddyUntitledNoCall", { step, host, actions }, at(s, s.toolAt)) : ruleDiagnostic("unknown-tool", "teddyNoCall", { step, action: type, host, actions }, at(s, s.toolAt)));
+  }
   if (!Array.isArray(mapping)) return [];
   const kind = action.url !== undefined ? "url" : "path";
   const call = mapping.find((c) => c.when === undefined || c.when === kind);
-  if (!call) return refuse(out, s, s.toolAt, `Step ${s.position}: a ${type} of a ${kind === "url" ? "URL" : "file path"} maps to no ${p.name} tool call.`, "see the host profile's teddy mapping");
+  if (!call) return refuse(out, ruleDiagnostic("unknown-tool", kind === "url" ? "teddyUrlNoCall" : "teddyFileNoCall", { step, action: type, host }, at(s, s.toolAt)));
   // A setting TeDDy does not read and no host call carries ("Working Directory: build" over `rm -rf dist`)
   // would be read by the reviewer and applied by no one.
   const readable = new Set(["path", "url", "command", "queries", ...(Object.hasOwn(TEDDY_PARAMS, type) ? TEDDY_PARAMS[type]! : [])]);
   const ignored = Object.keys(s.args).find((k) => !readable.has(k));
   if (ignored !== undefined)
-    return refuse(out, s, childPointer(s.argsAt, ignored), `Step ${s.position}: "${ignored}" is not a setting TeDDy reads for ${type}, and no ${p.name} call carries it, so the reviewer would read a setting that nothing applies.`, "drop it, or say it where it takes effect (a folder: cd DIR && … in the command)");
+    return refuse(out, ruleDiagnostic("unknown-tool", "teddyIgnoredSetting", { step, key: ignored, action: type, host }, at(s, childPointer(s.argsAt, ignored))));
   // The host's shell call has a command and nothing else: a folder or environment the plan sets cannot be bound.
   const unbound = Object.values(call.args).includes("command") ? ["cwd", "env", "environment"].find((k) => s.args[k] !== undefined) : undefined;
-  if (unbound) return refuse(out, s, childPointer(s.argsAt, unbound), `Step ${s.position}: the ${type} action sets "${unbound}", which a ${p.name} ${call.tool} call cannot carry, so the call cannot be enforced.`, "fold it into the command (cd DIR && …), or drop it");
+  if (unbound) return refuse(out, ruleDiagnostic("unknown-tool", "teddyUnbound", { step, action: type, key: unbound, host, tool: call.tool }, at(s, childPointer(s.argsAt, unbound))));
   const items: ({ find?: string; replace?: string } | { query: string } | undefined)[] =
     call.each === "edits" ? action.edits : call.each === "queries" ? ((s.args.queries as string[] | undefined) ?? []).map((query) => ({ query })) : [undefined];
-  if (items.length === 0) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action has no ${call.each === "edits" ? "FIND/REPLACE pair" : "query"}, so it makes no call to match.`, "complete the action");
+  if (items.length === 0) return refuse(out, ruleDiagnostic("unknown-tool", call.each === "edits" ? "teddyNoEdits" : "teddyNoQuery", { step, action: type }, at(s, s.at)));
   const calls: NewFileCall[] = [];
   for (const item of items) {
     const args: Record<string, unknown> = {};
     for (const [key, source] of Object.entries(call.args)) {
       const v = teddyValue(action, s, source, item);
-      if (v === undefined) return refuse(out, s, s.at, `Step ${s.position}: the ${type} action gives no ${source} for ${call.tool}.${key}, so the call cannot be enforced.`, "complete the action");
+      if (v === undefined) return refuse(out, ruleDiagnostic("unknown-tool", "teddyNoValue", { step, action: type, source, tool: call.tool, key }, at(s, s.at)));
       // An empty search string matches everywhere, and Claude Code's Edit reads it as "create the file".
-      if (source === "find" && v === "") return refuse(out, s, s.at, `Step ${s.position}: a FIND of the ${type} action is empty; as ${call.tool}.${key} it would not be an edit of the text the reviewer saw.`, "put the exact text to replace in the FIND block");
+      if (source === "find" && v === "") return refuse(out, ruleDiagnostic("unknown-tool", "teddyEmptyFind", { step, action: type, tool: call.tool, key }, at(s, s.at)));
       args[key] = v;
     }
-    const id = planIdentity(p, call.tool, args, scope, (key, why) => refuse(out, s, action.pathAt ?? s.at, `Step ${s.position}: the ${call.tool} ${key} "${String(args[key])}" ${why}, so no call of the host can match it.`, "write a path relative to the workspace, inside it"));
+    const id = planIdentity(p, call.tool, args, scope, (key, reason) =>
+      refuse(out, ruleDiagnostic("unknown-tool", "teddyPathRefused", { step, tool: call.tool, key, value: String(args[key]), why: reason }, at(s, action.pathAt ?? s.at))),
+    );
     if (!id) return undefined;
     calls.push(call.newFile !== undefined && !action.overwrite ? { tool: call.tool, args: id, absent: call.newFile } : { tool: call.tool, args: id });
   }

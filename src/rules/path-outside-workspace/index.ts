@@ -1,3 +1,4 @@
+import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { LeafTag } from "../../core/facts.js";
@@ -26,7 +27,7 @@ export default defineRule({
     messages: {
       regexEscapes: { message: "Step {{step}}: the $regex in \"{{argument}}\" admits \"{{escape}}\", a path outside the workspace.", hint: REGEX_HINT },
       regexUnbounded: { message: "Step {{step}}: the $regex in \"{{argument}}\" cannot be shown to admit only paths inside the workspace.", hint: REGEX_HINT },
-      tooNested: { message: "Step {{step}}: the arguments under \"{{argument}}\" are {{why}}; a path there could point anywhere.", hint: "flatten the arguments to at most {{maxDepth}} levels" },
+      tooNested: { message: "Step {{step}}: the arguments under \"{{argument}}\" are nested more than {{maxDepth}} levels deep in the arguments, too deep to check; a path there could point anywhere.", hint: "flatten the arguments to at most {{maxDepth}} levels" },
       outsideWorkspace: { message: OUTSIDE, hint: "use a path inside the workspace, relative to its root" },
       hardLink: { message: OUTSIDE, hint: "write a copy instead (remove the extra link, or copy the file and write the copy)" },
       urlOutside: { message: "Step {{step}}: the {{constraint}} in \"{{argument}}\" admits \"{{url}}\", a file outside the workspace.", hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' },
@@ -34,6 +35,11 @@ export default defineRule({
       // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
       hostCommandUnsafePath: { message: 'The {{tool}} command names "{{path}}", a path that {{why}}.', hint: "use paths inside the workspace" },
       hostCommandPathOutside: { message: 'The {{tool}} command names "{{path}}", which resolves to {{resolved}}, outside the workspace {{workspace}}.', hint: "use paths inside the workspace" },
+      // A host call whose path arguments are outside the approved scope (src/host/profile.ts): {{paths}} lists each.
+      callOutsideScope: {
+        message: 'The "{{tool}}" call reaches outside the approved scope: {{paths}}. It matches no approved step.',
+        hint: "use a path inside the workspace, as the approved step names it, and work from the workspace folder",
+      },
       // A call's paths, checked by the guard when the call is made (src/approval/call-paths.ts).
       ...checkedAtCallMessages,
     },
@@ -84,7 +90,7 @@ export default defineRule({
             // kind() is remembered from resolving the path (it exists); only a file is asked for its links.
             const links = facts.writes && files.kind(r.real) === "file" ? files.nlink(r.real) : undefined;
             if (links !== undefined && links > 1)
-              why = `is a hard link (the file has ${links} names, which may be outside the workspace), so writing it changes the file under every name`;
+              why = reason("hardLink", { links });
           }
           if (!why) continue;
           if (arg.value === TOO_NESTED) {
@@ -92,7 +98,7 @@ export default defineRule({
               at: arg.at,
               step: step.position,
               messageId: "tooNested",
-              data: { step: step.position, argument: arg.name, why: why.slice(3), maxDepth: MAX_ARGUMENT_DEPTH },
+              data: { step: step.position, argument: arg.name, maxDepth: MAX_ARGUMENT_DEPTH },
             });
             break;
           }
@@ -100,7 +106,7 @@ export default defineRule({
           ctx.report({
             at: arg.at,
             step: step.position,
-            messageId: why.startsWith("is a hard link") ? "hardLink" : "outsideWorkspace",
+            messageId: why.why === "hardLink" ? "hardLink" : "outsideWorkspace",
             data: { step: step.position, path: arg.value.replace(/\0/g, "\\0"), readAs: decoded, argument: arg.name, why, workspace: ws },
             actual: arg.value,
           });

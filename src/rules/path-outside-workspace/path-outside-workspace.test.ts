@@ -346,3 +346,14 @@ describe("path-outside-workspace: a command's path in words", () => {
     expect((await diagnosticsOf("path-outside-workspace", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names ${words}; the workspace is /ws.`]);
   });
 });
+
+// A host call whose paths are outside the approved scope (src/host/profile.ts; profile.test.ts makes real ones).
+describe("path-outside-workspace: a host call outside the approved scope", () => {
+  it("callOutsideScope: names the tool and each path with why", async () => {
+    const { ruleText } = await import("../read-text.js");
+    expect(ruleText("path-outside-workspace", "callOutsideScope", { tool: "Write", paths: '"file_path" "/etc/x" is outside the approved scope /ws' })).toEqual({
+      message: 'The "Write" call reaches outside the approved scope: "file_path" "/etc/x" is outside the approved scope /ws. It matches no approved step.',
+      hint: "use a path inside the workspace, as the approved step names it, and work from the workspace folder",
+    });
+  });
+});

@@ -1,13 +1,14 @@
+import { type PathWhy, why } from "../../core/place.js";
 import type { PathService } from "../../core/path-service.js";
 import { childPointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 
 /** Why a declared scope is not the workspace or inside it, or undefined when it is. */
-function outside(scope: string, paths: PathService): string | undefined {
-  if (scope.trim() === "") return "is empty";
+function outside(scope: string, paths: PathService): PathWhy | undefined {
+  if (scope.trim() === "") return why("empty");
   for (const r of paths.resolve(scope)) {
-    const why = paths.whyOutside(r);
-    if (why) return why;
+    const w = paths.whyOutside(r);
+    if (w) return w;
   }
   return undefined;
 }

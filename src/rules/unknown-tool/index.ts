@@ -19,6 +19,28 @@ export default defineRule({
         message: "No tool registry or allow list is in force, so the plan's tool names were not checked: an approved plan could call any tool.",
         hint: 'pass --tools FILE, or set tools.allow, tools.allowFile or tools.registry in plangate.yaml; to accept every tool on purpose, write tools.allow: ["*"]',
       },
+      // A plan compiled to a host's calls (src/host/profile.ts): steps no call of the host can match.
+      hostNoTool: { message: "Step {{step}} has no tool, so no host call can be matched to it.", hint: "give every step a tool" },
+      hostNotATool: { message: 'Step {{step}}: "{{tool}}" is not a {{host}} tool, so the host can never make this call.', hint: "use one of the host's tools ({{tools}})" },
+      hostUnknownInput: {
+        message: 'Step {{step}}: "{{input}}" is not an input of the {{host}} {{tool}} tool ({{inputs}}), so the host would refuse or ignore it and the call run would not be the one approved.',
+        hint: "drop it, or say it in an input the tool has (a folder: cd DIR && … in the command)",
+      },
+      hostPathRefused: { message: 'Step {{step}}: the {{tool}} path "{{key}}" {{why}}, so no call of the host can match it.', hint: "write a path relative to the workspace, inside it" },
+      teddyNoCall: { message: "Step {{step}}: the {{action}} action maps to no {{host}} tool call, so it cannot be enforced.", hint: "use an action the {{host}} profile maps ({{actions}})" },
+      teddyUntitledNoCall: { message: "Step {{step}}: the untitled action maps to no {{host}} tool call, so it cannot be enforced.", hint: "use an action the {{host}} profile maps ({{actions}})" },
+      teddyUrlNoCall: { message: "Step {{step}}: a {{action}} of a URL maps to no {{host}} tool call.", hint: "see the host profile's teddy mapping" },
+      teddyFileNoCall: { message: "Step {{step}}: a {{action}} of a file path maps to no {{host}} tool call.", hint: "see the host profile's teddy mapping" },
+      teddyIgnoredSetting: {
+        message: 'Step {{step}}: "{{key}}" is not a setting TeDDy reads for {{action}}, and no {{host}} call carries it, so the reviewer would read a setting that nothing applies.',
+        hint: "drop it, or say it where it takes effect (a folder: cd DIR && … in the command)",
+      },
+      teddyUnbound: { message: 'Step {{step}}: the {{action}} action sets "{{key}}", which a {{host}} {{tool}} call cannot carry, so the call cannot be enforced.', hint: "fold it into the command (cd DIR && …), or drop it" },
+      teddyNoEdits: { message: "Step {{step}}: the {{action}} action has no FIND/REPLACE pair, so it makes no call to match.", hint: "complete the action" },
+      teddyNoQuery: { message: "Step {{step}}: the {{action}} action has no query, so it makes no call to match.", hint: "complete the action" },
+      teddyNoValue: { message: "Step {{step}}: the {{action}} action gives no {{source}} for {{tool}}.{{key}}, so the call cannot be enforced.", hint: "complete the action" },
+      teddyEmptyFind: { message: "Step {{step}}: a FIND of the {{action}} action is empty; as {{tool}}.{{key}} it would not be an edit of the text the reviewer saw.", hint: "put the exact text to replace in the FIND block" },
+      teddyPathRefused: { message: 'Step {{step}}: the {{tool}} {{key}} "{{value}}" {{why}}, so no call of the host can match it.', hint: "write a path relative to the workspace, inside it" },
     },
     summary: "A step calls a tool that is not in the registry or allow list.",
     docs: {

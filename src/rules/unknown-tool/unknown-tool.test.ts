@@ -65,3 +65,38 @@ describe("unknown-tool: the refusal of a plan whose tools nothing constrains", (
     expect(JSON.parse(r.stdout).results[0].diagnostics).toEqual([{ rule: "unknown-tool", severity: "error", message, hint }]);
   });
 });
+
+// A plan compiled to a host's calls (src/host/profile.ts): the words of each refusal. src/host/profile.test.ts
+// compiles real plans that reach them.
+describe("unknown-tool: steps no call of the host can match", () => {
+  const why = { kind: "why", why: "dotDot" } as const;
+  it.each([
+    ["hostNoTool", { step: 1 }, "Step 1 has no tool, so no host call can be matched to it.", "give every step a tool"],
+    ["hostNotATool", { step: 2, tool: "Shell", host: "claude-code", tools: "Bash, Read" }, 'Step 2: "Shell" is not a claude-code tool, so the host can never make this call.', "use one of the host's tools (Bash, Read)"],
+    [
+      "hostUnknownInput",
+      { step: 1, input: "cwd", host: "claude-code", tool: "Bash", inputs: "command, description" },
+      'Step 1: "cwd" is not an input of the claude-code Bash tool (command, description), so the host would refuse or ignore it and the call run would not be the one approved.',
+      "drop it, or say it in an input the tool has (a folder: cd DIR && … in the command)",
+    ],
+    ["hostPathRefused", { step: 1, tool: "Read", key: "file_path", why }, 'Step 1: the Read path "file_path" holds "..", which a symlink can send anywhere; write the plain path, so no call of the host can match it.', "write a path relative to the workspace, inside it"],
+    ["teddyNoCall", { step: 3, action: "INVOKE", host: "claude-code", actions: "CREATE, EDIT" }, "Step 3: the INVOKE action maps to no claude-code tool call, so it cannot be enforced.", "use an action the claude-code profile maps (CREATE, EDIT)"],
+    ["teddyUntitledNoCall", { step: 3, host: "claude-code", actions: "CREATE" }, "Step 3: the untitled action maps to no claude-code tool call, so it cannot be enforced.", "use an action the claude-code profile maps (CREATE)"],
+    ["teddyUrlNoCall", { step: 1, action: "READ", host: "paths-only" }, "Step 1: a READ of a URL maps to no paths-only tool call.", "see the host profile's teddy mapping"],
+    ["teddyFileNoCall", { step: 1, action: "READ", host: "web-only" }, "Step 1: a READ of a file path maps to no web-only tool call.", "see the host profile's teddy mapping"],
+    [
+      "teddyIgnoredSetting",
+      { step: 1, key: "cwd", action: "CREATE", host: "claude-code" },
+      'Step 1: "cwd" is not a setting TeDDy reads for CREATE, and no claude-code call carries it, so the reviewer would read a setting that nothing applies.',
+      "drop it, or say it where it takes effect (a folder: cd DIR && … in the command)",
+    ],
+    ["teddyUnbound", { step: 1, action: "EXECUTE", key: "cwd", host: "claude-code", tool: "Bash" }, 'Step 1: the EXECUTE action sets "cwd", which a claude-code Bash call cannot carry, so the call cannot be enforced.', "fold it into the command (cd DIR && …), or drop it"],
+    ["teddyNoEdits", { step: 1, action: "EDIT" }, "Step 1: the EDIT action has no FIND/REPLACE pair, so it makes no call to match.", "complete the action"],
+    ["teddyNoQuery", { step: 1, action: "RESEARCH" }, "Step 1: the RESEARCH action has no query, so it makes no call to match.", "complete the action"],
+    ["teddyNoValue", { step: 1, action: "EDIT", source: "replace", tool: "Edit", key: "new_string" }, "Step 1: the EDIT action gives no replace for Edit.new_string, so the call cannot be enforced.", "complete the action"],
+    ["teddyEmptyFind", { step: 1, action: "EDIT", tool: "Edit", key: "old_string" }, "Step 1: a FIND of the EDIT action is empty; as Edit.old_string it would not be an edit of the text the reviewer saw.", "put the exact text to replace in the FIND block"],
+    ["teddyPathRefused", { step: 1, tool: "Write", key: "file_path", value: "../x", why }, 'Step 1: the Write file_path "../x" holds "..", which a symlink can send anywhere; write the plain path, so no call of the host can match it.', "write a path relative to the workspace, inside it"],
+  ] as const)("%s", (messageId, data, message, hint) => {
+    expect(ruleText("unknown-tool", messageId, data)).toEqual({ message, hint });
+  });
+});
