@@ -1,3 +1,4 @@
+import { compiledFor } from "../core/compiled.js";
 import { globMatcher } from "../core/glob.js";
 
 /** The policy's `commands` section. */
@@ -13,9 +14,6 @@ interface Entry {
   words: { test(word: string): boolean }[];
 }
 
-// Policies are reused across validations: compile each commands section once.
-const compiled = new WeakMap<CommandPolicy, { allow: Entry[]; deny: Entry[] }>();
-
 function compile(list: readonly string[], fold: boolean): Entry[] {
   return list
     .map((text) => ({ text, parts: text.trim().split(/\s+/).filter((w) => w !== "") }))
@@ -23,13 +21,9 @@ function compile(list: readonly string[], fold: boolean): Entry[] {
     .map((e) => ({ text: e.text, words: e.parts.map((p) => globMatcher(fold ? p.toLowerCase() : p)) }));
 }
 
+/** A commands section's entries; policies are reused across validations, so compiled once per section. */
 function entriesOf(policy: CommandPolicy): { allow: Entry[]; deny: Entry[] } {
-  let c = compiled.get(policy);
-  if (!c) {
-    c = { allow: compile(policy.allow, false), deny: compile(policy.deny, true) };
-    compiled.set(policy, c);
-  }
-  return c;
+  return compiledFor("commands", policy, () => ({ allow: compile(policy.allow, false), deny: compile(policy.deny, true) }));
 }
 
 /**

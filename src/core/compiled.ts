@@ -27,3 +27,33 @@ export function compiledFrom<T>(what: string, list: readonly string[], make: () 
   mine.set(what, value);
   return value;
 }
+
+/** What is derived from objects reused across validations (a policy section, a tool registry, a schema), by object. */
+const byObject = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * The value `make` derives from `source`, once per object and name (`"known-names"`, `"commands"`…);
+ * `within` keys it by a second object too (a schema under a name set), each pair once.
+ */
+export function compiledFor<T>(what: string, source: object, make: () => T, within?: object): T {
+  let mine = byObject.get(source);
+  if (!mine) {
+    mine = new Map();
+    byObject.set(source, mine);
+  }
+  if (within === undefined) {
+    if (mine.has(what)) return mine.get(what) as T;
+    const value = make();
+    mine.set(what, value);
+    return value;
+  }
+  let per = mine.get(what) as WeakMap<object, T> | undefined;
+  if (!per) {
+    per = new WeakMap();
+    mine.set(what, per);
+  }
+  if (per.has(within)) return per.get(within)!;
+  const value = make();
+  per.set(within, value);
+  return value;
+}

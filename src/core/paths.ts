@@ -1,3 +1,4 @@
+import { compiledFor } from "./compiled.js";
 import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
 import { pathLookalikeReason } from "./lookalike.js";
@@ -270,30 +271,21 @@ export function pathNamesFor(
   policyNames: readonly string[],
   schemas: ReadonlyMap<string, unknown> | undefined,
 ): ReadonlySet<string> {
-  let base = baseNames.get(policyNames);
-  if (!base) {
-    base = new Set(policyNames.map((n) => n.toLowerCase()));
-    baseNames.set(policyNames, base);
-  }
+  // Policies and registries are reused across validations: their name sets are derived once per object.
+  const base = compiledFor("path-names", policyNames, () => new Set(policyNames.map((n) => n.toLowerCase())));
   const schema = tool !== undefined ? schemas?.get(tool) : undefined;
   if (schema === null || typeof schema !== "object") return base;
-  let perSchema = withSchema.get(base);
-  if (!perSchema) {
-    perSchema = new WeakMap();
-    withSchema.set(base, perSchema);
-  }
-  let names = perSchema.get(schema);
-  if (!names) {
-    names = new Set(base);
-    for (const n of schemaPathNames(schema)) names.add(n.toLowerCase());
-    perSchema.set(schema, names);
-  }
-  return names;
+  return compiledFor(
+    "path-names-with-schema",
+    base,
+    () => {
+      const names = new Set(base);
+      for (const n of schemaPathNames(schema)) names.add(n.toLowerCase());
+      return names;
+    },
+    schema,
+  );
 }
-
-// Policies and registries are reused across validations: derive their name sets once per object.
-const baseNames = new WeakMap<readonly string[], Set<string>>();
-const withSchema = new WeakMap<ReadonlySet<string>, WeakMap<object, Set<string>>>();
 
 /** Arguments whose values are never workspace paths even when they start with `/` (programs, URLs, routes, patterns). */
 const NOT_PATHS = new Set([

@@ -7,10 +7,7 @@ import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { globMatcher } from "../../core/glob.js";
 import { INVISIBLE, lookalikeReason, looseName, skeleton } from "../../core/lookalike.js";
 import { defineRule } from "../../core/rule.js";
-import { compiledFrom } from "../../core/compiled.js";
-
-// Policies and registries are reused across validations: fold their names once per object.
-const knownCache = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+import { compiledFor, compiledFrom } from "../../core/compiled.js";
 
 function denyOf(deny: readonly string[]) {
   // Compared without case, separators or look-alike letters: `Sequential-Thinking` is `sequential_thinking`.
@@ -20,13 +17,9 @@ function denyOf(deny: readonly string[]) {
   }));
 }
 
+/** A registry's names by their folded form; registries are reused across validations, so once per object. */
 function knownOf(names: ReadonlySet<string>): Map<string, string> {
-  let k = knownCache.get(names);
-  if (!k) {
-    k = new Map([...names].map((n) => [skeleton(n), n]));
-    knownCache.set(names, k);
-  }
-  return k;
+  return compiledFor("known-names", names, () => new Map([...names].map((n) => [skeleton(n), n])));
 }
 
 export default defineRule({

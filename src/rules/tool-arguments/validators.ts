@@ -1,3 +1,4 @@
+import { compiledFor } from "../../core/compiled.js";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -47,12 +48,12 @@ function uniqueItems(this: unknown, schema: boolean, data: unknown[]): boolean {
 /** A compiled validator, or why the schema cannot be compiled. */
 export type Compiled = { validate: ValidateFunction } | { error: string };
 
-const cache = new WeakMap<object, Compiled>();
-
 /** Compiles a tool's inputSchema once per schema object, with the draft its `$schema` names (default 2020-12). */
 export function compileToolSchema(schema: object): Compiled {
-  const hit = cache.get(schema);
-  if (hit) return hit;
+  return compiledFor("tool-schema", schema, () => compileSchema(schema));
+}
+
+function compileSchema(schema: object): Compiled {
   engines ??= createEngines();
   const declared = (schema as { $schema?: unknown }).$schema;
   const older = typeof declared === "string" && /draft-0[4-7]/.test(declared);
@@ -67,7 +68,6 @@ export function compileToolSchema(schema: object): Compiled {
   } catch (err) {
     compiled = { error: (err as Error).message };
   }
-  cache.set(schema, compiled);
   return compiled;
 }
 
