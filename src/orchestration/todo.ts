@@ -19,8 +19,8 @@ export interface TodoLookup {
   task?: TodoTask;
   /** Headings with the number whose section has no Status line (section titles, not tasks). */
   nonTasks: { offset: number; title: string }[];
-  /** Set when the file needed CommonMark and was past its bounds: nothing was looked up. */
-  tooBusy?: TooBusy;
+  /** Set when the file needed CommonMark and was past its bounds (lines or tokens): nothing was looked up. */
+  tooBusy?: { what: "lines" | "tokens"; line: number; max: number };
 }
 
 const FIELD =
@@ -263,7 +263,8 @@ export function findTodoTaskCommonMark(text: string, n: number): TodoLookup {
   const tokens = parseBounded(parser, body);
   if (tokens instanceof TooBusy) {
     const before = text.slice(0, start).split(/\r\n?|\n/).length - 1; // front matter lines
-    return { nonTasks: [], tooBusy: new TooBusy(tokens.what, tokens.line + before, tokens.max) };
+    // This parser reads no inline content, so only its lines and tokens can run out.
+    return { nonTasks: [], tooBusy: { what: tokens.what === "lines" ? "lines" : "tokens", line: tokens.line + before, max: tokens.max } };
   }
   const lineStarts = [0];
   // CommonMark's line endings: CRLF, LF and a lone CR.
