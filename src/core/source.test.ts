@@ -61,6 +61,19 @@ describe("LineIndex", () => {
     }
   });
 
+  test("the excerpts of many diagnostics on one long line find its end once", () => {
+    // Each diagnostic's excerpt asks for its line and the one before: a scan of 8 MiB each before (a
+    // text with a CR is scanned character by character).
+    const text = "x\r\n" + "1,".repeat(4 << 20);
+    const index = new LineIndex(text);
+    const t0 = performance.now();
+    for (let k = 0; k < 2_000; k++) {
+      expect(index.lineText(1)).toBe("x");
+      expect(index.lineText(2).length).toBe(8 << 20);
+    }
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
   test("60 million empty lines are indexed in bounded memory", () => {
     const text = "\n".repeat(60_000_000);
     expect(text.includes("x")).toBe(false); // flattens the repeated string before measuring
