@@ -57,6 +57,7 @@ const CASES = [
   ["a 2 MiB string (limit 1 MiB)", "string.json", () => `[{"tool": "plot_qc", "description": "${"a".repeat(2 << 20)}"}]`],
   ["a 1 GiB sparse file (limit 64 MiB)", "sparse.json", null],
   ["JSON: 2 MiB of duplicate keys on one line", "dups.json", () => `{${Array.from({ length: 349_525 }, (_, i) => `"k":${i % 10}`).join(",")}}`],
+  ["JSON: 16 MiB of numbers whose lexemes matter (1e5)", "lexemes.json", () => `[{"tool": "plot_qc", "params": {"x": [${"1e5,".repeat(4 << 20)}1]}}]`],
   ["Markdown: one paragraph of 16 MiB of '['", "brackets.md", () => "# Plan\n\n## Action Plan\n\n" + "[".repeat(16 << 20) + "\n"],
   // The rows below read the policy (plangate.yaml) written beside the plan.
   ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
