@@ -1,7 +1,7 @@
 // Time and peak memory for hostile or oversized input: each case runs in its own process so memory numbers do not
 // mix; prints a Markdown table (case, input size, time, peak resident memory, what plangate answered).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -32,6 +32,12 @@ function laughs(levels) {
   return `${t}steps: *a${levels - 1}\n`;
 }
 
+function constraintPlan(steps, glob) {
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "write_file", arguments: { path: { $glob: glob(i) }, content: "x" }, intent: `write ${i}` })) });
+}
+const CONSTRAINTS = "tools:\n  allow: [write_file]\nplan:\n  constraints: allow\n";
+const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 10_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
+
 const ONLY = process.env.BENCH_ONLY;
 const CASES = [
   ["50 MB JSON plan (490k steps; limit 100k)", "big.json", () => jsonPlan(50 * 1024 * 1024)],
@@ -50,6 +56,12 @@ const CASES = [
   ["20,000 unknown tools, every one located", "unknown.json", () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ tool: `tool_${i}` })))],
   ["a 2 MiB string (limit 1 MiB)", "string.json", () => `[{"tool": "plot_qc", "description": "${"a".repeat(2 << 20)}"}]`],
   ["a 1 GiB sparse file (limit 64 MiB)", "sparse.json", null],
+  ["JSON: 2 MiB of duplicate keys on one line", "dups.json", () => `{${Array.from({ length: 349_525 }, (_, i) => `"k":${i % 10}`).join(",")}}`],
+  ["JSON: 16 MiB of numbers whose lexemes matter (1e5)", "lexemes.json", () => `[{"tool": "plot_qc", "params": {"x": [${"1e5,".repeat(4 << 20)}1]}}]`],
+  ["Markdown: one paragraph of 16 MiB of '['", "brackets.md", () => "# Plan\n\n## Action Plan\n\n" + "[".repeat(16 << 20) + "\n"],
+  // The rows below read the policy (plangate.yaml) written beside the plan.
+  ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
+  ["Policy: 10,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
 ];
 
 const child = `
@@ -67,8 +79,13 @@ const child = `
 
 console.log("| case | input | time | peak RSS | answer |");
 console.log("|---|---:|---:|---:|---|");
-for (const [name, file, make] of CASES.filter(([n]) => !ONLY || n.includes(ONLY))) {
-  const path = join(dir, file);
+for (const [name, file, make, policy] of CASES.filter(([n]) => !ONLY || n.includes(ONLY))) {
+  let path = join(dir, file);
+  if (policy) {
+    mkdirSync(join(dir, file + ".d"));
+    writeFileSync(join(dir, file + ".d", "plangate.yaml"), policy);
+    path = join(dir, file + ".d", file);
+  }
   let size;
   if (make) {
     const text = make();

@@ -297,13 +297,15 @@ export function globReachesProtected(glob: string, protectedGlobs: readonly stri
   if ("error" in m) return "";
   const lower = pathGlobMatcher(glob.toLowerCase());
   const match = (p: string) => m.test(p) || m.test(p.toLowerCase()) || (!("error" in lower) && lower.test(p.toLowerCase()));
-  for (const w of instances(glob, fills)) if (w !== "" && match(w) && isProtected(w)) return w;
+  // The protected test first: it is one cheap regular expression, where the glob's own matcher builds its
+  // states for every witness (a glob of 1024 characters took 25 ms a step).
+  for (const w of instances(glob, fills)) if (w !== "" && isProtected(w) && match(w)) return w;
   const prefix = glob.split("/").filter((_, i, a) => i < a.length - 1 && !/[*?[{(]/.test(a.slice(0, i + 1).join("/"))).join("/");
   const folders = ["", "x", ...(prefix ? [prefix, prefix + "/x"] : [])];
   for (const p of protectedGlobs)
     for (const w of instances(p, [...folders, ...fills.slice(0, 50)])) {
       const rel = w.replace(/^\/+/, "");
-      if (rel !== "" && match(rel) && isProtected(rel)) return rel;
+      if (rel !== "" && isProtected(rel) && match(rel)) return rel;
     }
   return undefined;
 }

@@ -17,11 +17,13 @@ describe("LineIndex", () => {
       fc.property(fc.array(piece, { maxLength: 400 }), fc.array(fc.nat(), { maxLength: 20 }), (parts, picks) => {
         const text = parts.join("");
         const ref = starts(text);
-        // One index answers from its checkpoints; the other has built the full list first.
+        // One index answers from its checkpoints (one with checkpoints every few characters, inside
+        // lines too); the other has built the full list first.
         const sparse = new LineIndex(text);
+        const chunked = new LineIndex(text, 1 + (picks[0] ?? 0) % 7);
         const full = new LineIndex(text);
         expect(Array.from(full.lineStarts)).toEqual(ref);
-        for (const index of [sparse, full]) check(text, ref, index, picks);
+        for (const index of [sparse, chunked, full]) check(text, ref, index, picks);
       }),
       { numRuns: 1500 },
     );
@@ -42,6 +44,35 @@ describe("LineIndex", () => {
         expect(index.position(-5).offset).toBe(0);
         expect(index.position(text.length + 5).offset).toBe(text.length);
   }
+
+  test("a position on a long line reads a bounded part of it", () => {
+    // 8 MiB on one line, and then on two, with 20,000 positions near the end: a position scanned its
+    // whole line (20,000 scans of 8 MiB), now at most 4096 characters from a checkpoint.
+    for (const text of ["[" + "1,".repeat(4 << 20) + "1]", "x\r\n" + "y".repeat(8 << 20)]) {
+      const index = new LineIndex(text);
+      const t0 = performance.now();
+      for (let k = 0; k < 20_000; k++) {
+        const o = text.length - 1 - k * 7;
+        const p = index.position(o);
+        if (p.line !== (text.startsWith("x") ? 2 : 1)) throw new Error(`line ${p.line} at ${o}`);
+      }
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(index.position(text.length - 1).column).toBe(text.startsWith("x") ? text.length - 3 : text.length);
+    }
+  });
+
+  test("the excerpts of many diagnostics on one long line find its end once", () => {
+    // Each diagnostic's excerpt asks for its line and the one before: a scan of 8 MiB each before (a
+    // text with a CR is scanned character by character).
+    const text = "x\r\n" + "1,".repeat(4 << 20);
+    const index = new LineIndex(text);
+    const t0 = performance.now();
+    for (let k = 0; k < 2_000; k++) {
+      expect(index.lineText(1)).toBe("x");
+      expect(index.lineText(2).length).toBe(8 << 20);
+    }
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
 
   test("60 million empty lines are indexed in bounded memory", () => {
     const text = "\n".repeat(60_000_000);

@@ -61,6 +61,18 @@ describe("registry patterns", () => {
     expect(m).toContain(why);
   });
 
+  it("refuses a registry whose patterns compile to too large programs, before compiling the rest", () => {
+    // 5,000 of these took minutes and gigabytes: each is 4,000 instructions, 2 MB and 8 ms to compile.
+    const tools = Array.from({ length: 5_000 }, (_, i) => ({ name: `t${i}`, inputSchema: { properties: { s: { type: "string", pattern: `^${i}(x|y|z){1,1000}$` } } } }));
+    const t0 = performance.now();
+    const m = errorOf(() => parseToolsText(mcp(...tools), "tools.json"));
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(m).toMatch(/^tools\.json tools\[\d+\] \("t\d+"\) inputSchema \/properties\/s\/pattern: the registry's patterns compile to more than 500000 instructions by the pattern /);
+    // Ordinary patterns, thousands of them, stay well within.
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ name: `u${i}`, inputSchema: { properties: { s: { type: "string", pattern: `^[a-z0-9_-]+${i}$` } } } }));
+    expect(parseToolsText(mcp(...many), "tools.json").schemas.size).toBe(5_000);
+  });
+
   it("loads catastrophic but RE2-safe patterns, and patterns in data keywords are not patterns", () => {
     const r = parseToolsText(mcp({ name: "t", inputSchema: { properties: { s: { pattern: "^(a+)+$" } }, examples: [{ pattern: "(a)\\1" }] } }), "tools.json");
     expect(r.schemas.has("t")).toBe(true);

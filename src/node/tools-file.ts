@@ -37,13 +37,29 @@ function shorten(s: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }
 
-/** Refuses a schema whose regular expressions cannot run in linear time (see src/core/regex.ts). */
-function checkPatterns(schema: unknown, where: string): void {
+/**
+ * Most program instructions the patterns of one registry may compile to. A pattern is typically 20 to 40
+ * (`^[a-z0-9_-]+$`: 25), so this allows some ten thousand; a counted repetition makes thousands from a
+ * few characters (`(x|y|z){1,1000}`: 4,000, 2 MB and 8 ms to compile), and 5,000 such patterns in a
+ * 650 KB registry took minutes and gigabytes.
+ */
+export const MAX_REGISTRY_INSTRUCTIONS = 500_000;
+
+/**
+ * Refuses a schema whose regular expressions cannot run in linear time (see src/core/regex.ts), or that
+ * take the registry's patterns past MAX_REGISTRY_INSTRUCTIONS (`budget` counts them down).
+ */
+function checkPatterns(schema: unknown, where: string, budget: { left: number }): void {
   for (const { pointer, pattern } of schemaPatterns(schema)) {
     const c = compileSafePattern(pattern);
     if ("error" in c)
       throw new ToolsFileError(
         `${where} inputSchema ${pointer}: the pattern ${JSON.stringify(shorten(pattern))} cannot be used: ${c.error}; registry patterns run on a linear-time engine (RE2): rewrite it without backreferences or lookaround, or remove it`,
+      );
+    budget.left -= c.size;
+    if (budget.left < 0)
+      throw new ToolsFileError(
+        `${where} inputSchema ${pointer}: the registry's patterns compile to more than ${MAX_REGISTRY_INSTRUCTIONS} instructions by the pattern ${JSON.stringify(shorten(pattern))}; replace large counted repetitions ({1,1000}) with maxLength, or remove patterns`,
       );
   }
 }
@@ -73,6 +89,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const places = new Map<string, string>();
     const seen = new Map<string, Entry>();
     const annotations = new Map<string, ToolAnnotations>();
+    const budget = { left: MAX_REGISTRY_INSTRUCTIONS };
     list.forEach((t, i) => {
       const where = `${source} ${prefix}[${i}]`;
       if (!isObject(t) || typeof t.name !== "string" || t.name === "") throw new ToolsFileError(`${where} has no "name" string`);
@@ -81,7 +98,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
       places.set(t.name, `${where} ("${t.name}")`);
       const schema = t.inputSchema ?? t.input_schema ?? t.parameters;
       if (schema !== undefined) {
-        checkPatterns(schema, `${where} ("${t.name}")`);
+        checkPatterns(schema, `${where} ("${t.name}")`, budget);
         schemas.set(t.name, schema);
       }
       if (isObject(t.annotations)) annotations.set(t.name, t.annotations);

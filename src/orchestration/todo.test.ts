@@ -60,6 +60,19 @@ describe("findTodoTask (markdown-it block structure)", () => {
     expect(findTodoTask(text, 1)).toEqual({ nonTasks: [{ offset: 0, title: "One" }] });
   });
 
+  it("reads many sections without a Status line in linear time", () => {
+    // 4 MiB of headings for task 7 and none a task, then the task inside a fence, then the task: each
+    // section's fence search ran to the end of the text (2 MiB took 6.7 s).
+    const many = 450_000;
+    const text = "### 7. T\n".repeat(many) + "```\n### 7. In code\nStatus: [DONE]\n```\n### 7. Real\nStatus: [DONE]\n";
+    const t0 = performance.now();
+    const r = findTodoTask(text, 7);
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(r.nonTasks.length).toBe(many);
+    expect(r.task?.title).toBe("Real");
+    expect(r.task?.headingOffset).toBe(text.lastIndexOf("### 7. Real"));
+  });
+
   it("handles CRLF line endings", () => {
     const text = "### 2. Two\r\nStatus: [DONE]\r\n";
     const { task } = findTodoTask(text, 2);

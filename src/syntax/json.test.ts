@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
 import type { ReadIssue, SourceDocument } from "../core/document.js";
 import { decodeText } from "./decode.js";
@@ -229,6 +231,23 @@ describe("parseJson: number lexemes", () => {
     expect(doc.numbers.get(v.e, "g")).toBe("1E+21");
     expect(Object.is(v.b[2], -0)).toBe(true);
     expect(doc.numbers.rootLexeme).toBeUndefined();
+  });
+
+  test("an array's lexemes are kept by index, in bounded memory", () => {
+    // Two million numbers whose lexemes matter (8 MiB): a Map entry and two strings each kept 178 MB.
+    const text = `{"x": [${"1.0,".repeat(2_000_000)}7, 1e5]}`;
+    expect(text.includes("z")).toBe(false); // flattens the repeated string before measuring
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const doc = parseJson(text);
+    const x = (doc.value as { x: unknown[] }).x;
+    gc();
+    // What the document keeps: the array (16 MB) and its lexemes.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(100 * 1024 * 1024);
+    expect(x).toHaveLength(2_000_002);
+    expect(["0", "1999999", "2000000", "2000001", "01", "-0", "1.0", "length"].map((k) => doc.numbers.get(x, k))).toEqual(["1.0", "1.0", undefined, "1e5", undefined, undefined, undefined, undefined]);
   });
 
   test("a root number's lexeme is the rootLexeme", () => {

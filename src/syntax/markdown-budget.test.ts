@@ -41,6 +41,14 @@ describe("parseBounded", () => {
     expect(parseMarkdown("x\n\n" + "*a* ".repeat(50), { bounds: { tokens: 40 } }).issues).toMatchObject([{ messageId: "markdownTooManyTokens", data: { line: 3 }, start: 3 }]);
   });
 
+  test("counts the inline content the reader parses: one paragraph of brackets is not a way around the budget", () => {
+    const text = "x\n\n" + "[a ".repeat(50) + "\n\nplain words\n";
+    expect(parseMarkdown(text, { bounds: { inline: 149 } }).issues).toEqual([]);
+    expect(parseMarkdown(text, { bounds: { inline: 148 } }).issues).toEqual([{ rule: "limit-exceeded", messageId: "markdownTooMuchInline", data: { max: 148, line: 3 }, start: 3, end: 153 }]);
+    // The reader's shortcuts ("plain words") are not parsed, so they cost nothing; markdownTokens parses every one.
+    expect(markdownTokens(text, { inline: 151 })).toEqual(new TooBusy("inline", 4, 151));
+  });
+
   test("refuses a text with more lines before parsing it", () => {
     expect(parseBounded(md(), "\n".repeat(10), {}, { lines: 10 })).toEqual(new TooBusy("lines", 10, 10));
     expect(parseBounded(md(), "\n".repeat(9), {}, { lines: 10 })).toBeInstanceOf(Array);

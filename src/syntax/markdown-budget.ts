@@ -31,44 +31,64 @@ export function lineBeyond(text: string, max = MAX_MARKDOWN_LINES): number | und
   return undefined;
 }
 
+/**
+ * Most characters of inline content (paragraphs, headings, list items: what markdown-it's inline parser
+ * reads) one Markdown parse may read. The inline parser remembers a result per position in a text where
+ * links may open: one paragraph of 16 MiB of `[` took 14 s and 1 GB making a handful of tokens, and
+ * `![[a]` is slower still. A MiB of the worst of these takes about 1.5 s and 140 MB; plans keep long text
+ * in fenced blocks, which are not inline content.
+ */
+export const MAX_MARKDOWN_INLINE = 1024 * 1024;
+
+/** Bounds of one parse: lines, tokens, characters of inline content. */
+export interface MarkdownBounds {
+  lines?: number;
+  tokens?: number;
+  inline?: number;
+}
+
 const BUDGET = Symbol("plangate token budget");
 
 interface Budget {
   left: number;
   readonly max: number;
+  /** Characters of inline content still to read, and the bound. */
+  inlineLeft: number;
+  readonly inlineMax: number;
   /** 0-based line of the block being read when the budget ran out. */
   line: number;
 }
 
-/** Why a Markdown text was not parsed, or not to the end: more lines, or more tokens, than its bounds. */
+/** Why a Markdown text was not parsed, or not to the end: more lines, tokens or inline text than its bounds. */
 export class TooBusy {
   constructor(
-    readonly what: "lines" | "tokens",
+    readonly what: "lines" | "tokens" | "inline",
     /** 0-based line where the bound was passed. */
     readonly line: number,
     readonly max: number,
   ) {}
   /** limit-exceeded's message for it. */
-  get messageId(): "markdownTooManyLines" | "markdownTooManyTokens" {
-    return this.what === "lines" ? "markdownTooManyLines" : "markdownTooManyTokens";
+  get messageId(): "markdownTooManyLines" | "markdownTooManyTokens" | "markdownTooMuchInline" {
+    return this.what === "lines" ? "markdownTooManyLines" : this.what === "tokens" ? "markdownTooManyTokens" : "markdownTooMuchInline";
   }
 }
 
 /**
- * Parses a text with a parser made by countTokens, within MAX_MARKDOWN_LINES lines and MAX_MARKDOWN_TOKENS
- * tokens (tests lower them); past either, a TooBusy and no tokens.
+ * Parses a text with a parser made by countTokens, within MAX_MARKDOWN_LINES lines, MAX_MARKDOWN_TOKENS
+ * tokens and MAX_MARKDOWN_INLINE characters of inline content (for a parser whose inline rule calls
+ * spendInline; tests lower them); past any, a TooBusy and no tokens.
  */
 export function parseBounded(
   md: MarkdownIt,
   text: string,
   env: Record<string | symbol, unknown> = {},
-  bounds: { lines?: number; tokens?: number } = {},
+  bounds: MarkdownBounds = {},
 ): Token[] | TooBusy {
   const maxLines = bounds.lines ?? MAX_MARKDOWN_LINES;
   const line = lineBeyond(text, maxLines);
   if (line !== undefined) return new TooBusy("lines", line, maxLines);
   try {
-    return md.parse(text, budgetEnv(env, bounds.tokens));
+    return md.parse(text, budgetEnv(env, bounds.tokens, bounds.inline));
   } catch (e) {
     if (e instanceof TooBusy) return e;
     throw e;
@@ -108,13 +128,19 @@ export function countTokens(md: MarkdownIt): MarkdownIt {
   return md;
 }
 
-function budgetEnv(env: Record<string | symbol, unknown> = {}, max = MAX_MARKDOWN_TOKENS): Record<string | symbol, unknown> {
-  env[BUDGET] = { left: max, max, line: 0 } satisfies Budget;
+function budgetEnv(env: Record<string | symbol, unknown> = {}, max = MAX_MARKDOWN_TOKENS, inlineMax = MAX_MARKDOWN_INLINE): Record<string | symbol, unknown> {
+  env[BUDGET] = { left: max, max, inlineLeft: inlineMax, inlineMax, line: 0 } satisfies Budget;
   return env;
 }
 
-/** Tells the budget which line an inline parse belongs to (inline states know no lines). */
-export function budgetLine(env: unknown, line: number): void {
+/**
+ * Counts inline content against the budget of the parse's environment, before the inline parser reads it
+ * (a core inline rule calls it; `line` is the 0-based line of the block).
+ */
+export function spendInline(env: unknown, chars: number, line: number | undefined): void {
   const b = (env as Record<symbol, Budget | undefined> | undefined)?.[BUDGET];
-  if (b !== undefined) b.line = line;
+  if (b === undefined) return;
+  if (line !== undefined) b.line = line;
+  b.inlineLeft -= chars;
+  if (b.inlineLeft < 0) throw new TooBusy("inline", b.line, b.inlineMax);
 }

@@ -1,6 +1,6 @@
 import markdownItFactory, { type MarkdownIt, type Token } from "markdown-it";
 import { teddyPreprocess } from "./teddy-preprocess.js";
-import { budgetLine, countTokens, parseBounded, TooBusy } from "./markdown-budget.js";
+import { countTokens, parseBounded, spendInline, TooBusy, type MarkdownBounds } from "./markdown-budget.js";
 
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import type { Pointer } from "../core/pointer.js";
@@ -93,7 +93,7 @@ function markdownIt(): MarkdownIt {
       const reader = (state.env as Record<symbol, unknown>)[READER] === true;
       for (const t of state.tokens) {
         if (t.type !== "inline" || (reader && SHORTCUT.test(t.content))) continue;
-        if (t.map) budgetLine(state.env, t.map[0]);
+        spendInline(state.env, t.content.length, t.map?.[0]);
         state.md.inline.parse(t.content, state.md, state.env, t.children!);
       }
     });
@@ -106,7 +106,7 @@ function markdownIt(): MarkdownIt {
  * environment (link reference definitions land in `env.references`, and produce no token); a TooBusy for
  * a text past the Markdown bounds (markdown-budget.ts).
  */
-export function markdownTokens(text: string, bounds?: { lines?: number; tokens?: number }): { tokens: Token[]; env: { references?: Record<string, unknown> } } | TooBusy {
+export function markdownTokens(text: string, bounds?: MarkdownBounds): { tokens: Token[]; env: { references?: Record<string, unknown> } } | TooBusy {
   const env: Record<string, unknown> = {};
   const tokens = parseBounded(markdownIt(), text, env, bounds);
   if (tokens instanceof TooBusy) return tokens;
@@ -114,7 +114,7 @@ export function markdownTokens(text: string, bounds?: { lines?: number; tokens?:
 }
 
 /** Reads a CommonMark document into its top-level blocks with positions. Never throws. */
-export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean; bounds?: { lines?: number; tokens?: number } } = {}): MarkdownDocument {
+export function parseMarkdown(text: string, options: { inlineShortcuts?: boolean; bounds?: MarkdownBounds } = {}): MarkdownDocument {
   // Without the shortcuts every inline token goes through the inline parser: the reference the tests compare with.
   const shortcuts = options.inlineShortcuts !== false;
   const lines = new LineIndex(text);

@@ -14,6 +14,7 @@ export const messages = {
   tooManyIssues: { message: "The file has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
   // Markdown (src/syntax/markdown.ts, src/node/plan-mode.ts, src/orchestration/todo.ts)
   markdownTooManyTokens: { message: "The Markdown document is too busy to read: it makes more than {{max}} tokens (headings, paragraphs, list items, inline markup) by line {{line}}.", hint: "a plan this busy is not written by hand: check what wrote it, or split it" },
+  markdownTooMuchInline: { message: "The Markdown document is too busy to read: it has more than {{max}} characters of inline text (paragraphs, headings, list items) by line {{line}}.", hint: "move long text into fenced code blocks, or split the plan" },
   markdownTooManyLines: { message: "The Markdown document has more than {{max}} lines; it is not read.", hint: "split the plan, or move large file contents out of it" },
   // YAML (src/syntax/yaml.ts)
   yamlKeyTooLong: { message: "The key is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },

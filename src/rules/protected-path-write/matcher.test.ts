@@ -33,4 +33,13 @@ describe("protected globs' pre-check", () => {
     const m = matcherFor(DEFAULT_PROTECTED_PATHS);
     for (const p of DEFAULT_PROTECTED_PATHS.map((g) => g.replace(/\*\*\/|\/\*\*/g, "").replace(/\*/g, "x"))) expect(m(p), p).toBe(plain(DEFAULT_PROTECTED_PATHS)(p));
   });
+
+  it("matches with ten thousand globs: their expression was over the engine's size limit", () => {
+    const globs = Array.from({ length: 10_000 }, (_, i) => `d${i}/**/*.k${i}`);
+    const m = matcherFor(globs);
+    expect(m("d9999/x/y.k9999")).toBe(true);
+    expect(m("D17/é/Y.K17")).toBe(true);
+    expect(m("d17/x/y.k18")).toBe(false);
+    expect(m("src/a.ts")).toBe(false);
+  });
 });
