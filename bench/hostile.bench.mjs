@@ -48,6 +48,7 @@ const CASES = [
   ["YAML billion laughs (10^9 nodes)", "laughs.yaml", () => laughs(9)],
   ["YAML 40,000 aliases of one step in 120 KB", "aliases.yaml", () => `s: &s {tool: read_file, arguments: {path: a.txt}, intent: read}\nsteps: [${Array(40_000).fill("*s").join(",")}]\n`],
   ["YAML 1 MiB of aliases at the YAML limit", "aliases-1mib.yaml", () => aliasesPlan(1024 * 1024 - 100)],
+  ["JSON: a legacy list of two million numbers", "ones.json", () => `[${Array(2 * 1024 * 1024).fill("1").join(",")}]`],
   ["JSON: 8 MiB of unclosed brackets", "brackets.json", () => "[".repeat(8 * 1024 * 1024)],
   ["JSON: one object of 838,000 keys", "keys.json", () => `{${Array.from({ length: 838_000 }, (_, i) => `"k${i}":1`).join(",")}}`],
   ["Markdown: 1 MiB of setext headings", "setext.md", () => "a\n=\n".repeat(262_144)],

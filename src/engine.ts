@@ -201,7 +201,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     // TeDDy reads the file as UTF-8 with the mark kept as text, so its title line is not a heading to it.
     facts.push({ rule: "unsafe-value", messageId: "teddyBom", start: 0, end: 0 });
   }
-  const plan = dialect.normalize(doc, { policy, report: (f) => facts.push(f) });
+  const plan = dialect.normalize(doc, { policy, report: (f) => facts.push(f), budget: { steps: policy.limits.maxSteps } });
   const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
   if (plan && stepCount > policy.limits.maxSteps) {
     const messageId = stepCount !== plan.steps.length ? "tooManyStepsNested" : "tooManySteps";

@@ -122,7 +122,7 @@ describe("files that are not plain files", () => {
 });
 
 describe("memory", () => {
-  it("reads a 50 MB plan within a 512 MB heap", () => {
+  it("refuses a 50 MB plan of 490,000 steps within a 512 MB heap, reading none of its steps", () => {
     // A folder of its own: validateFile finds a policy from the file's folder, and other tests here write one.
     const own = mkdtempSync(join(tmpdir(), "plangate-big-"));
     const file = join(own, "big.json");
@@ -134,16 +134,34 @@ describe("memory", () => {
       const before = process.memoryUsage().heapUsed;
       const r = await validateFile(${JSON.stringify(file)}, { now: new Date(0), workspace: ${JSON.stringify(own)} });
       const grown = process.memoryUsage().heapUsed - before;
-      console.log(JSON.stringify({ steps: r.steps, valid: r.valid, grown }));`;
+      const rules = r.diagnostics.map((d) => d.rule);
+      console.log(JSON.stringify({ steps: r.steps, valid: r.valid, grown, rules }));`;
     const out = spawnSync(process.execPath, ["--max-old-space-size=512", "--input-type=module", "-e", script], { encoding: "utf8" });
     expect(out.status, out.stderr).toBe(0);
-    const result = JSON.parse(out.stdout) as { steps: number; valid: boolean; grown: number };
-    expect(result.steps).toBe(count);
+    const result = JSON.parse(out.stdout) as { steps: number; valid: boolean; grown: number; rules: string[] };
+    // Over limits.maxSteps (100,000) the list is not read as steps: no step is built only to be counted.
+    expect(count).toBeGreaterThan(100_000);
+    expect(result).toMatchObject({ steps: 0, valid: false, rules: ["limit-exceeded"] });
     expect(result.grown).toBeLessThan(400 * 1024 * 1024);
   });
 });
 
 describe("resource bombs in JSON", () => {
+  it("4 MiB of a legacy list of numbers is refused by its length, without building two million steps", () => {
+    const own = mkdtempSync(join(tmpdir(), "plangate-steps-"));
+    const file = join(own, "steps.json");
+    writeFileSync(file, `[${Array(2 * 1024 * 1024).fill("1").join(",")}]`);
+    const peak = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS))';
+    const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
+    const out = spawnSync(process.execPath, ["--import", peak, bin, "validate", "--format", "json", file], { cwd: own, encoding: "utf8" });
+    rmSync(own, { recursive: true, force: true });
+    expect(out.status, out.stderr).toBe(1);
+    const diagnostics = JSON.parse(out.stdout).results[0].diagnostics as { rule: string; message: string }[];
+    expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 2097152 steps, over the 100000-step limit." })]);
+    // Building the steps took 1.1 GB before the count was checked.
+    expect(Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1])).toBeLessThan(300 * 1024);
+  });
+
   it("8 MiB of unclosed brackets is refused at the depth limit, without native JSON.parse holding 8 million arrays", () => {
     const own = mkdtempSync(join(tmpdir(), "plangate-brackets-"));
     const file = join(own, "deep.json");

@@ -11,6 +11,11 @@ export type DialectReport = ReadFact;
 export interface NormalizeContext {
   readonly policy: Policy;
   report(report: DialectReport): void;
+  /**
+   * Steps the dialect may still read (the engine starts it at limits.maxSteps): a list past it is reported
+   * and not read (shape.ts `tooManySteps`), so a huge list of steps is never built only to be counted.
+   */
+  readonly budget?: { steps: number };
 }
 
 /** A plan dialect: which syntaxes it comes in and how its documents become the one Plan model. */

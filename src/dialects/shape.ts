@@ -66,6 +66,23 @@ export function missing(
   ctx.report({ rule: "missing-field", messageId, data: { what, field }, at, step, expected: field });
 }
 
+/**
+ * Whether a list of steps would take the plan past limits.maxSteps (what is left of the context's budget):
+ * then limit-exceeded is reported at the list, and the caller reads none of it. Building every step of a
+ * long list only to count it afterwards took gigabytes (4 MiB of `[1,1,…]`: 1.1 GB).
+ */
+export function tooManySteps(list: readonly unknown[], at: Pointer, ctx: NormalizeContext, nested = false): boolean {
+  const max = ctx.policy.limits.maxSteps;
+  const budget = ctx.budget ?? { steps: max };
+  if (list.length <= budget.steps) {
+    budget.steps -= list.length;
+    return false;
+  }
+  if (nested) ctx.report({ rule: "limit-exceeded", messageId: "tooManyStepsUnread", data: { max }, at, key: true });
+  else ctx.report({ rule: "limit-exceeded", messageId: "tooManySteps", data: { count: list.length, max }, at });
+  return true;
+}
+
 /** Records an empty list of steps. */
 export function emptyPlan(ctx: NormalizeContext, at: Pointer, what: Place): void {
   ctx.report({ rule: "empty-plan", messageId: "emptyList", data: { what }, at });
@@ -132,5 +149,6 @@ export function readStepControls(
     wrongType(ctx, listAt, fieldOf(what, "steps"), shape("subagentSteps"), raw.steps, position);
     return;
   }
+  if (tooManySteps(raw.steps, listAt, ctx, true)) return;
   step.substeps = readNested(raw.steps, listAt);
 }

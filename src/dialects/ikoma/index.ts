@@ -2,7 +2,7 @@ import { place, shape } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
 import type { Plan } from "../../core/plan.js";
 import type { SourceDocument } from "../../core/document.js";
-import { checkKeys, emptyPlan, missing, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, tooManySteps, wrongType } from "../shape.js";
 import { isObject } from "../../core/type-name.js";
 import { IKOMA_FIELDS, normalizeIkomaSteps } from "./steps.js";
 
@@ -47,6 +47,7 @@ export default defineDialect({
       wrongType(ctx, "/plan", place.member("plan"), shape("stepList"), root.plan, undefined, "ikomaPlanList");
       return planOf(doc, "/plan", [], meta);
     }
+    if (tooManySteps(root.plan, "/plan", ctx)) return undefined;
     const steps = normalizeIkomaSteps(root.plan, "/plan", ctx);
     if (steps.length === 0) emptyPlan(ctx, "/plan", place.member("plan"));
     return planOf(doc, "/plan", steps, meta);

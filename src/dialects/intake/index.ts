@@ -2,7 +2,7 @@ import { fieldOf, place, shape } from "../../core/place.js";
 import { defineDialect, type NormalizeContext } from "../../core/dialect.js";
 import type { FieldNames, Step } from "../../core/plan.js";
 import { childPointer } from "../../core/pointer.js";
-import { checkKeys, emptyPlan, missing, readStepControls, STEP_CONTROL_KEYS, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, readStepControls, STEP_CONTROL_KEYS, tooManySteps, wrongType } from "../shape.js";
 import { isObject } from "../../core/type-name.js";
 
 export const INTAKE_ROOT_KEYS = ["steps", "scope"] as const;
@@ -38,6 +38,7 @@ export default defineDialect({
       wrongType(ctx, "/steps", place.member("steps"), shape("stepList"), list, undefined, "intakeSteps");
       return { ...base, steps: [] };
     }
+    if (tooManySteps(list, "/steps", ctx)) return undefined;
     const steps = list.map((raw, i) => normalizeStep(raw, i, "/steps", ctx));
     if (steps.length === 0) emptyPlan(ctx, "/steps", place.member("steps"));
     return { ...base, steps };

@@ -1,7 +1,7 @@
 import { place, shape } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
 import { parseTimestamp } from "../../core/time.js";
-import { checkKeys, emptyPlan, missing, wrongType } from "../shape.js";
+import { checkKeys, emptyPlan, missing, tooManySteps, wrongType } from "../shape.js";
 import { isObject } from "../../core/type-name.js";
 import { SCQC_FIELDS, normalizeScqcSteps } from "./steps.js";
 
@@ -63,6 +63,7 @@ export default defineDialect({
       wrongType(ctx, "/plan", place.member("plan"), shape("stepList"), list, undefined, "scqcPlanList");
       return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps: [], meta };
     }
+    if (tooManySteps(list, "/plan", ctx)) return undefined;
     const steps = normalizeScqcSteps(list, "/plan", ctx);
     if (steps.length === 0) emptyPlan(ctx, "/plan", place.document("plan"));
     return { dialect: "scqc-envelope", source: doc, fields: SCQC_FIELDS, stepsAt: "/plan", steps, meta };

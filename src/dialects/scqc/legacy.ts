@@ -1,6 +1,6 @@
 import { place } from "../../core/place.js";
 import { defineDialect } from "../../core/dialect.js";
-import { emptyPlan } from "../shape.js";
+import { emptyPlan, tooManySteps } from "../shape.js";
 import { SCQC_FIELDS, normalizeScqcSteps } from "./steps.js";
 
 /** scQC's legacy format: a bare JSON array of steps, with no metadata and no checksum. */
@@ -19,6 +19,7 @@ export default defineDialect({
       });
       return undefined;
     }
+    if (tooManySteps(value, "", ctx)) return undefined;
     const steps = normalizeScqcSteps(value, "", ctx);
     if (steps.length === 0) emptyPlan(ctx, "", place.document("plan"));
     return { dialect: "scqc-legacy", source: doc, fields: SCQC_FIELDS, stepsAt: "", steps, meta: {} };

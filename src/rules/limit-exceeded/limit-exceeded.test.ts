@@ -33,6 +33,12 @@ ruleTester("limit-exceeded", {
       code: "# Plan\n" + "x\n".repeat(500_000),
       errors: [{ line: 500_001, column: 1, endLine: 500_001, endColumn: 2, message: "The Markdown document has more than 500000 lines; it is not read.", messageId: "markdownTooManyLines" }],
     },
+    {
+      name: "nested steps that take the plan over the limit: the list is not read",
+      code: JSON.stringify({ steps: [{ tool: "Task", arguments: {}, intent: "delegate", steps: [{ tool: "a", arguments: {}, intent: "x" }, { tool: "b", arguments: {}, intent: "y" }] }] }),
+      options: limits({ maxSteps: 2 }),
+      errors: [{ pointer: "/steps/0/steps", message: "The plan has more than 2 steps (nested steps included); the rest is not read.", messageId: "tooManyStepsUnread" }],
+    },
     { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/, messageId: "tooManySteps" }] },
   ],
   docs: { file: "plan.yaml", options: limits({ maxSteps: 1 }) },

@@ -30,6 +30,7 @@ export const messages = {
   fileTooLarge: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted" },
   tooManySteps: { message: "The plan has {{count}} steps, over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyStepsNested: { message: "The plan has {{count}} steps (nested steps included), over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
+  tooManyStepsUnread: { message: "The plan has more than {{max}} steps (nested steps included); the rest is not read.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
   // Commands that refuse an input before reading it (src/cli, src/service)
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
