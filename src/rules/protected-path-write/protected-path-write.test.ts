@@ -355,3 +355,25 @@ describe("protected-path-write: a command's path in words", () => {
     expect((await diagnosticsOf("protected-path-write", code, { workspace: "/ws" })).map((d) => d.message)).toEqual([`Step 1: the command in "command" names the protected path ${words}.`]);
   });
 });
+
+describe("protected-path-write: paths no file system opens", () => {
+  it("a name over 255 characters or a path over 4,096 counts as protected, without matching the globs", async () => {
+    const { beyondFileSystem, matcherFor } = await import("./index.js");
+    const { DEFAULT_PROTECTED_PATHS } = await import("../../policy/defaults.js");
+    const isProtected = matcherFor(DEFAULT_PROTECTED_PATHS);
+    expect(beyondFileSystem("src/" + "a".repeat(255) + "/x")).toBe(false);
+    expect(beyondFileSystem("src/" + "a".repeat(256) + "/x")).toBe(true);
+    expect(beyondFileSystem("src\\" + "a".repeat(256))).toBe(true);
+    expect(beyondFileSystem("a/".repeat(2049))).toBe(true);
+    expect(isProtected("src/" + "a".repeat(255))).toBe(false);
+    // A name the globs' expressions backtrack on: it took seconds to match, and is refused at once.
+    const t0 = performance.now();
+    expect(isProtected("src/" + "secret".repeat(40_000) + ".pem.x")).toBe(true);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it("a step writing such a path is refused", async () => {
+    const plan = JSON.stringify([{ tool: "write_file", params: { path: `out/${"n".repeat(300)}.txt`, content: "x" } }]);
+    expect(await diagnosticsOf("protected-path-write", plan)).toHaveLength(1);
+  });
+});
