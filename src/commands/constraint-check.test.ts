@@ -99,7 +99,8 @@ describe("worst-case validation of argument constraints", () => {
     const p = policy();
     p.limits = { ...p.limits, maxSteps: 3 };
     const text = JSON.stringify({ steps: [{ tool: "Task", arguments: { prompt: "p" }, intent: "d", steps: [1, 2, 3].map(() => ({ tool: "Read", arguments: { file_path: "a" }, intent: "r" })) }] });
-    expect(await found("limit-exceeded", text, p)).toEqual(["/steps"]);
+    // At the nested list that takes the plan past the limit (it is not read).
+    expect(await found("limit-exceeded", text, p)).toEqual(["/steps/0/steps"]);
   });
 
   it("follows a symlinked folder before a glob's first wildcard", async () => {
