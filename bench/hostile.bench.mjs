@@ -62,6 +62,7 @@ const CASES = [
   ["Markdown: one paragraph of 16 MiB of '['", "brackets.md", () => "# Plan\n\n## Action Plan\n\n" + "[".repeat(16 << 20) + "\n"],
   // The rows below read the policy (plangate.yaml) written beside the plan.
   ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
+  ["Policy: 10,000 writes with short $glob constraints", "short-globs.json", () => constraintPlan(10_000, (i) => `src/d${i}/**/*.py`), CONSTRAINTS],
   ["Policy: 10,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
 ];
 

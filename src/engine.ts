@@ -21,6 +21,7 @@ import { RULES, findRule, ruleOrder } from "./rules/index.js";
 import limitExceeded from "./rules/limit-exceeded/index.js";
 import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";
+import { MAX_PATTERN_CHARS, MAX_PATTERNS, patternsPastBound } from "./commands/constraint-check.js";
 
 /** Options of one validation. Everything is optional; the clock and the file system can be injected. */
 export interface ValidateOptions {
@@ -203,9 +204,14 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   }
   const plan = dialect.normalize(doc, { policy, report: (f) => facts.push(f), budget: { steps: policy.limits.maxSteps } });
   const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
+  let patterns: ReturnType<typeof patternsPastBound>;
   if (plan && stepCount > policy.limits.maxSteps) {
     const messageId = stepCount !== plan.steps.length ? "tooManyStepsNested" : "tooManySteps";
     facts.push({ rule: "limit-exceeded", messageId, data: { count: stepCount, max: policy.limits.maxSteps }, at: plan.stepsAt });
+    await read(doc, text);
+  } else if (plan && (patterns = patternsPastBound(plan.steps)) !== undefined) {
+    // Every pattern is searched for a path it admits: a plan with more than the bound is not judged.
+    facts.push({ rule: "limit-exceeded", messageId: "tooManyPatterns", data: { max: MAX_PATTERNS, maxChars: MAX_PATTERN_CHARS }, at: patterns.at });
     await read(doc, text);
   } else if (plan) {
     const tools = options.tools ?? registryFromPolicy(policy);

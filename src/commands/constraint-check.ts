@@ -53,6 +53,36 @@ export function isCommandKey(key: string): boolean {
   return COMMAND_KEYS.has(k) || PROGRAM_KEYS.has(k);
 }
 
+/** Most `$glob` and `$regex` constraints a plan may hold, and most characters of them in all. */
+export const MAX_PATTERNS = 1000;
+export const MAX_PATTERN_CHARS = 64 * 1024;
+
+/**
+ * The first `$glob` or `$regex` constraint past the plan's bound on patterns (their number or their length
+ * in all, nested steps included), or undefined. Each pattern is searched for a path it admits (a protected
+ * file, a file outside the workspace): 0.3 ms for a short one, 3 ms for a KiB of classes and stars, so 10,000
+ * patterns, or a MiB of them, took seconds.
+ */
+export function patternsPastBound(steps: readonly Step[]): { at: Pointer; count: number; chars: number } | undefined {
+  let count = 0;
+  let chars = 0;
+  for (const top of steps)
+    for (const step of [top, ...(top.substeps ?? [])])
+      for (const key of Object.keys(step.args)) {
+        // Malformed ones too (a pattern over 1,024 characters is refused, and still searched as a glob).
+        const value = step.args[key];
+        if (!isDollarObject(value)) continue;
+        for (const kind of ["$glob", "$regex"] as const) {
+          const pattern = (value as Record<string, unknown>)[kind];
+          if (!Object.hasOwn(value, kind) || typeof pattern !== "string") continue;
+          count++;
+          chars += pattern.length;
+          if (count > MAX_PATTERNS || chars > MAX_PATTERN_CHARS) return { at: childPointer(childPointer(step.argsAt, key), kind), count, chars };
+        }
+      }
+  return undefined;
+}
+
 /** The top-level constraints of a step's arguments (well-formed ones only). */
 export function stepConstraints(step: Step): StepConstraint[] {
   const out: StepConstraint[] = [];

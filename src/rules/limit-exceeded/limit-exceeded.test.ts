@@ -8,7 +8,7 @@ const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
 };
 
 ruleTester("limit-exceeded", {
-  valid: ['[{"tool": "a"}, {"tool": "b"}]'],
+  valid: ['[{"tool": "a"}, {"tool": "b"}]', JSON.stringify({ steps: Array.from({ length: 1000 }, (_, i) => ({ tool: "read_file", arguments: { path: { $glob: `src/d${i}/*.py` } }, intent: "r" })) })],
   invalid: [
     { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels.", messageId: "jsonTooDeep" }] },
     // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
@@ -38,6 +38,16 @@ ruleTester("limit-exceeded", {
       code: JSON.stringify({ steps: [{ tool: "Task", arguments: {}, intent: "delegate", steps: [{ tool: "a", arguments: {}, intent: "x" }, { tool: "b", arguments: {}, intent: "y" }] }] }),
       options: limits({ maxSteps: 2 }),
       errors: [{ pointer: "/steps/0/steps", message: "The plan has more than 2 steps (nested steps included); the rest is not read.", messageId: "tooManyStepsUnread" }],
+    },
+    {
+      name: "more $glob and $regex constraints than a plan may hold",
+      code: JSON.stringify({ steps: Array.from({ length: 1001 }, (_, i) => ({ tool: "write_file", arguments: { path: { $glob: `src/d${i}/*.py` }, content: "x" }, intent: "w" })) }),
+      errors: [{ pointer: "/steps/1000/arguments/path/$glob", messageId: "tooManyPatterns", message: /more than 1000 \$glob and \$regex constraints, or more than 65536 characters of them, by this one/ }],
+    },
+    {
+      name: "more characters of patterns than a plan may hold",
+      code: JSON.stringify({ steps: Array.from({ length: 70 }, (_, i) => ({ tool: "read_file", arguments: { path: { $regex: `src/${"[a-z]".repeat(200)}${i}` } }, intent: "r" })) }),
+      errors: [{ pointer: "/steps/65/arguments/path/$regex", messageId: "tooManyPatterns" }],
     },
     { name: "more steps than the limit", code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxSteps: 1 }), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 31, pointer: "", message: /2 steps, over the 1-step limit/, messageId: "tooManySteps" }] },
   ],

@@ -31,6 +31,10 @@ export const messages = {
   tooManySteps: { message: "The plan has {{count}} steps, over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyStepsNested: { message: "The plan has {{count}} steps (nested steps included), over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyStepsUnread: { message: "The plan has more than {{max}} steps (nested steps included); the rest is not read.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
+  tooManyPatterns: {
+    message: "The plan holds more than {{max}} $glob and $regex constraints, or more than {{maxChars}} characters of them, by this one; each is searched for a path it admits, so the plan is not judged.",
+    hint: 'list the values with {"$enum": […]}, or split the plan',
+  },
   tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
   // Commands that refuse an input before reading it (src/cli, src/service)
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
