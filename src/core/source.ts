@@ -115,8 +115,10 @@ export class LineIndex {
   /** Offsets at which each line begins: one per line, for readers that walk every line. */
   get lineStarts(): ArrayLike<number> {
     if (this.#starts === undefined) {
-      this.#build();
-      const starts = new Uint32Array(this.#count);
+      // Counted first (no checkpoints: a reader with the full list never uses them), then filled.
+      let count = this.#marks !== undefined ? this.#count : 1;
+      if (this.#marks === undefined) for (let i = this.#next(0); i >= 0; i = this.#next(i)) count++;
+      const starts = new Uint32Array(count);
       let n = 1;
       for (let i = this.#next(0); i >= 0; i = this.#next(i)) starts[n++] = i;
       this.#starts = starts;
@@ -192,6 +194,7 @@ export class LineIndex {
   }
 
   get lineCount(): number {
+    if (this.#starts !== undefined) return this.#starts.length;
     this.#build();
     return this.#count;
   }
