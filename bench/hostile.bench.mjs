@@ -35,6 +35,10 @@ function laughs(levels) {
 function constraintPlan(steps, glob) {
   return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "write_file", arguments: { path: { $glob: glob(i) }, content: "x" }, intent: `write ${i}` })) });
 }
+function deepWrites(steps) {
+  const path = Array.from({ length: 2000 }, () => "a").join("/");
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "write_file", arguments: { path, content: `${i}` }, intent: `write ${i}` })) });
+}
 const CONSTRAINTS = "tools:\n  allow: [write_file]\nplan:\n  constraints: allow\n";
 const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 10_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
 
@@ -64,6 +68,7 @@ const CASES = [
   ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
   ["Policy: 10,000 writes with short $glob constraints", "short-globs.json", () => constraintPlan(10_000, (i) => `src/d${i}/**/*.py`), CONSTRAINTS],
   ["Policy: 10,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
+  ["Policy: protected globs with three runs, 100 writes of 4 KB paths", "runs.json", () => deepWrites(100), `${CONSTRAINTS}paths:\n  protected: ["**/a/**/a/**/b", "**/*a*a*a*b"]\n`],
 ];
 
 const child = `

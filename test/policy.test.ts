@@ -63,6 +63,14 @@ describe("invalid policies", () => {
     expect(r.stderr).toContain("p1.yaml:2:3");
     expect((await cli(["validate", "plan.json", "--policy", "none.yaml"], { cwd: root })).code).toBe(2);
   });
+  it("refuses a protected glob with several runs of unknown length that cannot be matched in linear time, and takes one that can", async () => {
+    await expect(loadPolicy({ file: bad("pg1.yaml", "paths:\n  protected:\n    - '**/*.pem'\n    - '**/+(a|b)*c*'\n"), cwd: root })).rejects.toThrow(
+      /pg1\.yaml:4:7: the protected glob "\*\*\/\+\(a\|b\)\*c\*" has several runs of unknown length .*extglobs/,
+    );
+    await expect(loadPolicy({ file: bad("pg2.yaml", "overrides:\n  - files: ['*.yaml']\n    paths:\n      protected: ['**/a/**/[[:alpha:]]']\n"), cwd: root })).rejects.toThrow(/pg2\.yaml:4:19: the protected glob/);
+    writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/+(a|b).pem']\n");
+    expect((await loadPolicy({ file: join(root, "pg3.yaml"), cwd: root })).policy.paths.protected).toContain("**/*secret*key*");
+  });
   it("names the executor's YAML parser: pyyaml by default, yaml-1.2 turns the YAML 1.1 refusals off", async () => {
     const empty = mkdtempSync(join(tmpdir(), "plangate-nopolicy-"));
     expect((await loadPolicy({ cwd: empty })).policy.yaml.executor).toBe("pyyaml");

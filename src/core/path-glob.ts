@@ -107,18 +107,46 @@ function segment(seg: string): { source: string } | { error: string } {
 
 const compiled = new Map<string, { test(s: string): boolean } | { error: string }>();
 
-/** A path glob as a linear-time test (cached), or why it cannot be read. */
-export function pathGlobMatcher(glob: string): { test(s: string): boolean } | { error: string } {
-  let m = compiled.get(glob);
+/** A path glob as a linear-time test (cached), or why it cannot be read; `nocase` folds case as RE2 does. */
+export function pathGlobMatcher(glob: string, options: { nocase?: boolean } = {}): { test(s: string): boolean } | { error: string } {
+  const key = options.nocase ? `i${glob}` : `c${glob}`;
+  let m = compiled.get(key);
   if (!m) {
     const r = pathGlobSource(glob);
     if ("error" in r) m = r;
     else {
-      const p = compileSafePattern(r.source);
+      const p = compileSafePattern(r.source, options);
       m = "error" in p ? { error: p.error } : p;
     }
     if (compiled.size > 512) compiled.clear();
-    compiled.set(glob, m);
+    compiled.set(key, m);
   }
   return m;
+}
+
+/**
+ * Whether picomatch's expression for a glob can backtrack for long on a path of at most 4,096 characters
+ * with names of at most 255. Each `**` segment before the last one and each `*` inside a name is a run of
+ * unknown length, and the backtracking engine tries every way of cutting the path into them. Three runs
+ * (a name `*a*b` under `**`), or two `**` segments before the last, cost seconds to minutes on one path:
+ * `** / a / ** / a / ** / b` (spaces added) took 5 s on `a/a/.../a`, and two minutes with one more `**`.
+ * The default protected globs have at most two runs and one such `**`.
+ */
+export function globBacktracks(glob: string): boolean {
+  // "**/**" is "**"; an empty name ("a//b") is no run.
+  const segs = glob.split("/").filter((s, i, a) => s !== "" && !(s === "**" && a[i - 1] === "**"));
+  let runs = 0;
+  let globstars = 0;
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i]!;
+    if (seg === "**") {
+      if (i < segs.length - 1) {
+        runs++;
+        globstars++;
+      }
+      continue;
+    }
+    runs += seg.replace(/\\./g, "").match(/\*+/g)?.length ?? 0;
+  }
+  return runs >= 3 || globstars >= 2;
 }

@@ -150,13 +150,16 @@ export function toRe2Syntax(p: string): string {
 }
 
 const compiled = new Map<string, SafePattern>();
+const compiledNocase = new Map<string, SafePattern>();
 
 /**
  * Compiles a registry pattern for linear-time matching (cached by pattern). Returns why it cannot be used:
- * not an ECMAScript pattern, too long, or something RE2 cannot run.
+ * not an ECMAScript pattern, too long, or something RE2 cannot run. `nocase` folds case as RE2 does
+ * (Unicode simple folding: final sigma, sigma and capital sigma are one letter), as the `i` flag of JavaScript does.
  */
-export function compileSafePattern(pattern: string): SafePattern {
-  const hit = compiled.get(pattern);
+export function compileSafePattern(pattern: string, options: { nocase?: boolean } = {}): SafePattern {
+  const cache = options.nocase ? compiledNocase : compiled;
+  const hit = cache.get(pattern);
   if (hit) return hit;
   let result: SafePattern;
   if (pattern.length > MAX_PATTERN_LENGTH) result = { error: `it is ${pattern.length} characters long (at most ${MAX_PATTERN_LENGTH})` };
@@ -164,7 +167,7 @@ export function compileSafePattern(pattern: string): SafePattern {
     try {
       // Parsed only (never run) by JavaScript, to hold it to the ECMAScript syntax JSON Schema uses.
       new RegExp(pattern, "u");
-      const re = re2().compile(toRe2Syntax(pattern));
+      const re = options.nocase ? re2().compile(toRe2Syntax(pattern), re2().CASE_INSENSITIVE) : re2().compile(toRe2Syntax(pattern));
       const size = programSize(re) ?? pattern.length;
       // ajv keys compiled patterns by their string form: it must differ per pattern.
       result = { test: (s: string) => re.test(s), toString: () => `/${pattern}/re2`, size };
@@ -174,11 +177,12 @@ export function compileSafePattern(pattern: string): SafePattern {
     }
   }
   const size = "size" in result ? result.size : 1;
-  if (compiled.size > 10_000 || cachedInstructions + size > MAX_CACHED_INSTRUCTIONS) {
+  if (compiled.size + compiledNocase.size > 10_000 || cachedInstructions + size > MAX_CACHED_INSTRUCTIONS) {
     compiled.clear();
+    compiledNocase.clear();
     cachedInstructions = 0;
   }
-  compiled.set(pattern, result);
+  cache.set(pattern, result);
   cachedInstructions += size;
   return result;
 }

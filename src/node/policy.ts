@@ -18,6 +18,7 @@ import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js"
 import type { SourceDocument } from "../core/document.js";
 import { childPointer } from "../core/pointer.js";
 import { readFactText } from "../rules/read-text.js";
+import { globBacktracks, pathGlobSource } from "../core/path-glob.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -139,8 +140,10 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   }
   const policy = value as PolicyFile;
   checkRules(policy.rules, "/rules", doc, file);
+  checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
   (policy.overrides ?? []).forEach((o, i) => {
     checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
+    checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
@@ -149,6 +152,22 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
   if (bases.length > 16) throw new PolicyError(`${where(doc, file, "/extends", false)}: extends names ${bases.length} files; at most 16`);
   return { policy, doc };
+}
+
+/**
+ * A protected glob with many runs of unknown length is matched by RE2 (see globBacktracks), which reads the
+ * plain glob forms only: one it cannot read is refused here, as matching it with picomatch could take
+ * minutes on one path the plan names.
+ */
+function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
+  (globs ?? []).forEach((g, j) => {
+    if (!globBacktracks(g)) return;
+    const r = pathGlobSource(g.replace(/^\/+/, ""));
+    if ("error" in r)
+      throw new PolicyError(
+        `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${r.error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
+      );
+  });
 }
 
 function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): void {

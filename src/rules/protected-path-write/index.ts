@@ -8,6 +8,7 @@ import { checkedAtCallMessages } from "../checked-at-call.js";
 import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
+import { globBacktracks, pathGlobMatcher } from "../../core/path-glob.js";
 
 /** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
 const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
@@ -18,17 +19,38 @@ const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
 /**
  * The policy's protected globs, compiled once per list into one regular expression (one test per path),
  * behind a cheap pre-check: a path that holds none of the globs' literal names (`.git`, `.env`, `.pem`,
- * `id_rsa`, `plangate.yaml`…, without case) cannot match.
+ * `id_rsa`, `plangate.yaml`..., without case) cannot match. A glob whose backtracking expression could take
+ * seconds on one path (globBacktracks) is matched by RE2 instead, in linear time.
  */
 export function matcherFor(globs: readonly string[]): (path: string) => boolean {
   return compiledFrom("protected", globs, () => {
-    const test = globs.length > 0 ? anyOf(globs.map((g) => picomatch.makeRe(g, { dot: true, nocase: true }).source)) : () => false;
+    const plain = globs.filter((g) => !globBacktracks(g));
+    const heavy = globs.filter((g) => globBacktracks(g)).map(linearGlob);
+    const fast = plain.length > 0 ? anyOf(plain.map((g) => picomatch.makeRe(g, { dot: true, nocase: true }).source)) : () => false;
+    const test = heavy.length === 0 ? fast : (path: string) => fast(path) || heavy.some((t) => t(path));
     const needles = globNeedles(globs);
     if (!needles) return (path: string) => beyondFileSystem(path) || test(path);
     // One search for all the literals, folding case as the globs' expression does (the same "i" flag).
     const any = anyOf([...new Set(needles)].map((n) => n.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")));
     return (path: string) => beyondFileSystem(path) || (any(path) && test(path));
   });
+}
+
+/**
+ * A protected glob as a linear-time test (RE2, without case), at least as broad as picomatch's reading: an
+ * absolute path is also tried without its leading slashes, as picomatch lets a leading `**` match them. A
+ * glob RE2 cannot be given (an extglob, a POSIX class; the policy file refuses them) matches every path:
+ * fail closed.
+ */
+function linearGlob(glob: string): (path: string) => boolean {
+  const m = pathGlobMatcher(glob.replace(/^\/+/, ""), { nocase: true });
+  if ("error" in m) return () => true;
+  const absolute = glob.startsWith("/");
+  return (path: string) => {
+    const rel = path.replace(/^\/+/, "");
+    if (absolute) return rel !== path && m.test(rel);
+    return m.test(path) || (rel !== path && m.test(rel));
+  };
 }
 
 /**
