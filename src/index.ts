@@ -9,6 +9,12 @@
  * the schema machinery.
  */
 
+import { useBaselineCompilerForShell } from "./node/wasm-compiler.js";
+
+// The shell parser (loaded for the first plan or call with a command) compiles with V8's baseline
+// compiler: see src/node/wasm-compiler.ts.
+useBaselineCompilerForShell();
+
 // Validation and the policy.
 export { validatePlan, validateFile, loadPolicy } from "./node/api.js";
 export type { LibraryValidateOptions, LoadPolicyOptions } from "./node/api.js";

@@ -1,3 +1,4 @@
+import { useBaselineCompilerForShell } from "../node/wasm-compiler.js";
 /** What the CLI touches of the outside world; tests pass their own. */
 export interface CliIO {
   stdout(text: string): void;
@@ -13,6 +14,7 @@ export interface CliIO {
 
 /** The process's real streams. */
 export function processIO(): CliIO {
+  useBaselineCompilerForShell();
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -1,5 +1,6 @@
 import type { Node, Parser } from "web-tree-sitter";
 import { Reader, short } from "./read-tree.js";
+import { runBeforeShellCompile } from "./compile-hook.js";
 import type { ShellScript } from "./types.js";
 
 /** Longest command line read (UTF-16 units): a hostile line of 8,000 chained commands takes ~0.1 s to read. */
@@ -7,7 +8,8 @@ export const MAX_COMMAND_LENGTH = 16 * 1024;
 
 /**
  * Reads shell command lines (bash syntax) with tree-sitter-bash, loaded on first use: the WebAssembly
- * parser costs ~50 ms to load, so plans without commands never pay for it.
+ * parser costs ~50 ms of CPU to load (with the compiler setting of compile-hook.ts), so plans without
+ * commands never pay for it.
  */
 export interface ShellReader {
   parse(text: string): ShellScript;
@@ -30,11 +32,16 @@ export function loadShellReader(): Promise<ShellReader> {
 }
 
 async function load(): Promise<ShellReader> {
-  const [{ Parser, Language }, { fileURLToPath }] = await Promise.all([import("web-tree-sitter"), import("node:url")]);
-  await Parser.init();
-  // The bash grammar ships in vendor/ (see vendor/README.md): the same path from src/ and from dist/.
-  const wasm = fileURLToPath(new URL("../../../vendor/tree-sitter-bash.wasm", import.meta.url));
-  const bash = await Language.load(wasm);
+  const [{ Parser, Language }, { fileURLToPath }, compiled] = await Promise.all([import("web-tree-sitter"), import("node:url"), runBeforeShellCompile()]);
+  let bash: Awaited<ReturnType<typeof Language.load>>;
+  try {
+    await Parser.init();
+    // The bash grammar ships in vendor/ (see vendor/README.md): the same path from src/ and from dist/.
+    const wasm = fileURLToPath(new URL("../../../vendor/tree-sitter-bash.wasm", import.meta.url));
+    bash = await Language.load(wasm);
+  } finally {
+    compiled?.();
+  }
   const parser = new Parser();
   parser.setLanguage(bash);
   return { parse: (text) => parseWith(parser, text) };
