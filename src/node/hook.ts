@@ -159,14 +159,14 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
     const state = readState(statePath);
     const key = auditKeyOf(state);
     if (key === undefined || state.audit_from === undefined || state.audit_bytes === undefined)
-      throw new GuardStateError(`the guard state ${statePath} was written by plangate 0.1 and has no audit key; approve the plan again and run \`plangate guard start\``);
+      throw new GuardStateError(guardFailure({ kind: "keyless-state", path: statePath }).message);
     let audit: AuditLog;
     try {
       // The head (line count and last hash) from the state pins every line through the chain, so each
       // call checks the chain and the head only; `audit verify --state` also checks each line's MAC.
       audit = new AuditLog(state.audit, { head: state.audit_head, from: state.audit_from, bytes: state.audit_bytes }, key);
     } catch (err) {
-      if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
+      if (err instanceof AuditError) throw new GuardStateError(guardFailure({ kind: "trail-broken", error: err.message }).message);
       throw err;
     }
     const bytes = readPlanBytes(state.plan);
