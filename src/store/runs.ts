@@ -74,7 +74,7 @@ function writeKeptPlan(path: string, bytes: Uint8Array): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
-  if (!st.isDirectory()) throw new GuardStateError(`${dir} is not a folder (a symlink?): plans sent as text are kept in a folder of the state directory`);
+  if (!st.isDirectory()) throw new GuardStateError(guardFailure({ kind: "kept-plans-not-a-folder", dir }).message);
   const tmp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", 0o600);
   try {
@@ -103,7 +103,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     if (stateDirProblem(file.root, o.workspace)) throw new GuardRefusal([guardFailure({ kind: "state-dir-overlaps", root: file.root, workspace: o.workspace })]);
     ensureDirs(file.root);
   }
-  if (!file && o.consumedDir !== undefined) throw new GuardStateError(`a consumed-approval folder (--consumed-dir) goes with a file store; ${store.location} records consumed approvals itself`);
+  if (!file && o.consumedDir !== undefined) throw new GuardStateError(guardFailure({ kind: "consumed-dir-with-store", location: store.location }).message);
   const id = randomBytes(16).toString("hex");
   if (o.session !== undefined && !(await store.bindSession(o.session, id)) && !(await store.rebindFinished(o.session, id)))
     throw new GuardRefusal([guardFailure({ kind: "session-bound", session: o.session, run: await store.boundRun(o.session) })]);
@@ -440,7 +440,7 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
       await tx.save();
       return run;
     },
-    { check: "whole", repairHint: `Run \`plangate guard repair ${id}\` first` },
+    { check: "whole", purpose: "stop" },
   );
 }
 
@@ -448,7 +448,7 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
 export async function runOfSession(root: string | Store, session: string): Promise<string> {
   const store = storeOf(root);
   const id = await store.boundRun(session);
-  if (id === undefined) throw new RunNotFoundError(`the session ${JSON.stringify(session)} has no run in ${typeof root === "string" ? root : store.location}`);
+  if (id === undefined) throw new RunNotFoundError(guardFailure({ kind: "session-without-run", session, location: typeof root === "string" ? root : store.location }).message);
   return id;
 }
 
