@@ -13,6 +13,7 @@ import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writ
 import type { HookInputProblem } from "../core/input/approval.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { hookInputFactDiagnostic } from "../rules/hook-input.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -106,7 +107,7 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
  */
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
   if (input.event === "SubagentStart" || input.event === "SubagentStop")
-    return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
+    return { decision: "ignore", reason: guardDecision("ignoreSubagentEvent", { event: input.event }) };
   const other = guardFailure({ kind: "other-event", event: input.event, ...(input.tool === undefined ? {} : { tool: input.tool }) });
   return { decision: "deny", reason: other.message };
 }

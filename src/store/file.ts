@@ -11,6 +11,7 @@ import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError } from "./errors.js";
 import { guardFailure } from "../approval/judge.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { breakStaleLock, consumeNonce, isConsumed, withLock } from "../node/guard-state.js";
 import { FileSessionRegistry } from "./file-registry.js";
 import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
@@ -399,7 +400,7 @@ async function repairFileRun(root: string, id: string, now: Date): Promise<Repai
       // The last step's line was written and the guard stopped before its `complete` line: the lines
       // prove the run is done, so repair writes that line (under the run's key) and completes the run.
       const audit = new AuditLog(run.audit, { head: whole.head, from: run.audit_from, bytes: bytes.byteLength }, key);
-      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: "completed by guard repair: the last step's line was written" });
+      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: guardDecision("auditRepairComplete") });
       const a = audit.anchor();
       next.audit_head = a.head;
       next.audit_bytes = a.bytes;
