@@ -275,6 +275,23 @@ function messageTexts(source: string): string[] {
   return found;
 }
 
+/**
+ * Where the guard's code writes words of its own where it refuses or decides: a GuardStateError (or its
+ * RunNotFoundError, StoreUnavailableError) made from a string or a template, and an answer's or an audit
+ * line's `reason:` written as text (words, not a code such as "too-large"). Those words are guard-failure's
+ * messages and the guard's decisions (src/rules/guard-failure/decisions.ts), named by id and data.
+ */
+function guardTexts(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+  const literal = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`(?:[^`\\\\]|\\\\.)*`";
+  const found: string[] = [];
+  for (const m of code.matchAll(new RegExp(String.raw`\bnew\s+(?:GuardStateError|RunNotFoundError|StoreUnavailableError)\s*\(\s*(?:${literal})`, "g"))) found.push(m[0]);
+  // A template's own text: its substitutions left out (and one cut short by a nested template, from its start).
+  const words = (lit: string) => /[A-Za-z]{2,}\s+\S|\S\s+[A-Za-z]{2,}/.test(lit.slice(1, -1).replace(/\$\{[^{}]*\}/g, "").replace(/\$\{.*$/s, ""));
+  for (const m of code.matchAll(new RegExp(String.raw`(?<![.\w$])reason\s*:\s*(${literal})`, "g"))) if (words(m[1]!)) found.push(m[0]);
+  return found;
+}
+
 describe("read rules", () => {
   const src = join(import.meta.dirname, "../src");
   const read = RULES.filter((r) => r.meta.input === "read");
@@ -313,6 +330,39 @@ describe("read rules", () => {
     expect(deciders.length).toBeGreaterThan(10);
     const offenders = deciders.flatMap((f) => messageTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
     expect(offenders).toEqual([]);
+  });
+  // The guard's I/O (src/node, src/store) refuses with guard-failure's messages and answers with the guard's
+  // decisions: no GuardStateError, and no answer's or audit line's reason, is written there as text. The
+  // delegation session registry's outcome reasons (RegisterOutcome.reason, returned to the library as they
+  // are) are no guard decision.
+  const NOT_GUARD = ["store/file-registry.ts"];
+  it("the guard's I/O (src/node, src/store) writes no refusal or decision of its own: GuardStateError and reasons name guard-failure's messages and the guard's decisions", () => {
+    const io = [...sources(join(src, "node")), ...sources(join(src, "store"))].filter((f) => !NOT_GUARD.includes(f.slice(src.length + 1)));
+    for (const f of ["node/guard-state.ts", "node/hook.ts", "store/file.ts", "store/postgres.ts", "store/runs.ts"]) expect(io, f).toContain(join(src, f));
+    const offenders = io.flatMap((f) => guardTexts(readFileSync(f, "utf8")).map((t) => `${f.slice(src.length + 1)}: ${t}`));
+    expect(offenders).toEqual([]);
+  });
+  it("the guard scan finds a GuardStateError or a reason written as text, and nothing else", () => {
+    for (const written of [
+      "throw new GuardStateError(`the run ${path} cannot be read (${code})`);",
+      'throw new GuardStateError("a run\'s compiled calls are read-only");',
+      "if (r[0] === undefined) throw new RunNotFoundError(`the run ${id} does not exist in ${this.location}`);",
+      "return new StoreUnavailableError(\n    `the store ${location} is unavailable`,\n  );",
+      'return { decision: "allow", reason: "the next approved step" };',
+      "return { decision: \"allow\", reason: `${input.tool} is free (guard.free): no step taken`, run: id };",
+      "await audit.append({ ...base, event: \"claim\", session, reason: `claimed by the session's first call, from ${input.cwd ?? \"(no cwd)\"}` });",
+    ])
+      expect(guardTexts(written), written).not.toEqual([]);
+    for (const clean of [
+      'throw new GuardStateError(guardFailure({ kind: "not-a-state", path }).message);',
+      "throw new RunNotFoundError(guardFailure({ kind: \"run-not-found\", run: id, location: root }).message);",
+      'return { decision: "allow", reason: guardDecision("allowNext") };',
+      'return { ok: false, reason: "too-large", size: st.size };',
+      "const a: Answer = { decision: \"deny\", reason: `${d.message}${d.hint ? ` (${d.hint})` : \"\"}`, rule: d.rule };",
+      'await audit.append({ ...base, event: "deny", rule: d.rule, reason: d.message });',
+      "// reason: `not a run id: ${id}`",
+    ])
+      expect(guardTexts(clean), clean).toEqual([]);
   });
   it("the scan finds text written as a report's message or hint, and nothing else", () => {
     for (const written of [

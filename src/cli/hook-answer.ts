@@ -11,6 +11,7 @@ import type { Store } from "../store/types.js";
 import { EXIT, UsageError } from "./io.js";
 import { trustedKeysFrom } from "./commands/approval-common.js";
 import { GUARD_FAILURE } from "../rules/guard-failure/index.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { createFileProbe } from "../node/file-probe.js";
 
 /*
@@ -174,7 +175,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
         event = input.event;
         if (input.event !== "PreToolUse") return other(input);
         const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args! }, s.now());
-        return answer(refusal === undefined ? { decision: "allow", reason: "the next approved step" } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
+        return answer(refusal === undefined ? { decision: "allow", reason: guardDecision("allowNext") } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
       }
       const store = await s.store();
       try {

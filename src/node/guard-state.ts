@@ -39,6 +39,7 @@ export function auditKeyOf(state: { audit_key?: string }): Uint8Array | undefine
 }
 
 import { GuardStateError } from "./guard-error.js";
+import { guardFailure } from "../approval/judge.js";
 
 export { GuardStateError };
 
@@ -49,7 +50,7 @@ export function readState(path: string): GuardState {
     v = JSON.parse(readFileSync(path, "utf8")) as Partial<GuardState>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new GuardStateError(code === "ENOENT" ? `the guard state ${path} does not exist; run \`plangate guard start\` first` : `the guard state ${path} cannot be read (${code ?? (err as Error).message})`);
+    throw new GuardStateError(guardFailure({ kind: "state-unreadable", path, code: code ?? (err as Error).message }).message);
   }
   const ok =
     typeof v === "object" && v !== null && (v.version === 1 || v.version === 2) &&
@@ -62,7 +63,7 @@ export function readState(path: string): GuardState {
       (typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && (v.audit_from as number) >= 0 &&
         Number.isInteger(v.audit_bytes) && (v.audit_bytes as number) >= 0 &&
         Number.isInteger(v.max_input_bytes) && (v.max_input_bytes as number) > 0));
-  if (!ok) throw new GuardStateError(`the guard state ${path} is not a plangate guard state`);
+  if (!ok) throw new GuardStateError(guardFailure({ kind: "not-a-state", path }).message);
   return v as GuardState;
 }
 
@@ -76,7 +77,7 @@ export function writeState(path: string, state: GuardState): void {
  * guards racing cannot both consume it and a restart still sees it. False when it was already consumed.
  */
 export function consumeNonce(dir: string, nonce: string, now: Date): boolean {
-  if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
+  if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "nonce", value: nonce }).message);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!writeNewFile(join(dir, nonce), JSON.stringify({ consumed_at: now.toISOString() }) + "\n")) return false;
   fsyncDir(dir);
@@ -127,7 +128,7 @@ export function breakStaleLock(statePath: string): boolean {
 export async function withLock<T>(statePath: string, fn: () => Promise<T>, timeoutMs = 3000): Promise<T> {
   const lock = `${statePath}.lock`;
   if (!(await acquireLock(lock, timeoutMs)))
-    throw new GuardStateError(`the guard state is locked by ${lock}; if no guard is running (a crash), remove that file`);
+    throw new GuardStateError(guardFailure({ kind: "locked", lock }).message);
   try {
     return await fn();
   } finally {

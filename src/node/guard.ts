@@ -36,6 +36,7 @@ import { loadProfile } from "./profile-file.js";
 import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -268,7 +269,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   // Consumed before the first step, not after the last: a run cut short cannot be replayed either. A
   // store with its own consumed approvals (storeConsumed) records the nonce with the run, atomically.
   if (record.single_use && !o.storeConsumed && !consumeNonce(o.consumedDir, record.nonce, now())) throw new GuardRefusal([consumedDiagnostic(record.nonce)]);
-  audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: `${steps.length} steps approved` });
+  audit.append({ ts: now().toISOString(), event: "open", plan_hash: record.plan_hash, nonce: record.nonce, reason: guardDecision("auditOpen", { steps: steps.length }) });
   const plan: ApprovedPlan = { file: planFile, planHash: record.plan_hash, rawHash: sha256Hex(bytes), steps, host: hostPolicyOf(o.policy, o.workspace), paths: { workspace: o.workspace, policy: o.policy, tools }, expected, profile, scope };
   if (record.expires_at !== undefined) plan.expiresAt = record.expires_at;
   return { plan, record, audit, now, expected, profile };

@@ -13,6 +13,7 @@ import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writ
 import type { HookInputProblem } from "../core/input/approval.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { hookInputFactDiagnostic } from "../rules/hook-input.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 
 /** A Claude Code PreToolUse hook input, as far as the guard reads it. */
 export interface HookCall {
@@ -106,7 +107,7 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
  */
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
   if (input.event === "SubagentStart" || input.event === "SubagentStop")
-    return { decision: "ignore", reason: `plangate guard: the ${input.event} event is not handled yet; nothing was decided` };
+    return { decision: "ignore", reason: guardDecision("ignoreSubagentEvent", { event: input.event }) };
   const other = guardFailure({ kind: "other-event", event: input.event, ...(input.tool === undefined ? {} : { tool: input.tool }) });
   return { decision: "deny", reason: other.message };
 }
@@ -159,14 +160,14 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
     const state = readState(statePath);
     const key = auditKeyOf(state);
     if (key === undefined || state.audit_from === undefined || state.audit_bytes === undefined)
-      throw new GuardStateError(`the guard state ${statePath} was written by plangate 0.1 and has no audit key; approve the plan again and run \`plangate guard start\``);
+      throw new GuardStateError(guardFailure({ kind: "keyless-state", path: statePath }).message);
     let audit: AuditLog;
     try {
       // The head (line count and last hash) from the state pins every line through the chain, so each
       // call checks the chain and the head only; `audit verify --state` also checks each line's MAC.
       audit = new AuditLog(state.audit, { head: state.audit_head, from: state.audit_from, bytes: state.audit_bytes }, key);
     } catch (err) {
-      if (err instanceof AuditError) throw new GuardStateError(`the audit trail is broken: ${err.message}`);
+      if (err instanceof AuditError) throw new GuardStateError(guardFailure({ kind: "trail-broken", error: err.message }).message);
       throw err;
     }
     const bytes = readPlanBytes(state.plan);

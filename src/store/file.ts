@@ -10,11 +10,13 @@ import { writeFileAtomic, writeNewFile } from "../node/atomic-write.js";
 import { readFileBounded, readOpenBounded } from "../node/read-bounded.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError } from "./errors.js";
+import { guardFailure } from "../approval/judge.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { breakStaleLock, consumeNonce, isConsumed, withLock } from "../node/guard-state.js";
 import { FileSessionRegistry } from "./file-registry.js";
 import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunStatus, RunTx, Store, WithRunOptions } from "./types.js";
-import { RUN_ID } from "./types.js";
+import { RUN_ID, trailAdvice } from "./types.js";
 
 /*
  * The file store (`file:DIR`, the state directory). It holds:
@@ -168,7 +170,7 @@ export function sessionKey(session: string): string {
 }
 
 export function runFile(root: string, id: string): string {
-  if (!RUN_ID.test(id)) throw new GuardStateError(`not a run id: ${JSON.stringify(id.slice(0, 80))} (32 hex digits, as \`plangate guard status\` lists them)`);
+  if (!RUN_ID.test(id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "run", value: id }).message);
   return join(layout(root).runs, `${id}.json`);
 }
 
@@ -180,14 +182,14 @@ export function readRun(root: string, id: string): RunState {
     v = JSON.parse(readFileSync(path, "utf8")) as Partial<RunState>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new RunNotFoundError(`the run ${id} does not exist in ${root}`);
-    throw new GuardStateError(`the run ${path} cannot be read (${code ?? (err as Error).message})`);
+    if (code === "ENOENT") throw new RunNotFoundError(guardFailure({ kind: "run-not-found", run: id, location: root }).message);
+    throw new GuardStateError(guardFailure({ kind: "run-unreadable", path, code: code ?? (err as Error).message }).message);
   }
   const calls = (v as { calls?: unknown }).calls;
-  if (!Number.isInteger(calls) || (calls as number) < 0) throw new GuardStateError(`the run file ${path} is not a plangate run`);
+  if (!Number.isInteger(calls) || (calls as number) < 0) throw new GuardStateError(guardFailure({ kind: "not-a-run", path }).message);
   const run = { ...v, expected: lazyCalls(root, id, calls as number) } as Partial<RunState>;
   delete (run as { calls?: unknown }).calls;
-  if (!isRun(run, id)) throw new GuardStateError(`the run file ${path} is not a plangate run`);
+  if (!isRun(run, id)) throw new GuardStateError(guardFailure({ kind: "not-a-run", path }).message);
   return run;
 }
 
@@ -221,7 +223,7 @@ function lazyCalls(root: string, id: string, count: number): ExpectedCall[] {
       let got = 0;
       while (got < len) {
         const n = readSync(fd, buf, got, len - got, pos + got);
-        if (n === 0) throw new GuardStateError(`the run's calls file ${file} is shorter than its index`);
+        if (n === 0) throw new GuardStateError(guardFailure({ kind: "damaged-calls", file, problem: "short" }).message);
         got += n;
       }
       return buf;
@@ -235,15 +237,15 @@ function lazyCalls(root: string, id: string, count: number): ExpectedCall[] {
     const idx = read(`${base}.calls.idx`, 4 * i, 8);
     const from = idx.readUInt32BE(0);
     const to = idx.readUInt32BE(4);
-    if (to <= from || to - from > 64 * 1024 * 1024) throw new GuardStateError(`the run's calls index ${base}.calls.idx is damaged`);
+    if (to <= from || to - from > 64 * 1024 * 1024) throw new GuardStateError(guardFailure({ kind: "damaged-calls", file: `${base}.calls.idx`, problem: "index" }).message);
     let e: unknown;
     try {
       e = JSON.parse(read(`${base}.calls`, from, to - from).toString("utf8"));
     } catch (err) {
       if (err instanceof GuardStateError) throw err;
-      throw new GuardStateError(`the run's call ${i + 1} in ${base}.calls is not JSON`);
+      throw new GuardStateError(guardFailure({ kind: "damaged-calls", file: `${base}.calls`, problem: "json", call: i + 1 }).message);
     }
-    if (!isExpected(e)) throw new GuardStateError(`the run's call ${i + 1} in ${base}.calls is not a compiled call`);
+    if (!isExpected(e)) throw new GuardStateError(guardFailure({ kind: "damaged-calls", file: `${base}.calls`, problem: "not-a-call", call: i + 1 }).message);
     cache.set(i, e);
     return e;
   };
@@ -260,7 +262,7 @@ function lazyCalls(root: string, id: string, count: number): ExpectedCall[] {
       return typeof prop === "string" && /^(0|[1-9][0-9]*)$/.test(prop) ? Number(prop) < count : prop === "length";
     },
     set() {
-      throw new GuardStateError("a run's compiled calls are read-only");
+      throw new GuardStateError(guardFailure({ kind: "calls-read-only" }).message);
     },
   });
 }
@@ -303,10 +305,10 @@ export function boundRun(root: string, session: string): string | undefined {
     text = readFileSync(join(layout(root).sessions, sessionKey(session)), "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new GuardStateError(`the session binding cannot be read (${(err as NodeJS.ErrnoException).code})`);
+    throw new GuardStateError(guardFailure({ kind: "binding-unreadable", code: String((err as NodeJS.ErrnoException).code) }).message);
   }
   const id = text.trim();
-  if (!RUN_ID.test(id)) throw new GuardStateError(`the session binding ${sessionKey(session)} does not name a run`);
+  if (!RUN_ID.test(id)) throw new GuardStateError(guardFailure({ kind: "binding-not-a-run", key: sessionKey(session) }).message);
   return id;
 }
 
@@ -340,7 +342,7 @@ function dirKey(root: string): Uint8Array {
   const path = join(root, "audit.key");
   writeNewFile(path, randomBytes(32).toString("hex"));
   const hex = readFileSync(path, "utf8").trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new GuardStateError(`the state directory's key ${path} is not a key`);
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new GuardStateError(guardFailure({ kind: "not-a-key", file: path }).message);
   return Buffer.from(hex, "hex");
 }
 
@@ -398,7 +400,7 @@ async function repairFileRun(root: string, id: string, now: Date): Promise<Repai
       // The last step's line was written and the guard stopped before its `complete` line: the lines
       // prove the run is done, so repair writes that line (under the run's key) and completes the run.
       const audit = new AuditLog(run.audit, { head: whole.head, from: run.audit_from, bytes: bytes.byteLength }, key);
-      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: "completed by guard repair: the last step's line was written" });
+      audit.append({ ts: now.toISOString(), event: "complete", plan_hash: run.plan_hash, nonce: run.nonce, reason: guardDecision("auditRepairComplete") });
       const a = audit.anchor();
       next.audit_head = a.head;
       next.audit_bytes = a.bytes;
@@ -505,7 +507,7 @@ export class FileStore implements Store {
         audit = new AuditLog(run.audit, { head: run.audit_head, from: run.audit_from, bytes: run.audit_bytes, tail: o.check !== "whole" }, Buffer.from(run.audit_key, "hex"));
       } catch (err) {
         if (err instanceof AuditError)
-          throw new GuardStateError(`the audit trail of run ${id} does not end where the run says: ${err.message} ${o.repairHint ?? `If a guard was interrupted, run \`plangate guard repair ${id}\``}`);
+          throw new GuardStateError(guardFailure({ kind: "trail-end", run: id, error: err.message, then: trailAdvice(o, "repair") }).message);
         throw err;
       }
       const tx: RunTx = {
@@ -536,7 +538,7 @@ export class FileStore implements Store {
       try {
         audit = new AuditLog(path, undefined, dk);
       } catch (err) {
-        if (err instanceof AuditError) throw new GuardStateError(`the no-run audit trail ${path} is broken: ${err.message}`);
+        if (err instanceof AuditError) throw new GuardStateError(guardFailure({ kind: "trail-broken", error: err.message, noRunFile: path }).message);
         throw err;
       }
       audit.append(entry);
@@ -545,12 +547,12 @@ export class FileStore implements Store {
   async readAudit(id: string): Promise<AuditRead> {
     const run = readRun(this.root, id);
     const r = readFileBounded(run.audit, 1 << 30);
-    if (!r.ok) throw new GuardStateError(`the audit trail ${run.audit} of run ${id} cannot be read (${r.reason === "error" ? r.code : r.reason})`);
+    if (!r.ok) throw new GuardStateError(guardFailure({ kind: "trail-unreadable", path: run.audit, run: id, code: r.reason === "error" ? r.code : r.reason }).message);
     return { text: Buffer.from(r.bytes).toString("utf8"), head: run.audit_head, key: Buffer.from(run.audit_key, "hex"), from: run.audit_from };
   }
 
   async recordPending(p: PendingPlan): Promise<void> {
-    if (!/^[0-9a-f]{64}$/.test(p.id)) throw new GuardStateError(`not a plan hash: ${JSON.stringify(p.id.slice(0, 80))}`);
+    if (!/^[0-9a-f]{64}$/.test(p.id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "plan-hash", value: p.id }).message);
     const dir = layout(this.root).pending;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(join(dir, `${p.id}.json`), JSON.stringify(p.entry, null, 2) + "\n", 0o600);

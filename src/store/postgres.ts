@@ -4,10 +4,11 @@ import { AuditChain, type AuditEntry, type AuditHead, lineHash, lineMacOk, verif
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { InvalidSessionIdError, type RegisterOutcome, type SessionEntry, sessionIdProblem } from "../orchestration/registry.js";
 import { GuardStateError, RunNotFoundError, StoreUnavailableError } from "./errors.js";
+import { guardFailure } from "../approval/judge.js";
 import { MIGRATIONS } from "./migrations.js";
 import { isExpected, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunTx, Store, WithRunOptions } from "./types.js";
-import { RUN_ID, STORED_PLAN } from "./types.js";
+import { RUN_ID, STORED_PLAN, type TrailAdvice, trailAdvice } from "./types.js";
 import { readPlanStamped } from "./file.js";
 
 /*
@@ -32,23 +33,10 @@ export function redact(url: string): string {
   }
 }
 
-/** Error codes that mean "the database is not usable", with what to do. */
+/** The database is not usable: the refusal says why, from its error code, and what to do. */
 function unavailable(location: string, err: unknown): StoreUnavailableError {
   const e = err as { code?: string; message?: string };
-  const code = e?.code ?? "";
-  const why =
-    code === "42P01" || code === "42703"
-      ? "it has no plangate schema, or an older one: run `plangate store migrate --store URL`"
-      : code === "28P01" || code === "28000"
-        ? "the login was refused"
-        : code === "3D000"
-          ? "the database does not exist"
-          : code === "55P03"
-            ? "a run's row stayed locked (lock_timeout): another guard holds it"
-            : "it cannot be reached or used";
-  return new StoreUnavailableError(
-    `the store ${location} is unavailable: ${why} (${code ? `${code}: ` : ""}${e?.message ?? String(err)}); every call that needs it is denied until it is back`,
-  );
+  return new StoreUnavailableError(guardFailure({ kind: "store-unavailable", location, code: e?.code ?? "", error: e?.message ?? String(err) }).message);
 }
 
 function iso(v: unknown): string {
@@ -73,11 +61,11 @@ function runOf(location: string, id: string, state: string, calls: string): RunS
     v = JSON.parse(state) as Partial<RunState>;
     expected = JSON.parse(calls);
   } catch {
-    throw new GuardStateError(`the run ${id} in ${location} is not JSON`);
+    throw new GuardStateError(guardFailure({ kind: "bad-run-row", run: id, location, problem: "json" }).message);
   }
-  if (!Array.isArray(expected) || !expected.every(isExpected)) throw new GuardStateError(`the run ${id} in ${location} holds calls that are not compiled calls`);
+  if (!Array.isArray(expected) || !expected.every(isExpected)) throw new GuardStateError(guardFailure({ kind: "bad-run-row", run: id, location, problem: "calls" }).message);
   const run = { ...v, expected } as Partial<RunState>;
-  if (!isRun(run, id)) throw new GuardStateError(`the run ${id} in ${location} is not a plangate run`);
+  if (!isRun(run, id)) throw new GuardStateError(guardFailure({ kind: "bad-run-row", run: id, location, problem: "run" }).message);
   return run;
 }
 
@@ -87,13 +75,13 @@ function stateText(run: RunState): string {
 }
 
 /** Checks that the trail's last row is the run's anchored head. */
-async function checkTail(tx: Tx, run: RunState, key: Uint8Array, hint: string): Promise<void> {
+async function checkTail(tx: Tx, run: RunState, key: Uint8Array, then: TrailAdvice): Promise<void> {
   const rows = await tx`SELECT seq, line FROM plangate_audit WHERE trail = ${run.run_id} ORDER BY seq DESC LIMIT 1`;
   const last = rows[0];
   const head: AuditHead = last === undefined ? { count: 0, hash: null } : { count: Number(last.seq) + 1, hash: lineHash(String(last.line)) };
   const macOk = last === undefined || head.count - 1 < run.audit_from || lineMacOk(key, String(last.line));
   if (head.count !== run.audit_head.count || head.hash !== run.audit_head.hash || !macOk)
-    throw new GuardStateError(`the audit trail of run ${run.run_id} does not end where the run says (it was changed outside the guard). ${hint}`);
+    throw new GuardStateError(guardFailure({ kind: "trail-end", run: run.run_id, then }).message);
 }
 
 export class PostgresStore implements Store {
@@ -155,7 +143,7 @@ export class PostgresStore implements Store {
   }
 
   async consumeNonce(nonce: string, now: Date): Promise<boolean> {
-    if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(`not a nonce: ${JSON.stringify(nonce)}`);
+    if (!/^[0-9a-f]{32}$/.test(nonce)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "nonce", value: nonce }).message);
     return this.#do(async (sql) => (await sql`INSERT INTO plangate_consumed (nonce, consumed_at) VALUES (${nonce}, ${now.toISOString()}) ON CONFLICT DO NOTHING RETURNING nonce`).length === 1);
   }
   async isConsumed(nonce: string): Promise<boolean> {
@@ -210,10 +198,10 @@ export class PostgresStore implements Store {
     });
   }
   async readRun(id: string): Promise<RunState> {
-    if (!RUN_ID.test(id)) throw new GuardStateError(`not a run id: ${JSON.stringify(id.slice(0, 80))} (32 hex digits, as \`plangate guard status\` lists them)`);
+    if (!RUN_ID.test(id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "run", value: id }).message);
     return this.#do(async (sql) => {
       const r = await sql`SELECT state, calls FROM plangate_runs WHERE run_id = ${id}`;
-      if (r[0] === undefined) throw new RunNotFoundError(`the run ${id} does not exist in ${this.location}`);
+      if (r[0] === undefined) throw new RunNotFoundError(guardFailure({ kind: "run-not-found", run: id, location: this.location }).message);
       return runOf(this.location, id, String(r[0].state), String(r[0].calls));
     });
   }
@@ -245,7 +233,7 @@ export class PostgresStore implements Store {
       const r = await sql`SELECT run_id FROM plangate_bindings WHERE session_key = ${sha256Hex(session)}`;
       if (r[0] === undefined) return undefined;
       const id = String(r[0].run_id);
-      if (!RUN_ID.test(id)) throw new GuardStateError(`the session binding ${sha256Hex(session)} does not name a run`);
+      if (!RUN_ID.test(id)) throw new GuardStateError(guardFailure({ kind: "binding-not-a-run", key: sha256Hex(session) }).message);
       return id;
     });
   }
@@ -267,9 +255,9 @@ export class PostgresStore implements Store {
   }
 
   async #locked(tx: Tx, id: string): Promise<RunState> {
-    if (!RUN_ID.test(id)) throw new GuardStateError(`not a run id: ${JSON.stringify(id.slice(0, 80))} (32 hex digits, as \`plangate guard status\` lists them)`);
+    if (!RUN_ID.test(id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "run", value: id }).message);
     const r = await tx`SELECT state, calls FROM plangate_runs WHERE run_id = ${id} FOR UPDATE`;
-    if (r[0] === undefined) throw new RunNotFoundError(`the run ${id} does not exist in ${this.location}`);
+    if (r[0] === undefined) throw new RunNotFoundError(guardFailure({ kind: "run-not-found", run: id, location: this.location }).message);
     return runOf(this.location, id, String(r[0].state), String(r[0].calls));
   }
   async #save(tx: Tx, run: RunState): Promise<void> {
@@ -280,12 +268,12 @@ export class PostgresStore implements Store {
     return this.#tx(async (tx) => {
       const run = await this.#locked(tx, id);
       const key = Buffer.from(run.audit_key, "hex");
-      const hint = o.repairHint ?? `run \`plangate guard repair ${id}\` to stop it`;
+      const then = trailAdvice(o, "repair-to-stop");
       if (o.check === "whole") {
         const text = await this.#trail(tx, id);
         const v = verifyAuditText(text, { head: run.audit_head, key, from: run.audit_from });
-        if (!v.ok) throw new GuardStateError(`the audit trail of run ${id} does not end where the run says: ${v.diagnostics[0]?.message ?? ""} ${hint}`);
-      } else await checkTail(tx, run, key, hint);
+        if (!v.ok) throw new GuardStateError(guardFailure({ kind: "trail-end", run: id, error: v.diagnostics[0]?.message ?? "", then }).message);
+      } else await checkTail(tx, run, key, then);
       const chain = new AuditChain(run.audit, key, run.audit_head, run.audit_from);
       const t: RunTx = {
         run,
@@ -340,7 +328,7 @@ export class PostgresStore implements Store {
       await tx`INSERT INTO plangate_keys (name, key) VALUES ('no-run', ${randomBytes(32).toString("hex")}) ON CONFLICT DO NOTHING`;
       const k = await tx`SELECT key FROM plangate_keys WHERE name = 'no-run'`;
       const hex = String(k[0]?.key ?? "");
-      if (!/^[0-9a-f]{64}$/.test(hex)) throw new GuardStateError(`the store's no-run audit key in ${this.location} is not a key`);
+      if (!/^[0-9a-f]{64}$/.test(hex)) throw new GuardStateError(guardFailure({ kind: "not-a-key", location: this.location }).message);
       const last = await tx`SELECT seq, line FROM plangate_audit WHERE trail = ${trail} ORDER BY seq DESC LIMIT 1`;
       const head: AuditHead = last[0] === undefined ? { count: 0, hash: null } : { count: Number(last[0].seq) + 1, hash: lineHash(String(last[0].line)) };
       const chain = new AuditChain(trail, Buffer.from(hex, "hex"), head, 0);
@@ -356,13 +344,13 @@ export class PostgresStore implements Store {
   }
 
   async keepPlan(_file: string, bytes: Uint8Array, sha256: string): Promise<string> {
-    if (!/^[0-9a-f]{64}$/.test(sha256) || sha256Hex(bytes) !== sha256) throw new GuardStateError("the plan's bytes do not match their SHA-256");
+    if (!/^[0-9a-f]{64}$/.test(sha256) || sha256Hex(bytes) !== sha256) throw new GuardStateError(guardFailure({ kind: "plan-bytes-hash" }).message);
     await this.#do((sql) => sql`INSERT INTO plangate_plans (sha256, bytes) VALUES (${sha256}, ${Buffer.from(bytes)}) ON CONFLICT DO NOTHING`);
     return `postgres:plan/${sha256}`;
   }
 
   async recordPending(p: PendingPlan): Promise<void> {
-    if (!/^[0-9a-f]{64}$/.test(p.id)) throw new GuardStateError(`not a plan hash: ${JSON.stringify(p.id.slice(0, 80))}`);
+    if (!/^[0-9a-f]{64}$/.test(p.id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "plan-hash", value: p.id }).message);
     await this.#do((sql) => sql`INSERT INTO plangate_pending (id, entry) VALUES (${p.id}, ${JSON.stringify(p.entry)}) ON CONFLICT (id) DO UPDATE SET entry = EXCLUDED.entry`);
   }
   async listPending(): Promise<PendingPlan[]> {

@@ -22,6 +22,7 @@ import { type ContextFor, type ExpectedCall, START } from "../approval/match.js"
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { consumedDiagnostic } from "../approval/record.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
+import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { consumeNonce, GuardStateError } from "../node/guard-state.js";
 import { RunNotFoundError } from "./errors.js";
 
@@ -74,7 +75,7 @@ function writeKeptPlan(path: string, bytes: Uint8Array): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
-  if (!st.isDirectory()) throw new GuardStateError(`${dir} is not a folder (a symlink?): plans sent as text are kept in a folder of the state directory`);
+  if (!st.isDirectory()) throw new GuardStateError(guardFailure({ kind: "kept-plans-not-a-folder", dir }).message);
   const tmp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", 0o600);
   try {
@@ -103,7 +104,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
     if (stateDirProblem(file.root, o.workspace)) throw new GuardRefusal([guardFailure({ kind: "state-dir-overlaps", root: file.root, workspace: o.workspace })]);
     ensureDirs(file.root);
   }
-  if (!file && o.consumedDir !== undefined) throw new GuardStateError(`a consumed-approval folder (--consumed-dir) goes with a file store; ${store.location} records consumed approvals itself`);
+  if (!file && o.consumedDir !== undefined) throw new GuardStateError(guardFailure({ kind: "consumed-dir-with-store", location: store.location }).message);
   const id = randomBytes(16).toString("hex");
   if (o.session !== undefined && !(await store.bindSession(o.session, id)) && !(await store.rebindFinished(o.session, id)))
     throw new GuardRefusal([guardFailure({ kind: "session-bound", session: o.session, run: await store.boundRun(o.session) })]);
@@ -235,9 +236,9 @@ export async function decideHook(root: string | Store, input: HookCallInput, c: 
 
 /** The oldest pending run whose scope holds `cwd`; two of the same age cannot be told apart and are refused. */
 async function pickPending(store: Store, cwd: string | undefined, now: Date): Promise<{ run: string } | { none: string } | { deny: Diagnostic }> {
-  if (cwd === undefined) return { none: "the hook input has no cwd, so no run can be claimed for the session" };
+  if (cwd === undefined) return { none: guardDecision("noRunNoCwd") };
   const open = (await store.pendingRuns()).filter((r) => isInside(cwd, r.scope) && !(r.expires_at !== undefined && Date.parse(r.expires_at) <= now.getTime()));
-  if (open.length === 0) return { none: `the session has no run and no pending run's scope holds ${cwd}` };
+  if (open.length === 0) return { none: guardDecision("noRunNoPending", { cwd }) };
   if (open.length > 1 && open[0]!.created_at === open[1]!.created_at)
     return {
       deny: guardFailure({ kind: "same-time", runs: [open[0]!.run_id, open[1]!.run_id], cwd }),
@@ -259,7 +260,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     }
     run.session_id = session;
     run.status = "active";
-    await audit.append({ ...base, event: "claim", session, reason: `claimed by the session's first call, from ${input.cwd ?? "(no cwd)"}` });
+    await audit.append({ ...base, event: "claim", session, reason: input.cwd === undefined ? guardDecision("auditClaimNoCwd") : guardDecision("auditClaim", { cwd: input.cwd }) });
     await save();
   } else if (run.session_id !== session) {
     // Another session claimed the run between this session's binding and its lock: this session has none.
@@ -315,9 +316,9 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (run.free.includes(input.tool) && (decided?.free === true || (run.status === "complete" && !TASK_TOOLS.has(input.tool)))) {
     const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files);
     if (problem) return refuse(problem);
-    await audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: `${input.tool} is a free tool: no step taken` });
+    await audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: guardDecision("auditFree", { tool: input.tool }) });
     await save();
-    return { decision: "allow", reason: `${input.tool} is free (guard.free): no step taken`, run: id };
+    return { decision: "allow", reason: guardDecision("allowFree", { tool: input.tool }), run: id };
   }
   if (verdict === undefined) {
     const last = run.expected[run.expected.length - 1]?.step ?? 0;
@@ -332,7 +333,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (problem) return untaken(problem);
   const event = verdict.confirm ? "ask" : "allow";
   const step = decided?.parent !== undefined ? decided.parent : verdict.step;
-  await audit.append({ ...base, event, step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, ...(decided?.parent !== undefined ? { reason: `step ${verdict.step} of step ${decided.parent}'s subagent` } : {}) });
+  await audit.append({ ...base, event, step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, ...(decided?.parent !== undefined ? { reason: guardDecision("auditSubagentStep", { step: verdict.step, parent: decided.parent }) } : {}) });
   if (progressDone(run.expected, run.progress) && isFinished(run.expected, run.progress.cursor)) {
     run.status = "complete";
     await audit.append({ ...base, event: "complete" });
@@ -410,7 +411,7 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const mode = policy.guard.noRun;
   if (mode === "ask") {
     if (c.mode === "exit") return denial(guardFailure({ kind: "no-run", why, ask: true }));
-    return { decision: "ask", reason: `plangate: no approved run for this session (${why}); allow this call?` };
+    return { decision: "ask", reason: guardDecision("askNoRun", { why }) };
   }
   const blocked = guardFailure({ kind: "no-run", why, ask: false });
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
@@ -421,9 +422,9 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const key = sessionKey(input.session!);
   const entry = { ts: c.now.toISOString(), plan_hash: "", nonce: "", session: key, tool: input.tool, args_hash: argsHash(input.args) };
   if (problem) await store.appendNoRun(key, { ...entry, event: "deny", rule: problem.rule, reason: problem.message });
-  else await store.appendNoRun(key, { ...entry, event: "free", reason: `${input.tool} is a free tool (guard.noRun: allow-free)` });
+  else await store.appendNoRun(key, { ...entry, event: "free", reason: guardDecision("auditFreeNoRun", { tool: input.tool }) });
   if (problem) return denial(problem);
-  return { decision: "allow", reason: `${input.tool} is free (guard.noRun: allow-free)` };
+  return { decision: "allow", reason: guardDecision("allowFreeNoRun", { tool: input.tool }) };
 }
 
 /** `guard stop`: ends a run (audited); its session's later calls are denied. */
@@ -440,7 +441,7 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
       await tx.save();
       return run;
     },
-    { check: "whole", repairHint: `Run \`plangate guard repair ${id}\` first` },
+    { check: "whole", purpose: "stop" },
   );
 }
 
@@ -448,7 +449,7 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
 export async function runOfSession(root: string | Store, session: string): Promise<string> {
   const store = storeOf(root);
   const id = await store.boundRun(session);
-  if (id === undefined) throw new RunNotFoundError(`the session ${JSON.stringify(session)} has no run in ${typeof root === "string" ? root : store.location}`);
+  if (id === undefined) throw new RunNotFoundError(guardFailure({ kind: "session-without-run", session, location: typeof root === "string" ? root : store.location }).message);
   return id;
 }
 

@@ -4,6 +4,7 @@ import type { ExpectedCall } from "../approval/match.js";
 import type { HostProfile } from "../host/profile.js";
 import type { RegisterOutcome, SessionEntry } from "../orchestration/registry.js";
 import type { Policy } from "../core/policy.js";
+import type { GuardFailureFacts } from "../core/input/approval.js";
 
 /*
  * The shared state of plangate behind one interface: single-use approvals, the delegation session
@@ -92,8 +93,19 @@ export interface RunTx {
 export interface WithRunOptions {
   /** `tail` (the hook): check only the trail's end; `whole` (`guard stop`): the whole trail. */
   check?: "tail" | "whole";
-  /** What the error says to do when the trail does not end where the run says. */
+  /** `stop` (`guard stop`): when the trail does not end where the run says, the error says to repair the run first. */
+  purpose?: "stop";
+  /** What the error says to do when the trail does not end where the run says, in the caller's own words (instead of the guard's advice). */
   repairHint?: string;
+}
+
+/** What a guard advises when a run's audit trail does not end where the run says (GuardFailureFacts "trail-end"). */
+export type TrailAdvice = Extract<GuardFailureFacts, { kind: "trail-end" }>["then"];
+
+/** What a refusal advises when a run's trail does not end where the run says: the caller's words, repair before a stop, or `otherwise`. */
+export function trailAdvice(o: WithRunOptions, otherwise: "repair" | "repair-to-stop"): TrailAdvice {
+  if (o.repairHint !== undefined) return { hint: o.repairHint };
+  return o.purpose === "stop" ? "repair-first" : otherwise;
 }
 
 /** A run to create, with what must happen with it as one unit. */

@@ -151,7 +151,67 @@ export type GuardFailureFacts =
   /** No decision was reached within `ms` milliseconds. */
   | { readonly kind: "timeout"; readonly ms: number }
   /** A hook event the guard decides nothing for (`event`: its name); a PermissionRequest names its tool, if any. */
-  | { readonly kind: "other-event"; readonly event: string; readonly tool?: string };
+  | { readonly kind: "other-event"; readonly event: string; readonly tool?: string }
+  // The guard's own state and its store: a file or a row it cannot use (the call is refused).
+  /** A guard state file that cannot be read (`code`: the error code, or the error's own words without one; "ENOENT": it does not exist). */
+  | { readonly kind: "state-unreadable"; readonly path: string; readonly code: string }
+  /** A guard state file that is not a plangate guard state. */
+  | { readonly kind: "not-a-state"; readonly path: string }
+  /** A guard state written by plangate 0.1, without an audit key. */
+  | { readonly kind: "keyless-state"; readonly path: string }
+  /** The guard state's lock file is held (`lock`: its path). */
+  | { readonly kind: "locked"; readonly lock: string }
+  /** An identifier given to the guard or its store that is not of its form (`value`: as given). */
+  | { readonly kind: "not-an-id"; readonly what: "run" | "nonce" | "plan-hash"; readonly value: string }
+  /** The store has no such run (`location`: the store, as it names itself). */
+  | { readonly kind: "run-not-found"; readonly run: string; readonly location: string }
+  /** The session has no run in the store. */
+  | { readonly kind: "session-without-run"; readonly session: string; readonly location: string }
+  /** A run file that cannot be read (`code`: as for a state). */
+  | { readonly kind: "run-unreadable"; readonly path: string; readonly code: string }
+  /** A run file that is not a plangate run. */
+  | { readonly kind: "not-a-run"; readonly path: string }
+  /** A run's row in a database store that is not JSON, holds calls that are not compiled calls, or is not a plangate run. */
+  | { readonly kind: "bad-run-row"; readonly run: string; readonly location: string; readonly problem: "json" | "calls" | "run" }
+  /**
+   * A run's compiled calls (a file store keeps them beside the run: `file`, the calls file or its index) that
+   * cannot be used: the calls file is shorter than its index, the index is damaged, or call `call` (1-based)
+   * is not JSON or not a compiled call.
+   */
+  | { readonly kind: "damaged-calls"; readonly file: string; readonly problem: "short" | "index" }
+  | { readonly kind: "damaged-calls"; readonly file: string; readonly problem: "json" | "not-a-call"; readonly call: number }
+  /** Code tried to change a run's compiled calls, which are read-only. */
+  | { readonly kind: "calls-read-only" }
+  /** The session's binding cannot be read (`code`: the error code). */
+  | { readonly kind: "binding-unreadable"; readonly code: string }
+  /** The session's binding (`key`: the session's key) does not name a run. */
+  | { readonly kind: "binding-not-a-run"; readonly key: string }
+  /** The key of the no-run audit trails is not a key: a file store's file, or a database store's (`location`). */
+  | { readonly kind: "not-a-key"; readonly file: string }
+  | { readonly kind: "not-a-key"; readonly location: string }
+  /** An audit trail that cannot be appended to (`error`: what the trail check found); `noRunFile`: the file of a trail of calls without a run. */
+  | { readonly kind: "trail-broken"; readonly error: string; readonly noRunFile?: string }
+  /**
+   * A run's audit trail that does not end where the run says. `error`: what the check found, when the whole
+   * trail or a file's end was checked (absent: a database store's last row differs, changed outside the
+   * guard). `then`: what to do, as the guard advises it (`repair`: repair after an interrupted guard;
+   * `repair-to-stop`: repair to stop the run; `repair-first`: repair before stopping it), or the caller's own
+   * words (`hint`).
+   */
+  | { readonly kind: "trail-end"; readonly run: string; readonly error?: string; readonly then: "repair" | "repair-to-stop" | "repair-first" | { readonly hint: string } }
+  /** A run's audit trail that cannot be read (`code`: the error code, or why). */
+  | { readonly kind: "trail-unreadable"; readonly path: string; readonly run: string; readonly code: string }
+  /** Plan bytes given to a store that do not match the SHA-256 given with them. */
+  | { readonly kind: "plan-bytes-hash" }
+  /** The folder the state directory keeps plans sent as text in is not a folder. */
+  | { readonly kind: "kept-plans-not-a-folder"; readonly dir: string }
+  /** A consumed-approval folder given with a store that records consumed approvals itself (`location`). */
+  | { readonly kind: "consumed-dir-with-store"; readonly location: string }
+  /**
+   * A database store that cannot be reached or used (`code`: the database's error code, "" without one;
+   * `error`: its message): every call that needs it is denied.
+   */
+  | { readonly kind: "store-unavailable"; readonly location: string; readonly code: string; readonly error: string };
 
 /** What is wrong with a hook input that was read as JSON (`key`: the member, `value`: what it holds, as given). */
 export type HookInputProblem =

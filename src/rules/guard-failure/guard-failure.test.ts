@@ -8,6 +8,8 @@ import { approvalKit, DEFAULT_POLICY_HASH } from "../../../test/approval-kit.js"
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { guardInput, recordInput } from "../../../test/kind-inputs.js";
 import type { GuardFailureFacts } from "../../core/input/approval.js";
+import type { MessageData } from "../../core/rule.js";
+import { GUARD_DECISIONS, type GuardDecisionId, guardDecision } from "./decisions.js";
 
 describe("guard-failure", () => {
   it("blocks the hook (exit 2) on bad input or a missing state", async () => {
@@ -34,6 +36,7 @@ describe("guard-failure", () => {
 });
 
 const fails = (failure: GuardFailureFacts) => guardInput({ failure });
+const RUN = "0123456789abcdef0123456789abcdef";
 const DAMAGED = "run `plangate guard repair`, or approve a new plan and start a new run";
 
 kindRuleTester("guard-failure", "approval", {
@@ -104,5 +107,93 @@ kindRuleTester("guard-failure", "approval", {
       input: fails({ kind: "other-event", event: "PermissionRequest" }),
       errors: [{ messageId: "permissionRequestNoTool", message: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse" }],
     },
+    // The guard's state and its stores: each the text the guard wrote before its words moved here.
+    ...(
+      [
+        [{ kind: "state-unreadable", path: "/g/s.json", code: "ENOENT" }, "stateMissing", "the guard state /g/s.json does not exist; run `plangate guard start` first"],
+        [{ kind: "state-unreadable", path: "/g/s.json", code: "EACCES" }, "stateUnreadable", "the guard state /g/s.json cannot be read (EACCES)"],
+        [{ kind: "not-a-state", path: "/g/s.json" }, "notAState", "the guard state /g/s.json is not a plangate guard state"],
+        [{ kind: "keyless-state", path: "/g/s.json" }, "keylessState", "the guard state /g/s.json was written by plangate 0.1 and has no audit key; approve the plan again and run `plangate guard start`"],
+        [{ kind: "locked", lock: "/g/s.json.lock" }, "locked", "the guard state is locked by /g/s.json.lock; if no guard is running (a crash), remove that file"],
+        [{ kind: "not-an-id", what: "run", value: "../x" }, "notARunId", 'not a run id: "../x" (32 hex digits, as `plangate guard status` lists them)'],
+        [{ kind: "not-an-id", what: "run", value: "y".repeat(100) }, "notARunId", `not a run id: "${"y".repeat(80)}" (32 hex digits, as \`plangate guard status\` lists them)`],
+        [{ kind: "not-an-id", what: "nonce", value: "../x" }, "notANonce", 'not a nonce: "../x"'],
+        [{ kind: "not-an-id", what: "plan-hash", value: "z".repeat(90) }, "notAPlanHash", `not a plan hash: "${"z".repeat(80)}"`],
+        [{ kind: "run-not-found", run: RUN, location: "/s" }, "runNotFound", `the run ${RUN} does not exist in /s`],
+        [{ kind: "session-without-run", session: "s1", location: "/s" }, "sessionWithoutRun", 'the session "s1" has no run in /s'],
+        [{ kind: "run-unreadable", path: "/s/runs/r.json", code: "EISDIR" }, "runUnreadable", "the run /s/runs/r.json cannot be read (EISDIR)"],
+        [{ kind: "not-a-run", path: "/s/runs/r.json" }, "notARun", "the run file /s/runs/r.json is not a plangate run"],
+        [{ kind: "bad-run-row", run: RUN, location: "postgres://db/x", problem: "json" }, "runRowNotJson", `the run ${RUN} in postgres://db/x is not JSON`],
+        [{ kind: "bad-run-row", run: RUN, location: "postgres://db/x", problem: "calls" }, "runRowCalls", `the run ${RUN} in postgres://db/x holds calls that are not compiled calls`],
+        [{ kind: "bad-run-row", run: RUN, location: "postgres://db/x", problem: "run" }, "runRowNotRun", `the run ${RUN} in postgres://db/x is not a plangate run`],
+        [{ kind: "damaged-calls", file: "/s/runs/r.calls", problem: "short" }, "callsShort", "the run's calls file /s/runs/r.calls is shorter than its index"],
+        [{ kind: "damaged-calls", file: "/s/runs/r.calls.idx", problem: "index" }, "callsIndex", "the run's calls index /s/runs/r.calls.idx is damaged"],
+        [{ kind: "damaged-calls", file: "/s/runs/r.calls", problem: "json", call: 2 }, "callNotJson", "the run's call 2 in /s/runs/r.calls is not JSON"],
+        [{ kind: "damaged-calls", file: "/s/runs/r.calls", problem: "not-a-call", call: 3 }, "callNotCompiled", "the run's call 3 in /s/runs/r.calls is not a compiled call"],
+        [{ kind: "calls-read-only" }, "callsReadOnly", "a run's compiled calls are read-only"],
+        [{ kind: "binding-unreadable", code: "EACCES" }, "bindingUnreadable", "the session binding cannot be read (EACCES)"],
+        [{ kind: "binding-not-a-run", key: "abc" }, "bindingNotARun", "the session binding abc does not name a run"],
+        [{ kind: "not-a-key", file: "/s/audit.key" }, "dirKeyNotAKey", "the state directory's key /s/audit.key is not a key"],
+        [{ kind: "not-a-key", location: "postgres://db/x" }, "storeKeyNotAKey", "the store's no-run audit key in postgres://db/x is not a key"],
+        [{ kind: "trail-broken", error: "line 2 is not JSON" }, "trailBroken", "the audit trail is broken: line 2 is not JSON"],
+        [{ kind: "trail-broken", error: "line 2 is not JSON", noRunFile: "/s/audit/no-run-k.jsonl" }, "noRunTrailBroken", "the no-run audit trail /s/audit/no-run-k.jsonl is broken: line 2 is not JSON"],
+        [{ kind: "trail-end", run: RUN, error: "The trail is longer.", then: "repair" }, "trailEnd", `the audit trail of run ${RUN} does not end where the run says: The trail is longer. If a guard was interrupted, run \`plangate guard repair ${RUN}\``],
+        [{ kind: "trail-end", run: RUN, error: "The trail is longer.", then: "repair-to-stop" }, "trailEndRepairToStop", `the audit trail of run ${RUN} does not end where the run says: The trail is longer. run \`plangate guard repair ${RUN}\` to stop it`],
+        [{ kind: "trail-end", run: RUN, error: "The trail is longer.", then: "repair-first" }, "trailEndRepairFirst", `the audit trail of run ${RUN} does not end where the run says: The trail is longer. Run \`plangate guard repair ${RUN}\` first`],
+        [{ kind: "trail-end", run: RUN, error: "The trail is longer.", then: { hint: "Ask the operator." } }, "trailEndHint", `the audit trail of run ${RUN} does not end where the run says: The trail is longer. Ask the operator.`],
+        [{ kind: "trail-end", run: RUN, then: "repair-to-stop" }, "trailChanged", `the audit trail of run ${RUN} does not end where the run says (it was changed outside the guard). run \`plangate guard repair ${RUN}\` to stop it`],
+        [{ kind: "trail-end", run: RUN, then: "repair-first" }, "trailChangedRepairFirst", `the audit trail of run ${RUN} does not end where the run says (it was changed outside the guard). Run \`plangate guard repair ${RUN}\` first`],
+        [{ kind: "trail-end", run: RUN, then: { hint: "Ask the operator." } }, "trailChangedHint", `the audit trail of run ${RUN} does not end where the run says (it was changed outside the guard). Ask the operator.`],
+        [{ kind: "trail-unreadable", path: "/l/audit.jsonl", run: RUN, code: "too-large" }, "trailUnreadable", `the audit trail /l/audit.jsonl of run ${RUN} cannot be read (too-large)`],
+        [{ kind: "plan-bytes-hash" }, "planBytesHash", "the plan's bytes do not match their SHA-256"],
+        [{ kind: "kept-plans-not-a-folder", dir: "/s/plans" }, "keptPlansNotAFolder", "/s/plans is not a folder (a symlink?): plans sent as text are kept in a folder of the state directory"],
+        [{ kind: "consumed-dir-with-store", location: "postgres://db/x" }, "consumedDirWithStore", "a consumed-approval folder (--consumed-dir) goes with a file store; postgres://db/x records consumed approvals itself"],
+        ...(
+          [
+            ["42P01", "storeNoSchema", "it has no plangate schema, or an older one: run `plangate store migrate --store URL`"],
+            ["42703", "storeNoSchema", "it has no plangate schema, or an older one: run `plangate store migrate --store URL`"],
+            ["28P01", "storeLoginRefused", "the login was refused"],
+            ["28000", "storeLoginRefused", "the login was refused"],
+            ["3D000", "storeNoDatabase", "the database does not exist"],
+            ["55P03", "storeRowLocked", "a run's row stayed locked (lock_timeout): another guard holds it"],
+            ["08006", "storeUnavailable", "it cannot be reached or used"],
+          ] as const
+        ).map(
+          ([code, messageId, why]) =>
+            [
+              { kind: "store-unavailable", location: "postgres://db/x", code, error: "boom" },
+              messageId,
+              `the store postgres://db/x is unavailable: ${why} (${code}: boom); every call that needs it is denied until it is back`,
+            ] as const,
+        ),
+        [{ kind: "store-unavailable", location: "postgres://db/x", code: "", error: "connect ECONNREFUSED" }, "storeUnavailable", "the store postgres://db/x is unavailable: it cannot be reached or used (connect ECONNREFUSED); every call that needs it is denied until it is back"],
+      ] as const
+    ).map(([failure, messageId, message]) => ({ name: `${failure.kind}: ${messageId}`, input: fails(failure as GuardFailureFacts), errors: [{ messageId, message, hint: undefined }] })),
   ],
+});
+
+describe("the guard's decisions", () => {
+  it("word each allow, ask, ignore and audit reason as the guard wrote it", () => {
+    const cases: [GuardDecisionId, MessageData | undefined, string][] = [
+      ["allowNext", undefined, "the next approved step"],
+      ["allowFree", { tool: "Read" }, "Read is free (guard.free): no step taken"],
+      ["allowFreeNoRun", { tool: "Read" }, "Read is free (guard.noRun: allow-free)"],
+      ["askNoRun", { why: "no cwd" }, "plangate: no approved run for this session (no cwd); allow this call?"],
+      ["ignoreSubagentEvent", { event: "SubagentStart" }, "plangate guard: the SubagentStart event is not handled yet; nothing was decided"],
+      ["noRunNoCwd", undefined, "the hook input has no cwd, so no run can be claimed for the session"],
+      ["noRunNoPending", { cwd: "/ws" }, "the session has no run and no pending run's scope holds /ws"],
+      ["auditOpen", { steps: 3 }, "3 steps approved"],
+      ["auditClaim", { cwd: "/ws" }, "claimed by the session's first call, from /ws"],
+      ["auditClaimNoCwd", undefined, "claimed by the session's first call, from (no cwd)"],
+      ["auditFree", { tool: "Read" }, "Read is a free tool: no step taken"],
+      ["auditFreeNoRun", { tool: "Read" }, "Read is a free tool (guard.noRun: allow-free)"],
+      ["auditSubagentStep", { step: 2, parent: 1 }, "step 2 of step 1's subagent"],
+      ["auditRepairComplete", undefined, "completed by guard repair: the last step's line was written"],
+    ];
+    expect(cases.map(([id]) => id).sort()).toEqual(Object.keys(GUARD_DECISIONS).sort());
+    for (const [id, data, text] of cases) expect(guardDecision(id, data), id).toBe(text);
+  });
+  it("leave a placeholder's value as it is, braces and all", () => {
+    expect(guardDecision("allowFree", { tool: "{{why}}" })).toBe("{{why}} is free (guard.free): no step taken");
+  });
 });

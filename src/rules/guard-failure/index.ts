@@ -66,11 +66,54 @@ export default defineRule({
       otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
       permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
       permissionRequestNoTool: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse",
+      // The guard's state and its store (src/node, src/store): the reason of a refusal, a clause.
+      stateMissing: "the guard state {{path}} does not exist; run `plangate guard start` first",
+      stateUnreadable: "the guard state {{path}} cannot be read ({{code}})",
+      notAState: "the guard state {{path}} is not a plangate guard state",
+      keylessState: "the guard state {{path}} was written by plangate 0.1 and has no audit key; approve the plan again and run `plangate guard start`",
+      locked: "the guard state is locked by {{lock}}; if no guard is running (a crash), remove that file",
+      notARunId: "not a run id: {{value}} (32 hex digits, as `plangate guard status` lists them)",
+      notANonce: "not a nonce: {{value}}",
+      notAPlanHash: "not a plan hash: {{value}}",
+      runNotFound: "the run {{run}} does not exist in {{location}}",
+      sessionWithoutRun: "the session {{session}} has no run in {{location}}",
+      runUnreadable: "the run {{path}} cannot be read ({{code}})",
+      notARun: "the run file {{path}} is not a plangate run",
+      runRowNotJson: "the run {{run}} in {{location}} is not JSON",
+      runRowCalls: "the run {{run}} in {{location}} holds calls that are not compiled calls",
+      runRowNotRun: "the run {{run}} in {{location}} is not a plangate run",
+      callsShort: "the run's calls file {{file}} is shorter than its index",
+      callsIndex: "the run's calls index {{file}} is damaged",
+      callNotJson: "the run's call {{call}} in {{file}} is not JSON",
+      callNotCompiled: "the run's call {{call}} in {{file}} is not a compiled call",
+      callsReadOnly: "a run's compiled calls are read-only",
+      bindingUnreadable: "the session binding cannot be read ({{code}})",
+      bindingNotARun: "the session binding {{key}} does not name a run",
+      dirKeyNotAKey: "the state directory's key {{file}} is not a key",
+      storeKeyNotAKey: "the store's no-run audit key in {{location}} is not a key",
+      trailBroken: "the audit trail is broken: {{error}}",
+      noRunTrailBroken: "the no-run audit trail {{file}} is broken: {{error}}",
+      trailEnd: "the audit trail of run {{run}} does not end where the run says: {{error}} If a guard was interrupted, run `plangate guard repair {{run}}`",
+      trailEndRepairToStop: "the audit trail of run {{run}} does not end where the run says: {{error}} run `plangate guard repair {{run}}` to stop it",
+      trailEndRepairFirst: "the audit trail of run {{run}} does not end where the run says: {{error}} Run `plangate guard repair {{run}}` first",
+      trailEndHint: "the audit trail of run {{run}} does not end where the run says: {{error}} {{hint}}",
+      trailChanged: "the audit trail of run {{run}} does not end where the run says (it was changed outside the guard). run `plangate guard repair {{run}}` to stop it",
+      trailChangedRepairFirst: "the audit trail of run {{run}} does not end where the run says (it was changed outside the guard). Run `plangate guard repair {{run}}` first",
+      trailChangedHint: "the audit trail of run {{run}} does not end where the run says (it was changed outside the guard). {{hint}}",
+      trailUnreadable: "the audit trail {{path}} of run {{run}} cannot be read ({{code}})",
+      planBytesHash: "the plan's bytes do not match their SHA-256",
+      keptPlansNotAFolder: "{{dir}} is not a folder (a symlink?): plans sent as text are kept in a folder of the state directory",
+      consumedDirWithStore: "a consumed-approval folder (--consumed-dir) goes with a file store; {{location}} records consumed approvals itself",
+      storeNoSchema: "the store {{location}} is unavailable: it has no plangate schema, or an older one: run `plangate store migrate --store URL` ({{detail}}); every call that needs it is denied until it is back",
+      storeLoginRefused: "the store {{location}} is unavailable: the login was refused ({{detail}}); every call that needs it is denied until it is back",
+      storeNoDatabase: "the store {{location}} is unavailable: the database does not exist ({{detail}}); every call that needs it is denied until it is back",
+      storeRowLocked: "the store {{location}} is unavailable: a run's row stayed locked (lock_timeout): another guard holds it ({{detail}}); every call that needs it is denied until it is back",
+      storeUnavailable: "the store {{location}} is unavailable: it cannot be reached or used ({{detail}}); every call that needs it is denied until it is back",
     },
     summary: "The guard could not decide, so the tool call is blocked.",
     docs: {
       description:
-        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object (unreadable, ambiguous or oversized input is blocked under `parse-error`, `duplicate-key`, `unsafe-value` or `limit-exceeded`), a state written by plangate 0.1 (no audit key), a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, or a state file that already exists. The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
+        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object (unreadable, ambiguous or oversized input is blocked under `parse-error`, `duplicate-key`, `unsafe-value` or `limit-exceeded`), a state written by plangate 0.1 (no audit key), a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, a state file that already exists, or a run, an audit trail or a store the guard cannot use (a damaged run file, a trail that does not end where the run says, a database that is down). The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale: "A security check that fails open is no check: a crash, a timeout or unreadable input must block, never read as allow.",
       fix: "Read the reason, fix the guard's setup (run `plangate guard start`, keep its files outside the workspace) and retry the call.",
       bad: "echo 'not json' | plangate guard --state state.json   # exit 2",
@@ -144,6 +187,66 @@ export default defineRule({
       case "other-event":
         if (f.event !== "PermissionRequest") return ctx.report({ messageId: "otherEvent", data: { event: JSON.stringify(f.event) } });
         return f.tool === undefined ? ctx.report({ messageId: "permissionRequestNoTool" }) : ctx.report({ messageId: "permissionRequest", data: { tool: f.tool } });
+      case "state-unreadable":
+        return ctx.report({ messageId: f.code === "ENOENT" ? "stateMissing" : "stateUnreadable", data: { path: f.path, code: f.code } });
+      case "not-a-state":
+        return ctx.report({ messageId: "notAState", data: { path: f.path } });
+      case "keyless-state":
+        return ctx.report({ messageId: "keylessState", data: { path: f.path } });
+      case "locked":
+        return ctx.report({ messageId: "locked", data: { lock: f.lock } });
+      case "not-an-id":
+        // A nonce is quoted whole; a run id or a plan hash, at most its first 80 characters.
+        if (f.what === "nonce") return ctx.report({ messageId: "notANonce", data: { value: JSON.stringify(f.value) } });
+        return ctx.report({ messageId: f.what === "run" ? "notARunId" : "notAPlanHash", data: { value: JSON.stringify(f.value.slice(0, 80)) } });
+      case "run-not-found":
+        return ctx.report({ messageId: "runNotFound", data: { run: f.run, location: f.location } });
+      case "session-without-run":
+        return ctx.report({ messageId: "sessionWithoutRun", data: { session: JSON.stringify(f.session), location: f.location } });
+      case "run-unreadable":
+        return ctx.report({ messageId: "runUnreadable", data: { path: f.path, code: f.code } });
+      case "not-a-run":
+        return ctx.report({ messageId: "notARun", data: { path: f.path } });
+      case "bad-run-row":
+        return ctx.report({ messageId: f.problem === "json" ? "runRowNotJson" : f.problem === "calls" ? "runRowCalls" : "runRowNotRun", data: { run: f.run, location: f.location } });
+      case "damaged-calls":
+        if (!("call" in f)) return ctx.report({ messageId: f.problem === "short" ? "callsShort" : "callsIndex", data: { file: f.file } });
+        return ctx.report({ messageId: f.problem === "json" ? "callNotJson" : "callNotCompiled", data: { call: f.call, file: f.file } });
+      case "calls-read-only":
+        return ctx.report({ messageId: "callsReadOnly" });
+      case "binding-unreadable":
+        return ctx.report({ messageId: "bindingUnreadable", data: { code: f.code } });
+      case "binding-not-a-run":
+        return ctx.report({ messageId: "bindingNotARun", data: { key: f.key } });
+      case "not-a-key":
+        return "file" in f ? ctx.report({ messageId: "dirKeyNotAKey", data: { file: f.file } }) : ctx.report({ messageId: "storeKeyNotAKey", data: { location: f.location } });
+      case "trail-broken":
+        return f.noRunFile === undefined
+          ? ctx.report({ messageId: "trailBroken", data: { error: f.error } })
+          : ctx.report({ messageId: "noRunTrailBroken", data: { file: f.noRunFile, error: f.error } });
+      case "trail-end": {
+        const hint = typeof f.then === "object" ? f.then.hint : "";
+        if (f.error === undefined) {
+          const messageId = typeof f.then === "object" ? "trailChangedHint" : f.then === "repair-first" ? "trailChangedRepairFirst" : "trailChanged";
+          return ctx.report({ messageId, data: { run: f.run, hint } });
+        }
+        const messageId = typeof f.then === "object" ? "trailEndHint" : f.then === "repair-first" ? "trailEndRepairFirst" : f.then === "repair-to-stop" ? "trailEndRepairToStop" : "trailEnd";
+        return ctx.report({ messageId, data: { run: f.run, error: f.error, hint } });
+      }
+      case "trail-unreadable":
+        return ctx.report({ messageId: "trailUnreadable", data: { path: f.path, run: f.run, code: f.code } });
+      case "plan-bytes-hash":
+        return ctx.report({ messageId: "planBytesHash" });
+      case "kept-plans-not-a-folder":
+        return ctx.report({ messageId: "keptPlansNotAFolder", data: { dir: f.dir } });
+      case "consumed-dir-with-store":
+        return ctx.report({ messageId: "consumedDirWithStore", data: { location: f.location } });
+      case "store-unavailable": {
+        const c = f.code;
+        const messageId =
+          c === "42P01" || c === "42703" ? "storeNoSchema" : c === "28P01" || c === "28000" ? "storeLoginRefused" : c === "3D000" ? "storeNoDatabase" : c === "55P03" ? "storeRowLocked" : "storeUnavailable";
+        return ctx.report({ messageId, data: { location: f.location, detail: c ? `${c}: ${f.error}` : f.error } });
+      }
     }
   },
 });
