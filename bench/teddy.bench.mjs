@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
+// The library's entry point: importing it sets how the shell parser compiles (src/node/wasm-compiler.ts).
+import "../dist/index.js";
 import { validatePlan } from "../dist/node/validate-plan.js";
 import { createFileProbe } from "../dist/node/file-probe.js";
 import { defaultPolicy } from "../dist/policy/defaults.js";
