@@ -40,6 +40,15 @@ describe("exit codes", () => {
     expect(h.stdout).toContain("--fail-fast");
     expect((await cli(["--version"], { cwd: dir })).code).toBe(0);
   });
+  it("--version and -V print the version alone, as commander prints it (without loading any command)", async () => {
+    const { VERSION } = await import("../src/version.js");
+    for (const args of [["--version"], ["-V"], ["--version", "validate"]]) {
+      const r = await cli(args, { cwd: dir });
+      expect(r.code, args.join(" ")).toBe(0);
+      expect(r.stdout, args.join(" ")).toBe(`${VERSION}\n`);
+      expect(r.stderr).toBe("");
+    }
+  });
 });
 
 describe("validate", () => {

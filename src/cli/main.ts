@@ -82,6 +82,11 @@ export async function buildProgram(io: CliIO, setExit: (code: number) => void, o
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
+  // `plangate --version` (a host's check that plangate is installed) needs no command: none is loaded.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const json = wantsJson(argv);
   try {
     const program = await buildProgram(
