@@ -5,6 +5,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
 import { RULES } from "../src/rules/index.js";
+import { APPROVAL_RULES } from "../src/rules/approval.js";
 import { isRuleId } from "../src/core/rule-ids.js";
 import type { Rule } from "../src/core/rule.js";
 import { SPEC_FILE } from "./real-plans.js";
@@ -226,6 +227,9 @@ const DECISION_KINDS = new Set(["return", "delegation", "task", "approval"]);
 
 describe("rules of the orchestration and approval kinds", () => {
   const rules = RULES.filter((r) => DECISION_KINDS.has(r.meta.input));
+  it("the approval rules the guard runs (rules/approval.ts) are every rule of the approval kind, in the catalogue's order", () => {
+    expect(APPROVAL_RULES.map((r) => r.meta.id)).toEqual(RULES.filter((r) => r.meta.input === "approval").map((r) => r.meta.id));
+  });
   it("are the rules of the orchestration and approval phases", () => {
     const byPhase = RULES.filter((r) => r.meta.phase === "orchestration" || r.meta.phase === "approval").map((r) => r.meta.id);
     expect(RULES.filter((r) => DECISION_KINDS.has(r.meta.input)).map((r) => r.meta.id)).toEqual(byPhase);

@@ -12,7 +12,6 @@ import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
 import type { Policy, PolicyOverride } from "../core/policy.js";
-import { RULES } from "../rules/index.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
@@ -139,16 +138,16 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     throw new PolicyError(`${where(doc, file, e.instancePath, false)}: ${path} ${e.message}`);
   }
   const policy = value as PolicyFile;
-  checkRules(policy.rules, "/rules", doc, file);
+  await checkRules(policy.rules, "/rules", doc, file);
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
-  (policy.overrides ?? []).forEach((o, i) => {
-    checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
+  for (const [i, o] of (policy.overrides ?? []).entries()) {
+    await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
     });
-  });
+  }
   const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
   if (bases.length > 16) throw new PolicyError(`${where(doc, file, "/extends", false)}: extends names ${bases.length} files; at most 16`);
   return { policy, doc };
@@ -170,8 +169,11 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
   });
 }
 
-function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): void {
-  for (const id of Object.keys(rules ?? {})) {
+async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
+  if (rules === undefined || Object.keys(rules).length === 0) return;
+  // The catalogue is loaded only for a policy that sets severities: a guard's hook call does not load it.
+  const { RULES } = await import("../rules/index.js");
+  for (const id of Object.keys(rules)) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
     if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")

@@ -40,22 +40,9 @@ import findNoMatch from "./find-no-match/index.js";
 import findAmbiguous from "./find-ambiguous/index.js";
 import missingResource from "./missing-resource/index.js";
 import readFileMissing from "./read-file-missing/index.js";
-import approvalInvalid from "./approval-invalid/index.js";
-import approvalSignature from "./approval-signature/index.js";
-import approvalAlgorithm from "./approval-algorithm/index.js";
-import approvalUntrustedKey from "./approval-untrusted-key/index.js";
-import approvalKeyInWorkspace from "./approval-key-in-workspace/index.js";
-import approvalPlanMismatch from "./approval-plan-mismatch/index.js";
-import approvalScopeMismatch from "./approval-scope-mismatch/index.js";
-import approvalPolicyMismatch from "./approval-policy-mismatch/index.js";
-import approvalExpired from "./approval-expired/index.js";
-import approvalConsumed from "./approval-consumed/index.js";
-import guardStepMismatch from "./guard-step-mismatch/index.js";
-import guardFailure from "./guard-failure/index.js";
-import auditChainBroken from "./audit-chain-broken/index.js";
-import auditUnauthenticated from "./audit-unauthenticated/index.js";
 
 // orchestration (the orchestrator validation strategy)
+import { APPROVAL_RULES } from "./approval.js";
 import taskNumberFormat from "./task-number-format/index.js";
 import taskNotFound from "./task-not-found/index.js";
 import taskStatus from "./task-status/index.js";
@@ -135,21 +122,8 @@ const CATALOGUE = [
   summaryTooLong,
   artifactMissing,
   artifactEmpty,
-  // approval, signatures and the execution guard
-  approvalInvalid,
-  approvalSignature,
-  approvalAlgorithm,
-  approvalUntrustedKey,
-  approvalKeyInWorkspace,
-  approvalPlanMismatch,
-  approvalScopeMismatch,
-  approvalPolicyMismatch,
-  approvalExpired,
-  approvalConsumed,
-  guardStepMismatch,
-  guardFailure,
-  auditChainBroken,
-  auditUnauthenticated,
+  // approval, signatures and the execution guard (listed in ./approval.ts)
+  ...APPROVAL_RULES,
 ] as const;
 
 /** The catalogue's ids, each to its rule's input kind. */
