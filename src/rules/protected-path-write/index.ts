@@ -42,11 +42,11 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
  * glob RE2 cannot be given (an extglob, a POSIX class; the policy file refuses them) matches every path:
  * fail closed. Where picomatch reads a glob more broadly than the plain forms, the glob or the path is
  * widened to match: a leading `./` is nothing; a final `/**` also matches the folder itself (`a/**` matches
- * `a`); a `**` that starts a name and goes on (`**{a,b}`, `**.x`) runs across folders; and a path is also
+ * `a`); a `**` that starts a name before braces (`**{a,b}`) runs across folders; and a path is also
  * tried without repeated slashes and without a trailing one.
  */
 function linearGlob(glob: string): (path: string) => boolean {
-  const g = glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=[^/*])/g, "$1**/*");
+  const g = glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*");
   const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
   if ("error" in m) return () => true;
   const absolute = g.startsWith("/");
