@@ -48,7 +48,8 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
 function linearGlob(glob: string): (path: string) => boolean {
   const g = glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*");
   const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
-  if ("error" in m) return () => true;
+  // picomatch reads a "|" as the end of one glob and the start of another (the policy file refuses it).
+  if ("error" in m || /(?<!\\)\|/.test(g)) return () => true;
   const absolute = g.startsWith("/");
   const folder = /\/\*\*$/.test(g);
   const one = (path: string) => {

@@ -101,6 +101,7 @@ describe("protected globs' pre-check", () => {
     }
     for (const g of DEFAULT_PROTECTED_PATHS) expect(globBacktracks(g), g).toBe(false);
     // A glob RE2 cannot be given matches every path (the policy file refuses it).
+    expect(matcherFor(["**/a/**/b/**/c|**/*.pem"])("x/k.pem")).toBe(true);
     expect(matcherFor(["**/+(a|b)*c*"])("src/main.ts")).toBe(true);
   });
 });
