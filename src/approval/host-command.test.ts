@@ -47,6 +47,17 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect(d?.severity).toBe("error");
   });
 
+  it("matches a protected glob with several runs of unknown length in linear time, as the plan's check does", async () => {
+    const heavy: HostCommandPolicy = { ...policy(), protected: ["**/a/**/a/**/b", ...DEFAULT_PROTECTED_PATHS] };
+    const deep = Array.from({ length: 2000 }, () => "a").join("/");
+    const t = process.cpuUsage();
+    expect(await hostCommandRefusal("Bash", { command: `cat ${deep}` }, heavy, createFileProbe)).toBeUndefined();
+    const { user, system } = process.cpuUsage(t);
+    // picomatch's backtracking expression took seconds on this path.
+    expect(user + system).toBeLessThan(1_000_000);
+    expect((await hostCommandRefusal("Bash", { command: "cat x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
+  });
+
   it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });

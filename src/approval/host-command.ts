@@ -1,4 +1,3 @@
-import picomatch from "picomatch";
 import { analyseCommand } from "../commands/analyse.js";
 import type { CommandPolicy } from "../commands/match.js";
 import { commandPathText } from "../commands/paths.js";
@@ -9,6 +8,7 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
+import { matcherFor } from "../rules/protected-path-write/index.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -50,7 +50,8 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
-  const isProtected = picomatch(policy.protected as string[], { dot: true, nocase: true });
+  // The plan check's matcher: linear time for globs whose backtracking expression could take seconds on one path.
+  const isProtected = matcherFor(policy.protected);
   for (const p of report.paths) {
     const text = commandPathText(p);
     for (const r of paths.resolve(text)) {

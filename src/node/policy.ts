@@ -161,7 +161,9 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
 function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
   (globs ?? []).forEach((g, j) => {
     if (!globBacktracks(g)) return;
-    const r = pathGlobSource(g.replace(/^\/+/, ""));
+    // picomatch passes a "|" through to its expression, where it splits the whole glob in two; RE2 reads a letter.
+    const read = pathGlobSource(g.replace(/^\/+/, ""));
+    const r = !("error" in read) && /(?<!\\)\|/.test(g) ? { error: 'a "|" (picomatch reads it as two globs; write {a,b} or list them)' } : read;
     if ("error" in r)
       throw new PolicyError(
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${r.error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,

@@ -40,16 +40,28 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
  * A protected glob as a linear-time test (RE2, without case), at least as broad as picomatch's reading: an
  * absolute path is also tried without its leading slashes, as picomatch lets a leading `**` match them. A
  * glob RE2 cannot be given (an extglob, a POSIX class; the policy file refuses them) matches every path:
- * fail closed.
+ * fail closed. Where picomatch reads a glob more broadly than the plain forms, the glob or the path is
+ * widened to match: a leading `./` is nothing; a final `/**` also matches the folder itself (`a/**` matches
+ * `a`); a `**` that starts a name before braces (`**{a,b}`) runs across folders; and a path is also
+ * tried without repeated slashes and without a trailing one.
  */
 function linearGlob(glob: string): (path: string) => boolean {
-  const m = pathGlobMatcher(glob.replace(/^\/+/, ""), { nocase: true });
-  if ("error" in m) return () => true;
-  const absolute = glob.startsWith("/");
-  return (path: string) => {
+  const g = glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*");
+  const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
+  // picomatch reads a "|" as the end of one glob and the start of another (the policy file refuses it).
+  if ("error" in m || /(?<!\\)\|/.test(g)) return () => true;
+  const absolute = g.startsWith("/");
+  const folder = /\/\*\*$/.test(g);
+  const one = (path: string) => {
     const rel = path.replace(/^\/+/, "");
     if (absolute) return rel !== path && m.test(rel);
     return m.test(path) || (rel !== path && m.test(rel));
+  };
+  const test = (path: string) => one(path) || (folder && one(`${path}/x`));
+  return (path: string) => {
+    if (test(path)) return true;
+    const tidy = path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+    return tidy !== path && test(tidy);
   };
 }
 
@@ -134,7 +146,8 @@ export function globNeedles(globs: readonly string[]): string[] | undefined {
   const out: string[] = [];
   for (const g of globs) {
     if (/[[\]{}()!+@?\\]/.test(g)) return undefined;
-    const longest = g.split(/[*/]+/).reduce((a, b) => (b.length > a.length ? b : a), "");
+    // picomatch reads a leading "./" as nothing: its "." is no literal of the matches.
+    const longest = g.replace(/^(?:\.\/+)+/, "").split(/[*/]+/).reduce((a, b) => (b.length > a.length ? b : a), "");
     // Outside ASCII, lower case and the regex's case folding disagree (ς, σ and Σ; µ and μ): no pre-check.
     if (longest === "" || !/^[\x20-\x7e]+$/.test(longest)) return undefined;
     out.push(longest.toLowerCase());

@@ -30,6 +30,9 @@ describe("protected globs' pre-check", () => {
     expect(globNeedles(DEFAULT_PROTECTED_PATHS)).toContain(".git");
     expect(globNeedles(["**/*"])).toBeUndefined();
     expect(globNeedles(["src/{a,b}.py"])).toBeUndefined();
+    // A leading "./" is nothing to picomatch: "./a/b" matches "a/b", which holds no ".".
+    expect(globNeedles(["./a/b"])).toEqual(["a"]);
+    expect(matcherFor(["./a/b"])("a/b")).toBe(true);
     // Outside ASCII, lower case and the regex's folding disagree: no pre-check.
     expect(globNeedles(["**/σίγμα*"])).toBeUndefined();
     for (const [g, p] of [["**/σίγμα*", "ςίγμα"], ["**/*.ς", "a.σ"], ["**/µ-secret", "Μ-SECRET"]] as const) expect(matcherFor([g])(p), `${g} ${p}`).toBe(plain([g])(p));
@@ -80,8 +83,25 @@ describe("protected globs' pre-check", () => {
       }),
       { numRuns: 1000 },
     );
+    // Where picomatch reads more than the plain forms: a final "/**" matching the folder itself, a leading
+    // "./", a "**" that starts a name and goes on, repeated and trailing slashes in the path.
+    for (const [g, p] of [
+      ["**/a/**/b/**", "a/b"],
+      ["a/**/b/**/c/**", "A/b/c"],
+      ["./**/*a*a*b", "x/aab"],
+      ["**{a,b}*c*", "d/e/ac"],
+      ["x/**{a,b}/**/y/**/z", "x/d/e/b/y/z"],
+      ["**/*a*a*b", "x//aab"],
+      ["[A-Z]*a**a*", "ca-a/"],
+      ["**/*a*[^a]", "A.b/"],
+    ] as const) {
+      expect(globBacktracks(g), g).toBe(true);
+      expect(plain([g])(p), `${g} ${p}`).toBe(true);
+      expect(matcherFor([g])(p), `${g} ${p}`).toBe(true);
+    }
     for (const g of DEFAULT_PROTECTED_PATHS) expect(globBacktracks(g), g).toBe(false);
     // A glob RE2 cannot be given matches every path (the policy file refuses it).
+    expect(matcherFor(["**/a/**/b/**/c|**/*.pem"])("x/k.pem")).toBe(true);
     expect(matcherFor(["**/+(a|b)*c*"])("src/main.ts")).toBe(true);
   });
 });

@@ -32,7 +32,9 @@ export function loadShellReader(): Promise<ShellReader> {
 }
 
 async function load(): Promise<ShellReader> {
-  const [{ Parser, Language }, { fileURLToPath }, compiled] = await Promise.all([import("web-tree-sitter"), import("node:url"), runBeforeShellCompile()]);
+  const [{ Parser, Language }, { fileURLToPath }] = await Promise.all([import("web-tree-sitter"), import("node:url")]);
+  // After the modules load: a failed import would leave the compiler setting in force.
+  const compiled = await runBeforeShellCompile();
   let bash: Awaited<ReturnType<typeof Language.load>>;
   try {
     await Parser.init();
