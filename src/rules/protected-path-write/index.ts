@@ -46,7 +46,7 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
  * tried without repeated slashes and without a trailing one.
  */
 function linearGlob(glob: string): (path: string) => boolean {
-  const g = glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*");
+  const g = units(glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*"));
   const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
   // picomatch reads a "|" as the end of one glob and the start of another (the policy file refuses it).
   if ("error" in m || /(?<!\\)\|/.test(g)) return () => true;
@@ -58,11 +58,22 @@ function linearGlob(glob: string): (path: string) => boolean {
     return m.test(path) || (rel !== path && m.test(rel));
   };
   const test = (path: string) => one(path) || (folder && one(`${path}/x`));
-  return (path: string) => {
+  return (original: string) => {
+    const path = units(original);
     if (test(path)) return true;
     const tidy = path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
     return tidy !== path && test(tidy);
   };
+}
+
+/**
+ * A text with each UTF-16 surrogate as a character of its own (U+E000 to U+E7FF, private use): picomatch's
+ * expression reads a character outside the Basic Multilingual Plane as two (`??` matches one emoji), RE2
+ * as one. Read alike on the glob and the path, the two agree; a path that holds those private-use
+ * characters itself can only match more.
+ */
+function units(text: string): string {
+  return /[\uD800-\uDFFF]/.test(text) ? text.replace(/[\uD800-\uDFFF]/g, (c) => String.fromCharCode(0xe000 + c.charCodeAt(0) - 0xd800)) : text;
 }
 
 /**
