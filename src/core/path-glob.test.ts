@@ -30,4 +30,8 @@ describe("path globs in linear time", () => {
   it.each(["[!a]", "@(a|b)", "!(x)/*", "+(a)", "*(a)b", "?(a)", "{1..3}", "[[:alpha:]]", "a[", "a\\", "//x", "/x", "{a}", "{a,b}".repeat(7)])("refuses %s", (g) => {
     expect("error" in pathGlobMatcher(g)).toBe(true);
   });
+  it("says a class cannot hold a slash, rather than calling [^/] unclosed", () => {
+    for (const g of ["a/[^/]", "[/]x", "src/[a/b]/c"]) expect(pathGlobMatcher(g)).toEqual({ error: 'a class [...] cannot hold "/" (one character of a name: write ?)' });
+    expect("error" in pathGlobMatcher("[ab]/c")).toBe(false);
+  });
 });

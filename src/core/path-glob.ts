@@ -15,6 +15,8 @@ const MAX_SPELLINGS = 64;
 /** The RE2 source of a path glob (anchored), or why it cannot be read. */
 export function pathGlobSource(glob: string): { source: string } | { error: string } {
   if (/[@!+*?]\(/.test(glob)) return { error: "extglobs (@(…), !(…), +(…), *(…), ?(…)) are not supported; write plain alternatives with {a,b}" };
+  // "[^/]" would otherwise be split at its "/" and read as an unclosed class.
+  if (/(?<!\\)\[[^\]]*\//.test(glob)) return { error: 'a class [...] cannot hold "/" (one character of a name: write ?)' };
   const spellings = expand(glob);
   if ("error" in spellings) return spellings;
   const parts: string[] = [];
