@@ -41,6 +41,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["sort -o/tmp/x data", "path-outside-workspace"],
     ["dd if=x of=.env", "protected-path-write"],
     ["export CDPATH=/; cd etc", "unresolved-argument"],
+    // Other spellings of a protected path, as the plan's check reads them: Windows, a short name, NFKC.
+    ["echo x > .git./config", "protected-path-write"],
+    ["echo x > '.git /config'", "protected-path-write"],
+    ["cat GIT~1/config", "protected-path-write"],
+    ["echo x > id.\u212Aey", "protected-path-write"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);

@@ -8,7 +8,7 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { matcherFor } from "../rules/protected-path-write/index.js";
+import { matcherFor, protectedSpelling } from "../rules/protected-path-write/index.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -60,7 +60,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
       if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
         return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
-      if (rel.some((x) => x !== "" && isProtected(x))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
+      if (rel.some((x) => protectedSpelling(x, isProtected) !== undefined)) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
     }
   }
   return undefined;

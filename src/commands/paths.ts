@@ -66,7 +66,7 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
 }
 
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
-export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, isProtected: (path: string) => boolean, name: NamePath): void {
+export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, protectedAs: (path: string) => string | undefined, name: NamePath): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
@@ -78,7 +78,8 @@ export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"co
       if (isInside(r.real, wsReal)) candidates.push(relativeInside(r.real, wsReal));
       candidates.push(r.lexical, r.real);
     }
-    const hit = candidates.find((c) => c !== "" && isProtected(c));
+    let hit: string | undefined;
+    for (const c of candidates) if ((hit = protectedAs(c)) !== undefined) break;
     if (hit === undefined) continue;
     ctx.report({
       at: partAt(command, p.span?.start),

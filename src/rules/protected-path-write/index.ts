@@ -37,6 +37,24 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
 }
 
 /**
+ * The spelling under which a path is protected, if any: the path itself, its Windows spelling (`.git./x`,
+ * `.git /x`, `.git::$INDEX_ALLOCATION/x` are `.git/x` there), its NFKC form without the invisible code
+ * points HFS+ ignores, or the path itself when a name in it is a Windows 8.3 short name (`GIT~1`), which
+ * may stand for any protected name (a relative path only). The plan's arguments are checked in these spellings by the rule; a
+ * command's paths, in a plan and in a guarded host call, through this.
+ */
+export function protectedSpelling(path: string, isProtected: (path: string) => boolean): string | undefined {
+  if (path === "") return undefined;
+  const win = windowsSpelling(path);
+  const forms = win === undefined ? [path] : [path, win];
+  if (!/^[\x20-\x7e]*$/.test(path)) forms.push((win ?? path).normalize("NFKC").replace(IGNORABLE, ""));
+  // Only below the workspace: an absolute path may pass through a short name of its own (C:\Users\RUNNER~1).
+  const relative = !/^(?:[\\/]|[A-Za-z]:)/.test(path);
+  if (relative && forms.some((f) => f.includes("~") && pathSegments(f).some((seg) => SHORT_NAME.test(seg)))) return path;
+  return forms.find((f) => f !== "" && isProtected(f));
+}
+
+/**
  * A protected glob as a linear-time test (RE2, without case), at least as broad as picomatch's reading: an
  * absolute path is also tried without its leading slashes, as picomatch lets a leading `**` match them. A
  * glob RE2 cannot be given (an extglob, a POSIX class; the policy file refuses them) matches every path:
@@ -190,7 +208,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -266,6 +284,6 @@ export default defineRule({
         });
       }
     }
-    reportCommandPathsProtected(plan, ctx, isProtected, namedPathText);
+    reportCommandPathsProtected(plan, ctx, (c) => protectedSpelling(c, isProtected), namedPathText);
   },
 });

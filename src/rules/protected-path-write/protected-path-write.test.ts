@@ -173,6 +173,18 @@ ruleTester("protected-path-write", {
         { step: 1, messageId: "patternMayReachProtected", message: 'Step 1: "write_file" may write to a protected path through the $regex "src/.*" in "target".' },
       ],
     },
+    ...(
+      [
+        ["echo x > .git./config", '".git./config" (.git/config)'],
+        ["cat GIT~1/config", '"GIT~1/config"'],
+        ["echo y > id.\u212Aey", '"id.\u212Aey" (id.Key)'],
+      ] as const
+    ).map(([command, named]) => ({
+      name: `a command line that names a protected path in another spelling: ${command}`,
+      code: plan("run_command", { command }),
+      files,
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
+    })),
     {
       name: "a command line that names a protected path",
       code: plan("run_command", { command: "rm .git/config" }),
