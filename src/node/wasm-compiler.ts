@@ -12,7 +12,7 @@ export async function baselineCompilerOnly(): Promise<() => void> {
   setFlagsFromString("--liftoff-only");
   return () => {
     // A process started with the flag keeps it.
-    if (!process.execArgv.includes("--liftoff-only")) setFlagsFromString("--no-liftoff-only");
+    if (!process.execArgv.some((a) => /^--liftoff[-_]only$/.test(a))) setFlagsFromString("--no-liftoff-only");
   };
 }
 
