@@ -17,7 +17,8 @@ import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js"
 import type { SourceDocument } from "../core/document.js";
 import { childPointer } from "../core/pointer.js";
 import { readFactText } from "../rules/read-text.js";
-import { globBacktracks, pathGlobSource } from "../core/path-glob.js";
+import { globBacktracks } from "../core/path-glob.js";
+import { linearGlobError } from "../rules/protected-path-write/index.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -161,12 +162,11 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
 function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
   (globs ?? []).forEach((g, j) => {
     if (!globBacktracks(g)) return;
-    // picomatch passes a "|" through to its expression, where it splits the whole glob in two; RE2 reads a letter.
-    const read = pathGlobSource(g.replace(/^\/+/, ""));
-    const r = !("error" in read) && /(?<!\\)\|/.test(g) ? { error: 'a "|" (picomatch reads it as two globs; write {a,b} or list them)' } : read;
-    if ("error" in r)
+    // The matcher's own reading (src/rules/protected-path-write): a glob it cannot read would match every path.
+    const error = linearGlobError(g);
+    if (error !== undefined)
       throw new PolicyError(
-        `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${r.error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
+        `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
 }

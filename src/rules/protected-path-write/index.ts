@@ -64,10 +64,10 @@ export function protectedSpelling(path: string, isProtected: (path: string) => b
  * tried without repeated slashes and without a trailing one.
  */
 function linearGlob(glob: string): (path: string) => boolean {
-  const g = units(glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*"));
+  const g = linearForm(glob);
   const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
-  // picomatch reads a "|" as the end of one glob and the start of another (the policy file refuses it).
-  if ("error" in m || /(?<!\\)\|/.test(g)) return () => true;
+  // What the policy file refuses (linearGlobError) matches every path here: fail closed.
+  if ("error" in m || linearGlobError(glob) !== undefined) return () => true;
   const absolute = g.startsWith("/");
   const folder = /\/\*\*$/.test(g);
   const one = (path: string) => {
@@ -82,6 +82,24 @@ function linearGlob(glob: string): (path: string) => boolean {
     const tidy = path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
     return tidy !== path && test(tidy);
   };
+}
+
+/** A protected glob as RE2 reads it: without a leading `./`, a `**` that starts a name before braces across folders. */
+function linearForm(glob: string): string {
+  return units(glob.replace(/^(?:\.\/+)+/, "").replace(/(^|\/)\*\*(?=\{)/g, "$1**/*"));
+}
+
+/**
+ * Why a protected glob that globBacktracks cannot be matched in linear time (the policy file refuses it),
+ * or undefined: what RE2 cannot be given, and a "|", which picomatch reads as the end of one glob and the
+ * start of another (RE2 would read a letter).
+ */
+export function linearGlobError(glob: string): string | undefined {
+  const g = linearForm(glob);
+  const read = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
+  if ("error" in read) return read.error;
+  if (/(?<!\\)\|/.test(g)) return 'a "|" (picomatch reads it as two globs; write {a,b} or list them)';
+  return undefined;
 }
 
 /**
