@@ -12,10 +12,15 @@ const PARTS = {
   cwd: " (after cd {{cwd}})",
 } as const;
 
+/** How a path was read when decoding changed it: ` (read as "a/b")`. */
+export function readAsText(read: string): string {
+  return formatMessage(PARTS.read, { read });
+}
+
 /** A named path's words: `"a%2fb" (read as "a/b") (after cd src)`. */
 export function namedPathText(path: NamedPath): string {
   let text = formatMessage(PARTS.written, { written: path.written });
-  if (path.read !== undefined) text += formatMessage(PARTS.read, { read: path.read });
+  if (path.read !== undefined) text += readAsText(path.read);
   if (path.cwd !== undefined) text += formatMessage(PARTS.cwd, { cwd: path.cwd });
   return text;
 }

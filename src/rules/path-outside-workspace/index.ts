@@ -7,7 +7,7 @@ import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
-import { namedPathText } from "../command-paths.js";
+import { namedPathText, readAsText } from "../command-paths.js";
 import { matchArgument } from "../../core/constraints.js";
 
 const FILE_URL_PROBES = ["file:///etc/passwd", "FILE:/etc/passwd", "file://localhost/etc/passwd"];
@@ -102,7 +102,7 @@ export default defineRule({
             });
             break;
           }
-          const decoded = r.reading !== arg.value && !r.reading.startsWith("\0") ? ` (read as "${r.reading.replace(/\0/g, "\\0")}")` : "";
+          const decoded = r.reading !== arg.value && !r.reading.startsWith("\0") ? readAsText(r.reading.replace(/\0/g, "\\0")) : "";
           ctx.report({
             at: arg.at,
             step: step.position,
