@@ -5,6 +5,7 @@ import { commandClauses } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
+import { looksLikePath } from "../../core/paths.js";
 
 /** A whole value that is only a stand-in. */
 export const WHOLE =
@@ -40,7 +41,7 @@ export default defineRule({
     docs: {
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
-        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names. Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument, and in any other value that looks like a path (`{\"location\": \"$HOME/.bashrc\"}`), also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names. Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
       rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
@@ -72,7 +73,9 @@ export default defineRule({
               break;
             }
           }
-          if (!what && pathNames.has(a.name.toLowerCase()) && ENV_IN_PATH.test(a.value)) what = "an environment variable, which the executor would expand";
+          // A path under any other name is read as one too (`{"target": "$HOME/.bashrc"}`), as `~/.bashrc` is.
+          if (!what && (pathNames.has(a.name.toLowerCase()) || looksLikePath(a.name, a.value)) && ENV_IN_PATH.test(a.value))
+            what = "an environment variable, which the executor would expand";
         }
         if (!what) continue;
         ctx.report({
