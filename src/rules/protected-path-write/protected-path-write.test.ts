@@ -51,6 +51,8 @@ ruleTester("protected-path-write", {
         ["write_file", { path: "gitignore.txt" }],
         ["write_file", { path: "notes~old/a.txt" }],
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
+        ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
+        ["read_file", { name: "plangate.yaml" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     {
@@ -92,6 +94,12 @@ ruleTester("protected-path-write", {
     reported("export", { outputPath: ".git/info/attributes" }),
     reported("export", { report_file: ".env.local" }),
     reported("export", { anything: ".git/config" }),
+    // A bare protected name under a name no list holds: the policy beside the plan, a key.
+    reported("store", { name: "plangate.yaml" }),
+    reported("store", { item: "PLANGATE.YAML" }),
+    reported("store", { which: "id_ed25519" }),
+    reported("store", { entries: { "plangate.json": "x" } }),
+    reported("store", { item: "PLANGA~1.YAM" }),
     reported("fetch_page", { url: "file:///ws/.git/config" }),
     // A nested repository, the policy at any depth.
     reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
