@@ -360,13 +360,19 @@ class Analysis {
 
   /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
   private args(args: ShellWord[], textOnly: boolean, depth: number): void {
+    let operands = false;
     for (const w of args) {
       if (w.value === undefined) {
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;
       }
       if (textOnly) continue;
-      for (const v of pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
+      // After `--` every word is an operand, one that starts with `-` too (`cp a -- -/../../x`).
+      if (!operands && w.value === "--") {
+        operands = true;
+        continue;
+      }
+      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
     }
   }
 
@@ -410,6 +416,11 @@ function pathsIn(v: string): string[] {
     }
     return out;
   }
+  return operandPaths(v);
+}
+
+/** The paths an operand may name: the word, and a `name=value` operand's value. */
+function operandPaths(v: string): string[] {
   const m = /^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$/.exec(v);
   return m ? [v, m[1]!] : [v];
 }
