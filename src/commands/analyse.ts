@@ -67,6 +67,8 @@ export interface CommandPath {
   text: string;
   /** The word as written, when `text` differs (a glob read as `..`). */
   written?: string;
+  /** The word is a pattern the shell expands (`.e*`, `.gi?/config`): it names whichever files it matches. */
+  glob?: true;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
@@ -381,6 +383,7 @@ class Analysis {
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
+    if (glob && /[*?[]/.test(text)) p.glob = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
     this.report.paths.push(p);

@@ -53,6 +53,9 @@ ruleTester("protected-path-write", {
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
         ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
         ["read_file", { name: "plangate.yaml" }],
+        // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
+        ["run_command", { command: "cp *.txt src/*.py out/" }],
+        ["run_command", { command: "ls .github/* .eslintrc*" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     {
@@ -186,6 +189,11 @@ ruleTester("protected-path-write", {
         ["echo x > .git./config", '".git./config" (.git/config)'],
         ["cat GIT~1/config", '"GIT~1/config"'],
         ["echo y > id.\u212Aey", '"id.\u212Aey" (id.Key)'],
+        // A pattern the shell expands to a hidden protected name.
+        ["cp notes.txt .e*", '".e*" (.env)'],
+        ["echo x > .gi?/config", '".gi?/config" (.git/config)'],
+        ["echo x > .g[i]t/hooks/pre-commit", '".g[i]t/hooks/pre-commit" (.git/hooks/pre-commit)'],
+        ["cp key src/../.s*/authorized_keys", '"src/../.s*/authorized_keys" (.ssh/authorized_keys)'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that names a protected path in another spelling: ${command}`,
