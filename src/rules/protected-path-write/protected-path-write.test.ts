@@ -353,6 +353,8 @@ describe("protected-path-write: the guard's messages for a call", () => {
   it.each([
     ["hostCommandProtectedPath", "echo KEY=1 > .env", ".env"],
     ["hostCommandProtectedPath", "dd if=x of=.git/config", ".git/config"],
+    ["hostCommandProtectedPath", "cp notes.txt .e*", ".e*"],
+    ["hostCommandProtectedPath", "echo x > .gi?/config", ".gi?/config"],
   ])("%s: %j", async (messageId, command, path) => {
     const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
       import("../../approval/host-command.js"),
