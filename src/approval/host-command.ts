@@ -8,7 +8,7 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { matcherFor, protectedSpelling } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, protectedSpelling, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -52,6 +52,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   const wsReal = paths.workspaceReal;
   // The plan check's matcher: linear time for globs whose backtracking expression could take seconds on one path.
   const isProtected = matcherFor(policy.protected);
+  const hidden = hiddenNames(policy.protected);
   for (const p of report.paths) {
     const text = commandPathText(p);
     for (const r of paths.resolve(text)) {
@@ -60,7 +61,8 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
       if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
         return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
-      if (rel.some((x) => protectedSpelling(x, isProtected) !== undefined)) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
+      // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
+      if (rel.some((x) => protectedSpelling(x, isProtected) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
     }
   }
   return undefined;

@@ -67,6 +67,8 @@ export interface CommandPath {
   text: string;
   /** The word as written, when `text` differs (a glob read as `..`). */
   written?: string;
+  /** The word is a pattern the shell expands (`.e*`, `.gi?/config`): it names whichever files it matches. */
+  glob?: true;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
@@ -360,13 +362,19 @@ class Analysis {
 
   /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
   private args(args: ShellWord[], textOnly: boolean, depth: number): void {
+    let operands = false;
     for (const w of args) {
       if (w.value === undefined) {
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;
       }
       if (textOnly) continue;
-      for (const v of pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
+      // After `--` every word is an operand, one that starts with `-` too (`cp a -- -/../../x`).
+      if (!operands && w.value === "--") {
+        operands = true;
+        continue;
+      }
+      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
     }
   }
 
@@ -375,6 +383,7 @@ class Analysis {
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
+    if (glob && /[*?[]/.test(text)) p.glob = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
     this.report.paths.push(p);
@@ -410,6 +419,11 @@ function pathsIn(v: string): string[] {
     }
     return out;
   }
+  return operandPaths(v);
+}
+
+/** The paths an operand may name: the word, and a `name=value` operand's value. */
+function operandPaths(v: string): string[] {
   const m = /^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$/.exec(v);
   return m ? [v, m[1]!] : [v];
 }

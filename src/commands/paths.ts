@@ -66,7 +66,14 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
 }
 
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
-export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"commandProtectedPath">, protectedAs: (path: string) => string | undefined, name: NamePath): void {
+export function reportCommandPathsProtected(
+  plan: Plan,
+  ctx: PlanRuleContext<"commandProtectedPath">,
+  protectedAs: (path: string) => string | undefined,
+  name: NamePath,
+  /** A protected path a glob below the workspace root can match (`.gi?/config`: `.git/config`), if any. */
+  globReaches?: (glob: string) => string | undefined,
+): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
@@ -80,6 +87,9 @@ export function reportCommandPathsProtected(plan: Plan, ctx: PlanRuleContext<"co
     }
     let hit: string | undefined;
     for (const c of candidates) if ((hit = protectedAs(c)) !== undefined) break;
+    // The shell expands a pattern to the files it matches: `cp a .e*` writes .env.
+    if (hit === undefined && p.glob && globReaches)
+      for (const c of candidates) if (!c.startsWith("/") && (hit = globReaches(c)) !== undefined) break;
     if (hit === undefined) continue;
     ctx.report({
       at: partAt(command, p.span?.start),

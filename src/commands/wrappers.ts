@@ -101,8 +101,19 @@ const SPECS: Record<string, WrapperSpec> = {
   linux64: {},
   chpst: {},
   softlimit: {},
+  sshpass: {},
+  ccache: {},
+  caffeinate: {},
+  "dbus-launch": {},
   watch: { valued: ["-n", "--interval", "-q", "--equexit"], flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-x", "--exec"] },
 };
+
+/**
+ * GNU tools under the names Homebrew gives them beside the BSD ones on macOS (`gxargs`, `gtimeout`,
+ * `gfind`): the same programs, read with the GNU tables.
+ */
+const GNU_PREFIXED: ReadonlyMap<string, string> = new Map(["env", "nice", "nohup", "timeout", "stdbuf", "chroot", "time", "xargs", "find"].map((n) => [`g${n}`, n]));
+const unprefixed = (program: string): string => GNU_PREFIXED.get(program) ?? program;
 
 /** Shells that take a command line with `-c` or read one from a file or standard input. */
 export const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "rbash"]);
@@ -146,7 +157,8 @@ export type WrapperReasonId = WrapperReason["id"];
 const NO_DATA: Record<string, never> = {};
 
 /** Is the program one that runs another program (or a command line)? */
-export function isWrapper(program: string): boolean {
+export function isWrapper(name: string): boolean {
+  const program = unprefixed(name);
   return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
 }
 
@@ -159,7 +171,8 @@ function optionName(word: string): { name: string; attached?: string } {
 }
 
 /** What `program args…` runs, for a program that runs others (find may run several). */
-export function innersOf(program: string, args: ShellWord[]): Inner[] {
+export function innersOf(name: string, args: ShellWord[]): Inner[] {
+  const program = unprefixed(name);
   return program === "find" ? findExecs(args) : [innerOf(program, args)];
 }
 

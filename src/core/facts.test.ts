@@ -21,7 +21,7 @@ const of = (pieces: readonly string[]) =>
     { weight: 1, arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((p) => p.join("")) },
     { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
   );
-const STAND_INS = ["?", "??", "<", "x>", "{{", "}}", "${", "}", "$", "A", "...", "\u2026", "[", "insert", "TODO", "tbd", "your", "_", " here", " "];
+const STAND_INS = ["?", "??", "<", "x>", "{{", "}}", "${", "}", "$", "%", "A", "...", "\u2026", "[", "insert", "TODO", "tbd", "your", "_", " here", " "];
 const RUN_TIMES = ["$", "{", "{{", "(", ")", "`", " ", "RANDOM", "date", "uuidgen", "uuid4", "Math.random", "DATE.NOW", "now", "/DEV/urandom", "/dev/random", "rand", "time"];
 const PATHS = ["/", "\\", ".", "..", "~", "%", "%2e", ":", "file:", "C:", "a", " ", "x"];
 

@@ -107,9 +107,11 @@ export function tagsOf(text: string): number {
         if (i + 4 < n && text.slice(i, i + 5).toLowerCase() === "/dev/") tags |= LeafTag.RunTime;
         break;
       case 0x5c: // \
-      case 0x25: // %
       case 0x3a: // :
         tags |= LeafTag.PathLike;
+        break;
+      case 0x25: // % (percent-encoding, and Windows' %NAME%)
+        tags |= LeafTag.PathLike | LeafTag.Placeholder;
         break;
       case 0x24: // $
       case 0x7b: // {

@@ -332,6 +332,16 @@ export function windowsSpelling(rel: string): string | undefined {
 }
 
 /**
+ * Could a value under a name that is not a path name be a bare file name a writer is given
+ * (`plangate.yaml`, `id_rsa`): not empty, no whitespace, not under a program, URL or pattern name
+ * (NOT_PATHS), not a remote URL? Most such words are no files: the caller counts one only when it names
+ * a protected file.
+ */
+export function mayBeFileName(name: string, value: string): boolean {
+  return value !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(value) && !isRemoteUrl(value);
+}
+
+/**
  * Does a value under a name that is not a path name still look like a path a writer could be given:
  * no whitespace, and a separator in it or a leading `.` (`.git/config`, `docs/a.md`, `.env`)? Programs,
  * URLs and patterns (NOT_PATHS) are not; `file:` URLs always are.

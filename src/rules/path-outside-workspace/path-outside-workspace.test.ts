@@ -142,6 +142,12 @@ ruleTester("path-outside-workspace", {
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.', hint: "use paths inside the workspace, relative to its root" }],
     },
     {
+      name: "a command line's operand after -- that starts with -",
+      code: plan({ command: "cp notes.txt -- -/../../etc/cron.d/job" }, "run_command"),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "-/../../etc/cron.d/job", a path that resolves to /etc/cron.d/job; the workspace is /ws.' }],
+    },
+    {
       name: "a path outside in the argument vector beside a command: at the list's member",
       code: plan({ cmd: "cat", args: ["-n", "/etc/passwd"] }, "run_command"),
       files,
@@ -316,6 +322,7 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
   it.each([
     ["hostCommandPathOutside", "cat ../x", () => `The Bash command names "../x", which resolves to ${root}/x, outside the workspace ${ws}.`],
     ["hostCommandPathOutside", "cat out/secret", () => `The Bash command names "out/secret", which resolves to ${root}/outside/secret, outside the workspace ${ws}.`],
+    ["hostCommandPathOutside", "cat -- -/../../x", () => `The Bash command names "-/../../x", which resolves to ${root}/x, outside the workspace ${ws}.`],
     ["hostCommandUnsafePath", "cat ~root/x", () => 'The Bash command names "~root/x", a path that starts with ~, which a shell expands to a home folder outside the workspace.'],
   ])("%s: %j", async (messageId, command, message) => {
     const { ruleText } = await import("../read-text.js");

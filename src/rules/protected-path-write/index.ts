@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { LeafTag } from "../../core/facts.js";
-import { isInside, isRemoteUrl, looksLikePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { isInside, isRemoteUrl, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -202,6 +202,59 @@ export function globNeedles(globs: readonly string[]): string[] | undefined {
   return out;
 }
 
+/** The hidden names the protected globs hold, without their wildcards (`.git`, `.env`, `.ssh`, `.plangate.yaml`…). */
+export function hiddenNames(protectedGlobs: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const g of protectedGlobs)
+    for (const seg of g.split("/")) {
+      const name = seg.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "");
+      if (name.startsWith(".") && name.length > 1) out.add(name);
+    }
+  return [...out];
+}
+
+/** A shell pattern for one name, as bash matches it (`*`, `?`, `[…]`), without case; undefined when unreadable. */
+function namePattern(seg: string): RegExp | undefined {
+  let re = "^";
+  for (let i = 0; i < seg.length; i++) {
+    const c = seg[i]!;
+    if (c === "*") re += "[^/]*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const end = seg.indexOf("]", i + 2);
+      if (end < 0) re += "\\[";
+      else {
+        re += "[" + seg.slice(i + 1, end).replace(/^[!^]/, "^").replace(/\\/g, "\\\\") + "]";
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
+  }
+  try {
+    return new RegExp(re + "$", "i");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A protected path a shell pattern below the workspace root can name, if any. Bash (without dotglob)
+ * expands a pattern to a hidden name only when the pattern starts with a literal `.`: each such name
+ * pattern (`.e*`, `.gi?`, `.g[i]t`) is tried with the protected globs' hidden names, so `cp a .e*`
+ * names `.env` and `> .gi?/config` names `.git/config`. An unreadable pattern is tried as written.
+ */
+export function shellGlobReachesProtected(glob: string, hidden: readonly string[], isProtected: (path: string) => boolean): string | undefined {
+  let paths = [""];
+  for (const seg of glob.split("/")) {
+    let names = [seg];
+    if (/[*?[]/.test(seg) && seg.startsWith(".")) {
+      const re = namePattern(seg);
+      if (re) names = hidden.filter((n) => re.test(n));
+    }
+    paths = paths.flatMap((p) => names.map((n) => (p === "" ? n : `${p}/${n}`))).slice(0, 64);
+  }
+  return paths.find((p) => p !== glob && isProtected(p));
+}
+
 const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
 const PROTECTED_HINT = "remove the write or choose another file; protected paths are listed in paths.protected";
 
@@ -226,7 +279,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -246,10 +299,14 @@ export default defineRule({
       const facts = ctx.facts.step(step);
       if (!facts.writes) continue;
       const args = facts.pathArguments();
+      // A bare name (no separator, no leading dot) under another name counts when it names a protected
+      // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan.
+      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected) !== undefined;
       for (const a of facts.strings)
-        if (!a.content && a.has(LeafTag.PathLike) && looksLikePath(a.name, a.value) && !facts.isPathArgument(a, true)) args.push(a);
+        if (!a.content && (a.has(LeafTag.PathLike) ? looksLikePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a.value)) && !facts.isPathArgument(a, true))
+          args.push(a);
       for (const k of facts.keys)
-        if (k.has(LeafTag.PathLike) && looksLikePath("", k.value) && !facts.isPathArgument(k, true)) args.push(k);
+        if ((k.has(LeafTag.PathLike) ? looksLikePath("", k.value) : bare("", k.value)) && !facts.isPathArgument(k, true)) args.push(k);
       for (const arg of args) {
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
@@ -302,6 +359,7 @@ export default defineRule({
         });
       }
     }
-    reportCommandPathsProtected(plan, ctx, (c) => protectedSpelling(c, isProtected), namedPathText);
+    const hidden = hiddenNames(ctx.policy.paths.protected);
+    reportCommandPathsProtected(plan, ctx, (c) => protectedSpelling(c, isProtected), namedPathText, (g) => shellGlobReachesProtected(g, hidden, isProtected));
   },
 });

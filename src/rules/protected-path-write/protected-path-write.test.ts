@@ -51,6 +51,11 @@ ruleTester("protected-path-write", {
         ["write_file", { path: "gitignore.txt" }],
         ["write_file", { path: "notes~old/a.txt" }],
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
+        ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
+        ["read_file", { name: "plangate.yaml" }],
+        // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
+        ["run_command", { command: "cp *.txt src/*.py out/" }],
+        ["run_command", { command: "ls .github/* .eslintrc*" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     {
@@ -92,6 +97,12 @@ ruleTester("protected-path-write", {
     reported("export", { outputPath: ".git/info/attributes" }),
     reported("export", { report_file: ".env.local" }),
     reported("export", { anything: ".git/config" }),
+    // A bare protected name under a name no list holds: the policy beside the plan, a key.
+    reported("store", { name: "plangate.yaml" }),
+    reported("store", { item: "PLANGATE.YAML" }),
+    reported("store", { which: "id_ed25519" }),
+    reported("store", { entries: { "plangate.json": "x" } }),
+    reported("store", { item: "PLANGA~1.YAM" }),
     reported("fetch_page", { url: "file:///ws/.git/config" }),
     // A nested repository, the policy at any depth.
     reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
@@ -178,6 +189,11 @@ ruleTester("protected-path-write", {
         ["echo x > .git./config", '".git./config" (.git/config)'],
         ["cat GIT~1/config", '"GIT~1/config"'],
         ["echo y > id.\u212Aey", '"id.\u212Aey" (id.Key)'],
+        // A pattern the shell expands to a hidden protected name.
+        ["cp notes.txt .e*", '".e*" (.env)'],
+        ["echo x > .gi?/config", '".gi?/config" (.git/config)'],
+        ["echo x > .g[i]t/hooks/pre-commit", '".g[i]t/hooks/pre-commit" (.git/hooks/pre-commit)'],
+        ["cp key src/../.s*/authorized_keys", '"src/../.s*/authorized_keys" (.ssh/authorized_keys)'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that names a protected path in another spelling: ${command}`,
@@ -337,6 +353,8 @@ describe("protected-path-write: the guard's messages for a call", () => {
   it.each([
     ["hostCommandProtectedPath", "echo KEY=1 > .env", ".env"],
     ["hostCommandProtectedPath", "dd if=x of=.git/config", ".git/config"],
+    ["hostCommandProtectedPath", "cp notes.txt .e*", ".e*"],
+    ["hostCommandProtectedPath", "echo x > .gi?/config", ".gi?/config"],
   ])("%s: %j", async (messageId, command, path) => {
     const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
       import("../../approval/host-command.js"),

@@ -5,6 +5,7 @@ import { commandClauses } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { LeafTag } from "../../core/facts.js";
+import { looksLikePath } from "../../core/paths.js";
 
 /** A whole value that is only a stand-in. */
 export const WHOLE =
@@ -22,9 +23,13 @@ export const INSIDE: readonly [RegExp, string][] = [
 ];
 /** Stand-ins written in words only: a value without them and without LeafTag.Placeholder's characters holds none. */
 export const WORDS = /TODO|TBD|FIXME|CHANGE_?ME|REPLACE_?ME|PLACEHOLDER|your/i;
-/** In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. */
+/**
+ * In a path, a `$NAME` is resolved from the executor's environment: not fixed by the plan. So is a
+ * Windows `%NAME%` (cmd, and Python's `os.path.expandvars` on Windows), told from a percent-escape
+ * (`%C3%A9`) by its name: not two hex digits.
+ */
 // ($RANDOM and the shell clock are non-deterministic's finding.)
-export const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]/;
+export const ENV_IN_PATH = /(^|[^\\])\$(?!\{?(?:RANDOM|SRANDOM|EPOCHSECONDS|EPOCHREALTIME)\b)[A-Za-z_]|%(?![0-9A-Fa-f]{2}%)[A-Za-z_][\w()]*%/;
 
 export default defineRule({
   meta: {
@@ -40,7 +45,7 @@ export default defineRule({
     docs: {
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
-        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument also `$NAME` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names. Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument, and in any other value that looks like a path (`{\"location\": \"$HOME/.bashrc\"}`), also `$NAME` and Windows `%NAME%` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, and redirections to such names. Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
       rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
@@ -72,7 +77,9 @@ export default defineRule({
               break;
             }
           }
-          if (!what && pathNames.has(a.name.toLowerCase()) && ENV_IN_PATH.test(a.value)) what = "an environment variable, which the executor would expand";
+          // A path under any other name is read as one too (`{"target": "$HOME/.bashrc"}`), as `~/.bashrc` is.
+          if (!what && (pathNames.has(a.name.toLowerCase()) || looksLikePath(a.name, a.value)) && ENV_IN_PATH.test(a.value))
+            what = "an environment variable, which the executor would expand";
         }
         if (!what) continue;
         ctx.report({

@@ -9,6 +9,11 @@ ruleTester("unresolved-argument", {
       name: "concrete values, and templates inside file content",
       code: plan({ path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c", pattern: "<title>" }),
     },
+    {
+      name: "a dollar sign in a value that is not a path, or before no name",
+      code: plan({ price: "$5/month", pattern: "^a$b/c", url: "https://example.com/$x/y", note: "pay $USD later" }),
+    },
+    { name: "percent-escapes in a path are no Windows variables", code: plan({ path: "docs/caf%C3%A9.md", out: "100%/a%20b", location: "%2e%2e%2fx" }) },
   ],
   invalid: [
     {
@@ -25,6 +30,18 @@ ruleTester("unresolved-argument", {
     { code: plan({ mode: "TBD" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 48, step: 1, pointer: "/steps/0/arguments/mode", messageId: "placeholder" }] },
     { code: plan({ n: "..." }), errors: [{ line: 1, column: 40, endLine: 1, endColumn: 45, step: 1, pointer: "/steps/0/arguments/n", messageId: "placeholder" }] },
     { code: plan({ files: ["a.txt", "<second file>"] }), errors: [{ line: 1, column: 53, endLine: 1, endColumn: 68, step: 1, pointer: "/steps/0/arguments/files/1", messageId: "placeholder" }] },
+    {
+      name: "an environment variable in a value under another name that looks like a path",
+      code: plan({ location: "$HOME/.bashrc" }),
+      errors: [{ line: 1, column: 47, endLine: 1, endColumn: 62, step: 1, pointer: "/steps/0/arguments/location", messageId: "placeholder", message: 'Step 1: argument "location" holds an environment variable, which the executor would expand: the executor would have to infer the value.' }],
+    },
+    {
+      name: "a Windows %NAME% in a path",
+      code: plan({ path: "%APPDATA%/app/config.json" }),
+      errors: [{ line: 1, column: 43, endLine: 1, endColumn: 70, step: 1, pointer: "/steps/0/arguments/path", messageId: "placeholder", message: 'Step 1: argument "path" holds an environment variable, which the executor would expand: the executor would have to infer the value.' }],
+    },
+    { code: plan({ location: "%ProgramFiles(x86)%\\App\\app.ini" }), errors: [{ step: 1, pointer: "/steps/0/arguments/location", messageId: "placeholder" }] },
+    { code: plan({ options: { out: "$XDG_CONFIG_HOME/app/rc" } }), errors: [{ line: 1, column: 53, endLine: 1, endColumn: 78, step: 1, pointer: "/steps/0/arguments/options/out", messageId: "placeholder" }] },
     { code: plan({ path: "$HOME/notes.txt" }), errors: [{ line: 1, column: 43, endLine: 1, endColumn: 60, step: 1, pointer: "/steps/0/arguments/path", messageId: "placeholder" }] },
     { code: plan({ content: "TODO" }), errors: [{ line: 1, column: 46, endLine: 1, endColumn: 52, step: 1, pointer: "/steps/0/arguments/content", messageId: "placeholder" }] },
     { code: plan({ options: { dest: "out/<name>.csv" } }), errors: [{ line: 1, column: 54, endLine: 1, endColumn: 70, step: 1, pointer: "/steps/0/arguments/options/dest", messageId: "placeholder" }] },
