@@ -41,7 +41,9 @@ export interface CommandMessageIds {
     | "loadsBuiltins"
     | "subscriptExpansion"
     | "givenAsText"
-    | "storedCode";
+    | "storedCode"
+    | "gitRunsCode"
+    | "gitRunsCommandLine";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime";
 }
 
@@ -91,6 +93,14 @@ const MAX_NESTING = 8;
  */
 const REWIRING_VARIABLES =
   /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_[A-Z_]+)$/;
+/**
+ * git settings that name a program, a command line or code git runs, or another configuration to read
+ * (case-insensitive, as git reads its keys).
+ */
+const GIT_CODE_KEY =
+  /^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)|sequence\.editor|diff\.external|diff\..*\.(?:command|textconv)|(?:difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|credential\.(?:.*\.)?helper|gpg\.(?:.*\.)?program|pager\..*|interactive\.difffilter|uploadpack\.packobjectshook|remote\..*\.(?:uploadpack|receivepack|proxy|vcs)|protocol\..*|(?:http|https)\.(?:.*\.)?proxy|include\.path|includeif\..*|sendemail\..*|web\.browser|browser\..*\.(?:cmd|path)|man\..*\.(?:cmd|path)|init\.templatedir|ssh\.variant|core\.sshcommand)$/i;
+/** git's global options that take the next word as their value. */
+const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /** Files that are no file: the standard streams and the null device. */
@@ -244,6 +254,7 @@ class Analysis {
     else if (!allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
     this.rewiring(name, args);
     this.evaluated(name, args);
+    if (name === "git") this.git(args);
 
     if (isWrapper(name)) {
       const consumed = new Set<ShellWord>();
@@ -289,6 +300,37 @@ class Analysis {
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth);
     if (name === "cd" || name === "pushd") this.cd(args);
+  }
+
+  /**
+   * git runs programs and code its settings name (`-c alias.x='!rm y'`, `-c core.pager=…`, `--config-env`,
+   * `--exec-path`) and command lines its subcommands are given (`rebase -x`, `bisect run`, `submodule
+   * foreach`, `filter-branch`, `difftool -x`): plangate reads none of them, so they are refused.
+   */
+  private git(args: ShellWord[]): void {
+    let i = 0;
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return;
+      if (!v.startsWith("-")) break;
+      if (v === "-c" || v === "--config-env") {
+        const kv = args[++i]?.value;
+        if (kv === undefined || GIT_CODE_KEY.test(kv.split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: kv ?? v } });
+      } else if (v.startsWith("--config-env=")) {
+        if (GIT_CODE_KEY.test(v.slice("--config-env=".length).split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
+      } else if (v === "--exec-path" || v.startsWith("--exec-path=")) {
+        if (v.includes("=")) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
+      } else if (GIT_OPTIONS_WITH_VALUE.has(v)) i++;
+    }
+    const sub = args[i]?.value;
+    const rest = args.slice(i + 1).map((w) => w.value);
+    const runs =
+      (sub === "rebase" && rest.some((r) => r === undefined || r === "-x" || r === "--exec" || /^--exec=|^-x./.test(r))) ||
+      (sub === "bisect" && rest[0] === "run") ||
+      (sub === "submodule" && rest.some((r) => r === "foreach")) ||
+      sub === "filter-branch" ||
+      (sub === "difftool" && rest.some((r) => r === undefined || r === "-x" || r === "--extcmd" || /^--extcmd=|^-x./.test(r)));
+    if (runs) this.find({ rule: "disallowed-tool", messageId: "gitRunsCommandLine", data: { subcommand: String(sub) } });
   }
 
   /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */

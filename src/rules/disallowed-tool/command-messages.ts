@@ -22,6 +22,8 @@ export const commandClauses = {
   loadsBuiltins: { message: "loads or switches shell builtins, which changes what a later command name runs", hint: "run the program directly, by its own name" },
   subscriptExpansion: { message: "gives {{program}} {{source}}, an array subscript holding an expansion, which bash evaluates and so runs any command in it", hint: "write a plain variable name or number; run a command as its own command" },
   givenAsText: { message: "runs a command that {{program}} is given as text (or takes from the history), which plangate does not read", hint: "write the command itself into the plan" },
+  gitRunsCode: { message: "sets git's {{setting}}, which names a program or code git runs, or more settings to read", hint: "remove the setting; run the program it names as its own command" },
+  gitRunsCommandLine: { message: "gives git {{subcommand}} a command line to run, which plangate does not read", hint: "run the command itself as its own step" },
   storedCode: { message: "stores a command substitution as text in {{name}}, which arithmetic, $" + "{{{name}}@P} or eval would run", hint: "store plain data, or run the command as its own command" },
 } as const satisfies Record<CommandMessageIds["disallowed-tool"], { message: string; hint: string }>;
 

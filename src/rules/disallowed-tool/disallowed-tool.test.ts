@@ -36,6 +36,12 @@ ruleTester("disallowed-tool", {
     { name: "names that merely contain a denied word", code: plan("read_file", "planets", "rethink_cache", "exit", "thinking_cap_store") },
     { name: "plain allowed tools", code: plan("read_file", "plan_route", "write_file"), options: { tools: tools("read_file", "write_file", "plan_route") } },
     { name: "an invisible character without a tool it imitates (unsafe-value's finding alone)", code: plan("odd\u200d_tool") },
+    {
+      name: "git with settings and subcommands that run nothing of their own",
+      code: JSON.stringify({
+        steps: ["git -c user.name=ci -c user.email=ci@example.com commit -m x", "git -C sub status", "git rebase main", "git bisect start", "git submodule update --init", "git --exec-path"].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+      }),
+    },
   ],
   invalid: [
     {
@@ -101,6 +107,27 @@ ruleTester("disallowed-tool", {
       code: JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "$X foo" }, intent: "run" }] }),
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "programAtRunTime", message: 'Step 1: the command in "command" runs a program decided at run time ($X).', hint: "write the program's name literally, so that the policy can check it" }],
     },
+    ...[
+      ["git -c alias.p='!rm x' p", "alias.p=!rm x"],
+      ["git -c core.pager=sh status", "core.pager=sh"],
+      ["git -c Core.SSHCommand=x fetch", "Core.SSHCommand=x"],
+      ["git --config-env=core.editor=ED commit", "--config-env=core.editor=ED"],
+      ["git -c include.path=/tmp/x status", "include.path=/tmp/x"],
+      ["git --exec-path=/tmp status", "--exec-path=/tmp"],
+    ].map(([command, setting]) =>
+      commandCase(`git running what a setting names: ${command}`, { command }, "gitRunsCode", `sets git's ${setting}, which names a program or code git runs, or more settings to read`, "remove the setting; run the program it names as its own command"),
+    ),
+    ...[
+      ["git rebase -x 'rm x' main", "rebase"],
+      ["git rebase --exec=make main", "rebase"],
+      ["git bisect run make test", "bisect"],
+      ["git submodule foreach 'rm x'", "submodule"],
+      ["git filter-branch --tree-filter 'rm x' HEAD", "filter-branch"],
+      ["git difftool -x 'rm x'", "difftool"],
+      ["git -C sub rebase -xmake main", "rebase"],
+    ].map(([command, subcommand]) =>
+      commandCase(`git running a command line: ${command}`, { command }, "gitRunsCommandLine", `gives git ${subcommand} a command line to run, which plangate does not read`, "run the command itself as its own step"),
+    ),
     commandCase("a setting that rewires programs", { command: "PATH=/tmp ls" }, "rewiringVariable", "sets PATH, which changes which program or code runs", "remove the PATH setting; programs are checked by name, so the command must not choose what a name runs"),
     commandCase("a program name outside printable ASCII", { command: "\uff52\uff4d x" }, "nonAsciiProgram", 'runs "\uff52\uff4d", a program name with characters outside printable ASCII, which can look like another program (\uff52\uff4d, r\u043c)', "write the program's name in plain ASCII"),
     commandCase("a program commands.deny forbids", { command: "rm -rf build" }, "commandDenied", 'runs "rm -rf build", which commands.deny forbids ("rm")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["rm"] }),
