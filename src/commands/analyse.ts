@@ -43,7 +43,8 @@ export interface CommandMessageIds {
     | "givenAsText"
     | "storedCode"
     | "gitRunsCode"
-    | "gitRunsCommandLine";
+    | "gitRunsCommandLine"
+    | "optionRunsCommand";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime";
 }
 
@@ -99,6 +100,20 @@ const REWIRING_VARIABLES =
  */
 const GIT_CODE_KEY =
   /^(?:alias\..*|core\.(?:pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)|sequence\.editor|diff\.external|diff\..*\.(?:command|textconv)|(?:difftool|mergetool)\..*\.cmd|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|credential\.(?:.*\.)?helper|gpg\.(?:.*\.)?program|pager\..*|interactive\.difffilter|uploadpack\.packobjectshook|remote\..*\.(?:uploadpack|receivepack|proxy|vcs)|protocol\..*|(?:http|https)\.(?:.*\.)?proxy|include\.path|includeif\..*|sendemail\..*|web\.browser|browser\..*\.(?:cmd|path)|man\..*\.(?:cmd|path)|init\.templatedir|ssh\.variant|core\.sshcommand)$/i;
+/**
+ * Options through which a program runs a program or command line it is given: a name ending in "=" is an
+ * option with a value (`--rsh=x`, `--rsh x`); a two-letter one also matches its value joined (`-ex`).
+ */
+const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
+  rsync: ["-e", "--rsh=", "--rsync-path="],
+  ssh: ["-F"],
+  scp: ["-S", "-F"],
+  sftp: ["-S", "-F", "-D"],
+  zip: ["-TT", "--unzip-command="],
+};
+/** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
+const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
@@ -255,6 +270,7 @@ class Analysis {
     this.rewiring(name, args);
     this.evaluated(name, args);
     if (name === "git") this.git(args);
+    this.commandOptions(name, args);
 
     if (isWrapper(name)) {
       const consumed = new Set<ShellWord>();
@@ -331,6 +347,34 @@ class Analysis {
       sub === "filter-branch" ||
       (sub === "difftool" && rest.some((r) => r === undefined || r === "-x" || r === "--extcmd" || /^--extcmd=|^-x./.test(r)));
     if (runs) this.find({ rule: "disallowed-tool", messageId: "gitRunsCommandLine", data: { subcommand: String(sub) } });
+  }
+
+  /**
+   * Options through which a program runs a program or command line it is given (`tar --to-command=sh`,
+   * `rsync -e 'sh -c …'`, `ssh -o ProxyCommand=…`): plangate reads none of them, so they are refused.
+   */
+  private commandOptions(name: string, args: ShellWord[]): void {
+    const spec = COMMAND_OPTIONS[name];
+    if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) continue;
+      if (v === "--") break;
+      // A one-letter option also counts inside a cluster of them (rsync -avze ssh, tar -xIzstd).
+      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && v.includes(o[1]!))));
+      if (hit !== undefined) {
+        this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
+        return;
+      }
+      // ssh and scp: -o Key=value, -oKey=value.
+      if ((name === "ssh" || name === "scp" || name === "sftp") && (v === "-o" || v.startsWith("-o"))) {
+        const kv = v === "-o" ? args[i + 1]?.value : v.slice(2);
+        if (kv === undefined || SSH_COMMAND_KEYS.test(kv.split(/[=\s]/)[0]!)) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `-o ${kv === undefined ? "" : kv.split(/[=\s]/)[0]}`.trim() } });
+          return;
+        }
+      }
+    }
   }
 
   /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */

@@ -39,7 +39,18 @@ ruleTester("disallowed-tool", {
     {
       name: "git with settings and subcommands that run nothing of their own",
       code: JSON.stringify({
-        steps: ["git -c user.name=ci -c user.email=ci@example.com commit -m x", "git -C sub status", "git rebase main", "git bisect start", "git submodule update --init", "git --exec-path"].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+        steps: [
+          "git -c user.name=ci -c user.email=ci@example.com commit -m x",
+          "git -C sub status",
+          "git rebase main",
+          "git bisect start",
+          "git submodule update --init",
+          "git --exec-path",
+          "tar -xzf a.tar.gz",
+          "rsync -avz src/ dst/",
+          "ssh -o StrictHostKeyChecking=no -p 22 host",
+          "scp -r a host:b",
+        ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
       }),
     },
   ],
@@ -127,6 +138,18 @@ ruleTester("disallowed-tool", {
       ["git -C sub rebase -xmake main", "rebase"],
     ].map(([command, subcommand]) =>
       commandCase(`git running a command line: ${command}`, { command }, "gitRunsCommandLine", `gives git ${subcommand} a command line to run, which plangate does not read`, "run the command itself as its own step"),
+    ),
+    ...[
+      ["tar -xf a.tar --to-command=sh", "tar", "--to-command"],
+      ["tar -cf x.tar -I 'sh -c id' src", "tar", "-I"],
+      ["tar -cf x.tar --checkpoint=1 --checkpoint-action=exec='rm x' src", "tar", "--checkpoint-action"],
+      ["rsync -avze 'sh -c id' src host:dst", "rsync", "-e"],
+      ["rsync --rsync-path='rm x' src host:dst", "rsync", "--rsync-path"],
+      ["ssh -o ProxyCommand='rm x' host", "ssh", "-o ProxyCommand"],
+      ["ssh -oLocalCommand=id -oPermitLocalCommand=yes host", "ssh", "-o LocalCommand"],
+      ["scp -S ./evil a host:b", "scp", "-S"],
+    ].map(([command, program, option]) =>
+      commandCase(`an option that runs a command line: ${command}`, { command }, "optionRunsCommand", `gives ${program} a program or command line to run (${option}), which plangate does not read`, "run the program itself as its own command, or drop the option"),
     ),
     commandCase("a setting that rewires programs", { command: "PATH=/tmp ls" }, "rewiringVariable", "sets PATH, which changes which program or code runs", "remove the PATH setting; programs are checked by name, so the command must not choose what a name runs"),
     commandCase("a program name outside printable ASCII", { command: "\uff52\uff4d x" }, "nonAsciiProgram", 'runs "\uff52\uff4d", a program name with characters outside printable ASCII, which can look like another program (\uff52\uff4d, r\u043c)', "write the program's name in plain ASCII"),
