@@ -3,6 +3,12 @@ import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { pathGlobMatcher } from "./path-glob.js";
 
+/** CPU time since a process.cpuUsage() reading, in ms: the clock counts whatever else the machine runs. */
+const cpuMs = (t: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(t);
+  return (user + system) / 1000;
+};
+
 const test = (glob: string, path: string) => {
   const m = pathGlobMatcher(glob);
   if ("error" in m) throw new Error(m.error);
@@ -22,10 +28,10 @@ describe("path globs in linear time", () => {
     );
   });
   it("matches a hostile glob against a long name quickly", () => {
-    const t = performance.now();
+    const t = process.cpuUsage();
     expect(test("*a*a*a*a*a*a*b", "a".repeat(4000))).toBe(false);
     expect(test("**/*a*a*a*a*b", ("a".repeat(255) + "/").repeat(16) + "c")).toBe(false);
-    expect(performance.now() - t).toBeLessThan(2000);
+    expect(cpuMs(t)).toBeLessThan(2000);
   });
   it.each(["[!a]", "@(a|b)", "!(x)/*", "+(a)", "*(a)b", "?(a)", "{1..3}", "[[:alpha:]]", "a[", "a\\", "//x", "/x", "{a}", "{a,b}".repeat(7)])("refuses %s", (g) => {
     expect("error" in pathGlobMatcher(g)).toBe(true);

@@ -35,7 +35,7 @@ export const commandClauses = {
 export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   argumentAtRunTime: "its argument {{source}} is decided at run time",
   optionWithoutValue: "{{option}} has no value",
-  unknownOption: "plangate does not know its option {{option}}",
+  unknownOption: "option {{option}}, which plangate does not know",
   noCommand: "-c has no command",
   execNotClosed: '{{option}} is not closed with ";" or "+"',
   execAtRunTime: "an -exec option is decided at run time",
