@@ -45,13 +45,27 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
  */
 export function protectedSpelling(path: string, isProtected: (path: string) => boolean): string | undefined {
   if (path === "") return undefined;
+  const forms = spellings(path);
+  // Only below the workspace: an absolute path may pass through a short name of its own (C:\Users\RUNNER~1).
+  if (!/^(?:[\\/]|[A-Za-z]:)/.test(path) && forms.some(hasShortName)) return path;
+  return forms.find((f) => f !== "" && isProtected(f));
+}
+
+/**
+ * A path and the other spellings a file system may write it under: its Windows spelling, and its NFKC form
+ * without invisible code points (file systems that normalise names read a Kelvin sign as a K; HFS+ ignores
+ * a soft hyphen or a joiner in `.g\u00ADit`).
+ */
+function spellings(path: string): string[] {
   const win = windowsSpelling(path);
   const forms = win === undefined ? [path] : [path, win];
   if (!/^[\x20-\x7e]*$/.test(path)) forms.push((win ?? path).normalize("NFKC").replace(IGNORABLE, ""));
-  // Only below the workspace: an absolute path may pass through a short name of its own (C:\Users\RUNNER~1).
-  const relative = !/^(?:[\\/]|[A-Za-z]:)/.test(path);
-  if (relative && forms.some((f) => f.includes("~") && pathSegments(f).some((seg) => SHORT_NAME.test(seg)))) return path;
-  return forms.find((f) => f !== "" && isProtected(f));
+  return forms;
+}
+
+/** Whether a name in the path is a Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`). */
+function hasShortName(path: string): boolean {
+  return path.includes("~") && pathSegments(path).some((seg) => SHORT_NAME.test(seg));
 }
 
 /**
@@ -64,10 +78,11 @@ export function protectedSpelling(path: string, isProtected: (path: string) => b
  * tried without repeated slashes and without a trailing one.
  */
 function linearGlob(glob: string): (path: string) => boolean {
+  // What the policy file refuses (linearGlobError) matches every path here: fail closed.
+  if (linearGlobError(glob) !== undefined) return () => true;
   const g = linearForm(glob);
   const m = pathGlobMatcher(g.replace(/^\/+/, ""), { nocase: true });
-  // What the policy file refuses (linearGlobError) matches every path here: fail closed.
-  if ("error" in m || linearGlobError(glob) !== undefined) return () => true;
+  if ("error" in m) return () => true;
   const absolute = g.startsWith("/");
   const folder = /\/\*\*$/.test(g);
   const one = (path: string) => {
@@ -337,17 +352,10 @@ export default defineRule({
           if (absolute || !lexInside) add(r.lexical);
           if (absolute || !realInside) add(r.real);
         }
-        for (let i = 0, n = candidates.length; i < n; i++) {
-          const c = candidates[i]!;
-          const win = windowsSpelling(c);
-          if (win !== undefined) add(win);
-          // File systems that normalise names (NFKC, compatibility folding) write `.Key` as `.Key`. HFS+
-          // ignores invisible code points (a soft hyphen or a joiner in `.g\u00ADit` names `.git`).
-          if (!/^[\x20-\x7e]*$/.test(c)) add((win ?? c).normalize("NFKC").replace(IGNORABLE, ""));
-        }
+        for (let i = 0, n = candidates.length; i < n; i++) for (const f of spellings(candidates[i]!)) add(f);
         // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
         // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
-        const short = candidates.find((c) => c.includes("~") && pathSegments(c).some((seg) => SHORT_NAME.test(seg)));
+        const short = candidates.find(hasShortName);
         const hit = short ?? candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
         ctx.report({
