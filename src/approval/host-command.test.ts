@@ -46,6 +46,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["echo x > '.git /config'", "protected-path-write"],
     ["cat GIT~1/config", "protected-path-write"],
     ["echo x > id.\u212Aey", "protected-path-write"],
+    // Package and environment runners run what follows them.
+    ["uv run rm -rf build", "disallowed-tool"],
+    ["npx -y rimraf build && uv run sh -c 'rm -rf build'", "disallowed-tool"],
+    ["poetry run sh -c 'echo x > .env'", "protected-path-write"],
+    ["nix-shell --run 'cat ../../etc/passwd'", "path-outside-workspace"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -63,7 +68,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "cat x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

@@ -1,8 +1,8 @@
 import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
-import { allowed, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper } from "./wrappers.js";
+import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
+import { innersOf, isWrapper, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -114,6 +114,47 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 };
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
 const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
+const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|filter|credential|gpg|pager|interactive|uploadpack|remote|protocol|https?|include|includeif|sendemail|web|browser|man|init|ssh)(?:\.|$)/i;
+/** `git config`'s options that take the next word as their value. */
+const GIT_CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"]);
+/** `git config` forms that only read or remove settings. */
+const GIT_CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--unset", "--unset-all", "--remove-section", "--show-origin", "--show-scope", "--name-only", "get", "list", "unset", "remove-section"]);
+
+/**
+ * The setting a `git config …` call writes, when git would run what it names (`git config
+ * core.hooksPath x`, `git config set alias.x '!rm y'`, a section renamed to `alias`), or the words
+ * plangate cannot read as one ("…" for a word decided at run time).
+ */
+function gitConfigSets(words: ShellWord[]): string | undefined {
+  const operands: (string | undefined)[] = [];
+  let rename = false;
+  let reads = false;
+  for (let k = 0; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === undefined) {
+      operands.push(undefined);
+      continue;
+    }
+    if (operands.length === 0 && (v === "set" || v === "rename-section")) {
+      rename ||= v === "rename-section";
+      continue;
+    }
+    if (operands.length === 0 && GIT_CONFIG_READS.has(v)) reads = true;
+    else if (v === "--rename-section") rename = true;
+    else if (GIT_CONFIG_READS.has(v.split("=")[0]!) && v.startsWith("-")) reads = true;
+    else if (GIT_CONFIG_VALUED.has(v)) k++;
+    else if (!v.startsWith("-") || v === "-") operands.push(v);
+  }
+  if (reads && !rename) return undefined;
+  if (rename) {
+    const to = operands[1];
+    return operands.length < 2 ? undefined : to === undefined ? "…" : GIT_CODE_SECTION.test(to) ? to : undefined;
+  }
+  if (operands.length < 2) return undefined;
+  const key = operands[0];
+  return key === undefined ? "…" : GIT_CODE_KEY.test(key) ? key : undefined;
+}
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
@@ -247,7 +288,8 @@ class Analysis {
     if (REWIRING_VARIABLES.test(name)) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
-  private invocation(words: ShellWord[], depth: number): void {
+  /** `named`: an allow entry of the program that runs this one names it, which allows it. */
+  private invocation(words: ShellWord[], depth: number, named = false): void {
     if (depth > MAX_NESTING) {
       this.unreadableFind({ rule: "parse-error", messageId: "nestedTooDeep", data: { depth: MAX_NESTING } });
       return;
@@ -266,33 +308,37 @@ class Analysis {
     const values = [name, ...args.map((w) => w.value)];
     const denied = deniedBy(this.policy, values);
     if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
-    else if (!allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
+    else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
     this.rewiring(name, args);
     this.evaluated(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
 
-    if (isWrapper(name)) {
+    const runner = isWrapper(name) ? undefined : runnerInner(name, args);
+    if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
-      for (const inner of innersOf(name, args)) {
+      const wrapper = runner?.via ?? name;
+      for (const inner of runner ? [runner.inner] : innersOf(name, args)) {
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
           // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
-          this.unreadableFind({ rule: "disallowed-tool", messageId: inner.kind === "hidden" ? "hiddenCommands" : "wrapperUnknown", data: { ...inner.why.data, wrapper: name, why: inner.why.id } });
+          this.unreadableFind({ rule: "disallowed-tool", messageId: inner.kind === "hidden" ? "hiddenCommands" : "wrapperUnknown", data: { ...inner.why.data, wrapper, why: inner.why.id } });
           continue;
         }
         if (inner.kind === "argv") {
           for (const w of inner.words) consumed.add(w);
           this.texts.push(inner.words.map((w) => w.source).join(" "));
-          if (this.single) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper: name } });
-          this.invocation(inner.words, depth + 1);
+          if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
+          // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
+          const at = args.indexOf(inner.words[0]!);
+          this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
         for (const w of parts) consumed.add(w);
-        if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
+        if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper } });
         if (parts.some((w) => w.value === undefined)) {
-          this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper: name } });
+          this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper } });
           continue;
         }
         this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
@@ -347,6 +393,10 @@ class Analysis {
       sub === "filter-branch" ||
       (sub === "difftool" && rest.some((r) => r === undefined || r === "-x" || r === "--extcmd" || /^--extcmd=|^-x./.test(r)));
     if (runs) this.find({ rule: "disallowed-tool", messageId: "gitRunsCommandLine", data: { subcommand: String(sub) } });
+    if (sub === "config") {
+      const set = gitConfigSets(args.slice(i + 1));
+      if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });
+    }
   }
 
   /**

@@ -9,7 +9,7 @@ import type { Policy } from "../core/policy.js";
 import { loadShellReader, type ShellReader } from "../syntax/shell/parse.js";
 import { analyseCommand } from "./analyse.js";
 import { allowed, deniedBy } from "./match.js";
-import { isWrapper } from "./wrappers.js";
+import { isRunner, isWrapper, mayRunOthers } from "./wrappers.js";
 
 let reader: ShellReader;
 beforeAll(async () => {
@@ -130,6 +130,64 @@ describe("analysis", () => {
     expect(rules("x=$(cat n); [[ x -gt 1 ]]", "chain")).toEqual(["unresolved-argument"]);
     expect(rules("[[ 2 -gt 1 ]]", "chain")).toEqual([]);
   });
+  it("follows package and environment runners to the program they run", () => {
+    const programs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).programs;
+    expect(programs("npx -y rimraf@5 dist")).toEqual(["npx", "rimraf"]);
+    expect(programs("npx @scope/tool@1.2 x")).toEqual(["npx", "tool"]);
+    expect(programs("npm --prefix web exec -- eslint .")).toEqual(["npm", "eslint"]);
+    expect(programs("uv run --with requests -m pytest -x")).toEqual(["uv", "python"]);
+    expect(programs("uvx ruff==0.4 check")).toEqual(["uvx", "ruff"]);
+    expect(programs("uvx --from black[d] blackd")).toEqual(["uvx", "blackd"]);
+    expect(programs("poetry -C svc run pytest")).toEqual(["poetry", "pytest"]);
+    expect(programs("bundle exec rake test")).toEqual(["bundle", "rake"]);
+    expect(programs("nix develop .#ci -c make")).toEqual(["nix", "make"]);
+    expect(programs("yarn exec 'tsc && jest'")).toEqual(["yarn", "tsc", "jest"]);
+    expect(programs("aws-vault exec prod -- terraform plan")).toEqual(["aws-vault", "terraform"]);
+    // Not a runner's subcommand: nothing more runs.
+    expect(programs("npm install")).toEqual(["npm"]);
+    expect(programs("uv pip install x")).toEqual(["uv"]);
+    expect(programs("nix build")).toEqual(["nix"]);
+    expect(programs("xcrun --show-sdk-path")).toEqual(["xcrun"]);
+  });
+  it("checks what a runner runs against the policy, and counts it as the step's one tool", () => {
+    expect(rules("uv run rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("npx rimraf@5 build", "chain", { deny: ["rimraf"] })).toEqual(["disallowed-tool"]);
+    expect(rules("poetry run sh -c 'curl -o y x'", "chain", { deny: ["curl"] })).toEqual(["disallowed-tool"]);
+    expect(rules("poetry run pytest", "single")).toEqual([]);
+    expect(rules("poetry run sh -c 'pytest'", "single")).toEqual(["multiple-tools"]);
+    expect(rules("yarn exec 'tsc && jest'", "single")).toEqual(["multiple-tools"]);
+    expect(rules("nix-shell --run 'make; make test'", "single")).toEqual(["multiple-tools"]);
+    // commands.allow: the program run must be allowed too, by its own entry or by one that names it.
+    expect(rules("npx vitest run", "chain", { allow: ["npx"] })).toEqual(["disallowed-tool"]);
+    expect(rules("npx vitest run", "chain", { allow: ["npx", "vitest"] })).toEqual([]);
+    expect(rules("npx vitest run", "chain", { allow: ["npx vitest"] })).toEqual([]);
+    expect(rules("uv run pytest", "chain", { allow: ["uv run pytest"] })).toEqual([]);
+    expect(rules("uv run rm x", "chain", { allow: ["uv run"] })).toEqual(["disallowed-tool"]);
+    expect(rules("sudo apt install x", "chain", { allow: ["sudo apt"] })).toEqual([]);
+    expect(rules("sudo -u root apt install x", "chain", { allow: ["sudo apt"] })).toEqual(["disallowed-tool", "disallowed-tool"]);
+  });
+  it("refuses a runner whose program it cannot make out", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? "")}`);
+    expect(ids("npm --frob exec rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("uv run --frob rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("npm $SUB rm x")).toContain("wrapperUnknown:argumentAtRunTime");
+    expect(ids("nix-shell -p hello")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("uv run -m")).toEqual(["wrapperUnknown:optionWithoutValue"]);
+    expect(ids("npm --frob install")).toEqual([]);
+  });
+  it("names the runner in its findings", () => {
+    const r = analyseCommand(reader, "uv run --frob rm x", "chain", { allow: [], deny: [], allowCompound: false });
+    expect(r.findings[0]?.data.wrapper).toBe("uv run");
+  });
+  it("judges a command pattern by whether its words may make a runner run anything", () => {
+    expect(mayRunOthers("npx", ["vitest"])).toBe(true);
+    expect(mayRunOthers("uv", ["run", undefined])).toBe(true);
+    expect(mayRunOthers("uv", [undefined])).toBe(true);
+    expect(mayRunOthers("uv", ["pip", undefined])).toBe(false);
+    expect(mayRunOthers("npm", ["--prefix", "x", "exec"])).toBe(true);
+    expect(mayRunOthers("npm", ["ci"])).toBe(false);
+    expect(mayRunOthers("make", [undefined])).toBe(false);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
@@ -142,7 +200,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(
@@ -159,7 +217,7 @@ describe("spellings of a program (property)", () => {
   it("allows an allowed program however it is spelt", () => {
     fc.assert(
       // (Programs that run programs, such as sh or env, are judged by what they run.)
-      fc.property(name.filter((n) => !isWrapper(n) && !["alias", "hash", "enable", "fc", "let"].includes(n)), hows, (n, h) => {
+      fc.property(name.filter((n) => !isWrapper(n) && !isRunner(n) && !["alias", "hash", "enable", "fc", "let"].includes(n)), hows, (n, h) => {
         const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
         const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
         // Never another program: allowed as itself, or refused as unreadable.

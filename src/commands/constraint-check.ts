@@ -5,7 +5,7 @@ import type { Step } from "../core/plan.js";
 import { compileSafePattern } from "../core/regex.js";
 import { allowed, type CommandPolicy, deniedBy } from "./match.js";
 import { COMMAND_KEYS } from "./plan.js";
-import { isWrapper } from "./wrappers.js";
+import { mayRunOthers } from "./wrappers.js";
 import { replaceBracketed } from "../core/text.js";
 
 /*
@@ -253,7 +253,6 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
   if (program === undefined || program === "") return { reason: "noProgram", data: { kind } };
   if (/[^\x21-\x7e]/.test(program)) return { reason: "nonAsciiProgram", data: { kind, program } };
   if (program.includes("/")) return { reason: "programPath", data: { kind, program } };
-  if (isWrapper(program)) return { reason: "wrapper", data: { kind, program } };
   // The words after the program: literal ones as written, a word with a wildcard (or any word of a
   // $regex past the program) as "may be anything", which deny entries match and allow entries do not.
   const rest = c.kind === "$glob" ? c.pattern.trim().split(/\s+/).slice(1) : [];
@@ -270,6 +269,7 @@ export function commandPatternProblem(c: Constraint, key: string, policy: Comman
     words.push(/[?[\]{}\\]/.test(w) ? undefined : w);
   }
   if (open) words.push(...ANY_WORDS);
+  if (mayRunOthers(program, words.slice(1))) return { reason: "wrapper", data: { kind, program } };
   const denied = deniedBy(policy, words);
   if (denied !== undefined) return { reason: "denied", data: { kind, program, entry: denied } };
   if (!allowed(policy, words)) return { reason: "notAllowed", data: { kind, program } };

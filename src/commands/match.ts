@@ -67,3 +67,14 @@ export function allowed(policy: CommandPolicy, words: readonly (string | undefin
   const name = programName(program);
   return entries.some((e) => e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
 }
+
+/**
+ * Does a `commands.allow` entry that allows the invocation also name its word at `index` (`npx vitest`
+ * names `vitest` in `npx vitest run`)? Then the program a wrapper or runner runs there is allowed by it.
+ */
+export function allowedNaming(policy: CommandPolicy, words: readonly (string | undefined)[], index: number): boolean {
+  const [program, ...args] = words;
+  if (program === undefined || index < 1) return false;
+  const name = programName(program);
+  return entriesOf(policy).allow.some((e) => e.words.length > index && e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
+}

@@ -21,7 +21,94 @@ interface WrapperSpec {
   fallback?: string;
   /** Options that make the wrapper run nothing (command -v only looks the program up). */
   nothing?: readonly string[];
+  /** Flags after which the words that follow are a command line for a shell (`pnpm exec -c`). */
+  shellMode?: readonly string[];
+  /** Options whose value is a Python module the runner runs with its Python (`uv run -m pytest`). */
+  module?: readonly string[];
+  /** The program is named by its package, perhaps with a version (`rimraf@5`, `ruff==0.4`): the version is dropped. */
+  packages?: boolean;
+  /** The words after the options are a command line for a shell (`yarn exec`, `hatch run`). */
+  scriptWords?: boolean;
 }
+
+/**
+ * Package and environment runners: programs that run another program through a subcommand (`uv run`,
+ * `npm exec`, `bundle exec`) or by their nature (`npx`, `uvx`; the subcommand ""). `global`: the
+ * program's own options before the subcommand. An option in neither table is refused where it could
+ * stand before a runner's subcommand, so `npm --foo exec rm` cannot hide its program.
+ */
+interface RunnerSpec {
+  global?: { valued?: readonly string[]; flags?: readonly string[] };
+  subs: Readonly<Record<string, WrapperSpec>>;
+}
+
+const NPX: WrapperSpec = {
+  valued: ["-p", "--package", "-w", "--workspace"],
+  flags: ["-y", "--yes", "--no", "-q", "--quiet", "--no-install", "--ignore-existing", "--prefer-offline", "--prefer-online", "--offline", "-ws", "--workspaces", "--include-workspace-root"],
+  script: ["-c", "--call"],
+  packages: true,
+};
+const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true };
+const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
+const UV_FLAGS = ["-q", "--quiet", "-v", "--verbose", "--offline", "--no-cache", "-n", "--refresh", "--isolated", "--no-config", "--native-tls", "--no-progress", "--managed-python", "--no-managed-python", "--no-python-downloads", "--preview"];
+const UVX: WrapperSpec = { valued: [...UV_COMMON, "--from"], flags: UV_FLAGS, packages: true };
+const CONDA_RUN: WrapperSpec = { valued: ["-n", "--name", "-p", "--prefix", "--cwd"], flags: ["--no-capture-output", "--live-stream", "-v", "--verbose", "--debug-wrapper-scripts"] };
+const POETRY_OPTIONS = { valued: ["-C", "--directory", "-P", "--project"], flags: ["-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-n", "--no-interaction", "--no-ansi", "--ansi", "--no-plugins", "--no-cache"] };
+const EXEC_ONLY: WrapperSpec = {};
+
+const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
+  npx: { subs: { "": NPX } },
+  pnpx: { subs: { "": PNPM_DLX } },
+  bunx: { subs: { "": { valued: ["-p", "--package"], flags: ["--bun", "-b", "--silent", "--verbose"], packages: true } } },
+  uvx: { subs: { "": UVX } },
+  npm: {
+    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"] },
+    subs: { exec: NPX, x: NPX },
+  },
+  pnpm: {
+    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"] },
+    subs: { exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"] }, dlx: PNPM_DLX },
+  },
+  yarn: { global: { valued: ["--cwd"], flags: ["-s", "--silent"] }, subs: { exec: { scriptWords: true }, dlx: { valued: ["-p", "--package"], flags: ["-q", "--quiet"], packages: true } } },
+  bun: { global: { valued: ["--cwd"] }, subs: { x: { valued: ["-p", "--package"], flags: ["--bun", "-b"], packages: true }, exec: { scriptWords: true } } },
+  uv: {
+    global: { valued: ["--directory", "--project", "--cache-dir", "--config-file", "--color"], flags: UV_FLAGS },
+    subs: {
+      run: {
+        valued: [...UV_COMMON, "--package", "--extra", "--no-extra", "--group", "--only-group", "--no-group", "--env-file"],
+        flags: [...UV_FLAGS, "--all-extras", "--no-dev", "--dev", "--only-dev", "--no-default-groups", "--all-groups", "--all-packages", "--frozen", "--locked", "--no-sync", "--no-project", "--active", "--no-active", "--no-editable", "--exact", "--inexact", "--no-env-file"],
+        module: ["-m", "--module"],
+      },
+      "tool run": UVX,
+    },
+  },
+  poetry: { global: POETRY_OPTIONS, subs: { run: POETRY_OPTIONS } },
+  pipenv: { global: { valued: ["--python"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { flags: ["--system"] } } },
+  pdm: { global: { valued: ["-p", "--project"], flags: ["-q", "--quiet", "-v", "--verbose", "-I", "--ignore-python"] }, subs: { run: { valued: ["-p", "--project"], flags: ["-s", "--site-packages", "-r", "--recreate"], nothing: ["-l", "--list", "-j", "--json"] } } },
+  hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true } } },
+  rye: { subs: { run: {} } },
+  pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
+  conda: { subs: { run: CONDA_RUN } },
+  mamba: { subs: { run: CONDA_RUN } },
+  micromamba: { subs: { run: CONDA_RUN } },
+  bundle: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
+  bundler: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
+  direnv: { subs: { exec: { operands: 1 } } },
+  asdf: { subs: { exec: EXEC_ONLY } },
+  rbenv: { subs: { exec: EXEC_ONLY } },
+  pyenv: { subs: { exec: EXEC_ONLY } },
+  nodenv: { subs: { exec: EXEC_ONLY } },
+  goenv: { subs: { exec: EXEC_ONLY } },
+  opam: { subs: { exec: { valued: ["--switch", "--root"], flags: ["--set-switch", "--set-root"] } } },
+  stack: { subs: { exec: EXEC_ONLY } },
+  cabal: { subs: { exec: EXEC_ONLY } },
+  volta: { subs: { run: { valued: ["--node", "--npm", "--yarn", "--pnpm"], flags: ["--bundled-npm", "--no-yarn", "--no-pnpm", "--verbose", "--quiet"] } } },
+  dotenvx: { subs: { run: { valued: ["-f", "--env-file", "-e", "--env", "--convention"], flags: ["-o", "--overload", "-q", "--quiet", "--strict"] } } },
+  op: { subs: { run: { valued: ["--env-file", "--account"], flags: ["--no-masking"] } } },
+  doppler: { subs: { run: { valued: ["-p", "--project", "-c", "--config", "--mount", "--token"], flags: ["--preserve-env", "--fallback-only", "--no-fallback"], script: ["--command"] } } },
+  "aws-vault": { subs: { exec: { valued: ["-d", "--duration", "-t", "--mfa-token", "--region"], flags: ["-n", "--no-session", "-j", "--json", "-s", "--server"], operands: 1 } } },
+  xcrun: { subs: { "": { valued: ["--sdk", "--toolchain"], flags: ["-v", "--verbose", "-n", "--no-cache", "-k", "--kill-cache", "-l", "--log", "-r", "--run"], nothing: ["-f", "--find", "--show-sdk-path", "--show-sdk-version", "--show-sdk-build-version", "--show-sdk-platform-path", "--show-sdk-platform-version", "--version", "-h", "--help"] } } },
+};
 
 const SPECS: Record<string, WrapperSpec> = {
   env: { valued: ["-u", "--unset", "-C", "--chdir"], flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"], assignments: true, script: ["-S", "--split-string"] },
@@ -105,6 +192,15 @@ const SPECS: Record<string, WrapperSpec> = {
   ccache: {},
   caffeinate: {},
   "dbus-launch": {},
+  gosu: { operands: 1 },
+  "su-exec": { operands: 1 },
+  setuidgid: { operands: 1 },
+  envdir: { operands: 1 },
+  envuidgid: { operands: 1 },
+  tini: { valued: ["-p", "-e"], flags: ["-s", "-v", "-vv", "-vvv", "-w", "-g", "-l"] },
+  "dumb-init": { valued: ["-r", "--rewrite"], flags: ["-c", "--single-child", "-v", "--verbose"] },
+  ifne: { flags: ["-n"] },
+  chronic: { flags: ["-e", "-v"] },
   watch: { valued: ["-n", "--interval", "-q", "--equexit"], flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-x", "--exec"] },
 };
 
@@ -122,10 +218,13 @@ const SHELL_VALUED = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]
 /** What a wrapper makes run. */
 export type Inner =
   | { kind: "none" }
-  /** Another program, with its arguments. */
-  | { kind: "argv"; words: ShellWord[] }
-  /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`). */
-  | { kind: "script"; word: ShellWord | ShellWord[] }
+  /**
+   * Another program, with its arguments. `runner`: a package or environment runner runs it (`npx`,
+   * `uv run`), the ordinary way to run a project's tool, which is not a second tool in a step.
+   */
+  | { kind: "argv"; words: ShellWord[]; runner?: true }
+  /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`, `yarn exec`). */
+  | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
   | { kind: "hidden"; why: WrapperReason }
   | { kind: "unknown"; why: WrapperReason };
@@ -160,6 +259,111 @@ const NO_DATA: Record<string, never> = {};
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
   return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
+}
+
+/** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
+function packageProgram(w: ShellWord): ShellWord {
+  const v = w.value;
+  if (v === undefined) return w;
+  const bare = v.replace(/^(@?[^@=<>~![]+)[@=<>~![].*$/s, "$1");
+  return bare === v ? w : { ...w, value: bare };
+}
+
+const word = (value: string): ShellWord => ({ source: value, value, glob: false, start: 0, end: 0 });
+
+/** Is the program a package or environment runner (`npx`, `uv`, `bundle`…) under some subcommand? */
+export function isRunner(name: string): boolean {
+  return Object.hasOwn(RUNNERS, name) || name === "nix-shell" || name === "nix" || name === "mise" || name === "rtx";
+}
+
+/**
+ * What a runner invocation runs, with the runner's name as a message shows it (`uv run`), or undefined
+ * when the words are no runner's (`npm install`, `uv pip list`).
+ */
+export function runnerInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
+  if (name === "nix-shell") return { via: name, inner: nixShellInner(args) };
+  if (name === "nix") return nixInner(args);
+  if (name === "mise" || name === "rtx") return miseInner(name, args);
+  const r = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
+  if (!r) return undefined;
+  const subs = Object.keys(r.subs).sort((a, b) => b.length - a.length);
+  const starts = new Set(subs.map((k) => k.split(" ")[0]!));
+  const valued = new Set(r.global?.valued ?? []);
+  const flags = new Set(r.global?.flags ?? []);
+  let i = 0;
+  if (!Object.hasOwn(r.subs, ""))
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } } };
+      if (!v.startsWith("-") || v === "-") break;
+      const { name: o, attached } = optionName(v);
+      if (valued.has(o)) {
+        if (attached === undefined) i++;
+        continue;
+      }
+      if (flags.has(o)) continue;
+      // An option plangate does not know: if a runner's subcommand may follow, its value may be any word.
+      const later = args.slice(i + 1).some((w) => w.value === undefined || starts.has(w.value));
+      return later ? { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: o } } } } : undefined;
+    }
+  const rest = args.slice(i);
+  const sub = subs.find((k) => k === "" || k.split(" ").every((p, n) => rest[n]?.value === p));
+  if (sub === undefined) return undefined;
+  const via = sub === "" ? name : `${name} ${sub}`;
+  const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
+  const inner = optionsThen(via, r.subs[sub]!, after);
+  return { via, inner: inner.kind === "argv" || inner.kind === "script" ? { ...inner, runner: true } : inner };
+}
+
+/** `nix-shell … --run 'cmd'` (or `--command`); without one it starts a shell that reads standard input. */
+function nixShellInner(args: ShellWord[]): Inner {
+  const i = args.findIndex((w) => w.value === "--run" || w.value === "--command");
+  if (i >= 0) return args[i + 1] ? { kind: "script", word: args[i + 1]!, runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[i]!.value! } } };
+  if (args.some((w) => w.value === undefined)) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args.find((w) => w.value === undefined)!.source } } };
+  return { kind: "hidden", why: { id: "standardInput", data: { program: "nix-shell" } } };
+}
+
+/** `nix develop -c cmd …`, `nix shell pkgs -c cmd …` (`--command`); without one, a shell reading standard input. */
+function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined {
+  const k = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+  const sub = args[k]?.value;
+  if (k < 0 || (sub !== undefined && sub !== "develop" && sub !== "shell")) return undefined;
+  const via = `nix ${sub ?? args[k]!.source}`;
+  if (sub === undefined) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[k]!.source } } } };
+  const c = args.findIndex((w, n) => n > k && (w.value === "-c" || w.value === "--command"));
+  if (c >= 0) return { via, inner: args.length > c + 1 ? { kind: "argv", words: args.slice(c + 1), runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[c]!.value! } } } };
+  return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
+}
+
+/** `mise exec tool@version -- cmd …` (also `mise x`, `-c 'cmd'`); without a command, a shell. */
+function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
+  const sub = args[0]?.value;
+  if (sub !== "exec" && sub !== "x") return args[0] && sub === undefined ? { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } } : undefined;
+  const via = `${name} ${sub}`;
+  const rest = args.slice(1);
+  const c = rest.findIndex((w) => w.value === "-c" || w.value === "--command" || w.value === "--");
+  if (c >= 0 && rest[c]!.value !== "--") return { via, inner: rest[c + 1] ? { kind: "script", word: rest[c + 1]!, runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: rest[c]!.value! } } } };
+  if (c >= 0 && rest.length > c + 1) return { via, inner: { kind: "argv", words: rest.slice(c + 1), runner: true } };
+  const late = rest.find((w) => w.value === undefined);
+  if (late) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: late.source } } } };
+  return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
+}
+
+/**
+ * May `program words…` run another program? For a pattern's words (undefined: a word that may be
+ * anything): a wrapper or shell always; a runner when a word may be its subcommand.
+ */
+export function mayRunOthers(program: string, words: readonly (string | undefined)[]): boolean {
+  if (isWrapper(program)) return true;
+  if (!isRunner(program)) return false;
+  const r = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
+  if (r && Object.hasOwn(r.subs, "")) return true;
+  const starts = r ? new Set(Object.keys(r.subs).map((k) => k.split(" ")[0]!)) : new Set(["develop", "shell", "exec", "x"]);
+  const first = words.findIndex((w) => w === undefined || !w.startsWith("-"));
+  if (first < 0) return false;
+  // After options whose values plangate may not know, any later word may be the subcommand.
+  const candidates = first === 0 ? [words[0]] : words.slice(first);
+  return candidates.some((w) => w === undefined || starts.has(w));
 }
 
 function optionName(word: string): { name: string; attached?: string } {
@@ -202,7 +406,10 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   const flags = new Set(spec.flags ?? []);
   const script = new Set(spec.script ?? []);
   const nothing = new Set(spec.nothing ?? []);
+  const shellMode = new Set(spec.shellMode ?? []);
+  const module = new Set(spec.module ?? []);
   let operands = spec.operands ?? 0;
+  let shell = false;
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i]!;
@@ -220,7 +427,9 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
         const { name, attached } = optionName(v);
         if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
         if (nothing.has(name)) return { kind: "none" };
-        if (valued.has(name)) {
+        if (module.has(name)) return moduleInner(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], args.slice(attached !== undefined ? i + 1 : i + 2));
+        if (shellMode.has(name)) shell = true;
+        else if (valued.has(name)) {
           if (attached === undefined) i++;
         } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
         continue;
@@ -233,6 +442,14 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
           return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
         }
         if (nothing.has(o)) return { kind: "none" };
+        if (module.has(o)) {
+          const rest = v.slice(k + 1);
+          return moduleInner(o, rest ? { ...w, value: rest } : args[i + 1], args.slice(rest ? i + 1 : i + 2));
+        }
+        if (shellMode.has(o)) {
+          shell = true;
+          continue;
+        }
         if (valued.has(o)) {
           if (k === v.length - 1) i++;
           break;
@@ -250,8 +467,15 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
     break;
   }
   const rest = args.slice(i);
-  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [{ source: spec.fallback, value: spec.fallback, glob: false, start: 0, end: 0 }] } : { kind: "none" };
-  return { kind: "argv", words: rest };
+  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)] } : { kind: "none" };
+  if (shell || spec.scriptWords) return { kind: "script", word: rest };
+  return { kind: "argv", words: spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest };
+}
+
+/** `uv run -m pytest -x`: the runner's Python runs the module (`python -m pytest -x`). */
+function moduleInner(option: string, value: ShellWord | undefined, rest: ShellWord[]): Inner {
+  if (!value) return { kind: "unknown", why: { id: "optionWithoutValue", data: { option } } };
+  return { kind: "argv", words: [word("python"), word("-m"), value, ...rest] };
 }
 
 function shellInner(program: string, args: ShellWord[]): Inner {
@@ -314,13 +538,13 @@ function suInner(program: string, args: ShellWord[]): Inner {
     if (v.startsWith("--command=")) return { kind: "script", word: { ...args[i]!, value: v.slice(10) } };
     if (/^-c./.test(v)) return { kind: "script", word: { ...args[i]!, value: v.slice(2) } };
   }
-  return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
+  return { kind: "argv", words: [word("sh")] };
 }
 
 /** `sg group -c 'cmd'` or `sg group cmd args`: the command is a line for /bin/sh. */
 function sgInner(args: ShellWord[]): Inner {
   const rest = args.slice(args[0]?.value === "-" ? 1 : 0);
-  if (rest.length < 2) return { kind: "argv", words: [{ source: "sh", value: "sh", glob: false, start: 0, end: 0 }] };
+  if (rest.length < 2) return { kind: "argv", words: [word("sh")] };
   const after = rest.slice(1);
   if (after[0]?.value === "-c") return after[1] ? { kind: "script", word: after[1] } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
   return { kind: "script", word: after };

@@ -69,7 +69,7 @@ export const patternReasons: Readonly<Record<CommandPatternProblem["reason"], st
   noProgram: "the {{kind}} does not start with a literal program name followed by a space (the program word cannot be a wildcard)",
   nonAsciiProgram: 'the {{kind}} names the program "{{program}}" with characters outside printable ASCII, which can look like another program',
   programPath: 'the {{kind}} names the program by a path ("{{program}}"); name it by its name',
-  wrapper: 'the {{kind}} runs "{{program}}", which runs other commands (a shell or a wrapper), so a pattern cannot bound what runs',
+  wrapper: 'the {{kind}} runs "{{program}}", which runs other commands (a shell, a wrapper or a package runner), so a pattern cannot bound what runs',
   denied: 'the {{kind}} may run "{{program}}" with arguments commands.deny forbids ("{{entry}}")',
   notAllowed: 'the {{kind}} runs "{{program}}" with arguments that commands.allow does not list',
 };
