@@ -124,7 +124,20 @@ export function memoryFiles(tree: Tree, workspace = WORKSPACE): FileProbe {
       return f === undefined ? undefined : Buffer.from(f.text);
     },
     nlink: (p) => fileAt(p)?.nlink,
+    list: (dir) => {
+      const d = abs(dir);
+      if (entries.get(d) === undefined || kindOf(entries.get(d)!) !== "dir") return undefined;
+      const out = new Map<string, "file" | "dir" | "symlink" | "other" | undefined>();
+      for (const [p, e] of entries) if (p !== d && posix.dirname(p) === d) out.set(posix.basename(p), kindOf(e));
+      return out;
+    },
   };
+}
+
+function kindOf(e: Tree[string]): "file" | "dir" | "symlink" | "other" {
+  if (typeof e === "string" || "file" in e) return "file";
+  if ("other" in e) return "other";
+  return "link" in e ? "symlink" : "dir";
 }
 
 /** The rule's diagnostics for one case. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,6 +14,10 @@ const ws = join(tmp, "ws");
 mkdirSync(join(ws, "src"), { recursive: true });
 mkdirSync(join(tmp, "outside"), { recursive: true });
 symlinkSync("../outside", join(ws, "out"));
+mkdirSync(join(ws, ".git"), { recursive: true });
+mkdirSync(join(ws, "vendor/lib/.git"), { recursive: true });
+writeFileSync(join(ws, "plangate.yaml"), "workspace: .\n");
+writeFileSync(join(ws, "src/a.yaml"), "a: 1\n");
 
 const policy = (deny: string[] = [], allow: string[] = []): HostCommandPolicy => ({ workspace: ws, commands: { allow, deny, allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS });
 
@@ -46,6 +50,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["echo x > '.git /config'", "protected-path-write"],
     ["cat GIT~1/config", "protected-path-write"],
     ["echo x > id.\u212Aey", "protected-path-write"],
+    // Folders written whole, and patterns, read on the real file system.
+    ["chmod -R 700 .", "protected-path-write"],
+    ["find . -name '*.tmp' -delete", "protected-path-write"],
+    ["chmod -R 777 vendor/lib", "protected-path-write"],
+    ["sed -i s/a/b/ *.yaml", "protected-path-write"],
     // Package and environment runners run what follows them.
     ["uv run rm -rf build", "disallowed-tool"],
     ["npx -y rimraf build && uv run sh -c 'rm -rf build'", "disallowed-tool"],
@@ -68,8 +77,17 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "cat x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build vendor", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
+  });
+
+  it("says which protected path a folder written whole holds, or that it is the root", async () => {
+    const d = await hostCommandRefusal("Bash", { command: "rm -rf vendor/lib" }, policy(), createFileProbe);
+    expect(d?.message).toBe('The Bash command writes everything under "vendor/lib", which holds the protected path "vendor/lib/.git".');
+    const root = await hostCommandRefusal("Bash", { command: "cd src && git clean -fdx .." }, policy(), createFileProbe);
+    expect(root?.message).toBe('The Bash command writes everything under "..", the workspace root, which holds .git and the policy.');
+    const glob = await hostCommandRefusal("Bash", { command: "sed -i s/a/b/ *.yaml" }, policy(), createFileProbe);
+    expect(glob?.message).toBe('The Bash command names the protected path "plangate.yaml".');
   });
 
   it("checks the allow list, and only shell tools", async () => {

@@ -8,7 +8,7 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, protectedSpelling, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -63,6 +63,15 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
       if (rel.some((x) => protectedSpelling(x, isProtected) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
+      // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).
+      const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
+      if (p.glob || p.tree)
+        for (const x of [...rel, ...written]) {
+          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, policy.protected, isProtected);
+          if (reach === undefined) continue;
+          if (reach.kind === "match") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: reach.path }), command);
+          return withCommand(reach.kind === "root" ? ruleDiagnostic("protected-path-write", "hostCommandTreeRoot", { tool, path: p.text }) : ruleDiagnostic("protected-path-write", "hostCommandTreeProtected", { tool, path: p.text, witness: reach.path }), command);
+        }
     }
   }
   return undefined;

@@ -72,6 +72,11 @@ export interface CommandPath {
   written?: string;
   /** The word is a pattern the shell expands (`.e*`, `.gi?/config`): it names whichever files it matches. */
   glob?: true;
+  /**
+   * The program writes everything under it, when it is a folder (`rm -r`, `find … -delete`, `chmod -R`,
+   * `cp -r`, `mv`, `rsync`, `git clean`): the files in it are written without being named.
+   */
+  tree?: true;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
@@ -165,6 +170,64 @@ const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly
 const ARITH_TESTS = /^-(?:eq|ne|lt|le|gt|ge)$/;
 /** Builtins that evaluate an argument as arithmetic or as a variable name with a subscript. */
 const SUBSCRIPT_EVALUATORS = new Set([...DECLARATIONS, "let", "unset", "read", "mapfile", "readarray", "getopts", "wait", "printf", "test", "[", "[[", "((", "shift", "return", "exit", "ulimit", "kill"]);
+
+/** Programs that write every file under a folder operand with one of these options (`-R` in a cluster too). */
+const RECURSIVE_WRITERS: Readonly<Record<string, { short: string; long: readonly string[] }>> = {
+  rm: { short: "rR", long: ["--recursive"] },
+  chmod: { short: "R", long: ["--recursive"] },
+  chown: { short: "R", long: ["--recursive"] },
+  chgrp: { short: "R", long: ["--recursive"] },
+  chcon: { short: "R", long: ["--recursive"] },
+  setfacl: { short: "R", long: ["--recursive"] },
+  chattr: { short: "R", long: [] },
+  cp: { short: "rRa", long: ["--recursive", "--archive"] },
+  rsync: { short: "ra", long: ["--recursive", "--archive", "--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-delay", "--delete-excluded", "--mirror"] },
+};
+/** find's expression words that delete, or run a program on, every file found. */
+const FIND_ACTS = /^-(?:delete|exec|execdir|ok|okdir)$/;
+
+/**
+ * The operands of an invocation that name folders it writes everything under, or "cwd" when it works on
+ * the folder it runs in (`find -delete` or `git clean` without one): `rm -r`, `chmod -R` and the like,
+ * `cp -r`, `rsync -a`, `mv` (it moves all a folder holds), `find`'s starting points when it deletes or
+ * runs a program on what it finds, `git clean`'s paths.
+ */
+function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" | undefined {
+  const values = args.map((w) => w.value);
+  const operands = () => new Set(args.filter((w) => w.value === undefined || !w.value.startsWith("-")));
+  const base = name.startsWith("g") && (Object.hasOwn(RECURSIVE_WRITERS, name.slice(1)) || ["mv", "find"].includes(name.slice(1))) ? name.slice(1) : name;
+  if (base === "mv") return operands();
+  const spec = Object.hasOwn(RECURSIVE_WRITERS, base) ? RECURSIVE_WRITERS[base] : undefined;
+  if (spec) {
+    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => v === l || v.startsWith(`${l}=`)) || (/^-[A-Za-z]+$/.test(v) && [...spec.short].some((c) => v.includes(c)))));
+    return recursive ? operands() : undefined;
+  }
+  if (base === "find") {
+    if (!values.some((v) => v === undefined || FIND_ACTS.test(v))) return undefined;
+    let i = 0;
+    while (i < args.length && /^-(?:[HLP]|O\d*|D)$/.test(values[i] ?? "")) i += values[i] === "-D" ? 2 : 1;
+    const starts = new Set<ShellWord>();
+    for (; i < args.length; i++) {
+      const v = values[i];
+      if (v !== undefined && /^(?:-.|[(!)])/.test(v)) break;
+      starts.add(args[i]!);
+    }
+    return starts.size === 0 ? "cwd" : starts;
+  }
+  if (name === "git") {
+    const c = values.indexOf("clean");
+    if (c < 0 || values.slice(0, c).some((v, k) => v === undefined || (!v.startsWith("-") && !["-C", "--git-dir", "--work-tree"].includes(values[k - 1] ?? "")))) return undefined;
+    const paths = new Set<ShellWord>();
+    for (let i = c + 1; i < args.length; i++) {
+      const v = values[i];
+      if (v === "-e" || v === "--exclude") i++;
+      else if (v === "--") continue;
+      else if (v === undefined || !v.startsWith("-")) paths.add(args[i]!);
+    }
+    return paths.size === 0 ? "cwd" : paths;
+  }
+  return undefined;
+}
 
 /** Checks one command line against the mode and the policy's commands. */
 export function analyseCommand(reader: ShellReader, text: string, mode: CommandMode, policy: CommandPolicy): CommandReport {
@@ -350,7 +413,7 @@ class Analysis {
             this.assignment(w.value.slice(0, eq));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
-      this.args(args.filter((w) => !consumed.has(w)), false, depth);
+      this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args));
       return;
     }
     if (DECLARATIONS.has(name))
@@ -360,7 +423,7 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth);
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args));
     if (name === "cd" || name === "pushd") this.cd(args);
   }
 
@@ -497,7 +560,10 @@ class Analysis {
   }
 
   /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
-  private args(args: ShellWord[], textOnly: boolean, depth: number): void {
+  /** `trees`: the words that name folders the program writes everything under (see treeOperands). */
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd"): void {
+    // find and git clean without a folder work on the one they run in.
+    if (trees === "cwd") this.path(".", false, undefined, true);
     let operands = false;
     for (const w of args) {
       if (w.value === undefined) {
@@ -510,16 +576,18 @@ class Analysis {
         operands = true;
         continue;
       }
-      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth));
+      const tree = trees instanceof Set && trees.has(w);
+      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth), tree);
     }
   }
 
-  private path(text: string, glob: boolean, span: CommandSpan | undefined): void {
+  private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
     if (glob && /[*?[]/.test(text)) p.glob = true;
+    if (tree) p.tree = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
     this.report.paths.push(p);

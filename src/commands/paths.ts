@@ -65,14 +65,22 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
   }
 }
 
+/**
+ * A protected path a command path reaches on disk beyond its own name: a pattern's existing match, a
+ * protected entry in a folder the program writes whole, or the workspace root written whole.
+ */
+export type DiskReach = { kind: "match"; path: string } | { kind: "holds"; folder: string; path: string } | { kind: "root"; folder: string };
+
 /** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
 export function reportCommandPathsProtected(
   plan: Plan,
-  ctx: PlanRuleContext<"commandProtectedPath">,
+  ctx: PlanRuleContext<"commandProtectedPath" | "commandTreeProtected" | "commandTreeRoot">,
   protectedAs: (path: string) => string | undefined,
   name: NamePath,
   /** A protected path a glob below the workspace root can match (`.gi?/config`: `.git/config`), if any. */
   globReaches?: (glob: string) => string | undefined,
+  /** What a pattern's existing matches, or a folder written whole, reach on disk (workspace-relative). */
+  onDisk?: (rel: string, p: CommandPath) => DiskReach | undefined,
 ): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
@@ -90,6 +98,24 @@ export function reportCommandPathsProtected(
     // The shell expands a pattern to the files it matches: `cp a .e*` writes .env.
     if (hit === undefined && p.glob && globReaches)
       for (const c of candidates) if (!c.startsWith("/") && (hit = globReaches(c)) !== undefined) break;
+    const relatives = candidates.filter((c) => !c.startsWith("/"));
+    // A pattern read as ".." where a segment could match it (`conf/*`) expands on disk as written.
+    if (p.glob && p.written !== undefined)
+      for (const r of paths.resolve(commandPathText({ ...p, text: p.written })))
+        if (!("unsafe" in r) && isInside(r.lexical, ws)) relatives.push(relativeInside(r.lexical, ws));
+    let reach: DiskReach | undefined;
+    if (hit === undefined && onDisk && (p.glob || p.tree)) for (const c of relatives) if ((reach = onDisk(c, p)) !== undefined) break;
+    if (hit === undefined && reach?.kind === "match") hit = reach.path;
+    else if (hit === undefined && reach !== undefined) {
+      const base = { step: command.step.position, argument: command.name, path: name(named(p, text)) };
+      ctx.report({
+        at: partAt(command, p.span?.start),
+        step: command.step.position,
+        ...(reach.kind === "root" ? { messageId: "commandTreeRoot" as const, data: base } : { messageId: "commandTreeProtected" as const, data: { ...base, witness: reach.path } }),
+        actual: command.text,
+      });
+      continue;
+    }
     if (hit === undefined) continue;
     ctx.report({
       at: partAt(command, p.span?.start),

@@ -1,9 +1,10 @@
 import picomatch from "picomatch";
 import { LeafTag } from "../../core/facts.js";
 import { isInside, isRemoteUrl, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
-import { reportCommandPathsProtected } from "../../commands/paths.js";
+import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
+import type { FileProbe } from "../../core/file-probe.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
 import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
@@ -270,6 +271,62 @@ export function shellGlobReachesProtected(glob: string, hidden: readonly string[
   return paths.find((p) => p !== glob && isProtected(p));
 }
 
+/** The bound on the paths a command's pattern is expanded to on disk, and on the entries of one folder read. */
+const DISK_EXPANSION_LIMIT = 256;
+
+/** The names the protected globs hold at their last segment, with wildcards (`plangate.yaml`, `*.pem`, `.env*`). */
+function lastNames(protectedGlobs: readonly string[]): string[] {
+  return [...new Set(protectedGlobs.map((g) => g.split("/").filter((s) => s !== "**" && s !== "").pop() ?? "").filter((n) => n !== ""))];
+}
+
+
+/**
+ * What a command path reaches on disk beyond its own name, relative to the workspace (`rel`, "" for the
+ * root): a pattern's matches that exist, as bash expands it (`sed -i … *.yaml` writes plangate.yaml; a
+ * name starting with `.` only where the pattern segment does), and, for a folder the program writes
+ * everything under (`rm -r`, `find … -delete`, `chmod -R`, `git clean`), the workspace root itself or
+ * a protected entry the folder holds. A folder too large to list is checked for the protected globs'
+ * literal names; a pattern in a folder that cannot be listed is tried with their names.
+ */
+export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?: boolean }, ws: string, files: FileProbe, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): DiskReach | undefined {
+  const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
+  const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
+  let targets = [rel];
+  if (how.glob) {
+    let at = [""];
+    for (const seg of rel.split("/")) {
+      if (seg === "" || seg === ".") continue;
+      const re = /[*?[]/.test(seg) ? namePattern(seg) : undefined;
+      if (re === undefined) {
+        at = at.map((d) => join(d, seg));
+        continue;
+      }
+      const next: string[] = [];
+      for (const d of at) {
+        const listing = files.list?.(abs(d));
+        // A folder that is not there holds no match: bash leaves the pattern as it is.
+        if (listing === undefined && files.kind(abs(d)) === "missing") continue;
+        const names = listing ? [...listing.keys()] : lastNames(protectedGlobs).map((n) => n.replace(/[*?]/g, "x").replace(/\[[^\]]*\]|\{[^}]*\}/g, "x"));
+        for (const n of names) if ((seg.startsWith(".") || !n.startsWith(".")) && re.test(n) && next.length < DISK_EXPANSION_LIMIT) next.push(join(d, n));
+      }
+      at = next;
+    }
+    const hit = at.find((t) => isProtected(t));
+    if (hit !== undefined) return { kind: "match", path: hit };
+    targets = at;
+  }
+  if (!how.tree) return undefined;
+  for (const t of targets) {
+    if (t === "" || t === ".") return { kind: "root", folder: rel };
+    if (files.kind(abs(t)) !== "dir") continue;
+    const listing = files.list?.(abs(t));
+    const names = listing ? [...listing.keys()] : [...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs).filter((n) => !/[*?[{]/.test(n))].filter((n) => files.kind(abs(join(t, n))) !== "missing");
+    const hit = names.find((n) => isProtected(join(t, n)));
+    if (hit !== undefined) return { kind: "holds", folder: t, path: join(t, hit) };
+  }
+  return undefined;
+}
+
 const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
 const PROTECTED_HINT = "remove the write or choose another file; protected paths are listed in paths.protected";
 
@@ -285,16 +342,20 @@ export default defineRule({
       patternMayReachProtected: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the {{constraint}} \"{{pattern}}\" in \"{{argument}}\".", hint: PATTERN_HINT },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
       shortName: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}, a Windows 8.3 short name that may stand for .git, .env or the policy.", hint: PROTECTED_HINT },
+      commandTreeProtected: { message: "Step {{step}}: the command in \"{{argument}}\" writes everything under {{path}}, which holds the protected path \"{{witness}}\".", hint: "name the files or folders below it that the step changes, leaving protected paths out; protected paths are listed in paths.protected" },
+      commandTreeRoot: { message: "Step {{step}}: the command in \"{{argument}}\" writes everything under {{path}}, the workspace root, which holds .git and the policy.", hint: "name the files or folders below the root that the step changes" },
       commandProtectedPath: { message: "Step {{step}}: the command in \"{{argument}}\" names the protected path {{path}}{{resolved}}.", hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected" },
       // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
       hostCommandProtectedPath: { message: 'The {{tool}} command names the protected path "{{path}}".', hint: "leave protected paths alone (paths.protected)" },
+      hostCommandTreeProtected: { message: 'The {{tool}} command writes everything under "{{path}}", which holds the protected path "{{witness}}".', hint: "name the files or folders below it that the command changes, leaving protected paths out (paths.protected)" },
+      hostCommandTreeRoot: { message: 'The {{tool}} command writes everything under "{{path}}", the workspace root, which holds .git and the policy.', hint: "name the files or folders below the root that the command changes" },
       // A call's paths, checked by the guard when the call is made (src/approval/call-paths.ts).
       ...checkedAtCallMessages,
     },
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, `cp -r`, `rsync -a`, `mv`, `find` with `-delete` or `-exec`, `git clean`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper entries are not looked for, and a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -368,6 +429,14 @@ export default defineRule({
       }
     }
     const hidden = hiddenNames(ctx.policy.paths.protected);
-    reportCommandPathsProtected(plan, ctx, (c) => protectedSpelling(c, isProtected), namedPathText, (g) => shellGlobReachesProtected(g, hidden, isProtected));
+    const { files, workspace } = ctx.facts.paths;
+    reportCommandPathsProtected(
+      plan,
+      ctx,
+      (c) => protectedSpelling(c, isProtected),
+      namedPathText,
+      (g) => shellGlobReachesProtected(g, hidden, isProtected),
+      (rel, p) => reachesProtectedOnDisk(rel, p, workspace, files, ctx.policy.paths.protected, isProtected),
+    );
   },
 });

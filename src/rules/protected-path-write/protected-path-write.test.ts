@@ -58,6 +58,12 @@ ruleTester("protected-path-write", {
         ["run_command", { command: "ls .github/* .eslintrc*" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
+    // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out"].map((command) => ({
+      name: `run_command ${command}`,
+      code: plan("run_command", { command }),
+      files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
+    })),
     {
       name: "a tool the registry marks read-only",
       code: plan("get_settings", { path: ".env" }),
@@ -199,6 +205,48 @@ ruleTester("protected-path-write", {
       name: `a command line that names a protected path in another spelling: ${command}`,
       code: plan("run_command", { command }),
       files,
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
+    })),
+    ...(
+      [
+        ["rm -rf .", '"."'],
+        ["rm -r ./", '"./"'],
+        ["find . -name '*.yaml' -delete", '"."'],
+        ["find -L . -exec chmod 777 {} +", '"."'],
+        ["git clean -fdx", '"."'],
+        ["chmod -R 777 src/..", '"src/.."'],
+        ["cp -r out/. .", '"."'],
+      ] as const
+    ).map(([command, named]) => ({
+      name: `a command line that writes the whole workspace: ${command}`,
+      code: plan("run_command", { command }),
+      files,
+      errors: [{ step: 1, messageId: "commandTreeRoot", message: `Step 1: the command in "command" writes everything under ${named}, the workspace root, which holds .git and the policy.` }],
+    })),
+    ...(
+      [
+        ["rm -rf vendor/lib", "vendor/lib", "vendor/lib/.git"],
+        ["mv vendor/lib old", "vendor/lib", "vendor/lib/.git"],
+        ["chmod -R 644 certs", "certs", "certs/server.pem"],
+        ["rsync -a --delete build/ conf", "conf", "conf/plangate.yaml"],
+        ["find conf -delete", "conf", "conf/plangate.yaml"],
+      ] as const
+    ).map(([command, folder, witness]) => ({
+      name: `a command line that writes a folder holding a protected path: ${command}`,
+      code: plan("run_command", { command }),
+      files: { ...files, "vendor/lib/.git/config": "x", "certs/server.pem": "x", "conf/plangate.yaml": "x", "build/a": "x" },
+      errors: [{ step: 1, messageId: "commandTreeProtected", message: `Step 1: the command in "command" writes everything under "${folder}", which holds the protected path "${witness}".` }],
+    })),
+    ...(
+      [
+        ["sed -i s/a/b/ *.yaml", '"*.yaml" (plangate.yaml)'],
+        ["rm conf/*", '"conf/*" (read as "conf/..") (conf/plangate.yaml)'],
+        ["cp x certs/*.p?m", '"certs/*.p?m" (certs/server.pem)'],
+      ] as const
+    ).map(([command, named]) => ({
+      name: `a command line whose pattern matches an existing protected file: ${command}`,
+      code: plan("run_command", { command }),
+      files: { ...files, "plangate.yaml": "x", "a.yaml": "x", "conf/plangate.yaml": "x", "certs/server.pem": "x" },
       errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
     })),
     {
@@ -365,6 +413,21 @@ describe("protected-path-write: the guard's messages for a call", () => {
     const d = await hostCommandRefusal("Bash", { command }, { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS }, createFileProbe);
     expect(d).toEqual({ rule: "protected-path-write", severity: "error", message: `The Bash command names the protected path "${path}".`, hint: "leave protected paths alone (paths.protected)", actual: command, messageId });
     expect(ruleText("protected-path-write", messageId, { tool: "Bash", path })).toEqual({ message: d!.message, hint: d!.hint });
+  });
+  it.each([
+    ["hostCommandTreeRoot", "find . -delete", { path: "." }, 'The Bash command writes everything under ".", the workspace root, which holds .git and the policy.', "name the files or folders below the root that the command changes"],
+    ["hostCommandTreeProtected", "rm -rf lib", { path: "lib", witness: "lib/.git" }, 'The Bash command writes everything under "lib", which holds the protected path "lib/.git".', "name the files or folders below it that the command changes, leaving protected paths out (paths.protected)"],
+  ] as const)("%s: %j", async (messageId, command, data, message, hint) => {
+    const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
+      import("../../approval/host-command.js"),
+      import("../../node/file-probe.js"),
+      import("../../policy/defaults.js"),
+      import("../read-text.js"),
+    ]);
+    mkdirSync(join(ws, "lib/.git"), { recursive: true });
+    const d = await hostCommandRefusal("Bash", { command }, { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS }, createFileProbe);
+    expect(d).toEqual({ rule: "protected-path-write", severity: "error", message, hint, actual: command, messageId });
+    expect(ruleText("protected-path-write", messageId, { tool: "Bash", ...data })).toEqual({ message, hint });
   });
   it("checkedAtCall: a call that writes a protected path, checked when it is made", async () => {
     const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
