@@ -31,7 +31,7 @@ describe("leaf tags", () => {
   it("Placeholder or Words (with a stand-in word) for every text unresolved-argument could report", () => {
     fc.assert(
       fc.property(of(STAND_INS), (s) => {
-        const hit = WHOLE.test(s) || INSIDE.some(([re]) => re.test(s)) || ENV_IN_PATH.test(s);
+        const hit = WHOLE.test(s) || INSIDE.some(({ pattern }) => pattern.test(s)) || ENV_IN_PATH.test(s);
         if (!hit) return;
         const t = tagsOf(s);
         expect(has(t, LeafTag.Placeholder) || (has(t, LeafTag.Words) && WORDS.test(s)), JSON.stringify(s)).toBe(true);

@@ -13,14 +13,17 @@ export const WHOLE =
 const ANGLE = /<[A-Za-z_][\w .-]{0,40}>/;
 /** Arguments that search markup, where `<title>` is a tag, not a stand-in. */
 const MARKUP_ARGUMENTS = new Set(["pattern", "regex", "regexp", "selector", "xpath", "query", "search"]);
-/** Stand-ins that are never legitimate inside an instruction argument. */
-export const INSIDE: readonly [RegExp, string][] = [
-  [/\{\{[^{}]*\}\}/, "a {{template}} placeholder"],
-  [/\$\{[^{}]*\}/, "a $" + "{variable} placeholder"],
-  [ANGLE, "an <angle-bracket> placeholder"],
-  [/\?{3,}/, '"???"'],
-  [/\b(?:TODO|TBD|FIXME)\b/, "a TODO/TBD marker"],
+/** Stand-ins that are never legitimate inside an instruction argument, each with the message that reports it. */
+export const INSIDE: readonly { pattern: RegExp; messageId: InsideMessage }[] = [
+  { pattern: /\{\{[^{}]*\}\}/, messageId: "templateInside" },
+  { pattern: /\$\{[^{}]*\}/, messageId: "variableInside" },
+  { pattern: ANGLE, messageId: "angleInside" },
+  { pattern: /\?{3,}/, messageId: "questionMarksInside" },
+  { pattern: /\b(?:TODO|TBD|FIXME)\b/, messageId: "markerInside" },
 ];
+type InsideMessage = "templateInside" | "variableInside" | "angleInside" | "questionMarksInside" | "markerInside";
+const INFER = ": the executor would have to infer the value.";
+const INFER_HINT = "write the actual value into the plan";
 /** Stand-ins written in words only: a value without them and without LeafTag.Placeholder's characters holds none. */
 export const WORDS = /TODO|TBD|FIXME|CHANGE_?ME|REPLACE_?ME|PLACEHOLDER|your/i;
 /**
@@ -39,7 +42,13 @@ export default defineRule({
     phase: "step",
     messages: {
       ...inStepCommand(commandClauses),
-      placeholder: { message: "Step {{step}}: argument \"{{argument}}\" holds {{what}}: the executor would have to infer the value.", hint: "write the actual value into the plan" },
+      placeholder: { message: 'Step {{step}}: argument "{{argument}}" holds the placeholder "{{placeholder}}"' + INFER, hint: INFER_HINT },
+      templateInside: { message: 'Step {{step}}: argument "{{argument}}" holds a {{template}} placeholder ("{{match}}")' + INFER, hint: INFER_HINT },
+      variableInside: { message: 'Step {{step}}: argument "{{argument}}" holds a $' + '{variable} placeholder ("{{match}}")' + INFER, hint: INFER_HINT },
+      angleInside: { message: 'Step {{step}}: argument "{{argument}}" holds an <angle-bracket> placeholder ("{{match}}")' + INFER, hint: INFER_HINT },
+      questionMarksInside: { message: 'Step {{step}}: argument "{{argument}}" holds "???" ("{{match}}")' + INFER, hint: INFER_HINT },
+      markerInside: { message: 'Step {{step}}: argument "{{argument}}" holds a TODO/TBD marker ("{{match}}")' + INFER, hint: INFER_HINT },
+      environmentInPath: { message: 'Step {{step}}: argument "{{argument}}" holds an environment variable, which the executor would expand' + INFER, hint: INFER_HINT },
     },
     summary: "An argument is a placeholder the executor would have to fill in.",
     docs: {
@@ -63,30 +72,30 @@ export default defineRule({
     for (const step of plan.steps) {
       for (const a of ctx.facts.step(step).strings) {
         if (!a.has(LeafTag.Placeholder) && !(a.has(LeafTag.Words) && WORDS.test(a.value))) continue;
-        let what: string | undefined;
+        let found: { messageId: "placeholder" | InsideMessage | "environmentInPath"; data: Record<string, string> } | undefined;
         // A `$regex` operand is a pattern: `(?<name>…)` is a group name there, not a stand-in.
         const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase()) || a.at.endsWith("/$regex");
-        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) what = `the placeholder "${a.value.trim()}"`;
+        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) found = { messageId: "placeholder", data: { placeholder: a.value.trim() } };
         else if (!a.content) {
-          for (const [re, label] of INSIDE) {
+          for (const { pattern: re, messageId } of INSIDE) {
             if (re === ANGLE && markup) continue;
-            if (re === INSIDE[1]![0] && commands.has(a.at)) continue;
+            if (messageId === "variableInside" && commands.has(a.at)) continue;
             const m = re.exec(a.value);
             if (m) {
-              what = `${label} ("${m[0]}")`;
+              found = { messageId, data: { match: m[0] } };
               break;
             }
           }
           // A path under any other name is read as one too (`{"target": "$HOME/.bashrc"}`), as `~/.bashrc` is.
-          if (!what && (pathNames.has(a.name.toLowerCase()) || looksLikePath(a.name, a.value)) && ENV_IN_PATH.test(a.value))
-            what = "an environment variable, which the executor would expand";
+          if (!found && (pathNames.has(a.name.toLowerCase()) || looksLikePath(a.name, a.value)) && ENV_IN_PATH.test(a.value))
+            found = { messageId: "environmentInPath", data: {} };
         }
-        if (!what) continue;
+        if (!found) continue;
         ctx.report({
           at: a.at,
           step: step.position,
-          messageId: "placeholder",
-          data: { step: step.position, argument: a.name || plan.fields.args, what },
+          messageId: found.messageId,
+          data: { step: step.position, argument: a.name || plan.fields.args, ...found.data },
           actual: a.value,
         });
       }
