@@ -214,7 +214,18 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
     }
     return starts.size === 0 ? "cwd" : starts;
   }
+  const extracts = archiveDestination(base, args, values);
+  if (extracts !== undefined) return extracts;
   if (name === "git") {
+    // git apply and git am write whatever files the patches name (a patch the plan wrote can name .git or the policy).
+    let k = 0;
+    while (k < args.length && values[k] !== undefined && values[k]!.startsWith("-")) k += GIT_OPTIONS_WITH_VALUE.has(values[k]!) || values[k] === "-c" ? 2 : 1;
+    const sub = values[k];
+    if (sub === "apply" || sub === "am") {
+      const rest = values.slice(k + 1);
+      const readOnly = sub === "apply" && !rest.includes("--apply") && rest.some((v) => v === "--check" || v === "--stat" || v === "--numstat" || v === "--summary" || v === "--cached");
+      return readOnly ? undefined : "cwd";
+    }
     const c = values.indexOf("clean");
     if (c < 0 || values.slice(0, c).some((v, k) => v === undefined || (!v.startsWith("-") && !["-C", "--git-dir", "--work-tree"].includes(values[k - 1] ?? "")))) return undefined;
     const paths = new Set<ShellWord>();
@@ -226,6 +237,34 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
     }
     return paths.size === 0 ? "cwd" : paths;
   }
+  return undefined;
+}
+
+/**
+ * Where an archive extractor or a patch program writes the files its input names (`tar -x`, `unzip`,
+ * `7z x`, `cpio -i`, `ar x`, `patch`): its destination option's word, or "cwd"; undefined when it
+ * extracts nothing (`tar -t`, `unzip -l`, `patch --dry-run`) or is no extractor. The archive or patch
+ * may name any file, `.git/hooks/…` or the policy among them, so its destination is written whole.
+ */
+function archiveDestination(program: string, args: ShellWord[], values: (string | undefined)[]): Set<ShellWord> | "cwd" | undefined {
+  const valueOf = (short: string, long: string): Set<ShellWord> | undefined => {
+    for (let i = 0; i < args.length; i++) {
+      const v = values[i];
+      if (v === short || v === long) return args[i + 1] ? new Set([args[i + 1]!]) : undefined;
+      if (v !== undefined && (v.startsWith(`${long}=`) || (short.length === 2 && v.startsWith(short) && v.length > 2))) return new Set([args[i]!]);
+    }
+    return undefined;
+  };
+  if (program === "tar" || program === "bsdtar" || program === "gtar") {
+    const first = values[0];
+    const extract = values.some((v) => v === undefined || v === "--extract" || v === "--get" || (/^-[A-Za-z]+$/.test(v) && v.includes("x"))) || (first !== undefined && /^[A-Za-z]+$/.test(first) && first.includes("x"));
+    return extract ? (valueOf("-C", "--directory") ?? "cwd") : undefined;
+  }
+  if (program === "unzip") return values.some((v) => v !== undefined && /^-[A-Za-z]*[lptvzZ]/.test(v)) ? undefined : (valueOf("-d", "--extract-dir") ?? "cwd");
+  if (program === "7z" || program === "7za" || program === "7zz" || program === "7zr") return values[0] === "x" || values[0] === "e" ? (valueOf("-o", "-o") ?? "cwd") : undefined;
+  if (program === "cpio") return values.some((v) => v === undefined || v === "--extract" || (/^-[A-Za-z]+$/.test(v) && v.includes("i"))) ? (valueOf("-D", "--directory") ?? "cwd") : undefined;
+  if (program === "ar") return values[0] !== undefined && /^-?[A-Za-z]*x/.test(values[0]) ? "cwd" : undefined;
+  if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf("-d", "--directory") ?? "cwd");
   return undefined;
 }
 

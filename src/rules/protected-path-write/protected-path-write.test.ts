@@ -59,7 +59,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -216,6 +216,11 @@ ruleTester("protected-path-write", {
         ["git clean -fdx", '"."'],
         ["chmod -R 777 src/..", '"src/.."'],
         ["cp -r out/. .", '"."'],
+        // Archives and patches write whatever files they name, where they are unpacked.
+        ["tar -xzf a.tgz", '"."'],
+        ["unzip a.zip", '"."'],
+        ["git apply fix.patch", '"."'],
+        ["patch -p1 -i fix.patch", '"."'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that writes the whole workspace: ${command}`,
@@ -230,6 +235,7 @@ ruleTester("protected-path-write", {
         ["chmod -R 644 certs", "certs", "certs/server.pem"],
         ["rsync -a --delete build/ conf", "conf", "conf/plangate.yaml"],
         ["find conf -delete", "conf", "conf/plangate.yaml"],
+        ["unzip a.zip -d vendor/lib", "vendor/lib", "vendor/lib/.git"],
       ] as const
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
@@ -415,7 +421,7 @@ describe("protected-path-write: the guard's messages for a call", () => {
     expect(ruleText("protected-path-write", messageId, { tool: "Bash", path })).toEqual({ message: d!.message, hint: d!.hint });
   });
   it.each([
-    ["hostCommandTreeRoot", "find . -delete", { path: "." }, 'The Bash command writes everything under ".", the workspace root, which holds .git and the policy.', "name the files or folders below the root that the command changes"],
+    ["hostCommandTreeRoot", "find . -delete", { path: "." }, 'The Bash command writes everything under ".", the workspace root, which holds .git and the policy.', "name the files or folders below the root that the command changes; unpack an archive or apply a patch in a folder below the root (tar -C build, unzip -d build, patch -d build)"],
     ["hostCommandTreeProtected", "rm -rf lib", { path: "lib", witness: "lib/.git" }, 'The Bash command writes everything under "lib", which holds the protected path "lib/.git".', "name the files or folders below it that the command changes, leaving protected paths out (paths.protected)"],
   ] as const)("%s: %j", async (messageId, command, data, message, hint) => {
     const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
