@@ -143,6 +143,8 @@ describe("analysis", () => {
     expect(programs("nix develop .#ci -c make")).toEqual(["nix", "make"]);
     expect(programs("yarn exec 'tsc && jest'")).toEqual(["yarn", "tsc", "jest"]);
     expect(programs("aws-vault exec prod -- terraform plan")).toEqual(["aws-vault", "terraform"]);
+    expect(programs("hatch env run -e test -- pytest -x")).toEqual(["hatch", "pytest"]);
+    expect(programs("nix -L develop -c make")).toEqual(["nix", "make"]);
     // Not a runner's subcommand: nothing more runs.
     expect(programs("npm install")).toEqual(["npm"]);
     expect(programs("uv pip install x")).toEqual(["uv"]);
@@ -174,6 +176,13 @@ describe("analysis", () => {
     expect(ids("nix-shell -p hello")).toEqual(["hiddenCommands:standardInput"]);
     expect(ids("uv run -m")).toEqual(["wrapperUnknown:optionWithoutValue"]);
     expect(ids("npm --frob install")).toEqual([]);
+    // A global option whose value stands where the subcommand would.
+    expect(ids("nix --option sandbox false develop -c rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("nix --extra-experimental-features flakes shell nixpkgs#hello -c rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("mise -C sub exec -- rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("mise --cd sub x node -- rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("nix --impure build")).toEqual([]);
+    expect(ids("mise -q install")).toEqual([]);
   });
   it("names the runner in its findings", () => {
     const r = analyseCommand(reader, "uv run --frob rm x", "chain", { allow: [], deny: [], allowCompound: false });

@@ -85,7 +85,7 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   poetry: { global: POETRY_OPTIONS, subs: { run: POETRY_OPTIONS } },
   pipenv: { global: { valued: ["--python"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { flags: ["--system"] } } },
   pdm: { global: { valued: ["-p", "--project"], flags: ["-q", "--quiet", "-v", "--verbose", "-I", "--ignore-python"] }, subs: { run: { valued: ["-p", "--project"], flags: ["-s", "--site-packages", "-r", "--recreate"], nothing: ["-l", "--list", "-j", "--json"] } } },
-  hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true } } },
+  hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true }, "env run": { valued: ["-e", "--env", "-i", "--include", "-x", "--exclude", "-f", "--filter"], flags: ["--force-continue", "--ignore-compat"], scriptWords: true } } },
   rye: { subs: { run: {} } },
   pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
   conda: { subs: { run: CONDA_RUN } },
@@ -327,7 +327,11 @@ function nixShellInner(args: ShellWord[]): Inner {
 function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined {
   const k = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
   const sub = args[k]?.value;
-  if (k < 0 || (sub !== undefined && sub !== "develop" && sub !== "shell")) return undefined;
+  if (k < 0 || (sub !== undefined && sub !== "develop" && sub !== "shell")) {
+    // An option's value may stand where the subcommand would (`nix --option sandbox false develop`).
+    const later = k > 0 && args.slice(k + 1).some((w) => w.value === undefined || w.value === "develop" || w.value === "shell");
+    return later ? { via: "nix", inner: { kind: "unknown", why: { id: "unknownOption", data: { option: args[k - 1]!.value! } } } } : undefined;
+  }
   const via = `nix ${sub ?? args[k]!.source}`;
   if (sub === undefined) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[k]!.source } } } };
   const c = args.findIndex((w, n) => n > k && (w.value === "-c" || w.value === "--command"));
@@ -338,7 +342,13 @@ function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined 
 /** `mise exec tool@version -- cmd …` (also `mise x`, `-c 'cmd'`); without a command, a shell. */
 function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
   const sub = args[0]?.value;
-  if (sub !== "exec" && sub !== "x") return args[0] && sub === undefined ? { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } } : undefined;
+  if (sub !== "exec" && sub !== "x") {
+    if (args[0] && sub === undefined) return { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } };
+    // A global option before the subcommand (`mise -C dir exec`, `mise -q x`): plangate does not follow them.
+    if (sub?.startsWith("-") && args.slice(1).some((w) => w.value === undefined || w.value === "exec" || w.value === "x"))
+      return { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: sub } } } };
+    return undefined;
+  }
   const via = `${name} ${sub}`;
   const rest = args.slice(1);
   const c = rest.findIndex((w) => w.value === "-c" || w.value === "--command" || w.value === "--");
