@@ -59,7 +59,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -216,6 +216,10 @@ ruleTester("protected-path-write", {
         ["git clean -fdx", '"."'],
         ["chmod -R 777 src/..", '"src/.."'],
         ["cp -r out/. .", '"."'],
+        ["chmod --recurs 777 .", '"."'],
+        ["cp -r --target-directory=. out", '"."'],
+        ["mv --target=. out", '"."'],
+        ["npx rimraf .", '"."'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that writes the whole workspace: ${command}`,
@@ -230,6 +234,9 @@ ruleTester("protected-path-write", {
         ["chmod -R 644 certs", "certs", "certs/server.pem"],
         ["rsync -a --delete build/ conf", "conf", "conf/plangate.yaml"],
         ["find conf -delete", "conf", "conf/plangate.yaml"],
+        ["rsync --del build/ conf", "conf", "conf/plangate.yaml"],
+        ["cp -r -tvendor/lib build", "vendor/lib", "vendor/lib/.git"],
+        ["trash-put certs", "certs", "certs/server.pem"],
       ] as const
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
