@@ -257,6 +257,18 @@ ruleTester("protected-path-write", {
       errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
     })),
     {
+      name: "a command line whose pattern matches a protected file after many harmless matches",
+      code: plan("run_command", { command: "sed -i s/a/b/ d*/*.yaml" }),
+      files: { ...files, ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${String(i).padStart(3, "0")}/a.txt`, "x"])), "d299/plangate.yaml": "x" },
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "d*/*.yaml" (d299/plangate.yaml).' }],
+    },
+    {
+      name: "a command line whose pattern has more matches than are looked through",
+      code: plan("run_command", { command: "sed -i s/a/b/ d*/*.yaml" }),
+      files: { ...files, ...Object.fromEntries(Array.from({ length: 4200 }, (_, i) => [`d${i}/a.yaml`, "x"])) },
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "d*/*.yaml".' }],
+    },
+    {
       name: "a command line that names a protected path",
       code: plan("run_command", { command: "rm .git/config" }),
       files,
