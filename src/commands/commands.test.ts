@@ -159,6 +159,10 @@ describe("analysis", () => {
     expect(rules("poetry run sh -c 'pytest'", "single")).toEqual(["multiple-tools"]);
     expect(rules("yarn exec 'tsc && jest'", "single")).toEqual(["multiple-tools"]);
     expect(rules("nix-shell --run 'make; make test'", "single")).toEqual(["multiple-tools"]);
+    // npm's option parser reads `-c=cmd` as `-c cmd`; nix reads a `--` after -c as the end of its options.
+    expect(rules("npx -c='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("npm exec -yc='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("nix develop -c -- rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     // commands.allow: the program run must be allowed too, by its own entry or by one that names it.
     expect(rules("npx vitest run", "chain", { allow: ["npx"] })).toEqual(["disallowed-tool"]);
     expect(rules("npx vitest run", "chain", { allow: ["npx", "vitest"] })).toEqual([]);

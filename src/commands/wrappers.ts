@@ -29,6 +29,8 @@ interface WrapperSpec {
   packages?: boolean;
   /** The words after the options are a command line for a shell (`yarn exec`, `hatch run`). */
   scriptWords?: boolean;
+  /** A short option's value may follow an `=` (npm's option parser reads `-c=cmd` as `-c cmd`). */
+  shortEquals?: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ const NPX: WrapperSpec = {
   flags: ["-y", "--yes", "--no", "-q", "--quiet", "--no-install", "--ignore-existing", "--prefer-offline", "--prefer-online", "--offline", "-ws", "--workspaces", "--include-workspace-root"],
   script: ["-c", "--call"],
   packages: true,
+  shortEquals: true,
 };
 const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true };
 const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
@@ -335,7 +338,9 @@ function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined 
   const via = `nix ${sub ?? args[k]!.source}`;
   if (sub === undefined) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[k]!.source } } } };
   const c = args.findIndex((w, n) => n > k && (w.value === "-c" || w.value === "--command"));
-  if (c >= 0) return { via, inner: args.length > c + 1 ? { kind: "argv", words: args.slice(c + 1), runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[c]!.value! } } } };
+  // A `--` after -c is read as ending the options, so the program is the word after it.
+  const from = args[c + 1]?.value === "--" ? c + 2 : c + 1;
+  if (c >= 0) return { via, inner: args.length > from ? { kind: "argv", words: args.slice(from), runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[c]!.value! } } } };
   return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
 }
 
@@ -448,7 +453,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
       for (let k = 1; k < v.length; k++) {
         const o = "-" + v[k]!;
         if (script.has(o)) {
-          const rest = v.slice(k + 1);
+          const rest = spec.shortEquals ? v.slice(k + 1).replace(/^=/, "") : v.slice(k + 1);
           return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
         }
         if (nothing.has(o)) return { kind: "none" };
