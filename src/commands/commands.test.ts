@@ -163,6 +163,11 @@ describe("analysis", () => {
     expect(rules("npx -c='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("npm exec -yc='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("nix develop -c -- rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    // yarn runs a command in a workspace, or in each one.
+    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspaces foreach -A exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspace web add lodash", "chain", { deny: ["rm"] })).toEqual([]);
+    expect(rules("yarn workspaces foreach -A run build", "chain", { deny: ["rm"] })).toEqual([]);
     // commands.allow: the program run must be allowed too, by its own entry or by one that names it.
     expect(rules("npx vitest run", "chain", { allow: ["npx"] })).toEqual(["disallowed-tool"]);
     expect(rules("npx vitest run", "chain", { allow: ["npx", "vitest"] })).toEqual([]);
@@ -199,6 +204,7 @@ describe("analysis", () => {
     expect(mayRunOthers("uv", ["pip", undefined])).toBe(false);
     expect(mayRunOthers("npm", ["--prefix", "x", "exec"])).toBe(true);
     expect(mayRunOthers("npm", ["ci"])).toBe(false);
+    expect(mayRunOthers("yarn", ["workspace", undefined, "exec"])).toBe(true);
     expect(mayRunOthers("make", [undefined])).toBe(false);
   });
   it("refuses options of wrappers it does not know rather than guess the program", () => {

@@ -310,6 +310,12 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
       return later ? { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: o } } } } : undefined;
     }
   const rest = args.slice(i);
+  if (name === "yarn") {
+    // `yarn workspace NAME cmd…` runs `yarn cmd…` in that workspace; `yarn workspaces foreach … cmd…` in each one.
+    if (rest[0]?.value === "workspace" && rest.length > 2) return runnerInner(name, rest.slice(2));
+    const each = rest[0]?.value === "workspaces" && rest[1]?.value === "foreach" ? rest.slice(2).find((w) => w.value === undefined || w.value === "exec" || w.value === "dlx") : undefined;
+    if (each) return { via: "yarn workspaces foreach", inner: { kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } } };
+  }
   const sub = subs.find((k) => k === "" || k.split(" ").every((p, n) => rest[n]?.value === p));
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
@@ -374,6 +380,7 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   const r = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
   if (r && Object.hasOwn(r.subs, "")) return true;
   const starts = r ? new Set(Object.keys(r.subs).map((k) => k.split(" ")[0]!)) : new Set(["develop", "shell", "exec", "x"]);
+  if (program === "yarn") starts.add("workspace").add("workspaces");
   const first = words.findIndex((w) => w === undefined || !w.startsWith("-"));
   if (first < 0) return false;
   // After options whose values plangate may not know, any later word may be the subcommand.
