@@ -60,6 +60,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["npx -y rimraf build && uv run sh -c 'rm -rf build'", "disallowed-tool"],
     ["poetry run sh -c 'echo x > .env'", "protected-path-write"],
     ["nix-shell --run 'cat ../../etc/passwd'", "path-outside-workspace"],
+    ["nix --option sandbox false develop -c rm -rf build", "disallowed-tool"],
+    ["mise -C src exec -- rm -rf build", "disallowed-tool"],
+    ["chmod --recurs 777 .", "protected-path-write"],
+    ["cp -r --target-directory=. build", "protected-path-write"],
+    ["npx rimraf .", "protected-path-write"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);

@@ -183,6 +183,20 @@ const RECURSIVE_WRITERS: Readonly<Record<string, { short: string; long: readonly
   cp: { short: "rRa", long: ["--recursive", "--archive"] },
   rsync: { short: "ra", long: ["--recursive", "--archive", "--delete", "--delete-before", "--delete-during", "--delete-after", "--delete-delay", "--delete-excluded", "--mirror"] },
 };
+/** Programs that delete every path they are given, folders with all they hold, whatever the options. */
+const TREE_REMOVERS = new Set(["rimraf", "trash", "trash-put", "del-cli"]);
+/**
+ * Is `word` the long option `long`, or an abbreviation of it (`--recurs`, rsync's `--del`), with or
+ * without a value? GNU programs accept any unambiguous prefix; an ambiguous one is an error, so
+ * counting it too refuses nothing that would run.
+ */
+function isLongOption(word: string, long: string): boolean {
+  const name = word.split("=")[0]!;
+  return name.length >= 3 && long.startsWith(name);
+}
+/** cp's and mv's target folder given as an option: `--target-directory=dir` (or a prefix of it), `-tdir`, `-rtdir`. */
+const TARGET_OPTION = /^(?:--t[a-z-]*=|-[A-Za-z]*t.)/;
+
 /** find's expression words that delete, or run a program on, every file found. */
 const FIND_ACTS = /^-(?:delete|exec|execdir|ok|okdir)$/;
 
@@ -196,11 +210,20 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
   const values = args.map((w) => w.value);
   const operands = () => new Set(args.filter((w) => w.value === undefined || !w.value.startsWith("-")));
   const base = name.startsWith("g") && (Object.hasOwn(RECURSIVE_WRITERS, name.slice(1)) || ["mv", "find"].includes(name.slice(1))) ? name.slice(1) : name;
-  if (base === "mv") return operands();
+  // The folder cp and mv write into may be an option's value (`cp -r --target-directory=. src`).
+  const withTarget = () => {
+    const all = operands();
+    if (base === "cp" || base === "mv")
+      for (const w of args)
+        if (w.value !== undefined && TARGET_OPTION.test(w.value) && (!w.value.startsWith("--") || isLongOption(w.value, "--target-directory"))) all.add(w);
+    return all;
+  };
+  if (base === "mv") return withTarget();
+  if (TREE_REMOVERS.has(base)) return operands();
   const spec = Object.hasOwn(RECURSIVE_WRITERS, base) ? RECURSIVE_WRITERS[base] : undefined;
   if (spec) {
-    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => v === l || v.startsWith(`${l}=`)) || (/^-[A-Za-z]+$/.test(v) && [...spec.short].some((c) => v.includes(c)))));
-    return recursive ? operands() : undefined;
+    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => isLongOption(v, l)) || (/^-[A-Za-z]+$/.test(v) && [...spec.short].some((c) => v.includes(c)))));
+    return recursive ? withTarget() : undefined;
   }
   if (base === "find") {
     if (!values.some((v) => v === undefined || FIND_ACTS.test(v))) return undefined;

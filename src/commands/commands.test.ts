@@ -143,6 +143,8 @@ describe("analysis", () => {
     expect(programs("nix develop .#ci -c make")).toEqual(["nix", "make"]);
     expect(programs("yarn exec 'tsc && jest'")).toEqual(["yarn", "tsc", "jest"]);
     expect(programs("aws-vault exec prod -- terraform plan")).toEqual(["aws-vault", "terraform"]);
+    expect(programs("hatch env run -e test -- pytest -x")).toEqual(["hatch", "pytest"]);
+    expect(programs("nix -L develop -c make")).toEqual(["nix", "make"]);
     // Not a runner's subcommand: nothing more runs.
     expect(programs("npm install")).toEqual(["npm"]);
     expect(programs("uv pip install x")).toEqual(["uv"]);
@@ -157,6 +159,15 @@ describe("analysis", () => {
     expect(rules("poetry run sh -c 'pytest'", "single")).toEqual(["multiple-tools"]);
     expect(rules("yarn exec 'tsc && jest'", "single")).toEqual(["multiple-tools"]);
     expect(rules("nix-shell --run 'make; make test'", "single")).toEqual(["multiple-tools"]);
+    // npm's option parser reads `-c=cmd` as `-c cmd`; nix reads a `--` after -c as the end of its options.
+    expect(rules("npx -c='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("npm exec -yc='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("nix develop -c -- rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    // yarn runs a command in a workspace, or in each one.
+    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspaces foreach -A exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspace web add lodash", "chain", { deny: ["rm"] })).toEqual([]);
+    expect(rules("yarn workspaces foreach -A run build", "chain", { deny: ["rm"] })).toEqual([]);
     // commands.allow: the program run must be allowed too, by its own entry or by one that names it.
     expect(rules("npx vitest run", "chain", { allow: ["npx"] })).toEqual(["disallowed-tool"]);
     expect(rules("npx vitest run", "chain", { allow: ["npx", "vitest"] })).toEqual([]);
@@ -174,6 +185,13 @@ describe("analysis", () => {
     expect(ids("nix-shell -p hello")).toEqual(["hiddenCommands:standardInput"]);
     expect(ids("uv run -m")).toEqual(["wrapperUnknown:optionWithoutValue"]);
     expect(ids("npm --frob install")).toEqual([]);
+    // A global option whose value stands where the subcommand would.
+    expect(ids("nix --option sandbox false develop -c rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("nix --extra-experimental-features flakes shell nixpkgs#hello -c rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("mise -C sub exec -- rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("mise --cd sub x node -- rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("nix --impure build")).toEqual([]);
+    expect(ids("mise -q install")).toEqual([]);
   });
   it("names the runner in its findings", () => {
     const r = analyseCommand(reader, "uv run --frob rm x", "chain", { allow: [], deny: [], allowCompound: false });
@@ -186,6 +204,7 @@ describe("analysis", () => {
     expect(mayRunOthers("uv", ["pip", undefined])).toBe(false);
     expect(mayRunOthers("npm", ["--prefix", "x", "exec"])).toBe(true);
     expect(mayRunOthers("npm", ["ci"])).toBe(false);
+    expect(mayRunOthers("yarn", ["workspace", undefined, "exec"])).toBe(true);
     expect(mayRunOthers("make", [undefined])).toBe(false);
   });
   it("refuses options of wrappers it does not know rather than guess the program", () => {

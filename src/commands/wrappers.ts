@@ -29,6 +29,8 @@ interface WrapperSpec {
   packages?: boolean;
   /** The words after the options are a command line for a shell (`yarn exec`, `hatch run`). */
   scriptWords?: boolean;
+  /** A short option's value may follow an `=` (npm's option parser reads `-c=cmd` as `-c cmd`). */
+  shortEquals?: boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ const NPX: WrapperSpec = {
   flags: ["-y", "--yes", "--no", "-q", "--quiet", "--no-install", "--ignore-existing", "--prefer-offline", "--prefer-online", "--offline", "-ws", "--workspaces", "--include-workspace-root"],
   script: ["-c", "--call"],
   packages: true,
+  shortEquals: true,
 };
 const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true };
 const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
@@ -85,7 +88,7 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   poetry: { global: POETRY_OPTIONS, subs: { run: POETRY_OPTIONS } },
   pipenv: { global: { valued: ["--python"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { flags: ["--system"] } } },
   pdm: { global: { valued: ["-p", "--project"], flags: ["-q", "--quiet", "-v", "--verbose", "-I", "--ignore-python"] }, subs: { run: { valued: ["-p", "--project"], flags: ["-s", "--site-packages", "-r", "--recreate"], nothing: ["-l", "--list", "-j", "--json"] } } },
-  hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true } } },
+  hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true }, "env run": { valued: ["-e", "--env", "-i", "--include", "-x", "--exclude", "-f", "--filter"], flags: ["--force-continue", "--ignore-compat"], scriptWords: true } } },
   rye: { subs: { run: {} } },
   pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
   conda: { subs: { run: CONDA_RUN } },
@@ -307,6 +310,12 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
       return later ? { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: o } } } } : undefined;
     }
   const rest = args.slice(i);
+  if (name === "yarn") {
+    // `yarn workspace NAME cmd…` runs `yarn cmd…` in that workspace; `yarn workspaces foreach … cmd…` in each one.
+    if (rest[0]?.value === "workspace" && rest.length > 2) return runnerInner(name, rest.slice(2));
+    const each = rest[0]?.value === "workspaces" && rest[1]?.value === "foreach" ? rest.slice(2).find((w) => w.value === undefined || w.value === "exec" || w.value === "dlx") : undefined;
+    if (each) return { via: "yarn workspaces foreach", inner: { kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } } };
+  }
   const sub = subs.find((k) => k === "" || k.split(" ").every((p, n) => rest[n]?.value === p));
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
@@ -327,18 +336,30 @@ function nixShellInner(args: ShellWord[]): Inner {
 function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined {
   const k = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
   const sub = args[k]?.value;
-  if (k < 0 || (sub !== undefined && sub !== "develop" && sub !== "shell")) return undefined;
+  if (k < 0 || (sub !== undefined && sub !== "develop" && sub !== "shell")) {
+    // An option's value may stand where the subcommand would (`nix --option sandbox false develop`).
+    const later = k > 0 && args.slice(k + 1).some((w) => w.value === undefined || w.value === "develop" || w.value === "shell");
+    return later ? { via: "nix", inner: { kind: "unknown", why: { id: "unknownOption", data: { option: args[k - 1]!.value! } } } } : undefined;
+  }
   const via = `nix ${sub ?? args[k]!.source}`;
   if (sub === undefined) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[k]!.source } } } };
   const c = args.findIndex((w, n) => n > k && (w.value === "-c" || w.value === "--command"));
-  if (c >= 0) return { via, inner: args.length > c + 1 ? { kind: "argv", words: args.slice(c + 1), runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[c]!.value! } } } };
+  // A `--` after -c is read as ending the options, so the program is the word after it.
+  const from = args[c + 1]?.value === "--" ? c + 2 : c + 1;
+  if (c >= 0) return { via, inner: args.length > from ? { kind: "argv", words: args.slice(from), runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[c]!.value! } } } };
   return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
 }
 
 /** `mise exec tool@version -- cmd …` (also `mise x`, `-c 'cmd'`); without a command, a shell. */
 function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
   const sub = args[0]?.value;
-  if (sub !== "exec" && sub !== "x") return args[0] && sub === undefined ? { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } } : undefined;
+  if (sub !== "exec" && sub !== "x") {
+    if (args[0] && sub === undefined) return { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } };
+    // A global option before the subcommand (`mise -C dir exec`, `mise -q x`): plangate does not follow them.
+    if (sub?.startsWith("-") && args.slice(1).some((w) => w.value === undefined || w.value === "exec" || w.value === "x"))
+      return { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: sub } } } };
+    return undefined;
+  }
   const via = `${name} ${sub}`;
   const rest = args.slice(1);
   const c = rest.findIndex((w) => w.value === "-c" || w.value === "--command" || w.value === "--");
@@ -359,6 +380,7 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   const r = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
   if (r && Object.hasOwn(r.subs, "")) return true;
   const starts = r ? new Set(Object.keys(r.subs).map((k) => k.split(" ")[0]!)) : new Set(["develop", "shell", "exec", "x"]);
+  if (program === "yarn") starts.add("workspace").add("workspaces");
   const first = words.findIndex((w) => w === undefined || !w.startsWith("-"));
   if (first < 0) return false;
   // After options whose values plangate may not know, any later word may be the subcommand.
@@ -438,7 +460,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
       for (let k = 1; k < v.length; k++) {
         const o = "-" + v[k]!;
         if (script.has(o)) {
-          const rest = v.slice(k + 1);
+          const rest = spec.shortEquals ? v.slice(k + 1).replace(/^=/, "") : v.slice(k + 1);
           return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
         }
         if (nothing.has(o)) return { kind: "none" };

@@ -272,7 +272,9 @@ export function shellGlobReachesProtected(glob: string, hidden: readonly string[
 }
 
 /** The bound on the paths a command's pattern is expanded to on disk, and on the entries of one folder read. */
-const DISK_EXPANSION_LIMIT = 256;
+const DISK_EXPANSION_LIMIT = 4096;
+/** The bound on the names a pattern's expansion tries against its segments, over all the folders it lists. */
+const DISK_NAME_BUDGET = 100_000;
 
 /** The names the protected globs hold at their last segment, with wildcards (`plangate.yaml`, `*.pem`, `.env*`). */
 function lastNames(protectedGlobs: readonly string[]): string[] {
@@ -286,12 +288,15 @@ function lastNames(protectedGlobs: readonly string[]): string[] {
  * name starting with `.` only where the pattern segment does), and, for a folder the program writes
  * everything under (`rm -r`, `find … -delete`, `chmod -R`, `git clean`), the workspace root itself or
  * a protected entry the folder holds. A folder too large to list is checked for the protected globs'
- * literal names; a pattern in a folder that cannot be listed is tried with their names.
+ * literal names; a pattern in a folder that cannot be listed is tried with their names. A pattern with
+ * more matches, or folders holding more names, than plangate looks through counts as naming a protected
+ * path (itself is the witness): what was left unseen could be one.
  */
 export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?: boolean }, ws: string, files: FileProbe, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): DiskReach | undefined {
   const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
   const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
   let targets = [rel];
+  let budget = DISK_NAME_BUDGET;
   if (how.glob) {
     let at = [""];
     for (const seg of rel.split("/")) {
@@ -307,7 +312,13 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
         // A folder that is not there holds no match: bash leaves the pattern as it is.
         if (listing === undefined && files.kind(abs(d)) === "missing") continue;
         const names = listing ? [...listing.keys()] : lastNames(protectedGlobs).map((n) => n.replace(/[*?]/g, "x").replace(/\[[^\]]*\]|\{[^}]*\}/g, "x"));
-        for (const n of names) if ((seg.startsWith(".") || !n.startsWith(".")) && re.test(n) && next.length < DISK_EXPANSION_LIMIT) next.push(join(d, n));
+        for (const n of names) {
+          // More matches than plangate looks through: one of those left could be protected, so the pattern counts as one.
+          if (--budget < 0) return { kind: "match", path: rel };
+          if (!(seg.startsWith(".") || !n.startsWith(".")) || !re.test(n)) continue;
+          if (next.length >= DISK_EXPANSION_LIMIT) return { kind: "match", path: rel };
+          next.push(join(d, n));
+        }
       }
       at = next;
     }
@@ -321,6 +332,7 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
     if (files.kind(abs(t)) !== "dir") continue;
     const listing = files.list?.(abs(t));
     const names = listing ? [...listing.keys()] : [...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs).filter((n) => !/[*?[{]/.test(n))].filter((n) => files.kind(abs(join(t, n))) !== "missing");
+    if ((budget -= names.length) < 0) return { kind: "match", path: rel };
     const hit = names.find((n) => isProtected(join(t, n)));
     if (hit !== undefined) return { kind: "holds", folder: t, path: join(t, hit) };
   }
@@ -355,7 +367,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, `cp -r`, `rsync -a`, `mv`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper entries are not looked for, and a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper entries are not looked for, and a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",

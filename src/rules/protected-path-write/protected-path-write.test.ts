@@ -59,7 +59,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -221,6 +221,10 @@ ruleTester("protected-path-write", {
         ["unzip a.zip", '"."'],
         ["git apply fix.patch", '"."'],
         ["patch -p1 -i fix.patch", '"."'],
+        ["chmod --recurs 777 .", '"."'],
+        ["cp -r --target-directory=. out", '"."'],
+        ["mv --target=. out", '"."'],
+        ["npx rimraf .", '"."'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that writes the whole workspace: ${command}`,
@@ -236,6 +240,9 @@ ruleTester("protected-path-write", {
         ["rsync -a --delete build/ conf", "conf", "conf/plangate.yaml"],
         ["find conf -delete", "conf", "conf/plangate.yaml"],
         ["unzip a.zip -d vendor/lib", "vendor/lib", "vendor/lib/.git"],
+        ["rsync --del build/ conf", "conf", "conf/plangate.yaml"],
+        ["cp -r -tvendor/lib build", "vendor/lib", "vendor/lib/.git"],
+        ["trash-put certs", "certs", "certs/server.pem"],
       ] as const
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
@@ -255,6 +262,18 @@ ruleTester("protected-path-write", {
       files: { ...files, "plangate.yaml": "x", "a.yaml": "x", "conf/plangate.yaml": "x", "certs/server.pem": "x" },
       errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
     })),
+    {
+      name: "a command line whose pattern matches a protected file after many harmless matches",
+      code: plan("run_command", { command: "sed -i s/a/b/ d*/*.yaml" }),
+      files: { ...files, ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${String(i).padStart(3, "0")}/a.txt`, "x"])), "d299/plangate.yaml": "x" },
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "d*/*.yaml" (d299/plangate.yaml).' }],
+    },
+    {
+      name: "a command line whose pattern has more matches than are looked through",
+      code: plan("run_command", { command: "sed -i s/a/b/ d*/*.yaml" }),
+      files: { ...files, ...Object.fromEntries(Array.from({ length: 4200 }, (_, i) => [`d${i}/a.yaml`, "x"])) },
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "d*/*.yaml".' }],
+    },
     {
       name: "a command line that names a protected path",
       code: plan("run_command", { command: "rm .git/config" }),
