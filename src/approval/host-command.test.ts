@@ -55,6 +55,9 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["find . -name '*.tmp' -delete", "protected-path-write"],
     ["chmod -R 777 vendor/lib", "protected-path-write"],
     ["sed -i s/a/b/ *.yaml", "protected-path-write"],
+    // An option that moves the program to another folder: the paths after it are read from there.
+    ["git -C vendor clean -fdx lib", "protected-path-write"],
+    ["uv --directory vendor run chmod -R 700 lib", "protected-path-write"],
     // Package and environment runners run what follows them.
     ["uv run rm -rf build", "disallowed-tool"],
     ["npx -y rimraf build && uv run sh -c 'rm -rf build'", "disallowed-tool"],

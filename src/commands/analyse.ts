@@ -291,6 +291,73 @@ function archiveDestination(program: string, args: ShellWord[], values: (string 
   return undefined;
 }
 
+/** The folder a program works in after an option that names one, and the word holding that folder. */
+interface Chdir {
+  after: ShellWord;
+  cwd: string;
+}
+
+/**
+ * Options that make a program, and what it runs, work in another folder (`git -C dir`, `env -C dir`,
+ * `sudo -D dir`, `pnpm -C dir exec`, `uv --directory dir run`, `yarn --cwd dir`): the paths after them
+ * are read from there. Read up to the program's first operand (git: its subcommand), and for make from
+ * anywhere; several apply in turn (`git -C a -C b` works in a/b).
+ */
+const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  env: ["-C", "--chdir"],
+  sudo: ["-D", "--chdir"],
+  git: ["-C"],
+  pnpm: ["-C", "--dir"],
+  uv: ["--directory"],
+  poetry: ["-C", "--directory"],
+  yarn: ["--cwd"],
+  bun: ["--cwd"],
+  conda: ["--cwd"],
+  mamba: ["--cwd"],
+  micromamba: ["--cwd"],
+  mise: ["-C", "--cd"],
+  nsenter: ["-w", "--wd"],
+  unshare: ["-w", "--wd"],
+  "systemd-run": ["--working-directory"],
+  make: ["-C", "--directory"],
+  gmake: ["-C", "--directory"],
+};
+
+function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): Chdir | undefined {
+  const options = Object.hasOwn(CHDIR_OPTIONS, name) ? CHDIR_OPTIONS[name]! : undefined;
+  if (!options) return undefined;
+  let found: Chdir | undefined;
+  let at = cwd;
+  for (let i = 0; i < Math.min(limit, args.length); i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v === "--") break;
+    for (const o of options) {
+      let dir: string | undefined;
+      let word = args[i]!;
+      if (v === o) {
+        const next = args[i + 1];
+        if (!next || next.value === undefined) break;
+        word = next;
+        dir = next.value;
+      } else if (o.startsWith("--") ? v.startsWith(`${o}=`) : v.startsWith(o) && v.length > o.length) dir = v.slice(o.length + (o.startsWith("--") ? 1 : 0));
+      if (dir === undefined) continue;
+      at = dir.startsWith("/") ? dir : at === "" ? dir : `${at}/${dir}`;
+      found = { after: word, cwd: at };
+      if (word !== args[i]) i++;
+      break;
+    }
+  }
+  return found;
+}
+
+/** Where git's own options end: the index of its subcommand. */
+function gitSubcommandAt(args: ShellWord[]): number {
+  let i = 0;
+  while (i < args.length && args[i]!.value !== undefined && args[i]!.value!.startsWith("-")) i += GIT_OPTIONS_WITH_VALUE.has(args[i]!.value!) || args[i]!.value === "-c" ? 2 : 1;
+  return i;
+}
+
 /** Checks one command line against the mode and the policy's commands. */
 export function analyseCommand(reader: ShellReader, text: string, mode: CommandMode, policy: CommandPolicy): CommandReport {
   const a = new Analysis(reader, mode === "single" && !policy.allowCompound, policy);
@@ -440,10 +507,15 @@ class Analysis {
     this.commandOptions(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
+    const inners = isWrapper(name) ? innersOf(name, args) : runner ? [runner.inner] : [];
+    // A wrapper's own options end where what it runs begins.
+    const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? args.indexOf(n.words[0]!) : n.kind === "script" ? args.indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
+    const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
+      const outer = this.cwd;
       const wrapper = runner?.via ?? name;
-      for (const inner of runner ? [runner.inner] : innersOf(name, args)) {
+      for (const inner of inners) {
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
           // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
@@ -456,7 +528,10 @@ class Analysis {
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
+          // What the wrapper runs works in the folder its -C or --chdir names.
+          if (chdir && (at < 0 || at > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
           this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          this.cwd = outer;
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
@@ -466,7 +541,9 @@ class Analysis {
           this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper } });
           continue;
         }
+        if (chdir) this.cwd = chdir.cwd;
         this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
+        this.cwd = outer;
       }
       if (name === "env")
         for (const w of args)
@@ -475,7 +552,7 @@ class Analysis {
             this.assignment(w.value.slice(0, eq));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
-      this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args));
+      this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args), chdir);
       return;
     }
     if (DECLARATIONS.has(name))
@@ -485,7 +562,7 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args));
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir);
     if (name === "cd" || name === "pushd") this.cd(args);
   }
 
@@ -621,13 +698,35 @@ class Analysis {
     this.cwd = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
   }
 
-  /** Arguments: run-time values are unresolved; file-like words go to the workspace checks. */
-  /** `trees`: the words that name folders the program writes everything under (see treeOperands). */
-  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd"): void {
-    // find and git clean without a folder work on the one they run in.
-    if (trees === "cwd") this.path(".", false, undefined, true);
+  /**
+   * Arguments: run-time values are unresolved; file-like words go to the workspace checks. `trees`: the
+   * words that name folders the program writes everything under (see treeOperands). `chdir`: the folder
+   * the program works in from the word after `chdir.after` on (`git -C dir clean lib` reads `dir/lib`).
+   */
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir): void {
+    const before = this.cwd;
+    try {
+      // find and git clean without a folder work on the one they run in.
+      if (trees === "cwd") {
+        if (chdir) this.cwd = chdir.cwd;
+        this.path(".", false, undefined, true);
+        this.cwd = before;
+      }
+      this.argWords(args, textOnly, depth, trees, chdir);
+    } finally {
+      this.cwd = before;
+    }
+  }
+
+  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined): void {
     let operands = false;
+    let moveNext = false;
     for (const w of args) {
+      if (moveNext) {
+        this.cwd = chdir!.cwd;
+        moveNext = false;
+      }
+      if (chdir && w === chdir.after) moveNext = true;
       if (w.value === undefined) {
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;

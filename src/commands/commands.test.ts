@@ -86,6 +86,20 @@ describe("analysis", () => {
       { text: "../../x", cwd: "sub", span: { start: 14, end: 21 } },
     ]);
   });
+  it("reads the paths after an option that moves a program to another folder from there", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.cwd, p.tree ?? false]);
+    expect(paths("git -C vendor clean -fdx lib")).toEqual([["vendor", "", false], ["clean", "vendor", false], ["lib", "vendor", true]]);
+    expect(paths("git -C vendor clean -fd")).toEqual([[".", "vendor", true], ["vendor", "", false], ["clean", "vendor", false]]);
+    expect(paths("git -C a -C b add x")).toEqual([["a", "", false], ["b", "", false], ["add", "a/b", false], ["x", "a/b", false]]);
+    expect(paths("env -C vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
+    expect(paths("sudo --chdir=vendor rm -r lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
+    expect(paths("pnpm -C vendor exec rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["exec", "vendor", false]]);
+    expect(paths("uv --directory vendor run rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["run", "vendor", false]]);
+    expect(paths("cd src && yarn --cwd ../vendor exec 'rm -rf lib'")).toEqual([["src", "", false], ["lib", "src/../vendor", true], ["../vendor", "src", false], ["exec", "src/../vendor", false]]);
+    expect(paths("make -C vendor clean")).toEqual([["vendor", "", false], ["clean", "vendor", false]]);
+    // An inner program's own -C is its own.
+    expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
+  });
   it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
     const line = "make && curl $URL > out; sh -c 'rm -rf x'";
     const r = analyseCommand(reader, line, "single", { allow: [], deny: ["rm"], allowCompound: false });
@@ -145,7 +159,14 @@ describe("analysis", () => {
     expect(programs("aws-vault exec prod -- terraform plan")).toEqual(["aws-vault", "terraform"]);
     expect(programs("hatch env run -e test -- pytest -x")).toEqual(["hatch", "pytest"]);
     expect(programs("nix -L develop -c make")).toEqual(["nix", "make"]);
+    expect(programs("corepack pnpm@9 dlx rimraf@5 x")).toEqual(["corepack", "pnpm", "rimraf"]);
+    expect(programs("pipx run --spec black==24 black .")).toEqual(["pipx", "black"]);
+    expect(programs("nix-shell -p hello --run='make x'")).toEqual(["nix-shell", "make"]);
+    expect(programs("nix develop --command=make x")).toEqual(["nix", "make"]);
+    expect(programs("mise exec --command='make x'")).toEqual(["mise", "make"]);
     // Not a runner's subcommand: nothing more runs.
+    expect(programs("corepack enable")).toEqual(["corepack"]);
+    expect(programs("pipx install black")).toEqual(["pipx"]);
     expect(programs("npm install")).toEqual(["npm"]);
     expect(programs("uv pip install x")).toEqual(["uv"]);
     expect(programs("nix build")).toEqual(["nix"]);
@@ -219,7 +240,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(

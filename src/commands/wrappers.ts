@@ -92,6 +92,7 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   rye: { subs: { run: {} } },
   pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
   conda: { subs: { run: CONDA_RUN } },
+  pipx: { global: { flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["--spec", "--python", "--pip-args", "--index-url", "-i"], flags: ["--no-cache", "--path", "--pypackages", "--system-site-packages", "-q", "--quiet", "-v", "--verbose"], packages: true } } },
   mamba: { subs: { run: CONDA_RUN } },
   micromamba: { subs: { run: CONDA_RUN } },
   bundle: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
@@ -275,8 +276,11 @@ function packageProgram(w: ShellWord): ShellWord {
 const word = (value: string): ShellWord => ({ source: value, value, glob: false, start: 0, end: 0 });
 
 /** Is the program a package or environment runner (`npx`, `uv`, `bundle`…) under some subcommand? */
+/** The package managers corepack runs (`corepack pnpm@9 dlx …`). */
+const COREPACK_MANAGERS = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg)(?:@.*)?$/;
+
 export function isRunner(name: string): boolean {
-  return Object.hasOwn(RUNNERS, name) || name === "nix-shell" || name === "nix" || name === "mise" || name === "rtx";
+  return Object.hasOwn(RUNNERS, name) || name === "corepack" || name === "nix-shell" || name === "nix" || name === "mise" || name === "rtx";
 }
 
 /**
@@ -285,6 +289,13 @@ export function isRunner(name: string): boolean {
  */
 export function runnerInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
   if (name === "nix-shell") return { via: name, inner: nixShellInner(args) };
+  // corepack runs the package manager it is given, at the version the project pins.
+  if (name === "corepack") {
+    const pm = args[0]?.value;
+    if (pm === undefined) return args[0] ? { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } } : undefined;
+    if (pm.startsWith("-") && args.slice(1).some((w) => w.value === undefined || COREPACK_MANAGERS.test(w.value))) return { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: pm } } } };
+    return COREPACK_MANAGERS.test(pm) ? { via: name, inner: { kind: "argv", words: [packageProgram(args[0]!), ...args.slice(1)], runner: true } } : undefined;
+  }
   if (name === "nix") return nixInner(args);
   if (name === "mise" || name === "rtx") return miseInner(name, args);
   const r = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
@@ -326,6 +337,8 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
 
 /** `nix-shell … --run 'cmd'` (or `--command`); without one it starts a shell that reads standard input. */
 function nixShellInner(args: ShellWord[]): Inner {
+  const attached = args.find((w) => w.value !== undefined && /^--(?:run|command)=/.test(w.value));
+  if (attached) return { kind: "script", word: { ...attached, value: attached.value!.slice(attached.value!.indexOf("=") + 1) }, runner: true };
   const i = args.findIndex((w) => w.value === "--run" || w.value === "--command");
   if (i >= 0) return args[i + 1] ? { kind: "script", word: args[i + 1]!, runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: args[i]!.value! } } };
   if (args.some((w) => w.value === undefined)) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args.find((w) => w.value === undefined)!.source } } };
@@ -343,6 +356,11 @@ function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined 
   }
   const via = `nix ${sub ?? args[k]!.source}`;
   if (sub === undefined) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[k]!.source } } } };
+  const attached = args.findIndex((w, n) => n > k && w.value !== undefined && w.value.startsWith("--command="));
+  if (attached >= 0) {
+    const w = args[attached]!;
+    return { via, inner: { kind: "argv", words: [{ ...w, value: w.value!.slice("--command=".length) }, ...args.slice(attached + 1)], runner: true } };
+  }
   const c = args.findIndex((w, n) => n > k && (w.value === "-c" || w.value === "--command"));
   // A `--` after -c is read as ending the options, so the program is the word after it.
   const from = args[c + 1]?.value === "--" ? c + 2 : c + 1;
@@ -362,6 +380,8 @@ function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner
   }
   const via = `${name} ${sub}`;
   const rest = args.slice(1);
+  const attached = rest.find((w) => w.value !== undefined && w.value.startsWith("--command="));
+  if (attached) return { via, inner: { kind: "script", word: { ...attached, value: attached.value!.slice("--command=".length) }, runner: true } };
   const c = rest.findIndex((w) => w.value === "-c" || w.value === "--command" || w.value === "--");
   if (c >= 0 && rest[c]!.value !== "--") return { via, inner: rest[c + 1] ? { kind: "script", word: rest[c + 1]!, runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: rest[c]!.value! } } } };
   if (c >= 0 && rest.length > c + 1) return { via, inner: { kind: "argv", words: rest.slice(c + 1), runner: true } };
