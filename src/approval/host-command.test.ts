@@ -52,6 +52,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["echo x > id.\u212Aey", "protected-path-write"],
     // Folders written whole, and patterns, read on the real file system.
     ["chmod -R 700 .", "protected-path-write"],
+    ["ls -a | xargs chmod 600", "unresolved-argument"],
     ["find . -name '*.tmp' -delete", "protected-path-write"],
     ["chmod -R 777 vendor/lib", "protected-path-write"],
     ["sed -i s/a/b/ *.yaml", "protected-path-write"],

@@ -45,7 +45,7 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime";
+  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords";
 }
 
 /** A rule that reports findings about command lines. */
@@ -532,6 +532,8 @@ class Analysis {
           if (chdir && (at < 0 || at > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
           this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
           this.cwd = outer;
+          // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
+          if ((name === "xargs" || name === "gxargs") && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
