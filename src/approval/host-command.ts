@@ -8,7 +8,7 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -53,6 +53,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
   // The plan check's matcher: linear time for globs whose backtracking expression could take seconds on one path.
   const isProtected = matcherFor(policy.protected);
   const hidden = hiddenNames(policy.protected);
+  const names = protectedNames(policy.protected);
   for (const p of report.paths) {
     const text = commandPathText(p);
     for (const r of paths.resolve(text)) {
@@ -62,7 +63,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
         return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
-      if (rel.some((x) => protectedSpelling(x, isProtected) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
+      if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
       // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).
       const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
       if (p.glob || p.tree)

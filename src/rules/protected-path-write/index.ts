@@ -44,12 +44,57 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
  * may stand for any protected name (a relative path only). The plan's arguments are checked in these spellings by the rule; a
  * command's paths, in a plan and in a guarded host call, through this.
  */
-export function protectedSpelling(path: string, isProtected: (path: string) => boolean): string | undefined {
+export function protectedSpelling(path: string, isProtected: (path: string) => boolean, names?: readonly string[]): string | undefined {
   if (path === "") return undefined;
   const forms = spellings(path);
   // Only below the workspace: an absolute path may pass through a short name of its own (C:\Users\RUNNER~1).
-  if (!/^(?:[\\/]|[A-Za-z]:)/.test(path) && forms.some(hasShortName)) return path;
+  if (!/^(?:[\\/]|[A-Za-z]:)/.test(path) && forms.some((f) => (names === undefined ? hasShortName(f) : shortNameMayBeProtected(f, names, isProtected)))) return path;
   return forms.find((f) => f !== "" && isProtected(f));
+}
+
+/**
+ * The names the protected globs end with, for the short-name check of command paths: hidden ones (`.git`,
+ * `.env`) and last segments (`plangate.yaml`, `*.pem`, `id_rsa*`).
+ */
+export function protectedNames(protectedGlobs: readonly string[]): string[] {
+  return [...new Set([...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs)])];
+}
+
+/**
+ * Whether a name in the path is a Windows 8.3 short name that a protected name could have been given
+ * (`GIT~1` for `.git`, `PLANGA~1.YAM` for `plangate.yaml`, `SERVER~1.PEM` for `server-key.pem`): Windows
+ * makes one from the first six characters of the long name without its leading dots, and the first three
+ * of its extension. `HEAD~1`, a git revision, is no protected name's.
+ */
+function shortNameMayBeProtected(path: string, names: readonly string[], isProtected: (path: string) => boolean): boolean {
+  if (!path.includes("~")) return false;
+  const segs = pathSegments(path);
+  return segs.some((seg, i) => {
+    const m = /^([^~]{1,6})~[0-9]+(?:\.([^.]{0,3}))?$/.exec(seg);
+    if (!m) return false;
+    const base = m[1]!.toUpperCase();
+    const ext = (m[2] ?? "").toUpperCase();
+    return names.some((n) => {
+      const long = n.replace(/^\.+/, "").replace(/\[[^\]]*\]|\{[^}]*\}/g, "*").toUpperCase();
+      const dot = long.lastIndexOf(".");
+      const stem = dot > 0 ? long.slice(0, dot) : long;
+      const extension = dot > 0 ? long.slice(dot + 1) : "";
+      if (!abbreviates(base, stem) || !(ext === "" ? extension === "" || extension.startsWith("*") : abbreviates(ext, extension))) return false;
+      const concrete = n.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "x");
+      return isProtected([...segs.slice(0, i), concrete, ...segs.slice(i + 1)].join("/"));
+    });
+  });
+}
+
+/** Whether `short` can be the start of a name matching `pattern` (`*` and `?` stand for any characters). */
+function abbreviates(short: string, pattern: string): boolean {
+  for (let k = 0; k < short.length; k++) {
+    const c = pattern[k];
+    if (c === undefined) return false;
+    if (c === "*") return true;
+    if (c !== "?" && c !== short[k]) return false;
+  }
+  return true;
 }
 
 /**
@@ -367,7 +412,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected. The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper entries are not looked for, and a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper entries are not looked for, and a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -389,7 +434,8 @@ export default defineRule({
       const args = facts.pathArguments();
       // A bare name (no separator, no leading dot) under another name counts when it names a protected
       // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan.
-      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected) !== undefined;
+      const names = protectedNames(ctx.policy.paths.protected);
+      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected, names) !== undefined;
       for (const a of facts.strings)
         if (!a.content && (a.has(LeafTag.PathLike) ? looksLikePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a.value)) && !facts.isPathArgument(a, true))
           args.push(a);
@@ -442,10 +488,11 @@ export default defineRule({
     }
     const hidden = hiddenNames(ctx.policy.paths.protected);
     const { files, workspace } = ctx.facts.paths;
+    const shortNames = protectedNames(ctx.policy.paths.protected);
     reportCommandPathsProtected(
       plan,
       ctx,
-      (c) => protectedSpelling(c, isProtected),
+      (c) => protectedSpelling(c, isProtected, shortNames),
       namedPathText,
       (g) => shellGlobReachesProtected(g, hidden, isProtected),
       (rel, p) => reachesProtectedOnDisk(rel, p, workspace, files, ctx.policy.paths.protected, isProtected),

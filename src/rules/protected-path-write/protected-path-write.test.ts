@@ -58,6 +58,8 @@ ruleTester("protected-path-write", {
         ["run_command", { command: "ls .github/* .eslintrc*" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
+    // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
+    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
     ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out"].map((command) => ({
       name: `run_command ${command}`,
@@ -194,6 +196,9 @@ ruleTester("protected-path-write", {
       [
         ["echo x > .git./config", '".git./config" (.git/config)'],
         ["cat GIT~1/config", '"GIT~1/config"'],
+        ["cp x PLANGA~1.YAM", '"PLANGA~1.YAM"'],
+        ["cp x certs/SERVER~1.PEM", '"certs/SERVER~1.PEM"'],
+        ["rm ENV~2", '"ENV~2"'],
         ["echo y > id.\u212Aey", '"id.\u212Aey" (id.Key)'],
         // A pattern the shell expands to a hidden protected name.
         ["cp notes.txt .e*", '".e*" (.env)'],
