@@ -67,6 +67,21 @@ export function planFileNotFound(path: string, read: Extract<BoundedRead, { reas
   return options.file === undefined ? { rule: "file-not-found", severity: "error", message, hint } : { rule: "file-not-found", severity: "error", message, file: options.file, hint };
 }
 
+/**
+ * The `limit-exceeded` diagnostic of an input over the size limit (`max` bytes), in the rule's words:
+ * `fileTooLarge` (validate's), `fileTooLargeSplit` (with a hint to split the plan) or, when its size is
+ * not known (standard input), `inputTooLarge`. `file` names the input on the diagnostic.
+ */
+export function inputTooLarge(options: { max: number; size?: number; file?: string; split?: boolean }): Diagnostic {
+  const { max, size, file } = options;
+  const { message, hint } = size === undefined ? ruleText("limit-exceeded", "inputTooLarge", { max }) : ruleText("limit-exceeded", options.split ? "fileTooLargeSplit" : "fileTooLarge", { size, max });
+  const d: Diagnostic = file === undefined ? { rule: "limit-exceeded", severity: "error", message } : { rule: "limit-exceeded", severity: "error", message, file };
+  if (hint !== undefined) d.hint = hint;
+  d.expected = max;
+  if (size !== undefined) d.actual = size;
+  return d;
+}
+
 /** The `file-not-found` diagnostic of a plan file whose read failed with `code` (an errno code or a message). */
 export function planFileFailed(path: string, code: string): Diagnostic {
   const { message, hint } = ruleText("file-not-found", "failed", { path, code });

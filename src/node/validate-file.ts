@@ -3,8 +3,7 @@ import type { ValidateOptions } from "../engine.js";
 import { validatePlan } from "./validate-plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { defaultPolicy } from "../policy/defaults.js";
-import { ruleText } from "../rules/read-text.js";
-import { planFileNotFound, readFileBounded } from "./read-bounded.js";
+import { inputTooLarge, planFileNotFound, readFileBounded } from "./read-bounded.js";
 
 /** Reads and validates a plan file. A missing or unreadable file is a `file-not-found` diagnostic. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<PlanReport> {
@@ -13,9 +12,7 @@ export async function validateFile(path: string, options: ValidateOptions = {}):
   const read = readFileBounded(path, policy.limits.maxFileBytes);
   if (!read.ok) {
     if (read.reason === "too-large") {
-      const max = policy.limits.maxFileBytes;
-      const { message, hint } = ruleText("limit-exceeded", "fileTooLarge", { size: read.size, max });
-      return rejected(opts, { rule: "limit-exceeded", severity: "error", message, hint, expected: max, actual: read.size });
+      return rejected(opts, inputTooLarge({ max: policy.limits.maxFileBytes, size: read.size }));
     }
     return rejected(opts, planFileNotFound(path, read, { validation: true }));
   }

@@ -6,10 +6,10 @@ import { DIALECT_IDS, type DialectId } from "../core/plan.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { closest } from "../core/tools.js";
 import { validatePlan } from "../node/validate-plan.js";
+import { inputTooLarge } from "../node/read-bounded.js";
 import { formatFeedback } from "../formatters/feedback.js";
 import { diagnosticJson } from "../formatters/json.js";
 import { VERSION } from "../version.js";
-import { ruleText } from "../rules/read-text.js";
 
 /*
  * plangate's MCP tools (the official TypeScript SDK, loaded only by `plangate mcp` and /mcp): check a
@@ -218,10 +218,7 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const max = ctx.setup.policy.limits.maxFileBytes;
       const bytes = Buffer.from(text, "utf8");
       let input: Uint8Array | Diagnostic = bytes;
-      if (bytes.byteLength > max) {
-        const { message, hint } = ruleText("limit-exceeded", "fileTooLargeSplit", { size: bytes.byteLength, max });
-        input = { rule: "limit-exceeded", severity: "error", message, file, hint };
-      }
+      if (bytes.byteLength > max) input = inputTooLarge({ max, size: bytes.byteLength, file, split: true });
       const h = await hashResult(file, input, { now: ctx.now });
       return { structured: h.result, text: h.ok ? h.planHash! : h.diagnostics.map((d) => `${d.message} [${d.rule}]`).join("\n") };
     }

@@ -1,5 +1,6 @@
 import type { TrustedKey } from "../node/keys.js";
 import type { Signer } from "../node/sign.js";
+import { inputTooLarge } from "../node/read-bounded.js";
 import type { Store } from "../store/types.js";
 import { hashDocument, hashResult } from "../cli/commands/seal.js";
 import { resultsJson } from "../formatters/json.js";
@@ -15,7 +16,7 @@ import { parsePolicyText, PolicyError, policyTools, resolvedPolicyHash, resolveP
 import { planHash } from "../ops/hash.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
-import { readFactText, ruleText } from "../rules/read-text.js";
+import { readFactText } from "../rules/read-text.js";
 
 /*
  * POST /v1/validate, /v1/hash, /v1/verify: one plan's text in a JSON request, the CLI's `--output json`
@@ -218,10 +219,7 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
     const policy = req.policy !== undefined ? (await inlineSetup(req.policy, ctx)).policy : undefined;
     // As `plangate hash`: the default limits unless the request's policy sets its own.
     const max = (policy ?? defaultPolicy(ctx.cwd)).limits.maxFileBytes;
-    const input =
-      bytes.byteLength > max
-        ? { rule: "limit-exceeded" as const, severity: "error" as const, ...tooLargeText(bytes.byteLength, max, file), expected: max, actual: bytes.byteLength }
-        : bytes;
+    const input = bytes.byteLength > max ? inputTooLarge({ max, size: bytes.byteLength, file, split: true }) : bytes;
     const h = await hashResult(file, input, { now: ctx.now, ...(policy ? { policy } : {}) });
     return { body: hashDocument([h.result]), exit: h.ok ? 0 : 1 };
   }
@@ -232,8 +230,3 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
   return { body: JSON.stringify(resultsJson([entry], { policy: ctx.setup.policy.source ?? null }), null, 2) + "\n", exit: result.ok ? 0 : 1 };
 }
 
-/** The text of a file over the size limit, with its file between message and hint as diagnostics write them. */
-function tooLargeText(size: number, max: number, file: string): { message: string; file: string; hint?: string } {
-  const { message, hint } = ruleText("limit-exceeded", "fileTooLargeSplit", { size, max });
-  return { message, file, hint };
-}

@@ -6,8 +6,7 @@ import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
 import { diagnosticJson, resultsJson } from "../../formatters/json.js";
 import { writeFileAtomic } from "../../node/atomic-write.js";
-import { planFileNotFound, readFileBounded } from "../../node/read-bounded.js";
-import { ruleText } from "../../rules/read-text.js";
+import { inputTooLarge, planFileNotFound, readFileBounded } from "../../node/read-bounded.js";
 import { type EditResult, migrateLegacy, sealEnvelope } from "../../ops/seal.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";
@@ -20,9 +19,7 @@ async function readInput(file: string, io: CliIO): Promise<Uint8Array | Diagnost
   const read = file === "-" ? { ok: true as const, bytes: await io.readStdin(max) } : readFileBounded(resolve(io.cwd, file), max);
   if (read.ok && read.bytes.byteLength <= max) return read.bytes;
   if (read.ok || read.reason === "too-large") {
-    const size = read.ok ? undefined : read.size;
-    const { message, hint } = size === undefined ? ruleText("limit-exceeded", "inputTooLarge", { max }) : ruleText("limit-exceeded", "fileTooLargeSplit", { size, max });
-    return { rule: "limit-exceeded", severity: "error", message, file, hint, expected: max, actual: size };
+    return inputTooLarge({ max, file, split: true, ...(read.ok ? {} : { size: read.size }) });
   }
   return planFileNotFound(file, read, { file });
 }
