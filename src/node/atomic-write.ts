@@ -12,7 +12,6 @@ const TEMP = ".plangate-tmp-";
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array, newFileMode = 0o644): void {
   const target = resolveTarget(path);
-  const dir = dirname(target);
   removeStaleTemps(target);
   let mode = newFileMode;
   try {
@@ -20,12 +19,19 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, newFile
   } catch {
     // A new file.
   }
+  replaceFile(target, data, mode);
+}
+
+/**
+ * Puts `data` at `target` through a temporary file in its folder (created with `mode`), flushed and
+ * renamed over it, then flushes the folder: a name that is a symlink is replaced, not written through.
+ */
+export function replaceFile(target: string, data: string | Uint8Array, mode: number): void {
+  const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}${TEMP}${process.pid}-${randomBytes(6).toString("hex")}`);
   const fd = openSync(tmp, "wx", mode);
   try {
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < buf.byteLength) off += writeSync(fd, buf, off, buf.byteLength - off);
+    writeAll(fd, data);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
@@ -44,6 +50,13 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, newFile
     throw err;
   }
   fsyncDir(dir);
+}
+
+/** Writes all of `data` to an open file (a write may take less than it is given). */
+function writeAll(fd: number, data: string | Uint8Array): void {
+  const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  let off = 0;
+  while (off < buf.byteLength) off += writeSync(fd, buf, off, buf.byteLength - off);
 }
 
 /**
@@ -76,9 +89,7 @@ export function writeNewFile(path: string, data: string | Uint8Array, mode = 0o6
     throw err;
   }
   try {
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < buf.byteLength) off += writeSync(fd, buf, off, buf.byteLength - off);
+    writeAll(fd, data);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

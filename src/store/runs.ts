@@ -1,7 +1,8 @@
 import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "../approval/progress.js";
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { replaceFile } from "../node/atomic-write.js";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -76,24 +77,7 @@ function writeKeptPlan(path: string, bytes: Uint8Array): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
   if (!st.isDirectory()) throw new GuardStateError(guardFailure({ kind: "kept-plans-not-a-folder", dir }).message);
-  const tmp = join(dir, `.${randomBytes(8).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    let off = 0;
-    while (off < bytes.byteLength) off += writeSync(fd, bytes, off, bytes.byteLength - off);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  replaceFile(path, bytes, 0o600);
 }
 
 /** `guard start`: verifies and consumes the approval, then writes a new run (pending, or bound to `session`). */
