@@ -56,6 +56,8 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["find . -name '*.tmp' -delete", "protected-path-write"],
     ["chmod -R 777 vendor/lib", "protected-path-write"],
     ["sed -i s/a/b/ *.yaml", "protected-path-write"],
+    // A nested repository deeper in a folder written whole.
+    ["chmod -R 755 vendor", "protected-path-write"],
     // An option that moves the program to another folder: the paths after it are read from there.
     ["git -C vendor clean -fdx lib", "protected-path-write"],
     ["uv --directory vendor run chmod -R 700 lib", "protected-path-write"],
@@ -86,7 +88,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "cat x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build vendor", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

@@ -60,6 +60,8 @@ ruleTester("protected-path-write", {
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
     ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
+    // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
+    { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
     ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out"].map((command) => ({
       name: `run_command ${command}`,
@@ -241,6 +243,9 @@ ruleTester("protected-path-write", {
       [
         ["rm -rf vendor/lib", "vendor/lib", "vendor/lib/.git"],
         ["mv vendor/lib old", "vendor/lib", "vendor/lib/.git"],
+        // Deeper: a nested repository or policy, by its literal name.
+        ["rm -rf vendor", "vendor", "vendor/lib/.git"],
+        ["find deep -delete", "deep", "deep/a/b/c/plangate.yaml"],
         ["chmod -R 644 certs", "certs", "certs/server.pem"],
         ["rsync -a --delete build/ conf", "conf", "conf/plangate.yaml"],
         ["find conf -delete", "conf", "conf/plangate.yaml"],
@@ -252,7 +257,7 @@ ruleTester("protected-path-write", {
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
       code: plan("run_command", { command }),
-      files: { ...files, "vendor/lib/.git/config": "x", "certs/server.pem": "x", "conf/plangate.yaml": "x", "build/a": "x" },
+      files: { ...files, "vendor/lib/.git/config": "x", "certs/server.pem": "x", "conf/plangate.yaml": "x", "build/a": "x", "deep/a/b/c/plangate.yaml": "x" },
       errors: [{ step: 1, messageId: "commandTreeProtected", message: `Step 1: the command in "command" writes everything under "${folder}", which holds the protected path "${witness}".` }],
     })),
     ...(
