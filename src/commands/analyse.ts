@@ -533,7 +533,7 @@ class Analysis {
           this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
           this.cwd = outer;
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
-          if ((name === "xargs" || name === "gxargs") && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
+          if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];

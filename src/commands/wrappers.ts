@@ -29,6 +29,8 @@ interface WrapperSpec {
   packages?: boolean;
   /** The words after the options are a command line for a shell (`yarn exec`, `hatch run`). */
   scriptWords?: boolean;
+  /** The program is also given words the wrapper reads from its input (xargs). */
+  input?: boolean;
   /** A short option's value may follow an `=` (npm's option parser reads `-c=cmd` as `-c cmd`). */
   shortEquals?: boolean;
 }
@@ -140,6 +142,7 @@ const SPECS: Record<string, WrapperSpec> = {
     valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--eof", "--replace"],
     flags: ["-0", "--null", "-o", "--open-tty", "-p", "--interactive", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-e", "-i", "-l"],
     fallback: "echo",
+    input: true,
   },
   flock: { valued: ["-w", "--timeout", "-E", "--conflict-exit-code"], flags: ["-s", "--shared", "-x", "-e", "--exclusive", "-n", "--nb", "--nonblock", "-u", "--unlock", "-o", "--close", "--verbose", "-F", "--no-fork"], operands: 1, script: ["-c", "--command"] },
   chroot: { valued: ["--userspec", "--groups"], flags: ["--skip-chdir"], operands: 1, fallback: "sh" },
@@ -226,7 +229,7 @@ export type Inner =
    * Another program, with its arguments. `runner`: a package or environment runner runs it (`npx`,
    * `uv run`), the ordinary way to run a project's tool, which is not a second tool in a step.
    */
-  | { kind: "argv"; words: ShellWord[]; runner?: true }
+  | { kind: "argv"; words: ShellWord[]; runner?: true; input?: true }
   /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`, `yarn exec`). */
   | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
@@ -511,7 +514,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   const rest = args.slice(i);
   if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)] } : { kind: "none" };
   if (shell || spec.scriptWords) return { kind: "script", word: rest };
-  return { kind: "argv", words: spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest };
+  const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
+  return spec.input ? { kind: "argv", words, input: true } : { kind: "argv", words };
 }
 
 /** `uv run -m pytest -x`: the runner's Python runs the module (`python -m pytest -x`). */
