@@ -454,6 +454,8 @@ export default defineRule({
   check(plan, ctx) {
     const paths = ctx.facts.paths;
     const isProtected = matcherFor(ctx.policy.paths.protected);
+    // The names a Windows 8.3 short name could stand for, once per validation (not per step or argument).
+    const shortNames = protectedNames(ctx.policy.paths.protected);
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
     const ws = paths.workspace;
     const wsReal = paths.workspaceReal;
@@ -464,8 +466,7 @@ export default defineRule({
       const args = facts.pathArguments();
       // A bare name (no separator, no leading dot) under another name counts when it names a protected
       // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan.
-      const names = protectedNames(ctx.policy.paths.protected);
-      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected, names) !== undefined;
+      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected, shortNames) !== undefined;
       for (const a of facts.strings)
         if (!a.content && (a.has(LeafTag.PathLike) ? looksLikePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a.value)) && !facts.isPathArgument(a, true))
           args.push(a);
@@ -518,7 +519,6 @@ export default defineRule({
     }
     const hidden = hiddenNames(ctx.policy.paths.protected);
     const { files, workspace } = ctx.facts.paths;
-    const shortNames = protectedNames(ctx.policy.paths.protected);
     reportCommandPathsProtected(
       plan,
       ctx,
