@@ -44,7 +44,7 @@ process.on("uncaughtException", (err) => {
   try {
     // The bundled CLI (npm run build), compiled with its build-time code cache when this Node can use it.
     const { useCodeCache } = require("./load-bundle.js");
-    const { main, processIO } = useCodeCache(join(__dirname, "..", "dist", "bundle"))("./cli.cjs");
+    const { main, processIO } = useCodeCache(join(__dirname, "..", "dist", "bundle"), undefined, hook ? ".hook.cache" : ".cache")("./cli.cjs");
     const code = await main(argv, processIO());
     process.exitCode = code;
     // A hook's pending stdin read (after a timeout or an oversized input) must not keep the process alive past its answer.

@@ -66,11 +66,14 @@ describe("the bundled CLI", () => {
     expect(loaded).toContain("node:vm");
   });
 
-  it("ships a V8 code cache that this Node accepts for each file start-up loads", () => {
-    const caches = readdirSync(bundle).filter((f) => f.endsWith(".cjs.cache"));
+  it("ships V8 code caches that this Node accepts for each file start-up loads, and a second set for a guard hook call", () => {
+    const caches = readdirSync(bundle).filter((f) => f.endsWith(".cjs.cache") || f.endsWith(".cjs.hook.cache"));
     expect(caches).toContain("cli.cjs.cache");
+    expect(caches).toContain("cli.cjs.hook.cache");
+    // The hook's set holds what a hook call loads, and not the validation engine it never runs.
+    expect(caches.filter((c) => c.endsWith(".hook.cache") && /^(engine|validate)-/.test(c))).toEqual([]);
     for (const c of caches) {
-      const file = join(bundle, c.slice(0, -".cache".length));
+      const file = join(bundle, c.replace(/(?:\.hook)?\.cache$/, ""));
       const script = new vm.Script(wrap(readFileSync(file, "utf8")), { filename: file, cachedData: readFileSync(join(bundle, c)) });
       expect(script.cachedDataRejected, c).toBe(false);
     }

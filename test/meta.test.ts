@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../src/dialects/index.js";
 import { RULES } from "../src/rules/index.js";
 import { APPROVAL_RULES } from "../src/rules/approval.js";
+import { QUOTED_RULES } from "../src/rules/quoted.js";
 import { isRuleId } from "../src/core/rule-ids.js";
 import type { Rule } from "../src/core/rule.js";
 import { SPEC_FILE } from "./real-plans.js";
@@ -229,6 +230,11 @@ describe("rules of the orchestration and approval kinds", () => {
   const rules = RULES.filter((r) => DECISION_KINDS.has(r.meta.input));
   it("the approval rules the guard runs (rules/approval.ts) are every rule of the approval kind, in the catalogue's order", () => {
     expect(APPROVAL_RULES.map((r) => r.meta.id)).toEqual(RULES.filter((r) => r.meta.input === "approval").map((r) => r.meta.id));
+  });
+  it("the rules whose messages are quoted outside a validation (rules/quoted.ts) are the catalogue's own modules, every rule of the readers' facts among them", () => {
+    for (const r of QUOTED_RULES) expect(RULES.includes(r), r.meta.id).toBe(true);
+    const quoted = QUOTED_RULES.map((r) => r.meta.id as string);
+    expect(RULES.filter((r) => r.meta.input === "read").map((r) => r.meta.id).filter((id) => !quoted.includes(id))).toEqual([]);
   });
   it("are the rules of the orchestration and approval phases", () => {
     const byPhase = RULES.filter((r) => r.meta.phase === "orchestration" || r.meta.phase === "approval").map((r) => r.meta.id);

@@ -1,4 +1,4 @@
-import type { RuleId } from "../core/rule-ids.js";
+import type { QuotedRuleId } from "../rules/quoted.js";
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Token } from "markdown-it";
@@ -78,7 +78,7 @@ function position(text: string, offset: number): { line: number; column: number 
 }
 
 /** Why the plan cannot be enforced: one of the rule's messages (`messageId`, with its data), at a line. */
-function diag(rule: RuleId, messageId: string, data: MessageData | undefined, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
+function diag(rule: QuotedRuleId, messageId: string, data: MessageData | undefined, at?: { line: number; column?: number }): { diagnostic: Diagnostic } {
   const { message, hint } = ruleText(rule, messageId, data);
   return { diagnostic: { rule, severity: "error", message, hint, line: at?.line ?? 1, column: at?.column ?? 1 } };
 }

@@ -1,4 +1,4 @@
-import type { RuleId } from "../core/rule-ids.js";
+import type { QuotedRuleId } from "../rules/quoted.js";
 import type { MessageData } from "../core/rule.js";
 import { pythonChecksum } from "../core/canonical/python-json.js";
 import type { Diagnostic } from "../core/diagnostic.js";
@@ -13,7 +13,7 @@ import { ruleDiagnostic, ruleText } from "../rules/read-text.js";
 export type EditResult = { ok: true; text: string; checksum: string } | { ok: false; diagnostics: Diagnostic[] };
 
 /** Why the file cannot be sealed or migrated: one of a rule's messages, with its data, at a place in the file if it has one. */
-function fail(rule: RuleId, messageId: string, data?: MessageData, at?: { line: number; column: number }): EditResult {
+function fail(rule: QuotedRuleId, messageId: string, data?: MessageData, at?: { line: number; column: number }): EditResult {
   const d = ruleDiagnostic(rule, messageId, data);
   if (at !== undefined) {
     d.line = at.line;

@@ -1,8 +1,9 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ReadFact } from "../core/document.js";
-import type { RuleId } from "../core/rule-ids.js";
-import { reportText, type MessageData } from "../core/rule.js";
-import { findRule } from "./index.js";
+import { reportText, type MessageData, type Rule } from "../core/rule.js";
+import { QUOTED_RULES, type QuotedRuleId } from "./quoted.js";
+
+const QUOTED: ReadonlyMap<string, Rule> = new Map(QUOTED_RULES.map((r) => [r.meta.id, r]));
 
 /**
  * The words of a read fact, from its rule's messages: for code that quotes what a reader found in a
@@ -14,8 +15,8 @@ export function readFactText(fact: ReadFact): { message: string; hint?: string }
 }
 
 /** The text and hint of one of a rule's messages, filled with its data. */
-export function ruleText(rule: RuleId, messageId: string, data?: MessageData): { message: string; hint?: string } {
-  const found = findRule(rule);
+export function ruleText(rule: QuotedRuleId, messageId: string, data?: MessageData): { message: string; hint?: string } {
+  const found = QUOTED.get(rule);
   if (!found) throw new Error(`no rule ${rule}`);
   return reportText(found.meta, data === undefined ? { messageId } : { messageId, data });
 }
@@ -25,7 +26,7 @@ export function ruleText(rule: RuleId, messageId: string, data?: MessageData): {
  * before validation runs (a plan file that cannot be read, a file over the size limit).
  */
 export function ruleDiagnostic(
-  rule: RuleId,
+  rule: QuotedRuleId,
   messageId: string,
   data: MessageData | undefined,
   extra: Omit<Diagnostic, "rule" | "severity" | "message" | "hint" | "messageId"> = {},
