@@ -56,8 +56,8 @@ export function protectedSpelling(path: string, isProtected: (path: string) => b
  * The names the protected globs end with, for the short-name check of command paths: hidden ones (`.git`,
  * `.env`) and last segments (`plangate.yaml`, `*.pem`, `id_rsa*`).
  */
-export function protectedNames(protectedGlobs: readonly string[]): string[] {
-  return [...new Set([...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs)])];
+export function protectedNames(protectedGlobs: readonly string[]): readonly string[] {
+  return compiledFrom("protected-names", protectedGlobs, () => [...new Set([...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs)])]);
 }
 
 /**
@@ -264,14 +264,16 @@ export function globNeedles(globs: readonly string[]): string[] | undefined {
 }
 
 /** The hidden names the protected globs hold, without their wildcards (`.git`, `.env`, `.ssh`, `.plangate.yaml`…). */
-export function hiddenNames(protectedGlobs: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const g of protectedGlobs)
-    for (const seg of g.split("/")) {
-      const name = seg.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "");
-      if (name.startsWith(".") && name.length > 1) out.add(name);
-    }
-  return [...out];
+export function hiddenNames(protectedGlobs: readonly string[]): readonly string[] {
+  return compiledFrom("hidden-names", protectedGlobs, () => {
+    const out = new Set<string>();
+    for (const g of protectedGlobs)
+      for (const seg of g.split("/")) {
+        const name = seg.replace(/\[[^\]]*\]|\{[^}]*\}|[*?]/g, "");
+        if (name.startsWith(".") && name.length > 1) out.add(name);
+      }
+    return [...out];
+  });
 }
 
 /** A shell pattern for one name, as bash matches it (`*`, `?`, `[…]`), without case; undefined when unreadable. */
@@ -459,14 +461,21 @@ export default defineRule({
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
     const ws = paths.workspace;
     const wsReal = paths.workspaceReal;
+    // A bare name (no separator, no leading dot) under another name counts when it names a protected
+    // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan. Each value
+    // is looked up once per validation (plans repeat their words).
+    const bareSeen = new Map<string, boolean>();
+    const bare = (name: string, value: string) => {
+      if (!mayBeFileName(name, value)) return false;
+      let hit = bareSeen.get(value);
+      if (hit === undefined) bareSeen.set(value, (hit = protectedSpelling(value, isProtected, shortNames) !== undefined));
+      return hit;
+    };
     for (const step of plan.steps) {
       if (step.tool === undefined) continue;
       const facts = ctx.facts.step(step);
       if (!facts.writes) continue;
       const args = facts.pathArguments();
-      // A bare name (no separator, no leading dot) under another name counts when it names a protected
-      // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan.
-      const bare = (name: string, value: string) => mayBeFileName(name, value) && protectedSpelling(value, isProtected, shortNames) !== undefined;
       for (const a of facts.strings)
         if (!a.content && (a.has(LeafTag.PathLike) ? looksLikePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a.value)) && !facts.isPathArgument(a, true))
           args.push(a);
