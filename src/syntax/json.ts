@@ -99,15 +99,21 @@ const DEPTH_SCAN_FROM = 64 * 1024;
 /** Whether no bracket outside a string opens deeper than maxDepth (the brackets need not match). */
 export function nestsWithin(t: string, maxDepth: number): boolean {
   let depth = 0;
-  for (let i = 0; i < t.length; i++) {
+  const n = t.length;
+  for (let i = 0; i < n; i++) {
     const c = t.charCodeAt(i);
     if (c === 34) {
-      // Skip the string: a backslash escapes the next char; an unclosed string ends the text.
-      for (i++; i < t.length; i++) {
-        const d = t.charCodeAt(i);
-        if (d === 34) break;
-        if (d === 92) i++;
+      // Skip the string with native searches: the next quote ends it unless an odd run of backslashes
+      // escapes it (the opening quote stops the count); an unclosed string ends the text.
+      let j = i;
+      for (;;) {
+        j = t.indexOf('"', j + 1);
+        if (j < 0) return true;
+        let k = j - 1;
+        while (t.charCodeAt(k) === 92) k--;
+        if ((j - 1 - k) % 2 === 0) break;
       }
+      i = j;
     } else if (c === 91 || c === 123) {
       if (++depth > maxDepth) return false;
     } else if (c === 93 || c === 125) depth--;
