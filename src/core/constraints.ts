@@ -2,6 +2,21 @@ import { canonicalJson } from "./canonical/jcs.js";
 import { globMatcher } from "./glob.js";
 import { pathGlobMatcher } from "./path-glob.js";
 import { compileSafePattern, type SafePattern } from "./regex.js";
+import type { PlanFacts } from "./facts.js";
+import type { Plan } from "./plan.js";
+
+/** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
+const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
+const DOLLAR_SCAN = Symbol("may-hold-dollar");
+
+/**
+ * Whether the plan's text may hold an argument constraint (a `$`, a look-alike or an escape that may spell
+ * one): most plans have none, and the rules that read constraints then walk nothing. The text is scanned
+ * once per validation, whichever rule asks first.
+ */
+export function mayHoldDollar(plan: Plan, facts: PlanFacts): boolean {
+  return facts.derive(DOLLAR_SCAN, plan, () => MAY_HOLD_DOLLAR.test(plan.source.text));
+}
 
 /*
  * Argument constraints: a plan step (intake, iKOMA) may give an argument a constraint object with one `$`

@@ -1,4 +1,5 @@
 import { constraintProblems, dollarObjects, isCommandKey, lookalikeProblems, stepConstraints } from "../../commands/constraint-check.js";
+import { mayHoldDollar } from "../../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { isPathName } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
@@ -6,8 +7,6 @@ import { defineRule } from "../../core/rule.js";
 /** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
 const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
 
-/** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
-const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
 
 const NESTED_HINT = 'make the constraint the whole argument value, or wrap a real value that has a "$" key as {"$literal": …}';
 const OPEN_PATH_HINT = 'bound the path with {"$glob": "folder/**"} or {"$enum": […]}; plan.allowOpenArguments: true allows open arguments';
@@ -70,7 +69,7 @@ export default defineRule({
   check(plan, ctx) {
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     // Most plans have no "$" (or look-alike, or an escape that could spell one): nothing to walk.
-    if (!MAY_HOLD_DOLLAR.test(plan.source.text)) return;
+    if (!mayHoldDollar(plan, ctx.facts)) return;
     const allow = ctx.policy.plan.constraints === "allow";
     const open = ctx.policy.plan.allowOpenArguments;
     for (const step of plan.steps) {

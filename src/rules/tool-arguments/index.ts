@@ -1,4 +1,4 @@
-import { readArgument, unwrapLiterals } from "../../core/constraints.js";
+import { mayHoldDollar, readArgument, unwrapLiterals } from "../../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer, parsePointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
@@ -47,7 +47,7 @@ export default defineRule({
   check(plan, ctx) {
     const schemas = ctx.tools?.schemas;
     if (!schemas || schemas.size === 0) return;
-    const dollars = MAY_HOLD_DOLLAR.test(plan.source.text);
+    const dollars = mayHoldDollar(plan, ctx.facts);
     for (const step of plan.steps) {
       if (step.tool === undefined || !schemas.has(step.tool)) continue;
       const schema = schemas.get(step.tool);
@@ -121,9 +121,6 @@ function describe(e: ErrorObject, argsAt: string): { at: string; messageId: Sche
       return { at: base, messageId: "invalid", data: { name, problem: e.message ?? "is invalid" } };
   }
 }
-
-/** A `$`, a look-alike of it, or an escape sequence that may spell one. */
-const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
 
 /** The argument objects a step with constraints stands for, each with where its substituted value sits. */
 function variants(args: Record<string, unknown>, argsAt: string): { args: Record<string, unknown>; open: Set<string>; moved?: { from: string; to: string } }[] {
