@@ -291,17 +291,22 @@ function archiveDestination(program: string, args: ShellWord[], values: (string 
   return undefined;
 }
 
-/** The folder a program works in after an option that names one, and the word holding that folder. */
+/**
+ * The folder a program works in after the options that name one: the last such word, the folder, and
+ * each word with the folder its own value is read from and the folder the program is in after it.
+ */
 interface Chdir {
   after: ShellWord;
   cwd: string;
+  steps: { word: ShellWord; from: string; cwd: string }[];
 }
 
 /**
  * Options that make a program, and what it runs, work in another folder (`git -C dir`, `env -C dir`,
  * `sudo -D dir`, `pnpm -C dir exec`, `uv --directory dir run`, `yarn --cwd dir`): the paths after them
  * are read from there. Read up to the program's first operand (git: its subcommand), and for make from
- * anywhere; several apply in turn (`git -C a -C b` works in a/b).
+ * anywhere. git and make read each folder from the one before (`git -C a -C ..` works in a/.., so `..`
+ * is read from a); the others keep the last one, read from where they started (`env -C a -C b` works in b).
  */
 const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   env: ["-C", "--chdir"],
@@ -322,12 +327,15 @@ const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   make: ["-C", "--directory"],
   gmake: ["-C", "--directory"],
 };
+/** Programs whose successive folder options each apply from the folder before. */
+const COMPOSING_CHDIR = new Set(["git", "make", "gmake"]);
 
 function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): Chdir | undefined {
   const options = Object.hasOwn(CHDIR_OPTIONS, name) ? CHDIR_OPTIONS[name]! : undefined;
   if (!options) return undefined;
   let found: Chdir | undefined;
   let at = cwd;
+  const steps: Chdir["steps"] = [];
   for (let i = 0; i < Math.min(limit, args.length); i++) {
     const v = args[i]!.value;
     if (v === undefined) continue;
@@ -342,8 +350,10 @@ function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): C
         dir = next.value;
       } else if (o.startsWith("--") ? v.startsWith(`${o}=`) : v.startsWith(o) && v.length > o.length) dir = v.slice(o.length + (o.startsWith("--") ? 1 : 0));
       if (dir === undefined) continue;
-      at = dir.startsWith("/") ? dir : at === "" ? dir : `${at}/${dir}`;
-      found = { after: word, cwd: at };
+      const from = COMPOSING_CHDIR.has(name) ? at : cwd;
+      at = /^[/~]/.test(dir) || from === "" ? dir : `${from}/${dir}`;
+      steps.push({ word, from, cwd: at });
+      found = { after: word, cwd: at, steps };
       if (word !== args[i]) i++;
       break;
     }
@@ -722,13 +732,12 @@ class Analysis {
 
   private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined): void {
     let operands = false;
-    let moveNext = false;
+    let step: Chdir["steps"][number] | undefined;
     for (const w of args) {
-      if (moveNext) {
-        this.cwd = chdir!.cwd;
-        moveNext = false;
-      }
-      if (chdir && w === chdir.after) moveNext = true;
+      // After a folder option's value, the words are read from that folder; the value from the one before.
+      if (step) this.cwd = step.cwd;
+      step = chdir?.steps.find((s) => s.word === w);
+      if (step) this.cwd = step.from;
       if (w.value === undefined) {
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;

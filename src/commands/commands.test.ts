@@ -93,7 +93,12 @@ describe("analysis", () => {
     const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.cwd, p.tree ?? false]);
     expect(paths("git -C vendor clean -fdx lib")).toEqual([["vendor", "", false], ["clean", "vendor", false], ["lib", "vendor", true]]);
     expect(paths("git -C vendor clean -fd")).toEqual([[".", "vendor", true], ["vendor", "", false], ["clean", "vendor", false]]);
-    expect(paths("git -C a -C b add x")).toEqual([["a", "", false], ["b", "", false], ["add", "a/b", false], ["x", "a/b", false]]);
+    // git and make read each -C from the folder before it; the others keep the last one.
+    expect(paths("git -C a -C b add x")).toEqual([["a", "", false], ["b", "a", false], ["add", "a/b", false], ["x", "a/b", false]]);
+    expect(paths("git -C a -C .. status")).toEqual([["a", "", false], ["..", "a", false], ["status", "a/..", false]]);
+    expect(paths("git -Ca -C.. status")).toEqual([["..", "a", false], ["status", "a/..", false]]);
+    expect(paths("make -C a --directory=.. all")).toEqual([["a", "", false], ["..", "a", false], ["all", "a/..", false]]);
+    expect(paths("env -C a -C b rm -rf x")).toEqual([["x", "b", true], ["a", "", false], ["b", "", false]]);
     expect(paths("env -C vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
     expect(paths("sudo --chdir=vendor rm -r lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
     expect(paths("pnpm -C vendor exec rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["exec", "vendor", false]]);

@@ -51,6 +51,8 @@ ruleTester("path-outside-workspace", {
       files,
     })),
     { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
+    // git and make read each -C from the folder before it: `..` after `-C data` is the workspace root.
+    ...["git -C data -C .. status", "git -C data -C.. log", "make -C data --directory=.. all"].map((command) => ({ name: `successive folder options: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
   invalid: [
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
@@ -155,6 +157,25 @@ ruleTester("path-outside-workspace", {
         // The list's member is a path-looking value of its own, and a word of the command line.
         { step: 1, pointer: "/steps/0/arguments/args/1", column: 71, endColumn: 84, messageId: "outsideWorkspace" },
         { step: 1, pointer: "/steps/0/arguments/args/1", column: 71, endColumn: 84, messageId: "commandPathOutside", message: 'Step 1: the command in "cmd" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.' },
+      ],
+    },
+    {
+      name: "successive git -C folders that leave the workspace",
+      code: plan({ command: "git -C data -C ../.. rm x" }, "run_command"),
+      files,
+      errors: [
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../.." (after cd data), a path that resolves to /; the workspace is /ws.' },
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "rm" (after cd data/../..), a path that resolves to /rm; the workspace is /ws.' },
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "x" (after cd data/../..), a path that resolves to /x; the workspace is /ws.' },
+      ],
+    },
+    {
+      name: "env keeps its last -C, read from where it started",
+      code: plan({ command: "env -C data -C .. cat x" }, "run_command"),
+      files,
+      errors: [
+        { step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "x" (after cd ..), a path that resolves to /x; the workspace is /ws.' },
+        { step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "..", a path that resolves to /; the workspace is /ws.' },
       ],
     },
     {
