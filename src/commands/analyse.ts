@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, runnerInner } from "./wrappers.js";
+import { innersOf, isWrapper, optionName, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -197,6 +197,71 @@ function isLongOption(word: string, long: string): boolean {
 /** cp's and mv's target folder given as an option: `--target-directory=dir` (or a prefix of it), `-tdir`, `-rtdir`. */
 const TARGET_OPTION = /^(?:--t[a-z-]*=|-[A-Za-z]*t.)/;
 
+/**
+ * What some options' values are, by the program's grammar, where the general reading of words would
+ * get them wrong: `text`, a value that names no file (setfacl's ACL, `-m u:x:rwx`, which would read as
+ * a Windows drive path); `paths`, the files a word names besides what the general reading finds (cp's
+ * target folder glued to `-t`, `-tconf`, which holds no `/`).
+ */
+type OptionValues = Map<ShellWord, { text?: true; paths?: string[] }>;
+
+/** The short options of cp, mv, install and ln that take a value (the rest of their cluster, or the next word). */
+const SHORT_VALUED: Readonly<Record<string, string>> = { cp: "St", mv: "St", ln: "St", install: "Sgmot" };
+/** setfacl's options whose value is an ACL, and those whose value is a file. */
+const SETFACL_ACL = new Set(["--modify", "--remove", "--set"]);
+const SETFACL_FILE = new Set(["--modify-file", "--remove-file", "--set-file", "--restore"]);
+
+function optionValues(name: string, args: ShellWord[]): OptionValues | undefined {
+  const base = name.startsWith("g") && Object.hasOwn(SHORT_VALUED, name.slice(1)) ? name.slice(1) : name;
+  const out: OptionValues = new Map();
+  if (base === "setfacl") {
+    // GNU getopt reads options anywhere before `--`: -m/-x ACL (--modify, --remove, --set), -M/-X FILE.
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) continue;
+      if (v === "--") break;
+      if (v.startsWith("--")) {
+        const { name: o, attached } = optionName(v);
+        if (SETFACL_ACL.has(o)) {
+          if (attached !== undefined) out.set(args[i]!, { text: true });
+          else if (args[i + 1]) out.set(args[++i]!, { text: true });
+        } else if (SETFACL_FILE.has(o) && attached === undefined) i++;
+        continue;
+      }
+      if (!v.startsWith("-") || v === "-") continue;
+      for (let k = 1; k < v.length; k++) {
+        const c = v[k]!;
+        if (c !== "m" && c !== "x" && c !== "M" && c !== "X") continue;
+        const glued = k < v.length - 1;
+        if (c === "m" || c === "x") {
+          if (glued) out.set(args[i]!, { text: true });
+          else if (args[i + 1]) out.set(args[i + 1]!, { text: true });
+        }
+        if (!glued) i++;
+        break;
+      }
+    }
+    return out;
+  }
+  const valued = Object.hasOwn(SHORT_VALUED, base) ? SHORT_VALUED[base]! : undefined;
+  if (valued === undefined) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || !v.startsWith("-") || v.startsWith("--")) {
+      if (v === "--") break;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      if (!valued.includes(v[k]!)) continue;
+      // A value glued to -t is the target folder (`-tconf`, `-rtconf`); a value in the next word is an operand already.
+      if (k < v.length - 1 && v[k] === "t") out.set(args[i]!, { paths: [v.slice(k + 1)] });
+      if (k === v.length - 1) i++;
+      break;
+    }
+  }
+  return out;
+}
+
 /** find's expression words that delete, or run a program on, every file found. */
 const FIND_ACTS = /^-(?:delete|exec|execdir|ok|okdir)$/;
 
@@ -220,9 +285,13 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
   };
   if (base === "mv") return withTarget();
   if (TREE_REMOVERS.has(base)) return operands();
+  // setfacl --restore sets the ACLs of whatever files its backup names, as an archive writes what it holds.
+  if (base === "setfacl" && values.some((v) => v === undefined || isLongOption(v, "--restore"))) return "cwd";
   const spec = Object.hasOwn(RECURSIVE_WRITERS, base) ? RECURSIVE_WRITERS[base] : undefined;
   if (spec) {
-    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => isLongOption(v, l)) || (/^-[A-Za-z]+$/.test(v) && [...spec.short].some((c) => v.includes(c)))));
+    // A cluster's letters up to a glued value count (`setfacl -Rmu:x:rwx`: -R, then -m's value).
+    const letters = (v: string) => (v.startsWith("--") ? "" : (/^-([A-Za-z]+)/.exec(v)?.[1] ?? ""));
+    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => isLongOption(v, l)) || [...spec.short].some((c) => letters(v).includes(c))));
     return recursive ? withTarget() : undefined;
   }
   if (base === "find") {
@@ -574,7 +643,7 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir);
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
     if (name === "cd" || name === "pushd") this.cd(args);
   }
 
@@ -715,7 +784,7 @@ class Analysis {
    * words that name folders the program writes everything under (see treeOperands). `chdir`: the folder
    * the program works in from the word after `chdir.after` on (`git -C dir clean lib` reads `dir/lib`).
    */
-  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir): void {
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues): void {
     const before = this.cwd;
     try {
       // find and git clean without a folder work on the one they run in.
@@ -724,13 +793,13 @@ class Analysis {
         this.path(".", false, undefined, true);
         this.cwd = before;
       }
-      this.argWords(args, textOnly, depth, trees, chdir);
+      this.argWords(args, textOnly, depth, trees, chdir, values);
     } finally {
       this.cwd = before;
     }
   }
 
-  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined): void {
+  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined): void {
     let operands = false;
     let step: Chdir["steps"][number] | undefined;
     for (const w of args) {
@@ -749,7 +818,9 @@ class Analysis {
         continue;
       }
       const tree = trees instanceof Set && trees.has(w);
-      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth), tree);
+      const known = values?.get(w);
+      if (known?.text) continue;
+      for (const v of [...(operands ? operandPaths(w.value) : pathsIn(w.value)), ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
     }
   }
 

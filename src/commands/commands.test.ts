@@ -132,6 +132,25 @@ describe("analysis", () => {
     expect(paths("dd if=in of=/dev/sda")).toEqual(["if=in", "in", "of=/dev/sda", "/dev/sda"]);
     expect(paths("ls -la --color=auto")).toEqual(["auto"]);
   });
+  it("reads option values by the program's grammar: setfacl's ACLs are no paths, a folder glued to -t is one", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.tree ?? false]);
+    expect(paths("setfacl -m u:x:rwx notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("setfacl -x g:staff -M acl.txt notes.txt")).toEqual([["acl.txt", false], ["notes.txt", false]]);
+    expect(paths("setfacl --modify=u:x:rwx --set d:u::rw notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("setfacl -R -m u:x:rwx .")).toEqual([[".", true]]);
+    expect(paths("setfacl -Rmu:x:rwx .")).toEqual([[".", true]]);
+    expect(paths("setfacl -m u:x:rwx -- -m")).toEqual([["-m", false]]);
+    expect(paths("setfacl --restore=acl.bak")).toEqual([[".", true], ["acl.bak", false]]);
+    // Elsewhere a drive-relative word is still a path.
+    expect(paths("cat u:x:rwx")).toEqual([["u:x:rwx", false]]);
+    expect(paths("cp -r -tconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("cp -rtconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("mv -tconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("install -m644 -tconf src")).toEqual([["conf", false], ["src", false]]);
+    expect(paths("ln -stconf src")).toEqual([["conf", false], ["src", false]]);
+    // -S takes the rest of its cluster: no target there.
+    expect(paths("cp -Stx a b")).toEqual([["a", false], ["b", false]]);
+  });
   it("finds a glued path after any one to four option letters (property)", () => {
     const letters = fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcdoCDtOT0123") });
     const target = fc.constantFrom("/etc/passwd", "../x", "~/.bashrc", ".env", "a/../../x");

@@ -411,7 +411,8 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   return candidates.some((w) => w === undefined || starts.has(w));
 }
 
-function optionName(word: string): { name: string; attached?: string } {
+/** A long option's name and its value after `=` (`--user=root`); a short option word as is. */
+export function optionName(word: string): { name: string; attached?: string } {
   if (word.startsWith("--")) {
     const eq = word.indexOf("=");
     return eq < 0 ? { name: word } : { name: word.slice(0, eq), attached: word.slice(eq + 1) };
