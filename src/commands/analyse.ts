@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, optionName, runnerInner } from "./wrappers.js";
+import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -395,6 +395,9 @@ const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "systemd-run": ["--working-directory"],
   make: ["-C", "--directory"],
   gmake: ["-C", "--directory"],
+  pkgx: ["-C", "--chdir", "--cd"],
+  bwrap: ["--chdir"],
+  "flatpak-spawn": ["--directory"],
 };
 /** Programs whose successive folder options each apply from the folder before. */
 const COMPOSING_CHDIR = new Set(["git", "make", "gmake"]);
@@ -428,6 +431,30 @@ function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): C
     }
   }
   return found;
+}
+
+/**
+ * The folders a runner's program may run in (see RunsIn): the current one, or the one it names, and with
+ * `upward` each folder above that one up to the workspace root (or up to `/` or `~`).
+ */
+function foldersOf(cwd: string, runsIn: RunsIn | undefined): string[] {
+  if (runsIn === undefined) return [cwd];
+  const dir = runsIn.dir === undefined ? cwd : /^[/~]/.test(runsIn.dir) || cwd === "" ? runsIn.dir : `${cwd}/${runsIn.dir}`;
+  if (!runsIn.upward) return [dir];
+  const folders = [dir];
+  const root = dir.startsWith("/") ? "/" : dir === "~" || dir.startsWith("~/") ? "~" : "";
+  const segments: string[] = [];
+  for (const s of dir.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === ".." && segments.length > 0 && segments[segments.length - 1] !== ".." && segments[segments.length - 1] !== "~") segments.pop();
+    else segments.push(s);
+  }
+  const from = root === "~" ? 1 : 0;
+  for (let n = segments.length - 1; n >= from; n--) {
+    const up = root === "/" ? `/${segments.slice(0, n).join("/")}` : segments.slice(0, n).join("/");
+    if (!folders.includes(up)) folders.push(up);
+  }
+  return folders;
 }
 
 /** Where git's own options end: the index of its subcommand. */
@@ -586,7 +613,7 @@ class Analysis {
     this.commandOptions(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
-    const inners = isWrapper(name) ? innersOf(name, args) : runner ? [runner.inner] : [];
+    const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
     // A wrapper's own options end where what it runs begins.
     const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? args.indexOf(n.words[0]!) : n.kind === "script" ? args.indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
@@ -605,11 +632,19 @@ class Analysis {
           for (const w of inner.words) consumed.add(w);
           this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
+          // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
+          for (const e of inner.env ?? []) {
+            this.assignment(e.name);
+            this.storedCode(e.name, e.value);
+          }
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
           if (chdir && (at < 0 || at > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
-          this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+            this.cwd = cwd;
+            this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          }
           this.cwd = outer;
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
           if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
@@ -623,7 +658,11 @@ class Analysis {
           continue;
         }
         if (chdir) this.cwd = chdir.cwd;
-        this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
+        const line = inner.text ?? parts.map((w) => w.value).join(" ");
+        for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+          this.cwd = cwd;
+          this.script(this.reader.parse(line), depth + 1);
+        }
         this.cwd = outer;
       }
       if (name === "env")
