@@ -615,7 +615,12 @@ class Analysis {
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
     const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
     // A wrapper's own options end where what it runs begins.
-    const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? args.indexOf(n.words[0]!) : n.kind === "script" ? args.indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
+    // A runner may rename the program's word (`pnpm dlx pkg@1`, `pkgx node@20`): it is found by its place in the line.
+    const indexOf = (w: ShellWord) => {
+      const k = args.indexOf(w);
+      return k >= 0 ? k : args.findIndex((a) => a.start === w.start && a.end === w.end && a.source === w.source);
+    };
+    const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? indexOf(n.words[0]!) : n.kind === "script" ? indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
@@ -640,7 +645,7 @@ class Analysis {
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
-          if (chdir && (at < 0 || at > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
+          if (chdir && (indexOf(inner.words[0]!) < 0 || indexOf(inner.words[0]!) > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
           for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
             this.cwd = cwd;
             this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));

@@ -108,8 +108,10 @@ describe("analysis", () => {
     expect(paths("uv --directory vendor run rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["run", "vendor", false]]);
     expect(paths("cd src && yarn --cwd ../vendor exec 'rm -rf lib'")).toEqual([["src", "", false], ["lib", "src/../vendor", true], ["../vendor", "src", false], ["exec", "src/../vendor", false]]);
     expect(paths("make -C vendor clean")).toEqual([["vendor", "", false], ["clean", "vendor", false]]);
-    // An inner program's own -C is its own.
+    // An inner program's own -C is its own, a program word the runner renames too.
     expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
+    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false], ["cowsay@1", "", false]]);
+    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["node@20", "", false]]);
   });
   it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
     const line = "make && curl $URL > out; sh -c 'rm -rf x'";

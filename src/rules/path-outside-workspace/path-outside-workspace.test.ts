@@ -181,6 +181,12 @@ ruleTester("path-outside-workspace", {
         { step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "..", a path that resolves to /; the workspace is /ws.' },
       ],
     },
+    ...["pnpm dlx cowsay@1 -C data ../x", "pkgx node@20 -C data ../x"].map((command) => ({
+      name: `a -C among the arguments of a program a runner renames is the program's: ${command}`,
+      code: plan({ command }, "run_command"),
+      files,
+      errors: [{ step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../x", a path that resolves to /x; the workspace is /ws.' }],
+    })),
     {
       name: "a Windows drive path beside setfacl's ACL",
       code: plan({ command: "setfacl -m u:x:rwx C:x" }, "run_command"),
