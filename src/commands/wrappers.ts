@@ -780,7 +780,7 @@ export function optionName(word: string): { name: string; attached?: string } {
 /** What `program args…` runs, for a program that runs others (find may run several). */
 export function innersOf(name: string, args: ShellWord[]): Inner[] {
   const program = unprefixed(name);
-  return program === "find" ? findExecs(args) : [innerOf(program, args)];
+  return program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
 }
 
 function innerOf(program: string, args: ShellWord[]): Inner {
@@ -789,7 +789,6 @@ function innerOf(program: string, args: ShellWord[]): Inner {
     return { kind: "hidden", why: args[0] ? { id: "sourcedScript", data: { program, script: args[0].source } } : { id: "sourcedNothing", data: { program } } };
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
-  if (program === "su" || program === "runuser") return suInner(program, args);
   if (program === "sg") return sgInner(args);
   if (program === "parallel" || program === "sem") return parallelInner(program, args);
   if (program === "bwrap") return bwrapInner(args);
@@ -1075,14 +1074,14 @@ const SU_LONG_OF: Readonly<Record<string, string>> = { c: "command", f: "fast", 
  * one, the shell reads standard input or runs the script it is given. `runuser -u user [--] cmd...` runs
  * the command itself, without a shell.
  */
-function suInner(program: string, args: ShellWord[]): Inner {
-  const unknown = (option: string): Inner => ({ kind: "unknown", why: { id: "unknownOption", data: { option } } });
+function suInners(program: string, args: ShellWord[]): Inner[] {
+  const unknown = (option: string): Inner[] => [{ kind: "unknown", why: { id: "unknownOption", data: { option } } }];
   const set = new Map<string, ShellWord>();
   const operands: ShellWord[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
-    if (v === undefined) return unknownAt(w);
+    if (v === undefined) return [unknownAt(w)];
     if (v === "--") {
       operands.push(...args.slice(i + 1));
       break;
@@ -1110,31 +1109,32 @@ function suInner(program: string, args: ShellWord[]): Inner {
           attached = k < v.length - 1 ? v.slice(k + 1) : undefined;
           break;
         }
-        if (SU_LONG[name] === "nothing") return { kind: "none" };
+        if (SU_LONG[name] === "nothing") return [{ kind: "none" }];
         set.set(name, w);
       }
       if (long === undefined) continue;
     }
     const kind = SU_LONG[long]!;
-    if (kind === "nothing") return { kind: "none" };
+    if (kind === "nothing") return [{ kind: "none" }];
     if (kind === "flag") {
       set.set(long, w);
       continue;
     }
     const value = attached !== undefined ? { ...w, value: attached } : args[++i];
-    if (!value) return { kind: "unknown", why: { id: "optionWithoutValue", data: { option: v } } };
-    if (value.value === undefined) return unknownAt(value);
+    if (!value) return [{ kind: "unknown", why: { id: "optionWithoutValue", data: { option: v } } }];
+    if (value.value === undefined) return [unknownAt(value)];
     set.set(long === "session-command" ? "command" : long, value);
   }
   if (set.has("user")) {
     // runuser -u runs the command itself; with a shell's options, or without a command, it stops.
-    if (set.has("command") || set.has("shell") || set.has("fast") || set.has("login") || operands[0]?.value === "-" || operands.length === 0) return { kind: "none" };
-    return { kind: "argv", words: operands };
+    if (set.has("command") || set.has("shell") || set.has("fast") || set.has("login") || operands[0]?.value === "-" || operands.length === 0) return [{ kind: "none" }];
+    return [{ kind: "argv", words: operands }];
   }
   const command = set.get("command");
   const shell = set.get("shell");
-  // -s names the program that runs the command line: one that is no shell is the program run.
-  if (shell !== undefined && !SHELLS.has(shell.value!.replace(/^.*\//, ""))) return { kind: "argv", words: command ? [shell, command] : [shell] };
-  if (command) return { kind: "script", word: command };
-  return { kind: "argv", words: [word("sh")] };
+  // -s names the program that runs the command line: one plangate does not know as a shell is checked
+  // as the program, and the line is read as a shell's too (fish or csh may run it as one).
+  if (shell !== undefined && !SHELLS.has(shell.value!.replace(/^.*\//, ""))) return command ? [{ kind: "argv", words: [shell, command] }, { kind: "script", word: command }] : [{ kind: "argv", words: [shell] }];
+  if (command) return [{ kind: "script", word: command }];
+  return [{ kind: "argv", words: [word("sh")] }];
 }
