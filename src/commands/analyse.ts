@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, runnerInner } from "./wrappers.js";
+import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -197,6 +197,71 @@ function isLongOption(word: string, long: string): boolean {
 /** cp's and mv's target folder given as an option: `--target-directory=dir` (or a prefix of it), `-tdir`, `-rtdir`. */
 const TARGET_OPTION = /^(?:--t[a-z-]*=|-[A-Za-z]*t.)/;
 
+/**
+ * What some options' values are, by the program's grammar, where the general reading of words would
+ * get them wrong: `text`, a value that names no file (setfacl's ACL, `-m u:x:rwx`, which would read as
+ * a Windows drive path); `paths`, the files a word names besides what the general reading finds (cp's
+ * target folder glued to `-t`, `-tconf`, which holds no `/`).
+ */
+type OptionValues = Map<ShellWord, { text?: true; paths?: string[] }>;
+
+/** The short options of cp, mv, install and ln that take a value (the rest of their cluster, or the next word). */
+const SHORT_VALUED: Readonly<Record<string, string>> = { cp: "St", mv: "St", ln: "St", install: "Sgmot" };
+/** setfacl's options whose value is an ACL, and those whose value is a file. */
+const SETFACL_ACL = new Set(["--modify", "--remove", "--set"]);
+const SETFACL_FILE = new Set(["--modify-file", "--remove-file", "--set-file", "--restore"]);
+
+function optionValues(name: string, args: ShellWord[]): OptionValues | undefined {
+  const base = name.startsWith("g") && Object.hasOwn(SHORT_VALUED, name.slice(1)) ? name.slice(1) : name;
+  const out: OptionValues = new Map();
+  if (base === "setfacl") {
+    // GNU getopt reads options anywhere before `--`: -m/-x ACL (--modify, --remove, --set), -M/-X FILE.
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) continue;
+      if (v === "--") break;
+      if (v.startsWith("--")) {
+        const { name: o, attached } = optionName(v);
+        if (SETFACL_ACL.has(o)) {
+          if (attached !== undefined) out.set(args[i]!, { text: true });
+          else if (args[i + 1]) out.set(args[++i]!, { text: true });
+        } else if (SETFACL_FILE.has(o) && attached === undefined) i++;
+        continue;
+      }
+      if (!v.startsWith("-") || v === "-") continue;
+      for (let k = 1; k < v.length; k++) {
+        const c = v[k]!;
+        if (c !== "m" && c !== "x" && c !== "M" && c !== "X") continue;
+        const glued = k < v.length - 1;
+        if (c === "m" || c === "x") {
+          if (glued) out.set(args[i]!, { text: true });
+          else if (args[i + 1]) out.set(args[i + 1]!, { text: true });
+        }
+        if (!glued) i++;
+        break;
+      }
+    }
+    return out;
+  }
+  const valued = Object.hasOwn(SHORT_VALUED, base) ? SHORT_VALUED[base]! : undefined;
+  if (valued === undefined) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || !v.startsWith("-") || v.startsWith("--")) {
+      if (v === "--") break;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      if (!valued.includes(v[k]!)) continue;
+      // A value glued to -t is the target folder (`-tconf`, `-rtconf`); a value in the next word is an operand already.
+      if (k < v.length - 1 && v[k] === "t") out.set(args[i]!, { paths: [v.slice(k + 1)] });
+      if (k === v.length - 1) i++;
+      break;
+    }
+  }
+  return out;
+}
+
 /** find's expression words that delete, or run a program on, every file found. */
 const FIND_ACTS = /^-(?:delete|exec|execdir|ok|okdir)$/;
 
@@ -220,9 +285,13 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
   };
   if (base === "mv") return withTarget();
   if (TREE_REMOVERS.has(base)) return operands();
+  // setfacl --restore sets the ACLs of whatever files its backup names, as an archive writes what it holds.
+  if (base === "setfacl" && values.some((v) => v === undefined || isLongOption(v, "--restore"))) return "cwd";
   const spec = Object.hasOwn(RECURSIVE_WRITERS, base) ? RECURSIVE_WRITERS[base] : undefined;
   if (spec) {
-    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => isLongOption(v, l)) || (/^-[A-Za-z]+$/.test(v) && [...spec.short].some((c) => v.includes(c)))));
+    // A cluster's letters up to a glued value count (`setfacl -Rmu:x:rwx`: -R, then -m's value).
+    const letters = (v: string) => (v.startsWith("--") ? "" : (/^-([A-Za-z]+)/.exec(v)?.[1] ?? ""));
+    const recursive = values.some((v) => v !== undefined && (spec.long.some((l) => isLongOption(v, l)) || [...spec.short].some((c) => letters(v).includes(c))));
     return recursive ? withTarget() : undefined;
   }
   if (base === "find") {
@@ -291,17 +360,22 @@ function archiveDestination(program: string, args: ShellWord[], values: (string 
   return undefined;
 }
 
-/** The folder a program works in after an option that names one, and the word holding that folder. */
+/**
+ * The folder a program works in after the options that name one: the last such word, the folder, and
+ * each word with the folder its own value is read from and the folder the program is in after it.
+ */
 interface Chdir {
   after: ShellWord;
   cwd: string;
+  steps: { word: ShellWord; from: string; cwd: string }[];
 }
 
 /**
  * Options that make a program, and what it runs, work in another folder (`git -C dir`, `env -C dir`,
  * `sudo -D dir`, `pnpm -C dir exec`, `uv --directory dir run`, `yarn --cwd dir`): the paths after them
  * are read from there. Read up to the program's first operand (git: its subcommand), and for make from
- * anywhere; several apply in turn (`git -C a -C b` works in a/b).
+ * anywhere. git and make read each folder from the one before (`git -C a -C ..` works in a/.., so `..`
+ * is read from a); the others keep the last one, read from where they started (`env -C a -C b` works in b).
  */
 const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   env: ["-C", "--chdir"],
@@ -321,13 +395,19 @@ const CHDIR_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   "systemd-run": ["--working-directory"],
   make: ["-C", "--directory"],
   gmake: ["-C", "--directory"],
+  pkgx: ["-C", "--chdir", "--cd"],
+  bwrap: ["--chdir"],
+  "flatpak-spawn": ["--directory"],
 };
+/** Programs whose successive folder options each apply from the folder before. */
+const COMPOSING_CHDIR = new Set(["git", "make", "gmake"]);
 
 function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): Chdir | undefined {
   const options = Object.hasOwn(CHDIR_OPTIONS, name) ? CHDIR_OPTIONS[name]! : undefined;
   if (!options) return undefined;
   let found: Chdir | undefined;
   let at = cwd;
+  const steps: Chdir["steps"] = [];
   for (let i = 0; i < Math.min(limit, args.length); i++) {
     const v = args[i]!.value;
     if (v === undefined) continue;
@@ -342,13 +422,39 @@ function chdirOf(name: string, args: ShellWord[], cwd: string, limit: number): C
         dir = next.value;
       } else if (o.startsWith("--") ? v.startsWith(`${o}=`) : v.startsWith(o) && v.length > o.length) dir = v.slice(o.length + (o.startsWith("--") ? 1 : 0));
       if (dir === undefined) continue;
-      at = dir.startsWith("/") ? dir : at === "" ? dir : `${at}/${dir}`;
-      found = { after: word, cwd: at };
+      const from = COMPOSING_CHDIR.has(name) ? at : cwd;
+      at = /^[/~]/.test(dir) || from === "" ? dir : `${from}/${dir}`;
+      steps.push({ word, from, cwd: at });
+      found = { after: word, cwd: at, steps };
       if (word !== args[i]) i++;
       break;
     }
   }
   return found;
+}
+
+/**
+ * The folders a runner's program may run in (see RunsIn): the current one, or the one it names, and with
+ * `upward` each folder above that one up to the workspace root (or up to `/` or `~`).
+ */
+function foldersOf(cwd: string, runsIn: RunsIn | undefined): string[] {
+  if (runsIn === undefined) return [cwd];
+  const dir = runsIn.dir === undefined ? cwd : /^[/~]/.test(runsIn.dir) || cwd === "" ? runsIn.dir : `${cwd}/${runsIn.dir}`;
+  if (!runsIn.upward) return [dir];
+  const folders = [dir];
+  const root = dir.startsWith("/") ? "/" : dir === "~" || dir.startsWith("~/") ? "~" : "";
+  const segments: string[] = [];
+  for (const s of dir.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === ".." && segments.length > 0 && segments[segments.length - 1] !== ".." && segments[segments.length - 1] !== "~") segments.pop();
+    else segments.push(s);
+  }
+  const from = root === "~" ? 1 : 0;
+  for (let n = segments.length - 1; n >= from; n--) {
+    const up = root === "/" ? `/${segments.slice(0, n).join("/")}` : segments.slice(0, n).join("/");
+    if (!folders.includes(up)) folders.push(up);
+  }
+  return folders;
 }
 
 /** Where git's own options end: the index of its subcommand. */
@@ -507,9 +613,14 @@ class Analysis {
     this.commandOptions(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
-    const inners = isWrapper(name) ? innersOf(name, args) : runner ? [runner.inner] : [];
+    const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
     // A wrapper's own options end where what it runs begins.
-    const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? args.indexOf(n.words[0]!) : n.kind === "script" ? args.indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
+    // A runner may rename the program's word (`pnpm dlx pkg@1`, `pkgx node@20`): it is found by its place in the line.
+    const indexOf = (w: ShellWord) => {
+      const k = args.indexOf(w);
+      return k >= 0 ? k : args.findIndex((a) => a.start === w.start && a.end === w.end && a.source === w.source);
+    };
+    const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? indexOf(n.words[0]!) : n.kind === "script" ? indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
@@ -526,11 +637,19 @@ class Analysis {
           for (const w of inner.words) consumed.add(w);
           this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
+          // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
+          for (const e of inner.env ?? []) {
+            this.assignment(e.name);
+            this.storedCode(e.name, e.value);
+          }
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
-          if (chdir && (at < 0 || at > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
-          this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          if (chdir && (indexOf(inner.words[0]!) < 0 || indexOf(inner.words[0]!) > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
+          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+            this.cwd = cwd;
+            this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          }
           this.cwd = outer;
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
           if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
@@ -544,7 +663,11 @@ class Analysis {
           continue;
         }
         if (chdir) this.cwd = chdir.cwd;
-        this.script(this.reader.parse(parts.map((w) => w.value).join(" ")), depth + 1);
+        const line = inner.text ?? parts.map((w) => w.value).join(" ");
+        for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+          this.cwd = cwd;
+          this.script(this.reader.parse(line), depth + 1);
+        }
         this.cwd = outer;
       }
       if (name === "env")
@@ -564,7 +687,7 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir);
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
     if (name === "cd" || name === "pushd") this.cd(args);
   }
 
@@ -705,7 +828,7 @@ class Analysis {
    * words that name folders the program writes everything under (see treeOperands). `chdir`: the folder
    * the program works in from the word after `chdir.after` on (`git -C dir clean lib` reads `dir/lib`).
    */
-  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir): void {
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues): void {
     const before = this.cwd;
     try {
       // find and git clean without a folder work on the one they run in.
@@ -714,21 +837,20 @@ class Analysis {
         this.path(".", false, undefined, true);
         this.cwd = before;
       }
-      this.argWords(args, textOnly, depth, trees, chdir);
+      this.argWords(args, textOnly, depth, trees, chdir, values);
     } finally {
       this.cwd = before;
     }
   }
 
-  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined): void {
+  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined): void {
     let operands = false;
-    let moveNext = false;
+    let step: Chdir["steps"][number] | undefined;
     for (const w of args) {
-      if (moveNext) {
-        this.cwd = chdir!.cwd;
-        moveNext = false;
-      }
-      if (chdir && w === chdir.after) moveNext = true;
+      // After a folder option's value, the words are read from that folder; the value from the one before.
+      if (step) this.cwd = step.cwd;
+      step = chdir?.steps.find((s) => s.word === w);
+      if (step) this.cwd = step.from;
       if (w.value === undefined) {
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: w.source }, span: wordSpan(w, depth) });
         continue;
@@ -740,7 +862,9 @@ class Analysis {
         continue;
       }
       const tree = trees instanceof Set && trees.has(w);
-      for (const v of operands ? operandPaths(w.value) : pathsIn(w.value)) this.path(v, w.glob, wordSpan(w, depth), tree);
+      const known = values?.get(w);
+      if (known?.text) continue;
+      for (const v of [...(operands ? operandPaths(w.value) : pathsIn(w.value)), ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
     }
   }
 

@@ -93,15 +93,25 @@ describe("analysis", () => {
     const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.cwd, p.tree ?? false]);
     expect(paths("git -C vendor clean -fdx lib")).toEqual([["vendor", "", false], ["clean", "vendor", false], ["lib", "vendor", true]]);
     expect(paths("git -C vendor clean -fd")).toEqual([[".", "vendor", true], ["vendor", "", false], ["clean", "vendor", false]]);
-    expect(paths("git -C a -C b add x")).toEqual([["a", "", false], ["b", "", false], ["add", "a/b", false], ["x", "a/b", false]]);
+    // git and make read each -C from the folder before it; the others keep the last one.
+    expect(paths("git -C a -C b add x")).toEqual([["a", "", false], ["b", "a", false], ["add", "a/b", false], ["x", "a/b", false]]);
+    expect(paths("git -C a -C .. status")).toEqual([["a", "", false], ["..", "a", false], ["status", "a/..", false]]);
+    expect(paths("git -Ca -C.. status")).toEqual([["..", "a", false], ["status", "a/..", false]]);
+    expect(paths("make -C a --directory=.. all")).toEqual([["a", "", false], ["..", "a", false], ["all", "a/..", false]]);
+    expect(paths("env -C a -C b rm -rf x")).toEqual([["x", "b", true], ["a", "", false], ["b", "", false]]);
+    expect(paths("pkgx -C vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
+    expect(paths("bwrap --chdir vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
+    expect(paths("flatpak-spawn --host --directory=vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
     expect(paths("env -C vendor rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
     expect(paths("sudo --chdir=vendor rm -r lib")).toEqual([["lib", "vendor", true], ["vendor", "", false]]);
     expect(paths("pnpm -C vendor exec rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["exec", "vendor", false]]);
     expect(paths("uv --directory vendor run rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["run", "vendor", false]]);
     expect(paths("cd src && yarn --cwd ../vendor exec 'rm -rf lib'")).toEqual([["src", "", false], ["lib", "src/../vendor", true], ["../vendor", "src", false], ["exec", "src/../vendor", false]]);
     expect(paths("make -C vendor clean")).toEqual([["vendor", "", false], ["clean", "vendor", false]]);
-    // An inner program's own -C is its own.
+    // An inner program's own -C is its own, a program word the runner renames too.
     expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
+    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false], ["cowsay@1", "", false]]);
+    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["node@20", "", false]]);
   });
   it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
     const line = "make && curl $URL > out; sh -c 'rm -rf x'";
@@ -126,6 +136,25 @@ describe("analysis", () => {
     expect(paths("gcc -o.git/hooks/pre-commit -O2 x.c")).toEqual([".git/hooks/pre-commit", "x.c"]);
     expect(paths("dd if=in of=/dev/sda")).toEqual(["if=in", "in", "of=/dev/sda", "/dev/sda"]);
     expect(paths("ls -la --color=auto")).toEqual(["auto"]);
+  });
+  it("reads option values by the program's grammar: setfacl's ACLs are no paths, a folder glued to -t is one", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.tree ?? false]);
+    expect(paths("setfacl -m u:x:rwx notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("setfacl -x g:staff -M acl.txt notes.txt")).toEqual([["acl.txt", false], ["notes.txt", false]]);
+    expect(paths("setfacl --modify=u:x:rwx --set d:u::rw notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("setfacl -R -m u:x:rwx .")).toEqual([[".", true]]);
+    expect(paths("setfacl -Rmu:x:rwx .")).toEqual([[".", true]]);
+    expect(paths("setfacl -m u:x:rwx -- -m")).toEqual([["-m", false]]);
+    expect(paths("setfacl --restore=acl.bak")).toEqual([[".", true], ["acl.bak", false]]);
+    // Elsewhere a drive-relative word is still a path.
+    expect(paths("cat u:x:rwx")).toEqual([["u:x:rwx", false]]);
+    expect(paths("cp -r -tconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("cp -rtconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("mv -tconf src")).toEqual([["conf", true], ["src", true]]);
+    expect(paths("install -m644 -tconf src")).toEqual([["conf", false], ["src", false]]);
+    expect(paths("ln -stconf src")).toEqual([["conf", false], ["src", false]]);
+    // -S takes the rest of its cluster: no target there.
+    expect(paths("cp -Stx a b")).toEqual([["a", false], ["b", false]]);
   });
   it("finds a glued path after any one to four option letters (property)", () => {
     const letters = fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcdoCDtOT0123") });
@@ -217,6 +246,125 @@ describe("analysis", () => {
     expect(ids("nix --impure build")).toEqual([]);
     expect(ids("mise -q install")).toEqual([]);
   });
+  it("follows version managers, environment runners and containers to the program they run", () => {
+    const programs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).programs;
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
+    expect(programs("fnm exec --using=18 node -v")).toEqual(["fnm", "node"]);
+    expect(programs("fnm --log-level quiet exec --using 18 -- node -v")).toEqual(["fnm", "node"]);
+    // nvm: a version or built-in alias first; a word that may be a user's alias is read both ways.
+    expect(programs("nvm exec 18 node app.js")).toEqual(["nvm", "node"]);
+    expect(programs("nvm exec --lts -- npm test")).toEqual(["nvm", "npm"]);
+    expect(programs("nvm exec node app.js")).toEqual(["nvm", "app.js"]);
+    expect(programs("nvm exec myalias rm x")).toEqual(["nvm", "myalias", "rm"]);
+    expect(programs("nvm run 18 app.js")).toEqual(["nvm", "node"]);
+    expect(programs("nvm run iojs-v3 app.js")).toEqual(["nvm", "iojs"]);
+    expect(programs("pkgx +node@20 -- npm test")).toEqual(["pkgx", "npm"]);
+    expect(programs("pkgx node@20 app.js")).toEqual(["pkgx", "node"]);
+    expect(programs("pkgx --quiet -v deno^1 run x.ts")).toEqual(["pkgx", "deno"]);
+    expect(programs("scl enable gcc-toolset-13 'make && make test'")).toEqual(["scl", "make", "make"]);
+    expect(programs("scl enable gcc-toolset-13 -- make -j4")).toEqual(["scl", "make"]);
+    expect(programs("scl 'enable gcc-toolset-13' 'make'")).toEqual(["scl", "make"]);
+    expect(programs("distrobox enter -n dev -- make test")).toEqual(["distrobox", "make"]);
+    expect(programs("distrobox-enter --name dev -e make")).toEqual(["distrobox-enter", "make"]);
+    expect(programs("toolbox run -c dev make")).toEqual(["toolbox", "make"]);
+    expect(programs("toolbox -y run --distro fedora --release 40 make")).toEqual(["toolbox", "make"]);
+    expect(programs("flatpak-spawn --host --watch-bus make")).toEqual(["flatpak-spawn", "make"]);
+    expect(programs("bwrap --unshare-net --die-with-parent --setenv A 1 --dir /tmp -- make")).toEqual(["bwrap", "make"]);
+    expect(programs("entr -rc make")).toEqual(["entr", "make"]);
+    expect(programs("entr -s 'make && make test'")).toEqual(["entr", "make", "make"]);
+    expect(programs("runuser -u ci -- make")).toEqual(["runuser", "make"]);
+    expect(programs("runuser -u ci make -- -j4")).toEqual(["runuser", "make"]);
+    // No run: other subcommands, help, nothing to run.
+    for (const text of ["fnm install 18", "nvm install 18", "nvm exec --frob rm", "pkgx --help rm", "pkgx +node", "devbox add rm", "devbox run --list", "scl list-collections", "distrobox create rm", "toolbox enter", "bwrap --version rm", "runuser -u ci -c rm"])
+      expect(programs(text), text).toEqual([text.split(" ")[0]]);
+    // Each denies what it runs.
+    for (const text of [
+      "fnm exec --using=18 rm -rf x",
+      "fnm exec rm -rf x",
+      "nvm exec 18 rm -rf x",
+      "nvm exec rm -rf x",
+      "nvm exec myalias rm -rf x",
+      "nvm exec 18 -c rm -rf x",
+      "pkgx rm -rf x",
+      "pkgx +coreutils -- rm -rf x",
+      "pkgx rm@9 -rf x",
+      "devbox run rm -rf x",
+      "devbox run --pure -- rm -rf x",
+      "devbox run 'ls; rm -rf x'",
+      "devbox run echo '$(rm -rf x)'",
+      "devbox global run -- rm -rf x",
+      "devbox -q run rm x",
+      "scl enable gcc 'rm -rf x'",
+      "scl enable gcc -- rm -rf x",
+      "scl run gcc -- echo 'a\" ; rm -rf x ; \"'",
+      "scl enable gcc -x 'rm -rf x'",
+      "scl 'enable gcc' 'rm -rf x'",
+      "distrobox enter box -- rm -rf x",
+      "distrobox enter -e rm -rf x",
+      "distrobox enter box rm -rf x",
+      "distrobox enter -- rm -rf x",
+      "toolbox run rm -rf x",
+      "toolbox run -c box -- rm -rf x",
+      "flatpak-spawn --host rm -rf x",
+      "flatpak-spawn -- -v rm -rf x",
+      "bwrap --ro-bind /usr /usr rm -rf x",
+      "entr rm -rf x",
+      "entr -s 'rm -rf x'",
+      "runuser -u bob -- rm -rf x",
+      "runuser -u bob rm x",
+      "runuser --us=bob rm x",
+      "su -lc 'rm -rf x' bob",
+      "runuser -s /bin/bash -c 'rm -rf x' bob",
+      "su -s /bin/rm -c x",
+      // A shell plangate does not know: the line is read as a shell's too.
+      "su -s /usr/bin/fish -c 'rm -rf x'",
+    ])
+      expect(denied(text), text).toContain("commandDenied");
+  });
+  it("refuses what those runners run when it cannot be made out", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
+    expect(ids("fnm exec --frob rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("fnm exec --resolve-engines true rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("pkgx -qC sub rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("pkgx --chdir=sub rm x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("pkgx $P x")).toEqual(["wrapperUnknown:argumentAtRunTime", "valueAtRunTime:"]);
+    // devbox: options that may set PATH, or run in every project below; a pattern it would expand before evaluating.
+    expect(ids("devbox run -e PATH=/tmp ls")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("devbox run --env-file .env ls")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("devbox run --all-projects build")).toEqual(["wrapperUnknown:unknownOption"]);
+    // devbox global run reads its options anywhere: an option of the command is one of devbox's.
+    expect(ids("devbox global run rm -rf x")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("devbox run -- grep 'a*' notes")).toEqual(["wrapperUnknown:patternInCommandLine"]);
+    expect(ids("devbox run ls $DIR")).toEqual(["commandLineAtRunTime:"]);
+    expect(ids("scl enable gcc -")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("scl enable gcc --")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("scl enable $C make")).toEqual(["wrapperUnknown:argumentAtRunTime", "valueAtRunTime:"]);
+    expect(ids("distrobox enter -a '--workdir /' box -- make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("distrobox enter -nw box -- make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("distrobox enter -n box")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("toolbox run --frob make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("flatpak-spawn --env-fd=3 make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("flatpak-spawn --env=PATH=/tmp make")).toEqual(["rewiringVariable:PATH"]);
+    // bwrap: a bind mount shown at another path, an overlay, arguments from a file descriptor.
+    expect(ids("bwrap --bind vendor /work make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("bwrap --bind src src make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("bwrap --overlay-src a --tmp-overlay /w make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("bwrap --args 3 make")).toEqual(["wrapperUnknown:argumentsElsewhere"]);
+    expect(ids("bwrap --frob make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("bwrap --setenv LD_PRELOAD x.so make")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    expect(ids("bwrap --bind /w/ws /w/ws make")).toEqual([]);
+    expect(ids("entr -x make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("su -Z bob")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("su -u bob make")).toEqual(["wrapperUnknown:unknownOption"]);
+  });
+  it("reads devbox's command from the folder of the devbox.json it may find, and each folder above", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(paths("devbox run cat x")).toEqual([""]);
+    expect(paths("cd a/b && devbox run cat x")).toEqual(["a/b", "a", ""]);
+    expect(paths("devbox run -c sub/devbox.json cat x")).toEqual(["sub/devbox.json", "sub", ""]);
+    expect(paths("cd a && devbox run --config=../b cat x")).toEqual(["a/../b", ""]);
+    expect(paths("devbox global run cat x")).toEqual(["~/.local/share/devbox/global/default"]);
+  });
   it("names the runner in its findings", () => {
     const r = analyseCommand(reader, "uv run --frob rm x", "chain", { allow: [], deny: [], allowCompound: false });
     expect(r.findings[0]?.data.wrapper).toBe("uv run");
@@ -230,6 +378,29 @@ describe("analysis", () => {
     expect(mayRunOthers("npm", ["ci"])).toBe(false);
     expect(mayRunOthers("yarn", ["workspace", undefined, "exec"])).toBe(true);
     expect(mayRunOthers("make", [undefined])).toBe(false);
+    for (const [program, words, runs] of [
+      ["fnm", ["exec", undefined], true],
+      ["fnm", ["install"], false],
+      ["nvm", ["run", undefined], true],
+      ["nvm", ["ls"], false],
+      ["pkgx", ["node"], true],
+      ["devbox", ["global", "run"], true],
+      ["devbox", ["add", undefined], false],
+      ["scl", ["enable gcc", undefined], true],
+      ["scl", ["list-collections"], false],
+      ["distrobox", ["enter", undefined], true],
+      ["distrobox", ["list"], false],
+      ["distrobox-enter", [undefined], true],
+      ["toolbox", ["run", undefined], true],
+      ["nix-shell", ["--run", undefined], true],
+      ["nix-shell", ["-p", "hello", "--run", "make"], true],
+      ["corepack", ["pnpm", undefined], true],
+      ["corepack", ["enable"], false],
+      ["bwrap", [], true],
+      ["flatpak-spawn", [], true],
+      ["entr", [], true],
+    ] as const)
+      expect(mayRunOthers(program, words), `${program} ${words.join(" ")}`).toBe(runs);
   });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
@@ -243,7 +414,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ", "fnm exec --using=18 ", "nvm exec 18 ", "nvm exec ", "pkgx +node ", "pkgx ", "devbox run ", "devbox run -- ", "scl enable gcc -- ", "distrobox enter -n box -- ", "distrobox enter box -- ", "toolbox run ", "flatpak-spawn --host ", "bwrap --unshare-net ", "entr -r ", "runuser -u bob -- ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(

@@ -60,6 +60,10 @@ const UVX: WrapperSpec = { valued: [...UV_COMMON, "--from"], flags: UV_FLAGS, pa
 const CONDA_RUN: WrapperSpec = { valued: ["-n", "--name", "-p", "--prefix", "--cwd"], flags: ["--no-capture-output", "--live-stream", "-v", "--verbose", "--debug-wrapper-scripts"] };
 const POETRY_OPTIONS = { valued: ["-C", "--directory", "-P", "--project"], flags: ["-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-n", "--no-interaction", "--no-ansi", "--ansi", "--no-plugins", "--no-cache"] };
 const EXEC_ONLY: WrapperSpec = {};
+/** fnm's global options, which clap also reads after the subcommand. */
+const FNM_VALUED = ["--node-dist-mirror", "--fnm-dir", "--multishell-path", "--log-level", "--arch", "--version-file-strategy"];
+/** toolbox's global options (cobra reads them after the subcommand too). */
+const TOOLBOX_GLOBAL = { valued: ["--log-level"], flags: ["-y", "--assumeyes", "--log-podman", "-v", "--verbose"] };
 
 const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   npx: { subs: { "": NPX } },
@@ -113,6 +117,10 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   op: { subs: { run: { valued: ["--env-file", "--account"], flags: ["--no-masking"] } } },
   doppler: { subs: { run: { valued: ["-p", "--project", "-c", "--config", "--mount", "--token"], flags: ["--preserve-env", "--fallback-only", "--no-fallback"], script: ["--command"] } } },
   "aws-vault": { subs: { exec: { valued: ["-d", "--duration", "-t", "--mfa-token", "--region"], flags: ["-n", "--no-session", "-j", "--json", "-s", "--server"], operands: 1 } } },
+  // fnm exec [--using VERSION] [--] cmd...: clap, whose trailing arguments start at the first word that is no option.
+  fnm: { global: { valued: FNM_VALUED, flags: ["--corepack-enabled"] }, subs: { exec: { valued: ["--using", ...FNM_VALUED], flags: ["--using-file", "--corepack-enabled"], nothing: ["-h", "--help"] } } },
+  // toolbox run [-c NAME] cmd...: cobra with interspersed options off, so the options end at the program.
+  toolbox: { global: TOOLBOX_GLOBAL, subs: { run: { valued: ["-c", "--container", "-d", "--distro", "--preserve-fds", "-r", "--release", ...TOOLBOX_GLOBAL.valued], flags: TOOLBOX_GLOBAL.flags, nothing: ["-h", "--help"] } } },
   xcrun: { subs: { "": { valued: ["--sdk", "--toolchain"], flags: ["-v", "--verbose", "-n", "--no-cache", "-k", "--kill-cache", "-l", "--log", "-r", "--run"], nothing: ["-f", "--find", "--show-sdk-path", "--show-sdk-version", "--show-sdk-build-version", "--show-sdk-platform-path", "--show-sdk-platform-version", "--version", "-h", "--help"] } } },
 };
 
@@ -175,7 +183,12 @@ const SPECS: Record<string, WrapperSpec> = {
   numactl: {},
   runcon: {},
   firejail: {},
+  // Read by bwrapInner: every option has a fixed number of values.
   bwrap: {},
+  // Read by flatpakSpawnInner: the options are the words before the program, each value after an `=`.
+  "flatpak-spawn": {},
+  // entr -s runs its first argument with $SHELL -c.
+  entr: { flags: ["-a", "-c", "-d", "-n", "-p", "-r", "-z"], shellMode: ["-s"] },
   proot: {},
   fakeroot: {},
   eatmydata: {},
@@ -229,12 +242,32 @@ export type Inner =
    * Another program, with its arguments. `runner`: a package or environment runner runs it (`npx`,
    * `uv run`), the ordinary way to run a project's tool, which is not a second tool in a step.
    */
-  | { kind: "argv"; words: ShellWord[]; runner?: true; input?: true }
-  /** A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`, `yarn exec`). */
-  | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true }
+  | { kind: "argv"; words: ShellWord[]; runner?: true; input?: true; runsIn?: RunsIn; env?: readonly EnvSetting[] }
+  /**
+   * A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`, `yarn exec`). `text`:
+   * the line as the wrapper builds it from the words, when it is not their values joined by spaces
+   * (`scl enable coll -- cmd arg` runs `cmd "arg"`).
+   */
+  | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true; text?: string; runsIn?: RunsIn }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
   | { kind: "hidden"; why: WrapperReason }
   | { kind: "unknown"; why: WrapperReason };
+
+/**
+ * The folder a runner runs its program in, when it is not the current one: `dir`, relative to the
+ * current folder (or absolute, or under `~`); with `upward`, that folder or any above it up to the
+ * workspace root (devbox runs in the folder of the nearest devbox.json).
+ */
+export interface RunsIn {
+  dir?: string;
+  upward?: true;
+}
+
+/** A variable a wrapper sets for the program it runs (`bwrap --setenv NAME VALUE`). */
+export interface EnvSetting {
+  name: string;
+  value: string | undefined;
+}
 
 /**
  * Why what a wrapper runs cannot be made out (`unknown`) or is not seen (`hidden`): a reason id and the
@@ -249,6 +282,9 @@ export type WrapperReason =
   | { id: "execNotClosed"; data: { option: string } }
   | { id: "execAtRunTime"; data: Record<string, never> }
   | { id: "optionsNotFollowed"; data: { source: string } }
+  | { id: "remapsPaths"; data: { option: string } }
+  | { id: "argumentsElsewhere"; data: { option: string } }
+  | { id: "patternInCommandLine"; data: { source: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -282,25 +318,56 @@ const word = (value: string): ShellWord => ({ source: value, value, glob: false,
 /** The package managers corepack runs (`corepack pnpm@9 dlx …`). */
 const COREPACK_MANAGERS = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg)(?:@.*)?$/;
 
+/**
+ * Runners read by their own functions, with the words that start a run after their options (`""`: any
+ * invocation may run a program).
+ */
+const CUSTOM_RUNNERS: Readonly<Record<string, readonly string[]>> = {
+  "nix-shell": [""],
+  nix: ["develop", "shell"],
+  mise: ["exec", "x"],
+  rtx: ["exec", "x"],
+  corepack: [],
+  nvm: ["exec", "run"],
+  pkgx: [""],
+  devbox: ["run", "global"],
+  scl: ["enable", "run"],
+  distrobox: ["enter"],
+  "distrobox-enter": [""],
+};
+
 export function isRunner(name: string): boolean {
-  return Object.hasOwn(RUNNERS, name) || name === "corepack" || name === "nix-shell" || name === "nix" || name === "mise" || name === "rtx";
+  return Object.hasOwn(RUNNERS, name) || Object.hasOwn(CUSTOM_RUNNERS, name);
 }
+
+/** What a runner runs, for the runners read by their own functions (one reading). */
+type RunnerReading = { via: string; inner: Inner } | undefined;
+
+const unknownAt = (w: ShellWord): Inner => ({ kind: "unknown", why: { id: "argumentAtRunTime", data: { source: w.source } } });
 
 /**
  * What a runner invocation runs, with the runner's name as a message shows it (`uv run`), or undefined
- * when the words are no runner's (`npm install`, `uv pip list`).
+ * when the words are no runner's (`npm install`, `uv pip list`). Where the words can be read more than
+ * one way (`nvm exec NAME cmd`, where NAME may be an alias or the program), each reading is one of the
+ * inners, and each is checked.
  */
-export function runnerInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
-  if (name === "nix-shell") return { via: name, inner: nixShellInner(args) };
+export function runnerInner(name: string, args: ShellWord[]): { via: string; inners: Inner[] } | undefined {
+  const one = (r: RunnerReading) => (r === undefined ? undefined : { via: r.via, inners: [r.inner] });
+  if (name === "nix-shell") return { via: name, inners: [nixShellInner(args)] };
   // corepack runs the package manager it is given, at the version the project pins.
   if (name === "corepack") {
     const pm = args[0]?.value;
-    if (pm === undefined) return args[0] ? { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[0].source } } } } : undefined;
-    if (pm.startsWith("-") && args.slice(1).some((w) => w.value === undefined || COREPACK_MANAGERS.test(w.value))) return { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: pm } } } };
-    return COREPACK_MANAGERS.test(pm) ? { via: name, inner: { kind: "argv", words: [packageProgram(args[0]!), ...args.slice(1)], runner: true } } : undefined;
+    if (pm === undefined) return args[0] ? { via: name, inners: [unknownAt(args[0])] } : undefined;
+    if (pm.startsWith("-") && args.slice(1).some((w) => w.value === undefined || COREPACK_MANAGERS.test(w.value))) return { via: name, inners: [{ kind: "unknown", why: { id: "unknownOption", data: { option: pm } } }] };
+    return COREPACK_MANAGERS.test(pm) ? { via: name, inners: [{ kind: "argv", words: [packageProgram(args[0]!), ...args.slice(1)], runner: true }] } : undefined;
   }
-  if (name === "nix") return nixInner(args);
-  if (name === "mise" || name === "rtx") return miseInner(name, args);
+  if (name === "nix") return one(nixInner(args));
+  if (name === "mise" || name === "rtx") return one(miseInner(name, args));
+  if (name === "nvm") return nvmInner(args);
+  if (name === "pkgx") return { via: name, inners: [pkgxInner(args)] };
+  if (name === "devbox") return one(devboxInner(args));
+  if (name === "scl") return one(sclInner(args));
+  if (name === "distrobox" || name === "distrobox-enter") return distroboxInner(name, args);
   const r = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
   if (!r) return undefined;
   const subs = Object.keys(r.subs).sort((a, b) => b.length - a.length);
@@ -311,7 +378,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (!Object.hasOwn(r.subs, ""))
     for (; i < args.length; i++) {
       const v = args[i]!.value;
-      if (v === undefined) return { via: name, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } } };
+      if (v === undefined) return { via: name, inners: [unknownAt(args[i]!)] };
       if (!v.startsWith("-") || v === "-") break;
       const { name: o, attached } = optionName(v);
       if (valued.has(o)) {
@@ -321,22 +388,24 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
       if (flags.has(o)) continue;
       // An option plangate does not know: if a runner's subcommand may follow, its value may be any word.
       const later = args.slice(i + 1).some((w) => w.value === undefined || starts.has(w.value));
-      return later ? { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: o } } } } : undefined;
+      return later ? { via: name, inners: [{ kind: "unknown", why: { id: "unknownOption", data: { option: o } } }] } : undefined;
     }
   const rest = args.slice(i);
   if (name === "yarn") {
     // `yarn workspace NAME cmd…` runs `yarn cmd…` in that workspace; `yarn workspaces foreach … cmd…` in each one.
     if (rest[0]?.value === "workspace" && rest.length > 2) return runnerInner(name, rest.slice(2));
     const each = rest[0]?.value === "workspaces" && rest[1]?.value === "foreach" ? rest.slice(2).find((w) => w.value === undefined || w.value === "exec" || w.value === "dlx") : undefined;
-    if (each) return { via: "yarn workspaces foreach", inner: { kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } } };
+    if (each) return { via: "yarn workspaces foreach", inners: [{ kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } }] };
   }
   const sub = subs.find((k) => k === "" || k.split(" ").every((p, n) => rest[n]?.value === p));
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
   const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
-  const inner = optionsThen(via, r.subs[sub]!, after);
-  return { via, inner: inner.kind === "argv" || inner.kind === "script" ? { ...inner, runner: true } : inner };
+  return { via, inners: [asRunner(optionsThen(via, r.subs[sub]!, after))] };
 }
+
+/** What a runner runs is the ordinary way to run a project's tool, not a second tool in a step. */
+const asRunner = (inner: Inner): Inner => (inner.kind === "argv" || inner.kind === "script" ? { ...inner, runner: true } : inner);
 
 /** `nix-shell … --run 'cmd'` (or `--command`); without one it starts a shell that reads standard input. */
 function nixShellInner(args: ShellWord[]): Inner {
@@ -394,6 +463,292 @@ function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner
 }
 
 /**
+ * A word nvm always reads as a Node version: a version number (`18`, `v18.1`) or a built-in alias
+ * (`node`, `stable`, `lts/*`...). Any other word may be an alias the user defined (`nvm alias x 18`).
+ */
+const NVM_VERSION = /^(?:v?\d+(?:\.\d+){0,2}|node|stable|unstable|iojs|system|current|default|lts\/[\w*.-]+|iojs-v?\d+(?:\.\d+){0,2})$/;
+
+/**
+ * `nvm exec [--silent] [--lts[=NAME]] [VERSION] cmd...` runs `exec cmd...` (bash's exec builtin, after
+ * `nvm use`); `nvm run [VERSION] args...` runs `node args...`. nvm takes the first word for the version when
+ * it names one or an alias, which the user may define under any name: a word that is neither a version
+ * nor a built-in alias is read both ways (the version, or the program), and each reading is checked.
+ */
+function nvmInner(args: ShellWord[]): { via: string; inners: Inner[] } | undefined {
+  const sub = args[0]?.value;
+  if (sub === undefined) return args[0] ? { via: "nvm", inners: [unknownAt(args[0])] } : undefined;
+  if (sub !== "exec" && sub !== "run") return undefined;
+  const via = `nvm ${sub}`;
+  const rest = args.slice(1);
+  let i = 0;
+  let lts = false;
+  for (; i < rest.length; i++) {
+    const v = rest[i]!.value;
+    if (v === undefined) return { via, inners: [unknownAt(rest[i]!)] };
+    if (v === "--silent" || v === "") continue;
+    if (v === "--lts" || v.startsWith("--lts=")) {
+      lts = true;
+      continue;
+    }
+    // nvm exec stops at any other long option and runs nothing.
+    if (sub === "exec" && v.startsWith("--") && v !== "--") return { via, inners: [{ kind: "none" }] };
+    break;
+  }
+  const first = rest[i]?.value;
+  const clear = lts || first === undefined || NVM_VERSION.test(first);
+  if (sub === "run") {
+    // The program is node (iojs for an io.js version); a word that may be an alias is one of its arguments at worst.
+    const program = word(!lts && first !== undefined && clear && first.startsWith("iojs") ? "iojs" : "node");
+    return { via, inners: [{ kind: "argv", words: [program, ...rest.slice(lts || !clear || first === undefined ? i : i + 1)], runner: true }] };
+  }
+  const readings = lts ? [rest.slice(i)] : clear ? [rest.slice(i + 1)] : [rest.slice(i), rest.slice(i + 1)];
+  const inners: Inner[] = [];
+  for (const r of readings) {
+    const inner = asRunner(optionsThen("exec", SPECS.exec!, r));
+    if (inner.kind === "argv" && inners.some((n) => n.kind === "argv" && n.words[0] === inner.words[0])) continue;
+    inners.push(inner);
+  }
+  return { via, inners };
+}
+
+/** pkgx's options that take no value (and change nothing of what runs). */
+const PKGX_FLAGS = new Set(["--shebang", "--json", "--json=v1", "--json=v2", "--silent", "--quiet", "--sync"]);
+
+/**
+ * `pkgx [+pkg...] [options] cmd...` (and `pkgx +pkg -- cmd...`): the first word that is neither a `+pkg` nor an
+ * option is the program, named as a package may be (`node@20` runs `node`); after `--` it is named as
+ * is. `-C dir` (`--chdir`, `--cd`) moves it to a folder: in a cluster of short options (`-qC dir`) it is
+ * refused, as the folder would not be read.
+ */
+function pkgxInner(args: ShellWord[]): Inner {
+  const unknown = (option: string): Inner => ({ kind: "unknown", why: { id: "unknownOption", data: { option } } });
+  let runs = true;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return unknownAt(w);
+    if (v.startsWith("+")) continue;
+    if (v === "--") {
+      const rest = args.slice(i + 1);
+      return runs && rest.length > 0 ? { kind: "argv", words: rest, runner: true } : { kind: "none" };
+    }
+    if (v.startsWith("--")) {
+      if (v === "--chdir" || v === "--cd") i++;
+      else if (v === "--help" || v === "--version" || v === "--query" || v === "--shellcode") runs = false;
+      else if (!PKGX_FLAGS.has(v)) return unknown(v);
+      continue;
+    }
+    if (v.startsWith("-")) {
+      for (const c of v.slice(1)) {
+        if (c === "C") {
+          if (v.length > 2) return unknown(v);
+          i++;
+        } else if (c === "h" || c === "Q") runs = false;
+        else if (!"qsjv!".includes(c)) return unknown(`-${c}`);
+      }
+      continue;
+    }
+    if (!runs) return { kind: "none" };
+    const bare = v.replace(/^([^@^~=<>]+)[@^~=<>].*$/s, "$1");
+    const program = v.includes("/") || bare === v ? w : { ...w, value: bare };
+    return { kind: "argv", words: [program, ...args.slice(i + 1)], runner: true };
+  }
+  return { kind: "none" };
+}
+
+/** devbox run's options (and the global ones it inherits). `-e`/`--env`, `--env-file` (which may set PATH) and `--all-projects` are refused. */
+const DEVBOX_VALUED = new Set(["-c", "--config", "--environment"]);
+const DEVBOX_FLAGS = new Set(["--pure", "--omit-nix-env", "--recompute", "-q", "--quiet", "--debug"]);
+const DEVBOX_NOTHING = new Set(["-l", "--list", "-h", "--help"]);
+/** Where `devbox global run` runs: its global project, outside the workspace. */
+const DEVBOX_GLOBAL_DIR = "~/.local/share/devbox/global/default";
+
+/**
+ * `devbox run [options] cmd args...` (also `devbox global run`). devbox joins the command's first word
+ * and its arguments, each in double quotes (`$` and backquotes still expand in them), into a line that a
+ * shell splits and evaluates (`eval $DEVBOX_RUN_CMD`), in the folder of the devbox.json it finds from
+ * the current folder (or -c's) upward. A script of devbox.json by that name runs instead: it is read as
+ * the program, as `pixi run`'s tasks are. devbox's options end at the first word, unless the line holds
+ * a `--` or devbox's options come before `run`: then they are read anywhere before the `--`. The split
+ * line is expanded as file-name patterns before it is evaluated, so a pattern in it is refused.
+ */
+function devboxInner(args: ShellWord[]): RunnerReading {
+  let i = 0;
+  let anywhere = false;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return { via: "devbox", inner: unknownAt(args[i]!) };
+    if (!v.startsWith("-")) break;
+    if (!["-q", "--quiet", "--debug"].includes(v)) {
+      const later = args.slice(i + 1).some((w) => w.value === undefined || w.value === "run");
+      return later ? { via: "devbox", inner: { kind: "unknown", why: { id: "unknownOption", data: { option: v } } } } : undefined;
+    }
+    anywhere = true;
+  }
+  const global = args[i]?.value === "global";
+  if (global) i++;
+  if (args[i]?.value !== "run") return args[i] && args[i]!.value === undefined ? { via: "devbox", inner: unknownAt(args[i]!) } : undefined;
+  const via = global ? "devbox global run" : "devbox run";
+  const rest = args.slice(i + 1);
+  // devbox rewrites only `devbox run ...` without a `--`, ending its options at the first word.
+  if (global || rest.some((w) => w.value === "--")) anywhere = true;
+  const command: ShellWord[] = [];
+  let dir: string | undefined;
+  for (let k = 0; k < rest.length; k++) {
+    const w = rest[k]!;
+    const v = w.value;
+    if (command.length > 0 && !anywhere) {
+      command.push(w);
+      continue;
+    }
+    if (v === undefined) return { via, inner: unknownAt(w) };
+    if (v === "--") {
+      command.push(...rest.slice(k + 1));
+      break;
+    }
+    if (!v.startsWith("-") || v === "-") {
+      command.push(w);
+      continue;
+    }
+    const long = v.startsWith("--");
+    const name = long ? optionName(v).name : v.slice(0, 2);
+    const attached = long ? optionName(v).attached : v.length > 2 ? v.slice(2).replace(/^=/, "") : undefined;
+    if (DEVBOX_NOTHING.has(name)) return { via, inner: { kind: "none" } };
+    if (DEVBOX_VALUED.has(name)) {
+      // devbox leaves a glued short value (`-cdir`) to cobra, which then reads options anywhere.
+      if (!long && attached !== undefined && v[2] !== "=") anywhere = true;
+      const value = attached ?? rest[++k]?.value;
+      if (attached === undefined && rest[k] && rest[k]!.value === undefined) return { via, inner: unknownAt(rest[k]!) };
+      if (name === "-c" || name === "--config") dir = value;
+      continue;
+    }
+    if (DEVBOX_FLAGS.has(name) && (long || v.length === 2)) continue;
+    return { via, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: long ? name : v } } } };
+  }
+  if (command.length === 0) return { via, inner: { kind: "none" } };
+  const runsIn: RunsIn = global ? { dir: DEVBOX_GLOBAL_DIR } : dir === undefined ? { upward: true } : { dir, upward: true };
+  if (command.some((w) => w.value === undefined)) return { via, inner: { kind: "script", word: command, runner: true, runsIn } };
+  const text = [command[0]!.value!, ...command.slice(1).map((w) => JSON.stringify(w.value))].join(" ").replace(/[ \t\n]+/g, " ").trim();
+  const pattern = command.find((w) => /[*?[]/.test(w.value!));
+  if (pattern) return { via, inner: { kind: "unknown", why: { id: "patternInCommandLine", data: { source: pattern.source } } } };
+  return { via, inner: { kind: "script", word: command, text, runner: true, runsIn } };
+}
+
+/**
+ * `scl enable|run COLL... 'command line'` (the last word), or `scl enable COLL... -- cmd args...`: scl runs
+ * `cmd "arg"...` (each argument in double quotes, as written) with the shell; a first word holding
+ * spaces is split (`scl 'enable coll' cmd`, as a #! line passes it). `-x`/`--exec` may stand anywhere;
+ * `-` or a final `--` reads the command from standard input.
+ */
+function sclInner(args: ShellWord[]): RunnerReading {
+  let words = args;
+  const head = args[0]?.value;
+  if (args.length >= 2 && head !== undefined && head.includes(" "))
+    words = [...head.split(" ").filter((p) => p !== "").map((p) => ({ ...args[0]!, value: p })), ...args.slice(1)];
+  const action = words[0]?.value;
+  if (action === undefined) return words[0] ? { via: "scl", inner: unknownAt(words[0]) } : undefined;
+  if (action !== "enable" && action !== "run") return undefined;
+  const via = `scl ${action}`;
+  let rest = words.slice(1);
+  const late = rest.find((w) => w.value === undefined);
+  if (late) return { via, inner: unknownAt(late) };
+  const x = rest.findIndex((w) => w.value === "-x" || w.value === "--exec");
+  if (x >= 0) rest = [...rest.slice(0, x), ...rest.slice(x + 1)];
+  if (rest.length < 2) return { via, inner: { kind: "none" } };
+  const sep = rest.findIndex((w) => w.value === "--");
+  if (sep === 0) return { via, inner: { kind: "none" } };
+  if (sep === rest.length - 1) return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
+  const command = sep < 0 ? [rest[rest.length - 1]!] : rest.slice(sep + 1);
+  const text = [command[0]!.value!, ...command.slice(1).map((w) => `"${w.value!}"`)].join(" ");
+  if (text === "-") return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
+  return { via, inner: { kind: "script", word: command, text, runner: true } };
+}
+
+/**
+ * distrobox enter's options (the shell version's and the Go version's together: one a version does not
+ * know makes it stop, running nothing). `-a` (flags for the container manager) and `-nw` (start in the
+ * home folder) are refused.
+ */
+const DISTROBOX_FLAGS = new Set(["-v", "--verbose", "-T", "-H", "--no-tty", "-r", "--root", "-d", "--dry-run", "-Y", "-y", "--yes", "-c", "--clean-path"]);
+const DISTROBOX_REFUSED = /^(?:-a|--additional-flags(?:=.*)?|-nw|--no-workdir)$/s;
+const DISTROBOX_NOTHING = new Set(["-h", "--help", "-V", "--version"]);
+
+/** One reading of distrobox enter's words: the command, a login shell, nothing, or a refusal. */
+type DistroboxReading = ShellWord[] | "shell" | "none" | Inner;
+
+/**
+ * `distrobox enter [options] [NAME] [--|-e] cmd...` (`distrobox-enter`). The shell version reads every
+ * bare word before `--` or `-e` as the container's name and the words after it as the command (without
+ * one, a login shell); the Go version starts the command at the second bare word, or at the first when
+ * a name is set by `--name` or by its configuration, and after `--` drops the first word as the name
+ * unless one is set. Each reading is checked.
+ */
+function distroboxInner(name: string, args: ShellWord[]): { via: string; inners: Inner[] } | undefined {
+  let rest = args;
+  if (name === "distrobox") {
+    const sub = args[0]?.value;
+    if (sub === undefined) return args[0] ? { via: name, inners: [unknownAt(args[0])] } : undefined;
+    if (sub !== "enter") {
+      const later = sub.startsWith("-") && args.slice(1).some((w) => w.value === undefined || w.value === "enter");
+      return later ? { via: name, inners: [{ kind: "unknown", why: { id: "unknownOption", data: { option: sub } } }] } : undefined;
+    }
+    rest = args.slice(1);
+  }
+  const via = "distrobox enter";
+  const refused = (option: string): Inner => ({ kind: "unknown", why: { id: "unknownOption", data: { option } } });
+  const shellVersion = (): DistroboxReading => {
+    for (let i = 0; i < rest.length; i++) {
+      const v = rest[i]!.value;
+      if (v === undefined) return unknownAt(rest[i]!);
+      if (v === "--" || v === "-e" || v === "--exec") return rest.slice(i + 1);
+      if (DISTROBOX_NOTHING.has(v)) return "none";
+      if (v === "-n" || v === "--name") i++;
+      else if (DISTROBOX_REFUSED.test(v)) return refused(v);
+      else if (v.startsWith("-") && v !== "-" && !DISTROBOX_FLAGS.has(v)) return "none";
+    }
+    return "shell";
+  };
+  const goVersion = (preset: boolean): DistroboxReading => {
+    let seen = preset;
+    let named = preset;
+    const positional: ShellWord[] = [];
+    for (let i = 0; i < rest.length; i++) {
+      const v = rest[i]!.value;
+      if (v === undefined) return unknownAt(rest[i]!);
+      if (v === "--") {
+        const all = [...positional, ...rest.slice(i + 1)];
+        return named ? all : all.slice(1);
+      }
+      if (v === "-e" || v === "--exec") {
+        if (seen) return rest.slice(i + 1);
+        continue;
+      }
+      if (DISTROBOX_NOTHING.has(v)) return "none";
+      if (v.startsWith("-") && v !== "-") {
+        if (DISTROBOX_REFUSED.test(v)) return refused(v);
+        if (v === "-n" || v === "--name" || v.startsWith("--name=")) {
+          seen = named = true;
+          if (!v.includes("=")) i++;
+        } else if (!DISTROBOX_FLAGS.has(v)) return "none";
+        continue;
+      }
+      if (seen) return rest.slice(i);
+      seen = true;
+      positional.push(rest[i]!);
+    }
+    return "shell";
+  };
+  const inners: Inner[] = [];
+  for (const r of [shellVersion(), goVersion(false), goVersion(true)]) {
+    if (!Array.isArray(r) && typeof r === "object" && r.kind === "unknown") return { via, inners: [r] };
+    const inner: Inner = r === "none" ? { kind: "none" } : r === "shell" || (Array.isArray(r) && r.length === 0) ? { kind: "hidden", why: { id: "standardInput", data: { program: via } } } : { kind: "argv", words: r as ShellWord[], runner: true };
+    const same = (n: Inner) => (n.kind === "argv" && inner.kind === "argv" ? n.words[0] === inner.words[0] : n.kind === inner.kind && inner.kind !== "argv");
+    if (!inners.some(same)) inners.push(inner);
+  }
+  return { via, inners };
+}
+
+/**
  * May `program words…` run another program? For a pattern's words (undefined: a word that may be
  * anything): a wrapper or shell always; a runner when a word may be its subcommand.
  */
@@ -401,17 +756,20 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   if (isWrapper(program)) return true;
   if (!isRunner(program)) return false;
   const r = Object.hasOwn(RUNNERS, program) ? RUNNERS[program]! : undefined;
-  if (r && Object.hasOwn(r.subs, "")) return true;
-  const starts = r ? new Set(Object.keys(r.subs).map((k) => k.split(" ")[0]!)) : new Set(["develop", "shell", "exec", "x"]);
+  const keys = r ? Object.keys(r.subs).map((k) => k.split(" ")[0]!) : CUSTOM_RUNNERS[program]!;
+  if (keys.includes("")) return true;
+  const starts = new Set(keys);
   if (program === "yarn") starts.add("workspace").add("workspaces");
   const first = words.findIndex((w) => w === undefined || !w.startsWith("-"));
   if (first < 0) return false;
   // After options whose values plangate may not know, any later word may be the subcommand.
   const candidates = first === 0 ? [words[0]] : words.slice(first);
-  return candidates.some((w) => w === undefined || starts.has(w));
+  // scl's first word may be several (`scl 'enable coll' cmd`, as a #! line passes them).
+  return candidates.some((w) => w === undefined || starts.has(w) || (program === "corepack" && COREPACK_MANAGERS.test(w)) || (program === "scl" && /\s/.test(w)));
 }
 
-function optionName(word: string): { name: string; attached?: string } {
+/** A long option's name and its value after `=` (`--user=root`); a short option word as is. */
+export function optionName(word: string): { name: string; attached?: string } {
   if (word.startsWith("--")) {
     const eq = word.indexOf("=");
     return eq < 0 ? { name: word } : { name: word.slice(0, eq), attached: word.slice(eq + 1) };
@@ -422,7 +780,7 @@ function optionName(word: string): { name: string; attached?: string } {
 /** What `program args…` runs, for a program that runs others (find may run several). */
 export function innersOf(name: string, args: ShellWord[]): Inner[] {
   const program = unprefixed(name);
-  return program === "find" ? findExecs(args) : [innerOf(program, args)];
+  return program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
 }
 
 function innerOf(program: string, args: ShellWord[]): Inner {
@@ -431,9 +789,10 @@ function innerOf(program: string, args: ShellWord[]): Inner {
     return { kind: "hidden", why: args[0] ? { id: "sourcedScript", data: { program, script: args[0].source } } : { id: "sourcedNothing", data: { program } } };
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
-  if (program === "su" || program === "runuser") return suInner(program, args);
   if (program === "sg") return sgInner(args);
   if (program === "parallel" || program === "sem") return parallelInner(program, args);
+  if (program === "bwrap") return bwrapInner(args);
+  if (program === "flatpak-spawn") return flatpakSpawnInner(args);
   if (program === "watch") {
     const r = optionsThen(program, SPECS.watch!, args);
     if (r.kind !== "argv") return r;
@@ -576,17 +935,6 @@ function findExecs(args: ShellWord[]): Inner[] {
   return out;
 }
 
-function suInner(program: string, args: ShellWord[]): Inner {
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } };
-    if (v === "-c" || v === "--command") return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
-    if (v.startsWith("--command=")) return { kind: "script", word: { ...args[i]!, value: v.slice(10) } };
-    if (/^-c./.test(v)) return { kind: "script", word: { ...args[i]!, value: v.slice(2) } };
-  }
-  return { kind: "argv", words: [word("sh")] };
-}
-
 /** `sg group -c 'cmd'` or `sg group cmd args`: the command is a line for /bin/sh. */
 function sgInner(args: ShellWord[]): Inner {
   const rest = args.slice(args[0]?.value === "-" ? 1 : 0);
@@ -607,4 +955,186 @@ function parallelInner(program: string, args: ShellWord[]): Inner {
   if (option) return { kind: "unknown", why: { id: option.value === undefined ? "argumentAtRunTime" : "optionsNotFollowed", data: { source: option.source } } };
   if (command.length === 0) return { kind: "hidden", why: { id: "inputLines", data: { program } } };
   return { kind: "script", word: command };
+}
+
+/** bwrap's options and how many values each takes (it reads each exactly, `--` ends them). */
+const BWRAP_ARITY: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(
+    ["--level-prefix", "--unshare-all", "--unshare-user", "--unshare-user-try", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup", "--unshare-cgroup-try", "--share-net", "--disable-userns", "--assert-userns-disabled", "--clearenv", "--new-session", "--die-with-parent", "--as-pid-1"].map((o) => [o, 0]),
+  ),
+  ...Object.fromEntries(
+    ["--argv0", "--chdir", "--remount-ro", "--overlay-src", "--tmp-overlay", "--ro-overlay", "--proc", "--exec-label", "--file-label", "--dev", "--tmpfs", "--mqueue", "--dir", "--lock-file", "--sync-fd", "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--seccomp", "--add-seccomp-fd", "--userns", "--userns2", "--pidns", "--unsetenv", "--uid", "--gid", "--hostname", "--cap-add", "--cap-drop", "--perms", "--size"].map((o) => [o, 1]),
+  ),
+  ...Object.fromEntries(["--bind", "--bind-try", "--ro-bind", "--ro-bind-try", "--dev-bind", "--dev-bind-try", "--bind-fd", "--ro-bind-fd", "--file", "--bind-data", "--ro-bind-data", "--symlink", "--setenv", "--chmod"].map((o) => [o, 2])),
+  "--overlay": 3,
+};
+/** bwrap's bind mounts: a source shown at another path makes the program's paths name other files. */
+const BWRAP_BINDS = new Set(["--bind", "--bind-try", "--ro-bind", "--ro-bind-try", "--dev-bind", "--dev-bind-try"]);
+/** Mounts of what a file descriptor or an overlay holds: the files under their path are not the ones named. */
+const BWRAP_REMAPS = new Set(["--bind-fd", "--ro-bind-fd", "--overlay-src", "--overlay", "--tmp-overlay", "--ro-overlay"]);
+
+/**
+ * `bwrap [options] cmd...`: each option takes a fixed number of values. A bind mount is followed only
+ * when it shows a folder at its own absolute path (`--ro-bind /usr /usr`): one shown elsewhere (`--bind
+ * src dst`, where a relative destination is read from the sandbox's root), an overlay or a mount of a
+ * file descriptor makes the program's paths name other files, and is refused; so is `--args`, which
+ * reads more arguments from a file descriptor. `--setenv` is a setting of the program's environment.
+ */
+function bwrapInner(args: ShellWord[]): Inner {
+  const env: EnvSetting[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknownAt(args[i]!);
+    if (v === "--") {
+      i++;
+      break;
+    }
+    if (v === "--help" || v === "--version") return { kind: "none" };
+    if (v === "--args") return { kind: "unknown", why: { id: "argumentsElsewhere", data: { option: v } } };
+    if (!v.startsWith("-")) break;
+    const arity = Object.hasOwn(BWRAP_ARITY, v) ? BWRAP_ARITY[v]! : undefined;
+    if (arity === undefined) return { kind: "unknown", why: { id: "unknownOption", data: { option: v } } };
+    const values = args.slice(i + 1, i + 1 + arity);
+    if (values.length < arity) return { kind: "none" };
+    const late = values.find((w) => w.value === undefined);
+    if (late) return unknownAt(late);
+    if (BWRAP_REMAPS.has(v) || (BWRAP_BINDS.has(v) && (values[0]!.value !== values[1]!.value || !values[0]!.value!.startsWith("/"))))
+      return { kind: "unknown", why: { id: "remapsPaths", data: { option: v } } };
+    if (v === "--setenv") env.push({ name: values[0]!.value!, value: values[1]!.value });
+    i += arity;
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) return { kind: "none" };
+  return env.length > 0 ? { kind: "argv", words: rest, env } : { kind: "argv", words: rest };
+}
+
+/** flatpak-spawn's options: those without a value, and those with one (after an `=`: the options are the words before the program). */
+const FLATPAK_SPAWN_FLAGS = new Set(["-v", "--verbose", "--clear-env", "--watch-bus", "--expose-pids", "--share-pids", "--latest-version", "--sandbox", "--no-network", "--host"]);
+const FLATPAK_SPAWN_VALUED = new Set(["--forward-fd", "--env", "--unset-env", "--sandbox-expose", "--sandbox-expose-ro", "--sandbox-expose-path", "--sandbox-expose-path-ro", "--sandbox-expose-path-try", "--sandbox-expose-path-ro-try", "--sandbox-flag", "--sandbox-flag-try", "--sandbox-a11y-own-name", "--directory", "--app-path", "--usr-path"]);
+
+/**
+ * `flatpak-spawn [--host] [--opt=value...] cmd...`: every word before the program that starts with `-` is one
+ * of its options, so a value is always joined with `=` (`--directory=dir`); `--env=NAME=VALUE` sets a
+ * variable; `--env-fd` reads variables from a file descriptor, and is refused.
+ */
+function flatpakSpawnInner(args: ShellWord[]): Inner {
+  const env: EnvSetting[] = [];
+  let ended = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknownAt(args[i]!);
+    if (!v.startsWith("-")) break;
+    // After `--`, the words that start with `-` are left over, and run nothing.
+    if (ended) continue;
+    if (v === "--") {
+      ended = true;
+      continue;
+    }
+    const { name, attached } = optionName(v);
+    if (name === "-h" || name === "--help") return { kind: "none" };
+    if (FLATPAK_SPAWN_FLAGS.has(name) && attached === undefined) continue;
+    if (FLATPAK_SPAWN_VALUED.has(name)) {
+      if (attached === undefined) return { kind: "none" };
+      if (name === "--env") {
+        const eq = attached.indexOf("=");
+        env.push({ name: eq < 0 ? attached : attached.slice(0, eq), value: eq < 0 ? undefined : attached.slice(eq + 1) });
+      }
+      continue;
+    }
+    return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) return { kind: "none" };
+  return env.length > 0 ? { kind: "argv", words: rest, env } : { kind: "argv", words: rest };
+}
+
+/** su's and runuser's options (util-linux): each long one's kind; short ones after getopt's "c:fg:G:lmpPs:u:hVw:". */
+const SU_LONG: Readonly<Record<string, "value" | "flag" | "nothing">> = {
+  command: "value",
+  "session-command": "value",
+  fast: "flag",
+  login: "flag",
+  "preserve-environment": "flag",
+  pty: "flag",
+  shell: "value",
+  group: "value",
+  "supp-group": "value",
+  user: "value",
+  "whitelist-environment": "value",
+  help: "nothing",
+  version: "nothing",
+};
+const SU_LONG_OF: Readonly<Record<string, string>> = { c: "command", f: "fast", g: "group", G: "supp-group", l: "login", m: "preserve-environment", p: "preserve-environment", P: "pty", s: "shell", u: "user", h: "help", V: "version", w: "whitelist-environment" };
+
+/**
+ * su and runuser (util-linux), whose options getopt reads anywhere before `--`. `-c cmd` (`--command`,
+ * `--session-command`) is a command line for the user's shell, or for the program `-s` names; without
+ * one, the shell reads standard input or runs the script it is given. `runuser -u user [--] cmd...` runs
+ * the command itself, without a shell.
+ */
+function suInners(program: string, args: ShellWord[]): Inner[] {
+  const unknown = (option: string): Inner[] => [{ kind: "unknown", why: { id: "unknownOption", data: { option } } }];
+  const set = new Map<string, ShellWord>();
+  const operands: ShellWord[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return [unknownAt(w)];
+    if (v === "--") {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (!v.startsWith("-") || v === "-") {
+      operands.push(w);
+      continue;
+    }
+    let long: string | undefined;
+    let attached: string | undefined;
+    if (v.startsWith("--")) {
+      const o = optionName(v);
+      const typed = o.name.slice(2);
+      // getopt_long takes a long option's unambiguous abbreviation.
+      const names = Object.keys(SU_LONG).filter((n) => (n === "user" ? program === "runuser" : true) && n.startsWith(typed));
+      long = names.includes(typed) ? typed : names.length === 1 ? names[0] : undefined;
+      if (long === undefined) return unknown(o.name);
+      attached = o.attached;
+    } else {
+      for (let k = 1; k < v.length; k++) {
+        const name = Object.hasOwn(SU_LONG_OF, v[k]!) && (v[k] !== "u" || program === "runuser") ? SU_LONG_OF[v[k]!] : undefined;
+        if (name === undefined) return unknown(`-${v[k]!}`);
+        if (SU_LONG[name] === "value") {
+          long = name;
+          attached = k < v.length - 1 ? v.slice(k + 1) : undefined;
+          break;
+        }
+        if (SU_LONG[name] === "nothing") return [{ kind: "none" }];
+        set.set(name, w);
+      }
+      if (long === undefined) continue;
+    }
+    const kind = SU_LONG[long]!;
+    if (kind === "nothing") return [{ kind: "none" }];
+    if (kind === "flag") {
+      set.set(long, w);
+      continue;
+    }
+    const value = attached !== undefined ? { ...w, value: attached } : args[++i];
+    if (!value) return [{ kind: "unknown", why: { id: "optionWithoutValue", data: { option: v } } }];
+    if (value.value === undefined) return [unknownAt(value)];
+    set.set(long === "session-command" ? "command" : long, value);
+  }
+  if (set.has("user")) {
+    // runuser -u runs the command itself; with a shell's options, or without a command, it stops.
+    if (set.has("command") || set.has("shell") || set.has("fast") || set.has("login") || operands[0]?.value === "-" || operands.length === 0) return [{ kind: "none" }];
+    return [{ kind: "argv", words: operands }];
+  }
+  const command = set.get("command");
+  const shell = set.get("shell");
+  // -s names the program that runs the command line: one plangate does not know as a shell is checked
+  // as the program, and the line is read as a shell's too (fish or csh may run it as one).
+  if (shell !== undefined && !SHELLS.has(shell.value!.replace(/^.*\//, ""))) return command ? [{ kind: "argv", words: [shell, command] }, { kind: "script", word: command }] : [{ kind: "argv", words: [shell] }];
+  if (command) return [{ kind: "script", word: command }];
+  return [{ kind: "argv", words: [word("sh")] }];
 }

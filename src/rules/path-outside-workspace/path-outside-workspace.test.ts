@@ -51,6 +51,11 @@ ruleTester("path-outside-workspace", {
       files,
     })),
     { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
+    // git and make read each -C from the folder before it: `..` after `-C data` is the workspace root.
+    ...["git -C data -C .. status", "git -C data -C.. log", "make -C data --directory=.. all"].map((command) => ({ name: `successive folder options: ${command}`, code: plan({ command }, "run_command"), files })),
+    // An ACL is setfacl's option value, not a Windows drive path.
+    ...["setfacl -m u:x:rwx data/in.csv", "setfacl -Rm u:x:rwx,g:y:r data", "setfacl --modify=u:x:rwx -x g:staff data/in.csv", "setfacl --set u::rw,g::r,o::- data/in.csv"].map((command) => ({ name: `setfacl's ACL: ${command}`, code: plan({ command }, "run_command"), files })),
+    ...["cp -r -tdata data/in.csv", "mv -tdata x", "install -m644 -tdata x", "ln -stdata x"].map((command) => ({ name: `a target folder glued to -t: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
   invalid: [
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
@@ -157,6 +162,43 @@ ruleTester("path-outside-workspace", {
         { step: 1, pointer: "/steps/0/arguments/args/1", column: 71, endColumn: 84, messageId: "commandPathOutside", message: 'Step 1: the command in "cmd" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.' },
       ],
     },
+    {
+      name: "successive git -C folders that leave the workspace",
+      code: plan({ command: "git -C data -C ../.. rm x" }, "run_command"),
+      files,
+      errors: [
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../.." (after cd data), a path that resolves to /; the workspace is /ws.' },
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "rm" (after cd data/../..), a path that resolves to /rm; the workspace is /ws.' },
+        { step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "x" (after cd data/../..), a path that resolves to /x; the workspace is /ws.' },
+      ],
+    },
+    {
+      name: "env keeps its last -C, read from where it started",
+      code: plan({ command: "env -C data -C .. cat x" }, "run_command"),
+      files,
+      errors: [
+        { step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "x" (after cd ..), a path that resolves to /x; the workspace is /ws.' },
+        { step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "..", a path that resolves to /; the workspace is /ws.' },
+      ],
+    },
+    ...["pnpm dlx cowsay@1 -C data ../x", "pkgx node@20 -C data ../x"].map((command) => ({
+      name: `a -C among the arguments of a program a runner renames is the program's: ${command}`,
+      code: plan({ command }, "run_command"),
+      files,
+      errors: [{ step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../x", a path that resolves to /x; the workspace is /ws.' }],
+    })),
+    {
+      name: "a Windows drive path beside setfacl's ACL",
+      code: plan({ command: "setfacl -m u:x:rwx C:x" }, "run_command"),
+      files,
+      errors: [{ step: 1, messageId: "commandPathOutside" }],
+    },
+    ...["cp -r -tout-link data", "cp -rtout-link data", "mv -tout-link data", "install -tout-link x", "ln -tout-link x"].map((command) => ({
+      name: `a target folder glued to -t, a link out of the workspace: ${command}`,
+      code: plan({ command }, "run_command"),
+      files,
+      errors: [{ step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "out-link", a path that resolves through a symlink to /outside; the workspace is /ws.' }],
+    })),
     {
       name: "a path outside in the command beside an argument vector: at the command",
       code: plan({ cmd: "cat /etc/passwd", args: ["-n"] }, "run_command"),

@@ -63,7 +63,7 @@ ruleTester("protected-path-write", {
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -231,6 +231,10 @@ ruleTester("protected-path-write", {
         ["chmod --recurs 777 .", '"."'],
         ["cp -r --target-directory=. out", '"."'],
         ["mv --target=. out", '"."'],
+        ["setfacl -R -m u:x:rwx .", '"."'],
+        ["setfacl -Rmu:x:rwx .", '"."'],
+        // A backup names the files whose ACLs it sets.
+        ["setfacl --restore=acl.bak", '"."'],
         ["npx rimraf .", '"."'],
       ] as const
     ).map(([command, named]) => ({
@@ -252,6 +256,10 @@ ruleTester("protected-path-write", {
         ["unzip a.zip -d vendor/lib", "vendor/lib", "vendor/lib/.git"],
         ["rsync --del build/ conf", "conf", "conf/plangate.yaml"],
         ["cp -r -tvendor/lib build", "vendor/lib", "vendor/lib/.git"],
+        // A target folder glued to -t without a "/".
+        ["cp -r -tvendor build", "vendor", "vendor/lib/.git"],
+        ["cp -rtvendor build", "vendor", "vendor/lib/.git"],
+        ["mv -tvendor build", "vendor", "vendor/lib/.git"],
         ["trash-put certs", "certs", "certs/server.pem"],
       ] as const
     ).map(([command, folder, witness]) => ({
