@@ -321,6 +321,23 @@ describe("analysis", () => {
     ])
       expect(denied(text), text).toContain("commandDenied");
   });
+  it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
+    // A PATH or LD_PRELOAD in a file plangate does not read would change what runs.
+    for (const text of ["uv run --env-file build.env ls", "uv run --env-file=build.env ls", "dotenvx run -f build.env -- ls", "dotenvx run -fbuild.env -- ls", "dotenvx run --env-file=build.env -- ls", "op run --env-file build.env -- ls"])
+      expect(ids(text), text).toEqual(["wrapperUnknown:environmentFile"]);
+    // dotenvx's default .env is a protected name (a plan cannot write it); its -e settings are checked as env's are.
+    expect(ids("dotenvx run -- ls")).toEqual([]);
+    expect(ids("uv run --no-env-file pytest")).toEqual([]);
+    expect(ids("dotenvx run -e MODE=test -- ls")).toEqual([]);
+    expect(ids("env PATH=/tmp ls")).toEqual(ids("dotenvx run -e PATH=/tmp -- ls"));
+    expect(ids("dotenvx run -e PATH=/tmp -- ls")).not.toEqual([]);
+    expect(ids("dotenvx run --env=LD_PRELOAD=x.so -- ls")).toEqual(ids("env LD_PRELOAD=x.so ls"));
+    expect(ids("dotenvx run -e")).toEqual(["wrapperUnknown:optionWithoutValue"]);
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
+    expect(denied("dotenvx run -e A=1 -- rm -rf x")).toContain("commandDenied");
+    expect(denied("dotenvx run -eA=1 rm -rf x")).toContain("commandDenied");
+  });
   it("refuses what those runners run when it cannot be made out", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     expect(ids("fnm exec --frob rm x")).toEqual(["wrapperUnknown:unknownOption"]);
@@ -330,7 +347,7 @@ describe("analysis", () => {
     expect(ids("pkgx $P x")).toEqual(["wrapperUnknown:argumentAtRunTime", "valueAtRunTime:"]);
     // devbox: options that may set PATH, or run in every project below; a pattern it would expand before evaluating.
     expect(ids("devbox run -e PATH=/tmp ls")).toEqual(["wrapperUnknown:unknownOption"]);
-    expect(ids("devbox run --env-file .env ls")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("devbox run --env-file .env ls")).toEqual(["wrapperUnknown:environmentFile"]);
     expect(ids("devbox run --all-projects build")).toEqual(["wrapperUnknown:unknownOption"]);
     // devbox global run reads its options anywhere: an option of the command is one of devbox's.
     expect(ids("devbox global run rm -rf x")).toEqual(["wrapperUnknown:unknownOption"]);

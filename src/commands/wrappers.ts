@@ -33,6 +33,13 @@ interface WrapperSpec {
   input?: boolean;
   /** A short option's value may follow an `=` (npm's option parser reads `-c=cmd` as `-c cmd`). */
   shortEquals?: boolean;
+  /**
+   * Options naming a file of environment settings the program gets (`uv run --env-file`, `dotenvx run -f`):
+   * refused, since plangate does not read the file and a PATH or LD_PRELOAD there changes what runs.
+   */
+  envFiles?: readonly string[];
+  /** Options whose value is one `NAME=value` setting for the program (`dotenvx run -e`): checked as `env NAME=value` is. */
+  envSettings?: readonly string[];
 }
 
 /**
@@ -84,7 +91,8 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
     global: { valued: ["--directory", "--project", "--cache-dir", "--config-file", "--color"], flags: UV_FLAGS },
     subs: {
       run: {
-        valued: [...UV_COMMON, "--package", "--extra", "--no-extra", "--group", "--only-group", "--no-group", "--env-file"],
+        valued: [...UV_COMMON, "--package", "--extra", "--no-extra", "--group", "--only-group", "--no-group"],
+        envFiles: ["--env-file"],
         flags: [...UV_FLAGS, "--all-extras", "--no-dev", "--dev", "--only-dev", "--no-default-groups", "--all-groups", "--all-packages", "--frozen", "--locked", "--no-sync", "--no-project", "--active", "--no-active", "--no-editable", "--exact", "--inexact", "--no-env-file"],
         module: ["-m", "--module"],
       },
@@ -113,8 +121,9 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   stack: { subs: { exec: EXEC_ONLY } },
   cabal: { subs: { exec: EXEC_ONLY } },
   volta: { subs: { run: { valued: ["--node", "--npm", "--yarn", "--pnpm"], flags: ["--bundled-npm", "--no-yarn", "--no-pnpm", "--verbose", "--quiet"] } } },
-  dotenvx: { subs: { run: { valued: ["-f", "--env-file", "-e", "--env", "--convention"], flags: ["-o", "--overload", "-q", "--quiet", "--strict"] } } },
-  op: { subs: { run: { valued: ["--env-file", "--account"], flags: ["--no-masking"] } } },
+  // dotenvx run reads .env by default (a protected name: a plan cannot write it); -f names other files.
+  dotenvx: { subs: { run: { valued: ["--convention"], flags: ["-o", "--overload", "-q", "--quiet", "--strict"], envFiles: ["-f", "--env-file"], envSettings: ["-e", "--env"] } } },
+  op: { subs: { run: { valued: ["--account"], flags: ["--no-masking"], envFiles: ["--env-file"] } } },
   doppler: { subs: { run: { valued: ["-p", "--project", "-c", "--config", "--mount", "--token"], flags: ["--preserve-env", "--fallback-only", "--no-fallback"], script: ["--command"] } } },
   "aws-vault": { subs: { exec: { valued: ["-d", "--duration", "-t", "--mfa-token", "--region"], flags: ["-n", "--no-session", "-j", "--json", "-s", "--server"], operands: 1 } } },
   // fnm exec [--using VERSION] [--] cmd...: clap, whose trailing arguments start at the first word that is no option.
@@ -285,6 +294,7 @@ export type WrapperReason =
   | { id: "remapsPaths"; data: { option: string } }
   | { id: "argumentsElsewhere"; data: { option: string } }
   | { id: "patternInCommandLine"; data: { source: string } }
+  | { id: "environmentFile"; data: { option: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -623,6 +633,7 @@ function devboxInner(args: ShellWord[]): RunnerReading {
       continue;
     }
     if (DEVBOX_FLAGS.has(name) && (long || v.length === 2)) continue;
+    if (name === "--env-file") return { via, inner: { kind: "unknown", why: { id: "environmentFile", data: { option: name } } } };
     return { via, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: long ? name : v } } } };
   }
   if (command.length === 0) return { via, inner: { kind: "none" } };
@@ -812,6 +823,13 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   const nothing = new Set(spec.nothing ?? []);
   const shellMode = new Set(spec.shellMode ?? []);
   const module = new Set(spec.module ?? []);
+  const envFiles = new Set(spec.envFiles ?? []);
+  const envSettings = new Set(spec.envSettings ?? []);
+  const env: EnvSetting[] = [];
+  const setting = (text: string) => {
+    const eq = text.indexOf("=");
+    env.push({ name: eq < 0 ? text : text.slice(0, eq), value: eq < 0 ? undefined : text.slice(eq + 1) });
+  };
   let operands = spec.operands ?? 0;
   let shell = false;
   let i = 0;
@@ -832,6 +850,14 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
         if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
         if (nothing.has(name)) return { kind: "none" };
         if (module.has(name)) return moduleInner(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], args.slice(attached !== undefined ? i + 1 : i + 2));
+        if (envFiles.has(name)) return { kind: "unknown", why: { id: "environmentFile", data: { option: name } } };
+        if (envSettings.has(name)) {
+          const value = attached ?? args[i + 1]?.value;
+          if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
+          if (attached === undefined) i++;
+          setting(value);
+          continue;
+        }
         if (shellMode.has(name)) shell = true;
         else if (valued.has(name)) {
           if (attached === undefined) i++;
@@ -854,6 +880,15 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
           shell = true;
           continue;
         }
+        if (envFiles.has(o)) return { kind: "unknown", why: { id: "environmentFile", data: { option: o } } };
+        if (envSettings.has(o)) {
+          const attached = v.slice(k + 1);
+          const value = attached || args[i + 1]?.value;
+          if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
+          if (!attached) i++;
+          setting(value);
+          break;
+        }
         if (valued.has(o)) {
           if (k === v.length - 1) i++;
           break;
@@ -874,7 +909,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)] } : { kind: "none" };
   if (shell || spec.scriptWords) return { kind: "script", word: rest };
   const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
-  return spec.input ? { kind: "argv", words, input: true } : { kind: "argv", words };
+  if (spec.input) return { kind: "argv", words, input: true };
+  return env.length > 0 ? { kind: "argv", words, env } : { kind: "argv", words };
 }
 
 /** `uv run -m pytest -x`: the runner's Python runs the module (`python -m pytest -x`). */
