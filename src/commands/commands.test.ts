@@ -108,6 +108,10 @@ describe("analysis", () => {
     expect(paths("uv --directory vendor run rm -rf lib")).toEqual([["lib", "vendor", true], ["vendor", "", false], ["run", "vendor", false]]);
     expect(paths("cd src && yarn --cwd ../vendor exec 'rm -rf lib'")).toEqual([["src", "", false], ["lib", "src/../vendor", true], ["../vendor", "src", false], ["exec", "src/../vendor", false]]);
     expect(paths("make -C vendor clean")).toEqual([["vendor", "", false], ["clean", "vendor", false]]);
+    // chroot runs the program in its new root's "/": relative paths are read from that folder.
+    expect(paths("chroot vendor/lib/.git rm -rf objects")).toEqual([["objects", "vendor/lib/.git", true], ["vendor/lib/.git", "", false]]);
+    expect(paths("chroot --userspec=1:1 jail cat notes")).toEqual([["notes", "jail", false], ["1:1", "", false], ["jail", "", false]]);
+    expect(paths("chroot --skip-chdir / rm -rf lib")).toEqual([["lib", "", true], ["/", "", false]]);
     // An inner program's own -C is its own, a program word the runner renames too.
     expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
     expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false], ["cowsay@1", "", false]]);

@@ -40,6 +40,11 @@ interface WrapperSpec {
   envFiles?: readonly string[];
   /** Options whose value is one `NAME=value` setting for the program (`dotenvx run -e`): checked as `env NAME=value` is. */
   envSettings?: readonly string[];
+  /**
+   * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
+   * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
+   */
+  newRoot?: { keepsFolder: string };
 }
 
 /**
@@ -162,7 +167,7 @@ const SPECS: Record<string, WrapperSpec> = {
     input: true,
   },
   flock: { valued: ["-w", "--timeout", "-E", "--conflict-exit-code"], flags: ["-s", "--shared", "-x", "-e", "--exclusive", "-n", "--nb", "--nonblock", "-u", "--unlock", "-o", "--close", "--verbose", "-F", "--no-fork"], operands: 1, script: ["-c", "--command"] },
-  chroot: { valued: ["--userspec", "--groups"], flags: ["--skip-chdir"], operands: 1, fallback: "sh" },
+  chroot: { valued: ["--userspec", "--groups"], flags: ["--skip-chdir"], operands: 1, fallback: "sh", newRoot: { keepsFolder: "--skip-chdir" } },
   ionice: { valued: ["-c", "--class", "-n", "--classdata"], flags: ["-t", "--ignore"] },
   taskset: { flags: ["-a", "--all-tasks", "-c", "--cpu-list"], operands: 1 },
   strace: { valued: ["-o", "-e", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"], flags: ["-c", "-C", "-d", "-D", "-f", "-ff", "-F", "-i", "-k", "-q", "-qq", "-r", "-t", "-tt", "-ttt", "-T", "-v", "-V", "-w", "-x", "-xx", "-y", "-yy", "-z", "-Z"] },
@@ -832,11 +837,14 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   };
   let operands = spec.operands ?? 0;
   let shell = false;
+  let root: string | undefined;
+  let keepsFolder = false;
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
     if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: w.source } } };
+    if (spec.newRoot && v === spec.newRoot.keepsFolder) keepsFolder = true;
     if (v === "--") {
       i++;
       break;
@@ -900,17 +908,20 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
     }
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
     if (operands > 0) {
+      if (spec.newRoot && root === undefined) root = v;
       operands--;
       continue;
     }
     break;
   }
   const rest = args.slice(i);
-  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)] } : { kind: "none" };
+  // The program runs in the new root's "/": its relative paths are read from that folder.
+  const runsIn: RunsIn | undefined = root !== undefined && !keepsFolder ? { dir: root } : undefined;
+  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)], ...(runsIn ? { runsIn } : {}) } : { kind: "none" };
   if (shell || spec.scriptWords) return { kind: "script", word: rest };
   const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
   if (spec.input) return { kind: "argv", words, input: true };
-  return env.length > 0 ? { kind: "argv", words, env } : { kind: "argv", words };
+  return { kind: "argv", words, ...(env.length > 0 ? { env } : {}), ...(runsIn ? { runsIn } : {}) };
 }
 
 /** `uv run -m pytest -x`: the runner's Python runs the module (`python -m pytest -x`). */
