@@ -243,6 +243,40 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
     }
     return out;
   }
+  if (base === "chown" || base === "chgrp" || base === "gchown" || base === "gchgrp") {
+    // The first operand is the owner (`u:g`, which would read as a Windows drive path) or group, unless
+    // --reference names a file to copy them from; --from's value is an owner too. getopt reads options
+    // anywhere before `--`.
+    const words = args.filter((w) => w.value !== undefined);
+    let reference = false;
+    for (const w of words) if (w.value === "--") break;
+    else if (isLongOption(w.value!, "--reference")) reference = true;
+    let ended = false;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return out;
+      if (!ended && v === "--") {
+        ended = true;
+        continue;
+      }
+      if (!ended && v.startsWith("--")) {
+        const { name: o, attached } = optionName(v);
+        if (o === "--from" || o === "--reference") {
+          if (attached !== undefined) {
+            if (o === "--from") out.set(args[i]!, { text: true });
+          } else if (args[i + 1]) {
+            if (o === "--from") out.set(args[i + 1]!, { text: true });
+            i++;
+          }
+        }
+        continue;
+      }
+      if (!ended && v.startsWith("-") && v !== "-") continue;
+      if (!reference) out.set(args[i]!, { text: true });
+      return out;
+    }
+    return out;
+  }
   const valued = Object.hasOwn(SHORT_VALUED, base) ? SHORT_VALUED[base]! : undefined;
   if (valued === undefined) return undefined;
   for (let i = 0; i < args.length; i++) {

@@ -159,6 +159,15 @@ describe("analysis", () => {
     expect(paths("ln -stconf src")).toEqual([["conf", false], ["src", false]]);
     // -S takes the rest of its cluster: no target there.
     expect(paths("cp -Stx a b")).toEqual([["a", false], ["b", false]]);
+    // chown's and chgrp's first operand is an owner or a group (`u:g` is no drive path), unless --reference names the file to copy them from.
+    expect(paths("chown u:g notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("chown -R u:g build")).toEqual([["build", true]]);
+    expect(paths("chown --from=a:b u:g notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("chown --from a:b u:g notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("chown notes.txt -R u:g")).toEqual([["u:g", true]]);
+    expect(paths("chgrp -- s:taff notes.txt")).toEqual([["notes.txt", false]]);
+    expect(paths("chown --reference=ref.txt c:x notes.txt")).toEqual([["ref.txt", false], ["c:x", false], ["notes.txt", false]]);
+    expect(paths("chown -R u:g .")).toEqual([[".", true]]);
   });
   it("finds a glued path after any one to four option letters (property)", () => {
     const letters = fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcdoCDtOT0123") });
