@@ -95,10 +95,25 @@ const MAX_NESTING = 8;
 
 /**
  * Variables that decide which program or code runs: setting one (`PATH=/tmp rm`, `export LD_PRELOAD=…`,
- * `env BASH_ENV=x sh`) makes every program check meaningless.
+ * `env BASH_ENV=x sh`) makes every program check meaningless. Besides the loader's and the shells', the
+ * variables through which common tools run a program, a command line or code they are given, or read a
+ * configuration that names one: the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
+ * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
+ * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
+ * go's -toolexec in GOFLAGS, npm's configuration, and HOME and XDG_CONFIG_HOME, under which git and the
+ * shells find their configuration files.
  */
-const REWIRING_VARIABLES =
-  /^(?:PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_[A-Z_]+)$/;
+const REWIRING_VARIABLES = new RegExp(
+  "^(?:" +
+    [
+      "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
+      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
+      "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
+      "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
+    ].join("|") +
+    ")$",
+);
 /**
  * git settings that name a program, a command line or code git runs, or another configuration to read
  * (case-insensitive, as git reads its keys).
