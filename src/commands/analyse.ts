@@ -115,6 +115,13 @@ const REWIRING_VARIABLES = new RegExp(
     ")$",
 );
 /**
+ * The pager and editor variables, and the values of them that run nothing of the plan's choosing: no
+ * pager (`GIT_PAGER=cat git log`, `PAGER=`), or an editor that accepts the text as it is
+ * (`GIT_EDITOR=true git rebase --continue`), with options at most.
+ */
+const PAGER_OR_EDITOR = /^(?:PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR)$/;
+const QUIET_PROGRAM = /^(?:(?:cat|less|more|true|false|:)(?: -[A-Za-z]+)*)?$/;
+/**
  * git settings that name a program, a command line or code git runs, or another configuration to read
  * (case-insensitive, as git reads its keys).
  */
@@ -616,7 +623,7 @@ class Analysis {
     }
     this.texts.push(text.slice(start, end));
     for (const a of cmd.assignments) {
-      this.assignment(a.name);
+      this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
     }
     for (const r of cmd.redirects) {
@@ -630,9 +637,11 @@ class Analysis {
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
   }
 
-  private assignment(name: string): void {
+  /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
+  private assignment(name: string, value?: string): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
-    if (REWIRING_VARIABLES.test(name)) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
+    if (REWIRING_VARIABLES.test(name) && !(value !== undefined && PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)))
+      this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
   /** `named`: an allow entry of the program that runs this one names it, which allows it. */
@@ -688,7 +697,7 @@ class Analysis {
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
           for (const e of inner.env ?? []) {
-            this.assignment(e.name);
+            this.assignment(e.name, e.value);
             this.storedCode(e.name, e.value);
           }
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
@@ -723,7 +732,7 @@ class Analysis {
         for (const w of args)
           if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");
-            this.assignment(w.value.slice(0, eq));
+            this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
       this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args), chdir);
@@ -733,7 +742,7 @@ class Analysis {
       for (const w of args)
         if (w.value && /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?(?:=|$)/.test(w.value)) {
           const eq = w.value.indexOf("=");
-          this.assignment(w.value.split(/[=[]/)[0]!);
+          this.assignment(w.value.split(/[=[]/)[0]!, eq >= 0 && !w.value.slice(0, eq).includes("[") ? w.value.slice(eq + 1) : undefined);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));

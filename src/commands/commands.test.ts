@@ -334,6 +334,13 @@ describe("analysis", () => {
     ])
       expect(denied(text), text).toContain("commandDenied");
   });
+  it("lets a command turn a pager or an editor off, and nothing else through those variables", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.name ?? "")}`);
+    for (const text of ["GIT_PAGER=cat git log", "PAGER= git log", "GIT_EDITOR=true git rebase --continue", "GIT_SEQUENCE_EDITOR=: git rebase -i HEAD~2", "export PAGER=cat; git log", "env MANPAGER='less -R' man ls", "EDITOR='less -FRX' git log"])
+      expect(ids(text), text).toEqual([]);
+    for (const text of ["GIT_PAGER=./pager git log", "PAGER='cat;id' git log", "GIT_EDITOR=vim git commit", "VISUAL=$X git commit", "SHELL=cat sudo -s ls", "BROWSER=true x"])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!.replace(/^export /, "")}`]);
+  });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     // A PATH or LD_PRELOAD in a file plangate does not read would change what runs.

@@ -188,6 +188,9 @@ ruleTester("disallowed-tool", {
     ...[
       ["SHELL=./x sudo -s ls", "SHELL"],
       ["PAGER=./x git log", "PAGER"],
+      ["GIT_PAGER='less; id' git log", "GIT_PAGER"],
+      ["GIT_EDITOR=$E git commit", "GIT_EDITOR"],
+      ["export EDITOR", "EDITOR"],
       ["GIT_PAGER='sh -c id' git log", "GIT_PAGER"],
       ["EDITOR=./x git commit", "EDITOR"],
       ["LESSOPEN='|./x %s' less notes.txt", "LESSOPEN"],
