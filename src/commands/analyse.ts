@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
+import { innersOf, isWrapper, optionName, type RunsIn, runnerInner, takesAssignments } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -728,7 +728,7 @@ class Analysis {
         }
         this.cwd = outer;
       }
-      if (name === "env")
+      if (takesAssignments(name))
         for (const w of args)
           if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");

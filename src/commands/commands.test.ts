@@ -341,6 +341,25 @@ describe("analysis", () => {
     for (const text of ["GIT_PAGER=./pager git log", "PAGER='cat;id' git log", "GIT_EDITOR=vim git commit", "VISUAL=$X git commit", "SHELL=cat sudo -s ls", "BROWSER=true x"])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!.replace(/^export /, "")}`]);
   });
+  it("checks the settings sudo, genv and systemd-run give the program, and refuses a unit property other than a resource limit", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
+    // sudo VAR=value cmd: the program is cmd, and the settings are checked.
+    expect(denied("sudo FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(denied("sudo -u root FOO=1 BAR=2 rm x")).toContain("commandDenied");
+    expect(ids("sudo PATH=/tmp ls")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("genv LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    expect(ids("sudo MODE=1 make")).toEqual([]);
+    expect(ids("systemd-run --setenv=LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    expect(ids("systemd-run -E PAGER=./x git log")).toEqual(["rewiringVariable:PAGER"]);
+    expect(ids("systemd-run -E MODE=1 --user make")).toEqual([]);
+    expect(denied("systemd-run -E A=1 rm x")).toContain("commandDenied");
+    expect(ids("systemd-run -p MemoryMax=1G --scope make")).toEqual([]);
+    expect(ids("systemd-run --property=CPUQuota=50% make")).toEqual([]);
+    expect(ids("systemd-run -p ExecStartPre=/bin/rm make")).toEqual(["wrapperUnknown:unsafeProperty"]);
+    expect(ids("systemd-run --property=Environment=PATH=/tmp make")).toEqual(["wrapperUnknown:unsafeProperty"]);
+    expect(ids("systemd-run -pBindPaths=/etc make")).toEqual(["wrapperUnknown:unsafeProperty"]);
+  });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     // A PATH or LD_PRELOAD in a file plangate does not read would change what runs.

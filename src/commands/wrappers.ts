@@ -40,6 +40,8 @@ interface WrapperSpec {
   envFiles?: readonly string[];
   /** Options whose value is one `NAME=value` setting for the program (`dotenvx run -e`): checked as `env NAME=value` is. */
   envSettings?: readonly string[];
+  /** Options whose value is a `Name=value` property (systemd-run -p): a name `allowed` does not match is refused. */
+  properties?: { options: readonly string[]; allowed: RegExp };
   /**
    * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
    * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
@@ -138,6 +140,10 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   xcrun: { subs: { "": { valued: ["--sdk", "--toolchain"], flags: ["-v", "--verbose", "-n", "--no-cache", "-k", "--kill-cache", "-l", "--log", "-r", "--run"], nothing: ["-f", "--find", "--show-sdk-path", "--show-sdk-version", "--show-sdk-build-version", "--show-sdk-platform-path", "--show-sdk-platform-version", "--version", "-h", "--help"] } } },
 };
 
+/** systemd unit properties that only limit resources or scheduling (systemd.resource-control, systemd.exec's limits). */
+const SYSTEMD_RESOURCE_PROPERTY =
+  /^(?:CPU(?:Weight|Quota|QuotaPeriodSec|Affinity|SchedulingPolicy|SchedulingPriority|Accounting)|Memory(?:Min|Low|High|Max|SwapMax|ZSwapMax|Limit|Accounting)|Tasks(?:Max|Accounting)|IO(?:Weight|Accounting|SchedulingClass|SchedulingPriority)|Nice|OOMScoreAdjust|Limit[A-Z]+|RuntimeMaxSec|TimeoutStartSec|TimeoutStopSec|TimeoutSec|KillMode|KillSignal|SendSIGKILL|Delegate)=/;
+
 const SPECS: Record<string, WrapperSpec> = {
   env: { valued: ["-u", "--unset", "-C", "--chdir"], flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"], assignments: true, script: ["-S", "--split-string"] },
   nice: { valued: ["-n", "--adjustment"] },
@@ -157,6 +163,8 @@ const SPECS: Record<string, WrapperSpec> = {
     valued: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user", "-R", "--chroot"],
     flags: ["-A", "--askpass", "-b", "--background", "-E", "--preserve-env", "-H", "--set-home", "-i", "--login", "-n", "--non-interactive", "-P", "--preserve-groups", "-S", "--stdin", "-s", "--shell", "-k", "--reset-timestamp", "-N", "--no-update"],
     nothing: ["-l", "--list", "-v", "--validate", "-V", "--version", "-K", "--remove-timestamp", "-e", "--edit"],
+    // sudo VAR=value cmd: settings for the command (sudoers decides which it keeps; plangate checks them all).
+    assignments: true,
     fallback: "sh",
   },
   doas: { valued: ["-u", "-C"], flags: ["-n", "-s"], nothing: ["-L"], fallback: "sh" },
@@ -184,7 +192,11 @@ const SPECS: Record<string, WrapperSpec> = {
     fallback: "sh",
   },
   "systemd-run": {
-    valued: ["-u", "--unit", "-p", "--property", "--description", "-E", "--setenv", "-M", "--machine", "--slice", "--uid", "--gid", "--working-directory"],
+    valued: ["-u", "--unit", "--description", "-M", "--machine", "--slice", "--uid", "--gid", "--working-directory"],
+    envSettings: ["-E", "--setenv"],
+    // A unit's properties may run programs (ExecStartPre=), set the environment (Environment=) or the
+    // folders it sees: only resource limits are read; any other property is refused.
+    properties: { options: ["-p", "--property"], allowed: SYSTEMD_RESOURCE_PROPERTY },
     flags: ["--user", "--system", "--scope", "-t", "--pty", "-P", "--pipe", "-q", "--quiet", "-G", "--collect", "--wait", "-r", "--remain-after-exit", "--no-block", "--same-dir", "-S", "--shell"],
   },
   script: { valued: ["-t", "--timing", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo"], flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet"], script: ["-c", "--command"], operands: 1, fallback: "sh" },
@@ -300,6 +312,7 @@ export type WrapperReason =
   | { id: "argumentsElsewhere"; data: { option: string } }
   | { id: "patternInCommandLine"; data: { source: string } }
   | { id: "environmentFile"; data: { option: string } }
+  | { id: "unsafeProperty"; data: { option: string; property: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -314,6 +327,12 @@ export type WrapperReasonId = WrapperReason["id"];
 const NO_DATA: Record<string, never> = {};
 
 /** Is the program one that runs another program (or a command line)? */
+/** Does the wrapper take `NAME=value` settings for the program it runs before it (`env`, `genv`, `sudo`)? */
+export function takesAssignments(name: string): boolean {
+  const program = unprefixed(name);
+  return Object.hasOwn(SPECS, program) && SPECS[program]!.assignments === true;
+}
+
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
   return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
@@ -830,6 +849,12 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   const module = new Set(spec.module ?? []);
   const envFiles = new Set(spec.envFiles ?? []);
   const envSettings = new Set(spec.envSettings ?? []);
+  const properties = new Set(spec.properties?.options ?? []);
+  /** A property option's value, refused unless it is one plangate reads as harmless. */
+  const property = (option: string, value: string | undefined, next: ShellWord | undefined): Inner | undefined => {
+    if (value === undefined) return next ? unknownAt(next) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option } } };
+    return spec.properties!.allowed.test(value) ? undefined : { kind: "unknown", why: { id: "unsafeProperty", data: { option, property: value.split("=")[0]! } } };
+  };
   const env: EnvSetting[] = [];
   const setting = (text: string) => {
     const eq = text.indexOf("=");
@@ -859,6 +884,12 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
         if (nothing.has(name)) return { kind: "none" };
         if (module.has(name)) return moduleInner(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], args.slice(attached !== undefined ? i + 1 : i + 2));
         if (envFiles.has(name)) return { kind: "unknown", why: { id: "environmentFile", data: { option: name } } };
+        if (properties.has(name)) {
+          const refused = property(name, attached ?? args[i + 1]?.value, attached === undefined ? args[i + 1] : undefined);
+          if (refused) return refused;
+          if (attached === undefined) i++;
+          continue;
+        }
         if (envSettings.has(name)) {
           const value = attached ?? args[i + 1]?.value;
           if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
@@ -889,6 +920,13 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
           continue;
         }
         if (envFiles.has(o)) return { kind: "unknown", why: { id: "environmentFile", data: { option: o } } };
+        if (properties.has(o)) {
+          const attached = v.slice(k + 1);
+          const refused = property(o, attached || args[i + 1]?.value, attached ? undefined : args[i + 1]);
+          if (refused) return refused;
+          if (!attached) i++;
+          break;
+        }
         if (envSettings.has(o)) {
           const attached = v.slice(k + 1);
           const value = attached || args[i + 1]?.value;

@@ -44,6 +44,7 @@ export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   argumentsElsewhere: "option {{option}}, which reads more arguments from a file descriptor plangate cannot see",
   patternInCommandLine: "command line holds a pattern ({{source}}), which it expands to file names and then evaluates as code",
   environmentFile: "option {{option}}, which loads environment settings from a file plangate does not read (a PATH or LD_PRELOAD there changes what runs)",
+  unsafeProperty: "option {{option}} sets {{property}}, a property that may run a program, set its environment or show it other files (only resource limits are read)",
   sourcedScript: "{{program}} runs the script {{script}} in the shell itself, whose commands plangate does not read",
   sourcedNothing: "{{program}} runs the script (none) in the shell itself, whose commands plangate does not read",
   scriptFile: "{{program}} runs the script file {{script}}, whose commands plangate does not read",
