@@ -350,6 +350,11 @@ describe("analysis", () => {
     expect(ids("sudo PATH=/tmp ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("genv LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
     expect(ids("sudo MODE=1 make")).toEqual([]);
+    // bash's time keyword and coproc run the simple command after them, its settings included.
+    expect(denied("time FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(denied("time -p FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(denied("coproc FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(ids("time PATH=/tmp ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("systemd-run --setenv=LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
     expect(ids("systemd-run -E PAGER=./x git log")).toEqual(["rewiringVariable:PAGER"]);
     expect(ids("systemd-run -E MODE=1 --user make")).toEqual([]);

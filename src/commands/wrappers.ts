@@ -151,11 +151,14 @@ const SPECS: Record<string, WrapperSpec> = {
   timeout: { valued: ["-s", "--signal", "-k", "--kill-after"], flags: ["--preserve-status", "--foreground", "-v", "--verbose"], operands: 1 },
   stdbuf: { valued: ["-i", "--input", "-o", "--output", "-e", "--error"] },
   setsid: { flags: ["-c", "--ctty", "-f", "--fork", "-w", "--wait"] },
-  time: { valued: ["-o", "--output", "-f", "--format"], flags: ["-p", "-a", "--append", "-v", "--verbose", "--portability", "-q", "--quiet"] },
+  // bash's time keyword (and coproc) time or start a whole simple command, its leading NAME=value settings
+  // included: `time FOO=1 rm x` runs rm. (GNU time would try to run FOO=1, which reading them as settings
+  // only makes stricter.)
+  time: { valued: ["-o", "--output", "-f", "--format"], flags: ["-p", "-a", "--append", "-v", "--verbose", "--portability", "-q", "--quiet"], assignments: true },
   command: { flags: ["-p"], nothing: ["-v", "-V"] },
   builtin: {},
   exec: { valued: ["-a"], flags: ["-c", "-l"] },
-  coproc: {},
+  coproc: { assignments: true },
   busybox: {},
   toybox: {},
   unbuffer: { flags: ["-p"] },
