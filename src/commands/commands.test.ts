@@ -355,6 +355,11 @@ describe("analysis", () => {
     expect(denied("time -p FOO=1 rm -rf build")).toContain("commandDenied");
     expect(denied("coproc FOO=1 rm -rf build")).toContain("commandDenied");
     expect(ids("time PATH=/tmp ls")).toEqual(["rewiringVariable:PATH"]);
+    // Behind any other wrapper a setting-like program word is read both ways: as the program, and as settings of the program after it.
+    expect(denied("doas FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(denied("nice -n 5 FOO=1 rm -rf build")).toContain("commandDenied");
+    expect(ids("nohup LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    expect(ids("nohup A=1")).toEqual([]);
     expect(ids("systemd-run --setenv=LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
     expect(ids("systemd-run -E PAGER=./x git log")).toEqual(["rewiringVariable:PAGER"]);
     expect(ids("systemd-run -E MODE=1 --user make")).toEqual([]);

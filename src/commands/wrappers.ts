@@ -818,7 +818,30 @@ export function optionName(word: string): { name: string; attached?: string } {
 /** What `program args…` runs, for a program that runs others (find may run several). */
 export function innersOf(name: string, args: ShellWord[]): Inner[] {
   const program = unprefixed(name);
-  return program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
+  const inners = program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
+  return inners.flatMap(settingsRead);
+}
+
+/** A word that reads as a shell's `NAME=value` setting. */
+const SETTING_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/**
+ * A program word that reads as a setting (`FOO=1 rm x` behind a wrapper that takes no settings): the
+ * wrapper would try to run a program named `FOO=1` and fail, unless it reads settings after all (some
+ * version or clone of it: sudo does, bash's time keyword does). Both readings are checked: the word as
+ * the program, and the program after the settings, with the settings checked as env's are.
+ */
+function settingsRead(inner: Inner): Inner[] {
+  if (inner.kind !== "argv" || !SETTING_WORD.test(inner.words[0]?.value ?? "")) return [inner];
+  let k = 0;
+  const env: EnvSetting[] = [...(inner.env ?? [])];
+  for (; k < inner.words.length && SETTING_WORD.test(inner.words[k]!.value ?? ""); k++) {
+    const v = inner.words[k]!.value!;
+    const eq = v.indexOf("=");
+    env.push({ name: v.slice(0, eq), value: v.slice(eq + 1) });
+  }
+  if (k === inner.words.length) return [inner];
+  return [inner, { ...inner, words: inner.words.slice(k), env }];
 }
 
 function innerOf(program: string, args: ShellWord[]): Inner {
