@@ -45,7 +45,7 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords";
+  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed";
 }
 
 /** A rule that reports findings about command lines. */
@@ -560,6 +560,22 @@ export function simpleCommandsOf(line: string): string[] | undefined {
   return loadedReader ? simpleCommandsWith(loadedReader, line) : undefined;
 }
 
+/**
+ * A folder the shell may be in at a point of the line: the folder, pushd's stack, and the `cd`s
+ * (pushd, popd) assumed to have failed on the way there.
+ */
+interface Where {
+  cwd: string;
+  dirs: readonly string[];
+  failed: ReadonlySet<SimpleCommand>;
+}
+/** How many folders the shell may be in at once before the line is refused. */
+const MAX_WHERES = 16;
+/** Builtins that change the shell's folder. */
+const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
+/** Wrappers that run a builtin in the shell itself, so a folder it moves to outlives them. */
+const IN_SHELL = new Set(["builtin", "command", "time"]);
+
 class Analysis {
   readonly report: CommandReport = { findings: [], paths: [], programs: [] };
   /** The text of each simple command run (see simpleCommandsWith). */
@@ -568,6 +584,18 @@ class Analysis {
   unreadable = false;
   private readonly seen = new Set<string>();
   private cwd = "";
+  /** pushd's stack of folders, the latest first. */
+  private dirs: readonly string[] = [];
+  /** The command being read changed the folder (cd, pushd, popd). */
+  private moved = false;
+  /**
+   * The command is being read again, from another folder the shell may be in: only the paths it names
+   * are recorded again.
+   */
+  private again = false;
+  /** The wrapper whose command line runs in the shell itself (eval, trap), while it is read. */
+  private inShell: string | undefined;
+  private readonly pathKeys = new Set<string>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
 
@@ -607,11 +635,61 @@ class Analysis {
       if (top) this.span = { start: s.constructs[0]!.start, end: s.constructs[0]!.end };
       this.find({ rule: "multiple-tools", messageId: "compoundCommand", data: { kinds: kinds.join(", ") } });
     }
+    // The folders the shell may be in, in each subshell open at the command being read (the line's own first).
+    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved };
+    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set() }] }];
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
-      this.simple(cmd, depth, s.text);
+      const chain = cmd.scopes ?? [];
+      let keep = 1;
+      while (keep < frames.length && frames[keep]!.id === chain[keep - 1]) keep++;
+      frames.length = keep;
+      for (let k = keep - 1; k < chain.length; k++) frames.push({ id: chain[k]!, wheres: frames[frames.length - 1]!.wheres });
+      const frame = frames[frames.length - 1]!;
+      frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
     }
+    [this.cwd, this.dirs, this.moved] = [saved.cwd, saved.dirs, saved.moved];
     if (top) this.span = undefined;
+  }
+
+  /**
+   * Reads a command from each folder the shell may be in when it runs, and says where the shell may be
+   * after it. A `cd` may fail (the folder is missing, or is a file), and the shell then goes on where it
+   * was: what follows is read from both folders, unless it runs only if the `cd` succeeded (`cd x &&`,
+   * `cd x || exit`, `if cd x; then`).
+   */
+  private everywhere(wheres: Where[], cmd: SimpleCommand, read: () => void): Where[] {
+    const guards = cmd.guards ?? [];
+    const runs = wheres.filter((w) => !guards.some((g) => w.failed.has(g)));
+    const next = wheres.filter((w) => !runs.includes(w));
+    const again = this.again;
+    try {
+      for (const [i, w] of (runs.length > 0 ? runs : wheres.slice(0, 1)).entries()) {
+        this.cwd = w.cwd;
+        this.dirs = w.dirs;
+        this.moved = false;
+        this.again = again || i > 0;
+        read();
+        if (runs.length === 0) return wheres;
+        next.push(this.moved ? { cwd: this.cwd, dirs: this.dirs, failed: w.failed } : w);
+        if (this.moved) next.push({ ...w, failed: new Set([...w.failed, cmd]) });
+      }
+    } finally {
+      this.again = again;
+    }
+    // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
+    const merged = new Map<string, Where>();
+    for (const w of next) {
+      const key = JSON.stringify([w.cwd, w.dirs]);
+      const seen = merged.get(key);
+      merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
+    }
+    const out = [...merged.values()];
+    if (out.length > MAX_WHERES) {
+      this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: "more folder changes than plangate follows" } });
+      return out.slice(0, MAX_WHERES);
+    }
+    return out;
   }
 
   private simple(cmd: SimpleCommand, depth: number, text: string): void {
@@ -621,7 +699,7 @@ class Analysis {
       start = Math.min(start, r.start);
       end = Math.max(end, r.end);
     }
-    this.texts.push(text.slice(start, end));
+    if (!this.again) this.texts.push(text.slice(start, end));
     for (const a of cmd.assignments) {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
@@ -658,7 +736,7 @@ class Analysis {
       return;
     }
     const name = programName(argv0.value);
-    this.report.programs.push(name);
+    if (!this.again) this.report.programs.push(name);
     if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
     const values = [name, ...args.map((w) => w.value)];
@@ -683,6 +761,7 @@ class Analysis {
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
       const outer = this.cwd;
+      const [outerDirs, outerMoved] = [this.dirs, this.moved];
       const wrapper = runner?.via ?? name;
       for (const inner of inners) {
         if (inner.kind === "none") continue;
@@ -693,7 +772,7 @@ class Analysis {
         }
         if (inner.kind === "argv") {
           for (const w of inner.words) consumed.add(w);
-          this.texts.push(inner.words.map((w) => w.source).join(" "));
+          if (!this.again) this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
           for (const e of inner.env ?? []) {
@@ -708,7 +787,8 @@ class Analysis {
             this.cwd = cwd;
             this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
           }
-          this.cwd = outer;
+          // `builtin cd x`, `command cd x`, `time cd x` move the shell itself; any other program runs apart from it.
+          if (!(IN_SHELL.has(name) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
           if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           continue;
@@ -722,9 +802,16 @@ class Analysis {
         }
         if (chdir) this.cwd = chdir.cwd;
         const line = inner.text ?? parts.map((w) => w.value).join(" ");
-        for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
-          this.cwd = cwd;
-          this.script(this.reader.parse(line), depth + 1);
+        // eval and trap run their command line in the shell itself: a folder change there would outlive it.
+        const inShell = this.inShell;
+        this.inShell = name === "eval" || name === "trap" ? name : undefined;
+        try {
+          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+            this.cwd = cwd;
+            this.script(this.reader.parse(line), depth + 1);
+          }
+        } finally {
+          this.inShell = inShell;
         }
         this.cwd = outer;
       }
@@ -746,7 +833,11 @@ class Analysis {
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
-    if (name === "cd" || name === "pushd") this.cd(args);
+    if (FOLDER_BUILTINS.has(name)) {
+      if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
+      else if (name === "cd") this.cd(args);
+      else this.stack(name, args);
+    }
   }
 
   /**
@@ -878,7 +969,53 @@ class Analysis {
       this.report.paths.push({ text: "~", cwd: this.cwd });
       return;
     }
-    this.cwd = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    this.cwd = this.folder(v);
+    this.moved = true;
+  }
+
+  /** The folder a cd-like word names, from the current one. */
+  private folder(v: string): string {
+    return v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+  }
+
+  /**
+   * pushd, popd and dirs, on the stack of folders: `pushd dir` moves there and keeps the folder it left,
+   * `pushd` swaps the two latest, `popd` goes back, `-n` changes the stack only, `dirs -c` empties it.
+   * A rotation (`pushd +1`, `popd -0`) is not followed.
+   */
+  private stack(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    if (values.some((v) => v === undefined)) return;
+    const flags = values.filter((v) => /^-[a-zA-Z]+$/.test(v!)).join("");
+    const operands = values.filter((v) => !/^-[a-zA-Z]+$/.test(v!) && v !== "--") as string[];
+    if (name === "dirs") {
+      if (flags.includes("c")) this.dirs = [];
+      return;
+    }
+    if (operands.some((v) => /^[+-]\d+$/.test(v))) {
+      this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} ${operands.join(" ")}` } });
+      return;
+    }
+    const stay = flags.includes("n");
+    if (name === "pushd") {
+      const target = operands[0];
+      if (target === undefined) {
+        if (this.dirs.length === 0 || stay) return;
+        [this.cwd, this.dirs] = [this.dirs[0]!, [this.cwd, ...this.dirs.slice(1)]];
+      } else if (stay) {
+        this.dirs = [this.folder(target), ...this.dirs];
+        return;
+      } else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
+      this.moved = true;
+      return;
+    }
+    if (this.dirs.length === 0) return;
+    if (stay) {
+      this.dirs = this.dirs.slice(1);
+      return;
+    }
+    [this.cwd, this.dirs] = [this.dirs[0]!, this.dirs.slice(1)];
+    this.moved = true;
   }
 
   /**
@@ -935,6 +1072,9 @@ class Analysis {
     if (tree) p.tree = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
+    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.span?.start, p.span?.end]);
+    if (this.again && this.pathKeys.has(key)) return;
+    this.pathKeys.add(key);
     this.report.paths.push(p);
   }
 }

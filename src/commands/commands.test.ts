@@ -89,6 +89,39 @@ describe("analysis", () => {
       { text: "../../x", cwd: "sub", span: { start: 14, end: 21 } },
     ]);
   });
+  it("reads what follows a cd from every folder the shell may be in", () => {
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === ".").map((p) => p.cwd);
+    // A cd that fails (a missing folder, a file) leaves the shell where it was: `cd x; find . -delete` may delete the workspace.
+    expect(folders("cd nonexistent; find . -delete")).toEqual(["nonexistent", ""]);
+    expect(folders("cd sub\nfind . -delete")).toEqual(["sub", ""]);
+    expect(folders("cd sub || true; find . -delete")).toEqual(["sub", ""]);
+    expect(folders("until cd sub; do find . -delete; done")).toEqual(["sub", ""]);
+    // What runs only if the cd succeeded is read from its folder alone.
+    expect(folders("cd sub && find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub 2>/dev/null && make && find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub || exit 1; find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub || { echo no; exit 1; }; find . -delete")).toEqual(["sub"]);
+    expect(folders("if cd sub; then find . -delete; fi")).toEqual(["sub"]);
+    expect(folders("while cd sub; do find . -delete; done")).toEqual(["sub"]);
+    // A subshell's cd does not outlive it: ( ... ), $(...), a part of a pipeline, a command run with &.
+    expect(folders("(cd sub); find . -delete")).toEqual([""]);
+    expect(folders("x=$(cd sub); find . -delete")).toEqual([""]);
+    expect(folders("cd sub | true; find . -delete")).toEqual([""]);
+    expect(folders("cd sub & find . -delete")).toEqual([""]);
+    expect(folders("cd sub && (cd .. && find . -delete)")).toEqual(["sub/.."]);
+    // builtin, command and time run cd in the shell itself; eval and trap are not followed.
+    expect(folders("builtin cd sub && find . -delete")).toEqual(["sub"]);
+    expect(folders("command cd sub; find . -delete")).toEqual(["sub", ""]);
+    expect(folders("time cd sub; find . -delete")).toEqual(["sub", ""]);
+    expect(rules("eval cd sub; find . -delete", "chain")).toContain("unresolved-argument");
+    expect(rules("trap 'cd sub' DEBUG; ls", "chain")).toContain("unresolved-argument");
+    // pushd keeps the folder it left, popd goes back to it.
+    expect(folders("cd a && pushd b && popd && find . -delete")).toEqual(["a"]);
+    expect(folders("pushd a && pushd && find . -delete")).toEqual([""]);
+    expect(rules("pushd a && pushd +1 && ls", "chain")).toContain("unresolved-argument");
+    // The redirection tree-sitter-bash gives a list belongs to its last command.
+    expect(analyseCommand(reader, "cd sub && echo k > out", "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "out").map((p) => p.cwd)).toEqual(["sub"]);
+  });
   it("reads the paths after an option that moves a program to another folder from there", () => {
     const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.cwd, p.tree ?? false]);
     expect(paths("git -C vendor clean -fdx lib")).toEqual([["vendor", "", false], ["clean", "vendor", false], ["lib", "vendor", true]]);

@@ -63,7 +63,7 @@ ruleTester("protected-path-write", {
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build", "cd build && find . -delete", "cd build || exit 1; find . -delete", "if cd build; then find . -delete; fi"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -236,6 +236,13 @@ ruleTester("protected-path-write", {
         // A backup names the files whose ACLs it sets.
         ["setfacl --restore=acl.bak", '"."'],
         ["npx rimraf .", '"."'],
+        // A cd that fails leaves the shell in the workspace root; a subshell's cd does not outlive it.
+        ["cd build; find . -delete", '"."'],
+        ["cd missing\nfind . -delete", '"."'],
+        ["(cd build); find . -delete", '"."'],
+        ["cd build | cat; find . -delete", '"."'],
+        ["cd build & find . -delete", '"."'],
+        ["pushd build && popd && find . -delete", '"."'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that writes the whole workspace: ${command}`,

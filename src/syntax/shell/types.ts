@@ -41,6 +41,16 @@ export interface SimpleCommand {
   redirects: ShellRedirect[];
   start: number;
   end: number;
+  /**
+   * The subshells it runs in, outermost first (ids): `( ... )`, `$(...)`, `<(...)`, a part of a pipeline, a
+   * command run in the background with `&`. A folder change there does not outlive the subshell.
+   */
+  scopes?: number[];
+  /**
+   * Commands that must have succeeded for this one to run: `cd x && make` runs make only if cd
+   * succeeded; so do `cd x || exit; make` and `if cd x; then make; fi`.
+   */
+  guards?: SimpleCommand[];
 }
 
 /** Syntax that joins or nests commands: each one means more than one command runs, or runs differently. */
