@@ -107,7 +107,8 @@ const REWIRING_VARIABLES = new RegExp(
   "^(?:" +
     [
       "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
-      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
@@ -117,10 +118,15 @@ const REWIRING_VARIABLES = new RegExp(
 /**
  * The pager and editor variables, and the values of them that run nothing of the plan's choosing: no
  * pager (`GIT_PAGER=cat git log`, `PAGER=`), or an editor that accepts the text as it is
- * (`GIT_EDITOR=true git rebase --continue`), with options at most.
+ * (`GIT_EDITOR=true git rebase --continue`), with options at most. less (and more, which may be less)
+ * reads a lesskey file with -k, whose settings may name an input filter it runs (LESSOPEN), and writes
+ * a log file with -o and -O: a cluster with one of them is no quiet value (`less -kkeys`).
  */
 const PAGER_OR_EDITOR = /^(?:PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR)$/;
-const QUIET_PROGRAM = /^(?:(?:cat|less|more|true|false|:)(?: -[A-Za-z]+)*)?$/;
+const QUIET_PROGRAM = /^(?:(?:cat|true|false|:)(?: -[A-Za-z]+)*|(?:less|more)(?: -[A-NP-Za-jl-np-z]+)*)?$/;
+/** less's (and more's) option variables, and their quiet values: option letters and numbers, without -k, -o or -O (`LESS=-R`, `LESS=FRX`). */
+const LESS_OPTIONS = /^(?:LESS|MORE)$/;
+const QUIET_LESS_OPTIONS = /^-?[0-9A-NP-Za-jl-np-z]*(?: -[0-9A-NP-Za-jl-np-z]+)*$/;
 /**
  * git settings that name a program, a command line or code git runs, or another configuration to read
  * (case-insensitive, as git reads its keys).
@@ -635,6 +641,8 @@ class Analysis {
       if (top) this.span = { start: s.constructs[0]!.start, end: s.constructs[0]!.end };
       this.find({ rule: "multiple-tools", messageId: "compoundCommand", data: { kinds: kinds.join(", ") } });
     }
+    // Variables the syntax sets: a loop's variable, a `{NAME}>file` redirection's.
+    for (const a of s.assigned ?? []) this.assignment(a.name);
     // The folders the shell may be in, in each subshell open at the command being read (the line's own first).
     const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved };
     const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set() }] }];
@@ -718,7 +726,8 @@ class Analysis {
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
   private assignment(name: string, value?: string): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
-    if (REWIRING_VARIABLES.test(name) && !(value !== undefined && PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)))
+    const quiet = value !== undefined && ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)));
+    if (REWIRING_VARIABLES.test(name) && !quiet)
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
@@ -745,6 +754,7 @@ class Analysis {
     else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
     this.rewiring(name, args);
     this.evaluated(name, args);
+    this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
 
@@ -901,6 +911,51 @@ class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * Builtins that set a variable an argument names, to a value decided at run time: `read PATH`,
+   * `mapfile`/`readarray`, `printf -v PATH`, `getopts o PATH`, `wait -p`, `compgen -V`; and a name
+   * reference (`declare -n r=PATH`), through which an assignment to r sets PATH. Each is checked as a
+   * setting of that variable.
+   */
+  private namedVariables(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const set = (v: string | undefined) => {
+      if (v !== undefined) this.assignment(v.replace(/\[[\s\S]*$/, ""));
+    };
+    // Bash's builtins read their options up to the first operand or `--`; a valued letter takes the rest of its cluster or the next word.
+    const read = (valuedLetters: string, named: string): string[] => {
+      let k = 0;
+      for (; k < values.length; k++) {
+        const v = values[k];
+        if (v === undefined || v === "--" || !/^-[A-Za-z]/.test(v)) {
+          if (v === "--") k++;
+          break;
+        }
+        for (let c = 1; c < v.length; c++) {
+          if (!valuedLetters.includes(v[c]!)) continue;
+          const value = c < v.length - 1 ? v.slice(c + 1) : values[++k];
+          if (named.includes(v[c]!)) set(value);
+          break;
+        }
+      }
+      return values.slice(k).filter((v): v is string => v !== undefined);
+    };
+    if (name === "read") for (const v of read("adinNptu", "a")) set(v);
+    else if (name === "mapfile" || name === "readarray") set(read("dnOsuCc", "")[0]);
+    else if (name === "printf") read("v", "v");
+    else if (name === "getopts") set(read("", "")[1]);
+    else if (name === "wait") read("p", "p");
+    else if (name === "compgen") read("AGWFCXPSoV", "V");
+    else if ((name === "declare" || name === "typeset" || name === "local") && values.some((v) => v !== undefined && /^-[A-Za-z]*n/.test(v)))
+      for (const v of values) {
+        if (v === undefined || v.startsWith("-") || v.startsWith("+")) continue;
+        const eq = v.indexOf("=");
+        // Without a target, the first assignment to the reference names one.
+        if (eq < 0) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name: `${v} (a name reference to any variable)` } });
+        else set(v.slice(eq + 1));
+      }
   }
 
   /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */

@@ -373,6 +373,40 @@ describe("analysis", () => {
       expect(ids(text), text).toEqual([]);
     for (const text of ["GIT_PAGER=./pager git log", "PAGER='cat;id' git log", "GIT_EDITOR=vim git commit", "VISUAL=$X git commit", "SHELL=cat sudo -s ls", "BROWSER=true x"])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!.replace(/^export /, "")}`]);
+    // less (or more, which may be less) reads a lesskey file with -k, whose settings may name an input filter it runs, and writes a log with -o or -O.
+    for (const text of ["GIT_EDITOR='less -kkeys' git commit", "PAGER='less -ologfile' man ls", "GIT_PAGER='more -Okeys' git log", "PAGER='less -R -kx' git log"])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+    // less's own variables: options without -k, -o or -O, and no file naming settings.
+    for (const text of ["LESS=-R git log", "LESS=FRX git log", "LESS='-R -x4' less f", "MORE=-d more f"]) expect(ids(text), text).toEqual([]);
+    for (const text of ["LESS=--lesskey-src=k git log", "LESS=-kkeys git log", "LESSKEYIN=k git log", "LESSKEY=k git log", "LESSKEY_CONTENT=x less f", "MANOPT=-Px man ls"])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+  });
+  it("checks the variables builtins and the syntax set by name, to values decided at run time", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.filter((f) => f.messageId === "rewiringVariable").map((f) => String(f.data.name));
+    for (const [text, name] of [
+      ["printf -v PATH %s bin; ls", "PATH"],
+      ["printf -vPATH %s bin", "PATH"],
+      ["read PATH < f", "PATH"],
+      ["read -r -a LD_PRELOAD < f", "LD_PRELOAD"],
+      ["read -ra IFS < f", "IFS"],
+      ["read -p x -- PATH < f", "PATH"],
+      ["mapfile -t PATH < f", "PATH"],
+      ["readarray BASH_ENV < f", "BASH_ENV"],
+      ["getopts a PATH", "PATH"],
+      ["wait -p PATH", "PATH"],
+      ["compgen -V PATH -W x", "PATH"],
+      ["declare -n r=PATH; r=bin", "PATH"],
+      ["local -n r=IFS", "IFS"],
+      ["typeset -gn r=LD_PRELOAD", "LD_PRELOAD"],
+      ["declare -n r", "r (a name reference to any variable)"],
+      ["for PATH in bin; do ls; done", "PATH"],
+      ["select PAGER in cat; do git log; done", "PAGER"],
+      // A `{NAME}>file` redirection stores the descriptor's number (10, a folder name PATH would search) in NAME.
+      ["exec {PATH}>/dev/null; ls", "PATH"],
+      ["ls {IFS}>out", "IFS"],
+    ] as const)
+      expect(ids(text), text).toContain(name);
+    for (const text of ["read -r line < f", "printf -v out %s x", "mapfile -t lines < f", "getopts ab opt", "for f in a b; do ls; done", "exec {fd}>log", "declare -n ref=out"]) expect(ids(text), text).toEqual([]);
   });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);

@@ -206,6 +206,17 @@ ruleTester("disallowed-tool", {
       ["npm_config_script_shell=./x npm test", "npm_config_script_shell"],
       ["NPM_CONFIG_SCRIPT_SHELL=./x npm test", "NPM_CONFIG_SCRIPT_SHELL"],
       ["GIT_CONFIG_KEY_0=core.pager git log", "GIT_CONFIG_KEY_0"],
+      // less reads a lesskey file (-k, LESS, LESSKEYIN...) whose settings may name an input filter it runs.
+      ["GIT_EDITOR='less -kkeys' git commit", "GIT_EDITOR"],
+      ["LESS=-kkeys git log", "LESS"],
+      ["LESSKEYIN=keys git log", "LESSKEYIN"],
+      ["MANOPT=-P./x man ls", "MANOPT"],
+      // Set by builtins and the syntax, to values decided at run time.
+      ["printf -v PATH %s bin", "PATH"],
+      ["read PATH < dirs.txt", "PATH"],
+      ["declare -n r=PATH", "PATH"],
+      ["for PATH in bin; do ls; done", "PATH"],
+      ["exec {PATH}>/dev/null", "PATH"],
     ].map(([command, name]) =>
       commandCase(`a setting that rewires programs: ${command}`, { command }, "rewiringVariable", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`),
     ),

@@ -75,6 +75,11 @@ export class Reader {
     }
   }
 
+  /** A variable the syntax sets to a value decided at run time (a loop's variable, `{fd}>file`). */
+  private assigns(name: string, start: number, end: number): void {
+    (this.script.assigned ??= []).push({ name, start, end });
+  }
+
   /** Reads what `read` reads where `ok` must have succeeded first. */
   private guardedBy<T>(ok: SimpleCommand[], read: () => T): T {
     const saved = this.guards;
@@ -232,6 +237,7 @@ export class Reader {
     const guard = () => {
       this.guards = [...base, ...after, ...then];
     };
+    const loopVariable = node.type === "for_statement" ? node.childForFieldName("variable") : null;
     try {
       for (const c of node.children) {
         if (!c) continue;
@@ -277,6 +283,7 @@ export class Reader {
           }
         } else {
           // Loop lists, case subjects and patterns: words, read for their substitutions.
+          if (loopVariable !== null && c.startIndex === loopVariable.startIndex && c.endIndex === loopVariable.endIndex) this.assigns(c.text, c.startIndex, c.endIndex);
           this.word(c, depth + 1);
           prev = false;
           pending = undefined;
@@ -349,6 +356,11 @@ export class Reader {
     }
     this.adjacent(cmd);
     this.reserved(cmd);
+    // `{NAME}>file` stores the descriptor it opens in NAME.
+    for (const w of cmd.words) {
+      const name = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.source)?.[1];
+      if (name !== undefined && cmd.redirects.some((r) => r.start === w.end)) this.assigns(name, w.start, w.end);
+    }
     return cmd;
   }
 

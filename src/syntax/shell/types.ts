@@ -126,4 +126,9 @@ export interface ShellScript {
   commands: SimpleCommand[];
   constructs: ShellConstruct[];
   problems: ShellProblem[];
+  /**
+   * Variables the syntax itself sets, to values decided at run time: a `for` or `select` loop's
+   * variable, the variable a `{NAME}>file` redirection stores its descriptor number in.
+   */
+  assigned?: { name: string; start: number; end: number }[];
 }
