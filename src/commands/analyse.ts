@@ -774,6 +774,12 @@ class Analysis {
       const [outerDirs, outerMoved] = [this.dirs, this.moved];
       const wrapper = runner?.via ?? name;
       for (const inner of inners) {
+        // Variables the wrapper sets for what it runs (`env A=1 prog`, `sudo A=1 prog`, `bwrap --setenv NAME VALUE`).
+        if (inner.kind === "none" || inner.kind === "argv" || inner.kind === "script")
+          for (const e of inner.env ?? []) {
+            this.assignment(e.name, e.value);
+            this.storedCode(e.name, e.value);
+          }
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
           // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
@@ -784,11 +790,6 @@ class Analysis {
           for (const w of inner.words) consumed.add(w);
           if (!this.again) this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
-          // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
-          for (const e of inner.env ?? []) {
-            this.assignment(e.name, e.value);
-            this.storedCode(e.name, e.value);
-          }
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.

@@ -408,6 +408,89 @@ describe("analysis", () => {
       expect(ids(text), text).toContain(name);
     for (const text of ["read -r line < f", "printf -v out %s x", "mapfile -t lines < f", "getopts ab opt", "for f in a b; do ls; done", "exec {fd}>log", "declare -n ref=out"]) expect(ids(text), text).toEqual([]);
   });
+  it("reads env's, sudo's, time's and coproc's settings, and env -S's string as env splits it", () => {
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.name ?? f.data.why ?? f.data.entry ?? "")}`);
+    // The program after the settings is checked, wherever they stand.
+    for (const text of [
+      "env -- FOO=1 rm -rf x",
+      "env ./x=1 rm -rf x",
+      "env a-b=1 rm -rf x",
+      "env -i -- A=1 rm x",
+      "sudo FOO=1 rm -rf x",
+      "sudo -u root FOO=1 rm x",
+      "sudo FOO=1 -u root rm x",
+      "sudo ./x=1 rm x",
+      "time FOO=1 rm x",
+      "coproc FOO=1 rm x",
+      // GNU env splits -S's string into arguments that take its place: options, settings, the program.
+      "env -S 'rm\\_-rf\\_x'",
+      "env -S -v rm -rf x",
+      "env -S '-u X' rm -rf x",
+      "env -S'FOO=1' rm x",
+      "env -S 'FOO=1 rm -rf' x",
+      "env --split-string='-i A=1 rm' x",
+      "env -S \"-S 'rm x'\"",
+      "env -S '#comment' rm x",
+    ])
+      expect(denied(text), text).toContain("commandDenied:rm");
+    for (const [text, name] of [
+      ["env -- PATH=bin ls", "PATH"],
+      ["env -S'PATH=bin' ls", "PATH"],
+      ["env -S 'LD_PRELOAD=./x.so ls'", "LD_PRELOAD"],
+      ["sudo LD_PRELOAD=./x.so ls", "LD_PRELOAD"],
+      ["sudo -u root PATH=bin ls", "PATH"],
+      ["time PATH=bin ls", "PATH"],
+      ["env PATH=bin", "PATH"],
+      ["systemd-run --scope -E PATH=bin ls", "PATH"],
+      ["systemd-run --scope --setenv=LD_PRELOAD=x.so ls", "LD_PRELOAD"],
+    ] as const)
+      expect(denied(text), text).toContain(`rewiringVariable:${name}`);
+    // What env refuses to split, or a -C in the string (plangate would not read the folder it moves to), is refused.
+    for (const text of ["env -S 'ls \\q'", "env -S 'ls $HOME'", "env -S \"'ls\"", "env -S '-C vendor' find lib -delete", "env -S '-iC vendor ls'"])
+      expect(denied(text), text).toContain("wrapperUnknown:splitString");
+    expect(denied("env -S 'ls ${HOME}'")).toEqual(["valueAtRunTime:"]);
+    // sudo -s and -i hand the words to the shell as one line, escaped but for `$`: `$IFS` splits it.
+    expect(denied("sudo -s 'rm$IFS-rf$IFS.'")).toEqual(["unreadableCommand:"]);
+    expect(denied("sudo -s rm x")).toContain("commandDenied:rm");
+    expect(denied("sudo -s ls 'a b'")).toEqual([]);
+    expect(denied("sudo -- A=1 ls")).toEqual([]);
+    for (const text of ["env LANG=C ls", "env -i LANG=C ls", "sudo -u ci make", "sudo -E make install", "time make", "env -S 'make -j2' all", "env -uX ls"]) expect(denied(text), text).toEqual([]);
+  });
+  it("reads a program's paths from the folder it runs in: a login shell's home, a service's root, a new root", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    // sudo -i, su -l (or -), runuser -l and pkexec start in the target user's home.
+    expect(paths("sudo -i touch x")).toEqual(["~"]);
+    expect(paths("sudo -iu root touch x")).toEqual(["~"]);
+    expect(paths("sudo -i -D sub touch x")).toEqual(["sub"]);
+    expect(paths("su - -c 'touch x'")).toEqual(["~"]);
+    expect(paths("su -l root -c 'touch x'")).toEqual(["~"]);
+    expect(paths("runuser -l root -c 'touch x'")).toEqual(["~"]);
+    expect(paths("pkexec touch x")).toEqual(["~"]);
+    expect(paths("pkexec --keep-cwd touch x")).toEqual([""]);
+    expect(paths("su -c 'touch x' ci")).toEqual([""]);
+    // A service systemd-run starts runs in "/" (with --user, in the home folder); a scope where it is started.
+    expect(paths("systemd-run touch x")).toEqual(["/"]);
+    expect(paths("systemd-run --user --wait touch x")).toEqual(["~"]);
+    expect(paths("systemd-run --user --scope touch x")).toEqual([""]);
+    expect(paths("systemd-run -d touch x")).toEqual([""]);
+    expect(paths("systemd-run --working-directory=sub touch x")).toEqual(["sub"]);
+    // unshare -R runs the program in the new root's "/"; nsenter -r keeps the folder.
+    expect(paths("unshare -r -R vendor touch x")).toEqual(["vendor"]);
+    expect(paths("nsenter -t 1 -m -rvendor touch x")).toEqual([""]);
+  });
+  it("refuses options through which a wrapper runs a program elsewhere than plangate reads", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? "")}`);
+    // nsenter's -r and -w take a folder only joined to them: alone, -r is the target's root and the next word the program.
+    expect(ids("nsenter -t 1 -m -r rm x")).toContain("commandDenied:rm");
+    expect(ids("nsenter -t 1 -m -w ls")).toEqual(["wrapperUnknown:unknownFolder"]);
+    expect(ids("nsenter -t 1 -m --wd ls")).toEqual(["wrapperUnknown:unknownFolder"]);
+    expect(ids("nsenter -t 1 -m --wd=sub ls")).toEqual([]);
+    expect(ids("unshare -r -R vendor -w sub ls")).toEqual(["wrapperUnknown:remapsPaths"]);
+    // A unit property that may run a program, or set its environment or folder.
+    for (const text of ["systemd-run -p ExecStartPre=./x --scope ls", "systemd-run --property=Environment=PATH=bin --scope ls", "systemd-run -pRootDirectory=vendor --scope ls", "systemd-run -p EnvironmentFile=x ls"])
+      expect(ids(text), text).toEqual(["wrapperUnknown:unitProperty"]);
+    expect(ids("systemd-run -p MemoryMax=1G -p CPUQuota=50% --scope make")).toEqual([]);
+  });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     // A PATH or LD_PRELOAD in a file plangate does not read would change what runs.

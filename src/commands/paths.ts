@@ -8,7 +8,8 @@ import { analysedCommands, commandsOf, partAt } from "./plan.js";
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
 export function commandPathText(p: CommandPath): string {
   if (p.cwd === "" || /^[/\\~]/.test(p.text) || /^[A-Za-z]:/.test(p.text)) return p.text;
-  return `${p.cwd}/${p.text}`;
+  // `cd /` then `x` is `/x`, not the network path `//x`.
+  return `${p.cwd.endsWith("/") ? p.cwd.slice(0, -1) : p.cwd}/${p.text}`;
 }
 
 /**
