@@ -491,6 +491,16 @@ describe("analysis", () => {
       expect(ids(text), text).toEqual(["wrapperUnknown:unitProperty"]);
     expect(ids("systemd-run -p MemoryMax=1G -p CPUQuota=50% --scope make")).toEqual([]);
   });
+  it("reads a flag's true or false as npm's and pnpm's parser does, and xargs's optional values as xargs does", () => {
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
+    // nopt takes `true` or `false` after a flag as its value: the program (or -c's line) is the word after.
+    for (const text of ["npx --yes true -c 'rm -rf x'", "npx -y false rm x", "npm exec --yes true --call 'rm -rf x'", "npm --silent true exec rm x", "pnpm exec --recursive true -c 'rm x'", "pnpm exec -c true 'rm x'", "pnpm dlx -s true rm x", "pnpm -r false exec rm x"])
+      expect(denied(text), text).toContain("commandDenied");
+    // xargs's --eof, --replace and --max-lines take a value only after `=`.
+    for (const text of ["xargs --eof rm echo", "xargs --replace rm echo", "xargs --max-lines rm echo", "xargs --replace={} rm {}"]) expect(denied(text), text).toContain("commandDenied");
+    expect(denied("npx --yes vitest run")).toEqual([]);
+    expect(denied("xargs --eof=END echo")).toEqual([]);
+  });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     // A PATH or LD_PRELOAD in a file plangate does not read would change what runs.

@@ -32,6 +32,11 @@ interface WrapperSpec {
    * environment or a folder (`ExecStartPre=`, `Environment=`, `RootDirectory=`) is refused.
    */
   properties?: readonly string[];
+  /**
+   * A flag may take the next word as its value when it is `true` or `false` (npm's and pnpm's option
+   * parser, nopt: `npx --yes true -c 'rm x'` runs `rm x`).
+   */
+  boolValues?: boolean;
   /** Options that take a value only when it is joined to them (`-rDIR`, `--root=DIR`); alone they take none. */
   optional?: readonly string[];
   /** Of those, the ones that alone run the program in a folder plangate does not know (`nsenter -w`: the target's). */
@@ -78,7 +83,7 @@ interface WrapperSpec {
  * stand before a runner's subcommand, so `npm --foo exec rm` cannot hide its program.
  */
 interface RunnerSpec {
-  global?: { valued?: readonly string[]; flags?: readonly string[] };
+  global?: { valued?: readonly string[]; flags?: readonly string[]; boolValues?: boolean };
   subs: Readonly<Record<string, WrapperSpec>>;
 }
 
@@ -88,8 +93,9 @@ const NPX: WrapperSpec = {
   script: ["-c", "--call"],
   packages: true,
   shortEquals: true,
+  boolValues: true,
 };
-const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true };
+const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true, boolValues: true };
 const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
 const UV_FLAGS = ["-q", "--quiet", "-v", "--verbose", "--offline", "--no-cache", "-n", "--refresh", "--isolated", "--no-config", "--native-tls", "--no-progress", "--managed-python", "--no-managed-python", "--no-python-downloads", "--preview"];
 const UVX: WrapperSpec = { valued: [...UV_COMMON, "--from"], flags: UV_FLAGS, packages: true };
@@ -107,12 +113,12 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   bunx: { subs: { "": { valued: ["-p", "--package"], flags: ["--bun", "-b", "--silent", "--verbose"], packages: true } } },
   uvx: { subs: { "": UVX } },
   npm: {
-    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"] },
+    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"], boolValues: true },
     subs: { exec: NPX, x: NPX },
   },
   pnpm: {
-    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"] },
-    subs: { exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"] }, dlx: PNPM_DLX },
+    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"], boolValues: true },
+    subs: { exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"], boolValues: true }, dlx: PNPM_DLX },
   },
   yarn: { global: { valued: ["--cwd"], flags: ["-s", "--silent"] }, subs: { exec: { scriptWords: true }, dlx: { valued: ["-p", "--package"], flags: ["-q", "--quiet"], packages: true } } },
   bun: { global: { valued: ["--cwd"] }, subs: { x: { valued: ["-p", "--package"], flags: ["--bun", "-b"], packages: true }, exec: { scriptWords: true } } },
@@ -189,8 +195,10 @@ const SPECS: Record<string, WrapperSpec> = {
     fallback: "sh",
   },
   doas: { valued: ["-u", "-C"], flags: ["-n", "-s"], nothing: ["-L"], fallback: "sh" },
+  // --eof, --replace and --max-lines take a value only after `=` (as -e, -i and -l take one only joined).
   xargs: {
-    valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--eof", "--replace"],
+    valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
+    optional: ["--eof", "--replace", "--max-lines"],
     flags: ["-0", "--null", "-o", "--open-tty", "-p", "--interactive", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-e", "-i", "-l"],
     fallback: "echo",
     input: true,
@@ -444,7 +452,10 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
         if (attached === undefined) i++;
         continue;
       }
-      if (flags.has(o)) continue;
+      if (flags.has(o)) {
+        if (r.global?.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
+        continue;
+      }
       // An option plangate does not know: if a runner's subcommand may follow, its value may be any word.
       const later = args.slice(i + 1).some((w) => w.value === undefined || starts.has(w.value));
       return later ? { via: name, inners: [{ kind: "unknown", why: { id: "unknownOption", data: { option: o } } }] } : undefined;
@@ -828,6 +839,11 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   return candidates.some((w) => w === undefined || starts.has(w) || (program === "corepack" && COREPACK_MANAGERS.test(w)) || (program === "scl" && /\s/.test(w)));
 }
 
+/** Is the word `true` or `false`, which nopt takes as a flag's value? */
+function isBoolWord(w: ShellWord | undefined): boolean {
+  return w?.value === "true" || w?.value === "false";
+}
+
 /** A long option's name and its value after `=` (`--user=root`); a short option word as is. */
 export function optionName(word: string): { name: string; attached?: string } {
   if (word.startsWith("--")) {
@@ -965,13 +981,17 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         else if (valued.has(name)) {
           if (attached === undefined) i++;
           if (spec.newRoot?.options?.includes(name)) root = attached ?? args[i]?.value;
+          continue;
         } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
+        if (spec.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
         continue;
       }
       // A cluster of short options: -abc, -uroot, -n10.
+      let flag = false;
       for (let k = 1; k < v.length; k++) {
         const o = "-" + v[k]!;
         seen.add(o);
+        flag = false;
         const glued = v.slice(k + 1);
         if (script.has(o)) {
           const rest = spec.shortEquals ? glued.replace(/^=/, "") : glued;
@@ -982,6 +1002,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         if (module.has(o)) return moduleInner(o, glued ? { ...w, value: glued } : args[i + 1], args.slice(glued ? i + 1 : i + 2));
         if (shellMode.has(o)) {
           shell = true;
+          flag = true;
           continue;
         }
         if (envFiles.has(o)) return { kind: "unknown", why: { id: "environmentFile", data: { option: o } } };
@@ -1004,7 +1025,9 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         }
         if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: { id: "unknownOption", data: { option: o } } };
         if (program === "xargs" && /^-[eil]$/.test(o)) break; // -e, -i, -l take only an attached value
+        flag = true;
       }
+      if (flag && spec.boolValues && isBoolWord(args[i + 1])) i++;
       continue;
     }
     if (isSetting(v)) {

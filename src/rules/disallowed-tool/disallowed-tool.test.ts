@@ -279,6 +279,9 @@ ruleTester("disallowed-tool", {
       "env -S -v rm -rf build",
       // nsenter's -r without a folder takes none: the next word is the program.
       "nsenter -t 1 -m -r rm -rf build",
+      // npm's and pnpm's parser take `true` or `false` after a flag as its value.
+      "npx --yes true -c 'rm -rf build'",
+      "pnpm exec --recursive true rm -rf build",
     ].map((command) =>
       commandCase(`a program run by a version manager, runner, container or sandbox: ${command}`, { command }, "commandDenied", 'runs "rm -rf build", which commands.deny forbids ("rm")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["rm"] }),
     ),
