@@ -242,6 +242,12 @@ const SETFACL_FILE = new Set(["--modify-file", "--remove-file", "--set-file", "-
 function optionValues(name: string, args: ShellWord[]): OptionValues | undefined {
   const base = name.startsWith("g") && Object.hasOwn(SHORT_VALUED, name.slice(1)) ? name.slice(1) : name;
   const out: OptionValues = new Map();
+  if (Object.hasOwn(DESTINATION_OPTIONS, name)) {
+    // The folder an archive or a patch is unpacked in: a value glued to its option (`-Cvendor`, `7z x -ovendor`),
+    // and tar's later -C read from the folder before it (`-C a -C ../b` unpacks in a/../b), in place of the word's own reading.
+    for (const { word, dir } of destinationWords(name, args)) out.set(word, { text: true, paths: [dir] });
+    return out;
+  }
   if (base === "setfacl") {
     // GNU getopt reads options anywhere before `--`: -m/-x ACL (--modify, --remove, --set), -M/-X FILE.
     for (let i = 0; i < args.length; i++) {
@@ -401,25 +407,70 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
  * may name any file, `.git/hooks/…` or the policy among them, so its destination is written whole.
  */
 function archiveDestination(program: string, args: ShellWord[], values: (string | undefined)[]): Set<ShellWord> | "cwd" | undefined {
-  const valueOf = (short: string, long: string): Set<ShellWord> | undefined => {
-    for (let i = 0; i < args.length; i++) {
-      const v = values[i];
-      if (v === short || v === long) return args[i + 1] ? new Set([args[i + 1]!]) : undefined;
-      if (v !== undefined && (v.startsWith(`${long}=`) || (short.length === 2 && v.startsWith(short) && v.length > 2))) return new Set([args[i]!]);
-    }
-    return undefined;
+  const valueOf = (): Set<ShellWord> | undefined => {
+    const words = destinationWords(program, args).map((d) => d.word);
+    return words.length > 0 ? new Set(words) : undefined;
   };
   if (program === "tar" || program === "bsdtar" || program === "gtar") {
     const first = values[0];
     const extract = values.some((v) => v === undefined || v === "--extract" || v === "--get" || (/^-[A-Za-z]+$/.test(v) && v.includes("x"))) || (first !== undefined && /^[A-Za-z]+$/.test(first) && first.includes("x"));
-    return extract ? (valueOf("-C", "--directory") ?? "cwd") : undefined;
+    return extract ? (valueOf() ?? "cwd") : undefined;
   }
-  if (program === "unzip") return values.some((v) => v !== undefined && /^-[A-Za-z]*[lptvzZ]/.test(v)) ? undefined : (valueOf("-d", "--extract-dir") ?? "cwd");
-  if (program === "7z" || program === "7za" || program === "7zz" || program === "7zr") return values[0] === "x" || values[0] === "e" ? (valueOf("-o", "-o") ?? "cwd") : undefined;
-  if (program === "cpio") return values.some((v) => v === undefined || v === "--extract" || (/^-[A-Za-z]+$/.test(v) && v.includes("i"))) ? (valueOf("-D", "--directory") ?? "cwd") : undefined;
+  // unzip lists, tests or prints (-l, -t, -v, -p, -z, -Z) without writing; letters after -d are its folder (`-dtools`).
+  if (program === "unzip") return values.some((v, k) => v !== undefined && values[k - 1] !== "-d" && /^-[A-Za-ce-z]*[lptvzZ]/.test(v)) ? undefined : (valueOf() ?? "cwd");
+  if (program === "7z" || program === "7za" || program === "7zz" || program === "7zr") return values[0] === "x" || values[0] === "e" ? (valueOf() ?? "cwd") : undefined;
+  if (program === "cpio") return values.some((v) => v === undefined || v === "--extract" || (/^-[A-Za-z]+$/.test(v) && v.includes("i"))) ? (valueOf() ?? "cwd") : undefined;
   if (program === "ar") return values[0] !== undefined && /^-?[A-Za-z]*x/.test(values[0]) ? "cwd" : undefined;
-  if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf("-d", "--directory") ?? "cwd");
+  if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf() ?? "cwd");
   return undefined;
+}
+
+/** The options naming the folder an archive or a patch is unpacked in: the short one (its value may be glued) and the long one. */
+const DESTINATION_OPTIONS: Readonly<Record<string, readonly [string, string]>> = {
+  tar: ["-C", "--directory"],
+  bsdtar: ["-C", "--directory"],
+  gtar: ["-C", "--directory"],
+  unzip: ["-d", "--extract-dir"],
+  "7z": ["-o", "-o"],
+  "7za": ["-o", "-o"],
+  "7zz": ["-o", "-o"],
+  "7zr": ["-o", "-o"],
+  cpio: ["-D", "--directory"],
+  patch: ["-d", "--directory"],
+  gpatch: ["-d", "--directory"],
+};
+
+/**
+ * Each word of an archive or patch program naming the folder it unpacks in, with that folder: a glued
+ * value (`-Cout`) is one; tar's -C options each apply from the folder before, as its directory changes
+ * follow one another.
+ */
+function destinationWords(program: string, args: ShellWord[]): { word: ShellWord; dir: string }[] {
+  const spec = Object.hasOwn(DESTINATION_OPTIONS, program) ? DESTINATION_OPTIONS[program]! : undefined;
+  if (spec === undefined) return [];
+  const [short, long] = spec;
+  const composes = program === "tar" || program === "bsdtar" || program === "gtar";
+  const out: { word: ShellWord; dir: string }[] = [];
+  let at: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v === "--") break;
+    let word: ShellWord | undefined;
+    let dir: string | undefined;
+    // unzip's -d may close a cluster of its flags (`-qd out`, `-qdout`).
+    const cluster = program === "unzip" ? /^-[A-Za-ce-z]*d/.exec(v)?.[0] : undefined;
+    if (v === short || v === long || v === cluster) {
+      word = args[++i];
+      dir = word?.value;
+    } else if (v.startsWith(`${long}=`)) [word, dir] = [args[i]!, v.slice(long.length + 1)];
+    else if (cluster !== undefined) [word, dir] = [args[i]!, v.slice(cluster.length)];
+    else if (short.length === 2 && v.startsWith(short) && v.length > 2) [word, dir] = [args[i]!, v.slice(2)];
+    if (word === undefined || dir === undefined) continue;
+    at = !composes || at === undefined || /^[/~]/.test(dir) ? dir : `${at}/${dir}`;
+    out.push({ word, dir: at });
+  }
+  return out;
 }
 
 /**
@@ -1114,8 +1165,9 @@ class Analysis {
       }
       const tree = trees instanceof Set && trees.has(w);
       const known = values?.get(w);
-      if (known?.text) continue;
-      for (const v of [...(operands ? operandPaths(w.value) : pathsIn(w.value)), ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
+      // A word the program's grammar reads as text names no file, but for the paths it is known to name.
+      const own = known?.text ? [] : operands ? operandPaths(w.value) : pathsIn(w.value);
+      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
     }
   }
 

@@ -63,7 +63,7 @@ ruleTester("protected-path-write", {
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build", "cd build && find . -delete", "cd build || exit 1; find . -delete", "if cd build; then find . -delete; fi"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build", "cd build && find . -delete", "cd build || exit 1; find . -delete", "if cd build; then find . -delete; fi", "tar -xf a.tar -Cbuild", "7z x a.7z -obuild", "unzip -qd build a.zip", "unzip -l a.zip"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -268,6 +268,14 @@ ruleTester("protected-path-write", {
         ["cp -rtvendor build", "vendor", "vendor/lib/.git"],
         ["mv -tvendor build", "vendor", "vendor/lib/.git"],
         ["trash-put certs", "certs", "certs/server.pem"],
+        // An archive's or patch's folder glued to its option, and tar's -C read from the one before it.
+        ["tar -xf a.tar -Cvendor", "vendor", "vendor/lib/.git"],
+        ["7z x a.7z -ovendor", "vendor", "vendor/lib/.git"],
+        ["unzip a.zip -dvendor", "vendor", "vendor/lib/.git"],
+        ["unzip -qd vendor a.zip", "vendor", "vendor/lib/.git"],
+        ["cpio -i -Dvendor", "vendor", "vendor/lib/.git"],
+        ["patch -p1 -dvendor -i fix.patch", "vendor", "vendor/lib/.git"],
+        ["tar -xf a.tar -C build -C ../vendor/lib", "build/../vendor/lib", "vendor/lib/.git"],
       ] as const
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
