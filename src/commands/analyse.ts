@@ -652,6 +652,8 @@ class Analysis {
   private again = false;
   /** The wrapper whose command line runs in the shell itself (eval, trap), while it is read. */
   private inShell: string | undefined;
+  /** The simple command being read may run any number of times (it is in a loop). */
+  private repeats = false;
   private readonly pathKeys = new Set<string>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
@@ -759,6 +761,7 @@ class Analysis {
       end = Math.max(end, r.end);
     }
     if (!this.again) this.texts.push(text.slice(start, end));
+    this.repeats = cmd.repeats === true;
     for (const a of cmd.assignments) {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
@@ -897,6 +900,9 @@ class Analysis {
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
     if (FOLDER_BUILTINS.has(name)) {
       if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
+      // In a loop, a relative cd (or pushd, popd) moves again each time round: `for i in 1 2; do cd ..; done`.
+      else if (this.repeats && !(name === "cd" && args.every((w) => w.value !== undefined && (w.value.startsWith("-") || w.value.startsWith("/")))))
+        this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} in a loop` } });
       else if (name === "cd") this.cd(args);
       else this.stack(name, args);
     }

@@ -95,14 +95,13 @@ describe("analysis", () => {
     expect(folders("cd nonexistent; find . -delete")).toEqual(["nonexistent", ""]);
     expect(folders("cd sub\nfind . -delete")).toEqual(["sub", ""]);
     expect(folders("cd sub || true; find . -delete")).toEqual(["sub", ""]);
-    expect(folders("until cd sub; do find . -delete; done")).toEqual(["sub", ""]);
     // What runs only if the cd succeeded is read from its folder alone.
     expect(folders("cd sub && find . -delete")).toEqual(["sub"]);
     expect(folders("cd sub 2>/dev/null && make && find . -delete")).toEqual(["sub"]);
     expect(folders("cd sub || exit 1; find . -delete")).toEqual(["sub"]);
     expect(folders("cd sub || { echo no; exit 1; }; find . -delete")).toEqual(["sub"]);
     expect(folders("if cd sub; then find . -delete; fi")).toEqual(["sub"]);
-    expect(folders("while cd sub; do find . -delete; done")).toEqual(["sub"]);
+    expect(folders("while cd /w; do find . -delete; done")).toEqual(["/w"]);
     // A subshell's cd does not outlive it: ( ... ), $(...), a part of a pipeline, a command run with &.
     expect(folders("(cd sub); find . -delete")).toEqual([""]);
     expect(folders("x=$(cd sub); find . -delete")).toEqual([""]);
@@ -119,6 +118,11 @@ describe("analysis", () => {
     expect(folders("cd a && pushd b && popd && find . -delete")).toEqual(["a"]);
     expect(folders("pushd a && pushd && find . -delete")).toEqual([""]);
     expect(rules("pushd a && pushd +1 && ls", "chain")).toContain("unresolved-argument");
+    // In a loop a relative cd moves again each time round; one in a subshell of the loop, or to an absolute folder, does not add up.
+    expect(rules("cd a/b && for i in 1 2; do cd ..; done && find x -delete", "chain")).toContain("unresolved-argument");
+    expect(rules("while cd ..; do ls; done", "chain")).toContain("unresolved-argument");
+    expect(rules("for i in 1 2; do (cd sub && make); done", "chain")).toEqual([]);
+    expect(rules("for i in 1 2; do cd /w; done", "chain")).toEqual([]);
     // The redirection tree-sitter-bash gives a list belongs to its last command.
     expect(analyseCommand(reader, "cd sub && echo k > out", "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "out").map((p) => p.cwd)).toEqual(["sub"]);
   });

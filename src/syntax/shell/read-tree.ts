@@ -60,18 +60,31 @@ export class Reader {
   /** The subshells the statements being read run in (see SimpleCommand.scopes). */
   private scopes: number[] = [];
   private nextScope = 0;
+  /** How many loops hold the statements being read, in their shell (a subshell starts again at none). */
+  private loops = 0;
   /** The commands that must have succeeded for the statements being read to run. */
   private guards: SimpleCommand[] = [];
   constructor(private readonly script: ShellScript) {}
 
   /** Reads what `read` reads in a subshell of its own. */
   private inSubshell<T>(read: () => T): T {
-    const saved = this.scopes;
+    const [saved, loops] = [this.scopes, this.loops];
     this.scopes = [...saved, this.nextScope++];
+    this.loops = 0;
     try {
       return read();
     } finally {
-      this.scopes = saved;
+      [this.scopes, this.loops] = [saved, loops];
+    }
+  }
+
+  /** Reads a loop: what it holds may run any number of times. */
+  private inLoop(read: () => void): void {
+    this.loops++;
+    try {
+      read();
+    } finally {
+      this.loops--;
     }
   }
 
@@ -153,12 +166,12 @@ export class Reader {
         return NO_FLOW;
       case "while_statement":
         this.construct(node.child(0)?.type === "until" ? "until" : "while", node);
-        this.sequence(node, depth);
+        this.inLoop(() => this.sequence(node, depth));
         return NO_FLOW;
       case "for_statement":
       case "c_style_for_statement":
         this.construct(node.child(0)?.type === "select" ? "select" : "for", node);
-        this.sequence(node, depth);
+        this.inLoop(() => this.sequence(node, depth));
         return NO_FLOW;
       case "case_statement":
         this.construct("case", node);
@@ -321,6 +334,7 @@ export class Reader {
     const cmd: SimpleCommand = { words: [], assignments: [], redirects: [], start: node.startIndex, end: node.endIndex };
     if (this.scopes.length > 0) cmd.scopes = this.scopes;
     if (this.guards.length > 0) cmd.guards = this.guards;
+    if (this.loops > 0) cmd.repeats = true;
     this.script.commands.push(cmd);
     return cmd;
   }

@@ -51,6 +51,8 @@ export interface SimpleCommand {
    * succeeded; so do `cd x || exit; make` and `if cd x; then make; fi`.
    */
   guards?: SimpleCommand[];
+  /** It is in a loop (its condition or body), in the same shell: it may run any number of times. */
+  repeats?: true;
 }
 
 /** Syntax that joins or nests commands: each one means more than one command runs, or runs differently. */
