@@ -625,7 +625,28 @@ interface Where {
   cwd: string;
   dirs: readonly string[];
   failed: ReadonlySet<SimpleCommand>;
+  /** `set -e` is in force: a command whose failure is fatal ends the shell. */
+  errexit: boolean;
 }
+/** Is `set -e` in force after `set ARGS` (`-e`, `-eu`, `-o errexit`, `+e`, `+o errexit`)? */
+function errexitAfter(before: boolean, args: ShellWord[]): boolean {
+  let on = before;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || v === "--" || v === "-") break;
+    if (!/^[-+]/.test(v)) break;
+    const sign = v[0] === "-";
+    for (const c of v.slice(1)) {
+      if (c === "e") on = sign;
+      else if (c === "o") {
+        const option = args[++i]?.value;
+        if (option === "errexit") on = sign;
+      }
+    }
+  }
+  return on;
+}
+
 /** How many folders the shell may be in at once before the line is refused. */
 const MAX_WHERES = 16;
 /** Builtins that change the shell's folder. */
@@ -643,6 +664,8 @@ class Analysis {
   private cwd = "";
   /** pushd's stack of folders, the latest first. */
   private dirs: readonly string[] = [];
+  /** `set -e` is in force. */
+  private errexit = false;
   /** The command being read changed the folder (cd, pushd, popd). */
   private moved = false;
   /**
@@ -697,19 +720,25 @@ class Analysis {
     // Variables the syntax sets: a loop's variable, a `{NAME}>file` redirection's.
     for (const a of s.assigned ?? []) this.assignment(a.name);
     // The folders the shell may be in, in each subshell open at the command being read (the line's own first).
-    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved };
-    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set() }] }];
+    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved, errexit: this.errexit };
+    // A line a shell is given (`sh -c '...'`) starts without `set -e`.
+    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false }] }];
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
       const chain = cmd.scopes ?? [];
       let keep = 1;
       while (keep < frames.length && frames[keep]!.id === chain[keep - 1]) keep++;
       frames.length = keep;
-      for (let k = keep - 1; k < chain.length; k++) frames.push({ id: chain[k]!, wheres: frames[frames.length - 1]!.wheres });
+      for (let k = keep - 1; k < chain.length; k++) {
+        const id = chain[k]!;
+        // bash clears `set -e` in the subshell of a command substitution.
+        const wheres = frames[frames.length - 1]!.wheres;
+        frames.push({ id, wheres: s.substitutions?.includes(id) ? wheres.map((w) => ({ ...w, errexit: false })) : wheres });
+      }
       const frame = frames[frames.length - 1]!;
       frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
     }
-    [this.cwd, this.dirs, this.moved] = [saved.cwd, saved.dirs, saved.moved];
+    [this.cwd, this.dirs, this.moved, this.errexit] = [saved.cwd, saved.dirs, saved.moved, saved.errexit];
     if (top) this.span = undefined;
   }
 
@@ -728,12 +757,14 @@ class Analysis {
       for (const [i, w] of (runs.length > 0 ? runs : wheres.slice(0, 1)).entries()) {
         this.cwd = w.cwd;
         this.dirs = w.dirs;
+        this.errexit = w.errexit;
         this.moved = false;
         this.again = again || i > 0;
         read();
         if (runs.length === 0) return wheres;
-        next.push(this.moved ? { cwd: this.cwd, dirs: this.dirs, failed: w.failed } : w);
-        if (this.moved) next.push({ ...w, failed: new Set([...w.failed, cmd]) });
+        next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit });
+        // A cd that fails leaves the shell where it was, unless `set -e` then ends it.
+        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, failed: new Set([...w.failed, cmd]) });
       }
     } finally {
       this.again = again;
@@ -741,7 +772,7 @@ class Analysis {
     // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
     const merged = new Map<string, Where>();
     for (const w of next) {
-      const key = JSON.stringify([w.cwd, w.dirs]);
+      const key = JSON.stringify([w.cwd, w.dirs, w.errexit]);
       const seen = merged.get(key);
       merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
     }
@@ -898,6 +929,7 @@ class Analysis {
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
+    if (name === "set") this.errexit = errexitAfter(this.errexit, args);
     if (FOLDER_BUILTINS.has(name)) {
       if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
       // In a loop, a relative cd (or pushd, popd) moves again each time round: `for i in 1 2; do cd ..; done`.

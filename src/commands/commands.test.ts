@@ -90,11 +90,11 @@ describe("analysis", () => {
     ]);
   });
   it("reads what follows a cd from every folder the shell may be in", () => {
-    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === ".").map((p) => p.cwd);
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === ".").map((p) => p.cwd).sort();
     // A cd that fails (a missing folder, a file) leaves the shell where it was: `cd x; find . -delete` may delete the workspace.
-    expect(folders("cd nonexistent; find . -delete")).toEqual(["nonexistent", ""]);
-    expect(folders("cd sub\nfind . -delete")).toEqual(["sub", ""]);
-    expect(folders("cd sub || true; find . -delete")).toEqual(["sub", ""]);
+    expect(folders("cd nonexistent; find . -delete")).toEqual(["", "nonexistent"]);
+    expect(folders("cd sub\nfind . -delete")).toEqual(["", "sub"]);
+    expect(folders("cd sub || true; find . -delete")).toEqual(["", "sub"]);
     // What runs only if the cd succeeded is read from its folder alone.
     expect(folders("cd sub && find . -delete")).toEqual(["sub"]);
     expect(folders("cd sub 2>/dev/null && make && find . -delete")).toEqual(["sub"]);
@@ -110,14 +110,25 @@ describe("analysis", () => {
     expect(folders("cd sub && (cd .. && find . -delete)")).toEqual(["sub/.."]);
     // builtin, command and time run cd in the shell itself; eval and trap are not followed.
     expect(folders("builtin cd sub && find . -delete")).toEqual(["sub"]);
-    expect(folders("command cd sub; find . -delete")).toEqual(["sub", ""]);
-    expect(folders("time cd sub; find . -delete")).toEqual(["sub", ""]);
+    expect(folders("command cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("time cd sub; find . -delete")).toEqual(["", "sub"]);
     expect(rules("eval cd sub; find . -delete", "chain")).toContain("unresolved-argument");
     expect(rules("trap 'cd sub' DEBUG; ls", "chain")).toContain("unresolved-argument");
     // pushd keeps the folder it left, popd goes back to it.
     expect(folders("cd a && pushd b && popd && find . -delete")).toEqual(["a"]);
     expect(folders("pushd a && pushd && find . -delete")).toEqual([""]);
     expect(rules("pushd a && pushd +1 && ls", "chain")).toContain("unresolved-argument");
+    // Under set -e a cd that fails ends the shell, unless its failure is tested (a condition, a list's part but the last, `!`).
+    expect(folders("set -e; cd sub; find . -delete")).toEqual(["sub"]);
+    expect(folders("set -euo pipefail\ncd sub\nfind . -delete")).toEqual(["sub"]);
+    expect(folders("set -o errexit; true && cd sub; find . -delete")).toEqual(["sub"]);
+    expect(folders("set -e; set +e; cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; cd sub || true; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; cd sub && true; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; ! cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("(set -e); cd sub; find . -delete")).toEqual(["", "sub"]);
+    // bash clears set -e in a command substitution.
+    expect(folders("set -e; x=$(cd sub; find . -delete)")).toEqual(["", "sub"]);
     // In a loop a relative cd moves again each time round; one in a subshell of the loop, or to an absolute folder, does not add up.
     expect(rules("cd a/b && for i in 1 2; do cd ..; done && find x -delete", "chain")).toContain("unresolved-argument");
     expect(rules("while cd ..; do ls; done", "chain")).toContain("unresolved-argument");

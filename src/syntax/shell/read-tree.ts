@@ -62,14 +62,28 @@ export class Reader {
   private nextScope = 0;
   /** How many loops hold the statements being read, in their shell (a subshell starts again at none). */
   private loops = 0;
+  /** How many tests hold the statements being read (a condition, a list's part but the last, a `!`): `set -e` spares their failures. */
+  private tested = 0;
+
+  /** Reads what `read` reads where its failure is tested, not fatal under `set -e`. */
+  private testing<T>(read: () => T): T {
+    this.tested++;
+    try {
+      return read();
+    } finally {
+      this.tested--;
+    }
+  }
   /** The commands that must have succeeded for the statements being read to run. */
   private guards: SimpleCommand[] = [];
   constructor(private readonly script: ShellScript) {}
 
-  /** Reads what `read` reads in a subshell of its own. */
-  private inSubshell<T>(read: () => T): T {
+  /** Reads what `read` reads in a subshell of its own (a command or process substitution's: `substitution`). */
+  private inSubshell<T>(read: () => T, substitution = false): T {
     const [saved, loops] = [this.scopes, this.loops];
-    this.scopes = [...saved, this.nextScope++];
+    const id = this.nextScope++;
+    if (substitution) (this.script.substitutions ??= []).push(id);
+    this.scopes = [...saved, id];
     this.loops = 0;
     try {
       return read();
@@ -158,7 +172,7 @@ export class Reader {
       }
       case "negated_command":
         this.construct("!", node);
-        this.sequence(node, depth);
+        this.testing(() => this.sequence(node, depth));
         return NO_FLOW;
       case "if_statement":
         this.construct("if", node);
@@ -220,7 +234,7 @@ export class Reader {
       }
       if (c.type === "comment") continue;
       if (left === undefined) {
-        left = this.statement(c, depth + 1);
+        left = this.testing(() => this.statement(c, depth + 1));
         continue;
       }
       const before: Flow = left;
@@ -251,6 +265,8 @@ export class Reader {
       this.guards = [...base, ...after, ...then];
     };
     const loopVariable = node.type === "for_statement" ? node.childForFieldName("variable") : null;
+    // An if's, elif's, while's or until's condition: the statements before `then` or the loop's body.
+    let condition = node.type === "if_statement" || node.type === "elif_clause" || node.type === "while_statement";
     try {
       for (const c of node.children) {
         if (!c) continue;
@@ -266,6 +282,7 @@ export class Reader {
             prev = false;
             pending = undefined;
             then = c.type === "then" ? last.ok : [];
+            if (c.type === "then") condition = false;
             guard();
           }
           continue;
@@ -277,6 +294,7 @@ export class Reader {
         if (c.type === "case_item" || c.type === "elif_clause" || c.type === "else_clause" || c.type === "do_group") {
           // An elif or else part runs when the condition failed; a while loop's body when it succeeded.
           then = c.type === "do_group" && node.type === "while_statement" && node.child(0)?.type === "while" ? last.ok : [];
+          condition = false;
           guard();
           this.statement(c, depth + 1);
           continue;
@@ -289,7 +307,8 @@ export class Reader {
             pending = undefined;
           }
           const background = c.nextSibling?.type === "&";
-          last = background ? (this.inSubshell(() => this.statement(c, depth + 1)), NO_FLOW) : this.statement(c, depth + 1);
+          const read = () => (condition ? this.testing(() => this.statement(c, depth + 1)) : this.statement(c, depth + 1));
+          last = background ? (this.inSubshell(read), NO_FLOW) : read();
           if (last.after.length > 0) {
             after.push(...last.after);
             guard();
@@ -335,6 +354,7 @@ export class Reader {
     if (this.scopes.length > 0) cmd.scopes = this.scopes;
     if (this.guards.length > 0) cmd.guards = this.guards;
     if (this.loops > 0) cmd.repeats = true;
+    if (this.tested === 0) cmd.fatal = true;
     this.script.commands.push(cmd);
     return cmd;
   }
@@ -538,12 +558,12 @@ export class Reader {
       }
       case "command_substitution": {
         this.construct(t.startsWith("`") ? "`…`" : "$(…)", node);
-        this.inSubshell(() => this.sequence(node, depth));
+        this.inSubshell(() => this.sequence(node, depth), true);
         return { shape: mask(t) };
       }
       case "process_substitution": {
         this.construct(t.startsWith(">") ? ">(…)" : "<(…)", node);
-        this.inSubshell(() => this.sequence(node, depth));
+        this.inSubshell(() => this.sequence(node, depth), true);
         return { shape: mask(t) };
       }
       case "arithmetic_expansion":

@@ -53,6 +53,11 @@ export interface SimpleCommand {
   guards?: SimpleCommand[];
   /** It is in a loop (its condition or body), in the same shell: it may run any number of times. */
   repeats?: true;
+  /**
+   * Under `set -e` its failure ends the shell: it is no condition (of `if`, `while`, `until`), no part
+   * of an `&&` or `||` list but the last, and not negated with `!`.
+   */
+  fatal?: true;
 }
 
 /** Syntax that joins or nests commands: each one means more than one command runs, or runs differently. */
@@ -133,4 +138,6 @@ export interface ShellScript {
    * variable, the variable a `{NAME}>file` redirection stores its descriptor number in.
    */
   assigned?: { name: string; start: number; end: number }[];
+  /** The subshells (see SimpleCommand.scopes) of command and process substitutions, where bash clears `set -e`. */
+  substitutions?: number[];
 }
