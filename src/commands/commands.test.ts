@@ -489,6 +489,9 @@ describe("analysis", () => {
     expect(paths("systemd-run --user --scope touch x")).toEqual([""]);
     expect(paths("systemd-run -d touch x")).toEqual([""]);
     expect(paths("systemd-run --working-directory=sub touch x")).toEqual(["sub"]);
+    // hatch runs in its project's root: the folder of the nearest pyproject.toml, this one or one above.
+    expect(paths("cd a/b && hatch run 'touch x'")).toEqual(["a/b", "a", ""]);
+    expect(analyseCommand(reader, "hatch -p other run make", "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => f.data.why)).toEqual(["projectElsewhere"]);
     // unshare -R runs the program in the new root's "/"; nsenter -r keeps the folder.
     expect(paths("unshare -r -R vendor touch x")).toEqual(["vendor"]);
     expect(paths("nsenter -t 1 -m -rvendor touch x")).toEqual([""]);

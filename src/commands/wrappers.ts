@@ -352,6 +352,7 @@ export type WrapperReason =
   | { id: "splitString"; data: { option: string; source: string } }
   | { id: "unitProperty"; data: { option: string } }
   | { id: "unknownFolder"; data: { option: string } }
+  | { id: "projectElsewhere"; data: { option: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -471,7 +472,14 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
   const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
-  return { via, inners: [asRunner(optionsThen(via, r.subs[sub]!, after))] };
+  const inner = asRunner(optionsThen(via, r.subs[sub]!, after));
+  if (name === "hatch" && (inner.kind === "argv" || inner.kind === "script")) {
+    // hatch runs in its project's root (the folder of the nearest pyproject.toml, or one -p names from its configuration).
+    const project = args.slice(0, i).find((w) => w.value !== undefined && /^(?:-p|--project)(?:=|$)|^-p./.test(w.value));
+    if (project) return { via, inners: [{ kind: "unknown", why: { id: "projectElsewhere", data: { option: project.value!.startsWith("--") ? "--project" : "-p" } } }] };
+    return { via, inners: [{ ...inner, runsIn: { upward: true } }] };
+  }
+  return { via, inners: [inner] };
 }
 
 /** What a runner runs is the ordinary way to run a project's tool, not a second tool in a step. */

@@ -46,6 +46,7 @@ export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   environmentFile: "option {{option}}, which loads environment settings from a file plangate does not read (a PATH or LD_PRELOAD there changes what runs)",
   splitString: "option {{option}}'s string {{source}}, which it splits into arguments in a way plangate does not follow (an escape or a $NAME env refuses, an open quote, or -C, which moves the program to another folder)",
   unitProperty: "property {{option}}, which may run another program, or set its environment or the files its paths name",
+  projectElsewhere: "option {{option}}, which runs the program in the root of a project its configuration names, a folder plangate does not know",
   unknownFolder: "option {{option}} without a folder, which runs the program in the target process's folder, which plangate does not know",
   sourcedScript: "{{program}} runs the script {{script}} in the shell itself, whose commands plangate does not read",
   sourcedNothing: "{{program}} runs the script (none) in the shell itself, whose commands plangate does not read",
