@@ -45,7 +45,7 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed";
+  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
 /** A rule that reports findings about command lines. */
@@ -677,6 +677,8 @@ class Analysis {
   private inShell: string | undefined;
   /** The simple command being read may run any number of times (it is in a loop). */
   private repeats = false;
+  /** What is being read runs in package folders plangate does not know, through this wrapper and option. */
+  private elsewhere: string | undefined;
   private readonly pathKeys = new Set<string>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
@@ -879,9 +881,15 @@ class Analysis {
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
           if (chdir && (indexOf(inner.words[0]!) < 0 || indexOf(inner.words[0]!) > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
-          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
-            this.cwd = cwd;
-            this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          const away = this.elsewhere;
+          if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
+          try {
+            for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+              this.cwd = cwd;
+              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+            }
+          } finally {
+            this.elsewhere = away;
           }
           // `builtin cd x`, `command cd x`, `time cd x` move the shell itself; any other program runs apart from it.
           if (!(IN_SHELL.has(name) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
@@ -899,15 +907,16 @@ class Analysis {
         if (chdir) this.cwd = chdir.cwd;
         const line = inner.text ?? parts.map((w) => w.value).join(" ");
         // eval and trap run their command line in the shell itself: a folder change there would outlive it.
-        const inShell = this.inShell;
+        const [inShell, away] = [this.inShell, this.elsewhere];
         this.inShell = name === "eval" || name === "trap" ? name : undefined;
+        if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
         try {
           for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
             this.cwd = cwd;
             this.script(this.reader.parse(line), depth + 1);
           }
         } finally {
-          this.inShell = inShell;
+          [this.inShell, this.elsewhere] = [inShell, away];
         }
         this.cwd = outer;
       }
@@ -1211,6 +1220,8 @@ class Analysis {
 
   private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
+    // In package folders plangate does not know, a relative path names a file it cannot find.
+    if (this.elsewhere !== undefined && !/^[/~]/.test(text)) this.find({ rule: "unresolved-argument", messageId: "packageFolders", data: { how: this.elsewhere } });
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };

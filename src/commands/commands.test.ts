@@ -278,7 +278,7 @@ describe("analysis", () => {
     expect(rules("npm exec -yc='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("nix develop -c -- rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     // yarn runs a command in a workspace, or in each one.
-    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool", "unresolved-argument"]);
     expect(rules("yarn workspaces foreach -A exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("yarn workspace web add lodash", "chain", { deny: ["rm"] })).toEqual([]);
     expect(rules("yarn workspaces foreach -A run build", "chain", { deny: ["rm"] })).toEqual([]);
@@ -518,6 +518,22 @@ describe("analysis", () => {
     for (const text of ["xargs --eof rm echo", "xargs --replace rm echo", "xargs --max-lines rm echo", "xargs --replace={} rm {}"]) expect(denied(text), text).toContain("commandDenied");
     expect(denied("npx --yes vitest run")).toEqual([]);
     expect(denied("xargs --eof=END echo")).toEqual([]);
+  });
+  it("refuses a relative path given to a program a runner runs in package folders its configuration names", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.how ?? "")}`);
+    for (const [text, how] of [
+      ["npx -w vendor find lib -delete", "npx -w"],
+      ["npm exec --workspace=vendor -- find lib -delete", "npm exec --workspace"],
+      ["npm -ws exec -- rm -rf dist", "npm exec -ws"],
+      ["npx -w vendor -c 'find lib -delete'", "npx -w"],
+      ["pnpm -r exec rm -rf dist", "pnpm exec -r"],
+      ["pnpm --filter ./vendor exec find lib -delete", "pnpm exec --filter"],
+      ["pnpm exec --recursive rm -rf dist", "pnpm exec --recursive"],
+      ["yarn workspace app exec rm -rf dist", "yarn workspace"],
+    ] as const)
+      expect(ids(text), text).toEqual([`packageFolders:${how}`]);
+    // A program given no relative path runs the same in any folder.
+    for (const text of ["pnpm -r exec tsc --noEmit", "npx -w app vitest", "yarn workspace app run build", "pnpm exec rm -rf dist"]) expect(ids(text), text).toEqual([]);
   });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);

@@ -37,6 +37,8 @@ interface WrapperSpec {
    * parser, nopt: `npx --yes true -c 'rm x'` runs `rm x`).
    */
   boolValues?: boolean;
+  /** Options that run the program in package folders the runner's configuration names (see RunsIn.elsewhere). */
+  elsewhere?: readonly string[];
   /** Options that take a value only when it is joined to them (`-rDIR`, `--root=DIR`); alone they take none. */
   optional?: readonly string[];
   /** Of those, the ones that alone run the program in a folder plangate does not know (`nsenter -w`: the target's). */
@@ -83,7 +85,7 @@ interface WrapperSpec {
  * stand before a runner's subcommand, so `npm --foo exec rm` cannot hide its program.
  */
 interface RunnerSpec {
-  global?: { valued?: readonly string[]; flags?: readonly string[]; boolValues?: boolean };
+  global?: { valued?: readonly string[]; flags?: readonly string[]; boolValues?: boolean; elsewhere?: readonly string[] };
   subs: Readonly<Record<string, WrapperSpec>>;
 }
 
@@ -94,6 +96,7 @@ const NPX: WrapperSpec = {
   packages: true,
   shortEquals: true,
   boolValues: true,
+  elsewhere: ["-w", "--workspace", "-ws", "--workspaces"],
 };
 const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true, boolValues: true };
 const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
@@ -113,12 +116,15 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   bunx: { subs: { "": { valued: ["-p", "--package"], flags: ["--bun", "-b", "--silent", "--verbose"], packages: true } } },
   uvx: { subs: { "": UVX } },
   npm: {
-    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"], boolValues: true },
+    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"], boolValues: true, elsewhere: ["-w", "--workspace", "-ws", "--workspaces"] },
     subs: { exec: NPX, x: NPX },
   },
   pnpm: {
-    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"], boolValues: true },
-    subs: { exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"], boolValues: true }, dlx: PNPM_DLX },
+    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"], boolValues: true, elsewhere: ["--filter", "-F", "-r", "--recursive", "-w", "--workspace-root"] },
+    subs: {
+      exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"], boolValues: true, elsewhere: ["--filter", "-F", "-r", "--recursive", "--resume-from"] },
+      dlx: PNPM_DLX,
+    },
   },
   yarn: { global: { valued: ["--cwd"], flags: ["-s", "--silent"] }, subs: { exec: { scriptWords: true }, dlx: { valued: ["-p", "--package"], flags: ["-q", "--quiet"], packages: true } } },
   bun: { global: { valued: ["--cwd"] }, subs: { x: { valued: ["-p", "--package"], flags: ["--bun", "-b"], packages: true }, exec: { scriptWords: true } } },
@@ -324,6 +330,11 @@ export type Inner =
 export interface RunsIn {
   dir?: string;
   upward?: true;
+  /**
+   * The option through which it runs in folders its configuration names, which plangate does not know
+   * (`npm exec -w pkg`, `pnpm -r exec`, `yarn workspace pkg`): a relative path there names no file plangate can find.
+   */
+  elsewhere?: string;
 }
 
 /** A variable a wrapper sets for the program it runs (`bwrap --setenv NAME VALUE`). */
@@ -442,6 +453,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   const starts = new Set(subs.map((k) => k.split(" ")[0]!));
   const valued = new Set(r.global?.valued ?? []);
   const flags = new Set(r.global?.flags ?? []);
+  let away: string | undefined;
   let i = 0;
   if (!Object.hasOwn(r.subs, ""))
     for (; i < args.length; i++) {
@@ -449,6 +461,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
       if (v === undefined) return { via: name, inners: [unknownAt(args[i]!)] };
       if (!v.startsWith("-") || v === "-") break;
       const { name: o, attached } = optionName(v);
+      if (r.global?.elsewhere?.includes(o)) away ??= o;
       if (valued.has(o)) {
         if (attached === undefined) i++;
         continue;
@@ -464,7 +477,10 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   const rest = args.slice(i);
   if (name === "yarn") {
     // `yarn workspace NAME cmd…` runs `yarn cmd…` in that workspace; `yarn workspaces foreach … cmd…` in each one.
-    if (rest[0]?.value === "workspace" && rest.length > 2) return runnerInner(name, rest.slice(2));
+    if (rest[0]?.value === "workspace" && rest.length > 2) {
+      const r2 = runnerInner(name, rest.slice(2));
+      return r2 && { ...r2, inners: r2.inners.map((n) => elsewhere(n, "yarn workspace")) };
+    }
     const each = rest[0]?.value === "workspaces" && rest[1]?.value === "foreach" ? rest.slice(2).find((w) => w.value === undefined || w.value === "exec" || w.value === "dlx") : undefined;
     if (each) return { via: "yarn workspaces foreach", inners: [{ kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } }] };
   }
@@ -472,7 +488,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
   const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
-  const inner = asRunner(optionsThen(via, r.subs[sub]!, after));
+  const inner = elsewhere(asRunner(optionsThen(via, r.subs[sub]!, after)), away);
   if (name === "hatch" && (inner.kind === "argv" || inner.kind === "script")) {
     // hatch runs in its project's root (the folder of the nearest pyproject.toml, or one -p names from its configuration).
     const project = args.slice(0, i).find((w) => w.value !== undefined && /^(?:-p|--project)(?:=|$)|^-p./.test(w.value));
@@ -480,6 +496,11 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
     return { via, inners: [{ ...inner, runsIn: { upward: true } }] };
   }
   return { via, inners: [inner] };
+}
+
+/** What runs in package folders the runner's configuration names, through `option` (when given). */
+function elsewhere(inner: Inner, option: string | undefined): Inner {
+  return option !== undefined && (inner.kind === "argv" || inner.kind === "script") ? { ...inner, runsIn: { elsewhere: option } } : inner;
 }
 
 /** What a runner runs is the ordinary way to run a project's tool, not a second tool in a step. */
@@ -927,6 +948,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
     spec.assignments === "identifier" ? /^[A-Za-z_][A-Za-z0-9_]*=/.test(v) : spec.assignments === "any" ? v.includes("=") : spec.assignments === "sudo" ? v.includes("=") && !v.startsWith("/") : false;
   /** The option names met (a cluster's letters one by one), for movesTo. */
   const seen = new Set<string>();
+  /** What runs, in package folders if an option met so far puts it there. */
+  const away = (inner: Inner): Inner => elsewhere(inner, (spec.elsewhere ?? []).find((o) => seen.has(o)));
   // The words of a split string take its place, and are read as the wrapper's words (env -S '-i A=1 prog' x).
   const split = (option: string, value: ShellWord | undefined, from: number): Inner => {
     if (!value) return { kind: "unknown", why: { id: "optionWithoutValue", data: { option } } };
@@ -962,7 +985,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);
         seen.add(name);
-        if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
+        if (script.has(name)) return away(attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } });
         if (splitting.has(name)) return split(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], attached !== undefined ? i + 1 : i + 2);
         if (nothing.has(name)) return { kind: "none" };
         if (module.has(name)) return moduleInner(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], args.slice(attached !== undefined ? i + 1 : i + 2));
@@ -1003,7 +1026,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         const glued = v.slice(k + 1);
         if (script.has(o)) {
           const rest = spec.shortEquals ? glued.replace(/^=/, "") : glued;
-          return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
+          return away(rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } });
         }
         if (splitting.has(o)) return split(o, glued ? { ...w, value: glued } : args[i + 1], glued ? i + 1 : i + 2);
         if (nothing.has(o)) return { kind: "none" };
@@ -1062,6 +1085,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
     const to = moves.includes("") ? undefined : (moves[moves.length - 1] ?? spec.movesTo[""]);
     if (to !== undefined && to !== "") runsIn = { dir: to };
   }
+  const packages = (spec.elsewhere ?? []).find((o) => seen.has(o));
+  if (packages !== undefined) runsIn = { elsewhere: packages };
   const also = { ...(env.length > 0 ? { env } : {}), ...(runsIn ? { runsIn } : {}) };
   if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)], ...also } : env.length > 0 ? { kind: "none", env } : { kind: "none" };
   if (shell && spec.shellEscape) {
@@ -1069,7 +1094,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
     const text = rest.every((r) => r.value !== undefined) ? rest.map((r) => r.value!.replace(/[^A-Za-z0-9_$-]/g, "\\$&")).join(" ") : undefined;
     return { kind: "script", word: rest, ...(text !== undefined ? { text } : {}), ...(runsIn ? { runsIn } : {}), ...(env.length > 0 ? { env } : {}) };
   }
-  if (shell || spec.scriptWords) return { kind: "script", word: rest };
+  if (shell || spec.scriptWords) return { kind: "script", word: rest, ...(runsIn ? { runsIn } : {}) };
   const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
   if (spec.input) return { kind: "argv", words, input: true };
   return { kind: "argv", words, ...also };
