@@ -72,6 +72,10 @@ export interface CommandPath {
   written?: string;
   /** The word is a pattern the shell expands (`.e*`, `.gi?/config`): it names whichever files it matches. */
   glob?: true;
+  /** Each segment of the pattern matches hidden names too (`shopt -s dotglob`: `lib/?git/config` matches `lib/.git/config`). */
+  dotglob?: true;
+  /** A `**` segment of the pattern matches any number of folders (`shopt -s globstar`). */
+  globstar?: true;
   /**
    * The program writes everything under it, when it is a folder (`rm -r`, `find … -delete`, `chmod -R`,
    * `cp -r`, `mv`, `rsync`, `git clean`): the files in it are written without being named.
@@ -627,7 +631,14 @@ interface Where {
   failed: ReadonlySet<SimpleCommand>;
   /** `set -e` is in force: a command whose failure is fatal ends the shell. */
   errexit: boolean;
+  /** The shell options that change what a pattern matches (`shopt -s dotglob`, `globstar`). */
+  globs: Globs;
 }
+interface Globs {
+  dotglob: boolean;
+  globstar: boolean;
+}
+const NO_GLOBS: Globs = { dotglob: false, globstar: false };
 /** Is `set -e` in force after `set ARGS` (`-e`, `-eu`, `-o errexit`, `+e`, `+o errexit`)? */
 function errexitAfter(before: boolean, args: ShellWord[]): boolean {
   let on = before;
@@ -645,6 +656,29 @@ function errexitAfter(before: boolean, args: ShellWord[]): boolean {
     }
   }
   return on;
+}
+
+/**
+ * The pattern options in force after `shopt ARGS`: `-s` sets the options it names, `-u` unsets them
+ * (`-o` names set's options instead). A name decided at run time may be either: it counts as set.
+ */
+function globsAfter(before: Globs, args: ShellWord[]): Globs {
+  const values = args.map((w) => w.value);
+  const flags = values.filter((v) => v !== undefined && /^-[a-z]+$/.test(v)).join("");
+  if (flags.includes("o") || flags.includes("p") || flags.includes("q") && !flags.includes("s")) return before;
+  const names = values.filter((v) => v === undefined || !v.startsWith("-"));
+  const set = flags.includes("s");
+  if (!set && !flags.includes("u")) return before;
+  const after = { ...before };
+  for (const n of names) {
+    if (n === undefined) {
+      if (set) [after.dotglob, after.globstar] = [true, true];
+      continue;
+    }
+    if (n === "dotglob") after.dotglob = set;
+    if (n === "globstar") after.globstar = set;
+  }
+  return after;
 }
 
 /** How many folders the shell may be in at once before the line is refused. */
@@ -666,6 +700,8 @@ class Analysis {
   private dirs: readonly string[] = [];
   /** `set -e` is in force. */
   private errexit = false;
+  /** The shell options in force that change what a pattern matches. */
+  private globs: Globs = NO_GLOBS;
   /** The command being read changed the folder (cd, pushd, popd). */
   private moved = false;
   /**
@@ -722,9 +758,10 @@ class Analysis {
     // Variables the syntax sets: a loop's variable, a `{NAME}>file` redirection's.
     for (const a of s.assigned ?? []) this.assignment(a.name);
     // The folders the shell may be in, in each subshell open at the command being read (the line's own first).
-    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved, errexit: this.errexit };
-    // A line a shell is given (`sh -c '...'`) starts without `set -e`.
-    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false }] }];
+    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved, errexit: this.errexit, globs: this.globs };
+    // A line a shell is given (`sh -c '...'`) starts without `set -e`, and with the pattern options of its shell (eval's, the same).
+    const globs = this.inShell !== undefined ? this.globs : NO_GLOBS;
+    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false, globs }] }];
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
       const chain = cmd.scopes ?? [];
@@ -740,7 +777,7 @@ class Analysis {
       const frame = frames[frames.length - 1]!;
       frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
     }
-    [this.cwd, this.dirs, this.moved, this.errexit] = [saved.cwd, saved.dirs, saved.moved, saved.errexit];
+    [this.cwd, this.dirs, this.moved, this.errexit, this.globs] = [saved.cwd, saved.dirs, saved.moved, saved.errexit, saved.globs];
     if (top) this.span = undefined;
   }
 
@@ -760,13 +797,14 @@ class Analysis {
         this.cwd = w.cwd;
         this.dirs = w.dirs;
         this.errexit = w.errexit;
+        this.globs = w.globs;
         this.moved = false;
         this.again = again || i > 0;
         read();
         if (runs.length === 0) return wheres;
-        next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit });
+        next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit, globs: this.globs });
         // A cd that fails leaves the shell where it was, unless `set -e` then ends it.
-        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, failed: new Set([...w.failed, cmd]) });
+        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: new Set([...w.failed, cmd]) });
       }
     } finally {
       this.again = again;
@@ -774,7 +812,7 @@ class Analysis {
     // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
     const merged = new Map<string, Where>();
     for (const w of next) {
-      const key = JSON.stringify([w.cwd, w.dirs, w.errexit]);
+      const key = JSON.stringify([w.cwd, w.dirs, w.errexit, w.globs]);
       const seen = merged.get(key);
       merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
     }
@@ -939,6 +977,7 @@ class Analysis {
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
     if (name === "set") this.errexit = errexitAfter(this.errexit, args);
+    if (name === "shopt") this.globs = globsAfter(this.globs, args);
     if (FOLDER_BUILTINS.has(name)) {
       if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
       // In a loop, a relative cd (or pushd, popd) moves again each time round: `for i in 1 2; do cd ..; done`.
@@ -1225,7 +1264,11 @@ class Analysis {
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
-    if (glob && /[*?[]/.test(text)) p.glob = true;
+    if (glob && /[*?[]/.test(text)) {
+      p.glob = true;
+      if (this.globs.dotglob) p.dotglob = true;
+      if (this.globs.globstar && text.split("/").includes("**")) p.globstar = true;
+    }
     if (tree) p.tree = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;

@@ -519,6 +519,18 @@ describe("analysis", () => {
     expect(denied("npx --yes vitest run")).toEqual([]);
     expect(denied("xargs --eof=END echo")).toEqual([]);
   });
+  it("marks the patterns that shopt makes match hidden names or any number of folders", () => {
+    const globs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.glob).map((p) => [p.written ?? p.text, p.dotglob ?? false, p.globstar ?? false]);
+    expect(globs("sed -i s/a/b/ lib/?git/config")).toEqual([["lib/?git/config", false, false]]);
+    expect(globs("shopt -s dotglob; sed -i s/a/b/ lib/?git/config")).toEqual([["lib/?git/config", true, false]]);
+    expect(globs("shopt -s globstar dotglob; sed -i s/a/b/ lib/**/config")).toEqual([["lib/**/config", true, true]]);
+    expect(globs("shopt -s dotglob; shopt -u dotglob; cat lib/?git")).toEqual([["lib/?git", false, false]]);
+    // A shell given a line starts with its own options; a subshell keeps its parent's.
+    expect(globs("shopt -s dotglob; sh -c 'cat lib/?git'")).toEqual([["lib/?git", false, false]]);
+    expect(globs("shopt -s dotglob; (cat lib/?git)")).toEqual([["lib/?git", true, false]]);
+    expect(globs("(shopt -s dotglob); cat lib/?git")).toEqual([["lib/?git", false, false]]);
+    expect(globs("shopt -s $OPT; cat lib/?git")).toEqual([["lib/?git", true, false]]);
+  });
   it("refuses a relative path given to a program a runner runs in package folders its configuration names", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.how ?? "")}`);
     for (const [text, how] of [
