@@ -1318,7 +1318,8 @@ function operandPaths(v: string): string[] {
 }
 
 function globMatchesDotDot(segment: string): boolean {
-  if (!/[*?[]/.test(segment)) return false;
+  // bash matches `.` and `..` only with a pattern that starts with a literal `.` (`.*`, `.?`), even under dotglob: `build/*` never names `build/..`.
+  if (!/[*?[]/.test(segment) || !segment.startsWith(".")) return false;
   let re = "^";
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i]!;
