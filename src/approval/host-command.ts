@@ -63,7 +63,7 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
         return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
-      if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
+      if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected, { dotglob: p.dotglob === true }) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
       // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).
       const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
       if (p.glob || p.tree)

@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, optionName, type RunsIn, runnerInner, takesAssignments } from "./wrappers.js";
+import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -45,7 +45,7 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords";
+  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
 /** A rule that reports findings about command lines. */
@@ -72,6 +72,10 @@ export interface CommandPath {
   written?: string;
   /** The word is a pattern the shell expands (`.e*`, `.gi?/config`): it names whichever files it matches. */
   glob?: true;
+  /** Each segment of the pattern matches hidden names too (`shopt -s dotglob`: `lib/?git/config` matches `lib/.git/config`). */
+  dotglob?: true;
+  /** A `**` segment of the pattern matches any number of folders (`shopt -s globstar`). */
+  globstar?: true;
   /**
    * The program writes everything under it, when it is a folder (`rm -r`, `find … -delete`, `chmod -R`,
    * `cp -r`, `mv`, `rsync`, `git clean`): the files in it are written without being named.
@@ -107,7 +111,8 @@ const REWIRING_VARIABLES = new RegExp(
   "^(?:" +
     [
       "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
-      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|LESSOPEN|LESSCLOSE|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
@@ -117,10 +122,15 @@ const REWIRING_VARIABLES = new RegExp(
 /**
  * The pager and editor variables, and the values of them that run nothing of the plan's choosing: no
  * pager (`GIT_PAGER=cat git log`, `PAGER=`), or an editor that accepts the text as it is
- * (`GIT_EDITOR=true git rebase --continue`), with options at most.
+ * (`GIT_EDITOR=true git rebase --continue`), with options at most. less (and more, which may be less)
+ * reads a lesskey file with -k, whose settings may name an input filter it runs (LESSOPEN), and writes
+ * a log file with -o and -O: a cluster with one of them is no quiet value (`less -kkeys`).
  */
 const PAGER_OR_EDITOR = /^(?:PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR)$/;
-const QUIET_PROGRAM = /^(?:(?:cat|less|more|true|false|:)(?: -[A-Za-z]+)*)?$/;
+const QUIET_PROGRAM = /^(?:(?:cat|true|false|:)(?: -[A-Za-z]+)*|(?:less|more)(?: -[A-NP-Za-jl-np-z]+)*)?$/;
+/** less's (and more's) option variables, and their quiet values: option letters and numbers, without -k, -o or -O (`LESS=-R`, `LESS=FRX`). */
+const LESS_OPTIONS = /^(?:LESS|MORE)$/;
+const QUIET_LESS_OPTIONS = /^-?[0-9A-NP-Za-jl-np-z]*(?: -[0-9A-NP-Za-jl-np-z]+)*$/;
 /**
  * git settings that name a program, a command line or code git runs, or another configuration to read
  * (case-insensitive, as git reads its keys).
@@ -236,6 +246,12 @@ const SETFACL_FILE = new Set(["--modify-file", "--remove-file", "--set-file", "-
 function optionValues(name: string, args: ShellWord[]): OptionValues | undefined {
   const base = name.startsWith("g") && Object.hasOwn(SHORT_VALUED, name.slice(1)) ? name.slice(1) : name;
   const out: OptionValues = new Map();
+  if (Object.hasOwn(DESTINATION_OPTIONS, name)) {
+    // The folder an archive or a patch is unpacked in: a value glued to its option (`-Cvendor`, `7z x -ovendor`),
+    // and tar's later -C read from the folder before it (`-C a -C ../b` unpacks in a/../b), in place of the word's own reading.
+    for (const { word, dir } of destinationWords(name, args)) out.set(word, { text: true, paths: [dir] });
+    return out;
+  }
   if (base === "setfacl") {
     // GNU getopt reads options anywhere before `--`: -m/-x ACL (--modify, --remove, --set), -M/-X FILE.
     for (let i = 0; i < args.length; i++) {
@@ -395,25 +411,70 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
  * may name any file, `.git/hooks/…` or the policy among them, so its destination is written whole.
  */
 function archiveDestination(program: string, args: ShellWord[], values: (string | undefined)[]): Set<ShellWord> | "cwd" | undefined {
-  const valueOf = (short: string, long: string): Set<ShellWord> | undefined => {
-    for (let i = 0; i < args.length; i++) {
-      const v = values[i];
-      if (v === short || v === long) return args[i + 1] ? new Set([args[i + 1]!]) : undefined;
-      if (v !== undefined && (v.startsWith(`${long}=`) || (short.length === 2 && v.startsWith(short) && v.length > 2))) return new Set([args[i]!]);
-    }
-    return undefined;
+  const valueOf = (): Set<ShellWord> | undefined => {
+    const words = destinationWords(program, args).map((d) => d.word);
+    return words.length > 0 ? new Set(words) : undefined;
   };
   if (program === "tar" || program === "bsdtar" || program === "gtar") {
     const first = values[0];
     const extract = values.some((v) => v === undefined || v === "--extract" || v === "--get" || (/^-[A-Za-z]+$/.test(v) && v.includes("x"))) || (first !== undefined && /^[A-Za-z]+$/.test(first) && first.includes("x"));
-    return extract ? (valueOf("-C", "--directory") ?? "cwd") : undefined;
+    return extract ? (valueOf() ?? "cwd") : undefined;
   }
-  if (program === "unzip") return values.some((v) => v !== undefined && /^-[A-Za-z]*[lptvzZ]/.test(v)) ? undefined : (valueOf("-d", "--extract-dir") ?? "cwd");
-  if (program === "7z" || program === "7za" || program === "7zz" || program === "7zr") return values[0] === "x" || values[0] === "e" ? (valueOf("-o", "-o") ?? "cwd") : undefined;
-  if (program === "cpio") return values.some((v) => v === undefined || v === "--extract" || (/^-[A-Za-z]+$/.test(v) && v.includes("i"))) ? (valueOf("-D", "--directory") ?? "cwd") : undefined;
+  // unzip lists, tests or prints (-l, -t, -v, -p, -z, -Z) without writing; letters after -d are its folder (`-dtools`).
+  if (program === "unzip") return values.some((v, k) => v !== undefined && values[k - 1] !== "-d" && /^-[A-Za-ce-z]*[lptvzZ]/.test(v)) ? undefined : (valueOf() ?? "cwd");
+  if (program === "7z" || program === "7za" || program === "7zz" || program === "7zr") return values[0] === "x" || values[0] === "e" ? (valueOf() ?? "cwd") : undefined;
+  if (program === "cpio") return values.some((v) => v === undefined || v === "--extract" || (/^-[A-Za-z]+$/.test(v) && v.includes("i"))) ? (valueOf() ?? "cwd") : undefined;
   if (program === "ar") return values[0] !== undefined && /^-?[A-Za-z]*x/.test(values[0]) ? "cwd" : undefined;
-  if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf("-d", "--directory") ?? "cwd");
+  if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf() ?? "cwd");
   return undefined;
+}
+
+/** The options naming the folder an archive or a patch is unpacked in: the short one (its value may be glued) and the long one. */
+const DESTINATION_OPTIONS: Readonly<Record<string, readonly [string, string]>> = {
+  tar: ["-C", "--directory"],
+  bsdtar: ["-C", "--directory"],
+  gtar: ["-C", "--directory"],
+  unzip: ["-d", "--extract-dir"],
+  "7z": ["-o", "-o"],
+  "7za": ["-o", "-o"],
+  "7zz": ["-o", "-o"],
+  "7zr": ["-o", "-o"],
+  cpio: ["-D", "--directory"],
+  patch: ["-d", "--directory"],
+  gpatch: ["-d", "--directory"],
+};
+
+/**
+ * Each word of an archive or patch program naming the folder it unpacks in, with that folder: a glued
+ * value (`-Cout`) is one; tar's -C options each apply from the folder before, as its directory changes
+ * follow one another.
+ */
+function destinationWords(program: string, args: ShellWord[]): { word: ShellWord; dir: string }[] {
+  const spec = Object.hasOwn(DESTINATION_OPTIONS, program) ? DESTINATION_OPTIONS[program]! : undefined;
+  if (spec === undefined) return [];
+  const [short, long] = spec;
+  const composes = program === "tar" || program === "bsdtar" || program === "gtar";
+  const out: { word: ShellWord; dir: string }[] = [];
+  let at: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v === "--") break;
+    let word: ShellWord | undefined;
+    let dir: string | undefined;
+    // unzip's -d may close a cluster of its flags (`-qd out`, `-qdout`).
+    const cluster = program === "unzip" ? /^-[A-Za-ce-z]*d/.exec(v)?.[0] : undefined;
+    if (v === short || v === long || v === cluster) {
+      word = args[++i];
+      dir = word?.value;
+    } else if (v.startsWith(`${long}=`)) [word, dir] = [args[i]!, v.slice(long.length + 1)];
+    else if (cluster !== undefined) [word, dir] = [args[i]!, v.slice(cluster.length)];
+    else if (short.length === 2 && v.startsWith(short) && v.length > 2) [word, dir] = [args[i]!, v.slice(2)];
+    if (word === undefined || dir === undefined) continue;
+    at = !composes || at === undefined || /^[/~]/.test(dir) ? dir : `${at}/${dir}`;
+    out.push({ word, dir: at });
+  }
+  return out;
 }
 
 /**
@@ -560,6 +621,73 @@ export function simpleCommandsOf(line: string): string[] | undefined {
   return loadedReader ? simpleCommandsWith(loadedReader, line) : undefined;
 }
 
+/**
+ * A folder the shell may be in at a point of the line: the folder, pushd's stack, and the `cd`s
+ * (pushd, popd) assumed to have failed on the way there.
+ */
+interface Where {
+  cwd: string;
+  dirs: readonly string[];
+  failed: ReadonlySet<SimpleCommand>;
+  /** `set -e` is in force: a command whose failure is fatal ends the shell. */
+  errexit: boolean;
+  /** The shell options that change what a pattern matches (`shopt -s dotglob`, `globstar`). */
+  globs: Globs;
+}
+interface Globs {
+  dotglob: boolean;
+  globstar: boolean;
+}
+const NO_GLOBS: Globs = { dotglob: false, globstar: false };
+/** Is `set -e` in force after `set ARGS` (`-e`, `-eu`, `-o errexit`, `+e`, `+o errexit`)? */
+function errexitAfter(before: boolean, args: ShellWord[]): boolean {
+  let on = before;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || v === "--" || v === "-") break;
+    if (!/^[-+]/.test(v)) break;
+    const sign = v[0] === "-";
+    for (const c of v.slice(1)) {
+      if (c === "e") on = sign;
+      else if (c === "o") {
+        const option = args[++i]?.value;
+        if (option === "errexit") on = sign;
+      }
+    }
+  }
+  return on;
+}
+
+/**
+ * The pattern options in force after `shopt ARGS`: `-s` sets the options it names, `-u` unsets them
+ * (`-o` names set's options instead). A name decided at run time may be either: it counts as set.
+ */
+function globsAfter(before: Globs, args: ShellWord[]): Globs {
+  const values = args.map((w) => w.value);
+  const flags = values.filter((v) => v !== undefined && /^-[a-z]+$/.test(v)).join("");
+  if (flags.includes("o") || flags.includes("p") || flags.includes("q") && !flags.includes("s")) return before;
+  const names = values.filter((v) => v === undefined || !v.startsWith("-"));
+  const set = flags.includes("s");
+  if (!set && !flags.includes("u")) return before;
+  const after = { ...before };
+  for (const n of names) {
+    if (n === undefined) {
+      if (set) [after.dotglob, after.globstar] = [true, true];
+      continue;
+    }
+    if (n === "dotglob") after.dotglob = set;
+    if (n === "globstar") after.globstar = set;
+  }
+  return after;
+}
+
+/** How many folders the shell may be in at once before the line is refused. */
+const MAX_WHERES = 16;
+/** Builtins that change the shell's folder. */
+const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
+/** Wrappers that run a builtin in the shell itself, so a folder it moves to outlives them. */
+const IN_SHELL = new Set(["builtin", "command", "time"]);
+
 class Analysis {
   readonly report: CommandReport = { findings: [], paths: [], programs: [] };
   /** The text of each simple command run (see simpleCommandsWith). */
@@ -568,6 +696,26 @@ class Analysis {
   unreadable = false;
   private readonly seen = new Set<string>();
   private cwd = "";
+  /** pushd's stack of folders, the latest first. */
+  private dirs: readonly string[] = [];
+  /** `set -e` is in force. */
+  private errexit = false;
+  /** The shell options in force that change what a pattern matches. */
+  private globs: Globs = NO_GLOBS;
+  /** The command being read changed the folder (cd, pushd, popd). */
+  private moved = false;
+  /**
+   * The command is being read again, from another folder the shell may be in: only the paths it names
+   * are recorded again.
+   */
+  private again = false;
+  /** The wrapper whose command line runs in the shell itself (eval, trap), while it is read. */
+  private inShell: string | undefined;
+  /** The simple command being read may run any number of times (it is in a loop). */
+  private repeats = false;
+  /** What is being read runs in package folders plangate does not know, through this wrapper and option. */
+  private elsewhere: string | undefined;
+  private readonly pathKeys = new Set<string>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
 
@@ -607,11 +755,73 @@ class Analysis {
       if (top) this.span = { start: s.constructs[0]!.start, end: s.constructs[0]!.end };
       this.find({ rule: "multiple-tools", messageId: "compoundCommand", data: { kinds: kinds.join(", ") } });
     }
+    // Variables the syntax sets: a loop's variable, a `{NAME}>file` redirection's.
+    for (const a of s.assigned ?? []) this.assignment(a.name);
+    // The folders the shell may be in, in each subshell open at the command being read (the line's own first).
+    const saved = { cwd: this.cwd, dirs: this.dirs, moved: this.moved, errexit: this.errexit, globs: this.globs };
+    // A line a shell is given (`sh -c '...'`) starts without `set -e`, and with the pattern options of its shell (eval's, the same).
+    const globs = this.inShell !== undefined ? this.globs : NO_GLOBS;
+    const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false, globs }] }];
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
-      this.simple(cmd, depth, s.text);
+      const chain = cmd.scopes ?? [];
+      let keep = 1;
+      while (keep < frames.length && frames[keep]!.id === chain[keep - 1]) keep++;
+      frames.length = keep;
+      for (let k = keep - 1; k < chain.length; k++) {
+        const id = chain[k]!;
+        // bash clears `set -e` in the subshell of a command substitution.
+        const wheres = frames[frames.length - 1]!.wheres;
+        frames.push({ id, wheres: s.substitutions?.includes(id) ? wheres.map((w) => ({ ...w, errexit: false })) : wheres });
+      }
+      const frame = frames[frames.length - 1]!;
+      frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
     }
+    [this.cwd, this.dirs, this.moved, this.errexit, this.globs] = [saved.cwd, saved.dirs, saved.moved, saved.errexit, saved.globs];
     if (top) this.span = undefined;
+  }
+
+  /**
+   * Reads a command from each folder the shell may be in when it runs, and says where the shell may be
+   * after it. A `cd` may fail (the folder is missing, or is a file), and the shell then goes on where it
+   * was: what follows is read from both folders, unless it runs only if the `cd` succeeded (`cd x &&`,
+   * `cd x || exit`, `if cd x; then`).
+   */
+  private everywhere(wheres: Where[], cmd: SimpleCommand, read: () => void): Where[] {
+    const guards = cmd.guards ?? [];
+    const runs = wheres.filter((w) => !guards.some((g) => w.failed.has(g)));
+    const next = wheres.filter((w) => !runs.includes(w));
+    const again = this.again;
+    try {
+      for (const [i, w] of (runs.length > 0 ? runs : wheres.slice(0, 1)).entries()) {
+        this.cwd = w.cwd;
+        this.dirs = w.dirs;
+        this.errexit = w.errexit;
+        this.globs = w.globs;
+        this.moved = false;
+        this.again = again || i > 0;
+        read();
+        if (runs.length === 0) return wheres;
+        next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit, globs: this.globs });
+        // A cd that fails leaves the shell where it was, unless `set -e` then ends it.
+        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: new Set([...w.failed, cmd]) });
+      }
+    } finally {
+      this.again = again;
+    }
+    // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
+    const merged = new Map<string, Where>();
+    for (const w of next) {
+      const key = JSON.stringify([w.cwd, w.dirs, w.errexit, w.globs]);
+      const seen = merged.get(key);
+      merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
+    }
+    const out = [...merged.values()];
+    if (out.length > MAX_WHERES) {
+      this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: "more folder changes than plangate follows" } });
+      return out.slice(0, MAX_WHERES);
+    }
+    return out;
   }
 
   private simple(cmd: SimpleCommand, depth: number, text: string): void {
@@ -621,7 +831,8 @@ class Analysis {
       start = Math.min(start, r.start);
       end = Math.max(end, r.end);
     }
-    this.texts.push(text.slice(start, end));
+    if (!this.again) this.texts.push(text.slice(start, end));
+    this.repeats = cmd.repeats === true;
     for (const a of cmd.assignments) {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
@@ -640,7 +851,8 @@ class Analysis {
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
   private assignment(name: string, value?: string): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
-    if (REWIRING_VARIABLES.test(name) && !(value !== undefined && PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)))
+    const quiet = value !== undefined && ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)));
+    if (REWIRING_VARIABLES.test(name) && !quiet)
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
@@ -658,7 +870,7 @@ class Analysis {
       return;
     }
     const name = programName(argv0.value);
-    this.report.programs.push(name);
+    if (!this.again) this.report.programs.push(name);
     if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
     const values = [name, ...args.map((w) => w.value)];
@@ -667,6 +879,7 @@ class Analysis {
     else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
     this.rewiring(name, args);
     this.evaluated(name, args);
+    this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
 
@@ -683,8 +896,15 @@ class Analysis {
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
       const outer = this.cwd;
+      const [outerDirs, outerMoved] = [this.dirs, this.moved];
       const wrapper = runner?.via ?? name;
       for (const inner of inners) {
+        // Variables the wrapper sets for what it runs (`env A=1 prog`, `sudo A=1 prog`, `bwrap --setenv NAME VALUE`).
+        if (inner.kind === "none" || inner.kind === "argv" || inner.kind === "script")
+          for (const e of inner.env ?? []) {
+            this.assignment(e.name, e.value);
+            this.storedCode(e.name, e.value);
+          }
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
           // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
@@ -693,22 +913,24 @@ class Analysis {
         }
         if (inner.kind === "argv") {
           for (const w of inner.words) consumed.add(w);
-          this.texts.push(inner.words.map((w) => w.source).join(" "));
+          if (!this.again) this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
-          // Variables the wrapper sets for the program (`bwrap --setenv NAME VALUE`), as `env NAME=VALUE` does.
-          for (const e of inner.env ?? []) {
-            this.assignment(e.name, e.value);
-            this.storedCode(e.name, e.value);
-          }
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
           if (chdir && (indexOf(inner.words[0]!) < 0 || indexOf(inner.words[0]!) > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
-          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
-            this.cwd = cwd;
-            this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+          const away = this.elsewhere;
+          if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
+          try {
+            for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+              this.cwd = cwd;
+              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+            }
+          } finally {
+            this.elsewhere = away;
           }
-          this.cwd = outer;
+          // `builtin cd x`, `command cd x`, `time cd x` move the shell itself; any other program runs apart from it.
+          if (!(IN_SHELL.has(name) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
           if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           continue;
@@ -722,13 +944,21 @@ class Analysis {
         }
         if (chdir) this.cwd = chdir.cwd;
         const line = inner.text ?? parts.map((w) => w.value).join(" ");
-        for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
-          this.cwd = cwd;
-          this.script(this.reader.parse(line), depth + 1);
+        // eval and trap run their command line in the shell itself: a folder change there would outlive it.
+        const [inShell, away] = [this.inShell, this.elsewhere];
+        this.inShell = name === "eval" || name === "trap" ? name : undefined;
+        if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
+        try {
+          for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
+            this.cwd = cwd;
+            this.script(this.reader.parse(line), depth + 1);
+          }
+        } finally {
+          [this.inShell, this.elsewhere] = [inShell, away];
         }
         this.cwd = outer;
       }
-      if (takesAssignments(name))
+      if (name === "env")
         for (const w of args)
           if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");
@@ -746,7 +976,16 @@ class Analysis {
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
-    if (name === "cd" || name === "pushd") this.cd(args);
+    if (name === "set") this.errexit = errexitAfter(this.errexit, args);
+    if (name === "shopt") this.globs = globsAfter(this.globs, args);
+    if (FOLDER_BUILTINS.has(name)) {
+      if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
+      // In a loop, a relative cd (or pushd, popd) moves again each time round: `for i in 1 2; do cd ..; done`.
+      else if (this.repeats && !(name === "cd" && args.every((w) => w.value !== undefined && (w.value.startsWith("-") || w.value.startsWith("/")))))
+        this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} in a loop` } });
+      else if (name === "cd") this.cd(args);
+      else this.stack(name, args);
+    }
   }
 
   /**
@@ -810,6 +1049,51 @@ class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * Builtins that set a variable an argument names, to a value decided at run time: `read PATH`,
+   * `mapfile`/`readarray`, `printf -v PATH`, `getopts o PATH`, `wait -p`, `compgen -V`; and a name
+   * reference (`declare -n r=PATH`), through which an assignment to r sets PATH. Each is checked as a
+   * setting of that variable.
+   */
+  private namedVariables(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const set = (v: string | undefined) => {
+      if (v !== undefined) this.assignment(v.replace(/\[[\s\S]*$/, ""));
+    };
+    // Bash's builtins read their options up to the first operand or `--`; a valued letter takes the rest of its cluster or the next word.
+    const read = (valuedLetters: string, named: string): string[] => {
+      let k = 0;
+      for (; k < values.length; k++) {
+        const v = values[k];
+        if (v === undefined || v === "--" || !/^-[A-Za-z]/.test(v)) {
+          if (v === "--") k++;
+          break;
+        }
+        for (let c = 1; c < v.length; c++) {
+          if (!valuedLetters.includes(v[c]!)) continue;
+          const value = c < v.length - 1 ? v.slice(c + 1) : values[++k];
+          if (named.includes(v[c]!)) set(value);
+          break;
+        }
+      }
+      return values.slice(k).filter((v): v is string => v !== undefined);
+    };
+    if (name === "read") for (const v of read("adinNptu", "a")) set(v);
+    else if (name === "mapfile" || name === "readarray") set(read("dnOsuCc", "")[0]);
+    else if (name === "printf") read("v", "v");
+    else if (name === "getopts") set(read("", "")[1]);
+    else if (name === "wait") read("p", "p");
+    else if (name === "compgen") read("AGWFCXPSoV", "V");
+    else if ((name === "declare" || name === "typeset" || name === "local") && values.some((v) => v !== undefined && /^-[A-Za-z]*n/.test(v)))
+      for (const v of values) {
+        if (v === undefined || v.startsWith("-") || v.startsWith("+")) continue;
+        const eq = v.indexOf("=");
+        // Without a target, the first assignment to the reference names one.
+        if (eq < 0) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name: `${v} (a name reference to any variable)` } });
+        else set(v.slice(eq + 1));
+      }
   }
 
   /** Builtins that change what a later name runs: an alias, a hashed path, a loaded builtin. */
@@ -878,7 +1162,53 @@ class Analysis {
       this.report.paths.push({ text: "~", cwd: this.cwd });
       return;
     }
-    this.cwd = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    this.cwd = this.folder(v);
+    this.moved = true;
+  }
+
+  /** The folder a cd-like word names, from the current one. */
+  private folder(v: string): string {
+    return v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+  }
+
+  /**
+   * pushd, popd and dirs, on the stack of folders: `pushd dir` moves there and keeps the folder it left,
+   * `pushd` swaps the two latest, `popd` goes back, `-n` changes the stack only, `dirs -c` empties it.
+   * A rotation (`pushd +1`, `popd -0`) is not followed.
+   */
+  private stack(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    if (values.some((v) => v === undefined)) return;
+    const flags = values.filter((v) => /^-[a-zA-Z]+$/.test(v!)).join("");
+    const operands = values.filter((v) => !/^-[a-zA-Z]+$/.test(v!) && v !== "--") as string[];
+    if (name === "dirs") {
+      if (flags.includes("c")) this.dirs = [];
+      return;
+    }
+    if (operands.some((v) => /^[+-]\d+$/.test(v))) {
+      this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} ${operands.join(" ")}` } });
+      return;
+    }
+    const stay = flags.includes("n");
+    if (name === "pushd") {
+      const target = operands[0];
+      if (target === undefined) {
+        if (this.dirs.length === 0 || stay) return;
+        [this.cwd, this.dirs] = [this.dirs[0]!, [this.cwd, ...this.dirs.slice(1)]];
+      } else if (stay) {
+        this.dirs = [this.folder(target), ...this.dirs];
+        return;
+      } else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
+      this.moved = true;
+      return;
+    }
+    if (this.dirs.length === 0) return;
+    if (stay) {
+      this.dirs = this.dirs.slice(1);
+      return;
+    }
+    [this.cwd, this.dirs] = [this.dirs[0]!, this.dirs.slice(1)];
+    this.moved = true;
   }
 
   /**
@@ -921,20 +1251,30 @@ class Analysis {
       }
       const tree = trees instanceof Set && trees.has(w);
       const known = values?.get(w);
-      if (known?.text) continue;
-      for (const v of [...(operands ? operandPaths(w.value) : pathsIn(w.value)), ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
+      // A word the program's grammar reads as text names no file, but for the paths it is known to name.
+      const own = known?.text ? [] : operands ? operandPaths(w.value) : pathsIn(w.value);
+      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
     }
   }
 
   private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
+    // In package folders plangate does not know, a relative path names a file it cannot find.
+    if (this.elsewhere !== undefined && !/^[/~]/.test(text)) this.find({ rule: "unresolved-argument", messageId: "packageFolders", data: { how: this.elsewhere } });
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
     const t = glob ? text.split("/").map((seg) => (globMatchesDotDot(seg) ? ".." : seg)).join("/") : text;
     const p: CommandPath = t === text ? { text, cwd: this.cwd } : { text: t, written: text, cwd: this.cwd };
-    if (glob && /[*?[]/.test(text)) p.glob = true;
+    if (glob && /[*?[]/.test(text)) {
+      p.glob = true;
+      if (this.globs.dotglob) p.dotglob = true;
+      if (this.globs.globstar && text.split("/").includes("**")) p.globstar = true;
+    }
     if (tree) p.tree = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
+    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.span?.start, p.span?.end]);
+    if (this.again && this.pathKeys.has(key)) return;
+    this.pathKeys.add(key);
     this.report.paths.push(p);
   }
 }
@@ -978,7 +1318,8 @@ function operandPaths(v: string): string[] {
 }
 
 function globMatchesDotDot(segment: string): boolean {
-  if (!/[*?[]/.test(segment)) return false;
+  // bash matches `.` and `..` only with a pattern that starts with a literal `.` (`.*`, `.?`), even under dotglob: `build/*` never names `build/..`.
+  if (!/[*?[]/.test(segment) || !segment.startsWith(".")) return false;
   let re = "^";
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i]!;

@@ -89,6 +89,54 @@ describe("analysis", () => {
       { text: "../../x", cwd: "sub", span: { start: 14, end: 21 } },
     ]);
   });
+  it("reads what follows a cd from every folder the shell may be in", () => {
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === ".").map((p) => p.cwd).sort();
+    // A cd that fails (a missing folder, a file) leaves the shell where it was: `cd x; find . -delete` may delete the workspace.
+    expect(folders("cd nonexistent; find . -delete")).toEqual(["", "nonexistent"]);
+    expect(folders("cd sub\nfind . -delete")).toEqual(["", "sub"]);
+    expect(folders("cd sub || true; find . -delete")).toEqual(["", "sub"]);
+    // What runs only if the cd succeeded is read from its folder alone.
+    expect(folders("cd sub && find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub 2>/dev/null && make && find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub || exit 1; find . -delete")).toEqual(["sub"]);
+    expect(folders("cd sub || { echo no; exit 1; }; find . -delete")).toEqual(["sub"]);
+    expect(folders("if cd sub; then find . -delete; fi")).toEqual(["sub"]);
+    expect(folders("while cd /w; do find . -delete; done")).toEqual(["/w"]);
+    // A subshell's cd does not outlive it: ( ... ), $(...), a part of a pipeline, a command run with &.
+    expect(folders("(cd sub); find . -delete")).toEqual([""]);
+    expect(folders("x=$(cd sub); find . -delete")).toEqual([""]);
+    expect(folders("cd sub | true; find . -delete")).toEqual([""]);
+    expect(folders("cd sub & find . -delete")).toEqual([""]);
+    expect(folders("cd sub && (cd .. && find . -delete)")).toEqual(["sub/.."]);
+    // builtin, command and time run cd in the shell itself; eval and trap are not followed.
+    expect(folders("builtin cd sub && find . -delete")).toEqual(["sub"]);
+    expect(folders("command cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("time cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(rules("eval cd sub; find . -delete", "chain")).toContain("unresolved-argument");
+    expect(rules("trap 'cd sub' DEBUG; ls", "chain")).toContain("unresolved-argument");
+    // pushd keeps the folder it left, popd goes back to it.
+    expect(folders("cd a && pushd b && popd && find . -delete")).toEqual(["a"]);
+    expect(folders("pushd a && pushd && find . -delete")).toEqual([""]);
+    expect(rules("pushd a && pushd +1 && ls", "chain")).toContain("unresolved-argument");
+    // Under set -e a cd that fails ends the shell, unless its failure is tested (a condition, a list's part but the last, `!`).
+    expect(folders("set -e; cd sub; find . -delete")).toEqual(["sub"]);
+    expect(folders("set -euo pipefail\ncd sub\nfind . -delete")).toEqual(["sub"]);
+    expect(folders("set -o errexit; true && cd sub; find . -delete")).toEqual(["sub"]);
+    expect(folders("set -e; set +e; cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; cd sub || true; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; cd sub && true; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("set -e; ! cd sub; find . -delete")).toEqual(["", "sub"]);
+    expect(folders("(set -e); cd sub; find . -delete")).toEqual(["", "sub"]);
+    // bash clears set -e in a command substitution.
+    expect(folders("set -e; x=$(cd sub; find . -delete)")).toEqual(["", "sub"]);
+    // In a loop a relative cd moves again each time round; one in a subshell of the loop, or to an absolute folder, does not add up.
+    expect(rules("cd a/b && for i in 1 2; do cd ..; done && find x -delete", "chain")).toContain("unresolved-argument");
+    expect(rules("while cd ..; do ls; done", "chain")).toContain("unresolved-argument");
+    expect(rules("for i in 1 2; do (cd sub && make); done", "chain")).toEqual([]);
+    expect(rules("for i in 1 2; do cd /w; done", "chain")).toEqual([]);
+    // The redirection tree-sitter-bash gives a list belongs to its last command.
+    expect(analyseCommand(reader, "cd sub && echo k > out", "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "out").map((p) => p.cwd)).toEqual(["sub"]);
+  });
   it("reads the paths after an option that moves a program to another folder from there", () => {
     const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => [p.text, p.cwd, p.tree ?? false]);
     expect(paths("git -C vendor clean -fdx lib")).toEqual([["vendor", "", false], ["clean", "vendor", false], ["lib", "vendor", true]]);
@@ -230,7 +278,7 @@ describe("analysis", () => {
     expect(rules("npm exec -yc='rm -rf build'", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("nix develop -c -- rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     // yarn runs a command in a workspace, or in each one.
-    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
+    expect(rules("yarn workspace web exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool", "unresolved-argument"]);
     expect(rules("yarn workspaces foreach -A exec rm -rf build", "chain", { deny: ["rm"] })).toEqual(["disallowed-tool"]);
     expect(rules("yarn workspace web add lodash", "chain", { deny: ["rm"] })).toEqual([]);
     expect(rules("yarn workspaces foreach -A run build", "chain", { deny: ["rm"] })).toEqual([]);
@@ -340,6 +388,164 @@ describe("analysis", () => {
       expect(ids(text), text).toEqual([]);
     for (const text of ["GIT_PAGER=./pager git log", "PAGER='cat;id' git log", "GIT_EDITOR=vim git commit", "VISUAL=$X git commit", "SHELL=cat sudo -s ls", "BROWSER=true x"])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!.replace(/^export /, "")}`]);
+    // less (or more, which may be less) reads a lesskey file with -k, whose settings may name an input filter it runs, and writes a log with -o or -O.
+    for (const text of ["GIT_EDITOR='less -kkeys' git commit", "PAGER='less -ologfile' man ls", "GIT_PAGER='more -Okeys' git log", "PAGER='less -R -kx' git log"])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+    // less's own variables: options without -k, -o or -O, and no file naming settings.
+    for (const text of ["LESS=-R git log", "LESS=FRX git log", "LESS='-R -x4' less f", "MORE=-d more f"]) expect(ids(text), text).toEqual([]);
+    for (const text of ["LESS=--lesskey-src=k git log", "LESS=-kkeys git log", "LESSKEYIN=k git log", "LESSKEY=k git log", "LESSKEY_CONTENT=x less f", "MANOPT=-Px man ls"])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+  });
+  it("checks the variables builtins and the syntax set by name, to values decided at run time", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.filter((f) => f.messageId === "rewiringVariable").map((f) => String(f.data.name));
+    for (const [text, name] of [
+      ["printf -v PATH %s bin; ls", "PATH"],
+      ["printf -vPATH %s bin", "PATH"],
+      ["read PATH < f", "PATH"],
+      ["read -r -a LD_PRELOAD < f", "LD_PRELOAD"],
+      ["read -ra IFS < f", "IFS"],
+      ["read -p x -- PATH < f", "PATH"],
+      ["mapfile -t PATH < f", "PATH"],
+      ["readarray BASH_ENV < f", "BASH_ENV"],
+      ["getopts a PATH", "PATH"],
+      ["wait -p PATH", "PATH"],
+      ["compgen -V PATH -W x", "PATH"],
+      ["declare -n r=PATH; r=bin", "PATH"],
+      ["local -n r=IFS", "IFS"],
+      ["typeset -gn r=LD_PRELOAD", "LD_PRELOAD"],
+      ["declare -n r", "r (a name reference to any variable)"],
+      ["for PATH in bin; do ls; done", "PATH"],
+      ["select PAGER in cat; do git log; done", "PAGER"],
+      // A `{NAME}>file` redirection stores the descriptor's number (10, a folder name PATH would search) in NAME.
+      ["exec {PATH}>/dev/null; ls", "PATH"],
+      ["ls {IFS}>out", "IFS"],
+    ] as const)
+      expect(ids(text), text).toContain(name);
+    for (const text of ["read -r line < f", "printf -v out %s x", "mapfile -t lines < f", "getopts ab opt", "for f in a b; do ls; done", "exec {fd}>log", "declare -n ref=out"]) expect(ids(text), text).toEqual([]);
+  });
+  it("reads env's, sudo's, time's and coproc's settings, and env -S's string as env splits it", () => {
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.name ?? f.data.why ?? f.data.entry ?? "")}`);
+    // The program after the settings is checked, wherever they stand.
+    for (const text of [
+      "env -- FOO=1 rm -rf x",
+      "env ./x=1 rm -rf x",
+      "env a-b=1 rm -rf x",
+      "env -i -- A=1 rm x",
+      "sudo FOO=1 rm -rf x",
+      "sudo -u root FOO=1 rm x",
+      "sudo FOO=1 -u root rm x",
+      "sudo ./x=1 rm x",
+      "time FOO=1 rm x",
+      "coproc FOO=1 rm x",
+      // GNU env splits -S's string into arguments that take its place: options, settings, the program.
+      "env -S 'rm\\_-rf\\_x'",
+      "env -S -v rm -rf x",
+      "env -S '-u X' rm -rf x",
+      "env -S'FOO=1' rm x",
+      "env -S 'FOO=1 rm -rf' x",
+      "env --split-string='-i A=1 rm' x",
+      "env -S \"-S 'rm x'\"",
+      "env -S '#comment' rm x",
+    ])
+      expect(denied(text), text).toContain("commandDenied:rm");
+    for (const [text, name] of [
+      ["env -- PATH=bin ls", "PATH"],
+      ["env -S'PATH=bin' ls", "PATH"],
+      ["env -S 'LD_PRELOAD=./x.so ls'", "LD_PRELOAD"],
+      ["sudo LD_PRELOAD=./x.so ls", "LD_PRELOAD"],
+      ["sudo -u root PATH=bin ls", "PATH"],
+      ["time PATH=bin ls", "PATH"],
+      ["env PATH=bin", "PATH"],
+      ["systemd-run --scope -E PATH=bin ls", "PATH"],
+      ["systemd-run --scope --setenv=LD_PRELOAD=x.so ls", "LD_PRELOAD"],
+    ] as const)
+      expect(denied(text), text).toContain(`rewiringVariable:${name}`);
+    // What env refuses to split, or a -C in the string (plangate would not read the folder it moves to), is refused.
+    for (const text of ["env -S 'ls \\q'", "env -S 'ls $HOME'", "env -S \"'ls\"", "env -S '-C vendor' find lib -delete", "env -S '-iC vendor ls'"])
+      expect(denied(text), text).toContain("wrapperUnknown:splitString");
+    expect(denied("env -S 'ls ${HOME}'")).toEqual(["valueAtRunTime:"]);
+    // sudo -s and -i hand the words to the shell as one line, escaped but for `$`: `$IFS` splits it.
+    expect(denied("sudo -s 'rm$IFS-rf$IFS.'")).toEqual(["unreadableCommand:"]);
+    expect(denied("sudo -s rm x")).toContain("commandDenied:rm");
+    expect(denied("sudo -s ls 'a b'")).toEqual([]);
+    expect(denied("sudo -- A=1 ls")).toEqual([]);
+    for (const text of ["env LANG=C ls", "env -i LANG=C ls", "sudo -u ci make", "sudo -E make install", "time make", "env -S 'make -j2' all", "env -uX ls"]) expect(denied(text), text).toEqual([]);
+  });
+  it("reads a program's paths from the folder it runs in: a login shell's home, a service's root, a new root", () => {
+    const paths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    // sudo -i, su -l (or -), runuser -l and pkexec start in the target user's home.
+    expect(paths("sudo -i touch x")).toEqual(["~"]);
+    expect(paths("sudo -iu root touch x")).toEqual(["~"]);
+    expect(paths("sudo -i -D sub touch x")).toEqual(["sub"]);
+    expect(paths("su - -c 'touch x'")).toEqual(["~"]);
+    expect(paths("su -l root -c 'touch x'")).toEqual(["~"]);
+    expect(paths("runuser -l root -c 'touch x'")).toEqual(["~"]);
+    expect(paths("pkexec touch x")).toEqual(["~"]);
+    expect(paths("pkexec --keep-cwd touch x")).toEqual([""]);
+    expect(paths("su -c 'touch x' ci")).toEqual([""]);
+    // A service systemd-run starts runs in "/" (with --user, in the home folder); a scope where it is started.
+    expect(paths("systemd-run touch x")).toEqual(["/"]);
+    expect(paths("systemd-run --user --wait touch x")).toEqual(["~"]);
+    expect(paths("systemd-run --user --scope touch x")).toEqual([""]);
+    expect(paths("systemd-run -d touch x")).toEqual([""]);
+    expect(paths("systemd-run --working-directory=sub touch x")).toEqual(["sub"]);
+    // hatch runs in its project's root: the folder of the nearest pyproject.toml, this one or one above.
+    expect(paths("cd a/b && hatch run 'touch x'")).toEqual(["a/b", "a", ""]);
+    expect(analyseCommand(reader, "hatch -p other run make", "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => f.data.why)).toEqual(["projectElsewhere"]);
+    // unshare -R runs the program in the new root's "/"; nsenter -r keeps the folder.
+    expect(paths("unshare -r -R vendor touch x")).toEqual(["vendor"]);
+    expect(paths("nsenter -t 1 -m -rvendor touch x")).toEqual([""]);
+  });
+  it("refuses options through which a wrapper runs a program elsewhere than plangate reads", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? "")}`);
+    // nsenter's -r and -w take a folder only joined to them: alone, -r is the target's root and the next word the program.
+    expect(ids("nsenter -t 1 -m -r rm x")).toContain("commandDenied:rm");
+    expect(ids("nsenter -t 1 -m -w ls")).toEqual(["wrapperUnknown:unknownFolder"]);
+    expect(ids("nsenter -t 1 -m --wd ls")).toEqual(["wrapperUnknown:unknownFolder"]);
+    expect(ids("nsenter -t 1 -m --wd=sub ls")).toEqual([]);
+    expect(ids("unshare -r -R vendor -w sub ls")).toEqual(["wrapperUnknown:remapsPaths"]);
+    // A unit property that may run a program, or set its environment or folder.
+    for (const text of ["systemd-run -p ExecStartPre=./x --scope ls", "systemd-run --property=Environment=PATH=bin --scope ls", "systemd-run -pRootDirectory=vendor --scope ls", "systemd-run -p EnvironmentFile=x ls"])
+      expect(ids(text), text).toEqual(["wrapperUnknown:unitProperty"]);
+    expect(ids("systemd-run -p MemoryMax=1G -p CPUQuota=50% --scope make")).toEqual([]);
+  });
+  it("reads a flag's true or false as npm's and pnpm's parser does, and xargs's optional values as xargs does", () => {
+    const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
+    // nopt takes `true` or `false` after a flag as its value: the program (or -c's line) is the word after.
+    for (const text of ["npx --yes true -c 'rm -rf x'", "npx -y false rm x", "npm exec --yes true --call 'rm -rf x'", "npm --silent true exec rm x", "pnpm exec --recursive true -c 'rm x'", "pnpm exec -c true 'rm x'", "pnpm dlx -s true rm x", "pnpm -r false exec rm x"])
+      expect(denied(text), text).toContain("commandDenied");
+    // xargs's --eof, --replace and --max-lines take a value only after `=`.
+    for (const text of ["xargs --eof rm echo", "xargs --replace rm echo", "xargs --max-lines rm echo", "xargs --replace={} rm {}"]) expect(denied(text), text).toContain("commandDenied");
+    expect(denied("npx --yes vitest run")).toEqual([]);
+    expect(denied("xargs --eof=END echo")).toEqual([]);
+  });
+  it("marks the patterns that shopt makes match hidden names or any number of folders", () => {
+    const globs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.glob).map((p) => [p.written ?? p.text, p.dotglob ?? false, p.globstar ?? false]);
+    expect(globs("sed -i s/a/b/ lib/?git/config")).toEqual([["lib/?git/config", false, false]]);
+    expect(globs("shopt -s dotglob; sed -i s/a/b/ lib/?git/config")).toEqual([["lib/?git/config", true, false]]);
+    expect(globs("shopt -s globstar dotglob; sed -i s/a/b/ lib/**/config")).toEqual([["lib/**/config", true, true]]);
+    expect(globs("shopt -s dotglob; shopt -u dotglob; cat lib/?git")).toEqual([["lib/?git", false, false]]);
+    // A shell given a line starts with its own options; a subshell keeps its parent's.
+    expect(globs("shopt -s dotglob; sh -c 'cat lib/?git'")).toEqual([["lib/?git", false, false]]);
+    expect(globs("shopt -s dotglob; (cat lib/?git)")).toEqual([["lib/?git", true, false]]);
+    expect(globs("(shopt -s dotglob); cat lib/?git")).toEqual([["lib/?git", false, false]]);
+    expect(globs("shopt -s $OPT; cat lib/?git")).toEqual([["lib/?git", true, false]]);
+  });
+  it("refuses a relative path given to a program a runner runs in package folders its configuration names", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.how ?? "")}`);
+    for (const [text, how] of [
+      ["npx -w vendor find lib -delete", "npx -w"],
+      ["npm exec --workspace=vendor -- find lib -delete", "npm exec --workspace"],
+      ["npm -ws exec -- rm -rf dist", "npm exec -ws"],
+      ["npx -w vendor -c 'find lib -delete'", "npx -w"],
+      ["pnpm -r exec rm -rf dist", "pnpm exec -r"],
+      ["pnpm --filter ./vendor exec find lib -delete", "pnpm exec --filter"],
+      ["pnpm exec --recursive rm -rf dist", "pnpm exec --recursive"],
+      ["yarn workspace app exec rm -rf dist", "yarn workspace"],
+    ] as const)
+      expect(ids(text), text).toEqual([`packageFolders:${how}`]);
+    // A program given no relative path runs the same in any folder.
+    for (const text of ["pnpm -r exec tsc --noEmit", "npx -w app vitest", "yarn workspace app run build", "pnpm exec rm -rf dist"]) expect(ids(text), text).toEqual([]);
   });
   it("checks the settings sudo, genv and systemd-run give the program, and refuses a unit property other than a resource limit", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
@@ -366,9 +572,9 @@ describe("analysis", () => {
     expect(denied("systemd-run -E A=1 rm x")).toContain("commandDenied");
     expect(ids("systemd-run -p MemoryMax=1G --scope make")).toEqual([]);
     expect(ids("systemd-run --property=CPUQuota=50% make")).toEqual([]);
-    expect(ids("systemd-run -p ExecStartPre=/bin/rm make")).toEqual(["wrapperUnknown:unsafeProperty"]);
-    expect(ids("systemd-run --property=Environment=PATH=/tmp make")).toEqual(["wrapperUnknown:unsafeProperty"]);
-    expect(ids("systemd-run -pBindPaths=/etc make")).toEqual(["wrapperUnknown:unsafeProperty"]);
+    expect(ids("systemd-run -p ExecStartPre=/bin/rm make")).toEqual(["wrapperUnknown:unitProperty"]);
+    expect(ids("systemd-run --property=Environment=PATH=/tmp make")).toEqual(["wrapperUnknown:unitProperty"]);
+    expect(ids("systemd-run -pBindPaths=/etc make")).toEqual(["wrapperUnknown:unitProperty"]);
   });
   it("refuses a runner given a file of environment settings, and checks the settings it is given one by one", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);

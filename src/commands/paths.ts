@@ -8,7 +8,8 @@ import { analysedCommands, commandsOf, partAt } from "./plan.js";
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
 export function commandPathText(p: CommandPath): string {
   if (p.cwd === "" || /^[/\\~]/.test(p.text) || /^[A-Za-z]:/.test(p.text)) return p.text;
-  return `${p.cwd}/${p.text}`;
+  // `cd /` then `x` is `/x`, not the network path `//x`.
+  return `${p.cwd.endsWith("/") ? p.cwd.slice(0, -1) : p.cwd}/${p.text}`;
 }
 
 /**
@@ -78,7 +79,7 @@ export function reportCommandPathsProtected(
   protectedAs: (path: string) => string | undefined,
   name: NamePath,
   /** A protected path a glob below the workspace root can match (`.gi?/config`: `.git/config`), if any. */
-  globReaches?: (glob: string) => string | undefined,
+  globReaches?: (glob: string, p: CommandPath) => string | undefined,
   /** What a pattern's existing matches, or a folder written whole, reach on disk (workspace-relative). */
   onDisk?: (rel: string, p: CommandPath) => DiskReach | undefined,
 ): void {
@@ -97,7 +98,7 @@ export function reportCommandPathsProtected(
     for (const c of candidates) if ((hit = protectedAs(c)) !== undefined) break;
     // The shell expands a pattern to the files it matches: `cp a .e*` writes .env.
     if (hit === undefined && p.glob && globReaches)
-      for (const c of candidates) if (!c.startsWith("/") && (hit = globReaches(c)) !== undefined) break;
+      for (const c of candidates) if (!c.startsWith("/") && (hit = globReaches(c, p)) !== undefined) break;
     const relatives = candidates.filter((c) => !c.startsWith("/"));
     // A pattern read as ".." where a segment could match it (`conf/*`) expands on disk as written.
     if (p.glob && p.written !== undefined)

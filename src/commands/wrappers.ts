@@ -13,8 +13,38 @@ interface WrapperSpec {
   flags?: readonly string[];
   /** Operands before the program (timeout's duration, chroot's folder). */
   operands?: number;
-  /** `NAME=value` words before the program are environment settings (env). */
-  assignments?: boolean;
+  /**
+   * Words before the program that are environment settings: `identifier`, a `NAME=value` word (bash's
+   * `time` and `coproc`); `any`, any word holding `=` (env: `env ./x=1 rm` sets `./x`), after `--` too;
+   * `sudo`, any word holding `=` that does not start with `/`, among the options and not after `--`.
+   */
+  assignments?: "identifier" | "any" | "sudo";
+  /** Options whose value is split into arguments that take its place (`env -S 'A=1 prog'`, GNU env's rules). */
+  splits?: readonly string[];
+  /**
+   * With a shellMode option, the words are one command line as sudo builds it for the shell: each
+   * character but a letter, a digit, `_`, `-` and `$` escaped with a backslash (`$IFS` still expands).
+   */
+  shellEscape?: boolean;
+  /**
+   * Options whose value is a unit property (`systemd-run -p Key=value`): only the properties that bound
+   * resources or time, or describe the unit, are accepted; one that runs a program, sets the
+   * environment or a folder (`ExecStartPre=`, `Environment=`, `RootDirectory=`) is refused.
+   */
+  properties?: readonly string[];
+  /**
+   * A flag may take the next word as its value when it is `true` or `false` (npm's and pnpm's option
+   * parser, nopt: `npx --yes true -c 'rm x'` runs `rm x`).
+   */
+  boolValues?: boolean;
+  /** Options that run the program in package folders the runner's configuration names (see RunsIn.elsewhere). */
+  elsewhere?: readonly string[];
+  /** Options that take a value only when it is joined to them (`-rDIR`, `--root=DIR`); alone they take none. */
+  optional?: readonly string[];
+  /** Of those, the ones that alone run the program in a folder plangate does not know (`nsenter -w`: the target's). */
+  unknownFolder?: readonly string[];
+  /** Options that make the program run in another folder (`sudo -i`: the target user's home), and which. */
+  movesTo?: Readonly<Record<string, string>>;
   /** Options whose value is a shell command line run with `sh -c`. */
   script?: readonly string[];
   /** With no program after the options, this runs (xargs runs echo; sudo -s a shell). */
@@ -40,13 +70,12 @@ interface WrapperSpec {
   envFiles?: readonly string[];
   /** Options whose value is one `NAME=value` setting for the program (`dotenvx run -e`): checked as `env NAME=value` is. */
   envSettings?: readonly string[];
-  /** Options whose value is a `Name=value` property (systemd-run -p): a name `allowed` does not match is refused. */
-  properties?: { options: readonly string[]; allowed: RegExp };
   /**
    * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
    * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
+   * `options`: the new root is the value of one of these options instead (`unshare -R NEWROOT`).
    */
-  newRoot?: { keepsFolder: string };
+  newRoot?: { keepsFolder: string; options?: readonly string[] };
 }
 
 /**
@@ -56,7 +85,7 @@ interface WrapperSpec {
  * stand before a runner's subcommand, so `npm --foo exec rm` cannot hide its program.
  */
 interface RunnerSpec {
-  global?: { valued?: readonly string[]; flags?: readonly string[] };
+  global?: { valued?: readonly string[]; flags?: readonly string[]; boolValues?: boolean; elsewhere?: readonly string[] };
   subs: Readonly<Record<string, WrapperSpec>>;
 }
 
@@ -66,8 +95,10 @@ const NPX: WrapperSpec = {
   script: ["-c", "--call"],
   packages: true,
   shortEquals: true,
+  boolValues: true,
+  elsewhere: ["-w", "--workspace", "-ws", "--workspaces"],
 };
-const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true };
+const PNPM_DLX: WrapperSpec = { valued: ["--package"], flags: ["-s", "--silent"], shellMode: ["-c", "--shell-mode"], packages: true, boolValues: true };
 const UV_COMMON = ["--python", "-p", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--directory", "--project", "--cache-dir", "--config-file", "--with", "--with-editable", "--with-requirements", "--color"];
 const UV_FLAGS = ["-q", "--quiet", "-v", "--verbose", "--offline", "--no-cache", "-n", "--refresh", "--isolated", "--no-config", "--native-tls", "--no-progress", "--managed-python", "--no-managed-python", "--no-python-downloads", "--preview"];
 const UVX: WrapperSpec = { valued: [...UV_COMMON, "--from"], flags: UV_FLAGS, packages: true };
@@ -85,12 +116,15 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   bunx: { subs: { "": { valued: ["-p", "--package"], flags: ["--bun", "-b", "--silent", "--verbose"], packages: true } } },
   uvx: { subs: { "": UVX } },
   npm: {
-    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"] },
+    global: { valued: ["--prefix", "-w", "--workspace"], flags: ["-q", "--quiet", "-s", "--silent", "-ws", "--workspaces", "-y", "--yes", "--include-workspace-root", "--offline"], boolValues: true, elsewhere: ["-w", "--workspace", "-ws", "--workspaces"] },
     subs: { exec: NPX, x: NPX },
   },
   pnpm: {
-    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"] },
-    subs: { exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"] }, dlx: PNPM_DLX },
+    global: { valued: ["-C", "--dir", "--filter", "-F"], flags: ["-r", "--recursive", "-w", "--workspace-root", "-s", "--silent"], boolValues: true, elsewhere: ["--filter", "-F", "-r", "--recursive", "-w", "--workspace-root"] },
+    subs: {
+      exec: { valued: ["--resume-from", "--filter", "-F"], flags: ["-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--reverse"], shellMode: ["-c", "--shell-mode"], boolValues: true, elsewhere: ["--filter", "-F", "-r", "--recursive", "--resume-from"] },
+      dlx: PNPM_DLX,
+    },
   },
   yarn: { global: { valued: ["--cwd"], flags: ["-s", "--silent"] }, subs: { exec: { scriptWords: true }, dlx: { valued: ["-p", "--package"], flags: ["-q", "--quiet"], packages: true } } },
   bun: { global: { valued: ["--cwd"] }, subs: { x: { valued: ["-p", "--package"], flags: ["--bun", "-b"], packages: true }, exec: { scriptWords: true } } },
@@ -140,39 +174,37 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   xcrun: { subs: { "": { valued: ["--sdk", "--toolchain"], flags: ["-v", "--verbose", "-n", "--no-cache", "-k", "--kill-cache", "-l", "--log", "-r", "--run"], nothing: ["-f", "--find", "--show-sdk-path", "--show-sdk-version", "--show-sdk-build-version", "--show-sdk-platform-path", "--show-sdk-platform-version", "--version", "-h", "--help"] } } },
 };
 
-/** systemd unit properties that only limit resources or scheduling (systemd.resource-control, systemd.exec's limits). */
-const SYSTEMD_RESOURCE_PROPERTY =
-  /^(?:CPU(?:Weight|Quota|QuotaPeriodSec|Affinity|SchedulingPolicy|SchedulingPriority|Accounting)|Memory(?:Min|Low|High|Max|SwapMax|ZSwapMax|Limit|Accounting)|Tasks(?:Max|Accounting)|IO(?:Weight|Accounting|SchedulingClass|SchedulingPriority)|Nice|OOMScoreAdjust|Limit[A-Z]+|RuntimeMaxSec|TimeoutStartSec|TimeoutStopSec|TimeoutSec|KillMode|KillSignal|SendSIGKILL|Delegate)=/;
-
 const SPECS: Record<string, WrapperSpec> = {
-  env: { valued: ["-u", "--unset", "-C", "--chdir"], flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"], assignments: true, script: ["-S", "--split-string"] },
+  env: { valued: ["-u", "--unset", "-C", "--chdir"], flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"], assignments: "any", splits: ["-S", "--split-string"] },
   nice: { valued: ["-n", "--adjustment"] },
   nohup: {},
   timeout: { valued: ["-s", "--signal", "-k", "--kill-after"], flags: ["--preserve-status", "--foreground", "-v", "--verbose"], operands: 1 },
   stdbuf: { valued: ["-i", "--input", "-o", "--output", "-e", "--error"] },
   setsid: { flags: ["-c", "--ctty", "-f", "--fork", "-w", "--wait"] },
-  // bash's time keyword (and coproc) time or start a whole simple command, its leading NAME=value settings
-  // included: `time FOO=1 rm x` runs rm. (GNU time would try to run FOO=1, which reading them as settings
-  // only makes stricter.)
-  time: { valued: ["-o", "--output", "-f", "--format"], flags: ["-p", "-a", "--append", "-v", "--verbose", "--portability", "-q", "--quiet"], assignments: true },
+  time: { valued: ["-o", "--output", "-f", "--format"], flags: ["-p", "-a", "--append", "-v", "--verbose", "--portability", "-q", "--quiet"], assignments: "identifier" },
   command: { flags: ["-p"], nothing: ["-v", "-V"] },
   builtin: {},
   exec: { valued: ["-a"], flags: ["-c", "-l"] },
-  coproc: { assignments: true },
+  coproc: { assignments: "identifier" },
   busybox: {},
   toybox: {},
   unbuffer: { flags: ["-p"] },
   sudo: {
     valued: ["-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir", "-h", "--host", "-p", "--prompt", "-r", "--role", "-t", "--type", "-T", "--command-timeout", "-U", "--other-user", "-R", "--chroot"],
-    flags: ["-A", "--askpass", "-b", "--background", "-E", "--preserve-env", "-H", "--set-home", "-i", "--login", "-n", "--non-interactive", "-P", "--preserve-groups", "-S", "--stdin", "-s", "--shell", "-k", "--reset-timestamp", "-N", "--no-update"],
+    flags: ["-A", "--askpass", "-b", "--background", "-E", "--preserve-env", "-H", "--set-home", "-n", "--non-interactive", "-P", "--preserve-groups", "-S", "--stdin", "-k", "--reset-timestamp", "-N", "--no-update"],
     nothing: ["-l", "--list", "-v", "--validate", "-V", "--version", "-K", "--remove-timestamp", "-e", "--edit"],
-    // sudo VAR=value cmd: settings for the command (sudoers decides which it keeps; plangate checks them all).
-    assignments: true,
+    // -s and -i hand the command to the shell as one line; -i runs it in the target user's home.
+    shellMode: ["-s", "--shell", "-i", "--login"],
+    shellEscape: true,
+    movesTo: { "-i": "~", "--login": "~", "-D": "", "--chdir": "" },
+    assignments: "sudo",
     fallback: "sh",
   },
   doas: { valued: ["-u", "-C"], flags: ["-n", "-s"], nothing: ["-L"], fallback: "sh" },
+  // --eof, --replace and --max-lines take a value only after `=` (as -e, -i and -l take one only joined).
   xargs: {
-    valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var", "--eof", "--replace"],
+    valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
+    optional: ["--eof", "--replace", "--max-lines"],
     flags: ["-0", "--null", "-o", "--open-tty", "-p", "--interactive", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-e", "-i", "-l"],
     fallback: "echo",
     input: true,
@@ -183,24 +215,31 @@ const SPECS: Record<string, WrapperSpec> = {
   taskset: { flags: ["-a", "--all-tasks", "-c", "--cpu-list"], operands: 1 },
   strace: { valued: ["-o", "-e", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X"], flags: ["-c", "-C", "-d", "-D", "-f", "-ff", "-F", "-i", "-k", "-q", "-qq", "-r", "-t", "-tt", "-ttt", "-T", "-v", "-V", "-w", "-x", "-xx", "-y", "-yy", "-z", "-Z"] },
   ltrace: { valued: ["-o", "-e", "-s", "-u", "-a", "-l", "-L", "-n", "-x"], flags: ["-b", "-c", "-C", "-d", "-D", "-f", "-i", "-r", "-S", "-t", "-tt", "-ttt", "-T", "-w"] },
-  pkexec: { valued: ["--user"], flags: ["--disable-internal-agent", "--keep-cwd"], fallback: "sh" },
+  // pkexec runs the program in the target user's home, unless --keep-cwd.
+  pkexec: { valued: ["--user"], flags: ["--disable-internal-agent", "--keep-cwd"], fallback: "sh", movesTo: { "": "~", "--keep-cwd": "" } },
+  // unshare -R runs the program in the new root's "/" (with -w, in that folder of it: refused).
   unshare: {
+    newRoot: { keepsFolder: "", options: ["-R", "--root"] },
     valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"],
     flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c", "--map-current-user", "--mount-proc", "--kill-child"],
     fallback: "sh",
   },
+  // -r and -w take a folder only joined to them: alone, they name the target process's root and folder.
   nsenter: {
-    valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd"],
+    valued: ["-t", "--target", "-S", "--setuid", "-G", "--setgid"],
+    optional: ["-r", "--root", "-w", "--wd"],
+    unknownFolder: ["-w", "--wd"],
     flags: ["-a", "--all", "-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-F", "--no-fork", "--preserve-credentials"],
     fallback: "sh",
   },
+  // Read by systemdRunInner: a service runs in "/" (in the user's home with --user), a scope where it is started.
   "systemd-run": {
-    valued: ["-u", "--unit", "--description", "-M", "--machine", "--slice", "--uid", "--gid", "--working-directory"],
+    valued: ["-u", "--unit", "--description", "-M", "--machine", "--slice", "--uid", "--gid", "--working-directory", "--nice"],
+    flags: ["--user", "--system", "--scope", "-t", "--pty", "-P", "--pipe", "-q", "--quiet", "-G", "--collect", "--wait", "-r", "--remain-after-exit", "--no-block", "-d", "--same-dir", "-S", "--shell"],
     envSettings: ["-E", "--setenv"],
-    // A unit's properties may run programs (ExecStartPre=), set the environment (Environment=) or the
-    // folders it sees: only resource limits are read; any other property is refused.
-    properties: { options: ["-p", "--property"], allowed: SYSTEMD_RESOURCE_PROPERTY },
-    flags: ["--user", "--system", "--scope", "-t", "--pty", "-P", "--pipe", "-q", "--quiet", "-G", "--collect", "--wait", "-r", "--remain-after-exit", "--no-block", "--same-dir", "-S", "--shell"],
+    properties: ["-p", "--property"],
+    movesTo: { "": "/", "--user": "~", "--scope": "", "-d": "", "--same-dir": "", "--working-directory": "" },
+    fallback: "sh",
   },
   script: { valued: ["-t", "--timing", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo"], flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet"], script: ["-c", "--command"], operands: 1, fallback: "sh" },
   chrt: { flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-f", "--fifo", "-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"], nothing: ["-p", "--pid", "-m", "--max"], operands: 1 },
@@ -266,7 +305,8 @@ const SHELL_VALUED = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]
 
 /** What a wrapper makes run. */
 export type Inner =
-  | { kind: "none" }
+  /** Nothing runs; `env`: settings the wrapper would have made (`env PATH=x` alone). */
+  | { kind: "none"; env?: readonly EnvSetting[] }
   /**
    * Another program, with its arguments. `runner`: a package or environment runner runs it (`npx`,
    * `uv run`), the ordinary way to run a project's tool, which is not a second tool in a step.
@@ -277,7 +317,7 @@ export type Inner =
    * the line as the wrapper builds it from the words, when it is not their values joined by spaces
    * (`scl enable coll -- cmd arg` runs `cmd "arg"`).
    */
-  | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true; text?: string; runsIn?: RunsIn }
+  | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true; text?: string; runsIn?: RunsIn; env?: readonly EnvSetting[] }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
   | { kind: "hidden"; why: WrapperReason }
   | { kind: "unknown"; why: WrapperReason };
@@ -290,6 +330,11 @@ export type Inner =
 export interface RunsIn {
   dir?: string;
   upward?: true;
+  /**
+   * The option through which it runs in folders its configuration names, which plangate does not know
+   * (`npm exec -w pkg`, `pnpm -r exec`, `yarn workspace pkg`): a relative path there names no file plangate can find.
+   */
+  elsewhere?: string;
 }
 
 /** A variable a wrapper sets for the program it runs (`bwrap --setenv NAME VALUE`). */
@@ -315,7 +360,10 @@ export type WrapperReason =
   | { id: "argumentsElsewhere"; data: { option: string } }
   | { id: "patternInCommandLine"; data: { source: string } }
   | { id: "environmentFile"; data: { option: string } }
-  | { id: "unsafeProperty"; data: { option: string; property: string } }
+  | { id: "splitString"; data: { option: string; source: string } }
+  | { id: "unitProperty"; data: { option: string } }
+  | { id: "unknownFolder"; data: { option: string } }
+  | { id: "projectElsewhere"; data: { option: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -330,12 +378,6 @@ export type WrapperReasonId = WrapperReason["id"];
 const NO_DATA: Record<string, never> = {};
 
 /** Is the program one that runs another program (or a command line)? */
-/** Does the wrapper take `NAME=value` settings for the program it runs before it (`env`, `genv`, `sudo`)? */
-export function takesAssignments(name: string): boolean {
-  const program = unprefixed(name);
-  return Object.hasOwn(SPECS, program) && SPECS[program]!.assignments === true;
-}
-
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
   return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
@@ -411,6 +453,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   const starts = new Set(subs.map((k) => k.split(" ")[0]!));
   const valued = new Set(r.global?.valued ?? []);
   const flags = new Set(r.global?.flags ?? []);
+  let away: string | undefined;
   let i = 0;
   if (!Object.hasOwn(r.subs, ""))
     for (; i < args.length; i++) {
@@ -418,11 +461,15 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
       if (v === undefined) return { via: name, inners: [unknownAt(args[i]!)] };
       if (!v.startsWith("-") || v === "-") break;
       const { name: o, attached } = optionName(v);
+      if (r.global?.elsewhere?.includes(o)) away ??= o;
       if (valued.has(o)) {
         if (attached === undefined) i++;
         continue;
       }
-      if (flags.has(o)) continue;
+      if (flags.has(o)) {
+        if (r.global?.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
+        continue;
+      }
       // An option plangate does not know: if a runner's subcommand may follow, its value may be any word.
       const later = args.slice(i + 1).some((w) => w.value === undefined || starts.has(w.value));
       return later ? { via: name, inners: [{ kind: "unknown", why: { id: "unknownOption", data: { option: o } } }] } : undefined;
@@ -430,7 +477,10 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   const rest = args.slice(i);
   if (name === "yarn") {
     // `yarn workspace NAME cmd…` runs `yarn cmd…` in that workspace; `yarn workspaces foreach … cmd…` in each one.
-    if (rest[0]?.value === "workspace" && rest.length > 2) return runnerInner(name, rest.slice(2));
+    if (rest[0]?.value === "workspace" && rest.length > 2) {
+      const r2 = runnerInner(name, rest.slice(2));
+      return r2 && { ...r2, inners: r2.inners.map((n) => elsewhere(n, "yarn workspace")) };
+    }
     const each = rest[0]?.value === "workspaces" && rest[1]?.value === "foreach" ? rest.slice(2).find((w) => w.value === undefined || w.value === "exec" || w.value === "dlx") : undefined;
     if (each) return { via: "yarn workspaces foreach", inners: [{ kind: "unknown", why: { id: "optionsNotFollowed", data: { source: each.source } } }] };
   }
@@ -438,7 +488,19 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
   const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
-  return { via, inners: [asRunner(optionsThen(via, r.subs[sub]!, after))] };
+  const inner = elsewhere(asRunner(optionsThen(via, r.subs[sub]!, after)), away);
+  if (name === "hatch" && (inner.kind === "argv" || inner.kind === "script")) {
+    // hatch runs in its project's root (the folder of the nearest pyproject.toml, or one -p names from its configuration).
+    const project = args.slice(0, i).find((w) => w.value !== undefined && /^(?:-p|--project)(?:=|$)|^-p./.test(w.value));
+    if (project) return { via, inners: [{ kind: "unknown", why: { id: "projectElsewhere", data: { option: project.value!.startsWith("--") ? "--project" : "-p" } } }] };
+    return { via, inners: [{ ...inner, runsIn: { upward: true } }] };
+  }
+  return { via, inners: [inner] };
+}
+
+/** What runs in package folders the runner's configuration names, through `option` (when given). */
+function elsewhere(inner: Inner, option: string | undefined): Inner {
+  return option !== undefined && (inner.kind === "argv" || inner.kind === "script") ? { ...inner, runsIn: { elsewhere: option } } : inner;
 }
 
 /** What a runner runs is the ordinary way to run a project's tool, not a second tool in a step. */
@@ -806,6 +868,11 @@ export function mayRunOthers(program: string, words: readonly (string | undefine
   return candidates.some((w) => w === undefined || starts.has(w) || (program === "corepack" && COREPACK_MANAGERS.test(w)) || (program === "scl" && /\s/.test(w)));
 }
 
+/** Is the word `true` or `false`, which nopt takes as a flag's value? */
+function isBoolWord(w: ShellWord | undefined): boolean {
+  return w?.value === "true" || w?.value === "false";
+}
+
 /** A long option's name and its value after `=` (`--user=root`); a short option word as is. */
 export function optionName(word: string): { name: string; attached?: string } {
   if (word.startsWith("--")) {
@@ -828,8 +895,8 @@ const SETTING_WORD = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /**
  * A program word that reads as a setting (`FOO=1 rm x` behind a wrapper that takes no settings): the
  * wrapper would try to run a program named `FOO=1` and fail, unless it reads settings after all (some
- * version or clone of it: sudo does, bash's time keyword does). Both readings are checked: the word as
- * the program, and the program after the settings, with the settings checked as env's are.
+ * version or clone of it). Both readings are checked: the word as the program, and the program after
+ * the settings, with the settings checked as env's are.
  */
 function settingsRead(inner: Inner): Inner[] {
   if (inner.kind !== "argv" || !SETTING_WORD.test(inner.words[0]?.value ?? "")) return [inner];
@@ -862,11 +929,28 @@ function innerOf(program: string, args: ShellWord[]): Inner {
   }
   const spec = SPECS[program];
   if (!spec) return { kind: "none" };
+  // unshare -R NEWROOT -w DIR runs the program in DIR of the new root: plangate does not join the two.
+  if (program === "unshare") {
+    const root = args.find((w) => w.value !== undefined && /^(?:-R|--root)(?:=|$)/.test(w.value));
+    const wd = args.find((w) => w.value !== undefined && /^(?:-w|--wd)(?:=|$)|^-w./.test(w.value));
+    if (root && wd) return { kind: "unknown", why: { id: "remapsPaths", data: { option: root.value!.replace(/=.*$/s, "") } } };
+  }
   return optionsThen(program, spec, args);
 }
 
+/**
+ * The unit properties `systemd-run -p` may set: those that bound resources or time, or describe the
+ * unit. Any other (`ExecStartPre=`, `Environment=`, `EnvironmentFile=`, `RootDirectory=`,
+ * `WorkingDirectory=`, `BindPaths=`, `ExecSearchPath=`...) may run another program, change its
+ * environment or the files its paths name.
+ */
+const SAFE_UNIT_PROPERTY = /^(?:CPU(?:Accounting|Weight|Quota|QuotaPeriodSec|SchedulingPolicy|SchedulingPriority|Affinity)|StartupCPUWeight|AllowedCPUs|AllowedMemoryNodes|Memory(?:Accounting|Min|Low|High|Max|SwapMax|ZSwapMax)|IO(?:Accounting|Weight|SchedulingClass|SchedulingPriority)|StartupIOWeight|Tasks(?:Accounting|Max)|Limit[A-Z]+|Nice|OOMScoreAdjust|OOMPolicy|Timeout(?:Sec|StartSec|StopSec|AbortSec)|RuntimeMaxSec|RuntimeRandomizedExtraSec|Restart(?:Sec)?|KillMode|KillSignal|SendSIGKILL|Type|RemainAfterExit|Description|CollectMode|Delegate|SuccessExitStatus|TimerSlackNSec|IPAccounting)$/;
+
+/** How many times env -S strings within env -S strings are split. */
+const MAX_SPLITS = 8;
+
 /** Skips a wrapper's options (and operands, and env's assignments); the rest is the program it runs. */
-function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inner {
+function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], splits = 0): Inner {
   const valued = new Set(spec.valued ?? []);
   const flags = new Set(spec.flags ?? []);
   const script = new Set(spec.script ?? []);
@@ -875,21 +959,36 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
   const module = new Set(spec.module ?? []);
   const envFiles = new Set(spec.envFiles ?? []);
   const envSettings = new Set(spec.envSettings ?? []);
-  const properties = new Set(spec.properties?.options ?? []);
-  /** A property option's value, refused unless it is one plangate reads as harmless. */
-  const property = (option: string, value: string | undefined, next: ShellWord | undefined): Inner | undefined => {
-    if (value === undefined) return next ? unknownAt(next) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option } } };
-    return spec.properties!.allowed.test(value) ? undefined : { kind: "unknown", why: { id: "unsafeProperty", data: { option, property: value.split("=")[0]! } } };
-  };
+  const splitting = new Set(spec.splits ?? []);
+  const optional = new Set(spec.optional ?? []);
+  const properties = new Set(spec.properties ?? []);
   const env: EnvSetting[] = [];
   const setting = (text: string) => {
     const eq = text.indexOf("=");
     env.push({ name: eq < 0 ? text : text.slice(0, eq), value: eq < 0 ? undefined : text.slice(eq + 1) });
   };
+  const isSetting = (v: string) =>
+    spec.assignments === "identifier" ? /^[A-Za-z_][A-Za-z0-9_]*=/.test(v) : spec.assignments === "any" ? v.includes("=") : spec.assignments === "sudo" ? v.includes("=") && !v.startsWith("/") : false;
+  /** The option names met (a cluster's letters one by one), for movesTo. */
+  const seen = new Set<string>();
+  /** What runs, in package folders if an option met so far puts it there. */
+  const away = (inner: Inner): Inner => elsewhere(inner, (spec.elsewhere ?? []).find((o) => seen.has(o)));
+  // The words of a split string take its place, and are read as the wrapper's words (env -S '-i A=1 prog' x).
+  const split = (option: string, value: ShellWord | undefined, from: number): Inner => {
+    if (!value) return { kind: "unknown", why: { id: "optionWithoutValue", data: { option } } };
+    if (value.value === undefined) return unknownAt(value);
+    const words = splitEnvString(value.value);
+    if (words === undefined || splits >= MAX_SPLITS || movesFolder(words)) return { kind: "unknown", why: { id: "splitString", data: { option, source: value.source } } };
+    const { value: _text, ...bare } = value;
+    const inserted = words.map((v): ShellWord => (v === undefined ? { ...bare } : { ...bare, value: v }));
+    return withEnv(optionsThen(program, spec, [...inserted, ...args.slice(from)], splits + 1), env);
+  };
   let operands = spec.operands ?? 0;
   let shell = false;
   let root: string | undefined;
   let keepsFolder = false;
+  let settings = false;
+  let ended = false;
   let i = 0;
   for (; i < args.length; i++) {
     const w = args[i]!;
@@ -898,24 +997,22 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
     if (spec.newRoot && v === spec.newRoot.keepsFolder) keepsFolder = true;
     if (v === "--") {
       i++;
+      ended = true;
       break;
     }
     if (v === "-" && flags.has("-")) continue;
     // nice's old form: `nice -5 prog` is `nice -n 5 prog`.
     if (program === "nice" && /^-\d+$/.test(v)) continue;
-    if (v.startsWith("-") && v !== "-") {
+    // After env's first setting no option follows: a word starting with `-` is the program.
+    if (v.startsWith("-") && v !== "-" && !(settings && spec.assignments !== "sudo")) {
       if (v.startsWith("--")) {
         const { name, attached } = optionName(v);
-        if (script.has(name)) return attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
+        seen.add(name);
+        if (script.has(name)) return away(attached !== undefined ? { kind: "script", word: { ...w, value: attached } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } });
+        if (splitting.has(name)) return split(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], attached !== undefined ? i + 1 : i + 2);
         if (nothing.has(name)) return { kind: "none" };
         if (module.has(name)) return moduleInner(name, attached !== undefined ? { ...w, value: attached } : args[i + 1], args.slice(attached !== undefined ? i + 1 : i + 2));
         if (envFiles.has(name)) return { kind: "unknown", why: { id: "environmentFile", data: { option: name } } };
-        if (properties.has(name)) {
-          const refused = property(name, attached ?? args[i + 1]?.value, attached === undefined ? args[i + 1] : undefined);
-          if (refused) return refused;
-          if (attached === undefined) i++;
-          continue;
-        }
         if (envSettings.has(name)) {
           const value = attached ?? args[i + 1]?.value;
           if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
@@ -923,69 +1020,203 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[]): Inn
           setting(value);
           continue;
         }
+        if (properties.has(name)) {
+          const value = attached ?? args[i + 1]?.value;
+          if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: name } } };
+          if (attached === undefined) i++;
+          if (!SAFE_UNIT_PROPERTY.test(value.split("=")[0]!)) return { kind: "unknown", why: { id: "unitProperty", data: { option: `${name} ${value}` } } };
+          continue;
+        }
+        if (optional.has(name)) {
+          if (attached === undefined && spec.unknownFolder?.includes(name)) return { kind: "unknown", why: { id: "unknownFolder", data: { option: name } } };
+          continue;
+        }
         if (shellMode.has(name)) shell = true;
         else if (valued.has(name)) {
           if (attached === undefined) i++;
+          if (spec.newRoot?.options?.includes(name)) root = attached ?? args[i]?.value;
+          continue;
         } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
+        if (spec.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
         continue;
       }
       // A cluster of short options: -abc, -uroot, -n10.
+      let flag = false;
       for (let k = 1; k < v.length; k++) {
         const o = "-" + v[k]!;
+        seen.add(o);
+        flag = false;
+        const glued = v.slice(k + 1);
         if (script.has(o)) {
-          const rest = spec.shortEquals ? v.slice(k + 1).replace(/^=/, "") : v.slice(k + 1);
-          return rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
+          const rest = spec.shortEquals ? glued.replace(/^=/, "") : glued;
+          return away(rest ? { kind: "script", word: { ...w, value: rest } } : args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } });
         }
+        if (splitting.has(o)) return split(o, glued ? { ...w, value: glued } : args[i + 1], glued ? i + 1 : i + 2);
         if (nothing.has(o)) return { kind: "none" };
-        if (module.has(o)) {
-          const rest = v.slice(k + 1);
-          return moduleInner(o, rest ? { ...w, value: rest } : args[i + 1], args.slice(rest ? i + 1 : i + 2));
-        }
+        if (module.has(o)) return moduleInner(o, glued ? { ...w, value: glued } : args[i + 1], args.slice(glued ? i + 1 : i + 2));
         if (shellMode.has(o)) {
           shell = true;
+          flag = true;
           continue;
         }
         if (envFiles.has(o)) return { kind: "unknown", why: { id: "environmentFile", data: { option: o } } };
-        if (properties.has(o)) {
-          const attached = v.slice(k + 1);
-          const refused = property(o, attached || args[i + 1]?.value, attached ? undefined : args[i + 1]);
-          if (refused) return refused;
-          if (!attached) i++;
+        if (envSettings.has(o) || properties.has(o)) {
+          const value = glued || args[i + 1]?.value;
+          if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
+          if (!glued) i++;
+          if (envSettings.has(o)) setting(value);
+          else if (!SAFE_UNIT_PROPERTY.test(value.split("=")[0]!)) return { kind: "unknown", why: { id: "unitProperty", data: { option: `${o} ${value}` } } };
           break;
         }
-        if (envSettings.has(o)) {
-          const attached = v.slice(k + 1);
-          const value = attached || args[i + 1]?.value;
-          if (value === undefined) return args[i + 1] ? unknownAt(args[i + 1]!) : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: o } } };
-          if (!attached) i++;
-          setting(value);
+        if (optional.has(o)) {
+          if (!glued && spec.unknownFolder?.includes(o)) return { kind: "unknown", why: { id: "unknownFolder", data: { option: o } } };
           break;
         }
         if (valued.has(o)) {
-          if (k === v.length - 1) i++;
+          if (!glued) i++;
+          if (spec.newRoot?.options?.includes(o)) root = glued || args[i]?.value;
           break;
         }
         if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: { id: "unknownOption", data: { option: o } } };
         if (program === "xargs" && /^-[eil]$/.test(o)) break; // -e, -i, -l take only an attached value
+        flag = true;
       }
+      if (flag && spec.boolValues && isBoolWord(args[i + 1])) i++;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) continue;
+    if (isSetting(v)) {
+      setting(v);
+      settings = true;
+      continue;
+    }
     if (operands > 0) {
-      if (spec.newRoot && root === undefined) root = v;
+      if (spec.newRoot && !spec.newRoot.options && root === undefined) root = v;
       operands--;
       continue;
     }
     break;
   }
+  // After `--`, env (and bash's time) still read settings before the program.
+  if (ended && (spec.assignments === "any" || spec.assignments === "identifier"))
+    for (; i < args.length && args[i]!.value !== undefined && isSetting(args[i]!.value!); i++) setting(args[i]!.value!);
   const rest = args.slice(i);
   // The program runs in the new root's "/": its relative paths are read from that folder.
-  const runsIn: RunsIn | undefined = root !== undefined && !keepsFolder ? { dir: root } : undefined;
-  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)], ...(runsIn ? { runsIn } : {}) } : { kind: "none" };
-  if (shell || spec.scriptWords) return { kind: "script", word: rest };
+  let runsIn: RunsIn | undefined = root !== undefined && !keepsFolder ? { dir: root } : undefined;
+  // Or in a folder an option (or the program by default) moves it to; an option keeping the folder wins.
+  if (spec.movesTo) {
+    const moves = [...seen].filter((o) => Object.hasOwn(spec.movesTo!, o)).map((o) => spec.movesTo![o]!);
+    const to = moves.includes("") ? undefined : (moves[moves.length - 1] ?? spec.movesTo[""]);
+    if (to !== undefined && to !== "") runsIn = { dir: to };
+  }
+  const packages = (spec.elsewhere ?? []).find((o) => seen.has(o));
+  if (packages !== undefined) runsIn = { elsewhere: packages };
+  const also = { ...(env.length > 0 ? { env } : {}), ...(runsIn ? { runsIn } : {}) };
+  if (rest.length === 0) return spec.fallback ? { kind: "argv", words: [word(spec.fallback)], ...also } : env.length > 0 ? { kind: "none", env } : { kind: "none" };
+  if (shell && spec.shellEscape) {
+    // sudo -s and -i: the words, escaped, are one line for the shell.
+    const text = rest.every((r) => r.value !== undefined) ? rest.map((r) => r.value!.replace(/[^A-Za-z0-9_$-]/g, "\\$&")).join(" ") : undefined;
+    return { kind: "script", word: rest, ...(text !== undefined ? { text } : {}), ...(runsIn ? { runsIn } : {}), ...(env.length > 0 ? { env } : {}) };
+  }
+  if (shell || spec.scriptWords) return { kind: "script", word: rest, ...(runsIn ? { runsIn } : {}) };
   const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
   if (spec.input) return { kind: "argv", words, input: true };
-  return { kind: "argv", words, ...(env.length > 0 ? { env } : {}), ...(runsIn ? { runsIn } : {}) };
+  return { kind: "argv", words, ...also };
+}
+
+/** The inner with the settings made before it (env's, before an `-S` string whose words it was read from). */
+function withEnv(inner: Inner, env: readonly EnvSetting[]): Inner {
+  if (env.length === 0 || (inner.kind !== "argv" && inner.kind !== "none" && inner.kind !== "script")) return inner;
+  return { ...inner, env: [...env, ...(inner.env ?? [])] };
+}
+
+/** Do the options at the start of an env -S string's words move the program to another folder (-C, --chdir)? */
+function movesFolder(words: (string | undefined)[]): boolean {
+  for (let k = 0; k < words.length; k++) {
+    const v = words[k];
+    if (v === undefined || v === "--" || !v.startsWith("-") || v === "-") return false;
+    if (v.startsWith("--")) {
+      const { name, attached } = optionName(v);
+      if (name.length > 3 && "--chdir".startsWith(name)) return true;
+      if (attached === undefined && name.length > 3 && "--unset".startsWith(name)) k++;
+      continue;
+    }
+    for (let c = 1; c < v.length; c++) {
+      if (v[c] === "C") return true;
+      if (v[c] === "u" || v[c] === "S") {
+        if (c === v.length - 1) k++;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * GNU env's -S string split into arguments, by its rules: white space separates them outside quotes;
+ * `'...'` is literal but for `\\` and `\'`; `"..."` keeps white space; `\_` separates outside double quotes
+ * and is a space inside; `\c` ends the string, as does `#` at the start of an argument; `\f \n \r \t \v`
+ * are those characters and `\" \# \$ \' \\` the character; `${NAME}` is the variable's value (undefined here:
+ * decided at run time). Undefined when env refuses the string (another escape, `$NAME`, an open quote).
+ */
+export function splitEnvString(text: string): (string | undefined)[] | undefined {
+  const out: { value: string; late: boolean }[] = [];
+  let sep = true;
+  let sq = false;
+  let dq = false;
+  const current = () => {
+    if (sep) out.push({ value: "", late: false });
+    sep = false;
+    return out[out.length - 1]!;
+  };
+  const ESCAPED: Readonly<Record<string, string>> = { '"': '"', "#": "#", $: "$", "'": "'", "\\": "\\", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
+  let i = 0;
+  while (i < text.length) {
+    let c = text[i]!;
+    if (c === "'" && !dq) {
+      sq = !sq;
+      current();
+      i++;
+      continue;
+    }
+    if (c === '"' && !sq) {
+      dq = !dq;
+      current();
+      i++;
+      continue;
+    }
+    if (/^[ \t\n\v\f\r]$/.test(c) && !sq && !dq) {
+      sep = true;
+      while (i < text.length && /^[ \t\n\v\f\r]$/.test(text[i]!)) i++;
+      continue;
+    }
+    if (c === "#" && sep) break;
+    if (c === "\\" && !(sq && text[i + 1] !== "\\" && text[i + 1] !== "'")) {
+      const e = text[++i];
+      if (e === "_") {
+        if (!dq) {
+          sep = true;
+          i++;
+          continue;
+        }
+        c = " ";
+      } else if (e === "c") {
+        if (dq) return undefined;
+        break;
+      } else if (e !== undefined && Object.hasOwn(ESCAPED, e)) c = ESCAPED[e]!;
+      else return undefined;
+    } else if (c === "$" && !sq) {
+      const m = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}/.exec(text.slice(i));
+      if (!m) return undefined;
+      // An unset variable adds nothing, not even an empty argument: its value is decided at run time either way.
+      current().late = true;
+      i += m[0].length;
+      continue;
+    }
+    current().value += c;
+    i++;
+  }
+  if (sq || dq) return undefined;
+  return out.map((a) => (a.late ? undefined : a.value));
 }
 
 /** `uv run -m pytest -x`: the runner's Python runs the module (`python -m pytest -x`). */
@@ -1236,6 +1467,9 @@ function suInners(program: string, args: ShellWord[]): Inner[] {
     if (value.value === undefined) return [unknownAt(value)];
     set.set(long === "session-command" ? "command" : long, value);
   }
+  // A login shell (-l, --login, or `-` as the first operand) starts in the target user's home.
+  const login = set.has("login") || operands[0]?.value === "-";
+  const home = (inners: Inner[]): Inner[] => (login ? inners.map((n) => (n.kind === "argv" || n.kind === "script" ? { ...n, runsIn: { dir: "~" } } : n)) : inners);
   if (set.has("user")) {
     // runuser -u runs the command itself; with a shell's options, or without a command, it stops.
     if (set.has("command") || set.has("shell") || set.has("fast") || set.has("login") || operands[0]?.value === "-" || operands.length === 0) return [{ kind: "none" }];
@@ -1245,7 +1479,7 @@ function suInners(program: string, args: ShellWord[]): Inner[] {
   const shell = set.get("shell");
   // -s names the program that runs the command line: one plangate does not know as a shell is checked
   // as the program, and the line is read as a shell's too (fish or csh may run it as one).
-  if (shell !== undefined && !SHELLS.has(shell.value!.replace(/^.*\//, ""))) return command ? [{ kind: "argv", words: [shell, command] }, { kind: "script", word: command }] : [{ kind: "argv", words: [shell] }];
-  if (command) return [{ kind: "script", word: command }];
+  if (shell !== undefined && !SHELLS.has(shell.value!.replace(/^.*\//, ""))) return home(command ? [{ kind: "argv", words: [shell, command] }, { kind: "script", word: command }] : [{ kind: "argv", words: [shell] }]);
+  if (command) return home([{ kind: "script", word: command }]);
   return [{ kind: "argv", words: [word("sh")] }];
 }

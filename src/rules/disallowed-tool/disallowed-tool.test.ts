@@ -56,6 +56,26 @@ ruleTester("disallowed-tool", {
     },
     { name: "an invisible character without a tool it imitates (unsafe-value's finding alone)", code: plan("odd\u200d_tool") },
     {
+      name: "settings, pagers turned off and wrappers an agent uses every day",
+      code: JSON.stringify({
+        steps: [
+          "GIT_PAGER=cat git log",
+          "GIT_PAGER='less -FRX' git log",
+          "LESS=-R git log",
+          "env LANG=C sort notes.txt",
+          "env -S 'make -j2' all",
+          "sudo -u ci make",
+          "sudo -E make install",
+          "sudo -s make test",
+          "time make",
+          "read -r line < notes.txt",
+          "printf -v out %s x",
+          "systemd-run --user --scope -p MemoryMax=1G make",
+          "nsenter -t 1 -m --wd=sub make",
+        ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+      }),
+    },
+    {
       name: "git with settings and subcommands that run nothing of their own",
       code: JSON.stringify({
         steps: [
@@ -206,6 +226,23 @@ ruleTester("disallowed-tool", {
       ["npm_config_script_shell=./x npm test", "npm_config_script_shell"],
       ["NPM_CONFIG_SCRIPT_SHELL=./x npm test", "NPM_CONFIG_SCRIPT_SHELL"],
       ["GIT_CONFIG_KEY_0=core.pager git log", "GIT_CONFIG_KEY_0"],
+      // less reads a lesskey file (-k, LESS, LESSKEYIN...) whose settings may name an input filter it runs.
+      ["GIT_EDITOR='less -kkeys' git commit", "GIT_EDITOR"],
+      ["LESS=-kkeys git log", "LESS"],
+      ["LESSKEYIN=keys git log", "LESSKEYIN"],
+      ["MANOPT=-P./x man ls", "MANOPT"],
+      ["UV_ENV_FILE=build.env uv run pytest", "UV_ENV_FILE"],
+      // Set through wrappers, builtins and the syntax, not as NAME=value before a command.
+      ["sudo LD_PRELOAD=./x.so ls", "LD_PRELOAD"],
+      ["env -- PATH=bin ls", "PATH"],
+      ["env -S 'PATH=bin ls'", "PATH"],
+      ["time PATH=bin ls", "PATH"],
+      ["systemd-run --scope -E PATH=bin ls", "PATH"],
+      ["printf -v PATH %s bin", "PATH"],
+      ["read PATH < dirs.txt", "PATH"],
+      ["declare -n r=PATH", "PATH"],
+      ["for PATH in bin; do ls; done", "PATH"],
+      ["exec {PATH}>/dev/null", "PATH"],
     ].map(([command, name]) =>
       commandCase(`a setting that rewires programs: ${command}`, { command }, "rewiringVariable", `sets ${name}, which changes which program or code runs`, `remove the ${name} setting; programs are checked by name, so the command must not choose what a name runs`),
     ),
@@ -232,6 +269,19 @@ ruleTester("disallowed-tool", {
       "bwrap --unshare-net -- rm -rf build",
       "entr -s 'rm -rf build'",
       "runuser -u ci -- rm -rf build",
+      // Settings before the program, wherever the wrapper reads them.
+      "sudo FOO=1 rm -rf build",
+      "env -- FOO=1 rm -rf build",
+      "env ./x=1 rm -rf build",
+      "time FOO=1 rm -rf build",
+      // GNU env splits -S's string into arguments that take its place.
+      "env -S 'rm\\_-rf\\_build'",
+      "env -S -v rm -rf build",
+      // nsenter's -r without a folder takes none: the next word is the program.
+      "nsenter -t 1 -m -r rm -rf build",
+      // npm's and pnpm's parser take `true` or `false` after a flag as its value.
+      "npx --yes true -c 'rm -rf build'",
+      "pnpm exec --recursive true rm -rf build",
     ].map((command) =>
       commandCase(`a program run by a version manager, runner, container or sandbox: ${command}`, { command }, "commandDenied", 'runs "rm -rf build", which commands.deny forbids ("rm")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["rm"] }),
     ),
@@ -240,6 +290,9 @@ ruleTester("disallowed-tool", {
     commandCase("arguments read from a file descriptor", { command: "bwrap --args 3 make" }, "wrapperUnknown", "runs a program plangate cannot make out: bwrap's option --args, which reads more arguments from a file descriptor plangate cannot see", "write the program without the wrapper, or with options plangate knows"),
     commandCase("a pattern in a command line devbox expands before evaluating it", { command: "devbox run -- grep 'a*' notes.txt" }, "wrapperUnknown", "runs a program plangate cannot make out: devbox run's command line holds a pattern ('a*'), which it expands to file names and then evaluates as code", "write the program without the wrapper, or with options plangate knows"),
     commandCase("a devbox option that may set PATH", { command: "devbox run -e PATH=bin make" }, "wrapperUnknown", "runs a program plangate cannot make out: devbox run's option -e, which plangate does not know", "write the program without the wrapper, or with options plangate knows"),
+    commandCase("an env -S string env splits otherwise than plangate could follow", { command: "env -S '-C vendor' make" }, "wrapperUnknown", "runs a program plangate cannot make out: env's option -S's string '-C vendor', which it splits into arguments in a way plangate does not follow (an escape or a $NAME env refuses, an open quote, or -C, which moves the program to another folder)", "write the program without the wrapper, or with options plangate knows"),
+    commandCase("a unit property that may run a program", { command: "systemd-run -p ExecStartPre=./x --scope make" }, "wrapperUnknown", "runs a program plangate cannot make out: systemd-run's property -p ExecStartPre=./x, which may run another program, or set its environment or the files its paths name", "write the program without the wrapper, or with options plangate knows"),
+    commandCase("nsenter running the program in the target's folder", { command: "nsenter -t 1 -m -w make" }, "wrapperUnknown", "runs a program plangate cannot make out: nsenter's option -w without a folder, which runs the program in the target process's folder, which plangate does not know", "write the program without the wrapper, or with options plangate knows"),
     commandCase("scl reading its command from standard input", { command: "scl enable gcc-toolset-13 -" }, "hiddenCommands", "scl enable reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("a variable a sandbox sets for its program", { command: "bwrap --setenv PATH bin make" }, "rewiringVariable", "sets PATH, which changes which program or code runs", "remove the PATH setting; programs are checked by name, so the command must not choose what a name runs"),
     commandCase("su's -s naming the program that runs the command line", { command: "su -s /usr/bin/python3 -c 'print(1)'" }, "commandDenied", 'runs "python3 print(1)", which commands.deny forbids ("python3")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["python3"] }),

@@ -303,15 +303,16 @@ function namePattern(seg: string): RegExp | undefined {
  * A protected path a shell pattern below the workspace root can name, if any. Bash (without dotglob)
  * expands a pattern to a hidden name only when the pattern starts with a literal `.`: each such name
  * pattern (`.e*`, `.gi?`, `.g[i]t`) is tried with the protected globs' hidden names, so `cp a .e*`
- * names `.env` and `> .gi?/config` names `.git/config`. An unreadable pattern is tried as written.
+ * names `.env` and `> .gi?/config` names `.git/config`; with `shopt -s dotglob` (`options.dotglob`)
+ * any name pattern is tried with them as well (`?git`). An unreadable pattern is tried as written.
  */
-export function shellGlobReachesProtected(glob: string, hidden: readonly string[], isProtected: (path: string) => boolean): string | undefined {
+export function shellGlobReachesProtected(glob: string, hidden: readonly string[], isProtected: (path: string) => boolean, options: { dotglob?: boolean } = {}): string | undefined {
   let paths = [""];
   for (const seg of glob.split("/")) {
     let names = [seg];
-    if (/[*?[]/.test(seg) && seg.startsWith(".")) {
+    if (/[*?[]/.test(seg) && (seg.startsWith(".") || options.dotglob)) {
       const re = namePattern(seg);
-      if (re) names = hidden.filter((n) => re.test(n));
+      if (re) names = [...(seg.startsWith(".") ? [] : [seg]), ...hidden.filter((n) => re.test(n))];
     }
     paths = paths.flatMap((p) => names.map((n) => (p === "" ? n : `${p}/${n}`))).slice(0, 64);
   }
@@ -339,7 +340,7 @@ function lastNames(protectedGlobs: readonly string[]): string[] {
  * more matches, or folders holding more names, than plangate looks through counts as naming a protected
  * path (itself is the witness): what was left unseen could be one.
  */
-export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?: boolean }, ws: string, files: FileProbe, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): DiskReach | undefined {
+export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?: boolean; dotglob?: boolean; globstar?: boolean }, ws: string, files: FileProbe, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): DiskReach | undefined {
   const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
   const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
   let targets = [rel];
@@ -348,6 +349,29 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
     let at = [""];
     for (const seg of rel.split("/")) {
       if (seg === "" || seg === ".") continue;
+      if (seg === "**" && how.globstar) {
+        // With globstar, `**` is the folder itself and every folder and file below it (hidden ones with dotglob).
+        const next: string[] = [];
+        const queue = [...at];
+        while (queue.length > 0) {
+          const d = queue.shift()!;
+          next.push(d);
+          if (next.length >= DISK_EXPANSION_LIMIT) return { kind: "match", path: rel };
+          const listing = files.list?.(abs(d));
+          if (listing === undefined) {
+            if (files.kind(abs(d)) === "dir") return { kind: "match", path: rel };
+            continue;
+          }
+          for (const [n, k] of listing) {
+            if (--budget < 0) return { kind: "match", path: rel };
+            if (n.startsWith(".") && !how.dotglob) continue;
+            if (k === "dir") queue.push(join(d, n));
+            else next.push(join(d, n));
+          }
+        }
+        at = next;
+        continue;
+      }
       const re = /[*?[]/.test(seg) ? namePattern(seg) : undefined;
       if (re === undefined) {
         at = at.map((d) => join(d, seg));
@@ -362,7 +386,7 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
         for (const n of names) {
           // More matches than plangate looks through: one of those left could be protected, so the pattern counts as one.
           if (--budget < 0) return { kind: "match", path: rel };
-          if (!(seg.startsWith(".") || !n.startsWith(".")) || !re.test(n)) continue;
+          if (!(seg.startsWith(".") || !n.startsWith(".") || how.dotglob) || !re.test(n)) continue;
           if (next.length >= DISK_EXPANSION_LIMIT) return { kind: "match", path: rel };
           next.push(join(d, n));
         }
@@ -533,7 +557,7 @@ export default defineRule({
       ctx,
       (c) => protectedSpelling(c, isProtected, shortNames),
       namedPathText,
-      (g) => shellGlobReachesProtected(g, hidden, isProtected),
+      (g, p) => shellGlobReachesProtected(g, hidden, isProtected, { dotglob: p.dotglob === true }),
       (rel, p) => reachesProtectedOnDisk(rel, p, workspace, files, ctx.policy.paths.protected, isProtected),
     );
   },

@@ -63,7 +63,7 @@ ruleTester("protected-path-write", {
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
-    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build"].map((command) => ({
+    ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build", "cd build && find . -delete", "cd build || exit 1; find . -delete", "if cd build; then find . -delete; fi", "tar -xf a.tar -Cbuild", "7z x a.7z -obuild", "unzip -qd build a.zip", "unzip -l a.zip", "sed -i s/a/b/ bin/?un", "shopt -s globstar; chmod 644 bin/**/run", "mv build/* out/", "cp -r build/* out/", "chmod -R 755 bin/*"].map((command) => ({
       name: `run_command ${command}`,
       code: plan("run_command", { command }),
       files: { ...files, "build/x.o": "x", "bin/run": "x", "a.yaml": "x", "src/a.py": "x" },
@@ -236,6 +236,13 @@ ruleTester("protected-path-write", {
         // A backup names the files whose ACLs it sets.
         ["setfacl --restore=acl.bak", '"."'],
         ["npx rimraf .", '"."'],
+        // A cd that fails leaves the shell in the workspace root; a subshell's cd does not outlive it.
+        ["cd build; find . -delete", '"."'],
+        ["cd missing\nfind . -delete", '"."'],
+        ["(cd build); find . -delete", '"."'],
+        ["cd build | cat; find . -delete", '"."'],
+        ["cd build & find . -delete", '"."'],
+        ["pushd build && popd && find . -delete", '"."'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that writes the whole workspace: ${command}`,
@@ -261,6 +268,14 @@ ruleTester("protected-path-write", {
         ["cp -rtvendor build", "vendor", "vendor/lib/.git"],
         ["mv -tvendor build", "vendor", "vendor/lib/.git"],
         ["trash-put certs", "certs", "certs/server.pem"],
+        // An archive's or patch's folder glued to its option, and tar's -C read from the one before it.
+        ["tar -xf a.tar -Cvendor", "vendor", "vendor/lib/.git"],
+        ["7z x a.7z -ovendor", "vendor", "vendor/lib/.git"],
+        ["unzip a.zip -dvendor", "vendor", "vendor/lib/.git"],
+        ["unzip -qd vendor a.zip", "vendor", "vendor/lib/.git"],
+        ["cpio -i -Dvendor", "vendor", "vendor/lib/.git"],
+        ["patch -p1 -dvendor -i fix.patch", "vendor", "vendor/lib/.git"],
+        ["tar -xf a.tar -C build -C ../vendor/lib", "build/../vendor/lib", "vendor/lib/.git"],
       ] as const
     ).map(([command, folder, witness]) => ({
       name: `a command line that writes a folder holding a protected path: ${command}`,
@@ -271,13 +286,17 @@ ruleTester("protected-path-write", {
     ...(
       [
         ["sed -i s/a/b/ *.yaml", '"*.yaml" (plangate.yaml)'],
-        ["rm conf/*", '"conf/*" (read as "conf/..") (conf/plangate.yaml)'],
+        ["rm conf/*", '"conf/*" (conf/plangate.yaml)'],
         ["cp x certs/*.p?m", '"certs/*.p?m" (certs/server.pem)'],
+        // shopt -s dotglob makes any pattern match hidden names; globstar makes ** match any number of folders.
+        ["shopt -s dotglob; sed -i s/a/b/ vendor/lib/?git/config", '"vendor/lib/?git/config" (vendor/lib/.git/config)'],
+        ["shopt -s dotglob\necho x > vendor/lib/[.]git/config", '"vendor/lib/[.]git/config" (vendor/lib/.git/config)'],
+        ["shopt -s globstar; sed -i s/a/b/ deep/**/c/plangate.y?ml", '"deep/**/c/plangate.y?ml" (deep/a/b/c/plangate.yaml)'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line whose pattern matches an existing protected file: ${command}`,
       code: plan("run_command", { command }),
-      files: { ...files, "plangate.yaml": "x", "a.yaml": "x", "conf/plangate.yaml": "x", "certs/server.pem": "x" },
+      files: { ...files, "plangate.yaml": "x", "a.yaml": "x", "conf/plangate.yaml": "x", "certs/server.pem": "x", "vendor/lib/.git/config": "x", "vendor/lib/src/config": "x", "deep/a/b/c/plangate.yaml": "x" },
       errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
     })),
     {

@@ -34,6 +34,17 @@ const STATEMENTS = new Set([
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 const SEPARATORS = new Set([";", "&", ";;", ";&", ";;&", "\n"]);
 
+/**
+ * What running a statement tells of the commands in it: `ok`, the commands that succeeded when the
+ * statement did (`cd x && make`: both); `after`, those that succeeded whenever the shell goes on past it
+ * at all (`cd x || exit`: cd).
+ */
+interface Flow {
+  ok: SimpleCommand[];
+  after: SimpleCommand[];
+}
+const NO_FLOW: Flow = { ok: [], after: [] };
+
 interface WordValue {
   value?: string;
   /** The text with quoted characters masked: what globbing, brace expansion and `~` see. */
@@ -46,7 +57,66 @@ export class Reader {
   readonly quoted: [number, number][] = [];
   /** Offsets of unquoted word text, where an escaped space belongs to the word. */
   readonly words: [number, number][] = [];
+  /** The subshells the statements being read run in (see SimpleCommand.scopes). */
+  private scopes: number[] = [];
+  private nextScope = 0;
+  /** How many loops hold the statements being read, in their shell (a subshell starts again at none). */
+  private loops = 0;
+  /** How many tests hold the statements being read (a condition, a list's part but the last, a `!`): `set -e` spares their failures. */
+  private tested = 0;
+
+  /** Reads what `read` reads where its failure is tested, not fatal under `set -e`. */
+  private testing<T>(read: () => T): T {
+    this.tested++;
+    try {
+      return read();
+    } finally {
+      this.tested--;
+    }
+  }
+  /** The commands that must have succeeded for the statements being read to run. */
+  private guards: SimpleCommand[] = [];
   constructor(private readonly script: ShellScript) {}
+
+  /** Reads what `read` reads in a subshell of its own (a command or process substitution's: `substitution`). */
+  private inSubshell<T>(read: () => T, substitution = false): T {
+    const [saved, loops] = [this.scopes, this.loops];
+    const id = this.nextScope++;
+    if (substitution) (this.script.substitutions ??= []).push(id);
+    this.scopes = [...saved, id];
+    this.loops = 0;
+    try {
+      return read();
+    } finally {
+      [this.scopes, this.loops] = [saved, loops];
+    }
+  }
+
+  /** Reads a loop: what it holds may run any number of times. */
+  private inLoop(read: () => void): void {
+    this.loops++;
+    try {
+      read();
+    } finally {
+      this.loops--;
+    }
+  }
+
+  /** A variable the syntax sets to a value decided at run time (a loop's variable, `{fd}>file`). */
+  private assigns(name: string, start: number, end: number): void {
+    (this.script.assigned ??= []).push({ name, start, end });
+  }
+
+  /** Reads what `read` reads where `ok` must have succeeded first. */
+  private guardedBy<T>(ok: SimpleCommand[], read: () => T): T {
+    const saved = this.guards;
+    this.guards = [...saved, ...ok];
+    try {
+      return read();
+    } finally {
+      this.guards = saved;
+    }
+  }
 
   private problem<K extends ShellProblemId>(problem: K, data: ShellProblemData[K], node: Node): void {
     if (this.script.problems.length < 20) this.script.problems.push({ problem, data, start: node.startIndex, end: node.endIndex } as ShellProblem);
@@ -62,13 +132,13 @@ export class Reader {
     return true;
   }
 
-  /** Reads a statement (or a list of them) and everything under it. */
-  statement(node: Node, depth: number): void {
-    if (this.tooDeep(node, depth)) return;
+  /** Reads a statement (or a list of them) and everything under it; says which commands its success shows to have succeeded. */
+  statement(node: Node, depth: number): Flow {
+    if (this.tooDeep(node, depth)) return NO_FLOW;
     if (node.isError || node.isMissing) {
       if (node.isMissing) this.problem("missingToken", { type: node.type }, node);
       else this.problem("unreadableSyntax", { text: short(node.text) }, node);
-      return;
+      return NO_FLOW;
     }
     switch (node.type) {
       case "program":
@@ -82,127 +152,216 @@ export class Reader {
         return this.sequence(node, depth);
       case "subshell":
         this.construct("( … )", node);
-        return this.sequence(node, depth);
+        // An `exit` in a subshell ends the subshell only.
+        this.inSubshell(() => this.sequence(node, depth));
+        return NO_FLOW;
       case "list":
-      case "pipeline":
+        return this.list(node, depth);
+      case "pipeline": {
+        // Each part of a pipeline runs in a subshell of its own.
+        const parts = node.namedChildren.filter((c) => c !== null && c.type !== "comment").length;
         for (const c of node.children) {
           if (!c) continue;
           if (!c.isNamed) {
-            if (c.type === "&&" || c.type === "||" || c.type === "|" || c.type === "|&") this.construct(c.type, c);
+            if (c.type === "|" || c.type === "|&") this.construct(c.type, c);
             else this.problem("unknownOperator", { operator: c.type }, c);
-          } else this.statement(c, depth + 1);
+          } else if (parts > 1) this.inSubshell(() => this.statement(c, depth + 1));
+          else this.statement(c, depth + 1);
         }
-        return;
+        return NO_FLOW;
+      }
       case "negated_command":
         this.construct("!", node);
-        return this.sequence(node, depth);
+        this.testing(() => this.sequence(node, depth));
+        return NO_FLOW;
       case "if_statement":
         this.construct("if", node);
-        return this.sequence(node, depth);
+        this.sequence(node, depth);
+        return NO_FLOW;
       case "while_statement":
         this.construct(node.child(0)?.type === "until" ? "until" : "while", node);
-        return this.sequence(node, depth);
+        this.inLoop(() => this.sequence(node, depth));
+        return NO_FLOW;
       case "for_statement":
       case "c_style_for_statement":
         this.construct(node.child(0)?.type === "select" ? "select" : "for", node);
-        return this.sequence(node, depth);
+        this.inLoop(() => this.sequence(node, depth));
+        return NO_FLOW;
       case "case_statement":
         this.construct("case", node);
-        return this.sequence(node, depth);
+        this.sequence(node, depth);
+        return NO_FLOW;
       case "function_definition":
         this.problem("functionDefinition", {}, node);
-        return;
+        return NO_FLOW;
       case "redirected_statement":
         return this.redirected(node, depth);
       case "command":
       case "declaration_command":
       case "unset_command":
-        this.command(node, [], depth);
-        return;
+        return { ok: [this.command(node, [], depth)], after: [] };
       case "test_command":
-        return this.test(node, depth);
+        this.test(node, depth);
+        return NO_FLOW;
       case "variable_assignment":
       case "variable_assignments": {
         const cmd = this.newCommand(node);
         for (const a of node.type === "variable_assignment" ? [node] : node.namedChildren) if (a) cmd.assignments.push(this.assignment(a, depth + 1));
-        return;
+        return NO_FLOW;
       }
       case "comment":
-        return;
+        return NO_FLOW;
       default:
         this.problem("unknownNode", { text: short(node.text), kind: node.type.replace(/_/g, " ") }, node);
+        return NO_FLOW;
     }
   }
 
-  /** Statements one after another: a `;` or newline between two is a construct, as is `&` anywhere. */
-  private sequence(node: Node, depth: number): void {
-    let prev = false;
-    let pending: Node | undefined;
+  /**
+   * `a && b`, `a || b` (tree-sitter-bash nests them to the left): b after `&&` runs only if a succeeded;
+   * `a || exit` goes on only if a succeeded.
+   */
+  private list(node: Node, depth: number): Flow {
+    let left: Flow | undefined;
+    let op = "";
     for (const c of node.children) {
       if (!c) continue;
       if (!c.isNamed) {
-        if (SEPARATORS.has(c.type)) {
-          if (c.type === "&") {
-            this.construct("&", c);
-            prev = false;
-          } else if (prev) pending ??= c;
-        } else if (c.type === "|" || c.type === "&&" || c.type === "||") this.construct(c.type, c);
-        else {
-          // A keyword (`then`, `do`, `else`, `in`…) starts a new part of a compound command.
-          prev = false;
-          pending = undefined;
-        }
+        if (c.type === "&&" || c.type === "||" || c.type === "|" || c.type === "|&") this.construct(c.type, c);
+        else this.problem("unknownOperator", { operator: c.type }, c);
+        op = c.type;
         continue;
       }
-      if (c.type === "comment") {
-        this.quoted.push([c.startIndex, c.endIndex + 1]);
+      if (c.type === "comment") continue;
+      if (left === undefined) {
+        left = this.testing(() => this.statement(c, depth + 1));
         continue;
       }
-      if (c.type === "case_item" || c.type === "elif_clause" || c.type === "else_clause" || c.type === "do_group") {
-        this.statement(c, depth + 1);
-        continue;
-      }
-      if (STATEMENTS.has(c.type) || c.isError || c.isMissing || !VALUE_PARTS.has(c.type)) {
-        if (STATEMENTS.has(c.type)) {
-          // A terminator after the last statement joins nothing; a separator before another one does.
-          if (prev) this.construct(pending?.type === ";" ? ";" : "a newline", pending ?? c);
-          prev = true;
-          pending = undefined;
-        }
-        this.statement(c, depth + 1);
+      const before: Flow = left;
+      if (op === "&&") {
+        const right = this.guardedBy(before.ok, () => this.statement(c, depth + 1));
+        left = { ok: [...before.ok, ...right.ok], after: before.after };
       } else {
-        // Loop lists, case subjects and patterns: words, read for their substitutions.
-        this.word(c, depth + 1);
-        prev = false;
-        pending = undefined;
+        this.statement(c, depth + 1);
+        left = op === "||" && leaves(c) ? { ok: before.ok, after: [...before.after, ...before.ok] } : { ok: [], after: before.after };
       }
     }
+    return left ?? NO_FLOW;
   }
 
-  private redirected(node: Node, depth: number): void {
+  /**
+   * Statements one after another: a `;` or newline between two is a construct, as is `&` anywhere. A
+   * statement run with `&` runs in a subshell; one after `then`, or in a `while` loop's body, runs only
+   * if the condition's last command succeeded.
+   */
+  private sequence(node: Node, depth: number): Flow {
+    let prev = false;
+    let pending: Node | undefined;
+    let last: Flow = NO_FLOW;
+    const after: SimpleCommand[] = [];
+    const base = this.guards;
+    let then: SimpleCommand[] = [];
+    const guard = () => {
+      this.guards = [...base, ...after, ...then];
+    };
+    const loopVariable = node.type === "for_statement" ? node.childForFieldName("variable") : null;
+    // An if's, elif's, while's or until's condition: the statements before `then` or the loop's body.
+    let condition = node.type === "if_statement" || node.type === "elif_clause" || node.type === "while_statement";
+    try {
+      for (const c of node.children) {
+        if (!c) continue;
+        if (!c.isNamed) {
+          if (SEPARATORS.has(c.type)) {
+            if (c.type === "&") {
+              this.construct("&", c);
+              prev = false;
+            } else if (prev) pending ??= c;
+          } else if (c.type === "|" || c.type === "&&" || c.type === "||") this.construct(c.type, c);
+          else {
+            // A keyword (`then`, `do`, `else`, `in`…) starts a new part of a compound command.
+            prev = false;
+            pending = undefined;
+            then = c.type === "then" ? last.ok : [];
+            if (c.type === "then") condition = false;
+            guard();
+          }
+          continue;
+        }
+        if (c.type === "comment") {
+          this.quoted.push([c.startIndex, c.endIndex + 1]);
+          continue;
+        }
+        if (c.type === "case_item" || c.type === "elif_clause" || c.type === "else_clause" || c.type === "do_group") {
+          // An elif or else part runs when the condition failed; a while loop's body when it succeeded.
+          then = c.type === "do_group" && node.type === "while_statement" && node.child(0)?.type === "while" ? last.ok : [];
+          condition = false;
+          guard();
+          this.statement(c, depth + 1);
+          continue;
+        }
+        if (STATEMENTS.has(c.type) || c.isError || c.isMissing || !VALUE_PARTS.has(c.type)) {
+          if (STATEMENTS.has(c.type)) {
+            // A terminator after the last statement joins nothing; a separator before another one does.
+            if (prev) this.construct(pending?.type === ";" ? ";" : "a newline", pending ?? c);
+            prev = true;
+            pending = undefined;
+          }
+          const background = c.nextSibling?.type === "&";
+          const read = () => (condition ? this.testing(() => this.statement(c, depth + 1)) : this.statement(c, depth + 1));
+          last = background ? (this.inSubshell(read), NO_FLOW) : read();
+          if (last.after.length > 0) {
+            after.push(...last.after);
+            guard();
+          }
+        } else {
+          // Loop lists, case subjects and patterns: words, read for their substitutions.
+          if (loopVariable !== null && c.startIndex === loopVariable.startIndex && c.endIndex === loopVariable.endIndex) this.assigns(c.text, c.startIndex, c.endIndex);
+          this.word(c, depth + 1);
+          prev = false;
+          pending = undefined;
+          last = NO_FLOW;
+        }
+      }
+    } finally {
+      this.guards = base;
+    }
+    return { ok: last.ok, after };
+  }
+
+  private redirected(node: Node, depth: number): Flow {
     const body = node.childForFieldName("body");
     const redirects: ShellRedirect[] = [];
     for (const c of node.namedChildren) if (c && REDIRECTS.has(c.type)) this.redirect(c, redirects, depth + 1);
     for (const c of node.children) if (c && !c.isNamed) this.problem("unknownHere", { type: c.type }, c);
-    if (body && (body.type === "command" || body.type === "declaration_command" || body.type === "unset_command")) {
-      this.command(body, redirects, depth + 1);
-      return;
-    }
-    if (body) this.statement(body, depth + 1);
+    if (body && (body.type === "command" || body.type === "declaration_command" || body.type === "unset_command")) return { ok: [this.command(body, redirects, depth + 1)], after: [] };
+    const flow = body ? this.statement(body, depth + 1) : NO_FLOW;
     // Redirections of a compound command: kept on a command with no words, so their targets are checked.
+    const last = this.script.commands[this.script.commands.length - 1];
     const holder = this.newCommand(node);
     holder.redirects.push(...redirects);
+    // tree-sitter-bash gives `cd x && echo k > f` the redirection of the list; bash, of its last command.
+    if (body?.type === "list" && last !== undefined) {
+      if (last.scopes) holder.scopes = last.scopes;
+      else delete holder.scopes;
+      if (last.guards) holder.guards = last.guards;
+      else delete holder.guards;
+    }
+    return flow;
   }
 
   private newCommand(node: Node): SimpleCommand {
     const cmd: SimpleCommand = { words: [], assignments: [], redirects: [], start: node.startIndex, end: node.endIndex };
+    if (this.scopes.length > 0) cmd.scopes = this.scopes;
+    if (this.guards.length > 0) cmd.guards = this.guards;
+    if (this.loops > 0) cmd.repeats = true;
+    if (this.tested === 0) cmd.fatal = true;
     this.script.commands.push(cmd);
     return cmd;
   }
 
-  private command(node: Node, redirects: ShellRedirect[], depth: number): void {
-    if (this.tooDeep(node, depth)) return;
+  private command(node: Node, redirects: ShellRedirect[], depth: number): SimpleCommand {
     const cmd = this.newCommand(node);
+    if (this.tooDeep(node, depth)) return cmd;
     cmd.redirects.push(...redirects);
     for (const c of node.children) {
       if (!c) continue;
@@ -231,6 +390,12 @@ export class Reader {
     }
     this.adjacent(cmd);
     this.reserved(cmd);
+    // `{NAME}>file` stores the descriptor it opens in NAME.
+    for (const w of cmd.words) {
+      const name = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(w.source)?.[1];
+      if (name !== undefined && cmd.redirects.some((r) => r.start === w.end)) this.assigns(name, w.start, w.end);
+    }
+    return cmd;
   }
 
   /**
@@ -393,12 +558,12 @@ export class Reader {
       }
       case "command_substitution": {
         this.construct(t.startsWith("`") ? "`…`" : "$(…)", node);
-        this.sequence(node, depth);
+        this.inSubshell(() => this.sequence(node, depth), true);
         return { shape: mask(t) };
       }
       case "process_substitution": {
         this.construct(t.startsWith(">") ? ">(…)" : "<(…)", node);
-        this.sequence(node, depth);
+        this.inSubshell(() => this.sequence(node, depth), true);
         return { shape: mask(t) };
       }
       case "arithmetic_expansion":
@@ -422,6 +587,17 @@ export class Reader {
         return { shape: mask(t) };
     }
   }
+}
+
+/** Does the statement leave the shell (`exit`, `return`, or a `{ ...; }` group ending in one)? */
+function leaves(node: Node): boolean {
+  if (node.type === "compound_statement") {
+    const last = node.namedChildren.filter((c) => c !== null && c.type !== "comment").pop();
+    return last !== undefined && last !== null && leaves(last);
+  }
+  if (node.type !== "command") return false;
+  const name = node.childForFieldName("name")?.text;
+  return name === "exit" || name === "return";
 }
 
 /** Words bash reads as syntax where a command may start. */

@@ -41,6 +41,23 @@ export interface SimpleCommand {
   redirects: ShellRedirect[];
   start: number;
   end: number;
+  /**
+   * The subshells it runs in, outermost first (ids): `( ... )`, `$(...)`, `<(...)`, a part of a pipeline, a
+   * command run in the background with `&`. A folder change there does not outlive the subshell.
+   */
+  scopes?: number[];
+  /**
+   * Commands that must have succeeded for this one to run: `cd x && make` runs make only if cd
+   * succeeded; so do `cd x || exit; make` and `if cd x; then make; fi`.
+   */
+  guards?: SimpleCommand[];
+  /** It is in a loop (its condition or body), in the same shell: it may run any number of times. */
+  repeats?: true;
+  /**
+   * Under `set -e` its failure ends the shell: it is no condition (of `if`, `while`, `until`), no part
+   * of an `&&` or `||` list but the last, and not negated with `!`.
+   */
+  fatal?: true;
 }
 
 /** Syntax that joins or nests commands: each one means more than one command runs, or runs differently. */
@@ -116,4 +133,11 @@ export interface ShellScript {
   commands: SimpleCommand[];
   constructs: ShellConstruct[];
   problems: ShellProblem[];
+  /**
+   * Variables the syntax itself sets, to values decided at run time: a `for` or `select` loop's
+   * variable, the variable a `{NAME}>file` redirection stores its descriptor number in.
+   */
+  assigned?: { name: string; start: number; end: number }[];
+  /** The subshells (see SimpleCommand.scopes) of command and process substitutions, where bash clears `set -e`. */
+  substitutions?: number[];
 }
