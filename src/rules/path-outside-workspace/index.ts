@@ -4,6 +4,7 @@ import { childPointer } from "../../core/pointer.js";
 import { LeafTag } from "../../core/facts.js";
 import { isPathName, isRemoteUrl, looksLikeEscapingPath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
+import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
@@ -128,6 +129,6 @@ export default defineRule({
           data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
-    reportCommandPathsOutside(plan, ctx, namedPathText);
+    reportCommandPathsOutside(plan, ctx, namedPathText, (rel, p) => patternMatchesOnDisk(rel, p, ws, files));
   },
 });

@@ -319,6 +319,49 @@ export function shellGlobReachesProtected(glob: string, hidden: readonly string[
   return paths.find((p) => p !== glob && isProtected(p));
 }
 
+/**
+ * The files a command's pattern names on disk, as bash expands it (workspace-relative), or undefined when
+ * they cannot be bounded: a folder on its way cannot be listed, or there are more than plangate looks
+ * through. A segment without a wildcard is kept as written (a symlink on the way is followed when the
+ * result is resolved); only paths that are there match, and with none bash leaves the pattern as written.
+ */
+export function patternMatchesOnDisk(rel: string, how: { dotglob?: boolean; globstar?: boolean }, ws: string, files: FileProbe): string[] | undefined {
+  const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
+  const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
+  let budget = DISK_NAME_BUDGET;
+  let at = [""];
+  for (const seg of rel.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    const re = seg === "**" && how.globstar ? undefined : /[*?[]/.test(seg) ? namePattern(seg) : undefined;
+    if (re === undefined && !(seg === "**" && how.globstar)) {
+      at = at.map((d) => join(d, seg));
+      continue;
+    }
+    const next: string[] = [];
+    const queue = [...at];
+    while (queue.length > 0) {
+      const d = queue.shift()!;
+      if (seg === "**") next.push(d);
+      const listing = files.list?.(abs(d));
+      if (listing === undefined) {
+        if (files.kind(abs(d)) === "missing" || files.kind(abs(d)) === "file") continue;
+        return undefined;
+      }
+      for (const [n, k] of listing) {
+        if (--budget < 0 || next.length >= DISK_EXPANSION_LIMIT) return undefined;
+        if (n.startsWith(".") && !seg.startsWith(".") && !how.dotglob) continue;
+        if (seg === "**") {
+          if (k === "dir") queue.push(join(d, n));
+          else next.push(join(d, n));
+        } else if (re!.test(n)) next.push(join(d, n));
+      }
+    }
+    at = next;
+  }
+  // bash expands a pattern to the paths that are there; with none, it leaves the pattern as written.
+  return at.filter((a) => a !== "" && (files.kind(abs(a)) !== "missing" || files.realpath(abs(a)) !== undefined));
+}
+
 /** The bound on the paths a command's pattern is expanded to on disk, and on the entries of one folder read. */
 const DISK_EXPANSION_LIMIT = 4096;
 /** The bound on the names a pattern's expansion tries against its segments, over all the folders it lists. */
