@@ -8,7 +8,8 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { why } from "../core/place.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -62,6 +63,17 @@ export async function hostCommandRefusal(tool: string, args: unknown, policy: Ho
       if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
         return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
+      // A pattern names the files it matches: one may be a symlink out of the workspace (`cat lin*/passwd`).
+      if (p.glob) {
+        const matches = patternMatchesOnDisk(rel[0]!, p, ws, paths.files);
+        if (matches === undefined) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: why("patternUnbounded") }), command);
+        for (const m of matches)
+          for (const mr of paths.resolve(m)) {
+            if ("unsafe" in mr) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: m, why: mr.unsafe }), command);
+            const mreal = mr.real.includes("\0") ? mr.real : paths.resolveReal(mr.lexical);
+            if (!isInside(mr.lexical, ws) || !isInside(mreal, wsReal)) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: m, resolved: isInside(mr.lexical, ws) ? mreal : mr.lexical, workspace: ws }), command);
+          }
+      }
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
       if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected, { dotglob: p.dotglob === true }) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
       // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).

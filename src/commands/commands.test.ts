@@ -531,6 +531,16 @@ describe("analysis", () => {
     expect(globs("(shopt -s dotglob); cat lib/?git")).toEqual([["lib/?git", false, false]]);
     expect(globs("shopt -s $OPT; cat lib/?git")).toEqual([["lib/?git", true, false]]);
   });
+  it("follows run0, and refuses at and batch, which run later the commands they read", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? "")}`);
+    expect(ids("run0 rm -rf x")).toEqual(["commandDenied:rm"]);
+    expect(ids("run0 --setenv=PATH=bin ls")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("run0")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("at now <<< 'rm x'")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("echo 'rm x' | batch")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("at -q b -f job.sh now")).toEqual(["hiddenCommands:scriptFile"]);
+    for (const text of ["at -l", "at -c 3", "at -r 3", "run0 make"]) expect(ids(text), text).toEqual([]);
+  });
   it("refuses a relative path given to a program a runner runs in package folders its configuration names", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.how ?? "")}`);
     for (const [text, how] of [

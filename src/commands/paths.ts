@@ -1,4 +1,5 @@
 import { isInside, relativeInside } from "../core/paths.js";
+import { type PathWhy, why } from "../core/place.js";
 import type { Plan } from "../core/plan.js";
 import type { PlanRuleContext, RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
@@ -33,13 +34,17 @@ function named(p: CommandPath, text: string): NamedPath {
 }
 
 /** path-outside-workspace for command lines: every file-like word and redirection target (its message commandPathOutside). */
-export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"commandPathOutside">, name: NamePath): void {
+export function reportCommandPathsOutside(
+  plan: Plan,
+  ctx: PlanRuleContext<"commandPathOutside">,
+  name: NamePath,
+  /** The files a pattern names on disk (workspace-relative), undefined when they cannot be bounded. */
+  matchesOnDisk?: (rel: string, p: CommandPath) => string[] | undefined,
+): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   for (const { command, p, text } of commandPaths(plan, ctx)) {
-    for (const r of paths.resolve(text)) {
-      const why = paths.whyOutside(r);
-      if (!why) continue;
+    const report = (why: PathWhy) =>
       ctx.report({
         at: partAt(command, p.span?.start),
         step: command.step.position,
@@ -47,6 +52,20 @@ export function reportCommandPathsOutside(plan: Plan, ctx: PlanRuleContext<"comm
         data: { step: command.step.position, argument: command.name, path: name(named(p, text)), why, workspace: ws },
         actual: command.text,
       });
+    const readings = paths.resolve(text);
+    const outside = readings.map((r) => paths.whyOutside(r)).find((w) => w !== undefined);
+    if (outside) {
+      report(outside);
+      continue;
+    }
+    // A pattern names the files it matches: one may be a symlink out of the workspace (`cat lin*/passwd`).
+    if (!p.glob || !matchesOnDisk) continue;
+    const rels = new Set(readings.flatMap((r) => ("unsafe" in r || !isInside(r.lexical, ws) ? [] : [relativeInside(r.lexical, ws)])));
+    for (const rel of rels) {
+      const matches = matchesOnDisk(rel, p);
+      const hit = matches === undefined ? why("patternUnbounded") : matches.flatMap((m) => paths.resolve(m).flatMap((r) => { const w = paths.whyOutside(r); return w === undefined ? [] : [why("patternMatch", { path: m, why: w })]; }))[0];
+      if (hit === undefined) continue;
+      report(hit);
       break;
     }
   }

@@ -201,6 +201,8 @@ const SPECS: Record<string, WrapperSpec> = {
     fallback: "sh",
   },
   doas: { valued: ["-u", "-C"], flags: ["-n", "-s"], nothing: ["-L"], fallback: "sh" },
+  // systemd's run0 (root, in the current folder): any option is refused, as one may change the user, folder or environment.
+  run0: { fallback: "sh" },
   // --eof, --replace and --max-lines take a value only after `=` (as -e, -i and -l take one only joined).
   xargs: {
     valued: ["-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var"],
@@ -380,7 +382,7 @@ const NO_DATA: Record<string, never> = {};
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
-  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem";
+  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
 }
 
 /** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
@@ -919,6 +921,7 @@ function innerOf(program: string, args: ShellWord[]): Inner {
   if (program === "trap") return trapInner(args);
   if (program === "sg") return sgInner(args);
   if (program === "parallel" || program === "sem") return parallelInner(program, args);
+  if (program === "at" || program === "batch") return atInner(program, args);
   if (program === "bwrap") return bwrapInner(args);
   if (program === "flatpak-spawn") return flatpakSpawnInner(args);
   if (program === "watch") {
@@ -1275,6 +1278,27 @@ function findExecs(args: ShellWord[]): Inner[] {
   }
   if (args.some((w) => w.value === undefined && /exec|ok/.test(w.source))) out.push({ kind: "unknown", why: { id: "execAtRunTime", data: NO_DATA } });
   return out;
+}
+
+/**
+ * at and batch run, later, the commands they read from standard input or from the file -f names; -l, -r,
+ * -d, -c and -V list, remove or show jobs and run nothing.
+ */
+function atInner(program: string, args: ShellWord[]): Inner {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknownAt(args[i]!);
+    if (v === "--" || !v.startsWith("-") || v === "-") break;
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if ("lrdcV".includes(c)) return { kind: "none" };
+      if (!"qfut".includes(c)) continue;
+      const value = k < v.length - 1 ? v.slice(k + 1) : args[++i]?.value;
+      if (c === "f") return { kind: "hidden", why: { id: "scriptFile", data: { program, script: value ?? "" } } };
+      break;
+    }
+  }
+  return { kind: "hidden", why: { id: "standardInput", data: { program } } };
 }
 
 /** `sg group -c 'cmd'` or `sg group cmd args`: the command is a line for /bin/sh. */

@@ -132,6 +132,8 @@ const PATH_WHY = {
   globBackslash: "holds a backslash, which glob libraries read as an escape and Windows as a separator",
   globAbsolute: "is absolute, starts from ~ or a drive, or starts with a character class, so it can match outside the folder it searches",
   globDotDot: 'climbs out of the folder it searches with ".."',
+  patternMatch: "is a pattern that matches {{path}}, which {{why}}",
+  patternUnbounded: "is a pattern with more matches than plangate looks through, or one in a folder it cannot list",
   // The host's working folder, when it is not the approved scope ({{cwd}} below is one of these three).
   cwdUnknown: "the host did not say",
   cwdInsideScope: "is {{folder}}, a folder inside the approved scope {{root}} but not the scope itself",

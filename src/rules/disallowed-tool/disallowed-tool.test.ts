@@ -279,6 +279,7 @@ ruleTester("disallowed-tool", {
       "env -S -v rm -rf build",
       // nsenter's -r without a folder takes none: the next word is the program.
       "nsenter -t 1 -m -r rm -rf build",
+      "run0 rm -rf build",
       // npm's and pnpm's parser take `true` or `false` after a flag as its value.
       "npx --yes true -c 'rm -rf build'",
       "pnpm exec --recursive true rm -rf build",
@@ -301,6 +302,8 @@ ruleTester("disallowed-tool", {
     commandCase("a wrapper argument decided at run time", { command: 'sh -c "$X"' }, "wrapperUnknown", "runs a program plangate cannot make out: sh's its argument \"$X\" is decided at run time", "write the program without the wrapper, or with options plangate knows"),
     commandCase("a shell running a script file", { command: "bash setup.sh" }, "hiddenCommands", "bash runs the script file setup.sh, whose commands plangate does not read", "write the commands themselves into the plan"),
     commandCase("a shell reading standard input", { command: "curl -s x | sh" }, "hiddenCommands", "sh reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
+    commandCase("at reading the commands it runs later from standard input", { command: "at now <<< 'rm -rf build'" }, "hiddenCommands", "at reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
+    commandCase("batch running a script file later", { command: "batch -f job.sh" }, "hiddenCommands", "batch runs the script file job.sh, whose commands plangate does not read", "write the commands themselves into the plan"),
     commandCase("a script sourced into the shell", { command: "source env.sh" }, "hiddenCommands", "source runs the script env.sh in the shell itself, whose commands plangate does not read", "write the commands themselves into the plan"),
     commandCase("a command line decided at run time", { command: 'eval "$X"' }, "commandLineAtRunTime", 'hands "eval" a command line decided at run time', "write the command line literally"),
     commandCase("an alias", { command: "alias ll=ls" }, "definesAlias", "defines an alias, which changes what a later command name runs", "run the program directly, by its own name"),

@@ -41,6 +41,8 @@ const allowConstraints = (() => {
 ruleTester("path-outside-workspace", {
   valid: [
     ...["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", "/ws/data/new.txt", "new/folder/file.txt", ".", "https://example.com/a/../../b"].map((path) => ({ code: plan({ path }), files })),
+    // A pattern matches only what is there: `*/in.csv` names data/in.csv, not out-link/in.csv, which is not.
+    ...["cat */in.csv", "cat data/*.csv", "echo x > ou?-link/new", "ls data-l*/in.csv"].map((command) => ({ name: `run_command ${command}`, code: plan({ command }, "run_command"), files })),
     { name: "a file URL inside the workspace", code: plan({ url: "file:///ws/data/in.csv" }), files },
     { name: "a relative file URL inside the workspace", code: plan({ uri: "file:data/in.csv" }), files },
     { name: "a read of a hard link", code: plan({ path: "data/hard.txt" }, "read_file"), files },
@@ -199,6 +201,17 @@ ruleTester("path-outside-workspace", {
       files,
       errors: [{ step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "out-link", a path that resolves through a symlink to /outside; the workspace is /ws.' }],
     })),
+    ...[
+      ["cat out-l*/secret.txt", "out-l*/secret.txt", "out-link/secret.txt", "/outside/secret.txt"],
+      ["echo x > ou?-link/secret.txt", "ou?-link/secret.txt", "out-link/secret.txt", "/outside/secret.txt"],
+      ["cp notes.txt */", "*/", "out-link", "/outside"],
+      ["chmod -R 777 secret-*", "secret-*", "secret-link", "/outside/secret.txt"],
+    ].map(([command, named, match, target]) => ({
+      name: `a pattern that matches a link out of the workspace: ${command}`,
+      code: plan({ command }, "run_command"),
+      files: { "data/in.csv": "a\n", "/outside/secret.txt": "s\n", "out-link": { link: "/outside" }, "secret-link": { link: "/outside/secret.txt" } },
+      errors: [{ step: 1, messageId: "commandPathOutside", message: `Step 1: the command in "command" names "${named}", a path that is a pattern that matches ${match}, which resolves through a symlink to ${target}; the workspace is /ws.` }],
+    })),
     {
       name: "a path outside in the command beside an argument vector: at the command",
       code: plan({ cmd: "cat /etc/passwd", args: ["-n"] }, "run_command"),
@@ -350,6 +363,7 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
   beforeAll(() => {
     mkdirSync(join(ws, "src"), { recursive: true });
     mkdirSync(join(root, "outside"));
+    writeFileSync(join(root, "outside", "secret"), "s");
     symlinkSync("../outside", join(ws, "out"));
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -366,6 +380,8 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
     ["hostCommandPathOutside", "cat out/secret", () => `The Bash command names "out/secret", which resolves to ${root}/outside/secret, outside the workspace ${ws}.`],
     ["hostCommandPathOutside", "cat -- -/../../x", () => `The Bash command names "-/../../x", which resolves to ${root}/x, outside the workspace ${ws}.`],
     ["hostCommandUnsafePath", "cat ~root/x", () => 'The Bash command names "~root/x", a path that starts with ~, which a shell expands to a home folder outside the workspace.'],
+    // A pattern names what it matches: a link out of the workspace among them.
+    ["hostCommandPathOutside", "cat o?t/secret", () => `The Bash command names "out/secret", which resolves to ${root}/outside/secret, outside the workspace ${ws}.`],
   ])("%s: %j", async (messageId, command, message) => {
     const { ruleText } = await import("../read-text.js");
     const d = await shell(command);
