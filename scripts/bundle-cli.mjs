@@ -107,6 +107,15 @@ await bundle.write({
       { name: "facts", test: /[\\/]dist[\\/]core[\\/]facts\.js$/ },
       { name: "record", test: /[\\/]dist[\\/]approval[\\/]record\.js$/ },
       { name: "run-state", test: /[\\/]dist[\\/]node[\\/]guard-state\.js$/ },
+      // The command analysis, which only a plan with a command or a hook call for a shell tool runs.
+      { name: "shell", test: /[\\/]dist[\\/](?:commands[\\/](?:wrappers|analyse|command-pattern)|syntax[\\/]shell[\\/](?:read-tree|parse))\.js$/ },
+      // The path checks a hook call runs on a call's paths, out of the chunk of the other plan rules.
+      {
+        name: "paths",
+        test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/]index|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
+      },
+      // Small core modules every command uses, out of the chunks of the larger modules beside them.
+      { name: "core", test: /[\\/]dist[\\/](?:core[\\/](?:compiled|glob|place|lookalike|text|pointer|regex|rule|canonical[\\/][^\\/]+)|syntax[\\/]shell[\\/]quote)\.js$/ },
     ],
   },
 });

@@ -1,15 +1,6 @@
-import { analyseCommand } from "../commands/analyse.js";
 import type { CommandPolicy } from "../commands/match.js";
-import { commandPathText } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
-import { isInside, relativeInside } from "../core/paths.js";
-import { hostCommandFindingText } from "../rules/command-findings.js";
-import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
-import { loadShellReader } from "../syntax/shell/parse.js";
-import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
-import { why } from "../core/place.js";
 
 /** What the guard checks a host's shell call against: the policy's commands, workspace and protected paths. */
 export interface HostCommandPolicy {
@@ -18,74 +9,19 @@ export interface HostCommandPolicy {
   protected: readonly string[];
 }
 
-/** A refusal that quotes the command it refuses. */
-function withCommand(d: Diagnostic, command: string): Diagnostic {
-  d.actual = command;
-  return d;
-}
-
 /** Host tools whose calls are shell command lines (Claude Code's `Bash`, its `command` input). */
 const HOST_SHELL_TOOLS = new Set(["Bash"]);
 
 /**
  * The refusal of a host's shell call whose command the policy does not allow: a denied or unknown
- * program (also behind `xargs`, `sh -c`…), syntax the parser cannot read, a file outside the workspace
+ * program (also behind `xargs`, `sh -c`...), syntax the parser cannot read, a file outside the workspace
  * or a protected one. Chaining is allowed, as in a TeDDy EXECUTE block: each program is checked.
  * Undefined for calls that are not shell calls, and for commands that pass. `files` makes a fresh probe
- * of the real file system, which the command's paths are resolved on.
+ * of the real file system, which the command's paths are resolved on. The command analysis loads only
+ * for a shell call (./host-command-check.ts), so that a hook call for any other tool does not load it.
  */
 export async function hostCommandRefusal(tool: string, args: unknown, policy: HostCommandPolicy, files: () => FileProbe): Promise<Diagnostic | undefined> {
   if (!HOST_SHELL_TOOLS.has(tool)) return undefined;
-  const command = args !== null && typeof args === "object" ? (args as Record<string, unknown>).command : undefined;
-  if (typeof command !== "string") return ruleDiagnostic("parse-error", "hostCommandMissing", { tool });
-  let reader;
-  try {
-    reader = await loadShellReader();
-  } catch (err) {
-    return ruleDiagnostic("parse-error", "hostParserNotLoaded", { tool, reason: (err as Error).message });
-  }
-  const report = analyseCommand(reader, command, "chain", policy.commands);
-  const first = report.findings[0];
-  // The finding's words are its rule's command clause, the call's tool their subject.
-  if (first) return withCommand({ rule: first.rule, severity: "error", ...hostCommandFindingText(tool, first) }, command);
-  const paths = createPathService(policy.workspace, files());
-  const ws = paths.workspace;
-  const wsReal = paths.workspaceReal;
-  // The plan check's matcher: linear time for globs whose backtracking expression could take seconds on one path.
-  const isProtected = matcherFor(policy.protected);
-  const hidden = hiddenNames(policy.protected);
-  const names = protectedNames(policy.protected);
-  for (const p of report.paths) {
-    const text = commandPathText(p);
-    for (const r of paths.resolve(text)) {
-      if ("unsafe" in r) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: r.unsafe }), command);
-      const real = r.real.includes("\0") ? r.real : paths.resolveReal(r.lexical);
-      if (!isInside(r.lexical, ws) || !isInside(real, wsReal))
-        return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: p.text, resolved: isInside(r.lexical, ws) ? real : r.lexical, workspace: ws }), command);
-      const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
-      // A pattern names the files it matches: one may be a symlink out of the workspace (`cat lin*/passwd`).
-      if (p.glob) {
-        const matches = patternMatchesOnDisk(rel[0]!, p, ws, paths.files);
-        if (matches === undefined) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: why("patternUnbounded") }), command);
-        for (const m of matches)
-          for (const mr of paths.resolve(m)) {
-            if ("unsafe" in mr) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: m, why: mr.unsafe }), command);
-            const mreal = mr.real.includes("\0") ? mr.real : paths.resolveReal(mr.lexical);
-            if (!isInside(mr.lexical, ws) || !isInside(mreal, wsReal)) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: m, resolved: isInside(mr.lexical, ws) ? mreal : mr.lexical, workspace: ws }), command);
-          }
-      }
-      // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
-      if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected, { dotglob: p.dotglob === true }) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
-      // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).
-      const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
-      if (p.glob || p.tree)
-        for (const x of [...rel, ...written]) {
-          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, policy.protected, isProtected);
-          if (reach === undefined) continue;
-          if (reach.kind === "match") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: reach.path }), command);
-          return withCommand(reach.kind === "root" ? ruleDiagnostic("protected-path-write", "hostCommandTreeRoot", { tool, path: p.text }) : ruleDiagnostic("protected-path-write", "hostCommandTreeProtected", { tool, path: p.text, witness: reach.path }), command);
-        }
-    }
-  }
-  return undefined;
+  const { shellCallRefusal } = await import("./host-command-check.js");
+  return shellCallRefusal(tool, args, policy, files);
 }

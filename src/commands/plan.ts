@@ -4,9 +4,9 @@ import type { PlanFacts } from "../core/facts.js";
 import type { Plan, Step } from "../core/plan.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import type { Policy } from "../core/policy.js";
-import { type ShellReader, loadShellReader } from "../syntax/shell/parse.js";
+import type { ShellReader } from "../syntax/shell/parse.js";
 import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
-import { analyseCommand, type CommandFinding, type CommandMode, type CommandReport } from "./analyse.js";
+import type { CommandFinding, CommandMode, CommandReport } from "./analyse.js";
 
 /** Arguments that hold a shell command line. */
 export const COMMAND_KEYS = new Set(["command", "cmd", "script", "shell_command", "commandline", "command_line", "bash_command"]);
@@ -192,6 +192,8 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     slot.result = [];
     return;
   }
+  // The shell reader and the analysis (with its wrapper tables) load only for a plan with a command.
+  const [{ loadShellReader }, { analyseCommand }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js")]);
   let reader: ShellReader | undefined;
   let failure: string | undefined;
   try {
@@ -199,25 +201,24 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   } catch (err) {
     failure = (err as Error).message;
   }
+  const analyseOne = (c: StepCommand): CommandReport => {
+    const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [] });
+    if (c.invalid !== undefined) return only(c.invalid);
+    if (!reader) return only({ rule: "parse-error", messageId: "parserNotLoaded", data: { reason: String(failure) } });
+    return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
+  };
   // A command line written several times (the same test run after each edit) is analysed once: reports are only read.
   const seen = new Map<string, CommandReport>();
   slot.result = commands.map((command) => {
-    if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(reader, failure, command, policy) };
+    if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
     let report = seen.get(key);
     if (!report) {
-      report = analyseOne(reader, failure, command, policy);
+      report = analyseOne(command);
       seen.set(key, report);
     }
     return { command, report };
   });
-}
-
-function analyseOne(reader: ShellReader | undefined, failure: string | undefined, c: StepCommand, policy: Policy): CommandReport {
-  const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [] });
-  if (c.invalid !== undefined) return only(c.invalid);
-  if (!reader) return only({ rule: "parse-error", messageId: "parserNotLoaded", data: { reason: String(failure) } });
-  return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
 }
 
 /** The analysis `prepareCommands` made for this plan in this validation (empty when it has no commands). */

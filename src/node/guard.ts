@@ -32,7 +32,6 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { consumeNonce, isConsumed } from "./guard-state.js";
-import { loadProfile } from "./profile-file.js";
 import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
@@ -212,7 +211,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   const problems: Diagnostic[] = [];
   let profile: HostProfile;
   try {
-    profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? loadProfile(o.host) : o.host;
+    // The profile file reader (with its schema validator) loads only for a profile named by a string.
+    profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? (await import("./profile-file.js")).loadProfile(o.host) : o.host;
   } catch (err) {
     if (err instanceof HostProfileError) throw new GuardRefusal([guardFailure({ kind: "host-profile", from: "options", error: err.message })]);
     throw err;

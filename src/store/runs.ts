@@ -8,7 +8,6 @@ import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { callIdentity, contextFor, hasConstraints, type HostProfile, HostProfileError, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
-import { loadProfile } from "../node/profile-file.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "./file.js";
@@ -376,8 +375,10 @@ function takenCall(expected: readonly ExpectedCall[], progress: Progress): Expec
  * path, a left-out search folder or a glob that reaches outside the workspace is refused. A profile
  * that cannot be loaded refuses the call.
  */
-function hostScopeProblem(policy: Policy, input: HookCallInput, files: () => FileProbe): Diagnostic | undefined {
+async function hostScopeProblem(policy: Policy, input: HookCallInput, files: () => FileProbe): Promise<Diagnostic | undefined> {
   if (policy.host === undefined) return undefined;
+  // The profile file reader (with its schema validator) loads only for a session with no run.
+  const { loadProfile } = await import("../node/profile-file.js");
   let profile: HostProfile;
   try {
     profile = loadProfile(policy.host, policy.workspace);
@@ -400,7 +401,7 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const blocked = guardFailure({ kind: "no-run", why, ask: false });
   if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
   const problem =
-    hostScopeProblem(policy, input, c.files) ??
+    (await hostScopeProblem(policy, input, c.files)) ??
     (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace), c.files)) ??
     (await callPathProblem(0, input.tool, input.args, { workspace: policy.workspace, policy }, c.files));
   const key = sessionKey(input.session!);

@@ -2,19 +2,17 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../node/guard.js";
-import { startGuard } from "../../node/hook.js";
 import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirProblem, stepOf, stopRun, storeOf } from "../../store/runs.js";
 import { GuardStateError } from "../../node/guard-state.js";
-import { type LoadedPolicy, loadPolicy, PolicyError } from "../../node/policy.js";
+import type { LoadedPolicy } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
 import type { Policy } from "../../core/policy.js";
 import { answerHook } from "../hook-answer.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
-import { type PlanFlags, resolveSetup, setupForFile } from "../setup.js";
+import type { PlanFlags } from "../setup.js";
 import { closeStore, STORE_OPTION, storeFrom, storeName, storeNamed } from "../store-flag.js";
 import type { Store } from "../../store/types.js";
-import { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 interface StartFlags extends PlanFlags {
   approval: string;
@@ -45,7 +43,9 @@ export function stateDirFrom(flag: string | undefined, policy: Policy | undefine
   return join(base, "plangate");
 }
 
+/** The policy file's reader (with its validator) loads only when a command needs the policy: a hook call with --state-dir may not. */
 async function policyFor(flag: string | false | undefined, io: CliIO): Promise<LoadedPolicy> {
+  const { loadPolicy, PolicyError } = await import("../../node/policy.js");
   try {
     return await loadPolicy({ file: flag, cwd: io.cwd });
   } catch (err) {
@@ -144,6 +144,13 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if (state !== undefined && flags.audit === undefined) throw new UsageError("--state FILE (deprecated) needs --audit FILE; or use --state-dir DIR, which holds the audit trails");
         if (state === undefined && flags.audit !== undefined) throw new UsageError("--audit goes with the deprecated --state FILE: pass --state FILE, or drop --audit (the state directory holds the audit trails)");
         if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
+        // What starting a run needs (the policy, tool and profile readers, the approval printers) loads
+        // here, not with the hook call, which this module also registers.
+        const [{ resolveSetup, setupForFile }, { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom }, { startGuard }] = await Promise.all([
+          import("../setup.js"),
+          import("./approval-common.js"),
+          import("../../node/hook.js"),
+        ]);
         const setup = setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
         const dir = state === undefined ? await storeFrom(flags, setup.policy, io) : undefined;
         if (typeof dir === "string") {

@@ -1,6 +1,6 @@
 import type { CommandFinding, CommandMessageIds } from "../../commands/analyse.js";
 import type { WrapperReasonId } from "../../commands/wrappers.js";
-import type { CommandPatternProblem } from "../../commands/constraint-check.js";
+import type { CommandPatternProblem } from "../../commands/command-pattern.js";
 import { formatMessage, type MessageData } from "../../core/rule.js";
 
 /**
@@ -68,7 +68,7 @@ export function commandData(finding: CommandFinding<"disallowed-tool">): Message
 
 /**
  * Why a `$glob` or `$regex` on a command cannot be shown to run allowed programs only
- * (`commandPatternProblem`, src/commands/constraint-check.ts): the parts that fill `{{why}}` in
+ * (`commandPatternProblem`, src/commands/command-pattern.ts): the parts that fill `{{why}}` in
  * unprovableCommand.
  */
 export const patternReasons: Readonly<Record<CommandPatternProblem["reason"], string>> = {

@@ -1,4 +1,5 @@
-import { commandPatternProblem, isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
+import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
+import { commandPatternProblem } from "../../commands/command-pattern.js";
 import { childPointer } from "../../core/pointer.js";
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { findingData, inStepCommand } from "../command-findings.js";
