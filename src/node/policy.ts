@@ -5,7 +5,6 @@ import { readConfigText } from "./read-bounded.js";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
-import { loadProfile } from "./profile-file.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
@@ -432,7 +431,8 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
   let host: HostProfile = GENERIC;
   try {
-    if (policy.host !== undefined) host = loadProfile(policy.host, dirname(file));
+    // The profile file reader and its schema validator load only for a profile other than the default one.
+    if (policy.host !== undefined && policy.host !== "generic") host = (await import("./profile-file.js")).loadProfile(policy.host, dirname(file));
   } catch (err) {
     if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
     throw err;

@@ -1,5 +1,5 @@
+import { mayHoldDollar } from "../../core/constraints.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
-import { commandPatternProblem } from "../../commands/command-pattern.js";
 import { childPointer } from "../../core/pointer.js";
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
 import { findingData, inStepCommand } from "../command-findings.js";
@@ -22,6 +22,9 @@ function denyOf(deny: readonly string[]) {
 function knownOf(names: ReadonlySet<string>): Map<string, string> {
   return compiledFor("known-names", names, () => new Map([...names].map((n) => [skeleton(n), n])));
 }
+
+/** The command pattern check (../../commands/command-pattern.ts), once a plan needed it. */
+let patterns: typeof import("../../commands/command-pattern.js") | undefined;
 
 export default defineRule({
   meta: {
@@ -48,7 +51,11 @@ export default defineRule({
       good: 'steps: [{tool: read_file, arguments: {path: a.txt}, intent: "read the input"}]',
     },
   },
-  prepare: prepareCommandRule,
+  async prepare(plan, ctx) {
+    await prepareCommandRule(plan, ctx);
+    // The pattern check needs the wrapper tables: loaded only for a plan with a pattern on a command.
+    if (ctx.policy.plan.constraints === "allow" && mayHoldDollar(plan, ctx.facts) && plan.steps.some((s) => stepConstraints(s).some((c) => isCommandKey(c.key)))) patterns ??= await import("../../commands/command-pattern.js");
+  },
   check(plan, ctx) {
     for (const { at, step, actual, finding, where } of commandFindings(plan, ctx.facts, "disallowed-tool"))
       ctx.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
@@ -60,7 +67,8 @@ export default defineRule({
       if (ctx.policy.plan.constraints === "allow")
         for (const c of stepConstraints(step)) {
           if (!isCommandKey(c.key)) continue;
-          const problem = commandPatternProblem(c.constraint, c.key, ctx.policy.commands);
+          if (patterns === undefined) throw new Error("disallowed-tool: a command pattern was found after prepare()");
+          const problem = patterns.commandPatternProblem(c.constraint, c.key, ctx.policy.commands);
           if (problem)
             ctx.report({
               at: childPointer(c.at, c.constraint.kind),
