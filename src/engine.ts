@@ -11,17 +11,27 @@ import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { PlanReport } from "./core/plan-report.js";
-import { isRuleOf, reportText, type Phase, type Report, type ReportContext, type RuleContext } from "./core/rule.js";
+import { isRuleOf, reportText, type Phase, type Report, type ReportContext, type Rule, type RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
 import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
 import type { Policy } from "./core/policy.js";
-import { RULES, findRule, ruleOrder } from "./rules/index.js";
+import { VALIDATION_RULES } from "./rules/validation.js";
 import limitExceeded from "./rules/limit-exceeded/index.js";
 import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";
 import { MAX_PATTERN_CHARS, MAX_PATTERNS, patternsPastBound } from "./commands/constraint-check.js";
+
+/**
+ * The rules validation runs: the start of the catalogue (src/rules/validation.ts), so a rule's position
+ * here is its position in the catalogue (its check order). The orchestration and approval rules are not
+ * loaded by validation.
+ */
+const RULES: readonly Rule[] = VALIDATION_RULES;
+const BY_ID: ReadonlyMap<string, { rule: Rule; index: number }> = new Map(RULES.map((r, i) => [r.meta.id, { rule: r, index: i }]));
+const findRule = (id: string): Rule | undefined => BY_ID.get(id)?.rule;
+const ruleOrder = (id: string): number => BY_ID.get(id)?.index ?? RULES.length;
 
 /** Options of one validation. Everything is optional; the clock and the file system can be injected. */
 export interface ValidateOptions {

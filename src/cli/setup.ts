@@ -38,6 +38,15 @@ export function numberFlag(value: string | undefined, flag: string): number | un
   return n;
 }
 
+/** Parses an integer flag within bounds, or returns a message for a usage error. */
+export function intFlag(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be an integer ≥ ${min}, not "${value}"`);
+  }
+  return Number(value);
+}
+
 /** The policy, the tool registry and the workspace for a command: flags win over the policy, which wins over the defaults. */
 export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> {
   const maxAge = numberFlag(flags.maxAge, "--max-age");

@@ -4,7 +4,9 @@ import { forPlanner } from "../../formatters/feedback.js";
 import { resultsJson } from "../../formatters/json.js";
 import { formatSarif } from "../../formatters/sarif.js";
 import type { CheckResult } from "../../orchestration/common.js";
-import { UsageError } from "../io.js";
+import { intFlag } from "../setup.js";
+
+export { intFlag };
 
 /** A check's result plus the members it adds to its JSON result (`task`, `delegation`, `return`). */
 export interface CheckOutput {
@@ -43,15 +45,6 @@ function diagnosticText(d: Diagnostic, c: ReturnType<typeof pc.createColors>): s
   const out = [`${c.bold(where)}: ${sev}: ${d.message} ${c.dim(`[${d.rule}]`)}`];
   if (d.hint) out.push(`  ${c.cyan("= hint:")} ${d.hint}`);
   return out.join("\n");
-}
-
-/** Parses an integer flag within bounds, or returns a message for a usage error. */
-export function intFlag(value: string | undefined, flag: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${flag} must be an integer ≥ ${min}, not "${value}"`);
-  }
-  return Number(value);
 }
 
 /** The outputs every check command offers. */

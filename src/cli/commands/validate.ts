@@ -4,16 +4,13 @@ import type { DialectId } from "../../core/plan.js";
 import { DIALECT_IDS } from "../../core/plan.js";
 import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
-import { feedbackFormatter } from "../../formatters/feedback.js";
 import { formatJson } from "../../formatters/json.js";
-import { formatSarif } from "../../formatters/sarif.js";
 import { textFormatter } from "../../formatters/text.js";
 import { validateFile } from "../../node/validate-file.js";
 import { type CliIO, EXIT } from "../io.js";
 import { expandInputs } from "../inputs.js";
-import { intFlag } from "./check-output.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
-import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
+import { intFlag, type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
 import { discoverPolicy, PolicyError } from "../../node/policy.js";
 import { Option } from "commander";
 import { dirname, resolve } from "node:path";
@@ -80,7 +77,7 @@ export function registerValidate(program: Command, io: CliIO, wrap: Wrap): void 
         const setupFor = policyPerFile(flags, io, setup);
         const policies: (string | null)[] = [];
         const context = flags.context === undefined ? undefined : readContext(resolve(io.cwd, flags.context), flags.context);
-        const shown = reportSink(output, io, setup.tools, flags.color);
+        const shown = await reportSink(output, io, setup.tools, flags.color);
         let count = 0;
         let warnings = 0;
         let allValid = true;
@@ -180,19 +177,21 @@ function errorsOnly(r: PlanReport): PlanReport {
 /**
  * The output, a report at a time: text and feedback are formatted as each report comes; JSON and SARIF
  * need the whole set, so they keep each report without its plan and source (file, verdict, diagnostics).
+ * The SARIF and feedback formatters, which quote every rule's documentation, load only when asked for.
  */
-function reportSink(output: string, io: CliIO, tools: ToolRegistry | undefined, color?: boolean): { add(report: PlanReport): void; end(policies: (string | null)[]): string } {
+async function reportSink(output: string, io: CliIO, tools: ToolRegistry | undefined, color?: boolean): Promise<{ add(report: PlanReport): void; end(policies: (string | null)[]): string }> {
   if (output === "json" || output === "sarif") {
+    const sarif = output === "sarif" ? await import("../../formatters/sarif.js") : undefined;
     const kept: PlanReport[] = [];
     return {
       add: (r) => {
         kept.push({ file: r.file, dialect: r.dialect, valid: r.valid, planHash: r.planHash, steps: r.steps, diagnostics: r.diagnostics });
       },
-      end: (policies) => (output === "json" ? formatJson(kept, { policy: policies[0] ?? null, policies }) : formatSarif(kept, { cwd: io.cwd })),
+      end: (policies) => (sarif === undefined ? formatJson(kept, { policy: policies[0] ?? null, policies }) : sarif.formatSarif(kept, { cwd: io.cwd })),
     };
   }
   if (output === "feedback") {
-    const feedback = feedbackFormatter({ tools });
+    const feedback = (await import("../../formatters/feedback.js")).feedbackFormatter({ tools });
     return { add: feedback.add, end: () => feedback.end() };
   }
   const text = textFormatter({ color: useColor(io, color), cwd: io.cwd });
