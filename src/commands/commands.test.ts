@@ -256,7 +256,6 @@ describe("analysis", () => {
     expect(programs("pipx run --spec black==24 black .")).toEqual(["pipx", "black"]);
     expect(programs("nix-shell -p hello --run='make x'")).toEqual(["nix-shell", "make"]);
     expect(programs("nix develop --command=make x")).toEqual(["nix", "make"]);
-    expect(programs("mise exec --command='make x'")).toEqual(["mise", "make"]);
     // Not a runner's subcommand: nothing more runs.
     expect(programs("corepack enable")).toEqual(["corepack"]);
     expect(programs("pipx install black")).toEqual(["pipx"]);
@@ -602,6 +601,15 @@ describe("analysis", () => {
     const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
     expect(denied("dotenvx run -e A=1 -- rm -rf x")).toContain("commandDenied");
     expect(denied("dotenvx run -eA=1 rm -rf x")).toContain("commandDenied");
+  });
+  it("refuses a runner that loads an environment from files of the workspace before the program", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
+    // .envrc is bash code (PATH_add, layout); mise's [env] sets PATH or sources scripts; a .tool-versions `path:` version names a folder of programs.
+    for (const text of ["direnv exec . make", "direnv exec sub ls", "direnv exec ./build.sh", "mise exec -- node app.js", "mise x node@20 -- node app.js", "mise exec --command='make x'", "mise exec node@20", "rtx x -- node app.js", "asdf exec node app.js", "asdf env node make"])
+      expect(ids(text), text).toEqual(["wrapperUnknown:loadsEnvironment"]);
+    expect(analyseCommand(reader, "direnv exec . ls", "chain", { allow: [], deny: [], allowCompound: false }).findings[0]?.data.files).toContain(".envrc");
+    // The project's tasks, installs and reports load no environment before a program the plan names.
+    for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
   });
   it("refuses what those runners run when it cannot be made out", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);

@@ -44,6 +44,7 @@ export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   argumentsElsewhere: "option {{option}}, which reads more arguments from a file descriptor plangate cannot see",
   patternInCommandLine: "command line holds a pattern ({{source}}), which it expands to file names and then evaluates as code",
   environmentFile: "option {{option}}, which loads environment settings from a file plangate does not read (a PATH or LD_PRELOAD there changes what runs)",
+  loadsEnvironment: "environment, which it loads from {{files}}: code or settings plangate does not read, which may set PATH or run programs before the one named",
   splitString: "option {{option}}'s string {{source}}, which it splits into arguments in a way plangate does not follow (an escape or a $NAME env refuses, an open quote, or -C, which moves the program to another folder)",
   unitProperty: "property {{option}}, which may run another program, or set its environment or the files its paths name",
   projectElsewhere: "option {{option}}, which runs the program in the root of a project its configuration names, a folder plangate does not know",
