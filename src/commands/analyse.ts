@@ -105,7 +105,17 @@ const MAX_NESTING = 8;
  * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
  * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
  * go's -toolexec in GOFLAGS, npm's configuration, and HOME and XDG_CONFIG_HOME, under which git and the
- * shells find their configuration files.
+ * shells find their configuration files. Also the settings that name a file of code, a folder code is
+ * loaded from, or an interpreter a runner or package manager uses: Bundler's Gemfile and configuration
+ * folder, RubyGems' load path, Yarn's own program (`yarnPath`), rc file, plugins and environment files
+ * (YARN_LIST below), Python's user site folder, bytecode cache and breakpoint hook, the virtual
+ * environment or interpreter uv, pipenv, pdm, hatch and pipx use, the JVM options of the build tools'
+ * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases and credential
+ * providers, rustup's toolchain, go's configuration file, Lua's, PHP's, R's and Erlang's start-up
+ * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), and mise's
+ * trusted configuration folders. A build's own files at their usual place (Gemfile, .bundle/config,
+ * .npmrc, .yarnrc.yml, pyproject.toml, .cargo/config.toml) are the project's, read as its Makefile is;
+ * a setting naming another one is not, and its value is no path plangate checks.
  */
 const REWIRING_VARIABLES = new RegExp(
   "^(?:" +
@@ -116,9 +126,61 @@ const REWIRING_VARIABLES = new RegExp(
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
+      "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
+      "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
+      "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME",
+      "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|RUSTUP_TOOLCHAIN|GOENV",
+      "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
     ")$",
 );
+/**
+ * Yarn reads every `YARN_*` variable as a setting (the name folded to lower case, `_` between words):
+ * those that name the program Yarn runs instead of itself (`yarnPath`), another rc file, plugins (code
+ * it loads) or environment files its scripts get.
+ */
+const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment_+files)$/i;
+/**
+ * Values of the variables above that choose nothing of the plan's making: a Python named by its
+ * version (`UV_PYTHON=3.12`, `cpython@3.12`), a toolchain by its name (`RUSTUP_TOOLCHAIN=nightly`),
+ * warning filters of built-in categories (`PYTHONWARNINGS=ignore`, a dotted category imports its
+ * module), the JVM's memory and `-XX:` options, and rustc's flags that only set lints, cfgs and code
+ * generation (QUIET_RUSTFLAGS).
+ */
+const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] = [
+  [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
+  [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
+  [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],
+  [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?)?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?))*\s*$/.test(v)],
+  [/^(?:RUSTFLAGS|RUSTDOCFLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS)$/, (v) => quietRustflags(v)],
+];
+const PYTHON_VERSION_NUMBER = String.raw`\d+(?:\.(?:\d+|\*)){0,2}(?:(?:a|b|rc)\d+)?(?:t|d|td|\+(?:freethreaded|debug|gil))?`;
+const PYTHON_SPECIFIER = String.raw`(?:[<>=!~^]=?|===?)?\s*${PYTHON_VERSION_NUMBER}`;
+/**
+ * A Python named by its version, as uv, pipx, poetry and pdm read one (`3.12`, `>=3.11,<3.13`,
+ * `cpython@3.12`, `pypy3.10`, `cp312`, `3.13t`, `any`, a managed install's key): no file, and no program
+ * of another name. Anything else (`./venv/bin/python`, `python`, `.venv`) names a program, by its path
+ * or by a name looked up in PATH, which the tool runs.
+ */
+const PYTHON_VERSION = new RegExp(
+  String.raw`^(?:any|default|(?:(?:cpython|pypy|graalpy|pyodide|python|cp|pp|gp|py)@?)?${PYTHON_SPECIFIER}(?:\s*,\s*${PYTHON_SPECIFIER})*|(?:cpython|pypy|graalpy|pyodide)-${PYTHON_VERSION_NUMBER}(?:-\w+){0,3})$`,
+  "i",
+);
+/** rustc's `-C` options that only tune code generation (no linker, no library, no plugin, no file). */
+const RUSTC_CODEGEN = /^(?:opt-level|debuginfo|debug-assertions|overflow-checks|target-cpu|target-feature|codegen-units|strip|panic|lto|force-frame-pointers|embed-bitcode|relocation-model|code-model|split-debuginfo|symbol-mangling-version|instrument-coverage|metadata)=[\w.,+="-]*$/;
+/** Are rustc's flags lints (`-D warnings`, `--cap-lints warn`), cfgs (`--cfg x`) and code generation options only? */
+function quietRustflags(value: string): boolean {
+  const t = value.split(/\s+/).filter((w) => w !== "");
+  for (let i = 0; i < t.length; i++) {
+    const w = t[i]!;
+    const m = /^(-[DWAF]|--cap-lints|--cfg|-C)(=?)(.*)$/.exec(w);
+    if (!m) return false;
+    const arg = m[3] !== "" ? m[3]! : t[++i];
+    if (arg === undefined) return false;
+    if (m[1] === "-C" ? !RUSTC_CODEGEN.test(arg) : !/^[\w:="-]+$/.test(arg)) return false;
+  }
+  return true;
+}
 /**
  * The pager and editor variables, and the values of them that run nothing of the plan's choosing: no
  * pager (`GIT_PAGER=cat git log`, `PAGER=`), or an editor that accepts the text as it is
@@ -851,8 +913,10 @@ class Analysis {
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
   private assignment(name: string, value?: string): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
-    const quiet = value !== undefined && ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)));
-    if (REWIRING_VARIABLES.test(name) && !quiet)
+    const quiet =
+      value !== undefined &&
+      ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)) || QUIET_VALUES.some(([n, q]) => n.test(name) && q(value)));
+    if ((REWIRING_VARIABLES.test(name) || YARN_LIST.test(name)) && !quiet)
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 

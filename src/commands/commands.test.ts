@@ -395,6 +395,63 @@ describe("analysis", () => {
     for (const text of ["LESS=--lesskey-src=k git log", "LESS=-kkeys git log", "LESSKEYIN=k git log", "LESSKEY=k git log", "LESSKEY_CONTENT=x less f", "MANOPT=-Px man ls"])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
   });
+  it("refuses settings that name a file of code, a folder code is loaded from or an interpreter, but not a version or a lint", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.name ?? "")}`);
+    for (const text of [
+      "YARN_YARN_PATH=./x.js yarn install",
+      "yarn_yarn_path=./x.js yarn",
+      "YARN_RC_FILENAME=.ci.yml yarn",
+      "YARN_PLUGINS=./p.js yarn",
+      "YARN_INJECT_ENVIRONMENT_FILES=build.env yarn test",
+      "BUNDLE_GEMFILE=/tmp/G bundle exec rake",
+      "BUNDLE_BIN_PATH=./x bundle exec rake",
+      "BUNDLE_APP_CONFIG=conf bundle exec rake",
+      "GEM_PATH=vendor/gems ruby app.rb",
+      "PYTHONUSERBASE=u python app.py",
+      "PYTHONPYCACHEPREFIX=c python app.py",
+      "PYTHONBREAKPOINT=os.system python app.py",
+      "PYTHONWARNINGS=error::evil.Warning python app.py",
+      "NODE_REPL_EXTERNAL_MODULE=./x.js node",
+      "VIRTUAL_ENV=/tmp/venv poetry run pytest",
+      "UV_PYTHON=./x uv run pytest",
+      "UV_PROJECT_ENVIRONMENT=/tmp/venv uv run pytest",
+      "UV_CONFIG_FILE=/tmp/uv.toml uv run pytest",
+      "PDM_PYTHON=/tmp/python pdm run pytest",
+      "MAVEN_OPTS=-javaagent:x.jar mvn test",
+      "GRADLE_OPTS=-Dorg.gradle.jvmargs=x ./gradlew build",
+      "RUSTFLAGS='-C linker=./x' cargo build",
+      "RUSTFLAGS='-D warnings -Clink-arg=-fuse-ld=./x' cargo build",
+      "CARGO_ENCODED_RUSTFLAGS=-Dwarnings cargo build",
+      "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C linker=x' cargo build",
+      "CARGO_HOME=. cargo build",
+      "CARGO_ALIAS_B=run cargo b",
+      "CARGO_REGISTRY_CREDENTIAL_PROVIDER=./x cargo publish",
+      "RUSTUP_TOOLCHAIN=./toolchain cargo build",
+      "GOENV=./go.env go build",
+      "LUA_INIT=@x.lua lua app.lua",
+      "PHPRC=. php app.php",
+      "R_PROFILE_USER=x.R Rscript a.R",
+      "ERL_AFLAGS='-eval x' erl",
+      "DOTNET_STARTUP_HOOKS=./x.dll dotnet run",
+      "OPENSSL_CONF=./x.cnf openssl version",
+      "MISE_TRUSTED_CONFIG_PATHS=/ mise run test",
+    ])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+    for (const text of [
+      "UV_PYTHON=3.12 uv run pytest",
+      "UV_PYTHON=cpython@3.11 uv sync",
+      "PIPENV_PYTHON='>=3.10,<3.13' pipenv install",
+      "RUSTFLAGS='-D warnings' cargo build",
+      "RUSTFLAGS='-Dwarnings -C target-cpu=native --cfg tokio_unstable' cargo build",
+      "RUSTDOCFLAGS='--cap-lints warn' cargo doc",
+      "RUSTUP_TOOLCHAIN=nightly cargo build",
+      "PYTHONWARNINGS=ignore python app.py",
+      "PYTHONWARNINGS=error::DeprecationWarning pytest",
+      "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC' mvn test",
+      "YARN_ENABLE_IMMUTABLE_INSTALLS=false yarn install",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("checks the variables builtins and the syntax set by name, to values decided at run time", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.filter((f) => f.messageId === "rewiringVariable").map((f) => String(f.data.name));
     for (const [text, name] of [

@@ -61,6 +61,9 @@ ruleTester("disallowed-tool", {
         steps: [
           "GIT_PAGER=cat git log",
           "GIT_PAGER='less -FRX' git log",
+          "UV_PYTHON=3.12 uv run pytest",
+          "RUSTFLAGS='-D warnings' cargo build",
+          "MAVEN_OPTS=-Xmx2g mvn test",
           "LESS=-R git log",
           "env LANG=C sort notes.txt",
           "env -S 'make -j2' all",
@@ -232,6 +235,13 @@ ruleTester("disallowed-tool", {
       ["LESSKEYIN=keys git log", "LESSKEYIN"],
       ["MANOPT=-P./x man ls", "MANOPT"],
       ["UV_ENV_FILE=build.env uv run pytest", "UV_ENV_FILE"],
+      // A file of code, a folder code is loaded from, an interpreter a runner uses.
+      ["YARN_YARN_PATH=./x.js yarn install", "YARN_YARN_PATH"],
+      ["BUNDLE_GEMFILE=/tmp/Gemfile bundle exec rake", "BUNDLE_GEMFILE"],
+      ["BUNDLE_BIN_PATH=./x bundle exec rake", "BUNDLE_BIN_PATH"],
+      ["UV_PYTHON=./x uv run pytest", "UV_PYTHON"],
+      ["RUSTFLAGS='-C linker=./x' cargo build", "RUSTFLAGS"],
+      ["MAVEN_OPTS=-javaagent:x.jar mvn test", "MAVEN_OPTS"],
       // Set through wrappers, builtins and the syntax, not as NAME=value before a command.
       ["sudo LD_PRELOAD=./x.so ls", "LD_PRELOAD"],
       ["env -- PATH=bin ls", "PATH"],
