@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
+import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -211,6 +211,29 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   sftp: ["-S", "-F", "-D"],
   zip: ["-TT", "--unzip-command="],
 };
+/**
+ * Options and operands through which a tool runs a Python interpreter it is given, to query it and then to
+ * run the project with it (`uv run -p ./py`, `uvx --python`, `pipx run --python`, `pipenv --python`,
+ * `virtualenv -p`, `poetry env use ./py`, `pdm use ./py`, `uv python find ./py`): `long` and `short`
+ * options, and the subcommands whose operand it is (`operandOf`). One named by its version
+ * (PYTHON_VERSION) picks an installed Python; any other is a program named by its path or looked up by
+ * name, and is checked as one (see Analysis.interpreters).
+ */
+const INTERPRETER_OPTIONS: Readonly<Record<string, { long?: readonly string[]; short?: string; operandOf?: readonly (readonly string[])[] }>> = {
+  uv: { long: ["--python"], short: "p", operandOf: [["python", "find"], ["python", "pin"]] },
+  uvx: { long: ["--python"], short: "p" },
+  pipx: { long: ["--python"] },
+  pipenv: { long: ["--python"] },
+  virtualenv: { long: ["--python"], short: "p" },
+  poetry: { operandOf: [["env", "use"]] },
+  pdm: { long: ["--python"], operandOf: [["use"], ["venv", "create"]] },
+};
+
+/** The words of the line that what a wrapper or runner runs is made of. */
+function innerWords(n: Inner): ShellWord[] {
+  return n.kind === "argv" ? n.words : n.kind === "script" ? (Array.isArray(n.word) ? n.word : [n.word]) : [];
+}
+
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
 const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
@@ -957,6 +980,8 @@ class Analysis {
     };
     const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? indexOf(n.words[0]!) : n.kind === "script" ? indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
+    // The tool's own options end where any word of what it runs stands (`uv run -m pytest -p x`: at pytest).
+    this.interpreters(name, args, Math.min(args.length, ...inners.flatMap(innerWords).map(indexOf).filter((k) => k >= 0)));
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
       const outer = this.cwd;
@@ -1113,6 +1138,63 @@ class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * The interpreter a tool is given by an option or operand (INTERPRETER_OPTIONS), read up to `limit`
+   * (where what a runner runs begins): one named by its version picks an installed Python; any other is
+   * a program the tool runs, checked as one.
+   */
+  private interpreters(name: string, args: ShellWord[], limit: number): void {
+    const spec = Object.hasOwn(INTERPRETER_OPTIONS, name) ? INTERPRETER_OPTIONS[name]! : undefined;
+    if (spec === undefined) return;
+    const values = args.map((w) => w.value);
+    const end = Math.min(limit, values.includes("--") ? values.indexOf("--") : args.length);
+    const chosen: ShellWord[] = [];
+    for (let i = 0; i < end; i++) {
+      const w = args[i]!;
+      const v = w.value;
+      if (v === undefined || !v.startsWith("-")) continue;
+      if (v.startsWith("--")) {
+        const { name: o, attached } = optionName(v);
+        if (!spec.long?.includes(o)) continue;
+        const value = attached !== undefined ? { ...w, value: attached } : args[++i];
+        if (value) chosen.push(value);
+        continue;
+      }
+      // A short option, alone or closing a cluster (`-qp 3.12`), or with its value joined (`-p./py`, `-p=3.12`).
+      const k = spec.short === undefined ? -1 : v.indexOf(spec.short, 1);
+      if (k < 0 || !/^-[A-Za-z]+/.test(v)) continue;
+      const glued = v.slice(k + 1).replace(/^=/, "");
+      const value = glued !== "" ? { ...w, value: glued } : args[++i];
+      if (value) chosen.push(value);
+    }
+    // An operand after the subcommand (`poetry env use ./py`), which stands first, after the global options and their values.
+    for (const sub of spec.operandOf ?? []) {
+      const at = values.findIndex((_, k) => sub.every((p, n) => values[k + n] === p) && values.slice(0, k).every((x, j) => x?.startsWith("-") || values[j - 1]?.startsWith("-")));
+      if (at < 0 || at >= end) continue;
+      // Every word that is no option may be it: an option's value among them is checked too, which refuses at worst.
+      for (let i = at + sub.length; i < end; i++) if (values[i] === undefined || !values[i]!.startsWith("-")) chosen.push(args[i]!);
+    }
+    for (const w of chosen) if (w.value === undefined || !PYTHON_VERSION.test(w.value)) this.namedProgram(w);
+  }
+
+  /**
+   * A program a tool runs by the name or path it is given, with arguments of the tool's own (an
+   * interpreter: `uv run -p ./py`): checked by its name as a program word is (deny, allow, a name outside
+   * printable ASCII). Its path is an argument of the tool's, checked as one.
+   */
+  private namedProgram(w: ShellWord): void {
+    if (w.value === undefined || w.glob || w.value === "") {
+      this.unreadableFind({ rule: "disallowed-tool", messageId: "programAtRunTime", data: { source: w.source } });
+      return;
+    }
+    const name = programName(w.value);
+    if (!this.again) this.report.programs.push(name);
+    if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
+    const denied = deniedBy(this.policy, [name]);
+    if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: name, entry: denied } });
+    else if (!allowed(this.policy, [name])) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
   }
 
   /**

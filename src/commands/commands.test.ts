@@ -668,6 +668,41 @@ describe("analysis", () => {
     // The project's tasks, installs and reports load no environment before a program the plan names.
     for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
   });
+  it("checks an interpreter a tool is given by path or name as a program, and lets a version through", () => {
+    const run = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false, ...commands });
+    const ids = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => run(text, commands).findings.map((f) => `${f.messageId}:${String(f.data.program ?? f.data.entry ?? "")}`);
+    for (const [text, program] of [
+      ["uv run -p ./py pytest", "py"],
+      ["uv run --python=./py pytest", "py"],
+      ["uv run --python ./py pytest", "py"],
+      ["uv run -qp ./py pytest", "py"],
+      ["uv run -p./py pytest", "py"],
+      ["uv --directory sub run -p ./py pytest", "py"],
+      ["uv venv -p ./py", "py"],
+      ["uv pip install --python ./py requests", "py"],
+      ["uv python find ./py", "py"],
+      ["uvx -p ./py ruff check", "py"],
+      ["uv tool run --python ./py ruff", "py"],
+      ["pipx run --python ./py black .", "py"],
+      ["pipx install --python ./py black", "py"],
+      ["pipenv --python ./py run pytest", "py"],
+      ["virtualenv -p ./py venv", "py"],
+      ["poetry env use ./py", "py"],
+      ["poetry -C sub env use ./py", "py"],
+      ["pdm use ./py", "py"],
+      ["pdm venv create ./py", "py"],
+    ] as const) {
+      expect(run(text).programs, text).toContain(program);
+      expect(ids(text, { allow: ["uv", "uvx", "pipx", "pipenv", "virtualenv", "poetry", "pdm", "pytest", "ruff", "black"] }), text).toEqual([`notAllowed:${program}`]);
+    }
+    // Named by a program's name: checked by it.
+    expect(ids("uv run --python rm pytest", { deny: ["rm"] })).toEqual(["commandDenied:rm"]);
+    expect(ids("poetry env use rm", { deny: ["rm"] })).toEqual(["commandDenied:rm"]);
+    expect(ids("uv run -p $PY pytest")).toContain("programAtRunTime:");
+    // A version picks an installed Python; an option of the program a runner runs is the program's.
+    for (const text of ["uv run -p 3.12 pytest", "uv run --python=cpython@3.11 pytest", "uvx --python 3.12 ruff", "uv sync -p '>=3.10'", "poetry env use 3.12", "poetry env use python3.12", "pdm use 3.11", "pipx run --python 3.12 black", "uv run pytest -p no:cacheprovider", "uv run -m pytest -p x", "uv run -- pytest -p x", "pdm run use x", "uv pip install -r requirements.txt"])
+      expect(ids(text, { allow: ["uv", "uvx", "poetry", "pdm", "pipx", "pytest", "ruff", "black", "python", "use"] }), text).toEqual([]);
+  });
   it("refuses what those runners run when it cannot be made out", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
     expect(ids("fnm exec --frob rm x")).toEqual(["wrapperUnknown:unknownOption"]);
