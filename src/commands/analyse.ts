@@ -44,7 +44,8 @@ export interface CommandMessageIds {
     | "storedCode"
     | "gitRunsCode"
     | "gitRunsCommandLine"
-    | "optionRunsCommand";
+    | "optionRunsCommand"
+    | "trustsCode";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
@@ -969,6 +970,7 @@ class Analysis {
     this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
+    this.trusts(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
     const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
@@ -1138,6 +1140,24 @@ class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * Commands that have an environment loader trust a file of the workspace: `direnv allow` (also
+   * `permit`, `grant`, `edit`, which allows the file once edited), `mise trust`, and mise's
+   * `trusted_config_paths` setting. The loader then runs the file's code by itself: when a shell with its
+   * hook enters the folder, or as mise reads its configuration (through its shims too), outside any
+   * command plangate checks. A plan can write the file in an earlier step: trusting it is the user's to do.
+   */
+  private trusts(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const sub = (word: string) => values.findIndex((v, k) => v === word && values.slice(0, k).every((x, j) => x?.startsWith("-") || values[j - 1]?.startsWith("-")));
+    let files: string | undefined;
+    if (name === "direnv" && ["allow", "permit", "grant", "edit"].includes(values[0] ?? "")) files = ".envrc (or .env)";
+    else if ((name === "mise" || name === "rtx") && sub("trust") >= 0 && !values.some((v) => v === "--untrust" || v === "--ignore" || v === "--show")) files = "mise.toml and the configuration files beside it";
+    else if ((name === "mise" || name === "rtx") && values.some((v) => v !== undefined && /trusted[_-]config[_-]paths/i.test(v)) && !values.some((v) => v === "get" || v === "ls" || v === "list" || v === "unset"))
+      files = "the configuration files under the paths it names";
+    if (files !== undefined) this.find({ rule: "disallowed-tool", messageId: "trustsCode", data: { program: name, files } });
   }
 
   /**

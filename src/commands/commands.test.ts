@@ -668,6 +668,12 @@ describe("analysis", () => {
     // The project's tasks, installs and reports load no environment before a program the plan names.
     for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
   });
+  it("refuses having direnv or mise trust a file of the workspace, whose code they then run by themselves", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.program ?? "")}`);
+    for (const text of ["direnv allow", "direnv allow .", "direnv permit sub", "direnv grant", "direnv edit .", "mise trust", "mise trust -a", "mise -C sub trust", "rtx trust", "mise settings set trusted_config_paths /", "mise settings add trusted-config-paths ~/src"])
+      expect(ids(text), text).toEqual([`trustsCode:${text.split(" ")[0]!}`]);
+    for (const text of ["direnv reload", "direnv status", "direnv deny .", "direnv export json", "mise trust --untrust", "mise trust --show", "mise trust --ignore", "mise settings get trusted_config_paths", "mise run trust", "mise install"]) expect(ids(text), text).toEqual([]);
+  });
   it("checks an interpreter a tool is given by path or name as a program, and lets a version through", () => {
     const run = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false, ...commands });
     const ids = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => run(text, commands).findings.map((f) => `${f.messageId}:${String(f.data.program ?? f.data.entry ?? "")}`);
