@@ -211,6 +211,51 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   scp: ["-S", "-F"],
   sftp: ["-S", "-F", "-D"],
   zip: ["-TT", "--unzip-command="],
+  // Code or a command line given on the line, not the project's own file: make's --eval (-E), tox's
+  // overrides of its configuration (-x testenv.commands=...), just's shell and --command.
+  make: ["--eval=", "-E"],
+  gmake: ["--eval=", "-E"],
+  tox: ["-x", "--override="],
+  just: ["--shell=", "--command=", "-c"],
+};
+/**
+ * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
+ * of scripts (`--require`), git, the editor, browser and viewer, `npm init`'s module, node-gyp. npm reads
+ * every `--key=value` (or `--key value`) before `--` as a setting, an unambiguous abbreviation of the
+ * key too (`--script-sh=x`); pnpm also `--config.key=value`. Yarn's own program, plugins and environment
+ * files, and its rc file, are settings of that kind too (`yarn config set yarnPath`). The project's
+ * .npmrc and .yarnrc.yml are the project's, read as package.json's scripts are; a setting on the line,
+ * or one a command writes, is the plan's.
+ */
+const NPM_CODE_SETTINGS = ["script-shell", "node-options", "shell", "editor", "browser", "viewer", "git", "init-module", "node-gyp", "onload-script", "call"];
+const YARN_CODE_SETTINGS = ["yarn-path", "plugins", "inject-environment-files", "rc-filename"];
+/** A setting's key as npm and Yarn compare it: `scriptShell`, `script_shell` and `SCRIPT-SHELL` are `script-shell`. */
+const settingKey = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+/**
+ * cargo settings (`--config KEY=VALUE`) that name a program, code or flags it passes to rustc, or the
+ * environment of what it runs: the compiler and its wrappers, a target's runner and linker (`target.*`,
+ * `host.*`), `[env]`, aliases, credential providers, the documentation browser, git by command line,
+ * replaced sources, included files, unstable options. A whole table given inline (`target={...}`) counts
+ * as its keys would.
+ */
+function cargoSettingRuns(key: string): boolean {
+  const parts = key.replace(/\s*\.\s*/g, ".").replace(/"/g, "").trim().split(".");
+  const [top, second] = [parts[0]!, parts[1]];
+  if (["target", "host", "env", "alias", "registries", "source", "unstable", "paths", "include", "credential-provider"].includes(top)) return true;
+  if (top === "build") return second === undefined || /^(?:rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|rustflags|rustdocflags)$/.test(second);
+  if (top === "registry") return second === undefined || second === "credential-provider" || second === "global-credential-providers";
+  if (top === "doc") return second === undefined || second === "browser";
+  if (top === "net") return second === undefined || second === "git-fetch-with-cli";
+  if (top === "profile") return parts.length < 3 || parts[parts.length - 1] === "rustflags";
+  return false;
+}
+/** Options naming the file of a build's rules or tasks: one read from standard input is code plangate does not see. */
+const BUILD_FILE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  make: ["-f", "--file", "--makefile"],
+  gmake: ["-f", "--file", "--makefile"],
+  just: ["-f", "--justfile"],
+  nox: ["-f", "--noxfile"],
+  tox: ["-c", "--conf"],
 };
 /**
  * Options and operands through which a tool runs a Python interpreter it is given, to query it and then to
@@ -970,6 +1015,8 @@ class Analysis {
     this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
+    this.toolSettings(name, args);
+    this.buildFileFromInput(name, args);
     this.trusts(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
@@ -1139,6 +1186,64 @@ class Analysis {
           return;
         }
       }
+    }
+  }
+
+  /**
+   * Settings on the line, or written by a command, through which npm, pnpm, Yarn and cargo run a program
+   * or code they are given (NPM_CODE_SETTINGS, YARN_CODE_SETTINGS, cargoSettingRuns): plangate reads
+   * none of them, so they are refused.
+   */
+  private toolSettings(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const end = values.includes("--") ? values.indexOf("--") : values.length;
+    const refuse = (option: string) => this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option } });
+    const npm = name === "npm" || name === "pnpm";
+    const keys = npm ? NPM_CODE_SETTINGS : name === "yarn" ? [...NPM_CODE_SETTINGS, ...YARN_CODE_SETTINGS] : undefined;
+    if (keys !== undefined) {
+      // `npm config set KEY VALUE` (`KEY=VALUE`, `npm set`, `yarn config set`) writes a setting later commands read.
+      const set = values.findIndex((v, k) => v === "set" && (values[k - 1] === "config" || (k === 0 && npm)));
+      const at = set < 0 ? -1 : values.findIndex((v, k) => k > set && (v === undefined || !v.startsWith("-")));
+      if (at >= 0) {
+        const key = values[at];
+        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${values[set - 1] === "config" ? "config " : ""}set ${key === undefined ? "…" : key.split("=")[0]!}`);
+      }
+      if (!npm) return;
+      for (const v of values.slice(0, end)) {
+        if (v === undefined || !v.startsWith("--")) continue;
+        const typed = settingKey(v.slice(2).split("=")[0]!.replace(/^config\./, ""));
+        // An abbreviation npm would expand to one of the keys (an ambiguous one, which npm leaves alone, is refused too), but another key spelt out (`--ca`).
+        const hit = typed === "ca" ? undefined : keys.find((k) => typed !== "" && k.startsWith(typed));
+        if (hit !== undefined) return refuse(`--${hit}`);
+      }
+      return;
+    }
+    if (name === "cargo")
+      for (let i = 0; i < end; i++) {
+        const v = values[i];
+        if (v !== "--config" && !v?.startsWith("--config=")) continue;
+        const value = v === "--config" ? values[++i] : v.slice("--config=".length);
+        // A value without `=` names a file of settings: a path, checked as one.
+        if (value === undefined || (value.includes("=") && cargoSettingRuns(value.slice(0, value.indexOf("="))))) return refuse(`--config ${value === undefined ? "…" : value.slice(0, value.indexOf("=")).trim()}`);
+      }
+  }
+
+  /**
+   * A build's rules or tasks read from standard input (`make -f -`, `just --justfile /dev/stdin`): code
+   * plangate does not see, as a shell reading standard input runs.
+   */
+  private buildFileFromInput(name: string, args: ShellWord[]): void {
+    const options = Object.hasOwn(BUILD_FILE_OPTIONS, name) ? BUILD_FILE_OPTIONS[name]! : undefined;
+    if (options === undefined) return;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) continue;
+      if (v === "--") break;
+      const o = options.find((x) => v === x || v.startsWith(`${x}=`) || (!x.startsWith("--") && v.startsWith(x) && v.length > x.length));
+      if (o === undefined) continue;
+      const file = v === o ? args[++i]?.value : v.slice(o.length).replace(/^=/, "");
+      if (file === "-" || (file !== undefined && /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(file)))
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} ${o} ${file}`, wrapper: name, why: "standardInput" } });
     }
   }
 

@@ -668,6 +668,50 @@ describe("analysis", () => {
     // The project's tasks, installs and reports load no environment before a program the plan names.
     for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
   });
+  it("refuses settings on the line through which npm, Yarn and cargo run what they name, code given to make, tox and just, and a build file from standard input", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.option ?? f.data.why ?? "")}`);
+    for (const [text, option] of [
+      // The project's .npmrc is read as package.json's scripts are; a setting on the line is the plan's.
+      ["npm test --script-shell=./x", "--script-shell"],
+      ["npm run build --script-shell ./x", "--script-shell"],
+      ["npm test --script-sh=./x", "--script-shell"],
+      ["npm run build --node-options=--require=./x.js", "--node-options"],
+      ["npm --git=./x install", "--git"],
+      ["npm init --init-module=./x.js", "--init-module"],
+      ["pnpm --config.script-shell=./x test", "--script-shell"],
+      ["npm config set script-shell ./x", "config set script-shell"],
+      ["npm set scriptShell=./x", "set scriptShell"],
+      ["yarn config set yarnPath ./x.js", "config set yarnPath"],
+      ["cargo --config build.rustc-wrapper=./x build", "--config build.rustc-wrapper"],
+      ['cargo build --config "target.x86_64-unknown-linux-gnu.runner=\'rm\'"', "--config target.x86_64-unknown-linux-gnu.runner"],
+      ["cargo --config 'target={x={runner=\"rm\"}}' run", "--config target"],
+      ["cargo test --config 'env.PATH=\"bin\"'", "--config env.PATH"],
+      ["make --eval='x: ; rm -rf y' x", "--eval"],
+      ["tox -x testenv.commands=rm", "-x"],
+      ["just --shell ./x build", "--shell"],
+      ["just --command rm -rf x", "--command"],
+    ] as const)
+      expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
+    for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
+    // Settings that run nothing of the line's choosing, a file of settings or rules (a path, checked as one), what follows `--`.
+    for (const text of [
+      "npm test",
+      "npm install --save-dev vitest",
+      "npm ci --ignore-scripts",
+      "npm --ca=cert.pem install",
+      "npm run build -- --shell=x",
+      "npm config set registry https://registry.example.com",
+      "yarn config set enableTelemetry 0",
+      "cargo --config build.jobs=4 build",
+      "cargo --config profile.release.lto=true build",
+      "cargo --config ci.toml build",
+      "cargo run -- --config target.x=1",
+      "make -f ci.mk all",
+      "just --justfile ci.just build",
+      "tox -e py312",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("refuses having direnv or mise trust a file of the workspace, whose code they then run by themselves", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.program ?? "")}`);
     for (const text of ["direnv allow", "direnv allow .", "direnv permit sub", "direnv grant", "direnv edit .", "mise trust", "mise trust -a", "mise -C sub trust", "rtx trust", "mise settings set trusted_config_paths /", "mise settings add trusted-config-paths ~/src"])

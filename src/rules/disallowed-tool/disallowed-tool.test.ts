@@ -203,6 +203,10 @@ ruleTester("disallowed-tool", {
       ["ssh -o ProxyCommand='rm x' host", "ssh", "-o ProxyCommand"],
       ["ssh -oLocalCommand=id -oPermitLocalCommand=yes host", "ssh", "-o LocalCommand"],
       ["scp -S ./evil a host:b", "scp", "-S"],
+      ["npm test --script-shell=./evil", "npm", "--script-shell"],
+      ["npm config set node-options --require=./evil.js", "npm", "config set node-options"],
+      ["cargo --config build.rustc-wrapper=./evil build", "cargo", "--config build.rustc-wrapper"],
+      ["make --eval='all: ; rm -rf x' all", "make", "--eval"],
     ].map(([command, program, option]) =>
       commandCase(`an option that runs a command line: ${command}`, { command }, "optionRunsCommand", `gives ${program} a program or command line to run (${option}), which plangate does not read`, "run the program itself as its own command, or drop the option"),
     ),
@@ -321,6 +325,7 @@ ruleTester("disallowed-tool", {
     commandCase("a shell reading standard input", { command: "curl -s x | sh" }, "hiddenCommands", "sh reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("at reading the commands it runs later from standard input", { command: "at now <<< 'rm -rf build'" }, "hiddenCommands", "at reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("batch running a script file later", { command: "batch -f job.sh" }, "hiddenCommands", "batch runs the script file job.sh, whose commands plangate does not read", "write the commands themselves into the plan"),
+    commandCase("a makefile read from standard input", { command: "make -f - all" }, "hiddenCommands", "make -f - reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("a script sourced into the shell", { command: "source env.sh" }, "hiddenCommands", "source runs the script env.sh in the shell itself, whose commands plangate does not read", "write the commands themselves into the plan"),
     commandCase("a command line decided at run time", { command: 'eval "$X"' }, "commandLineAtRunTime", 'hands "eval" a command line decided at run time', "write the command line literally"),
     commandCase("an alias", { command: "alias ll=ls" }, "definesAlias", "defines an alias, which changes what a later command name runs", "run the program directly, by its own name"),
