@@ -256,6 +256,7 @@ const BUILD_FILE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   just: ["-f", "--justfile"],
   nox: ["-f", "--noxfile"],
   tox: ["-c", "--conf"],
+  "pre-commit": ["-c", "--config"],
 };
 /**
  * Options and operands through which a tool runs a Python interpreter it is given, to query it and then to

@@ -665,6 +665,8 @@ describe("analysis", () => {
     for (const text of ["direnv exec . make", "direnv exec sub ls", "direnv exec ./build.sh", "mise exec -- node app.js", "mise x node@20 -- node app.js", "mise exec --command='make x'", "mise exec node@20", "rtx x -- node app.js", "asdf exec node app.js", "asdf env node make"])
       expect(ids(text), text).toEqual(["wrapperUnknown:loadsEnvironment"]);
     expect(analyseCommand(reader, "direnv exec . ls", "chain", { allow: [], deny: [], allowCompound: false }).findings[0]?.data.files).toContain(".envrc");
+    // The environment direnv prints, evaluated by the shell: a command line decided at run time.
+    expect(ids('eval "$(direnv export bash)"')).toContain("commandLineAtRunTime:");
     // The project's tasks, installs and reports load no environment before a program the plan names.
     for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
   });
@@ -692,7 +694,7 @@ describe("analysis", () => {
       ["just --command rm -rf x", "--command"],
     ] as const)
       expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
-    for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
+    for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
     // Settings that run nothing of the line's choosing, a file of settings or rules (a path, checked as one), what follows `--`.
     for (const text of [
       "npm test",

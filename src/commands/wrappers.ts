@@ -157,13 +157,22 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   pdm: { global: { valued: ["-p", "--project"], flags: ["-q", "--quiet", "-v", "--verbose", "-I", "--ignore-python"] }, subs: { run: { valued: ["-p", "--project"], flags: ["-s", "--site-packages", "-r", "--recreate"], nothing: ["-l", "--list", "-j", "--json"] } } },
   hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true }, "env run": { valued: ["-e", "--env", "-i", "--include", "-x", "--exclude", "-f", "--filter"], flags: ["--force-continue", "--ignore-compat"], scriptWords: true } } },
   rye: { subs: { run: {} } },
+  // pixi run's first word may name a task of pixi.toml, which runs instead of a program by that name: reading
+  // `pixi run X` already trusts pixi.toml, as `npm run` trusts package.json and devbox run devbox.json. Its
+  // [activation] scripts and env, which run before the program, are of that manifest, the project's build.
   pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
   conda: { subs: { run: CONDA_RUN } },
   pipx: { global: { flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["--spec", "--python", "--pip-args", "--index-url", "-i"], flags: ["--no-cache", "--path", "--pypackages", "--system-site-packages", "-q", "--quiet", "-v", "--verbose"], packages: true } } },
   mamba: { subs: { run: CONDA_RUN } },
   micromamba: { subs: { run: CONDA_RUN } },
+  // --gemfile names a Gemfile (Ruby code bundler runs) by path: one in the workspace is trusted as the
+  // project's Gemfile is (the path is checked), one named by BUNDLE_GEMFILE, which is no path, is refused.
   bundle: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
   bundler: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
+  // Environment loaders whose files their own tools do not trust as the project's build (direnv allow,
+  // mise trust; a .tool-versions `path:` redirects a name), unlike a build manifest that defines the
+  // project's tasks and environment together (flake.nix, shell.nix, pixi.toml, devbox.json), which plangate
+  // reads as it reads a Makefile.
   // direnv exec DIR cmd loads the first .envrc (or .env) from DIR upward: bash code, which may set PATH (PATH_add, layout).
   direnv: { subs: { exec: { loads: DIRENV_FILES } } },
   // asdf exec and asdf env read .tool-versions, where `path:DIR` makes a tool's programs those of DIR.
