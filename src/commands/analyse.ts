@@ -1207,7 +1207,7 @@ class Analysis {
       const at = set < 0 ? -1 : values.findIndex((v, k) => k > set && (v === undefined || !v.startsWith("-")));
       if (at >= 0) {
         const key = values[at];
-        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${values[set - 1] === "config" ? "config " : ""}set ${key === undefined ? "…" : key.split("=")[0]!}`);
+        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${values[set - 1] === "config" ? "config " : ""}set ${key === undefined ? "..." : key.split("=")[0]!}`);
       }
       if (!npm) return;
       for (const v of values.slice(0, end)) {
@@ -1225,7 +1225,7 @@ class Analysis {
         if (v !== "--config" && !v?.startsWith("--config=")) continue;
         const value = v === "--config" ? values[++i] : v.slice("--config=".length);
         // A value without `=` names a file of settings: a path, checked as one.
-        if (value === undefined || (value.includes("=") && cargoSettingRuns(value.slice(0, value.indexOf("="))))) return refuse(`--config ${value === undefined ? "…" : value.slice(0, value.indexOf("=")).trim()}`);
+        if (value === undefined || (value.includes("=") && cargoSettingRuns(value.slice(0, value.indexOf("="))))) return refuse(`--config ${value === undefined ? "..." : value.slice(0, value.indexOf("=")).trim()}`);
       }
   }
 

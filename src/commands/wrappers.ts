@@ -568,7 +568,7 @@ function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined 
 }
 
 /**
- * `mise exec tool@version -- cmd …` (also `mise x`, `-c 'cmd'`; `rtx`, its old name): refused, whatever it
+ * `mise exec tool@version -- cmd ...` (also `mise x`, `-c 'cmd'`; `rtx`, its old name): refused, whatever it
  * runs. mise loads the environment its configuration sets (mise.toml and the like, from the folder
  * upward): `[env]` with `_.path` puts folders before PATH, `_.source` runs a script, `_.file` reads
  * settings, and a tool's `path:` version makes its programs those of a folder. plangate does not read
