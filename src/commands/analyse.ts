@@ -112,7 +112,7 @@ const MAX_NESTING = 8;
  * (YARN_LIST below), Python's user site folder, bytecode cache and breakpoint hook, the virtual
  * environment or interpreter uv, pipenv, pdm, hatch and pipx use, the JVM options of the build tools'
  * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases and credential
- * providers, rustup's toolchain, go's configuration file, Lua's, PHP's, R's and Erlang's start-up
+ * providers, rustup's toolchain, go's configuration file, make's flags (`--eval`, `SHELL=`), Lua's, PHP's, R's and Erlang's start-up
  * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), and mise's
  * trusted configuration folders. A build's own files at their usual place (Gemfile, .bundle/config,
  * .npmrc, .yarnrc.yml, pyproject.toml, .cargo/config.toml) are the project's, read as its Makefile is;
@@ -129,7 +129,7 @@ const REWIRING_VARIABLES = new RegExp(
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
-      "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME",
+      "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
       "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|RUSTUP_TOOLCHAIN|GOENV",
       "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
@@ -145,14 +145,16 @@ const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment
  * Values of the variables above that choose nothing of the plan's making: a Python named by its
  * version (`UV_PYTHON=3.12`, `cpython@3.12`), a toolchain by its name (`RUSTUP_TOOLCHAIN=nightly`),
  * warning filters of built-in categories (`PYTHONWARNINGS=ignore`, a dotted category imports its
- * module), the JVM's memory and `-XX:` options, and rustc's flags that only set lints, cfgs and code
- * generation (QUIET_RUSTFLAGS).
+ * module), the JVM's memory and `-XX:` options, make's options that set how it runs (`MAKEFLAGS=-j8`),
+ * and rustc's flags that only set lints, cfgs and code generation (quietRustflags).
  */
 const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] = [
   [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
   [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
   [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],
   [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?)?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?))*\s*$/.test(v)],
+  // make's options that set how it runs, not what: no --eval, no makefile, include folder or variable (SHELL=).
+  [/^(?:MAKEFLAGS|GNUMAKEFLAGS|MFLAGS)$/, (v) => v.split(/\s+/).every((w) => w === "" || /^-?[jklsinqwBkrRtde0-9]+$|^--(?:jobs|keep-going|silent|quiet|no-print-directory|print-directory|always-make|load-average|output-sync)(?:=\w+)?$/.test(w))],
   [/^(?:RUSTFLAGS|RUSTDOCFLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS)$/, (v) => quietRustflags(v)],
 ];
 const PYTHON_VERSION_NUMBER = String.raw`\d+(?:\.(?:\d+|\*)){0,2}(?:(?:a|b|rc)\d+)?(?:t|d|td|\+(?:freethreaded|debug|gil))?`;

@@ -435,6 +435,9 @@ describe("analysis", () => {
       "DOTNET_STARTUP_HOOKS=./x.dll dotnet run",
       "OPENSSL_CONF=./x.cnf openssl version",
       "MISE_TRUSTED_CONFIG_PATHS=/ mise run test",
+      "MAKEFLAGS='--eval=x:=1' make",
+      "MAKEFLAGS='-j2 SHELL=./x' make",
+      "MAKEFLAGS=-fci.mk make",
     ])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
     for (const text of [
@@ -449,6 +452,8 @@ describe("analysis", () => {
       "PYTHONWARNINGS=error::DeprecationWarning pytest",
       "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC' mvn test",
       "YARN_ENABLE_IMMUTABLE_INSTALLS=false yarn install",
+      "MAKEFLAGS=-j8 make",
+      "MAKEFLAGS='-j4 --no-print-directory -k' make test",
     ])
       expect(ids(text), text).toEqual([]);
   });
