@@ -2,7 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
-import { innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
+import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -44,7 +44,8 @@ export interface CommandMessageIds {
     | "storedCode"
     | "gitRunsCode"
     | "gitRunsCommandLine"
-    | "optionRunsCommand";
+    | "optionRunsCommand"
+    | "trustsCode";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
@@ -105,7 +106,17 @@ const MAX_NESTING = 8;
  * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
  * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
  * go's -toolexec in GOFLAGS, npm's configuration, and HOME and XDG_CONFIG_HOME, under which git and the
- * shells find their configuration files.
+ * shells find their configuration files. Also the settings that name a file of code, a folder code is
+ * loaded from, or an interpreter a runner or package manager uses: Bundler's Gemfile and configuration
+ * folder, RubyGems' load path, Yarn's own program (`yarnPath`), rc file, plugins and environment files
+ * (YARN_LIST below), Python's user site folder, bytecode cache and breakpoint hook, the virtual
+ * environment or interpreter uv, pipenv, pdm, hatch and pipx use, the JVM options of the build tools'
+ * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases and credential
+ * providers, rustup's toolchain, go's configuration file, make's flags (`--eval`, `SHELL=`), Lua's, PHP's, R's and Erlang's start-up
+ * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), and mise's
+ * trusted configuration folders. A build's own files at their usual place (Gemfile, .bundle/config,
+ * .npmrc, .yarnrc.yml, pyproject.toml, .cargo/config.toml) are the project's, read as its Makefile is;
+ * a setting naming another one is not, and its value is no path plangate checks.
  */
 const REWIRING_VARIABLES = new RegExp(
   "^(?:" +
@@ -116,9 +127,63 @@ const REWIRING_VARIABLES = new RegExp(
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
+      "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
+      "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
+      "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
+      "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|RUSTUP_TOOLCHAIN|GOENV",
+      "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
     ")$",
 );
+/**
+ * Yarn reads every `YARN_*` variable as a setting (the name folded to lower case, `_` between words):
+ * those that name the program Yarn runs instead of itself (`yarnPath`), another rc file, plugins (code
+ * it loads) or environment files its scripts get.
+ */
+const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment_+files)$/i;
+/**
+ * Values of the variables above that choose nothing of the plan's making: a Python named by its
+ * version (`UV_PYTHON=3.12`, `cpython@3.12`), a toolchain by its name (`RUSTUP_TOOLCHAIN=nightly`),
+ * warning filters of built-in categories (`PYTHONWARNINGS=ignore`, a dotted category imports its
+ * module), the JVM's memory and `-XX:` options, make's options that set how it runs (`MAKEFLAGS=-j8`),
+ * and rustc's flags that only set lints, cfgs and code generation (quietRustflags).
+ */
+const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] = [
+  [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
+  [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
+  [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],
+  [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?)?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?))*\s*$/.test(v)],
+  // make's options that set how it runs, not what: no --eval, no makefile, include folder or variable (SHELL=).
+  [/^(?:MAKEFLAGS|GNUMAKEFLAGS|MFLAGS)$/, (v) => v.split(/\s+/).every((w) => w === "" || /^-?[jklsinqwBkrRtde0-9]+$|^--(?:jobs|keep-going|silent|quiet|no-print-directory|print-directory|always-make|load-average|output-sync)(?:=\w+)?$/.test(w))],
+  [/^(?:RUSTFLAGS|RUSTDOCFLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS)$/, (v) => quietRustflags(v)],
+];
+const PYTHON_VERSION_NUMBER = String.raw`\d+(?:\.(?:\d+|\*)){0,2}(?:(?:a|b|rc)\d+)?(?:t|d|td|\+(?:freethreaded|debug|gil))?`;
+const PYTHON_SPECIFIER = String.raw`(?:[<>=!~^]=?|===?)?\s*${PYTHON_VERSION_NUMBER}`;
+/**
+ * A Python named by its version, as uv, pipx, poetry and pdm read one (`3.12`, `>=3.11,<3.13`,
+ * `cpython@3.12`, `pypy3.10`, `cp312`, `3.13t`, `any`, a managed install's key): no file, and no program
+ * of another name. Anything else (`./venv/bin/python`, `python`, `.venv`) names a program, by its path
+ * or by a name looked up in PATH, which the tool runs.
+ */
+const PYTHON_VERSION = new RegExp(
+  String.raw`^(?:any|default|(?:(?:cpython|pypy|graalpy|pyodide|python|cp|pp|gp|py)@?)?${PYTHON_SPECIFIER}(?:\s*,\s*${PYTHON_SPECIFIER})*|(?:cpython|pypy|graalpy|pyodide)-${PYTHON_VERSION_NUMBER}(?:-\w+){0,3})$`,
+  "i",
+);
+/** rustc's `-C` options that only tune code generation (no linker, no library, no plugin, no file). */
+const RUSTC_CODEGEN = /^(?:opt-level|debuginfo|debug-assertions|overflow-checks|target-cpu|target-feature|codegen-units|strip|panic|lto|force-frame-pointers|embed-bitcode|relocation-model|code-model|split-debuginfo|symbol-mangling-version|instrument-coverage|metadata)=[\w.,+="-]*$/;
+/** Are rustc's flags lints (`-D warnings`, `--cap-lints warn`), cfgs (`--cfg x`) and code generation options only? */
+function quietRustflags(value: string): boolean {
+  const t = value.split(/\s+/).filter((w) => w !== "");
+  for (let i = 0; i < t.length; i++) {
+    const w = t[i]!;
+    const m = /^(-[DWAF]|--cap-lints|--cfg|-C)(=?)(.*)$/.exec(w);
+    if (!m) return false;
+    const arg = m[3] !== "" ? m[3]! : t[++i];
+    if (arg === undefined) return false;
+    if (m[1] === "-C" ? !RUSTC_CODEGEN.test(arg) : !/^[\w:="-]+$/.test(arg)) return false;
+  }
+  return true;
+}
 /**
  * The pager and editor variables, and the values of them that run nothing of the plan's choosing: no
  * pager (`GIT_PAGER=cat git log`, `PAGER=`), or an editor that accepts the text as it is
@@ -148,7 +213,76 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   scp: ["-S", "-F"],
   sftp: ["-S", "-F", "-D"],
   zip: ["-TT", "--unzip-command="],
+  // Code or a command line given on the line, not the project's own file: make's --eval (-E), tox's
+  // overrides of its configuration (-x testenv.commands=...), just's shell and --command.
+  make: ["--eval=", "-E"],
+  gmake: ["--eval=", "-E"],
+  tox: ["-x", "--override="],
+  just: ["--shell=", "--command=", "-c"],
 };
+/**
+ * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
+ * of scripts (`--require`), git, the editor, browser and viewer, `npm init`'s module, node-gyp. npm reads
+ * every `--key=value` (or `--key value`) before `--` as a setting, an unambiguous abbreviation of the
+ * key too (`--script-sh=x`); pnpm also `--config.key=value`. Yarn's own program, plugins and environment
+ * files, and its rc file, are settings of that kind too (`yarn config set yarnPath`). The project's
+ * .npmrc and .yarnrc.yml are the project's, read as package.json's scripts are; a setting on the line,
+ * or one a command writes, is the plan's.
+ */
+const NPM_CODE_SETTINGS = ["script-shell", "node-options", "shell", "editor", "browser", "viewer", "git", "init-module", "node-gyp", "onload-script", "call"];
+const YARN_CODE_SETTINGS = ["yarn-path", "plugins", "inject-environment-files", "rc-filename"];
+/** A setting's key as npm and Yarn compare it: `scriptShell`, `script_shell` and `SCRIPT-SHELL` are `script-shell`. */
+const settingKey = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1-$2").replace(/_/g, "-").toLowerCase();
+/**
+ * cargo settings (`--config KEY=VALUE`) that name a program, code or flags it passes to rustc, or the
+ * environment of what it runs: the compiler and its wrappers, a target's runner and linker (`target.*`,
+ * `host.*`), `[env]`, aliases, credential providers, the documentation browser, git by command line,
+ * replaced sources, included files, unstable options. A whole table given inline (`target={...}`) counts
+ * as its keys would.
+ */
+function cargoSettingRuns(key: string): boolean {
+  const parts = key.replace(/\s*\.\s*/g, ".").replace(/"/g, "").trim().split(".");
+  const [top, second] = [parts[0]!, parts[1]];
+  if (["target", "host", "env", "alias", "registries", "source", "unstable", "paths", "include", "credential-provider"].includes(top)) return true;
+  if (top === "build") return second === undefined || /^(?:rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|rustflags|rustdocflags)$/.test(second);
+  if (top === "registry") return second === undefined || second === "credential-provider" || second === "global-credential-providers";
+  if (top === "doc") return second === undefined || second === "browser";
+  if (top === "net") return second === undefined || second === "git-fetch-with-cli";
+  if (top === "profile") return parts.length < 3 || parts[parts.length - 1] === "rustflags";
+  return false;
+}
+/** Options naming the file of a build's rules or tasks: one read from standard input is code plangate does not see. */
+const BUILD_FILE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  make: ["-f", "--file", "--makefile"],
+  gmake: ["-f", "--file", "--makefile"],
+  just: ["-f", "--justfile"],
+  nox: ["-f", "--noxfile"],
+  tox: ["-c", "--conf"],
+  "pre-commit": ["-c", "--config"],
+};
+/**
+ * Options and operands through which a tool runs a Python interpreter it is given, to query it and then to
+ * run the project with it (`uv run -p ./py`, `uvx --python`, `pipx run --python`, `pipenv --python`,
+ * `virtualenv -p`, `poetry env use ./py`, `pdm use ./py`, `uv python find ./py`): `long` and `short`
+ * options, and the subcommands whose operand it is (`operandOf`). One named by its version
+ * (PYTHON_VERSION) picks an installed Python; any other is a program named by its path or looked up by
+ * name, and is checked as one (see Analysis.interpreters).
+ */
+const INTERPRETER_OPTIONS: Readonly<Record<string, { long?: readonly string[]; short?: string; operandOf?: readonly (readonly string[])[] }>> = {
+  uv: { long: ["--python"], short: "p", operandOf: [["python", "find"], ["python", "pin"]] },
+  uvx: { long: ["--python"], short: "p" },
+  pipx: { long: ["--python"] },
+  pipenv: { long: ["--python"] },
+  virtualenv: { long: ["--python"], short: "p" },
+  poetry: { operandOf: [["env", "use"]] },
+  pdm: { long: ["--python"], operandOf: [["use"], ["venv", "create"]] },
+};
+
+/** The words of the line that what a wrapper or runner runs is made of. */
+function innerWords(n: Inner): ShellWord[] {
+  return n.kind === "argv" ? n.words : n.kind === "script" ? (Array.isArray(n.word) ? n.word : [n.word]) : [];
+}
+
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
 const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
@@ -851,8 +985,10 @@ class Analysis {
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
   private assignment(name: string, value?: string): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
-    const quiet = value !== undefined && ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)));
-    if (REWIRING_VARIABLES.test(name) && !quiet)
+    const quiet =
+      value !== undefined &&
+      ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)) || QUIET_VALUES.some(([n, q]) => n.test(name) && q(value)));
+    if ((REWIRING_VARIABLES.test(name) || YARN_LIST.test(name)) && !quiet)
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
@@ -882,6 +1018,9 @@ class Analysis {
     this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
+    this.toolSettings(name, args);
+    this.buildFileFromInput(name, args);
+    this.trusts(name, args);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
     const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
@@ -893,6 +1032,8 @@ class Analysis {
     };
     const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? indexOf(n.words[0]!) : n.kind === "script" ? indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
+    // The tool's own options end where any word of what it runs stands (`uv run -m pytest -p x`: at pytest).
+    this.interpreters(name, args, Math.min(args.length, ...inners.flatMap(innerWords).map(indexOf).filter((k) => k >= 0)));
     if (isWrapper(name) || runner) {
       const consumed = new Set<ShellWord>();
       const outer = this.cwd;
@@ -1049,6 +1190,139 @@ class Analysis {
         }
       }
     }
+  }
+
+  /**
+   * Settings on the line, or written by a command, through which npm, pnpm, Yarn and cargo run a program
+   * or code they are given (NPM_CODE_SETTINGS, YARN_CODE_SETTINGS, cargoSettingRuns): plangate reads
+   * none of them, so they are refused.
+   */
+  private toolSettings(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const end = values.includes("--") ? values.indexOf("--") : values.length;
+    const refuse = (option: string) => this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option } });
+    const npm = name === "npm" || name === "pnpm";
+    const keys = npm ? NPM_CODE_SETTINGS : name === "yarn" ? [...NPM_CODE_SETTINGS, ...YARN_CODE_SETTINGS] : undefined;
+    if (keys !== undefined) {
+      // `npm config set KEY VALUE` (`KEY=VALUE`, `npm set`, `yarn config set`) writes a setting later commands read.
+      const set = values.findIndex((v, k) => v === "set" && (values[k - 1] === "config" || (k === 0 && npm)));
+      const at = set < 0 ? -1 : values.findIndex((v, k) => k > set && (v === undefined || !v.startsWith("-")));
+      if (at >= 0) {
+        const key = values[at];
+        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${values[set - 1] === "config" ? "config " : ""}set ${key === undefined ? "..." : key.split("=")[0]!}`);
+      }
+      if (!npm) return;
+      for (const v of values.slice(0, end)) {
+        if (v === undefined || !v.startsWith("--")) continue;
+        const typed = settingKey(v.slice(2).split("=")[0]!.replace(/^config\./, ""));
+        // An abbreviation npm would expand to one of the keys (an ambiguous one, which npm leaves alone, is refused too), but another key spelt out (`--ca`).
+        const hit = typed === "ca" ? undefined : keys.find((k) => typed !== "" && k.startsWith(typed));
+        if (hit !== undefined) return refuse(`--${hit}`);
+      }
+      return;
+    }
+    if (name === "cargo")
+      for (let i = 0; i < end; i++) {
+        const v = values[i];
+        if (v !== "--config" && !v?.startsWith("--config=")) continue;
+        const value = v === "--config" ? values[++i] : v.slice("--config=".length);
+        // A value without `=` names a file of settings: a path, checked as one.
+        if (value === undefined || (value.includes("=") && cargoSettingRuns(value.slice(0, value.indexOf("="))))) return refuse(`--config ${value === undefined ? "..." : value.slice(0, value.indexOf("=")).trim()}`);
+      }
+  }
+
+  /**
+   * A build's rules or tasks read from standard input (`make -f -`, `just --justfile /dev/stdin`): code
+   * plangate does not see, as a shell reading standard input runs.
+   */
+  private buildFileFromInput(name: string, args: ShellWord[]): void {
+    const options = Object.hasOwn(BUILD_FILE_OPTIONS, name) ? BUILD_FILE_OPTIONS[name]! : undefined;
+    if (options === undefined) return;
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) continue;
+      if (v === "--") break;
+      const o = options.find((x) => v === x || v.startsWith(`${x}=`) || (!x.startsWith("--") && v.startsWith(x) && v.length > x.length));
+      if (o === undefined) continue;
+      const file = v === o ? args[++i]?.value : v.slice(o.length).replace(/^=/, "");
+      if (file === "-" || (file !== undefined && /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(file)))
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} ${o} ${file}`, wrapper: name, why: "standardInput" } });
+    }
+  }
+
+  /**
+   * Commands that have an environment loader trust a file of the workspace: `direnv allow` (also
+   * `permit`, `grant`, `edit`, which allows the file once edited), `mise trust`, and mise's
+   * `trusted_config_paths` setting. The loader then runs the file's code by itself: when a shell with its
+   * hook enters the folder, or as mise reads its configuration (through its shims too), outside any
+   * command plangate checks. A plan can write the file in an earlier step: trusting it is the user's to do.
+   */
+  private trusts(name: string, args: ShellWord[]): void {
+    const values = args.map((w) => w.value);
+    const sub = (word: string) => values.findIndex((v, k) => v === word && values.slice(0, k).every((x, j) => x?.startsWith("-") || values[j - 1]?.startsWith("-")));
+    let files: string | undefined;
+    if (name === "direnv" && ["allow", "permit", "grant", "edit"].includes(values[0] ?? "")) files = ".envrc (or .env)";
+    else if ((name === "mise" || name === "rtx") && sub("trust") >= 0 && !values.some((v) => v === "--untrust" || v === "--ignore" || v === "--show")) files = "mise.toml and the configuration files beside it";
+    else if ((name === "mise" || name === "rtx") && values.some((v) => v !== undefined && /trusted[_-]config[_-]paths/i.test(v)) && !values.some((v) => v === "get" || v === "ls" || v === "list" || v === "unset"))
+      files = "the configuration files under the paths it names";
+    if (files !== undefined) this.find({ rule: "disallowed-tool", messageId: "trustsCode", data: { program: name, files } });
+  }
+
+  /**
+   * The interpreter a tool is given by an option or operand (INTERPRETER_OPTIONS), read up to `limit`
+   * (where what a runner runs begins): one named by its version picks an installed Python; any other is
+   * a program the tool runs, checked as one.
+   */
+  private interpreters(name: string, args: ShellWord[], limit: number): void {
+    const spec = Object.hasOwn(INTERPRETER_OPTIONS, name) ? INTERPRETER_OPTIONS[name]! : undefined;
+    if (spec === undefined) return;
+    const values = args.map((w) => w.value);
+    const end = Math.min(limit, values.includes("--") ? values.indexOf("--") : args.length);
+    const chosen: ShellWord[] = [];
+    for (let i = 0; i < end; i++) {
+      const w = args[i]!;
+      const v = w.value;
+      if (v === undefined || !v.startsWith("-")) continue;
+      if (v.startsWith("--")) {
+        const { name: o, attached } = optionName(v);
+        if (!spec.long?.includes(o)) continue;
+        const value = attached !== undefined ? { ...w, value: attached } : args[++i];
+        if (value) chosen.push(value);
+        continue;
+      }
+      // A short option, alone or closing a cluster (`-qp 3.12`), or with its value joined (`-p./py`, `-p=3.12`).
+      const k = spec.short === undefined ? -1 : v.indexOf(spec.short, 1);
+      if (k < 0 || !/^-[A-Za-z]+/.test(v)) continue;
+      const glued = v.slice(k + 1).replace(/^=/, "");
+      const value = glued !== "" ? { ...w, value: glued } : args[++i];
+      if (value) chosen.push(value);
+    }
+    // An operand after the subcommand (`poetry env use ./py`), which stands first, after the global options and their values.
+    for (const sub of spec.operandOf ?? []) {
+      const at = values.findIndex((_, k) => sub.every((p, n) => values[k + n] === p) && values.slice(0, k).every((x, j) => x?.startsWith("-") || values[j - 1]?.startsWith("-")));
+      if (at < 0 || at >= end) continue;
+      // Every word that is no option may be it: an option's value among them is checked too, which refuses at worst.
+      for (let i = at + sub.length; i < end; i++) if (values[i] === undefined || !values[i]!.startsWith("-")) chosen.push(args[i]!);
+    }
+    for (const w of chosen) if (w.value === undefined || !PYTHON_VERSION.test(w.value)) this.namedProgram(w);
+  }
+
+  /**
+   * A program a tool runs by the name or path it is given, with arguments of the tool's own (an
+   * interpreter: `uv run -p ./py`): checked by its name as a program word is (deny, allow, a name outside
+   * printable ASCII). Its path is an argument of the tool's, checked as one.
+   */
+  private namedProgram(w: ShellWord): void {
+    if (w.value === undefined || w.glob || w.value === "") {
+      this.unreadableFind({ rule: "disallowed-tool", messageId: "programAtRunTime", data: { source: w.source } });
+      return;
+    }
+    const name = programName(w.value);
+    if (!this.again) this.report.programs.push(name);
+    if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
+    const denied = deniedBy(this.policy, [name]);
+    if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: name, entry: denied } });
+    else if (!allowed(this.policy, [name])) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
   }
 
   /**

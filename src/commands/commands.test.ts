@@ -256,7 +256,6 @@ describe("analysis", () => {
     expect(programs("pipx run --spec black==24 black .")).toEqual(["pipx", "black"]);
     expect(programs("nix-shell -p hello --run='make x'")).toEqual(["nix-shell", "make"]);
     expect(programs("nix develop --command=make x")).toEqual(["nix", "make"]);
-    expect(programs("mise exec --command='make x'")).toEqual(["mise", "make"]);
     // Not a runner's subcommand: nothing more runs.
     expect(programs("corepack enable")).toEqual(["corepack"]);
     expect(programs("pipx install black")).toEqual(["pipx"]);
@@ -395,6 +394,68 @@ describe("analysis", () => {
     for (const text of ["LESS=-R git log", "LESS=FRX git log", "LESS='-R -x4' less f", "MORE=-d more f"]) expect(ids(text), text).toEqual([]);
     for (const text of ["LESS=--lesskey-src=k git log", "LESS=-kkeys git log", "LESSKEYIN=k git log", "LESSKEY=k git log", "LESSKEY_CONTENT=x less f", "MANOPT=-Px man ls"])
       expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+  });
+  it("refuses settings that name a file of code, a folder code is loaded from or an interpreter, but not a version or a lint", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.name ?? "")}`);
+    for (const text of [
+      "YARN_YARN_PATH=./x.js yarn install",
+      "yarn_yarn_path=./x.js yarn",
+      "YARN_RC_FILENAME=.ci.yml yarn",
+      "YARN_PLUGINS=./p.js yarn",
+      "YARN_INJECT_ENVIRONMENT_FILES=build.env yarn test",
+      "BUNDLE_GEMFILE=/tmp/G bundle exec rake",
+      "BUNDLE_BIN_PATH=./x bundle exec rake",
+      "BUNDLE_APP_CONFIG=conf bundle exec rake",
+      "GEM_PATH=vendor/gems ruby app.rb",
+      "PYTHONUSERBASE=u python app.py",
+      "PYTHONPYCACHEPREFIX=c python app.py",
+      "PYTHONBREAKPOINT=os.system python app.py",
+      "PYTHONWARNINGS=error::evil.Warning python app.py",
+      "NODE_REPL_EXTERNAL_MODULE=./x.js node",
+      "VIRTUAL_ENV=/tmp/venv poetry run pytest",
+      "UV_PYTHON=./x uv run pytest",
+      "UV_PROJECT_ENVIRONMENT=/tmp/venv uv run pytest",
+      "UV_CONFIG_FILE=/tmp/uv.toml uv run pytest",
+      "PDM_PYTHON=/tmp/python pdm run pytest",
+      "MAVEN_OPTS=-javaagent:x.jar mvn test",
+      "GRADLE_OPTS=-Dorg.gradle.jvmargs=x ./gradlew build",
+      "RUSTFLAGS='-C linker=./x' cargo build",
+      "RUSTFLAGS='-D warnings -Clink-arg=-fuse-ld=./x' cargo build",
+      "CARGO_ENCODED_RUSTFLAGS=-Dwarnings cargo build",
+      "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C linker=x' cargo build",
+      "CARGO_HOME=. cargo build",
+      "CARGO_ALIAS_B=run cargo b",
+      "CARGO_REGISTRY_CREDENTIAL_PROVIDER=./x cargo publish",
+      "RUSTUP_TOOLCHAIN=./toolchain cargo build",
+      "GOENV=./go.env go build",
+      "LUA_INIT=@x.lua lua app.lua",
+      "PHPRC=. php app.php",
+      "R_PROFILE_USER=x.R Rscript a.R",
+      "ERL_AFLAGS='-eval x' erl",
+      "DOTNET_STARTUP_HOOKS=./x.dll dotnet run",
+      "OPENSSL_CONF=./x.cnf openssl version",
+      "MISE_TRUSTED_CONFIG_PATHS=/ mise run test",
+      "MAKEFLAGS='--eval=x:=1' make",
+      "MAKEFLAGS='-j2 SHELL=./x' make",
+      "MAKEFLAGS=-fci.mk make",
+    ])
+      expect(ids(text), text).toEqual([`rewiringVariable:${text.split("=")[0]!}`]);
+    for (const text of [
+      "UV_PYTHON=3.12 uv run pytest",
+      "UV_PYTHON=cpython@3.11 uv sync",
+      "PIPENV_PYTHON='>=3.10,<3.13' pipenv install",
+      "RUSTFLAGS='-D warnings' cargo build",
+      "RUSTFLAGS='-Dwarnings -C target-cpu=native --cfg tokio_unstable' cargo build",
+      "RUSTDOCFLAGS='--cap-lints warn' cargo doc",
+      "RUSTUP_TOOLCHAIN=nightly cargo build",
+      "PYTHONWARNINGS=ignore python app.py",
+      "PYTHONWARNINGS=error::DeprecationWarning pytest",
+      "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC' mvn test",
+      "YARN_ENABLE_IMMUTABLE_INSTALLS=false yarn install",
+      "MAKEFLAGS=-j8 make",
+      "MAKEFLAGS='-j4 --no-print-directory -k' make test",
+    ])
+      expect(ids(text), text).toEqual([]);
   });
   it("checks the variables builtins and the syntax set by name, to values decided at run time", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.filter((f) => f.messageId === "rewiringVariable").map((f) => String(f.data.name));
@@ -602,6 +663,102 @@ describe("analysis", () => {
     const denied = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => f.messageId);
     expect(denied("dotenvx run -e A=1 -- rm -rf x")).toContain("commandDenied");
     expect(denied("dotenvx run -eA=1 rm -rf x")).toContain("commandDenied");
+  });
+  it("refuses a runner that loads an environment from files of the workspace before the program", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);
+    // .envrc is bash code (PATH_add, layout); mise's [env] sets PATH or sources scripts; a .tool-versions `path:` version names a folder of programs.
+    for (const text of ["direnv exec . make", "direnv exec sub ls", "direnv exec ./build.sh", "mise exec -- node app.js", "mise x node@20 -- node app.js", "mise exec --command='make x'", "mise exec node@20", "rtx x -- node app.js", "asdf exec node app.js", "asdf env node make"])
+      expect(ids(text), text).toEqual(["wrapperUnknown:loadsEnvironment"]);
+    expect(analyseCommand(reader, "direnv exec . ls", "chain", { allow: [], deny: [], allowCompound: false }).findings[0]?.data.files).toContain(".envrc");
+    // The environment direnv prints, evaluated by the shell: a command line decided at run time.
+    expect(ids('eval "$(direnv export bash)"')).toContain("commandLineAtRunTime:");
+    // The project's tasks, installs and reports load no environment before a program the plan names.
+    for (const text of ["mise run test", "mise install", "mise use node@20", "direnv status", "direnv reload", "asdf install", "asdf current", "rbenv exec rake", "pixi run test"]) expect(ids(text), text).toEqual([]);
+  });
+  it("refuses settings on the line through which npm, Yarn and cargo run what they name, code given to make, tox and just, and a build file from standard input", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.option ?? f.data.why ?? "")}`);
+    for (const [text, option] of [
+      // The project's .npmrc is read as package.json's scripts are; a setting on the line is the plan's.
+      ["npm test --script-shell=./x", "--script-shell"],
+      ["npm run build --script-shell ./x", "--script-shell"],
+      ["npm test --script-sh=./x", "--script-shell"],
+      ["npm run build --node-options=--require=./x.js", "--node-options"],
+      ["npm --git=./x install", "--git"],
+      ["npm init --init-module=./x.js", "--init-module"],
+      ["pnpm --config.script-shell=./x test", "--script-shell"],
+      ["npm config set script-shell ./x", "config set script-shell"],
+      ["npm set scriptShell=./x", "set scriptShell"],
+      ["yarn config set yarnPath ./x.js", "config set yarnPath"],
+      ["cargo --config build.rustc-wrapper=./x build", "--config build.rustc-wrapper"],
+      ['cargo build --config "target.x86_64-unknown-linux-gnu.runner=\'rm\'"', "--config target.x86_64-unknown-linux-gnu.runner"],
+      ["cargo --config 'target={x={runner=\"rm\"}}' run", "--config target"],
+      ["cargo test --config 'env.PATH=\"bin\"'", "--config env.PATH"],
+      ["make --eval='x: ; rm -rf y' x", "--eval"],
+      ["tox -x testenv.commands=rm", "-x"],
+      ["just --shell ./x build", "--shell"],
+      ["just --command rm -rf x", "--command"],
+    ] as const)
+      expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
+    for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
+    // Settings that run nothing of the line's choosing, a file of settings or rules (a path, checked as one), what follows `--`.
+    for (const text of [
+      "npm test",
+      "npm install --save-dev vitest",
+      "npm ci --ignore-scripts",
+      "npm --ca=cert.pem install",
+      "npm run build -- --shell=x",
+      "npm config set registry https://registry.example.com",
+      "yarn config set enableTelemetry 0",
+      "cargo --config build.jobs=4 build",
+      "cargo --config profile.release.lto=true build",
+      "cargo --config ci.toml build",
+      "cargo run -- --config target.x=1",
+      "make -f ci.mk all",
+      "just --justfile ci.just build",
+      "tox -e py312",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
+  it("refuses having direnv or mise trust a file of the workspace, whose code they then run by themselves", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.program ?? "")}`);
+    for (const text of ["direnv allow", "direnv allow .", "direnv permit sub", "direnv grant", "direnv edit .", "mise trust", "mise trust -a", "mise -C sub trust", "rtx trust", "mise settings set trusted_config_paths /", "mise settings add trusted-config-paths ~/src"])
+      expect(ids(text), text).toEqual([`trustsCode:${text.split(" ")[0]!}`]);
+    for (const text of ["direnv reload", "direnv status", "direnv deny .", "direnv export json", "mise trust --untrust", "mise trust --show", "mise trust --ignore", "mise settings get trusted_config_paths", "mise run trust", "mise install"]) expect(ids(text), text).toEqual([]);
+  });
+  it("checks an interpreter a tool is given by path or name as a program, and lets a version through", () => {
+    const run = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false, ...commands });
+    const ids = (text: string, commands: { allow?: string[]; deny?: string[] } = {}) => run(text, commands).findings.map((f) => `${f.messageId}:${String(f.data.program ?? f.data.entry ?? "")}`);
+    for (const [text, program] of [
+      ["uv run -p ./py pytest", "py"],
+      ["uv run --python=./py pytest", "py"],
+      ["uv run --python ./py pytest", "py"],
+      ["uv run -qp ./py pytest", "py"],
+      ["uv run -p./py pytest", "py"],
+      ["uv --directory sub run -p ./py pytest", "py"],
+      ["uv venv -p ./py", "py"],
+      ["uv pip install --python ./py requests", "py"],
+      ["uv python find ./py", "py"],
+      ["uvx -p ./py ruff check", "py"],
+      ["uv tool run --python ./py ruff", "py"],
+      ["pipx run --python ./py black .", "py"],
+      ["pipx install --python ./py black", "py"],
+      ["pipenv --python ./py run pytest", "py"],
+      ["virtualenv -p ./py venv", "py"],
+      ["poetry env use ./py", "py"],
+      ["poetry -C sub env use ./py", "py"],
+      ["pdm use ./py", "py"],
+      ["pdm venv create ./py", "py"],
+    ] as const) {
+      expect(run(text).programs, text).toContain(program);
+      expect(ids(text, { allow: ["uv", "uvx", "pipx", "pipenv", "virtualenv", "poetry", "pdm", "pytest", "ruff", "black"] }), text).toEqual([`notAllowed:${program}`]);
+    }
+    // Named by a program's name: checked by it.
+    expect(ids("uv run --python rm pytest", { deny: ["rm"] })).toEqual(["commandDenied:rm"]);
+    expect(ids("poetry env use rm", { deny: ["rm"] })).toEqual(["commandDenied:rm"]);
+    expect(ids("uv run -p $PY pytest")).toContain("programAtRunTime:");
+    // A version picks an installed Python; an option of the program a runner runs is the program's.
+    for (const text of ["uv run -p 3.12 pytest", "uv run --python=cpython@3.11 pytest", "uvx --python 3.12 ruff", "uv sync -p '>=3.10'", "poetry env use 3.12", "poetry env use python3.12", "pdm use 3.11", "pipx run --python 3.12 black", "uv run pytest -p no:cacheprovider", "uv run -m pytest -p x", "uv run -- pytest -p x", "pdm run use x", "uv pip install -r requirements.txt"])
+      expect(ids(text, { allow: ["uv", "uvx", "poetry", "pdm", "pipx", "pytest", "ruff", "black", "python", "use"] }), text).toEqual([]);
   });
   it("refuses what those runners run when it cannot be made out", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.name ?? "")}`);

@@ -71,6 +71,14 @@ interface WrapperSpec {
   /** Options whose value is one `NAME=value` setting for the program (`dotenvx run -e`): checked as `env NAME=value` is. */
   envSettings?: readonly string[];
   /**
+   * The files, in the folder the program runs in or one above it, whose environment the runner loads
+   * before the program (`direnv exec`: .envrc, bash code; `asdf exec`: .tool-versions, whose `path:`
+   * versions name a folder of programs). Any such run is refused: plangate does not read the files, and
+   * a PATH they set, or code they run, changes what the program's name runs. A plan can write them in
+   * an earlier step, or find them there.
+   */
+  loads?: string;
+  /**
    * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
    * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
    * `options`: the new root is the value of one of these options instead (`unshare -R NEWROOT`).
@@ -107,6 +115,10 @@ const POETRY_OPTIONS = { valued: ["-C", "--directory", "-P", "--project"], flags
 const EXEC_ONLY: WrapperSpec = {};
 /** fnm's global options, which clap also reads after the subcommand. */
 const FNM_VALUED = ["--node-dist-mirror", "--fnm-dir", "--multishell-path", "--log-level", "--arch", "--version-file-strategy"];
+/** What the environment loaders read before the program (see WrapperSpec.loads). */
+const DIRENV_FILES = ".envrc (or .env) in the folder it is given or one above it";
+const ASDF_FILES = ".tool-versions in the folder or one above it";
+const MISE_FILES = "mise.toml, .mise.toml, .tool-versions and the like in the folder or one above it";
 /** toolbox's global options (cobra reads them after the subcommand too). */
 const TOOLBOX_GLOBAL = { valued: ["--log-level"], flags: ["-y", "--assumeyes", "--log-podman", "-v", "--verbose"] };
 
@@ -145,15 +157,26 @@ const RUNNERS: Readonly<Record<string, RunnerSpec>> = {
   pdm: { global: { valued: ["-p", "--project"], flags: ["-q", "--quiet", "-v", "--verbose", "-I", "--ignore-python"] }, subs: { run: { valued: ["-p", "--project"], flags: ["-s", "--site-packages", "-r", "--recreate"], nothing: ["-l", "--list", "-j", "--json"] } } },
   hatch: { global: { valued: ["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"], flags: ["-q", "--quiet", "-v", "--verbose", "--no-interactive"] }, subs: { run: { scriptWords: true }, "env run": { valued: ["-e", "--env", "-i", "--include", "-x", "--exclude", "-f", "--filter"], flags: ["--force-continue", "--ignore-compat"], scriptWords: true } } },
   rye: { subs: { run: {} } },
+  // pixi run's first word may name a task of pixi.toml, which runs instead of a program by that name: reading
+  // `pixi run X` already trusts pixi.toml, as `npm run` trusts package.json and devbox run devbox.json. Its
+  // [activation] scripts and env, which run before the program, are of that manifest, the project's build.
   pixi: { global: { valued: ["--manifest-path"], flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["-e", "--environment", "--manifest-path"], flags: ["--frozen", "--locked"], scriptWords: true }, exec: { valued: ["-s", "--spec"], packages: true } } },
   conda: { subs: { run: CONDA_RUN } },
   pipx: { global: { flags: ["-q", "--quiet", "-v", "--verbose"] }, subs: { run: { valued: ["--spec", "--python", "--pip-args", "--index-url", "-i"], flags: ["--no-cache", "--path", "--pypackages", "--system-site-packages", "-q", "--quiet", "-v", "--verbose"], packages: true } } },
   mamba: { subs: { run: CONDA_RUN } },
   micromamba: { subs: { run: CONDA_RUN } },
+  // --gemfile names a Gemfile (Ruby code bundler runs) by path: one in the workspace is trusted as the
+  // project's Gemfile is (the path is checked), one named by BUNDLE_GEMFILE, which is no path, is refused.
   bundle: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
   bundler: { subs: { exec: { valued: ["--gemfile"], flags: ["--keep-file-descriptors"] } } },
-  direnv: { subs: { exec: { operands: 1 } } },
-  asdf: { subs: { exec: EXEC_ONLY } },
+  // Environment loaders whose files their own tools do not trust as the project's build (direnv allow,
+  // mise trust; a .tool-versions `path:` redirects a name), unlike a build manifest that defines the
+  // project's tasks and environment together (flake.nix, shell.nix, pixi.toml, devbox.json), which plangate
+  // reads as it reads a Makefile.
+  // direnv exec DIR cmd loads the first .envrc (or .env) from DIR upward: bash code, which may set PATH (PATH_add, layout).
+  direnv: { subs: { exec: { loads: DIRENV_FILES } } },
+  // asdf exec and asdf env read .tool-versions, where `path:DIR` makes a tool's programs those of DIR.
+  asdf: { subs: { exec: { loads: ASDF_FILES }, env: { loads: ASDF_FILES } } },
   rbenv: { subs: { exec: EXEC_ONLY } },
   pyenv: { subs: { exec: EXEC_ONLY } },
   nodenv: { subs: { exec: EXEC_ONLY } },
@@ -362,6 +385,7 @@ export type WrapperReason =
   | { id: "argumentsElsewhere"; data: { option: string } }
   | { id: "patternInCommandLine"; data: { source: string } }
   | { id: "environmentFile"; data: { option: string } }
+  | { id: "loadsEnvironment"; data: { files: string } }
   | { id: "splitString"; data: { option: string; source: string } }
   | { id: "unitProperty"; data: { option: string } }
   | { id: "unknownFolder"; data: { option: string } }
@@ -489,6 +513,8 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   const sub = subs.find((k) => k === "" || k.split(" ").every((p, n) => rest[n]?.value === p));
   if (sub === undefined) return undefined;
   const via = sub === "" ? name : `${name} ${sub}`;
+  const loads = r.subs[sub]!.loads;
+  if (loads !== undefined) return { via, inners: [{ kind: "unknown", why: { id: "loadsEnvironment", data: { files: loads } } }] };
   const after = rest.slice(sub === "" ? 0 : sub.split(" ").length);
   const inner = elsewhere(asRunner(optionsThen(via, r.subs[sub]!, after)), away);
   if (name === "hatch" && (inner.kind === "argv" || inner.kind === "script")) {
@@ -541,7 +567,14 @@ function nixInner(args: ShellWord[]): { via: string; inner: Inner } | undefined 
   return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
 }
 
-/** `mise exec tool@version -- cmd …` (also `mise x`, `-c 'cmd'`); without a command, a shell. */
+/**
+ * `mise exec tool@version -- cmd ...` (also `mise x`, `-c 'cmd'`; `rtx`, its old name): refused, whatever it
+ * runs. mise loads the environment its configuration sets (mise.toml and the like, from the folder
+ * upward): `[env]` with `_.path` puts folders before PATH, `_.source` runs a script, `_.file` reads
+ * settings, and a tool's `path:` version makes its programs those of a folder. plangate does not read
+ * them, and a plan can write them before it runs mise. (`mise run` runs the project's tasks, as
+ * `npm run` runs package.json's scripts: plangate reads those as the project's own build.)
+ */
 function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner } | undefined {
   const sub = args[0]?.value;
   if (sub !== "exec" && sub !== "x") {
@@ -551,16 +584,7 @@ function miseInner(name: string, args: ShellWord[]): { via: string; inner: Inner
       return { via: name, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: sub } } } };
     return undefined;
   }
-  const via = `${name} ${sub}`;
-  const rest = args.slice(1);
-  const attached = rest.find((w) => w.value !== undefined && w.value.startsWith("--command="));
-  if (attached) return { via, inner: { kind: "script", word: { ...attached, value: attached.value!.slice("--command=".length) }, runner: true } };
-  const c = rest.findIndex((w) => w.value === "-c" || w.value === "--command" || w.value === "--");
-  if (c >= 0 && rest[c]!.value !== "--") return { via, inner: rest[c + 1] ? { kind: "script", word: rest[c + 1]!, runner: true } : { kind: "unknown", why: { id: "optionWithoutValue", data: { option: rest[c]!.value! } } } };
-  if (c >= 0 && rest.length > c + 1) return { via, inner: { kind: "argv", words: rest.slice(c + 1), runner: true } };
-  const late = rest.find((w) => w.value === undefined);
-  if (late) return { via, inner: { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: late.source } } } };
-  return { via, inner: { kind: "hidden", why: { id: "standardInput", data: { program: via } } } };
+  return { via: `${name} ${sub}`, inner: { kind: "unknown", why: { id: "loadsEnvironment", data: { files: MISE_FILES } } } };
 }
 
 /**

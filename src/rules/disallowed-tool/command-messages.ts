@@ -25,6 +25,7 @@ export const commandClauses = {
   gitRunsCode: { message: "sets git's {{setting}}, which names a program or code git runs, or more settings to read", hint: "remove the setting; run the program it names as its own command" },
   gitRunsCommandLine: { message: "gives git {{subcommand}} a command line to run, which plangate does not read", hint: "run the command itself as its own step" },
   optionRunsCommand: { message: "gives {{program}} a program or command line to run ({{option}}), which plangate does not read", hint: "run the program itself as its own command, or drop the option" },
+  trustsCode: { message: "has {{program}} trust {{files}}: code plangate does not read, which {{program}} then runs by itself (when a shell enters the folder, or as it loads its configuration)", hint: "leave trusting the file to the user, who can read it first" },
   storedCode: { message: "stores a command substitution as text in {{name}}, which arithmetic, $" + "{{{name}}@P} or eval would run", hint: "store plain data, or run the command as its own command" },
 } as const satisfies Record<CommandMessageIds["disallowed-tool"], { message: string; hint: string }>;
 
@@ -44,6 +45,7 @@ export const wrapperReasons: Readonly<Record<WrapperReasonId, string>> = {
   argumentsElsewhere: "option {{option}}, which reads more arguments from a file descriptor plangate cannot see",
   patternInCommandLine: "command line holds a pattern ({{source}}), which it expands to file names and then evaluates as code",
   environmentFile: "option {{option}}, which loads environment settings from a file plangate does not read (a PATH or LD_PRELOAD there changes what runs)",
+  loadsEnvironment: "environment, which it loads from {{files}}: code or settings plangate does not read, which may set PATH or run programs before the one named",
   splitString: "option {{option}}'s string {{source}}, which it splits into arguments in a way plangate does not follow (an escape or a $NAME env refuses, an open quote, or -C, which moves the program to another folder)",
   unitProperty: "property {{option}}, which may run another program, or set its environment or the files its paths name",
   projectElsewhere: "option {{option}}, which runs the program in the root of a project its configuration names, a folder plangate does not know",
