@@ -894,7 +894,14 @@ class Analysis {
     const firstInner = Math.min(...inners.map((n) => (n.kind === "argv" ? indexOf(n.words[0]!) : n.kind === "script" ? indexOf(Array.isArray(n.word) ? n.word[0]! : n.word) : -1)).filter((k) => k >= 0), args.length);
     const chdir = chdirOf(name, args, this.cwd, name === "git" ? gitSubcommandAt(args) : firstInner);
     if (isWrapper(name) || runner) {
+      // The words what it runs is made of; a word a wrapper gives another value (a value glued to an option, entr's /_) is found by its place.
       const consumed = new Set<ShellWord>();
+      const consumedAt = new Set<string>();
+      const consume = (w: ShellWord) => {
+        consumed.add(w);
+        if (w.end > w.start) consumedAt.add(`${w.start}:${w.end}:${w.source}`);
+      };
+      const isConsumed = (w: ShellWord) => consumed.has(w) || consumedAt.has(`${w.start}:${w.end}:${w.source}`);
       const outer = this.cwd;
       const [outerDirs, outerMoved] = [this.dirs, this.moved];
       const wrapper = runner?.via ?? name;
@@ -912,7 +919,7 @@ class Analysis {
           continue;
         }
         if (inner.kind === "argv") {
-          for (const w of inner.words) consumed.add(w);
+          for (const w of inner.words) consume(w);
           if (!this.again) this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
@@ -936,7 +943,7 @@ class Analysis {
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
-        for (const w of parts) consumed.add(w);
+        for (const w of parts) consume(w);
         if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper } });
         if (parts.some((w) => w.value === undefined)) {
           this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper } });
@@ -960,12 +967,12 @@ class Analysis {
       }
       if (name === "env")
         for (const w of args)
-          if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
+          if (!isConsumed(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");
             this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
-      this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args), chdir);
+      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir);
       return;
     }
     if (DECLARATIONS.has(name))

@@ -162,8 +162,8 @@ describe("analysis", () => {
     expect(paths("chroot --skip-chdir / rm -rf lib")).toEqual([["lib", "", true], ["/", "", false]]);
     // An inner program's own -C is its own, a program word the runner renames too.
     expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
-    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false], ["cowsay@1", "", false]]);
-    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["node@20", "", false]]);
+    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false]]);
+    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false]]);
   });
   it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
     const line = "make && curl $URL > out; sh -c 'rm -rf x'";
@@ -635,7 +635,7 @@ describe("analysis", () => {
     expect(ids("bwrap --frob make")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("bwrap --setenv LD_PRELOAD x.so make")).toEqual(["rewiringVariable:LD_PRELOAD"]);
     expect(ids("bwrap --bind /w/ws /w/ws make")).toEqual([]);
-    expect(ids("entr -x make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("entr -q make")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("su -Z bob")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("su -u bob make")).toEqual(["wrapperUnknown:unknownOption"]);
   });
@@ -683,6 +683,28 @@ describe("analysis", () => {
       ["entr", [], true],
     ] as const)
       expect(mayRunOthers(program, words), `${program} ${words.join(" ")}`).toBe(runs);
+  });
+  it("reads script's command after --, sudo's new root, entr's /_ and a shell without a command", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.source ?? "")}`);
+    // script joins the words after `--` into a line for the shell; -t takes a file only joined to it.
+    for (const text of ["script -q -- rm -rf x", "script -q log -- rm x", "script -t -c 'rm x'", "script -ttiming -q -c 'rm x' log"]) expect(ids(text), text).toContain("commandDenied:rm");
+    expect(ids("script -q -- echo '$(rm x)'")).toContain("commandDenied:rm");
+    // sudo -R runs the program in its new root: its relative paths are read from there.
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("sudo -R jail touch x")).toEqual(["jail"]);
+    expect(folders("sudo --chroot=jail touch x")).toEqual(["jail"]);
+    expect(folders("sudo -Rjail touch x")).toEqual(["jail"]);
+    expect(ids("sudo -R jail -D sub make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("sudo -R jail -i make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("sudo -uadmin -R jail make")).toEqual([]);
+    // su -m and -p, sudo -s and -i without a command: the shell reads standard input.
+    for (const text of ["su -m", "su -p", "sudo -s", "sudo -i", "sudo -R jail -s"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("su -m -c 'rm x'")).toContain("commandDenied:rm");
+    // entr puts the changed file's name in place of its first /_ argument: decided at run time.
+    expect(ids("entr rm /_")).toEqual(["commandDenied:rm", "valueAtRunTime:/_"]);
+    expect(ids("entr -p cat /_")).toEqual(["valueAtRunTime:/_"]);
+    expect(ids("entr /_")).toEqual(["programAtRunTime:/_"]);
+    expect(ids("entr -x make")).toEqual([]);
   });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);

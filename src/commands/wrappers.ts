@@ -74,8 +74,10 @@ interface WrapperSpec {
    * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
    * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
    * `options`: the new root is the value of one of these options instead (`unshare -R NEWROOT`).
+   * `refusedWith`: options that move the program to a folder inside the new root (`unshare -w`, `sudo -D`,
+   * `sudo -i`): plangate does not join the two, so they are refused with one.
    */
-  newRoot?: { keepsFolder: string; options?: readonly string[] };
+  newRoot?: { keepsFolder: string; options?: readonly string[]; refusedWith?: readonly string[] };
 }
 
 /**
@@ -197,6 +199,8 @@ const SPECS: Record<string, WrapperSpec> = {
     shellMode: ["-s", "--shell", "-i", "--login"],
     shellEscape: true,
     movesTo: { "-i": "~", "--login": "~", "-D": "", "--chdir": "" },
+    // -R runs the program in the new root's "/" (or in the folder it was started in, inside that root: deeper down).
+    newRoot: { keepsFolder: "", options: ["-R", "--chroot"], refusedWith: ["-D", "--chdir", "-i", "--login"] },
     assignments: "sudo",
     fallback: "sh",
   },
@@ -221,7 +225,7 @@ const SPECS: Record<string, WrapperSpec> = {
   pkexec: { valued: ["--user"], flags: ["--disable-internal-agent", "--keep-cwd"], fallback: "sh", movesTo: { "": "~", "--keep-cwd": "" } },
   // unshare -R runs the program in the new root's "/" (with -w, in that folder of it: refused).
   unshare: {
-    newRoot: { keepsFolder: "", options: ["-R", "--root"] },
+    newRoot: { keepsFolder: "", options: ["-R", "--root"], refusedWith: ["-w", "--wd"] },
     valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"],
     flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c", "--map-current-user", "--mount-proc", "--kill-child"],
     fallback: "sh",
@@ -243,7 +247,18 @@ const SPECS: Record<string, WrapperSpec> = {
     movesTo: { "": "/", "--user": "~", "--scope": "", "-d": "", "--same-dir": "", "--working-directory": "" },
     fallback: "sh",
   },
-  script: { valued: ["-t", "--timing", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo"], flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet"], script: ["-c", "--command"], operands: 1, fallback: "sh" },
+  // script [options] [file] [-- command...]: the words after `--`, joined with spaces, are a line for the shell;
+  // -t takes a file only joined to it (`-tfile`, `--timing=file`).
+  script: {
+    valued: ["-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo", "-o", "--output-limit"],
+    optional: ["-t", "--timing"],
+    flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet", "--force"],
+    nothing: ["-V", "--version", "-h", "--help"],
+    script: ["-c", "--command"],
+    operands: 1,
+    scriptWords: true,
+    fallback: "sh",
+  },
   chrt: { flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-f", "--fifo", "-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"], nothing: ["-p", "--pid", "-m", "--max"], operands: 1 },
   setarch: { flags: ["-v", "--verbose", "-R", "--addr-no-randomize", "-F", "--fdpic-funcptrs", "-Z", "--mmap-page-zero", "-L", "--addr-compat-layout", "-X", "--read-implies-exec", "-B", "--32bit", "-I", "--short-inode", "-S", "--whole-seconds", "-T", "--sticky-timeouts", "-3", "--3gb", "--4gb", "--uname-2.6"], operands: 1, fallback: "sh" },
   faketime: { valued: ["-m", "-f"], operands: 1 },
@@ -257,8 +272,8 @@ const SPECS: Record<string, WrapperSpec> = {
   bwrap: {},
   // Read by flatpakSpawnInner: the options are the words before the program, each value after an `=`.
   "flatpak-spawn": {},
-  // entr -s runs its first argument with $SHELL -c.
-  entr: { flags: ["-a", "-c", "-d", "-n", "-p", "-r", "-z"], shellMode: ["-s"] },
+  // entr -s runs its first argument with $SHELL -c; without it, entr puts the changed file's name in place of a /_ argument.
+  entr: { flags: ["-a", "-c", "-d", "-n", "-p", "-r", "-x", "-z"], shellMode: ["-s"] },
   proot: {},
   fakeroot: {},
   eatmydata: {},
@@ -932,13 +947,16 @@ function innerOf(program: string, args: ShellWord[]): Inner {
   }
   const spec = SPECS[program];
   if (!spec) return { kind: "none" };
-  // unshare -R NEWROOT -w DIR runs the program in DIR of the new root: plangate does not join the two.
-  if (program === "unshare") {
-    const root = args.find((w) => w.value !== undefined && /^(?:-R|--root)(?:=|$)/.test(w.value));
-    const wd = args.find((w) => w.value !== undefined && /^(?:-w|--wd)(?:=|$)|^-w./.test(w.value));
-    if (root && wd) return { kind: "unknown", why: { id: "remapsPaths", data: { option: root.value!.replace(/=.*$/s, "") } } };
+  const inner = optionsThen(program, spec, args);
+  // entr's first /_ argument is the name of the file that changed: decided at run time.
+  if (program === "entr" && inner.kind === "argv") {
+    const k = inner.words.findIndex((w) => w.value === "/_");
+    if (k >= 0) {
+      const { value: _, ...late } = inner.words[k]!;
+      return { ...inner, words: [...inner.words.slice(0, k), late, ...inner.words.slice(k + 1)] };
+    }
   }
-  return optionsThen(program, spec, args);
+  return inner;
 }
 
 /**
@@ -989,6 +1007,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
   let operands = spec.operands ?? 0;
   let shell = false;
   let root: string | undefined;
+  /** The option that named the new root. */
+  let rootOption: string | undefined;
   let keepsFolder = false;
   let settings = false;
   let ended = false;
@@ -1037,7 +1057,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         if (shellMode.has(name)) shell = true;
         else if (valued.has(name)) {
           if (attached === undefined) i++;
-          if (spec.newRoot?.options?.includes(name)) root = attached ?? args[i]?.value;
+          if (spec.newRoot?.options?.includes(name)) [root, rootOption] = [attached ?? args[i]?.value, name];
           continue;
         } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
         if (spec.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
@@ -1077,7 +1097,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         }
         if (valued.has(o)) {
           if (!glued) i++;
-          if (spec.newRoot?.options?.includes(o)) root = glued || args[i]?.value;
+          if (spec.newRoot?.options?.includes(o)) [root, rootOption] = [glued || args[i]?.value, o];
           break;
         }
         if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: { id: "unknownOption", data: { option: o } } };
@@ -1099,6 +1119,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
     }
     break;
   }
+  // A folder inside the new root (unshare -R root -w dir): not joined to the root, refused.
+  if (rootOption !== undefined && spec.newRoot?.refusedWith?.some((o) => seen.has(o))) return { kind: "unknown", why: { id: "remapsPaths", data: { option: rootOption } } };
   // After `--`, env (and bash's time) still read settings before the program.
   if (ended && (spec.assignments === "any" || spec.assignments === "identifier"))
     for (; i < args.length && args[i]!.value !== undefined && isSetting(args[i]!.value!); i++) setting(args[i]!.value!);
