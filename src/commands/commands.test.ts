@@ -684,6 +684,103 @@ describe("analysis", () => {
     ] as const)
       expect(mayRunOthers(program, words), `${program} ${words.join(" ")}`).toBe(runs);
   });
+  it("follows the commands tmux and screen start, and refuses those it cannot see", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? "")}`);
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    // One argument is a line for the shell, more are the program and its arguments; commands after `;` too.
+    for (const text of [
+      "tmux new 'rm -rf x'",
+      "tmux new-session -d -s build 'rm -rf x'",
+      "tmux new -d rm -rf x",
+      "tmux neww 'rm x'",
+      "tmux new-w -n w 'rm x'",
+      "tmux split-window -h -l 30% 'rm x'",
+      "tmux splitp 'rm x'",
+      "tmux new-pane 'rm x'",
+      "tmux respawn-pane -k -c . 'rm x'",
+      "tmux run-shell 'rm x'",
+      "tmux run -b -c sub 'rm x'",
+      "tmux -c 'rm x'",
+      "tmux -L sock new -d \\; neww 'rm x'",
+      "tmux new -d 'ls;' neww 'rm x'",
+      "tmux -- new 'rm x'",
+      "screen -dm rm -rf x",
+      "screen -dmS build rm x",
+      "screen -d -m -S build -- rm x",
+      "screen -h 1000 -L -Logfile log -dmS build rm x",
+      "screen -fa -e^Tt -U -dmS build rm x",
+      "screen -d -m -s /bin/rm",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    // A folder tmux cannot enter leaves the program in the home folder.
+    expect(folders("tmux new -d -c sub 'touch x'")).toEqual(["sub", "~"]);
+    expect(folders("tmux new -d 'touch x'")).toEqual([""]);
+    // Settings for the program, and for the panes to come.
+    expect(ids("tmux new -d -e PATH=bin make")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("tmux setenv -g LD_PRELOAD x.so")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    for (const [text, why] of [
+      // Keys typed into a pane, tmux commands given as text, hooks and default commands, a file of commands.
+      ["tmux send-keys -t build 'rm x' Enter", "typesKeys"],
+      ["tmux send -l 'rm x'", "typesKeys"],
+      ["tmux paste-buffer -t build", "typesKeys"],
+      ["tmux if-shell true 'run-shell \"rm x\"'", "commandText"],
+      ["tmux bind-key r run-shell 'rm x'", "commandText"],
+      ["tmux confirm-before 'kill-server'", "commandText"],
+      ["tmux run -C 'new-window'", "commandText"],
+      ["tmux set -g default-command 'rm x'", "laterSettings"],
+      ["tmux set-hook -g after-new-window 'run rm'", "laterSettings"],
+      ["tmux set -g status-right x", "laterSettings"],
+      ["tmux -f tmux.conf new", "configurationFile"],
+      ["tmux source-file tmux.conf", "scriptFile"],
+      ["tmux -C attach", "standardInput"],
+      // A format that runs a command or builds one; run-shell's line is a format.
+      ["tmux display -p '#(rm x)'", "formatCommand"],
+      ["tmux display -p '#{E:pane_title}'", "formatCommand"],
+      ["tmux rename-window '#(rm x)'", "formatCommand"],
+      ["tmux neww -n '#(rm x)' make", "formatCommand"],
+      ["tmux run 'rm #{1}' x", "formatCommand"],
+      // The folder a pane's or a session's program runs in, or the server's, is not known.
+      ["tmux respawn-pane -k 'rm x'", "folderUnknown"],
+      ["tmux display-popup -E 'make'", "folderUnknown"],
+      ["tmux pipe-pane -o 'cat >> log'", "folderUnknown"],
+      ["tmux detach -E 'make'", "folderUnknown"],
+      ["tmux neww -c '#{pane_current_path}' make", "folderUnknown"],
+      ["tmux res 'rm x'", "unknownSubcommand"],
+      ["tmux frob", "unknownSubcommand"],
+      ["tmux neww -Q make", "unknownOption"],
+      ["tmux -Z new make", "unknownOption"],
+      ["screen -S build -X stuff 'rm x\\n'", "typesKeys"],
+      ["screen -S build -X exec rm x", "commandText"],
+      ["screen -S build -X screen rm x", "commandText"],
+      ["screen -c screenrc -dm make", "configurationFile"],
+      ["screen -cscreenrc", "configurationFile"],
+      ["screen -k make", "unknownOption"],
+    ] as const)
+      expect(ids(text), text).toContain(`${text.startsWith("tmux source") || text.startsWith("tmux -C") ? "hiddenCommands" : "wrapperUnknown"}:${why}`);
+    // What runs nothing, or an allowed program.
+    for (const text of [
+      "tmux ls",
+      "tmux kill-server",
+      "tmux kill-session -t build",
+      "tmux has-session -t build",
+      "tmux list-windows -F '#{window_name} #{window_index}'",
+      "tmux capture-pane -p -t build",
+      "tmux new -d -s build",
+      "tmux new -d -s build 'npm test'",
+      "tmux neww -d make test",
+      "tmux set -g mouse on",
+      "tmux setw -g automatic-rename off",
+      "tmux attach -t build",
+      "screen -ls",
+      "screen -list",
+      "screen -wipe",
+      "screen -r build",
+      "screen -dmS build npm start",
+      "screen -S build -X quit",
+      "screen -v",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("reads script's command after --, sudo's new root, entr's /_ and a shell without a command", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.source ?? "")}`);
     // script joins the words after `--` into a line for the shell; -t takes a file only joined to it.

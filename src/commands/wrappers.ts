@@ -1,4 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
+import { screenInner, tmuxInners } from "./launchers.js";
 
 /**
  * Programs that run another program, and how to find it: which options take a value, how many
@@ -381,6 +382,13 @@ export type WrapperReason =
   | { id: "unitProperty"; data: { option: string } }
   | { id: "unknownFolder"; data: { option: string } }
   | { id: "projectElsewhere"; data: { option: string } }
+  | { id: "configurationFile"; data: { option: string } }
+  | { id: "commandText"; data: { command: string } }
+  | { id: "typesKeys"; data: { command: string } }
+  | { id: "laterSettings"; data: { command: string } }
+  | { id: "formatCommand"; data: { source: string } }
+  | { id: "folderUnknown"; data: { command: string } }
+  | { id: "unknownSubcommand"; data: { command: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -394,10 +402,16 @@ export type WrapperReasonId = WrapperReason["id"];
 
 const NO_DATA: Record<string, never> = {};
 
+/** Programs read by their own functions (launchers.ts), which may run several commands. */
+const LAUNCHERS: Readonly<Record<string, (args: ShellWord[], program: string) => Inner[]>> = {
+  tmux: tmuxInners,
+  screen: (args) => [screenInner(args)],
+};
+
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
-  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
+  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
 }
 
 /** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
@@ -902,7 +916,14 @@ export function optionName(word: string): { name: string; attached?: string } {
 /** What `program args…` runs, for a program that runs others (find may run several). */
 export function innersOf(name: string, args: ShellWord[]): Inner[] {
   const program = unprefixed(name);
-  const inners = program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
+  const inners =
+    program === "find"
+      ? findExecs(args)
+      : program === "su" || program === "runuser"
+        ? suInners(program, args)
+        : Object.hasOwn(LAUNCHERS, program)
+          ? LAUNCHERS[program]!(args, program)
+          : [innerOf(program, args)];
   return inners.flatMap(settingsRead);
 }
 
