@@ -781,6 +781,92 @@ describe("analysis", () => {
     ])
       expect(ids(text), text).toEqual([]);
   });
+  it("follows the commands watchers and benchmarks run: watchexec, nodemon, hyperfine", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? "")}`);
+    for (const text of [
+      "watchexec 'rm -rf x'",
+      "watchexec -e ts -- rm -rf x",
+      "watchexec -r rm -rf x",
+      "watchexec -w src -e ts,js rm x",
+      "watchexec -n -- rm x",
+      "watchexec --shell=bash -- rm x",
+      "watchexec --shell 'zsh -o shwordsplit' rm x",
+      "watchexec --shell=python3 -- rm x",
+      "watchexec -c reset rm x",
+      "watchexec --clear=reset rm x",
+      "watchexec -Q true rm x",
+      "watchexec --workdir sub -- rm x",
+      "nodemon --exec 'rm -rf x'",
+      "nodemon -x 'rm x' app.js",
+      "nodemon app.js --exec 'rm x'",
+      "nodemon --watch src --ext ts --exec 'rm x'",
+      // Each argument joins the line as is, or in double quotes when it holds a space.
+      "nodemon app.js ';rm' x",
+      "nodemon app.js 'a $(rm x)'",
+      "nodemon -- app.js '`rm x`'",
+      "hyperfine 'rm -rf x'",
+      "hyperfine make 'rm x'",
+      "hyperfine -p 'rm x' make",
+      "hyperfine -prm make",
+      "hyperfine --prepare='rm x' make",
+      "hyperfine -s 'rm x' make",
+      "hyperfine --setup 'rm x' make",
+      "hyperfine -c 'rm x' make",
+      "hyperfine --cleanup='rm x' make",
+      "hyperfine -C 'rm x' make",
+      "hyperfine --conclude 'rm x' make",
+      "hyperfine --reference 'rm x' make",
+      "hyperfine -N 'rm x'",
+      "hyperfine --shell=none 'rm x'",
+      "hyperfine -S bash 'rm x'",
+      "hyperfine -S 'bash -c \"rm x\"' make",
+      "watchexec --shell='sh -e -c \"rm x\"' make",
+      "hyperfine -iNw3 'rm x'",
+      "hyperfine make --runs 3 'rm x'",
+      // A parameter's values take the place of {name} in every command.
+      "hyperfine -L tool rm,ls '{tool} x'",
+      "hyperfine -L x 'a;rm y,b' 'echo {x}'",
+      "hyperfine -L a 1,2 -L b 'x,y;rm z' 'echo {a}{b}'",
+      "hyperfine -L c 'rm,ls' --prepare '{c} x' make",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    for (const [text, why] of [
+      ["watchexec npm install @types/node", "argumentFile"],
+      ["watchexec @args make", "argumentFile"],
+      ["watchexec --frob make", "unknownOption"],
+      ["nodemon --config dev.json app.js", "configurationFile"],
+      ["nodemon --exec 'rm {{pwd}}/x'", "placeholder"],
+      ["nodemon --exec 'cat {{filename}}'", "placeholder"],
+      ["hyperfine --frob make", "unknownOption"],
+      ["hyperfine -L a 1,2,3,4,5,6 -L b 1,2,3,4,5,6 'echo {a}{b}'", "placeholder"],
+    ] as const)
+      expect(ids(text), text).toEqual([`wrapperUnknown:${why}`]);
+    expect(ids("watchexec -E PATH=bin make")).toEqual(["rewiringVariable:PATH"]);
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("watchexec --workdir sub -- touch x")).toEqual(["sub"]);
+    expect(folders("nodemon --cwd sub --exec 'touch x'")).toEqual(["sub"]);
+    const programs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).programs;
+    // Without --exec nodemon runs the script with node, or by its extension.
+    expect(programs("nodemon app.js")).toEqual(["nodemon", "node"]);
+    expect(programs("nodemon tool.py --port 8000")).toEqual(["nodemon", "python"]);
+    expect(programs("hyperfine -P n 1 8 'make -j {n}'")).toEqual(["hyperfine", "make", "make"]);
+    expect(programs("hyperfine -S 'python3 -I' 'pass'")).toEqual(["hyperfine", "python3", "pass"]);
+    for (const text of [
+      "watchexec -e ts -- npm test",
+      "watchexec -r -w src npm run dev",
+      "watchexec -- npm i @types/node",
+      "watchexec --version",
+      "nodemon --exec 'node app.js'",
+      "nodemon -w src -e ts -x 'ts-node src/index.ts'",
+      "nodemon",
+      "nodemon --help",
+      "hyperfine 'npm test'",
+      "hyperfine --warmup 3 -L n 1,2 'sleep 0.{n}'",
+      "hyperfine -i=1 --export-json out.json 'make test'",
+      "hyperfine --version",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("reads script's command after --, sudo's new root, entr's /_ and a shell without a command", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.source ?? "")}`);
     // script joins the words after `--` into a line for the shell; -t takes a file only joined to it.

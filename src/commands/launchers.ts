@@ -29,6 +29,419 @@ function setting(text: string): EnvSetting {
   return { name: eq < 0 ? text : text.slice(0, eq), value: eq < 0 ? undefined : text.slice(eq + 1) };
 }
 
+/**
+ * A command line split into words as POSIX shells quote them (the Rust crate shell-words, which hyperfine
+ * and watchexec use for a shell given with its options): undefined for an open quote.
+ */
+export function splitWords(text: string): string[] | undefined {
+  const out: string[] = [];
+  let current: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/\s/.test(c)) {
+      if (current !== undefined) out.push(current);
+      current = undefined;
+      continue;
+    }
+    current ??= "";
+    if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      current += text.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      let k = i + 1;
+      for (; k < text.length && text[k] !== '"'; k++) {
+        if (text[k] === "\\" && k + 1 < text.length && '$`"\\\n'.includes(text[k + 1]!)) k++;
+        current += text[k]!;
+      }
+      if (k >= text.length) return undefined;
+      i = k;
+    } else if (c === "\\") {
+      if (i + 1 >= text.length) return undefined;
+      current += text[++i]!;
+    } else current += c;
+  }
+  if (current !== undefined) out.push(current);
+  return out;
+}
+
+/**
+ * What runs a command line through a shell a program was given by an option (hyperfine -S, watchexec
+ * --shell), as `SHELL [OPTIONS] -c LINE`: a POSIX shell with options that change nothing of what runs reads
+ * the line (checked as any line is); any other program, or a shell with other options (`bash -c 'cmd'`,
+ * whose own -c runs first), is checked with its words and the line, and the line is read as a shell's too.
+ * A shell the program cannot split (an open quote) runs nothing.
+ */
+function throughShell(shell: string | undefined, line: ShellWord[], text: string | undefined, extra: { env?: EnvSetting[]; runsIn?: RunsIn }): Inner[] {
+  const script = runs("script", line, { ...extra, ...(text !== undefined ? { text } : {}) });
+  if (shell === undefined) return [script];
+  const words = splitWords(shell);
+  if (words === undefined || words.length === 0 || words[0] === "") return [{ kind: "none" }];
+  const program = words[0]!.replace(/^.*\//, "");
+  if (POSIX_SHELLS.has(program) && words.slice(1).every((w) => QUIET_SHELL_OPTION.test(w))) return [script];
+  const joined = text ?? line.map((w) => w.value).join(" ");
+  return [runs("argv", [...words.map(word), word("-c"), word(joined)], extra), script];
+}
+
+/** A shell's option that changes nothing of what its -c line runs (no -c of its own, no -o or -O with a value). */
+const QUIET_SHELL_OPTION = /^(?:[-+][abefhiklmnpstuvxBCEHPT]+|--(?:norc|noprofile|posix|login|noediting|restricted|verbose))$/;
+
+/** Shells whose command lines plangate reads (as SHELLS in wrappers.ts). */
+const POSIX_SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "rbash"]);
+
+// ---------------------------------------------------------------------------------------------------
+// clap (Rust) command lines: hyperfine, watchexec.
+
+/** An option of a clap command line: its long name (without `--`), its short letter, how many values it takes. */
+interface ClapOption {
+  long?: string;
+  short?: string;
+  values: number;
+  /** The value may be left out (clap's num_args 0..=1); it is the next word when that is no option. */
+  optional?: true;
+  /** An optional value only after `=` (`--ignore-failure=1`). */
+  requireEquals?: true;
+  /** A flag that takes a following true or false word as its value (clap's boolish parser). */
+  boolish?: true;
+  /** The option runs nothing (help, version). */
+  nothing?: true;
+}
+
+/** One option met, with its values (the words holding them: a glued value is a word of its own). */
+interface ClapHit {
+  option: ClapOption;
+  word: ShellWord;
+  values: ShellWord[];
+}
+
+const BOOLISH = /^(?:y|yes|t|true|on|1|n|no|f|false|off|0)$/i;
+
+/**
+ * Reads a clap command line: options (long with `=` or the next words, short clusters with a glued
+ * value) anywhere among the positional words, `--` ending them. `trailing`: the first positional word
+ * starts the trailing command, whose words are all positional (clap's trailing_var_arg). An option
+ * plangate does not know is refused.
+ */
+function readClap(args: ShellWord[], table: readonly ClapOption[], trailing: boolean): { hits: ClapHit[]; positional: ShellWord[] } | Inner {
+  const longs = new Map(table.filter((o) => o.long !== undefined).map((o) => [`--${o.long}`, o]));
+  const shorts = new Map(table.filter((o) => o.short !== undefined).map((o) => [`-${o.short}`, o]));
+  const hits: ClapHit[] = [];
+  const positional: ShellWord[] = [];
+  const take = (option: ClapOption, w: ShellWord, glued: string | undefined, i: number): number => {
+    const values: ShellWord[] = [];
+    if (glued !== undefined) values.push(withValue(w, glued));
+    let k = i;
+    const want = option.optional ? (glued !== undefined || option.requireEquals ? 0 : 1) : option.values - values.length;
+    for (let n = 0; n < want && k + 1 < args.length; n++) {
+      const next = args[k + 1]!;
+      if (option.optional && (next.value === undefined || next.value.startsWith("-"))) break;
+      values.push(next);
+      k++;
+    }
+    if (option.boolish && glued === undefined && BOOLISH.test(args[k + 1]?.value ?? "")) values.push(args[++k]!);
+    hits.push({ option, word: w, values });
+    return k;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) {
+      if (trailing && positional.length > 0) {
+        positional.push(w);
+        continue;
+      }
+      return unknownAt(w);
+    }
+    if (trailing && positional.length > 0) {
+      positional.push(w);
+      continue;
+    }
+    if (v === "--") {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const name = eq < 0 ? v : v.slice(0, eq);
+      const option = longs.get(name);
+      if (option === undefined) return unknownOption(name);
+      if (option.values === 0 && !option.optional && eq >= 0) return unknownOption(name);
+      i = take(option, w, eq < 0 ? undefined : v.slice(eq + 1), i);
+      continue;
+    }
+    if (v.startsWith("-") && v !== "-") {
+      for (let k = 1; k < v.length; k++) {
+        const option = shorts.get(`-${v[k]!}`);
+        if (option === undefined) return unknownOption(`-${v[k]!}`);
+        if (option.values === 0 && !option.optional && !option.boolish) {
+          hits.push({ option, word: w, values: [] });
+          continue;
+        }
+        const rest = v.slice(k + 1).replace(/^=/, "");
+        i = take(option, w, rest === "" ? undefined : rest, i);
+        break;
+      }
+      continue;
+    }
+    positional.push(w);
+  }
+  return { hits, positional };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// hyperfine
+
+const HYPERFINE: readonly ClapOption[] = [
+  { long: "warmup", short: "w", values: 1 },
+  { long: "min-runs", short: "m", values: 1 },
+  { long: "max-runs", short: "M", values: 1 },
+  { long: "runs", short: "r", values: 1 },
+  { long: "setup", short: "s", values: 1 },
+  { long: "reference", values: 1 },
+  { long: "reference-name", values: 1 },
+  { long: "prepare", short: "p", values: 1 },
+  { long: "conclude", short: "C", values: 1 },
+  { long: "cleanup", short: "c", values: 1 },
+  { long: "parameter-scan", short: "P", values: 3 },
+  { long: "parameter-step-size", short: "D", values: 1 },
+  { long: "parameter-list", short: "L", values: 2 },
+  { long: "shell", short: "S", values: 1 },
+  { long: "no-shell", short: "N", values: 0 },
+  { long: "ignore-failure", short: "i", values: 1, optional: true, requireEquals: true },
+  { long: "style", values: 1 },
+  { long: "sort", values: 1 },
+  { long: "time-unit", short: "u", values: 1 },
+  { long: "export-asciidoc", values: 1 },
+  { long: "export-csv", values: 1 },
+  { long: "export-json", values: 1 },
+  { long: "export-markdown", values: 1 },
+  { long: "export-orgmode", values: 1 },
+  { long: "show-output", values: 0 },
+  { long: "output", values: 1 },
+  { long: "input", values: 1 },
+  { long: "command-name", short: "n", values: 1 },
+  { long: "min-benchmarking-time", values: 1 },
+  { long: "debug-mode", values: 0 },
+  { long: "help", short: "h", values: 0, nothing: true },
+  { long: "version", short: "V", values: 0, nothing: true },
+];
+/** hyperfine's options whose value is a command it runs (besides the benchmarked commands). */
+const HYPERFINE_COMMANDS = new Set(["setup", "reference", "prepare", "conclude", "cleanup"]);
+/** How many parameter combinations of a hyperfine call are read, each into its commands. */
+const MAX_COMBINATIONS = 32;
+
+/** A -L list of values, split at commas (`\,` is a comma and `\\` a backslash, as hyperfine reads them). */
+function parameterValues(text: string): string[] {
+  const out: string[] = [];
+  let buf = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\\" && (text[i + 1] === "," || text[i + 1] === "\\")) buf += text[++i]!;
+    else if (c === ",") {
+      out.push(buf);
+      buf = "";
+    } else buf += c;
+  }
+  out.push(buf);
+  return out;
+}
+
+/** `{name}` replaced by the parameter's value, left to right and never inside a value already put in (as hyperfine does). */
+function substitute(text: string, values: ReadonlyMap<string, string>): string {
+  let out = "";
+  let i = 0;
+  outer: while (i < text.length) {
+    for (const [name, value] of values) {
+      const key = `{${name}}`;
+      if (text.startsWith(key, i)) {
+        out += value;
+        i += key.length;
+        continue outer;
+      }
+    }
+    out += text[i]!;
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `hyperfine [options] CMD...`: each command, and each of --setup, --prepare, --conclude, --cleanup and
+ * --reference, is a command line run by `sh -c` (by the shell -S names; with -N or `--shell=none` split
+ * into words and run directly, read here as a line all the same). With -L and -P, each command is run with
+ * `{VAR}` replaced by each value of the parameter: every combination is read (a -P range by its ends).
+ */
+export function hyperfineInners(args: ShellWord[]): Inner[] {
+  const read = readClap(args, HYPERFINE, false);
+  if ("kind" in read) return [read];
+  if (read.hits.some((h) => h.option.nothing)) return [{ kind: "none" }];
+  const late = read.hits.flatMap((h) => h.values).find((w) => w.value === undefined);
+  if (late) return [unknownAt(late)];
+  let shell: string | undefined;
+  const lists: { name: string; values: string[] }[] = [];
+  const commands: ShellWord[] = [...read.positional];
+  for (const h of read.hits) {
+    const name = h.option.long ?? "";
+    if (HYPERFINE_COMMANDS.has(name)) commands.push(...h.values);
+    else if (name === "shell") {
+      const value = h.values[0]?.value;
+      shell = value === "default" || value === "none" ? undefined : value;
+    } else if (name === "no-shell") shell = undefined;
+    else if (name === "parameter-list" && h.values.length === 2) lists.push({ name: h.values[0]!.value!, values: parameterValues(h.values[1]!.value!) });
+    else if (name === "parameter-scan" && h.values.length === 3) lists.push({ name: h.values[0]!.value!, values: [h.values[1]!.value!, h.values[2]!.value!] });
+  }
+  let combinations: Map<string, string>[] = [new Map()];
+  for (const list of lists) {
+    combinations = combinations.flatMap((c) => list.values.map((v) => new Map([...c, [list.name, v]])));
+    if (combinations.length > MAX_COMBINATIONS)
+      return [unknown({ id: "placeholder", data: { source: `{${list.name}}`, placeholder: `more than ${MAX_COMBINATIONS} combinations of parameter values` } })];
+  }
+  const out: Inner[] = [];
+  for (const c of commands) {
+    if (c.value === undefined) {
+      out.push(runs("script", [c], {}));
+      continue;
+    }
+    const texts = [...new Set(combinations.map((m) => substitute(c.value!, m)))];
+    for (const text of texts) out.push(...throughShell(shell, [c], text === c.value ? undefined : text, {}));
+  }
+  return out.length > 0 ? out : [{ kind: "none" }];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// watchexec
+
+const WATCHEXEC: readonly ClapOption[] = [
+  // watchexec 2's options, and those of 1.x that it no longer has (--no-ignore, -k, --watch-when-idle).
+  ...["manual", "only-emit-events", "no-environment", "no-process-group", "stdin-quit", "exit-on-error", "no-vcs-ignore", "no-project-ignore", "no-global-ignore", "no-default-ignore", "no-discover-ignore", "ignore-nothing", "no-meta", "no-follow-symlinks", "print-events", "timings", "bell", "no-ignore", "no-shell", "watch-when-idle"].map((long): ClapOption => ({ long, values: 0 })),
+  ...["completions", "wrap-process", "stop-signal", "stop-timeout", "timeout", "delay-run", "workdir", "socket", "map-signal", "emit-events-to", "filter-file", "project-origin", "ignore-file", "fs-events", "color", "colour", "shell"].map((long): ClapOption => ({ long, values: 1 })),
+  { short: "1", values: 0 },
+  { short: "n", values: 0 },
+  { long: "restart", short: "r", values: 0 },
+  { long: "interactive", short: "I", values: 0 },
+  { long: "postpone", short: "p", values: 0 },
+  { long: "verbose", short: "v", values: 0 },
+  { long: "quiet", short: "q", values: 0 },
+  { long: "kill", short: "k", values: 0 },
+  { long: "quote", short: "Q", values: 0, boolish: true },
+  { long: "env", short: "E", values: 1 },
+  { long: "on-busy-update", short: "o", values: 1 },
+  { long: "signal", short: "s", values: 1 },
+  { long: "debounce", short: "d", values: 1 },
+  { long: "watch", short: "w", values: 1 },
+  { long: "watch-non-recursive", short: "W", values: 1 },
+  { long: "watch-file", short: "F", values: 1 },
+  { long: "exts", short: "e", values: 1 },
+  { long: "filter", short: "f", values: 1 },
+  { long: "filter-prog", short: "j", values: 1 },
+  { long: "ignore", short: "i", values: 1 },
+  { long: "poll", values: 1, optional: true },
+  { long: "force-poll", values: 1, optional: true },
+  { long: "log-file", values: 1, optional: true },
+  { long: "clear", short: "c", values: 1, optional: true },
+  { long: "notify", short: "N", values: 1, optional: true },
+  { long: "help", short: "h", values: 0, nothing: true },
+  { long: "version", short: "V", values: 0, nothing: true },
+];
+
+/**
+ * `watchexec [options] [--] COMMAND...`: the command's words, joined with spaces, are a line for the shell
+ * (`$SHELL -c`, or `sh`; the one --shell names); with -n or `--shell=none`, they are the program and its
+ * arguments. The command starts at the first word that is not an option: the words after it are all its
+ * own. -E settings are the program's, --workdir its folder. watchexec reads the arguments of a file for
+ * each word `@FILE` before `--`: refused.
+ */
+export function watchexecInners(args: ShellWord[]): Inner[] {
+  const end = args.findIndex((w) => w.value === "--");
+  const argfile = args.slice(0, end < 0 ? undefined : end).find((w) => w.value?.startsWith("@"));
+  if (argfile) return [unknown({ id: "argumentFile", data: { source: argfile.source } })];
+  const read = readClap(args, WATCHEXEC, true);
+  if ("kind" in read) return [read];
+  if (read.hits.some((h) => h.option.nothing)) return [{ kind: "none" }];
+  const late = read.hits.flatMap((h) => h.values).find((w) => w.value === undefined);
+  if (late) return [unknownAt(late)];
+  let shell: string | undefined;
+  let direct = false;
+  const env: EnvSetting[] = [];
+  let runsIn: RunsIn | undefined;
+  for (const h of read.hits) {
+    const name = h.option.long ?? h.option.short;
+    const value = h.values[0]?.value;
+    if (name === "shell") {
+      direct = value === "none";
+      shell = value === "none" || value === "default" ? undefined : value;
+    } else if (name === "n" || name === "no-shell") direct = true;
+    else if (name === "env" && value !== undefined) env.push(setting(value));
+    else if (name === "workdir" && value !== undefined) runsIn = { dir: value };
+  }
+  const command = read.positional;
+  if (command.length === 0) return env.length > 0 ? [{ kind: "none", env }] : [{ kind: "none" }];
+  const extra = { env, ...(runsIn ? { runsIn } : {}) };
+  if (direct) return [runs("argv", command, extra)];
+  return throughShell(shell, command, undefined, extra);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// nodemon
+
+const NODEMON_VALUED = new Set(["--polling-interval", "-P", "--watch", "-w", "--ignore", "-i", "--delay", "-d", "--ext", "-e", "--signal", "-s"]);
+const NODEMON_FLAGS = new Set(["--no-update-notifier", "--spawn", "--verbose", "-V", "--legacy-watch", "-L", "--js", "--quiet", "-q", "--exitcrash", "--no-stdin", "-I", "--on-change-only", "-C", "--no-colours", "--no-colors"]);
+const NODEMON_NOTHING = new Set(["--help", "-h", "-?", "--version", "-v", "--dump"]);
+/** The program nodemon runs a script with by its extension, without --exec (its default execMap; node otherwise). */
+const NODEMON_EXEC_MAP: Readonly<Record<string, string>> = { py: "python", rb: "ruby", ts: "ts-node", coffee: "coffee", litcoffee: "coffee" };
+
+/**
+ * `nodemon [options] [script] [args...]`: nodemon's own options are read anywhere before `--` (each exactly,
+ * a value in the next word); the other words are the script and its arguments. It runs, with `sh -c`, the
+ * line `EXEC ARG...`: --exec's (-x's) text as written, then each argument as is, or in double quotes when it
+ * holds a space (so `$(...)` in it still runs). Without --exec the script runs with node (python, ruby or
+ * ts-node by its extension). --cwd moves it to a folder. --config names a configuration file, whose `exec`
+ * and `events` name commands: refused. nodemon replaces {{pwd}} and {{filename}} in --exec: refused. Without
+ * a script or --exec, nodemon runs the project's package.json `main` or `start` script, as npm start does.
+ */
+export function nodemonInners(args: ShellWord[]): Inner[] {
+  let exec: ShellWord | undefined;
+  let runsIn: RunsIn | undefined;
+  const rest: ShellWord[] = [];
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (ended) {
+      rest.push(w);
+      continue;
+    }
+    if (v === undefined) return [unknownAt(w)];
+    if (v === "--") {
+      ended = true;
+      continue;
+    }
+    if (NODEMON_NOTHING.has(v)) return [{ kind: "none" }];
+    if (NODEMON_FLAGS.has(v)) continue;
+    if (v === "--config") return [unknown({ id: "configurationFile", data: { option: v } })];
+    if (NODEMON_VALUED.has(v) || v === "--exec" || v === "-x" || v === "--cwd") {
+      const value = args[++i];
+      if (value === undefined) return [unknown({ id: "optionWithoutValue", data: { option: v } })];
+      if (value.value === undefined) return [unknownAt(value)];
+      if (v === "--exec" || v === "-x") exec = value;
+      if (v === "--cwd") runsIn = { dir: value.value };
+      continue;
+    }
+    rest.push(w);
+  }
+  const late = lateWord(rest);
+  if (late) return [unknownAt(late)];
+  if (exec === undefined && rest.length === 0) return [{ kind: "none" }];
+  const placeholder = /\{\{(?:pwd|filename)\}\}/.exec(exec?.value ?? "");
+  if (placeholder) return [unknown({ id: "placeholder", data: { source: exec!.source, placeholder: placeholder[0] } })];
+  const script = rest.find((w) => !w.value!.startsWith("-"))?.value ?? "";
+  const program = exec?.value ?? NODEMON_EXEC_MAP[/\.([A-Za-z]+)$/.exec(script)?.[1] ?? ""] ?? "node";
+  const quoted = rest.map((w) => (w.value!.length > 0 && !w.value!.includes(" ") ? w.value! : JSON.stringify(w.value)));
+  const text = [program, ...quoted].join(" ").trim();
+  return [runs("script", exec ? [exec, ...rest] : rest, { text, ...(runsIn ? { runsIn } : {}) })];
+}
+
 // ---------------------------------------------------------------------------------------------------
 // tmux
 

@@ -1,5 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
-import { screenInner, tmuxInners } from "./launchers.js";
+import { hyperfineInners, nodemonInners, screenInner, tmuxInners, watchexecInners } from "./launchers.js";
 
 /**
  * Programs that run another program, and how to find it: which options take a value, how many
@@ -382,12 +382,14 @@ export type WrapperReason =
   | { id: "unitProperty"; data: { option: string } }
   | { id: "unknownFolder"; data: { option: string } }
   | { id: "projectElsewhere"; data: { option: string } }
+  | { id: "argumentFile"; data: { source: string } }
   | { id: "configurationFile"; data: { option: string } }
   | { id: "commandText"; data: { command: string } }
   | { id: "typesKeys"; data: { command: string } }
   | { id: "laterSettings"; data: { command: string } }
   | { id: "formatCommand"; data: { source: string } }
   | { id: "folderUnknown"; data: { command: string } }
+  | { id: "placeholder"; data: { source: string; placeholder: string } }
   | { id: "unknownSubcommand"; data: { command: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
@@ -406,6 +408,9 @@ const NO_DATA: Record<string, never> = {};
 const LAUNCHERS: Readonly<Record<string, (args: ShellWord[], program: string) => Inner[]>> = {
   tmux: tmuxInners,
   screen: (args) => [screenInner(args)],
+  hyperfine: hyperfineInners,
+  watchexec: watchexecInners,
+  nodemon: nodemonInners,
 };
 
 /** Is the program one that runs another program (or a command line)? */
