@@ -144,13 +144,15 @@ const GIT_CODE_KEY =
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
   rsync: ["-e", "--rsh=", "--rsync-path="],
-  ssh: ["-F"],
+  ssh: ["-F", "-I"],
   scp: ["-S", "-F"],
   sftp: ["-S", "-F", "-D"],
   zip: ["-TT", "--unzip-command="],
 };
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
-const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
+const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
 const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|filter|credential|gpg|pager|interactive|uploadpack|remote|protocol|https?|include|includeif|sendemail|web|browser|man|init|ssh)(?:\.|$)/i;
 /** `git config`'s options that take the next word as their value. */
@@ -1035,6 +1037,20 @@ class Analysis {
    * `rsync -e 'sh -c …'`, `ssh -o ProxyCommand=…`): plangate reads none of them, so they are refused.
    */
   private commandOptions(name: string, args: ShellWord[]): void {
+    // socat's addresses (two, each `TYPE:params,options` or a pair joined by `!!`): a type that runs a command.
+    if (name === "socat")
+      for (const w of args) {
+        const v = w.value;
+        if (v === undefined || v.startsWith("-")) continue;
+        const type = v
+          .split("!!")
+          .map((a) => /^[^:,]*/.exec(a)![0])
+          .find((t) => SOCAT_RUNS.test(t));
+        if (type !== undefined) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `${type.toUpperCase()}:` } });
+          return;
+        }
+      }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
     for (let i = 0; i < args.length; i++) {

@@ -867,6 +867,79 @@ describe("analysis", () => {
     ])
       expect(ids(text), text).toEqual([]);
   });
+  it("follows capsh, machinectl shell, ssh's remote command, cross-env and lerna exec, and refuses socat's, expect's and other shells' commands", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? f.data.option ?? "")}`);
+    for (const text of [
+      "capsh -- -c 'rm -rf x'",
+      "capsh --drop=cap_net_raw --uid=1000 -- -c 'rm x'",
+      "capsh --shell=/bin/rm -- -rf x",
+      "capsh '==' -- -c 'rm x'",
+      "capsh -+ -c 'rm x'",
+      "machinectl shell root@ /bin/rm -rf x",
+      "machinectl -q shell --uid=ci .host /usr/bin/rm x",
+      "ssh localhost rm -rf x",
+      "ssh host 'make; rm x'",
+      "ssh -p 2222 -i key host -t rm x",
+      "ssh host -- rm x",
+      "cross-env A=1 rm -rf x",
+      "cross-env NODE_ENV=test 'B=a b' rm x",
+      "cross-env-shell 'make && rm x'",
+      "lerna exec -- rm -rf x",
+      "lerna exec --scope pkg --stream -- rm x",
+      "lerna exec rm x",
+      "lerna run --npm-client rm build",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    // capsh's new root, machinectl's and ssh's home folder.
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("capsh --chroot=jail -- -c 'touch x'")).toEqual(["jail"]);
+    expect(folders("machinectl shell .host /usr/bin/touch x")).toEqual(["~"]);
+    expect(folders("ssh localhost touch x")).toEqual(["~"]);
+    // The settings they give the program; cross-env takes any word holding NAME= (./PATH=x sets PATH).
+    expect(ids("machinectl -E PATH=bin shell .host /bin/ls")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("cross-env ./PATH=bin ls")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("cross-env LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    for (const [text, id] of [
+      ["socat - EXEC:'rm -rf x'", "optionRunsCommand:EXEC:"],
+      ["socat TCP-LISTEN:8080,fork SYSTEM:'rm x'", "optionRunsCommand:SYSTEM:"],
+      ["socat - exec:ls!!stdout", "optionRunsCommand:EXEC:"],
+      ["ssh -o RemoteCommand='rm x' host", "optionRunsCommand:-o RemoteCommand"],
+      ["ssh -I ./pkcs11.so host", "optionRunsCommand:-I"],
+      ["expect -c 'spawn rm -rf x'", "wrapperUnknown:codeAsText"],
+      ["expect -d -c 'spawn make'", "wrapperUnknown:codeAsText"],
+      ["expect deploy.exp", "hiddenCommands:scriptFile"],
+      ["expect -f deploy.exp", "hiddenCommands:scriptFile"],
+      ["expect", "hiddenCommands:standardInput"],
+      ["fish -c 'rm -rf x'", "wrapperUnknown:shellLanguage"],
+      ["csh -c 'rm x'", "wrapperUnknown:shellLanguage"],
+      ["pwsh -Command 'Remove-Item x'", "wrapperUnknown:shellLanguage"],
+      ["fish", "hiddenCommands:standardInput"],
+      ["capsh --frob -- -c ls", "wrapperUnknown:unknownOption"],
+      ["capsh -- setup.sh", "hiddenCommands:scriptFile"],
+      ["capsh --", "hiddenCommands:standardInput"],
+      ["machinectl shell", "hiddenCommands:standardInput"],
+      ["lerna --frob exec ls", "wrapperUnknown:unknownOption"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    expect(ids("lerna exec -- rm -rf dist")).toContain("packageFolders:");
+    for (const text of [
+      "capsh --print",
+      "capsh --drop=cap_net_raw -- -c make",
+      "machinectl list",
+      "machinectl shell .host /usr/bin/make",
+      "ssh host uptime",
+      "ssh -N -L 8080:localhost:80 host",
+      "ssh -o StrictHostKeyChecking=no host",
+      "socat - TCP:example.com:80",
+      "expect -v",
+      "fish --version",
+      "cross-env NODE_ENV=test jest",
+      "lerna run test",
+      "lerna exec --parallel -- tsc --noEmit",
+      "lerna bootstrap",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("reads script's command after --, sudo's new root, entr's /_ and a shell without a command", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.source ?? "")}`);
     // script joins the words after `--` into a line for the shell; -t takes a file only joined to it.

@@ -443,6 +443,206 @@ export function nodemonInners(args: ShellWord[]): Inner[] {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// capsh
+
+/** capsh's options: each an exact word, or a prefix its value follows (`--uid=0`). */
+const CAPSH_EXACT = new Set(["--quiet", "--has-ambient", "--noenv", "--strict", "--modes", "--print", "--no-new-privs", "--has-no-new-privs", "--current"]);
+const CAPSH_PREFIXED = ["--drop=", "--dropped=", "--addamb=", "--delamb=", "--noamb", "--inh=", "--caps=", "--mode", "--inmode=", "--keep=", "--secbits=", "--forkfor=", "--killit=", "--uid=", "--cap-uid=", "--gid=", "--groups=", "--user=", "--decode=", "--supports=", "--has-p=", "--has-i=", "--has-a=", "--has-b=", "--is-uid=", "--is-gid=", "--iab="];
+const CAPSH_NOTHING = /^(?:--license|--explain=.*|--suggest=.*|--help|-h)$/s;
+
+/**
+ * `capsh [options] -- ARGS...`: capsh works through its options in order, and at `--` (or `-+`) runs its
+ * shell (/bin/bash, or the one `--shell=` named) with the words after it (`capsh -- -c 'cmd'` is `bash -c
+ * 'cmd'`); at `==` (or `=+`) it runs capsh again with them. `--chroot=DIR` makes DIR the root and `/` its
+ * folder. Without `--` it runs nothing.
+ */
+export function capshInner(args: ShellWord[]): Inner {
+  let shell = "/bin/bash";
+  let root: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return unknownAt(w);
+    if (v === "--" || v === "-+" || v === "==" || v === "=+") {
+      const program = word(v.startsWith("=") ? "capsh" : shell);
+      return runs("argv", [program, ...args.slice(i + 1)], root !== undefined ? { runsIn: { dir: root } } : {});
+    }
+    if (CAPSH_NOTHING.test(v)) return { kind: "none" };
+    if (v.startsWith("--shell=")) shell = v.slice("--shell=".length);
+    else if (v.startsWith("--chroot=")) {
+      const dir = v.slice("--chroot=".length);
+      root = root === undefined || dir.startsWith("/") ? dir : `${root}/${dir}`;
+    } else if (!CAPSH_EXACT.has(v) && !CAPSH_PREFIXED.some((p) => v.startsWith(p))) return unknownOption(v.replace(/=.*$/s, ""));
+  }
+  return { kind: "none" };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// machinectl
+
+const MACHINECTL_VALUED = new Set(["-p", "--property", "-P", "-s", "--signal", "--kill-whom", "--uid", "-E", "--setenv", "-n", "--lines", "-o", "--output", "--format", "--max-addresses", "-H", "--host", "-M", "--machine", "--runner"]);
+const MACHINECTL_FLAGS = new Set(["-a", "--all", "-l", "--full", "--value", "--no-pager", "--no-legend", "--no-ask-password", "--read-only", "--mkdir", "--force", "-q", "--quiet"]);
+
+/**
+ * `machinectl [options] shell [options] [[USER@]MACHINE [PROGRAM [ARGS...]]]`: runs PROGRAM (without one, the
+ * user's login shell) in the machine, or on this one (`.host`, or `USER@`), in the user's home folder. The
+ * options after the machine are the program's. -E (--setenv) settings are the program's.
+ */
+export function machinectlInner(args: ShellWord[]): Inner {
+  const env: EnvSetting[] = [];
+  let verb = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return unknownAt(w);
+    if (v === "--help" || v === "-h" || v === "--version") return { kind: "none" };
+    if (v.startsWith("-") && v !== "-" && v !== "--") {
+      const eq = v.startsWith("--") ? v.indexOf("=") : -1;
+      const name = eq < 0 ? v : v.slice(0, eq);
+      if (MACHINECTL_FLAGS.has(name) && eq < 0) continue;
+      if (!MACHINECTL_VALUED.has(name)) return unknownOption(name);
+      const value = eq < 0 ? args[++i]?.value : v.slice(eq + 1);
+      if (value === undefined) return args[i] ? unknownAt(args[i]!) : unknown({ id: "optionWithoutValue", data: { option: name } });
+      if (name === "-E" || name === "--setenv") env.push(setting(value));
+      continue;
+    }
+    if (!verb) {
+      if (v !== "shell") return { kind: "none" };
+      verb = true;
+      continue;
+    }
+    // The machine, then the program and its arguments (`--` before the machine ends the options).
+    const from = v === "--" ? i + 1 : i;
+    const program = args.slice(from + 1);
+    const words = program.length > 0 ? program : [word("sh")];
+    return runs("argv", words, { env, runsIn: { dir: "~" } });
+  }
+  return verb ? runs("argv", [word("sh")], { env, runsIn: { dir: "~" } }) : { kind: "none" };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// ssh
+
+/** ssh's options that take a value (OpenSSH's getopt string); the others are flags. */
+const SSH_VALUED = "bceilmopBDEFIJLOPQRSwW";
+const SSH_FLAGS = "1246afgknqstvxACGKMNTVXYy";
+
+/**
+ * `ssh [options] DESTINATION [options] [COMMAND...]`: OpenSSH reads options before and after the
+ * destination; the words from the first one that is not an option are the remote command, joined with
+ * spaces and run by the remote user's shell in their home folder (on this machine too, with `ssh
+ * localhost`). Without a command (or with -N, -W, -O, -G, -V, -Q or -s: no shell, a control command, a
+ * subsystem), it runs a login session or nothing, as before.
+ */
+export function sshInner(args: ShellWord[]): Inner {
+  let host: ShellWord | undefined;
+  let shellless = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return host ? runs("script", args.slice(i), { runsIn: { dir: "~" } }) : unknownAt(w);
+    if (v === "--") {
+      const rest = args.slice(i + 1);
+      if (!host) {
+        if (rest.length === 0) return { kind: "none" };
+        return command(rest.slice(1));
+      }
+      return command(rest);
+    }
+    if (v.startsWith("-") && v !== "-") {
+      for (let k = 1; k < v.length; k++) {
+        const c = v[k]!;
+        if (SSH_FLAGS.includes(c)) {
+          if ("NGVs".includes(c)) shellless = true;
+          continue;
+        }
+        if (!SSH_VALUED.includes(c)) return unknownOption(`-${c}`);
+        if ("WOQ".includes(c)) shellless = true;
+        if (k === v.length - 1) i++;
+        break;
+      }
+      continue;
+    }
+    if (!host) {
+      host = w;
+      continue;
+    }
+    return command(args.slice(i));
+  }
+  return host === undefined ? { kind: "none" } : command([]);
+  function command(words: ShellWord[]): Inner {
+    if (shellless) return { kind: "none" };
+    if (words.length === 0) return { kind: "none" };
+    return runs("script", words, { runsIn: { dir: "~" } });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// expect, and shells whose language plangate does not read
+
+/**
+ * `expect [-dinN] [-D n] [-c CODE]... [[-f|-b] FILE] [args]` runs Tcl: the code -c gives it, a script file,
+ * or what it reads from standard input (`-`, -i, no file). The code may spawn any program, and plangate
+ * does not read Tcl: -c is refused, a file or standard input is hidden.
+ */
+export function expectInner(args: ShellWord[]): Inner {
+  const file = (w: ShellWord | undefined): Inner =>
+    w === undefined || w.value === "-" ? { kind: "hidden", why: { id: "standardInput", data: { program: "expect" } } } : { kind: "hidden", why: { id: "scriptFile", data: { program: "expect", script: w.source } } };
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return unknownAt(w);
+    if (v === "-v") return { kind: "none" };
+    if (v === "--") return file(args[i + 1]);
+    if (v === "-" || v === "-i") return file(undefined);
+    if (v.startsWith("-c")) return unknown({ id: "codeAsText", data: { option: "-c" } });
+    if (v === "-f" || v === "-b") return file(args[i + 1]);
+    if (v === "-D") {
+      i++;
+      continue;
+    }
+    if (/^-[dnN]+$/.test(v)) continue;
+    if (v.startsWith("-")) return unknownOption(v);
+    return file(w);
+  }
+  return file(undefined);
+}
+
+/** Shells whose language plangate does not read: the commands they run are refused. */
+export const OTHER_SHELLS = new Set(["fish", "csh", "tcsh", "pwsh", "powershell", "nu", "elvish", "xonsh"]);
+
+/** A shell plangate does not read: only asking it its version or help runs nothing. */
+export function otherShellInner(program: string, args: ShellWord[]): Inner {
+  if (args.length > 0 && args.every((w) => w.value !== undefined && /^(?:-v|--version|-Version|-h|--help|-Help|-\?)$/.test(w.value))) return { kind: "none" };
+  if (args.length === 0) return { kind: "hidden", why: { id: "standardInput", data: { program } } };
+  return unknown({ id: "shellLanguage", data: { program } });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// cross-env
+
+/**
+ * `cross-env NAME=value... cmd args...`: cross-env takes each word holding `NAME=` (a run of letters, digits
+ * and `_` before an `=`, anywhere in the word: `./PATH=x` sets PATH) as a setting, up to the first word
+ * that holds none, the program. `cross-env-shell` runs the words after the settings, joined with spaces,
+ * with the shell.
+ */
+export function crossEnvInner(program: string, args: ShellWord[]): Inner {
+  const env: EnvSetting[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknownAt(args[i]!);
+    const m = /(\w+)=('(.*)'|"(.*)"|(.*))/s.exec(v);
+    if (!m) break;
+    env.push({ name: m[1]!, value: m[3] ?? m[4] ?? m[5] ?? "" });
+  }
+  const rest = args.slice(i);
+  if (rest.length === 0) return env.length > 0 ? { kind: "none", env } : { kind: "none" };
+  return runs(program === "cross-env-shell" ? "script" : "argv", rest, { env });
+}
+
+// ---------------------------------------------------------------------------------------------------
 // tmux
 
 /** tmux's commands, in its own order (which decides what a prefix of a name means): name, alias, flags (getopt's letters). */

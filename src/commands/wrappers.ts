@@ -1,5 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
-import { hyperfineInners, nodemonInners, screenInner, tmuxInners, watchexecInners } from "./launchers.js";
+import { capshInner, crossEnvInner, expectInner, hyperfineInners, machinectlInner, nodemonInners, OTHER_SHELLS, otherShellInner, screenInner, sshInner, tmuxInners, watchexecInners } from "./launchers.js";
 
 /**
  * Programs that run another program, and how to find it: which options take a value, how many
@@ -384,6 +384,7 @@ export type WrapperReason =
   | { id: "projectElsewhere"; data: { option: string } }
   | { id: "argumentFile"; data: { source: string } }
   | { id: "configurationFile"; data: { option: string } }
+  | { id: "codeAsText"; data: { option: string } }
   | { id: "commandText"; data: { command: string } }
   | { id: "typesKeys"; data: { command: string } }
   | { id: "laterSettings"; data: { command: string } }
@@ -391,6 +392,7 @@ export type WrapperReason =
   | { id: "folderUnknown"; data: { command: string } }
   | { id: "placeholder"; data: { source: string; placeholder: string } }
   | { id: "unknownSubcommand"; data: { command: string } }
+  | { id: "shellLanguage"; data: { program: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -411,12 +413,18 @@ const LAUNCHERS: Readonly<Record<string, (args: ShellWord[], program: string) =>
   hyperfine: hyperfineInners,
   watchexec: watchexecInners,
   nodemon: nodemonInners,
+  capsh: (args) => [capshInner(args)],
+  machinectl: (args) => [machinectlInner(args)],
+  ssh: (args) => [sshInner(args)],
+  expect: (args) => [expectInner(args)],
+  "cross-env": (args, program) => [crossEnvInner(program, args)],
+  "cross-env-shell": (args, program) => [crossEnvInner(program, args)],
 };
 
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
-  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
+  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || OTHER_SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
 }
 
 /** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
@@ -449,6 +457,7 @@ const CUSTOM_RUNNERS: Readonly<Record<string, readonly string[]>> = {
   scl: ["enable", "run"],
   distrobox: ["enter"],
   "distrobox-enter": [""],
+  lerna: ["exec", "run"],
 };
 
 export function isRunner(name: string): boolean {
@@ -483,6 +492,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (name === "devbox") return one(devboxInner(args));
   if (name === "scl") return one(sclInner(args));
   if (name === "distrobox" || name === "distrobox-enter") return distroboxInner(name, args);
+  if (name === "lerna") return one(lernaInner(args));
   const r = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
   if (!r) return undefined;
   const subs = Object.keys(r.subs).sort((a, b) => b.length - a.length);
@@ -884,6 +894,67 @@ function distroboxInner(name: string, args: ShellWord[]): { via: string; inners:
   return { via, inners };
 }
 
+/** lerna's options (yargs: anywhere before `--`, a value in the next word unless it starts with `-`, or after `=`). */
+const LERNA_VALUED = new Set(["--loglevel", "--concurrency", "--max-buffer", "--scope", "--ignore", "--since", "--profile-location", "--npm-client", "--registry"]);
+const LERNA_FLAGS = new Set(
+  ["reject-cycles", "progress", "sort", "ci", "private", "exclude-dependents", "include-dependents", "include-dependencies", "include-merged-tags", "continue-if-no-match", "stream", "parallel", "bail", "prefix", "profile", "skip-nx-cache", "verbose"].flatMap((f) => [`--${f}`, `--no-${f}`]),
+);
+
+/**
+ * `lerna exec [options] [--] CMD [ARGS...]` runs, in each package's folder, the words of the command (those
+ * that are not lerna's options, and all those after `--`) joined with spaces, with the shell. `lerna run
+ * SCRIPT [-- ARGS...]` runs a package script there with `npm run` (or the client --npm-client names), as
+ * `npm run` does in one package. Options plangate does not know are refused.
+ */
+function lernaInner(args: ShellWord[]): RunnerReading {
+  const words: ShellWord[] = [];
+  let client: ShellWord = word("npm");
+  let sub: string | undefined;
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (ended) {
+      words.push(w);
+      continue;
+    }
+    if (v === undefined) {
+      if (sub === undefined) return { via: "lerna", inner: unknownAt(w) };
+      words.push(w);
+      continue;
+    }
+    if (v === "--") {
+      ended = true;
+      continue;
+    }
+    if (v.startsWith("-") && v !== "-") {
+      const { name, attached } = optionName(v);
+      if (LERNA_FLAGS.has(name) && attached === undefined) continue;
+      if (!LERNA_VALUED.has(name)) {
+        const later = sub !== undefined || args.slice(i + 1).some((a) => a.value === undefined || a.value === "exec" || a.value === "run");
+        return later ? { via: sub === undefined ? "lerna" : `lerna ${sub}`, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: name } } } } : undefined;
+      }
+      let value: ShellWord | undefined = attached !== undefined ? { ...w, value: attached } : undefined;
+      if (value === undefined && args[i + 1] && !(args[i + 1]!.value ?? "x").startsWith("-")) value = args[++i];
+      if (value && value.value === undefined) return { via: sub === undefined ? "lerna" : `lerna ${sub}`, inner: unknownAt(value) };
+      if (name === "--npm-client" && value) client = value;
+      continue;
+    }
+    if (sub === undefined) {
+      if (v !== "exec" && v !== "run") return undefined;
+      sub = v;
+      continue;
+    }
+    words.push(w);
+  }
+  if (sub === undefined) return undefined;
+  const via = `lerna ${sub}`;
+  if (words.length === 0) return { via, inner: { kind: "none" } };
+  // The script's name and arguments are the package's script's to read: only the client that runs it is checked.
+  if (sub === "run") return { via, inner: { kind: "argv", words: [client, word("run")], runner: true } };
+  return { via, inner: { kind: "script", word: words, runner: true, runsIn: { elsewhere: via } } };
+}
+
 /**
  * May `program words…` run another program? For a pattern's words (undefined: a word that may be
  * anything): a wrapper or shell always; a runner when a word may be its subcommand.
@@ -928,7 +999,9 @@ export function innersOf(name: string, args: ShellWord[]): Inner[] {
         ? suInners(program, args)
         : Object.hasOwn(LAUNCHERS, program)
           ? LAUNCHERS[program]!(args, program)
-          : [innerOf(program, args)];
+          : OTHER_SHELLS.has(program)
+            ? [otherShellInner(program, args)]
+            : [innerOf(program, args)];
   return inners.flatMap(settingsRead);
 }
 
