@@ -105,8 +105,8 @@ const MAX_NESTING = 8;
  * configuration that names one: the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
  * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
  * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
- * go's -toolexec in GOFLAGS, npm's configuration, and HOME and XDG_CONFIG_HOME, under which git and the
- * shells find their configuration files. Also the settings that name a file of code, a folder code is
+ * go's -toolexec in GOFLAGS, npm's configuration, screen's configuration file (SCREENRC, SYSSCREENRC),
+ * and HOME and XDG_CONFIG_HOME, under which git and the shells find their configuration files. Also the settings that name a file of code, a folder code is
  * loaded from, or an interpreter a runner or package manager uses: Bundler's Gemfile and configuration
  * folder, RubyGems' load path, Yarn's own program (`yarnPath`), rc file, plugins and environment files
  * (YARN_LIST below), Python's user site folder, bytecode cache and breakpoint hook, the virtual
@@ -122,7 +122,7 @@ const REWIRING_VARIABLES = new RegExp(
   "^(?:" +
     [
       "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
-      "SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
+      "SCREENRC|SYSSCREENRC|SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
@@ -209,7 +209,7 @@ const GIT_CODE_KEY =
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
   rsync: ["-e", "--rsh=", "--rsync-path="],
-  ssh: ["-F"],
+  ssh: ["-F", "-I"],
   scp: ["-S", "-F"],
   sftp: ["-S", "-F", "-D"],
   zip: ["-TT", "--unzip-command="],
@@ -284,7 +284,9 @@ function innerWords(n: Inner): ShellWord[] {
 }
 
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
-const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
+const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
 const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|filter|credential|gpg|pager|interactive|uploadpack|remote|protocol|https?|include|includeif|sendemail|web|browser|man|init|ssh)(?:\.|$)/i;
 /** `git config`'s options that take the next word as their value. */
@@ -1035,7 +1037,14 @@ class Analysis {
     // The tool's own options end where any word of what it runs stands (`uv run -m pytest -p x`: at pytest).
     this.interpreters(name, args, Math.min(args.length, ...inners.flatMap(innerWords).map(indexOf).filter((k) => k >= 0)));
     if (isWrapper(name) || runner) {
+      // The words what it runs is made of; a word a wrapper gives another value (a value glued to an option, entr's /_) is found by its place.
       const consumed = new Set<ShellWord>();
+      const consumedAt = new Set<string>();
+      const consume = (w: ShellWord) => {
+        consumed.add(w);
+        if (w.end > w.start) consumedAt.add(`${w.start}:${w.end}:${w.source}`);
+      };
+      const isConsumed = (w: ShellWord) => consumed.has(w) || consumedAt.has(`${w.start}:${w.end}:${w.source}`);
       const outer = this.cwd;
       const [outerDirs, outerMoved] = [this.dirs, this.moved];
       const wrapper = runner?.via ?? name;
@@ -1053,7 +1062,7 @@ class Analysis {
           continue;
         }
         if (inner.kind === "argv") {
-          for (const w of inner.words) consumed.add(w);
+          for (const w of inner.words) consume(w);
           if (!this.again) this.texts.push(inner.words.map((w) => w.source).join(" "));
           if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "runsThroughWrapper", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           // An allow entry that names the program run through the wrapper (`npx vitest`, `sudo apt`) allows it.
@@ -1077,7 +1086,7 @@ class Analysis {
           continue;
         }
         const parts = Array.isArray(inner.word) ? inner.word : [inner.word];
-        for (const w of parts) consumed.add(w);
+        for (const w of parts) consume(w);
         if (this.single && !inner.runner) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper } });
         if (parts.some((w) => w.value === undefined)) {
           this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper } });
@@ -1101,12 +1110,12 @@ class Analysis {
       }
       if (name === "env")
         for (const w of args)
-          if (!consumed.has(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
+          if (!isConsumed(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");
             this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
-      this.args(args.filter((w) => !consumed.has(w)), false, depth, treeOperands(name, args), chdir);
+      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir);
       return;
     }
     if (DECLARATIONS.has(name))
@@ -1169,6 +1178,20 @@ class Analysis {
    * `rsync -e 'sh -c …'`, `ssh -o ProxyCommand=…`): plangate reads none of them, so they are refused.
    */
   private commandOptions(name: string, args: ShellWord[]): void {
+    // socat's addresses (two, each `TYPE:params,options` or a pair joined by `!!`): a type that runs a command.
+    if (name === "socat")
+      for (const w of args) {
+        const v = w.value;
+        if (v === undefined || v.startsWith("-")) continue;
+        const type = v
+          .split("!!")
+          .map((a) => /^[^:,]*/.exec(a)![0])
+          .find((t) => SOCAT_RUNS.test(t));
+        if (type !== undefined) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `${type.toUpperCase()}:` } });
+          return;
+        }
+      }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
     for (let i = 0; i < args.length; i++) {

@@ -162,8 +162,8 @@ describe("analysis", () => {
     expect(paths("chroot --skip-chdir / rm -rf lib")).toEqual([["lib", "", true], ["/", "", false]]);
     // An inner program's own -C is its own, a program word the runner renames too.
     expect(paths("env tar -C out -xf a.tar")).toEqual([["out", "", true], ["a.tar", "", false]]);
-    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false], ["cowsay@1", "", false]]);
-    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["node@20", "", false]]);
+    expect(paths("pnpm dlx cowsay@1 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false], ["dlx", "", false]]);
+    expect(paths("pkgx node@20 -C sub ../x")).toEqual([["sub", "", false], ["../x", "", false]]);
   });
   it("says where in the line each finding and path is: the word, or the top-level command or syntax", () => {
     const line = "make && curl $URL > out; sh -c 'rm -rf x'";
@@ -792,7 +792,7 @@ describe("analysis", () => {
     expect(ids("bwrap --frob make")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("bwrap --setenv LD_PRELOAD x.so make")).toEqual(["rewiringVariable:LD_PRELOAD"]);
     expect(ids("bwrap --bind /w/ws /w/ws make")).toEqual([]);
-    expect(ids("entr -x make")).toEqual(["wrapperUnknown:unknownOption"]);
+    expect(ids("entr -q make")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("su -Z bob")).toEqual(["wrapperUnknown:unknownOption"]);
     expect(ids("su -u bob make")).toEqual(["wrapperUnknown:unknownOption"]);
   });
@@ -841,6 +841,284 @@ describe("analysis", () => {
     ] as const)
       expect(mayRunOthers(program, words), `${program} ${words.join(" ")}`).toBe(runs);
   });
+  it("follows the commands tmux and screen start, and refuses those it cannot see", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? "")}`);
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    // One argument is a line for the shell, more are the program and its arguments; commands after `;` too.
+    for (const text of [
+      "tmux new 'rm -rf x'",
+      "tmux new-session -d -s build 'rm -rf x'",
+      "tmux new -d rm -rf x",
+      "tmux neww 'rm x'",
+      "tmux new-w -n w 'rm x'",
+      "tmux split-window -h -l 30% 'rm x'",
+      "tmux splitp 'rm x'",
+      "tmux new-pane 'rm x'",
+      "tmux respawn-pane -k -c . 'rm x'",
+      "tmux run-shell 'rm x'",
+      "tmux run -b -c sub 'rm x'",
+      "tmux -c 'rm x'",
+      "tmux -L sock new -d \\; neww 'rm x'",
+      "tmux new -d 'ls;' neww 'rm x'",
+      "tmux -- new 'rm x'",
+      "screen -dm rm -rf x",
+      "screen -dmS build rm x",
+      "screen -d -m -S build -- rm x",
+      "screen -h 1000 -L -Logfile log -dmS build rm x",
+      "screen -fa -e^Tt -U -dmS build rm x",
+      "screen -d -m -s /bin/rm",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    // A folder tmux cannot enter leaves the program in the home folder.
+    expect(folders("tmux new -d -c sub 'touch x'")).toEqual(["sub", "~"]);
+    expect(folders("tmux new -d 'touch x'")).toEqual([""]);
+    // Settings for the program, and for the panes to come.
+    expect(ids("tmux new -d -e PATH=bin make")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("tmux setenv -g LD_PRELOAD x.so")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    for (const [text, why] of [
+      // Keys typed into a pane, tmux commands given as text, hooks and default commands, a file of commands.
+      ["tmux send-keys -t build 'rm x' Enter", "typesKeys"],
+      ["tmux send -l 'rm x'", "typesKeys"],
+      ["tmux paste-buffer -t build", "typesKeys"],
+      ["tmux if-shell true 'run-shell \"rm x\"'", "commandText"],
+      ["tmux bind-key r run-shell 'rm x'", "commandText"],
+      ["tmux confirm-before 'kill-server'", "commandText"],
+      ["tmux run -C 'new-window'", "commandText"],
+      ["tmux set -g default-command 'rm x'", "laterSettings"],
+      ["tmux set-hook -g after-new-window 'run rm'", "laterSettings"],
+      ["tmux set -g status-right x", "laterSettings"],
+      ["tmux -f tmux.conf new", "configurationFile"],
+      ["tmux source-file tmux.conf", "scriptFile"],
+      ["tmux -C attach", "standardInput"],
+      // A format that runs a command or builds one; run-shell's line is a format.
+      ["tmux display -p '#(rm x)'", "formatCommand"],
+      ["tmux display -p '#{E:pane_title}'", "formatCommand"],
+      ["tmux rename-window '#(rm x)'", "formatCommand"],
+      ["tmux neww -n '#(rm x)' make", "formatCommand"],
+      ["tmux run 'rm #{1}' x", "formatCommand"],
+      // The folder a pane's or a session's program runs in, or the server's, is not known.
+      ["tmux respawn-pane -k 'rm x'", "folderUnknown"],
+      ["tmux display-popup -E 'make'", "folderUnknown"],
+      ["tmux pipe-pane -o 'cat >> log'", "folderUnknown"],
+      ["tmux detach -E 'make'", "folderUnknown"],
+      ["tmux neww -c '#{pane_current_path}' make", "folderUnknown"],
+      ["tmux res 'rm x'", "unknownSubcommand"],
+      ["tmux frob", "unknownSubcommand"],
+      ["tmux neww -Q make", "unknownOption"],
+      ["tmux -Z new make", "unknownOption"],
+      ["screen -S build -X stuff 'rm x\\n'", "typesKeys"],
+      ["screen -S build -X exec rm x", "commandText"],
+      ["screen -S build -X screen rm x", "commandText"],
+      ["screen -c screenrc -dm make", "configurationFile"],
+      ["screen -cscreenrc", "configurationFile"],
+      ["screen -k make", "unknownOption"],
+    ] as const)
+      expect(ids(text), text).toContain(`${text.startsWith("tmux source") || text.startsWith("tmux -C") ? "hiddenCommands" : "wrapperUnknown"}:${why}`);
+    // What runs nothing, or an allowed program.
+    for (const text of [
+      "tmux ls",
+      "tmux kill-server",
+      "tmux kill-session -t build",
+      "tmux has-session -t build",
+      "tmux list-windows -F '#{window_name} #{window_index}'",
+      "tmux capture-pane -p -t build",
+      "tmux new -d -s build",
+      "tmux new -d -s build 'npm test'",
+      "tmux neww -d make test",
+      "tmux set -g mouse on",
+      "tmux setw -g automatic-rename off",
+      "tmux attach -t build",
+      "screen -ls",
+      "screen -list",
+      "screen -wipe",
+      "screen -r build",
+      "screen -dmS build npm start",
+      "screen -S build -X quit",
+      "screen -v",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
+  it("follows the commands watchers and benchmarks run: watchexec, nodemon, hyperfine", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? "")}`);
+    for (const text of [
+      "watchexec 'rm -rf x'",
+      "watchexec -e ts -- rm -rf x",
+      "watchexec -r rm -rf x",
+      "watchexec -w src -e ts,js rm x",
+      "watchexec -n -- rm x",
+      "watchexec --shell=bash -- rm x",
+      "watchexec --shell 'zsh -o shwordsplit' rm x",
+      "watchexec --shell=python3 -- rm x",
+      "watchexec -c reset rm x",
+      "watchexec --clear=reset rm x",
+      "watchexec -Q true rm x",
+      "watchexec --workdir sub -- rm x",
+      "nodemon --exec 'rm -rf x'",
+      "nodemon -x 'rm x' app.js",
+      "nodemon app.js --exec 'rm x'",
+      "nodemon --watch src --ext ts --exec 'rm x'",
+      // Each argument joins the line as is, or in double quotes when it holds a space.
+      "nodemon app.js ';rm' x",
+      "nodemon app.js 'a $(rm x)'",
+      "nodemon -- app.js '`rm x`'",
+      "hyperfine 'rm -rf x'",
+      "hyperfine make 'rm x'",
+      "hyperfine -p 'rm x' make",
+      "hyperfine -prm make",
+      "hyperfine --prepare='rm x' make",
+      "hyperfine -s 'rm x' make",
+      "hyperfine --setup 'rm x' make",
+      "hyperfine -c 'rm x' make",
+      "hyperfine --cleanup='rm x' make",
+      "hyperfine -C 'rm x' make",
+      "hyperfine --conclude 'rm x' make",
+      "hyperfine --reference 'rm x' make",
+      "hyperfine -N 'rm x'",
+      "hyperfine --shell=none 'rm x'",
+      "hyperfine -S bash 'rm x'",
+      "hyperfine -S 'bash -c \"rm x\"' make",
+      "watchexec --shell='sh -e -c \"rm x\"' make",
+      "hyperfine -iNw3 'rm x'",
+      "hyperfine make --runs 3 'rm x'",
+      // A parameter's values take the place of {name} in every command.
+      "hyperfine -L tool rm,ls '{tool} x'",
+      "hyperfine -L x 'a;rm y,b' 'echo {x}'",
+      "hyperfine -L a 1,2 -L b 'x,y;rm z' 'echo {a}{b}'",
+      "hyperfine -L c 'rm,ls' --prepare '{c} x' make",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    for (const [text, why] of [
+      ["watchexec npm install @types/node", "argumentFile"],
+      ["watchexec @args make", "argumentFile"],
+      ["watchexec --frob make", "unknownOption"],
+      ["nodemon --config dev.json app.js", "configurationFile"],
+      ["nodemon --exec 'rm {{pwd}}/x'", "placeholder"],
+      ["nodemon --exec 'cat {{filename}}'", "placeholder"],
+      ["hyperfine --frob make", "unknownOption"],
+      ["hyperfine -L a 1,2,3,4,5,6 -L b 1,2,3,4,5,6 'echo {a}{b}'", "placeholder"],
+    ] as const)
+      expect(ids(text), text).toEqual([`wrapperUnknown:${why}`]);
+    expect(ids("watchexec -E PATH=bin make")).toEqual(["rewiringVariable:PATH"]);
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("watchexec --workdir sub -- touch x")).toEqual(["sub"]);
+    expect(folders("nodemon --cwd sub --exec 'touch x'")).toEqual(["sub"]);
+    const programs = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).programs;
+    // Without --exec nodemon runs the script with node, or by its extension.
+    expect(programs("nodemon app.js")).toEqual(["nodemon", "node"]);
+    expect(programs("nodemon tool.py --port 8000")).toEqual(["nodemon", "python"]);
+    expect(programs("hyperfine -P n 1 8 'make -j {n}'")).toEqual(["hyperfine", "make", "make"]);
+    expect(programs("hyperfine -S 'python3 -I' 'pass'")).toEqual(["hyperfine", "python3", "pass"]);
+    for (const text of [
+      "watchexec -e ts -- npm test",
+      "watchexec -r -w src npm run dev",
+      "watchexec -- npm i @types/node",
+      "watchexec --version",
+      "nodemon --exec 'node app.js'",
+      "nodemon -w src -e ts -x 'ts-node src/index.ts'",
+      "nodemon",
+      "nodemon --help",
+      "hyperfine 'npm test'",
+      "hyperfine --warmup 3 -L n 1,2 'sleep 0.{n}'",
+      "hyperfine -i=1 --export-json out.json 'make test'",
+      "hyperfine --version",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
+  it("follows capsh, machinectl shell, ssh's remote command, cross-env and lerna exec, and refuses socat's, expect's and other shells' commands", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.name ?? f.data.option ?? "")}`);
+    for (const text of [
+      "capsh -- -c 'rm -rf x'",
+      "capsh --drop=cap_net_raw --uid=1000 -- -c 'rm x'",
+      "capsh --shell=/bin/rm -- -rf x",
+      "capsh '==' -- -c 'rm x'",
+      "capsh -+ -c 'rm x'",
+      "machinectl shell root@ /bin/rm -rf x",
+      "machinectl -q shell --uid=ci .host /usr/bin/rm x",
+      "ssh localhost rm -rf x",
+      "ssh host 'make; rm x'",
+      "ssh -p 2222 -i key host -t rm x",
+      "ssh host -- rm x",
+      "cross-env A=1 rm -rf x",
+      "cross-env NODE_ENV=test 'B=a b' rm x",
+      "cross-env-shell 'make && rm x'",
+      "lerna exec -- rm -rf x",
+      "lerna exec --scope pkg --stream -- rm x",
+      "lerna exec rm x",
+      "lerna run --npm-client rm build",
+    ])
+      expect(ids(text), text).toContain("commandDenied:rm");
+    // capsh's new root, machinectl's and ssh's home folder.
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("capsh --chroot=jail -- -c 'touch x'")).toEqual(["jail"]);
+    expect(folders("machinectl shell .host /usr/bin/touch x")).toEqual(["~"]);
+    expect(folders("ssh localhost touch x")).toEqual(["~"]);
+    // The settings they give the program; cross-env takes any word holding NAME= (./PATH=x sets PATH).
+    expect(ids("machinectl -E PATH=bin shell .host /bin/ls")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("cross-env ./PATH=bin ls")).toEqual(["rewiringVariable:PATH"]);
+    expect(ids("cross-env LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    for (const [text, id] of [
+      ["socat - EXEC:'rm -rf x'", "optionRunsCommand:EXEC:"],
+      ["socat TCP-LISTEN:8080,fork SYSTEM:'rm x'", "optionRunsCommand:SYSTEM:"],
+      ["socat - exec:ls!!stdout", "optionRunsCommand:EXEC:"],
+      ["ssh -o RemoteCommand='rm x' host", "optionRunsCommand:-o RemoteCommand"],
+      ["ssh -I ./pkcs11.so host", "optionRunsCommand:-I"],
+      ["expect -c 'spawn rm -rf x'", "wrapperUnknown:codeAsText"],
+      ["expect -d -c 'spawn make'", "wrapperUnknown:codeAsText"],
+      ["expect deploy.exp", "hiddenCommands:scriptFile"],
+      ["expect -f deploy.exp", "hiddenCommands:scriptFile"],
+      ["expect", "hiddenCommands:standardInput"],
+      ["fish -c 'rm -rf x'", "wrapperUnknown:shellLanguage"],
+      ["csh -c 'rm x'", "wrapperUnknown:shellLanguage"],
+      ["pwsh -Command 'Remove-Item x'", "wrapperUnknown:shellLanguage"],
+      ["fish", "hiddenCommands:standardInput"],
+      ["capsh --frob -- -c ls", "wrapperUnknown:unknownOption"],
+      ["capsh -- setup.sh", "hiddenCommands:scriptFile"],
+      ["capsh --", "hiddenCommands:standardInput"],
+      ["machinectl shell", "hiddenCommands:standardInput"],
+      ["lerna --frob exec ls", "wrapperUnknown:unknownOption"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    expect(ids("lerna exec -- rm -rf dist")).toContain("packageFolders:");
+    for (const text of [
+      "capsh --print",
+      "capsh --drop=cap_net_raw -- -c make",
+      "machinectl list",
+      "machinectl shell .host /usr/bin/make",
+      "ssh host uptime",
+      "ssh -N -L 8080:localhost:80 host",
+      "ssh -o StrictHostKeyChecking=no host",
+      "socat - TCP:example.com:80",
+      "expect -v",
+      "fish --version",
+      "cross-env NODE_ENV=test jest",
+      "lerna run test",
+      "lerna exec --parallel -- tsc --noEmit",
+      "lerna bootstrap",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
+  it("reads script's command after --, sudo's new root, entr's /_ and a shell without a command", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why ?? f.data.entry ?? f.data.source ?? "")}`);
+    // script joins the words after `--` into a line for the shell; -t takes a file only joined to it.
+    for (const text of ["script -q -- rm -rf x", "script -q log -- rm x", "script -t -c 'rm x'", "script -ttiming -q -c 'rm x' log"]) expect(ids(text), text).toContain("commandDenied:rm");
+    expect(ids("script -q -- echo '$(rm x)'")).toContain("commandDenied:rm");
+    // sudo -R runs the program in its new root: its relative paths are read from there.
+    const folders = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.filter((p) => p.text === "x").map((p) => p.cwd);
+    expect(folders("sudo -R jail touch x")).toEqual(["jail"]);
+    expect(folders("sudo --chroot=jail touch x")).toEqual(["jail"]);
+    expect(folders("sudo -Rjail touch x")).toEqual(["jail"]);
+    expect(ids("sudo -R jail -D sub make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("sudo -R jail -i make")).toEqual(["wrapperUnknown:remapsPaths"]);
+    expect(ids("sudo -uadmin -R jail make")).toEqual([]);
+    // su -m and -p, sudo -s and -i without a command: the shell reads standard input.
+    for (const text of ["su -m", "su -p", "sudo -s", "sudo -i", "sudo -R jail -s"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("su -m -c 'rm x'")).toContain("commandDenied:rm");
+    // entr puts the changed file's name in place of its first /_ argument: decided at run time.
+    expect(ids("entr rm /_")).toEqual(["commandDenied:rm", "valueAtRunTime:/_"]);
+    expect(ids("entr -p cat /_")).toEqual(["valueAtRunTime:/_"]);
+    expect(ids("entr /_")).toEqual(["programAtRunTime:/_"]);
+    expect(ids("entr -x make")).toEqual([]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
@@ -853,7 +1131,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ", "fnm exec --using=18 ", "nvm exec 18 ", "nvm exec ", "pkgx +node ", "pkgx ", "devbox run ", "devbox run -- ", "scl enable gcc -- ", "distrobox enter -n box -- ", "distrobox enter box -- ", "toolbox run ", "flatpak-spawn --host ", "bwrap --unshare-net ", "entr -r ", "runuser -u bob -- ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ", "fnm exec --using=18 ", "nvm exec 18 ", "nvm exec ", "pkgx +node ", "pkgx ", "devbox run ", "devbox run -- ", "scl enable gcc -- ", "distrobox enter -n box -- ", "distrobox enter box -- ", "toolbox run ", "flatpak-spawn --host ", "bwrap --unshare-net ", "entr -r ", "runuser -u bob -- ", "tmux new -d ", "tmux neww -c sub ", "tmux -c ", "screen -dmS build ", "hyperfine ", "hyperfine -p ", "watchexec -- ", "watchexec -n -- ", "nodemon --exec ", "capsh -- -c ", "machinectl shell .host ", "ssh host ", "cross-env A=1 ", "lerna exec -- ", "script -q -- ", "sudo -R root ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(

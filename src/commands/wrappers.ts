@@ -1,4 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
+import { capshInner, crossEnvInner, expectInner, hyperfineInners, machinectlInner, nodemonInners, OTHER_SHELLS, otherShellInner, screenInner, sshInner, tmuxInners, watchexecInners } from "./launchers.js";
 
 /**
  * Programs that run another program, and how to find it: which options take a value, how many
@@ -82,8 +83,10 @@ interface WrapperSpec {
    * The first operand is the folder the program runs in as its root (chroot NEWROOT): its relative paths
    * are read from that folder (an absolute one stays outside the workspace), unless `keepsFolder` is given.
    * `options`: the new root is the value of one of these options instead (`unshare -R NEWROOT`).
+   * `refusedWith`: options that move the program to a folder inside the new root (`unshare -w`, `sudo -D`,
+   * `sudo -i`): plangate does not join the two, so they are refused with one.
    */
-  newRoot?: { keepsFolder: string; options?: readonly string[] };
+  newRoot?: { keepsFolder: string; options?: readonly string[]; refusedWith?: readonly string[] };
 }
 
 /**
@@ -220,6 +223,8 @@ const SPECS: Record<string, WrapperSpec> = {
     shellMode: ["-s", "--shell", "-i", "--login"],
     shellEscape: true,
     movesTo: { "-i": "~", "--login": "~", "-D": "", "--chdir": "" },
+    // -R runs the program in the new root's "/" (or in the folder it was started in, inside that root: deeper down).
+    newRoot: { keepsFolder: "", options: ["-R", "--chroot"], refusedWith: ["-D", "--chdir", "-i", "--login"] },
     assignments: "sudo",
     fallback: "sh",
   },
@@ -244,7 +249,7 @@ const SPECS: Record<string, WrapperSpec> = {
   pkexec: { valued: ["--user"], flags: ["--disable-internal-agent", "--keep-cwd"], fallback: "sh", movesTo: { "": "~", "--keep-cwd": "" } },
   // unshare -R runs the program in the new root's "/" (with -w, in that folder of it: refused).
   unshare: {
-    newRoot: { keepsFolder: "", options: ["-R", "--root"] },
+    newRoot: { keepsFolder: "", options: ["-R", "--root"], refusedWith: ["-w", "--wd"] },
     valued: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd"],
     flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user", "-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c", "--map-current-user", "--mount-proc", "--kill-child"],
     fallback: "sh",
@@ -266,7 +271,18 @@ const SPECS: Record<string, WrapperSpec> = {
     movesTo: { "": "/", "--user": "~", "--scope": "", "-d": "", "--same-dir": "", "--working-directory": "" },
     fallback: "sh",
   },
-  script: { valued: ["-t", "--timing", "-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo"], flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet"], script: ["-c", "--command"], operands: 1, fallback: "sh" },
+  // script [options] [file] [-- command...]: the words after `--`, joined with spaces, are a line for the shell;
+  // -t takes a file only joined to it (`-tfile`, `--timing=file`).
+  script: {
+    valued: ["-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io", "-m", "--logging-format", "-E", "--echo", "-o", "--output-limit"],
+    optional: ["-t", "--timing"],
+    flags: ["-a", "--append", "-e", "--return", "-f", "--flush", "-q", "--quiet", "--force"],
+    nothing: ["-V", "--version", "-h", "--help"],
+    script: ["-c", "--command"],
+    operands: 1,
+    scriptWords: true,
+    fallback: "sh",
+  },
   chrt: { flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-f", "--fifo", "-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"], nothing: ["-p", "--pid", "-m", "--max"], operands: 1 },
   setarch: { flags: ["-v", "--verbose", "-R", "--addr-no-randomize", "-F", "--fdpic-funcptrs", "-Z", "--mmap-page-zero", "-L", "--addr-compat-layout", "-X", "--read-implies-exec", "-B", "--32bit", "-I", "--short-inode", "-S", "--whole-seconds", "-T", "--sticky-timeouts", "-3", "--3gb", "--4gb", "--uname-2.6"], operands: 1, fallback: "sh" },
   faketime: { valued: ["-m", "-f"], operands: 1 },
@@ -280,8 +296,8 @@ const SPECS: Record<string, WrapperSpec> = {
   bwrap: {},
   // Read by flatpakSpawnInner: the options are the words before the program, each value after an `=`.
   "flatpak-spawn": {},
-  // entr -s runs its first argument with $SHELL -c.
-  entr: { flags: ["-a", "-c", "-d", "-n", "-p", "-r", "-z"], shellMode: ["-s"] },
+  // entr -s runs its first argument with $SHELL -c; without it, entr puts the changed file's name in place of a /_ argument.
+  entr: { flags: ["-a", "-c", "-d", "-n", "-p", "-r", "-x", "-z"], shellMode: ["-s"] },
   proot: {},
   fakeroot: {},
   eatmydata: {},
@@ -390,6 +406,17 @@ export type WrapperReason =
   | { id: "unitProperty"; data: { option: string } }
   | { id: "unknownFolder"; data: { option: string } }
   | { id: "projectElsewhere"; data: { option: string } }
+  | { id: "argumentFile"; data: { source: string } }
+  | { id: "configurationFile"; data: { option: string } }
+  | { id: "codeAsText"; data: { option: string } }
+  | { id: "commandText"; data: { command: string } }
+  | { id: "typesKeys"; data: { command: string } }
+  | { id: "laterSettings"; data: { command: string } }
+  | { id: "formatCommand"; data: { source: string } }
+  | { id: "folderUnknown"; data: { command: string } }
+  | { id: "placeholder"; data: { source: string; placeholder: string } }
+  | { id: "unknownSubcommand"; data: { command: string } }
+  | { id: "shellLanguage"; data: { program: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -403,10 +430,25 @@ export type WrapperReasonId = WrapperReason["id"];
 
 const NO_DATA: Record<string, never> = {};
 
+/** Programs read by their own functions (launchers.ts), which may run several commands. */
+const LAUNCHERS: Readonly<Record<string, (args: ShellWord[], program: string) => Inner[]>> = {
+  tmux: tmuxInners,
+  screen: (args) => [screenInner(args)],
+  hyperfine: hyperfineInners,
+  watchexec: watchexecInners,
+  nodemon: nodemonInners,
+  capsh: (args) => [capshInner(args)],
+  machinectl: (args) => [machinectlInner(args)],
+  ssh: (args) => [sshInner(args)],
+  expect: (args) => [expectInner(args)],
+  "cross-env": (args, program) => [crossEnvInner(program, args)],
+  "cross-env-shell": (args, program) => [crossEnvInner(program, args)],
+};
+
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
-  return program in SPECS || SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
+  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || OTHER_SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
 }
 
 /** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
@@ -439,6 +481,7 @@ const CUSTOM_RUNNERS: Readonly<Record<string, readonly string[]>> = {
   scl: ["enable", "run"],
   distrobox: ["enter"],
   "distrobox-enter": [""],
+  lerna: ["exec", "run"],
 };
 
 export function isRunner(name: string): boolean {
@@ -473,6 +516,7 @@ export function runnerInner(name: string, args: ShellWord[]): { via: string; inn
   if (name === "devbox") return one(devboxInner(args));
   if (name === "scl") return one(sclInner(args));
   if (name === "distrobox" || name === "distrobox-enter") return distroboxInner(name, args);
+  if (name === "lerna") return one(lernaInner(args));
   const r = Object.hasOwn(RUNNERS, name) ? RUNNERS[name]! : undefined;
   if (!r) return undefined;
   const subs = Object.keys(r.subs).sort((a, b) => b.length - a.length);
@@ -874,6 +918,67 @@ function distroboxInner(name: string, args: ShellWord[]): { via: string; inners:
   return { via, inners };
 }
 
+/** lerna's options (yargs: anywhere before `--`, a value in the next word unless it starts with `-`, or after `=`). */
+const LERNA_VALUED = new Set(["--loglevel", "--concurrency", "--max-buffer", "--scope", "--ignore", "--since", "--profile-location", "--npm-client", "--registry"]);
+const LERNA_FLAGS = new Set(
+  ["reject-cycles", "progress", "sort", "ci", "private", "exclude-dependents", "include-dependents", "include-dependencies", "include-merged-tags", "continue-if-no-match", "stream", "parallel", "bail", "prefix", "profile", "skip-nx-cache", "verbose"].flatMap((f) => [`--${f}`, `--no-${f}`]),
+);
+
+/**
+ * `lerna exec [options] [--] CMD [ARGS...]` runs, in each package's folder, the words of the command (those
+ * that are not lerna's options, and all those after `--`) joined with spaces, with the shell. `lerna run
+ * SCRIPT [-- ARGS...]` runs a package script there with `npm run` (or the client --npm-client names), as
+ * `npm run` does in one package. Options plangate does not know are refused.
+ */
+function lernaInner(args: ShellWord[]): RunnerReading {
+  const words: ShellWord[] = [];
+  let client: ShellWord = word("npm");
+  let sub: string | undefined;
+  let ended = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (ended) {
+      words.push(w);
+      continue;
+    }
+    if (v === undefined) {
+      if (sub === undefined) return { via: "lerna", inner: unknownAt(w) };
+      words.push(w);
+      continue;
+    }
+    if (v === "--") {
+      ended = true;
+      continue;
+    }
+    if (v.startsWith("-") && v !== "-") {
+      const { name, attached } = optionName(v);
+      if (LERNA_FLAGS.has(name) && attached === undefined) continue;
+      if (!LERNA_VALUED.has(name)) {
+        const later = sub !== undefined || args.slice(i + 1).some((a) => a.value === undefined || a.value === "exec" || a.value === "run");
+        return later ? { via: sub === undefined ? "lerna" : `lerna ${sub}`, inner: { kind: "unknown", why: { id: "unknownOption", data: { option: name } } } } : undefined;
+      }
+      let value: ShellWord | undefined = attached !== undefined ? { ...w, value: attached } : undefined;
+      if (value === undefined && args[i + 1] && !(args[i + 1]!.value ?? "x").startsWith("-")) value = args[++i];
+      if (value && value.value === undefined) return { via: sub === undefined ? "lerna" : `lerna ${sub}`, inner: unknownAt(value) };
+      if (name === "--npm-client" && value) client = value;
+      continue;
+    }
+    if (sub === undefined) {
+      if (v !== "exec" && v !== "run") return undefined;
+      sub = v;
+      continue;
+    }
+    words.push(w);
+  }
+  if (sub === undefined) return undefined;
+  const via = `lerna ${sub}`;
+  if (words.length === 0) return { via, inner: { kind: "none" } };
+  // The script's name and arguments are the package's script's to read: only the client that runs it is checked.
+  if (sub === "run") return { via, inner: { kind: "argv", words: [client, word("run")], runner: true } };
+  return { via, inner: { kind: "script", word: words, runner: true, runsIn: { elsewhere: via } } };
+}
+
 /**
  * May `program words…` run another program? For a pattern's words (undefined: a word that may be
  * anything): a wrapper or shell always; a runner when a word may be its subcommand.
@@ -911,7 +1016,16 @@ export function optionName(word: string): { name: string; attached?: string } {
 /** What `program args…` runs, for a program that runs others (find may run several). */
 export function innersOf(name: string, args: ShellWord[]): Inner[] {
   const program = unprefixed(name);
-  const inners = program === "find" ? findExecs(args) : program === "su" || program === "runuser" ? suInners(program, args) : [innerOf(program, args)];
+  const inners =
+    program === "find"
+      ? findExecs(args)
+      : program === "su" || program === "runuser"
+        ? suInners(program, args)
+        : Object.hasOwn(LAUNCHERS, program)
+          ? LAUNCHERS[program]!(args, program)
+          : OTHER_SHELLS.has(program)
+            ? [otherShellInner(program, args)]
+            : [innerOf(program, args)];
   return inners.flatMap(settingsRead);
 }
 
@@ -956,13 +1070,16 @@ function innerOf(program: string, args: ShellWord[]): Inner {
   }
   const spec = SPECS[program];
   if (!spec) return { kind: "none" };
-  // unshare -R NEWROOT -w DIR runs the program in DIR of the new root: plangate does not join the two.
-  if (program === "unshare") {
-    const root = args.find((w) => w.value !== undefined && /^(?:-R|--root)(?:=|$)/.test(w.value));
-    const wd = args.find((w) => w.value !== undefined && /^(?:-w|--wd)(?:=|$)|^-w./.test(w.value));
-    if (root && wd) return { kind: "unknown", why: { id: "remapsPaths", data: { option: root.value!.replace(/=.*$/s, "") } } };
+  const inner = optionsThen(program, spec, args);
+  // entr's first /_ argument is the name of the file that changed: decided at run time.
+  if (program === "entr" && inner.kind === "argv") {
+    const k = inner.words.findIndex((w) => w.value === "/_");
+    if (k >= 0) {
+      const { value: _, ...late } = inner.words[k]!;
+      return { ...inner, words: [...inner.words.slice(0, k), late, ...inner.words.slice(k + 1)] };
+    }
   }
-  return optionsThen(program, spec, args);
+  return inner;
 }
 
 /**
@@ -1013,6 +1130,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
   let operands = spec.operands ?? 0;
   let shell = false;
   let root: string | undefined;
+  /** The option that named the new root. */
+  let rootOption: string | undefined;
   let keepsFolder = false;
   let settings = false;
   let ended = false;
@@ -1061,7 +1180,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         if (shellMode.has(name)) shell = true;
         else if (valued.has(name)) {
           if (attached === undefined) i++;
-          if (spec.newRoot?.options?.includes(name)) root = attached ?? args[i]?.value;
+          if (spec.newRoot?.options?.includes(name)) [root, rootOption] = [attached ?? args[i]?.value, name];
           continue;
         } else if (!flags.has(name) && !(program === "sudo" && name === "--preserve-env")) return { kind: "unknown", why: { id: "unknownOption", data: { option: name } } };
         if (spec.boolValues && attached === undefined && isBoolWord(args[i + 1])) i++;
@@ -1101,7 +1220,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
         }
         if (valued.has(o)) {
           if (!glued) i++;
-          if (spec.newRoot?.options?.includes(o)) root = glued || args[i]?.value;
+          if (spec.newRoot?.options?.includes(o)) [root, rootOption] = [glued || args[i]?.value, o];
           break;
         }
         if (!flags.has(o) && !(program === "xargs" && /^-[eil]$/.test(o) && k === 1)) return { kind: "unknown", why: { id: "unknownOption", data: { option: o } } };
@@ -1123,6 +1242,8 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
     }
     break;
   }
+  // A folder inside the new root (unshare -R root -w dir): not joined to the root, refused.
+  if (rootOption !== undefined && spec.newRoot?.refusedWith?.some((o) => seen.has(o))) return { kind: "unknown", why: { id: "remapsPaths", data: { option: rootOption } } };
   // After `--`, env (and bash's time) still read settings before the program.
   if (ended && (spec.assignments === "any" || spec.assignments === "identifier"))
     for (; i < args.length && args[i]!.value !== undefined && isSetting(args[i]!.value!); i++) setting(args[i]!.value!);
