@@ -126,7 +126,7 @@ const REWIRING_VARIABLES = new RegExp(
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
-      "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER)?|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
+      "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|CARGO_HOST_(?:LINKER|RUNNER|RUSTFLAGS)|CARGO_DOC_BROWSER|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
       "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
@@ -152,7 +152,8 @@ const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] =
   [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
   [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
   [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],
-  [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?)?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:[+-]?\w+(?:=[\w.]+)?))*\s*$/.test(v)],
+  // A -XX: option with a value only when it is a number (-XX:OnError=cmd runs a command, -XX:VMOptionsFile=f and -XX:Flags=f read more options).
+  [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:(?:[+-]\w+|\w+=\d[\d.]*[kKmMgGtT%]?))?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:(?:[+-]\w+|\w+=\d[\d.]*[kKmMgGtT%]?)))*\s*$/.test(v)],
   // make's options that set how it runs, not what: no --eval, no makefile, include folder or variable (SHELL=).
   [/^(?:MAKEFLAGS|GNUMAKEFLAGS|MFLAGS)$/, (v) => v.split(/\s+/).every((w) => w === "" || /^-?[jklsinqwBkrRtde0-9]+$|^--(?:jobs|keep-going|silent|quiet|no-print-directory|print-directory|always-make|load-average|output-sync)(?:=\w+)?$/.test(w))],
   [/^(?:RUSTFLAGS|RUSTDOCFLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS)$/, (v) => quietRustflags(v)],
@@ -215,8 +216,9 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   zip: ["-TT", "--unzip-command="],
   // Code or a command line given on the line, not the project's own file: make's --eval (-E), tox's
   // overrides of its configuration (-x testenv.commands=...), just's shell and --command.
-  make: ["--eval=", "-E"],
-  gmake: ["--eval=", "-E"],
+  // make reads a long option by any prefix that names one alone: --ev and --eva are --eval.
+  make: ["--eval=", "--eva=", "--ev=", "-E"],
+  gmake: ["--eval=", "--eva=", "--ev=", "-E"],
   tox: ["-x", "--override="],
   just: ["--shell=", "--command=", "-c"],
 };
@@ -241,7 +243,9 @@ const settingKey = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$
  * as its keys would.
  */
 function cargoSettingRuns(key: string): boolean {
-  const parts = key.replace(/\s*\.\s*/g, ".").replace(/"/g, "").trim().split(".");
+  // TOML keys may be quoted either way; an escape in a quoted key (\u002d) may spell any key: refused.
+  if (key.includes("\\")) return true;
+  const parts = key.replace(/\s*\.\s*/g, ".").replace(/["']/g, "").trim().split(".");
   const [top, second] = [parts[0]!, parts[1]];
   if (["target", "host", "env", "alias", "registries", "source", "unstable", "paths", "include", "credential-provider"].includes(top)) return true;
   if (top === "build") return second === undefined || /^(?:rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|rustflags|rustdocflags)$/.test(second);
@@ -285,6 +289,60 @@ function innerWords(n: Inner): ShellWord[] {
 
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
 const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/** make's variables that name the shell its recipes run with, its flags, more makefiles, or make itself. */
+const MAKE_CODE_VARIABLES = new Set(["SHELL", ".SHELLFLAGS", "MAKESHELL", "MAKEFILES", "MAKE"]);
+/**
+ * A variable definition on make's line that runs code (its name and operator), or undefined: `x!=cmd`
+ * runs a command, a value with a function call (`$(shell cmd)`, `$(eval ...)`) runs it when expanded,
+ * and SHELL, .SHELLFLAGS, MAKEFILES and MAKE choose what runs.
+ */
+function makeVariableRuns(word: string): string | undefined {
+  const m = /^([^=]*?)(::?:?|[+?!])?=(.*)$/s.exec(word);
+  if (!m || m[1]!.trim() === "" || word.startsWith("-")) return undefined;
+  const name = m[1]!.trim().split(/\s+/).pop()!;
+  const operator = `${m[2] ?? ""}=`;
+  if (operator === "!=" || MAKE_CODE_VARIABLES.has(name) || /\$[({][^)}\s$]*[\s$]/.test(m[3]!)) return `${name}${operator}`;
+  return undefined;
+}
+
+/** The option letters of ssh, scp and sftp that take a value (their getopt strings). */
+const SSH_VALUED_LETTERS: Readonly<Record<string, string>> = { ssh: "bceilmopBDEFIJLOPQRSwW", scp: "cDFiJlMoPSX", sftp: "bBcDFiJlloPRsSX" };
+
+/**
+ * The values of -o that ssh, scp or sftp reads (undefined: one decided at run time or missing), option
+ * clusters read as getopt reads them. ssh's options end at the remote command: the second word that is
+ * no option (the first is the destination).
+ */
+function sshSettings(name: string, args: ShellWord[]): (string | undefined)[] {
+  const valued = SSH_VALUED_LETTERS[name]!;
+  const out: (string | undefined)[] = [];
+  let operands = 0;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v === "--") break;
+    if (!v.startsWith("-") || v === "-") {
+      if (name === "ssh" && ++operands > 1) break;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      if (!valued.includes(v[k]!)) continue;
+      const value = k < v.length - 1 ? v.slice(k + 1) : args[++i]?.value;
+      if (v[k] === "o") out.push(value);
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * The keyword of an ssh setting as ssh reads it: leading spaces and a leading `=` skipped, quotes
+ * dropped (`"ProxyCommand"=x`), up to a space or `=`.
+ */
+function sshSettingKey(text: string): string {
+  const m = /^[\s=]*((?:"[^"]*"|[^\s="])*)/.exec(text)!;
+  return m[1]!.replace(/"/g, "");
+}
 /** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
 const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
@@ -1192,6 +1250,14 @@ class Analysis {
           return;
         }
       }
+    if (name === "make" || name === "gmake")
+      for (const w of args) {
+        const set = w.value === undefined ? undefined : makeVariableRuns(w.value);
+        if (set !== undefined) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: set } });
+          return;
+        }
+      }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
     for (let i = 0; i < args.length; i++) {
@@ -1204,15 +1270,16 @@ class Analysis {
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
         return;
       }
-      // ssh and scp: -o Key=value, -oKey=value.
-      if ((name === "ssh" || name === "scp" || name === "sftp") && (v === "-o" || v.startsWith("-o"))) {
-        const kv = v === "-o" ? args[i + 1]?.value : v.slice(2);
-        if (kv === undefined || SSH_COMMAND_KEYS.test(kv.split(/[=\s]/)[0]!)) {
-          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `-o ${kv === undefined ? "" : kv.split(/[=\s]/)[0]}`.trim() } });
+    }
+    // ssh, scp and sftp: -o Key=value, read in clusters as their getopt reads them (`-vo`, `-4oKey=v`).
+    if (name === "ssh" || name === "scp" || name === "sftp")
+      for (const kv of sshSettings(name, args)) {
+        const key = kv === undefined ? "" : sshSettingKey(kv);
+        if (kv === undefined || SSH_COMMAND_KEYS.test(key)) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `-o ${key}`.trim() } });
           return;
         }
       }
-    }
   }
 
   /**
@@ -1228,11 +1295,12 @@ class Analysis {
     const keys = npm ? NPM_CODE_SETTINGS : name === "yarn" ? [...NPM_CODE_SETTINGS, ...YARN_CODE_SETTINGS] : undefined;
     if (keys !== undefined) {
       // `npm config set KEY VALUE` (`KEY=VALUE`, `npm set`, `yarn config set`) writes a setting later commands read.
-      const set = values.findIndex((v, k) => v === "set" && (values[k - 1] === "config" || (k === 0 && npm)));
+      // `npm c set`: npm's alias of config (and a prefix of it, which older npm expands).
+      const set = values.findIndex((v, k) => v === "set" && ((values[k - 1] !== undefined && values[k - 1] !== "" && "config".startsWith(values[k - 1]!)) || (k === 0 && npm)));
       const at = set < 0 ? -1 : values.findIndex((v, k) => k > set && (v === undefined || !v.startsWith("-")));
       if (at >= 0) {
         const key = values[at];
-        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${values[set - 1] === "config" ? "config " : ""}set ${key === undefined ? "..." : key.split("=")[0]!}`);
+        if (key === undefined || keys.includes(settingKey(key.split("=")[0]!))) return refuse(`${set > 0 ? `${values[set - 1]!} ` : ""}set ${key === undefined ? "..." : key.split("=")[0]!}`);
       }
       if (!npm) return;
       for (const v of values.slice(0, end)) {
@@ -1325,7 +1393,12 @@ class Analysis {
       const at = values.findIndex((_, k) => sub.every((p, n) => values[k + n] === p) && values.slice(0, k).every((x, j) => x?.startsWith("-") || values[j - 1]?.startsWith("-")));
       if (at < 0 || at >= end) continue;
       // Every word that is no option may be it: an option's value among them is checked too, which refuses at worst.
-      for (let i = at + sub.length; i < end; i++) if (values[i] === undefined || !values[i]!.startsWith("-")) chosen.push(args[i]!);
+      // After `--`, every word is an operand (`poetry env use -- ./py`).
+      let ended = false;
+      for (let i = at + sub.length; i < Math.min(limit, args.length); i++) {
+        if (!ended && values[i] === "--") ended = true;
+        else if (ended || values[i] === undefined || !values[i]!.startsWith("-")) chosen.push(args[i]!);
+      }
     }
     for (const w of chosen) if (w.value === undefined || !PYTHON_VERSION.test(w.value)) this.namedProgram(w);
   }

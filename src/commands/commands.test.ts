@@ -1119,6 +1119,66 @@ describe("analysis", () => {
     expect(ids("entr /_")).toEqual(["programAtRunTime:/_"]);
     expect(ids("entr -x make")).toEqual([]);
   });
+  it("reads launchers' and tools' options as the programs do: option clusters, abbreviations, quoted keys, operands after --", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm", "evil"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.entry ?? f.data.name ?? f.data.option ?? f.data.why ?? "")}`);
+    for (const [text, id] of [
+      // capsh prints an explanation and goes on to the next option.
+      ["capsh --explain=cap_chown -- -c 'rm x'", "commandDenied:rm"],
+      ["capsh --suggest=net -- -c 'rm x'", "commandDenied:rm"],
+      // cross-env drops the quotes of the command's words.
+      ["cross-env A=1 \"r'm\" x", "commandDenied:rm"],
+      ["cross-env \"e'v'il\"", "commandDenied:evil"],
+      // watchexec 1.x reads -c and -N as flags: the next word starts the command there.
+      ["watchexec -c rm x", "commandDenied:rm"],
+      ["watchexec -N rm x", "commandDenied:rm"],
+      // ssh's, scp's and sftp's -o inside a cluster, and a keyword as ssh reads it.
+      ["ssh -vo ProxyCommand='rm x' host", "optionRunsCommand:-o ProxyCommand"],
+      ["ssh -4oProxyCommand=rm host", "optionRunsCommand:-o ProxyCommand"],
+      ["scp -qo ProxyCommand=rm a host:b", "optionRunsCommand:-o ProxyCommand"],
+      ["sftp -Co LocalCommand=rm host", "optionRunsCommand:-o LocalCommand"],
+      ["ssh -o='ProxyCommand rm' host", "optionRunsCommand:-o ProxyCommand"],
+      ["ssh -o '\"ProxyCommand\"=rm' host", "optionRunsCommand:-o ProxyCommand"],
+      ["ssh -o ' proxycommand=rm' host", "optionRunsCommand:-o proxycommand"],
+      // -XX: options that run a command or read more options.
+      ["MAVEN_OPTS='-Xmx1g -XX:OnOutOfMemoryError=evil' mvn test", "rewiringVariable:MAVEN_OPTS"],
+      ["JAVA_OPTS=-XX:VMOptionsFile=opts.txt java -jar a.jar", "rewiringVariable:JAVA_OPTS"],
+      ["MAVEN_OPTS=-XX:Flags=.hotspotrc mvn test", "rewiringVariable:MAVEN_OPTS"],
+      // An interpreter's operand after --.
+      ["poetry env use -- evil", "commandDenied:evil"],
+      ["pdm use -- evil", "commandDenied:evil"],
+      ["uv python pin -- evil", "commandDenied:evil"],
+      // npm's alias of config.
+      ["npm c set script-shell=./x", "optionRunsCommand:c set script-shell"],
+      ["npm conf set script-shell ./x", "optionRunsCommand:conf set script-shell"],
+      // cargo's keys in single quotes, or with an escape.
+      ["cargo --config \"build.'rustc-wrapper'='evil'\" build", "optionRunsCommand:--config build.'rustc-wrapper'"],
+      ["cargo --config 'build.\"rustc\\u002dwrapper\"=\"x\"' build", "optionRunsCommand:--config build.\"rustc\\u002dwrapper\""],
+      ["CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER=./x cargo build", "rewiringVariable:CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER"],
+      ["CARGO_HOST_LINKER=./x cargo build", "rewiringVariable:CARGO_HOST_LINKER"],
+      // make: an abbreviation of --eval, and variables on its line that run code or choose the shell.
+      ["make --ev='x: ; rm y' x", "optionRunsCommand:--ev"],
+      ["make --eva x", "optionRunsCommand:--eva"],
+      ["make SHELL=./x", "optionRunsCommand:SHELL="],
+      ["make '.SHELLFLAGS=-c rm x;'", "optionRunsCommand:.SHELLFLAGS="],
+      ["make 'x!=rm y'", "optionRunsCommand:x!="],
+      ["make 'x:=$(shell rm y)'", "optionRunsCommand:x:="],
+      ["make -j8 -- MAKEFILES=x.mk", "optionRunsCommand:MAKEFILES="],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    for (const text of [
+      "capsh --print -- -c 'ls x'",
+      "cross-env A=1 \"l's\" x",
+      "watchexec -c clear -- ls",
+      "ssh -vo User=ci host ls",
+      "ssh host grep -o ProxyCommand x",
+      "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC -XX:MaxRAMPercentage=75.0' mvn test",
+      "poetry env use -- 3.12",
+      "npm c set color=false",
+      "cargo --config profile.release.lto=true build",
+      "make CFLAGS=-O2 'LDFLAGS=-L$(PWD)/lib' all",
+    ])
+      expect(ids(text).filter((x) => !x.startsWith("pathOutside")), text).toEqual([]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);

@@ -113,6 +113,8 @@ interface ClapHit {
   option: ClapOption;
   word: ShellWord;
   values: ShellWord[];
+  /** The value was joined to the option (`--clear=reset`, `-cclear`). */
+  glued: boolean;
 }
 
 const BOOLISH = /^(?:y|yes|t|true|on|1|n|no|f|false|off|0)$/i;
@@ -140,7 +142,7 @@ function readClap(args: ShellWord[], table: readonly ClapOption[], trailing: boo
       k++;
     }
     if (option.boolish && glued === undefined && BOOLISH.test(args[k + 1]?.value ?? "")) values.push(args[++k]!);
-    hits.push({ option, word: w, values });
+    hits.push({ option, word: w, values, glued: glued !== undefined });
     return k;
   };
   for (let i = 0; i < args.length; i++) {
@@ -175,7 +177,7 @@ function readClap(args: ShellWord[], table: readonly ClapOption[], trailing: boo
         const option = shorts.get(`-${v[k]!}`);
         if (option === undefined) return unknownOption(`-${v[k]!}`);
         if (option.values === 0 && !option.optional && !option.boolish) {
-          hits.push({ option, word: w, values: [] });
+          hits.push({ option, word: w, values: [], glued: false });
           continue;
         }
         const rest = v.slice(k + 1).replace(/^=/, "");
@@ -356,7 +358,22 @@ export function watchexecInners(args: ShellWord[]): Inner[] {
   const end = args.findIndex((w) => w.value === "--");
   const argfile = args.slice(0, end < 0 ? undefined : end).find((w) => w.value?.startsWith("@"));
   if (argfile) return [unknown({ id: "argumentFile", data: { source: argfile.source } })];
-  const read = readClap(args, WATCHEXEC, true);
+  const first = readClap(args, WATCHEXEC, true);
+  // An option whose value may be left out took the next word (`-c clear`): watchexec 1.x reads -c, -N and
+  // --poll as flags, so that word starts the command there. Both readings are checked.
+  if (!("kind" in first) && first.hits.some((h) => h.option.optional && h.values.length > 0 && !h.glued))
+    return [...watchexecRead(first), ...watchexecRead(readClap(args, WATCHEXEC_FLAGS, true))];
+  return watchexecRead(first);
+}
+
+/** watchexec's options with a value that may be left out, read as flags (as watchexec 1.x reads -c, -N, --poll). */
+const WATCHEXEC_FLAGS: readonly ClapOption[] = WATCHEXEC.map((o): ClapOption => {
+  if (!o.optional) return o;
+  const { optional: _optional, ...flag } = o;
+  return { ...flag, values: 0 };
+});
+
+function watchexecRead(read: ReturnType<typeof readClap>): Inner[] {
   if ("kind" in read) return [read];
   if (read.hits.some((h) => h.option.nothing)) return [{ kind: "none" }];
   const late = read.hits.flatMap((h) => h.values).find((w) => w.value === undefined);
@@ -447,8 +464,9 @@ export function nodemonInners(args: ShellWord[]): Inner[] {
 
 /** capsh's options: each an exact word, or a prefix its value follows (`--uid=0`). */
 const CAPSH_EXACT = new Set(["--quiet", "--has-ambient", "--noenv", "--strict", "--modes", "--print", "--no-new-privs", "--has-no-new-privs", "--current"]);
-const CAPSH_PREFIXED = ["--drop=", "--dropped=", "--addamb=", "--delamb=", "--noamb", "--inh=", "--caps=", "--mode", "--inmode=", "--keep=", "--secbits=", "--forkfor=", "--killit=", "--uid=", "--cap-uid=", "--gid=", "--groups=", "--user=", "--decode=", "--supports=", "--has-p=", "--has-i=", "--has-a=", "--has-b=", "--is-uid=", "--is-gid=", "--iab="];
-const CAPSH_NOTHING = /^(?:--license|--explain=.*|--suggest=.*|--help|-h)$/s;
+const CAPSH_PREFIXED = ["--explain=", "--suggest=", "--drop=", "--dropped=", "--addamb=", "--delamb=", "--noamb", "--inh=", "--caps=", "--mode", "--inmode=", "--keep=", "--secbits=", "--forkfor=", "--killit=", "--uid=", "--cap-uid=", "--gid=", "--groups=", "--user=", "--decode=", "--supports=", "--has-p=", "--has-i=", "--has-a=", "--has-b=", "--is-uid=", "--is-gid=", "--iab="];
+/** capsh's options that end it (--explain= and --suggest= print and go on to the next option). */
+const CAPSH_NOTHING = /^(?:--license|--help|-h)$/s;
 
 /**
  * `capsh [options] -- ARGS...`: capsh works through its options in order, and at `--` (or `-+`) runs its
@@ -637,7 +655,8 @@ export function crossEnvInner(program: string, args: ShellWord[]): Inner {
     if (!m) break;
     env.push({ name: m[1]!, value: m[3] ?? m[4] ?? m[5] ?? "" });
   }
-  const rest = args.slice(i);
+  // cross-env drops each ' of the command's words (\' is a quote), and each \ before $, " or \ (\\ is one): r'm runs rm.
+  const rest = args.slice(i).map((w) => (w.value === undefined ? w : withValue(w, w.value.replace(/\\\\|(\\)?'|(\\)(?=[$"\\])/g, (m) => (m === "\\\\" ? "\\" : m === "\\'" ? "'" : "")))));
   if (rest.length === 0) return env.length > 0 ? { kind: "none", env } : { kind: "none" };
   return runs(program === "cross-env-shell" ? "script" : "argv", rest, { env });
 }
