@@ -210,6 +210,17 @@ const GIT_CODE_KEY =
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
   rsync: ["-e", "--rsh=", "--rsync-path="],
+  fd: ["-x", "--exec=", "-X", "--exec-batch="],
+  fdfind: ["-x", "--exec=", "-X", "--exec-batch="],
+  rg: ["--pre="],
+  // gdb reads long options with one dash or two; -x and -ix read a file of commands, --args runs the program.
+  gdb: ["-ex", "-ex=", "--ex=", "-eval-command=", "--eval-command=", "-iex", "--iex=", "-init-eval-command=", "--init-eval-command=", "-x", "--x=", "-command=", "--command=", "-ix", "--ix=", "-init-command=", "--init-command=", "-args", "--args"],
+  vim: ["-c", "--cmd=", "-S"],
+  vi: ["-c", "--cmd=", "-S"],
+  nvim: ["-c", "--cmd=", "-S", "-l"],
+  view: ["-c", "--cmd=", "-S"],
+  vimdiff: ["-c", "--cmd=", "-S"],
+  ex: ["-c", "--cmd=", "-S"],
   ssh: ["-F", "-I"],
   scp: ["-S", "-F"],
   sftp: ["-S", "-F", "-D"],
@@ -289,6 +300,8 @@ function innerWords(n: Inner): ShellWord[] {
 
 /** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
 const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/** Programs whose `+CMD` argument runs a command of theirs (vim's ex commands, less's commands). */
+const PLUS_COMMANDS = new Set(["vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim", "less", "more"]);
 /** make's variables that name the shell its recipes run with, its flags, more makefiles, or make itself. */
 const MAKE_CODE_VARIABLES = new Set(["SHELL", ".SHELLFLAGS", "MAKESHELL", "MAKEFILES", "MAKE"]);
 /**
@@ -1257,6 +1270,15 @@ class Analysis {
           this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: set } });
           return;
         }
+      }
+    // vim's +CMD runs an ex command (+N and +/pattern move the cursor); less's +CMD runs less commands (! a shell, | a pipe, s saves).
+    if (PLUS_COMMANDS.has(name))
+      for (const w of args) {
+        const v = w.value;
+        if (v === "--") break;
+        if (v === undefined || !v.startsWith("+") || (name === "less" || name === "more" ? /^\+\+?(?:\d*|[GgFf]|\/[^!|]*)$/ : /^\+(?:\d*|\/.*)$/s).test(v)) continue;
+        this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: v.length > 12 ? `${v.slice(0, 12)}...` : v } });
+        return;
       }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;

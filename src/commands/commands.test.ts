@@ -1179,6 +1179,47 @@ describe("analysis", () => {
     ])
       expect(ids(text).filter((x) => !x.startsWith("pathOutside")), text).toEqual([]);
   });
+  it("follows ip netns exec, perf, lockf, setlock and tsp, and refuses programs that run a command elsewhere, later or by their own grammar", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.entry ?? f.data.why ?? f.data.option ?? "")}`);
+    for (const [text, id] of [
+      ["ip netns exec ns rm x", "commandDenied:rm"],
+      ["ip -n a netns exec b rm x", "commandDenied:rm"],
+      ["perf stat -e cycles -r 3 rm x", "commandDenied:rm"],
+      ["perf record -g -- rm x", "commandDenied:rm"],
+      ["perf stat --frob rm x", "wrapperUnknown:unknownOption"],
+      ["lockf -t 5 f rm x", "commandDenied:rm"],
+      ["setlock -n f rm x", "commandDenied:rm"],
+      ["tsp rm x", "commandDenied:rm"],
+      ["docker run img rm x", "wrapperUnknown:container"],
+      ["podman exec c rm x", "wrapperUnknown:container"],
+      ["systemd-nspawn -D root rm x", "wrapperUnknown:container"],
+      ["schroot -c x -- rm x", "wrapperUnknown:container"],
+      ["fakechroot rm x", "wrapperUnknown:container"],
+      ["pueue add rm x", "wrapperUnknown:later"],
+      ["pm2 start app.js", "wrapperUnknown:later"],
+      ["crontab jobs.txt", "wrapperUnknown:later"],
+      ["daemonize /bin/rm x", "wrapperUnknown:later"],
+      ["start-stop-daemon --start --exec ./x", "wrapperUnknown:later"],
+      ["concurrently 'npm:watch' 'rm x'", "wrapperUnknown:commandList"],
+      ["chokidar src -c 'rm x'", "wrapperUnknown:commandList"],
+      ["onchange src -- rm x", "wrapperUnknown:commandList"],
+      ["xterm -e rm x", "wrapperUnknown:commandList"],
+      ["gnome-terminal -- rm x", "wrapperUnknown:commandList"],
+      ["dotenv -- rm x", "wrapperUnknown:loadsEnvFile"],
+      ["env-cmd -f .env.ci rm x", "wrapperUnknown:loadsEnvFile"],
+      ["gdb --args ./a.out x", "optionRunsCommand:--args"],
+      ["gdb -batch -ex 'shell rm x' ./a.out", "optionRunsCommand:-ex"],
+      ["fd -e js -x rm", "optionRunsCommand:-x"],
+      ["fd --exec-batch rm", "optionRunsCommand:--exec-batch"],
+      ["rg --pre ./x pattern", "optionRunsCommand:--pre"],
+      ["vim -c '!rm x' f", "optionRunsCommand:-c"],
+      ["vim +'!rm x' f", "optionRunsCommand:+!rm x"],
+      ["less +'!rm x' f", "optionRunsCommand:+!rm x"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
+      expect(ids(text), text).toEqual([]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
@@ -1191,7 +1232,7 @@ describe("spellings of a program (property)", () => {
     [c, `\\${c}`, `'${c}'`, `"${c}"`, `$'\\x${c.charCodeAt(0).toString(16)}'`, `$'\\${c.charCodeAt(0).toString(8)}'`, `${c}''`, `""${c}`][how % 8]!;
   const name = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz") });
   const hows = fc.array(fc.nat(7), { minLength: 8, maxLength: 8 });
-  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ", "fnm exec --using=18 ", "nvm exec 18 ", "nvm exec ", "pkgx +node ", "pkgx ", "devbox run ", "devbox run -- ", "scl enable gcc -- ", "distrobox enter -n box -- ", "distrobox enter box -- ", "toolbox run ", "flatpak-spawn --host ", "bwrap --unshare-net ", "entr -r ", "runuser -u bob -- ", "tmux new -d ", "tmux neww -c sub ", "tmux -c ", "screen -dmS build ", "hyperfine ", "hyperfine -p ", "watchexec -- ", "watchexec -n -- ", "nodemon --exec ", "capsh -- -c ", "machinectl shell .host ", "ssh host ", "cross-env A=1 ", "lerna exec -- ", "script -q -- ", "sudo -R root ");
+  const prefix = fc.constantFrom("", "/usr/bin/", "FOO=1 ", "command ", "env -i ", "sudo -u root ", "xargs ", "exec ", "timeout 5 ", "nohup ", "nice -5 ", "unshare -r ", "fakeroot ", "sg staff ", "parallel ", "npx ", "npx -y ", "npm exec -- ", "npm --prefix x exec ", "pnpm exec ", "pnpm dlx ", "yarn exec ", "bunx ", "uvx ", "uv run ", "uv run --with x ", "uv tool run ", "poetry run ", "pipenv run ", "pdm run ", "hatch run ", "conda run -n base ", "bundle exec ", "nix develop -c ", "mise exec -- ", "direnv exec . ", "asdf exec ", "gosu nobody ", "xcrun ", "corepack npx ", "pipx run ", "fnm exec --using=18 ", "nvm exec 18 ", "nvm exec ", "pkgx +node ", "pkgx ", "devbox run ", "devbox run -- ", "scl enable gcc -- ", "distrobox enter -n box -- ", "distrobox enter box -- ", "toolbox run ", "flatpak-spawn --host ", "bwrap --unshare-net ", "entr -r ", "runuser -u bob -- ", "tmux new -d ", "tmux neww -c sub ", "tmux -c ", "screen -dmS build ", "hyperfine ", "hyperfine -p ", "watchexec -- ", "watchexec -n -- ", "nodemon --exec ", "capsh -- -c ", "machinectl shell .host ", "ssh host ", "cross-env A=1 ", "lerna exec -- ", "script -q -- ", "sudo -R root ", "ip netns exec ns ", "perf stat ", "perf record -g -- ", "lockf f ", "setlock f ", "tsp ");
 
   it("denies a denied program however it is spelt and whatever runs it", () => {
     fc.assert(

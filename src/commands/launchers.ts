@@ -1092,3 +1092,106 @@ export function screenInner(args: ShellWord[]): Inner {
   if (shell !== undefined) return { kind: "argv", words: [shell.value!.startsWith("-") ? withValue(shell, shell.value!.slice(1)) : shell] };
   return { kind: "none" };
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Programs that run a command they are given elsewhere, later, or by a grammar plangate does not follow.
+
+/**
+ * `ip [options] netns exec NAME cmd args...`: runs the program in the network namespace NAME, on this
+ * machine's files, in the current folder. Other `ip` commands run nothing.
+ */
+export function ipInner(args: ShellWord[]): Inner {
+  let i = 0;
+  for (; i < args.length && args[i]!.value?.startsWith("-"); i++) {
+    const v = args[i]!.value!;
+    // ip's options that take a value (-n NETNS runs the command in that namespace too).
+    if (/^-(?:f|family|l|loops|rc|rcvbuf|b|batch|n|netns)$/.test(v.replace(/^--/, "-"))) i++;
+    if (/^-(?:b|batch|force)$/.test(v.replace(/^--/, "-"))) return { kind: "hidden", why: { id: "scriptFile", data: { program: "ip -batch", script: args[i]?.source ?? "-" } } };
+  }
+  const late = lateWord(args.slice(i, i + 3));
+  if (late) return unknownAt(late);
+  const [object, command] = [args[i]?.value ?? "", args[i + 1]?.value ?? ""];
+  if (!"netns".startsWith(object) || object.length < 2 || !"exec".startsWith(command) || command === "") return { kind: "none" };
+  const rest = args.slice(i + 3);
+  return rest.length === 0 ? { kind: "none" } : { kind: "argv", words: rest };
+}
+
+/** perf's subcommands that run a program, and their options that take a value (the others are flags). */
+const PERF_RUNS: Readonly<Record<string, ReadonlySet<string>>> = {
+  stat: new Set(["-e", "--event", "-r", "--repeat", "-o", "--output", "-x", "--field-separator", "-C", "--cpu", "-G", "--cgroup", "-I", "--interval-print", "-M", "--metrics", "-D", "--delay"]),
+  record: new Set(["-e", "--event", "-o", "--output", "-F", "--freq", "-c", "--count", "-C", "--cpu", "-G", "--cgroup", "-m", "--mmap-pages", "--call-graph", "-D", "--delay"]),
+  trace: new Set(["-e", "--event", "--expr", "-o", "--output", "-C", "--cpu", "-G", "--cgroup", "-m", "--mmap-pages", "--duration", "--max-events"]),
+};
+const PERF_FLAGS = new Set(["-a", "--all-cpus", "-d", "--detailed", "-v", "--verbose", "-n", "--null", "-B", "--big-num", "-A", "--no-aggr", "-g", "-q", "--quiet", "-s", "--summary", "-S", "--with-summary", "--per-core", "--per-socket", "--per-thread", "-i", "--no-inherit"]);
+
+/**
+ * `perf stat|record|trace [options] [--] cmd args...`: runs the program; its options are read with their
+ * values (one plangate does not know is refused, as it may take the next word). -p and -t attach to
+ * running processes: nothing runs. Other subcommands run nothing.
+ */
+export function perfInner(args: ShellWord[]): Inner {
+  const sub = args[0]?.value;
+  if (sub === undefined) return args[0] ? unknownAt(args[0]) : { kind: "none" };
+  const valued = Object.hasOwn(PERF_RUNS, sub) ? PERF_RUNS[sub]! : undefined;
+  if (valued === undefined) return { kind: "none" };
+  for (let i = 1; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknownAt(args[i]!);
+    if (v === "--") return runs("argv", args.slice(i + 1), {});
+    if (!v.startsWith("-")) return runs("argv", args.slice(i), {});
+    const name = v.startsWith("--") ? v.replace(/=.*$/s, "") : v;
+    if (PERF_FLAGS.has(name)) continue;
+    if (/^-(?:p|t|-pid|-tid)$/.test(name)) return { kind: "none" };
+    if (!valued.has(name)) return unknownOption(name);
+    if (name === v) i++;
+  }
+  return { kind: "none" };
+}
+
+/**
+ * Programs that run a command somewhere plangate does not see (a container, another root), later (a
+ * daemon, a queue, a crontab), or by a grammar it does not follow (several command lines, placeholders):
+ * refused when given one, with what to do instead. The value: the subcommands that run one (none: any
+ * call with arguments does).
+ */
+const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; id: "container" | "later" | "commandList" }>> = {
+  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], id: "container" },
+  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], id: "container" },
+  nerdctl: { subs: ["run", "exec", "create", "container", "compose"], id: "container" },
+  "systemd-nspawn": { id: "container" },
+  schroot: { id: "container" },
+  fakechroot: { id: "container" },
+  pm2: { subs: ["start", "restart", "reload", "startOrRestart", "startOrReload", "startOrGracefulReload", "ecosystem", "deploy", "trigger", "startup"], id: "later" },
+  pueue: { subs: ["add", "edit", "restart"], id: "later" },
+  crontab: { id: "later" },
+  daemonize: { id: "later" },
+  "start-stop-daemon": { id: "later" },
+  concurrently: { id: "commandList" },
+  chokidar: { id: "commandList" },
+  "chokidar-cli": { id: "commandList" },
+  onchange: { id: "commandList" },
+  xterm: { id: "commandList" },
+  "gnome-terminal": { id: "commandList" },
+  konsole: { id: "commandList" },
+  "x-terminal-emulator": { id: "commandList" },
+};
+
+/** Is the program one ELSEWHERE lists? */
+export const runsElsewhere = (program: string): boolean => Object.hasOwn(ELSEWHERE, program);
+
+/**
+ * What such a program runs: nothing for a call that runs no command (`docker ps`, `crontab -l`, asking
+ * for help or a version), else the refusal.
+ */
+export function elsewhereInner(program: string, args: ShellWord[]): Inner {
+  const spec = ELSEWHERE[program]!;
+  const words = args.map((w) => w.value);
+  if (words.length === 0 || words.every((v) => v !== undefined && /^(?:-h|--help|-V|-v|--version|-l|--list)$/.test(v))) return { kind: "none" };
+  if (spec.subs !== undefined) {
+    const sub = words.find((v) => v === undefined || !v.startsWith("-"));
+    if (sub !== undefined && !spec.subs.includes(sub)) return { kind: "none" };
+    return unknown({ id: spec.id, data: { command: sub ?? program } });
+  }
+  if (program === "crontab" && words.every((v) => v !== undefined && /^-[lriu]$|^-[^-]/.test(v) === true && v !== "-")) return { kind: "none" };
+  return unknown({ id: spec.id, data: { command: program } });
+}

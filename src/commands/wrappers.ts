@@ -1,5 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
-import { capshInner, crossEnvInner, expectInner, hyperfineInners, machinectlInner, nodemonInners, OTHER_SHELLS, otherShellInner, screenInner, sshInner, tmuxInners, watchexecInners } from "./launchers.js";
+import { capshInner, crossEnvInner, elsewhereInner, expectInner, hyperfineInners, ipInner, machinectlInner, nodemonInners, OTHER_SHELLS, otherShellInner, perfInner, runsElsewhere, screenInner, sshInner, tmuxInners, watchexecInners } from "./launchers.js";
 
 /**
  * Programs that run another program, and how to find it: which options take a value, how many
@@ -330,6 +330,10 @@ const SPECS: Record<string, WrapperSpec> = {
   "dumb-init": { valued: ["-r", "--rewrite"], flags: ["-c", "--single-child", "-v", "--verbose"] },
   ifne: { flags: ["-n"] },
   chronic: { flags: ["-e", "-v"] },
+  // lockf (BSD) and setlock (daemontools) hold a lock file while the program runs; tsp queues it in the current folder.
+  lockf: { valued: ["-t"], flags: ["-k", "-n", "-s", "-w"], operands: 1 },
+  setlock: { flags: ["-n", "-N", "-x", "-X"], operands: 1 },
+  tsp: {},
   watch: { valued: ["-n", "--interval", "-q", "--equexit"], flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-x", "--exec"] },
 };
 
@@ -417,6 +421,10 @@ export type WrapperReason =
   | { id: "placeholder"; data: { source: string; placeholder: string } }
   | { id: "unknownSubcommand"; data: { command: string } }
   | { id: "shellLanguage"; data: { program: string } }
+  | { id: "container"; data: { command: string } }
+  | { id: "later"; data: { command: string } }
+  | { id: "commandList"; data: { command: string } }
+  | { id: "loadsEnvFile"; data: { program: string } }
   // hidden: the commands come from a file, standard input or the wrapper's input.
   | { id: "sourcedScript"; data: { program: string; script: string } }
   | { id: "sourcedNothing"; data: { program: string } }
@@ -443,12 +451,17 @@ const LAUNCHERS: Readonly<Record<string, (args: ShellWord[], program: string) =>
   expect: (args) => [expectInner(args)],
   "cross-env": (args, program) => [crossEnvInner(program, args)],
   "cross-env-shell": (args, program) => [crossEnvInner(program, args)],
+  ip: (args) => [ipInner(args)],
+  perf: (args) => [perfInner(args)],
+  // dotenv (dotenv-cli) and env-cmd load .env, .env-cmdrc or the files they are given before the program.
+  dotenv: (_args, program) => [{ kind: "unknown", why: { id: "loadsEnvFile", data: { program } } }],
+  "env-cmd": (_args, program) => [{ kind: "unknown", why: { id: "loadsEnvFile", data: { program } } }],
 };
 
 /** Is the program one that runs another program (or a command line)? */
 export function isWrapper(name: string): boolean {
   const program = unprefixed(name);
-  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || OTHER_SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
+  return program in SPECS || SHELLS.has(program) || Object.hasOwn(LAUNCHERS, program) || runsElsewhere(program) || OTHER_SHELLS.has(program) || program === "source" || program === "." || program === "find" || program === "eval" || program === "trap" || program === "su" || program === "runuser" || program === "sg" || program === "parallel" || program === "sem" || program === "at" || program === "batch";
 }
 
 /** The program of a runner's package (`rimraf@5`, `@scope/tool@1`, `ruff==0.4`, `black[d]`): the name alone. */
@@ -1023,9 +1036,11 @@ export function innersOf(name: string, args: ShellWord[]): Inner[] {
         ? suInners(program, args)
         : Object.hasOwn(LAUNCHERS, program)
           ? LAUNCHERS[program]!(args, program)
-          : OTHER_SHELLS.has(program)
-            ? [otherShellInner(program, args)]
-            : [innerOf(program, args)];
+          : runsElsewhere(program)
+            ? [elsewhereInner(program, args)]
+            : OTHER_SHELLS.has(program)
+              ? [otherShellInner(program, args)]
+              : [innerOf(program, args)];
   return inners.flatMap(settingsRead);
 }
 
