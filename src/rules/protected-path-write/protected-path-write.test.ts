@@ -75,6 +75,8 @@ ruleTester("protected-path-write", {
       options: { tools: annotated({ readOnlyHint: true }) },
     },
     { name: "a tool on the policy's read list", code: plan("get_settings", { path: ".env" }), files, options: { policy: policy((p) => p.tools.read!.push("get_settings")) } },
+    { name: "a patch of ordinary files", code: plan("apply_patch", { patch: "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1 +1 @@\n-a\n+b\n" }), files },
+    { name: "a patch as the content of a file written", code: plan("write_file", { path: "fix.patch", content: "--- a/.git/config\n+++ b/.git/config\n" }), files },
   ],
   invalid: [
     // A map keyed by paths: its values are checked as values too.
@@ -148,6 +150,12 @@ ruleTester("protected-path-write", {
     // A map from paths to contents.
     reported("write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }),
     reported("apply", { changes: [{ ".env": "x" }] }),
+    // A patch writes the files its headers name: git's, GNU patch's and the apply_patch format of code agents.
+    reported("apply_patch", { input: "*** Begin Patch\n*** Add File: .git/hooks/post-checkout\n+#!/bin/sh\n*** End Patch\n" }),
+    reported("apply_patch", { patch: "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-x\n+y\n" }),
+    reported("git_apply", { diff: "diff --git a/notes.txt b/.env\nsimilarity index 100%\nrename from notes.txt\nrename to .env\n" }),
+    reported("mcp__editor__change", { edits: "*** Begin Patch\n*** Update File: src/a.txt\n*** Move to: plangate.yaml\n@@\n-a\n+b\n*** End Patch\n" }),
+    reported("apply_patch", { patch: 'diff --git "a/\\056git/config" "b/\\056git/config"\n--- "a/\\056git/config"\n+++ "b/\\056git/config"\n' }),
     {
       name: "the message names the tool and the path",
       code: plan("write_file", { path: ".git/config" }),
