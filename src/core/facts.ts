@@ -94,7 +94,12 @@ export function tagsOf(text: string): number {
   let tags = 0;
   const n = text.length;
   if (n === 0) return 0;
-  const first = text.charCodeAt(0);
+  // A leading . or ~, also after spaces an executor may trim.
+  let first = text.charCodeAt(0);
+  if (first <= 0x20 || first >= 0x80) {
+    const lead = text.search(/\S/);
+    first = lead < 0 ? 0 : text.charCodeAt(lead);
+  }
   if (first === 0x2e || first === 0x7e) tags |= LeafTag.PathLike; // . ~
   let letters = 0;
   for (let i = 0; i < n; i++) {

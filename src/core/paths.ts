@@ -159,7 +159,22 @@ export function fileUrlPath(text: string): string | undefined {
  * as its path in every round. Plain text without `%` or `file:` is its only reading (the common case).
  */
 export function pathReadings(text: string): string[] {
-  return decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+  const out = decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+  // An executor may trim the path it is given (Python's strip(), JavaScript's trim()): a reading with
+  // spaces at either end is also read without them (` /etc/passwd` is `/etc/passwd` there).
+  for (let i = 0, n = out.length; i < n; i++) {
+    const r = out[i]!;
+    if (r === "" || r.startsWith("\0") || !(isSpaceAt(r, 0) || isSpaceAt(r, r.length - 1))) continue;
+    const t = r.trim();
+    if (t !== "" && !out.includes(t)) out.push(fileUrlPath(t) ?? t);
+  }
+  return out;
+}
+
+/** Is the character at `i` whitespace that trim() removes (ASCII space and controls, or any non-ASCII space)? */
+function isSpaceAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c <= 0x20 || (c >= 0x80 && /\s/.test(text[i]!));
 }
 
 /** The text and its percent-decodings, round after round (see pathReadings), `file:` URLs left as they are. */
@@ -311,11 +326,15 @@ const NOT_PATHS = new Set([
  */
 export function looksLikeEscapingPath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
-  if (NOT_PATHS.has(name.toLowerCase()) || /\s/.test(value)) return false;
-  return (
-    /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(value) ||
-    /[/\\]\.\.(?:[/\\]|$)/.test(value)
-  );
+  if (NOT_PATHS.has(name.toLowerCase())) return false;
+  // Spaces at either end may be trimmed by the executor; a name may hold spaces (`my dir/../../x`), so a
+  // value with spaces inside still counts when a `..` between separators climbs: prose (`see ../README`)
+  // does not.
+  const v = value.trim();
+  const climbs = /[/\\]\.\.(?:[/\\]|$)/.test(v);
+  // A text of several lines is no path (a patch in it is read as one: core/patch-paths.ts).
+  if (/\s/.test(v)) return climbs && !/[\n\r\u0085\u2028\u2029]/.test(v);
+  return /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(v) || climbs;
 }
 
 /**
@@ -338,7 +357,8 @@ export function windowsSpelling(rel: string): string | undefined {
  * a protected file.
  */
 export function mayBeFileName(name: string, value: string): boolean {
-  return value !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(value) && !isRemoteUrl(value);
+  const v = value.trim();
+  return v !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(v) && !isRemoteUrl(v);
 }
 
 /**
@@ -348,6 +368,10 @@ export function mayBeFileName(name: string, value: string): boolean {
  */
 export function looksLikePath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
-  if (NOT_PATHS.has(name.toLowerCase()) || value === "" || /\s/.test(value) || isRemoteUrl(value)) return false;
-  return /[/\\]/.test(value) || value.startsWith(".") || looksLikeEscapingPath(name, value);
+  // Spaces at either end may be trimmed by the executor; inside, a folder or file name may hold them
+  // (`deploy keys/prod key.pem`): with a separator the value is still a path.
+  const v = value.trim();
+  if (NOT_PATHS.has(name.toLowerCase()) || v === "" || isRemoteUrl(v)) return false;
+  if (/\s/.test(v)) return /[/\\]/.test(v) && !/[\n\r\u0085\u2028\u2029]/.test(v);
+  return /[/\\]/.test(v) || v.startsWith(".") || looksLikeEscapingPath(name, v);
 }

@@ -75,6 +75,7 @@ ruleTester("protected-path-write", {
       options: { tools: annotated({ readOnlyHint: true }) },
     },
     { name: "a tool on the policy's read list", code: plan("get_settings", { path: ".env" }), files, options: { policy: policy((p) => p.tools.read!.push("get_settings")) } },
+    { name: "prose with separators under a writer", code: plan("write_file", { path: "src/a.txt", title: "read/write access", note: "update .env and .git/config later" }), files },
     { name: "a patch of ordinary files", code: plan("apply_patch", { patch: "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1 +1 @@\n-a\n+b\n" }), files },
     { name: "a patch as the content of a file written", code: plan("write_file", { path: "fix.patch", content: "--- a/.git/config\n+++ b/.git/config\n" }), files },
   ],
@@ -150,6 +151,12 @@ ruleTester("protected-path-write", {
     // A map from paths to contents.
     reported("write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }),
     reported("apply", { changes: [{ ".env": "x" }] }),
+    // Spaces an executor may trim, and names with spaces in them.
+    reported("write_file", { path: " .git/config" }),
+    reported("write_file", { path: ".env\u00a0" }),
+    reported("store", { item: " plangate.yaml" }),
+    reported("mcp__fs__move", { a: "src/a.txt", b: "my dir/../.git/config" }),
+    reported("upload", { where: "deploy keys/prod key.pem" }),
     // A patch writes the files its headers name: git's, GNU patch's and the apply_patch format of code agents.
     reported("apply_patch", { input: "*** Begin Patch\n*** Add File: .git/hooks/post-checkout\n+#!/bin/sh\n*** End Patch\n" }),
     reported("apply_patch", { patch: "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-x\n+y\n" }),
