@@ -416,6 +416,23 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
 }
 
 /**
+ * The workspace must be a folder here: where it is not, no symbolic link in it can be followed, so every
+ * path would pass as written while an executor in the real folder follows links out of it (a mistyped
+ * `workspace:` fails open). Throws PolicyError naming where the workspace came from.
+ */
+function assertWorkspace(workspace: string, from: string): void {
+  let isFolder: boolean;
+  let missing = false;
+  try {
+    isFolder = statSync(workspace).isDirectory();
+  } catch {
+    isFolder = false;
+    missing = true;
+  }
+  if (!isFolder) throw new PolicyError(`${from}: the workspace ${workspace} is not a folder (${missing ? "it does not exist" : "it is a file or another kind of entry"}); no path in it could be checked`);
+}
+
+/**
  * Loads the policy: the given file, else the first policy file found walking up from `cwd` (no higher
  * than the project root), else the embedded defaults; `file: false` means the defaults. Throws
  * PolicyError for an unreadable, invalid or ambiguous file.
@@ -425,11 +442,13 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
+    assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : "the working directory");
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
   const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
+  assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : display);
   let host: HostProfile = GENERIC;
   try {
     if (policy.host !== undefined) host = loadProfile(policy.host, dirname(file));
