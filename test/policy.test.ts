@@ -37,6 +37,22 @@ describe("policy discovery and resolution", () => {
   });
 });
 
+describe("an empty tool allow list", () => {
+  // `allow: []` reads as "allow nothing", but no list means no constraint: every tool passed with a warning.
+  const bad = (name: string, text: string) => {
+    writeFileSync(join(root, name), text);
+    return join(root, name);
+  };
+  it("is a usage error with its position, at the top level and in an override", async () => {
+    await expect(loadPolicy({ file: bad("ea1.yaml", "tools:\n  allow: []\n"), cwd: root })).rejects.toThrow(/ea1\.yaml:2:10: tools\.allow is empty/);
+    await expect(loadPolicy({ file: bad("ea2.yaml", "tools:\n  allow: [read_file]\noverrides:\n  - files: ['legacy/**']\n    tools:\n      allow: []\n"), cwd: root })).rejects.toThrow(/ea2\.yaml:6:14: tools\.allow is empty/);
+  });
+  it("is accepted beside an allowFile or a registry, which constrain the tools", async () => {
+    writeFileSync(join(root, "ea-tools.txt"), "read_file\n");
+    await expect(loadPolicy({ file: bad("ea3.yaml", "tools:\n  allow: []\n  allowFile: ea-tools.txt\n"), cwd: root })).resolves.toBeDefined();
+  });
+});
+
 describe("the workspace must be a folder", () => {
   // Where the workspace is not, no link in it can be followed: every path would pass lexically while the
   // executor, in the real folder, follows links out. A missing or mistyped workspace is a usage error.

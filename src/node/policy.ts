@@ -141,9 +141,11 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const policy = value as PolicyFile;
   await checkRules(policy.rules, "/rules", doc, file);
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
+  checkAllow(policy.tools, "/tools", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
+    checkAllow(o.tools, `/overrides/${i}/tools`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
@@ -169,6 +171,18 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
+}
+
+/**
+ * An empty `tools.allow` with no allowFile or registry beside it reads as "allow nothing", but a policy
+ * with no list leaves the tools unchecked (one warning): the two readings are refused rather than the
+ * looser one taken. An override that empties the list would unconstrain its plans the same way.
+ */
+function checkAllow(tools: { allow?: readonly string[]; allowFile?: string; registry?: string } | undefined, at: string, doc: SourceDocument, file: string): void {
+  if (tools?.allow === undefined || tools.allow.length > 0 || tools.allowFile !== undefined || tools.registry !== undefined) return;
+  throw new PolicyError(
+    `${where(doc, file, `${at}/allow`, false)}: tools.allow is empty, which leaves every tool unchecked (an empty list is no list): list the tools plans may call, write ["*"] to allow every tool on purpose, or leave tools.allow out`,
+  );
 }
 
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
