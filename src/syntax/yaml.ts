@@ -261,11 +261,17 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   let doc: Document.Parsed;
+  // The parser makes an error object for every fault it meets (one a line in some texts), each with a
+  // stack trace: a 1 MiB text took 9 s. Only the first one is reported, so none needs a trace.
+  const traces = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
   } catch (err) {
     issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues, locate: () => undefined };
+  } finally {
+    Error.stackTraceLimit = traces;
   }
   const firstError = doc.errors[0];
   // The parser reports its own stack overflow on deep block nesting as a syntax error.
