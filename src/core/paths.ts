@@ -274,8 +274,9 @@ export class WalkNode {
   }
   /** The absolute path of the entry. */
   path(): string {
-    const names: string[] = [];
-    for (let n: WalkNode | undefined = this; n?.parent !== undefined; n = n.parent) names.push(n.name);
+    if (this.parent === undefined) return "/";
+    const names = [this.name];
+    for (let n = this.parent; n.parent !== undefined; n = n.parent) names.push(n.name);
     return "/" + names.reverse().join("/");
   }
 }
