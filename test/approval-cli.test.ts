@@ -178,8 +178,11 @@ describe("approval commands: flags, output and exit codes", () => {
       const r = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
       expect(r.code, r.stdout + r.stderr).toBe(0);
     }
+    // An empty list is no list: the policy itself is refused (a usage error), it allows nothing by accident.
     writeFileSync(join(k.workspace, "plangate.yaml"), "tools:\n  allow: []\n");
-    expect((await cli(["approve", "plan.json", ...key], { cwd: k.workspace })).code).toBe(1);
+    const empty = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("tools.allow is empty");
   });
   it("the library's guard refuses unconstrained tools too", async () => {
     const k = approvalKit();
