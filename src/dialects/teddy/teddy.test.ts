@@ -155,6 +155,18 @@ describe("teddy dialect: link paths", () => {
   });
 });
 
+describe("teddy dialect: web resources", () => {
+  it("reads a Resource as a web page only where TeDDy does (http:// or https://, as spelt); any other scheme is a local path to it", async () => {
+    const md = planMd("### READ\n- Resource: https://example.com/a", "### READ\n- **Resource:** [x](http://example.com/b)");
+    const r = await runMd(md, ws);
+    expect(r.plan!.steps.map((s) => s.args)).toEqual([{ url: "https://example.com/a" }, { url: "http://example.com/b" }]);
+    for (const resource of ["HTTP://../../../etc/passwd", "[x](HTTPS://../../../etc/passwd)", "ftp://../../../etc/passwd", "[x](smb://../../../etc/passwd)"]) {
+      const d = await runMd(planMd(`### READ\n- **Resource:** ${resource}`), ws);
+      expect(ids(d), resource).toContain("path-outside-workspace");
+    }
+  });
+});
+
 describe("teddy dialect: unreadable input", () => {
   it("reports an empty plan.md once, as a parse error", async () => {
     expect(ids(await runMd(" \n\n", ws))).toEqual(["parse-error"]);

@@ -92,6 +92,9 @@ ruleTester("path-outside-workspace", {
     reported({ path: "file:///etc/hosts" }, "resolves to /etc/hosts"),
     reported({ options: { cwd: "/tmp" } }, "resolves to /tmp"),
     reported({ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"),
+    // A path argument that looks like a URL is still a path to a file-system executor: `ftp:` is a folder.
+    reported({ path: "ftp://../../etc/passwd" }, "resolves to /etc/passwd"),
+    reported({ dest: "https://../../../etc/cron.d/job" }, "resolves to /etc/cron.d/job", "download"),
     // Spaces: an executor may trim a path (strip(), trim()), and a folder's name may hold spaces.
     reported({ path: " /etc/passwd" }, 'path " /etc/passwd" (read as "/etc/passwd") in "path" resolves to /etc/passwd'),
     reported({ path: "\u3000../outside/secret.txt" }, "resolves to /outside/secret.txt"),

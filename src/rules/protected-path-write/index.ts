@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { LeafTag } from "../../core/facts.js";
-import { isInside, isRemoteUrl, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { isInside, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -567,7 +567,8 @@ export default defineRule({
           });
           continue;
         }
-        if (arg.value === "" || isRemoteUrl(arg.value)) continue;
+        // A URL under a path name is still a path to an executor that opens files (`x://../.git/config`).
+        if (arg.value === "") continue;
         const candidates: string[] = [];
         const add = (c: string) => {
           if (c !== "" && !candidates.includes(c)) candidates.push(c);

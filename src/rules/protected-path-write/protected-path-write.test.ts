@@ -151,6 +151,8 @@ ruleTester("protected-path-write", {
     // A map from paths to contents.
     reported("write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }),
     reported("apply", { changes: [{ ".env": "x" }] }),
+    // A path argument that looks like a URL is still a path to a file-system executor.
+    reported("write_file", { path: "sftp://../.git/config" }),
     // Spaces an executor may trim, and names with spaces in them.
     reported("write_file", { path: " .git/config" }),
     reported("write_file", { path: ".env\u00a0" }),
