@@ -49,6 +49,8 @@ ruleTester("protected-path-write", {
         ["write_file", { path: "docs/git.md", title: "a b" }],
         ["write_file", { path: ".github/workflows/ci.yml" }],
         ["write_file", { path: "gitignore.txt" }],
+        ["write_file", { path: ".claude/commands/review.md" }],
+        ["write_file", { path: "docs/claude/settings.json" }],
         ["write_file", { path: "notes~old/a.txt" }],
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
         ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
@@ -117,6 +119,12 @@ ruleTester("protected-path-write", {
     reported("store", { entries: { "plangate.json": "x" } }),
     reported("store", { item: "PLANGA~1.YAM" }),
     reported("fetch_page", { url: "file:///ws/.git/config" }),
+    // The host's hook configuration, which runs the guard (and the scripts its hooks run): a plan that
+    // rewrites it turns enforcement off for the sessions after it.
+    reported("Write", { file_path: ".claude/settings.json" }),
+    reported("write_file", { path: ".claude/settings.local.json" }),
+    reported("write_file", { path: ".claude/hooks/guard.sh" }),
+    reported("write_file", { path: "sub/.claude/settings.json" }),
     // A nested repository, the policy at any depth.
     reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
     reported("write_file", { path: "vendor/lib/.git" }),
