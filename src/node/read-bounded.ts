@@ -99,8 +99,8 @@ export function readConfigText(path: string, max = MAX_CONFIG_BYTES): string {
 
 /**
  * Reads a small input file (an approval, a TODO.md, a configuration) as bytes: a regular file of at most
- * `max` bytes. Throws an Error saying why it cannot, with the errno `code` when there is one, or a
- * code-like word (`ENOTREG` for a device, pipe or folder, `EFBIG` for a file over the bound).
+ * `max` bytes. Throws an Error saying why it cannot (`it is a device, pipe or socket`, `it is over N
+ * bytes`), with the errno `code` when there is one.
  */
 export function readSmallFile(path: string, max = MAX_CONFIG_BYTES): Uint8Array {
   const read = readFileBounded(path, max);
@@ -108,6 +108,6 @@ export function readSmallFile(path: string, max = MAX_CONFIG_BYTES): Uint8Array 
   const err = new Error(
     read.reason === "too-large" ? `it is over ${max} bytes` : read.reason === "not-a-file" ? `it is ${read.kind}` : read.code,
   ) as NodeJS.ErrnoException;
-  err.code = read.reason === "error" ? read.code : read.reason === "too-large" ? "EFBIG" : "ENOTREG";
+  if (read.reason === "error") err.code = read.code;
   throw err;
 }

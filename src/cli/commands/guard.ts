@@ -155,7 +155,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           // A regular file of bounded size: a device or a pipe would be read forever.
           approval = readSmallFile(resolve(io.cwd, flags.approval));
         } catch (err) {
-          throw new UsageError(`cannot read the approval ${flags.approval} (${(err as NodeJS.ErrnoException).code})`);
+          throw new UsageError(`cannot read the approval ${flags.approval} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
         }
         const common = {
           plan: resolve(io.cwd, file),

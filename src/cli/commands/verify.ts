@@ -106,7 +106,7 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
               // A regular file of bounded size: a device or a pipe would be read forever.
               approval = readSmallFile(resolve(io.cwd, approvalFile));
             } catch (err) {
-              fail(judgeApproval({ step: "envelope", unreadable: { kind: "file", file: approvalFile, code: String((err as NodeJS.ErrnoException).code) }, allowUnsigned: false })[0]!);
+              fail(judgeApproval({ step: "envelope", unreadable: { kind: "file", file: approvalFile, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message }, allowUnsigned: false })[0]!);
               continue;
             }
             let hash: string | undefined;
