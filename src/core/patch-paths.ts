@@ -1,6 +1,6 @@
 /**
- * The files a patch text names: a patch given to a tool (`apply_patch {input: …}`, `patch {patch: …}`,
- * `git_apply {diff: …}`) writes the files its headers name, wherever they are, so those names are path
+ * The files a patch text names: a patch given to a tool (`apply_patch {input: ...}`, `patch {patch: ...}`,
+ * `git_apply {diff: ...}`) writes the files its headers name, wherever they are, so those names are path
  * arguments of the step as much as a `path` is. Read the way the common appliers read them, failing
  * closed: every header line counts wherever it stands (a hunk too short for its counts does not hide a
  * header, and a removed line that reads as a header is checked too, which costs nothing but a check).

@@ -37,7 +37,7 @@ function general(path: string, files: FileProbe) {
 
 describe("path service: deep folders", () => {
   it("resolves many paths under a folder 2,000 names deep in linear time per path", () => {
-    // A tree of folders a/a/…/a, 2,000 deep (a file system holds it; PATH_MAX bounds only one call's path).
+    // A tree of folders a/a/.../a, 2,000 deep (a file system holds it; PATH_MAX bounds only one call's path).
     const depth = 2000;
     const deep = "/ws" + "/a".repeat(depth);
     const files: FileProbe = {
