@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, GuardRefusal } from "../src/node/guard.js";
@@ -6,6 +7,26 @@ import { loadPolicy } from "../src/node/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";
+
+describe("approval commands read files within a bound", () => {
+  // A plan or approval swapped for a device, a pipe or a huge file was read to its end: /dev/zero or a FIFO
+  // with no writer hung verify and guard start.
+  it("verify and guard start refuse a plan or an approval that is a device or a pipe, at once", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    symlinkSync("/dev/zero", join(k.workspace, "zero.json"));
+    execFileSync("mkfifo", [join(k.workspace, "fifo.json")]);
+    const base = ["--tools", k.toolsFile, "--trusted-keys", k.keys.publicFile, "-o", "json"];
+    for (const [plan, a] of [["zero.json", approval], ["fifo.json", approval], ["plan.json", join(k.workspace, "zero.json")], ["plan.json", join(k.workspace, "fifo.json")]] as const) {
+      const v = await cli(["verify", plan, "--approval", a, ...base], { cwd: k.workspace });
+      expect(v.code, `verify ${plan} ${a}: ${v.stdout}${v.stderr}`).toBe(1);
+      // guard start: a plan it cannot read is refused (exit 1); an approval it cannot read is a usage error.
+      const g = await cli(["guard", "start", plan, "--approval", a, ...base, "--state-dir", join(k.guardDir, "state")], { cwd: k.workspace });
+      expect(g.code, `guard start ${plan} ${a}: ${g.stdout}${g.stderr}`).toBe(plan === "plan.json" ? 2 : 1);
+    }
+  }, 20_000);
+});
 
 describe("approval commands: flags, output and exit codes", () => {
   it("verify --output json prints one document with the record and the diagnostics", async () => {
@@ -178,8 +199,11 @@ describe("approval commands: flags, output and exit codes", () => {
       const r = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
       expect(r.code, r.stdout + r.stderr).toBe(0);
     }
+    // An empty list is no list: the policy itself is refused (a usage error), it allows nothing by accident.
     writeFileSync(join(k.workspace, "plangate.yaml"), "tools:\n  allow: []\n");
-    expect((await cli(["approve", "plan.json", ...key], { cwd: k.workspace })).code).toBe(1);
+    const empty = await cli(["approve", "plan.json", ...key], { cwd: k.workspace });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("tools.allow is empty");
   });
   it("the library's guard refuses unconstrained tools too", async () => {
     const k = approvalKit();

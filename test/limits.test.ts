@@ -146,6 +146,21 @@ describe("memory", () => {
   });
 });
 
+describe("resource bombs in YAML", () => {
+  it("1 MiB with a fault on every line is one parse error, without a stack trace for each fault", () => {
+    const text = `k: "${"\\\n".repeat(500_000)}"\n`;
+    const limit = Error.stackTraceLimit;
+    const started = process.cpuUsage();
+    const doc = parseYaml(text);
+    const used = process.cpuUsage(started);
+    expect(doc.issues.map((i) => i.rule)).toEqual(["parse-error"]);
+    // The parser's 500,000 error objects each took a stack trace: 6 s of CPU, now under half of it.
+    expect((used.user + used.system) / 1000).toBeLessThan(10_000);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error("x").stack).toContain("limits.test");
+  });
+});
+
 describe("resource bombs in JSON", () => {
   it("4 MiB of a legacy list of numbers is refused by its length, without building two million steps", () => {
     const own = mkdtempSync(join(tmpdir(), "plangate-steps-"));

@@ -34,6 +34,7 @@ describe("policy extends", () => {
       "shared/tools.txt": "plot_qc\n",
       "shared/more.yaml": "tools:\n  deny: [curl]\ncommands:\n  deny: [rm]\n",
       "plangate.yaml": "extends: [shared/base.yaml, shared/more.yaml]\nplan:\n  maxAgeDays: 3\nrules:\n  unknown-key: error\n",
+      "ws/.keep": "",
     });
     const { policy, tools } = await load(root);
     expect(policy.workspace).toBe(join(root, "ws"));

@@ -7,6 +7,8 @@ import { cli } from "./cli-io.js";
 
 const root = mkdtempSync(join(tmpdir(), "plangate-policy-"));
 mkdirSync(join(root, "a/b/c"), { recursive: true });
+mkdirSync(join(root, "a/ws"));
+mkdirSync(join(root, "a/elsewhere"));
 writeFileSync(join(root, "a/plangate.yaml"), "workspace: ws\ntools:\n  allowFile: tools.txt\n  deny: [rm_rf]\nrules:\n  stale-plan: error\n");
 writeFileSync(join(root, "a/tools.txt"), "plot_qc\n");
 
@@ -32,6 +34,44 @@ describe("policy discovery and resolution", () => {
   it("--workspace wins over the policy", async () => {
     const { policy } = await loadPolicy({ cwd: join(root, "a"), workspace: "elsewhere" });
     expect(policy.workspace).toBe(join(root, "a/elsewhere"));
+  });
+});
+
+describe("an empty tool allow list", () => {
+  // `allow: []` reads as "allow nothing", but no list means no constraint: every tool passed with a warning.
+  const bad = (name: string, text: string) => {
+    writeFileSync(join(root, name), text);
+    return join(root, name);
+  };
+  it("is a usage error with its position, at the top level and in an override", async () => {
+    await expect(loadPolicy({ file: bad("ea1.yaml", "tools:\n  allow: []\n"), cwd: root })).rejects.toThrow(/ea1\.yaml:2:10: tools\.allow is empty/);
+    await expect(loadPolicy({ file: bad("ea2.yaml", "tools:\n  allow: [read_file]\noverrides:\n  - files: ['legacy/**']\n    tools:\n      allow: []\n"), cwd: root })).rejects.toThrow(/ea2\.yaml:6:14: tools\.allow is empty/);
+  });
+  it("is accepted beside an allowFile or a registry, which constrain the tools", async () => {
+    writeFileSync(join(root, "ea-tools.txt"), "read_file\n");
+    await expect(loadPolicy({ file: bad("ea3.yaml", "tools:\n  allow: []\n  allowFile: ea-tools.txt\n"), cwd: root })).resolves.toBeDefined();
+  });
+});
+
+describe("the workspace must be a folder", () => {
+  // Where the workspace is not, no link in it can be followed: every path would pass lexically while the
+  // executor, in the real folder, follows links out. A missing or mistyped workspace is a usage error.
+  it("refuses a policy whose workspace does not exist, or is a file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-ws-"));
+    writeFileSync(join(dir, "plangate.yaml"), "workspace: proj\n");
+    await expect(loadPolicy({ cwd: dir })).rejects.toThrow(/plangate\.yaml: the workspace .*proj is not a folder \(it does not exist\)/);
+    writeFileSync(join(dir, "proj"), "x");
+    await expect(loadPolicy({ cwd: dir })).rejects.toThrow(/the workspace .*proj is not a folder/);
+  });
+  it("refuses --workspace naming no folder, with or without a policy file", async () => {
+    await expect(loadPolicy({ cwd: root, file: false, workspace: "missing-ws" })).rejects.toThrow(/--workspace: the workspace .*missing-ws is not a folder/);
+    await expect(loadPolicy({ cwd: join(root, "a"), workspace: "missing-ws" })).rejects.toThrow(PolicyError);
+  });
+  it("the CLI exits 2 for it", async () => {
+    writeFileSync(join(root, "ws-plan.json"), '[{"tool": "a"}]');
+    const r = await cli(["validate", join(root, "ws-plan.json"), "--no-policy", "--workspace", join(root, "nowhere")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a folder/);
   });
 });
 

@@ -42,6 +42,10 @@ describe("validate --context", () => {
     const r = await cli(["validate", "--workspace", ws, "--context", "bad.json", "plan.md"], { cwd: ws });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("array of path strings");
+    // A device is refused at once, never read forever.
+    const dev = await cli(["validate", "--workspace", ws, "--context", "/dev/zero", "plan.md"], { cwd: ws });
+    expect(dev.code).toBe(2);
+    expect(dev.stderr).toContain("a device, pipe or socket");
   });
   it("parses both spellings", () => {
     expect(parseContextText("a\r\n  b  \n# c\n")).toEqual(["a", "b"]);

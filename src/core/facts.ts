@@ -6,6 +6,7 @@ import { childPointer, type Pointer } from "./pointer.js";
 import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
+import { mayBePatch, patchPaths } from "./patch-paths.js";
 import { argumentsWrite, isWriteTool } from "./writers.js";
 
 /*
@@ -68,6 +69,8 @@ export class ArgLeaf implements PathArgument {
     readonly tags: number,
     /** For a path argument: the value is the pattern of this argument constraint, not a path. */
     readonly constraint?: "$glob" | "$regex",
+    /** For a path argument: the value is a file name read from the patch text at this place. */
+    readonly fromPatch = false,
   ) {
     this.#slot = slot;
     this.#root = root;
@@ -91,7 +94,12 @@ export function tagsOf(text: string): number {
   let tags = 0;
   const n = text.length;
   if (n === 0) return 0;
-  const first = text.charCodeAt(0);
+  // A leading . or ~, also after spaces an executor may trim.
+  let first = text.charCodeAt(0);
+  if (first <= 0x20 || first >= 0x80) {
+    const lead = text.search(/\S/);
+    first = lead < 0 ? 0 : text.charCodeAt(lead);
+  }
   if (first === 0x2e || first === 0x7e) tags |= LeafTag.PathLike; // . ~
   let letters = 0;
   for (let i = 0; i < n; i++) {
@@ -256,9 +264,13 @@ export class StepFacts {
 
   #walkPaths(): ArgLeaf[] {
     const names = this.pathNames;
+    // A patch text names the files it writes: read under any argument but file content or free text
+    // (`content` of a write is what the file will hold), and under every argument of a tool that patches.
+    const patching = this.step.tool !== undefined && PATCHING_TOOL.test(this.step.tool);
     const root = this.step.argsAt;
     const out: ArgLeaf[] = [];
-    const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex") => out.push(new ArgLeaf(slot, root, name, value, false, tagsOf(value), constraint));
+    const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex", fromPatch = false) =>
+      out.push(new ArgLeaf(slot, root, name, value, false, tagsOf(value), constraint, fromPatch));
     const visit = (value: unknown, slot: Slot, name: string | undefined, depth: number) => {
       if (depth > MAX_ARGUMENT_DEPTH) {
         // Deeper than any walk goes: what is down there cannot be shown to be safe.
@@ -267,6 +279,8 @@ export class StepFacts {
       }
       if (typeof value === "string") {
         if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slot, name, value);
+        else if (mayBePatch(value) && (patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())))
+          for (const p of patchPaths(value)) add(slot, name ?? "", p, undefined, true);
       } else if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, depth + 1);
       } else if (value !== null && typeof value === "object") {
@@ -295,6 +309,11 @@ export class StepFacts {
     return out;
   }
 }
+
+/** Tools whose name says they apply a patch or a diff: every argument of theirs may be one. */
+const PATCHING_TOOL = /patch|diff|apply/i;
+/** Content arguments that hold a patch to apply, not a file's text. */
+const PATCH_ARGUMENTS = new Set(["patch", "diff"]);
 
 /** The facts of one validation. */
 export class PlanFacts {

@@ -1,6 +1,6 @@
 import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
-import { isInside, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, walkReal } from "./paths.js";
+import { isInside, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, WalkCache, walkReal } from "./paths.js";
 
 /**
  * The one path resolver of a validation: where a path text lands in every reading an executor might make
@@ -96,8 +96,11 @@ function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | 
 /** Creates the path service of one validation over a file system. */
 export function createPathService(workspace: string, probe: FileProbe): PathService {
   const files = rememberingProbe(probe);
+  // Every walk of this validation shares what it learns of the file system (see WalkCache).
+  const walks = new WalkCache();
+  const walk = (absolute: string, maxLinks = 40) => walkReal(absolute, files, maxLinks, walks);
   const ws = normalizeAbsolute(workspace);
-  const wsReal = files.realpath(ws) ?? walkReal(ws, files).path;
+  const wsReal = files.realpath(ws) ?? walk(ws).path;
   const resolved = new Map<string, readonly Resolved[]>();
   const folders = new Map<string, { path: string; missing: boolean; links: number }>();
   const realOf = new Map<string, string>();
@@ -105,7 +108,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
   const folder = (lexical: string) => {
     let f = folders.get(lexical);
     if (!f) {
-      f = walkReal(lexical, files);
+      f = walk(lexical);
       folders.set(lexical, f);
     }
     return f;
@@ -123,7 +126,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     const kind = files.kind(here);
     if (kind === "symlink") {
       // The kernel's budget of 40 links covers the whole path: what the folder used is spent.
-      const real = walkReal(here, files, 40 - dir.links);
+      const real = walk(here, 40 - dir.links);
       return { lexical, real: real.path, reading: text, missing: real.missing };
     }
     return { lexical, real: here, reading: text, missing: kind === "missing" };
@@ -146,7 +149,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
             continue;
           }
           const abs = /^[/\\]/.test(reading) ? reading : `${ws}/${reading}`;
-          const real = walkReal(abs, files);
+          const real = walk(abs);
           list.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
         }
         out = list;
@@ -163,7 +166,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     resolveReal(absolute) {
       let r = realOf.get(absolute);
       if (r === undefined) {
-        r = walkReal(absolute, files).path;
+        r = walk(absolute).path;
         if (realOf.size < 65536) realOf.set(absolute, r);
       }
       return r;

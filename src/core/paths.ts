@@ -159,7 +159,22 @@ export function fileUrlPath(text: string): string | undefined {
  * as its path in every round. Plain text without `%` or `file:` is its only reading (the common case).
  */
 export function pathReadings(text: string): string[] {
-  return decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+  const out = decodings(text).map((p) => (p.startsWith("\0") ? p : (fileUrlPath(p) ?? p)));
+  // An executor may trim the path it is given (Python's strip(), JavaScript's trim()): a reading with
+  // spaces at either end is also read without them (` /etc/passwd` is `/etc/passwd` there).
+  for (let i = 0, n = out.length; i < n; i++) {
+    const r = out[i]!;
+    if (r === "" || r.startsWith("\0") || !(isSpaceAt(r, 0) || isSpaceAt(r, r.length - 1))) continue;
+    const t = r.trim();
+    if (t !== "" && !out.includes(t)) out.push(fileUrlPath(t) ?? t);
+  }
+  return out;
+}
+
+/** Is the character at `i` whitespace that trim() removes (ASCII space and controls, or any non-ASCII space)? */
+function isSpaceAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c <= 0x20 || (c >= 0x80 && /\s/.test(text[i]!));
 }
 
 /** The text and its percent-decodings, round after round (see pathReadings), `file:` URLs left as they are. */
@@ -220,41 +235,91 @@ export function resolveReal(absolute: string, files: FileProbe, maxLinks = 40): 
   return walkReal(absolute, files, maxLinks).path;
 }
 
-/** resolveReal, also telling whether the path was found missing (so its kind need not be asked again). */
-export function walkReal(absolute: string, files: FileProbe, maxLinks = 40): { path: string; missing: boolean; links: number } {
+/**
+ * The entries walks have met on one file system, as a tree of names: what each is (lstat's kind) and
+ * where a link points, asked once. A walk steps from a folder to a name in it without building the path
+ * of every folder it passes (the path of a folder 2,000 names deep is 4 KB: made at every step of every
+ * walk through it, a plan of such paths took minutes). A path is built only to ask the file system of
+ * an entry met for the first time.
+ */
+export class WalkCache {
+  readonly root = new WalkNode(undefined, "");
+  /** Entries held; past MAX_WALK_ENTRIES a walk keeps what it meets to itself. */
+  size = 0;
+}
+
+/** Entries one WalkCache holds at most (a walk beyond them still runs, on a cache of its own). */
+const MAX_WALK_ENTRIES = 1 << 20;
+
+/** One entry of a WalkCache. */
+export class WalkNode {
+  #children: Map<string, WalkNode> | undefined;
+  kind: ReturnType<FileProbe["kind"]> | undefined;
+  /** The link's target; null when it could not be read; undefined when not asked. */
+  link: string | null | undefined;
+  constructor(
+    readonly parent: WalkNode | undefined,
+    readonly name: string,
+  ) {}
+  child(name: string, cache: WalkCache): WalkNode {
+    let c = this.#children?.get(name);
+    if (c === undefined) {
+      c = new WalkNode(this, name);
+      if (cache.size < MAX_WALK_ENTRIES) {
+        (this.#children ??= new Map()).set(name, c);
+        cache.size++;
+      }
+    }
+    return c;
+  }
+  /** The absolute path of the entry. */
+  path(): string {
+    if (this.parent === undefined) return "/";
+    const names = [this.name];
+    for (let n = this.parent; n.parent !== undefined; n = n.parent) names.push(n.name);
+    return "/" + names.reverse().join("/");
+  }
+}
+
+/**
+ * resolveReal, also telling whether the path was found missing (so its kind need not be asked again).
+ * `cache` keeps what the walk learns for later walks over the same file system (the path service's).
+ */
+export function walkReal(absolute: string, files: FileProbe, maxLinks = 40, cache: WalkCache = new WalkCache()): { path: string; missing: boolean; links: number } {
   const pending = pathSegments(absolute).reverse();
-  const out: string[] = [];
+  const out: WalkNode[] = [cache.root];
   let links = 0;
   let missing = false;
   while (pending.length > 0) {
     const seg = pending.pop()!;
     if (seg === ".") continue;
     if (seg === "..") {
-      out.pop();
+      if (out.length > 1) out.pop();
       // Back above a missing folder, the rest may exist again (and hold symlinks): check it.
       missing = false;
       continue;
     }
-    out.push(seg);
+    const node = out[out.length - 1]!.child(seg, cache);
+    out.push(node);
     if (missing) continue;
-    const here = "/" + out.join("/");
-    const kind = files.kind(here);
+    const kind = (node.kind ??= files.kind(node.path()));
     if (kind === "missing") {
       missing = true;
       continue;
     }
     if (kind !== "symlink") continue;
-    const target = files.readlink(here);
-    if (target === undefined || ++links > maxLinks) {
+    if (node.link === undefined) node.link = files.readlink(node.path()) ?? null;
+    const target = node.link;
+    if (target === null || ++links > maxLinks) {
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
-      return { path: "/\0unresolvable" + here, missing: true, links };
+      return { path: "/\0unresolvable" + node.path(), missing: true, links };
     }
     out.pop();
-    if (target.startsWith("/")) out.length = 0;
+    if (target.startsWith("/")) out.length = 1;
     const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return { path: "/" + out.join("/"), missing, links };
+  return { path: out[out.length - 1]!.path(), missing, links };
 }
 
 /**
@@ -311,11 +376,15 @@ const NOT_PATHS = new Set([
  */
 export function looksLikeEscapingPath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
-  if (NOT_PATHS.has(name.toLowerCase()) || /\s/.test(value)) return false;
-  return (
-    /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(value) ||
-    /[/\\]\.\.(?:[/\\]|$)/.test(value)
-  );
+  if (NOT_PATHS.has(name.toLowerCase())) return false;
+  // Spaces at either end may be trimmed by the executor; a name may hold spaces (`my dir/../../x`), so a
+  // value with spaces inside still counts when a `..` between separators climbs: prose (`see ../README`)
+  // does not.
+  const v = value.trim();
+  const climbs = /[/\\]\.\.(?:[/\\]|$)/.test(v);
+  // A text of several lines is no path (a patch in it is read as one: core/patch-paths.ts).
+  if (/\s/.test(v)) return climbs && !/[\n\r\u0085\u2028\u2029]/.test(v);
+  return /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(v) || climbs;
 }
 
 /**
@@ -338,7 +407,8 @@ export function windowsSpelling(rel: string): string | undefined {
  * a protected file.
  */
 export function mayBeFileName(name: string, value: string): boolean {
-  return value !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(value) && !isRemoteUrl(value);
+  const v = value.trim();
+  return v !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(v) && !isRemoteUrl(v);
 }
 
 /**
@@ -348,6 +418,10 @@ export function mayBeFileName(name: string, value: string): boolean {
  */
 export function looksLikePath(name: string, value: string): boolean {
   if (isFileUrl(value)) return true;
-  if (NOT_PATHS.has(name.toLowerCase()) || value === "" || /\s/.test(value) || isRemoteUrl(value)) return false;
-  return /[/\\]/.test(value) || value.startsWith(".") || looksLikeEscapingPath(name, value);
+  // Spaces at either end may be trimmed by the executor; inside, a folder or file name may hold them
+  // (`deploy keys/prod key.pem`): with a separator the value is still a path.
+  const v = value.trim();
+  if (NOT_PATHS.has(name.toLowerCase()) || v === "" || isRemoteUrl(v)) return false;
+  if (/\s/.test(v)) return /[/\\]/.test(v) && !/[\n\r\u0085\u2028\u2029]/.test(v);
+  return /[/\\]/.test(v) || v.startsWith(".") || looksLikeEscapingPath(name, v);
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readConfigText } from "./read-bounded.js";
 
 /** A turn-context file that cannot be used: the CLI turns it into a usage error. */
 export class ContextFileError extends Error {}
@@ -27,9 +27,10 @@ export function parseContextText(text: string, name = "context"): string[] {
 export function loadContextFile(path: string, name = path): string[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    // A regular file of bounded size: a device or a pipe would be read forever.
+    text = readConfigText(path);
   } catch (err) {
-    throw new ContextFileError(`cannot read the context file ${name} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ContextFileError(`cannot read the context file ${name} (${(err as Error).message})`);
   }
   return parseContextText(text, name);
 }

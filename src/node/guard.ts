@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
@@ -7,7 +7,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
 import { createFileProbe } from "./file-probe.js";
-import { readFileBounded } from "./read-bounded.js";
+import { inputTooLarge, planFileNotFound, readFileBounded } from "./read-bounded.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
@@ -227,10 +227,13 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   if (tools === undefined && !(o.policy && o.policy.tools.allow.length > 0)) problems.push(unconstrainedToolsDiagnostic());
   if (problems.length) throw new GuardRefusal(problems);
   let bytes: Uint8Array;
-  try {
-    bytes = o.planBytes ?? readFileSync(planFile);
-  } catch (err) {
-    throw new GuardRefusal([ruleDiagnostic("file-not-found", "failed", { path: planFile, code: String((err as NodeJS.ErrnoException).code) })]);
+  if (o.planBytes !== undefined) bytes = o.planBytes;
+  else {
+    // As validate reads a plan: a regular file within the size limit, never a device or a pipe.
+    const max = o.policy?.limits.maxFileBytes ?? DEFAULT_MAX_PLAN_BYTES;
+    const read = readFileBounded(planFile, max);
+    if (!read.ok) throw new GuardRefusal([read.reason === "too-large" ? inputTooLarge({ max, size: read.size }) : planFileNotFound(planFile, read)]);
+    bytes = read.bytes;
   }
   // The engine and the approval check load only when a run is opened, not for each hook call of a run.
   const [{ validatePlan }, { verifyApproval }] = await Promise.all([import("./validate-plan.js"), import("./verify.js")]);

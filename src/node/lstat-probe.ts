@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import type { FileProbe } from "../core/file-probe.js";
 
 /**
@@ -30,6 +30,13 @@ export const LSTAT_PROBE: FileProbe & { last?: { path: string; size: number } } 
       return undefined;
     }
   },
-  readlink: () => undefined,
+  // Artifact paths are resolved link by link (core/path-service.ts), as every path check resolves them.
+  readlink(path) {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
+    }
+  },
   readText: () => undefined,
 };

@@ -193,7 +193,30 @@ export function extractPlan(markdown: unknown, options: { maxChars?: number } = 
   if (indent !== "" && token.content.replace(/\r\n/g, "\n") !== lines.slice(open + 1, after - 1).map((l) => `${l}\n`).join("").replace(/\r\n/g, "\n"))
     return diag("unsafe-value", "planModeIndentedFence", { line, indent: indent.length === 1 ? "1 space" : `${indent.length} spaces` }, { line });
   const lang = token.info.trim().split(/\s+/)[0]!.toLowerCase();
+  // An escape that spells a printable character needing none (`\u0072m` for `rm`, YAML's `\x2e`): the
+  // person reads the escape, plangate enforces the character.
+  const escape = token.content.includes("\\") ? needlessEscape(token.content) : undefined;
+  if (escape) {
+    const at = line + 1 + (token.content.slice(0, escape.index).match(/\n/g)?.length ?? 0);
+    return diag("unsafe-value", "planModeEscape", { line: at, escape: escape.text, char: escape.char }, { line: at });
+  }
   return { text: token.content, file: lang === "json" ? "plan.json" : "plan.yaml", kind: "intake", line: line + 1 };
+}
+
+/**
+ * The first escape in a plan block that spells a printable ASCII character other than a quote or a
+ * backslash (JSON's `\u0072`, YAML's `\x72` and `\U00000072`), or undefined. A backslash before a
+ * backslash is skipped with it, so `\\u0072` (a backslash, then `u0072`) is no escape.
+ */
+function needlessEscape(text: string): { index: number; text: string; char: string } | undefined {
+  const re = /\\(?:\\|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|U([0-9A-Fa-f]{8}))/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const hex = m[1] ?? m[2] ?? m[3];
+    if (hex === undefined) continue;
+    const code = Number.parseInt(hex, 16);
+    if (code >= 0x20 && code <= 0x7e && code !== 0x22 && code !== 0x27 && code !== 0x5c) return { index: m.index, text: m[0], char: String.fromCharCode(code) };
+  }
+  return undefined;
 }
 
 function clip(s: string, n = 60): string {

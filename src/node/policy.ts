@@ -140,9 +140,11 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const policy = value as PolicyFile;
   await checkRules(policy.rules, "/rules", doc, file);
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
+  checkAllow(policy.tools, "/tools", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
+    checkAllow(o.tools, `/overrides/${i}/tools`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
@@ -168,6 +170,18 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
+}
+
+/**
+ * An empty `tools.allow` with no allowFile or registry beside it reads as "allow nothing", but a policy
+ * with no list leaves the tools unchecked (one warning): the two readings are refused rather than the
+ * looser one taken. An override that empties the list would unconstrain its plans the same way.
+ */
+function checkAllow(tools: { allow?: readonly string[]; allowFile?: string; registry?: string } | undefined, at: string, doc: SourceDocument, file: string): void {
+  if (tools?.allow === undefined || tools.allow.length > 0 || tools.allowFile !== undefined || tools.registry !== undefined) return;
+  throw new PolicyError(
+    `${where(doc, file, `${at}/allow`, false)}: tools.allow is empty, which leaves every tool unchecked (an empty list is no list): list the tools plans may call, write ["*"] to allow every tool on purpose, or leave tools.allow out`,
+  );
 }
 
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
@@ -415,6 +429,23 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
 }
 
 /**
+ * The workspace must be a folder here: where it is not, no symbolic link in it can be followed, so every
+ * path would pass as written while an executor in the real folder follows links out of it (a mistyped
+ * `workspace:` fails open). Throws PolicyError naming where the workspace came from.
+ */
+function assertWorkspace(workspace: string, from: string): void {
+  let isFolder: boolean;
+  let missing = false;
+  try {
+    isFolder = statSync(workspace).isDirectory();
+  } catch {
+    isFolder = false;
+    missing = true;
+  }
+  if (!isFolder) throw new PolicyError(`${from}: the workspace ${workspace} is not a folder (${missing ? "it does not exist" : "it is a file or another kind of entry"}); no path in it could be checked`);
+}
+
+/**
  * Loads the policy: the given file, else the first policy file found walking up from `cwd` (no higher
  * than the project root), else the embedded defaults; `file: false` means the defaults. Throws
  * PolicyError for an unreadable, invalid or ambiguous file.
@@ -424,11 +455,13 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
+    assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : "the working directory");
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
   const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
+  assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : display);
   let host: HostProfile = GENERIC;
   try {
     // The profile file reader and its schema validator load only for a profile other than the default one.

@@ -93,8 +93,18 @@ export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** Reads a configuration file as UTF-8; throws an Error saying why it cannot. */
 export function readConfigText(path: string, max = MAX_CONFIG_BYTES): string {
+  const bytes = readSmallFile(path, max);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/**
+ * Reads a small input file (an approval, a TODO.md, a configuration) as bytes: a regular file of at most
+ * `max` bytes. Throws an Error saying why it cannot (`it is a device, pipe or socket`, `it is over N
+ * bytes`), with the errno `code` when there is one.
+ */
+export function readSmallFile(path: string, max = MAX_CONFIG_BYTES): Uint8Array {
   const read = readFileBounded(path, max);
-  if (read.ok) return Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8");
+  if (read.ok) return read.bytes;
   const err = new Error(
     read.reason === "too-large" ? `it is over ${max} bytes` : read.reason === "not-a-file" ? `it is ${read.kind}` : read.code,
   ) as NodeJS.ErrnoException;

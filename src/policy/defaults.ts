@@ -92,6 +92,11 @@ export const DEFAULT_PROTECTED_PATHS = [
   "**/id_rsa*",
   "**/id_ed25519*",
   "**/.ssh/**",
+  // The host's hook configuration, which runs the guard, and the scripts its hooks run: a plan that
+  // rewrote them would turn enforcement off for the sessions after it.
+  "**/.claude/settings.json",
+  "**/.claude/settings.local.json",
+  "**/.claude/hooks/**",
   // The policy under every name plangate looks for, at any depth (a policy is found walking up).
   "**/.plangate/**",
   "**/plangate.yaml",

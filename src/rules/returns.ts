@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { FileProbe } from "../core/file-probe.js";
+import { createPathService, type PathService } from "../core/path-service.js";
 import type { ReturnInput } from "../core/input/return.js";
 import type { Pointer } from "../core/pointer.js";
 import { isObject } from "../core/type-name.js";
@@ -68,23 +68,39 @@ export type ArtifactState =
   /** Exists inside the workspace: a folder, or something whose size tells whether it is empty. */
   | { kind: "present"; abs: string; dir: boolean };
 
-function inside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+/**
+ * The path service the artifact rules read a return's paths with: the one every path check uses, made once
+ * per return and workspace.
+ */
+const services = new WeakMap<FileProbe, Map<string, PathService>>();
+export function artifactPathService(workspace: string, probe: FileProbe): PathService {
+  let byWorkspace = services.get(probe);
+  if (!byWorkspace) services.set(probe, (byWorkspace = new Map()));
+  let s = byWorkspace.get(workspace);
+  if (!s) byWorkspace.set(workspace, (s = createPathService(workspace, probe)));
+  return s;
 }
 
-/** Probes one artifact path; paths that leave the workspace are not probed: a return must not make the orchestrator read anywhere. */
+/**
+ * Probes one artifact path as every path check reads a path (core/path-service.ts): each reading an
+ * executor may make of it (percent-decoded, trimmed, a `file:` URL), resolved lexically and through every
+ * symbolic link on the way, a folder's as much as the last name's. Paths that leave the workspace are not
+ * probed: a return must not make the orchestrator read anywhere.
+ */
 export function artifactState(path: string, workspace: string, probe: FileProbe): ArtifactState {
-  if (path.trim() === "" || path.includes("\0")) return { kind: "unusable" };
-  const abs = resolve(workspace, path);
-  if (!inside(workspace, abs)) return { kind: "outside", abs };
-  const kind = probe.kind(abs);
-  if (kind === "missing") return { kind: "missing", abs };
-  if (kind === "symlink") {
-    const real = probe.realpath(abs);
-    const root = probe.realpath(workspace) ?? workspace;
-    if (real === undefined) return { kind: "broken-link", abs };
-    if (!inside(root, real)) return { kind: "link-outside", real };
+  if (path.trim() === "") return { kind: "unusable" };
+  const paths = artifactPathService(workspace, probe);
+  const readings = paths.resolve(path);
+  for (const r of readings) {
+    if ("unsafe" in r) return { kind: "unusable" };
+    const why = paths.whyOutside(r);
+    if (why === undefined) continue;
+    if (why.why === "resolvesTo") return { kind: "outside", abs: r.lexical };
+    return { kind: "link-outside", real: r.real.includes("\0") ? r.lexical : r.real };
   }
-  return { kind: "present", abs, dir: kind === "dir" || (kind === "symlink" && probe.kind(probe.realpath(abs)!) === "dir") };
+  const first = readings[0];
+  if (first === undefined || "unsafe" in first) return { kind: "unusable" };
+  const abs = first.lexical;
+  if (first.missing) return paths.kind(abs) === "symlink" ? { kind: "broken-link", abs } : { kind: "missing", abs };
+  return { kind: "present", abs, dir: paths.kind(first.real) === "dir" };
 }

@@ -31,6 +31,9 @@ const SEQ_TAG = "tag:yaml.org,2002:seq";
 
 class Exhausted extends Error {}
 
+/** The least text aliases may copy in, whatever the document's size (1 MiB). */
+const MIN_EXPANDED_TEXT = 1024 * 1024;
+
 /** Records an unsafe-value fact: the message of unsafe-value's `messageId`, with its data. */
 type Unsafe = (start: number, end: number, messageId: string, data?: MessageData, pointer?: Pointer) => void;
 
@@ -232,6 +235,9 @@ function nestingBeyond(text: string, max: number): number | undefined {
 export function parseYaml(text: string, options: YamlOptions = {}): SourceDocument {
   const maxDepth = options.maxDepth ?? 1000;
   const maxNodes = options.maxNodes ?? Math.max(100_000, text.length);
+  // Text that aliases copy in (strings and keys reached through an alias): a few aliases of a long string
+  // cost nothing to read but everything to hash, compare and report. At most the text's own length again.
+  const maxExpandedText = Math.max(MIN_EXPANDED_TEXT, text.length);
   const maxString = options.maxStringLength ?? 1024 * 1024;
   const tooLong = (s: string, start: number, end: number, at: Pointer, what: string) => {
     if (s.length > maxString)
@@ -261,11 +267,17 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   let doc: Document.Parsed;
+  // The parser makes an error object for every fault it meets (one a line in some texts), each with a
+  // stack trace: a 1 MiB text took 9 s. Only the first one is reported, so none needs a trace.
+  const traces = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
   } catch (err) {
     issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues, locate: () => undefined };
+  } finally {
+    Error.stackTraceLimit = traces;
   }
   const firstError = doc.errors[0];
   // The parser reports its own stack overflow on deep block nesting as a syntax error.
@@ -394,6 +406,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       else if (isSeq(n)) for (const item of n.items) register(item);
     }
   };
+  let expandedText = 0;
+  const copied = (length: number) => {
+    if (expanding > 0 && (expandedText += length) > maxExpandedText) throw new Exhausted("text");
+  };
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
     if (depth > maxDepth) {
@@ -466,6 +482,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
           }
           continue;
         }
+        copied(name.length);
         const memberAt = childPointer(at, name);
         const first = firstAt.get(name);
         if (first !== undefined) {
@@ -504,7 +521,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       if (typeof v === "number" && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v))))
         addIssue(issues, { rule: "unsafe-value", messageId: Number.isFinite(v) ? "yamlUnsafeInteger" : "yamlNonFinite", data: { number: node.source ?? String(v) }, start: loc.start, end: loc.end, at });
       if (typeof v === "bigint") return Number(v);
-      if (typeof v === "string") tooLong(v, loc.start, loc.end, at, "string");
+      if (typeof v === "string") {
+        copied(v.length);
+        tooLong(v, loc.start, loc.end, at, "string");
+      }
       if (typeof v === "string" && hasLoneSurrogate(v))
         addIssue(issues, { rule: "unsafe-value", messageId: "yamlLoneSurrogate", start: loc.start, end: loc.end, at });
       return v;
@@ -516,7 +536,9 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     value = build(doc.contents, "", 0);
   } catch (err) {
     if (err instanceof Exhausted) {
-      if (err.message !== "depth")
+      if (err.message === "text")
+        issues.push({ rule: "limit-exceeded", messageId: "yamlExpansionText", data: { max: maxExpandedText }, start: expandedAt.start, end: expandedAt.end });
+      else if (err.message !== "depth")
         issues.push({ rule: "limit-exceeded", messageId: "yamlExpansion", data: { max: maxNodes }, start: expandedAt.start, end: expandedAt.end });
     } else issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues: sortIssues(issues), locate: () => undefined };

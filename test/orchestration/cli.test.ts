@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setEncodingImporter } from "../../src/orchestration/tokens.js";
@@ -8,6 +8,16 @@ import { STATE, TODO, goodReturn, tempWorkspace } from "./fixtures.js";
 
 describe("plangate check-task", () => {
   const cwd = tempWorkspace({ "TODO.md": TODO, "state.json": STATE });
+  it("refuses a TODO.md or state.json that is a device at once (a usage error), rather than reading it forever", async () => {
+    const dir = tempWorkspace({});
+    symlinkSync("/dev/zero", join(dir, "TODO.md"));
+    symlinkSync("/dev/zero", join(dir, "state.json"));
+    for (const flag of ["--todo", "--state"]) {
+      const r = await cli(["check-task", "12", flag, flag === "--todo" ? "TODO.md" : "state.json"], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("a device, pipe or socket");
+    }
+  }, 20_000);
   it("prints the task and exits 0", async () => {
     const r = await cli(["check-task", "12", "--todo", "TODO.md", "--operation", "implement"], { cwd });
     expect(r.code).toBe(0);

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { closest } from "../../core/tools.js";
@@ -6,6 +5,7 @@ import { checkTask, type NamedText } from "../../orchestration/task.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { type Wrap, outputOption, useColor } from "../main.js";
 import { resolveSetup } from "../setup.js";
+import { readConfigText } from "../../node/read-bounded.js";
 import { CHECK_OUTPUTS, formatCheckOutputs } from "./check-output.js";
 
 interface TaskFlags {
@@ -19,9 +19,10 @@ interface TaskFlags {
 
 function readInput(io: CliIO, file: string, flag: string): NamedText {
   try {
-    return { text: readFileSync(resolve(io.cwd, file), "utf8"), file };
+    // A regular file of bounded size: a device or a pipe (TODO.md linked to /dev/zero) would be read forever.
+    return { text: readConfigText(resolve(io.cwd, file)), file };
   } catch (err) {
-    throw new UsageError(`cannot read ${flag} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`cannot read ${flag} file ${file}: ${(err as Error).message}`);
   }
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { GuardRefusal } from "../../node/guard.js";
@@ -6,6 +5,7 @@ import { repairRun, type RunState, runOfSession, runSummary, startRun, stateDirP
 import { GuardStateError } from "../../node/guard-state.js";
 import type { LoadedPolicy } from "../../node/policy.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../../policy/defaults.js";
+import { readSmallFile } from "../../node/read-bounded.js";
 import type { Policy } from "../../core/policy.js";
 import { answerHook } from "../hook-answer.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
@@ -159,9 +159,10 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         }
         let approval: Uint8Array;
         try {
-          approval = readFileSync(resolve(io.cwd, flags.approval));
+          // A regular file of bounded size: a device or a pipe would be read forever.
+          approval = readSmallFile(resolve(io.cwd, flags.approval));
         } catch (err) {
-          throw new UsageError(`cannot read the approval ${flags.approval} (${(err as NodeJS.ErrnoException).code})`);
+          throw new UsageError(`cannot read the approval ${flags.approval} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
         }
         const common = {
           plan: resolve(io.cwd, file),

@@ -31,7 +31,8 @@ tools:
 
 paths:
   # Globs (relative to the workspace) no write tool may touch, added to the defaults
-  # (.git/**, .env*, **/*.pem, **/*.key, SSH keys, this policy file).
+  # (.git/**, .env*, **/*.pem, **/*.key, SSH keys, .claude/settings*.json and .claude/hooks/**,
+  # this policy file).
   protected: []
   # Argument names that hold paths, added to the defaults (path, file_path, target, cwd…).
   arguments: []

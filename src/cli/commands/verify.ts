@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { judgeApproval } from "../../approval/judge.js";
@@ -12,7 +11,7 @@ import { type VerifyResult, verifyApproval } from "../../node/verify.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { ResultEntry } from "../../formatters/json.js";
 import { profileHash } from "../../host/profile.js";
-import { planFileFailed } from "../../node/read-bounded.js";
+import { inputTooLarge, planFileFailed, planFileNotFound, readFileBounded, readSmallFile } from "../../node/read-bounded.js";
 import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
@@ -104,20 +103,28 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
             const fail = (d: Diagnostic) => entries.push({ file, valid: false, extra: { ...extra, record: null, keyid: null }, diagnostics: [d] });
             let approval: Uint8Array;
             try {
-              approval = readFileSync(resolve(io.cwd, approvalFile));
+              // A regular file of bounded size: a device or a pipe would be read forever.
+              approval = readSmallFile(resolve(io.cwd, approvalFile));
             } catch (err) {
-              fail(judgeApproval({ step: "envelope", unreadable: { kind: "file", file: approvalFile, code: String((err as NodeJS.ErrnoException).code) }, allowUnsigned: false })[0]!);
+              fail(judgeApproval({ step: "envelope", unreadable: { kind: "file", file: approvalFile, code: (err as NodeJS.ErrnoException).code ?? (err as Error).message }, allowUnsigned: false })[0]!);
               continue;
             }
             let hash: string | undefined;
+            // The plan as validate reads it: a regular file within the size limit, never a device or a pipe.
+            const own = setupForFile(setup, resolve(io.cwd, file), io);
+            const maxBytes = own.policy.limits.maxFileBytes;
+            const read = readFileBounded(resolve(io.cwd, file), maxBytes);
+            if (!read.ok) {
+              fail(read.reason === "too-large" ? inputTooLarge({ max: maxBytes, size: read.size, file }) : planFileNotFound(file, read, { file }));
+              continue;
+            }
             try {
-              hash = await planHash(readFileSync(resolve(io.cwd, file)), { file });
+              hash = await planHash(read.bytes, { file });
             } catch (err) {
               const code = (err as NodeJS.ErrnoException).code;
               fail(planFileFailed(file, code ?? (err as Error).message));
               continue;
             }
-            const own = setupForFile(setup, resolve(io.cwd, file), io);
             const result = checkApproval(approval, hash, { setup: own, trustedKeys, allowUnsigned: flags.allowUnsigned === true, now: io.now(), consumed });
             if (store !== undefined && result.record?.single_use === true) {
               try {

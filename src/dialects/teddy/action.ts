@@ -76,6 +76,24 @@ function anchorLine(doc: MarkdownDocument, at: Pointer, line: number, needle: st
   doc.anchors.set(at, i >= 0 ? { start: start + i, end: start + i + needle.length } : { start, end: start + text.length });
 }
 
+/** A word of link text that names a file: a separator in it, or a name with an extension (`a.py`). */
+const SHOWN_PATH = /[/\\]|^[\w.-]*\w\.[A-Za-z0-9]{1,10}$/;
+
+/**
+ * The paths a link's text shows a reader: the text itself when it is one word (spaces at its ends do not
+ * show), else each word that reads as a path (`edit src/a.py now` shows `src/a.py`), without the
+ * punctuation of a sentence around it; read as TeDDy reads a path.
+ */
+function shownPaths(text: string): string[] {
+  const t = text.trim();
+  if (!/\s/.test(t)) return [pathFromValue("", { text: t, href: "" })];
+  return t
+    .split(/\s+/)
+    .map((w) => w.replace(/^[("'`]+/, "").replace(/[)"'`,;:!?]+$/, ""))
+    .filter((w) => SHOWN_PATH.test(w))
+    .map((w) => pathFromValue("", { text: w.replace(/(?<=[/\\].*)\.+$/, ""), href: "" }));
+}
+
 /** Builds the step of one action from the blocks under its H3 (up to the next action or separator). */
 export function readAction(
   doc: MarkdownDocument,
@@ -131,9 +149,9 @@ export function readAction(
       action.pathAt = keyAt;
       const link = line.links[0];
       // The reviewer reads the link text, the executor follows the destination: they must agree.
-      if (action.path !== undefined && link?.href && !/\s/.test(link.text) && /[./]/.test(link.text)) {
-        const shown = pathFromValue("", { text: link.text, href: "" });
-        if (shown !== action.path) {
+      if (action.path !== undefined && link?.href && /[./\\]/.test(link.text)) {
+        const shown = shownPaths(link.text).find((p) => p !== action.path);
+        if (shown !== undefined) {
           ctx.report({
             rule: "unsafe-value",
             messageId: "teddyLinkMismatch",

@@ -1,9 +1,10 @@
-/** A URL of a scheme other than `file:`: a `file:` URL names a local path and is checked as one. */
-const URL_RE = /^(?!file:)[a-z][a-z0-9+.-]*:\/\//i;
-
-/** Is the resource a URL (READ of a web page) rather than a local path? `file:` URLs are paths. */
+/**
+ * Is the resource a web page (READ fetches it) rather than a local path? As TeDDy routes it: `http://`
+ * and `https://` as spelt. TeDDy reads any other text as a file below the project (`HTTP://x`, `ftp://x`,
+ * `smb://x` are the folders `HTTP:`, `ftp:`, `smb:`), so it is checked as a path; a `file:` URL too.
+ */
 export function isUrl(value: string): boolean {
-  return URL_RE.test(value);
+  return /^https?:\/\//.test(value);
 }
 
 /**

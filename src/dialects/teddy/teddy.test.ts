@@ -137,9 +137,33 @@ describe("teddy dialect: link paths", () => {
     expect(d).toHaveLength(1);
     expect(d[0]!.message).toContain('shows "src/a.py" but points to "/src/b.py"');
   });
+  it("reports a link whose text shows another path among spaces or words", async () => {
+    for (const text of ["src/a.py ", " src/a.py", "edit src/a.py", "src/a.py and tests", "the a.py module"]) {
+      const r = await runMd(planMd(`### READ\n- Resource: [${text}](/src/b.py)`), ws);
+      const d = r.diagnostics.filter((x) => x.rule === "unsafe-value");
+      expect(d, text).toHaveLength(1);
+      expect(d[0]!.message, text).toContain("but points to \"/src/b.py\"");
+    }
+  });
+  it("accepts descriptive text that names the destination's path, or no path at all", async () => {
+    const md = planMd("### READ\n- Resource: [edit src/a.py now](/src/a.py)", "### READ\n- Resource: [the main module, i.e. the greeter](/src/a.py)", "### READ\n- Resource: [ src/a.py ](/src/a.py)");
+    expect((await runMd(md, ws)).diagnostics.filter((x) => x.rule === "unsafe-value")).toHaveLength(0);
+  });
   it("accepts the spellings TeDDy writes: same path, leading slash, backslashes, or descriptive text", async () => {
     const md = planMd("### READ\n- Resource: [/src/a.py](/src/a.py)", "### READ\n- Resource: [src\\a.py](/src\\a.py)", "### READ\n- Resource: [the module](/src/a.py)");
     expect((await runMd(md, ws)).diagnostics.filter((x) => x.rule === "unsafe-value")).toHaveLength(0);
+  });
+});
+
+describe("teddy dialect: web resources", () => {
+  it("reads a Resource as a web page only where TeDDy does (http:// or https://, as spelt); any other scheme is a local path to it", async () => {
+    const md = planMd("### READ\n- Resource: https://example.com/a", "### READ\n- **Resource:** [x](http://example.com/b)");
+    const r = await runMd(md, ws);
+    expect(r.plan!.steps.map((s) => s.args)).toEqual([{ url: "https://example.com/a" }, { url: "http://example.com/b" }]);
+    for (const resource of ["HTTP://../../../etc/passwd", "[x](HTTPS://../../../etc/passwd)", "ftp://../../../etc/passwd", "[x](smb://../../../etc/passwd)"]) {
+      const d = await runMd(planMd(`### READ\n- **Resource:** ${resource}`), ws);
+      expect(ids(d), resource).toContain("path-outside-workspace");
+    }
   });
 });
 

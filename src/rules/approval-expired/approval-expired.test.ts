@@ -40,5 +40,12 @@ kindRuleTester("approval-expired", "approval", {
       errors: [{ messageId: "expiredBeforeStep", message: "The approval expired at 2026-11-22T11:00:00.000Z; step 2 does not run." }],
     },
     { name: "expired before a call", input: guardInput({ expiry: { expiresAt: "2026-11-22T11:00:00.000Z", now: NOW } }), errors: [{ messageId: "expiredBeforeCall" }] },
+    // A date that is no instant (the schema's pattern admits month 13, day 30 of February, second 60)
+    // cannot bound the approval's life: refused, never read as "not yet".
+    ...["2026-13-01T00:00:00Z", "2027-02-30T00:00:00Z", "2027-01-01T23:59:60Z", "2027-01-01T24:00:00Z"].flatMap((bad) => [
+      { name: `an expiry that is no instant: ${bad}`, input: conditionsInput({ expiresAt: bad }), errors: [{ messageId: "invalidDate", actual: bad }] },
+      { name: `a validation date that is no instant: ${bad}`, input: conditionsInput({ validatedAt: bad }), errors: [{ messageId: "invalidDate", actual: bad }] },
+      { name: `before a step, an expiry that is no instant: ${bad}`, input: guardInput({ expiry: { expiresAt: bad, now: NOW, step: 2 } }), errors: [{ messageId: "expiredBeforeStep" }] },
+    ]),
   ],
 });

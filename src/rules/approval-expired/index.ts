@@ -1,4 +1,13 @@
 import { defineRule } from "../../core/rule.js";
+import { parseTimestamp } from "../../core/time.js";
+
+/**
+ * The instant a record's date names, or NaN when it names none: the schema's pattern admits month 13,
+ * 30 February, hour 24 and second 60, which Date.parse reads as NaN or rolls over into another day.
+ */
+function instant(text: string): number {
+  return parseTimestamp(text)?.epochMs ?? Number.NaN;
+}
 
 /** How far in the future an approval may be dated (clocks differ a little) before its date is not believed. */
 const FUTURE_SKEW_MS = 5 * 60_000;
@@ -16,13 +25,14 @@ export default defineRule({
     messages: {
       expired: { message: "The approval expired at {{expiresAt}} (now {{now}}).", hint: "validate and approve the plan again" },
       future: { message: "The approval is dated {{validatedAt}}, in the future (now {{now}}).", hint: "check the approving machine's clock and approve again" },
+      invalidDate: { message: "The approval's {{field}} \"{{value}}\" is no real instant, so its lifetime cannot be checked.", hint: "approve the plan again" },
       expiredBeforeStep: { message: "The approval expired at {{expiresAt}}; step {{step}} does not run.", hint: "validate and approve the plan again" },
       expiredBeforeCall: { message: "The approval expired at {{expiresAt}}; no further call runs.", hint: "validate and approve the plan again" },
     },
     summary: "The approval has expired, or is dated in the future.",
     docs: {
       description:
-        "Reports an approval whose `expires_at` (set by `approve --ttl`) has passed, or whose `validated_at` is more than 5 minutes in the future. The execution guard also refuses the remaining steps once the approval expires. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
+        "Reports an approval whose `expires_at` (set by `approve --ttl`) has passed, or whose `validated_at` is more than 5 minutes in the future, or either of which names no real instant (month 13, 30 February, hour 24, second 60: such a date bounds nothing, so it is refused rather than read as not yet passed). The execution guard also refuses the remaining steps once the approval expires. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale: "An approval is a decision about the world as it was; a short lifetime limits how long a leaked approval can be used.",
       fix: "Validate and approve the plan again.",
       bad: "plangate verify plan.json --approval approved-yesterday-ttl-1h.json",
@@ -34,13 +44,20 @@ export default defineRule({
       const a = input.approved;
       const now = input.now.getTime();
       const iso = input.now.toISOString();
-      if (a.expiresAt !== undefined && Date.parse(a.expiresAt) <= now)
-        ctx.report({ messageId: "expired", data: { expiresAt: a.expiresAt, now: iso }, expected: a.expiresAt, actual: iso });
+      // A date that names no instant bounds nothing: refused rather than read as "not yet" (fail closed).
+      if (a.expiresAt !== undefined) {
+        const expires = instant(a.expiresAt);
+        if (Number.isNaN(expires)) ctx.report({ messageId: "invalidDate", data: { field: "expires_at", value: a.expiresAt }, actual: a.expiresAt });
+        else if (expires <= now) ctx.report({ messageId: "expired", data: { expiresAt: a.expiresAt, now: iso }, expected: a.expiresAt, actual: iso });
+      }
       // An approval dated in the future was made with a wrong clock or forged: its TTL cannot be trusted.
-      if (Date.parse(a.validatedAt) > now + FUTURE_SKEW_MS) ctx.report({ messageId: "future", data: { validatedAt: a.validatedAt, now: iso }, actual: a.validatedAt });
+      const validated = instant(a.validatedAt);
+      if (Number.isNaN(validated)) ctx.report({ messageId: "invalidDate", data: { field: "validated_at", value: a.validatedAt }, actual: a.validatedAt });
+      else if (validated > now + FUTURE_SKEW_MS) ctx.report({ messageId: "future", data: { validatedAt: a.validatedAt, now: iso }, actual: a.validatedAt });
     } else if (input.step === "guard" && input.expiry) {
       const e = input.expiry;
-      if (!(Date.parse(e.expiresAt) <= e.now.getTime())) return;
+      // Not provably before the expiry (a date that names no instant included): expired.
+      if (instant(e.expiresAt) > e.now.getTime()) return;
       if (e.step !== undefined) ctx.report({ messageId: "expiredBeforeStep", data: { expiresAt: e.expiresAt, step: e.step } });
       else ctx.report({ messageId: "expiredBeforeCall", data: { expiresAt: e.expiresAt } });
     }

@@ -60,10 +60,10 @@ kindRuleTester("artifact-empty", "return", {
 
 describe("artifact-empty with artifact-missing, on a file that changes while it is checked", () => {
   it("judges one answer per path: a file that vanishes after the first look is still reported", async () => {
-    // The first look finds an empty file; every later one finds nothing.
+    // The first look at the artifact finds an empty file; every later one finds nothing.
     let looks = 0;
     const files: FileProbe = {
-      kind: () => (looks++ === 0 ? "file" : "missing"),
+      kind: (p) => (p !== "/ws/reports/r.md" ? "dir" : looks++ === 0 ? "file" : "missing"),
       size: () => 0,
       realpath: (p) => p,
       readlink: () => undefined,

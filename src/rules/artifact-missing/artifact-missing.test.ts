@@ -96,5 +96,19 @@ kindRuleTester("artifact-missing", "return", {
       input: returnInput(good({ artifacts: ["a.md"] }), { files: { "a.md": { link: "/etc/secret" }, "/etc/secret": "x" } }),
       errors: [{ messageId: "linkOutside", message: 'Artifact "a.md" is a symlink to /etc/secret, outside the workspace.', actual: "/etc/secret" }],
     },
+    // Paths are read as every other path check reads them (the one path service): a folder on the way that
+    // is a link out of the workspace, a link in a link, and the spellings an executor may decode.
+    {
+      name: "a file under a folder that is a symlink out of the workspace",
+      input: returnInput(good({ artifacts: ["out/secret"] }), { files: { out: { link: "/etc" }, "/etc/secret": "x" } }),
+      errors: [{ messageId: "linkOutside", actual: "/etc/secret" }],
+    },
+    {
+      name: "a symlink to a symlink out of the workspace",
+      input: returnInput(good({ artifacts: ["a.md"] }), { files: { "a.md": { link: "b.md" }, "b.md": { link: "/etc/secret" }, "/etc/secret": "x" } }),
+      errors: [{ messageId: "linkOutside", actual: "/etc/secret" }],
+    },
+    { name: "a percent-encoded climb", input: returnInput(good({ artifacts: ["%2e%2e/x.md"] }), { files: { "/x.md": "x" } }), errors: [{ messageId: "outside", actual: "/x.md" }] },
+    { name: "a path from the home folder", input: returnInput(good({ artifacts: ["~/x.md"] })), errors: [{ messageId: "unusable" }] },
   ],
 });

@@ -22,7 +22,7 @@ export default defineRule({
     summary: "A successful return lists an artifact that does not exist.",
     docs: {
       description:
-        "For statuses in `returns.successStatuses` (default `completed`) only (the orchestrator validation strategy's \"Artifact Existence (Partial)\": partial and failed returns may lack artifacts), reports an artifact path that does not exist in the workspace, a broken symlink, a path or symlink that leaves the workspace (never probed), and a success with no artifacts at all.",
+        "For statuses in `returns.successStatuses` (default `completed`) only (the orchestrator validation strategy's \"Artifact Existence (Partial)\": partial and failed returns may lack artifacts), reports an artifact path that does not exist in the workspace, a broken symlink, a path or symlink that leaves the workspace (never probed), and a success with no artifacts at all. Artifact paths are read as every path check reads a path: each spelling an executor may decode (percent-encoding, spaces at the ends, `file:` URLs; `~` and NUL bytes are unusable) resolved through every symbolic link on the way, so `out/secret` under a folder `out` linked out of the workspace is outside.",
       rationale: "A task marked complete without its output is lost work the orchestrator would record as done.",
       fix: "Write the artifact before returning, fix its path (relative to the workspace), or return `partial`/`failed`.",
       bad: "{\"status\": \"completed\", \"artifacts\": [\"reports/missing.md\"], …}",

@@ -2,7 +2,7 @@ import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { LeafTag } from "../../core/facts.js";
-import { isPathName, isRemoteUrl, looksLikeEscapingPath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { isPathName, looksLikeEscapingPath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -47,7 +47,7 @@ export default defineRule({
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
-        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A pattern in a command line names each path it matches on disk, as bash expands it (`cat o*/passwd` beside a link to /etc); one with more matches than plangate looks through, or in a folder it cannot list, is reported. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out. URLs other than `file:` are not paths. Argument constraints (`plan.constraints: allow`) are judged by their worst case: each `$enum` member and a `$literal` as a path; a `$glob` by its text as a path (`../**`, `/etc/*`, `~/x*` and a symlinked folder before the first wildcard are outside; the guard never lets a glob match a path with `..`, `.` or empty segments, or an absolute one); a `$regex` on a path argument is refused, since the paths it admits cannot be bounded; a `$glob` or `$regex` on another argument (a URL) that admits a `file:` URL is reported.',
+        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), the files a patch names in its headers (`--- a/x`, `+++ b/x`, `diff --git`, `rename to`, `*** Update File: x`, the target of a symbolic link it creates) in any argument but file content or free text, and in every argument of a tool whose name says it patches (`apply_patch`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A pattern in a command line names each path it matches on disk, as bash expands it (`cat o*/passwd` beside a link to /etc); one with more matches than plangate looks through, or in a folder it cannot list, is reported. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out; spaces an executor may trim are trimmed first (` /etc/passwd`), and a value with spaces inside counts when a `..` between separators climbs (`my dir/../../x`; prose such as `see ../README` does not). Every path is also read without the spaces at its ends. URLs other than `file:` are not paths under other names; under a path name a URL is read as a path too, as an executor that opens files reads it (`ftp://../../etc/x` is the folder `ftp:` and two levels up). Argument constraints (`plan.constraints: allow`) are judged by their worst case: each `$enum` member and a `$literal` as a path; a `$glob` by its text as a path (`../**`, `/etc/*`, `~/x*` and a symlinked folder before the first wildcard are outside; the guard never lets a glob match a path with `..`, `.` or empty segments, or an absolute one); a `$regex` on a path argument is refused, since the paths it admits cannot be bounded; a `$glob` or `$regex` on another argument (a URL) that admits a `file:` URL is reported.',
       rationale:
         "The intake protocol §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link; write a copy of a hard-linked file, not the file.",
@@ -69,7 +69,10 @@ export default defineRule({
       for (const k of facts.keys)
         if (k.has(LeafTag.PathLike) && looksLikeEscapingPath("", k.value) && !facts.isPathArgument(k, true))
           args.push(k);
+      // A patch names several files at one place: the first one outside is reported there.
+      const patches = new Set<object>();
       for (const arg of args) {
+        if (arg.fromPatch && patches.has(arg.slot)) continue;
         if (arg.constraint === "$regex") {
           // Which paths a regular expression admits cannot be bounded in general: refused on paths.
           const escapes = ["../x", "/etc/passwd", "~/x", "a/../../x"].find((p) => regexAdmits(arg.value, p));
@@ -82,7 +85,9 @@ export default defineRule({
           });
           continue;
         }
-        if (arg.value === "" || isRemoteUrl(arg.value)) continue;
+        // A URL under a path name is still a path to an executor that opens files (`ftp:` is a folder to
+        // it): resolved as one, it lands inside unless it climbs out with `..`.
+        if (arg.value === "") continue;
         for (const r of paths.resolve(arg.value)) {
           let why = paths.whyOutside(r);
           if (!why && "real" in r && !r.missing && files.nlink) {
@@ -103,6 +108,7 @@ export default defineRule({
             });
             break;
           }
+          if (arg.fromPatch) patches.add(arg.slot);
           const decoded = r.reading !== arg.value && !r.reading.startsWith("\0") ? readAsText(r.reading.replace(/\0/g, "\\0")) : "";
           ctx.report({
             at: arg.at,

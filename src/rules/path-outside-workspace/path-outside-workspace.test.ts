@@ -53,6 +53,13 @@ ruleTester("path-outside-workspace", {
       files,
     })),
     { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
+    // Prose is no path: a value with spaces counts only where it climbs out as a whole.
+    ...[{ note: "see ../README for details" }, { title: "read/write access for a/b" }, { note: "compare a/../b with c" }].map((args) => ({ name: `prose ${JSON.stringify(args)}`, code: plan(args, "upload"), files })),
+    { name: "a path with spaces inside the workspace", code: plan({ path: " data/in.csv ", b: "my data/../data/in.csv" }), files },
+    // A patch inside the workspace; a patch written as a file's content is that file's text, not applied.
+    { name: "a patch of workspace files", code: plan({ patch: "--- a/data/in.csv\n+++ b/data/in.csv\n@@ -1 +1 @@\n-a\n+b\n" }, "apply_patch"), files },
+    { name: "a patch of a new file (from /dev/null)", code: plan({ input: "--- /dev/null\n+++ b/data/new.txt\n@@ -0,0 +1 @@\n+b\n" }, "apply_patch"), files },
+    { name: "a patch as a file's content", code: plan({ path: "fix.patch", content: "--- a/../../etc/passwd\n+++ b/../../etc/passwd\n" }), files },
     // git and make read each -C from the folder before it: `..` after `-C data` is the workspace root.
     ...["git -C data -C .. status", "git -C data -C.. log", "make -C data --directory=.. all"].map((command) => ({ name: `successive folder options: ${command}`, code: plan({ command }, "run_command"), files })),
     // An ACL is setfacl's option value, not a Windows drive path.
@@ -85,6 +92,23 @@ ruleTester("path-outside-workspace", {
     reported({ path: "file:///etc/hosts" }, "resolves to /etc/hosts"),
     reported({ options: { cwd: "/tmp" } }, "resolves to /tmp"),
     reported({ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"),
+    // A path argument that looks like a URL is still a path to a file-system executor: `ftp:` is a folder.
+    reported({ path: "ftp://../../etc/passwd" }, "resolves to /etc/passwd"),
+    reported({ dest: "https://../../../etc/cron.d/job" }, "resolves to /etc/cron.d/job", "download"),
+    // Spaces: an executor may trim a path (strip(), trim()), and a folder's name may hold spaces.
+    reported({ path: " /etc/passwd" }, 'path " /etc/passwd" (read as "/etc/passwd") in "path" resolves to /etc/passwd'),
+    reported({ path: "\u3000../outside/secret.txt" }, "resolves to /outside/secret.txt"),
+    reported({ where: " ../outside/secret.txt " }, "resolves to /outside/secret.txt", "upload"),
+    reported({ a: "data/in.csv", b: "x /../../../etc/cron.d/job" }, "resolves to /etc/cron.d/job", "mcp__fs__move"),
+    reported({ b: "my dir/../../outside/secret.txt" }, "resolves to /outside/secret.txt", "mcp__fs__move"),
+    // A patch names the files it writes in its headers, whatever its argument is called.
+    reported({ input: "*** Begin Patch\n*** Update File: ../../etc/passwd\n@@\n-a\n+b\n*** End Patch\n" }, 'path "../../etc/passwd" in "input" resolves to /etc/passwd', "apply_patch"),
+    reported({ patch: "--- a/data/in.csv\n+++ b/../outside/secret.txt\n@@ -1 +1 @@\n-a\n+b\n" }, "resolves to /outside/secret.txt", "patch"),
+    reported({ changes: "diff --git a/x b/x\nrename from data/in.csv\nrename to /etc/cron.d/job\n" }, "resolves to /etc/cron.d/job", "edit"),
+    reported({ diff: 'diff --git "a/x" "b/y"\n--- "a/x"\n+++ "b/..\\057..\\057etc\\057passwd"\n' }, "resolves to /etc/passwd", "git_apply"),
+    reported({ content: "--- out-link/secret.txt\t2020-01-01 00:00:00\n+++ out-link/secret.txt\t2020-01-02 00:00:00\n" }, "through a symlink", "apply_diff"),
+    // A symbolic link a patch creates points where later writes through it go.
+    reported({ patch: "diff --git a/out b/out\nnew file mode 120000\n--- /dev/null\n+++ b/out\n@@ -0,0 +1 @@\n+/etc\n\\ No newline at end of file\n" }, 'path "/etc" in "patch" resolves to /etc', "apply_patch"),
     // File URLs are paths.
     ...[
       { path: "file:/etc/passwd" },

@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { LeafTag } from "../../core/facts.js";
-import { isInside, isRemoteUrl, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { isInside, looksLikePath, mayBeFileName, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -511,7 +511,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (no spaces, holds a `/` or starts with `.`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings; in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan.",
       fix: "Remove the write, or target another file; change `paths.protected` only if the path really is safe to write.",
@@ -535,7 +535,8 @@ export default defineRule({
     const bare = (name: string, value: string) => {
       if (!mayBeFileName(name, value)) return false;
       let hit = bareSeen.get(value);
-      if (hit === undefined) bareSeen.set(value, (hit = protectedSpelling(value, isProtected, shortNames) !== undefined));
+      // Spaces at either end may be trimmed by the executor: ` plangate.yaml` is the policy there.
+      if (hit === undefined) bareSeen.set(value, (hit = protectedSpelling(value.trim(), isProtected, shortNames) !== undefined));
       return hit;
     };
     for (const step of plan.steps) {
@@ -548,7 +549,10 @@ export default defineRule({
           args.push(a);
       for (const k of facts.keys)
         if ((k.has(LeafTag.PathLike) ? looksLikePath("", k.value) : bare("", k.value)) && !facts.isPathArgument(k, true)) args.push(k);
+      // A patch names several files at one place: the first protected one is reported there.
+      const patches = new Set<object>();
       for (const arg of args) {
+        if (arg.fromPatch && patches.has(arg.slot)) continue;
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
           // paths cannot be bounded; path-outside-workspace says so too).
@@ -563,7 +567,8 @@ export default defineRule({
           });
           continue;
         }
-        if (arg.value === "" || isRemoteUrl(arg.value)) continue;
+        // A URL under a path name is still a path to an executor that opens files (`x://../.git/config`).
+        if (arg.value === "") continue;
         const candidates: string[] = [];
         const add = (c: string) => {
           if (c !== "" && !candidates.includes(c)) candidates.push(c);
@@ -584,6 +589,7 @@ export default defineRule({
         const short = candidates.find(hasShortName);
         const hit = short ?? candidates.find((c) => isProtected(c));
         if (hit === undefined) continue;
+        if (arg.fromPatch) patches.add(arg.slot);
         ctx.report({
           at: arg.at,
           step: step.position,

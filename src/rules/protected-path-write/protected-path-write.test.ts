@@ -49,6 +49,8 @@ ruleTester("protected-path-write", {
         ["write_file", { path: "docs/git.md", title: "a b" }],
         ["write_file", { path: ".github/workflows/ci.yml" }],
         ["write_file", { path: "gitignore.txt" }],
+        ["write_file", { path: ".claude/commands/review.md" }],
+        ["write_file", { path: "docs/claude/settings.json" }],
         ["write_file", { path: "notes~old/a.txt" }],
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
         ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
@@ -75,6 +77,9 @@ ruleTester("protected-path-write", {
       options: { tools: annotated({ readOnlyHint: true }) },
     },
     { name: "a tool on the policy's read list", code: plan("get_settings", { path: ".env" }), files, options: { policy: policy((p) => p.tools.read!.push("get_settings")) } },
+    { name: "prose with separators under a writer", code: plan("write_file", { path: "src/a.txt", title: "read/write access", note: "update .env and .git/config later" }), files },
+    { name: "a patch of ordinary files", code: plan("apply_patch", { patch: "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1 +1 @@\n-a\n+b\n" }), files },
+    { name: "a patch as the content of a file written", code: plan("write_file", { path: "fix.patch", content: "--- a/.git/config\n+++ b/.git/config\n" }), files },
   ],
   invalid: [
     // A map keyed by paths: its values are checked as values too.
@@ -114,6 +119,12 @@ ruleTester("protected-path-write", {
     reported("store", { entries: { "plangate.json": "x" } }),
     reported("store", { item: "PLANGA~1.YAM" }),
     reported("fetch_page", { url: "file:///ws/.git/config" }),
+    // The host's hook configuration, which runs the guard (and the scripts its hooks run): a plan that
+    // rewrites it turns enforcement off for the sessions after it.
+    reported("Write", { file_path: ".claude/settings.json" }),
+    reported("write_file", { path: ".claude/settings.local.json" }),
+    reported("write_file", { path: ".claude/hooks/guard.sh" }),
+    reported("write_file", { path: "sub/.claude/settings.json" }),
     // A nested repository, the policy at any depth.
     reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
     reported("write_file", { path: "vendor/lib/.git" }),
@@ -148,6 +159,20 @@ ruleTester("protected-path-write", {
     // A map from paths to contents.
     reported("write_file", { files: { "src/a.txt": "a", ".git/hooks/pre-commit": "x" } }),
     reported("apply", { changes: [{ ".env": "x" }] }),
+    // A path argument that looks like a URL is still a path to a file-system executor.
+    reported("write_file", { path: "sftp://../.git/config" }),
+    // Spaces an executor may trim, and names with spaces in them.
+    reported("write_file", { path: " .git/config" }),
+    reported("write_file", { path: ".env\u00a0" }),
+    reported("store", { item: " plangate.yaml" }),
+    reported("mcp__fs__move", { a: "src/a.txt", b: "my dir/../.git/config" }),
+    reported("upload", { where: "deploy keys/prod key.pem" }),
+    // A patch writes the files its headers name: git's, GNU patch's and the apply_patch format of code agents.
+    reported("apply_patch", { input: "*** Begin Patch\n*** Add File: .git/hooks/post-checkout\n+#!/bin/sh\n*** End Patch\n" }),
+    reported("apply_patch", { patch: "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1 @@\n-x\n+y\n" }),
+    reported("git_apply", { diff: "diff --git a/notes.txt b/.env\nsimilarity index 100%\nrename from notes.txt\nrename to .env\n" }),
+    reported("mcp__editor__change", { edits: "*** Begin Patch\n*** Update File: src/a.txt\n*** Move to: plangate.yaml\n@@\n-a\n+b\n*** End Patch\n" }),
+    reported("apply_patch", { patch: 'diff --git "a/\\056git/config" "b/\\056git/config"\n--- "a/\\056git/config"\n+++ "b/\\056git/config"\n' }),
     {
       name: "the message names the tool and the path",
       code: plan("write_file", { path: ".git/config" }),

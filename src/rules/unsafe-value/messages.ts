@@ -100,6 +100,7 @@ export const messages = {
   planModeDetails: { message: "Line {{line}}: the plan holds a <details> block ({{content}}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.", hint: "remove the HTML; write the plan in plain Markdown" },
   planModeHtml: { message: "Line {{line}}: the plan holds HTML ({{content}}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.", hint: "remove the HTML; write the plan in plain Markdown" },
   planModeCharacterReference: { message: "Line {{line}}: the plan writes an invisible character ({{code}}) as a character reference.", hint: "remove the character reference" },
+  planModeEscape: { message: "Line {{line}}: the escape {{escape}} spells \"{{char}}\", a character that needs no escape: the person reviewing the plan reads the escape, plangate enforces the character.", hint: "write the character itself" },
   planModeIndentedFence: { message: "Line {{line}}: the plan's block is indented by {{indent}}, so its lines lose up to that much indentation when read: what is validated and approved is not indented as written (a YAML plan nests otherwise).", hint: "start the block's fence at the beginning of its line" },
   planModeReferenceDefinition: { message: "The plan holds a link reference definition ([{{label}}]: …); rendered, it shows nothing, so text can hide in it.", hint: "remove the definition; write links inline ([text](path))" },
 } as const satisfies RuleMessages;
