@@ -279,7 +279,7 @@ export class StepFacts {
       }
       if (typeof value === "string") {
         if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slot, name, value);
-        else if (mayBePatch(value) && (patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())))
+        else if ((patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())) && mayBePatch(value))
           for (const p of patchPaths(value)) add(slot, name ?? "", p, undefined, true);
       } else if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, depth + 1);

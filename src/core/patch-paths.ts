@@ -14,17 +14,27 @@
  *   is where later writes through it would go.
  */
 
-/** Does a text hold a patch header at the start of a line (a cheap test before patchPaths)? */
+/** A patch header at the start of a line (HEADER_AT_START: of the text). */
+const HEADER_AT_LINE = /(?:^|[\r\n])(?:\+\+\+ |--- |\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|diff --git |rename (?:from|to) |copy (?:from|to) |Index: )/;
+const HEADER_AT_START = /^(?:\+\+\+ |--- |\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|diff --git |rename (?:from|to) |copy (?:from|to) |Index: )/;
+
+/**
+ * Does a text hold a patch header at the start of a line (a cheap test before patchPaths)? It runs on
+ * every string argument of a plan: a text of one line can hold one only at its start, which an anchored
+ * test rejects at the first character of prose; a longer text is searched for the headers' words first.
+ */
 export function mayBePatch(text: string): boolean {
   if (text.length < 8) return false;
+  if (!text.includes("\n") && !text.includes("\r")) return HEADER_AT_START.test(text);
   return (
-    text.includes("+++ ") ||
-    text.includes("*** ") ||
-    text.includes("diff --git ") ||
-    text.includes("rename to ") ||
-    text.includes("copy to ") ||
-    text.includes("Index: ")
-  ) && /(?:^|[\r\n])(?:\+\+\+ |--- |\*\*\* (?:Add|Update|Delete) File:|\*\*\* Move to:|diff --git |rename (?:from|to) |copy (?:from|to) |Index: )/.test(text);
+    (text.includes("+++ ") ||
+      text.includes("*** ") ||
+      text.includes("diff --git ") ||
+      text.includes("rename to ") ||
+      text.includes("copy to ") ||
+      text.includes("Index: ")) &&
+    HEADER_AT_LINE.test(text)
+  );
 }
 
 /** Header lines whose rest is one file name. */

@@ -36,6 +36,17 @@ function general(path: string, files: FileProbe) {
 }
 
 describe("path service: deep folders", () => {
+  it("walks a path deeper than 64 folders (by the tree of names) as it walks a short one (by path strings)", () => {
+    fc.assert(
+      fc.property(tree, clean, (t, path) => {
+        const files = memoryFiles(t);
+        // 65 missing folders and back: the same place, reached by a walk that goes deeper than 64 names.
+        const deep = walkReal(`/ws/${"gone/".repeat(65)}${"../".repeat(65)}${path}`, files);
+        const short = walkReal(`/ws/${path}`, files);
+        expect(deep).toEqual(short);
+      }),
+    );
+  });
   it("resolves many paths under a folder 2,000 names deep in linear time per path", () => {
     // A tree of folders a/a/.../a, 2,000 deep (a file system holds it; PATH_MAX bounds only one call's path).
     const depth = 2000;

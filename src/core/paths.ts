@@ -281,11 +281,60 @@ export class WalkNode {
   }
 }
 
+/** Folders a walk goes down by path strings before it takes to the tree of a WalkCache (see walkReal). */
+const SHALLOW_WALK = 64;
+
 /**
  * resolveReal, also telling whether the path was found missing (so its kind need not be asked again).
- * `cache` keeps what the walk learns for later walks over the same file system (the path service's).
+ * A path of up to SHALLOW_WALK folders (every path of an ordinary plan) is walked by its path strings,
+ * each asked of the probe (which remembers them); a deeper one through `cache`, which keeps what the walk
+ * learns for later walks over the same file system (the path service's), without building the path of
+ * every folder it passes.
  */
-export function walkReal(absolute: string, files: FileProbe, maxLinks = 40, cache: WalkCache = new WalkCache()): { path: string; missing: boolean; links: number } {
+export function walkReal(absolute: string, files: FileProbe, maxLinks = 40, cache?: WalkCache): { path: string; missing: boolean; links: number } {
+  return shallowWalk(absolute, files, maxLinks) ?? treeWalk(absolute, files, maxLinks, cache ?? new WalkCache());
+}
+
+/** walkReal by path strings; undefined when the walk goes deeper than SHALLOW_WALK folders. */
+function shallowWalk(absolute: string, files: FileProbe, maxLinks: number): { path: string; missing: boolean; links: number } | undefined {
+  const pending = pathSegments(absolute).reverse();
+  const out: string[] = [];
+  let links = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const seg = pending.pop()!;
+    if (seg === ".") continue;
+    if (seg === "..") {
+      out.pop();
+      // Back above a missing folder, the rest may exist again (and hold symlinks): check it.
+      missing = false;
+      continue;
+    }
+    out.push(seg);
+    if (out.length > SHALLOW_WALK) return undefined;
+    if (missing) continue;
+    const here = "/" + out.join("/");
+    const kind = files.kind(here);
+    if (kind === "missing") {
+      missing = true;
+      continue;
+    }
+    if (kind !== "symlink") continue;
+    const target = files.readlink(here);
+    if (target === undefined || ++links > maxLinks) {
+      // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
+      return { path: "/\0unresolvable" + here, missing: true, links };
+    }
+    out.pop();
+    if (target.startsWith("/")) out.length = 0;
+    const parts = pathSegments(target);
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
+  }
+  return { path: "/" + out.join("/"), missing, links };
+}
+
+/** walkReal through a WalkCache's tree of names. */
+function treeWalk(absolute: string, files: FileProbe, maxLinks: number, cache: WalkCache): { path: string; missing: boolean; links: number } {
   const pending = pathSegments(absolute).reverse();
   const out: WalkNode[] = [cache.root];
   let links = 0;
