@@ -26,11 +26,30 @@ export interface NamedPath {
 /** How a rule words a named path (the `{{path}}` of its message). */
 export type NamePath = (path: NamedPath) => string;
 
-function named(p: CommandPath, text: string): NamedPath {
+function named(p: CommandPath, text: string, folder: string): NamedPath {
   const n: NamedPath = { written: (p.written ?? p.text).replace(/\0/g, "\\0") };
   if (p.written !== undefined) n.read = p.text;
-  if (text !== p.text) n.cwd = p.cwd;
+  if (text !== p.text) n.cwd = folder;
   return n;
+}
+
+/** The arguments a step names the folder its command runs in with (intake's and TeDDy's `cwd`). */
+const WORKING_FOLDER_ARGUMENTS = ["cwd", "workdir", "working_dir", "working_directory"];
+
+/** The folder a step's command runs in, when the step names one as plain text ("" for the workspace root). */
+function workingFolder(command: StepCommand): string {
+  for (const key of WORKING_FOLDER_ARGUMENTS) {
+    const v = command.step.args[key];
+    if (typeof v === "string" && v.trim() !== "" && v.trim() !== ".") return v.trim();
+  }
+  return "";
+}
+
+/** A command path's text from the workspace root: read from the step's working folder, then from the `cd`s before it. */
+function pathFromRoot(p: CommandPath, folder: string): string {
+  const text = commandPathText(p);
+  if (folder === "" || /^[/\\~]/.test(text) || /^[A-Za-z]:/.test(text)) return text;
+  return commandPathText({ ...p, cwd: folder, text });
 }
 
 /** path-outside-workspace for command lines: every file-like word and redirection target (its message commandPathOutside). */
@@ -43,13 +62,13 @@ export function reportCommandPathsOutside(
 ): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
-  for (const { command, p, text } of commandPaths(plan, ctx)) {
+  for (const { command, p, text, folder } of commandPaths(plan, ctx)) {
     const report = (why: PathWhy) =>
       ctx.report({
         at: partAt(command, p.span?.start),
         step: command.step.position,
         messageId: "commandPathOutside",
-        data: { step: command.step.position, argument: command.name, path: name(named(p, text)), why, workspace: ws },
+        data: { step: command.step.position, argument: command.name, path: name(named(p, text, folder)), why, workspace: ws },
         actual: command.text,
       });
     const readings = paths.resolve(text);
@@ -71,16 +90,21 @@ export function reportCommandPathsOutside(
   }
 }
 
-/** Every path a plan's command lines name, once per command and resolved text. */
-function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string }> {
+/**
+ * Every path a plan's command lines name, once per command and resolved text. A relative path is read
+ * from the folder the step runs its command in (its `cwd`), as the executor's shell reads it.
+ */
+function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string; folder: string }> {
   if (commandsOf(plan, ctx.facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, ctx.facts)) {
     const done = new Set<string>();
+    const base = workingFolder(command);
     for (const p of report.paths) {
-      const text = commandPathText(p);
+      const text = pathFromRoot(p, base);
       if (done.has(text)) continue;
       done.add(text);
-      yield { command, p, text };
+      const folder = base === "" ? p.cwd : p.cwd === "" ? base : commandPathText({ ...p, cwd: base, text: p.cwd });
+      yield { command, p, text, folder };
     }
   }
 }
@@ -105,7 +129,7 @@ export function reportCommandPathsProtected(
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
-  for (const { command, p, text } of commandPaths(plan, ctx)) {
+  for (const { command, p, text, folder } of commandPaths(plan, ctx)) {
     const candidates: string[] = [];
     for (const r of paths.resolve(text)) {
       if ("unsafe" in r) continue;
@@ -121,13 +145,13 @@ export function reportCommandPathsProtected(
     const relatives = candidates.filter((c) => !c.startsWith("/"));
     // A pattern read as ".." where a segment could match it (`conf/*`) expands on disk as written.
     if (p.glob && p.written !== undefined)
-      for (const r of paths.resolve(commandPathText({ ...p, text: p.written })))
+      for (const r of paths.resolve(pathFromRoot({ ...p, text: p.written }, workingFolder(command))))
         if (!("unsafe" in r) && isInside(r.lexical, ws)) relatives.push(relativeInside(r.lexical, ws));
     let reach: DiskReach | undefined;
     if (hit === undefined && onDisk && (p.glob || p.tree)) for (const c of relatives) if ((reach = onDisk(c, p)) !== undefined) break;
     if (hit === undefined && reach?.kind === "match") hit = reach.path;
     else if (hit === undefined && reach !== undefined) {
-      const base = { step: command.step.position, argument: command.name, path: name(named(p, text)) };
+      const base = { step: command.step.position, argument: command.name, path: name(named(p, text, folder)) };
       ctx.report({
         at: partAt(command, p.span?.start),
         step: command.step.position,
@@ -141,7 +165,7 @@ export function reportCommandPathsProtected(
       at: partAt(command, p.span?.start),
       step: command.step.position,
       messageId: "commandProtectedPath",
-      data: { step: command.step.position, argument: command.name, path: name(named(p, text)), resolved: hit !== p.text ? ` (${hit})` : "" },
+      data: { step: command.step.position, argument: command.name, path: name(named(p, text, folder)), resolved: hit !== p.text ? ` (${hit})` : "" },
       actual: command.text,
     });
   }

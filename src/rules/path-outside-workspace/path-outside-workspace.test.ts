@@ -317,6 +317,17 @@ describe("path-outside-workspace on a real file system", () => {
   ])("treats the file URL in %j as a path", async (args) => {
     expect(await check(args), JSON.stringify(args)).toHaveLength(1);
   });
+  it("reads a command's relative paths from the step's cwd, as its shell does", async () => {
+    // data-link is data; from data, out-link is not there, but ../out-link is the link out of the workspace.
+    const d = await check({ command: "cat ../out-link/secret.txt", cwd: "data" }, "run_command");
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toContain("through a symlink");
+    // From the root, "../out-link" would be outside; from data it is the workspace's out-link.
+    expect(await check({ command: "cat in.csv", cwd: "data" }, "run_command")).toEqual([]);
+    expect(await check({ command: "cat in.csv", workdir: "data-link" }, "run_command")).toEqual([]);
+    // A cd inside the command goes on from the step's folder.
+    expect(await check({ command: "cd .. && cat out-link/secret.txt", cwd: "data" }, "run_command")).toHaveLength(1);
+  });
   it("accepts a file URL inside the workspace", async () => {
     expect(await check({ url: `file://${ws}/data/in.csv` })).toEqual([]);
     expect(await check({ uri: "file:data/in.csv" })).toEqual([]);

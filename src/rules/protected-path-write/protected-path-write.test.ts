@@ -361,6 +361,12 @@ const check = (tool: string, args: Record<string, unknown>, policy = defaultPoli
   diagnosticsOf("protected-path-write", plan(tool, args), { workspace: ws, policy });
 
 describe("protected-path-write on a real file system", () => {
+  it("reads a command's relative paths from the step's cwd: a glob anchored at the root reaches them there", async () => {
+    const policy = { ...defaultPolicy(ws), paths: { ...defaultPolicy(ws).paths, protected: ["secrets/*.txt"] } };
+    expect(await check("run_command", { command: "echo x > token.txt", cwd: "secrets" }, policy)).toHaveLength(1);
+    expect(await check("run_command", { command: "echo x > token.txt", cwd: "public" }, policy)).toEqual([]);
+    expect(await check("run_command", { command: "echo x > secrets/token.txt" }, policy)).toHaveLength(1);
+  });
   it.each([
     ["write_file", { path: ".git/config" }],
     ["edit_file", { path: ".env" }],
