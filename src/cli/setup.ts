@@ -1,10 +1,11 @@
 import { resolve } from "node:path";
 import { registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { GENERIC, type HostProfile, HostProfileError, profileAllowList } from "../host/profile.js";
+import { type HostProfile, HostProfileError, profileAllowList } from "../host/profile.js";
 import { loadPolicy, overridesTools, PolicyError, policyForFile, policyTools, resolvedPolicyHash } from "../node/policy.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "../node/tools-file.js";
 import type { Policy } from "../core/policy.js";
 import { type CliIO, UsageError } from "./io.js";
+import { loadHostProfile } from "../node/host-profile.js";
 
 /** Flags shared by the commands that read a policy. */
 export interface PlanFlags {
@@ -71,9 +72,7 @@ export async function resolveSetup(flags: PlanFlags, io: CliIO): Promise<Setup> 
   let host: HostProfile;
   const hostName = flags.host ?? policy.host ?? "generic";
   try {
-    // The default profile is the constant profiles/generic.json holds (a test keeps them equal): the
-    // profile file reader and its schema validator load only for another profile.
-    host = hostName === "generic" ? GENERIC : (await import("../node/profile-file.js")).loadProfile(hostName, io.cwd);
+    host = await loadHostProfile(hostName, io.cwd);
   } catch (err) {
     if (err instanceof HostProfileError) throw new UsageError(`${flags.host !== undefined ? "--host" : "the policy's host"}: ${err.message}`);
     throw err;

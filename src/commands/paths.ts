@@ -40,7 +40,8 @@ const WORKING_FOLDER_ARGUMENTS = ["cwd", "workdir", "working_dir", "working_dire
 function workingFolder(command: StepCommand): string {
   for (const key of WORKING_FOLDER_ARGUMENTS) {
     const v = command.step.args[key];
-    if (typeof v === "string" && v.trim() !== "" && v.trim() !== ".") return v.trim();
+    // As written: the path readings add the form without the spaces an executor may trim.
+    if (typeof v === "string" && v !== "" && v !== ".") return v;
   }
   return "";
 }

@@ -36,6 +36,7 @@ import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
+import { loadHostProfile } from "./host-profile.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -211,8 +212,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   const problems: Diagnostic[] = [];
   let profile: HostProfile;
   try {
-    // The profile file reader (with its schema validator) loads only for a profile named by a string.
-    profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? (await import("./profile-file.js")).loadProfile(o.host) : o.host;
+    profile = o.host === undefined ? GENERIC : typeof o.host === "string" ? await loadHostProfile(o.host) : o.host;
   } catch (err) {
     if (err instanceof HostProfileError) throw new GuardRefusal([guardFailure({ kind: "host-profile", from: "options", error: err.message })]);
     throw err;

@@ -18,6 +18,7 @@ import { childPointer } from "../core/pointer.js";
 import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
+import { loadHostProfile } from "./host-profile.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -464,8 +465,7 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : display);
   let host: HostProfile = GENERIC;
   try {
-    // The profile file reader and its schema validator load only for a profile other than the default one.
-    if (policy.host !== undefined && policy.host !== "generic") host = (await import("./profile-file.js")).loadProfile(policy.host, dirname(file));
+    if (policy.host !== undefined) host = await loadHostProfile(policy.host, dirname(file));
   } catch (err) {
     if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
     throw err;

@@ -25,6 +25,7 @@ import { ruleDiagnostic } from "../rules/read-text.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { consumeNonce, GuardStateError } from "../node/guard-state.js";
 import { RunNotFoundError } from "./errors.js";
+import { loadHostProfile } from "../node/host-profile.js";
 
 /*
  * Runs per session, kept in a Store (src/store/types.ts): the file store of a state directory
@@ -377,11 +378,9 @@ function takenCall(expected: readonly ExpectedCall[], progress: Progress): Expec
  */
 async function hostScopeProblem(policy: Policy, input: HookCallInput, files: () => FileProbe): Promise<Diagnostic | undefined> {
   if (policy.host === undefined) return undefined;
-  // The profile file reader (with its schema validator) loads only for a session with no run.
-  const { loadProfile } = await import("../node/profile-file.js");
   let profile: HostProfile;
   try {
-    profile = loadProfile(policy.host, policy.workspace);
+    profile = await loadHostProfile(policy.host, policy.workspace);
   } catch (err) {
     if (err instanceof HostProfileError) return guardFailure({ kind: "host-profile", from: "policy", error: err.message });
     throw err;
