@@ -92,6 +92,7 @@ describe("findTodoTask reads as CommonMark does (property)", () => {
     "```x`y", "```\u00a0", "  ```", "    Status: [CODE]", "\tStatus: [TAB]", "<div>", "<!-- Status: [HTML] -->",
     "===", "> ### 1. Quoted", "- ### 1. Listed", " ### 1. Indented", "###\t1. Tab", "###  1. Two spaces",
     "### 1. Closed ###", "a\rStatus: [CR]", "x\0y", "### 1. N\0ul",
+    "--- ", "  ---", "=== \t", "-\t-", "### 1. Closed #\t", "## #", "#\tTab", "- x -", "* x =",
   ];
   const line = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...PLAIN) }, { weight: 1, arbitrary: fc.constantFrom(...RISKY) });
   const doc = fc

@@ -136,10 +136,18 @@ export function needsCommonMark(body: string): boolean {
   }
   let prevBlank = true;
   let nextHash = -1;
-  for (let p = 0; p < body.length; ) {
-    const e = endOfLine(body, p);
+  const n = body.length;
+  for (let p = 0; p < n; ) {
+    let e = body.indexOf("\n", p);
+    if (e < 0) e = n;
     const c = body.charCodeAt(p);
     let risky = c < 128 ? LINE_START[c] : undefined;
+    if (risky === undefined) {
+      // Most lines: text, or an empty line.
+      prevBlank = e === p || (e === p + 1 && c === 13);
+      p = e + 1;
+      continue;
+    }
     if (risky === listItem) {
       // A list line is risky only when it holds a heading marker: look for "#" with indexOf first.
       if (nextHash !== -2 && nextHash < p) nextHash = body.indexOf("#", p);
@@ -147,9 +155,12 @@ export function needsCommonMark(body: string): boolean {
       if (nextHash === -2 || nextHash >= e) risky = c === 45 ? NEVER : undefined;
     }
     if (risky !== undefined) {
-      risky.lastIndex = p;
-      if (risky.test(body)) return true;
-      if (!prevBlank && (c === 45 || c === 61 || c === 32)) {
+      if (risky !== NEVER && (risky !== ATX || atxMayBeRisky(body, p, e))) {
+        risky.lastIndex = p;
+        if (risky.test(body)) return true;
+      }
+      // A setext underline ends in `-` or `=`: most list lines are ruled out by their last character.
+      if (!prevBlank && (c === 45 || c === 61 || c === 32) && isUnderlineEnd(lastCode(body, p, e))) {
         SETEXT.lastIndex = p;
         if (SETEXT.test(body)) return true;
       }
@@ -168,12 +179,37 @@ LINE_START[32] = indented;
 LINE_START[9] = /[^]/y;
 LINE_START[60] = /[^]/y; // <
 LINE_START[62] = /[^]/y; // >
-LINE_START[35] = /#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$)/y;
+const ATX = /#{1,6}(?: {2}|\t)|#{1,6}[ \t][^\n]*#[ \t]*\r?(?:\n|$)/y;
+LINE_START[35] = ATX;
 LINE_START[96] = /`{3,}[^`\n]+`/y;
 const NEVER = /(?!)/y;
 LINE_START[61] = NEVER; // = : only as a setext underline
 for (const ch of "-*+0123456789") LINE_START[ch.charCodeAt(0)] = listItem;
 const SETEXT = / {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/y;
+
+/** The last code unit of the line [p, e) that is not a space, tab or CR (-1 for none). */
+function lastCode(t: string, p: number, e: number): number {
+  for (let i = e - 1; i >= p; i--) {
+    const c = t.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return c;
+  }
+  return -1;
+}
+
+function isUnderlineEnd(c: number): boolean {
+  return c === 45 || c === 61;
+}
+
+/**
+ * A necessary condition for ATX to match the heading line [p, e): two spaces or a tab after its run of
+ * `#`, or a `#` as its last character (a closing sequence). Most headings have neither, and skip the regex.
+ */
+function atxMayBeRisky(t: string, p: number, e: number): boolean {
+  let h = p;
+  while (h < e && t.charCodeAt(h) === 35) h++;
+  const next = t.charCodeAt(h);
+  return next === 9 || (next === 32 && t.charCodeAt(h + 1) === 32) || lastCode(t, p, e) === 35;
+}
 
 /**
  * Finds task N: a level-3 heading `### N. Title` outside code whose section (up to the next heading of
