@@ -2,6 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
+import { readSedLine, readSedScript } from "./sed.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
@@ -45,6 +46,8 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand"
+    | "scriptRunsCommand"
+    | "unreadableScript"
     | "trustsCode";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
@@ -1091,6 +1094,7 @@ class Analysis {
     this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
+    if (name === "sed" || name === "gsed") this.sedScripts(name, args, depth);
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
@@ -1302,6 +1306,30 @@ class Analysis {
           return;
         }
       }
+  }
+
+  /**
+   * sed's scripts (src/commands/sed.ts): the `e` command and the `e` flag of `s` run a command line
+   * (refused, as other programs' options that run one are); the files of `w`, `W`, `s///w`, `r` and `R`
+   * are paths the workspace rules check, as the words of the line are. A script sed may read another way
+   * (BSD sed's `-i SUFFIX`, POSIXLY_CORRECT) is read that way too. A script file (`-f FILE`) is the
+   * project's, read as awk's or python's is; one read from standard input is refused.
+   */
+  private sedScripts(name: string, args: ShellWord[], depth: number): void {
+    const line = readSedLine(args);
+    for (const f of line.files)
+      if (f === "-" || /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(f))
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} -f ${f}`, wrapper: name, why: "standardInput" } });
+    const scripts = [...(line.script ? [{ ...line.script, main: true }] : []), ...line.others.map((o) => ({ text: o.text, words: [o.word], main: false }))];
+    for (const { text, words, main } of scripts) {
+      const read = readSedScript(text);
+      // Another reading that sed would not compile is no script: that reading runs nothing.
+      if (!main && read.unreadable !== undefined) continue;
+      const span = words.length === 1 ? wordSpan(words[0]!, depth) : undefined;
+      if (read.runs !== undefined) this.find({ rule: "disallowed-tool", messageId: "scriptRunsCommand", data: { program: name, how: read.runs.length > 40 ? `${read.runs.slice(0, 40)}...` : read.runs }, span });
+      if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableScript", data: { program: name, why: read.unreadable }, span });
+      for (const file of [...read.writes, ...read.reads]) this.path(file, false, span);
+    }
   }
 
   /**

@@ -1220,6 +1220,75 @@ describe("analysis", () => {
     for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
       expect(ids(text), text).toEqual([]);
   });
+  it("reads sed's scripts as GNU sed compiles them: e runs a command line, w, W, r and R name files", () => {
+    const report = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false });
+    const ids = (text: string) => report(text).findings.map((f) => `${f.messageId}:${String(f.data.how ?? f.data.why ?? f.data.source ?? "")}`);
+    const paths = (text: string) => report(text).paths.map((p) => p.text);
+    // The e command (with a command line, or the pattern space) and the e flag of s run a command line.
+    for (const [text, how] of [
+      ["sed 'e rm -rf x' f", "e rm -rf x"],
+      ["sed '1e rm x' f", "e rm x"],
+      ["sed -n '/re/e touch y' f", "e touch y"],
+      ["sed '$!{e\n}' f", "e without a command (the pattern space)"],
+      ["sed 's/.*/rm x/e' f", "the e flag of s"],
+      ["sed -E 's/(a)/\\1/ge' f", "the e flag of s"],
+      ["sed -e p -e 'e ls' f", "e ls"],
+      ["sed --expression='1,5e ls' f", "e ls"],
+      ["sed --exp 'e ls' f", "e ls"],
+      ["sed -ne 'p;e ls' f", "e ls"],
+      ["sed -nes/x/y/e f", "the e flag of s"],
+      ["sed -s -z -i.bak 'y/ab/cd/;e ls' f", "e ls"],
+      ["sed 's/[/]/x/;e ls' f", "e ls"],
+      ["sed 's|a|b|w out\ne ls' f", "e ls"],
+      ["sed ':a;N;ba;e ls' f", "e ls"],
+      ["sed 'a\\\ntext\ne ls' f", "e ls"],
+      ["sed '0~3 e ls' f", "e ls"],
+      ["sed '/x/I,+2 e ls' f", "e ls"],
+      ["gsed 'e ls' f", "e ls"],
+      ["sudo sed 'e ls' f", "e ls"],
+      // Read another way: BSD sed's -i SUFFIX, GNU sed with POSIXLY_CORRECT (options end at the first operand).
+      ["sed -i '' 's/a/b/e' f", "the e flag of s"],
+      ["sed 'e ls' -e p f", "e ls"],
+    ] as const)
+      expect(ids(text), text).toContain(`scriptRunsCommand:${how}`);
+    // The files a script writes and reads are paths, checked as the line's words are (the name is the rest of the line).
+    expect(paths("sed -n 'w .git/config' f")).toContain(".git/config");
+    expect(paths("sed 's/a/b/w ../out.txt' f")).toContain("../out.txt");
+    expect(paths("sed 's/a/b/gw ../x;p' f")).toContain("../x;p");
+    expect(paths("sed '1,5W ../x' f")).toContain("../x");
+    expect(paths("sed '/re/r /etc/shadow' f")).toContain("/etc/shadow");
+    expect(paths("sed '$R ~/.ssh/id_rsa' f")).toContain("~/.ssh/id_rsa");
+    expect(paths("sed -e '1{' -e 'w ../x' -e '}' f")).toContain("../x");
+    expect(paths("sed -n -f edit.sed -e 'w ../x' f")).toEqual(expect.arrayContaining(["edit.sed", "../x", "f"]));
+    expect(paths("sed -i '' 's/a/b/w ../x' f")).toContain("../x");
+    // A script sed would read but plangate cannot follow is refused; so is a script file read from standard input.
+    expect(ids("sed 'k' f")).toEqual(['unreadableScript:the command "k"']);
+    expect(ids("sed 's/a/b/q' f")).toEqual(['unreadableScript:the flag "q" of s']);
+    expect(ids("sed -f - f")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("sed --file=/dev/stdin f")).toEqual(["hiddenCommands:standardInput"]);
+    // Scripts that only edit text, a script file of the project's (read as awk's or python's is), and the sandbox.
+    for (const text of [
+      "sed -i s/a/b/ src/app.ts",
+      "sed -n '1,5p' f",
+      "sed -E 's/(foo|bar)+/x/g; /^#/d' f",
+      "sed -e 's/a/b/' -e '/x/,/y/{s/c/d/;p}' f",
+      "sed '/start/,/end/!d;y/abc/xyz/' f",
+      "sed 's/e/E/g' f",
+      "sed 's/[[:space:]]*$//;s/x/e/2' f",
+      "sed 'a\\\nappended text; e ls' f",
+      "sed '1i # e ls' f",
+      "sed -n '$=' f",
+      "sed 'q5' f",
+      "sed ':e;be' f",
+      "sed '# e ls\np' f",
+      "sed -f edit.sed f",
+      "sed --debug -s -- 's/a/b/' e",
+      "sed -n 'w out.txt' f",
+      "sed 'r header.txt' f",
+      "sed 'w /dev/stdout' f",
+    ])
+      expect(ids(text), text).toEqual([]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
