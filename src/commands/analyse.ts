@@ -301,8 +301,15 @@ function innerWords(n: Inner): ShellWord[] {
   return n.kind === "argv" ? n.words : n.kind === "script" ? (Array.isArray(n.word) ? n.word : [n.word]) : [];
 }
 
-/** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
-const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/**
+ * ssh settings (`-o Key=value`) that run a command or load code on this machine (XAuthLocation: the
+ * xauth program ssh runs for X11 forwarding), or read more settings.
+ */
+const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider|XAuthLocation)$/i;
+/** ssh settings whose arguments are files it reads or writes (known_hosts is appended to, a control socket created). */
+const SSH_FILE_KEYS = /^(?:IdentityFile|CertificateFile|UserKnownHostsFile|GlobalKnownHostsFile|ControlPath|IdentityAgent|RevokedHostKeys)$/i;
+/** Locale variables, which ssh's own configuration sends (`SendEnv LANG LC_*`): a pattern within them names no variable that changes what runs. */
+const SSH_LOCALE_PATTERN = /^(?:LC_[A-Z_*?]*|LANG(?:UAGE)?)$/;
 /** Programs whose `+CMD` argument runs a command of theirs (vim's ex commands, less's commands). */
 const PLUS_COMMANDS = new Set(["vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim", "less", "more"]);
 /** make's variables that name the shell its recipes run with, its flags, more makefiles, or make itself. */
@@ -358,6 +365,33 @@ function sshSettings(name: string, args: ShellWord[]): (string | undefined)[] {
 function sshSettingKey(text: string): string {
   const m = /^[\s=]*((?:"[^"]*"|[^\s="])*)/.exec(text)!;
   return m[1]!.replace(/"/g, "");
+}
+
+/**
+ * The arguments of an ssh setting as ssh splits them (argv_split): after the keyword and its
+ * separator (spaces, or one `=` with spaces around it), words split at spaces, with double or single
+ * quotes and backslash escapes.
+ */
+function sshSettingArguments(text: string): string[] {
+  const rest = /^[\s=]*(?:"[^"]*"|[^\s="])*\s*=?\s*/.exec(text)![0];
+  const out: string[] = [];
+  let word: string | undefined;
+  let quote = "";
+  for (let i = rest.length; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === "" && /\s/.test(c)) {
+      if (word !== undefined) out.push(word);
+      word = undefined;
+      continue;
+    }
+    word ??= "";
+    if (c === "\\" && quote !== "'" && i + 1 < text.length) word += text[++i];
+    else if (quote === "" && (c === '"' || c === "'")) quote = c;
+    else if (c === quote) quote = "";
+    else word += c;
+  }
+  if (word !== undefined) out.push(word);
+  return out;
 }
 /** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
 const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
@@ -1286,16 +1320,29 @@ class Analysis {
       }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
+    // ssh's, scp's and sftp's letters up to the first that takes a value (the rest of the word is its value), and up to ssh's remote command.
+    const valued = Object.hasOwn(SSH_VALUED_LETTERS, name) ? SSH_VALUED_LETTERS[name]! : undefined;
+    const cluster = (v: string): string => {
+      if (valued !== undefined) for (let k = 1; k < v.length; k++) if (valued.includes(v[k]!)) return v.slice(0, k + 1);
+      return v;
+    };
+    let operands = 0;
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value;
       if (v === undefined) continue;
       if (v === "--") break;
+      if (valued !== undefined && (!v.startsWith("-") || v === "-")) {
+        if (name === "ssh" && ++operands > 1) break;
+        continue;
+      }
       // A one-letter option also counts inside a cluster of them (rsync -avze ssh, tar -xIzstd).
-      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && v.includes(o[1]!))));
+      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
       if (hit !== undefined) {
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
         return;
       }
+      // A valued letter closing the cluster takes the next word (`ssh -i key -l user -F cfg host`).
+      if (valued !== undefined && cluster(v) === v && valued.includes(v[v.length - 1]!) && v.length > 1) i++;
     }
     // ssh, scp and sftp: -o Key=value, read in clusters as their getopt reads them (`-vo`, `-4oKey=v`).
     if (name === "ssh" || name === "scp" || name === "sftp")
@@ -1305,7 +1352,31 @@ class Analysis {
           this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `-o ${key}`.trim() } });
           return;
         }
+        this.sshSetting(key, kv);
       }
+  }
+
+  /**
+   * The environment ssh gives the remote command, and the files it reads and writes. `SetEnv NAME=value`
+   * sets a variable for the remote command, checked as `env NAME=value` is; `SendEnv NAME` sends the
+   * local one (a value plangate does not see: a variable that changes what runs is refused, and a
+   * pattern is refused unless it names locale variables only). A file setting's arguments are paths; one
+   * with a token ssh expands (`%d`, `${HOME}`) is decided at run time.
+   */
+  private sshSetting(key: string, kv: string): void {
+    const k = key.toLowerCase();
+    if (k !== "setenv" && k !== "sendenv" && !SSH_FILE_KEYS.test(key)) return;
+    for (const a of sshSettingArguments(kv)) {
+      if (k === "setenv") {
+        const eq = a.indexOf("=");
+        if (eq > 0) this.assignment(a.slice(0, eq), a.slice(eq + 1));
+      } else if (k === "sendenv") {
+        if (a.startsWith("-")) continue;
+        if (/[*?[]/.test(a) ? !SSH_LOCALE_PATTERN.test(a) : false) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name: `${a} (SendEnv sends every local variable it matches)` } });
+        else if (!/[*?[]/.test(a)) this.assignment(a);
+      } else if (/%[^%]|\$\{/.test(a.replace(/%%/g, ""))) this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: a } });
+      else this.path(a, false, undefined);
+    }
   }
 
   /**

@@ -1056,6 +1056,11 @@ describe("analysis", () => {
     expect(ids("machinectl -E PATH=bin shell .host /bin/ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("cross-env ./PATH=bin ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("cross-env LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    // The files of ssh's file settings are paths, however the setting is written.
+    const sshPaths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => p.text);
+    expect(sshPaths("ssh -oUserKnownHostsFile=../x host")).toContain("../x");
+    expect(sshPaths("ssh -o 'ControlPath \".git/x y\"' host")).toContain(".git/x y");
+    expect(sshPaths("ssh -o 'IdentityFile = ../k' host")).toContain("../k");
     for (const [text, id] of [
       ["socat - EXEC:'rm -rf x'", "optionRunsCommand:EXEC:"],
       ["socat TCP-LISTEN:8080,fork SYSTEM:'rm x'", "optionRunsCommand:SYSTEM:"],
@@ -1139,6 +1144,20 @@ describe("analysis", () => {
       ["ssh -o='ProxyCommand rm' host", "optionRunsCommand:-o ProxyCommand"],
       ["ssh -o '\"ProxyCommand\"=rm' host", "optionRunsCommand:-o ProxyCommand"],
       ["ssh -o ' proxycommand=rm' host", "optionRunsCommand:-o proxycommand"],
+      // ssh runs the xauth program XAuthLocation names; SetEnv and SendEnv give the remote command its environment.
+      ["ssh -X -o XAuthLocation=./x host", "optionRunsCommand:-o XAuthLocation"],
+      ["ssh -i key -l user -F cfg host", "optionRunsCommand:-F"],
+      ["ssh -vi key -F cfg host", "optionRunsCommand:-F"],
+      ["ssh -o SetEnv=PATH=/tmp/bin host make", "rewiringVariable:PATH"],
+      ["ssh -o 'SetEnv A=1 LD_PRELOAD=/tmp/x.so' host make", "rewiringVariable:LD_PRELOAD"],
+      ["ssh -oSetEnv='BASH_ENV=\"x y\"' host make", "rewiringVariable:BASH_ENV"],
+      ["ssh -o 'setenv=\"PATH=a b\"' host ls", "rewiringVariable:PATH"],
+      ["scp -o SetEnv=LD_PRELOAD=x a host:b", "rewiringVariable:LD_PRELOAD"],
+      ["ssh -o SendEnv=PATH host make", "rewiringVariable:PATH"],
+      ["ssh -o 'SendEnv LANG LD_*' host make", "rewiringVariable:LD_* (SendEnv sends every local variable it matches)"],
+      ["ssh -o SendEnv=* host make", "rewiringVariable:* (SendEnv sends every local variable it matches)"],
+      ["ssh -o UserKnownHostsFile=%d/.bashrc host", "valueAtRunTime:"],
+      ["ssh -o 'IdentityFile ${HOME}/k' host", "valueAtRunTime:"],
       // -XX: options that run a command or read more options.
       ["MAVEN_OPTS='-Xmx1g -XX:OnOutOfMemoryError=evil' mvn test", "rewiringVariable:MAVEN_OPTS"],
       ["JAVA_OPTS=-XX:VMOptionsFile=opts.txt java -jar a.jar", "rewiringVariable:JAVA_OPTS"],
@@ -1170,6 +1189,11 @@ describe("analysis", () => {
       "cross-env A=1 \"l's\" x",
       "watchexec -c clear -- ls",
       "ssh -vo User=ci host ls",
+      "ssh -o SetEnv=TERM=xterm host ls",
+      "ssh -oUser=Fred host grep -F x f",
+      "scp -oIdentitiesOnly=yes a host:b",
+      "ssh -o 'SendEnv LANG LC_*' -o SendEnv=-PATH host ls",
+      "ssh -o UserKnownHostsFile=/dev/null -o IdentityFile=keys/ci host ls",
       "ssh host grep -o ProxyCommand x",
       "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC -XX:MaxRAMPercentage=75.0' mvn test",
       "poetry env use -- 3.12",
