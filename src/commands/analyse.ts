@@ -129,6 +129,7 @@ const REWIRING_VARIABLES = new RegExp(
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
+      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_JUSTFILE",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|CARGO_HOST_(?:LINKER|RUNNER|RUSTFLAGS)|CARGO_DOC_BROWSER|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
@@ -234,7 +235,10 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   make: ["--eval=", "--eva=", "--ev=", "-E"],
   gmake: ["--eval=", "--eva=", "--ev=", "-E"],
   tox: ["-x", "--override="],
-  just: ["--shell=", "--command=", "-c"],
+  // just: its shell and the shell's arguments, a command, the command whose output is loaded as an
+  // environment file, the chooser and cygpath programs. clap reads long options only as spelt (just and
+  // watchexec do not set infer_long_args): `just --sh x` is an error, and runs nothing.
+  just: ["--shell=", "--shell-arg=", "--command=", "-c", "--dotenv-command=", "--chooser=", "--cygpath="],
 };
 /**
  * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`

@@ -697,6 +697,10 @@ describe("analysis", () => {
       ["tox -x testenv.commands=rm", "-x"],
       ["just --shell ./x build", "--shell"],
       ["just --command rm -rf x", "--command"],
+      ["just --shell-arg=-c --shell-arg='rm x;' build", "--shell-arg"],
+      ["just --dotenv-command './x' build", "--dotenv-command"],
+      ["just --chooser=./x --choose", "--chooser"],
+      ["just --cygpath ./x build", "--cygpath"],
     ] as const)
       expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
     for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
@@ -716,8 +720,14 @@ describe("analysis", () => {
       "make -f ci.mk all",
       "just --justfile ci.just build",
       "tox -e py312",
+      // just and watchexec read long options only as spelt (clap without infer_long_args: neither sets it),
+      // so an abbreviation is an error that runs nothing; watchexec refuses an option plangate does not know.
+      "just --sh=./x build",
+      "just --shell-c --shell-command build",
+      "just --com rm",
     ])
       expect(ids(text), text).toEqual([]);
+    expect(ids("watchexec --sh ./x -- ls")).toEqual(["wrapperUnknown:--sh"]);
   });
   it("refuses having direnv or mise trust a file of the workspace, whose code they then run by themselves", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.program ?? "")}`);
