@@ -1401,6 +1401,30 @@ describe("command rules in plans: ids and positions", () => {
     ]);
   });
 
+  it("reads an argument vector with no command beside it as the command: a list as exec's, a string both as a shell line and split at blanks", async () => {
+    const errors = async (args: Record<string, unknown>, tool = "Bash", commands: Partial<Policy["commands"]> = {}) => {
+      const text = JSON.stringify({ steps: [{ tool, arguments: args, intent: "run it" }] }, null, 2);
+      const report = await run(text, { file: "plan.json", policy: policyWith(commands), now: NOW });
+      return report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.rule}@${d.pointer}`);
+    };
+    expect(await errors({ argv: "sed -i s/a/b/ .git/config" })).toContain("protected-path-write@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["rm", "-rf", "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    expect(await errors({ args: ["rm", "-rf", "../x"] }, "shell")).toContain("path-outside-workspace@/steps/0/arguments/args");
+    expect(await errors({ arguments: "rm -rf ../x" }, "exec")).toContain("path-outside-workspace@/steps/0/arguments/arguments");
+    expect(await errors({ ARGV: ["rm", "x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/ARGV");
+    expect(await errors({ argv: ["sh", "-c", "rm x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["sed", "e rm x", "f"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    expect(await errors({ argv: { $literal: ["rm", "../x"] } })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
+    expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["rm", 1, "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Ordinary steps still pass; a list that is no argument vector is left alone.
+    expect(await errors({ argv: ["sed", "-i", "s/a/b/", "src/app.ts"] })).toEqual([]);
+    expect(await errors({ args: "npm test" })).toEqual([]);
+    expect(await errors({ args: [1, 2, 3] }, "plot")).toEqual([]);
+    expect(await errors({ args: [{ name: "x" }] }, "call")).toEqual([]);
+  });
+
   it("follows a symlink a command names out of the workspace", async () => {
     const ws = join(tmp, "ws");
     mkdirSync(join(ws, "src"), { recursive: true });
