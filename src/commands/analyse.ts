@@ -2,6 +2,7 @@ import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
+import { readSedLine, readSedScript } from "./sed.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
 
 /**
@@ -45,6 +46,8 @@ export interface CommandMessageIds {
     | "gitRunsCode"
     | "gitRunsCommandLine"
     | "optionRunsCommand"
+    | "scriptRunsCommand"
+    | "unreadableScript"
     | "trustsCode";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
@@ -126,6 +129,7 @@ const REWIRING_VARIABLES = new RegExp(
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
+      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_JUSTFILE",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|CARGO_HOST_(?:LINKER|RUNNER|RUSTFLAGS)|CARGO_DOC_BROWSER|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
@@ -231,7 +235,10 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   make: ["--eval=", "--eva=", "--ev=", "-E"],
   gmake: ["--eval=", "--eva=", "--ev=", "-E"],
   tox: ["-x", "--override="],
-  just: ["--shell=", "--command=", "-c"],
+  // just: its shell and the shell's arguments, a command, the command whose output is loaded as an
+  // environment file, the chooser and cygpath programs. clap reads long options only as spelt (just and
+  // watchexec do not set infer_long_args): `just --sh x` is an error, and runs nothing.
+  just: ["--shell=", "--shell-arg=", "--command=", "-c", "--dotenv-command=", "--chooser=", "--cygpath="],
 };
 /**
  * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
@@ -298,8 +305,15 @@ function innerWords(n: Inner): ShellWord[] {
   return n.kind === "argv" ? n.words : n.kind === "script" ? (Array.isArray(n.word) ? n.word : [n.word]) : [];
 }
 
-/** ssh settings (`-o Key=value`) that run a command or load code on this machine, or read more settings. */
-const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider)$/i;
+/**
+ * ssh settings (`-o Key=value`) that run a command or load code on this machine (XAuthLocation: the
+ * xauth program ssh runs for X11 forwarding), or read more settings.
+ */
+const SSH_COMMAND_KEYS = /^(?:ProxyCommand|LocalCommand|PermitLocalCommand|KnownHostsCommand|RemoteCommand|Match|Include|SecurityKeyProvider|PKCS11Provider|XAuthLocation)$/i;
+/** ssh settings whose arguments are files it reads or writes (known_hosts is appended to, a control socket created). */
+const SSH_FILE_KEYS = /^(?:IdentityFile|CertificateFile|UserKnownHostsFile|GlobalKnownHostsFile|ControlPath|IdentityAgent|RevokedHostKeys)$/i;
+/** Locale variables, which ssh's own configuration sends (`SendEnv LANG LC_*`): a pattern within them names no variable that changes what runs. */
+const SSH_LOCALE_PATTERN = /^(?:LC_[A-Z_*?]*|LANG(?:UAGE)?)$/;
 /** Programs whose `+CMD` argument runs a command of theirs (vim's ex commands, less's commands). */
 const PLUS_COMMANDS = new Set(["vim", "vi", "nvim", "view", "vimdiff", "ex", "gvim", "less", "more"]);
 /** make's variables that name the shell its recipes run with, its flags, more makefiles, or make itself. */
@@ -355,6 +369,33 @@ function sshSettings(name: string, args: ShellWord[]): (string | undefined)[] {
 function sshSettingKey(text: string): string {
   const m = /^[\s=]*((?:"[^"]*"|[^\s="])*)/.exec(text)!;
   return m[1]!.replace(/"/g, "");
+}
+
+/**
+ * The arguments of an ssh setting as ssh splits them (argv_split): after the keyword and its
+ * separator (spaces, or one `=` with spaces around it), words split at spaces, with double or single
+ * quotes and backslash escapes.
+ */
+function sshSettingArguments(text: string): string[] {
+  const rest = /^[\s=]*(?:"[^"]*"|[^\s="])*\s*=?\s*/.exec(text)![0];
+  const out: string[] = [];
+  let word: string | undefined;
+  let quote = "";
+  for (let i = rest.length; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote === "" && /\s/.test(c)) {
+      if (word !== undefined) out.push(word);
+      word = undefined;
+      continue;
+    }
+    word ??= "";
+    if (c === "\\" && quote !== "'" && i + 1 < text.length) word += text[++i];
+    else if (quote === "" && (c === '"' || c === "'")) quote = c;
+    else if (c === quote) quote = "";
+    else word += c;
+  }
+  if (word !== undefined) out.push(word);
+  return out;
 }
 /** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
 const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
@@ -1091,6 +1132,7 @@ class Analysis {
     this.namedVariables(name, args);
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
+    if (name === "sed" || name === "gsed") this.sedScripts(name, args, depth);
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
@@ -1282,16 +1324,29 @@ class Analysis {
       }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
+    // ssh's, scp's and sftp's letters up to the first that takes a value (the rest of the word is its value), and up to ssh's remote command.
+    const valued = Object.hasOwn(SSH_VALUED_LETTERS, name) ? SSH_VALUED_LETTERS[name]! : undefined;
+    const cluster = (v: string): string => {
+      if (valued !== undefined) for (let k = 1; k < v.length; k++) if (valued.includes(v[k]!)) return v.slice(0, k + 1);
+      return v;
+    };
+    let operands = 0;
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value;
       if (v === undefined) continue;
       if (v === "--") break;
+      if (valued !== undefined && (!v.startsWith("-") || v === "-")) {
+        if (name === "ssh" && ++operands > 1) break;
+        continue;
+      }
       // A one-letter option also counts inside a cluster of them (rsync -avze ssh, tar -xIzstd).
-      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && v.includes(o[1]!))));
+      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
       if (hit !== undefined) {
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
         return;
       }
+      // A valued letter closing the cluster takes the next word (`ssh -i key -l user -F cfg host`).
+      if (valued !== undefined && cluster(v) === v && valued.includes(v[v.length - 1]!) && v.length > 1) i++;
     }
     // ssh, scp and sftp: -o Key=value, read in clusters as their getopt reads them (`-vo`, `-4oKey=v`).
     if (name === "ssh" || name === "scp" || name === "sftp")
@@ -1301,7 +1356,55 @@ class Analysis {
           this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `-o ${key}`.trim() } });
           return;
         }
+        this.sshSetting(key, kv);
       }
+  }
+
+  /**
+   * The environment ssh gives the remote command, and the files it reads and writes. `SetEnv NAME=value`
+   * sets a variable for the remote command, checked as `env NAME=value` is; `SendEnv NAME` sends the
+   * local one (a value plangate does not see: a variable that changes what runs is refused, and a
+   * pattern is refused unless it names locale variables only). A file setting's arguments are paths; one
+   * with a token ssh expands (`%d`, `${HOME}`) is decided at run time.
+   */
+  private sshSetting(key: string, kv: string): void {
+    const k = key.toLowerCase();
+    if (k !== "setenv" && k !== "sendenv" && !SSH_FILE_KEYS.test(key)) return;
+    for (const a of sshSettingArguments(kv)) {
+      if (k === "setenv") {
+        const eq = a.indexOf("=");
+        if (eq > 0) this.assignment(a.slice(0, eq), a.slice(eq + 1));
+      } else if (k === "sendenv") {
+        if (a.startsWith("-")) continue;
+        if (/[*?[]/.test(a) ? !SSH_LOCALE_PATTERN.test(a) : false) this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name: `${a} (SendEnv sends every local variable it matches)` } });
+        else if (!/[*?[]/.test(a)) this.assignment(a);
+      } else if (/%[^%]|\$\{/.test(a.replace(/%%/g, ""))) this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: a } });
+      else this.path(a, false, undefined);
+    }
+  }
+
+  /**
+   * sed's scripts (src/commands/sed.ts): the `e` command and the `e` flag of `s` run a command line
+   * (refused, as other programs' options that run one are); the files of `w`, `W`, `s///w`, `r` and `R`
+   * are paths the workspace rules check, as the words of the line are. A script sed may read another way
+   * (BSD sed's `-i SUFFIX`, POSIXLY_CORRECT) is read that way too. A script file (`-f FILE`) is the
+   * project's, read as awk's or python's is; one read from standard input is refused.
+   */
+  private sedScripts(name: string, args: ShellWord[], depth: number): void {
+    const line = readSedLine(args);
+    for (const f of line.files)
+      if (f === "-" || /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(f))
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} -f ${f}`, wrapper: name, why: "standardInput" } });
+    const scripts = [...(line.script ? [{ ...line.script, main: true }] : []), ...line.others.map((o) => ({ text: o.text, words: [o.word], main: false }))];
+    for (const { text, words, main } of scripts) {
+      const read = readSedScript(text);
+      // Another reading that sed would not compile is no script: that reading runs nothing.
+      if (!main && read.unreadable !== undefined) continue;
+      const span = words.length === 1 ? wordSpan(words[0]!, depth) : undefined;
+      if (read.runs !== undefined) this.find({ rule: "disallowed-tool", messageId: "scriptRunsCommand", data: { program: name, how: read.runs.length > 40 ? `${read.runs.slice(0, 40)}...` : read.runs }, span });
+      if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableScript", data: { program: name, why: read.unreadable }, span });
+      for (const file of [...read.writes, ...read.reads]) this.path(file, false, span);
+    }
   }
 
   /**

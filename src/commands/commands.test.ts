@@ -697,6 +697,10 @@ describe("analysis", () => {
       ["tox -x testenv.commands=rm", "-x"],
       ["just --shell ./x build", "--shell"],
       ["just --command rm -rf x", "--command"],
+      ["just --shell-arg=-c --shell-arg='rm x;' build", "--shell-arg"],
+      ["just --dotenv-command './x' build", "--dotenv-command"],
+      ["just --chooser=./x --choose", "--chooser"],
+      ["just --cygpath ./x build", "--cygpath"],
     ] as const)
       expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
     for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
@@ -716,8 +720,14 @@ describe("analysis", () => {
       "make -f ci.mk all",
       "just --justfile ci.just build",
       "tox -e py312",
+      // just and watchexec read long options only as spelt (clap without infer_long_args: neither sets it),
+      // so an abbreviation is an error that runs nothing; watchexec refuses an option plangate does not know.
+      "just --sh=./x build",
+      "just --shell-c --shell-command build",
+      "just --com rm",
     ])
       expect(ids(text), text).toEqual([]);
+    expect(ids("watchexec --sh ./x -- ls")).toEqual(["wrapperUnknown:--sh"]);
   });
   it("refuses having direnv or mise trust a file of the workspace, whose code they then run by themselves", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.program ?? "")}`);
@@ -1056,6 +1066,11 @@ describe("analysis", () => {
     expect(ids("machinectl -E PATH=bin shell .host /bin/ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("cross-env ./PATH=bin ls")).toEqual(["rewiringVariable:PATH"]);
     expect(ids("cross-env LD_PRELOAD=x.so ls")).toEqual(["rewiringVariable:LD_PRELOAD"]);
+    // The files of ssh's file settings are paths, however the setting is written.
+    const sshPaths = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).paths.map((p) => p.text);
+    expect(sshPaths("ssh -oUserKnownHostsFile=../x host")).toContain("../x");
+    expect(sshPaths("ssh -o 'ControlPath \".git/x y\"' host")).toContain(".git/x y");
+    expect(sshPaths("ssh -o 'IdentityFile = ../k' host")).toContain("../k");
     for (const [text, id] of [
       ["socat - EXEC:'rm -rf x'", "optionRunsCommand:EXEC:"],
       ["socat TCP-LISTEN:8080,fork SYSTEM:'rm x'", "optionRunsCommand:SYSTEM:"],
@@ -1139,6 +1154,20 @@ describe("analysis", () => {
       ["ssh -o='ProxyCommand rm' host", "optionRunsCommand:-o ProxyCommand"],
       ["ssh -o '\"ProxyCommand\"=rm' host", "optionRunsCommand:-o ProxyCommand"],
       ["ssh -o ' proxycommand=rm' host", "optionRunsCommand:-o proxycommand"],
+      // ssh runs the xauth program XAuthLocation names; SetEnv and SendEnv give the remote command its environment.
+      ["ssh -X -o XAuthLocation=./x host", "optionRunsCommand:-o XAuthLocation"],
+      ["ssh -i key -l user -F cfg host", "optionRunsCommand:-F"],
+      ["ssh -vi key -F cfg host", "optionRunsCommand:-F"],
+      ["ssh -o SetEnv=PATH=/tmp/bin host make", "rewiringVariable:PATH"],
+      ["ssh -o 'SetEnv A=1 LD_PRELOAD=/tmp/x.so' host make", "rewiringVariable:LD_PRELOAD"],
+      ["ssh -oSetEnv='BASH_ENV=\"x y\"' host make", "rewiringVariable:BASH_ENV"],
+      ["ssh -o 'setenv=\"PATH=a b\"' host ls", "rewiringVariable:PATH"],
+      ["scp -o SetEnv=LD_PRELOAD=x a host:b", "rewiringVariable:LD_PRELOAD"],
+      ["ssh -o SendEnv=PATH host make", "rewiringVariable:PATH"],
+      ["ssh -o 'SendEnv LANG LD_*' host make", "rewiringVariable:LD_* (SendEnv sends every local variable it matches)"],
+      ["ssh -o SendEnv=* host make", "rewiringVariable:* (SendEnv sends every local variable it matches)"],
+      ["ssh -o UserKnownHostsFile=%d/.bashrc host", "valueAtRunTime:"],
+      ["ssh -o 'IdentityFile ${HOME}/k' host", "valueAtRunTime:"],
       // -XX: options that run a command or read more options.
       ["MAVEN_OPTS='-Xmx1g -XX:OnOutOfMemoryError=evil' mvn test", "rewiringVariable:MAVEN_OPTS"],
       ["JAVA_OPTS=-XX:VMOptionsFile=opts.txt java -jar a.jar", "rewiringVariable:JAVA_OPTS"],
@@ -1170,6 +1199,11 @@ describe("analysis", () => {
       "cross-env A=1 \"l's\" x",
       "watchexec -c clear -- ls",
       "ssh -vo User=ci host ls",
+      "ssh -o SetEnv=TERM=xterm host ls",
+      "ssh -oUser=Fred host grep -F x f",
+      "scp -oIdentitiesOnly=yes a host:b",
+      "ssh -o 'SendEnv LANG LC_*' -o SendEnv=-PATH host ls",
+      "ssh -o UserKnownHostsFile=/dev/null -o IdentityFile=keys/ci host ls",
       "ssh host grep -o ProxyCommand x",
       "MAVEN_OPTS='-Xmx2g -XX:+UseG1GC -XX:MaxRAMPercentage=75.0' mvn test",
       "poetry env use -- 3.12",
@@ -1218,6 +1252,75 @@ describe("analysis", () => {
     ] as const)
       expect(ids(text), text).toContain(id);
     for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
+      expect(ids(text), text).toEqual([]);
+  });
+  it("reads sed's scripts as GNU sed compiles them: e runs a command line, w, W, r and R name files", () => {
+    const report = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false });
+    const ids = (text: string) => report(text).findings.map((f) => `${f.messageId}:${String(f.data.how ?? f.data.why ?? f.data.source ?? "")}`);
+    const paths = (text: string) => report(text).paths.map((p) => p.text);
+    // The e command (with a command line, or the pattern space) and the e flag of s run a command line.
+    for (const [text, how] of [
+      ["sed 'e rm -rf x' f", "e rm -rf x"],
+      ["sed '1e rm x' f", "e rm x"],
+      ["sed -n '/re/e touch y' f", "e touch y"],
+      ["sed '$!{e\n}' f", "e without a command (the pattern space)"],
+      ["sed 's/.*/rm x/e' f", "the e flag of s"],
+      ["sed -E 's/(a)/\\1/ge' f", "the e flag of s"],
+      ["sed -e p -e 'e ls' f", "e ls"],
+      ["sed --expression='1,5e ls' f", "e ls"],
+      ["sed --exp 'e ls' f", "e ls"],
+      ["sed -ne 'p;e ls' f", "e ls"],
+      ["sed -nes/x/y/e f", "the e flag of s"],
+      ["sed -s -z -i.bak 'y/ab/cd/;e ls' f", "e ls"],
+      ["sed 's/[/]/x/;e ls' f", "e ls"],
+      ["sed 's|a|b|w out\ne ls' f", "e ls"],
+      ["sed ':a;N;ba;e ls' f", "e ls"],
+      ["sed 'a\\\ntext\ne ls' f", "e ls"],
+      ["sed '0~3 e ls' f", "e ls"],
+      ["sed '/x/I,+2 e ls' f", "e ls"],
+      ["gsed 'e ls' f", "e ls"],
+      ["sudo sed 'e ls' f", "e ls"],
+      // Read another way: BSD sed's -i SUFFIX, GNU sed with POSIXLY_CORRECT (options end at the first operand).
+      ["sed -i '' 's/a/b/e' f", "the e flag of s"],
+      ["sed 'e ls' -e p f", "e ls"],
+    ] as const)
+      expect(ids(text), text).toContain(`scriptRunsCommand:${how}`);
+    // The files a script writes and reads are paths, checked as the line's words are (the name is the rest of the line).
+    expect(paths("sed -n 'w .git/config' f")).toContain(".git/config");
+    expect(paths("sed 's/a/b/w ../out.txt' f")).toContain("../out.txt");
+    expect(paths("sed 's/a/b/gw ../x;p' f")).toContain("../x;p");
+    expect(paths("sed '1,5W ../x' f")).toContain("../x");
+    expect(paths("sed '/re/r /etc/shadow' f")).toContain("/etc/shadow");
+    expect(paths("sed '$R ~/.ssh/id_rsa' f")).toContain("~/.ssh/id_rsa");
+    expect(paths("sed -e '1{' -e 'w ../x' -e '}' f")).toContain("../x");
+    expect(paths("sed -n -f edit.sed -e 'w ../x' f")).toEqual(expect.arrayContaining(["edit.sed", "../x", "f"]));
+    expect(paths("sed -i '' 's/a/b/w ../x' f")).toContain("../x");
+    // A script sed would read but plangate cannot follow is refused; so is a script file read from standard input.
+    expect(ids("sed 'k' f")).toEqual(['unreadableScript:the command "k"']);
+    expect(ids("sed 's/a/b/q' f")).toEqual(['unreadableScript:the flag "q" of s']);
+    expect(ids("sed -f - f")).toEqual(["hiddenCommands:standardInput"]);
+    expect(ids("sed --file=/dev/stdin f")).toEqual(["hiddenCommands:standardInput"]);
+    // Scripts that only edit text, a script file of the project's (read as awk's or python's is), and the sandbox.
+    for (const text of [
+      "sed -i s/a/b/ src/app.ts",
+      "sed -n '1,5p' f",
+      "sed -E 's/(foo|bar)+/x/g; /^#/d' f",
+      "sed -e 's/a/b/' -e '/x/,/y/{s/c/d/;p}' f",
+      "sed '/start/,/end/!d;y/abc/xyz/' f",
+      "sed 's/e/E/g' f",
+      "sed 's/[[:space:]]*$//;s/x/e/2' f",
+      "sed 'a\\\nappended text; e ls' f",
+      "sed '1i # e ls' f",
+      "sed -n '$=' f",
+      "sed 'q5' f",
+      "sed ':e;be' f",
+      "sed '# e ls\np' f",
+      "sed -f edit.sed f",
+      "sed --debug -s -- 's/a/b/' e",
+      "sed -n 'w out.txt' f",
+      "sed 'r header.txt' f",
+      "sed 'w /dev/stdout' f",
+    ])
       expect(ids(text), text).toEqual([]);
   });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
@@ -1296,6 +1399,30 @@ describe("command rules in plans: ids and positions", () => {
       [1, 11],
       [2, 20],
     ]);
+  });
+
+  it("reads an argument vector with no command beside it as the command: a list as exec's, a string both as a shell line and split at blanks", async () => {
+    const errors = async (args: Record<string, unknown>, tool = "Bash", commands: Partial<Policy["commands"]> = {}) => {
+      const text = JSON.stringify({ steps: [{ tool, arguments: args, intent: "run it" }] }, null, 2);
+      const report = await run(text, { file: "plan.json", policy: policyWith(commands), now: NOW });
+      return report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.rule}@${d.pointer}`);
+    };
+    expect(await errors({ argv: "sed -i s/a/b/ .git/config" })).toContain("protected-path-write@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["rm", "-rf", "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    expect(await errors({ args: ["rm", "-rf", "../x"] }, "shell")).toContain("path-outside-workspace@/steps/0/arguments/args");
+    expect(await errors({ arguments: "rm -rf ../x" }, "exec")).toContain("path-outside-workspace@/steps/0/arguments/arguments");
+    expect(await errors({ ARGV: ["rm", "x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/ARGV");
+    expect(await errors({ argv: ["sh", "-c", "rm x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["sed", "e rm x", "f"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    expect(await errors({ argv: { $literal: ["rm", "../x"] } })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
+    expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    expect(await errors({ argv: ["rm", 1, "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Ordinary steps still pass; a list that is no argument vector is left alone.
+    expect(await errors({ argv: ["sed", "-i", "s/a/b/", "src/app.ts"] })).toEqual([]);
+    expect(await errors({ args: "npm test" })).toEqual([]);
+    expect(await errors({ args: [1, 2, 3] }, "plot")).toEqual([]);
+    expect(await errors({ args: [{ name: "x" }] }, "call")).toEqual([]);
   });
 
   it("follows a symlink a command names out of the workspace", async () => {

@@ -128,11 +128,50 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     }
     out.push(sc);
   }
+  if (heads.length === 0 && argv) alone(step, argv.key, argv.value, out);
   for (const key of Object.keys(step.args)) {
     const value = step.args[key];
     if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
       nested(step, childPointer(step.argsAt, key), value, out, 0);
   }
+}
+
+/** Characters a shell reads as themselves: a line of them alone splits into the same words at blanks. */
+const PLAIN_LINE = /^[A-Za-z0-9_\-.,/:=+@%^ \t\n]*$/;
+
+/**
+ * An argument vector with no command or program beside it (`{argv: ["rm", "-rf", "x"]}`, `{args: "sed
+ * -i s/a/b/ f"}`) is the command itself: a list is an exec argument vector whose first word is the
+ * program (a list of other values, or not starting with a string, is no argument vector and is left
+ * alone); a string may be a shell line or words an executor splits at blanks (`shlex`, `execa`), so it is
+ * read both ways, the second only where the two differ.
+ */
+function alone(step: Step, key: string, raw: unknown, out: StepCommand[]): void {
+  let value = raw;
+  const at = childPointer(step.argsAt, key);
+  if (isDollarObject(value)) {
+    const r = readArgument(value);
+    if ("literal" in r) value = unwrapLiterals(r.literal);
+    else {
+      if ("constraint" in r && r.constraint.kind === "$enum")
+        r.constraint.values.forEach((member, j) => readAlone(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
+      return;
+    }
+  }
+  readAlone(step, key, at, value, out);
+}
+
+function readAlone(step: Step, key: string, at: Pointer, value: unknown, out: StepCommand[]): void {
+  if (Array.isArray(value)) {
+    if (typeof value[0] !== "string" || !value.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) return;
+    out.push({ step, at, name: key, text: shellJoin(value.map(String)), mode: "single" });
+    return;
+  }
+  if (typeof value !== "string" || value.trim() === "") return;
+  out.push({ step, at, name: key, text: value, mode: "single" });
+  if (PLAIN_LINE.test(value)) return;
+  const words = shellJoin(value.split(/[ \t\n]+/).filter((w) => w !== ""));
+  if (words !== value) out.push({ step, at, name: key, text: words, mode: "single" });
 }
 
 /** Where the command and each piece of the argument vector joined after it (`argvText`) are in the line. */

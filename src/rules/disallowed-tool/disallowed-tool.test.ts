@@ -347,6 +347,8 @@ ruleTester("disallowed-tool", {
     ].map(([command, why]) =>
       commandCase(`a command that a program runs unseen: ${command}`, { command }, "wrapperUnknown", `runs a program plangate cannot make out: ${why}`, "write the program without the wrapper, or with options plangate knows"),
     ),
+    commandCase("a sed script that runs a command line", { command: "sed '1e make' f" }, "scriptRunsCommand", "gives sed a script that runs a command line (e make), which plangate does not read", "run the command as its own command, and keep the sed script to editing text"),
+    commandCase("a sed script plangate cannot read", { command: "sed 'k' f" }, "unreadableScript", 'gives sed a script plangate cannot read (the command "k"), which may run a command or write a file plangate does not see', "write the script as GNU sed reads it: one command per line or after a ;"),
     commandCase("socat running a command line", { command: "socat TCP-LISTEN:8080,fork SYSTEM:make" }, "optionRunsCommand", "gives socat a program or command line to run (SYSTEM:), which plangate does not read", "run the program itself as its own command, or drop the option"),
     commandCase("scl reading its command from standard input", { command: "scl enable gcc-toolset-13 -" }, "hiddenCommands", "scl enable reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("a variable a sandbox sets for its program", { command: "bwrap --setenv PATH bin make" }, "rewiringVariable", "sets PATH, which changes which program or code runs", "remove the PATH setting; programs are checked by name, so the command must not choose what a name runs"),
