@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { DEFAULT_PROTECTED_PATHS, defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -141,10 +141,12 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const policy = value as PolicyFile;
   await checkRules(policy.rules, "/rules", doc, file);
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
+  checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
+    checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
     checkAllow(o.tools, `/overrides/${i}/tools`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
@@ -170,6 +172,22 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
       throw new PolicyError(
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
+  });
+}
+
+/**
+ * `paths.unprotect` names default protected globs, spelt as the defaults list them: a glob that is none of
+ * them (a typo, `.github/workflows/*`, a glob of the policy's own) would unprotect nothing while its author
+ * believed it did, so it is refused with the closest default.
+ */
+function checkUnprotect(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
+  const defaults = new Set(DEFAULT_PROTECTED_PATHS);
+  (globs ?? []).forEach((g, j) => {
+    if (defaults.has(g)) return;
+    const near = closest(g, defaults);
+    throw new PolicyError(
+      `${where(doc, file, `${at}/${j}`, false)}: "${g}" is not a default protected glob; paths.unprotect takes the defaults as they are spelt${near ? ` (did you mean "${near}"?)` : ""}; a glob of your own is simply left out of paths.protected`,
+    );
   });
 }
 
@@ -368,6 +386,10 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
   }
   if (file.paths) {
     p.paths.protected = union(p.paths.protected, file.paths.protected);
+    // Default globs the file lets writers touch: removed after its own globs are added (later files and
+    // overrides may protect them again).
+    const unprotect = file.paths.unprotect;
+    if (unprotect?.length) p.paths.protected = p.paths.protected.filter((g) => !unprotect.includes(g));
     p.paths.arguments = union(p.paths.arguments, file.paths.arguments);
   }
   Object.assign(p.plan, file.plan ?? {});
