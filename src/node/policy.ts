@@ -14,6 +14,7 @@ import type { Policy, PolicyOverride } from "../core/policy.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { childPointer } from "../core/pointer.js";
 import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
@@ -454,16 +455,24 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
 /**
  * The workspace must be a folder here: where it is not, no symbolic link in it can be followed, so every
  * path would pass as written while an executor in the real folder follows links out of it (a mistyped
- * `workspace:` fails open). Throws PolicyError naming where the workspace came from.
+ * `workspace:` fails open). A link to a folder is a folder; a dangling one is missing. With `files`, the
+ * file system the rules are given is asked instead of the real one. Throws PolicyError naming where the
+ * workspace came from.
  */
-function assertWorkspace(workspace: string, from: string): void {
+export function assertWorkspace(workspace: string, from: string, files?: FileProbe): void {
   let isFolder: boolean;
   let missing = false;
-  try {
-    isFolder = statSync(workspace).isDirectory();
-  } catch {
-    isFolder = false;
-    missing = true;
+  if (files !== undefined) {
+    const real = workspace === "" ? undefined : files.realpath(workspace);
+    missing = real === undefined;
+    isFolder = real !== undefined && files.kind(real) === "dir";
+  } else {
+    try {
+      isFolder = statSync(workspace).isDirectory();
+    } catch {
+      isFolder = false;
+      missing = true;
+    }
   }
   if (!isFolder) throw new PolicyError(`${from}: the workspace ${workspace} is not a folder (${missing ? "it does not exist" : "it is a file or another kind of entry"}); no path in it could be checked`);
 }
@@ -473,18 +482,20 @@ function assertWorkspace(workspace: string, from: string): void {
  * than the project root), else the embedded defaults; `file: false` means the defaults. Throws
  * PolicyError for an unreadable, invalid or ambiguous file.
  */
-export async function loadPolicy(options: { file?: string | false; cwd: string; workspace?: string }): Promise<LoadedPolicy> {
+export async function loadPolicy(options: { file?: string | false; cwd: string; workspace?: string; workspaceFrom?: string }): Promise<LoadedPolicy> {
+  // How a workspace that is not a folder is named: the CLI's flag, or the library's option.
+  const given = options.workspaceFrom ?? "--workspace";
   const file = options.file === false ? undefined : options.file !== undefined ? resolve(options.cwd, options.file) : discoverPolicy(options.cwd);
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
-    assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : "the working directory");
+    assertWorkspace(policy.workspace, options.workspace !== undefined ? given : "the working directory");
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
   const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
-  assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : display);
+  assertWorkspace(policy.workspace, options.workspace !== undefined ? given : display);
   let host: HostProfile = GENERIC;
   try {
     if (policy.host !== undefined) host = await loadHostProfile(policy.host, dirname(file));
