@@ -624,6 +624,10 @@ describe("protected-path-write: the guard's messages for a call", () => {
     const d = await callPathProblem(2, "write_file", { path: ".env", content: "x" }, { workspace: ws }, createFileProbe);
     expect(d).toMatchObject({ rule: "protected-path-write", step: 2, hint: "remove the write or choose another file; protected paths are listed in paths.protected, and a default one a plan must write can be lifted with paths.unprotect" });
     expect(d!.message).toBe('Step 2: "write_file" would write to the protected path ".env". (checked when the call was made)');
+    // A host's own file tools, at the call: agent configuration in any case.
+    const mcp = await callPathProblem(1, "Write", { file_path: join(ws, ".MCP.json"), content: "{}" }, { workspace: ws }, createFileProbe);
+    expect(mcp).toMatchObject({ rule: "protected-path-write", step: 1 });
+    expect(await callPathProblem(1, "Edit", { file_path: join(ws, "CLAUDE.md"), old_string: "a", new_string: "b" }, { workspace: ws }, createFileProbe)).toBeUndefined();
   });
 });
 
