@@ -48,6 +48,7 @@ describe("feedback speaks to the planner only", () => {
     expect(forPlanner("Step 2: unknown tool \"x\" (not in tools.txt)")).toBe('Step 2: unknown tool "x"');
     expect(forPlanner("write the branch as plain steps, or set plan.allowConditionals: true in plangate.yaml")).toBe("write the branch as plain steps");
     expect(forPlanner("remove the write or choose another file; protected paths are listed in paths.protected")).toBe("remove the write or choose another file");
+    expect(forPlanner("remove the write or choose another file; protected paths are listed in paths.protected, and a default one a plan must write can be lifted with paths.unprotect")).toBe("remove the write or choose another file");
   });
 
   it("lists the allowed tools with their argument shapes when a tool is wrong", async () => {

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultPolicy, loadPolicy, validateFile, validatePlan } from "../src/index.js";
+import { defaultPolicy, loadPolicy, PolicyError, validateFile, validatePlan } from "../src/index.js";
 import { cli } from "./cli-io.js";
 
 const PLAN = JSON.stringify({ steps: [{ tool: "read_file", arguments: { path: "a.txt" }, intent: "Read a." }, { tool: "soupx", arguments: {}, intent: "Soup." }] });
@@ -34,6 +34,56 @@ describe("loadPolicy", () => {
     await expect(loadPolicy({ cwd: 3 } as never)).rejects.toThrow(/option "cwd" must be a string, not number 3/);
     await expect(loadPolicy({ files: "x" } as never)).rejects.toThrow(/unknown option "files"; did you mean "file"\?/);
     await expect(loadPolicy(42 as never)).rejects.toThrow(TypeError);
+  });
+});
+
+describe("a workspace that is not a folder", () => {
+  // On a real file system: a missing folder, a file, a link to a folder (fine) and a dangling link.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "plangate-api-ws-")));
+  mkdirSync(join(dir, "ws"));
+  writeFileSync(join(dir, "file.txt"), "x");
+  symlinkSync(join(dir, "ws"), join(dir, "link"));
+  symlinkSync(join(dir, "gone"), join(dir, "dangling"));
+  writeFileSync(join(dir, "ws/plan.json"), PLAN);
+  const cases = [
+    ["missing", join(dir, "missing"), "it does not exist"],
+    ["a file", join(dir, "file.txt"), "it is a file or another kind of entry"],
+    ["a dangling link", join(dir, "dangling"), "it does not exist"],
+  ] as const;
+
+  it.each(cases)("%s is refused with a PolicyError, as the CLI's usage error, by validatePlan", async (_, ws, why) => {
+    const message = `validatePlan: option "workspace": the workspace ${ws} is not a folder (${why}); no path in it could be checked`;
+    await expect(validatePlan(PLAN, { workspace: ws })).rejects.toThrow(PolicyError);
+    await expect(validatePlan(PLAN, { workspace: ws })).rejects.toThrow(message);
+    // The workspace of a policy given as an option, as a Policy or as what loadPolicy would have returned.
+    await expect(validatePlan(PLAN, { policy: defaultPolicy(ws) })).rejects.toThrow(`validatePlan: the policy's workspace: the workspace ${ws} is not a folder (${why})`);
+    await expect(validatePlan(PLAN, { policy: { policy: defaultPolicy(ws), hash: "sha256:x", tools: undefined } })).rejects.toThrow(PolicyError);
+    // A workspace option wins over the policy's, and is the one checked.
+    await expect(validatePlan(PLAN, { policy: defaultPolicy(join(dir, "ws")), workspace: ws })).rejects.toThrow(message);
+    expect((await validatePlan(PLAN, { policy: defaultPolicy(ws), workspace: join(dir, "ws") })).planHash).toMatch(/^sha256:/);
+  });
+
+  it.each(cases)("%s is refused by validateFile and loadPolicy too", async (_, ws, why) => {
+    const file = join(dir, "ws/plan.json");
+    await expect(validateFile(file, { workspace: ws })).rejects.toThrow(`validateFile: option "workspace": the workspace ${ws} is not a folder (${why})`);
+    await expect(validateFile(file, { policy: defaultPolicy(ws) })).rejects.toThrow(`validateFile: the policy's workspace: the workspace ${ws} is not a folder (${why})`);
+    await expect(loadPolicy({ file: false, cwd: dir, workspace: ws })).rejects.toThrow(`loadPolicy: option "workspace": the workspace ${ws} is not a folder (${why})`);
+    const policyFile = join(dir, `policy-${_.replace(/ /g, "-")}.yaml`);
+    writeFileSync(policyFile, `workspace: ${JSON.stringify(ws)}\n`);
+    await expect(loadPolicy(policyFile)).rejects.toThrow(PolicyError);
+  });
+
+  it("a link to a folder is a folder, and the file system given as `files` is the one asked", async () => {
+    expect((await validatePlan(PLAN, { workspace: join(dir, "link") })).diagnostics.map((d) => d.rule)).toEqual(["unknown-tool"]);
+    expect((await validateFile(join(dir, "ws/plan.json"), { workspace: join(dir, "link") })).planHash).toMatch(/^sha256:/);
+    expect((await loadPolicy({ file: false, cwd: dir, workspace: "link" })).policy.workspace).toBe(join(dir, "link"));
+    // No workspace and no policy: the defaults, which judge paths from "/".
+    expect((await validatePlan(PLAN)).planHash).toMatch(/^sha256:/);
+    const { createFileProbe } = await import("../src/node/file-probe.js");
+    const probe = createFileProbe();
+    const fake = { ...probe, realpath: (p: string) => (p === "/virtual" ? "/virtual" : probe.realpath(p)), kind: (p: string) => (p === "/virtual" ? ("dir" as const) : probe.kind(p)) };
+    expect((await validatePlan(PLAN, { workspace: "/virtual", files: fake })).planHash).toMatch(/^sha256:/);
+    await expect(validatePlan(PLAN, { workspace: join(dir, "ws"), files: { ...probe, realpath: () => undefined } })).rejects.toThrow(/is not a folder \(it does not exist\)/);
   });
 });
 

@@ -113,6 +113,38 @@ describe("invalid policies", () => {
     writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/+(a|b).pem']\n");
     expect((await loadPolicy({ file: join(root, "pg3.yaml"), cwd: root })).policy.paths.protected).toContain("**/*secret*key*");
   });
+  it("paths.unprotect lets writers touch default protected globs, for every plan or for some plan files, and names no other glob", async () => {
+    const { policyForFile } = await import("../src/node/policy.js");
+    const { validateFile } = await import("../src/node/api.js");
+    const dir = mkdtempSync(join(tmpdir(), "plangate-unprotect-"));
+    mkdirSync(join(dir, "plans/ci"), { recursive: true });
+    const write = (path: string) => JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "x" }, intent: "Edit" }] });
+    writeFileSync(join(dir, "plans/a.json"), write(".github/workflows/ci.yml"));
+    writeFileSync(join(dir, "plans/ci/a.json"), write(".github/workflows/ci.yml"));
+    writeFileSync(join(dir, "plans/b.json"), write(".vscode/settings.json"));
+    writeFileSync(
+      join(dir, "plangate.yaml"),
+      "paths:\n  unprotect: ['**/.vscode/settings.json']\noverrides:\n  - files: ['plans/ci/**']\n    paths:\n      unprotect: ['.github/workflows/**']\n",
+    );
+    const loaded = await loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir });
+    expect(loaded.policy.paths.protected).not.toContain("**/.vscode/settings.json");
+    expect(loaded.policy.paths.protected).toContain(".github/workflows/**");
+    expect(policyForFile(loaded.policy, join(dir, "plans/ci/a.json")).paths.protected).not.toContain(".github/workflows/**");
+    const rules = async (f: string) => (await validateFile(join(dir, f), loaded)).diagnostics.map((d) => d.rule);
+    expect(await rules("plans/a.json")).toContain("protected-path-write");
+    expect(await rules("plans/ci/a.json")).not.toContain("protected-path-write");
+    expect(await rules("plans/b.json")).not.toContain("protected-path-write");
+    // The policy's hash says what was unprotected.
+    const plain = await loadPolicy({ file: false, cwd: dir });
+    expect(loaded.hash).not.toBe(plain.hash);
+    // A glob that is not a default, spelt otherwise, is refused where it is written, with the default it may mean.
+    await expect(loadPolicy({ file: bad("up1.yaml", "paths:\n  unprotect: ['.github/workflows/*']\n"), cwd: root })).rejects.toThrow(
+      /up1\.yaml:2:15: "\.github\/workflows\/\*" is not a default protected glob.*did you mean "\.github\/workflows\/\*\*"/,
+    );
+    await expect(loadPolicy({ file: bad("up2.yaml", "overrides:\n  - files: ['*.json']\n    paths:\n      unprotect: ['secrets/**']\n"), cwd: root })).rejects.toThrow(/up2\.yaml:4:19: "secrets\/\*\*" is not a default protected glob/);
+    await expect(loadPolicy({ file: bad("up3.yaml", "paths:\n  unprotect: '.mcp.json'\n"), cwd: root })).rejects.toThrow(PolicyError);
+    rmSync(dir, { recursive: true, force: true });
+  });
   it("names the executor's YAML parser: pyyaml by default, yaml-1.2 turns the YAML 1.1 refusals off", async () => {
     const empty = mkdtempSync(join(tmpdir(), "plangate-nopolicy-"));
     expect((await loadPolicy({ cwd: empty })).policy.yaml.executor).toBe("pyyaml");

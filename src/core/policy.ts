@@ -15,7 +15,7 @@ export interface Limits {
 export interface PolicyOverride {
   files: string[];
   tools?: { allow?: string[]; allowFile?: string; registry?: string; deny?: string[]; write?: string[]; read?: string[] };
-  paths?: { protected?: string[]; arguments?: string[] };
+  paths?: { protected?: string[]; unprotect?: string[]; arguments?: string[] };
   plan?: Partial<Policy["plan"]>;
   markdown?: Partial<Policy["markdown"]>;
   commands?: Partial<Policy["commands"]>;

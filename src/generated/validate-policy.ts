@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -445,7 +445,7 @@ if(data3.paths !== undefined){
 let data17 = data3.paths;
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 for(const key3 in data17){
-if(!((key3 === "protected") || (key3 === "arguments"))){
+if(!(((key3 === "protected") || (key3 === "unprotect")) || (key3 === "arguments"))){
 const err31 = {instancePath:instancePath+"/overrides/" + i1+"/paths",schemaPath:"#/properties/overrides/items/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err31];
@@ -497,15 +497,15 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data17.arguments !== undefined){
-let data20 = data17.arguments;
+if(data17.unprotect !== undefined){
+let data20 = data17.unprotect;
 if(Array.isArray(data20)){
 const len8 = data20.length;
 for(let i8=0; i8<len8; i8++){
 let data21 = data20[i8];
 if(typeof data21 === "string"){
 if(func2(data21) < 1){
-const err35 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err35 = {instancePath:instancePath+"/overrides/" + i1+"/paths/unprotect/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -516,7 +516,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/overrides/" + i1+"/paths/unprotect/" + i8,schemaPath:"#/properties/overrides/items/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -528,7 +528,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments",schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err37 = {instancePath:instancePath+"/overrides/" + i1+"/paths/unprotect",schemaPath:"#/properties/overrides/items/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -538,9 +538,15 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/overrides/" + i1+"/paths",schemaPath:"#/properties/overrides/items/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data17.arguments !== undefined){
+let data22 = data17.arguments;
+if(Array.isArray(data22)){
+const len9 = data22.length;
+for(let i9=0; i9<len9; i9++){
+let data23 = data22[i9];
+if(typeof data23 === "string"){
+if(func2(data23) < 1){
+const err38 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i9,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -550,12 +556,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data3.plan !== undefined){
-let data22 = data3.plan;
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-for(const key4 in data22){
-if(!(((((key4 === "maxAgeDays") || (key4 === "requireChecksum")) || (key4 === "allowConditionals")) || (key4 === "constraints")) || (key4 === "allowOpenArguments"))){
-const err39 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+else {
+const err39 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments/" + i9,schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -565,11 +567,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data22.maxAgeDays !== undefined){
-let data23 = data22.maxAgeDays;
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err40 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err40 = {instancePath:instancePath+"/overrides/" + i1+"/paths/arguments",schemaPath:"#/properties/overrides/items/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -579,8 +579,9 @@ vErrors.push(err40);
 errors++;
 }
 }
+}
 else {
-const err41 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err41 = {instancePath:instancePath+"/overrides/" + i1+"/paths",schemaPath:"#/properties/overrides/items/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -590,9 +591,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data22.requireChecksum !== undefined){
-if(typeof data22.requireChecksum !== "boolean"){
-const err42 = {instancePath:instancePath+"/overrides/" + i1+"/plan/requireChecksum",schemaPath:"#/properties/overrides/items/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data3.plan !== undefined){
+let data24 = data3.plan;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key4 in data24){
+if(!(((((key4 === "maxAgeDays") || (key4 === "requireChecksum")) || (key4 === "allowConditionals")) || (key4 === "constraints")) || (key4 === "allowOpenArguments"))){
+const err42 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -602,9 +606,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data22.allowConditionals !== undefined){
-if(typeof data22.allowConditionals !== "boolean"){
-const err43 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowConditionals",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data24.maxAgeDays !== undefined){
+let data25 = data24.maxAgeDays;
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err43 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -614,13 +620,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data22.constraints !== undefined){
-let data26 = data22.constraints;
-const _errs63 = errors;
-let valid24 = false;
-const _errs64 = errors;
-if(typeof data26 !== "string"){
-const err44 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err44 = {instancePath:instancePath+"/overrides/" + i1+"/plan/maxAgeDays",schemaPath:"#/properties/overrides/items/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -629,8 +630,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-if("allow" !== data26){
-const err45 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data24.requireChecksum !== undefined){
+if(typeof data24.requireChecksum !== "boolean"){
+const err45 = {instancePath:instancePath+"/overrides/" + i1+"/plan/requireChecksum",schemaPath:"#/properties/overrides/items/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -639,11 +642,10 @@ vErrors.push(err45);
 }
 errors++;
 }
-var _valid1 = _errs64 === errors;
-valid24 = valid24 || _valid1;
-const _errs66 = errors;
-if(typeof data26 !== "string"){
-const err46 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data24.allowConditionals !== undefined){
+if(typeof data24.allowConditionals !== "boolean"){
+const err46 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowConditionals",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -652,8 +654,14 @@ vErrors.push(err46);
 }
 errors++;
 }
-if("refuse" !== data26){
-const err47 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+if(data24.constraints !== undefined){
+let data28 = data24.constraints;
+const _errs67 = errors;
+let valid26 = false;
+const _errs68 = errors;
+if(typeof data28 !== "string"){
+const err47 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -662,10 +670,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-var _valid1 = _errs66 === errors;
-valid24 = valid24 || _valid1;
-if(!valid24){
-const err48 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow" !== data28){
+const err48 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -674,21 +680,11 @@ vErrors.push(err48);
 }
 errors++;
 }
-else {
-errors = _errs63;
-if(vErrors !== null){
-if(_errs63){
-vErrors.length = _errs63;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data22.allowOpenArguments !== undefined){
-if(typeof data22.allowOpenArguments !== "boolean"){
-const err49 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowOpenArguments",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid1 = _errs68 === errors;
+valid26 = valid26 || _valid1;
+const _errs70 = errors;
+if(typeof data28 !== "string"){
+const err49 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -697,10 +693,8 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data28){
+const err50 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -709,13 +703,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-if(data3.markdown !== undefined){
-let data28 = data3.markdown;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key5 in data28){
-if(!(key5 === "requireSeparators")){
-const err51 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+var _valid1 = _errs70 === errors;
+valid26 = valid26 || _valid1;
+if(!valid26){
+const err51 = {instancePath:instancePath+"/overrides/" + i1+"/plan/constraints",schemaPath:"#/properties/overrides/items/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -724,10 +715,21 @@ vErrors.push(err51);
 }
 errors++;
 }
+else {
+errors = _errs67;
+if(vErrors !== null){
+if(_errs67){
+vErrors.length = _errs67;
 }
-if(data28.requireSeparators !== undefined){
-if(typeof data28.requireSeparators !== "boolean"){
-const err52 = {instancePath:instancePath+"/overrides/" + i1+"/markdown/requireSeparators",schemaPath:"#/properties/overrides/items/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data24.allowOpenArguments !== undefined){
+if(typeof data24.allowOpenArguments !== "boolean"){
+const err52 = {instancePath:instancePath+"/overrides/" + i1+"/plan/allowOpenArguments",schemaPath:"#/properties/overrides/items/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -739,7 +741,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/overrides/" + i1+"/plan",schemaPath:"#/properties/overrides/items/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -749,12 +751,12 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data3.commands !== undefined){
-let data30 = data3.commands;
+if(data3.markdown !== undefined){
+let data30 = data3.markdown;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key6 in data30){
-if(!(((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound"))){
-const err54 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+for(const key5 in data30){
+if(!(key5 === "requireSeparators")){
+const err54 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -764,15 +766,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data30.allow !== undefined){
-let data31 = data30.allow;
-if(Array.isArray(data31)){
-const len9 = data31.length;
-for(let i9=0; i9<len9; i9++){
-let data32 = data31[i9];
-if(typeof data32 === "string"){
-if(func2(data32) < 1){
-const err55 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i9,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data30.requireSeparators !== undefined){
+if(typeof data30.requireSeparators !== "boolean"){
+const err55 = {instancePath:instancePath+"/overrides/" + i1+"/markdown/requireSeparators",schemaPath:"#/properties/overrides/items/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -782,8 +778,9 @@ vErrors.push(err55);
 errors++;
 }
 }
+}
 else {
-const err56 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i9,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err56 = {instancePath:instancePath+"/overrides/" + i1+"/markdown",schemaPath:"#/properties/overrides/items/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -793,9 +790,12 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow",schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data3.commands !== undefined){
+let data32 = data3.commands;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key6 in data32){
+if(!(((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound"))){
+const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -805,15 +805,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data30.deny !== undefined){
-let data33 = data30.deny;
+if(data32.allow !== undefined){
+let data33 = data32.allow;
 if(Array.isArray(data33)){
 const len10 = data33.length;
 for(let i10=0; i10<len10; i10++){
 let data34 = data33[i10];
 if(typeof data34 === "string"){
 if(func2(data34) < 1){
-const err58 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err58 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -824,7 +824,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow/" + i10,schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -836,7 +836,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny",schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err60 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allow",schemaPath:"#/properties/overrides/items/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -846,9 +846,15 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data30.allowCompound !== undefined){
-if(typeof data30.allowCompound !== "boolean"){
-const err61 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allowCompound",schemaPath:"#/properties/overrides/items/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data32.deny !== undefined){
+let data35 = data32.deny;
+if(Array.isArray(data35)){
+const len11 = data35.length;
+for(let i11=0; i11<len11; i11++){
+let data36 = data35[i11];
+if(typeof data36 === "string"){
+if(func2(data36) < 1){
+const err61 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i11,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -858,9 +864,8 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
 else {
-const err62 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err62 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny/" + i11,schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -870,12 +875,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data3.yaml !== undefined){
-let data36 = data3.yaml;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key7 in data36){
-if(!(key7 === "executor")){
-const err63 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+else {
+const err63 = {instancePath:instancePath+"/overrides/" + i1+"/commands/deny",schemaPath:"#/properties/overrides/items/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -885,13 +887,9 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data36.executor !== undefined){
-let data37 = data36.executor;
-const _errs92 = errors;
-let valid32 = false;
-const _errs93 = errors;
-if(typeof data37 !== "string"){
-const err64 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data32.allowCompound !== undefined){
+if(typeof data32.allowCompound !== "boolean"){
+const err64 = {instancePath:instancePath+"/overrides/" + i1+"/commands/allowCompound",schemaPath:"#/properties/overrides/items/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -900,8 +898,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-if("pyyaml" !== data37){
-const err65 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -910,11 +910,13 @@ vErrors.push(err65);
 }
 errors++;
 }
-var _valid2 = _errs93 === errors;
-valid32 = valid32 || _valid2;
-const _errs95 = errors;
-if(typeof data37 !== "string"){
-const err66 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data3.yaml !== undefined){
+let data38 = data3.yaml;
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+for(const key7 in data38){
+if(!(key7 === "executor")){
+const err66 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -923,8 +925,14 @@ vErrors.push(err66);
 }
 errors++;
 }
-if("yaml-1.2" !== data37){
-const err67 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+if(data38.executor !== undefined){
+let data39 = data38.executor;
+const _errs96 = errors;
+let valid34 = false;
+const _errs97 = errors;
+if(typeof data39 !== "string"){
+const err67 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -933,10 +941,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-var _valid2 = _errs95 === errors;
-valid32 = valid32 || _valid2;
-if(!valid32){
-const err68 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("pyyaml" !== data39){
+const err68 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -945,11 +951,46 @@ vErrors.push(err68);
 }
 errors++;
 }
+var _valid2 = _errs97 === errors;
+valid34 = valid34 || _valid2;
+const _errs99 = errors;
+if(typeof data39 !== "string"){
+const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
 else {
-errors = _errs92;
+vErrors.push(err69);
+}
+errors++;
+}
+if("yaml-1.2" !== data39){
+const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var _valid2 = _errs99 === errors;
+valid34 = valid34 || _valid2;
+if(!valid34){
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+else {
+errors = _errs96;
 if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
+if(_errs96){
+vErrors.length = _errs96;
 }
 else {
 vErrors = null;
@@ -959,46 +1000,7 @@ vErrors = null;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-if(data3.limits !== undefined){
-let data38 = data3.limits;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key8 in data38){
-if(!(((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes"))){
-const err70 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-}
-if(data38.maxFileBytes !== undefined){
-let data39 = data38.maxFileBytes;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err71 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 1 || isNaN(data39)){
-const err72 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1008,11 +1010,12 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-if(data38.maxDepth !== undefined){
-let data40 = data38.maxDepth;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err73 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data3.limits !== undefined){
+let data40 = data3.limits;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key8 in data40){
+if(!(((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes"))){
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1021,9 +1024,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 1 || isNaN(data40)){
-const err74 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data40.maxFileBytes !== undefined){
+let data41 = data40.maxFileBytes;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1032,12 +1037,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data38.maxSteps !== undefined){
-let data41 = data38.maxSteps;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1046,9 +1048,12 @@ vErrors.push(err75);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data40.maxDepth !== undefined){
+let data42 = data40.maxDepth;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1057,12 +1062,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-if(data38.maxStringLength !== undefined){
-let data42 = data38.maxStringLength;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1071,9 +1073,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 1 || isNaN(data42)){
-const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data40.maxSteps !== undefined){
+let data43 = data40.maxSteps;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1082,12 +1087,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-}
-if(data38.maxYamlBytes !== undefined){
-let data43 = data38.maxYamlBytes;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 1 || isNaN(data43)){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1096,9 +1098,12 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 1 || isNaN(data43)){
-const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data40.maxStringLength !== undefined){
+let data44 = data40.maxStringLength;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1107,11 +1112,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1121,18 +1124,11 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data3.rules !== undefined){
-let data44 = data3.rules;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-var props0 = {};
-for(const key9 in data44){
-if(pattern4.test(key9)){
-let data45 = data44[key9];
-const _errs113 = errors;
-let valid35 = false;
-const _errs114 = errors;
-if(typeof data45 !== "string"){
-const err82 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data40.maxYamlBytes !== undefined){
+let data45 = data40.maxYamlBytes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1141,8 +1137,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if("off" !== data45){
-const err83 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1151,11 +1148,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-var _valid3 = _errs114 === errors;
-valid35 = valid35 || _valid3;
-const _errs116 = errors;
-if(typeof data45 !== "string"){
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1164,8 +1161,19 @@ vErrors.push(err84);
 }
 errors++;
 }
-if("warning" !== data45){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data3.rules !== undefined){
+let data46 = data3.rules;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+var props0 = {};
+for(const key9 in data46){
+if(pattern4.test(key9)){
+let data47 = data46[key9];
+const _errs117 = errors;
+let valid37 = false;
+const _errs118 = errors;
+if(typeof data47 !== "string"){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1174,11 +1182,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-var _valid3 = _errs116 === errors;
-valid35 = valid35 || _valid3;
-const _errs118 = errors;
-if(typeof data45 !== "string"){
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data47){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1187,8 +1192,11 @@ vErrors.push(err86);
 }
 errors++;
 }
-if("error" !== data45){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid3 = _errs118 === errors;
+valid37 = valid37 || _valid3;
+const _errs120 = errors;
+if(typeof data47 !== "string"){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1197,11 +1205,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid35 = valid35 || _valid3;
-const _errs120 = errors;
-if(typeof data45 !== "string"){
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data47){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1210,8 +1215,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if("info" !== data45){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid3 = _errs120 === errors;
+valid37 = valid37 || _valid3;
+const _errs122 = errors;
+if(typeof data47 !== "string"){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1220,10 +1228,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-var _valid3 = _errs120 === errors;
-valid35 = valid35 || _valid3;
-if(!valid35){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("error" !== data47){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1232,11 +1238,46 @@ vErrors.push(err90);
 }
 errors++;
 }
+var _valid3 = _errs122 === errors;
+valid37 = valid37 || _valid3;
+const _errs124 = errors;
+if(typeof data47 !== "string"){
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err91];
+}
 else {
-errors = _errs113;
+vErrors.push(err91);
+}
+errors++;
+}
+if("info" !== data47){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+var _valid3 = _errs124 === errors;
+valid37 = valid37 || _valid3;
+if(!valid37){
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+else {
+errors = _errs117;
 if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
+if(_errs117){
+vErrors.length = _errs117;
 }
 else {
 vErrors = null;
@@ -1248,43 +1289,7 @@ props0[key9] = true;
 }
 }
 else {
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-}
-}
-else {
-const err93 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
-errors++;
-}
-}
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err94 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1294,11 +1299,9 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data47 = data.host;
-if(typeof data47 === "string"){
-if(func2(data47) < 1){
-const err95 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err95 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1308,8 +1311,9 @@ vErrors.push(err95);
 errors++;
 }
 }
+}
 else {
-const err96 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err96 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1319,11 +1323,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data48 = data.store;
-if(typeof data48 === "string"){
-if(func2(data48) < 1){
-const err97 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err97 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1332,8 +1334,12 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(!pattern5.test(data48)){
-const err98 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+if(data.host !== undefined){
+let data49 = data.host;
+if(typeof data49 === "string"){
+if(func2(data49) < 1){
+const err98 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1344,7 +1350,7 @@ errors++;
 }
 }
 else {
-const err99 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err99 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1354,12 +1360,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data49 = data.tools;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-for(const key10 in data49){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err100 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.store !== undefined){
+let data50 = data.store;
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err100 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1368,16 +1373,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data49.allow !== undefined){
-let data50 = data49.allow;
-if(Array.isArray(data50)){
-const len11 = data50.length;
-for(let i11=0; i11<len11; i11++){
-let data51 = data50[i11];
-if(typeof data51 === "string"){
-if(func2(data51) < 1){
-const err101 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data50)){
+const err101 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1388,7 +1385,7 @@ errors++;
 }
 }
 else {
-const err102 = {instancePath:instancePath+"/tools/allow/" + i11,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err102 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1398,9 +1395,12 @@ vErrors.push(err102);
 errors++;
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tools !== undefined){
+let data51 = data.tools;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key10 in data51){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err103 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1410,9 +1410,15 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data49.allowFile !== undefined){
-if(typeof data49.allowFile !== "string"){
-const err104 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data51.allow !== undefined){
+let data52 = data51.allow;
+if(Array.isArray(data52)){
+const len12 = data52.length;
+for(let i12=0; i12<len12; i12++){
+let data53 = data52[i12];
+if(typeof data53 === "string"){
+if(func2(data53) < 1){
+const err104 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1422,9 +1428,8 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data49.registry !== undefined){
-if(typeof data49.registry !== "string"){
-const err105 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err105 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1434,15 +1439,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data49.deny !== undefined){
-let data54 = data49.deny;
-if(Array.isArray(data54)){
-const len12 = data54.length;
-for(let i12=0; i12<len12; i12++){
-let data55 = data54[i12];
-if(typeof data55 === "string"){
-if(func2(data55) < 1){
-const err106 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err106 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1452,8 +1451,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-else {
-const err107 = {instancePath:instancePath+"/tools/deny/" + i12,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data51.allowFile !== undefined){
+if(typeof data51.allowFile !== "string"){
+const err107 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1463,9 +1463,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-}
-else {
-const err108 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data51.registry !== undefined){
+if(typeof data51.registry !== "string"){
+const err108 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1475,15 +1475,15 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data49.write !== undefined){
-let data56 = data49.write;
+if(data51.deny !== undefined){
+let data56 = data51.deny;
 if(Array.isArray(data56)){
 const len13 = data56.length;
 for(let i13=0; i13<len13; i13++){
 let data57 = data56[i13];
 if(typeof data57 === "string"){
 if(func2(data57) < 1){
-const err109 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err109 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1494,7 +1494,7 @@ errors++;
 }
 }
 else {
-const err110 = {instancePath:instancePath+"/tools/write/" + i13,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err110 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1506,7 +1506,7 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err111 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1516,15 +1516,15 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data49.read !== undefined){
-let data58 = data49.read;
+if(data51.write !== undefined){
+let data58 = data51.write;
 if(Array.isArray(data58)){
 const len14 = data58.length;
 for(let i14=0; i14<len14; i14++){
 let data59 = data58[i14];
 if(typeof data59 === "string"){
 if(func2(data59) < 1){
-const err112 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err112 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1535,7 +1535,7 @@ errors++;
 }
 }
 else {
-const err113 = {instancePath:instancePath+"/tools/read/" + i14,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err113 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1547,7 +1547,7 @@ errors++;
 }
 }
 else {
-const err114 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err114 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1557,9 +1557,15 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data51.read !== undefined){
+let data60 = data51.read;
+if(Array.isArray(data60)){
+const len15 = data60.length;
+for(let i15=0; i15<len15; i15++){
+let data61 = data60[i15];
+if(typeof data61 === "string"){
+if(func2(data61) < 1){
+const err115 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1569,12 +1575,8 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data60 = data.paths;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-for(const key11 in data60){
-if(!((key11 === "protected") || (key11 === "arguments"))){
-const err116 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+else {
+const err116 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1584,15 +1586,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data60.protected !== undefined){
-let data61 = data60.protected;
-if(Array.isArray(data61)){
-const len15 = data61.length;
-for(let i15=0; i15<len15; i15++){
-let data62 = data61[i15];
-if(typeof data62 === "string"){
-if(func2(data62) < 1){
-const err117 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err117 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1602,8 +1598,9 @@ vErrors.push(err117);
 errors++;
 }
 }
+}
 else {
-const err118 = {instancePath:instancePath+"/paths/protected/" + i15,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err118 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1613,9 +1610,12 @@ vErrors.push(err118);
 errors++;
 }
 }
-}
-else {
-const err119 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.paths !== undefined){
+let data62 = data.paths;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key11 in data62){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err119 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1625,15 +1625,15 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data60.arguments !== undefined){
-let data63 = data60.arguments;
+if(data62.protected !== undefined){
+let data63 = data62.protected;
 if(Array.isArray(data63)){
 const len16 = data63.length;
 for(let i16=0; i16<len16; i16++){
 let data64 = data63[i16];
 if(typeof data64 === "string"){
 if(func2(data64) < 1){
-const err120 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err120 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1644,7 +1644,7 @@ errors++;
 }
 }
 else {
-const err121 = {instancePath:instancePath+"/paths/arguments/" + i16,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err121 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1656,7 +1656,7 @@ errors++;
 }
 }
 else {
-const err122 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err122 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1666,9 +1666,15 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data62.unprotect !== undefined){
+let data65 = data62.unprotect;
+if(Array.isArray(data65)){
+const len17 = data65.length;
+for(let i17=0; i17<len17; i17++){
+let data66 = data65[i17];
+if(typeof data66 === "string"){
+if(func2(data66) < 1){
+const err123 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1678,12 +1684,8 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data65 = data.plan;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key12 in data65){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err124 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err124 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1693,11 +1695,9 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data65.maxAgeDays !== undefined){
-let data66 = data65.maxAgeDays;
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 0 || isNaN(data66)){
-const err125 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err125 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1707,8 +1707,15 @@ vErrors.push(err125);
 errors++;
 }
 }
-else {
-const err126 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data62.arguments !== undefined){
+let data67 = data62.arguments;
+if(Array.isArray(data67)){
+const len18 = data67.length;
+for(let i18=0; i18<len18; i18++){
+let data68 = data67[i18];
+if(typeof data68 === "string"){
+if(func2(data68) < 1){
+const err126 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1718,9 +1725,8 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data65.requireChecksum !== undefined){
-if(typeof data65.requireChecksum !== "boolean"){
-const err127 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err127 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1730,9 +1736,9 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(data65.allowConditionals !== undefined){
-if(typeof data65.allowConditionals !== "boolean"){
-const err128 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err128 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1742,13 +1748,9 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data65.constraints !== undefined){
-let data69 = data65.constraints;
-const _errs172 = errors;
-let valid51 = false;
-const _errs173 = errors;
-if(typeof data69 !== "string"){
-const err129 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err129 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1757,8 +1759,13 @@ vErrors.push(err129);
 }
 errors++;
 }
-if("allow" !== data69){
-const err130 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data.plan !== undefined){
+let data69 = data.plan;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key12 in data69){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err130 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1767,11 +1774,12 @@ vErrors.push(err130);
 }
 errors++;
 }
-var _valid4 = _errs173 === errors;
-valid51 = valid51 || _valid4;
-const _errs175 = errors;
-if(typeof data69 !== "string"){
-const err131 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data69.maxAgeDays !== undefined){
+let data70 = data69.maxAgeDays;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err131 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1780,8 +1788,9 @@ vErrors.push(err131);
 }
 errors++;
 }
-if("refuse" !== data69){
-const err132 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+else {
+const err132 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1790,10 +1799,10 @@ vErrors.push(err132);
 }
 errors++;
 }
-var _valid4 = _errs175 === errors;
-valid51 = valid51 || _valid4;
-if(!valid51){
-const err133 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data69.requireChecksum !== undefined){
+if(typeof data69.requireChecksum !== "boolean"){
+const err133 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1802,21 +1811,10 @@ vErrors.push(err133);
 }
 errors++;
 }
-else {
-errors = _errs172;
-if(vErrors !== null){
-if(_errs172){
-vErrors.length = _errs172;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data65.allowOpenArguments !== undefined){
-if(typeof data65.allowOpenArguments !== "boolean"){
-const err134 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data69.allowConditionals !== undefined){
+if(typeof data69.allowConditionals !== "boolean"){
+const err134 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1826,9 +1824,13 @@ vErrors.push(err134);
 errors++;
 }
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data69.constraints !== undefined){
+let data73 = data69.constraints;
+const _errs180 = errors;
+let valid55 = false;
+const _errs181 = errors;
+if(typeof data73 !== "string"){
+const err135 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,13 +1839,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data.markdown !== undefined){
-let data71 = data.markdown;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key13 in data71){
-if(!(key13 === "requireSeparators")){
-const err136 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if("allow" !== data73){
+const err136 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1852,10 +1849,11 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(data71.requireSeparators !== undefined){
-if(typeof data71.requireSeparators !== "boolean"){
-const err137 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs181 === errors;
+valid55 = valid55 || _valid4;
+const _errs183 = errors;
+if(typeof data73 !== "string"){
+const err137 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1864,10 +1862,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-}
-else {
-const err138 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data73){
+const err138 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1876,13 +1872,10 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-if(data.commands !== undefined){
-let data73 = data.commands;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-for(const key14 in data73){
-if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
-const err139 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+var _valid4 = _errs183 === errors;
+valid55 = valid55 || _valid4;
+if(!valid55){
+const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1891,16 +1884,21 @@ vErrors.push(err139);
 }
 errors++;
 }
+else {
+errors = _errs180;
+if(vErrors !== null){
+if(_errs180){
+vErrors.length = _errs180;
 }
-if(data73.allow !== undefined){
-let data74 = data73.allow;
-if(Array.isArray(data74)){
-const len17 = data74.length;
-for(let i17=0; i17<len17; i17++){
-let data75 = data74[i17];
-if(typeof data75 === "string"){
-if(func2(data75) < 1){
-const err140 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data69.allowOpenArguments !== undefined){
+if(typeof data69.allowOpenArguments !== "boolean"){
+const err140 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1910,8 +1908,9 @@ vErrors.push(err140);
 errors++;
 }
 }
+}
 else {
-const err141 = {instancePath:instancePath+"/commands/allow/" + i17,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err141 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1921,9 +1920,12 @@ vErrors.push(err141);
 errors++;
 }
 }
-}
-else {
-const err142 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.markdown !== undefined){
+let data75 = data.markdown;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+for(const key13 in data75){
+if(!(key13 === "requireSeparators")){
+const err142 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1933,15 +1935,9 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data73.deny !== undefined){
-let data76 = data73.deny;
-if(Array.isArray(data76)){
-const len18 = data76.length;
-for(let i18=0; i18<len18; i18++){
-let data77 = data76[i18];
-if(typeof data77 === "string"){
-if(func2(data77) < 1){
-const err143 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data75.requireSeparators !== undefined){
+if(typeof data75.requireSeparators !== "boolean"){
+const err143 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1951,8 +1947,9 @@ vErrors.push(err143);
 errors++;
 }
 }
+}
 else {
-const err144 = {instancePath:instancePath+"/commands/deny/" + i18,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err144 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1962,9 +1959,12 @@ vErrors.push(err144);
 errors++;
 }
 }
-}
-else {
-const err145 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data77 = data.commands;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+for(const key14 in data77){
+if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
+const err145 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1974,9 +1974,15 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data73.allowCompound !== undefined){
-if(typeof data73.allowCompound !== "boolean"){
-const err146 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data77.allow !== undefined){
+let data78 = data77.allow;
+if(Array.isArray(data78)){
+const len19 = data78.length;
+for(let i19=0; i19<len19; i19++){
+let data79 = data78[i19];
+if(typeof data79 === "string"){
+if(func2(data79) < 1){
+const err146 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1986,9 +1992,8 @@ vErrors.push(err146);
 errors++;
 }
 }
-}
 else {
-const err147 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err147 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1998,12 +2003,9 @@ vErrors.push(err147);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data79 = data.returns;
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-for(const key15 in data79){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err148 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+else {
+const err148 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2013,15 +2015,15 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data79.statuses !== undefined){
-let data80 = data79.statuses;
+if(data77.deny !== undefined){
+let data80 = data77.deny;
 if(Array.isArray(data80)){
-const len19 = data80.length;
-for(let i19=0; i19<len19; i19++){
-let data81 = data80[i19];
+const len20 = data80.length;
+for(let i20=0; i20<len20; i20++){
+let data81 = data80[i20];
 if(typeof data81 === "string"){
 if(func2(data81) < 1){
-const err149 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err149 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2032,7 +2034,7 @@ errors++;
 }
 }
 else {
-const err150 = {instancePath:instancePath+"/returns/statuses/" + i19,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err150 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2044,7 +2046,7 @@ errors++;
 }
 }
 else {
-const err151 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err151 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2054,15 +2056,9 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data79.successStatuses !== undefined){
-let data82 = data79.successStatuses;
-if(Array.isArray(data82)){
-const len20 = data82.length;
-for(let i20=0; i20<len20; i20++){
-let data83 = data82[i20];
-if(typeof data83 === "string"){
-if(func2(data83) < 1){
-const err152 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data77.allowCompound !== undefined){
+if(typeof data77.allowCompound !== "boolean"){
+const err152 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2072,8 +2068,9 @@ vErrors.push(err152);
 errors++;
 }
 }
+}
 else {
-const err153 = {instancePath:instancePath+"/returns/successStatuses/" + i20,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err153 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2083,9 +2080,12 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-else {
-const err154 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.returns !== undefined){
+let data83 = data.returns;
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+for(const key15 in data83){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err154 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2095,10 +2095,15 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data79.maxSummaryTokens !== undefined){
-let data84 = data79.maxSummaryTokens;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
-const err155 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data83.statuses !== undefined){
+let data84 = data83.statuses;
+if(Array.isArray(data84)){
+const len21 = data84.length;
+for(let i21=0; i21<len21; i21++){
+let data85 = data84[i21];
+if(typeof data85 === "string"){
+if(func2(data85) < 1){
+const err155 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2107,9 +2112,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
-const err156 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err156 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2120,13 +2125,8 @@ errors++;
 }
 }
 }
-if(data79.encoding !== undefined){
-let data85 = data79.encoding;
-const _errs211 = errors;
-let valid63 = false;
-const _errs212 = errors;
-if(typeof data85 !== "string"){
-const err157 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err157 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2135,8 +2135,16 @@ vErrors.push(err157);
 }
 errors++;
 }
-if("o200k_base" !== data85){
-const err158 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+if(data83.successStatuses !== undefined){
+let data86 = data83.successStatuses;
+if(Array.isArray(data86)){
+const len22 = data86.length;
+for(let i22=0; i22<len22; i22++){
+let data87 = data86[i22];
+if(typeof data87 === "string"){
+if(func2(data87) < 1){
+const err158 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2145,11 +2153,9 @@ vErrors.push(err158);
 }
 errors++;
 }
-var _valid5 = _errs212 === errors;
-valid63 = valid63 || _valid5;
-const _errs214 = errors;
-if(typeof data85 !== "string"){
-const err159 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err159 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2158,8 +2164,10 @@ vErrors.push(err159);
 }
 errors++;
 }
-if("o200k_harmony" !== data85){
-const err160 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2168,11 +2176,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-var _valid5 = _errs214 === errors;
-valid63 = valid63 || _valid5;
-const _errs216 = errors;
-if(typeof data85 !== "string"){
-const err161 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data83.maxSummaryTokens !== undefined){
+let data88 = data83.maxSummaryTokens;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err161 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2181,8 +2189,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-if("cl100k_base" !== data85){
-const err162 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
+const err162 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2191,11 +2200,15 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid5 = _errs216 === errors;
-valid63 = valid63 || _valid5;
-const _errs218 = errors;
-if(typeof data85 !== "string"){
-const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data83.encoding !== undefined){
+let data89 = data83.encoding;
+const _errs219 = errors;
+let valid67 = false;
+const _errs220 = errors;
+if(typeof data89 !== "string"){
+const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2204,8 +2217,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-if("p50k_base" !== data85){
-const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("o200k_base" !== data89){
+const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2214,11 +2227,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid5 = _errs218 === errors;
-valid63 = valid63 || _valid5;
-const _errs220 = errors;
-if(typeof data85 !== "string"){
-const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs220 === errors;
+valid67 = valid67 || _valid5;
+const _errs222 = errors;
+if(typeof data89 !== "string"){
+const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2227,8 +2240,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-if("p50k_edit" !== data85){
-const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("o200k_harmony" !== data89){
+const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2237,11 +2250,11 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid5 = _errs220 === errors;
-valid63 = valid63 || _valid5;
-const _errs222 = errors;
-if(typeof data85 !== "string"){
-const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs222 === errors;
+valid67 = valid67 || _valid5;
+const _errs224 = errors;
+if(typeof data89 !== "string"){
+const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2250,8 +2263,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-if("r50k_base" !== data85){
-const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data89){
+const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2260,10 +2273,11 @@ vErrors.push(err168);
 }
 errors++;
 }
-var _valid5 = _errs222 === errors;
-valid63 = valid63 || _valid5;
-if(!valid63){
-const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs224 === errors;
+valid67 = valid67 || _valid5;
+const _errs226 = errors;
+if(typeof data89 !== "string"){
+const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2272,27 +2286,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-else {
-errors = _errs211;
-if(vErrors !== null){
-if(_errs211){
-vErrors.length = _errs211;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data79.requiredFields !== undefined){
-let data86 = data79.requiredFields;
-if(Array.isArray(data86)){
-const len21 = data86.length;
-for(let i21=0; i21<len21; i21++){
-let data87 = data86[i21];
-if(typeof data87 === "string"){
-if(func2(data87) < 1){
-const err170 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("p50k_base" !== data89){
+const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2301,9 +2296,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/returns/requiredFields/" + i21,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs226 === errors;
+valid67 = valid67 || _valid5;
+const _errs228 = errors;
+if(typeof data89 !== "string"){
+const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2312,10 +2309,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-}
-}
-else {
-const err172 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("p50k_edit" !== data89){
+const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2324,16 +2319,11 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-if(data79.artifactFields !== undefined){
-let data88 = data79.artifactFields;
-if(Array.isArray(data88)){
-const len22 = data88.length;
-for(let i22=0; i22<len22; i22++){
-let data89 = data88[i22];
-if(typeof data89 === "string"){
-if(func2(data89) < 1){
-const err173 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid5 = _errs228 === errors;
+valid67 = valid67 || _valid5;
+const _errs230 = errors;
+if(typeof data89 !== "string"){
+const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2342,9 +2332,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-else {
-const err174 = {instancePath:instancePath+"/returns/artifactFields/" + i22,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("r50k_base" !== data89){
+const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2353,10 +2342,10 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-}
-else {
-const err175 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs230 === errors;
+valid67 = valid67 || _valid5;
+if(!valid67){
+const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2365,10 +2354,27 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
+else {
+errors = _errs219;
+if(vErrors !== null){
+if(_errs219){
+vErrors.length = _errs219;
 }
 else {
-const err176 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data83.requiredFields !== undefined){
+let data90 = data83.requiredFields;
+if(Array.isArray(data90)){
+const len23 = data90.length;
+for(let i23=0; i23<len23; i23++){
+let data91 = data90[i23];
+if(typeof data91 === "string"){
+if(func2(data91) < 1){
+const err176 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2378,12 +2384,8 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data90 = data.tasks;
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-for(const key16 in data90){
-if(!(key16 === "operations")){
-const err177 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+else {
+const err177 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2393,20 +2395,9 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data90.operations !== undefined){
-let data91 = data90.operations;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-var props1 = {};
-for(const key17 in data91){
-if(pattern4.test(key17)){
-let data92 = data91[key17];
-if(Array.isArray(data92)){
-const len23 = data92.length;
-for(let i23=0; i23<len23; i23++){
-let data93 = data92[i23];
-if(typeof data93 === "string"){
-if(func2(data93) < 1){
-const err178 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err178 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2416,8 +2407,15 @@ vErrors.push(err178);
 errors++;
 }
 }
-else {
-const err179 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i23,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data83.artifactFields !== undefined){
+let data92 = data83.artifactFields;
+if(Array.isArray(data92)){
+const len24 = data92.length;
+for(let i24=0; i24<len24; i24++){
+let data93 = data92[i24];
+if(typeof data93 === "string"){
+if(func2(data93) < 1){
+const err179 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2427,9 +2425,8 @@ vErrors.push(err179);
 errors++;
 }
 }
-}
 else {
-const err180 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err180 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2438,12 +2435,10 @@ vErrors.push(err180);
 }
 errors++;
 }
-props1[key17] = true;
-}
 }
 }
 else {
-const err181 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err181 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2455,7 +2450,7 @@ errors++;
 }
 }
 else {
-const err182 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err182 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2465,12 +2460,12 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data.delegation !== undefined){
-let data94 = data.delegation;
+if(data.tasks !== undefined){
+let data94 = data.tasks;
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key18 in data94){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err183 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+for(const key16 in data94){
+if(!(key16 === "operations")){
+const err183 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2480,10 +2475,20 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data94.maxDepth !== undefined){
-let data95 = data94.maxDepth;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err184 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data94.operations !== undefined){
+let data95 = data94.operations;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+var props1 = {};
+for(const key17 in data95){
+if(pattern4.test(key17)){
+let data96 = data95[key17];
+if(Array.isArray(data96)){
+const len25 = data96.length;
+for(let i25=0; i25<len25; i25++){
+let data97 = data96[i25];
+if(typeof data97 === "string"){
+if(func2(data97) < 1){
+const err184 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2492,9 +2497,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 < 0 || isNaN(data95)){
-const err185 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err185 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2505,9 +2510,8 @@ errors++;
 }
 }
 }
-if(data94.registry !== undefined){
-if(typeof data94.registry !== "string"){
-const err186 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err186 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2516,12 +2520,12 @@ vErrors.push(err186);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data94.sessionTtlSeconds !== undefined){
-let data97 = data94.sessionTtlSeconds;
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 0 || isNaN(data97)){
-const err187 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2531,8 +2535,9 @@ vErrors.push(err187);
 errors++;
 }
 }
+}
 else {
-const err188 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err188 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2542,9 +2547,12 @@ vErrors.push(err188);
 errors++;
 }
 }
-}
-else {
-const err189 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.delegation !== undefined){
+let data98 = data.delegation;
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+for(const key18 in data98){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err189 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2554,12 +2562,10 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data98 = data.approval;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-for(const key19 in data98){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err190 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data98.maxDepth !== undefined){
+let data99 = data98.maxDepth;
+if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
+const err190 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2568,10 +2574,9 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-if(data98.ttl !== undefined){
-if(typeof data98.ttl !== "string"){
-const err191 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 < 0 || isNaN(data99)){
+const err191 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2581,9 +2586,10 @@ vErrors.push(err191);
 errors++;
 }
 }
-if(data98.singleUse !== undefined){
-if(typeof data98.singleUse !== "boolean"){
-const err192 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data98.registry !== undefined){
+if(typeof data98.registry !== "string"){
+const err192 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2593,9 +2599,11 @@ vErrors.push(err192);
 errors++;
 }
 }
-if(data98.trustedKeys !== undefined){
-if(typeof data98.trustedKeys !== "string"){
-const err193 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data98.sessionTtlSeconds !== undefined){
+let data101 = data98.sessionTtlSeconds;
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 0 || isNaN(data101)){
+const err193 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2605,13 +2613,8 @@ vErrors.push(err193);
 errors++;
 }
 }
-if(data98.onPlanAccepted !== undefined){
-let data102 = data98.onPlanAccepted;
-const _errs260 = errors;
-let valid74 = false;
-const _errs261 = errors;
-if(typeof data102 !== "string"){
-const err194 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err194 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2620,8 +2623,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if("sign-and-start" !== data102){
-const err195 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2630,11 +2635,13 @@ vErrors.push(err195);
 }
 errors++;
 }
-var _valid6 = _errs261 === errors;
-valid74 = valid74 || _valid6;
-const _errs263 = errors;
-if(typeof data102 !== "string"){
-const err196 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.approval !== undefined){
+let data102 = data.approval;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+for(const key19 in data102){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err196 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2643,8 +2650,10 @@ vErrors.push(err196);
 }
 errors++;
 }
-if("pending" !== data102){
-const err197 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data102.ttl !== undefined){
+if(typeof data102.ttl !== "string"){
+const err197 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2653,10 +2662,10 @@ vErrors.push(err197);
 }
 errors++;
 }
-var _valid6 = _errs263 === errors;
-valid74 = valid74 || _valid6;
-if(!valid74){
-const err198 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data102.singleUse !== undefined){
+if(typeof data102.singleUse !== "boolean"){
+const err198 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2665,21 +2674,10 @@ vErrors.push(err198);
 }
 errors++;
 }
-else {
-errors = _errs260;
-if(vErrors !== null){
-if(_errs260){
-vErrors.length = _errs260;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data98.key !== undefined){
-if(typeof data98.key !== "string"){
-const err199 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data102.trustedKeys !== undefined){
+if(typeof data102.trustedKeys !== "string"){
+const err199 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2689,9 +2687,13 @@ vErrors.push(err199);
 errors++;
 }
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data102.onPlanAccepted !== undefined){
+let data106 = data102.onPlanAccepted;
+const _errs268 = errors;
+let valid78 = false;
+const _errs269 = errors;
+if(typeof data106 !== "string"){
+const err200 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2700,13 +2702,8 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-if(data.guard !== undefined){
-let data104 = data.guard;
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-for(const key20 in data104){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err201 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if("sign-and-start" !== data106){
+const err201 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2715,11 +2712,11 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-if(data104.maxInputBytes !== undefined){
-let data105 = data104.maxInputBytes;
-if(!(((typeof data105 == "number") && (!(data105 % 1) && !isNaN(data105))) && (isFinite(data105)))){
-const err202 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs269 === errors;
+valid78 = valid78 || _valid6;
+const _errs271 = errors;
+if(typeof data106 !== "string"){
+const err202 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2728,9 +2725,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-if((typeof data105 == "number") && (isFinite(data105))){
-if(data105 < 1 || isNaN(data105)){
-const err203 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if("pending" !== data106){
+const err203 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2739,15 +2735,10 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-}
-if(data104.noRun !== undefined){
-let data106 = data104.noRun;
-const _errs273 = errors;
-let valid76 = false;
-const _errs274 = errors;
-if(typeof data106 !== "string"){
-const err204 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs271 === errors;
+valid78 = valid78 || _valid6;
+if(!valid78){
+const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2756,8 +2747,21 @@ vErrors.push(err204);
 }
 errors++;
 }
-if("block" !== data106){
-const err205 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+else {
+errors = _errs268;
+if(vErrors !== null){
+if(_errs268){
+vErrors.length = _errs268;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data102.key !== undefined){
+if(typeof data102.key !== "string"){
+const err205 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2766,11 +2770,10 @@ vErrors.push(err205);
 }
 errors++;
 }
-var _valid7 = _errs274 === errors;
-valid76 = valid76 || _valid7;
-const _errs276 = errors;
-if(typeof data106 !== "string"){
-const err206 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2779,8 +2782,13 @@ vErrors.push(err206);
 }
 errors++;
 }
-if("allow-free" !== data106){
-const err207 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+if(data.guard !== undefined){
+let data108 = data.guard;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+for(const key20 in data108){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err207 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2789,11 +2797,11 @@ vErrors.push(err207);
 }
 errors++;
 }
-var _valid7 = _errs276 === errors;
-valid76 = valid76 || _valid7;
-const _errs278 = errors;
-if(typeof data106 !== "string"){
-const err208 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data108.maxInputBytes !== undefined){
+let data109 = data108.maxInputBytes;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+const err208 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2802,8 +2810,9 @@ vErrors.push(err208);
 }
 errors++;
 }
-if("ask" !== data106){
-const err209 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 < 1 || isNaN(data109)){
+const err209 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2812,10 +2821,15 @@ vErrors.push(err209);
 }
 errors++;
 }
-var _valid7 = _errs278 === errors;
-valid76 = valid76 || _valid7;
-if(!valid76){
-const err210 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data108.noRun !== undefined){
+let data110 = data108.noRun;
+const _errs281 = errors;
+let valid80 = false;
+const _errs282 = errors;
+if(typeof data110 !== "string"){
+const err210 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2824,23 +2838,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-else {
-errors = _errs273;
-if(vErrors !== null){
-if(_errs273){
-vErrors.length = _errs273;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data104.free !== undefined){
-let data107 = data104.free;
-if(Array.isArray(data107)){
-if(data107.length > 200){
-const err211 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if("block" !== data110){
+const err211 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2849,12 +2848,11 @@ vErrors.push(err211);
 }
 errors++;
 }
-const len24 = data107.length;
-for(let i24=0; i24<len24; i24++){
-let data108 = data107[i24];
-if(typeof data108 === "string"){
-if(func2(data108) > 200){
-const err212 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+var _valid7 = _errs282 === errors;
+valid80 = valid80 || _valid7;
+const _errs284 = errors;
+if(typeof data110 !== "string"){
+const err212 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2863,8 +2861,8 @@ vErrors.push(err212);
 }
 errors++;
 }
-if(func2(data108) < 1){
-const err213 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("allow-free" !== data110){
+const err213 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2873,9 +2871,11 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-else {
-const err214 = {instancePath:instancePath+"/guard/free/" + i24,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs284 === errors;
+valid80 = valid80 || _valid7;
+const _errs286 = errors;
+if(typeof data110 !== "string"){
+const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2884,10 +2884,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("ask" !== data110){
+const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2896,12 +2894,10 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-if(data104.stateDir !== undefined){
-let data109 = data104.stateDir;
-if(typeof data109 === "string"){
-if(func2(data109) < 1){
-const err216 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid7 = _errs286 === errors;
+valid80 = valid80 || _valid7;
+if(!valid80){
+const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2910,9 +2906,23 @@ vErrors.push(err216);
 }
 errors++;
 }
+else {
+errors = _errs281;
+if(vErrors !== null){
+if(_errs281){
+vErrors.length = _errs281;
 }
 else {
-const err217 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data108.free !== undefined){
+let data111 = data108.free;
+if(Array.isArray(data111)){
+if(data111.length > 200){
+const err217 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2921,10 +2931,12 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-else {
-const err218 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len26 = data111.length;
+for(let i26=0; i26<len26; i26++){
+let data112 = data111[i26];
+if(typeof data112 === "string"){
+if(func2(data112) > 200){
+const err218 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2933,13 +2945,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-if(data.yaml !== undefined){
-let data110 = data.yaml;
-if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-for(const key21 in data110){
-if(!(key21 === "executor")){
-const err219 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(func2(data112) < 1){
+const err219 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2949,13 +2956,8 @@ vErrors.push(err219);
 errors++;
 }
 }
-if(data110.executor !== undefined){
-let data111 = data110.executor;
-const _errs290 = errors;
-let valid80 = false;
-const _errs291 = errors;
-if(typeof data111 !== "string"){
-const err220 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err220 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2964,8 +2966,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-if("pyyaml" !== data111){
-const err221 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2974,11 +2978,12 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid8 = _errs291 === errors;
-valid80 = valid80 || _valid8;
-const _errs293 = errors;
-if(typeof data111 !== "string"){
-const err222 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data108.stateDir !== undefined){
+let data113 = data108.stateDir;
+if(typeof data113 === "string"){
+if(func2(data113) < 1){
+const err222 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2987,8 +2992,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-if("yaml-1.2" !== data111){
-const err223 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+else {
+const err223 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2997,10 +3003,10 @@ vErrors.push(err223);
 }
 errors++;
 }
-var _valid8 = _errs293 === errors;
-valid80 = valid80 || _valid8;
-if(!valid80){
-const err224 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err224 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3009,21 +3015,13 @@ vErrors.push(err224);
 }
 errors++;
 }
-else {
-errors = _errs290;
-if(vErrors !== null){
-if(_errs290){
-vErrors.length = _errs290;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err225 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.yaml !== undefined){
+let data114 = data.yaml;
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+for(const key21 in data114){
+if(!(key21 === "executor")){
+const err225 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3033,12 +3031,13 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data.limits !== undefined){
-let data112 = data.limits;
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-for(const key22 in data112){
-if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
-const err226 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+if(data114.executor !== undefined){
+let data115 = data114.executor;
+const _errs298 = errors;
+let valid84 = false;
+const _errs299 = errors;
+if(typeof data115 !== "string"){
+const err226 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3047,11 +3046,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-if(data112.maxFileBytes !== undefined){
-let data113 = data112.maxFileBytes;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err227 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if("pyyaml" !== data115){
+const err227 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3060,9 +3056,11 @@ vErrors.push(err227);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 < 1 || isNaN(data113)){
-const err228 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+var _valid8 = _errs299 === errors;
+valid84 = valid84 || _valid8;
+const _errs301 = errors;
+if(typeof data115 !== "string"){
+const err228 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3071,12 +3069,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-}
-}
-if(data112.maxDepth !== undefined){
-let data114 = data112.maxDepth;
-if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
-const err229 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if("yaml-1.2" !== data115){
+const err229 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3085,9 +3079,10 @@ vErrors.push(err229);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 1 || isNaN(data114)){
-const err230 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+var _valid8 = _errs301 === errors;
+valid84 = valid84 || _valid8;
+if(!valid84){
+const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3096,12 +3091,21 @@ vErrors.push(err230);
 }
 errors++;
 }
+else {
+errors = _errs298;
+if(vErrors !== null){
+if(_errs298){
+vErrors.length = _errs298;
+}
+else {
+vErrors = null;
 }
 }
-if(data112.maxSteps !== undefined){
-let data115 = data112.maxSteps;
-if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
-const err231 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3110,9 +3114,13 @@ vErrors.push(err231);
 }
 errors++;
 }
-if((typeof data115 == "number") && (isFinite(data115))){
-if(data115 < 1 || isNaN(data115)){
-const err232 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.limits !== undefined){
+let data116 = data.limits;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+for(const key22 in data116){
+if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
+const err232 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3122,11 +3130,10 @@ vErrors.push(err232);
 errors++;
 }
 }
-}
-if(data112.maxStringLength !== undefined){
-let data116 = data112.maxStringLength;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err233 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data116.maxFileBytes !== undefined){
+let data117 = data116.maxFileBytes;
+if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
+const err233 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3135,9 +3142,9 @@ vErrors.push(err233);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 < 1 || isNaN(data116)){
-const err234 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 < 1 || isNaN(data117)){
+const err234 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3148,10 +3155,10 @@ errors++;
 }
 }
 }
-if(data112.maxYamlBytes !== undefined){
-let data117 = data112.maxYamlBytes;
-if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
-const err235 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data116.maxDepth !== undefined){
+let data118 = data116.maxDepth;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err235 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3160,9 +3167,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 < 1 || isNaN(data117)){
-const err236 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 1 || isNaN(data118)){
+const err236 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3173,9 +3180,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err237 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data116.maxSteps !== undefined){
+let data119 = data116.maxSteps;
+if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
+const err237 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3184,19 +3192,9 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data118 = data.rules;
-if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
-var props2 = {};
-for(const key23 in data118){
-if(pattern4.test(key23)){
-let data119 = data118[key23];
-const _errs311 = errors;
-let valid83 = false;
-const _errs312 = errors;
-if(typeof data119 !== "string"){
-const err238 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 < 1 || isNaN(data119)){
+const err238 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3205,8 +3203,12 @@ vErrors.push(err238);
 }
 errors++;
 }
-if("off" !== data119){
-const err239 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+if(data116.maxStringLength !== undefined){
+let data120 = data116.maxStringLength;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+const err239 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3215,11 +3217,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-var _valid9 = _errs312 === errors;
-valid83 = valid83 || _valid9;
-const _errs314 = errors;
-if(typeof data119 !== "string"){
-const err240 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 < 1 || isNaN(data120)){
+const err240 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3228,8 +3228,12 @@ vErrors.push(err240);
 }
 errors++;
 }
-if("warning" !== data119){
-const err241 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+}
+if(data116.maxYamlBytes !== undefined){
+let data121 = data116.maxYamlBytes;
+if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
+const err241 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3238,11 +3242,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-var _valid9 = _errs314 === errors;
-valid83 = valid83 || _valid9;
-const _errs316 = errors;
-if(typeof data119 !== "string"){
-const err242 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data121 == "number") && (isFinite(data121))){
+if(data121 < 1 || isNaN(data121)){
+const err242 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3251,8 +3253,11 @@ vErrors.push(err242);
 }
 errors++;
 }
-if("error" !== data119){
-const err243 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err243 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3261,11 +3266,19 @@ vErrors.push(err243);
 }
 errors++;
 }
-var _valid9 = _errs316 === errors;
-valid83 = valid83 || _valid9;
-const _errs318 = errors;
-if(typeof data119 !== "string"){
-const err244 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.rules !== undefined){
+let data122 = data.rules;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+var props2 = {};
+for(const key23 in data122){
+if(pattern4.test(key23)){
+let data123 = data122[key23];
+const _errs319 = errors;
+let valid87 = false;
+const _errs320 = errors;
+if(typeof data123 !== "string"){
+const err244 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3274,8 +3287,8 @@ vErrors.push(err244);
 }
 errors++;
 }
-if("info" !== data119){
-const err245 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("off" !== data123){
+const err245 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3284,10 +3297,11 @@ vErrors.push(err245);
 }
 errors++;
 }
-var _valid9 = _errs318 === errors;
-valid83 = valid83 || _valid9;
-if(!valid83){
-const err246 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid9 = _errs320 === errors;
+valid87 = valid87 || _valid9;
+const _errs322 = errors;
+if(typeof data123 !== "string"){
+const err246 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3296,11 +3310,79 @@ vErrors.push(err246);
 }
 errors++;
 }
+if("warning" !== data123){
+const err247 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err247];
+}
 else {
-errors = _errs311;
+vErrors.push(err247);
+}
+errors++;
+}
+var _valid9 = _errs322 === errors;
+valid87 = valid87 || _valid9;
+const _errs324 = errors;
+if(typeof data123 !== "string"){
+const err248 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+if("error" !== data123){
+const err249 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+var _valid9 = _errs324 === errors;
+valid87 = valid87 || _valid9;
+const _errs326 = errors;
+if(typeof data123 !== "string"){
+const err250 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+if("info" !== data123){
+const err251 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+var _valid9 = _errs326 === errors;
+valid87 = valid87 || _valid9;
+if(!valid87){
+const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+else {
+errors = _errs319;
 if(vErrors !== null){
-if(_errs311){
-vErrors.length = _errs311;
+if(_errs319){
+vErrors.length = _errs319;
 }
 else {
 vErrors = null;
@@ -3312,24 +3394,24 @@ props2[key23] = true;
 }
 }
 else {
-const err247 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err253 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err247];
+vErrors = [err253];
 }
 else {
-vErrors.push(err247);
+vErrors.push(err253);
 }
 errors++;
 }
 }
 }
 else {
-const err248 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err254 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err248];
+vErrors = [err254];
 }
 else {
-vErrors.push(err248);
+vErrors.push(err254);
 }
 errors++;
 }

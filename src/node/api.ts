@@ -6,7 +6,7 @@ import type { Policy } from "../core/policy.js";
 import type { PlanReport } from "../core/plan-report.js";
 import type { ValidateOptions } from "../engine.js";
 import { validatePlan as validatePlanInternal } from "./validate-plan.js";
-import { type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
+import { assertWorkspace, type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
 
 /*
@@ -65,9 +65,10 @@ export async function loadPolicy(arg?: string | LoadPolicyOptions): Promise<Load
   if (arg.file !== undefined && arg.file !== false && typeof arg.file !== "string") throw typeError(where, "file", "a string or false", arg.file);
   if (arg.cwd !== undefined && typeof arg.cwd !== "string") throw typeError(where, "cwd", "a string", arg.cwd);
   if (arg.workspace !== undefined && typeof arg.workspace !== "string") throw typeError(where, "workspace", "a string", arg.workspace);
-  const opts: { file?: string | false; cwd: string; workspace?: string } = { cwd: resolve(arg.cwd ?? process.cwd()) };
+  const opts: { file?: string | false; cwd: string; workspace?: string; workspaceFrom?: string } = { cwd: resolve(arg.cwd ?? process.cwd()) };
   if (arg.file !== undefined) opts.file = arg.file;
   if (arg.workspace !== undefined) opts.workspace = arg.workspace;
+  opts.workspaceFrom = `${where}: option "workspace"`;
   return loadPolicyInternal(opts);
 }
 
@@ -128,6 +129,19 @@ export function checkValidateOptions(where: string, options: unknown): ValidateO
 }
 
 /**
+ * The workspace a validation is given (the `workspace` option, else the policy's) must be a folder, as the
+ * CLI requires: where it is not, no symbolic link in it can be followed and every path would pass as
+ * written. Throws PolicyError naming the option or the policy. Without either, nothing is checked here:
+ * validatePlan's defaults judge paths from `/`, and validateFile's policy is loaded, and checked, as the CLI's.
+ */
+function checkWorkspace(where: string, opts: ValidateOptions): void {
+  const ws = opts.workspace ?? opts.policy?.workspace;
+  if (ws === undefined) return;
+  const from = opts.workspace !== undefined ? `${where}: option "workspace"` : `${where}: the policy's workspace${opts.policy?.source ? ` (${opts.policy.source})` : ""}`;
+  assertWorkspace(ws, from, opts.files);
+}
+
+/**
  * Validates a plan's text or bytes. Options are checked at run time (TypeError naming the option);
  * `policy` may be what `loadPolicy` returns. No policy is looked for: the built-in defaults apply unless
  * one is given (use `validateFile` for the CLI's discovery).
@@ -135,7 +149,9 @@ export function checkValidateOptions(where: string, options: unknown): ValidateO
 export function validatePlan(input: string | Uint8Array, options?: LibraryValidateOptions | LoadedPolicy): Promise<PlanReport> {
   if (typeof input !== "string" && !(input instanceof Uint8Array)) return Promise.reject(new TypeError(`validatePlan: the plan must be a string or a Uint8Array, not ${describe(input)}`));
   try {
-    return validatePlanInternal(input, checkValidateOptions("validatePlan", options));
+    const opts = checkValidateOptions("validatePlan", options);
+    checkWorkspace("validatePlan", opts);
+    return validatePlanInternal(input, opts);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -153,7 +169,7 @@ export async function validateFile(path: string, options?: LibraryValidateOption
   // Tools the caller gave win over an override's (as --tools does); tools that came with a LoadedPolicy do not.
   const toolsGiven = options !== undefined && !isLoadedPolicy(options) && (options as LibraryValidateOptions).tools !== undefined;
   if (opts.policy === undefined) {
-    const ws = opts.workspace === undefined ? {} : { workspace: opts.workspace };
+    const ws = opts.workspace === undefined ? {} : { workspace: opts.workspace, workspaceFrom: `validateFile: option "workspace"` };
     let loaded = await loadPolicyInternal({ cwd: dirname(resolve(path)), ...ws });
     // No policy above the file: the one found from the working directory, as the CLI does.
     if (loaded.policy.source === undefined) loaded = await loadPolicyInternal({ cwd: process.cwd(), ...ws });
@@ -170,5 +186,6 @@ export async function validateFile(path: string, options?: LibraryValidateOption
       opts.policy = own;
     }
   }
+  checkWorkspace("validateFile", opts);
   return validateFileInternal(path, opts);
 }

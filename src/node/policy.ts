@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { DEFAULT_PROTECTED_PATHS, defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -14,6 +14,7 @@ import type { Policy, PolicyOverride } from "../core/policy.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { childPointer } from "../core/pointer.js";
 import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
@@ -141,10 +142,12 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   const policy = value as PolicyFile;
   await checkRules(policy.rules, "/rules", doc, file);
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
+  checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
+    checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
     checkAllow(o.tools, `/overrides/${i}/tools`, doc, file);
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
@@ -170,6 +173,22 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
       throw new PolicyError(
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
+  });
+}
+
+/**
+ * `paths.unprotect` names default protected globs, spelt as the defaults list them: a glob that is none of
+ * them (a typo, `.github/workflows/*`, a glob of the policy's own) would unprotect nothing while its author
+ * believed it did, so it is refused with the closest default.
+ */
+function checkUnprotect(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
+  const defaults = new Set(DEFAULT_PROTECTED_PATHS);
+  (globs ?? []).forEach((g, j) => {
+    if (defaults.has(g)) return;
+    const near = closest(g, defaults);
+    throw new PolicyError(
+      `${where(doc, file, `${at}/${j}`, false)}: "${g}" is not a default protected glob; paths.unprotect takes the defaults as they are spelt${near ? ` (did you mean "${near}"?)` : ""}; a glob of your own is simply left out of paths.protected`,
+    );
   });
 }
 
@@ -368,6 +387,10 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
   }
   if (file.paths) {
     p.paths.protected = union(p.paths.protected, file.paths.protected);
+    // Default globs the file lets writers touch: removed after its own globs are added (later files and
+    // overrides may protect them again).
+    const unprotect = file.paths.unprotect;
+    if (unprotect?.length) p.paths.protected = p.paths.protected.filter((g) => !unprotect.includes(g));
     p.paths.arguments = union(p.paths.arguments, file.paths.arguments);
   }
   Object.assign(p.plan, file.plan ?? {});
@@ -432,16 +455,24 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
 /**
  * The workspace must be a folder here: where it is not, no symbolic link in it can be followed, so every
  * path would pass as written while an executor in the real folder follows links out of it (a mistyped
- * `workspace:` fails open). Throws PolicyError naming where the workspace came from.
+ * `workspace:` fails open). A link to a folder is a folder; a dangling one is missing. With `files`, the
+ * file system the rules are given is asked instead of the real one. Throws PolicyError naming where the
+ * workspace came from.
  */
-function assertWorkspace(workspace: string, from: string): void {
+export function assertWorkspace(workspace: string, from: string, files?: FileProbe): void {
   let isFolder: boolean;
   let missing = false;
-  try {
-    isFolder = statSync(workspace).isDirectory();
-  } catch {
-    isFolder = false;
-    missing = true;
+  if (files !== undefined) {
+    const real = workspace === "" ? undefined : files.realpath(workspace);
+    missing = real === undefined;
+    isFolder = real !== undefined && files.kind(real) === "dir";
+  } else {
+    try {
+      isFolder = statSync(workspace).isDirectory();
+    } catch {
+      isFolder = false;
+      missing = true;
+    }
   }
   if (!isFolder) throw new PolicyError(`${from}: the workspace ${workspace} is not a folder (${missing ? "it does not exist" : "it is a file or another kind of entry"}); no path in it could be checked`);
 }
@@ -451,18 +482,20 @@ function assertWorkspace(workspace: string, from: string): void {
  * than the project root), else the embedded defaults; `file: false` means the defaults. Throws
  * PolicyError for an unreadable, invalid or ambiguous file.
  */
-export async function loadPolicy(options: { file?: string | false; cwd: string; workspace?: string }): Promise<LoadedPolicy> {
+export async function loadPolicy(options: { file?: string | false; cwd: string; workspace?: string; workspaceFrom?: string }): Promise<LoadedPolicy> {
+  // How a workspace that is not a folder is named: the CLI's flag, or the library's option.
+  const given = options.workspaceFrom ?? "--workspace";
   const file = options.file === false ? undefined : options.file !== undefined ? resolve(options.cwd, options.file) : discoverPolicy(options.cwd);
   const fallbackWorkspace = options.workspace !== undefined ? resolve(options.cwd, options.workspace) : options.cwd;
   if (file === undefined) {
     const policy = defaultPolicy(fallbackWorkspace);
-    assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : "the working directory");
+    assertWorkspace(policy.workspace, options.workspace !== undefined ? given : "the working directory");
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
   const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
-  assertWorkspace(policy.workspace, options.workspace !== undefined ? "--workspace" : display);
+  assertWorkspace(policy.workspace, options.workspace !== undefined ? given : display);
   let host: HostProfile = GENERIC;
   try {
     if (policy.host !== undefined) host = await loadHostProfile(policy.host, dirname(file));

@@ -97,6 +97,53 @@ export const DEFAULT_PROTECTED_PATHS = [
   "**/.claude/settings.json",
   "**/.claude/settings.local.json",
   "**/.claude/hooks/**",
+  // What else makes a written file run code, or widens what the agent may do, outside the approved plan:
+  // read by the agent host or the editor in the folder it is started in, so at any depth. The host's MCP
+  // servers (started with the session), Claude Code's commands, subagents and skills (their front matter
+  // grants tools, sets a permission mode or adds hooks), the editor's tasks (run when the folder opens),
+  // settings (programs and terminals it runs), launch configurations and dev containers
+  // (`initializeCommand` runs on the machine), and husky's git hooks.
+  "**/.mcp.json",
+  "**/.claude/commands/**",
+  "**/.claude/agents/**",
+  "**/.claude/skills/**",
+  "**/.cursor/mcp.json",
+  "**/.gemini/settings.json",
+  "**/.vscode/mcp.json",
+  "**/.vscode/tasks.json",
+  "**/.vscode/settings.json",
+  "**/.vscode/launch.json",
+  "**/*.code-workspace",
+  "**/.devcontainer/**",
+  "**/.devcontainer.json",
+  "**/.husky/**",
+  // Read at the workspace root only, where a CI service or git reads them: CI workflows, run with the
+  // repository's secrets on the next push, and the git hook managers' configuration, run on the next
+  // commit. Packages ship such files (`node_modules/x/.travis.yml`), so `rm -rf node_modules` stays possible.
+  // (`.envrc`, which direnv runs, is already `.env*`.)
+  ".github/workflows/**",
+  ".gitea/workflows/**",
+  ".forgejo/workflows/**",
+  ".gitlab-ci.yml",
+  ".circleci/**",
+  ".travis.yml",
+  ".buildkite/**",
+  ".drone.yml",
+  ".woodpecker.yml",
+  ".woodpecker/**",
+  "azure-pipelines.yml",
+  "bitbucket-pipelines.yml",
+  "Jenkinsfile",
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  "lefthook.yaml",
+  ".lefthook.yml",
+  ".lefthook.yaml",
+  "lefthook-local.yml",
+  "lefthook-local.yaml",
+  ".lefthook-local.yml",
+  ".lefthook-local.yaml",
+  ".lefthook/**",
   // The policy under every name plangate looks for, at any depth (a policy is found walking up).
   "**/.plangate/**",
   "**/plangate.yaml",

@@ -22,6 +22,11 @@ const ToolsSchema = Type.Object(
 const PathsSchema = Type.Object(
   {
     protected: Type.Optional(Names("Globs of paths no write tool may touch, added to the defaults.")),
+    unprotect: Type.Optional(
+      Names(
+        "Default protected globs a write tool may touch after all, each spelt as the defaults list it (`.github/workflows/**`, `**/.vscode/settings.json`); removed from the protected list after this file's own `protected` are added.",
+      ),
+    ),
     arguments: Type.Optional(Names("Argument names that hold paths, added to the defaults.")),
   },
   { additionalProperties: false },

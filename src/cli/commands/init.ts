@@ -31,9 +31,15 @@ tools:
 
 paths:
   # Globs (relative to the workspace) no write tool may touch, added to the defaults
-  # (.git/**, .env*, **/*.pem, **/*.key, SSH keys, .claude/settings*.json and .claude/hooks/**,
-  # this policy file).
+  # (.git/**, .env*, **/*.pem, **/*.key, SSH keys, this policy file; what runs code or widens
+  # what the agent may do: .claude/settings*.json, .claude/hooks/**, .claude/commands/**,
+  # .claude/agents/**, .claude/skills/**, .mcp.json, .cursor/mcp.json, .gemini/settings.json,
+  # .vscode/{mcp,tasks,settings,launch}.json, *.code-workspace, .devcontainer/**, .husky/**;
+  # at the root: .github/workflows/**, .gitlab-ci.yml, .circleci/** and other CI files,
+  # .pre-commit-config.yaml, lefthook.yml).
   protected: []
+  # Default globs writers may touch after all, spelt as listed above (a plan that edits CI):
+  # unprotect: [".github/workflows/**"]
   # Argument names that hold paths, added to the defaults (path, file_path, target, cwd…).
   arguments: []
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,10 +47,20 @@ ruleTester("protected-path-write", {
         ["write_file", { path: "src/app.ts" }],
         ["write_file", { path: "environment.md" }],
         ["write_file", { path: "docs/git.md", title: "a b" }],
-        ["write_file", { path: ".github/workflows/ci.yml" }],
         ["write_file", { path: "gitignore.txt" }],
-        ["write_file", { path: ".claude/commands/review.md" }],
         ["write_file", { path: "docs/claude/settings.json" }],
+        // Instructions and project files the agent reads, run nothing by themselves: writable.
+        ["write_file", { path: "CLAUDE.md" }],
+        ["Edit", { file_path: ".claude/CLAUDE.md" }],
+        ["write_file", { path: "AGENTS.md" }],
+        ["write_file", { path: ".github/dependabot.yml" }],
+        ["write_file", { path: ".github/ISSUE_TEMPLATE/bug.md" }],
+        ["write_file", { path: ".vscode/extensions.json" }],
+        ["write_file", { path: "docs/mcp.json" }],
+        // CI and git hook managers act at the workspace root only: a package's own copies are data.
+        ["write_file", { path: "vendor/lib/.github/workflows/ci.yml" }],
+        ["write_file", { path: "examples/.travis.yml" }],
+        ["write_file", { path: "templates/lefthook.yml" }],
         ["write_file", { path: "notes~old/a.txt" }],
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
         ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
@@ -64,6 +74,12 @@ ruleTester("protected-path-write", {
     ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
+    // Packages ship their CI files: CI configuration is protected at the root only, so node_modules can go.
+    {
+      name: "run_command rm -rf node_modules holding packages' CI files",
+      code: plan("run_command", { command: "rm -rf node_modules" }),
+      files: { ...files, "node_modules/pkg/.travis.yml": "x", "node_modules/pkg/.github/workflows/ci.yml": "x", "node_modules/pkg/.pre-commit-config.yaml": "x" },
+    },
     // Folders written whole that hold nothing protected, and patterns whose matches are not protected.
     ...["rm -rf build", "find build -name '*.o' -delete", "chmod -R 755 bin", "git clean -fd build", "mv build dist", "sed -i s/a/b/ *.yaml", "find . -name '*.py'", "cp -r src/. out", "tar -czf out.tgz src", "tar -xf a.tar -C build", "unzip -l a.zip", "git apply --check fix.patch", "cp -r --target-directory=out src", "npx rimraf build", "rsync --del build/ out", "cp -r -tout src", "setfacl -R -m u:ci:rwx build", "cd build && find . -delete", "cd build || exit 1; find . -delete", "if cd build; then find . -delete; fi", "tar -xf a.tar -Cbuild", "7z x a.7z -obuild", "unzip -qd build a.zip", "unzip -l a.zip", "sed -i s/a/b/ bin/?un", "shopt -s globstar; chmod 644 bin/**/run", "mv build/* out/", "cp -r build/* out/", "chmod -R 755 bin/*"].map((command) => ({
       name: `run_command ${command}`,
@@ -125,6 +141,59 @@ ruleTester("protected-path-write", {
     reported("write_file", { path: ".claude/settings.local.json" }),
     reported("write_file", { path: ".claude/hooks/guard.sh" }),
     reported("write_file", { path: "sub/.claude/settings.json" }),
+    // Configuration that runs code or widens what the agent may do outside the approved plan: the agent
+    // hosts' MCP servers, Claude Code's commands, subagents and skills, the editor's tasks, settings and
+    // launch configurations, dev containers, CI workflows and git hook managers.
+    reported("Write", { file_path: ".mcp.json" }),
+    reported("write_file", { path: "packages/app/.mcp.json" }),
+    reported("write_file", { path: ".claude/commands/review.md" }),
+    reported("write_file", { path: ".claude/agents/reviewer.md" }),
+    reported("write_file", { path: ".claude/skills/release/SKILL.md" }),
+    reported("write_file", { path: ".cursor/mcp.json" }),
+    reported("write_file", { path: ".gemini/settings.json" }),
+    reported("write_file", { path: ".vscode/mcp.json" }),
+    reported("write_file", { path: ".vscode/tasks.json" }),
+    reported("write_file", { path: ".vscode/settings.json" }),
+    reported("write_file", { path: "web/.vscode/launch.json" }),
+    reported("write_file", { path: "project.code-workspace" }),
+    reported("write_file", { path: ".devcontainer/devcontainer.json" }),
+    reported("write_file", { path: ".devcontainer.json" }),
+    reported("write_file", { path: ".husky/pre-commit" }),
+    reported("write_file", { path: ".github/workflows/ci.yml" }),
+    reported("delete_file", { path: ".github/workflows" }),
+    reported("write_file", { path: ".gitea/workflows/ci.yaml" }),
+    reported("write_file", { path: ".forgejo/workflows/ci.yaml" }),
+    reported("write_file", { path: ".gitlab-ci.yml" }),
+    reported("write_file", { path: ".circleci/config.yml" }),
+    reported("write_file", { path: ".travis.yml" }),
+    reported("write_file", { path: ".buildkite/pipeline.yml" }),
+    reported("write_file", { path: ".drone.yml" }),
+    reported("write_file", { path: ".woodpecker/build.yml" }),
+    reported("write_file", { path: "azure-pipelines.yml" }),
+    reported("write_file", { path: "bitbucket-pipelines.yml" }),
+    reported("write_file", { path: "Jenkinsfile" }),
+    reported("write_file", { path: ".pre-commit-config.yaml" }),
+    reported("write_file", { path: "lefthook.yml" }),
+    reported("write_file", { path: ".lefthook-local.yaml" }),
+    reported("write_file", { path: ".lefthook/pre-commit/lint.sh" }),
+    reported("write_file", { path: ".envrc" }),
+    // The same files in another case (a case-insensitive file system), spelling or short name.
+    reported("write_file", { path: ".MCP.json" }),
+    reported("write_file", { path: ".GitHub/Workflows/ci.yml" }),
+    reported("write_file", { path: ".Claude/Commands/x.md" }),
+    reported("write_file", { path: "JENKINSFILE" }),
+    reported("write_file", { path: ".mcp.json." }),
+    reported("write_file", { path: ".vscode /tasks.json" }),
+    reported("write_file", { path: ".mcp.json::$DATA" }),
+    reported("write_file", { path: "MCP~1.JSO" }),
+    // Through a tool whose name says nothing of writing, and a reader given content.
+    reported("mcp__fs__put", { target: ".mcp.json" }),
+    reported("configure", { file: ".vscode/settings.json" }),
+    reported("Read", { file_path: ".mcp.json", content: "{}" }),
+    // Through a symbolic link to the file, there or not yet (a write through a dangling link creates it).
+    { ...reported("write_file", { path: "servers.json" }), name: "a link to .mcp.json", files: { ...files, "servers.json": { link: "/ws/.mcp.json" }, ".mcp.json": "{}" } },
+    { ...reported("write_file", { path: "servers.json" }), name: "a dangling link to .mcp.json", files: { ...files, "servers.json": { link: ".mcp.json" } } },
+    { ...reported("write_file", { path: "ci/ci.yml" }), name: "a link to the workflows folder", files: { ...files, ".github/workflows": { dir: true }, ci: { link: ".github/workflows" } } },
     // A nested repository, the policy at any depth.
     reported("write_file", { path: "vendor/lib/.git/hooks/post-merge" }),
     reported("write_file", { path: "vendor/lib/.git" }),
@@ -404,6 +473,12 @@ describe("protected-path-write on a real file system", () => {
     ["write_file", { path: "a/b/.plangate.yml" }],
     ["write_file", { path: "deep/plangate.json" }],
     ["write_file", { path: "x/.plangate/keys/k" }],
+    // Agent, editor, CI and git hook manager configuration.
+    ["Write", { file_path: ".mcp.json" }],
+    ["write_file", { path: ".claude/agents/reviewer.md" }],
+    ["write_file", { path: ".vscode/tasks.json" }],
+    ["write_file", { path: ".github/workflows/ci.yml" }],
+    ["write_file", { path: ".Husky/pre-commit" }],
     // Windows spellings of the same folder.
     ["write_file", { path: ".git./config" }],
     ["write_file", { path: ".git /config" }],
@@ -457,8 +532,28 @@ describe("protected-path-write on a real file system", () => {
     expect(await check("write_file", { path: "src/app.ts" })).toEqual([]);
     expect(await check("write_file", { path: "environment.md" })).toEqual([]);
     expect(await check("write_file", { path: "docs/git.md", title: "a b" })).toEqual([]);
-    expect(await check("write_file", { path: ".github/workflows/ci.yml" })).toEqual([]);
     expect(await check("write_file", { path: "gitignore.txt" })).toEqual([]);
+    expect(await check("write_file", { path: "CLAUDE.md" })).toEqual([]);
+  });
+  it("finds agent and CI configuration through real symbolic links, in any case, and in command lines", async () => {
+    const dir = join(ws, "cfg-links");
+    mkdirSync(join(dir, ".github", "workflows"), { recursive: true });
+    symlinkSync(join(dir, ".mcp.json"), join(dir, "servers.json"));
+    symlinkSync(join(dir, ".github", "workflows"), join(dir, "pipelines"));
+    mkdirSync(join(dir, ".vscode"));
+    writeFileSync(join(dir, ".vscode", "settings.json"), "{}");
+    const policy = defaultPolicy(dir);
+    const at = (tool: string, args: Record<string, unknown>) => diagnosticsOf("protected-path-write", plan(tool, args), { workspace: dir, policy });
+    // A dangling link: the write creates .mcp.json.
+    expect((await at("write_file", { path: "servers.json", content: "{}" })).map((d) => d.message)).toEqual(['Step 1: "write_file" would write to the protected path "servers.json" (.mcp.json).']);
+    expect(await at("write_file", { path: "pipelines/deploy.yml", content: "x" })).toHaveLength(1);
+    expect(await at("write_file", { path: ".MCP.JSON", content: "{}" })).toHaveLength(1);
+    expect(await at("run_command", { command: "cp /dev/null .mcp.json" })).toHaveLength(1);
+    expect(await at("run_command", { command: "echo x >> .github/workflows/ci.yml" })).toHaveLength(1);
+    expect(await at("run_command", { command: "echo x > servers.json" })).toHaveLength(1);
+    expect(await at("run_command", { command: "rm -rf .github" })).toHaveLength(1);
+    expect(await at("run_command", { command: "sed -i s/a/b/ .vscode/*.json" })).toHaveLength(1);
+    expect(await at("run_command", { command: "echo x > CLAUDE.md" })).toEqual([]);
   });
   it("decides writers by the registry's MCP annotations and the policy's read list", async () => {
     const registry = (annotations: Record<string, unknown>) =>
@@ -527,8 +622,12 @@ describe("protected-path-write: the guard's messages for a call", () => {
     const { ruleText } = await import("../read-text.js");
     expect(ruleText("protected-path-write", "checkedAtCall", { message: "Step 1: the finding." }).message).toBe("Step 1: the finding. (checked when the call was made)");
     const d = await callPathProblem(2, "write_file", { path: ".env", content: "x" }, { workspace: ws }, createFileProbe);
-    expect(d).toMatchObject({ rule: "protected-path-write", step: 2, hint: "remove the write or choose another file; protected paths are listed in paths.protected" });
+    expect(d).toMatchObject({ rule: "protected-path-write", step: 2, hint: "remove the write or choose another file; protected paths are listed in paths.protected, and a default one a plan must write can be lifted with paths.unprotect" });
     expect(d!.message).toBe('Step 2: "write_file" would write to the protected path ".env". (checked when the call was made)');
+    // A host's own file tools, at the call: agent configuration in any case.
+    const mcp = await callPathProblem(1, "Write", { file_path: join(ws, ".MCP.json"), content: "{}" }, { workspace: ws }, createFileProbe);
+    expect(mcp).toMatchObject({ rule: "protected-path-write", step: 1 });
+    expect(await callPathProblem(1, "Edit", { file_path: join(ws, "CLAUDE.md"), old_string: "a", new_string: "b" }, { workspace: ws }, createFileProbe)).toBeUndefined();
   });
 });
 
