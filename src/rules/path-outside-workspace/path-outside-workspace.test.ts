@@ -53,7 +53,7 @@ ruleTester("path-outside-workspace", {
       files,
     })),
     // A relative path under any name is resolved; inside the workspace it passes, whatever the name.
-    ...[{ what: "data/in.csv" }, { name: "data-link/in.csv" }, { mime: "application/json" }, { input: ".cache/x" }, { p: "data%2fin.csv" }].map((args) => ({
+    ...[{ what: "data/in.csv" }, { name: "data-link/in.csv" }, { mime: "application/json" }, { input: ".cache/x" }, { p: "data%2fin.csv" }, { name: "data-link" }, { mode: "data" }, { "out-link": 1 }].map((args) => ({
       name: `a relative path inside the workspace under ${JSON.stringify(args)}`,
       code: plan(args, "upload"),
       files,
@@ -155,6 +155,8 @@ ruleTester("path-outside-workspace", {
       { nested: { resource: "out-link/secret.txt" } },
       { p1: "out-link%2fsecret.txt" },
     ].map((args) => reported(args, "through a symlink", "upload")),
+    // A bare word that is a symbolic link in the workspace, for a reader too.
+    ...[{ name: "out-link" }, { p1: "secret-link" }].flatMap((args) => [reported(args, "through a symlink", "upload"), reported(args, "through a symlink", "read_file")]),
     reported({ p1: "%2e%2e%2fetc%2fpasswd" }, 'read as "../etc/passwd"', "upload"),
     reported({ p1: "..%2fx" }, 'read as "../x"', "upload"),
     // Arguments not named as paths, when they hold an escaping path.

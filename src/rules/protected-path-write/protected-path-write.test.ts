@@ -91,6 +91,9 @@ ruleTester("protected-path-write", {
     reported("delete_file", { path: "config/.env.local" }),
     reported("write_file", { path: ".GIT/HEAD" }),
     reported("write_file", { path: "hooks/pre-commit" }),
+    // Under a name that is no path name: a word that is a link to a protected folder, a path spelt with
+    // percent escapes.
+    ...[{ name: "hooks" }, { p1: "hooks%2fpre-commit" }, { what: "%2egit%2fconfig" }, { item: "%2eenv" }].map((args) => reported("upload", args)),
     reported("write_file", { path: "./src/../.git/index" }),
     reported("move_file", { source: "a.txt", destination: "plangate.yaml" }),
     reported("Write_File", { path: ".git/config" }),
