@@ -157,6 +157,10 @@ ruleTester("protected-path-write", {
     reported("write_file", { path: ".e\u034Fnv" }),
     // A reader told to write is a writer.
     reported("read_file", { path: ".git/hooks/pre-commit", content: "x" }),
+    // The content names spelt in camel or kebab case, and a reader given edits or a cell's new source.
+    ...[{ fileText: "x" }, { newString: "x" }, { "new-text": "x" }, { edits: [{ oldText: "a", newText: "b" }] }, { new_source: "x" }].map((more) =>
+      reported("read_file", { path: ".git/hooks/pre-commit", ...more }),
+    ),
     reported("Read", { file_path: "in.txt", output_file: ".env" }),
     reported("grep", { pattern: "x", path: "src", save_as: "plangate.yaml" }),
     // A map from paths to contents.
