@@ -30,6 +30,11 @@ export interface PathService {
   /** lstat's kind of an absolute path, remembered. */
   kind(path: string): ReturnType<FileProbe["kind"]>;
   /**
+   * Is a bare name (one name, no separator) a symbolic link in the workspace root? Such a word under an
+   * argument of any name is a path after all: `{name: "link"}` reaches wherever `link` points.
+   */
+  isLinkName(name: string): boolean;
+  /**
    * Where a workspace-relative path lands and what is there: every reading must stay inside, lexically
    * and through symlinks, or it is marked outside and never looked at.
    */
@@ -172,6 +177,10 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
       return r;
     },
     kind: (path) => files.kind(path),
+    isLinkName(name) {
+      if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) return false;
+      return files.kind(ws === "/" ? `/${name}` : `${ws}/${name}`) === "symlink";
+    },
     inWorkspace(path) {
       const readings = path === "" ? [] : service.resolve(path);
       const first = readings[0];

@@ -174,9 +174,19 @@ describe("paths", () => {
       { path: "a", write_to: "~/x" },
       { path: "a", dest: ["b/c"] },
       { nested: [{ options: { outPath: "x/y" } }] },
+      // The content names in any case and with any separators, and further names of written text.
+      { path: "a", fileText: "x" },
+      { path: "a", newString: "x" },
+      { path: "a", "new-text": "x" },
+      { path: "a", NewStr: "x" },
+      { path: "a", insertText: "x" },
+      { notebook_path: "a", new_source: "x" },
+      { path: "a", edits: [{ oldText: "a", newText: "b" }] },
+      { path: "a", newContent: "x" },
+      { path: "a", replacement: "x" },
     ])
       expect(argumentsWrite(args), JSON.stringify(args)).toBe(true);
-    for (const args of [{ path: "a" }, { path: "a", from: 1, to: 10 }, { path: "a", output: "json" }, { path: "a", output_mode: "content" }, { pattern: "x", path: "." }])
+    for (const args of [{ path: "a" }, { path: "a", from: 1, to: 10 }, { path: "a", output: "json" }, { path: "a", output_mode: "content" }, { pattern: "x", path: "." }, { path: "a", insert: false }, { path: "a", edits: 0 }])
       expect(argumentsWrite(args), JSON.stringify(args)).toBe(false);
     const policy = defaultPolicy("/ws");
     expect(stepWrites("read_file", { path: ".git/config", content: "x" }, undefined, policy)).toBe(true);

@@ -437,6 +437,20 @@ export function looksLikeEscapingPath(name: string, value: string): boolean {
 }
 
 /**
+ * Could a value under a name that is not a path name still name a file an executor opens, so that it is
+ * resolved like a path argument (through symbolic links): a path that climbs out (looksLikeEscapingPath),
+ * a relative path with a separator or a leading dot (looksLikePath: `link/secret.txt`, `.cache/x`), or
+ * one spelt with percent escapes (`%2e%2e%2fetc`, `link%2fsecret.txt`). A relative path under a name
+ * plangate does not know lands where the file system sends it, so `upload {what: "link/secret.txt"}`
+ * with `link` pointing out of the workspace is as much a way out as `../secret.txt`.
+ */
+export function mayNamePath(name: string, value: string): boolean {
+  if (looksLikeEscapingPath(name, value) || looksLikePath(name, value)) return true;
+  if (!value.includes("%") || NOT_PATHS.has(name.toLowerCase())) return false;
+  return pathReadings(value).some((r) => r !== value && !r.startsWith("\0") && (looksLikeEscapingPath(name, r) || looksLikePath(name, r)));
+}
+
+/**
  * The other names Windows gives a relative path: each name without trailing dots and spaces and without
  * an alternate data stream (`.git./config`, `.git /config` and `.git::$INDEX_ALLOCATION/config` are all
  * `.git/config` there). Case is left to the caller's case-insensitive match. Undefined when the same.

@@ -40,8 +40,17 @@ export function isWriteTool(tool: string, registry: ToolRegistry | undefined, po
   return !lowerSet(policy.tools.read ?? []).has(lower);
 }
 
-/** Argument names whose value is what a tool writes: a reader given one writes after all. */
-const WRITTEN_CONTENT = new Set(["content", "contents", "file_text", "new_string", "new_str", "new_text", "insert_text", "patch", "append"]);
+/**
+ * Argument names whose value is what a tool writes: a reader given one writes after all. Compared without
+ * case or separators (`file_text`, `fileText`, `file-text` are one name): `newString`, `new_source` (a
+ * notebook cell), `edits` (a list of replacements), `replacement`.
+ */
+const WRITTEN_CONTENT = new Set(["content", "contents", "filetext", "newstring", "newstr", "newtext", "inserttext", "patch", "append"]);
+/** Further names of what a tool writes, counted when they hold text, a list or an object (not a flag). */
+const WRITTEN_TEXT = new Set(["newcontent", "newcontents", "newsource", "newcode", "newvalue", "edits", "replacement", "replacewith", "diff", "insert"]);
+
+/** An argument name without case or separators: `file_text`, `fileText` and `File-Text` are `filetext`. */
+const bareName = (name: string) => name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
 /** Last words of argument names that say where a tool writes (`output`, `out_file`, `saveAs`, `to`, `dest`). */
 const WRITE_TARGETS = new Set(["output", "out", "outfile", "outdir", "outpath", "dest", "dst", "destination", "to", "save", "saveas", "write", "writeto"]);
 
@@ -70,7 +79,8 @@ export function argumentsWrite(args: unknown, depth = 0): boolean {
   if (Array.isArray(args)) return args.some((v) => argumentsWrite(v, depth + 1));
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined || v === null) continue;
-    if (WRITTEN_CONTENT.has(k.toLowerCase())) return true;
+    const bare = bareName(k);
+    if (WRITTEN_CONTENT.has(bare) || (WRITTEN_TEXT.has(bare) && (typeof v === "string" || typeof v === "object"))) return true;
     if (isWriteTarget(k) && (typeof v === "string" ? /[/\\.~:%]/.test(v) : typeof v === "object")) return true;
     if (typeof v === "object" && argumentsWrite(v, depth + 1)) return true;
   }

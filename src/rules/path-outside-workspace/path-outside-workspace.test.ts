@@ -52,7 +52,12 @@ ruleTester("path-outside-workspace", {
       code: plan(args),
       files,
     })),
-    { name: "a relative path in an argument not named as a path, without a schema", code: plan({ what: "out-link/secret.txt" }, "upload"), files },
+    // A relative path under any name is resolved; inside the workspace it passes, whatever the name.
+    ...[{ what: "data/in.csv" }, { name: "data-link/in.csv" }, { mime: "application/json" }, { input: ".cache/x" }, { p: "data%2fin.csv" }, { name: "data-link" }, { mode: "data" }, { "out-link": 1 }].map((args) => ({
+      name: `a relative path inside the workspace under ${JSON.stringify(args)}`,
+      code: plan(args, "upload"),
+      files,
+    })),
     // Prose is no path: a value with spaces counts only where it climbs out as a whole.
     ...[{ note: "see ../README for details" }, { title: "read/write access for a/b" }, { note: "compare a/../b with c" }].map((args) => ({ name: `prose ${JSON.stringify(args)}`, code: plan(args, "upload"), files })),
     { name: "a path with spaces inside the workspace", code: plan({ path: " data/in.csv ", b: "my data/../data/in.csv" }), files },
@@ -139,6 +144,21 @@ ruleTester("path-outside-workspace", {
     // A write to a hard link, whatever the tool is called.
     ...["write_file", "text_editor", "sed", "unknown_tool"].map((tool) => reported({ path: "data/hard.txt" }, "is a hard link (the file has 2 names", tool, "hardLink")),
     reported({ file_path: "data/../data/hard.txt" }, "is a hard link", "edit_file", "hardLink"),
+    // Arguments not named as paths: a relative path through a symbolic link, or spelt with percent escapes,
+    // leaves the workspace as surely as `../x` does.
+    ...[
+      { what: "out-link/secret.txt" },
+      { name: "secret-link/" },
+      { input: "out-link/new/file" },
+      { notebook: "dangling/x" },
+      { items: ["data/in.csv", "out-link/secret.txt"] },
+      { nested: { resource: "out-link/secret.txt" } },
+      { p1: "out-link%2fsecret.txt" },
+    ].map((args) => reported(args, "through a symlink", "upload")),
+    // A bare word that is a symbolic link in the workspace, for a reader too.
+    ...[{ name: "out-link" }, { p1: "secret-link" }].flatMap((args) => [reported(args, "through a symlink", "upload"), reported(args, "through a symlink", "read_file")]),
+    reported({ p1: "%2e%2e%2fetc%2fpasswd" }, 'read as "../etc/passwd"', "upload"),
+    reported({ p1: "..%2fx" }, 'read as "../x"', "upload"),
     // Arguments not named as paths, when they hold an escaping path.
     ...[{ output: "../x.txt" }, { report_to: "/etc/cron.d/job" }, { where: "~/x" }, { nested: { save_as: "a/../../x" } }].map((args) => reported(args)),
     {
@@ -375,8 +395,9 @@ describe("path-outside-workspace on a real file system", () => {
     const tools = parseToolsText(JSON.stringify({ tools: [{ name: "upload", inputSchema: { properties: { what: { type: "string", format: "path" } } } }] }), "t.json");
     const d = await diagnosticsOf("path-outside-workspace", plan({ what: "out-link/secret.txt" }, "upload"), { workspace: ws, tools });
     expect(d).toHaveLength(1);
-    // Without the schema, a relative path in an argument not named as a path is not followed.
-    expect(await check({ what: "out-link/secret.txt" }, "upload")).toEqual([]);
+    // Without the schema, a relative path in an argument not named as a path is followed all the same.
+    expect(await check({ what: "out-link/secret.txt" }, "upload")).toHaveLength(1);
+    expect(await check({ what: "data/in.csv" }, "upload")).toEqual([]);
   });
   it("checks scQC params too", async () => {
     const d = await diagnosticsOf("path-outside-workspace", '[{"tool": "load_data", "params": {"file_path": "/data/x.h5ad"}}]', { workspace: ws });

@@ -107,6 +107,9 @@ ruleTester("protected-path-write", {
     reported("delete_file", { path: "config/.env.local" }),
     reported("write_file", { path: ".GIT/HEAD" }),
     reported("write_file", { path: "hooks/pre-commit" }),
+    // Under a name that is no path name: a word that is a link to a protected folder, a path spelt with
+    // percent escapes.
+    ...[{ name: "hooks" }, { p1: "hooks%2fpre-commit" }, { what: "%2egit%2fconfig" }, { item: "%2eenv" }].map((args) => reported("upload", args)),
     reported("write_file", { path: "./src/../.git/index" }),
     reported("move_file", { source: "a.txt", destination: "plangate.yaml" }),
     reported("Write_File", { path: ".git/config" }),
@@ -223,6 +226,10 @@ ruleTester("protected-path-write", {
     reported("write_file", { path: ".e\u034Fnv" }),
     // A reader told to write is a writer.
     reported("read_file", { path: ".git/hooks/pre-commit", content: "x" }),
+    // The content names spelt in camel or kebab case, and a reader given edits or a cell's new source.
+    ...[{ fileText: "x" }, { newString: "x" }, { "new-text": "x" }, { edits: [{ oldText: "a", newText: "b" }] }, { new_source: "x" }].map((more) =>
+      reported("read_file", { path: ".git/hooks/pre-commit", ...more }),
+    ),
     reported("Read", { file_path: "in.txt", output_file: ".env" }),
     reported("grep", { pattern: "x", path: "src", save_as: "plangate.yaml" }),
     // A map from paths to contents.
