@@ -1323,6 +1323,32 @@ describe("analysis", () => {
     ])
       expect(ids(text), text).toEqual([]);
   });
+  it("reads a program as a file system that ignores case, or Windows, finds it: SH, Sed, sed.exe", () => {
+    const report = (text: string, deny: string[] = []) => analyseCommand(reader, text, "chain", { allow: [], deny, allowCompound: true });
+    const ids = (text: string, deny: string[] = []) => report(text, deny).findings.map((f) => f.messageId);
+    for (const [text, id] of [
+      ["Sed 'e ls' f", "scriptRunsCommand"],
+      ["sed.exe 'e ls' f", "scriptRunsCommand"],
+      ["GSED.EXE 'e ls' f", "scriptRunsCommand"],
+      ["SH -c 'sed \"e ls\" f'", "scriptRunsCommand"],
+      ["'C:\\Git\\bin\\bash.exe' -c 'sed \"e ls\" f'", "scriptRunsCommand"],
+      ["SUDO sed 'e ls' f", "scriptRunsCommand"],
+      ["GIT -c core.pager=x log", "gitRunsCode"],
+      ["SSH -o ProxyCommand=x h", "optionRunsCommand"],
+      ["ENV PATH=/x ls", "rewiringVariable"],
+      ["Just --shell x", "optionRunsCommand"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    expect(report("SED -n 'w .git/config' f").paths.map((p) => p.text)).toContain(".git/config");
+    expect(ids("rm.exe x", ["rm"])).toContain("commandDenied");
+    expect(ids("SH -c 'rm x'", ["rm"])).toContain("commandDenied");
+    // A builtin is the shell's only as spelt: `CD` and `TIME cd` move no shell.
+    const cwdOf = (text: string) => report(text).paths.find((p) => p.text === "x")?.cwd;
+    expect(cwdOf("CD sub; cat x")).toBe("");
+    expect(cwdOf("TIME cd sub; cat x")).toBe("");
+    expect(cwdOf("cd sub; cat x")).toBe("sub");
+    expect(report("ls -la; Makefile").programs).toEqual(["ls", "Makefile"]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
