@@ -129,7 +129,7 @@ const REWIRING_VARIABLES = new RegExp(
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
-      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_JUSTFILE",
+      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_DOTENV_PATH|JUST_DOTENV_FILENAME|JUST_JUSTFILE",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|CARGO_HOST_(?:LINKER|RUNNER|RUSTFLAGS)|CARGO_DOC_BROWSER|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
@@ -1335,6 +1335,16 @@ class Analysis {
         if (v === "--") break;
         if (v === undefined || !v.startsWith("+") || (name === "less" || name === "more" ? /^\+\+?(?:\d*|[GgFf]|\/[^!|]*)$/ : /^\+(?:\d*|\/.*)$/s).test(v)) continue;
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: v.length > 12 ? `${v.slice(0, 12)}...` : v } });
+        return;
+      }
+    // just -E/--dotenv-path and -F/--dotenv-filename load an environment file for the recipes, as dotenv does (also in a cluster, `-qE`).
+    if (name === "just")
+      for (const w of args) {
+        const v = w.value;
+        if (v === "--") break;
+        const option = v === undefined ? undefined : /^--dotenv-(?:path|filename)(?==|$)/.exec(v)?.[0] ?? (/^-[A-Za-z]*[EF]/.test(v) ? `-${/[EF]/.exec(v)![0]}` : undefined);
+        if (option === undefined) continue;
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option, wrapper: name, why: "environmentFile" } });
         return;
       }
     const spec = COMMAND_OPTIONS[name];

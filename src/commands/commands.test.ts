@@ -703,6 +703,20 @@ describe("analysis", () => {
       ["just --cygpath ./x build", "--cygpath"],
     ] as const)
       expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
+    // just's environment file, loaded for the recipes as dotenv loads one: refused as dotenv's is.
+    for (const [text, option] of [
+      ["just -E .env.x build", "-E"],
+      ["just --dotenv-path ../x build", "--dotenv-path"],
+      ["just --dotenv-path=.env build", "--dotenv-path"],
+      ["just --dotenv-filename .x build", "--dotenv-filename"],
+      ["just -qE.env build", "-E"],
+      ["just -F .x build", "-F"],
+    ] as const)
+      expect(
+        analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why)}:${String(f.data.option)}`),
+        text,
+      ).toEqual([`wrapperUnknown:environmentFile:${option}`]);
+    expect(ids("JUST_DOTENV_PATH=x just build")).toEqual(["rewiringVariable:"]);
     for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
     // Settings that run nothing of the line's choosing, a file of settings or rules (a path, checked as one), what follows `--`.
     for (const text of [
@@ -725,6 +739,11 @@ describe("analysis", () => {
       "just --sh=./x build",
       "just --shell-c --shell-command build",
       "just --com rm",
+      // An override is a value the justfile's recipes use, as make's variables on the line are.
+      "just --set version 1.2 build",
+      "just version=1.2 build",
+      "just -f ci.just -d . build",
+      "just build -- -E",
     ])
       expect(ids(text), text).toEqual([]);
     expect(ids("watchexec --sh ./x -- ls")).toEqual(["wrapperUnknown:--sh"]);
