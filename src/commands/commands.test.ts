@@ -1463,7 +1463,15 @@ describe("command rules in plans: ids and positions", () => {
     // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
     expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");
     expect(await errors({ argv: ["rm", 1, "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Deeper in the arguments, an object is read as the step's own: an argument vector alone, a program with its arguments.
+    expect(await errors({ options: { argv: ["rm", "x"] } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/options/argv");
+    expect(await errors({ input: { args: "rm x" } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/input/args");
+    expect(await errors({ options: { program: "rm", args: ["x"] } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/options/program");
+    expect(await errors({ options: { cmd: "sed", args: ["1e touch y", "f"] } })).toContain("disallowed-tool@/steps/0/arguments/options/args/0");
+    expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
+    expect(await errors({ options: { args: [1, 2] } }, "plot")).toEqual([]);
+    expect(await errors({ options: { argv: ["npm", "test"] } })).toEqual([]);
     expect(await errors({ argv: ["sed", "-i", "s/a/b/", "src/app.ts"] })).toEqual([]);
     expect(await errors({ args: "npm test" })).toEqual([]);
     expect(await errors({ args: [1, 2, 3] }, "plot")).toEqual([]);
