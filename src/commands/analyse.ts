@@ -129,7 +129,7 @@ const REWIRING_VARIABLES = new RegExp(
       "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
-      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_JUSTFILE",
+      "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_DOTENV_PATH|JUST_DOTENV_FILENAME|JUST_JUSTFILE",
       "MAKEFILES|RUSTC|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTDOC|CARGO_BUILD_RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|CARGO_HOST_(?:LINKER|RUNNER|RUSTFLAGS)|CARGO_DOC_BROWSER|CARGO_TARGET_[A-Z0-9_]+_(?:LINKER|RUNNER)|GOFLAGS|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_.*",
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
@@ -929,6 +929,19 @@ function globsAfter(before: Globs, args: ShellWord[]): Globs {
   return after;
 }
 
+/**
+ * The name a program is read as: on a file system that ignores case (macOS's, Windows') `SH`, `Sed` and
+ * `SUDO` run sh, sed and sudo, and on Windows `sed.exe` (or `C:\Git\bin\sh.exe`) runs sed: each is read as
+ * the program it runs, lower case, without `.exe` and the folders before a backslash. Builtins and
+ * keywords are the shell's only as spelt (`CD` is no builtin): what they change in the shell itself is
+ * read from the name as spelt.
+ */
+function programReadAs(spelt: string): string {
+  if (!/[A-Z\\]/.test(spelt) && !/\.exe$/i.test(spelt)) return spelt;
+  const name = spelt.slice(spelt.lastIndexOf("\\") + 1).toLowerCase();
+  return name.endsWith(".exe") && name.length > 4 ? name.slice(0, -4) : name;
+}
+
 /** How many folders the shell may be in at once before the line is refused. */
 const MAX_WHERES = 16;
 /** Builtins that change the shell's folder. */
@@ -1119,14 +1132,16 @@ class Analysis {
       this.args(args, true, depth);
       return;
     }
-    const name = programName(argv0.value);
-    if (!this.again) this.report.programs.push(name);
-    if (/[^\x21-\x7e]/.test(name)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: name } });
+    const spelt = programName(argv0.value);
+    if (!this.again) this.report.programs.push(spelt);
+    if (/[^\x21-\x7e]/.test(spelt)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: spelt } });
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
-    const values = [name, ...args.map((w) => w.value)];
-    const denied = deniedBy(this.policy, values);
+    const values = [spelt, ...args.map((w) => w.value)];
+    // The program as a file system that ignores case, or Windows, finds it: `SH -c`, `sed.exe`, `C:\bin\ssh.exe`.
+    const name = programReadAs(spelt);
+    const denied = deniedBy(this.policy, values) ?? (name === spelt ? undefined : deniedBy(this.policy, [name, ...values.slice(1)]));
     if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
-    else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: name } });
+    else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: spelt } });
     this.rewiring(name, args);
     this.evaluated(name, args);
     this.namedVariables(name, args);
@@ -1193,7 +1208,7 @@ class Analysis {
             this.elsewhere = away;
           }
           // `builtin cd x`, `command cd x`, `time cd x` move the shell itself; any other program runs apart from it.
-          if (!(IN_SHELL.has(name) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
+          if (!(IN_SHELL.has(spelt) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
           // xargs adds the words it reads (file names, most often) to what it runs: as `rm $(cat list)` does.
           if (inner.input && !TEXT_ONLY.has(String(inner.words[0]?.value))) this.find({ rule: "unresolved-argument", messageId: "inputWords", data: { program: String(inner.words[0]?.value ?? inner.words[0]?.source), wrapper } });
           continue;
@@ -1209,7 +1224,7 @@ class Analysis {
         const line = inner.text ?? parts.map((w) => w.value).join(" ");
         // eval and trap run their command line in the shell itself: a folder change there would outlive it.
         const [inShell, away] = [this.inShell, this.elsewhere];
-        this.inShell = name === "eval" || name === "trap" ? name : undefined;
+        this.inShell = spelt === "eval" || spelt === "trap" ? spelt : undefined;
         if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
         try {
           for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
@@ -1239,9 +1254,9 @@ class Analysis {
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
-    if (name === "set") this.errexit = errexitAfter(this.errexit, args);
-    if (name === "shopt") this.globs = globsAfter(this.globs, args);
-    if (FOLDER_BUILTINS.has(name)) {
+    if (spelt === "set") this.errexit = errexitAfter(this.errexit, args);
+    if (spelt === "shopt") this.globs = globsAfter(this.globs, args);
+    if (FOLDER_BUILTINS.has(spelt)) {
       if (this.inShell !== undefined) this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `${name} run by ${this.inShell}` } });
       // In a loop, a relative cd (or pushd, popd) moves again each time round: `for i in 1 2; do cd ..; done`.
       else if (this.repeats && !(name === "cd" && args.every((w) => w.value !== undefined && (w.value.startsWith("-") || w.value.startsWith("/")))))
@@ -1320,6 +1335,16 @@ class Analysis {
         if (v === "--") break;
         if (v === undefined || !v.startsWith("+") || (name === "less" || name === "more" ? /^\+\+?(?:\d*|[GgFf]|\/[^!|]*)$/ : /^\+(?:\d*|\/.*)$/s).test(v)) continue;
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: v.length > 12 ? `${v.slice(0, 12)}...` : v } });
+        return;
+      }
+    // just -E/--dotenv-path and -F/--dotenv-filename load an environment file for the recipes, as dotenv does (also in a cluster, `-qE`).
+    if (name === "just")
+      for (const w of args) {
+        const v = w.value;
+        if (v === "--") break;
+        const option = v === undefined ? undefined : /^--dotenv-(?:path|filename)(?==|$)/.exec(v)?.[0] ?? (/^-[A-Za-z]*[EF]/.test(v) ? `-${/[EF]/.exec(v)![0]}` : undefined);
+        if (option === undefined) continue;
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option, wrapper: name, why: "environmentFile" } });
         return;
       }
     const spec = COMMAND_OPTIONS[name];

@@ -703,6 +703,20 @@ describe("analysis", () => {
       ["just --cygpath ./x build", "--cygpath"],
     ] as const)
       expect(ids(text), text).toEqual([`optionRunsCommand:${option}`]);
+    // just's environment file, loaded for the recipes as dotenv loads one: refused as dotenv's is.
+    for (const [text, option] of [
+      ["just -E .env.x build", "-E"],
+      ["just --dotenv-path ../x build", "--dotenv-path"],
+      ["just --dotenv-path=.env build", "--dotenv-path"],
+      ["just --dotenv-filename .x build", "--dotenv-filename"],
+      ["just -qE.env build", "-E"],
+      ["just -F .x build", "-F"],
+    ] as const)
+      expect(
+        analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.why)}:${String(f.data.option)}`),
+        text,
+      ).toEqual([`wrapperUnknown:environmentFile:${option}`]);
+    expect(ids("JUST_DOTENV_PATH=x just build")).toEqual(["rewiringVariable:"]);
     for (const text of ["make -f - all", "make --file=/dev/stdin", "just --justfile /dev/stdin build", "tox -c -", "nox -f /dev/fd/0", "pre-commit run -c /dev/stdin"]) expect(ids(text), text).toEqual(["hiddenCommands:standardInput"]);
     // Settings that run nothing of the line's choosing, a file of settings or rules (a path, checked as one), what follows `--`.
     for (const text of [
@@ -725,6 +739,11 @@ describe("analysis", () => {
       "just --sh=./x build",
       "just --shell-c --shell-command build",
       "just --com rm",
+      // An override is a value the justfile's recipes use, as make's variables on the line are.
+      "just --set version 1.2 build",
+      "just version=1.2 build",
+      "just -f ci.just -d . build",
+      "just build -- -E",
     ])
       expect(ids(text), text).toEqual([]);
     expect(ids("watchexec --sh ./x -- ls")).toEqual(["wrapperUnknown:--sh"]);
@@ -1323,6 +1342,32 @@ describe("analysis", () => {
     ])
       expect(ids(text), text).toEqual([]);
   });
+  it("reads a program as a file system that ignores case, or Windows, finds it: SH, Sed, sed.exe", () => {
+    const report = (text: string, deny: string[] = []) => analyseCommand(reader, text, "chain", { allow: [], deny, allowCompound: true });
+    const ids = (text: string, deny: string[] = []) => report(text, deny).findings.map((f) => f.messageId);
+    for (const [text, id] of [
+      ["Sed 'e ls' f", "scriptRunsCommand"],
+      ["sed.exe 'e ls' f", "scriptRunsCommand"],
+      ["GSED.EXE 'e ls' f", "scriptRunsCommand"],
+      ["SH -c 'sed \"e ls\" f'", "scriptRunsCommand"],
+      ["'C:\\Git\\bin\\bash.exe' -c 'sed \"e ls\" f'", "scriptRunsCommand"],
+      ["SUDO sed 'e ls' f", "scriptRunsCommand"],
+      ["GIT -c core.pager=x log", "gitRunsCode"],
+      ["SSH -o ProxyCommand=x h", "optionRunsCommand"],
+      ["ENV PATH=/x ls", "rewiringVariable"],
+      ["Just --shell x", "optionRunsCommand"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    expect(report("SED -n 'w .git/config' f").paths.map((p) => p.text)).toContain(".git/config");
+    expect(ids("rm.exe x", ["rm"])).toContain("commandDenied");
+    expect(ids("SH -c 'rm x'", ["rm"])).toContain("commandDenied");
+    // A builtin is the shell's only as spelt: `CD` and `TIME cd` move no shell.
+    const cwdOf = (text: string) => report(text).paths.find((p) => p.text === "x")?.cwd;
+    expect(cwdOf("CD sub; cat x")).toBe("");
+    expect(cwdOf("TIME cd sub; cat x")).toBe("");
+    expect(cwdOf("cd sub; cat x")).toBe("sub");
+    expect(report("ls -la; Makefile").programs).toEqual(["ls", "Makefile"]);
+  });
   it("refuses options of wrappers it does not know rather than guess the program", () => {
     expect(rules("sudo --frobnicate rm x", "chain")).toEqual(["disallowed-tool"]);
     expect(rules("timeout --weird 5 ls", "chain")).toEqual(["disallowed-tool"]);
@@ -1418,7 +1463,15 @@ describe("command rules in plans: ids and positions", () => {
     // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
     expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");
     expect(await errors({ argv: ["rm", 1, "../x"] })).toContain("path-outside-workspace@/steps/0/arguments/argv");
+    // Deeper in the arguments, an object is read as the step's own: an argument vector alone, a program with its arguments.
+    expect(await errors({ options: { argv: ["rm", "x"] } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/options/argv");
+    expect(await errors({ input: { args: "rm x" } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/input/args");
+    expect(await errors({ options: { program: "rm", args: ["x"] } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/options/program");
+    expect(await errors({ options: { cmd: "sed", args: ["1e touch y", "f"] } })).toContain("disallowed-tool@/steps/0/arguments/options/args/0");
+    expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
+    expect(await errors({ options: { args: [1, 2] } }, "plot")).toEqual([]);
+    expect(await errors({ options: { argv: ["npm", "test"] } })).toEqual([]);
     expect(await errors({ argv: ["sed", "-i", "s/a/b/", "src/app.ts"] })).toEqual([]);
     expect(await errors({ args: "npm test" })).toEqual([]);
     expect(await errors({ args: [1, 2, 3] }, "plot")).toEqual([]);

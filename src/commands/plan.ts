@@ -77,16 +77,25 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     return;
   }
   if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
+  readObject(step, step.args, step.argsAt, out, 0);
+}
+
+/**
+ * The command-bearing arguments of one object of a step's arguments: the step's own, or one deeper in
+ * them (`{options: {program: "rm", args: ["x"]}}`), read alike: a command or program with the argument
+ * vector beside it, or an argument vector alone; then the objects inside it.
+ */
+function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
-  for (const key of Object.keys(step.args)) {
+  for (const key of Object.keys(args)) {
     const k = key.toLowerCase();
     if (COMMAND_KEYS.has(k)) heads.push({ key, program: false });
     else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
-    else if (ARGV_KEYS.has(k)) argv ??= { key, value: step.args[key] };
+    else if (ARGV_KEYS.has(k)) argv ??= { key, value: args[key] };
   }
   for (const [i, h] of heads.entries()) {
-    let value = step.args[h.key];
+    let value = args[h.key];
     if (isDollarObject(value)) {
       // An argument constraint: a `$literal` is the line itself; each `$enum` member is a line of its
       // own, checked as a command; `$glob` and `$regex` are judged by constrainedCommands().
@@ -94,7 +103,7 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
       if ("literal" in r) value = unwrapLiterals(r.literal);
       else {
         if ("constraint" in r && r.constraint.kind === "$enum") {
-          const at = childPointer(childPointer(step.argsAt, h.key), "$enum");
+          const at = childPointer(childPointer(argsAt, h.key), "$enum");
           r.constraint.values.forEach((member, j) => {
             const m = unwrapLiterals(member);
             const t = h.program && typeof m === "string" ? { text: shellQuote(m) } : argvText(m);
@@ -109,10 +118,10 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
     }
     const head = h.program && typeof value === "string" ? { text: shellQuote(value) } : argvText(value);
     if (head.text === undefined && head.invalid === undefined) {
-      if (value !== null && typeof value === "object") nested(step, childPointer(step.argsAt, h.key), value, out, 0);
+      if (value !== null && typeof value === "object") nested(step, childPointer(argsAt, h.key), value, out, depth);
       continue;
     }
-    const sc: StepCommand = { step, at: childPointer(step.argsAt, h.key), name: h.key, mode: "single" };
+    const sc: StepCommand = { step, at: childPointer(argsAt, h.key), name: h.key, mode: "single" };
     if (head.invalid !== undefined) sc.invalid = head.invalid;
     else if (head.text !== undefined) {
       sc.text = head.text;
@@ -121,18 +130,18 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
         const rest = argvText(argv.value);
         if (rest.invalid !== undefined) sc.invalid = { rule: "parse-error", messageId: "argvBesideNotStrings", data: { key: argv.key } };
         else if (rest.text !== undefined && rest.text !== "") {
-          sc.parts = joinedParts(sc.at, head.text.length, childPointer(step.argsAt, argv.key), argv.value);
+          sc.parts = joinedParts(sc.at, head.text.length, childPointer(argsAt, argv.key), argv.value);
           sc.text = head.text + " " + rest.text;
         }
       }
     }
     out.push(sc);
   }
-  if (heads.length === 0 && argv) alone(step, argv.key, argv.value, out);
-  for (const key of Object.keys(step.args)) {
-    const value = step.args[key];
+  if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
+  for (const key of Object.keys(args)) {
+    const value = args[key];
     if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
-      nested(step, childPointer(step.argsAt, key), value, out, 0);
+      nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }
 
@@ -146,9 +155,8 @@ const PLAIN_LINE = /^[A-Za-z0-9_\-.,/:=+@%^ \t\n]*$/;
  * alone); a string may be a shell line or words an executor splits at blanks (`shlex`, `execa`), so it is
  * read both ways, the second only where the two differ.
  */
-function alone(step: Step, key: string, raw: unknown, out: StepCommand[]): void {
+function alone(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
   let value = raw;
-  const at = childPointer(step.argsAt, key);
   if (isDollarObject(value)) {
     const r = readArgument(value);
     if ("literal" in r) value = unwrapLiterals(r.literal);
@@ -196,7 +204,7 @@ export function partAt(command: StepCommand, start: number | undefined): Pointer
   return found.at;
 }
 
-/** Command lines deeper in the arguments (`{options: {command: …}}`): each read on its own. */
+/** Command lines deeper in the arguments (`{options: {command: …}}`, `{input: {argv: […]}}`): each object read as the step's own. */
 function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], depth: number): void {
   if (depth > 32 || value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
@@ -207,16 +215,7 @@ function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], dep
     }
     return;
   }
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (COMMAND_KEYS.has(key.toLowerCase()) && (typeof v === "string" || Array.isArray(v))) {
-      const t = argvText(v);
-      const sc: StepCommand = { step, at: childPointer(at, key), name: key, mode: "single" };
-      if (t.text !== undefined) sc.text = t.text;
-      else if (t.invalid !== undefined) sc.invalid = t.invalid;
-      if (sc.text !== undefined || sc.invalid !== undefined) out.push(sc);
-    } else if (v !== null && typeof v === "object") nested(step, childPointer(at, key), v, out, depth + 1);
-  }
+  readObject(step, value as Record<string, unknown>, at, out, depth + 1);
 }
 
 /**
