@@ -436,6 +436,8 @@ export function looksLikeEscapingPath(name: string, value: string): boolean {
   return /^(?:~(?:[/\\]|$)|\.\.(?:[/\\]|$)|\/[^/\s]|[A-Za-z]:[/\\])/.test(v) || climbs;
 }
 
+const SEPARATOR_OR_PERCENT = /[/\\%]/;
+
 /**
  * Could a value under a name that is not a path name still name a file an executor opens, so that it is
  * resolved like a path argument (through symbolic links): a path that climbs out (looksLikeEscapingPath),
@@ -445,6 +447,14 @@ export function looksLikeEscapingPath(name: string, value: string): boolean {
  * with `link` pointing out of the workspace is as much a way out as `../secret.txt`.
  */
 export function mayNamePath(name: string, value: string): boolean {
+  // Without a separator or a `%`, only a leading `.` or `~`, or a `file:` URL, can make a path (prose
+  // such as `Step 1: run x` is most of what reaches here): the tests below would each say no.
+  if (!SEPARATOR_OR_PERCENT.test(value)) {
+    const v = value.trim();
+    const c = v.charCodeAt(0);
+    // A `file:` URL as written, or with the spaces at its ends trimmed (looksLikePath's reading).
+    if (c !== 0x2e && c !== 0x7e) return isFileUrl(value) || (v !== value && !/\s/.test(v) && !NOT_PATHS.has(name.toLowerCase()) && isFileUrl(v));
+  }
   if (looksLikeEscapingPath(name, value) || looksLikePath(name, value)) return true;
   if (!value.includes("%") || NOT_PATHS.has(name.toLowerCase())) return false;
   return pathReadings(value).some((r) => r !== value && !r.startsWith("\0") && (looksLikeEscapingPath(name, r) || looksLikePath(name, r)));
@@ -472,6 +482,14 @@ export function windowsSpelling(rel: string): string | undefined {
 export function mayBeFileName(name: string, value: string): boolean {
   const v = value.trim();
   return v !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(v) && !isRemoteUrl(v);
+}
+
+/**
+ * mayBeFileName for a value known to be printable ASCII without a space or a `:` (a leaf of the facts
+ * without the Space, Hidden and PathLike tags): nothing to trim, no whitespace, no URL scheme.
+ */
+export function mayBeFileNameWord(name: string, value: string): boolean {
+  return value !== "" && !NOT_PATHS.has(name.toLowerCase());
 }
 
 /**

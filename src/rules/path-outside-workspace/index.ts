@@ -1,8 +1,8 @@
 import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
-import { LeafTag } from "../../core/facts.js";
-import { isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { type ArgLeaf, LeafTag, leafMayBeFileName } from "../../core/facts.js";
+import { isPathName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -60,13 +60,20 @@ export default defineRule({
     const paths = ctx.facts.paths;
     const files = paths.files;
     const ws = paths.workspace;
-    // A bare word under another name is a path when the workspace holds a symbolic link of that name.
-    const linkName = (name: string, value: string) => mayBeFileName(name, value) && paths.isLinkName(value.trim());
+    // A bare word under another name is a path when the workspace holds a symbolic link of that name;
+    // each word is looked up once per validation (plans repeat their words).
+    const links = new Map<string, boolean>();
+    const linkName = (a: ArgLeaf) => {
+      if (!leafMayBeFileName(a.name, a)) return false;
+      let hit = links.get(a.value);
+      if (hit === undefined) links.set(a.value, (hit = paths.isLinkName(a.value.trim())));
+      return hit;
+    };
     for (const step of plan.steps) {
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && linkName(a.name, a.value)) && !facts.isPathArgument(a, true))
+        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && linkName(a)) && !facts.isPathArgument(a, true))
           args.push(a);
       for (const k of facts.keys)
         if (k.has(LeafTag.PathLike) && mayNamePath("", k.value) && !facts.isPathArgument(k, true))

@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
-import { LeafTag } from "../../core/facts.js";
-import { isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { type ArgLeaf, LeafTag, leafMayBeFileName } from "../../core/facts.js";
+import { isInside, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -532,8 +532,9 @@ export default defineRule({
     // file: `{"name": "plangate.yaml"}` given to a writer may be the policy beside the plan. Each value
     // is looked up once per validation (plans repeat their words).
     const bareSeen = new Map<string, boolean>();
-    const bare = (name: string, value: string) => {
-      if (!mayBeFileName(name, value)) return false;
+    const bare = (name: string, leaf: ArgLeaf) => {
+      if (!leafMayBeFileName(name, leaf)) return false;
+      const value = leaf.value;
       let hit = bareSeen.get(value);
       // Spaces at either end may be trimmed by the executor: ` plangate.yaml` is the policy there. A
       // symbolic link of that name in the workspace (`git` to `.git`) is resolved like a path.
@@ -546,10 +547,10 @@ export default defineRule({
       if (!facts.writes) continue;
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a.value)) && !facts.isPathArgument(a, true))
+        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)) && !facts.isPathArgument(a, true))
           args.push(a);
       for (const k of facts.keys)
-        if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k.value)) && !facts.isPathArgument(k, true)) args.push(k);
+        if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k)) && !facts.isPathArgument(k, true)) args.push(k);
       // A patch names several files at one place: the first protected one is reported there.
       const patches = new Set<object>();
       for (const arg of args) {
