@@ -87,6 +87,29 @@ describe("parseJson never throws and stays within bounds", () => {
     fc.assert(fc.property(jsonish, (s) => void check(s)), { numRuns: 1000 });
   });
 
+  test("the limit of values: the fast path and the full reader stop at the same value", () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 3 }), fc.integer({ min: 1, max: 12 }), (text, max) => {
+        const full = parseJson(text, { fast: false, maxValues: max });
+        const fast = parseJson(text, { maxValues: max });
+        expect(fast.issues).toEqual(full.issues);
+        expect(fast.value).toEqual(full.value);
+        const over = full.issues.some((i) => i.messageId === "jsonTooManyValues");
+        // Over the limit exactly when the document holds more values than it allows.
+        let n = 0;
+        const count = (v: unknown): void => {
+          n++;
+          if (v !== null && typeof v === "object") for (const x of Object.values(v)) count(x);
+        };
+        const parsed = parseJson(text, { maxValues: Number.POSITIVE_INFINITY });
+        if (parsed.value !== undefined && parsed.issues.every((i) => i.rule !== "duplicate-key")) {
+          count(parsed.value);
+          expect(over).toBe(n > max);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
   test("random bytes through decodeText", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {

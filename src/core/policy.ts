@@ -9,6 +9,8 @@ export interface Limits {
   maxStringLength: number;
   /** Largest YAML document: YAML costs ~100x JSON to read, so it gets a tighter bound than maxFileBytes. */
   maxYamlBytes: number;
+  /** Most values (objects, lists, strings, numbers, booleans, nulls) a JSON document may hold. */
+  maxValues: number;
 }
 
 /** One `overrides` entry: the globs it applies to and the settings it changes (a policy file's keys, paths absolute). */

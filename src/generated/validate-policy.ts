@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -1014,7 +1014,7 @@ if(data3.limits !== undefined){
 let data40 = data3.limits;
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key8 in data40){
-if(!(((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes"))){
+if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
 const err73 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err73];
@@ -1150,9 +1150,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data40.maxValues !== undefined){
+let data46 = data40.maxValues;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1161,19 +1162,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-if(data3.rules !== undefined){
-let data46 = data3.rules;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-var props0 = {};
-for(const key9 in data46){
-if(pattern4.test(key9)){
-let data47 = data46[key9];
-const _errs117 = errors;
-let valid37 = false;
-const _errs118 = errors;
-if(typeof data47 !== "string"){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1182,8 +1173,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-if("off" !== data47){
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1192,11 +1186,19 @@ vErrors.push(err86);
 }
 errors++;
 }
-var _valid3 = _errs118 === errors;
-valid37 = valid37 || _valid3;
+}
+if(data3.rules !== undefined){
+let data47 = data3.rules;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+var props0 = {};
+for(const key9 in data47){
+if(pattern4.test(key9)){
+let data48 = data47[key9];
+const _errs119 = errors;
+let valid37 = false;
 const _errs120 = errors;
-if(typeof data47 !== "string"){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data48 !== "string"){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1205,8 +1207,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-if("warning" !== data47){
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if("off" !== data48){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1218,8 +1220,8 @@ errors++;
 var _valid3 = _errs120 === errors;
 valid37 = valid37 || _valid3;
 const _errs122 = errors;
-if(typeof data47 !== "string"){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data48 !== "string"){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1228,8 +1230,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if("error" !== data47){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if("warning" !== data48){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1241,8 +1243,8 @@ errors++;
 var _valid3 = _errs122 === errors;
 valid37 = valid37 || _valid3;
 const _errs124 = errors;
-if(typeof data47 !== "string"){
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data48 !== "string"){
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1251,8 +1253,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if("info" !== data47){
-const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("error" !== data48){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1263,8 +1265,9 @@ errors++;
 }
 var _valid3 = _errs124 === errors;
 valid37 = valid37 || _valid3;
-if(!valid37){
-const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs126 = errors;
+if(typeof data48 !== "string"){
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1273,11 +1276,33 @@ vErrors.push(err93);
 }
 errors++;
 }
+if("info" !== data48){
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err94];
+}
 else {
-errors = _errs117;
+vErrors.push(err94);
+}
+errors++;
+}
+var _valid3 = _errs126 === errors;
+valid37 = valid37 || _valid3;
+if(!valid37){
+const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+else {
+errors = _errs119;
 if(vErrors !== null){
-if(_errs117){
-vErrors.length = _errs117;
+if(_errs119){
+vErrors.length = _errs119;
 }
 else {
 vErrors = null;
@@ -1289,31 +1314,7 @@ props0[key9] = true;
 }
 }
 else {
-const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
-errors++;
-}
-}
-}
-else {
-const err95 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
-errors++;
-}
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1323,9 +1324,9 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err97 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err97 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1335,11 +1336,9 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data49 = data.host;
-if(typeof data49 === "string"){
-if(func2(data49) < 1){
-const err98 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err98 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1349,8 +1348,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-else {
-const err99 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err99 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1360,11 +1360,11 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data50 = data.store;
+if(data.host !== undefined){
+let data50 = data.host;
 if(typeof data50 === "string"){
 if(func2(data50) < 1){
-const err100 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err100 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1373,8 +1373,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(!pattern5.test(data50)){
-const err101 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+else {
+const err101 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1384,8 +1385,11 @@ vErrors.push(err101);
 errors++;
 }
 }
-else {
-const err102 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.store !== undefined){
+let data51 = data.store;
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err102 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1394,13 +1398,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data.tools !== undefined){
-let data51 = data.tools;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key10 in data51){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err103 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(!pattern5.test(data51)){
+const err103 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1410,15 +1409,8 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data51.allow !== undefined){
-let data52 = data51.allow;
-if(Array.isArray(data52)){
-const len12 = data52.length;
-for(let i12=0; i12<len12; i12++){
-let data53 = data52[i12];
-if(typeof data53 === "string"){
-if(func2(data53) < 1){
-const err104 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err104 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1428,8 +1420,12 @@ vErrors.push(err104);
 errors++;
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.tools !== undefined){
+let data52 = data.tools;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key10 in data52){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err105 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1439,9 +1435,15 @@ vErrors.push(err105);
 errors++;
 }
 }
-}
-else {
-const err106 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data52.allow !== undefined){
+let data53 = data52.allow;
+if(Array.isArray(data53)){
+const len12 = data53.length;
+for(let i12=0; i12<len12; i12++){
+let data54 = data53[i12];
+if(typeof data54 === "string"){
+if(func2(data54) < 1){
+const err106 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1451,9 +1453,8 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data51.allowFile !== undefined){
-if(typeof data51.allowFile !== "string"){
-const err107 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err107 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1463,9 +1464,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data51.registry !== undefined){
-if(typeof data51.registry !== "string"){
-const err108 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err108 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1475,15 +1476,9 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data51.deny !== undefined){
-let data56 = data51.deny;
-if(Array.isArray(data56)){
-const len13 = data56.length;
-for(let i13=0; i13<len13; i13++){
-let data57 = data56[i13];
-if(typeof data57 === "string"){
-if(func2(data57) < 1){
-const err109 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data52.allowFile !== undefined){
+if(typeof data52.allowFile !== "string"){
+const err109 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1493,8 +1488,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data52.registry !== undefined){
+if(typeof data52.registry !== "string"){
+const err110 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1504,9 +1500,15 @@ vErrors.push(err110);
 errors++;
 }
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data52.deny !== undefined){
+let data57 = data52.deny;
+if(Array.isArray(data57)){
+const len13 = data57.length;
+for(let i13=0; i13<len13; i13++){
+let data58 = data57[i13];
+if(typeof data58 === "string"){
+if(func2(data58) < 1){
+const err111 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1516,15 +1518,8 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data51.write !== undefined){
-let data58 = data51.write;
-if(Array.isArray(data58)){
-const len14 = data58.length;
-for(let i14=0; i14<len14; i14++){
-let data59 = data58[i14];
-if(typeof data59 === "string"){
-if(func2(data59) < 1){
-const err112 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err112 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1534,8 +1529,9 @@ vErrors.push(err112);
 errors++;
 }
 }
+}
 else {
-const err113 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err113 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1545,9 +1541,15 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-else {
-const err114 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data52.write !== undefined){
+let data59 = data52.write;
+if(Array.isArray(data59)){
+const len14 = data59.length;
+for(let i14=0; i14<len14; i14++){
+let data60 = data59[i14];
+if(typeof data60 === "string"){
+if(func2(data60) < 1){
+const err114 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1557,15 +1559,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data51.read !== undefined){
-let data60 = data51.read;
-if(Array.isArray(data60)){
-const len15 = data60.length;
-for(let i15=0; i15<len15; i15++){
-let data61 = data60[i15];
-if(typeof data61 === "string"){
-if(func2(data61) < 1){
-const err115 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err115 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1575,8 +1570,9 @@ vErrors.push(err115);
 errors++;
 }
 }
+}
 else {
-const err116 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err116 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1586,9 +1582,15 @@ vErrors.push(err116);
 errors++;
 }
 }
-}
-else {
-const err117 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data52.read !== undefined){
+let data61 = data52.read;
+if(Array.isArray(data61)){
+const len15 = data61.length;
+for(let i15=0; i15<len15; i15++){
+let data62 = data61[i15];
+if(typeof data62 === "string"){
+if(func2(data62) < 1){
+const err117 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1598,9 +1600,8 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
 else {
-const err118 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err118 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1610,12 +1611,9 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data62 = data.paths;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-for(const key11 in data62){
-if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
-const err119 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err119 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1625,15 +1623,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data62.protected !== undefined){
-let data63 = data62.protected;
-if(Array.isArray(data63)){
-const len16 = data63.length;
-for(let i16=0; i16<len16; i16++){
-let data64 = data63[i16];
-if(typeof data64 === "string"){
-if(func2(data64) < 1){
-const err120 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err120 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1643,8 +1635,12 @@ vErrors.push(err120);
 errors++;
 }
 }
-else {
-const err121 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.paths !== undefined){
+let data63 = data.paths;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key11 in data63){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err121 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1654,9 +1650,15 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data63.protected !== undefined){
+let data64 = data63.protected;
+if(Array.isArray(data64)){
+const len16 = data64.length;
+for(let i16=0; i16<len16; i16++){
+let data65 = data64[i16];
+if(typeof data65 === "string"){
+if(func2(data65) < 1){
+const err122 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1666,15 +1668,8 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data62.unprotect !== undefined){
-let data65 = data62.unprotect;
-if(Array.isArray(data65)){
-const len17 = data65.length;
-for(let i17=0; i17<len17; i17++){
-let data66 = data65[i17];
-if(typeof data66 === "string"){
-if(func2(data66) < 1){
-const err123 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err123 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1684,8 +1679,9 @@ vErrors.push(err123);
 errors++;
 }
 }
+}
 else {
-const err124 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err124 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1695,9 +1691,15 @@ vErrors.push(err124);
 errors++;
 }
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data63.unprotect !== undefined){
+let data66 = data63.unprotect;
+if(Array.isArray(data66)){
+const len17 = data66.length;
+for(let i17=0; i17<len17; i17++){
+let data67 = data66[i17];
+if(typeof data67 === "string"){
+if(func2(data67) < 1){
+const err125 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1707,15 +1709,8 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data62.arguments !== undefined){
-let data67 = data62.arguments;
-if(Array.isArray(data67)){
-const len18 = data67.length;
-for(let i18=0; i18<len18; i18++){
-let data68 = data67[i18];
-if(typeof data68 === "string"){
-if(func2(data68) < 1){
-const err126 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err126 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1725,8 +1720,9 @@ vErrors.push(err126);
 errors++;
 }
 }
+}
 else {
-const err127 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err127 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1736,9 +1732,15 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-else {
-const err128 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data63.arguments !== undefined){
+let data68 = data63.arguments;
+if(Array.isArray(data68)){
+const len18 = data68.length;
+for(let i18=0; i18<len18; i18++){
+let data69 = data68[i18];
+if(typeof data69 === "string"){
+if(func2(data69) < 1){
+const err128 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1748,9 +1750,8 @@ vErrors.push(err128);
 errors++;
 }
 }
-}
 else {
-const err129 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err129 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1760,12 +1761,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data69 = data.plan;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-for(const key12 in data69){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err130 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+else {
+const err130 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1775,11 +1773,9 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data69.maxAgeDays !== undefined){
-let data70 = data69.maxAgeDays;
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 0 || isNaN(data70)){
-const err131 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err131 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1789,8 +1785,12 @@ vErrors.push(err131);
 errors++;
 }
 }
-else {
-const err132 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.plan !== undefined){
+let data70 = data.plan;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key12 in data70){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err132 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1800,9 +1800,11 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data69.requireChecksum !== undefined){
-if(typeof data69.requireChecksum !== "boolean"){
-const err133 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data70.maxAgeDays !== undefined){
+let data71 = data70.maxAgeDays;
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err133 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1812,9 +1814,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data69.allowConditionals !== undefined){
-if(typeof data69.allowConditionals !== "boolean"){
-const err134 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err134 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1824,13 +1825,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data69.constraints !== undefined){
-let data73 = data69.constraints;
-const _errs180 = errors;
-let valid55 = false;
-const _errs181 = errors;
-if(typeof data73 !== "string"){
-const err135 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.requireChecksum !== undefined){
+if(typeof data70.requireChecksum !== "boolean"){
+const err135 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1839,8 +1836,10 @@ vErrors.push(err135);
 }
 errors++;
 }
-if("allow" !== data73){
-const err136 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data70.allowConditionals !== undefined){
+if(typeof data70.allowConditionals !== "boolean"){
+const err136 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1849,11 +1848,14 @@ vErrors.push(err136);
 }
 errors++;
 }
-var _valid4 = _errs181 === errors;
-valid55 = valid55 || _valid4;
+}
+if(data70.constraints !== undefined){
+let data74 = data70.constraints;
+const _errs182 = errors;
+let valid55 = false;
 const _errs183 = errors;
-if(typeof data73 !== "string"){
-const err137 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data74 !== "string"){
+const err137 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1862,8 +1864,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-if("refuse" !== data73){
-const err138 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+if("allow" !== data74){
+const err138 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1874,8 +1876,9 @@ errors++;
 }
 var _valid4 = _errs183 === errors;
 valid55 = valid55 || _valid4;
-if(!valid55){
-const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs185 = errors;
+if(typeof data74 !== "string"){
+const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1884,21 +1887,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-else {
-errors = _errs180;
-if(vErrors !== null){
-if(_errs180){
-vErrors.length = _errs180;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data69.allowOpenArguments !== undefined){
-if(typeof data69.allowOpenArguments !== "boolean"){
-const err140 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if("refuse" !== data74){
+const err140 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1907,10 +1897,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid4 = _errs185 === errors;
+valid55 = valid55 || _valid4;
+if(!valid55){
+const err141 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1919,13 +1909,21 @@ vErrors.push(err141);
 }
 errors++;
 }
+else {
+errors = _errs182;
+if(vErrors !== null){
+if(_errs182){
+vErrors.length = _errs182;
 }
-if(data.markdown !== undefined){
-let data75 = data.markdown;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-for(const key13 in data75){
-if(!(key13 === "requireSeparators")){
-const err142 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data70.allowOpenArguments !== undefined){
+if(typeof data70.allowOpenArguments !== "boolean"){
+const err142 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1935,9 +1933,9 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data75.requireSeparators !== undefined){
-if(typeof data75.requireSeparators !== "boolean"){
-const err143 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err143 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1947,9 +1945,12 @@ vErrors.push(err143);
 errors++;
 }
 }
-}
-else {
-const err144 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.markdown !== undefined){
+let data76 = data.markdown;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key13 in data76){
+if(!(key13 === "requireSeparators")){
+const err144 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1959,12 +1960,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data77 = data.commands;
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-for(const key14 in data77){
-if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
-const err145 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(data76.requireSeparators !== undefined){
+if(typeof data76.requireSeparators !== "boolean"){
+const err145 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1974,15 +1972,9 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data77.allow !== undefined){
-let data78 = data77.allow;
-if(Array.isArray(data78)){
-const len19 = data78.length;
-for(let i19=0; i19<len19; i19++){
-let data79 = data78[i19];
-if(typeof data79 === "string"){
-if(func2(data79) < 1){
-const err146 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err146 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1992,8 +1984,12 @@ vErrors.push(err146);
 errors++;
 }
 }
-else {
-const err147 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.commands !== undefined){
+let data78 = data.commands;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key14 in data78){
+if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
+const err147 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -2003,9 +1999,15 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
-else {
-const err148 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data78.allow !== undefined){
+let data79 = data78.allow;
+if(Array.isArray(data79)){
+const len19 = data79.length;
+for(let i19=0; i19<len19; i19++){
+let data80 = data79[i19];
+if(typeof data80 === "string"){
+if(func2(data80) < 1){
+const err148 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2015,15 +2017,8 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data77.deny !== undefined){
-let data80 = data77.deny;
-if(Array.isArray(data80)){
-const len20 = data80.length;
-for(let i20=0; i20<len20; i20++){
-let data81 = data80[i20];
-if(typeof data81 === "string"){
-if(func2(data81) < 1){
-const err149 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err149 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2033,8 +2028,9 @@ vErrors.push(err149);
 errors++;
 }
 }
+}
 else {
-const err150 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err150 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2044,9 +2040,15 @@ vErrors.push(err150);
 errors++;
 }
 }
-}
-else {
-const err151 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data78.deny !== undefined){
+let data81 = data78.deny;
+if(Array.isArray(data81)){
+const len20 = data81.length;
+for(let i20=0; i20<len20; i20++){
+let data82 = data81[i20];
+if(typeof data82 === "string"){
+if(func2(data82) < 1){
+const err151 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2056,9 +2058,8 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data77.allowCompound !== undefined){
-if(typeof data77.allowCompound !== "boolean"){
-const err152 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err152 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2070,7 +2071,7 @@ errors++;
 }
 }
 else {
-const err153 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err153 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2080,12 +2081,9 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data83 = data.returns;
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-for(const key15 in data83){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err154 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data78.allowCompound !== undefined){
+if(typeof data78.allowCompound !== "boolean"){
+const err154 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2095,15 +2093,9 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data83.statuses !== undefined){
-let data84 = data83.statuses;
-if(Array.isArray(data84)){
-const len21 = data84.length;
-for(let i21=0; i21<len21; i21++){
-let data85 = data84[i21];
-if(typeof data85 === "string"){
-if(func2(data85) < 1){
-const err155 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err155 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2113,8 +2105,12 @@ vErrors.push(err155);
 errors++;
 }
 }
-else {
-const err156 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.returns !== undefined){
+let data84 = data.returns;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+for(const key15 in data84){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err156 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2124,9 +2120,15 @@ vErrors.push(err156);
 errors++;
 }
 }
-}
-else {
-const err157 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.statuses !== undefined){
+let data85 = data84.statuses;
+if(Array.isArray(data85)){
+const len21 = data85.length;
+for(let i21=0; i21<len21; i21++){
+let data86 = data85[i21];
+if(typeof data86 === "string"){
+if(func2(data86) < 1){
+const err157 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2136,15 +2138,8 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data83.successStatuses !== undefined){
-let data86 = data83.successStatuses;
-if(Array.isArray(data86)){
-const len22 = data86.length;
-for(let i22=0; i22<len22; i22++){
-let data87 = data86[i22];
-if(typeof data87 === "string"){
-if(func2(data87) < 1){
-const err158 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err158 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2154,8 +2149,9 @@ vErrors.push(err158);
 errors++;
 }
 }
+}
 else {
-const err159 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err159 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2165,9 +2161,15 @@ vErrors.push(err159);
 errors++;
 }
 }
-}
-else {
-const err160 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.successStatuses !== undefined){
+let data87 = data84.successStatuses;
+if(Array.isArray(data87)){
+const len22 = data87.length;
+for(let i22=0; i22<len22; i22++){
+let data88 = data87[i22];
+if(typeof data88 === "string"){
+if(func2(data88) < 1){
+const err160 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2177,10 +2179,8 @@ vErrors.push(err160);
 errors++;
 }
 }
-if(data83.maxSummaryTokens !== undefined){
-let data88 = data83.maxSummaryTokens;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err161 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err161 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2189,9 +2189,10 @@ vErrors.push(err161);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 < 0 || isNaN(data88)){
-const err162 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2201,14 +2202,10 @@ vErrors.push(err162);
 errors++;
 }
 }
-}
-if(data83.encoding !== undefined){
-let data89 = data83.encoding;
-const _errs219 = errors;
-let valid67 = false;
-const _errs220 = errors;
-if(typeof data89 !== "string"){
-const err163 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data84.maxSummaryTokens !== undefined){
+let data89 = data84.maxSummaryTokens;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
+const err163 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2217,8 +2214,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if("o200k_base" !== data89){
-const err164 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 < 0 || isNaN(data89)){
+const err164 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2227,11 +2225,15 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid5 = _errs220 === errors;
-valid67 = valid67 || _valid5;
+}
+}
+if(data84.encoding !== undefined){
+let data90 = data84.encoding;
+const _errs221 = errors;
+let valid67 = false;
 const _errs222 = errors;
-if(typeof data89 !== "string"){
-const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data90 !== "string"){
+const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2240,8 +2242,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-if("o200k_harmony" !== data89){
-const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+if("o200k_base" !== data90){
+const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2253,8 +2255,8 @@ errors++;
 var _valid5 = _errs222 === errors;
 valid67 = valid67 || _valid5;
 const _errs224 = errors;
-if(typeof data89 !== "string"){
-const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data90 !== "string"){
+const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2263,8 +2265,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-if("cl100k_base" !== data89){
-const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if("o200k_harmony" !== data90){
+const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2276,8 +2278,8 @@ errors++;
 var _valid5 = _errs224 === errors;
 valid67 = valid67 || _valid5;
 const _errs226 = errors;
-if(typeof data89 !== "string"){
-const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data90 !== "string"){
+const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2286,8 +2288,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-if("p50k_base" !== data89){
-const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data90){
+const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2299,8 +2301,8 @@ errors++;
 var _valid5 = _errs226 === errors;
 valid67 = valid67 || _valid5;
 const _errs228 = errors;
-if(typeof data89 !== "string"){
-const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data90 !== "string"){
+const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2309,8 +2311,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-if("p50k_edit" !== data89){
-const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("p50k_base" !== data90){
+const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2322,8 +2324,8 @@ errors++;
 var _valid5 = _errs228 === errors;
 valid67 = valid67 || _valid5;
 const _errs230 = errors;
-if(typeof data89 !== "string"){
-const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data90 !== "string"){
+const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2332,8 +2334,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if("r50k_base" !== data89){
-const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("p50k_edit" !== data90){
+const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2344,8 +2346,9 @@ errors++;
 }
 var _valid5 = _errs230 === errors;
 valid67 = valid67 || _valid5;
-if(!valid67){
-const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs232 = errors;
+if(typeof data90 !== "string"){
+const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2354,27 +2357,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-else {
-errors = _errs219;
-if(vErrors !== null){
-if(_errs219){
-vErrors.length = _errs219;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data83.requiredFields !== undefined){
-let data90 = data83.requiredFields;
-if(Array.isArray(data90)){
-const len23 = data90.length;
-for(let i23=0; i23<len23; i23++){
-let data91 = data90[i23];
-if(typeof data91 === "string"){
-if(func2(data91) < 1){
-const err176 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("r50k_base" !== data90){
+const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2383,9 +2367,10 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs232 === errors;
+valid67 = valid67 || _valid5;
+if(!valid67){
+const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2394,10 +2379,27 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
+else {
+errors = _errs221;
+if(vErrors !== null){
+if(_errs221){
+vErrors.length = _errs221;
 }
 else {
-const err178 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+vErrors = null;
+}
+}
+}
+}
+if(data84.requiredFields !== undefined){
+let data91 = data84.requiredFields;
+if(Array.isArray(data91)){
+const len23 = data91.length;
+for(let i23=0; i23<len23; i23++){
+let data92 = data91[i23];
+if(typeof data92 === "string"){
+if(func2(data92) < 1){
+const err178 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2407,15 +2409,8 @@ vErrors.push(err178);
 errors++;
 }
 }
-if(data83.artifactFields !== undefined){
-let data92 = data83.artifactFields;
-if(Array.isArray(data92)){
-const len24 = data92.length;
-for(let i24=0; i24<len24; i24++){
-let data93 = data92[i24];
-if(typeof data93 === "string"){
-if(func2(data93) < 1){
-const err179 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err179 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2425,8 +2420,9 @@ vErrors.push(err179);
 errors++;
 }
 }
+}
 else {
-const err180 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err180 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2436,9 +2432,15 @@ vErrors.push(err180);
 errors++;
 }
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.artifactFields !== undefined){
+let data93 = data84.artifactFields;
+if(Array.isArray(data93)){
+const len24 = data93.length;
+for(let i24=0; i24<len24; i24++){
+let data94 = data93[i24];
+if(typeof data94 === "string"){
+if(func2(data94) < 1){
+const err181 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2448,9 +2450,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-}
 else {
-const err182 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err182 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2460,12 +2461,9 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data94 = data.tasks;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-for(const key16 in data94){
-if(!(key16 === "operations")){
-const err183 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+else {
+const err183 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2475,20 +2473,9 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data94.operations !== undefined){
-let data95 = data94.operations;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-var props1 = {};
-for(const key17 in data95){
-if(pattern4.test(key17)){
-let data96 = data95[key17];
-if(Array.isArray(data96)){
-const len25 = data96.length;
-for(let i25=0; i25<len25; i25++){
-let data97 = data96[i25];
-if(typeof data97 === "string"){
-if(func2(data97) < 1){
-const err184 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err184 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2498,8 +2485,12 @@ vErrors.push(err184);
 errors++;
 }
 }
-else {
-const err185 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.tasks !== undefined){
+let data95 = data.tasks;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+for(const key16 in data95){
+if(!(key16 === "operations")){
+const err185 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2509,9 +2500,20 @@ vErrors.push(err185);
 errors++;
 }
 }
-}
-else {
-const err186 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data95.operations !== undefined){
+let data96 = data95.operations;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+var props1 = {};
+for(const key17 in data96){
+if(pattern4.test(key17)){
+let data97 = data96[key17];
+if(Array.isArray(data97)){
+const len25 = data97.length;
+for(let i25=0; i25<len25; i25++){
+let data98 = data97[i25];
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err186 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2520,12 +2522,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-props1[key17] = true;
-}
-}
 }
 else {
-const err187 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err187 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2537,7 +2536,7 @@ errors++;
 }
 }
 else {
-const err188 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err188 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2546,13 +2545,12 @@ vErrors.push(err188);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data.delegation !== undefined){
-let data98 = data.delegation;
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-for(const key18 in data98){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err189 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2562,10 +2560,9 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data98.maxDepth !== undefined){
-let data99 = data98.maxDepth;
-if(!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))){
-const err190 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err190 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2574,9 +2571,13 @@ vErrors.push(err190);
 }
 errors++;
 }
-if((typeof data99 == "number") && (isFinite(data99))){
-if(data99 < 0 || isNaN(data99)){
-const err191 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.delegation !== undefined){
+let data99 = data.delegation;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+for(const key18 in data99){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err191 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2586,10 +2587,10 @@ vErrors.push(err191);
 errors++;
 }
 }
-}
-if(data98.registry !== undefined){
-if(typeof data98.registry !== "string"){
-const err192 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99.maxDepth !== undefined){
+let data100 = data99.maxDepth;
+if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
+const err192 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2598,12 +2599,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-if(data98.sessionTtlSeconds !== undefined){
-let data101 = data98.sessionTtlSeconds;
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 < 0 || isNaN(data101)){
-const err193 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 < 0 || isNaN(data100)){
+const err193 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2613,8 +2611,10 @@ vErrors.push(err193);
 errors++;
 }
 }
-else {
-const err194 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data99.registry !== undefined){
+if(typeof data99.registry !== "string"){
+const err194 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2624,9 +2624,11 @@ vErrors.push(err194);
 errors++;
 }
 }
-}
-else {
-const err195 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data99.sessionTtlSeconds !== undefined){
+let data102 = data99.sessionTtlSeconds;
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 0 || isNaN(data102)){
+const err195 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2636,12 +2638,8 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data102 = data.approval;
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-for(const key19 in data102){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err196 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+else {
+const err196 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2651,9 +2649,9 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data102.ttl !== undefined){
-if(typeof data102.ttl !== "string"){
-const err197 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err197 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2663,9 +2661,12 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data102.singleUse !== undefined){
-if(typeof data102.singleUse !== "boolean"){
-const err198 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.approval !== undefined){
+let data103 = data.approval;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+for(const key19 in data103){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err198 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2675,9 +2676,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data102.trustedKeys !== undefined){
-if(typeof data102.trustedKeys !== "string"){
-const err199 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.ttl !== undefined){
+if(typeof data103.ttl !== "string"){
+const err199 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2687,13 +2688,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data102.onPlanAccepted !== undefined){
-let data106 = data102.onPlanAccepted;
-const _errs268 = errors;
-let valid78 = false;
-const _errs269 = errors;
-if(typeof data106 !== "string"){
-const err200 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.singleUse !== undefined){
+if(typeof data103.singleUse !== "boolean"){
+const err200 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2702,8 +2699,10 @@ vErrors.push(err200);
 }
 errors++;
 }
-if("sign-and-start" !== data106){
-const err201 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+if(data103.trustedKeys !== undefined){
+if(typeof data103.trustedKeys !== "string"){
+const err201 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2712,11 +2711,14 @@ vErrors.push(err201);
 }
 errors++;
 }
-var _valid6 = _errs269 === errors;
-valid78 = valid78 || _valid6;
+}
+if(data103.onPlanAccepted !== undefined){
+let data107 = data103.onPlanAccepted;
+const _errs270 = errors;
+let valid78 = false;
 const _errs271 = errors;
-if(typeof data106 !== "string"){
-const err202 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data107 !== "string"){
+const err202 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2725,8 +2727,8 @@ vErrors.push(err202);
 }
 errors++;
 }
-if("pending" !== data106){
-const err203 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+if("sign-and-start" !== data107){
+const err203 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2737,8 +2739,9 @@ errors++;
 }
 var _valid6 = _errs271 === errors;
 valid78 = valid78 || _valid6;
-if(!valid78){
-const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs273 = errors;
+if(typeof data107 !== "string"){
+const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2747,21 +2750,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-else {
-errors = _errs268;
-if(vErrors !== null){
-if(_errs268){
-vErrors.length = _errs268;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data102.key !== undefined){
-if(typeof data102.key !== "string"){
-const err205 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pending" !== data107){
+const err205 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2770,10 +2760,10 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-}
-else {
-const err206 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid6 = _errs273 === errors;
+valid78 = valid78 || _valid6;
+if(!valid78){
+const err206 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2782,13 +2772,21 @@ vErrors.push(err206);
 }
 errors++;
 }
+else {
+errors = _errs270;
+if(vErrors !== null){
+if(_errs270){
+vErrors.length = _errs270;
 }
-if(data.guard !== undefined){
-let data108 = data.guard;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-for(const key20 in data108){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err207 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data103.key !== undefined){
+if(typeof data103.key !== "string"){
+const err207 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2798,10 +2796,9 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data108.maxInputBytes !== undefined){
-let data109 = data108.maxInputBytes;
-if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
-const err208 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err208 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2810,9 +2807,13 @@ vErrors.push(err208);
 }
 errors++;
 }
-if((typeof data109 == "number") && (isFinite(data109))){
-if(data109 < 1 || isNaN(data109)){
-const err209 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.guard !== undefined){
+let data109 = data.guard;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key20 in data109){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err209 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2822,14 +2823,10 @@ vErrors.push(err209);
 errors++;
 }
 }
-}
-if(data108.noRun !== undefined){
-let data110 = data108.noRun;
-const _errs281 = errors;
-let valid80 = false;
-const _errs282 = errors;
-if(typeof data110 !== "string"){
-const err210 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data109.maxInputBytes !== undefined){
+let data110 = data109.maxInputBytes;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err210 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2838,8 +2835,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-if("block" !== data110){
-const err211 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 1 || isNaN(data110)){
+const err211 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2848,11 +2846,15 @@ vErrors.push(err211);
 }
 errors++;
 }
-var _valid7 = _errs282 === errors;
-valid80 = valid80 || _valid7;
+}
+}
+if(data109.noRun !== undefined){
+let data111 = data109.noRun;
+const _errs283 = errors;
+let valid80 = false;
 const _errs284 = errors;
-if(typeof data110 !== "string"){
-const err212 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data111 !== "string"){
+const err212 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2861,8 +2863,8 @@ vErrors.push(err212);
 }
 errors++;
 }
-if("allow-free" !== data110){
-const err213 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+if("block" !== data111){
+const err213 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2874,8 +2876,8 @@ errors++;
 var _valid7 = _errs284 === errors;
 valid80 = valid80 || _valid7;
 const _errs286 = errors;
-if(typeof data110 !== "string"){
-const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data111 !== "string"){
+const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2884,8 +2886,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-if("ask" !== data110){
-const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if("allow-free" !== data111){
+const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2896,8 +2898,9 @@ errors++;
 }
 var _valid7 = _errs286 === errors;
 valid80 = valid80 || _valid7;
-if(!valid80){
-const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs288 = errors;
+if(typeof data111 !== "string"){
+const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2906,23 +2909,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-else {
-errors = _errs281;
-if(vErrors !== null){
-if(_errs281){
-vErrors.length = _errs281;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data108.free !== undefined){
-let data111 = data108.free;
-if(Array.isArray(data111)){
-if(data111.length > 200){
-const err217 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if("ask" !== data111){
+const err217 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2931,12 +2919,10 @@ vErrors.push(err217);
 }
 errors++;
 }
-const len26 = data111.length;
-for(let i26=0; i26<len26; i26++){
-let data112 = data111[i26];
-if(typeof data112 === "string"){
-if(func2(data112) > 200){
-const err218 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+var _valid7 = _errs288 === errors;
+valid80 = valid80 || _valid7;
+if(!valid80){
+const err218 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2945,8 +2931,23 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(func2(data112) < 1){
-const err219 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+errors = _errs283;
+if(vErrors !== null){
+if(_errs283){
+vErrors.length = _errs283;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data109.free !== undefined){
+let data112 = data109.free;
+if(Array.isArray(data112)){
+if(data112.length > 200){
+const err219 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2955,9 +2956,12 @@ vErrors.push(err219);
 }
 errors++;
 }
-}
-else {
-const err220 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len26 = data112.length;
+for(let i26=0; i26<len26; i26++){
+let data113 = data112[i26];
+if(typeof data113 === "string"){
+if(func2(data113) > 200){
+const err220 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2966,10 +2970,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-}
-}
-else {
-const err221 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(func2(data113) < 1){
+const err221 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2979,11 +2981,8 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data108.stateDir !== undefined){
-let data113 = data108.stateDir;
-if(typeof data113 === "string"){
-if(func2(data113) < 1){
-const err222 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err222 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2993,8 +2992,9 @@ vErrors.push(err222);
 errors++;
 }
 }
+}
 else {
-const err223 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err223 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3004,9 +3004,11 @@ vErrors.push(err223);
 errors++;
 }
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data109.stateDir !== undefined){
+let data114 = data109.stateDir;
+if(typeof data114 === "string"){
+if(func2(data114) < 1){
+const err224 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3016,12 +3018,8 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data.yaml !== undefined){
-let data114 = data.yaml;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-for(const key21 in data114){
-if(!(key21 === "executor")){
-const err225 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+else {
+const err225 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3031,13 +3029,9 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data114.executor !== undefined){
-let data115 = data114.executor;
-const _errs298 = errors;
-let valid84 = false;
-const _errs299 = errors;
-if(typeof data115 !== "string"){
-const err226 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err226 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3046,8 +3040,13 @@ vErrors.push(err226);
 }
 errors++;
 }
-if("pyyaml" !== data115){
-const err227 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+if(data.yaml !== undefined){
+let data115 = data.yaml;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+for(const key21 in data115){
+if(!(key21 === "executor")){
+const err227 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3056,11 +3055,14 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid8 = _errs299 === errors;
-valid84 = valid84 || _valid8;
+}
+if(data115.executor !== undefined){
+let data116 = data115.executor;
+const _errs300 = errors;
+let valid84 = false;
 const _errs301 = errors;
-if(typeof data115 !== "string"){
-const err228 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data116 !== "string"){
+const err228 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3069,8 +3071,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if("yaml-1.2" !== data115){
-const err229 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if("pyyaml" !== data116){
+const err229 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3081,8 +3083,9 @@ errors++;
 }
 var _valid8 = _errs301 === errors;
 valid84 = valid84 || _valid8;
-if(!valid84){
-const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs303 = errors;
+if(typeof data116 !== "string"){
+const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3091,11 +3094,33 @@ vErrors.push(err230);
 }
 errors++;
 }
+if("yaml-1.2" !== data116){
+const err231 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err231];
+}
 else {
-errors = _errs298;
+vErrors.push(err231);
+}
+errors++;
+}
+var _valid8 = _errs303 === errors;
+valid84 = valid84 || _valid8;
+if(!valid84){
+const err232 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+else {
+errors = _errs300;
 if(vErrors !== null){
-if(_errs298){
-vErrors.length = _errs298;
+if(_errs300){
+vErrors.length = _errs300;
 }
 else {
 vErrors = null;
@@ -3105,35 +3130,7 @@ vErrors = null;
 }
 }
 else {
-const err231 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err231];
-}
-else {
-vErrors.push(err231);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data116 = data.limits;
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-for(const key22 in data116){
-if(!(((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes"))){
-const err232 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err232];
-}
-else {
-vErrors.push(err232);
-}
-errors++;
-}
-}
-if(data116.maxFileBytes !== undefined){
-let data117 = data116.maxFileBytes;
-if(!(((typeof data117 == "number") && (!(data117 % 1) && !isNaN(data117))) && (isFinite(data117)))){
-const err233 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err233 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3142,9 +3139,13 @@ vErrors.push(err233);
 }
 errors++;
 }
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 < 1 || isNaN(data117)){
-const err234 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.limits !== undefined){
+let data117 = data.limits;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+for(const key22 in data117){
+if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
+const err234 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3154,11 +3155,10 @@ vErrors.push(err234);
 errors++;
 }
 }
-}
-if(data116.maxDepth !== undefined){
-let data118 = data116.maxDepth;
+if(data117.maxFileBytes !== undefined){
+let data118 = data117.maxFileBytes;
 if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err235 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err235 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3169,7 +3169,7 @@ errors++;
 }
 if((typeof data118 == "number") && (isFinite(data118))){
 if(data118 < 1 || isNaN(data118)){
-const err236 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err236 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3180,10 +3180,10 @@ errors++;
 }
 }
 }
-if(data116.maxSteps !== undefined){
-let data119 = data116.maxSteps;
+if(data117.maxDepth !== undefined){
+let data119 = data117.maxDepth;
 if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
-const err237 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err237 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3194,7 +3194,7 @@ errors++;
 }
 if((typeof data119 == "number") && (isFinite(data119))){
 if(data119 < 1 || isNaN(data119)){
-const err238 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err238 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3205,10 +3205,10 @@ errors++;
 }
 }
 }
-if(data116.maxStringLength !== undefined){
-let data120 = data116.maxStringLength;
+if(data117.maxSteps !== undefined){
+let data120 = data117.maxSteps;
 if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
-const err239 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err239 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3219,7 +3219,7 @@ errors++;
 }
 if((typeof data120 == "number") && (isFinite(data120))){
 if(data120 < 1 || isNaN(data120)){
-const err240 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err240 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3230,10 +3230,10 @@ errors++;
 }
 }
 }
-if(data116.maxYamlBytes !== undefined){
-let data121 = data116.maxYamlBytes;
+if(data117.maxStringLength !== undefined){
+let data121 = data117.maxStringLength;
 if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
-const err241 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err241 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3244,7 +3244,7 @@ errors++;
 }
 if((typeof data121 == "number") && (isFinite(data121))){
 if(data121 < 1 || isNaN(data121)){
-const err242 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err242 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3255,9 +3255,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err243 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data117.maxYamlBytes !== undefined){
+let data122 = data117.maxYamlBytes;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err243 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3266,19 +3267,9 @@ vErrors.push(err243);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data122 = data.rules;
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-var props2 = {};
-for(const key23 in data122){
-if(pattern4.test(key23)){
-let data123 = data122[key23];
-const _errs319 = errors;
-let valid87 = false;
-const _errs320 = errors;
-if(typeof data123 !== "string"){
-const err244 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 1 || isNaN(data122)){
+const err244 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3287,8 +3278,12 @@ vErrors.push(err244);
 }
 errors++;
 }
-if("off" !== data123){
-const err245 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+if(data117.maxValues !== undefined){
+let data123 = data117.maxValues;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err245 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3297,11 +3292,9 @@ vErrors.push(err245);
 }
 errors++;
 }
-var _valid9 = _errs320 === errors;
-valid87 = valid87 || _valid9;
-const _errs322 = errors;
-if(typeof data123 !== "string"){
-const err246 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 1 || isNaN(data123)){
+const err246 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3310,8 +3303,11 @@ vErrors.push(err246);
 }
 errors++;
 }
-if("warning" !== data123){
-const err247 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err247 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3320,11 +3316,19 @@ vErrors.push(err247);
 }
 errors++;
 }
-var _valid9 = _errs322 === errors;
-valid87 = valid87 || _valid9;
+}
+if(data.rules !== undefined){
+let data124 = data.rules;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+var props2 = {};
+for(const key23 in data124){
+if(pattern4.test(key23)){
+let data125 = data124[key23];
+const _errs323 = errors;
+let valid87 = false;
 const _errs324 = errors;
-if(typeof data123 !== "string"){
-const err248 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data125 !== "string"){
+const err248 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3333,8 +3337,8 @@ vErrors.push(err248);
 }
 errors++;
 }
-if("error" !== data123){
-const err249 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if("off" !== data125){
+const err249 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3346,8 +3350,8 @@ errors++;
 var _valid9 = _errs324 === errors;
 valid87 = valid87 || _valid9;
 const _errs326 = errors;
-if(typeof data123 !== "string"){
-const err250 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data125 !== "string"){
+const err250 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3356,8 +3360,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-if("info" !== data123){
-const err251 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("warning" !== data125){
+const err251 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3368,8 +3372,9 @@ errors++;
 }
 var _valid9 = _errs326 === errors;
 valid87 = valid87 || _valid9;
-if(!valid87){
-const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs328 = errors;
+if(typeof data125 !== "string"){
+const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3378,11 +3383,56 @@ vErrors.push(err252);
 }
 errors++;
 }
+if("error" !== data125){
+const err253 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err253];
+}
 else {
-errors = _errs319;
+vErrors.push(err253);
+}
+errors++;
+}
+var _valid9 = _errs328 === errors;
+valid87 = valid87 || _valid9;
+const _errs330 = errors;
+if(typeof data125 !== "string"){
+const err254 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+if("info" !== data125){
+const err255 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err255];
+}
+else {
+vErrors.push(err255);
+}
+errors++;
+}
+var _valid9 = _errs330 === errors;
+valid87 = valid87 || _valid9;
+if(!valid87){
+const err256 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err256];
+}
+else {
+vErrors.push(err256);
+}
+errors++;
+}
+else {
+errors = _errs323;
 if(vErrors !== null){
-if(_errs319){
-vErrors.length = _errs319;
+if(_errs323){
+vErrors.length = _errs323;
 }
 else {
 vErrors = null;
@@ -3394,24 +3444,24 @@ props2[key23] = true;
 }
 }
 else {
-const err253 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err257 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err253];
+vErrors = [err257];
 }
 else {
-vErrors.push(err253);
+vErrors.push(err257);
 }
 errors++;
 }
 }
 }
 else {
-const err254 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err258 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err254];
+vErrors = [err258];
 }
 else {
-vErrors.push(err254);
+vErrors.push(err258);
 }
 errors++;
 }

@@ -220,6 +220,7 @@ export function defaultPolicy(workspace: string): Policy {
       maxSteps: 100_000,
       maxStringLength: 1024 * 1024,
       maxYamlBytes: 1024 * 1024,
+      maxValues: 1_000_000,
     },
     rules: {},
   };

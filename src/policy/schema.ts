@@ -85,6 +85,7 @@ const LimitsSchema = Type.Object(
     maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
     maxStringLength: Type.Optional(Type.Integer({ minimum: 1, description: "Longest string value or key (UTF-16 code units)." })),
     maxYamlBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Largest YAML document; YAML is far costlier to read than JSON." })),
+    maxValues: Type.Optional(Type.Integer({ minimum: 1, description: "Most values (objects, lists, strings, numbers, booleans, nulls) a JSON document may hold." })),
   },
   { additionalProperties: false },
 );

@@ -8,7 +8,7 @@ import { parseJson } from "./json.js";
 export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits, yaml?: Policy["yaml"]): Promise<SourceDocument> {
   switch (syntax) {
     case "json":
-      return parseJson(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength });
+      return parseJson(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength, maxValues: limits.maxValues });
     case "yaml": {
       if (utf8Length(text, limits.maxYamlBytes) > limits.maxYamlBytes) return tooLarge(syntax, text, limits.maxYamlBytes);
       const { parseYaml } = await import("./yaml.js");

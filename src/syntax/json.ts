@@ -13,6 +13,8 @@ export interface JsonParseOptions {
   fast?: boolean;
   /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
   maxStringLength?: number;
+  /** Most values (containers and scalars) read; more gives `limit-exceeded` and no value. Default 1,000,000. */
+  maxValues?: number;
 }
 
 /**
@@ -23,15 +25,16 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const maxDepth = options.maxDepth ?? 1000;
   const maxString = options.maxStringLength ?? 1024 * 1024;
+  const maxValues = options.maxValues ?? 1_000_000;
   const lines = new LineIndex(text);
   let value: unknown;
   let ok = true;
   let issues: ReadIssue[] = [];
   let numbers: NumberLexemes = NO_LEXEMES;
-  const plain = options.fast === false ? undefined : fastRead(text, maxDepth, maxString);
+  const plain = options.fast === false ? undefined : fastRead(text, maxDepth, maxString, maxValues);
   if (plain !== undefined) value = plain.value;
   else {
-    const r = new Reader(text, maxDepth, lines, maxString);
+    const r = new Reader(text, maxDepth, lines, maxString, maxValues);
     try {
       value = r.read();
       issues = r.issues.sort((a, b) => a.start - b.start);
@@ -76,11 +79,12 @@ const SUSPECT_KEY = /"(?:__proto__|constructor|prototype)"/;
 // repeat ([\d.]{16} is many times slower in V8), keep this a fast native scan.
 const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\d.]".repeat(16) + ")", "g");
 
-function fastRead(t: string, maxDepth: number, maxString: number): { value: unknown } | undefined {
+function fastRead(t: string, maxDepth: number, maxString: number, maxValues: number): { value: unknown } | undefined {
   // On one-byte strings the character-class tests return at once.
   if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
   const keys = keysInText(t);
-  if (keys < 0) return undefined;
+  // Every key has a value: past the limit, the reader stops at it without JSON.parse building them all.
+  if (keys < 0 || keys >= maxValues) return undefined;
   // JSON.parse holds every open container until the text ends: 8 MiB of "[" took 400 MB before it failed.
   // A long text is checked for nesting first; the reader stops at the limit.
   if (t.length > DEPTH_SCAN_FROM && !nestsWithin(t, maxDepth)) return undefined;
@@ -90,7 +94,7 @@ function fastRead(t: string, maxDepth: number, maxString: number): { value: unkn
   } catch {
     return undefined;
   }
-  return keysIn(value, maxDepth, t.length > maxString ? maxString : Number.POSITIVE_INFINITY) === keys ? { value } : undefined;
+  return keysIn(value, maxDepth, t.length > maxString ? maxString : Number.POSITIVE_INFINITY, maxValues) === keys ? { value } : undefined;
 }
 
 /** Texts up to this length go to JSON.parse unscanned: what a too-deep one can cost there is a few MB. */
@@ -180,12 +184,14 @@ function isNumberChar(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
 }
 
-/** Keys in a parsed value; -1 if it nests deeper than maxDepth or holds a number the reader reports. */
-function keysIn(root: unknown, maxDepth: number, maxString: number): number {
+/** Keys in a parsed value; -1 if it nests deeper than maxDepth, holds more than maxValues values or a number the reader reports. */
+function keysIn(root: unknown, maxDepth: number, maxString: number, maxValues: number): number {
   let keys = 0;
+  let values = 0;
   const stack: object[] = [];
   const depths: number[] = [];
   const visit = (y: unknown, depth: number): boolean => {
+    if (++values > maxValues) return false;
     if (typeof y === "object" && y !== null) {
       stack.push(y);
       depths.push(depth);
@@ -297,6 +303,7 @@ class Reader {
     readonly maxDepth: number,
     readonly lines: LineIndex,
     readonly maxString: number,
+    readonly maxValues: number,
   ) {
     this.len = t.length;
   }
@@ -306,9 +313,12 @@ class Reader {
     let i = skipWs(t, 0);
     if (i >= this.len) throw this.stop(0, 0, "jsonEmpty");
     let depth = 0;
+    let values = 0;
     for (;;) {
       let value: unknown;
       const c = t.charCodeAt(i);
+      // Each turn reads one value: a container opening, an empty one or a scalar.
+      if (++values > this.maxValues) throw this.stop(i, i + 1, "jsonTooManyValues", { max: this.maxValues }, "limit-exceeded");
       if (c === 123 || c === 91) {
         if (depth >= this.maxDepth) {
           throw this.stop(i, i + 1, "jsonTooDeep", { max: this.maxDepth }, "limit-exceeded");

@@ -8,9 +8,25 @@ const limits = (l: Partial<ReturnType<typeof defaultPolicy>["limits"]>) => {
 };
 
 ruleTester("limit-exceeded", {
-  valid: ['[{"tool": "a"}, {"tool": "b"}]', JSON.stringify({ steps: Array.from({ length: 1000 }, (_, i) => ({ tool: "read_file", arguments: { path: { $glob: `src/d${i}/*.py` } }, intent: "r" })) })],
+  valid: [
+    '[{"tool": "a"}, {"tool": "b"}]',
+    // Exactly at the limit: the list, two objects and two strings.
+    { code: '[{"tool": "a"}, {"tool": "b"}]', options: limits({ maxValues: 5 }) }, JSON.stringify({ steps: Array.from({ length: 1000 }, (_, i) => ({ tool: "read_file", arguments: { path: { $glob: `src/d${i}/*.py` } }, intent: "r" })) })],
   invalid: [
     { name: "nesting deeper than the limit", code: "[".repeat(100_000) + "]".repeat(100_000), errors: [{ line: 1, column: 1001, endLine: 1, endColumn: 1002, message: "Nesting is deeper than 1000 levels.", messageId: "jsonTooDeep" }] },
+    {
+      // Keys past the limit: the reader stops at the first value over it (JSON.parse is not tried).
+      name: "more values than the limit, in one object",
+      code: '{"steps": [{"tool": "a", "arguments": {"k0": 0, "k1": 1, "k2": 2}}]}',
+      options: limits({ maxValues: 6 }),
+      errors: [{ line: 1, column: 55, endLine: 1, endColumn: 56, message: "The document holds more than 6 values (objects, lists, strings, numbers, booleans, nulls); the rest is not read.", messageId: "jsonTooManyValues" }],
+    },
+    {
+      name: "more values than the limit, in a list",
+      code: '[{"tool": "a", "arguments": {"n": [1, 2, 3, 4]}}]',
+      options: limits({ maxValues: 6 }),
+      errors: [{ line: 1, column: 39, endLine: 1, endColumn: 40, messageId: "jsonTooManyValues" }],
+    },
     // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
     { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21, messageId: "fileTooLarge" }] },
     {

@@ -8,6 +8,7 @@ export const messages = {
   // JSON (src/syntax/json.ts)
   jsonTooDeep: { message: "nesting is deeper than {{max}} levels", hint: "flatten the plan, or raise limits.maxDepth" },
   jsonKeyTooLong: { message: "key is longer than {{max}} characters", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
+  jsonTooManyValues: { message: "the document holds more than {{max}} values (objects, lists, strings, numbers, booleans, nulls); the rest is not read", hint: "split the plan, or raise limits.maxValues in plangate.yaml if the input is trusted" },
   jsonStringTooLong: { message: "string is longer than {{max}} characters", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
   // Reading a syntax (src/syntax/index.ts, unsafe.ts)
   yamlTooLarge: { message: "The YAML document is over the {{max}}-byte limit for YAML (limits.maxYamlBytes).", hint: "write large plans as JSON, split the plan, or raise limits.maxYamlBytes in plangate.yaml if the input is trusted" },
