@@ -162,17 +162,18 @@ describe("resource bombs in YAML", () => {
 });
 
 describe("resource bombs in JSON", () => {
-  it("4 MiB of a legacy list of numbers is refused by its length, without building two million steps", () => {
+  it("1 MiB of a legacy list of numbers is refused by its length, without building half a million steps", () => {
     const own = mkdtempSync(join(tmpdir(), "plangate-steps-"));
     const file = join(own, "steps.json");
-    writeFileSync(file, `[${Array(2 * 1024 * 1024).fill("1").join(",")}]`);
+    // Under limits.maxValues (a longer list is refused as soon as it is read), over limits.maxSteps.
+    writeFileSync(file, `[${Array(512 * 1024).fill("1").join(",")}]`);
     const peak = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS))';
     const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
     const out = spawnSync(process.execPath, ["--import", peak, bin, "validate", "--format", "json", file], { cwd: own, encoding: "utf8" });
     rmSync(own, { recursive: true, force: true });
     expect(out.status, out.stderr).toBe(1);
     const diagnostics = JSON.parse(out.stdout).results[0].diagnostics as { rule: string; message: string }[];
-    expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 2097152 steps, over the 100000-step limit." })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 524288 steps, over the 100000-step limit." })]);
     // Building the steps took 1.1 GB before the count was checked.
     expect(Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1])).toBeLessThan(300 * 1024);
   });
