@@ -86,6 +86,32 @@ describe("the bundled CLI", () => {
     }
   });
 
+  it("has no cycle among its files' requires: a file required while the one requiring it is half loaded sees its exports missing", () => {
+    // A cycle made a rule's module read a value of the facts before they were defined: the claude-code
+    // host's TeDDy actions were then checked as tool names.
+    const deps = new Map<string, string[]>();
+    for (const f of readdirSync(bundle).filter((n) => n.endsWith(".cjs"))) {
+      const src = readFileSync(join(bundle, f), "utf8");
+      deps.set(f, [...src.matchAll(/^(?:const|let|var) \w+ = require\("\.\/([^"]+\.cjs)"\)/gm)].map((m) => m[1]!));
+    }
+    expect([...deps.values()].flat().length).toBeGreaterThan(10);
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const path: string[] = [];
+    const visit = (f: string): void => {
+      state.set(f, "open");
+      path.push(f);
+      for (const d of deps.get(f) ?? []) {
+        if (state.get(d) === "open") cycles.push([...path.slice(path.indexOf(d)), d].join(" -> "));
+        else if (!state.has(d)) visit(d);
+      }
+      path.pop();
+      state.set(f, "done");
+    };
+    for (const f of deps.keys()) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
   it("runs from a read-only install whose code caches do not match, with the same output", () => {
     const pkg = join(tmp, "pkg");
     mkdirSync(join(pkg, "dist"), { recursive: true });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ArgLeaf, LeafTag, leafMayBeFileName, tagsOf } from "./facts.js";
+import { LeafTag, tagsOf } from "./facts.js";
 import { looksLikeEscapingPath, looksLikePath, mayBeFileName, mayNamePath } from "./paths.js";
 import { ENV_IN_PATH, INSIDE, WHOLE, WORDS } from "../rules/unresolved-argument/index.js";
 import { ANY_RUN_TIME, RUN_TIME_WORDS } from "../rules/non-deterministic/index.js";
@@ -62,8 +62,8 @@ describe("leaf tags", () => {
     const URLS = ["http://x", "ftp:", "a:b", "://", "file:x", "%2e", "/", "\\", " ", "\t", "\u00a0", "\u2028", ".", "~", "x", "gl", "C:"];
     fc.assert(
       fc.property(of(URLS), fc.constantFrom("", "x", "name", "url", "command", "pattern"), (s, name) => {
-        const leaf = new ArgLeaf({ parent: undefined, container: undefined, token: "" }, "", name, s, false, tagsOf(s));
-        expect(leafMayBeFileName(name, leaf), JSON.stringify(s)).toBe(mayBeFileName(name, s));
+        const word = !has(tagsOf(s), LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike);
+        expect(mayBeFileName(name, s, word), JSON.stringify(s)).toBe(mayBeFileName(name, s));
         // mayNamePath's shortcut (no separator or %) against its full tests.
         if (!/[/\\%]/.test(s)) expect(mayNamePath(name, s), JSON.stringify(s)).toBe(looksLikeEscapingPath(name, s) || looksLikePath(name, s));
       }),

@@ -3,7 +3,7 @@ import { createPathService, type PathService } from "./path-service.js";
 import type { Plan, Step } from "./plan.js";
 import type { Policy } from "./policy.js";
 import { childPointer, type Pointer } from "./pointer.js";
-import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, mayBeFileName, mayBeFileNameWord, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
+import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
@@ -87,14 +87,6 @@ export class ArgLeaf implements PathArgument {
   has(tags: number): boolean {
     return (this.tags & tags) !== 0;
   }
-}
-
-/**
- * Could the leaf, under `name` (the leaf's own name, or "" for a key), be a bare file name an executor
- * is given (mayBeFileName)? The tags answer the text tests for most leaves.
- */
-export function leafMayBeFileName(name: string, leaf: ArgLeaf): boolean {
-  return leaf.has(LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike) ? mayBeFileName(name, leaf.value) : mayBeFileNameWord(name, leaf.value);
 }
 
 /** The tags of a text, in one pass. */

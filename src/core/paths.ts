@@ -479,17 +479,12 @@ export function windowsSpelling(rel: string): string | undefined {
  * (NOT_PATHS), not a remote URL? Most such words are no files: the caller counts one only when it names
  * a protected file.
  */
-export function mayBeFileName(name: string, value: string): boolean {
+export function mayBeFileName(name: string, value: string, word = false): boolean {
+  // `word`: the value is known to be printable ASCII without a space or a `:` (a leaf of the facts without
+  // the Space, Hidden and PathLike tags): nothing to trim, no whitespace, no URL scheme to test.
+  if (word) return value !== "" && !NOT_PATHS.has(name.toLowerCase());
   const v = value.trim();
   return v !== "" && !NOT_PATHS.has(name.toLowerCase()) && !/\s/.test(v) && !isRemoteUrl(v);
-}
-
-/**
- * mayBeFileName for a value known to be printable ASCII without a space or a `:` (a leaf of the facts
- * without the Space, Hidden and PathLike tags): nothing to trim, no whitespace, no URL scheme.
- */
-export function mayBeFileNameWord(name: string, value: string): boolean {
-  return value !== "" && !NOT_PATHS.has(name.toLowerCase());
 }
 
 /**

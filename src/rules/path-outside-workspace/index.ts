@@ -1,8 +1,8 @@
 import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
-import { type ArgLeaf, LeafTag, leafMayBeFileName } from "../../core/facts.js";
-import { isPathName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { type ArgLeaf, LeafTag } from "../../core/facts.js";
+import { isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -64,7 +64,7 @@ export default defineRule({
     // each word is looked up once per validation (plans repeat their words).
     const links = new Map<string, boolean>();
     const linkName = (a: ArgLeaf) => {
-      if (!leafMayBeFileName(a.name, a)) return false;
+      if (!mayBeFileName(a.name, a.value, !a.has(LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike))) return false;
       let hit = links.get(a.value);
       if (hit === undefined) links.set(a.value, (hit = paths.isLinkName(a.value.trim())));
       return hit;

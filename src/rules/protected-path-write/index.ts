@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
-import { type ArgLeaf, LeafTag, leafMayBeFileName } from "../../core/facts.js";
-import { isInside, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { type ArgLeaf, LeafTag } from "../../core/facts.js";
+import { isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -533,7 +533,7 @@ export default defineRule({
     // is looked up once per validation (plans repeat their words).
     const bareSeen = new Map<string, boolean>();
     const bare = (name: string, leaf: ArgLeaf) => {
-      if (!leafMayBeFileName(name, leaf)) return false;
+      if (!mayBeFileName(name, leaf.value, !leaf.has(LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike))) return false;
       const value = leaf.value;
       let hit = bareSeen.get(value);
       // Spaces at either end may be trimmed by the executor: ` plangate.yaml` is the policy there. A
