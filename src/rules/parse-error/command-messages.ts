@@ -27,6 +27,7 @@ export const shellProblems: Readonly<Record<ShellProblemId, string>> = {
   missingToken: '"{{type}}" is missing',
   unreadableSyntax: '"{{text}}" cannot be read as shell syntax',
   tooLong: "the command is {{length}} characters long, over the {{max}} that are read",
+  tooIntricate: "the shell parser gave up, having gone back over the text more than {{reads}} times (as it does on runs of unbalanced patterns or stray parentheses)",
   controlCharacter: "the command holds the control character U+{{code}}, which shells read in different ways",
   invisibleSpace: "the command holds the invisible or look-alike space character U+{{code}}, which makes it read as something other than it shows",
   backslashNewline: "a backslash-newline inside a word joins two lines into one word",
