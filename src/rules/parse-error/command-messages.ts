@@ -19,6 +19,10 @@ export const commandClauses = {
   argvBesideNotStrings: { message: 'has "{{key}}" beside it that is a list with items that are not strings, so it is no argument vector', hint: ARGUMENT_VECTOR },
   parserNotLoaded: { message: "cannot be checked: the shell parser could not be loaded ({{reason}})", hint: "reinstall plangate; until then, plans with commands are rejected" },
   notChecked: { message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" },
+  planCommandsTooLong: {
+    message: "was not read: with it the plan's command lines would total more than {{max}} characters, the most that are read in one plan",
+    hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
+  },
 } as const satisfies Record<CommandMessageIds["parse-error"], { message: string; hint: string }>;
 
 /** What the shell reader cannot show to mean one thing only: the parts that fill `{{problem}}`. */
