@@ -219,12 +219,12 @@ function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], dep
 }
 
 /**
- * Characters of distinct command lines read in one plan (each line is at most 16 KiB): 32 lines of 16
- * KiB, or some 13,000 lines of 40 characters. Reading and analysing a line costs up to 7 microseconds a
+ * Characters of distinct command lines read in one plan (each line is at most 16 KiB): 16 lines of 16
+ * KiB, or some 6,500 lines of 40 characters. Reading and analysing a line costs up to 7 microseconds a
  * character (16 KiB of `a;`, 8,000 commands), so 64 MiB of distinct lines took minutes; past this total
  * each further line is refused unread (`planCommandsTooLong`), failing closed.
  */
-export const MAX_PLAN_COMMAND_TEXT = 512 * 1024;
+export const MAX_PLAN_COMMAND_TEXT = 256 * 1024;
 
 /**
  * Reads every command of the plan with the shell parser, loading it on first use. Called from the
