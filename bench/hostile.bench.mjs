@@ -39,6 +39,9 @@ function deepWrites(steps) {
   const path = Array.from({ length: 2000 }, () => "a").join("/");
   return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "write_file", arguments: { path, content: `${i}` }, intent: `write ${i}` })) });
 }
+function commandPlan(steps, line) {
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `run ${i}` })) });
+}
 const CONSTRAINTS = "tools:\n  allow: [write_file]\nplan:\n  constraints: allow\n";
 const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 10_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
 
@@ -68,6 +71,10 @@ const CASES = [
   ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
   ["Policy: 10,000 writes with short $glob constraints", "short-globs.json", () => constraintPlan(10_000, (i) => `src/d${i}/**/*.py`), CONSTRAINTS],
   ["Policy: 10,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
+  ["Commands: 100 distinct 16 KB lines of extended globs", "extglob.json", () => commandPlan(100, (i) => `rm x${i} ` + "@(a|b)".repeat(2660))],
+  ["Commands: 3,900 distinct 16 KB lines of 8,000 commands", "chained.json", () => commandPlan(3_900, (i) => `x${i};` + "a;".repeat(7995))],
+  ["Commands: 3,000 steps of one 16 KB line of */ patterns", "patterns.json", () => commandPlan(3_000, () => "rm " + "*/".repeat(7998))],
+  ["Paths: 60 writes of 1 MiB paths", "long-paths.json", () => JSON.stringify({ scope: ".", steps: Array.from({ length: 60 }, (_, i) => ({ tool: "write_file", arguments: { path: `d${i}/` + "a/".repeat(520_000), content: "x" }, intent: "w" })) })],
   ["Policy: protected globs with three runs, 100 writes of 4 KB paths", "runs.json", () => deepWrites(100), `${CONSTRAINTS}paths:\n  protected: ["**/a/**/a/**/b", "**/*a*a*a*b"]\n`],
 ];
 

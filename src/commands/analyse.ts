@@ -26,7 +26,8 @@ export interface CommandMessageIds {
     | "notCommandLine"
     | "argvBesideNotStrings"
     | "parserNotLoaded"
-    | "notChecked";
+    | "notChecked"
+    | "planCommandsTooLong";
   "multiple-tools": "compoundCommand" | "runsThroughWrapper" | "handsCommandLine";
   "disallowed-tool":
     | "rewiringVariable"

@@ -59,7 +59,7 @@ export function reportCommandPathsOutside(
   ctx: PlanRuleContext<"commandPathOutside">,
   name: NamePath,
   /** The files a pattern names on disk (workspace-relative), undefined when they cannot be bounded. */
-  matchesOnDisk?: (rel: string, p: CommandPath) => string[] | undefined,
+  matchesOnDisk?: (rel: string, p: CommandPath) => readonly string[] | undefined,
 ): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;

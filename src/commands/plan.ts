@@ -219,6 +219,14 @@ function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], dep
 }
 
 /**
+ * Characters of distinct command lines read in one plan (each line is at most 16 KiB): 16 lines of 16
+ * KiB, or some 6,500 lines of 40 characters. Reading and analysing a line costs up to 7 microseconds a
+ * character (16 KiB of `a;`, 8,000 commands), so 64 MiB of distinct lines took minutes; past this total
+ * each further line is refused unread (`planCommandsTooLong`), failing closed.
+ */
+export const MAX_PLAN_COMMAND_TEXT = 256 * 1024;
+
+/**
  * Reads every command of the plan with the shell parser, loading it on first use. Called from the
  * command rules' `prepare`; the plan's analysis is then shared by all of them.
  */
@@ -231,7 +239,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     return;
   }
   // The shell reader and the analysis (with its wrapper tables) load only for a plan with a command.
-  const [{ loadShellReader }, { analyseCommand }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js")]);
+  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js")]);
   let reader: ShellReader | undefined;
   let failure: string | undefined;
   try {
@@ -247,11 +255,16 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   };
   // A command line written several times (the same test run after each edit) is analysed once: reports are only read.
   const seen = new Map<string, CommandReport>();
+  let read = 0;
+  const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [] };
   slot.result = commands.map((command) => {
     if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
     let report = seen.get(key);
     if (!report) {
+      // A line over the length limit is refused before it is parsed, so it counts for what is read of it.
+      read += Math.min(command.text.length, MAX_COMMAND_LENGTH);
+      if (read > MAX_PLAN_COMMAND_TEXT) return { command, report: refused };
       report = analyseOne(command);
       seen.set(key, report);
     }

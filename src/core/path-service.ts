@@ -1,6 +1,6 @@
 import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
-import { isInside, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, WalkCache, walkReal } from "./paths.js";
+import { isInside, MAX_PATH_LENGTH, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, WalkCache, walkReal } from "./paths.js";
 
 /**
  * The one path resolver of a validation: where a path text lands in every reading an executor might make
@@ -144,7 +144,9 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     resolve(text) {
       let out = resolved.get(text);
       if (out) return out;
-      if (CLEAN.test(text)) out = [resolveClean(text)];
+      // A path longer than any a system opens is refused before it is read (see MAX_PATH_LENGTH).
+      if (text.length > MAX_PATH_LENGTH) out = [{ unsafe: unsafePathReason(text)!, reading: text }];
+      else if (CLEAN.test(text)) out = [resolveClean(text)];
       else {
         const list: Resolved[] = [];
         for (const reading of pathReadings(text)) {

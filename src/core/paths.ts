@@ -209,6 +209,7 @@ export function isFileUrl(text: string): boolean {
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */
 export function unsafePathReason(text: string): PathWhy | undefined {
+  if (text.length > MAX_PATH_LENGTH) return why("tooLong", { length: text.length, max: MAX_PATH_LENGTH });
   if (text === UNDECODABLE) return why("undecodable");
   if (text === TOO_NESTED) return why("tooNested", { max: MAX_ARGUMENT_DEPTH });
   if (text === TOO_DEEP) return why("encodedThrice");
@@ -224,6 +225,12 @@ export function unsafePathReason(text: string): PathWhy | undefined {
   if (/(?:^|[/\\])(?:\.\.[. ]+|\.[ ]+\.*|\.\.\.+)(?=[/\\]|$)/.test(text)) return why("dotNames");
   return undefined;
 }
+
+/**
+ * The longest path resolved (UTF-16 units): Linux opens no path over 4,096 bytes (PATH_MAX). A longer
+ * one is refused unread; resolving a path of 1 MiB (520,000 names) took 0.4 s, and 60 of them 35 s.
+ */
+export const MAX_PATH_LENGTH = 4096;
 
 /**
  * Resolves a path the way the kernel does, one component at a time, following every symlink (even a

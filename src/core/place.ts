@@ -106,6 +106,7 @@ export function shapeWords(s: Shape): string {
 const PATH_WHY = {
   undecodable: "percent-encodes bytes that are not valid UTF-8 (an overlong form such as %c0%af for /), which decoders read differently",
   tooNested: "is nested more than {{max}} levels deep in the arguments, too deep to check",
+  tooLong: "is {{length}} characters long, longer than the {{max}} of any path a system opens",
   encodedThrice: "is percent-encoded three or more times (%25252e…), which executors decode a different number of times",
   nul: "holds a NUL byte, which cuts the path short for C-based executors",
   control: "holds control characters",

@@ -197,7 +197,18 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_$][\w$]*)\s*\}\}/g;
 /** A template with `{{name}}` replaced by `data.name`; a placeholder without data is left as written. */
 export function formatMessage(template: string, data: MessageData | undefined): string {
   if (!data || template.indexOf("{{") < 0) return template;
-  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(data, name) ? wordOf(data[name]!) : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.hasOwn(data, name) ? shortened(wordOf(data[name]!)) : whole));
+}
+
+/** The longest value a message quotes whole (UTF-16 units); a longer one is cut, so a report stays small. */
+export const MAX_QUOTED = 1024;
+
+/** A value as a message quotes it: whole up to MAX_QUOTED units, else its start and its length. */
+function shortened(word: string): string {
+  if (word.length <= MAX_QUOTED) return word;
+  let end = MAX_QUOTED / 2;
+  if ((word.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+  return `${word.slice(0, end)}... (${word.length} characters)`;
 }
 
 /**

@@ -3,6 +3,8 @@ import { closeSync, fstatSync, lstatSync, openSync, opendirSync, readFileSync, r
 
 /** Entries a folder listing holds at most; a larger folder is asked name by name. */
 const MAX_LISTING = 4096;
+/** Entries of the listings a probe keeps, over all folders (a pattern in many steps lists each folder once). */
+const MAX_LISTED = 256 * 1024;
 /** The buffer a probe reuses for transient reads: its first size, and the size past which a file gets its own. */
 const SCRATCH_FIRST = 256 * 1024;
 const SCRATCH_MAX = 8 * 1024 * 1024;
@@ -14,6 +16,9 @@ export function createFileProbe(): FileProbe {
   const bytes = new Map<string, Uint8Array | undefined>();
   // The link count of files kind() has just looked at: the hard-link check asks for it right after.
   const links = new Map<string, number>();
+  type Listing = ReadonlyMap<string, "file" | "dir" | "symlink" | "other" | undefined> | undefined;
+  const listings = new Map<string, Listing>();
+  let listed = 0;
   let scratch: Buffer | undefined;
   /**
    * A file's bytes read into the reused buffer (a view of it), without a stat or a new allocation per file;
@@ -104,25 +109,13 @@ export function createFileProbe(): FileProbe {
       }
     },
     list(dir) {
-      let d;
-      try {
-        d = opendirSync(dir);
-      } catch {
-        return undefined;
+      if (listings.has(dir)) return listings.get(dir);
+      const listing = listFolder(dir);
+      if (listed < MAX_LISTED) {
+        listings.set(dir, listing);
+        listed += 1 + (listing?.size ?? 0);
       }
-      try {
-        const out = new Map<string, "file" | "dir" | "symlink" | "other" | undefined>();
-        for (let e = d.readSync(); e !== null; e = d.readSync()) {
-          if (out.size >= MAX_LISTING) return undefined;
-          // A file system that does not type its entries (DT_UNKNOWN) leaves lstat to decide.
-          out.set(e.name, e.isSymbolicLink() ? "symlink" : e.isFile() ? "file" : e.isDirectory() ? "dir" : e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice() ? "other" : undefined);
-        }
-        return out;
-      } catch {
-        return undefined;
-      } finally {
-        d.closeSync();
-      }
+      return listing;
     },
     readBytes(path, options) {
       if (bytes.has(path)) return bytes.get(path);
@@ -148,4 +141,27 @@ export function createFileProbe(): FileProbe {
       return text;
     },
   };
+}
+
+/** A folder's entries by name with their lstat kind, or undefined when it cannot be listed or holds more than MAX_LISTING. */
+function listFolder(dir: string): ReadonlyMap<string, "file" | "dir" | "symlink" | "other" | undefined> | undefined {
+  let d;
+  try {
+    d = opendirSync(dir);
+  } catch {
+    return undefined;
+  }
+  try {
+    const out = new Map<string, "file" | "dir" | "symlink" | "other" | undefined>();
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      if (out.size >= MAX_LISTING) return undefined;
+      // A file system that does not type its entries (DT_UNKNOWN) leaves lstat to decide.
+      out.set(e.name, e.isSymbolicLink() ? "symlink" : e.isFile() ? "file" : e.isDirectory() ? "dir" : e.isFIFO() || e.isSocket() || e.isBlockDevice() || e.isCharacterDevice() ? "other" : undefined);
+    }
+    return out;
+  } catch {
+    return undefined;
+  } finally {
+    d.closeSync();
+  }
 }

@@ -19,6 +19,10 @@ export const commandClauses = {
   argvBesideNotStrings: { message: 'has "{{key}}" beside it that is a list with items that are not strings, so it is no argument vector', hint: ARGUMENT_VECTOR },
   parserNotLoaded: { message: "cannot be checked: the shell parser could not be loaded ({{reason}})", hint: "reinstall plangate; until then, plans with commands are rejected" },
   notChecked: { message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" },
+  planCommandsTooLong: {
+    message: "was not read: with it the plan's command lines would total more than {{max}} characters, the most that are read in one plan",
+    hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
+  },
 } as const satisfies Record<CommandMessageIds["parse-error"], { message: string; hint: string }>;
 
 /** What the shell reader cannot show to mean one thing only: the parts that fill `{{problem}}`. */
@@ -27,6 +31,7 @@ export const shellProblems: Readonly<Record<ShellProblemId, string>> = {
   missingToken: '"{{type}}" is missing',
   unreadableSyntax: '"{{text}}" cannot be read as shell syntax',
   tooLong: "the command is {{length}} characters long, over the {{max}} that are read",
+  tooIntricate: "the shell parser gave up, having gone back over the text more than {{reads}} times (as it does on runs of unbalanced patterns or stray parentheses)",
   controlCharacter: "the command holds the control character U+{{code}}, which shells read in different ways",
   invisibleSpace: "the command holds the invisible or look-alike space character U+{{code}}, which makes it read as something other than it shows",
   backslashNewline: "a backslash-newline inside a word joins two lines into one word",

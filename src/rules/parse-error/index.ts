@@ -20,7 +20,7 @@ export default defineRule({
     summary: "The file is not well-formed JSON, YAML or Markdown, or not UTF-8.",
     docs: {
       description:
-        "Reports the first syntax error of a JSON or YAML plan, at the position of the fault, and files that are not UTF-8 text. A `.json` file must be JSON: it is not re-read as YAML. Also reports a command line (a `command`, `cmd` or `script` argument, a Markdown EXECUTE block) that the shell parser cannot read or that holds syntax plangate does not follow: a syntax error, a function definition, a backslash-newline inside a word, control characters, arithmetic with substitutions, a command over 16 KiB.",
+        "Reports the first syntax error of a JSON or YAML plan, at the position of the fault, and files that are not UTF-8 text. A `.json` file must be JSON: it is not re-read as YAML. Also reports a command line (a `command`, `cmd` or `script` argument, a Markdown EXECUTE block) that the shell parser cannot read or that holds syntax plangate does not follow: a syntax error, a function definition, a backslash-newline inside a word, control characters, arithmetic with substitutions, a command over 16 KiB or one the parser would go back over more than 16 times, and the command lines of a plan past 256 KiB of distinct lines.",
       rationale:
         "A corrupted or truncated plan must be rejected before any step is interpreted (scQC check 2); guessing at a broken document is how two tools come to disagree on what a plan says.",
       fix: "Fix the syntax at the reported line and column (a missing comma or quote, a trailing comma, an unclosed bracket), and save the file as UTF-8.",

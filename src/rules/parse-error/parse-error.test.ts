@@ -37,6 +37,24 @@ describe("parse-error beyond one text's diagnostics", () => {
     const r = await run("tool: plot_qc\n", { file: "plan.json" });
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);
   });
+  it("reads at most 256 KiB of distinct command lines in a plan, refusing the lines after it unread", async () => {
+    // 21 distinct lines of 16,000 characters: the 17th takes the total over 256 KiB. A line written again is read once.
+    const line = (i: number) => `echo ${i} ${"a".repeat(16_000 - 6 - String(i).length)}`;
+    const steps = Array.from({ length: 21 }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `echo ${i}` }));
+    steps.push({ tool: "run_command", arguments: { command: line(0) }, intent: "again" });
+    const t0 = performance.now();
+    const r = await run(JSON.stringify({ scope: ".", steps }));
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    const refused = r.diagnostics.filter((d) => d.messageId === "planCommandsTooLong");
+    expect(refused.map((d) => d.message.slice(0, 8))).toEqual(["Step 17:", "Step 18:", "Step 19:", "Step 20:", "Step 21:"]);
+    expect(refused[0]).toMatchObject({
+      rule: "parse-error",
+      severity: "error",
+      message: 'Step 17: the command in "command" was not read: with it the plan\'s command lines would total more than 262144 characters, the most that are read in one plan.',
+      hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
+    });
+    expect(r.valid).toBe(false);
+  });
   it("skips the later checks after a parse error", async () => {
     const r = await run("[{");
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);

@@ -144,6 +144,12 @@ export default defineRule({
           data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
-    reportCommandPathsOutside(plan, ctx, namedPathText, (rel, p) => patternMatchesOnDisk(rel, p, ws, files));
+    // A pattern written in many steps (the same line again) is expanded on disk once.
+    const expanded = new Map<string, readonly string[] | undefined>();
+    reportCommandPathsOutside(plan, ctx, namedPathText, (rel, p) => {
+      const key = `${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
+      if (!expanded.has(key)) expanded.set(key, patternMatchesOnDisk(rel, p, ws, files));
+      return expanded.get(key);
+    });
   },
 });

@@ -40,6 +40,8 @@ const allowConstraints = (() => {
 
 ruleTester("path-outside-workspace", {
   valid: [
+    // At the longest path resolved: 4,096 characters.
+    { code: plan({ path: `data/${"a/".repeat(2045)}x` }), files },
     ...["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", "/ws/data/new.txt", "new/folder/file.txt", ".", "https://example.com/a/../../b"].map((path) => ({ code: plan({ path }), files })),
     // A pattern matches only what is there: `*/in.csv` names data/in.csv, not out-link/in.csv, which is not.
     ...["cat */in.csv", "cat data/*.csv", "echo x > ou?-link/new", "ls data-l*/in.csv"].map((command) => ({ name: `run_command ${command}`, code: plan({ command }, "run_command"), files })),
@@ -261,6 +263,13 @@ ruleTester("path-outside-workspace", {
       code: plan({ cmd: "cat /etc/passwd", args: ["-n"] }, "run_command"),
       files,
       errors: [{ step: 1, pointer: "/steps/0/arguments/cmd", messageId: "commandPathOutside" }],
+    },
+    {
+      // Resolving 60 paths of 1 MiB (520,000 names each) took 35 s and 2.6 GB; the message quotes the start of the path.
+      name: "a path longer than any a system opens, refused unread",
+      code: plan({ path: `data/${"a/".repeat(2045)}xy` }),
+      files,
+      errors: [{ step: 1, messageId: "outsideWorkspace", message: `Step 1: path "data/${"a/".repeat(253)}a... (4097 characters)" in "path" is 4097 characters long, longer than the 4096 of any path a system opens, outside the workspace /ws.` }],
     },
     {
       name: "arguments nested too deep to walk",

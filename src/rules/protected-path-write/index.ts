@@ -603,13 +603,19 @@ export default defineRule({
     }
     const hidden = hiddenNames(ctx.policy.paths.protected);
     const { files, workspace } = ctx.facts.paths;
+    // A pattern or folder written in many steps (the same line again) is looked at on disk once.
+    const reached = new Map<string, DiskReach | undefined>();
     reportCommandPathsProtected(
       plan,
       ctx,
       (c) => protectedSpelling(c, isProtected, shortNames),
       namedPathText,
       (g, p) => shellGlobReachesProtected(g, hidden, isProtected, { dotglob: p.dotglob === true }),
-      (rel, p) => reachesProtectedOnDisk(rel, p, workspace, files, ctx.policy.paths.protected, isProtected),
+      (rel, p) => {
+        const key = `${p.glob === true ? 1 : 0}${p.tree === true ? 1 : 0}${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
+        if (!reached.has(key)) reached.set(key, reachesProtectedOnDisk(rel, p, workspace, files, ctx.policy.paths.protected, isProtected));
+        return reached.get(key);
+      },
     );
   },
 });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../../test/helpers.js";
 import { parseToolsText } from "../../node/tools-file.js";
 import { defaultPolicy } from "../../policy/defaults.js";
-import { type Expected, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+import { type Expected, type InvalidCase, memoryFiles, ruleTester } from "../../../test/rule-tester.js";
+import { validatePlan } from "../../index.js";
 
 const plan = (tool: string, args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool, arguments: args, intent: "x" }] });
 
@@ -667,5 +668,21 @@ describe("protected-path-write: paths no file system opens", () => {
   it("a step writing such a path is refused", async () => {
     const plan = JSON.stringify([{ tool: "write_file", params: { path: `out/${"n".repeat(300)}.txt`, content: "x" } }]);
     expect(await diagnosticsOf("protected-path-write", plan)).toHaveLength(1);
+  });
+});
+
+describe("a pattern written in many steps", () => {
+  it("is looked for on disk once, by each rule, however many steps write it", async () => {
+    // 3,000 steps of `rm */*/.../x` took more than 60 s in a workspace of 2,000 files: each step listed the folders again.
+    const tree = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d${i}/f.txt`, "x"]));
+    const inner = memoryFiles(tree);
+    let listed = 0;
+    const files = { ...inner, list: (dir: string) => (listed++, inner.list!(dir)) };
+    const command = `rm ${"*/".repeat(3)}x`;
+    const steps = Array.from({ length: 500 }, (_, i) => ({ tool: "run_command", arguments: { command }, intent: `rm ${i}` }));
+    const r = await validatePlan(JSON.stringify({ scope: ".", steps }), { file: "plan.json", workspace: "/ws", files });
+    expect(r.diagnostics.filter((d) => d.rule === "protected-path-write" || d.rule === "path-outside-workspace")).toEqual([]);
+    expect(listed).toBeGreaterThan(0);
+    expect(listed).toBeLessThan(200);
   });
 });

@@ -7,6 +7,16 @@ import type { ShellScript } from "./types.js";
 export const MAX_COMMAND_LENGTH = 16 * 1024;
 
 /**
+ * The parser reads the text in pieces of this many UTF-16 units, so the number of reads measures its
+ * work: a command it reads in one pass takes one or two reads a piece, while error recovery on some
+ * shapes (16 KB of `@(a|b)`, or of `a)` after `case x in`) goes back over the text thousands of times,
+ * seconds of CPU for one command.
+ */
+const READ_PIECE = 64;
+/** Reads a piece of the text may take before the command is refused as too intricate to read. */
+export const MAX_READS_PER_PIECE = 16;
+
+/**
  * Reads shell command lines (bash syntax) with tree-sitter-bash, loaded on first use: the WebAssembly
  * parser costs ~50 ms of CPU to load (with the compiler setting of compile-hook.ts), so plans without
  * commands never pay for it.
@@ -56,7 +66,27 @@ function parseWith(parser: Parser, text: string): ShellScript {
     script.problems.push(before);
     return script;
   }
-  const tree = parser.parse(text);
+  let reads = 0;
+  let over = false;
+  const budget = MAX_READS_PER_PIECE * (Math.ceil(text.length / READ_PIECE) + 4);
+  const read = (index: number): string => {
+    if (over || ++reads > budget) {
+      over = true;
+      return "";
+    }
+    let end = index + READ_PIECE;
+    // Never split a surrogate pair between two pieces.
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end++;
+    return text.slice(index, end);
+  };
+  const tree = parser.parse(read, null, { progressCallback: () => over });
+  if (over) {
+    tree?.delete();
+    // A cancelled parse is resumed by the next call unless the parser is reset.
+    parser.reset();
+    script.problems.push({ problem: "tooIntricate", data: { reads: MAX_READS_PER_PIECE }, start: 0, end: text.length });
+    return script;
+  }
   if (!tree) {
     script.problems.push({ problem: "noResult", data: {}, start: 0, end: text.length });
     return script;

@@ -163,6 +163,25 @@ describe("shell reader: structure", () => {
     expect(wording(s.problems[0]!)).toContain("characters long");
   });
 
+  it("gives up on text the parser would go back over thousands of times, within a bounded number of reads", () => {
+    // Each took seconds at 16 KB (error recovery goes back over the text); the reads stop that.
+    for (const text of ["rm " + "@(a|b)".repeat(2600), "case x in " + "a)".repeat(7990) + " esac", "rm " + "?(a)".repeat(3990)]) {
+      const t0 = performance.now();
+      const s = reader.parse(text);
+      expect(performance.now() - t0).toBeLessThan(1500);
+      expect(s.problems.map(wording)).toEqual([expect.stringContaining("the shell parser gave up, having gone back over the text more than 16 times")]);
+    }
+    // The parser starts afresh after giving up: the next command is read as itself.
+    expect(reader.parse("rm -rf x").commands.map((c) => c.words[0]?.value)).toEqual(["rm"]);
+  });
+
+  it("reads long commands in pieces as it reads them whole (characters outside the BMP split nowhere)", () => {
+    const text = `echo ${"\u{1F600}a".repeat(3000)}; rm -rf x; cat <<E\n${"\u00e9\u{1F600}\n".repeat(1000)}E\n`;
+    const s = reader.parse(text);
+    expect(s.problems).toEqual([]);
+    expect(s.commands.map((c) => c.words[0]?.value)).toEqual(["echo", "rm", "cat"]);
+  });
+
   it("stops at a bounded depth", () => {
     const s = reader.parse("echo " + "$(".repeat(300) + "x" + ")".repeat(300));
     expect(s.problems.some((p) => wording(p).includes("levels deep"))).toBe(true);

@@ -100,6 +100,7 @@ export interface ShellProblemData {
   missingToken: { type: string };
   unreadableSyntax: { text: string };
   tooLong: { length: number; max: number };
+  tooIntricate: { reads: number };
   controlCharacter: { code: string };
   invisibleSpace: { code: string };
   backslashNewline: Record<string, never>;
