@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatFeedback, forPlanner } from "../src/formatters/feedback.js";
+import { clipFeedback, formatFeedback, forPlanner, MAX_HOST_FEEDBACK } from "../src/formatters/feedback.js";
 import { run, tools } from "./helpers.js";
 
 const reg = tools("search_web");
@@ -76,5 +76,27 @@ describe("feedback speaks to the planner only", () => {
       const words = text.replace(/^ {3}(`{3,})[\s\S]*?^ {3}\1$/gm, "");
       expect(words, file).not.toMatch(/plangate\.ya?ml|(?<![-\w])(?:limits|markdown|paths|commands|plan|yaml|tools)\.(?!org\b)[a-z][A-Za-z]+|(?:^|\s)--[a-z]{3,}|tools\.txt/m);
     }
+  });
+});
+
+describe("feedback handed to an agent host is bounded", () => {
+  const item = (i: number) => `### Step ${i} (tool "x")\n- Step ${i}: something is wrong (rule)\n  Fix: do this\n`;
+  it("keeps a short text as it is", () => {
+    const text = "# Plan validation failed\n\n" + item(1);
+    expect(clipFeedback(text)).toBe(text);
+  });
+  it("cuts a long text at the last whole item and says how much is left out", () => {
+    const text = "# Plan validation failed\n\n" + Array.from({ length: 5000 }, (_, i) => item(i + 1)).join("\n");
+    const out = clipFeedback(text);
+    expect(out.length).toBeLessThanOrEqual(MAX_HOST_FEEDBACK);
+    const shown = out.slice(0, out.indexOf("\n\n(The feedback stops here"));
+    // The last item shown is whole: its Fix line is there.
+    expect(shown.endsWith("Fix: do this")).toBe(true);
+    expect(out).toMatch(/\(The feedback stops here: \d+ more characters of problems are not shown\. Fix the items above, then submit the complete plan again to see the rest\.\)\n$/);
+    expect(text.startsWith(shown)).toBe(true);
+  });
+  it("cuts a text of one huge line within the bound", () => {
+    const out = clipFeedback("x".repeat(1_000_000));
+    expect(out.length).toBeLessThanOrEqual(MAX_HOST_FEEDBACK);
   });
 });

@@ -187,6 +187,23 @@ export function formatFeedback(reports: readonly PlanReport[], options: FormatOp
   return feedback.end();
 }
 
+/** Most characters of feedback an agent host is handed at once (about 8,000 tokens). */
+export const MAX_HOST_FEEDBACK = 32 * 1024;
+
+/**
+ * Feedback cut for an agent host's model, which reads all of it into its context: past `max` characters
+ * the text ends at the last whole item (or line) before the cut, and says how much was left out and
+ * what to do. A plan of thousands of faulty steps made megabytes of feedback.
+ */
+export function clipFeedback(text: string, max = MAX_HOST_FEEDBACK): string {
+  if (text.length <= max) return text;
+  const room = max - 200;
+  let cut = text.lastIndexOf("\n### ", room);
+  if (cut < room / 2) cut = text.lastIndexOf("\n", room);
+  if (cut < 0) cut = room;
+  return `${text.slice(0, cut).trimEnd()}\n\n(The feedback stops here: ${text.length - cut} more characters of problems are not shown. Fix the items above, then submit the complete plan again to see the rest.)\n`;
+}
+
 /**
  * The feedback a report at a time: each report's section is written when it is added (its source and
  * plan are not kept), and end() returns the whole output, the same as formatFeedback's.

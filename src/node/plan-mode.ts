@@ -8,7 +8,7 @@ import { registryFromNames, type ToolRegistry } from "../core/tools.js";
 import type { PlanReport } from "../core/plan-report.js";
 import { validatePlan } from "./validate-plan.js";
 import { type HostProfile, profileAllowList, profileHash } from "../host/profile.js";
-import { formatFeedback } from "../formatters/feedback.js";
+import { clipFeedback, formatFeedback } from "../formatters/feedback.js";
 import { markdownTokens, parseMarkdown } from "../syntax/markdown.js";
 import { TooBusy } from "../syntax/markdown-budget.js";
 import type { Policy } from "../core/policy.js";
@@ -289,7 +289,7 @@ export const REVISE_PREFACE =
 export async function planModeCheck(markdown: unknown, options: PlanModeOptions): Promise<{ deny: string } | undefined> {
   const { report } = await checkPlanMode(markdown, options);
   if (report.valid && !report.internalErrors?.length) return undefined;
-  return { deny: REVISE_PREFACE + formatFeedback([report]) };
+  return { deny: REVISE_PREFACE + clipFeedback(formatFeedback([report])) };
 }
 
 /*
@@ -348,7 +348,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
   const { extracted, report } = await checkPlanMode(markdown, options);
   if (!extracted || !report.valid || report.planHash === undefined || report.internalErrors?.length) {
     const diagnostics = report.diagnostics.filter((d) => d.severity === "error");
-    return { status: "refused", diagnostics, message: `plangate: the accepted plan is not enforceable, so no run was started; every tool call will be blocked.\n\n${formatFeedback([report])}` };
+    return { status: "refused", diagnostics, message: `plangate: the accepted plan is not enforceable, so no run was started; every tool call will be blocked.\n\n${clipFeedback(formatFeedback([report]))}` };
   }
   const { writeFileAtomic } = await import("./atomic-write.js");
   const hex = report.planHash.replace(/^sha256:/, "");

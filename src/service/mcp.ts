@@ -7,7 +7,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { closest } from "../core/tools.js";
 import { validatePlan } from "../node/validate-plan.js";
 import { inputTooLarge } from "../node/read-bounded.js";
-import { formatFeedback } from "../formatters/feedback.js";
+import { clipFeedback, formatFeedback } from "../formatters/feedback.js";
 import { diagnosticJson } from "../formatters/json.js";
 import { VERSION } from "../version.js";
 
@@ -206,7 +206,8 @@ export async function callTool(name: string, args: Record<string, unknown>, ctx:
       const report = await validatePlan(Buffer.from(text, "utf8"), { file, policy: setup.policy, tools: setup.tools, now: ctx.now, host: setup.host, ...(dialect ? { dialect: dialect as DialectId } : {}) });
       const crash = report.internalErrors?.[0];
       if (crash) throw new Error(`the ${crash.rule} check failed on ${file} (${crash.message})`);
-      const feedback = report.valid ? "" : formatFeedback([report], { tools: setup.tools });
+      // The text goes to the model whole: cut as a hook's is (the diagnostics stay complete).
+      const feedback = report.valid ? "" : clipFeedback(formatFeedback([report], { tools: setup.tools }));
       const structured: Record<string, unknown> = { file, valid: report.valid, dialect: report.dialect ?? null, steps: report.steps, diagnostics: diagnosticsOf(report.diagnostics), feedback };
       if (report.planHash !== undefined) structured.planHash = report.planHash;
       return { structured, text: report.valid ? `${file}: valid (${report.steps} steps, plan hash ${report.planHash ?? "none"})` : feedback };
