@@ -153,6 +153,36 @@ describe("path service", () => {
       expect(why, p).toMatch(/through a symlink to \/etc\/passwd|resolves to/);
     }
   });
+  it("looks a few bare words up one by one, without listing a busy folder, and lists it past a budget", () => {
+    let listed = 0;
+    let asked = 0;
+    const entries = new Map<string, "file" | "symlink">([...Array.from({ length: 400 }, (_, i) => [`f${i}.json`, "file"] as [string, "file"]), ["gl", "symlink"]]);
+    const files: FileProbe = {
+      kind: (p) => {
+        asked++;
+        if (p === "/ws") return "dir";
+        const name = p.slice("/ws/".length);
+        return entries.get(name) ?? "missing";
+      },
+      readlink: () => undefined,
+      realpath: (p) => (p === "/ws" ? "/ws" : undefined),
+      list: (dir) => {
+        listed++;
+        return dir === "/ws" ? entries : undefined;
+      },
+    };
+    const s = createPathService("/ws", files);
+    const words = ["mouse", "human", "species", "min_genes", "file_path", "flags", "gl", "plot", "qc", "x"];
+    expect(words.map((w) => s.isLinkName(w))).toEqual(words.map((w) => w === "gl"));
+    expect(listed).toBe(0);
+    // Asked again: remembered.
+    const before = asked;
+    for (const w of words) s.isLinkName(w);
+    expect(asked).toBe(before);
+    // A plan of very many distinct words: past the budget the folder is listed once and answers the rest.
+    for (let i = 0; i < 1000; i++) expect(s.isLinkName(`w${i}`)).toBe(false);
+    expect(listed).toBe(1);
+  });
   it("spends one budget of 40 links on the whole path, the folder's and the last name's together", () => {
     const t: Tree = { "/ws/real": { dir: true }, "/ws/real/target": "x" };
     for (let i = 0; i < 30; i++) t[`/ws/l${i}`] = { link: i === 29 ? "real" : `l${i + 1}` };

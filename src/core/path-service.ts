@@ -181,7 +181,7 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     kind: (path) => files.kind(path),
     isLinkName(name) {
       if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) return false;
-      return files.kind(ws === "/" ? `/${name}` : `${ws}/${name}`) === "symlink";
+      return files.kindOfName(ws === "/" ? `/${name}` : `${ws}/${name}`) === "symlink";
     },
     inWorkspace(path) {
       const readings = path === "" ? [] : service.resolve(path);
@@ -199,7 +199,18 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
  * The probe with its answers remembered for one validation, and busy folders listed once (when the probe
  * can list): a plan of many steps shares its folders, and several rules ask of the same paths.
  */
-function rememberingProbe(files: FileProbe): FileProbe {
+/** Lookups of single names a validation makes before they count toward listing their folder. */
+const QUIET_LOOKUPS = 256;
+
+/**
+ * The remembering probe, and `kindOfName`: kind() for a name asked on a guess (a bare word that may
+ * name a link), which asks the file system for it alone rather than listing a folder of many entries
+ * for a handful of words, up to QUIET_LOOKUPS of them; past that, as kind() does.
+ */
+type RememberingProbe = FileProbe & { kindOfName(path: string): ReturnType<FileProbe["kind"]> };
+
+function rememberingProbe(files: FileProbe): RememberingProbe {
+  let quiet = 0;
   const kinds = new Map<string, ReturnType<FileProbe["kind"]>>();
   const links = new Map<string, string | undefined>();
   const reals = new Map<string, string | undefined>();
@@ -229,7 +240,7 @@ function rememberingProbe(files: FileProbe): FileProbe {
     if (!listing.entries.has(name) && listing.folded && PLAIN_NAME.test(name) && !listing.folded.has(name.toLowerCase())) return "missing";
     return undefined;
   };
-  return {
+  const probe: RememberingProbe = {
     ...files,
     kind(path) {
       let k = kinds.get(path);
@@ -237,6 +248,17 @@ function rememberingProbe(files: FileProbe): FileProbe {
         k = fromListing(path) ?? files.kind(path);
         if (kinds.size < 65536) kinds.set(path, k);
       }
+      return k;
+    },
+    kindOfName(path) {
+      const known = kinds.get(path);
+      if (known !== undefined) return known;
+      const slash = path.lastIndexOf("/");
+      const dir = slash <= 0 ? "/" : path.slice(0, slash);
+      if (listings.has(dir) || quiet >= QUIET_LOOKUPS) return probe.kind(path);
+      quiet++;
+      const k = files.kind(path);
+      if (kinds.size < 65536) kinds.set(path, k);
       return k;
     },
     readlink(path) {
@@ -248,4 +270,5 @@ function rememberingProbe(files: FileProbe): FileProbe {
       return reals.get(path);
     },
   };
+  return probe;
 }
