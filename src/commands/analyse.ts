@@ -932,15 +932,18 @@ function globsAfter(before: Globs, args: ShellWord[]): Globs {
 
 /**
  * The name a program is read as: on a file system that ignores case (macOS's, Windows') `SH`, `Sed` and
- * `SUDO` run sh, sed and sudo, and on Windows `sed.exe` (or `C:\Git\bin\sh.exe`) runs sed: each is read as
- * the program it runs, lower case, without `.exe` and the folders before a backslash. Builtins and
- * keywords are the shell's only as spelt (`CD` is no builtin): what they change in the shell itself is
- * read from the name as spelt.
+ * `SUDO` run sh, sed and sudo, and on Windows `sed.exe` (or `C:\Git\bin\sh.exe`) runs sed, as do `sed.com`
+ * and `sed.` (Windows drops the dots and spaces a name ends in), and `npm.cmd` or `npm.bat` is what runs
+ * for `npm`: each is read as the program it runs, lower case, without those endings and the folders
+ * before a backslash. Builtins and keywords are the shell's only as spelt (`CD` is no builtin): what they
+ * change in the shell itself is read from the name as spelt.
  */
 function programReadAs(spelt: string): string {
-  if (!/[A-Z\\]/.test(spelt) && !/\.exe$/i.test(spelt)) return spelt;
+  if (!/[A-Z\\]|\.(?:exe|com|bat|cmd)$|[. ]$/i.test(spelt)) return spelt;
   const name = spelt.slice(spelt.lastIndexOf("\\") + 1).toLowerCase();
-  return name.endsWith(".exe") && name.length > 4 ? name.slice(0, -4) : name;
+  // `.` and `..` stay themselves (`.` is the shell's source builtin).
+  const bare = name.replace(/[. ]+$/, "").replace(/\.(?:exe|com|bat|cmd)$/, "").replace(/[. ]+$/, "");
+  return bare !== "" ? bare : name;
 }
 
 /** How many folders the shell may be in at once before the line is refused. */

@@ -1360,6 +1360,11 @@ describe("analysis", () => {
       expect(ids(text), text).toContain(id);
     expect(report("SED -n 'w .git/config' f").paths.map((p) => p.text)).toContain(".git/config");
     expect(ids("rm.exe x", ["rm"])).toContain("commandDenied");
+    for (const spelt of ["rm.com", "RM.CMD", "rm.bat", "rm.", "rm.exe.", "'C:\\bin\\rm.Exe'"]) expect(ids(`${spelt} x`, ["rm"]), spelt).toContain("commandDenied");
+    expect(ids("sed.com 'e ls' f")).toContain("scriptRunsCommand");
+    // Names that only end like one: read as written.
+    expect(ids("rm.cmdx x", ["rm"])).not.toContain("commandDenied");
+    expect(ids(".exe x", ["rm"])).not.toContain("commandDenied");
     expect(ids("SH -c 'rm x'", ["rm"])).toContain("commandDenied");
     // A builtin is the shell's only as spelt: `CD` and `TIME cd` move no shell.
     const cwdOf = (text: string) => report(text).paths.find((p) => p.text === "x")?.cwd;
