@@ -1473,6 +1473,11 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ input: { args: "rm x" } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/input/args");
     expect(await errors({ options: { program: "rm", args: ["x"] } }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/options/program");
     expect(await errors({ options: { cmd: "sed", args: ["1e touch y", "f"] } })).toContain("disallowed-tool@/steps/0/arguments/options/args/0");
+    // Command keys in any case and with any separators: shellCommand, cmd-line, CmdLine, Bash.Command.
+    for (const key of ["shellCommand", "cmd-line", "CmdLine", "cmdline", "Bash.Command", "COMMAND_LINE"])
+      expect(await errors({ [key]: "rm x" }, "run", { deny: ["rm"] }), key).toContain(`disallowed-tool@/steps/0/arguments/${key}`);
+    // Keys that only contain such a name are not command lines.
+    expect(await errors({ postscript: "rm x", command_name: "rm" }, "run", { deny: ["rm"] })).not.toContain("disallowed-tool@/steps/0/arguments/postscript");
     expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
     expect(await errors({ options: { args: [1, 2] } }, "plot")).toEqual([]);

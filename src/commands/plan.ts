@@ -8,8 +8,13 @@ import type { ShellReader } from "../syntax/shell/parse.js";
 import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
 import type { CommandFinding, CommandMode, CommandReport } from "./analyse.js";
 
-/** Arguments that hold a shell command line. */
-export const COMMAND_KEYS = new Set(["command", "cmd", "script", "shell_command", "commandline", "command_line", "bash_command"]);
+/** Arguments that hold a shell command line, by name without case or separators (keyName): `shell_command`, `shellCommand`, `cmd-line`. */
+export const COMMAND_KEYS = new Set(["command", "cmd", "script", "shellcommand", "commandline", "bashcommand", "cmdline"]);
+
+/** A key as COMMAND_KEYS, PROGRAM_KEYS and ARGV_KEYS name it: lower case, without `_`, `-`, `.` or spaces. */
+export function keyName(key: string): string {
+  return /[A-Z_.\- ]/.test(key) ? key.toLowerCase().replace(/[_.\- ]/g, "") : key;
+}
 /** Arguments that name one program to run (an argument vector's first word). */
 const PROGRAM_KEYS = new Set(["program", "executable"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
@@ -89,7 +94,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
   for (const key of Object.keys(args)) {
-    const k = key.toLowerCase();
+    const k = keyName(key);
     if (COMMAND_KEYS.has(k)) heads.push({ key, program: false });
     else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
     else if (ARGV_KEYS.has(k)) argv ??= { key, value: args[key] };
@@ -140,7 +145,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of Object.keys(args)) {
     const value = args[key];
-    if (!COMMAND_KEYS.has(key.toLowerCase()) && !PROGRAM_KEYS.has(key.toLowerCase()) && value !== null && typeof value === "object")
+    if (value !== null && typeof value === "object" && !COMMAND_KEYS.has(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)))
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }

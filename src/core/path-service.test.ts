@@ -166,6 +166,8 @@ describe("path service", () => {
       },
       readlink: () => undefined,
       realpath: (p) => (p === "/ws" ? "/ws" : undefined),
+      size: () => undefined,
+      readText: () => undefined,
       list: (dir) => {
         listed++;
         return dir === "/ws" ? entries : undefined;
