@@ -87,6 +87,10 @@ export class ArgLeaf implements PathArgument {
   has(tags: number): boolean {
     return (this.tags & tags) !== 0;
   }
+  /** Is the value printable ASCII without a space or a `:` (mayBeFileName's `word`: nothing to trim, no URL)? */
+  isPlainWord(): boolean {
+    return (this.tags & (LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike)) === 0;
+  }
 }
 
 /** The tags of a text, in one pass. */

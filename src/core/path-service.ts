@@ -109,6 +109,8 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
   const resolved = new Map<string, readonly Resolved[]>();
   const folders = new Map<string, { path: string; missing: boolean; links: number }>();
   const realOf = new Map<string, string>();
+  // Bare words asked of as links: plans repeat their words, and both path rules ask.
+  const linkNames = new Map<string, boolean>();
 
   const folder = (lexical: string) => {
     let f = folders.get(lexical);
@@ -180,8 +182,12 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     },
     kind: (path) => files.kind(path),
     isLinkName(name) {
-      if (name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) return false;
-      return files.kindOfName(ws === "/" ? `/${name}` : `${ws}/${name}`) === "symlink";
+      let hit = linkNames.get(name);
+      if (hit === undefined) {
+        hit = !(name === "" || name === "." || name === ".." || /[/\\\0]/.test(name)) && files.kindOfName(ws === "/" ? `/${name}` : `${ws}/${name}`) === "symlink";
+        if (linkNames.size < 65536) linkNames.set(name, hit);
+      }
+      return hit;
     },
     inWorkspace(path) {
       const readings = path === "" ? [] : service.resolve(path);

@@ -60,15 +60,8 @@ export default defineRule({
     const paths = ctx.facts.paths;
     const files = paths.files;
     const ws = paths.workspace;
-    // A bare word under another name is a path when the workspace holds a symbolic link of that name;
-    // each word is looked up once per validation (plans repeat their words).
-    const links = new Map<string, boolean>();
-    const linkName = (a: ArgLeaf) => {
-      if (!mayBeFileName(a.name, a.value, !a.has(LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike))) return false;
-      let hit = links.get(a.value);
-      if (hit === undefined) links.set(a.value, (hit = paths.isLinkName(a.value.trim())));
-      return hit;
-    };
+    // A bare word under another name is a path when the workspace holds a symbolic link of that name.
+    const linkName = (a: ArgLeaf) => mayBeFileName(a.name, a.value, a.isPlainWord()) && paths.isLinkName(a.value.trim());
     for (const step of plan.steps) {
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();

@@ -533,7 +533,7 @@ export default defineRule({
     // is looked up once per validation (plans repeat their words).
     const bareSeen = new Map<string, boolean>();
     const bare = (name: string, leaf: ArgLeaf) => {
-      if (!mayBeFileName(name, leaf.value, !leaf.has(LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike))) return false;
+      if (!mayBeFileName(name, leaf.value, leaf.isPlainWord())) return false;
       const value = leaf.value;
       let hit = bareSeen.get(value);
       // Spaces at either end may be trimmed by the executor: ` plangate.yaml` is the policy there. A
