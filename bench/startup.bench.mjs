@@ -51,7 +51,7 @@ const RUNS = 21;
 const ws = join(dir, "ws");
 mkdirSync(ws);
 writeFileSync(join(ws, "in.txt"), "x\n");
-const steps = Array.from({ length: RUNS * 3 + 10 }, () => ({ tool: "read_file", description: "read the input", params: { path: "in.txt" } }));
+const steps = Array.from({ length: RUNS * 5 + 10 }, () => ({ tool: "read_file", description: "read the input", params: { path: "in.txt" } }));
 writeFileSync(join(ws, "plan.json"), JSON.stringify(steps, null, 2));
 writeFileSync(join(dir, "guard-tools.txt"), "read_file\n");
 const run = (args, cwd = dir) => {
@@ -70,6 +70,8 @@ const start = interleaved(
     empty: node("-e", "0"),
     validate: cli(["validate", one, "--tools", join(dir, "tools.txt")]),
     hook: cli(["guard", "--state-dir", state, "--no-policy"], { stdin: hookInput, cwd: ws }),
+    hookPipe: cli(["guard", "--state-dir", state, "--no-policy"], { stdin: hookInput, feed: "pipe", cwd: ws }),
+    hookSocket: cli(["guard", "--state-dir", state, "--no-policy"], { stdin: hookInput, feed: "socket", cwd: ws }),
   },
   RUNS,
 );
@@ -80,6 +82,8 @@ console.log("|---|---|---|");
 console.log(`| node -e 0 | ${e.toFixed(1)} ms | 1.00x |`);
 console.log(`| plangate validate (100-step scQC plan) | ${median(start.validate).toFixed(1)} ms | ${(median(start.validate) / e).toFixed(2)}x |`);
 console.log(`| plangate guard (one hook call, allowed) | ${median(start.hook).toFixed(1)} ms | ${(median(start.hook) / e).toFixed(2)}x |`);
+console.log(`| the same call through a pipe | ${median(start.hookPipe).toFixed(1)} ms | ${(median(start.hookPipe) / e).toFixed(2)}x |`);
+console.log(`| the same call through a socket (as Node's child_process gives it) | ${median(start.hookSocket).toFixed(1)} ms | ${(median(start.hookSocket) / e).toFixed(2)}x |`);
 
 // 400 files of 100 steps, one process each side.
 const many = [];

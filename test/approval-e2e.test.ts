@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, type GuardRefusal } from "../src/node/guard.js";
@@ -185,6 +185,53 @@ function hook(state: string, input: string | undefined, extra: string[] = []): P
   });
 }
 
+/**
+ * The hook fed through a named pipe (as a shell pipeline or a Python host gives it) or a file, rather than
+ * the socket Node's spawn makes: standard input is read by another path for each. `chunks` are written one
+ * by one, a moment apart; with `stall` the pipe's write end stays open until the guard exits.
+ */
+function hookVia(feed: "pipe" | "file", state: string, chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const t0 = performance.now();
+  let input: number;
+  let writer: number | undefined;
+  const path = join(opts.dir, `stdin-${Math.random().toString(36).slice(2)}`);
+  if (feed === "file") {
+    writeFileSync(path, chunks.join(""));
+    input = openSync(path, "r");
+  } else {
+    expect(spawnSync("mkfifo", [path]).status).toBe(0);
+    input = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    writer = openSync(path, fsConstants.O_WRONLY);
+  }
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [bin, "guard", "--state", state, ...(opts.extra ?? [])], { stdio: [input, "ignore", "pipe"] });
+    closeSync(input);
+    let stderr = "";
+    p.stderr!.on("data", (c) => {
+      stderr += c;
+    });
+    p.on("close", (code) => {
+      if (writer !== undefined && opts.stall) closeSync(writer);
+      done({ code, stderr, ms: performance.now() - t0 });
+    });
+    if (writer === undefined) return;
+    const w = writer;
+    const feedNext = (i: number) => {
+      if (i === chunks.length) {
+        if (!opts.stall) closeSync(w);
+        return;
+      }
+      try {
+        writeSync(w, chunks[i]!);
+      } catch {
+        // The guard stopped reading (an oversized input): the rest is not wanted.
+      }
+      setTimeout(() => feedNext(i + 1), 30);
+    };
+    feedNext(0);
+  });
+}
+
 /** An approved plan with a started guard: the state file the hook reads. */
 async function started() {
   const a = await approved();
@@ -243,6 +290,42 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no decision within 300 ms/);
   }, 30_000);
+
+  it.skipIf(!built || process.platform === "win32")("reads its input alike from a pipe, a file and a socket, and blocks a pipe that stalls at the deadline", async () => {
+    const a = await started();
+    const first = call("read_file", PLAN[0]!.params);
+    // A pipe whose writer sends the call in three pieces, a moment apart: read as it arrives.
+    const piped = await hookVia("pipe", a.state, [first.slice(0, 20), first.slice(20, 60), first.slice(60)], { dir: a.root });
+    expect(piped.stderr).toBe("");
+    expect(piped.code).toBe(0);
+    // A file, then a socket: the next steps.
+    const filed = await hookVia("file", a.state, [call("write_file", PLAN[1]!.params)], { dir: a.root });
+    expect(filed.stderr).toBe("");
+    expect(filed.code).toBe(0);
+    expect((await hook(a.state, call("read_file", PLAN[2]!.params))).code).toBe(0);
+    expect(JSON.parse(readFileSync(a.state, "utf8")).next).toBe(3);
+    const b = await started();
+    // A call that is not the next step is blocked whichever way it came.
+    for (const feed of ["pipe", "file"] as const) {
+      const r = await hookVia(feed, b.state, [call("write_file", { path: "out.txt", content: "evil" })], { dir: b.root });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/\[guard-step-mismatch\]/);
+    }
+    // A writer that sends half a call and never closes the pipe: blocked at the deadline, not waited for.
+    const stalled = await hookVia("pipe", b.state, [first.slice(0, 30)], { dir: b.root, stall: true, extra: ["--timeout", "300"] });
+    expect(stalled.code).toBe(2);
+    expect(stalled.stderr).toMatch(/no decision within 300 ms/);
+    expect(stalled.ms).toBeLessThan(10_000);
+    // An input over the limit through a pipe: blocked as over the limit.
+    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const over = await hookVia("pipe", b.state, [big.slice(0, 1 << 20), big.slice(1 << 20, 2 << 20), big.slice(2 << 20)], { dir: b.root });
+    expect(over.code).toBe(2);
+    expect(over.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
+    const overFile = await hookVia("file", b.state, [big], { dir: b.root });
+    expect(overFile.code).toBe(2);
+    expect(overFile.stderr).toMatch(/\[limit-exceeded\]/);
+    expect(JSON.parse(readFileSync(b.state, "utf8")).next).toBe(0);
+  }, 60_000);
 
   it.skipIf(!built)("blocks an oversized or endless input at guard.maxInputBytes, without waiting for the timeout", async () => {
     const { state } = await started();

@@ -1,5 +1,4 @@
 import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
 
 /*
  * Lock files: a lock is a file created exclusively (`wx`) next to what it guards, holding the process id
@@ -41,7 +40,7 @@ export async function acquireLock(lock: string, timeoutMs: number, now: () => nu
   for (;;) {
     if (tryLock(lock)) return true;
     if (now() >= deadline) return false;
-    await sleep(wait);
+    await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(wait * 2, 50);
   }
 }
