@@ -11,7 +11,7 @@ import type { DialectId, Plan } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { PlanReport } from "./core/plan-report.js";
-import { isRuleOf, reportText, type Phase, type Report, type ReportContext, type Rule, type RuleContext } from "./core/rule.js";
+import { clipActual, isRuleOf, reportText, type Phase, type Report, type ReportContext, type Rule, type RuleContext } from "./core/rule.js";
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
@@ -400,7 +400,7 @@ function resolve(pending: Pending[], doc: SourceDocument | undefined, lines: Lin
       offset = span.start;
     }
     if (r.expected !== undefined) d.expected = r.expected;
-    if (r.actual !== undefined) d.actual = r.actual;
+    if (r.actual !== undefined) d.actual = clipActual(r.actual);
     if (r.hint !== undefined) d.hint = r.hint;
     if (r.messageId !== undefined) d.messageId = r.messageId;
     const phaseRank = r.step !== undefined ? PHASE_RANK.step : PHASE_RANK[p.phase];

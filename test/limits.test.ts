@@ -9,7 +9,7 @@ import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
 import { parseYaml } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
-import { diagnosticsOf, run } from "./helpers.js";
+import { diagnosticsOf, run, tools } from "./helpers.js";
 
 
 const dir = mkdtempSync(join(tmpdir(), "plangate-limits-"));
@@ -176,6 +176,28 @@ describe("resource bombs in JSON", () => {
     expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 524288 steps, over the 100000-step limit." })]);
     // Building the steps took 1.1 GB before the count was checked.
     expect(Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1])).toBeLessThan(300 * 1024);
+  });
+
+  it("thousands of findings in one long command line quote it cut, not each whole", async () => {
+    const own = mkdtempSync(join(tmpdir(), "plangate-findings-"));
+    const file = join(own, "p.json");
+    // 16,000 characters naming about 1,700 paths outside the workspace, in 20 steps: about 34,000 findings.
+    const command = ("cat " + Array.from({ length: 1800 }, (_, i) => `/etc/x${i}`).join(" ")).slice(0, 16_000);
+    writeFileSync(file, JSON.stringify({ steps: Array.from({ length: 20 }, () => ({ tool: "bash", arguments: { command }, intent: "read" })) }));
+    const policy = defaultPolicy(own);
+    policy.tools.allow = ["bash"];
+    const r = await validateFile(file, { policy, now: new Date(0) });
+    rmSync(own, { recursive: true, force: true });
+    const outside = r.diagnostics.filter((d) => d.rule === "path-outside-workspace");
+    expect(outside.length).toBeGreaterThan(1000);
+    for (const d of outside) {
+      expect(typeof d.actual).toBe("string");
+      expect((d.actual as string).length).toBeLessThan(600);
+      expect(d.actual).toMatch(/^cat \/etc\/x0 .*\.\.\. \(16000 characters\)$/);
+    }
+    // A short value is kept whole.
+    const short = await run('{"steps": [{"tool": "bash", "arguments": {"command": "cat /etc/passwd"}, "intent": "read"}]}', { tools: tools("bash") });
+    expect(short.diagnostics.find((d) => d.rule === "path-outside-workspace")?.actual).toBe("cat /etc/passwd");
   });
 
   it("8 MiB of unclosed brackets is refused at the depth limit, without native JSON.parse holding 8 million arrays", () => {

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { Plan, Step } from "../core/plan.js";
-import { isRuleOf, reportText, type Report, type Rule } from "../core/rule.js";
+import { clipActual, isRuleOf, reportText, type Report, type Rule } from "../core/rule.js";
 import { planFacts } from "../core/facts.js";
 import type { ToolRegistry } from "../core/tools.js";
 import type { FileProbe } from "../core/file-probe.js";
@@ -45,7 +45,7 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
       const d: Diagnostic = { rule: rule.meta.id, severity: "error", ...text, step };
       if (r.at !== undefined) d.pointer = r.at;
       if (hint !== undefined) d.hint = hint;
-      if (r.actual !== undefined) d.actual = r.actual;
+      if (r.actual !== undefined) d.actual = clipActual(r.actual);
       found.push(d);
     };
     const facts = planFacts(plan, policy, c.tools, files());

@@ -9,11 +9,12 @@ import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
 import { why } from "../core/place.js";
+import { clipActual } from "../core/rule.js";
 import type { HostCommandPolicy } from "./host-command.js";
 
 /** A refusal that quotes the command it refuses. */
 function withCommand(d: Diagnostic, command: string): Diagnostic {
-  d.actual = command;
+  d.actual = clipActual(command);
   return d;
 }
 

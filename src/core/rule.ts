@@ -212,6 +212,15 @@ function shortened(word: string): string {
 }
 
 /**
+ * A diagnostic's `actual` as a report carries it: a string is cut as a message quotes it, so that many
+ * findings in one long value (a command line naming thousands of paths) do not each copy it whole;
+ * other values are kept.
+ */
+export function clipActual(actual: unknown): unknown {
+  return typeof actual === "string" ? shortened(actual) : actual;
+}
+
+/**
  * The text and hint of a report: its `messageId` looked up in the rule's `meta.messages` and filled with
  * its data, or its own `message`. A report that names a message the rule does not declare is a bug in the
  * rule: it throws, and the engine turns that into an internal error that rejects the input.

@@ -1,6 +1,6 @@
 import type { Diagnostic, RuleSetting, Severity } from "./diagnostic.js";
 import type { RuleId } from "./rule-ids.js";
-import { isRuleOf, reportText, type InputKind, type Report, type Rule, type RuleContexts, type RuleInputs } from "./rule.js";
+import { clipActual, isRuleOf, reportText, type InputKind, type Report, type Rule, type RuleContexts, type RuleInputs } from "./rule.js";
 import type { LineIndex } from "./source.js";
 
 /** A report of a rule, its text resolved from the rule's messages. */
@@ -91,7 +91,7 @@ export function findingsToDiagnostics(
       d.column = start.column;
     } else if (r.line !== undefined) d.line = r.line;
     if (r.expected !== undefined) d.expected = r.expected;
-    if (r.actual !== undefined) d.actual = r.actual;
+    if (r.actual !== undefined) d.actual = clipActual(r.actual);
     if (r.hint !== undefined) d.hint = r.hint;
     if (r.messageId !== undefined) d.messageId = r.messageId;
     out.push(d);
