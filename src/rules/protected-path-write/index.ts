@@ -1,4 +1,6 @@
 import picomatch from "picomatch";
+import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
+import { GLOB_OPTIONS } from "./glob-options.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
 import { isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
@@ -27,7 +29,7 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
   return compiledFrom("protected", globs, () => {
     const plain = globs.filter((g) => !globBacktracks(g));
     const heavy = globs.filter((g) => globBacktracks(g)).map(linearGlob);
-    const fast = plain.length > 0 ? anyOf(plain.map((g) => picomatch.makeRe(g, { dot: true, nocase: true }).source)) : () => false;
+    const fast = plain.length > 0 ? anyOf(plain.map(globSource)) : () => false;
     const test = heavy.length === 0 ? fast : (path: string) => fast(path) || heavy.some((t) => t(path));
     const needles = globNeedles(globs);
     if (!needles) return (path: string) => beyondFileSystem(path) || test(path);
@@ -35,6 +37,11 @@ export function matcherFor(globs: readonly string[]): (path: string) => boolean 
     const any = anyOf([...new Set(needles)].map((n) => n.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")));
     return (path: string) => beyondFileSystem(path) || (any(path) && test(path));
   });
+}
+
+/** picomatch's expression for a glob: made at build time for the default globs, else now. */
+function globSource(glob: string): string {
+  return PROTECTED_GLOB_SOURCES.get(glob) ?? picomatch.makeRe(glob, GLOB_OPTIONS).source;
 }
 
 /**

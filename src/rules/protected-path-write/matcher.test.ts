@@ -3,6 +3,8 @@ import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PROTECTED_PATHS } from "../../policy/defaults.js";
 import { globBacktracks, pathGlobSource } from "../../core/path-glob.js";
+import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
+import { GLOB_OPTIONS } from "./glob-options.js";
 import { globNeedles, matcherFor } from "./index.js";
 
 const plain = (globs: readonly string[]) => {
@@ -110,3 +112,10 @@ describe("protected globs' pre-check", () => {
   });
 });
 
+
+describe("the default globs' expressions made at build time", () => {
+  it("are picomatch's own for every default protected glob (else run: npm run build && node scripts/gen-glob-sources.mjs)", () => {
+    expect([...PROTECTED_GLOB_SOURCES.keys()].sort()).toEqual([...new Set(DEFAULT_PROTECTED_PATHS)].sort());
+    for (const [glob, source] of PROTECTED_GLOB_SOURCES) expect(source, glob).toBe(picomatch.makeRe(glob, GLOB_OPTIONS).source);
+  });
+});
