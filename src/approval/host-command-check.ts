@@ -58,6 +58,8 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
             if (!isInside(mr.lexical, ws) || !isInside(mreal, wsReal)) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: m, resolved: isInside(mr.lexical, ws) ? mreal : mr.lexical, workspace: ws }), command);
           }
       }
+      // Read, not written (`cat .github/workflows/ci.yml`): protected paths may be read, as by read tools.
+      if (p.read) continue;
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
       if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected, { dotglob: p.dotglob === true }) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
       // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).

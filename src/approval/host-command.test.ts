@@ -48,7 +48,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     // Other spellings of a protected path, as the plan's check reads them: Windows, a short name, NFKC.
     ["echo x > .git./config", "protected-path-write"],
     ["echo x > '.git /config'", "protected-path-write"],
-    ["cat GIT~1/config", "protected-path-write"],
+    ["cp x GIT~1/config", "protected-path-write"],
+    // A reader's line that writes: a redirection, a pipe into a writer.
+    ["cat x > .github/workflows/ci.yml", "protected-path-write"],
+    ["cat .git/config | tee .git/HEAD", "protected-path-write"],
+    ["./cat .git/config", "protected-path-write"],
     ["echo x > id.\u212Aey", "protected-path-write"],
     // Folders written whole, and patterns, read on the real file system.
     ["chmod -R 700 .", "protected-path-write"],
@@ -85,10 +89,10 @@ describe("host shell calls (Claude Code's Bash)", () => {
     const { user, system } = process.cpuUsage(t);
     // picomatch's backtracking expression took seconds on this path.
     expect(user + system).toBeLessThan(1_000_000);
-    expect((await hostCommandRefusal("Bash", { command: "cat x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
+    expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 .git/config < .env"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

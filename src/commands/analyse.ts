@@ -86,6 +86,8 @@ export interface CommandPath {
    * `cp -r`, `mv`, `rsync`, `git clean`): the files in it are written without being named.
    */
   tree?: true;
+  /** The program only reads it (an operand of `cat`, `grep`, `ls`...; see READERS): a protected path may be read. */
+  read?: true;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
@@ -445,6 +447,13 @@ function gitConfigSets(words: ShellWord[]): string | undefined {
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
+/**
+ * Programs that only read the files they are given, whatever their options: none writes a file or runs a
+ * program (GNU and BSD alike). Their operands are reads, which a protected path allows, as a read tool's
+ * do; a redirection on the same line is a write all the same. (`sort -o`, `uniq in out`, `tee`, `xxd -r`,
+ * `file -C`, `tree -o`, `find`, `rg --pre`, `less` and `git` write or run something, and are not here.)
+ */
+const READERS = new Set(["cat", "head", "tail", "wc", "ls", "grep", "egrep", "fgrep", "diff", "cmp", "stat", "du", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "realpath", "readlink", "basename", "dirname", "nl", "od"]);
 /** Files that are no file: the standard streams and the null device. */
 const DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|tty|fd\/\d+)$/;
 const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
@@ -1108,7 +1117,8 @@ class Analysis {
       if ((r.op === ">&" || r.op === "<&") && v !== undefined && /^(?:\d+-?|-)$/.test(v)) continue;
       const at = wordSpan(r.target, depth);
       if (v === undefined) this.find({ rule: "unresolved-argument", messageId: "redirectAtRunTime", data: { source: r.target.source }, span: at });
-      else this.path(v, r.target.glob, at);
+      // `< file` only reads it; `<>` opens it for writing too.
+      else this.path(v, r.target.glob, at, false, r.op === "<");
     }
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
   }
@@ -1257,7 +1267,9 @@ class Analysis {
           this.assignment(w.value.split(/[=[]/)[0]!, eq >= 0 && !w.value.slice(0, eq).includes("[") ? w.value.slice(eq + 1) : undefined);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
         }
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args));
+    // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
+    const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
+    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
     if (spelt === "set") this.errexit = errexitAfter(this.errexit, args);
     if (spelt === "shopt") this.globs = globsAfter(this.globs, args);
     if (FOLDER_BUILTINS.has(spelt)) {
@@ -1740,7 +1752,7 @@ class Analysis {
    * words that name folders the program writes everything under (see treeOperands). `chdir`: the folder
    * the program works in from the word after `chdir.after` on (`git -C dir clean lib` reads `dir/lib`).
    */
-  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues): void {
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues, reads = false): void {
     const before = this.cwd;
     try {
       // find and git clean without a folder work on the one they run in.
@@ -1749,13 +1761,13 @@ class Analysis {
         this.path(".", false, undefined, true);
         this.cwd = before;
       }
-      this.argWords(args, textOnly, depth, trees, chdir, values);
+      this.argWords(args, textOnly, depth, trees, chdir, values, reads);
     } finally {
       this.cwd = before;
     }
   }
 
-  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined): void {
+  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined, reads: boolean): void {
     let operands = false;
     let step: Chdir["steps"][number] | undefined;
     for (const w of args) {
@@ -1777,11 +1789,11 @@ class Analysis {
       const known = values?.get(w);
       // A word the program's grammar reads as text names no file, but for the paths it is known to name.
       const own = known?.text ? [] : operands ? operandPaths(w.value) : pathsIn(w.value);
-      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree);
+      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree, reads);
     }
   }
 
-  private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false): void {
+  private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false, read = false): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
     // In package folders plangate does not know, a relative path names a file it cannot find.
     if (this.elsewhere !== undefined && !/^[/~]/.test(text)) this.find({ rule: "unresolved-argument", messageId: "packageFolders", data: { how: this.elsewhere } });
@@ -1794,9 +1806,10 @@ class Analysis {
       if (this.globs.globstar && text.split("/").includes("**")) p.globstar = true;
     }
     if (tree) p.tree = true;
+    if (read) p.read = true;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
-    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.span?.start, p.span?.end]);
+    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.read, p.span?.start, p.span?.end]);
     if (this.again && this.pathKeys.has(key)) return;
     this.pathKeys.add(key);
     this.report.paths.push(p);

@@ -86,7 +86,7 @@ describe("analysis", () => {
     expect(r.paths).toEqual([
       { text: "sub", cwd: "", span: { start: 3, end: 6 } },
       { text: "out", cwd: "sub", span: { start: 24, end: 27 } },
-      { text: "../../x", cwd: "sub", span: { start: 14, end: 21 } },
+      { text: "../../x", cwd: "sub", span: { start: 14, end: 21 }, read: true },
     ]);
   });
   it("reads what follows a cd from every folder the shell may be in", () => {

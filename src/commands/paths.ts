@@ -131,6 +131,8 @@ export function reportCommandPathsProtected(
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
   for (const { command, p, text, folder } of commandPaths(plan, ctx)) {
+    // Read, not written (`cat .github/workflows/ci.yml`): protected paths may be read, as by read tools.
+    if (p.read) continue;
     const candidates: string[] = [];
     for (const r of paths.resolve(text)) {
       if ("unsafe" in r) continue;

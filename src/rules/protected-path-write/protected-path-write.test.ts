@@ -69,6 +69,12 @@ ruleTester("protected-path-write", {
         // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
         ["run_command", { command: "cp *.txt src/*.py out/" }],
         ["run_command", { command: "ls .github/* .eslintrc*" }],
+        // Programs that only read what they are given may read protected paths, as read tools do.
+        ["run_command", { command: "cat .github/workflows/ci.yml" }],
+        ["run_command", { command: "head -n 20 .git/config && grep -rn token .vscode/settings.json" }],
+        ["run_command", { command: "ls -la .husky .claude/commands; wc -l .env*" }],
+        ["run_command", { command: "diff -u .mcp.json .mcp.json.orig | cat" }],
+        ["run_command", { command: "sha256sum plangate.yaml < .env" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
@@ -299,7 +305,7 @@ ruleTester("protected-path-write", {
     ...(
       [
         ["echo x > .git./config", '".git./config" (.git/config)'],
-        ["cat GIT~1/config", '"GIT~1/config"'],
+        ["echo x > GIT~1/config", '"GIT~1/config"'],
         ["cp x PLANGA~1.YAM", '"PLANGA~1.YAM"'],
         ["cp x certs/SERVER~1.PEM", '"certs/SERVER~1.PEM"'],
         ["rm ENV~2", '"ENV~2"'],
@@ -413,6 +419,22 @@ ruleTester("protected-path-write", {
       files: { ...files, ...Object.fromEntries(Array.from({ length: 4200 }, (_, i) => [`d${i}/a.yaml`, "x"])) },
       errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "d*/*.yaml".' }],
     },
+    ...(
+      [
+        // What a reader's line writes is a write all the same: a redirection, the next program of a pipe.
+        ["cat notes.txt > .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
+        ["cat .git/config | tee .git/HEAD", '".git/HEAD"'],
+        // A program of the workspace named like a reader may be anything; sort -o writes.
+        ["./cat .git/config", '".git/config"'],
+        ["sort -o .git/config notes.txt", '".git/config"'],
+        ["git diff .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
+      ] as const
+    ).map(([command, named]) => ({
+      name: `a reader's line that writes, or a program that is no reader: ${command}`,
+      code: plan("run_command", { command }),
+      files,
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
+    })),
     {
       name: "a command line that names a protected path",
       code: plan("run_command", { command: "rm .git/config" }),
