@@ -114,6 +114,9 @@ await bundle.write({
         name: "paths",
         test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/](?:index|glob-sources|glob-options)|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
       },
+      // The built-in policy, which the path checks and the readers both use: a chunk of its own, so that
+      // neither chunk requires the other for it.
+      { name: "defaults", test: /[\\/]dist[\\/]policy[\\/]defaults\.js$/ },
       // Small core modules every command uses, out of the chunks of the larger modules beside them.
       { name: "core", test: /[\\/]dist[\\/](?:core[\\/](?:compiled|glob|place|lookalike|text|pointer|regex|rule|canonical[\\/][^\\/]+)|syntax[\\/]shell[\\/]quote)\.js$/ },
     ],

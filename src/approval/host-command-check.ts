@@ -7,10 +7,15 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, readProtectedGlobs, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
 import { why } from "../core/place.js";
 import { clipActual } from "../core/rule.js";
 import type { HostCommandPolicy } from "./host-command.js";
+
+/** The plan check's matchers for some protected globs: linear time for globs whose backtracking expression could take seconds on one path. */
+function checksOf(globs: readonly string[]) {
+  return { globs, isProtected: matcherFor(globs), hidden: hiddenNames(globs), names: protectedNames(globs) };
+}
 
 /** A refusal that quotes the command it refuses. */
 function withCommand(d: Diagnostic, command: string): Diagnostic {
@@ -35,11 +40,11 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
   const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
-  // The plan check's matcher: linear time for globs whose backtracking expression could take seconds on one path.
-  const isProtected = matcherFor(policy.protected);
-  const hidden = hiddenNames(policy.protected);
-  const names = protectedNames(policy.protected);
+  const writes = checksOf(policy.protected);
+  // What a program that only reads its operands is given (`cat x`, `< x`): only the secrets are refused.
+  let reads: ReturnType<typeof checksOf> | undefined;
   for (const p of report.paths) {
+    const { globs, isProtected, hidden, names } = p.read ? (reads ??= checksOf(readProtectedGlobs(policy.protected))) : writes;
     const text = commandPathText(p);
     for (const r of paths.resolve(text)) {
       if ("unsafe" in r) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: r.unsafe }), command);
@@ -58,15 +63,13 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
             if (!isInside(mr.lexical, ws) || !isInside(mreal, wsReal)) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandPathOutside", { tool, path: m, resolved: isInside(mr.lexical, ws) ? mreal : mr.lexical, workspace: ws }), command);
           }
       }
-      // Read, not written (`cat .github/workflows/ci.yml`): protected paths may be read, as by read tools.
-      if (p.read) continue;
       // A pattern bash expands to a hidden protected name: `cp a .e*` names .env.
       if (rel.some((x) => protectedSpelling(x, isProtected, names) !== undefined || (p.glob && shellGlobReachesProtected(x, hidden, isProtected, { dotglob: p.dotglob === true }) !== undefined))) return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: p.text }), command);
       // A pattern's existing matches, and a folder the program writes whole (`rm -r`, `find -delete`).
       const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
       if (p.glob || p.tree)
         for (const x of [...rel, ...written]) {
-          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, policy.protected, isProtected);
+          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, globs, isProtected);
           if (reach === undefined) continue;
           if (reach.kind === "match") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: reach.path }), command);
           return withCommand(reach.kind === "root" ? ruleDiagnostic("protected-path-write", "hostCommandTreeRoot", { tool, path: p.text }) : ruleDiagnostic("protected-path-write", "hostCommandTreeProtected", { tool, path: p.text, witness: reach.path }), command);

@@ -52,7 +52,10 @@ describe("host shell calls (Claude Code's Bash)", () => {
     // A reader's line that writes: a redirection, a pipe into a writer.
     ["cat x > .github/workflows/ci.yml", "protected-path-write"],
     ["cat .git/config | tee .git/HEAD", "protected-path-write"],
-    ["./cat .git/config", "protected-path-write"],
+    ["./cat .github/workflows/ci.yml", "protected-path-write"],
+    // Secrets may not be read either.
+    ["cat .env", "protected-path-write"],
+    ["grep url < .git/config", "protected-path-write"],
     ["echo x > id.\u212Aey", "protected-path-write"],
     // Folders written whole, and patterns, read on the real file system.
     ["chmod -R 700 .", "protected-path-write"],
@@ -92,7 +95,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 .git/config < .env"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

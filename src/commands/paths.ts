@@ -116,23 +116,37 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
  */
 export type DiskReach = { kind: "match"; path: string } | { kind: "holds"; folder: string; path: string } | { kind: "root"; folder: string };
 
-/** protected-path-write for command lines: a command may write any file it names, so any protected one is reported (its message commandProtectedPath). */
+/** How a command's paths are matched against some protected globs. */
+export interface CommandPathChecks {
+  /** The protected spelling of a path, if any. */
+  protectedAs: (path: string) => string | undefined;
+  /** A protected path a glob below the workspace root can match (`.gi?/config`: `.git/config`), if any. */
+  globReaches?: (glob: string, p: CommandPath) => string | undefined;
+  /** What a pattern's existing matches, or a folder written whole, reach on disk (workspace-relative). */
+  onDisk?: (rel: string, p: CommandPath) => DiskReach | undefined;
+}
+
+/**
+ * protected-path-write for command lines (its message commandProtectedPath): a command may write any file
+ * it names, so any protected one is reported; what a program that only reads its operands is given, only
+ * when it is a secret.
+ */
 export function reportCommandPathsProtected(
   plan: Plan,
   ctx: PlanRuleContext<"commandProtectedPath" | "commandTreeProtected" | "commandTreeRoot">,
-  protectedAs: (path: string) => string | undefined,
   name: NamePath,
-  /** A protected path a glob below the workspace root can match (`.gi?/config`: `.git/config`), if any. */
-  globReaches?: (glob: string, p: CommandPath) => string | undefined,
-  /** What a pattern's existing matches, or a folder written whole, reach on disk (workspace-relative). */
-  onDisk?: (rel: string, p: CommandPath) => DiskReach | undefined,
+  /** The checks of what a command may write: every protected path. */
+  writes: CommandPathChecks,
+  /** The checks of what a program that only reads its operands is given (`cat x`, `< x`): the secrets. Made when first needed. */
+  reads: () => CommandPathChecks = () => writes,
 ): void {
   const paths = ctx.facts.paths;
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
+  let readChecks: CommandPathChecks | undefined;
   for (const { command, p, text, folder } of commandPaths(plan, ctx)) {
-    // Read, not written (`cat .github/workflows/ci.yml`): protected paths may be read, as by read tools.
-    if (p.read) continue;
+    // Read, not written (`cat .github/workflows/ci.yml`): only the secrets are refused (to read tools, none is).
+    const { protectedAs, globReaches, onDisk } = p.read ? (readChecks ??= reads()) : writes;
     const candidates: string[] = [];
     for (const r of paths.resolve(text)) {
       if ("unsafe" in r) continue;

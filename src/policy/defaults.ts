@@ -153,6 +153,35 @@ export const DEFAULT_PROTECTED_PATHS = [
   "**/plangate.json",
 ];
 
+/**
+ * The default protected globs whose files hold secrets: credentials and keys, a repository's
+ * configuration (a token in a remote's URL), the hosts' settings and MCP server configurations (tokens
+ * in their environment). A command line may not read them either. The other defaults (CI files, git
+ * hook managers, the editor's and the host's files that run code, the policy) may be read by a program
+ * that only reads its operands (`cat .github/workflows/ci.yml`), as by a read tool; a glob a policy adds
+ * is read as a secret.
+ */
+export const DEFAULT_SECRET_PATHS = [
+  ".git/**",
+  ".git",
+  "**/.git/**",
+  "**/.git",
+  ".env",
+  ".env*",
+  "**/.env*",
+  "**/*.pem",
+  "**/*.key",
+  "**/id_rsa*",
+  "**/id_ed25519*",
+  "**/.ssh/**",
+  "**/.claude/settings.json",
+  "**/.claude/settings.local.json",
+  "**/.mcp.json",
+  "**/.cursor/mcp.json",
+  "**/.gemini/settings.json",
+  "**/.vscode/mcp.json",
+];
+
 export const DEFAULT_PATH_ARGUMENTS = [
   "path",
   "file",

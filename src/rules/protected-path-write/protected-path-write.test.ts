@@ -69,12 +69,12 @@ ruleTester("protected-path-write", {
         // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
         ["run_command", { command: "cp *.txt src/*.py out/" }],
         ["run_command", { command: "ls .github/* .eslintrc*" }],
-        // Programs that only read what they are given may read protected paths, as read tools do.
+        // Programs that only read what they are given may read protected paths that hold no secret, as read tools may.
         ["run_command", { command: "cat .github/workflows/ci.yml" }],
-        ["run_command", { command: "head -n 20 .git/config && grep -rn token .vscode/settings.json" }],
-        ["run_command", { command: "ls -la .husky .claude/commands; wc -l .env*" }],
-        ["run_command", { command: "diff -u .mcp.json .mcp.json.orig | cat" }],
-        ["run_command", { command: "sha256sum plangate.yaml < .env" }],
+        ["run_command", { command: "head -n 20 lefthook.yml && grep -rn hook .vscode/settings.json .husky/pre-commit" }],
+        ["run_command", { command: "ls -la .husky .claude/commands; wc -l .claude/agents/*.md" }],
+        ["run_command", { command: "diff -u plangate.yaml plangate.yaml.orig | cat" }],
+        ["run_command", { command: "sha256sum plangate.yaml < .devcontainer/devcontainer.json" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
@@ -423,7 +423,14 @@ ruleTester("protected-path-write", {
       [
         // What a reader's line writes is a write all the same: a redirection, the next program of a pipe.
         ["cat notes.txt > .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
-        ["cat .git/config | tee .git/HEAD", '".git/HEAD"'],
+        ["cat .github/workflows/ci.yml | tee .github/workflows/x.yml", '".github/workflows/x.yml"'],
+        // Secrets may not be read by a command line either: keys, .env, a repository's configuration, MCP and host settings.
+        ["cat .env", '".env"'],
+        ["head -n 5 .git/config", '".git/config"'],
+        ["grep token < .mcp.json", '".mcp.json"'],
+        ["cat .e*", '".e*" (.env)'],
+        ["wc -l deploy/server.key", '"deploy/server.key"'],
+        ["cat .claude/settings.json", '".claude/settings.json"'],
         // A program of the workspace named like a reader may be anything; sort -o writes.
         ["./cat .git/config", '".git/config"'],
         ["sort -o .git/config notes.txt", '".git/config"'],
@@ -608,6 +615,9 @@ describe("protected-path-write on a real file system", () => {
     policy.tools.write.push("upload");
     policy.paths.protected.push("secrets/**");
     expect(await check("upload", { path: "secrets/a" }, policy)).toHaveLength(1);
+    // A glob the policy adds is read as a secret: a command line may not even read it; a default that holds none may be read.
+    expect(await check("run_command", { command: "cat secrets/a" }, policy)).toHaveLength(1);
+    expect(await check("run_command", { command: "cat .github/workflows/ci.yml" }, policy)).toHaveLength(0);
   });
 });
 
