@@ -948,6 +948,13 @@ function programReadAs(spelt: string): string {
 
 /** How many folders the shell may be in at once before the line is refused. */
 const MAX_WHERES = 16;
+/**
+ * How many folders pushd's stack may hold before the line is refused: each folder the shell may be in
+ * keeps its own stack, and a line of 1,200 `pushd a;` (10 KB) took 7.6 s to follow.
+ */
+const MAX_DIRS = 32;
+/** The longest folder path, from the workspace, cd and pushd are followed to before the line is refused. */
+const MAX_FOLDER = 1024;
 /** Builtins that change the shell's folder. */
 const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
 /** Wrappers that run a builtin in the shell itself, so a folder it moves to outlives them. */
@@ -981,6 +988,11 @@ class Analysis {
   /** What is being read runs in package folders plangate does not know, through this wrapper and option. */
   private elsewhere: string | undefined;
   private readonly pathKeys = new Set<string>();
+  /**
+   * A number for each folder the shell may be in: the ways to a command are merged by their folders, and
+   * a key made of the folders' text grew with every pushd (1,200 `pushd a;` took 7.6 s).
+   */
+  private readonly folderIds = new Map<string, number>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
 
@@ -1027,6 +1039,9 @@ class Analysis {
     // A line a shell is given (`sh -c '...'`) starts without `set -e`, and with the pattern options of its shell (eval's, the same).
     const globs = this.inShell !== undefined ? this.globs : NO_GLOBS;
     const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false, globs }] }];
+    // The commands some later one runs only if they succeeded: only their failures need remembering.
+    const guarding = new Set<SimpleCommand>();
+    for (const cmd of s.commands) for (const g of cmd.guards ?? []) guarding.add(g);
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
       const chain = cmd.scopes ?? [];
@@ -1040,7 +1055,7 @@ class Analysis {
         frames.push({ id, wheres: s.substitutions?.includes(id) ? wheres.map((w) => ({ ...w, errexit: false })) : wheres });
       }
       const frame = frames[frames.length - 1]!;
-      frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
+      frame.wheres = this.everywhere(frame.wheres, cmd, guarding, () => this.simple(cmd, depth, s.text));
     }
     [this.cwd, this.dirs, this.moved, this.errexit, this.globs] = [saved.cwd, saved.dirs, saved.moved, saved.errexit, saved.globs];
     if (top) this.span = undefined;
@@ -1052,7 +1067,7 @@ class Analysis {
    * was: what follows is read from both folders, unless it runs only if the `cd` succeeded (`cd x &&`,
    * `cd x || exit`, `if cd x; then`).
    */
-  private everywhere(wheres: Where[], cmd: SimpleCommand, read: () => void): Where[] {
+  private everywhere(wheres: Where[], cmd: SimpleCommand, guarding: ReadonlySet<SimpleCommand>, read: () => void): Where[] {
     const guards = cmd.guards ?? [];
     const runs = wheres.filter((w) => !guards.some((g) => w.failed.has(g)));
     const next = wheres.filter((w) => !runs.includes(w));
@@ -1069,7 +1084,7 @@ class Analysis {
         if (runs.length === 0) return wheres;
         next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit, globs: this.globs });
         // A cd that fails leaves the shell where it was, unless `set -e` then ends it.
-        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: new Set([...w.failed, cmd]) });
+        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: guarding.has(cmd) ? new Set([...w.failed, cmd]) : w.failed });
       }
     } finally {
       this.again = again;
@@ -1077,7 +1092,7 @@ class Analysis {
     // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
     const merged = new Map<string, Where>();
     for (const w of next) {
-      const key = JSON.stringify([w.cwd, w.dirs, w.errexit, w.globs]);
+      const key = `${this.folderId(w.cwd)}:${w.dirs.map((d) => this.folderId(d)).join(",")}:${w.errexit}:${w.globs.dotglob}:${w.globs.globstar}`;
       const seen = merged.get(key);
       merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
     }
@@ -1674,6 +1689,12 @@ class Analysis {
       this.find({ rule: "disallowed-tool", messageId: "storedCode", data: { name } });
   }
 
+  private folderId(folder: string): number {
+    let id = this.folderIds.get(folder);
+    if (id === undefined) this.folderIds.set(folder, (id = this.folderIds.size));
+    return id;
+  }
+
   private cd(args: ShellWord[]): void {
     const target = args.find((w) => !(w.value ?? "x").startsWith("-") || w.value === "-");
     if (!target) {
@@ -1692,7 +1713,12 @@ class Analysis {
 
   /** The folder a cd-like word names, from the current one. */
   private folder(v: string): string {
-    return v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    const folder = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    // Each folder the shell may be in is compared and joined to every path a command names: a line of
+    // thousands of `cd a;` would make each of them thousands of characters long.
+    if (folder.length <= MAX_FOLDER) return folder;
+    this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `a folder path longer than ${MAX_FOLDER} characters` } });
+    return this.cwd;
   }
 
   /**
@@ -1719,11 +1745,13 @@ class Analysis {
       if (target === undefined) {
         if (this.dirs.length === 0 || stay) return;
         [this.cwd, this.dirs] = [this.dirs[0]!, [this.cwd, ...this.dirs.slice(1)]];
-      } else if (stay) {
-        this.dirs = [this.folder(target), ...this.dirs];
-        return;
-      } else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
-      this.moved = true;
+      } else if (stay) this.dirs = [this.folder(target), ...this.dirs];
+      else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
+      if (this.dirs.length > MAX_DIRS) {
+        this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `more than ${MAX_DIRS} folders on pushd's stack` } });
+        this.dirs = this.dirs.slice(0, MAX_DIRS);
+      }
+      if (!stay) this.moved = true;
       return;
     }
     if (this.dirs.length === 0) return;
