@@ -441,6 +441,30 @@ function gitConfigSets(words: ShellWord[]): string | undefined {
   const key = operands[0];
   return key === undefined ? "…" : GIT_CODE_KEY.test(key) ? key : undefined;
 }
+/**
+ * git subcommands' options that name a program or command line git runs (`fetch --upload-pack='sh -c
+ * ...' .` runs it through the shell for a local repository, `grep -O'cmd'` runs it as the pager,
+ * `archive --exec`, `send-email --to-cmd`, `instaweb --httpd`, `daemon --access-hook`), or a folder of
+ * hooks or another repository whose hooks and settings run later (`clone --template`,
+ * `--separate-git-dir`): long ones (git reads any unambiguous prefix of them) and short ones (also in
+ * a cluster, `-qu`).
+ */
+const GIT_SUBCOMMAND_RUNS: Readonly<Record<string, { long: readonly string[]; short?: string }>> = {
+  fetch: { long: ["--upload-pack"] },
+  pull: { long: ["--upload-pack"] },
+  clone: { long: ["--upload-pack", "--template", "--separate-git-dir"], short: "u" },
+  init: { long: ["--template", "--separate-git-dir"] },
+  "ls-remote": { long: ["--upload-pack"], short: "u" },
+  "fetch-pack": { long: ["--upload-pack", "--exec"] },
+  push: { long: ["--receive-pack", "--exec"] },
+  "send-pack": { long: ["--receive-pack", "--exec"] },
+  archive: { long: ["--exec"] },
+  grep: { long: ["--open-files-in-pager"], short: "O" },
+  "send-email": { long: ["--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"] },
+  instaweb: { long: ["--httpd", "--browser", "--module-path"], short: "dbm" },
+  "web--browse": { long: ["--browser", "--cmd", "--config"], short: "bc" },
+  daemon: { long: ["--access-hook"] },
+};
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
@@ -1303,6 +1327,10 @@ class Analysis {
         if (GIT_CODE_KEY.test(v.slice("--config-env=".length).split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
       } else if (v === "--exec-path" || v.startsWith("--exec-path=")) {
         if (v.includes("=")) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
+      } else if (v === "--git-dir" || v.startsWith("--git-dir=")) {
+        // Another repository's settings and hooks run as a repository's own (core.fsmonitor, hooks), as GIT_DIR's do.
+        this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: "--git-dir" } });
+        if (v === "--git-dir") i++;
       } else if (GIT_OPTIONS_WITH_VALUE.has(v)) i++;
     }
     const sub = args[i]?.value;
@@ -1314,6 +1342,35 @@ class Analysis {
       sub === "filter-branch" ||
       (sub === "difftool" && rest.some((r) => r === undefined || r === "-x" || r === "--extcmd" || /^--extcmd=|^-x./.test(r)));
     if (runs) this.find({ rule: "disallowed-tool", messageId: "gitRunsCommandLine", data: { subcommand: String(sub) } });
+    const spec = sub !== undefined && Object.hasOwn(GIT_SUBCOMMAND_RUNS, sub) ? GIT_SUBCOMMAND_RUNS[sub] : undefined;
+    if (spec !== undefined)
+      for (let k = 0; k < rest.length; k++) {
+        const r = rest[k];
+        if (r === "--") break;
+        if (r === undefined || !r.startsWith("-")) continue;
+        const name = r.split("=")[0]!;
+        const long = r.startsWith("--") ? spec.long.find((o) => isLongOption(r, o)) : undefined;
+        const short = !r.startsWith("--") && spec.short !== undefined ? [...r.slice(1)].find((c) => spec.short!.includes(c)) : undefined;
+        if (long !== undefined || short !== undefined) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: `git ${sub}`, option: long ?? `-${short}` } });
+          break;
+        }
+        // send-email's SMTP server given as a path is a program it runs in place of sendmail.
+        if (sub === "send-email" && isLongOption(r, "--smtp-server")) {
+          const server = r.includes("=") ? r.slice(r.indexOf("=") + 1) : rest[k + 1];
+          if (server === undefined || server.includes("/")) {
+            this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: `git ${sub}`, option: "--smtp-server" } });
+            break;
+          }
+        }
+        // clone's -c/--config writes settings into the new repository, which its checkout then runs.
+        const c = r.startsWith("--") ? -1 : r.indexOf("c");
+        if (sub === "clone" && (c > 0 || (name.length >= 4 && "--config".startsWith(name)))) {
+          const joined = c > 0 ? r.slice(c + 1) : r.includes("=") ? r.slice(r.indexOf("=") + 1) : "";
+          const kv = joined !== "" ? joined : rest[++k];
+          if (kv === undefined || GIT_CODE_KEY.test(kv.split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: kv ?? r } });
+        }
+      }
     if (sub === "config") {
       const set = gitConfigSets(args.slice(i + 1));
       if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });

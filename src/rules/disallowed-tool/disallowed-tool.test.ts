@@ -63,6 +63,23 @@ ruleTester("disallowed-tool", {
         ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
       }),
     },
+    {
+      name: "git's everyday transport, search and clone forms",
+      code: JSON.stringify({
+        steps: [
+          "git fetch --prune --tags origin",
+          "git pull --rebase",
+          "git push -u origin main",
+          "git clone --depth 1 -b main https://example.com/x.git",
+          "git clone -c user.name=ci --branch=dev-cache https://example.com/x.git y",
+          "git grep -n -c foo -- src",
+          "git ls-remote --tags origin",
+          "git archive -o out.zip HEAD",
+          "git init",
+          "git send-email --smtp-server=smtp.example.com a.patch",
+        ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+      }),
+    },
     { name: "an invisible character without a tool it imitates (unsafe-value's finding alone)", code: plan("odd\u200d_tool") },
     {
       name: "settings, pagers turned off and wrappers an agent uses every day",
@@ -202,6 +219,34 @@ ruleTester("disallowed-tool", {
       ["git -C sub rebase -xmake main", "rebase"],
     ].map(([command, subcommand]) =>
       commandCase(`git running a command line: ${command}`, { command }, "gitRunsCommandLine", `gives git ${subcommand} a command line to run, which plangate does not read`, "run the command itself as its own step"),
+    ),
+    ...[
+      ["git fetch --upload-pack='rm x; git-upload-pack' .", "fetch", "--upload-pack"],
+      ["git pull --upload-p=x .", "pull", "--upload-pack"],
+      ["git ls-remote -u 'rm x' .", "ls-remote", "-u"],
+      ["git clone -qu x . y", "clone", "-u"],
+      ["git push --receive-pack=x .", "push", "--receive-pack"],
+      ["git archive --remote=. --exec='rm x' HEAD", "archive", "--exec"],
+      ["git grep -O'rm x' main", "grep", "-O"],
+      ["git grep -iO main", "grep", "-O"],
+      ["git grep --open-files-in-pager=vim main", "grep", "--open-files-in-pager"],
+      ["git send-email --to-cmd=./x a.patch", "send-email", "--to-cmd"],
+      ["git send-email --smtp-server=./sendmail a.patch", "send-email", "--smtp-server"],
+      ["git instaweb --httpd='rm x'", "instaweb", "--httpd"],
+      ["git daemon --access-hook=./x", "daemon", "--access-hook"],
+      ["git clone --template=tpl . y", "clone", "--template"],
+      ["git init --separate-git-dir=gd", "init", "--separate-git-dir"],
+    ].map(([command, subcommand, option]) =>
+      commandCase(`git running a program an option names: ${command}`, { command }, "optionRunsCommand", `gives git ${subcommand} a program or command line to run (${option}), which plangate does not read`, "run the program itself as its own command, or drop the option"),
+    ),
+    ...[
+      ["git clone -c core.fsmonitor='rm x' . y", "core.fsmonitor='rm x'".replace(/'/g, "")],
+      ["git clone --config=core.hooksPath=hooks . y", "core.hooksPath=hooks"],
+      ["git clone -qccore.pager=x . y", "core.pager=x"],
+      ["git --git-dir=other status", "--git-dir"],
+      ["git --git-dir other log", "--git-dir"],
+    ].map(([command, setting]) =>
+      commandCase(`git running what another repository or a clone's setting names: ${command}`, { command }, "gitRunsCode", `sets git's ${setting}, which names a program or code git runs, or more settings to read`, "remove the setting; run the program it names as its own command"),
     ),
     ...[
       ["tar -xf a.tar --to-command=sh", "tar", "--to-command"],
