@@ -214,6 +214,8 @@ const GIT_CODE_KEY =
  */
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
+  gtar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
+  bsdtar: ["--use-compress-program=", "-I"],
   rsync: ["-e", "--rsh=", "--rsync-path="],
   fd: ["-x", "--exec=", "-X", "--exec-batch="],
   fdfind: ["-x", "--exec=", "-X", "--exec-batch="],
@@ -240,7 +242,24 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   // environment file, the chooser and cygpath programs. clap reads long options only as spelt (just and
   // watchexec do not set infer_long_args): `just --sh x` is an error, and runs nothing.
   just: ["--shell=", "--shell-arg=", "--command=", "-c", "--dotenv-command=", "--chooser=", "--cygpath="],
+  // GNU sort's compressor, split's filter (a shell command line), man's pager and HTML browser.
+  sort: ["--compress-program="],
+  split: ["--filter="],
+  man: ["-P", "--pager=", "-H", "--html="],
+  // netcat's program or command line run with the connection as its input and output.
+  nc: ["-e", "-c"],
+  ncat: ["-e", "--exec=", "-c", "--sh-exec=", "--lua-exec="],
+  // go's runner of test and run binaries, the program run in place of each tool, vet's tool.
+  go: ["-exec=", "--exec=", "-toolexec=", "--toolexec=", "-vettool=", "--vettool="],
+  // A compiler driver's wrapper of each subprocess, plugins (code loaded into the compiler), spec files (which name programs).
+  ...Object.fromEntries(["gcc", "g++", "cc", "c++", "clang", "clang++"].map((c) => [c, ["-wrapper", "-fplugin=", "-specs=", "--specs="]])),
 };
+/**
+ * Programs that read any unambiguous prefix of a long option as the option (GNU getopt_long, popt):
+ * `tar --checkpoint-act=exec=...` and `tar --use-compress-prog=...` run their commands. The options
+ * each has that are themselves a prefix of one above, spelt out, are not it (`tar --checkpoint=10`).
+ */
+const ABBREVIATED_OPTIONS: Readonly<Record<string, readonly string[]>> = { tar: ["--checkpoint"], gtar: ["--checkpoint"], rsync: [], sort: [], split: [], man: [], ncat: [] };
 /**
  * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
  * of scripts (`--require`), git, the editor, browser and viewer, `npm init`'s module, node-gyp. npm reads
@@ -1441,7 +1460,9 @@ class Analysis {
         continue;
       }
       // A one-letter option also counts inside a cluster of them (rsync -avze ssh, tar -xIzstd).
-      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
+      const exact = Object.hasOwn(ABBREVIATED_OPTIONS, name) ? ABBREVIATED_OPTIONS[name]! : undefined;
+      const abbreviates = (o: string) => exact !== undefined && o.startsWith("--") && v.startsWith("--") && isLongOption(v, o.slice(0, -1)) && !exact.includes(v.split("=")[0]!);
+      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) || abbreviates(o) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
       if (hit !== undefined) {
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
         return;
