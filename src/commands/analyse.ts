@@ -216,6 +216,8 @@ const GIT_CODE_KEY =
  */
 const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   tar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
+  gtar: ["--to-command=", "--use-compress-program=", "-I", "--checkpoint-action=", "--info-script=", "--new-volume-script=", "-F"],
+  bsdtar: ["--use-compress-program=", "-I"],
   rsync: ["-e", "--rsh=", "--rsync-path="],
   fd: ["-x", "--exec=", "-X", "--exec-batch="],
   fdfind: ["-x", "--exec=", "-X", "--exec-batch="],
@@ -242,7 +244,24 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   // environment file, the chooser and cygpath programs. clap reads long options only as spelt (just and
   // watchexec do not set infer_long_args): `just --sh x` is an error, and runs nothing.
   just: ["--shell=", "--shell-arg=", "--command=", "-c", "--dotenv-command=", "--chooser=", "--cygpath="],
+  // GNU sort's compressor, split's filter (a shell command line), man's pager and HTML browser.
+  sort: ["--compress-program="],
+  split: ["--filter="],
+  man: ["-P", "--pager=", "-H", "--html="],
+  // netcat's program or command line run with the connection as its input and output.
+  nc: ["-e", "-c"],
+  ncat: ["-e", "--exec=", "-c", "--sh-exec=", "--lua-exec="],
+  // go's runner of test and run binaries, the program run in place of each tool, vet's tool.
+  go: ["-exec=", "--exec=", "-toolexec=", "--toolexec=", "-vettool=", "--vettool="],
+  // A compiler driver's wrapper of each subprocess, plugins (code loaded into the compiler), spec files (which name programs).
+  ...Object.fromEntries(["gcc", "g++", "cc", "c++", "clang", "clang++"].map((c) => [c, ["-wrapper", "-fplugin=", "-specs=", "--specs="]])),
 };
+/**
+ * Programs that read any unambiguous prefix of a long option as the option (GNU getopt_long, popt):
+ * `tar --checkpoint-act=exec=...` and `tar --use-compress-prog=...` run their commands. The options
+ * each has that are themselves a prefix of one above, spelt out, are not it (`tar --checkpoint=10`).
+ */
+const ABBREVIATED_OPTIONS: Readonly<Record<string, readonly string[]>> = { tar: ["--checkpoint"], gtar: ["--checkpoint"], rsync: [], sort: [], split: [], man: [], ncat: [] };
 /**
  * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
  * of scripts (`--require`), git, the editor, browser and viewer, `npm init`'s module, node-gyp. npm reads
@@ -443,6 +462,30 @@ function gitConfigSets(words: ShellWord[]): string | undefined {
   const key = operands[0];
   return key === undefined ? "…" : GIT_CODE_KEY.test(key) ? key : undefined;
 }
+/**
+ * git subcommands' options that name a program or command line git runs (`fetch --upload-pack='sh -c
+ * ...' .` runs it through the shell for a local repository, `grep -O'cmd'` runs it as the pager,
+ * `archive --exec`, `send-email --to-cmd`, `instaweb --httpd`, `daemon --access-hook`), or a folder of
+ * hooks or another repository whose hooks and settings run later (`clone --template`,
+ * `--separate-git-dir`): long ones (git reads any unambiguous prefix of them) and short ones (also in
+ * a cluster, `-qu`).
+ */
+const GIT_SUBCOMMAND_RUNS: Readonly<Record<string, { long: readonly string[]; short?: string }>> = {
+  fetch: { long: ["--upload-pack"] },
+  pull: { long: ["--upload-pack"] },
+  clone: { long: ["--upload-pack", "--template", "--separate-git-dir"], short: "u" },
+  init: { long: ["--template", "--separate-git-dir"] },
+  "ls-remote": { long: ["--upload-pack"], short: "u" },
+  "fetch-pack": { long: ["--upload-pack", "--exec"] },
+  push: { long: ["--receive-pack", "--exec"] },
+  "send-pack": { long: ["--receive-pack", "--exec"] },
+  archive: { long: ["--exec"] },
+  grep: { long: ["--open-files-in-pager"], short: "O" },
+  "send-email": { long: ["--to-cmd", "--cc-cmd", "--header-cmd", "--sendmail-cmd"] },
+  instaweb: { long: ["--httpd", "--browser", "--module-path"], short: "dbm" },
+  "web--browse": { long: ["--browser", "--cmd", "--config"], short: "bc" },
+  daemon: { long: ["--access-hook"] },
+};
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
@@ -957,6 +1000,13 @@ function programReadAs(spelt: string): string {
 
 /** How many folders the shell may be in at once before the line is refused. */
 const MAX_WHERES = 16;
+/**
+ * How many folders pushd's stack may hold before the line is refused: each folder the shell may be in
+ * keeps its own stack, and a line of 1,200 `pushd a;` (10 KB) took 7.6 s to follow.
+ */
+const MAX_DIRS = 32;
+/** The longest folder path, from the workspace, cd and pushd are followed to before the line is refused. */
+const MAX_FOLDER = 1024;
 /** Builtins that change the shell's folder. */
 const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
 /** Wrappers that run a builtin in the shell itself, so a folder it moves to outlives them. */
@@ -990,6 +1040,11 @@ class Analysis {
   /** What is being read runs in package folders plangate does not know, through this wrapper and option. */
   private elsewhere: string | undefined;
   private readonly pathKeys = new Set<string>();
+  /**
+   * A number for each folder the shell may be in: the ways to a command are merged by their folders, and
+   * a key made of the folders' text grew with every pushd (1,200 `pushd a;` took 7.6 s).
+   */
+  private readonly folderIds = new Map<string, number>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
 
@@ -1036,6 +1091,9 @@ class Analysis {
     // A line a shell is given (`sh -c '...'`) starts without `set -e`, and with the pattern options of its shell (eval's, the same).
     const globs = this.inShell !== undefined ? this.globs : NO_GLOBS;
     const frames: { id: number; wheres: Where[] }[] = [{ id: -1, wheres: [{ cwd: this.cwd, dirs: this.dirs, failed: new Set(), errexit: false, globs }] }];
+    // The commands some later one runs only if they succeeded: only their failures need remembering.
+    const guarding = new Set<SimpleCommand>();
+    for (const cmd of s.commands) for (const g of cmd.guards ?? []) guarding.add(g);
     for (const cmd of s.commands) {
       if (top) this.span = { start: cmd.start, end: cmd.end };
       const chain = cmd.scopes ?? [];
@@ -1049,7 +1107,7 @@ class Analysis {
         frames.push({ id, wheres: s.substitutions?.includes(id) ? wheres.map((w) => ({ ...w, errexit: false })) : wheres });
       }
       const frame = frames[frames.length - 1]!;
-      frame.wheres = this.everywhere(frame.wheres, cmd, () => this.simple(cmd, depth, s.text));
+      frame.wheres = this.everywhere(frame.wheres, cmd, guarding, () => this.simple(cmd, depth, s.text));
     }
     [this.cwd, this.dirs, this.moved, this.errexit, this.globs] = [saved.cwd, saved.dirs, saved.moved, saved.errexit, saved.globs];
     if (top) this.span = undefined;
@@ -1061,7 +1119,7 @@ class Analysis {
    * was: what follows is read from both folders, unless it runs only if the `cd` succeeded (`cd x &&`,
    * `cd x || exit`, `if cd x; then`).
    */
-  private everywhere(wheres: Where[], cmd: SimpleCommand, read: () => void): Where[] {
+  private everywhere(wheres: Where[], cmd: SimpleCommand, guarding: ReadonlySet<SimpleCommand>, read: () => void): Where[] {
     const guards = cmd.guards ?? [];
     const runs = wheres.filter((w) => !guards.some((g) => w.failed.has(g)));
     const next = wheres.filter((w) => !runs.includes(w));
@@ -1078,7 +1136,7 @@ class Analysis {
         if (runs.length === 0) return wheres;
         next.push({ cwd: this.cwd, dirs: this.dirs, failed: w.failed, errexit: this.errexit, globs: this.globs });
         // A cd that fails leaves the shell where it was, unless `set -e` then ends it.
-        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: new Set([...w.failed, cmd]) });
+        if (this.moved && !(w.errexit && cmd.fatal)) next.push({ ...w, errexit: this.errexit, globs: this.globs, failed: guarding.has(cmd) ? new Set([...w.failed, cmd]) : w.failed });
       }
     } finally {
       this.again = again;
@@ -1086,7 +1144,7 @@ class Analysis {
     // One entry per folder and stack: the cds assumed failed are those assumed on every way there.
     const merged = new Map<string, Where>();
     for (const w of next) {
-      const key = JSON.stringify([w.cwd, w.dirs, w.errexit, w.globs]);
+      const key = `${this.folderId(w.cwd)}:${w.dirs.map((d) => this.folderId(d)).join(",")}:${w.errexit}:${w.globs.dotglob}:${w.globs.globstar}`;
       const seen = merged.get(key);
       merged.set(key, seen === undefined ? w : { ...w, failed: new Set([...seen.failed].filter((c) => w.failed.has(c))) });
     }
@@ -1300,6 +1358,10 @@ class Analysis {
         if (GIT_CODE_KEY.test(v.slice("--config-env=".length).split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
       } else if (v === "--exec-path" || v.startsWith("--exec-path=")) {
         if (v.includes("=")) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: v } });
+      } else if (v === "--git-dir" || v.startsWith("--git-dir=")) {
+        // Another repository's settings and hooks run as a repository's own (core.fsmonitor, hooks), as GIT_DIR's do.
+        this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: "--git-dir" } });
+        if (v === "--git-dir") i++;
       } else if (GIT_OPTIONS_WITH_VALUE.has(v)) i++;
     }
     const sub = args[i]?.value;
@@ -1311,6 +1373,35 @@ class Analysis {
       sub === "filter-branch" ||
       (sub === "difftool" && rest.some((r) => r === undefined || r === "-x" || r === "--extcmd" || /^--extcmd=|^-x./.test(r)));
     if (runs) this.find({ rule: "disallowed-tool", messageId: "gitRunsCommandLine", data: { subcommand: String(sub) } });
+    const spec = sub !== undefined && Object.hasOwn(GIT_SUBCOMMAND_RUNS, sub) ? GIT_SUBCOMMAND_RUNS[sub] : undefined;
+    if (spec !== undefined)
+      for (let k = 0; k < rest.length; k++) {
+        const r = rest[k];
+        if (r === "--") break;
+        if (r === undefined || !r.startsWith("-")) continue;
+        const name = r.split("=")[0]!;
+        const long = r.startsWith("--") ? spec.long.find((o) => isLongOption(r, o)) : undefined;
+        const short = !r.startsWith("--") && spec.short !== undefined ? [...r.slice(1)].find((c) => spec.short!.includes(c)) : undefined;
+        if (long !== undefined || short !== undefined) {
+          this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: `git ${sub}`, option: long ?? `-${short}` } });
+          break;
+        }
+        // send-email's SMTP server given as a path is a program it runs in place of sendmail.
+        if (sub === "send-email" && isLongOption(r, "--smtp-server")) {
+          const server = r.includes("=") ? r.slice(r.indexOf("=") + 1) : rest[k + 1];
+          if (server === undefined || server.includes("/")) {
+            this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: `git ${sub}`, option: "--smtp-server" } });
+            break;
+          }
+        }
+        // clone's -c/--config writes settings into the new repository, which its checkout then runs.
+        const c = r.startsWith("--") ? -1 : r.indexOf("c");
+        if (sub === "clone" && (c > 0 || (name.length >= 4 && "--config".startsWith(name)))) {
+          const joined = c > 0 ? r.slice(c + 1) : r.includes("=") ? r.slice(r.indexOf("=") + 1) : "";
+          const kv = joined !== "" ? joined : rest[++k];
+          if (kv === undefined || GIT_CODE_KEY.test(kv.split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: kv ?? r } });
+        }
+      }
     if (sub === "config") {
       const set = gitConfigSets(args.slice(i + 1));
       if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });
@@ -1381,7 +1472,9 @@ class Analysis {
         continue;
       }
       // A one-letter option also counts inside a cluster of them (rsync -avze ssh, tar -xIzstd).
-      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
+      const exact = Object.hasOwn(ABBREVIATED_OPTIONS, name) ? ABBREVIATED_OPTIONS[name]! : undefined;
+      const abbreviates = (o: string) => exact !== undefined && o.startsWith("--") && v.startsWith("--") && isLongOption(v, o.slice(0, -1)) && !exact.includes(v.split("=")[0]!);
+      const hit = spec.find((o) => (o.endsWith("=") ? v.startsWith(o) || v === o.slice(0, -1) || abbreviates(o) : v === o || (o.length === 2 && /^-[A-Za-z0-9]/.test(v) && cluster(v).includes(o[1]!))));
       if (hit !== undefined) {
         this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: hit.replace(/=$/, "") } });
         return;
@@ -1686,6 +1779,12 @@ class Analysis {
       this.find({ rule: "disallowed-tool", messageId: "storedCode", data: { name } });
   }
 
+  private folderId(folder: string): number {
+    let id = this.folderIds.get(folder);
+    if (id === undefined) this.folderIds.set(folder, (id = this.folderIds.size));
+    return id;
+  }
+
   private cd(args: ShellWord[]): void {
     const target = args.find((w) => !(w.value ?? "x").startsWith("-") || w.value === "-");
     if (!target) {
@@ -1704,7 +1803,12 @@ class Analysis {
 
   /** The folder a cd-like word names, from the current one. */
   private folder(v: string): string {
-    return v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    const folder = v.startsWith("/") ? v : this.cwd === "" ? v : `${this.cwd}/${v}`;
+    // Each folder the shell may be in is compared and joined to every path a command names: a line of
+    // thousands of `cd a;` would make each of them thousands of characters long.
+    if (folder.length <= MAX_FOLDER) return folder;
+    this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `a folder path longer than ${MAX_FOLDER} characters` } });
+    return this.cwd;
   }
 
   /**
@@ -1731,11 +1835,13 @@ class Analysis {
       if (target === undefined) {
         if (this.dirs.length === 0 || stay) return;
         [this.cwd, this.dirs] = [this.dirs[0]!, [this.cwd, ...this.dirs.slice(1)]];
-      } else if (stay) {
-        this.dirs = [this.folder(target), ...this.dirs];
-        return;
-      } else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
-      this.moved = true;
+      } else if (stay) this.dirs = [this.folder(target), ...this.dirs];
+      else [this.cwd, this.dirs] = [this.folder(target), [this.cwd, ...this.dirs]];
+      if (this.dirs.length > MAX_DIRS) {
+        this.find({ rule: "unresolved-argument", messageId: "folderNotFollowed", data: { how: `more than ${MAX_DIRS} folders on pushd's stack` } });
+        this.dirs = this.dirs.slice(0, MAX_DIRS);
+      }
+      if (!stay) this.moved = true;
       return;
     }
     if (this.dirs.length === 0) return;

@@ -67,6 +67,15 @@ describe("analysis", () => {
   const rules = (text: string, mode: "single" | "chain", commands: Partial<Policy["commands"]> = {}) =>
     analyseCommand(reader, text, mode, { allow: [], deny: [], allowCompound: false, ...commands }).findings.map((f) => f.rule);
 
+  it("follows a line of pushd and cd to the end in bounded time", () => {
+    // Each folder the shell may be in keeps its own stack: 2,000 pushd took 7.6 s before the stack was bounded.
+    for (const line of ["pushd a;".repeat(2000), "pushd aaaaaaaaaaaaaaaa;".repeat(690), "pushd a;pushd a;popd;".repeat(760), "cd a;".repeat(3200)]) {
+      const t0 = performance.now();
+      expect(rules(line, "chain")).toContain("unresolved-argument");
+      expect(performance.now() - t0).toBeLessThan(4000);
+    }
+  });
+
   it("follows programs that run programs, in both modes", () => {
     const r = analyseCommand(reader, "sudo -u root env -i A=1 timeout 5 xargs -n1 sh -c 'find . -exec nice -n 5 rm {} +'", "chain", { allow: [], deny: [], allowCompound: false });
     expect(r.programs).toEqual(["sudo", "env", "timeout", "xargs", "sh", "find", "nice", "rm"]);

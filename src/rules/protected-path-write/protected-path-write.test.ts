@@ -80,6 +80,7 @@ ruleTester("protected-path-write", {
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
     ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
+    { name: "a long command line of ordinary files", code: plan("run_command", { command: `rm -f ${"build/x.o ".repeat(300)}` }) },
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
     // Packages ship their CI files: CI configuration is protected at the root only, so node_modules can go.
     {
@@ -447,6 +448,13 @@ ruleTester("protected-path-write", {
       code: plan("run_command", { command: "rm .git/config" }),
       files,
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path ".git/config".', hint: "remove that part of the command or choose another file; protected paths are listed in paths.protected" }],
+    },
+    {
+      // The parser's bound on reading the text once counted the words' reads too: past a few hundred characters they read as empty.
+      name: "a protected path after a few hundred characters of a command line",
+      code: plan("run_command", { command: `rm -f ${"x ".repeat(300)}.git/config` }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path ".git/config".' }],
     },
   ],
   docs: { file: "plan.yaml", files },

@@ -5,6 +5,7 @@ const plan = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool:
 
 ruleTester("unresolved-argument", {
   valid: [
+    { name: "pushd and popd a few folders deep", code: plan({ command: "pushd src && pushd lib && make && popd && popd && ls" }) },
     {
       name: "concrete values, and templates inside file content",
       code: plan({ path: "src/app.ts", content: "const x = `$" + "{a}`; // TODO later\n<div>{{ name }}</div>", count: 3, flag: true, note: "a < b > c", pattern: "<title>" }),
@@ -33,6 +34,7 @@ ruleTester("unresolved-argument", {
     commandCase("a CDPATH setting", { command: "CDPATH=/ cd etc" }, "setsCdpath", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace"),
     commandCase("a folder change eval runs in the shell", { command: "eval cd src; make" }, "folderNotFollowed", "changes folder in a way plangate does not follow (cd run by eval), so the folder later commands run in is not known", "move with cd as a command of its own, by a path written into the plan"),
     commandCase("a rotation of pushd's stack", { command: "pushd src && pushd +1" }, "folderNotFollowed", "changes folder in a way plangate does not follow (pushd +1), so the folder later commands run in is not known", "move with cd as a command of its own, by a path written into the plan"),
+    commandCase("more folders on pushd's stack than plangate follows", { command: "set -e; " + "pushd a; ".repeat(33) + "ls" }, "folderNotFollowed", "changes folder in a way plangate does not follow (more than 32 folders on pushd's stack), so the folder later commands run in is not known", "move with cd as a command of its own, by a path written into the plan"),
     commandCase("a relative path in package folders a runner picks", { command: "pnpm -r exec rm -rf dist" }, "packageFolders", "runs a program in package folders its configuration names (pnpm exec -r), so the files its relative paths name are not known", "run the program in the package's folder (cd, or the runner's folder option), written into the plan"),
     commandCase("arithmetic on a variable", { command: "let x+1" }, "arithmeticVariable", "evaluates x+1 as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)", "write numbers, or compute the value in a separate, checked step"),
     { code: plan({ query: "???" }), errors: [{ line: 1, column: 44, endLine: 1, endColumn: 49, step: 1, pointer: "/steps/0/arguments/query", messageId: "placeholder" }] },

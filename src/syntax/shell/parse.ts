@@ -68,9 +68,13 @@ function parseWith(parser: Parser, text: string): ShellScript {
   }
   let reads = 0;
   let over = false;
+  // Only the parse is bounded: the tree reads its nodes' text through the same callback later (each
+  // word's value), and a bound counted there read the words after the first few hundred characters as
+  // empty (`rm -f x x ... .git/config` passed as `rm -f x x ... ""`).
+  let parsing = true;
   const budget = MAX_READS_PER_PIECE * (Math.ceil(text.length / READ_PIECE) + 4);
   const read = (index: number): string => {
-    if (over || ++reads > budget) {
+    if (parsing && (over || ++reads > budget)) {
       over = true;
       return "";
     }
@@ -80,6 +84,7 @@ function parseWith(parser: Parser, text: string): ShellScript {
     return text.slice(index, end);
   };
   const tree = parser.parse(read, null, { progressCallback: () => over });
+  parsing = false;
   if (over) {
     tree?.delete();
     // A cancelled parse is resumed by the next call unless the parser is reset.

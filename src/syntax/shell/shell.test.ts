@@ -182,6 +182,16 @@ describe("shell reader: structure", () => {
     expect(s.commands.map((c) => c.words[0]?.value)).toEqual(["echo", "rm", "cat"]);
   });
 
+  it("reads every word of a long line, after the parse as during it", () => {
+    // The tree reads its nodes' text through the parser's input: a bound counted there too read later words as empty.
+    const line = `${"ls src; ".repeat(200)}rm -f ${"x ".repeat(2000)}.git/config`;
+    const s = reader.parse(line);
+    expect(s.problems).toEqual([]);
+    expect(s.commands).toHaveLength(201);
+    expect(s.commands.every((c) => c.words.every((w) => w.value !== ""))).toBe(true);
+    expect(s.commands[200]!.words.at(-1)!.value).toBe(".git/config");
+  });
+
   it("stops at a bounded depth", () => {
     const s = reader.parse("echo " + "$(".repeat(300) + "x" + ")".repeat(300));
     expect(s.problems.some((p) => wording(p).includes("levels deep"))).toBe(true);
