@@ -504,6 +504,91 @@ const ARITH_TESTS = /^-(?:eq|ne|lt|le|gt|ge)$/;
 /** Builtins that evaluate an argument as arithmetic or as a variable name with a subscript. */
 const SUBSCRIPT_EVALUATORS = new Set([...DECLARATIONS, "let", "unset", "read", "mapfile", "readarray", "getopts", "wait", "printf", "test", "[", "[[", "((", "shift", "return", "exit", "ulimit", "kill"]);
 
+/** A file a download writes: named by a URL (the word it is in), or a folder the server may write any file in. */
+interface Downloaded {
+  text: string;
+  word?: ShellWord;
+  tree?: true;
+}
+
+/** curl's and wget's long options that let the server or a list name what is written (a prefix of one too). */
+const SERVER_NAMES: Record<string, readonly string[]> = {
+  curl: ["--remote-header-name", "--config"],
+  wget: ["--recursive", "--mirror", "--page-requisites", "--force-directories", "--protocol-directories", "--content-disposition", "--trust-server-names", "--input-file", "--execute", "--config", "--base"],
+};
+/** The short options of the same meaning, in a cluster too (`-LJO`, `-rnp`). */
+const SERVER_NAMES_SHORT: Record<string, string> = { curl: "JK", wget: "rmpxieB" };
+/** The short options that take a value (the rest of their cluster, or the next word). */
+const SHORT_WITH_VALUE: Record<string, string> = { curl: "AbcCdDEeFHhKmoPQrtTuUwXxYyz", wget: "OoaiBtTwQPeUlARDIXn" };
+
+/**
+ * The files a download names by its URL, which no word of the line spells: `curl -O` (`--remote-name`,
+ * `--remote-name-all`) writes each URL's last segment, and wget does unless `-O` names the file (wget's
+ * `index.html` for none), in `--output-dir` or `-P`. Where
+ * the server or a list may name the files (`curl -J`, `-K`; `wget -r`, `-m`, `-p`, `-x`, `-i`, `-e`,
+ * `--content-disposition`), the folder is written whole. Options are recognised in clusters and by any
+ * prefix of a long option, and a word that may be an option's value counts as a URL: a false name can
+ * only refuse, never pass, a line.
+ */
+function downloadedFiles(name: "curl" | "wget", args: ShellWord[]): Downloaded[] {
+  let named = name === "wget";
+  let explicit = false;
+  let server = false;
+  let folder = "";
+  const urls: ShellWord[] = [];
+  const longs = (v: string, list: readonly string[]) => v.length > 3 && list.some((o) => o.startsWith(v));
+  const dirOption = name === "curl" ? "--output-dir" : "--directory-prefix";
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v === "--") {
+      urls.push(...args.slice(i + 1));
+      break;
+    }
+    if (v.startsWith("--")) {
+      const { name: o, attached } = optionName(v);
+      if (longs(o, SERVER_NAMES[name]!)) server = true;
+      if (name === "curl" && longs(o, ["--remote-name", "--remote-name-all"])) named = true;
+      if (name === "wget" && longs(o, ["--output-document"])) explicit = true;
+      if (longs(o, [dirOption])) folder = attached ?? args[++i]?.value ?? "";
+      continue;
+    }
+    if (v.startsWith("-") && v.length > 1) {
+      // A cluster: letters until one that takes a value, which is the rest of the word or the next word.
+      for (let k = 1; k < v.length; k++) {
+        const c = v[k]!;
+        if (SERVER_NAMES_SHORT[name]!.includes(c)) server = true;
+        if (c === "O") {
+          if (name === "curl") named = true;
+          else explicit = true;
+        }
+        if (!SHORT_WITH_VALUE[name]!.includes(c)) continue;
+        const value = k + 1 < v.length ? v.slice(k + 1) : args[++i]?.value ?? "";
+        if (name === "wget" && c === "P") folder = value;
+        break;
+      }
+      continue;
+    }
+    urls.push(args[i]!);
+  }
+  const base = folder === "" ? "" : folder.endsWith("/") ? folder : `${folder}/`;
+  if (server && (named || name === "wget")) return [{ text: folder === "" ? "." : folder, tree: true }];
+  if (!named || explicit) return [];
+  const out: Downloaded[] = [];
+  for (const word of urls) {
+    const url = word.value;
+    if (url === undefined) continue;
+    // The path of the URL: after the scheme and host (curl takes a word without a scheme for a host and a path).
+    const path = url.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/+/, "").replace(/[?#].*$/s, "");
+    const slash = path.indexOf("/");
+    const last = slash < 0 ? "" : path.slice(path.lastIndexOf("/") + 1);
+    // Percent escapes are read by the path checks, as in any path (`.git%2fconfig` is `.git/config` to them).
+    const file = last === "" ? (name === "wget" ? "index.html" : undefined) : last;
+    if (file !== undefined) out.push({ text: base + file, word });
+  }
+  return out;
+}
+
 /** Programs that write every file under a folder operand with one of these options (`-R` in a cluster too). */
 const RECURSIVE_WRITERS: Readonly<Record<string, { short: string; long: readonly string[] }>> = {
   rm: { short: "rR", long: ["--recursive"] },
@@ -1328,6 +1413,8 @@ class Analysis {
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
     this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
+    if (name === "curl" || name === "wget")
+      for (const d of downloadedFiles(name, args)) this.path(d.text, false, d.word === undefined ? undefined : wordSpan(d.word, depth), d.tree === true);
     if (spelt === "set") this.errexit = errexitAfter(this.errexit, args);
     if (spelt === "shopt") this.globs = globsAfter(this.globs, args);
     if (FOLDER_BUILTINS.has(spelt)) {

@@ -75,6 +75,9 @@ ruleTester("protected-path-write", {
         ["run_command", { command: "ls -la .husky .claude/commands; wc -l .claude/agents/*.md" }],
         ["run_command", { command: "diff -u plangate.yaml plangate.yaml.orig | cat" }],
         ["run_command", { command: "sha256sum plangate.yaml < .devcontainer/devcontainer.json" }],
+        // Downloads whose names are no protected path, or named by the line.
+        ["run_command", { command: "curl -fsSLO https://example.com/releases/tool.tar.gz && wget -q https://example.com/" }],
+        ["run_command", { command: "wget -O notes.txt https://example.com/.envrc; curl -o data/x.json https://example.com/.envrc" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
@@ -328,6 +331,9 @@ ruleTester("protected-path-write", {
         ["rm -rf .", '"."'],
         ["rm -r ./", '"./"'],
         ["find . -name '*.yaml' -delete", '"."'],
+        // The server names the files: the folder is written whole.
+        ["curl -LJO https://example.com/download", '"."'],
+        ["wget -r -np https://example.com/docs/", '"."'],
         ["find -L . -exec chmod 777 {} +", '"."'],
         ["git clean -fdx", '"."'],
         ["chmod -R 777 src/..", '"src/.."'],
@@ -425,6 +431,13 @@ ruleTester("protected-path-write", {
         // What a reader's line writes is a write all the same: a redirection, the next program of a pipe.
         ["cat notes.txt > .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
         ["cat .github/workflows/ci.yml | tee .github/workflows/x.yml", '".github/workflows/x.yml"'],
+        // A download writes the file its URL names: the URL's last segment, in the folder given.
+        ["curl -O https://example.com/.envrc", '".envrc"'],
+        ["curl -sSLO 'https://example.com/x/.envrc?v=1'", '".envrc"'],
+        ["curl --remote-name https://example.com/.git%2fconfig", '".git%2fconfig" (.git/config)'],
+        ["curl -O --output-dir .claude https://example.com/settings.json", '".claude/settings.json"'],
+        ["wget https://example.com/.envrc", '".envrc"'],
+        ["wget -P.claude https://example.com/settings.local.json", '".claude/settings.local.json"'],
         // Secrets may not be read by a command line either: keys, .env, a repository's configuration, MCP and host settings.
         ["cat .env", '".env"'],
         ["head -n 5 .git/config", '".git/config"'],
