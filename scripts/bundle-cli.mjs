@@ -112,7 +112,7 @@ await bundle.write({
       // The path checks a hook call runs on a call's paths, out of the chunk of the other plan rules.
       {
         name: "paths",
-        test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/]index|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
+        test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/](?:index|glob-sources|glob-options)|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
       },
       // Small core modules every command uses, out of the chunks of the larger modules beside them.
       { name: "core", test: /[\\/]dist[\\/](?:core[\\/](?:compiled|glob|place|lookalike|text|pointer|regex|rule|canonical[\\/][^\\/]+)|syntax[\\/]shell[\\/]quote)\.js$/ },
