@@ -1,6 +1,7 @@
-import { isInside, relativeInside } from "../core/paths.js";
+import { isInside, MAX_FOLDERS, relativeInside } from "../core/paths.js";
 import { type PathWhy, why } from "../core/place.js";
 import type { Plan } from "../core/plan.js";
+import type { PlanFacts } from "../core/facts.js";
 import type { PlanRuleContext, RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
 import type { StepCommand } from "./plan.js";
@@ -33,17 +34,23 @@ function named(p: CommandPath, text: string, folder: string): NamedPath {
   return n;
 }
 
-/** The arguments a step names the folder its command runs in with (intake's and TeDDy's `cwd`). */
-const WORKING_FOLDER_ARGUMENTS = ["cwd", "workdir", "working_dir", "working_directory"];
+/** Arguments that say where a step's command runs (intake's and TeDDy's `cwd`), by bare name: the root is not read then. */
+const WORKING_FOLDER_ARGUMENTS = new Set(["cwd", "workdir", "workingdir", "workingdirectory"]);
 
-/** The folder a step's command runs in, when the step names one as plain text ("" for the workspace root). */
-function workingFolder(command: StepCommand): string {
-  for (const key of WORKING_FOLDER_ARGUMENTS) {
-    const v = command.step.args[key];
-    // As written: the path readings add the form without the spaces an executor may trim.
-    if (typeof v === "string" && v !== "" && v !== ".") return v;
-  }
-  return "";
+/**
+ * The folders a step's command may run in, as plain text ("" for the workspace root): each folder the
+ * step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `root`, `options.cwd`, ...: see
+ * StepFacts.folders), any of which an executor may take, and the root too unless a top-level `cwd`,
+ * `workdir`, `working_dir` or `working_directory` (any case or separators) says where the command runs.
+ */
+function workingFolders(command: StepCommand, facts: PlanFacts): string[] {
+  const folders = facts.step(command.step).folders();
+  const args = command.step.args;
+  const named = folders.some((f) => Object.hasOwn(args, f.name) && args[f.name] === f.value && WORKING_FOLDER_ARGUMENTS.has(f.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase()));
+  // More folders than that are refused by the path rules (tooManyFolderPaths): the command is read from the first ones.
+  const out = folders.slice(0, MAX_FOLDERS).map((f) => f.value);
+  if (!named) out.unshift("");
+  return out;
 }
 
 /** A command path's text from the workspace root: read from the step's working folder, then from the `cd`s before it. */
@@ -95,18 +102,18 @@ export function reportCommandPathsOutside(
  * Every path a plan's command lines name, once per command and resolved text. A relative path is read
  * from the folder the step runs its command in (its `cwd`), as the executor's shell reads it.
  */
-function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string; folder: string }> {
+function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string; folder: string; base: string }> {
   if (commandsOf(plan, ctx.facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, ctx.facts)) {
     const done = new Set<string>();
-    const base = workingFolder(command);
-    for (const p of report.paths) {
-      const text = pathFromRoot(p, base);
-      if (done.has(text)) continue;
-      done.add(text);
-      const folder = base === "" ? p.cwd : p.cwd === "" ? base : commandPathText({ ...p, cwd: base, text: p.cwd });
-      yield { command, p, text, folder };
-    }
+    for (const base of workingFolders(command, ctx.facts))
+      for (const p of report.paths) {
+        const text = pathFromRoot(p, base);
+        if (done.has(text)) continue;
+        done.add(text);
+        const folder = base === "" ? p.cwd : p.cwd === "" ? base : commandPathText({ ...p, cwd: base, text: p.cwd });
+        yield { command, p, text, folder, base };
+      }
   }
 }
 
@@ -144,7 +151,7 @@ export function reportCommandPathsProtected(
   const ws = paths.workspace;
   const wsReal = paths.workspaceReal;
   let readChecks: CommandPathChecks | undefined;
-  for (const { command, p, text, folder } of commandPaths(plan, ctx)) {
+  for (const { command, p, text, folder, base: runsIn } of commandPaths(plan, ctx)) {
     // Read, not written (`cat .github/workflows/ci.yml`): only the secrets are refused (to read tools, none is).
     const { protectedAs, globReaches, onDisk } = p.read ? (readChecks ??= reads()) : writes;
     const candidates: string[] = [];
@@ -162,7 +169,7 @@ export function reportCommandPathsProtected(
     const relatives = candidates.filter((c) => !c.startsWith("/"));
     // A pattern read as ".." where a segment could match it (`conf/*`) expands on disk as written.
     if (p.glob && p.written !== undefined)
-      for (const r of paths.resolve(pathFromRoot({ ...p, text: p.written }, workingFolder(command))))
+      for (const r of paths.resolve(pathFromRoot({ ...p, text: p.written }, runsIn)))
         if (!("unsafe" in r) && isInside(r.lexical, ws)) relatives.push(relativeInside(r.lexical, ws));
     let reach: DiskReach | undefined;
     if (hit === undefined && onDisk && (p.glob || p.tree)) for (const c of relatives) if ((reach = onDisk(c, p)) !== undefined) break;

@@ -3,7 +3,7 @@ import { createPathService, type PathService } from "./path-service.js";
 import type { Plan, Step } from "./plan.js";
 import type { Policy } from "./policy.js";
 import { childPointer, type Pointer } from "./pointer.js";
-import { isFileUrl, isPathName, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
+import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
@@ -167,6 +167,7 @@ export class StepFacts {
   #ids?: Map<object, number>;
   #writes?: boolean;
   #names?: ReadonlySet<string>;
+  #folders?: readonly ArgLeaf[];
 
   constructor(
     readonly step: Step,
@@ -211,6 +212,25 @@ export class StepFacts {
     if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
     this.strings = strings;
     this.keys = keys;
+  }
+
+  /**
+   * The folders the step names that its other relative paths may be read from: each distinct string under
+   * a folder name (`cwd`, `workdir`, `workingDirectory`, `dir`, `root`, `options.cwd`, ...; see
+   * isFolderName) at any depth, outside content, other than the root itself (`.`) and URLs.
+   */
+  folders(): readonly ArgLeaf[] {
+    if (this.#folders) return this.#folders;
+    const seen = new Set<string>();
+    const out: ArgLeaf[] = [];
+    for (const a of this.strings) {
+      if (a.content || !isFolderName(a.name)) continue;
+      const v = a.value.trim().replace(/[/\\]+$/, "");
+      if (v === "" || v === "." || seen.has(v) || isRemoteUrl(v)) continue;
+      seen.add(v);
+      out.push(a);
+    }
+    return (this.#folders = out);
   }
 
   /** The step's path argument names: the policy's, plus those its tool's schema marks `format: "path"`. */

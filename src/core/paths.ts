@@ -58,6 +58,58 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
   return hit;
 }
 
+/**
+ * Words that make an argument name a folder the step's other relative paths may be read from (`cwd`,
+ * `workingDirectory`, `work_dir`, `base_path`, `root`, `options.cwd`): an executor that joins
+ * `{dir: ".claude", name: "settings.json"}` writes `.claude/settings.json`.
+ */
+const FOLDER_WORDS = new Set(["cwd", "pwd", "wd", "chdir", "cd", "dir", "dirs", "directory", "directories", "folder", "folders", "root", "workdir", "base", "basedir", "rootdir", "location", "workspace", "prefix"]);
+/** A name ending in one of these (`workdir`, `basedir`, `outdir`, `projectroot`, `workfolder`) is a folder name too. */
+const FOLDER_ENDING = /(?:dir|directory|folder|cwd|root)$/;
+
+const folderNameMemo = new Map<string, boolean>();
+
+/**
+ * Most (folder, path) pairs of one step read as joined paths (about 0.3 s): a step naming more folders
+ * and paths than that is refused, not partly checked.
+ */
+export const MAX_FOLDER_PAIRS = 65536;
+/** Most distinct folders of one step its relative paths and command are read from; a step naming more is refused. */
+export const MAX_FOLDERS = 64;
+
+/**
+ * Does an argument name a folder that other relative paths of the step may be read from: a word of it
+ * (snake, kebab, dotted or camel case) is a folder word (`cwd`, `dir`, `directory`, `folder`, `root`,
+ * `base`, `workspace`, `location`, `prefix`), or its bare form ends in one (`workdir`, `basedir`)?
+ */
+export function isFolderName(name: string): boolean {
+  let hit = folderNameMemo.get(name);
+  if (hit === undefined) {
+    const words = name
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== "");
+    hit = words.some((w) => FOLDER_WORDS.has(w) || FOLDER_ENDING.test(w));
+    if (folderNameMemo.size < 4096) folderNameMemo.set(name, hit);
+  }
+  return hit;
+}
+
+/**
+ * A relative path read from a folder the step names (`cwd`, `dir`, ...), as an executor that joins them
+ * reads it: `folder/path`, the path's spaces at its ends trimmed. Undefined when the path does not move
+ * with the folder (absolute anywhere, `~`, a URL) or either is empty or the folder is the root (`.`).
+ */
+export function inFolder(folder: string, path: string): string | undefined {
+  const base = folder.replace(/[/\\]+$/, "");
+  const rel = path.trim();
+  if (base === "" || base === "." || rel === "" || rel === ".") return undefined;
+  if (/[\n\r\u0085\u2028\u2029]/.test(base) || isAbsoluteAnywhere(rel) || rel.startsWith("~") || /^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^file:/i.test(rel)) return undefined;
+  const text = `${base}/${rel.replace(/^(?:\.[/\\]+)+/, "")}`;
+  return text.length > MAX_PATH_LENGTH ? undefined : text;
+}
+
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */
 export function pathSegments(path: string): string[] {
   return path.split(/[/\\]+/).filter((s) => s !== "");

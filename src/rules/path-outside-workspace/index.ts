@@ -2,7 +2,7 @@ import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { inFolder, MAX_FOLDER_PAIRS, MAX_FOLDERS, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -30,6 +30,11 @@ export default defineRule({
       regexUnbounded: { message: "Step {{step}}: the $regex in \"{{argument}}\" cannot be shown to admit only paths inside the workspace.", hint: REGEX_HINT },
       tooNested: { message: "Step {{step}}: the arguments under \"{{argument}}\" are nested more than {{maxDepth}} levels deep in the arguments, too deep to check; a path there could point anywhere.", hint: "flatten the arguments to at most {{maxDepth}} levels" },
       outsideWorkspace: { message: OUTSIDE, hint: "use a path inside the workspace, relative to its root" },
+      tooManyFolderPaths: { message: "Step {{step}}: the step names {{folders}} folders and {{paths}} paths that may be read from them, more than plangate checks ({{maxFolders}} folders, {{max}} pairs).", hint: "split the step, or name fewer folders (cwd, dir, root...) in it" },
+      outsideInFolder: {
+        message: 'Step {{step}}: path "{{path}}" in "{{argument}}", read from the folder "{{folder}}" in "{{folderArgument}}", {{why}}, outside the workspace {{workspace}}.',
+        hint: "use a path that stays inside the workspace from that folder too (a relative path is read from the folder the step names: cwd, dir, root...)",
+      },
       hardLink: { message: OUTSIDE, hint: "write a copy instead (remove the extra link, or copy the file and write the copy)" },
       urlOutside: { message: "Step {{step}}: the {{constraint}} in \"{{argument}}\" admits \"{{url}}\", a file outside the workspace.", hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' },
       commandPathOutside: { message: "Step {{step}}: the command in \"{{argument}}\" names {{path}}, a path that {{why}}; the workspace is {{workspace}}.", hint: "use paths inside the workspace, relative to its root" },
@@ -47,7 +52,7 @@ export default defineRule({
     summary: "A path argument resolves outside the workspace.",
     docs: {
       description:
-        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), the files a patch names in its headers (`--- a/x`, `+++ b/x`, `diff --git`, `rename to`, `*** Update File: x`, the target of a symbolic link it creates) in any argument but file content or free text, and in every argument of a tool whose name says it patches (`apply_patch`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A pattern in a command line names each path it matches on disk, as bash expands it (`cat o*/passwd` beside a link to /etc); one with more matches than plangate looks through, or in a folder it cannot list, is reported. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, and a relative path (a separator or a leading `.`, also spelt with percent escapes: `link/secret.txt`, `%2e%2e%2fx`) or a bare word that names a symbolic link in the workspace root (`link`), followed through its symlinks, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out; spaces an executor may trim are trimmed first (` /etc/passwd`), and a value with spaces inside counts when a `..` between separators climbs (`my dir/../../x`; prose such as `see ../README` does not). Every path is also read without the spaces at its ends. URLs other than `file:` are not paths under other names; under a path name a URL is read as a path too, as an executor that opens files reads it (`ftp://../../etc/x` is the folder `ftp:` and two levels up). Argument constraints (`plan.constraints: allow`) are judged by their worst case: each `$enum` member and a `$literal` as a path; a `$glob` by its text as a path (`../**`, `/etc/*`, `~/x*` and a symlinked folder before the first wildcard are outside; the guard never lets a glob match a path with `..`, `.` or empty segments, or an absolute one); a `$regex` on a path argument is refused, since the paths it admits cannot be bounded; a `$glob` or `$regex` on another argument (a URL) that admits a `file:` URL is reported.',
+        'Checks every path argument of every step: arguments named in `paths.arguments` (e.g. `path`, `file_path`, `target`, `cwd`), arguments whose name ends in a path word (`notebook_path`, `outputFile`, `log_dir`, `to`, `from`, `out`, `output`, `dst`, `dest`, `src`, `root`, …, in snake, kebab, dotted or camel case), arguments whose registry schema says `format: "path"`, names that say where a tool writes (`save_as`, `write_to`), the keys of a map under a path name (`files: {"../x": …}`), the files a patch names in its headers (`--- a/x`, `+++ b/x`, `diff --git`, `rename to`, `*** Update File: x`, the target of a symbolic link it creates) in any argument but file content or free text, and in every argument of a tool whose name says it patches (`apply_patch`), at any depth (a value nested more than 64 levels deep is reported rather than skipped), and a `file:` URL under any name (`url`, `uri` included) in any spelling (`file:/x`, `FILE:/x`, `file:///x`, `file://localhost/x`). Relative paths resolve against the workspace root. Reports a path that leaves the workspace through `..`, an absolute path elsewhere, `~`, a Windows drive or UNC path, percent-encoding (`%2e%2e/`, decoded twice; triple encoding and escapes that are not valid UTF-8, such as the overlong `%c0%af`, are refused outright), look-alikes of `/`, `\\` and `.` (U+FF0F, U+2215, U+2044, U+FF3C, U+2025, U+FE52, …), names of dots and spaces that Windows reads as `..`, a NUL byte or control characters, or a symlink on the real file system, followed component by component like the kernel, including dangling links and a tail that does not exist yet under a symlinked folder. A write (see `protected-path-write` for how writers are decided) to a file that has more than one name (a hard link) is reported too: its other name may be outside, and a write changes the file under every name. Every dialect\'s paths are checked. A pattern in a command line names each path it matches on disk, as bash expands it (`cat o*/passwd` beside a link to /etc); one with more matches than plangate looks through, or in a folder it cannot list, is reported. A value that starts with `~/`, `../`, `/` or a drive, or holds `/../`, and a relative path (a separator or a leading `.`, also spelt with percent escapes: `link/secret.txt`, `%2e%2e%2fx`) or a bare word that names a symbolic link in the workspace root (`link`), followed through its symlinks, is checked in any argument (or object key) that is not file content, a command, a URL or a pattern, so a path under another name is no way out; spaces an executor may trim are trimmed first (` /etc/passwd`), and a value with spaces inside counts when a `..` between separators climbs (`my dir/../../x`; prose such as `see ../README` does not). Every path is also read without the spaces at its ends. A relative path or bare word is also read from each folder the step names (an argument whose name says so, at any depth: `cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `options.cwd`), as an executor that joins them reads it: `{cwd: "src", path: "link/x"}` with `src/link` pointing out of the workspace is outside; a command line is read from each such folder too, and from the workspace root unless a top-level `cwd`, `workdir`, `working_dir` or `working_directory` (any case or separators) says where it runs; a step naming more than 64 folders, or more than 65,536 pairs of folder and path, is refused. URLs other than `file:` are not paths under other names; under a path name a URL is read as a path too, as an executor that opens files reads it (`ftp://../../etc/x` is the folder `ftp:` and two levels up). Argument constraints (`plan.constraints: allow`) are judged by their worst case: each `$enum` member and a `$literal` as a path; a `$glob` by its text as a path (`../**`, `/etc/*`, `~/x*` and a symlinked folder before the first wildcard are outside; the guard never lets a glob match a path with `..`, `.` or empty segments, or an absolute one); a `$regex` on a path argument is refused, since the paths it admits cannot be bounded; a `$glob` or `$regex` on another argument (a URL) that admits a `file:` URL is reported.',
       rationale:
         "The intake protocol §4: all paths in plan steps are within the workspace. An executor that writes through `../` or a symlink it did not expect can reach anything the agent's user can.",
       fix: "Use a path inside the workspace, relative to its root; if a symlink points out of the workspace, target the real location inside instead, or remove the link; write a copy of a hard-linked file, not the file.",
@@ -119,6 +124,44 @@ export default defineRule({
             data: { step: step.position, path: arg.value.replace(/\0/g, "\\0"), readAs: decoded, argument: arg.name, why, workspace: ws },
             actual: arg.value,
           });
+          break;
+        }
+      }
+      // A relative path read from a folder the step names (`{cwd: "src", path: "link/x"}` with `src/link`
+      // pointing out) lands where the joined path resolves.
+      const folders = facts.folders().filter((f) => paths.resolve(f.value).every((r) => paths.whyOutside(r) === undefined));
+      if (folders.length === 0) continue;
+      const joined = new Set<ArgLeaf>();
+      for (const a of args) if (!a.fromPatch && a.constraint === undefined && a.value !== TOO_NESTED) joined.add(a);
+      for (const a of facts.strings) if (!a.content && !joined.has(a) && mayBeFileName(a.name, a.value, a.isPlainWord()) && !facts.isPathArgument(a, true)) joined.add(a);
+      if (folders.length > MAX_FOLDERS || folders.length * joined.size > MAX_FOLDER_PAIRS) {
+        ctx.report({
+          at: folders[0]!.at,
+          step: step.position,
+          messageId: "tooManyFolderPaths",
+          data: { step: step.position, folders: folders.length, paths: joined.size, max: MAX_FOLDER_PAIRS, maxFolders: MAX_FOLDERS },
+        });
+        continue;
+      }
+      let reported = false;
+      for (const arg of joined) {
+        if (reported) break;
+        // A path outside as written is reported above.
+        if (paths.resolve(arg.value).some((r) => paths.whyOutside(r) !== undefined)) continue;
+        for (const folder of folders) {
+          if (folder === arg) continue;
+          const text = inFolder(folder.value, arg.value);
+          if (text === undefined) continue;
+          const why = paths.resolve(text).map((r) => paths.whyOutside(r)).find((w) => w !== undefined);
+          if (why === undefined) continue;
+          ctx.report({
+            at: arg.at,
+            step: step.position,
+            messageId: "outsideInFolder",
+            data: { step: step.position, path: arg.value, argument: arg.name, folder: folder.value, folderArgument: folder.name, why, workspace: ws },
+            actual: arg.value,
+          });
+          reported = true;
           break;
         }
       }

@@ -42,6 +42,10 @@ ruleTester("path-outside-workspace", {
   valid: [
     // At the longest path resolved: 4,096 characters.
     { code: plan({ path: `data/${"a/".repeat(2045)}x` }), files },
+    // Relative paths read from a folder the step names that stay inside.
+    { code: plan({ cwd: "data", path: "in.csv", content: "x" }), files },
+    { code: plan({ dir: "data", name: "link", format: "csv" }), files },
+    { code: plan({ command: "cat in.csv > out.csv", workingDirectory: "data" }, "run_command"), files },
     ...["data/in.csv", "./data/../data/in.csv", "data-link/in.csv", "/ws/data/new.txt", "new/folder/file.txt", ".", "https://example.com/a/../../b"].map((path) => ({ code: plan({ path }), files })),
     // A pattern matches only what is there: `*/in.csv` names data/in.csv, not out-link/in.csv, which is not.
     ...["cat */in.csv", "cat data/*.csv", "echo x > ou?-link/new", "ls data-l*/in.csv"].map((command) => ({ name: `run_command ${command}`, code: plan({ command }, "run_command"), files })),
@@ -81,6 +85,31 @@ ruleTester("path-outside-workspace", {
       code: plan({ path: "../x" }),
       files,
       errors: [{ line: 1, column: 52, endLine: 1, endColumn: 58, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: path "../x" in "path" resolves to /x, outside the workspace /ws.' }],
+    },
+    // A relative path read from a folder the step names lands where the joined path resolves.
+    ...(
+      [
+        [{ cwd: "data", path: "link/secret.txt" }, "link/secret.txt", "path", "data", "cwd", "/outside/secret.txt"],
+        [{ working_directory: "data", name: "link" }, "link", "name", "data", "working_directory", "/outside"],
+        [{ options: { root: "data" }, files: ["in.csv", "link/x"] }, "link/x", "files", "data", "root", "/outside/x"],
+      ] as const
+    ).map(([args, path, argument, folder, folderArgument, target]) => ({
+      name: `${JSON.stringify(args)}: read from the folder`,
+      code: plan(args),
+      files: { ...files, "data/link": { link: "/outside" } },
+      errors: [{ step: 1, messageId: "outsideInFolder", message: `Step 1: path "${path}" in "${argument}", read from the folder "${folder}" in "${folderArgument}", resolves through a symlink to ${target}, outside the workspace /ws.` }],
+    })),
+    {
+      name: "more folders than plangate reads paths from",
+      code: plan(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`dir_${i}`, `d${i}`]))),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/dir_0", messageId: "tooManyFolderPaths", message: "Step 1: the step names 65 folders and 65 paths that may be read from them, more than plangate checks (64 folders, 65536 pairs)." }],
+    },
+    {
+      name: "a command read from a folder the step names under another name",
+      code: plan({ command: "cat link/secret.txt", workingDirectory: "data" }, "run_command"),
+      files: { ...files, "data/link": { link: "/outside" } },
+      errors: [{ step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "link/secret.txt" (after cd data), a path that resolves through a symlink to /outside/secret.txt; the workspace is /ws.' }],
     },
     reported({ path: "../outside/secret.txt" }, "resolves to /outside/secret.txt"),
     reported({ path: "data/../../outside" }, "resolves to /outside"),

@@ -3,7 +3,7 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from "../../policy/defaults.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { inFolder, MAX_FOLDER_PAIRS, MAX_FOLDERS, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -516,6 +516,8 @@ export default defineRule({
       unreadableGlob: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the $glob \"{{pattern}}\" in \"{{argument}}\" (the glob cannot be read).", hint: PATTERN_HINT },
       patternMayReachProtected: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the {{constraint}} \"{{pattern}}\" in \"{{argument}}\".", hint: PATTERN_HINT },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
+      tooManyFolderPaths: { message: "Step {{step}}: the step names {{folders}} folders and {{paths}} paths that may be read from them, more than plangate checks ({{maxFolders}} folders, {{max}} pairs).", hint: "split the step, or name fewer folders (cwd, dir, root...) in it" },
+      protectedInFolder: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{resolved}}\": \"{{path}}\" read from the folder \"{{folder}}\" in \"{{folderArgument}}\".", hint: "remove the write, or name a file outside protected paths; a relative path is read from the folder the step names (cwd, dir, root...); protected paths are listed in paths.protected" },
       shortName: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}, a Windows 8.3 short name that may stand for .git, .env or the policy.", hint: PROTECTED_HINT },
       commandTreeProtected: { message: "Step {{step}}: the command in \"{{argument}}\" writes everything under {{path}}, which holds the protected path \"{{witness}}\".", hint: "name the files or folders below it that the step changes, leaving protected paths out; protected paths are listed in paths.protected" },
       commandTreeRoot: { message: "Step {{step}}: the command in \"{{argument}}\" writes everything under {{path}}, the workspace root, which holds .git and the policy.", hint: "name the files or folders below the root that the step changes; unpack an archive or apply a patch in a folder below the root (tar -C build, unzip -d build, patch -d build)" },
@@ -530,7 +532,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan, nor what runs on its own later (the host's MCP servers and hooks, the editor's tasks, CI on the next push, git hooks on the next commit) or widens what the agent may do: a plan that wrote them would run code, or grant tools, that no one approved.",
       fix: "Remove the write, or target another file; for a default glob the plan really must write (a plan that edits CI), list it in `paths.unprotect`, in an `overrides` entry for those plan files only.",
@@ -560,6 +562,30 @@ export default defineRule({
       if (hit === undefined) bareSeen.set(value, (hit = protectedSpelling(value.trim(), isProtected, shortNames) !== undefined || paths.isLinkName(value.trim())));
       return hit;
     };
+    // Whether a path text is protected in some reading: the candidate it is protected as, and whether
+    // that is for a Windows 8.3 short name.
+    const protectedHit = (value: string): { hit: string; short: boolean } | undefined => {
+      const candidates: string[] = [];
+      const add = (c: string) => {
+        if (c !== "" && !candidates.includes(c)) candidates.push(c);
+      };
+      for (const r of paths.resolve(value)) {
+        if ("unsafe" in r) continue;
+        const lexInside = isInside(r.lexical, ws);
+        const realInside = isInside(r.real, wsReal);
+        if (lexInside) add(relativeInside(r.lexical, ws));
+        if (realInside) add(relativeInside(r.real, wsReal));
+        // Absolute forms matter for absolute globs, and for a path outside (no relative form to match).
+        if (absolute || !lexInside) add(r.lexical);
+        if (absolute || !realInside) add(r.real);
+      }
+      for (let i = 0, n = candidates.length; i < n; i++) for (const f of spellings(candidates[i]!)) add(f);
+      // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
+      // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
+      const short = candidates.find(hasShortName);
+      const hit = short ?? candidates.find((c) => isProtected(c));
+      return hit === undefined ? undefined : { hit, short: short !== undefined };
+    };
     for (const step of plan.steps) {
       if (step.tool === undefined) continue;
       const facts = ctx.facts.step(step);
@@ -572,6 +598,7 @@ export default defineRule({
         if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k)) && !facts.isPathArgument(k, true)) args.push(k);
       // A patch names several files at one place: the first protected one is reported there.
       const patches = new Set<object>();
+      const done = new Set<ArgLeaf>();
       for (const arg of args) {
         if (arg.fromPatch && patches.has(arg.slot)) continue;
         if (arg.constraint !== undefined) {
@@ -579,6 +606,7 @@ export default defineRule({
           // paths cannot be bounded; path-outside-workspace says so too).
           const witness = arg.constraint === "$glob" ? globReachesProtected(arg.value, ctx.policy.paths.protected, isProtected) : "";
           if (witness === undefined) continue;
+          done.add(arg);
           ctx.report({
             at: arg.at,
             step: step.position,
@@ -590,34 +618,71 @@ export default defineRule({
         }
         // A URL under a path name is still a path to an executor that opens files (`x://../.git/config`).
         if (arg.value === "") continue;
-        const candidates: string[] = [];
-        const add = (c: string) => {
-          if (c !== "" && !candidates.includes(c)) candidates.push(c);
-        };
-        for (const r of paths.resolve(arg.value)) {
-          if ("unsafe" in r) continue;
-          const lexInside = isInside(r.lexical, ws);
-          const realInside = isInside(r.real, wsReal);
-          if (lexInside) add(relativeInside(r.lexical, ws));
-          if (realInside) add(relativeInside(r.real, wsReal));
-          // Absolute forms matter for absolute globs, and for a path outside (no relative form to match).
-          if (absolute || !lexInside) add(r.lexical);
-          if (absolute || !realInside) add(r.real);
-        }
-        for (let i = 0, n = candidates.length; i < n; i++) for (const f of spellings(candidates[i]!)) add(f);
-        // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
-        // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
-        const short = candidates.find(hasShortName);
-        const hit = short ?? candidates.find((c) => isProtected(c));
-        if (hit === undefined) continue;
+        const found = protectedHit(arg.value);
+        if (found === undefined) continue;
+        done.add(arg);
         if (arg.fromPatch) patches.add(arg.slot);
         ctx.report({
           at: arg.at,
           step: step.position,
-          messageId: short !== undefined ? "shortName" : "protectedPath",
-          data: { step: step.position, tool: step.tool, path: arg.value, resolved: hit !== arg.value ? ` (${hit})` : "" },
+          messageId: found.short ? "shortName" : "protectedPath",
+          data: { step: step.position, tool: step.tool, path: arg.value, resolved: found.hit !== arg.value ? ` (${found.hit})` : "" },
           actual: arg.value,
         });
+      }
+      // A relative path read from a folder the step names (`{cwd: ".github", path: "workflows/ci.yml"}`,
+      // `{dir: ".claude", name: "settings.json"}`) is where an executor that joins them writes.
+      // A folder protected itself is reported above, as written.
+      const folders = facts.folders().filter((f) => protectedHit(f.value) === undefined);
+      if (folders.length === 0) continue;
+      const joined = new Set<ArgLeaf>();
+      // A path protected as written is reported above.
+      for (const a of args) if (!a.fromPatch && !done.has(a)) joined.add(a);
+      for (const a of facts.strings) if (!a.content && !joined.has(a) && mayBeFileName(a.name, a.value, a.isPlainWord()) && !facts.isPathArgument(a, true)) joined.add(a);
+      if (folders.length > MAX_FOLDERS || folders.length * joined.size > MAX_FOLDER_PAIRS) {
+        ctx.report({
+          at: folders[0]!.at,
+          step: step.position,
+          messageId: "tooManyFolderPaths",
+          data: { step: step.position, folders: folders.length, paths: joined.size, max: MAX_FOLDER_PAIRS, maxFolders: MAX_FOLDERS },
+        });
+        continue;
+      }
+      let reported = false;
+      for (const arg of joined) {
+        if (reported) break;
+        for (const folder of folders) {
+          if (folder === arg || (folder.value === arg.value && folder.slot === arg.slot)) continue;
+          if (arg.constraint !== undefined) {
+            if (arg.constraint !== "$glob") continue;
+            const pattern = inFolder(folder.value, arg.value);
+            const witness = pattern === undefined ? undefined : globReachesProtected(pattern, ctx.policy.paths.protected, isProtected);
+            if (witness === undefined) continue;
+            ctx.report({
+              at: arg.at,
+              step: step.position,
+              messageId: witness ? "globReachesProtected" : "unreadableGlob",
+              data: { step: step.position, tool: step.tool, constraint: arg.constraint, pattern: pattern!, argument: arg.name, witness },
+              actual: arg.value,
+            });
+            reported = true;
+            break;
+          }
+          const text = inFolder(folder.value, arg.value);
+          if (text === undefined) continue;
+          const found = protectedHit(text);
+          if (found === undefined) continue;
+          ctx.report({
+            at: arg.at,
+            step: step.position,
+            messageId: "protectedInFolder",
+            data: { step: step.position, tool: step.tool, path: arg.value, folder: folder.value, folderArgument: folder.name, resolved: found.hit },
+            actual: arg.value,
+          });
+          // One report per step: a second folder or path adds nothing to what must change.
+          reported = true;
+          break;
+        }
       }
     }
     const { files, workspace } = ctx.facts.paths;

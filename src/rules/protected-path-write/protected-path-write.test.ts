@@ -66,6 +66,12 @@ ruleTester("protected-path-write", {
         ["read_file", { path: ".git/HEAD", from: 1, to: 10 }],
         ["store", { name: "report", format: "yaml", note: "plangate.yaml is the policy", url: "plangate.yaml" }],
         ["read_file", { name: "plangate.yaml" }],
+        // Paths read from a folder the step names that stay out of protected paths.
+        ["write_file", { cwd: "src", path: "a/b.ts", content: "x" }],
+        ["write_file", { dir: ".github", name: "dependabot.yml", content: "x" }],
+        ["save", { directory: "docs", name: "settings.json", format: "json" }],
+        ["run_command", { command: "echo x > out.txt", cwd: "src" }],
+        ["read_file", { cwd: ".github", path: "workflows/ci.yml" }],
         // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
         ["run_command", { command: "cp *.txt src/*.py out/" }],
         ["run_command", { command: "ls .github/* .eslintrc*" }],
@@ -267,6 +273,34 @@ ruleTester("protected-path-write", {
       errors: [{ line: 1, column: 52, endLine: 1, endColumn: 65, step: 1, pointer: "/steps/0/arguments/path", message: 'Step 1: "write_file" would write to the protected path ".git/config".', messageId: "protectedPath" }],
     },
     { name: "at the value a path key names", code: plan("write_file", { files: { ".git/config": "x" } }), files, errors: [{ line: 1, column: 68, endLine: 1, endColumn: 71, pointer: "/steps/0/arguments/files/.git~1config", messageId: "protectedPath" }] },
+    // A relative path read from a folder the step names: where an executor that joins them writes.
+    ...(
+      [
+        ["write_file", { cwd: ".github", path: "workflows/ci.yml", content: "x" }, "workflows/ci.yml", ".github", "cwd", ".github/workflows/ci.yml"],
+        ["write_file", { workingDirectory: ".claude", file_path: "settings.json", content: "x" }, "settings.json", ".claude", "workingDirectory", ".claude/settings.json"],
+        ["save", { dir: ".vscode/", name: "tasks.json" }, "tasks.json", ".vscode/", "dir", ".vscode/tasks.json"],
+        ["save", { options: { root: ".claude" }, items: [{ name: "settings.local.json" }] }, "settings.local.json", ".claude", "root", ".claude/settings.local.json"],
+        ["save", { base_path: ".claude", target: "commands/deploy.md" }, "commands/deploy.md", ".claude", "base_path", ".claude/commands/deploy.md"],
+      ] as const
+    ).map(([tool, args, path, folder, folderArgument, resolved]) => ({
+      name: `${tool} ${JSON.stringify(args)}: read from the folder`,
+      code: plan(tool, args),
+      files,
+      errors: [{ step: 1, messageId: "protectedInFolder", message: `Step 1: "${tool}" would write to the protected path "${resolved}": "${path}" read from the folder "${folder}" in "${folderArgument}".` }],
+    })),
+    {
+      name: "more folders than plangate reads paths from",
+      code: plan("write_file", { content: "x", ...Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`dir_${i}`, `d${i}`])) }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/dir_0", messageId: "tooManyFolderPaths", message: "Step 1: the step names 65 folders and 65 paths that may be read from them, more than plangate checks (64 folders, 65536 pairs)." }],
+    },
+    {
+      name: "a $glob read from the folder the step names",
+      code: plan("write_file", { cwd: ".github", path: { $glob: "workflows/c[i].yml" }, content: "x" }),
+      files,
+      options: { policy: policy((p) => (p.plan.constraints = "allow")) },
+      errors: [{ step: 1, messageId: "globReachesProtected", message: /\$glob "\.github\/workflows\/c\[i\]\.yml" in "path"/ }],
+    },
     { name: "a Windows 8.3 short name, said so", code: plan("write_file", { path: "GIT~1/config" }), files, errors: [{ line: 1, column: 52, endLine: 1, endColumn: 66, message: /Windows 8\.3 short name/, messageId: "shortName" }] },
     { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
@@ -295,6 +329,20 @@ ruleTester("protected-path-write", {
       },
       errors: [{ line: 1, column: 48, endLine: 1, endColumn: 59, messageId: "protectedPath" }],
     },
+    // A command runs in any folder the step names, whatever the argument is called.
+    ...(
+      [
+        { command: "echo x > workflows/ci.yml", workingDirectory: ".github" },
+        { command: "echo x > workflows/ci.yml", dir: ".github" },
+        { command: "echo x > workflows/ci.yml", cwd: "src", workdir: ".github" },
+        { command: "echo x > workflows/ci.yml", options: { cwd: ".github" } },
+      ] as const
+    ).map((args) => ({
+      name: `run_command ${JSON.stringify(args)}: the command read from each folder the step names`,
+      code: plan("run_command", args),
+      files,
+      errors: [{ step: 1, messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path "workflows/ci.yml" (after cd .github) (.github/workflows/ci.yml).' }],
+    })),
     {
       name: "patterns a writer's path may match: a $glob that reaches a protected path, one that cannot be read, a $regex",
       code: plan("write_file", { path: { $glob: "**/*" }, file_path: { $glob: "src/[" }, target: { $regex: "src/.*" } }),
