@@ -192,7 +192,10 @@ function percentDecode(text: string): string {
  * unsafePathReason refuses.
  */
 export function fileUrlPath(text: string): string | undefined {
-  if (!/^file:/i.test(text)) return undefined;
+  if (!/^file:/i.test(text)) {
+    const db = databaseUrlPath(text);
+    return db === undefined ? undefined : (fileUrlPath(db) ?? db);
+  }
   let rest = text.slice(5);
   if (/^[/\\]{2}/.test(rest)) {
     const afterSlashes = rest.slice(2);
@@ -203,6 +206,23 @@ export function fileUrlPath(text: string): string | undefined {
   }
   if (/^[/\\][A-Za-z][:|]/.test(rest)) return rest.slice(1);
   return rest;
+}
+
+/** A URL of a local database file (see databaseUrlPath). */
+const DATABASE_URL = /^(?:(?:sqlite|duckdb)(?:\+[A-Za-z0-9_]+)?:\/\/\/|jdbc:sqlite:)/i;
+
+/**
+ * The file a local database URL names, which its program opens, creates and writes: SQLAlchemy's and
+ * DuckDB's `sqlite:///app.db` (the relative app.db) and `sqlite:////srv/app.db` (the absolute
+ * /srv/app.db), with a driver (`sqlite+pysqlite:///`) and a query (`?mode=ro`), and JDBC's
+ * `jdbc:sqlite:app.db`. Undefined for any other text and for an in-memory database (`sqlite://`,
+ * `:memory:`).
+ */
+export function databaseUrlPath(text: string): string | undefined {
+  const m = DATABASE_URL.exec(text);
+  if (!m) return undefined;
+  const rest = text.slice(m[0].length).replace(/\?[^]*$/, "");
+  return rest === "" || rest === ":memory:" ? undefined : rest;
 }
 
 /**
@@ -246,17 +266,22 @@ function decodings(text: string): string[] {
   return out;
 }
 
-/** Is the text a URL of a scheme other than `file:` (not a local path at all)? */
+/** Is the text a URL of a scheme other than `file:` or a local database's (not a local path at all)? */
 export function isRemoteUrl(text: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text);
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text) && !DATABASE_URL.test(text);
 }
 
-/** Is the text a `file:` URL in any spelling, percent-encoded ones too? It is a path whatever argument holds it. */
+/** The first characters of a `file:` URL, a database URL (sqlite, duckdb, jdbc) or a percent escape, in either case. */
+const URL_FIRST = new Set([..."fFsSdDjJ%"].map((c) => c.charCodeAt(0)));
+
+/**
+ * Is the text a `file:` URL or a local database's URL (`sqlite:///app.db`), in any spelling, percent-encoded
+ * ones too? It is a path whatever argument holds it.
+ */
 export function isFileUrl(text: string): boolean {
-  const c = text.charCodeAt(0);
-  if (c !== 0x66 && c !== 0x46 && c !== 0x25) return false; // f, F or % (asked of every argument string)
-  if (/^file:/i.test(text)) return true;
-  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d));
+  if (!URL_FIRST.has(text.charCodeAt(0))) return false; // asked of every argument string
+  if (/^file:/i.test(text) || DATABASE_URL.test(text)) return true;
+  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d));
 }
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */

@@ -126,6 +126,8 @@ ruleTester("path-outside-workspace", {
     reported({ path: "dangling" }, "through a symlink"),
     reported({ path: "loop-a/x" }, "symlink loop"),
     reported({ path: "file:///etc/hosts" }, "resolves to /etc/hosts"),
+    reported({ database: "sqlite:////etc/app.db" }, "resolves to /etc/app.db"),
+    reported({ db: "jdbc:sqlite:../app.db" }, "resolves to"),
     reported({ options: { cwd: "/tmp" } }, "resolves to /tmp"),
     reported({ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"),
     // A path argument that looks like a URL is still a path to a file-system executor: `ftp:` is a folder.

@@ -75,6 +75,8 @@ ruleTester("protected-path-write", {
         // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
         ["run_command", { command: "cp *.txt src/*.py out/" }],
         ["run_command", { command: "ls .github/* .eslintrc*" }],
+        // Databases in memory or on a server, and a local database file that is no protected path.
+        ["query", { db: "sqlite://", cache: "duckdb:///:memory:", main: "postgresql://u@db.example/.git", local: "sqlite:///data/app.db" }],
         // Programs that only read what they are given may read protected paths that hold no secret, as read tools may.
         ["run_command", { command: "cat .github/workflows/ci.yml" }],
         ["run_command", { command: "head -n 20 lefthook.yml && grep -rn hook .vscode/settings.json .husky/pre-commit" }],
@@ -155,6 +157,10 @@ ruleTester("protected-path-write", {
     reported("store", { entries: { "plangate.json": "x" } }),
     reported("store", { item: "PLANGA~1.YAM" }),
     reported("fetch_page", { url: "file:///ws/.git/config" }),
+    // A local database's URL names the file its program opens and writes, under any argument name.
+    reported("query", { database: "sqlite:///.git/config" }),
+    reported("query", { db: "sqlite+pysqlite:///plangate.yaml?mode=rw" }),
+    reported("query", { url: "jdbc:sqlite:.env" }),
     // The host's hook configuration, which runs the guard (and the scripts its hooks run): a plan that
     // rewrites it turns enforcement off for the sessions after it.
     reported("Write", { file_path: ".claude/settings.json" }),
