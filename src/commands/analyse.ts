@@ -701,6 +701,15 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
     }
     return out;
   }
+  if (base === "go") {
+    // A package pattern names the packages in a folder and below it (`./...`, `./cmd/...`): the folder is
+    // the path (the word as a file name is `...`, which Windows reads as `.`).
+    for (const w of args) {
+      const m = w.value === undefined ? null : /^(?:(.*)\/)?\.\.\.$/s.exec(w.value);
+      if (m) out.set(w, { text: true, paths: [m[1] === undefined || m[1] === "" ? "." : m[1]] });
+    }
+    return out;
+  }
   const valued = Object.hasOwn(SHORT_VALUED, base) ? SHORT_VALUED[base]! : undefined;
   if (valued === undefined) return undefined;
   for (let i = 0; i < args.length; i++) {

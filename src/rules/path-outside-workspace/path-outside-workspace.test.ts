@@ -76,6 +76,8 @@ ruleTester("path-outside-workspace", {
     // An ACL is setfacl's option value, not a Windows drive path.
     ...["setfacl -m u:x:rwx data/in.csv", "setfacl -Rm u:x:rwx,g:y:r data", "setfacl --modify=u:x:rwx -x g:staff data/in.csv", "setfacl --set u::rw,g::r,o::- data/in.csv"].map((command) => ({ name: `setfacl's ACL: ${command}`, code: plan({ command }, "run_command"), files })),
     ...["cp -r -tdata data/in.csv", "mv -tdata x", "install -m644 -tdata x", "ln -stdata x"].map((command) => ({ name: `a target folder glued to -t: ${command}`, code: plan({ command }, "run_command"), files })),
+    // go's package patterns name the folder they start in (`./...` is no file named `...`).
+    ...["go test ./...", "go vet ./data/... && go test -run TestX -count=1 ./...", "go build ..."].map((command) => ({ name: `a go package pattern: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
   invalid: [
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
@@ -224,6 +226,12 @@ ruleTester("path-outside-workspace", {
       code: plan({ command: "cat /etc/passwd" }, "run_command"),
       files,
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.', hint: "use paths inside the workspace, relative to its root" }],
+    },
+    {
+      name: "a go package pattern that starts outside",
+      code: plan({ command: "go test ../../..." }, "run_command"),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../..", a path that resolves to /; the workspace is /ws.' }],
     },
     {
       name: "a command line's operand after -- that starts with -",
