@@ -3,7 +3,7 @@ import { createPathService, type PathService } from "./path-service.js";
 import type { Plan, Step } from "./plan.js";
 import type { Policy } from "./policy.js";
 import { childPointer, type Pointer } from "./pointer.js";
-import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
+import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, mayBeFileName, pathNamesFor, TOO_NESTED, type PathArgument } from "./paths.js";
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
@@ -212,6 +212,17 @@ export class StepFacts {
     if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
     this.strings = strings;
     this.keys = keys;
+  }
+
+  /**
+   * What a folder of the step may move (see folders): the path arguments `keep` admits (a patch's
+   * files are not moved), and every other string outside content that may be a bare file name.
+   */
+  joinable(args: Iterable<ArgLeaf>, keep: (a: ArgLeaf) => boolean): Set<ArgLeaf> {
+    const joined = new Set<ArgLeaf>();
+    for (const a of args) if (!a.fromPatch && keep(a)) joined.add(a);
+    for (const a of this.strings) if (!a.content && !joined.has(a) && mayBeFileName(a.name, a.value, a.isPlainWord()) && !this.isPathArgument(a, true)) joined.add(a);
+    return joined;
   }
 
   /**

@@ -37,6 +37,15 @@ const PATH_WORDS = new Set([
 
 const pathNameMemo = new Map<string, boolean>();
 
+/** An argument name's words, in any case convention: `outputFile`, `out_file`, `out-file` and `out.file` are `out`, `file`. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== "");
+}
+
 /**
  * Is an argument name a path name: listed (policy `paths.arguments`, registry `format: "path"`), or its
  * last word (snake, kebab, dotted or camel case) is one of PATH_WORDS?
@@ -46,11 +55,7 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
   if (names.has(lower)) return true;
   let hit = pathNameMemo.get(name);
   if (hit === undefined) {
-    const words = name
-      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w !== "");
+    const words = nameWords(name);
     // A name that says where a tool writes (`save_as`, `write_to`) names a path too.
     hit = (words.length > 0 && PATH_WORDS.has(words[words.length - 1]!)) || isWriteTarget(name);
     if (pathNameMemo.size < 4096) pathNameMemo.set(name, hit);
@@ -78,6 +83,14 @@ export const MAX_FOLDER_PAIRS = 65536;
 export const MAX_FOLDERS = 64;
 
 /**
+ * When a step names more folders, or (folder, path) pairs, than are read (MAX_FOLDERS, MAX_FOLDER_PAIRS):
+ * the data of the path rules' `tooManyFolderPaths` message; else undefined.
+ */
+export function tooManyFolderPaths(step: number, folders: number, paths: number): { step: number; folders: number; paths: number; max: number; maxFolders: number } | undefined {
+  return folders > MAX_FOLDERS || folders * paths > MAX_FOLDER_PAIRS ? { step, folders, paths, max: MAX_FOLDER_PAIRS, maxFolders: MAX_FOLDERS } : undefined;
+}
+
+/**
  * Does an argument name a folder that other relative paths of the step may be read from: a word of it
  * (snake, kebab, dotted or camel case) is a folder word (`cwd`, `dir`, `directory`, `folder`, `root`,
  * `base`, `workspace`, `location`, `prefix`), or its bare form ends in one (`workdir`, `basedir`)?
@@ -85,11 +98,7 @@ export const MAX_FOLDERS = 64;
 export function isFolderName(name: string): boolean {
   let hit = folderNameMemo.get(name);
   if (hit === undefined) {
-    const words = name
-      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w !== "");
+    const words = nameWords(name);
     hit = words.some((w) => FOLDER_WORDS.has(w) || FOLDER_ENDING.test(w));
     if (folderNameMemo.size < 4096) folderNameMemo.set(name, hit);
   }

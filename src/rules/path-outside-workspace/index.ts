@@ -2,7 +2,7 @@ import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, MAX_FOLDER_PAIRS, MAX_FOLDERS, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { inFolder, tooManyFolderPaths, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -131,16 +131,10 @@ export default defineRule({
       // pointing out) lands where the joined path resolves.
       const folders = facts.folders().filter((f) => paths.resolve(f.value).every((r) => paths.whyOutside(r) === undefined));
       if (folders.length === 0) continue;
-      const joined = new Set<ArgLeaf>();
-      for (const a of args) if (!a.fromPatch && a.constraint === undefined && a.value !== TOO_NESTED) joined.add(a);
-      for (const a of facts.strings) if (!a.content && !joined.has(a) && mayBeFileName(a.name, a.value, a.isPlainWord()) && !facts.isPathArgument(a, true)) joined.add(a);
-      if (folders.length > MAX_FOLDERS || folders.length * joined.size > MAX_FOLDER_PAIRS) {
-        ctx.report({
-          at: folders[0]!.at,
-          step: step.position,
-          messageId: "tooManyFolderPaths",
-          data: { step: step.position, folders: folders.length, paths: joined.size, max: MAX_FOLDER_PAIRS, maxFolders: MAX_FOLDERS },
-        });
+      const joined = facts.joinable(args, (a) => a.constraint === undefined && a.value !== TOO_NESTED);
+      const over = tooManyFolderPaths(step.position, folders.length, joined.size);
+      if (over) {
+        ctx.report({ at: folders[0]!.at, step: step.position, messageId: "tooManyFolderPaths", data: over });
         continue;
       }
       let reported = false;

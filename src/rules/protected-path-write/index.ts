@@ -3,7 +3,7 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from "../../policy/defaults.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, MAX_FOLDER_PAIRS, MAX_FOLDERS, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { inFolder, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { defineRule } from "../../core/rule.js";
@@ -635,17 +635,11 @@ export default defineRule({
       // A folder protected itself is reported above, as written.
       const folders = facts.folders().filter((f) => protectedHit(f.value) === undefined);
       if (folders.length === 0) continue;
-      const joined = new Set<ArgLeaf>();
       // A path protected as written is reported above.
-      for (const a of args) if (!a.fromPatch && !done.has(a)) joined.add(a);
-      for (const a of facts.strings) if (!a.content && !joined.has(a) && mayBeFileName(a.name, a.value, a.isPlainWord()) && !facts.isPathArgument(a, true)) joined.add(a);
-      if (folders.length > MAX_FOLDERS || folders.length * joined.size > MAX_FOLDER_PAIRS) {
-        ctx.report({
-          at: folders[0]!.at,
-          step: step.position,
-          messageId: "tooManyFolderPaths",
-          data: { step: step.position, folders: folders.length, paths: joined.size, max: MAX_FOLDER_PAIRS, maxFolders: MAX_FOLDERS },
-        });
+      const joined = facts.joinable(args, (a) => !done.has(a));
+      const over = tooManyFolderPaths(step.position, folders.length, joined.size);
+      if (over) {
+        ctx.report({ at: folders[0]!.at, step: step.position, messageId: "tooManyFolderPaths", data: over });
         continue;
       }
       let reported = false;
