@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
+import { CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import type { MessageData } from "../core/rule.js";
@@ -106,6 +106,171 @@ function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
   const indicator = (i: number) => /^[ \t\r\n]?$/.test(text[i + 1] ?? "") && (i === 0 || /[ \t\r\n[{,\ufeff]/.test(text[i - 1]!));
   for (const q of bare(text, "?", scalars, 100, indicator))
     unsafe(q, q + 1, "yamlExplicitKey");
+}
+
+/**
+ * The `:` of a mapping entry at the start of a line, below its key: the yaml package reads the line above
+ * as the key (`x\n : y` was {"x": "y"}), where PyYAML refuses the file (and YAML 1.2 allows no such key).
+ * A `:` that opens a line after an explicit key (`? a`) or for an empty key is refused on its own.
+ */
+function colonFirst(text: string, scalars: number[], unsafe: Unsafe): void {
+  let found = 0;
+  for (let i = 0; i < text.length && found < 100; ) {
+    let j = i;
+    while (text[j] === " ") j++;
+    if (text[j] === ":" && /^[ \t\r\n]?$/.test(text[j + 1] ?? "") && !inside(scalars, j)) {
+      unsafe(j, j + 1, "yamlValueLineStart");
+      found++;
+    }
+    const next = text.indexOf("\n", j);
+    if (next < 0) break;
+    i = next + 1;
+  }
+}
+
+/**
+ * Longest implicit key PyYAML reads: its scanner forgets a possible key when the `:` after it comes more
+ * than 1024 characters after the key's first token (its anchor or tag included) or on another line.
+ */
+const PYYAML_KEY_SPAN = 1024;
+
+/**
+ * Flow collections the yaml package reads where PyYAML refuses the file (and YAML 1.2 forbids them too):
+ * an implicit key whose first token (its anchor, tag or first character) and its `:` are on different
+ * lines or more than 1024 characters apart (in block collections the yaml package refuses these itself),
+ * and an anchor or tag after a scalar, which stands for no node (`{"a" &x}` was read as {"a": null}).
+ * One pass of the yaml package's own lexer.
+ */
+function flowKeys(text: string, unsafe: Unsafe): void {
+  let depth = 0;
+  let offset = 0;
+  /** A new entry of a flow collection has begun and its first token is still to come. */
+  let expecting = false;
+  /** Offset of the current entry's first token, while it may still turn out to be a key; -1 otherwise. */
+  let keyStart = -1;
+  let broken = false;
+  /** The current entry's key or value already holds a scalar or an alias. */
+  let filled = false;
+  let found = 0;
+  for (const token of new Lexer().lex(text)) {
+    const at = offset;
+    // The lexer's own markers (document start, flow end, scalar) are not text of the document.
+    if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
+    const type = CST.tokenType(token);
+    if (type === "flow-map-start" || type === "flow-seq-start" || (depth > 0 && type === "comma")) {
+      if (type !== "comma") depth++;
+      expecting = true;
+      keyStart = -1;
+      broken = false;
+      filled = false;
+    } else if (depth === 0) continue;
+    else if (type === "flow-map-end" || type === "flow-seq-end" || type === "explicit-key-ind") {
+      if (type !== "explicit-key-ind") depth--;
+      expecting = false;
+      keyStart = -1;
+      filled = false;
+    } else if (type === "map-value-ind") {
+      if (keyStart >= 0 && (broken || at - keyStart > PYYAML_KEY_SPAN) && found++ < 100)
+        unsafe(keyStart, at + 1, broken ? "yamlFlowKeyLines" : "yamlFlowKeyLong", { max: PYYAML_KEY_SPAN });
+      expecting = false;
+      keyStart = -1;
+      filled = false;
+    } else if (type === "newline") {
+      if (keyStart >= 0) broken = true;
+    } else if (type !== "space" && type !== "comment" && type !== "scalar" && type !== "flow-error-end") {
+      // An anchor, a tag, an alias or a scalar's text: the entry's first token starts the possible key.
+      if (expecting) {
+        keyStart = at;
+        expecting = false;
+      }
+      if (keyStart >= 0 && /[\n\r]/.test(token)) broken = true;
+      if (type === "anchor" || type === "tag") {
+        if (filled && found++ < 100) unsafe(at, offset, "yamlFlowDanglingProperty", { property: token });
+      } else filled = true;
+    }
+  }
+}
+
+/**
+ * Directive lines PyYAML refuses where the yaml package reads on: a second %YAML, a %TAG handle declared
+ * twice (the yaml package keeps one of the prefixes), and a directive after the end marker `...` (PyYAML
+ * expects another document after it; the yaml package ignores the line). A directive is a line that starts
+ * with `%` before the document's `---`, or anywhere after a `...` line.
+ */
+function directiveFaults(text: string, unsafe: Unsafe): void {
+  const open = /^---(?=[ \t\r\n]|$)/m.exec(text);
+  const prefixEnd = open ? open.index : text.length;
+  const close = /^\.\.\.(?=[ \t\r\n]|$)/m.exec(text);
+  const afterEnd = close ? close.index : text.length;
+  const seen = new Set<string>();
+  const re = /^%([^\r\n]*)/gm;
+  let found = 0;
+  for (let m = re.exec(text); m !== null && found < 100; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    if (m.index > afterEnd) {
+      unsafe(m.index, end, "yamlDirectiveAfterEnd");
+      found++;
+    } else if (m.index < prefixEnd) {
+      const words = m[1]!.trim().split(/[ \t]+/);
+      const name = words[0] === "TAG" ? `TAG ${words[1] ?? ""}` : words[0]!;
+      if (seen.has(name)) {
+        unsafe(m.index, end, "yamlDirectiveTwice", { name });
+        found++;
+      }
+      seen.add(name);
+    }
+  }
+}
+
+/**
+ * Where a plain scalar of a block collection (from start to end) continues on a line indented no deeper
+ * than the collection itself (`indent`, its column, -1 at the root), or -1. PyYAML ends the scalar before
+ * such a line (and refuses the file); the yaml package reads the line as more of the scalar when a comment
+ * line stands between the key and its value (`k:\n#c\n  text\nfoo` was {"k": "text foo"}).
+ */
+function underIndented(text: string, start: number, end: number, indent: number): number {
+  for (let i = text.indexOf("\n", start); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) {
+    let j = i + 1;
+    while (j < end && text[j] === " ") j++;
+    if (j < end && text[j] !== "\n" && text[j] !== "\r" && j - (i + 1) <= indent) return j;
+  }
+  return -1;
+}
+
+/**
+ * True when a double-quoted scalar escapes a line break (a `\` ending a line) and the next line is empty
+ * or holds only spaces and tabs. YAML 1.2 and PyYAML keep that empty line as a line break; the yaml
+ * package folds it to a space (and drops one of several), so `"a\<break><break>b"` is "a\nb" to a Python
+ * executor and "a b" to plangate.
+ */
+function escapedBreakBeforeBlank(text: string, start: number, end: number): boolean {
+  for (let i = text.indexOf("\\", start); i >= 0 && i < end; i = text.indexOf("\\", i + 2)) {
+    let j = i + 1;
+    if (text[j] === "\r" && text[j + 1] === "\n") j++;
+    if (text[j] !== "\n") continue;
+    j++;
+    while (j < end && (text[j] === " " || text[j] === "\t")) j++;
+    if (text[j] === "\n" || text[j] === "\r") return true;
+  }
+  return false;
+}
+
+/**
+ * True when the first line of a block scalar's body that holds more than spaces starts, after its spaces,
+ * with a tab. Where those spaces are not deeper than the block's parent, PyYAML refuses the file (a tab
+ * cannot start a token) while the yaml package keeps the tab as text and reads the lines after the block
+ * at the wrong level (`a:\n  k: |\n  <tab>\n  j: w` gave j to the root mapping).
+ */
+function tabLedBlock(text: string, body: number, end: number): boolean {
+  let i = body;
+  while (i < end) {
+    while (i < end && text[i] === " ") i++;
+    const c = text[i];
+    if (c === "\t") return true;
+    if (c !== "\n" && c !== "\r") return false;
+    i++;
+  }
+  return false;
 }
 
 /** True when the quoted scalar at start..end ends with its own closing quote (not an escaped one). */
@@ -346,6 +511,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   let expandedAt = { start: 0, end: 0 };
   /** Nesting of flow collections around the node being read. */
   let flow = 0;
+  /** Where the innermost block collection around the node being read starts, or -1 at the root. */
+  let blockAt = -1;
   const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
     // Past the issue limit nothing more is listed: skip the work of describing it.
     if (issues.length > MAX_ISSUES) return;
@@ -358,10 +525,18 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         addIssue(issues, { rule: "parse-error", messageId: node.type === "QUOTE_SINGLE" ? "yamlUnclosedSingle" : "yamlUnclosedDouble", data: { what }, start, end, at });
       if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
         unsafe(start, end, "yamlSurrogateEscape", { what }, at);
+      if (node.type === "QUOTE_DOUBLE" && escapedBreakBeforeBlank(text, start, end))
+        unsafe(start, end, "yamlEscapedBreakBlankLine", { what }, at);
+      if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && tabLedBlock(text, body, end))
+        unsafe(start, end, "yamlBlockTabLed", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && spacedTrailingLine(text, body, end))
         unsafe(start, end, "yamlBlockSpacedLine", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
         unsafe(start, end, "yamlBlockNoFinalBreak", { what }, at);
+    }
+    if (node.type === "PLAIN" && flow === 0) {
+      const shallow = underIndented(text, start, end, blockAt < 0 ? -1 : lines.position(blockAt).column - 1);
+      if (shallow >= 0) unsafe(shallow, Math.max(shallow + 1, Math.min(end, text.indexOf("\n", shallow) >>> 0)), "yamlPlainUnderIndented", { what }, at);
     }
     if (!pyyaml) return;
     const src = node.source;
@@ -456,6 +631,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       const firstAt = new Map<string, number>();
       if (fresh) open.add(node);
       if (node.flow) flow++;
+      const outer = blockAt;
+      if (!node.flow) blockAt = loc.start;
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const kr = rangeOf(keyNode);
@@ -499,6 +676,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         else obj[name] = value;
       }
       if (node.flow) flow--;
+      blockAt = outer;
       if (fresh) open.delete(node);
       return obj;
     }
@@ -507,11 +685,14 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         unsafe(loc.start, loc.end, "yamlTagOnSequence", { tag }, at);
       if (fresh) open.add(node);
       if (node.flow) flow++;
+      const outer = blockAt;
+      if (!node.flow) blockAt = loc.start;
       const arr: unknown[] = [];
       node.items.forEach((item, i) => {
         arr.push(build(item, childPointer(at, i), depth + 1));
       });
       if (node.flow) flow--;
+      blockAt = outer;
       if (fresh) open.delete(node);
       return arr;
     }
@@ -546,7 +727,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   if (pyyaml) {
     tabsOutsideText(text, textRanges, unsafe);
     if (text.includes("?")) explicitKeys(text, scalarRanges, unsafe);
+    if (text.includes(":")) colonFirst(text, scalarRanges, unsafe);
   }
+  if (/[[{]/.test(text)) flowKeys(text, unsafe);
+  if (text.includes("%")) directiveFaults(text, unsafe);
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }
 
