@@ -139,11 +139,14 @@ const PYYAML_KEY_SPAN = 1024;
  * an implicit key whose first token (its anchor, tag or first character) and its `:` are on different
  * lines or more than 1024 characters apart (in block collections the yaml package refuses these itself),
  * and an anchor or tag after a scalar, which stands for no node (`{"a" &x}` was read as {"a": null}).
- * One pass of the yaml package's own lexer.
+ * The yaml package's own lexer reads each outermost flow collection (from..to) that spans lines, is longer
+ * than 1024 characters or holds an anchor or tag; no other can hold these faults.
  */
-function flowKeys(text: string, unsafe: Unsafe): void {
+function flowKeys(text: string, from: number, to: number, unsafe: Unsafe): void {
+  const source = text.slice(from, to);
+  if (source.length <= PYYAML_KEY_SPAN && !/[\n\r&!]/.test(source)) return;
   let depth = 0;
-  let offset = 0;
+  let offset = from;
   /** A new entry of a flow collection has begun and its first token is still to come. */
   let expecting = false;
   /** Offset of the current entry's first token, while it may still turn out to be a key; -1 otherwise. */
@@ -152,7 +155,7 @@ function flowKeys(text: string, unsafe: Unsafe): void {
   /** The current entry's key or value already holds a scalar or an alias. */
   let filled = false;
   let found = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new Lexer().lex(source)) {
     const at = offset;
     // The lexer's own markers (document start, flow end, scalar) are not text of the document.
     if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
@@ -343,6 +346,50 @@ function referencesBeyond(text: string, max: number): number | undefined {
 }
 
 /**
+ * Most values and indicators a YAML document may hold: scalars, aliases, flow collections, list items,
+ * `:`, `?` and `,`, as the yaml package's lexer finds them. The yaml package spends 4 to 9 microseconds
+ * and a few KB on each, empty values included, so 1 MiB of `a, a, a, ...` took 3.4 s and 560 MB, and
+ * 1 MiB of `[: , : , ...]` 5.4 s; a plan of 1 MiB holds about 170,000.
+ */
+export const MAX_YAML_TOKENS = 200_000;
+
+/** True for the characters after which a scalar or alias may start: spaces, line breaks and `[ { , :`. */
+function separates(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0x5b || c === 0x7b || c === 0x2c || c === 0x3a;
+}
+
+/** True for `[ { , : ? -`: the characters that may be an indicator the limit counts. */
+function indicates(c: number): boolean {
+  return c === 0x5b || c === 0x7b || c === 0x2c || c === 0x3a || c === 0x3f || c === 0x2d;
+}
+
+const COUNTED = new Set(["scalar", "single-quoted-scalar", "double-quoted-scalar", "alias", "flow-map-start", "flow-seq-start", "seq-item-ind", "map-value-ind", "explicit-key-ind", "comma"]);
+
+/**
+ * Where the document's values and indicators pass the limit, or undefined. A cheap count first: every
+ * `[ { , : ? -`, and every other character that follows a separator and is not one itself (it
+ * over-counts text and comments, never the tokens); only a text whose count passes the limit is
+ * tokenized.
+ */
+function tokensBeyond(text: string, max: number): number | undefined {
+  let starts = 0;
+  let after = true;
+  for (let i = 0; i < text.length && starts <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (indicates(c) || (after && !separates(c))) starts++;
+    after = separates(c);
+  }
+  if (starts <= max) return undefined;
+  let count = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (COUNTED.has(CST.tokenType(token) ?? "") && ++count > max) return offset;
+    if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
+  }
+  return undefined;
+}
+
+/**
  * The offset where a cheap over-estimate of the nesting passes `max` (flow brackets outside quotes,
  * plus block indentation levels and `- ` runs), or undefined. It may over-count inside block scalars,
  * which only matters for documents hundreds of levels deep.
@@ -426,6 +473,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyReferences", data: { max: MAX_YAML_REFERENCES }, start: crowded, end: Math.min(text.length, crowded + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const crowd = tokensBeyond(text, MAX_YAML_TOKENS);
+  if (crowd !== undefined) {
+    issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyTokens", data: { max: MAX_YAML_TOKENS }, start: crowd, end: Math.min(text.length, crowd + 1) });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
   if (deep !== undefined) {
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooDeepToParse", data: { max: Math.min(maxDepth, YAML_MAX_DEPTH) }, start: deep, end: Math.min(text.length, deep + 1) });
@@ -498,6 +550,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   const textRanges: number[] = [];
   /** Every scalar, plain ones included, in document order. */
   const scalarRanges: number[] = [];
+  /** The outermost flow collections, start and end pairs. */
+  const flowRanges: number[] = [];
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
   /** Anchors as defined so far in document order, and what each alias refers to, resolved where it stands. */
@@ -630,6 +684,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       const obj: Record<string, unknown> = {};
       const firstAt = new Map<string, number>();
       if (fresh) open.add(node);
+      if (fresh && node.flow && flow === 0) flowRanges.push(loc.start, loc.end);
       if (node.flow) flow++;
       const outer = blockAt;
       if (!node.flow) blockAt = loc.start;
@@ -684,6 +739,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       if (fresh && tag !== undefined && tag !== SEQ_TAG && CORE_TAGS.has(tag))
         unsafe(loc.start, loc.end, "yamlTagOnSequence", { tag }, at);
       if (fresh) open.add(node);
+      if (fresh && node.flow && flow === 0) flowRanges.push(loc.start, loc.end);
       if (node.flow) flow++;
       const outer = blockAt;
       if (!node.flow) blockAt = loc.start;
@@ -729,7 +785,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (text.includes("?")) explicitKeys(text, scalarRanges, unsafe);
     if (text.includes(":")) colonFirst(text, scalarRanges, unsafe);
   }
-  if (/[[{]/.test(text)) flowKeys(text, unsafe);
+  for (let i = 0; i < flowRanges.length; i += 2) flowKeys(text, flowRanges[i]!, flowRanges[i + 1]!, unsafe);
   if (text.includes("%")) directiveFaults(text, unsafe);
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }
