@@ -7,7 +7,7 @@ import { parsePolicyText } from "../src/node/policy.js";
 import { validateFile } from "../src/node/validate-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
-import { parseYaml } from "../src/syntax/yaml.js";
+import { MAX_YAML_TOKENS, parseYaml } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
 import { diagnosticsOf, run, tools } from "./helpers.js";
 
@@ -147,8 +147,9 @@ describe("memory", () => {
 });
 
 describe("resource bombs in YAML", () => {
-  it("1 MiB with a fault on every line is one parse error, without a stack trace for each fault", () => {
-    const text = `k: "${"\\\n".repeat(500_000)}"\n`;
+  it("a fault on each of 190,000 lines is one parse error, without a stack trace for each fault", () => {
+    // (Each line is a value to the lexer: 500,000 of them, in 1 MiB, are now refused before parsing.)
+    const text = `k: "${"\\\n".repeat(190_000)}"\n`;
     const limit = Error.stackTraceLimit;
     const started = process.cpuUsage();
     const doc = parseYaml(text);
@@ -158,6 +159,43 @@ describe("resource bombs in YAML", () => {
     expect((used.user + used.system) / 1000).toBeLessThan(10_000);
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new Error("x").stack).toContain("limits.test");
+  });
+});
+
+describe("resource bombs in YAML: values and indicators", () => {
+  const cpuMs = (f: () => void) => {
+    const started = process.cpuUsage();
+    f();
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  };
+  const fill = (head: string, unit: string, tail: string) => head + unit.repeat(Math.floor((1024 * 1024 - 100 - head.length - tail.length) / unit.length)) + tail;
+
+  it("1 MiB of short values or empty pairs is limit-exceeded before the yaml package parses it", () => {
+    // Each took 1.6 to 5.4 s of CPU and 300 to 560 MB: the yaml package spends microseconds on every value.
+    for (const text of [fill("steps: [", "a, ", "]\n"), fill("steps: [", ": ,", "]\n"), fill("steps: {", ":,", "}\n"), fill("steps:\n", ":\n", ""), fill("steps: [", ",", "]\n"), fill("steps:\n", "- a\n", "")]) {
+      let doc: ReturnType<typeof parseYaml> | undefined;
+      const ms = cpuMs(() => (doc = parseYaml(text)));
+      expect(doc!.issues.map((i) => [i.rule, i.messageId]), text.slice(0, 20)).toEqual([["limit-exceeded", "yamlTooManyTokens"]]);
+      expect(ms, text.slice(0, 20)).toBeLessThan(1500);
+    }
+  });
+
+  it("counts the tokens as the yaml package's lexer reads them: text and comments do not count, and the limit is where it says", () => {
+    const words = "steps: []\nnote: " + "a, b: c - d [e] ".repeat(60_000) + "\n# " + "x, ".repeat(100_000) + "\n";
+    expect(parseYaml(words).issues.map((i) => i.messageId)).not.toContain("yamlTooManyTokens");
+    // Two tokens an item ("-" and the value): the limit is exact.
+    const items = (n: number) => "- a\n".repeat(n);
+    expect(parseYaml(items(MAX_YAML_TOKENS / 2)).issues.map((i) => i.messageId)).not.toContain("yamlTooManyTokens");
+    const over = parseYaml(items(MAX_YAML_TOKENS / 2 + 1));
+    expect(over.issues.map((i) => i.messageId)).toEqual(["yamlTooManyTokens"]);
+    expect(over.issues[0]!.start).toBe(4 * (MAX_YAML_TOKENS / 2));
+  });
+
+  it("a plan of 1 MiB is still read", () => {
+    let text = "steps:\n";
+    for (let i = 0; text.length + 100 < 1024 * 1024; i++) text += `  - tool: read_file\n    arguments: {path: src/f${i}.ts}\n    intent: read file ${i}\n`;
+    expect(parseYaml(text).issues).toEqual([]);
   });
 });
 

@@ -94,6 +94,15 @@ const STRUCTURES: readonly string[] = [
   "!!str k: v\n", "!foo k: v\n", "&a k: *a\n", "k: is it ? yes\n", "k: a ? b\n", "k: ? a\n",
   "k: 'a''", "'a''", "k: \"a\\\"", "k: \"a\\\\\"\n", "k: |-\t# c\n  x\n", "k: |\t\n  x\n", "\ufeff  - a\n- b\n", "? # c\n  a\n- b\n",
   "# only a comment\nk: v\n", "k: v # comment\n", "k: v#not comment\n", "k: 'v'#c\n",
+  // escaped line breaks before blank lines, flow keys across lines or past 1024 characters, dangling properties
+  'k: "a\\\n\n  b"\n', 'k: "a\\\n  \t\n  b"\n', 'k: "a \\\n\n\n b"\n', 'k: "a\\\n  \n  "\n', 'k: "a\\\n  b"\n',
+  "{&x\n a: v}\n", "{a: b,\n c\n : d}\n", '{"a\n b": v}\n', "[&x\n a: v]\n", "{a #c\n : v}\n", "k: {a: b,\n  c: d}\n",
+  `{${"x".repeat(1024)}: v}\n`, `{${"x".repeat(1025)}: v}\n`, `{"${"x".repeat(1022)}": v}\n`, `{"${"x".repeat(1023)}": v}\n`, `{&a ${"x".repeat(1022)}: v}\n`,
+  '{"x" &a}\n', "{'x' !!str }\n", "{a: &b c, &d e: f}\n",
+  // tab-led block scalars, directives given twice or after the end, plain values under their mapping, ':' opening a line
+  "a:\n  k: |\n  \t\n  j: w\n", "k:\n  - >-\n  \t\n  j: w\n", "k: |2\n  \ta\n", "k: |\n  a\n  \tb\n",
+  "%YAML 1.2\n%YAML 1.2\n---\nk: v\n", "%TAG ! tag:a.com,2000:\n%TAG ! tag:yaml.org,2002:\n---\nk: v\n", "k: v\n...\n%YAML 1.2\n", "k: v\n...\n# c\n",
+  "k:\n#c\n  text\nfoo\n", "a:\n  k:\n  #c\n    text\n  foo\n", "k:\n#c\n  text\n\n  foo\n", "k: v\nx\n : y\n", " - k: |\n   x\n    : c\n", "k: |\n  : a\n",
 ];
 
 /** A small deterministic generator (mulberry32). */

@@ -179,6 +179,54 @@ describe("YAML reader", () => {
     for (const ok of ['a: "yes"\n', "a: 'on'\n", "a: 1.5\n", "a: 0x1F\n", "a: 1.0e+3\n", "a: 12\r\nb: x\r\n", "a: |-\n  x", "y: n\n", "a: |\n  x\n\n  y\n\nb: 1\n", "a: |2\n   x\n  \t y\n"])
       expect(at(ok), ok).toEqual([]);
   });
+  it("refuses what the yaml package reads and PyYAML reads otherwise or refuses, at the fault", () => {
+    const x = (n: number) => "x".repeat(n);
+    // [text, messageId, text at the reported span (its start), PyYAML's reading]
+    const rows: [string, string, string, string][] = [
+      // An escaped line break before a blank line: "a\nb" to PyYAML and YAML 1.2, "a b" to the yaml package.
+      ['k: "a\\\n\n  b"\n', "yamlEscapedBreakBlankLine", '"a', "a\nb"],
+      ['k: "echo hi\\\n  \t\n  rm -rf ~"\n', "yamlEscapedBreakBlankLine", '"echo', "echo hi\nrm -rf ~"],
+      ['k: "a \\\r\n\r\n\r\n b"\r\n', "yamlEscapedBreakBlankLine", '"a', "a \n\nb"],
+      // Flow keys: on another line than their ':', or more than 1024 characters before it.
+      ["{&x\n a: v}\n", "yamlFlowKeyLines", "&x", "error"],
+      ["k: {a: b,\n  c\n  : d}\n", "yamlFlowKeyLines", "c", "error"],
+      ['{"a\n b": v}\n', "yamlFlowKeyLines", '"a', "error"],
+      ["[!!str\n a: v]\n", "yamlFlowKeyLines", "!!str", "error"],
+      [`{${x(1025)}: v}\n`, "yamlFlowKeyLong", "xxx", "error"],
+      [`{"a": 1, "${x(1023)}": 2}\n`, "yamlFlowKeyLong", '"xx', "error"],
+      [`k: {${x(1022)}   : v}\n`, "yamlFlowKeyLong", "xxx", "error"],
+      // An anchor or tag after a value in a flow collection: the yaml package drops it.
+      ['{"x" &a}\n', "yamlFlowDanglingProperty", "&a", "error"],
+      ["k: {'x' !!str }\n", "yamlFlowDanglingProperty", "!!str", "error"],
+      // A block scalar led by a tab: the yaml package moved `j` to the root mapping.
+      ["a:\n  k: |\n  \t\n  j: w\n", "yamlBlockTabLed", "|", "error"],
+      ["k:\n  - >-\n  \t\n  j: w\n", "yamlBlockTabLed", ">-", "error"],
+      // Directives PyYAML refuses.
+      ["%YAML 1.2\n%YAML 1.2\n---\nk: v\n", "yamlDirectiveTwice", "%YAML 1.2", "error"],
+      ["%TAG !e! tag:a.com,2000:\n%TAG !e! tag:yaml.org,2002:\n---\nk: !e!str v\n", "yamlDirectiveTwice", "%TAG !e! tag:yaml", "error"],
+      ["k: v\n...\n%YAML 1.2\n", "yamlDirectiveAfterEnd", "%YAML 1.2", "error"],
+      // A plain value going on at its mapping's indentation, after a comment line: {"k": "text foo"} to the yaml package.
+      ["k:\n#c\n  text\nfoo\n", "yamlPlainUnderIndented", "foo", "error"],
+      ["a:\n  k:\n  #c\n    text\n  - x\n", "yamlPlainUnderIndented", "- x", "error"],
+      // A key and its ':' on different lines: {"k": "v", "x": "y"} to the yaml package.
+      ["k: v\nx\n : y\n", "yamlValueLineStart", ":", "error"],
+      [" - k: |\n   x\n    : c\n", "yamlValueLineStart", ":", "error"],
+    ];
+    for (const [text, messageId, at] of rows) {
+      const doc = parseYaml(text);
+      const issue = doc.issues.find((i) => i.messageId === messageId);
+      expect(issue, `${JSON.stringify(text)}: ${JSON.stringify(doc.issues)}`).toMatchObject({ rule: "unsafe-value" });
+      expect(text.slice(issue!.start, issue!.end).startsWith(at), JSON.stringify(text)).toBe(true);
+      expect(readFactText(issue!).hint).not.toBe("");
+    }
+    // Nearby texts both read the same still pass.
+    for (const ok of [
+      'k: "a\\\n  b"\n', 'k: "a\n\n  b"\n', "k: {a: b,\n  c: d}\n", "k: [a,\n  b]\n", `{${x(1024)}: v}\n`, `{"${x(1022)}": v}\n`, "k: {a: &b c, &d e: f}\n",
+      "k: |\n  a\n  \tb\n", "k: |\n  : a\n", 'k: "a\n  : b"\n', "k: a\n  b\n", "- a\n  b\n", "k:\n- a\n  b\n", "k:\n#c\n  text\n\n  foo\n",
+      "%TAG !e! tag:yaml.org,2002:\n%TAG !f! tag:yaml.org,2002:\n---\nk: !e!str v\n", "k: v\n...\n# c\n", 'k: "50%"\n',
+    ])
+      expect(parseYaml(ok).issues, JSON.stringify(ok)).toEqual([]);
+  });
   it("with a YAML 1.2 executor only the refusals that are not about YAML 1.1 remain", () => {
     const rules12 = (text: string) => parseYaml(text, { executor: "yaml-1.2" }).issues.map((i) => i.rule);
     for (const text of ["on: push\n", "a: 0755\n", "a: 1e3\n", "a: b\u0085\n", "a:\tb\n", "a: [x?y]\n", "a: &x 1\nb: &x 2\n"]) expect(rules12(text), text).toEqual([]);

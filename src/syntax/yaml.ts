@@ -1,4 +1,4 @@
-import { type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
+import { CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import type { MessageData } from "../core/rule.js";
@@ -108,6 +108,174 @@ function explicitKeys(text: string, scalars: number[], unsafe: Unsafe): void {
     unsafe(q, q + 1, "yamlExplicitKey");
 }
 
+/**
+ * The `:` of a mapping entry at the start of a line, below its key: the yaml package reads the line above
+ * as the key (`x\n : y` was {"x": "y"}), where PyYAML refuses the file (and YAML 1.2 allows no such key).
+ * A `:` that opens a line after an explicit key (`? a`) or for an empty key is refused on its own.
+ */
+function colonFirst(text: string, scalars: number[], unsafe: Unsafe): void {
+  let found = 0;
+  for (let i = 0; i < text.length && found < 100; ) {
+    let j = i;
+    while (text[j] === " ") j++;
+    if (text[j] === ":" && /^[ \t\r\n]?$/.test(text[j + 1] ?? "") && !inside(scalars, j)) {
+      unsafe(j, j + 1, "yamlValueLineStart");
+      found++;
+    }
+    const next = text.indexOf("\n", j);
+    if (next < 0) break;
+    i = next + 1;
+  }
+}
+
+/**
+ * Longest implicit key PyYAML reads: its scanner forgets a possible key when the `:` after it comes more
+ * than 1024 characters after the key's first token (its anchor or tag included) or on another line.
+ */
+const PYYAML_KEY_SPAN = 1024;
+
+/**
+ * Flow collections the yaml package reads where PyYAML refuses the file (and YAML 1.2 forbids them too):
+ * an implicit key whose first token (its anchor, tag or first character) and its `:` are on different
+ * lines or more than 1024 characters apart (in block collections the yaml package refuses these itself),
+ * and an anchor or tag after a scalar, which stands for no node (`{"a" &x}` was read as {"a": null}).
+ * The yaml package's own lexer reads each outermost flow collection (from..to) that spans lines, is longer
+ * than 1024 characters or holds an anchor or tag; no other can hold these faults.
+ */
+function flowKeys(text: string, from: number, to: number, unsafe: Unsafe): void {
+  const source = text.slice(from, to);
+  if (source.length <= PYYAML_KEY_SPAN && !/[\n\r&!]/.test(source)) return;
+  let depth = 0;
+  let offset = from;
+  /** A new entry of a flow collection has begun and its first token is still to come. */
+  let expecting = false;
+  /** Offset of the current entry's first token, while it may still turn out to be a key; -1 otherwise. */
+  let keyStart = -1;
+  let broken = false;
+  /** The current entry's key or value already holds a scalar or an alias. */
+  let filled = false;
+  let found = 0;
+  for (const token of new Lexer().lex(source)) {
+    const at = offset;
+    // The lexer's own markers (document start, flow end, scalar) are not text of the document.
+    if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
+    const type = CST.tokenType(token);
+    if (type === "flow-map-start" || type === "flow-seq-start" || (depth > 0 && type === "comma")) {
+      if (type !== "comma") depth++;
+      expecting = true;
+      keyStart = -1;
+      broken = false;
+      filled = false;
+    } else if (depth === 0) continue;
+    else if (type === "flow-map-end" || type === "flow-seq-end" || type === "explicit-key-ind") {
+      if (type !== "explicit-key-ind") depth--;
+      expecting = false;
+      keyStart = -1;
+      filled = false;
+    } else if (type === "map-value-ind") {
+      if (keyStart >= 0 && (broken || at - keyStart > PYYAML_KEY_SPAN) && found++ < 100)
+        unsafe(keyStart, at + 1, broken ? "yamlFlowKeyLines" : "yamlFlowKeyLong", { max: PYYAML_KEY_SPAN });
+      expecting = false;
+      keyStart = -1;
+      filled = false;
+    } else if (type === "newline") {
+      if (keyStart >= 0) broken = true;
+    } else if (type !== "space" && type !== "comment" && type !== "scalar" && type !== "flow-error-end") {
+      // An anchor, a tag, an alias or a scalar's text: the entry's first token starts the possible key.
+      if (expecting) {
+        keyStart = at;
+        expecting = false;
+      }
+      if (keyStart >= 0 && /[\n\r]/.test(token)) broken = true;
+      if (type === "anchor" || type === "tag") {
+        if (filled && found++ < 100) unsafe(at, offset, "yamlFlowDanglingProperty", { property: token });
+      } else filled = true;
+    }
+  }
+}
+
+/**
+ * Directive lines PyYAML refuses where the yaml package reads on: a second %YAML, a %TAG handle declared
+ * twice (the yaml package keeps one of the prefixes), and a directive after the end marker `...` (PyYAML
+ * expects another document after it; the yaml package ignores the line). A directive is a line that starts
+ * with `%` before the document's `---`, or anywhere after a `...` line.
+ */
+function directiveFaults(text: string, unsafe: Unsafe): void {
+  const open = /^---(?=[ \t\r\n]|$)/m.exec(text);
+  const prefixEnd = open ? open.index : text.length;
+  const close = /^\.\.\.(?=[ \t\r\n]|$)/m.exec(text);
+  const afterEnd = close ? close.index : text.length;
+  const seen = new Set<string>();
+  const re = /^%([^\r\n]*)/gm;
+  let found = 0;
+  for (let m = re.exec(text); m !== null && found < 100; m = re.exec(text)) {
+    const end = m.index + m[0].length;
+    if (m.index > afterEnd) {
+      unsafe(m.index, end, "yamlDirectiveAfterEnd");
+      found++;
+    } else if (m.index < prefixEnd) {
+      const words = m[1]!.trim().split(/[ \t]+/);
+      const name = words[0] === "TAG" ? `TAG ${words[1] ?? ""}` : words[0]!;
+      if (seen.has(name)) {
+        unsafe(m.index, end, "yamlDirectiveTwice", { name });
+        found++;
+      }
+      seen.add(name);
+    }
+  }
+}
+
+/**
+ * Where a plain scalar of a block collection (from start to end) continues on a line indented no deeper
+ * than the collection itself (`indent`, its column, -1 at the root), or -1. PyYAML ends the scalar before
+ * such a line (and refuses the file); the yaml package reads the line as more of the scalar when a comment
+ * line stands between the key and its value (`k:\n#c\n  text\nfoo` was {"k": "text foo"}).
+ */
+function underIndented(text: string, start: number, end: number, indent: number): number {
+  for (let i = text.indexOf("\n", start); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) {
+    let j = i + 1;
+    while (j < end && text[j] === " ") j++;
+    if (j < end && text[j] !== "\n" && text[j] !== "\r" && j - (i + 1) <= indent) return j;
+  }
+  return -1;
+}
+
+/**
+ * True when a double-quoted scalar escapes a line break (a `\` ending a line) and the next line is empty
+ * or holds only spaces and tabs. YAML 1.2 and PyYAML keep that empty line as a line break; the yaml
+ * package folds it to a space (and drops one of several), so `"a\<break><break>b"` is "a\nb" to a Python
+ * executor and "a b" to plangate.
+ */
+function escapedBreakBeforeBlank(text: string, start: number, end: number): boolean {
+  for (let i = text.indexOf("\\", start); i >= 0 && i < end; i = text.indexOf("\\", i + 2)) {
+    let j = i + 1;
+    if (text[j] === "\r" && text[j + 1] === "\n") j++;
+    if (text[j] !== "\n") continue;
+    j++;
+    while (j < end && (text[j] === " " || text[j] === "\t")) j++;
+    if (text[j] === "\n" || text[j] === "\r") return true;
+  }
+  return false;
+}
+
+/**
+ * True when the first line of a block scalar's body that holds more than spaces starts, after its spaces,
+ * with a tab. Where those spaces are not deeper than the block's parent, PyYAML refuses the file (a tab
+ * cannot start a token) while the yaml package keeps the tab as text and reads the lines after the block
+ * at the wrong level (`a:\n  k: |\n  <tab>\n  j: w` gave j to the root mapping).
+ */
+function tabLedBlock(text: string, body: number, end: number): boolean {
+  let i = body;
+  while (i < end) {
+    while (i < end && text[i] === " ") i++;
+    const c = text[i];
+    if (c === "\t") return true;
+    if (c !== "\n" && c !== "\r") return false;
+    i++;
+  }
+  return false;
+}
+
 /** True when the quoted scalar at start..end ends with its own closing quote (not an escaped one). */
 function closedQuote(text: string, start: number, end: number, q: string): boolean {
   if (end - start < 2 || text[start] !== q || text[end - 1] !== q) return false;
@@ -172,6 +340,50 @@ function referencesBeyond(text: string, max: number): number | undefined {
     const c = token.charCodeAt(0);
     if ((c === 0x2a || c === 0x26 || c === 0x21) && ++count > max) return offset;
     // The lexer's own markers (document start, flow end, scalar) are not text of the document.
+    if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
+  }
+  return undefined;
+}
+
+/**
+ * Most values and indicators a YAML document may hold: scalars, aliases, flow collections, list items,
+ * `:`, `?` and `,`, as the yaml package's lexer finds them. The yaml package spends 4 to 9 microseconds
+ * and a few KB on each, empty values included, so 1 MiB of `a, a, a, ...` took 3.4 s and 560 MB, and
+ * 1 MiB of `[: , : , ...]` 5.4 s; a plan of 1 MiB holds about 170,000.
+ */
+export const MAX_YAML_TOKENS = 200_000;
+
+/** True for the characters after which a scalar or alias may start: spaces, line breaks and `[ { , :`. */
+function separates(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0x5b || c === 0x7b || c === 0x2c || c === 0x3a;
+}
+
+/** True for `[ { , : ? -`: the characters that may be an indicator the limit counts. */
+function indicates(c: number): boolean {
+  return c === 0x5b || c === 0x7b || c === 0x2c || c === 0x3a || c === 0x3f || c === 0x2d;
+}
+
+const COUNTED = new Set(["scalar", "single-quoted-scalar", "double-quoted-scalar", "alias", "flow-map-start", "flow-seq-start", "seq-item-ind", "map-value-ind", "explicit-key-ind", "comma"]);
+
+/**
+ * Where the document's values and indicators pass the limit, or undefined. A cheap count first: every
+ * `[ { , : ? -`, and every other character that follows a separator and is not one itself (it
+ * over-counts text and comments, never the tokens); only a text whose count passes the limit is
+ * tokenized.
+ */
+function tokensBeyond(text: string, max: number): number | undefined {
+  let starts = 0;
+  let after = true;
+  for (let i = 0; i < text.length && starts <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (indicates(c) || (after && !separates(c))) starts++;
+    after = separates(c);
+  }
+  if (starts <= max) return undefined;
+  let count = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (COUNTED.has(CST.tokenType(token) ?? "") && ++count > max) return offset;
     if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
   }
   return undefined;
@@ -261,6 +473,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyReferences", data: { max: MAX_YAML_REFERENCES }, start: crowded, end: Math.min(text.length, crowded + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
+  const crowd = tokensBeyond(text, MAX_YAML_TOKENS);
+  if (crowd !== undefined) {
+    issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyTokens", data: { max: MAX_YAML_TOKENS }, start: crowd, end: Math.min(text.length, crowd + 1) });
+    return { ...base, value: undefined, issues, locate: () => undefined };
+  }
   const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
   if (deep !== undefined) {
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooDeepToParse", data: { max: Math.min(maxDepth, YAML_MAX_DEPTH) }, start: deep, end: Math.min(text.length, deep + 1) });
@@ -333,6 +550,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   const textRanges: number[] = [];
   /** Every scalar, plain ones included, in document order. */
   const scalarRanges: number[] = [];
+  /** The outermost flow collections, start and end pairs. */
+  const flowRanges: number[] = [];
   const index = new Map<Pointer, ValueLocation>();
   let visited = 0;
   /** Anchors as defined so far in document order, and what each alias refers to, resolved where it stands. */
@@ -346,6 +565,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   let expandedAt = { start: 0, end: 0 };
   /** Nesting of flow collections around the node being read. */
   let flow = 0;
+  /** Where the innermost block collection around the node being read starts, or -1 at the root. */
+  let blockAt = -1;
   const checkScalar = (node: Scalar, start: number, end: number, at: Pointer, what: string) => {
     // Past the issue limit nothing more is listed: skip the work of describing it.
     if (issues.length > MAX_ISSUES) return;
@@ -358,10 +579,18 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         addIssue(issues, { rule: "parse-error", messageId: node.type === "QUOTE_SINGLE" ? "yamlUnclosedSingle" : "yamlUnclosedDouble", data: { what }, start, end, at });
       if (node.type === "QUOTE_DOUBLE" && surrogateEscape(text, start, end))
         unsafe(start, end, "yamlSurrogateEscape", { what }, at);
+      if (node.type === "QUOTE_DOUBLE" && escapedBreakBeforeBlank(text, start, end))
+        unsafe(start, end, "yamlEscapedBreakBlankLine", { what }, at);
+      if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && tabLedBlock(text, body, end))
+        unsafe(start, end, "yamlBlockTabLed", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && spacedTrailingLine(text, body, end))
         unsafe(start, end, "yamlBlockSpacedLine", { what }, at);
       if ((node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") && end >= text.length && !/[\n\r]$/.test(text) && !/^[|>][0-9+]*-/.test(text.slice(start, start + 4)))
         unsafe(start, end, "yamlBlockNoFinalBreak", { what }, at);
+    }
+    if (node.type === "PLAIN" && flow === 0) {
+      const shallow = underIndented(text, start, end, blockAt < 0 ? -1 : lines.position(blockAt).column - 1);
+      if (shallow >= 0) unsafe(shallow, Math.max(shallow + 1, Math.min(end, text.indexOf("\n", shallow) >>> 0)), "yamlPlainUnderIndented", { what }, at);
     }
     if (!pyyaml) return;
     const src = node.source;
@@ -455,7 +684,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       const obj: Record<string, unknown> = {};
       const firstAt = new Map<string, number>();
       if (fresh) open.add(node);
+      if (fresh && node.flow && flow === 0) flowRanges.push(loc.start, loc.end);
       if (node.flow) flow++;
+      const outer = blockAt;
+      if (!node.flow) blockAt = loc.start;
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
         const kr = rangeOf(keyNode);
@@ -499,6 +731,7 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         else obj[name] = value;
       }
       if (node.flow) flow--;
+      blockAt = outer;
       if (fresh) open.delete(node);
       return obj;
     }
@@ -506,12 +739,16 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       if (fresh && tag !== undefined && tag !== SEQ_TAG && CORE_TAGS.has(tag))
         unsafe(loc.start, loc.end, "yamlTagOnSequence", { tag }, at);
       if (fresh) open.add(node);
+      if (fresh && node.flow && flow === 0) flowRanges.push(loc.start, loc.end);
       if (node.flow) flow++;
+      const outer = blockAt;
+      if (!node.flow) blockAt = loc.start;
       const arr: unknown[] = [];
       node.items.forEach((item, i) => {
         arr.push(build(item, childPointer(at, i), depth + 1));
       });
       if (node.flow) flow--;
+      blockAt = outer;
       if (fresh) open.delete(node);
       return arr;
     }
@@ -546,7 +783,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   if (pyyaml) {
     tabsOutsideText(text, textRanges, unsafe);
     if (text.includes("?")) explicitKeys(text, scalarRanges, unsafe);
+    if (text.includes(":")) colonFirst(text, scalarRanges, unsafe);
   }
+  for (let i = 0; i < flowRanges.length; i += 2) flowKeys(text, flowRanges[i]!, flowRanges[i + 1]!, unsafe);
+  if (text.includes("%")) directiveFaults(text, unsafe);
   return { ...base, value, issues: sortIssues(issues), locate: (p) => index.get(p) };
 }
 
