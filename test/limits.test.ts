@@ -255,6 +255,20 @@ describe("resource bombs in JSON", () => {
   });
 });
 
+describe("resource bombs in Markdown", () => {
+  it("a TeDDy metadata line of 20 million characters in a document that is not Latin-1 is limit-exceeded, not an internal error", async () => {
+    const head = "# Plan \u{1f7e2}\n\n- **Status:** Green\n- **Agent:** Developer\n\n## Rationale\n````text\nx\n````\n\n## Action Plan\n\n";
+    for (const item of ["- ", ""]) {
+      const text = `${head}### \`READ\`\n${item}**Resource:** [a.md](/a.md)\n${item}**Description:** ${"a ".repeat(10_000_000)}\n`;
+      const t0 = performance.now();
+      const r = await run(text, { file: "plan.md", tools: tools("READ") });
+      // The metadata expression overflowed its stack past about 8 million characters.
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(r.diagnostics.some((d) => d.rule === "limit-exceeded")).toBe(true);
+    }
+  });
+});
+
 describe("configuration files that are not plain files", () => {
   it.skipIf(!existsSync("/dev/zero"))("a policy or tools path to a device is a usage error, not a hang", async () => {
     const p = await cli(["validate", "x.json", "--policy", "/dev/zero"], { cwd: dir });
