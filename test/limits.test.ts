@@ -255,6 +255,37 @@ describe("resource bombs in JSON", () => {
   });
 });
 
+describe("resource bombs in Markdown", () => {
+  it("a TeDDy metadata line of 20 million characters in a document that is not Latin-1 is limit-exceeded, not an internal error", async () => {
+    const head = "# Plan \u{1f7e2}\n\n- **Status:** Green\n- **Agent:** Developer\n\n## Rationale\n````text\nx\n````\n\n## Action Plan\n\n";
+    for (const item of ["- ", ""]) {
+      const text = `${head}### \`READ\`\n${item}**Resource:** [a.md](/a.md)\n${item}**Description:** ${"a ".repeat(10_000_000)}\n`;
+      const t0 = performance.now();
+      const r = await run(text, { file: "plan.md", tools: tools("READ") });
+      // The metadata expression overflowed its stack past about 8 million characters.
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(r.diagnostics.some((d) => d.rule === "limit-exceeded")).toBe(true);
+    }
+  });
+});
+
+describe("resource bombs in TODO.md", () => {
+  it("a Status line of 14 MB is normalised in chunks, not one replace of 7 million matches", async () => {
+    const { normaliseStatus } = await import("../src/orchestration/todo.js");
+    const raw = "\u{1f7e2} " + "Not  -Started ".repeat(1_000_000);
+    const t0 = performance.now();
+    const status = normaliseStatus(raw);
+    // It took 1.2 s and 500 MB in one replace.
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    // The emoji goes, its space stays: "_not_started_not_started...".
+    expect(status === "_not_started".repeat(1_000_000)).toBe(true);
+    // Runs of separators are never split between chunks.
+    const long = "a" + " ".repeat(70_000) + "-".repeat(70_000) + "b" + "x".repeat(65_535) + " \t-c";
+    expect(normaliseStatus(long)).toBe("a_b" + "x".repeat(65_535) + "_c");
+    expect(normaliseStatus("[NOT STARTED] later")).toBe("not_started");
+  });
+});
+
 describe("configuration files that are not plain files", () => {
   it.skipIf(!existsSync("/dev/zero"))("a policy or tools path to a device is a usage error, not a hang", async () => {
     const p = await cli(["validate", "x.json", "--policy", "/dev/zero"], { cwd: dir });

@@ -56,6 +56,13 @@ function codePointSize(text: string, i: number): number {
 const PATH_KEY = /^\s*(file path|resource)\s*:/i;
 const META_LINE = /^\s*([\p{L}][\p{L}\p{N} _-]{0,40}?)\s*:\s*(.*)$/u;
 
+/**
+ * Longest metadata line read (the inline text bound of a whole document, MAX_MARKDOWN_INLINE). META_LINE
+ * keeps a backtrack entry per character: on a line of about 8 million characters in a document that is not
+ * Latin-1 it overflowed the expression stack, and plangate stopped with an internal error.
+ */
+export const MAX_META_LINE = 1024 * 1024;
+
 function argName(key: string): string {
   return key.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "_");
 }
@@ -120,6 +127,12 @@ export function readAction(
 
   const seen = new Map<string, number>();
   const metaLine = (line: MdLine) => {
+    if (line.text.length > MAX_META_LINE) {
+      const lineAt = childPointer(at, `line ${line.line}`);
+      anchorLine(doc, lineAt, line.line, "");
+      ctx.report({ rule: "limit-exceeded", messageId: "teddyMetadataTooLong", data: { ...where, line: line.line, max: MAX_META_LINE }, at: lineAt, step: position });
+      return true;
+    }
     const m = META_LINE.exec(line.text);
     if (!m) return false;
     const key = m[1]!.trim();
@@ -198,7 +211,7 @@ export function readAction(
     } else if (block.kind === "paragraph") {
       // In prose only **Key:** lines are metadata, so "Note: …" in a message stays text.
       for (const line of block.lines) if (line.bold && (inMeta || PATH_KEY.test(line.text))) metaLine(line);
-      if (!block.lines.every((l) => l.bold && META_LINE.test(l.text))) inMeta = false;
+      if (!block.lines.every((l) => l.bold && l.text.length <= MAX_META_LINE && META_LINE.test(l.text))) inMeta = false;
     } else if (word === "FIND" || word === "REPLACE") {
       const side = word === "FIND" ? "find" : "replace";
       let pair = action.edits[action.edits.length - 1];

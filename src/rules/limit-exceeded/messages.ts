@@ -57,6 +57,10 @@ export const messages = {
     message: "Step {{step}} (EDIT): simulating the plan's edits takes more than {{mib}} MiB of work; the rest of the plan was not checked.",
     hint: "split the plan into smaller ones, or edit large files with fewer FIND/REPLACE pairs",
   },
+  teddyMetadataTooLong: {
+    message: "Step {{step}} ({{type}}): line {{line}} is longer than {{max}} characters; it is not read as metadata.",
+    hint: "keep metadata values short: put long text in the action's fenced block, or split the plan",
+  },
   teddyFindHits: {
     message: 'Step {{step}} (EDIT): the FIND block of pair {{pair}} occurs more than {{max}} times in "{{path}}"; the rest of the plan was not checked.',
     hint: "make the FIND block specific to the one place to change",
