@@ -49,6 +49,16 @@ describe("plangate check-task", () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).results[0].diagnostics[0]).toMatchObject({ rule: "task-status", line: 26 });
   });
+  it("quotes a task's title and status cut as messages quote values, in text and JSON", async () => {
+    const long = "a ".repeat(200_000);
+    const ws = tempWorkspace({ "TODO.md": `# TODO\n\n### 1. ${long}\n- **Status:** [PLANNED] ${long}\n` });
+    const text = await cli(["check-task", "1", "--todo", "TODO.md"], { cwd: ws });
+    expect(text.stdout.length).toBeLessThan(4096);
+    expect(text.stdout).toMatch(/\.\.\. \(\d{6} characters\)/);
+    const json = await cli(["check-task", "1", "--todo", "TODO.md", "-o", "json"], { cwd: ws });
+    expect(json.stdout.length).toBeLessThan(4096);
+    expect(JSON.parse(json.stdout).results[0].task.title).toMatch(/^a a .*\.\.\. \(\d+ characters\)$/);
+  });
   it("takes the transition table from the policy", async () => {
     const ws = tempWorkspace({ "TODO.md": TODO, "plangate.yaml": "tasks:\n  operations:\n    research: [planned]\n" });
     expect((await cli(["check-task", "12", "--todo", "TODO.md", "--operation", "research"], { cwd: ws })).code).toBe(0);

@@ -1,3 +1,4 @@
+import { clipActual } from "../../core/rule.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { closest } from "../../core/tools.js";
@@ -53,7 +54,9 @@ export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void
         const todo = flags.todo !== undefined ? readInput(io, flags.todo, "--todo") : undefined;
         const state = flags.state !== undefined ? readInput(io, flags.state, "--state") : undefined;
         const result = checkTask(number, { todo, state, operation: flags.operation, policy });
-        const t = result.task;
+        const found = result.task;
+        // A title or status is quoted as messages quote values: a hostile TODO.md's 14 MB line is cut, not printed.
+        const t = found && { ...found, title: quoted(found.title), status: quoted(found.status), language: quoted(found.language) };
         const task = t ? { number: t.number, title: t.title ?? null, status: t.status ?? null, language: t.language ?? null } : null;
         const what = t
           ? `task ${t.number}${t.title ? ` "${t.title}"` : ""} (${[t.status ?? "no status", t.language].filter(Boolean).join(", ")})${flags.operation ? `, ${flags.operation}` : ""}`
@@ -63,4 +66,9 @@ export function registerCheckTask(program: Command, io: CliIO, wrap: Wrap): void
         return result.valid ? EXIT.ok : EXIT.rejected;
       }),
     );
+}
+
+/** A task's text as a report quotes it (see clipActual). */
+function quoted(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : (clipActual(text) as string);
 }
