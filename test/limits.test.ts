@@ -295,3 +295,25 @@ describe("configuration files that are not plain files", () => {
     expect(t.code).toBe(2);
   });
 });
+
+describe("resource bombs in tool registries", () => {
+  it("a registry whose inputSchemas hold more than 25,000 values is refused before any is compiled", async () => {
+    const { parseToolsText, MAX_REGISTRY_SCHEMA_VALUES } = await import("../src/node/tools-file.js");
+    expect(MAX_REGISTRY_SCHEMA_VALUES).toBe(25_000);
+    // A tree of anyOf 14 levels deep (49,000 values, 230 KB): ajv took 11.5 s and 750 MB to compile it.
+    let tree: unknown = { type: "string", format: "path" };
+    for (let i = 0; i < 14; i++) tree = { anyOf: [tree, tree] };
+    const text = JSON.stringify({ tools: [{ name: "t1", inputSchema: { type: "object", properties: { path: tree } } }] });
+    const started = performance.now();
+    expect(() => parseToolsText(text, "tools.json")).toThrow(/tools\.json tools\[0\] \("t1"\) inputSchema: the registry's inputSchemas hold more than 25000 values/);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // The bound is over all the tools together, and a schema nested 20,000 deep is counted without recursion.
+    const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + "}}".repeat(10_000);
+    expect(() => parseToolsText(`{"tools":[{"name":"d","inputSchema":${deep}}]}`, "deep.json")).toThrow(/more than 25000 values/);
+    const many = { tools: Array.from({ length: 6000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: "object", properties: { p: { type: "string" } } } })) };
+    expect(() => parseToolsText(JSON.stringify(many), "many.json")).toThrow(/tools\[\d+\] \("t\d+"\) inputSchema: the registry's inputSchemas hold more than 25000 values/);
+    // Up to the bound, a registry loads.
+    const fits = { tools: Array.from({ length: 4000 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: "object", properties: { p: { type: "string" } } } })) };
+    expect(parseToolsText(JSON.stringify(fits), "fits.json").names.size).toBe(4000);
+  });
+});

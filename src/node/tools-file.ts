@@ -46,6 +46,31 @@ function shorten(s: string): string {
 export const MAX_REGISTRY_INSTRUCTIONS = 500_000;
 
 /**
+ * Most values (objects, lists, strings, numbers, booleans, nulls) the inputSchemas of one registry may hold
+ * in all. ajv compiles a schema in about 50 to 150 µs a value, a little worse than linearly (50,000
+ * properties: 9.8 s and 2 GB; a 230 KB tree of `anyOf`: 11.5 s), and a step compiles its tool's schema: this
+ * keeps a plan that names every tool to about two seconds. Real registries hold a few thousand.
+ */
+export const MAX_REGISTRY_SCHEMA_VALUES = 25_000;
+
+/** Counts down the values of a schema (iteratively: a schema may nest thousands deep); past the bound, a ToolsFileError. */
+function checkSchemaSize(schema: unknown, where: string, budget: { values: number }): void {
+  const over = () =>
+    new ToolsFileError(
+      `${where} inputSchema: the registry's inputSchemas hold more than ${MAX_REGISTRY_SCHEMA_VALUES} values; list fewer tools, or shorten their schemas`,
+    );
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (--budget.values < 0) throw over();
+    if (v === null || typeof v !== "object") continue;
+    const inside = Object.values(v);
+    if (inside.length > budget.values) throw over();
+    for (const x of inside) stack.push(x);
+  }
+}
+
+/**
  * Refuses a schema whose regular expressions cannot run in linear time (see src/core/regex.ts), or that
  * take the registry's patterns past MAX_REGISTRY_INSTRUCTIONS (`budget` counts them down).
  */
@@ -90,6 +115,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const seen = new Map<string, Entry>();
     const annotations = new Map<string, ToolAnnotations>();
     const budget = { left: MAX_REGISTRY_INSTRUCTIONS };
+    const size = { values: MAX_REGISTRY_SCHEMA_VALUES };
     list.forEach((t, i) => {
       const where = `${source} ${prefix}[${i}]`;
       if (!isObject(t) || typeof t.name !== "string" || t.name === "") throw new ToolsFileError(`${where} has no "name" string`);
@@ -98,6 +124,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
       places.set(t.name, `${where} ("${t.name}")`);
       const schema = t.inputSchema ?? t.input_schema ?? t.parameters;
       if (schema !== undefined) {
+        checkSchemaSize(schema, `${where} ("${t.name}")`, size);
         checkPatterns(schema, `${where} ("${t.name}")`, budget);
         schemas.set(t.name, schema);
       }
