@@ -46,26 +46,28 @@ function shorten(s: string): string {
 export const MAX_REGISTRY_INSTRUCTIONS = 500_000;
 
 /**
- * Most values (objects, lists, strings, numbers, booleans, nulls) the inputSchemas of one registry may hold
- * in all. ajv compiles a schema in about 50 to 150 µs a value, a little worse than linearly (50,000
- * properties: 9.8 s and 2 GB; a 230 KB tree of `anyOf`: 11.5 s), and a step compiles its tool's schema: this
- * keeps a plan that names every tool to about two seconds. Real registries hold a few thousand.
+ * Most values (objects, lists, strings, numbers, booleans, nulls) one tool's inputSchema may hold, and the
+ * inputSchemas of one registry in all. ajv compiles a schema in about 50 to 150 µs a value, a little worse
+ * than linearly (50,000 properties: 9.8 s and 2 GB; a 230 KB tree of `anyOf`: 11.5 s), and a step compiles
+ * its tool's schema: one schema compiles in about a second at most. Real tools hold tens to hundreds of
+ * values and real registries a few thousand, so several MCP servers' tools together stay well under the
+ * registry's bound.
  */
-export const MAX_REGISTRY_SCHEMA_VALUES = 25_000;
+export const MAX_SCHEMA_VALUES = 10_000;
+export const MAX_REGISTRY_SCHEMA_VALUES = 100_000;
 
-/** Counts down the values of a schema (iteratively: a schema may nest thousands deep); past the bound, a ToolsFileError. */
+/** Counts down the values of a schema (iteratively: a schema may nest thousands deep); past either bound, a ToolsFileError. */
 function checkSchemaSize(schema: unknown, where: string, budget: { values: number }): void {
-  const over = () =>
-    new ToolsFileError(
-      `${where} inputSchema: the registry's inputSchemas hold more than ${MAX_REGISTRY_SCHEMA_VALUES} values; list fewer tools, or shorten their schemas`,
-    );
+  const over = (what: string) => new ToolsFileError(`${where} inputSchema: ${what}; list fewer tools, or shorten their schemas`);
+  let own = MAX_SCHEMA_VALUES;
   const stack: unknown[] = [schema];
   while (stack.length > 0) {
     const v = stack.pop();
-    if (--budget.values < 0) throw over();
+    if (--own < 0) throw over(`the schema holds more than ${MAX_SCHEMA_VALUES} values`);
+    if (--budget.values < 0) throw over(`the registry's inputSchemas hold more than ${MAX_REGISTRY_SCHEMA_VALUES} values`);
     if (v === null || typeof v !== "object") continue;
     const inside = Object.values(v);
-    if (inside.length > budget.values) throw over();
+    if (inside.length > own) throw over(`the schema holds more than ${MAX_SCHEMA_VALUES} values`);
     for (const x of inside) stack.push(x);
   }
 }
