@@ -295,3 +295,27 @@ describe("configuration files that are not plain files", () => {
     expect(t.code).toBe(2);
   });
 });
+
+describe("resource bombs in tool registries", () => {
+  it("a schema of more than 10,000 values, or a registry of more than 100,000, is refused before any is compiled", async () => {
+    const { parseToolsText, MAX_REGISTRY_SCHEMA_VALUES, MAX_SCHEMA_VALUES } = await import("../src/node/tools-file.js");
+    expect([MAX_SCHEMA_VALUES, MAX_REGISTRY_SCHEMA_VALUES]).toEqual([10_000, 100_000]);
+    // A tree of anyOf 14 levels deep (49,000 values, 230 KB): ajv took 11.5 s and 750 MB to compile it.
+    let tree: unknown = { type: "string", format: "path" };
+    for (let i = 0; i < 14; i++) tree = { anyOf: [tree, tree] };
+    const text = JSON.stringify({ tools: [{ name: "t1", inputSchema: { type: "object", properties: { path: tree } } }] });
+    const started = performance.now();
+    expect(() => parseToolsText(text, "tools.json")).toThrow(/tools\.json tools\[0\] \("t1"\) inputSchema: the schema holds more than 10000 values/);
+    expect(performance.now() - started).toBeLessThan(2000);
+    // A schema nested 20,000 deep is counted without recursion.
+    const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + "}}".repeat(10_000);
+    expect(() => parseToolsText(`{"tools":[{"name":"d","inputSchema":${deep}}]}`, "deep.json")).toThrow(/more than 10000 values/);
+    // The registry's bound is over all the tools together: 26,000 tools of 4 values.
+    const tool = (i: number) => ({ name: `t${i}`, inputSchema: { type: "object", properties: { p: { type: "string" } } } });
+    expect(() => parseToolsText(JSON.stringify({ tools: Array.from({ length: 26_000 }, (_, i) => tool(i)) }), "many.json")).toThrow(/tools\[\d+\] \("t\d+"\) inputSchema: the registry's inputSchemas hold more than 100000 values/);
+    // Up to the bounds, a registry loads: 20,000 such tools, and a tool of 9,000 values.
+    expect(parseToolsText(JSON.stringify({ tools: Array.from({ length: 20_000 }, (_, i) => tool(i)) }), "fits.json").names.size).toBe(20_000);
+    const wide = { type: "object", properties: Object.fromEntries(Array.from({ length: 4_400 }, (_, i) => [`p${i}`, { type: "string" }])) };
+    expect(parseToolsText(JSON.stringify({ tools: [{ name: "w", inputSchema: wide }] }), "wide.json").names.size).toBe(1);
+  });
+});

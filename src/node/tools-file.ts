@@ -46,6 +46,33 @@ function shorten(s: string): string {
 export const MAX_REGISTRY_INSTRUCTIONS = 500_000;
 
 /**
+ * Most values (objects, lists, strings, numbers, booleans, nulls) one tool's inputSchema may hold, and the
+ * inputSchemas of one registry in all. ajv compiles a schema in about 50 to 150 µs a value, a little worse
+ * than linearly (50,000 properties: 9.8 s and 2 GB; a 230 KB tree of `anyOf`: 11.5 s), and a step compiles
+ * its tool's schema: one schema compiles in about a second at most. Real tools hold tens to hundreds of
+ * values and real registries a few thousand, so several MCP servers' tools together stay well under the
+ * registry's bound.
+ */
+export const MAX_SCHEMA_VALUES = 10_000;
+export const MAX_REGISTRY_SCHEMA_VALUES = 100_000;
+
+/** Counts down the values of a schema (iteratively: a schema may nest thousands deep); past either bound, a ToolsFileError. */
+function checkSchemaSize(schema: unknown, where: string, budget: { values: number }): void {
+  const over = (what: string) => new ToolsFileError(`${where} inputSchema: ${what}; list fewer tools, or shorten their schemas`);
+  let own = MAX_SCHEMA_VALUES;
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (--own < 0) throw over(`the schema holds more than ${MAX_SCHEMA_VALUES} values`);
+    if (--budget.values < 0) throw over(`the registry's inputSchemas hold more than ${MAX_REGISTRY_SCHEMA_VALUES} values`);
+    if (v === null || typeof v !== "object") continue;
+    const inside = Object.values(v);
+    if (inside.length > own) throw over(`the schema holds more than ${MAX_SCHEMA_VALUES} values`);
+    for (const x of inside) stack.push(x);
+  }
+}
+
+/**
  * Refuses a schema whose regular expressions cannot run in linear time (see src/core/regex.ts), or that
  * take the registry's patterns past MAX_REGISTRY_INSTRUCTIONS (`budget` counts them down).
  */
@@ -90,6 +117,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const seen = new Map<string, Entry>();
     const annotations = new Map<string, ToolAnnotations>();
     const budget = { left: MAX_REGISTRY_INSTRUCTIONS };
+    const size = { values: MAX_REGISTRY_SCHEMA_VALUES };
     list.forEach((t, i) => {
       const where = `${source} ${prefix}[${i}]`;
       if (!isObject(t) || typeof t.name !== "string" || t.name === "") throw new ToolsFileError(`${where} has no "name" string`);
@@ -98,6 +126,7 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
       places.set(t.name, `${where} ("${t.name}")`);
       const schema = t.inputSchema ?? t.input_schema ?? t.parameters;
       if (schema !== undefined) {
+        checkSchemaSize(schema, `${where} ("${t.name}")`, size);
         checkPatterns(schema, `${where} ("${t.name}")`, budget);
         schemas.set(t.name, schema);
       }
