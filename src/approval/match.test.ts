@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { advance, type CallInput, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "./match.js";
+import { advance, type CallInput, type ContextFor, type Cursor, differingKeys, type ExpectedCall, isDone, match, matchesCall, START } from "./match.js";
 
 const plain: ContextFor = () => ({});
 const paths: ContextFor = (_tool, key) => ({ path: key === "file_path" });
@@ -118,5 +118,30 @@ describe("advance, properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("matchesCall", () => {
+  it("says a call is the step exactly when no argument differs (same tool), for any arguments", () => {
+    const value = fc.oneof(fc.constantFrom("a", "b", "src/x.py", "./src/x.py"), fc.integer({ min: 0, max: 2 }), fc.constant({ $glob: "src/*.py" }));
+    const args = fc.dictionary(fc.constantFrom("a", "b", "file_path", "c"), value, { maxKeys: 4 });
+    fc.assert(
+      fc.property(fc.constantFrom("t", "u"), args, fc.constantFrom("t", "u"), args, (wantTool, wantArgs, callTool, callArgs) => {
+        const want = step(1, wantTool, wantArgs);
+        const call = { tool: callTool, args: callArgs };
+        expect(matchesCall(want, call, paths)).toBe(wantTool === callTool && differingKeys(want, call, paths).length === 0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+  it("tries a call of 60,000 arguments against a run of 500 steps in linear time", () => {
+    const expected = Array.from({ length: 500 }, (_, i) => step(i + 1, "read_file", { path: "in.txt" }));
+    const args = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, "a/b"]));
+    const t = process.cpuUsage();
+    const m = match(expected, START, { tool: "read_file", args }, plain);
+    const { user, system } = process.cpuUsage(t);
+    expect(m.allow).toBe(false);
+    // Each step sorted and listed the 60,000 names: 7.7 s.
+    expect((user + system) / 1000).toBeLessThan(2000);
   });
 });

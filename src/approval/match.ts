@@ -70,8 +70,19 @@ export function differingKeys(want: ExpectedCall, call: CallInput, contextFor: C
   return out;
 }
 
-function matches(want: ExpectedCall, call: CallInput, contextFor: ContextFor): boolean {
-  return want.tool === call.tool && differingKeys(want, call, contextFor).length === 0;
+/**
+ * Whether the call is the expected one: the same tool, the same argument names, each argument matching.
+ * The same answer as no differingKeys, without sorting or listing them: a call is tried against every
+ * later step of its run (`later` in match), and one with 60,000 arguments against a run of 500
+ * steps took 7.7 s that way.
+ */
+export function matchesCall(want: ExpectedCall, call: CallInput, contextFor: ContextFor, count = Object.keys(call.args).length): boolean {
+  if (want.tool !== call.tool) return false;
+  const keys = Object.keys(want.args);
+  // Every name in both: as many names (`count`, the call's, counted once by a caller that tries many steps), and each expected one present.
+  if (keys.length !== count) return false;
+  for (const k of keys) if (!Object.hasOwn(call.args, k) || !matchArgument(want.args[k], call.args[k], contextFor(call.tool, k))) return false;
+  return true;
 }
 
 export { clip } from "../core/canonical/clip.js";
@@ -93,14 +104,16 @@ export function advance(expected: readonly ExpectedCall[], cursor: Cursor, call:
 export function match(expected: readonly ExpectedCall[], cursor: Cursor, call: CallInput, contextFor: ContextFor): Matched {
   const { index, count } = cursor;
   const cur = expected[index];
-  if (cur && count > 0 && count < cur.repeat && matches(cur, call, contextFor))
+  // The call's argument names, counted once: the call may be tried against every later step.
+  const names = Object.keys(call.args).length;
+  if (cur && count > 0 && count < cur.repeat && matchesCall(cur, call, contextFor, names))
     return { allow: true, index, cursor: { index, count: count + 1 }, confirm: cur.confirm, step: cur.step };
   // The first step the call may be: the current one if it has had no call, else the one after it.
   let j = cur && count > 0 ? index + 1 : index;
   const first = j;
   for (; j < expected.length; j++) {
     const want = expected[j]!;
-    if (matches(want, call, contextFor)) return { allow: true, index: j, cursor: { index: j, count: 1 }, confirm: want.confirm, step: want.step };
+    if (matchesCall(want, call, contextFor, names)) return { allow: true, index: j, cursor: { index: j, count: 1 }, confirm: want.confirm, step: want.step };
     if (!want.optional) break;
   }
   const actual = { tool: call.tool, arguments: call.args };
@@ -109,7 +122,7 @@ export function match(expected: readonly ExpectedCall[], cursor: Cursor, call: C
     return { allow: false, step: last + 1, mismatch: { kind: "after-last", steps: last, tool: call.tool, call: actual } };
   }
   const want = expected[j]!;
-  const later = expected.findIndex((s, i) => i > j && matches(s, call, contextFor));
+  const later = expected.findIndex((s, i) => i > j && matchesCall(s, call, contextFor, names));
   const differing = want.tool === call.tool ? differingKeys(want, call, contextFor).map((key) => ({ key, expected: want.args[key], actual: call.args[key] })) : undefined;
   return {
     allow: false,

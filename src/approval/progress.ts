@@ -82,7 +82,7 @@
  */
 import type { Diagnostic } from "../core/diagnostic.js";
 import { matchArgument } from "../core/constraints.js";
-import { advance, clip, differingKeys, match, isDone, type CallInput, type ContextFor, type Cursor, type ExpectedCall, type Verdict } from "./match.js";
+import { advance, clip, match, matchesCall, isDone, type CallInput, type ContextFor, type Cursor, type ExpectedCall, type Verdict } from "./match.js";
 import type { GuardStepFacts } from "../core/input/approval.js";
 import { guardFailure, guardMismatch } from "./judge.js";
 
@@ -324,7 +324,7 @@ function advanceAny(expected: readonly ExpectedCall[], cursor: Cursor, call: Cal
 
 function sameCall(want: ExpectedCall, call: CallInput, contextFor: ContextFor, tasks: ReadonlySet<string>): boolean {
   const tool = want.tool === call.tool || (tasks.has(want.tool) && tasks.has(call.tool));
-  return tool && differingKeys(want, { tool: want.tool, args: call.args }, contextFor).length === 0;
+  return tool && matchesCall(want, { tool: want.tool, args: call.args }, contextFor);
 }
 
 /** Is the agent type the one the step approves (any, when the step names none)? */
