@@ -99,6 +99,19 @@ export interface CommandReport {
   paths: CommandPath[];
   /** Every program the command runs, as far as it can be known (for messages and tests). */
   programs: string[];
+  /**
+   * Words that are only a TODO, TBD or FIXME marker (`--version TODO`, `--tag=TBD`): a value the plan left
+   * for the executor to fill in (unresolved-argument's in a plan; a host's own shell call is not a plan).
+   * Not a search program's words (`rg TODO src`, `git grep FIXME`), which look for the marker, nor text
+   * only printed (`echo TODO`).
+   */
+  markers: CommandMarker[];
+}
+
+/** A marker word of a command line (see CommandReport.markers). */
+export interface CommandMarker {
+  word: string;
+  span?: CommandSpan;
 }
 
 /** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
@@ -496,6 +509,10 @@ const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
  * do; a redirection on the same line is a write all the same. (`sort -o`, `uniq in out`, `tee`, `xxd -r`,
  * `file -C`, `tree -o`, `find`, `rg --pre`, `less` and `git` write or run something, and are not here.)
  */
+/** Programs that search files for a text: a marker word among their arguments is what they look for. */
+const SEARCHERS = new Set(["grep", "egrep", "fgrep", "zgrep", "rg", "ag", "ack", "ack-grep", "pt", "git"]);
+/** A word that is only a marker, or an option whose value after `=` is one. */
+const MARKER_WORD = /^(?:[^=]*=)?\s*(TODO|TBD|FIXME)\s*$/;
 const READERS = new Set(["cat", "head", "tail", "wc", "ls", "grep", "egrep", "fgrep", "diff", "cmp", "stat", "du", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "realpath", "readlink", "basename", "dirname", "nl", "od"]);
 /** Files that are no file: the standard streams and the null device. */
 const DEVICES = /^\/dev\/(?:null|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -1107,7 +1124,7 @@ const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
 const IN_SHELL = new Set(["builtin", "command", "time"]);
 
 class Analysis {
-  readonly report: CommandReport = { findings: [], paths: [], programs: [] };
+  readonly report: CommandReport = { findings: [], paths: [], programs: [], markers: [] };
   /** The text of each simple command run (see simpleCommandsWith). */
   readonly texts: string[] = [];
   /** Something the line runs could not be made out. */
@@ -1122,6 +1139,8 @@ class Analysis {
   private globs: Globs = NO_GLOBS;
   /** The command being read changed the folder (cd, pushd, popd). */
   private moved = false;
+  /** The words being read are a search program's (see SEARCHERS). */
+  private searching = false;
   /**
    * The command is being read again, from another folder the shell may be in: only the paths it names
    * are recorded again.
@@ -1300,6 +1319,7 @@ class Analysis {
     }
     const spelt = programName(argv0.value);
     if (!this.again) this.report.programs.push(spelt);
+    if (!this.again && MARKER_WORD.test(argv0.value) && !argv0.value.includes("=")) this.report.markers.push({ word: argv0.value.trim(), span: wordSpan(argv0, depth) });
     if (/[^\x21-\x7e]/.test(spelt)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: spelt } });
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
     const values = [spelt, ...args.map((w) => w.value)];
@@ -1421,7 +1441,12 @@ class Analysis {
         }
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
-    this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
+    this.searching = SEARCHERS.has(name);
+    try {
+      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
+    } finally {
+      this.searching = false;
+    }
     if (name === "curl" || name === "wget")
       for (const d of downloadedFiles(name, args)) this.path(d.text, false, d.word === undefined ? undefined : wordSpan(d.word, depth), d.tree === true);
     if (spelt === "set") this.errexit = errexitAfter(this.errexit, args);
@@ -1982,6 +2007,10 @@ class Analysis {
         continue;
       }
       if (textOnly) continue;
+      if (!this.searching && !this.again && w.value.length <= 64) {
+        const marker = MARKER_WORD.exec(w.value);
+        if (marker) this.report.markers.push({ word: marker[1]!, span: wordSpan(w, depth) });
+      }
       // After `--` every word is an operand, one that starts with `-` too (`cp a -- -/../../x`).
       if (!operands && w.value === "--") {
         operands = true;

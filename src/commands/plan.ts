@@ -253,7 +253,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     failure = (err as Error).message;
   }
   const analyseOne = (c: StepCommand): CommandReport => {
-    const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [] });
+    const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [], markers: [] });
     if (c.invalid !== undefined) return only(c.invalid);
     if (!reader) return only({ rule: "parse-error", messageId: "parserNotLoaded", data: { reason: String(failure) } });
     return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
@@ -261,7 +261,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   // A command line written several times (the same test run after each edit) is analysed once: reports are only read.
   const seen = new Map<string, CommandReport>();
   let read = 0;
-  const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [] };
+  const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [], markers: [] };
   slot.result = commands.map((command) => {
     if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
@@ -284,7 +284,7 @@ export function analysedCommands(plan: Plan, facts: PlanFacts): readonly Analyse
   // prepare() did not run: every command is refused rather than passed unchecked.
   return commandsOf(plan, facts).map((command) => ({
     command,
-    report: { findings: [{ rule: "parse-error", messageId: "notChecked", data: {} }], paths: [], programs: [] },
+    report: { findings: [{ rule: "parse-error", messageId: "notChecked", data: {} }], paths: [], programs: [], markers: [] },
   }));
 }
 

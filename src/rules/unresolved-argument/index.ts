@@ -1,5 +1,5 @@
 import { commandFindings, prepareCommandRule } from "../../commands/report.js";
-import { commandsOf } from "../../commands/plan.js";
+import { analysedCommands, commandsOf, partAt } from "../../commands/plan.js";
 import { findingData, inStepCommand } from "../command-findings.js";
 import { commandClauses } from "./command-messages.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
@@ -10,6 +10,8 @@ import { looksLikePath } from "../../core/paths.js";
 /** A whole value that is only a stand-in. */
 export const WHOLE =
   /^\s*(?:<[^<>\n]{1,80}>|\?{2,}|\.{3}|…|TODO|TBD|FIXME|CHANGEME|CHANGE_ME|REPLACE_?ME|PLACEHOLDER|your[_ -].{0,40}[_ -]here|\[(?:insert|fill in|path|file|value)[^\]]{0,60}\])\s*$/i;
+/** A whole value that is only a TODO, TBD or FIXME marker. */
+const MARKER = /^\s*(?:TODO|TBD|FIXME)\s*$/;
 const ANGLE = /<[A-Za-z_][\w .-]{0,40}>/;
 /** Arguments that search markup, where `<title>` is a tag, not a stand-in. */
 const MARKUP_ARGUMENTS = new Set(["pattern", "regex", "regexp", "selector", "xpath", "query", "search"]);
@@ -54,7 +56,7 @@ export default defineRule({
     docs: {
       description:
         "Reports argument values left for the executor to infer: a value that is only `<path>`, `???`, `...`, `TODO`, `TBD`, `CHANGEME` or `[insert …]`, and, in any argument that is not file content, `{{x}}`, `$" +
-        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument, and in any other value that looks like a path (`{\"location\": \"$HOME/.bashrc\"}`), also `$NAME` and Windows `%NAME%` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, redirections to such names, and the words `xargs` reads from its input and gives the program it runs, and a folder change plangate does not follow (a `cd` run by `eval` or a `trap`, a relative one in a loop, which moves again each time round, a rotation of `pushd`'s stack), after which the folder later words are read from is not known, and a relative path given to a program a runner runs in package folders its configuration names (`npx -w pkg`, `pnpm -r exec`, `pnpm --filter ... exec`, `yarn workspace pkg`). Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
+        "{X}`, `<name>` and TODO/TBD markers inside the text; in a path argument, and in any other value that looks like a path (`{\"location\": \"$HOME/.bashrc\"}`), also `$NAME` and Windows `%NAME%` environment references. Content arguments (`content`, `text`, `replace`, `patch`…) are checked only for whole-value stand-ins, since files legitimately hold templates. In a command line a marker counts only as a word of its own (`deploy --version TODO`, `TAG=TBD`), not among a search program's words (`rg TODO src`, `git grep FIXME`, `git log --grep=TODO`) or in text (`git commit -m \"fix the TODO\"`, `echo TODO`). In command lines (including Markdown EXECUTE blocks) every word decided at run time is reported: `$VAR`, `${VAR}`, `$(…)` output, brace expansions such as `{a,b}`, redirections to such names, and the words `xargs` reads from its input and gives the program it runs, and a folder change plangate does not follow (a `cd` run by `eval` or a `trap`, a relative one in a loop, which moves again each time round, a rotation of `pushd`'s stack), after which the folder later words are read from is not known, and a relative path given to a program a runner runs in package folders its configuration names (`npx -w pkg`, `pnpm -r exec`, `pnpm --filter ... exec`, `yarn workspace pkg`). Argument constraints are read as the values they admit: a `$glob` operand, each `$enum` member and a `$literal` are checked as the argument itself (`{\"$glob\": \"<dir>/**\"}` is reported), a `$regex` operand likewise except for `<name>` (a group name there).",
       rationale: "The intake protocol §6: arguments are fully specified, with no inferred values. A placeholder is a decision the reviewer never saw.",
       fix: "Replace the placeholder with the actual value before submitting the plan.",
       bad: "arguments: {path: <path to the report>}",
@@ -67,7 +69,26 @@ export default defineRule({
       ctx.report({ at, step, messageId: finding.messageId, data: { ...findingData(finding), ...where }, actual });
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     // Command lines are read by the shell parser above; the text patterns would report them twice.
-    const commands = new Set(commandsOf(plan, ctx.facts).map((c) => c.at));
+    const found = commandsOf(plan, ctx.facts);
+    const commands = new Set(found.map((c) => c.at));
+    // The arguments a command line is made of: the line itself, an argument vector's members, the pieces joined into it.
+    const pieces = new Set(commands);
+    for (const c of found) for (const p of c.parts ?? []) pieces.add(p.at);
+    const inCommand = (at: string) => pieces.has(at) || pieces.has(at.slice(0, at.lastIndexOf("/")));
+    // A marker in a command line is one only as a word of its own (`--version TODO`), not in a search
+    // program's words (`rg TODO src`) or in text (`git commit -m "fix the TODO"`).
+    if (commands.size > 0)
+      for (const { command, report } of analysedCommands(plan, ctx.facts)) {
+        const marker = report.markers[0];
+        if (marker)
+          ctx.report({
+            at: partAt(command, marker.span?.start),
+            step: command.step.position,
+            messageId: "markerInside",
+            data: { step: command.step.position, argument: command.name, match: marker.word },
+            actual: command.text,
+          });
+      }
     const pathNames = new Set(ctx.policy.paths.arguments.map((n) => n.toLowerCase()));
     for (const step of plan.steps) {
       for (const a of ctx.facts.step(step).strings) {
@@ -75,11 +96,13 @@ export default defineRule({
         let found: { messageId: "placeholder" | InsideMessage | "environmentInPath"; data: Record<string, string> } | undefined;
         // A `$regex` operand is a pattern: `(?<name>…)` is a group name there, not a stand-in.
         const markup = MARKUP_ARGUMENTS.has(a.name.toLowerCase()) || a.at.endsWith("/$regex");
-        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<"))) found = { messageId: "placeholder", data: { placeholder: a.value.trim() } };
+        // A marker word in a command line is the analysis's to judge (above): `rg TODO` looks for it.
+        if (WHOLE.test(a.value) && !(markup && a.value.trim().startsWith("<")) && !(MARKER.test(a.value) && inCommand(a.at))) found = { messageId: "placeholder", data: { placeholder: a.value.trim() } };
         else if (!a.content) {
           for (const { pattern: re, messageId } of INSIDE) {
             if (re === ANGLE && markup) continue;
             if (messageId === "variableInside" && commands.has(a.at)) continue;
+            if (messageId === "markerInside" && inCommand(a.at)) continue;
             const m = re.exec(a.value);
             if (m) {
               found = { messageId, data: { match: m[0] } };
