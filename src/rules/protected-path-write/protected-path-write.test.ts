@@ -72,6 +72,11 @@ ruleTester("protected-path-write", {
         ["save", { directory: "docs", name: "settings.json", format: "json" }],
         ["run_command", { command: "echo x > out.txt", cwd: "src" }],
         ["read_file", { cwd: ".github", path: "workflows/ci.yml" }],
+        // A reader's own path and folder arguments, and what it searches for, name what it reads.
+        ["read_file", { path: "src/a.ts", cwd: ".git", encoding: "utf-8" }],
+        ["grep", { pattern: ".env", path: "src", include: ".github/workflows/*.yml" }],
+        ["Grep", { pattern: ".git/config", glob: "**/.env*", path: "." }],
+        ["read_file", { path: "src/a.ts", export: "out/a.txt" }],
         // Patterns that match no hidden name: bash expands * and ? to a name starting with "." only after a literal ".".
         ["run_command", { command: "cp *.txt src/*.py out/" }],
         ["run_command", { command: "ls .github/* .eslintrc*" }],
@@ -132,6 +137,11 @@ ruleTester("protected-path-write", {
     reported("write_file", { path: "./src/../.git/index" }),
     reported("move_file", { source: "a.txt", destination: "plangate.yaml" }),
     reported("Write_File", { path: ".git/config" }),
+    // A reader known by its name only, given a protected path under an argument plangate has no name for.
+    ...[{ path: "src/a.txt", export: ".env" }, { path: "src/a.txt", export: "config/.env" }, { path: "src/a.txt", copy: ".github/workflows/ci.yml" }, { path: "src/a.txt", mode: ".git/hooks/pre-commit" }].map((args) => {
+      const code = plan("read_file", args);
+      return { name: `read_file ${JSON.stringify(args)}`, code, files, errors: [{ ...at(code, args), messageId: "readerUnknownArgument" }] };
+    }),
     reported("save_report", { path: ".env" }),
     reported("fs.putObject", { path: ".git/HEAD" }),
     reported("git-commit", { cwd: ".git" }),
@@ -308,6 +318,18 @@ ruleTester("protected-path-write", {
       errors: [{ step: 1, messageId: "globReachesProtected", message: /\$glob "\.github\/workflows\/c\[i\]\.yml" in "path"/ }],
     },
     { name: "a Windows 8.3 short name, said so", code: plan("write_file", { path: "GIT~1/config" }), files, errors: [{ line: 1, column: 52, endLine: 1, endColumn: 66, message: /Windows 8\.3 short name/, messageId: "shortName" }] },
+    {
+      name: "a reader's unknown argument, reported with what to change",
+      code: plan("read_file", { path: "src/a.ts", export: ".env" }),
+      files,
+      errors: [
+        {
+          messageId: "readerUnknownArgument",
+          message: 'Step 1: "read_file" reads, but its argument "export" names the protected path ".env", and plangate cannot tell that the tool only reads what that argument names.',
+          hint: "give the file under the tool's path argument (path, file_path...), or remove the argument; if no argument of the tool writes, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
+        },
+      ],
+    },
     { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
