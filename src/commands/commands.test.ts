@@ -1485,8 +1485,21 @@ describe("command rules in plans: ids and positions", () => {
     // Command keys in any case and with any separators: shellCommand, cmd-line, CmdLine, Bash.Command.
     for (const key of ["shellCommand", "cmd-line", "CmdLine", "cmdline", "Bash.Command", "COMMAND_LINE"])
       expect(await errors({ [key]: "rm x" }, "run", { deny: ["rm"] }), key).toContain(`disallowed-tool@/steps/0/arguments/${key}`);
-    // Keys that only contain such a name are not command lines.
-    expect(await errors({ postscript: "rm x", command_name: "rm" }, "run", { deny: ["rm"] })).not.toContain("disallowed-tool@/steps/0/arguments/postscript");
+    // What runners, CI files and agent tools call the line they run, and names ending in command or cmd.
+    for (const key of ["run", "exec", "Execute", "shell", "sh", "bash", "zsh", "shell_script", "commandToRun", "test_command", "buildCmd", "preCommand"])
+      expect(await errors({ [key]: "rm x" }, "task", { deny: ["rm"] }), key).toContain(`disallowed-tool@/steps/0/arguments/${key}`);
+    expect(await errors({ run: "rm -rf .git" }, "task")).toContain("protected-path-write@/steps/0/arguments/run");
+    expect(await errors({ shell: "cat x > .git/config" }, "task")).toContain("protected-path-write@/steps/0/arguments/shell");
+    // Lists of lines, each run by itself: a string is a line, a list an argument vector, an object a step's arguments.
+    expect(await errors({ commands: ["npm ci", "rm -rf .git"] }, "task")).toContain("protected-path-write@/steps/0/arguments/commands/1");
+    expect(await errors({ cmds: "rm -rf ../x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/cmds");
+    expect(await errors({ run_commands: [["rm", "-rf", "../x"]] }, "task")).toContain("path-outside-workspace@/steps/0/arguments/run_commands/0");
+    expect(await errors({ commands: [{ run: "rm x" }] }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/0/run");
+    expect(await errors({ commands: { $enum: ["ls", "rm x"] } }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/$enum/1");
+    expect(await errors({ commands: [1, "x"] }, "task")).toEqual([]);
+    expect(await errors({ commands: ["npm ci", "npm test"], run: true }, "task")).toEqual([]);
+    // Keys that only contain such a name are not command lines; nor is a git-like subcommand.
+    expect(await errors({ postscript: "rm x", command_name: "rm", subcommand: "rm x", commander: "rm x" }, "run", { deny: ["rm"] })).toEqual([]);
     expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
     expect(await errors({ options: { args: [1, 2] } }, "plot")).toEqual([]);

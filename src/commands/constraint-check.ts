@@ -3,7 +3,7 @@ import { pathGlobMatcher } from "../core/path-glob.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import type { Step } from "../core/plan.js";
 import { compileSafePattern } from "../core/regex.js";
-import { COMMAND_KEYS, keyName } from "./plan.js";
+import { holdsCommandLine, keyName } from "./plan.js";
 import { replaceBracketed } from "../core/text.js";
 
 /*
@@ -48,7 +48,7 @@ const LOOKALIKE_DOLLAR = /^[\uFF04\uFE69\u200B-\u200D\u2060\uFEFF\u00AD]*[\uFF04
 /** Is the argument a command line or a program? */
 export function isCommandKey(key: string): boolean {
   const k = keyName(key);
-  return COMMAND_KEYS.has(k) || PROGRAM_KEYS.has(k);
+  return holdsCommandLine(k) || PROGRAM_KEYS.has(k);
 }
 
 /** Most `$glob` and `$regex` constraints a plan may hold, and most characters of them in all. */

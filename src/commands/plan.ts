@@ -9,7 +9,22 @@ import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
 import type { CommandFinding, CommandMode, CommandReport } from "./analyse.js";
 
 /** Arguments that hold a shell command line, by name without case or separators (keyName): `shell_command`, `shellCommand`, `cmd-line`. */
-export const COMMAND_KEYS = new Set(["command", "cmd", "script", "shellcommand", "commandline", "bashcommand", "cmdline"]);
+export const COMMAND_KEYS = new Set([
+  "command", "cmd", "script", "shellcommand", "commandline", "bashcommand", "cmdline",
+  // What runners, CI files and agent tools call the line they run: `{run: "make"}`, `{exec: ...}`, `{shell: ...}`.
+  "run", "exec", "execute", "shell", "sh", "bash", "zsh", "shellscript", "bashscript", "commandstring", "commandtorun",
+]);
+
+/** Arguments that hold a list of command lines, each run by itself: `{commands: ["npm ci", "npm test"]}`. */
+const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines"]);
+
+/**
+ * Is a key (as keyName gives it) one that holds a command line: one of COMMAND_KEYS, or a name that ends in
+ * `command` or `cmd` (`test_command`, `buildCmd`, `preCommand`), but for a git-like `subcommand`.
+ */
+export function holdsCommandLine(k: string): boolean {
+  return COMMAND_KEYS.has(k) || ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd"));
+}
 
 /** A key as COMMAND_KEYS, PROGRAM_KEYS and ARGV_KEYS name it: lower case, without `_`, `-`, `.` or spaces. */
 export function keyName(key: string): string {
@@ -95,9 +110,10 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   const heads: { key: string; program: boolean }[] = [];
   for (const key of Object.keys(args)) {
     const k = keyName(key);
-    if (COMMAND_KEYS.has(k)) heads.push({ key, program: false });
+    if (holdsCommandLine(k)) heads.push({ key, program: false });
     else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
     else if (ARGV_KEYS.has(k)) argv ??= { key, value: args[key] };
+    else if (LINES_KEYS.has(k)) lines(step, key, childPointer(argsAt, key), args[key], out);
   }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
@@ -145,8 +161,44 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of Object.keys(args)) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && !COMMAND_KEYS.has(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)))
+    if (value !== null && typeof value === "object" && !holdsCommandLine(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)) && !LINES_KEYS.has(keyName(key)))
       nested(step, childPointer(argsAt, key), value, out, depth);
+  }
+}
+
+/**
+ * A list of command lines (LINES_KEYS): each string is a line of its own, each object read as the step's
+ * own arguments (`{commands: [{run: "make"}]}`); a single string is one line. An argument constraint
+ * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
+ */
+function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
+  let value = raw;
+  if (isDollarObject(value)) {
+    const r = readArgument(value);
+    if ("literal" in r) value = unwrapLiterals(r.literal);
+    else {
+      if ("constraint" in r && r.constraint.kind === "$enum")
+        r.constraint.values.forEach((member, j) => lines(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
+      else out.push({ step, at, name: key, mode: "single", invalid: NOT_COMMAND_LINE });
+      return;
+    }
+  }
+  if (typeof value === "string") {
+    out.push({ step, at, name: key, text: value, mode: "single" });
+    return;
+  }
+  if (!Array.isArray(value)) {
+    if (value !== null && typeof value === "object") nested(step, at, value, out, 0);
+    return;
+  }
+  for (let i = 0; i < value.length; i++) {
+    const v: unknown = value[i];
+    if (typeof v === "string") out.push({ step, at: childPointer(at, i), name: key, text: v, mode: "single" });
+    else if (Array.isArray(v)) {
+      const t = argvText(v);
+      out.push(t.text !== undefined ? { step, at: childPointer(at, i), name: key, text: t.text, mode: "single" } : { step, at: childPointer(at, i), name: key, mode: "single", invalid: t.invalid ?? NOT_COMMAND_LINE });
+    } else if (isDollarObject(v)) lines(step, key, childPointer(at, i), v, out);
+    else if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, 0);
   }
 }
 
