@@ -7,6 +7,7 @@ import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js
 import { isUrl, pathFromValue } from "./paths.js";
 import { boldValue } from "./reading.js";
 import { trimEndOf } from "../../core/text.js";
+import { isFolderName, isPathName, pathNamesFor } from "../../core/paths.js";
 
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
@@ -186,7 +187,10 @@ export function readAction(
       }
     } else {
       const name = argName(key);
-      const v = coerce(value);
+      // TeDDy reads every value as text: a folder or a path (`cwd: 123`, `cwd: true`) stays the text it
+      // names, so the path rules check it and the command is read from it.
+      const text = isFolderName(name) || isPathName(name, pathNamesFor(type, ctx.policy.paths.arguments, undefined));
+      const v = text ? value.trim() : coerce(value);
       args[name] = v;
       doc.anchors.set(childPointer(argsAt, name), doc.anchors.get(keyAt)!);
       if (name === "overwrite") action.overwrite = v === true;
