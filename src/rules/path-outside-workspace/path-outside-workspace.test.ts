@@ -321,7 +321,8 @@ ruleTester("path-outside-workspace", {
   docs: { file: "plan.yaml", files: { "data/input.csv": "a\n" }, wrap: (example) => `steps:\n  - tool: read_file\n    intent: read the input\n    ${example}\n` },
 });
 
-// A TeDDy EXECUTE runs its command in its `cwd`: text, whatever it spells (`123`, `true`).
+// A TeDDy EXECUTE runs its command in its `cwd` (text, whatever it spells: `123`, `true`), or in the
+// workspace root: TeDDy reads no other folder key, so a `Workdir` item does not move where it runs.
 const execute = (meta: string, command: string) => planMd(`### EXECUTE\n${meta}\n\`\`\`shell\n${command}\n\`\`\``);
 const teddyFiles = { "123": { link: "/outside" }, true: { link: "/outside" }, "-1": { link: "/outside" }, "a/b/c/x.txt": "x\n", "/outside/secret.txt": "s\n" } as const;
 ruleTester("path-outside-workspace", {
@@ -339,6 +340,13 @@ ruleTester("path-outside-workspace", {
         { line: 11, column: 12, endLine: 11, endColumn: 12 + cwd.length, step: 1, messageId: "outsideWorkspace", message: `Step 1: path "${cwd}" in "cwd" resolves through a symlink to /outside, outside the workspace /ws.` },
         { line: 12, column: 1, step: 1, messageId: "commandPathOutside", message: `Step 1: the command in "command" names "secret.txt" (after cd ${cwd}), a path that resolves through a symlink to /outside/secret.txt; the workspace is /ws.` },
       ],
+    })),
+    ...["Workdir", "Working Directory", "working_dir"].map((key) => ({
+      name: `TeDDy: a ${key} item TeDDy does not read leaves the command in the root`,
+      code: execute(`- **${key}:** a/b/c`, "rm ../../../x.txt"),
+      file: "plan.md",
+      files: teddyFiles,
+      errors: [{ line: 12, column: 1, step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../../../x.txt", a path that resolves to /x.txt; the workspace is /ws.' }],
     })),
   ],
 });
