@@ -193,6 +193,14 @@ export function readAction(
       const v = text ? value.trim() : coerce(value);
       args[name] = v;
       doc.anchors.set(childPointer(argsAt, name), doc.anchors.get(keyAt)!);
+      if (type === "EXECUTE" && key === "env") {
+        // TeDDy sets the variables of a list nested under the item for the command (PATH, LD_PRELOAD,
+        // BASH_ENV, NODE_OPTIONS...), which the command's text does not show.
+        ctx.report({ rule: "unsafe-value", messageId: "teddyExecuteEnv", data: where, at: keyAt, step: position });
+      } else if (type === "EXECUTE" && name !== "cwd" && isFolderName(name)) {
+        // TeDDy reads no such key: the command runs in the workspace root (or `cwd`), not where the item says.
+        ctx.report({ rule: "unsafe-value", messageId: "teddyExecuteFolder", data: { ...where, key, value: value.trim() }, at: keyAt, step: position });
+      }
       if (name === "overwrite") action.overwrite = v === true;
       if (name === "match_all") action.matchAll = v === true;
     }
