@@ -79,6 +79,7 @@ export const messages = {
   readingListItemBlock: { message: "Line {{line}}: a list item that is empty or starts with block syntax (a nested list, heading, quote, fence, HTML or link definition).", hint: "write one metadata item per line as `- **Key:** value`" },
   readingTable: { message: "Line {{line}} with the line after it reads as a table to TeDDy's parser.", hint: "avoid \"|\" in a line followed by a line of dashes" },
   readingListMarker: { message: "Line {{line}}: a list item marked with \"*\", \"+\", a number or a lone \"-\"; the parsers group such lists differently.", hint: "mark list items with \"- \"" },
+  readingListTab: { message: "Line {{line}}: a list item whose \"-\" is followed by a tab; the two parsers measure the item, and join the lines under it, differently.", hint: "mark list items with \"- \" (a dash and one space)" },
   readingBlockStart: { message: "Line {{line}} starts with \"{{char}}\" (a quote, link definition, HTML block or table), which the two parsers read differently.", hint: "put the text inside a fenced code block, or start the line with a word" },
   readingLazyContinuation: { message: "Line {{line}} continues the line above it without a blank line; TeDDy's parser and plangate's join such lines differently.", hint: "put a blank line before it, or join it to the line above" },
   readingIndentedFence: { message: "Line {{line}}: an indented code fence; TeDDy's parser and plangate's indent its content differently.", hint: "start the fence at the first column" },

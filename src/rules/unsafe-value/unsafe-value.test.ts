@@ -64,6 +64,15 @@ ruleTester("unsafe-value", {
       file: "plan.md",
       errors: [{ line: 11, column: 12, endLine: 11, endColumn: 29, step: 1, messageId: "teddyExecuteEnv" }],
     },
+    {
+      name: "TeDDy: a tab after an item's dash, whose lazy line TeDDy joins to the item (the cwd \"xcwd: sub\")",
+      code: execute("-\tFoo: x\ncwd: sub"),
+      file: "plan.md",
+      errors: [
+        { line: 11, column: 1, endLine: 11, endColumn: 9, pointer: "/reading/11", messageId: "readingListTab", message: 'Line 11: a list item whose "-" is followed by a tab; the two parsers measure the item, and join the lines under it, differently.' },
+        { line: 12, column: 1, messageId: "readingLazyContinuation" },
+      ],
+    },
     ...["Working Directory", "Workdir", "Dir"].map((key) => ({
       name: `TeDDy: a ${key} item, which TeDDy does not read`,
       code: execute(`- **${key}:** build`, "rm -rf dist"),
