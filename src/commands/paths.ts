@@ -36,6 +36,8 @@ function named(p: CommandPath, text: string, folder: string): NamedPath {
 
 /** Arguments that say where a step's command runs (intake's and TeDDy's `cwd`), by bare name: the root is not read then. */
 const WORKING_FOLDER_ARGUMENTS = new Set(["cwd", "workdir", "workingdir", "workingdirectory"]);
+/** TeDDy runs an EXECUTE's command in its `cwd` and reads no other key for it (a `Working Directory` item is ignored). */
+const TEDDY_WORKING_FOLDER_ARGUMENTS = new Set(["cwd"]);
 
 /**
  * The folders a step's command may run in, as plain text ("" for the workspace root): each folder the
@@ -43,10 +45,11 @@ const WORKING_FOLDER_ARGUMENTS = new Set(["cwd", "workdir", "workingdir", "worki
  * StepFacts.folders), any of which an executor may take, and the root too unless a top-level `cwd`,
  * `workdir`, `working_dir` or `working_directory` (any case or separators) says where the command runs.
  */
-function workingFolders(command: StepCommand, facts: PlanFacts): string[] {
+function workingFolders(command: StepCommand, facts: PlanFacts, dialect: Plan["dialect"]): string[] {
   const folders = facts.step(command.step).folders();
   const args = command.step.args;
-  const named = folders.some((f) => Object.hasOwn(args, f.name) && args[f.name] === f.value && WORKING_FOLDER_ARGUMENTS.has(f.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase()));
+  const runsIn = dialect === "teddy" ? TEDDY_WORKING_FOLDER_ARGUMENTS : WORKING_FOLDER_ARGUMENTS;
+  const named = folders.some((f) => Object.hasOwn(args, f.name) && args[f.name] === f.value && runsIn.has(f.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase()));
   // More folders than that are refused by the path rules (tooManyFolderPaths): the command is read from the first ones.
   const out = folders.slice(0, MAX_FOLDERS).map((f) => f.value);
   if (!named) out.unshift("");
@@ -106,7 +109,7 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
   if (commandsOf(plan, ctx.facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, ctx.facts)) {
     const done = new Set<string>();
-    for (const base of workingFolders(command, ctx.facts))
+    for (const base of workingFolders(command, ctx.facts, plan.dialect))
       for (const p of report.paths) {
         const text = pathFromRoot(p, base);
         if (done.has(text)) continue;

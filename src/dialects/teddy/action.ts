@@ -7,6 +7,14 @@ import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js
 import { isUrl, pathFromValue } from "./paths.js";
 import { boldValue } from "./reading.js";
 import { trimEndOf } from "../../core/text.js";
+import { isFolderName, isPathName, pathNamesFor } from "../../core/paths.js";
+
+/**
+ * An EXECUTE item that says where its command runs, which TeDDy does not read (`Workdir`, `Working
+ * Directory`, `working_dir`, `Dir`, `Folder`): a reader would take the command to run there. Items whose
+ * words merely may name a folder elsewhere (`Root Cause`, `Base`, `Location`) are metadata.
+ */
+const WORKING_FOLDER = /(?:^|[^a-z])(?:c?wd|pwd|chdir|cd|dirs?|director(?:y|ies)|folders?|work(?:ing)?[ _.-]*(?:dir|directory|folder))(?:$|[^a-z])|(?:dir|directory|folder)$/i;
 
 /** Action types the TeDDy spec defines, and those current TeDDy plans use. */
 export const CORE_ACTIONS = ["CREATE", "EDIT", "READ", "PRUNE"] as const;
@@ -186,9 +194,20 @@ export function readAction(
       }
     } else {
       const name = argName(key);
-      const v = coerce(value);
+      // TeDDy reads every value as text: a folder or a path (`cwd: 123`, `cwd: true`) stays the text it
+      // names, so the path rules check it and the command is read from it.
+      const text = isFolderName(name) || isPathName(name, pathNamesFor(type, ctx.policy.paths.arguments, undefined));
+      const v = text ? value.trim() : coerce(value);
       args[name] = v;
       doc.anchors.set(childPointer(argsAt, name), doc.anchors.get(keyAt)!);
+      if (type === "EXECUTE" && key === "env") {
+        // TeDDy sets the variables of a list nested under the item for the command (PATH, LD_PRELOAD,
+        // BASH_ENV, NODE_OPTIONS...), which the command's text does not show.
+        ctx.report({ rule: "unsafe-value", messageId: "teddyExecuteEnv", data: where, at: keyAt, step: position });
+      } else if (type === "EXECUTE" && name !== "cwd" && WORKING_FOLDER.test(name)) {
+        // TeDDy reads no such key: the command runs in the workspace root (or `cwd`), not where the item says.
+        ctx.report({ rule: "unsafe-value", messageId: "teddyExecuteFolder", data: { ...where, key, value: value.trim() }, at: keyAt, step: position });
+      }
       if (name === "overwrite") action.overwrite = v === true;
       if (name === "match_all") action.matchAll = v === true;
     }

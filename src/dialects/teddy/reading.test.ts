@@ -25,6 +25,8 @@ const REFUSED: [string, string, number][] = [
   ["a lazy continuation", teddyPlan([create(`${path}\nlazy`)]), A + 2],
   ["a list right under a paragraph", teddyPlan([`${create(path)}\n\ntext\n- item`]), A + 7],
   ["--- right under an item", teddyPlan([`### \`READ\`\n- **Resource:** [a](/a)\n---`]), A + 2],
+  ["a - bullet followed by a tab, with a lazy line TeDDy joins to it", teddyPlan([`### \`EXECUTE\`\n-\tFoo: x\ncwd: sub\n${F}shell\nls\n${F}`]), A + 1],
+  ["a - bullet followed by a tab among items", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n-\tcwd: sub\n${F}shell\nls\n${F}`]), A + 2],
   ["a * bullet", teddyPlan([create("* **File Path:** [notes.txt](/notes.txt)")]), A + 1],
   ["a quote", teddyPlan([`${create(path)}\n\n> quoted`]), A + 6],
   ["a link definition", teddyPlan([`${create(path)}\n\n[x]: /y`]), A + 6],

@@ -138,6 +138,13 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
       prev = "para";
       continue;
     }
+    if (/^-\t/.test(line)) {
+      // A tab after the marker: both parsers read an item, but the checks below read items as "- ": a
+      // lazy line after it joins the item for TeDDy ("-\tFoo: x" then "cwd: y" is the cwd "xcwd: y").
+      add(here, "readingListTab", { line: here });
+      prev = "list";
+      continue;
+    }
     const item = /^- (.*)$/.exec(line);
     if (item) {
       const content = item[1]!;

@@ -6,6 +6,7 @@ import { diagnosticsOf } from "../../../test/helpers.js";
 import { parseToolsText } from "../../node/tools-file.js";
 import { defaultPolicy } from "../../policy/defaults.js";
 import { type Expected, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
+import { planMd } from "../../../test/teddy.js";
 
 const plan = (args: Record<string, unknown>, tool = "write_file") => JSON.stringify({ steps: [{ tool, arguments: args, intent: "do it" }] });
 
@@ -318,6 +319,36 @@ ruleTester("path-outside-workspace", {
     },
   ],
   docs: { file: "plan.yaml", files: { "data/input.csv": "a\n" }, wrap: (example) => `steps:\n  - tool: read_file\n    intent: read the input\n    ${example}\n` },
+});
+
+// A TeDDy EXECUTE runs its command in its `cwd` (text, whatever it spells: `123`, `true`), or in the
+// workspace root: TeDDy reads no other folder key, so a `Workdir` item does not move where it runs.
+const execute = (meta: string, command: string) => planMd(`### EXECUTE\n${meta}\n\`\`\`shell\n${command}\n\`\`\``);
+const teddyFiles = { "123": { link: "/outside" }, true: { link: "/outside" }, "-1": { link: "/outside" }, "a/b/c/x.txt": "x\n", "/outside/secret.txt": "s\n" } as const;
+ruleTester("path-outside-workspace", {
+  valid: [
+    { name: "TeDDy: a cwd inside the workspace", code: execute("- **cwd:** a/b", "cat c/x.txt"), file: "plan.md", files: teddyFiles },
+    { name: "TeDDy: a command read from its cwd", code: execute("- **cwd:** a/b/c", "cat ../../../a/b/c/x.txt"), file: "plan.md", files: teddyFiles },
+  ],
+  invalid: [
+    ...["123", "true", "-1"].map((cwd) => ({
+      name: `TeDDy: a cwd that reads as a number or a flag (${cwd}) is a folder`,
+      code: execute(`- **cwd:** ${cwd}`, "cat secret.txt"),
+      file: "plan.md",
+      files: teddyFiles,
+      errors: [
+        { line: 11, column: 12, endLine: 11, endColumn: 12 + cwd.length, step: 1, messageId: "outsideWorkspace", message: `Step 1: path "${cwd}" in "cwd" resolves through a symlink to /outside, outside the workspace /ws.` },
+        { line: 12, column: 1, step: 1, messageId: "commandPathOutside", message: `Step 1: the command in "command" names "secret.txt" (after cd ${cwd}), a path that resolves through a symlink to /outside/secret.txt; the workspace is /ws.` },
+      ],
+    })),
+    ...["Workdir", "Working Directory", "working_dir"].map((key) => ({
+      name: `TeDDy: a ${key} item TeDDy does not read leaves the command in the root`,
+      code: execute(`- **${key}:** a/b/c`, "rm ../../../x.txt"),
+      file: "plan.md",
+      files: teddyFiles,
+      errors: [{ line: 12, column: 1, step: 1, messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "../../../x.txt", a path that resolves to /x.txt; the workspace is /ws.' }],
+    })),
+  ],
 });
 
 let root: string;

@@ -1,4 +1,5 @@
 import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
+import { planMd } from "../../../test/teddy.js";
 
 ruleTester("unsafe-value", {
   valid: [
@@ -38,6 +39,60 @@ ruleTester("unsafe-value", {
     { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
   docs: { file: "plan.json" },
+});
+
+// A TeDDy EXECUTE's settings the command's text does not show: an `env` (variables for the command) and a
+// folder item TeDDy does not read (it runs the command in the workspace root, or in `cwd`).
+const execute = (meta: string, command = "npm test") => planMd(`### EXECUTE\n${meta}\n\`\`\`shell\n${command}\n\`\`\``);
+ruleTester("unsafe-value", {
+  valid: [
+    { name: "TeDDy: an EXECUTE with cwd, Timeout and Expected Outcome", code: execute("- **Description:** test\n- **cwd:** src\n- **Timeout:** 60\n- **Expected Outcome:** passes"), file: "plan.md", files: { "src/a.txt": "a\n" } },
+    { name: "TeDDy: EXECUTE items whose words may name a folder elsewhere, but not where the command runs", code: execute("- **Description:** test\n- **Root Cause:** a stale cache\n- **Location:** CI\n- **Base:** main"), file: "plan.md" },
+  ],
+  invalid: [
+    {
+      name: "TeDDy: env as TeDDy reads it, a list nested under the item",
+      code: execute("- **env:**\n  - PATH: bin"),
+      file: "plan.md",
+      errors: [
+        { line: 11, column: 1, endLine: 11, endColumn: 11, step: 1, pointer: "/actions/0/params/env", messageId: "teddyExecuteEnv", message: /^Step 1 \(EXECUTE\): `env` sets environment variables for the command/, hint: /NAME=value command/ },
+        { line: 12, column: 1, messageId: "readingIndented" },
+      ],
+    },
+    {
+      name: "TeDDy: env on one line",
+      code: execute("- **env:** LD_PRELOAD=./x.so"),
+      file: "plan.md",
+      errors: [{ line: 11, column: 12, endLine: 11, endColumn: 29, step: 1, messageId: "teddyExecuteEnv" }],
+    },
+    {
+      name: "TeDDy: a tab after an item's dash, whose lazy line TeDDy joins to the item (the cwd \"xcwd: sub\")",
+      code: execute("-\tFoo: x\ncwd: sub"),
+      file: "plan.md",
+      errors: [
+        { line: 11, column: 1, endLine: 11, endColumn: 9, pointer: "/reading/11", messageId: "readingListTab", message: 'Line 11: a list item whose "-" is followed by a tab; the two parsers measure the item, and join the lines under it, differently.' },
+        { line: 12, column: 1, messageId: "readingLazyContinuation" },
+      ],
+    },
+    ...["Working Directory", "Workdir", "Dir", "working_dir", "Folder"].map((key) => ({
+      name: `TeDDy: a ${key} item, which TeDDy does not read`,
+      code: execute(`- **${key}:** build`, "rm -rf dist"),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: key.length + 9,
+          endLine: 11,
+          endColumn: key.length + 14,
+          step: 1,
+          pointer: `/actions/0/params/${key}`,
+          messageId: "teddyExecuteFolder",
+          message: `Step 1 (EXECUTE): TeDDy does not read "${key}"; it runs the command in the workspace root, or in the folder \`cwd\` names, not in "build".`,
+          hint: "write `- **cwd:** build` to run the command there, or remove the item",
+        },
+      ],
+    })),
+  ],
 });
 
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
