@@ -83,6 +83,8 @@ describe("the hook input reader", () => {
     [{ tool_name: "Read", tool_input: [] }, /tool_input is not an object/, "guard-failure"],
     [{ tool_name: "Read", session_id: "s".repeat(5000) }, /session_id is over 4096/, "limit-exceeded"],
     ['{"tool_name": "Read", "session_id": "a", "session_id": "b"}', /duplicate/i, "duplicate-key"],
+    ["", /^the hook input on standard input is empty: the host sent no JSON object/, "parse-error"],
+    ["\ufeff \n\t", /^the hook input on standard input is empty/, "parse-error"],
   ])("refuses %j", (v, message, rule) => {
     let err: unknown;
     try {
