@@ -83,6 +83,8 @@ describe("the hook input reader", () => {
     [{ tool_name: "Read", tool_input: [] }, /tool_input is not an object/, "guard-failure"],
     [{ tool_name: "Read", session_id: "s".repeat(5000) }, /session_id is over 4096/, "limit-exceeded"],
     ['{"tool_name": "Read", "session_id": "a", "session_id": "b"}', /duplicate/i, "duplicate-key"],
+    ["", /^the hook input on standard input is empty: the host sent no JSON object/, "parse-error"],
+    ["\ufeff \n\t", /^the hook input on standard input is empty/, "parse-error"],
   ])("refuses %j", (v, message, rule) => {
     let err: unknown;
     try {
@@ -182,8 +184,12 @@ describe("runs per session in a state directory", () => {
     });
     const newer = await startRun(k.dir, await opts("2026-11-22T12:05:00Z", "n.json"));
     const older = await startRun(k.dir, await opts("2026-11-22T12:01:00Z", "o.json"));
+    // Claimed from a folder inside the scope; there the host reads the step's relative path as another file, so it is not taken.
     const first = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", join(k.workspace, "sub"), "read_file", PLAN[0]!.params) });
-    expect(decisionOf(first.stdout)).toBe("allow");
+    expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/"path" "in\.txt" is relative, .*\[path-outside-workspace\]$/);
+    expect(readRun(k.dir, older.run_id)).toMatchObject({ session_id: "s1", status: "active", progress: { cursor: { index: 0, count: 0 } } });
+    const again = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(decisionOf(again.stdout)).toBe("allow");
     expect(readRun(k.dir, older.run_id)).toMatchObject({ session_id: "s1", status: "active", progress: { cursor: { index: 0, count: 1 } } });
     const second = await cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: input("s2", k.workspace, "read_file", PLAN[0]!.params) });
     expect(second.code).toBe(0);
@@ -389,7 +395,7 @@ describe("free tools and sessions without a run", () => {
   });
 
   it("guard.noRun: allow-free allows only the free tools, path-scoped, each call audited", async () => {
-    const k = await withPolicy("guard:\n  noRun: allow-free\n  free: [read_file, Read]\n");
+    const k = await withPolicy("workspace: ws\nguard:\n  noRun: allow-free\n  free: [read_file, Read]\n");
     expect(decisionOf((await hookCli(k, input("s", k.workspace, "read_file", { path: "notes.txt" }))).stdout)).toBe("allow");
     const passwd = await hookCli(k, input("s", k.workspace, "read_file", { path: "/etc/passwd" }));
     expect(JSON.parse(passwd.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/\[path-outside-workspace\]$/) });
@@ -424,6 +430,31 @@ describe("free tools and sessions without a run", () => {
     expect(readRun(k.dir, run).status).toBe("complete");
     const events = readFileSync(readRun(k.dir, run).audit, "utf8").trim().split("\n").map((l) => JSON.parse(l).event);
     expect(events).toEqual(["open", "free", "deny", "allow", "allow", "allow", "complete"]);
+  });
+
+  it("a session working in another folder: a relative path or a command line of a tool the host profile does not describe is refused, with a run and without", async () => {
+    const k = await withPolicy("workspace: ws\ncommands:\n  allow: [cat]\nguard:\n  noRun: allow-free\n  free: [read_file, Bash]\n");
+    const reason = async (session: string, cwd: string, tool: string, args: unknown) => JSON.parse((await hookCli(k, input(session, cwd, tool, args))).stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
+    // No run, the generic profile (no host in the policy): the host reads `passwd` and runs `cat passwd` in /etc.
+    expect(await reason("s", "/etc", "read_file", { path: "passwd" })).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"path" "passwd" is relative, and the host resolves it against its working folder, which is "\/etc", outside .*\[path-outside-workspace\]$/) });
+    expect(await reason("s", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"command" "cat passwd" runs in the host's working folder, which is "\/etc".*\[path-outside-workspace\]$/) });
+    expect(await reason("s", "/etc", "read_file", { options: { path: "./passwd" } })).toMatchObject({ permissionDecision: "deny" });
+    // An absolute path means the same file wherever the host works; in the workspace, a relative one does too.
+    expect((await reason("s", "/etc", "read_file", { path: join(k.workspace, "notes.txt") })).permissionDecision).toBe("allow");
+    expect((await reason("s", k.workspace, "read_file", { path: "notes.txt" })).permissionDecision).toBe("allow");
+    expect((await reason("s", k.workspace, "Bash", { command: "cat notes.txt" })).permissionDecision).toBe("allow");
+    // In a run: the approved step, called from a folder inside the workspace, is another file to the host; not taken.
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", k.policyFile], { cwd: k.workspace });
+    expect(approve.code, approve.stdout).toBe(0);
+    writeFileSync(join(k.root, "a.json"), approve.stdout);
+    const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "r", "-o", "json"], { cwd: k.workspace });
+    expect(s.code, s.stdout).toBe(0);
+    const run = JSON.parse(s.stdout).results[0].run as string;
+    const sub = join(k.workspace, "sub");
+    expect(await reason("r", sub, PLAN[0]!.tool, PLAN[0]!.params)).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"path" "in\.txt" is relative, .* a folder inside the approved scope .*\[path-outside-workspace\]$/) });
+    expect(await reason("r", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny" });
+    expect(readRun(k.dir, run).progress.cursor).toEqual({ index: 0, count: 0 });
+    expect((await reason("r", k.workspace, PLAN[0]!.tool, PLAN[0]!.params)).permissionDecision).toBe("allow");
   });
 });
 

@@ -9,6 +9,10 @@ import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
 import protectedPathWrite from "../rules/protected-path-write/index.js";
 import { checkedAtCall } from "../rules/checked-at-call.js";
+import { isAbsoluteAnywhere, mayNamePath } from "../core/paths.js";
+import { LeafTag } from "../core/facts.js";
+import { parsePointer } from "../core/pointer.js";
+import { HOST_SHELL_TOOLS } from "./host-command.js";
 
 /** The workspace checks a call's paths get at the moment it runs. */
 const RULES: readonly Rule[] = [pathOutsideWorkspace, protectedPathWrite];
@@ -57,4 +61,31 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     if (found.length > 0) return found[0];
   }
   return undefined;
+}
+
+/**
+ * What a host reads against its working folder in a call to a tool its profile does not describe: each
+ * relative path the path checks find in the arguments (a path argument, or a value that reads as a path,
+ * outside file content), and a shell tool's command line, under the argument's top-level key. A call made
+ * while the host works in another folder than the scope names other files with them (host/profile.ts).
+ */
+export function workingFolderReads(tool: string, args: Record<string, unknown>, c: CallPathsContext, files: FileProbe): { key: string; text: string; command: boolean }[] {
+  const out: { key: string; text: string; command: boolean }[] = [];
+  if (HOST_SHELL_TOOLS.has(tool) && Object.hasOwn(args, "command")) out.push({ key: "command", text: typeof args.command === "string" ? args.command : "(not a string)", command: true });
+  const policy = c.policy ?? defaultPolicy(c.workspace);
+  const s: Step = { position: 0, at: "", tool, toolAt: "/tool", args, argsAt: "/arguments", raw: { tool, arguments: args } };
+  const plan = { dialect: "intake", fields: { tool: "tool", args: "arguments", intent: "intent" }, stepsAt: "", steps: [s], meta: {} } as unknown as Plan;
+  const facts = planFacts(plan, policy, c.tools, files).step(s);
+  const leaves = [...facts.pathArguments(), ...facts.strings.filter((a) => !a.content && a.has(LeafTag.PathLike) && mayNamePath(a.name, a.value))];
+  const seen = new Set(out.map((o) => o.key));
+  for (const leaf of leaves) {
+    const text = leaf.value.trim();
+    // Absolute, a home folder (refused as such), a URL: the working folder does not move them.
+    if (text === "" || isAbsoluteAnywhere(text) || text.startsWith("~") || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) continue;
+    const key = parsePointer(leaf.at)[1];
+    if (key === undefined || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ key, text: leaf.value, command: false });
+  }
+  return out;
 }

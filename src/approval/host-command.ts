@@ -10,7 +10,7 @@ export interface HostCommandPolicy {
 }
 
 /** Host tools whose calls are shell command lines (Claude Code's `Bash`, its `command` input). */
-const HOST_SHELL_TOOLS = new Set(["Bash"]);
+export const HOST_SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 
 /**
  * The refusal of a host's shell call whose command the policy does not allow: a denied or unknown

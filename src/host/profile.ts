@@ -205,6 +205,13 @@ export interface CallContext {
    * calls): both are refused.
    */
   cwd?: string | null;
+  /**
+   * For a tool the profile does not describe (generic's every tool, an MCP tool): the keys of its
+   * arguments the host reads against its working folder, each with the text: a relative path (as the
+   * path checks find one), and for a shell tool its command line. Only asked when the working folder is
+   * known (a string) and is not the scope; each one is then outside. Absent: such a tool is kept as is.
+   */
+  undescribed?: (tool: string, args: Record<string, unknown>) => readonly { key: string; text: string; command: boolean }[];
 }
 
 /**
@@ -216,7 +223,8 @@ export interface CallContext {
 export function callIdentity(p: HostProfile, call: CallInput, scopeRoot: string, files: FileProbe, context: CallContext = {}): CallInput {
   const scope: Scope = { root: scopeRoot, files };
   const spec = specOf(p, call.tool);
-  if (!spec || (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.globs?.length && !spec.defaults)) return call;
+  if (!spec) return undescribedIdentity(call, scope, context);
+  if (!spec.incidental?.length && !spec.paths?.length && !spec.commands?.length && !spec.globs?.length && !spec.defaults) return call;
   const elsewhere = context.cwd === undefined ? undefined : workingFolderProblem(context.cwd, scope);
   const args: Record<string, unknown> = withDefaults(spec, call.args);
   for (const [k, v] of Object.entries(call.args)) {
@@ -242,6 +250,24 @@ export function callIdentity(p: HostProfile, call: CallInput, scopeRoot: string,
   if (elsewhere !== undefined)
     for (const k of spec.paths ?? [])
       if (!Object.hasOwn(call.args, k) && !Object.hasOwn(spec.defaults ?? {}, k)) setOwn(args, k, outsideMarker(why("absentElsewhere", { cwd: elsewhere }), "(absent)"));
+  return { tool: call.tool, args };
+}
+
+/**
+ * A call to a tool the profile does not describe, kept as it is, unless the host works in another folder
+ * than the scope (a known `cwd`): then the relative paths and command lines the caller finds in it
+ * (`context.undescribed`) name other files for the host than for plangate (`cat passwd` after `cd /etc`),
+ * and each becomes a marker, so the call is refused.
+ */
+function undescribedIdentity(call: CallInput, scope: Scope, context: CallContext): CallInput {
+  if (typeof context.cwd !== "string" || context.undescribed === undefined) return call;
+  const elsewhere = workingFolderProblem(context.cwd, scope);
+  if (elsewhere === undefined) return call;
+  const found = context.undescribed(call.tool, call.args);
+  if (found.length === 0) return call;
+  const args: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(call.args)) setOwn(args, k, v);
+  for (const f of found) setOwn(args, f.key, outsideMarker(why(f.command ? "commandElsewhere" : "relativeElsewhere", { cwd: elsewhere }), f.text));
   return { tool: call.tool, args };
 }
 

@@ -66,6 +66,8 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   } catch {
     throw new HookInputError(ruleDiagnostic("parse-error", "hookNotUtf8", undefined));
   }
+  // Nothing but JSON's white space (a BOM aside): the reader's own words speak of a plan file.
+  if (/^\uFEFF?[ \t\n\r]*$/.test(text)) throw new HookInputError(ruleDiagnostic("parse-error", "hookEmpty", undefined));
   const doc = parseJson(text);
   const issue = doc.issues[0];
   if (issue) throw new HookInputError(hookInputFactDiagnostic(issue, doc.lines.position(issue.start)));

@@ -14,7 +14,7 @@ import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "./file.js"
 import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN } from "./types.js";
 import { isFinished } from "./validate.js";
 import { AuditChain } from "../node/audit.js";
-import { callPathProblem } from "../approval/call-paths.js";
+import { callPathProblem, workingFolderReads } from "../approval/call-paths.js";
 import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
 import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
@@ -279,7 +279,10 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   const refused = await hostCommandRefusal(input.tool, input.args, shell, c.files);
   if (refused) return refuse({ ...refused, step: stepNo });
   // The host resolves relative paths and runs command lines in its working folder (the input's cwd).
-  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, c.files(), { cwd: input.cwd ?? null });
+  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, c.files(), {
+    cwd: input.cwd ?? null,
+    undescribed: (tool, args) => workingFolderReads(tool, args, { workspace: run.scope, policy: run.policy }, c.files()),
+  });
   const outside = outsideScopeDiagnostic(call, stepNo);
   if (outside) return refuse(outside);
   const context = await runContext(run);
@@ -377,15 +380,18 @@ function takenCall(expected: readonly ExpectedCall[], progress: Progress): Expec
  * that cannot be loaded refuses the call.
  */
 async function hostScopeProblem(policy: Policy, input: HookCallInput, files: () => FileProbe): Promise<Diagnostic | undefined> {
-  if (policy.host === undefined) return undefined;
   let profile: HostProfile;
   try {
-    profile = await loadHostProfile(policy.host, policy.workspace);
+    // No host: the generic profile, which still refuses a relative path or a command line read in another folder.
+    profile = await loadHostProfile(policy.host ?? "generic", policy.workspace);
   } catch (err) {
     if (err instanceof HostProfileError) return guardFailure({ kind: "host-profile", from: "policy", error: err.message });
     throw err;
   }
-  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), files(), { cwd: input.cwd ?? null });
+  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), files(), {
+    cwd: input.cwd ?? null,
+    undescribed: (tool, args) => workingFolderReads(tool, args, { workspace: policy.workspace, policy }, files()),
+  });
   return outsideScopeDiagnostic(identity, 0);
 }
 

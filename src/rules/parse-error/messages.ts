@@ -81,5 +81,6 @@ export const messages = {
   // The guard's hook input (src/node/hook.ts, src/service/server.ts): the reason of a deny, a clause.
   hookNotUtf8: "the hook input on standard input is not UTF-8",
   hookNotJson: "the hook input on standard input is not JSON",
+  hookEmpty: "the hook input on standard input is empty: the host sent no JSON object (is plangate guard run as a hook?)",
   hookContentType: "the hook input's Content-Type {{type}} is not application/json",
 } as const satisfies RuleMessages;
