@@ -1496,6 +1496,8 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ run_commands: [["rm", "-rf", "../x"]] }, "task")).toContain("path-outside-workspace@/steps/0/arguments/run_commands/0");
     expect(await errors({ commands: [{ run: "rm x" }] }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/0/run");
     expect(await errors({ commands: { $enum: ["ls", "rm x"] } }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/$enum/1");
+    expect(await errors({ scripts: { build: "make", test: "rm -rf .git" } }, "task")).toContain("protected-path-write@/steps/0/arguments/scripts/test");
+    expect(await errors({ commands: { run: "rm x", cwd: "src" } }, "task", { deny: ["rm"] })).toEqual(["disallowed-tool@/steps/0/arguments/commands/run"]);
     expect(await errors({ commands: [1, "x"] }, "task")).toEqual([]);
     expect(await errors({ commands: ["npm ci", "npm test"], run: true }, "task")).toEqual([]);
     // Keys that only contain such a name are not command lines; nor is a git-like subcommand.

@@ -168,7 +168,8 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
 
 /**
  * A list of command lines (LINES_KEYS): each string is a line of its own, each object read as the step's
- * own arguments (`{commands: [{run: "make"}]}`); a single string is one line. An argument constraint
+ * own arguments (`{commands: [{run: "make"}]}`); a single string is one line; a map's values are lines
+ * as a list's members are (`{scripts: {test: "vitest"}}`). An argument constraint
  * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
  */
 function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
@@ -187,12 +188,15 @@ function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepComm
     out.push({ step, at, name: key, text: value, mode: "single" });
     return;
   }
-  if (!Array.isArray(value)) {
-    if (value !== null && typeof value === "object") nested(step, at, value, out, 0);
+  if (value === null || typeof value !== "object") return;
+  // An object that names its command (`{commands: {run: "make", cwd: "src"}}`) is read as a step's arguments.
+  if (!Array.isArray(value) && Object.keys(value).some((k) => holdsCommandLine(keyName(k)) || PROGRAM_KEYS.has(keyName(k)) || ARGV_KEYS.has(keyName(k)))) {
+    nested(step, at, value, out, 0);
     return;
   }
-  for (let i = 0; i < value.length; i++) {
-    const v: unknown = value[i];
+  // A list, or a map of named lines (`{scripts: {build: "make", test: "rm -rf .git"}}`, as package.json's).
+  const members: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  for (const [i, v] of members) {
     if (typeof v === "string") out.push({ step, at: childPointer(at, i), name: key, text: v, mode: "single" });
     else if (Array.isArray(v)) {
       const t = argvText(v);
