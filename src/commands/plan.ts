@@ -173,17 +173,14 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
  * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
  */
 function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
-  let value = raw;
-  if (isDollarObject(value)) {
-    const r = readArgument(value);
-    if ("literal" in r) value = unwrapLiterals(r.literal);
-    else {
-      if ("constraint" in r && r.constraint.kind === "$enum")
-        r.constraint.values.forEach((member, j) => lines(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
-      else out.push({ step, at, name: key, mode: "single", invalid: NOT_COMMAND_LINE });
-      return;
-    }
-  }
+  const read = admitted(
+    raw,
+    at,
+    (member, where) => lines(step, key, where, member, out),
+    () => out.push({ step, at, name: key, mode: "single", invalid: NOT_COMMAND_LINE }),
+  );
+  if (read === undefined) return;
+  const value = read.value;
   if (typeof value === "string") {
     out.push({ step, at, name: key, text: value, mode: "single" });
     return;
@@ -217,17 +214,22 @@ const PLAIN_LINE = /^[A-Za-z0-9_\-.,/:=+@%^ \t\n]*$/;
  * read both ways, the second only where the two differ.
  */
 function alone(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
-  let value = raw;
-  if (isDollarObject(value)) {
-    const r = readArgument(value);
-    if ("literal" in r) value = unwrapLiterals(r.literal);
-    else {
-      if ("constraint" in r && r.constraint.kind === "$enum")
-        r.constraint.values.forEach((member, j) => readAlone(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
-      return;
-    }
-  }
-  readAlone(step, key, at, value, out);
+  const read = admitted(raw, at, (member, where) => readAlone(step, key, where, member, out));
+  if (read !== undefined) readAlone(step, key, at, read.value, out);
+}
+
+/**
+ * A value, or the values an argument constraint admits: a `$literal`'s value is returned; each `$enum`
+ * member is given to `member` at its pointer, and any other constraint (`$glob`, `$regex`, a malformed
+ * one) to `other`, and nothing is returned.
+ */
+function admitted(value: unknown, at: Pointer, member: (value: unknown, at: Pointer) => void, other?: () => void): { value: unknown } | undefined {
+  if (!isDollarObject(value)) return { value };
+  const r = readArgument(value);
+  if ("literal" in r) return { value: unwrapLiterals(r.literal) };
+  if ("constraint" in r && r.constraint.kind === "$enum") r.constraint.values.forEach((m, j) => member(unwrapLiterals(m), childPointer(childPointer(at, "$enum"), j)));
+  else other?.();
+  return undefined;
 }
 
 function readAlone(step: Step, key: string, at: Pointer, value: unknown, out: StepCommand[]): void {
