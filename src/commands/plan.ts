@@ -105,15 +105,36 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
  * them (`{options: {program: "rm", args: ["x"]}}`), read alike: a command or program with the argument
  * vector beside it, or an argument vector alone; then the objects inside it.
  */
+/** What an argument key holds: nothing of a command, a command line, a program, an argument vector, a list of lines. */
+const enum KeyKind {
+  None,
+  Command,
+  Program,
+  Argv,
+  Lines,
+}
+const kindMemo = new Map<string, KeyKind>();
+/** The kind of an argument key (see holdsCommandLine, PROGRAM_KEYS, ARGV_KEYS, LINES_KEYS), decided once per key. */
+function keyKind(key: string): KeyKind {
+  let kind = kindMemo.get(key);
+  if (kind === undefined) {
+    const k = keyName(key);
+    kind = holdsCommandLine(k) ? KeyKind.Command : PROGRAM_KEYS.has(k) ? KeyKind.Program : ARGV_KEYS.has(k) ? KeyKind.Argv : LINES_KEYS.has(k) ? KeyKind.Lines : KeyKind.None;
+    if (kindMemo.size < 4096) kindMemo.set(key, kind);
+  }
+  return kind;
+}
+
 function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
   for (const key of Object.keys(args)) {
-    const k = keyName(key);
-    if (holdsCommandLine(k)) heads.push({ key, program: false });
-    else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
-    else if (ARGV_KEYS.has(k)) argv ??= { key, value: args[key] };
-    else if (LINES_KEYS.has(k)) lines(step, key, childPointer(argsAt, key), args[key], out);
+    const kind = keyKind(key);
+    if (kind === KeyKind.None) continue;
+    if (kind === KeyKind.Command) heads.push({ key, program: false });
+    else if (kind === KeyKind.Program) heads.push({ key, program: true });
+    else if (kind === KeyKind.Argv) argv ??= { key, value: args[key] };
+    else lines(step, key, childPointer(argsAt, key), args[key], out);
   }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
@@ -161,7 +182,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of Object.keys(args)) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && !holdsCommandLine(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)) && !LINES_KEYS.has(keyName(key)))
+    if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv))
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }
@@ -187,7 +208,7 @@ function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepComm
   }
   if (value === null || typeof value !== "object") return;
   // An object that names its command (`{commands: {run: "make", cwd: "src"}}`) is read as a step's arguments.
-  if (!Array.isArray(value) && Object.keys(value).some((k) => holdsCommandLine(keyName(k)) || PROGRAM_KEYS.has(keyName(k)) || ARGV_KEYS.has(keyName(k)))) {
+  if (!Array.isArray(value) && Object.keys(value).some((k) => keyKind(k) !== KeyKind.None && keyKind(k) !== KeyKind.Lines)) {
     nested(step, at, value, out, 0);
     return;
   }
