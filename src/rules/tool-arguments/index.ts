@@ -23,10 +23,6 @@ export default defineRule({
       schemaNotObject: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" is not a JSON Schema object, so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
       schemaNotCompiled: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be compiled ({{error}}), so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
       schemaNotRun: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be applied to these arguments ({{error}}), so they cannot be checked.", hint: "fix the tool's inputSchema in {{source}}: every $ref must lead to a keyword that reads a value" },
-      schemasTooLarge: {
-        message: "Step {{step}}: the inputSchemas of the plan's tools hold more than {{max}} values in all by this step's \"{{tool}}\" ({{values}} values), so its arguments are not checked.",
-        hint: "split the plan so that each part calls fewer tools, or shorten the tools' inputSchemas",
-      },
       tooMuchWork: {
         message: "Step {{step}}: checking the plan's arguments against their tools' inputSchemas takes more than {{max}} subschema checks by this step (\"{{tool}}\"), so its arguments are not checked.",
         hint: "shorten or flatten the arguments (deeply nested or very long lists), or split the plan",
@@ -72,7 +68,12 @@ export default defineRule({
         const values = budget.over.get(step);
         if (values !== undefined) {
           if (!budget.reported)
-            ctx.report({ at: step.toolAt, step: step.position, messageId: "schemasTooLarge", data: { step: step.position, tool: step.tool, max: MAX_PLAN_SCHEMA_VALUES, values: valuesText(values) } });
+            ctx.report({
+              at: step.toolAt,
+              step: step.position,
+              messageId: "schemaNotCompiled",
+              data: { step: step.position, tool: step.tool, error: `the plan's tools' inputSchemas hold more than ${MAX_PLAN_SCHEMA_VALUES} values in all by this one's ${valuesText(values)}`, source: ctx.tools!.source },
+            });
           continue;
         }
         if (schema === null || typeof schema !== "object" || !v) {
