@@ -15,6 +15,15 @@ export const COMMAND_KEYS = new Set([
   "run", "exec", "execute", "shell", "sh", "bash", "zsh", "shellscript", "bashscript", "commandstring", "commandtorun",
 ]);
 
+/** Command keys that may instead name the shell that runs a command beside them (`shell: "/bin/bash"`). */
+const SHELL_KEYS = new Set(["shell", "sh", "bash", "zsh"]);
+/**
+ * A POSIX shell named by its name or path, alone: what runs a command line, not a line (`bash`,
+ * `/bin/zsh`). Another shell (`fish`, `pwsh`, `cmd.exe`) would read the line in a language plangate does
+ * not read, so its name is read as a line and refused.
+ */
+const SHELL_PROGRAM = /^\s*(?:\/[^\s]*\/)?(?:ba|da|z|k|a)?sh\s*$/;
+
 /** Arguments that hold a list of command lines, each run by itself: `{commands: ["npm ci", "npm test"]}`. */
 const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines"]);
 
@@ -131,7 +140,13 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   for (const key of Object.keys(args)) {
     const kind = keyKind(key);
     if (kind === KeyKind.None) continue;
-    if (kind === KeyKind.Command) heads.push({ key, program: false });
+    if (kind === KeyKind.Command) {
+      // `{command: "ls", shell: "/bin/bash"}`: a shell's name under a shell's key names the program that
+      // runs the line, not a line (a one-word line under `run` or `cmd` is still read).
+      const v = args[key];
+      if (SHELL_KEYS.has(keyName(key)) && typeof v === "string" && SHELL_PROGRAM.test(v)) continue;
+      heads.push({ key, program: false });
+    }
     else if (kind === KeyKind.Program) heads.push({ key, program: true });
     else if (kind === KeyKind.Argv) argv ??= { key, value: args[key] };
     else lines(step, key, childPointer(argsAt, key), args[key], out);
