@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, type GuardRefusal } from "../src/node/guard.js";
@@ -242,7 +242,9 @@ async function started() {
   return { ...a, state, audit };
 }
 
-const call = (tool: string, input: unknown) => JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: "/w", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
+/** A PreToolUse hook input of a host working in `cwd` (undefined: the input names no working folder). */
+const call = (cwd: string | undefined, tool: string, input: unknown) =>
+  JSON.stringify({ session_id: "s", transcript_path: "/t", ...(cwd === undefined ? {} : { cwd }), hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
 
 describe("plangate guard as a Claude Code PreToolUse hook", () => {
   it.skipIf(!built)("allows the approved steps in order, blocks others, and lets exactly one of two racing calls through", async () => {
@@ -252,13 +254,13 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.stderr).toBe("");
     expect(start.code).toBe(0);
-    const [r1, r2] = await Promise.all([hook(state, call("read_file", PLAN[0]!.params)), hook(state, call("read_file", PLAN[0]!.params))]);
+    const [r1, r2] = await Promise.all([hook(state, call(a.workspace, "read_file", PLAN[0]!.params)), hook(state, call(a.workspace, "read_file", PLAN[0]!.params))]);
     expect([r1.code, r2.code].sort()).toEqual([0, 2]);
     expect(r1.stderr + r2.stderr).toMatch(/blocked: .*\[guard-step-mismatch\]/);
-    expect((await hook(state, call("write_file", { path: "out.txt", content: "evil" }))).code).toBe(2);
-    expect((await hook(state, call("write_file", PLAN[1]!.params))).code).toBe(0);
+    expect((await hook(state, call(a.workspace, "write_file", { path: "out.txt", content: "evil" }))).code).toBe(2);
+    expect((await hook(state, call(a.workspace, "write_file", PLAN[1]!.params))).code).toBe(0);
     expect((await hook(state, "{oops")).code).toBe(2);
-    expect((await hook(join(a.guardDir, "nope.json"), call("read_file", PLAN[2]!.params))).code).toBe(2);
+    expect((await hook(join(a.guardDir, "nope.json"), call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(2);
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(2);
     const v = await cli(["audit", "verify", audit, "--state", state]);
     expect(v.stdout).toMatch(/chain intact; authenticated: lines 1–\d+ carry valid MACs/);
@@ -267,7 +269,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const lines = readFileSync(audit, "utf8").split("\n");
     writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
     expect((await cli(["audit", "verify", audit, "--chain-only"])).code).toBe(1);
-    expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
+    expect((await hook(state, call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(2);
   }, 30_000);
 
   it.skipIf(!built)("resolves a call's paths again when it is made: a link made after approval is no way out", async () => {
@@ -275,13 +277,37 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const state = join(a.guardDir, "state.json");
     const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", join(a.guardDir, "audit.log"), "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.code).toBe(0);
-    expect((await hook(state, call("read_file", PLAN[0]!.params))).code).toBe(0);
+    expect((await hook(state, call(a.workspace, "read_file", PLAN[0]!.params))).code).toBe(0);
     // Between approval and the write, out.txt became a link to a file outside the workspace.
     symlinkSync(join(a.root, "elsewhere.txt"), join(a.workspace, "out.txt"));
-    const r = await hook(state, call("write_file", PLAN[1]!.params));
+    const r = await hook(state, call(a.workspace, "write_file", PLAN[1]!.params));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\[path-outside-workspace\]/);
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(1);
+  }, 30_000);
+
+  it.skipIf(!built)("reads a call in the host's working folder, as a run does: a relative path from another folder or a subfolder is blocked", async () => {
+    const a = await started();
+    mkdirSync(join(a.workspace, "sub"));
+    const next = () => JSON.parse(readFileSync(a.state, "utf8")).next as number;
+    // The approved step's "in.txt", read by a host working in another folder, is that folder's in.txt.
+    const elsewhere = await hook(a.state, call(a.root, "read_file", PLAN[0]!.params));
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/"path" "in\.txt" is relative, and the host resolves it against its working folder, which is ".*", outside the approved scope .*\[path-outside-workspace\]\n$/);
+    const sub = await hook(a.state, call(join(a.workspace, "sub"), "read_file", PLAN[0]!.params));
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/"path" "in\.txt" is relative, .* a folder inside the approved scope .*\[path-outside-workspace\]\n$/);
+    // A command line runs in the host's working folder too.
+    const shell = await hook(a.state, call("/etc", "Bash", { command: "cat passwd" }));
+    expect(shell.code).toBe(2);
+    expect(shell.stderr).toMatch(/"command" "cat passwd" runs in the host's working folder, which is "\/etc".*\[path-outside-workspace\]\n$/);
+    expect(next()).toBe(0);
+    // From the workspace the step is the approved one; an input naming no folder is read as a run reads it.
+    expect(await hook(a.state, call(a.workspace, "read_file", PLAN[0]!.params))).toEqual({ code: 0, stderr: "" });
+    expect(await hook(a.state, call(undefined, "write_file", PLAN[1]!.params))).toEqual({ code: 0, stderr: "" });
+    expect(next()).toBe(2);
+    const events = readFileSync(a.audit, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { event: string; rule?: string });
+    expect(events.filter((e) => e.event === "deny").map((e) => e.rule)).toEqual(["path-outside-workspace", "path-outside-workspace", "path-outside-workspace"]);
   }, 30_000);
 
   it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {
@@ -293,21 +319,21 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
 
   it.skipIf(!built || process.platform === "win32")("reads its input alike from a pipe, a file and a socket, and blocks a pipe that stalls at the deadline", async () => {
     const a = await started();
-    const first = call("read_file", PLAN[0]!.params);
+    const first = call(a.workspace, "read_file", PLAN[0]!.params);
     // A pipe whose writer sends the call in three pieces, a moment apart: read as it arrives.
     const piped = await hookVia("pipe", a.state, [first.slice(0, 20), first.slice(20, 60), first.slice(60)], { dir: a.root });
     expect(piped.stderr).toBe("");
     expect(piped.code).toBe(0);
     // A file, then a socket: the next steps.
-    const filed = await hookVia("file", a.state, [call("write_file", PLAN[1]!.params)], { dir: a.root });
+    const filed = await hookVia("file", a.state, [call(a.workspace, "write_file", PLAN[1]!.params)], { dir: a.root });
     expect(filed.stderr).toBe("");
     expect(filed.code).toBe(0);
-    expect((await hook(a.state, call("read_file", PLAN[2]!.params))).code).toBe(0);
+    expect((await hook(a.state, call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(0);
     expect(JSON.parse(readFileSync(a.state, "utf8")).next).toBe(3);
     const b = await started();
     // A call that is not the next step is blocked whichever way it came.
     for (const feed of ["pipe", "file"] as const) {
-      const r = await hookVia(feed, b.state, [call("write_file", { path: "out.txt", content: "evil" })], { dir: b.root });
+      const r = await hookVia(feed, b.state, [call(b.workspace, "write_file", { path: "out.txt", content: "evil" })], { dir: b.root });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/\[guard-step-mismatch\]/);
     }
@@ -317,7 +343,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     expect(stalled.stderr).toMatch(/no decision within 300 ms/);
     expect(stalled.ms).toBeLessThan(10_000);
     // An input over the limit through a pipe: blocked as over the limit.
-    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const big = call(b.workspace, "read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
     const over = await hookVia("pipe", b.state, [big.slice(0, 1 << 20), big.slice(1 << 20, 2 << 20), big.slice(2 << 20)], { dir: b.root });
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
@@ -328,9 +354,9 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
   }, 60_000);
 
   it.skipIf(!built)("blocks an oversized or endless input at guard.maxInputBytes, without waiting for the timeout", async () => {
-    const { state } = await started();
+    const { state, workspace } = await started();
     // 3 MiB of valid JSON over the default 1 MiB: blocked as over the limit.
-    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const big = call(workspace, "read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
     const r = await hook(state, big);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
