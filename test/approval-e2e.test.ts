@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, type GuardRefusal } from "../src/node/guard.js";
 import { loadTrustedKeys } from "../src/node/keys.js";
+import { loadPolicy } from "../src/node/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";
@@ -186,16 +187,18 @@ function hook(state: string, input: string | undefined, extra: string[] = []): P
 }
 
 /**
- * The hook fed through a named pipe (as a shell pipeline or a Python host gives it) or a file, rather than
- * the socket Node's spawn makes: standard input is read by another path for each. `chunks` are written one
- * by one, a moment apart; with `stall` the pipe's write end stays open until the guard exits.
+ * The hook fed through a named pipe (as a shell pipeline or a Python host gives it), a file, or the socket
+ * Node's spawn makes: standard input is read by another path for each. `chunks` are written one by one, a
+ * moment apart; with `stall` the write end stays open until the guard exits. `state`: the deprecated
+ * state file, or the guard's own arguments (`["--state-dir", dir]`).
  */
-function hookVia(feed: "pipe" | "file", state: string, chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
+function hookVia(feed: "pipe" | "file" | "socket", state: string | string[], chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
   const t0 = performance.now();
-  let input: number;
+  let input: number | "pipe";
   let writer: number | undefined;
   const path = join(opts.dir, `stdin-${Math.random().toString(36).slice(2)}`);
-  if (feed === "file") {
+  if (feed === "socket") input = "pipe";
+  else if (feed === "file") {
     writeFileSync(path, chunks.join(""));
     input = openSync(path, "r");
   } else {
@@ -204,25 +207,38 @@ function hookVia(feed: "pipe" | "file", state: string, chunks: string[], opts: {
     writer = openSync(path, fsConstants.O_WRONLY);
   }
   return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, "guard", "--state", state, ...(opts.extra ?? [])], { stdio: [input, "ignore", "pipe"] });
-    closeSync(input);
+    const args = typeof state === "string" ? ["--state", state] : state;
+    const p = spawn(process.execPath, [bin, "guard", ...args, ...(opts.extra ?? [])], { stdio: [input, "ignore", "pipe"] });
+    if (typeof input === "number") closeSync(input);
     let stderr = "";
     p.stderr!.on("data", (c) => {
       stderr += c;
     });
     p.on("close", (code) => {
       if (writer !== undefined && opts.stall) closeSync(writer);
+      if (feed === "socket" && opts.stall) p.stdin!.destroy();
       done({ code, stderr, ms: performance.now() - t0 });
     });
-    if (writer === undefined) return;
-    const w = writer;
+    let write: (chunk: string) => void;
+    let end: () => void;
+    if (feed === "socket") {
+      const stdin = p.stdin!;
+      // The guard stops reading an oversized input and exits: the rest of the write fails with EPIPE.
+      stdin.on("error", () => undefined);
+      write = (chunk) => stdin.write(chunk);
+      end = () => stdin.end();
+    } else if (writer !== undefined) {
+      const w = writer;
+      write = (chunk) => writeSync(w, chunk);
+      end = () => closeSync(w);
+    } else return;
     const feedNext = (i: number) => {
       if (i === chunks.length) {
-        if (!opts.stall) closeSync(w);
+        if (!opts.stall) end();
         return;
       }
       try {
-        writeSync(w, chunks[i]!);
+        write(chunks[i]!);
       } catch {
         // The guard stopped reading (an oversized input): the rest is not wanted.
       }
@@ -387,6 +403,80 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     // Nothing was decided: the first step is still next.
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(0);
   }, 40_000);
+
+  /**
+   * A hook input of exactly `size` bytes: the call, padded in a member the guard does not read, a list of
+   * strings of at most 60,000 characters (a longer string is refused on its own, limits.maxStringLength).
+   */
+  const sized = (cwd: string, tool: string, args: unknown, size: number): string => {
+    const base = JSON.parse(call(cwd, tool, args)) as Record<string, unknown>;
+    const pad: string[] = [];
+    // Each string adds its quotes, and after the first a comma; none is left one or two bytes short.
+    for (let left = size - JSON.stringify({ ...base, pad }).length; left > 0; ) {
+      const extra = pad.length === 0 ? 2 : 3;
+      const n = left - extra <= 60_000 ? left - extra : Math.min(60_000, left - extra - 10);
+      pad.push("x".repeat(n));
+      left -= n + extra;
+    }
+    const text = JSON.stringify({ ...base, pad });
+    expect(Buffer.byteLength(text)).toBe(size);
+    return text;
+  };
+
+  /** The kit's plan approved under a policy file, its guard started: a state file, or a run in a state directory bound to session "s". */
+  async function startedUnder(policyText: string | ((stateDir: string) => string), where: "state" | "state-dir") {
+    const k = approvalKit();
+    const policyFile = join(k.root, "policy.yaml");
+    writeFileSync(policyFile, typeof policyText === "string" ? policyText : policyText(join(k.root, "state")));
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record({ policy_hash: (await loadPolicy({ file: policyFile, cwd: k.workspace })).hash })));
+    const dir = join(k.root, "state");
+    const state = join(k.guardDir, "state.json");
+    const target = where === "state" ? ["--state", state, "--audit", join(k.guardDir, "audit.log"), "--consumed-dir", join(k.guardDir, "consumed")] : ["--state-dir", dir, "--session", "s"];
+    const start = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile, "--policy", policyFile, ...target], { cwd: k.workspace });
+    expect(start.code, start.stdout + start.stderr).toBe(0);
+    // The hook's own arguments, and the steps taken so far.
+    const hookArgs = where === "state" ? ["--state", state] : ["--state-dir", dir, "--no-policy"];
+    const runFile = () => join(dir, "runs", readdirSync(join(dir, "runs")).find((f) => f.endsWith(".json"))!);
+    const cursor = () => JSON.parse(readFileSync(runFile(), "utf8")).progress.cursor as { index: number; count: number };
+    const taken = (): number => (where === "state" ? (JSON.parse(readFileSync(state, "utf8")).next as number) : cursor().index + cursor().count);
+    return { ...k, hookArgs, taken, policyFile };
+  }
+
+  it.skipIf(!built || process.platform === "win32").each([
+    ["state", 4096, "guard:\n  maxInputBytes: 4096\n", /blocked: the hook input is over 4096 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state", 1 << 20, "{}\n", /blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state", 2 << 20, "guard:\n  maxInputBytes: 2097152\n", /blocked: the hook input is over 2097152 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state-dir", 4096, "guard:\n  maxInputBytes: 4096\n", /blocked: The hook input is 4097 bytes, over the run's 4096 \(guard\.maxInputBytes at start\); it is not decided\..*\[limit-exceeded\]\n$/],
+    ["state-dir", 1 << 20, "{}\n", /blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+  ] as const)("--%s, guard.maxInputBytes %i: an input of exactly the limit is decided, one byte more blocked, through a pipe, a file and a socket", async (where, max, policyText, refusal) => {
+    const k = await startedUnder(policyText, where);
+    const feeds = ["pipe", "file", "socket"] as const;
+    for (const [i, feed] of feeds.entries()) {
+      const step = PLAN[i]!;
+      const exact = sized(k.workspace, step.tool, step.params, max);
+      const over = sized(k.workspace, step.tool, step.params, max + 1);
+      // In three pieces, a moment apart, through a pipe or a socket: the limit counts every piece.
+      const pieces = (t: string) => (feed === "file" ? [t] : [t.slice(0, max >> 2), t.slice(max >> 2, max - 1), t.slice(max - 1)]);
+      const refused = await hookVia(feed, k.hookArgs, pieces(over), { dir: k.root });
+      expect([feed, refused.code, refused.stderr]).toEqual([feed, 2, expect.stringMatching(refusal)]);
+      expect(k.taken()).toBe(i);
+      const decided = await hookVia(feed, k.hookArgs, pieces(exact), { dir: k.root });
+      expect([feed, decided.code, decided.stderr]).toEqual([feed, 0, ""]);
+      expect(k.taken()).toBe(i + 1);
+    }
+  }, 60_000);
+
+  it.skipIf(!built)("a run's guard.maxInputBytes over the default is read by a hook that reads the policy; with --state-dir, which reads none, the default bounds the input", async () => {
+    const k = await startedUnder((dir) => `guard:\n  maxInputBytes: 2097152\n  stateDir: ${JSON.stringify(dir)}\n`, "state-dir");
+    const input = sized(k.workspace, PLAN[0]!.tool, PLAN[0]!.params, 2 << 20);
+    const flagged = await hookVia("socket", k.hookArgs, [input], { dir: k.root });
+    expect([flagged.code, flagged.stderr]).toEqual([2, expect.stringMatching(/blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/)]);
+    expect(k.taken()).toBe(0);
+    const read = await hookVia("socket", ["--policy", k.policyFile], [input], { dir: k.root });
+    expect([read.code, read.stderr]).toEqual([0, ""]);
+    expect(k.taken()).toBe(1);
+  }, 30_000);
 
   it.skipIf(!built)("approve - stops reading an endless standard input at limits.maxFileBytes", async () => {
     const a = approvalKit();
