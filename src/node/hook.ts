@@ -19,6 +19,8 @@ import { guardDecision } from "../rules/guard-failure/decisions.js";
 export interface HookCall {
   tool: string;
   args: Record<string, unknown>;
+  /** The input's `cwd`, the host's working folder (absent: the input names none, so it is unknown). */
+  cwd?: string;
 }
 
 /** The hook input is refused (the call is blocked): the diagnostic says why, its rule id is the deny's. */
@@ -173,7 +175,8 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
       throw err;
     }
     const bytes = readPlanBytes(state.plan);
-    const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now);
+    // The host reads the call's relative paths in its working folder: decided as a run decides it.
+    const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now, { cwd: call.cwd });
     if (decision.allow) state.next++;
     recordDecision(audit, decision, { now, planHash: state.plan_hash, nonce: state.nonce, tool: call.tool, args: call.args, last: decision.allow && state.next === state.steps });
     const after = audit.anchor();
