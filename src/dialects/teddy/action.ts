@@ -174,6 +174,10 @@ export function readAction(
       } else if (lower === "resource" && isUrl(read)) action.url = read;
       else action.path = read;
       action.pathAt = keyAt;
+      // A link to a web page whose text names another address or a file (`[docs/a.md](https://host/x)`).
+      if (action.url !== undefined && link?.href && /[./\\]/.test(link.text) && link.text.trim() !== action.url) {
+        ctx.report({ rule: "unsafe-value", messageId: "teddyLinkUrlMismatch", data: { ...where, text: link.text, url: action.url }, at: keyAt, step: position });
+      }
       // The reviewer reads the link text, the executor follows the destination: they must agree.
       if (action.path !== undefined && link?.href && /[./\\]/.test(link.text)) {
         const shown = shownPaths(link.text).find((p) => p !== action.path);

@@ -106,6 +106,7 @@ ruleTester("unsafe-value", {
     { name: "TeDDy: a colon later in a path", code: createAt("[docs/a:b.txt](/docs/a:b.txt)"), file: "plan.md" },
     { name: "TeDDy: a READ of a web page written as its URL", code: readOf("[https://example.com/a](https://example.com/a)"), file: "plan.md" },
     { name: "TeDDy: a READ of a bare URL, under File Path too", code: readOf("https://example.com/a", "File Path"), file: "plan.md" },
+    { name: "TeDDy: a link to a web page whose text is words", code: readOf("[the spec](https://example.com/spec)"), file: "plan.md" },
     { name: "TeDDy: a READ of a file whose name starts with http, written with ./", code: readOf("[./httpd.conf](/./httpd.conf)"), file: "plan.md", files: { "httpd.conf": "x\n" } },
   ],
   invalid: [
@@ -156,6 +157,26 @@ ruleTester("unsafe-value", {
           hint: "write a web page exactly as its URL (http://... or https://..., forward slashes, no leading /); a file whose name starts with http as ./name",
         },
         { line: 16, step: 2, messageId: "teddyResourceHttpRewritten", message: /reads "\/http:\/\\x" as "http:\/\/x"/ },
+        { line: 16, step: 2, messageId: "teddyLinkUrlMismatch", message: /shows "http:\/\\x" but TeDDy fetches "http:\/\/x"/ },
+      ],
+    },
+    {
+      name: "TeDDy: a link to a web page whose text names a file or another address",
+      code: planMd(`### READ\n- **Resource:** [docs/a.md](https://evil.example/x)`, `### READ\n- **Resource:** [https://example.com/a](https://evil.example/a)`),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: 29,
+          endLine: 11,
+          endColumn: 51,
+          step: 1,
+          pointer: "/actions/0/params/Resource",
+          messageId: "teddyLinkUrlMismatch",
+          message: 'Step 1 (READ): the link shows "docs/a.md" but TeDDy fetches "https://evil.example/x"; the reader and the executor would see different resources.',
+          hint: "write the address as the link's text too: [https://evil.example/x](https://evil.example/x)",
+        },
+        { line: 16, step: 2, messageId: "teddyLinkUrlMismatch" },
       ],
     },
     {
