@@ -81,6 +81,9 @@ function parseStrict(text: string): unknown {
   return doc.value;
 }
 
+/** The most signatures an envelope may carry (plangate approve writes one). */
+export const MAX_SIGNATURES = 16;
+
 function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; body: Buffer; record: unknown } | string {
   for (const k of Object.keys(v)) if (!["payloadType", "payload", "signatures"].includes(k)) return `unknown member "${k}"`;
   if (v.payloadType !== APPROVAL_PAYLOAD_TYPE) return `payloadType is ${JSON.stringify(v.payloadType)}, not "${APPROVAL_PAYLOAD_TYPE}"`;
@@ -89,6 +92,8 @@ function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; bod
   // Node's decoder skips junk; a payload that does not round-trip could hide bytes the signature did not cover.
   if (body.toString("base64") !== v.payload) return "payload is not canonical base64";
   if (!Array.isArray(v.signatures)) return "signatures is not a list";
+  // Each signature may be tried under every trusted key: thousands of them would keep a verifier busy for minutes.
+  if (v.signatures.length > MAX_SIGNATURES) return `it has ${v.signatures.length} signatures, more than the ${MAX_SIGNATURES} an approval may carry`;
   for (const s of v.signatures) {
     if (typeof s !== "object" || s === null || typeof s.sig !== "string" || typeof (s.keyid ?? "") !== "string") return "a signature is not {keyid, sig}";
   }
