@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KeyError, loadPrivateKey, loadTrustedKeys, MAX_KEY_FILE_BYTES } from "../src/node/keys.js";
-import { approvalKit } from "./approval-kit.js";
+import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 
 /*
@@ -93,5 +94,46 @@ describe("a single-use approval is recorded in the per-user store whatever store
     const again = await cli(["guard", "start", ...base, "--state", join(k.guardDir, "s2.json"), "--audit", join(k.guardDir, "a.log"), "--consumed-dir", join(k.guardDir, "c2")], { cwd: k.workspace, env });
     expect(again.code).toBe(1);
     expect(again.stdout).toMatch(/\[approval-consumed\]/);
+  });
+});
+
+describe("a policy that moves the workspace below the repository does not move trust with it", () => {
+  // Whoever writes the project's policy set `workspace: ./sub` and pointed approval.trustedKeys at a key
+  // pair planted beside the policy: outside the workspace, so the key-in-workspace check passed.
+  function planted() {
+    const repo = realpathSync(mkdtempSync(join(tmpdir(), "plangate-project-")));
+    mkdirSync(join(repo, ".git"));
+    mkdirSync(join(repo, "sub"));
+    writeFileSync(join(repo, "sub", "plan.json"), JSON.stringify(PLAN));
+    writeFileSync(join(repo, "plangate.yaml"), "workspace: ./sub\napproval:\n  trustedKeys: ./evil.pub\ntools:\n  allow: [read_file, write_file]\n");
+    return { repo, sub: join(repo, "sub"), state: join(realpathSync(mkdtempSync(join(tmpdir(), "plangate-state-"))), "s") };
+  }
+
+  it("approve refuses to sign with a key in the repository, outside the workspace", async () => {
+    const p = planted();
+    expect((await cli(["keygen", "--out", p.repo, "--name", "evil"])).code).toBe(0);
+    const a = await cli(["approve", "plan.json", "--key", join(p.repo, "evil.key")], { cwd: p.sub });
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(/The signing key .*evil\.key lives inside the repository .* that holds the workspace.*\[approval-key-in-workspace\]/);
+  });
+
+  it("verify and guard start refuse an approval verified by a trusted key in the repository", async () => {
+    const p = planted();
+    const outside = join(realpathSync(mkdtempSync(join(tmpdir(), "plangate-keys-"))));
+    expect((await cli(["keygen", "--out", outside, "--name", "evil"])).code).toBe(0);
+    // Signed elsewhere (the key pair is the planter's own), the public key then planted beside the policy.
+    const a = await cli(["approve", "plan.json", "--key", join(outside, "evil.key")], { cwd: p.sub });
+    expect(a.code, a.stdout + a.stderr).toBe(0);
+    writeFileSync(join(p.repo, "a.json"), a.stdout);
+    writeFileSync(join(p.repo, "evil.pub"), readFileSync(join(outside, "evil.pub")));
+    const v = await cli(["verify", "plan.json", "--approval", join(p.repo, "a.json")], { cwd: p.sub });
+    expect(v.code).toBe(1);
+    expect(v.stdout).toMatch(/The trusted key .*evil\.pub lives inside the repository .* that holds the workspace.*\[approval-key-in-workspace\]/);
+    const g = await cli(["guard", "start", "plan.json", "--approval", join(p.repo, "a.json"), "--state-dir", p.state], { cwd: p.sub });
+    expect(g.code).toBe(1);
+    expect(g.stdout).toMatch(/\[approval-key-in-workspace\]/);
+    // The same key kept outside the repository is accepted.
+    const v2 = await cli(["verify", "plan.json", "--approval", join(p.repo, "a.json"), "--trusted-keys", join(outside, "evil.pub")], { cwd: p.sub });
+    expect(v2.code, v2.stdout + v2.stderr).toBe(0);
   });
 });

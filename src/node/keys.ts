@@ -132,6 +132,22 @@ export function realPathOf(path: string): string {
   }
 }
 
+/**
+ * The repository a workspace lies in: the nearest folder at or above its real path that holds `.git` (a
+ * folder, or a worktree's file), as policy discovery finds the project; undefined outside any repository.
+ * A `workspace:` set below the repository's root still leaves the rest of the repository to whoever
+ * writes the project, the policy file that set it included.
+ */
+export function projectRootOf(workspace: string): string | undefined {
+  let dir = realPathOf(workspace);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = resolve(dir, "..");
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
 /** Is `path` the folder `dir` or inside it, comparing real paths (symlinks resolved)? */
 export function isInside(path: string, dir: string): boolean {
   const rel = relative(realPathOf(dir), realPathOf(path));

@@ -4,7 +4,7 @@ import type { ApprovalConditionsInput, ApprovedConditions, SignatureFacts } from
 import { parseJson } from "../syntax/json.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "../approval/dsse.js";
 import { GENERIC, profileHash } from "../host/profile.js";
-import { isInside, realPathOf, type TrustedKey } from "./keys.js";
+import { isInside, projectRootOf, realPathOf, type TrustedKey } from "./keys.js";
 import { judgeApproval } from "../approval/judge.js";
 import type { ApprovalRecord } from "../approval/record.js";
 import { schemaErrors } from "../core/schema-errors.js";
@@ -102,6 +102,16 @@ function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; bod
   return { envelope: v as unknown as DsseEnvelope, body, record };
 }
 
+/**
+ * Where a key file lies that whoever writes the project could replace: the workspace, or else the
+ * repository holding it (a policy's `workspace:` set to a subfolder leaves the rest writable too).
+ */
+export function keyPlace(file: string, workspace: string): { workspace?: string; project?: string } {
+  if (isInside(file, workspace)) return { workspace };
+  const project = projectRootOf(workspace);
+  return project !== undefined && isInside(file, project) ? { project } : {};
+}
+
 /** Finds a trusted Ed25519 key whose signature verifies, or why none does. */
 function checkSignature(env: DsseEnvelope, body: Buffer, record: unknown, options: VerifyOptions): { facts: SignatureFacts; key?: TrustedKey } {
   const declared = (record as { signer?: { alg?: unknown; keyid?: unknown } } | null)?.signer;
@@ -118,8 +128,7 @@ function checkSignature(env: DsseEnvelope, body: Buffer, record: unknown, option
       }
       matched = k;
       if (verifySignature(env, body, s.sig, k.key)) {
-        const inside = isInside(k.file, options.workspace);
-        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...(inside ? { workspace: options.workspace } : {}) }, key: k };
+        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...keyPlace(k.file, options.workspace) }, key: k };
       }
     }
   }
