@@ -6,10 +6,10 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
-import { guardFailure } from "../approval/judge.js";
+import { guardFailure, judgeApproval } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
-import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
+import { auditKeyOf, consumeNonce, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
 import type { HookInputProblem } from "../core/input/approval.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { hookInputFactDiagnostic } from "../rules/hook-input.js";
@@ -121,15 +121,21 @@ export function maxInputBytesOf(state: GuardState): number {
   return state.max_input_bytes ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
-/** `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one). */
-export async function startGuard(statePath: string, options: GuardOptions): Promise<GuardState> {
+/**
+ * `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one).
+ * `alsoConsumedIn`: another store of consumed approvals (the per-user one, when `consumedDir` is another
+ * folder): a single-use approval is recorded there too, so that naming a fresh `consumedDir` cannot replay it.
+ */
+export async function startGuard(statePath: string, options: GuardOptions & { alsoConsumedIn?: string }): Promise<GuardState> {
   if (existsSync(statePath))
     throw new GuardRefusal([guardFailure({ kind: "state-exists", path: statePath })]);
   if (isInside(statePath, options.workspace))
     throw new GuardRefusal([guardFailure({ kind: "inside-workspace", file: "state", path: statePath, workspace: options.workspace })]);
   // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
   const auditKey = options.auditKey ?? randomBytes(32);
-  const { plan, record, audit } = await openApproved({ ...options, auditKey });
+  const { plan, record, audit, now } = await openApproved({ ...options, auditKey });
+  if (record.single_use && options.alsoConsumedIn !== undefined && !consumeNonce(options.alsoConsumedIn, record.nonce, now()))
+    throw new GuardRefusal(judgeApproval({ step: "guard", consumed: { nonce: record.nonce, recordedIn: options.alsoConsumedIn } }));
   const anchor = audit.anchor();
   const state: GuardState = {
     version: 2,
