@@ -150,6 +150,8 @@ describe("invalid policies", () => {
     expect((await loadPolicy({ cwd: empty })).policy.yaml.executor).toBe("pyyaml");
     writeFileSync(join(root, "y12.yaml"), "yaml:\n  executor: yaml-1.2\n");
     expect((await loadPolicy({ file: join(root, "y12.yaml"), cwd: root })).policy.yaml.executor).toBe("yaml-1.2");
+    writeFileSync(join(root, "ygo.yaml"), "yaml:\n  executor: go-yaml-v2\n");
+    expect((await loadPolicy({ file: join(root, "ygo.yaml"), cwd: root })).policy.yaml.executor).toBe("go-yaml-v2");
     await expect(loadPolicy({ file: bad("y13.yaml", "yaml:\n  executor: ruamel\n"), cwd: root })).rejects.toThrow(/y13\.yaml:2:13: yaml\.executor/);
     await expect(loadPolicy({ file: bad("y14.yaml", "yaml:\n  exec: pyyaml\n"), cwd: root })).rejects.toThrow(/y14\.yaml:2:3: unknown key "exec" in yaml \(known: executor\)/);
     writeFileSync(join(root, "on.yaml"), "steps:\n  - tool: read_file\n    arguments: {path: a.txt, mode: on}\n    intent: read\n");

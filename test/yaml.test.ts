@@ -157,6 +157,21 @@ describe("YAML reader", () => {
     expect(parseYaml(text).value).toEqual({ a: "yes", b: "on", c: true, d: 15 });
     expect(parseYaml(text, { executor: "yaml-1.2" }).issues).toEqual([]);
   });
+  it("with Go's yaml.v2 as the executor, also refuses y, Y, n and N (booleans there), and keeps PyYAML's refusals", () => {
+    const go = (text: string) => {
+      const doc = parseYaml(text, { executor: "go-yaml-v2" });
+      return doc.issues.map((i) => ({ rule: i.rule, messageId: i.messageId, pointer: i.at, ...doc.lines.position(i.start), text: text.slice(i.start, i.end), message: readFactText(i).message, hint: readFactText(i).hint }));
+    };
+    expect(go("point:\n  x: 1\n  y: 2\n")).toMatchObject([{ rule: "unsafe-value", messageId: "yamlGoReadsBoolean", pointer: "/point/y", line: 3, column: 3, text: "y", hint: 'quote it: "y"' }]);
+    expect(go("confirm: n\n")[0]!.message).toBe("The value n is the text \"n\" to plangate (YAML 1.2) but the boolean false to Go's yaml.v2 (yaml.executor: go-yaml-v2): a Go executor would run a different plan.");
+    expect(go("a: [Y, N]\n").map((i) => i.pointer)).toEqual(["/a/0", "/a/1"]);
+    expect(go("k: v\non: push\n").map((i) => i.messageId)).toEqual(["yamlPyyamlReads"]);
+    // Quoted, tagged as text, or longer: text to every reader.
+    expect(go('a: "y"\nb: !!str n\nc: yy\nd: yes_no\n')).toEqual([]);
+    // PyYAML and YAML 1.2 both read them as text: refused only for a Go executor.
+    expect(parseYaml("y: 1\nn: Y\n").issues).toEqual([]);
+    expect(parseYaml("y: 1\n", { executor: "yaml-1.2" }).issues).toEqual([]);
+  });
   it("refuses, at the scalar, every value PyYAML (YAML 1.1) reads differently, and says how to fix it", () => {
     const at = (text: string) => {
       const doc = parseYaml(text);

@@ -93,7 +93,7 @@ export interface Policy {
    * The parser the executor reads YAML plans with: `pyyaml` (PyYAML's safe loader, YAML 1.1) refuses
    * every scalar the two read differently; `yaml-1.2` turns the YAML 1.1 refusals off.
    */
-  yaml: { executor: "pyyaml" | "yaml-1.2" };
+  yaml: { executor: "pyyaml" | "go-yaml-v2" | "yaml-1.2" };
   limits: Limits;
   rules: Record<string, RuleSetting>;
   /**

@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -964,8 +964,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-if("yaml-1.2" !== data39){
-const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if("go-yaml-v2" !== data39){
+const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -976,13 +976,36 @@ errors++;
 }
 var _valid2 = _errs99 === errors;
 valid34 = valid34 || _valid2;
-if(!valid34){
-const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs101 = errors;
+if(typeof data39 !== "string"){
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
 else {
 vErrors.push(err71);
+}
+errors++;
+}
+if("yaml-1.2" !== data39){
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+var _valid2 = _errs101 === errors;
+valid34 = valid34 || _valid2;
+if(!valid34){
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
 }
 errors++;
 }
@@ -1000,12 +1023,12 @@ vErrors = null;
 }
 }
 else {
-const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err74];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err74);
 }
 errors++;
 }
@@ -1015,31 +1038,7 @@ let data40 = data3.limits;
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key8 in data40){
 if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
-const err73 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-if(data40.maxFileBytes !== undefined){
-let data41 = data40.maxFileBytes;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err74 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1049,11 +1048,10 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-if(data40.maxDepth !== undefined){
-let data42 = data40.maxDepth;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.maxFileBytes !== undefined){
+let data41 = data40.maxFileBytes;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1062,9 +1060,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 1 || isNaN(data42)){
-const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 1 || isNaN(data41)){
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1075,10 +1073,10 @@ errors++;
 }
 }
 }
-if(data40.maxSteps !== undefined){
-let data43 = data40.maxSteps;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.maxDepth !== undefined){
+let data42 = data40.maxDepth;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1087,9 +1085,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 1 || isNaN(data43)){
-const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1 || isNaN(data42)){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1100,10 +1098,10 @@ errors++;
 }
 }
 }
-if(data40.maxStringLength !== undefined){
-let data44 = data40.maxStringLength;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.maxSteps !== undefined){
+let data43 = data40.maxSteps;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1112,9 +1110,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 1 || isNaN(data43)){
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1125,10 +1123,10 @@ errors++;
 }
 }
 }
-if(data40.maxYamlBytes !== undefined){
-let data45 = data40.maxYamlBytes;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.maxStringLength !== undefined){
+let data44 = data40.maxStringLength;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1137,9 +1135,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 1 || isNaN(data45)){
-const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1150,10 +1148,10 @@ errors++;
 }
 }
 }
-if(data40.maxValues !== undefined){
-let data46 = data40.maxValues;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data40.maxYamlBytes !== undefined){
+let data45 = data40.maxYamlBytes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1162,9 +1160,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1175,14 +1173,39 @@ errors++;
 }
 }
 }
-}
-else {
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data40.maxValues !== undefined){
+let data46 = data40.maxValues;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err86];
 }
 else {
 vErrors.push(err86);
+}
+errors++;
+}
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
 }
 errors++;
 }
@@ -1194,34 +1217,11 @@ var props0 = {};
 for(const key9 in data47){
 if(pattern4.test(key9)){
 let data48 = data47[key9];
-const _errs119 = errors;
+const _errs121 = errors;
 let valid37 = false;
-const _errs120 = errors;
-if(typeof data48 !== "string"){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-if("off" !== data48){
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-var _valid3 = _errs120 === errors;
-valid37 = valid37 || _valid3;
 const _errs122 = errors;
 if(typeof data48 !== "string"){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1230,8 +1230,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-if("warning" !== data48){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if("off" !== data48){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1244,7 +1244,7 @@ var _valid3 = _errs122 === errors;
 valid37 = valid37 || _valid3;
 const _errs124 = errors;
 if(typeof data48 !== "string"){
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1253,8 +1253,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if("error" !== data48){
-const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if("warning" !== data48){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1267,7 +1267,7 @@ var _valid3 = _errs124 === errors;
 valid37 = valid37 || _valid3;
 const _errs126 = errors;
 if(typeof data48 !== "string"){
-const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1276,8 +1276,8 @@ vErrors.push(err93);
 }
 errors++;
 }
-if("info" !== data48){
-const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("error" !== data48){
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1288,8 +1288,9 @@ errors++;
 }
 var _valid3 = _errs126 === errors;
 valid37 = valid37 || _valid3;
-if(!valid37){
-const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs128 = errors;
+if(typeof data48 !== "string"){
+const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1298,11 +1299,33 @@ vErrors.push(err95);
 }
 errors++;
 }
+if("info" !== data48){
+const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err96];
+}
 else {
-errors = _errs119;
+vErrors.push(err96);
+}
+errors++;
+}
+var _valid3 = _errs128 === errors;
+valid37 = valid37 || _valid3;
+if(!valid37){
+const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+else {
+errors = _errs121;
 if(vErrors !== null){
-if(_errs119){
-vErrors.length = _errs119;
+if(_errs121){
+vErrors.length = _errs121;
 }
 else {
 vErrors = null;
@@ -1314,31 +1337,7 @@ props0[key9] = true;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
-errors++;
-}
-}
-}
-else {
-const err97 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-}
-}
-else {
-const err98 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1348,9 +1347,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err99 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err99 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1360,11 +1359,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data50 = data.host;
-if(typeof data50 === "string"){
-if(func2(data50) < 1){
-const err100 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err100 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1374,8 +1371,9 @@ vErrors.push(err100);
 errors++;
 }
 }
-else {
-const err101 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err101 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1385,11 +1383,11 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data51 = data.store;
-if(typeof data51 === "string"){
-if(func2(data51) < 1){
-const err102 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.host !== undefined){
+let data50 = data.host;
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err102 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1398,8 +1396,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!pattern5.test(data51)){
-const err103 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+else {
+const err103 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1409,13 +1408,37 @@ vErrors.push(err103);
 errors++;
 }
 }
-else {
-const err104 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.store !== undefined){
+let data51 = data.store;
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err104 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err104];
 }
 else {
 vErrors.push(err104);
+}
+errors++;
+}
+if(!pattern5.test(data51)){
+const err105 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
 }
 errors++;
 }
@@ -1425,12 +1448,12 @@ let data52 = data.tools;
 if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
 for(const key10 in data52){
 if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err105 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+const err107 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
-vErrors = [err105];
+vErrors = [err107];
 }
 else {
-vErrors.push(err105);
+vErrors.push(err107);
 }
 errors++;
 }
@@ -1443,30 +1466,7 @@ for(let i12=0; i12<len12; i12++){
 let data54 = data53[i12];
 if(typeof data54 === "string"){
 if(func2(data54) < 1){
-const err106 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-else {
-const err107 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-}
-else {
-const err108 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err108 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1476,9 +1476,8 @@ vErrors.push(err108);
 errors++;
 }
 }
-if(data52.allowFile !== undefined){
-if(typeof data52.allowFile !== "string"){
-const err109 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err109 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1488,14 +1487,38 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data52.registry !== undefined){
-if(typeof data52.registry !== "string"){
-const err110 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err110 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err110];
 }
 else {
 vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data52.allowFile !== undefined){
+if(typeof data52.allowFile !== "string"){
+const err111 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+if(data52.registry !== undefined){
+if(typeof data52.registry !== "string"){
+const err112 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
 }
 errors++;
 }
@@ -1508,35 +1531,35 @@ for(let i13=0; i13<len13; i13++){
 let data58 = data57[i13];
 if(typeof data58 === "string"){
 if(func2(data58) < 1){
-const err111 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-else {
-const err112 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err113 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
 else {
 vErrors.push(err113);
+}
+errors++;
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
 }
 errors++;
 }
@@ -1549,35 +1572,35 @@ for(let i14=0; i14<len14; i14++){
 let data60 = data59[i14];
 if(typeof data60 === "string"){
 if(func2(data60) < 1){
-const err114 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-}
-else {
-const err115 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err116 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err116];
 }
 else {
 vErrors.push(err116);
+}
+errors++;
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
 }
 errors++;
 }
@@ -1590,30 +1613,7 @@ for(let i15=0; i15<len15; i15++){
 let data62 = data61[i15];
 if(typeof data62 === "string"){
 if(func2(data62) < 1){
-const err117 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err119 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1623,9 +1623,8 @@ vErrors.push(err119);
 errors++;
 }
 }
-}
 else {
-const err120 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err120 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1635,17 +1634,41 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data63 = data.paths;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key11 in data63){
-if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
-const err121 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+}
+else {
+const err121 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
 else {
 vErrors.push(err121);
+}
+errors++;
+}
+}
+}
+else {
+const err122 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+}
+if(data.paths !== undefined){
+let data63 = data.paths;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key11 in data63){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err123 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
 }
 errors++;
 }
@@ -1658,35 +1681,35 @@ for(let i16=0; i16<len16; i16++){
 let data65 = data64[i16];
 if(typeof data65 === "string"){
 if(func2(data65) < 1){
-const err122 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-}
-else {
-const err123 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err124 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err124];
 }
 else {
 vErrors.push(err124);
+}
+errors++;
+}
+}
+else {
+const err125 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
 }
 errors++;
 }
@@ -1699,35 +1722,35 @@ for(let i17=0; i17<len17; i17++){
 let data67 = data66[i17];
 if(typeof data67 === "string"){
 if(func2(data67) < 1){
-const err125 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-else {
-const err126 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err127 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err127];
 }
 else {
 vErrors.push(err127);
+}
+errors++;
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
 }
 errors++;
 }
@@ -1740,30 +1763,7 @@ for(let i18=0; i18<len18; i18++){
 let data69 = data68[i18];
 if(typeof data69 === "string"){
 if(func2(data69) < 1){
-const err128 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-}
-else {
-const err129 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-}
-}
-else {
-const err130 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err130 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1773,9 +1773,8 @@ vErrors.push(err130);
 errors++;
 }
 }
-}
 else {
-const err131 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err131 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1785,12 +1784,9 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data70 = data.plan;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key12 in data70){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err132 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+}
+else {
+const err132 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1800,11 +1796,9 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data70.maxAgeDays !== undefined){
-let data71 = data70.maxAgeDays;
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 0 || isNaN(data71)){
-const err133 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err133 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1814,8 +1808,12 @@ vErrors.push(err133);
 errors++;
 }
 }
-else {
-const err134 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.plan !== undefined){
+let data70 = data.plan;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key12 in data70){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err134 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1825,9 +1823,11 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data70.requireChecksum !== undefined){
-if(typeof data70.requireChecksum !== "boolean"){
-const err135 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data70.maxAgeDays !== undefined){
+let data71 = data70.maxAgeDays;
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 < 0 || isNaN(data71)){
+const err135 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,9 +1837,8 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data70.allowConditionals !== undefined){
-if(typeof data70.allowConditionals !== "boolean"){
-const err136 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err136 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1849,13 +1848,9 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data70.constraints !== undefined){
-let data74 = data70.constraints;
-const _errs182 = errors;
-let valid55 = false;
-const _errs183 = errors;
-if(typeof data74 !== "string"){
-const err137 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data70.requireChecksum !== undefined){
+if(typeof data70.requireChecksum !== "boolean"){
+const err137 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1864,8 +1859,10 @@ vErrors.push(err137);
 }
 errors++;
 }
-if("allow" !== data74){
-const err138 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data70.allowConditionals !== undefined){
+if(typeof data70.allowConditionals !== "boolean"){
+const err138 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1874,11 +1871,14 @@ vErrors.push(err138);
 }
 errors++;
 }
-var _valid4 = _errs183 === errors;
-valid55 = valid55 || _valid4;
+}
+if(data70.constraints !== undefined){
+let data74 = data70.constraints;
+const _errs184 = errors;
+let valid55 = false;
 const _errs185 = errors;
 if(typeof data74 !== "string"){
-const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1887,8 +1887,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-if("refuse" !== data74){
-const err140 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+if("allow" !== data74){
+const err140 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1899,8 +1899,9 @@ errors++;
 }
 var _valid4 = _errs185 === errors;
 valid55 = valid55 || _valid4;
-if(!valid55){
-const err141 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs187 = errors;
+if(typeof data74 !== "string"){
+const err141 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1909,11 +1910,33 @@ vErrors.push(err141);
 }
 errors++;
 }
+if("refuse" !== data74){
+const err142 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err142];
+}
 else {
-errors = _errs182;
+vErrors.push(err142);
+}
+errors++;
+}
+var _valid4 = _errs187 === errors;
+valid55 = valid55 || _valid4;
+if(!valid55){
+const err143 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+else {
+errors = _errs184;
 if(vErrors !== null){
-if(_errs182){
-vErrors.length = _errs182;
+if(_errs184){
+vErrors.length = _errs184;
 }
 else {
 vErrors = null;
@@ -1923,34 +1946,7 @@ vErrors = null;
 }
 if(data70.allowOpenArguments !== undefined){
 if(typeof data70.allowOpenArguments !== "boolean"){
-const err142 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
-errors++;
-}
-}
-}
-else {
-const err143 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
-errors++;
-}
-}
-if(data.markdown !== undefined){
-let data76 = data.markdown;
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-for(const key13 in data76){
-if(!(key13 === "requireSeparators")){
-const err144 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+const err144 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1960,9 +1956,9 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data76.requireSeparators !== undefined){
-if(typeof data76.requireSeparators !== "boolean"){
-const err145 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err145 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1972,9 +1968,12 @@ vErrors.push(err145);
 errors++;
 }
 }
-}
-else {
-const err146 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.markdown !== undefined){
+let data76 = data.markdown;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key13 in data76){
+if(!(key13 === "requireSeparators")){
+const err146 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1984,17 +1983,41 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data78 = data.commands;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key14 in data78){
-if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
-const err147 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(data76.requireSeparators !== undefined){
+if(typeof data76.requireSeparators !== "boolean"){
+const err147 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err147];
 }
 else {
 vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data.commands !== undefined){
+let data78 = data.commands;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key14 in data78){
+if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
+const err149 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
 }
 errors++;
 }
@@ -2007,35 +2030,35 @@ for(let i19=0; i19<len19; i19++){
 let data80 = data79[i19];
 if(typeof data80 === "string"){
 if(func2(data80) < 1){
-const err148 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
-}
-else {
-const err149 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
-errors++;
-}
-}
-}
-else {
-const err150 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err150 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err150];
 }
 else {
 vErrors.push(err150);
+}
+errors++;
+}
+}
+else {
+const err151 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
 }
 errors++;
 }
@@ -2048,30 +2071,7 @@ for(let i20=0; i20<len20; i20++){
 let data82 = data81[i20];
 if(typeof data82 === "string"){
 if(func2(data82) < 1){
-const err151 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
-errors++;
-}
-}
-}
-else {
-const err153 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err153 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2081,9 +2081,8 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data78.allowCompound !== undefined){
-if(typeof data78.allowCompound !== "boolean"){
-const err154 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err154 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2095,7 +2094,7 @@ errors++;
 }
 }
 else {
-const err155 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err155 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2105,17 +2104,41 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data84 = data.returns;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-for(const key15 in data84){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err156 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(data78.allowCompound !== undefined){
+if(typeof data78.allowCompound !== "boolean"){
+const err156 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err156];
 }
 else {
 vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data.returns !== undefined){
+let data84 = data.returns;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+for(const key15 in data84){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err158 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
 }
 errors++;
 }
@@ -2128,35 +2151,35 @@ for(let i21=0; i21<len21; i21++){
 let data86 = data85[i21];
 if(typeof data86 === "string"){
 if(func2(data86) < 1){
-const err157 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-}
-else {
-const err158 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
-errors++;
-}
-}
-}
-else {
-const err159 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err159 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err159];
 }
 else {
 vErrors.push(err159);
+}
+errors++;
+}
+}
+else {
+const err160 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+else {
+const err161 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
 }
 errors++;
 }
@@ -2169,30 +2192,7 @@ for(let i22=0; i22<len22; i22++){
 let data88 = data87[i22];
 if(typeof data88 === "string"){
 if(func2(data88) < 1){
-const err160 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-}
-else {
-const err161 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err161];
-}
-else {
-vErrors.push(err161);
-}
-errors++;
-}
-}
-}
-else {
-const err162 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err162 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2202,10 +2202,8 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data84.maxSummaryTokens !== undefined){
-let data89 = data84.maxSummaryTokens;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err163 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err163 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2214,9 +2212,10 @@ vErrors.push(err163);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 < 0 || isNaN(data89)){
-const err164 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2226,14 +2225,10 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-if(data84.encoding !== undefined){
-let data90 = data84.encoding;
-const _errs221 = errors;
-let valid67 = false;
-const _errs222 = errors;
-if(typeof data90 !== "string"){
-const err165 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data84.maxSummaryTokens !== undefined){
+let data89 = data84.maxSummaryTokens;
+if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
+const err165 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2242,8 +2237,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-if("o200k_base" !== data90){
-const err166 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 < 0 || isNaN(data89)){
+const err166 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2252,11 +2248,15 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid5 = _errs222 === errors;
-valid67 = valid67 || _valid5;
+}
+}
+if(data84.encoding !== undefined){
+let data90 = data84.encoding;
+const _errs223 = errors;
+let valid67 = false;
 const _errs224 = errors;
 if(typeof data90 !== "string"){
-const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2265,8 +2265,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-if("o200k_harmony" !== data90){
-const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+if("o200k_base" !== data90){
+const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2279,7 +2279,7 @@ var _valid5 = _errs224 === errors;
 valid67 = valid67 || _valid5;
 const _errs226 = errors;
 if(typeof data90 !== "string"){
-const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2288,8 +2288,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-if("cl100k_base" !== data90){
-const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if("o200k_harmony" !== data90){
+const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2302,7 +2302,7 @@ var _valid5 = _errs226 === errors;
 valid67 = valid67 || _valid5;
 const _errs228 = errors;
 if(typeof data90 !== "string"){
-const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2311,8 +2311,8 @@ vErrors.push(err171);
 }
 errors++;
 }
-if("p50k_base" !== data90){
-const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data90){
+const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2325,7 +2325,7 @@ var _valid5 = _errs228 === errors;
 valid67 = valid67 || _valid5;
 const _errs230 = errors;
 if(typeof data90 !== "string"){
-const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2334,8 +2334,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if("p50k_edit" !== data90){
-const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("p50k_base" !== data90){
+const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2348,7 +2348,7 @@ var _valid5 = _errs230 === errors;
 valid67 = valid67 || _valid5;
 const _errs232 = errors;
 if(typeof data90 !== "string"){
-const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2357,8 +2357,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-if("r50k_base" !== data90){
-const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("p50k_edit" !== data90){
+const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2369,8 +2369,9 @@ errors++;
 }
 var _valid5 = _errs232 === errors;
 valid67 = valid67 || _valid5;
-if(!valid67){
-const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs234 = errors;
+if(typeof data90 !== "string"){
+const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2379,11 +2380,33 @@ vErrors.push(err177);
 }
 errors++;
 }
+if("r50k_base" !== data90){
+const err178 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err178];
+}
 else {
-errors = _errs221;
+vErrors.push(err178);
+}
+errors++;
+}
+var _valid5 = _errs234 === errors;
+valid67 = valid67 || _valid5;
+if(!valid67){
+const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+else {
+errors = _errs223;
 if(vErrors !== null){
-if(_errs221){
-vErrors.length = _errs221;
+if(_errs223){
+vErrors.length = _errs223;
 }
 else {
 vErrors = null;
@@ -2399,35 +2422,35 @@ for(let i23=0; i23<len23; i23++){
 let data92 = data91[i23];
 if(typeof data92 === "string"){
 if(func2(data92) < 1){
-const err178 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err178];
-}
-else {
-vErrors.push(err178);
-}
-errors++;
-}
-}
-else {
-const err179 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err179];
-}
-else {
-vErrors.push(err179);
-}
-errors++;
-}
-}
-}
-else {
-const err180 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err180 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err180];
 }
 else {
 vErrors.push(err180);
+}
+errors++;
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
 }
 errors++;
 }
@@ -2440,30 +2463,7 @@ for(let i24=0; i24<len24; i24++){
 let data94 = data93[i24];
 if(typeof data94 === "string"){
 if(func2(data94) < 1){
-const err181 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err181];
-}
-else {
-vErrors.push(err181);
-}
-errors++;
-}
-}
-else {
-const err182 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err182];
-}
-else {
-vErrors.push(err182);
-}
-errors++;
-}
-}
-}
-else {
-const err183 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err183 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2473,9 +2473,8 @@ vErrors.push(err183);
 errors++;
 }
 }
-}
 else {
-const err184 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err184 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2485,17 +2484,41 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data95 = data.tasks;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-for(const key16 in data95){
-if(!(key16 === "operations")){
-const err185 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+}
+else {
+const err185 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err185];
 }
 else {
 vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+if(data.tasks !== undefined){
+let data95 = data.tasks;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+for(const key16 in data95){
+if(!(key16 === "operations")){
+const err187 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
 }
 errors++;
 }
@@ -2513,30 +2536,7 @@ for(let i25=0; i25<len25; i25++){
 let data98 = data97[i25];
 if(typeof data98 === "string"){
 if(func2(data98) < 1){
-const err186 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err186];
-}
-else {
-vErrors.push(err186);
-}
-errors++;
-}
-}
-else {
-const err187 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err187];
-}
-else {
-vErrors.push(err187);
-}
-errors++;
-}
-}
-}
-else {
-const err188 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err188 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2545,12 +2545,9 @@ vErrors.push(err188);
 }
 errors++;
 }
-props1[key17] = true;
-}
-}
 }
 else {
-const err189 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err189 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2562,7 +2559,7 @@ errors++;
 }
 }
 else {
-const err190 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err190 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2571,13 +2568,12 @@ vErrors.push(err190);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data.delegation !== undefined){
-let data99 = data.delegation;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key18 in data99){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err191 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2587,10 +2583,9 @@ vErrors.push(err191);
 errors++;
 }
 }
-if(data99.maxDepth !== undefined){
-let data100 = data99.maxDepth;
-if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
-const err192 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err192 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2599,9 +2594,13 @@ vErrors.push(err192);
 }
 errors++;
 }
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 < 0 || isNaN(data100)){
-const err193 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.delegation !== undefined){
+let data99 = data.delegation;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
+for(const key18 in data99){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err193 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2611,10 +2610,10 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-if(data99.registry !== undefined){
-if(typeof data99.registry !== "string"){
-const err194 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data99.maxDepth !== undefined){
+let data100 = data99.maxDepth;
+if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
+const err194 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2623,12 +2622,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-if(data99.sessionTtlSeconds !== undefined){
-let data102 = data99.sessionTtlSeconds;
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err195 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 < 0 || isNaN(data100)){
+const err195 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2638,8 +2634,10 @@ vErrors.push(err195);
 errors++;
 }
 }
-else {
-const err196 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+if(data99.registry !== undefined){
+if(typeof data99.registry !== "string"){
+const err196 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2649,9 +2647,11 @@ vErrors.push(err196);
 errors++;
 }
 }
-}
-else {
-const err197 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data99.sessionTtlSeconds !== undefined){
+let data102 = data99.sessionTtlSeconds;
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 0 || isNaN(data102)){
+const err197 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2661,12 +2661,8 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data103 = data.approval;
-if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key19 in data103){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err198 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+else {
+const err198 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2676,9 +2672,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data103.ttl !== undefined){
-if(typeof data103.ttl !== "string"){
-const err199 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err199 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2688,9 +2684,12 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data103.singleUse !== undefined){
-if(typeof data103.singleUse !== "boolean"){
-const err200 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.approval !== undefined){
+let data103 = data.approval;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+for(const key19 in data103){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err200 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2700,9 +2699,9 @@ vErrors.push(err200);
 errors++;
 }
 }
-if(data103.trustedKeys !== undefined){
-if(typeof data103.trustedKeys !== "string"){
-const err201 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.ttl !== undefined){
+if(typeof data103.ttl !== "string"){
+const err201 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2712,13 +2711,9 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data103.onPlanAccepted !== undefined){
-let data107 = data103.onPlanAccepted;
-const _errs270 = errors;
-let valid78 = false;
-const _errs271 = errors;
-if(typeof data107 !== "string"){
-const err202 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.singleUse !== undefined){
+if(typeof data103.singleUse !== "boolean"){
+const err202 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2727,8 +2722,10 @@ vErrors.push(err202);
 }
 errors++;
 }
-if("sign-and-start" !== data107){
-const err203 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+if(data103.trustedKeys !== undefined){
+if(typeof data103.trustedKeys !== "string"){
+const err203 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2737,11 +2734,14 @@ vErrors.push(err203);
 }
 errors++;
 }
-var _valid6 = _errs271 === errors;
-valid78 = valid78 || _valid6;
+}
+if(data103.onPlanAccepted !== undefined){
+let data107 = data103.onPlanAccepted;
+const _errs272 = errors;
+let valid78 = false;
 const _errs273 = errors;
 if(typeof data107 !== "string"){
-const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2750,8 +2750,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-if("pending" !== data107){
-const err205 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+if("sign-and-start" !== data107){
+const err205 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2762,8 +2762,9 @@ errors++;
 }
 var _valid6 = _errs273 === errors;
 valid78 = valid78 || _valid6;
-if(!valid78){
-const err206 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs275 = errors;
+if(typeof data107 !== "string"){
+const err206 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2772,11 +2773,33 @@ vErrors.push(err206);
 }
 errors++;
 }
+if("pending" !== data107){
+const err207 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err207];
+}
 else {
-errors = _errs270;
+vErrors.push(err207);
+}
+errors++;
+}
+var _valid6 = _errs275 === errors;
+valid78 = valid78 || _valid6;
+if(!valid78){
+const err208 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+else {
+errors = _errs272;
 if(vErrors !== null){
-if(_errs270){
-vErrors.length = _errs270;
+if(_errs272){
+vErrors.length = _errs272;
 }
 else {
 vErrors = null;
@@ -2786,34 +2809,7 @@ vErrors = null;
 }
 if(data103.key !== undefined){
 if(typeof data103.key !== "string"){
-const err207 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err207];
-}
-else {
-vErrors.push(err207);
-}
-errors++;
-}
-}
-}
-else {
-const err208 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err208];
-}
-else {
-vErrors.push(err208);
-}
-errors++;
-}
-}
-if(data.guard !== undefined){
-let data109 = data.guard;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key20 in data109){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err209 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+const err209 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2823,10 +2819,9 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data109.maxInputBytes !== undefined){
-let data110 = data109.maxInputBytes;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err210 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err210 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2835,9 +2830,13 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 < 1 || isNaN(data110)){
-const err211 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.guard !== undefined){
+let data109 = data.guard;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key20 in data109){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err211 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2847,14 +2846,10 @@ vErrors.push(err211);
 errors++;
 }
 }
-}
-if(data109.noRun !== undefined){
-let data111 = data109.noRun;
-const _errs283 = errors;
-let valid80 = false;
-const _errs284 = errors;
-if(typeof data111 !== "string"){
-const err212 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data109.maxInputBytes !== undefined){
+let data110 = data109.maxInputBytes;
+if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
+const err212 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2863,8 +2858,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-if("block" !== data111){
-const err213 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 1 || isNaN(data110)){
+const err213 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2873,11 +2869,15 @@ vErrors.push(err213);
 }
 errors++;
 }
-var _valid7 = _errs284 === errors;
-valid80 = valid80 || _valid7;
+}
+}
+if(data109.noRun !== undefined){
+let data111 = data109.noRun;
+const _errs285 = errors;
+let valid80 = false;
 const _errs286 = errors;
 if(typeof data111 !== "string"){
-const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2886,8 +2886,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-if("allow-free" !== data111){
-const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+if("block" !== data111){
+const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2900,7 +2900,7 @@ var _valid7 = _errs286 === errors;
 valid80 = valid80 || _valid7;
 const _errs288 = errors;
 if(typeof data111 !== "string"){
-const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2909,8 +2909,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-if("ask" !== data111){
-const err217 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if("allow-free" !== data111){
+const err217 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2921,8 +2921,9 @@ errors++;
 }
 var _valid7 = _errs288 === errors;
 valid80 = valid80 || _valid7;
-if(!valid80){
-const err218 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs290 = errors;
+if(typeof data111 !== "string"){
+const err218 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2931,11 +2932,33 @@ vErrors.push(err218);
 }
 errors++;
 }
+if("ask" !== data111){
+const err219 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err219];
+}
 else {
-errors = _errs283;
+vErrors.push(err219);
+}
+errors++;
+}
+var _valid7 = _errs290 === errors;
+valid80 = valid80 || _valid7;
+if(!valid80){
+const err220 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+else {
+errors = _errs285;
 if(vErrors !== null){
-if(_errs283){
-vErrors.length = _errs283;
+if(_errs285){
+vErrors.length = _errs285;
 }
 else {
 vErrors = null;
@@ -2947,31 +2970,7 @@ if(data109.free !== undefined){
 let data112 = data109.free;
 if(Array.isArray(data112)){
 if(data112.length > 200){
-const err219 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
-if(vErrors === null){
-vErrors = [err219];
-}
-else {
-vErrors.push(err219);
-}
-errors++;
-}
-const len26 = data112.length;
-for(let i26=0; i26<len26; i26++){
-let data113 = data112[i26];
-if(typeof data113 === "string"){
-if(func2(data113) > 200){
-const err220 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err220];
-}
-else {
-vErrors.push(err220);
-}
-errors++;
-}
-if(func2(data113) < 1){
-const err221 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err221 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2980,9 +2979,12 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-else {
-const err222 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len26 = data112.length;
+for(let i26=0; i26<len26; i26++){
+let data113 = data112[i26];
+if(typeof data113 === "string"){
+if(func2(data113) > 200){
+const err222 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2991,10 +2993,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-}
-else {
-const err223 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(func2(data113) < 1){
+const err223 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3004,11 +3004,8 @@ vErrors.push(err223);
 errors++;
 }
 }
-if(data109.stateDir !== undefined){
-let data114 = data109.stateDir;
-if(typeof data114 === "string"){
-if(func2(data114) < 1){
-const err224 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err224 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3018,8 +3015,9 @@ vErrors.push(err224);
 errors++;
 }
 }
+}
 else {
-const err225 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err225 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3029,9 +3027,11 @@ vErrors.push(err225);
 errors++;
 }
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data109.stateDir !== undefined){
+let data114 = data109.stateDir;
+if(typeof data114 === "string"){
+if(func2(data114) < 1){
+const err226 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3041,12 +3041,8 @@ vErrors.push(err226);
 errors++;
 }
 }
-if(data.yaml !== undefined){
-let data115 = data.yaml;
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-for(const key21 in data115){
-if(!(key21 === "executor")){
-const err227 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+else {
+const err227 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3056,13 +3052,9 @@ vErrors.push(err227);
 errors++;
 }
 }
-if(data115.executor !== undefined){
-let data116 = data115.executor;
-const _errs300 = errors;
-let valid84 = false;
-const _errs301 = errors;
-if(typeof data116 !== "string"){
-const err228 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err228 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3071,8 +3063,13 @@ vErrors.push(err228);
 }
 errors++;
 }
-if("pyyaml" !== data116){
-const err229 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+if(data.yaml !== undefined){
+let data115 = data.yaml;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+for(const key21 in data115){
+if(!(key21 === "executor")){
+const err229 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3081,11 +3078,14 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid8 = _errs301 === errors;
-valid84 = valid84 || _valid8;
+}
+if(data115.executor !== undefined){
+let data116 = data115.executor;
+const _errs302 = errors;
+let valid84 = false;
 const _errs303 = errors;
 if(typeof data116 !== "string"){
-const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3094,8 +3094,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-if("yaml-1.2" !== data116){
-const err231 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if("pyyaml" !== data116){
+const err231 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3106,8 +3106,9 @@ errors++;
 }
 var _valid8 = _errs303 === errors;
 valid84 = valid84 || _valid8;
-if(!valid84){
-const err232 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs305 = errors;
+if(typeof data116 !== "string"){
+const err232 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3116,11 +3117,56 @@ vErrors.push(err232);
 }
 errors++;
 }
+if("go-yaml-v2" !== data116){
+const err233 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err233];
+}
 else {
-errors = _errs300;
+vErrors.push(err233);
+}
+errors++;
+}
+var _valid8 = _errs305 === errors;
+valid84 = valid84 || _valid8;
+const _errs307 = errors;
+if(typeof data116 !== "string"){
+const err234 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+if("yaml-1.2" !== data116){
+const err235 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+var _valid8 = _errs307 === errors;
+valid84 = valid84 || _valid8;
+if(!valid84){
+const err236 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+else {
+errors = _errs302;
 if(vErrors !== null){
-if(_errs300){
-vErrors.length = _errs300;
+if(_errs302){
+vErrors.length = _errs302;
 }
 else {
 vErrors = null;
@@ -3130,12 +3176,12 @@ vErrors = null;
 }
 }
 else {
-const err233 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err237 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err233];
+vErrors = [err237];
 }
 else {
-vErrors.push(err233);
+vErrors.push(err237);
 }
 errors++;
 }
@@ -3145,56 +3191,7 @@ let data117 = data.limits;
 if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
 for(const key22 in data117){
 if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
-const err234 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err234];
-}
-else {
-vErrors.push(err234);
-}
-errors++;
-}
-}
-if(data117.maxFileBytes !== undefined){
-let data118 = data117.maxFileBytes;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err235 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err235];
-}
-else {
-vErrors.push(err235);
-}
-errors++;
-}
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 1 || isNaN(data118)){
-const err236 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err236];
-}
-else {
-vErrors.push(err236);
-}
-errors++;
-}
-}
-}
-if(data117.maxDepth !== undefined){
-let data119 = data117.maxDepth;
-if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
-const err237 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err237];
-}
-else {
-vErrors.push(err237);
-}
-errors++;
-}
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 < 1 || isNaN(data119)){
-const err238 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err238 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3204,11 +3201,10 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
-if(data117.maxSteps !== undefined){
-let data120 = data117.maxSteps;
-if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
-const err239 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data117.maxFileBytes !== undefined){
+let data118 = data117.maxFileBytes;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err239 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3217,9 +3213,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-if((typeof data120 == "number") && (isFinite(data120))){
-if(data120 < 1 || isNaN(data120)){
-const err240 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 1 || isNaN(data118)){
+const err240 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3230,10 +3226,10 @@ errors++;
 }
 }
 }
-if(data117.maxStringLength !== undefined){
-let data121 = data117.maxStringLength;
-if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
-const err241 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data117.maxDepth !== undefined){
+let data119 = data117.maxDepth;
+if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
+const err241 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3242,9 +3238,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 < 1 || isNaN(data121)){
-const err242 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 < 1 || isNaN(data119)){
+const err242 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3255,10 +3251,10 @@ errors++;
 }
 }
 }
-if(data117.maxYamlBytes !== undefined){
-let data122 = data117.maxYamlBytes;
-if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
-const err243 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data117.maxSteps !== undefined){
+let data120 = data117.maxSteps;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+const err243 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3267,9 +3263,9 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 1 || isNaN(data122)){
-const err244 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 < 1 || isNaN(data120)){
+const err244 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3280,10 +3276,10 @@ errors++;
 }
 }
 }
-if(data117.maxValues !== undefined){
-let data123 = data117.maxValues;
-if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
-const err245 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data117.maxStringLength !== undefined){
+let data121 = data117.maxStringLength;
+if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
+const err245 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3292,9 +3288,9 @@ vErrors.push(err245);
 }
 errors++;
 }
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 < 1 || isNaN(data123)){
-const err246 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data121 == "number") && (isFinite(data121))){
+if(data121 < 1 || isNaN(data121)){
+const err246 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3305,14 +3301,64 @@ errors++;
 }
 }
 }
-}
-else {
-const err247 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data117.maxYamlBytes !== undefined){
+let data122 = data117.maxYamlBytes;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err247 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err247];
 }
 else {
 vErrors.push(err247);
+}
+errors++;
+}
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 1 || isNaN(data122)){
+const err248 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+}
+}
+if(data117.maxValues !== undefined){
+let data123 = data117.maxValues;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err249 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err249];
+}
+else {
+vErrors.push(err249);
+}
+errors++;
+}
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 1 || isNaN(data123)){
+const err250 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err251 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
 }
 errors++;
 }
@@ -3324,57 +3370,11 @@ var props2 = {};
 for(const key23 in data124){
 if(pattern4.test(key23)){
 let data125 = data124[key23];
-const _errs323 = errors;
+const _errs327 = errors;
 let valid87 = false;
-const _errs324 = errors;
-if(typeof data125 !== "string"){
-const err248 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err248];
-}
-else {
-vErrors.push(err248);
-}
-errors++;
-}
-if("off" !== data125){
-const err249 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err249];
-}
-else {
-vErrors.push(err249);
-}
-errors++;
-}
-var _valid9 = _errs324 === errors;
-valid87 = valid87 || _valid9;
-const _errs326 = errors;
-if(typeof data125 !== "string"){
-const err250 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err250];
-}
-else {
-vErrors.push(err250);
-}
-errors++;
-}
-if("warning" !== data125){
-const err251 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err251];
-}
-else {
-vErrors.push(err251);
-}
-errors++;
-}
-var _valid9 = _errs326 === errors;
-valid87 = valid87 || _valid9;
 const _errs328 = errors;
 if(typeof data125 !== "string"){
-const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3383,8 +3383,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-if("error" !== data125){
-const err253 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if("off" !== data125){
+const err253 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3397,7 +3397,7 @@ var _valid9 = _errs328 === errors;
 valid87 = valid87 || _valid9;
 const _errs330 = errors;
 if(typeof data125 !== "string"){
-const err254 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err254 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3406,8 +3406,8 @@ vErrors.push(err254);
 }
 errors++;
 }
-if("info" !== data125){
-const err255 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("warning" !== data125){
+const err255 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3418,8 +3418,9 @@ errors++;
 }
 var _valid9 = _errs330 === errors;
 valid87 = valid87 || _valid9;
-if(!valid87){
-const err256 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs332 = errors;
+if(typeof data125 !== "string"){
+const err256 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3428,11 +3429,56 @@ vErrors.push(err256);
 }
 errors++;
 }
+if("error" !== data125){
+const err257 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err257];
+}
 else {
-errors = _errs323;
+vErrors.push(err257);
+}
+errors++;
+}
+var _valid9 = _errs332 === errors;
+valid87 = valid87 || _valid9;
+const _errs334 = errors;
+if(typeof data125 !== "string"){
+const err258 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
+}
+errors++;
+}
+if("info" !== data125){
+const err259 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err259];
+}
+else {
+vErrors.push(err259);
+}
+errors++;
+}
+var _valid9 = _errs334 === errors;
+valid87 = valid87 || _valid9;
+if(!valid87){
+const err260 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err260];
+}
+else {
+vErrors.push(err260);
+}
+errors++;
+}
+else {
+errors = _errs327;
 if(vErrors !== null){
-if(_errs323){
-vErrors.length = _errs323;
+if(_errs327){
+vErrors.length = _errs327;
 }
 else {
 vErrors = null;
@@ -3444,24 +3490,24 @@ props2[key23] = true;
 }
 }
 else {
-const err257 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err261 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err257];
+vErrors = [err261];
 }
 else {
-vErrors.push(err257);
+vErrors.push(err261);
 }
 errors++;
 }
 }
 }
 else {
-const err258 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err262 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err258];
+vErrors = [err262];
 }
 else {
-vErrors.push(err258);
+vErrors.push(err262);
 }
 errors++;
 }

@@ -10,7 +10,9 @@ import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPla
  * Who else reads the plan: `pyyaml` (a Python executor with PyYAML's safe loader, YAML 1.1) makes the
  * reader refuse every scalar and construct the two read differently; `yaml-1.2` turns those refusals off.
  */
-export type YamlExecutor = "pyyaml" | "yaml-1.2";
+/** The one-letter booleans of Go's yaml.v2 (`y: 1` is the key true there). */
+const GO_BOOLEAN = /^[yYnN]$/;
+export type YamlExecutor = "pyyaml" | "go-yaml-v2" | "yaml-1.2";
 
 export interface YamlOptions {
   maxDepth?: number;
@@ -515,7 +517,11 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
-  const pyyaml = (options.executor ?? "pyyaml") === "pyyaml";
+  const executor = options.executor ?? "pyyaml";
+  // Go's yaml.v2 reads every scalar PyYAML reads otherwise (its YAML 1.1 resolver is PyYAML's, and more),
+  // and also `y`, `Y`, `n` and `N` as booleans.
+  const pyyaml = executor === "pyyaml" || executor === "go-yaml-v2";
+  const goYaml = executor === "go-yaml-v2";
   const unsafe: Unsafe = (start, end, messageId, data, at) => {
     const issue: ReadIssue = { rule: "unsafe-value", messageId, start, end };
     if (data !== undefined) issue.data = data;
@@ -600,6 +606,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
       return;
     }
     const tag = node.tag;
+    if (goYaml && tag === undefined && node.type === "PLAIN" && GO_BOOLEAN.test(src)) {
+      unsafe(start, end, "yamlGoReadsBoolean", { what, source: src, value: /^[yY]$/.test(src) ? "true" : "false", quoted: src }, at);
+      return;
+    }
     if (tag !== undefined && !CORE_TAGS.has(tag)) return;
     let py: PyScalar | undefined;
     if (tag !== undefined) py = pyyamlConstruct(tag, src);
