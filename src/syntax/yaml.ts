@@ -518,8 +518,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const executor = options.executor ?? "pyyaml";
-  // Go's yaml.v2 reads every scalar PyYAML reads otherwise (its YAML 1.1 resolver is PyYAML's, and more),
-  // and also `y`, `Y`, `n` and `N` as booleans.
+  // For Go's yaml.v2 (YAML 1.1 too) PyYAML's refusals are kept, though Go reads some of those values as
+  // YAML 1.2 does, and `y`, `Y`, `n` and `N`, booleans there, are refused as well.
   const pyyaml = executor === "pyyaml" || executor === "go-yaml-v2";
   const goYaml = executor === "go-yaml-v2";
   const unsafe: Unsafe = (start, end, messageId, data, at) => {
