@@ -13,18 +13,55 @@ export const COMMAND_KEYS = new Set([
   "command", "cmd", "script", "shellcommand", "commandline", "bashcommand", "cmdline",
   // What runners, CI files and agent tools call the line they run: `{run: "make"}`, `{exec: ...}`, `{shell: ...}`.
   "run", "exec", "execute", "shell", "sh", "bash", "zsh", "shellscript", "bashscript", "commandstring", "commandtorun",
+  // A container's entry point, a Makefile-like recipe, keys typed into a terminal, a systemd unit's lines.
+  "entrypoint", "recipe", "keystrokes", "execstart", "execstartpre", "execstartpost", "execstop", "execstoppost", "execreload", "execcondition",
 ]);
 
 /** Arguments that hold a list of command lines, each run by itself: `{commands: ["npm ci", "npm test"]}`. */
-const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines"]);
+const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines", "recipes", "entrypoints"]);
+
+/** Names ending in `script` that name a language or a kind of text, not a script to run. */
+const NOT_SCRIPT = /(?:java|type|coffee|action|apple|post|tran|manu|sub|super|de)scripts?$/;
+/** Names ending in `hook` or `hooks` that hold no command line (a URL to call). */
+const NOT_HOOK = /webhooks?$/;
+/** Events after `on` (`on_success`, `onFailure`, `on-exit`) whose argument is a command line to run then. */
+const ON_EVENT = /^on(?:success|failure|fail|failed|error|exit|complete|completion|finish|finished|done|start|stop|cancel|timeout|save|change|changes)$/;
 
 /**
  * Is a key (as keyName gives it) one that holds a command line: one of COMMAND_KEYS, or a name that ends in
- * `command` or `cmd` (`test_command`, `buildCmd`, `preCommand`), but for a git-like `subcommand`.
+ * `command` or `cmd` (`test_command`, `buildCmd`, `preCommand`), but for a git-like `subcommand`; or one that
+ * ends in `script` (`before_script`, `after_script`, `setup_script`), but for a language (`javascript`) or
+ * `postscript`; or an event handler (`on_success`, `onFailure`).
  */
 export function holdsCommandLine(k: string): boolean {
-  return COMMAND_KEYS.has(k) || ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd"));
+  return (
+    COMMAND_KEYS.has(k) ||
+    ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd")) ||
+    (k.endsWith("script") && !NOT_SCRIPT.test(k)) ||
+    ON_EVENT.test(k)
+  );
 }
+
+/**
+ * Is a key (as keyName gives it) one whose value is command lines each run by itself: LINES_KEYS, a name
+ * ending in `scripts` (`setup_scripts`), or `hook`/`hooks` (`hooks: {pre: "make"}`, `post_hooks`), but for
+ * a `webhook`. A map there names its lines (`scripts: {build: "tsc"}`).
+ */
+export function holdsCommandLines(k: string): boolean {
+  return LINES_KEYS.has(k) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
+}
+
+/**
+ * Languages of a code argument (`{language: "bash", code: "..."}`) that are shell command lines: the
+ * bash-like ones are read as such; the others are read as the shell run with the code (`pwsh -c CODE`),
+ * which the command rules judge as a shell plangate does not read.
+ */
+const SHELL_LANGUAGES = new Set(["bash", "sh", "shell", "zsh", "ksh", "dash", "ash", "posix", "shellscript", "shellsession", "console", "terminal"]);
+const OTHER_SHELLS = new Set(["powershell", "pwsh", "ps1", "cmd", "bat", "batch", "fish", "nu", "nushell", "csh", "tcsh", "elvish", "xonsh"]);
+/** Names of an argument that says which language a code argument beside it is in. */
+const LANGUAGE_KEYS = new Set(["language", "lang", "kernel", "interpreter", "runtime", "shelltype"]);
+/** Names of the code argument beside a language (`execute_code {language: "shell", code: "..."}`). */
+const CODE_KEYS = new Set(["code", "source", "sourcecode", "snippet", "cell", "input"]);
 
 /** A key as COMMAND_KEYS, PROGRAM_KEYS and ARGV_KEYS name it: lower case, without `_`, `-`, `.` or spaces. */
 export function keyName(key: string): string {
@@ -108,13 +145,35 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
 function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
+  let shell: string | undefined;
   for (const key of Object.keys(args)) {
     const k = keyName(key);
-    if (holdsCommandLine(k)) heads.push({ key, program: false });
-    else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
-    else if (ARGV_KEYS.has(k)) argv ??= { key, value: args[key] };
-    else if (LINES_KEYS.has(k)) lines(step, key, childPointer(argsAt, key), args[key], out);
+    const value = args[key];
+    if (holdsCommandLine(k)) {
+      // A script's list is lines run one by one (`before_script: ["npm ci", "npm test"]`), and an argument
+      // vector too when its first member is a program's name.
+      if (k.endsWith("script") && Array.isArray(value) && value.every((v) => typeof v === "string")) {
+        lines(step, key, childPointer(argsAt, key), value, out);
+        if (value.length > 1 && !/\s/.test(value[0] as string)) out.push({ step, at: childPointer(argsAt, key), name: key, text: shellJoin(value as string[]), mode: "single" });
+      } else heads.push({ key, program: false });
+    } else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
+    else if (ARGV_KEYS.has(k)) argv ??= { key, value };
+    else if (holdsCommandLines(k)) lines(step, key, childPointer(argsAt, key), value, out);
+    else if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
+      // A container's health check: `["CMD-SHELL", "line"]` is run by a shell, `["CMD", "prog", ...]` as an argument vector.
+      const rest = value.slice(1) as string[];
+      out.push({ step, at: childPointer(argsAt, key), name: key, text: value[0] === "CMD" ? shellJoin(rest) : rest.join(" "), mode: "single" });
+    } else if (LANGUAGE_KEYS.has(k) && typeof value === "string") {
+      const lang = value.trim().toLowerCase();
+      if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang)) shell = lang;
+    }
   }
+  if (shell !== undefined)
+    for (const key of Object.keys(args)) {
+      const value = args[key];
+      if (!CODE_KEYS.has(keyName(key)) || typeof value !== "string") continue;
+      out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([shell, "-c", value]), mode: "single" });
+    }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
     if (isDollarObject(value)) {
@@ -161,7 +220,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of Object.keys(args)) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && !holdsCommandLine(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)) && !LINES_KEYS.has(keyName(key)))
+    if (value !== null && typeof value === "object" && !holdsCommandLine(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)) && !holdsCommandLines(keyName(key)))
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }
@@ -171,7 +230,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
  * own arguments (`{commands: [{run: "make"}]}`); a single string is one line. An argument constraint
  * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
  */
-function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
+function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[], depth = 0): void {
   let value = raw;
   if (isDollarObject(value)) {
     const r = readArgument(value);
@@ -188,7 +247,11 @@ function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepComm
     return;
   }
   if (!Array.isArray(value)) {
-    if (value !== null && typeof value === "object") nested(step, at, value, out, 0);
+    // A map names its lines (`scripts: {build: "tsc"}`, `hooks: {pre: "make"}`): each member is read as lines.
+    if (value !== null && typeof value === "object") {
+      if (depth > 32) return;
+      for (const [k, v] of Object.entries(value)) lines(step, k, childPointer(at, k), v, out, depth + 1);
+    }
     return;
   }
   for (let i = 0; i < value.length; i++) {
