@@ -156,6 +156,27 @@ const REWIRING_VARIABLES = new RegExp(
     ")$",
 );
 /**
+ * Variables that say where a program writes: its temporary files (`TMPDIR=/etc mktemp`), its history, its
+ * caches and data, the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
+ * `PIP_TARGET`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
+ * `AWS_SHARED_CREDENTIALS_FILE`, `DOCKER_CONFIG`), git's index and object store, a TLS key log, a
+ * coverage or profile file, and the Windows homes. A value set on the line (`NAME=value cmd`, `export
+ * NAME=value`) is a path the line writes, checked as one.
+ */
+const LOCATION_VARIABLES = new RegExp(
+  "^(?:" +
+    [
+      "TMPDIR|TMP|TEMP|TEMPDIR|GOTMPDIR|HISTFILE|LESSHISTFILE|NODE_REPL_HISTORY|PYTHON_HISTORY|SQLITE_HISTORY|MYSQL_HISTFILE|PSQL_HISTORY|REDISCLI_HISTFILE",
+      "XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_RUNTIME_DIR|USERPROFILE|APPDATA|LOCALAPPDATA|PREFIX|DESTDIR|INSTALL_PREFIX",
+      "GOPATH|GOBIN|GOCACHE|GOMODCACHE|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
+      "YARN_CACHE_FOLDER|YARN_GLOBAL_FOLDER|PNPM_HOME|BUN_INSTALL|DENO_DIR|DENO_INSTALL_ROOT|COREPACK_HOME|VOLTA_HOME|NVM_DIR|PYENV_ROOT|RBENV_ROOT|CONDA_PKGS_DIRS|POETRY_CACHE_DIR|UV_CACHE_DIR|UV_TOOL_DIR|UV_TOOL_BIN_DIR|PIPX_HOME|PIPX_BIN_DIR",
+      "GIT_INDEX_FILE|GIT_OBJECT_DIRECTORY|KUBECONFIG|DOCKER_CONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|GNUPGHOME|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|HELM_CONFIG_HOME|HELM_CACHE_HOME|HELM_DATA_HOME|TF_DATA_DIR|TF_PLUGIN_CACHE_DIR",
+      "SSL_KEYLOGFILE|COVERAGE_FILE|LLVM_PROFILE_FILE|GCOV_PREFIX|CCACHE_DIR|SCCACHE_DIR|MPLCONFIGDIR|IPYTHONDIR|JUPYTER_CONFIG_DIR|JUPYTER_DATA_DIR|JUPYTER_RUNTIME_DIR|HF_HOME|TORCH_HOME|NUMBA_CACHE_DIR",
+    ].join("|") +
+    ")$",
+);
+
+/**
  * Yarn reads every `YARN_*` variable as a setting (the name folded to lower case, `_` between words):
  * those that name the program Yarn runs instead of itself (`yarnPath`), another rc file, plugins (code
  * it loads) or environment files its scripts get.
@@ -1281,6 +1302,7 @@ class Analysis {
     for (const a of cmd.assignments) {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
+      if (a.value?.value !== undefined) this.location(a.name, a.value.value, wordSpan(a.value, depth));
     }
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
@@ -1292,6 +1314,11 @@ class Analysis {
       else this.path(v, r.target.glob, at, false, r.op === "<");
     }
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
+  }
+
+  /** A variable that says where a program writes (LOCATION_VARIABLES), set to a known value: a path written. */
+  private location(name: string, value: string, span: CommandSpan | undefined): void {
+    if (value !== "" && LOCATION_VARIABLES.test(name)) this.path(value, false, span);
   }
 
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
@@ -1438,6 +1465,7 @@ class Analysis {
           const eq = w.value.indexOf("=");
           this.assignment(w.value.split(/[=[]/)[0]!, eq >= 0 && !w.value.slice(0, eq).includes("[") ? w.value.slice(eq + 1) : undefined);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
+          if (eq >= 0 && !w.value.slice(0, eq).includes("[")) this.location(w.value.slice(0, eq), w.value.slice(eq + 1), wordSpan(w, depth));
         }
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);

@@ -1520,6 +1520,14 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ language: "bash", code: "rm -rf .git" }, "execute_code")).toContain("protected-path-write@/steps/0/arguments/code");
     expect(await errors({ lang: "Shell", source: "rm -rf ../x" }, "run_cell")).toContain("path-outside-workspace@/steps/0/arguments/source");
     expect(await errors({ language: "powershell", code: "Remove-Item x" }, "execute_code")).toContain("disallowed-tool@/steps/0/arguments/code");
+    // A variable that says where the program writes, set on the line, is a path the line writes.
+    expect(await errors({ command: "TMPDIR=/etc mktemp" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR=.git mktemp" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "GOBIN=.git/hooks go install x" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "PREFIX=/etc npm install -g x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "PIP_CONFIG_FILE=.env pip config set global.timeout 5" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "export TMPDIR=.git; mktemp" }, "task", { allowCompound: true })).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR=tmp GOCACHE=build/cache go test ./..." }, "task")).toEqual([]);
     // What real plans hold there still passes: GitLab-like script lists, a host's hook settings, enum-like handlers, other languages.
     expect(await errors({ before_script: ["npm ci"], script: ["npm run build", "npm test"], after_script: ["echo done"] }, "ci")).toEqual([]);
     expect(await errors({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "npm test" }] }] } }, "settings")).toEqual([]);
