@@ -168,6 +168,7 @@ export class StepFacts {
   #writes?: boolean;
   #names?: ReadonlySet<string>;
   #folders?: readonly ArgLeaf[];
+  #embedded?: readonly ArgLeaf[];
 
   constructor(
     readonly step: Step,
@@ -212,6 +213,54 @@ export class StepFacts {
     if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
     this.strings = strings;
     this.keys = keys;
+  }
+
+  /**
+   * The values held inside structured text in an argument, outside content: a JSON object or list
+   * (`{"config": "{\"path\": \".git/config\"}"}`), and the `key: value` and `key=value` pairs of YAML,
+   * TOML, INI or option text (`"path: .git/config"`, `"--out=.git/config"`), each under its own key and
+   * at the place of the text that holds it. An executor that parses the text opens those paths.
+   */
+  embedded(): readonly ArgLeaf[] {
+    if (this.#embedded) return this.#embedded;
+    const out: ArgLeaf[] = [];
+    for (const a of this.strings) {
+      if (a.content || a.constraint !== undefined || a.value.length > MAX_EMBEDDED_TEXT || !EMBEDDED_HINT.test(a.value)) continue;
+      const add = (name: string, value: string) => {
+        if (out.length < MAX_EMBEDDED) out.push(new ArgLeaf(a.slot, this.step.argsAt, name, value, false, tagsOf(value)));
+      };
+      const text = a.value.trim();
+      let parsed: unknown;
+      if (/^[{[]/.test(text)) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+      }
+      if (parsed !== null && typeof parsed === "object") {
+        const walk = (v: unknown, name: string, depth: number) => {
+          if (depth > MAX_ARGUMENT_DEPTH) return;
+          if (typeof v === "string") add(name, v);
+          else if (Array.isArray(v)) for (const x of v) walk(x, name, depth + 1);
+          else if (v !== null && typeof v === "object")
+            for (const [k, x] of Object.entries(v)) {
+              if (CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
+              add("", k);
+              walk(x, k, depth + 1);
+            }
+        };
+        walk(parsed, a.name, 0);
+        continue;
+      }
+      for (const piece of text.split(/[\n\r,;{}[\]]+/)) {
+        const m = EMBEDDED_PAIR.exec(piece);
+        if (!m || CONTENT_ARGUMENTS.has(m[1]!.toLowerCase())) continue;
+        const value = m[2]!.trim().replace(/^(["'])([^]*)\1$/, "$2");
+        if (value !== "") add(m[1]!, value);
+      }
+    }
+    return (this.#embedded = out);
   }
 
   /**
@@ -344,6 +393,14 @@ export class StepFacts {
     return out;
   }
 }
+
+/** Text that may hold structured values: a JSON object or list, or a `key: value` or `key=value` pair. */
+const EMBEDDED_HINT = /^\s*[{[]|[A-Za-z0-9_"'](?::\s|\s*=)/;
+/** A `key: value` (YAML's colon and blank), `key = value` or `--key=value` pair of a piece of text. */
+const EMBEDDED_PAIR = /^\s*(?:-\s+|--?)?["']?([A-Za-z_][\w.-]*)["']?\s*(?::\s|=)\s*(\S[^]*)$/;
+/** Longest text read for structured values, and most values read from one step's texts. */
+const MAX_EMBEDDED_TEXT = 64 * 1024;
+const MAX_EMBEDDED = 4096;
 
 /** Tools whose name says they apply a patch or a diff: every argument of theirs may be one. */
 const PATCHING_TOOL = /patch|diff|apply/i;
