@@ -72,6 +72,30 @@ const PROGRAM_KEYS = new Set(["program", "executable"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
 const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
 
+const KIND_NONE = 0;
+const KIND_COMMAND = 1;
+const KIND_PROGRAM = 2;
+const KIND_ARGV = 3;
+const KIND_LINES = 4;
+const KIND_LANGUAGE = 5;
+const kindMemo = new Map<string, number>();
+/** What an argument name holds for the command reading: a command line, a program, an argument vector, lines, a language; decided once per name. */
+function keyKind(key: string): number {
+  let kind = kindMemo.get(key);
+  if (kind === undefined) {
+    const k = keyName(key);
+    kind = holdsCommandLine(k) ? KIND_COMMAND : PROGRAM_KEYS.has(k) ? KIND_PROGRAM : ARGV_KEYS.has(k) ? KIND_ARGV : holdsCommandLines(k) ? KIND_LINES : LANGUAGE_KEYS.has(k) ? KIND_LANGUAGE : KIND_NONE;
+    if (kindMemo.size < 4096) kindMemo.set(key, kind);
+  }
+  return kind;
+}
+
+/** Does an argument name hold a command line, a program, an argument vector or lines of commands (read by the command rules, not as text)? */
+export function isCommandArgument(key: string): boolean {
+  const kind = keyKind(key);
+  return kind !== KIND_NONE && kind !== KIND_LANGUAGE;
+}
+
 /** One command-bearing argument of a step, as the shell would read it. */
 export interface StepCommand {
   step: Step;
@@ -146,33 +170,36 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
   let shell: string | undefined;
-  for (const key of Object.keys(args)) {
-    const k = keyName(key);
+  const keys = Object.keys(args);
+  for (const key of keys) {
+    const kind = keyKind(key);
     const value = args[key];
-    if (holdsCommandLine(k)) {
+    if (kind === KIND_NONE) {
+      if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
+        // A container's health check: `["CMD-SHELL", "line"]` is run by a shell, `["CMD", "prog", ...]` as an argument vector.
+        const rest = value.slice(1) as string[];
+        out.push({ step, at: childPointer(argsAt, key), name: key, text: value[0] === "CMD" ? shellJoin(rest) : rest.join(" "), mode: "single" });
+      }
+    } else if (kind === KIND_COMMAND) {
       // A script's list is lines run one by one (`before_script: ["npm ci", "npm test"]`), and an argument
       // vector too when its first member is a program's name.
-      if (k.endsWith("script") && Array.isArray(value) && value.every((v) => typeof v === "string")) {
+      if (keyName(key).endsWith("script") && Array.isArray(value) && value.every((v) => typeof v === "string")) {
         lines(step, key, childPointer(argsAt, key), value, out);
         if (value.length > 1 && !/\s/.test(value[0] as string)) out.push({ step, at: childPointer(argsAt, key), name: key, text: shellJoin(value as string[]), mode: "single" });
       } else heads.push({ key, program: false });
-    } else if (PROGRAM_KEYS.has(k)) heads.push({ key, program: true });
-    else if (ARGV_KEYS.has(k)) argv ??= { key, value };
-    else if (holdsCommandLines(k)) lines(step, key, childPointer(argsAt, key), value, out);
-    else if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
-      // A container's health check: `["CMD-SHELL", "line"]` is run by a shell, `["CMD", "prog", ...]` as an argument vector.
-      const rest = value.slice(1) as string[];
-      out.push({ step, at: childPointer(argsAt, key), name: key, text: value[0] === "CMD" ? shellJoin(rest) : rest.join(" "), mode: "single" });
-    } else if (LANGUAGE_KEYS.has(k) && typeof value === "string") {
+    } else if (kind === KIND_PROGRAM) heads.push({ key, program: true });
+    else if (kind === KIND_ARGV) argv ??= { key, value };
+    else if (kind === KIND_LINES) lines(step, key, childPointer(argsAt, key), value, out);
+    else if (kind === KIND_LANGUAGE && typeof value === "string") {
       const lang = value.trim().toLowerCase();
       if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang)) shell = lang;
     }
   }
   if (shell !== undefined)
-    for (const key of Object.keys(args)) {
+    for (const key of keys) {
       const value = args[key];
-      if (!CODE_KEYS.has(keyName(key)) || typeof value !== "string") continue;
-      out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([shell, "-c", value]), mode: "single" });
+      if (typeof value === "string" && CODE_KEYS.has(keyName(key)))
+        out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([shell, "-c", value]), mode: "single" });
     }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
@@ -218,9 +245,9 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     out.push(sc);
   }
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
-  for (const key of Object.keys(args)) {
+  for (const key of keys) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && !holdsCommandLine(keyName(key)) && !PROGRAM_KEYS.has(keyName(key)) && !holdsCommandLines(keyName(key)))
+    if (value !== null && typeof value === "object" && keyKind(key) !== KIND_COMMAND && keyKind(key) !== KIND_PROGRAM && keyKind(key) !== KIND_LINES)
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }

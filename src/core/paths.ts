@@ -202,7 +202,7 @@ function percentDecode(text: string): string {
  */
 export function fileUrlPath(text: string): string | undefined {
   if (!/^file:/i.test(text)) {
-    const local = LOCAL_URL.exec(text);
+    const local = localUrl(text);
     // `git+file:///x` is `file:///x`; `vscode://file/x` is `/x`.
     if (local) return local[1] !== undefined ? fileUrlPath(text.slice(local[1].length)) : text.slice(local[0].length - 1);
     const db = databaseUrlPath(text);
@@ -226,6 +226,11 @@ export function fileUrlPath(text: string): string | undefined {
  * `vscode-insiders://`, `vscodium://`, `cursor://`, `windsurf://`, `code-oss://`).
  */
 const LOCAL_URL = /^(?:([A-Za-z][A-Za-z0-9.-]*\+)file:|(?:vscode|vscode-insiders|vscodium|cursor|windsurf|code-oss):\/\/file\/)/i;
+
+/** LOCAL_URL's match, asked only of a text with `file` after its first character (every path reading is asked). */
+function localUrl(text: string): RegExpExecArray | null {
+  return text.indexOf("file") > 0 ? LOCAL_URL.exec(text) : null;
+}
 
 /** A URL of a local database file (see databaseUrlPath). */
 const DATABASE_URL = /^(?:(?:sqlite|duckdb)(?:\+[A-Za-z0-9_]+)?:\/\/\/|jdbc:sqlite:)/i;
@@ -287,23 +292,22 @@ function decodings(text: string): string[] {
 
 /** Is the text a URL of a scheme other than `file:` or a local database's (not a local path at all)? */
 export function isRemoteUrl(text: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text) && !DATABASE_URL.test(text) && !LOCAL_URL.test(text);
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text) && !DATABASE_URL.test(text) && localUrl(text) === null;
 }
 
-/**
- * The first characters of a `file:` URL, a database URL (sqlite, duckdb, jdbc), a local URL of another
- * scheme (LOCAL_URL: `git+file:`, `vscode://file/`; any letter may start `x+file:`) or a percent escape.
- */
-const URL_FIRST = new Set([..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ%"].map((c) => c.charCodeAt(0)));
+/** The first characters of a `file:` URL, a database URL (sqlite, duckdb, jdbc) or a percent escape, in either case. */
+const URL_FIRST = new Set([..."fFsSdDjJ%"].map((c) => c.charCodeAt(0)));
 
 /**
  * Is the text a `file:` URL or a local database's URL (`sqlite:///app.db`), in any spelling, percent-encoded
  * ones too? It is a path whatever argument holds it.
  */
 export function isFileUrl(text: string): boolean {
-  if (!URL_FIRST.has(text.charCodeAt(0))) return false; // asked of every argument string
-  if (/^file:/i.test(text) || DATABASE_URL.test(text) || LOCAL_URL.test(text)) return true;
-  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d) || LOCAL_URL.test(d));
+  // Asked of every argument string: a local URL of another scheme (LOCAL_URL) holds `file:` or `file/`,
+  // or a `%` that may spell it.
+  if (!URL_FIRST.has(text.charCodeAt(0))) return localUrl(text) !== null || (text.includes("%") && /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => localUrl(d) !== null || /^file:/i.test(d)));
+  if (/^file:/i.test(text) || DATABASE_URL.test(text) || localUrl(text) !== null) return true;
+  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d) || localUrl(d) !== null);
 }
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */

@@ -6,6 +6,7 @@ import { inFolder, tooManyFolderPaths, isPathName, mayBeFileName, mayNamePath, M
 import { reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
+import { isCommandArgument } from "../../commands/plan.js";
 import { defineRule } from "../../core/rule.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
 import { namedPathText, readAsText } from "../command-paths.js";
@@ -77,8 +78,8 @@ export default defineRule({
         if (k.has(LeafTag.PathLike) && mayNamePath("", k.value) && !facts.isPathArgument(k, true))
           args.push(k);
       // Values inside structured text (`{"options": "{\"output\": \"/etc/x\"}"}`, `"dir: ../x"`).
-      for (const a of facts.embedded())
-        if (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : linkName(a)) args.push(a);
+      for (const { outer, leaf: a } of facts.embedded())
+        if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : linkName(a))) args.push(a);
       // A patch names several files at one place: the first one outside is reported there.
       const patches = new Set<object>();
       for (const arg of args) {

@@ -6,6 +6,7 @@ import { type ArgLeaf, LeafTag } from "../../core/facts.js";
 import { inFolder, isFolderName, isPathName, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
+import { isCommandArgument } from "../../commands/plan.js";
 import { defineRule } from "../../core/rule.js";
 import type { FileProbe } from "../../core/file-probe.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
@@ -13,8 +14,6 @@ import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 import { globBacktracks, pathGlobMatcher } from "../../core/path-glob.js";
-import { childPointer, type Pointer } from "../../core/pointer.js";
-import { CONTENT_ARGUMENTS } from "../../core/walk.js";
 
 /** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
 const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
@@ -229,53 +228,17 @@ export function hiddenFolderNames(protectedGlobs: readonly string[]): ReadonlySe
   });
 }
 
+/** Can a path's last name start with a dot: a leading dot or blank, or a dot after a separator? */
+function mayEndInHiddenName(value: string): boolean {
+  const c = value.charCodeAt(0);
+  return c === 0x2e || c <= 0x20 || value.includes("/.") || value.includes("\\.");
+}
+
 /** The last name of a path, lower case, without the spaces and separators at its ends (`src/.Claude/ ` is `.claude`). */
 function lastName(value: string): string {
   const v = value.trim().replace(/[/\\]+$/, "");
   const i = Math.max(v.lastIndexOf("/"), v.lastIndexOf("\\"));
   return (i < 0 ? v : v.slice(i + 1)).toLowerCase();
-}
-
-/** Most members of a list read as the parts of one path. */
-const MAX_JOINED_PARTS = 64;
-
-/**
- * The first list of strings in a step's arguments (outside content) whose members, joined with `/`, make a
- * protected path (`hit` tells the protected reading of a path, or undefined); at any depth.
- */
-function joinedParts(args: unknown, argsAt: Pointer, hit: (text: string) => string | undefined): { at: Pointer; name: string; parts: string[]; hit: string } | undefined {
-  // The place of the list, as the keys and indexes down to it: its pointer is made only for a list reported.
-  const tokens: (string | number)[] = [];
-  const visit = (value: unknown, name: string, depth: number): { name: string; parts: string[]; hit: string } | undefined => {
-    if (depth > 64 || value === null || typeof value !== "object") return undefined;
-    if (Array.isArray(value)) {
-      if (value.length >= 2 && value.length <= MAX_JOINED_PARTS && value.every((v) => typeof v === "string" && v.trim() !== "")) {
-        const parts = value as string[];
-        const found = hit(parts.map((p) => p.trim()).join("/"));
-        return found === undefined ? undefined : { name, parts, hit: found };
-      }
-      for (let i = 0; i < value.length; i++) {
-        if (value[i] === null || typeof value[i] !== "object") continue;
-        tokens.push(i);
-        const r = visit(value[i], name, depth + 1);
-        if (r) return r;
-        tokens.pop();
-      }
-      return undefined;
-    }
-    const members = value as Record<string, unknown>;
-    for (const k of Object.keys(members)) {
-      const v = members[k];
-      if (v === null || typeof v !== "object" || CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
-      tokens.push(k);
-      const r = visit(v, k, depth + 1);
-      if (r) return r;
-      tokens.pop();
-    }
-    return undefined;
-  };
-  const found = visit(args, "", 0);
-  return found && { ...found, at: tokens.reduce<Pointer>((at, t) => childPointer(at, t), argsAt) };
 }
 
 /** Globs per regular expression: compiling one alternation costs more than linear time in its length. */
@@ -635,6 +598,8 @@ export default defineRule({
     // The names a Windows 8.3 short name could stand for, once per validation (not per step or argument).
     const shortNames = protectedNames(ctx.policy.paths.protected);
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
+    // The folder names of protected paths (`.claude`, `.github`): a value naming one is a folder under any name.
+    const hidden = hiddenFolderNames(ctx.policy.paths.protected);
     const ws = paths.workspace;
     const wsReal = paths.workspaceReal;
     // A bare name (no separator, no leading dot) under another name counts when it names a protected
@@ -683,7 +648,7 @@ export default defineRule({
         // refused, as what may be written. A tool the registry marks read-only is taken at its word.
         if (ctx.facts.tools?.annotations?.get(step.tool)?.readOnlyHint === true) continue;
         const embedded = facts.embedded();
-        for (const a of embedded.length === 0 ? facts.strings : [...facts.strings, ...embedded]) {
+        for (const a of embedded.length === 0 ? facts.strings : [...facts.strings, ...embedded.filter((e) => !isCommandArgument(e.outer)).map((e) => e.leaf)]) {
           if (a.content || a.constraint !== undefined || !a.has(LeafTag.PathLike)) continue;
           // A path argument, a folder the reader reads in (`cwd`, `dir`), an argument named as its input or
           // what it looks for (`input`, `source`, `pattern`) names what it reads.
@@ -700,8 +665,8 @@ export default defineRule({
         if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)) && !facts.isPathArgument(a, true))
           args.push(a);
       // Values inside structured text (`{"config": "{\"path\": \".claude/settings.json\"}"}`, `"path: .git/config"`).
-      for (const a of facts.embedded())
-        if (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : bare(a.name, a)) args.push(a);
+      for (const { outer, leaf: a } of facts.embedded())
+        if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : bare(a.name, a))) args.push(a);
       for (const k of facts.keys)
         if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k)) && !facts.isPathArgument(k, true)) args.push(k);
       // A patch names several files at one place: the first protected one is reported there.
@@ -741,16 +706,20 @@ export default defineRule({
       // A list of names is the parts of one path to an executor that joins them (`{path: [".claude",
       // "settings.json"]}`, `{segments: [".github", "workflows", "ci.yml"]}`).
       if (done.size === 0) {
-        const joined = joinedParts(step.args, step.argsAt, (text) => protectedHit(text)?.hit);
-        if (joined !== undefined) {
+        let joined = false;
+        for (const list of facts.stringLists()) {
+          const hit = protectedHit(list.parts.map((p) => p.trim()).join("/"))?.hit;
+          if (hit === undefined) continue;
           ctx.report({
-            at: joined.at,
+            at: list.at,
             step: step.position,
             messageId: "protectedJoined",
-            data: { step: step.position, tool: step.tool, parts: joined.parts.map((p) => JSON.stringify(p)).join(", "), argument: joined.name, resolved: joined.hit },
+            data: { step: step.position, tool: step.tool, parts: list.parts.map((p) => JSON.stringify(p)).join(", "), argument: list.name, resolved: hit },
           });
-          continue;
+          joined = true;
+          break;
         }
+        if (joined) continue;
       }
       // A relative path read from a folder the step names (`{cwd: ".github", path: "workflows/ci.yml"}`,
       // `{dir: ".claude", name: "settings.json"}`) is where an executor that joins them writes; so is one
@@ -758,9 +727,10 @@ export default defineRule({
       // whatever argument holds it (`{parent: ".claude", name: "settings.json"}`, `{in: ".github", ...}`).
       // A folder protected itself is reported above, as written.
       const named = facts.folders();
-      const hidden = hiddenFolderNames(ctx.policy.paths.protected);
-      const extra = facts.strings.filter((a) => a.has(LeafTag.PathLike) && !a.content && a.constraint === undefined && !named.includes(a) && hidden.has(lastName(a.value)) && !named.some((f) => f.value === a.value));
-      const folders = (extra.length === 0 ? named : [...named, ...extra]).filter((f) => protectedHit(f.value) === undefined);
+      let extra: ArgLeaf[] | undefined;
+      for (const a of facts.strings)
+        if (a.has(LeafTag.PathLike) && !a.content && a.constraint === undefined && mayEndInHiddenName(a.value) && hidden.has(lastName(a.value)) && !named.some((f) => f === a || f.value === a.value)) (extra ??= []).push(a);
+      const folders = (extra === undefined ? named : [...named, ...extra]).filter((f) => protectedHit(f.value) === undefined);
       if (folders.length === 0) continue;
       // A path protected as written is reported above.
       const joined = facts.joinable(args, (a) => !done.has(a));
