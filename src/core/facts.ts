@@ -226,6 +226,12 @@ export class StepFacts {
     this.#lists = lists;
   }
 
+  /** The value at a leaf's place: for a key, the value it names. */
+  valueAt(leaf: ArgLeaf): unknown {
+    const slot = leaf.slot;
+    return slot.container === undefined ? this.step.args : (slot.container as Record<string | number, unknown>)[slot.token];
+  }
+
   /**
    * The lists of 2 to 64 names (non-empty strings) outside content, at any depth: an executor that joins
    * them (`{path: [".claude", "settings.json"]}`, `{segments: [...]}`) opens one path. With their pointers.

@@ -126,6 +126,7 @@ ruleTester("protected-path-write", {
         ["save_file", { path: ["docs", "settings.json"], tags: ["a", "b"], content: "x" }],
         ["save_file", { parent: "docs", name: "settings.json", content: "x" }],
         ["save_file", { folder: ".github", name: "dependabot.yml", content: "x" }],
+        ["save_file", { files: { ".github": { "dependabot.yml": "x", ISSUE_TEMPLATE: { "bug.md": "x" } } } }],
         ["save_file", { repo: ".claude", path: "CLAUDE.md", content: "x" }],
         ["save_file", { path: "docs/a.md", title: "Note: see .env.example docs", meta: '{"tags": ["a", "b"], "n": 1}', content: "x" }],
         ["save_file", { path: "docs/a.md", url: "https://example.com/a?out=x", open: "vscode://file/ws/docs/a.md:3", content: "x" }],
@@ -344,6 +345,14 @@ ruleTester("protected-path-write", {
       files,
       errors: [{ step: 1, pointer, messageId: "protectedJoined", message: `Step 1: "save_file" would write to the protected path "${resolved}": the parts ${parts} in "${argument}" joined into one path.` }],
     })),
+    // A map whose keys name a folder of protected paths and the names in it: a tree of files.
+    {
+      name: "a tree of names under a protected folder's key",
+      code: plan("save_files", { files: { ".claude": { "settings.json": "x" } } }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/files/.claude/settings.json", messageId: "protectedJoined", message: 'Step 1: "save_files" would write to the protected path ".claude/settings.json": the parts ".claude", "settings.json" in ".claude" joined into one path.' }],
+    },
+    { name: "a deeper tree of names", code: plan("scaffold", { tree: { ".github": { workflows: { "ci.yml": "x" } } } }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/tree/.github/workflows", messageId: "protectedJoined" }] },
     // Paths inside structured text an executor parses, and in URLs of other schemes that name a local file.
     ...(
       [
