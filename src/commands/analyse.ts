@@ -462,6 +462,36 @@ const GIT_CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--defaul
 /** `git config` forms that only read or remove settings. */
 const GIT_CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--unset", "--unset-all", "--remove-section", "--show-origin", "--show-scope", "--name-only", "get", "list", "unset", "remove-section"]);
 
+/** `git config` calls that only read: get and list, in the old options' and the subcommands' spelling. */
+const GIT_CONFIG_ONLY_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "get", "list"]);
+/** `git config` options and subcommands that change the file without a value operand. */
+const GIT_CONFIG_CHANGES = new Set(["--unset", "--unset-all", "--remove-section", "--rename-section", "-e", "--edit", "--add", "--replace-all", "set", "unset", "remove-section", "rename-section", "edit"]);
+
+/**
+ * The configuration file outside the workspace a `git config` call changes: `~/.gitconfig` for
+ * `--global` (under HOME or XDG_CONFIG_HOME), `/etc/gitconfig` for `--system`; undefined for a read, or
+ * for the repository's own file.
+ */
+function gitConfigWritesFile(words: ShellWord[]): string | undefined {
+  let scope: string | undefined;
+  let operands = 0;
+  let changes = false;
+  for (let k = 0; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === undefined) {
+      operands++;
+      continue;
+    }
+    if (v === "--global") scope = "~/.gitconfig";
+    else if (v === "--system") scope = "/etc/gitconfig";
+    else if (GIT_CONFIG_ONLY_READS.has(v.split("=")[0]!)) return undefined;
+    else if (GIT_CONFIG_CHANGES.has(v)) changes = true;
+    else if (GIT_CONFIG_VALUED.has(v)) k++;
+    else if (!v.startsWith("-") || v === "-") operands++;
+  }
+  return scope !== undefined && (changes || operands >= 2) ? scope : undefined;
+}
+
 /**
  * The setting a `git config …` call writes, when git would run what it names (`git config
  * core.hooksPath x`, `git config set alias.x '!rm y'`, a section renamed to `alias`), or the words
@@ -1554,6 +1584,9 @@ class Analysis {
     if (sub === "config") {
       const set = gitConfigSets(args.slice(i + 1));
       if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });
+      // `--global` and `--system` change the user's and the machine's configuration file, outside the workspace.
+      const file = gitConfigWritesFile(args.slice(i + 1));
+      if (file !== undefined) this.path(file, false, undefined);
     }
   }
 

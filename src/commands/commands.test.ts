@@ -1528,6 +1528,11 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ command: "PIP_CONFIG_FILE=.env pip config set global.timeout 5" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "export TMPDIR=.git; mktemp" }, "task", { allowCompound: true })).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "TMPDIR=tmp GOCACHE=build/cache go test ./..." }, "task")).toEqual([]);
+    // git's user and system configuration files are outside the workspace: setting them is a write there.
+    expect(await errors({ command: "git config --global user.name x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "git config --system --unset core.x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "git config --global --get user.name" }, "task")).toEqual([]);
+    expect(await errors({ command: "git config user.name x" }, "task")).toEqual([]);
     // What real plans hold there still passes: GitLab-like script lists, a host's hook settings, enum-like handlers, other languages.
     expect(await errors({ before_script: ["npm ci"], script: ["npm run build", "npm test"], after_script: ["echo done"] }, "ci")).toEqual([]);
     expect(await errors({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "npm test" }] }] } }, "settings")).toEqual([]);
