@@ -126,6 +126,7 @@ ruleTester("protected-path-write", {
         ["save_file", { path: ["docs", "settings.json"], tags: ["a", "b"], content: "x" }],
         ["save_file", { parent: "docs", name: "settings.json", content: "x" }],
         ["save_file", { folder: ".github", name: "dependabot.yml", content: "x" }],
+        ["save", { name: "report", format: "yaml", file_ext: ".csv", dir: "out" }],
         ["save_file", { files: { ".github": { "dependabot.yml": "x", ISSUE_TEMPLATE: { "bug.md": "x" } } } }],
         ["save_file", { repo: ".claude", path: "CLAUDE.md", content: "x" }],
         ["save_file", { path: "docs/a.md", title: "Note: see .env.example docs", meta: '{"tags": ["a", "b"], "n": 1}', content: "x" }],
@@ -345,6 +346,14 @@ ruleTester("protected-path-write", {
       files,
       errors: [{ step: 1, pointer, messageId: "protectedJoined", message: `Step 1: "save_file" would write to the protected path "${resolved}": the parts ${parts} in "${argument}" joined into one path.` }],
     })),
+    // A name and its extension given apart make one file name.
+    {
+      name: "a name and its extension given apart",
+      code: plan("save_file", { stem: "plangate", extension: "yaml", content: "x" }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/stem", messageId: "protectedJoined", message: 'Step 1: "save_file" would write to the protected path "plangate.yaml": the parts "plangate", "yaml" in "stem" and "extension" joined into one path.' }],
+    },
+    { name: "a key's name and its format given apart", code: plan("export_cert", { name: "server", format: "pem" }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/name", messageId: "protectedJoined" }] },
     // A map whose keys name a folder of protected paths and the names in it: a tree of files.
     {
       name: "a tree of names under a protected folder's key",
