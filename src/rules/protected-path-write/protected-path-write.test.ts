@@ -126,6 +126,7 @@ ruleTester("protected-path-write", {
         ["save_file", { path: ["docs", "settings.json"], tags: ["a", "b"], content: "x" }],
         ["save_file", { parent: "docs", name: "settings.json", content: "x" }],
         ["save_file", { folder: ".github", name: "dependabot.yml", content: "x" }],
+        ["read_multiple_files", { paths: [".claude", "settings.json"], exclude: [".git", "config"] }],
         ["save", { name: "report", format: "yaml", file_ext: ".csv", dir: "out" }],
         ["save_file", { files: { ".github": { "dependabot.yml": "x", ISSUE_TEMPLATE: { "bug.md": "x" } } } }],
         ["save_file", { repo: ".claude", path: "CLAUDE.md", content: "x" }],
@@ -374,6 +375,7 @@ ruleTester("protected-path-write", {
         [{ link: "cursor://file/ws/.vscode/tasks.json:1:1", content: "x" }, "/steps/0/arguments/link"],
       ] as const
     ).map(([args, pointer]) => ({ name: `save_file ${JSON.stringify(args)}: a path inside text`, code: plan("save_file", args), files, errors: [{ step: 1, pointer, messageId: "protectedPath" }] })),
+    { name: "a reader's unknown argument holding the parts of a path", code: plan("read_file", { path: "src/a.ts", export: [".claude", "settings.json"] }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/export", messageId: "readerUnknownArgument" }] },
     {
       name: "a reader's unknown argument inside structured text",
       code: plan("read_file", { path: "src/a.ts", options: '{"export": ".env"}' }),
