@@ -22,6 +22,7 @@ import limitExceeded from "./rules/limit-exceeded/index.js";
 import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";
 import { MAX_PATTERN_CHARS, MAX_PATTERNS, patternsPastBound } from "./commands/constraint-check.js";
+import { MAX_PLAN_SCHEMA_VALUES, schemaBudget, valuesText } from "./rules/tool-arguments/budget.js";
 
 /**
  * The rules validation runs: the start of the catalogue (src/rules/validation.ts), so a rule's position
@@ -228,6 +229,14 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     const files = options.files ?? (await io.files());
     const now = typeof options.now === "function" ? options.now() : (options.now ?? io.now());
     const known = planFacts(plan, policy, tools, files);
+    // The inputSchemas a plan's steps have compiled are bounded in all: a step past the bound is limit-exceeded.
+    const checksArguments = findRule("tool-arguments")?.meta.dialects?.includes(plan.dialect) && settingOf("tool-arguments", policy) !== "off";
+    if (tools && tools.schemas.size > 0 && checksArguments) {
+      const budget = schemaBudget(plan, tools.schemas, known);
+      for (const [step, values] of budget.over)
+        facts.push({ rule: "limit-exceeded", messageId: "toolSchemasTooLarge", data: { step: step.position, tool: step.tool!, values: valuesText(values), max: MAX_PLAN_SCHEMA_VALUES }, at: step.toolAt, step: step.position });
+      budget.reported = true;
+    }
     await read(doc, text, { plan, policy, tools, now, files: known.paths.files, facts: known, context: options.context });
     // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
     // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).

@@ -8,6 +8,7 @@
  * A case with `"options": {"hook": true, "maxInputBytes"?: N}` is a PreToolUse hook input instead: it is
  * piped to `plangate guard` over a freshly started guard (test/approval-kit.ts's plan, whose first step
  * is read_file in.txt); "valid" is exit 0 (allowed), and each rule id must be the one the block names.
+ * Its `"cwd":"/w"` stands for the workspace (the limit grows by the bytes that adds).
  *                  "tools": [names], "policy": { policy overrides, e.g. "limits": {...} } },
  *     "registry": { "error": [substrings], "merge": [files], "plan": {...} } (optional) }
  *     "policyFile": { "error": [substrings] } (optional) }
@@ -136,7 +137,18 @@ function assertExpected(report: PlanReport, e: Pick<Expectation, "rules" | "vali
 async function hookCase(c: Case): Promise<void> {
   const k = approvalKit();
   const policy = defaultPolicy(k.workspace);
-  if (c.expect.options?.maxInputBytes !== undefined) policy.guard.maxInputBytes = c.expect.options.maxInputBytes;
+  // The host works in the workspace: a case's `"cwd":"/w"` names it. The limit moves by as many bytes as
+  // the input, so a case at or over it stays there.
+  let input = readFileSync(c.file);
+  const placeholder = Buffer.from('"cwd":"/w"');
+  const at = input.indexOf(placeholder);
+  let grown = 0;
+  if (at >= 0) {
+    const real = Buffer.from(`"cwd":${JSON.stringify(k.workspace)}`);
+    input = Buffer.concat([input.subarray(0, at), real, input.subarray(at + placeholder.length)]);
+    grown = real.length - placeholder.length;
+  }
+  if (c.expect.options?.maxInputBytes !== undefined) policy.guard.maxInputBytes = c.expect.options.maxInputBytes + grown;
   const state = join(k.guardDir, "state.json");
   await startGuard(state, {
     plan: k.planFile,
@@ -151,7 +163,7 @@ async function hookCase(c: Case): Promise<void> {
     now: () => NOW,
   });
   const started = performance.now();
-  const r = await cli(["guard", "--state", state], { stdin: new Uint8Array(readFileSync(c.file)) });
+  const r = await cli(["guard", "--state", state], { stdin: new Uint8Array(input) });
   expect(performance.now() - started).toBeLessThan(CASE_MS);
   expect(r.stdout).toBe("");
   if (c.expect.valid === true) {

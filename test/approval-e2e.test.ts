@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, constants as fsConstants, existsSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ExecutionGuard, type GuardRefusal } from "../src/node/guard.js";
 import { loadTrustedKeys } from "../src/node/keys.js";
+import { loadPolicy } from "../src/node/policy.js";
 import { approvalKit, DEFAULT_POLICY_HASH, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";
@@ -186,16 +187,18 @@ function hook(state: string, input: string | undefined, extra: string[] = []): P
 }
 
 /**
- * The hook fed through a named pipe (as a shell pipeline or a Python host gives it) or a file, rather than
- * the socket Node's spawn makes: standard input is read by another path for each. `chunks` are written one
- * by one, a moment apart; with `stall` the pipe's write end stays open until the guard exits.
+ * The hook fed through a named pipe (as a shell pipeline or a Python host gives it), a file, or the socket
+ * Node's spawn makes: standard input is read by another path for each. `chunks` are written one by one, a
+ * moment apart; with `stall` the write end stays open until the guard exits. `state`: the deprecated
+ * state file, or the guard's own arguments (`["--state-dir", dir]`).
  */
-function hookVia(feed: "pipe" | "file", state: string, chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
+function hookVia(feed: "pipe" | "file" | "socket", state: string | string[], chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
   const t0 = performance.now();
-  let input: number;
+  let input: number | "pipe";
   let writer: number | undefined;
   const path = join(opts.dir, `stdin-${Math.random().toString(36).slice(2)}`);
-  if (feed === "file") {
+  if (feed === "socket") input = "pipe";
+  else if (feed === "file") {
     writeFileSync(path, chunks.join(""));
     input = openSync(path, "r");
   } else {
@@ -204,25 +207,38 @@ function hookVia(feed: "pipe" | "file", state: string, chunks: string[], opts: {
     writer = openSync(path, fsConstants.O_WRONLY);
   }
   return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, "guard", "--state", state, ...(opts.extra ?? [])], { stdio: [input, "ignore", "pipe"] });
-    closeSync(input);
+    const args = typeof state === "string" ? ["--state", state] : state;
+    const p = spawn(process.execPath, [bin, "guard", ...args, ...(opts.extra ?? [])], { stdio: [input, "ignore", "pipe"] });
+    if (typeof input === "number") closeSync(input);
     let stderr = "";
     p.stderr!.on("data", (c) => {
       stderr += c;
     });
     p.on("close", (code) => {
       if (writer !== undefined && opts.stall) closeSync(writer);
+      if (feed === "socket" && opts.stall) p.stdin!.destroy();
       done({ code, stderr, ms: performance.now() - t0 });
     });
-    if (writer === undefined) return;
-    const w = writer;
+    let write: (chunk: string) => void;
+    let end: () => void;
+    if (feed === "socket") {
+      const stdin = p.stdin!;
+      // The guard stops reading an oversized input and exits: the rest of the write fails with EPIPE.
+      stdin.on("error", () => undefined);
+      write = (chunk) => stdin.write(chunk);
+      end = () => stdin.end();
+    } else if (writer !== undefined) {
+      const w = writer;
+      write = (chunk) => writeSync(w, chunk);
+      end = () => closeSync(w);
+    } else return;
     const feedNext = (i: number) => {
       if (i === chunks.length) {
-        if (!opts.stall) closeSync(w);
+        if (!opts.stall) end();
         return;
       }
       try {
-        writeSync(w, chunks[i]!);
+        write(chunks[i]!);
       } catch {
         // The guard stopped reading (an oversized input): the rest is not wanted.
       }
@@ -242,7 +258,9 @@ async function started() {
   return { ...a, state, audit };
 }
 
-const call = (tool: string, input: unknown) => JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: "/w", hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
+/** A PreToolUse hook input of a host working in `cwd` (undefined: the input names no working folder). */
+const call = (cwd: string | undefined, tool: string, input: unknown) =>
+  JSON.stringify({ session_id: "s", transcript_path: "/t", ...(cwd === undefined ? {} : { cwd }), hook_event_name: "PreToolUse", tool_name: tool, tool_input: input });
 
 describe("plangate guard as a Claude Code PreToolUse hook", () => {
   it.skipIf(!built)("allows the approved steps in order, blocks others, and lets exactly one of two racing calls through", async () => {
@@ -252,13 +270,13 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", audit, "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.stderr).toBe("");
     expect(start.code).toBe(0);
-    const [r1, r2] = await Promise.all([hook(state, call("read_file", PLAN[0]!.params)), hook(state, call("read_file", PLAN[0]!.params))]);
+    const [r1, r2] = await Promise.all([hook(state, call(a.workspace, "read_file", PLAN[0]!.params)), hook(state, call(a.workspace, "read_file", PLAN[0]!.params))]);
     expect([r1.code, r2.code].sort()).toEqual([0, 2]);
     expect(r1.stderr + r2.stderr).toMatch(/blocked: .*\[guard-step-mismatch\]/);
-    expect((await hook(state, call("write_file", { path: "out.txt", content: "evil" }))).code).toBe(2);
-    expect((await hook(state, call("write_file", PLAN[1]!.params))).code).toBe(0);
+    expect((await hook(state, call(a.workspace, "write_file", { path: "out.txt", content: "evil" }))).code).toBe(2);
+    expect((await hook(state, call(a.workspace, "write_file", PLAN[1]!.params))).code).toBe(0);
     expect((await hook(state, "{oops")).code).toBe(2);
-    expect((await hook(join(a.guardDir, "nope.json"), call("read_file", PLAN[2]!.params))).code).toBe(2);
+    expect((await hook(join(a.guardDir, "nope.json"), call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(2);
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(2);
     const v = await cli(["audit", "verify", audit, "--state", state]);
     expect(v.stdout).toMatch(/chain intact; authenticated: lines 1–\d+ carry valid MACs/);
@@ -267,7 +285,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const lines = readFileSync(audit, "utf8").split("\n");
     writeFileSync(audit, [lines[0], ...lines.slice(2)].join("\n"));
     expect((await cli(["audit", "verify", audit, "--chain-only"])).code).toBe(1);
-    expect((await hook(state, call("read_file", PLAN[2]!.params))).code).toBe(2);
+    expect((await hook(state, call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(2);
   }, 30_000);
 
   it.skipIf(!built)("resolves a call's paths again when it is made: a link made after approval is no way out", async () => {
@@ -275,13 +293,37 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const state = join(a.guardDir, "state.json");
     const start = await cli(["guard", "start", "plan.json", "--tools", a.toolsFile, "--approval", a.approvalFile, "--state", state, "--audit", join(a.guardDir, "audit.log"), "--trusted-keys", a.approverKeys, "--consumed-dir", join(a.guardDir, "consumed")], { cwd: a.workspace });
     expect(start.code).toBe(0);
-    expect((await hook(state, call("read_file", PLAN[0]!.params))).code).toBe(0);
+    expect((await hook(state, call(a.workspace, "read_file", PLAN[0]!.params))).code).toBe(0);
     // Between approval and the write, out.txt became a link to a file outside the workspace.
     symlinkSync(join(a.root, "elsewhere.txt"), join(a.workspace, "out.txt"));
-    const r = await hook(state, call("write_file", PLAN[1]!.params));
+    const r = await hook(state, call(a.workspace, "write_file", PLAN[1]!.params));
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\[path-outside-workspace\]/);
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(1);
+  }, 30_000);
+
+  it.skipIf(!built)("reads a call in the host's working folder, as a run does: a relative path from another folder or a subfolder is blocked", async () => {
+    const a = await started();
+    mkdirSync(join(a.workspace, "sub"));
+    const next = () => JSON.parse(readFileSync(a.state, "utf8")).next as number;
+    // The approved step's "in.txt", read by a host working in another folder, is that folder's in.txt.
+    const elsewhere = await hook(a.state, call(a.root, "read_file", PLAN[0]!.params));
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/"path" "in\.txt" is relative, and the host resolves it against its working folder, which is ".*", outside the approved scope .*\[path-outside-workspace\]\n$/);
+    const sub = await hook(a.state, call(join(a.workspace, "sub"), "read_file", PLAN[0]!.params));
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/"path" "in\.txt" is relative, .* a folder inside the approved scope .*\[path-outside-workspace\]\n$/);
+    // A command line runs in the host's working folder too.
+    const shell = await hook(a.state, call("/etc", "Bash", { command: "cat passwd" }));
+    expect(shell.code).toBe(2);
+    expect(shell.stderr).toMatch(/"command" "cat passwd" runs in the host's working folder, which is "\/etc".*\[path-outside-workspace\]\n$/);
+    expect(next()).toBe(0);
+    // From the workspace the step is the approved one; an input naming no folder is read as a run reads it.
+    expect(await hook(a.state, call(a.workspace, "read_file", PLAN[0]!.params))).toEqual({ code: 0, stderr: "" });
+    expect(await hook(a.state, call(undefined, "write_file", PLAN[1]!.params))).toEqual({ code: 0, stderr: "" });
+    expect(next()).toBe(2);
+    const events = readFileSync(a.audit, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { event: string; rule?: string });
+    expect(events.filter((e) => e.event === "deny").map((e) => e.rule)).toEqual(["path-outside-workspace", "path-outside-workspace", "path-outside-workspace"]);
   }, 30_000);
 
   it.skipIf(!built)("blocks when no decision comes in time (stdin never closes)", async () => {
@@ -293,21 +335,21 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
 
   it.skipIf(!built || process.platform === "win32")("reads its input alike from a pipe, a file and a socket, and blocks a pipe that stalls at the deadline", async () => {
     const a = await started();
-    const first = call("read_file", PLAN[0]!.params);
+    const first = call(a.workspace, "read_file", PLAN[0]!.params);
     // A pipe whose writer sends the call in three pieces, a moment apart: read as it arrives.
     const piped = await hookVia("pipe", a.state, [first.slice(0, 20), first.slice(20, 60), first.slice(60)], { dir: a.root });
     expect(piped.stderr).toBe("");
     expect(piped.code).toBe(0);
     // A file, then a socket: the next steps.
-    const filed = await hookVia("file", a.state, [call("write_file", PLAN[1]!.params)], { dir: a.root });
+    const filed = await hookVia("file", a.state, [call(a.workspace, "write_file", PLAN[1]!.params)], { dir: a.root });
     expect(filed.stderr).toBe("");
     expect(filed.code).toBe(0);
-    expect((await hook(a.state, call("read_file", PLAN[2]!.params))).code).toBe(0);
+    expect((await hook(a.state, call(a.workspace, "read_file", PLAN[2]!.params))).code).toBe(0);
     expect(JSON.parse(readFileSync(a.state, "utf8")).next).toBe(3);
     const b = await started();
     // A call that is not the next step is blocked whichever way it came.
     for (const feed of ["pipe", "file"] as const) {
-      const r = await hookVia(feed, b.state, [call("write_file", { path: "out.txt", content: "evil" })], { dir: b.root });
+      const r = await hookVia(feed, b.state, [call(b.workspace, "write_file", { path: "out.txt", content: "evil" })], { dir: b.root });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/\[guard-step-mismatch\]/);
     }
@@ -317,7 +359,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     expect(stalled.stderr).toMatch(/no decision within 300 ms/);
     expect(stalled.ms).toBeLessThan(10_000);
     // An input over the limit through a pipe: blocked as over the limit.
-    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const big = call(b.workspace, "read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
     const over = await hookVia("pipe", b.state, [big.slice(0, 1 << 20), big.slice(1 << 20, 2 << 20), big.slice(2 << 20)], { dir: b.root });
     expect(over.code).toBe(2);
     expect(over.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
@@ -328,9 +370,9 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
   }, 60_000);
 
   it.skipIf(!built)("blocks an oversized or endless input at guard.maxInputBytes, without waiting for the timeout", async () => {
-    const { state } = await started();
+    const { state, workspace } = await started();
     // 3 MiB of valid JSON over the default 1 MiB: blocked as over the limit.
-    const big = call("read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
+    const big = call(workspace, "read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
     const r = await hook(state, big);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
@@ -361,6 +403,80 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     // Nothing was decided: the first step is still next.
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(0);
   }, 40_000);
+
+  /**
+   * A hook input of exactly `size` bytes: the call, padded in a member the guard does not read, a list of
+   * strings of at most 60,000 characters (a longer string is refused on its own, limits.maxStringLength).
+   */
+  const sized = (cwd: string, tool: string, args: unknown, size: number): string => {
+    const base = JSON.parse(call(cwd, tool, args)) as Record<string, unknown>;
+    const pad: string[] = [];
+    // Each string adds its quotes, and after the first a comma; none is left one or two bytes short.
+    for (let left = size - JSON.stringify({ ...base, pad }).length; left > 0; ) {
+      const extra = pad.length === 0 ? 2 : 3;
+      const n = left - extra <= 60_000 ? left - extra : Math.min(60_000, left - extra - 10);
+      pad.push("x".repeat(n));
+      left -= n + extra;
+    }
+    const text = JSON.stringify({ ...base, pad });
+    expect(Buffer.byteLength(text)).toBe(size);
+    return text;
+  };
+
+  /** The kit's plan approved under a policy file, its guard started: a state file, or a run in a state directory bound to session "s". */
+  async function startedUnder(policyText: string | ((stateDir: string) => string), where: "state" | "state-dir") {
+    const k = approvalKit();
+    const policyFile = join(k.root, "policy.yaml");
+    writeFileSync(policyFile, typeof policyText === "string" ? policyText : policyText(join(k.root, "state")));
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record({ policy_hash: (await loadPolicy({ file: policyFile, cwd: k.workspace })).hash })));
+    const dir = join(k.root, "state");
+    const state = join(k.guardDir, "state.json");
+    const target = where === "state" ? ["--state", state, "--audit", join(k.guardDir, "audit.log"), "--consumed-dir", join(k.guardDir, "consumed")] : ["--state-dir", dir, "--session", "s"];
+    const start = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile, "--policy", policyFile, ...target], { cwd: k.workspace });
+    expect(start.code, start.stdout + start.stderr).toBe(0);
+    // The hook's own arguments, and the steps taken so far.
+    const hookArgs = where === "state" ? ["--state", state] : ["--state-dir", dir, "--no-policy"];
+    const runFile = () => join(dir, "runs", readdirSync(join(dir, "runs")).find((f) => f.endsWith(".json"))!);
+    const cursor = () => JSON.parse(readFileSync(runFile(), "utf8")).progress.cursor as { index: number; count: number };
+    const taken = (): number => (where === "state" ? (JSON.parse(readFileSync(state, "utf8")).next as number) : cursor().index + cursor().count);
+    return { ...k, hookArgs, taken, policyFile };
+  }
+
+  it.skipIf(!built || process.platform === "win32").each([
+    ["state", 4096, "guard:\n  maxInputBytes: 4096\n", /blocked: the hook input is over 4096 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state", 1 << 20, "{}\n", /blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state", 2 << 20, "guard:\n  maxInputBytes: 2097152\n", /blocked: the hook input is over 2097152 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+    ["state-dir", 4096, "guard:\n  maxInputBytes: 4096\n", /blocked: The hook input is 4097 bytes, over the run's 4096 \(guard\.maxInputBytes at start\); it is not decided\..*\[limit-exceeded\]\n$/],
+    ["state-dir", 1 << 20, "{}\n", /blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/],
+  ] as const)("--%s, guard.maxInputBytes %i: an input of exactly the limit is decided, one byte more blocked, through a pipe, a file and a socket", async (where, max, policyText, refusal) => {
+    const k = await startedUnder(policyText, where);
+    const feeds = ["pipe", "file", "socket"] as const;
+    for (const [i, feed] of feeds.entries()) {
+      const step = PLAN[i]!;
+      const exact = sized(k.workspace, step.tool, step.params, max);
+      const over = sized(k.workspace, step.tool, step.params, max + 1);
+      // In three pieces, a moment apart, through a pipe or a socket: the limit counts every piece.
+      const pieces = (t: string) => (feed === "file" ? [t] : [t.slice(0, max >> 2), t.slice(max >> 2, max - 1), t.slice(max - 1)]);
+      const refused = await hookVia(feed, k.hookArgs, pieces(over), { dir: k.root });
+      expect([feed, refused.code, refused.stderr]).toEqual([feed, 2, expect.stringMatching(refusal)]);
+      expect(k.taken()).toBe(i);
+      const decided = await hookVia(feed, k.hookArgs, pieces(exact), { dir: k.root });
+      expect([feed, decided.code, decided.stderr]).toEqual([feed, 0, ""]);
+      expect(k.taken()).toBe(i + 1);
+    }
+  }, 60_000);
+
+  it.skipIf(!built)("a run's guard.maxInputBytes over the default is read by a hook that reads the policy; with --state-dir, which reads none, the default bounds the input", async () => {
+    const k = await startedUnder((dir) => `guard:\n  maxInputBytes: 2097152\n  stateDir: ${JSON.stringify(dir)}\n`, "state-dir");
+    const input = sized(k.workspace, PLAN[0]!.tool, PLAN[0]!.params, 2 << 20);
+    const flagged = await hookVia("socket", k.hookArgs, [input], { dir: k.root });
+    expect([flagged.code, flagged.stderr]).toEqual([2, expect.stringMatching(/blocked: the hook input is over 1048576 bytes \(guard\.maxInputBytes\); it is not read \[limit-exceeded\]\n$/)]);
+    expect(k.taken()).toBe(0);
+    const read = await hookVia("socket", ["--policy", k.policyFile], [input], { dir: k.root });
+    expect([read.code, read.stderr]).toEqual([0, ""]);
+    expect(k.taken()).toBe(1);
+  }, 30_000);
 
   it.skipIf(!built)("approve - stops reading an endless standard input at limits.maxFileBytes", async () => {
     const a = approvalKit();

@@ -21,7 +21,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectPlangate, projectTeddy, firstDifference } from "../src/dialects/teddy/reading.js";
+import { projectPlangate, projectTeddy, firstDifference, type RunReading } from "../src/dialects/teddy/reading.js";
+import { resolvePosix } from "../src/core/path-service.js";
 import { validatePlan } from "../src/node/validate-plan.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { NOW } from "./helpers.js";
@@ -37,7 +38,7 @@ const live =
   existsSync(join(MISTLETOE_SRC, "mistletoe/block_token.py")) &&
   spawnSync("python3", ["-c", "1"], { stdio: "ignore" }).status === 0;
 
-type TeddyRead = { ok: false; error: string } | { ok: true; actions: { type: string; description: string | null; params: Record<string, unknown> }[] };
+type TeddyRead = { ok: false; error: string } | { ok: true; actions: { type: string; description: string | null; params: Record<string, unknown>; opens?: string }[] };
 interface Recorded {
   parser: string;
   variants: { name: string; text: string; teddy: TeddyRead }[];
@@ -57,6 +58,23 @@ function liveReadings(texts: string[]): TeddyRead[] {
 function parserVersion(): string {
   const git = (dir: string) => spawnSync("git", ["-C", dir, "describe", "--tags", "--always"], { encoding: "utf8" }).stdout.trim();
   return `atte500/TeDDy ${git(TEDDY_SRC)} with mistletoe ${git(MISTLETOE_SRC)}`;
+}
+
+/** The project root the driver opens files under (test/tools/teddy-read.py). */
+const TEDDY_ROOT = "/teddy-root";
+
+/**
+ * The first action whose file TeDDy's file system adapter opens somewhere else than where the path plangate
+ * checked names (`.:.env` opens `.env`), or undefined.
+ */
+function openedElsewhere(ours: readonly RunReading[], theirs: Extract<TeddyRead, { ok: true }>["actions"]): string | undefined {
+  for (const [i, a] of theirs.entries()) {
+    const path = ours[i]?.path;
+    if (a.opens === undefined || path === undefined) continue;
+    const named = resolvePosix(TEDDY_ROOT, path);
+    if (a.opens !== named) return `step ${i + 1}: plangate checked "${path}" (${named}), TeDDy opens ${a.opens}`;
+  }
+  return undefined;
 }
 
 const all = variants();
@@ -117,6 +135,8 @@ describe("a plan plangate accepts is read the same by TeDDy (recorded readings)"
       const theirs = projectTeddy(v.teddy.actions);
       const diff = firstDifference(ours, theirs);
       if (diff) differences.push(`${v.name}: step ${diff.index + 1} ${diff.field}: plangate ${JSON.stringify(diff.plangate)}, TeDDy ${JSON.stringify(diff.teddy)}`);
+      const elsewhere = openedElsewhere(ours, v.teddy.actions);
+      if (elsewhere) differences.push(`${v.name}: ${elsewhere}`);
     }
     expect(differences).toEqual([]);
     // The property must bite: ordinary plans are accepted and read the same.
@@ -186,8 +206,11 @@ describe.runIf(live)("live: random plans read by TeDDy's parser", () => {
       const t = readings[i]!;
       if (!report.valid || !t.ok) continue;
       both++;
-      const diff = firstDifference(projectPlangate(report.plan!.steps), projectTeddy(t.actions));
+      const ours = projectPlangate(report.plan!.steps);
+      const diff = firstDifference(ours, projectTeddy(t.actions));
       if (diff) differences.push(`${JSON.stringify(text)}: step ${diff.index + 1} ${diff.field}: plangate ${JSON.stringify(diff.plangate)}, TeDDy ${JSON.stringify(diff.teddy)}`);
+      const elsewhere = openedElsewhere(ours, t.actions);
+      if (elsewhere) differences.push(`${JSON.stringify(text)}: ${elsewhere}`);
     }
     expect(differences).toEqual([]);
     expect(both).toBeGreaterThan(20);

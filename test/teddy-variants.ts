@@ -305,5 +305,23 @@ export function variants(): Variant[] {
   add("content/long-lines", teddyPlan([create(path(), "x".repeat(5000))]));
   add("content/many-actions", teddyPlan(Array.from({ length: 40 }, (_, i) => create(path(`f${i}.txt`), `line ${i}`))));
   add("content/research-multi", teddyPlan([`### \`RESEARCH\`\n${desc}\n${FENCE}\na\n\n b \n${FENCE}\n\nprose\n\n${FENCE}\nc\n${FENCE}`]));
+
+  // 9. Paths TeDDy's executor reads otherwise than its parser: a READ resource starting with "http" is fetched
+  // from the web (after backslashes became slashes and a leading / was dropped). A path whose second character
+  // is ":" loses its first two characters when the file is opened (see teddyDriveStripped): the parser's reading
+  // is recorded, and plangate refuses the plan.
+  const resources: [string, string][] = [
+    ["url-backslash", "[x](http:/\\evil.example/x)"],
+    ["url-backslash-bare", "http:/\\evil.example/x"],
+    ["url-leading-slash", "[http:/\\x](/http:/\\x)"],
+    ["http-file", "[httpd.conf](/httpd.conf)"],
+    ["http-file-dotted", "[./httpd.conf](/./httpd.conf)"],
+    ["alias-url", "https://example.com/a"],
+  ];
+  for (const [name, value] of resources) add(`resource/${name}`, teddyPlan([read(`- **${name === "alias-url" ? "File Path" : "Resource"}:** ${value}`)]));
+  for (const [name, p] of [["dot", ".:.git/config"], ["colon", "::.env"], ["digit", "1:../outside.txt"], ["letter", "C:.env"]]) {
+    add(`drive/${name}`, teddyPlan([create(`- **File Path:** [${p}](/${p})`)]));
+    add(`drive/${name}-bare`, teddyPlan([create(`- **File Path:** ${p}\n- **Overwrite:** true`)]));
+  }
   return out;
 }

@@ -81,3 +81,27 @@ describe("paths resolved at the moment of the call", () => {
     expect(await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy }, createFileProbe)).toBeUndefined();
   });
 });
+
+describe("a hook call read in the host's working folder (the single-file state guard)", () => {
+  const where = (cwd: string): string => (cwd === "ws" ? ws : cwd === "sub" ? join(ws, "src") : cwd === "outside" ? join(root, "outside") : cwd);
+  it.each([
+    // [the hook input's cwd, tool, arguments, the rule of the refusal (undefined: allowed)]
+    ["ws", "read_file", { path: "src/a.txt" }, undefined],
+    ["outside", "read_file", { path: "src/a.txt" }, "path-outside-workspace"],
+    ["sub", "read_file", { path: "src/a.txt" }, "path-outside-workspace"],
+    ["/etc", "read_file", { options: { path: "./passwd" } }, "path-outside-workspace"],
+    ["/etc", "Bash", { command: "cat passwd" }, "path-outside-workspace"],
+    ["ws", "Bash", { command: "cat src/a.txt" }, undefined],
+    // An absolute path names the same file wherever the host works.
+    ["outside", "read_file", { path: "ABS" }, undefined],
+    // No cwd in the input: a tool the generic profile does not describe is kept as it is, as in a run.
+    [undefined, "read_file", { path: "src/a.txt" }, undefined],
+  ] as const)("cwd %s, %s %j: %s", async (cwd, tool, args, rule) => {
+    const call = JSON.parse(JSON.stringify(args).replace('"ABS"', JSON.stringify(join(ws, "src", "a.txt")))) as Record<string, unknown>;
+    const ap = approved([{ tool, args: call }]);
+    const d = await decideStep(ap, 0, PLAN_BYTES, tool, call, NOW, { cwd: cwd === undefined ? undefined : where(cwd) });
+    expect(d.allow ? undefined : [d.diagnostic.rule, d.diagnostic.step]).toEqual(rule === undefined ? undefined : [rule, 1]);
+    // A call that does not come from a hook is made in the workspace.
+    expect((await decideStep(ap, 0, PLAN_BYTES, tool, call, NOW)).allow).toBe(true);
+  });
+});

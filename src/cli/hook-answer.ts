@@ -174,7 +174,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
         const input = parseHookInput(await read(max), max);
         event = input.event;
         if (input.event !== "PreToolUse") return other(input);
-        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args! }, s.now());
+        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args!, cwd: input.cwd }, s.now());
         return answer(refusal === undefined ? { decision: "allow", reason: guardDecision("allowNext") } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
       }
       const store = await s.store();

@@ -1496,6 +1496,15 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ run_commands: [["rm", "-rf", "../x"]] }, "task")).toContain("path-outside-workspace@/steps/0/arguments/run_commands/0");
     expect(await errors({ commands: [{ run: "rm x" }] }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/0/run");
     expect(await errors({ commands: { $enum: ["ls", "rm x"] } }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/commands/$enum/1");
+    expect(await errors({ scripts: { build: "make", test: "rm -rf .git" } }, "task")).toContain("protected-path-write@/steps/0/arguments/scripts/test");
+    expect(await errors({ commands: { run: "rm x", cwd: "src" } }, "task", { deny: ["rm"] })).toEqual(["disallowed-tool@/steps/0/arguments/commands/run"]);
+    // A POSIX shell named beside a command is the program that runs it; another shell is not read.
+    expect(await errors({ command: "ls", shell: "bash" }, "task")).toEqual([]);
+    expect(await errors({ command: "ls", shell: "/bin/bash" }, "task")).not.toContain("disallowed-tool@/steps/0/arguments/shell");
+    expect(await errors({ command: "ls", options: { shell: "bash", cwd: "src" } }, "task")).toEqual([]);
+    expect(await errors({ cmd: "ls", sh: "zsh", shell: true }, "task")).toEqual([]);
+    expect(await errors({ command: "ls", shell: "pwsh" }, "task")).toContain("disallowed-tool@/steps/0/arguments/shell");
+    expect(await errors({ shell: "bash -c 'rm x'" }, "task", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/shell");
     expect(await errors({ commands: [1, "x"] }, "task")).toEqual([]);
     expect(await errors({ commands: ["npm ci", "npm test"], run: true }, "task")).toEqual([]);
     // Keys that only contain such a name are not command lines; nor is a git-like subcommand.

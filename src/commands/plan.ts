@@ -17,6 +17,15 @@ export const COMMAND_KEYS = new Set([
   "entrypoint", "recipe", "keystrokes", "execstart", "execstartpre", "execstartpost", "execstop", "execstoppost", "execreload", "execcondition",
 ]);
 
+/** Command keys that may instead name the shell that runs a command beside them (`shell: "/bin/bash"`). */
+const SHELL_KEYS = new Set(["shell", "sh", "bash", "zsh"]);
+/**
+ * A POSIX shell named by its name or path, alone: what runs a command line, not a line (`bash`,
+ * `/bin/zsh`). Another shell (`fish`, `pwsh`, `cmd.exe`) would read the line in a language plangate does
+ * not read, so its name is read as a line and refused.
+ */
+const SHELL_PROGRAM = /^\s*(?:\/[^\s]*\/)?(?:ba|da|z|k|a)?sh\s*$/;
+
 /** Arguments that hold a list of command lines, each run by itself: `{commands: ["npm ci", "npm test"]}`. */
 const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines", "recipes", "entrypoints"]);
 
@@ -72,28 +81,11 @@ const PROGRAM_KEYS = new Set(["program", "executable"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
 const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
 
-const KIND_NONE = 0;
-const KIND_COMMAND = 1;
-const KIND_PROGRAM = 2;
-const KIND_ARGV = 3;
-const KIND_LINES = 4;
-const KIND_LANGUAGE = 5;
-const kindMemo = new Map<string, number>();
-/** What an argument name holds for the command reading: a command line, a program, an argument vector, lines, a language; decided once per name. */
-function keyKind(key: string): number {
-  let kind = kindMemo.get(key);
-  if (kind === undefined) {
-    const k = keyName(key);
-    kind = holdsCommandLine(k) ? KIND_COMMAND : PROGRAM_KEYS.has(k) ? KIND_PROGRAM : ARGV_KEYS.has(k) ? KIND_ARGV : holdsCommandLines(k) ? KIND_LINES : LANGUAGE_KEYS.has(k) ? KIND_LANGUAGE : KIND_NONE;
-    if (kindMemo.size < 4096) kindMemo.set(key, kind);
-  }
-  return kind;
-}
 
 /** Does an argument name hold a command line, a program, an argument vector or lines of commands (read by the command rules, not as text)? */
 export function isCommandArgument(key: string): boolean {
   const kind = keyKind(key);
-  return kind !== KIND_NONE && kind !== KIND_LANGUAGE;
+  return kind !== KeyKind.None && kind !== KeyKind.Language;
 }
 
 /** One command-bearing argument of a step, as the shell would read it. */
@@ -166,6 +158,28 @@ function collect(plan: Plan, step: Step, out: StepCommand[]): void {
  * them (`{options: {program: "rm", args: ["x"]}}`), read alike: a command or program with the argument
  * vector beside it, or an argument vector alone; then the objects inside it.
  */
+/** What an argument key holds: nothing of a command, a command line, a program, an argument vector, a list of lines. */
+const enum KeyKind {
+  None,
+  Command,
+  Program,
+  Argv,
+  Lines,
+  /** The language of a code argument beside it (`{language: "bash", code: "..."}`). */
+  Language,
+}
+const kindMemo = new Map<string, KeyKind>();
+/** The kind of an argument key (see holdsCommandLine, PROGRAM_KEYS, ARGV_KEYS, holdsCommandLines, LANGUAGE_KEYS), decided once per key. */
+function keyKind(key: string): KeyKind {
+  let kind = kindMemo.get(key);
+  if (kind === undefined) {
+    const k = keyName(key);
+    kind = holdsCommandLine(k) ? KeyKind.Command : PROGRAM_KEYS.has(k) ? KeyKind.Program : ARGV_KEYS.has(k) ? KeyKind.Argv : holdsCommandLines(k) ? KeyKind.Lines : LANGUAGE_KEYS.has(k) ? KeyKind.Language : KeyKind.None;
+    if (kindMemo.size < 4096) kindMemo.set(key, kind);
+  }
+  return kind;
+}
+
 function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
@@ -174,23 +188,26 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   for (const key of keys) {
     const kind = keyKind(key);
     const value = args[key];
-    if (kind === KIND_NONE) {
+    if (kind === KeyKind.None) {
       if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
         // A container's health check: `["CMD-SHELL", "line"]` is run by a shell, `["CMD", "prog", ...]` as an argument vector.
         const rest = value.slice(1) as string[];
         out.push({ step, at: childPointer(argsAt, key), name: key, text: value[0] === "CMD" ? shellJoin(rest) : rest.join(" "), mode: "single" });
       }
-    } else if (kind === KIND_COMMAND) {
+    } else if (kind === KeyKind.Command) {
+      // `{command: "ls", shell: "/bin/bash"}`: a shell's name under a shell's key names the program that
+      // runs the line, not a line (a one-word line under `run` or `cmd` is still read).
+      if (SHELL_KEYS.has(keyName(key)) && typeof value === "string" && SHELL_PROGRAM.test(value)) continue;
       // A script's list is lines run one by one (`before_script: ["npm ci", "npm test"]`), and an argument
       // vector too when its first member is a program's name.
       if (keyName(key).endsWith("script") && Array.isArray(value) && value.every((v) => typeof v === "string")) {
         lines(step, key, childPointer(argsAt, key), value, out);
         if (value.length > 1 && !/\s/.test(value[0] as string)) out.push({ step, at: childPointer(argsAt, key), name: key, text: shellJoin(value as string[]), mode: "single" });
       } else heads.push({ key, program: false });
-    } else if (kind === KIND_PROGRAM) heads.push({ key, program: true });
-    else if (kind === KIND_ARGV) argv ??= { key, value };
-    else if (kind === KIND_LINES) lines(step, key, childPointer(argsAt, key), value, out);
-    else if (kind === KIND_LANGUAGE && typeof value === "string") {
+    } else if (kind === KeyKind.Program) heads.push({ key, program: true });
+    else if (kind === KeyKind.Argv) argv ??= { key, value };
+    else if (kind === KeyKind.Lines) lines(step, key, childPointer(argsAt, key), value, out);
+    else if (typeof value === "string") {
       const lang = value.trim().toLowerCase();
       if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang)) shell = lang;
     }
@@ -247,48 +264,56 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of keys) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && keyKind(key) !== KIND_COMMAND && keyKind(key) !== KIND_PROGRAM && keyKind(key) !== KIND_LINES)
+    if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv || keyKind(key) === KeyKind.Language))
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }
 
 /**
  * A list of command lines (LINES_KEYS): each string is a line of its own, each object read as the step's
- * own arguments (`{commands: [{run: "make"}]}`); a single string is one line. An argument constraint
+ * own arguments (`{commands: [{run: "make"}]}`); a single string is one line; a map's values are lines
+ * as a list's members are (`{scripts: {test: "vitest"}}`). An argument constraint
  * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
  */
 function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[], depth = 0): void {
-  let value = raw;
-  if (isDollarObject(value)) {
-    const r = readArgument(value);
-    if ("literal" in r) value = unwrapLiterals(r.literal);
-    else {
-      if ("constraint" in r && r.constraint.kind === "$enum")
-        r.constraint.values.forEach((member, j) => lines(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
-      else out.push({ step, at, name: key, mode: "single", invalid: NOT_COMMAND_LINE });
-      return;
-    }
-  }
+  if (depth > 32) return;
+  const read = admitted(
+    raw,
+    at,
+    (member, where) => lines(step, key, where, member, out),
+    () => out.push({ step, at, name: key, mode: "single", invalid: NOT_COMMAND_LINE }),
+  );
+  if (read === undefined) return;
+  const value = read.value;
   if (typeof value === "string") {
     out.push({ step, at, name: key, text: value, mode: "single" });
     return;
   }
-  if (!Array.isArray(value)) {
-    // A map names its lines (`scripts: {build: "tsc"}`, `hooks: {pre: "make"}`): each member is read as lines.
-    if (value !== null && typeof value === "object") {
-      if (depth > 32) return;
-      for (const [k, v] of Object.entries(value)) lines(step, k, childPointer(at, k), v, out, depth + 1);
-    }
+  if (value === null || typeof value !== "object") return;
+  // An object that names its command (`{commands: {run: "make", cwd: "src"}}`) is read as a step's arguments.
+  if (!Array.isArray(value) && Object.keys(value).some((k) => keyKind(k) !== KeyKind.None && keyKind(k) !== KeyKind.Lines)) {
+    nested(step, at, value, out, 0);
     return;
   }
-  for (let i = 0; i < value.length; i++) {
-    const v: unknown = value[i];
+  // A list, or a map of named lines (`{scripts: {build: "make", test: "rm -rf .git"}}`, as package.json's).
+  const members: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const map = !Array.isArray(value);
+  for (const [i, v] of members) {
     if (typeof v === "string") out.push({ step, at: childPointer(at, i), name: key, text: v, mode: "single" });
-    else if (Array.isArray(v)) {
+    else if (map && Array.isArray(v)) {
+      // A map's list is lines (`hooks: {post: ["make", "make test"]}`, `{PreToolUse: [{command: ...}]}`), and
+      // an argument vector too when its members are strings and the first is a program's name.
+      lines(step, key, childPointer(at, i), v, out, depth + 1);
+      if (v.length > 1 && v.every((x) => typeof x === "string") && !/\s/.test(v[0] as string)) out.push({ step, at: childPointer(at, i), name: key, text: shellJoin(v as string[]), mode: "single" });
+    } else if (Array.isArray(v)) {
       const t = argvText(v);
       out.push(t.text !== undefined ? { step, at: childPointer(at, i), name: key, text: t.text, mode: "single" } : { step, at: childPointer(at, i), name: key, mode: "single", invalid: t.invalid ?? NOT_COMMAND_LINE });
-    } else if (isDollarObject(v)) lines(step, key, childPointer(at, i), v, out);
-    else if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, 0);
+    } else if (isDollarObject(v)) lines(step, key, childPointer(at, i), v, out, depth + 1);
+    // A map's map names more lines (`hooks: {git: {pre_commit: "make"}}`), or a command (`{run: "make"}`).
+    else if (v !== null && typeof v === "object") {
+      if (map) lines(step, key, childPointer(at, i), v, out, depth + 1);
+      else nested(step, childPointer(at, i), v, out, 0);
+    }
   }
 }
 
@@ -303,17 +328,22 @@ const PLAIN_LINE = /^[A-Za-z0-9_\-.,/:=+@%^ \t\n]*$/;
  * read both ways, the second only where the two differ.
  */
 function alone(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
-  let value = raw;
-  if (isDollarObject(value)) {
-    const r = readArgument(value);
-    if ("literal" in r) value = unwrapLiterals(r.literal);
-    else {
-      if ("constraint" in r && r.constraint.kind === "$enum")
-        r.constraint.values.forEach((member, j) => readAlone(step, key, childPointer(childPointer(at, "$enum"), j), unwrapLiterals(member), out));
-      return;
-    }
-  }
-  readAlone(step, key, at, value, out);
+  const read = admitted(raw, at, (member, where) => readAlone(step, key, where, member, out));
+  if (read !== undefined) readAlone(step, key, at, read.value, out);
+}
+
+/**
+ * A value, or the values an argument constraint admits: a `$literal`'s value is returned; each `$enum`
+ * member is given to `member` at its pointer, and any other constraint (`$glob`, `$regex`, a malformed
+ * one) to `other`, and nothing is returned.
+ */
+function admitted(value: unknown, at: Pointer, member: (value: unknown, at: Pointer) => void, other?: () => void): { value: unknown } | undefined {
+  if (!isDollarObject(value)) return { value };
+  const r = readArgument(value);
+  if ("literal" in r) return { value: unwrapLiterals(r.literal) };
+  if ("constraint" in r && r.constraint.kind === "$enum") r.constraint.values.forEach((m, j) => member(unwrapLiterals(m), childPointer(childPointer(at, "$enum"), j)));
+  else other?.();
+  return undefined;
 }
 
 function readAlone(step: Step, key: string, at: Pointer, value: unknown, out: StepCommand[]): void {

@@ -12,7 +12,8 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "../approval/host-command.js";
-import { type CallPathsContext, callPathProblem } from "../approval/call-paths.js";
+import { type CallPathsContext, callPathProblem, workingFolderReads } from "../approval/call-paths.js";
+import type { FileProbe } from "../core/file-probe.js";
 import { isInside, realPathOf, type TrustedKey } from "./keys.js";
 import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "../approval/match.js";
 import {
@@ -116,16 +117,40 @@ async function planRefusal(ap: ApprovedPlan, n: number, bytes: Uint8Array | unde
 }
 
 /**
+ * A hook call reduced to its identity as its host reads it (callIdentity): the host resolves relative
+ * paths and runs command lines in its working folder, the hook input's `cwd` (undefined: the input names
+ * none, so it is unknown). When that folder is not the scope, a relative path or a command line of a
+ * tool the profile does not describe (workingFolderReads, with `paths`' policy) becomes a marker
+ * `outsideScopeDiagnostic` refuses. Every guard that answers a hook reads a call so: a run, a session
+ * without one, the single-file state.
+ */
+export function hookCallIdentity(profile: HostProfile, call: CallInput, scope: string, cwd: string | undefined, paths: CallPathsContext, files: () => FileProbe): CallInput {
+  return callIdentity(profile, call, scope, files(), {
+    cwd: cwd ?? null,
+    undescribed: (tool, args) => workingFolderReads(tool, args, paths, files()),
+  });
+}
+
+/**
  * Decides whether a tool call may run as step `next` (0-based): the plan on disk must still have the
  * approved hash (bytes re-read by the caller, since the file can change between steps), the approval
- * must not have expired, and the call must be exactly the next approved step.
+ * must not have expired, and the call must be exactly the next approved step. `hook`: the call came in a
+ * hook input, whose `cwd` is where the host reads its relative paths (hookCallIdentity, with the generic
+ * profile these steps are matched with); absent, the call is made in the workspace.
  */
-export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Array | undefined, tool: string, args: unknown, now: Date): Promise<Decision> {
+export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Array | undefined, tool: string, args: unknown, now: Date, hook?: { cwd: string | undefined }): Promise<Decision> {
   const n = next + 1;
   const stale = await planRefusal(ap, n, bytes, now);
   if (stale) return stale;
   const refused = ap.host ? await hostCommandRefusal(tool, args, ap.host, createFileProbe) : undefined;
   if (refused) return deny(n, refused);
+  if (hook !== undefined) {
+    const scope = ap.scope ?? realPathOf(ap.paths?.workspace ?? "/");
+    const argsObject = args !== null && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+    const identity = hookCallIdentity(GENERIC, { tool, args: argsObject }, scope, hook.cwd, ap.paths ?? { workspace: scope }, createFileProbe);
+    const outside = outsideScopeDiagnostic(identity, n);
+    if (outside) return deny(n, outside);
+  }
   if (next >= ap.steps.length)
     return deny(n, guardMismatch({ kind: "after-last", steps: ap.steps.length, tool }));
   const want = ap.steps[next]!;

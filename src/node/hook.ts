@@ -6,10 +6,10 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
-import { guardFailure } from "../approval/judge.js";
+import { guardFailure, judgeApproval } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
-import { auditKeyOf, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
+import { auditKeyOf, consumeNonce, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
 import type { HookInputProblem } from "../core/input/approval.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { hookInputFactDiagnostic } from "../rules/hook-input.js";
@@ -19,6 +19,8 @@ import { guardDecision } from "../rules/guard-failure/decisions.js";
 export interface HookCall {
   tool: string;
   args: Record<string, unknown>;
+  /** The input's `cwd`, the host's working folder (absent: the input names none, so it is unknown). */
+  cwd?: string;
 }
 
 /** The hook input is refused (the call is blocked): the diagnostic says why, its rule id is the deny's. */
@@ -119,15 +121,21 @@ export function maxInputBytesOf(state: GuardState): number {
   return state.max_input_bytes ?? DEFAULT_MAX_INPUT_BYTES;
 }
 
-/** `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one). */
-export async function startGuard(statePath: string, options: GuardOptions): Promise<GuardState> {
+/**
+ * `guard start`: verifies and consumes the approval, then writes a new state file (refusing to replace one).
+ * `alsoConsumedIn`: another store of consumed approvals (the per-user one, when `consumedDir` is another
+ * folder): a single-use approval is recorded there too, so that naming a fresh `consumedDir` cannot replay it.
+ */
+export async function startGuard(statePath: string, options: GuardOptions & { alsoConsumedIn?: string }): Promise<GuardState> {
   if (existsSync(statePath))
     throw new GuardRefusal([guardFailure({ kind: "state-exists", path: statePath })]);
   if (isInside(statePath, options.workspace))
     throw new GuardRefusal([guardFailure({ kind: "inside-workspace", file: "state", path: statePath, workspace: options.workspace })]);
   // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
   const auditKey = options.auditKey ?? randomBytes(32);
-  const { plan, record, audit } = await openApproved({ ...options, auditKey });
+  const { plan, record, audit, now } = await openApproved({ ...options, auditKey });
+  if (record.single_use && options.alsoConsumedIn !== undefined && !consumeNonce(options.alsoConsumedIn, record.nonce, now()))
+    throw new GuardRefusal(judgeApproval({ step: "guard", consumed: { nonce: record.nonce, recordedIn: options.alsoConsumedIn } }));
   const anchor = audit.anchor();
   const state: GuardState = {
     version: 2,
@@ -173,7 +181,8 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
       throw err;
     }
     const bytes = readPlanBytes(state.plan);
-    const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now);
+    // The host reads the call's relative paths in its working folder: decided as a run decides it.
+    const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now, { cwd: call.cwd });
     if (decision.allow) state.next++;
     recordDecision(audit, decision, { now, planHash: state.plan_hash, nonce: state.nonce, tool: call.tool, args: call.args, last: decision.allow && state.next === state.steps });
     const after = audit.anchor();

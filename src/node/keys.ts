@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readFileBounded } from "./read-bounded.js";
 
 /** A public key a verifier trusts, with where it came from (to refuse keys inside the workspace). */
 export interface TrustedKey {
@@ -39,11 +40,18 @@ export function generateKeyFiles(dir: string, name = "plangate"): { privateFile:
   return { privateFile, publicFile, keyid: keyId(publicKey) };
 }
 
+/** The most a key file may hold (a trusted key file, or a private key): a few keys fit in a few kilobytes. */
+export const MAX_KEY_FILE_BYTES = 256 * 1024;
+
 /** Reads an Ed25519 private key (PEM); any other algorithm is refused. */
 export function loadPrivateKey(file: string): KeyObject {
   let key: KeyObject;
+  // A regular file of bounded size: a device, a pipe or a huge file would be read forever.
+  const read = readFileBounded(file, MAX_KEY_FILE_BYTES);
+  if (!read.ok)
+    throw new KeyError(`cannot read the private key ${file}: ${read.reason === "too-large" ? `${read.size} bytes, more than a key file holds (${MAX_KEY_FILE_BYTES})` : read.reason === "not-a-file" ? `it is ${read.kind}, not a key file` : read.code}`);
   try {
-    key = createPrivateKey(readFileSync(file));
+    key = createPrivateKey(Buffer.from(read.bytes));
   } catch (err) {
     throw new KeyError(`cannot read the private key ${file}: ${(err as Error).message}`);
   }
@@ -53,6 +61,35 @@ export function loadPrivateKey(file: string): KeyObject {
 }
 
 const PEM_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
+
+/**
+ * The PEM public-key blocks of a trusted key file, which must hold nothing else but white space: a key
+ * found inside other text (a log, a plan kept in a state directory, a note) was written by whoever
+ * wrote that text, not placed there as a trust anchor.
+ */
+function keyBlocks(file: string): string[] {
+  // A regular file of bounded size: a device, a pipe or a huge file would be read forever.
+  const read = readFileBounded(file, MAX_KEY_FILE_BYTES);
+  if (!read.ok)
+    throw new KeyError(
+      read.reason === "too-large"
+        ? `${file} is ${read.size} bytes, more than a trusted key file holds (${MAX_KEY_FILE_BYTES}); name the public key files themselves`
+        : read.reason === "not-a-file"
+          ? `${file} is ${read.kind}, not a public key file`
+          : `cannot read the trusted key ${file}: ${read.code}`,
+    );
+  const text = Buffer.from(read.bytes).toString("utf8");
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  // The blocks blanked out, their line breaks kept: what remains must be white space.
+  const rest = text.replace(PEM_BLOCK, (b) => b.replace(/[^\n]/g, ""));
+  const stray = /\S/.exec(rest);
+  if (stray) {
+    const before = rest.slice(0, stray.index);
+    const line = before.split("\n").length;
+    throw new KeyError(`${file}: line ${line} is not part of a PEM public key block; a trusted key file holds only "BEGIN PUBLIC KEY" blocks (copy the .pub file plangate keygen wrote)`);
+  }
+  return blocks;
+}
 
 /** Reads the trusted public keys from a PEM file (one or more blocks) or from every *.pub / *.pem file of a folder. */
 export function loadTrustedKeys(path: string): TrustedKey[] {
@@ -70,8 +107,7 @@ export function loadTrustedKeys(path: string): TrustedKey[] {
   }
   const keys: TrustedKey[] = [];
   for (const file of files) {
-    const blocks = readFileSync(file, "utf8").match(PEM_BLOCK) ?? [];
-    for (const pem of blocks) {
+    for (const pem of keyBlocks(file)) {
       try {
         const key = createPublicKey(pem);
         keys.push({ keyid: keyId(key), alg: key.asymmetricKeyType ?? "unknown", key, file });
@@ -93,6 +129,22 @@ export function realPathOf(path: string): string {
     const parent = resolve(abs, "..");
     if (parent === abs) return abs;
     return join(realPathOf(parent), abs.slice(parent.length).replace(/^[/\\]+/, ""));
+  }
+}
+
+/**
+ * The repository a workspace lies in: the nearest folder at or above its real path that holds `.git` (a
+ * folder, or a worktree's file), as policy discovery finds the project; undefined outside any repository.
+ * A `workspace:` set below the repository's root still leaves the rest of the repository to whoever
+ * writes the project, the policy file that set it included.
+ */
+export function projectRootOf(workspace: string): string | undefined {
+  let dir = realPathOf(workspace);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = resolve(dir, "..");
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 

@@ -4,7 +4,7 @@ import type { ApprovalConditionsInput, ApprovedConditions, SignatureFacts } from
 import { parseJson } from "../syntax/json.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "../approval/dsse.js";
 import { GENERIC, profileHash } from "../host/profile.js";
-import { isInside, realPathOf, type TrustedKey } from "./keys.js";
+import { isInside, projectRootOf, realPathOf, type TrustedKey } from "./keys.js";
 import { judgeApproval } from "../approval/judge.js";
 import type { ApprovalRecord } from "../approval/record.js";
 import { schemaErrors } from "../core/schema-errors.js";
@@ -81,6 +81,9 @@ function parseStrict(text: string): unknown {
   return doc.value;
 }
 
+/** The most signatures an envelope may carry (plangate approve writes one). */
+export const MAX_SIGNATURES = 16;
+
 function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; body: Buffer; record: unknown } | string {
   for (const k of Object.keys(v)) if (!["payloadType", "payload", "signatures"].includes(k)) return `unknown member "${k}"`;
   if (v.payloadType !== APPROVAL_PAYLOAD_TYPE) return `payloadType is ${JSON.stringify(v.payloadType)}, not "${APPROVAL_PAYLOAD_TYPE}"`;
@@ -89,12 +92,24 @@ function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; bod
   // Node's decoder skips junk; a payload that does not round-trip could hide bytes the signature did not cover.
   if (body.toString("base64") !== v.payload) return "payload is not canonical base64";
   if (!Array.isArray(v.signatures)) return "signatures is not a list";
+  // Each signature may be tried under every trusted key: thousands of them would keep a verifier busy for minutes.
+  if (v.signatures.length > MAX_SIGNATURES) return `it has ${v.signatures.length} signatures, more than the ${MAX_SIGNATURES} an approval may carry`;
   for (const s of v.signatures) {
     if (typeof s !== "object" || s === null || typeof s.sig !== "string" || typeof (s.keyid ?? "") !== "string") return "a signature is not {keyid, sig}";
   }
   const record = parseStrict(body.toString("utf8"));
   if (record === undefined) return "the payload is not a JSON object without duplicate keys";
   return { envelope: v as unknown as DsseEnvelope, body, record };
+}
+
+/**
+ * Where a key file lies that whoever writes the project could replace: the workspace, or else the
+ * repository holding it (a policy's `workspace:` set to a subfolder leaves the rest writable too).
+ */
+export function keyPlace(file: string, workspace: string): { workspace?: string; project?: string } {
+  if (isInside(file, workspace)) return { workspace };
+  const project = projectRootOf(workspace);
+  return project !== undefined && isInside(file, project) ? { project } : {};
 }
 
 /** Finds a trusted Ed25519 key whose signature verifies, or why none does. */
@@ -113,8 +128,7 @@ function checkSignature(env: DsseEnvelope, body: Buffer, record: unknown, option
       }
       matched = k;
       if (verifySignature(env, body, s.sig, k.key)) {
-        const inside = isInside(k.file, options.workspace);
-        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...(inside ? { workspace: options.workspace } : {}) }, key: k };
+        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...keyPlace(k.file, options.workspace) }, key: k };
       }
     }
   }

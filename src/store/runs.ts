@@ -7,15 +7,15 @@ import { sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
-import { callIdentity, contextFor, hasConstraints, type HostProfile, HostProfileError, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
+import { contextFor, hasConstraints, type HostProfile, HostProfileError, outsideScopeDiagnostic, profileHash } from "../host/profile.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { ensureDirs, FileStore, layout, planStamp, sessionKey } from "./file.js";
 import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN } from "./types.js";
 import { isFinished } from "./validate.js";
 import { AuditChain } from "../node/audit.js";
-import { callPathProblem, workingFolderReads } from "../approval/call-paths.js";
-import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
+import { callPathProblem } from "../approval/call-paths.js";
+import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hookCallIdentity, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
 import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
 import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
@@ -279,10 +279,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   const refused = await hostCommandRefusal(input.tool, input.args, shell, c.files);
   if (refused) return refuse({ ...refused, step: stepNo });
   // The host resolves relative paths and runs command lines in its working folder (the input's cwd).
-  const call = callIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, c.files(), {
-    cwd: input.cwd ?? null,
-    undescribed: (tool, args) => workingFolderReads(tool, args, { workspace: run.scope, policy: run.policy }, c.files()),
-  });
+  const call = hookCallIdentity(run.profile, { tool: input.tool, args: input.args }, run.scope, input.cwd, { workspace: run.scope, policy: run.policy }, c.files);
   const outside = outsideScopeDiagnostic(call, stepNo);
   if (outside) return refuse(outside);
   const context = await runContext(run);
@@ -388,10 +385,7 @@ async function hostScopeProblem(policy: Policy, input: HookCallInput, files: () 
     if (err instanceof HostProfileError) return guardFailure({ kind: "host-profile", from: "policy", error: err.message });
     throw err;
   }
-  const identity = callIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), files(), {
-    cwd: input.cwd ?? null,
-    undescribed: (tool, args) => workingFolderReads(tool, args, { workspace: policy.workspace, policy }, files()),
-  });
+  const identity = hookCallIdentity(profile, { tool: input.tool, args: input.args }, realPathOf(policy.workspace), input.cwd, { workspace: policy.workspace, policy }, files);
   return outsideScopeDiagnostic(identity, 0);
 }
 

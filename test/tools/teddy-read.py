@@ -3,7 +3,8 @@
 
 Input (stdin): a JSON array of plan texts. Output (stdout): a JSON array, one entry per plan:
   {"ok": false, "error": "..."}                        TeDDy refuses the plan (nothing runs), or
-  {"ok": true, "actions": [{"type", "description", "params"}]}
+  {"ok": true, "actions": [{"type", "description", "params", "opens"}]}
+"opens" is the file TeDDy's file system adapter opens for the action's path (project root /teddy-root).
 
 TeDDy's parser and mistletoe are not part of this repository: their source trees are put on
 PYTHONPATH by the caller (TEDDY_SRC, MISTLETOE_SRC; see test/teddy-differential.test.ts).
@@ -25,7 +26,21 @@ def jsonable(value):
     return str(value)
 
 
-def read(parser, text):
+ROOT = "/teddy-root"
+
+
+def opens(adapter, kind, params):
+    """The file TeDDy's file system adapter would open for the action's path, under the project root ROOT."""
+    path = params.get("path", params.get("resource"))
+    if not isinstance(path, str) or (kind == "READ" and path.startswith("http")):
+        return None
+    try:
+        return str(adapter._resolve_path(path))
+    except Exception as e:  # TeDDy fails before opening anything
+        return f"error: {type(e).__name__}"
+
+
+def read(parser, text, adapter=None):
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         plan = parser.parse(text)
@@ -34,14 +49,23 @@ def read(parser, text):
     actions = []
     for a in plan.actions:
         kind = a.type.value if hasattr(a.type, "value") else str(a.type)
-        actions.append({"type": kind, "description": a.description, "params": jsonable(a.params)})
+        action = {"type": kind, "description": a.description, "params": jsonable(a.params)}
+        if adapter is not None:
+            target = opens(adapter, kind, a.params)
+            if target is not None:
+                action["opens"] = target
+        actions.append(action)
     return {"ok": True, "actions": actions}
 
 
 def main():
     from teddy_executor.core.services.markdown_plan_parser import MarkdownPlanParser
 
+    from teddy_executor.adapters.outbound.local_file_system_adapter import LocalFileSystemAdapter
+
     parser = MarkdownPlanParser()
+    # The adapter TeDDy opens files with, rooted at a folder that does not exist (nothing is touched).
+    adapter = LocalFileSystemAdapter(edit_simulator=None, root_dir=ROOT)
     texts = json.load(sys.stdin)
 
     def timeout(_sig, _frame):
@@ -52,7 +76,7 @@ def main():
     for text in texts:
         signal.alarm(10)
         try:
-            out.append(read(parser, text))
+            out.append(read(parser, text, adapter))
         except TimeoutError as e:
             out.append({"ok": False, "error": str(e)})
         finally:

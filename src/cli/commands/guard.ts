@@ -177,8 +177,13 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           now: io.now,
         };
         try {
+          // The per-user store of consumed approvals, when it can be placed: a run in any state directory records its nonce there.
+          const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
           if (state !== undefined) {
-            const st = await startGuard(state, { ...common, consumedDir: consumedDirFrom(flags.consumedDir, io), audit: resolve(io.cwd, flags.audit!) });
+            // --consumed-dir names another store: the approval is recorded in the per-user one too, so a fresh folder cannot replay it.
+            const consumedDir = consumedDirFrom(flags.consumedDir, io);
+            const also = userStore !== undefined && userStore !== consumedDir ? { alsoConsumedIn: userStore } : {};
+            const st = await startGuard(state, { ...common, consumedDir, audit: resolve(io.cwd, flags.audit!), ...also });
             // The audit key stays in the state file (0600): printed, it could reach whoever writes the log.
             if (flags.output === "json") await printApprovalResults(io, [{ file, valid: true, extra: { state: { ...st, audit_key: undefined } }, diagnostics: [] }], "json");
             else io.stdout(`${file}: guard started: ${st.steps} approved steps, state ${state}\n`);
@@ -188,7 +193,6 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           if (flags.session !== undefined) opts.session = flags.session;
           if (flags.consumedDir !== undefined) opts.consumedDir = resolve(io.cwd, flags.consumedDir);
           // The per-user store too (when it is another folder): no state directory can replay an approval.
-          const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
           if (userStore !== undefined && userStore !== (opts.consumedDir ?? (typeof dir === "string" ? join(dir, "consumed") : undefined))) opts.alsoConsumedIn = userStore;
           const run = await startRun(dir!, opts);
           if (flags.output === "json") await printApprovalResults(io, [{ file, valid: true, extra: { ...(typeof dir === "string" ? { stateDir: dir } : { store: storeName(dir!) }), ...runSummary(run) }, diagnostics: [] }], "json");

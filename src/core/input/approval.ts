@@ -31,9 +31,10 @@ export type SignatureFacts =
   | { readonly kind: "unknown-signer"; readonly keyids: readonly string[] }
   /**
    * A trusted key verified the signature: its id and file, the key id the signed record names as its
-   * signer (undefined: no signer field), and the workspace the key file lies in, if it does.
+   * signer (undefined: no signer field), and the workspace the key file lies in, if it does, else the
+   * repository holding the workspace (`project`) that it lies in, if it does.
    */
-  | { readonly kind: "verified"; readonly keyid: string; readonly file: string; readonly declaredKeyid: unknown; readonly workspace?: string };
+  | { readonly kind: "verified"; readonly keyid: string; readonly file: string; readonly declaredKeyid: unknown; readonly workspace?: string; readonly project?: string };
 
 /** Step 1: the approval as read: could it be opened, and is it signed by a trusted key? */
 export interface ApprovalEnvelopeInput {
@@ -89,6 +90,8 @@ export interface ApprovalSigningInput {
   readonly key: string;
   /** The workspace the key file lies in, if it does. */
   readonly workspace?: string;
+  /** The repository holding the workspace that the key file lies in (outside the workspace), if it does. */
+  readonly project?: string;
   /** Why the key could not be loaded, if it could not. */
   readonly keyError?: string;
 }

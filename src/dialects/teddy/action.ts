@@ -4,7 +4,7 @@ import { childPointer, type Pointer } from "../../core/pointer.js";
 import type { EditPair, TeddyAction } from "../../core/step-extra.js";
 import { INVISIBLE } from "../../core/lookalike.js";
 import type { MarkdownDocument, MdBlock, MdLine } from "../../syntax/markdown.js";
-import { isUrl, pathFromValue } from "./paths.js";
+import { isUrl, pathFromValue, teddyDriveStripped } from "./paths.js";
 import { boldValue } from "./reading.js";
 import { trimEndOf } from "../../core/text.js";
 import { isFolderName, isPathName, pathNamesFor } from "../../core/paths.js";
@@ -158,17 +158,26 @@ export function readAction(
     } else if (lower === "file path" || lower === "resource") {
       const raw = value.trim();
       action.pathKey = key;
-      if (lower === "resource" && isUrl(raw) && line.links.length === 0) action.url = raw;
-      else if (lower === "resource" && line.links[0] && isUrl(line.links[0].href)) action.url = line.links[0].href;
-      else if (line.links[0]) action.path = pathFromValue(raw, line.links[0]);
-      else {
-        // Without a link TeDDy takes the value as written after a bold key (emphasis underscores
-        // kept, as in __init__.py), and a bracketed path with its brackets (an undefined link).
-        const written = boldValue(doc.lines.lineText(line.line).replace(/^\s*[-*+]\s+/, "")) ?? raw;
-        action.path = /^\[[^\]]+\]$/.test(written) ? written.replace(/\\/g, "/") : pathFromValue(written, undefined);
-      }
-      action.pathAt = keyAt;
       const link = line.links[0];
+      // Without a link TeDDy takes the value as written after a bold key (emphasis underscores kept, as
+      // in __init__.py), and a bracketed path with its brackets (an undefined link).
+      const written = link ? link.href || link.text : (boldValue(doc.lines.lineText(line.line).replace(/^\s*[-*+]\s+/, "")) ?? raw);
+      const read = link ? pathFromValue(raw, link) : /^\[[^\]]+\]$/.test(written) ? written.replace(/\\/g, "/") : pathFromValue(written, undefined);
+      if (type === "READ" && read.startsWith("http")) {
+        // TeDDy's READ fetches every resource that starts with "http" from the web (`httpdocs/a.html`
+        // too), after its reading has turned backslashes into slashes and dropped a leading `/`.
+        action.url = read;
+        if (!isUrl(read) || read !== written.trim()) {
+          const messageId = isUrl(read) ? "teddyResourceHttpRewritten" : "teddyResourceHttpFile";
+          ctx.report({ rule: "unsafe-value", messageId, data: { ...where, written: written.trim(), path: read }, at: keyAt, step: position });
+        }
+      } else if (lower === "resource" && isUrl(read)) action.url = read;
+      else action.path = read;
+      action.pathAt = keyAt;
+      // A link to a web page whose text names another address or a file (`[docs/a.md](https://host/x)`).
+      if (action.url !== undefined && link?.href && /[./\\]/.test(link.text) && link.text.trim() !== action.url) {
+        ctx.report({ rule: "unsafe-value", messageId: "teddyLinkUrlMismatch", data: { ...where, text: link.text, url: action.url }, at: keyAt, step: position });
+      }
       // The reviewer reads the link text, the executor follows the destination: they must agree.
       if (action.path !== undefined && link?.href && /[./\\]/.test(link.text)) {
         const shown = shownPaths(link.text).find((p) => p !== action.path);
@@ -190,6 +199,10 @@ export function readAction(
         doc.anchors.set(childPointer(argsAt, "path"), doc.anchors.get(keyAt)!);
         if (INVISIBLE.test(action.path ?? "")) {
           ctx.report({ rule: "unsafe-value", messageId: "teddyPathInvisible", data: { ...where, path: action.path! }, at: keyAt, step: position });
+        }
+        const drive = teddyDriveStripped(action.path ?? "");
+        if (drive !== undefined) {
+          ctx.report({ rule: "unsafe-value", messageId: "teddyPathDrive", data: { ...where, path: action.path!, stripped: drive }, at: keyAt, step: position });
         }
       }
     } else {

@@ -35,3 +35,14 @@ export function pathFromValue(value: string, link: { text: string; href: string 
   if (link) p = teddyLinkTarget(p);
   return p.replace(/\\/g, "/");
 }
+
+/**
+ * The path TeDDy's file system adapter opens for a relative path whose second character is a colon:
+ * it takes any such first two characters for a Windows drive and drops them (`.:.env` is `.env`,
+ * `_:../x` is `../x`), after its own validation has passed the path as written. Undefined for every
+ * other path. Characters are counted as Python counts them (code points).
+ */
+export function teddyDriveStripped(path: string): string | undefined {
+  const m = /^[^/]:/u.exec(path);
+  return m ? path.slice(m[0].length) : undefined;
+}

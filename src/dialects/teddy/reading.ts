@@ -544,6 +544,8 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
 export interface RunReading {
   type: string;
   path?: string;
+  /** A READ resource TeDDy fetches from the web (one that starts with "http"), rather than a file. */
+  url?: string;
   content?: string;
   edits?: { find: string | null; replace: string | null }[];
   command?: string;
@@ -570,7 +572,8 @@ export function projectTeddy(actions: readonly { type: string; params: Record<st
       const p = a.params;
       const r: RunReading = { type: a.type, params: {} };
       const path = p.path ?? p.resource;
-      if (path !== undefined) r.path = str(path);
+      if (a.type === "READ" && typeof path === "string" && path.startsWith("http")) r.url = path;
+      else if (path !== undefined) r.path = str(path);
       if (a.type === "CREATE") r.content = str(p.content ?? "");
       if (a.type === "EDIT") r.edits = ((p.edits as { find: string; replace: string }[] | undefined) ?? []).map((e) => ({ find: e.find, replace: e.replace }));
       if (a.type === "EXECUTE") r.command = str(p.command ?? "");
@@ -594,8 +597,8 @@ export function projectPlangate(steps: readonly { tool?: string; args: Record<st
     const type = s.tool ?? "";
     const action = s.extra?.action as { content?: string; edits?: { find?: string; replace?: string }[] } | undefined;
     const r: RunReading = { type, params: {} };
-    const path = s.args.path ?? s.args.url;
-    if (path !== undefined) r.path = str(path);
+    if (s.args.url !== undefined) r.url = str(s.args.url);
+    else if (s.args.path !== undefined) r.path = str(s.args.path);
     if (type === "CREATE") r.content = action?.content ?? "";
     if (type === "EDIT") r.edits = (action?.edits ?? []).map((e) => ({ find: e.find ?? null, replace: e.replace ?? null }));
     if (type === "EXECUTE") r.command = str(s.args.command ?? "");
@@ -612,7 +615,7 @@ export function firstDifference(plangate: readonly RunReading[], teddy: readonly
     const a = plangate[i];
     const b = teddy[i];
     if (!a || !b) return { index: i, field: "action", plangate: a?.type, teddy: b?.type };
-    for (const field of ["type", "path", "content", "edits", "command", "queries", "params"] as const) {
+    for (const field of ["type", "path", "url", "content", "edits", "command", "queries", "params"] as const) {
       const x = JSON.stringify(a[field] ?? null);
       const y = JSON.stringify(b[field] ?? null);
       if (x !== y) return { index: i, field, plangate: a[field], teddy: b[field] };

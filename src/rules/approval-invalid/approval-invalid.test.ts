@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { approvalKit, rulesOf } from "../../../test/approval-kit.js";
 import { kindRuleTester } from "../../../test/rule-tester.js";
 import { conditionsInput, envelopeInput, recordInput } from "../../../test/kind-inputs.js";
+import { MAX_SIGNATURES } from "../../node/verify.js";
 
 describe("approval-invalid", () => {
   it("reports JSON that is not a record, a malformed envelope and a record edited to an unknown field", async () => {
@@ -17,6 +18,17 @@ describe("approval-invalid", () => {
     expect(r.ok).toBe(false);
     // A relative scope would match whatever folder the verifier runs in.
     expect(rulesOf(await k.verify(k.sign(await k.record({ scope: "." })), { workspace: process.cwd() }))).toEqual(["approval-invalid"]);
+  });
+  it("refuses an envelope with more signatures than an approval carries, before trying any", async () => {
+    const k = approvalKit();
+    const env = JSON.parse(k.sign(await k.record()));
+    // Thousands of signatures naming no key were each tried under every trusted key: minutes of work.
+    const forged = { keyid: "", sig: Buffer.alloc(64).toString("base64") };
+    const many = await k.verify(JSON.stringify({ ...env, signatures: [...Array.from({ length: MAX_SIGNATURES }, () => forged), env.signatures[0]] }));
+    expect(rulesOf(many)).toEqual(["approval-invalid"]);
+    expect(many.diagnostics[0]!.message).toBe(`The approval envelope is malformed: it has ${MAX_SIGNATURES + 1} signatures, more than the ${MAX_SIGNATURES} an approval may carry.`);
+    // Up to the bound, a good signature among forged ones still verifies.
+    expect(rulesOf(await k.verify(JSON.stringify({ ...env, signatures: [...Array.from({ length: MAX_SIGNATURES - 1 }, () => forged), env.signatures[0]] })))).toEqual([]);
   });
   it("accepts the record plangate writes", async () => {
     const k = approvalKit();

@@ -35,6 +35,16 @@ kindRuleTester("approval-key-in-workspace", "approval", {
       errors: [{ messageId: "trustedKey", message: "The trusted key /ws/keys/k.pub lives inside the workspace /ws, which the plan may write: an agent could replace it with its own." }],
     },
     {
+      name: "the trusted key lives in the repository holding the workspace, outside it",
+      input: envelopeInput({ signature: { ...VERIFIED, file: "/repo/evil.pub", project: "/repo" } }),
+      errors: [{ messageId: "trustedKeyInProject", message: "The trusted key /repo/evil.pub lives inside the repository /repo that holds the workspace: whoever writes the project (its policy file included) could replace it with their own." }],
+    },
+    {
+      name: "the signing key lives in the repository holding the workspace, outside it",
+      input: { step: "signing", key: "/repo/k.pem", project: "/repo" },
+      errors: [{ messageId: "signingKeyInProject", hint: "move the key outside every repository (plangate keygen --out ~/.config/plangate)" }],
+    },
+    {
       name: "the signing key lives in the workspace",
       input: { step: "signing", key: "/ws/k.pem", workspace: "/ws" },
       errors: [{ messageId: "signingKey", hint: "move the key outside the workspace (plangate keygen --out ~/.config/plangate)" }],

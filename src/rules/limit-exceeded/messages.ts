@@ -38,6 +38,10 @@ export const messages = {
     message: "The plan holds more than {{max}} $glob and $regex constraints, or more than {{maxChars}} characters of them, by this one; each is searched for a path it admits, so the plan is not judged.",
     hint: 'list the values with {"$enum": […]}, or split the plan',
   },
+  toolSchemasTooLarge: {
+    message: "Step {{step}}: the inputSchemas of the plan's tools hold more than {{max}} values in all by this step's \"{{tool}}\" ({{values}} values), so its arguments are not checked and the plan is rejected.",
+    hint: "split the plan so that each part calls fewer tools, or shorten the tools' inputSchemas",
+  },
   tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
   // Commands that refuse an input before reading it (src/cli, src/service)
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },

@@ -2,10 +2,13 @@ import { mayHoldDollar, readArgument, unwrapLiterals } from "../../core/constrai
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { childPointer, parsePointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
-import type { Compiled, ErrorObject } from "./validators.js";
+import { MAX_PLAN_SCHEMA_VALUES, schemaBudget, valuesText } from "./budget.js";
+import type * as Validators from "./validators.js";
+import type { ErrorObject } from "./validators.js";
 
-type Compile = (schema: object) => Compiled;
-let compile: Compile | undefined;
+let validators: typeof Validators | undefined;
+/** The work (subschemas applied) one validation has left, kept between its plan's run and its nested steps'. */
+const workLeft = new WeakMap<object, number>();
 
 const UNDEFINED_HINT = "remove it, or check its spelling against the tool's inputSchema";
 
@@ -19,6 +22,11 @@ export default defineRule({
     messages: {
       schemaNotObject: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" is not a JSON Schema object, so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
       schemaNotCompiled: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be compiled ({{error}}), so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
+      schemaNotRun: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be applied to these arguments ({{error}}), so they cannot be checked.", hint: "fix the tool's inputSchema in {{source}}: every $ref must lead to a keyword that reads a value" },
+      tooMuchWork: {
+        message: "Step {{step}}: checking the plan's arguments against their tools' inputSchemas takes more than {{max}} subschema checks by this step (\"{{tool}}\"), so its arguments are not checked.",
+        hint: "shorten or flatten the arguments (deeply nested or very long lists), or split the plan",
+      },
       missingArgument: { message: "Step {{step}}: the required argument \"{{field}}\" is missing{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },
       missingField: { message: "Step {{step}}: {{name}} is missing its required field \"{{field}}\"{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },
       undefinedArgument: { message: "Step {{step}}: the argument \"{{field}}\" is not defined by the tool{{admitted}} (inputSchema of \"{{tool}}\").", hint: UNDEFINED_HINT },
@@ -40,62 +48,89 @@ export default defineRule({
     },
   },
   async prepare(plan, ctx) {
-    if (compile || !ctx.tools || ctx.tools.schemas.size === 0) return;
-    if (plan.steps.some((s) => s.tool !== undefined && ctx.tools!.schemas.has(s.tool)))
-      compile = (await import("./validators.js")).compileToolSchema;
+    if (validators || !ctx.tools || ctx.tools.schemas.size === 0) return;
+    if (plan.steps.some((s) => s.tool !== undefined && ctx.tools!.schemas.has(s.tool))) validators = await import("./validators.js");
   },
   check(plan, ctx) {
     const schemas = ctx.tools?.schemas;
     if (!schemas || schemas.size === 0) return;
     const dollars = mayHoldDollar(plan, ctx.facts);
-    for (const step of plan.steps) {
-      if (step.tool === undefined || !schemas.has(step.tool)) continue;
-      const schema = schemas.get(step.tool);
-      if (schema === true) continue;
-      if (schema === null || typeof schema !== "object" || !compile) {
-        ctx.report({
-          at: step.toolAt,
-          step: step.position,
-          messageId: "schemaNotObject",
-          data: { step: step.position, tool: step.tool, source: ctx.tools!.source },
-        });
-        continue;
-      }
-      const compiled = compile(schema);
-      if ("error" in compiled) {
-        ctx.report({
-          at: step.toolAt,
-          step: step.position,
-          messageId: "schemaNotCompiled",
-          data: { step: step.position, tool: step.tool, error: compiled.error, source: ctx.tools!.source },
-        });
-        continue;
-      }
-      if (!dollars) {
-        if (compiled.validate(step.args)) continue;
-        for (const e of compiled.validate.errors ?? []) {
-          const { at, messageId, data } = describe(e, step.argsAt);
-          ctx.report({ at, step: step.position, messageId, data: { ...data, step: step.position, tool: step.tool, admitted: "" }, actual: e.params });
+    // The steps whose tools' schemas are past the bound the validation compiles (counted over the whole
+    // plan, nested steps included): the engine reports them as limit-exceeded; here, should it not have.
+    const budget = schemaBudget(plan, schemas, ctx.facts);
+    const v = validators;
+    if (v) v.setSchemaWork(workLeft.get(ctx.facts) ?? v.MAX_SCHEMA_WORK);
+    try {
+      for (const step of plan.steps) {
+        if (step.tool === undefined || !schemas.has(step.tool)) continue;
+        const schema = schemas.get(step.tool);
+        if (schema === true) continue;
+        const values = budget.over.get(step);
+        if (values !== undefined) {
+          if (!budget.reported)
+            ctx.report({
+              at: step.toolAt,
+              step: step.position,
+              messageId: "schemaNotCompiled",
+              data: { step: step.position, tool: step.tool, error: `the plan's tools' inputSchemas hold more than ${MAX_PLAN_SCHEMA_VALUES} values in all by this one's ${valuesText(values)}`, source: ctx.tools!.source },
+            });
+          continue;
         }
-        continue;
-      }
-      // Argument constraints: every value the step admits is checked, as far as it can be named: each
-      // `$enum` member in turn, a `$glob` or `$regex` by its pattern text, `$literal`s unwrapped as the
-      // guard does; `$schema` and `$any` leave the argument open (argument-constraint judges that).
-      const seen = new Set<string>();
-      for (const v of variants(step.args, step.argsAt)) {
-        if (compiled.validate(v.args)) continue;
-        for (const e of compiled.validate.errors ?? []) {
-          if (e.keyword === "required" && e.instancePath === "" && v.open.has(String((e.params as Record<string, unknown>).missingProperty))) continue;
-          const d = describe(e, step.argsAt);
-          const at = v.moved && (d.at === v.moved.from || d.at.startsWith(v.moved.from + "/")) ? v.moved.to + d.at.slice(v.moved.from.length) : d.at;
-          const key = `${at}\0${d.messageId}\0${JSON.stringify(d.data)}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const admitted = at !== d.at ? " (a value the constraint admits)" : "";
-          ctx.report({ at, step: step.position, messageId: d.messageId, data: { ...d.data, step: step.position, tool: step.tool, admitted }, actual: e.params });
+        if (schema === null || typeof schema !== "object" || !v) {
+          ctx.report({
+            at: step.toolAt,
+            step: step.position,
+            messageId: "schemaNotObject",
+            data: { step: step.position, tool: step.tool, source: ctx.tools!.source },
+          });
+          continue;
+        }
+        const compiled = v.compileToolSchema(schema);
+        if ("error" in compiled) {
+          ctx.report({
+            at: step.toolAt,
+            step: step.position,
+            messageId: "schemaNotCompiled",
+            data: { step: step.position, tool: step.tool, error: compiled.error, source: ctx.tools!.source },
+          });
+          continue;
+        }
+        // Reports why the arguments could not be checked at all, or gives the errors of a failed check.
+        const run = (args: unknown): readonly ErrorObject[] | undefined => {
+          const r = v.checkValue(compiled.validate, args);
+          if ("valid" in r) return r.valid ? [] : (compiled.validate.errors ?? []);
+          if ("over" in r) ctx.report({ at: step.toolAt, step: step.position, messageId: "tooMuchWork", data: { step: step.position, tool: step.tool!, max: v.MAX_SCHEMA_WORK } });
+          else ctx.report({ at: step.toolAt, step: step.position, messageId: "schemaNotRun", data: { step: step.position, tool: step.tool!, error: r.error, source: ctx.tools!.source } });
+          return undefined;
+        };
+        if (!dollars) {
+          for (const e of run(step.args) ?? []) {
+            const { at, messageId, data } = describe(e, step.argsAt);
+            ctx.report({ at, step: step.position, messageId, data: { ...data, step: step.position, tool: step.tool, admitted: "" }, actual: e.params });
+          }
+          continue;
+        }
+        // Argument constraints: every value the step admits is checked, as far as it can be named: each
+        // `$enum` member in turn, a `$glob` or `$regex` by its pattern text, `$literal`s unwrapped as the
+        // guard does; `$schema` and `$any` leave the argument open (argument-constraint judges that).
+        const seen = new Set<string>();
+        for (const variant of variants(step.args, step.argsAt)) {
+          const errors = run(variant.args);
+          if (errors === undefined) break;
+          for (const e of errors) {
+            if (e.keyword === "required" && e.instancePath === "" && variant.open.has(String((e.params as Record<string, unknown>).missingProperty))) continue;
+            const d = describe(e, step.argsAt);
+            const at = variant.moved && (d.at === variant.moved.from || d.at.startsWith(variant.moved.from + "/")) ? variant.moved.to + d.at.slice(variant.moved.from.length) : d.at;
+            const key = `${at}\0${d.messageId}\0${JSON.stringify(d.data)}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            const admitted = at !== d.at ? " (a value the constraint admits)" : "";
+            ctx.report({ at, step: step.position, messageId: d.messageId, data: { ...d.data, step: step.position, tool: step.tool, admitted }, actual: e.params });
+          }
         }
       }
+    } finally {
+      if (v) workLeft.set(ctx.facts, v.schemaWorkLeft());
     }
   },
 });

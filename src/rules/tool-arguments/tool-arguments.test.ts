@@ -5,6 +5,8 @@ import { ExecutionGuard } from "../../node/guard.js";
 import { ruleText } from "../read-text.js";
 import { ruleTester } from "../../../test/rule-tester.js";
 import { parseToolsText } from "../../node/tools-file.js";
+import { MAX_PLAN_SCHEMA_VALUES } from "./budget.js";
+import { MAX_SCHEMA_WORK } from "./validators.js";
 
 const registry = parseToolsText(
   JSON.stringify({
@@ -173,6 +175,108 @@ describe("tool-arguments: schemas a registry built in code brings, and time boun
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ step: 1, pointer: "/steps/0/arguments/xs", actual: { i: 20_000, j: 7 } });
     expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { xs: [1, "1", true, "true", null, [1], "[1]", { a: 1 }, { a: "1" }] } }]), { tools: direct(schema) })).toEqual([]);
+  });
+});
+
+describe("tool-arguments: what one validation compiles and runs is bounded", () => {
+  const direct = (schemas: Record<string, unknown>) => ({ names: new Set(Object.keys(schemas)), patterns: [], schemas: new Map(Object.entries(schemas)), source: "code" });
+  const cpuMs = async (f: () => Promise<unknown>) => {
+    const start = process.cpuUsage();
+    await f();
+    const u = process.cpuUsage(start);
+    return (u.user + u.system) / 1000;
+  };
+  // An enum of n strings: n + 5 values, compiled in milliseconds, so the test counts values without paying for them.
+  const wide = (n: number) => ({ type: "object", properties: { e: { enum: Array.from({ length: n }, (_, i) => `v${i}`) } } });
+  const all = async (text: string, tools: ReturnType<typeof direct> | ReturnType<typeof parseToolsText>) => {
+    const { validatePlan } = await import("../../node/validate-plan.js");
+    return (await validatePlan(text, { tools, now: new Date("2026-11-22T12:00:00Z") })).diagnostics.filter((d) => d.rule === "limit-exceeded" || d.rule === "tool-arguments");
+  };
+
+  it(`compiles the inputSchemas of a plan's tools up to ${MAX_PLAN_SCHEMA_VALUES} values in all; a step past that is limit-exceeded at its tool`, async () => {
+    const registry = parseToolsText(JSON.stringify({ tools: ["a", "b", "c"].map((name) => ({ name, inputSchema: wide(name === "c" ? 100 : 9000) })) }), "tools.json");
+    const d = await all(
+      plan([
+        { tool: "a", arguments: { e: "x" } },
+        { tool: "b", arguments: { e: "v1" } },
+        { tool: "c", arguments: { e: "v1" } },
+        { tool: "b", arguments: { e: "x" } },
+      ]),
+      registry,
+    );
+    expect(d.map((x) => [x.rule, x.step, x.pointer, x.messageId])).toEqual([
+      ["tool-arguments", 1, "/steps/0/arguments/e", "notOneOf"],
+      ["limit-exceeded", 2, "/steps/1/tool", "toolSchemasTooLarge"],
+      ["limit-exceeded", 4, "/steps/3/tool", "toolSchemasTooLarge"],
+    ]);
+    expect(d[1]!.message).toBe(`Step 2: the inputSchemas of the plan's tools hold more than ${MAX_PLAN_SCHEMA_VALUES} values in all by this step's "b" (9005 values), so its arguments are not checked and the plan is rejected.`);
+    expect(d[1]!.hint).toBe("split the plan so that each part calls fewer tools, or shorten the tools' inputSchemas");
+    // Each part of the split plan passes, also after the whole one was compiled: the count does not depend on what was compiled before.
+    expect(await all(plan([{ tool: "b", arguments: { e: "v1" } }, { tool: "c", arguments: { e: "v1" } }]), registry)).toEqual([]);
+    // Nested steps count with their step; a registry built in code with a schema past the bound on its own is refused too.
+    const nested = await all(JSON.stringify({ steps: [{ tool: "Task", intent: "delegate", arguments: { prompt: "p" }, steps: [{ tool: "big", intent: "x", arguments: {} }] }] }), direct({ Task: true, big: wide(MAX_PLAN_SCHEMA_VALUES) }));
+    expect(nested.map((x) => [x.rule, x.pointer, x.message])).toEqual([["limit-exceeded", "/steps/0/steps/0/tool", expect.stringContaining(`"big" (over ${MAX_PLAN_SCHEMA_VALUES} values)`)]]);
+  });
+
+  it("compiles a $defs entry used many times once (it was copied into each use: 3,000 values took 149 s and 5 GB)", async () => {
+    const def = { type: "object", properties: Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`p${i}`, { type: "string" }])) };
+    const uses = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`u${i}`, { $ref: "#/$defs/d" }]));
+    let d: Awaited<ReturnType<typeof diagnosticsOf>> = [];
+    const ms = await cpuMs(async () => {
+      d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { u7: { p3: 1 } } }]), { tools: direct({ t: { type: "object", $defs: { d: def }, properties: uses } }) });
+    });
+    expect(ms).toBeLessThan(5000);
+    expect(d.map((x) => x.pointer)).toEqual(["/steps/0/arguments/u7/p3"]);
+  });
+
+  it(`stops a validation past ${MAX_SCHEMA_WORK} subschema checks (a recursive anyOf doubles them at each level of nesting), at the step, and checks the steps before`, async () => {
+    const tree = { $defs: { n: { type: "array", anyOf: [{ items: { $ref: "#/$defs/n" }, maxItems: 0 }, { items: { $ref: "#/$defs/n" } }] } }, type: "object", properties: { n: { $ref: "#/$defs/n" } } };
+    const nest = (depth: number): unknown => (depth === 0 ? [] : [nest(depth - 1)]);
+    const tools = direct({ t: tree });
+    expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { n: nest(12) } }]), { tools })).toEqual([]);
+    let d: Awaited<ReturnType<typeof diagnosticsOf>> = [];
+    const ms = await cpuMs(async () => {
+      d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { n: 1 } }, { tool: "t", arguments: { n: nest(60) } }, { tool: "t", arguments: { n: [] } }]), { tools });
+    });
+    expect(ms).toBeLessThan(10_000);
+    expect(d.map((x) => [x.step, x.pointer, x.messageId])).toEqual([
+      [1, "/steps/0/arguments/n", "invalid"],
+      [2, "/steps/1/tool", "tooMuchWork"],
+      [3, "/steps/2/tool", "tooMuchWork"],
+    ]);
+    expect(d[1]!.message).toBe(`Step 2: checking the plan's arguments against their tools' inputSchemas takes more than ${MAX_SCHEMA_WORK} subschema checks by this step ("t"), so its arguments are not checked.`);
+  });
+
+  it("rejects a step whose schema refers to itself without end (no internal error)", async () => {
+    const tools = direct({ a: { $defs: { a: { $ref: "#/$defs/a" } }, $ref: "#/$defs/a" }, b: { $defs: { a: { anyOf: [{ $ref: "#/$defs/b" }] }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" } });
+    const { validatePlan } = await import("../../node/validate-plan.js");
+    const r = await validatePlan(plan([{ tool: "a", arguments: {} }, { tool: "b", arguments: {} }]), { tools });
+    expect(r.internalErrors).toBeUndefined();
+    expect(r.diagnostics.filter((x) => x.rule === "tool-arguments").map((x) => [x.step, x.pointer, x.messageId])).toEqual([
+      [1, "/steps/0/tool", "schemaNotRun"],
+      [2, "/steps/1/tool", "schemaNotRun"],
+    ]);
+  });
+
+  it("compiles each tool's schema on its own: no $ref reaches another tool's $id, and a registry read again may reuse an $id", async () => {
+    const id = "https://schemas.example/shared.json";
+    const registry = () => direct({ a: { $id: id, type: "object", properties: { x: { type: "integer" } } }, b: { type: "object", properties: { y: { $ref: id } } } });
+    const first = registry();
+    const steps = plan([{ tool: "a", arguments: { x: 1 } }, { tool: "b", arguments: { y: { x: "s" } } }]);
+    const d = await diagnosticsOf("tool-arguments", steps, { tools: first });
+    expect(d.map((x) => [x.step, x.messageId])).toEqual([[2, "schemaNotCompiled"]]);
+    expect(d[0]!.message).toContain("can't resolve reference");
+    expect((await diagnosticsOf("tool-arguments", steps, { tools: registry() })).map((x) => [x.step, x.messageId])).toEqual([[2, "schemaNotCompiled"]]);
+  });
+
+  it("counts work without changing what a schema means (a property named as the counting keyword, const and enum objects)", async () => {
+    const tools = direct({ t: { type: "object", properties: { c: { const: { a: 1 } }, e: { enum: [{ b: [1] }] } }, additionalProperties: false } });
+    expect(await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { c: { a: 1 }, e: { b: [1] } } }]), { tools })).toEqual([]);
+    const d = await diagnosticsOf("tool-arguments", plan([{ tool: "t", arguments: { c: { a: 1, $plangateWork: true }, $plangateWork: true } }]), { tools });
+    expect(d.map((x) => [x.pointer, x.messageId])).toEqual([
+      ["/steps/0/arguments/c", "invalid"],
+      ["/steps/0/arguments/$plangateWork", "undefinedArgument"],
+    ]);
   });
 });
 

@@ -95,6 +95,108 @@ ruleTester("unsafe-value", {
   ],
 });
 
+// Paths TeDDy's executor opens otherwise than its parser reads them. Its file system adapter takes the first two
+// characters of a relative path whose second character is ":" for a Windows drive and drops them; its READ fetches
+// every resource that starts with "http" from the web, as its parser has rewritten it.
+const fence = "```";
+const createAt = (value: string, more = "") => planMd(`### CREATE\n- **File Path:** ${value}${more}\n${fence}text\nx\n${fence}`);
+const readOf = (value: string, key = "Resource") => planMd(`### READ\n- **${key}:** ${value}`);
+ruleTester("unsafe-value", {
+  valid: [
+    { name: "TeDDy: a colon later in a path", code: createAt("[docs/a:b.txt](/docs/a:b.txt)"), file: "plan.md" },
+    { name: "TeDDy: a READ of a web page written as its URL", code: readOf("[https://example.com/a](https://example.com/a)"), file: "plan.md" },
+    { name: "TeDDy: a READ of a bare URL, under File Path too", code: readOf("https://example.com/a", "File Path"), file: "plan.md" },
+    { name: "TeDDy: a link to a web page whose text is words", code: readOf("[the spec](https://example.com/spec)"), file: "plan.md" },
+    { name: "TeDDy: a READ of a file whose name starts with http, written with ./", code: readOf("[./httpd.conf](/./httpd.conf)"), file: "plan.md", files: { "httpd.conf": "x\n" } },
+  ],
+  invalid: [
+    ...[
+      [".:.git/config", ".git/config"],
+      ["::.env", ".env"],
+      ["_:plangate.yaml", "plangate.yaml"],
+      ["-:.github/workflows/ci.yml", ".github/workflows/ci.yml"],
+      ["1:../outside.txt", "../outside.txt"],
+    ].map(([path, stripped]) => ({
+      name: `TeDDy: the link "${path}", which TeDDy opens as "${stripped}"`,
+      code: createAt(`[${path}](/${path})`, "\n- **Overwrite:** true"),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: 21 + path!.length,
+          endLine: 11,
+          endColumn: 22 + 2 * path!.length,
+          step: 1,
+          pointer: "/actions/0/params/File Path",
+          messageId: "teddyPathDrive",
+          message: `Step 1 (CREATE): TeDDy takes the first two characters of "${path}" for a Windows drive (its second character is ":") and drops them: it would open "${stripped}", not the path checked here.`,
+          hint: `write the path as TeDDy opens it ("${stripped}"), or a path whose second character is not ":"`,
+        },
+      ],
+    })),
+    {
+      name: "TeDDy: a bare path with a drive-like start, a code span, and a letter (also a Windows drive to the path rules)",
+      code: planMd(`### CREATE\n- **File Path:** \`.:.env\`\n${fence}text\nx\n${fence}`, `### EDIT\n- **File Path:** C:.env\n#### FIND:\n${fence}\na\n${fence}\n#### REPLACE:\n${fence}\nb\n${fence}`),
+      file: "plan.md",
+      errors: [
+        { line: 11, step: 1, messageId: "teddyPathDrive", message: /"\.:\.env".*open "\.env"/ },
+        { line: 19, step: 2, messageId: "teddyPathDrive", message: /"C:\.env".*open "\.env"/ },
+      ],
+    },
+    {
+      name: "TeDDy: a READ resource TeDDy rewrites into a web address (a backslash, a leading slash)",
+      code: planMd(`### READ\n- **Resource:** [x](http:/\\evil.example/x)`, `### READ\n- **Resource:** [http:/\\x](/http:/\\x)`),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          step: 1,
+          pointer: "/actions/0/params/Resource",
+          messageId: "teddyResourceHttpRewritten",
+          message: 'Step 1 (READ): TeDDy reads "http:/\\evil.example/x" as "http://evil.example/x" (backslashes turned into slashes, a leading / dropped), which starts with "http", and fetches that from the web.',
+          hint: "write a web page exactly as its URL (http://... or https://..., forward slashes, no leading /); a file whose name starts with http as ./name",
+        },
+        { line: 16, step: 2, messageId: "teddyResourceHttpRewritten", message: /reads "\/http:\/\\x" as "http:\/\/x"/ },
+        { line: 16, step: 2, messageId: "teddyLinkUrlMismatch", message: /shows "http:\/\\x" but TeDDy fetches "http:\/\/x"/ },
+      ],
+    },
+    {
+      name: "TeDDy: a link to a web page whose text names a file or another address",
+      code: planMd(`### READ\n- **Resource:** [docs/a.md](https://evil.example/x)`, `### READ\n- **Resource:** [https://example.com/a](https://evil.example/a)`),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: 29,
+          endLine: 11,
+          endColumn: 51,
+          step: 1,
+          pointer: "/actions/0/params/Resource",
+          messageId: "teddyLinkUrlMismatch",
+          message: 'Step 1 (READ): the link shows "docs/a.md" but TeDDy fetches "https://evil.example/x"; the reader and the executor would see different resources.',
+          hint: "write the address as the link's text too: [https://evil.example/x](https://evil.example/x)",
+        },
+        { line: 16, step: 2, messageId: "teddyLinkUrlMismatch" },
+      ],
+    },
+    {
+      name: "TeDDy: a READ of a file whose name starts with http, which TeDDy fetches from the web",
+      code: readOf("[httpd.conf](/httpd.conf)"),
+      file: "plan.md",
+      files: { "httpd.conf": "x\n" },
+      errors: [
+        {
+          line: 11,
+          step: 1,
+          messageId: "teddyResourceHttpFile",
+          message: 'Step 1 (READ): TeDDy fetches from the web every READ resource that starts with "http", so it would not read the file "httpd.conf".',
+          hint: "write the file as ./httpd.conf",
+        },
+      ],
+    },
+  ],
+});
+
 // The rule alone on the facts a reader records: it reports the facts of its rule, in its words, at their offsets.
 readRuleTester("unsafe-value", {
   invalid: [
