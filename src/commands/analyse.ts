@@ -156,6 +156,27 @@ const REWIRING_VARIABLES = new RegExp(
     ")$",
 );
 /**
+ * Variables that say where a program writes: its temporary files (`TMPDIR=/etc mktemp`), its history, its
+ * caches and data, the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
+ * `PIP_TARGET`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
+ * `AWS_SHARED_CREDENTIALS_FILE`, `DOCKER_CONFIG`), git's index and object store, a TLS key log, a
+ * coverage or profile file, and the Windows homes. A value set on the line (`NAME=value cmd`, `export
+ * NAME=value`) is a path the line writes, checked as one.
+ */
+const LOCATION_VARIABLES = new RegExp(
+  "^(?:" +
+    [
+      "TMPDIR|TMP|TEMP|TEMPDIR|GOTMPDIR|HISTFILE|LESSHISTFILE|NODE_REPL_HISTORY|PYTHON_HISTORY|SQLITE_HISTORY|MYSQL_HISTFILE|PSQL_HISTORY|REDISCLI_HISTFILE",
+      "XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_RUNTIME_DIR|USERPROFILE|APPDATA|LOCALAPPDATA|PREFIX|DESTDIR|INSTALL_PREFIX",
+      "GOPATH|GOBIN|GOCACHE|GOMODCACHE|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
+      "YARN_CACHE_FOLDER|YARN_GLOBAL_FOLDER|PNPM_HOME|BUN_INSTALL|DENO_DIR|DENO_INSTALL_ROOT|COREPACK_HOME|VOLTA_HOME|NVM_DIR|PYENV_ROOT|RBENV_ROOT|CONDA_PKGS_DIRS|POETRY_CACHE_DIR|UV_CACHE_DIR|UV_TOOL_DIR|UV_TOOL_BIN_DIR|PIPX_HOME|PIPX_BIN_DIR",
+      "GIT_INDEX_FILE|GIT_OBJECT_DIRECTORY|KUBECONFIG|DOCKER_CONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|GNUPGHOME|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|HELM_CONFIG_HOME|HELM_CACHE_HOME|HELM_DATA_HOME|TF_DATA_DIR|TF_PLUGIN_CACHE_DIR",
+      "SSL_KEYLOGFILE|COVERAGE_FILE|LLVM_PROFILE_FILE|GCOV_PREFIX|CCACHE_DIR|SCCACHE_DIR|MPLCONFIGDIR|IPYTHONDIR|JUPYTER_CONFIG_DIR|JUPYTER_DATA_DIR|JUPYTER_RUNTIME_DIR|HF_HOME|TORCH_HOME|NUMBA_CACHE_DIR",
+    ].join("|") +
+    ")$",
+);
+
+/**
  * Yarn reads every `YARN_*` variable as a setting (the name folded to lower case, `_` between words):
  * those that name the program Yarn runs instead of itself (`yarnPath`), another rc file, plugins (code
  * it loads) or environment files its scripts get.
@@ -440,6 +461,36 @@ const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|
 const GIT_CONFIG_VALUED = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"]);
 /** `git config` forms that only read or remove settings. */
 const GIT_CONFIG_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--unset", "--unset-all", "--remove-section", "--show-origin", "--show-scope", "--name-only", "get", "list", "unset", "remove-section"]);
+
+/** `git config` calls that only read: get and list, in the old options' and the subcommands' spelling. */
+const GIT_CONFIG_ONLY_READS = new Set(["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "get", "list"]);
+/** `git config` options and subcommands that change the file without a value operand. */
+const GIT_CONFIG_CHANGES = new Set(["--unset", "--unset-all", "--remove-section", "--rename-section", "-e", "--edit", "--add", "--replace-all", "set", "unset", "remove-section", "rename-section", "edit"]);
+
+/**
+ * The configuration file outside the workspace a `git config` call changes: `~/.gitconfig` for
+ * `--global` (under HOME or XDG_CONFIG_HOME), `/etc/gitconfig` for `--system`; undefined for a read, or
+ * for the repository's own file.
+ */
+function gitConfigWritesFile(words: ShellWord[]): string | undefined {
+  let scope: string | undefined;
+  let operands = 0;
+  let changes = false;
+  for (let k = 0; k < words.length; k++) {
+    const v = words[k]!.value;
+    if (v === undefined) {
+      operands++;
+      continue;
+    }
+    if (v === "--global") scope = "~/.gitconfig";
+    else if (v === "--system") scope = "/etc/gitconfig";
+    else if (GIT_CONFIG_ONLY_READS.has(v.split("=")[0]!)) return undefined;
+    else if (GIT_CONFIG_CHANGES.has(v)) changes = true;
+    else if (GIT_CONFIG_VALUED.has(v)) k++;
+    else if (!v.startsWith("-") || v === "-") operands++;
+  }
+  return scope !== undefined && (changes || operands >= 2) ? scope : undefined;
+}
 
 /**
  * The setting a `git config …` call writes, when git would run what it names (`git config
@@ -1281,6 +1332,7 @@ class Analysis {
     for (const a of cmd.assignments) {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
+      if (a.value?.value !== undefined) this.location(a.name, a.value.value, wordSpan(a.value, depth));
     }
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
@@ -1292,6 +1344,11 @@ class Analysis {
       else this.path(v, r.target.glob, at, false, r.op === "<");
     }
     if (cmd.words.length > 0) this.invocation(cmd.words, depth);
+  }
+
+  /** A variable that says where a program writes (LOCATION_VARIABLES), set to a known value: a path written. */
+  private location(name: string, value: string, span: CommandSpan | undefined): void {
+    if (value !== "" && LOCATION_VARIABLES.test(name)) this.path(value, false, span);
   }
 
   /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
@@ -1438,6 +1495,7 @@ class Analysis {
           const eq = w.value.indexOf("=");
           this.assignment(w.value.split(/[=[]/)[0]!, eq >= 0 && !w.value.slice(0, eq).includes("[") ? w.value.slice(eq + 1) : undefined);
           if (eq >= 0) this.storedCode(w.value.split(/[=[]/)[0]!, w.value.slice(eq + 1));
+          if (eq >= 0 && !w.value.slice(0, eq).includes("[")) this.location(w.value.slice(0, eq), w.value.slice(eq + 1), wordSpan(w, depth));
         }
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
@@ -1526,6 +1584,9 @@ class Analysis {
     if (sub === "config") {
       const set = gitConfigSets(args.slice(i + 1));
       if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });
+      // `--global` and `--system` change the user's and the machine's configuration file, outside the workspace.
+      const file = gitConfigWritesFile(args.slice(i + 1));
+      if (file !== undefined) this.path(file, false, undefined);
     }
   }
 

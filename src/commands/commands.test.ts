@@ -1509,6 +1509,45 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ commands: ["npm ci", "npm test"], run: true }, "task")).toEqual([]);
     // Keys that only contain such a name are not command lines; nor is a git-like subcommand.
     expect(await errors({ postscript: "rm x", command_name: "rm", subcommand: "rm x", commander: "rm x" }, "run", { deny: ["rm"] })).toEqual([]);
+    // Entry points, recipes, scripts, hooks and event handlers of real tool and CI schemas.
+    expect(await errors({ image: "alpine", entrypoint: "rm -rf ../x" }, "docker_run")).toContain("path-outside-workspace@/steps/0/arguments/entrypoint");
+    expect(await errors({ entrypoint: ["rm", "-rf", ".git"] }, "docker_run")).toContain("protected-path-write@/steps/0/arguments/entrypoint");
+    expect(await errors({ recipe: "rm -rf .git" }, "make")).toContain("protected-path-write@/steps/0/arguments/recipe");
+    expect(await errors({ ExecStart: "rm -rf .git" }, "unit")).toContain("protected-path-write@/steps/0/arguments/ExecStart");
+    expect(await errors({ keystrokes: "rm -rf .git\n" }, "terminal")).toContain("protected-path-write@/steps/0/arguments/keystrokes");
+    expect(await errors({ before_script: ["npm ci", "rm -rf .git"] }, "ci")).toContain("protected-path-write@/steps/0/arguments/before_script/1");
+    expect(await errors({ afterScript: "rm -rf .git" }, "ci")).toContain("protected-path-write@/steps/0/arguments/afterScript");
+    expect(await errors({ script: ["rm", "-rf", ".git"] }, "ci")).toContain("protected-path-write@/steps/0/arguments/script");
+    expect(await errors({ hooks: { pre: "rm -rf .git" } }, "job")).toContain("protected-path-write@/steps/0/arguments/hooks/pre");
+    expect(await errors({ hooks: { post: ["make", "rm -rf .git"] } }, "job")).toContain("protected-path-write@/steps/0/arguments/hooks/post/1");
+    expect(await errors({ pre_hook: "rm -rf .git" }, "job")).toContain("protected-path-write@/steps/0/arguments/pre_hook");
+    expect(await errors({ scripts: { build: "rm -rf .git" } }, "npm")).toContain("protected-path-write@/steps/0/arguments/scripts/build");
+    expect(await errors({ on_success: "rm -rf .git" }, "job")).toContain("protected-path-write@/steps/0/arguments/on_success");
+    expect(await errors({ onFailure: "rm -rf .git" }, "job")).toContain("protected-path-write@/steps/0/arguments/onFailure");
+    expect(await errors({ healthcheck: { test: ["CMD-SHELL", "rm -rf .git"] } }, "compose")).toContain("protected-path-write@/steps/0/arguments/healthcheck/test");
+    expect(await errors({ healthcheck: { test: ["CMD", "rm", "-rf", ".git"] } }, "compose")).toContain("protected-path-write@/steps/0/arguments/healthcheck/test");
+    expect(await errors({ language: "bash", code: "rm -rf .git" }, "execute_code")).toContain("protected-path-write@/steps/0/arguments/code");
+    expect(await errors({ lang: "Shell", source: "rm -rf ../x" }, "run_cell")).toContain("path-outside-workspace@/steps/0/arguments/source");
+    expect(await errors({ language: "powershell", code: "Remove-Item x" }, "execute_code")).toContain("disallowed-tool@/steps/0/arguments/code");
+    // A variable that says where the program writes, set on the line, is a path the line writes.
+    expect(await errors({ command: "TMPDIR=/etc mktemp" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR=.git mktemp" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "GOBIN=.git/hooks go install x" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "PREFIX=/etc npm install -g x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "PIP_CONFIG_FILE=.env pip config set global.timeout 5" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "export TMPDIR=.git; mktemp" }, "task", { allowCompound: true })).toContain("protected-path-write@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR=tmp GOCACHE=build/cache go test ./..." }, "task")).toEqual([]);
+    // git's user and system configuration files are outside the workspace: setting them is a write there.
+    expect(await errors({ command: "git config --global user.name x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "git config --system --unset core.x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
+    expect(await errors({ command: "git config --global --get user.name" }, "task")).toEqual([]);
+    expect(await errors({ command: "git config user.name x" }, "task")).toEqual([]);
+    // What real plans hold there still passes: GitLab-like script lists, a host's hook settings, enum-like handlers, other languages.
+    expect(await errors({ before_script: ["npm ci"], script: ["npm run build", "npm test"], after_script: ["echo done"] }, "ci")).toEqual([]);
+    expect(await errors({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "npm test" }] }] } }, "settings")).toEqual([]);
+    expect(await errors({ on_error: "continue", on_success: "echo done", webhook: "https://example.com/hook" }, "job")).toEqual([]);
+    expect(await errors({ language: "python", code: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual([]);
+    expect(await errors({ healthcheck: { test: ["CMD", "curl", "-f", "http://localhost/health"] } }, "compose")).toEqual([]);
     expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
     expect(await errors({ options: { args: [1, 2] } }, "plot")).toEqual([]);

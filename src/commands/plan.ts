@@ -13,6 +13,8 @@ export const COMMAND_KEYS = new Set([
   "command", "cmd", "script", "shellcommand", "commandline", "bashcommand", "cmdline",
   // What runners, CI files and agent tools call the line they run: `{run: "make"}`, `{exec: ...}`, `{shell: ...}`.
   "run", "exec", "execute", "shell", "sh", "bash", "zsh", "shellscript", "bashscript", "commandstring", "commandtorun",
+  // A container's entry point, a Makefile-like recipe, keys typed into a terminal, a systemd unit's lines.
+  "entrypoint", "recipe", "keystrokes", "execstart", "execstartpre", "execstartpost", "execstop", "execstoppost", "execreload", "execcondition",
 ]);
 
 /** Command keys that may instead name the shell that runs a command beside them (`shell: "/bin/bash"`). */
@@ -25,15 +27,50 @@ const SHELL_KEYS = new Set(["shell", "sh", "bash", "zsh"]);
 const SHELL_PROGRAM = /^\s*(?:\/[^\s]*\/)?(?:ba|da|z|k|a)?sh\s*$/;
 
 /** Arguments that hold a list of command lines, each run by itself: `{commands: ["npm ci", "npm test"]}`. */
-const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines"]);
+const LINES_KEYS = new Set(["commands", "cmds", "scripts", "shellcommands", "bashcommands", "runcommands", "commandlines", "cmdlines", "recipes", "entrypoints"]);
+
+/** Names ending in `script` that name a language or a kind of text, not a script to run. */
+const NOT_SCRIPT = /(?:java|type|coffee|action|apple|post|tran|manu|sub|super|de)scripts?$/;
+/** Names ending in `hook` or `hooks` that hold no command line (a URL to call). */
+const NOT_HOOK = /webhooks?$/;
+/** Events after `on` (`on_success`, `onFailure`, `on-exit`) whose argument is a command line to run then. */
+const ON_EVENT = /^on(?:success|failure|fail|failed|error|exit|complete|completion|finish|finished|done|start|stop|cancel|timeout|save|change|changes)$/;
 
 /**
  * Is a key (as keyName gives it) one that holds a command line: one of COMMAND_KEYS, or a name that ends in
- * `command` or `cmd` (`test_command`, `buildCmd`, `preCommand`), but for a git-like `subcommand`.
+ * `command` or `cmd` (`test_command`, `buildCmd`, `preCommand`), but for a git-like `subcommand`; or one that
+ * ends in `script` (`before_script`, `after_script`, `setup_script`), but for a language (`javascript`) or
+ * `postscript`; or an event handler (`on_success`, `onFailure`).
  */
 export function holdsCommandLine(k: string): boolean {
-  return COMMAND_KEYS.has(k) || ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd"));
+  return (
+    COMMAND_KEYS.has(k) ||
+    ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd")) ||
+    (k.endsWith("script") && !NOT_SCRIPT.test(k)) ||
+    ON_EVENT.test(k)
+  );
 }
+
+/**
+ * Is a key (as keyName gives it) one whose value is command lines each run by itself: LINES_KEYS, a name
+ * ending in `scripts` (`setup_scripts`), or `hook`/`hooks` (`hooks: {pre: "make"}`, `post_hooks`), but for
+ * a `webhook`. A map there names its lines (`scripts: {build: "tsc"}`).
+ */
+export function holdsCommandLines(k: string): boolean {
+  return LINES_KEYS.has(k) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
+}
+
+/**
+ * Languages of a code argument (`{language: "bash", code: "..."}`) that are shell command lines: the
+ * bash-like ones are read as such; the others are read as the shell run with the code (`pwsh -c CODE`),
+ * which the command rules judge as a shell plangate does not read.
+ */
+const SHELL_LANGUAGES = new Set(["bash", "sh", "shell", "zsh", "ksh", "dash", "ash", "posix", "shellscript", "shellsession", "console", "terminal"]);
+const OTHER_SHELLS = new Set(["powershell", "pwsh", "ps1", "cmd", "bat", "batch", "fish", "nu", "nushell", "csh", "tcsh", "elvish", "xonsh"]);
+/** Names of an argument that says which language a code argument beside it is in. */
+const LANGUAGE_KEYS = new Set(["language", "lang", "kernel", "interpreter", "runtime", "shelltype"]);
+/** Names of the code argument beside a language (`execute_code {language: "shell", code: "..."}`). */
+const CODE_KEYS = new Set(["code", "source", "sourcecode", "snippet", "cell", "input"]);
 
 /** A key as COMMAND_KEYS, PROGRAM_KEYS and ARGV_KEYS name it: lower case, without `_`, `-`, `.` or spaces. */
 export function keyName(key: string): string {
@@ -43,6 +80,13 @@ export function keyName(key: string): string {
 const PROGRAM_KEYS = new Set(["program", "executable"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
 const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
+
+
+/** Does an argument name hold a command line, a program, an argument vector or lines of commands (read by the command rules, not as text)? */
+export function isCommandArgument(key: string): boolean {
+  const kind = keyKind(key);
+  return kind !== KeyKind.None && kind !== KeyKind.Language;
+}
 
 /** One command-bearing argument of a step, as the shell would read it. */
 export interface StepCommand {
@@ -121,14 +165,16 @@ const enum KeyKind {
   Program,
   Argv,
   Lines,
+  /** The language of a code argument beside it (`{language: "bash", code: "..."}`). */
+  Language,
 }
 const kindMemo = new Map<string, KeyKind>();
-/** The kind of an argument key (see holdsCommandLine, PROGRAM_KEYS, ARGV_KEYS, LINES_KEYS), decided once per key. */
+/** The kind of an argument key (see holdsCommandLine, PROGRAM_KEYS, ARGV_KEYS, holdsCommandLines, LANGUAGE_KEYS), decided once per key. */
 function keyKind(key: string): KeyKind {
   let kind = kindMemo.get(key);
   if (kind === undefined) {
     const k = keyName(key);
-    kind = holdsCommandLine(k) ? KeyKind.Command : PROGRAM_KEYS.has(k) ? KeyKind.Program : ARGV_KEYS.has(k) ? KeyKind.Argv : LINES_KEYS.has(k) ? KeyKind.Lines : KeyKind.None;
+    kind = holdsCommandLine(k) ? KeyKind.Command : PROGRAM_KEYS.has(k) ? KeyKind.Program : ARGV_KEYS.has(k) ? KeyKind.Argv : holdsCommandLines(k) ? KeyKind.Lines : LANGUAGE_KEYS.has(k) ? KeyKind.Language : KeyKind.None;
     if (kindMemo.size < 4096) kindMemo.set(key, kind);
   }
   return kind;
@@ -137,20 +183,41 @@ function keyKind(key: string): KeyKind {
 function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
-  for (const key of Object.keys(args)) {
+  let shell: string | undefined;
+  const keys = Object.keys(args);
+  for (const key of keys) {
     const kind = keyKind(key);
-    if (kind === KeyKind.None) continue;
-    if (kind === KeyKind.Command) {
+    const value = args[key];
+    if (kind === KeyKind.None) {
+      if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
+        // A container's health check: `["CMD-SHELL", "line"]` is run by a shell, `["CMD", "prog", ...]` as an argument vector.
+        const rest = value.slice(1) as string[];
+        out.push({ step, at: childPointer(argsAt, key), name: key, text: value[0] === "CMD" ? shellJoin(rest) : rest.join(" "), mode: "single" });
+      }
+    } else if (kind === KeyKind.Command) {
       // `{command: "ls", shell: "/bin/bash"}`: a shell's name under a shell's key names the program that
       // runs the line, not a line (a one-word line under `run` or `cmd` is still read).
-      const v = args[key];
-      if (SHELL_KEYS.has(keyName(key)) && typeof v === "string" && SHELL_PROGRAM.test(v)) continue;
-      heads.push({ key, program: false });
+      if (SHELL_KEYS.has(keyName(key)) && typeof value === "string" && SHELL_PROGRAM.test(value)) continue;
+      // A script's list is lines run one by one (`before_script: ["npm ci", "npm test"]`), and an argument
+      // vector too when its first member is a program's name.
+      if (keyName(key).endsWith("script") && Array.isArray(value) && value.every((v) => typeof v === "string")) {
+        lines(step, key, childPointer(argsAt, key), value, out);
+        if (value.length > 1 && !/\s/.test(value[0] as string)) out.push({ step, at: childPointer(argsAt, key), name: key, text: shellJoin(value as string[]), mode: "single" });
+      } else heads.push({ key, program: false });
+    } else if (kind === KeyKind.Program) heads.push({ key, program: true });
+    else if (kind === KeyKind.Argv) argv ??= { key, value };
+    else if (kind === KeyKind.Lines) lines(step, key, childPointer(argsAt, key), value, out);
+    else if (typeof value === "string") {
+      const lang = value.trim().toLowerCase();
+      if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang)) shell = lang;
     }
-    else if (kind === KeyKind.Program) heads.push({ key, program: true });
-    else if (kind === KeyKind.Argv) argv ??= { key, value: args[key] };
-    else lines(step, key, childPointer(argsAt, key), args[key], out);
   }
+  if (shell !== undefined)
+    for (const key of keys) {
+      const value = args[key];
+      if (typeof value === "string" && CODE_KEYS.has(keyName(key)))
+        out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([shell, "-c", value]), mode: "single" });
+    }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
     if (isDollarObject(value)) {
@@ -195,9 +262,9 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     out.push(sc);
   }
   if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
-  for (const key of Object.keys(args)) {
+  for (const key of keys) {
     const value = args[key];
-    if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv))
+    if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv || keyKind(key) === KeyKind.Language))
       nested(step, childPointer(argsAt, key), value, out, depth);
   }
 }
@@ -208,7 +275,8 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
  * as a list's members are (`{scripts: {test: "vitest"}}`). An argument constraint
  * there is judged as a command's: a `$literal` is the line or the list, each `$enum` member a line.
  */
-function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[]): void {
+function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepCommand[], depth = 0): void {
+  if (depth > 32) return;
   const read = admitted(
     raw,
     at,
@@ -229,13 +297,23 @@ function lines(step: Step, key: string, at: Pointer, raw: unknown, out: StepComm
   }
   // A list, or a map of named lines (`{scripts: {build: "make", test: "rm -rf .git"}}`, as package.json's).
   const members: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const map = !Array.isArray(value);
   for (const [i, v] of members) {
     if (typeof v === "string") out.push({ step, at: childPointer(at, i), name: key, text: v, mode: "single" });
-    else if (Array.isArray(v)) {
+    else if (map && Array.isArray(v)) {
+      // A map's list is lines (`hooks: {post: ["make", "make test"]}`, `{PreToolUse: [{command: ...}]}`), and
+      // an argument vector too when its members are strings and the first is a program's name.
+      lines(step, key, childPointer(at, i), v, out, depth + 1);
+      if (v.length > 1 && v.every((x) => typeof x === "string") && !/\s/.test(v[0] as string)) out.push({ step, at: childPointer(at, i), name: key, text: shellJoin(v as string[]), mode: "single" });
+    } else if (Array.isArray(v)) {
       const t = argvText(v);
       out.push(t.text !== undefined ? { step, at: childPointer(at, i), name: key, text: t.text, mode: "single" } : { step, at: childPointer(at, i), name: key, mode: "single", invalid: t.invalid ?? NOT_COMMAND_LINE });
-    } else if (isDollarObject(v)) lines(step, key, childPointer(at, i), v, out);
-    else if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, 0);
+    } else if (isDollarObject(v)) lines(step, key, childPointer(at, i), v, out, depth + 1);
+    // A map's map names more lines (`hooks: {git: {pre_commit: "make"}}`), or a command (`{run: "make"}`).
+    else if (v !== null && typeof v === "object") {
+      if (map) lines(step, key, childPointer(at, i), v, out, depth + 1);
+      else nested(step, childPointer(at, i), v, out, 0);
+    }
   }
 }
 

@@ -156,6 +156,12 @@ export function tagsOf(text: string): number {
   return tags;
 }
 
+/** A value inside structured text (StepFacts.embedded), with the name of the argument whose text holds it. */
+export interface EmbeddedLeaf {
+  readonly outer: string;
+  readonly leaf: ArgLeaf;
+}
+
 /** What one step's arguments hold, walked once. */
 export class StepFacts {
   /** Every string value in the arguments, depth-first in source order (argument constraints read as the argument). */
@@ -168,6 +174,8 @@ export class StepFacts {
   #writes?: boolean;
   #names?: ReadonlySet<string>;
   #folders?: readonly ArgLeaf[];
+  #embedded?: readonly EmbeddedLeaf[];
+  readonly #lists: readonly { slot: Slot; name: string; parts: readonly string[] }[];
 
   constructor(
     readonly step: Step,
@@ -175,6 +183,7 @@ export class StepFacts {
   ) {
     const strings: ArgLeaf[] = [];
     const keys: ArgLeaf[] = [];
+    const lists: { slot: Slot; name: string; parts: readonly string[] }[] = [];
     const root = step.argsAt;
     const visit = (value: unknown, slot: Slot, name: string, content: boolean, depth: number) => {
       if (depth > 64) return;
@@ -184,6 +193,8 @@ export class StepFacts {
       }
       if (value === null || typeof value !== "object") return;
       if (Array.isArray(value)) {
+        if (!content && value.length >= 2 && value.length <= MAX_JOINED_PARTS && typeof value[0] === "string" && value.every((v) => typeof v === "string" && v.trim() !== ""))
+          lists.push({ slot, name, parts: value as string[] });
         for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, content, depth + 1);
         return;
       }
@@ -212,6 +223,71 @@ export class StepFacts {
     if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
     this.strings = strings;
     this.keys = keys;
+    this.#lists = lists;
+  }
+
+  /** The value at a leaf's place: for a key, the value it names. */
+  valueAt(leaf: ArgLeaf): unknown {
+    const slot = leaf.slot;
+    return slot.container === undefined ? this.step.args : (slot.container as Record<string | number, unknown>)[slot.token];
+  }
+
+  /**
+   * The lists of 2 to 64 names (non-empty strings) outside content, at any depth: an executor that joins
+   * them (`{path: [".claude", "settings.json"]}`, `{segments: [...]}`) opens one path. With their pointers.
+   */
+  stringLists(): readonly { at: Pointer; name: string; parts: readonly string[] }[] {
+    return this.#lists.length === 0 ? NO_LISTS : this.#lists.map((l) => ({ at: pointerOf(l.slot, this.step.argsAt), name: l.name, parts: l.parts }));
+  }
+
+  /**
+   * The values held inside structured text in an argument, outside content: a JSON object or list
+   * (`{"config": "{\"path\": \".git/config\"}"}`), and the `key: value` and `key=value` pairs of YAML,
+   * TOML, INI or option text (`"path: .git/config"`, `"--out=.git/config"`), each under its own key and
+   * at the place of the text that holds it. An executor that parses the text opens those paths.
+   */
+  embedded(): readonly EmbeddedLeaf[] {
+    if (this.#embedded) return this.#embedded;
+    const out: EmbeddedLeaf[] = [];
+    for (const a of this.strings) {
+      if (a.content || a.constraint !== undefined || a.value.length > MAX_EMBEDDED_TEXT || !(a.value.includes(":") || a.value.includes("=") || a.has(LeafTag.Placeholder)) || !EMBEDDED_HINT.test(a.value)) continue;
+      const add = (name: string, value: string) => {
+        if (out.length < MAX_EMBEDDED) out.push({ outer: a.name, leaf: new ArgLeaf(a.slot, this.step.argsAt, name, value, false, tagsOf(value)) });
+      };
+      const text = a.value.trim();
+      let parsed: unknown;
+      if (/^[{[]/.test(text)) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+      }
+      if (parsed !== null && typeof parsed === "object") {
+        const walk = (v: unknown, name: string, depth: number) => {
+          if (depth > MAX_ARGUMENT_DEPTH) return;
+          if (typeof v === "string") add(name, v);
+          else if (Array.isArray(v)) for (const x of v) walk(x, name, depth + 1);
+          else if (v !== null && typeof v === "object")
+            for (const [k, x] of Object.entries(v)) {
+              if (CONTENT_ARGUMENTS.has(k.toLowerCase())) continue;
+              add("", k);
+              walk(x, k, depth + 1);
+            }
+        };
+        walk(parsed, a.name, 0);
+        continue;
+      }
+      for (const piece of text.split(/[\n\r,;{}[\]]+/)) {
+        const m = EMBEDDED_PAIR.exec(piece);
+        if (!m || CONTENT_ARGUMENTS.has(m[1]!.toLowerCase())) continue;
+        // A `key=value` pair's value ends at a blank (`TMPDIR=tmp go test`); a `key: value` one at the line's end.
+        const raw = m[3]!.trim();
+        const value = (m[2] === "=" ? /^(?:"[^"]*"|'[^']*'|\S)+/.exec(raw)![0] : raw).replace(/^(["'])([^]*)\1$/, "$2");
+        if (value !== "") add(m[1]!, value);
+      }
+    }
+    return (this.#embedded = out);
   }
 
   /**
@@ -344,6 +420,17 @@ export class StepFacts {
     return out;
   }
 }
+
+/** Text that may hold structured values: a JSON object or list, or a `key: value` or `key=value` pair. */
+const EMBEDDED_HINT = /^\s*[{[]|[A-Za-z0-9_"'](?::\s|\s*=)/;
+/** A `key: value` (YAML's colon and blank), `key = value` or `--key=value` pair of a piece of text. */
+const EMBEDDED_PAIR = /^\s*(?:-\s+|--?)?["']?([A-Za-z_][\w.-]*)["']?\s*(:\s|=)\s*(\S[^]*)$/;
+/** Longest text read for structured values, and most values read from one step's texts. */
+const MAX_EMBEDDED_TEXT = 64 * 1024;
+const MAX_EMBEDDED = 4096;
+const NO_LISTS: readonly { at: Pointer; name: string; parts: readonly string[] }[] = [];
+/** Most members of a list read as the parts of one path (StepFacts.stringLists). */
+const MAX_JOINED_PARTS = 64;
 
 /** Tools whose name says they apply a patch or a diff: every argument of theirs may be one. */
 const PATCHING_TOOL = /patch|diff|apply/i;

@@ -68,7 +68,7 @@ export function isPathName(name: string, names: ReadonlySet<string>): boolean {
  * `workingDirectory`, `work_dir`, `base_path`, `root`, `options.cwd`): an executor that joins
  * `{dir: ".claude", name: "settings.json"}` writes `.claude/settings.json`.
  */
-const FOLDER_WORDS = new Set(["cwd", "pwd", "wd", "chdir", "cd", "dir", "dirs", "directory", "directories", "folder", "folders", "root", "workdir", "base", "basedir", "rootdir", "location", "workspace", "prefix"]);
+const FOLDER_WORDS = new Set(["cwd", "pwd", "wd", "chdir", "cd", "dir", "dirs", "directory", "directories", "folder", "folders", "root", "workdir", "base", "basedir", "rootdir", "location", "workspace", "prefix", "parent", "parents", "into"]);
 /** A name ending in one of these (`workdir`, `basedir`, `outdir`, `projectroot`, `workfolder`) is a folder name too. */
 const FOLDER_ENDING = /(?:dir|directory|folder|cwd|root)$/;
 
@@ -93,7 +93,7 @@ export function tooManyFolderPaths(step: number, folders: number, paths: number)
 /**
  * Does an argument name a folder that other relative paths of the step may be read from: a word of it
  * (snake, kebab, dotted or camel case) is a folder word (`cwd`, `dir`, `directory`, `folder`, `root`,
- * `base`, `workspace`, `location`, `prefix`), or its bare form ends in one (`workdir`, `basedir`)?
+ * `base`, `workspace`, `location`, `prefix`, `parent`, `into`), or its bare form ends in one (`workdir`, `basedir`)?
  */
 export function isFolderName(name: string): boolean {
   let hit = folderNameMemo.get(name);
@@ -202,6 +202,9 @@ function percentDecode(text: string): string {
  */
 export function fileUrlPath(text: string): string | undefined {
   if (!/^file:/i.test(text)) {
+    const local = localUrl(text);
+    // `git+file:///x` is `file:///x`; `vscode://file/x` is `/x`.
+    if (local) return local[1] !== undefined ? fileUrlPath(text.slice(local[1].length)) : text.slice(local[0].length - 1);
     const db = databaseUrlPath(text);
     return db === undefined ? undefined : (fileUrlPath(db) ?? db);
   }
@@ -215,6 +218,18 @@ export function fileUrlPath(text: string): string | undefined {
   }
   if (/^[/\\][A-Za-z][:|]/.test(rest)) return rest.slice(1);
   return rest;
+}
+
+/**
+ * URLs of other schemes that name a local file: a version control program's over `file:` (`git+file:`,
+ * `svn+file:`, `hg+file:`), and an editor's link that opens (and lets it save) a file (`vscode://file/x`,
+ * `vscode-insiders://`, `vscodium://`, `cursor://`, `windsurf://`, `code-oss://`).
+ */
+const LOCAL_URL = /^(?:([A-Za-z][A-Za-z0-9.-]*\+)file:|(?:vscode|vscode-insiders|vscodium|cursor|windsurf|code-oss):\/\/file\/)/i;
+
+/** LOCAL_URL's match, asked only of a text with `file` after its first character (every path reading is asked). */
+function localUrl(text: string): RegExpExecArray | null {
+  return text.indexOf("file") > 0 ? LOCAL_URL.exec(text) : null;
 }
 
 /** A URL of a local database file (see databaseUrlPath). */
@@ -277,7 +292,7 @@ function decodings(text: string): string[] {
 
 /** Is the text a URL of a scheme other than `file:` or a local database's (not a local path at all)? */
 export function isRemoteUrl(text: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text) && !DATABASE_URL.test(text);
+  return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text) && !DATABASE_URL.test(text) && localUrl(text) === null;
 }
 
 /** The first characters of a `file:` URL, a database URL (sqlite, duckdb, jdbc) or a percent escape, in either case. */
@@ -288,9 +303,11 @@ const URL_FIRST = new Set([..."fFsSdDjJ%"].map((c) => c.charCodeAt(0)));
  * ones too? It is a path whatever argument holds it.
  */
 export function isFileUrl(text: string): boolean {
-  if (!URL_FIRST.has(text.charCodeAt(0))) return false; // asked of every argument string
-  if (/^file:/i.test(text) || DATABASE_URL.test(text)) return true;
-  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d));
+  // Asked of every argument string: a local URL of another scheme (LOCAL_URL) holds `file:` or `file/`,
+  // or a `%` that may spell it.
+  if (!URL_FIRST.has(text.charCodeAt(0))) return localUrl(text) !== null || (text.includes("%") && /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => localUrl(d) !== null || /^file:/i.test(d)));
+  if (/^file:/i.test(text) || DATABASE_URL.test(text) || localUrl(text) !== null) return true;
+  return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d) || localUrl(d) !== null);
 }
 
 /** Why a path text can never be a safe workspace path, before resolving it; undefined if it may be. */

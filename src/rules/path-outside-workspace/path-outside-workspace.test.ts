@@ -68,6 +68,7 @@ ruleTester("path-outside-workspace", {
     // Prose is no path: a value with spaces counts only where it climbs out as a whole.
     ...[{ note: "see ../README for details" }, { title: "read/write access for a/b" }, { note: "compare a/../b with c" }].map((args) => ({ name: `prose ${JSON.stringify(args)}`, code: plan(args, "upload"), files })),
     { name: "a path with spaces inside the workspace", code: plan({ path: " data/in.csv ", b: "my data/../data/in.csv" }), files },
+    { name: "structured text and URLs that stay inside", code: plan({ path: "data/in.csv", options: '{"output": "data/out.csv", "n": 2}', flags: "--log-file=data/x.log", note: "Note: see http://example.com/a", open: "vscode://file/ws/data/in.csv:3" }), files },
     // A patch inside the workspace; a patch written as a file's content is that file's text, not applied.
     { name: "a patch of workspace files", code: plan({ patch: "--- a/data/in.csv\n+++ b/data/in.csv\n@@ -1 +1 @@\n-a\n+b\n" }, "apply_patch"), files },
     { name: "a patch of a new file (from /dev/null)", code: plan({ input: "--- /dev/null\n+++ b/data/new.txt\n@@ -0,0 +1 @@\n+b\n" }, "apply_patch"), files },
@@ -81,6 +82,16 @@ ruleTester("path-outside-workspace", {
     ...["go test ./...", "go vet ./data/... && go test -run TestX -count=1 ./...", "go build ..."].map((command) => ({ name: `a go package pattern: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
   invalid: [
+    // Paths inside structured text an executor parses, and URLs of other schemes that name a local file.
+    ...(
+      [
+        [{ options: '{"output": "/etc/passwd"}' }, "/steps/0/arguments/options"],
+        [{ options: "out_dir: ../x\nverbose: true" }, "/steps/0/arguments/options"],
+        [{ flags: "--log-file=/outside/x.log" }, "/steps/0/arguments/flags"],
+        [{ open: "vscode://file/etc/passwd" }, "/steps/0/arguments/open"],
+        [{ url: "git+file:///outside/repo" }, "/steps/0/arguments/url"],
+      ] as const
+    ).map(([args, pointer]) => ({ name: `${JSON.stringify(args)}: a path inside text`, code: plan(args), files, errors: [{ step: 1, pointer, messageId: "outsideWorkspace" }] })),
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
     reported({ files: { "notes.txt": "../../../etc/passwd" } }, 'path "../../../etc/passwd" in "notes.txt" resolves to /etc/passwd', "copy_files"),
     {

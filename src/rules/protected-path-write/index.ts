@@ -3,9 +3,11 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from "../../policy/defaults.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, isFolderName, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { inFolder, isFolderName, isPathName, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
+import { isCommandArgument } from "../../commands/plan.js";
+import { childPointer, type Pointer } from "../../core/pointer.js";
 import { defineRule } from "../../core/rule.js";
 import type { FileProbe } from "../../core/file-probe.js";
 import { checkedAtCallMessages } from "../checked-at-call.js";
@@ -209,6 +211,65 @@ export function beyondFileSystem(path: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The hidden folder names of the protected globs, lower case (`.git`, `.claude`, `.github`, `.vscode`,
+ * `.ssh`...): the names before a `/` in a glob. A value naming such a folder is read as a folder the
+ * step's other names may be joined to, whatever argument holds it.
+ */
+export function hiddenFolderNames(protectedGlobs: readonly string[]): ReadonlySet<string> {
+  return compiledFrom("hidden-folder-names", protectedGlobs, () => {
+    const out = new Set<string>();
+    for (const g of protectedGlobs) {
+      const segs = g.split("/");
+      for (let i = 0; i < segs.length - 1; i++) if (/^\.[^*?[\]{}]+$/.test(segs[i]!)) out.add(segs[i]!.toLowerCase());
+    }
+    return out;
+  });
+}
+
+const EXTENSION_WORDS = new Set(["ext", "extension", "suffix", "format", "filetype"]);
+const extensionMemo = new Map<string, boolean>();
+/** Does an argument name hold a file name's extension: its last word (any case convention) is `ext`, `extension`, `suffix`, `format` or `filetype` (`file_ext`, `fileExtension`)? */
+function isExtensionName(name: string): boolean {
+  let hit = extensionMemo.get(name);
+  if (hit === undefined) {
+    const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+    hit = words.length > 0 && (EXTENSION_WORDS.has(words[words.length - 1]!) || (words.length > 1 && words[words.length - 2]! + words[words.length - 1]! === "filetype"));
+    if (extensionMemo.size < 4096) extensionMemo.set(name, hit);
+  }
+  return hit;
+}
+
+/** How deep a tree of names under a protected folder's key is read (protectedTree). */
+const MAX_TREE_DEPTH = 16;
+
+/** The first path of a tree of names (an object's keys, below `parts`) that is protected; at the pointer of its value. */
+function protectedTree(value: unknown, parts: string[], at: Pointer, hit: (text: string) => string | undefined): { at: Pointer; parts: string[]; hit: string } | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || parts.length > MAX_TREE_DEPTH) return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = [...parts, k];
+    const where = childPointer(at, k);
+    const found = hit(here.map((p) => p.trim()).join("/"));
+    if (found !== undefined) return { at: where, parts: here, hit: found };
+    const deeper = protectedTree(v, here, where, hit);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+/** Can a path's last name start with a dot: a leading dot or blank, or a dot after a separator? */
+function mayEndInHiddenName(value: string): boolean {
+  const c = value.charCodeAt(0);
+  return c === 0x2e || c <= 0x20 || value.includes("/.") || value.includes("\\.");
+}
+
+/** The last name of a path, lower case, without the spaces and separators at its ends (`src/.Claude/ ` is `.claude`). */
+function lastName(value: string): string {
+  const v = value.trim().replace(/[/\\]+$/, "");
+  const i = Math.max(v.lastIndexOf("/"), v.lastIndexOf("\\"));
+  return (i < 0 ? v : v.slice(i + 1)).toLowerCase();
 }
 
 /** Globs per regular expression: compiling one alternation costs more than linear time in its length. */
@@ -537,6 +598,7 @@ export default defineRule({
       },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
       tooManyFolderPaths: { message: "Step {{step}}: the step names {{folders}} folders and {{paths}} paths that may be read from them, more than plangate checks ({{maxFolders}} folders, {{max}} pairs).", hint: "split the step, or name fewer folders (cwd, dir, root...) in it" },
+      protectedJoined: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{resolved}}\": the parts {{parts}} in \"{{argument}}\" joined into one path.", hint: "remove the write, or name a file outside protected paths; a list of names is read as the parts of one path, as an executor that joins them writes it; protected paths are listed in paths.protected" },
       protectedInFolder: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{resolved}}\": \"{{path}}\" read from the folder \"{{folder}}\" in \"{{folderArgument}}\".", hint: "remove the write, or name a file outside protected paths; a relative path is read from the folder the step names (cwd, dir, root...); protected paths are listed in paths.protected" },
       shortName: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}, a Windows 8.3 short name that may stand for .git, .env or the policy.", hint: PROTECTED_HINT },
       commandTreeProtected: { message: "Step {{step}}: the command in \"{{argument}}\" writes everything under {{path}}, which holds the protected path \"{{witness}}\".", hint: "name the files or folders below it that the step changes, leaving protected paths out; protected paths are listed in paths.protected" },
@@ -552,7 +614,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a tool that reads by `tools.read` alone (the registry does not mark it `readOnlyHint: true`), given a protected path-like value under an argument that is neither a path argument, a folder (`cwd`, `dir`), an input (`input`, `source`, `from`, `url`) nor a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `filter`...), is reported (`read_file {path: a.txt, export: .env}`): nothing tells that it only reads what that argument names. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `parent`, `into`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. A value that names a folder of protected paths (`.claude`, `.github`, `.vscode`, `.husky`...) is such a folder under any name (`{parent: \".claude\", name: \"settings.json\"}`, `{container: \".github\", entry: \"workflows/ci.yml\"}`); a list of names is the parts of one path, as an executor that joins them writes it (`{path: [\".claude\", \"settings.json\"]}`, `{segments: [\".github\", \"workflows\", \"ci.yml\"]}`: `protectedJoined`), and so is a map whose keys name such a folder and the names in it (`{files: {\".claude\": {\"settings.json\": ...}}}`), and a name with its extension given apart (`ext`, `extension`, `suffix`, `format`, `file_type`: `{stem: \"plangate\", extension: \"yaml\"}`, `{name: \"server\", format: \"pem\"}`); and the values inside structured text of an argument (a JSON object or list, `key: value` and `key=value` pairs of YAML, TOML or option text: `{config: \"{\\\"path\\\": \\\".git/config\\\"}\"}`, `{flags: \"--output=.env\"}`) and the URLs of other schemes that name a local file (`git+file:`, `svn+file:`, `vscode://file/`, `cursor://file/`) are paths too. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a tool that reads by `tools.read` alone (the registry does not mark it `readOnlyHint: true`), given a protected path-like value under an argument that is neither a path argument, a folder (`cwd`, `dir`), an input (`input`, `source`, `from`, `url`) nor a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `filter`...), is reported (`read_file {path: a.txt, export: .env}`, and a list of names there that joins into one, `export: [\".claude\", \"settings.json\"]`): nothing tells that it only reads what that argument names. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan, nor what runs on its own later (the host's MCP servers and hooks, the editor's tasks, CI on the next push, git hooks on the next commit) or widens what the agent may do: a plan that wrote them would run code, or grant tools, that no one approved.",
       fix: "Remove the write, or target another file; for a default glob the plan really must write (a plan that edits CI), list it in `paths.unprotect`, in an `overrides` entry for those plan files only.",
@@ -567,6 +629,8 @@ export default defineRule({
     // The names a Windows 8.3 short name could stand for, once per validation (not per step or argument).
     const shortNames = protectedNames(ctx.policy.paths.protected);
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
+    // The folder names of protected paths (`.claude`, `.github`): a value naming one is a folder under any name.
+    const hidden = hiddenFolderNames(ctx.policy.paths.protected);
     const ws = paths.workspace;
     const wsReal = paths.workspaceReal;
     // A bare name (no separator, no leading dot) under another name counts when it names a protected
@@ -614,7 +678,9 @@ export default defineRule({
         // name for (`read_file {path: a.txt, export: .env}`): a path-like value there that is protected is
         // refused, as what may be written. A tool the registry marks read-only is taken at its word.
         if (ctx.facts.tools?.annotations?.get(step.tool)?.readOnlyHint === true) continue;
-        for (const a of facts.strings) {
+        const embedded = facts.embedded();
+        let reported = false;
+        for (const a of embedded.length === 0 ? facts.strings : [...facts.strings, ...embedded.filter((e) => !isCommandArgument(e.outer)).map((e) => e.leaf)]) {
           if (a.content || a.constraint !== undefined || !a.has(LeafTag.PathLike)) continue;
           // A path argument, a folder the reader reads in (`cwd`, `dir`), an argument named as its input or
           // what it looks for (`input`, `source`, `pattern`) names what it reads.
@@ -622,14 +688,28 @@ export default defineRule({
           const found = protectedHit(a.value);
           if (found === undefined) continue;
           ctx.report({ at: a.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: a.value, argument: a.name, resolved: found.hit !== a.value ? ` (${found.hit})` : "" }, actual: a.value });
+          reported = true;
           break;
         }
+        // A list of names there is the parts of one path (`export: [".claude", "settings.json"]`).
+        if (!reported)
+          for (const list of facts.stringLists()) {
+            if (isPathName(list.name, facts.pathNames) || namesWhatIsRead(list.name) || isFolderName(list.name)) continue;
+            const joined = list.parts.map((p) => p.trim()).join("/");
+            const found = protectedHit(joined);
+            if (found === undefined) continue;
+            ctx.report({ at: list.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: joined, argument: list.name, resolved: found.hit !== joined ? ` (${found.hit})` : "" } });
+            break;
+          }
         continue;
       }
       const args = facts.pathArguments();
       for (const a of facts.strings)
         if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)) && !facts.isPathArgument(a, true))
           args.push(a);
+      // Values inside structured text (`{"config": "{\"path\": \".claude/settings.json\"}"}`, `"path: .git/config"`).
+      for (const { outer, leaf: a } of facts.embedded())
+        if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : bare(a.name, a))) args.push(a);
       for (const k of facts.keys)
         if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k)) && !facts.isPathArgument(k, true)) args.push(k);
       // A patch names several files at one place: the first protected one is reported there.
@@ -666,10 +746,72 @@ export default defineRule({
           actual: arg.value,
         });
       }
+      // A list of names is the parts of one path to an executor that joins them (`{path: [".claude",
+      // "settings.json"]}`, `{segments: [".github", "workflows", "ci.yml"]}`).
+      if (done.size === 0) {
+        let joined = false;
+        for (const list of facts.stringLists()) {
+          const hit = protectedHit(list.parts.map((p) => p.trim()).join("/"))?.hit;
+          if (hit === undefined) continue;
+          ctx.report({
+            at: list.at,
+            step: step.position,
+            messageId: "protectedJoined",
+            data: { step: step.position, tool: step.tool, parts: list.parts.map((p) => JSON.stringify(p)).join(", "), argument: list.name, resolved: hit },
+          });
+          joined = true;
+          break;
+        }
+        if (joined) continue;
+        // A name and its extension given apart (`{stem: "plangate", extension: "yaml"}`, `{name: "server",
+        // format: "pem"}`) make one file name to an executor that joins them.
+        for (const ext of facts.strings) {
+          if (ext.content || ext.constraint !== undefined || !isExtensionName(ext.name)) continue;
+          const suffix = ext.value.trim().replace(/^\.+/, "");
+          if (suffix === "" || /[\s/\\:]/.test(suffix)) continue;
+          for (const stem of facts.strings) {
+            if (stem === ext || stem.content || stem.constraint !== undefined || !mayBeFileName(stem.name, stem.value, stem.isPlainWord()) || isExtensionName(stem.name)) continue;
+            const hit = protectedHit(`${stem.value.trim()}.${suffix}`)?.hit;
+            if (hit === undefined) continue;
+            ctx.report({
+              at: stem.at,
+              step: step.position,
+              messageId: "protectedJoined",
+              data: { step: step.position, tool: step.tool, parts: `${JSON.stringify(stem.value)}, ${JSON.stringify(ext.value)}`, argument: `${stem.name}" and "${ext.name}`, resolved: hit },
+            });
+            joined = true;
+            break;
+          }
+          if (joined) break;
+        }
+        if (joined) continue;
+        // A map whose keys name a folder of protected paths and the names in it (`{files: {".claude":
+        // {"settings.json": "..."}}}`) is a tree of files to an executor that writes it out.
+        for (const k of facts.keys) {
+          if (!k.has(LeafTag.PathLike) || !mayEndInHiddenName(k.value) || !hidden.has(lastName(k.value))) continue;
+          const found = protectedTree(facts.valueAt(k), [k.value], k.at, (text) => protectedHit(text)?.hit);
+          if (found === undefined) continue;
+          ctx.report({
+            at: found.at,
+            step: step.position,
+            messageId: "protectedJoined",
+            data: { step: step.position, tool: step.tool, parts: found.parts.map((p) => JSON.stringify(p)).join(", "), argument: k.value, resolved: found.hit },
+          });
+          joined = true;
+          break;
+        }
+        if (joined) continue;
+      }
       // A relative path read from a folder the step names (`{cwd: ".github", path: "workflows/ci.yml"}`,
-      // `{dir: ".claude", name: "settings.json"}`) is where an executor that joins them writes.
+      // `{dir: ".claude", name: "settings.json"}`) is where an executor that joins them writes; so is one
+      // read from a value that names a folder holding protected paths (`.claude`, `.github`, `.vscode`),
+      // whatever argument holds it (`{parent: ".claude", name: "settings.json"}`, `{in: ".github", ...}`).
       // A folder protected itself is reported above, as written.
-      const folders = facts.folders().filter((f) => protectedHit(f.value) === undefined);
+      const named = facts.folders();
+      let extra: ArgLeaf[] | undefined;
+      for (const a of facts.strings)
+        if (a.has(LeafTag.PathLike) && !a.content && a.constraint === undefined && mayEndInHiddenName(a.value) && hidden.has(lastName(a.value)) && !named.some((f) => f === a || f.value === a.value)) (extra ??= []).push(a);
+      const folders = (extra === undefined ? named : [...named, ...extra]).filter((f) => protectedHit(f.value) === undefined);
       if (folders.length === 0) continue;
       // A path protected as written is reported above.
       const joined = facts.joinable(args, (a) => !done.has(a));

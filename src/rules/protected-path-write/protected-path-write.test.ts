@@ -120,6 +120,20 @@ ruleTester("protected-path-write", {
     { name: "prose with separators under a writer", code: plan("write_file", { path: "src/a.txt", title: "read/write access", note: "update .env and .git/config later" }), files },
     { name: "a patch of ordinary files", code: plan("apply_patch", { patch: "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1 +1 @@\n-a\n+b\n" }), files },
     { name: "a patch as the content of a file written", code: plan("write_file", { path: "fix.patch", content: "--- a/.git/config\n+++ b/.git/config\n" }), files },
+    // Lists, folders and structured text that make no protected path.
+    ...(
+      [
+        ["save_file", { path: ["docs", "settings.json"], tags: ["a", "b"], content: "x" }],
+        ["save_file", { parent: "docs", name: "settings.json", content: "x" }],
+        ["save_file", { folder: ".github", name: "dependabot.yml", content: "x" }],
+        ["read_multiple_files", { paths: [".claude", "settings.json"], exclude: [".git", "config"] }],
+        ["save", { name: "report", format: "yaml", file_ext: ".csv", dir: "out" }],
+        ["save_file", { files: { ".github": { "dependabot.yml": "x", ISSUE_TEMPLATE: { "bug.md": "x" } } } }],
+        ["save_file", { repo: ".claude", path: "CLAUDE.md", content: "x" }],
+        ["save_file", { path: "docs/a.md", title: "Note: see .env.example docs", meta: '{"tags": ["a", "b"], "n": 1}', content: "x" }],
+        ["save_file", { path: "docs/a.md", url: "https://example.com/a?out=x", open: "vscode://file/ws/docs/a.md:3", content: "x" }],
+      ] as const
+    ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
   ],
   invalid: [
     // A map keyed by paths: its values are checked as values too.
@@ -304,6 +318,70 @@ ruleTester("protected-path-write", {
       files,
       errors: [{ step: 1, messageId: "protectedInFolder", message: `Step 1: "${tool}" would write to the protected path "${resolved}": "${path}" read from the folder "${folder}" in "${folderArgument}".` }],
     })),
+    // A folder under a name plangate reads as a folder (parent, into), or a value that names a folder of
+    // protected paths (.claude, .github, .vscode) under any name: the other names are read from it.
+    ...(
+      [
+        ["save_file", { parent: ".claude", name: "settings.json", content: "x" }, "settings.json", ".claude", "parent", ".claude/settings.json"],
+        ["save_file", { parent_path: ".github", name: "workflows/ci.yml", content: "x" }, "workflows/ci.yml", ".github", "parent_path", ".github/workflows/ci.yml"],
+        ["save_file", { into: ".vscode", file: "tasks.json", content: "x" }, "tasks.json", ".vscode", "into", ".vscode/tasks.json"],
+        ["save_file", { container: ".claude", entry: "settings.json", content: "x" }, "settings.json", ".claude", "container", ".claude/settings.json"],
+        ["save_file", { where: "src/.claude", what: "settings.json", content: "x" }, "settings.json", "src/.claude", "where", "src/.claude/settings.json"],
+      ] as const
+    ).map(([tool, args, path, folder, folderArgument, resolved]) => ({
+      name: `${tool} ${JSON.stringify(args)}: read from the folder a value names`,
+      code: plan(tool, args),
+      files,
+      errors: [{ step: 1, messageId: "protectedInFolder", message: `Step 1: "${tool}" would write to the protected path "${resolved}": "${path}" read from the folder "${folder}" in "${folderArgument}".` }],
+    })),
+    // A list of names is the parts of one path to an executor that joins them.
+    ...(
+      [
+        [{ path: [".claude", "settings.json"], content: "x" }, "/steps/0/arguments/path", '".claude", "settings.json"', "path", ".claude/settings.json"],
+        [{ segments: [".github", "workflows", "ci.yml"], content: "x" }, "/steps/0/arguments/segments", '".github", "workflows", "ci.yml"', "segments", ".github/workflows/ci.yml"],
+        [{ target: { parts: ["src", ".claude", "settings.json"] }, content: "x" }, "/steps/0/arguments/target/parts", '"src", ".claude", "settings.json"', "parts", "src/.claude/settings.json"],
+      ] as const
+    ).map(([args, pointer, parts, argument, resolved]) => ({
+      name: `save_file ${JSON.stringify(args)}: the parts of one path`,
+      code: plan("save_file", args),
+      files,
+      errors: [{ step: 1, pointer, messageId: "protectedJoined", message: `Step 1: "save_file" would write to the protected path "${resolved}": the parts ${parts} in "${argument}" joined into one path.` }],
+    })),
+    // A name and its extension given apart make one file name.
+    {
+      name: "a name and its extension given apart",
+      code: plan("save_file", { stem: "plangate", extension: "yaml", content: "x" }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/stem", messageId: "protectedJoined", message: 'Step 1: "save_file" would write to the protected path "plangate.yaml": the parts "plangate", "yaml" in "stem" and "extension" joined into one path.' }],
+    },
+    { name: "a key's name and its format given apart", code: plan("export_cert", { name: "server", format: "pem" }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/name", messageId: "protectedJoined" }] },
+    // A map whose keys name a folder of protected paths and the names in it: a tree of files.
+    {
+      name: "a tree of names under a protected folder's key",
+      code: plan("save_files", { files: { ".claude": { "settings.json": "x" } } }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/files/.claude/settings.json", messageId: "protectedJoined", message: 'Step 1: "save_files" would write to the protected path ".claude/settings.json": the parts ".claude", "settings.json" in ".claude" joined into one path.' }],
+    },
+    { name: "a deeper tree of names", code: plan("scaffold", { tree: { ".github": { workflows: { "ci.yml": "x" } } } }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/tree/.github/workflows", messageId: "protectedJoined" }] },
+    // Paths inside structured text an executor parses, and in URLs of other schemes that name a local file.
+    ...(
+      [
+        [{ config: '{"path": ".claude/settings.json"}' }, "/steps/0/arguments/config"],
+        [{ options: "path: .github/workflows/ci.yml\nmode: w" }, "/steps/0/arguments/options"],
+        [{ flags: "--output=.env", content: "x" }, "/steps/0/arguments/flags"],
+        [{ options: "{name: plangate.yaml}", content: "x" }, "/steps/0/arguments/options"],
+        [{ uri: "vscode://file/ws/.claude/settings.json", content: "x" }, "/steps/0/arguments/uri"],
+        [{ url: "git+file:///ws/.git/config", content: "x" }, "/steps/0/arguments/url"],
+        [{ link: "cursor://file/ws/.vscode/tasks.json:1:1", content: "x" }, "/steps/0/arguments/link"],
+      ] as const
+    ).map(([args, pointer]) => ({ name: `save_file ${JSON.stringify(args)}: a path inside text`, code: plan("save_file", args), files, errors: [{ step: 1, pointer, messageId: "protectedPath" }] })),
+    { name: "a reader's unknown argument holding the parts of a path", code: plan("read_file", { path: "src/a.ts", export: [".claude", "settings.json"] }), files, errors: [{ step: 1, pointer: "/steps/0/arguments/export", messageId: "readerUnknownArgument" }] },
+    {
+      name: "a reader's unknown argument inside structured text",
+      code: plan("read_file", { path: "src/a.ts", options: '{"export": ".env"}' }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/options", messageId: "readerUnknownArgument" }],
+    },
     {
       name: "more folders than plangate reads paths from",
       code: plan("write_file", { content: "x", ...Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`dir_${i}`, `d${i}`])) }),
