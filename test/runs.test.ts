@@ -383,6 +383,15 @@ describe("free tools and sessions without a run", () => {
     return { ...k, policyFile };
   }
   const hookCli = (k: { dir: string; policyFile: string }, stdin: string, output = "claude") => cli(["guard", "--state-dir", k.dir, "--policy", k.policyFile, "--output", output], { stdin });
+  /** Approves the plan under the kit's policy and starts a run of it for the session: the run's id. */
+  async function approveAndStart(k: Awaited<ReturnType<typeof withPolicy>>, session: string): Promise<string> {
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", k.policyFile], { cwd: k.workspace });
+    expect(approve.code, approve.stdout).toBe(0);
+    writeFileSync(join(k.root, "a.json"), approve.stdout);
+    const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", session, "-o", "json"], { cwd: k.workspace });
+    expect(s.code, s.stdout).toBe(0);
+    return JSON.parse(s.stdout).results[0].run as string;
+  }
 
   it("guard.noRun: block (the default) denies; ask asks in claude mode and blocks in exit mode", async () => {
     const blockK = await withPolicy("guard:\n  free: [read_file]\n");
@@ -413,12 +422,7 @@ describe("free tools and sessions without a run", () => {
 
   it("in a run, a free tool runs without a step (cursor unmoved) but never outside the workspace", async () => {
     const k = await withPolicy("guard:\n  free: [read_file]\n");
-    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", k.policyFile], { cwd: k.workspace });
-    expect(approve.code, approve.stdout).toBe(0);
-    writeFileSync(join(k.root, "a.json"), approve.stdout);
-    const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s", "-o", "json"], { cwd: k.workspace });
-    expect(s.code, s.stdout).toBe(0);
-    const run = JSON.parse(s.stdout).results[0].run as string;
+    const run = await approveAndStart(k, "s");
     expect(readRun(k.dir, run).free).toEqual(["read_file"]);
     const h = (tool: string, args: unknown) => hookCli(k, input("s", k.workspace, tool, args));
     expect(decisionOf((await h("read_file", { path: "notes.txt" })).stdout)).toBe("allow");
@@ -444,12 +448,7 @@ describe("free tools and sessions without a run", () => {
     expect((await reason("s", k.workspace, "read_file", { path: "notes.txt" })).permissionDecision).toBe("allow");
     expect((await reason("s", k.workspace, "Bash", { command: "cat notes.txt" })).permissionDecision).toBe("allow");
     // In a run: the approved step, called from a folder inside the workspace, is another file to the host; not taken.
-    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", k.policyFile], { cwd: k.workspace });
-    expect(approve.code, approve.stdout).toBe(0);
-    writeFileSync(join(k.root, "a.json"), approve.stdout);
-    const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "r", "-o", "json"], { cwd: k.workspace });
-    expect(s.code, s.stdout).toBe(0);
-    const run = JSON.parse(s.stdout).results[0].run as string;
+    const run = await approveAndStart(k, "r");
     const sub = join(k.workspace, "sub");
     expect(await reason("r", sub, PLAN[0]!.tool, PLAN[0]!.params)).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"path" "in\.txt" is relative, .* a folder inside the approved scope .*\[path-outside-workspace\]$/) });
     expect(await reason("r", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny" });
