@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LeafTag, tagsOf } from "./facts.js";
+import { LeafTag, PlanFacts, tagsOf } from "./facts.js";
+import type { FileProbe } from "./file-probe.js";
+import type { Step } from "./plan.js";
+import { defaultPolicy } from "../policy/defaults.js";
 import { looksLikeEscapingPath, looksLikePath, mayBeFileName, mayNamePath } from "./paths.js";
 import { ENV_IN_PATH, INSIDE, WHOLE, WORDS } from "../rules/unresolved-argument/index.js";
 import { ANY_RUN_TIME, RUN_TIME_WORDS } from "../rules/non-deterministic/index.js";
@@ -76,5 +79,50 @@ describe("leaf tags", () => {
     expect(has(tagsOf("data/x.h5ad"), LeafTag.PathLike)).toBe(true);
     expect(has(tagsOf("a\u200bb"), LeafTag.Hidden)).toBe(true);
     expect(has(tagsOf("a b"), LeafTag.Space)).toBe(true);
+  });
+});
+
+/*
+ * A step's path arguments are compared with its other leaves by place (container and key): one by one for
+ * a few, through an index for many. Both must agree with the definition, for any argument tree.
+ */
+describe("isPathArgument", () => {
+  const NONE: FileProbe = { kind: () => "missing", size: () => undefined, realpath: () => undefined, readlink: () => undefined, readText: () => undefined };
+  const NAMES = ["path", "file", "files", "paths", "cwd", "content", "name", "x", "flags", "0", "$literal", "file:///a"];
+  const value = fc.letrec<{ tree: unknown }>((tie) => ({
+    tree: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom("a.txt", "data/x.h5ad", "../up", "file:///etc/passwd", "plain", ".env", "a.txt"),
+      fc.constantFrom(1, true, null),
+      fc.array(tie("tree"), { maxLength: 24 }),
+      fc.dictionary(fc.constantFrom(...NAMES), tie("tree"), { maxKeys: 6 }),
+    ),
+  })).tree;
+  it("answers as a comparison of places with every path argument", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom(...NAMES), value, { maxKeys: 6 }), (args) => {
+        const facts = new PlanFacts(defaultPolicy("/w"), undefined, NONE);
+        const step = { position: 1, at: "/steps/0", toolAt: "/steps/0/tool", tool: "write_file", args, argsAt: "/steps/0/arguments", raw: {} } as Step;
+        const f = facts.step(step);
+        const paths = f.pathArguments();
+        for (const leaf of [...f.strings, ...f.keys, ...paths])
+          for (const same of [false, true]) {
+            const want = paths.some((a) => a.slot.container === leaf.slot.container && String(a.slot.token) === String(leaf.slot.token) && (!same || a.value === leaf.value));
+            expect(f.isPathArgument(leaf, same)).toBe(want);
+          }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it("keeps the facts of steps that share a position apart (a nested step has its parent's)", () => {
+    const facts = new PlanFacts(defaultPolicy("/w"), undefined, NONE);
+    const mk = (path: string) => ({ position: 3, at: "/steps/2", toolAt: "/steps/2/tool", tool: "write_file", args: { path }, argsAt: "/steps/2/arguments", raw: {} }) as Step;
+    const a = mk("a.txt");
+    const b = mk("b.txt");
+    expect(facts.step(a).pathArguments()[0]!.value).toBe("a.txt");
+    expect(facts.step(b).pathArguments()[0]!.value).toBe("b.txt");
+    expect(facts.step(a)).toBe(facts.step(a));
+    expect(facts.step(b)).toBe(facts.step(b));
+    expect(facts.step(a)).not.toBe(facts.step(b));
   });
 });

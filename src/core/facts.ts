@@ -46,6 +46,11 @@ function slotIn(parent: Slot | undefined, container: object, token: string | num
   return { parent, container, token };
 }
 
+/** The slot of a place given by its parent and its container's key (the parent itself at the root). */
+function slotAt(parent: Slot, container: object | undefined, token: string | number): Slot {
+  return container === undefined ? parent : slotIn(parent, container, token);
+}
+
 function pointerOf(slot: Slot, root: Pointer): Pointer {
   if (slot.pointer !== undefined) return slot.pointer;
   if (slot.container === undefined) return root;
@@ -195,7 +200,10 @@ export class StepFacts {
       if (Array.isArray(value)) {
         if (!content && value.length >= 2 && value.length <= MAX_JOINED_PARTS && typeof value[0] === "string" && value.every((v) => typeof v === "string" && v.trim() !== ""))
           lists.push({ slot, name, parts: value as string[] });
-        for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, content, depth + 1);
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (typeof v === "string" || (v !== null && typeof v === "object")) visit(v, slotIn(slot, value, i), name, content, depth + 1);
+        }
         return;
       }
       // Object.keys rather than entries: one array per object, not one per member (this walks every step).
@@ -348,16 +356,23 @@ export class StepFacts {
    * one whose text is the leaf's?
    */
   isPathArgument(leaf: ArgLeaf, sameValue = false): boolean {
+    const paths = (this.#paths ??= this.#walkPaths());
+    const slot = leaf.slot;
+    if (paths.length <= SCAN_PATHS) {
+      // Few path arguments (the usual case): compare the places directly, with nothing to build.
+      for (const a of paths) if (a.slot.container === slot.container && a.slot.token === slot.token && (!sameValue || a.value === leaf.value)) return true;
+      return false;
+    }
     if (!this.#pathSlots) {
       this.#pathSlots = new Map();
-      for (const a of (this.#paths ??= this.#walkPaths())) {
+      for (const a of paths) {
         const key = this.#slotKey(a.slot);
         const values = this.#pathSlots.get(key);
         if (values) values.add(a.value);
         else this.#pathSlots.set(key, new Set([a.value]));
       }
     }
-    const values = this.#pathSlots.get(this.#slotKey(leaf.slot));
+    const values = this.#pathSlots.get(this.#slotKey(slot));
     return values !== undefined && (!sameValue || values.has(leaf.value));
   }
 
@@ -382,25 +397,33 @@ export class StepFacts {
     const out: ArgLeaf[] = [];
     const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex", fromPatch = false) =>
       out.push(new ArgLeaf(slot, root, name, value, false, tagsOf(value), constraint, fromPatch));
-    const visit = (value: unknown, slot: Slot, name: string | undefined, depth: number) => {
+    // A place's slot is made only where something is found there or below it: most members hold no path.
+    const visit = (value: unknown, parent: Slot, container: object | undefined, token: string | number, name: string | undefined, depth: number) => {
       if (depth > MAX_ARGUMENT_DEPTH) {
         // Deeper than any walk goes: what is down there cannot be shown to be safe.
-        if (typeof value === "string" || (value !== null && typeof value === "object")) add(slot, name ?? "", TOO_NESTED);
+        if (typeof value === "string" || (value !== null && typeof value === "object")) add(slotAt(parent, container, token), name ?? "", TOO_NESTED);
         return;
       }
       if (typeof value === "string") {
-        if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slot, name, value);
-        else if ((patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())) && mayBePatch(value))
+        if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slotAt(parent, container, token), name, value);
+        else if ((patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())) && mayBePatch(value)) {
+          const slot = slotAt(parent, container, token);
           for (const p of patchPaths(value)) add(slot, name ?? "", p, undefined, true);
+        }
       } else if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) visit(value[i], slotIn(slot, value, i), name, depth + 1);
+        const slot = slotAt(parent, container, token);
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          if (typeof v === "string" || (v !== null && typeof v === "object")) visit(v, slot, value, i, name, depth + 1);
+        }
       } else if (value !== null && typeof value === "object") {
+        const slot = slotAt(parent, container, token);
         const members = value as Record<string, unknown>;
         const keys = Object.keys(members);
         if (keys.length === 1 && keys[0]!.startsWith("$")) {
           const k = keys[0]!;
           const v = members[k];
-          if (k === "$literal" || k === "$enum") return visit(v, slotIn(slot, value, k), name, depth + 1);
+          if (k === "$literal" || k === "$enum") return visit(v, slot, value, k, name, depth + 1);
           if (k === "$glob" || k === "$regex") {
             if (typeof v === "string" && name !== undefined && isPathName(name, names)) add(slotIn(slot, value, k), name, v, k);
             return;
@@ -410,13 +433,16 @@ export class StepFacts {
         // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
         const keyed = name !== undefined && isPathName(name, names);
         for (const k of keys) {
-          const s = slotIn(slot, value, k);
-          if (keyed || isFileUrl(k)) add(s, name ?? k, k);
-          visit(members[k], s, k, depth + 1);
+          const v = members[k];
+          if (keyed || isFileUrl(k)) {
+            const s = slotIn(slot, value, k);
+            add(s, name ?? k, k);
+            if (typeof v === "string" || (v !== null && typeof v === "object")) visit(v, slot, value, k, k, depth + 1);
+          } else if (typeof v === "string" || (v !== null && typeof v === "object")) visit(v, slot, value, k, k, depth + 1);
         }
       }
     };
-    visit(this.step.args, { parent: undefined, container: undefined, token: "" }, undefined, 0);
+    visit(this.step.args, { parent: undefined, container: undefined, token: "" }, undefined, "", undefined, 0);
     return out;
   }
 }
@@ -429,6 +455,10 @@ const EMBEDDED_PAIR = /^\s*(?:-\s+|--?)?["']?([A-Za-z_][\w.-]*)["']?\s*(:\s|=)\s
 const MAX_EMBEDDED_TEXT = 64 * 1024;
 const MAX_EMBEDDED = 4096;
 const NO_LISTS: readonly { at: Pointer; name: string; parts: readonly string[] }[] = [];
+/** Positions up to this one are indexed by an array in PlanFacts.step (a plan has at most limits.maxSteps). */
+const MAX_POSITION = 1_000_000;
+/** Up to this many path arguments, isPathArgument compares places one by one instead of indexing them. */
+const SCAN_PATHS = 16;
 /** Most members of a list read as the parts of one path (StepFacts.stringLists). */
 const MAX_JOINED_PARTS = 64;
 
@@ -440,6 +470,7 @@ const PATCH_ARGUMENTS = new Set(["patch", "diff"]);
 /** The facts of one validation. */
 export class PlanFacts {
   readonly #steps = new Map<Step, StepFacts>();
+  readonly #byPosition: (StepFacts | undefined)[] = [];
   /** The one path resolver of this validation. */
   readonly paths: PathService;
 
@@ -483,10 +514,18 @@ export class PlanFacts {
 
   /** A step's facts, built on first use. */
   step(step: Step): StepFacts {
+    // By position first (an array, not a hash table: this is asked for each step by each rule); a nested
+    // step shares its parent's position, so the table keyed by step holds what the array does not.
+    const p = step.position;
+    const atPosition = this.#byPosition[p];
+    if (atPosition !== undefined && atPosition.step === step) return atPosition;
     let f = this.#steps.get(step);
     if (!f) {
       f = new StepFacts(step, this);
-      this.#steps.set(step, f);
+      if (atPosition === undefined && Number.isSafeInteger(p) && p >= 0 && p <= MAX_POSITION) {
+        while (this.#byPosition.length < p) this.#byPosition.push(undefined);
+        this.#byPosition[p] = f;
+      } else this.#steps.set(step, f);
     }
     return f;
   }
