@@ -351,6 +351,11 @@ export class StepFacts {
     return (this.#paths ??= this.#walkPaths()).slice();
   }
 
+  /** The path arguments (see pathArguments), not copied: for a caller that only reads them. */
+  get pathArgs(): readonly ArgLeaf[] {
+    return (this.#paths ??= this.#walkPaths());
+  }
+
   /**
    * Is there a path argument at this leaf's place (the value there, or the key naming it); with `sameValue`,
    * one whose text is the leaf's?

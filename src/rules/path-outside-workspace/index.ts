@@ -72,18 +72,18 @@ export default defineRule({
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && linkName(a)) && !facts.isPathArgument(a, true))
+        if (!a.content && !facts.isPathArgument(a, true) && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && linkName(a)))
           args.push(a);
       for (const k of facts.keys)
-        if (k.has(LeafTag.PathLike) && mayNamePath("", k.value) && !facts.isPathArgument(k, true))
+        if (k.has(LeafTag.PathLike) && !facts.isPathArgument(k, true) && mayNamePath("", k.value))
           args.push(k);
       // Values inside structured text (`{"options": "{\"output\": \"/etc/x\"}"}`, `"dir: ../x"`).
       for (const { outer, leaf: a } of facts.embedded())
         if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : linkName(a))) args.push(a);
       // A patch names several files at one place: the first one outside is reported there.
-      const patches = new Set<object>();
+      let patches: Set<object> | undefined;
       for (const arg of args) {
-        if (arg.fromPatch && patches.has(arg.slot)) continue;
+        if (arg.fromPatch && patches?.has(arg.slot)) continue;
         if (arg.constraint === "$regex") {
           // Which paths a regular expression admits cannot be bounded in general: refused on paths.
           const escapes = ["../x", "/etc/passwd", "~/x", "a/../../x"].find((p) => regexAdmits(arg.value, p));
@@ -119,7 +119,7 @@ export default defineRule({
             });
             break;
           }
-          if (arg.fromPatch) patches.add(arg.slot);
+          if (arg.fromPatch) (patches ??= new Set()).add(arg.slot);
           const decoded = r.reading !== arg.value && !r.reading.startsWith("\0") ? readAsText(r.reading.replace(/\0/g, "\\0")) : "";
           ctx.report({
             at: arg.at,

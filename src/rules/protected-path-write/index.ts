@@ -705,24 +705,24 @@ export default defineRule({
       }
       const args = facts.pathArguments();
       for (const a of facts.strings)
-        if (!a.content && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)) && !facts.isPathArgument(a, true))
+        if (!a.content && !facts.isPathArgument(a, true) && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)))
           args.push(a);
       // Values inside structured text (`{"config": "{\"path\": \".claude/settings.json\"}"}`, `"path: .git/config"`).
       for (const { outer, leaf: a } of facts.embedded())
         if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : bare(a.name, a))) args.push(a);
       for (const k of facts.keys)
-        if ((k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k)) && !facts.isPathArgument(k, true)) args.push(k);
+        if (!facts.isPathArgument(k, true) && (k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k))) args.push(k);
       // A patch names several files at one place: the first protected one is reported there.
-      const patches = new Set<object>();
-      const done = new Set<ArgLeaf>();
+      let patches: Set<object> | undefined;
+      let done: Set<ArgLeaf> | undefined;
       for (const arg of args) {
-        if (arg.fromPatch && patches.has(arg.slot)) continue;
+        if (arg.fromPatch && patches?.has(arg.slot)) continue;
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
           // paths cannot be bounded; path-outside-workspace says so too).
           const witness = arg.constraint === "$glob" ? globReachesProtected(arg.value, ctx.policy.paths.protected, isProtected) : "";
           if (witness === undefined) continue;
-          done.add(arg);
+          (done ??= new Set()).add(arg);
           ctx.report({
             at: arg.at,
             step: step.position,
@@ -736,8 +736,8 @@ export default defineRule({
         if (arg.value === "") continue;
         const found = protectedHit(arg.value);
         if (found === undefined) continue;
-        done.add(arg);
-        if (arg.fromPatch) patches.add(arg.slot);
+        (done ??= new Set()).add(arg);
+        if (arg.fromPatch) (patches ??= new Set()).add(arg.slot);
         ctx.report({
           at: arg.at,
           step: step.position,
@@ -748,7 +748,7 @@ export default defineRule({
       }
       // A list of names is the parts of one path to an executor that joins them (`{path: [".claude",
       // "settings.json"]}`, `{segments: [".github", "workflows", "ci.yml"]}`).
-      if (done.size === 0) {
+      if (done === undefined) {
         let joined = false;
         for (const list of facts.stringLists()) {
           const hit = protectedHit(list.parts.map((p) => p.trim()).join("/"))?.hit;
@@ -814,7 +814,7 @@ export default defineRule({
       const folders = (extra === undefined ? named : [...named, ...extra]).filter((f) => protectedHit(f.value) === undefined);
       if (folders.length === 0) continue;
       // A path protected as written is reported above.
-      const joined = facts.joinable(args, (a) => !done.has(a));
+      const joined = facts.joinable(args, (a) => !done?.has(a));
       const over = tooManyFolderPaths(step.position, folders.length, joined.size);
       if (over) {
         ctx.report({ at: folders[0]!.at, step: step.position, messageId: "tooManyFolderPaths", data: over });

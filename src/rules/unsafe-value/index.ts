@@ -61,7 +61,7 @@ export default defineRule({
           actual: step.tool,
         });
       }
-      for (const arg of ctx.facts.step(step).pathArguments()) {
+      for (const arg of ctx.facts.step(step).pathArgs) {
         // A value too deep to walk is path-outside-workspace's to report, not a hidden character.
         if (arg.value === TOO_NESTED || !arg.has(LeafTag.Hidden) || !HIDDEN.test(arg.value)) continue;
         ctx.report({
