@@ -303,8 +303,9 @@ const URL_FIRST = new Set([..."fFsSdDjJ%"].map((c) => c.charCodeAt(0)));
  * ones too? It is a path whatever argument holds it.
  */
 export function isFileUrl(text: string): boolean {
-  // Asked of every argument string: a local URL of another scheme (LOCAL_URL) holds `file:` or `file/`,
-  // or a `%` that may spell it.
+  // Asked of every argument string and key: each spelling below holds a `:`, or a `%` that may spell one.
+  if (!text.includes(":") && !text.includes("%")) return false;
+  // A local URL of another scheme (LOCAL_URL) holds `file:` or `file/`, or a `%` that may spell it.
   if (!URL_FIRST.has(text.charCodeAt(0))) return localUrl(text) !== null || (text.includes("%") && /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => localUrl(d) !== null || /^file:/i.test(d)));
   if (/^file:/i.test(text) || DATABASE_URL.test(text) || localUrl(text) !== null) return true;
   return /^(?:%[0-9A-Fa-f]{2}|[A-Za-z])*%/.test(text) && decodings(text).some((d) => /^file:/i.test(d) || DATABASE_URL.test(d) || localUrl(d) !== null);
