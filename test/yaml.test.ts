@@ -41,10 +41,9 @@ describe("YAML reader", () => {
       const cur = String.fromCharCode(97 + i);
       lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(",")}]`);
     }
-    const started = performance.now();
     const doc = parseYaml(lines.join("\n") + "\n");
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(doc.issues.map((i) => i.rule)).toContain("limit-exceeded");
+    // Every node built is counted, aliases' copies included, and the count stops the build at its bound.
+    expect(doc.issues.map((i) => [i.rule, i.messageId])).toContainEqual(["limit-exceeded", "yamlExpansion"]);
     expect(doc.value).toBeUndefined();
   });
   it("resolves aliases in linear time: 40,000 aliases in 120 KB, and a 1 MiB file of aliases, get a verdict fast", () => {
