@@ -9,6 +9,7 @@ import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
 import { MAX_YAML_TOKENS, parseYaml } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
+import { cpuMsSince, cpuTimed } from "./cpu-time.js";
 import { diagnosticsOf, run, tools } from "./helpers.js";
 
 
@@ -260,10 +261,10 @@ describe("resource bombs in Markdown", () => {
     const head = "# Plan \u{1f7e2}\n\n- **Status:** Green\n- **Agent:** Developer\n\n## Rationale\n````text\nx\n````\n\n## Action Plan\n\n";
     for (const item of ["- ", ""]) {
       const text = `${head}### \`READ\`\n${item}**Resource:** [a.md](/a.md)\n${item}**Description:** ${"a ".repeat(10_000_000)}\n`;
-      const t0 = performance.now();
+      const started = process.cpuUsage();
       const r = await run(text, { file: "plan.md", tools: tools("READ") });
       // The metadata expression overflowed its stack past about 8 million characters.
-      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(cpuMsSince(started)).toBeLessThan(10_000);
       expect(r.diagnostics.some((d) => d.rule === "limit-exceeded")).toBe(true);
     }
   });
@@ -273,10 +274,9 @@ describe("resource bombs in TODO.md", () => {
   it("a Status line of 14 MB is normalised in chunks, not one replace of 7 million matches", async () => {
     const { normaliseStatus } = await import("../src/orchestration/todo.js");
     const raw = "\u{1f7e2} " + "Not  -Started ".repeat(1_000_000);
-    const t0 = performance.now();
-    const status = normaliseStatus(raw);
+    const { value: status, ms } = cpuTimed(() => normaliseStatus(raw));
     // It took 1.2 s and 500 MB in one replace.
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(5_000);
     // The emoji goes, its space stays: "_not_started_not_started...".
     expect(status === "_not_started".repeat(1_000_000)).toBe(true);
     // Runs of separators are never split between chunks.
