@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statfsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
@@ -32,7 +33,7 @@ const opened: Store[] = [];
 beforeAll(async () => {
   if (!DB) return;
   // A database of its own: the cases never see another run's rows.
-  const name = `plangate_test_${process.pid}_${Date.now().toString(36)}`;
+  const name = `plangate_test_${process.pid}_${randomBytes(6).toString("hex")}`;
   const { default: postgres } = await import("postgres");
   const sql = postgres(DB, { max: 1, onnotice: () => {} });
   await sql.unsafe(`CREATE DATABASE ${name}`);
