@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pythonChecksum } from "../src/core/canonical/python-json.js";
 import type { SourceDocument } from "../src/core/document.js";
+import { isCommandArgument } from "../src/commands/plan.js";
 import { DIALECT_IDS } from "../src/core/plan.js";
 import type { PlanReport } from "../src/core/plan-report.js";
 import { validatePlan } from "../src/node/validate-plan.js";
@@ -157,9 +158,10 @@ describe("any input", () => {
 
 // ---- valid plans and their small mutations ----
 
-// Words that are neither branch keys (if, when…) nor placeholders (todo, tbd…): those make a plan invalid by design.
+// Words that are neither branch keys (if, when…) nor placeholders (todo, tbd…) nor command arguments (sh,
+// cmd…, read as command lines or argument vectors): those make a plan invalid by design.
 const RESERVED = new Set(["if", "else", "elif", "when", "unless", "goto", "condition", "conditions", "then", "switch", "case", "todo", "tbd", "fixme", "xxx", "random", "now", "uuid", "loop", "while", "for", "foreach", "parallel", "retry", "and", "or"]);
-const word = fc.stringMatching(/^[a-z][a-z_]{0,8}$/).filter((w) => !RESERVED.has(w));
+const word = fc.stringMatching(/^[a-z][a-z_]{0,8}$/).filter((w) => !RESERVED.has(w) && !isCommandArgument(w));
 const scalar = fc.oneof(fc.integer({ min: -1000, max: 1000 }), word, fc.boolean(), fc.constant(null), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
 const params = fc.dictionary(word, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(word, scalar, { maxKeys: 3 })), { maxKeys: 4 });
 const scqcStep = fc.record({ tool: fc.constantFrom(...TOOLS), description: fc.string({ maxLength: 20 }), params }, { requiredKeys: ["tool"] });
