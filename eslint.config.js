@@ -4,6 +4,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { layerConfigs } from "./eslint.layers.js";
 
+const NO_CLOCK = "tests read no wall clock: count the work, measure CPU time (test/cpu-time.ts), or pass a fixed clock in";
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "src/generated/**"] },
   js.configs.recommended,
@@ -25,4 +27,16 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   ...layerConfigs(),
+  {
+    // Tests read no wall clock: a machine's other work moves it. A bound on work counts the work, or the
+    // CPU time where only time can show it (test/cpu-time.ts); a clock the code needs is passed in.
+    files: ["**/*.test.ts", "test/**/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: NO_CLOCK },
+        { selector: "CallExpression[callee.object.name='performance'][callee.property.name='now']", message: NO_CLOCK },
+      ],
+    },
+  },
 );

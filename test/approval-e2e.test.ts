@@ -192,8 +192,7 @@ function hook(state: string, input: string | undefined, extra: string[] = []): P
  * moment apart; with `stall` the write end stays open until the guard exits. `state`: the deprecated
  * state file, or the guard's own arguments (`["--state-dir", dir]`).
  */
-function hookVia(feed: "pipe" | "file" | "socket", state: string | string[], chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string; ms: number }> {
-  const t0 = performance.now();
+function hookVia(feed: "pipe" | "file" | "socket", state: string | string[], chunks: string[], opts: { stall?: boolean; extra?: string[]; dir: string }): Promise<{ code: number | null; stderr: string }> {
   let input: number | "pipe";
   let writer: number | undefined;
   const path = join(opts.dir, `stdin-${Math.random().toString(36).slice(2)}`);
@@ -217,7 +216,7 @@ function hookVia(feed: "pipe" | "file" | "socket", state: string | string[], chu
     p.on("close", (code) => {
       if (writer !== undefined && opts.stall) closeSync(writer);
       if (feed === "socket" && opts.stall) p.stdin!.destroy();
-      done({ code, stderr, ms: performance.now() - t0 });
+      done({ code, stderr });
     });
     let write: (chunk: string) => void;
     let end: () => void;
@@ -353,11 +352,11 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/\[guard-step-mismatch\]/);
     }
-    // A writer that sends half a call and never closes the pipe: blocked at the deadline, not waited for.
+    // A writer that sends half a call and never closes the pipe: blocked at the deadline, not waited for
+    // (the pipe is closed only once the guard has exited).
     const stalled = await hookVia("pipe", b.state, [first.slice(0, 30)], { dir: b.root, stall: true, extra: ["--timeout", "300"] });
     expect(stalled.code).toBe(2);
     expect(stalled.stderr).toMatch(/no decision within 300 ms/);
-    expect(stalled.ms).toBeLessThan(10_000);
     // An input over the limit through a pipe: blocked as over the limit.
     const big = call(b.workspace, "read_file", { path: "in.txt", pad: "a".repeat(3 << 20) });
     const over = await hookVia("pipe", b.state, [big.slice(0, 1 << 20), big.slice(1 << 20, 2 << 20), big.slice(2 << 20)], { dir: b.root });
@@ -376,8 +375,8 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     const r = await hook(state, big);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/over 1048576 bytes \(guard\.maxInputBytes\).*\[limit-exceeded\]/);
-    // A stream that never ends: the guard stops reading at the limit and blocks long before --timeout.
-    const t0 = performance.now();
+    // A stream that never ends: the guard stops reading at the limit and blocks before --timeout, whose
+    // answer would be the only one given had it come first.
     const endless = await new Promise<{ code: number | null; stderr: string }>((done) => {
       const p = spawn(process.execPath, [bin, "guard", "--state", state, "--timeout", "20000"], { stdio: ["pipe", "ignore", "pipe"] });
       let stderr = "";
@@ -399,7 +398,7 @@ describe("plangate guard as a Claude Code PreToolUse hook", () => {
     });
     expect(endless.code).toBe(2);
     expect(endless.stderr).toMatch(/\[limit-exceeded\]/);
-    expect(performance.now() - t0).toBeLessThan(15_000);
+    expect(endless.stderr).not.toContain("no decision within");
     // Nothing was decided: the first step is still next.
     expect(JSON.parse(readFileSync(state, "utf8")).next).toBe(0);
   }, 40_000);

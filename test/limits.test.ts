@@ -9,6 +9,7 @@ import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
 import { MAX_YAML_TOKENS, parseYaml } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
+import { cpuMsSince, cpuTimed } from "./cpu-time.js";
 import { diagnosticsOf, run, tools } from "./helpers.js";
 
 
@@ -151,32 +152,23 @@ describe("resource bombs in YAML", () => {
     // (Each line is a value to the lexer: 500,000 of them, in 1 MiB, are now refused before parsing.)
     const text = `k: "${"\\\n".repeat(190_000)}"\n`;
     const limit = Error.stackTraceLimit;
-    const started = process.cpuUsage();
-    const doc = parseYaml(text);
-    const used = process.cpuUsage(started);
+    const { value: doc, ms } = cpuTimed(() => parseYaml(text));
     expect(doc.issues.map((i) => i.rule)).toEqual(["parse-error"]);
     // The parser's 500,000 error objects each took a stack trace: 6 s of CPU, now under half of it.
-    expect((used.user + used.system) / 1000).toBeLessThan(10_000);
+    expect(ms).toBeLessThan(10_000);
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new Error("x").stack).toContain("limits.test");
   });
 });
 
 describe("resource bombs in YAML: values and indicators", () => {
-  const cpuMs = (f: () => void) => {
-    const started = process.cpuUsage();
-    f();
-    const used = process.cpuUsage(started);
-    return (used.user + used.system) / 1000;
-  };
   const fill = (head: string, unit: string, tail: string) => head + unit.repeat(Math.floor((1024 * 1024 - 100 - head.length - tail.length) / unit.length)) + tail;
 
   it("1 MiB of short values or empty pairs is limit-exceeded before the yaml package parses it", () => {
     // Each took 1.6 to 5.4 s of CPU and 300 to 560 MB: the yaml package spends microseconds on every value.
     for (const text of [fill("steps: [", "a, ", "]\n"), fill("steps: [", ": ,", "]\n"), fill("steps: {", ":,", "}\n"), fill("steps:\n", ":\n", ""), fill("steps: [", ",", "]\n"), fill("steps:\n", "- a\n", "")]) {
-      let doc: ReturnType<typeof parseYaml> | undefined;
-      const ms = cpuMs(() => (doc = parseYaml(text)));
-      expect(doc!.issues.map((i) => [i.rule, i.messageId]), text.slice(0, 20)).toEqual([["limit-exceeded", "yamlTooManyTokens"]]);
+      const { value: doc, ms } = cpuTimed(() => parseYaml(text));
+      expect(doc.issues.map((i) => [i.rule, i.messageId]), text.slice(0, 20)).toEqual([["limit-exceeded", "yamlTooManyTokens"]]);
       expect(ms, text.slice(0, 20)).toBeLessThan(1500);
     }
   });
@@ -260,10 +252,10 @@ describe("resource bombs in Markdown", () => {
     const head = "# Plan \u{1f7e2}\n\n- **Status:** Green\n- **Agent:** Developer\n\n## Rationale\n````text\nx\n````\n\n## Action Plan\n\n";
     for (const item of ["- ", ""]) {
       const text = `${head}### \`READ\`\n${item}**Resource:** [a.md](/a.md)\n${item}**Description:** ${"a ".repeat(10_000_000)}\n`;
-      const t0 = performance.now();
+      const started = process.cpuUsage();
       const r = await run(text, { file: "plan.md", tools: tools("READ") });
       // The metadata expression overflowed its stack past about 8 million characters.
-      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(cpuMsSince(started)).toBeLessThan(10_000);
       expect(r.diagnostics.some((d) => d.rule === "limit-exceeded")).toBe(true);
     }
   });
@@ -273,10 +265,9 @@ describe("resource bombs in TODO.md", () => {
   it("a Status line of 14 MB is normalised in chunks, not one replace of 7 million matches", async () => {
     const { normaliseStatus } = await import("../src/orchestration/todo.js");
     const raw = "\u{1f7e2} " + "Not  -Started ".repeat(1_000_000);
-    const t0 = performance.now();
-    const status = normaliseStatus(raw);
+    const { value: status, ms } = cpuTimed(() => normaliseStatus(raw));
     // It took 1.2 s and 500 MB in one replace.
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(5_000);
     // The emoji goes, its space stays: "_not_started_not_started...".
     expect(status === "_not_started".repeat(1_000_000)).toBe(true);
     // Runs of separators are never split between chunks.
@@ -304,9 +295,8 @@ describe("resource bombs in tool registries", () => {
     let tree: unknown = { type: "string", format: "path" };
     for (let i = 0; i < 14; i++) tree = { anyOf: [tree, tree] };
     const text = JSON.stringify({ tools: [{ name: "t1", inputSchema: { type: "object", properties: { path: tree } } }] });
-    const started = performance.now();
+    // The count stops at the bound: no more than 10,000 values are visited.
     expect(() => parseToolsText(text, "tools.json")).toThrow(/tools\.json tools\[0\] \("t1"\) inputSchema: the schema holds more than 10000 values/);
-    expect(performance.now() - started).toBeLessThan(2000);
     // A schema nested 20,000 deep is counted without recursion.
     const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + "}}".repeat(10_000);
     expect(() => parseToolsText(`{"tools":[{"name":"d","inputSchema":${deep}}]}`, "deep.json")).toThrow(/more than 10000 values/);

@@ -39,11 +39,13 @@ describe("regressions", () => {
     expect(parseYaml('tool: "read_file\\0"\n').issues).toEqual([]); // an escape is a value; the rules judge it
   });
 
-  it("reports deep YAML nesting as a limit, quickly", () => {
-    const started = performance.now();
-    const doc = parseYaml(`a: ${"[".repeat(200_000)}`);
-    expect(doc.issues.map((i) => i.rule)).toEqual(["limit-exceeded"]);
-    expect(performance.now() - started).toBeLessThan(1000);
+  it("reports deep YAML nesting as a limit, before the yaml package reads it", () => {
+    // The yaml package recurses once per level: scans of the text refuse it first, at the token limit for
+    // 200,000 brackets and at the depth limit for 1,000.
+    for (const [n, why] of [[200_000, "yamlTooManyTokens"], [1_000, "yamlTooDeepToParse"]] as const) {
+      const doc = parseYaml(`a: ${"[".repeat(n)}`);
+      expect(doc.issues.map((i) => [i.rule, i.messageId])).toEqual([["limit-exceeded", why]]);
+    }
   });
 
   it("rejects two byte order marks", async () => {

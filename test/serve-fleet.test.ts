@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -35,7 +36,7 @@ async function admin<T>(fn: (sql: (q: string) => Promise<unknown>) => Promise<T>
 
 beforeAll(async () => {
   if (!DB || !built) return;
-  const name = `plangate_fleet_${process.pid}_${Date.now().toString(36)}`;
+  const name = `plangate_fleet_${process.pid}_${randomBytes(6).toString("hex")}`;
   await admin((sql) => sql(`CREATE DATABASE ${name}`));
   const u = new URL(DB);
   u.pathname = `/${name}`;

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statfsSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { sha256Hex } from "../../src/core/canonical/jcs.js";
 import { tmpdir } from "node:os";
@@ -32,7 +33,7 @@ const opened: Store[] = [];
 beforeAll(async () => {
   if (!DB) return;
   // A database of its own: the cases never see another run's rows.
-  const name = `plangate_test_${process.pid}_${Date.now().toString(36)}`;
+  const name = `plangate_test_${process.pid}_${randomBytes(6).toString("hex")}`;
   const { default: postgres } = await import("postgres");
   const sql = postgres(DB, { max: 1, onnotice: () => {} });
   await sql.unsafe(`CREATE DATABASE ${name}`);
@@ -105,6 +106,8 @@ async function startedRun(store: Store, session?: string) {
 }
 
 const ctx = (workspace: string) => ({ now: NOW, mode: "claude" as const, noRunPolicy: async () => defaultPolicy(workspace), files: createFileProbe });
+/** A clock for the file times (fsNow) `ms` after the file last changed: its change time is what the settling minute is measured from. */
+const afterChange = (file: string, ms: number) => () => statSync(file).ctimeMs + ms;
 
 describe("a plan file's stamp", () => {
   it("stands for its bytes only where the kernel writes dirty pages back well within the settling minute", () => {
@@ -206,10 +209,10 @@ describe.each(KINDS)("store: $name", (kind) => {
   it.skipIf(kind.skip)("a plan file whose stamp is unchanged since its bytes checked out is not read again; any change to it is still caught", async () => {
     const { store } = await kind.make();
     const { k, run } = await startedRun(store, "stamped");
-    const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 120_000 };
+    const later = { ...ctx(k.workspace), fsNow: afterChange(k.planFile, 120_000) };
     const call = (i: number, c: Parameters<typeof decideHook>[2] = later) => decideHook(store, { session: "stamped", cwd: k.workspace, tool: PLAN[i]!.tool, args: PLAN[i]!.params }, c);
-    // A plan changed within the last minute (by the real clock) is read every time, and never remembered.
-    expect((await call(0, ctx(k.workspace))).decision).toBe("allow");
+    // A plan changed within the last minute is read every time, and never remembered.
+    expect((await call(0, { ...ctx(k.workspace), fsNow: afterChange(k.planFile, 1_000) })).decision).toBe("allow");
     expect((await store.readRun(run.run_id)).plan_checked).toBeUndefined();
     // Settled: remembered after a check.
     expect((await call(1)).decision).toBe("allow");
@@ -227,7 +230,7 @@ describe.each(KINDS)("store: $name", (kind) => {
   it.skipIf(kind.skip)("the stamp remembered is the one of the file whose bytes were read, even when a folder of its path is swapped in between", async () => {
     const { store } = await kind.make();
     const { k, run } = await startedRun(store, "swapped");
-    const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 120_000 };
+    const later = { ...ctx(k.workspace), fsNow: afterChange(k.planFile, 120_000) };
     const call = (s: Store, i: number) => decideHook(s, { session: "swapped", cwd: k.workspace, tool: PLAN[i]!.tool, args: PLAN[i]!.params }, later);
     // A folder holding the approved bytes, and the plan itself changed.
     const good = `${k.workspace}.good`;
@@ -287,7 +290,7 @@ describe.each(KINDS)("store: $name", (kind) => {
       const plan = join(shm, "plan.json");
       copyFileSync(k.planFile, plan);
       await startRun(store, { plan, approval: k.sign(await k.record()), workspace: k.workspace, policyHash: DEFAULT_POLICY_HASH, tools: k.tools, trustedKeys: k.trustedKeys, now: () => NOW, session: "shm" });
-      const later = { ...ctx(k.workspace), fsNow: () => Date.now() + 120_000 };
+      const later = { ...ctx(k.workspace), fsNow: afterChange(plan, 120_000) };
       expect((await decideHook(store, { session: "shm", cwd: k.workspace, tool: PLAN[0]!.tool, args: PLAN[0]!.params }, later)).decision).toBe("allow");
       const [id] = (await store.listRuns()).runs.filter((r) => r.session_id === "shm").map((r) => r.run_id);
       expect((await store.readRun(id!)).plan_checked).toBeUndefined();
