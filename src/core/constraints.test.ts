@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultValueContexts } from "../commands/value-contexts.js";
-import { matchArgument, readArgument, type ValueContexts } from "./constraints.js";
+import { MAY_HOLD_DOLLAR, matchArgument, mayHoldDollarText, readArgument, type ValueContexts } from "./constraints.js";
 import { simpleCommandsOf } from "../commands/analyse.js";
 
 let ctx: ValueContexts;
@@ -150,5 +150,18 @@ describe("matchArgument on values", () => {
     expect(matchArgument({ $schema: { type: "integer", maximum: 3 } }, 4, ctx.value)).toBe(false);
     expect(matchArgument({ $schema: { $ref: "https://example.org/x" } }, 1, ctx.value)).toBe(false);
     expect(matchArgument({ $schema: { type: "integer" } }, 1)).toBe(false);
+  });
+});
+
+describe("the scan of a plan's text for a $", () => {
+  it("answers as its regular expression does", () => {
+    const piece = fc.constantFrom("$", "\\", "u", "x", "U", "a", "\uFF04", "\uFE69", "\u00b5", "\"", " ", "\\\\");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const t = parts.join("");
+        expect(mayHoldDollarText(t), JSON.stringify(t)).toBe(MAY_HOLD_DOLLAR.test(t));
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

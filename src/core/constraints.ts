@@ -6,7 +6,7 @@ import type { PlanFacts } from "./facts.js";
 import type { Plan } from "./plan.js";
 
 /** A `$`, a look-alike of it, or an escape sequence (JSON `\u0024`, YAML `\x24`) that may spell one. */
-const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
+export const MAY_HOLD_DOLLAR = /[$\uFF04\uFE69]|\\[uxU]/;
 const DOLLAR_SCAN = Symbol("may-hold-dollar");
 
 /**
@@ -15,7 +15,17 @@ const DOLLAR_SCAN = Symbol("may-hold-dollar");
  * once per validation, whichever rule asks first.
  */
 export function mayHoldDollar(plan: Plan, facts: PlanFacts): boolean {
-  return facts.derive(DOLLAR_SCAN, plan, () => MAY_HOLD_DOLLAR.test(plan.source.text));
+  return facts.derive(DOLLAR_SCAN, plan, () => mayHoldDollarText(plan.source.text));
+}
+
+/** MAY_HOLD_DOLLAR's test, by native searches for single characters (several times faster on a plan's text). */
+export function mayHoldDollarText(t: string): boolean {
+  if (t.indexOf("$") >= 0 || t.indexOf("\uFF04") >= 0 || t.indexOf("\uFE69") >= 0) return true;
+  for (let i = t.indexOf("\\"); i >= 0; i = t.indexOf("\\", i + 1)) {
+    const c = t.charCodeAt(i + 1);
+    if (c === 0x75 || c === 0x78 || c === 0x55) return true; // u x U
+  }
+  return false;
 }
 
 /*

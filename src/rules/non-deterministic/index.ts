@@ -63,6 +63,20 @@ function isSet(value: unknown): boolean {
   return true;
 }
 
+/** Keys already looked up (plans repeat their keys from step to step), up to a bound. */
+const KEY_KIND = new Map<string, boolean>();
+
+/** Is the key (in any case) one that branches or leaves the order open? */
+function isBranchOrOrderKey(key: string): boolean {
+  let is = KEY_KIND.get(key);
+  if (is === undefined) {
+    const lower = key.toLowerCase();
+    is = BRANCH_KEYS.has(lower) || ORDER_KEYS.has(lower);
+    if (KEY_KIND.size < 4096) KEY_KIND.set(key, is);
+  }
+  return is;
+}
+
 export default defineRule({
   meta: {
     id: "non-deterministic",
@@ -88,17 +102,15 @@ export default defineRule({
   check(plan, ctx) {
     const allowBranches = ctx.policy.plan.allowConditionals;
     for (const step of plan.steps) {
-      const seen = new Set<string>();
       // The whole step of JSON/YAML dialects; for Markdown, whose raw step is the parser's, the arguments.
       const root =
         TOOL_CALL_DIALECTS.includes(plan.dialect) && step.raw !== null && typeof step.raw === "object"
           ? step.raw
           : step.args;
       const base = root === step.args ? step.argsAt : step.at;
-      for (const k of keysWhere(root, base, (key) => BRANCH_KEYS.has(key.toLowerCase()) || ORDER_KEYS.has(key.toLowerCase()))) {
+      for (const k of keysWhere(root, base, isBranchOrOrderKey)) {
         const key = k.key.toLowerCase();
         if (!allowBranches && BRANCH_KEYS.has(key)) {
-          seen.add(k.at);
           ctx.report({
             at: k.at,
             key: true,
