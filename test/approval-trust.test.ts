@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -135,5 +135,50 @@ describe("a policy that moves the workspace below the repository does not move t
     // The same key kept outside the repository is accepted.
     const v2 = await cli(["verify", "plan.json", "--approval", join(p.repo, "a.json"), "--trusted-keys", join(outside, "evil.pub")], { cwd: p.sub });
     expect(v2.code, v2.stdout + v2.stderr).toBe(0);
+  });
+});
+
+describe("guard start without a per-user store of consumed approvals", () => {
+  // Without HOME or XDG_STATE_HOME a used approval was recorded only in the state directory the start
+  // named: a start naming a fresh one ran it again.
+  it("is refused unless the store is named; set HOME, XDG_STATE_HOME or PLANGATE_CONSUMED_DIR, or pass --consumed-dir", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const base = ["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile];
+    const r = await cli([...base, "--state-dir", join(k.guardDir, "d1")], { cwd: k.workspace, env: {} });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("No per-user store of consumed approvals: neither HOME nor XDG_STATE_HOME is set");
+    expect(r.stdout).toMatch(/\[guard-failure\]\n {2}= hint: set HOME or XDG_STATE_HOME .*PLANGATE_CONSUMED_DIR=DIR, or --consumed-dir DIR/);
+    const json = JSON.parse((await cli([...base, "--state-dir", join(k.guardDir, "d1"), "-o", "json"], { cwd: k.workspace, env: {} })).stdout);
+    expect(json.results[0].diagnostics.map((d: { rule: string }) => d.rule)).toEqual(["guard-failure"]);
+    // Deprecated --state needs a store too: --consumed-dir, or the per-user one.
+    const legacy = await cli([...base, "--state", join(k.guardDir, "s.json"), "--audit", join(k.guardDir, "a.log")], { cwd: k.workspace, env: {} });
+    expect(legacy.stdout).toMatch(/No per-user store.*\[guard-failure\]/);
+    expect(existsSync(join(k.guardDir, "d1"))).toBe(false);
+    // Nothing was used up: named explicitly, the store takes the approval once, and only once.
+    const named = { PLANGATE_CONSUMED_DIR: join(k.root, "consumed") };
+    const ok = await cli([...base, "--state-dir", join(k.guardDir, "d1")], { cwd: k.workspace, env: named });
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    const replay = await cli([...base, "--state-dir", join(k.guardDir, "d2")], { cwd: k.workspace, env: named });
+    expect(replay.stdout).toMatch(/already used \(recorded in .*consumed\).*\[approval-consumed\]/);
+  });
+
+  it("starts with --consumed-dir, or with HOME alone", async () => {
+    const k = approvalKit();
+    const base = ["guard", "start", "plan.json", "--tools", k.toolsFile, "--trusted-keys", k.keys.publicFile];
+    const fresh = async () => {
+      const file = join(k.root, `a-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(file, k.sign(await k.record()));
+      return file;
+    };
+    const withDir = await cli([...base, "--approval", await fresh(), "--state-dir", join(k.guardDir, "d1"), "--consumed-dir", join(k.guardDir, "c")], { cwd: k.workspace, env: {} });
+    expect(withDir.code, withDir.stdout + withDir.stderr).toBe(0);
+    const legacy = await cli([...base, "--approval", await fresh(), "--state", join(k.guardDir, "s.json"), "--audit", join(k.guardDir, "a.log"), "--consumed-dir", join(k.guardDir, "c")], { cwd: k.workspace, env: {} });
+    expect(legacy.code, legacy.stdout + legacy.stderr).toBe(0);
+    const home = join(k.root, "home");
+    const withHome = await cli([...base, "--approval", await fresh(), "--state-dir", join(k.guardDir, "d2")], { cwd: k.workspace, env: { HOME: home } });
+    expect(withHome.code, withHome.stdout + withHome.stderr).toBe(0);
+    expect(readdirSync(join(home, ".local", "state", "plangate", "consumed"))).toHaveLength(1);
   });
 });

@@ -120,6 +120,12 @@ export type GuardFailureFacts =
   | { readonly kind: "audit-not-a-file" }
   /** The runs' state directory and the workspace overlap. */
   | { readonly kind: "state-dir-overlaps"; readonly root: string; readonly workspace: string }
+  /**
+   * `guard start` with no per-user store of consumed approvals (neither HOME nor XDG_STATE_HOME is set) and
+   * none named ($PLANGATE_CONSUMED_DIR, --consumed-dir): replay protection would rest on whatever state
+   * directory or store the start names.
+   */
+  | { readonly kind: "no-consumed-store" }
   /** A guard state file that already exists. */
   | { readonly kind: "state-exists"; readonly path: string }
   /** The session named for a new run already has one (`run`: its id, if still known). */
