@@ -146,7 +146,7 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
         // What starting a run needs (the policy, tool and profile readers, the approval printers) loads
         // here, not with the hook call, which this module also registers.
-        const [{ resolveSetup, setupForFile }, { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom }, { startGuard }, { guardFailure }] = await Promise.all([
+        const [{ resolveSetup, setupForFile }, { consumedDirFrom, keyPlacesOf, printApprovalResult, printApprovalResults, trustedKeysFrom }, { startGuard }, { guardFailure }] = await Promise.all([
           import("../setup.js"),
           import("./approval-common.js"),
           import("../../node/hook.js"),
@@ -174,6 +174,8 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           tools: setup.tools,
           host: setup.host,
           trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
+          // The policy's folder, the working folder and the plan's are the project's too: the workspace is the policy's to say.
+          keyPlaces: keyPlacesOf(setup.policy, io, file),
           allowUnsigned: flags.allowUnsigned === true,
           now: io.now,
         };
