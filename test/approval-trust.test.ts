@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { ExecutionGuard, type GuardRefusal } from "../src/node/guard.js";
 import { KeyError, keyFolderOf, keyPlacesFor, loadPrivateKey, loadTrustedKeys, MAX_KEY_FILE_BYTES, ownedByAnother } from "../src/node/keys.js";
 import { loadPolicy } from "../src/node/policy.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
@@ -342,6 +343,47 @@ describe("outside any repository, the folders a command is pointed at are the pr
     }
     // Root can write every file: for root no file is another's.
     expect(ownedByAnother({ uid: 4242, mode: 0o100644 })).toBe(process.getuid?.() !== 0 && process.getuid?.() !== 4242);
+  });
+});
+
+describe("a key file with more than one name", () => {
+  // A hard link in the workspace to the trusted key: a write through it rewrites the key in place, though
+  // the path the policy names lies outside every project folder.
+  it("verify and the guard refuse a trusted key hard-linked into the workspace, or anywhere", async () => {
+    const k = approvalKit();
+    const approval = join(k.root, "a.json");
+    writeFileSync(approval, k.sign(await k.record()));
+    const args = ["verify", "plan.json", "--tools", k.toolsFile, "--approval", approval, "--trusted-keys", k.keys.publicFile];
+    expect((await cli(args, { cwd: k.workspace })).code).toBe(0);
+    linkSync(k.keys.publicFile, join(k.workspace, "notes.txt"));
+    const v = await cli(args, { cwd: k.workspace });
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain(`The trusted key ${k.keys.publicFile} has 2 names (hard links): a write through another name, perhaps inside the workspace, changes the key`);
+    expect(v.stdout).toMatch(/\[approval-key-in-workspace\]\n {2}= hint: give the key file a single name: copy it \(cp, not ln\)/);
+    const g = await ExecutionGuard.open({ ...(await k.guardOptions()), trustedKeys: loadTrustedKeys(k.keys.publicFile) }).catch((e) => e);
+    expect((g as GuardRefusal).diagnostics.map((d) => [d.rule, d.messageId])).toEqual([["approval-key-in-workspace", "trustedKeyLinked"]]);
+    // Wherever the other name is: where it lies cannot be seen.
+    rmSync(join(k.workspace, "notes.txt"));
+    linkSync(k.keys.publicFile, join(k.guardDir, "copy.pub"));
+    expect((await cli(args, { cwd: k.workspace })).stdout).toMatch(/has 2 names/);
+    // A copy (cp) is a file of its own: the key is trusted again.
+    rmSync(join(k.guardDir, "copy.pub"));
+    copyFileSync(k.keys.publicFile, join(k.guardDir, "copy.pub"));
+    expect((await cli(args, { cwd: k.workspace })).code).toBe(0);
+  });
+
+  it("approve refuses a signing key hard-linked into the workspace; a symlink's target is what counts", async () => {
+    const k = approvalKit();
+    const args = ["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile];
+    expect((await cli(args, { cwd: k.workspace })).code).toBe(0);
+    linkSync(k.keys.privateFile, join(k.workspace, "k"));
+    const a = await cli(args, { cwd: k.workspace });
+    expect(a.code).toBe(1);
+    expect(a.stdout).toContain(`The signing key ${k.keys.privateFile} has 2 names (hard links): another name, perhaps inside the workspace, lets it be read`);
+    // Named through a symbolic link outside the workspace: the file it leads to has two names.
+    const link = join(k.guardDir, "key-link");
+    symlinkSync(k.keys.privateFile, link);
+    expect((await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", link], { cwd: k.workspace })).stdout).toMatch(/has 2 names.*\[approval-key-in-workspace\]/);
   });
 });
 

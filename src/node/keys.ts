@@ -15,6 +15,8 @@ export interface TrustedKey {
   key: KeyObject;
   /** Real path of the file the key was read from. */
   file: string;
+  /** The file's link count when it was read: more than 1, and another name could rewrite it (undefined: not known). */
+  links?: number;
   /** The file is owned by another user and writable by neither its group nor others: the current user cannot rewrite it. */
   foreign?: boolean;
   /** Where the policy named the key (`approval.trustedKeys`); absent for a key given otherwise. */
@@ -100,8 +102,8 @@ function keyBlocks(file: string): { blocks: string[]; stat: Stats | undefined } 
 }
 
 /**
- * Reads a key file as readFileBounded does, and stats the descriptor it read through: the owner is that of
- * the bytes read, not of whatever the path names a moment later.
+ * Reads a key file as readFileBounded does, and stats the descriptor it read through: the link count and
+ * the owner are those of the bytes read, not of whatever the path names a moment later.
  */
 function readKeyFile(file: string): { read: BoundedRead; stat: Stats | undefined } {
   let fd: number;
@@ -156,7 +158,10 @@ export function loadTrustedKeys(path: string): TrustedKey[] {
       try {
         const key = createPublicKey(pem);
         const k: TrustedKey = { keyid: keyId(key), alg: key.asymmetricKeyType ?? "unknown", key, file };
-        if (stat !== undefined) k.foreign = ownedByAnother(stat);
+        if (stat !== undefined) {
+          k.links = stat.nlink;
+          k.foreign = ownedByAnother(stat);
+        }
         keys.push(k);
       } catch (err) {
         throw new KeyError(`${file}: not a public key (${(err as Error).message})`);

@@ -108,10 +108,11 @@ function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; bod
   return { envelope: v as unknown as DsseEnvelope, body, record };
 }
 
-/** What is known of a trusted key's file: where it lies and who chose it (keyLocation), its owner. */
+/** What is known of a trusted key's file: where it lies and who chose it (keyLocation), its link count, its owner. */
 function trustedKeyFacts(k: TrustedKey, options: VerifyOptions): KeyLocation {
   return {
     ...keyLocation(k.file, [options.workspace], options.keyPlaces, k.namedAt),
+    ...(k.links !== undefined ? { links: k.links } : {}),
     ...(k.foreign === true ? { foreign: true } : {}),
   };
 }

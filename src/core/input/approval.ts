@@ -48,8 +48,9 @@ export interface KeyFolderFacts {
  * it does, else the repository holding the workspace (`project`) that it lies in, if it does; the
  * project folder it lies in (`folder`: the policy file's, the working folder, the plan's, or the
  * repository holding one), with the per-user key folder it also lies in (`userFolder`), and whether
- * another user owns it so that the current user cannot rewrite it (`foreign`); and where the policy
- * named it (`namedAt`), if it did, and whether that policy is the project's to edit (`namedByProject`).
+ * another user owns it so that the current user cannot rewrite it (`foreign`); its link count
+ * (`links`, when known); and where the policy named it (`namedAt`), if it did, and whether that policy
+ * is the project's to edit (`namedByProject`).
  */
 export interface KeyLocation {
   readonly workspace?: string;
@@ -57,6 +58,7 @@ export interface KeyLocation {
   readonly folder?: KeyFolderFacts;
   readonly userFolder?: string;
   readonly foreign?: boolean;
+  readonly links?: number;
   readonly namedAt?: { readonly file: string; readonly line: number; readonly column: number };
   /**
    * The policy file that named it is one whoever writes the project may edit (outside the per-user key

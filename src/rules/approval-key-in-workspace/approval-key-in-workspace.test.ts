@@ -37,12 +37,14 @@ kindRuleTester("approval-key-in-workspace", "approval", {
     },
     { name: "a trusted key in a project folder that another user owns and no one else may write", input: envelopeInput({ signature: { ...VERIFIED, file: "/p/k.pub", folder: POLICY_FOLDER, foreign: true } }) },
     { name: "a signing key in a per-user key folder", input: { step: "signing", key: "/home/me/.ssh/k.pem", folder: CWD_FOLDER, userFolder: "/home/me/.ssh" } },
+    { name: "a key file with one name", input: envelopeInput({ signature: { ...VERIFIED, links: 1 } }) },
     {
       name: "a trusted key named by a policy the project may edit, in a per-user key folder",
       input: envelopeInput({ signature: { ...VERIFIED, file: "/home/me/.ssh/k.pub", userFolder: "/home/me/.ssh", namedAt: AT, namedByProject: true } }),
     },
     { name: "a trusted key named by a policy the project may edit, another user's", input: envelopeInput({ signature: { ...VERIFIED, file: "/etc/plangate/k.pub", foreign: true, namedAt: AT, namedByProject: true } }) },
     { name: "a trusted key named by the user's own policy, anywhere outside the project", input: envelopeInput({ signature: { ...VERIFIED, file: "/srv/k.pub", namedAt: AT, namedByProject: false } }) },
+    { name: "an envelope that did not open is not judged here", input: envelopeInput({ unreadable: { kind: "json" }, signature: { ...VERIFIED, links: 3 } }) },
   ],
   invalid: [
     {
@@ -118,6 +120,27 @@ kindRuleTester("approval-key-in-workspace", "approval", {
       name: "a signing key outside every project folder, named by a policy the project may edit",
       input: { step: "signing", key: "/tmp/k.pem", namedAt: { file: "/p/plangate.yaml", line: 5, column: 8 }, namedByProject: true },
       errors: [{ messageId: "signingKeyNamedByProject", message: /^The signing key \/tmp\/k\.pem is named by \/p\/plangate\.yaml, a policy file/, line: 5, column: 8 }],
+    },
+    {
+      name: "a trusted key with two names (hard links)",
+      input: envelopeInput({ signature: { ...VERIFIED, links: 2 } }),
+      errors: [
+        {
+          messageId: "trustedKeyLinked",
+          message: "The trusted key /keys/alice.pub has 2 names (hard links): a write through another name, perhaps inside the workspace, changes the key without touching this one.",
+          hint: "give the key file a single name: copy it (cp, not ln) to a new file, point plangate at the copy, and delete the file with several names",
+        },
+      ],
+    },
+    {
+      name: "a signing key with three names, in a per-user key folder",
+      input: { step: "signing", key: "/home/me/.ssh/k.pem", userFolder: "/home/me/.ssh", links: 3 },
+      errors: [{ messageId: "signingKeyLinked", message: /^The signing key \/home\/me\/\.ssh\/k\.pem has 3 names \(hard links\)/ }],
+    },
+    {
+      name: "a key in the workspace with another name: both said",
+      input: envelopeInput({ signature: { ...VERIFIED, file: "/ws/k.pub", workspace: "/ws", links: 2 } }),
+      errors: [{ messageId: "trustedKey" }, { messageId: "trustedKeyLinked" }],
     },
   ],
 });

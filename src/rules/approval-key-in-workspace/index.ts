@@ -5,6 +5,7 @@ import type { KeyLocation } from "../../core/input/approval.js";
 const TRUSTED_HOME =
   "keep trusted keys in ~/.config/plangate (or $XDG_CONFIG_HOME/plangate) or ~/.ssh, or in a file owned by another user that you cannot write (e.g. root's /etc/plangate), outside every project";
 const SIGNING_HOME = "keep the signing key in ~/.config/plangate (plangate keygen --out ~/.config/plangate) or ~/.ssh, outside every project";
+const ONE_NAME = "give the key file a single name: copy it (cp, not ln) to a new file, point plangate at the copy, and delete the file with several names";
 
 /** Why a project folder is the project's, as a message names it. */
 function folderText(f: NonNullable<KeyLocation["folder"]>): string {
@@ -41,6 +42,10 @@ export default defineRule({
           "The trusted key {{file}} is named by {{policy}}, a policy file whoever writes the project may edit, and lies outside the per-user key folders: they could name a key of their own anywhere they can write (a temporary folder, another project).",
         hint: `${TRUSTED_HOME}; or keep the policy there too (--policy ~/.config/plangate/plangate.yaml), or name the key yourself (--trusted-keys)`,
       },
+      trustedKeyLinked: {
+        message: "The trusted key {{file}} has {{links}} names (hard links): a write through another name, perhaps inside the workspace, changes the key without touching this one.",
+        hint: ONE_NAME,
+      },
       signingKeyInProject: {
         message: "The signing key {{file}} lives inside the repository {{project}} that holds the workspace: whoever writes the project could read it and sign their own approvals.",
         hint: "move the key outside every repository (plangate keygen --out ~/.config/plangate)",
@@ -58,6 +63,10 @@ export default defineRule({
           "The signing key {{file}} is named by {{policy}}, a policy file whoever writes the project may edit, and lies outside the per-user key folders: they could name a key of their own, or one they can read.",
         hint: `${SIGNING_HOME}; or keep the policy there too`,
       },
+      signingKeyLinked: {
+        message: "The signing key {{file}} has {{links}} names (hard links): another name, perhaps inside the workspace, lets it be read without touching this one.",
+        hint: ONE_NAME,
+      },
     },
     summary: "The signing or trusted key lives where whoever writes the project could replace or read it.",
     docs: {
@@ -68,10 +77,11 @@ export default defineRule({
         "A key in a per-user key folder (`$XDG_CONFIG_HOME/plangate`, `~/.config/plangate`, `~/.ssh`) is the user's own, unless that folder lies in the project itself; so is a trusted key file owned by another user and writable by neither its group nor others (root's `/etc/plangate`), which the current user cannot rewrite. " +
         "A folder that is the home folder, one of its ancestors or the file-system root is no project's. " +
         "A key named by a policy file that whoever writes the project may edit (one outside the per-user key folders that the current user can write) must lie in a per-user key folder, or be another user's as above, wherever else it lies: the policy could otherwise name a key planted anywhere its editor can write (`/tmp/evil.pub`); a key given on the command line (`--trusted-keys`, `--key`) is the user's own choice. " +
+        "A key file with more than one name (hard links) is reported too: another name, which may lie in the workspace, reaches the same file, and where it lies cannot be seen. " +
         "When the policy named the key, the report points at its `approval.trustedKeys` or `approval.key`. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale:
         "The plan's steps may write anywhere in the workspace, and whoever writes the project may write its other folders and the policy file there: a trusted key there could be replaced with their own, and a private key read to sign their own approvals.",
-      fix: "Keep keys in the per-user folder, e.g. `plangate keygen --out ~/.config/plangate`.",
+      fix: "Keep keys in the per-user folder, e.g. `plangate keygen --out ~/.config/plangate`, as files with one name each.",
       bad: "plangate verify plan.json --approval a.json --trusted-keys ./keys/plangate.pub   # inside the workspace",
       good: "plangate verify plan.json --approval a.json --trusted-keys ~/.config/plangate/plangate.pub",
     },
@@ -100,5 +110,6 @@ export default defineRule({
       else if (place.namedByProject === true && place.namedAt !== undefined)
         ctx.report({ messageId: trusted ? "trustedKeyNamedByProject" : "signingKeyNamedByProject", data: { file: key, policy: place.namedAt.file }, ...at });
     }
+    if (place.links !== undefined && place.links > 1) ctx.report({ messageId: trusted ? "trustedKeyLinked" : "signingKeyLinked", data: { file: key, links: place.links }, ...at });
   },
 });
