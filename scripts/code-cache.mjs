@@ -32,7 +32,8 @@ async function warm(dir, which) {
     stderr: () => {},
     readStdin: async () => new TextEncoder().encode(stdin),
     cwd,
-    env: { NO_COLOR: "1" },
+    // A per-user state folder: guard start refuses to run without a store of consumed approvals.
+    env: { NO_COLOR: "1", XDG_STATE_HOME: join(tmp, "xdg") },
     isTTY: false,
     now: () => new Date(),
   });

@@ -47,8 +47,8 @@ export { APPROVAL_PAYLOAD_TYPE, signEnvelope } from "./approval/dsse.js";
 export type { DsseEnvelope } from "./approval/dsse.js";
 export { verifyApproval } from "./node/verify.js";
 export type { VerifyOptions, VerifyResult } from "./node/verify.js";
-export { generateKeyFiles, keyId, loadPrivateKey, loadTrustedKeys, KeyError } from "./node/keys.js";
-export type { TrustedKey } from "./node/keys.js";
+export { generateKeyFiles, keyId, keyPlacesFor, loadPrivateKey, loadTrustedKeys, KeyError } from "./node/keys.js";
+export type { KeyPlaces, TrustedKey } from "./node/keys.js";
 export type { ApprovalRecord } from "./schemas/approval.js";
 
 // The execution guard and its audit trail.

@@ -21,11 +21,15 @@ export const PLAN = [
   { tool: "read_file", description: "check the output", params: { path: "out.txt" } },
 ];
 
-/** A real temp layout: root/ws (workspace with plan.json), root/keys (a key pair), root/guard (state, audit, consumed). */
+/**
+ * A real temp layout: root/ws (workspace with plan.json), root/guard (state, audit, consumed), and a key pair
+ * in a folder of its own beside root, as the approver keeps it out of the project: a key in root, where tests
+ * put policy files, would lie in the policy file's folder (approval-key-in-workspace).
+ */
 export function approvalKit() {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-approval-")));
   const workspace = join(root, "ws");
-  const keysDir = join(root, "keys");
+  const keysDir = join(realpathSync(mkdtempSync(join(tmpdir(), "plangate-approver-"))), "keys");
   const guardDir = join(root, "guard");
   mkdirSync(workspace);
   mkdirSync(guardDir);

@@ -82,9 +82,12 @@ interface HookResult {
   answer: Record<string, unknown> | undefined;
 }
 
+/** The user's environment: their per-user configuration folder (the approver key's) is the test's own. */
+const userEnv = () => ({ ...process.env, NO_COLOR: "1", XDG_CONFIG_HOME: join(root, "config") });
+
 function run(args: string[], stdin?: string): Promise<HookResult> {
   return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, ...args], { cwd: ws, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const p = spawn(process.execPath, [bin, ...args], { cwd: ws, stdio: ["pipe", "pipe", "pipe"], env: userEnv() });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (c) => (stdout += c));
@@ -156,7 +159,7 @@ function viaHttp(url: string, body: string): Promise<HookResult> {
 /** `plangate serve` in the workspace (its policy, its state directory); resolves with its URL. */
 function startServe(): Promise<{ url: string; stop: () => void }> {
   return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--no-mcp"], { cwd: ws, stdio: ["ignore", "ignore", "pipe"] });
+    const p = spawn(process.execPath, [bin, "serve", "--listen", "127.0.0.1:0", "--no-mcp"], { cwd: ws, stdio: ["ignore", "ignore", "pipe"], env: userEnv() });
     let err = "";
     p.stderr.on("data", (c) => {
       err += c;
@@ -204,7 +207,8 @@ describe(`through ${kind === "http" ? "plangate serve's http hook" : "the comman
     mkdirSync(join(ws, "tests"));
     writeFileSync(join(ws, "README.md"), "# greet\n\nA greeting module.\n");
     writeFileSync(join(ws, "src/greet.py"), GREET);
-    const keys = await run(["keygen", "--out", join(root, "keys")]);
+    // The approver key in the per-user folder: the project's policy may name no key elsewhere.
+    const keys = await run(["keygen", "--out", join(root, "config", "plangate")]);
     expect(keys.code, keys.stderr).toBe(0);
     writeFileSync(
       join(ws, "plangate.yaml"),
@@ -220,7 +224,7 @@ describe(`through ${kind === "http" ? "plangate serve's http hook" : "the comman
         "  noRun: allow-free",
         "approval:",
         "  onPlanAccepted: sign-and-start",
-        "  key: ../keys/plangate.key",
+        `  key: ${join(root, "config", "plangate", "plangate.key")}`,
         "",
       ].join("\n"),
     );

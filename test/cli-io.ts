@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { CliIO } from "../src/cli/io.js";
 import { main } from "../src/cli/main.js";
 import { NOW } from "./helpers.js";
@@ -6,6 +9,19 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+let stateHomes: string | undefined;
+let calls = 0;
+
+/**
+ * The environment of a call that names none: a user whose per-user state folder (XDG_STATE_HOME, where the
+ * store of consumed approvals lives) is new for each call, so no call sees another's. A test of a user
+ * without one passes `env: {}`.
+ */
+function defaultEnv(): Record<string, string> {
+  stateHomes ??= realpathSync(mkdtempSync(join(tmpdir(), "plangate-state-home-")));
+  return { XDG_STATE_HOME: join(stateHomes, String(++calls)) };
 }
 
 /** Runs the CLI in-process with captured streams and the fixed clock; `readStdin` replaces the standard input reader. */
@@ -24,7 +40,7 @@ export async function cli(
     },
     readStdin: opts.readStdin ?? (async () => (typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : (opts.stdin ?? new Uint8Array()))),
     cwd: opts.cwd ?? process.cwd(),
-    env: opts.env ?? {},
+    env: opts.env ?? defaultEnv(),
     isTTY: opts.tty ?? false,
     now: () => NOW,
   };

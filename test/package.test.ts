@@ -68,7 +68,7 @@ describe("package", () => {
       "StoreUnavailableError", "VERSION", "approve",
       "checkDelegation", "checkReturn", "checkTask", "createRecord", "defaultPolicy", "discoverPolicy", "explainText",
       "findRule", "formatFeedback", "formatJson", "formatSarif", "formatText", "generateKeyFiles", "keyId",
-      "loadContextFile", "loadPolicy", "loadPrivateKey", "loadProfile", "loadSigner", "loadToolsFile", "loadTrustedKeys",
+      "keyPlacesFor", "loadContextFile", "loadPolicy", "loadPrivateKey", "loadProfile", "loadSigner", "loadToolsFile", "loadTrustedKeys",
       "migrateLegacy", "openStore", "parseContextText", "parseStoreSpec", "parseToolsText", "parseTtl", "planHash", "policyForFile", "reportJson",
       "sealEnvelope", "signEnvelope", "toolsHash", "validateFile", "validatePlan", "verifyApproval", "verifyAuditText",
     ]);

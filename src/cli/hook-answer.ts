@@ -231,7 +231,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
+  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
     await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../node/profile-file.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
@@ -252,8 +252,11 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
     const out = input.event === "PreToolUse" ? preToolUseOutput(check) : permissionRequestOutput(check);
     return { code: EXIT.ok, stdout: out ? JSON.stringify(out) + "\n" : "", stderr: "", deny: check !== undefined };
   }
+  // The policy's folder and the folders the hook and the session run in are the project's: no key may lie there.
+  const keyPlaces = keyPlacesFor({ policy: policy.source, cwd: [s.cwd, input.cwd], env: s.env });
   const result = await acceptPlan(markdown, {
     ...base,
+    keyPlaces,
     // The plan file is written to this machine's state directory; a shared store keeps a copy of its bytes with the run.
     stateDir: await store.planDir(),
     policyHash,
@@ -265,7 +268,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, s));
       try {
-        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, now: s.now, keepPlan: true, ...(session ? { session } : {}) });
+        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, ...(session ? { session } : {}) });
       } catch (err) {
         if (err instanceof GuardRefusal) return err.diagnostics;
         throw err;

@@ -103,4 +103,17 @@ export interface Policy {
   overrides?: PolicyOverride[];
   /** The file the policy was read from, if any. */
   source?: string;
+  /**
+   * Where the policy files wrote the approval keys (`approval.trustedKeys`, `approval.key`): the file of the
+   * `extends` chain that set each last (its absolute path), at the setting. Not part of the policy's
+   * identity, like `source`.
+   */
+  settingsAt?: { trustedKeys?: SettingPosition; key?: SettingPosition };
+}
+
+/** A place in a policy file: where a setting was written (1-based line and column). */
+export interface SettingPosition {
+  file: string;
+  line: number;
+  column: number;
 }

@@ -79,6 +79,8 @@ export interface Report {
   offset?: number;
   /** A 1-based line, for an input read line by line (an audit trail) where no column is meant. */
   line?: number;
+  /** With `line`, a 1-based column: a place in another file than the checked text (a policy setting). */
+  column?: number;
   /** The file the report is about, when the input spans several (a task in TODO.md and in state.json); default: the input's. */
   file?: string;
   /** Point at the member's key rather than its value (unknown keys, duplicates). */

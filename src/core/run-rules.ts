@@ -89,7 +89,10 @@ export function findingsToDiagnostics(
       const start = lines.position(r.offset);
       d.line = start.line;
       d.column = start.column;
-    } else if (r.line !== undefined) d.line = r.line;
+    } else if (r.line !== undefined) {
+      d.line = r.line;
+      if (r.column !== undefined) d.column = r.column;
+    }
     if (r.expected !== undefined) d.expected = r.expected;
     if (r.actual !== undefined) d.actual = clipActual(r.actual);
     if (r.hint !== undefined) d.hint = r.hint;

@@ -14,7 +14,7 @@ import { AuditChain, AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "../approval/host-command.js";
 import { type CallPathsContext, callPathProblem, workingFolderReads } from "../approval/call-paths.js";
 import type { FileProbe } from "../core/file-probe.js";
-import { isInside, realPathOf, type TrustedKey } from "./keys.js";
+import { isInside, type KeyPlaces, keyPlacesFor, realPathOf, type TrustedKey } from "./keys.js";
 import { advance, type ContextFor, type Cursor, type ExpectedCall, isDone, START } from "../approval/match.js";
 import {
   callIdentity,
@@ -212,6 +212,12 @@ export interface GuardOptions {
   policy?: Policy;
   tools?: ToolRegistry;
   trustedKeys: readonly TrustedKey[];
+  /**
+   * The project's other folders and the per-user key folders (keyPlacesFor): a trusted key in one of the
+   * project's folders is refused like one in the workspace. Default: the plan's folder (and the
+   * repository holding it), with the per-user key folders of this process's environment.
+   */
+  keyPlaces?: KeyPlaces;
   /** Folder where consumed nonces are recorded durably; keep it outside the workspace. */
   consumedDir: string;
   /** Path of the JSON Lines audit trail; keep it outside the workspace. */
@@ -280,6 +286,8 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
     toolsHash: toolsHash(tools),
     host: { name: profile.name, hash: profileHash(profile) },
     trustedKeys: o.trustedKeys,
+    // The plan's author wrote the plan's folder: a trusted key there is theirs to replace.
+    keyPlaces: o.keyPlaces ?? keyPlacesFor({ plan: planFile, env: process.env }),
     allowUnsigned: o.allowUnsigned,
     now: now(),
     isConsumed: o.storeConsumed ? undefined : (nonce) => isConsumed(o.consumedDir, nonce),

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateKeyFiles, loadTrustedKeys } from "./keys.js";
+import { generateKeyFiles, keyPlacesFor, loadTrustedKeys } from "./keys.js";
 import { toolsHash } from "../approval/record.js";
 import { verifyApproval } from "./verify.js";
 import { registryFromNames } from "../core/tools.js";
@@ -257,6 +257,39 @@ describe("acceptPlan", () => {
       expect(calls).toEqual([]);
       expect(postToolUseOutput(r)).toMatchObject({ decision: "block" });
     }
+  });
+
+  it("refuses a key beside the policy file outside any repository (the policy names the workspace), and starts nothing", async () => {
+    const l = layout();
+    const calls: unknown[][] = [];
+    // The policy in base/, the key in base/keys/, the workspace base/ws/: no repository around any of them.
+    const keyPlaces = keyPlacesFor({ policy: join(l.base, "plangate.yaml"), env: {} });
+    const r = await acceptPlan(intake(), { ...options(l, { onPlanAccepted: "sign-and-start", key: l.keys.privateFile }, calls), keyPlaces });
+    expect(r.status).toBe("refused");
+    if (r.status === "refused") expect(r.diagnostics.map((d) => [d.rule, d.messageId])).toEqual([["approval-key-in-workspace", "signingKeyInFolder"]]);
+    expect(r.message).toContain("the folder of the policy file");
+    expect(calls).toEqual([]);
+    // The same key with the policy kept elsewhere signs and starts.
+    const elsewhere = keyPlacesFor({ policy: join(root, "elsewhere", "plangate.yaml"), env: {} });
+    expect((await acceptPlan(intake(), { ...options(l, { onPlanAccepted: "sign-and-start", key: l.keys.privateFile }, calls), keyPlaces: elsewhere })).status).toBe("started");
+  });
+
+  it("refuses a key named by a policy the project may edit outside the per-user key folders", async () => {
+    const l = layout();
+    const calls: unknown[][] = [];
+    const policyFile = join(l.workspace, "plangate.yaml");
+    const o = options(l, { onPlanAccepted: "sign-and-start", key: l.keys.privateFile }, calls);
+    o.policy.settingsAt = { key: { file: policyFile, line: 4, column: 8 } };
+    const r = await acceptPlan(intake(), { ...o, keyPlaces: keyPlacesFor({ env: {} }) });
+    expect(r.status).toBe("refused");
+    if (r.status === "refused") expect(r.diagnostics.map((d) => [d.messageId, d.file, d.line, d.column])).toEqual([["signingKeyNamedByProject", policyFile, 4, 8]]);
+    expect(calls).toEqual([]);
+    // The key in the user's configuration folder ($XDG_CONFIG_HOME/plangate): signed and started.
+    const cfg = join(l.base, "cfg");
+    const key = generateKeyFiles(join(cfg, "plangate")).privateFile;
+    const o2 = options(l, { onPlanAccepted: "sign-and-start", key }, calls);
+    o2.policy.settingsAt = { key: { file: policyFile, line: 4, column: 8 } };
+    expect((await acceptPlan(intake(), { ...o2, keyPlaces: keyPlacesFor({ env: { XDG_CONFIG_HOME: cfg } }) })).status).toBe("started");
   });
 
   it("records pending when sign-and-start has no key, saying why", async () => {

@@ -339,6 +339,11 @@ export interface AcceptOptions extends PlanModeOptions {
   session: string | undefined;
   /** The hook input's cwd: the key must be outside it too. */
   cwd?: string;
+  /**
+   * The project's other folders and the per-user key folders (keyPlacesFor): the signing key must not lie
+   * in one of the project's folders either. Default: none, only the workspaces and `cwd`.
+   */
+  keyPlaces?: import("./keys.js").KeyPlaces;
   /** Starts the run for an approved plan (src/store/runs.ts's startRun); returns the refusal's diagnostics when the run cannot start. */
   startRun: (planFile: string, approvalBytes: Uint8Array, session: string | undefined) => Promise<Diagnostic[] | void>;
 }
@@ -364,7 +369,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
 
   if (approval.onPlanAccepted === "sign-and-start" && approval.key !== undefined) {
     const { keyInWorkspace, loadSigner, approve } = await import("./sign.js");
-    const refused = keyInWorkspace(approval.key, [workspace, options.policy.workspace, ...(options.cwd ? [options.cwd] : [])]);
+    const refused = keyInWorkspace(approval.key, [workspace, options.policy.workspace, ...(options.cwd ? [options.cwd] : [])], options.keyPlaces, options.policy.settingsAt?.key);
     if (refused) return { status: "refused", diagnostics: [refused], planFile, message: `plangate: ${refused.message} No run was started; fix: ${refused.hint}.` };
     const { KeyError } = await import("./keys.js");
     const { parseTtl } = await import("../approval/record.js");

@@ -10,7 +10,7 @@ import { DEFAULT_PROTECTED_PATHS, defaultPolicy, STRUCTURAL_RULES } from "../pol
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
-import type { Policy, PolicyOverride } from "../core/policy.js";
+import type { Policy, PolicyOverride, SettingPosition } from "../core/policy.js";
 import { parseJson } from "../syntax/json.js";
 import { loadToolsFile, mergeRegistries, ToolsFileError } from "./tools-file.js";
 import type { SourceDocument } from "../core/document.js";
@@ -25,10 +25,10 @@ import { loadHostProfile } from "./host-profile.js";
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
  * change of the defaults or of a base policy changes it too) and the host profile (name and hash, so
  * loosening the profile changes it). The workspace and the file's location are left out: the approval's
- * scope binds the workspace, and a policy read from another path is the same policy.
+ * scope binds the workspace, and a policy read from another path (its settings at other lines) is the same policy.
  */
 export function resolvedPolicyHash(policy: Policy, host: HostProfile = GENERIC): string {
-  const { workspace: _w, source: _s, host: _h, ...rest } = policy;
+  const { workspace: _w, source: _s, host: _h, settingsAt: _a, ...rest } = policy;
   return "sha256:" + sha256Hex(canonicalJson({ policy: rest, host: { name: host.name, hash: profileHash(host) } }));
 }
 
@@ -74,6 +74,14 @@ function isFile(p: string): boolean {
 }
 
 
+
+/** The 1-based line and column of a setting's value (a JSON pointer) in a policy file (its absolute path), if it is there. */
+function settingPosition(doc: SourceDocument, file: string, pointer: string): SettingPosition | undefined {
+  const loc = doc.locate(pointer);
+  if (!loc) return undefined;
+  const pos = doc.lines.position(loc.start);
+  return { file, line: pos.line, column: pos.column };
+}
 
 function where(doc: SourceDocument, file: string, pointer: string, atKey = true): string {
   let p = pointer;
@@ -229,6 +237,8 @@ export const OVERRIDE_KEYS = ["files", "rules", "tools", "limits", "plan", "path
 interface ChainLink {
   file: PolicyFile;
   folder: string;
+  /** Where a setting is written in the file (a JSON pointer), if it is. */
+  locate?: (pointer: string) => SettingPosition | undefined;
 }
 
 /**
@@ -273,7 +283,7 @@ async function readPolicyChain(path: string, display: string): Promise<ChainLink
       const next = isAbsolute(base) ? base : join(dirname(display), base);
       await visit(resolve(dirname(path), base), next, [...stack, { real, display }], here);
     }
-    links.push({ file: policy, folder: dirname(path) });
+    links.push({ file: policy, folder: dirname(path), locate: (pointer) => settingPosition(doc, path, pointer) });
   };
   await visit(path, display, []);
   return links;
@@ -338,7 +348,7 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
   const p = defaultPolicy(fallbackWorkspace);
   if (source) p.source = source;
   const overrides: PolicyOverride[] = [];
-  for (const { file, folder } of links) {
+  for (const { file, folder, locate } of links) {
     if (file.workspace !== undefined) p.workspace = inFolder(folder, file.workspace);
     if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
     applySettings(p, file, folder);
@@ -353,6 +363,16 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
       Object.assign(p.approval, file.approval);
       if (file.approval.trustedKeys) p.approval.trustedKeys = inFolder(folder, file.approval.trustedKeys);
       if (file.approval.key) p.approval.key = inFolder(folder, file.approval.key);
+      // Where each key was named, for the reports that refuse it (approval-key-in-workspace).
+      for (const k of ["trustedKeys", "key"] as const) {
+        if (!file.approval[k]) continue;
+        const at = locate?.(`/approval/${k}`);
+        if (at) p.settingsAt = { ...p.settingsAt, [k]: at };
+        else if (p.settingsAt?.[k]) {
+          const { [k]: _gone, ...others } = p.settingsAt;
+          p.settingsAt = others;
+        }
+      }
     }
     Object.assign(p.guard, file.guard ?? {});
     if (file.guard?.free) p.guard.free = [...file.guard.free];

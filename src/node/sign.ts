@@ -2,7 +2,8 @@ import type { KeyObject } from "node:crypto";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { ToolRegistry } from "../core/tools.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, signEnvelope } from "../approval/dsse.js";
-import { isInside, keyId, loadPrivateKey, projectRootOf, realPathOf } from "./keys.js";
+import { statSync } from "node:fs";
+import { keyId, keyLocation, type KeyPlaces, loadPrivateKey, realPathOf, type SettingPosition } from "./keys.js";
 import { judgeApproval } from "../approval/judge.js";
 import { type ApprovalRecord, createRecord, toolsHash } from "../approval/record.js";
 
@@ -23,16 +24,20 @@ export function loadSigner(keyFile: string): Signer {
   return { key, keyid: keyId(key) };
 }
 
-/** approval-key-in-workspace when the key file is inside any of the folders (real paths) or the repository holding one, else undefined. */
-export function keyInWorkspace(keyFile: string, workspaces: readonly string[]): Diagnostic | undefined {
-  const inside = workspaces.find((w) => isInside(keyFile, w));
-  if (inside !== undefined) return judgeApproval({ step: "signing", key: keyFile, workspace: inside })[0];
-  // The rest of the repository holding a workspace is as writable as the workspace.
-  for (const w of workspaces) {
-    const project = projectRootOf(w);
-    if (project !== undefined && isInside(keyFile, project)) return judgeApproval({ step: "signing", key: keyFile, project })[0];
+/**
+ * approval-key-in-workspace when the signing key file is inside any of the folders (real paths) or the
+ * repository holding one, or (with `places`) in a project folder outside a per-user key folder, or named
+ * by a policy file the project may edit (`namedAt`: where the policy named it) and outside the per-user
+ * key folders, or has more than one name (hard links); else undefined.
+ */
+export function keyInWorkspace(keyFile: string, workspaces: readonly string[], places?: KeyPlaces, namedAt?: SettingPosition): Diagnostic | undefined {
+  let links: number | undefined;
+  try {
+    links = statSync(keyFile).nlink;
+  } catch {
+    // A key that cannot be read is loadSigner's to report.
   }
-  return undefined;
+  return judgeApproval({ step: "signing", key: keyFile, ...keyLocation(keyFile, workspaces, places, namedAt), ...(links !== undefined ? { links } : {}) })[0];
 }
 
 /** What an approval of one validated plan binds. */

@@ -1,10 +1,10 @@
 import { isAbsolute } from "node:path";
 import type { Diagnostic } from "../core/diagnostic.js";
-import type { ApprovalConditionsInput, ApprovedConditions, SignatureFacts } from "../core/input/approval.js";
+import type { ApprovalConditionsInput, ApprovedConditions, KeyLocation, SignatureFacts } from "../core/input/approval.js";
 import { parseJson } from "../syntax/json.js";
 import { APPROVAL_PAYLOAD_TYPE, type DsseEnvelope, looksLikeEnvelope, verifySignature } from "../approval/dsse.js";
 import { GENERIC, profileHash } from "../host/profile.js";
-import { isInside, projectRootOf, realPathOf, type TrustedKey } from "./keys.js";
+import { keyLocation, type KeyPlaces, realPathOf, type TrustedKey } from "./keys.js";
 import { judgeApproval } from "../approval/judge.js";
 import type { ApprovalRecord } from "../approval/record.js";
 import { schemaErrors } from "../core/schema-errors.js";
@@ -20,6 +20,12 @@ export interface VerifyOptions {
   policyHash: string;
   toolsHash: string | null;
   trustedKeys: readonly TrustedKey[];
+  /**
+   * The project's other folders and the per-user key folders (keyPlacesFor): a trusted key in one of the
+   * project's folders is refused like one in the workspace. Default: none, only the workspace and the
+   * repository holding it.
+   */
+  keyPlaces?: KeyPlaces;
   /** Accept a bare, unsigned record (default false: an unsigned approval is refused). */
   allowUnsigned?: boolean;
   now: Date;
@@ -102,14 +108,13 @@ function openEnvelope(v: Record<string, unknown>): { envelope: DsseEnvelope; bod
   return { envelope: v as unknown as DsseEnvelope, body, record };
 }
 
-/**
- * Where a key file lies that whoever writes the project could replace: the workspace, or else the
- * repository holding it (a policy's `workspace:` set to a subfolder leaves the rest writable too).
- */
-export function keyPlace(file: string, workspace: string): { workspace?: string; project?: string } {
-  if (isInside(file, workspace)) return { workspace };
-  const project = projectRootOf(workspace);
-  return project !== undefined && isInside(file, project) ? { project } : {};
+/** What is known of a trusted key's file: where it lies and who chose it (keyLocation), its link count, its owner. */
+function trustedKeyFacts(k: TrustedKey, options: VerifyOptions): KeyLocation {
+  return {
+    ...keyLocation(k.file, [options.workspace], options.keyPlaces, k.namedAt),
+    ...(k.links !== undefined ? { links: k.links } : {}),
+    ...(k.foreign === true ? { foreign: true } : {}),
+  };
 }
 
 /** Finds a trusted Ed25519 key whose signature verifies, or why none does. */
@@ -128,7 +133,7 @@ function checkSignature(env: DsseEnvelope, body: Buffer, record: unknown, option
       }
       matched = k;
       if (verifySignature(env, body, s.sig, k.key)) {
-        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...keyPlace(k.file, options.workspace) }, key: k };
+        return { facts: { kind: "verified", keyid: k.keyid, file: k.file, declaredKeyid: declared?.keyid, ...trustedKeyFacts(k, options) }, key: k };
       }
     }
   }

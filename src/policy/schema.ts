@@ -199,7 +199,12 @@ export const PolicyFileSchema = Type.Object(
         {
           ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d." })),
           singleUse: Type.Optional(Type.Boolean()),
-          trustedKeys: Type.Optional(Type.String({ description: "File or folder of trusted public keys." })),
+          trustedKeys: Type.Optional(
+            Type.String({
+              description:
+                "File or folder of trusted public keys; relative to the policy file's folder. Outside the project: a policy the project may edit must name keys in a per-user key folder (~/.config/plangate, $XDG_CONFIG_HOME/plangate, ~/.ssh) or files another user owns.",
+            }),
+          ),
           onPlanAccepted: Type.Optional(
             Type.Union([Type.Literal("sign-and-start"), Type.Literal("pending")], {
               description:
@@ -207,7 +212,10 @@ export const PolicyFileSchema = Type.Object(
             }),
           ),
           key: Type.Optional(
-            Type.String({ description: "Ed25519 private key (PEM, from plangate keygen) that signs accepted plans; relative to the policy file's folder; must be outside every workspace." }),
+            Type.String({
+              description:
+                "Ed25519 private key (PEM, from plangate keygen) that signs accepted plans; relative to the policy file's folder; outside the project, in a per-user key folder (~/.config/plangate, ~/.ssh) unless the policy file lies there too.",
+            }),
           ),
         },
         { additionalProperties: false },

@@ -1,4 +1,4 @@
-import type { TrustedKey } from "../node/keys.js";
+import type { KeyPlaces, TrustedKey } from "../node/keys.js";
 import type { Signer } from "../node/sign.js";
 import { inputTooLarge } from "../node/read-bounded.js";
 import type { Store } from "../store/types.js";
@@ -41,6 +41,8 @@ export interface OpContext {
   /** The server's policy, tools, host and policy hash. */
   setup: Setup;
   trustedKeys: TrustedKey[];
+  /** The project's other folders and the per-user key folders: a key in one of the project's folders is refused (approval-key-in-workspace). */
+  keyPlaces?: KeyPlaces;
   now: () => Date;
   cwd: string;
   timeoutMs: number;
@@ -224,7 +226,13 @@ async function run(name: OpName, r: Request, ctx: OpContext): Promise<{ body: st
     return { body: hashDocument([h.result]), exit: h.ok ? 0 : 1 };
   }
   const hash = await planHash(bytes, { file });
-  const result = checkApproval(Buffer.from(req.approval!, "utf8"), hash, { setup: ctx.setup, trustedKeys: ctx.trustedKeys, allowUnsigned: false, now: ctx.now() });
+  const result = checkApproval(Buffer.from(req.approval!, "utf8"), hash, {
+    setup: ctx.setup,
+    trustedKeys: ctx.trustedKeys,
+    ...(ctx.keyPlaces ? { keyPlaces: ctx.keyPlaces } : {}),
+    allowUnsigned: false,
+    now: ctx.now(),
+  });
   // As `plangate verify -o json`: the report envelope, one result.
   const entry = { file, valid: result.ok, extra: { planHash: hash, ...verifyExtra(result) }, diagnostics: result.diagnostics };
   return { body: JSON.stringify(resultsJson([entry], { policy: ctx.setup.policy.source ?? null }), null, 2) + "\n", exit: result.ok ? 0 : 1 };

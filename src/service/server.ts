@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { HookInputError } from "../node/hook.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { stateDirProblem } from "../store/runs.js";
+import { keyPlacesFor } from "../node/keys.js";
 import type { Store } from "../store/types.js";
 import { MissingDependency } from "../core/missing-dependency.js";
 import { answerHook, claudeDeny, type HookOutput } from "../cli/hook-answer.js";
@@ -267,6 +268,8 @@ export function createService(o: ServiceOptions): Service {
   const opContext: OpContext = {
     setup: o.setup,
     trustedKeys: o.trustedKeys,
+    // The policy's folder and the server's working folder are the project's: no key may lie there.
+    keyPlaces: keyPlacesFor({ policy: o.setup.policy.source, cwd: o.cwd, env: o.env }),
     now,
     cwd: o.cwd,
     timeoutMs: o.requestTimeoutMs ?? 10_000,

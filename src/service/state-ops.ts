@@ -183,6 +183,7 @@ export async function startRunOp(req: Request, ctx: OpContext): Promise<Out> {
       tools: setup.tools,
       host: setup.host,
       trustedKeys: ctx.trustedKeys,
+      ...(ctx.keyPlaces ? { keyPlaces: ctx.keyPlaces } : {}),
       allowUnsigned: false,
       now: ctx.now,
       ...(session !== undefined ? { session } : {}),
@@ -244,7 +245,7 @@ export async function approveOp(req: Request, ctx: OpContext & { signer: Signer;
   const ttlMs = ttlText === undefined ? undefined : parseTtl(ttlText);
   if (ttlText !== undefined && ttlMs === undefined) throw new OpError(400, "bad-request", `ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText.slice(0, 100)}"`);
   if (setup.tools === undefined) return rejected(file, [unconstrainedToolsDiagnostic()]);
-  const inside = keyInWorkspace(ctx.keyFile, [setup.policy.workspace]);
+  const inside = keyInWorkspace(ctx.keyFile, [setup.policy.workspace], ctx.keyPlaces);
   if (inside) return rejected(file, [inside]);
   const expectedHash = str(req, "expected_hash");
   const report = await validatePlan(Buffer.from(str(req, "text")!, "utf8"), {

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import { type ResultEntry, resultsJson } from "../../formatters/json.js";
-import { KeyError, loadTrustedKeys, type TrustedKey } from "../../node/keys.js";
+import { KeyError, type KeyPlaces, keyPlacesFor, loadTrustedKeys, type TrustedKey } from "../../node/keys.js";
 import type { Policy } from "../../core/policy.js";
 import { type CliIO, UsageError } from "../io.js";
 
@@ -20,7 +20,11 @@ export async function printApprovalResults(io: CliIO, entries: readonly ResultEn
     return;
   }
   for (const e of entries)
-    for (const d of e.diagnostics) io.stdout(`${e.file}: ${d.severity}: ${d.message} [${d.rule}]${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+    for (const d of e.diagnostics) {
+      // A place in another file than the result's (the policy setting that named a refused key).
+      const at = d.file !== undefined && d.file !== e.file && d.line !== undefined ? `\n  = at: ${d.file}:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : "";
+      io.stdout(`${e.file}: ${d.severity}: ${d.message} [${d.rule}]${at}${d.hint ? `\n  = hint: ${d.hint}` : ""}\n`);
+    }
 }
 
 /** One file's approval diagnostics, as printApprovalResults prints them; valid when none is an error. */
@@ -28,16 +32,29 @@ export async function printApprovalResult(io: CliIO, file: string, diagnostics: 
   await printApprovalResults(io, [{ file, valid: !diagnostics.some((d) => d.severity === "error"), extra, diagnostics }], output);
 }
 
-/** The trusted keys from --trusted-keys or the policy's approval.trustedKeys; none when neither is set. */
+/** The trusted keys from --trusted-keys or the policy's approval.trustedKeys (each then knows where the policy named it); none when neither is set. */
 export function trustedKeysFrom(flag: string | undefined, policy: Policy, io: Pick<CliIO, "cwd">): TrustedKey[] {
   const path = flag !== undefined ? resolve(io.cwd, flag) : policy.approval.trustedKeys;
   if (path === undefined) return [];
+  let keys: TrustedKey[];
   try {
-    return loadTrustedKeys(path);
+    keys = loadTrustedKeys(path);
   } catch (err) {
     if (err instanceof KeyError) throw new UsageError(err.message);
     throw err;
   }
+  const at = flag === undefined ? policy.settingsAt?.trustedKeys : undefined;
+  if (at !== undefined) for (const k of keys) k.namedAt = at;
+  return keys;
+}
+
+/**
+ * Where keys must not lie besides the workspace (keyPlacesFor): the folder of the policy file, the folder
+ * the command runs in and the plan's folder (`plan`, as given: "-" or none for a plan read otherwise),
+ * each with the repository holding it; and the per-user key folders the environment names.
+ */
+export function keyPlacesOf(policy: Policy, io: Pick<CliIO, "cwd" | "env">, plan?: string): KeyPlaces {
+  return keyPlacesFor({ policy: policy.source, cwd: io.cwd, plan: plan === undefined || plan === "-" ? undefined : resolve(io.cwd, plan), env: io.env });
 }
 
 /**

@@ -16,7 +16,7 @@ import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { ApprovalRecord } from "../../approval/record.js";
-import { printApprovalResult } from "./approval-common.js";
+import { keyPlacesOf, printApprovalResult } from "./approval-common.js";
 
 interface ApproveFlags extends PlanFlags {
   key?: string;
@@ -64,7 +64,8 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
             if (err instanceof KeyError) throw new UsageError(err.message);
             throw err;
           }
-          const d = keyInWorkspace(keyFile, [workspace]);
+          // The policy's folder, the working folder and the plan's are the project's too: the workspace is the policy's to say.
+          const d = keyInWorkspace(keyFile, [workspace], keyPlacesOf(setup.policy, io, file));
           if (d) {
             await printApprovalResult(io, file, [d], flags.output === "json" ? "json" : "text");
             return EXIT.rejected;

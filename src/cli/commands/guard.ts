@@ -146,10 +146,11 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
         if (state !== undefined && flags.session !== undefined) throw new UsageError("--session needs a state directory (--state-dir), not --state");
         // What starting a run needs (the policy, tool and profile readers, the approval printers) loads
         // here, not with the hook call, which this module also registers.
-        const [{ resolveSetup, setupForFile }, { consumedDirFrom, printApprovalResult, printApprovalResults, trustedKeysFrom }, { startGuard }] = await Promise.all([
+        const [{ resolveSetup, setupForFile }, { consumedDirFrom, keyPlacesOf, printApprovalResult, printApprovalResults, trustedKeysFrom }, { startGuard }, { guardFailure }] = await Promise.all([
           import("../setup.js"),
           import("./approval-common.js"),
           import("../../node/hook.js"),
+          import("../../approval/judge.js"),
         ]);
         const setup = setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
         const dir = state === undefined ? await storeFrom(flags, setup.policy, io) : undefined;
@@ -173,12 +174,21 @@ export function registerGuard(program: Command, io: CliIO, wrap: Wrap): void {
           tools: setup.tools,
           host: setup.host,
           trustedKeys: trustedKeysFrom(flags.trustedKeys, setup.policy, io),
+          // The policy's folder, the working folder and the plan's are the project's too: the workspace is the policy's to say.
+          keyPlaces: keyPlacesOf(setup.policy, io, file),
           allowUnsigned: flags.allowUnsigned === true,
           now: io.now,
         };
+        // The per-user store of consumed approvals, when it can be placed: a run in any state directory records its nonce there.
+        const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
+        // Without one, a single-use approval's one use would be recorded only where this start says: a start
+        // naming a fresh state directory or store could run it again. Refused unless the store is named.
+        if (userStore === undefined && flags.consumedDir === undefined) {
+          await closeStore(dir);
+          await printApprovalResult(io, file, [guardFailure({ kind: "no-consumed-store" })], flags.output);
+          return EXIT.rejected;
+        }
         try {
-          // The per-user store of consumed approvals, when it can be placed: a run in any state directory records its nonce there.
-          const userStore = io.env.PLANGATE_CONSUMED_DIR || io.env.XDG_STATE_HOME || io.env.HOME ? consumedDirFrom(undefined, io) : undefined;
           if (state !== undefined) {
             // --consumed-dir names another store: the approval is recorded in the per-user one too, so a fresh folder cannot replay it.
             const consumedDir = consumedDirFrom(flags.consumedDir, io);

@@ -88,7 +88,7 @@ guard:
 
 approval:
   # pending: an accepted plan waits for plangate approve. sign-and-start: it is signed with the key
-  # below (plangate keygen --out DIR, outside every workspace) and its run starts at once.
+  # below (plangate keygen --out ~/.config/plangate, outside the project) and its run starts at once.
   onPlanAccepted: pending
   # key: /home/me/.config/plangate/plangate.key
   ttl: 8h

@@ -9,7 +9,7 @@ import { resolveSetup } from "../setup.js";
 import { trustedKeysFrom } from "./approval-common.js";
 import { stateDirFrom } from "./guard.js";
 import { storeFrom } from "../store-flag.js";
-import { KeyError } from "../../node/keys.js";
+import { KeyError, keyPlacesFor } from "../../node/keys.js";
 import { keyInWorkspace, loadSigner } from "../../node/sign.js";
 
 interface ServeFlags {
@@ -109,7 +109,7 @@ export function registerServe(program: Command, io: CliIO, wrap: Wrap): void {
             if (err instanceof KeyError) throw new UsageError(err.message);
             throw err;
           }
-          const inside = keyInWorkspace(keyFile, [setup.policy.workspace]);
+          const inside = keyInWorkspace(keyFile, [setup.policy.workspace], keyPlacesFor({ policy: setup.policy.source, cwd: io.cwd, env: io.env }));
           if (inside) throw new UsageError(`--approve-key: ${inside.message}`);
         }
         const problem = stateDirProblem(stateDir, loaded.policy.workspace);

@@ -6,7 +6,7 @@ import { GuardStateError } from "../../store/errors.js";
 import { FileStore } from "../../store/file.js";
 import { closeStore, storeFrom, storeNamed } from "../store-flag.js";
 import { isConsumed } from "../../node/guard-state.js";
-import type { TrustedKey } from "../../node/keys.js";
+import type { KeyPlaces, TrustedKey } from "../../node/keys.js";
 import { type VerifyResult, verifyApproval } from "../../node/verify.js";
 import type { Diagnostic } from "../../core/diagnostic.js";
 import type { ResultEntry } from "../../formatters/json.js";
@@ -16,7 +16,7 @@ import { planHash } from "../../ops/hash.js";
 import { type CliIO, EXIT, UsageError } from "../io.js";
 import { outputOption, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup, type Setup, setupForFile } from "../setup.js";
-import { printApprovalResults, trustedKeysFrom } from "./approval-common.js";
+import { keyPlacesOf, printApprovalResults, trustedKeysFrom } from "./approval-common.js";
 
 interface VerifyFlags extends PlanFlags {
   approval: string[];
@@ -32,7 +32,7 @@ interface VerifyFlags extends PlanFlags {
 export function checkApproval(
   approval: Uint8Array,
   planHash: string | undefined,
-  o: { setup: Setup; trustedKeys: TrustedKey[]; allowUnsigned: boolean; now: Date; consumed?: string | undefined },
+  o: { setup: Setup; trustedKeys: TrustedKey[]; keyPlaces?: KeyPlaces; allowUnsigned: boolean; now: Date; consumed?: string | undefined },
 ): VerifyResult {
   const consumed = o.consumed;
   return verifyApproval(approval, {
@@ -41,6 +41,7 @@ export function checkApproval(
     policyHash: o.setup.policyHash,
     toolsHash: toolsHash(o.setup.tools),
     trustedKeys: o.trustedKeys,
+    ...(o.keyPlaces ? { keyPlaces: o.keyPlaces } : {}),
     allowUnsigned: o.allowUnsigned,
     now: o.now,
     host: { name: o.setup.host.name, hash: profileHash(o.setup.host) },
@@ -125,7 +126,8 @@ export function registerVerify(program: Command, io: CliIO, wrap: Wrap): void {
               fail(planFileFailed(file, code ?? (err as Error).message));
               continue;
             }
-            const result = checkApproval(approval, hash, { setup: own, trustedKeys, allowUnsigned: flags.allowUnsigned === true, now: io.now(), consumed });
+            const keyPlaces = keyPlacesOf(own.policy, io, file);
+            const result = checkApproval(approval, hash, { setup: own, trustedKeys, keyPlaces, allowUnsigned: flags.allowUnsigned === true, now: io.now(), consumed });
             if (store !== undefined && result.record?.single_use === true) {
               try {
                 if (await store.isConsumed(result.record.nonce)) {

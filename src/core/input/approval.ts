@@ -31,10 +31,41 @@ export type SignatureFacts =
   | { readonly kind: "unknown-signer"; readonly keyids: readonly string[] }
   /**
    * A trusted key verified the signature: its id and file, the key id the signed record names as its
-   * signer (undefined: no signer field), and the workspace the key file lies in, if it does, else the
-   * repository holding the workspace (`project`) that it lies in, if it does.
+   * signer (undefined: no signer field), and where the key file lies (KeyLocation).
    */
-  | { readonly kind: "verified"; readonly keyid: string; readonly file: string; readonly declaredKeyid: unknown; readonly workspace?: string; readonly project?: string };
+  | ({ readonly kind: "verified"; readonly keyid: string; readonly file: string; readonly declaredKeyid: unknown } & KeyLocation);
+
+/** A project folder a key lies in (src/node/keys.ts's KeyFolder): why it is the project's, and whether it is the repository holding that folder. */
+export interface KeyFolderFacts {
+  readonly dir: string;
+  /** It holds the policy file, it is the folder the command runs in, or it holds the plan. */
+  readonly anchor: "policy" | "cwd" | "plan";
+  readonly repository: boolean;
+}
+
+/**
+ * Where a key file (trusted or signing) lies, and what else is known of it: the workspace it lies in, if
+ * it does, else the repository holding the workspace (`project`) that it lies in, if it does; the
+ * project folder it lies in (`folder`: the policy file's, the working folder, the plan's, or the
+ * repository holding one), with the per-user key folder it also lies in (`userFolder`), and whether
+ * another user owns it so that the current user cannot rewrite it (`foreign`); its link count
+ * (`links`, when known); and where the policy named it (`namedAt`), if it did, and whether that policy
+ * is the project's to edit (`namedByProject`).
+ */
+export interface KeyLocation {
+  readonly workspace?: string;
+  readonly project?: string;
+  readonly folder?: KeyFolderFacts;
+  readonly userFolder?: string;
+  readonly foreign?: boolean;
+  readonly links?: number;
+  readonly namedAt?: { readonly file: string; readonly line: number; readonly column: number };
+  /**
+   * The policy file that named it is one whoever writes the project may edit (outside the per-user key
+   * folders, writable by the current user): it could have named a key of theirs anywhere they can write.
+   */
+  readonly namedByProject?: boolean;
+}
 
 /** Step 1: the approval as read: could it be opened, and is it signed by a trusted key? */
 export interface ApprovalEnvelopeInput {
@@ -84,14 +115,10 @@ export interface ApprovalConditionsInput {
   readonly consumed: boolean;
 }
 
-/** Approving a plan with a signing key: where the key is, and whether it could be loaded. */
-export interface ApprovalSigningInput {
+/** Approving a plan with a signing key: where the key is (KeyLocation; `foreign` is not read: a private key is read, not written), and whether it could be loaded. */
+export interface ApprovalSigningInput extends KeyLocation {
   readonly step: "signing";
   readonly key: string;
-  /** The workspace the key file lies in, if it does. */
-  readonly workspace?: string;
-  /** The repository holding the workspace that the key file lies in (outside the workspace), if it does. */
-  readonly project?: string;
   /** Why the key could not be loaded, if it could not. */
   readonly keyError?: string;
 }
@@ -120,6 +147,12 @@ export type GuardFailureFacts =
   | { readonly kind: "audit-not-a-file" }
   /** The runs' state directory and the workspace overlap. */
   | { readonly kind: "state-dir-overlaps"; readonly root: string; readonly workspace: string }
+  /**
+   * `guard start` with no per-user store of consumed approvals (neither HOME nor XDG_STATE_HOME is set) and
+   * none named ($PLANGATE_CONSUMED_DIR, --consumed-dir): replay protection would rest on whatever state
+   * directory or store the start names.
+   */
+  | { readonly kind: "no-consumed-store" }
   /** A guard state file that already exists. */
   | { readonly kind: "state-exists"; readonly path: string }
   /** The session named for a new run already has one (`run`: its id, if still known). */

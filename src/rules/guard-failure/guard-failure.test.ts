@@ -60,6 +60,16 @@ kindRuleTester("guard-failure", "approval", {
       errors: [{ messageId: "stateDirOverlaps", message: "The state directory /ws/s and the workspace /ws overlap, so the plan's steps could rewrite the guard's runs; keep the state directory outside the workspace." }],
     },
     { name: "state exists", input: fails({ kind: "state-exists", path: "/g/s.json" }), errors: [{ messageId: "stateExists" }] },
+    {
+      name: "no per-user store of consumed approvals",
+      input: fails({ kind: "no-consumed-store" }),
+      errors: [
+        {
+          messageId: "noConsumedStore",
+          hint: "set HOME or XDG_STATE_HOME (the store is then $XDG_STATE_HOME/plangate/consumed), or name the store of consumed approvals: PLANGATE_CONSUMED_DIR=DIR, or --consumed-dir DIR with a state directory",
+        },
+      ],
+    },
     { name: "session bound", input: fails({ kind: "session-bound", session: "s1", run: "r1" }), errors: [{ messageId: "sessionBound", message: 'The session "s1" already has a run (r1).' }] },
     { name: "no session id", input: fails({ kind: "no-session" }), errors: [{ messageId: "noSession" }] },
     { name: "subagent event without a session id", input: fails({ kind: "no-session", event: "SubagentStart" }), errors: [{ messageId: "eventWithoutSession", message: "The SubagentStart input has no session_id." }] },
