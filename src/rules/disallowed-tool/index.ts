@@ -62,6 +62,21 @@ export default defineRule({
     if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
     const { denySkeletons, denyGlobs } = denyOf(ctx.policy.tools.deny);
     const knownBySkeleton = ctx.tools ? knownOf(ctx.tools.names) : new Map<string, string>();
+    type Verdict = { messageId: "denied" | "lookalike" | "lookalikeKnown" | "lookalikeOf"; why: string; twin: string } | null;
+    const verdicts = new Map<string, Verdict>();
+    const judge = (name: string): Verdict => {
+      const sk = skeleton(name);
+      const loose = looseName(name);
+      if (denySkeletons.has(loose) || denyGlobs.some((g) => g.test(loose))) return { messageId: "denied", why: "", twin: "" };
+      const why = lookalikeReason(name);
+      const twin = knownBySkeleton.get(sk);
+      // An ASCII name that differs from a known one only in case is a typo (unknown-tool's), not a disguise.
+      const disguised = twin !== undefined && twin !== name && !ctx.tools?.names.has(name) && !/^[\x20-\x7e]*$/.test(name);
+      // Invisible characters alone are unsafe-value's finding; here they matter when they disguise a known tool.
+      const invisibleOnly = why !== undefined && INVISIBLE.test(name) && twin === undefined;
+      if (!((why && !invisibleOnly) || disguised)) return null;
+      return { messageId: twin === undefined ? "lookalike" : twin === name ? "lookalikeKnown" : "lookalikeOf", why: why ?? "is a look-alike", twin: twin ?? "" };
+    };
     for (const step of plan.steps) {
       // A $glob or $regex on a command admits many lines: it must fix one program the policy allows.
       if (ctx.policy.plan.constraints === "allow")
@@ -79,33 +94,17 @@ export default defineRule({
         }
       const name = step.tool;
       if (name === undefined) continue;
-      const sk = skeleton(name);
-      const loose = looseName(name);
-      if (denySkeletons.has(loose) || denyGlobs.some((g) => g.test(loose))) {
-        ctx.report({
-          at: step.toolAt,
-          step: step.position,
-          messageId: "denied",
-          data: { step: step.position, tool: name },
-          actual: name,
-        });
-        continue;
-      }
-      const why = lookalikeReason(name);
-      const twin = knownBySkeleton.get(sk);
-      // An ASCII name that differs from a known one only in case is a typo (unknown-tool's), not a disguise.
-      const disguised = twin !== undefined && twin !== name && !ctx.tools?.names.has(name) && !/^[\x20-\x7e]*$/.test(name);
-      // Invisible characters alone are unsafe-value's finding; here they matter when they disguise a known tool.
-      const invisibleOnly = why !== undefined && INVISIBLE.test(name) && twin === undefined;
-      if ((why && !invisibleOnly) || disguised) {
-        ctx.report({
-          at: step.toolAt,
-          step: step.position,
-          messageId: twin === undefined ? "lookalike" : twin === name ? "lookalikeKnown" : "lookalikeOf",
-          data: { step: step.position, tool: name, why: why ?? "is a look-alike", twin: twin ?? "" },
-          actual: name,
-        });
-      }
+      // Plans repeat their tools: what a name is judged to be is worked out once per name.
+      let verdict = verdicts.get(name);
+      if (verdict === undefined) verdicts.set(name, (verdict = judge(name)));
+      if (verdict === null) continue;
+      ctx.report({
+        at: step.toolAt,
+        step: step.position,
+        messageId: verdict.messageId,
+        data: verdict.messageId === "denied" ? { step: step.position, tool: name } : { step: step.position, tool: name, why: verdict.why, twin: verdict.twin },
+        actual: name,
+      });
     }
   },
 });
