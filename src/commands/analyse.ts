@@ -1333,6 +1333,9 @@ class Analysis {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
       if (a.value?.value !== undefined) this.location(a.name, a.value.value, wordSpan(a.value, depth));
+      // `TMPDIR=$HOME mktemp`: where the program writes is decided at run time.
+      else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
+        this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;

@@ -1539,6 +1539,11 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ command: "PIP_CONFIG_FILE=.env pip config set global.timeout 5" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "export TMPDIR=.git; mktemp" }, "task", { allowCompound: true })).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "TMPDIR=tmp GOCACHE=build/cache go test ./..." }, "task")).toEqual([]);
+    // Set to a value decided at run time, it names a folder plangate cannot check: as `cp x "$DIR"` is.
+    expect(await errors({ command: "TMPDIR=$HOME mktemp" }, "task")).toEqual(["unresolved-argument@/steps/0/arguments/command"]);
+    expect(await errors({ command: 'PIP_TARGET="$(mktemp -d)" pip install x' }, "task", { allowCompound: true })).toContain("unresolved-argument@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR= mktemp" }, "task")).toEqual([]);
+    expect(await errors({ command: "LANG=$LC_ALL sort x" }, "task")).toEqual([]);
     // git's user and system configuration files are outside the workspace: setting them is a write there.
     expect(await errors({ command: "git config --global user.name x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
     expect(await errors({ command: "git config --system --unset core.x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
