@@ -1428,6 +1428,8 @@ class Analysis {
           for (const e of inner.env ?? []) {
             this.assignment(e.name, e.value);
             this.storedCode(e.name, e.value);
+            // `nice TMPDIR=/etc mktemp`, `env -S 'GOBIN=/etc go install x'`: where the program writes, as set before it.
+            if (e.value !== undefined) this.location(e.name, e.value, undefined);
           }
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {

@@ -1543,6 +1543,9 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ command: "TMPDIR=$HOME mktemp" }, "task")).toEqual(["unresolved-argument@/steps/0/arguments/command"]);
     expect(await errors({ command: 'PIP_TARGET="$(mktemp -d)" pip install x' }, "task", { allowCompound: true })).toContain("unresolved-argument@/steps/0/arguments/command");
     expect(await errors({ command: "TMPDIR= mktemp" }, "task")).toEqual([]);
+    // Set for the program by a wrapper, as env does, or in a word it reads as a setting: a path all the same.
+    for (const command of ["nice TMPDIR=/etc mktemp", "env -S 'TMPDIR=/etc mktemp'", "flatpak-spawn --env=GOBIN=/etc go install x"])
+      expect(await errors({ command }, "task", { allowCompound: true }), command).toEqual(["path-outside-workspace@/steps/0/arguments/command"]);
     expect(await errors({ command: "LANG=$LC_ALL sort x" }, "task")).toEqual([]);
     // git's user and system configuration files are outside the workspace: setting them is a write there.
     expect(await errors({ command: "git config --global user.name x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
