@@ -3,7 +3,7 @@ import { isCommandKey, stepConstraints } from "../../commands/constraint-check.j
 import { childPointer } from "../../core/pointer.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
 import { inFolder, tooManyFolderPaths, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
-import { reportCommandPathsOutside } from "../../commands/paths.js";
+import { reportCommandInstallsOutside, reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { isCommandArgument } from "../../commands/plan.js";
@@ -17,6 +17,9 @@ const regexAdmits = (pattern: string, path: string) => matchArgument({ $regex: p
 import { CONTENT_ARGUMENTS } from "../../core/walk.js";
 
 const REGEX_HINT = 'bound the path with {"$glob": "folder/**"} or list the paths with {"$enum": […]}';
+/** A command's write outside the workspace that names no path (`npm install -g x`): what makes it, where it writes. */
+const INSTALLS_OUTSIDE = `{{subject}} writes outside the workspace {{workspace}} without naming it: "{{how}}" writes to {{where}}.`;
+const INSTALLS_HINT = `{{fix}}; or, if the plan may change the machine, list "{{manager}}" in the policy's commands.installOutside`;
 /** A path argument outside the workspace; `readAs` is how it was decoded, when that differs. */
 const OUTSIDE = 'Step {{step}}: path "{{path}}"{{readAs}} in "{{argument}}" {{why}}, outside the workspace {{workspace}}.';
 
@@ -39,9 +42,12 @@ export default defineRule({
       hardLink: { message: OUTSIDE, hint: "write a copy instead (remove the extra link, or copy the file and write the copy)" },
       urlOutside: { message: "Step {{step}}: the {{constraint}} in \"{{argument}}\" admits \"{{url}}\", a file outside the workspace.", hint: 'start the pattern with the scheme it allows (https://host/…), or list the values with {"$enum": […]}' },
       commandPathOutside: { message: "Step {{step}}: the command in \"{{argument}}\" names {{path}}, a path that {{why}}; the workspace is {{workspace}}.", hint: "use paths inside the workspace, relative to its root" },
+      // A write outside the workspace that no word names: a package manager's global install or user settings (src/commands/installs.ts).
+      commandInstallsOutside: { message: INSTALLS_OUTSIDE.replace("{{subject}}", `Step {{step}}: the command in "{{argument}}"`), hint: INSTALLS_HINT },
       // A host's shell call, checked by the guard when it is made (src/approval/host-command.ts).
       hostCommandUnsafePath: { message: 'The {{tool}} command names "{{path}}", a path that {{why}}.', hint: "use paths inside the workspace" },
       hostCommandPathOutside: { message: 'The {{tool}} command names "{{path}}", which resolves to {{resolved}}, outside the workspace {{workspace}}.', hint: "use paths inside the workspace" },
+      hostCommandInstallsOutside: { message: INSTALLS_OUTSIDE.replace("{{subject}}", "The {{tool}} command"), hint: INSTALLS_HINT },
       // A host call whose path arguments are outside the approved scope (src/host/profile.ts): {{paths}} lists each.
       callOutsideScope: {
         message: 'The "{{tool}}" call reaches outside the approved scope: {{paths}}. It matches no approved step.',
@@ -180,6 +186,7 @@ export default defineRule({
       }
     // A pattern written in many steps (the same line again) is expanded on disk once.
     const expanded = new Map<string, readonly string[] | undefined>();
+    reportCommandInstallsOutside(plan, ctx);
     reportCommandPathsOutside(plan, ctx, namedPathText, (rel, p) => {
       const key = `${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
       if (!expanded.has(key)) expanded.set(key, patternMatchesOnDisk(rel, p, ws, files));
