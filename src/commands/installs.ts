@@ -678,6 +678,7 @@ const BREW: SubcommandManager = {
     "options", "missing", "shellenv", "tap-info", "formulae", "casks", "which-formula", "docs", "fetch", "livecheck", "audit", "style", "readall", "--env",
   ]),
   readsWith: { services: ["list", "info"], tap: [] },
+  dryRun: ["--dry-run", "-n"],
   flags: new Set(["-v", "--verbose", "-d", "--debug", "-q", "--quiet", "-h", "--help", "--cask", "--casks", "--formula", "--formulae", "--json", "--installed", "--eval-all", "-1", "-l", "--versions", "--pinned", "--full-name", "--tree", "--desc"]),
 };
 const PORT: SubcommandManager = {
