@@ -688,11 +688,13 @@ const PORT: SubcommandManager = {
 };
 const SNAP: SubcommandManager = {
   where: "the system's snaps (/snap, /var/lib/snapd)",
-  reads: new Set(["list", "find", "search", "info", "version", "help", "connections", "interfaces", "services", "logs", "changes", "change", "tasks", "warnings", "aliases", "get", "known", "routine", "model", "whoami", "run", "debug", "paths"]),
+  reads: new Set(["list", "find", "search", "info", "version", "help", "connections", "interfaces", "services", "logs", "changes", "change", "tasks", "warnings", "aliases", "get", "known", "routine", "model", "whoami", "run", "debug", "paths", "download", "pack"]),
 };
 const FLATPAK: SubcommandManager = {
   where: "the system's or the user's Flatpak installation (/var/lib/flatpak, ~/.local/share/flatpak)",
-  reads: new Set(["list", "info", "search", "remotes", "remote-ls", "remote-info", "ps", "run", "history", "documents", "document-info", "permissions", "permission-show", "enter", "kill", "help", "config"]),
+  reads: new Set(["list", "info", "search", "remotes", "remote-ls", "remote-info", "ps", "run", "history", "documents", "document-info", "permissions", "permission-show", "enter", "kill", "help", "config",
+    // flatpak-builder's steps: a build folder and a repository the command names.
+    "build", "build-init", "build-finish", "build-export", "build-bundle", "build-import-bundle", "build-sign", "build-update-repo", "build-commit-from"]),
   flags: new Set(["-v", "--verbose", "--user", "--system", "-y", "--assumeyes", "--noninteractive", "--app", "--runtime", "--columns", "-h", "--help", "--version"]),
 };
 const writesOnly = (manager: string, where: string, writes: readonly string[], extra: Partial<SubcommandManager> = {}): SubcommandManager => ({ manager, where, writes: new Set(writes), ...extra });
@@ -722,7 +724,7 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, SubcommandManager>> = {
   nvm: writesOnly("nvm", "nvm's folder (NVM_DIR, ~/.nvm)", ["install", "uninstall", "alias", "unalias", "install-latest-npm", "reinstall-packages"], { fix: "use a Node.js already installed, or set NVM_DIR=./.nvm on the command", rootVariable: "NVM_DIR" }),
   fnm: writesOnly("fnm", "fnm's folder (~/.local/share/fnm)", ["install", "uninstall", "default", "alias", "unalias"], { valued: new Set(["--fnm-dir", "--node-dist-mirror", "--log-level", "--arch", "--version-file-strategy"]), fix: "use a Node.js already installed, or give --fnm-dir ./.fnm", rootVariable: "FNM_DIR", rootOption: "--fnm-dir" }),
   asdf: writesOnly("asdf", "asdf's data folder (~/.asdf, whose shims are on the user's PATH)", ["install", "uninstall", "plugin", "plugin-add", "plugin-remove", "plugin-update", "global", "reshim", "update"], { fix: "use a version already installed, or set ASDF_DATA_DIR=./.asdf on the command", rootVariable: "ASDF_DATA_DIR" }),
-  gh: writesOnly("gh", "gh's extensions (~/.local/share/gh/extensions), which gh runs as its own commands", [], { readsWith: { extension: ["list", "ls", "browse", "search", "exec"], ext: ["list", "ls", "browse", "search", "exec"] }, fix: "have the user install the extension" }),
+  gh: writesOnly("gh", "gh's extensions (~/.local/share/gh/extensions), which gh runs as its own commands", [], { readsWith: { extension: ["list", "ls", "browse", "search", "exec", "create"], ext: ["list", "ls", "browse", "search", "exec", "create"] }, fix: "have the user install the extension" }),
   helm: writesOnly("helm", "Helm's plugins folder (HELM_PLUGINS), whose plugins helm runs", [], { readsWith: { plugin: ["list", "ls"] }, fix: "have the user install the plugin, or set HELM_PLUGINS=./.helm/plugins on the command", rootVariable: "HELM_PLUGINS" }),
   gcloud: writesOnly("gcloud", "the Google Cloud SDK's own folder", [], { readsWith: { components: ["list"] }, fix: "have the user install the component" }),
 };

@@ -398,7 +398,7 @@ ruleTester("path-outside-workspace", {
       "apt-get -s install jq", "apt-get install --simulate jq", "apt list --installed", "apt-cache search jq", "dnf list installed", "apk info", "pacman -Q", "pacman -Ss jq",
       "yay -Si jq", "rpm -qa", "dpkg -l", "pyenv versions", "pyenv local 3.12", "nvm ls", "mise exec -- node -v", "gh extension list", "gh pr list", "code --list-extensions",
       "kubectl krew list", "pkg index.js", "make install DESTDIR=./stage", "cat package.json", "npm install -g x --dry-run", "pip install --user --dry-run x", "brew install --dry-run jq",
-      "helm install release ./chart", "port 8080", "yarn set version stable", "conda run -n base python x.py", "nvm use 20", "pyenv install --list",
+      "helm install release ./chart", "port 8080", "gh extension create gh-x", "snap download jq", "flatpak build-init build org.x org.Sdk org.Platform", "yarn set version stable", "conda run -n base python x.py", "nvm use 20", "pyenv install --list",
     ].map((command) => ({ name: `stays in the workspace: ${command}`, code: shellStep({ command }) })),
     // A package manager the policy names may install outside.
     { name: "commands.installOutside names the manager", code: shellStep({ command: "cargo install ripgrep" }), options: installPolicy(["cargo"]) },
