@@ -220,6 +220,33 @@ describe("policy overrides", () => {
     expect((await validateFile(join(root, "web/p.json"), await load(root))).valid).toBe(true);
   });
 
+  it("commands.installOutside: the package managers that may install outside the workspace, set by a file, a base or an override", async () => {
+    const step = (command: string) => JSON.stringify({ steps: [{ tool: "bash", arguments: { command }, intent: "Install the tool" }] });
+    const root = tree({
+      "base.yaml": "commands:\n  installOutside: [brew]\n",
+      "plangate.yaml": "extends: base.yaml\ncommands:\n  deny: [curl]\noverrides:\n  - files: [\"tools/*.json\"]\n    commands:\n      installOutside: [cargo]\n",
+      "tools/p.json": step("cargo install ripgrep"),
+      "other/p.json": step("cargo install ripgrep"),
+      "other/brew.json": step("brew install jq"),
+    });
+    const { policy } = await load(root);
+    expect(policy.commands).toEqual({ allow: [], deny: ["curl"], allowCompound: false, installOutside: ["brew"] });
+    expect(policyForFile(policy, join(root, "tools/p.json")).commands.installOutside).toEqual(["cargo"]);
+    const r = await cli(["validate", "tools/p.json", "other/p.json", "other/brew.json", "-o", "json"], { cwd: root });
+    const results = JSON.parse(r.stdout).results as { file: string; valid: boolean; diagnostics: { rule: string; message: string }[] }[];
+    expect(results.map((x) => [x.file, x.valid])).toEqual([
+      ["tools/p.json", true],
+      ["other/p.json", false],
+      ["other/brew.json", true],
+    ]);
+    expect(results[1]!.diagnostics.filter((d) => d.rule === "path-outside-workspace").map((d) => d.message)).toEqual([expect.stringContaining(`"cargo install" writes to cargo's bin folder`)]);
+    // A policy that names none keeps the identity it had: the key is left out of the resolved policy.
+    const plain = await load(tree({ "plangate.yaml": "commands:\n  deny: [curl]\n" }));
+    expect(Object.keys(plain.policy.commands)).toEqual(["allow", "deny", "allowCompound"]);
+    const typo = tree({ "plangate.yaml": "commands:\n  installOutside: cargo\n" });
+    expect(await refusal(typo)).toMatch(/installOutside/);
+  });
+
   it("base overrides come first, the file's after; globs match from the policy in force's folder", async () => {
     const root = tree({
       "shared/base.yaml": "overrides:\n  - files: [\"plans/**\"]\n    plan:\n      maxAgeDays: 5\n",

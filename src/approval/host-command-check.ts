@@ -39,6 +39,9 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
   if (first) return withCommand({ rule: first.rule, severity: "error", ...hostCommandFindingText(tool, first) }, command);
   const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
+  // A package manager's write outside the workspace that no word names (`npm install -g x`, `cargo install x`).
+  const outside = report.outside?.[0];
+  if (outside) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandInstallsOutside", { tool, how: outside.how, where: outside.where, fix: outside.fix, manager: outside.manager, workspace: ws }), command);
   const wsReal = paths.workspaceReal;
   const writes = checksOf(policy.protected);
   // What a program that only reads its operands is given (`cat x`, `< x`): only the secrets are refused.

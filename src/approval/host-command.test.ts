@@ -78,6 +78,13 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["chmod --recurs 777 .", "protected-path-write"],
     ["cp -r --target-directory=. build", "protected-path-write"],
     ["npx rimraf .", "protected-path-write"],
+    // A package manager's write outside the workspace that no word names, through the wrappers too.
+    ["npm install -g left-pad", "path-outside-workspace"],
+    ["cd src && cargo install ripgrep", "path-outside-workspace"],
+    ["sudo apt-get install -y jq", "path-outside-workspace"],
+    ["python3 -m pip install --user requests", "path-outside-workspace"],
+    ["GOBIN=./bin sudo go install example.com/x@latest", "path-outside-workspace"],
+    ["npm config set registry https://registry.example", "path-outside-workspace"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -95,7 +102,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 
@@ -106,6 +113,12 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect(root?.message).toBe('The Bash command writes everything under "..", the workspace root, which holds .git and the policy.');
     const glob = await hostCommandRefusal("Bash", { command: "sed -i s/a/b/ *.yaml" }, policy(), createFileProbe);
     expect(glob?.message).toBe('The Bash command names the protected path "plangate.yaml".');
+  });
+
+  it("lets a package manager the policy names install outside the workspace", async () => {
+    const allowing: HostCommandPolicy = { ...policy(), commands: { allow: [], deny: [], allowCompound: false, installOutside: ["cargo", "apt*"] } };
+    expect(await hostCommandRefusal("Bash", { command: "cargo install ripgrep && sudo apt-get install -y jq" }, allowing, createFileProbe)).toBeUndefined();
+    expect((await hostCommandRefusal("Bash", { command: "npm install -g left-pad" }, allowing, createFileProbe))?.messageId).toBe("hostCommandInstallsOutside");
   });
 
   it("checks the allow list, and only shell tools", async () => {
@@ -166,6 +179,45 @@ describe("host shell calls through guard start and the hook", () => {
     expect(refused!.message).toContain("commands.deny");
     expect(await hookCall(state, { tool: "Bash", args: { command: "rm -rf build" } }, now)).toBeUndefined();
   });
+
+  it("keeps the package managers the policy lets install outside, and refuses the others' installs", async () => {
+    const { approvalKit, DEFAULT_POLICY_HASH } = await import("../../test/approval-kit.js");
+    const { startGuard, hookCall } = await import("../node/hook.js");
+    const { defaultPolicy } = await import("../policy/defaults.js");
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const k = approvalKit();
+    const plan = [
+      { tool: "Bash", description: "tools", params: { command: "cargo install ripgrep" } },
+      { tool: "Bash", description: "build", params: { command: "make" } },
+    ];
+    const text = JSON.stringify(plan, null, 2);
+    writeFileSync(k.planFile, text);
+    const { parseToolsText } = await import("../node/tools-file.js");
+    const { toolsHash } = await import("./record.js");
+    const tools = parseToolsText("Bash\n", "tools.txt");
+    const approval = k.sign(await k.record({ steps: plan.length, tools_hash: toolsHash(tools) }, { planText: text }));
+    const policy = defaultPolicy(k.workspace);
+    policy.commands = { allow: [], deny: [], allowCompound: false, installOutside: ["cargo"] };
+    const state = join(k.guardDir, "state.json");
+    await startGuard(state, {
+      plan: k.planFile,
+      approval,
+      workspace: k.workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      policy,
+      tools,
+      trustedKeys: k.trustedKeys,
+      consumedDir: join(k.guardDir, "consumed"),
+      audit: join(k.guardDir, "audit.log"),
+      now: () => new Date("2026-11-22T12:00:00Z"),
+    });
+    expect(JSON.parse(readFileSync(state, "utf8")).host.commands.installOutside).toEqual(["cargo"]);
+    const now = new Date("2026-11-22T12:00:01Z");
+    expect(await hookCall(state, { tool: "Bash", args: { command: "cargo install ripgrep" } }, now)).toBeUndefined();
+    // A call off the plan is refused for what it writes, before step matching: the policy does not let npm install outside.
+    expect(await hookCall(state, { tool: "Bash", args: { command: "npm install -g left-pad" } }, now)).toMatchObject({ rule: "path-outside-workspace", messageId: "hostCommandInstallsOutside", step: 2 });
+    expect(await hookCall(state, { tool: "Bash", args: { command: "make" } }, now)).toBeUndefined();
+  });
 });
 
 describe("the words of a refused host shell call", () => {
@@ -175,6 +227,16 @@ describe("the words of a refused host shell call", () => {
     [
       { command: "rm -rf build" },
       { rule: "disallowed-tool", message: 'The Bash command runs "rm -rf build", which commands.deny forbids ("rm").', hint: expect.any(String), actual: "rm -rf build" },
+    ],
+    [
+      { command: "cd src && npm install -g left-pad" },
+      {
+        rule: "path-outside-workspace",
+        message: `The Bash command writes outside the workspace ${ws} without naming it: "npm install -g" writes to npm's global prefix (its lib/node_modules, and its bin folder on the user's PATH).`,
+        hint: `install it in the workspace (npm install without -g, then npx), or give --prefix ./tools; or, if the plan may change the machine, list "npm" in the policy's commands.installOutside`,
+        messageId: "hostCommandInstallsOutside",
+        actual: "cd src && npm install -g left-pad",
+      },
     ],
     [
       { command: "ls $HOME" },

@@ -1,9 +1,10 @@
 import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
-import { allowed, allowedNaming, type CommandPolicy, deniedBy, programName } from "./match.js";
+import { allowed, allowedNaming, type CommandPolicy, deniedBy, installAllowed, programName } from "./match.js";
+import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
-import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner } from "./wrappers.js";
+import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
 /**
  * How a command line is judged. `single`: an intake or scQC `command` argument, one program per step
@@ -100,12 +101,31 @@ export interface CommandReport {
   /** Every program the command runs, as far as it can be known (for messages and tests). */
   programs: string[];
   /**
+   * Writes outside the workspace that no word names: a package manager's global install (`npm install
+   * -g`, `cargo install`, `pip install --user`, `apt-get install`) or a change to its user settings (`npm
+   * config set`), as src/commands/installs.ts reads them; absent when there is none.
+   */
+  outside?: CommandOutside[];
+  /**
    * Words that are only a TODO, TBD or FIXME marker (`--version TODO`, `--tag=TBD`): a value the plan left
    * for the executor to fill in (unresolved-argument's in a plan; a host's own shell call is not a plan).
    * Not a search program's words (`rg TODO src`, `git grep FIXME`), which look for the marker, nor text
    * only printed (`echo TODO`).
    */
   markers: CommandMarker[];
+}
+
+/** A write outside the workspace that no word of the line names (see CommandReport.outside). */
+export interface CommandOutside {
+  /** The package manager, as `commands.installOutside` names it (`npm`, `pip`, `cargo`, `apt-get`...). */
+  manager: string;
+  /** The words that make the write (`npm install -g`, `cargo install`). */
+  how: string;
+  /** Where it writes (`npm's global prefix (...)`). */
+  where: string;
+  /** What to change to keep it in the workspace. */
+  fix: string;
+  span?: CommandSpan;
 }
 
 /** A marker word of a command line (see CommandReport.markers). */
@@ -158,7 +178,7 @@ const REWIRING_VARIABLES = new RegExp(
 /**
  * Variables that say where a program writes: its temporary files (`TMPDIR=/etc mktemp`), its history, its
  * caches and data, the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
- * `PIP_TARGET`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
+ * `PIP_TARGET`, `GEM_HOME`, npm's `npm_config_prefix`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
  * `AWS_SHARED_CREDENTIALS_FILE`, `DOCKER_CONFIG`), git's index and object store, a TLS key log, a
  * coverage or profile file, and the Windows homes. A value set on the line (`NAME=value cmd`, `export
  * NAME=value`) is a path the line writes, checked as one.
@@ -170,6 +190,7 @@ const LOCATION_VARIABLES = new RegExp(
       "XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_RUNTIME_DIR|USERPROFILE|APPDATA|LOCALAPPDATA|PREFIX|DESTDIR|INSTALL_PREFIX",
       "GOPATH|GOBIN|GOCACHE|GOMODCACHE|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
       "YARN_CACHE_FOLDER|YARN_GLOBAL_FOLDER|PNPM_HOME|BUN_INSTALL|DENO_DIR|DENO_INSTALL_ROOT|COREPACK_HOME|VOLTA_HOME|NVM_DIR|PYENV_ROOT|RBENV_ROOT|CONDA_PKGS_DIRS|POETRY_CACHE_DIR|UV_CACHE_DIR|UV_TOOL_DIR|UV_TOOL_BIN_DIR|PIPX_HOME|PIPX_BIN_DIR",
+      "PIPX_MAN_DIR|UV_PYTHON_INSTALL_DIR|UV_PYTHON_BIN_DIR|GEM_HOME|NODENV_ROOT|GOENV_ROOT|FNM_DIR|ASDF_DATA_DIR|MISE_DATA_DIR|HELM_PLUGINS|KREW_ROOT|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[Pp][Rr][Ee][Ff][Ii][Xx]",
       "GIT_INDEX_FILE|GIT_OBJECT_DIRECTORY|KUBECONFIG|DOCKER_CONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|GNUPGHOME|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|HELM_CONFIG_HOME|HELM_CACHE_HOME|HELM_DATA_HOME|TF_DATA_DIR|TF_PLUGIN_CACHE_DIR",
       "SSL_KEYLOGFILE|COVERAGE_FILE|LLVM_PROFILE_FILE|GCOV_PREFIX|CCACHE_DIR|SCCACHE_DIR|MPLCONFIGDIR|IPYTHONDIR|JUPYTER_CONFIG_DIR|JUPYTER_DATA_DIR|JUPYTER_RUNTIME_DIR|HF_HOME|TORCH_HOME|NUMBA_CACHE_DIR",
     ].join("|") +
@@ -183,7 +204,7 @@ const LOCATION_VARIABLES = new RegExp(
  */
 const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment_+files)$/i;
 /**
- * Values of the variables above that choose nothing of the plan's making: a Python named by its
+ * Values of the variables above that choose nothing of the plan's making, or a path checked as one (npm's prefix): a Python named by its
  * version (`UV_PYTHON=3.12`, `cpython@3.12`), a toolchain by its name (`RUSTUP_TOOLCHAIN=nightly`),
  * warning filters of built-in categories (`PYTHONWARNINGS=ignore`, a dotted category imports its
  * module), the JVM's memory and `-XX:` options, make's options that set how it runs (`MAKEFLAGS=-j8`),
@@ -192,6 +213,8 @@ const YARN_LIST = /^yarn_+(?:yarn_+path|rc_+filename|plugins|inject_+environment
 const QUIET_VALUES: readonly (readonly [RegExp, (value: string) => boolean])[] = [
   [/^(?:UV_PYTHON|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON)$/, (v) => PYTHON_VERSION.test(v)],
   [/^RUSTUP_TOOLCHAIN$/, (v) => /^[A-Za-z0-9][\w.-]*$/.test(v)],
+  // npm's prefix holds its global folders and global configuration, as `--prefix` on the line names them: a path checked as one (LOCATION_VARIABLES).
+  [/^npm_config_prefix$/i, () => true],
   [/^PYTHONWARNINGS$/, (v) => !/[.]/.test(v.split(",").map((f) => f.split(":")[2] ?? "").join(""))],
   // A -XX: option with a value only when it is a number (-XX:OnError=cmd runs a command, -XX:VMOptionsFile=f and -XX:Flags=f read more options).
   [/^(?:MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS)$/, (v) => /^\s*(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:(?:[+-]\w+|\w+=\d[\d.]*[kKmMgGtT%]?))?(?:\s+(?:-X(?:m[sx]|ss)\d+[kKmMgG]?|-XX:(?:[+-]\w+|\w+=\d[\d.]*[kKmMgGtT%]?)))*\s*$/.test(v)],
@@ -1173,6 +1196,26 @@ const MAX_FOLDER = 1024;
 const FOLDER_BUILTINS = new Set(["cd", "pushd", "popd", "dirs"]);
 /** Wrappers that run a builtin in the shell itself, so a folder it moves to outlives them. */
 const IN_SHELL = new Set(["builtin", "command", "time"]);
+/** No variables set. */
+const NO_ENV: ReadonlyMap<string, string | undefined> = new Map();
+/**
+ * Wrappers that run their program with the environment they were given (`GOBIN=./bin nice go install`);
+ * env and exec unless told to clear or unset some of it (see passesEnvironment). Any other wrapper's
+ * program is read with only the variables the wrapper itself sets for it (`sudo` resets the environment).
+ */
+const KEEPS_ENVIRONMENT = new Set(["env", "exec", "nice", "nohup", "timeout", "stdbuf", "setsid", "time", "command", "builtin", "ionice", "taskset", "chrt", "xargs", "flock", "strace", "ltrace", "unbuffer", "eval", "coproc", ...SHELLS]);
+/** Wrappers whose program runs as another user, or on another machine: that user's environment and PATH (the system's pip, not the plan's virtual environment). */
+const OTHER_USER = new Set(["sudo", "doas", "su", "runuser", "pkexec", "run0", "gosu", "su-exec", "setuidgid", "ssh", "machinectl", "systemd-run"]);
+
+/** Does a wrapper give its program the environment it was given? `env -i`, `env -u NAME`, `exec -c` clear some of it. */
+function passesEnvironment(wrapper: string, args: ShellWord[], inner: Inner): boolean {
+  if ("runner" in inner && inner.runner === true) return true;
+  const program = unprefixed(wrapper);
+  if (!KEEPS_ENVIRONMENT.has(program)) return false;
+  if (program === "env") return !args.some((w) => w.value === undefined || w.value === "-" || /^--(?:ignore-environment|unset)|^-[A-Za-z0-9]*[iu]/.test(w.value));
+  if (program === "exec") return !args.some((w) => w.value === undefined || /^-[A-Za-z]*c/.test(w.value));
+  return true;
+}
 
 class Analysis {
   readonly report: CommandReport = { findings: [], paths: [], programs: [], markers: [] };
@@ -1211,6 +1254,17 @@ class Analysis {
   private readonly folderIds = new Map<string, number>();
   /** The part of the analysed line being read: the top-level command (or syntax) findings are about. */
   private span: CommandSpan | undefined;
+  /**
+   * The variables set for the program being read, with their values (undefined: decided at run time):
+   * those before it (`GOBIN=./bin go install`), those a wrapper sets for it (`env GOBIN=./bin`), and those
+   * the wrapper was given, when it passes its environment on. An `export` on an earlier command is not
+   * followed: it may not hold when the program runs (a subshell's), and the default is read then.
+   */
+  private env: ReadonlyMap<string, string | undefined> = NO_ENV;
+  /** The variables a shell reading a nested line (`GOBIN=./bin sh -c '...'`) was started with: each command of the line gets them. */
+  private inherited: ReadonlyMap<string, string | undefined> = NO_ENV;
+  /** The program being read runs as another user, or on another machine (`sudo pip install`). */
+  private otherUser = false;
 
   constructor(
     private readonly reader: ShellReader,
@@ -1333,7 +1387,11 @@ class Analysis {
       this.assignment(a.name, a.value === undefined ? "" : a.value.value);
       this.storedCode(a.name, a.value?.value);
       if (a.value?.value !== undefined) this.location(a.name, a.value.value, wordSpan(a.value, depth));
+      // `TMPDIR=$HOME mktemp`: where the program writes is decided at run time.
+      else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
+        this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
+    this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
@@ -1394,6 +1452,7 @@ class Analysis {
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
+    if (mayWriteOutside(name)) this.writesOutside(name, spelt, argv0, args, depth);
 
     const runner = isWrapper(name) ? undefined : runnerInner(name, args);
     const inners = isWrapper(name) ? innersOf(name, args) : runner ? runner.inners : [];
@@ -1425,6 +1484,8 @@ class Analysis {
           for (const e of inner.env ?? []) {
             this.assignment(e.name, e.value);
             this.storedCode(e.name, e.value);
+            // `nice TMPDIR=/etc mktemp`, `env -S 'GOBIN=/etc go install x'`: where the program writes, as set before it.
+            if (e.value !== undefined) this.location(e.name, e.value, undefined);
           }
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
@@ -1440,15 +1501,17 @@ class Analysis {
           const at = args.indexOf(inner.words[0]!);
           // What the wrapper runs works in the folder its -C or --chdir names.
           if (chdir && (indexOf(inner.words[0]!) < 0 || indexOf(inner.words[0]!) > args.indexOf(chdir.after))) this.cwd = chdir.cwd;
-          const away = this.elsewhere;
+          const [away, env, otherUser] = [this.elsewhere, this.env, this.otherUser];
           if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
+          this.env = this.environmentOf(name, args, inner);
+          this.otherUser ||= OTHER_USER.has(name);
           try {
             for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
               this.cwd = cwd;
               this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
             }
           } finally {
-            this.elsewhere = away;
+            [this.elsewhere, this.env, this.otherUser] = [away, env, otherUser];
           }
           // `builtin cd x`, `command cd x`, `time cd x` move the shell itself; any other program runs apart from it.
           if (!(IN_SHELL.has(spelt) && this.moved)) [this.cwd, this.dirs, this.moved] = [outer, outerDirs, outerMoved];
@@ -1466,16 +1529,18 @@ class Analysis {
         if (chdir) this.cwd = chdir.cwd;
         const line = inner.text ?? parts.map((w) => w.value).join(" ");
         // eval and trap run their command line in the shell itself: a folder change there would outlive it.
-        const [inShell, away] = [this.inShell, this.elsewhere];
+        const [inShell, away, inherited, env, otherUser] = [this.inShell, this.elsewhere, this.inherited, this.env, this.otherUser];
         this.inShell = spelt === "eval" || spelt === "trap" ? spelt : undefined;
         if (inner.runsIn?.elsewhere !== undefined) this.elsewhere = inner.runsIn.elsewhere.includes(" ") ? inner.runsIn.elsewhere : `${wrapper} ${inner.runsIn.elsewhere}`;
+        this.inherited = this.environmentOf(name, args, inner);
+        this.otherUser ||= OTHER_USER.has(name);
         try {
           for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
             this.cwd = cwd;
             this.script(this.reader.parse(line), depth + 1);
           }
         } finally {
-          [this.inShell, this.elsewhere] = [inShell, away];
+          [this.inShell, this.elsewhere, this.inherited, this.env, this.otherUser] = [inShell, away, inherited, env, otherUser];
         }
         this.cwd = outer;
       }
@@ -1798,6 +1863,28 @@ class Analysis {
     else if ((name === "mise" || name === "rtx") && values.some((v) => v !== undefined && /trusted[_-]config[_-]paths/i.test(v)) && !values.some((v) => v === "get" || v === "ls" || v === "list" || v === "unset"))
       files = "the configuration files under the paths it names";
     if (files !== undefined) this.find({ rule: "disallowed-tool", messageId: "trustsCode", data: { program: name, files } });
+  }
+
+  /** The variables the program a wrapper runs gets: the wrapper's own, when it passes them on, and those it sets. */
+  private environmentOf(wrapper: string, args: ShellWord[], inner: Inner): ReadonlyMap<string, string | undefined> {
+    const base = passesEnvironment(wrapper, args, inner) ? this.env : NO_ENV;
+    const set = inner.kind === "argv" || inner.kind === "script" || inner.kind === "none" ? (inner.env ?? []) : [];
+    return set.length === 0 ? base : new Map([...base, ...set.map((e) => [e.name, e.value] as const)]);
+  }
+
+  /**
+   * A package manager's write outside the workspace that no word names (src/commands/installs.ts): a
+   * global install, a toolchain, its user settings. Read only for the programs it knows, by name; one
+   * that `commands.installOutside` names is allowed.
+   */
+  private writesOutside(name: string, spelt: string, argv0: ShellWord, args: ShellWord[], depth: number): void {
+    if (this.again) return;
+    const w = outsideWrite(name, args, { env: this.env, otherUser: this.otherUser, written: argv0.value ?? spelt, word: argv0 });
+    if (w === undefined || installAllowed(this.policy, w.manager, spelt)) return;
+    const span = wordSpan(w.word, depth) ?? this.span;
+    const outside = (this.report.outside ??= []);
+    if (outside.length >= 50 || outside.some((o) => o.how === w.how && o.span?.start === span?.start)) return;
+    outside.push(span === undefined ? { manager: w.manager, how: w.how, where: w.where, fix: w.fix } : { manager: w.manager, how: w.how, where: w.where, fix: w.fix, span });
   }
 
   /**

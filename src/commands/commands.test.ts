@@ -8,7 +8,8 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { loadShellReader, type ShellReader } from "../syntax/shell/parse.js";
 import { analyseCommand } from "./analyse.js";
-import { allowed, deniedBy } from "./match.js";
+import { allowed, deniedBy, installAllowed } from "./match.js";
+import { mayWriteOutside } from "./installs.js";
 import { isRunner, isWrapper, mayRunOthers } from "./wrappers.js";
 
 let reader: ShellReader;
@@ -1539,6 +1540,14 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ command: "PIP_CONFIG_FILE=.env pip config set global.timeout 5" }, "task")).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "export TMPDIR=.git; mktemp" }, "task", { allowCompound: true })).toContain("protected-path-write@/steps/0/arguments/command");
     expect(await errors({ command: "TMPDIR=tmp GOCACHE=build/cache go test ./..." }, "task")).toEqual([]);
+    // Set to a value decided at run time, it names a folder plangate cannot check: as `cp x "$DIR"` is.
+    expect(await errors({ command: "TMPDIR=$HOME mktemp" }, "task")).toEqual(["unresolved-argument@/steps/0/arguments/command"]);
+    expect(await errors({ command: 'PIP_TARGET="$(mktemp -d)" pip install x' }, "task", { allowCompound: true })).toContain("unresolved-argument@/steps/0/arguments/command");
+    expect(await errors({ command: "TMPDIR= mktemp" }, "task")).toEqual([]);
+    // Set for the program by a wrapper, as env does, or in a word it reads as a setting: a path all the same.
+    for (const command of ["nice TMPDIR=/etc mktemp", "env -S 'TMPDIR=/etc mktemp'", "flatpak-spawn --env=GOBIN=/etc go install x"])
+      expect(await errors({ command }, "task", { allowCompound: true }), command).toEqual(["path-outside-workspace@/steps/0/arguments/command"]);
+    expect(await errors({ command: "LANG=$LC_ALL sort x" }, "task")).toEqual([]);
     // git's user and system configuration files are outside the workspace: setting them is a write there.
     expect(await errors({ command: "git config --global user.name x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
     expect(await errors({ command: "git config --system --unset core.x" }, "task")).toContain("path-outside-workspace@/steps/0/arguments/command");
@@ -1558,6 +1567,58 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ args: "npm test" })).toEqual([]);
     expect(await errors({ args: [1, 2, 3] }, "plot")).toEqual([]);
     expect(await errors({ args: [{ name: "x" }] }, "call")).toEqual([]);
+  });
+
+  it("reports a package manager's write outside the workspace that no word names, and where it is decided", () => {
+    const outside = (text: string, mode: "single" | "chain" = "chain", commands: Partial<Policy["commands"]> = {}) =>
+      analyseCommand(reader, text, mode, { allow: [], deny: [], allowCompound: false, ...commands }).outside;
+    expect(outside("npm install -g left-pad")).toEqual([
+      {
+        manager: "npm",
+        how: "npm install -g",
+        where: "npm's global prefix (its lib/node_modules, and its bin folder on the user's PATH)",
+        fix: "install it in the workspace (npm install without -g, then npx), or give --prefix ./tools",
+        span: { start: 12, end: 14 },
+      },
+    ]);
+    // At the subcommand when it decides; at the command when it is nested (its words' offsets are not the line's).
+    expect(outside("cargo install ripgrep")?.[0]).toMatchObject({ manager: "cargo", how: "cargo install", span: { start: 6, end: 13 } });
+    expect(outside("make && sh -c 'go install x'")?.[0]).toMatchObject({ manager: "go", how: "go install", span: { start: 8, end: 28 } });
+    expect(outside("pip3.12 install --user x")?.[0]).toMatchObject({ manager: "pip", how: "pip3.12 install --user" });
+    expect(outside("sudo apt-get install -y jq")?.[0]).toMatchObject({ manager: "apt-get", how: "apt-get install" });
+    // One finding per command, each command of a chain read.
+    expect(outside("npm i -g a; npm i -g a; cargo install b")?.map((o) => o.how)).toEqual(["npm i -g", "npm i -g", "cargo install"]);
+    // Each folder the shell may be in is no new finding.
+    expect(outside("cd x; npm i -g a")).toHaveLength(1);
+    // Nothing for what stays in the workspace, nor for a program that is no package manager.
+    for (const line of ["npm ci", "npm install x", "pip install -r requirements.txt", "GOBIN=./bin go install x", "cargo build", "cat x", "rm -rf build", "make install"]) expect(outside(line), line).toBeUndefined();
+    // The policy's commands.installOutside allows a manager, by its name or as the command spells it.
+    expect(outside("cargo install x", "chain", { installOutside: ["cargo"] })).toBeUndefined();
+    expect(outside("pip3 install --user x", "chain", { installOutside: ["pip3"] })).toBeUndefined();
+    expect(outside("pip3 install --user x", "chain", { installOutside: ["pip"] })).toBeUndefined();
+    expect(outside("pip3 install --user x", "chain", { installOutside: ["npm"] })).toHaveLength(1);
+  });
+
+  it("reads only the words of a package manager, known by its name first", () => {
+    for (const name of ["npm", "pnpm", "yarn", "pip", "pip3", "pip3.12", "python3", "python3.11", "py", "pipx", "uv", "cargo", "go", "go1.22.3", "gem", "brew", "apt-get", "dnf", "pacman", "rustup", "corepack"])
+      expect(mayWriteOutside(name), name).toBe(true);
+    for (const name of ["cat", "git", "make", "node", "npx", "rm", "sed", "gofmt", "pip-compile", "python-config", "cargo-clippy", "golangci-lint", "ls"]) expect(mayWriteOutside(name), name).toBe(false);
+    expect(installAllowed({ allow: [], deny: [], allowCompound: false }, "npm", "npm")).toBe(false);
+    expect(installAllowed({ allow: [], deny: [], allowCompound: false, installOutside: [] }, "npm", "npm")).toBe(false);
+    expect(installAllowed({ allow: [], deny: [], allowCompound: false, installOutside: ["np?"] }, "npm", "npm.cmd")).toBe(true);
+    expect(installAllowed({ allow: [], deny: [], allowCompound: false, installOutside: ["*"] }, "brew", "brew")).toBe(true);
+  });
+
+  it("refuses a package manager's write outside the workspace in a plan, at the command", async () => {
+    const errors = async (args: Record<string, unknown>, commands: Partial<Policy["commands"]> = {}) => {
+      const report = await run(intake(args), { file: "plan.json", policy: policyWith(commands), now: NOW });
+      return report.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.rule}@${d.pointer}`);
+    };
+    expect(await errors({ command: "npm install -g left-pad" })).toEqual(["path-outside-workspace@/steps/0/arguments/command"]);
+    expect(await errors({ commands: ["npm ci", "cargo install ripgrep"] })).toEqual(["path-outside-workspace@/steps/0/arguments/commands/1"]);
+    expect(await errors({ program: "pip", args: ["install", "--user", "x"] })).toEqual(["path-outside-workspace@/steps/0/arguments/args/1"]);
+    expect(await errors({ command: "cargo install ripgrep" }, { installOutside: ["cargo"] })).toEqual([]);
+    expect(await errors({ command: "npm ci" })).toEqual([]);
   });
 
   it("follows a symlink a command names out of the workspace", async () => {

@@ -6,6 +6,11 @@ export interface CommandPolicy {
   allow: readonly string[];
   deny: readonly string[];
   allowCompound: boolean;
+  /**
+   * Package managers that may install, or change their settings, outside the workspace (`cargo`, `npm`,
+   * `apt-get`; `*` and `?` are globs). Absent: none may.
+   */
+  installOutside?: readonly string[];
 }
 
 /** One allow or deny entry: a program, or a program and the first words of its arguments (`git push`). */
@@ -66,6 +71,14 @@ export function allowed(policy: CommandPolicy, words: readonly (string | undefin
   if (program === undefined) return false;
   const name = programName(program);
   return entries.some((e) => e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
+}
+
+/** Does `commands.installOutside` name a package manager (as plangate names it, or as the command spells it)? */
+export function installAllowed(policy: CommandPolicy, manager: string, spelt: string): boolean {
+  const list = policy.installOutside;
+  if (list === undefined || list.length === 0) return false;
+  const entries = compiledFor("installOutside", list, () => list.map((e) => globMatcher(e.trim())));
+  return entries.some((e) => e.test(manager) || e.test(spelt));
 }
 
 /**

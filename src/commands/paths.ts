@@ -102,6 +102,25 @@ export function reportCommandPathsOutside(
 }
 
 /**
+ * path-outside-workspace for what a command line writes outside the workspace without naming it: a
+ * package manager's global install or user settings (CommandReport.outside; its message
+ * commandInstallsOutside). Where the step runs its command does not matter: the destination is the
+ * user's or the machine's.
+ */
+export function reportCommandInstallsOutside(plan: Plan, ctx: PlanRuleContext<"commandInstallsOutside">): void {
+  if (commandsOf(plan, ctx.facts).length === 0) return;
+  for (const { command, report } of analysedCommands(plan, ctx.facts))
+    for (const o of report.outside ?? [])
+      ctx.report({
+        at: partAt(command, o.span?.start),
+        step: command.step.position,
+        messageId: "commandInstallsOutside",
+        data: { step: command.step.position, argument: command.name, how: o.how, where: o.where, fix: o.fix, manager: o.manager, workspace: ctx.facts.paths.workspace },
+        actual: command.text,
+      });
+}
+
+/**
  * Every path a plan's command lines name, once per command and resolved text. A relative path is read
  * from the folder the step runs its command in (its `cwd`), as the executor's shell reads it.
  */

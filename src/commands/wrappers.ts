@@ -342,7 +342,8 @@ const SPECS: Record<string, WrapperSpec> = {
  * `gfind`): the same programs, read with the GNU tables.
  */
 const GNU_PREFIXED: ReadonlyMap<string, string> = new Map(["env", "nice", "nohup", "timeout", "stdbuf", "chroot", "time", "xargs", "find"].map((n) => [`g${n}`, n]));
-const unprefixed = (program: string): string => GNU_PREFIXED.get(program) ?? program;
+/** A program under its GNU name (`gtimeout` is `timeout`). */
+export const unprefixed = (program: string): string => GNU_PREFIXED.get(program) ?? program;
 
 /** Shells that take a command line with `-c` or read one from a file or standard input. */
 export const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "lksh", "rbash"]);

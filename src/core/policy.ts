@@ -54,9 +54,10 @@ export interface Policy {
   /**
    * Programs shell commands may run: an entry is a program or a program and its first arguments
    * (`git push`); deny wins; an empty allow list allows any program not denied. `allowCompound` lets an
-   * intake or scQC command chain or nest commands (each program is still checked).
+   * intake or scQC command chain or nest commands (each program is still checked). `installOutside`: the
+   * package managers that may install, or change their settings, outside the workspace (`cargo`, `npm`).
    */
-  commands: { allow: string[]; deny: string[]; allowCompound: boolean };
+  commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] };
   returns: {
     statuses: string[];
     successStatuses: string[];

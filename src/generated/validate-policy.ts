@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -794,7 +794,7 @@ if(data3.commands !== undefined){
 let data32 = data3.commands;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key6 in data32){
-if(!(((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound"))){
+if(!((((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound")) || (key6 === "installOutside"))){
 const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
@@ -899,9 +899,15 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.installOutside !== undefined){
+let data38 = data32.installOutside;
+if(Array.isArray(data38)){
+const len12 = data38.length;
+for(let i12=0; i12<len12; i12++){
+let data39 = data38[i12];
+if(typeof data39 === "string"){
+if(func2(data39) < 1){
+const err65 = {instancePath:instancePath+"/overrides/" + i1+"/commands/installOutside/" + i12,schemaPath:"#/properties/overrides/items/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -911,12 +917,8 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data3.yaml !== undefined){
-let data38 = data3.yaml;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key7 in data38){
-if(!(key7 === "executor")){
-const err66 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+else {
+const err66 = {instancePath:instancePath+"/overrides/" + i1+"/commands/installOutside/" + i12,schemaPath:"#/properties/overrides/items/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -926,13 +928,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data38.executor !== undefined){
-let data39 = data38.executor;
-const _errs96 = errors;
-let valid34 = false;
-const _errs97 = errors;
-if(typeof data39 !== "string"){
-const err67 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err67 = {instancePath:instancePath+"/overrides/" + i1+"/commands/installOutside",schemaPath:"#/properties/overrides/items/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -941,8 +939,10 @@ vErrors.push(err67);
 }
 errors++;
 }
-if("pyyaml" !== data39){
-const err68 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -951,11 +951,13 @@ vErrors.push(err68);
 }
 errors++;
 }
-var _valid2 = _errs97 === errors;
-valid34 = valid34 || _valid2;
-const _errs99 = errors;
-if(typeof data39 !== "string"){
-const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data3.yaml !== undefined){
+let data40 = data3.yaml;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key7 in data40){
+if(!(key7 === "executor")){
+const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -964,8 +966,14 @@ vErrors.push(err69);
 }
 errors++;
 }
-if("go-yaml-v2" !== data39){
-const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+if(data40.executor !== undefined){
+let data41 = data40.executor;
+const _errs100 = errors;
+let valid36 = false;
+const _errs101 = errors;
+if(typeof data41 !== "string"){
+const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -974,11 +982,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid2 = _errs99 === errors;
-valid34 = valid34 || _valid2;
-const _errs101 = errors;
-if(typeof data39 !== "string"){
-const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pyyaml" !== data41){
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -987,8 +992,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-if("yaml-1.2" !== data39){
-const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+var _valid2 = _errs101 === errors;
+valid36 = valid36 || _valid2;
+const _errs103 = errors;
+if(typeof data41 !== "string"){
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -997,10 +1005,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-var _valid2 = _errs101 === errors;
-valid34 = valid34 || _valid2;
-if(!valid34){
-const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("go-yaml-v2" !== data41){
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1009,11 +1015,46 @@ vErrors.push(err73);
 }
 errors++;
 }
+var _valid2 = _errs103 === errors;
+valid36 = valid36 || _valid2;
+const _errs105 = errors;
+if(typeof data41 !== "string"){
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err74];
+}
 else {
-errors = _errs96;
+vErrors.push(err74);
+}
+errors++;
+}
+if("yaml-1.2" !== data41){
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+var _valid2 = _errs105 === errors;
+valid36 = valid36 || _valid2;
+if(!valid36){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+else {
+errors = _errs100;
 if(vErrors !== null){
-if(_errs96){
-vErrors.length = _errs96;
+if(_errs100){
+vErrors.length = _errs100;
 }
 else {
 vErrors = null;
@@ -1023,46 +1064,7 @@ vErrors = null;
 }
 }
 else {
-const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-if(data3.limits !== undefined){
-let data40 = data3.limits;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key8 in data40){
-if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
-const err75 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-if(data40.maxFileBytes !== undefined){
-let data41 = data40.maxFileBytes;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err76 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 1 || isNaN(data41)){
-const err77 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1072,11 +1074,12 @@ vErrors.push(err77);
 errors++;
 }
 }
-}
-if(data40.maxDepth !== undefined){
-let data42 = data40.maxDepth;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data3.limits !== undefined){
+let data42 = data3.limits;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key8 in data42){
+if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1085,9 +1088,11 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 1 || isNaN(data42)){
-const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data42.maxFileBytes !== undefined){
+let data43 = data42.maxFileBytes;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1096,12 +1101,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-if(data40.maxSteps !== undefined){
-let data43 = data40.maxSteps;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 1 || isNaN(data43)){
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1110,9 +1112,12 @@ vErrors.push(err80);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 1 || isNaN(data43)){
-const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data42.maxDepth !== undefined){
+let data44 = data42.maxDepth;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1121,12 +1126,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-if(data40.maxStringLength !== undefined){
-let data44 = data40.maxStringLength;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1 || isNaN(data44)){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1135,9 +1137,12 @@ vErrors.push(err82);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data42.maxSteps !== undefined){
+let data45 = data42.maxSteps;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1146,12 +1151,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-}
-if(data40.maxYamlBytes !== undefined){
-let data45 = data40.maxYamlBytes;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1160,9 +1162,12 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 1 || isNaN(data45)){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data42.maxStringLength !== undefined){
+let data46 = data42.maxStringLength;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1171,12 +1176,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-if(data40.maxValues !== undefined){
-let data46 = data40.maxValues;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1185,9 +1187,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data42.maxYamlBytes !== undefined){
+let data47 = data42.maxYamlBytes;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1196,11 +1201,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1210,18 +1213,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data3.rules !== undefined){
-let data47 = data3.rules;
-if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
-var props0 = {};
-for(const key9 in data47){
-if(pattern4.test(key9)){
-let data48 = data47[key9];
-const _errs121 = errors;
-let valid37 = false;
-const _errs122 = errors;
-if(typeof data48 !== "string"){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data42.maxValues !== undefined){
+let data48 = data42.maxValues;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1230,8 +1226,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if("off" !== data48){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1240,11 +1237,11 @@ vErrors.push(err90);
 }
 errors++;
 }
-var _valid3 = _errs122 === errors;
-valid37 = valid37 || _valid3;
-const _errs124 = errors;
-if(typeof data48 !== "string"){
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1253,8 +1250,19 @@ vErrors.push(err91);
 }
 errors++;
 }
-if("warning" !== data48){
-const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data3.rules !== undefined){
+let data49 = data3.rules;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+var props0 = {};
+for(const key9 in data49){
+if(pattern4.test(key9)){
+let data50 = data49[key9];
+const _errs125 = errors;
+let valid39 = false;
+const _errs126 = errors;
+if(typeof data50 !== "string"){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1263,11 +1271,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-var _valid3 = _errs124 === errors;
-valid37 = valid37 || _valid3;
-const _errs126 = errors;
-if(typeof data48 !== "string"){
-const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data50){
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1276,8 +1281,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if("error" !== data48){
-const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid3 = _errs126 === errors;
+valid39 = valid39 || _valid3;
+const _errs128 = errors;
+if(typeof data50 !== "string"){
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1286,11 +1294,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-var _valid3 = _errs126 === errors;
-valid37 = valid37 || _valid3;
-const _errs128 = errors;
-if(typeof data48 !== "string"){
-const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data50){
+const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1299,8 +1304,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if("info" !== data48){
-const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid3 = _errs128 === errors;
+valid39 = valid39 || _valid3;
+const _errs130 = errors;
+if(typeof data50 !== "string"){
+const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1309,10 +1317,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-var _valid3 = _errs128 === errors;
-valid37 = valid37 || _valid3;
-if(!valid37){
-const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("error" !== data50){
+const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1321,11 +1327,46 @@ vErrors.push(err97);
 }
 errors++;
 }
+var _valid3 = _errs130 === errors;
+valid39 = valid39 || _valid3;
+const _errs132 = errors;
+if(typeof data50 !== "string"){
+const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
 else {
-errors = _errs121;
+vErrors.push(err98);
+}
+errors++;
+}
+if("info" !== data50){
+const err99 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+var _valid3 = _errs132 === errors;
+valid39 = valid39 || _valid3;
+if(!valid39){
+const err100 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+else {
+errors = _errs125;
 if(vErrors !== null){
-if(_errs121){
-vErrors.length = _errs121;
+if(_errs125){
+vErrors.length = _errs125;
 }
 else {
 vErrors = null;
@@ -1337,43 +1378,7 @@ props0[key9] = true;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
-errors++;
-}
-}
-}
-else {
-const err100 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-}
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err101 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err101 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1383,11 +1388,9 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data50 = data.host;
-if(typeof data50 === "string"){
-if(func2(data50) < 1){
-const err102 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err102 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1397,8 +1400,9 @@ vErrors.push(err102);
 errors++;
 }
 }
+}
 else {
-const err103 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err103 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1408,11 +1412,9 @@ vErrors.push(err103);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data51 = data.store;
-if(typeof data51 === "string"){
-if(func2(data51) < 1){
-const err104 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err104 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1421,8 +1423,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(!pattern5.test(data51)){
-const err105 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+if(data.host !== undefined){
+let data52 = data.host;
+if(typeof data52 === "string"){
+if(func2(data52) < 1){
+const err105 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1433,7 +1439,7 @@ errors++;
 }
 }
 else {
-const err106 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err106 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1443,12 +1449,11 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data52 = data.tools;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-for(const key10 in data52){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err107 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.store !== undefined){
+let data53 = data.store;
+if(typeof data53 === "string"){
+if(func2(data53) < 1){
+const err107 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1457,16 +1462,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-if(data52.allow !== undefined){
-let data53 = data52.allow;
-if(Array.isArray(data53)){
-const len12 = data53.length;
-for(let i12=0; i12<len12; i12++){
-let data54 = data53[i12];
-if(typeof data54 === "string"){
-if(func2(data54) < 1){
-const err108 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data53)){
+const err108 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1477,7 +1474,7 @@ errors++;
 }
 }
 else {
-const err109 = {instancePath:instancePath+"/tools/allow/" + i12,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err109 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1487,9 +1484,12 @@ vErrors.push(err109);
 errors++;
 }
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tools !== undefined){
+let data54 = data.tools;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key10 in data54){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err110 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1499,9 +1499,15 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data52.allowFile !== undefined){
-if(typeof data52.allowFile !== "string"){
-const err111 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data54.allow !== undefined){
+let data55 = data54.allow;
+if(Array.isArray(data55)){
+const len13 = data55.length;
+for(let i13=0; i13<len13; i13++){
+let data56 = data55[i13];
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err111 = {instancePath:instancePath+"/tools/allow/" + i13,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1511,9 +1517,8 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data52.registry !== undefined){
-if(typeof data52.registry !== "string"){
-const err112 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err112 = {instancePath:instancePath+"/tools/allow/" + i13,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1523,15 +1528,9 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data52.deny !== undefined){
-let data57 = data52.deny;
-if(Array.isArray(data57)){
-const len13 = data57.length;
-for(let i13=0; i13<len13; i13++){
-let data58 = data57[i13];
-if(typeof data58 === "string"){
-if(func2(data58) < 1){
-const err113 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err113 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1541,8 +1540,9 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/tools/deny/" + i13,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data54.allowFile !== undefined){
+if(typeof data54.allowFile !== "string"){
+const err114 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1552,9 +1552,9 @@ vErrors.push(err114);
 errors++;
 }
 }
-}
-else {
-const err115 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data54.registry !== undefined){
+if(typeof data54.registry !== "string"){
+const err115 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1564,15 +1564,15 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data52.write !== undefined){
-let data59 = data52.write;
+if(data54.deny !== undefined){
+let data59 = data54.deny;
 if(Array.isArray(data59)){
 const len14 = data59.length;
 for(let i14=0; i14<len14; i14++){
 let data60 = data59[i14];
 if(typeof data60 === "string"){
 if(func2(data60) < 1){
-const err116 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err116 = {instancePath:instancePath+"/tools/deny/" + i14,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1583,7 +1583,7 @@ errors++;
 }
 }
 else {
-const err117 = {instancePath:instancePath+"/tools/write/" + i14,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err117 = {instancePath:instancePath+"/tools/deny/" + i14,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1595,7 +1595,7 @@ errors++;
 }
 }
 else {
-const err118 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err118 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1605,15 +1605,15 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data52.read !== undefined){
-let data61 = data52.read;
+if(data54.write !== undefined){
+let data61 = data54.write;
 if(Array.isArray(data61)){
 const len15 = data61.length;
 for(let i15=0; i15<len15; i15++){
 let data62 = data61[i15];
 if(typeof data62 === "string"){
 if(func2(data62) < 1){
-const err119 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err119 = {instancePath:instancePath+"/tools/write/" + i15,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1624,7 +1624,7 @@ errors++;
 }
 }
 else {
-const err120 = {instancePath:instancePath+"/tools/read/" + i15,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err120 = {instancePath:instancePath+"/tools/write/" + i15,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1636,7 +1636,7 @@ errors++;
 }
 }
 else {
-const err121 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err121 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1646,9 +1646,15 @@ vErrors.push(err121);
 errors++;
 }
 }
-}
-else {
-const err122 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data54.read !== undefined){
+let data63 = data54.read;
+if(Array.isArray(data63)){
+const len16 = data63.length;
+for(let i16=0; i16<len16; i16++){
+let data64 = data63[i16];
+if(typeof data64 === "string"){
+if(func2(data64) < 1){
+const err122 = {instancePath:instancePath+"/tools/read/" + i16,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1658,12 +1664,8 @@ vErrors.push(err122);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data63 = data.paths;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key11 in data63){
-if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
-const err123 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+else {
+const err123 = {instancePath:instancePath+"/tools/read/" + i16,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1673,15 +1675,9 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data63.protected !== undefined){
-let data64 = data63.protected;
-if(Array.isArray(data64)){
-const len16 = data64.length;
-for(let i16=0; i16<len16; i16++){
-let data65 = data64[i16];
-if(typeof data65 === "string"){
-if(func2(data65) < 1){
-const err124 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err124 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1691,8 +1687,9 @@ vErrors.push(err124);
 errors++;
 }
 }
+}
 else {
-const err125 = {instancePath:instancePath+"/paths/protected/" + i16,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err125 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1702,9 +1699,12 @@ vErrors.push(err125);
 errors++;
 }
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.paths !== undefined){
+let data65 = data.paths;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+for(const key11 in data65){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err126 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1714,15 +1714,15 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data63.unprotect !== undefined){
-let data66 = data63.unprotect;
+if(data65.protected !== undefined){
+let data66 = data65.protected;
 if(Array.isArray(data66)){
 const len17 = data66.length;
 for(let i17=0; i17<len17; i17++){
 let data67 = data66[i17];
 if(typeof data67 === "string"){
 if(func2(data67) < 1){
-const err127 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err127 = {instancePath:instancePath+"/paths/protected/" + i17,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1733,7 +1733,7 @@ errors++;
 }
 }
 else {
-const err128 = {instancePath:instancePath+"/paths/unprotect/" + i17,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err128 = {instancePath:instancePath+"/paths/protected/" + i17,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1745,7 +1745,7 @@ errors++;
 }
 }
 else {
-const err129 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err129 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1755,15 +1755,15 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data63.arguments !== undefined){
-let data68 = data63.arguments;
+if(data65.unprotect !== undefined){
+let data68 = data65.unprotect;
 if(Array.isArray(data68)){
 const len18 = data68.length;
 for(let i18=0; i18<len18; i18++){
 let data69 = data68[i18];
 if(typeof data69 === "string"){
 if(func2(data69) < 1){
-const err130 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err130 = {instancePath:instancePath+"/paths/unprotect/" + i18,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1774,7 +1774,7 @@ errors++;
 }
 }
 else {
-const err131 = {instancePath:instancePath+"/paths/arguments/" + i18,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err131 = {instancePath:instancePath+"/paths/unprotect/" + i18,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1786,7 +1786,7 @@ errors++;
 }
 }
 else {
-const err132 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err132 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1796,9 +1796,15 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data65.arguments !== undefined){
+let data70 = data65.arguments;
+if(Array.isArray(data70)){
+const len19 = data70.length;
+for(let i19=0; i19<len19; i19++){
+let data71 = data70[i19];
+if(typeof data71 === "string"){
+if(func2(data71) < 1){
+const err133 = {instancePath:instancePath+"/paths/arguments/" + i19,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1808,12 +1814,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data70 = data.plan;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-for(const key12 in data70){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err134 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err134 = {instancePath:instancePath+"/paths/arguments/" + i19,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1823,11 +1825,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data70.maxAgeDays !== undefined){
-let data71 = data70.maxAgeDays;
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 0 || isNaN(data71)){
-const err135 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err135 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,8 +1837,9 @@ vErrors.push(err135);
 errors++;
 }
 }
+}
 else {
-const err136 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err136 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1848,9 +1849,12 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data70.requireChecksum !== undefined){
-if(typeof data70.requireChecksum !== "boolean"){
-const err137 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.plan !== undefined){
+let data72 = data.plan;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key12 in data72){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err137 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1860,9 +1864,11 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data70.allowConditionals !== undefined){
-if(typeof data70.allowConditionals !== "boolean"){
-const err138 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data72.maxAgeDays !== undefined){
+let data73 = data72.maxAgeDays;
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err138 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1872,13 +1878,8 @@ vErrors.push(err138);
 errors++;
 }
 }
-if(data70.constraints !== undefined){
-let data74 = data70.constraints;
-const _errs184 = errors;
-let valid55 = false;
-const _errs185 = errors;
-if(typeof data74 !== "string"){
-const err139 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err139 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1887,8 +1888,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-if("allow" !== data74){
-const err140 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data72.requireChecksum !== undefined){
+if(typeof data72.requireChecksum !== "boolean"){
+const err140 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1897,11 +1900,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-var _valid4 = _errs185 === errors;
-valid55 = valid55 || _valid4;
-const _errs187 = errors;
-if(typeof data74 !== "string"){
-const err141 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data72.allowConditionals !== undefined){
+if(typeof data72.allowConditionals !== "boolean"){
+const err141 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1910,8 +1912,14 @@ vErrors.push(err141);
 }
 errors++;
 }
-if("refuse" !== data74){
-const err142 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+if(data72.constraints !== undefined){
+let data76 = data72.constraints;
+const _errs188 = errors;
+let valid57 = false;
+const _errs189 = errors;
+if(typeof data76 !== "string"){
+const err142 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1920,10 +1928,8 @@ vErrors.push(err142);
 }
 errors++;
 }
-var _valid4 = _errs187 === errors;
-valid55 = valid55 || _valid4;
-if(!valid55){
-const err143 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow" !== data76){
+const err143 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1932,21 +1938,11 @@ vErrors.push(err143);
 }
 errors++;
 }
-else {
-errors = _errs184;
-if(vErrors !== null){
-if(_errs184){
-vErrors.length = _errs184;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data70.allowOpenArguments !== undefined){
-if(typeof data70.allowOpenArguments !== "boolean"){
-const err144 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs189 === errors;
+valid57 = valid57 || _valid4;
+const _errs191 = errors;
+if(typeof data76 !== "string"){
+const err144 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1955,10 +1951,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-else {
-const err145 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data76){
+const err145 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1967,13 +1961,10 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-if(data.markdown !== undefined){
-let data76 = data.markdown;
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-for(const key13 in data76){
-if(!(key13 === "requireSeparators")){
-const err146 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid4 = _errs191 === errors;
+valid57 = valid57 || _valid4;
+if(!valid57){
+const err146 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1982,10 +1973,21 @@ vErrors.push(err146);
 }
 errors++;
 }
+else {
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
 }
-if(data76.requireSeparators !== undefined){
-if(typeof data76.requireSeparators !== "boolean"){
-const err147 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data72.allowOpenArguments !== undefined){
+if(typeof data72.allowOpenArguments !== "boolean"){
+const err147 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1997,7 +1999,7 @@ errors++;
 }
 }
 else {
-const err148 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err148 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2007,12 +2009,12 @@ vErrors.push(err148);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data78 = data.commands;
+if(data.markdown !== undefined){
+let data78 = data.markdown;
 if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key14 in data78){
-if(!(((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound"))){
-const err149 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+for(const key13 in data78){
+if(!(key13 === "requireSeparators")){
+const err149 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2022,15 +2024,9 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data78.allow !== undefined){
-let data79 = data78.allow;
-if(Array.isArray(data79)){
-const len19 = data79.length;
-for(let i19=0; i19<len19; i19++){
-let data80 = data79[i19];
-if(typeof data80 === "string"){
-if(func2(data80) < 1){
-const err150 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data78.requireSeparators !== undefined){
+if(typeof data78.requireSeparators !== "boolean"){
+const err150 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2040,8 +2036,9 @@ vErrors.push(err150);
 errors++;
 }
 }
+}
 else {
-const err151 = {instancePath:instancePath+"/commands/allow/" + i19,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err151 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2051,9 +2048,12 @@ vErrors.push(err151);
 errors++;
 }
 }
-}
-else {
-const err152 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data80 = data.commands;
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+for(const key14 in data80){
+if(!((((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound")) || (key14 === "installOutside"))){
+const err152 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2063,15 +2063,15 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data78.deny !== undefined){
-let data81 = data78.deny;
+if(data80.allow !== undefined){
+let data81 = data80.allow;
 if(Array.isArray(data81)){
 const len20 = data81.length;
 for(let i20=0; i20<len20; i20++){
 let data82 = data81[i20];
 if(typeof data82 === "string"){
 if(func2(data82) < 1){
-const err153 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err153 = {instancePath:instancePath+"/commands/allow/" + i20,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2082,7 +2082,7 @@ errors++;
 }
 }
 else {
-const err154 = {instancePath:instancePath+"/commands/deny/" + i20,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err154 = {instancePath:instancePath+"/commands/allow/" + i20,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2094,7 +2094,7 @@ errors++;
 }
 }
 else {
-const err155 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err155 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2104,9 +2104,15 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data78.allowCompound !== undefined){
-if(typeof data78.allowCompound !== "boolean"){
-const err156 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data80.deny !== undefined){
+let data83 = data80.deny;
+if(Array.isArray(data83)){
+const len21 = data83.length;
+for(let i21=0; i21<len21; i21++){
+let data84 = data83[i21];
+if(typeof data84 === "string"){
+if(func2(data84) < 1){
+const err156 = {instancePath:instancePath+"/commands/deny/" + i21,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2116,9 +2122,8 @@ vErrors.push(err156);
 errors++;
 }
 }
-}
 else {
-const err157 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err157 = {instancePath:instancePath+"/commands/deny/" + i21,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2128,12 +2133,9 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data84 = data.returns;
-if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
-for(const key15 in data84){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err158 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+else {
+const err158 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2143,15 +2145,9 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data84.statuses !== undefined){
-let data85 = data84.statuses;
-if(Array.isArray(data85)){
-const len21 = data85.length;
-for(let i21=0; i21<len21; i21++){
-let data86 = data85[i21];
-if(typeof data86 === "string"){
-if(func2(data86) < 1){
-const err159 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data80.allowCompound !== undefined){
+if(typeof data80.allowCompound !== "boolean"){
+const err159 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2161,8 +2157,15 @@ vErrors.push(err159);
 errors++;
 }
 }
-else {
-const err160 = {instancePath:instancePath+"/returns/statuses/" + i21,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data80.installOutside !== undefined){
+let data86 = data80.installOutside;
+if(Array.isArray(data86)){
+const len22 = data86.length;
+for(let i22=0; i22<len22; i22++){
+let data87 = data86[i22];
+if(typeof data87 === "string"){
+if(func2(data87) < 1){
+const err160 = {instancePath:instancePath+"/commands/installOutside/" + i22,schemaPath:"#/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2172,9 +2175,8 @@ vErrors.push(err160);
 errors++;
 }
 }
-}
 else {
-const err161 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err161 = {instancePath:instancePath+"/commands/installOutside/" + i22,schemaPath:"#/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2184,15 +2186,9 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data84.successStatuses !== undefined){
-let data87 = data84.successStatuses;
-if(Array.isArray(data87)){
-const len22 = data87.length;
-for(let i22=0; i22<len22; i22++){
-let data88 = data87[i22];
-if(typeof data88 === "string"){
-if(func2(data88) < 1){
-const err162 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err162 = {instancePath:instancePath+"/commands/installOutside",schemaPath:"#/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2202,8 +2198,9 @@ vErrors.push(err162);
 errors++;
 }
 }
+}
 else {
-const err163 = {instancePath:instancePath+"/returns/successStatuses/" + i22,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err163 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2213,9 +2210,12 @@ vErrors.push(err163);
 errors++;
 }
 }
-}
-else {
-const err164 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.returns !== undefined){
+let data88 = data.returns;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+for(const key15 in data88){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err164 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2225,10 +2225,15 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data84.maxSummaryTokens !== undefined){
-let data89 = data84.maxSummaryTokens;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err165 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data88.statuses !== undefined){
+let data89 = data88.statuses;
+if(Array.isArray(data89)){
+const len23 = data89.length;
+for(let i23=0; i23<len23; i23++){
+let data90 = data89[i23];
+if(typeof data90 === "string"){
+if(func2(data90) < 1){
+const err165 = {instancePath:instancePath+"/returns/statuses/" + i23,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2237,9 +2242,9 @@ vErrors.push(err165);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 < 0 || isNaN(data89)){
-const err166 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err166 = {instancePath:instancePath+"/returns/statuses/" + i23,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2250,13 +2255,8 @@ errors++;
 }
 }
 }
-if(data84.encoding !== undefined){
-let data90 = data84.encoding;
-const _errs223 = errors;
-let valid67 = false;
-const _errs224 = errors;
-if(typeof data90 !== "string"){
-const err167 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err167 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2265,8 +2265,16 @@ vErrors.push(err167);
 }
 errors++;
 }
-if("o200k_base" !== data90){
-const err168 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+if(data88.successStatuses !== undefined){
+let data91 = data88.successStatuses;
+if(Array.isArray(data91)){
+const len24 = data91.length;
+for(let i24=0; i24<len24; i24++){
+let data92 = data91[i24];
+if(typeof data92 === "string"){
+if(func2(data92) < 1){
+const err168 = {instancePath:instancePath+"/returns/successStatuses/" + i24,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2275,11 +2283,9 @@ vErrors.push(err168);
 }
 errors++;
 }
-var _valid5 = _errs224 === errors;
-valid67 = valid67 || _valid5;
-const _errs226 = errors;
-if(typeof data90 !== "string"){
-const err169 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err169 = {instancePath:instancePath+"/returns/successStatuses/" + i24,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2288,8 +2294,10 @@ vErrors.push(err169);
 }
 errors++;
 }
-if("o200k_harmony" !== data90){
-const err170 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2298,11 +2306,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-var _valid5 = _errs226 === errors;
-valid67 = valid67 || _valid5;
-const _errs228 = errors;
-if(typeof data90 !== "string"){
-const err171 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data88.maxSummaryTokens !== undefined){
+let data93 = data88.maxSummaryTokens;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err171 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2311,8 +2319,9 @@ vErrors.push(err171);
 }
 errors++;
 }
-if("cl100k_base" !== data90){
-const err172 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
+const err172 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2321,11 +2330,15 @@ vErrors.push(err172);
 }
 errors++;
 }
-var _valid5 = _errs228 === errors;
-valid67 = valid67 || _valid5;
-const _errs230 = errors;
-if(typeof data90 !== "string"){
-const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data88.encoding !== undefined){
+let data94 = data88.encoding;
+const _errs231 = errors;
+let valid71 = false;
+const _errs232 = errors;
+if(typeof data94 !== "string"){
+const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2334,8 +2347,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if("p50k_base" !== data90){
-const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("o200k_base" !== data94){
+const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2344,11 +2357,11 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid5 = _errs230 === errors;
-valid67 = valid67 || _valid5;
-const _errs232 = errors;
-if(typeof data90 !== "string"){
-const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs232 === errors;
+valid71 = valid71 || _valid5;
+const _errs234 = errors;
+if(typeof data94 !== "string"){
+const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2357,8 +2370,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-if("p50k_edit" !== data90){
-const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("o200k_harmony" !== data94){
+const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2367,11 +2380,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid5 = _errs232 === errors;
-valid67 = valid67 || _valid5;
-const _errs234 = errors;
-if(typeof data90 !== "string"){
-const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs234 === errors;
+valid71 = valid71 || _valid5;
+const _errs236 = errors;
+if(typeof data94 !== "string"){
+const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2380,8 +2393,8 @@ vErrors.push(err177);
 }
 errors++;
 }
-if("r50k_base" !== data90){
-const err178 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data94){
+const err178 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2390,10 +2403,11 @@ vErrors.push(err178);
 }
 errors++;
 }
-var _valid5 = _errs234 === errors;
-valid67 = valid67 || _valid5;
-if(!valid67){
-const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs236 === errors;
+valid71 = valid71 || _valid5;
+const _errs238 = errors;
+if(typeof data94 !== "string"){
+const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2402,27 +2416,8 @@ vErrors.push(err179);
 }
 errors++;
 }
-else {
-errors = _errs223;
-if(vErrors !== null){
-if(_errs223){
-vErrors.length = _errs223;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data84.requiredFields !== undefined){
-let data91 = data84.requiredFields;
-if(Array.isArray(data91)){
-const len23 = data91.length;
-for(let i23=0; i23<len23; i23++){
-let data92 = data91[i23];
-if(typeof data92 === "string"){
-if(func2(data92) < 1){
-const err180 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("p50k_base" !== data94){
+const err180 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2431,9 +2426,11 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/returns/requiredFields/" + i23,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs238 === errors;
+valid71 = valid71 || _valid5;
+const _errs240 = errors;
+if(typeof data94 !== "string"){
+const err181 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2442,10 +2439,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-}
-}
-else {
-const err182 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("p50k_edit" !== data94){
+const err182 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2454,16 +2449,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-if(data84.artifactFields !== undefined){
-let data93 = data84.artifactFields;
-if(Array.isArray(data93)){
-const len24 = data93.length;
-for(let i24=0; i24<len24; i24++){
-let data94 = data93[i24];
-if(typeof data94 === "string"){
-if(func2(data94) < 1){
-const err183 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid5 = _errs240 === errors;
+valid71 = valid71 || _valid5;
+const _errs242 = errors;
+if(typeof data94 !== "string"){
+const err183 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2472,9 +2462,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-else {
-const err184 = {instancePath:instancePath+"/returns/artifactFields/" + i24,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("r50k_base" !== data94){
+const err184 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2483,10 +2472,10 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs242 === errors;
+valid71 = valid71 || _valid5;
+if(!valid71){
+const err185 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2495,10 +2484,27 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
+else {
+errors = _errs231;
+if(vErrors !== null){
+if(_errs231){
+vErrors.length = _errs231;
 }
 else {
-const err186 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data88.requiredFields !== undefined){
+let data95 = data88.requiredFields;
+if(Array.isArray(data95)){
+const len25 = data95.length;
+for(let i25=0; i25<len25; i25++){
+let data96 = data95[i25];
+if(typeof data96 === "string"){
+if(func2(data96) < 1){
+const err186 = {instancePath:instancePath+"/returns/requiredFields/" + i25,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2508,12 +2514,8 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data95 = data.tasks;
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-for(const key16 in data95){
-if(!(key16 === "operations")){
-const err187 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+else {
+const err187 = {instancePath:instancePath+"/returns/requiredFields/" + i25,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2523,20 +2525,9 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data95.operations !== undefined){
-let data96 = data95.operations;
-if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
-var props1 = {};
-for(const key17 in data96){
-if(pattern4.test(key17)){
-let data97 = data96[key17];
-if(Array.isArray(data97)){
-const len25 = data97.length;
-for(let i25=0; i25<len25; i25++){
-let data98 = data97[i25];
-if(typeof data98 === "string"){
-if(func2(data98) < 1){
-const err188 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err188 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2546,8 +2537,15 @@ vErrors.push(err188);
 errors++;
 }
 }
-else {
-const err189 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i25,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data88.artifactFields !== undefined){
+let data97 = data88.artifactFields;
+if(Array.isArray(data97)){
+const len26 = data97.length;
+for(let i26=0; i26<len26; i26++){
+let data98 = data97[i26];
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err189 = {instancePath:instancePath+"/returns/artifactFields/" + i26,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2557,9 +2555,8 @@ vErrors.push(err189);
 errors++;
 }
 }
-}
 else {
-const err190 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err190 = {instancePath:instancePath+"/returns/artifactFields/" + i26,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2568,12 +2565,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-props1[key17] = true;
-}
 }
 }
 else {
-const err191 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err191 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2585,7 +2580,7 @@ errors++;
 }
 }
 else {
-const err192 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err192 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2595,12 +2590,12 @@ vErrors.push(err192);
 errors++;
 }
 }
-if(data.delegation !== undefined){
-let data99 = data.delegation;
+if(data.tasks !== undefined){
+let data99 = data.tasks;
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key18 in data99){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err193 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+for(const key16 in data99){
+if(!(key16 === "operations")){
+const err193 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2610,10 +2605,20 @@ vErrors.push(err193);
 errors++;
 }
 }
-if(data99.maxDepth !== undefined){
-let data100 = data99.maxDepth;
-if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
-const err194 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data99.operations !== undefined){
+let data100 = data99.operations;
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+var props1 = {};
+for(const key17 in data100){
+if(pattern4.test(key17)){
+let data101 = data100[key17];
+if(Array.isArray(data101)){
+const len27 = data101.length;
+for(let i27=0; i27<len27; i27++){
+let data102 = data101[i27];
+if(typeof data102 === "string"){
+if(func2(data102) < 1){
+const err194 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i27,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2622,9 +2627,9 @@ vErrors.push(err194);
 }
 errors++;
 }
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 < 0 || isNaN(data100)){
-const err195 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err195 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i27,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2635,9 +2640,8 @@ errors++;
 }
 }
 }
-if(data99.registry !== undefined){
-if(typeof data99.registry !== "string"){
-const err196 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err196 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2646,12 +2650,12 @@ vErrors.push(err196);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data99.sessionTtlSeconds !== undefined){
-let data102 = data99.sessionTtlSeconds;
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 < 0 || isNaN(data102)){
-const err197 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err197 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2661,8 +2665,9 @@ vErrors.push(err197);
 errors++;
 }
 }
+}
 else {
-const err198 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err198 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2672,9 +2677,12 @@ vErrors.push(err198);
 errors++;
 }
 }
-}
-else {
-const err199 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.delegation !== undefined){
+let data103 = data.delegation;
+if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
+for(const key18 in data103){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err199 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2684,12 +2692,10 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data103 = data.approval;
-if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key19 in data103){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err200 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data103.maxDepth !== undefined){
+let data104 = data103.maxDepth;
+if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
+const err200 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2698,10 +2704,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-if(data103.ttl !== undefined){
-if(typeof data103.ttl !== "string"){
-const err201 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 < 0 || isNaN(data104)){
+const err201 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2711,9 +2716,10 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data103.singleUse !== undefined){
-if(typeof data103.singleUse !== "boolean"){
-const err202 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data103.registry !== undefined){
+if(typeof data103.registry !== "string"){
+const err202 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2723,9 +2729,11 @@ vErrors.push(err202);
 errors++;
 }
 }
-if(data103.trustedKeys !== undefined){
-if(typeof data103.trustedKeys !== "string"){
-const err203 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data103.sessionTtlSeconds !== undefined){
+let data106 = data103.sessionTtlSeconds;
+if((typeof data106 == "number") && (isFinite(data106))){
+if(data106 < 0 || isNaN(data106)){
+const err203 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2735,13 +2743,8 @@ vErrors.push(err203);
 errors++;
 }
 }
-if(data103.onPlanAccepted !== undefined){
-let data107 = data103.onPlanAccepted;
-const _errs272 = errors;
-let valid78 = false;
-const _errs273 = errors;
-if(typeof data107 !== "string"){
-const err204 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err204 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2750,8 +2753,10 @@ vErrors.push(err204);
 }
 errors++;
 }
-if("sign-and-start" !== data107){
-const err205 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+}
+else {
+const err205 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2760,11 +2765,13 @@ vErrors.push(err205);
 }
 errors++;
 }
-var _valid6 = _errs273 === errors;
-valid78 = valid78 || _valid6;
-const _errs275 = errors;
-if(typeof data107 !== "string"){
-const err206 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.approval !== undefined){
+let data107 = data.approval;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key19 in data107){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err206 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2773,8 +2780,10 @@ vErrors.push(err206);
 }
 errors++;
 }
-if("pending" !== data107){
-const err207 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data107.ttl !== undefined){
+if(typeof data107.ttl !== "string"){
+const err207 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2783,10 +2792,10 @@ vErrors.push(err207);
 }
 errors++;
 }
-var _valid6 = _errs275 === errors;
-valid78 = valid78 || _valid6;
-if(!valid78){
-const err208 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data107.singleUse !== undefined){
+if(typeof data107.singleUse !== "boolean"){
+const err208 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2795,21 +2804,10 @@ vErrors.push(err208);
 }
 errors++;
 }
-else {
-errors = _errs272;
-if(vErrors !== null){
-if(_errs272){
-vErrors.length = _errs272;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data103.key !== undefined){
-if(typeof data103.key !== "string"){
-const err209 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data107.trustedKeys !== undefined){
+if(typeof data107.trustedKeys !== "string"){
+const err209 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2819,9 +2817,13 @@ vErrors.push(err209);
 errors++;
 }
 }
-}
-else {
-const err210 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data107.onPlanAccepted !== undefined){
+let data111 = data107.onPlanAccepted;
+const _errs280 = errors;
+let valid82 = false;
+const _errs281 = errors;
+if(typeof data111 !== "string"){
+const err210 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2830,13 +2832,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-}
-if(data.guard !== undefined){
-let data109 = data.guard;
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-for(const key20 in data109){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err211 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if("sign-and-start" !== data111){
+const err211 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2845,11 +2842,11 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-if(data109.maxInputBytes !== undefined){
-let data110 = data109.maxInputBytes;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err212 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs281 === errors;
+valid82 = valid82 || _valid6;
+const _errs283 = errors;
+if(typeof data111 !== "string"){
+const err212 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2858,9 +2855,8 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 < 1 || isNaN(data110)){
-const err213 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if("pending" !== data111){
+const err213 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2869,15 +2865,10 @@ vErrors.push(err213);
 }
 errors++;
 }
-}
-}
-if(data109.noRun !== undefined){
-let data111 = data109.noRun;
-const _errs285 = errors;
-let valid80 = false;
-const _errs286 = errors;
-if(typeof data111 !== "string"){
-const err214 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs283 === errors;
+valid82 = valid82 || _valid6;
+if(!valid82){
+const err214 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2886,8 +2877,21 @@ vErrors.push(err214);
 }
 errors++;
 }
-if("block" !== data111){
-const err215 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+else {
+errors = _errs280;
+if(vErrors !== null){
+if(_errs280){
+vErrors.length = _errs280;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data107.key !== undefined){
+if(typeof data107.key !== "string"){
+const err215 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2896,11 +2900,10 @@ vErrors.push(err215);
 }
 errors++;
 }
-var _valid7 = _errs286 === errors;
-valid80 = valid80 || _valid7;
-const _errs288 = errors;
-if(typeof data111 !== "string"){
-const err216 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err216 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2909,8 +2912,13 @@ vErrors.push(err216);
 }
 errors++;
 }
-if("allow-free" !== data111){
-const err217 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+if(data.guard !== undefined){
+let data113 = data.guard;
+if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
+for(const key20 in data113){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err217 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2919,11 +2927,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-var _valid7 = _errs288 === errors;
-valid80 = valid80 || _valid7;
-const _errs290 = errors;
-if(typeof data111 !== "string"){
-const err218 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data113.maxInputBytes !== undefined){
+let data114 = data113.maxInputBytes;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err218 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2932,8 +2940,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-if("ask" !== data111){
-const err219 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 1 || isNaN(data114)){
+const err219 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2942,10 +2951,15 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid7 = _errs290 === errors;
-valid80 = valid80 || _valid7;
-if(!valid80){
-const err220 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data113.noRun !== undefined){
+let data115 = data113.noRun;
+const _errs293 = errors;
+let valid84 = false;
+const _errs294 = errors;
+if(typeof data115 !== "string"){
+const err220 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2954,23 +2968,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-else {
-errors = _errs285;
-if(vErrors !== null){
-if(_errs285){
-vErrors.length = _errs285;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data109.free !== undefined){
-let data112 = data109.free;
-if(Array.isArray(data112)){
-if(data112.length > 200){
-const err221 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if("block" !== data115){
+const err221 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2979,12 +2978,11 @@ vErrors.push(err221);
 }
 errors++;
 }
-const len26 = data112.length;
-for(let i26=0; i26<len26; i26++){
-let data113 = data112[i26];
-if(typeof data113 === "string"){
-if(func2(data113) > 200){
-const err222 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+var _valid7 = _errs294 === errors;
+valid84 = valid84 || _valid7;
+const _errs296 = errors;
+if(typeof data115 !== "string"){
+const err222 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2993,8 +2991,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(func2(data113) < 1){
-const err223 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("allow-free" !== data115){
+const err223 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3003,9 +3001,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-else {
-const err224 = {instancePath:instancePath+"/guard/free/" + i26,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs296 === errors;
+valid84 = valid84 || _valid7;
+const _errs298 = errors;
+if(typeof data115 !== "string"){
+const err224 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3014,10 +3014,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-}
-else {
-const err225 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("ask" !== data115){
+const err225 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3026,12 +3024,10 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-if(data109.stateDir !== undefined){
-let data114 = data109.stateDir;
-if(typeof data114 === "string"){
-if(func2(data114) < 1){
-const err226 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid7 = _errs298 === errors;
+valid84 = valid84 || _valid7;
+if(!valid84){
+const err226 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3040,9 +3036,23 @@ vErrors.push(err226);
 }
 errors++;
 }
+else {
+errors = _errs293;
+if(vErrors !== null){
+if(_errs293){
+vErrors.length = _errs293;
 }
 else {
-const err227 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data113.free !== undefined){
+let data116 = data113.free;
+if(Array.isArray(data116)){
+if(data116.length > 200){
+const err227 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3051,10 +3061,12 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-}
-else {
-const err228 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len28 = data116.length;
+for(let i28=0; i28<len28; i28++){
+let data117 = data116[i28];
+if(typeof data117 === "string"){
+if(func2(data117) > 200){
+const err228 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3063,13 +3075,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-}
-if(data.yaml !== undefined){
-let data115 = data.yaml;
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-for(const key21 in data115){
-if(!(key21 === "executor")){
-const err229 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(func2(data117) < 1){
+const err229 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3079,13 +3086,8 @@ vErrors.push(err229);
 errors++;
 }
 }
-if(data115.executor !== undefined){
-let data116 = data115.executor;
-const _errs302 = errors;
-let valid84 = false;
-const _errs303 = errors;
-if(typeof data116 !== "string"){
-const err230 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err230 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3094,8 +3096,10 @@ vErrors.push(err230);
 }
 errors++;
 }
-if("pyyaml" !== data116){
-const err231 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3104,11 +3108,12 @@ vErrors.push(err231);
 }
 errors++;
 }
-var _valid8 = _errs303 === errors;
-valid84 = valid84 || _valid8;
-const _errs305 = errors;
-if(typeof data116 !== "string"){
-const err232 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data113.stateDir !== undefined){
+let data118 = data113.stateDir;
+if(typeof data118 === "string"){
+if(func2(data118) < 1){
+const err232 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3117,8 +3122,9 @@ vErrors.push(err232);
 }
 errors++;
 }
-if("go-yaml-v2" !== data116){
-const err233 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+else {
+const err233 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3127,11 +3133,10 @@ vErrors.push(err233);
 }
 errors++;
 }
-var _valid8 = _errs305 === errors;
-valid84 = valid84 || _valid8;
-const _errs307 = errors;
-if(typeof data116 !== "string"){
-const err234 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3140,8 +3145,13 @@ vErrors.push(err234);
 }
 errors++;
 }
-if("yaml-1.2" !== data116){
-const err235 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+if(data.yaml !== undefined){
+let data119 = data.yaml;
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+for(const key21 in data119){
+if(!(key21 === "executor")){
+const err235 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3150,10 +3160,14 @@ vErrors.push(err235);
 }
 errors++;
 }
-var _valid8 = _errs307 === errors;
-valid84 = valid84 || _valid8;
-if(!valid84){
-const err236 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data119.executor !== undefined){
+let data120 = data119.executor;
+const _errs310 = errors;
+let valid88 = false;
+const _errs311 = errors;
+if(typeof data120 !== "string"){
+const err236 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3162,11 +3176,79 @@ vErrors.push(err236);
 }
 errors++;
 }
+if("pyyaml" !== data120){
+const err237 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err237];
+}
 else {
-errors = _errs302;
+vErrors.push(err237);
+}
+errors++;
+}
+var _valid8 = _errs311 === errors;
+valid88 = valid88 || _valid8;
+const _errs313 = errors;
+if(typeof data120 !== "string"){
+const err238 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+if("go-yaml-v2" !== data120){
+const err239 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+var _valid8 = _errs313 === errors;
+valid88 = valid88 || _valid8;
+const _errs315 = errors;
+if(typeof data120 !== "string"){
+const err240 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+if("yaml-1.2" !== data120){
+const err241 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
+}
+errors++;
+}
+var _valid8 = _errs315 === errors;
+valid88 = valid88 || _valid8;
+if(!valid88){
+const err242 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err242];
+}
+else {
+vErrors.push(err242);
+}
+errors++;
+}
+else {
+errors = _errs310;
 if(vErrors !== null){
-if(_errs302){
-vErrors.length = _errs302;
+if(_errs310){
+vErrors.length = _errs310;
 }
 else {
 vErrors = null;
@@ -3176,85 +3258,7 @@ vErrors = null;
 }
 }
 else {
-const err237 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err237];
-}
-else {
-vErrors.push(err237);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data117 = data.limits;
-if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
-for(const key22 in data117){
-if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
-const err238 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err238];
-}
-else {
-vErrors.push(err238);
-}
-errors++;
-}
-}
-if(data117.maxFileBytes !== undefined){
-let data118 = data117.maxFileBytes;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err239 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err239];
-}
-else {
-vErrors.push(err239);
-}
-errors++;
-}
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 1 || isNaN(data118)){
-const err240 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err240];
-}
-else {
-vErrors.push(err240);
-}
-errors++;
-}
-}
-}
-if(data117.maxDepth !== undefined){
-let data119 = data117.maxDepth;
-if(!(((typeof data119 == "number") && (!(data119 % 1) && !isNaN(data119))) && (isFinite(data119)))){
-const err241 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err241];
-}
-else {
-vErrors.push(err241);
-}
-errors++;
-}
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 < 1 || isNaN(data119)){
-const err242 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err242];
-}
-else {
-vErrors.push(err242);
-}
-errors++;
-}
-}
-}
-if(data117.maxSteps !== undefined){
-let data120 = data117.maxSteps;
-if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
-const err243 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err243 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3263,9 +3267,13 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data120 == "number") && (isFinite(data120))){
-if(data120 < 1 || isNaN(data120)){
-const err244 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.limits !== undefined){
+let data121 = data.limits;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+for(const key22 in data121){
+if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
+const err244 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3275,11 +3283,10 @@ vErrors.push(err244);
 errors++;
 }
 }
-}
-if(data117.maxStringLength !== undefined){
-let data121 = data117.maxStringLength;
-if(!(((typeof data121 == "number") && (!(data121 % 1) && !isNaN(data121))) && (isFinite(data121)))){
-const err245 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data121.maxFileBytes !== undefined){
+let data122 = data121.maxFileBytes;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err245 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3288,9 +3295,9 @@ vErrors.push(err245);
 }
 errors++;
 }
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 < 1 || isNaN(data121)){
-const err246 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 1 || isNaN(data122)){
+const err246 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3301,10 +3308,10 @@ errors++;
 }
 }
 }
-if(data117.maxYamlBytes !== undefined){
-let data122 = data117.maxYamlBytes;
-if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
-const err247 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data121.maxDepth !== undefined){
+let data123 = data121.maxDepth;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err247 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3313,9 +3320,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 1 || isNaN(data122)){
-const err248 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 1 || isNaN(data123)){
+const err248 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3326,10 +3333,10 @@ errors++;
 }
 }
 }
-if(data117.maxValues !== undefined){
-let data123 = data117.maxValues;
-if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
-const err249 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data121.maxSteps !== undefined){
+let data124 = data121.maxSteps;
+if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
+const err249 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3338,9 +3345,9 @@ vErrors.push(err249);
 }
 errors++;
 }
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 < 1 || isNaN(data123)){
-const err250 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 < 1 || isNaN(data124)){
+const err250 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3351,9 +3358,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err251 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data121.maxStringLength !== undefined){
+let data125 = data121.maxStringLength;
+if(!(((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125))) && (isFinite(data125)))){
+const err251 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3362,19 +3370,9 @@ vErrors.push(err251);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data124 = data.rules;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-var props2 = {};
-for(const key23 in data124){
-if(pattern4.test(key23)){
-let data125 = data124[key23];
-const _errs327 = errors;
-let valid87 = false;
-const _errs328 = errors;
-if(typeof data125 !== "string"){
-const err252 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data125 == "number") && (isFinite(data125))){
+if(data125 < 1 || isNaN(data125)){
+const err252 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3383,8 +3381,12 @@ vErrors.push(err252);
 }
 errors++;
 }
-if("off" !== data125){
-const err253 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+if(data121.maxYamlBytes !== undefined){
+let data126 = data121.maxYamlBytes;
+if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+const err253 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3393,11 +3395,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-var _valid9 = _errs328 === errors;
-valid87 = valid87 || _valid9;
-const _errs330 = errors;
-if(typeof data125 !== "string"){
-const err254 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 < 1 || isNaN(data126)){
+const err254 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3406,8 +3406,12 @@ vErrors.push(err254);
 }
 errors++;
 }
-if("warning" !== data125){
-const err255 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+}
+if(data121.maxValues !== undefined){
+let data127 = data121.maxValues;
+if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
+const err255 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3416,11 +3420,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-var _valid9 = _errs330 === errors;
-valid87 = valid87 || _valid9;
-const _errs332 = errors;
-if(typeof data125 !== "string"){
-const err256 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data127 == "number") && (isFinite(data127))){
+if(data127 < 1 || isNaN(data127)){
+const err256 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3429,8 +3431,11 @@ vErrors.push(err256);
 }
 errors++;
 }
-if("error" !== data125){
-const err257 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err257 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3439,11 +3444,19 @@ vErrors.push(err257);
 }
 errors++;
 }
-var _valid9 = _errs332 === errors;
-valid87 = valid87 || _valid9;
-const _errs334 = errors;
-if(typeof data125 !== "string"){
-const err258 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.rules !== undefined){
+let data128 = data.rules;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
+var props2 = {};
+for(const key23 in data128){
+if(pattern4.test(key23)){
+let data129 = data128[key23];
+const _errs335 = errors;
+let valid91 = false;
+const _errs336 = errors;
+if(typeof data129 !== "string"){
+const err258 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3452,8 +3465,8 @@ vErrors.push(err258);
 }
 errors++;
 }
-if("info" !== data125){
-const err259 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("off" !== data129){
+const err259 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3462,10 +3475,11 @@ vErrors.push(err259);
 }
 errors++;
 }
-var _valid9 = _errs334 === errors;
-valid87 = valid87 || _valid9;
-if(!valid87){
-const err260 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid9 = _errs336 === errors;
+valid91 = valid91 || _valid9;
+const _errs338 = errors;
+if(typeof data129 !== "string"){
+const err260 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3474,11 +3488,79 @@ vErrors.push(err260);
 }
 errors++;
 }
+if("warning" !== data129){
+const err261 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err261];
+}
 else {
-errors = _errs327;
+vErrors.push(err261);
+}
+errors++;
+}
+var _valid9 = _errs338 === errors;
+valid91 = valid91 || _valid9;
+const _errs340 = errors;
+if(typeof data129 !== "string"){
+const err262 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err262];
+}
+else {
+vErrors.push(err262);
+}
+errors++;
+}
+if("error" !== data129){
+const err263 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err263];
+}
+else {
+vErrors.push(err263);
+}
+errors++;
+}
+var _valid9 = _errs340 === errors;
+valid91 = valid91 || _valid9;
+const _errs342 = errors;
+if(typeof data129 !== "string"){
+const err264 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err264];
+}
+else {
+vErrors.push(err264);
+}
+errors++;
+}
+if("info" !== data129){
+const err265 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err265];
+}
+else {
+vErrors.push(err265);
+}
+errors++;
+}
+var _valid9 = _errs342 === errors;
+valid91 = valid91 || _valid9;
+if(!valid91){
+const err266 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
+}
+errors++;
+}
+else {
+errors = _errs335;
 if(vErrors !== null){
-if(_errs327){
-vErrors.length = _errs327;
+if(_errs335){
+vErrors.length = _errs335;
 }
 else {
 vErrors = null;
@@ -3490,24 +3572,24 @@ props2[key23] = true;
 }
 }
 else {
-const err261 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err267 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err261];
+vErrors = [err267];
 }
 else {
-vErrors.push(err261);
+vErrors.push(err267);
 }
 errors++;
 }
 }
 }
 else {
-const err262 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err268 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err262];
+vErrors = [err268];
 }
 else {
-vErrors.push(err262);
+vErrors.push(err268);
 }
 errors++;
 }

@@ -12,6 +12,7 @@ import { defaultPolicy } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import { AuditChain, AuditError, AuditLog } from "./audit.js";
 import { type HostCommandPolicy, hostCommandRefusal } from "../approval/host-command.js";
+import type { CommandPolicy } from "../commands/match.js";
 import { type CallPathsContext, callPathProblem, workingFolderReads } from "../approval/call-paths.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { isInside, type KeyPlaces, keyPlacesFor, realPathOf, type TrustedKey } from "./keys.js";
@@ -180,6 +181,16 @@ export async function decideStep(ap: ApprovedPlan, next: number, bytes: Uint8Arr
 
 function deny(step: number, diagnostic: Diagnostic): Decision {
   return { allow: false, step, diagnostic: { ...diagnostic, step } };
+}
+
+/**
+ * The commands section a host's shell calls are checked against, as a run's state keeps it: a copy,
+ * `installOutside` only when the policy names package managers (a state without it allows none).
+ */
+export function hostCommands(c: CommandPolicy): { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] } {
+  const out: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] } = { allow: [...c.allow], deny: [...c.deny], allowCompound: c.allowCompound === true };
+  if (c.installOutside !== undefined && c.installOutside.length > 0) out.installOutside = [...c.installOutside];
+  return out;
 }
 
 /** The policy parts a host's shell calls are checked against (the defaults when no policy is given). */

@@ -4,10 +4,10 @@ import { isAbsolute } from "node:path";
 import { sha256Hex } from "../core/canonical/jcs.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
-import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
+import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostCommands, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
 import { guardFailure, judgeApproval } from "../approval/judge.js";
-import { DEFAULT_MAX_INPUT_BYTES } from "../policy/defaults.js";
+import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
 import { auditKeyOf, consumeNonce, type GuardState, GuardStateError, readState, withLock, writeState } from "./guard-state.js";
 import type { HookInputProblem } from "../core/input/approval.js";
@@ -155,7 +155,7 @@ export async function startGuard(statePath: string, options: GuardOptions & { al
   };
   if (record.expires_at !== undefined) state.expires_at = record.expires_at;
   const host = hostPolicyOf(options.policy, options.workspace);
-  state.host = { commands: { allow: [...host.commands.allow], deny: [...host.commands.deny], allowCompound: host.commands.allowCompound === true }, protected: [...host.protected] };
+  state.host = { commands: hostCommands(host.commands), protected: [...host.protected] };
   writeState(statePath, state);
   return state;
 }
@@ -196,6 +196,12 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
 /** The approved steps, read from the plan itself: its hash is checked against the state before they are used. */
 async function approvedPlanOf(state: GuardState, bytes: Uint8Array | undefined, now: Date): Promise<ApprovedPlan> {
   const ap: ApprovedPlan = { file: state.plan, planHash: state.plan_hash, rawHash: "", steps: [], paths: { workspace: state.workspace } };
+  // A call's paths are checked with the built-in policy, and the package managers the run's policy lets install outside.
+  if (state.host?.commands.installOutside !== undefined) {
+    const policy = defaultPolicy(state.workspace);
+    policy.commands = { ...policy.commands, installOutside: [...state.host.commands.installOutside] };
+    ap.paths = { workspace: state.workspace, policy };
+  }
   if (state.expires_at !== undefined) ap.expiresAt = state.expires_at;
   ap.host = state.host ? { workspace: state.workspace, ...state.host } : hostPolicyOf(undefined, state.workspace);
   if (bytes === undefined) return ap;

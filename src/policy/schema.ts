@@ -62,6 +62,9 @@ const CommandsSchema = Type.Object(
     allowCompound: Type.Optional(
       Type.Boolean({ description: "Let an intake or scQC command argument chain (`;`, `&&`, `|`…) or nest (`$(…)`, `xargs`, `sh -c`…) commands; each program is still checked. Default false." }),
     ),
+    installOutside: Type.Optional(
+      Names("Package managers that may install, or change their settings, outside the workspace (`npm install -g`, `cargo install`, `pip install --user`, `brew install`, `apt-get install`, `npm config set`): their names as plangate's message gives them (`npm`, `cargo`, `pip`, `brew`, `apt-get`); `*` and `?` are globs. Empty (the default): none may."),
+    ),
   },
   { additionalProperties: false },
 );

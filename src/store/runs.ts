@@ -15,7 +15,7 @@ import { type RepairOutcome, type RunState, type RunTx, type Store, STORED_PLAN 
 import { isFinished } from "./validate.js";
 import { AuditChain } from "../node/audit.js";
 import { callPathProblem } from "../approval/call-paths.js";
-import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hookCallIdentity, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
+import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hookCallIdentity, hostCommands, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
 import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
 import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
@@ -145,7 +145,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
       audit_from: anchor.from,
       audit_bytes: anchor.bytes,
       max_input_bytes: policy.guard.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES,
-      shell: { commands: { allow: [...host.commands.allow], deny: [...host.commands.deny], allowCompound: host.commands.allowCompound === true }, protected: [...host.protected] },
+      shell: { commands: hostCommands(host.commands), protected: [...host.protected] },
       policy,
     };
     if (record.expires_at !== undefined) run.expires_at = record.expires_at;

@@ -362,6 +362,215 @@ ruleTester("path-outside-workspace", {
   ],
 });
 
+// A package manager's write outside the workspace that no word of the line names (src/commands/installs.ts):
+// refused at the command's string, or at the piece of a joined argument vector that decides it.
+const shellStep = (args: Record<string, unknown>) => JSON.stringify({ steps: [{ tool: "bash", intent: "why", arguments: args }] });
+const installs = (command: string, how: string, where: string | RegExp, options?: InvalidCase["options"]): InvalidCase => {
+  const code = shellStep({ command });
+  const message = typeof where === "string" ? `Step 1: the command in "command" writes outside the workspace /ws without naming it: "${how}" writes to ${where}.` : where;
+  return { name: `installs outside: ${command}`, code, ...(options ? { options } : {}), errors: [{ ...at(code, command), pointer: "/steps/0/arguments/command", messageId: "commandInstallsOutside", message }] };
+};
+const installsAs = (command: string, how: string): InvalidCase => installs(command, how, new RegExp(`: "${how.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}" writes to `));
+const installPolicy = (installOutside: string[], allowCompound = false) => {
+  const policy = defaultPolicy("/ws");
+  policy.commands = { allow: [], deny: [], allowCompound, installOutside };
+  return { policy };
+};
+const compound = installPolicy([], true);
+const NPM_GLOBAL = "npm's global prefix (its lib/node_modules, and its bin folder on the user's PATH)";
+ruleTester("path-outside-workspace", {
+  valid: [
+    // Installs into the workspace, and programs that are no package manager, pass.
+    ...[
+      "npm install", "npm ci", "npm install left-pad", "npm i -D vitest", "npm ls -g", "npm root -g", "npm list -g --depth=0", "npm run build -- -g",
+      "npm install -g --prefix ./tools left-pad", "npm i --global --prefix=tools x", "npm_config_prefix=./tools npm i -g x", "PREFIX=tools npm install -g x",
+      "npm config get registry", "npm config set --location=project registry https://registry.example", "npm install --global=false x", "pnpm install", "pnpm add -D x",
+      "PNPM_HOME=./.pnpm pnpm add -g x", "yarn add x", "yarn global list", "yarn link ./lib", "bun add x", "bun pm ls -g", "deno install --global --root ./tools jsr:@std/x",
+      "corepack enable --install-directory ./bin", "corepack pnpm install", "pip install requests", "pip install -r requirements.txt", "pip install -e .",
+      "pip install --target ./vendor x", "pip install -t vendor x", "pip install -t./vendor x", "PIP_TARGET=vendor pip install x", "PIP_USER=0 pip install x",
+      ".venv/bin/pip install x", "python -m pip install -U pip", "python3 -m venv .venv", "pip config list", "pip config set --site global.timeout 5",
+      "pipx run black .", "uv sync", "uv pip install x", "uv add --dev ruff", "uvx ruff check", "uv pip install --target vendor x", "uv python list",
+      "UV_TOOL_DIR=.uv/tools UV_TOOL_BIN_DIR=.uv/bin uv tool install ruff", "poetry install", "poetry config --list", "poetry config --local virtualenvs.in-project true",
+      "conda install numpy", "conda create -p ./env python=3.12", "gem list", "gem install -i ./vendor/gems rails", "GEM_HOME=vendor/gems gem install rails", "bundle install",
+      "bundle config set --local path vendor/bundle", "cargo build --release", "cargo install --root ./tools ripgrep", "CARGO_INSTALL_ROOT=tools cargo install ripgrep",
+      "cargo install --list", "GOBIN=./bin go install example.com/x@latest", "GOPATH=./.go go install example.com/x@latest", "go build ./...", "go get example.com/x@v1",
+      "go env GOPATH", "rustup show", "rustup default", "RUSTUP_HOME=./.rustup rustup toolchain install nightly", "brew list", "brew info jq", "brew tap", "brew services list",
+      "apt-get -s install jq", "apt-get install --simulate jq", "apt list --installed", "apt-cache search jq", "dnf list installed", "apk info", "pacman -Q", "pacman -Ss jq",
+      "yay -Si jq", "rpm -qa", "dpkg -l", "pyenv versions", "pyenv local 3.12", "nvm ls", "mise exec -- node -v", "gh extension list", "gh pr list", "code --list-extensions",
+      "kubectl krew list", "pkg index.js", "make install DESTDIR=./stage", "cat package.json", "npm install -g x --dry-run", "pip install --user --dry-run x", "brew install --dry-run jq",
+      "helm install release ./chart", "port 8080", "gh extension create gh-x", "snap download jq", "flatpak build-init build org.x org.Sdk org.Platform", "yarn set version stable", "conda run -n base python x.py", "nvm use 20", "pyenv install --list",
+    ].map((command) => ({ name: `stays in the workspace: ${command}`, code: shellStep({ command }) })),
+    // A package manager the policy names may install outside.
+    { name: "commands.installOutside names the manager", code: shellStep({ command: "cargo install ripgrep" }), options: installPolicy(["cargo"]) },
+    { name: "commands.installOutside by a glob", code: shellStep({ command: "apt-get install -y jq" }), options: installPolicy(["apt*"]) },
+    { name: "commands.installOutside by the name the command spells", code: shellStep({ command: "pip3 install --user x" }), options: installPolicy(["pip3"]) },
+    { name: "an install into the workspace through a wrapper that passes its environment on", code: shellStep({ command: "GOBIN=./bin nice go install x" }), options: compound },
+    { name: "a variable a wrapper sets", code: shellStep({ command: "env GOBIN=./bin go install x" }), options: compound },
+    { name: "a nested shell gets the variables it was started with", code: shellStep({ command: "GOBIN=./bin sh -c 'go install x'" }), options: compound },
+    { name: "a variable set for the program by sudo", code: shellStep({ command: "sudo GOBIN=./bin go install x" }), options: compound },
+    { name: "a virtual environment's pip under sudo", code: shellStep({ command: "sudo .venv/bin/pip install x" }), options: compound },
+    { name: "a variable in env's split string", code: shellStep({ command: "env -S 'GOBIN=./bin go install x'" }), options: compound },
+  ],
+  invalid: [
+    installs("npm install -g left-pad", "npm install -g", NPM_GLOBAL),
+    installs("npm i --global x", "npm i --global", NPM_GLOBAL),
+    installs("npm link", "npm link", NPM_GLOBAL),
+    installs("npm link ./lib", "npm link", NPM_GLOBAL),
+    installs("npm unlink", "npm unlink", NPM_GLOBAL),
+    installs("npm install --location=global x", "npm install --location=global", NPM_GLOBAL),
+    installs("NPM.cmd i -g x", "npm i -g", NPM_GLOBAL),
+    installs("npm config set prefix tools", "npm config set", "npm's user configuration (~/.npmrc)"),
+    installs("npm set registry https://registry.example", "npm set", "npm's user configuration (~/.npmrc)"),
+    installs("npm login", "npm login", "npm's user configuration (~/.npmrc)"),
+    installs("npm config set -g registry https://registry.example", "npm config set -g", "npm's global configuration (etc/npmrc under npm's prefix)"),
+    installs("yarn global add x", "yarn global add", "Yarn's global folder and its bin folder (on the user's PATH)"),
+    installs("yarn link", "yarn link", "Yarn 1's link registry (~/.config/yarn/link)"),
+    installsAs("yarn config set registry x", "yarn config set"),
+    installs("pnpm add -g x", "pnpm add -g", "pnpm's global folder and PNPM_HOME (on the user's PATH)"),
+    installsAs("pnpm setup", "pnpm setup"),
+    installsAs("pnpm config set store-dir x", "pnpm config set"),
+    installsAs("bun add -g x", "bun add -g"),
+    installsAs("bun upgrade", "bun upgrade"),
+    installsAs("deno install -g jsr:@std/x", "deno install -g"),
+    installsAs("corepack enable", "corepack enable"),
+    installsAs("corepack install -g pnpm@9", "corepack install -g"),
+    installsAs("volta install node", "volta install"),
+    installs("pip install --user requests", "pip install --user", "Python's user site-packages and ~/.local/bin (on the user's PATH)"),
+    installsAs("pip3 install --user x", "pip3 install --user"),
+    installsAs("pip3.12 install --user x", "pip3.12 install --user"),
+    installsAs("python -m pip install --user x", "python -m pip install --user"),
+    installsAs("python3 -I -m pip install --user x", "python3 -m pip install --user"),
+    installsAs("py -3.12 -m pip install --user x", "py -m pip install --user"),
+    installsAs("PIP_USER=1 pip install x", "PIP_USER=1 pip install"),
+    installsAs("pip install --break-system-packages x", "pip install --break-system-packages"),
+    installsAs("pip install --break x", "pip install --break-system-packages"),
+    installsAs("/usr/bin/pip3 install x", "pip3 install"),
+    installsAs("/usr/bin/python3 -m pip install x", "python3 -m pip install"),
+    installsAs("pip config set global.index-url x", "pip config set"),
+    installsAs("pipx install black", "pipx install"),
+    installsAs("pipx ensurepath", "pipx ensurepath"),
+    installsAs("python -m pipx install black", "python -m pipx install"),
+    installsAs("uv tool install ruff", "uv tool install"),
+    installsAs("uv python install 3.12", "uv python install"),
+    installsAs("uv pip install --system x", "uv pip install --system"),
+    installsAs("UV_SYSTEM_PYTHON=1 uv pip install x", "UV_SYSTEM_PYTHON=1 uv pip install"),
+    installsAs("uv self update", "uv self update"),
+    installsAs("poetry config virtualenvs.in-project true", "poetry config"),
+    installsAs("poetry self add poetry-plugin-export", "poetry self add"),
+    installsAs("conda install -n base numpy", "conda install -n"),
+    installsAs("conda env create -f environment.yml", "conda env create"),
+    installsAs("conda init bash", "conda init"),
+    installs("cargo install ripgrep", "cargo install", "cargo's bin folder (~/.cargo/bin, on the user's PATH)"),
+    installsAs("cargo +nightly install x", "cargo install"),
+    installsAs("cargo install --path .", "cargo install"),
+    installsAs("cargo uninstall ripgrep", "cargo uninstall"),
+    installsAs("cargo binstall x", "cargo binstall"),
+    installs("go install example.com/x@latest", "go install", "go's bin folder (GOBIN, or ~/go/bin, on the user's PATH)"),
+    installsAs("go -C tools install ./cmd/x", "go install"),
+    installsAs("GO111MODULE=off go get example.com/x", "go get"),
+    installsAs("go env -w GOPROXY=direct", "go env -w"),
+    installsAs("go1.22.3 download", "go1.22.3 download"),
+    installsAs("gem install rails", "gem install"),
+    installsAs("gem inst rails", "gem inst"),
+    installsAs("gem install --user-install rails", "gem install --user-install"),
+    installsAs("gem update --system", "gem update --system"),
+    installsAs("bundle install --system", "bundle install --system"),
+    installsAs("bundle config set path vendor/bundle", "bundle config set"),
+    installsAs("rustup toolchain install nightly", "rustup toolchain install"),
+    installsAs("rustup install stable", "rustup install"),
+    installsAs("rustup target add wasm32-unknown-unknown", "rustup target add"),
+    installsAs("rustup default nightly", "rustup default"),
+    installsAs("RUSTUP_HOME=./.rustup rustup update", "rustup update"),
+    installsAs("rustup-init -y", "rustup-init"),
+    installs("brew install jq", "brew install", "Homebrew's prefix (/opt/homebrew, /usr/local or /home/linuxbrew; its bin folder is on the user's PATH)"),
+    installsAs("brew --verbose upgrade", "brew upgrade"),
+    installsAs("brew tap user/repo", "brew tap user/repo"),
+    installsAs("brew services start postgresql", "brew services start"),
+    installs("apt-get install -y jq", "apt-get install", "the system's packages (/usr, /etc, /var)"),
+    installsAs("apt-get -o Debug::pkgProblemResolver=1 install jq", "apt-get install"),
+    installsAs("apt update", "apt update"),
+    installsAs("apt-get -d install jq", "apt-get install"),
+    installsAs("dnf install -y jq", "dnf install"),
+    installsAs("yum -y install jq", "yum install"),
+    installsAs("dnf history undo 3", "dnf history undo"),
+    installsAs("apk add jq", "apk add"),
+    installsAs("zypper in jq", "zypper in"),
+    installsAs("pacman -S jq", "pacman -S"),
+    installsAs("pacman -Syu", "pacman -Syu"),
+    installsAs("yay", "yay"),
+    installsAs("dpkg -i x.deb", "dpkg -i"),
+    installsAs("rpm -Uvh x.rpm", "rpm -Uvh"),
+    installsAs("snap install jq", "snap install"),
+    installsAs("flatpak install flathub x", "flatpak install"),
+    installsAs("port install jq", "port install"),
+    installsAs("nix-env -iA nixpkgs.jq", "nix-env -iA"),
+    installsAs("nix profile install nixpkgs#jq", "nix profile install"),
+    installsAs("pkg install jq", "pkg install"),
+    installsAs("pyenv install 3.12", "pyenv install"),
+    installsAs("pyenv global 3.12", "pyenv global"),
+    installsAs("nvm install 20", "nvm install"),
+    installsAs("mise use -g node@20", "mise use -g"),
+    installsAs("asdf install", "asdf install"),
+    installsAs("gh extension install owner/gh-x", "gh extension install"),
+    installsAs("code --install-extension ms-python.python", "code --install-extension"),
+    installsAs("kubectl krew install ctx", "kubectl krew install"),
+    // Through the wrappers and runners plangate reads, and under another user.
+    installs("env npm i -g x", "npm i -g", NPM_GLOBAL, compound),
+    installs("npx npm i -g x", "npm i -g", NPM_GLOBAL),
+    installs("nice -n 5 npm i -g x", "npm i -g", NPM_GLOBAL, compound),
+    installs("timeout 600 npm i -g x", "npm i -g", NPM_GLOBAL, compound),
+    installs("command npm i -g x", "npm i -g", NPM_GLOBAL, compound),
+    installs("bash -c 'npm i -g x'", "npm i -g", NPM_GLOBAL, compound),
+    installs("corepack npm i -g x", "npm i -g", NPM_GLOBAL),
+    { ...installsAs("sudo pip install x", "pip install (as another user)"), options: compound },
+    { ...installsAs("uv run pip install --user x", "pip install --user") },
+    // A variable that would point the install into the workspace, but does not reach the program.
+    { ...installsAs("GOBIN=./bin env -i go install x", "go install"), options: compound },
+    { ...installsAs("GOBIN=./bin env -u GOBIN go install x", "go install"), options: compound },
+    { ...installsAs("GOBIN=./bin sudo go install x", "go install"), options: compound },
+    { ...installsAs("export GOBIN=./bin; go install x", "go install"), options: compound },
+    { ...installsAs("GOBIN=./bin; go install x", "go install"), options: compound },
+    // A variable set through a wrapper is a path too: pointing out, it is reported as one.
+    ...["nice GOBIN=/etc go install x", "env -S 'GOBIN=/etc go install x'", "flatpak-spawn --env=GOBIN=/etc go install x", "nice TMPDIR=/etc mktemp"].map((command) => {
+      const code = shellStep({ command });
+      return { name: `a wrapper's variable outside: ${command}`, code, options: compound, errors: [{ ...at(code, command), messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc", a path that resolves to /etc; the workspace is /ws.' }] };
+    }),
+    // An empty folder names none: the default holds.
+    installs("npm i -g --prefix '' x", "npm i -g", NPM_GLOBAL),
+    installsAs("cargo install --root= x", "cargo install"),
+    // Flags in a cluster, versioned names, settings that make later installs global.
+    installsAs("deno install -gA jsr:@std/http", "deno install -gA"),
+    installsAs("bun add -gd x", "bun add -gd"),
+    installsAs("python3.13t -m pip install --user x", "python3.13t -m pip install --user"),
+    installsAs("npm config set --location=project global true", "npm config set global"),
+    installsAs("npm config set --location=project location=global", "npm config set location"),
+    installsAs("nala install jq", "nala install"),
+    // The policy's list names another manager.
+    { ...installsAs("cargo install ripgrep", "cargo install"), options: installPolicy(["npm"]) },
+    {
+      name: "installs outside: at the piece of an argument vector that decides it, with what to change",
+      code: shellStep({ cmd: "npm", args: ["install", "-g", "left-pad"] }),
+      errors: [
+        {
+          line: 1,
+          column: 84,
+          endColumn: 88,
+          pointer: "/steps/0/arguments/args/1",
+          messageId: "commandInstallsOutside",
+          message: `Step 1: the command in "cmd" writes outside the workspace /ws without naming it: "npm install -g" writes to ${NPM_GLOBAL}.`,
+          hint: `install it in the workspace (npm install without -g, then npx), or give --prefix ./tools; or, if the plan may change the machine, list "npm" in the policy's commands.installOutside`,
+        },
+      ],
+    },
+    {
+      name: "installs outside: a TeDDy EXECUTE",
+      code: planMd("### EXECUTE\n- **Description:** tools\n```shell\ncargo install ripgrep\n```"),
+      file: "plan.md",
+      errors: [{ line: 12, column: 1, step: 1, messageId: "commandInstallsOutside", hint: /^give --root \.\/tools/ }],
+    },
+  ],
+});
+
 let root: string;
 let ws: string;
 
@@ -533,6 +742,23 @@ describe("path-outside-workspace: the guard's messages for a call", () => {
     const d = await shell(command);
     expect(d).toEqual({ rule: "path-outside-workspace", severity: "error", message: message(), hint: "use paths inside the workspace", actual: command, messageId });
     expect(ruleText("path-outside-workspace", messageId, { tool: "Bash", path: "p", why: "w", resolved: "r", workspace: "ws" }).hint).toBe(d!.hint);
+  });
+  it("hostCommandInstallsOutside: a package manager's install outside the workspace, with what to change", async () => {
+    expect(await shell("cd src && npm install -g left-pad")).toEqual({
+      rule: "path-outside-workspace",
+      severity: "error",
+      message: `The Bash command writes outside the workspace ${ws} without naming it: "npm install -g" writes to ${NPM_GLOBAL}.`,
+      hint: `install it in the workspace (npm install without -g, then npx), or give --prefix ./tools; or, if the plan may change the machine, list "npm" in the policy's commands.installOutside`,
+      actual: "cd src && npm install -g left-pad",
+      messageId: "hostCommandInstallsOutside",
+    });
+    expect(await shell("npm install --prefix ./tools -g left-pad")).toBeUndefined();
+  });
+  it("commandInstallsOutside, checked when an approved step's call is made", async () => {
+    const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
+    const d = await callPathProblem(2, "run_command", { command: "cargo install ripgrep" }, { workspace: ws }, createFileProbe);
+    expect(d).toMatchObject({ rule: "path-outside-workspace", step: 2, pointer: "/arguments/command" });
+    expect(d!.message).toBe(`Step 2: the command in "command" writes outside the workspace ${ws} without naming it: "cargo install" writes to cargo's bin folder (~/.cargo/bin, on the user's PATH). (checked when the call was made)`);
   });
   it("checkedAtCall: a call's path that resolves outside when the call is made", async () => {
     const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
