@@ -51,38 +51,67 @@ function slotAt(parent: Slot, container: object | undefined, token: string | num
   return container === undefined ? parent : slotIn(parent, container, token);
 }
 
-function pointerOf(slot: Slot, root: Pointer): Pointer {
+/** A slot's pointer, made on first use; a root slot holds its pointer from the start (rootSlot). */
+function pointerOf(slot: Slot): Pointer {
   if (slot.pointer !== undefined) return slot.pointer;
-  if (slot.container === undefined) return root;
-  const p = childPointer(slot.parent ? pointerOf(slot.parent, root) : root, slot.token);
+  const p = childPointer(slot.parent ? pointerOf(slot.parent) : "", slot.token);
   slot.pointer = p;
   return p;
 }
 
-/** A string in a step's arguments (a value, or an object key), with the name of the argument that holds it. */
+/** The slot of a step's arguments object itself, at its pointer. */
+function rootSlot(at: Pointer): Slot {
+  return { parent: undefined, container: undefined, token: "", pointer: at };
+}
+
+/** What an ArgLeaf is besides its tags (LeafTag's bits stay below these), packed into one number. */
+const CONTENT = 1 << 8;
+const FROM_PATCH = 1 << 9;
+const GLOB = 1 << 10;
+const REGEX = 1 << 11;
+
+/** A leaf's tags and marks in one number (see ArgLeaf). */
+function leafBits(tags: number, content: boolean, constraint?: "$glob" | "$regex", fromPatch = false): number {
+  return tags | (content ? CONTENT : 0) | (fromPatch ? FROM_PATCH : 0) | (constraint === "$glob" ? GLOB : constraint === "$regex" ? REGEX : 0);
+}
+
+/**
+ * A string in a step's arguments (a value, or an object key), with the name of the argument that holds it.
+ * Three fields and one number: a 10,000-step plan holds about 80,000 of them through its validation.
+ */
 export class ArgLeaf implements PathArgument {
   readonly #slot: Slot;
-  readonly #root: Pointer;
+  readonly #bits: number;
   constructor(
     slot: Slot,
-    root: Pointer,
     /** The nearest key above the value (the key itself, for a key). */
     readonly name: string,
     readonly value: string,
-    /** Is it (under) a content argument such as `content` or `replace`? */
-    readonly content: boolean,
-    readonly tags: number,
-    /** For a path argument: the value is the pattern of this argument constraint, not a path. */
-    readonly constraint?: "$glob" | "$regex",
-    /** For a path argument: the value is a file name read from the patch text at this place. */
-    readonly fromPatch = false,
+    bits: number,
   ) {
     this.#slot = slot;
-    this.#root = root;
+    this.#bits = bits;
+  }
+  /** Is it (under) a content argument such as `content` or `replace`? */
+  get content(): boolean {
+    return (this.#bits & CONTENT) !== 0;
+  }
+  /** The leaf's LeafTag bits. */
+  get tags(): number {
+    return this.#bits & 0xff;
+  }
+  /** For a path argument: the value is the pattern of this argument constraint, not a path. */
+  get constraint(): "$glob" | "$regex" | undefined {
+    const b = this.#bits;
+    return (b & GLOB) !== 0 ? "$glob" : (b & REGEX) !== 0 ? "$regex" : undefined;
+  }
+  /** For a path argument: the value is a file name read from the patch text at this place. */
+  get fromPatch(): boolean {
+    return (this.#bits & FROM_PATCH) !== 0;
   }
   /** The JSON pointer of the value (of the value a key names, for a key), made on first use. */
   get at(): Pointer {
-    return pointerOf(this.#slot, this.#root);
+    return pointerOf(this.#slot);
   }
   /** The place the leaf names: its container and key, the same for a value and for a path argument there. */
   get slot(): Slot {
@@ -90,11 +119,11 @@ export class ArgLeaf implements PathArgument {
   }
   /** Does the leaf have any of these tags? */
   has(tags: number): boolean {
-    return (this.tags & tags) !== 0;
+    return (this.#bits & tags) !== 0;
   }
   /** Is the value printable ASCII without a space or a `:` (mayBeFileName's `word`: nothing to trim, no URL)? */
   isPlainWord(): boolean {
-    return (this.tags & (LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike)) === 0;
+    return (this.#bits & (LeafTag.Space | LeafTag.Hidden | LeafTag.PathLike)) === 0;
   }
 }
 
@@ -189,11 +218,10 @@ export class StepFacts {
     const strings: ArgLeaf[] = [];
     const keys: ArgLeaf[] = [];
     const lists: { slot: Slot; name: string; parts: readonly string[] }[] = [];
-    const root = step.argsAt;
     const visit = (value: unknown, slot: Slot, name: string, content: boolean, depth: number) => {
       if (depth > 64) return;
       if (typeof value === "string") {
-        strings.push(new ArgLeaf(slot, root, name, value, content, tagsOf(value)));
+        strings.push(new ArgLeaf(slot, name, value, leafBits(tagsOf(value), content)));
         return;
       }
       if (value === null || typeof value !== "object") return;
@@ -215,7 +243,7 @@ export class StepFacts {
         const only = names[0]!;
         if (only === "$literal" || only === "$enum" || only === "$glob" || only === "$regex") {
           const s = slotIn(slot, value, only);
-          if (!content) keys.push(new ArgLeaf(s, root, only, only, false, tagsOf(only)));
+          if (!content) keys.push(new ArgLeaf(s, only, only, tagsOf(only)));
           visit(members[only], s, name, content, depth + 1);
           return;
         }
@@ -224,11 +252,11 @@ export class StepFacts {
         const v = members[k];
         const s = slotIn(slot, value, k);
         const inContent = content || CONTENT_ARGUMENTS.has(k.toLowerCase());
-        if (!inContent) keys.push(new ArgLeaf(s, root, k, k, false, tagsOf(k)));
+        if (!inContent) keys.push(new ArgLeaf(s, k, k, tagsOf(k)));
         visit(v, s, k, inContent, depth + 1);
       }
     };
-    if (step.args !== null && typeof step.args === "object") visit(step.args, { parent: undefined, container: undefined, token: "" }, "", false, 0);
+    if (step.args !== null && typeof step.args === "object") visit(step.args, rootSlot(step.argsAt), "", false, 0);
     this.strings = strings;
     this.keys = keys;
     this.#lists = lists;
@@ -245,7 +273,7 @@ export class StepFacts {
    * them (`{path: [".claude", "settings.json"]}`, `{segments: [...]}`) opens one path. With their pointers.
    */
   stringLists(): readonly { at: Pointer; name: string; parts: readonly string[] }[] {
-    return this.#lists.length === 0 ? NO_LISTS : this.#lists.map((l) => ({ at: pointerOf(l.slot, this.step.argsAt), name: l.name, parts: l.parts }));
+    return this.#lists.length === 0 ? NO_LISTS : this.#lists.map((l) => ({ at: pointerOf(l.slot), name: l.name, parts: l.parts }));
   }
 
   /**
@@ -260,7 +288,7 @@ export class StepFacts {
     for (const a of this.strings) {
       if (a.content || a.constraint !== undefined || a.value.length > MAX_EMBEDDED_TEXT || !(a.value.includes(":") || a.value.includes("=") || a.has(LeafTag.Placeholder)) || !EMBEDDED_HINT.test(a.value)) continue;
       const add = (name: string, value: string) => {
-        if (out.length < MAX_EMBEDDED) out.push({ outer: a.name, leaf: new ArgLeaf(a.slot, this.step.argsAt, name, value, false, tagsOf(value)) });
+        if (out.length < MAX_EMBEDDED) out.push({ outer: a.name, leaf: new ArgLeaf(a.slot, name, value, tagsOf(value)) });
       };
       const text = a.value.trim();
       let parsed: unknown;
@@ -398,10 +426,9 @@ export class StepFacts {
     // A patch text names the files it writes: read under any argument but file content or free text
     // (`content` of a write is what the file will hold), and under every argument of a tool that patches.
     const patching = this.step.tool !== undefined && PATCHING_TOOL.test(this.step.tool);
-    const root = this.step.argsAt;
     const out: ArgLeaf[] = [];
     const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex", fromPatch = false) =>
-      out.push(new ArgLeaf(slot, root, name, value, false, tagsOf(value), constraint, fromPatch));
+      out.push(new ArgLeaf(slot, name, value, leafBits(tagsOf(value), false, constraint, fromPatch)));
     // A place's slot is made only where something is found there or below it: most members hold no path.
     const visit = (value: unknown, parent: Slot, container: object | undefined, token: string | number, name: string | undefined, depth: number) => {
       if (depth > MAX_ARGUMENT_DEPTH) {
@@ -447,7 +474,7 @@ export class StepFacts {
         }
       }
     };
-    visit(this.step.args, { parent: undefined, container: undefined, token: "" }, undefined, "", undefined, 0);
+    visit(this.step.args, rootSlot(this.step.argsAt), undefined, "", undefined, 0);
     return out;
   }
 }
