@@ -216,6 +216,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   const plan = dialect.normalize(doc, { policy, report: (f) => facts.push(f), budget: { steps: policy.limits.maxSteps } });
   const stepCount = plan ? plan.steps.reduce((n, s) => n + 1 + (s.substeps?.length ?? 0), 0) : 0;
   let patterns: ReturnType<typeof patternsPastBound>;
+  let earlyHash: string | undefined;
   if (plan && stepCount > policy.limits.maxSteps) {
     const messageId = stepCount !== plan.steps.length ? "tooManyStepsNested" : "tooManySteps";
     facts.push({ rule: "limit-exceeded", messageId, data: { count: stepCount, max: policy.limits.maxSteps }, at: plan.stepsAt });
@@ -228,6 +229,9 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     const tools = options.tools ?? registryFromPolicy(policy);
     const files = options.files ?? (await io.files());
     const now = typeof options.now === "function" ? options.now() : (options.now ?? io.now());
+    // The plan hash is taken before the rules run and their facts fill the heap: its text, made and hashed
+    // in chunks, is garbage that a collection then sweeps without copying the facts along.
+    earlyHash = planHashOf(doc);
     const known = planFacts(plan, policy, tools, files);
     // The inputSchemas a plan's steps have compiled are bounded in all: a step past the bound is limit-exceeded.
     const checksArguments = findRule("tool-arguments")?.meta.dialects?.includes(plan.dialect) && settingOf("tool-arguments", policy) !== "off";
@@ -237,7 +241,6 @@ export async function validateWith(input: string | Uint8Array, options: Validate
         facts.push({ rule: "limit-exceeded", messageId: "toolSchemasTooLarge", data: { step: step.position, tool: step.tool!, values: valuesText(values), max: MAX_PLAN_SCHEMA_VALUES }, at: step.toolAt, step: step.position });
       budget.reported = true;
     }
-    await read(doc, text, { plan, policy, tools, now, files: known.paths.files, facts: known, context: options.context });
     // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
     // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).
     const nested = plan.steps.flatMap((s) => s.substeps ?? []);
@@ -245,29 +248,45 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     const inNested = (at: string | undefined) => at !== undefined && nested.some((s) => at === s.at || at.startsWith(s.at + "/"));
     const runs: { plan: Plan; keep?: (r: Report) => boolean }[] = [{ plan }];
     if (subPlan) runs.push({ plan: subPlan, keep: (r) => inNested(r.at) });
+    const jobs: { rule: Rule<"plan">; judged: Plan; ctx: RuleContext; failed?: boolean }[] = [];
     for (const { plan: judged, keep } of runs)
-    for (const rule of RULES) {
-      if (!isRuleOf(rule, "plan") || !rule.check) continue;
-      if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
-      if (settingOf(rule.meta.id, policy) === "off") continue;
-      if (keep && rule.meta.phase !== "step") continue;
-      const ctx: RuleContext = {
-        plan: judged,
-        policy,
-        tools,
-        now,
-        files: known.paths.files,
-        facts: known,
-        context: options.context,
-        report: (r) => {
-          if (!keep || keep(r)) push(rule.meta.id, r);
-        },
-      };
+      for (const rule of RULES) {
+        if (!isRuleOf(rule, "plan") || !rule.check) continue;
+        if (rule.meta.dialects && !rule.meta.dialects.includes(plan.dialect)) continue;
+        if (settingOf(rule.meta.id, policy) === "off") continue;
+        if (keep && rule.meta.phase !== "step") continue;
+        const ctx: RuleContext = {
+          plan: judged,
+          policy,
+          tools,
+          now,
+          files: known.paths.files,
+          facts: known,
+          context: options.context,
+          report: (r) => {
+            if (!keep || keep(r)) push(rule.meta.id, r);
+          },
+        };
+        jobs.push({ rule, judged, ctx });
+      }
+    // Every rule's prepare runs before any rule checks, and before the read rules: what one loads or works
+    // out there (a parser; the plan's own checksum) is done while the heap holds little but the document.
+    for (const job of jobs) {
+      if (!job.rule.prepare) continue;
       try {
-        if (rule.prepare) await rule.prepare(judged, ctx);
-        rule.check(judged, ctx);
+        await job.rule.prepare(job.judged, job.ctx);
       } catch (err) {
-        crash(rule.meta.id, err);
+        job.failed = true;
+        crash(job.rule.meta.id, err);
+      }
+    }
+    await read(doc, text, { plan, policy, tools, now, files: known.paths.files, facts: known, context: options.context });
+    for (const job of jobs) {
+      if (job.failed) continue;
+      try {
+        job.rule.check!(job.judged, job.ctx);
+      } catch (err) {
+        crash(job.rule.meta.id, err);
       }
     }
     if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
@@ -278,7 +297,7 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   } else {
     await read(doc, text);
   }
-  const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id);
+  const report = finish(options, policy, pending, doc, plan, plan?.dialect ?? dialect.id, undefined, earlyHash);
   if (crashed.length > 0) report.internalErrors = crashed;
   return report;
 }
@@ -351,10 +370,12 @@ function finish(
   plan: Plan | undefined,
   dialect: DialectId | undefined,
   text?: string,
+  hash?: string,
 ): PlanReport {
-  // The plan hash is taken now, of the document as validated: a hash computed later would be of whatever a
-  // caller has since changed in report.plan, which shares its objects with the document.
-  const planHash = doc ? planHashOf(doc) : undefined;
+  // The plan hash is of the document as validated (taken before the rules ran, or now): a hash computed
+  // later would be of whatever a caller has since changed in report.plan, which shares its objects with
+  // the document.
+  const planHash = hash ?? (doc ? planHashOf(doc) : undefined);
   // Faults found before a document exists (decoding) still have offsets into the decoded text.
   const lines = doc?.lines ?? (text !== undefined ? new LineIndex(text) : undefined);
   const resolved = resolve(pending, doc, lines, policy, options.file);

@@ -158,7 +158,11 @@ export interface RuleContexts {
 export interface Rule<K extends InputKind = InputKind, Id extends string = RuleId> {
   meta: RuleMeta<Id> & { input: K };
   check?(input: RuleInputs[K], context: RuleContexts[K]): void;
-  /** Loads what the check needs (e.g. a heavy library) before it runs; only called when the rule will run. */
+  /**
+   * Loads what the check needs (e.g. a heavy library) before it runs, or works out what is best done early
+   * (a plan rule's prepare runs before any rule checks the plan, and before the read rules, while the heap
+   * holds little but the document); only called when the rule will run. It reports nothing.
+   */
   prepare?(input: RuleInputs[K], context: RuleContexts[K]): Promise<void>;
 }
 
