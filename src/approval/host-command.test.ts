@@ -139,25 +139,22 @@ describe("host shell calls (Claude Code's Bash)", () => {
 });
 
 describe("host shell calls through guard start and the hook", () => {
-  it("keeps the policy's command rules in the guard state and refuses a denied Bash call", async () => {
-    // (guard start validates the plan with the same policy, so a denied step never gets this far.)
+  /** Starts a guarded run of Bash steps under the default policy with these command settings; the state file. */
+  async function startBashRun(commands: string[], settings: Partial<import("../core/policy.js").Policy["commands"]>): Promise<string> {
     const { approvalKit, DEFAULT_POLICY_HASH } = await import("../../test/approval-kit.js");
-    const { startGuard, hookCall } = await import("../node/hook.js");
+    const { startGuard } = await import("../node/hook.js");
     const { defaultPolicy } = await import("../policy/defaults.js");
     const { writeFileSync } = await import("node:fs");
-    const k = approvalKit();
-    const plan = [
-      { tool: "Bash", description: "build", params: { command: "make" } },
-      { tool: "Bash", description: "clean", params: { command: "rm -rf build" } },
-    ];
-    const text = JSON.stringify(plan, null, 2);
-    writeFileSync(k.planFile, text);
     const { parseToolsText } = await import("../node/tools-file.js");
     const { toolsHash } = await import("./record.js");
+    const k = approvalKit();
+    const plan = commands.map((command) => ({ tool: "Bash", description: "run", params: { command } }));
+    const text = JSON.stringify(plan, null, 2);
+    writeFileSync(k.planFile, text);
     const tools = parseToolsText("Bash\n", "tools.txt");
     const approval = k.sign(await k.record({ steps: plan.length, tools_hash: toolsHash(tools) }, { planText: text }));
     const policy = defaultPolicy(k.workspace);
-    policy.commands = { allow: [], deny: ["curl"], allowCompound: false };
+    policy.commands = { allow: [], deny: [], allowCompound: false, ...settings };
     const state = join(k.guardDir, "state.json");
     await startGuard(state, {
       plan: k.planFile,
@@ -171,6 +168,13 @@ describe("host shell calls through guard start and the hook", () => {
       audit: join(k.guardDir, "audit.log"),
       now: () => new Date("2026-11-22T12:00:00Z"),
     });
+    return state;
+  }
+
+  it("keeps the policy's command rules in the guard state and refuses a denied Bash call", async () => {
+    // (guard start validates the plan with the same policy, so a denied step never gets this far.)
+    const { hookCall } = await import("../node/hook.js");
+    const state = await startBashRun(["make", "rm -rf build"], { deny: ["curl"] });
     const now = new Date("2026-11-22T12:00:01Z");
     expect(await hookCall(state, { tool: "Bash", args: { command: "make" } }, now)).toBeUndefined();
     // A call off the plan that the policy denies is refused for what it runs, before step matching.
@@ -181,36 +185,9 @@ describe("host shell calls through guard start and the hook", () => {
   });
 
   it("keeps the package managers the policy lets install outside, and refuses the others' installs", async () => {
-    const { approvalKit, DEFAULT_POLICY_HASH } = await import("../../test/approval-kit.js");
-    const { startGuard, hookCall } = await import("../node/hook.js");
-    const { defaultPolicy } = await import("../policy/defaults.js");
-    const { readFileSync, writeFileSync } = await import("node:fs");
-    const k = approvalKit();
-    const plan = [
-      { tool: "Bash", description: "tools", params: { command: "cargo install ripgrep" } },
-      { tool: "Bash", description: "build", params: { command: "make" } },
-    ];
-    const text = JSON.stringify(plan, null, 2);
-    writeFileSync(k.planFile, text);
-    const { parseToolsText } = await import("../node/tools-file.js");
-    const { toolsHash } = await import("./record.js");
-    const tools = parseToolsText("Bash\n", "tools.txt");
-    const approval = k.sign(await k.record({ steps: plan.length, tools_hash: toolsHash(tools) }, { planText: text }));
-    const policy = defaultPolicy(k.workspace);
-    policy.commands = { allow: [], deny: [], allowCompound: false, installOutside: ["cargo"] };
-    const state = join(k.guardDir, "state.json");
-    await startGuard(state, {
-      plan: k.planFile,
-      approval,
-      workspace: k.workspace,
-      policyHash: DEFAULT_POLICY_HASH,
-      policy,
-      tools,
-      trustedKeys: k.trustedKeys,
-      consumedDir: join(k.guardDir, "consumed"),
-      audit: join(k.guardDir, "audit.log"),
-      now: () => new Date("2026-11-22T12:00:00Z"),
-    });
+    const { hookCall } = await import("../node/hook.js");
+    const { readFileSync } = await import("node:fs");
+    const state = await startBashRun(["cargo install ripgrep", "make"], { installOutside: ["cargo"] });
     expect(JSON.parse(readFileSync(state, "utf8")).host.commands.installOutside).toEqual(["cargo"]);
     const now = new Date("2026-11-22T12:00:01Z");
     expect(await hookCall(state, { tool: "Bash", args: { command: "cargo install ripgrep" } }, now)).toBeUndefined();
