@@ -118,7 +118,7 @@ await bundle.write({
       // neither chunk requires the other for it.
       { name: "defaults", test: /[\\/]dist[\\/]policy[\\/]defaults\.js$/ },
       // Small core modules every command uses, out of the chunks of the larger modules beside them.
-      { name: "core", test: /[\\/]dist[\\/](?:core[\\/](?:compiled|glob|place|lookalike|text|pointer|regex|rule|canonical[\\/][^\\/]+)|syntax[\\/]shell[\\/]quote)\.js$/ },
+      { name: "core", test: /[\\/]dist[\\/](?:core[\\/](?:compiled|glob|place|lookalike|text|pointer|regex|rule|work|canonical[\\/][^\\/]+)|syntax[\\/]shell[\\/]quote)\.js$/ },
     ],
   },
 });

@@ -23,6 +23,7 @@ import { decodeText } from "./syntax/decode.js";
 import { readSyntax } from "./syntax/index.js";
 import { MAX_PATTERN_CHARS, MAX_PATTERNS, patternsPastBound } from "./commands/constraint-check.js";
 import { MAX_PLAN_SCHEMA_VALUES, schemaBudget, valuesText } from "./rules/tool-arguments/budget.js";
+import { workReport } from "./rules/work-report.js";
 
 /**
  * The rules validation runs: the start of the catalogue (src/rules/validation.ts), so a rule's position
@@ -289,6 +290,8 @@ export async function validateWith(input: string | Uint8Array, options: Validate
         crash(job.rule.meta.id, err);
       }
     }
+    // Work a rule left undone past the validation's bounds (src/core/work.ts): the plan is rejected there.
+    for (const e of known.work.exceeded()) push("limit-exceeded", workReport(e));
     if (options.host && (Object.keys(options.host.tools).length > 0 || options.host.teddy)) {
       // A step that maps to no host call cannot be enforced by the guard: the plan is refused now.
       // Read as the guard will compile the plan: constraints stay constraints only where the policy allows them.

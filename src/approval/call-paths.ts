@@ -9,6 +9,8 @@ import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
 import protectedPathWrite from "../rules/protected-path-write/index.js";
 import { checkedAtCall } from "../rules/checked-at-call.js";
+import limitExceeded from "../rules/limit-exceeded/index.js";
+import { workReport } from "../rules/work-report.js";
 import { isAbsoluteAnywhere, mayNamePath } from "../core/paths.js";
 import { LeafTag } from "../core/facts.js";
 import { parsePointer } from "../core/pointer.js";
@@ -59,6 +61,15 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
     await rule.prepare?.(plan, ctx);
     rule.check?.(plan, ctx);
     if (found.length > 0) return found[0];
+    // Work the rule left undone past a call's bounds (src/core/work.ts): the call is refused, never let
+    // through on the part that was checked.
+    const over = facts.work.exceeded()[0];
+    if (over) {
+      const r = workReport(over, "call");
+      const d: Diagnostic = { rule: "limit-exceeded", severity: "error", ...reportText(limitExceeded.meta, r), step };
+      if (r.at !== undefined) d.pointer = r.at;
+      return d;
+    }
   }
   return undefined;
 }

@@ -7,7 +7,8 @@ import { createPathService } from "../core/path-service.js";
 import type { FileProbe } from "../core/file-probe.js";
 import { loadShellReader } from "../syntax/shell/parse.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
-import { hiddenNames, matcherFor, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, readProtectedGlobs, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { hiddenNames, matcherFor, type NameBudget, patternMatchesOnDisk, protectedNames, protectedSpelling, reachesProtectedOnDisk, readProtectedGlobs, shellGlobReachesProtected } from "../rules/protected-path-write/index.js";
+import { WORK_LIMITS } from "../core/work.js";
 import { why } from "../core/place.js";
 import { clipActual } from "../core/rule.js";
 import type { HostCommandPolicy } from "./host-command.js";
@@ -44,6 +45,9 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
   if (outside) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandInstallsOutside", { tool, how: outside.how, where: outside.where, fix: outside.fix, manager: outside.manager, workspace: ws }), command);
   const wsReal = paths.workspaceReal;
   const writes = checksOf(policy.protected);
+  // The names the call's patterns may be tried against on disk, over all of them (a validation's bound):
+  // past it a pattern counts as unbounded, and the call is refused.
+  const diskNames: NameBudget = { left: WORK_LIMITS.diskNames };
   // What a program that only reads its operands is given (`cat x`, `< x`): only the secrets are refused.
   let reads: ReturnType<typeof checksOf> | undefined;
   for (const p of report.paths) {
@@ -57,7 +61,7 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
       const rel = [relativeInside(r.lexical, ws), relativeInside(real, wsReal)];
       // A pattern names the files it matches: one may be a symlink out of the workspace (`cat lin*/passwd`).
       if (p.glob) {
-        const matches = patternMatchesOnDisk(rel[0]!, p, ws, paths.files);
+        const matches = patternMatchesOnDisk(rel[0]!, p, ws, paths.files, diskNames);
         if (matches === undefined) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandUnsafePath", { tool, path: p.text, why: why("patternUnbounded") }), command);
         for (const m of matches)
           for (const mr of paths.resolve(m)) {
@@ -72,7 +76,7 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
       const written = p.glob && p.written !== undefined ? paths.resolve(commandPathText({ ...p, text: p.written })).flatMap((w) => ("unsafe" in w || !isInside(w.lexical, ws) ? [] : [relativeInside(w.lexical, ws)])) : [];
       if (p.glob || p.tree)
         for (const x of [...rel, ...written]) {
-          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, globs, isProtected);
+          const reach = reachesProtectedOnDisk(x, p, ws, paths.files, globs, isProtected, diskNames);
           if (reach === undefined) continue;
           if (reach.kind === "match") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: reach.path }), command);
           return withCommand(reach.kind === "root" ? ruleDiagnostic("protected-path-write", "hostCommandTreeRoot", { tool, path: p.text }) : ruleDiagnostic("protected-path-write", "hostCommandTreeProtected", { tool, path: p.text, witness: reach.path }), command);

@@ -1,4 +1,5 @@
 import { isInside, MAX_FOLDERS, relativeInside } from "../core/paths.js";
+import { JOINED_READING, readingUnits } from "../core/work.js";
 import { type PathWhy, why } from "../core/place.js";
 import type { Plan } from "../core/plan.js";
 import type { PlanFacts } from "../core/facts.js";
@@ -93,6 +94,8 @@ export function reportCommandPathsOutside(
     const rels = new Set(readings.flatMap((r) => ("unsafe" in r || !isInside(r.lexical, ws) ? [] : [relativeInside(r.lexical, ws)])));
     for (const rel of rels) {
       const matches = matchesOnDisk(rel, p);
+      // The validation's names to try on disk ran out (limit-exceeded): the pattern is not judged.
+      if (matches === undefined && ctx.facts.work.overrun("diskNames", () => ({ step: command.step.position, at: partAt(command, p.span?.start) }))) break;
       const hit = matches === undefined ? why("patternUnbounded") : matches.flatMap((m) => paths.resolve(m).flatMap((r) => { const w = paths.whyOutside(r); return w === undefined ? [] : [why("patternMatch", { path: m, why: w })]; }))[0];
       if (hit === undefined) continue;
       report(hit);
@@ -126,9 +129,19 @@ export function reportCommandInstallsOutside(plan: Plan, ctx: PlanRuleContext<"c
  */
 function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepCommand; p: CommandPath; text: string; folder: string; base: string }> {
   if (commandsOf(plan, ctx.facts).length === 0) return;
+  const work = ctx.facts.work;
   for (const { command, report } of analysedCommands(plan, ctx.facts)) {
+    if (report.paths.length === 0) continue;
+    // Each path read from each folder is work of its own, bounded for the whole validation (core/work.ts):
+    // a line of 4,000 paths in 64 folders is a quarter of a million readings, and a plan may repeat it in
+    // every step. Past the bound (limit-exceeded) the command's paths are not read.
+    if (work.spent("pathReadings") || work.spent("pathTexts")) return;
+    const bases = workingFolders(command, ctx.facts, plan.dialect);
+    let units = 0;
+    for (const base of bases) for (const p of report.paths) units += readingUnits(base.length + p.cwd.length + p.text.length) * (base === "" ? 1 : JOINED_READING);
+    if (!work.spend("pathReadings", units, { step: command.step.position, at: command.at })) return;
     const done = new Set<string>();
-    for (const base of workingFolders(command, ctx.facts, plan.dialect))
+    for (const base of bases)
       for (const p of report.paths) {
         const text = pathFromRoot(p, base);
         if (done.has(text)) continue;
@@ -195,6 +208,8 @@ export function reportCommandPathsProtected(
         if (!("unsafe" in r) && isInside(r.lexical, ws)) relatives.push(relativeInside(r.lexical, ws));
     let reach: DiskReach | undefined;
     if (hit === undefined && onDisk && (p.glob || p.tree)) for (const c of relatives) if ((reach = onDisk(c, p)) !== undefined) break;
+    // The validation's names to try on disk ran out (limit-exceeded): what the pattern reaches is not judged.
+    if (reach !== undefined && ctx.facts.work.overrun("diskNames", () => ({ step: command.step.position, at: partAt(command, p.span?.start) }))) continue;
     if (hit === undefined && reach?.kind === "match") hit = reach.path;
     else if (hit === undefined && reach !== undefined) {
       const base = { step: command.step.position, argument: command.name, path: name(named(p, text, folder)) };

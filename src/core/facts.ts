@@ -8,6 +8,7 @@ import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
 import { argumentsWrite, isWriteTool } from "./writers.js";
+import { PlanWork, readingUnits } from "./work.js";
 
 /*
  * The facts of one validation, built once right after a dialect has normalised the plan and read by every
@@ -284,6 +285,8 @@ export class StepFacts {
    */
   embedded(): readonly EmbeddedLeaf[] {
     if (this.#embedded) return this.#embedded;
+    // Past the validation's bound on values read from inside strings (limit-exceeded), none are read.
+    if (this.owner.work.spent("derivedValues")) return (this.#embedded = NO_EMBEDDED);
     const out: EmbeddedLeaf[] = [];
     for (const a of this.strings) {
       if (a.content || a.constraint !== undefined || a.value.length > MAX_EMBEDDED_TEXT || !(a.value.includes(":") || a.value.includes("=") || a.has(LeafTag.Placeholder)) || !EMBEDDED_HINT.test(a.value)) continue;
@@ -323,6 +326,9 @@ export class StepFacts {
         if (value !== "") add(m[1]!, value);
       }
     }
+    // Each value is checked as a path by the path rules, as a value of the document is, but the document's
+    // bound on values does not count them: a plan of 64 MiB held 11 million of them (30 s, 2.7 GB).
+    if (out.length > 0 && !this.owner.work.spend("derivedValues", unitsOf(out.map((e) => e.leaf.value)), () => ({ step: this.step.position, at: out[0]!.leaf.at }))) return (this.#embedded = NO_EMBEDDED);
     return (this.#embedded = out);
   }
 
@@ -426,6 +432,7 @@ export class StepFacts {
     // A patch text names the files it writes: read under any argument but file content or free text
     // (`content` of a write is what the file will hold), and under every argument of a tool that patches.
     const patching = this.step.tool !== undefined && PATCHING_TOOL.test(this.step.tool);
+    const work = this.owner.work;
     const out: ArgLeaf[] = [];
     const add = (slot: Slot, name: string, value: string, constraint?: "$glob" | "$regex", fromPatch = false) =>
       out.push(new ArgLeaf(slot, name, value, leafBits(tagsOf(value), false, constraint, fromPatch)));
@@ -440,7 +447,12 @@ export class StepFacts {
         if (name !== undefined && (isPathName(name, names) || isFileUrl(value))) add(slotAt(parent, container, token), name, value);
         else if ((patching || !CONTENT_ARGUMENTS.has((name ?? "").toLowerCase()) || PATCH_ARGUMENTS.has((name ?? "").toLowerCase())) && mayBePatch(value)) {
           const slot = slotAt(parent, container, token);
-          for (const p of patchPaths(value)) add(slot, name ?? "", p, undefined, true);
+          // The names count toward the validation's bound on values read from inside strings (limit-exceeded):
+          // past it they are not read.
+          if (work.spent("derivedValues")) return;
+          const names = patchPaths(value);
+          if (names.length > 0 && !work.spend("derivedValues", unitsOf(names), () => ({ step: this.step.position, at: pointerOf(slot) }))) return;
+          for (const p of names) add(slot, name ?? "", p, undefined, true);
         }
       } else if (Array.isArray(value)) {
         const slot = slotAt(parent, container, token);
@@ -487,6 +499,14 @@ const EMBEDDED_PAIR = /^\s*(?:-\s+|--?)?["']?([A-Za-z_][\w.-]*)["']?\s*(:\s|=)\s
 const MAX_EMBEDDED_TEXT = 64 * 1024;
 const MAX_EMBEDDED = 4096;
 const NO_LISTS: readonly { at: Pointer; name: string; parts: readonly string[] }[] = [];
+const NO_EMBEDDED: readonly EmbeddedLeaf[] = [];
+
+/** What some texts read from inside a string cost the validation's `derivedValues` (core/work.ts): one each, and one per 256 characters. */
+function unitsOf(texts: readonly string[]): number {
+  let n = 0;
+  for (const t of texts) n += readingUnits(t.length);
+  return n;
+}
 /** Positions up to this one are indexed by an array in PlanFacts.step (a plan has at most limits.maxSteps). */
 const MAX_POSITION = 1_000_000;
 /** Up to this many path arguments, isPathArgument compares places one by one instead of indexing them. */
@@ -505,13 +525,22 @@ export class PlanFacts {
   readonly #byPosition: (StepFacts | undefined)[] = [];
   /** The one path resolver of this validation. */
   readonly paths: PathService;
+  /** The work this validation may still do beyond reading its values (see core/work.ts). */
+  readonly work = new PlanWork();
+  /** The step whose facts were asked for last: where the path service's walks are, when they stop. */
+  #current: Step | undefined;
 
   constructor(
     readonly policy: Policy,
     readonly tools: ToolRegistry | undefined,
     files: FileProbe,
+    /** Where the plan's steps are, for work that stops before any step was asked for. */
+    stepsAt: Pointer = "",
   ) {
-    this.paths = createPathService(policy.workspace, files);
+    this.paths = createPathService(policy.workspace, files, (kind) => {
+      const step = this.#current;
+      this.work.stop(kind, step ? { step: step.position, at: step.at } : { at: stepsAt });
+    });
   }
 
   readonly #derived = new Map<symbol, Map<object, unknown>>();
@@ -546,6 +575,7 @@ export class PlanFacts {
 
   /** A step's facts, built on first use. */
   step(step: Step): StepFacts {
+    this.#current = step;
     // By position first (an array, not a hash table: this is asked for each step by each rule); a nested
     // step shares its parent's position, so the table keyed by step holds what the array does not.
     const p = step.position;
@@ -564,6 +594,6 @@ export class PlanFacts {
 }
 
 /** Builds the facts of one validation of a plan (the engine's; the guard's for the calls it checks). */
-export function planFacts(_plan: Plan, policy: Policy, tools: ToolRegistry | undefined, files: FileProbe): PlanFacts {
-  return new PlanFacts(policy, tools, files);
+export function planFacts(plan: Plan, policy: Policy, tools: ToolRegistry | undefined, files: FileProbe): PlanFacts {
+  return new PlanFacts(policy, tools, files, plan.stepsAt);
 }

@@ -31,6 +31,15 @@ describe("patchPaths", () => {
     expect(patchPaths("--- /dev/null\n+++ b/n.txt\n")).toEqual(["b/n.txt", "n.txt"]);
   });
 
+  it("reads a git line's names at up to 16 of its spaces; past them the line stands for a name no check accepts", () => {
+    expect(patchPaths("diff --git a/my file.txt b/my file.txt\n")).toEqual(expect.arrayContaining(["a/my file.txt", "my file.txt", "b/my file.txt"]));
+    const spaced = `diff --git a/${"x ".repeat(8)}b/${"x ".repeat(7)}x\n`;
+    expect(patchPaths(spaced)).toContain(`${"x ".repeat(7)}x`);
+    // A line of a MiB of spaces made a million names of up to a MiB each (6 s for one step).
+    const many = patchPaths(`diff --git ${"a ".repeat(200_000)}\n`);
+    expect(many).toEqual([TOO_MANY_NAMES]);
+  });
+
   it("refuses bytes that are not UTF-8, and names past the bound", () => {
     expect(patchPaths('+++ "b/\\377"\n').some((n) => n.includes("\0"))).toBe(true);
     const many = Array.from({ length: 5000 }, (_, i) => `+++ f${i}`).join("\n");

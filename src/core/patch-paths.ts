@@ -48,6 +48,8 @@ const ENVELOPE = /^\*\*\* (?:Begin Patch|End Patch|End of File)\s*$/;
 const MAX_NAMES = 4096;
 /** Stands for the names past MAX_NAMES (a NUL: every path check refuses it). */
 export const TOO_MANY_NAMES = "\0too-many-patch-names";
+/** Most splits of an unquoted `diff --git` line read (the spaces its names may hold in all); past them, TOO_MANY_NAMES. */
+const MAX_GIT_SPLITS = 16;
 
 /**
  * The file names a patch text writes, each once, in order of first appearance; empty for a text that is
@@ -123,6 +125,9 @@ function gitDiffNames(rest: string): string[] {
   }
   const out: string[] = [];
   for (let i = rest.indexOf(" "); i >= 0; i = rest.indexOf(" ", i + 1)) {
+    // Each split reads the whole line again: a line of a MiB of spaces made a million names of up to a
+    // MiB each (6 s for one step). A name with more spaces than that is not read, and cannot pass.
+    if (out.length >= 2 * MAX_GIT_SPLITS) return [TOO_MANY_NAMES];
     const b = rest.slice(i + 1);
     out.push(rest.slice(0, i), b.startsWith('"') ? (unquote(b) ?? b) : b);
   }

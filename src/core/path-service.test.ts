@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { memoryFiles, type Tree } from "../../test/rule-tester.js";
 import type { FileProbe } from "./file-probe.js";
 import { contextPath, createPathService, resolvePosix } from "./path-service.js";
-import { normalizeAbsolute, walkReal } from "./paths.js";
+import { normalizeAbsolute, UNWALKED, walkReal } from "./paths.js";
 
 const NAMES = ["a", "b", "src", ".git", "x.txt", "link", "up", "loop"];
 
@@ -69,6 +69,67 @@ describe("path service: deep folders", () => {
     const used = process.cpuUsage(started);
     // Building each folder's path at every step took about 25 s here; the walk now steps by name.
     expect((used.user + used.system) / 1000).toBeLessThan(3000);
+  });
+});
+
+describe("path service: walks that climb", () => {
+  const climbing = fc.array(fc.constantFrom(...NAMES, "new", "..", "."), { minLength: 1, maxLength: 6 }).map((p) => p.join("/"));
+  it("says a path under a missing name is missing, and that one climbed back out of it is not, deep or short", () => {
+    fc.assert(
+      fc.property(tree, climbing, (t, path) => {
+        const files = memoryFiles(t);
+        const deep = walkReal(`/ws/${"gone/".repeat(65)}${"../".repeat(65)}${path}`, files);
+        const short = walkReal(`/ws/${path}`, files);
+        expect(deep).toEqual(short);
+      }),
+      { numRuns: 500 },
+    );
+    const files = memoryFiles({ "/ws/a": { dir: true } });
+    expect(walkReal("/ws/a/m/x/..", files)).toMatchObject({ path: "/ws/a/m", missing: true });
+    expect(walkReal("/ws/a/m/x/../..", files)).toMatchObject({ path: "/ws/a", missing: false });
+    expect(walkReal(`/ws/a/${"m/".repeat(70)}${"../".repeat(69)}`, files)).toMatchObject({ path: "/ws/a/m", missing: true });
+  });
+});
+
+describe("path service: names read from links' targets", () => {
+  /** A probe that counts the names it is asked about, over a link whose target goes down and up 800 times. */
+  function chain() {
+    let asked = 0;
+    const target = "x/../".repeat(800) + ".";
+    const files: FileProbe = {
+      ...memoryFiles({ "/ws/x": { dir: true } }),
+      kind: (p) => (asked++, p === "/ws/a" || p === "/ws/b" ? "symlink" : p === "/" || p === "/ws" || p === "/ws/x" || p.endsWith("/x") ? "dir" : "missing"),
+      readlink: (p) => (p === "/ws/a" ? target : p === "/ws/b" ? "a" : undefined),
+      realpath: (p) => p,
+    };
+    return { files, asked: () => asked };
+  }
+  const paths = (n: number) => Array.from({ length: n }, (_, i) => Array.from({ length: 17 }, (_, j) => ((i >> j) & 1 ? "a" : "b")).join("/") + "/f.txt");
+
+  it("reads at most MAX_LINK_NAMES of them in one validation, then leaves paths through links unresolved and outside", () => {
+    const { files } = chain();
+    let spent = 0;
+    const service = createPathService("/ws", files, () => spent++);
+    const reasons = paths(2000).map((p) => service.resolve(p).map((r) => service.whyOutside(r)?.why)[0]);
+    // Each link read costs its 1,601 names (folders the paths share are resolved once): the first paths
+    // resolve inside, every one after is refused.
+    const inside = reasons.filter((w) => w === undefined).length;
+    expect(inside).toBeGreaterThan(30);
+    expect(inside).toBeLessThan(200);
+    expect(new Set(reasons.slice(inside))).toEqual(new Set(["linksUnwalked"]));
+    expect(spent).toBe(1);
+  });
+
+  it("counts every name a walk reads from a target, and reads none of a target past the bound", () => {
+    const { files } = chain();
+    const budget = { left: 100_000 };
+    const results = paths(1000).map((p) => walkReal(`/ws/${p}`, files, 40, undefined, budget));
+    // The names read never pass the bound: the target that would pass it is not read at all.
+    expect(budget.left).toBe(-1);
+    const first = results.findIndex((r) => r.path.startsWith(UNWALKED));
+    expect(first).toBeGreaterThan(0);
+    expect(results.slice(first).every((r) => r.path.startsWith(UNWALKED) && r.missing)).toBe(true);
+    expect(results.slice(0, first).every((r) => r.path === "/ws/f.txt")).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { type PathWhy, why } from "./place.js";
 import type { FileProbe } from "./file-probe.js";
-import { isInside, MAX_PATH_LENGTH, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, WalkCache, walkReal } from "./paths.js";
+import { MAX_LINK_NAMES, MAX_PATH_TEXTS, readingUnits } from "./work.js";
+import { isInside, type LinkBudget, MAX_PATH_LENGTH, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, UNWALKED, WalkCache, walkReal } from "./paths.js";
 
 /**
  * The one path resolver of a validation: where a path text lands in every reading an executor might make
@@ -98,25 +99,58 @@ function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | 
   return { entries, folded };
 }
 
-/** Creates the path service of one validation over a file system. */
-export function createPathService(workspace: string, probe: FileProbe): PathService {
+/** A folder as the path service resolved it: where it really is, whether it is missing, and the links followed to it. */
+interface Folder {
+  path: string;
+  missing: boolean;
+  links: number;
+}
+
+/**
+ * Paths and folders one path service remembers at most: every path text a validation reads (its values
+ * are bounded by limits.maxValues, its other paths by core/work.ts), so that the path rules, which ask
+ * of the same texts, resolve each once.
+ */
+const MAX_CACHED = 1 << 20;
+
+/**
+ * Creates the path service of one validation over a file system. `onSpent` is called once for each of
+ * its bounds the validation passes: when the walks have read MAX_LINK_NAMES names from symbolic links'
+ * targets (the paths that meet a link after that are not resolved), and when MAX_PATH_TEXTS units of
+ * distinct texts have been resolved (the texts after that are not); whyOutside says so of each, and the
+ * caller reports where the plan's work stopped.
+ */
+export function createPathService(workspace: string, probe: FileProbe, onSpent?: (kind: "linkNames" | "pathTexts") => void): PathService {
   const files = rememberingProbe(probe);
-  // Every walk of this validation shares what it learns of the file system (see WalkCache).
+  // Every walk of this validation shares what it learns of the file system (see WalkCache), and the
+  // names it may read from links' targets.
   const walks = new WalkCache();
-  const walk = (absolute: string, maxLinks = 40) => walkReal(absolute, files, maxLinks, walks);
+  const links: LinkBudget = { left: MAX_LINK_NAMES };
+  const spent = new Set<"linkNames" | "pathTexts">();
+  const stop = (kind: "linkNames" | "pathTexts") => {
+    if (spent.has(kind)) return;
+    spent.add(kind);
+    onSpent?.(kind);
+  };
+  const walk = (absolute: string, maxLinks = 40) => {
+    const r = walkReal(absolute, files, maxLinks, walks, links);
+    if (links.left < 0) stop("linkNames");
+    return r;
+  };
+  let texts = MAX_PATH_TEXTS;
   const ws = normalizeAbsolute(workspace);
   const wsReal = files.realpath(ws) ?? walk(ws).path;
   const resolved = new Map<string, readonly Resolved[]>();
-  const folders = new Map<string, { path: string; missing: boolean; links: number }>();
+  const folders = new Map<string, Folder>();
   const realOf = new Map<string, string>();
   // Bare words asked of as links: plans repeat their words, and both path rules ask.
   const linkNames = new Map<string, boolean>();
 
-  const folder = (lexical: string) => {
+  const folder = (lexical: string): Folder => {
     let f = folders.get(lexical);
     if (!f) {
       f = walk(lexical);
-      folders.set(lexical, f);
+      if (folders.size < MAX_CACHED) folders.set(lexical, f);
     }
     return f;
   };
@@ -146,6 +180,14 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
     resolve(text) {
       let out = resolved.get(text);
       if (out) return out;
+      // A text past the validation's bound on distinct texts is not resolved, and cannot be inside.
+      const units = text.length > MAX_PATH_LENGTH ? 1 : readingUnits(text.length);
+      if (units > texts) {
+        texts = 0;
+        stop("pathTexts");
+        return [{ unsafe: why("pathsUnresolved", { max: MAX_PATH_TEXTS }), reading: text }];
+      }
+      texts -= units;
       // A path longer than any a system opens is refused before it is read (see MAX_PATH_LENGTH).
       if (text.length > MAX_PATH_LENGTH) out = [{ unsafe: unsafePathReason(text)!, reading: text }];
       else if (CLEAN.test(text)) out = [resolveClean(text)];
@@ -163,13 +205,13 @@ export function createPathService(workspace: string, probe: FileProbe): PathServ
         }
         out = list;
       }
-      if (resolved.size < 65536) resolved.set(text, out);
+      if (resolved.size < MAX_CACHED) resolved.set(text, out);
       return out;
     },
     whyOutside(r) {
       if ("unsafe" in r) return r.unsafe;
       if (!isInside(r.lexical, ws) && !isInside(service.resolveReal(r.lexical), wsReal)) return why("resolvesTo", { path: r.lexical });
-      if (!isInside(r.real, wsReal)) return r.real.includes("\0") ? why("symlinkLoop") : why("throughSymlink", { path: r.real });
+      if (!isInside(r.real, wsReal)) return r.real.startsWith(UNWALKED) ? why("linksUnwalked", { max: MAX_LINK_NAMES }) : r.real.includes("\0") ? why("symlinkLoop") : why("throughSymlink", { path: r.real });
       return undefined;
     },
     resolveReal(absolute) {

@@ -5,6 +5,7 @@ import { pathLookalikeReason } from "./lookalike.js";
 import type { Pointer } from "./pointer.js";
 import { isWriteTarget } from "./writers.js";
 import { cutFromColon, trimEndOf } from "./text.js";
+import { JOINED_READING } from "./work.js";
 
 /** A path argument of a step: where it sits and what it says. */
 export interface PathArgument {
@@ -91,6 +92,22 @@ export function tooManyFolderPaths(step: number, folders: number, paths: number)
 }
 
 /**
+ * What reading each of some paths from each of some folders costs the validation's `pathReadings`
+ * (core/work.ts): JOINED_READING units a pair, and as many more per 256 characters of the joined text.
+ */
+export function joinedUnits(folders: readonly { value: string }[], paths: Iterable<{ value: string }>): number {
+  let length = 0;
+  let n = 0;
+  for (const p of paths) {
+    length += p.value.length;
+    n++;
+  }
+  let units = 0;
+  for (const f of folders) units += n + ((n * f.value.length + length) >>> 8);
+  return units * JOINED_READING;
+}
+
+/**
  * Does an argument name a folder that other relative paths of the step may be read from: a word of it
  * (snake, kebab, dotted or camel case) is a folder word (`cwd`, `dir`, `directory`, `folder`, `root`,
  * `base`, `workspace`, `location`, `prefix`, `parent`, `into`), or its bare form ends in one (`workdir`, `basedir`)?
@@ -121,7 +138,15 @@ export function inFolder(folder: string, path: string): string | undefined {
 
 /** Splits a path on `/` and `\` (a Windows separator is a separator to some executor, so treat it as one). */
 export function pathSegments(path: string): string[] {
-  return path.split(/[/\\]+/).filter((s) => s !== "");
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= path.length; i++) {
+    const c = i < path.length ? path.charCodeAt(i) : 0x2f;
+    if (c !== 0x2f && c !== 0x5c) continue;
+    if (i > from) out.push(path.slice(from, i));
+    from = i + 1;
+  }
+  return out;
 }
 
 /** Is the path absolute for some platform: `/x`, `\x`, `C:\x`, `C:x`, `\\server\share`? */
@@ -402,32 +427,53 @@ const SHALLOW_WALK = 64;
  * learns for later walks over the same file system (the path service's), without building the path of
  * every folder it passes.
  */
-export function walkReal(absolute: string, files: FileProbe, maxLinks = 40, cache?: WalkCache): { path: string; missing: boolean; links: number } {
-  return shallowWalk(absolute, files, maxLinks) ?? treeWalk(absolute, files, maxLinks, cache ?? new WalkCache());
+export function walkReal(absolute: string, files: FileProbe, maxLinks = 40, cache?: WalkCache, budget?: LinkBudget): { path: string; missing: boolean; links: number } {
+  // Split once, read from the end by both walks (each takes its own copy to pop from).
+  const segments = pathSegments(absolute).reverse();
+  return shallowWalk(segments, files, maxLinks, budget) ?? treeWalk(segments, files, maxLinks, cache ?? new WalkCache(), budget);
 }
 
-/** walkReal by path strings; undefined when the walk goes deeper than SHALLOW_WALK folders. */
-function shallowWalk(absolute: string, files: FileProbe, maxLinks: number): { path: string; missing: boolean; links: number } | undefined {
-  const pending = pathSegments(absolute).reverse();
+/** The names left to read from links' targets (core/work.ts MAX_LINK_NAMES), shared by the walks of one path service. */
+export interface LinkBudget {
+  left: number;
+}
+
+/** Takes n names from a LinkBudget: false, and the budget marked spent (below zero), when they are not left. */
+function takeLinkNames(budget: LinkBudget, n: number): boolean {
+  if (budget.left < n) {
+    budget.left = -1;
+    return false;
+  }
+  budget.left -= n;
+  return true;
+}
+
+/** What a walk that met a link past its LinkBudget resolves to: no real path, so never inside. */
+export const UNWALKED = "/\0unwalked";
+
+/** walkReal by path strings (its segments in reverse order); undefined when the walk goes deeper than SHALLOW_WALK folders. */
+function shallowWalk(segments: readonly string[], files: FileProbe, maxLinks: number, budget: LinkBudget | undefined): { path: string; missing: boolean; links: number } | undefined {
+  const pending = segments.slice();
   const out: string[] = [];
   let links = 0;
-  let missing = false;
+  // How many of out's names exist: those after them are under a missing name, so missing too.
+  let found = -1;
   while (pending.length > 0) {
     const seg = pending.pop()!;
     if (seg === ".") continue;
     if (seg === "..") {
       out.pop();
-      // Back above a missing folder, the rest may exist again (and hold symlinks): check it.
-      missing = false;
+      // Back above a missing folder, the rest may exist again (and hold symlinks): it is checked.
+      if (found >= out.length) found = -1;
       continue;
     }
     out.push(seg);
     if (out.length > SHALLOW_WALK) return undefined;
-    if (missing) continue;
+    if (found >= 0) continue;
     const here = "/" + out.join("/");
     const kind = files.kind(here);
     if (kind === "missing") {
-      missing = true;
+      found = out.length - 1;
       continue;
     }
     if (kind !== "symlink") continue;
@@ -436,37 +482,43 @@ function shallowWalk(absolute: string, files: FileProbe, maxLinks: number): { pa
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
       return { path: "/\0unresolvable" + here, missing: true, links };
     }
+    const parts = pathSegments(target);
+    if (budget !== undefined && !takeLinkNames(budget, parts.length)) return { path: UNWALKED + here, missing: true, links };
     out.pop();
     if (target.startsWith("/")) out.length = 0;
-    const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return { path: "/" + out.join("/"), missing, links };
+  return { path: "/" + out.join("/"), missing: found >= 0, links };
 }
 
-/** walkReal through a WalkCache's tree of names. */
-function treeWalk(absolute: string, files: FileProbe, maxLinks: number, cache: WalkCache): { path: string; missing: boolean; links: number } {
-  const pending = pathSegments(absolute).reverse();
+/** walkReal through a WalkCache's tree of names (the path's segments in reverse order). */
+function treeWalk(segments: readonly string[], files: FileProbe, maxLinks: number, cache: WalkCache, budget: LinkBudget | undefined): { path: string; missing: boolean; links: number } {
+  const pending = segments.slice();
   const out: WalkNode[] = [cache.root];
+  // The names below the last folder that exists (out's last): nothing under a missing name exists, so
+  // they are kept as names, not entries of the cache, until a `..` climbs back out of them.
+  const tail: string[] = [];
   let links = 0;
-  let missing = false;
   while (pending.length > 0) {
     const seg = pending.pop()!;
     if (seg === ".") continue;
     if (seg === "..") {
-      if (out.length > 1) out.pop();
-      // Back above a missing folder, the rest may exist again (and hold symlinks): check it.
-      missing = false;
+      // Back above a missing folder, the rest may exist again (and hold symlinks): it is checked.
+      if (tail.length > 0) tail.pop();
+      else if (out.length > 1) out.pop();
+      continue;
+    }
+    if (tail.length > 0) {
+      tail.push(seg);
       continue;
     }
     const node = out[out.length - 1]!.child(seg, cache);
-    out.push(node);
-    if (missing) continue;
     const kind = (node.kind ??= files.kind(node.path()));
     if (kind === "missing") {
-      missing = true;
+      tail.push(seg);
       continue;
     }
+    out.push(node);
     if (kind !== "symlink") continue;
     if (node.link === undefined) node.link = files.readlink(node.path()) ?? null;
     const target = node.link;
@@ -474,12 +526,15 @@ function treeWalk(absolute: string, files: FileProbe, maxLinks: number, cache: W
       // A loop or an unreadable link: whatever it resolves to cannot be shown to stay inside.
       return { path: "/\0unresolvable" + node.path(), missing: true, links };
     }
+    const parts = pathSegments(target);
+    if (budget !== undefined && !takeLinkNames(budget, parts.length)) return { path: UNWALKED + node.path(), missing: true, links };
     out.pop();
     if (target.startsWith("/")) out.length = 1;
-    const parts = pathSegments(target);
     for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
   }
-  return { path: out[out.length - 1]!.path(), missing, links };
+  const at = out[out.length - 1]!.path();
+  if (tail.length === 0) return { path: at, missing: false, links };
+  return { path: at === "/" ? `/${tail.join("/")}` : `${at}/${tail.join("/")}`, missing: true, links };
 }
 
 /**

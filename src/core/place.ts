@@ -118,6 +118,8 @@ const PATH_WHY = {
   dotNames: "has a name of dots and spaces, which Windows reads as . or ..",
   resolvesTo: "resolves to {{path}}",
   symlinkLoop: "goes through a symlink loop",
+  linksUnwalked: "goes through a symlink after the plan's paths had read {{max}} names from symlinks' targets, more than plangate follows in one validation",
+  pathsUnresolved: "was not resolved: the plan's paths before it had passed {{max}} units of distinct paths, more than plangate resolves in one validation",
   throughSymlink: "resolves through a symlink to {{path}}",
   hardLink: "is a hard link (the file has {{links}} names, which may be outside the workspace), so writing it changes the file under every name",
   empty: "is empty",

@@ -1,7 +1,8 @@
 import { Buffer } from "node:buffer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EditedText } from "./edited-text.js";
+import { cpuTimed } from "../../test/cpu-time.js";
+import { EditedText, Finder } from "./edited-text.js";
 import { occurrences } from "./teddy-facts.js";
 
 /** The straightforward count on the joined bytes: every start, overlapping ones included. */
@@ -69,5 +70,53 @@ describe("EditedText", () => {
     }
     expect(edited.bytes().toString()).toBe(plain);
     expect(edited.occurrences(bytes("zy"))).toEqual(plainOccurrences(bytes(plain), bytes("zy")));
+  });
+});
+
+describe("Finder", () => {
+  const needle = fc.array(fc.constantFrom("a", "b", "ab", "aa", "é"), { minLength: 0, maxLength: 8 }).map((p) => p.join(""));
+
+  it("finds with KMP what the native search finds: every occurrence, the non-overlapping ones, below a bound", () => {
+    fc.assert(
+      fc.property(text, needle, fc.nat(4), fc.nat(30), (hay, n, max, until) => {
+        const h = bytes(hay);
+        const kmp = new Finder(bytes(n), 0);
+        const native = new Finder(bytes(n));
+        expect(kmp.find(h)).toEqual(plainOccurrences(h, bytes(n)));
+        expect(kmp.find(h, max)).toEqual(native.find(h, max));
+        expect(kmp.find(h, Infinity, until)).toEqual(native.find(h, Infinity, until));
+        expect(kmp.find(h, Infinity, Infinity, false)).toEqual(native.find(h, Infinity, Infinity, false));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("finds through an edited text with KMP as with the native search", () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.tuple(fc.nat(), fc.nat(6), text), { maxLength: 6 }), needle, (start, edits, n) => {
+        const edited = new EditedText(bytes(start));
+        for (const [at, len, replacement] of edits) {
+          const index = edited.length === 0 ? 0 : at % (edited.length + 1);
+          edited.replace(index, Math.min(len, edited.length - index), bytes(replacement));
+        }
+        expect(edited.occurrences(new Finder(bytes(n), 0))).toEqual(edited.occurrences(bytes(n)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("searches a long needle in time linear in the text: a FIND the native search took seconds over", () => {
+    // 128 KiB of `a` with a `b` in the middle, against a MiB of `a`: 15 s with Buffer#indexOf.
+    const hay = new EditedText(Buffer.alloc(1024 * 1024, 0x61));
+    const find = Buffer.concat([Buffer.alloc(64 * 1024, 0x61), bytes("b"), Buffer.alloc(64 * 1024, 0x61)]);
+    hay.occurrences(bytes("warm up"));
+    const { value, ms } = cpuTimed(() => hay.occurrences(find));
+    expect(value).toEqual([]);
+    expect(ms).toBeLessThan(2000);
+    // Every overlapping occurrence of a long needle, each found in constant time after the first.
+    const run = Buffer.alloc(300, 0x61);
+    const { value: hits, ms: hitsMs } = cpuTimed(() => hay.occurrences(run, 100_000));
+    expect(hits.length).toBe(100_001);
+    expect(hitsMs).toBeLessThan(2000);
   });
 });

@@ -3,7 +3,7 @@ import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
 import { contextPath, type InWorkspace } from "../core/path-service.js";
-import { EditedText } from "./edited-text.js";
+import { EditedText, Finder } from "./edited-text.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
 export interface FindResult {
@@ -96,10 +96,10 @@ function countNonOverlapping(hits: readonly number[], length: number): number {
 }
 
 /** Replaces every non-overlapping occurrence, left to right, as a "match all" edit does. */
-function replaceAll(hay: Buffer, find: Buffer, replace: Buffer): Buffer {
+function replaceAll(hay: Buffer, find: Finder, replace: Buffer): Buffer {
   const parts: Buffer[] = [];
   let from = 0;
-  for (let i = hay.indexOf(find); i >= 0; i = hay.indexOf(find, i + find.length)) {
+  for (const i of find.find(hay, Infinity, Infinity, false)) {
     parts.push(hay.subarray(from, i), replace);
     from = i + find.length;
   }
@@ -169,7 +169,7 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
       const text = held ?? new EditedText(readNormalized(ctx.files, abs, last));
       for (const [i, pair] of action.edits.entries()) {
         if (pair.find === undefined || pair.find === "") continue;
-        const find = utf8(pair.find);
+        const find = new Finder(utf8(pair.find));
         work += text.length;
         if (work > MAX_SIMULATION_WORK_BYTES) {
           limit = { step: step.position, messageId: "teddySimulationWork", data: { step: step.position, mib: MAX_SIMULATION_WORK_BYTES / 1024 / 1024 } };

@@ -43,6 +43,29 @@ export const messages = {
     hint: "split the plan so that each part calls fewer tools, or shorten the tools' inputSchemas",
   },
   tooManyProblems: { message: "The plan has more than {{max}} problems; the rest are not listed.", hint: "fix the problems listed, then validate again" },
+  // The work one validation does beyond reading its values, bounded in all (src/core/work.ts); {{whose}} is
+  // "Step N: the plan's" or "The plan's". The work that would pass the bound is not done.
+  workPathReadings: {
+    message:
+      "{{whose}} path checks pass {{max}} units of work by this step (a path of a command line costs one read from the workspace root and four from each folder its step names; a relative path read from a folder its step names, or a file name joined to an extension given apart, four; each 256 characters count again), so the paths from here on were not checked.",
+    hint: "split the plan, or name fewer folders (cwd, dir, root...) and fewer paths in each step",
+  },
+  workDerivedValues: {
+    message: "{{whose}} strings hold more than {{max}} values by this step (values of structured text in arguments, file names in patch headers; one more for each 256 characters), so the values from here on were not read.",
+    hint: "split the plan, or give structured arguments as objects rather than text",
+  },
+  workDiskNames: {
+    message: "{{whose}} command-line patterns were tried against more than {{max}} names on disk by this step, so the patterns from here on were not judged.",
+    hint: "name the files instead of matching them with patterns, or split the plan",
+  },
+  workPathTexts: {
+    message: "{{whose}} paths pass {{max}} units of distinct paths resolved on disk by this step (one for each path, one more for each 256 characters), so the paths from here on were not checked.",
+    hint: "split the plan",
+  },
+  workLinkNames: {
+    message: "{{whose}} paths went through symbolic links whose targets name more than {{max}} folders in all by this step, so the paths from here on that go through a link were not resolved.",
+    hint: "write the paths without the chains of symbolic links (name the real folders), or split the plan",
+  },
   // Commands that refuse an input before reading it (src/cli, src/service)
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },

@@ -2,7 +2,7 @@ import { why as reason } from "../../core/place.js";
 import { isCommandKey, stepConstraints } from "../../commands/constraint-check.js";
 import { childPointer } from "../../core/pointer.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, tooManyFolderPaths, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
+import { inFolder, joinedUnits, tooManyFolderPaths, isPathName, mayBeFileName, mayNamePath, MAX_ARGUMENT_DEPTH, pathNamesFor, TOO_NESTED } from "../../core/paths.js";
 import { reportCommandInstallsOutside, reportCommandPathsOutside } from "../../commands/paths.js";
 import { patternMatchesOnDisk } from "../protected-path-write/index.js";
 import { prepareCommandRule } from "../../commands/report.js";
@@ -75,6 +75,8 @@ export default defineRule({
     // A bare word under another name is a path when the workspace holds a symbolic link of that name.
     const linkName = (a: ArgLeaf) => mayBeFileName(a.name, a.value, a.isPlainWord()) && paths.isLinkName(a.value.trim());
     for (const step of plan.steps) {
+      // Past the validation's bound on distinct paths the rest is not checked (limit-exceeded says so).
+      if (ctx.facts.work.spent("pathTexts")) break;
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
       for (const a of facts.strings)
@@ -89,6 +91,8 @@ export default defineRule({
       // A patch names several files at one place: the first one outside is reported there.
       let patches: Set<object> | undefined;
       for (const arg of args) {
+        // The path that passed the bound on distinct paths is reported (not resolved); the rest are not checked.
+        if (ctx.facts.work.spent("pathTexts")) break;
         if (arg.fromPatch && patches?.has(arg.slot)) continue;
         if (arg.constraint === "$regex") {
           // Which paths a regular expression admits cannot be bounded in general: refused on paths.
@@ -147,6 +151,8 @@ export default defineRule({
         ctx.report({ at: folders[0]!.at, step: step.position, messageId: "tooManyFolderPaths", data: over });
         continue;
       }
+      // Bounded for the whole validation too (limit-exceeded past it): see core/work.ts.
+      if (!ctx.facts.work.spend("pathReadings", joinedUnits(folders, joined), () => ({ step: step.position, at: folders[0]!.at }))) continue;
       let reported = false;
       for (const arg of joined) {
         if (reported) break;
@@ -187,9 +193,10 @@ export default defineRule({
     // A pattern written in many steps (the same line again) is expanded on disk once.
     const expanded = new Map<string, readonly string[] | undefined>();
     reportCommandInstallsOutside(plan, ctx);
+    const names = ctx.facts.work.meter("diskNames");
     reportCommandPathsOutside(plan, ctx, namedPathText, (rel, p) => {
       const key = `${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
-      if (!expanded.has(key)) expanded.set(key, patternMatchesOnDisk(rel, p, ws, files));
+      if (!expanded.has(key)) expanded.set(key, patternMatchesOnDisk(rel, p, ws, files, names));
       return expanded.get(key);
     });
   },

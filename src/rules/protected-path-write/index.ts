@@ -3,7 +3,7 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from "../../policy/defaults.js";
 import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, isFolderName, isPathName, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { inFolder, isFolderName, isPathName, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { isCommandArgument } from "../../commands/plan.js";
@@ -405,7 +405,7 @@ export function shellGlobReachesProtected(glob: string, hidden: readonly string[
  * through. A segment without a wildcard is kept as written (a symlink on the way is followed when the
  * result is resolved); only paths that are there match, and with none bash leaves the pattern as written.
  */
-export function patternMatchesOnDisk(rel: string, how: { dotglob?: boolean; globstar?: boolean }, ws: string, files: FileProbe): string[] | undefined {
+export function patternMatchesOnDisk(rel: string, how: { dotglob?: boolean; globstar?: boolean }, ws: string, files: FileProbe, shared: NameBudget = { left: Infinity }): string[] | undefined {
   const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
   const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
   let budget = DISK_NAME_BUDGET;
@@ -428,7 +428,7 @@ export function patternMatchesOnDisk(rel: string, how: { dotglob?: boolean; glob
         return undefined;
       }
       for (const [n, k] of listing) {
-        if (--budget < 0 || next.length >= DISK_EXPANSION_LIMIT) return undefined;
+        if (--budget < 0 || --shared.left < 0 || next.length >= DISK_EXPANSION_LIMIT) return undefined;
         if (n.startsWith(".") && !seg.startsWith(".") && !how.dotglob) continue;
         if (seg === "**") {
           if (k === "dir") queue.push(join(d, n));
@@ -447,6 +447,16 @@ const DISK_EXPANSION_LIMIT = 4096;
 /** The bound on the names a pattern's expansion tries against its segments, over all the folders it lists. */
 const DISK_NAME_BUDGET = 100_000;
 
+/**
+ * Names the expansions of several patterns may try in all (a validation's, a call's), beside each one's
+ * own DISK_NAME_BUDGET: a line holds thousands of patterns, and each distinct one is expanded, so a plan
+ * of 256 KiB took minutes in a workspace of 100,000 files. Past it an expansion stops as one past its own
+ * bound does (the pattern counts as unbounded); `left` is then below zero.
+ */
+export interface NameBudget {
+  left: number;
+}
+
 /** The names the protected globs hold at their last segment, with wildcards (`plangate.yaml`, `*.pem`, `.env*`). */
 function lastNames(protectedGlobs: readonly string[]): string[] {
   return [...new Set(protectedGlobs.map((g) => g.split("/").filter((s) => s !== "**" && s !== "").pop() ?? "").filter((n) => n !== ""))];
@@ -463,7 +473,15 @@ function lastNames(protectedGlobs: readonly string[]): string[] {
  * more matches, or folders holding more names, than plangate looks through counts as naming a protected
  * path (itself is the witness): what was left unseen could be one.
  */
-export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?: boolean; dotglob?: boolean; globstar?: boolean }, ws: string, files: FileProbe, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): DiskReach | undefined {
+export function reachesProtectedOnDisk(
+  rel: string,
+  how: { glob?: boolean; tree?: boolean; dotglob?: boolean; globstar?: boolean },
+  ws: string,
+  files: FileProbe,
+  protectedGlobs: readonly string[],
+  isProtected: (path: string) => boolean,
+  shared: NameBudget = { left: Infinity },
+): DiskReach | undefined {
   const abs = (r: string) => (r === "" ? ws : `${ws}/${r}`);
   const join = (dir: string, name: string) => (dir === "" ? name : `${dir}/${name}`);
   let targets = [rel];
@@ -486,7 +504,7 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
             continue;
           }
           for (const [n, k] of listing) {
-            if (--budget < 0) return { kind: "match", path: rel };
+            if (--budget < 0 || --shared.left < 0) return { kind: "match", path: rel };
             if (n.startsWith(".") && !how.dotglob) continue;
             if (k === "dir") queue.push(join(d, n));
             else next.push(join(d, n));
@@ -508,7 +526,7 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
         const names = listing ? [...listing.keys()] : lastNames(protectedGlobs).map((n) => n.replace(/[*?]/g, "x").replace(/\[[^\]]*\]|\{[^}]*\}/g, "x"));
         for (const n of names) {
           // More matches than plangate looks through: one of those left could be protected, so the pattern counts as one.
-          if (--budget < 0) return { kind: "match", path: rel };
+          if (--budget < 0 || --shared.left < 0) return { kind: "match", path: rel };
           if (!(seg.startsWith(".") || !n.startsWith(".") || how.dotglob) || !re.test(n)) continue;
           if (next.length >= DISK_EXPANSION_LIMIT) return { kind: "match", path: rel };
           next.push(join(d, n));
@@ -526,11 +544,12 @@ export function reachesProtectedOnDisk(rel: string, how: { glob?: boolean; tree?
     if (files.kind(abs(t)) !== "dir") continue;
     const listing = files.list?.(abs(t));
     const names = listing ? [...listing.keys()] : [...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs).filter((n) => !/[*?[{]/.test(n))].filter((n) => files.kind(abs(join(t, n))) !== "missing");
-    if ((budget -= names.length) < 0) return { kind: "match", path: rel };
+    if ((budget -= names.length) < 0 || (shared.left -= names.length) < 0) return { kind: "match", path: rel };
     const hit = names.find((n) => isProtected(join(t, n)));
     if (hit !== undefined) return { kind: "holds", folder: t, path: join(t, hit) };
     if (listing) {
-      const deep = deepProtected(t, listing, files, abs, protectedGlobs, isProtected);
+      const deep = deepProtected(t, listing, files, abs, protectedGlobs, isProtected, shared);
+      if (shared.left < 0) return { kind: "match", path: rel };
       if (deep !== undefined) return { kind: "holds", folder: t, path: deep };
     }
   }
@@ -547,13 +566,23 @@ const DEEP_FOLDERS = 2000;
  * symlinks not followed. Names matched by wildcards only (`*.pem` test keys in node_modules) are not
  * looked for this deep, so that `rm -rf node_modules` stays possible.
  */
-function deepProtected(top: string, listing: ReadonlyMap<string, string | undefined>, files: FileProbe, abs: (r: string) => string, protectedGlobs: readonly string[], isProtected: (path: string) => boolean): string | undefined {
+function deepProtected(
+  top: string,
+  listing: ReadonlyMap<string, string | undefined>,
+  files: FileProbe,
+  abs: (r: string) => string,
+  protectedGlobs: readonly string[],
+  isProtected: (path: string) => boolean,
+  shared: NameBudget,
+): string | undefined {
   const literal = new Set([...hiddenNames(protectedGlobs), ...lastNames(protectedGlobs)].filter((n) => !/[*?[{]/.test(n)).map((n) => n.toLowerCase()));
   const queue = [...listing].filter(([, k]) => k === "dir").map(([n]) => `${top}/${n}`);
   for (let listed = 0; queue.length > 0 && listed < DEEP_FOLDERS; listed++) {
     const dir = queue.shift()!;
     const entries = files.list?.(abs(dir));
     if (!entries) continue;
+    // Each name costs the shared budget: past it the caller counts the folder as unbounded.
+    if ((shared.left -= entries.size) < 0) return undefined;
     for (const [n, k] of entries) {
       const path = `${dir}/${n}`;
       if (literal.has(n.toLowerCase()) && isProtected(path)) return path;
@@ -671,6 +700,8 @@ export default defineRule({
       return hit === undefined ? undefined : { hit, short: short !== undefined };
     };
     for (const step of plan.steps) {
+      // Past the validation's bound on distinct paths the rest is not checked (limit-exceeded says so).
+      if (ctx.facts.work.spent("pathTexts")) break;
       if (step.tool === undefined) continue;
       const facts = ctx.facts.step(step);
       if (!facts.writes) {
@@ -764,9 +795,11 @@ export default defineRule({
         }
         if (joined) continue;
         // A name and its extension given apart (`{stem: "plangate", extension: "yaml"}`, `{name: "server",
-        // format: "pem"}`) make one file name to an executor that joins them.
-        for (const ext of facts.strings) {
-          if (ext.content || ext.constraint !== undefined || !isExtensionName(ext.name)) continue;
+        // format: "pem"}`) make one file name to an executor that joins them. Each pair is a path read: a
+        // step of a thousand of each took 3 s, and the bound is the validation's (limit-exceeded past it).
+        const extensions = facts.strings.filter((x) => !x.content && x.constraint === undefined && isExtensionName(x.name));
+        if (extensions.length > 0 && !ctx.facts.work.spend("pathReadings", joinedUnits(extensions, facts.strings), () => ({ step: step.position, at: extensions[0]!.at }))) continue;
+        for (const ext of extensions) {
           const suffix = ext.value.trim().replace(/^\.+/, "");
           if (suffix === "" || /[\s/\\:]/.test(suffix)) continue;
           for (const stem of facts.strings) {
@@ -820,6 +853,8 @@ export default defineRule({
         ctx.report({ at: folders[0]!.at, step: step.position, messageId: "tooManyFolderPaths", data: over });
         continue;
       }
+      // Bounded for the whole validation too (limit-exceeded past it): see core/work.ts.
+      if (!ctx.facts.work.spend("pathReadings", joinedUnits(folders, joined), () => ({ step: step.position, at: folders[0]!.at }))) continue;
       let reported = false;
       for (const arg of joined) {
         if (reported) break;
@@ -860,6 +895,7 @@ export default defineRule({
     const { files, workspace } = ctx.facts.paths;
     // A pattern or folder written in many steps (the same line again) is looked at on disk once.
     const reached = new Map<string, DiskReach | undefined>();
+    const diskNames = ctx.facts.work.meter("diskNames");
     /** The checks of a command's paths against some protected globs: all of them for writes, the secrets for reads. */
     const checks = (globs: readonly string[], kind: string): CommandPathChecks => {
       const matches = globs === ctx.policy.paths.protected ? isProtected : matcherFor(globs);
@@ -870,7 +906,7 @@ export default defineRule({
         globReaches: (g, p) => shellGlobReachesProtected(g, hidden, matches, { dotglob: p.dotglob === true }),
         onDisk: (rel, p) => {
           const key = `${kind}${p.glob === true ? 1 : 0}${p.tree === true ? 1 : 0}${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
-          if (!reached.has(key)) reached.set(key, reachesProtectedOnDisk(rel, p, workspace, files, globs, matches));
+          if (!reached.has(key)) reached.set(key, reachesProtectedOnDisk(rel, p, workspace, files, globs, matches, diskNames));
           return reached.get(key);
         },
       };

@@ -1,4 +1,7 @@
-import { closest } from "../../core/tools.js";
+import { closest, type HintBudget } from "../../core/tools.js";
+
+/** Characters and table cells the hints of one validation may compare (about a fifth of a second). */
+const MAX_HINT_WORK = 20_000_000;
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { defineRule } from "../../core/rule.js";
 import { globMatcher } from "../../core/glob.js";
@@ -64,10 +67,13 @@ export default defineRule({
       return;
     }
     const patterns = tools.patterns.map(globMatcher);
+    // The hints of one validation compare names up to a bound: thousands of unknown tools against a
+    // registry of thousands took minutes. Past it the steps are still reported, without a hint.
+    const hints: HintBudget = { left: MAX_HINT_WORK };
     for (const step of plan.steps) {
       if (step.tool === undefined) continue;
       if (tools.names.has(step.tool) || patterns.some((p) => p.test(step.tool!))) continue;
-      const near = closest(step.tool, tools.names);
+      const near = closest(step.tool, tools.names, hints);
       ctx.report({
         at: step.toolAt,
         step: step.position,
