@@ -1,7 +1,7 @@
 // Time and peak memory for hostile or oversized input: each case runs in its own process so memory numbers do not
 // mix; prints a Markdown table (case, input size, time, peak resident memory, what plangate answered).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -42,6 +42,55 @@ function deepWrites(steps) {
 function commandPlan(steps, line) {
   return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `run ${i}` })) });
 }
+/** A step whose command line names `paths` paths and whose arguments name `folders` folders (`dirs: [{cwd}]`). */
+function folderCommands(steps, folders, paths) {
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, i) => ({ tool: "run_command", arguments: { command: "cat " + Array.from({ length: paths }, (_, j) => `s${i}p${j}/q`).join(" "), dirs: Array.from({ length: folders }, (_, j) => ({ cwd: `f${j}` })) }, intent: "w" })) });
+}
+/** Steps of `paths` relative paths each, read from `folders` folders each. */
+function folderPaths(steps, folders, paths) {
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, s) => ({ tool: "write_file", arguments: { content: "x", files: Array.from({ length: paths }, (_, i) => ({ path: `s${s}/p${i}` })), dirs: Array.from({ length: folders }, (_, j) => ({ cwd: `s${s}f${j}` })) }, intent: "w" })) });
+}
+/** Steps of `n` names and `n` extensions given apart. */
+function namesAndExtensions(steps, n) {
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, s) => ({ tool: "write_file", arguments: { path: "out.txt", content: "x", ext: Array.from({ length: n }, (_, i) => ({ ext: `e${s}x${i}` })), names: Array.from({ length: n }, (_, i) => `n${s}x${i}`) }, intent: "w" })) });
+}
+/** Steps of seven arguments, each a JSON list of some 600 paths as text. */
+function structuredText(steps) {
+  const list = (s, k) => {
+    const a = [];
+    for (let i = 0; JSON.stringify(a).length < 4000; i++) a.push(`${s}x${k}/${i}`);
+    return JSON.stringify(a);
+  };
+  return JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, s) => ({ tool: "run_x", arguments: Object.fromEntries(Array.from({ length: 7 }, (_, k) => [`opt${k}`, list(s, k)])), intent: "w" })) });
+}
+/** A TeDDy plan that CREATEs a MiB of `a` and EDITs it with a FIND of 128 KiB of `a` with a `b` in the middle. */
+function longFind() {
+  const block = (text) => "```text\n" + text + "\n```\n";
+  return (
+    "# Edit\n\n## Rationale\n" + block("why") + "\n## Action Plan\n\n### `CREATE`\n- **File Path:** [new.txt](/new.txt)\n- **Description:** make it.\n" + block("a".repeat(1 << 20)) +
+    "\n---\n\n### `EDIT`\n- **File Path:** [new.txt](/new.txt)\n- **Description:** edit it.\n\n#### `FIND:`\n" + block("a".repeat(65536) + "b" + "a".repeat(65536)) + "#### `REPLACE:`\n" + block("b")
+  );
+}
+/** A workspace of a folder of 4,000 files and 25 folders of 4,000 files each. */
+function manyFiles(ws) {
+  mkdirSync(join(ws, "d"), { recursive: true });
+  for (let i = 0; i < 4000; i++) writeFileSync(join(ws, "d", `file${i}`), "");
+  for (let t = 0; t < 25; t++) {
+    mkdirSync(join(ws, "t", `${t}`), { recursive: true });
+    for (let i = 0; i < 4000; i++) writeFileSync(join(ws, "t", `${t}`, `f${i}`), "");
+  }
+  return ws;
+}
+/** A workspace with a link `a` whose target goes down and up 800 times, and `b` to `a`. */
+function linkChain(ws) {
+  mkdirSync(join(ws, "x"), { recursive: true });
+  symlinkSync("x/../".repeat(800) + ".", join(ws, "a"));
+  symlinkSync("a", join(ws, "b"));
+  return ws;
+}
+const patternLines = (steps, pattern) =>
+  JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, s) => ({ tool: "run_command", arguments: { command: "cat " + Array.from({ length: 1600 }, (_, j) => pattern((s * 3000 + j).toString(36))).join(" ") }, intent: "w" })) });
+const linkPaths = (n) => JSON.stringify({ scope: ".", steps: Array.from({ length: n }, (_, i) => ({ tool: "read_file", arguments: { path: Array.from({ length: 17 }, (_, j) => ((i >> j) & 1 ? "a" : "b")).join("/") + "/f.txt" }, intent: "r" })) });
 const CONSTRAINTS = "tools:\n  allow: [write_file]\nplan:\n  constraints: allow\n";
 const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 10_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
 
@@ -76,13 +125,25 @@ const CASES = [
   ["Commands: 3,000 steps of one 16 KB line of */ patterns", "patterns.json", () => commandPlan(3_000, () => "rm " + "*/".repeat(7998))],
   ["Paths: 60 writes of 1 MiB paths", "long-paths.json", () => JSON.stringify({ scope: ".", steps: Array.from({ length: 60 }, (_, i) => ({ tool: "write_file", arguments: { path: `d${i}/` + "a/".repeat(520_000), content: "x" }, intent: "w" })) })],
   ["Policy: protected globs with three runs, 100 writes of 4 KB paths", "runs.json", () => deepWrites(100), `${CONSTRAINTS}paths:\n  protected: ["**/a/**/a/**/b", "**/*a*a*a*b"]\n`],
+  // The rows below are bounded per validation (src/core/work.ts); the last two read a workspace of their own.
+  ["Work: 40 steps of 1,000 command paths in 64 folders", "folder-commands.json", () => folderCommands(40, 64, 1000)],
+  ["Work: 1,000 steps of one line of 1,600 paths", "repeated-line.json", () => commandPlan(1000, () => "cat " + Array.from({ length: 1600 }, (_, j) => `p${j}/q`).join(" "))],
+  ["Work: 200 steps of 450 paths in 63 folders", "folder-paths.json", () => folderPaths(200, 63, 450)],
+  ["Work: 100 steps of 1,000 names and 1,000 extensions", "extensions.json", () => namesAndExtensions(100, 1000)],
+  ["Work: 2,000 steps of structured text, 11 million values", "structured.json", () => structuredText(2000)],
+  ["Work: 700 patches of 4,096 file names", "patches.json", () => JSON.stringify({ scope: ".", steps: Array.from({ length: 700 }, (_, s) => ({ tool: "apply_patch", arguments: { patch: Array.from({ length: 4100 }, (_, i) => `+++ ${s}/${i}`).join("\n") }, intent: "w" })) })],
+  ["Work: one diff --git line of a MiB of spaces", "git-line.json", () => JSON.stringify({ scope: ".", steps: [{ tool: "apply_patch", arguments: { patch: "diff --git " + "a ".repeat(520_000) }, intent: "w" }] })],
+  ["Work: a FIND of 128 KiB against a MiB the plan creates", "long-find.md", longFind],
+  ["Work: a million values, half a million distinct paths", "distinct-paths.json", () => JSON.stringify({ scope: ".", steps: Array.from({ length: 75_000 }, (_, s) => ({ tool: "write_file", arguments: { content: "x", files: Array.from({ length: 7 }, (_, i) => `s${s}/d${i}/p`) }, intent: "w" })) })],
+  ["Work: 16 lines of 1,600 patterns, 100,000 files", "patterns.json", () => patternLines(16, (x) => `t/*/*${x}`), undefined, manyFiles],
+  ["Work: 2,000 paths through a chain of links", "links.json", () => linkPaths(2000), undefined, linkChain],
 ];
 
 const child = `
   const { validateFile } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
   const { parseToolsText } = await import(${JSON.stringify(new URL("../dist/node/tools-file.js", import.meta.url).href)});
   const t0 = performance.now();
-  const r = await validateFile(process.argv[1], { now: new Date(0), workspace: "/tmp", tools: parseToolsText("plot_qc\\nread_file", "t") });
+  const r = await validateFile(process.argv[1], { now: new Date(0), workspace: process.argv[2], tools: parseToolsText("plot_qc\\nread_file", "t") });
   const ms = performance.now() - t0;
   // Peak resident memory of the whole process (Node itself is ~45 MB): sampling the heap from a timer
   // would miss the peak, which happens inside synchronous parsing.
@@ -93,8 +154,9 @@ const child = `
 
 console.log("| case | input | time | peak RSS | answer |");
 console.log("|---|---:|---:|---:|---|");
-for (const [name, file, make, policy] of CASES.filter(([n]) => !ONLY || n.includes(ONLY))) {
+for (const [name, file, make, policy, workspace] of CASES.filter(([n]) => !ONLY || n.includes(ONLY))) {
   let path = join(dir, file);
+  const ws = workspace ? workspace(join(dir, `${file}.ws`)) : "/tmp";
   if (policy) {
     mkdirSync(join(dir, file + ".d"));
     writeFileSync(join(dir, file + ".d", "plangate.yaml"), policy);
@@ -110,7 +172,7 @@ for (const [name, file, make, policy] of CASES.filter(([n]) => !ONLY || n.includ
     size = 1024 ** 3;
     truncateSync(path, size);
   }
-  const out = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=1024", "--input-type=module", "-e", child, path], { encoding: "utf8" });
+  const out = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=1024", "--input-type=module", "-e", child, path, ws], { encoding: "utf8" });
   if (out.status !== 0) {
     console.log(`| ${name} | ${mb(size)} | crashed | | ${out.stderr.split("\n").find((l) => l.trim()) ?? ""} |`);
     continue;

@@ -68,11 +68,14 @@ export interface WorkMeter {
 /** The work budget of one validation (see WORK_LIMITS). */
 export class PlanWork {
   readonly #max: Record<WorkKind, number>;
-  readonly #meters = new Map<WorkKind, WorkMeter>();
+  /** A meter per kind (its `left` below zero once the kind has run out): asked at every step, so a field, not a map. */
+  readonly #meters: Record<WorkKind, WorkMeter>;
   readonly #over = new Map<WorkKind, WorkPlace>();
 
   constructor(limits: Partial<Record<WorkKind, number>> = {}) {
     this.#max = { ...WORK_LIMITS, ...limits };
+    const m = this.#max;
+    this.#meters = { pathReadings: { left: m.pathReadings }, derivedValues: { left: m.derivedValues }, diskNames: { left: m.diskNames }, linkNames: { left: m.linkNames }, pathTexts: { left: m.pathTexts } };
   }
 
   /**
@@ -80,12 +83,7 @@ export class PlanWork {
    * it takes from `left` and stops below zero; overrun() then says so and keeps the place.
    */
   meter(kind: WorkKind): WorkMeter {
-    let m = this.#meters.get(kind);
-    if (m === undefined) {
-      m = { left: this.#max[kind] };
-      this.#meters.set(kind, m);
-    }
-    return m;
+    return this.#meters[kind];
   }
 
   /**
@@ -93,19 +91,20 @@ export class PlanWork {
    * taken, when they are not left, or the kind has already run out (the rest of it is not done either).
    */
   spend(kind: WorkKind, units: number, place: WorkPlace | (() => WorkPlace)): boolean {
-    if (this.#over.has(kind)) return false;
-    const m = this.meter(kind);
+    const m = this.#meters[kind];
+    if (m.left < 0) return false;
     if (units <= m.left) {
       m.left -= units;
       return true;
     }
-    this.#over.set(kind, typeof place === "function" ? place() : place);
+    m.left = -1;
+    if (!this.#over.has(kind)) this.#over.set(kind, typeof place === "function" ? place() : place);
     return false;
   }
 
   /** Has a kind run out (by spend, stop, or its meter gone below zero)? */
   spent(kind: WorkKind): boolean {
-    return this.#over.has(kind) || this.meter(kind).left < 0;
+    return this.#meters[kind].left < 0;
   }
 
   /**
@@ -113,16 +112,15 @@ export class PlanWork {
    * only): the work's answer is not to be used, and the kind is reported as exceeded there.
    */
   overrun(kind: WorkKind, place: WorkPlace | (() => WorkPlace)): boolean {
-    if (this.#over.has(kind)) return true;
-    if (this.meter(kind).left >= 0) return false;
-    this.#over.set(kind, typeof place === "function" ? place() : place);
+    if (this.#meters[kind].left >= 0) return false;
+    if (!this.#over.has(kind)) this.#over.set(kind, typeof place === "function" ? place() : place);
     return true;
   }
 
   /** Marks a kind as run out at a place (work that counts its units elsewhere: the path service's). */
   stop(kind: WorkKind, place: WorkPlace): void {
     if (!this.#over.has(kind)) this.#over.set(kind, place);
-    this.meter(kind).left = -1;
+    this.#meters[kind].left = -1;
   }
 
   /** Each kind that ran out, and where, in the order they did. */

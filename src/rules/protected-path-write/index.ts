@@ -797,9 +797,15 @@ export default defineRule({
         // A name and its extension given apart (`{stem: "plangate", extension: "yaml"}`, `{name: "server",
         // format: "pem"}`) make one file name to an executor that joins them. Each pair is a path read: a
         // step of a thousand of each took 3 s, and the bound is the validation's (limit-exceeded past it).
-        const extensions = facts.strings.filter((x) => !x.content && x.constraint === undefined && isExtensionName(x.name));
-        if (extensions.length > 0 && !ctx.facts.work.spend("pathReadings", joinedUnits(extensions, facts.strings), () => ({ step: step.position, at: extensions[0]!.at }))) continue;
-        for (const ext of extensions) {
+        let charged = false;
+        let refused = false;
+        for (const ext of facts.strings) {
+          if (ext.content || ext.constraint !== undefined || !isExtensionName(ext.name)) continue;
+          if (!charged) {
+            charged = true;
+            const extensions = facts.strings.filter((x) => !x.content && x.constraint === undefined && isExtensionName(x.name));
+            if ((refused = !ctx.facts.work.spend("pathReadings", joinedUnits(extensions, facts.strings), { step: step.position, at: ext.at }))) break;
+          }
           const suffix = ext.value.trim().replace(/^\.+/, "");
           if (suffix === "" || /[\s/\\:]/.test(suffix)) continue;
           for (const stem of facts.strings) {
@@ -817,7 +823,7 @@ export default defineRule({
           }
           if (joined) break;
         }
-        if (joined) continue;
+        if (joined || refused) continue;
         // A map whose keys name a folder of protected paths and the names in it (`{files: {".claude":
         // {"settings.json": "..."}}}`) is a tree of files to an executor that writes it out.
         for (const k of facts.keys) {
