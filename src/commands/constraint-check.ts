@@ -62,29 +62,51 @@ export const MAX_PATTERN_CHARS = 64 * 1024;
  * patterns, or a MiB of them, took seconds.
  */
 export function patternsPastBound(steps: readonly Step[]): { at: Pointer; count: number; chars: number } | undefined {
-  let count = 0;
-  let chars = 0;
-  for (const top of steps)
-    for (const step of [top, ...(top.substeps ?? [])])
-      for (const key of Object.keys(step.args)) {
-        // Malformed ones too (a pattern over 1,024 characters is refused, and still searched as a glob).
-        const value = step.args[key];
-        if (!isDollarObject(value)) continue;
-        for (const kind of ["$glob", "$regex"] as const) {
-          const pattern = (value as Record<string, unknown>)[kind];
-          if (!Object.hasOwn(value, kind) || typeof pattern !== "string") continue;
-          count++;
-          chars += pattern.length;
-          if (count > MAX_PATTERNS || chars > MAX_PATTERN_CHARS) return { at: childPointer(childPointer(step.argsAt, key), kind), count, chars };
-        }
+  const seen = { count: 0, chars: 0 };
+  // Indexed loops: this runs on every plan before its rules, often in code V8 has not optimised yet,
+  // where for-of over arrays (and an array made per step) allocates.
+  for (let i = 0; i < steps.length; i++) {
+    const top = steps[i]!;
+    const over = stepPatternsPastBound(top, seen);
+    if (over) return over;
+    const substeps = top.substeps;
+    if (substeps)
+      for (let j = 0; j < substeps.length; j++) {
+        const nested = stepPatternsPastBound(substeps[j]!, seen);
+        if (nested) return nested;
       }
+  }
+  return undefined;
+}
+
+const PATTERN_KINDS = ["$glob", "$regex"] as const;
+
+/** patternsPastBound for one step's arguments, counting into `seen`. */
+function stepPatternsPastBound(step: Step, seen: { count: number; chars: number }): { at: Pointer; count: number; chars: number } | undefined {
+  const keys = Object.keys(step.args);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    // Malformed ones too (a pattern over 1,024 characters is refused, and still searched as a glob).
+    const value = step.args[key];
+    if (!isDollarObject(value)) continue;
+    for (let n = 0; n < PATTERN_KINDS.length; n++) {
+      const kind = PATTERN_KINDS[n]!;
+      const pattern = (value as Record<string, unknown>)[kind];
+      if (!Object.hasOwn(value, kind) || typeof pattern !== "string") continue;
+      seen.count++;
+      seen.chars += pattern.length;
+      if (seen.count > MAX_PATTERNS || seen.chars > MAX_PATTERN_CHARS) return { at: childPointer(childPointer(step.argsAt, key), kind), count: seen.count, chars: seen.chars };
+    }
+  }
   return undefined;
 }
 
 /** The top-level constraints of a step's arguments (well-formed ones only). */
 export function stepConstraints(step: Step): StepConstraint[] {
   const out: StepConstraint[] = [];
-  for (const key of Object.keys(step.args)) {
+  const keys = Object.keys(step.args);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
     const value = step.args[key];
     if (!isDollarObject(value)) continue;
     const r = readArgument(value);

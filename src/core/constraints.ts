@@ -60,7 +60,8 @@ export type ArgumentReading = { literal: unknown } | { constraint: Constraint } 
 export function isDollarObject(v: unknown): v is Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
   // Own keys only, as JSON has them: an inherited `$` key (a prototype set in code) is no constraint.
-  for (const k of Object.keys(v)) if (k.startsWith("$")) return true;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) if (keys[i]!.startsWith("$")) return true;
   return false;
 }
 

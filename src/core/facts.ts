@@ -249,7 +249,8 @@ export class StepFacts {
           return;
         }
       }
-      for (const k of names) {
+      for (let i = 0; i < names.length; i++) {
+        const k = names[i]!;
         const v = members[k];
         const s = slotIn(slot, value, k);
         const inContent = content || CONTENT_ARGUMENTS.has(k.toLowerCase());
@@ -288,7 +289,9 @@ export class StepFacts {
     // Past the validation's bound on values read from inside strings (limit-exceeded), none are read.
     if (this.owner.work.spent("derivedValues")) return (this.#embedded = NO_EMBEDDED);
     const out: EmbeddedLeaf[] = [];
-    for (const a of this.strings) {
+    const strings = this.strings;
+    for (let i = 0; i < strings.length; i++) {
+      const a = strings[i]!;
       if (a.content || a.constraint !== undefined || a.value.length > MAX_EMBEDDED_TEXT || !(a.value.includes(":") || a.value.includes("=") || a.has(LeafTag.Placeholder)) || !EMBEDDED_HINT.test(a.value)) continue;
       const add = (name: string, value: string) => {
         if (out.length < MAX_EMBEDDED) out.push({ outer: a.name, leaf: new ArgLeaf(a.slot, name, value, tagsOf(value)) });
@@ -352,7 +355,9 @@ export class StepFacts {
     if (this.#folders) return this.#folders;
     const seen = new Set<string>();
     const out: ArgLeaf[] = [];
-    for (const a of this.strings) {
+    const strings = this.strings;
+    for (let i = 0; i < strings.length; i++) {
+      const a = strings[i]!;
       if (a.content || !isFolderName(a.name)) continue;
       const v = a.value.trim().replace(/[/\\]+$/, "");
       if (v === "" || v === "." || seen.has(v) || isRemoteUrl(v)) continue;
@@ -399,7 +404,10 @@ export class StepFacts {
     const slot = leaf.slot;
     if (paths.length <= SCAN_PATHS) {
       // Few path arguments (the usual case): compare the places directly, with nothing to build.
-      for (const a of paths) if (a.slot.container === slot.container && a.slot.token === slot.token && (!sameValue || a.value === leaf.value)) return true;
+      for (let i = 0; i < paths.length; i++) {
+        const a = paths[i]!;
+        if (a.slot.container === slot.container && a.slot.token === slot.token && (!sameValue || a.value === leaf.value)) return true;
+      }
       return false;
     }
     if (!this.#pathSlots) {
@@ -476,7 +484,8 @@ export class StepFacts {
         }
         // A map under a path name (`files: {"a.txt": "…"}`) names its paths by its keys.
         const keyed = name !== undefined && isPathName(name, names);
-        for (const k of keys) {
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
           const v = members[k];
           if (keyed || isFileUrl(k)) {
             const s = slotIn(slot, value, k);

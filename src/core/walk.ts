@@ -15,7 +15,7 @@ export function keysWhere(value: unknown, at: Pointer, pick: (key: string, value
   const trail: (string | number)[] = [];
   const pointer = () => {
     let p = at;
-    for (const t of trail) p = childPointer(p, t);
+    for (let i = 0; i < trail.length; i++) p = childPointer(p, trail[i]!);
     return p;
   };
   const visit = (v: unknown, depth: number) => {
@@ -29,7 +29,9 @@ export function keysWhere(value: unknown, at: Pointer, pick: (key: string, value
       return;
     }
     const members = v as Record<string, unknown>;
-    for (const k of Object.keys(members)) {
+    const keys = Object.keys(members);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const child = members[k];
       trail.push(k);
       if (pick(k, child)) out.push({ at: pointer(), key: k, value: child });

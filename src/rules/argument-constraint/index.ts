@@ -3,6 +3,7 @@ import { mayHoldDollar } from "../../core/constraints.js";
 import { TOOL_CALL_DIALECTS } from "../../core/dialect-groups.js";
 import { isPathName } from "../../core/paths.js";
 import { defineRule } from "../../core/rule.js";
+import type { Step } from "../../core/plan.js";
 
 /** Dialects whose arguments may hold constraints (with `plan.constraints: allow`). */
 const CONSTRAINT_DIALECTS = new Set(["intake", "ikoma"]);
@@ -12,6 +13,16 @@ const NESTED_HINT = 'make the constraint the whole argument value, or wrap a rea
 const OPEN_PATH_HINT = 'bound the path with {"$glob": "folder/**"} or {"$enum": […]}; plan.allowOpenArguments: true allows open arguments';
 
 let schemaChecker: ((schema: unknown) => string | undefined) | undefined;
+
+/** Does a step have an argument that is a `$schema` constraint (the schema compiler is loaded only then)? */
+function hasSchemaArgument(step: Step): boolean {
+  for (const key in step.args) {
+    if (!Object.hasOwn(step.args, key)) continue;
+    const v = step.args[key];
+    if (v !== null && typeof v === "object" && Object.hasOwn(v, "$schema")) return true;
+  }
+  return false;
+}
 
 export default defineRule({
   meta: {
@@ -54,7 +65,7 @@ export default defineRule({
   },
   async prepare(plan) {
     if (schemaChecker) return;
-    const has = plan.steps.some((s) => Object.values(s.args).some((v) => v !== null && typeof v === "object" && Object.hasOwn(v, "$schema")));
+    const has = plan.steps.some(hasSchemaArgument);
     if (!has) return;
     try {
       const m = await import("../../core/constraint-schema.js");
@@ -72,7 +83,8 @@ export default defineRule({
     if (!mayHoldDollar(plan, ctx.facts)) return;
     const allow = ctx.policy.plan.constraints === "allow";
     const open = ctx.policy.plan.allowOpenArguments;
-    for (const step of plan.steps) {
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       // The problem is the key (it looks like "$" but is not): reported there.
       for (const p of lookalikeProblems(step)) ctx.report({ at: p.at, key: true, step: step.position, messageId: p.messageId, data: { ...p.data, step: step.position } });
       if (!allow || !CONSTRAINT_DIALECTS.has(plan.dialect)) {

@@ -33,7 +33,8 @@ export default defineRule({
   },
   prepare: prepareCommandRule,
   check(plan, ctx) {
-    for (const step of plan.steps) {
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       const raw = isObject(step.raw) ? step.raw[plan.fields.tool] : undefined;
       if (Array.isArray(raw)) {
         ctx.report({

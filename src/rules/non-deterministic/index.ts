@@ -101,7 +101,8 @@ export default defineRule({
   },
   check(plan, ctx) {
     const allowBranches = ctx.policy.plan.allowConditionals;
-    for (const step of plan.steps) {
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       // The whole step of JSON/YAML dialects; for Markdown, whose raw step is the parser's, the arguments.
       const root =
         TOOL_CALL_DIALECTS.includes(plan.dialect) && step.raw !== null && typeof step.raw === "object"
@@ -128,7 +129,9 @@ export default defineRule({
           });
         }
       }
-      for (const a of ctx.facts.step(step).strings) {
+      const strings = ctx.facts.step(step).strings;
+      for (let i = 0; i < strings.length; i++) {
+        const a = strings[i]!;
         if (a.content || (!a.has(LeafTag.RunTime) && !(a.has(LeafTag.Words) && RUN_TIME_WORDS.test(a.value))) || !ANY_RUN_TIME.test(a.value)) continue;
         const hit = RUN_TIME.find(([re]) => re.test(a.value));
         if (!hit) continue;

@@ -74,23 +74,36 @@ export default defineRule({
     const ws = paths.workspace;
     // A bare word under another name is a path when the workspace holds a symbolic link of that name.
     const linkName = (a: ArgLeaf) => mayBeFileName(a.name, a.value, a.isPlainWord()) && paths.isLinkName(a.value.trim());
-    for (const step of plan.steps) {
+    // The loops over a step's leaves are indexed: for-of allocates in code V8 has not optimised yet (one
+    // large plan validated once runs mostly there).
+    const steps = plan.steps;
+    for (let s = 0; s < steps.length; s++) {
+      const step = steps[s]!;
       // Past the validation's bound on distinct paths the rest is not checked (limit-exceeded says so).
       if (ctx.facts.work.spent("pathTexts")) break;
       const facts = ctx.facts.step(step);
       const args = facts.pathArguments();
-      for (const a of facts.strings)
+      const strings = facts.strings;
+      for (let i = 0; i < strings.length; i++) {
+        const a = strings[i]!;
         if (!a.content && !facts.isPathArgument(a, true) && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && linkName(a)))
           args.push(a);
-      for (const k of facts.keys)
-        if (k.has(LeafTag.PathLike) && !facts.isPathArgument(k, true) && mayNamePath("", k.value))
-          args.push(k);
+      }
+      const keys = facts.keys;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        if (k.has(LeafTag.PathLike) && !facts.isPathArgument(k, true) && mayNamePath("", k.value)) args.push(k);
+      }
       // Values inside structured text (`{"options": "{\"output\": \"/etc/x\"}"}`, `"dir: ../x"`).
-      for (const { outer, leaf: a } of facts.embedded())
+      const embedded = facts.embedded();
+      for (let i = 0; i < embedded.length; i++) {
+        const { outer, leaf: a } = embedded[i]!;
         if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : linkName(a))) args.push(a);
+      }
       // A patch names several files at one place: the first one outside is reported there.
       let patches: Set<object> | undefined;
-      for (const arg of args) {
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i]!;
         // The path that passed the bound on distinct paths is reported (not resolved); the rest are not checked.
         if (ctx.facts.work.spent("pathTexts")) break;
         if (arg.fromPatch && patches?.has(arg.slot)) continue;
@@ -109,7 +122,9 @@ export default defineRule({
         // A URL under a path name is still a path to an executor that opens files (`ftp:` is a folder to
         // it): resolved as one, it lands inside unless it climbs out with `..`.
         if (arg.value === "") continue;
-        for (const r of paths.resolve(arg.value)) {
+        const readings = paths.resolve(arg.value);
+        for (let j = 0; j < readings.length; j++) {
+          const r = readings[j]!;
           let why = paths.whyOutside(r);
           if (!why && "real" in r && !r.missing && files.nlink) {
             // A second name of the file may be anywhere on the same file system: a write through this one
@@ -177,7 +192,8 @@ export default defineRule({
       }
     }
     // A pattern on any other argument (a URL, a query) is a path too when it admits a file: URL.
-    for (const step of plan.steps)
+    for (let s = 0; s < steps.length; s++) {
+      const step = steps[s]!;
       for (const c of stepConstraints(step)) {
         if ((c.constraint.kind !== "$glob" && c.constraint.kind !== "$regex") || CONTENT_ARGUMENTS.has(c.key.toLowerCase()) || isCommandKey(c.key)) continue;
         if (isPathName(c.key, pathNamesFor(step.tool, ctx.policy.paths.arguments, ctx.tools?.schemas))) continue;
@@ -190,6 +206,7 @@ export default defineRule({
           data: { step: step.position, constraint: c.constraint.kind, argument: c.key, url },
         });
       }
+    }
     // A pattern written in many steps (the same line again) is expanded on disk once.
     const expanded = new Map<string, readonly string[] | undefined>();
     reportCommandInstallsOutside(plan, ctx);

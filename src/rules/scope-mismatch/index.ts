@@ -48,7 +48,8 @@ export default defineRule({
           actual: plan.scope,
         });
     }
-    for (const step of plan.steps) {
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       if (step.scope === undefined) continue;
       const why = outside(step.scope, paths);
       if (why)

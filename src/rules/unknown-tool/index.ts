@@ -70,7 +70,8 @@ export default defineRule({
     // The hints of one validation compare names up to a bound: thousands of unknown tools against a
     // registry of thousands took minutes. Past it the steps are still reported, without a hint.
     const hints: HintBudget = { left: MAX_HINT_WORK };
-    for (const step of plan.steps) {
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       if (step.tool === undefined) continue;
       if (tools.names.has(step.tool) || patterns.some((p) => p.test(step.tool!))) continue;
       const near = closest(step.tool, tools.names, hints);
