@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import type { ReadIssue, SourceDocument } from "../core/document.js";
 import { decodeText } from "./decode.js";
 import fc from "fast-check";
-import { nestsWithin, parseJson } from "./json.js";
+import { fewOpenings, nestsWithin, parseJson } from "./json.js";
 import { cpuTimed } from "../../test/cpu-time.js";
 import { readFactText } from "../../test/read-text.js";
 
@@ -357,6 +357,27 @@ describe("parseJson: limits and size", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  test("fewOpenings counts every [ and { (in strings too) up to its bound", () => {
+    const piece = fc.constantFrom("[", "]", "{", "}", '"["', "a", " ", "{[");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 12 }), (parts, max) => {
+        const text = parts.join("");
+        const count = [...text].filter((c) => c === "[" || c === "{").length;
+        expect(fewOpenings(text, max)).toBe(count <= max);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("a long text of few brackets that nests too deep is still refused at the limit", () => {
+    // Past 64 KiB a text is scanned for its depth unless it has few brackets: then the value's depth decides.
+    for (const text of ["[".repeat(1500) + " ".repeat(70_000) + "]".repeat(1500), '{"a":'.repeat(1500) + " ".repeat(70_000) + "1" + "}".repeat(1500)]) {
+      const issue = only(read(text));
+      expect(issue.rule).toBe("limit-exceeded");
+      expect(issue.start).toBe(text.startsWith("[") ? 1000 : 5000);
+    }
   });
 
   test("maxDepth counts containers, empty ones included", () => {
