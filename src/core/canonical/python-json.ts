@@ -66,23 +66,34 @@ export function pythonFloatRepr(v: number): string {
   if (v === 0) return Object.is(v, -0) ? "-0.0" : "0.0";
   // Integral doubles below 1e16 print positionally in both languages; Python adds ".0".
   if (Number.isInteger(v) && v < 1e16 && v > -1e16) return String(v) + ".0";
+  // ECMAScript's String(v) has the same shortest digits as Python's repr; only the layout differs, and it
+  // is read off that text (toExponential, which gives the same digits, costs several times more).
   const js = String(v);
-  // Non-integral doubles are below 2^52 < 1e16, so ECMAScript's positional form is Python's unless tiny.
-  if (js.indexOf("e") < 0 && js.indexOf(".") >= 0 && !js.startsWith(v < 0 ? "-0.0000" : "0.0000")) return js;
-  // toExponential() without an argument yields the same shortest digits as String(v).
-  const exp = Math.abs(v).toExponential();
-  const e = exp.indexOf("e");
-  const digits = exp[0] + exp.slice(2, e);
-  const mantissa = exp.slice(0, e);
-  const power = Number(exp.slice(e + 1));
-  const sign = v < 0 ? "-" : "";
-  if (power < -4 || power >= 16) {
-    const abs = Math.abs(power);
-    return sign + mantissa + (power < 0 ? "e-" : "e+") + (abs < 10 ? "0" + abs : String(abs));
+  const neg = v < 0;
+  const e = js.indexOf("e");
+  // ECMAScript writes an exponent below 1e-6 and from 1e21, where Python does too: its exponent has two digits at least.
+  if (e >= 0) {
+    const power = js.slice(e + 2);
+    return js.slice(0, e) + (js.charCodeAt(e + 1) === 0x2d ? "e-" : "e+") + (power.length < 2 ? "0" + power : power);
   }
-  if (power < 0) return sign + "0." + "0".repeat(-power - 1) + digits;
-  if (digits.length <= power + 1) return sign + digits + "0".repeat(power + 1 - digits.length) + ".0";
-  return sign + digits.slice(0, power + 1) + "." + digits.slice(power + 1);
+  const dot = js.indexOf(".");
+  const from = neg ? 1 : 0;
+  if (dot < 0) {
+    // An integer from 1e16 to 1e21: Python writes d.ddde+XX without the trailing zeros.
+    let last = js.length;
+    while (js.charCodeAt(last - 1) === 0x30) last--;
+    const digits = js.slice(from, last);
+    const power = js.length - from - 1;
+    return (neg ? "-" : "") + digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + "e+" + String(power);
+  }
+  // Non-integral doubles are below 2^52 < 1e16, so ECMAScript's positional form is Python's unless below
+  // 1e-4 ("0.0000..."), which Python writes with an exponent.
+  if (!js.startsWith(neg ? "-0.0000" : "0.0000")) return js;
+  let first = dot + 1;
+  while (js.charCodeAt(first) === 0x30) first++;
+  const digits = js.slice(first);
+  const power = first - dot;
+  return (neg ? "-" : "") + digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + "e-" + (power < 10 ? "0" + power : String(power));
 }
 
 /** A number as Python would print the object `json.loads` made of its lexeme (an int or a float). */
