@@ -7,7 +7,7 @@ import type { PlanView, ReadInput } from "./core/input/read.js";
 import type { FileProbe } from "./core/file-probe.js";
 import { planFacts } from "./core/facts.js";
 import type { HostProfile } from "./core/host-profile.js";
-import type { DialectId, Plan } from "./core/plan.js";
+import type { DialectId, Plan, Step } from "./core/plan.js";
 import { parentPointer, type Pointer } from "./core/pointer.js";
 import { LineIndex } from "./core/source.js";
 import type { PlanReport } from "./core/plan-report.js";
@@ -244,7 +244,11 @@ export async function validateWith(input: string | Uint8Array, options: Validate
     }
     // A Task or Agent step's nested steps are calls the subagent makes: the step rules judge them as a
     // plan of their own, keeping only what they report inside a nested step (plan-wide findings once).
-    const nested = plan.steps.flatMap((s) => s.substeps ?? []);
+    const nested: Step[] = [];
+    for (let i = 0; i < plan.steps.length; i++) {
+      const substeps = plan.steps[i]!.substeps;
+      if (substeps !== undefined) for (let j = 0; j < substeps.length; j++) nested.push(substeps[j]!);
+    }
     const subPlan: Plan | undefined = nested.length > 0 ? { ...plan, steps: nested } : undefined;
     const inNested = (at: string | undefined) => at !== undefined && nested.some((s) => at === s.at || at.startsWith(s.at + "/"));
     const runs: { plan: Plan; keep?: (r: Report) => boolean }[] = [{ plan }];
