@@ -268,7 +268,7 @@ describe("reports name the policy used; --no-policy", () => {
 });
 
 describe("the structural rules cannot be lowered", () => {
-  const STRUCTURAL = ["parse-error", "unknown-format", "duplicate-key", "limit-exceeded"];
+  const STRUCTURAL = ["parse-error", "unknown-format", "duplicate-key", "limit-exceeded", "unsafe-value"];
   const cases = STRUCTURAL.flatMap((id) => ["off", "warning", "info"].map((sev) => [id, sev] as const));
   it.each(cases)("rules: %s: %s is a usage error with its position", async (id, sev) => {
     const f = join(root, `s-${id}-${sev}.yaml`);
@@ -292,6 +292,22 @@ describe("the structural rules cannot be lowered", () => {
     expect(dup.valid).toBe(false);
     const broken = await validatePlan("[{", { file: "p.json", policy });
     expect(broken.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["parse-error", "error"]);
+    const twoWays = await validatePlan('[{"tool": "a", "params": {"n": 9007199254740993}}]', { file: "p.json", policy });
+    expect(twoWays.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["unsafe-value", "error"]);
+    expect(twoWays.valid).toBe(false);
+  });
+  it.each([
+    ["off", "pyyaml", 2, "unsafe-value"],
+    ["warning", "pyyaml", 2, "unsafe-value"],
+    // The honest way to accept YAML 1.2 values: name the executor's reader.
+    [undefined, "yaml-1.2", 0, undefined],
+  ] as const)("a YAML 1.1 boolean with unsafe-value: %s, yaml.executor: %s exits %i", async (sev, executor, code, rule) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-unsafe-"));
+    writeFileSync(join(dir, "plan.yaml"), "steps:\n  - tool: read_file\n    intent: read it\n    arguments:\n      path: in.txt\n      follow: no\n");
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: [read_file]\nyaml:\n  executor: ${executor}\n${sev ? `rules:\n  unsafe-value: ${sev}\n` : ""}`);
+    const r = await cli(["validate", "plan.yaml"], { cwd: dir });
+    expect(r.code).toBe(code);
+    if (rule) expect(r.stderr).toContain(`"${rule}" cannot be set to "${sev}"`);
   });
   it.each(["plangate.yml", "sub/plangate.yaml", "sub/.plangate.yml", "plangate.json", "a/b/.plangate.yaml"])("a plan may not write a policy file (%s)", async (path) => {
     const { validatePlan } = await import("../src/node/validate-plan.js");
