@@ -6,6 +6,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostCommands, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
+import { untrustedPlace } from "./private-place.js";
 import { guardFailure, judgeApproval } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
@@ -131,6 +132,10 @@ export async function startGuard(statePath: string, options: GuardOptions & { al
     throw new GuardRefusal([guardFailure({ kind: "state-exists", path: statePath })]);
   if (isInside(statePath, options.workspace))
     throw new GuardRefusal([guardFailure({ kind: "inside-workspace", file: "state", path: statePath, workspace: options.workspace })]);
+  for (const [path, what] of [[statePath, "the guard state file"], [options.alsoConsumedIn, "the store of consumed approvals"]] as const) {
+    const problem = path === undefined ? undefined : untrustedPlace(path, what);
+    if (problem !== undefined) throw new GuardRefusal([guardFailure({ kind: "untrusted-place", problem })]);
+  }
   // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
   const auditKey = options.auditKey ?? randomBytes(32);
   const { plan, record, audit, now } = await openApproved({ ...options, auditKey });
