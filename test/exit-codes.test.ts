@@ -160,4 +160,27 @@ describe("exit codes and JSON error documents", () => {
     const hook = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "guard", "--state", join(tmp(), "none.json")], { encoding: "utf8" });
     expect(hook.status).toBe(2);
   });
+
+  /** Preloaded into the real process: the bundled CLI cannot be loaded (a crash before any command runs). */
+  const FAIL_LOAD =
+    'data:text/javascript,import fs from "node:fs";const r=fs.readFileSync;fs.readFileSync=function(p,...a){if(String(p).endsWith("cli.cjs"))throw new Error("load failed");return r.call(this,p,...a)}';
+  // The answer form is the command line parser's: the last --output wins. A crash in the exit-code form
+  // must exit 2 (its host reads 0 as "allow"); in Claude Code's form it prints a deny and exits 0.
+  it.skipIf(!built).each([
+    [["--output", "claude"], 0, true],
+    [["--output=claude"], 0, true],
+    [["--output", "exit", "--output", "claude"], 0, true],
+    [["--output=exit", "--output=claude"], 0, true],
+    [["--output", "claude", "--output", "exit"], 2, false],
+    [["--output=claude", "--output=exit"], 2, false],
+    [["--output=claude", "--output", "exit"], 2, false],
+    [["--output", "exit"], 2, false],
+    [[], 2, false],
+  ] as const)("a hook that crashes while loading, guard %j: exit %i", (args, code, deny) => {
+    const r = spawnSync(process.execPath, ["--import", FAIL_LOAD, bin, "guard", ...args], { encoding: "utf8", input: "{}" });
+    expect(r.status).toBe(code);
+    expect(r.stderr).toMatch(/blocked: internal error: load failed \[guard-failure\]/);
+    if (deny) expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    else expect(r.stdout).toBe("");
+  });
 });
