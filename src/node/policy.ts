@@ -160,6 +160,8 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
+      const missed = overrideGlobMisses(g, dirname(file));
+      if (missed) throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" ${missed}`);
     });
   }
   const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
@@ -431,11 +433,48 @@ function policyFolder(policy: Policy): string {
   return policy.source !== undefined ? dirname(policy.source) : policy.workspace;
 }
 
-/** The overrides entries whose globs match a plan file (its path relative to the policy's folder), in order. */
+/**
+ * Why an `overrides` glob would match no plan file though it reads as if it named some, or undefined. An
+ * override that tightens the policy for some plans (`files: ["plans/prod/"]`, `tools.allow: [read_file]`)
+ * and matches nothing leaves those plans under the looser policy, silently: such a glob is refused.
+ */
+function overrideGlobMisses(g: string, folder: string): string | undefined {
+  if (g !== g.trim()) return "begins or ends with white space, which a file's path does not: remove it";
+  if (g.includes("\\")) return 'holds a backslash, which escapes the next character in a glob (it is no folder separator): write "/" between folders';
+  if (g.endsWith("/")) return `ends with "/", so it matches no file: write "${g}**" for the files in that folder`;
+  const segments = g.split("/");
+  if (segments.some((x, k) => x === "" || (x === "." && k > 0))) return 'has an empty or "." folder name ("//", "/./"), which a file\'s path does not: write each folder once';
+  if (!picomatch.scan(g).isGlob) {
+    let folderNamed = false;
+    try {
+      folderNamed = statSync(resolve(folder, g)).isDirectory();
+    } catch {
+      // Not there (yet): a plan file of that name.
+    }
+    if (folderNamed) return `names a folder, which no plan file is: write "${g}/**" for the files in it`;
+  }
+  return undefined;
+}
+
+const outsideFolder = (rel: string) => rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel);
+
+/**
+ * The overrides entries whose globs match a plan file (its path relative to the policy's folder), in order.
+ * A plan named by a path outside the policy's folder as written (through a link: a checkout's other name)
+ * is placed by the real paths of both, so that another spelling of the same file escapes no override.
+ */
 export function matchingOverrides(policy: Policy, planPath: string): PolicyOverride[] {
   if (!policy.overrides?.length || planPath === "-") return [];
-  const rel = relative(policyFolder(policy), resolve(planPath)).split(sep).join("/");
-  if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return [];
+  const folder = policyFolder(policy);
+  let rel = relative(folder, resolve(planPath)).split(sep).join("/");
+  if (outsideFolder(rel)) {
+    try {
+      rel = relative(realpathSync(folder), realpathSync(resolve(planPath))).split(sep).join("/");
+    } catch {
+      return [];
+    }
+    if (outsideFolder(rel)) return [];
+  }
   return policy.overrides.filter((o) => picomatch(o.files, { dot: true })(rel));
 }
 
