@@ -113,6 +113,45 @@ describe("invalid policies", () => {
     writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/+(a|b).pem']\n");
     expect((await loadPolicy({ file: join(root, "pg3.yaml"), cwd: root })).policy.paths.protected).toContain("**/*secret*key*");
   });
+  // A protected glob that matches nothing by a slip of spelling protects nothing: refused, with what to write.
+  it.each([
+    ["secrets/", /"secrets\/" ends with "\/", so it matches no path: write "secrets"/],
+    ["secrets\\\\*", /holds a backslash/],
+    [" secrets/**", /begins or ends with white space/],
+    ["secrets/** ", /begins or ends with white space/],
+    ["secrets//**", /has an empty or "\." folder name/],
+    ["secrets/./**", /has an empty or "\." folder name/],
+  ])("refuses the protected glob %j (exit 2), at the top level and in an override", async (glob, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protect-slip-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: "secrets/a.txt", content: "x" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\npaths:\n  protected: ["${glob}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:15: the protected glob .*${message.source}`));
+    expect((await cli(["validate", "p.json"], { cwd: dir })).code).toBe(2);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    paths:\n      protected: ["${glob}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:6:19: the protected glob .*${message.source}`));
+  });
+  it.each([
+    // A name without wildcards protects the path and everything in it, as a folder's name reads.
+    ["secrets", "secrets/a.txt", 1],
+    ["./secrets", "secrets/deep/a.txt", 1],
+    ["config/prod", "config/prod/db.yaml", 1],
+    ["secrets", "secrets", 1],
+    ["secrets/**", "secrets/a.txt", 1],
+    ["secrets/*", "secrets/a.txt", 1],
+    ["**/secrets/**", "x/secrets/a.txt", 1],
+    ["secrets/a.txt", "secrets/a.txt", 1],
+    // Honest neighbours stay writable.
+    ["secrets", "secrets-old/a.txt", 0],
+    ["secrets", "docs/secrets.md", 0],
+    ["secrets/*.txt", "secrets/a.md", 0],
+  ])("the protected glob %j and a write to %j: exit %i", async (glob, path, code) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protect-name-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "x" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\npaths:\n  protected: ["${glob}"]\n`);
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[protected-path-write]");
+  });
   it("paths.unprotect lets writers touch default protected globs, for every plan or for some plan files, and names no other glob", async () => {
     const { policyForFile } = await import("../src/node/policy.js");
     const { validateFile } = await import("../src/node/api.js");

@@ -176,6 +176,9 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
  */
 function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
   (globs ?? []).forEach((g, j) => {
+    // A protected glob that matches nothing by a slip of spelling protects nothing, silently.
+    const slip = protectedGlobSlip(g);
+    if (slip !== undefined) throw new PolicyError(`${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" ${slip}`);
     if (!globBacktracks(g)) return;
     // The matcher's own reading (src/rules/protected-path-write): a glob it cannot read would match every path.
     const error = linearGlobError(g);
@@ -184,6 +187,24 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
+}
+
+/**
+ * Why a protected glob would match no path a plan writes though it reads as if it named some, or
+ * undefined. Paths are matched relative to the workspace (or as absolute paths, by a glob that starts
+ * with "/"), with "/" between folders.
+ */
+function protectedGlobSlip(g: string): string | undefined {
+  if (g !== g.trim()) return "begins or ends with white space, which a path does not: remove it";
+  if (g.includes("\\")) return 'holds a backslash, which escapes the next character in a glob (it is no folder separator): write "/" between folders';
+  if (g.endsWith("/")) return `ends with "/", so it matches no path: write "${g.replace(/\/+$/, "")}" (a folder's name protects it and everything in it)`;
+  if (g.replace(/^\.\//, "").replace(/^\//, "").split("/").some((x) => x === "" || x === ".")) return 'has an empty or "." folder name ("//", "/./"), which a path does not: write each folder once';
+  return undefined;
+}
+
+/** A protected glob that names a path without wildcards (`secrets`, `config/prod`) protects everything in it too. */
+function withContents(globs: readonly string[] | undefined): string[] | undefined {
+  return globs?.flatMap((g) => (picomatch.scan(g).isGlob ? [g] : [g, `${g.replace(/^\.\//, "")}/**`]));
 }
 
 /**
@@ -408,7 +429,7 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
     p.tools.read = union(p.tools.read ?? [], file.tools.read);
   }
   if (file.paths) {
-    p.paths.protected = union(p.paths.protected, file.paths.protected);
+    p.paths.protected = union(p.paths.protected, withContents(file.paths.protected));
     // Default globs the file lets writers touch: removed after its own globs are added (later files and
     // overrides may protect them again).
     const unprotect = file.paths.unprotect;
