@@ -322,11 +322,12 @@ describe("policy overrides", () => {
     symlinkSync(root, link);
     const { policy } = await load(root);
     for (const path of [join(root, "plans/prod/p.json"), join(link, "plans/prod/p.json")]) expect(policyForFile(policy, path).tools.allow).toEqual(["read_file"]);
-    for (const [cwd, plan] of [
+    const spellings: [cwd: string, plan: string][] = [
       [root, join(link, "plans/prod/p.json")],
       [link, join(root, "plans/prod/p.json")],
       [link, "plans/prod/p.json"],
-    ]) {
+    ];
+    for (const [cwd, plan] of spellings) {
       const r = await cli(["validate", plan, "--policy", join(root, "plangate.yaml")], { cwd });
       expect(r.code, `${cwd} ${plan}: ${r.stdout}`).toBe(1);
       expect(r.stdout).toContain("[unknown-tool]");
