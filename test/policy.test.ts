@@ -152,6 +152,39 @@ describe("invalid policies", () => {
     expect(r.code, r.stdout + r.stderr).toBe(code);
     if (code === 1) expect(r.stdout).toContain("[protected-path-write]");
   });
+  // A program is matched by its name wherever it lies: an entry naming it by a path matches nothing.
+  it.each([
+    ["deny", "/bin/rm", "rm"],
+    ["deny", "/bin/rm -rf", "rm -rf"],
+    ["deny", "./scripts/deploy.sh", "deploy.sh"],
+    ["allow", "/usr/bin/make test", "make test"],
+  ])("refuses commands.%s entry %j (exit 2), naming %j, at the top level and in an override", async (list, entry, name) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-command-entry-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "rm -rf build" }, intent: "Clean" }] }));
+    const expected = new RegExp(`the commands\\.${list} entry "${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}" names its program by a path.*write "${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"`);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\ncommands:\n  ${list}: ["${entry}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:`));
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(expected);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    commands:\n      ${list}: ["${entry}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(expected);
+  });
+  it.each([
+    ["deny", "rm", "rm -rf build", 1],
+    ["deny", "rm", "/bin/rm -rf build", 1],
+    ["deny", "git push", "git -C x push", 1],
+    ["deny", "curl", "rm -rf build", 0],
+    ["allow", "make test", "make test", 0],
+    ["allow", "make test", "/usr/bin/make test", 0],
+  ])("commands.%s [%j] and the command %j: exit %i", async (list, entry, command, code) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-command-entry-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "Run it" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\ncommands:\n  ${list}: ["${entry}"]\n`);
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[disallowed-tool]");
+  });
   it("paths.unprotect lets writers touch default protected globs, for every plan or for some plan files, and names no other glob", async () => {
     const { policyForFile } = await import("../src/node/policy.js");
     const { validateFile } = await import("../src/node/api.js");

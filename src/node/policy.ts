@@ -152,7 +152,9 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
   checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
+  checkCommandEntries(policy.commands, "/commands", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
+    checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
@@ -233,6 +235,24 @@ function checkAllow(tools: { allow?: readonly string[]; allowFile?: string; regi
   throw new PolicyError(
     `${where(doc, file, `${at}/allow`, false)}: tools.allow is empty, which leaves every tool unchecked (an empty list is no list): list the tools plans may call, write ["*"] to allow every tool on purpose, or leave tools.allow out`,
   );
+}
+
+/**
+ * A command line's program is matched by its name, wherever it lies (`/bin/rm`, `./rm` and `rm` alike):
+ * an entry of `commands.deny` whose program is a path (`/bin/rm`) would deny nothing at all, and one of
+ * `commands.allow` would allow nothing. Both are refused with the name to write.
+ */
+function checkCommandEntries(commands: { allow?: readonly string[]; deny?: readonly string[] } | undefined, at: string, doc: SourceDocument, file: string): void {
+  for (const list of ["deny", "allow"] as const) {
+    (commands?.[list] ?? []).forEach((entry, j) => {
+      const program = entry.trim().split(/\s+/)[0] ?? "";
+      if (!program.includes("/")) return;
+      const name = program.split("/").filter((x) => x !== "").pop() ?? program;
+      throw new PolicyError(
+        `${where(doc, file, `${at}/${list}/${j}`, false)}: the commands.${list} entry "${entry}" names its program by a path, but a command's program is matched by its name wherever it lies (/bin/${name}, ./${name} and ${name} alike), so it would ${list === "deny" ? "deny" : "allow"} nothing: write "${[name, ...entry.trim().split(/\s+/).slice(1)].join(" ")}"`,
+      );
+    });
+  }
 }
 
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
