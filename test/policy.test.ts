@@ -381,6 +381,45 @@ describe("the structural rules cannot be lowered", () => {
     expect(r.code).toBe(code);
     if (rule) expect(r.stderr).toContain(`"${rule}" cannot be set to "${sev}"`);
   });
+  // Lowered, a plan could rewrite the guard's hook configuration, git hooks or the policy itself.
+  it.each(["off", "warning", "info"])("rules: protected-path-write: %s is a usage error pointing at paths.unprotect, at the top level and in an override", async (sev) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: ".claude/settings.json", content: "{}" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\nrules:\n  protected-path-write: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:3: "protected-path-write" cannot be set to "${sev}": .*paths\\.unprotect`));
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    rules:\n      protected-path-write: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(/plangate\.yaml:6:7: "protected-path-write" cannot be set/);
+  });
+  it("rules: protected-path-write: error is accepted; paths.unprotect still lifts one default glob for some plans", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    mkdirSync(join(dir, "plans/ci"), { recursive: true });
+    const write = (path: string) => JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "x" }, intent: "Edit" }] });
+    writeFileSync(join(dir, "plans/ci/a.json"), write(".github/workflows/ci.yml"));
+    writeFileSync(join(dir, "plans/ci/b.json"), write(".claude/settings.json"));
+    writeFileSync(join(dir, "plangate.yaml"), 'tools:\n  allow: ["*"]\nrules:\n  protected-path-write: error\noverrides:\n  - files: ["plans/ci/**"]\n    paths:\n      unprotect: [".github/workflows/**"]\n');
+    expect((await cli(["validate", "plans/ci/a.json"], { cwd: dir })).code).toBe(0);
+    const b = await cli(["validate", "plans/ci/b.json"], { cwd: dir });
+    expect(b.code).toBe(1);
+    expect(b.stdout).toContain("[protected-path-write]");
+  });
+  it("a Policy object built in code that lowers protected-path-write is overruled, at validation and when a call is made", async () => {
+    const { validatePlan } = await import("../src/node/validate-plan.js");
+    const { defaultPolicy } = await import("../src/policy/defaults.js");
+    const { callPathProblem } = await import("../src/approval/call-paths.js");
+    const { createFileProbe } = await import("../src/node/file-probe.js");
+    const ws = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    const policy = defaultPolicy(ws);
+    policy.tools.allow = ["*"];
+    policy.rules["protected-path-write"] = "off";
+    const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: ".git/hooks/pre-commit", content: "x" }, intent: "Edit" }] });
+    const report = await validatePlan(plan, { file: join(ws, "p.json"), policy, workspace: ws });
+    expect(report.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["protected-path-write", "error"]);
+    expect(report.valid).toBe(false);
+    const atCall = await callPathProblem(1, "write_file", { path: ".git/hooks/pre-commit", content: "x" }, { workspace: ws, policy }, createFileProbe);
+    expect(atCall?.rule).toBe("protected-path-write");
+  });
   it.each(["plangate.yml", "sub/plangate.yaml", "sub/.plangate.yml", "plangate.json", "a/b/.plangate.yaml"])("a plan may not write a policy file (%s)", async (path) => {
     const { validatePlan } = await import("../src/node/validate-plan.js");
     const { defaultPolicy } = await import("../src/policy/defaults.js");

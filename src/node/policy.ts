@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { DEFAULT_PROTECTED_PATHS, defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { DEFAULT_PROTECTED_PATHS, defaultPolicy, PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -262,6 +262,10 @@ async function checkRules(rules: Record<string, string> | undefined, at: string,
   for (const id of Object.keys(rules)) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
+    if (PROTECTION_RULES.has(id) && rules?.[id] !== "error")
+      throw new PolicyError(
+        `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: a plan could then rewrite the hook configuration that runs the guard, git hooks, CI workflows or this policy, and no plan after it would be checked (it is always an error); to let some plans write a default protected path, name its glob in paths.unprotect (best in an overrides entry)`,
+      );
     if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")
       throw new PolicyError(
         `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,

@@ -222,6 +222,14 @@ export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
  */
 export const STRUCTURAL_RULES: ReadonlySet<string> = new Set(["parse-error", "unknown-format", "duplicate-key", "limit-exceeded", "unsafe-value"]);
 
+/**
+ * Rules that keep a plan from switching off what checks it: with `protected-path-write` lowered, a plan
+ * may rewrite the host's hook configuration that runs the guard, git hooks, CI workflows and the policy
+ * file itself, and every plan after it runs unchecked. A policy may not change them either; a plan that
+ * must write a default protected path names that glob in `paths.unprotect`.
+ */
+export const PROTECTION_RULES: ReadonlySet<string> = new Set(["protected-path-write"]);
+
 /** Largest PreToolUse hook input the guard reads (1 MiB); more is blocked, never buffered whole. */
 export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;
 
