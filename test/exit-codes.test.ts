@@ -4,7 +4,7 @@
  * {"version": 1, "error": {"code": "usage" | "internal" | "io", "message": "…"}}.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -159,6 +159,26 @@ describe("exit codes and JSON error documents", () => {
     expect(text.stderr).toMatch(/internal error: stdin exploded/);
     const hook = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "guard", "--state", join(tmp(), "none.json")], { encoding: "utf8" });
     expect(hook.status).toBe(2);
+  });
+
+  // Output that cannot be written (a full disk, a reader that closed the pipe) delivers no verdict: exit 2,
+  // said as such (not "a bug"), for an accepted plan, a rejected one and the hook's answer alike.
+  it.skipIf(!built || !existsSync("/dev/full")).each([
+    [["validate", "examples/intake.valid.json", "--no-policy"], ""],
+    [["validate", "examples/intake.invalid.json", "--no-policy"], ""],
+    [["validate", "examples/intake.valid.json", "--no-policy", "-o", "json"], ""],
+    [["hash", "examples/intake.valid.json"], ""],
+    [["guard", "--no-policy", "--state-dir", join(tmp(), "s"), "--output", "claude"], "{}"],
+  ])("plangate %j with standard output on a full disk: exit 2, an io error", (args, input) => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd: join(import.meta.dirname, ".."), input, stdio: ["pipe", full, "pipe"], encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot write to standard output \(ENOSPC\); the result was not delivered/);
+      expect(r.stderr).not.toMatch(/bug/);
+    } finally {
+      closeSync(full);
+    }
   });
 
   /** Preloaded into the real process: the bundled CLI cannot be loaded (a crash before any command runs). */
