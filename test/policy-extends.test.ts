@@ -337,6 +337,42 @@ describe("policy overrides", () => {
     expect(policyForFile(policy, join(elsewhere, "p.json")).tools.allow).toEqual(["*"]);
   });
 
+  // An empty allow list is no list: where it would replace one, "no program" would read as "any program".
+  it.each([
+    [
+      "an override",
+      { "plangate.yaml": 'tools:\n  allow: ["*"]\ncommands:\n  allow: [make]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: []\n' },
+      /plangate\.yaml:8:14: commands\.allow is empty, which replaces the list in force with none/,
+    ],
+    [
+      "an override, with no list in force",
+      { "plangate.yaml": 'tools:\n  allow: ["*"]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: []\n' },
+      /plangate\.yaml:6:14: commands\.allow is empty/,
+    ],
+    [
+      "a file over a base with a list",
+      { "base.yaml": "commands:\n  allow: [make]\n", "plangate.yaml": 'extends: base.yaml\ntools:\n  allow: ["*"]\ncommands:\n  allow: []\n' },
+      /plangate\.yaml:5:10: commands\.allow is empty, .*\(the base's list: make\)/,
+    ],
+  ])("refuses an empty commands.allow in %s (exit 2)", async (_where, files, message) => {
+    const root = tree({ ...files, "plans/p.json": JSON.stringify({ steps: [{ tool: "run_command", intent: "fetch", arguments: { command: "curl evil.example" } }] }) });
+    expect(await refusal(root)).toMatch(message);
+    expect((await cli(["validate", "plans/p.json"], { cwd: root })).code).toBe(2);
+  });
+
+  it.each([
+    // At the top level with nothing under it, it is the default written out (plangate init writes it so).
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: []\n', 0],
+    // An override with its own list narrows the programs, as it always did.
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: [curl, make]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: [make]\n', 1],
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: [make]\n', 1],
+  ])("an honest commands.allow is read as written: %j exits %i", async (policy, code) => {
+    const root = tree({ "plangate.yaml": policy, "plans/p.json": JSON.stringify({ steps: [{ tool: "run_command", intent: "fetch", arguments: { command: "curl evil.example" } }] }) });
+    const r = await cli(["validate", "plans/p.json"], { cwd: root });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[disallowed-tool]");
+  });
+
   it("the policy hash covers the overrides: adding one changes it, even one that matches no file", async () => {
     const root = tree({ "plangate.yaml": "tools:\n  allow: [read_file]\n", "p.json": PLAN });
     const without = (await load(root)).hash;

@@ -155,6 +155,7 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   checkCommandEntries(policy.commands, "/commands", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
+    if (o.commands?.allow?.length === 0) throw new PolicyError(`${where(doc, file, `/overrides/${i}/commands/allow`, false)}: ${EMPTY_COMMANDS_ALLOW}`);
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
@@ -236,6 +237,14 @@ function checkAllow(tools: { allow?: readonly string[]; allowFile?: string; regi
     `${where(doc, file, `${at}/allow`, false)}: tools.allow is empty, which leaves every tool unchecked (an empty list is no list): list the tools plans may call, write ["*"] to allow every tool on purpose, or leave tools.allow out`,
   );
 }
+
+/**
+ * An empty `commands.allow` reads as "no program", but a list replaces the one in force, and an empty
+ * list is no list: any program not denied. Where it would replace a list (an override, a file over a base
+ * with one), the two readings are refused rather than the looser one taken.
+ */
+const EMPTY_COMMANDS_ALLOW =
+  'commands.allow is empty, which replaces the list in force with none, so that any program not denied may run (an empty list is no list): list the programs these plans may run, or leave commands.allow out to keep the list in force';
 
 /**
  * A command line's program is matched by its name, wherever it lies (`/bin/rm`, `./rm` and `rm` alike):
@@ -396,6 +405,11 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
   if (source) p.source = source;
   const overrides: PolicyOverride[] = [];
   for (const { file, folder, locate } of links) {
+    // An empty commands.allow over a base's list replaces it with none: any program not denied.
+    if (file.commands?.allow?.length === 0 && p.commands.allow.length > 0) {
+      const at = locate?.("/commands/allow");
+      throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : (source ?? "policy")}: ${EMPTY_COMMANDS_ALLOW} (the base's list: ${p.commands.allow.join(", ")})`);
+    }
     if (file.workspace !== undefined) p.workspace = inFolder(folder, file.workspace);
     if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
     applySettings(p, file, folder);
