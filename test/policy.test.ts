@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -442,6 +442,50 @@ describe("argument constraint policy keys", () => {
     for (const bad of ["constraints: maybe", "constraints: true", "allowOpenArguments: yes please"]) {
       writeFileSync(join(dir, "plangate.yaml"), `plan:\n  ${bad}\n`);
       await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(PolicyError);
+    }
+  });
+});
+
+// A policy found walking up (not named) decides what passes: one another user could have written is refused.
+describe.skipIf(process.getuid === undefined)("a discovered policy another user could have written", () => {
+  const isRoot = process.getuid?.() === 0;
+  const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: "a.txt", content: "x" }, intent: "Write" }] });
+  type Spoil = [name: string, spoil: (file: string) => void, message: RegExp];
+  const spoils: Spoil[] = [
+    ["writable by every user", (f) => chmodSync(f, 0o666), /the policy file .*plangate\.yaml is writable by every user \(mode 0666\)/],
+    ...(isRoot
+      ? ([
+          ["owned by another user", (f) => chownSync(f, 65534, statSync(f).gid), /the policy file .*plangate\.yaml is owned by user 65534/],
+          ["group-writable by another group", (f) => (chownSync(f, 0, 65534), chmodSync(f, 0o664)), /writable by the members of group 65534/],
+        ] as Spoil[])
+      : []),
+  ];
+  it.each(spoils)("validate refuses a policy found above the plan that is %s (exit 2); --policy names it on purpose", async (_name, spoil, message) => {
+    const top = mkdtempSync(join(tmpdir(), "plangate-found-"));
+    mkdirSync(join(top, "project", "plans"), { recursive: true });
+    writeFileSync(join(top, "plangate.yaml"), 'tools:\n  allow: ["*"]\n');
+    writeFileSync(join(top, "project", "plans", "p.json"), plan);
+    spoil(join(top, "plangate.yaml"));
+    const r = await cli(["validate", "plans/p.json"], { cwd: join(top, "project") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/found walking up from .*: pass --policy FILE to use it anyway, or --no-policy/);
+    await expect(loadPolicy({ cwd: join(top, "project") })).rejects.toThrow(PolicyError);
+    const named = await cli(["validate", "plans/p.json", "--policy", join(top, "plangate.yaml")], { cwd: join(top, "project") });
+    expect(named.code, named.stderr).toBe(0);
+    const none = await cli(["validate", "plans/p.json", "--no-policy"], { cwd: join(top, "project") });
+    expect([none.code, none.stdout]).toEqual([0, expect.stringContaining("Policy: none (built-in defaults).")]);
+  });
+  it("an own policy file found walking up, mode 0644 (or 0664 for the user's own group), is used as before", async () => {
+    for (const mode of [0o644, 0o664, 0o600]) {
+      const top = mkdtempSync(join(tmpdir(), "plangate-found-"));
+      mkdirSync(join(top, "project", "plans"), { recursive: true });
+      writeFileSync(join(top, "plangate.yaml"), 'tools:\n  allow: ["*"]\n');
+      chmodSync(join(top, "plangate.yaml"), mode);
+      writeFileSync(join(top, "project", "plans", "p.json"), plan);
+      const r = await cli(["validate", "plans/p.json"], { cwd: join(top, "project") });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`Policy: ${join(top, "plangate.yaml")}.`);
     }
   });
 });

@@ -20,6 +20,7 @@ import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
 import { loadHostProfile } from "./host-profile.js";
+import { untrustedPlace } from "./private-place.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -57,7 +58,14 @@ export function discoverPolicy(from: string): string | undefined {
     const found = POLICY_FILE_NAMES.map((name) => join(dir, name)).filter((p) => isFile(p));
     if (found.length > 1)
       throw new PolicyError(`${found.join(" and ")}: two policy files in one folder; it is not clear which applies (keep one, or pass --policy FILE)`);
-    if (found.length === 1) return found[0];
+    if (found.length === 1) {
+      // Found, not named: one another user wrote (a plangate.yaml in /tmp, above a project outside any
+      // repository) would decide what passes. Named with --policy, it is the user's own choice.
+      const problem = untrustedPlace(found[0]!, "the policy file", { ancestors: false });
+      if (problem !== undefined)
+        throw new PolicyError(`${problem}; it was found walking up from ${resolve(from)}, so another user could have put it there: pass --policy FILE to use it anyway, or --no-policy`);
+      return found[0];
+    }
     if (existsSync(join(dir, ".git"))) return undefined;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
