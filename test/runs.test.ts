@@ -81,6 +81,8 @@ describe("the hook input reader", () => {
     [{ hook_event_name: 1, tool_name: "Read" }, /hook_event_name is not a string/, "guard-failure"],
     [{ hook_event_name: "PermissionRequest" }, /no tool_name/, "guard-failure"],
     [{ tool_name: "Read", tool_input: [] }, /tool_input is not an object/, "guard-failure"],
+    [{ tool_name: "Read", tool_input: null }, /tool_input is not an object/, "guard-failure"],
+    [{ tool_name: "Read", tool_input: "file_path=/etc/passwd" }, /tool_input is not an object/, "guard-failure"],
     [{ tool_name: "Read", session_id: "s".repeat(5000) }, /session_id is over 4096/, "limit-exceeded"],
     ['{"tool_name": "Read", "session_id": "a", "session_id": "b"}', /duplicate/i, "duplicate-key"],
     ["", /^the hook input on standard input is empty: the host sent no JSON object/, "parse-error"],

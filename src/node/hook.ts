@@ -96,7 +96,8 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   const tool = str("tool_name");
   if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw badInput({ kind: "no-tool-name" });
   if (tool !== undefined) {
-    const args = o.tool_input ?? {};
+    // Absent is no arguments; null is a member of the wrong type (the host sent something the guard would read as {}).
+    const args = o.tool_input === undefined ? {} : o.tool_input;
     if (typeof args !== "object" || args === null || Array.isArray(args)) throw badInput({ kind: "tool-input-not-object" });
     input.tool = tool;
     input.args = args as Record<string, unknown>;
