@@ -545,3 +545,26 @@ describe("--output claude", () => {
     mkdirSync(join(k.root, "unused"));
   }, 30_000);
 });
+
+// A --timeout a timer cannot keep (past 2^31-1 ms, Node fires it at once) is refused as such, not read as a timeout.
+describe("the hook's --timeout", () => {
+  it.each([
+    ["0", true],
+    ["-1", true],
+    ["1.5", true],
+    ["5s", true],
+    ["2147483648", true],
+    ["99999999999", true],
+    ["2147483647", false],
+    ["5000", false],
+  ])("--timeout %s: refused as a bad timeout: %s", async (value, bad) => {
+    const k = kit();
+    const r = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude", "--timeout", value], { stdin: input("s", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(r.code).toBe(0);
+    const answer = JSON.parse(r.stdout).hookSpecificOutput;
+    // Without a run every call is denied; what matters is why.
+    expect(answer.permissionDecision).toBe("deny");
+    if (bad) expect(answer.permissionDecisionReason).toMatch(/--timeout must be a positive whole number of milliseconds up to 2147483647.*\[guard-failure\]/);
+    else expect(answer.permissionDecisionReason).toMatch(/No run for this session/);
+  });
+});

@@ -105,7 +105,7 @@ kindRuleTester("guard-failure", "approval", {
         [{ kind: "tool-input-not-object" }, "hookToolInputNotObject", "the hook input's tool_input is not an object"],
       ] as const
     ).map(([problem, messageId, message]) => ({ name: `hook input: ${problem.kind}`, input: fails({ kind: "hook-input", problem }), errors: [{ messageId, message, hint: undefined }] })),
-    { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds, not "5s"' }] },
+    { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "5s"' }] },
     { name: "no decision in time", input: fails({ kind: "timeout", ms: 5000 }), errors: [{ messageId: "timeout", message: "no decision within 5000 ms" }] },
     {
       name: "an event the guard decides nothing for",

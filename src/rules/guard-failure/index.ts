@@ -70,7 +70,7 @@ export default defineRule({
       hookCwdRelative: "the hook input's cwd {{value}} is not an absolute path",
       hookNoToolName: "the hook input has no tool_name",
       hookToolInputNotObject: "the hook input's tool_input is not an object",
-      badTimeout: '--timeout must be a positive whole number of milliseconds, not "{{value}}"',
+      badTimeout: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "{{value}}"',
       timeout: "no decision within {{ms}} ms",
       otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
       permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
