@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseHookInput } from "../src/node/hook.js";
@@ -566,5 +566,42 @@ describe("the hook's --timeout", () => {
     expect(answer.permissionDecision).toBe("deny");
     if (bad) expect(answer.permissionDecisionReason).toMatch(/--timeout must be a positive whole number of milliseconds up to 2147483647.*\[guard-failure\]/);
     else expect(answer.permissionDecisionReason).toMatch(/No run for this session/);
+  });
+});
+
+// A session with no run claims the oldest pending run of its folder: with a run that cannot be read, which
+// one that is cannot be known, and the claim is refused rather than guessed.
+describe("claiming a run beside one that cannot be read", () => {
+  it.each([
+    ["not JSON", "{oops"],
+    ["not a run", '{"calls": 1}'],
+    ["empty", ""],
+  ])("a run file that is %s: the session's first call is denied (guard-failure), and claims the run once it is gone", async (_name, damage) => {
+    const k = kit();
+    const first = await start(k, [], "a.json");
+    const second = await start(k, [], "b.json");
+    writeFileSync(join(k.dir, "runs", `${first.run}.json`), damage);
+    const denied = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    const answer = JSON.parse(denied.stdout).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe("deny");
+    expect(answer.permissionDecisionReason).toMatch(/No run can be claimed for this session: 1 run file\(s\) of the state directory cannot be read.*\[guard-failure\]/);
+    expect(readRun(k.dir, second.run).session_id).toBeNull();
+    const exit = await cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect([exit.code, exit.stderr]).toEqual([2, expect.stringMatching(/cannot be read/)]);
+    // The damaged run removed, the claim is made as before: the remaining pending run is the session's.
+    rmSync(join(k.dir, "runs", `${first.run}.json`));
+    const allowed = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(JSON.parse(allowed.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+    expect(readRun(k.dir, second.run).session_id).toBe("s1");
+  });
+
+  it("a session already bound to its run is not held up by another run that cannot be read", async () => {
+    const k = kit();
+    const mine = await start(k, ["--session", "s1"], "a.json");
+    const other = await start(k, [], "b.json");
+    writeFileSync(join(k.dir, "runs", `${other.run}.json`), "{oops");
+    const r = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+    expect(readRun(k.dir, mine.run).progress.cursor).not.toEqual({ index: 0, count: 0 });
   });
 });

@@ -524,7 +524,10 @@ export class FileStore implements Store {
   }
   async pendingRuns(): Promise<RunState[]> {
     this.trust();
-    return listRuns(this.root).runs.filter((r) => r.status === "pending" && r.session_id === null);
+    const { runs, problems } = listRuns(this.root);
+    // A run that cannot be read may be the oldest pending run of the session's folder: claiming another would guess.
+    if (problems.length > 0) throw new GuardStateError(guardFailure({ kind: "runs-unreadable", count: problems.length, problem: problems[0]! }).message);
+    return runs.filter((r) => r.status === "pending" && r.session_id === null);
   }
   async boundRun(session: string): Promise<string | undefined> {
     this.trust();

@@ -160,6 +160,11 @@ export type GuardFailureFacts =
    * approvals, a state file) that another user could write or replace (`problem`: which, and how).
    */
   | { readonly kind: "untrusted-place"; readonly problem: string }
+  /**
+   * A session with no run would claim a pending run, but some runs of the state directory cannot be read
+   * (`count`; `problem`: the first one's): one of them may be the session's, so claiming another would guess.
+   */
+  | { readonly kind: "runs-unreadable"; readonly count: number; readonly problem: string }
   /** The session named for a new run already has one (`run`: its id, if still known). */
   | { readonly kind: "session-bound"; readonly session: string; readonly run: string | undefined }
   /** A hook input without a session id: a tool call's, or a subagent event's (`event`). */

@@ -61,6 +61,11 @@ kindRuleTester("guard-failure", "approval", {
     },
     { name: "state exists", input: fails({ kind: "state-exists", path: "/g/s.json" }), errors: [{ messageId: "stateExists" }] },
     {
+      name: "runs that cannot be read beside the pending ones",
+      input: fails({ kind: "runs-unreadable", count: 2, problem: "the run file /s/runs/x.json is not a plangate run" }),
+      errors: [{ messageId: "runsUnreadable" }],
+    },
+    {
       name: "state another user could write",
       input: fails({ kind: "untrusted-place", problem: "the state directory /srv/s is writable by every user (mode 0777), who could rewrite it: chmod go-w /srv/s" }),
       errors: [{ messageId: "untrustedPlace", message: "The guard's own state is not private: the state directory /srv/s is writable by every user (mode 0777), who could rewrite it: chmod go-w /srv/s." }],

@@ -34,6 +34,10 @@ export default defineRule({
         message: "The state directory {{root}} and the workspace {{workspace}} overlap, so the plan's steps could rewrite the guard's runs; keep the state directory outside the workspace.",
         hint: "pass --state-dir DIR outside the workspace",
       },
+      runsUnreadable: {
+        message: "No run can be claimed for this session: {{count}} run file(s) of the state directory cannot be read, and one of them may be the oldest pending run of the session's folder, so claiming another would guess. The first: {{problem}}",
+        hint: "run `plangate guard status` to see them, then repair (`plangate guard repair RUN`) or remove the damaged run, or bind the session with `guard start --session ID`",
+      },
       untrustedPlace: {
         message: "The guard's own state is not private: {{problem}}.",
         hint: "keep the state directory and the store of consumed approvals in folders only you (or root) can write, such as the default ~/.local/state/plangate",
@@ -145,6 +149,8 @@ export default defineRule({
         return ctx.report({ messageId: "stateDirOverlaps", data: { root: f.root, workspace: f.workspace } });
       case "state-exists":
         return ctx.report({ messageId: "stateExists", data: { path: f.path } });
+      case "runs-unreadable":
+        return ctx.report({ messageId: "runsUnreadable", data: { count: f.count, problem: f.problem } });
       case "untrusted-place":
         return ctx.report({ messageId: "untrustedPlace", data: { problem: f.problem } });
       case "no-consumed-store":
