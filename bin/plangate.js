@@ -7,7 +7,19 @@
 const { join } = require("node:path");
 const argv = process.argv.slice(2);
 const hook = argv[0] === "guard" && !["start", "status", "stop", "repair"].includes(argv[1]);
-const claude = hook && argv.some((a, i) => a === "--output=claude" || (a === "--output" && argv[i + 1] === "claude"));
+// The hook's answer form, as the command line parser reads it: the last --output wins, so
+// `--output claude --output exit` is the exit-code form, whose host reads exit 0 as "allow".
+const claude =
+  hook &&
+  (() => {
+    let mode = "exit";
+    for (let i = 0; i < argv.length; i++) {
+      if (argv[i] === "--") break;
+      if (argv[i] === "--output" && i + 1 < argv.length) mode = argv[++i];
+      else if (argv[i].startsWith("--output=")) mode = argv[i].slice("--output=".length);
+    }
+    return mode === "claude";
+  })();
 const INTERNAL = 2;
 const json = (() => {
   for (let i = 0; i < argv.length; i++) {

@@ -15,7 +15,7 @@ import { clipActual, isRuleOf, reportText, type Phase, type Report, type ReportC
 import { ALLOW_SOURCE, registryFromNames, type ToolRegistry } from "./core/tools.js";
 import { detectDialect, detectSyntax } from "./dialects/detect.js";
 import { DIALECTS, findDialect } from "./dialects/index.js";
-import { defaultPolicy, STRUCTURAL_RULES } from "./policy/defaults.js";
+import { defaultPolicy, PROTECTION_RULES, STRUCTURAL_RULES } from "./policy/defaults.js";
 import type { Policy } from "./core/policy.js";
 import { VALIDATION_RULES } from "./rules/validation.js";
 import limitExceeded from "./rules/limit-exceeded/index.js";
@@ -350,7 +350,7 @@ function registryFromPolicy(policy: Policy): ToolRegistry | undefined {
 
 function settingOf(id: string, policy: Policy): Severity | "off" {
   // A policy file cannot lower these (a usage error); a Policy object built in code cannot either.
-  if (STRUCTURAL_RULES.has(id)) return "error";
+  if (STRUCTURAL_RULES.has(id) || PROTECTION_RULES.has(id)) return "error";
   const explicit = policy.rules[id];
   if (explicit) return explicit;
   if (id === "checksum-missing" && policy.plan.requireChecksum) return "error";

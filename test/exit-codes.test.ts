@@ -4,7 +4,7 @@
  * {"version": 1, "error": {"code": "usage" | "internal" | "io", "message": "…"}}.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -159,5 +159,48 @@ describe("exit codes and JSON error documents", () => {
     expect(text.stderr).toMatch(/internal error: stdin exploded/);
     const hook = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "guard", "--state", join(tmp(), "none.json")], { encoding: "utf8" });
     expect(hook.status).toBe(2);
+  });
+
+  // Output that cannot be written (a full disk, a reader that closed the pipe) delivers no verdict: exit 2,
+  // said as such (not "a bug"), for an accepted plan, a rejected one and the hook's answer alike.
+  it.skipIf(!built || !existsSync("/dev/full")).each([
+    [["validate", "examples/intake.valid.json", "--no-policy"], ""],
+    [["validate", "examples/intake.invalid.json", "--no-policy"], ""],
+    [["validate", "examples/intake.valid.json", "--no-policy", "-o", "json"], ""],
+    [["hash", "examples/intake.valid.json"], ""],
+    [["guard", "--no-policy", "--state-dir", join(tmp(), "s"), "--output", "claude"], "{}"],
+  ])("plangate %j with standard output on a full disk: exit 2, an io error", (args, input) => {
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, [bin, ...args], { cwd: join(import.meta.dirname, ".."), input, stdio: ["pipe", full, "pipe"], encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/cannot write to standard output \(ENOSPC\); the result was not delivered/);
+      expect(r.stderr).not.toMatch(/bug/);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  /** Preloaded into the real process: the bundled CLI cannot be loaded (a crash before any command runs). */
+  const FAIL_LOAD =
+    'data:text/javascript,import fs from "node:fs";const r=fs.readFileSync;fs.readFileSync=function(p,...a){if(String(p).endsWith("cli.cjs"))throw new Error("load failed");return r.call(this,p,...a)}';
+  // The answer form is the command line parser's: the last --output wins. A crash in the exit-code form
+  // must exit 2 (its host reads 0 as "allow"); in Claude Code's form it prints a deny and exits 0.
+  it.skipIf(!built).each([
+    [["--output", "claude"], 0, true],
+    [["--output=claude"], 0, true],
+    [["--output", "exit", "--output", "claude"], 0, true],
+    [["--output=exit", "--output=claude"], 0, true],
+    [["--output", "claude", "--output", "exit"], 2, false],
+    [["--output=claude", "--output=exit"], 2, false],
+    [["--output=claude", "--output", "exit"], 2, false],
+    [["--output", "exit"], 2, false],
+    [[], 2, false],
+  ] as const)("a hook that crashes while loading, guard %j: exit %i", (args, code, deny) => {
+    const r = spawnSync(process.execPath, ["--import", FAIL_LOAD, bin, "guard", ...args], { encoding: "utf8", input: "{}" });
+    expect(r.status).toBe(code);
+    expect(r.stderr).toMatch(/blocked: internal error: load failed \[guard-failure\]/);
+    if (deny) expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    else expect(r.stdout).toBe("");
   });
 });

@@ -161,6 +161,8 @@ describe("policy extends", () => {
 
 const PLAN = JSON.stringify({ steps: [{ tool: "read_file", arguments: { path: "data.csv" }, intent: "Read the table" }] });
 
+const WRITE_PLAN = JSON.stringify({ steps: [{ tool: "write_file", intent: "write it", arguments: { path: "a.txt", content: "hi" } }] });
+
 describe("policy overrides", () => {
   it("applies the entries whose globs match the plan's path relative to the policy's folder, in order (later wins)", async () => {
     const root = tree({
@@ -280,6 +282,95 @@ describe("policy overrides", () => {
     expect(await refusal(tree({ "plangate.yaml": 'overrides:\n  - files: ["../x/**"]\n' }))).toMatch(/plangate\.yaml:2:13: "\.\.\/x\/\*\*" must be a glob relative to the policy's folder/);
     expect(await refusal(tree({ "plangate.yaml": 'overrides:\n  - files: ["/etc/*"]\n' }))).toMatch(/must be a glob relative to the policy's folder/);
     expect(await refusal(tree({ "plangate.yaml": "overrides:\n  - rules: {}\n" }))).toMatch(/overrides\.0 must have required property 'files'/);
+  });
+
+  // An override that tightens the policy for some plans and matches none of them by a slip of spelling
+  // leaves those plans under the looser policy: such globs are refused with what to write instead.
+  it.each([
+    ["plans/prod/", /"plans\/prod\/" ends with "\/", so it matches no file: write "plans\/prod\/\*\*"/],
+    ["plans/prod", /"plans\/prod" names a folder, which no plan file is: write "plans\/prod\/\*\*"/],
+    ["plans\\\\prod\\\\*.json", /holds a backslash, .*write "\/" between folders/],
+    ["plans//prod/**", /has an empty or "\." folder name/],
+    ["plans/./prod/**", /has an empty or "\." folder name/],
+    [" plans/prod/**", /begins or ends with white space/],
+    ["plans/prod/** ", /begins or ends with white space/],
+  ])("refuses the override glob %j, which would match no plan (exit 2)", async (glob, message) => {
+    const root = tree({ "plangate.yaml": `tools:\n  allow: ["*"]\noverrides:\n  - files: ["${glob}"]\n    tools:\n      allow: [read_file]\n`, "plans/prod/p.json": WRITE_PLAN });
+    expect(await refusal(root)).toMatch(new RegExp(`plangate\\.yaml:4:13: .*${message.source}`));
+    const r = await cli(["validate", "plans/prod/p.json"], { cwd: root });
+    expect(r.code).toBe(2);
+  });
+
+  it.each([
+    ["plans/prod/**", 1],
+    ["./plans/prod/**", 1],
+    ["plans/*/p.json", 1],
+    ["plans/prod/p.json", 1],
+    ["**/prod/*.json", 1],
+    // A file that is not there (yet) is a file's name: accepted, matching nothing now.
+    ["plans/prod/later.json", 0],
+  ])("an honest override glob %j is read as written (validate exits %i)", async (glob, code) => {
+    const root = tree({ "plangate.yaml": `tools:\n  allow: ["*"]\noverrides:\n  - files: ["${glob}"]\n    tools:\n      allow: [read_file]\n`, "plans/prod/p.json": WRITE_PLAN });
+    const r = await cli(["validate", "plans/prod/p.json"], { cwd: root });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[unknown-tool]");
+  });
+
+  it("a plan named through a link to the policy's folder is judged by its overrides, as by its own path", async () => {
+    const root = tree({ "plangate.yaml": 'tools:\n  allow: ["*"]\noverrides:\n  - files: ["plans/prod/**"]\n    tools:\n      allow: [read_file]\n', "plans/prod/p.json": WRITE_PLAN });
+    const link = join(mkdtempSync(join(tmpdir(), "plangate-link-")), "checkout");
+    symlinkSync(root, link);
+    const { policy } = await load(root);
+    for (const path of [join(root, "plans/prod/p.json"), join(link, "plans/prod/p.json")]) expect(policyForFile(policy, path).tools.allow).toEqual(["read_file"]);
+    const spellings: [cwd: string, plan: string][] = [
+      [root, join(link, "plans/prod/p.json")],
+      [link, join(root, "plans/prod/p.json")],
+      [link, "plans/prod/p.json"],
+    ];
+    for (const [cwd, plan] of spellings) {
+      const r = await cli(["validate", plan, "--policy", join(root, "plangate.yaml")], { cwd });
+      expect(r.code, `${cwd} ${plan}: ${r.stdout}`).toBe(1);
+      expect(r.stdout).toContain("[unknown-tool]");
+    }
+    // A plan outside the policy's folder, by any name, still matches none.
+    const elsewhere = tree({ "p.json": WRITE_PLAN });
+    expect(policyForFile(policy, join(elsewhere, "p.json")).tools.allow).toEqual(["*"]);
+  });
+
+  // An empty allow list is no list: where it would replace one, "no program" would read as "any program".
+  it.each([
+    [
+      "an override",
+      { "plangate.yaml": 'tools:\n  allow: ["*"]\ncommands:\n  allow: [make]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: []\n' },
+      /plangate\.yaml:8:14: commands\.allow is empty, which replaces the list in force with none/,
+    ],
+    [
+      "an override, with no list in force",
+      { "plangate.yaml": 'tools:\n  allow: ["*"]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: []\n' },
+      /plangate\.yaml:6:14: commands\.allow is empty/,
+    ],
+    [
+      "a file over a base with a list",
+      { "base.yaml": "commands:\n  allow: [make]\n", "plangate.yaml": 'extends: base.yaml\ntools:\n  allow: ["*"]\ncommands:\n  allow: []\n' },
+      /plangate\.yaml:5:10: commands\.allow is empty, .*\(the base's list: make\)/,
+    ],
+  ])("refuses an empty commands.allow in %s (exit 2)", async (_where, files, message) => {
+    const root = tree({ ...files, "plans/p.json": JSON.stringify({ steps: [{ tool: "run_command", intent: "fetch", arguments: { command: "curl evil.example" } }] }) });
+    expect(await refusal(root)).toMatch(message);
+    expect((await cli(["validate", "plans/p.json"], { cwd: root })).code).toBe(2);
+  });
+
+  it.each([
+    // At the top level with nothing under it, it is the default written out (plangate init writes it so).
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: []\n', 0],
+    // An override with its own list narrows the programs, as it always did.
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: [curl, make]\noverrides:\n  - files: ["plans/**"]\n    commands:\n      allow: [make]\n', 1],
+    ['tools:\n  allow: ["*"]\ncommands:\n  allow: [make]\n', 1],
+  ])("an honest commands.allow is read as written: %j exits %i", async (policy, code) => {
+    const root = tree({ "plangate.yaml": policy, "plans/p.json": JSON.stringify({ steps: [{ tool: "run_command", intent: "fetch", arguments: { command: "curl evil.example" } }] }) });
+    const r = await cli(["validate", "plans/p.json"], { cwd: root });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[disallowed-tool]");
   });
 
   it("the policy hash covers the overrides: adding one changes it, even one that matches no file", async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -112,6 +112,78 @@ describe("invalid policies", () => {
     await expect(loadPolicy({ file: bad("pg4.yaml", "paths:\n  protected: ['**/a/**/b/**/c|**/*.pem']\n"), cwd: root })).rejects.toThrow(/pg4\.yaml:2:15: the protected glob .*"\|"/);
     writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/+(a|b).pem']\n");
     expect((await loadPolicy({ file: join(root, "pg3.yaml"), cwd: root })).policy.paths.protected).toContain("**/*secret*key*");
+  });
+  // A protected glob that matches nothing by a slip of spelling protects nothing: refused, with what to write.
+  it.each([
+    ["secrets/", /"secrets\/" ends with "\/", so it matches no path: write "secrets"/],
+    ["secrets\\\\*", /holds a backslash/],
+    [" secrets/**", /begins or ends with white space/],
+    ["secrets/** ", /begins or ends with white space/],
+    ["secrets//**", /has an empty or "\." folder name/],
+    ["secrets/./**", /has an empty or "\." folder name/],
+  ])("refuses the protected glob %j (exit 2), at the top level and in an override", async (glob, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protect-slip-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: "secrets/a.txt", content: "x" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\npaths:\n  protected: ["${glob}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:15: the protected glob .*${message.source}`));
+    expect((await cli(["validate", "p.json"], { cwd: dir })).code).toBe(2);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    paths:\n      protected: ["${glob}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:6:19: the protected glob .*${message.source}`));
+  });
+  it.each([
+    // A name without wildcards protects the path and everything in it, as a folder's name reads.
+    ["secrets", "secrets/a.txt", 1],
+    ["./secrets", "secrets/deep/a.txt", 1],
+    ["config/prod", "config/prod/db.yaml", 1],
+    ["secrets", "secrets", 1],
+    ["secrets/**", "secrets/a.txt", 1],
+    ["secrets/*", "secrets/a.txt", 1],
+    ["**/secrets/**", "x/secrets/a.txt", 1],
+    ["secrets/a.txt", "secrets/a.txt", 1],
+    // Honest neighbours stay writable.
+    ["secrets", "secrets-old/a.txt", 0],
+    ["secrets", "docs/secrets.md", 0],
+    ["secrets/*.txt", "secrets/a.md", 0],
+  ])("the protected glob %j and a write to %j: exit %i", async (glob, path, code) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protect-name-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "x" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\npaths:\n  protected: ["${glob}"]\n`);
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[protected-path-write]");
+  });
+  // A program is matched by its name wherever it lies: an entry naming it by a path matches nothing.
+  it.each([
+    ["deny", "/bin/rm", "rm"],
+    ["deny", "/bin/rm -rf", "rm -rf"],
+    ["deny", "./scripts/deploy.sh", "deploy.sh"],
+    ["allow", "/usr/bin/make test", "make test"],
+  ])("refuses commands.%s entry %j (exit 2), naming %j, at the top level and in an override", async (list, entry, name) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-command-entry-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "rm -rf build" }, intent: "Clean" }] }));
+    const expected = new RegExp(`the commands\\.${list} entry "${entry.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}" names its program by a path.*write "${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"`);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\ncommands:\n  ${list}: ["${entry}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:`));
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(expected);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    commands:\n      ${list}: ["${entry}"]\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(expected);
+  });
+  it.each([
+    ["deny", "rm", "rm -rf build", 1],
+    ["deny", "rm", "/bin/rm -rf build", 1],
+    ["deny", "git push", "git -C x push", 1],
+    ["deny", "curl", "rm -rf build", 0],
+    ["allow", "make test", "make test", 0],
+    ["allow", "make test", "/usr/bin/make test", 0],
+  ])("commands.%s [%j] and the command %j: exit %i", async (list, entry, command, code) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-command-entry-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "run_command", arguments: { command }, intent: "Run it" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\ncommands:\n  ${list}: ["${entry}"]\n`);
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(code);
+    if (code === 1) expect(r.stdout).toContain("[disallowed-tool]");
   });
   it("paths.unprotect lets writers touch default protected globs, for every plan or for some plan files, and names no other glob", async () => {
     const { policyForFile } = await import("../src/node/policy.js");
@@ -268,7 +340,7 @@ describe("reports name the policy used; --no-policy", () => {
 });
 
 describe("the structural rules cannot be lowered", () => {
-  const STRUCTURAL = ["parse-error", "unknown-format", "duplicate-key", "limit-exceeded"];
+  const STRUCTURAL = ["parse-error", "unknown-format", "duplicate-key", "limit-exceeded", "unsafe-value"];
   const cases = STRUCTURAL.flatMap((id) => ["off", "warning", "info"].map((sev) => [id, sev] as const));
   it.each(cases)("rules: %s: %s is a usage error with its position", async (id, sev) => {
     const f = join(root, `s-${id}-${sev}.yaml`);
@@ -292,6 +364,61 @@ describe("the structural rules cannot be lowered", () => {
     expect(dup.valid).toBe(false);
     const broken = await validatePlan("[{", { file: "p.json", policy });
     expect(broken.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["parse-error", "error"]);
+    const twoWays = await validatePlan('[{"tool": "a", "params": {"n": 9007199254740993}}]', { file: "p.json", policy });
+    expect(twoWays.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["unsafe-value", "error"]);
+    expect(twoWays.valid).toBe(false);
+  });
+  it.each([
+    ["off", "pyyaml", 2, "unsafe-value"],
+    ["warning", "pyyaml", 2, "unsafe-value"],
+    // The honest way to accept YAML 1.2 values: name the executor's reader.
+    [undefined, "yaml-1.2", 0, undefined],
+  ] as const)("a YAML 1.1 boolean with unsafe-value: %s, yaml.executor: %s exits %i", async (sev, executor, code, rule) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-unsafe-"));
+    writeFileSync(join(dir, "plan.yaml"), "steps:\n  - tool: read_file\n    intent: read it\n    arguments:\n      path: in.txt\n      follow: no\n");
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: [read_file]\nyaml:\n  executor: ${executor}\n${sev ? `rules:\n  unsafe-value: ${sev}\n` : ""}`);
+    const r = await cli(["validate", "plan.yaml"], { cwd: dir });
+    expect(r.code).toBe(code);
+    if (rule) expect(r.stderr).toContain(`"${rule}" cannot be set to "${sev}"`);
+  });
+  // Lowered, a plan could rewrite the guard's hook configuration, git hooks or the policy itself.
+  it.each(["off", "warning", "info"])("rules: protected-path-write: %s is a usage error pointing at paths.unprotect, at the top level and in an override", async (sev) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: ".claude/settings.json", content: "{}" }, intent: "Edit" }] }));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\nrules:\n  protected-path-write: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:3: "protected-path-write" cannot be set to "${sev}": .*paths\\.unprotect`));
+    const r = await cli(["validate", "p.json"], { cwd: dir });
+    expect(r.code).toBe(2);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    rules:\n      protected-path-write: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(/plangate\.yaml:6:7: "protected-path-write" cannot be set/);
+  });
+  it("rules: protected-path-write: error is accepted; paths.unprotect still lifts one default glob for some plans", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    mkdirSync(join(dir, "plans/ci"), { recursive: true });
+    const write = (path: string) => JSON.stringify({ steps: [{ tool: "write_file", arguments: { path, content: "x" }, intent: "Edit" }] });
+    writeFileSync(join(dir, "plans/ci/a.json"), write(".github/workflows/ci.yml"));
+    writeFileSync(join(dir, "plans/ci/b.json"), write(".claude/settings.json"));
+    writeFileSync(join(dir, "plangate.yaml"), 'tools:\n  allow: ["*"]\nrules:\n  protected-path-write: error\noverrides:\n  - files: ["plans/ci/**"]\n    paths:\n      unprotect: [".github/workflows/**"]\n');
+    expect((await cli(["validate", "plans/ci/a.json"], { cwd: dir })).code).toBe(0);
+    const b = await cli(["validate", "plans/ci/b.json"], { cwd: dir });
+    expect(b.code).toBe(1);
+    expect(b.stdout).toContain("[protected-path-write]");
+  });
+  it("a Policy object built in code that lowers protected-path-write is overruled, at validation and when a call is made", async () => {
+    const { validatePlan } = await import("../src/node/validate-plan.js");
+    const { defaultPolicy } = await import("../src/policy/defaults.js");
+    const { callPathProblem } = await import("../src/approval/call-paths.js");
+    const { createFileProbe } = await import("../src/node/file-probe.js");
+    const ws = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    const policy = defaultPolicy(ws);
+    policy.tools.allow = ["*"];
+    policy.rules["protected-path-write"] = "off";
+    const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: ".git/hooks/pre-commit", content: "x" }, intent: "Edit" }] });
+    const report = await validatePlan(plan, { file: join(ws, "p.json"), policy, workspace: ws });
+    expect(report.diagnostics.map((d) => [d.rule, d.severity])).toContainEqual(["protected-path-write", "error"]);
+    expect(report.valid).toBe(false);
+    const atCall = await callPathProblem(1, "write_file", { path: ".git/hooks/pre-commit", content: "x" }, { workspace: ws, policy }, createFileProbe);
+    expect(atCall?.rule).toBe("protected-path-write");
   });
   it.each(["plangate.yml", "sub/plangate.yaml", "sub/.plangate.yml", "plangate.json", "a/b/.plangate.yaml"])("a plan may not write a policy file (%s)", async (path) => {
     const { validatePlan } = await import("../src/node/validate-plan.js");
@@ -315,6 +442,50 @@ describe("argument constraint policy keys", () => {
     for (const bad of ["constraints: maybe", "constraints: true", "allowOpenArguments: yes please"]) {
       writeFileSync(join(dir, "plangate.yaml"), `plan:\n  ${bad}\n`);
       await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(PolicyError);
+    }
+  });
+});
+
+// A policy found walking up (not named) decides what passes: one another user could have written is refused.
+describe.skipIf(process.getuid === undefined)("a discovered policy another user could have written", () => {
+  const isRoot = process.getuid?.() === 0;
+  const plan = JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: "a.txt", content: "x" }, intent: "Write" }] });
+  type Spoil = [name: string, spoil: (file: string) => void, message: RegExp];
+  const spoils: Spoil[] = [
+    ["writable by every user", (f) => chmodSync(f, 0o666), /the policy file .*plangate\.yaml is writable by every user \(mode 0666\)/],
+    ...(isRoot
+      ? ([
+          ["owned by another user", (f) => chownSync(f, 65534, statSync(f).gid), /the policy file .*plangate\.yaml is owned by user 65534/],
+          ["group-writable by another group", (f) => (chownSync(f, 0, 65534), chmodSync(f, 0o664)), /writable by the members of group 65534/],
+        ] as Spoil[])
+      : []),
+  ];
+  it.each(spoils)("validate refuses a policy found above the plan that is %s (exit 2); --policy names it on purpose", async (_name, spoil, message) => {
+    const top = mkdtempSync(join(tmpdir(), "plangate-found-"));
+    mkdirSync(join(top, "project", "plans"), { recursive: true });
+    writeFileSync(join(top, "plangate.yaml"), 'tools:\n  allow: ["*"]\n');
+    writeFileSync(join(top, "project", "plans", "p.json"), plan);
+    spoil(join(top, "plangate.yaml"));
+    const r = await cli(["validate", "plans/p.json"], { cwd: join(top, "project") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/found walking up from .*: pass --policy FILE to use it anyway, or --no-policy/);
+    await expect(loadPolicy({ cwd: join(top, "project") })).rejects.toThrow(PolicyError);
+    const named = await cli(["validate", "plans/p.json", "--policy", join(top, "plangate.yaml")], { cwd: join(top, "project") });
+    expect(named.code, named.stderr).toBe(0);
+    const none = await cli(["validate", "plans/p.json", "--no-policy"], { cwd: join(top, "project") });
+    expect([none.code, none.stdout]).toEqual([0, expect.stringContaining("Policy: none (built-in defaults).")]);
+  });
+  it("an own policy file found walking up, mode 0644 (or 0664 for the user's own group), is used as before", async () => {
+    for (const mode of [0o644, 0o664, 0o600]) {
+      const top = mkdtempSync(join(tmpdir(), "plangate-found-"));
+      mkdirSync(join(top, "project", "plans"), { recursive: true });
+      writeFileSync(join(top, "plangate.yaml"), 'tools:\n  allow: ["*"]\n');
+      chmodSync(join(top, "plangate.yaml"), mode);
+      writeFileSync(join(top, "project", "plans", "p.json"), plan);
+      const r = await cli(["validate", "plans/p.json"], { cwd: join(top, "project") });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`Policy: ${join(top, "plangate.yaml")}.`);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseHookInput } from "../src/node/hook.js";
@@ -81,6 +81,8 @@ describe("the hook input reader", () => {
     [{ hook_event_name: 1, tool_name: "Read" }, /hook_event_name is not a string/, "guard-failure"],
     [{ hook_event_name: "PermissionRequest" }, /no tool_name/, "guard-failure"],
     [{ tool_name: "Read", tool_input: [] }, /tool_input is not an object/, "guard-failure"],
+    [{ tool_name: "Read", tool_input: null }, /tool_input is not an object/, "guard-failure"],
+    [{ tool_name: "Read", tool_input: "file_path=/etc/passwd" }, /tool_input is not an object/, "guard-failure"],
     [{ tool_name: "Read", session_id: "s".repeat(5000) }, /session_id is over 4096/, "limit-exceeded"],
     ['{"tool_name": "Read", "session_id": "a", "session_id": "b"}', /duplicate/i, "duplicate-key"],
     ["", /^the hook input on standard input is empty: the host sent no JSON object/, "parse-error"],
@@ -542,4 +544,64 @@ describe("--output claude", () => {
     }
     mkdirSync(join(k.root, "unused"));
   }, 30_000);
+});
+
+// A --timeout a timer cannot keep (past 2^31-1 ms, Node fires it at once) is refused as such, not read as a timeout.
+describe("the hook's --timeout", () => {
+  it.each([
+    ["0", true],
+    ["-1", true],
+    ["1.5", true],
+    ["5s", true],
+    ["2147483648", true],
+    ["99999999999", true],
+    ["2147483647", false],
+    ["5000", false],
+  ])("--timeout %s: refused as a bad timeout: %s", async (value, bad) => {
+    const k = kit();
+    const r = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude", "--timeout", value], { stdin: input("s", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(r.code).toBe(0);
+    const answer = JSON.parse(r.stdout).hookSpecificOutput;
+    // Without a run every call is denied; what matters is why.
+    expect(answer.permissionDecision).toBe("deny");
+    if (bad) expect(answer.permissionDecisionReason).toMatch(/--timeout must be a positive whole number of milliseconds up to 2147483647.*\[guard-failure\]/);
+    else expect(answer.permissionDecisionReason).toMatch(/No run for this session/);
+  });
+});
+
+// A session with no run claims the oldest pending run of its folder: with a run that cannot be read, which
+// one that is cannot be known, and the claim is refused rather than guessed.
+describe("claiming a run beside one that cannot be read", () => {
+  it.each([
+    ["not JSON", "{oops"],
+    ["not a run", '{"calls": 1}'],
+    ["empty", ""],
+  ])("a run file that is %s: the session's first call is denied (guard-failure), and claims the run once it is gone", async (_name, damage) => {
+    const k = kit();
+    const first = await start(k, [], "a.json");
+    const second = await start(k, [], "b.json");
+    writeFileSync(join(k.dir, "runs", `${first.run}.json`), damage);
+    const denied = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    const answer = JSON.parse(denied.stdout).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe("deny");
+    expect(answer.permissionDecisionReason).toMatch(/No run can be claimed for this session: 1 run file\(s\) of the state directory cannot be read.*\[guard-failure\]/);
+    expect(readRun(k.dir, second.run).session_id).toBeNull();
+    const exit = await cli(["guard", "--state-dir", k.dir, "--no-policy"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect([exit.code, exit.stderr]).toEqual([2, expect.stringMatching(/cannot be read/)]);
+    // The damaged run removed, the claim is made as before: the remaining pending run is the session's.
+    rmSync(join(k.dir, "runs", `${first.run}.json`));
+    const allowed = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(JSON.parse(allowed.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+    expect(readRun(k.dir, second.run).session_id).toBe("s1");
+  });
+
+  it("a session already bound to its run is not held up by another run that cannot be read", async () => {
+    const k = kit();
+    const mine = await start(k, ["--session", "s1"], "a.json");
+    const other = await start(k, [], "b.json");
+    writeFileSync(join(k.dir, "runs", `${other.run}.json`), "{oops");
+    const r = await cli(["guard", "--state-dir", k.dir, "--no-policy", "--output", "claude"], { stdin: input("s1", k.workspace, "read_file", PLAN[0]!.params) });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
+    expect(readRun(k.dir, mine.run).progress.cursor).not.toEqual({ index: 0, count: 0 });
+  });
 });

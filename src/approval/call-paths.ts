@@ -4,7 +4,7 @@ import { clipActual, isRuleOf, reportText, type Report, type Rule } from "../cor
 import { planFacts } from "../core/facts.js";
 import type { ToolRegistry } from "../core/tools.js";
 import type { FileProbe } from "../core/file-probe.js";
-import { defaultPolicy } from "../policy/defaults.js";
+import { defaultPolicy, PROTECTION_RULES } from "../policy/defaults.js";
 import type { Policy } from "../core/policy.js";
 import pathOutsideWorkspace from "../rules/path-outside-workspace/index.js";
 import protectedPathWrite from "../rules/protected-path-write/index.js";
@@ -42,8 +42,9 @@ export async function callPathProblem(step: number, tool: string, args: unknown,
   const plan = { dialect: "intake", fields: { tool: "tool", args: "arguments", intent: "intent" }, stepsAt: "", steps: [s], meta: {} } as unknown as Plan;
   const found: Diagnostic[] = [];
   for (const rule of RULES) {
-    // A rule the policy turns off was off at approval too; a warning did not stop the plan either.
-    const setting = policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity;
+    // A rule the policy turns off was off at approval too; a warning did not stop the plan either. The
+    // protection rules are never off, also for a run whose policy was recorded with them lowered.
+    const setting = PROTECTION_RULES.has(rule.meta.id) ? "error" : (policy.rules[rule.meta.id] ?? rule.meta.defaultSeverity);
     if (setting !== "error") continue;
     const report = (r: Report) => {
       // The rule's finding, in the words that say it was checked when the call was made.

@@ -77,6 +77,9 @@ export interface HookOutput {
   failure?: "input" | "store" | "timeout" | "internal";
 }
 
+/** The longest --timeout a timer can keep (2^31-1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** The decision did not land in time. */
 class HookTimeout extends GuardStateError {}
 
@@ -163,7 +166,8 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
   let timer: NodeJS.Timeout | undefined;
   try {
     const ms = Number(s.timeoutMs);
-    if (!Number.isInteger(ms) || ms <= 0) throw new GuardStateError(guardFailure({ kind: "bad-timeout", value: String(s.timeoutMs) }).message);
+    // Past 2^31-1 ms a timer fires at once (Node clamps it to 1 ms): every call would be denied as timed out.
+    if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) throw new GuardStateError(guardFailure({ kind: "bad-timeout", value: String(s.timeoutMs) }).message);
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message)), ms);
     });

@@ -48,7 +48,9 @@ export function directWriter(fd: number, stream: () => NodeJS.WritableStream): (
     try {
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // The reader went away (a closed pipe) or the disk is full: not a bug, and nothing was accepted.
+      if (code !== "EAGAIN") throw new CliError(`cannot write to standard ${fd === 1 ? "output" : "error"} (${code ?? (err as Error).message}${code === "EPIPE" ? ": its reader closed it" : ""}); the result was not delivered, so nothing counts as accepted`, "io");
       viaStream = true;
       stream().write(bytes.subarray(done));
     }

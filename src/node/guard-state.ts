@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fsyncDir, writeFileAtomic, writeNewFile } from "./atomic-write.js";
 import { acquireLock } from "./lock-file.js";
 import type { AuditHead } from "./audit.js";
+import { untrustedPlace } from "./private-place.js";
 
 /** A guard's progress through an approved plan, kept on disk (mode 0600, outside the workspace) between hook calls. */
 export interface GuardState {
@@ -45,6 +46,9 @@ export { GuardStateError };
 
 /** Reads and checks a state file; anything unexpected is a GuardStateError (the call is refused). */
 export function readState(path: string): GuardState {
+  // The state names the approved plan, the cursor and the audit key: one another user could write is theirs.
+  const untrusted = untrustedPlace(path, "the guard state file");
+  if (untrusted !== undefined) throw new GuardStateError(guardFailure({ kind: "untrusted-place", problem: untrusted }).message);
   let v: Partial<GuardState>;
   try {
     v = JSON.parse(readFileSync(path, "utf8")) as Partial<GuardState>;

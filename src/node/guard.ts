@@ -34,6 +34,7 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { consumeNonce, isConsumed } from "./guard-state.js";
+import { untrustedPlace } from "./private-place.js";
 import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
@@ -290,6 +291,9 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
     if (err instanceof HostMappingError) throw new GuardRefusal(err.diagnostics);
     throw err;
   }
+  // Nonces recorded where another user could remove them could be replayed: refused before the approval is used.
+  const untrusted = o.storeConsumed ? undefined : untrustedPlace(o.consumedDir, "the store of consumed approvals");
+  if (untrusted !== undefined) throw new GuardRefusal([guardFailure({ kind: "untrusted-place", problem: untrusted })]);
   const verdict = verifyApproval(o.approval, {
     planHash: report.planHash,
     workspace: o.workspace,

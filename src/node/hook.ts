@@ -6,6 +6,7 @@ import type { Diagnostic } from "../core/diagnostic.js";
 import { AuditError, AuditLog } from "./audit.js";
 import { type ApprovedPlan, approvedSteps, decideStep, type GuardOptions, GuardRefusal, hostCommands, hostPolicyOf, openApproved, readPlanBytes, recordDecision } from "./guard.js";
 import { isInside } from "./keys.js";
+import { untrustedPlace } from "./private-place.js";
 import { guardFailure, judgeApproval } from "../approval/judge.js";
 import { DEFAULT_MAX_INPUT_BYTES, defaultPolicy } from "../policy/defaults.js";
 import { parseJson } from "../syntax/json.js";
@@ -95,7 +96,8 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   const tool = str("tool_name");
   if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw badInput({ kind: "no-tool-name" });
   if (tool !== undefined) {
-    const args = o.tool_input ?? {};
+    // Absent is no arguments; null is a member of the wrong type (the host sent something the guard would read as {}).
+    const args = o.tool_input === undefined ? {} : o.tool_input;
     if (typeof args !== "object" || args === null || Array.isArray(args)) throw badInput({ kind: "tool-input-not-object" });
     input.tool = tool;
     input.args = args as Record<string, unknown>;
@@ -131,6 +133,10 @@ export async function startGuard(statePath: string, options: GuardOptions & { al
     throw new GuardRefusal([guardFailure({ kind: "state-exists", path: statePath })]);
   if (isInside(statePath, options.workspace))
     throw new GuardRefusal([guardFailure({ kind: "inside-workspace", file: "state", path: statePath, workspace: options.workspace })]);
+  for (const [path, what] of [[statePath, "the guard state file"], [options.alsoConsumedIn, "the store of consumed approvals"]] as const) {
+    const problem = path === undefined ? undefined : untrustedPlace(path, what);
+    if (problem !== undefined) throw new GuardRefusal([guardFailure({ kind: "untrusted-place", problem })]);
+  }
   // The run's audit key: every audit line carries an HMAC under it; only the state (0600) keeps it.
   const auditKey = options.auditKey ?? randomBytes(32);
   const { plan, record, audit, now } = await openApproved({ ...options, auditKey });

@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { DEFAULT_PROTECTED_PATHS, defaultPolicy, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { DEFAULT_PROTECTED_PATHS, defaultPolicy, PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -20,6 +20,7 @@ import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
 import { loadHostProfile } from "./host-profile.js";
+import { untrustedPlace } from "./private-place.js";
 
 /**
  * The identity of the policy in force: the resolved policy (the defaults merged with the file, so a
@@ -57,7 +58,14 @@ export function discoverPolicy(from: string): string | undefined {
     const found = POLICY_FILE_NAMES.map((name) => join(dir, name)).filter((p) => isFile(p));
     if (found.length > 1)
       throw new PolicyError(`${found.join(" and ")}: two policy files in one folder; it is not clear which applies (keep one, or pass --policy FILE)`);
-    if (found.length === 1) return found[0];
+    if (found.length === 1) {
+      // Found, not named: one another user wrote (a plangate.yaml in /tmp, above a project outside any
+      // repository) would decide what passes. Named with --policy, it is the user's own choice.
+      const problem = untrustedPlace(found[0]!, "the policy file", { ancestors: false });
+      if (problem !== undefined)
+        throw new PolicyError(`${problem}; it was found walking up from ${resolve(from)}, so another user could have put it there: pass --policy FILE to use it anyway, or --no-policy`);
+      return found[0];
+    }
     if (existsSync(join(dir, ".git"))) return undefined;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
@@ -152,7 +160,10 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
   checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
+  checkCommandEntries(policy.commands, "/commands", doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
+    checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
+    if (o.commands?.allow?.length === 0) throw new PolicyError(`${where(doc, file, `/overrides/${i}/commands/allow`, false)}: ${EMPTY_COMMANDS_ALLOW}`);
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
     checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
@@ -160,6 +171,8 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     o.files.forEach((g, j) => {
       if (g.startsWith("/") || /^[A-Za-z]:/.test(g) || g.split(/[\\/]/).includes(".."))
         throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" must be a glob relative to the policy's folder (no leading "/", no "..")`);
+      const missed = overrideGlobMisses(g, dirname(file));
+      if (missed) throw new PolicyError(`${where(doc, file, `/overrides/${i}/files/${j}`, false)}: "${g}" ${missed}`);
     });
   }
   const bases = policy.extends === undefined ? [] : typeof policy.extends === "string" ? [policy.extends] : policy.extends;
@@ -174,6 +187,9 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
  */
 function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
   (globs ?? []).forEach((g, j) => {
+    // A protected glob that matches nothing by a slip of spelling protects nothing, silently.
+    const slip = protectedGlobSlip(g);
+    if (slip !== undefined) throw new PolicyError(`${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" ${slip}`);
     if (!globBacktracks(g)) return;
     // The matcher's own reading (src/rules/protected-path-write): a glob it cannot read would match every path.
     const error = linearGlobError(g);
@@ -182,6 +198,24 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
+}
+
+/**
+ * Why a protected glob would match no path a plan writes though it reads as if it named some, or
+ * undefined. Paths are matched relative to the workspace (or as absolute paths, by a glob that starts
+ * with "/"), with "/" between folders.
+ */
+function protectedGlobSlip(g: string): string | undefined {
+  if (g !== g.trim()) return "begins or ends with white space, which a path does not: remove it";
+  if (g.includes("\\")) return 'holds a backslash, which escapes the next character in a glob (it is no folder separator): write "/" between folders';
+  if (g.endsWith("/")) return `ends with "/", so it matches no path: write "${g.replace(/\/+$/, "")}" (a folder's name protects it and everything in it)`;
+  if (g.replace(/^\.\//, "").replace(/^\//, "").split("/").some((x) => x === "" || x === ".")) return 'has an empty or "." folder name ("//", "/./"), which a path does not: write each folder once';
+  return undefined;
+}
+
+/** A protected glob that names a path without wildcards (`secrets`, `config/prod`) protects everything in it too. */
+function withContents(globs: readonly string[] | undefined): string[] | undefined {
+  return globs?.flatMap((g) => (picomatch.scan(g).isGlob ? [g] : [g, `${g.replace(/^\.\//, "")}/**`]));
 }
 
 /**
@@ -212,6 +246,32 @@ function checkAllow(tools: { allow?: readonly string[]; allowFile?: string; regi
   );
 }
 
+/**
+ * An empty `commands.allow` reads as "no program", but a list replaces the one in force, and an empty
+ * list is no list: any program not denied. Where it would replace a list (an override, a file over a base
+ * with one), the two readings are refused rather than the looser one taken.
+ */
+const EMPTY_COMMANDS_ALLOW =
+  'commands.allow is empty, which replaces the list in force with none, so that any program not denied may run (an empty list is no list): list the programs these plans may run, or leave commands.allow out to keep the list in force';
+
+/**
+ * A command line's program is matched by its name, wherever it lies (`/bin/rm`, `./rm` and `rm` alike):
+ * an entry of `commands.deny` whose program is a path (`/bin/rm`) would deny nothing at all, and one of
+ * `commands.allow` would allow nothing. Both are refused with the name to write.
+ */
+function checkCommandEntries(commands: { allow?: readonly string[]; deny?: readonly string[] } | undefined, at: string, doc: SourceDocument, file: string): void {
+  for (const list of ["deny", "allow"] as const) {
+    (commands?.[list] ?? []).forEach((entry, j) => {
+      const program = entry.trim().split(/\s+/)[0] ?? "";
+      if (!program.includes("/")) return;
+      const name = program.split("/").filter((x) => x !== "").pop() ?? program;
+      throw new PolicyError(
+        `${where(doc, file, `${at}/${list}/${j}`, false)}: the commands.${list} entry "${entry}" names its program by a path, but a command's program is matched by its name wherever it lies (/bin/${name}, ./${name} and ${name} alike), so it would ${list === "deny" ? "deny" : "allow"} nothing: write "${[name, ...entry.trim().split(/\s+/).slice(1)].join(" ")}"`,
+      );
+    });
+  }
+}
+
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
   if (rules === undefined || Object.keys(rules).length === 0) return;
   // The catalogue is loaded only for a policy that sets severities: a guard's hook call does not load it.
@@ -219,6 +279,10 @@ async function checkRules(rules: Record<string, string> | undefined, at: string,
   for (const id of Object.keys(rules)) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
+    if (PROTECTION_RULES.has(id) && rules?.[id] !== "error")
+      throw new PolicyError(
+        `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: a plan could then rewrite the hook configuration that runs the guard, git hooks, CI workflows or this policy, and no plan after it would be checked (it is always an error); to let some plans write a default protected path, name its glob in paths.unprotect (best in an overrides entry)`,
+      );
     if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")
       throw new PolicyError(
         `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
@@ -349,6 +413,11 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
   if (source) p.source = source;
   const overrides: PolicyOverride[] = [];
   for (const { file, folder, locate } of links) {
+    // An empty commands.allow over a base's list replaces it with none: any program not denied.
+    if (file.commands?.allow?.length === 0 && p.commands.allow.length > 0) {
+      const at = locate?.("/commands/allow");
+      throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : (source ?? "policy")}: ${EMPTY_COMMANDS_ALLOW} (the base's list: ${p.commands.allow.join(", ")})`);
+    }
     if (file.workspace !== undefined) p.workspace = inFolder(folder, file.workspace);
     if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
     applySettings(p, file, folder);
@@ -406,7 +475,7 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
     p.tools.read = union(p.tools.read ?? [], file.tools.read);
   }
   if (file.paths) {
-    p.paths.protected = union(p.paths.protected, file.paths.protected);
+    p.paths.protected = union(p.paths.protected, withContents(file.paths.protected));
     // Default globs the file lets writers touch: removed after its own globs are added (later files and
     // overrides may protect them again).
     const unprotect = file.paths.unprotect;
@@ -431,11 +500,48 @@ function policyFolder(policy: Policy): string {
   return policy.source !== undefined ? dirname(policy.source) : policy.workspace;
 }
 
-/** The overrides entries whose globs match a plan file (its path relative to the policy's folder), in order. */
+/**
+ * Why an `overrides` glob would match no plan file though it reads as if it named some, or undefined. An
+ * override that tightens the policy for some plans (`files: ["plans/prod/"]`, `tools.allow: [read_file]`)
+ * and matches nothing leaves those plans under the looser policy, silently: such a glob is refused.
+ */
+function overrideGlobMisses(g: string, folder: string): string | undefined {
+  if (g !== g.trim()) return "begins or ends with white space, which a file's path does not: remove it";
+  if (g.includes("\\")) return 'holds a backslash, which escapes the next character in a glob (it is no folder separator): write "/" between folders';
+  if (g.endsWith("/")) return `ends with "/", so it matches no file: write "${g}**" for the files in that folder`;
+  const segments = g.split("/");
+  if (segments.some((x, k) => x === "" || (x === "." && k > 0))) return 'has an empty or "." folder name ("//", "/./"), which a file\'s path does not: write each folder once';
+  if (!picomatch.scan(g).isGlob) {
+    let folderNamed = false;
+    try {
+      folderNamed = statSync(resolve(folder, g)).isDirectory();
+    } catch {
+      // Not there (yet): a plan file of that name.
+    }
+    if (folderNamed) return `names a folder, which no plan file is: write "${g}/**" for the files in it`;
+  }
+  return undefined;
+}
+
+const outsideFolder = (rel: string) => rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel);
+
+/**
+ * The overrides entries whose globs match a plan file (its path relative to the policy's folder), in order.
+ * A plan named by a path outside the policy's folder as written (through a link: a checkout's other name)
+ * is placed by the real paths of both, so that another spelling of the same file escapes no override.
+ */
 export function matchingOverrides(policy: Policy, planPath: string): PolicyOverride[] {
   if (!policy.overrides?.length || planPath === "-") return [];
-  const rel = relative(policyFolder(policy), resolve(planPath)).split(sep).join("/");
-  if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return [];
+  const folder = policyFolder(policy);
+  let rel = relative(folder, resolve(planPath)).split(sep).join("/");
+  if (outsideFolder(rel)) {
+    try {
+      rel = relative(realpathSync(folder), realpathSync(resolve(planPath))).split(sep).join("/");
+    } catch {
+      return [];
+    }
+    if (outsideFolder(rel)) return [];
+  }
   return policy.overrides.filter((o) => picomatch(o.files, { dot: true })(rel));
 }
 

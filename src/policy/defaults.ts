@@ -216,8 +216,19 @@ export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
 /**
  * Rules whose verdict the rest depends on: with them off or lowered, a plan that could not be read
  * (or was read one way of two) would be "valid". A policy may not change them, like approval checks.
+ * `unsafe-value` is one: a value the executor reads otherwise than plangate (a YAML 1.1 boolean, a
+ * rounded integer, a lone surrogate) makes the plan that was checked another than the one that runs.
+ * An executor that reads YAML 1.2 says so with `yaml.executor`, which turns those refusals off.
  */
-export const STRUCTURAL_RULES: ReadonlySet<string> = new Set(["parse-error", "unknown-format", "duplicate-key", "limit-exceeded"]);
+export const STRUCTURAL_RULES: ReadonlySet<string> = new Set(["parse-error", "unknown-format", "duplicate-key", "limit-exceeded", "unsafe-value"]);
+
+/**
+ * Rules that keep a plan from switching off what checks it: with `protected-path-write` lowered, a plan
+ * may rewrite the host's hook configuration that runs the guard, git hooks, CI workflows and the policy
+ * file itself, and every plan after it runs unchecked. A policy may not change them either; a plan that
+ * must write a default protected path names that glob in `paths.unprotect`.
+ */
+export const PROTECTION_RULES: ReadonlySet<string> = new Set(["protected-path-write"]);
 
 /** Largest PreToolUse hook input the guard reads (1 MiB); more is blocked, never buffered whole. */
 export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;

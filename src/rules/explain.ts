@@ -1,3 +1,4 @@
+import { PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
 import { findRule } from "./index.js";
 
 /** What `rules` and `explain` say a rule applies to. */
@@ -28,7 +29,11 @@ export function explainText(id: string): string | undefined {
     "",
     m.phase === "approval"
       ? "Its severity cannot be changed: a policy edited to lower it would itself be the attack."
-      : `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`,
+      : STRUCTURAL_RULES.has(m.id)
+        ? "Its severity cannot be changed: without it a plan that cannot be read, or reads two ways, would be valid."
+        : PROTECTION_RULES.has(m.id)
+          ? "Its severity cannot be changed: a plan could then rewrite what checks it; name a default protected glob in paths.unprotect to let some plans write it."
+          : `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`,
   );
   return parts.join("\n") + "\n";
 }

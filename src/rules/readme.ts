@@ -1,4 +1,5 @@
 import type { RuleMeta } from "../core/rule.js";
+import { PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
 
 function dialects(meta: RuleMeta): string {
   if (meta.phase === "orchestration") return "none (an orchestration check: `check-task`, `check-delegation`, `check-return`)";
@@ -31,6 +32,14 @@ export function ruleReadme(meta: RuleMeta): string {
   if (meta.docs.good) lines.push("", "## Accepted", "", "```", meta.docs.good, "```");
   if (meta.phase === "approval") {
     lines.push("", "## Configure", "", "Its severity cannot be changed in the policy: a policy edited to lower it would itself be the attack.", "");
+    return lines.join("\n");
+  }
+  if (STRUCTURAL_RULES.has(meta.id)) {
+    lines.push("", "## Configure", "", "It is always an error: a policy that lowers it or switches it off is a usage error, since a plan that cannot be read, or reads two ways, would otherwise be valid.", "");
+    return lines.join("\n");
+  }
+  if (PROTECTION_RULES.has(meta.id)) {
+    lines.push("", "## Configure", "", "It is always an error: a policy that lowers it or switches it off is a usage error, since a plan could then rewrite what checks it (the guard's hook configuration, git hooks, the policy). A plan that must write a default protected path names that glob in `paths.unprotect`.", "");
     return lines.join("\n");
   }
   lines.push(

@@ -14,6 +14,7 @@ import { guardFailure } from "../approval/judge.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { breakStaleLock, consumeNonce, isConsumed, withLock } from "../node/guard-state.js";
 import { FileSessionRegistry } from "./file-registry.js";
+import { untrustedPlace } from "../node/private-place.js";
 import { isCursor, isExpected, isFinished, isRun } from "./validate.js";
 import type { AuditInput, AuditRead, NewRun, PendingPlan, RepairOutcome, RunState, RunStatus, RunTx, Store, WithRunOptions } from "./types.js";
 import { RUN_ID, trailAdvice } from "./types.js";
@@ -157,6 +158,22 @@ export function layout(root: string) {
     registry: join(root, "registry"),
     pending: join(root, "pending"),
   };
+}
+
+/**
+ * Why another user could write or replace the state directory (its folder, the folders above it, or one
+ * of its own folders), or undefined: every run, binding and consumed approval in it would be theirs to
+ * forge (a run names the calls it allows and the key its audit lines are made under).
+ */
+export function stateDirTrustProblem(root: string): string | undefined {
+  const problem = untrustedPlace(root, "the state directory");
+  if (problem !== undefined) return problem;
+  const l = layout(root);
+  for (const d of [l.runs, l.sessions, l.audit, l.consumed, l.registry, l.pending]) {
+    const p = untrustedPlace(d, "the folder", { ancestors: false });
+    if (p !== undefined) return p;
+  }
+  return undefined;
 }
 
 export function ensureDirs(root: string): void {
@@ -424,6 +441,7 @@ export class FileStore implements Store {
   readonly kind = "file" as const;
   readonly location: string;
   #registry: FileSessionRegistry | undefined;
+  #trusted = false;
   constructor(
     readonly root: string,
     /** Where consumed approvals are recorded (default DIR/consumed). */
@@ -435,33 +453,53 @@ export class FileStore implements Store {
   }
   async close(): Promise<void> {}
 
+  /**
+   * Refuses (GuardStateError) a state directory another user could write or replace, or a store of
+   * consumed approvals elsewhere that they could: checked once per store object, before its first use.
+   */
+  trust(): void {
+    if (this.#trusted) return;
+    const problem =
+      stateDirTrustProblem(this.root) ??
+      (isInside(this.consumedDir, this.root) ? undefined : untrustedPlace(this.consumedDir, "the store of consumed approvals"));
+    if (problem !== undefined) throw new GuardStateError(guardFailure({ kind: "untrusted-place", problem }).message);
+    this.#trusted = true;
+  }
+
   /** The plan is already a file of the state directory (written before it was checked): its path is the reference. */
   async keepPlan(file: string): Promise<string> {
     return file;
   }
 
   async consumeNonce(nonce: string, now: Date): Promise<boolean> {
+    this.trust();
     return consumeNonce(this.consumedDir, nonce, now);
   }
   async isConsumed(nonce: string): Promise<boolean> {
+    this.trust();
     return isConsumed(this.consumedDir, nonce);
   }
 
   /** The registry as the synchronous SessionRegistry check-delegation has always used. */
   registry(ttlSeconds?: number): FileSessionRegistry {
+    this.trust();
     if (ttlSeconds !== undefined) return new FileSessionRegistry(this.registryDir, { ttlSeconds });
     return (this.#registry ??= new FileSessionRegistry(this.registryDir));
   }
   async lookupSession(id: string, now: Date): Promise<SessionEntry | undefined> {
+    this.trust();
     return this.registry().lookup(id, now);
   }
   async registerSession(id: string, o: { now: Date; ttlSeconds: number; agent?: string }): Promise<RegisterOutcome> {
+    this.trust();
     return this.registry().register(id, o);
   }
   async releaseSession(id: string): Promise<boolean> {
+    this.trust();
     return this.registry().release(id);
   }
   async expireSessions(now: Date): Promise<number> {
+    this.trust();
     return this.registry().expire(now);
   }
 
@@ -469,6 +507,7 @@ export class FileStore implements Store {
     return isInside(path, this.root);
   }
   async createRun(n: NewRun): Promise<"created" | "consumed"> {
+    this.trust();
     // The nonce was consumed and the trail opened by openApproved (consumed/, audit/): the run is written last.
     if (n.consume !== undefined && !consumeNonce(this.consumedDir, n.consume, n.now)) return "consumed";
     writeCalls(this.root, n.run.run_id, n.run.expected);
@@ -476,28 +515,38 @@ export class FileStore implements Store {
     return "created";
   }
   async readRun(id: string): Promise<RunState> {
+    this.trust();
     return readRun(this.root, id);
   }
   async listRuns(): Promise<{ runs: RunState[]; problems: string[] }> {
+    this.trust();
     return listRuns(this.root);
   }
   async pendingRuns(): Promise<RunState[]> {
-    return listRuns(this.root).runs.filter((r) => r.status === "pending" && r.session_id === null);
+    this.trust();
+    const { runs, problems } = listRuns(this.root);
+    // A run that cannot be read may be the oldest pending run of the session's folder: claiming another would guess.
+    if (problems.length > 0) throw new GuardStateError(guardFailure({ kind: "runs-unreadable", count: problems.length, problem: problems[0]! }).message);
+    return runs.filter((r) => r.status === "pending" && r.session_id === null);
   }
   async boundRun(session: string): Promise<string | undefined> {
+    this.trust();
     return boundRun(this.root, session);
   }
   async bindSession(session: string, id: string): Promise<boolean> {
+    this.trust();
     ensureDirs(this.root);
     return bindSession(this.root, session, id);
   }
   async rebindFinished(session: string, id: string): Promise<boolean> {
+    this.trust();
     return rebindFinished(this.root, session, id);
   }
   async unbindSession(session: string, id: string): Promise<void> {
     unbindSession(this.root, session, id);
   }
   async withRun<T>(id: string, fn: (tx: RunTx) => Promise<T>, o: WithRunOptions = {}): Promise<T> {
+    this.trust();
     const root = this.root;
     return withLock(runFile(root, id), async () => {
       const run = readRun(root, id);
@@ -526,9 +575,11 @@ export class FileStore implements Store {
     });
   }
   async repairRun(id: string, now: Date): Promise<RepairOutcome> {
+    this.trust();
     return repairFileRun(this.root, id, now);
   }
   async appendNoRun(key: string, entry: AuditInput): Promise<void> {
+    this.trust();
     const root = this.root;
     ensureDirs(root);
     const path = join(layout(root).audit, `no-run-${key}.jsonl`);
@@ -545,6 +596,7 @@ export class FileStore implements Store {
     });
   }
   async readAudit(id: string): Promise<AuditRead> {
+    this.trust();
     const run = readRun(this.root, id);
     const r = readFileBounded(run.audit, 1 << 30);
     if (!r.ok) throw new GuardStateError(guardFailure({ kind: "trail-unreadable", path: run.audit, run: id, code: r.reason === "error" ? r.code : r.reason }).message);
@@ -552,12 +604,14 @@ export class FileStore implements Store {
   }
 
   async recordPending(p: PendingPlan): Promise<void> {
+    this.trust();
     if (!/^[0-9a-f]{64}$/.test(p.id)) throw new GuardStateError(guardFailure({ kind: "not-an-id", what: "plan-hash", value: p.id }).message);
     const dir = layout(this.root).pending;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(join(dir, `${p.id}.json`), JSON.stringify(p.entry, null, 2) + "\n", 0o600);
   }
   async listPending(): Promise<PendingPlan[]> {
+    this.trust();
     const dir = layout(this.root).pending;
     let names: string[];
     try {

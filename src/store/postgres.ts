@@ -226,7 +226,10 @@ export class PostgresStore implements Store {
     return this.#runs(false);
   }
   async pendingRuns(): Promise<RunState[]> {
-    return (await this.#runs(true)).runs;
+    const { runs, problems } = await this.#runs(true);
+    // A pending run that cannot be read may be the session's: claiming another would guess.
+    if (problems.length > 0) throw new GuardStateError(guardFailure({ kind: "runs-unreadable", count: problems.length, problem: problems[0]! }).message);
+    return runs;
   }
   async boundRun(session: string): Promise<string | undefined> {
     return this.#do(async (sql) => {

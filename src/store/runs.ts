@@ -24,6 +24,7 @@ import { consumedDiagnostic } from "../approval/record.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { consumeNonce, GuardStateError } from "../node/guard-state.js";
+import { untrustedPlace } from "../node/private-place.js";
 import { RunNotFoundError } from "./errors.js";
 import { loadHostProfile } from "../node/host-profile.js";
 
@@ -86,7 +87,13 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
   const file = store instanceof FileStore ? store : undefined;
   if (file) {
     if (stateDirProblem(file.root, o.workspace)) throw new GuardRefusal([guardFailure({ kind: "state-dir-overlaps", root: file.root, workspace: o.workspace })]);
+    // Before anything is consumed: a store another user could write would make the run theirs.
+    file.trust();
     ensureDirs(file.root);
+  }
+  for (const dir of [o.consumedDir, o.alsoConsumedIn]) {
+    const problem = dir === undefined ? undefined : untrustedPlace(dir, "the store of consumed approvals");
+    if (problem !== undefined) throw new GuardStateError(guardFailure({ kind: "untrusted-place", problem }).message);
   }
   if (!file && o.consumedDir !== undefined) throw new GuardStateError(guardFailure({ kind: "consumed-dir-with-store", location: store.location }).message);
   const id = randomBytes(16).toString("hex");

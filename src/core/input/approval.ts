@@ -155,6 +155,16 @@ export type GuardFailureFacts =
   | { readonly kind: "no-consumed-store" }
   /** A guard state file that already exists. */
   | { readonly kind: "state-exists"; readonly path: string }
+  /**
+   * A place of the guard's own state (the state directory, a folder of it, the store of consumed
+   * approvals, a state file) that another user could write or replace (`problem`: which, and how).
+   */
+  | { readonly kind: "untrusted-place"; readonly problem: string }
+  /**
+   * A session with no run would claim a pending run, but some runs of the state directory cannot be read
+   * (`count`; `problem`: the first one's): one of them may be the session's, so claiming another would guess.
+   */
+  | { readonly kind: "runs-unreadable"; readonly count: number; readonly problem: string }
   /** The session named for a new run already has one (`run`: its id, if still known). */
   | { readonly kind: "session-bound"; readonly session: string; readonly run: string | undefined }
   /** A hook input without a session id: a tool call's, or a subagent event's (`event`). */

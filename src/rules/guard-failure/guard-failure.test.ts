@@ -61,6 +61,16 @@ kindRuleTester("guard-failure", "approval", {
     },
     { name: "state exists", input: fails({ kind: "state-exists", path: "/g/s.json" }), errors: [{ messageId: "stateExists" }] },
     {
+      name: "runs that cannot be read beside the pending ones",
+      input: fails({ kind: "runs-unreadable", count: 2, problem: "the run file /s/runs/x.json is not a plangate run" }),
+      errors: [{ messageId: "runsUnreadable" }],
+    },
+    {
+      name: "state another user could write",
+      input: fails({ kind: "untrusted-place", problem: "the state directory /srv/s is writable by every user (mode 0777), who could rewrite it: chmod go-w /srv/s" }),
+      errors: [{ messageId: "untrustedPlace", message: "The guard's own state is not private: the state directory /srv/s is writable by every user (mode 0777), who could rewrite it: chmod go-w /srv/s." }],
+    },
+    {
       name: "no per-user store of consumed approvals",
       input: fails({ kind: "no-consumed-store" }),
       errors: [
@@ -100,7 +110,7 @@ kindRuleTester("guard-failure", "approval", {
         [{ kind: "tool-input-not-object" }, "hookToolInputNotObject", "the hook input's tool_input is not an object"],
       ] as const
     ).map(([problem, messageId, message]) => ({ name: `hook input: ${problem.kind}`, input: fails({ kind: "hook-input", problem }), errors: [{ messageId, message, hint: undefined }] })),
-    { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds, not "5s"' }] },
+    { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "5s"' }] },
     { name: "no decision in time", input: fails({ kind: "timeout", ms: 5000 }), errors: [{ messageId: "timeout", message: "no decision within 5000 ms" }] },
     {
       name: "an event the guard decides nothing for",

@@ -34,6 +34,14 @@ export default defineRule({
         message: "The state directory {{root}} and the workspace {{workspace}} overlap, so the plan's steps could rewrite the guard's runs; keep the state directory outside the workspace.",
         hint: "pass --state-dir DIR outside the workspace",
       },
+      runsUnreadable: {
+        message: "No run can be claimed for this session: {{count}} run file(s) of the state directory cannot be read, and one of them may be the oldest pending run of the session's folder, so claiming another would guess. The first: {{problem}}",
+        hint: "run `plangate guard status` to see them, then repair (`plangate guard repair RUN`) or remove the damaged run, or bind the session with `guard start --session ID`",
+      },
+      untrustedPlace: {
+        message: "The guard's own state is not private: {{problem}}.",
+        hint: "keep the state directory and the store of consumed approvals in folders only you (or root) can write, such as the default ~/.local/state/plangate",
+      },
       noConsumedStore: {
         message:
           "No per-user store of consumed approvals: neither HOME nor XDG_STATE_HOME is set, so a single-use approval used here could start another run from a fresh state directory or store.",
@@ -66,7 +74,7 @@ export default defineRule({
       hookCwdRelative: "the hook input's cwd {{value}} is not an absolute path",
       hookNoToolName: "the hook input has no tool_name",
       hookToolInputNotObject: "the hook input's tool_input is not an object",
-      badTimeout: '--timeout must be a positive whole number of milliseconds, not "{{value}}"',
+      badTimeout: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "{{value}}"',
       timeout: "no decision within {{ms}} ms",
       otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
       permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
@@ -118,7 +126,7 @@ export default defineRule({
     summary: "The guard could not decide, so the tool call is blocked.",
     docs: {
       description:
-        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object (unreadable, ambiguous or oversized input is blocked under `parse-error`, `duplicate-key`, `unsafe-value` or `limit-exceeded`), a state written by plangate 0.1 (no audit key), a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, a `guard start` with no per-user store of consumed approvals (no HOME or XDG_STATE_HOME) and none named, a state file that already exists, or a run, an audit trail or a store the guard cannot use (a damaged run file, a trail that does not end where the run says, a database that is down). The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
+        "Reports what stops the guard from deciding: a missing or unreadable state file, hook input that is not a PreToolUse JSON object (unreadable, ambiguous or oversized input is blocked under `parse-error`, `duplicate-key`, `unsafe-value` or `limit-exceeded`), a state written by plangate 0.1 (no audit key), a lock held too long, a timeout, an internal error, guard files (audit trail, consumed store) inside the workspace, a `guard start` with no per-user store of consumed approvals (no HOME or XDG_STATE_HOME) and none named, a state file that already exists, a state directory, store of consumed approvals or state file that another user could write or replace (owned by another user, writable by others, or in a folder they can write), or a run, an audit trail or a store the guard cannot use (a damaged run file, a trail that does not end where the run says, a database that is down). The hook blocks the call (exit 2) in every such case. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale: "A security check that fails open is no check: a crash, a timeout or unreadable input must block, never read as allow.",
       fix: "Read the reason, fix the guard's setup (run `plangate guard start`, keep its files outside the workspace) and retry the call.",
       bad: "echo 'not json' | plangate guard --state state.json   # exit 2",
@@ -141,6 +149,10 @@ export default defineRule({
         return ctx.report({ messageId: "stateDirOverlaps", data: { root: f.root, workspace: f.workspace } });
       case "state-exists":
         return ctx.report({ messageId: "stateExists", data: { path: f.path } });
+      case "runs-unreadable":
+        return ctx.report({ messageId: "runsUnreadable", data: { count: f.count, problem: f.problem } });
+      case "untrusted-place":
+        return ctx.report({ messageId: "untrustedPlace", data: { problem: f.problem } });
       case "no-consumed-store":
         return ctx.report({ messageId: "noConsumedStore" });
       case "session-bound":
