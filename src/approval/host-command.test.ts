@@ -85,6 +85,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["python3 -m pip install --user requests", "path-outside-workspace"],
     ["GOBIN=./bin sudo go install example.com/x@latest", "path-outside-workspace"],
     ["npm config set registry https://registry.example", "path-outside-workspace"],
+    // Code given to an interpreter on its line or standard input, as the plan's check reads it.
+    ["python3 -c \"open('.git/hooks/pre-commit', 'w').write('x')\"", "disallowed-tool"],
+    ["node -e \"require('fs').writeFileSync('.env', '')\"", "disallowed-tool"],
+    ["python3 - <<'EOF'\nopen('.env', 'w')\nEOF", "disallowed-tool"],
+    ["cd src && uv run python -c 'import os'", "disallowed-tool"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -119,6 +124,19 @@ describe("host shell calls (Claude Code's Bash)", () => {
     const allowing: HostCommandPolicy = { ...policy(), commands: { allow: [], deny: [], allowCompound: false, installOutside: ["cargo", "apt*"] } };
     expect(await hostCommandRefusal("Bash", { command: "cargo install ripgrep && sudo apt-get install -y jq" }, allowing, createFileProbe)).toBeUndefined();
     expect((await hostCommandRefusal("Bash", { command: "npm install -g left-pad" }, allowing, createFileProbe))?.messageId).toBe("hostCommandInstallsOutside");
+  });
+
+  it("lets an interpreter the policy names take inline code, and no other", async () => {
+    const allowing: HostCommandPolicy = { ...policy(), commands: { allow: [], deny: [], allowCompound: false, inlineCode: ["python"] } };
+    expect(await hostCommandRefusal("Bash", { command: "python3 -c 'print(1)' && python3 - <<'EOF'\nprint(2)\nEOF" }, allowing, createFileProbe)).toBeUndefined();
+    expect(await hostCommandRefusal("Bash", { command: "node -e 1" }, allowing, createFileProbe)).toMatchObject({
+      rule: "disallowed-tool",
+      message: "The Bash command gives node code to run (-e), which plangate does not read: it may write any file or run any program.",
+    });
+    // Its code is no path: a line break in it is not a path holding control characters.
+    expect(await hostCommandRefusal("Bash", { command: "python3 -c 'import os\nprint(os.getcwd())'" }, allowing, createFileProbe)).toBeUndefined();
+    // Script files, modules and version queries were never inline code.
+    for (const command of ["python3 scripts/x.py", "python3 -m pytest -x", "node --version", "perl -Mstrict x.pl"]) expect(await hostCommandRefusal("Bash", { command }, policy(), createFileProbe), command).toBeUndefined();
   });
 
   it("checks the allow list, and only shell tools", async () => {
@@ -182,6 +200,18 @@ describe("host shell calls through guard start and the hook", () => {
     expect(refused).toMatchObject({ rule: "disallowed-tool", step: 2 });
     expect(refused!.message).toContain("commands.deny");
     expect(await hookCall(state, { tool: "Bash", args: { command: "rm -rf build" } }, now)).toBeUndefined();
+  });
+
+  it("keeps the interpreters whose inline code the policy allows, and refuses the others' code", async () => {
+    const { hookCall } = await import("../node/hook.js");
+    const { readFileSync } = await import("node:fs");
+    const state = await startBashRun(["python3 -c 'print(1)'", "make"], { inlineCode: ["python"] });
+    expect(JSON.parse(readFileSync(state, "utf8")).host.commands.inlineCode).toEqual(["python"]);
+    const now = new Date("2026-11-22T12:00:01Z");
+    expect(await hookCall(state, { tool: "Bash", args: { command: "python3 -c 'print(1)'" } }, now)).toBeUndefined();
+    // A call off the plan is refused for the code it runs, before step matching.
+    expect(await hookCall(state, { tool: "Bash", args: { command: "node -e 1" } }, now)).toMatchObject({ rule: "disallowed-tool", step: 2 });
+    expect(await hookCall(state, { tool: "Bash", args: { command: "make" } }, now)).toBeUndefined();
   });
 
   it("keeps the package managers the policy lets install outside, and refuses the others' installs", async () => {

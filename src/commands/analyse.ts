@@ -1,9 +1,10 @@
 import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
-import { allowed, allowedNaming, type CommandPolicy, deniedBy, installAllowed, programName } from "./match.js";
+import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
+import { inlineCodeOf } from "./inline-code.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
 /**
@@ -50,6 +51,7 @@ export interface CommandMessageIds {
     | "optionRunsCommand"
     | "scriptRunsCommand"
     | "unreadableScript"
+    | "inlineCode"
     | "trustsCode";
   "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
@@ -1263,6 +1265,8 @@ class Analysis {
   private env: ReadonlyMap<string, string | undefined> = NO_ENV;
   /** The variables a shell reading a nested line (`GOBIN=./bin sh -c '...'`) was started with: each command of the line gets them. */
   private inherited: ReadonlyMap<string, string | undefined> = NO_ENV;
+  /** The simple command being read has its standard input from a file (`python < x.py`): that file is its script. */
+  private stdinFile = false;
   /** The program being read runs as another user, or on another machine (`sudo pip install`). */
   private otherUser = false;
 
@@ -1391,6 +1395,7 @@ class Analysis {
       else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
+    this.stdinFile = cmd.redirects.some((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value));
     this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
@@ -1449,6 +1454,7 @@ class Analysis {
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
     if (name === "sed" || name === "gsed") this.sedScripts(name, args, depth);
+    const code = this.inlineCode(name, spelt, args, depth);
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
@@ -1566,7 +1572,7 @@ class Analysis {
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
     this.searching = SEARCHERS.has(name);
     try {
-      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
+      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(code, optionValues(name, args)), reads);
     } finally {
       this.searching = false;
     }
@@ -1786,6 +1792,28 @@ class Analysis {
       if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableScript", data: { program: name, why: read.unreadable }, span });
       for (const file of [...read.writes, ...read.reads]) this.path(file, false, span);
     }
+  }
+
+  /**
+   * Code given to an interpreter on its line or its standard input (src/commands/inline-code.ts: `python -c`,
+   * `node -e`, `perl -e`, `python3 - <<EOF`): plangate does not read it, and it may write any file or run
+   * any program, so it is refused unless the policy's `commands.inlineCode` names the interpreter.
+   */
+  private inlineCode(name: string, spelt: string, args: ShellWord[], depth: number): ShellWord | undefined {
+    const code = inlineCodeOf(name, args, this.stdinFile);
+    if (code === undefined || inlineCodeAllowed(this.policy, code.interpreter, spelt)) return code?.word;
+    const span = code.word ? wordSpan(code.word, depth) : undefined;
+    this.find({ rule: "disallowed-tool", messageId: "inlineCode", data: { program: spelt, interpreter: code.interpreter, how: code.how }, ...(span ? { span } : {}) });
+    return code.word;
+  }
+
+  /** The word of inline code the command gives its interpreter (see inlineCode) is code, not a path: its option's values with it. */
+  private codeIsText(code: ShellWord | undefined, values: OptionValues | undefined): OptionValues | undefined {
+    if (code === undefined || code.value === undefined) return values;
+    const out: OptionValues = values ?? new Map();
+    // A value glued to its option (`-cCODE`, `--eval=CODE`): the option's word is code too.
+    out.set(code, { text: true });
+    return out;
   }
 
   /**

@@ -423,7 +423,7 @@ describe("analysis", () => {
       "PYTHONPYCACHEPREFIX=c python app.py",
       "PYTHONBREAKPOINT=os.system python app.py",
       "PYTHONWARNINGS=error::evil.Warning python app.py",
-      "NODE_REPL_EXTERNAL_MODULE=./x.js node",
+      "NODE_REPL_EXTERNAL_MODULE=./x.js node app.js",
       "VIRTUAL_ENV=/tmp/venv poetry run pytest",
       "UV_PYTHON=./x uv run pytest",
       "UV_PROJECT_ENVIRONMENT=/tmp/venv uv run pytest",
@@ -1557,7 +1557,10 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ before_script: ["npm ci"], script: ["npm run build", "npm test"], after_script: ["echo done"] }, "ci")).toEqual([]);
     expect(await errors({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "npm test" }] }] } }, "settings")).toEqual([]);
     expect(await errors({ on_error: "continue", on_success: "echo done", webhook: "https://example.com/hook" }, "job")).toEqual([]);
-    expect(await errors({ language: "python", code: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual([]);
+    expect(await errors({ language: "python", source: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual([]);
+    // Code an interpreter runs: read as the interpreter given the code on its line, refused unless the policy names it.
+    expect(await errors({ language: "python", code: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual(["disallowed-tool@/steps/0/arguments/code"]);
+    expect(await errors({ language: "python", code: "print('hi')" }, "execute_code", { inlineCode: ["python"] })).toEqual([]);
     expect(await errors({ healthcheck: { test: ["CMD", "curl", "-f", "http://localhost/health"] } }, "compose")).toEqual([]);
     expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.
