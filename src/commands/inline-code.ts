@@ -28,6 +28,8 @@ interface Spec {
   longValued?: readonly string[];
   /** Short options whose value is only ever joined to them (`-i.bak`, `-F,`): they end a cluster, never take the next word. */
   glued?: string;
+  /** Short options whose joined value is digits only (perl's `-l`, `-0`): the cluster goes on after them (`-lne`). */
+  digits?: string;
   /** Short options whose value is the script file (`php -f x.php`, `guile -s x.scm`): an operand. */
   script?: string;
   /** Long options whose value is the script file (`R --file=x.R`). */
@@ -56,8 +58,8 @@ const NODE: Spec = {
   longValued: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--env-file-if-exists", "--title", "--inspect-port", "--test-reporter", "--test-reporter-destination", "--watch-path", "--disable-warning", "--experimental-config-file", "--run"],
   quiet: ["-v", "--version", "-h", "--help", "--v8-options", "-c", "--check"],
 };
-const PERL: Spec = { interpreter: "perl", code: "eE", valued: "I", glued: "MmxliF0CdDW", quiet: ["-v", "-V", "-h", "--help", "--version"] };
-const RUBY: Spec = { interpreter: "ruby", code: "e", valued: "IrCE", glued: "xiF0WKTl", longValued: ["--encoding", "--external-encoding", "--internal-encoding", "--enable", "--disable", "--dump", "--backtrace-limit", "--crash-report", "--parser"], quiet: ["-v", "--version", "-h", "--help"] };
+const PERL: Spec = { interpreter: "perl", code: "eE", valued: "I", glued: "MmxiFCdD", digits: "l0", quiet: ["-v", "-V", "-h", "--help", "--version"] };
+const RUBY: Spec = { interpreter: "ruby", code: "e", valued: "IrCE", glued: "xiFWKT", digits: "0", longValued: ["--encoding", "--external-encoding", "--internal-encoding", "--enable", "--disable", "--dump", "--backtrace-limit", "--crash-report", "--parser"], quiet: ["-v", "--version", "-h", "--help"] };
 const PHP: Spec = { interpreter: "php", code: "rRBE", valued: "cdzFtS", script: "f", interactive: ["-a", "--interactive"], quiet: ["-v", "--version", "-h", "--help", "-i", "--info", "-m", "--modules", "-l", "--syntax-check"] };
 const LUA: Spec = { interpreter: "lua", code: "e", valued: "l", interactive: ["-i"], quiet: ["-v"] };
 const RSCRIPT: Spec = { interpreter: "Rscript", code: "e", valued: "", quiet: ["--version", "--help"] };
@@ -169,6 +171,10 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
     // A cluster of letters: the first one that takes a value ends it, its value the rest or the next word.
     for (let k = 1; k < v.length; k++) {
       const c = v[k]!;
+      if (spec.digits?.includes(c)) {
+        while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
+        continue;
+      }
       if (spec.module?.includes(c)) return interactive ? fromInput() : undefined;
       if (spec.interactive?.includes(`-${c}`)) interactive = true;
       if (spec.glued?.includes(c)) {
@@ -206,6 +212,10 @@ function codeOption(spec: Spec, args: readonly ShellWord[], i: number): InlineCo
   if (!/^-[^-]/.test(v)) return undefined;
   for (let k = 1; k < v.length; k++) {
     const c = v[k]!;
+    if (spec.digits?.includes(c)) {
+      while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
+      continue;
+    }
     if (spec.code.includes(c)) return { interpreter, how: `-${c}`, ...(k < v.length - 1 ? { word: w } : args[i + 1] ? { word: args[i + 1]! } : {}) };
     if (spec.valued.includes(c) || spec.glued?.includes(c) || spec.script?.includes(c) || spec.module?.includes(c)) return undefined;
   }
