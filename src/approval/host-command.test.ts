@@ -90,6 +90,11 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["node -e \"require('fs').writeFileSync('.env', '')\"", "disallowed-tool"],
     ["python3 - <<'EOF'\nopen('.env', 'w')\nEOF", "disallowed-tool"],
     ["cd src && uv run python -c 'import os'", "disallowed-tool"],
+    // awk's programs: the files they print to, the lines they run.
+    ["awk 'BEGIN { print \"x\" > \".env\" }'", "protected-path-write"],
+    ["awk 'BEGIN { system(\"rm -rf build\") }'", "disallowed-tool"],
+    ["awk 'BEGIN { system(\"cat ../../etc/passwd\") }'", "path-outside-workspace"],
+    ["awk '{ print > $1 }' src/a.yaml", "unresolved-argument"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -107,7 +112,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g", "awk '/^#/ { next } { print $1 > \"out.txt\" }' src/a.yaml", "awk '{ print | \"sort -u\" }' src/a.yaml"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

@@ -5,6 +5,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf } from "./inline-code.js";
+import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
 /**
@@ -52,8 +53,9 @@ export interface CommandMessageIds {
     | "scriptRunsCommand"
     | "unreadableScript"
     | "inlineCode"
+    | "unreadableAwk"
     | "trustsCode";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
+  "unresolved-argument": "redirectAtRunTime" | "awkFileAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
 /** A rule that reports findings about command lines. */
@@ -578,6 +580,8 @@ const GIT_SUBCOMMAND_RUNS: Readonly<Record<string, { long: readonly string[]; sh
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
+/** The awks whose programs are read (src/commands/awk.ts). */
+const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bwk-awk", "onetrue-awk", "goawk", "frawk"]);
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /**
  * Programs that only read the files they are given, whatever their options: none writes a file or runs a
@@ -1454,7 +1458,10 @@ class Analysis {
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
     if (name === "sed" || name === "gsed") this.sedScripts(name, args, depth);
+    // Words that are code, not paths: an interpreter's inline code, awk's program (read by awkScripts).
     const code = this.inlineCode(name, spelt, args, depth);
+    const programs = AWKS.has(name) ? this.awkScripts(name, args, depth) : [];
+    if (code !== undefined) programs.push(code);
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
@@ -1572,7 +1579,7 @@ class Analysis {
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
     this.searching = SEARCHERS.has(name);
     try {
-      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(code, optionValues(name, args)), reads);
+      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads);
     } finally {
       this.searching = false;
     }
@@ -1807,12 +1814,48 @@ class Analysis {
     return code.word;
   }
 
+  /**
+   * awk's programs (src/commands/awk.ts): a command line given to `system()`, a pipe or `getline` as a
+   * string literal is read as any other line (as `sh -c` runs it); one decided at run time is refused; the
+   * files of `print >`, `print >>`, `getline <` and `@include` are paths the workspace rules check, and one
+   * decided at run time (`print > $1`, a program that changes ARGV) is unresolved. A program file (`-f`) is
+   * the project's, read as a script file is.
+   */
+  private awkScripts(name: string, args: ShellWord[], depth: number): ShellWord[] {
+    const words: ShellWord[] = [];
+    for (const { word, text } of awkPrograms(args)) {
+      words.push(word);
+      const span = wordSpan(word, depth);
+      if (text === undefined) {
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableAwk", data: { program: name, why: "a program decided at run time" }, ...(span ? { span } : {}) });
+        continue;
+      }
+      const read = readAwkProgram(text);
+      if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableAwk", data: { program: name, why: read.unreadable }, ...(span ? { span } : {}) });
+      if (read.runsAtRunTime !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper: `${name} ${read.runsAtRunTime}` }, ...(span ? { span } : {}) });
+      if (read.fileAtRunTime !== undefined) this.find({ rule: "unresolved-argument", messageId: "awkFileAtRunTime", data: { program: name, how: read.fileAtRunTime }, ...(span ? { span } : {}) });
+      for (const f of read.writes) this.path(f, false, span);
+      for (const f of read.reads) this.path(f, false, span, false, true);
+      for (const line of read.runs) {
+        if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
+        const [outer, outerDirs, outerMoved, inShell] = [this.cwd, this.dirs, this.moved, this.inShell];
+        this.inShell = undefined;
+        try {
+          this.script(this.reader.parse(line), depth + 1);
+        } finally {
+          [this.cwd, this.dirs, this.moved, this.inShell] = [outer, outerDirs, outerMoved, inShell];
+        }
+      }
+    }
+    return words;
+  }
+
   /** The word of inline code the command gives its interpreter (see inlineCode) is code, not a path: its option's values with it. */
-  private codeIsText(code: ShellWord | undefined, values: OptionValues | undefined): OptionValues | undefined {
-    if (code === undefined || code.value === undefined) return values;
+  private codeIsText(code: readonly ShellWord[], values: OptionValues | undefined): OptionValues | undefined {
+    if (code.length === 0) return values;
     const out: OptionValues = values ?? new Map();
     // A value glued to its option (`-cCODE`, `--eval=CODE`): the option's word is code too.
-    out.set(code, { text: true });
+    for (const w of code) if (w.value !== undefined) out.set(w, { text: true });
     return out;
   }
 

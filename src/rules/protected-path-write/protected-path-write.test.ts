@@ -95,7 +95,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
-    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
+    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT", "awk '{ print > \"out/env.txt\" }' src/a.txt", "awk '$1 > 5 { print }' src/a.txt", "awk '/\\.env/ { print }' src/a.txt"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "a long command line of ordinary files", code: plan("run_command", { command: `rm -f ${"build/x.o ".repeat(300)}` }) },
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
@@ -474,6 +474,12 @@ ruleTester("protected-path-write", {
         ["echo x > .gi?/config", '".gi?/config" (.git/config)'],
         ["echo x > .g[i]t/hooks/pre-commit", '".g[i]t/hooks/pre-commit" (.git/hooks/pre-commit)'],
         ["cp key src/../.s*/authorized_keys", '"src/../.s*/authorized_keys" (.ssh/authorized_keys)'],
+        // A file an awk program prints to or reads, and a line it runs.
+        ["awk 'BEGIN { print \"x\" > \".env\" }'", '".env"'],
+        ["gawk -e '{ printf(\"%s\", $0) >> \".git/hooks/pre-commit\" }' src/a.txt", '".git/hooks/pre-commit"'],
+        ["awk 'BEGIN { getline l < \".env\"; print l }'", '".env"'],
+        ["awk 'BEGIN { system(\"cp x .github/workflows/ci.yml\") }'", '".github/workflows/ci.yml"'],
+        ["awk '{ print | \"tee .git/config\" }' src/a.txt", '".git/config"'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that names a protected path in another spelling: ${command}`,
