@@ -95,6 +95,10 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["awk 'BEGIN { system(\"rm -rf build\") }'", "disallowed-tool"],
     ["awk 'BEGIN { system(\"cat ../../etc/passwd\") }'", "path-outside-workspace"],
     ["awk '{ print > $1 }' src/a.yaml", "unresolved-argument"],
+    // A folder written whole where protected paths lie, though none is there yet.
+    ["unzip -q x.zip -d .claude", "protected-path-write"],
+    ["git clone https://example.com/org/.github.git", "protected-path-write"],
+    ["cp -r src .vscode", "protected-path-write"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -112,7 +116,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g", "awk '/^#/ { next } { print $1 > \"out.txt\" }' src/a.yaml", "awk '{ print | \"sort -u\" }' src/a.yaml"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g", "awk '/^#/ { next } { print $1 > \"out.txt\" }' src/a.yaml", "awk '{ print | \"sort -u\" }' src/a.yaml", "git clone https://example.com/x.git third_party/x", "tar -xzf a.tgz -C build"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 

@@ -798,6 +798,12 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
     }
     return out;
   }
+  if (base === "git") {
+    const checkout = gitCheckout(args);
+    // The URL is read as before (a local repository is a path); the folder named after it is written whole.
+    if (checkout !== undefined && checkout.word.value !== checkout.folder) out.set(checkout.word, { paths: [checkout.folder] });
+    return out;
+  }
   if (base === "go") {
     // A package pattern names the packages in a folder and below it (`./...`, `./cmd/...`): the folder is
     // the path (the word as a file name is `...`, which Windows reads as `.`).
@@ -882,6 +888,8 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
       const readOnly = sub === "apply" && !rest.includes("--apply") && rest.some((v) => v === "--check" || v === "--stat" || v === "--numstat" || v === "--summary" || v === "--cached");
       return readOnly ? undefined : "cwd";
     }
+    const checkout = gitCheckout(args);
+    if (checkout !== undefined) return new Set([checkout.word]);
     const c = values.indexOf("clean");
     if (c < 0 || values.slice(0, c).some((v, k) => v === undefined || (!v.startsWith("-") && !["-C", "--git-dir", "--work-tree"].includes(values[k - 1] ?? "")))) return undefined;
     const paths = new Set<ShellWord>();
@@ -1067,6 +1075,39 @@ function foldersOf(cwd: string, runsIn: RunsIn | undefined): string[] {
 }
 
 /** Where git's own options end: the index of its subcommand. */
+/** Options of git clone, git submodule add and git worktree add that take the next word as their value. */
+const GIT_CHECKOUT_VALUED = new Set(["-b", "-B", "--branch", "-o", "--origin", "-c", "--config", "--depth", "--reference", "--reference-if-able", "--separate-git-dir", "--template", "-u", "--upload-pack", "-j", "--jobs", "--filter", "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri", "--ref-format", "--revision", "--name", "--reason"]);
+
+/**
+ * The folder git clone, git submodule add or git worktree add fills with a repository's files (none of them
+ * on disk yet): the word that names it, and the folder (for clone and submodule add without one, the
+ * repository's name, as git derives it from the URL: `https://host/x/.claude.git` clones into `.claude`).
+ */
+function gitCheckout(args: ShellWord[]): { word: ShellWord; folder: string } | undefined {
+  const at = gitSubcommandAt(args);
+  const sub = args[at]?.value;
+  let k = at + 1;
+  if (sub === "submodule" || sub === "worktree") {
+    while (k < args.length && args[k]!.value?.startsWith("-")) k++;
+    if (args[k]?.value !== "add") return undefined;
+    k++;
+  } else if (sub !== "clone") return undefined;
+  const operands: ShellWord[] = [];
+  for (let ended = false; k < args.length; k++) {
+    const v = args[k]!.value;
+    if (!ended && v === "--") ended = true;
+    else if (!ended && v !== undefined && v.startsWith("-") && v !== "-") {
+      if (GIT_CHECKOUT_VALUED.has(v)) k++;
+    } else operands.push(args[k]!);
+  }
+  if (sub === "worktree") return operands[0]?.value === undefined ? undefined : { word: operands[0]!, folder: operands[0]!.value! };
+  const [url, dir] = operands;
+  if (dir !== undefined) return dir.value === undefined ? undefined : { word: dir, folder: dir.value };
+  if (url?.value === undefined) return undefined;
+  const name = url.value.replace(/[/\\]+$/, "").replace(/\.git$/, "").replace(/[/\\]+$/, "").split(/[/\\:]/).pop();
+  return name === undefined || name === "" ? undefined : { word: url, folder: name };
+}
+
 function gitSubcommandAt(args: ShellWord[]): number {
   let i = 0;
   while (i < args.length && args[i]!.value !== undefined && args[i]!.value!.startsWith("-")) i += GIT_OPTIONS_WITH_VALUE.has(args[i]!.value!) || args[i]!.value === "-c" ? 2 : 1;
