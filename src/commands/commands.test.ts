@@ -1476,6 +1476,17 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ ARGV: ["rm", "x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/ARGV");
     expect(await errors({ argv: ["sh", "-c", "rm x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
     expect(await errors({ argv: ["sed", "e rm x", "f"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    // An argument vector beside a key that may name its program (execFile's `file`, `prog`, `binary`, `exe`): read as that program's too.
+    expect(await errors({ file: "sh", args: ["-c", "echo x > .env"] }, "spawn")).toContain("protected-path-write@/steps/0/arguments/file");
+    expect(await errors({ prog: "bash", argv: ["-c", "rm -rf ../x"] }, "spawn")).toContain("path-outside-workspace@/steps/0/arguments/prog");
+    expect(await errors({ binary: "rm", arguments: ["x"] }, "spawn", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/binary");
+    expect((await errors({ exe: "python3", args: ["-c", "print(1)"] }, "spawn")).some((e) => e.startsWith("disallowed-tool@/steps/0/arguments/"))).toBe(true);
+    for (const args of [{ file: "data.csv", args: ["--header"] }, { file: "npm", args: ["test"] }, { binary: "git", argv: ["status"] }, { file: "report.md", title: "x" }])
+      expect(await errors(args, "spawn"), JSON.stringify(args)).toEqual([]);
+    // Lists of command lines named by their first or last word.
+    for (const key of ["command_list", "commandsToRun", "cmds_to_run", "shell_cmd_list", "commands-list"])
+      expect(await errors({ [key]: ["npm ci", "echo x > .env"] }, "ci"), key).toContain(`protected-path-write@/steps/0/arguments/${key}/1`);
+    expect(await errors({ commands_to_run: ["npm ci", "npm test"], subcommands: ["install", "build"] }, "ci")).toEqual([]);
     expect(await errors({ argv: { $literal: ["rm", "../x"] } })).toContain("path-outside-workspace@/steps/0/arguments/argv");
     // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
     expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");

@@ -57,7 +57,9 @@ export function holdsCommandLine(k: string): boolean {
  * a `webhook`. A map there names its lines (`scripts: {build: "tsc"}`).
  */
 export function holdsCommandLines(k: string): boolean {
-  return LINES_KEYS.has(k) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
+  return LINES_KEYS.has(k) ||
+    // `command_list`, `commands_to_run`, `cmds_to_run`, `cmd_list`: lines by their first or last word.
+    k.startsWith("commands") || k.startsWith("cmds") || k.endsWith("commandlist") || k.endsWith("cmdlist") || (k.startsWith("command") && k.endsWith("list")) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
 }
 
 /**
@@ -103,6 +105,8 @@ export function keyName(key: string): string {
 }
 /** Arguments that name one program to run (an argument vector's first word). */
 const PROGRAM_KEYS = new Set(["program", "executable"]);
+/** Arguments that may name the program of an argument vector beside them (ARGV_KEYS): `file` as execFile names it, `prog`, `binary`. */
+const MAYBE_PROGRAM_KEYS = new Set(["file", "prog", "progname", "programname", "programpath", "binary", "binarypath", "bin", "binpath", "exe", "exepath", "executablepath", "executablename"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
 const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
 
@@ -244,6 +248,16 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
       if (typeof value === "string" && (INTERPRETED_LANGUAGES.has(shell) ? INTERPRETED_CODE_KEYS.has(keyName(key)) : CODE_KEYS.has(keyName(key))))
         out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([...(INTERPRETED_LANGUAGES.get(shell) ?? [shell, "-c"]), value]), mode: "single" });
     }
+  // An argument vector beside a key that may name its program (`{file: "sh", args: ["-c", "..."]}`, as
+  // execFile and execa take them; `prog`, `binary`, `exe`): read both as that program's and alone.
+  let alsoAlone = false;
+  if (heads.length === 0 && argv) {
+    const named = keys.find((k) => MAYBE_PROGRAM_KEYS.has(keyName(k)) && typeof args[k] === "string");
+    if (named !== undefined) {
+      heads.push({ key: named, program: true });
+      alsoAlone = true;
+    }
+  }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
     if (isDollarObject(value)) {
@@ -287,7 +301,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     }
     out.push(sc);
   }
-  if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
+  if (argv && (heads.length === 0 || alsoAlone)) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of keys) {
     const value = args[key];
     if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv || keyKind(key) === KeyKind.Language))
