@@ -482,6 +482,10 @@ function sshSettingArguments(text: string): string[] {
 }
 /** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
 const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
+/** socat's address types whose first parameter is a file it opens, creates or binds (`OPEN:f`, `CREATE:f`, `UNIX-LISTEN:sock`). */
+const SOCAT_FILES = /^(?:OPEN|CREATE|CREAT|GOPEN|PIPE|UNIX|UNIX-LISTEN|UNIX-L|UNIX-CONNECT|UNIX-SENDTO|UNIX-RECVFROM|UNIX-RECV|UNIX-CLIENT|UNIX-DGRAM|UNIX-SEQPACKET)$/i;
+/** socat's address options whose value is a file it writes or reads (`PTY,link=f` makes a symbolic link there). */
+const SOCAT_FILE_OPTIONS = /^(?:link|lockfile|waitlock|history|history-file|symbolic-link|openssl-cert|cert|key|cafile|capath|dhparam|dhparams|egd)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
 const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|filter|credential|gpg|pager|interactive|uploadpack|remote|protocol|https?|include|includeif|sendemail|web|browser|man|init|ssh)(?:\.|$)/i;
 /** `git config`'s options that take the next word as their value. */
@@ -1726,6 +1730,19 @@ class Analysis {
         if (type !== undefined) {
           this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `${type.toUpperCase()}:` } });
           return;
+        }
+        // The files an address opens, creates or binds, and those its options name: paths the workspace rules check.
+        for (const address of v.split("!!")) {
+          const [head = "", ...options] = address.split(",");
+          const colon = head.indexOf(":");
+          const file = colon >= 0 && SOCAT_FILES.test(head.slice(0, colon)) ? head.slice(colon + 1) : colon < 0 && head.includes("/") ? head : undefined;
+          const named = [file, ...options.map((o) => (SOCAT_FILE_OPTIONS.test(o.split("=")[0]!) ? o.slice(o.indexOf("=") + 1) : undefined))];
+          for (const f of named) {
+            if (f === undefined || f === "") continue;
+            // socat's own quoting and escapes (1.7.4 on) would name another file than the text.
+            if (/["'\\([{]/.test(f)) this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: f } });
+            else this.path(f, false, undefined);
+          }
         }
       }
     if (name === "make" || name === "gmake")

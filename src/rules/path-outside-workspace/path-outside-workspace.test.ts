@@ -244,6 +244,7 @@ ruleTester("path-outside-workspace", {
         ["awk 'BEGIN { system(\"rm -rf ../x\") }'", "../x", "/x"],
         ["awk '{ print > \"/etc/cron.d/job\" }' src/a.txt", "/etc/cron.d/job", "/etc/cron.d/job"],
         ["awk 'BEGIN { while ((\"cat /etc/passwd\" | getline l) > 0) print l }'", "/etc/passwd", "/etc/passwd"],
+        ["socat - OPEN:/etc/cron.d/job,creat", "/etc/cron.d/job", "/etc/cron.d/job"],
       ] as const
     ).map(([command, named, resolved]) => ({
       name: `an awk program that names a path outside: ${command}`,

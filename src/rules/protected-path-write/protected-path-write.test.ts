@@ -95,7 +95,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
-    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT", "awk '{ print > \"out/env.txt\" }' src/a.txt", "awk '$1 > 5 { print }' src/a.txt", "awk '/\\.env/ { print }' src/a.txt", "git clone https://example.com/x.git", "git clone --depth 1 https://example.com/x.git vendor/x", "git submodule add https://example.com/x.git vendor/x", "git worktree add ../wt-x main", "tar -xzf a.tgz -C vendor", "unzip -q x.zip -d build", "cp -r src dist", "mv build dist", "rsync -a src/ out/"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
+    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT", "awk '{ print > \"out/env.txt\" }' src/a.txt", "awk '$1 > 5 { print }' src/a.txt", "awk '/\\.env/ { print }' src/a.txt", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - OPEN:out/log.txt,creat,append", "git clone https://example.com/x.git", "git clone --depth 1 https://example.com/x.git vendor/x", "git submodule add https://example.com/x.git vendor/x", "git worktree add ../wt-x main", "tar -xzf a.tgz -C vendor", "unzip -q x.zip -d build", "cp -r src dist", "mv build dist", "rsync -a src/ out/"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "a long command line of ordinary files", code: plan("run_command", { command: `rm -f ${"build/x.o ".repeat(300)}` }) },
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
@@ -480,6 +480,11 @@ ruleTester("protected-path-write", {
         ["awk 'BEGIN { getline l < \".env\"; print l }'", '".env"'],
         ["awk 'BEGIN { system(\"cp x .github/workflows/ci.yml\") }'", '".github/workflows/ci.yml"'],
         ["awk '{ print | \"tee .git/config\" }' src/a.txt", '".git/config"'],
+        // A file a socat address opens or creates, and a link its PTY option makes.
+        ["socat - OPEN:.env,creat,append", '".env"'],
+        ["socat -u TCP-LISTEN:9000 CREATE:.git/hooks/pre-commit", '".git/hooks/pre-commit"'],
+        ["socat PTY,link=.claude/settings.json,raw -", '".claude/settings.json"'],
+        ["socat - ./.env", '"./.env" (.env)'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that names a protected path in another spelling: ${command}`,
