@@ -155,3 +155,41 @@ describe("inline code of interpreters", () => {
     expect(inlineCodeOf("python3", words("-c 1"), true)?.how).toBe("-c");
   });
 });
+
+describe("sqlite3's code", () => {
+  const words = (...values: string[]) => values.map((value, i) => ({ source: value, value, glob: false, start: i, end: i }));
+  it.each([
+    [["db", ".shell rm -rf .."], ".shell"],
+    [["db", ".system rm x"], ".system"],
+    [["db", ".output .env"], ".output"],
+    [["db", " .once x"], ".once"],
+    [["db", ".load ./x.so"], ".load"],
+    [["db", ".read |rm x"], ".read"],
+    [["db", "select writefile('.git/hooks/pre-commit', 'x')"], "writefile"],
+    [["db", "SELECT EDIT('x', 'vim')"], "EDIT"],
+    [["db", "attach database '.env' as e"], "attach"],
+    [["db", "VACUUM INTO '/tmp/x.db'"], "VACUUM"],
+    [["-cmd", ".shell make", "db", "select 1"], ".shell"],
+    [["-Axf", "a.db"], "-A"],
+    [["db"], "standard input"],
+    [[], "standard input"],
+  ])("%j gives code by %s", (args, how) => {
+    expect(inlineCodeOf("sqlite3", words(...args), false)?.how).toBe(how);
+  });
+
+  it.each([
+    [["db", "select count(*) from t"]],
+    [["db", ".tables"]],
+    [["-header", "-csv", "db", "select name from users where note like '%file%'"]],
+    [["db", ".mode json", "select 1"]],
+    [["-safe", "db", ".shell rm x"]],
+    [["db", "select writefile('x', 1)", "-safe"]],
+    [["--version"]],
+  ])("%j gives none", (args) => {
+    expect(inlineCodeOf("sqlite3", words(...args), false)).toBeUndefined();
+  });
+
+  it("takes a file on standard input as its SQL, as an operand", () => {
+    expect(inlineCodeOf("sqlite3", words("db"), true)).toBeUndefined();
+  });
+});

@@ -113,6 +113,7 @@ export function isInterpreter(name: string): boolean {
  * A word decided at run time where the script would be may be `-`: it is read as standard input.
  */
 export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile: boolean): InlineCode | undefined {
+  if (name === "sqlite3" || name === "sqlite") return sqliteCodeOf(args, stdinFile);
   const spec = specOf(name);
   if (spec === undefined) return undefined;
   const interpreter = spec.interpreter;
@@ -219,5 +220,76 @@ function codeOption(spec: Spec, args: readonly ShellWord[], i: number): InlineCo
     if (spec.code.includes(c)) return { interpreter, how: `-${c}`, ...(k < v.length - 1 ? { word: w } : args[i + 1] ? { word: args[i + 1]! } : {}) };
     if (spec.valued.includes(c) || spec.glued?.includes(c) || spec.script?.includes(c) || spec.module?.includes(c)) return undefined;
   }
+  return undefined;
+}
+
+/** sqlite3's options that take the next word as their value (`-cmd` is read as SQL). */
+const SQLITE_VALUED = new Set(["-init", "-maxsize", "-mmap", "-newline", "-nonce", "-nullvalue", "-separator", "-sorterref", "-vfs", "-heap", "-memtrace"]);
+const SQLITE_VALUED_TWO = new Set(["-lookaside", "-pagecache"]);
+/** Dot-commands of the sqlite3 shell that only show or format: none writes a file, runs a program or loads code. */
+const SQLITE_QUIET_DOTS = new Set([
+  ".tables", ".table", ".schema", ".fullschema", ".indexes", ".indices", ".headers", ".header", ".mode", ".databases", ".dbinfo", ".dump", ".help",
+  ".show", ".nullvalue", ".separator", ".width", ".timer", ".stats", ".changes", ".eqp", ".explain", ".lint", ".print", ".prompt", ".quit", ".exit",
+  ".bail", ".echo", ".limit", ".parameter", ".sha3sum", ".version", ".timeout", ".scanstats", ".vfsinfo", ".vfslist", ".vfsname", ".dbconfig", ".expert",
+]);
+/**
+ * What in sqlite3's SQL writes a file, reads one, runs a program or loads code (the shell's own functions,
+ * ATTACH and VACUUM INTO, which create a database file, the zipfile, fsdir and sqlar tables), as words in
+ * any case: found in strings and comments too, which refuses at worst.
+ */
+const SQLITE_FILE_WORDS = /(?<![A-Za-z0-9_$])(?:writefile|readfile|edit|load_extension|attach|vacuum|zipfile|fsdir|sqlar_compress|sqlar_uncompress|sqlar|shell_add_schema|fts3_tokenizer)(?![A-Za-z0-9_$])/i;
+
+/**
+ * The code sqlite3 is given that may write a file, read one, run a program or load code: a dot-command
+ * other than those that only show or format (`.shell`, `.system`, `.output f`, `.once`, `.excel`, `.save`,
+ * `.backup`, `.import`, `.read`, `.load`, `.open`, `.cd`, `.archive`...), SQL holding the functions and
+ * statements that do (`writefile()`, `edit()`, `ATTACH`, `VACUUM INTO`), archive mode (`-A`), or SQL
+ * read from standard input (a here-document, a pipe, the terminal). `-safe` turns all of them off.
+ */
+export function sqliteCodeOf(args: readonly ShellWord[], stdinFile: boolean): InlineCode | undefined {
+  const interpreter = "sqlite3";
+  const texts: ShellWord[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
+    if (!v.startsWith("-") || v === "-") break;
+    const o = v.startsWith("--") ? v.slice(1) : v;
+    if (o === "-safe") return undefined;
+    if (o === "-version" || o === "-help") return undefined;
+    if (o === "-A" || o.startsWith("-A") || o === "-archive") return { interpreter, how: "-A", word: w };
+    if (o === "-cmd") {
+      if (args[i + 1]) texts.push(args[++i]!);
+      continue;
+    }
+    if (SQLITE_VALUED.has(o)) i++;
+    else if (SQLITE_VALUED_TWO.has(o)) i += 2;
+  }
+  // The database file: a path, checked as one.
+  if (i < args.length) i++;
+  // Options may follow the file name too (sqlite3 reads them anywhere): `-safe` among them still holds.
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.value === "-safe" || w.value === "--safe") return undefined;
+    if (w.value === "-cmd" || w.value === "--cmd") {
+      if (args[i + 1]) texts.push(args[++i]!);
+      continue;
+    }
+    texts.push(w);
+  }
+  for (const w of texts) {
+    const v = w.value;
+    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
+    const t = v.trimStart();
+    if (t.startsWith(".")) {
+      const dot = /^\.[A-Za-z0-9_]*/.exec(t)![0].toLowerCase();
+      if (!SQLITE_QUIET_DOTS.has(dot)) return { interpreter, how: dot, word: w };
+      continue;
+    }
+    const hit = SQLITE_FILE_WORDS.exec(v);
+    if (hit) return { interpreter, how: hit[0], word: w };
+  }
+  if (texts.length === 0 && !stdinFile) return { interpreter, how: "standard input" };
   return undefined;
 }
