@@ -46,15 +46,24 @@ interface Spec {
   replSubcommand?: string;
   /** The interpreter runs a subcommand first, not a script (`deno run x.ts`, `bun run x`): only the eval forms are read. */
   subcommands?: true;
+  /** Its operands are files it edits, its commands always come from standard input (`ed file`). */
+  alwaysInput?: true;
+  /** It reads no code from standard input when it is given none (a program with a window, or a compiler): only its code options are read. */
+  noInput?: true;
+  /** Modules (`-m`) that run code given on their line or standard input (`python -m timeit CODE`, `python -m code`). */
+  codeModules?: readonly string[];
+  /** Option values that are code in a data: URL (`node --import data:text/javascript,...`). */
+  dataUrls?: true;
 }
 
-const PYTHON: Spec = { interpreter: "python", code: "c", valued: "WXQ", interactive: ["-i"], longValued: ["--check-hash-based-pycs"], module: "m", quiet: ["-V", "--version", "-VV", "-h", "--help", "-?", "--help-env", "--help-xoptions", "--help-all"] };
+const PYTHON: Spec = { interpreter: "python", code: "c", valued: "WXQ", interactive: ["-i"], codeModules: ["timeit", "code", "pdb", "cProfile", "profile", "trace"], longValued: ["--check-hash-based-pycs"], module: "m", quiet: ["-V", "--version", "-VV", "-h", "--help", "-?", "--help-env", "--help-xoptions", "--help-all"] };
 const NODE: Spec = {
   interpreter: "node",
   code: "ep",
   long: ["--eval", "--print"],
   valued: "rC",
   interactive: ["-i", "--interactive"],
+  dataUrls: true,
   longValued: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--env-file-if-exists", "--title", "--inspect-port", "--test-reporter", "--test-reporter-destination", "--watch-path", "--disable-warning", "--experimental-config-file", "--run"],
   quiet: ["-v", "--version", "-h", "--help", "--v8-options", "-c", "--check"],
 };
@@ -73,10 +82,17 @@ const GUILE: Spec = { interpreter: "guile", code: "c", valued: "LleCx", script: 
 const ELIXIR: Spec = { interpreter: "elixir", code: "e", long: ["--eval", "--erl"], valued: "r", longValued: [ "--sname", "--name", "--cookie", "--pa", "--pz", "--logger-otp-reports", "--logger-sasl-reports"], quiet: ["-v", "--version", "-h", "--help"] };
 const GROOVY: Spec = { interpreter: "groovy", code: "e", valued: "cDa", quiet: ["-v", "--version", "-h", "--help"] };
 const RACKET: Spec = { interpreter: "racket", code: "e", long: ["--eval"], valued: "flpkSACJ", script: "tr", interactive: ["-i", "--repl"], quiet: ["-v", "--version", "-h", "--help"] };
+const DC: Spec = { interpreter: "dc", code: "e", long: ["--expression"], valued: "", script: "f", longScript: ["--file"], quiet: ["-V", "--version", "-h", "--help"] };
+const ED: Spec = { interpreter: "ed", code: "", valued: "p", quiet: ["-V", "--version", "-h", "--help"], alwaysInput: true };
+const EMACS: Spec = { interpreter: "emacs", code: "", long: ["--eval", "-eval", "--execute", "-execute"], valued: "lLf", longValued: ["--load", "-load", "--funcall", "-funcall", "--directory", "-directory"], quiet: ["--version", "--help"], noInput: true };
+const SBCL: Spec = { interpreter: "sbcl", code: "", long: ["--eval", "--load"], valued: "", quiet: ["--version", "--help"], noInput: true };
+const GHC: Spec = { interpreter: "ghc", code: "e", valued: "o", quiet: ["--version", "--help"], noInput: true };
+const CLOJURE: Spec = { interpreter: "clojure", code: "e", long: ["--eval"], valued: "", quiet: ["--version", "--help", "-h"], noInput: true };
+const REPL: (interpreter: string) => Spec = (interpreter) => ({ interpreter, code: "", valued: "", quiet: ["-v", "--version", "-h", "--help"] });
 const NODE_NAMES = new Set(["node", "nodejs", "iojs"]);
 
 /** First letters of the interpreters' names: a cheap test before the name is read. */
-const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e"]);
+const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e", "s", "c"]);
 
 /** The interpreter a program name is (a version suffix dropped), or undefined. */
 function specOf(name: string): Spec | undefined {
@@ -99,12 +115,19 @@ function specOf(name: string): Spec | undefined {
   if (base === "elixir") return ELIXIR;
   if (base === "groovy") return GROOVY;
   if (base === "racket") return RACKET;
+  if (base === "dc") return DC;
+  if (base === "ed" || base === "red") return ED;
+  if (base === "emacs") return EMACS;
+  if (base === "sbcl") return SBCL;
+  if (base === "ghc" || base === "runghc" || base === "runhaskell") return { ...GHC, interpreter: base };
+  if (base === "clojure" || base === "clj" || base === "bb") return { ...CLOJURE, interpreter: base };
+  if (base === "irb" || base === "pry" || base === "jshell") return REPL(base);
   return undefined;
 }
 
 /** Is the program an interpreter whose inline code is read here (for tests and the policy's messages)? */
 export function isInterpreter(name: string): boolean {
-  return specOf(name) !== undefined;
+  return specOf(name) !== undefined || name === "sqlite3" || name === "sqlite";
 }
 
 /**
@@ -176,7 +199,12 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
         while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
         continue;
       }
-      if (spec.module?.includes(c)) return interactive ? fromInput() : undefined;
+      if (spec.module?.includes(c)) {
+        const mod = k < v.length - 1 ? v.slice(k + 1) : args[i + 1]?.value;
+        if (mod === undefined) return { interpreter, how: "a word decided at run time" };
+        if (spec.codeModules?.includes(mod)) return { interpreter, how: `-m ${mod}`, word: w };
+        return interactive ? fromInput() : undefined;
+      }
       if (spec.interactive?.includes(`-${c}`)) interactive = true;
       if (spec.glued?.includes(c)) {
         // perl's -M and -m put their value into a `use` statement: anything but a module's name and plain arguments is code.
@@ -193,6 +221,8 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
   }
   if (interactive) return fromInput();
   if (script) return undefined;
+  if (spec.alwaysInput) return fromInput();
+  if (spec.noInput) return operand?.value === undefined && operand !== undefined ? { interpreter, how: "a word decided at run time", word: operand } : undefined;
   if (operand === undefined) return fromInput();
   if (operand.value === undefined) return { interpreter, how: "a word decided at run time", word: operand };
   if (operand.value === "-" || /^\/dev\/(?:stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(operand.value)) return fromInput(operand);
@@ -204,9 +234,14 @@ function codeOption(spec: Spec, args: readonly ShellWord[], i: number): InlineCo
   const w = args[i]!;
   const v = w.value!;
   const interpreter = spec.interpreter;
-  if (v.startsWith("--")) {
+  if (spec.dataUrls) {
+    // A module given by a data: URL is code written into the line (`--import=data:text/javascript,...`).
+    const value = v.includes("=") ? v.slice(v.indexOf("=") + 1) : v.startsWith("-") ? args[i + 1]?.value : undefined;
+    if (value !== undefined && /^data:/i.test(value) && v.startsWith("-")) return { interpreter, how: "a data: URL", ...(v.includes("=") ? { word: w } : args[i + 1] ? { word: args[i + 1]! } : {}) };
+  }
+  const o = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+  if (v.startsWith("--") || spec.long?.includes(o)) {
     const eq = v.indexOf("=");
-    const o = eq < 0 ? v : v.slice(0, eq);
     if (!spec.long?.includes(o)) return undefined;
     return { interpreter, how: o, ...(eq < 0 ? (args[i + 1] ? { word: args[i + 1]! } : {}) : { word: w }) };
   }
