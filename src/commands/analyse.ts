@@ -1881,7 +1881,13 @@ class Analysis {
    */
   private awkScripts(name: string, args: ShellWord[], depth: number): ShellWord[] {
     const words: ShellWord[] = [];
-    for (const { word, text } of awkPrograms(args)) {
+    for (const { word, text, file } of awkPrograms(args)) {
+      if (file !== undefined) {
+        // A program read from standard input is the plan's text, not the project's file: as sed -f - is.
+        if (file === "-" || /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(file))
+          this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} -f ${file}`, wrapper: name, why: "standardInput" } });
+        continue;
+      }
       words.push(word);
       const span = wordSpan(word, depth);
       if (text === undefined) {

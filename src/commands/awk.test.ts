@@ -84,8 +84,11 @@ describe("awk's programs", () => {
       "awk 'BEGIN { system(\"sh -c \\\"rm x\\\"\") }'",
     ])
       expect(findings(text), text).toEqual(denied);
-    // A program file is the project's, and the first operand after it is data.
+    // A program file is the project's, and the first operand after it is data; but for standard input, the plan's text.
     expect(findings("awk -f prog.awk 'BEGIN { system(\"rm x\") }'")).toEqual([]);
+    expect(findings("gawk --file=lib.awk -E main.awk data")).toEqual([]);
+    for (const text of ["echo 'BEGIN { system(1) }' | awk -f -", "awk -f /dev/stdin <<< 'BEGIN { }'", "gawk --file=- data", "awk -F, -f- data", "gawk -E /dev/fd/0"])
+      expect(findings(text), text).toContain("disallowed-tool:hiddenCommands");
     expect(findings("awk -f")).toEqual([]);
     // A program decided at run time.
     expect(findings("awk \"$PROG\" f")).toContain("disallowed-tool:unreadableAwk");

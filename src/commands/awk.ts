@@ -310,10 +310,11 @@ function longOption(word: string): string | undefined {
 /**
  * The program texts of an awk command line: the texts of `-e`/`--source` (gawk, BusyBox), and, when no
  * `-f`/`-E`/`-e`/`--source` gives the program, the first operand. A word decided at run time where a
- * program may be is reported as undefined.
+ * program may be is reported as undefined. A program file (`-f`, `-E`) is given as `file`, its text empty:
+ * the project's, read as a script file is, but for standard input (`-f -`, `-f /dev/stdin`).
  */
-export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text: string | undefined }[] {
-  const out: { word: ShellWord; text: string | undefined }[] = [];
+export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text: string | undefined; file?: string }[] {
+  const out: { word: ShellWord; text: string | undefined; file?: string }[] = [];
   let fromFile = false;
   let i = 0;
   for (; i < args.length; i++) {
@@ -333,7 +334,10 @@ export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text
       const eq = v.indexOf("=");
       const value = eq >= 0 ? v.slice(eq + 1) : o !== undefined ? args[++i]?.value : undefined;
       if (o !== undefined && PROGRAM_LONG.includes(o)) out.push({ word: eq >= 0 ? w : args[i]!, text: value });
-      if (o === "--file" || o === "--exec") fromFile = true;
+      if (o === "--file" || o === "--exec") {
+        fromFile = true;
+        if (value !== undefined) out.push({ word: eq >= 0 ? w : args[i]!, text: "", file: value });
+      }
       continue;
     }
     // A cluster of flags up to the first option that takes a value: its value the rest, or the next word.
@@ -344,7 +348,10 @@ export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text
       const word = glued !== "" ? w : args[++i];
       const value = glued !== "" ? glued : word?.value;
       if (c === "e" && word) out.push({ word, text: value });
-      if (c === "f" || c === "E") fromFile = true;
+      if (c === "f" || c === "E") {
+        fromFile = true;
+        if (word && value !== undefined) out.push({ word, text: "", file: value });
+      }
       // -W source=TEXT, -W exec FILE (gawk and mawk read -W's value as a long option).
       if (c === "W" && value !== undefined && word) {
         const o = longOption(`--${value}`);
@@ -358,6 +365,6 @@ export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text
       break;
     }
   }
-  if (out.length === 0 && !fromFile && i < args.length) out.push({ word: args[i]!, text: args[i]!.value });
+  if (!out.some((p) => p.file === undefined) && !fromFile && i < args.length) out.push({ word: args[i]!, text: args[i]!.value });
   return out;
 }
