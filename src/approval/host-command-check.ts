@@ -79,6 +79,7 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
           const reach = reachesProtectedOnDisk(x, p, ws, paths.files, globs, isProtected, diskNames);
           if (reach === undefined) continue;
           if (reach.kind === "match") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandProtectedPath", { tool, path: reach.path }), command);
+          if (reach.kind === "under") return withCommand(ruleDiagnostic("protected-path-write", "hostCommandTreeUnder", { tool, path: p.text, witness: reach.path }), command);
           return withCommand(reach.kind === "root" ? ruleDiagnostic("protected-path-write", "hostCommandTreeRoot", { tool, path: p.text }) : ruleDiagnostic("protected-path-write", "hostCommandTreeProtected", { tool, path: p.text, witness: reach.path }), command);
         }
     }

@@ -85,6 +85,20 @@ describe("host shell calls (Claude Code's Bash)", () => {
     ["python3 -m pip install --user requests", "path-outside-workspace"],
     ["GOBIN=./bin sudo go install example.com/x@latest", "path-outside-workspace"],
     ["npm config set registry https://registry.example", "path-outside-workspace"],
+    // Code given to an interpreter on its line or standard input, as the plan's check reads it.
+    ["python3 -c \"open('.git/hooks/pre-commit', 'w').write('x')\"", "disallowed-tool"],
+    ["node -e \"require('fs').writeFileSync('.env', '')\"", "disallowed-tool"],
+    ["python3 - <<'EOF'\nopen('.env', 'w')\nEOF", "disallowed-tool"],
+    ["cd src && uv run python -c 'import os'", "disallowed-tool"],
+    // awk's programs: the files they print to, the lines they run.
+    ["awk 'BEGIN { print \"x\" > \".env\" }'", "protected-path-write"],
+    ["awk 'BEGIN { system(\"rm -rf build\") }'", "disallowed-tool"],
+    ["awk 'BEGIN { system(\"cat ../../etc/passwd\") }'", "path-outside-workspace"],
+    ["awk '{ print > $1 }' src/a.yaml", "unresolved-argument"],
+    // A folder written whole where protected paths lie, though none is there yet.
+    ["unzip -q x.zip -d .claude", "protected-path-write"],
+    ["git clone https://example.com/org/.github.git", "protected-path-write"],
+    ["cp -r src .vscode", "protected-path-write"],
   ])("refuses %j as %s", async (command, rule) => {
     const d = await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe);
     expect(d?.rule).toBe(rule);
@@ -102,7 +116,7 @@ describe("host shell calls (Claude Code's Bash)", () => {
     expect((await hostCommandRefusal("Bash", { command: "touch x/a/y/A/B" }, heavy, createFileProbe))?.rule).toBe("protected-path-write");
   });
 
-  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g"])("lets %j through", async (command) => {
+  it.each(["make && make test | tee build.log", "cd src && ls -la; git status || true", "grep -rn 'a|b' src 2>/dev/null", "uv run pytest -x && npx vitest run", "chmod -R 755 build src", "sed -i s/a/b/ src/*.yaml", "find src -name '*.o' -delete", "git diff HEAD~1 -- src", "git show main~2:src/a.yaml", "cat .github/workflows/ci.yml", "grep -n hook .husky/pre-commit .vscode/settings.json", "head -5 lefthook.yml < .husky/pre-commit", "npm ci && npm install left-pad", "GOBIN=./bin go install example.com/x@latest", "pip install -r requirements.txt", "cargo install --root ./tools ripgrep", "npm ls -g", "awk '/^#/ { next } { print $1 > \"out.txt\" }' src/a.yaml", "awk '{ print | \"sort -u\" }' src/a.yaml", "git clone https://example.com/x.git third_party/x", "tar -xzf a.tgz -C build"])("lets %j through", async (command) => {
     expect(await hostCommandRefusal("Bash", { command }, policy(["rm"]), createFileProbe)).toBeUndefined();
   });
 
@@ -119,6 +133,19 @@ describe("host shell calls (Claude Code's Bash)", () => {
     const allowing: HostCommandPolicy = { ...policy(), commands: { allow: [], deny: [], allowCompound: false, installOutside: ["cargo", "apt*"] } };
     expect(await hostCommandRefusal("Bash", { command: "cargo install ripgrep && sudo apt-get install -y jq" }, allowing, createFileProbe)).toBeUndefined();
     expect((await hostCommandRefusal("Bash", { command: "npm install -g left-pad" }, allowing, createFileProbe))?.messageId).toBe("hostCommandInstallsOutside");
+  });
+
+  it("lets an interpreter the policy names take inline code, and no other", async () => {
+    const allowing: HostCommandPolicy = { ...policy(), commands: { allow: [], deny: [], allowCompound: false, inlineCode: ["python"] } };
+    expect(await hostCommandRefusal("Bash", { command: "python3 -c 'print(1)' && python3 - <<'EOF'\nprint(2)\nEOF" }, allowing, createFileProbe)).toBeUndefined();
+    expect(await hostCommandRefusal("Bash", { command: "node -e 1" }, allowing, createFileProbe)).toMatchObject({
+      rule: "disallowed-tool",
+      message: "The Bash command gives node code to run (-e), which plangate does not read: it may write any file or run any program.",
+    });
+    // Its code is no path: a line break in it is not a path holding control characters.
+    expect(await hostCommandRefusal("Bash", { command: "python3 -c 'import os\nprint(os.getcwd())'" }, allowing, createFileProbe)).toBeUndefined();
+    // Script files, modules and version queries were never inline code.
+    for (const command of ["python3 scripts/x.py", "python3 -m pytest -x", "node --version", "perl -Mstrict x.pl"]) expect(await hostCommandRefusal("Bash", { command }, policy(), createFileProbe), command).toBeUndefined();
   });
 
   it("checks the allow list, and only shell tools", async () => {
@@ -182,6 +209,18 @@ describe("host shell calls through guard start and the hook", () => {
     expect(refused).toMatchObject({ rule: "disallowed-tool", step: 2 });
     expect(refused!.message).toContain("commands.deny");
     expect(await hookCall(state, { tool: "Bash", args: { command: "rm -rf build" } }, now)).toBeUndefined();
+  });
+
+  it("keeps the interpreters whose inline code the policy allows, and refuses the others' code", async () => {
+    const { hookCall } = await import("../node/hook.js");
+    const { readFileSync } = await import("node:fs");
+    const state = await startBashRun(["python3 -c 'print(1)'", "make"], { inlineCode: ["python"] });
+    expect(JSON.parse(readFileSync(state, "utf8")).host.commands.inlineCode).toEqual(["python"]);
+    const now = new Date("2026-11-22T12:00:01Z");
+    expect(await hookCall(state, { tool: "Bash", args: { command: "python3 -c 'print(1)'" } }, now)).toBeUndefined();
+    // A call off the plan is refused for the code it runs, before step matching.
+    expect(await hookCall(state, { tool: "Bash", args: { command: "node -e 1" } }, now)).toMatchObject({ rule: "disallowed-tool", step: 2 });
+    expect(await hookCall(state, { tool: "Bash", args: { command: "make" } }, now)).toBeUndefined();
   });
 
   it("keeps the package managers the policy lets install outside, and refuses the others' installs", async () => {

@@ -1,9 +1,11 @@
 import type { MessageData } from "../core/rule.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
-import { allowed, allowedNaming, type CommandPolicy, deniedBy, installAllowed, programName } from "./match.js";
+import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
+import { inlineCodeOf } from "./inline-code.js";
+import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
 /**
@@ -50,8 +52,10 @@ export interface CommandMessageIds {
     | "optionRunsCommand"
     | "scriptRunsCommand"
     | "unreadableScript"
+    | "inlineCode"
+    | "unreadableAwk"
     | "trustsCode";
-  "unresolved-argument": "redirectAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
+  "unresolved-argument": "redirectAtRunTime" | "awkFileAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
 /** A rule that reports findings about command lines. */
@@ -478,6 +482,10 @@ function sshSettingArguments(text: string): string[] {
 }
 /** socat's address types that run a program or a command line (`EXEC:cmd`, `SYSTEM:'cmd'`, `SHELL:cmd`). */
 const SOCAT_RUNS = /^(?:EXEC|SYSTEM|SHELL)$/i;
+/** socat's address types whose first parameter is a file it opens, creates or binds (`OPEN:f`, `CREATE:f`, `UNIX-LISTEN:sock`). */
+const SOCAT_FILES = /^(?:OPEN|CREATE|CREAT|GOPEN|PIPE|UNIX|UNIX-LISTEN|UNIX-L|UNIX-CONNECT|UNIX-SENDTO|UNIX-RECVFROM|UNIX-RECV|UNIX-CLIENT|UNIX-DGRAM|UNIX-SEQPACKET)$/i;
+/** socat's address options whose value is a file it writes or reads (`PTY,link=f` makes a symbolic link there). */
+const SOCAT_FILE_OPTIONS = /^(?:link|lockfile|waitlock|history|history-file|symbolic-link|openssl-cert|cert|key|cafile|capath|dhparam|dhparams|egd)$/i;
 /** The sections of GIT_CODE_KEY: renaming a section to one of them makes its keys settings git runs. */
 const GIT_CODE_SECTION = /^(?:alias|core|sequence|diff|difftool|mergetool|merge|filter|credential|gpg|pager|interactive|uploadpack|remote|protocol|https?|include|includeif|sendemail|web|browser|man|init|ssh)(?:\.|$)/i;
 /** `git config`'s options that take the next word as their value. */
@@ -576,6 +584,8 @@ const GIT_SUBCOMMAND_RUNS: Readonly<Record<string, { long: readonly string[]; sh
 /** git's global options that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
+/** The awks whose programs are read (src/commands/awk.ts). */
+const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bwk-awk", "onetrue-awk", "goawk", "frawk"]);
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /**
  * Programs that only read the files they are given, whatever their options: none writes a file or runs a
@@ -792,6 +802,12 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
     }
     return out;
   }
+  if (base === "git") {
+    const checkout = gitCheckout(args);
+    // The URL is read as before (a local repository is a path); the folder named after it is written whole.
+    if (checkout !== undefined && checkout.word.value !== checkout.folder) out.set(checkout.word, { paths: [checkout.folder] });
+    return out;
+  }
   if (base === "go") {
     // A package pattern names the packages in a folder and below it (`./...`, `./cmd/...`): the folder is
     // the path (the word as a file name is `...`, which Windows reads as `.`).
@@ -876,6 +892,8 @@ function treeOperands(name: string, args: ShellWord[]): Set<ShellWord> | "cwd" |
       const readOnly = sub === "apply" && !rest.includes("--apply") && rest.some((v) => v === "--check" || v === "--stat" || v === "--numstat" || v === "--summary" || v === "--cached");
       return readOnly ? undefined : "cwd";
     }
+    const checkout = gitCheckout(args);
+    if (checkout !== undefined) return new Set([checkout.word]);
     const c = values.indexOf("clean");
     if (c < 0 || values.slice(0, c).some((v, k) => v === undefined || (!v.startsWith("-") && !["-C", "--git-dir", "--work-tree"].includes(values[k - 1] ?? "")))) return undefined;
     const paths = new Set<ShellWord>();
@@ -1061,6 +1079,39 @@ function foldersOf(cwd: string, runsIn: RunsIn | undefined): string[] {
 }
 
 /** Where git's own options end: the index of its subcommand. */
+/** Options of git clone, git submodule add and git worktree add that take the next word as their value. */
+const GIT_CHECKOUT_VALUED = new Set(["-b", "-B", "--branch", "-o", "--origin", "-c", "--config", "--depth", "--reference", "--reference-if-able", "--separate-git-dir", "--template", "-u", "--upload-pack", "-j", "--jobs", "--filter", "--shallow-since", "--shallow-exclude", "--server-option", "--bundle-uri", "--ref-format", "--revision", "--name", "--reason"]);
+
+/**
+ * The folder git clone, git submodule add or git worktree add fills with a repository's files (none of them
+ * on disk yet): the word that names it, and the folder (for clone and submodule add without one, the
+ * repository's name, as git derives it from the URL: `https://host/x/.claude.git` clones into `.claude`).
+ */
+function gitCheckout(args: ShellWord[]): { word: ShellWord; folder: string } | undefined {
+  const at = gitSubcommandAt(args);
+  const sub = args[at]?.value;
+  let k = at + 1;
+  if (sub === "submodule" || sub === "worktree") {
+    while (k < args.length && args[k]!.value?.startsWith("-")) k++;
+    if (args[k]?.value !== "add") return undefined;
+    k++;
+  } else if (sub !== "clone") return undefined;
+  const operands: ShellWord[] = [];
+  for (let ended = false; k < args.length; k++) {
+    const v = args[k]!.value;
+    if (!ended && v === "--") ended = true;
+    else if (!ended && v !== undefined && v.startsWith("-") && v !== "-") {
+      if (GIT_CHECKOUT_VALUED.has(v)) k++;
+    } else operands.push(args[k]!);
+  }
+  if (sub === "worktree") return operands[0]?.value === undefined ? undefined : { word: operands[0]!, folder: operands[0]!.value! };
+  const [url, dir] = operands;
+  if (dir !== undefined) return dir.value === undefined ? undefined : { word: dir, folder: dir.value };
+  if (url?.value === undefined) return undefined;
+  const name = url.value.replace(/[/\\]+$/, "").replace(/\.git$/, "").replace(/[/\\]+$/, "").split(/[/\\:]/).pop();
+  return name === undefined || name === "" ? undefined : { word: url, folder: name };
+}
+
 function gitSubcommandAt(args: ShellWord[]): number {
   let i = 0;
   while (i < args.length && args[i]!.value !== undefined && args[i]!.value!.startsWith("-")) i += GIT_OPTIONS_WITH_VALUE.has(args[i]!.value!) || args[i]!.value === "-c" ? 2 : 1;
@@ -1263,6 +1314,8 @@ class Analysis {
   private env: ReadonlyMap<string, string | undefined> = NO_ENV;
   /** The variables a shell reading a nested line (`GOBIN=./bin sh -c '...'`) was started with: each command of the line gets them. */
   private inherited: ReadonlyMap<string, string | undefined> = NO_ENV;
+  /** The simple command being read has its standard input from a file (`python < x.py`): that file is its script. */
+  private stdinFile = false;
   /** The program being read runs as another user, or on another machine (`sudo pip install`). */
   private otherUser = false;
 
@@ -1391,6 +1444,7 @@ class Analysis {
       else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
+    this.stdinFile = cmd.redirects.some((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value));
     this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
@@ -1449,6 +1503,10 @@ class Analysis {
     if (name === "git") this.git(args);
     this.commandOptions(name, args);
     if (name === "sed" || name === "gsed") this.sedScripts(name, args, depth);
+    // Words that are code, not paths: an interpreter's inline code, awk's program (read by awkScripts).
+    const code = this.inlineCode(name, spelt, args, depth);
+    const programs = AWKS.has(name) ? this.awkScripts(name, args, depth) : [];
+    if (code !== undefined) programs.push(code);
     this.toolSettings(name, args);
     this.buildFileFromInput(name, args);
     this.trusts(name, args);
@@ -1566,7 +1624,7 @@ class Analysis {
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
     this.searching = SEARCHERS.has(name);
     try {
-      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, optionValues(name, args), reads);
+      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads);
     } finally {
       this.searching = false;
     }
@@ -1672,6 +1730,19 @@ class Analysis {
         if (type !== undefined) {
           this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: `${type.toUpperCase()}:` } });
           return;
+        }
+        // The files an address opens, creates or binds, and those its options name: paths the workspace rules check.
+        for (const address of v.split("!!")) {
+          const [head = "", ...options] = address.split(",");
+          const colon = head.indexOf(":");
+          const file = colon >= 0 && SOCAT_FILES.test(head.slice(0, colon)) ? head.slice(colon + 1) : colon < 0 && head.includes("/") ? head : undefined;
+          const named = [file, ...options.map((o) => (SOCAT_FILE_OPTIONS.test(o.split("=")[0]!) ? o.slice(o.indexOf("=") + 1) : undefined))];
+          for (const f of named) {
+            if (f === undefined || f === "") continue;
+            // socat's own quoting and escapes (1.7.4 on) would name another file than the text.
+            if (/["'\\([{]/.test(f)) this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: f } });
+            else this.path(f, false, undefined);
+          }
         }
       }
     if (name === "make" || name === "gmake")
@@ -1786,6 +1857,70 @@ class Analysis {
       if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableScript", data: { program: name, why: read.unreadable }, span });
       for (const file of [...read.writes, ...read.reads]) this.path(file, false, span);
     }
+  }
+
+  /**
+   * Code given to an interpreter on its line or its standard input (src/commands/inline-code.ts: `python -c`,
+   * `node -e`, `perl -e`, `python3 - <<EOF`): plangate does not read it, and it may write any file or run
+   * any program, so it is refused unless the policy's `commands.inlineCode` names the interpreter.
+   */
+  private inlineCode(name: string, spelt: string, args: ShellWord[], depth: number): ShellWord | undefined {
+    const code = inlineCodeOf(name, args, this.stdinFile);
+    if (code === undefined || inlineCodeAllowed(this.policy, code.interpreter, spelt)) return code?.word;
+    const span = code.word ? wordSpan(code.word, depth) : undefined;
+    this.find({ rule: "disallowed-tool", messageId: "inlineCode", data: { program: spelt, interpreter: code.interpreter, how: code.how }, ...(span ? { span } : {}) });
+    return code.word;
+  }
+
+  /**
+   * awk's programs (src/commands/awk.ts): a command line given to `system()`, a pipe or `getline` as a
+   * string literal is read as any other line (as `sh -c` runs it); one decided at run time is refused; the
+   * files of `print >`, `print >>`, `getline <` and `@include` are paths the workspace rules check, and one
+   * decided at run time (`print > $1`, a program that changes ARGV) is unresolved. A program file (`-f`) is
+   * the project's, read as a script file is.
+   */
+  private awkScripts(name: string, args: ShellWord[], depth: number): ShellWord[] {
+    const words: ShellWord[] = [];
+    for (const { word, text, file } of awkPrograms(args)) {
+      if (file !== undefined) {
+        // A program read from standard input is the plan's text, not the project's file: as sed -f - is.
+        if (file === "-" || /^\/dev\/(?:stdin|fd\/\d+|tty)$|^\/proc\/self\/fd\//.test(file))
+          this.unreadableFind({ rule: "disallowed-tool", messageId: "hiddenCommands", data: { program: `${name} -f ${file}`, wrapper: name, why: "standardInput" } });
+        continue;
+      }
+      words.push(word);
+      const span = wordSpan(word, depth);
+      if (text === undefined) {
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableAwk", data: { program: name, why: "a program decided at run time" }, ...(span ? { span } : {}) });
+        continue;
+      }
+      const read = readAwkProgram(text);
+      if (read.unreadable !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "unreadableAwk", data: { program: name, why: read.unreadable }, ...(span ? { span } : {}) });
+      if (read.runsAtRunTime !== undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "commandLineAtRunTime", data: { wrapper: `${name} ${read.runsAtRunTime}` }, ...(span ? { span } : {}) });
+      if (read.fileAtRunTime !== undefined) this.find({ rule: "unresolved-argument", messageId: "awkFileAtRunTime", data: { program: name, how: read.fileAtRunTime }, ...(span ? { span } : {}) });
+      for (const f of read.writes) this.path(f, false, span);
+      for (const f of read.reads) this.path(f, false, span, false, true);
+      for (const line of read.runs) {
+        if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
+        const [outer, outerDirs, outerMoved, inShell] = [this.cwd, this.dirs, this.moved, this.inShell];
+        this.inShell = undefined;
+        try {
+          this.script(this.reader.parse(line), depth + 1);
+        } finally {
+          [this.cwd, this.dirs, this.moved, this.inShell] = [outer, outerDirs, outerMoved, inShell];
+        }
+      }
+    }
+    return words;
+  }
+
+  /** The word of inline code the command gives its interpreter (see inlineCode) is code, not a path: its option's values with it. */
+  private codeIsText(code: readonly ShellWord[], values: OptionValues | undefined): OptionValues | undefined {
+    if (code.length === 0) return values;
+    const out: OptionValues = values ?? new Map();
+    // A value glued to its option (`-cCODE`, `--eval=CODE`): the option's word is code too.
+    for (const w of code) if (w.value !== undefined) out.set(w, { text: true });
+    return out;
   }
 
   /**

@@ -11,6 +11,7 @@ import { analyseCommand } from "./analyse.js";
 import { allowed, deniedBy, installAllowed } from "./match.js";
 import { mayWriteOutside } from "./installs.js";
 import { isRunner, isWrapper, mayRunOthers } from "./wrappers.js";
+import { isInterpreter } from "./inline-code.js";
 
 let reader: ShellReader;
 beforeAll(async () => {
@@ -423,7 +424,7 @@ describe("analysis", () => {
       "PYTHONPYCACHEPREFIX=c python app.py",
       "PYTHONBREAKPOINT=os.system python app.py",
       "PYTHONWARNINGS=error::evil.Warning python app.py",
-      "NODE_REPL_EXTERNAL_MODULE=./x.js node",
+      "NODE_REPL_EXTERNAL_MODULE=./x.js node app.js",
       "VIRTUAL_ENV=/tmp/venv poetry run pytest",
       "UV_PYTHON=./x uv run pytest",
       "UV_PROJECT_ENVIRONMENT=/tmp/venv uv run pytest",
@@ -1413,8 +1414,8 @@ describe("spellings of a program (property)", () => {
 
   it("allows an allowed program however it is spelt", () => {
     fc.assert(
-      // (Programs that run programs, such as sh or env, are judged by what they run.)
-      fc.property(name.filter((n) => !isWrapper(n) && !isRunner(n) && !["alias", "hash", "enable", "fc", "let"].includes(n)), hows, (n, h) => {
+      // (Programs that run programs, such as sh or env, are judged by what they run; interpreters by the code they are given, ed's on its input.)
+      fc.property(name.filter((n) => !isWrapper(n) && !isRunner(n) && !isInterpreter(n) && !["alias", "hash", "enable", "fc", "let"].includes(n)), hows, (n, h) => {
         const spelled = [...n].map((c, i) => spell(c, h[i]!)).join("");
         const r = analyseCommand(reader, `${spelled} x`, "chain", { allow: [n], deny: [], allowCompound: false });
         // Never another program: allowed as itself, or refused as unreadable.
@@ -1476,6 +1477,17 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ ARGV: ["rm", "x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/ARGV");
     expect(await errors({ argv: ["sh", "-c", "rm x"] }, "run", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
     expect(await errors({ argv: ["sed", "e rm x", "f"] })).toContain("disallowed-tool@/steps/0/arguments/argv");
+    // An argument vector beside a key that may name its program (execFile's `file`, `prog`, `binary`, `exe`): read as that program's too.
+    expect(await errors({ file: "sh", args: ["-c", "echo x > .env"] }, "spawn")).toContain("protected-path-write@/steps/0/arguments/file");
+    expect(await errors({ prog: "bash", argv: ["-c", "rm -rf ../x"] }, "spawn")).toContain("path-outside-workspace@/steps/0/arguments/prog");
+    expect(await errors({ binary: "rm", arguments: ["x"] }, "spawn", { deny: ["rm"] })).toContain("disallowed-tool@/steps/0/arguments/binary");
+    expect((await errors({ exe: "python3", args: ["-c", "print(1)"] }, "spawn")).some((e) => e.startsWith("disallowed-tool@/steps/0/arguments/"))).toBe(true);
+    for (const args of [{ file: "data.csv", args: ["--header"] }, { file: "npm", args: ["test"] }, { binary: "git", argv: ["status"] }, { file: "report.md", title: "x" }])
+      expect(await errors(args, "spawn"), JSON.stringify(args)).toEqual([]);
+    // Lists of command lines named by their first or last word.
+    for (const key of ["command_list", "commandsToRun", "cmds_to_run", "shell_cmd_list", "commands-list"])
+      expect(await errors({ [key]: ["npm ci", "echo x > .env"] }, "ci"), key).toContain(`protected-path-write@/steps/0/arguments/${key}/1`);
+    expect(await errors({ commands_to_run: ["npm ci", "npm test"], subcommands: ["install", "build"] }, "ci")).toEqual([]);
     expect(await errors({ argv: { $literal: ["rm", "../x"] } })).toContain("path-outside-workspace@/steps/0/arguments/argv");
     // Split at blanks, as shlex or execa would: `x;../../y` is one word, a path out of the workspace.
     expect(await errors({ argv: "cat x;../../y" }, "run", { allowCompound: true })).toContain("path-outside-workspace@/steps/0/arguments/argv");
@@ -1557,7 +1569,10 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ before_script: ["npm ci"], script: ["npm run build", "npm test"], after_script: ["echo done"] }, "ci")).toEqual([]);
     expect(await errors({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "npm test" }] }] } }, "settings")).toEqual([]);
     expect(await errors({ on_error: "continue", on_success: "echo done", webhook: "https://example.com/hook" }, "job")).toEqual([]);
-    expect(await errors({ language: "python", code: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual([]);
+    expect(await errors({ language: "python", source: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual([]);
+    // Code an interpreter runs: read as the interpreter given the code on its line, refused unless the policy names it.
+    expect(await errors({ language: "python", code: "print('hi')", javascript: "f('x)", description: "x" }, "execute_code")).toEqual(["disallowed-tool@/steps/0/arguments/code"]);
+    expect(await errors({ language: "python", code: "print('hi')" }, "execute_code", { inlineCode: ["python"] })).toEqual([]);
     expect(await errors({ healthcheck: { test: ["CMD", "curl", "-f", "http://localhost/health"] } }, "compose")).toEqual([]);
     expect(await errors({ jobs: [{ argv: ["sed", "1e touch y", "f"] }] })).toContain("disallowed-tool@/steps/0/arguments/jobs/0/argv");
     // Ordinary steps still pass; a list that is no argument vector is left alone.

@@ -11,6 +11,11 @@ export interface CommandPolicy {
    * `apt-get`; `*` and `?` are globs). Absent: none may.
    */
   installOutside?: readonly string[];
+  /**
+   * Interpreters whose code a command may give on its line or standard input (`python -c`, `node -e`,
+   * `python3 - <<EOF`; `python`, `node`, `perl`; `*` and `?` are globs). Absent: none may.
+   */
+  inlineCode?: readonly string[];
 }
 
 /** One allow or deny entry: a program, or a program and the first words of its arguments (`git push`). */
@@ -79,6 +84,14 @@ export function installAllowed(policy: CommandPolicy, manager: string, spelt: st
   if (list === undefined || list.length === 0) return false;
   const entries = compiledFor("installOutside", list, () => list.map((e) => globMatcher(e.trim())));
   return entries.some((e) => e.test(manager) || e.test(spelt));
+}
+
+/** Does `commands.inlineCode` name an interpreter (as plangate names it, `python`, or as the command spells it, `python3.12`)? */
+export function inlineCodeAllowed(policy: CommandPolicy, interpreter: string, spelt: string): boolean {
+  const list = policy.inlineCode;
+  if (list === undefined || list.length === 0) return false;
+  const entries = compiledFor("inlineCode", list, () => list.map((e) => globMatcher(e.trim())));
+  return entries.some((e) => e.test(interpreter) || e.test(spelt));
 }
 
 /**

@@ -156,7 +156,12 @@ function* commandPaths(plan: Plan, ctx: RuleContext): Generator<{ command: StepC
  * A protected path a command path reaches on disk beyond its own name: a pattern's existing match, a
  * protected entry in a folder the program writes whole, or the workspace root written whole.
  */
-export type DiskReach = { kind: "match"; path: string } | { kind: "holds"; folder: string; path: string } | { kind: "root"; folder: string };
+export type DiskReach =
+  | { kind: "match"; path: string }
+  | { kind: "holds"; folder: string; path: string }
+  | { kind: "root"; folder: string }
+  /** A folder a protected glob names by its place (`.claude`, `.github/workflows`): what is written whole into it may be a protected file (`path`, a pattern). */
+  | { kind: "under"; folder: string; path: string };
 
 /** How a command's paths are matched against some protected globs. */
 export interface CommandPathChecks {
@@ -175,7 +180,7 @@ export interface CommandPathChecks {
  */
 export function reportCommandPathsProtected(
   plan: Plan,
-  ctx: PlanRuleContext<"commandProtectedPath" | "commandTreeProtected" | "commandTreeRoot">,
+  ctx: PlanRuleContext<"commandProtectedPath" | "commandTreeProtected" | "commandTreeRoot" | "commandTreeUnder">,
   name: NamePath,
   /** The checks of what a command may write: every protected path. */
   writes: CommandPathChecks,
@@ -216,7 +221,11 @@ export function reportCommandPathsProtected(
       ctx.report({
         at: partAt(command, p.span?.start),
         step: command.step.position,
-        ...(reach.kind === "root" ? { messageId: "commandTreeRoot" as const, data: base } : { messageId: "commandTreeProtected" as const, data: { ...base, witness: reach.path } }),
+        ...(reach.kind === "root"
+          ? { messageId: "commandTreeRoot" as const, data: base }
+          : reach.kind === "under"
+            ? { messageId: "commandTreeUnder" as const, data: { ...base, witness: reach.path } }
+            : { messageId: "commandTreeProtected" as const, data: { ...base, witness: reach.path } }),
         actual: command.text,
       });
       continue;

@@ -57,7 +57,9 @@ export function holdsCommandLine(k: string): boolean {
  * a `webhook`. A map there names its lines (`scripts: {build: "tsc"}`).
  */
 export function holdsCommandLines(k: string): boolean {
-  return LINES_KEYS.has(k) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
+  return LINES_KEYS.has(k) ||
+    // `command_list`, `commands_to_run`, `cmds_to_run`, `cmd_list`: lines by their first or last word.
+    k.startsWith("commands") || k.startsWith("cmds") || k.endsWith("commandlist") || k.endsWith("cmdlist") || (k.startsWith("command") && k.endsWith("list")) || (k.endsWith("scripts") && !NOT_SCRIPT.test(k)) || ((k.endsWith("hook") || k.endsWith("hooks")) && !NOT_HOOK.test(k));
 }
 
 /**
@@ -67,10 +69,35 @@ export function holdsCommandLines(k: string): boolean {
  */
 const SHELL_LANGUAGES = new Set(["bash", "sh", "shell", "zsh", "ksh", "dash", "ash", "posix", "shellscript", "shellsession", "console", "terminal"]);
 const OTHER_SHELLS = new Set(["powershell", "pwsh", "ps1", "cmd", "bat", "batch", "fish", "nu", "nushell", "csh", "tcsh", "elvish", "xonsh"]);
+/**
+ * Languages of a code argument that an interpreter runs (`{language: "python", code: "..."}`): read as
+ * the interpreter given the code on its line (`python -c CODE`), which the command rules refuse unless
+ * the policy's `commands.inlineCode` names it (and commands.deny may deny the interpreter).
+ */
+const INTERPRETED_LANGUAGES: ReadonlyMap<string, readonly string[]> = new Map(
+  (
+    [
+      [["python", "python3", "python2", "py", "ipython", "ipython3"], ["python", "-c"]],
+      [["javascript", "js", "node", "nodejs", "ecmascript", "mjs", "cjs", "typescript", "ts"], ["node", "-e"]],
+      [["perl", "pl"], ["perl", "-e"]],
+      [["ruby", "rb"], ["ruby", "-e"]],
+      [["php"], ["php", "-r"]],
+      [["lua"], ["lua", "-e"]],
+      [["r", "ir"], ["Rscript", "-e"]],
+      [["julia"], ["julia", "-e"]],
+      [["applescript", "osascript"], ["osascript", "-e"]],
+      [["elixir"], ["elixir", "-e"]],
+      [["groovy"], ["groovy", "-e"]],
+    ] as const
+  ).flatMap(([names, line]) => names.map((n) => [n, line] as const)),
+);
 /** Names of an argument that says which language a code argument beside it is in. */
 const LANGUAGE_KEYS = new Set(["language", "lang", "kernel", "interpreter", "runtime", "shelltype"]);
 /** Names of the code argument beside a language (`execute_code {language: "shell", code: "..."}`). */
 const CODE_KEYS = new Set(["code", "source", "sourcecode", "snippet", "cell", "input"]);
+
+/** Names of the code argument beside an interpreted language (INTERPRETED_LANGUAGES). */
+const INTERPRETED_CODE_KEYS = new Set(["code", "sourcecode", "snippet", "cell"]);
 
 /** A key as COMMAND_KEYS, PROGRAM_KEYS and ARGV_KEYS name it: lower case, without `_`, `-`, `.` or spaces. */
 export function keyName(key: string): string {
@@ -78,6 +105,8 @@ export function keyName(key: string): string {
 }
 /** Arguments that name one program to run (an argument vector's first word). */
 const PROGRAM_KEYS = new Set(["program", "executable"]);
+/** Arguments that may name the program of an argument vector beside them (ARGV_KEYS): `file` as execFile names it, `prog`, `binary`. */
+const MAYBE_PROGRAM_KEYS = new Set(["file", "prog", "progname", "programname", "programpath", "binary", "binarypath", "bin", "binpath", "exe", "exepath", "executablepath", "executablename"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
 const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
 
@@ -209,15 +238,26 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     else if (kind === KeyKind.Lines) lines(step, key, childPointer(argsAt, key), value, out);
     else if (typeof value === "string") {
       const lang = value.trim().toLowerCase();
-      if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang)) shell = lang;
+      if (SHELL_LANGUAGES.has(lang) || OTHER_SHELLS.has(lang) || INTERPRETED_LANGUAGES.has(lang)) shell = lang;
     }
   }
   if (shell !== undefined)
     for (const key of keys) {
       const value = args[key];
-      if (typeof value === "string" && CODE_KEYS.has(keyName(key)))
-        out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([shell, "-c", value]), mode: "single" });
+      // An interpreter's code is taken from the keys that hold nothing else: `source` and `input` beside a language may be a filter's or a formatter's.
+      if (typeof value === "string" && (INTERPRETED_LANGUAGES.has(shell) ? INTERPRETED_CODE_KEYS.has(keyName(key)) : CODE_KEYS.has(keyName(key))))
+        out.push({ step, at: childPointer(argsAt, key), name: key, text: SHELL_LANGUAGES.has(shell) ? value : shellJoin([...(INTERPRETED_LANGUAGES.get(shell) ?? [shell, "-c"]), value]), mode: "single" });
     }
+  // An argument vector beside a key that may name its program (`{file: "sh", args: ["-c", "..."]}`, as
+  // execFile and execa take them; `prog`, `binary`, `exe`): read both as that program's and alone.
+  let alsoAlone = false;
+  if (heads.length === 0 && argv) {
+    const named = keys.find((k) => MAYBE_PROGRAM_KEYS.has(keyName(k)) && typeof args[k] === "string");
+    if (named !== undefined) {
+      heads.push({ key: named, program: true });
+      alsoAlone = true;
+    }
+  }
   for (const [i, h] of heads.entries()) {
     let value = args[h.key];
     if (isDollarObject(value)) {
@@ -261,7 +301,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     }
     out.push(sc);
   }
-  if (heads.length === 0 && argv) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
+  if (argv && (heads.length === 0 || alsoAlone)) alone(step, argv.key, childPointer(argsAt, argv.key), argv.value, out);
   for (const key of keys) {
     const value = args[key];
     if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv || keyKind(key) === KeyKind.Language))

@@ -56,8 +56,9 @@ export interface Policy {
    * (`git push`); deny wins; an empty allow list allows any program not denied. `allowCompound` lets an
    * intake or scQC command chain or nest commands (each program is still checked). `installOutside`: the
    * package managers that may install, or change their settings, outside the workspace (`cargo`, `npm`).
+   * `inlineCode`: the interpreters whose code a command may give on its line or standard input (`python`).
    */
-  commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] };
+  commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] };
   returns: {
     statuses: string[];
     successStatuses: string[];

@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -794,7 +794,7 @@ if(data3.commands !== undefined){
 let data32 = data3.commands;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key6 in data32){
-if(!((((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound")) || (key6 === "installOutside"))){
+if(!(((((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound")) || (key6 === "installOutside")) || (key6 === "inlineCode"))){
 const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
@@ -940,9 +940,15 @@ vErrors.push(err67);
 errors++;
 }
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.inlineCode !== undefined){
+let data40 = data32.inlineCode;
+if(Array.isArray(data40)){
+const len13 = data40.length;
+for(let i13=0; i13<len13; i13++){
+let data41 = data40[i13];
+if(typeof data41 === "string"){
+if(func2(data41) < 1){
+const err68 = {instancePath:instancePath+"/overrides/" + i1+"/commands/inlineCode/" + i13,schemaPath:"#/properties/overrides/items/properties/commands/properties/inlineCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -952,12 +958,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data3.yaml !== undefined){
-let data40 = data3.yaml;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key7 in data40){
-if(!(key7 === "executor")){
-const err69 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+else {
+const err69 = {instancePath:instancePath+"/overrides/" + i1+"/commands/inlineCode/" + i13,schemaPath:"#/properties/overrides/items/properties/commands/properties/inlineCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -967,13 +969,9 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data40.executor !== undefined){
-let data41 = data40.executor;
-const _errs100 = errors;
-let valid36 = false;
-const _errs101 = errors;
-if(typeof data41 !== "string"){
-const err70 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err70 = {instancePath:instancePath+"/overrides/" + i1+"/commands/inlineCode",schemaPath:"#/properties/overrides/items/properties/commands/properties/inlineCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -982,8 +980,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-if("pyyaml" !== data41){
-const err71 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -992,11 +992,13 @@ vErrors.push(err71);
 }
 errors++;
 }
-var _valid2 = _errs101 === errors;
-valid36 = valid36 || _valid2;
-const _errs103 = errors;
-if(typeof data41 !== "string"){
-const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data3.yaml !== undefined){
+let data42 = data3.yaml;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key7 in data42){
+if(!(key7 === "executor")){
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1005,8 +1007,14 @@ vErrors.push(err72);
 }
 errors++;
 }
-if("go-yaml-v2" !== data41){
-const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+if(data42.executor !== undefined){
+let data43 = data42.executor;
+const _errs104 = errors;
+let valid38 = false;
+const _errs105 = errors;
+if(typeof data43 !== "string"){
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1015,11 +1023,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-var _valid2 = _errs103 === errors;
-valid36 = valid36 || _valid2;
-const _errs105 = errors;
-if(typeof data41 !== "string"){
-const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pyyaml" !== data43){
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1028,8 +1033,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if("yaml-1.2" !== data41){
-const err75 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+var _valid2 = _errs105 === errors;
+valid38 = valid38 || _valid2;
+const _errs107 = errors;
+if(typeof data43 !== "string"){
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1038,10 +1046,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-var _valid2 = _errs105 === errors;
-valid36 = valid36 || _valid2;
-if(!valid36){
-const err76 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("go-yaml-v2" !== data43){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1050,11 +1056,46 @@ vErrors.push(err76);
 }
 errors++;
 }
+var _valid2 = _errs107 === errors;
+valid38 = valid38 || _valid2;
+const _errs109 = errors;
+if(typeof data43 !== "string"){
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err77];
+}
 else {
-errors = _errs100;
+vErrors.push(err77);
+}
+errors++;
+}
+if("yaml-1.2" !== data43){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+var _valid2 = _errs109 === errors;
+valid38 = valid38 || _valid2;
+if(!valid38){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+else {
+errors = _errs104;
 if(vErrors !== null){
-if(_errs100){
-vErrors.length = _errs100;
+if(_errs104){
+vErrors.length = _errs104;
 }
 else {
 vErrors = null;
@@ -1064,46 +1105,7 @@ vErrors = null;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data3.limits !== undefined){
-let data42 = data3.limits;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key8 in data42){
-if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
-const err78 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-if(data42.maxFileBytes !== undefined){
-let data43 = data42.maxFileBytes;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err79 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 1 || isNaN(data43)){
-const err80 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1113,11 +1115,12 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data42.maxDepth !== undefined){
-let data44 = data42.maxDepth;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data3.limits !== undefined){
+let data44 = data3.limits;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key8 in data44){
+if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1126,9 +1129,11 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1 || isNaN(data44)){
-const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data44.maxFileBytes !== undefined){
+let data45 = data44.maxFileBytes;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1137,12 +1142,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-if(data42.maxSteps !== undefined){
-let data45 = data42.maxSteps;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 1 || isNaN(data45)){
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1151,9 +1153,12 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 1 || isNaN(data45)){
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data44.maxDepth !== undefined){
+let data46 = data44.maxDepth;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1162,12 +1167,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-}
-}
-if(data42.maxStringLength !== undefined){
-let data46 = data42.maxStringLength;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 1 || isNaN(data46)){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1176,9 +1178,12 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data44.maxSteps !== undefined){
+let data47 = data44.maxSteps;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1187,12 +1192,9 @@ vErrors.push(err86);
 }
 errors++;
 }
-}
-}
-if(data42.maxYamlBytes !== undefined){
-let data47 = data42.maxYamlBytes;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1201,9 +1203,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 1 || isNaN(data47)){
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data44.maxStringLength !== undefined){
+let data48 = data44.maxStringLength;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1212,12 +1217,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-}
-if(data42.maxValues !== undefined){
-let data48 = data42.maxValues;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1226,9 +1228,12 @@ vErrors.push(err89);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data44.maxYamlBytes !== undefined){
+let data49 = data44.maxYamlBytes;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1237,11 +1242,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 1 || isNaN(data49)){
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1251,18 +1254,11 @@ vErrors.push(err91);
 errors++;
 }
 }
-if(data3.rules !== undefined){
-let data49 = data3.rules;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-var props0 = {};
-for(const key9 in data49){
-if(pattern4.test(key9)){
-let data50 = data49[key9];
-const _errs125 = errors;
-let valid39 = false;
-const _errs126 = errors;
-if(typeof data50 !== "string"){
-const err92 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data44.maxValues !== undefined){
+let data50 = data44.maxValues;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1271,8 +1267,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if("off" !== data50){
-const err93 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1281,11 +1278,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-var _valid3 = _errs126 === errors;
-valid39 = valid39 || _valid3;
-const _errs128 = errors;
-if(typeof data50 !== "string"){
-const err94 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1294,8 +1291,19 @@ vErrors.push(err94);
 }
 errors++;
 }
-if("warning" !== data50){
-const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data3.rules !== undefined){
+let data51 = data3.rules;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+var props0 = {};
+for(const key9 in data51){
+if(pattern4.test(key9)){
+let data52 = data51[key9];
+const _errs129 = errors;
+let valid41 = false;
+const _errs130 = errors;
+if(typeof data52 !== "string"){
+const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1304,11 +1312,8 @@ vErrors.push(err95);
 }
 errors++;
 }
-var _valid3 = _errs128 === errors;
-valid39 = valid39 || _valid3;
-const _errs130 = errors;
-if(typeof data50 !== "string"){
-const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data52){
+const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1317,8 +1322,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if("error" !== data50){
-const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid3 = _errs130 === errors;
+valid41 = valid41 || _valid3;
+const _errs132 = errors;
+if(typeof data52 !== "string"){
+const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1327,11 +1335,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-var _valid3 = _errs130 === errors;
-valid39 = valid39 || _valid3;
-const _errs132 = errors;
-if(typeof data50 !== "string"){
-const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data52){
+const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1340,8 +1345,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if("info" !== data50){
-const err99 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid3 = _errs132 === errors;
+valid41 = valid41 || _valid3;
+const _errs134 = errors;
+if(typeof data52 !== "string"){
+const err99 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1350,10 +1358,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-var _valid3 = _errs132 === errors;
-valid39 = valid39 || _valid3;
-if(!valid39){
-const err100 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("error" !== data52){
+const err100 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1362,11 +1368,46 @@ vErrors.push(err100);
 }
 errors++;
 }
+var _valid3 = _errs134 === errors;
+valid41 = valid41 || _valid3;
+const _errs136 = errors;
+if(typeof data52 !== "string"){
+const err101 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
 else {
-errors = _errs125;
+vErrors.push(err101);
+}
+errors++;
+}
+if("info" !== data52){
+const err102 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+var _valid3 = _errs136 === errors;
+valid41 = valid41 || _valid3;
+if(!valid41){
+const err103 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+else {
+errors = _errs129;
 if(vErrors !== null){
-if(_errs125){
-vErrors.length = _errs125;
+if(_errs129){
+vErrors.length = _errs129;
 }
 else {
 vErrors = null;
@@ -1378,43 +1419,7 @@ props0[key9] = true;
 }
 }
 else {
-const err101 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-}
-}
-else {
-const err102 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
-errors++;
-}
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
-errors++;
-}
-}
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err104 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err104 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1424,11 +1429,9 @@ vErrors.push(err104);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data52 = data.host;
-if(typeof data52 === "string"){
-if(func2(data52) < 1){
-const err105 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err105 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1438,8 +1441,9 @@ vErrors.push(err105);
 errors++;
 }
 }
+}
 else {
-const err106 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err106 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1449,11 +1453,9 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data53 = data.store;
-if(typeof data53 === "string"){
-if(func2(data53) < 1){
-const err107 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err107 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1462,8 +1464,12 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(!pattern5.test(data53)){
-const err108 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+if(data.host !== undefined){
+let data54 = data.host;
+if(typeof data54 === "string"){
+if(func2(data54) < 1){
+const err108 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1474,7 +1480,7 @@ errors++;
 }
 }
 else {
-const err109 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err109 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1484,12 +1490,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data54 = data.tools;
-if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
-for(const key10 in data54){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err110 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.store !== undefined){
+let data55 = data.store;
+if(typeof data55 === "string"){
+if(func2(data55) < 1){
+const err110 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1498,16 +1503,8 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data54.allow !== undefined){
-let data55 = data54.allow;
-if(Array.isArray(data55)){
-const len13 = data55.length;
-for(let i13=0; i13<len13; i13++){
-let data56 = data55[i13];
-if(typeof data56 === "string"){
-if(func2(data56) < 1){
-const err111 = {instancePath:instancePath+"/tools/allow/" + i13,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data55)){
+const err111 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1518,7 +1515,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/tools/allow/" + i13,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err112 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1528,9 +1525,12 @@ vErrors.push(err112);
 errors++;
 }
 }
-}
-else {
-const err113 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tools !== undefined){
+let data56 = data.tools;
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+for(const key10 in data56){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err113 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1540,9 +1540,15 @@ vErrors.push(err113);
 errors++;
 }
 }
-if(data54.allowFile !== undefined){
-if(typeof data54.allowFile !== "string"){
-const err114 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.allow !== undefined){
+let data57 = data56.allow;
+if(Array.isArray(data57)){
+const len14 = data57.length;
+for(let i14=0; i14<len14; i14++){
+let data58 = data57[i14];
+if(typeof data58 === "string"){
+if(func2(data58) < 1){
+const err114 = {instancePath:instancePath+"/tools/allow/" + i14,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1552,9 +1558,8 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data54.registry !== undefined){
-if(typeof data54.registry !== "string"){
-const err115 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err115 = {instancePath:instancePath+"/tools/allow/" + i14,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1564,15 +1569,9 @@ vErrors.push(err115);
 errors++;
 }
 }
-if(data54.deny !== undefined){
-let data59 = data54.deny;
-if(Array.isArray(data59)){
-const len14 = data59.length;
-for(let i14=0; i14<len14; i14++){
-let data60 = data59[i14];
-if(typeof data60 === "string"){
-if(func2(data60) < 1){
-const err116 = {instancePath:instancePath+"/tools/deny/" + i14,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err116 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1582,8 +1581,9 @@ vErrors.push(err116);
 errors++;
 }
 }
-else {
-const err117 = {instancePath:instancePath+"/tools/deny/" + i14,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.allowFile !== undefined){
+if(typeof data56.allowFile !== "string"){
+const err117 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1593,9 +1593,9 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data56.registry !== undefined){
+if(typeof data56.registry !== "string"){
+const err118 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1605,15 +1605,15 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data54.write !== undefined){
-let data61 = data54.write;
+if(data56.deny !== undefined){
+let data61 = data56.deny;
 if(Array.isArray(data61)){
 const len15 = data61.length;
 for(let i15=0; i15<len15; i15++){
 let data62 = data61[i15];
 if(typeof data62 === "string"){
 if(func2(data62) < 1){
-const err119 = {instancePath:instancePath+"/tools/write/" + i15,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err119 = {instancePath:instancePath+"/tools/deny/" + i15,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1624,7 +1624,7 @@ errors++;
 }
 }
 else {
-const err120 = {instancePath:instancePath+"/tools/write/" + i15,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err120 = {instancePath:instancePath+"/tools/deny/" + i15,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1636,7 +1636,7 @@ errors++;
 }
 }
 else {
-const err121 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err121 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1646,15 +1646,15 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data54.read !== undefined){
-let data63 = data54.read;
+if(data56.write !== undefined){
+let data63 = data56.write;
 if(Array.isArray(data63)){
 const len16 = data63.length;
 for(let i16=0; i16<len16; i16++){
 let data64 = data63[i16];
 if(typeof data64 === "string"){
 if(func2(data64) < 1){
-const err122 = {instancePath:instancePath+"/tools/read/" + i16,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err122 = {instancePath:instancePath+"/tools/write/" + i16,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1665,7 +1665,7 @@ errors++;
 }
 }
 else {
-const err123 = {instancePath:instancePath+"/tools/read/" + i16,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err123 = {instancePath:instancePath+"/tools/write/" + i16,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1677,7 +1677,7 @@ errors++;
 }
 }
 else {
-const err124 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err124 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1687,9 +1687,15 @@ vErrors.push(err124);
 errors++;
 }
 }
-}
-else {
-const err125 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.read !== undefined){
+let data65 = data56.read;
+if(Array.isArray(data65)){
+const len17 = data65.length;
+for(let i17=0; i17<len17; i17++){
+let data66 = data65[i17];
+if(typeof data66 === "string"){
+if(func2(data66) < 1){
+const err125 = {instancePath:instancePath+"/tools/read/" + i17,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1699,12 +1705,8 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data65 = data.paths;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-for(const key11 in data65){
-if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
-const err126 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+else {
+const err126 = {instancePath:instancePath+"/tools/read/" + i17,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1714,15 +1716,9 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data65.protected !== undefined){
-let data66 = data65.protected;
-if(Array.isArray(data66)){
-const len17 = data66.length;
-for(let i17=0; i17<len17; i17++){
-let data67 = data66[i17];
-if(typeof data67 === "string"){
-if(func2(data67) < 1){
-const err127 = {instancePath:instancePath+"/paths/protected/" + i17,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err127 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1732,8 +1728,9 @@ vErrors.push(err127);
 errors++;
 }
 }
+}
 else {
-const err128 = {instancePath:instancePath+"/paths/protected/" + i17,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err128 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1743,9 +1740,12 @@ vErrors.push(err128);
 errors++;
 }
 }
-}
-else {
-const err129 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.paths !== undefined){
+let data67 = data.paths;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+for(const key11 in data67){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err129 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1755,15 +1755,15 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data65.unprotect !== undefined){
-let data68 = data65.unprotect;
+if(data67.protected !== undefined){
+let data68 = data67.protected;
 if(Array.isArray(data68)){
 const len18 = data68.length;
 for(let i18=0; i18<len18; i18++){
 let data69 = data68[i18];
 if(typeof data69 === "string"){
 if(func2(data69) < 1){
-const err130 = {instancePath:instancePath+"/paths/unprotect/" + i18,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err130 = {instancePath:instancePath+"/paths/protected/" + i18,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1774,7 +1774,7 @@ errors++;
 }
 }
 else {
-const err131 = {instancePath:instancePath+"/paths/unprotect/" + i18,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err131 = {instancePath:instancePath+"/paths/protected/" + i18,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1786,7 +1786,7 @@ errors++;
 }
 }
 else {
-const err132 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err132 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1796,15 +1796,15 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data65.arguments !== undefined){
-let data70 = data65.arguments;
+if(data67.unprotect !== undefined){
+let data70 = data67.unprotect;
 if(Array.isArray(data70)){
 const len19 = data70.length;
 for(let i19=0; i19<len19; i19++){
 let data71 = data70[i19];
 if(typeof data71 === "string"){
 if(func2(data71) < 1){
-const err133 = {instancePath:instancePath+"/paths/arguments/" + i19,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err133 = {instancePath:instancePath+"/paths/unprotect/" + i19,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1815,7 +1815,7 @@ errors++;
 }
 }
 else {
-const err134 = {instancePath:instancePath+"/paths/arguments/" + i19,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err134 = {instancePath:instancePath+"/paths/unprotect/" + i19,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1827,7 +1827,7 @@ errors++;
 }
 }
 else {
-const err135 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err135 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,9 +1837,15 @@ vErrors.push(err135);
 errors++;
 }
 }
-}
-else {
-const err136 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data67.arguments !== undefined){
+let data72 = data67.arguments;
+if(Array.isArray(data72)){
+const len20 = data72.length;
+for(let i20=0; i20<len20; i20++){
+let data73 = data72[i20];
+if(typeof data73 === "string"){
+if(func2(data73) < 1){
+const err136 = {instancePath:instancePath+"/paths/arguments/" + i20,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1849,12 +1855,8 @@ vErrors.push(err136);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data72 = data.plan;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-for(const key12 in data72){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err137 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err137 = {instancePath:instancePath+"/paths/arguments/" + i20,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1864,11 +1866,9 @@ vErrors.push(err137);
 errors++;
 }
 }
-if(data72.maxAgeDays !== undefined){
-let data73 = data72.maxAgeDays;
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err138 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err138 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1878,8 +1878,9 @@ vErrors.push(err138);
 errors++;
 }
 }
+}
 else {
-const err139 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err139 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1889,9 +1890,12 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data72.requireChecksum !== undefined){
-if(typeof data72.requireChecksum !== "boolean"){
-const err140 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.plan !== undefined){
+let data74 = data.plan;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+for(const key12 in data74){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err140 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1901,9 +1905,11 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data72.allowConditionals !== undefined){
-if(typeof data72.allowConditionals !== "boolean"){
-const err141 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data74.maxAgeDays !== undefined){
+let data75 = data74.maxAgeDays;
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+const err141 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1913,13 +1919,8 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data72.constraints !== undefined){
-let data76 = data72.constraints;
-const _errs188 = errors;
-let valid57 = false;
-const _errs189 = errors;
-if(typeof data76 !== "string"){
-const err142 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err142 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1928,8 +1929,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if("allow" !== data76){
-const err143 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data74.requireChecksum !== undefined){
+if(typeof data74.requireChecksum !== "boolean"){
+const err143 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1938,11 +1941,10 @@ vErrors.push(err143);
 }
 errors++;
 }
-var _valid4 = _errs189 === errors;
-valid57 = valid57 || _valid4;
-const _errs191 = errors;
-if(typeof data76 !== "string"){
-const err144 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data74.allowConditionals !== undefined){
+if(typeof data74.allowConditionals !== "boolean"){
+const err144 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1951,8 +1953,14 @@ vErrors.push(err144);
 }
 errors++;
 }
-if("refuse" !== data76){
-const err145 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+if(data74.constraints !== undefined){
+let data78 = data74.constraints;
+const _errs192 = errors;
+let valid59 = false;
+const _errs193 = errors;
+if(typeof data78 !== "string"){
+const err145 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1961,10 +1969,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-var _valid4 = _errs191 === errors;
-valid57 = valid57 || _valid4;
-if(!valid57){
-const err146 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow" !== data78){
+const err146 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1973,21 +1979,11 @@ vErrors.push(err146);
 }
 errors++;
 }
-else {
-errors = _errs188;
-if(vErrors !== null){
-if(_errs188){
-vErrors.length = _errs188;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data72.allowOpenArguments !== undefined){
-if(typeof data72.allowOpenArguments !== "boolean"){
-const err147 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs193 === errors;
+valid59 = valid59 || _valid4;
+const _errs195 = errors;
+if(typeof data78 !== "string"){
+const err147 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1996,10 +1992,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-else {
-const err148 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data78){
+const err148 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2008,13 +2002,10 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-if(data.markdown !== undefined){
-let data78 = data.markdown;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key13 in data78){
-if(!(key13 === "requireSeparators")){
-const err149 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid4 = _errs195 === errors;
+valid59 = valid59 || _valid4;
+if(!valid59){
+const err149 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2023,10 +2014,21 @@ vErrors.push(err149);
 }
 errors++;
 }
+else {
+errors = _errs192;
+if(vErrors !== null){
+if(_errs192){
+vErrors.length = _errs192;
 }
-if(data78.requireSeparators !== undefined){
-if(typeof data78.requireSeparators !== "boolean"){
-const err150 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data74.allowOpenArguments !== undefined){
+if(typeof data74.allowOpenArguments !== "boolean"){
+const err150 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2038,7 +2040,7 @@ errors++;
 }
 }
 else {
-const err151 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err151 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2048,12 +2050,12 @@ vErrors.push(err151);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data80 = data.commands;
+if(data.markdown !== undefined){
+let data80 = data.markdown;
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-for(const key14 in data80){
-if(!((((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound")) || (key14 === "installOutside"))){
-const err152 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+for(const key13 in data80){
+if(!(key13 === "requireSeparators")){
+const err152 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2063,15 +2065,9 @@ vErrors.push(err152);
 errors++;
 }
 }
-if(data80.allow !== undefined){
-let data81 = data80.allow;
-if(Array.isArray(data81)){
-const len20 = data81.length;
-for(let i20=0; i20<len20; i20++){
-let data82 = data81[i20];
-if(typeof data82 === "string"){
-if(func2(data82) < 1){
-const err153 = {instancePath:instancePath+"/commands/allow/" + i20,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data80.requireSeparators !== undefined){
+if(typeof data80.requireSeparators !== "boolean"){
+const err153 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2081,8 +2077,9 @@ vErrors.push(err153);
 errors++;
 }
 }
+}
 else {
-const err154 = {instancePath:instancePath+"/commands/allow/" + i20,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err154 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2092,9 +2089,12 @@ vErrors.push(err154);
 errors++;
 }
 }
-}
-else {
-const err155 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data82 = data.commands;
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+for(const key14 in data82){
+if(!(((((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound")) || (key14 === "installOutside")) || (key14 === "inlineCode"))){
+const err155 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2104,15 +2104,15 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data80.deny !== undefined){
-let data83 = data80.deny;
+if(data82.allow !== undefined){
+let data83 = data82.allow;
 if(Array.isArray(data83)){
 const len21 = data83.length;
 for(let i21=0; i21<len21; i21++){
 let data84 = data83[i21];
 if(typeof data84 === "string"){
 if(func2(data84) < 1){
-const err156 = {instancePath:instancePath+"/commands/deny/" + i21,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err156 = {instancePath:instancePath+"/commands/allow/" + i21,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2123,7 +2123,7 @@ errors++;
 }
 }
 else {
-const err157 = {instancePath:instancePath+"/commands/deny/" + i21,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err157 = {instancePath:instancePath+"/commands/allow/" + i21,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2135,7 +2135,7 @@ errors++;
 }
 }
 else {
-const err158 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err158 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2145,9 +2145,15 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data80.allowCompound !== undefined){
-if(typeof data80.allowCompound !== "boolean"){
-const err159 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data82.deny !== undefined){
+let data85 = data82.deny;
+if(Array.isArray(data85)){
+const len22 = data85.length;
+for(let i22=0; i22<len22; i22++){
+let data86 = data85[i22];
+if(typeof data86 === "string"){
+if(func2(data86) < 1){
+const err159 = {instancePath:instancePath+"/commands/deny/" + i22,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2157,15 +2163,8 @@ vErrors.push(err159);
 errors++;
 }
 }
-if(data80.installOutside !== undefined){
-let data86 = data80.installOutside;
-if(Array.isArray(data86)){
-const len22 = data86.length;
-for(let i22=0; i22<len22; i22++){
-let data87 = data86[i22];
-if(typeof data87 === "string"){
-if(func2(data87) < 1){
-const err160 = {instancePath:instancePath+"/commands/installOutside/" + i22,schemaPath:"#/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err160 = {instancePath:instancePath+"/commands/deny/" + i22,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2175,8 +2174,9 @@ vErrors.push(err160);
 errors++;
 }
 }
+}
 else {
-const err161 = {instancePath:instancePath+"/commands/installOutside/" + i22,schemaPath:"#/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err161 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2186,9 +2186,9 @@ vErrors.push(err161);
 errors++;
 }
 }
-}
-else {
-const err162 = {instancePath:instancePath+"/commands/installOutside",schemaPath:"#/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data82.allowCompound !== undefined){
+if(typeof data82.allowCompound !== "boolean"){
+const err162 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2198,9 +2198,15 @@ vErrors.push(err162);
 errors++;
 }
 }
-}
-else {
-const err163 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data82.installOutside !== undefined){
+let data88 = data82.installOutside;
+if(Array.isArray(data88)){
+const len23 = data88.length;
+for(let i23=0; i23<len23; i23++){
+let data89 = data88[i23];
+if(typeof data89 === "string"){
+if(func2(data89) < 1){
+const err163 = {instancePath:instancePath+"/commands/installOutside/" + i23,schemaPath:"#/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2210,12 +2216,8 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data88 = data.returns;
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-for(const key15 in data88){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err164 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+else {
+const err164 = {instancePath:instancePath+"/commands/installOutside/" + i23,schemaPath:"#/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2225,15 +2227,9 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data88.statuses !== undefined){
-let data89 = data88.statuses;
-if(Array.isArray(data89)){
-const len23 = data89.length;
-for(let i23=0; i23<len23; i23++){
-let data90 = data89[i23];
-if(typeof data90 === "string"){
-if(func2(data90) < 1){
-const err165 = {instancePath:instancePath+"/returns/statuses/" + i23,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err165 = {instancePath:instancePath+"/commands/installOutside",schemaPath:"#/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2243,8 +2239,15 @@ vErrors.push(err165);
 errors++;
 }
 }
-else {
-const err166 = {instancePath:instancePath+"/returns/statuses/" + i23,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data82.inlineCode !== undefined){
+let data90 = data82.inlineCode;
+if(Array.isArray(data90)){
+const len24 = data90.length;
+for(let i24=0; i24<len24; i24++){
+let data91 = data90[i24];
+if(typeof data91 === "string"){
+if(func2(data91) < 1){
+const err166 = {instancePath:instancePath+"/commands/inlineCode/" + i24,schemaPath:"#/properties/commands/properties/inlineCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2254,9 +2257,8 @@ vErrors.push(err166);
 errors++;
 }
 }
-}
 else {
-const err167 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err167 = {instancePath:instancePath+"/commands/inlineCode/" + i24,schemaPath:"#/properties/commands/properties/inlineCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2266,15 +2268,9 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data88.successStatuses !== undefined){
-let data91 = data88.successStatuses;
-if(Array.isArray(data91)){
-const len24 = data91.length;
-for(let i24=0; i24<len24; i24++){
-let data92 = data91[i24];
-if(typeof data92 === "string"){
-if(func2(data92) < 1){
-const err168 = {instancePath:instancePath+"/returns/successStatuses/" + i24,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err168 = {instancePath:instancePath+"/commands/inlineCode",schemaPath:"#/properties/commands/properties/inlineCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2284,8 +2280,9 @@ vErrors.push(err168);
 errors++;
 }
 }
+}
 else {
-const err169 = {instancePath:instancePath+"/returns/successStatuses/" + i24,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err169 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2295,9 +2292,12 @@ vErrors.push(err169);
 errors++;
 }
 }
-}
-else {
-const err170 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.returns !== undefined){
+let data92 = data.returns;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+for(const key15 in data92){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err170 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2307,10 +2307,15 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data88.maxSummaryTokens !== undefined){
-let data93 = data88.maxSummaryTokens;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err171 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data92.statuses !== undefined){
+let data93 = data92.statuses;
+if(Array.isArray(data93)){
+const len25 = data93.length;
+for(let i25=0; i25<len25; i25++){
+let data94 = data93[i25];
+if(typeof data94 === "string"){
+if(func2(data94) < 1){
+const err171 = {instancePath:instancePath+"/returns/statuses/" + i25,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2319,9 +2324,9 @@ vErrors.push(err171);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
-const err172 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err172 = {instancePath:instancePath+"/returns/statuses/" + i25,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2332,13 +2337,8 @@ errors++;
 }
 }
 }
-if(data88.encoding !== undefined){
-let data94 = data88.encoding;
-const _errs231 = errors;
-let valid71 = false;
-const _errs232 = errors;
-if(typeof data94 !== "string"){
-const err173 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err173 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2347,8 +2347,16 @@ vErrors.push(err173);
 }
 errors++;
 }
-if("o200k_base" !== data94){
-const err174 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+if(data92.successStatuses !== undefined){
+let data95 = data92.successStatuses;
+if(Array.isArray(data95)){
+const len26 = data95.length;
+for(let i26=0; i26<len26; i26++){
+let data96 = data95[i26];
+if(typeof data96 === "string"){
+if(func2(data96) < 1){
+const err174 = {instancePath:instancePath+"/returns/successStatuses/" + i26,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2357,11 +2365,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid5 = _errs232 === errors;
-valid71 = valid71 || _valid5;
-const _errs234 = errors;
-if(typeof data94 !== "string"){
-const err175 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err175 = {instancePath:instancePath+"/returns/successStatuses/" + i26,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2370,8 +2376,10 @@ vErrors.push(err175);
 }
 errors++;
 }
-if("o200k_harmony" !== data94){
-const err176 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+}
+else {
+const err176 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2380,11 +2388,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid5 = _errs234 === errors;
-valid71 = valid71 || _valid5;
-const _errs236 = errors;
-if(typeof data94 !== "string"){
-const err177 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data92.maxSummaryTokens !== undefined){
+let data97 = data92.maxSummaryTokens;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+const err177 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2393,8 +2401,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-if("cl100k_base" !== data94){
-const err178 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 < 0 || isNaN(data97)){
+const err178 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2403,11 +2412,15 @@ vErrors.push(err178);
 }
 errors++;
 }
-var _valid5 = _errs236 === errors;
-valid71 = valid71 || _valid5;
-const _errs238 = errors;
-if(typeof data94 !== "string"){
-const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data92.encoding !== undefined){
+let data98 = data92.encoding;
+const _errs239 = errors;
+let valid75 = false;
+const _errs240 = errors;
+if(typeof data98 !== "string"){
+const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2416,8 +2429,8 @@ vErrors.push(err179);
 }
 errors++;
 }
-if("p50k_base" !== data94){
-const err180 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("o200k_base" !== data98){
+const err180 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2426,11 +2439,11 @@ vErrors.push(err180);
 }
 errors++;
 }
-var _valid5 = _errs238 === errors;
-valid71 = valid71 || _valid5;
-const _errs240 = errors;
-if(typeof data94 !== "string"){
-const err181 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs240 === errors;
+valid75 = valid75 || _valid5;
+const _errs242 = errors;
+if(typeof data98 !== "string"){
+const err181 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2439,8 +2452,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-if("p50k_edit" !== data94){
-const err182 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("o200k_harmony" !== data98){
+const err182 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2449,11 +2462,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid5 = _errs240 === errors;
-valid71 = valid71 || _valid5;
-const _errs242 = errors;
-if(typeof data94 !== "string"){
-const err183 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs242 === errors;
+valid75 = valid75 || _valid5;
+const _errs244 = errors;
+if(typeof data98 !== "string"){
+const err183 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2462,8 +2475,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-if("r50k_base" !== data94){
-const err184 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data98){
+const err184 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2472,10 +2485,11 @@ vErrors.push(err184);
 }
 errors++;
 }
-var _valid5 = _errs242 === errors;
-valid71 = valid71 || _valid5;
-if(!valid71){
-const err185 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs244 === errors;
+valid75 = valid75 || _valid5;
+const _errs246 = errors;
+if(typeof data98 !== "string"){
+const err185 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2484,27 +2498,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-else {
-errors = _errs231;
-if(vErrors !== null){
-if(_errs231){
-vErrors.length = _errs231;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data88.requiredFields !== undefined){
-let data95 = data88.requiredFields;
-if(Array.isArray(data95)){
-const len25 = data95.length;
-for(let i25=0; i25<len25; i25++){
-let data96 = data95[i25];
-if(typeof data96 === "string"){
-if(func2(data96) < 1){
-const err186 = {instancePath:instancePath+"/returns/requiredFields/" + i25,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("p50k_base" !== data98){
+const err186 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2513,9 +2508,11 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-else {
-const err187 = {instancePath:instancePath+"/returns/requiredFields/" + i25,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs246 === errors;
+valid75 = valid75 || _valid5;
+const _errs248 = errors;
+if(typeof data98 !== "string"){
+const err187 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2524,10 +2521,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-}
-}
-else {
-const err188 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("p50k_edit" !== data98){
+const err188 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2536,16 +2531,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-if(data88.artifactFields !== undefined){
-let data97 = data88.artifactFields;
-if(Array.isArray(data97)){
-const len26 = data97.length;
-for(let i26=0; i26<len26; i26++){
-let data98 = data97[i26];
-if(typeof data98 === "string"){
-if(func2(data98) < 1){
-const err189 = {instancePath:instancePath+"/returns/artifactFields/" + i26,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid5 = _errs248 === errors;
+valid75 = valid75 || _valid5;
+const _errs250 = errors;
+if(typeof data98 !== "string"){
+const err189 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2554,9 +2544,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/returns/artifactFields/" + i26,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("r50k_base" !== data98){
+const err190 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2565,10 +2554,10 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-}
-else {
-const err191 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs250 === errors;
+valid75 = valid75 || _valid5;
+if(!valid75){
+const err191 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2577,10 +2566,27 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
+else {
+errors = _errs239;
+if(vErrors !== null){
+if(_errs239){
+vErrors.length = _errs239;
 }
 else {
-const err192 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data92.requiredFields !== undefined){
+let data99 = data92.requiredFields;
+if(Array.isArray(data99)){
+const len27 = data99.length;
+for(let i27=0; i27<len27; i27++){
+let data100 = data99[i27];
+if(typeof data100 === "string"){
+if(func2(data100) < 1){
+const err192 = {instancePath:instancePath+"/returns/requiredFields/" + i27,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2590,12 +2596,8 @@ vErrors.push(err192);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data99 = data.tasks;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-for(const key16 in data99){
-if(!(key16 === "operations")){
-const err193 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+else {
+const err193 = {instancePath:instancePath+"/returns/requiredFields/" + i27,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2605,20 +2607,9 @@ vErrors.push(err193);
 errors++;
 }
 }
-if(data99.operations !== undefined){
-let data100 = data99.operations;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-var props1 = {};
-for(const key17 in data100){
-if(pattern4.test(key17)){
-let data101 = data100[key17];
-if(Array.isArray(data101)){
-const len27 = data101.length;
-for(let i27=0; i27<len27; i27++){
-let data102 = data101[i27];
-if(typeof data102 === "string"){
-if(func2(data102) < 1){
-const err194 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i27,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err194 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2628,8 +2619,15 @@ vErrors.push(err194);
 errors++;
 }
 }
-else {
-const err195 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i27,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data92.artifactFields !== undefined){
+let data101 = data92.artifactFields;
+if(Array.isArray(data101)){
+const len28 = data101.length;
+for(let i28=0; i28<len28; i28++){
+let data102 = data101[i28];
+if(typeof data102 === "string"){
+if(func2(data102) < 1){
+const err195 = {instancePath:instancePath+"/returns/artifactFields/" + i28,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2639,9 +2637,8 @@ vErrors.push(err195);
 errors++;
 }
 }
-}
 else {
-const err196 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err196 = {instancePath:instancePath+"/returns/artifactFields/" + i28,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2650,12 +2647,10 @@ vErrors.push(err196);
 }
 errors++;
 }
-props1[key17] = true;
-}
 }
 }
 else {
-const err197 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err197 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2667,7 +2662,7 @@ errors++;
 }
 }
 else {
-const err198 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err198 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2677,12 +2672,12 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data.delegation !== undefined){
-let data103 = data.delegation;
+if(data.tasks !== undefined){
+let data103 = data.tasks;
 if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key18 in data103){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err199 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+for(const key16 in data103){
+if(!(key16 === "operations")){
+const err199 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2692,10 +2687,20 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data103.maxDepth !== undefined){
-let data104 = data103.maxDepth;
-if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
-const err200 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data103.operations !== undefined){
+let data104 = data103.operations;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+var props1 = {};
+for(const key17 in data104){
+if(pattern4.test(key17)){
+let data105 = data104[key17];
+if(Array.isArray(data105)){
+const len29 = data105.length;
+for(let i29=0; i29<len29; i29++){
+let data106 = data105[i29];
+if(typeof data106 === "string"){
+if(func2(data106) < 1){
+const err200 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i29,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2704,9 +2709,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-if((typeof data104 == "number") && (isFinite(data104))){
-if(data104 < 0 || isNaN(data104)){
-const err201 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err201 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i29,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2717,9 +2722,8 @@ errors++;
 }
 }
 }
-if(data103.registry !== undefined){
-if(typeof data103.registry !== "string"){
-const err202 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err202 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2728,12 +2732,12 @@ vErrors.push(err202);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data103.sessionTtlSeconds !== undefined){
-let data106 = data103.sessionTtlSeconds;
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 < 0 || isNaN(data106)){
-const err203 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2743,8 +2747,9 @@ vErrors.push(err203);
 errors++;
 }
 }
+}
 else {
-const err204 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err204 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2754,9 +2759,12 @@ vErrors.push(err204);
 errors++;
 }
 }
-}
-else {
-const err205 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.delegation !== undefined){
+let data107 = data.delegation;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+for(const key18 in data107){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err205 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2766,12 +2774,10 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data107 = data.approval;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-for(const key19 in data107){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err206 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data107.maxDepth !== undefined){
+let data108 = data107.maxDepth;
+if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+const err206 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2780,10 +2786,9 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-if(data107.ttl !== undefined){
-if(typeof data107.ttl !== "string"){
-const err207 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 < 0 || isNaN(data108)){
+const err207 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2793,9 +2798,10 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data107.singleUse !== undefined){
-if(typeof data107.singleUse !== "boolean"){
-const err208 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data107.registry !== undefined){
+if(typeof data107.registry !== "string"){
+const err208 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2805,9 +2811,11 @@ vErrors.push(err208);
 errors++;
 }
 }
-if(data107.trustedKeys !== undefined){
-if(typeof data107.trustedKeys !== "string"){
-const err209 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data107.sessionTtlSeconds !== undefined){
+let data110 = data107.sessionTtlSeconds;
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 < 0 || isNaN(data110)){
+const err209 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2817,13 +2825,8 @@ vErrors.push(err209);
 errors++;
 }
 }
-if(data107.onPlanAccepted !== undefined){
-let data111 = data107.onPlanAccepted;
-const _errs280 = errors;
-let valid82 = false;
-const _errs281 = errors;
-if(typeof data111 !== "string"){
-const err210 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err210 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2832,8 +2835,10 @@ vErrors.push(err210);
 }
 errors++;
 }
-if("sign-and-start" !== data111){
-const err211 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2842,11 +2847,13 @@ vErrors.push(err211);
 }
 errors++;
 }
-var _valid6 = _errs281 === errors;
-valid82 = valid82 || _valid6;
-const _errs283 = errors;
-if(typeof data111 !== "string"){
-const err212 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.approval !== undefined){
+let data111 = data.approval;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+for(const key19 in data111){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err212 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2855,8 +2862,10 @@ vErrors.push(err212);
 }
 errors++;
 }
-if("pending" !== data111){
-const err213 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data111.ttl !== undefined){
+if(typeof data111.ttl !== "string"){
+const err213 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2865,10 +2874,10 @@ vErrors.push(err213);
 }
 errors++;
 }
-var _valid6 = _errs283 === errors;
-valid82 = valid82 || _valid6;
-if(!valid82){
-const err214 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data111.singleUse !== undefined){
+if(typeof data111.singleUse !== "boolean"){
+const err214 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2877,21 +2886,10 @@ vErrors.push(err214);
 }
 errors++;
 }
-else {
-errors = _errs280;
-if(vErrors !== null){
-if(_errs280){
-vErrors.length = _errs280;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data107.key !== undefined){
-if(typeof data107.key !== "string"){
-const err215 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data111.trustedKeys !== undefined){
+if(typeof data111.trustedKeys !== "string"){
+const err215 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2901,9 +2899,13 @@ vErrors.push(err215);
 errors++;
 }
 }
-}
-else {
-const err216 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data111.onPlanAccepted !== undefined){
+let data115 = data111.onPlanAccepted;
+const _errs288 = errors;
+let valid86 = false;
+const _errs289 = errors;
+if(typeof data115 !== "string"){
+const err216 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2912,13 +2914,8 @@ vErrors.push(err216);
 }
 errors++;
 }
-}
-if(data.guard !== undefined){
-let data113 = data.guard;
-if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
-for(const key20 in data113){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err217 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if("sign-and-start" !== data115){
+const err217 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2927,11 +2924,11 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-if(data113.maxInputBytes !== undefined){
-let data114 = data113.maxInputBytes;
-if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
-const err218 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs289 === errors;
+valid86 = valid86 || _valid6;
+const _errs291 = errors;
+if(typeof data115 !== "string"){
+const err218 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2940,9 +2937,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 1 || isNaN(data114)){
-const err219 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if("pending" !== data115){
+const err219 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2951,15 +2947,10 @@ vErrors.push(err219);
 }
 errors++;
 }
-}
-}
-if(data113.noRun !== undefined){
-let data115 = data113.noRun;
-const _errs293 = errors;
-let valid84 = false;
-const _errs294 = errors;
-if(typeof data115 !== "string"){
-const err220 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs291 === errors;
+valid86 = valid86 || _valid6;
+if(!valid86){
+const err220 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2968,8 +2959,21 @@ vErrors.push(err220);
 }
 errors++;
 }
-if("block" !== data115){
-const err221 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+else {
+errors = _errs288;
+if(vErrors !== null){
+if(_errs288){
+vErrors.length = _errs288;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data111.key !== undefined){
+if(typeof data111.key !== "string"){
+const err221 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2978,11 +2982,10 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid7 = _errs294 === errors;
-valid84 = valid84 || _valid7;
-const _errs296 = errors;
-if(typeof data115 !== "string"){
-const err222 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2991,8 +2994,13 @@ vErrors.push(err222);
 }
 errors++;
 }
-if("allow-free" !== data115){
-const err223 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+if(data.guard !== undefined){
+let data117 = data.guard;
+if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
+for(const key20 in data117){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err223 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3001,11 +3009,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-var _valid7 = _errs296 === errors;
-valid84 = valid84 || _valid7;
-const _errs298 = errors;
-if(typeof data115 !== "string"){
-const err224 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data117.maxInputBytes !== undefined){
+let data118 = data117.maxInputBytes;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err224 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3014,8 +3022,9 @@ vErrors.push(err224);
 }
 errors++;
 }
-if("ask" !== data115){
-const err225 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 < 1 || isNaN(data118)){
+const err225 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3024,10 +3033,15 @@ vErrors.push(err225);
 }
 errors++;
 }
-var _valid7 = _errs298 === errors;
-valid84 = valid84 || _valid7;
-if(!valid84){
-const err226 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data117.noRun !== undefined){
+let data119 = data117.noRun;
+const _errs301 = errors;
+let valid88 = false;
+const _errs302 = errors;
+if(typeof data119 !== "string"){
+const err226 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3036,23 +3050,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-else {
-errors = _errs293;
-if(vErrors !== null){
-if(_errs293){
-vErrors.length = _errs293;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data113.free !== undefined){
-let data116 = data113.free;
-if(Array.isArray(data116)){
-if(data116.length > 200){
-const err227 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if("block" !== data119){
+const err227 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3061,12 +3060,11 @@ vErrors.push(err227);
 }
 errors++;
 }
-const len28 = data116.length;
-for(let i28=0; i28<len28; i28++){
-let data117 = data116[i28];
-if(typeof data117 === "string"){
-if(func2(data117) > 200){
-const err228 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+var _valid7 = _errs302 === errors;
+valid88 = valid88 || _valid7;
+const _errs304 = errors;
+if(typeof data119 !== "string"){
+const err228 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3075,8 +3073,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(func2(data117) < 1){
-const err229 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("allow-free" !== data119){
+const err229 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3085,9 +3083,11 @@ vErrors.push(err229);
 }
 errors++;
 }
-}
-else {
-const err230 = {instancePath:instancePath+"/guard/free/" + i28,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs304 === errors;
+valid88 = valid88 || _valid7;
+const _errs306 = errors;
+if(typeof data119 !== "string"){
+const err230 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3096,10 +3096,8 @@ vErrors.push(err230);
 }
 errors++;
 }
-}
-}
-else {
-const err231 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("ask" !== data119){
+const err231 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3108,12 +3106,10 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-if(data113.stateDir !== undefined){
-let data118 = data113.stateDir;
-if(typeof data118 === "string"){
-if(func2(data118) < 1){
-const err232 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid7 = _errs306 === errors;
+valid88 = valid88 || _valid7;
+if(!valid88){
+const err232 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3122,9 +3118,23 @@ vErrors.push(err232);
 }
 errors++;
 }
+else {
+errors = _errs301;
+if(vErrors !== null){
+if(_errs301){
+vErrors.length = _errs301;
 }
 else {
-const err233 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data117.free !== undefined){
+let data120 = data117.free;
+if(Array.isArray(data120)){
+if(data120.length > 200){
+const err233 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3133,10 +3143,12 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-else {
-const err234 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len30 = data120.length;
+for(let i30=0; i30<len30; i30++){
+let data121 = data120[i30];
+if(typeof data121 === "string"){
+if(func2(data121) > 200){
+const err234 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3145,13 +3157,8 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-if(data.yaml !== undefined){
-let data119 = data.yaml;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-for(const key21 in data119){
-if(!(key21 === "executor")){
-const err235 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(func2(data121) < 1){
+const err235 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3161,13 +3168,8 @@ vErrors.push(err235);
 errors++;
 }
 }
-if(data119.executor !== undefined){
-let data120 = data119.executor;
-const _errs310 = errors;
-let valid88 = false;
-const _errs311 = errors;
-if(typeof data120 !== "string"){
-const err236 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err236 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3176,8 +3178,10 @@ vErrors.push(err236);
 }
 errors++;
 }
-if("pyyaml" !== data120){
-const err237 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3186,11 +3190,12 @@ vErrors.push(err237);
 }
 errors++;
 }
-var _valid8 = _errs311 === errors;
-valid88 = valid88 || _valid8;
-const _errs313 = errors;
-if(typeof data120 !== "string"){
-const err238 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data117.stateDir !== undefined){
+let data122 = data117.stateDir;
+if(typeof data122 === "string"){
+if(func2(data122) < 1){
+const err238 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3199,8 +3204,9 @@ vErrors.push(err238);
 }
 errors++;
 }
-if("go-yaml-v2" !== data120){
-const err239 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+else {
+const err239 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3209,11 +3215,10 @@ vErrors.push(err239);
 }
 errors++;
 }
-var _valid8 = _errs313 === errors;
-valid88 = valid88 || _valid8;
-const _errs315 = errors;
-if(typeof data120 !== "string"){
-const err240 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err240 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3222,8 +3227,13 @@ vErrors.push(err240);
 }
 errors++;
 }
-if("yaml-1.2" !== data120){
-const err241 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+if(data.yaml !== undefined){
+let data123 = data.yaml;
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+for(const key21 in data123){
+if(!(key21 === "executor")){
+const err241 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3232,10 +3242,14 @@ vErrors.push(err241);
 }
 errors++;
 }
-var _valid8 = _errs315 === errors;
-valid88 = valid88 || _valid8;
-if(!valid88){
-const err242 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data123.executor !== undefined){
+let data124 = data123.executor;
+const _errs318 = errors;
+let valid92 = false;
+const _errs319 = errors;
+if(typeof data124 !== "string"){
+const err242 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3244,11 +3258,79 @@ vErrors.push(err242);
 }
 errors++;
 }
+if("pyyaml" !== data124){
+const err243 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err243];
+}
 else {
-errors = _errs310;
+vErrors.push(err243);
+}
+errors++;
+}
+var _valid8 = _errs319 === errors;
+valid92 = valid92 || _valid8;
+const _errs321 = errors;
+if(typeof data124 !== "string"){
+const err244 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err244];
+}
+else {
+vErrors.push(err244);
+}
+errors++;
+}
+if("go-yaml-v2" !== data124){
+const err245 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err245];
+}
+else {
+vErrors.push(err245);
+}
+errors++;
+}
+var _valid8 = _errs321 === errors;
+valid92 = valid92 || _valid8;
+const _errs323 = errors;
+if(typeof data124 !== "string"){
+const err246 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err246];
+}
+else {
+vErrors.push(err246);
+}
+errors++;
+}
+if("yaml-1.2" !== data124){
+const err247 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err247];
+}
+else {
+vErrors.push(err247);
+}
+errors++;
+}
+var _valid8 = _errs323 === errors;
+valid92 = valid92 || _valid8;
+if(!valid92){
+const err248 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err248];
+}
+else {
+vErrors.push(err248);
+}
+errors++;
+}
+else {
+errors = _errs318;
 if(vErrors !== null){
-if(_errs310){
-vErrors.length = _errs310;
+if(_errs318){
+vErrors.length = _errs318;
 }
 else {
 vErrors = null;
@@ -3258,85 +3340,7 @@ vErrors = null;
 }
 }
 else {
-const err243 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err243];
-}
-else {
-vErrors.push(err243);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data121 = data.limits;
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-for(const key22 in data121){
-if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
-const err244 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err244];
-}
-else {
-vErrors.push(err244);
-}
-errors++;
-}
-}
-if(data121.maxFileBytes !== undefined){
-let data122 = data121.maxFileBytes;
-if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
-const err245 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err245];
-}
-else {
-vErrors.push(err245);
-}
-errors++;
-}
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 1 || isNaN(data122)){
-const err246 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err246];
-}
-else {
-vErrors.push(err246);
-}
-errors++;
-}
-}
-}
-if(data121.maxDepth !== undefined){
-let data123 = data121.maxDepth;
-if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
-const err247 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err247];
-}
-else {
-vErrors.push(err247);
-}
-errors++;
-}
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 < 1 || isNaN(data123)){
-const err248 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err248];
-}
-else {
-vErrors.push(err248);
-}
-errors++;
-}
-}
-}
-if(data121.maxSteps !== undefined){
-let data124 = data121.maxSteps;
-if(!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))){
-const err249 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err249 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3345,9 +3349,13 @@ vErrors.push(err249);
 }
 errors++;
 }
-if((typeof data124 == "number") && (isFinite(data124))){
-if(data124 < 1 || isNaN(data124)){
-const err250 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.limits !== undefined){
+let data125 = data.limits;
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+for(const key22 in data125){
+if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
+const err250 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3357,11 +3365,10 @@ vErrors.push(err250);
 errors++;
 }
 }
-}
-if(data121.maxStringLength !== undefined){
-let data125 = data121.maxStringLength;
-if(!(((typeof data125 == "number") && (!(data125 % 1) && !isNaN(data125))) && (isFinite(data125)))){
-const err251 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data125.maxFileBytes !== undefined){
+let data126 = data125.maxFileBytes;
+if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
+const err251 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3370,9 +3377,9 @@ vErrors.push(err251);
 }
 errors++;
 }
-if((typeof data125 == "number") && (isFinite(data125))){
-if(data125 < 1 || isNaN(data125)){
-const err252 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 < 1 || isNaN(data126)){
+const err252 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3383,10 +3390,10 @@ errors++;
 }
 }
 }
-if(data121.maxYamlBytes !== undefined){
-let data126 = data121.maxYamlBytes;
-if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
-const err253 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data125.maxDepth !== undefined){
+let data127 = data125.maxDepth;
+if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
+const err253 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3395,9 +3402,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 < 1 || isNaN(data126)){
-const err254 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data127 == "number") && (isFinite(data127))){
+if(data127 < 1 || isNaN(data127)){
+const err254 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3408,10 +3415,10 @@ errors++;
 }
 }
 }
-if(data121.maxValues !== undefined){
-let data127 = data121.maxValues;
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err255 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data125.maxSteps !== undefined){
+let data128 = data125.maxSteps;
+if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
+const err255 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3420,9 +3427,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 < 1 || isNaN(data127)){
-const err256 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 < 1 || isNaN(data128)){
+const err256 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3433,9 +3440,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err257 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data125.maxStringLength !== undefined){
+let data129 = data125.maxStringLength;
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err257 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3444,19 +3452,9 @@ vErrors.push(err257);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data128 = data.rules;
-if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-var props2 = {};
-for(const key23 in data128){
-if(pattern4.test(key23)){
-let data129 = data128[key23];
-const _errs335 = errors;
-let valid91 = false;
-const _errs336 = errors;
-if(typeof data129 !== "string"){
-const err258 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 < 1 || isNaN(data129)){
+const err258 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3465,8 +3463,12 @@ vErrors.push(err258);
 }
 errors++;
 }
-if("off" !== data129){
-const err259 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+if(data125.maxYamlBytes !== undefined){
+let data130 = data125.maxYamlBytes;
+if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
+const err259 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3475,11 +3477,9 @@ vErrors.push(err259);
 }
 errors++;
 }
-var _valid9 = _errs336 === errors;
-valid91 = valid91 || _valid9;
-const _errs338 = errors;
-if(typeof data129 !== "string"){
-const err260 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 1 || isNaN(data130)){
+const err260 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3488,8 +3488,12 @@ vErrors.push(err260);
 }
 errors++;
 }
-if("warning" !== data129){
-const err261 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+}
+if(data125.maxValues !== undefined){
+let data131 = data125.maxValues;
+if(!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))){
+const err261 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3498,11 +3502,9 @@ vErrors.push(err261);
 }
 errors++;
 }
-var _valid9 = _errs338 === errors;
-valid91 = valid91 || _valid9;
-const _errs340 = errors;
-if(typeof data129 !== "string"){
-const err262 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 < 1 || isNaN(data131)){
+const err262 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3511,8 +3513,11 @@ vErrors.push(err262);
 }
 errors++;
 }
-if("error" !== data129){
-const err263 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err263 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3521,11 +3526,19 @@ vErrors.push(err263);
 }
 errors++;
 }
-var _valid9 = _errs340 === errors;
-valid91 = valid91 || _valid9;
-const _errs342 = errors;
-if(typeof data129 !== "string"){
-const err264 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.rules !== undefined){
+let data132 = data.rules;
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+var props2 = {};
+for(const key23 in data132){
+if(pattern4.test(key23)){
+let data133 = data132[key23];
+const _errs343 = errors;
+let valid95 = false;
+const _errs344 = errors;
+if(typeof data133 !== "string"){
+const err264 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3534,8 +3547,8 @@ vErrors.push(err264);
 }
 errors++;
 }
-if("info" !== data129){
-const err265 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("off" !== data133){
+const err265 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3544,10 +3557,11 @@ vErrors.push(err265);
 }
 errors++;
 }
-var _valid9 = _errs342 === errors;
-valid91 = valid91 || _valid9;
-if(!valid91){
-const err266 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid9 = _errs344 === errors;
+valid95 = valid95 || _valid9;
+const _errs346 = errors;
+if(typeof data133 !== "string"){
+const err266 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3556,11 +3570,79 @@ vErrors.push(err266);
 }
 errors++;
 }
+if("warning" !== data133){
+const err267 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err267];
+}
 else {
-errors = _errs335;
+vErrors.push(err267);
+}
+errors++;
+}
+var _valid9 = _errs346 === errors;
+valid95 = valid95 || _valid9;
+const _errs348 = errors;
+if(typeof data133 !== "string"){
+const err268 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err268];
+}
+else {
+vErrors.push(err268);
+}
+errors++;
+}
+if("error" !== data133){
+const err269 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err269];
+}
+else {
+vErrors.push(err269);
+}
+errors++;
+}
+var _valid9 = _errs348 === errors;
+valid95 = valid95 || _valid9;
+const _errs350 = errors;
+if(typeof data133 !== "string"){
+const err270 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err270];
+}
+else {
+vErrors.push(err270);
+}
+errors++;
+}
+if("info" !== data133){
+const err271 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
+}
+errors++;
+}
+var _valid9 = _errs350 === errors;
+valid95 = valid95 || _valid9;
+if(!valid95){
+const err272 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err272];
+}
+else {
+vErrors.push(err272);
+}
+errors++;
+}
+else {
+errors = _errs343;
 if(vErrors !== null){
-if(_errs335){
-vErrors.length = _errs335;
+if(_errs343){
+vErrors.length = _errs343;
 }
 else {
 vErrors = null;
@@ -3572,24 +3654,24 @@ props2[key23] = true;
 }
 }
 else {
-const err267 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err273 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err267];
+vErrors = [err273];
 }
 else {
-vErrors.push(err267);
+vErrors.push(err273);
 }
 errors++;
 }
 }
 }
 else {
-const err268 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err274 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err268];
+vErrors = [err274];
 }
 else {
-vErrors.push(err268);
+vErrors.push(err274);
 }
 errors++;
 }

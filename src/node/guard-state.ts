@@ -31,7 +31,7 @@ export interface GuardState {
   max_input_bytes?: number;
   expires_at?: string;
   /** The policy's command rules and protected paths, for the host's shell calls. */
-  host?: { commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] }; protected: string[] };
+  host?: { commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] }; protected: string[] };
 }
 
 /** The state's audit key as bytes, or undefined for a version 1 state. */

@@ -186,11 +186,13 @@ function deny(step: number, diagnostic: Diagnostic): Decision {
 
 /**
  * The commands section a host's shell calls are checked against, as a run's state keeps it: a copy,
- * `installOutside` only when the policy names package managers (a state without it allows none).
+ * `installOutside` only when the policy names package managers (a state without it allows none), and
+ * `inlineCode` only when it names interpreters.
  */
-export function hostCommands(c: CommandPolicy): { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] } {
-  const out: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] } = { allow: [...c.allow], deny: [...c.deny], allowCompound: c.allowCompound === true };
+export function hostCommands(c: CommandPolicy): { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] } {
+  const out: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] } = { allow: [...c.allow], deny: [...c.deny], allowCompound: c.allowCompound === true };
   if (c.installOutside !== undefined && c.installOutside.length > 0) out.installOutside = [...c.installOutside];
+  if (c.inlineCode !== undefined && c.inlineCode.length > 0) out.inlineCode = [...c.inlineCode];
   return out;
 }
 

@@ -485,10 +485,12 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
   Object.assign(p.plan, file.plan ?? {});
   Object.assign(p.markdown, file.markdown ?? {});
   if (file.commands) {
-    // installOutside is kept only when some file names it: a policy without it keeps its identity (resolvedPolicyHash).
+    // installOutside and inlineCode are kept only when some file names them: a policy without them keeps its identity (resolvedPolicyHash).
     const installOutside = file.commands.installOutside ?? p.commands.installOutside;
+    const inlineCode = file.commands.inlineCode ?? p.commands.inlineCode;
     p.commands = { allow: file.commands.allow ?? p.commands.allow, deny: file.commands.deny ?? p.commands.deny, allowCompound: file.commands.allowCompound ?? p.commands.allowCompound };
     if (installOutside !== undefined) p.commands.installOutside = installOutside;
+    if (inlineCode !== undefined) p.commands.inlineCode = inlineCode;
   }
   Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});

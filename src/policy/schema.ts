@@ -65,6 +65,9 @@ const CommandsSchema = Type.Object(
     installOutside: Type.Optional(
       Names("Package managers that may install, or change their settings, outside the workspace (`npm install -g`, `cargo install`, `pip install --user`, `brew install`, `apt-get install`, `npm config set`): their names as plangate's message gives them (`npm`, `cargo`, `pip`, `brew`, `apt-get`); `*` and `?` are globs. Empty (the default): none may."),
     ),
+    inlineCode: Type.Optional(
+      Names("Interpreters whose code a command may give on its line or standard input, which plangate does not read (`python -c`, `node -e`, `perl -e`, `python3 - <<EOF`, a step's `{language: python, code}`): their names as plangate's message gives them (`python`, `node`, `perl`, `ruby`) or as the command spells them; `*` and `?` are globs. Empty (the default): none may."),
+    ),
   },
   { additionalProperties: false },
 );

@@ -57,7 +57,7 @@ export interface RunState {
   max_input_bytes: number;
   expires_at?: string;
   /** The policy's command rules and protected paths, for the host's shell calls. */
-  shell: { commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[] }; protected: string[] };
+  shell: { commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] }; protected: string[] };
   /** The policy in force at start: each call's paths are checked under it. */
   policy: Policy;
   /** The plan file's stamp when its bytes last checked out (planStamp): while the file keeps it, the bytes are not read again. */

@@ -27,6 +27,14 @@ export const commandClauses = {
   optionRunsCommand: { message: "gives {{program}} a program or command line to run ({{option}}), which plangate does not read", hint: "run the program itself as its own command, or drop the option" },
   scriptRunsCommand: { message: "gives {{program}} a script that runs a command line ({{how}}), which plangate does not read", hint: "run the command as its own command, and keep the {{program}} script to editing text" },
   unreadableScript: { message: "gives {{program}} a script plangate cannot read ({{why}}), which may run a command or write a file plangate does not see", hint: "write the script as GNU sed reads it: one command per line or after a ;" },
+  unreadableAwk: {
+    message: "gives {{program}} a program plangate cannot read ({{why}}), which may run a command or write a file plangate does not see",
+    hint: "write the program plainly: a command for system(), a pipe or getline as one string literal, files to print to as string literals",
+  },
+  inlineCode: {
+    message: "gives {{program}} code to run ({{how}}), which plangate does not read: it may write any file or run any program",
+    hint: 'do the work with commands plangate reads, or, if the policy trusts {{interpreter}} code it cannot read, list "{{interpreter}}" in the policy\'s commands.inlineCode',
+  },
   trustsCode: { message: "has {{program}} trust {{files}}: code plangate does not read, which {{program}} then runs by itself (when a shell enters the folder, or as it loads its configuration)", hint: "leave trusting the file to the user, who can read it first" },
   storedCode: { message: "stores a command substitution as text in {{name}}, which arithmetic, $" + "{{{name}}@P} or eval would run", hint: "store plain data, or run the command as its own command" },
 } as const satisfies Record<CommandMessageIds["disallowed-tool"], { message: string; hint: string }>;

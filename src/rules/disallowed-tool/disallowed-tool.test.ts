@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { diagnosticsOf, tools } from "../../../test/helpers.js";
 import { commandCase, type InvalidCase, ruleTester } from "../../../test/rule-tester.js";
 
+const inlineHint = (interpreter: string) => `do the work with commands plangate reads, or, if the policy trusts ${interpreter} code it cannot read, list "${interpreter}" in the policy's commands.inlineCode`;
 const plan = (...names: string[]) => JSON.stringify({ steps: names.map((tool) => ({ tool, arguments: {}, intent: "do it" })) });
 const deny = (...globs: string[]) => {
   const policy = defaultPolicy("/ws");
@@ -134,6 +135,67 @@ ruleTester("disallowed-tool", {
           "ssh -o StrictHostKeyChecking=no -p 22 host",
           "scp -r a host:b",
         ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+      }),
+    },
+    {
+      name: "interpreters running a script file, a module, or asked for their version",
+      code: JSON.stringify({
+        steps: [
+          "python scripts/qc.py data/a.csv out/qc.json",
+          "python3 -m pytest -x",
+          "python -W error -X dev -m mypy src",
+          "python3 -V",
+          "python < scripts/qc.py",
+          "uv run python scripts/qc.py",
+          "node app.js",
+          "node --require ./setup.js --input-type=module app.mjs",
+          "node --version",
+          "node --check app.js",
+          "perl -Mstrict -I lib script.pl",
+          "perl -MFoo=bar,baz script.pl",
+          "ruby -I lib -r json x.rb",
+          "php -f x.php",
+          "php x.php",
+          "deno run --allow-read x.ts",
+          "bun run build",
+          "bun x.ts",
+          "Rscript analysis.R",
+          "R --vanilla < analysis.R",
+          "R CMD build .",
+          "lua x.lua",
+          "tclsh x.tcl",
+          "awk '{print $1}' data.txt",
+          "sqlite3 data.db 'select count(*) from t'",
+          "sqlite3 -header -csv data.db .tables 'select * from t'",
+          "sqlite3 data.db < schema.sql",
+          "sqlite3 -safe data.db '.shell make'",
+        ].map((command) => ({ tool: "run_command", arguments: { command }, intent: "run" })),
+      }),
+    },
+    {
+      name: "inline code of an interpreter the policy's commands.inlineCode names, by its name or a glob",
+      code: JSON.stringify({
+        steps: [
+          { tool: "run_command", arguments: { command: "python3 -c 'print(1)'" }, intent: "run" },
+          { tool: "run_command", arguments: { command: "python3.12 - <<'EOF'\nprint(1)\nEOF" }, intent: "run" },
+          { tool: "run_command", arguments: { command: "node -e 'console.log(1)'" }, intent: "run" },
+          { tool: "execute_code", arguments: { language: "python", code: "import os\nprint(os.getcwd())" }, intent: "run" },
+        ],
+      }),
+      options: (() => {
+        const policy = defaultPolicy("/ws");
+        policy.commands.inlineCode = ["python", "no*"];
+        return { policy };
+      })(),
+    },
+    {
+      name: "a language beside text that is no code to run: a filter's source, a formatter's input, a human language",
+      code: JSON.stringify({
+        steps: [
+          { tool: "search_code", arguments: { language: "python", source: "github", query: "open(" }, intent: "find" },
+          { tool: "format_code", arguments: { language: "python", input: "def f(): pass" }, intent: "format" },
+          { tool: "translate", arguments: { language: "en", input: "hello" }, intent: "translate" },
+        ],
       }),
     },
   ],
@@ -415,6 +477,54 @@ ruleTester("disallowed-tool", {
     ].map(([command, why]) =>
       commandCase(`a command that a program runs unseen: ${command}`, { command }, "wrapperUnknown", `runs a program plangate cannot make out: ${why}`, "write the program without the wrapper, or with options plangate knows"),
     ),
+    commandCase("inline code plangate does not read: sqlite3 running a shell command", { command: "sqlite3 data.db '.shell rm -rf ..'" }, "inlineCode", "gives sqlite3 code to run (.shell), which plangate does not read: it may write any file or run any program", inlineHint("sqlite3")),
+    commandCase("inline code plangate does not read: sqlite3 writing a file", { command: "sqlite3 data.db \"select writefile('.git/hooks/pre-commit', 'x')\"" }, "inlineCode", "gives sqlite3 code to run (writefile), which plangate does not read: it may write any file or run any program", inlineHint("sqlite3")),
+    commandCase("inline code plangate does not read: sqlite3 reading SQL from a here-document", { command: "sqlite3 data.db <<'EOF'\n.output .env\nEOF" }, "inlineCode", "gives sqlite3 code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("sqlite3")),
+    commandCase("inline code plangate does not read: python -c", { command: "python3 -c \"open('.git/hooks/pre-commit','w').write('x')\"" }, "inlineCode", "gives python3 code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python -c in a cluster", { command: "python -Sc 'import os'" }, "inlineCode", "gives python code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python -c joined", { command: "python '-cimport os'" }, "inlineCode", "gives python code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python reading a here-document", { command: "python3 - <<'EOF'\nopen('.env', 'w')\nEOF" }, "inlineCode", "gives python3 code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python reading a here-string", { command: "python3 <<< 'open(1)'" }, "inlineCode", "gives python3 code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python reading a pipe", { command: "echo 'open(1)' | python3" }, "inlineCode", "gives python3 code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python's interactive mode after its script", { command: "python -i x.py" }, "inlineCode", "gives python code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: python's script decided at run time", { command: "python $SCRIPT" }, "inlineCode", "gives python code to run (a word decided at run time), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: node -e", { command: "node -e \"require('fs').writeFileSync('.env', 'X=1')\"" }, "inlineCode", "gives node code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("node"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: node -pe", { command: "node -pe 1" }, "inlineCode", "gives node code to run (-p), which plangate does not read: it may write any file or run any program", inlineHint("node"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: node --eval=", { command: "node --eval=1" }, "inlineCode", "gives node code to run (--eval), which plangate does not read: it may write any file or run any program", inlineHint("node"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: node's REPL on standard input", { command: "node" }, "inlineCode", "gives node code to run (standard input), which plangate does not read: it may write any file or run any program", inlineHint("node"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: perl -e", { command: "perl -e 'open F, 1'" }, "inlineCode", "gives perl code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("perl"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: perl -pi -e", { command: "perl -pi -e 's/a/b/' src/a.txt" }, "inlineCode", "gives perl code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("perl"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: perl -M holding code", { command: "perl '-Mstrict;system(1)' x.pl" }, "inlineCode", "gives perl code to run (-M), which plangate does not read: it may write any file or run any program", inlineHint("perl"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: ruby -e", { command: "ruby -e 'File.write(1, 2)'" }, "inlineCode", "gives ruby code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("ruby"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: php -r", { command: "php -r 'echo 1;'" }, "inlineCode", "gives php code to run (-r), which plangate does not read: it may write any file or run any program", inlineHint("php"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: deno eval", { command: "deno eval 'Deno.exit(1)'" }, "inlineCode", "gives deno code to run (eval), which plangate does not read: it may write any file or run any program", inlineHint("deno"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: bun -e", { command: "bun -e 1" }, "inlineCode", "gives bun code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("bun"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: Rscript -e", { command: "Rscript -e 'system(1)'" }, "inlineCode", "gives Rscript code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("Rscript"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: julia -e", { command: "julia -e 1" }, "inlineCode", "gives julia code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("julia"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: osascript -e", { command: "osascript -e 'do shell script 1'" }, "inlineCode", "gives osascript code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("osascript"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: lua -e", { command: "lua -e 'os.execute(1)'" }, "inlineCode", "gives lua code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("lua"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: an interpreter behind a runner", { command: "uv run python -c 1" }, "inlineCode", "gives python code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: an interpreter behind a wrapper", { command: "env python3 -c 1" }, "inlineCode", "gives python3 code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: an interpreter behind sh -c", { command: "sh -c 'node -e 1'" }, "inlineCode", "gives node code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("node"), { allowCompound: true }),
+    commandCase("inline code plangate does not read: an interpreter named by its path and version", { command: "/usr/bin/python3.12 -c 1" }, "inlineCode", "gives python3.12 code to run (-c), which plangate does not read: it may write any file or run any program", inlineHint("python"), { allowCompound: true }),
+    {
+      ...commandCase("", { command: "node -e 1" }, "inlineCode", "gives node code to run (-e), which plangate does not read: it may write any file or run any program", inlineHint("node"), { inlineCode: ["python"] }),
+      name: "inline code of an interpreter when the policy names another",
+    },
+    {
+      name: "a code step in a language an interpreter runs: read as the interpreter given the code",
+      code: JSON.stringify({ steps: [{ tool: "execute_code", arguments: { language: "python", code: "open('.env', 'w')" }, intent: "run" }, { tool: "execute_code", arguments: { lang: "JavaScript", snippet: "1" }, intent: "run" }] }),
+      errors: [
+        { step: 1, pointer: "/steps/0/arguments/code", messageId: "inlineCode", message: 'Step 1: the command in "code" gives python code to run (-c), which plangate does not read: it may write any file or run any program.', hint: inlineHint("python") },
+        { step: 2, pointer: "/steps/1/arguments/snippet", messageId: "inlineCode", message: 'Step 2: the command in "snippet" gives node code to run (-e), which plangate does not read: it may write any file or run any program.', hint: inlineHint("node") },
+      ],
+    },
+    commandCase("an awk program running a command line decided at run time", { command: "awk -v c='rm -rf ..' 'BEGIN { system(c) }'" }, "commandLineAtRunTime", 'hands "awk system()" a command line decided at run time', "write the command line literally"),
+    commandCase("an awk program piping to a command decided at run time", { command: "awk '{ print | $2 }' f" }, "commandLineAtRunTime", 'hands "awk print | ..." a command line decided at run time', "write the command line literally"),
+    commandCase("an awk program calling a function by a name held in a variable", { command: "awk 'BEGIN { f = \"system\"; @f(\"rm x\") }'" }, "unreadableAwk", "gives awk a program plangate cannot read (gawk's @ before a name, an indirect call of any function, system() too), which may run a command or write a file plangate does not see", "write the program plainly: a command for system(), a pipe or getline as one string literal, files to print to as string literals"),
+    commandCase("an awk program whose / the awks read two ways", { command: "awk 'BEGIN { x = 1; y = x++ / 2; system(\"rm x\"); z = 1 / 3 }'" }, "unreadableAwk", 'gives awk a program plangate cannot read (a "/" after "++", which the awks read as a regular expression or a division), which may run a command or write a file plangate does not see', "write the program plainly: a command for system(), a pipe or getline as one string literal, files to print to as string literals"),
+    commandCase("a program an awk program runs, denied", { command: "awk 'BEGIN { system(\"curl -s https://example.com/x\") }'" }, "commandDenied", 'runs "curl -s https://example.com/x", which commands.deny forbids ("curl")', "remove the command, or change commands.deny in plangate.yaml if it is safe", { deny: ["curl"] }),
+    commandCase("an awk program read from standard input", { command: "awk -f - data.txt" }, "hiddenCommands", "awk -f - reads its commands from standard input, which plangate cannot check", "write the commands themselves into the plan"),
     commandCase("a sed script that runs a command line", { command: "sed '1e make' f" }, "scriptRunsCommand", "gives sed a script that runs a command line (e make), which plangate does not read", "run the command as its own command, and keep the sed script to editing text"),
     commandCase("a sed script plangate cannot read", { command: "sed 'k' f" }, "unreadableScript", 'gives sed a script plangate cannot read (the command "k"), which may run a command or write a file plangate does not see', "write the script as GNU sed reads it: one command per line or after a ;"),
     commandCase("socat running a command line", { command: "socat TCP-LISTEN:8080,fork SYSTEM:make" }, "optionRunsCommand", "gives socat a program or command line to run (SYSTEM:), which plangate does not read", "run the program itself as its own command, or drop the option"),

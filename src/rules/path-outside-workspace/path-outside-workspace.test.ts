@@ -239,6 +239,19 @@ ruleTester("path-outside-workspace", {
       files,
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: 'Step 1: the command in "command" names "/etc/passwd", a path that resolves to /etc/passwd; the workspace is /ws.', hint: "use paths inside the workspace, relative to its root" }],
     },
+    ...(
+      [
+        ["awk 'BEGIN { system(\"rm -rf ../x\") }'", "../x", "/x"],
+        ["awk '{ print > \"/etc/cron.d/job\" }' src/a.txt", "/etc/cron.d/job", "/etc/cron.d/job"],
+        ["awk 'BEGIN { while ((\"cat /etc/passwd\" | getline l) > 0) print l }'", "/etc/passwd", "/etc/passwd"],
+        ["socat - OPEN:/etc/cron.d/job,creat", "/etc/cron.d/job", "/etc/cron.d/job"],
+      ] as const
+    ).map(([command, named, resolved]) => ({
+      name: `an awk program that names a path outside: ${command}`,
+      code: plan({ command }, "run_command"),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandPathOutside", message: `Step 1: the command in "command" names "${named}", a path that resolves to ${resolved}; the workspace is /ws.` }],
+    })),
     {
       name: "a go package pattern that starts outside",
       code: plan({ command: "go test ../../..." }, "run_command"),

@@ -95,7 +95,7 @@ ruleTester("protected-path-write", {
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // A git revision is no 8.3 short name a protected name could have (`HEAD~1` is not `.git`'s `GIT~1`).
-    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
+    ...["git diff HEAD~1", "git restore --source=HEAD~1 src", "git rebase main~3", "cp x PROJEC~1.TXT", "awk '{ print > \"out/env.txt\" }' src/a.txt", "awk '$1 > 5 { print }' src/a.txt", "awk '/\\.env/ { print }' src/a.txt", "socat TCP-LISTEN:8080,fork TCP:localhost:80", "socat - OPEN:out/log.txt,creat,append", "git clone https://example.com/x.git", "git clone --depth 1 https://example.com/x.git vendor/x", "git submodule add https://example.com/x.git vendor/x", "git worktree add ../wt-x main", "tar -xzf a.tgz -C vendor", "unzip -q x.zip -d build", "cp -r src dist", "mv build dist", "rsync -a src/ out/"].map((command) => ({ name: `run_command ${command}`, code: plan("run_command", { command }), files })),
     // A key deeper in a folder written whole is looked for by its literal names only: node_modules may hold test keys.
     { name: "a long command line of ordinary files", code: plan("run_command", { command: `rm -f ${"build/x.o ".repeat(300)}` }) },
     { name: "run_command rm -rf node_modules", code: plan("run_command", { command: "rm -rf node_modules" }), files: { ...files, "node_modules/pkg/test/key.pem": "x" } },
@@ -474,6 +474,17 @@ ruleTester("protected-path-write", {
         ["echo x > .gi?/config", '".gi?/config" (.git/config)'],
         ["echo x > .g[i]t/hooks/pre-commit", '".g[i]t/hooks/pre-commit" (.git/hooks/pre-commit)'],
         ["cp key src/../.s*/authorized_keys", '"src/../.s*/authorized_keys" (.ssh/authorized_keys)'],
+        // A file an awk program prints to or reads, and a line it runs.
+        ["awk 'BEGIN { print \"x\" > \".env\" }'", '".env"'],
+        ["gawk -e '{ printf(\"%s\", $0) >> \".git/hooks/pre-commit\" }' src/a.txt", '".git/hooks/pre-commit"'],
+        ["awk 'BEGIN { getline l < \".env\"; print l }'", '".env"'],
+        ["awk 'BEGIN { system(\"cp x .github/workflows/ci.yml\") }'", '".github/workflows/ci.yml"'],
+        ["awk '{ print | \"tee .git/config\" }' src/a.txt", '".git/config"'],
+        // A file a socat address opens or creates, and a link its PTY option makes.
+        ["socat - OPEN:.env,creat,append", '".env"'],
+        ["socat -u TCP-LISTEN:9000 CREATE:.git/hooks/pre-commit", '".git/hooks/pre-commit"'],
+        ["socat PTY,link=.claude/settings.json,raw -", '".claude/settings.json"'],
+        ["socat - ./.env", '"./.env" (.env)'],
       ] as const
     ).map(([command, named]) => ({
       name: `a command line that names a protected path in another spelling: ${command}`,
@@ -552,6 +563,30 @@ ruleTester("protected-path-write", {
       code: plan("run_command", { command }),
       files: { ...files, "vendor/lib/.git/config": "x", "certs/server.pem": "x", "conf/plangate.yaml": "x", "build/a": "x", "deep/a/b/c/plangate.yaml": "x" },
       errors: [{ step: 1, messageId: "commandTreeProtected", message: `Step 1: the command in "command" writes everything under "${folder}", which holds the protected path "${witness}".` }],
+    })),
+    // What is written whole into a folder a protected glob names by its place, which holds nothing protected
+    // yet (or is not there): an archive unpacked, a repository cloned, a folder copied or moved there.
+    ...(
+      [
+        ["unzip x.zip -d .claude", ".claude", ".claude/settings.json"],
+        ["tar -xzf x.tgz -C .vscode", ".vscode", ".vscode/mcp.json"],
+        ["7z x a.7z -o.gemini", ".gemini", ".gemini/settings.json"],
+        ["git clone https://example.com/x.git .github", ".github", ".github/workflows/**"],
+        ["git clone https://example.com/org/.claude.git", ".claude", ".claude/settings.json"],
+        ["git clone git@example.com:org/.cursor.git", ".cursor", ".cursor/mcp.json"],
+        ["git clone --depth 1 -b main https://example.com/x.git src/.claude", "src/.claude", "src/.claude/settings.json"],
+        ["git -C src clone https://example.com/x.git .vscode", "\".vscode\" (after cd src)", "src/.vscode/mcp.json"],
+        ["git submodule add https://example.com/x.git .github", ".github", ".github/workflows/**"],
+        ["git worktree add .claude main", ".claude", ".claude/settings.json"],
+        ["cp -r src .claude", ".claude", ".claude/settings.json"],
+        ["mv src .cursor", ".cursor", ".cursor/mcp.json"],
+        ["rsync -a src/ .vscode/", ".vscode/", ".vscode/mcp.json"],
+      ] as const
+    ).map(([command, folder, witness]) => ({
+      name: `a command line that writes whole a folder where protected paths lie: ${command}`,
+      code: plan("run_command", { command }),
+      files: { ...files, "vendor/lib/.git/config": "x", "certs/server.pem": "x", "conf/plangate.yaml": "x", "build/a": "x", "deep/a/b/c/plangate.yaml": "x" },
+      errors: [{ step: 1, messageId: "commandTreeUnder", message: `Step 1: the command in "command" writes everything under ${folder.startsWith('"') ? folder : `"${folder}"`}, a folder where protected paths lie ("${witness}"), so what it puts there may be one.` }],
     })),
     ...(
       [
@@ -821,6 +856,7 @@ describe("protected-path-write: the guard's messages for a call", () => {
   it.each([
     ["hostCommandTreeRoot", "find . -delete", { path: "." }, 'The Bash command writes everything under ".", the workspace root, which holds .git and the policy.', "name the files or folders below the root that the command changes; unpack an archive or apply a patch in a folder below the root (tar -C build, unzip -d build, patch -d build)"],
     ["hostCommandTreeProtected", "rm -rf lib", { path: "lib", witness: "lib/.git" }, 'The Bash command writes everything under "lib", which holds the protected path "lib/.git".', "name the files or folders below it that the command changes, leaving protected paths out (paths.protected)"],
+    ["hostCommandTreeUnder", "unzip -q x.zip -d .claude", { path: ".claude", witness: ".claude/settings.json" }, 'The Bash command writes everything under ".claude", a folder where protected paths lie (".claude/settings.json"), so what it puts there may be one.', "unpack, clone or copy into another folder and write the files below it that the command needs by name (paths.protected)"],
   ] as const)("%s: %j", async (messageId, command, data, message, hint) => {
     const [{ hostCommandRefusal }, { createFileProbe }, { DEFAULT_PROTECTED_PATHS }, { ruleText }] = await Promise.all([
       import("../../approval/host-command.js"),

@@ -3,6 +3,7 @@ import type { CommandMessageIds } from "../../commands/analyse.js";
 /** What unresolved-argument finds in a command line, as clauses of "the command … {clause}.", with their hints. */
 export const commandClauses = {
   redirectAtRunTime: { message: "redirects to {{source}}, a file decided at run time", hint: "write the file name into the plan" },
+  awkFileAtRunTime: { message: "gives {{program}} a program that writes or reads a file decided at run time ({{how}})", hint: "write each file the program prints to or reads with getline as a string literal" },
   setsCdpath: { message: "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", hint: "remove the CDPATH setting and write the folders cd moves to as paths from the workspace" },
   arithmeticVariable: { message: "evaluates {{source}} as arithmetic, which reads a variable whose value bash also evaluates (array subscripts run commands)", hint: "write numbers, or compute the value in a separate, checked step" },
   valueAtRunTime: { message: "passes {{source}}, a value decided at run time", hint: "write the value into the plan" },

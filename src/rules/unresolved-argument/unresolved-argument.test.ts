@@ -46,6 +46,16 @@ ruleTester("unresolved-argument", {
     { name: "a marker given to a wrapper, not to the search it runs", code: plan({ command: "timeout TODO grep -c x src/app.ts" }), errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "markerInside" }] },
     commandCase("words xargs reads from its input", { command: "xargs -0 rm -f" }, "inputWords", "gives rm words xargs reads from its input, which are decided at run time", "write the files into the plan, or run find … -exec … {} + on a folder, whose files plangate can bound"),
     commandCase("entr's /_, the name of the file that changed", { command: "entr -p cat /_" }, "valueAtRunTime", "passes /_, a value decided at run time", "write the value into the plan"),
+    ...(
+      [
+        ["awk '{ print > $1 }' src/a.txt", "print > ..."],
+        ["awk '{ print > ($1 \".txt\") }' src/a.txt", "print > ..."],
+        ["awk 'BEGIN { getline l < f }'", "getline < ..."],
+        ["awk -i inplace 'BEGIN { ARGV[1] = \".env\" } { print }' src/a.txt", "ARGV"],
+      ] as const
+    ).map(([command, how]) =>
+      commandCase(`an awk program's file decided at run time: ${command}`, { command }, "awkFileAtRunTime", `gives awk a program that writes or reads a file decided at run time (${how})`, "write each file the program prints to or reads with getline as a string literal"),
+    ),
     commandCase("a redirection to a file decided at run time", { command: "ls > $OUT" }, "redirectAtRunTime", "redirects to $OUT, a file decided at run time", "write the file name into the plan"),
     commandCase("a CDPATH setting", { command: "CDPATH=/ cd etc" }, "setsCdpath", "sets CDPATH, which makes the folder a later cd moves to depend on a search list (cd etc may go to /etc)", "remove the CDPATH setting and write the folders cd moves to as paths from the workspace"),
     commandCase("a folder change eval runs in the shell", { command: "eval cd src; make" }, "folderNotFollowed", "changes folder in a way plangate does not follow (cd run by eval), so the folder later commands run in is not known", "move with cd as a command of its own, by a path written into the plan"),

@@ -1,0 +1,330 @@
+import type { ShellWord } from "../syntax/shell/types.js";
+
+/**
+ * Code given to an interpreter on its command line or on its standard input (`python -c CODE`, `node -e
+ * CODE`, `perl -e CODE`, `python3 - <<EOF`, `echo CODE | ruby`): code plangate does not read, which may
+ * write any file or run any program. The program is compared by the name plangate reads it as (see
+ * programReadAs); a version suffix counts (`python3.12`, `perl5.36`, `lua5.4`, `php8.2`).
+ */
+export interface InlineCode {
+  /** The interpreter as the policy's `commands.inlineCode` names it (`python`, `node`, `perl`...). */
+  interpreter: string;
+  /** How the code is given: the option (`-c`, `--eval`), or `standard input`. */
+  how: string;
+  /** The word that holds the code, when it is one. */
+  word?: ShellWord;
+}
+
+interface Spec {
+  /** The name `commands.inlineCode` uses. */
+  interpreter: string;
+  /** Short options whose value is code (`c` of python, `e` and `p` of node). */
+  code: string;
+  /** Long options whose value is code (`--eval`, `--print`). */
+  long?: readonly string[];
+  /** Short options that take the next word (or the rest of their word) as a value that is not code. */
+  valued: string;
+  /** Long options that take the next word as a value when it is not joined with `=`. */
+  longValued?: readonly string[];
+  /** Short options whose value is only ever joined to them (`-i.bak`, `-F,`): they end a cluster, never take the next word. */
+  glued?: string;
+  /** Short options whose joined value is digits only (perl's `-l`, `-0`): the cluster goes on after them (`-lne`). */
+  digits?: string;
+  /** Short options whose value is the script file (`php -f x.php`, `guile -s x.scm`): an operand. */
+  script?: string;
+  /** Long options whose value is the script file (`R --file=x.R`). */
+  longScript?: readonly string[];
+  /** Options after which the interpreter reads code from standard input once its script has run (`python -i`, `node -i`). */
+  interactive?: readonly string[];
+  /** Short options after which the interpreter runs no code of its own (`-m mod`: a module, found by name). */
+  module?: string;
+  /** Options that print and exit, or check syntax only: no code runs (`--version`, `-V`). */
+  quiet: readonly string[];
+  /** A subcommand that takes code as its operand (`deno eval CODE`). */
+  evalSubcommand?: string;
+  /** A subcommand that reads code from standard input (`deno repl`, `bun repl`). */
+  replSubcommand?: string;
+  /** The interpreter runs a subcommand first, not a script (`deno run x.ts`, `bun run x`): only the eval forms are read. */
+  subcommands?: true;
+  /** Its operands are files it edits, its commands always come from standard input (`ed file`). */
+  alwaysInput?: true;
+  /** It reads no code from standard input when it is given none (a program with a window, or a compiler): only its code options are read. */
+  noInput?: true;
+  /** Modules (`-m`) that run code given on their line or standard input (`python -m timeit CODE`, `python -m code`). */
+  codeModules?: readonly string[];
+  /** Option values that are code in a data: URL (`node --import data:text/javascript,...`). */
+  dataUrls?: true;
+}
+
+const PYTHON: Spec = { interpreter: "python", code: "c", valued: "WXQ", interactive: ["-i"], codeModules: ["timeit", "code", "pdb", "cProfile", "profile", "trace"], longValued: ["--check-hash-based-pycs"], module: "m", quiet: ["-V", "--version", "-VV", "-h", "--help", "-?", "--help-env", "--help-xoptions", "--help-all"] };
+const NODE: Spec = {
+  interpreter: "node",
+  code: "ep",
+  long: ["--eval", "--print"],
+  valued: "rC",
+  interactive: ["-i", "--interactive"],
+  dataUrls: true,
+  longValued: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--env-file-if-exists", "--title", "--inspect-port", "--test-reporter", "--test-reporter-destination", "--watch-path", "--disable-warning", "--experimental-config-file", "--run"],
+  quiet: ["-v", "--version", "-h", "--help", "--v8-options", "-c", "--check"],
+};
+const PERL: Spec = { interpreter: "perl", code: "eE", valued: "I", glued: "MmxiFCdD", digits: "l0", quiet: ["-v", "-V", "-h", "--help", "--version"] };
+const RUBY: Spec = { interpreter: "ruby", code: "e", valued: "IrCE", glued: "xiFWKT", digits: "0", longValued: ["--encoding", "--external-encoding", "--internal-encoding", "--enable", "--disable", "--dump", "--backtrace-limit", "--crash-report", "--parser"], quiet: ["-v", "--version", "-h", "--help"] };
+const PHP: Spec = { interpreter: "php", code: "rRBE", valued: "cdzFtS", script: "f", interactive: ["-a", "--interactive"], quiet: ["-v", "--version", "-h", "--help", "-i", "--info", "-m", "--modules", "-l", "--syntax-check"] };
+const LUA: Spec = { interpreter: "lua", code: "e", valued: "l", interactive: ["-i"], quiet: ["-v"] };
+const RSCRIPT: Spec = { interpreter: "Rscript", code: "e", valued: "", quiet: ["--version", "--help"] };
+const R: Spec = { interpreter: "R", code: "e", valued: "", script: "f", longScript: ["--file"], quiet: ["--version", "--help", "-h"] };
+const JULIA: Spec = { interpreter: "julia", code: "eE", long: ["--eval", "--print"], valued: "CJLOpt", longValued: ["--project", "--sysimage", "--load", "--threads", "--procs"], quiet: ["-v", "--version", "-h", "--help"] };
+const BUN: Spec = { interpreter: "bun", code: "ep", long: ["--eval", "--print"], valued: "r", longValued: ["--preload", "--cwd", "--env-file", "--config"], quiet: ["-v", "--version", "-h", "--help", "--revision"], replSubcommand: "repl", subcommands: true };
+const DENO: Spec = { interpreter: "deno", code: "", valued: "", quiet: [], evalSubcommand: "eval", replSubcommand: "repl", subcommands: true };
+const OSASCRIPT: Spec = { interpreter: "osascript", code: "e", valued: "lsi", quiet: [] };
+const TCLSH: Spec = { interpreter: "tclsh", code: "", valued: "", quiet: [] };
+const GUILE: Spec = { interpreter: "guile", code: "c", valued: "LleCx", script: "s", quiet: ["-v", "--version", "-h", "--help"] };
+const ELIXIR: Spec = { interpreter: "elixir", code: "e", long: ["--eval", "--erl"], valued: "r", longValued: [ "--sname", "--name", "--cookie", "--pa", "--pz", "--logger-otp-reports", "--logger-sasl-reports"], quiet: ["-v", "--version", "-h", "--help"] };
+const GROOVY: Spec = { interpreter: "groovy", code: "e", valued: "cDa", quiet: ["-v", "--version", "-h", "--help"] };
+const RACKET: Spec = { interpreter: "racket", code: "e", long: ["--eval"], valued: "flpkSACJ", script: "tr", interactive: ["-i", "--repl"], quiet: ["-v", "--version", "-h", "--help"] };
+const DC: Spec = { interpreter: "dc", code: "e", long: ["--expression"], valued: "", script: "f", longScript: ["--file"], quiet: ["-V", "--version", "-h", "--help"] };
+const ED: Spec = { interpreter: "ed", code: "", valued: "p", quiet: ["-V", "--version", "-h", "--help"], alwaysInput: true };
+const EMACS: Spec = { interpreter: "emacs", code: "", long: ["--eval", "-eval", "--execute", "-execute"], valued: "lLf", longValued: ["--load", "-load", "--funcall", "-funcall", "--directory", "-directory"], quiet: ["--version", "--help"], noInput: true };
+const SBCL: Spec = { interpreter: "sbcl", code: "", long: ["--eval", "--load"], valued: "", quiet: ["--version", "--help"], noInput: true };
+const GHC: Spec = { interpreter: "ghc", code: "e", valued: "o", quiet: ["--version", "--help"], noInput: true };
+const CLOJURE: Spec = { interpreter: "clojure", code: "e", long: ["--eval"], valued: "", quiet: ["--version", "--help", "-h"], noInput: true };
+const REPL: (interpreter: string) => Spec = (interpreter) => ({ interpreter, code: "", valued: "", quiet: ["-v", "--version", "-h", "--help"] });
+const NODE_NAMES = new Set(["node", "nodejs", "iojs"]);
+
+/** First letters of the interpreters' names: a cheap test before the name is read. */
+const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e", "s", "c"]);
+
+/** The interpreter a program name is (a version suffix dropped), or undefined. */
+function specOf(name: string): Spec | undefined {
+  if (!FIRST.has(name[0] ?? "")) return undefined;
+  const base = name.replace(/(?:[0-9][0-9.]*)?(?:-[0-9][0-9.]*)?$/, "").replace(/\.$/, "");
+  if (base === "python" || base === "pypy" || base === "py" || base === "ipython" || base === "jython" || base === "graalpy") return PYTHON;
+  if (NODE_NAMES.has(base)) return NODE;
+  if (base === "perl") return PERL;
+  if (base === "ruby" || base === "jruby" || base === "truffleruby") return RUBY;
+  if (base === "php" || base === "php-cli") return PHP;
+  if (base === "lua" || base === "luajit") return LUA;
+  if (name === "Rscript" || name === "rscript") return RSCRIPT;
+  if (name === "R") return R;
+  if (base === "julia") return JULIA;
+  if (base === "bun") return BUN;
+  if (base === "deno") return DENO;
+  if (base === "osascript") return OSASCRIPT;
+  if (base === "tclsh" || base === "wish") return TCLSH;
+  if (base === "guile") return GUILE;
+  if (base === "elixir") return ELIXIR;
+  if (base === "groovy") return GROOVY;
+  if (base === "racket") return RACKET;
+  if (base === "dc") return DC;
+  if (base === "ed" || base === "red") return ED;
+  if (base === "emacs") return EMACS;
+  if (base === "sbcl") return SBCL;
+  if (base === "ghc" || base === "runghc" || base === "runhaskell") return { ...GHC, interpreter: base };
+  if (base === "clojure" || base === "clj" || base === "bb") return { ...CLOJURE, interpreter: base };
+  if (base === "irb" || base === "pry" || base === "jshell") return REPL(base);
+  return undefined;
+}
+
+/** Is the program an interpreter whose inline code is read here (for tests and the policy's messages)? */
+export function isInterpreter(name: string): boolean {
+  return specOf(name) !== undefined || name === "sqlite3" || name === "sqlite";
+}
+
+/**
+ * The code an interpreter is given on its line or its standard input, if any. `stdinFile`: the command's
+ * standard input is a file of the workspace (`python < x.py`), which is then its script, as an operand is.
+ * A word decided at run time where the script would be may be `-`: it is read as standard input.
+ */
+export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile: boolean): InlineCode | undefined {
+  if (name === "sqlite3" || name === "sqlite") return sqliteCodeOf(args, stdinFile);
+  const spec = specOf(name);
+  if (spec === undefined) return undefined;
+  const interpreter = spec.interpreter;
+  const fromInput = (word?: ShellWord): InlineCode | undefined => (stdinFile ? undefined : { interpreter, how: "standard input", ...(word ? { word } : {}) });
+  let i = 0;
+  if (spec.subcommands) {
+    // Global options up to the subcommand; only `deno eval CODE`, `bun -e CODE`, a REPL and `run -` are code.
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return { interpreter, how: "a word decided at run time", word: args[i]! };
+      if (spec.quiet.includes(v)) return undefined;
+      const code = codeOption(spec, args, i);
+      if (code !== undefined) return code;
+      if (!v.startsWith("-")) break;
+      if (spec.longValued?.includes(v)) i++;
+    }
+    if (i >= args.length) return spec.replSubcommand !== undefined && spec.interpreter === "deno" ? fromInput() : undefined;
+    const sub = args[i]!.value!;
+    if (spec.evalSubcommand !== undefined && sub === spec.evalSubcommand) return { interpreter, how: sub, ...(args[i + 1] ? { word: args[i + 1]! } : {}) };
+    if (sub === spec.replSubcommand) return fromInput(args[i]!);
+    if (sub !== "run") return undefined;
+    // `bun run -`, `deno run -`: the script from standard input.
+    for (let k = i + 1; k < args.length; k++) {
+      const v = args[k]!.value;
+      if (v === "-") return fromInput(args[k]!);
+      if (v === undefined) return { interpreter, how: "a word decided at run time", word: args[k]! };
+      if (!v.startsWith("-")) return undefined;
+    }
+    return undefined;
+  }
+  let operand: ShellWord | undefined;
+  let script = false;
+  let interactive = false;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
+    if (v === "--") {
+      operand = args[i + 1];
+      break;
+    }
+    if (v === "-" || !v.startsWith("-")) {
+      operand = w;
+      break;
+    }
+    if (spec.quiet.includes(v)) return undefined;
+    if (spec.interactive?.includes(v)) interactive = true;
+    const code = codeOption(spec, args, i);
+    if (code !== undefined) return code;
+    if (v.startsWith("--")) {
+      const o = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+      if (spec.longScript?.includes(o)) script = true;
+      if (!v.includes("=") && (spec.longValued?.includes(v) || spec.longScript?.includes(v))) i++;
+      continue;
+    }
+    // A cluster of letters: the first one that takes a value ends it, its value the rest or the next word.
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if (spec.digits?.includes(c)) {
+        while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
+        continue;
+      }
+      if (spec.module?.includes(c)) {
+        const mod = k < v.length - 1 ? v.slice(k + 1) : args[i + 1]?.value;
+        if (mod === undefined) return { interpreter, how: "a word decided at run time" };
+        if (spec.codeModules?.includes(mod)) return { interpreter, how: `-m ${mod}`, word: w };
+        return interactive ? fromInput() : undefined;
+      }
+      if (spec.interactive?.includes(`-${c}`)) interactive = true;
+      if (spec.glued?.includes(c)) {
+        // perl's -M and -m put their value into a `use` statement: anything but a module's name and plain arguments is code.
+        if (interpreter === "perl" && (c === "M" || c === "m") && !/^-?[\w:]+(?:=[\w.,:/+-]*)?$/.test(v.slice(k + 1))) return { interpreter, how: `-${c}`, word: w };
+        break;
+      }
+      const isScript = spec.script?.includes(c) === true;
+      if (spec.valued.includes(c) || isScript) {
+        if (isScript) script = true;
+        if (k === v.length - 1) i++;
+        break;
+      }
+    }
+  }
+  if (interactive) return fromInput();
+  if (script) return undefined;
+  if (spec.alwaysInput) return fromInput();
+  if (spec.noInput) return operand?.value === undefined && operand !== undefined ? { interpreter, how: "a word decided at run time", word: operand } : undefined;
+  if (operand === undefined) return fromInput();
+  if (operand.value === undefined) return { interpreter, how: "a word decided at run time", word: operand };
+  if (operand.value === "-" || /^\/dev\/(?:stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(operand.value)) return fromInput(operand);
+  return undefined;
+}
+
+/** The code option at `args[i]`, alone, closing a cluster (`-pe`), with its value joined (`-cCODE`, `--eval=CODE`). */
+function codeOption(spec: Spec, args: readonly ShellWord[], i: number): InlineCode | undefined {
+  const w = args[i]!;
+  const v = w.value!;
+  const interpreter = spec.interpreter;
+  if (spec.dataUrls) {
+    // A module given by a data: URL is code written into the line (`--import=data:text/javascript,...`).
+    const value = v.includes("=") ? v.slice(v.indexOf("=") + 1) : v.startsWith("-") ? args[i + 1]?.value : undefined;
+    if (value !== undefined && /^data:/i.test(value) && v.startsWith("-")) return { interpreter, how: "a data: URL", ...(v.includes("=") ? { word: w } : args[i + 1] ? { word: args[i + 1]! } : {}) };
+  }
+  const o = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+  if (v.startsWith("--") || spec.long?.includes(o)) {
+    const eq = v.indexOf("=");
+    if (!spec.long?.includes(o)) return undefined;
+    return { interpreter, how: o, ...(eq < 0 ? (args[i + 1] ? { word: args[i + 1]! } : {}) : { word: w }) };
+  }
+  if (!/^-[^-]/.test(v)) return undefined;
+  for (let k = 1; k < v.length; k++) {
+    const c = v[k]!;
+    if (spec.digits?.includes(c)) {
+      while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
+      continue;
+    }
+    if (spec.code.includes(c)) return { interpreter, how: `-${c}`, ...(k < v.length - 1 ? { word: w } : args[i + 1] ? { word: args[i + 1]! } : {}) };
+    if (spec.valued.includes(c) || spec.glued?.includes(c) || spec.script?.includes(c) || spec.module?.includes(c)) return undefined;
+  }
+  return undefined;
+}
+
+/** sqlite3's options that take the next word as their value (`-cmd` is read as SQL). */
+const SQLITE_VALUED = new Set(["-init", "-maxsize", "-mmap", "-newline", "-nonce", "-nullvalue", "-separator", "-sorterref", "-vfs", "-heap", "-memtrace"]);
+const SQLITE_VALUED_TWO = new Set(["-lookaside", "-pagecache"]);
+/** Dot-commands of the sqlite3 shell that only show or format: none writes a file, runs a program or loads code. */
+const SQLITE_QUIET_DOTS = new Set([
+  ".tables", ".table", ".schema", ".fullschema", ".indexes", ".indices", ".headers", ".header", ".mode", ".databases", ".dbinfo", ".dump", ".help",
+  ".show", ".nullvalue", ".separator", ".width", ".timer", ".stats", ".changes", ".eqp", ".explain", ".lint", ".print", ".prompt", ".quit", ".exit",
+  ".bail", ".echo", ".limit", ".parameter", ".sha3sum", ".version", ".timeout", ".scanstats", ".vfsinfo", ".vfslist", ".vfsname", ".dbconfig", ".expert",
+]);
+/**
+ * What in sqlite3's SQL writes a file, reads one, runs a program or loads code (the shell's own functions,
+ * ATTACH and VACUUM INTO, which create a database file, the zipfile, fsdir and sqlar tables), as words in
+ * any case: found in strings and comments too, which refuses at worst.
+ */
+const SQLITE_FILE_WORDS = /(?<![A-Za-z0-9_$])(?:writefile|readfile|edit|load_extension|attach|vacuum|zipfile|fsdir|sqlar_compress|sqlar_uncompress|sqlar|shell_add_schema|fts3_tokenizer)(?![A-Za-z0-9_$])/i;
+
+/**
+ * The code sqlite3 is given that may write a file, read one, run a program or load code: a dot-command
+ * other than those that only show or format (`.shell`, `.system`, `.output f`, `.once`, `.excel`, `.save`,
+ * `.backup`, `.import`, `.read`, `.load`, `.open`, `.cd`, `.archive`...), SQL holding the functions and
+ * statements that do (`writefile()`, `edit()`, `ATTACH`, `VACUUM INTO`), archive mode (`-A`), or SQL
+ * read from standard input (a here-document, a pipe, the terminal). `-safe` turns all of them off.
+ */
+export function sqliteCodeOf(args: readonly ShellWord[], stdinFile: boolean): InlineCode | undefined {
+  const interpreter = "sqlite3";
+  const texts: ShellWord[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
+    if (!v.startsWith("-") || v === "-") break;
+    const o = v.startsWith("--") ? v.slice(1) : v;
+    if (o === "-safe") return undefined;
+    if (o === "-version" || o === "-help") return undefined;
+    if (o === "-A" || o.startsWith("-A") || o === "-archive") return { interpreter, how: "-A", word: w };
+    if (o === "-cmd") {
+      if (args[i + 1]) texts.push(args[++i]!);
+      continue;
+    }
+    if (SQLITE_VALUED.has(o)) i++;
+    else if (SQLITE_VALUED_TWO.has(o)) i += 2;
+  }
+  // The database file: a path, checked as one.
+  if (i < args.length) i++;
+  // Options may follow the file name too (sqlite3 reads them anywhere): `-safe` among them still holds.
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.value === "-safe" || w.value === "--safe") return undefined;
+    if (w.value === "-cmd" || w.value === "--cmd") {
+      if (args[i + 1]) texts.push(args[++i]!);
+      continue;
+    }
+    texts.push(w);
+  }
+  for (const w of texts) {
+    const v = w.value;
+    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
+    const t = v.trimStart();
+    if (t.startsWith(".")) {
+      const dot = /^\.[A-Za-z0-9_]*/.exec(t)![0].toLowerCase();
+      if (!SQLITE_QUIET_DOTS.has(dot)) return { interpreter, how: dot, word: w };
+      continue;
+    }
+    const hit = SQLITE_FILE_WORDS.exec(v);
+    if (hit) return { interpreter, how: hit[0], word: w };
+  }
+  if (texts.length === 0 && !stdinFile) return { interpreter, how: "standard input" };
+  return undefined;
+}
