@@ -249,6 +249,29 @@ describe("policy overrides", () => {
     expect(await refusal(typo)).toMatch(/installOutside/);
   });
 
+  it("commands.deny is a union: a base's or the file's denied programs stay denied in a file over it and in every override", async () => {
+    const step = (command: string) => JSON.stringify({ steps: [{ tool: "bash", arguments: { command }, intent: "Fetch the data" }] });
+    const root = tree({
+      "base.yaml": "commands:\n  deny: [curl]\n",
+      "plangate.yaml": "extends: base.yaml\ncommands:\n  deny: [wget]\noverrides:\n  - files: [\"prod/*.json\"]\n    commands:\n      deny: [rm]\n",
+      "prod/curl.json": step("curl -o data.csv https://example.org/data.csv"),
+      "prod/wget.json": step("wget https://example.org/data.csv"),
+      "prod/rm.json": step("rm data.csv"),
+      "dev/rm.json": step("rm data.csv"),
+    });
+    const { policy } = await load(root);
+    expect(policy.commands.deny).toEqual(["curl", "wget"]);
+    expect(policyForFile(policy, join(root, "prod/curl.json")).commands.deny).toEqual(["curl", "wget", "rm"]);
+    const r = await cli(["validate", "prod/curl.json", "prod/wget.json", "prod/rm.json", "dev/rm.json", "-o", "json"], { cwd: root });
+    const results = JSON.parse(r.stdout).results as { file: string; valid: boolean; diagnostics: { rule: string }[] }[];
+    expect(results.map((x) => [x.file, x.valid, x.diagnostics.some((d) => d.rule === "disallowed-tool")])).toEqual([
+      ["prod/curl.json", false, true],
+      ["prod/wget.json", false, true],
+      ["prod/rm.json", false, true],
+      ["dev/rm.json", true, false],
+    ]);
+  });
+
   it("base overrides come first, the file's after; globs match from the policy in force's folder", async () => {
     const root = tree({
       "shared/base.yaml": "overrides:\n  - files: [\"plans/**\"]\n    plan:\n      maxAgeDays: 5\n",

@@ -461,8 +461,9 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
 
 /**
  * The settings a plan file is judged by (what an override may set too), merged over `p` as every key
- * merges over the defaults: the tool allow list, allowFile and registry are replaced; the deny, write and
- * read lists, protected paths and path arguments are unions; the other keys replace one by one.
+ * merges over the defaults: the tool allow list, allowFile and registry are replaced; the deny lists (of
+ * tools and of commands), the write and read lists, protected paths and path arguments are unions; the
+ * other keys replace one by one.
  */
 function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: string): void {
   const union = (a: string[], b: string[] | undefined) => (b ? [...new Set([...a, ...b])] : a);
@@ -488,7 +489,9 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
     // installOutside and inlineCode are kept only when some file names them: a policy without them keeps its identity (resolvedPolicyHash).
     const installOutside = file.commands.installOutside ?? p.commands.installOutside;
     const inlineCode = file.commands.inlineCode ?? p.commands.inlineCode;
-    p.commands = { allow: file.commands.allow ?? p.commands.allow, deny: file.commands.deny ?? p.commands.deny, allowCompound: file.commands.allowCompound ?? p.commands.allowCompound };
+    // deny is a union, as tools.deny: an override or a file over a base that denies one more program must not
+    // let the ones denied before run again.
+    p.commands = { allow: file.commands.allow ?? p.commands.allow, deny: union(p.commands.deny, file.commands.deny), allowCompound: file.commands.allowCompound ?? p.commands.allowCompound };
     if (installOutside !== undefined) p.commands.installOutside = installOutside;
     if (inlineCode !== undefined) p.commands.inlineCode = inlineCode;
   }
