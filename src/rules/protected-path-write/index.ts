@@ -721,7 +721,9 @@ export default defineRule({
       const add = (c: string) => {
         if (c !== "" && !candidates.includes(c)) candidates.push(c);
       };
-      for (const r of paths.resolve(value)) {
+      const readings = paths.resolve(value);
+      for (let i = 0; i < readings.length; i++) {
+        const r = readings[i]!;
         if ("unsafe" in r) continue;
         const lexInside = isInside(r.lexical, ws);
         const realInside = isInside(r.real, wsReal);
@@ -731,14 +733,20 @@ export default defineRule({
         if (absolute || !lexInside) add(r.lexical);
         if (absolute || !realInside) add(r.real);
       }
-      for (let i = 0, n = candidates.length; i < n; i++) for (const f of spellings(candidates[i]!)) add(f);
+      for (let i = 0, n = candidates.length; i < n; i++) {
+        const forms = spellings(candidates[i]!);
+        for (let j = 0; j < forms.length; j++) add(forms[j]!);
+      }
       // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
       // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
       const short = candidates.find(hasShortName);
       const hit = short ?? candidates.find((c) => isProtected(c));
       return hit === undefined ? undefined : { hit, short: short !== undefined };
     };
-    for (const step of plan.steps) {
+    // The loops over steps and leaves are indexed: for-of allocates in code V8 has not optimised yet (one
+    // large plan validated once runs mostly there).
+    for (let s = 0, steps = plan.steps; s < steps.length; s++) {
+      const step = steps[s]!;
       // Past the validation's bound on distinct paths the rest is not checked (limit-exceeded says so).
       if (ctx.facts.work.spent("pathTexts")) break;
       if (step.tool === undefined) continue;
@@ -774,18 +782,28 @@ export default defineRule({
         continue;
       }
       const args = facts.pathArguments();
-      for (const a of facts.strings)
+      const strings = facts.strings;
+      for (let i = 0; i < strings.length; i++) {
+        const a = strings[i]!;
         if (!a.content && !facts.isPathArgument(a, true) && (a.has(LeafTag.PathLike) ? mayNamePath(a.name, a.value) : a.constraint === undefined && bare(a.name, a)))
           args.push(a);
+      }
       // Values inside structured text (`{"config": "{\"path\": \".claude/settings.json\"}"}`, `"path: .git/config"`).
-      for (const { outer, leaf: a } of facts.embedded())
+      const embedded = facts.embedded();
+      for (let i = 0; i < embedded.length; i++) {
+        const { outer, leaf: a } = embedded[i]!;
         if (!isCommandArgument(outer) && (a.has(LeafTag.PathLike) ? isPathName(a.name, facts.pathNames) || mayNamePath(a.name, a.value) : bare(a.name, a))) args.push(a);
-      for (const k of facts.keys)
+      }
+      const keys = facts.keys;
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
         if (!facts.isPathArgument(k, true) && (k.has(LeafTag.PathLike) ? mayNamePath("", k.value) : bare("", k))) args.push(k);
+      }
       // A patch names several files at one place: the first protected one is reported there.
       let patches: Set<object> | undefined;
       let done: Set<ArgLeaf> | undefined;
-      for (const arg of args) {
+      for (let i = 0; i < args.length; i++) {
+        const arg = args[i]!;
         if (arg.fromPatch && patches?.has(arg.slot)) continue;
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
@@ -838,7 +856,8 @@ export default defineRule({
         // step of a thousand of each took 3 s, and the bound is the validation's (limit-exceeded past it).
         let charged = false;
         let refused = false;
-        for (const ext of facts.strings) {
+        for (let e = 0; e < strings.length; e++) {
+          const ext = strings[e]!;
           if (ext.content || ext.constraint !== undefined || !isExtensionName(ext.name)) continue;
           if (!charged) {
             charged = true;
@@ -847,7 +866,8 @@ export default defineRule({
           }
           const suffix = ext.value.trim().replace(/^\.+/, "");
           if (suffix === "" || /[\s/\\:]/.test(suffix)) continue;
-          for (const stem of facts.strings) {
+          for (let t = 0; t < strings.length; t++) {
+            const stem = strings[t]!;
             if (stem === ext || stem.content || stem.constraint !== undefined || !mayBeFileName(stem.name, stem.value, stem.isPlainWord()) || isExtensionName(stem.name)) continue;
             const hit = protectedHit(`${stem.value.trim()}.${suffix}`)?.hit;
             if (hit === undefined) continue;
@@ -865,7 +885,8 @@ export default defineRule({
         if (joined || refused) continue;
         // A map whose keys name a folder of protected paths and the names in it (`{files: {".claude":
         // {"settings.json": "..."}}}`) is a tree of files to an executor that writes it out.
-        for (const k of facts.keys) {
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
           if (!k.has(LeafTag.PathLike) || !mayEndInHiddenName(k.value) || !hidden.has(lastName(k.value))) continue;
           const found = protectedTree(facts.valueAt(k), [k.value], k.at, (text) => protectedHit(text)?.hit);
           if (found === undefined) continue;
@@ -887,8 +908,11 @@ export default defineRule({
       // A folder protected itself is reported above, as written.
       const named = facts.folders();
       let extra: ArgLeaf[] | undefined;
-      for (const a of facts.strings)
+      for (let i = 0; i < strings.length; i++) {
+        const a = strings[i]!;
         if (a.has(LeafTag.PathLike) && !a.content && a.constraint === undefined && mayEndInHiddenName(a.value) && hidden.has(lastName(a.value)) && !named.some((f) => f === a || f.value === a.value)) (extra ??= []).push(a);
+      }
+      if (named.length === 0 && extra === undefined) continue;
       const folders = (extra === undefined ? named : [...named, ...extra]).filter((f) => protectedHit(f.value) === undefined);
       if (folders.length === 0) continue;
       // A path protected as written is reported above.
