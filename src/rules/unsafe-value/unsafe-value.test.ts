@@ -8,6 +8,16 @@ ruleTester("unsafe-value", {
       name: "plain tool names, non-Latin text, and such characters outside paths",
       code: '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]',
     },
+    {
+      name: "paths of one script a word, scripts that pass for no Latin letter, full-width names, look-alikes outside paths",
+      code: JSON.stringify([
+        { tool: "write_file", params: { path: "\u043e\u0442\u0447\u0451\u0442/report-\u043e\u0442\u0447\u0451\u0442.md", content: "\u0441\u043e\u0440\u0443 .\u0435nv" } },
+        { tool: "write_file", params: { path: "docs/\u8a2d\u5b9a\u30d5\u30a1\u30a4\u30ebv2.md" } },
+        { tool: "write_file", params: { path: "\uff21\uff30\uff29\u4ed5\u69d8.md" } },
+        { tool: "write_file", params: { path: "\u03b1\u03b2\u03b3/caf\u00e9.txt" } },
+        { tool: "write_file", params: { path: "\u043c\u043e\u0441\u0442/\u0441\u043e\u0440.txt" } },
+      ]),
+    },
   ],
   invalid: [
     { name: "a number that overflows to infinity", code: '[{"tool": "a", "params": {"n": 1e400}}]', errors: [{ line: 1, column: 32, endLine: 1, endColumn: 37, pointer: "/0/params/n", message: /Infinity/, messageId: "jsonNumberOverflow" }] },
@@ -35,6 +45,28 @@ ruleTester("unsafe-value", {
         { line: 1, column: 11, endLine: 1, endColumn: 27, pointer: "/0/tool", step: 1, message: /U\+200B/, messageId: "hiddenInToolName" },
         { line: 1, column: 39, endLine: 1, endColumn: 56, pointer: "/1/tool", step: 2, message: /U\+0000/, messageId: "hiddenInToolName" },
       ],
+    },
+    {
+      name: "a Cyrillic letter among Latin ones in a path (intake JSON)",
+      code: '{"steps": [{"tool": "write_file", "arguments": {"path": ".\\u0435nv", "content": "x"}, "intent": "w"}]}',
+      errors: [{ line: 1, column: 57, endLine: 1, endColumn: 68, pointer: "/steps/0/arguments/path", step: 1, messageId: "mixedScriptInPath", message: 'Step 1: the path "path" ".\u0435nv" mixes Latin and Cyrillic letters in "\u0435nv": a reviewer reads it as ".env", which is another file.', hint: /one script/ }],
+    },
+    {
+      name: "a Cyrillic letter in a path's word (YAML)",
+      code: "steps:\n  - tool: write_file\n    arguments: {path: \"src/\\u0441opy.py\", content: x}\n    intent: w\n",
+      file: "plan.yaml",
+      errors: [{ line: 3, column: 23, pointer: "/steps/0/arguments/path", step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Cyrillic letters in "\u0441opy": a reviewer reads it as "src\/copy.py"/ }],
+    },
+    {
+      name: "a full-width letter beside plain ones in a path",
+      code: '[{"tool": "write_file", "params": {"path": "\\uff53rc/a.py"}}]',
+      errors: [{ line: 1, column: 44, pointer: "/0/params/path", step: 1, messageId: "mixedScriptInPath", message: /full-width or styled character in "\uff53rc".*reads it as "src\/a.py"/ }],
+    },
+    {
+      name: "a Greek omicron in a TeDDy path written bare",
+      code: planMd("### CREATE\n- **File Path:** src/c\u03bfnfig.py\n- **Description:** x\n```text\nA=1\n```"),
+      file: "plan.md",
+      errors: [{ line: 11, column: 18, step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Greek letters in "c\u03bfnfig"/ }],
     },
     { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
