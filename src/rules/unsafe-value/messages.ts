@@ -103,6 +103,7 @@ export const messages = {
   metadataLink: { message: "Line {{line}}: a link in a metadata value other than a path.", hint: "write the value as plain text" },
   metadataLinkCharacters: { message: "Line {{line}}: a link whose text or destination holds characters the two parsers may read differently.", hint: "write the path with letters, digits and . _ / - only: [path](/path)" },
   metadataBrackets: { message: "Line {{line}}: brackets in a metadata value (a link TeDDy may read otherwise).", hint: "write the path as a link [path](/path)" },
+  metadataPathSpans: { message: "Line {{line}}: a path value with text beside its code span (or several spans); TeDDy drops the backticks and reads it all as one path.", hint: "write the path alone, in one code span or without backticks" },
   metadataCodeSpan: { message: "Line {{line}}: an unbalanced or spaced code span in a metadata value.", hint: "write `code` with no spaces just inside the backticks" },
   metadataAsterisk: { message: "Line {{line}}: a \"*\" in a metadata value; emphasis is read differently by the two parsers.", hint: "remove the * from the value" },
   metadataUnderscore: { message: "Line {{line}}: a \"_\" at the edge of a word in a metadata value; TeDDy reads it as emphasis here.", hint: "write the item with a bold key, `- **Key:** value`, or a link" },

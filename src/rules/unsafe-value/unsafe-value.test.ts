@@ -79,6 +79,11 @@ const execute = (meta: string, command = "npm test") => planMd(`### EXECUTE\n${m
 ruleTester("unsafe-value", {
   valid: [
     { name: "TeDDy: an EXECUTE with cwd, Timeout and Expected Outcome", code: execute("- **Description:** test\n- **cwd:** src\n- **Timeout:** 60\n- **Expected Outcome:** passes"), file: "plan.md", files: { "src/a.txt": "a\n" } },
+    {
+      name: "TeDDy: a path in one code span, with spaces in it or around it, and a bare path",
+      code: planMd("### CREATE\n- **File Path:** `src/my file.py`\n- **Description:** x\n```text\nA=1\n```", "### CREATE\n- **File Path:**  `src/b.py` \n- **Description:** x\n```text\nA=1\n```", "### CREATE\n- **File Path:** src/c.py\n- **Description:** a `code` span in a description\n```text\nA=1\n```"),
+      file: "plan.md",
+    },
     { name: "TeDDy: EXECUTE items whose words may name a folder elsewhere, but not where the command runs", code: execute("- **Description:** test\n- **Root Cause:** a stale cache\n- **Location:** CI\n- **Base:** main"), file: "plan.md" },
   ],
   invalid: [
@@ -106,6 +111,21 @@ ruleTester("unsafe-value", {
         { line: 12, column: 1, messageId: "readingLazyContinuation" },
       ],
     },
+    ...["`src/a.py` and `src/b.py`", "`src/a.py` `../x`", "src/a.py `x`", "`src/a.py`.bak"].map((value) => ({
+      name: `TeDDy: a path value with text beside its code span: ${value}`,
+      code: planMd(`### CREATE\n- **File Path:** ${value}\n- **Description:** x\n\`\`\`text\nA=1\n\`\`\``),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: 1,
+          pointer: "/reading/11",
+          messageId: "metadataPathSpans",
+          message: "Line 11: a path value with text beside its code span (or several spans); TeDDy drops the backticks and reads it all as one path.",
+          hint: "write the path alone, in one code span or without backticks",
+        },
+      ],
+    })),
     ...["Working Directory", "Workdir", "Dir", "working_dir", "Folder"].map((key) => ({
       name: `TeDDy: a ${key} item, which TeDDy does not read`,
       code: execute(`- **${key}:** build`, "rm -rf dist"),
