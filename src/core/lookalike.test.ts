@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mixedScriptReason, mixedScriptWord } from "./lookalike.js";
+import { INVISIBLE, INVISIBLE_BEYOND_LATIN1, mixedScriptReason, mixedScriptWord } from "./lookalike.js";
 
 /** Letters of one script each, none a compatibility form. */
 const LATIN = [..."abcdefghijklmnopqrstuvwxyzABCXYZ\u00e9\u00e8\u00fc\u00df\u00f8\u00f1"];
@@ -60,5 +60,17 @@ describe("mixedScriptReason and mixedScriptWord", () => {
     expect(mixedScriptReason("\uff21\uff30\uff29\u4ed5\u69d8.md")).toBeUndefined();
     expect(mixedScriptReason("donn\u00e9es/\u00e9.txt")).toBeUndefined();
     expect(mixedScriptReason("v2\u0455/a.py")).toMatchObject({ word: "v2\u0455", why: "mixed", reads: "v2s/a.py" });
+  });
+});
+
+describe("INVISIBLE_BEYOND_LATIN1", () => {
+  it("with a search for the soft hyphen, finds what INVISIBLE finds", () => {
+    const unit = fc.oneof(fc.constantFrom("a", " ", "\u00ad", "\u00e9", "\u034f", "\u200b", "\u3164", "\ufe0f", "\u{e0041}", "\u{e0100}", "\ud83d"), fc.string({ unit: "binary", maxLength: 2 }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }).map((u) => u.join("")), (text) => {
+        expect(INVISIBLE_BEYOND_LATIN1.test(text) || text.includes("\u00ad")).toBe(INVISIBLE.test(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

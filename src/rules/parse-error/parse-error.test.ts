@@ -30,6 +30,9 @@ ruleTester("parse-error", {
     commandCase("programs that run programs too deep", { command: nested(10) }, "nestedTooDeep", "nests programs that run programs more than 8 deep", "write the innermost command as its own step"),
     commandCase("an argument vector with a number", { command: ["ls", 1] }, "listNotStrings", "is a list with items that are not strings, so it is no argument vector", ARGUMENT_VECTOR),
     commandCase("arguments beside the command with a number", { command: "ls", args: ["-l", 2] }, "argvBesideNotStrings", 'has "args" beside it that is a list with items that are not strings, so it is no argument vector', ARGUMENT_VECTOR),
+    ...[["\\u3164", "3164"], ["\\ufe0f", "FE0F"], ["\\u034f", "034F"], ["\\u2800", "2800"]].map(([c, code]) =>
+      commandCase(`a character that shows nothing (U+${code}) in a command`, { command: `rm out/a${JSON.parse(`"${c}"`)}.txt` }, "unreadableCommand", `cannot be read as a shell command: the command holds the invisible or look-alike space character U+${code}, which makes it read as something other than it shows`, PLAIN_SHELL),
+    ),
     // Also disallowed-tool's (a program name outside printable ASCII), which still reads the line.
     commandCase("a program name with a Cyrillic letter", { command: "\u0440ython x.py" }, "mixedScriptWord", 'holds the word "\u0440ython", which mixes Latin and Cyrillic letters: it reads as "python" but names another program or file', MIXED),
     commandCase("an operand that mixes Latin and Cyrillic", { command: "cp data/a.csv .\u0435nv" }, "mixedScriptWord", 'holds the word "\u0435nv", which mixes Latin and Cyrillic letters: it reads as "env" but names another program or file', MIXED),

@@ -9,6 +9,10 @@ ruleTester("unsafe-value", {
       code: '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]',
     },
     {
+      name: "accents written with combining marks, and spaces and invisible characters outside paths and keys",
+      code: JSON.stringify([{ tool: "write_file", params: { path: "donne\u0301es/caf\u00e9.txt", content: "a\u00a0b \u2764\ufe0f \u00ad" }, description: "no\u00a0break" }]),
+    },
+    {
       name: "paths of one script a word, scripts that pass for no Latin letter, full-width names, look-alikes outside paths",
       code: JSON.stringify([
         { tool: "write_file", params: { path: "\u043e\u0442\u0447\u0451\u0442/report-\u043e\u0442\u0447\u0451\u0442.md", content: "\u0441\u043e\u0440\u0443 .\u0435nv" } },
@@ -68,6 +72,21 @@ ruleTester("unsafe-value", {
       file: "plan.md",
       errors: [{ line: 11, column: 18, step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Greek letters in "c\u03bfnfig"/ }],
     },
+    ...[
+      ["a soft hyphen", "\\u00ad", "U+00AD"],
+      ["a no-break space", "\\u00a0", "U+00A0"],
+      ["an ideographic space", "\\u3000", "U+3000"],
+      ["a Hangul filler", "\\u3164", "U+3164"],
+      ["a variation selector", "\\ufe0f", "U+FE0F"],
+      ["a combining grapheme joiner", "\\u034f", "U+034F"],
+      ["a blank braille pattern", "\\u2800", "U+2800"],
+      ["a tag character", "\\udb40\\udc41", "U+E0041"],
+    ].map(([what, escape, code]) => ({
+      name: `${what} in a path argument, which shows nothing (or a plain space)`,
+      code: `[{"tool": "write_file", "params": {"path": "out/report${escape}.md"}}]`,
+      errors: [{ line: 1, column: 44, endColumn: 59 + escape!.length, pointer: "/0/params/path", step: 1, messageId: "hiddenInPath", message: new RegExp(`"out/report${escape!.replace(/\\/g, "\\\\")}\\.md" contains an invisible, bidi, control or non-ASCII space character \\(${code!.replace("+", "\\+")}\\)`) }],
+    })),
+    { name: "a soft hyphen in a key", code: '[{"tool": "a", "params": {"pa\\u00adth": 1}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 39, pointer: "/0/params/pa\u00adth", messageId: "jsonInvisibleKey", message: /Key "pa\\u00adth" contains invisible/ }] },
     { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
   docs: { file: "plan.json" },
