@@ -99,6 +99,16 @@ function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | 
   return { entries, folded };
 }
 
+/**
+ * A name as a file system that ignores case and Unicode normalization reads it (APFS and HFS+ on macOS,
+ * NTFS on Windows), with the trailing dots and spaces Windows drops removed.
+ */
+export function foldName(name: string): string {
+  const folded = (/[^\x00-\x7f]/.test(name) ? name.normalize("NFC") : name).toLowerCase();
+  const trimmed = folded.replace(/[. ]+$/, "");
+  return trimmed === "" ? folded : trimmed;
+}
+
 /** A folder as the path service resolved it: where it really is, whether it is missing, and the links followed to it. */
 interface Folder {
   path: string;
@@ -155,6 +165,53 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     return f;
   };
 
+  // Each listed folder's entries by folded name (foldName), for twinOf.
+  const foldedListings = new Map<string, Map<string, string> | undefined>();
+  /**
+   * The path a file system that folds names (macOS, Windows) opens for `lexical` (inside the workspace),
+   * when that differs from the path as written: from the first name missing as written, each name is
+   * taken as the one entry of its folder it folds to (`LNK/x` is `lnk/x` beside a link `lnk`).
+   * Undefined when every name exists as written, no missing name has such a twin, or a folder on the way
+   * cannot be listed.
+   */
+  const twinOf = (lexical: string): string | undefined => {
+    if (!files.list || !lexical.startsWith(`${ws === "/" ? "" : ws}/`)) return undefined;
+    const names = lexical.slice(ws === "/" ? 1 : ws.length + 1).split("/");
+    let dir = ws;
+    let changed = false;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const here = dir === "/" ? `/${name}` : `${dir}/${name}`;
+      if (files.kind(here) !== "missing") {
+        dir = here;
+        continue;
+      }
+      let byFold = foldedListings.get(dir);
+      if (byFold === undefined && !foldedListings.has(dir)) {
+        const listing = files.list(dir);
+        byFold = listing && new Map([...listing.keys()].map((n) => [foldName(n), n]));
+        foldedListings.set(dir, byFold);
+      }
+      const twin = byFold?.get(foldName(name));
+      if (twin === undefined) return changed ? [dir, ...names.slice(i)].join("/") : undefined;
+      changed = true;
+      names[i] = twin;
+      dir = dir === "/" ? `/${twin}` : `${dir}/${twin}`;
+    }
+    return changed ? dir : undefined;
+  };
+  /** The readings with, after each that is missing as written, the path a name-folding file system opens. */
+  const withTwins = (list: Resolved[]): Resolved[] => {
+    for (const r of list.slice()) {
+      if (!("lexical" in r) || !r.missing) continue;
+      const twin = twinOf(r.lexical);
+      if (twin === undefined) continue;
+      const real = walk(twin);
+      list.push({ lexical: twin, real: real.path, reading: twin.slice(ws === "/" ? 1 : ws.length + 1), missing: real.missing });
+    }
+    return list;
+  };
+
   const resolveClean = (text: string): Resolved => {
     const lexical = ws === "/" ? `/${text}` : `${ws}/${text}`;
     const slash = lexical.lastIndexOf("/");
@@ -190,7 +247,7 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
       texts -= units;
       // A path longer than any a system opens is refused before it is read (see MAX_PATH_LENGTH).
       if (text.length > MAX_PATH_LENGTH) out = [{ unsafe: unsafePathReason(text)!, reading: text }];
-      else if (CLEAN.test(text)) out = [resolveClean(text)];
+      else if (CLEAN.test(text)) out = withTwins([resolveClean(text)]);
       else {
         const list: Resolved[] = [];
         for (const reading of pathReadings(text)) {
@@ -203,7 +260,7 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
           const real = walk(abs);
           list.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
         }
-        out = list;
+        out = withTwins(list);
       }
       if (resolved.size < MAX_CACHED) resolved.set(text, out);
       return out;

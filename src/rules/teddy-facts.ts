@@ -2,7 +2,9 @@ import { Buffer } from "node:buffer";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
-import { contextPath, type InWorkspace } from "../core/path-service.js";
+import { contextPath, foldName, type InWorkspace } from "../core/path-service.js";
+
+export { foldName };
 import { EditedText, Finder } from "./edited-text.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
@@ -130,15 +132,6 @@ export type TeddyLimit =
 
 const TEDDY = Symbol("teddy facts");
 
-/**
- * A name as a file system that ignores case and Unicode normalization reads it (APFS and HFS+ on macOS,
- * NTFS on Windows), with the trailing dots and spaces Windows drops removed.
- */
-export function foldName(name: string): string {
-  const folded = (/[^\x00-\x7f]/.test(name) ? name.normalize("NFC") : name).toLowerCase();
-  const trimmed = folded.replace(/[. ]+$/, "");
-  return trimmed === "" ? folded : trimmed;
-}
 
 /**
  * The workspace-relative path of an existing entry that `abs` (missing as written) names where names are
