@@ -182,7 +182,11 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
       const here = dir === "/" ? `/${name}` : `${dir}/${name}`;
-      if (files.kind(here) !== "missing") {
+      const kind = files.kind(here);
+      // Nothing past a link is listed (it may point outside, which is never probed): the walk of the
+      // path found so far decides where it leads.
+      if (kind === "symlink") return changed ? [here, ...names.slice(i + 1)].join("/") : undefined;
+      if (kind !== "missing") {
         dir = here;
         continue;
       }
@@ -197,13 +201,15 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
       changed = true;
       names[i] = twin;
       dir = dir === "/" ? `/${twin}` : `${dir}/${twin}`;
+      if (files.kind(dir) === "symlink") return [dir, ...names.slice(i + 1)].join("/");
     }
     return changed ? dir : undefined;
   };
   /** The readings with, after each that is missing as written, the path a name-folding file system opens. */
   const withTwins = (list: Resolved[]): Resolved[] => {
     for (const r of list.slice()) {
-      if (!("lexical" in r) || !r.missing) continue;
+      // Only a path inside the workspace is looked at: one outside is refused already, and never probed.
+      if (!("lexical" in r) || !r.missing || !isInside(r.lexical, ws) || !isInside(r.real, wsReal)) continue;
       const twin = twinOf(r.lexical);
       if (twin === undefined) continue;
       const real = walk(twin);

@@ -81,7 +81,7 @@ ruleTester("path-outside-workspace", {
     ...["setfacl -m u:x:rwx data/in.csv", "setfacl -Rm u:x:rwx,g:y:r data", "setfacl --modify=u:x:rwx -x g:staff data/in.csv", "setfacl --set u::rw,g::r,o::- data/in.csv"].map((command) => ({ name: `setfacl's ACL: ${command}`, code: plan({ command }, "run_command"), files })),
     ...["cp -r -tdata data/in.csv", "mv -tdata x", "install -m644 -tdata x", "ln -stdata x"].map((command) => ({ name: `a target folder glued to -t: ${command}`, code: plan({ command }, "run_command"), files })),
     // Names that fold to no entry, and new files beside a link: nothing a name-folding file system reads otherwise.
-    ...["data/IN2.csv", "Data2/x.txt", "out-links/x.txt", "data/new.txt", "DATA/in.csv"].map((path) => ({ name: `a new or differently spelt path that names no link: ${path}`, code: plan({ path }), files })),
+    ...["data/IN2.csv", "Data2/x.txt", "out-links/x.txt", "data/new.txt", "DATA/in.csv", "DATA-LINK/in.csv", "Data-Link./new/x.txt"].map((path) => ({ name: `a new or differently spelt path that names no link: ${path}`, code: plan({ path }), files })),
     // go's package patterns name the folder they start in (`./...` is no file named `...`).
     ...["go test ./...", "go vet ./data/... && go test -run TestX -count=1 ./...", "go build ..."].map((command) => ({ name: `a go package pattern: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
