@@ -159,7 +159,7 @@ function keysInText(t: string): number {
         if (d === 92 && t.charCodeAt(++q) === 117) {
           uEscape = true;
           const u = hex4(t, q + 1);
-          if (u >= 0xad && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
+          if ((u >= 0x61c || u === 0xad) && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
         }
       }
     }
@@ -287,7 +287,7 @@ class Reader {
   lexemes: Lexemes | undefined;
   /** Lexeme of the number just read, when String(value) would not give it back. */
   lexeme: string | undefined;
-  /** The string just read has a char >= U+00AD (the first INVISIBLE one), so it may hold a surrogate or an invisible char. */
+  /** The string just read has a char >= U+061C or the soft hyphen U+00AD, so it may hold a surrogate or an invisible char. */
   high = false;
   // Containers enclosing `cur`, each with the key its pending member is read under and its bracket's offset.
   readonly conts: Container[] = [];
@@ -429,7 +429,7 @@ class Reader {
       }
       if (c === 92) return this.escaped(start, i, high);
       if (c < 32) throw this.control(start, i);
-      if (c >= 0xad) high = true;
+      if (c >= 0x61c || c === 0xad) high = true;
     }
     throw this.unterminated(start);
   }
@@ -452,7 +452,7 @@ class Reader {
         if (e === 117 && u < 0) {
           throw this.stop(i, i + 6, "jsonBadUnicodeEscape");
         } else if (e === 117) {
-          if (u >= 0xad) high = true;
+          if (u >= 0x61c || u === 0xad) high = true;
           out += String.fromCharCode(u);
           i += 6;
         } else if (ESCAPES[e] !== undefined) {
@@ -465,7 +465,7 @@ class Reader {
         seg = i;
       } else if (c < 32) throw this.control(start, i);
       else {
-        if (c >= 0xad) high = true;
+        if (c >= 0x61c || c === 0xad) high = true;
         i++;
       }
     }

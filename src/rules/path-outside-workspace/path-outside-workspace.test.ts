@@ -22,7 +22,7 @@ const files = {
   "loop-b": { link: "/ws/loop-a" },
   "data/hard.txt": { file: "s\n", nlink: 2 },
   "data/deep-link": { link: "/outside" },
-  "re\u0301sume\u0301": { link: "/outside" },
+  "r\u00e9sum\u00e9": { link: "/outside" },
 } as const;
 const lastString = (v: unknown): string => (typeof v === "string" ? v : Object.values(v as object).map(lastString).filter(Boolean).pop() ?? "");
 /** The diagnostic at the offending string (the arguments' last string leaf), on the plan's one line. */
@@ -101,7 +101,7 @@ ruleTester("path-outside-workspace", {
     reported({ path: "OUT-LINK/x.txt" }, 'path "OUT-LINK/x.txt" (read as "out-link/x.txt") in "path" resolves through a symlink to /outside/x.txt, outside the workspace /ws.'),
     reported({ path: "Out-Link./new/x.txt" }, '(read as "out-link/new/x.txt") in "path" resolves through a symlink to /outside/new/x.txt'),
     reported({ path: "Data/DEEP-LINK/x" }, '(read as "data/deep-link/x") in "path" resolves through a symlink to /outside/x'),
-    reported({ path: "r\u00e9sum\u00e9/secret.txt" }, '(read as "re\u0301sume\u0301/secret.txt") in "path" resolves through a symlink to /outside/secret.txt'),
+    reported({ path: "re\u0301sume\u0301/secret.txt" }, '(read as "r\u00e9sum\u00e9/secret.txt") in "path" resolves through a symlink to /outside/secret.txt'),
     reported({ command: "cp data/in.csv OUT-LINK/x" }, 'names "OUT-LINK/x", a path that resolves through a symlink to /outside/x', "run_command", "commandPathOutside"),
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
     reported({ files: { "notes.txt": "../../../etc/passwd" } }, 'path "../../../etc/passwd" in "notes.txt" resolves to /etc/passwd', "copy_files"),
