@@ -1,4 +1,5 @@
 import type { MessageData } from "../core/rule.js";
+import { mixedScriptWord } from "../core/lookalike.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
@@ -30,7 +31,8 @@ export interface CommandMessageIds {
     | "argvBesideNotStrings"
     | "parserNotLoaded"
     | "notChecked"
-    | "planCommandsTooLong";
+    | "planCommandsTooLong"
+    | "mixedScriptWord";
   "multiple-tools": "compoundCommand" | "runsThroughWrapper" | "handsCommandLine";
   "disallowed-tool":
     | "rewiringVariable"
@@ -1381,6 +1383,17 @@ class Analysis {
       frame.wheres = this.everywhere(frame.wheres, cmd, guarding, () => this.simple(cmd, depth, s.text));
     }
     [this.cwd, this.dirs, this.moved, this.errexit, this.globs] = [saved.cwd, saved.dirs, saved.moved, saved.errexit, saved.globs];
+    // A word that mixes scripts reads as another name (`cp a .env` with a Cyrillic `e`): it is reported,
+    // and the line is still read, so that a look-alike program name is also judged as a program.
+    if (top) {
+      const mixed = mixedScriptWord(s.text);
+      if (mixed) {
+        const start = s.text.indexOf(mixed.word);
+        this.span = { start, end: start + mixed.word.length };
+        this.find({ rule: "parse-error", messageId: "mixedScriptWord", data: mixed });
+        this.span = undefined;
+      }
+    }
     if (top) this.span = undefined;
   }
 

@@ -99,6 +99,18 @@ function listingOf(entries: ReadonlyMap<string, ReturnType<FileProbe["kind"]> | 
   return { entries, folded };
 }
 
+/**
+ * A name as a file system that ignores case and Unicode normalization reads it (APFS and HFS+ on macOS,
+ * NTFS on Windows), with the trailing dots and spaces Windows drops removed.
+ */
+export function foldName(name: string): string {
+  const folded = (/[^\x00-\x7f]/.test(name) ? name.normalize("NFC") : name).toLowerCase();
+  const last = folded.charCodeAt(folded.length - 1);
+  if (last !== 0x2e && last !== 0x20) return folded;
+  const trimmed = folded.replace(/[. ]+$/, "");
+  return trimmed === "" ? folded : trimmed;
+}
+
 /** A folder as the path service resolved it: where it really is, whether it is missing, and the links followed to it. */
 interface Folder {
   path: string;
@@ -155,6 +167,92 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     return f;
   };
 
+  // Each folder twinOf has listed: its entries with their kinds, and (once a name is missing there) by folded name.
+  type Listed = { kinds: ReadonlyMap<string, "file" | "dir" | "symlink" | "other" | undefined>; byFold?: Map<string, string> };
+  const listed = new Map<string, Listed | undefined>();
+  const listingOf = (dir: string): Listed | undefined => {
+    if (listed.has(dir)) return listed.get(dir);
+    const kinds = files.list?.(dir);
+    const l = kinds && { kinds };
+    if (listed.size < MAX_CACHED) listed.set(dir, l);
+    return l;
+  };
+  const wsPrefix = ws === "/" ? "/" : `${ws}/`;
+  /** A path as a file system that folds names reads it: where it leads, whether that differs from the path as written, and what is there. */
+  type Folded = { path: string; changed: boolean; state: "dir" | "missing" | "link" };
+  /**
+   * One name of a path, read in folder `dir` (as folded so far) by a file system that folds names. The
+   * folder is listed only for a missing name that folding changes (upper case, NFD, trailing dots or
+   * spaces: `OUT` for a link `out`); a missing name folding leaves as it is is taken as missing, unread
+   * (a listing per folder of every new file cost 15% of a plan's validation), so a link whose own name
+   * has upper case, named in lower case (`out` for a link `Out`), is found only where a name-folding file
+   * system reads the plan (there lstat itself follows it).
+   */
+  const foldStep = (dir: string, name: string, changed: boolean): Folded => {
+    const here = dir === "/" ? `/${name}` : `${dir}/${name}`;
+    const kind = files.kind(here);
+    // Nothing past a link is listed (it may point outside, which is never probed): the walk decides.
+    if (kind === "symlink") return { path: here, changed, state: "link" };
+    if (kind !== "missing") return { path: here, changed, state: "dir" };
+    const folded = foldName(name);
+    const l = folded === name ? undefined : listingOf(dir);
+    if (!l) return { path: here, changed, state: "missing" };
+    if (l.byFold === undefined) {
+      l.byFold = new Map();
+      for (const n of l.kinds.keys()) l.byFold.set(foldName(n), n);
+    }
+    const twin = l.byFold.get(folded);
+    if (twin === undefined) return { path: here, changed, state: "missing" };
+    const at = dir === "/" ? `/${twin}` : `${dir}/${twin}`;
+    return { path: at, changed: true, state: (l.kinds.get(twin) ?? files.kind(at)) === "symlink" ? "link" : "dir" };
+  };
+  /** Each folder of the workspace as foldStep reads it, once per validation. */
+  const foldedFolders = new Map<string, Folded>();
+  const foldFolder = (dir: string): Folded => {
+    if (dir === ws) return { path: ws, changed: false, state: "dir" };
+    let f = foldedFolders.get(dir);
+    if (f === undefined) {
+      const slash = dir.lastIndexOf("/");
+      const up = foldFolder(slash === 0 ? "/" : dir.slice(0, slash));
+      // Under a missing name everything is missing; past a link the walk decides.
+      f = up.state === "dir" ? foldStep(up.path, dir.slice(slash + 1), up.changed) : { path: `${up.path}${dir.slice(slash)}`, changed: up.changed, state: up.state };
+      if (foldedFolders.size < MAX_CACHED) foldedFolders.set(dir, f);
+    }
+    return f;
+  };
+  /**
+   * The path a file system that folds names (macOS, Windows) opens for `lexical` (inside the workspace),
+   * when that differs from the path as written: from the first name missing as written, each name is
+   * taken as the one entry of its folder it folds to (`LNK/x` is `lnk/x` beside a link `lnk`).
+   * Undefined when it does not differ: every name exists as written, or a missing name has no such twin.
+   * Each folder is read once per validation, from its listing: this runs for every new file.
+   */
+  const twinOf = (lexical: string): string | undefined => {
+    if (!lexical.startsWith(wsPrefix)) return undefined;
+    const slash = lexical.lastIndexOf("/");
+    const parent = slash === 0 ? "/" : lexical.slice(0, slash);
+    if (parent !== ws && !parent.startsWith(wsPrefix)) return undefined;
+    const up = foldFolder(parent);
+    if (up.state !== "dir") return up.changed ? `${up.path}${lexical.slice(slash)}` : undefined;
+    const r = foldStep(up.path, lexical.slice(slash + 1), up.changed);
+    return r.changed ? r.path : undefined;
+  };
+  /** The readings with, after each that is missing as written, the path a name-folding file system opens. */
+  const withTwins = (list: Resolved[]): Resolved[] => {
+    if (!files.list) return list;
+    for (let i = 0, n = list.length; i < n; i++) {
+      const r = list[i]!;
+      if (!("lexical" in r) || !r.missing) continue;
+      // Only a path inside the workspace is looked at (twinOf lists nothing outside it, nor past a link):
+      // one outside is refused already.
+      const twin = twinOf(r.lexical);
+      if (twin === undefined || !isInside(r.real, wsReal)) continue;
+      const real = walk(twin);
+      list.push({ lexical: twin, real: real.path, reading: twin.slice(ws === "/" ? 1 : ws.length + 1), missing: real.missing });
+    }
+    return list;
+  };
+
   const resolveClean = (text: string): Resolved => {
     const lexical = ws === "/" ? `/${text}` : `${ws}/${text}`;
     const slash = lexical.lastIndexOf("/");
@@ -190,7 +288,7 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
       texts -= units;
       // A path longer than any a system opens is refused before it is read (see MAX_PATH_LENGTH).
       if (text.length > MAX_PATH_LENGTH) out = [{ unsafe: unsafePathReason(text)!, reading: text }];
-      else if (CLEAN.test(text)) out = [resolveClean(text)];
+      else if (CLEAN.test(text)) out = withTwins([resolveClean(text)]);
       else {
         const list: Resolved[] = [];
         for (const reading of pathReadings(text)) {
@@ -203,7 +301,7 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
           const real = walk(abs);
           list.push({ lexical: normalizeAbsolute(abs), real: real.path, reading, missing: real.missing });
         }
-        out = list;
+        out = withTwins(list);
       }
       if (resolved.size < MAX_CACHED) resolved.set(text, out);
       return out;

@@ -2,7 +2,9 @@ import { Buffer } from "node:buffer";
 import type { Plan } from "../core/plan.js";
 import type { RuleContext } from "../core/rule.js";
 import { actionOf } from "../core/step-extra.js";
-import { contextPath, type InWorkspace } from "../core/path-service.js";
+import { contextPath, foldName, type InWorkspace } from "../core/path-service.js";
+
+export { foldName };
 import { EditedText, Finder } from "./edited-text.js";
 
 /** How one FIND block fared against the target file as it stands when the edit runs. */
@@ -22,6 +24,12 @@ export interface ActionFacts {
   target: "file" | "dir" | "other" | "missing" | "unknown";
   inContext?: boolean;
   finds: FindResult[];
+  /**
+   * For a CREATE of a missing path: the existing file or folder (workspace-relative) that the path names on
+   * a file system that ignores case or Unicode normalization or drops trailing dots and spaces (macOS,
+   * Windows), or a file an earlier CREATE of the plan makes under such a spelling.
+   */
+  twin?: string;
 }
 
 export interface TeddyFacts {
@@ -123,6 +131,39 @@ export type TeddyLimit =
   | { step: number; messageId: "teddyFileGrowth"; data: { step: number; pair: number; path: string; mib: number; max: number } };
 
 const TEDDY = Symbol("teddy facts");
+
+
+/**
+ * The workspace-relative path of an existing entry that `abs` (missing as written) names where names are
+ * folded (foldName), or undefined: each folder on the way is listed, and a name is taken as written when
+ * the folder holds it, else as the one entry it folds to. Undefined when a folder cannot be listed.
+ */
+function diskTwin(abs: string, workspace: string, files: RuleContext["files"], folded: Map<string, Map<string, string> | undefined>): string | undefined {
+  if (!files.list || !abs.startsWith(`${workspace}/`)) return undefined;
+  const segs = abs.slice(workspace.length + 1).split("/");
+  let dir = workspace;
+  let rel = "";
+  let differs = false;
+  for (const seg of segs) {
+    const listing = files.list(dir);
+    if (!listing) return undefined;
+    let name: string | undefined = seg;
+    if (!listing.has(seg)) {
+      let byFold = folded.get(dir);
+      if (byFold === undefined && !folded.has(dir)) {
+        byFold = new Map();
+        for (const n of listing.keys()) byFold.set(foldName(n), n);
+        folded.set(dir, byFold);
+      }
+      name = byFold?.get(foldName(seg));
+      if (name === undefined) return undefined;
+      differs = true;
+    }
+    dir = `${dir}/${name}`;
+    rel = rel === "" ? name : `${rel}/${name}`;
+  }
+  return differs ? rel : undefined;
+}
 /** A file the simulation holds no text of any more: no later action touches it. */
 const RELEASED = Symbol("released");
 
@@ -146,6 +187,11 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
   }
   let work = 0;
   let limit: TeddyFacts["limit"];
+  // The files the plan creates, by their folded workspace-relative path; each folder's entries by folded name.
+  const createdFolded = new Map<string, string>();
+  const foldedListings = new Map<string, Map<string, string> | undefined>();
+  const relative = (abs: string) => (abs.startsWith(`${workspace}/`) ? abs.slice(workspace.length + 1) : abs);
+  const foldPath = (rel: string) => rel.split("/").map(foldName).join("/");
   for (const step of plan.steps) {
     const action = actionOf(step);
     if (!action) continue;
@@ -158,8 +204,14 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
     if (!resolved.inside) continue;
     const abs = resolved.abs;
     facts.target = virtual.has(abs) ? "file" : (resolved.kind ?? "missing");
+    if (action.type === "CREATE" && facts.target === "missing" && !action.overwrite) {
+      const created = createdFolded.get(foldPath(relative(abs)));
+      facts.twin = created !== undefined ? relative(created) : diskTwin(abs, workspace, ctx.files, foldedListings);
+    }
     if (action.type === "CREATE" && (facts.target === "missing" || action.overwrite)) {
       virtual.set(abs, new EditedText(utf8(action.content ?? "")));
+      const folded = foldPath(relative(abs));
+      if (!createdFolded.has(folded)) createdFolded.set(folded, abs);
     } else if (action.type === "EDIT" && facts.target === "file") {
       // Searched where it lies: a match is a byte offset, a line number is counted only for a report.
       // A file no later action touches is read into the probe's reused buffer, and released after this action.

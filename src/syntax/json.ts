@@ -3,7 +3,7 @@ import type { MessageData } from "../core/rule.js";
 import { NO_LEXEMES } from "../core/document.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
-import { INVISIBLE } from "../core/lookalike.js";
+import { INVISIBLE, INVISIBLE_BEYOND_LATIN1 } from "../core/lookalike.js";
 import { addIssue } from "./unsafe.js";
 
 export interface JsonParseOptions {
@@ -81,7 +81,7 @@ const LEXEME_HINT = new RegExp(String.raw`\d(?:\.\d*0(?!\d)|[eE][+-]?\d|` + "[\\
 
 function fastRead(t: string, maxDepth: number, maxString: number, maxValues: number): { value: unknown } | undefined {
   // On one-byte strings the character-class tests return at once.
-  if (SUSPECT_KEY.test(t) || INVISIBLE.test(t) || !isWellFormed(t)) return undefined;
+  if (SUSPECT_KEY.test(t) || INVISIBLE_BEYOND_LATIN1.test(t) || t.includes("\u00ad") || !isWellFormed(t)) return undefined;
   const keys = keysInText(t);
   // Every key has a value: past the limit, the reader stops at it without JSON.parse building them all.
   if (keys < 0 || keys >= maxValues) return undefined;
@@ -175,7 +175,7 @@ function keysInText(t: string): number {
         if (d === 92 && t.charCodeAt(++q) === 117) {
           uEscape = true;
           const u = hex4(t, q + 1);
-          if (u >= 0x61c && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
+          if ((u >= 0x61c || u === 0xad) && (u >= 0xd800 ? u <= 0xdfff : INVISIBLE.test(String.fromCharCode(u)))) return -1;
         }
       }
     }
@@ -303,7 +303,7 @@ class Reader {
   lexemes: Lexemes | undefined;
   /** Lexeme of the number just read, when String(value) would not give it back. */
   lexeme: string | undefined;
-  /** The string just read has a char >= U+061C, so it may hold a surrogate or an invisible char. */
+  /** The string just read has a char >= U+061C or the soft hyphen U+00AD, so it may hold a surrogate or an invisible char. */
   high = false;
   // Containers enclosing `cur`, each with the key its pending member is read under and its bracket's offset.
   readonly conts: Container[] = [];
@@ -445,7 +445,7 @@ class Reader {
       }
       if (c === 92) return this.escaped(start, i, high);
       if (c < 32) throw this.control(start, i);
-      if (c >= 0x61c) high = true;
+      if (c >= 0x61c || c === 0xad) high = true;
     }
     throw this.unterminated(start);
   }
@@ -468,7 +468,7 @@ class Reader {
         if (e === 117 && u < 0) {
           throw this.stop(i, i + 6, "jsonBadUnicodeEscape");
         } else if (e === 117) {
-          if (u >= 0x61c) high = true;
+          if (u >= 0x61c || u === 0xad) high = true;
           out += String.fromCharCode(u);
           i += 6;
         } else if (ESCAPES[e] !== undefined) {
@@ -481,7 +481,7 @@ class Reader {
         seg = i;
       } else if (c < 32) throw this.control(start, i);
       else {
-        if (c >= 0x61c) high = true;
+        if (c >= 0x61c || c === 0xad) high = true;
         i++;
       }
     }
@@ -847,5 +847,5 @@ function clip(s: string): string {
 
 /** A key as JSON, with invisible characters escaped so a report shows them. */
 function show(key: string): string {
-  return clip(JSON.stringify(key).replace(new RegExp(INVISIBLE.source, "gu"), (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")));
+  return clip(JSON.stringify(key).replace(new RegExp(INVISIBLE.source, "gu"), (c) => c.split("").map((u) => "\\u" + u.charCodeAt(0).toString(16).padStart(4, "0")).join("")));
 }

@@ -523,6 +523,12 @@ export function metadataIssues(doc: MarkdownDocument, list: Extract<MdBlock, { k
       bad("metadataCodeSpan");
       continue;
     }
+    // TeDDy drops a path's backticks and keeps the rest: `a.py` and `b.py` is the one path "a.py and b.py",
+    // where a reviewer reads two files. A code span holds the whole path or none of it.
+    if (isLinkKey && value.includes("`") && !/^ *`[^`]+` *$/.test(value)) {
+      bad("metadataPathSpans");
+      continue;
+    }
     if (/\*/.test(outsideCode)) {
       bad("metadataAsterisk");
       continue;

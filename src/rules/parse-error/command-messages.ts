@@ -19,6 +19,7 @@ export const commandClauses = {
   argvBesideNotStrings: { message: 'has "{{key}}" beside it that is a list with items that are not strings, so it is no argument vector', hint: ARGUMENT_VECTOR },
   parserNotLoaded: { message: "cannot be checked: the shell parser could not be loaded ({{reason}})", hint: "reinstall plangate; until then, plans with commands are rejected" },
   notChecked: { message: "was not checked (the command analysis did not run)", hint: "report this as a bug in plangate" },
+  mixedScriptWord: { message: 'holds the word "{{word}}", which mixes {{scripts}} letters: it reads as "{{reads}}" but names another program or file', hint: "write each word in one script (the plain Latin letters it looks like, if those are meant)" },
   planCommandsTooLong: {
     message: "was not read: with it the plan's command lines would total more than {{max}} characters, the most that are read in one plan",
     hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",

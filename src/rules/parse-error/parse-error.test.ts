@@ -5,6 +5,7 @@ import { commandCase, readRuleTester, ruleTester } from "../../../test/rule-test
 
 const PLAIN_SHELL = "write the command in plain shell syntax (simple commands and quoted arguments), or split it into steps";
 const ARGUMENT_VECTOR = "give the command as one string, or as a list of strings (program first)";
+const MIXED = "write each word in one script (the plain Latin letters it looks like, if those are meant)";
 const FUNCTION = "the command defines a function, whose name would shadow a program: plangate does not follow function calls";
 const nested = (depth: number): string => {
   let line = "ls";
@@ -13,7 +14,12 @@ const nested = (depth: number): string => {
 };
 
 ruleTester("parse-error", {
-  valid: ['[{"tool": "plot_qc"}]', { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" }],
+  valid: [
+    '[{"tool": "plot_qc"}]',
+    { name: "YAML read as YAML", code: "- tool: plot_qc\n", file: "plan.yaml" },
+    // Words of one script each, and scripts that pass for no Latin letter, read as what they are.
+    { name: "a command with Cyrillic, Greek and Japanese words beside Latin ones", code: JSON.stringify({ steps: [{ tool: "run_command", arguments: { command: "git commit -m '\u0418\u0441\u043f\u0440\u0430\u0432\u0438\u0442\u044c bug: \u03b1\u03b2\u03b3 \u8a2d\u5b9adata \u30c7\u30fc\u30bfv2'" }, intent: "commit" }] }) },
+  ],
   invalid: [
     { name: "malformed JSON, at the fault", code: '[\n  {"tool": "plot_qc",}\n]', errors: [{ line: 2, column: 21, endLine: 2, endColumn: 22, severity: "error", message: /Trailing comma/, messageId: "jsonTrailingComma" }] },
     { name: "an empty file", code: "", errors: [{ line: 1, column: 1, endLine: 1, endColumn: 1, message: /empty/, messageId: "jsonEmpty" }] },
@@ -24,6 +30,13 @@ ruleTester("parse-error", {
     commandCase("programs that run programs too deep", { command: nested(10) }, "nestedTooDeep", "nests programs that run programs more than 8 deep", "write the innermost command as its own step"),
     commandCase("an argument vector with a number", { command: ["ls", 1] }, "listNotStrings", "is a list with items that are not strings, so it is no argument vector", ARGUMENT_VECTOR),
     commandCase("arguments beside the command with a number", { command: "ls", args: ["-l", 2] }, "argvBesideNotStrings", 'has "args" beside it that is a list with items that are not strings, so it is no argument vector', ARGUMENT_VECTOR),
+    ...[["\\u3164", "3164"], ["\\ufe0f", "FE0F"], ["\\u034f", "034F"], ["\\u2800", "2800"]].map(([c, code]) =>
+      commandCase(`a character that shows nothing (U+${code}) in a command`, { command: `rm out/a${JSON.parse(`"${c}"`)}.txt` }, "unreadableCommand", `cannot be read as a shell command: the command holds the invisible or look-alike space character U+${code}, which makes it read as something other than it shows`, PLAIN_SHELL),
+    ),
+    // Also disallowed-tool's (a program name outside printable ASCII), which still reads the line.
+    commandCase("a program name with a Cyrillic letter", { command: "\u0440ython x.py" }, "mixedScriptWord", 'holds the word "\u0440ython", which mixes Latin and Cyrillic letters: it reads as "python" but names another program or file', MIXED),
+    commandCase("an operand that mixes Latin and Cyrillic", { command: "cp data/a.csv .\u0435nv" }, "mixedScriptWord", 'holds the word "\u0435nv", which mixes Latin and Cyrillic letters: it reads as "env" but names another program or file', MIXED),
+    commandCase("a Greek omicron inside a quoted script name", { command: "python 'scripts/c\u03bfnfig.py'" }, "mixedScriptWord", 'holds the word "c\u03bfnfig", which mixes Latin and Greek letters: it reads as "config" but names another program or file', MIXED),
     { name: "an unterminated JSON text", code: "[{", errors: [{ line: 1, column: 3, endLine: 1, endColumn: 3, message: /end of input/, hint: /line 1, column 2/, messageId: "jsonIncompleteOpen" }] },
   ],
   docs: { file: "plan.json" },

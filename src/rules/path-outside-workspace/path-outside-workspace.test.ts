@@ -21,6 +21,8 @@ const files = {
   "loop-a": { link: "/ws/loop-b" },
   "loop-b": { link: "/ws/loop-a" },
   "data/hard.txt": { file: "s\n", nlink: 2 },
+  "data/deep-link": { link: "/outside" },
+  "r\u00e9sum\u00e9": { link: "/outside" },
 } as const;
 const lastString = (v: unknown): string => (typeof v === "string" ? v : Object.values(v as object).map(lastString).filter(Boolean).pop() ?? "");
 /** The diagnostic at the offending string (the arguments' last string leaf), on the plan's one line. */
@@ -78,6 +80,8 @@ ruleTester("path-outside-workspace", {
     // An ACL is setfacl's option value, not a Windows drive path.
     ...["setfacl -m u:x:rwx data/in.csv", "setfacl -Rm u:x:rwx,g:y:r data", "setfacl --modify=u:x:rwx -x g:staff data/in.csv", "setfacl --set u::rw,g::r,o::- data/in.csv"].map((command) => ({ name: `setfacl's ACL: ${command}`, code: plan({ command }, "run_command"), files })),
     ...["cp -r -tdata data/in.csv", "mv -tdata x", "install -m644 -tdata x", "ln -stdata x"].map((command) => ({ name: `a target folder glued to -t: ${command}`, code: plan({ command }, "run_command"), files })),
+    // Names that fold to no entry, and new files beside a link: nothing a name-folding file system reads otherwise.
+    ...["data/IN2.csv", "Data2/x.txt", "out-links/x.txt", "data/new.txt", "DATA/in.csv", "DATA-LINK/in.csv", "Data-Link./new/x.txt"].map((path) => ({ name: `a new or differently spelt path that names no link: ${path}`, code: plan({ path }), files })),
     // go's package patterns name the folder they start in (`./...` is no file named `...`).
     ...["go test ./...", "go vet ./data/... && go test -run TestX -count=1 ./...", "go build ..."].map((command) => ({ name: `a go package pattern: ${command}`, code: plan({ command }, "run_command"), files })),
   ],
@@ -92,6 +96,13 @@ ruleTester("path-outside-workspace", {
         [{ url: "git+file:///outside/repo" }, "/steps/0/arguments/url"],
       ] as const
     ).map(([args, pointer]) => ({ name: `${JSON.stringify(args)}: a path inside text`, code: plan(args), files, errors: [{ step: 1, pointer, messageId: "outsideWorkspace" }] })),
+    // A link named in another case, Unicode normalization or with a trailing dot: macOS and Windows open the
+    // link (and follow it out), where the name as written is missing here.
+    reported({ path: "OUT-LINK/x.txt" }, 'path "OUT-LINK/x.txt" (read as "out-link/x.txt") in "path" resolves through a symlink to /outside/x.txt, outside the workspace /ws.'),
+    reported({ path: "Out-Link./new/x.txt" }, '(read as "out-link/new/x.txt") in "path" resolves through a symlink to /outside/new/x.txt'),
+    reported({ path: "Data/DEEP-LINK/x" }, '(read as "data/deep-link/x") in "path" resolves through a symlink to /outside/x'),
+    reported({ path: "re\u0301sume\u0301/secret.txt" }, '(read as "r\u00e9sum\u00e9/secret.txt") in "path" resolves through a symlink to /outside/secret.txt'),
+    reported({ command: "cp data/in.csv OUT-LINK/x" }, 'names "OUT-LINK/x", a path that resolves through a symlink to /outside/x', "run_command", "commandPathOutside"),
     // A map keyed by paths: its keys are path arguments, and its values are checked as values too.
     reported({ files: { "notes.txt": "../../../etc/passwd" } }, 'path "../../../etc/passwd" in "notes.txt" resolves to /etc/passwd', "copy_files"),
     {
@@ -626,6 +637,11 @@ describe("path-outside-workspace on a real file system", () => {
     [{ path: "file:///etc/hosts" }, "resolves to /etc/hosts"],
     [{ options: { cwd: "/tmp" } }, "resolves to /tmp"],
     [{ sources: { src: ["data/in.csv", "../x"] } }, "resolves to"],
+    // The link under another spelling: a file system that folds names (macOS, Windows) follows it.
+    [{ path: "OUT-LINK/new.txt" }, 'read as "out-link/new.txt"'],
+    [{ path: "Out-Link./secret.txt" }, 'read as "out-link/secret.txt"'],
+    [{ path: "SECRET-LINK" }, 'read as "secret-link"'],
+    [{ path: "DATA-LINK/../OUT-LINK/x" }, 'read as "out-link/x"'],
   ])("reports %j", async (args, why) => {
     const d = await check(args);
     expect(d, JSON.stringify(args)).toHaveLength(1);

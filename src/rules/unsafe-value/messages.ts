@@ -103,14 +103,16 @@ export const messages = {
   metadataLink: { message: "Line {{line}}: a link in a metadata value other than a path.", hint: "write the value as plain text" },
   metadataLinkCharacters: { message: "Line {{line}}: a link whose text or destination holds characters the two parsers may read differently.", hint: "write the path with letters, digits and . _ / - only: [path](/path)" },
   metadataBrackets: { message: "Line {{line}}: brackets in a metadata value (a link TeDDy may read otherwise).", hint: "write the path as a link [path](/path)" },
+  metadataPathSpans: { message: "Line {{line}}: a path value with text beside its code span (or several spans); TeDDy drops the backticks and reads it all as one path.", hint: "write the path alone, in one code span or without backticks" },
   metadataCodeSpan: { message: "Line {{line}}: an unbalanced or spaced code span in a metadata value.", hint: "write `code` with no spaces just inside the backticks" },
   metadataAsterisk: { message: "Line {{line}}: a \"*\" in a metadata value; emphasis is read differently by the two parsers.", hint: "remove the * from the value" },
   metadataUnderscore: { message: "Line {{line}}: a \"_\" at the edge of a word in a metadata value; TeDDy reads it as emphasis here.", hint: "write the item with a bold key, `- **Key:** value`, or a link" },
   // The engine (src/engine.ts): TeDDy reads the file as UTF-8 with the mark kept as text.
   teddyBom: { message: "The plan.md starts with a byte order mark: TeDDy reads it as text before the title and skips to the next line that starts with \"#\", so it would run another plan than the one checked.", hint: "save the file as UTF-8 without a byte order mark" },
   // Tool names and paths, once the dialect has found the steps (the rule's own check of the plan)
-  hiddenInToolName: { message: "Step {{step}}: the {{field}} name {{tool}} contains an invisible, bidi or control character ({{code}}): it can look like another tool's name.", hint: "write the tool name in plain characters" },
-  hiddenInPath: { message: 'Step {{step}}: the path "{{name}}" {{path}} contains an invisible, bidi or control character ({{code}}): a reviewer reads another path than the executor opens.', hint: "write the path in plain characters" },
+  hiddenInToolName: { message: "Step {{step}}: the {{field}} name {{tool}} contains an invisible, bidi, control or non-ASCII space character ({{code}}): it can look like another tool's name.", hint: "write the tool name in plain characters" },
+  mixedScriptInPath: { message: 'Step {{step}}: the path "{{name}}" {{path}} {{why}}: a reviewer reads it as "{{reads}}", which is another file.', hint: "write each name in one script (the plain Latin letters it looks like, if those are meant)" },
+  hiddenInPath: { message: 'Step {{step}}: the path "{{name}}" {{path}} contains an invisible, bidi, control or non-ASCII space character ({{code}}): a reviewer reads another path than the executor opens.', hint: "write the path in plain characters" },
   // Claude Code's plan mode (src/node/plan-mode.ts): what a renderer hides from the person approving the plan.
   planModeHidden: { message: "The plan holds an invisible or control character ({{code}}): the person reviewing the plan would not see it.", hint: "remove it; write the plan in plain visible text" },
   planModeHtmlComment: { message: "Line {{line}}: the plan holds an HTML comment ({{content}}); rendered, it is hidden or shown otherwise than written, so it cannot be part of an approved plan.", hint: "remove the HTML; write the plan in plain Markdown" },

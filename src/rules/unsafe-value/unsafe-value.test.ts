@@ -8,6 +8,20 @@ ruleTester("unsafe-value", {
       name: "plain tool names, non-Latin text, and such characters outside paths",
       code: '[{"tool": "read_file", "description": "read \\u202e", "params": {"path": "données/é.txt", "note": "\\u200b"}}]',
     },
+    {
+      name: "accents written with combining marks, and spaces and invisible characters outside paths and keys",
+      code: JSON.stringify([{ tool: "write_file", params: { path: "donne\u0301es/caf\u00e9.txt", content: "a\u00a0b \u2764\ufe0f \u00ad" }, description: "no\u00a0break" }]),
+    },
+    {
+      name: "paths of one script a word, scripts that pass for no Latin letter, full-width names, look-alikes outside paths",
+      code: JSON.stringify([
+        { tool: "write_file", params: { path: "\u043e\u0442\u0447\u0451\u0442/report-\u043e\u0442\u0447\u0451\u0442.md", content: "\u0441\u043e\u0440\u0443 .\u0435nv" } },
+        { tool: "write_file", params: { path: "docs/\u8a2d\u5b9a\u30d5\u30a1\u30a4\u30ebv2.md" } },
+        { tool: "write_file", params: { path: "\uff21\uff30\uff29\u4ed5\u69d8.md" } },
+        { tool: "write_file", params: { path: "\u03b1\u03b2\u03b3/caf\u00e9.txt" } },
+        { tool: "write_file", params: { path: "\u043c\u043e\u0441\u0442/\u0441\u043e\u0440.txt" } },
+      ]),
+    },
   ],
   invalid: [
     { name: "a number that overflows to infinity", code: '[{"tool": "a", "params": {"n": 1e400}}]', errors: [{ line: 1, column: 32, endLine: 1, endColumn: 37, pointer: "/0/params/n", message: /Infinity/, messageId: "jsonNumberOverflow" }] },
@@ -36,6 +50,43 @@ ruleTester("unsafe-value", {
         { line: 1, column: 39, endLine: 1, endColumn: 56, pointer: "/1/tool", step: 2, message: /U\+0000/, messageId: "hiddenInToolName" },
       ],
     },
+    {
+      name: "a Cyrillic letter among Latin ones in a path (intake JSON)",
+      code: '{"steps": [{"tool": "write_file", "arguments": {"path": ".\\u0435nv", "content": "x"}, "intent": "w"}]}',
+      errors: [{ line: 1, column: 57, endLine: 1, endColumn: 68, pointer: "/steps/0/arguments/path", step: 1, messageId: "mixedScriptInPath", message: 'Step 1: the path "path" ".\u0435nv" mixes Latin and Cyrillic letters in "\u0435nv": a reviewer reads it as ".env", which is another file.', hint: /one script/ }],
+    },
+    {
+      name: "a Cyrillic letter in a path's word (YAML)",
+      code: "steps:\n  - tool: write_file\n    arguments: {path: \"src/\\u0441opy.py\", content: x}\n    intent: w\n",
+      file: "plan.yaml",
+      errors: [{ line: 3, column: 23, pointer: "/steps/0/arguments/path", step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Cyrillic letters in "\u0441opy": a reviewer reads it as "src\/copy.py"/ }],
+    },
+    {
+      name: "a full-width letter beside plain ones in a path",
+      code: '[{"tool": "write_file", "params": {"path": "\\uff53rc/a.py"}}]',
+      errors: [{ line: 1, column: 44, pointer: "/0/params/path", step: 1, messageId: "mixedScriptInPath", message: /full-width or styled character in "\uff53rc".*reads it as "src\/a.py"/ }],
+    },
+    {
+      name: "a Greek omicron in a TeDDy path written bare",
+      code: planMd("### CREATE\n- **File Path:** src/c\u03bfnfig.py\n- **Description:** x\n```text\nA=1\n```"),
+      file: "plan.md",
+      errors: [{ line: 11, column: 18, step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Greek letters in "c\u03bfnfig"/ }],
+    },
+    ...[
+      ["a soft hyphen", "\\u00ad", "U+00AD"],
+      ["a no-break space", "\\u00a0", "U+00A0"],
+      ["an ideographic space", "\\u3000", "U+3000"],
+      ["a Hangul filler", "\\u3164", "U+3164"],
+      ["a variation selector", "\\ufe0f", "U+FE0F"],
+      ["a combining grapheme joiner", "\\u034f", "U+034F"],
+      ["a blank braille pattern", "\\u2800", "U+2800"],
+      ["a tag character", "\\udb40\\udc41", "U+E0041"],
+    ].map(([what, escape, code]) => ({
+      name: `${what} in a path argument, which shows nothing (or a plain space)`,
+      code: `[{"tool": "write_file", "params": {"path": "out/report${escape}.md"}}]`,
+      errors: [{ line: 1, column: 44, endColumn: 59 + escape!.length, pointer: "/0/params/path", step: 1, messageId: "hiddenInPath", message: new RegExp(`"out/report${escape!.replace(/\\/g, "\\\\")}\\.md" contains an invisible, bidi, control or non-ASCII space character \\(${code!.replace("+", "\\+")}\\)`) }],
+    })),
+    { name: "a soft hyphen in a key", code: '[{"tool": "a", "params": {"pa\\u00adth": 1}}]', errors: [{ line: 1, column: 27, endLine: 1, endColumn: 39, pointer: "/0/params/pa\u00adth", messageId: "jsonInvisibleKey", message: /Key "pa\\u00adth" contains invisible/ }] },
     { name: "a bidi control in a path argument", code: '[{"tool": "read_file", "params": {"path": "src/\\u202etxt.exe"}}]', errors: [{ line: 1, column: 43, endLine: 1, endColumn: 62, pointer: "/0/params/path", message: /U\+202E/, messageId: "hiddenInPath" }] },
   ],
   docs: { file: "plan.json" },
@@ -47,6 +98,11 @@ const execute = (meta: string, command = "npm test") => planMd(`### EXECUTE\n${m
 ruleTester("unsafe-value", {
   valid: [
     { name: "TeDDy: an EXECUTE with cwd, Timeout and Expected Outcome", code: execute("- **Description:** test\n- **cwd:** src\n- **Timeout:** 60\n- **Expected Outcome:** passes"), file: "plan.md", files: { "src/a.txt": "a\n" } },
+    {
+      name: "TeDDy: a path in one code span, with spaces in it or around it, and a bare path",
+      code: planMd("### CREATE\n- **File Path:** `src/my file.py`\n- **Description:** x\n```text\nA=1\n```", "### CREATE\n- **File Path:**  `src/b.py` \n- **Description:** x\n```text\nA=1\n```", "### CREATE\n- **File Path:** src/c.py\n- **Description:** a `code` span in a description\n```text\nA=1\n```"),
+      file: "plan.md",
+    },
     { name: "TeDDy: EXECUTE items whose words may name a folder elsewhere, but not where the command runs", code: execute("- **Description:** test\n- **Root Cause:** a stale cache\n- **Location:** CI\n- **Base:** main"), file: "plan.md" },
   ],
   invalid: [
@@ -74,6 +130,21 @@ ruleTester("unsafe-value", {
         { line: 12, column: 1, messageId: "readingLazyContinuation" },
       ],
     },
+    ...["`src/a.py` and `src/b.py`", "`src/a.py` `../x`", "src/a.py `x`", "`src/a.py`.bak"].map((value) => ({
+      name: `TeDDy: a path value with text beside its code span: ${value}`,
+      code: planMd(`### CREATE\n- **File Path:** ${value}\n- **Description:** x\n\`\`\`text\nA=1\n\`\`\``),
+      file: "plan.md",
+      errors: [
+        {
+          line: 11,
+          column: 1,
+          pointer: "/reading/11",
+          messageId: "metadataPathSpans",
+          message: "Line 11: a path value with text beside its code span (or several spans); TeDDy drops the backticks and reads it all as one path.",
+          hint: "write the path alone, in one code span or without backticks",
+        },
+      ],
+    })),
     ...["Working Directory", "Workdir", "Dir", "working_dir", "Folder"].map((key) => ({
       name: `TeDDy: a ${key} item, which TeDDy does not read`,
       code: execute(`- **${key}:** build`, "rm -rf dist"),

@@ -2,6 +2,7 @@ import type { Node, Parser } from "web-tree-sitter";
 import { Reader, short } from "./read-tree.js";
 import { runBeforeShellCompile } from "./compile-hook.js";
 import type { ShellScript } from "./types.js";
+import { INVISIBLE } from "../../core/lookalike.js";
 
 /** Longest command line read (UTF-16 units): a hostile line of 8,000 chained commands takes ~0.1 s to read. */
 export const MAX_COMMAND_LENGTH = 16 * 1024;
@@ -114,6 +115,9 @@ function parseWith(parser: Parser, text: string): ShellScript {
   return script;
 }
 
+/** Format characters, non-ASCII spaces and every other character that shows nothing (INVISIBLE). */
+const HIDDEN_IN_COMMAND = new RegExp(`[\\p{Cf}\\p{Zl}\\p{Zp}\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]|${INVISIBLE.source}`, "u");
+
 /** What tree-sitter-bash and bash would read differently, found before parsing. */
 function precheck(text: string): ShellScript["problems"][number] | undefined {
   if (text.length > MAX_COMMAND_LENGTH)
@@ -121,7 +125,7 @@ function precheck(text: string): ShellScript["problems"][number] | undefined {
   const ctl = /[\0-\x08\x0b-\x1f\x7f]/.exec(text);
   if (ctl)
     return { problem: "controlCharacter", data: { code: ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") }, start: ctl.index, end: ctl.index + 1 };
-  const hidden = /[\p{Cf}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u.exec(text);
+  const hidden = HIDDEN_IN_COMMAND.exec(text);
   if (hidden)
     return { problem: "invisibleSpace", data: { code: hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0") }, start: hidden.index, end: hidden.index + hidden[0].length };
   return undefined;
