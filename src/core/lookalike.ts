@@ -101,7 +101,8 @@ export function pathLookalikeReason(text: string): PathWhy | undefined {
 
 /** The scripts whose letters pass for one another (Latin `e`, Cyrillic U+0435, Greek U+03B5). */
 const LOOKALIKE_SCRIPTS = ["Latin", "Cyrillic", "Greek", "Armenian"] as const;
-const SCRIPT_OF = LOOKALIKE_SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "u")] as const);
+/** Made on first use: a Unicode script class costs about half a millisecond to build, which a hook call that never meets a non-ASCII name should not pay. */
+let scriptOf: readonly (readonly [string, RegExp])[] | undefined;
 
 /** What makes a path read as another name: the word at fault, why, and the name a reviewer reads. */
 export interface MixedScript {
@@ -143,7 +144,8 @@ export function mixedScriptReason(text: string): MixedScript | undefined {
 }
 
 function scriptsIn(word: string): string[] {
-  return SCRIPT_OF.filter(([, re]) => re.test(word)).map(([s]) => s);
+  scriptOf ??= LOOKALIKE_SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "u")] as const);
+  return scriptOf.filter(([, re]) => re.test(word)).map(([s]) => s);
 }
 
 /**
