@@ -1,4 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
+import { duckdbCodeOf, mysqlCodeOf, psqlCodeOf } from "./database-clients.js";
 
 /**
  * Code given to an interpreter on its command line or on its standard input (`python -c CODE`, `node -e
@@ -127,8 +128,11 @@ function specOf(name: string): Spec | undefined {
 
 /** Is the program an interpreter whose inline code is read here (for tests and the policy's messages)? */
 export function isInterpreter(name: string): boolean {
-  return specOf(name) !== undefined || name === "sqlite3" || name === "sqlite";
+  return specOf(name) !== undefined || name === "sqlite3" || name === "sqlite" || DATABASE_CLIENTS.has(name);
 }
+
+/** Database clients whose commands are read as sqlite3's are (database-clients.ts). */
+const DATABASE_CLIENTS = new Set(["psql", "mysql", "mariadb", "duckdb"]);
 
 /**
  * The code an interpreter is given on its line or its standard input, if any. `stdinFile`: the command's
@@ -137,6 +141,9 @@ export function isInterpreter(name: string): boolean {
  */
 export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile: boolean): InlineCode | undefined {
   if (name === "sqlite3" || name === "sqlite") return sqliteCodeOf(args, stdinFile);
+  if (name === "psql") return psqlCodeOf(args, stdinFile);
+  if (name === "mysql" || name === "mariadb") return mysqlCodeOf(name, args, stdinFile);
+  if (name === "duckdb") return duckdbCodeOf(args, stdinFile);
   const spec = specOf(name);
   if (spec === undefined) return undefined;
   const interpreter = spec.interpreter;
