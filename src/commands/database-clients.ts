@@ -204,16 +204,25 @@ export function duckdbCodeOf(args: readonly ShellWord[], stdinFile: boolean): In
     if (!database) database = true;
     else texts.push(w);
   }
+  return dotShellCode(interpreter, texts, stdinFile, DUCKDB_QUIET_DOTS, DUCKDB_FILE_WORDS);
+}
+
+/**
+ * The code among the texts a shell of sqlite3's kind (sqlite3, duckdb) is given: a dot-command other than
+ * the quiet ones, SQL holding one of the file words, a text decided at run time; with no text at all,
+ * the commands on standard input (unless that is a file of the workspace, a script as an operand is).
+ */
+export function dotShellCode(interpreter: string, texts: readonly ShellWord[], stdinFile: boolean, quietDots: ReadonlySet<string>, fileWords: RegExp): InlineCode | undefined {
   for (const w of texts) {
     const v = w.value;
     if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
     const t = v.trimStart();
     if (t.startsWith(".")) {
       const dot = /^\.[A-Za-z0-9_]*/.exec(t)![0].toLowerCase();
-      if (!DUCKDB_QUIET_DOTS.has(dot)) return { interpreter, how: dot, word: w };
+      if (!quietDots.has(dot)) return { interpreter, how: dot, word: w };
       continue;
     }
-    const hit = DUCKDB_FILE_WORDS.exec(v);
+    const hit = fileWords.exec(v);
     if (hit) return { interpreter, how: hit[0], word: w };
   }
   if (texts.length === 0 && !stdinFile) return { interpreter, how: "standard input" };

@@ -1,5 +1,5 @@
 import type { ShellWord } from "../syntax/shell/types.js";
-import { duckdbCodeOf, mysqlCodeOf, psqlCodeOf } from "./database-clients.js";
+import { dotShellCode, duckdbCodeOf, mysqlCodeOf, psqlCodeOf } from "./database-clients.js";
 
 /**
  * Code given to an interpreter on its command line or on its standard input (`python -c CODE`, `node -e
@@ -320,18 +320,5 @@ export function sqliteCodeOf(args: readonly ShellWord[], stdinFile: boolean): In
     }
     texts.push(w);
   }
-  for (const w of texts) {
-    const v = w.value;
-    if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
-    const t = v.trimStart();
-    if (t.startsWith(".")) {
-      const dot = /^\.[A-Za-z0-9_]*/.exec(t)![0].toLowerCase();
-      if (!SQLITE_QUIET_DOTS.has(dot)) return { interpreter, how: dot, word: w };
-      continue;
-    }
-    const hit = SQLITE_FILE_WORDS.exec(v);
-    if (hit) return { interpreter, how: hit[0], word: w };
-  }
-  if (texts.length === 0 && !stdinFile) return { interpreter, how: "standard input" };
-  return undefined;
+  return dotShellCode(interpreter, texts, stdinFile, SQLITE_QUIET_DOTS, SQLITE_FILE_WORDS);
 }
