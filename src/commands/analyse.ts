@@ -311,6 +311,11 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   sort: ["--compress-program="],
   split: ["--filter="],
   man: ["-P", "--pager=", "-H", "--html="],
+  // aria2's event hooks: a program run when a download starts, ends, fails, pauses or stops.
+  aria2c: ["--on-download-complete=", "--on-download-start=", "--on-download-error=", "--on-download-pause=", "--on-download-stop=", "--on-bt-download-complete="],
+  // wget's password program; Subversion's editor, diff and merge programs.
+  wget: ["--use-askpass="],
+  svn: ["--editor-cmd=", "--diff-cmd=", "--diff3-cmd="],
   // netcat's program or command line run with the connection as its input and output.
   nc: ["-e", "-c"],
   ncat: ["-e", "--exec=", "-c", "--sh-exec=", "--lua-exec="],
@@ -319,6 +324,61 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
   // A compiler driver's wrapper of each subprocess, plugins (code loaded into the compiler), spec files (which name programs).
   ...Object.fromEntries(["gcc", "g++", "cc", "c++", "clang", "clang++"].map((c) => [c, ["-wrapper", "-fplugin=", "-specs=", "--specs="]])),
 };
+/** Mercurial settings that run nothing: any other `--config` may name a hook, an extension, an editor, a merge tool or a shell alias. */
+const HG_QUIET_KEY = /^(?:ui\.(?:username|quiet|verbose|debug|interactive|paginate|color|traceback|formatted|report_untrusted|tweakdefaults|relative-paths)|color\.mode|commands\.status\.(?:relative|verbose|terse)|diff\.(?:git|nodates|showfunc|ignorews|ignorewsamount|ignoreblanklines|unified|noprefix|word-diff))$/i;
+/** The programs settingsRunCode reads. */
+const SETTINGS_READERS: ReadonlySet<string> = new Set(["hg", "chg", "svn", "curl", "aria2c", "ansible", "salt", "salt-call", "salt-ssh", "salt-run"]);
+/** Salt functions that only read; any other may run a command, write a file or apply states. */
+const SALT_READS = /^(?:test\.(?:ping|version|versions|echo|true|false)|grains\.(?:items|item|get|ls)|pillar\.(?:items|item|get|ls|raw)|sys\.(?:doc|argspec|list_\w+)|status\.\w+|disk\.usage|network\.(?:interfaces|ip_addrs|ip_addrs6)|saltutil\.running)$/;
+
+/**
+ * Settings and arguments through which a program runs code or command lines it is given in words other
+ * than options of its own (`hg --config hooks.x=...`, `svn --config-option config:helpers:editor-cmd=...`,
+ * `ansible all -a 'rm x'`, `salt-call cmd.run 'rm x'`), or a file of options plangate does not read
+ * (`curl -K cfg`, `aria2c --conf-path=cfg`, `svn --config-dir d`), whose settings may name programs it runs or
+ * files it writes. `file`: the finding is the unread file's.
+ */
+function settingsRunCode(name: string, args: readonly ShellWord[]): { option: string; file?: true } | undefined {
+  if (!SETTINGS_READERS.has(name)) return undefined;
+  const value = (i: number, v: string): string | undefined => (v.includes("=") ? v.slice(v.indexOf("=") + 1) : args[i + 1]?.value);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === "--") break;
+    if (v === undefined) continue;
+    const o = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
+    if (name === "hg" || name === "chg") {
+      // Mercurial reads any unambiguous prefix of a long option (`--conf`).
+      if (o.length >= 5 && "--config".startsWith(o)) {
+        const kv = value(i, v);
+        if (kv === undefined || !HG_QUIET_KEY.test(kv.split("=")[0]!)) return { option: `--config ${kv ?? ""}`.trim() };
+      }
+    } else if (name === "svn") {
+      if (o === "--config-option") {
+        const kv = value(i, v);
+        // FILE:SECTION:OPTION=VALUE; the helpers run the editor and diff programs, the tunnels the ssh-like ones.
+        if (kv === undefined || /^[^:]*:(?:helpers|tunnels):/i.test(kv)) return { option: `--config-option ${kv ?? ""}`.trim() };
+      }
+      if (o === "--config-dir") return { option: o, file: true };
+    } else if (name === "curl") {
+      if (o.length >= 6 && "--config".startsWith(o)) return { option: "--config", file: true };
+      // -K in a cluster, up to a letter that takes a value (`-sK cfg`; in `-dK` the K is -d's data).
+      if (/^-[^-]/.test(v))
+        for (let k = 1; k < v.length; k++) {
+          if (v[k] === "K") return { option: "-K", file: true };
+          if (SHORT_WITH_VALUE.curl!.includes(v[k]!)) break;
+        }
+    } else if (name === "aria2c") {
+      if (o === "--conf-path") return { option: o, file: true };
+    } else if (name === "ansible") {
+      // argparse reads `-aARGS`, `--args`, and any unambiguous prefix of a long option (`--arg`).
+      if (/^-a/.test(v) || (o.length >= 4 && "--args".startsWith(o))) return { option: "-a" };
+    } else if (name === "salt" || name === "salt-call" || name === "salt-ssh" || name === "salt-run") {
+      if (!v.startsWith("-") && /^[a-z_][\w]*\.[\w.]+$/i.test(v) && !SALT_READS.test(v)) return { option: v };
+    }
+  }
+  return undefined;
+}
+
 /**
  * Programs that read any unambiguous prefix of a long option as the option (GNU getopt_long, popt):
  * `tar --checkpoint-act=exec=...` and `tar --use-compress-prog=...` run their commands. The options
@@ -606,6 +666,27 @@ const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly
 const ARITH_TESTS = /^-(?:eq|ne|lt|le|gt|ge)$/;
 /** Builtins that evaluate an argument as arithmetic or as a variable name with a subscript. */
 const SUBSCRIPT_EVALUATORS = new Set([...DECLARATIONS, "let", "unset", "read", "mapfile", "readarray", "getopts", "wait", "printf", "test", "[", "[[", "((", "shift", "return", "exit", "ulimit", "kill"]);
+
+/**
+ * Git hook installers, which write a repository's hooks or point git at a folder of hooks (its
+ * core.hooksPath in .git/config): code git runs at later commits and pushes, which no word of the line
+ * names. `git lfs install` is read in git's subcommands.
+ */
+const HOOK_INSTALLERS: Readonly<Record<string, { subcommands: readonly string[] | "any"; writes: string }>> = {
+  "pre-commit": { subcommands: ["install", "init-templatedir", "uninstall"], writes: ".git/hooks/pre-commit" },
+  lefthook: { subcommands: ["install", "add", "uninstall"], writes: ".git/hooks/pre-commit" },
+  husky: { subcommands: "any", writes: ".git/config" },
+  "simple-git-hooks": { subcommands: "any", writes: ".git/hooks/pre-commit" },
+  overcommit: { subcommands: ["--install", "--uninstall", "-i", "--sign"], writes: ".git/hooks/pre-commit" },
+};
+
+/** The files a hook installer writes that no word of its line names (`pre-commit install`, `husky`). */
+function hookInstallerWrites(name: string, args: readonly ShellWord[]): string[] {
+  if (!Object.hasOwn(HOOK_INSTALLERS, name)) return [];
+  const { subcommands, writes } = HOOK_INSTALLERS[name]!;
+  if (subcommands === "any") return args.some((w) => w.value === "--help" || w.value === "-h" || w.value === "--version" || w.value === "-v") ? [] : [writes];
+  return args.some((w) => w.value === undefined || subcommands.includes(w.value)) ? [writes] : [];
+}
 
 /** A file a download writes: named by a URL (the word it is in), or a folder the server may write any file in. */
 interface Downloaded {
@@ -1643,6 +1724,7 @@ class Analysis {
     }
     if (name === "curl" || name === "wget")
       for (const d of downloadedFiles(name, args)) this.path(d.text, false, d.word === undefined ? undefined : wordSpan(d.word, depth), d.tree === true);
+    for (const file of hookInstallerWrites(name, args)) this.path(file, false, wordSpan(argv0, depth));
     if (spelt === "set") this.errexit = errexitAfter(this.errexit, args);
     if (spelt === "shopt") this.globs = globsAfter(this.globs, args);
     if (FOLDER_BUILTINS.has(spelt)) {
@@ -1717,6 +1799,11 @@ class Analysis {
           if (kv === undefined || GIT_CODE_KEY.test(kv.split("=")[0]!)) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: kv ?? r } });
         }
       }
+    // git-lfs installs its hooks into the repository and its filters into the user's settings (~/.gitconfig) unless --local or --worktree says the repository's.
+    if (sub === "lfs" && (rest[0] === "install" || rest[0] === "update" || rest[0] === "uninstall" || rest[0] === undefined && args.length > i + 1)) {
+      if (!rest.includes("--skip-repo")) this.path(".git/hooks/pre-push", false, undefined);
+      if (rest[0] !== "update" && !rest.some((r) => r === "--local" || r === "--worktree")) this.path("~/.gitconfig", false, undefined);
+    }
     if (sub === "config") {
       const set = gitConfigSets(args.slice(i + 1));
       if (set !== undefined) this.find({ rule: "disallowed-tool", messageId: "gitRunsCode", data: { setting: set } });
@@ -1785,6 +1872,23 @@ class Analysis {
         this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option, wrapper: name, why: "environmentFile" } });
         return;
       }
+    // npm's scripts are command lines npm runs later (`npm test`), in a grammar plangate reads only where a step gives them.
+    if (name === "npm") {
+      const ops = args.map((w) => w.value);
+      const at = ops.findIndex((v) => v === undefined || !v.startsWith("-"));
+      const sub = at < 0 ? undefined : ops[at];
+      const keys = ops.slice(at + 2).filter((v) => v === undefined || !v.startsWith("-"));
+      if (sub === "set-script" || (sub === "pkg" && ops[at + 1] === "set" && keys.some((k) => k === undefined || /^(?:scripts|bin|config|gypfile)(?:[.[=]|$)/.test(k)))) {
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { command: sub === "pkg" ? "npm pkg set" : `npm ${sub ?? ""}`.trim(), wrapper: name, why: "laterSettings" } });
+        return;
+      }
+    }
+    const settings = settingsRunCode(name, args);
+    if (settings !== undefined) {
+      if (settings.file) this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option: settings.option, wrapper: name, why: "configurationFile" } });
+      else this.find({ rule: "disallowed-tool", messageId: "optionRunsCommand", data: { program: name, option: settings.option } });
+      return;
+    }
     const spec = COMMAND_OPTIONS[name];
     if (spec === undefined || !Object.hasOwn(COMMAND_OPTIONS, name)) return;
     // ssh's, scp's and sftp's letters up to the first that takes a value (the rest of the word is its value), and up to ssh's remote command.

@@ -444,7 +444,7 @@ describe("analysis", () => {
       "LUA_INIT=@x.lua lua app.lua",
       "PHPRC=. php app.php",
       "R_PROFILE_USER=x.R Rscript a.R",
-      "ERL_AFLAGS='-eval x' erl",
+      "ERL_AFLAGS='-eval x' erl -noshell -s app start",
       "DOTNET_STARTUP_HOOKS=./x.dll dotnet run",
       "OPENSSL_CONF=./x.cnf openssl version",
       "MISE_TRUSTED_CONFIG_PATHS=/ mise run test",
@@ -1245,6 +1245,87 @@ describe("analysis", () => {
     ])
       expect(ids(text).filter((x) => !x.startsWith("pathOutside")), text).toEqual([]);
   });
+  it("refuses settings and arguments that hand a program code to run, and files of options it does not read", () => {
+    const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.option ?? f.data.why ?? "")}`);
+    for (const [text, id] of [
+      // Mercurial's settings: anything but those that run nothing, by any prefix of --config.
+      ["hg --config hooks.pre-commit='rm -rf ~' commit", "optionRunsCommand:--config hooks.pre-commit=rm -rf ~"],
+      ["hg --conf=ui.editor=rm commit", "optionRunsCommand:--config ui.editor=rm"],
+      ["chg --config extensions.x=/tmp/x.py status", "optionRunsCommand:--config extensions.x=/tmp/x.py"],
+      ["svn --config-option config:helpers:editor-cmd=rm commit", "optionRunsCommand:--config-option config:helpers:editor-cmd=rm"],
+      ["svn --config-option=servers:tunnels:x=rm up", "optionRunsCommand:--config-option servers:tunnels:x=rm"],
+      ["svn commit --editor-cmd rm", "optionRunsCommand:--editor-cmd"],
+      ["svn diff --diff-cmd=./x", "optionRunsCommand:--diff-cmd"],
+      ["svn --config-dir ./cfg up", "wrapperUnknown:--config-dir"],
+      ["curl -K cfg https://x", "wrapperUnknown:-K"],
+      ["curl -sSK cfg https://x", "wrapperUnknown:-K"],
+      ["curl --conf cfg https://x", "wrapperUnknown:--config"],
+      ["aria2c --conf-path=x https://x", "wrapperUnknown:--conf-path"],
+      ["aria2c --on-download-complete rm https://x", "optionRunsCommand:--on-download-complete"],
+      ["aria2c --on-bt-download-complete=./x https://x", "optionRunsCommand:--on-bt-download-complete"],
+      ["wget --use-askpass=./x https://x", "optionRunsCommand:--use-askpass"],
+      ["ansible all -a 'rm -rf x'", "optionRunsCommand:-a"],
+      ["ansible localhost -m shell -a'rm x'", "optionRunsCommand:-a"],
+      ["ansible all --arg='rm x'", "optionRunsCommand:-a"],
+      ["salt-call cmd.run 'rm x'", "optionRunsCommand:cmd.run"],
+      ["salt '*' file.remove /", "optionRunsCommand:file.remove"],
+      // npm's scripts are command lines npm runs later.
+      ["npm pkg set scripts.test='rm -rf ~'", "wrapperUnknown:laterSettings"],
+      ["npm pkg set 'scripts[test]=x'", "wrapperUnknown:laterSettings"],
+      ["npm set-script test x", "wrapperUnknown:laterSettings"],
+    ] as const)
+      expect(ids(text), text).toContain(id);
+    for (const text of [
+      "hg status",
+      "hg --config ui.username=me commit -m x",
+      "hg --config=diff.git=1 diff",
+      "svn --config-option servers:global:http-timeout=60 up",
+      "curl -sSL -o out.json https://x/y",
+      "curl -d K=1 https://x",
+      "curl -sH 'X-K: 1' https://x",
+      "aria2c -x4 https://x/f.iso",
+      "ansible all -m ping",
+      "salt-call test.ping",
+      "salt '*' grains.items",
+      "npm pkg set version=1.2.3",
+      "npm pkg get scripts",
+      "npm test",
+    ])
+      expect(ids(text).filter((x) => !x.startsWith("pathOutside")), text).toEqual([]);
+  });
+
+  it("reads the user's settings that command-line tools change as writes outside the workspace, and the hooks that installers write", () => {
+    const run = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: [], allowCompound: false });
+    for (const [text, manager] of [
+      ["gh config set editor 'rm -rf ~'", "gh"],
+      ["gh alias set x '!rm'", "gh"],
+      ["gh auth login", "gh"],
+      ["glab config set editor rm", "glab"],
+      ["gcloud config set project x", "gcloud"],
+      ["aws configure set region x", "aws"],
+      ["aws sso login", "aws"],
+      ["kubectl config set-context x", "kubectl"],
+      ["kubectl config use-context prod", "kubectl"],
+      ["docker login", "docker"],
+      ["docker context use x", "docker"],
+      ["az login", "az"],
+      ["az extension add -n x", "az"],
+    ] as const)
+      expect(run(text).outside?.map((o) => o.manager), text).toEqual([manager]);
+    for (const text of ["gh pr list", "gh config get editor", "gh alias list", "gh auth status", "gcloud config list", "aws s3 ls", "aws configure get region", "kubectl config view", "kubectl config current-context", "kubectl get pods", "docker context ls", "docker ps", "az config get", "kubectl --kubeconfig ./kc config set-context x", "DOCKER_CONFIG=./.docker docker login"])
+      expect(run(text).outside ?? [], text).toEqual([]);
+    const paths = (text: string) => run(text).paths.map((p) => p.text);
+    expect(paths("pre-commit install")).toContain(".git/hooks/pre-commit");
+    expect(paths("lefthook install")).toContain(".git/hooks/pre-commit");
+    expect(paths("npx husky install")).toContain(".git/config");
+    expect(paths("husky")).toContain(".git/config");
+    expect(paths("git lfs install")).toEqual(expect.arrayContaining([".git/hooks/pre-push", "~/.gitconfig"]));
+    expect(paths("git lfs install --local")).toContain(".git/hooks/pre-push");
+    expect(paths("git lfs install --local")).not.toContain("~/.gitconfig");
+    for (const text of ["pre-commit run --all-files", "lefthook run pre-commit", "git lfs pull", "git lfs track '*.psd'", "husky --version"])
+      expect(paths(text).filter((p) => p.startsWith(".git") || p.startsWith("~")), text).toEqual([]);
+  });
+
   it("follows ip netns exec, perf, lockf, setlock and tsp, and refuses programs that run a command elsewhere, later or by their own grammar", () => {
     const ids = (text: string) => analyseCommand(reader, text, "chain", { allow: [], deny: ["rm"], allowCompound: false }).findings.map((f) => `${f.messageId}:${String(f.data.entry ?? f.data.why ?? f.data.option ?? "")}`);
     for (const [text, id] of [

@@ -89,11 +89,33 @@ const EMACS: Spec = { interpreter: "emacs", code: "", long: ["--eval", "-eval", 
 const SBCL: Spec = { interpreter: "sbcl", code: "", long: ["--eval", "--load"], valued: "", quiet: ["--version", "--help"], noInput: true };
 const GHC: Spec = { interpreter: "ghc", code: "e", valued: "o", quiet: ["--version", "--help"], noInput: true };
 const CLOJURE: Spec = { interpreter: "clojure", code: "e", long: ["--eval"], valued: "", quiet: ["--version", "--help", "-h"], noInput: true };
+// Numeric and symbolic systems whose languages run programs (system(), shell escapes): code on the line,
+// or on standard input when no script is named.
+const GNUPLOT: Spec = { interpreter: "gnuplot", code: "e", valued: "", script: "c", quiet: ["-V", "--version", "-h", "--help"] };
+const OCTAVE: Spec = { interpreter: "octave", code: "", long: ["--eval"], valued: "p", interactive: ["-i", "--interactive", "--persist"], longValued: ["--path", "--exec-path", "--image-path", "--info-file", "--info-program", "--doc-cache-file", "--texi-macros-file"], quiet: ["-v", "--version", "-h", "--help"] };
+// MATLAB's options are words after one dash; without -batch or -r it reads its commands from standard input.
+const MATLAB: Spec = { interpreter: "matlab", code: "", long: ["-batch", "-r", "--batch"], valued: "", quiet: ["-help", "-h", "-n"] };
+const MAXIMA: Spec = { interpreter: "maxima", code: "r", long: ["--batch-string", "--run-string"], valued: "lusX", longValued: ["--lisp", "--use-version", "--server", "--userdir", "--init", "--init-mac", "--init-lisp"], script: "bp", longScript: ["--batch", "--batch-lisp", "--preload"], quiet: ["-v", "--version", "-h", "--help", "-d", "--directories"] };
+const GP: Spec = { interpreter: "gp", code: "", valued: "spD", longValued: ["--stacksize", "--primelimit"], quiet: ["--version", "--version-short", "-h", "--help"] };
+const SAGE: Spec = { interpreter: "sage", code: "c", valued: "", quiet: ["-v", "--version", "-h", "--help"] };
+const SCALA: Spec = { interpreter: "scala", code: "e", long: ["--execute-script", "--execute-scala", "--execute-java"], valued: "", longValued: ["--classpath", "--cp", "--server"], quiet: ["-version", "--version", "-help", "--help", "-h"] };
+// Erlang's shell reads standard input unless told otherwise; -eval is code, -s and -run call a module's function by name.
+const ERL: Spec = { interpreter: "erl", code: "", long: ["-eval"], valued: "", quiet: ["-version"] };
+const SWIPL: Spec = { interpreter: "swipl", code: "gt", valued: "xFp", script: "slf", quiet: ["--version", "-v", "--help", "-h", "--dump-runtime-variables", "--abi-version", "--arch"] };
+const CSI: Spec = { interpreter: "csi", code: "", long: ["-e", "-eval", "-p", "-print", "-P", "-pretty-print"], valued: "IRk", script: "s", quiet: ["-version", "-release", "-help", "--help", "-h"] };
+const CRYSTAL: Spec = { interpreter: "crystal", code: "", valued: "", quiet: ["--version", "-v", "--help", "-h"], evalSubcommand: "eval", replSubcommand: "i", subcommands: true };
+// File transfer clients whose commands (from -c, -e or standard input) run local shell commands (`!cmd`) and write local files (`get`).
+const LFTP: Spec = { interpreter: "lftp", code: "ce", valued: "pu", script: "f", quiet: ["-v", "--version", "-h", "--help"], alwaysInput: true };
+const FTP: Spec = { interpreter: "ftp", code: "", valued: "PsT", quiet: ["-h", "--help", "-V", "--version"], alwaysInput: true };
+const SFTP: Spec = { interpreter: "sftp", code: "", valued: "BcDFiJloPRsS", script: "b", quiet: [], alwaysInput: true };
 const REPL: (interpreter: string) => Spec = (interpreter) => ({ interpreter, code: "", valued: "", quiet: ["-v", "--version", "-h", "--help"] });
 const NODE_NAMES = new Set(["node", "nodejs", "iojs"]);
 
 /** First letters of the interpreters' names: a cheap test before the name is read. */
-const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e", "s", "c"]);
+const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e", "s", "c", "m", "f", "u"]);
+
+/** The names of standard input as a file. */
+const STDIN_FILE = /^\/dev\/(?:stdin|fd\/0)$|^\/proc\/self\/fd\/0$/;
 
 /** The interpreter a program name is (a version suffix dropped), or undefined. */
 function specOf(name: string): Spec | undefined {
@@ -123,6 +145,21 @@ function specOf(name: string): Spec | undefined {
   if (base === "ghc" || base === "runghc" || base === "runhaskell") return { ...GHC, interpreter: base };
   if (base === "clojure" || base === "clj" || base === "bb") return { ...CLOJURE, interpreter: base };
   if (base === "irb" || base === "pry" || base === "jshell") return REPL(base);
+  if (base === "gnuplot") return GNUPLOT;
+  if (base === "octave" || base === "octave-cli") return OCTAVE;
+  if (base === "matlab") return MATLAB;
+  if (base === "maxima") return MAXIMA;
+  if (base === "gp") return GP;
+  if (base === "sage") return SAGE;
+  if (base === "scala") return SCALA;
+  if (base === "erl") return ERL;
+  if (base === "swipl") return SWIPL;
+  if (base === "csi" || base === "chicken-csi") return CSI;
+  if (base === "crystal") return CRYSTAL;
+  if (base === "lftp") return LFTP;
+  if (base === "ftp" || base === "pftp" || base === "tnftp") return FTP;
+  if (base === "sftp") return SFTP;
+  if (base === "ocaml" || base === "utop" || base === "gforth" || base === "scheme" || base === "chez" || base === "petite" || base === "mit-scheme") return REPL(base);
   return undefined;
 }
 
@@ -220,6 +257,9 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
       }
       const isScript = spec.script?.includes(c) === true;
       if (spec.valued.includes(c) || isScript) {
+        // A script read from standard input (`sftp -b - host`, `gnuplot -c /dev/stdin`) is code given there.
+        const value = k < v.length - 1 ? v.slice(k + 1) : args[i + 1]?.value;
+        if (isScript && (value === "-" || (value !== undefined && STDIN_FILE.test(value)))) return fromInput(w);
         if (isScript) script = true;
         if (k === v.length - 1) i++;
         break;
@@ -232,7 +272,7 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
   if (spec.noInput) return operand?.value === undefined && operand !== undefined ? { interpreter, how: "a word decided at run time", word: operand } : undefined;
   if (operand === undefined) return fromInput();
   if (operand.value === undefined) return { interpreter, how: "a word decided at run time", word: operand };
-  if (operand.value === "-" || /^\/dev\/(?:stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(operand.value)) return fromInput(operand);
+  if (operand.value === "-" || STDIN_FILE.test(operand.value)) return fromInput(operand);
   return undefined;
 }
 

@@ -724,9 +724,13 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, SubcommandManager>> = {
   nvm: writesOnly("nvm", "nvm's folder (NVM_DIR, ~/.nvm)", ["install", "uninstall", "alias", "unalias", "install-latest-npm", "reinstall-packages"], { fix: "use a Node.js already installed, or set NVM_DIR=./.nvm on the command", rootVariable: "NVM_DIR" }),
   fnm: writesOnly("fnm", "fnm's folder (~/.local/share/fnm)", ["install", "uninstall", "default", "alias", "unalias"], { valued: new Set(["--fnm-dir", "--node-dist-mirror", "--log-level", "--arch", "--version-file-strategy"]), fix: "use a Node.js already installed, or give --fnm-dir ./.fnm", rootVariable: "FNM_DIR", rootOption: "--fnm-dir" }),
   asdf: writesOnly("asdf", "asdf's data folder (~/.asdf, whose shims are on the user's PATH)", ["install", "uninstall", "plugin", "plugin-add", "plugin-remove", "plugin-update", "global", "reshim", "update"], { fix: "use a version already installed, or set ASDF_DATA_DIR=./.asdf on the command", rootVariable: "ASDF_DATA_DIR" }),
-  gh: writesOnly("gh", "gh's extensions (~/.local/share/gh/extensions), which gh runs as its own commands", [], { readsWith: { extension: ["list", "ls", "browse", "search", "exec", "create"], ext: ["list", "ls", "browse", "search", "exec", "create"] }, fix: "have the user install the extension" }),
+  gh: writesOnly("gh", "gh's extensions and settings (~/.local/share/gh, ~/.config/gh): an extension, an alias or an editor there is a command gh runs later", [], { readsWith: { extension: ["list", "ls", "browse", "search", "exec", "create"], ext: ["list", "ls", "browse", "search", "exec", "create"], config: ["get", "list", "ls"], alias: ["list", "ls"], auth: ["status", "token"] }, fix: "have the user change gh's settings or install the extension" }),
+  glab: writesOnly("glab", "glab's settings (~/.config/glab-cli): an alias or an editor there is a command glab runs later", [], { readsWith: { config: ["get", "list"], alias: ["list"], auth: ["status"] }, fix: "have the user change glab's settings" }),
+  az: writesOnly("az", "the Azure CLI's settings and extensions (~/.azure): an extension is code az runs", ["login", "logout", "configure", "init", "upgrade"], { readsWith: { config: ["get"], extension: ["list", "list-available", "show"] }, fix: "have the user change the Azure CLI's settings or install the extension", rootVariable: "AZURE_CONFIG_DIR" }),
+  aws: writesOnly("aws", "the AWS CLI's settings (~/.aws/config, ~/.aws/credentials)", [], { readsWith: { configure: ["get", "list", "list-profiles", "export-credentials"], sso: [] }, fix: "have the user change the AWS CLI's settings, or set AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE to files of the workspace on the command", rootVariable: "AWS_CONFIG_FILE" }),
   helm: writesOnly("helm", "Helm's plugins folder (HELM_PLUGINS), whose plugins helm runs", [], { readsWith: { plugin: ["list", "ls"] }, fix: "have the user install the plugin, or set HELM_PLUGINS=./.helm/plugins on the command", rootVariable: "HELM_PLUGINS" }),
-  gcloud: writesOnly("gcloud", "the Google Cloud SDK's own folder", [], { readsWith: { components: ["list"] }, fix: "have the user install the component" }),
+  gcloud: writesOnly("gcloud", "the Google Cloud SDK's own folder or its settings (~/.config/gcloud)", [], { readsWith: { components: ["list"], config: ["list", "get", "get-value"], auth: ["list", "print-access-token", "print-identity-token"] }, fix: "have the user install the component or change the settings, or set CLOUDSDK_CONFIG to a folder of the workspace on the command", rootVariable: "CLOUDSDK_CONFIG" }),
+  docker: writesOnly("docker", "docker's settings (~/.docker, DOCKER_CONFIG): credentials, contexts and CLI plugins", ["login", "logout"], { readsWith: { context: ["ls", "list", "inspect", "show"] }, fix: "have the user change docker's settings, or set DOCKER_CONFIG to a folder of the workspace on the command", rootVariable: "DOCKER_CONFIG", rootOption: "--config" }),
 };
 
 function subcommandManager(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
@@ -865,9 +869,19 @@ function editor(name: string, args: ShellWord[]): OutsideWrite | undefined {
   return write(name, words(name, change.value!.split("=")[0]), "the editor's extensions folder (~/.vscode/extensions and the like), whose code the editor runs", "give --extensions-dir inside the workspace, or have the user install the extension", change);
 }
 
-/** `kubectl krew install`: krew's plugins are programs on the user's PATH that kubectl runs. */
+/** kubectl's `config` actions that only read. */
+const KUBECONFIG_READS = new Set(["view", "get-contexts", "get-clusters", "get-users", "current-context"]);
+
+/**
+ * `kubectl krew install`: krew's plugins are programs on the user's PATH that kubectl runs. `kubectl
+ * config set-context` (and every `config` action but those that read) changes the user's kubeconfig.
+ */
 function krew(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
   const ops = operandsOf(args, new Set(["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server"]), new Set(["-v"]));
+  const config = subcommands(ops).find((o) => o.value === "config");
+  const change = config === undefined ? undefined : after(ops, config)[0];
+  if (change !== undefined && !KUBECONFIG_READS.has(change.value) && !redirect(args, ["--kubeconfig"]) && !setLiterally(run, "KUBECONFIG"))
+    return write("kubectl", words(name, "config", change.value), "kubectl's configuration (~/.kube/config), whose exec entries name programs kubectl runs", "have the user change the configuration, or give --kubeconfig a file of the workspace", change.word);
   const k = subcommands(ops).find((o) => o.value === "krew");
   const action = k === undefined ? undefined : after(ops, k)[0];
   if (action === undefined || !["install", "upgrade", "uninstall", "remove", "update", "index"].includes(action.value) || setLiterally(run, "KREW_ROOT")) return undefined;
