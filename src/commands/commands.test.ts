@@ -1545,6 +1545,43 @@ describe("command rules in plans: ids and positions", () => {
     ]);
   });
 
+  it("reads arguments named for a line to run, and those a tool's inputSchema describes as shell command lines, as command lines", async () => {
+    const { parseToolsText } = await import("../node/tools-file.js");
+    const errors = async (args: Record<string, unknown>, tools?: ReturnType<typeof parseToolsText>) => {
+      const text = JSON.stringify({ steps: [{ tool: "ci", arguments: args, intent: "run it" }] }, null, 2);
+      const report = await run(text, { file: "plan.json", policy: policyWith({ deny: ["rm"] }), now: NOW, ...(tools ? { tools } : {}) });
+      return report.diagnostics.filter((d) => d.severity === "error" && d.rule === "disallowed-tool").map((d) => d.pointer);
+    };
+    for (const name of ["cmd_to_run", "script_to_run", "shell_line", "bash_snippet", "sh_code", "post_install", "pre_build", "preCommit", "script_body", "scriptText", "subprocess", "popen", "spawn", "oneliner"])
+      expect(await errors({ [name]: "rm -rf x" }), name).toEqual([`/steps/0/arguments/${name}`]);
+    expect(await errors({ exec_args: ["rm", "-rf", "x"] })).toEqual(["/steps/0/arguments/exec_args"]);
+    for (const name of ["description", "javascript_source", "typescript_code", "pre_release", "postal_code", "preview", "prefix", "build", "task"]) expect(await errors({ [name]: "rm -rf x" }), name).toEqual([]);
+    // The operator's registry says what a tool's own names hold.
+    const registry = parseToolsText(
+      JSON.stringify({
+        tools: [
+          {
+            name: "ci",
+            inputSchema: {
+              type: "object",
+              properties: {
+                build: { type: "string", description: "Shell command that builds the project" },
+                steps: { type: "array", items: { type: "string" }, description: "Commands to run, one per line" },
+                task: { type: "string", title: "Command line" },
+                note: { type: "string", description: "A note about the command" },
+              },
+            },
+          },
+        ],
+      }),
+      "tools.json",
+    );
+    expect(await errors({ build: "rm -rf x" }, registry)).toEqual(["/steps/0/arguments/build"]);
+    expect(await errors({ steps: ["make", "rm -rf x"] }, registry)).toEqual(["/steps/0/arguments/steps/1"]);
+    expect(await errors({ task: "rm x" }, registry)).toEqual(["/steps/0/arguments/task"]);
+    expect(await errors({ note: "rm x" }, registry)).toEqual([]);
+  });
+
   it("reads an argument vector with no command beside it as the command: a list as exec's, a string both as a shell line and split at blanks", async () => {
     const errors = async (args: Record<string, unknown>, tool = "Bash", commands: Partial<Policy["commands"]> = {}) => {
       const text = JSON.stringify({ steps: [{ tool, arguments: args, intent: "run it" }] }, null, 2);

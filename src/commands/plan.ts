@@ -1,4 +1,5 @@
 import { isDollarObject, readArgument, unwrapLiterals } from "../core/constraints.js";
+import { compiledFor } from "../core/compiled.js";
 import { TOOL_CALL_DIALECTS } from "../core/dialect-groups.js";
 import type { PlanFacts } from "../core/facts.js";
 import type { Plan, Step } from "../core/plan.js";
@@ -47,9 +48,23 @@ export function holdsCommandLine(k: string): boolean {
     COMMAND_KEYS.has(k) ||
     ((k.endsWith("command") || k.endsWith("cmd") || k.endsWith("commandline")) && !k.endsWith("subcommand") && !k.endsWith("subcmd")) ||
     (k.endsWith("script") && !NOT_SCRIPT.test(k)) ||
-    ON_EVENT.test(k)
+    ON_EVENT.test(k) ||
+    COMMAND_WORDS.has(k) ||
+    COMMAND_PHRASE.test(k) ||
+    (SCRIPT_TEXT.test(k) && !NOT_SCRIPT.test(k.replace(SCRIPT_TEXT, "script")))
   );
 }
+
+/** Single words for a line a program runs as a child process (`{subprocess: "make"}`, `{popen: ...}`). */
+const COMMAND_WORDS = new Set(["subprocess", "popen", "spawn", "oneliner", "shellexec", "systemcall"]);
+/**
+ * Names that say a line runs by a phrase: a line to run (`cmd_to_run`, `script_to_run`), a shell's line or
+ * snippet (`shell_line`, `bash_snippet`, `sh_code`), and the lifecycle hooks of package managers, CI
+ * files and git, which hold command lines run before or after an event (`post_install`, `pre_build`, `pre_commit`).
+ */
+const COMMAND_PHRASE = /^(?:(?:cmd|command|script|shell|line)torun|(?:shell|bash|sh|zsh)(?:line|lines|snippet|code|text|string|str|input)|(?:pre|post)(?:install|build|test|start|stop|deploy|commit|push|run|exec|uninstall|publish|pack|version|prepare|checkout|merge|rewrite|receive|update|create|destroy|apply))$/;
+/** The text of a script (`script_body`, `scriptText`, `script_source`): the script itself. */
+const SCRIPT_TEXT = /script(?:body|text|content|contents|source|code)$/;
 
 /**
  * Is a key (as keyName gives it) one whose value is command lines each run by itself: LINES_KEYS, a name
@@ -108,7 +123,7 @@ const PROGRAM_KEYS = new Set(["program", "executable"]);
 /** Arguments that may name the program of an argument vector beside them (ARGV_KEYS): `file` as execFile names it, `prog`, `binary`. */
 const MAYBE_PROGRAM_KEYS = new Set(["file", "prog", "progname", "programname", "programpath", "binary", "binarypath", "bin", "binpath", "exe", "exepath", "executablepath", "executablename"]);
 /** Arguments that hold the rest of the argument vector of the command or program beside them. */
-const ARGV_KEYS = new Set(["args", "argv", "arguments"]);
+const ARGV_KEYS = new Set(["args", "argv", "arguments", "execargs", "execargv", "runargs", "runargv", "spawnargs", "spawnargv", "commandargs", "commandargv", "cmdargs", "cmdargv"]);
 
 
 /** Does an argument name hold a command line, a program, an argument vector or lines of commands (read by the command rules, not as text)? */
@@ -155,7 +170,8 @@ const ANALYSED = Symbol("analysed command lines");
 export function commandsOf(plan: Plan, facts: PlanFacts): StepCommand[] {
   return facts.derive(FOUND, plan, () => {
     const out: StepCommand[] = [];
-    for (const step of plan.steps) collect(plan, step, out);
+    const schemas = facts.tools?.schemas;
+    for (const step of plan.steps) collect(plan, step, out, schemas);
     return out;
   });
 }
@@ -172,14 +188,38 @@ function argvText(value: unknown): { text?: string; invalid?: CommandFinding<"pa
   return {};
 }
 
-function collect(plan: Plan, step: Step, out: StepCommand[]): void {
+function collect(plan: Plan, step: Step, out: StepCommand[], schemas: ReadonlyMap<string, unknown> | undefined): void {
   if (plan.dialect === "teddy") {
     if (step.tool === "EXECUTE" && typeof step.args.command === "string")
       out.push({ step, at: childPointer(step.argsAt, "command"), name: "command", text: step.args.command, mode: "chain" });
     return;
   }
   if (!TOOL_CALL_DIALECTS.includes(plan.dialect)) return;
-  readObject(step, step.args, step.argsAt, out, 0);
+  const schema = step.tool === undefined ? undefined : schemas?.get(step.tool);
+  readObject(step, step.args, step.argsAt, out, 0, schema !== null && typeof schema === "object" ? schemaCommandNames(schema) : NO_NAMES);
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+/**
+ * What a tool's inputSchema says is a shell command line in a property's description or title
+ * (`"build": {"type": "string", "description": "Shell command that builds the project"}`): the registry
+ * is the operator's, so a tool that names its line `build` or `task` is read as it says.
+ */
+const DESCRIBED_COMMAND = /\b(?:shell|bash|terminal|sh)\s+(?:command|script|line|snippet)s?\b|\bcommand[- ]lines?\b(?![- ](?:arguments?|args|flags?|options?|parameters?|params|switch|switches|tools?|interfaces?|utilit|programs?|clients?|apps?|applications?))|\b(?:commands?|scripts?)\s+(?:to|that|which)\s+(?:runs?|executes?|is run|is executed|will be run|will be executed)\b|\b(?:runs?|executes?)\s+(?:in|with|through|by)\s+(?:a|the)?\s*(?:shell|bash|sh)\b/i;
+
+/** The top-level properties of an inputSchema that it describes as shell command lines, once per schema object. */
+export function schemaCommandNames(schema: object): ReadonlySet<string> {
+  return compiledFor("command-names", schema, () => {
+    const props = (schema as { properties?: unknown }).properties;
+    if (props === null || typeof props !== "object") return NO_NAMES;
+    const names = new Set<string>();
+    for (const [k, v] of Object.entries(props)) {
+      if (v === null || typeof v !== "object") continue;
+      const { description, title } = v as { description?: unknown; title?: unknown };
+      if ((typeof description === "string" && DESCRIBED_COMMAND.test(description)) || (typeof title === "string" && DESCRIBED_COMMAND.test(title))) names.add(k);
+    }
+    return names.size === 0 ? NO_NAMES : names;
+  });
 }
 
 /**
@@ -209,13 +249,13 @@ function keyKind(key: string): KeyKind {
   return kind;
 }
 
-function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number): void {
+function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, out: StepCommand[], depth: number, described: ReadonlySet<string> = NO_NAMES): void {
   let argv: { key: string; value: unknown } | undefined;
   const heads: { key: string; program: boolean }[] = [];
   let shell: string | undefined;
   const keys = Object.keys(args);
   for (const key of keys) {
-    const kind = keyKind(key);
+    const kind = described.has(key) ? (Array.isArray(args[key]) ? KeyKind.Lines : KeyKind.Command) : keyKind(key);
     const value = args[key];
     if (kind === KeyKind.None) {
       if (Array.isArray(value) && (value[0] === "CMD-SHELL" || value[0] === "CMD") && value.length > 1 && value.every((v) => typeof v === "string")) {
