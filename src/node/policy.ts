@@ -20,6 +20,7 @@ import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
 import { loadHostProfile } from "./host-profile.js";
+import { freeToolsProblem } from "../host/free.js";
 import { untrustedPlace } from "./private-place.js";
 
 /**
@@ -629,7 +630,8 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
-  const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
+  const links = await readPolicyChain(file, display);
+  const policy = resolvePolicyChain(links, fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
   assertWorkspace(policy.workspace, options.workspace !== undefined ? given : display);
   let host: HostProfile = GENERIC;
@@ -639,5 +641,12 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
     if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
     throw err;
   }
-  return { policy, tools: policyTools(policy, options.cwd), hash: resolvedPolicyHash(policy, host) };
+  const tools = policyTools(policy, options.cwd);
+  const free = freeToolsProblem(policy.guard.free, host, policy, tools);
+  if (free !== undefined) {
+    // guard.free is replaced by the last file that sets it: the entry is named where that file wrote it.
+    const at = [...links].reverse().find((l) => l.file.guard?.free !== undefined)?.locate?.(`/guard/free/${free.index}`);
+    throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : display}: guard.free: ${free.why}`);
+  }
+  return { policy, tools, hash: resolvedPolicyHash(policy, host) };
 }
