@@ -21,6 +21,7 @@ import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
 import { loadHostProfile } from "./host-profile.js";
 import { freeToolsProblem } from "../host/free.js";
+import { approvalLifetime } from "../approval/record.js";
 import { untrustedPlace } from "./private-place.js";
 
 /**
@@ -162,6 +163,7 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
   checkCommandEntries(policy.commands, "/commands", doc, file);
+  checkApprovalTtl(policy.approval?.ttl, doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
     if (o.commands?.allow?.length === 0) throw new PolicyError(`${where(doc, file, `/overrides/${i}/commands/allow`, false)}: ${EMPTY_COMMANDS_ALLOW}`);
@@ -272,6 +274,21 @@ function checkCommandEntries(commands: { allow?: readonly string[]; deny?: reado
     });
   }
 }
+
+/**
+ * `approval.ttl` is read where an approval is made (`approve`, POST /v1/approve, plan mode's
+ * sign-and-start): one that is no lifetime (`1 hour`) must not be found out there, where plan mode
+ * would have made an approval with none. `never` says no expiry on purpose.
+ */
+function checkApprovalTtl(ttl: string | undefined, doc: SourceDocument, file: string): void {
+  if (ttl === undefined) return;
+  const lifetime = approvalLifetime(ttl, true, "approval.ttl");
+  if ("error" in lifetime) throw new PolicyError(`${where(doc, file, "/approval/ttl", false)}: ${lifetime.error}`);
+}
+
+/** A reusable approval needs a lifetime: with every approval reusable (approval.singleUse: false), approval.ttl. */
+const REUSABLE_FOR_EVER =
+  "approval.singleUse: false makes every approval reusable, and with no approval.ttl each would let its plan run again for ever: set approval.ttl (such as 1d); to keep approvals with no expiry on purpose, as before, write approval.ttl: never";
 
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
   if (rules === undefined || Object.keys(rules).length === 0) return;
@@ -640,6 +657,10 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
   } catch (err) {
     if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
     throw err;
+  }
+  if (!policy.approval.singleUse && policy.approval.ttl === undefined) {
+    const at = [...links].reverse().find((l) => l.file.approval?.singleUse !== undefined)?.locate?.("/approval/singleUse");
+    throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : display}: ${REUSABLE_FOR_EVER}`);
   }
   const tools = policyTools(policy, options.cwd);
   const free = freeToolsProblem(policy.guard.free, host, policy, tools);

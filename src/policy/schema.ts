@@ -203,7 +203,7 @@ export const PolicyFileSchema = Type.Object(
     approval: Type.Optional(
       Type.Object(
         {
-          ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d." })),
+          ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d, or never (no expiry); needed with singleUse: false." })),
           singleUse: Type.Optional(Type.Boolean()),
           trustedKeys: Type.Optional(
             Type.String({
