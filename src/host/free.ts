@@ -51,3 +51,9 @@ export function freeToolsProblem(free: readonly string[], profile: HostProfile, 
   }
   return undefined;
 }
+
+/** A policy whose `guard.free` lists a tool that must not be free, read with this host's profile: the usage error's text, or undefined. */
+export function freeToolsRefusal(policy: Pick<Policy, "tools" | "guard" | "source">, profile: HostProfile, registry: ToolRegistry | undefined): string | undefined {
+  const problem = freeToolsProblem(policy.guard.free, profile, policy, registry);
+  return problem === undefined ? undefined : `${policy.source ?? "policy"}: guard.free: ${problem.why}`;
+}

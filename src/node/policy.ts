@@ -297,10 +297,9 @@ async function checkRules(rules: Record<string, string> | undefined, at: string,
   for (const id of Object.keys(rules)) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
-    if (PROTECTION_RULES.has(id) && rules?.[id] !== "error")
-      throw new PolicyError(
-        `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: a plan could then rewrite the hook configuration that runs the guard, git hooks, CI workflows or this policy, and no plan after it would be checked (it is always an error); to let some plans write a default protected path, name its glob in paths.unprotect (best in an overrides entry)`,
-      );
+    const protection = PROTECTION_RULES.get(id);
+    if (protection !== undefined && rules?.[id] !== "error")
+      throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: ${protection.why} (it is always an error); ${protection.instead}`);
     if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")
       throw new PolicyError(
         `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
