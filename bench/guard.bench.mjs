@@ -25,7 +25,7 @@ const keys = generateKeyFiles(join(root, "keys"));
 const key = loadPrivateKey(keys.privateFile);
 const policyHash = "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
 const now = new Date();
-const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: toolsHash(tools), steps: 100, now, singleUse: false, keyid: keyId(key) });
+const record = createRecord({ planHash: await planHash(readFileSync(planFile), { file: planFile }), scope: ws, policyHash, toolsHash: toolsHash(tools), steps: 100, now, singleUse: false, neverExpires: true, keyid: keyId(key) });
 const approval = JSON.stringify(signEnvelope(APPROVAL_PAYLOAD_TYPE, Buffer.from(JSON.stringify(record)), key, keyId(key)));
 const trustedKeys = loadTrustedKeys(keys.publicFile);
 

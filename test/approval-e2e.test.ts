@@ -63,6 +63,32 @@ describe("approve → verify → guarded execution", () => {
     expect(r.stdout).toMatch(/approval-key-in-workspace/);
   });
 
+  it("a reusable approval needs a lifetime: --reusable without --ttl, or approval.singleUse: false without approval.ttl, is a usage error", async () => {
+    const k = approvalKit();
+    const approve = (...extra: string[]) => cli(["approve", "plan.json", "--tools", k.toolsFile, "--no-policy", ...extra], { cwd: k.workspace });
+    const bare = await approve("--reusable");
+    expect([bare.code, bare.stdout, bare.stderr]).toEqual([2, "", expect.stringMatching(/a reusable approval needs a lifetime.*--ttl 1d.*--ttl never/)]);
+    const timed = await approve("--reusable", "--ttl", "1d");
+    expect(timed.code, timed.stderr).toBe(0);
+    expect(JSON.parse(timed.stdout)).toMatchObject({ single_use: false, expires_at: expect.any(String) });
+    // No expiry, on purpose (the former default).
+    const never = await approve("--reusable", "--ttl", "never");
+    expect(never.code, never.stderr).toBe(0);
+    expect(JSON.parse(never.stdout)).toMatchObject({ single_use: false });
+    expect(JSON.parse(never.stdout).expires_at).toBeUndefined();
+    // A single-use approval may still go without one.
+    expect(JSON.parse((await approve()).stdout).expires_at).toBeUndefined();
+    // The policy: every approval reusable and none expiring is refused where the policy is read, at the setting.
+    const policy = (text: string) => {
+      writeFileSync(join(k.root, "p.yaml"), text);
+      return cli(["approve", "plan.json", "--tools", k.toolsFile, "--policy", join(k.root, "p.yaml")], { cwd: k.workspace });
+    };
+    expect(await policy("approval:\n  singleUse: false\n")).toMatchObject({ code: 2, stderr: expect.stringMatching(/p\.yaml:2:14: approval\.singleUse: false makes every approval reusable.*write approval\.ttl: never/) });
+    expect(await policy("approval:\n  ttl: 1 hour\n")).toMatchObject({ code: 2, stderr: expect.stringMatching(/p\.yaml:2:8: approval\.ttl must be a positive duration such as 30m, 1h or 2d, or never, not "1 hour"/) });
+    expect(JSON.parse((await policy("approval:\n  singleUse: false\n  ttl: 2h\n")).stdout)).toMatchObject({ single_use: false, expires_at: expect.any(String) });
+    expect((await policy("approval:\n  singleUse: false\n  ttl: never\n")).code).toBe(0);
+  });
+
   it("resolves each call's paths on the file system as it is when the call is made", async () => {
     const a = await approved();
     const guard = await ExecutionGuard.open(guardOptions(a));

@@ -392,6 +392,41 @@ describe("the structural rules cannot be lowered", () => {
     writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    rules:\n      protected-path-write: '${sev}'\n`);
     await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(/plangate\.yaml:6:7: "protected-path-write" cannot be set/);
   });
+  // Each protection is always an error, and the message names its narrow way out.
+  it.each([
+    ["path-outside-workspace", "off", /a plan could then read or write any file the executor can.*make the policy's workspace a folder that holds it.*commands\.installOutside/],
+    ["path-outside-workspace", "warning", /"path-outside-workspace" cannot be set to "warning"/],
+    ["scope-mismatch", "info", /declare a scope outside the workspace.*make the policy's workspace that folder/],
+    ["disallowed-tool", "off", /denied tools and programs.*tools\.deny or commands\.deny.*commands\.inlineCode/],
+    ["unknown-tool", "warning", /outside the allow list.*tools\.allow: \["\*"\]/],
+    ["argument-constraint", "off", /constraint object.*plan\.constraints: allow.*plan\.allowOpenArguments: true/],
+    ["hash-mismatch", "off", /--expected-hash would then check nothing.*leave --expected-hash out/],
+  ])("rules: %s: %s is a usage error naming the way out, at the top level and in an override", async (rule, sev, message) => {
+    const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\nrules:\n  ${rule}: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:4:3: "${rule}" cannot be set to "${sev}": `));
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(message);
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\noverrides:\n  - files: ["*.json"]\n    rules:\n      ${rule}: '${sev}'\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).rejects.toThrow(new RegExp(`plangate\\.yaml:6:7: "${rule}" cannot be set`));
+    writeFileSync(join(dir, "plangate.yaml"), `tools:\n  allow: ["*"]\nrules:\n  ${rule}: error\n`);
+    await expect(loadPolicy({ file: join(dir, "plangate.yaml"), cwd: dir })).resolves.toBeDefined();
+  });
+  it("a Policy object built in code that switches path-outside-workspace or disallowed-tool off is overruled, at validation and when a call is made", async () => {
+    const { validatePlan } = await import("../src/node/validate-plan.js");
+    const { defaultPolicy } = await import("../src/policy/defaults.js");
+    const { callPathProblem } = await import("../src/approval/call-paths.js");
+    const { createFileProbe } = await import("../src/node/file-probe.js");
+    const ws = mkdtempSync(join(tmpdir(), "plangate-protection-"));
+    const policy = defaultPolicy(ws);
+    policy.tools.allow = ["*"];
+    policy.rules["path-outside-workspace"] = "off";
+    policy.rules["disallowed-tool"] = "off";
+    const plan = JSON.stringify({ steps: [{ tool: "read_file", arguments: { path: "/etc/passwd" }, intent: "Read" }, { tool: "think", arguments: {}, intent: "Think" }] });
+    const report = await validatePlan(plan, { file: join(ws, "p.json"), policy, workspace: ws });
+    expect(report.diagnostics.map((d) => [d.rule, d.severity])).toEqual(expect.arrayContaining([["path-outside-workspace", "error"], ["disallowed-tool", "error"]]));
+    expect(report.valid).toBe(false);
+    expect((await callPathProblem(1, "read_file", { path: "/etc/passwd" }, { workspace: ws, policy }, createFileProbe))?.rule).toBe("path-outside-workspace");
+  });
   it("rules: protected-path-write: error is accepted; paths.unprotect still lifts one default glob for some plans", async () => {
     const dir = mkdtempSync(join(tmpdir(), "plangate-protection-"));
     mkdirSync(join(dir, "plans/ci"), { recursive: true });

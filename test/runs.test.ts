@@ -439,21 +439,22 @@ describe("free tools and sessions without a run", () => {
   });
 
   it("a session working in another folder: a relative path or a command line of a tool the host profile does not describe is refused, with a run and without", async () => {
-    const k = await withPolicy("workspace: ws\ncommands:\n  allow: [cat]\nguard:\n  noRun: allow-free\n  free: [read_file, Bash]\n");
+    const k = await withPolicy("workspace: ws\ncommands:\n  allow: [cat]\nguard:\n  noRun: allow-free\n  free: [read_file]\n");
     const reason = async (session: string, cwd: string, tool: string, args: unknown) => JSON.parse((await hookCli(k, input(session, cwd, tool, args))).stdout).hookSpecificOutput as { permissionDecision: string; permissionDecisionReason: string };
     // No run, the generic profile (no host in the policy): the host reads `passwd` and runs `cat passwd` in /etc.
     expect(await reason("s", "/etc", "read_file", { path: "passwd" })).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"path" "passwd" is relative, and the host resolves it against its working folder, which is "\/etc", outside .*\[path-outside-workspace\]$/) });
-    expect(await reason("s", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"command" "cat passwd" runs in the host's working folder, which is "\/etc".*\[path-outside-workspace\]$/) });
+    expect(await reason("s", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny" });
     expect(await reason("s", "/etc", "read_file", { options: { path: "./passwd" } })).toMatchObject({ permissionDecision: "deny" });
     // An absolute path means the same file wherever the host works; in the workspace, a relative one does too.
     expect((await reason("s", "/etc", "read_file", { path: join(k.workspace, "notes.txt") })).permissionDecision).toBe("allow");
     expect((await reason("s", k.workspace, "read_file", { path: "notes.txt" })).permissionDecision).toBe("allow");
-    expect((await reason("s", k.workspace, "Bash", { command: "cat notes.txt" })).permissionDecision).toBe("allow");
+    // Bash cannot be free (it runs commands): with no run it is blocked wherever the host works.
+    expect((await reason("s", k.workspace, "Bash", { command: "cat notes.txt" })).permissionDecision).toBe("deny");
     // In a run: the approved step, called from a folder inside the workspace, is another file to the host; not taken.
     const run = await approveAndStart(k, "r");
     const sub = join(k.workspace, "sub");
     expect(await reason("r", sub, PLAN[0]!.tool, PLAN[0]!.params)).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"path" "in\.txt" is relative, .* a folder inside the approved scope .*\[path-outside-workspace\]$/) });
-    expect(await reason("r", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny" });
+    expect(await reason("r", "/etc", "Bash", { command: "cat passwd" })).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/"command" "cat passwd" runs in the host's working folder, which is "\/etc".*\[path-outside-workspace\]$/) });
     expect(readRun(k.dir, run).progress.cursor).toEqual({ index: 0, count: 0 });
     expect((await reason("r", k.workspace, PLAN[0]!.tool, PLAN[0]!.params)).permissionDecision).toBe("allow");
   });
@@ -465,12 +466,30 @@ describe("the runs' policy keys", () => {
     ["guard:\n  free: Read\n", /p\.yaml:2:\d+: guard\.free/],
     ["guard:\n  free: [\"\"]\n", /p\.yaml:2:\d+: guard\.free\.0/],
     ["guard:\n  stateDir: 3\n", /p\.yaml:2:\d+: guard\.stateDir/],
+    // A free tool runs with no approved step: a writer, in any spelling, or a tool nothing says reads.
+    ["host: claude-code\nguard:\n  free: [Read, Write]\n", /p\.yaml:3:\d+: guard\.free: "Write" cannot be free: the claude-code profile's "Write" writes files/],
+    ["host: claude-code\nguard:\n  free:\n    - Bash\n", /p\.yaml:4:7: guard\.free: "Bash" cannot be free/],
+    ["host: claude-code\ntools:\n  read: [Edit]\nguard:\n  free: [Edit]\n", /guard\.free: "Edit" cannot be free/],
+    ["host: claude-code\nguard:\n  free: [read]\n", /guard\.free: "read" is spelt like the claude-code profile's tool "Read"/],
+    ["guard:\n  free: [bash]\n", /p\.yaml:2:\d+: guard\.free: "bash" cannot be free: a tool of that name writes/],
+    ["guard:\n  free: [mcp__github__create_issue]\n", /guard\.free: "mcp__github__create_issue" cannot be free: nothing says it only reads/],
   ])("%j is a usage error naming the key", async (text, message) => {
     const k = kit();
     writeFileSync(join(k.root, "p.yaml"), text);
     const r = await cli(["guard", "status", "--policy", join(k.root, "p.yaml")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+  it("guard.free is read with the host profile the run starts with: --host claude-code refuses a tool its profile does not call read-only", async () => {
+    const k = kit();
+    const policyFile = join(k.root, "p.yaml");
+    // Under the policy's own (generic) profile WebFetch is a default reader; Claude Code's WebFetch reaches out.
+    writeFileSync(policyFile, "guard:\n  free: [WebFetch]\n");
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", policyFile], { cwd: k.workspace });
+    expect(approve.code, approve.stderr).toBe(0);
+    writeFileSync(join(k.root, "a.json"), approve.stdout);
+    const s = await cli(["guard", "start", "plan.json", "--host", "claude-code", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s"], { cwd: k.workspace });
+    expect([s.code, s.stderr]).toEqual([2, expect.stringMatching(/guard\.free: "WebFetch" cannot be free: the claude-code profile's "WebFetch"/)]);
   });
   it("guard.stateDir is relative to the policy file", async () => {
     const k = kit();

@@ -65,12 +65,12 @@ describe("--output sarif", () => {
   });
   it("maps warnings to warning and info to note", async () => {
     const plan = '{"plan": [{"step": 1, "tool_name": "a", "args": {}, "description": "d"}], "reasoning": "r"}';
-    // Without a registry, unknown-tool warns once; a policy may lower it to info.
+    // Without a registry, unknown-tool warns once (it cannot be lowered: it is a protection); a policy may lower unknown-key to info.
     expect(sarifLog([await run(plan)]).runs[0]!.results).toMatchObject([{ ruleId: "unknown-tool", level: "warning" }]);
     const policy = defaultPolicy("/workspace");
-    policy.rules["unknown-tool"] = "info";
-    const log = sarifLog([await run(plan, { policy })]);
-    expect(log.runs[0]!.results).toMatchObject([{ ruleId: "unknown-tool", level: "note" }]);
+    policy.rules["unknown-key"] = "info";
+    const log = sarifLog([await run(plan.replace('"reasoning"', '"extra": 1, "reasoning"'), { policy, tools: tools("a") })]);
+    expect(log.runs[0]!.results).toMatchObject([{ ruleId: "unknown-key", level: "note" }]);
     expect(sarifValidator()(log)).toBe(true);
   });
   it("is accepted with a registry too (no results for a valid plan)", async () => {

@@ -640,6 +640,14 @@ describe("plangate serve: returns, delegations, runs, approvals", () => {
     expect(JSON.parse(v.body).results[0].valid).toBe(true);
     const r = await call(url, "/v1/runs", JSON.stringify({ text, file: "plan.json", approval: signed.body }), { headers: auth });
     expect(JSON.parse(r.body).results[0]).toMatchObject({ valid: true, status: "pending" });
+    // A reusable approval needs a lifetime ("ttl"), or "never" said on purpose.
+    const approveAuth = { headers: { authorization: `Bearer ${approveToken}` } };
+    const forEver = await call(url, "/v1/approve", JSON.stringify({ text, file: "plan.json", reusable: true }), approveAuth);
+    expect([forEver.status, JSON.parse(forEver.body).error.message]).toEqual([400, expect.stringMatching(/a reusable approval needs a lifetime.*"ttl": "1d".*"ttl": "never"/)]);
+    const reusable = await call(url, "/v1/approve", JSON.stringify({ text, file: "plan.json", reusable: true, ttl: "1d" }), approveAuth);
+    expect(JSON.parse(Buffer.from(JSON.parse(reusable.body).payload, "base64").toString("utf8"))).toMatchObject({ single_use: false, expires_at: expect.any(String) });
+    const never = await call(url, "/v1/approve", JSON.stringify({ text, file: "plan.json", reusable: true, ttl: "never" }), approveAuth);
+    expect(never.status).toBe(200);
     // An invalid plan is the validation report, exit 1; no record.
     const badPlan = await call(url, "/v1/approve", JSON.stringify({ text: JSON.stringify([{ tool: "rm_rf", params: {} }]), file: "plan.json" }), { headers: { authorization: `Bearer ${approveToken}` } });
     expect([badPlan.status, badPlan.headers["x-plangate-exit"], JSON.parse(badPlan.body).results[0].valid]).toEqual([200, "1", false]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { cli } from "../../test/cli-io.js";
 import { APPROVAL_PAYLOAD_TYPE, pae, signEnvelope, verifySignature } from "./dsse.js";
 import { generateKeyFiles, isInside, KeyError, keyId, loadPrivateKey, loadTrustedKeys } from "../node/keys.js";
-import { parseTtl } from "./record.js";
+import { approvalLifetime, createRecord, parseTtl } from "./record.js";
 
 const tmp = () => realpathSync(mkdtempSync(join(tmpdir(), "plangate-keys-")));
 
@@ -72,5 +72,28 @@ describe("ttl", () => {
   });
   it("--ttl with a bad value is a usage error", async () => {
     expect((await cli(["approve", "plan.json", "--ttl", "soon"], { cwd: tmp() })).code).toBe(2);
+  });
+  it.each([
+    // A single-use approval may go without a lifetime: its nonce is consumed by the run it starts.
+    [undefined, true, {}],
+    ["1h", true, { ttlMs: 3_600_000 }],
+    ["2d", false, { ttlMs: 172_800_000 }],
+    // No expiry, said on purpose.
+    ["never", false, { neverExpires: true }],
+    [" never ", true, { neverExpires: true }],
+    // A reusable approval with no lifetime would run its plan again for ever.
+    [undefined, false, { error: expect.stringMatching(/a reusable approval needs a lifetime.*--ttl 1d.*approval\.ttl.*--ttl never/) }],
+    ["soon", false, { error: expect.stringMatching(/--ttl must be a positive duration such as 30m, 1h or 2d, or never, not "soon"/) }],
+    ["Never", false, { error: expect.stringMatching(/not "Never"/) }],
+    ["0d", true, { error: expect.stringMatching(/positive duration/) }],
+  ])("approvalLifetime(%j, singleUse %s)", (ttl, singleUse, expected) => {
+    expect(approvalLifetime(ttl, singleUse, "--ttl")).toEqual(expected);
+  });
+  it("createRecord refuses a reusable approval with no lifetime unless it is said to never expire", () => {
+    const base = { planHash: "sha256:" + "a".repeat(64), scope: "/ws", policyHash: "sha256:" + "b".repeat(64), toolsHash: null, steps: 1, now: new Date(0) };
+    expect(() => createRecord({ ...base, singleUse: false })).toThrow(/reusable approval .* needs ttlMs/);
+    expect(createRecord({ ...base, singleUse: false, neverExpires: true }).expires_at).toBeUndefined();
+    expect(createRecord({ ...base, singleUse: false, ttlMs: 1000 }).expires_at).toBe("1970-01-01T00:00:01.000Z");
+    expect(createRecord({ ...base }).single_use).toBe(true);
   });
 });

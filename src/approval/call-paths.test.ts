@@ -72,13 +72,14 @@ describe("paths resolved at the moment of the call", () => {
     expect((await callPathProblem(1, tool, args, { workspace: ws }, createFileProbe))?.rule).toBe(rule);
   });
 
-  it("lets a reader read through a hard link, and honours a policy that turns a rule off", async () => {
+  it("lets a reader read through a hard link; a policy that turns path-outside-workspace off is overruled", async () => {
     linkSync(join(root, "outside", "secret.txt"), join(ws, "src", "h.txt"));
     expect(await callPathProblem(1, "read_file", { path: "src/h.txt" }, { workspace: ws }, createFileProbe)).toBeUndefined();
     const { defaultPolicy } = await import("../policy/defaults.js");
     const policy = defaultPolicy(ws);
+    expect((await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy }, createFileProbe))?.rule).toBe("path-outside-workspace");
     policy.rules["path-outside-workspace"] = "off";
-    expect(await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy }, createFileProbe)).toBeUndefined();
+    expect((await callPathProblem(1, "write_file", { path: "src/h.txt" }, { workspace: ws, policy }, createFileProbe))?.rule).toBe("path-outside-workspace");
   });
 });
 

@@ -22,6 +22,11 @@ export interface ApprovalInput {
   ttlMs?: number;
   /** Default true: the guard consumes the approval's nonce. */
   singleUse?: boolean;
+  /**
+   * A reusable approval (`singleUse: false`) needs `ttlMs`, or this said on purpose: one that never
+   * expires could run its plan again long after the person approved it. createRecord throws without either.
+   */
+  neverExpires?: boolean;
   /** The host profile the plan is approved for (name and profileHash); absent: none recorded (generic). */
   host?: { name: string; hash: string };
   /** Key id of the signer, when the record will be signed. */
@@ -32,6 +37,8 @@ export interface ApprovalInput {
 
 /** Builds an approval record (SPEC §5, the intake protocol's field names first). */
 export function createRecord(input: ApprovalInput): ApprovalRecord {
+  if (input.singleUse === false && input.ttlMs === undefined && input.neverExpires !== true)
+    throw new TypeError(`createRecord: a reusable approval (singleUse: false) needs ttlMs, or neverExpires: true to let it run for ever`);
   const record: ApprovalRecord = {
     status: "approved",
     plan_hash: input.planHash,
@@ -55,6 +62,28 @@ export function createRecord(input: ApprovalInput): ApprovalRecord {
 
 const TTL = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** The lifetime that says an approval never expires, on purpose (`--ttl never`, `approval.ttl: never`). */
+export const NO_EXPIRY = "never";
+
+/**
+ * The lifetime of an approval from `--ttl` (or the service's `ttl`, else the policy's `approval.ttl`):
+ * `ttlMs`, `neverExpires` for `never`, or why it cannot be made. A reusable approval with no lifetime
+ * is refused: it would let its plan run again for ever; `never` says that on purpose. `flag` names the
+ * setting in the message (`--ttl`, `ttl`).
+ */
+export function approvalLifetime(ttl: string | undefined, singleUse: boolean, flag: string): { ttlMs?: number; neverExpires?: true } | { error: string } {
+  if (ttl === undefined) {
+    if (singleUse) return {};
+    return {
+      error: `a reusable approval needs a lifetime, or it could run its plan again for ever: give ${flag} (such as ${flag === "--ttl" ? "--ttl 1d" : `"${flag}": "1d"`}) or set approval.ttl in the policy; to approve with no expiry on purpose, as before, write ${flag === "--ttl" ? "--ttl never" : `"${flag}": "never"`} (or approval.ttl: never)`,
+    };
+  }
+  if (ttl.trim() === NO_EXPIRY) return { neverExpires: true };
+  const ttlMs = parseTtl(ttl);
+  if (ttlMs === undefined) return { error: `${flag} must be a positive duration such as 30m, 1h or 2d, or never, not "${ttl.slice(0, 100)}"` };
+  return { ttlMs };
+}
 
 /** Parses a lifetime such as `90s`, `30m`, `1h`, `2d` into milliseconds; undefined when malformed or zero. */
 export function parseTtl(text: string): number | undefined {

@@ -34,12 +34,14 @@ import {
 } from "../host/profile.js";
 import { type ApprovalRecord, consumedDiagnostic, toolsHash, unconstrainedToolsDiagnostic } from "../approval/record.js";
 import { consumeNonce, isConsumed } from "./guard-state.js";
+import { GuardStateError } from "./guard-error.js";
 import { untrustedPlace } from "./private-place.js";
 import type { CallInput } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { loadHostProfile } from "./host-profile.js";
+import { freeToolsRefusal } from "../host/free.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -264,6 +266,10 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   }
   const hostTools = profileAllowList(profile);
   const tools = o.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${profile.name} host profile`) : undefined);
+  // A free tool runs with no step: one that writes (the policy's guard.free read with this host's profile,
+  // which --host may have chosen apart from the policy's host) is a policy that cannot be used.
+  const freeWriter = o.policy ? freeToolsRefusal(o.policy, profile, o.tools) : undefined;
+  if (freeWriter !== undefined) throw new GuardStateError(freeWriter);
   const scope = realPathOf(o.workspace);
   // A database store's trail and consumed approvals are rows, not files in any workspace.
   for (const [file, path] of o.auditChain ? [] : ([["audit", o.audit], ["consumed", o.consumedDir]] as const))

@@ -372,7 +372,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
     const refused = keyInWorkspace(approval.key, [workspace, options.policy.workspace, ...(options.cwd ? [options.cwd] : [])], options.keyPlaces, options.policy.settingsAt?.key);
     if (refused) return { status: "refused", diagnostics: [refused], planFile, message: `plangate: ${refused.message} No run was started; fix: ${refused.hint}.` };
     const { KeyError } = await import("./keys.js");
-    const { parseTtl } = await import("../approval/record.js");
+    const { approvalLifetime } = await import("../approval/record.js");
     let signer;
     try {
       signer = loadSigner(approval.key);
@@ -382,7 +382,9 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
       const d: Diagnostic = judgeApproval({ step: "signing", key: approval.key, keyError: err.message })[0]!;
       return { status: "refused", diagnostics: [d], planFile, message: `plangate: ${err.message}; no run was started.` };
     }
-    const ttlMs = approval.ttl === undefined ? undefined : parseTtl(approval.ttl);
+    // A policy file is checked when it is loaded (a reusable approval needs approval.ttl); a Policy built in code is checked here.
+    const lifetime = approvalLifetime(approval.ttl, approval.singleUse, "approval.ttl");
+    if ("error" in lifetime) throw new TypeError(`acceptPlan: the policy's ${lifetime.error}`);
     const { text } = approve({
       planHash: report.planHash,
       workspace,
@@ -390,7 +392,7 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
       tools: toolsOf(options)!,
       steps: report.steps,
       now: nowOf(),
-      ttlMs,
+      ...lifetime,
       singleUse: approval.singleUse,
       signer,
       ...(options.host ? { host: { name: options.host.name, hash: profileHash(options.host) } } : {}),

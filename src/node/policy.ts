@@ -20,6 +20,8 @@ import { readFactText } from "../rules/read-text.js";
 import { globBacktracks } from "../core/path-glob.js";
 import { linearGlobError } from "../rules/protected-path-write/index.js";
 import { loadHostProfile } from "./host-profile.js";
+import { freeToolsProblem } from "../host/free.js";
+import { approvalLifetime } from "../approval/record.js";
 import { untrustedPlace } from "./private-place.js";
 
 /**
@@ -161,6 +163,7 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
   checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
   checkCommandEntries(policy.commands, "/commands", doc, file);
+  checkApprovalTtl(policy.approval?.ttl, doc, file);
   for (const [i, o] of (policy.overrides ?? []).entries()) {
     checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
     if (o.commands?.allow?.length === 0) throw new PolicyError(`${where(doc, file, `/overrides/${i}/commands/allow`, false)}: ${EMPTY_COMMANDS_ALLOW}`);
@@ -272,6 +275,21 @@ function checkCommandEntries(commands: { allow?: readonly string[]; deny?: reado
   }
 }
 
+/**
+ * `approval.ttl` is read where an approval is made (`approve`, POST /v1/approve, plan mode's
+ * sign-and-start): one that is no lifetime (`1 hour`) must not be found out there, where plan mode
+ * would have made an approval with none. `never` says no expiry on purpose.
+ */
+function checkApprovalTtl(ttl: string | undefined, doc: SourceDocument, file: string): void {
+  if (ttl === undefined) return;
+  const lifetime = approvalLifetime(ttl, true, "approval.ttl");
+  if ("error" in lifetime) throw new PolicyError(`${where(doc, file, "/approval/ttl", false)}: ${lifetime.error}`);
+}
+
+/** A reusable approval needs a lifetime: with every approval reusable (approval.singleUse: false), approval.ttl. */
+const REUSABLE_FOR_EVER =
+  "approval.singleUse: false makes every approval reusable, and with no approval.ttl each would let its plan run again for ever: set approval.ttl (such as 1d); to keep approvals with no expiry on purpose, as before, write approval.ttl: never";
+
 async function checkRules(rules: Record<string, string> | undefined, at: string, doc: SourceDocument, file: string): Promise<void> {
   if (rules === undefined || Object.keys(rules).length === 0) return;
   // The catalogue is loaded only for a policy that sets severities: a guard's hook call does not load it.
@@ -279,10 +297,9 @@ async function checkRules(rules: Record<string, string> | undefined, at: string,
   for (const id of Object.keys(rules)) {
     if (RULES.find((r) => r.meta.id === id)?.meta.phase === "approval")
       throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: the severity of "${id}" cannot be changed: approval checks always apply`);
-    if (PROTECTION_RULES.has(id) && rules?.[id] !== "error")
-      throw new PolicyError(
-        `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: a plan could then rewrite the hook configuration that runs the guard, git hooks, CI workflows or this policy, and no plan after it would be checked (it is always an error); to let some plans write a default protected path, name its glob in paths.unprotect (best in an overrides entry)`,
-      );
+    const protection = PROTECTION_RULES.get(id);
+    if (protection !== undefined && rules?.[id] !== "error")
+      throw new PolicyError(`${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: ${protection.why} (it is always an error); ${protection.instead}`);
     if (STRUCTURAL_RULES.has(id) && rules?.[id] !== "error")
       throw new PolicyError(
         `${where(doc, file, `${at}/${id}`)}: "${id}" cannot be set to ${JSON.stringify(rules?.[id])}: without it a plan that cannot be read unambiguously would pass (it is always an error)`,
@@ -629,7 +646,8 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
     return { policy, tools: undefined, hash: resolvedPolicyHash(policy) };
   }
   const display = options.file || file;
-  const policy = resolvePolicyChain(await readPolicyChain(file, display), fallbackWorkspace, file);
+  const links = await readPolicyChain(file, display);
+  const policy = resolvePolicyChain(links, fallbackWorkspace, file);
   if (options.workspace !== undefined) policy.workspace = resolve(options.cwd, options.workspace);
   assertWorkspace(policy.workspace, options.workspace !== undefined ? given : display);
   let host: HostProfile = GENERIC;
@@ -639,5 +657,16 @@ export async function loadPolicy(options: { file?: string | false; cwd: string; 
     if (err instanceof HostProfileError) throw new PolicyError(`${display}: host: ${err.message}`);
     throw err;
   }
-  return { policy, tools: policyTools(policy, options.cwd), hash: resolvedPolicyHash(policy, host) };
+  if (!policy.approval.singleUse && policy.approval.ttl === undefined) {
+    const at = [...links].reverse().find((l) => l.file.approval?.singleUse !== undefined)?.locate?.("/approval/singleUse");
+    throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : display}: ${REUSABLE_FOR_EVER}`);
+  }
+  const tools = policyTools(policy, options.cwd);
+  const free = freeToolsProblem(policy.guard.free, host, policy, tools);
+  if (free !== undefined) {
+    // guard.free is replaced by the last file that sets it: the entry is named where that file wrote it.
+    const at = [...links].reverse().find((l) => l.file.guard?.free !== undefined)?.locate?.(`/guard/free/${free.index}`);
+    throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : display}: guard.free: ${free.why}`);
+  }
+  return { policy, tools, hash: resolvedPolicyHash(policy, host) };
 }

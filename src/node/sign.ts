@@ -51,6 +51,8 @@ export interface ApproveInput {
   now: Date;
   ttlMs?: number;
   singleUse: boolean;
+  /** A reusable approval with no ttlMs: said on purpose (`--ttl never`); see createRecord. */
+  neverExpires?: boolean;
   signer?: Signer;
   /** The host profile the plan is approved for (name and profileHash); absent: none recorded (generic). */
   host?: { name: string; hash: string };
@@ -69,6 +71,7 @@ export function approve(input: ApproveInput): { record: ApprovalRecord; document
     now: input.now,
     ttlMs: input.ttlMs,
     singleUse: input.singleUse,
+    ...(input.neverExpires === true ? { neverExpires: true } : {}),
     keyid: input.signer?.keyid,
     nonce: input.nonce,
     ...(input.host ? { host: input.host } : {}),

@@ -223,12 +223,70 @@ export const DEFAULT_TASK_OPERATIONS: Record<string, string[]> = {
 export const STRUCTURAL_RULES: ReadonlySet<string> = new Set(["parse-error", "unknown-format", "duplicate-key", "limit-exceeded", "unsafe-value"]);
 
 /**
- * Rules that keep a plan from switching off what checks it: with `protected-path-write` lowered, a plan
- * may rewrite the host's hook configuration that runs the guard, git hooks, CI workflows and the policy
- * file itself, and every plan after it runs unchecked. A policy may not change them either; a plan that
- * must write a default protected path names that glob in `paths.unprotect`.
+ * Rules that keep a plan inside what the person approves: a policy may not switch them off or lower them
+ * (a usage error), and a Policy built in code cannot either. Each has a narrow way out that says what it
+ * lets through, which is what its message gives:
+ * - `protected-path-write`: with it lowered, a plan may rewrite the host's hook configuration that runs the
+ *   guard, git hooks, CI workflows and the policy file itself, and every plan after it runs unchecked;
+ * - `path-outside-workspace`: a plan could read or write any file the executor can (`~/.ssh`, `/etc`);
+ * - `scope-mismatch`: a plan could declare a scope outside the workspace;
+ * - `disallowed-tool`: denied tools and programs, planning tools, look-alike names, inline code and the
+ *   settings that change what a command runs (`PATH=`, `LD_PRELOAD=`) would run;
+ * - `unknown-tool`: a tool outside the allow list, or one no host call makes, would pass;
+ * - `argument-constraint`: a constraint the policy does not allow could leave a path or command open;
+ * - `hash-mismatch`: `--expected-hash` would check nothing.
  */
-export const PROTECTION_RULES: ReadonlySet<string> = new Set(["protected-path-write"]);
+export const PROTECTION_RULES: ReadonlyMap<string, { why: string; instead: string }> = new Map([
+  [
+    "protected-path-write",
+    {
+      why: "a plan could then rewrite the hook configuration that runs the guard, git hooks, CI workflows or this policy, and no plan after it would be checked",
+      instead: "to let some plans write a default protected path, name its glob in paths.unprotect (best in an overrides entry)",
+    },
+  ],
+  [
+    "path-outside-workspace",
+    {
+      why: "a plan could then read or write any file the executor can, outside the workspace (~/.ssh, /etc, another project)",
+      instead: "to let plans reach a folder, make the policy's workspace a folder that holds it; to let some plans install outside it, name the package manager in commands.installOutside",
+    },
+  ],
+  [
+    "scope-mismatch",
+    {
+      why: "a plan could then declare a scope outside the workspace",
+      instead: "to let plans work in a wider folder, make the policy's workspace that folder",
+    },
+  ],
+  [
+    "disallowed-tool",
+    {
+      why: "denied tools and programs, planning tools, look-alike tool names, code given inline to an interpreter and settings that change what a command runs (PATH=, LD_PRELOAD=) would then run",
+      instead: "to let a tool or program run, take it out of tools.deny or commands.deny; to let an interpreter run inline code, name it in commands.inlineCode (best in an overrides entry)",
+    },
+  ],
+  [
+    "unknown-tool",
+    {
+      why: "a plan could then call a tool outside the allow list, or one no host call makes",
+      instead: 'to let plans call a tool, add it to tools.allow, tools.allowFile or tools.registry; to accept every tool on purpose, write tools.allow: ["*"]',
+    },
+  ],
+  [
+    "argument-constraint",
+    {
+      why: "a plan could then carry a constraint object the policy does not allow, or one that leaves a path or a command open",
+      instead: "to let plans use constraint objects, write plan.constraints: allow; to let one leave a path or a command open, plan.allowOpenArguments: true (best in an overrides entry)",
+    },
+  ],
+  [
+    "hash-mismatch",
+    {
+      why: "--expected-hash would then check nothing",
+      instead: "to check no hash, leave --expected-hash out",
+    },
+  ],
+]);
 
 /** Largest PreToolUse hook input the guard reads (1 MiB); more is blocked, never buffered whole. */
 export const DEFAULT_MAX_INPUT_BYTES = 1024 * 1024;

@@ -203,7 +203,7 @@ export const PolicyFileSchema = Type.Object(
     approval: Type.Optional(
       Type.Object(
         {
-          ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d." })),
+          ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d, or never (no expiry); needed with singleUse: false." })),
           singleUse: Type.Optional(Type.Boolean()),
           trustedKeys: Type.Optional(
             Type.String({
@@ -239,7 +239,7 @@ export const PolicyFileSchema = Type.Object(
             }),
           ),
           free: Type.Optional(
-            Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, description: "Tool names whose calls need no step (still path-checked and audited), e.g. Read, Glob, Grep, LS." }),
+            Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, description: "Tool names whose calls need no step (still path-checked and audited), e.g. Read, Glob, Grep, LS: only tools that only read (a tool that writes, runs commands or is not known to read is refused)." }),
           ),
           stateDir: Type.Optional(Type.String({ minLength: 1, description: "Folder of the guard's runs, audit trails and consumed approvals (default $XDG_STATE_HOME/plangate); outside the workspace." })),
         },

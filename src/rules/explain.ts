@@ -32,7 +32,7 @@ export function explainText(id: string): string | undefined {
       : STRUCTURAL_RULES.has(m.id)
         ? "Its severity cannot be changed: without it a plan that cannot be read, or reads two ways, would be valid."
         : PROTECTION_RULES.has(m.id)
-          ? "Its severity cannot be changed: a plan could then rewrite what checks it; name a default protected glob in paths.unprotect to let some plans write it."
+          ? `Its severity cannot be changed: ${PROTECTION_RULES.get(m.id)!.why}; ${PROTECTION_RULES.get(m.id)!.instead}.`
           : `Change its severity in plangate.yaml: rules: { ${m.id}: off | warning | error }`,
   );
   return parts.join("\n") + "\n";

@@ -38,8 +38,9 @@ export function ruleReadme(meta: RuleMeta): string {
     lines.push("", "## Configure", "", "It is always an error: a policy that lowers it or switches it off is a usage error, since a plan that cannot be read, or reads two ways, would otherwise be valid.", "");
     return lines.join("\n");
   }
-  if (PROTECTION_RULES.has(meta.id)) {
-    lines.push("", "## Configure", "", "It is always an error: a policy that lowers it or switches it off is a usage error, since a plan could then rewrite what checks it (the guard's hook configuration, git hooks, the policy). A plan that must write a default protected path names that glob in `paths.unprotect`.", "");
+  const protection = PROTECTION_RULES.get(meta.id);
+  if (protection !== undefined) {
+    lines.push("", "## Configure", "", `It is always an error: a policy that lowers it or switches it off is a usage error, since ${protection.why}. Instead, ${protection.instead}.`, "");
     return lines.join("\n");
   }
   lines.push(

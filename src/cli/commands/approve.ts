@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { KeyError, realPathOf } from "../../node/keys.js";
-import { parseTtl, unconstrainedToolsDiagnostic } from "../../approval/record.js";
+import { approvalLifetime, unconstrainedToolsDiagnostic } from "../../approval/record.js";
 import { approve, keyInWorkspace, loadSigner, type Signer } from "../../node/sign.js";
 import type { PlanReport } from "../../core/plan-report.js";
 import { validatePlan } from "../../node/validate-plan.js";
@@ -34,7 +34,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
     .description("validate a plan and, if it is valid, print its approval record (signed with --key, as a DSSE envelope)")
     .argument("<file>", "plan file, or - for standard input")
     .option("--key <file>", "Ed25519 private key (PEM, from plangate keygen) to sign the record with; must be outside the workspace")
-    .option("--ttl <duration>", "lifetime of the approval: 90s, 30m, 1h, 2d (default: the policy's approval.ttl; none: no expiry)")
+    .option("--ttl <duration>", "lifetime of the approval: 90s, 30m, 1h, 2d, or never (default: the policy's approval.ttl; none: no expiry for a single-use approval, required with --reusable)")
     .option("--reusable", "let the approval run more than once (default: single-use)")
     .option("--policy <file>", "policy file (default: plangate.yaml found walking up from the current directory)")
     .option("--no-policy", "use the built-in defaults: read no policy file")
@@ -47,9 +47,9 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
     .action(
       wrap(async (file: string, flags: ApproveFlags) => {
         const setup = file === "-" ? await resolveSetup(flags, io) : setupForFile(await resolveSetup(flags, io), resolve(io.cwd, file), io);
-        const ttlText = flags.ttl ?? setup.policy.approval.ttl;
-        const ttlMs = ttlText === undefined ? undefined : parseTtl(ttlText);
-        if (ttlText !== undefined && ttlMs === undefined) throw new UsageError(`--ttl must be a positive duration such as 30m, 1h or 2d, not "${ttlText}"`);
+        const singleUse = !flags.reusable && setup.policy.approval.singleUse;
+        const lifetime = approvalLifetime(flags.ttl ?? setup.policy.approval.ttl, singleUse, "--ttl");
+        if ("error" in lifetime) throw new UsageError(lifetime.error);
         const workspace = setup.policy.workspace;
         if (setup.tools === undefined) {
           await printApprovalResult(io, file, [unconstrainedToolsDiagnostic()], flags.output === "json" ? "json" : "text");
@@ -81,7 +81,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
           else io.stderr(formatText([report], { color: false }));
           return EXIT.rejected;
         }
-        const approved = approveReport(report, setup, { now: io.now(), ttlMs, singleUse: !flags.reusable && setup.policy.approval.singleUse, signer });
+        const approved = approveReport(report, setup, { now: io.now(), ...lifetime, singleUse, signer });
         if ("diagnostics" in approved) {
           await printApprovalResult(io, file, approved.diagnostics, flags.output === "json" ? "json" : "text");
           return EXIT.rejected;
@@ -104,7 +104,7 @@ export function registerApprove(program: Command, io: CliIO, wrap: Wrap): void {
 export function approveReport(
   report: PlanReport,
   setup: Pick<Setup, "policy" | "tools" | "policyHash" | "host">,
-  o: { now: Date; ttlMs: number | undefined; singleUse: boolean; signer: Signer | undefined },
+  o: { now: Date; ttlMs?: number; neverExpires?: true; singleUse: boolean; signer: Signer | undefined },
 ): { diagnostics: Diagnostic[] } | { record: ApprovalRecord; text: string } {
   const workspace = setup.policy.workspace;
   const mapped = report.plan ? compileCalls(setup.host, report.plan, realPathOf(workspace), createFileProbe(), { constraints: setup.policy.plan.constraints === "allow" }) : { calls: [] };
@@ -116,7 +116,8 @@ export function approveReport(
     tools: setup.tools!,
     steps: report.steps,
     now: o.now,
-    ttlMs: o.ttlMs,
+    ...(o.ttlMs !== undefined ? { ttlMs: o.ttlMs } : {}),
+    ...(o.neverExpires ? { neverExpires: true } : {}),
     singleUse: o.singleUse,
     signer: o.signer,
     host: { name: setup.host.name, hash: profileHash(setup.host) },

@@ -19,7 +19,6 @@ ruleTester("unknown-tool", {
   valid: [
     { name: "registered tools and glob entries", code: '[{"tool": "plot_qc"}, {"tool": "git_status"}]', options: { tools: tools("plot_qc", "git_*") } },
     { name: "every tool, silently, when the policy allows * explicitly", code: '[{"tool": "a"}, {"tool": "anything_else"}]', options: policy((p) => (p.tools.allow = ["*"])) },
-    { name: "the warning turned off", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "off")) },
   ],
   invalid: [
     {
@@ -45,7 +44,9 @@ ruleTester("unknown-tool", {
       code: '{"steps": [{"tool": "a", "arguments": {}, "intent": "x"}, {"tool": "b", "arguments": {}, "intent": "y"}]}',
       errors: [{ line: 1, column: 11, endLine: 1, endColumn: 105, severity: "warning", pointer: "/steps", messageId: "unchecked", message: /any tool would be accepted/, hint: /tools\.allow: \["\*"\]/ }],
     },
-    { name: "the warning lowered to info", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "info")), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 16, severity: "info" }] },
+    // A protection: a Policy built in code cannot turn it off or lower it; tools.allow: ["*"] is the way to accept every tool.
+    { name: "the warning, though a policy turns the rule off", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "off")), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 16, severity: "warning" }] },
+    { name: "the warning, though a policy lowers the rule to info", code: '[{"tool": "a"}]', options: policy((p) => (p.rules["unknown-tool"] = "info")), errors: [{ line: 1, column: 1, endLine: 1, endColumn: 16, severity: "warning" }] },
   ],
   docs: { file: "plan.yaml", options: { tools: tools("plot_qc") } },
 });
