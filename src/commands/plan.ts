@@ -7,6 +7,7 @@ import type { Policy } from "../core/policy.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
 import type { CommandFinding, CommandMode, CommandReport } from "./analyse.js";
+import { followWritten } from "./written.js";
 
 /** Arguments that hold a shell command line, by name without case or separators (keyName): `shell_command`, `shellCommand`, `cmd-line`. */
 export const COMMAND_KEYS = new Set([
@@ -474,7 +475,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   const seen = new Map<string, CommandReport>();
   let read = 0;
   const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [], markers: [] };
-  slot.result = commands.map((command) => {
+  const analysed = commands.map((command) => {
     if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
     let report = seen.get(key);
@@ -487,6 +488,14 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     }
     return { command, report };
   });
+  // A file the plan writes and then runs is judged by its text (written.ts): the text is read as a line is, within the same bound.
+  const shell = reader;
+  slot.result = !shell
+    ? analysed
+    : followWritten(plan, facts, policy, analysed, (text, mode) => {
+        read += Math.min(text.length, MAX_COMMAND_LENGTH);
+        return read > MAX_PLAN_COMMAND_TEXT ? refused : analyseCommand(shell, text, mode, policy.commands);
+      });
 }
 
 /** The analysis `prepareCommands` made for this plan in this validation (empty when it has no commands). */
