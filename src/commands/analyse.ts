@@ -184,6 +184,18 @@ export interface CommandMarker {
   span?: CommandSpan;
 }
 
+/**
+ * A finding about a file the plan writes and a command runs (src/commands/written.ts): its text is not in
+ * the plan (`unknown`), it is a manifest plangate does not read (`manifest`), or its text cannot be read
+ * (`unreadable`).
+ */
+export function writtenFinding(kind: "unknown" | "manifest" | "unreadable", data: MessageData, span?: CommandSpan): CommandFinding<"disallowed-tool"> {
+  const at = span ? { span } : {};
+  if (kind === "unknown") return { rule: "disallowed-tool", messageId: "writtenUnknown", data, ...at };
+  if (kind === "manifest") return { rule: "disallowed-tool", messageId: "writtenManifest", data, ...at };
+  return { rule: "disallowed-tool", messageId: "writtenUnreadable", data, ...at };
+}
+
 /** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
 const MAX_NESTING = 8;
 

@@ -7,7 +7,6 @@ import type { Policy } from "../core/policy.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import { shellJoin, shellQuote } from "../syntax/shell/quote.js";
 import type { CommandFinding, CommandMode, CommandReport } from "./analyse.js";
-import { followWritten } from "./written.js";
 
 /** Arguments that hold a shell command line, by name without case or separators (keyName): `shell_command`, `shellCommand`, `cmd-line`. */
 export const COMMAND_KEYS = new Set([
@@ -457,7 +456,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     return;
   }
   // The shell reader and the analysis (with its wrapper tables) load only for a plan with a command.
-  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js")]);
+  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }, { followWritten }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js"), import("./written.js")]);
   let reader: ShellReader | undefined;
   let failure: string | undefined;
   try {

@@ -4,7 +4,7 @@ import type { Plan, Step } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
-import type { CommandFinding, CommandMode, CommandOutside, CommandPath, CommandReport, CommandRun } from "./analyse.js";
+import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { scriptFileOf } from "./inline-code.js";
 import { inlineCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
@@ -51,6 +51,13 @@ const KEEPS_TEXT = new Set([
 ]);
 /** Programs whose last operand may be a folder they write into (`cp x dir`): each file in it may be written. */
 const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp", "gmv", "ginstall", "gln"]);
+/**
+ * git subcommands that put a plan's text into the repository (a commit, a stash) and those that write
+ * the work tree from it without naming the files: once the plan has done the first, the second may bring
+ * back a text the plan wrote and later replaced, so every file under the folder is then unknown.
+ */
+const GIT_KEEPS = new Set(["git commit", "git stash", "git merge", "git cherry-pick", "git rebase", "git am", "git revert", "git notes", "git tag", "git replace", "git update-ref", "git fast-import", "git hash-object", "git update-index", "git write-tree", "git commit-tree"]);
+const GIT_WRITES_TREE = new Set(["git checkout", "git switch", "git reset", "git stash", "git pull", "git merge", "git rebase", "git cherry-pick", "git revert", "git restore", "git read-tree", "git checkout-index", "git worktree", "git am", "git apply"]);
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
 /** Shells whose text the command analysis reads (bash syntax). */
@@ -376,14 +383,13 @@ class Judge {
     const span = run.span ? { span: run.span } : {};
     // A file run by its path is run by the system, as its `#!` line says.
     const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
-    const refuse = (messageId: "writtenUnknown" | "writtenManifest" | "writtenUnreadable", more: Record<string, string>) =>
-      out.findings.push({ rule: "disallowed-tool", messageId, data: { ...data, ...more }, ...span });
+    const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
     if (++this.judged > MAX_JUDGED) {
-      refuse("writtenUnreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
+      refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
       return;
     }
     if (w.content === undefined) {
-      refuse("writtenUnknown", { how: w.how ?? "its text is not in the plan" });
+      refuse("unknown", { how: w.how ?? "its text is not in the plan" });
       return;
     }
     const content = w.content;
@@ -392,7 +398,7 @@ class Judge {
     if (as === "program") {
       const bang = shebangOf(content);
       if ("other" in bang) {
-        refuse("writtenUnreadable", { why: `its #! line names ${bang.other}, which plangate does not read` });
+        refuse("unreadable", { why: `its #! line names ${bang.other}, which plangate does not read` });
         return;
       }
       as = bang.as;
@@ -400,7 +406,7 @@ class Judge {
     const name = run.text.slice(run.text.lastIndexOf("/") + 1).toLowerCase();
     if (as === "manifest") {
       if (name !== "package.json") {
-        refuse("writtenManifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
+        refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
         return;
       }
       let scripts: unknown;
@@ -409,11 +415,11 @@ class Judge {
         if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
         scripts = (parsed as Record<string, unknown>).scripts ?? {};
       } catch {
-        refuse("writtenUnreadable", { why: "it is not a JSON object" });
+        refuse("unreadable", { why: "it is not a JSON object" });
         return;
       }
       if (scripts === null || typeof scripts !== "object" || Array.isArray(scripts)) {
-        refuse("writtenUnreadable", { why: "its scripts are not an object" });
+        refuse("unreadable", { why: "its scripts are not an object" });
         return;
       }
       const table = scripts as Record<string, unknown>;
@@ -421,7 +427,7 @@ class Judge {
         if (!Object.hasOwn(table, s)) continue;
         const line = table[s];
         if (typeof line !== "string") {
-          refuse("writtenUnreadable", { why: `its script "${s}" is not a string` });
+          refuse("unreadable", { why: `its script "${s}" is not a string` });
           continue;
         }
         this.#merge(this.report(line, "chain"), run, `package.json's script "${s}", which step ${w.step} writes`, bases, step, depth, out);
@@ -476,6 +482,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const workspace = facts.paths.workspace;
   const state = new WrittenFiles(workspace);
   const judge = new Judge(state, policy, analyse);
+  let committed = false;
   let next = 0;
   for (const step of plan.steps) {
     applyStep(step, facts, state);
@@ -484,6 +491,15 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       const { command, report } = analysed[next]!;
       const bases = foldersOf(command, facts, plan.dialect);
       const writes = lineWrites(report, workspace, bases);
+      for (const p of report.paths) {
+        if (p.program === undefined || !p.program.startsWith("git ")) continue;
+        if (committed && GIT_WRITES_TREE.has(p.program))
+          for (const base of bases) {
+            const folder = absoluteOf(workspace, base, "", ".");
+            if (folder !== undefined) writes.push({ abs: folder, tree: true });
+          }
+        if (GIT_KEEPS.has(p.program)) committed = true;
+      }
       if (report.runs !== undefined) {
         const line = lineIndex(writes);
         const judged: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
