@@ -5,7 +5,7 @@ import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/type
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
-import { inlineCodeOf } from "./inline-code.js";
+import { inlineCodeOf, scriptFileOf } from "./inline-code.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -56,7 +56,10 @@ export interface CommandMessageIds {
     | "unreadableScript"
     | "inlineCode"
     | "unreadableAwk"
-    | "trustsCode";
+    | "trustsCode"
+    | "writtenUnknown"
+    | "writtenManifest"
+    | "writtenUnreadable";
   "unresolved-argument": "redirectAtRunTime" | "awkFileAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
 }
 
@@ -74,8 +77,43 @@ export interface CommandSpan {
  * placeholders, and the part of the line it is about (absent when it is about the whole line).
  */
 export type CommandFinding<R extends CommandRule = CommandRule> = R extends CommandRule
-  ? { rule: R; messageId: CommandMessageIds[R]; data: MessageData; span?: CommandSpan }
+  ? {
+      rule: R;
+      messageId: CommandMessageIds[R];
+      data: MessageData;
+      span?: CommandSpan;
+      /** The finding is about running this file (an index into CommandReport.runs): a file the plan writes is judged by its text instead. */
+      run?: number;
+      /** Found in the text of a file the plan writes, which the command runs: `build.sh, which step 1 writes`. */
+      via?: string;
+    }
   : never;
+
+/**
+ * A file a command line runs, reads as its commands or code, or whose manifest a runner reads: the plan
+ * judges its text when an earlier step (or the line itself) writes it (src/commands/written.ts).
+ */
+export interface CommandRun {
+  /** The file as the line names it (`build.sh`, `./build.sh`), or the manifest's name (`Makefile`, `package.json`). */
+  text: string;
+  /** The folder it is relative to after `cd` ("" for the workspace root). */
+  cwd: string;
+  /**
+   * How its text is read: `shell` (a shell runs it), `program` (run by its path: its `#!` line decides),
+   * an interpreter's name as commands.inlineCode names it (`python`, `node`), `sed` or `awk` (a script
+   * file), or `manifest` (a runner reads what to run from it: a makefile, a justfile, package.json).
+   */
+  as: string;
+  /** The program that runs it, as spelt (`bash`, `python3`, `make`). */
+  program: string;
+  /** For a manifest: found by its name in any folder (a runner may look in the folders above, or one its options name). */
+  anywhere?: true;
+  /** The program whose word names the file, as CommandPath.program: that path is the run's, not a write. */
+  owner?: string;
+  /** For package.json: the scripts the runner runs (undefined: any of them). */
+  scripts?: readonly string[];
+  span?: CommandSpan;
+}
 
 /** A word of the command that names a file: the workspace rules check it. */
 export interface CommandPath {
@@ -99,6 +137,10 @@ export interface CommandPath {
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
   span?: CommandSpan;
+  /** The program whose word it is (`chmod`, `git add`); absent for a redirection's target. */
+  program?: string;
+  /** Named in the text of a file the plan writes, which the command runs (see CommandFinding.via). */
+  via?: string;
 }
 
 export interface CommandReport {
@@ -119,6 +161,8 @@ export interface CommandReport {
    * only printed (`echo TODO`).
    */
   markers: CommandMarker[];
+  /** The files the line runs or reads its commands from (see CommandRun); absent when there is none. */
+  runs?: CommandRun[];
 }
 
 /** A write outside the workspace that no word of the line names (see CommandReport.outside). */
@@ -138,6 +182,18 @@ export interface CommandOutside {
 export interface CommandMarker {
   word: string;
   span?: CommandSpan;
+}
+
+/**
+ * A finding about a file the plan writes and a command runs (src/commands/written.ts): its text is not in
+ * the plan (`unknown`), it is a manifest plangate does not read (`manifest`), or its text cannot be read
+ * (`unreadable`).
+ */
+export function writtenFinding(kind: "unknown" | "manifest" | "unreadable", data: MessageData, span?: CommandSpan): CommandFinding<"disallowed-tool"> {
+  const at = span ? { span } : {};
+  if (kind === "unknown") return { rule: "disallowed-tool", messageId: "writtenUnknown", data, ...at };
+  if (kind === "manifest") return { rule: "disallowed-tool", messageId: "writtenManifest", data, ...at };
+  return { rule: "disallowed-tool", messageId: "writtenUnreadable", data, ...at };
 }
 
 /** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
@@ -647,6 +703,57 @@ const GIT_SUBCOMMAND_RUNS: Readonly<Record<string, { long: readonly string[]; sh
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds", "--attr-source"]);
 /** Programs whose arguments are text, not files. */
 /** The awks whose programs are read (src/commands/awk.ts). */
+/**
+ * Programs that read what to run from a manifest of the project, found by name (in the folder, one above
+ * it, or one an option names): make's makefiles, just's justfile, the package managers' package.json
+ * (with the scripts a subcommand runs, when it is known: `npm test` runs pretest, test and posttest).
+ */
+interface Manifest {
+  files: readonly string[];
+  options: readonly string[];
+  scripts?: (args: ShellWord[]) => readonly string[] | undefined;
+}
+const MAKEFILES: Manifest = { files: ["GNUmakefile", "makefile", "Makefile"], options: ["-f", "--file", "--makefile"] };
+const JUSTFILES: Manifest = { files: ["justfile", ".justfile"], options: ["-f", "--justfile"] };
+/** The lifecycle scripts of package.json an install runs. */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"];
+/** Subcommands of the package managers that run package.json's scripts, with the scripts they run. */
+const PACKAGE_SUBCOMMANDS: ReadonlyMap<string, readonly string[] | "named"> = new Map<string, readonly string[] | "named">([
+  ...["run", "run-script", "rum", "urn"].map((s) => [s, "named"] as const),
+  ...["test", "t", "tst"].map((s) => [s, ["pretest", "test", "posttest"]] as const),
+  ["start", ["prestart", "start", "poststart"]],
+  ["stop", ["prestop", "stop", "poststop"]],
+  ["restart", ["prerestart", "restart", "postrestart", "prestop", "stop", "poststop", "prestart", "start", "poststart"]],
+  ...["install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isntal", "isntall", "ci", "clean-install", "install-clean", "add", "update", "up", "upgrade", "rebuild", "rb"].map((s) => [s, INSTALL_SCRIPTS] as const),
+  // What runs the package's binaries, not its scripts.
+  ...["exec", "x", "dlx", "ls", "list", "view", "info", "outdated", "audit", "why", "version", "--version", "-v", "help", "--help", "config", "whoami"].map((s) => [s, []] as const),
+]);
+/** package.json's scripts a package manager's line runs: undefined when it may be any of them. */
+function packageScripts(args: ShellWord[]): readonly string[] | undefined {
+  const i = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+  if (i < 0) return args.length === 0 ? INSTALL_SCRIPTS : undefined;
+  const sub = args[i]!.value;
+  if (sub === undefined) return undefined;
+  const known = PACKAGE_SUBCOMMANDS.get(sub);
+  if (known === "named") {
+    const script = args.slice(i + 1).find((w) => w.value === undefined || !w.value.startsWith("-"))?.value;
+    return script === undefined ? undefined : [`pre${script}`, script, `post${script}`];
+  }
+  return known;
+}
+const PACKAGE_JSON: Manifest = { files: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"], options: [], scripts: packageScripts };
+/** Programs that run a package's binary by its name (`npx vitest`). */
+const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
+const MANIFESTS: ReadonlyMap<string, Manifest> = new Map([
+  ["make", MAKEFILES],
+  ["gmake", MAKEFILES],
+  ["just", JUSTFILES],
+  ["npm", PACKAGE_JSON],
+  ["pnpm", PACKAGE_JSON],
+  ["yarn", PACKAGE_JSON],
+  ["bun", PACKAGE_JSON],
+]);
+
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bwk-awk", "onetrue-awk", "goawk", "frawk"]);
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
 /**
@@ -1401,12 +1508,30 @@ class Analysis {
   private stdinFile = false;
   /** The program being read runs as another user, or on another machine (`sudo pip install`). */
   private otherUser = false;
+  /** The program whose words are being read as paths (CommandPath.program); undefined for a redirection. */
+  private owner: string | undefined;
+  private readonly runKeys = new Map<string, number>();
 
   constructor(
     private readonly reader: ShellReader,
     private readonly single: boolean,
     private readonly policy: CommandPolicy,
   ) {}
+
+  /** Records a file the line runs (CommandRun), once per text, folder and reading; its index in report.runs. */
+  private run(text: string, as: string, program: string, span: CommandSpan | undefined, extra?: Pick<CommandRun, "anywhere" | "scripts">): number {
+    const key = `${text}\0${this.cwd}\0${as}\0${program}`;
+    const known = this.runKeys.get(key);
+    if (known !== undefined) return known;
+    const runs = (this.report.runs ??= []);
+    const r: CommandRun = { text, cwd: this.cwd, as, program, ...extra };
+    if (this.owner !== undefined) r.owner = this.owner;
+    const where = span ?? this.span;
+    if (where !== undefined) r.span = where;
+    runs.push(r);
+    this.runKeys.set(key, runs.length - 1);
+    return runs.length - 1;
+  }
 
   private find(finding: CommandFinding): void {
     const key = `${finding.rule}\0${finding.messageId}\0${JSON.stringify(finding.data)}`;
@@ -1540,6 +1665,7 @@ class Analysis {
     }
     this.stdinFile = cmd.redirects.some((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value));
     this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
+    this.owner = undefined;
     for (const r of cmd.redirects) {
       if (!r.target || r.op === "<<" || r.op === "<<-" || r.op === "<<<") continue;
       const v = r.target.value;
@@ -1584,10 +1710,16 @@ class Analysis {
     if (!this.again) this.report.programs.push(spelt);
     if (!this.again && MARKER_WORD.test(argv0.value) && !argv0.value.includes("=")) this.report.markers.push({ word: argv0.value.trim(), span: wordSpan(argv0, depth) });
     if (/[^\x21-\x7e]/.test(spelt)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: spelt } });
+    this.owner = programReadAs(spelt);
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
+    // A program run by its path: a file of the workspace, which the plan may write first.
+    if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth));
     const values = [spelt, ...args.map((w) => w.value)];
     // The program as a file system that ignores case, or Windows, finds it: `SH -c`, `sed.exe`, `C:\bin\ssh.exe`.
     const name = programReadAs(spelt);
+    this.runsFiles(name, spelt, args, depth);
+    const owner = name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name;
+    this.owner = owner;
     const denied = deniedBy(this.policy, values) ?? (name === spelt ? undefined : deniedBy(this.policy, [name, ...values.slice(1)]));
     if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
     else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: spelt } });
@@ -1641,8 +1773,11 @@ class Analysis {
           }
         if (inner.kind === "none") continue;
         if (inner.kind === "unknown" || inner.kind === "hidden") {
+          // A script file a shell runs: the plan judges its text instead when it writes the file (CommandRun).
+          const file = inner.kind === "hidden" ? inner.file?.value : undefined;
+          const run = file === undefined || inner.kind !== "hidden" ? undefined : this.run(file, "shell", wrapper, wordSpan(inner.file!, depth));
           // The reason is worded by the rule (a part of its message): its id and data travel with the finding.
-          this.unreadableFind({ rule: "disallowed-tool", messageId: inner.kind === "hidden" ? "hiddenCommands" : "wrapperUnknown", data: { ...inner.why.data, wrapper, why: inner.why.id } });
+          this.unreadableFind({ rule: "disallowed-tool", messageId: inner.kind === "hidden" ? "hiddenCommands" : "wrapperUnknown", data: { ...inner.why.data, wrapper, why: inner.why.id }, ...(run !== undefined ? { run } : {}) });
           continue;
         }
         if (inner.kind === "argv") {
@@ -1703,6 +1838,7 @@ class Analysis {
             this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1));
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
+      this.owner = owner;
       this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir);
       return;
     }
@@ -1717,6 +1853,7 @@ class Analysis {
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
     const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
     this.searching = SEARCHERS.has(name);
+    this.owner = owner;
     try {
       this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads);
     } finally {
@@ -1949,6 +2086,38 @@ class Analysis {
         else if (!/[*?[]/.test(a)) this.assignment(a);
       } else if (/%[^%]|\$\{/.test(a.replace(/%%/g, ""))) this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: a } });
       else this.path(a, false, undefined);
+    }
+  }
+
+  /**
+   * The files a program runs or reads its commands from, beside its own name (CommandRun): an interpreter's
+   * script, sed's and awk's script files, and the manifests make, just and the package managers read
+   * what to run from.
+   */
+  private runsFiles(name: string, spelt: string, args: ShellWord[], depth: number): void {
+    const script = scriptFileOf(name, args);
+    if (script !== undefined) this.run(script.text, script.interpreter, spelt, script.word ? wordSpan(script.word, depth) : undefined);
+    if (name === "sed" || name === "gsed") for (const f of readSedLine(args).files) this.run(f, "sed", spelt, undefined);
+    if (AWKS.has(name)) for (const p of awkPrograms(args)) if (p.file !== undefined) this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
+    // A package runner runs the package's binary from node_modules/.bin when the project has it.
+    if (PACKAGE_RUNNERS.has(name) || (MANIFESTS.get(name) === PACKAGE_JSON && /^(?:exec|x|dlx)$/.test(args.find((w) => !w.value?.startsWith("-"))?.value ?? ""))) {
+      const words = PACKAGE_RUNNERS.has(name) ? args : args.slice(args.findIndex((w) => !w.value?.startsWith("-")) + 1);
+      const pkg = words.find((w) => w.value !== undefined && !w.value.startsWith("-"))?.value;
+      if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
+    }
+    const manifest = MANIFESTS.get(name);
+    if (manifest !== undefined) {
+      // An option that names the manifest (`make -f ci.mk`, `just --justfile x`): that file too.
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v === undefined) continue;
+        const named = manifest.options.find((o) => v === o || v.startsWith(`${o}=`) || (o.length === 2 && v.startsWith(o) && v.length > 2));
+        if (named === undefined) continue;
+        const value = v === named ? args[i + 1]?.value : v.slice(v.startsWith(`${named}=`) ? named.length + 1 : named.length);
+        if (value !== undefined && value !== "") this.run(value, "manifest", spelt, undefined);
+      }
+      const scripts = manifest.scripts?.(args);
+      for (const file of manifest.files) this.run(file, "manifest", spelt, undefined, { anywhere: true, ...(scripts !== undefined ? { scripts } : {}) });
     }
   }
 
@@ -2438,6 +2607,7 @@ class Analysis {
     }
     if (tree) p.tree = true;
     if (read) p.read = true;
+    if (this.owner !== undefined) p.program = this.owner;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
     const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.read, p.span?.start, p.span?.end]);

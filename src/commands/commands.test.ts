@@ -97,9 +97,9 @@ describe("analysis", () => {
   it("resolves later relative words from the folder cd moved to", () => {
     const r = analyseCommand(reader, "cd sub && cat ../../x > out", "chain", { allow: [], deny: [], allowCompound: false });
     expect(r.paths).toEqual([
-      { text: "sub", cwd: "", span: { start: 3, end: 6 } },
+      { text: "sub", cwd: "", span: { start: 3, end: 6 }, program: "cd" },
       { text: "out", cwd: "sub", span: { start: 24, end: 27 } },
-      { text: "../../x", cwd: "sub", span: { start: 14, end: 21 }, read: true },
+      { text: "../../x", cwd: "sub", span: { start: 14, end: 21 }, read: true, program: "cat" },
     ]);
   });
   it("reads what follows a cd from every folder the shell may be in", () => {

@@ -362,3 +362,73 @@ export function sqliteCodeOf(args: readonly ShellWord[], stdinFile: boolean): In
   }
   return dotShellCode(interpreter, texts, stdinFile, SQLITE_QUIET_DOTS, SQLITE_FILE_WORDS);
 }
+
+/** A file an interpreter runs as its script (`python3 run.py`, `node x.js`, `php -f x.php`, `deno run x.ts`). */
+export interface ScriptFile {
+  /** The interpreter as commands.inlineCode names it. */
+  interpreter: string;
+  /** The file, as its word's value. */
+  text: string;
+  word?: ShellWord;
+}
+
+/**
+ * The script file an interpreter is given (its operand, or the value of its script option), read as
+ * inlineCodeOf reads the line; undefined when it runs none, or when a word decided at run time stands
+ * before it (that line is refused as code decided at run time).
+ */
+export function scriptFileOf(name: string, args: readonly ShellWord[]): ScriptFile | undefined {
+  const spec = specOf(name);
+  if (spec === undefined || spec.alwaysInput) return undefined;
+  const interpreter = spec.interpreter;
+  const file = (w: ShellWord | undefined): ScriptFile | undefined => (w?.value === undefined || w.value === "-" ? undefined : { interpreter, text: w.value, word: w });
+  let i = 0;
+  if (spec.subcommands) {
+    // `deno run x.ts`, `bun run x.ts`, `bun x.ts`: the first word after the subcommand that is no option.
+    for (; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined || !v.startsWith("-")) break;
+      if (spec.longValued?.includes(v)) i++;
+    }
+    const sub = args[i]?.value;
+    if (sub === undefined) return undefined;
+    if (sub !== "run") return /\.[cm]?[jt]sx?$/.test(sub) ? file(args[i]) : undefined;
+    for (let k = i + 1; k < args.length; k++) {
+      const v = args[k]!.value;
+      if (v === undefined) return undefined;
+      if (!v.startsWith("-")) return file(args[k]);
+    }
+    return undefined;
+  }
+  for (; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined) return undefined;
+    if (v === "--") return file(args[i + 1]);
+    if (v === "-" || !v.startsWith("-")) return file(w);
+    if (spec.quiet.includes(v)) return undefined;
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const o = eq < 0 ? v : v.slice(0, eq);
+      if (spec.longScript?.includes(o)) return eq < 0 ? file(args[i + 1]) : { interpreter, text: v.slice(eq + 1) };
+      if (spec.long?.includes(o)) return undefined;
+      if (eq < 0 && spec.longValued?.includes(v)) i++;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if (spec.digits?.includes(c)) {
+        while (k + 1 < v.length && /[0-9]/.test(v[k + 1]!)) k++;
+        continue;
+      }
+      if (spec.code.includes(c) || spec.module?.includes(c)) return undefined;
+      if (spec.glued?.includes(c)) break;
+      if (spec.script?.includes(c)) return k < v.length - 1 ? { interpreter, text: v.slice(k + 1) } : file(args[i + 1]);
+      if (spec.valued.includes(c)) {
+        if (k === v.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return undefined;
+}

@@ -23,6 +23,8 @@ export interface NamedPath {
   written: string;
   read?: string;
   cwd?: string;
+  /** The file the plan writes whose text names it (CommandPath.via). */
+  via?: string;
 }
 
 /** How a rule words a named path (the `{{path}}` of its message). */
@@ -32,6 +34,7 @@ function named(p: CommandPath, text: string, folder: string): NamedPath {
   const n: NamedPath = { written: (p.written ?? p.text).replace(/\0/g, "\\0") };
   if (p.written !== undefined) n.read = p.text;
   if (text !== p.text) n.cwd = folder;
+  if (p.via !== undefined) n.via = p.via;
   return n;
 }
 

@@ -496,7 +496,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     return;
   }
   // The shell reader and the analysis (with its wrapper tables) load only for a plan with a command.
-  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js")]);
+  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }, { followWritten }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js"), import("./written.js")]);
   let reader: ShellReader | undefined;
   let failure: string | undefined;
   try {
@@ -514,7 +514,7 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   const seen = new Map<string, CommandReport>();
   let read = 0;
   const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [], markers: [] };
-  slot.result = commands.map((command) => {
+  const analysed = commands.map((command) => {
     if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
     let report = seen.get(key);
@@ -527,6 +527,14 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     }
     return { command, report };
   });
+  // A file the plan writes and then runs is judged by its text (written.ts): the text is read as a line is, within the same bound.
+  const shell = reader;
+  slot.result = !shell
+    ? analysed
+    : followWritten(plan, facts, policy, analysed, (text, mode) => {
+        read += Math.min(text.length, MAX_COMMAND_LENGTH);
+        return read > MAX_PLAN_COMMAND_TEXT ? refused : analyseCommand(shell, text, mode, policy.commands);
+      });
 }
 
 /** The analysis `prepareCommands` made for this plan in this validation (empty when it has no commands). */

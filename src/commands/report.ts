@@ -18,7 +18,7 @@ export interface CommandFindingReport<R extends CommandRule> {
   /** What the analysis found: the rule's message id and its data. */
   finding: CommandFinding<R>;
   /** The step and the argument that holds the command, for the message's "Step {{step}}: the command in "{{argument}}"". */
-  where: { step: number; argument: string };
+  where: { step: number; argument: string; through: string };
 }
 
 /** The findings of one rule about the plan's command lines, in order. */
@@ -26,5 +26,5 @@ export function* commandFindings<R extends CommandRule>(plan: Plan, facts: PlanF
   if (commandsOf(plan, facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, facts))
     for (const f of report.findings)
-      if (f.rule === rule) yield { at: partAt(command, f.span?.start), step: command.step.position, actual: command.text, finding: f as CommandFinding<R>, where: { step: command.step.position, argument: command.name } };
+      if (f.rule === rule) yield { at: partAt(command, f.span?.start), step: command.step.position, actual: command.text, finding: f as CommandFinding<R>, where: { step: command.step.position, argument: command.name, through: f.via === undefined ? "" : ` (in ${f.via})` } };
 }

@@ -365,7 +365,7 @@ export type Inner =
    */
   | { kind: "script"; word: ShellWord | ShellWord[]; runner?: true; text?: string; runsIn?: RunsIn; env?: readonly EnvSetting[] }
   /** A shell that reads its commands from standard input or a file plangate does not see. */
-  | { kind: "hidden"; why: WrapperReason }
+  | { kind: "hidden"; why: WrapperReason; file?: ShellWord }
   | { kind: "unknown"; why: WrapperReason };
 
 /**
@@ -1070,7 +1070,7 @@ function settingsRead(inner: Inner): Inner[] {
 function innerOf(program: string, args: ShellWord[]): Inner {
   if (SHELLS.has(program)) return shellInner(program, args);
   if (program === "source" || program === ".")
-    return { kind: "hidden", why: args[0] ? { id: "sourcedScript", data: { program, script: args[0].source } } : { id: "sourcedNothing", data: { program } } };
+    return args[0] ? { kind: "hidden", why: { id: "sourcedScript", data: { program, script: args[0].source } }, file: args[0] } : { kind: "hidden", why: { id: "sourcedNothing", data: { program } } };
   if (program === "eval") return args.length === 0 ? { kind: "none" } : { kind: "script", word: args };
   if (program === "trap") return trapInner(args);
   if (program === "sg") return sgInner(args);
@@ -1396,7 +1396,7 @@ function shellInner(program: string, args: ShellWord[]): Inner {
     if (v === undefined) return { kind: "unknown", why: { id: "argumentAtRunTime", data: { source: args[i]!.source } } };
     if (v === "--" || v === "-") {
       if (command) return args[i + 1] ? { kind: "script", word: args[i + 1]! } : { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
-      return args[i + 1] ? { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i + 1]!.source } } } : { kind: "hidden", why: { id: "standardInput", data: { program } } };
+      return args[i + 1] ? { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i + 1]!.source } }, file: args[i + 1]! } : { kind: "hidden", why: { id: "standardInput", data: { program } } };
     }
     if (/^[-+]/.test(v) && v.length > 1) {
       if (SHELL_VALUED.has(v)) {
@@ -1409,7 +1409,7 @@ function shellInner(program: string, args: ShellWord[]): Inner {
       continue;
     }
     if (command) return { kind: "script", word: args[i]! };
-    return { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i]!.source } } };
+    return { kind: "hidden", why: { id: "scriptFile", data: { program, script: args[i]!.source } }, file: args[i]! };
   }
   if (command) return { kind: "unknown", why: { id: "noCommand", data: NO_DATA } };
   return { kind: "hidden", why: { id: "standardInput", data: { program } } };

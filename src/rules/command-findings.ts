@@ -13,7 +13,7 @@ type Clauses = Readonly<Record<string, { readonly message: string; readonly hint
  */
 export function inStepCommand<T extends Clauses>(clauses: T): { readonly [K in keyof T]: { readonly message: string; readonly hint: string } } {
   const out: Record<string, { message: string; hint: string }> = {};
-  for (const [id, c] of Object.entries(clauses)) out[id] = { message: `Step {{step}}: the command in "{{argument}}" ${c.message}.`, hint: c.hint };
+  for (const [id, c] of Object.entries(clauses)) out[id] = { message: `Step {{step}}: the command in "{{argument}}"{{through}} ${c.message}.`, hint: c.hint };
   return out as { [K in keyof T]: { message: string; hint: string } };
 }
 

@@ -10,6 +10,7 @@ const PARTS = {
   written: '"{{written}}"',
   read: ' (read as "{{read}}")',
   cwd: " (after cd {{cwd}})",
+  via: " (in {{via}})",
 } as const;
 
 /** How a path was read when decoding changed it: ` (read as "a/b")`. */
@@ -22,5 +23,6 @@ export function namedPathText(path: NamedPath): string {
   let text = formatMessage(PARTS.written, { written: path.written });
   if (path.read !== undefined) text += readAsText(path.read);
   if (path.cwd !== undefined) text += formatMessage(PARTS.cwd, { cwd: path.cwd });
+  if (path.via !== undefined) text += formatMessage(PARTS.via, { via: path.via });
   return text;
 }

@@ -35,6 +35,18 @@ export const commandClauses = {
     message: "gives {{program}} code to run ({{how}}), which plangate does not read: it may write any file or run any program",
     hint: 'do the work with commands plangate reads, or, if the policy trusts {{interpreter}} code it cannot read, list "{{interpreter}}" in the policy\'s commands.inlineCode',
   },
+  writtenUnknown: {
+    message: "has {{program}} run {{file}}, which step {{writer}} writes without its text in the plan ({{how}}): what it runs cannot be checked",
+    hint: "write the whole file with a write step (or a CREATE) whose content is in the plan, then run it; or write its commands into the plan",
+  },
+  writtenManifest: {
+    message: "has {{program}} run what {{file}} says, which step {{writer}} writes: plangate does not read what a {{kind}} runs",
+    hint: "run the commands themselves in the plan, or change the {{kind}} in a plan of its own and run it in a later one",
+  },
+  writtenUnreadable: {
+    message: "has {{program}} run {{file}}, which step {{writer}} writes, and plangate cannot read its text ({{why}})",
+    hint: "write the file as a sh or bash script (or valid JSON, for package.json), or write its commands into the plan",
+  },
   trustsCode: { message: "has {{program}} trust {{files}}: code plangate does not read, which {{program}} then runs by itself (when a shell enters the folder, or as it loads its configuration)", hint: "leave trusting the file to the user, who can read it first" },
   storedCode: { message: "stores a command substitution as text in {{name}}, which arithmetic, $" + "{{{name}}@P} or eval would run", hint: "store plain data, or run the command as its own command" },
 } as const satisfies Record<CommandMessageIds["disallowed-tool"], { message: string; hint: string }>;

@@ -1,0 +1,524 @@
+import type { PlanFacts } from "../core/facts.js";
+import { foldName, resolvePosix } from "../core/path-service.js";
+import type { Plan, Step } from "../core/plan.js";
+import type { Policy } from "../core/policy.js";
+import { actionOf } from "../core/step-extra.js";
+import { shellQuote } from "../syntax/shell/quote.js";
+import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
+import { scriptFileOf } from "./inline-code.js";
+import { inlineCodeAllowed } from "./match.js";
+import type { AnalysedCommand, StepCommand } from "./plan.js";
+
+/*
+ * Files a plan writes and then runs. A step that writes a file (a write tool's content, a TeDDy CREATE,
+ * an edit, a command line's output) and a later step that runs it (`bash build.sh`, `./build.sh`,
+ * `python3 run.py`, `sed -f x.sed`, `make` after a Makefile, `npm test` after package.json) would
+ * otherwise hide what runs from the command analysis. The plan's writes are carried forward, step by
+ * step; a run of a written file is judged by the file's text as its runner reads it: a shell script's
+ * text is analysed as a command line, an interpreter's code is inline code (commands.inlineCode),
+ * package.json's scripts are command lines; a text plangate cannot know (downloaded, copied, edited in
+ * a way it cannot replay) or does not read (a makefile) is refused. A file the plan does not write is
+ * the project's, judged as before.
+ */
+
+/** What a step left at a path: its text when the plan holds it, else how it was written. */
+interface Written {
+  /** The step that wrote it. */
+  step: number;
+  /** The order of the write in the plan: the latest of a file's and its folders' writes is what it holds. */
+  seq: number;
+  content?: string;
+  /** For a text the plan does not hold: how it was written (`copied or downloaded by a command`). */
+  how?: string;
+  /** A folder written whole (`rm -r`, `cp -r`, `git checkout dir`): every file in it. */
+  tree?: boolean;
+  /** Found under another spelling of its name (a file system that ignores case reads it as this one). */
+  twin?: boolean;
+}
+
+/** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
+const MAX_CARRIED = 256 * 1024;
+/** How deep a written script that runs another written file is followed. */
+const MAX_DEPTH = 4;
+/** Most runs judged in one plan; past it, each further run of a written file is refused unread. */
+const MAX_JUDGED = 10_000;
+
+/** Programs that change no file's text (its mode, owner or time, the index) or only read: what they name is not written. */
+const KEEPS_TEXT = new Set([
+  "chmod", "chown", "chgrp", "touch", "mkdir", "ls", "stat", "file", "test", "[", "[[", "wc", "du", "realpath", "readlink", "basename", "dirname",
+  "echo", "printf", "cat", "head", "tail", "less", "more", "grep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shellcheck", "shfmt",
+  "cd", "pushd", "popd", "git add", "git commit", "git status", "git diff", "git log", "git show", "git blame",
+]);
+/** Programs whose last operand may be a folder they write into (`cp x dir`): each file in it may be written. */
+const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp", "gmv", "ginstall", "gln"]);
+/**
+ * git subcommands that put a plan's text into the repository (a commit, a stash) and those that write
+ * the work tree from it without naming the files: once the plan has done the first, the second may bring
+ * back a text the plan wrote and later replaced, so every file under the folder is then unknown.
+ */
+const GIT_KEEPS = new Set(["git commit", "git stash", "git merge", "git cherry-pick", "git rebase", "git am", "git revert", "git notes", "git tag", "git replace", "git update-ref", "git fast-import", "git hash-object", "git update-index", "git write-tree", "git commit-tree"]);
+const GIT_WRITES_TREE = new Set(["git checkout", "git switch", "git reset", "git stash", "git pull", "git merge", "git rebase", "git cherry-pick", "git revert", "git restore", "git read-tree", "git checkout-index", "git worktree", "git am", "git apply"]);
+/** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
+const MAX_PATTERN_TESTS = 1_000_000;
+/** Shells whose text the command analysis reads (bash syntax). */
+const SHELL_NAMES = new Set(["sh", "bash", "dash", "ash", "busybox"]);
+/** Arguments that hold the whole new text of the file a write step names. */
+const WHOLE_TEXT = ["content", "contents", "file_text", "text", "data", "body", "code", "source_code", "new_content", "file_content"];
+/** Pairs of arguments of an edit: the text to find and its replacement. */
+const EDIT_PAIRS: readonly (readonly [string, string])[] = [
+  ["old_string", "new_string"],
+  ["old_str", "new_str"],
+  ["old_text", "new_text"],
+  ["find", "replace"],
+  ["search", "replace"],
+];
+
+/** The manifests `kind` words in messages, by file name (lower case). */
+const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
+  ["makefile", "makefile"],
+  ["gnumakefile", "makefile"],
+  ["justfile", "justfile"],
+  [".justfile", "justfile"],
+  [".npmrc", "package manager's configuration"],
+  [".yarnrc", "package manager's configuration"],
+  [".yarnrc.yml", "package manager's configuration"],
+  [".pnpmfile.cjs", "package manager's configuration"],
+  ["bunfig.toml", "package manager's configuration"],
+]);
+
+/** Analyses a text as a command line, within the plan's bound on text read (past it, a report that refuses it). */
+type Analyse = (text: string, mode: CommandMode) => CommandReport;
+
+/** The files the plan has written so far, by absolute path, with an index by folded path and by name. */
+class WrittenFiles {
+  readonly #files = new Map<string, Written>();
+  readonly #folded = new Map<string, Written>();
+  readonly #byName = new Map<string, Set<string>>();
+  #seq = 0;
+  constructor(readonly workspace: string) {}
+
+  set(abs: string, w: Omit<Written, "seq">): void {
+    const entry: Written = { ...w, seq: ++this.#seq };
+    if (entry.content !== undefined && entry.content.length > MAX_CARRIED) {
+      delete entry.content;
+      entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
+    }
+    this.#files.set(abs, entry);
+    this.#folded.set(foldPath(abs), entry);
+    const name = foldName(abs.slice(abs.lastIndexOf("/") + 1));
+    let set = this.#byName.get(name);
+    if (!set) this.#byName.set(name, (set = new Set()));
+    set.add(abs);
+  }
+
+  /** What the file at `abs` holds now, when the plan wrote it or a folder above it; `twin` when written under another spelling only. */
+  get(abs: string): Written | undefined {
+    let best = this.#files.get(abs);
+    for (let i = abs.lastIndexOf("/"); i > 0; i = abs.lastIndexOf("/", i - 1)) {
+      const t = this.#files.get(abs.slice(0, i));
+      if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
+    }
+    if (best === undefined) {
+      const twin = this.#folded.get(foldPath(abs));
+      if (twin !== undefined && !twin.tree) return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
+    }
+    return best;
+  }
+
+  #tests = 0;
+  /** Each written file a pattern matches (and, past the bound on matching, the pattern's whole folder) now holds a text the plan does not know. */
+  setPattern(pattern: string, tree: boolean, w: Omit<Written, "seq">): void {
+    const folder = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf("/"));
+    if (this.#tests + this.#files.size > MAX_PATTERN_TESTS) {
+      this.set(folder === "" ? "/" : folder, { ...w, tree: true });
+      return;
+    }
+    this.#tests += this.#files.size;
+    const re = patternRegex(pattern, tree);
+    const hits: string[] = [];
+    for (const abs of this.#files.keys()) if (re.test(abs)) hits.push(abs);
+    for (const abs of hits) this.set(abs, w);
+  }
+
+  /** The written files named `name` in any folder (folded), as absolute paths. */
+  named(name: string): readonly string[] {
+    const set = this.#byName.get(foldName(name));
+    return set ? [...set] : [];
+  }
+}
+
+function foldPath(abs: string): string {
+  return abs.split("/").map(foldName).join("/");
+}
+
+/** The folders a step's command runs in, as the path rules read them (commands/paths.ts workingFolders). */
+function foldersOf(command: StepCommand, facts: PlanFacts, dialect: Plan["dialect"]): string[] {
+  const folders = facts.step(command.step).folders();
+  const args = command.step.args;
+  const runsIn = dialect === "teddy" ? /^cwd$/ : /^(?:cwd|workdir|workingdir|workingdirectory)$/;
+  const named = folders.some((f) => Object.hasOwn(args, f.name) && args[f.name] === f.value && runsIn.test(f.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase()));
+  const out = folders.slice(0, 16).map((f) => f.value);
+  if (!named) out.unshift("");
+  return out;
+}
+
+/** A path of a command from the workspace root, absolute; undefined for one the shell expands (`~`). */
+function absoluteOf(workspace: string, base: string, cwd: string, text: string): string | undefined {
+  if (text.startsWith("~") || text.includes("\0")) return undefined;
+  if (text.startsWith("/")) return resolvePosix("/", text);
+  const joined = [base, cwd, text].filter((s) => s !== "").join("/");
+  return resolvePosix(workspace, joined);
+}
+
+/** The edit's new text, when the old one is held and the text to find occurs once (or every occurrence is replaced). */
+function replay(text: string, find: string, replace: string, all: boolean): string | undefined {
+  if (find === "") return undefined;
+  const first = text.indexOf(find);
+  if (first < 0) return undefined;
+  if (all) return text.split(find).join(replace);
+  if (text.indexOf(find, first + 1) >= 0) return undefined;
+  return text.slice(0, first) + replace + text.slice(first + find.length);
+}
+
+/** What a step writes through its arguments (a write tool, a TeDDy CREATE or EDIT), applied to the files written so far. */
+function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
+  const action = actionOf(step);
+  if (action !== undefined) {
+    if (action.path === undefined || action.path === "") return;
+    const abs = facts.paths.inWorkspace(action.path).abs;
+    if (action.type === "CREATE") state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
+    else if (action.type === "EDIT") {
+      let text = state.get(abs)?.content;
+      for (const pair of action.edits) {
+        if (text === undefined) break;
+        text = pair.find === undefined || pair.replace === undefined ? undefined : replay(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
+      }
+      state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: "edited in place, so its whole text is not in the plan" });
+    }
+    return;
+  }
+  const f = facts.step(step);
+  if (!f.writes) return;
+  const args = step.args;
+  const paths = [...new Set(f.pathArgs.filter((a) => a.constraint === undefined).map((a) => a.value))];
+  const whole = WHOLE_TEXT.find((k) => typeof args[k] === "string");
+  const edits: [string, string][] = [];
+  const pairOf = (o: Record<string, unknown>) => {
+    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b]] as [string, string];
+    return undefined;
+  };
+  const top = pairOf(args);
+  if (top) edits.push(top);
+  let editable = true;
+  if (Array.isArray(args.edits))
+    for (const e of args.edits) {
+      const p = e !== null && typeof e === "object" ? pairOf(e as Record<string, unknown>) : undefined;
+      if (p) edits.push(p);
+      else editable = false;
+    }
+  const all = args.replace_all === true || args.replaceAll === true;
+  for (const p of paths) {
+    const abs = facts.paths.inWorkspace(p).abs;
+    if (paths.length === 1 && whole !== undefined && edits.length === 0) {
+      state.set(abs, { step: step.position, content: args[whole] as string });
+      continue;
+    }
+    let text = paths.length === 1 && edits.length > 0 && editable ? state.get(abs)?.content : undefined;
+    for (const [find, replace] of edits) if (text !== undefined) text = replay(text, find, replace, all);
+    state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument" });
+  }
+}
+
+function normalize(text: string): string {
+  return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+}
+
+/** The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names but reads, runs, or only touches. */
+function lineWrites(report: CommandReport, workspace: string, bases: readonly string[]): LineWrite[] {
+  const out: LineWrite[] = [];
+  if (report.paths.length === 0) return out;
+  // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
+  const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
+  for (const p of report.paths) {
+    if (p.read || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
+    for (const base of bases) {
+      const abs = absoluteOf(workspace, base, p.cwd, p.text);
+      if (abs === undefined) continue;
+      // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
+      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true });
+      else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)) });
+    }
+  }
+  return out;
+}
+
+/** A file (or folder, or pattern) a command line may write the text of. */
+interface LineWrite {
+  abs: string;
+  tree: boolean;
+  /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
+  pattern?: true;
+}
+
+/** What one command line writes, for its own runs: files and folders (true: written whole), and patterns. */
+interface LineIndex {
+  files: Map<string, boolean>;
+  patterns: RegExp[];
+}
+
+function lineIndex(writes: readonly LineWrite[]): LineIndex {
+  const index: LineIndex = { files: new Map(), patterns: [] };
+  for (const x of writes)
+    if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
+    else index.files.set(x.abs, (index.files.get(x.abs) ?? false) || x.tree);
+  return index;
+}
+
+/** A shell pattern as a regular expression of whole paths (`*` and `?` within a segment; `[...]` as a class; with `tree`, anything under a match too). */
+function patternRegex(pattern: string, tree: boolean): RegExp {
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*") re += ".*";
+    else if (c === "?") re += "[^/]";
+    else if (c === "[") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close < 0) re += "\\[";
+      else {
+        // Any character of the segment: a class is read widely, which marks more files written at worst.
+        re += "[^/]";
+        i = close;
+      }
+    } else re += c.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  }
+  return new RegExp(`^${re}${tree ? "(?:/.*)?" : ""}$`, "i");
+}
+
+/** The shell or interpreter a script's `#!` line names: `shell`, an interpreter's name, or undefined with the program named. */
+function shebangOf(content: string): { as: string } | { other: string } {
+  if (!content.startsWith("#!")) return { as: "shell" };
+  const line = content.slice(2, content.indexOf("\n") < 0 ? content.length : content.indexOf("\n")).trim();
+  const words = line.split(/[ \t]+/);
+  let program = words[0]?.slice(words[0].lastIndexOf("/") + 1) ?? "";
+  if (program === "env") program = words.slice(1).find((w) => !w.startsWith("-") && !w.includes("=")) ?? "";
+  if (SHELL_NAMES.has(program)) return { as: "shell" };
+  const script = scriptFileOf(program, [{ source: "x", value: "x", glob: false, start: 0, end: 0 }]);
+  return script !== undefined ? { as: script.interpreter } : { other: program === "" ? line : program };
+}
+
+/** A judgement of the runs of one command line: its new findings, paths, writes outside, and the runs it answered. */
+interface Judged {
+  findings: CommandFinding[];
+  paths: CommandPath[];
+  outside: CommandOutside[];
+  handled: Set<number>;
+  /** Files the written scripts write in their turn. */
+  writes: LineWrite[];
+  /** The files judged for the line, with how they are run. */
+  judged: Set<string>;
+}
+
+/** A path from the workspace root, for messages (absolute when outside it). */
+function relative(workspace: string, abs: string): string {
+  return abs.startsWith(`${workspace}/`) ? abs.slice(workspace.length + 1) : abs;
+}
+
+class Judge {
+  judged = 0;
+  readonly #reports = new Map<string, CommandReport>();
+  constructor(
+    readonly state: WrittenFiles,
+    readonly policy: Policy,
+    readonly analyse: Analyse,
+  ) {}
+
+  /** The analysis of a text, once per text and mode. */
+  report(text: string, mode: CommandMode): CommandReport {
+    const key = `${mode}\0${text}`;
+    let r = this.#reports.get(key);
+    if (r === undefined) this.#reports.set(key, (r = this.analyse(text, mode)));
+    return r;
+  }
+
+  /** Judges the runs of a report: each run of a file the plan (or the line itself) writes. */
+  runs(report: CommandReport, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
+    const runs = report.runs;
+    if (runs === undefined) return;
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      const hits: { abs: string; w: Written; file: string }[] = [];
+      const seen = new Set<string>();
+      const look = (abs: string) => {
+        if (seen.has(abs)) return;
+        seen.add(abs);
+        for (let k = abs.length; k > 0; k = abs.lastIndexOf("/", k - 1)) {
+          const t = line.files.get(abs.slice(0, k));
+          if ((t !== undefined && (k === abs.length || t)) || (k === abs.length && line.patterns.some((re) => re.test(abs)))) {
+            hits.push({ abs, file: run.text, w: { step, seq: Infinity, how: "written by a command of the same step" } });
+            return;
+          }
+        }
+        const w = this.state.get(abs);
+        // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
+        if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
+      };
+      for (const base of bases) {
+        const abs = absoluteOf(this.state.workspace, base, run.cwd, run.text);
+        if (abs !== undefined) look(abs);
+      }
+      if (run.anywhere) for (const abs of this.state.named(run.text)) look(abs);
+      if (hits.length === 0) continue;
+      out.handled.add(i);
+      for (const { abs, w, file } of hits) {
+        // `make` tries three names: a file found by two of them is judged once.
+        const key = `${abs}\0${run.as}\0${run.program}\0${run.scripts?.join(" ") ?? "*"}`;
+        if (out.judged.has(key)) continue;
+        out.judged.add(key);
+        this.#judge({ ...run, text: file }, w, bases, line, step, depth, out);
+      }
+    }
+  }
+
+  #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
+    const span = run.span ? { span: run.span } : {};
+    // A file run by its path is run by the system, as its `#!` line says.
+    const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
+    const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
+    if (++this.judged > MAX_JUDGED) {
+      refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
+      return;
+    }
+    if (w.content === undefined) {
+      refuse("unknown", { how: w.how ?? "its text is not in the plan" });
+      return;
+    }
+    const content = w.content;
+    const via = `${run.text}, which step ${w.step} writes`;
+    let as = run.as;
+    if (as === "program") {
+      const bang = shebangOf(content);
+      if ("other" in bang) {
+        refuse("unreadable", { why: `its #! line names ${bang.other}, which plangate does not read` });
+        return;
+      }
+      as = bang.as;
+    }
+    const name = run.text.slice(run.text.lastIndexOf("/") + 1).toLowerCase();
+    if (as === "manifest") {
+      if (name !== "package.json") {
+        refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
+        return;
+      }
+      let scripts: unknown;
+      try {
+        const parsed: unknown = JSON.parse(content);
+        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error();
+        scripts = (parsed as Record<string, unknown>).scripts ?? {};
+      } catch {
+        refuse("unreadable", { why: "it is not a JSON object" });
+        return;
+      }
+      if (scripts === null || typeof scripts !== "object" || Array.isArray(scripts)) {
+        refuse("unreadable", { why: "its scripts are not an object" });
+        return;
+      }
+      const table = scripts as Record<string, unknown>;
+      for (const s of run.scripts ?? Object.keys(table)) {
+        if (!Object.hasOwn(table, s)) continue;
+        const line = table[s];
+        if (typeof line !== "string") {
+          refuse("unreadable", { why: `its script "${s}" is not a string` });
+          continue;
+        }
+        this.#merge(this.report(line, "chain"), run, `package.json's script "${s}", which step ${w.step} writes`, bases, step, depth, out);
+      }
+      return;
+    }
+    if (as === "shell") {
+      this.#merge(this.report(content, "chain"), run, via, bases, step, depth, out);
+      return;
+    }
+    if (as === "sed" || as === "awk") {
+      this.#merge(this.report(`${run.program} ${as === "sed" ? "-e " : ""}${shellQuote(content)} /dev/null`, "chain"), run, via, bases, step, depth, out);
+      return;
+    }
+    // Code for another interpreter: as that code given on its line.
+    const program = run.as === "program" ? as : run.program;
+    if (!inlineCodeAllowed(this.policy.commands, as, program))
+      out.findings.push({ rule: "disallowed-tool", messageId: "inlineCode", data: { program, interpreter: as, how: `the file ${via}` }, ...span });
+  }
+
+  /** A written file's analysis, as findings and paths of the command that runs it. */
+  #merge(report: CommandReport, run: CommandRun, via: string, bases: readonly string[], step: number, depth: number, out: Judged): void {
+    const span = run.span ? { span: run.span } : {};
+    // What the script writes before it runs another file counts as the line's own writes for that run.
+    const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")));
+    out.writes.push(...writes);
+    const nested: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
+    if (depth < MAX_DEPTH && report.runs !== undefined) {
+      const line = lineIndex(writes);
+      this.runs({ ...report, runs: report.runs.map((r) => ({ ...r, cwd: joinCwd(run.cwd, r.cwd) })) }, bases, line, step, depth + 1, nested);
+    }
+    for (const f of report.findings) if (f.run === undefined || !nested.handled.has(f.run)) out.findings.push({ ...f, ...span, via: f.via ?? via, run: undefined } as CommandFinding);
+    for (const f of nested.findings) out.findings.push({ ...f, ...span });
+    for (const p of [...report.paths, ...nested.paths]) out.paths.push({ ...p, cwd: p.via === undefined ? joinCwd(run.cwd, p.cwd) : p.cwd, ...span, via: p.via ?? via });
+    for (const o of [...(report.outside ?? []), ...nested.outside]) out.outside.push({ ...o, ...span });
+    out.writes.push(...nested.writes);
+  }
+}
+
+function joinCwd(outer: string, inner: string): string {
+  if (inner.startsWith("/") || inner.startsWith("~") || outer === "") return inner;
+  return inner === "" ? outer : `${outer}/${inner}`;
+}
+
+/**
+ * The plan's analysed command lines with each run of a file the plan writes judged by that file's text
+ * (see the top of this file): a new report for each command that runs one, the others as they were.
+ */
+export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, analysed: readonly AnalysedCommand[], analyse: Analyse): AnalysedCommand[] {
+  const out = analysed.slice();
+  if (!analysed.some((a) => a.report.runs !== undefined)) return out;
+  const workspace = facts.paths.workspace;
+  const state = new WrittenFiles(workspace);
+  const judge = new Judge(state, policy, analyse);
+  let committed = false;
+  let next = 0;
+  for (const step of plan.steps) {
+    applyStep(step, facts, state);
+    const pending: LineWrite[] = [];
+    for (; next < analysed.length && analysed[next]!.command.step === step; next++) {
+      const { command, report } = analysed[next]!;
+      const bases = foldersOf(command, facts, plan.dialect);
+      const writes = lineWrites(report, workspace, bases);
+      for (const p of report.paths) {
+        if (p.program === undefined || !p.program.startsWith("git ")) continue;
+        if (committed && GIT_WRITES_TREE.has(p.program))
+          for (const base of bases) {
+            const folder = absoluteOf(workspace, base, "", ".");
+            if (folder !== undefined) writes.push({ abs: folder, tree: true });
+          }
+        if (GIT_KEEPS.has(p.program)) committed = true;
+      }
+      if (report.runs !== undefined) {
+        const line = lineIndex(writes);
+        const judged: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
+        judge.runs(report, bases, line, step.position, 0, judged);
+        if (judged.handled.size > 0) {
+          const findings = report.findings.filter((f) => f.run === undefined || !judged.handled.has(f.run));
+          const judgedReport: CommandReport = { ...report, findings: [...findings, ...judged.findings], paths: [...report.paths, ...judged.paths] };
+          if (judged.outside.length > 0) judgedReport.outside = [...(report.outside ?? []), ...judged.outside];
+          out[next] = { command, report: judgedReport };
+          pending.push(...judged.writes);
+        }
+      }
+      pending.push(...writes);
+    }
+    for (const w of pending) {
+      const written = { step: step.position, how: "written by a command line, so its text is not in the plan" };
+      if (w.pattern) state.setPattern(w.abs, w.tree, written);
+      else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
+    }
+  }
+  return out;
+}
