@@ -185,10 +185,11 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
   const action = actionOf(step);
   if (action !== undefined) {
     if (action.path === undefined || action.path === "") return;
-    const abs = facts.paths.inWorkspace(action.path).abs;
+    const place = facts.paths.inWorkspace(action.path);
+    const abs = place.abs;
     if (action.type === "CREATE") state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
     else if (action.type === "EDIT") {
-      let text = state.get(abs)?.content;
+      let text = baseText(state, facts, place);
       for (const pair of action.edits) {
         if (text === undefined) break;
         text = pair.find === undefined || pair.replace === undefined ? undefined : replay(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
@@ -218,15 +219,33 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
     }
   const all = args.replace_all === true || args.replaceAll === true;
   for (const p of paths) {
-    const abs = facts.paths.inWorkspace(p).abs;
+    const place = facts.paths.inWorkspace(p);
+    const abs = place.abs;
     if (paths.length === 1 && whole !== undefined && edits.length === 0) {
       state.set(abs, { step: step.position, content: args[whole] as string });
       continue;
     }
-    let text = paths.length === 1 && edits.length > 0 && editable ? state.get(abs)?.content : undefined;
+    let text = paths.length === 1 && edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
     for (const [find, replace] of edits) if (text !== undefined) text = replay(text, find, replace, all);
     state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument" });
   }
+}
+
+/**
+ * The text an edit applies to: what the plan wrote there, or else the file's text on disk (a file of the
+ * workspace the plan has not written, read through the validation's probe, as the TeDDy edit rules read
+ * it): an edit of `package.json` before `npm install`, or of an existing script before it runs, is then
+ * replayed and its result judged. A file written under another spelling, in a folder written whole or
+ * beyond MAX_CARRIED, has no text to start from.
+ */
+function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; inside: boolean; kind?: string }): string | undefined {
+  const written = state.get(place.abs);
+  if (written !== undefined) return written.content;
+  if (!place.inside || place.kind !== "file") return undefined;
+  const size = facts.paths.files.size(place.abs);
+  if (size === undefined || size > MAX_CARRIED) return undefined;
+  const text = facts.paths.files.readText(place.abs);
+  return text === undefined ? undefined : normalize(text);
 }
 
 function normalize(text: string): string {
