@@ -1615,6 +1615,40 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ steps: ["make", "rm -rf x"] }, registry)).toEqual(["/steps/0/arguments/steps/1"]);
     expect(await errors({ task: "rm x" }, registry)).toEqual(["/steps/0/arguments/task"]);
     expect(await errors({ note: "rm x" }, registry)).toEqual([]);
+    // Other wordings, nested properties, items, alternatives and definitions a $ref names; and what is only about a command.
+    const described = parseToolsText(
+      JSON.stringify({
+        tools: [
+          {
+            name: "ci",
+            inputSchema: {
+              type: "object",
+              properties: {
+                a: { type: "string", description: "A bash one-liner" },
+                b: { type: "string", description: "Command to be executed in the sandbox" },
+                c: { type: "string", description: "Executed in a shell" },
+                d: { type: "string", description: "The build command" },
+                e: { type: "string", description: "A command the server will execute" },
+                options: { type: "object", properties: { f: { type: "string", description: "Shell cmd" } } },
+                g: { type: "array", items: { type: "string", description: "A shell command" } },
+                h: { anyOf: [{ type: "string", description: "Command which gets executed" }, { type: "null" }] },
+                i: { $ref: "#/$defs/Line" },
+                cwd: { type: "string", description: "Working directory for the command to run" },
+                flags: { type: "string", description: "Command-line flags" },
+                out: { type: "string", description: "Output of the shell command" },
+              },
+              $defs: { Line: { type: "string", description: "Passed to sh -c" } },
+            },
+          },
+        ],
+      }),
+      "tools.json",
+    );
+    for (const name of ["a", "b", "c", "d", "e", "i"]) expect(await errors({ [name]: "rm -rf x" }, described), name).toEqual([`/steps/0/arguments/${name}`]);
+    expect(await errors({ options: { f: "rm x" } }, described)).toEqual(["/steps/0/arguments/options/f"]);
+    expect(await errors({ g: ["make", "rm x"] }, described)).toEqual(["/steps/0/arguments/g/1"]);
+    expect(await errors({ h: "rm x" }, described)).toEqual(["/steps/0/arguments/h"]);
+    for (const name of ["cwd", "flags", "out"]) expect(await errors({ [name]: "rm -rf x" }, described), name).toEqual([]);
   });
 
   it("reads an argument vector with no command beside it as the command: a list as exec's, a string both as a shell line and split at blanks", async () => {
