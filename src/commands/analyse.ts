@@ -214,8 +214,11 @@ const MAX_NESTING = 8;
  * environment or interpreter uv, pipenv, pdm, hatch and pipx use, the JVM options of the build tools'
  * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases and credential
  * providers, rustup's toolchain, go's configuration file, make's flags (`--eval`, `SHELL=`), Lua's, PHP's, R's and Erlang's start-up
- * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), and mise's
- * trusted configuration folders. A build's own files at their usual place (Gemfile, .bundle/config,
+ * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), mise's
+ * trusted configuration folders, and the settings files and programs of tools whose options of that kind
+ * are read on the line: Mercurial's configuration files, editor and merge tool (HGRCPATH, HGEDITOR,
+ * HGMERGE), Subversion's editor and tunnel (SVN_EDITOR, SVN_SSH), wget's and curl's option files (WGETRC,
+ * CURL_HOME), Ansible's and Salt's configuration (ANSIBLE_CONFIG, SALT_CONFIG_DIR, SALT_MINION_CONFIG). A build's own files at their usual place (Gemfile, .bundle/config,
  * .npmrc, .yarnrc.yml, pyproject.toml, .cargo/config.toml) are the project's, read as its Makefile is;
  * a setting naming another one is not, and its value is no path plangate checks.
  */
@@ -233,6 +236,7 @@ const REWIRING_VARIABLES = new RegExp(
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
       "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
       "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|RUSTUP_TOOLCHAIN|GOENV",
+      "HGRCPATH|HGEDITOR|HGMERGE|SVN_EDITOR|SVN_SSH|WGETRC|CURL_HOME|ANSIBLE_CONFIG|SALT_CONFIG_DIR|SALT_MINION_CONFIG|SALT_MASTER_CONFIG",
       "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
     ")$",
@@ -382,10 +386,14 @@ const COMMAND_OPTIONS: Readonly<Record<string, readonly string[]>> = {
 };
 /** Mercurial settings that run nothing: any other `--config` may name a hook, an extension, an editor, a merge tool or a shell alias. */
 const HG_QUIET_KEY = /^(?:ui\.(?:username|quiet|verbose|debug|interactive|paginate|color|traceback|formatted|report_untrusted|tweakdefaults|relative-paths)|color\.mode|commands\.status\.(?:relative|verbose|terse)|diff\.(?:git|nodates|showfunc|ignorews|ignorewsamount|ignoreblanklines|unified|noprefix|word-diff))$/i;
+/** Keys of package.json that `npm pkg set` may write whose values are command lines or code run later: scripts, bins, hook runners' settings. */
+const LATER_PACKAGE_SETTINGS = /^(?:scripts|bin|config|gypfile|husky|simple-git-hooks|lint-staged|nano-staged|ghooks|pre-commit|pre-push)(?:[.[=]|$)/;
 /** The programs settingsRunCode reads. */
-const SETTINGS_READERS: ReadonlySet<string> = new Set(["hg", "chg", "svn", "curl", "aria2c", "ansible", "salt", "salt-call", "salt-ssh", "salt-run"]);
+const SETTINGS_READERS: ReadonlySet<string> = new Set(["hg", "chg", "svn", "svnmucc", "svnsync", "svnrdump", "curl", "aria2c", "ansible", "salt", "salt-call", "salt-ssh", "salt-run"]);
+/** ansible's short options that take a value: in a cluster, the first of them takes the rest of the word (`-ba CMD` is -b then -a). */
+const ANSIBLE_VALUED = "amiuefltBPcMT";
 /** Salt functions that only read; any other may run a command, write a file or apply states. */
-const SALT_READS = /^(?:test\.(?:ping|version|versions|echo|true|false)|grains\.(?:items|item|get|ls)|pillar\.(?:items|item|get|ls|raw)|sys\.(?:doc|argspec|list_\w+)|status\.\w+|disk\.usage|network\.(?:interfaces|ip_addrs|ip_addrs6)|saltutil\.running)$/;
+const SALT_READS = /^(?:test\.(?:ping|version|versions|echo|true|false)|grains\.(?:items|item|get|ls)|pillar\.(?:items|item|get|ls|raw)|sys\.(?:doc|argspec|list_\w+)|status\.\w+|disk\.usage|network\.(?:interfaces|ip_addrs|ip_addrs6)|saltutil\.running|jobs\.(?:list_jobs|lookup_jid|active|print_job)|manage\.(?:status|up|down|present|not_present))$/;
 
 /**
  * Settings and arguments through which a program runs code or command lines it is given in words other
@@ -397,10 +405,17 @@ const SALT_READS = /^(?:test\.(?:ping|version|versions|echo|true|false)|grains\.
 function settingsRunCode(name: string, args: readonly ShellWord[]): { option: string; file?: true } | undefined {
   if (!SETTINGS_READERS.has(name)) return undefined;
   const value = (i: number, v: string): string | undefined => (v.includes("=") ? v.slice(v.indexOf("=") + 1) : args[i + 1]?.value);
+  let targetSeen = false;
+  let fnSeen = false;
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value;
     if (v === "--") break;
-    if (v === undefined) continue;
+    if (v === undefined) {
+      // A word decided at run time where Salt's function may be is read as one.
+      if (name.startsWith("salt") && (targetSeen || name === "salt-call" || name === "salt-run") && !fnSeen) return { option: "a function decided at run time" };
+      targetSeen = true;
+      continue;
+    }
     const o = v.startsWith("--") && v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
     if (name === "hg" || name === "chg") {
       // Mercurial reads any unambiguous prefix of a long option (`--conf`).
@@ -408,7 +423,7 @@ function settingsRunCode(name: string, args: readonly ShellWord[]): { option: st
         const kv = value(i, v);
         if (kv === undefined || !HG_QUIET_KEY.test(kv.split("=")[0]!)) return { option: `--config ${kv ?? ""}`.trim() };
       }
-    } else if (name === "svn") {
+    } else if (name === "svn" || name === "svnmucc" || name === "svnsync" || name === "svnrdump") {
       if (o === "--config-option") {
         const kv = value(i, v);
         // FILE:SECTION:OPTION=VALUE; the helpers run the editor and diff programs, the tunnels the ssh-like ones.
@@ -424,12 +439,29 @@ function settingsRunCode(name: string, args: readonly ShellWord[]): { option: st
           if (SHORT_WITH_VALUE.curl!.includes(v[k]!)) break;
         }
     } else if (name === "aria2c") {
-      if (o === "--conf-path") return { option: o, file: true };
+      // aria2 reads options by getopt_long: any unambiguous prefix of --conf-path (`--conf=x`) too.
+      if (o.length >= 6 && "--conf-path".startsWith(o)) return { option: "--conf-path", file: true };
     } else if (name === "ansible") {
       // argparse reads `-aARGS`, `--args`, and any unambiguous prefix of a long option (`--arg`).
-      if (/^-a/.test(v) || (o.length >= 4 && "--args".startsWith(o))) return { option: "-a" };
+      // A cluster of flags may end in -a (`-ba CMD`, `-kKaCMD`): up to the first letter that takes a value.
+      if (o.length >= 4 && "--args".startsWith(o)) return { option: "-a" };
+      if (/^-[^-]/.test(v))
+        for (let k = 1; k < v.length; k++) {
+          if (v[k] === "a") return { option: "-a" };
+          if (ANSIBLE_VALUED.includes(v[k]!)) break;
+        }
     } else if (name === "salt" || name === "salt-call" || name === "salt-ssh" || name === "salt-run") {
-      if (!v.startsWith("-") && /^[a-z_][\w]*\.[\w.]+$/i.test(v) && !SALT_READS.test(v)) return { option: v };
+      if (v.startsWith("-")) continue;
+      // salt's and salt-ssh's first operand is the target (`web1.example.com`), which names minions, not a function.
+      if ((name === "salt" || name === "salt-ssh") && !targetSeen) {
+        targetSeen = true;
+        continue;
+      }
+      // Functions may be given together, separated by commas (`test.ping,cmd.run`): each is one.
+      const fns = v.split(",").filter((f) => /^[a-z_][\w]*\.[\w.]+$/i.test(f));
+      if (fns.length > 0) fnSeen = true;
+      const fn = fns.find((f) => !SALT_READS.test(f));
+      if (fn !== undefined) return { option: fn };
     }
   }
   return undefined;
@@ -437,10 +469,11 @@ function settingsRunCode(name: string, args: readonly ShellWord[]): { option: st
 
 /**
  * Programs that read any unambiguous prefix of a long option as the option (GNU getopt_long, popt):
- * `tar --checkpoint-act=exec=...` and `tar --use-compress-prog=...` run their commands. The options
+ * `tar --checkpoint-act=exec=...` and `tar --use-compress-prog=...` run their commands, and so do
+ * `wget --use-ask=...` and `aria2c --on-download-comp=...`. The options
  * each has that are themselves a prefix of one above, spelt out, are not it (`tar --checkpoint=10`).
  */
-const ABBREVIATED_OPTIONS: Readonly<Record<string, readonly string[]>> = { tar: ["--checkpoint"], gtar: ["--checkpoint"], rsync: [], sort: [], split: [], man: [], ncat: [] };
+const ABBREVIATED_OPTIONS: Readonly<Record<string, readonly string[]>> = { tar: ["--checkpoint"], gtar: ["--checkpoint"], rsync: [], sort: [], split: [], man: [], ncat: [], wget: [], aria2c: [] };
 /**
  * npm's and pnpm's settings that name a program or code they run: the shell of scripts, `NODE_OPTIONS`
  * of scripts (`--require`), git, the editor, browser and viewer, `npm init`'s module, node-gyp. npm reads
@@ -785,12 +818,21 @@ const HOOK_INSTALLERS: Readonly<Record<string, { subcommands: readonly string[] 
   husky: { subcommands: "any", writes: ".git/config" },
   "simple-git-hooks": { subcommands: "any", writes: ".git/hooks/pre-commit" },
   overcommit: { subcommands: ["--install", "--uninstall", "-i", "--sign"], writes: ".git/hooks/pre-commit" },
+  // git-lfs by its own name, as `git lfs` (its filters go to ~/.gitconfig too: see gitLfsUserSettings).
+  "git-lfs": { subcommands: ["install", "update", "uninstall"], writes: ".git/hooks/pre-push" },
 };
 
 /** The files a hook installer writes that no word of its line names (`pre-commit install`, `husky`). */
 function hookInstallerWrites(name: string, args: readonly ShellWord[]): string[] {
   if (!Object.hasOwn(HOOK_INSTALLERS, name)) return [];
   const { subcommands, writes } = HOOK_INSTALLERS[name]!;
+  if (name === "git-lfs") {
+    const sub = args.find((w) => w.value === undefined || !w.value.startsWith("-"));
+    if (sub !== undefined && sub.value !== undefined && !subcommands.includes(sub.value)) return [];
+    const out = args.some((w) => w.value === "--skip-repo") ? [] : [writes];
+    if (sub?.value !== "update" && !args.some((w) => w.value === "--local" || w.value === "--worktree")) out.push("~/.gitconfig");
+    return sub === undefined ? [] : out;
+  }
   if (subcommands === "any") return args.some((w) => w.value === "--help" || w.value === "-h" || w.value === "--version" || w.value === "-v") ? [] : [writes];
   return args.some((w) => w.value === undefined || subcommands.includes(w.value)) ? [writes] : [];
 }
@@ -2010,13 +2052,21 @@ class Analysis {
         return;
       }
     // npm's scripts are command lines npm runs later (`npm test`), in a grammar plangate reads only where a step gives them.
-    if (name === "npm") {
+    // Option values may stand before the subcommand and between its words (`npm --prefix . pkg set`,
+    // `npm pkg -w a set`): `pkg` and `set` are found among the words, not at fixed places. pnpm hands
+    // `pkg` to npm and Bun has `bun pm pkg set`. Besides scripts, the settings of hook runners that
+    // package.json holds (husky, simple-git-hooks, lint-staged) are command lines run at later commits.
+    if (name === "npm" || name === "pnpm" || name === "bun") {
       const ops = args.map((w) => w.value);
-      const at = ops.findIndex((v) => v === undefined || !v.startsWith("-"));
-      const sub = at < 0 ? undefined : ops[at];
-      const keys = ops.slice(at + 2).filter((v) => v === undefined || !v.startsWith("-"));
-      if (sub === "set-script" || (sub === "pkg" && ops[at + 1] === "set" && keys.some((k) => k === undefined || /^(?:scripts|bin|config|gypfile)(?:[.[=]|$)/.test(k)))) {
-        this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { command: sub === "pkg" ? "npm pkg set" : `npm ${sub ?? ""}`.trim(), wrapper: name, why: "laterSettings" } });
+      const end = ops.indexOf("--");
+      const words = end < 0 ? ops : ops.slice(0, end);
+      const first = words.findIndex((v) => v === undefined || !v.startsWith("-"));
+      const pkg = words.indexOf("pkg");
+      const set = pkg < 0 ? -1 : words.indexOf("set", pkg + 1);
+      const keys = set < 0 ? [] : words.slice(set + 1).filter((v) => v === undefined || !v.startsWith("-"));
+      const script = name === "npm" && first >= 0 && words[first] === "set-script";
+      if (script || (set >= 0 && keys.some((k) => k === undefined || LATER_PACKAGE_SETTINGS.test(k)))) {
+        this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { command: script ? "npm set-script" : `${name}${name === "bun" ? " pm" : ""} pkg set`, wrapper: name, why: "laterSettings" } });
         return;
       }
     }

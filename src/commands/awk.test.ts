@@ -163,6 +163,21 @@ describe("inline code of interpreters", () => {
     ["sftp", "host", "standard input"],
     ["sftp", "-b - host", "standard input"],
     ["ocaml", "", "standard input"],
+    // Abbreviated long options, names by terminal or launcher, options after a value or a subcommand.
+    ["octave", "--eva system('rm')", "--eval"],
+    ["octave", "--ev=x x.m", "--eval"],
+    ["julia", "--ev 1", "--eval"],
+    ["emacs", "--batch --ev (x)", "--eval"],
+    ["gnuplot-qt", "-e x", "-e"],
+    ["gnuplot-nox", "", "standard input"],
+    ["wgnuplot", "-e x", "-e"],
+    ["matlab", "-sd . -batch x", "-batch"],
+    ["matlab", "-logfile l.txt", "standard input"],
+    ["erl", "+A 4 -eval x", "-eval"],
+    ["erl", "-pa ebin", "standard input"],
+    ["scala", "run -e x", "-e"],
+    ["scala-cli", "x.sc --scala-snippet x", "--scala-snippet"],
+    ["scala", "repl", "standard input"],
   ])("%s %s gives code by %s", (program, line, how) => {
     expect(inlineCodeOf(program, line === "" ? [] : words(line), false)?.how).toBe(how);
   });
@@ -210,6 +225,13 @@ describe("inline code of interpreters", () => {
     ["lftp", "-f mirror.lftp"],
     ["sftp", "-b batch.txt host"],
     ["ocaml", "x.ml"],
+    ["octave", "--exec-path bin x.m"],
+    ["julia", "--proj=. x.jl"],
+    ["gnuplot-nox", "plot.gp"],
+    ["erl", "-noshell -pa ebin -run app main"],
+    ["erl", "-noshell -extra -eval x"],
+    ["scala-cli", "run x.sc"],
+    ["scala", "compile ."],
   ])("%s %s gives no inline code", (program, line) => {
     expect(inlineCodeOf(program, line === "" ? [] : words(line), false)).toBeUndefined();
   });

@@ -445,6 +445,13 @@ describe("analysis", () => {
       "PHPRC=. php app.php",
       "R_PROFILE_USER=x.R Rscript a.R",
       "ERL_AFLAGS='-eval x' erl -noshell -s app start",
+      "HGRCPATH=/tmp/rc hg status",
+      "HGEDITOR=./x hg commit",
+      "SVN_EDITOR=./x svn commit",
+      "SVN_SSH=./x svn up",
+      "WGETRC=./rc wget -O f https://x",
+      "CURL_HOME=/tmp curl -o f https://x",
+      "ANSIBLE_CONFIG=/tmp/a.cfg ansible all -m ping",
       "DOTNET_STARTUP_HOOKS=./x.dll dotnet run",
       "OPENSSL_CONF=./x.cnf openssl version",
       "MISE_TRUSTED_CONFIG_PATHS=/ mise run test",
@@ -1273,6 +1280,23 @@ describe("analysis", () => {
       ["npm pkg set scripts.test='rm -rf ~'", "wrapperUnknown:laterSettings"],
       ["npm pkg set 'scripts[test]=x'", "wrapperUnknown:laterSettings"],
       ["npm set-script test x", "wrapperUnknown:laterSettings"],
+      // getopt_long's abbreviations, option values before a subcommand, clusters, compound functions, the other clients.
+      ["wget -O out.html --use-ask=./x https://x", "optionRunsCommand:--use-askpass"],
+      ["aria2c -d . --on-download-comp=./x https://x", "optionRunsCommand:--on-download-complete"],
+      ["aria2c --conf=./x.conf https://x", "wrapperUnknown:--conf-path"],
+      ["svnmucc --config-option config:helpers:editor-cmd=rm mkdir u", "optionRunsCommand:--config-option config:helpers:editor-cmd=rm"],
+      ["svnsync --config-dir ./cfg sync u", "wrapperUnknown:--config-dir"],
+      ["ansible all -ba 'rm -rf x'", "optionRunsCommand:-a"],
+      ["ansible all -kKa'rm -rf x'", "optionRunsCommand:-a"],
+      ["salt '*' test.ping,cmd.run ,'rm -rf x'", "optionRunsCommand:cmd.run"],
+      ["salt-call --log-level debug cmd.run x", "optionRunsCommand:cmd.run"],
+      ["salt cmd.run cmd.run x", "optionRunsCommand:cmd.run"],
+      ["npm --prefix . pkg set scripts.test=x", "wrapperUnknown:laterSettings"],
+      ["npm pkg --prefix . set scripts.test=x", "wrapperUnknown:laterSettings"],
+      ["pnpm pkg set scripts.test=x", "wrapperUnknown:laterSettings"],
+      ["bun pm pkg set scripts.test=x", "wrapperUnknown:laterSettings"],
+      ["npm pkg set lint-staged.x='rm -rf x'", "wrapperUnknown:laterSettings"],
+      ["npm pkg set husky.hooks.pre-commit=x", "wrapperUnknown:laterSettings"],
     ] as const)
       expect(ids(text), text).toContain(id);
     for (const text of [
@@ -1288,7 +1312,15 @@ describe("analysis", () => {
       "salt-call test.ping",
       "salt '*' grains.items",
       "npm pkg set version=1.2.3",
+      "npm --prefix . pkg set version=1.2.3",
       "npm pkg get scripts",
+      "wget -O out.html --user=me --tries=3 https://x",
+      "aria2c -d . --conditional-get=true https://x",
+      "ansible all -bm ping",
+      "ansible all -vvv -i hosts -m ping",
+      "salt web1.example.com test.ping",
+      "salt -L a,b grains.items",
+      "salt-run jobs.list_jobs",
       "npm test",
     ])
       expect(ids(text).filter((x) => !x.startsWith("pathOutside")), text).toEqual([]);
@@ -1322,6 +1354,9 @@ describe("analysis", () => {
     expect(paths("git lfs install")).toEqual(expect.arrayContaining([".git/hooks/pre-push", "~/.gitconfig"]));
     expect(paths("git lfs install --local")).toContain(".git/hooks/pre-push");
     expect(paths("git lfs install --local")).not.toContain("~/.gitconfig");
+    expect(paths("git-lfs install")).toEqual(expect.arrayContaining([".git/hooks/pre-push", "~/.gitconfig"]));
+    expect(paths("git-lfs install --local")).not.toContain("~/.gitconfig");
+    expect(paths("git-lfs pull").filter((p) => p.startsWith(".git") || p.startsWith("~"))).toEqual([]);
     for (const text of ["pre-commit run --all-files", "lefthook run pre-commit", "git lfs pull", "git lfs track '*.psd'", "husky --version"])
       expect(paths(text).filter((p) => p.startsWith(".git") || p.startsWith("~")), text).toEqual([]);
   });
@@ -1580,6 +1615,40 @@ describe("command rules in plans: ids and positions", () => {
     expect(await errors({ steps: ["make", "rm -rf x"] }, registry)).toEqual(["/steps/0/arguments/steps/1"]);
     expect(await errors({ task: "rm x" }, registry)).toEqual(["/steps/0/arguments/task"]);
     expect(await errors({ note: "rm x" }, registry)).toEqual([]);
+    // Other wordings, nested properties, items, alternatives and definitions a $ref names; and what is only about a command.
+    const described = parseToolsText(
+      JSON.stringify({
+        tools: [
+          {
+            name: "ci",
+            inputSchema: {
+              type: "object",
+              properties: {
+                a: { type: "string", description: "A bash one-liner" },
+                b: { type: "string", description: "Command to be executed in the sandbox" },
+                c: { type: "string", description: "Executed in a shell" },
+                d: { type: "string", description: "The build command" },
+                e: { type: "string", description: "A command the server will execute" },
+                options: { type: "object", properties: { f: { type: "string", description: "Shell cmd" } } },
+                g: { type: "array", items: { type: "string", description: "A shell command" } },
+                h: { anyOf: [{ type: "string", description: "Command which gets executed" }, { type: "null" }] },
+                i: { $ref: "#/$defs/Line" },
+                cwd: { type: "string", description: "Working directory for the command to run" },
+                flags: { type: "string", description: "Command-line flags" },
+                out: { type: "string", description: "Output of the shell command" },
+              },
+              $defs: { Line: { type: "string", description: "Passed to sh -c" } },
+            },
+          },
+        ],
+      }),
+      "tools.json",
+    );
+    for (const name of ["a", "b", "c", "d", "e", "i"]) expect(await errors({ [name]: "rm -rf x" }, described), name).toEqual([`/steps/0/arguments/${name}`]);
+    expect(await errors({ options: { f: "rm x" } }, described)).toEqual(["/steps/0/arguments/options/f"]);
+    expect(await errors({ g: ["make", "rm x"] }, described)).toEqual(["/steps/0/arguments/g/1"]);
+    expect(await errors({ h: "rm x" }, described)).toEqual(["/steps/0/arguments/h"]);
+    for (const name of ["cwd", "flags", "out"]) expect(await errors({ [name]: "rm -rf x" }, described), name).toEqual([]);
   });
 
   it("reads an argument vector with no command beside it as the command: a list as exec's, a string both as a shell line and split at blanks", async () => {

@@ -55,6 +55,18 @@ interface Spec {
   codeModules?: readonly string[];
   /** Option values that are code in a data: URL (`node --import data:text/javascript,...`). */
   dataUrls?: true;
+  /** It reads any unambiguous prefix of a long option as the option (getopt_long; Emacs's startup): `octave --eva CODE`. */
+  abbreviates?: true;
+  /**
+   * Options may stand anywhere, not only before an operand: `values`, it takes no operand, so a word that
+   * is no option is an option's value (`matlab -sd . -batch CODE`, `erl +A 4 -eval CODE`); `operands`, the
+   * first such word is its operand (a script or a subcommand, `scala run -e CODE`).
+   */
+  anywhere?: "values" | "operands";
+  /** Options after which no option is its own (`erl -extra`: the rest are the program's arguments). */
+  stop?: readonly string[];
+  /** Options after which it reads nothing from standard input (`erl -noshell`). */
+  batch?: readonly string[];
 }
 
 const PYTHON: Spec = { interpreter: "python", code: "c", valued: "WXQ", interactive: ["-i"], codeModules: ["timeit", "code", "pdb", "cProfile", "profile", "trace"], longValued: ["--check-hash-based-pycs"], module: "m", quiet: ["-V", "--version", "-VV", "-h", "--help", "-?", "--help-env", "--help-xoptions", "--help-all"] };
@@ -74,7 +86,7 @@ const PHP: Spec = { interpreter: "php", code: "rRBE", valued: "cdzFtS", script: 
 const LUA: Spec = { interpreter: "lua", code: "e", valued: "l", interactive: ["-i"], quiet: ["-v"] };
 const RSCRIPT: Spec = { interpreter: "Rscript", code: "e", valued: "", quiet: ["--version", "--help"] };
 const R: Spec = { interpreter: "R", code: "e", valued: "", script: "f", longScript: ["--file"], quiet: ["--version", "--help", "-h"] };
-const JULIA: Spec = { interpreter: "julia", code: "eE", long: ["--eval", "--print"], valued: "CJLOpt", longValued: ["--project", "--sysimage", "--load", "--threads", "--procs"], quiet: ["-v", "--version", "-h", "--help"] };
+const JULIA: Spec = { interpreter: "julia", abbreviates: true, code: "eE", long: ["--eval", "--print"], valued: "CJLOpt", longValued: ["--project", "--sysimage", "--load", "--threads", "--procs"], quiet: ["-v", "--version", "-h", "--help"] };
 const BUN: Spec = { interpreter: "bun", code: "ep", long: ["--eval", "--print"], valued: "r", longValued: ["--preload", "--cwd", "--env-file", "--config"], quiet: ["-v", "--version", "-h", "--help", "--revision"], replSubcommand: "repl", subcommands: true };
 const DENO: Spec = { interpreter: "deno", code: "", valued: "", quiet: [], evalSubcommand: "eval", replSubcommand: "repl", subcommands: true };
 const OSASCRIPT: Spec = { interpreter: "osascript", code: "e", valued: "lsi", quiet: [] };
@@ -85,22 +97,24 @@ const GROOVY: Spec = { interpreter: "groovy", code: "e", valued: "cDa", quiet: [
 const RACKET: Spec = { interpreter: "racket", code: "e", long: ["--eval"], valued: "flpkSACJ", script: "tr", interactive: ["-i", "--repl"], quiet: ["-v", "--version", "-h", "--help"] };
 const DC: Spec = { interpreter: "dc", code: "e", long: ["--expression"], valued: "", script: "f", longScript: ["--file"], quiet: ["-V", "--version", "-h", "--help"] };
 const ED: Spec = { interpreter: "ed", code: "", valued: "p", quiet: ["-V", "--version", "-h", "--help"], alwaysInput: true };
-const EMACS: Spec = { interpreter: "emacs", code: "", long: ["--eval", "-eval", "--execute", "-execute"], valued: "lLf", longValued: ["--load", "-load", "--funcall", "-funcall", "--directory", "-directory"], quiet: ["--version", "--help"], noInput: true };
+const EMACS: Spec = { interpreter: "emacs", abbreviates: true, code: "", long: ["--eval", "-eval", "--execute", "-execute"], valued: "lLf", longValued: ["--load", "-load", "--funcall", "-funcall", "--directory", "-directory"], quiet: ["--version", "--help"], noInput: true };
 const SBCL: Spec = { interpreter: "sbcl", code: "", long: ["--eval", "--load"], valued: "", quiet: ["--version", "--help"], noInput: true };
 const GHC: Spec = { interpreter: "ghc", code: "e", valued: "o", quiet: ["--version", "--help"], noInput: true };
 const CLOJURE: Spec = { interpreter: "clojure", code: "e", long: ["--eval"], valued: "", quiet: ["--version", "--help", "-h"], noInput: true };
 // Numeric and symbolic systems whose languages run programs (system(), shell escapes): code on the line,
 // or on standard input when no script is named.
 const GNUPLOT: Spec = { interpreter: "gnuplot", code: "e", valued: "", script: "c", quiet: ["-V", "--version", "-h", "--help"] };
-const OCTAVE: Spec = { interpreter: "octave", code: "", long: ["--eval"], valued: "p", interactive: ["-i", "--interactive", "--persist"], longValued: ["--path", "--exec-path", "--image-path", "--info-file", "--info-program", "--doc-cache-file", "--texi-macros-file"], quiet: ["-v", "--version", "-h", "--help"] };
+const OCTAVE: Spec = { interpreter: "octave", abbreviates: true, code: "", long: ["--eval"], valued: "p", interactive: ["-i", "--interactive", "--persist"], longValued: ["--path", "--exec-path", "--image-path", "--info-file", "--info-program", "--doc-cache-file", "--texi-macros-file"], quiet: ["-v", "--version", "-h", "--help"] };
 // MATLAB's options are words after one dash; without -batch or -r it reads its commands from standard input.
-const MATLAB: Spec = { interpreter: "matlab", code: "", long: ["-batch", "-r", "--batch"], valued: "", quiet: ["-help", "-h", "-n"] };
+const MATLAB: Spec = { interpreter: "matlab", code: "", long: ["-batch", "-r", "--batch"], valued: "", quiet: ["-help", "-h", "-n"], anywhere: "values" };
 const MAXIMA: Spec = { interpreter: "maxima", code: "r", long: ["--batch-string", "--run-string"], valued: "lusX", longValued: ["--lisp", "--use-version", "--server", "--userdir", "--init", "--init-mac", "--init-lisp"], script: "bp", longScript: ["--batch", "--batch-lisp", "--preload"], quiet: ["-v", "--version", "-h", "--help", "-d", "--directories"] };
 const GP: Spec = { interpreter: "gp", code: "", valued: "spD", longValued: ["--stacksize", "--primelimit"], quiet: ["--version", "--version-short", "-h", "--help"] };
 const SAGE: Spec = { interpreter: "sage", code: "c", valued: "", quiet: ["-v", "--version", "-h", "--help"] };
-const SCALA: Spec = { interpreter: "scala", code: "e", long: ["--execute-script", "--execute-scala", "--execute-java"], valued: "", longValued: ["--classpath", "--cp", "--server"], quiet: ["-version", "--version", "-help", "--help", "-h"] };
+// scala-cli (the `scala` command since Scala 3.5) reads options anywhere, after its subcommand too (`scala run -e CODE`); `repl` reads standard input.
+const SCALA: Spec = { interpreter: "scala", code: "e", long: ["--execute-script", "--execute-scala", "--execute-java", "--script-snippet", "--scala-snippet", "--java-snippet"], valued: "", longValued: ["--classpath", "--cp", "--server"], quiet: ["-version", "--version", "-help", "--help", "-h"], anywhere: "operands", replSubcommand: "repl" };
 // Erlang's shell reads standard input unless told otherwise; -eval is code, -s and -run call a module's function by name.
-const ERL: Spec = { interpreter: "erl", code: "", long: ["-eval"], valued: "", quiet: ["-version"] };
+// It takes no operand: its options and their values (`-pa ebin`, `+A 4`) stand anywhere up to -extra.
+const ERL: Spec = { interpreter: "erl", code: "", long: ["-eval"], valued: "", quiet: ["-version"], anywhere: "values", stop: ["-extra"], batch: ["-noshell", "-noinput", "-detached"] };
 const SWIPL: Spec = { interpreter: "swipl", code: "gt", valued: "xFp", script: "slf", quiet: ["--version", "-v", "--help", "-h", "--dump-runtime-variables", "--abi-version", "--arch"] };
 const CSI: Spec = { interpreter: "csi", code: "", long: ["-e", "-eval", "-p", "-print", "-P", "-pretty-print"], valued: "IRk", script: "s", quiet: ["-version", "-release", "-help", "--help", "-h"] };
 const CRYSTAL: Spec = { interpreter: "crystal", code: "", valued: "", quiet: ["--version", "-v", "--help", "-h"], evalSubcommand: "eval", replSubcommand: "i", subcommands: true };
@@ -145,13 +159,14 @@ function specOf(name: string): Spec | undefined {
   if (base === "ghc" || base === "runghc" || base === "runhaskell") return { ...GHC, interpreter: base };
   if (base === "clojure" || base === "clj" || base === "bb") return { ...CLOJURE, interpreter: base };
   if (base === "irb" || base === "pry" || base === "jshell") return REPL(base);
-  if (base === "gnuplot") return GNUPLOT;
-  if (base === "octave" || base === "octave-cli") return OCTAVE;
+  // Distributions ship gnuplot by its terminal (`gnuplot-qt`, `gnuplot-nox`, `gnuplot-x11`), Windows as `wgnuplot`.
+  if (base === "gnuplot" || base === "wgnuplot" || /^gnuplot-(?:qt|nox|x11|wx|base)$/.test(base)) return GNUPLOT;
+  if (base === "octave" || base === "octave-cli" || base === "octave-gui") return OCTAVE;
   if (base === "matlab") return MATLAB;
   if (base === "maxima") return MAXIMA;
   if (base === "gp") return GP;
   if (base === "sage") return SAGE;
-  if (base === "scala") return SCALA;
+  if (base === "scala" || base === "scala-cli" || base === "scala3") return SCALA;
   if (base === "erl") return ERL;
   if (base === "swipl") return SWIPL;
   if (base === "csi" || base === "chicken-csi") return CSI;
@@ -214,19 +229,27 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
   let operand: ShellWord | undefined;
   let script = false;
   let interactive = false;
+  let batch = false;
   for (; i < args.length; i++) {
     const w = args[i]!;
     const v = w.value;
     if (v === undefined) return { interpreter, how: "a word decided at run time", word: w };
     if (v === "--") {
-      operand = args[i + 1];
+      operand ??= args[i + 1];
       break;
     }
+    if (spec.stop?.includes(v)) break;
     if (v === "-" || !v.startsWith("-")) {
+      if (spec.anywhere === "values") continue;
+      if (spec.anywhere === "operands" && v !== "-") {
+        operand ??= w;
+        continue;
+      }
       operand = w;
       break;
     }
     if (spec.quiet.includes(v)) return undefined;
+    if (spec.batch?.includes(v)) batch = true;
     if (spec.interactive?.includes(v)) interactive = true;
     const code = codeOption(spec, args, i);
     if (code !== undefined) return code;
@@ -267,13 +290,24 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
     }
   }
   if (interactive) return fromInput();
-  if (script) return undefined;
+  if (script || batch) return undefined;
   if (spec.alwaysInput) return fromInput();
   if (spec.noInput) return operand?.value === undefined && operand !== undefined ? { interpreter, how: "a word decided at run time", word: operand } : undefined;
   if (operand === undefined) return fromInput();
   if (operand.value === undefined) return { interpreter, how: "a word decided at run time", word: operand };
-  if (operand.value === "-" || STDIN_FILE.test(operand.value)) return fromInput(operand);
+  if (operand.value === "-" || STDIN_FILE.test(operand.value) || operand.value === spec.replSubcommand) return fromInput(operand);
   return undefined;
+}
+
+/**
+ * Is `o` (`--eva`) a prefix of a long code option of an interpreter that reads abbreviations, and no
+ * option of its own spelt out (octave's `--exec-path`, maxima's `--batch`)? An ambiguous prefix is an
+ * error there, so reading it as code refuses at worst.
+ */
+function abbreviatesCode(spec: Spec, o: string): boolean {
+  if (spec.abbreviates !== true || !o.startsWith("--") || o.length < 4) return false;
+  if (spec.longValued?.includes(o) || spec.longScript?.includes(o) || spec.quiet.includes(o) || spec.interactive?.includes(o)) return false;
+  return spec.long?.some((l) => l.startsWith("--") && l.startsWith(o)) === true;
 }
 
 /** The code option at `args[i]`, alone, closing a cluster (`-pe`), with its value joined (`-cCODE`, `--eval=CODE`). */
@@ -289,8 +323,9 @@ function codeOption(spec: Spec, args: readonly ShellWord[], i: number): InlineCo
   const o = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
   if (v.startsWith("--") || spec.long?.includes(o)) {
     const eq = v.indexOf("=");
-    if (!spec.long?.includes(o)) return undefined;
-    return { interpreter, how: o, ...(eq < 0 ? (args[i + 1] ? { word: args[i + 1]! } : {}) : { word: w }) };
+    const full = spec.long?.includes(o) ? o : abbreviatesCode(spec, o) ? spec.long!.find((l) => l.startsWith(o))! : undefined;
+    if (full === undefined) return undefined;
+    return { interpreter, how: full, ...(eq < 0 ? (args[i + 1] ? { word: args[i + 1]! } : {}) : { word: w }) };
   }
   if (!/^-[^-]/.test(v)) return undefined;
   for (let k = 1; k < v.length; k++) {

@@ -203,21 +203,86 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 /**
  * What a tool's inputSchema says is a shell command line in a property's description or title
  * (`"build": {"type": "string", "description": "Shell command that builds the project"}`): the registry
- * is the operator's, so a tool that names its line `build` or `task` is read as it says.
+ * is the operator's, so a tool that names its line `build` or `task` is read as it says. A shell's line by
+ * any noun (`bash one-liner`, `shell cmd`), a command or script said to run in any voice (`Command to be
+ * executed`, `Commands executed by the runner`, `cmd to run`), something run by a shell (`Executed in a
+ * shell`, `passed to sh -c`), a command line, or a build's, a test's or an install's command.
  */
-const DESCRIBED_COMMAND = /\b(?:shell|bash|terminal|sh)\s+(?:command|script|line|snippet)s?\b|\bcommand[- ]lines?\b(?![- ](?:arguments?|args|flags?|options?|parameters?|params|switch|switches|tools?|interfaces?|utilit|programs?|clients?|apps?|applications?))|\b(?:commands?|scripts?)\s+(?:to|that|which)\s+(?:runs?|executes?|is run|is executed|will be run|will be executed)\b|\b(?:runs?|executes?)\s+(?:in|with|through|by)\s+(?:a|the)?\s*(?:shell|bash|sh)\b/i;
+const DESCRIBED_COMMAND = new RegExp(
+  [
+    String.raw`\b(?:shell|bash|sh|zsh|terminal|posix|console)[\s-]+(?:commands?|cmds?|scripts?|lines?|snippets?|one-?liners?|code|strings?|invocations?|expressions?)\b`,
+    String.raw`\bone-?liners?\b`,
+    String.raw`\bcommands?\s+(?:the|a|an)\s+[\w-]+\s+(?:(?:will|would|should|must|can|may)\s+)?(?:runs?|executes?|evaluates?|invokes?|spawns?)\b`,
+    String.raw`\b(?:commands?|cmds?|scripts?|command[- ]?lines?|invocations?)(?:\s+(?:for|by)\s+(?:the\s+|an?\s+)?[\w-]+)?\s+(?:(?:to|that|which)\s+)?(?:(?:will|gets?|is|are|shall|should|must|can|may)\s+)?(?:be\s+)?(?:runs?|ran|running|executed?|executes|executing|evaluated|invoked|spawned|launched)\b`,
+    String.raw`\b(?:runs?|executed?|executes|evaluated|invoked|interpreted|passed)\s+(?:in|with|through|by|via|using|under|to)\s+(?:an?\s+|the\s+)?(?:\/[\w/]*\/)?(?:shell|bash|sh|zsh)\b`,
+    String.raw`\b(?:sh|bash|zsh)\s+-c\b`,
+    String.raw`\b(?:build|test|install|setup|start|startup|deploy|lint|compile|launch|init|cleanup|teardown|executable|exec|(?:pre|post)[- ]?(?:install|build|test|start|deploy|commit|push|run|exec))\s+commands?\b`,
+    String.raw`\bcommand[- ]?lines?\b(?![- ](?:arguments?|args|flags?|options?|parameters?|params|switch|switches|tools?|interfaces?|utilit|programs?|clients?|apps?|applications?))`,
+  ].join("|"),
+  "gi",
+);
+/** Words before a match that make the command the object of another noun (`Timeout for the command to run`, `Output of the shell command`): the property is not the command. */
+const ABOUT_A_COMMAND = /\b(?:for|of|in|into|to|by|with|from|before|after|while|when|during|about|on|under|whether|if|than)\s+(?:(?:the|a|an|this|that|each|every|its|their|any|which)\s+)?$/i;
 
-/** The top-level properties of an inputSchema that it describes as shell command lines, once per schema object. */
+/** Does a description or title say its property is a shell command line (not one it is about)? */
+function describesCommand(text: unknown): boolean {
+  if (typeof text !== "string" || text.length > 4096) return false;
+  DESCRIBED_COMMAND.lastIndex = 0;
+  for (let m = DESCRIBED_COMMAND.exec(text); m !== null; m = DESCRIBED_COMMAND.exec(text)) {
+    if (!ABOUT_A_COMMAND.test(text.slice(Math.max(0, m.index - 40), m.index))) return true;
+    if (m[0].length === 0) DESCRIBED_COMMAND.lastIndex++;
+  }
+  return false;
+}
+
+/** Schemas inside a schema (`items`, `anyOf`, `additionalProperties`...), whose properties are read too. */
+const SUBSCHEMA_KEYS = ["items", "additionalProperties", "anyOf", "oneOf", "allOf", "prefixItems", "not", "if", "then", "else", "contains"];
+const DEFINITION_KEYS = ["$defs", "definitions", "patternProperties", "properties"];
+
+/**
+ * The properties of an inputSchema that it describes as shell command lines, once per schema object: at
+ * any depth (`options.properties.build`, `items.properties.cmd`, `$defs`), by the property's own
+ * description or title, its items' (a list of command lines), its alternatives' (`anyOf`) or those of
+ * a definition its `$ref` names in the schema. The names are read at every depth of a step's arguments.
+ */
 export function schemaCommandNames(schema: object): ReadonlySet<string> {
   return compiledFor("command-names", schema, () => {
-    const props = (schema as { properties?: unknown }).properties;
-    if (props === null || typeof props !== "object") return NO_NAMES;
     const names = new Set<string>();
-    for (const [k, v] of Object.entries(props)) {
-      if (v === null || typeof v !== "object") continue;
-      const { description, title } = v as { description?: unknown; title?: unknown };
-      if ((typeof description === "string" && DESCRIBED_COMMAND.test(description)) || (typeof title === "string" && DESCRIBED_COMMAND.test(title))) names.add(k);
-    }
+    const root = schema as Record<string, unknown>;
+    let budget = 4096;
+    const resolve = (node: unknown): unknown => {
+      const ref = (node as { $ref?: unknown } | null)?.$ref;
+      if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
+      let at: unknown = root;
+      for (const part of ref.slice(2).split("/")) at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+      return at;
+    };
+    const says = (node: unknown, depth: number): boolean => {
+      if (node === null || typeof node !== "object" || depth > 4 || --budget < 0) return false;
+      const n = node as Record<string, unknown>;
+      if (describesCommand(n.description) || describesCommand(n.title)) return true;
+      if (says(resolve(n), depth + 1) || says(n.items, depth + 1)) return true;
+      for (const k of ["anyOf", "oneOf", "allOf"]) if (Array.isArray(n[k]) && (n[k] as unknown[]).some((m) => says(m, depth + 1))) return true;
+      return false;
+    };
+    const walk = (node: unknown, depth: number): void => {
+      if (node === null || typeof node !== "object" || depth > 16 || --budget < 0) return;
+      if (Array.isArray(node)) {
+        for (const m of node) walk(m, depth + 1);
+        return;
+      }
+      const n = node as Record<string, unknown>;
+      for (const key of DEFINITION_KEYS) {
+        const props = n[key];
+        if (props === null || typeof props !== "object" || Array.isArray(props)) continue;
+        for (const [k, v] of Object.entries(props)) {
+          if (key === "properties" && says(v, 0)) names.add(k);
+          walk(v, depth + 1);
+        }
+      }
+      for (const key of SUBSCHEMA_KEYS) walk(n[key], depth + 1);
+    };
+    walk(schema, 0);
     return names.size === 0 ? NO_NAMES : names;
   });
 }
@@ -322,7 +387,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
     }
     const head = h.program && typeof value === "string" ? { text: shellQuote(value) } : argvText(value);
     if (head.text === undefined && head.invalid === undefined) {
-      if (value !== null && typeof value === "object") nested(step, childPointer(argsAt, h.key), value, out, depth);
+      if (value !== null && typeof value === "object") nested(step, childPointer(argsAt, h.key), value, out, depth, described);
       continue;
     }
     const sc: StepCommand = { step, at: childPointer(argsAt, h.key), name: h.key, mode: "single" };
@@ -345,7 +410,7 @@ function readObject(step: Step, args: Record<string, unknown>, argsAt: Pointer, 
   for (const key of keys) {
     const value = args[key];
     if (value !== null && typeof value === "object" && (keyKind(key) === KeyKind.None || keyKind(key) === KeyKind.Argv || keyKind(key) === KeyKind.Language))
-      nested(step, childPointer(argsAt, key), value, out, depth);
+      nested(step, childPointer(argsAt, key), value, out, depth, described);
   }
 }
 
@@ -462,17 +527,17 @@ export function partAt(command: StepCommand, start: number | undefined): Pointer
 }
 
 /** Command lines deeper in the arguments (`{options: {command: …}}`, `{input: {argv: […]}}`): each object read as the step's own. */
-function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], depth: number): void {
+function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], depth: number, described: ReadonlySet<string> = NO_NAMES): void {
   if (depth > 32 || value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
     // Only objects can hold a command key: long lists of numbers or strings are passed over cheaply.
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, depth + 1);
+      if (v !== null && typeof v === "object") nested(step, childPointer(at, i), v, out, depth + 1, described);
     }
     return;
   }
-  readObject(step, value as Record<string, unknown>, at, out, depth + 1);
+  readObject(step, value as Record<string, unknown>, at, out, depth + 1, described);
 }
 
 /**
