@@ -1340,11 +1340,12 @@ describe("analysis", () => {
       ["kubectl config use-context prod", "kubectl"],
       ["docker login", "docker"],
       ["docker context use x", "docker"],
+      ["docker plugin install vieux/sshfs", "docker"],
       ["az login", "az"],
       ["az extension add -n x", "az"],
     ] as const)
       expect(run(text).outside?.map((o) => o.manager), text).toEqual([manager]);
-    for (const text of ["gh pr list", "gh config get editor", "gh alias list", "gh auth status", "gcloud config list", "aws s3 ls", "aws configure get region", "kubectl config view", "kubectl config current-context", "kubectl get pods", "docker context ls", "docker ps", "az config get", "kubectl --kubeconfig ./kc config set-context x", "DOCKER_CONFIG=./.docker docker login"])
+    for (const text of ["gh pr list", "gh config get editor", "gh alias list", "gh auth status", "gcloud config list", "aws s3 ls", "aws configure get region", "kubectl config view", "kubectl config current-context", "kubectl get pods", "docker context ls", "docker plugin ls", "docker ps", "az config get", "kubectl --kubeconfig ./kc config set-context x", "DOCKER_CONFIG=./.docker docker login"])
       expect(run(text).outside ?? [], text).toEqual([]);
     const paths = (text: string) => run(text).paths.map((p) => p.text);
     expect(paths("pre-commit install")).toContain(".git/hooks/pre-commit");
