@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { callPathProblem } from "../src/approval/call-paths.js";
 import { WORK_LIMITS } from "../src/core/work.js";
 import { createFileProbe } from "../src/node/file-probe.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 import { run } from "./helpers.js";
 
 /*
@@ -100,7 +101,10 @@ describe("values read from inside strings, in all", () => {
 describe("distinct paths, in all", () => {
   it("resolves a bounded number of distinct paths (half a million in a plan of a million values took 4 to 5 s and 800 MB)", async () => {
     const steps = Array.from({ length: 80 }, (_, s) => ({ tool: "write_file", arguments: { content: "x", files: Array.from({ length: 4000 }, (_, i) => `s${s}/p${i}`) }, intent: "write" }));
-    const report = await run(intake(steps), { workspace: "/workspace" });
+    // 320,000 values, past the default limits.maxValues: the bound on distinct paths is what is measured.
+    const policy = defaultPolicy("/workspace");
+    policy.limits.maxValues = 1_000_000;
+    const report = await run(intake(steps), { workspace: "/workspace", policy });
     const limits = report.diagnostics.filter((d) => d.rule === "limit-exceeded");
     expect(limits).toHaveLength(1);
     expect(limits[0]).toMatchObject({ messageId: "workPathTexts" });

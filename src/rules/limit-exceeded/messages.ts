@@ -26,6 +26,7 @@ export const messages = {
   yamlTooDeep: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document, or raise limits.maxDepth" },
   yamlTooDeepToRead: { message: "The document is nested too deeply to read.", hint: "flatten the document" },
   yamlExpansionText: { message: "The document's aliases copy in more than {{max}} characters of text: a resource-exhaustion attack or a runaway file.", hint: "write the text once, or alias fewer times" },
+  yamlTooManyValues: { message: "The document holds more than {{max}} values (mappings, sequences, scalars; each alias counts the values it copies in); the rest is not read.", hint: "split the plan, alias fewer or smaller values, or raise limits.maxValues in plangate.yaml if the input is trusted" },
   yamlExpansion: { message: "The document expands to more than {{max}} values (aliases included): a resource-exhaustion attack or a runaway file.", hint: "remove the nested aliases, or raise limits if the input is trusted" },
   // Shape (src/dialects/shape.ts)
   nestedSteps: { message: '{{what}}: nested steps go one level deep: a step inside a {{tools}} step cannot have its own "steps".', hint: "list the calls of the inner subagent as steps of the outer one, or split the plan" },
