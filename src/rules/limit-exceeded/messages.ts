@@ -63,6 +63,10 @@ export const messages = {
     message: "{{whose}} paths pass {{max}} units of distinct paths resolved on disk by this step (one for each path, one more for each 256 characters), so the paths from here on were not checked.",
     hint: "split the plan",
   },
+  workPatternWitnesses: {
+    message: "{{whose}} $glob constraints of writers were tried on more than {{max}} paths against the protected globs by this step (the work grows with the constraints times the protected globs squared), so the constraints from here on were not judged.",
+    hint: "write the paths the plan writes instead of $glob constraints, protect folders with fewer globs, or split the plan",
+  },
   workLinkNames: {
     message: "{{whose}} paths went through symbolic links whose targets name more than {{max}} folders in all by this step, so the paths from here on that go through a link were not resolved.",
     hint: "write the paths without the chains of symbolic links (name the real folders), or split the plan",
