@@ -198,8 +198,9 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     if (folded === name) return { path: here, changed, state: "missing" };
     const l = listingOf(dir);
     // A folder too large to list (or unreadable) may hold the entry the name folds to: a link `out`
-    // beside `OUT/x` among 5,000 files went unseen. Its paths are refused, not taken as missing.
-    if (!l) return { path: dir, changed, state: "unlisted" };
+    // beside `OUT/x` among 5,000 files went unseen. Its paths are refused, not taken as missing. A
+    // folder that is not there (a workspace not made yet) holds nothing to fold to.
+    if (!l) return files.kind(dir) === "missing" ? { path: here, changed, state: "missing" } : { path: dir, changed, state: "unlisted" };
     if (l.byFold === undefined) {
       l.byFold = new Map();
       for (const n of l.kinds.keys()) l.byFold.set(foldName(n), n);
