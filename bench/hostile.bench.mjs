@@ -92,7 +92,7 @@ const patternLines = (steps, pattern) =>
   JSON.stringify({ scope: ".", steps: Array.from({ length: steps }, (_, s) => ({ tool: "run_command", arguments: { command: "cat " + Array.from({ length: 1600 }, (_, j) => pattern((s * 3000 + j).toString(36))).join(" ") }, intent: "w" })) });
 const linkPaths = (n) => JSON.stringify({ scope: ".", steps: Array.from({ length: n }, (_, i) => ({ tool: "read_file", arguments: { path: Array.from({ length: 17 }, (_, j) => ((i >> j) & 1 ? "a" : "b")).join("/") + "/f.txt" }, intent: "r" })) });
 const CONSTRAINTS = "tools:\n  allow: [write_file]\nplan:\n  constraints: allow\n";
-const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 10_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
+const MANY_PROTECTED = `${CONSTRAINTS}paths:\n  protected:\n${Array.from({ length: 4_000 }, (_, i) => `    - "d${i}/**/*.k${i}"`).join("\n")}\n`;
 
 const ONLY = process.env.BENCH_ONLY;
 const CASES = [
@@ -119,7 +119,7 @@ const CASES = [
   // The rows below read the policy (plangate.yaml) written beside the plan.
   ["Policy: 1,000 writes with 1024-character $glob constraints", "globs.json", () => constraintPlan(1_000, (i) => "[a-z]*".repeat(170) + i), CONSTRAINTS],
   ["Policy: 10,000 writes with short $glob constraints", "short-globs.json", () => constraintPlan(10_000, (i) => `src/d${i}/**/*.py`), CONSTRAINTS],
-  ["Policy: 10,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
+  ["Policy: 4,000 protected globs, 100 writes with a $glob", "protected.json", () => constraintPlan(100, (i) => `src/**/f${i}*.txt`), MANY_PROTECTED],
   ["Commands: 100 distinct 16 KB lines of extended globs", "extglob.json", () => commandPlan(100, (i) => `rm x${i} ` + "@(a|b)".repeat(2660))],
   ["Commands: 3,900 distinct 16 KB lines of 8,000 commands", "chained.json", () => commandPlan(3_900, (i) => `x${i};` + "a;".repeat(7995))],
   ["Commands: 3,000 steps of one 16 KB line of */ patterns", "patterns.json", () => commandPlan(3_000, () => "rm " + "*/".repeat(7998))],

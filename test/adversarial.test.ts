@@ -289,9 +289,10 @@ const GENERATED: { name: string; file: string; make: () => string | Uint8Array; 
     make: () => JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ tool: `tool_${i}` }))),
     rules: ["unknown-tool"],
   },
-  // The list, the step, its "tool" and "params" values and the list's elements: 999,996 values, under limits.maxValues.
-  { name: "an array of almost a million elements within the limits", file: "p.json", make: () => `[{"tool": "plot_qc", "params": {"n": [${"0,".repeat(999_991)}0]}}]`, rules: [], valid: true },
+  // The list, the step, its "tool" and "params" values and the list's elements: 250,000 values, at limits.maxValues.
+  { name: "an array of a quarter of a million elements within the limits", file: "p.json", make: () => `[{"tool": "plot_qc", "params": {"n": [${"0,".repeat(249_994)}0]}}]`, rules: [], valid: true },
   { name: "a million-element array over the limit of values", file: "p.json", make: () => `[{"tool": "plot_qc", "params": {"n": [${"0,".repeat(1_000_000)}0]}}]`, rules: ["limit-exceeded"], valid: false },
+  { name: "one past the limit of values", file: "p.json", make: () => `[{"tool": "plot_qc", "params": {"n": [${"0,".repeat(249_995)}0]}}]`, rules: ["limit-exceeded"], valid: false },
   {
     name: "YAML aliases nested 20 deep (billion laughs)",
     file: "p.yaml",

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parseHookInput } from "../src/node/hook.js";
 import { parsePolicyText } from "../src/node/policy.js";
 import { validateFile } from "../src/node/validate-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
@@ -192,18 +193,85 @@ describe("resource bombs in YAML: values and indicators", () => {
 });
 
 describe("resource bombs in JSON", () => {
+  // A plan of many small values: each is read, walked by several rules, resolved when it may be a path and
+  // hashed. An object of a million keys (10 MB) took 7 s and 610 MB; 10 MB of empty lists were all built by
+  // JSON.parse (480 MB) before they were counted.
+  const manyKeys = (n: number) => `{"steps": [{"tool": "read_file", "arguments": {"path": "a", "x": {${Array.from({ length: n }, (_, i) => `"k${i.toString(36)}": 0`).join(", ")}}}, "intent": "r"}]}`;
+  const over = { rule: "limit-exceeded", message: expect.stringContaining("more than 250000 values") };
+
+  it("a plan of more values than limits.maxValues is refused from a file, with the peak memory bounded", () => {
+    const own = mkdtempSync(join(tmpdir(), "plangate-values-"));
+    const peak = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS))';
+    const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
+    const cases: [string, string][] = [
+      ["keys.json", manyKeys(1_000_000)],
+      ["lists.json", `{"steps": [{"tool": "read_file", "arguments": {"path": "a", "x": [${"[],".repeat(5_000_000)}[]]}, "intent": "r"}]}`],
+    ];
+    try {
+      for (const [name, text] of cases) {
+        writeFileSync(join(own, name), text);
+        const out = spawnSync(process.execPath, ["--import", peak, bin, "validate", "--no-policy", "--format", "json", name], { cwd: own, encoding: "utf8" });
+        expect(out.status, out.stderr).toBe(1);
+        const diagnostics = JSON.parse(out.stdout).results[0].diagnostics as { rule: string; message: string; severity: string }[];
+        expect(diagnostics.filter((d) => d.severity !== "warning" || d.rule === "limit-exceeded")).toEqual([expect.objectContaining(over)]);
+        expect(Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1]), name).toBeLessThan(220 * 1024);
+      }
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it("the same bound holds from standard input and the library, and in a lowered limit", async () => {
+    const text = manyKeys(250_000);
+    const piped = await cli(["validate", "--no-policy", "--format", "json", "-"], { stdin: text });
+    expect(piped.code).toBe(1);
+    expect(JSON.parse(piped.stdout).results[0].diagnostics).toContainEqual(expect.objectContaining(over));
+    expect(await diagnosticsOf("limit-exceeded", text)).toEqual([expect.objectContaining({ messageId: "jsonTooManyValues", line: 1 })]);
+    const policy = defaultPolicy("/workspace");
+    // manyKeys(n) holds 8 + n values.
+    policy.limits.maxValues = 10;
+    expect(await diagnosticsOf("limit-exceeded", manyKeys(3), { policy })).toEqual([expect.objectContaining({ messageId: "jsonTooManyValues" })]);
+    expect(await diagnosticsOf("limit-exceeded", manyKeys(2), { policy })).toEqual([]);
+  });
+
+  it("a hook input of more values than a plan may hold is blocked as limit-exceeded", () => {
+    // Within the 1 MiB a hook input may take: 349,000 empty lists.
+    const bytes = new TextEncoder().encode(`{"tool_name": "Bash", "tool_input": {"x": [${"[],".repeat(349_000)}[]]}}`);
+    expect(bytes.byteLength).toBeLessThan(1024 * 1024);
+    expect(() => parseHookInput(bytes)).toThrow(expect.objectContaining({ diagnostic: expect.objectContaining({ rule: "limit-exceeded", message: expect.stringContaining("more than 250000 values") }) }));
+  });
+
+  it("YAML counts the values its aliases copy in against limits.maxValues, and reports the alias", async () => {
+    // 90,000 values under one anchor and ten aliases of it, in a file padded to 1 MiB by a comment: the
+    // expansion bound of the file's own length let 990,000 values through (1.9 s, 340 MB).
+    let text = `steps:\n  - tool: read_file\n    intent: r\n    arguments: {path: a, x: &a [${"0,".repeat(89_999)}0]}\n`;
+    for (let i = 0; i < 10; i++) text += "  - tool: read_file\n    intent: r\n    arguments: {path: a, x: *a}\n";
+    text += `# ${"x".repeat(1000)}\n`.repeat(800);
+    const doc = parseYaml(text);
+    expect(doc.value).toBeUndefined();
+    const issue = doc.issues.find((i) => i.rule === "limit-exceeded");
+    expect(issue?.messageId).toBe("yamlTooManyValues");
+    expect(text.slice(issue!.start, issue!.end)).toBe("*a");
+    const d = await diagnosticsOf("limit-exceeded", text, { file: "plan.yaml" });
+    expect(d).toEqual([expect.objectContaining({ messageId: "yamlTooManyValues", line: 10, message: expect.stringContaining("more than 250000 values") })]);
+    // Without aliases a lowered limit holds too, at the value past it (the seventh: the map, the list, the
+    // step, "a", the arguments, the list x and its first element "1"; keys are not counted, as in JSON).
+    const small = parseYaml("steps:\n  - tool: a\n    arguments: {x: [1, 2, 3]}\n", { maxValues: 6 });
+    expect(small.issues).toEqual([expect.objectContaining({ messageId: "yamlTooManyValues", start: 39, end: 40 })]);
+  });
+
   it("1 MiB of a legacy list of numbers is refused by its length, without building half a million steps", () => {
     const own = mkdtempSync(join(tmpdir(), "plangate-steps-"));
     const file = join(own, "steps.json");
     // Under limits.maxValues (a longer list is refused as soon as it is read), over limits.maxSteps.
-    writeFileSync(file, `[${Array(512 * 1024).fill("1").join(",")}]`);
+    writeFileSync(file, `[${Array(200_000).fill("1").join(",")}]`);
     const peak = 'data:text/javascript,process.on("exit",()=>process.stderr.write("maxRSS="+process.resourceUsage().maxRSS))';
     const bin = new URL("../bin/plangate.js", import.meta.url).pathname;
     const out = spawnSync(process.execPath, ["--import", peak, bin, "validate", "--format", "json", file], { cwd: own, encoding: "utf8" });
     rmSync(own, { recursive: true, force: true });
     expect(out.status, out.stderr).toBe(1);
     const diagnostics = JSON.parse(out.stdout).results[0].diagnostics as { rule: string; message: string }[];
-    expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 524288 steps, over the 100000-step limit." })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ rule: "limit-exceeded", message: "The plan has 200000 steps, over the 100000-step limit." })]);
     // Building the steps took 1.1 GB before the count was checked.
     expect(Number(/maxRSS=(\d+)/.exec(out.stderr)?.[1])).toBeLessThan(300 * 1024);
   });

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { SourceDocument } from "../src/core/document.js";
 import { getAt, pointerOf } from "../src/core/pointer.js";
 import { decodeText } from "../src/syntax/decode.js";
-import { parseJson } from "../src/syntax/json.js";
+import { fewValues, parseJson } from "../src/syntax/json.js";
 import { readFactText } from "./read-text.js";
 
 /*
@@ -109,6 +109,28 @@ describe("parseJson never throws and stays within bounds", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+  test("fewValues never lets past a text that holds more values than the limit", () => {
+    const count = (v: unknown): number => (v !== null && typeof v === "object" ? Object.values(v).reduce((n: number, x) => n + count(x), 1) : 1);
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 4 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (text, max, compact) => {
+        const value: unknown = JSON.parse(text);
+        // Compact texts are the ones that put the most values in the fewest characters.
+        const t = compact ? JSON.stringify(value) : text;
+        if (fewValues(t, max)) expect(count(value)).toBeLessThanOrEqual(max);
+      }),
+      { numRuns: 2000 },
+    );
+    // The densest texts: lists of empty lists and of one-digit numbers, at the bound and one past it.
+    for (const max of [1, 2, 3, 10, 101]) {
+      for (const item of ["[]", "0", "{}"]) {
+        for (const n of [max - 2, max - 1, max]) {
+          if (n < 0) continue;
+          const t = `[${Array(n).fill(item).join(",")}]`;
+          if (fewValues(t, max)) expect(n + 1).toBeLessThanOrEqual(max);
+        }
+      }
+    }
   });
   test("random bytes through decodeText", () => {
     fc.assert(

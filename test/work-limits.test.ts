@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { callPathProblem } from "../src/approval/call-paths.js";
 import { WORK_LIMITS } from "../src/core/work.js";
 import { createFileProbe } from "../src/node/file-probe.js";
+import { defaultPolicy } from "../src/policy/defaults.js";
 import { run } from "./helpers.js";
 
 /*
@@ -100,7 +101,10 @@ describe("values read from inside strings, in all", () => {
 describe("distinct paths, in all", () => {
   it("resolves a bounded number of distinct paths (half a million in a plan of a million values took 4 to 5 s and 800 MB)", async () => {
     const steps = Array.from({ length: 80 }, (_, s) => ({ tool: "write_file", arguments: { content: "x", files: Array.from({ length: 4000 }, (_, i) => `s${s}/p${i}`) }, intent: "write" }));
-    const report = await run(intake(steps), { workspace: "/workspace" });
+    // 320,000 values, past the default limits.maxValues: the bound on distinct paths is what is measured.
+    const policy = defaultPolicy("/workspace");
+    policy.limits.maxValues = 1_000_000;
+    const report = await run(intake(steps), { workspace: "/workspace", policy });
     const limits = report.diagnostics.filter((d) => d.rule === "limit-exceeded");
     expect(limits).toHaveLength(1);
     expect(limits[0]).toMatchObject({ messageId: "workPathTexts" });
@@ -110,6 +114,36 @@ describe("distinct paths, in all", () => {
     const outside = report.diagnostics.filter((d) => d.rule === "path-outside-workspace");
     expect(outside).toHaveLength(1);
     expect(outside[0]!.message).toMatch(/was not resolved: the plan's paths before it had passed 262144 units of distinct paths/);
+  });
+});
+
+describe("$glob constraints of writers against the protected globs, in all", () => {
+  // Each constraint is tried on paths made from it and from every protected glob: 1,000 that admit no
+  // protected path took 5 s under the default globs, and minutes under 4,000 protected globs.
+  const writes = (n: number) => intake(Array.from({ length: n }, (_, i) => ({ tool: "write_file", arguments: { path: { $glob: `src/d${i}/x?.txt` }, content: "x" }, intent: "write" })));
+  const allowing = (protect: string[] = []) => {
+    const policy = defaultPolicy("/workspace");
+    policy.plan.constraints = "allow";
+    policy.paths.protected.push(...protect);
+    return policy;
+  };
+
+  it("judges a few, and refuses the constraint where the work passes the bound, the rest not judged", async () => {
+    const few = await run(writes(20), { workspace: "/workspace", policy: allowing() });
+    expect(few.diagnostics.filter((d) => d.rule === "limit-exceeded" || d.rule === "protected-path-write")).toEqual([]);
+    const many = await run(writes(1000), { workspace: "/workspace", policy: allowing() });
+    const found = many.diagnostics.filter((d) => d.rule === "limit-exceeded");
+    expect(found).toMatchObject([{ messageId: "workPatternWitnesses" }]);
+    expect(found[0]!.step).toBeGreaterThan(100);
+    expect(found[0]!.step).toBeLessThan(1000);
+    expect(found[0]!.pointer).toBe(`/steps/${found[0]!.step! - 1}/arguments/path/$glob`);
+    expect(found[0]!.message).toMatch(/the plan's \$glob constraints of writers were tried on more than 1048576 paths against the protected globs by this step/);
+  });
+
+  it("counts a witness once more for each 256 protected globs it is tested against", async () => {
+    const globs = Array.from({ length: 4000 }, (_, i) => `d${i}/**/*.k${i}`);
+    const found = (await run(writes(3), { workspace: "/workspace", policy: allowing(globs) })).diagnostics.filter((d) => d.rule === "limit-exceeded");
+    expect(found).toMatchObject([{ messageId: "workPatternWitnesses", step: 1 }]);
   });
 });
 

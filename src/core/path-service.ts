@@ -1,5 +1,5 @@
 import { type PathWhy, why } from "./place.js";
-import type { FileProbe } from "./file-probe.js";
+import { type FileProbe, MAX_LISTING } from "./file-probe.js";
 import { MAX_LINK_NAMES, MAX_PATH_TEXTS, readingUnits } from "./work.js";
 import { isInside, type LinkBudget, MAX_PATH_LENGTH, normalizeAbsolute, pathReadings, type Resolved, unsafePathReason, UNWALKED, WalkCache, walkReal } from "./paths.js";
 
@@ -179,7 +179,7 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
   };
   const wsPrefix = ws === "/" ? "/" : `${ws}/`;
   /** A path as a file system that folds names reads it: where it leads, whether that differs from the path as written, and what is there. */
-  type Folded = { path: string; changed: boolean; state: "dir" | "missing" | "link" };
+  type Folded = { path: string; changed: boolean; state: "dir" | "missing" | "link" | "unlisted" };
   /**
    * One name of a path, read in folder `dir` (as folded so far) by a file system that folds names. The
    * folder is listed only for a missing name that folding changes (upper case, NFD, trailing dots or
@@ -195,8 +195,12 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     if (kind === "symlink") return { path: here, changed, state: "link" };
     if (kind !== "missing") return { path: here, changed, state: "dir" };
     const folded = foldName(name);
-    const l = folded === name ? undefined : listingOf(dir);
-    if (!l) return { path: here, changed, state: "missing" };
+    if (folded === name) return { path: here, changed, state: "missing" };
+    const l = listingOf(dir);
+    // A folder too large to list (or unreadable) may hold the entry the name folds to: a link `out`
+    // beside `OUT/x` among 5,000 files went unseen. Its paths are refused, not taken as missing. A
+    // folder that is not there (a workspace not made yet) holds nothing to fold to.
+    if (!l) return files.kind(dir) === "missing" ? { path: here, changed, state: "missing" } : { path: dir, changed, state: "unlisted" };
     if (l.byFold === undefined) {
       l.byFold = new Map();
       for (const n of l.kinds.keys()) l.byFold.set(foldName(n), n);
@@ -215,7 +219,8 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
       const slash = dir.lastIndexOf("/");
       const up = foldFolder(slash === 0 ? "/" : dir.slice(0, slash));
       // Under a missing name everything is missing; past a link the walk decides.
-      f = up.state === "dir" ? foldStep(up.path, dir.slice(slash + 1), up.changed) : { path: `${up.path}${dir.slice(slash)}`, changed: up.changed, state: up.state };
+      // An unlisted folder stays the place named: what is below it is as unknown.
+      f = up.state === "dir" ? foldStep(up.path, dir.slice(slash + 1), up.changed) : up.state === "unlisted" ? up : { path: `${up.path}${dir.slice(slash)}`, changed: up.changed, state: up.state };
       if (foldedFolders.size < MAX_CACHED) foldedFolders.set(dir, f);
     }
     return f;
@@ -227,14 +232,16 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
    * Undefined when it does not differ: every name exists as written, or a missing name has no such twin.
    * Each folder is read once per validation, from its listing: this runs for every new file.
    */
-  const twinOf = (lexical: string): string | undefined => {
+  const twinOf = (lexical: string): string | { unlisted: string } | undefined => {
     if (!lexical.startsWith(wsPrefix)) return undefined;
     const slash = lexical.lastIndexOf("/");
     const parent = slash === 0 ? "/" : lexical.slice(0, slash);
     if (parent !== ws && !parent.startsWith(wsPrefix)) return undefined;
     const up = foldFolder(parent);
+    if (up.state === "unlisted") return { unlisted: up.path };
     if (up.state !== "dir") return up.changed ? `${up.path}${lexical.slice(slash)}` : undefined;
     const r = foldStep(up.path, lexical.slice(slash + 1), up.changed);
+    if (r.state === "unlisted") return { unlisted: r.path };
     return r.changed ? r.path : undefined;
   };
   /** The readings with, after each that is missing as written, the path a name-folding file system opens. */
@@ -247,6 +254,11 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
       // one outside is refused already.
       const twin = twinOf(r.lexical);
       if (twin === undefined || !isInside(r.real, wsReal)) continue;
+      if (typeof twin !== "string") {
+        const folder = twin.unlisted === ws ? "." : twin.unlisted.startsWith(wsPrefix) ? twin.unlisted.slice(wsPrefix.length) : twin.unlisted;
+        list.push({ unsafe: why("foldUnlisted", { folder, max: MAX_LISTING }), reading: r.reading });
+        continue;
+      }
       const real = walk(twin);
       list.push({ lexical: twin, real: real.path, reading: twin.slice(ws === "/" ? 1 : ws.length + 1), missing: real.missing });
     }

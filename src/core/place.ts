@@ -118,6 +118,7 @@ const PATH_WHY = {
   dotNames: "has a name of dots and spaces, which Windows reads as . or ..",
   resolvesTo: "resolves to {{path}}",
   symlinkLoop: "goes through a symlink loop",
+  foldUnlisted: "is missing as written, in a folder ({{folder}}) that holds more than {{max}} entries or cannot be listed, so whether a file system that ignores case or Unicode normalization (macOS, Windows) opens another entry for it, a symlink perhaps, could not be checked; name it as such a file system would (lower case, no trailing dots or spaces) or put it in a smaller folder",
   linksUnwalked: "goes through a symlink after the plan's paths had read {{max}} names from symlinks' targets, more than plangate follows in one validation",
   pathsUnresolved: "was not resolved: the plan's paths before it had passed {{max}} units of distinct paths, more than plangate resolves in one validation",
   throughSymlink: "resolves through a symlink to {{path}}",

@@ -30,6 +30,13 @@ export const MAX_PATH_TEXTS = 262_144;
  * - `pathTexts`: distinct path texts the path service resolves (MAX_PATH_TEXTS); units as for
  *   `pathReadings`. Each is looked up on disk and remembered: half a million distinct paths in a plan of
  *   a million values took 4 to 5 s and 800 MB. Past it a text is not resolved (so never inside).
+ * - `patternWitnesses`: paths a writer's `$glob` constraint is tried on to find a protected one it admits
+ *   (commands/constraint-check.ts globReachesProtected), made from the `$glob` and from each protected
+ *   glob: each counts one, and one more for each 256 protected globs it is tested against (about two
+ *   microseconds a unit, making and testing it). A constraint that admits no protected path costs some
+ *   2,400 under the default globs: 1,000 took 5 s, and under 4,000 protected globs 1,000 ran for minutes.
+ *   Past the bound (about 2 s of work; some 440 such constraints under the defaults) the constraints from
+ *   there on are not judged.
  *
  * Each path rule spends on its own work (two rules reading one step's folders spend twice). When a kind
  * runs out, the work that would pass it is not done, the place where it ran out is kept, and whoever ran
@@ -42,6 +49,7 @@ export const WORK_LIMITS = {
   diskNames: 2_097_152,
   linkNames: MAX_LINK_NAMES,
   pathTexts: MAX_PATH_TEXTS,
+  patternWitnesses: 1_048_576,
 } as const;
 
 export type WorkKind = keyof typeof WORK_LIMITS;
@@ -75,7 +83,7 @@ export class PlanWork {
   constructor(limits: Partial<Record<WorkKind, number>> = {}) {
     this.#max = { ...WORK_LIMITS, ...limits };
     const m = this.#max;
-    this.#meters = { pathReadings: { left: m.pathReadings }, derivedValues: { left: m.derivedValues }, diskNames: { left: m.diskNames }, linkNames: { left: m.linkNames }, pathTexts: { left: m.pathTexts } };
+    this.#meters = { pathReadings: { left: m.pathReadings }, derivedValues: { left: m.derivedValues }, diskNames: { left: m.diskNames }, linkNames: { left: m.linkNames }, pathTexts: { left: m.pathTexts }, patternWitnesses: { left: m.patternWitnesses } };
   }
 
   /**

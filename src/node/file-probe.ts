@@ -1,14 +1,12 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, lstatSync, openSync, opendirSync, readFileSync, readSync, readlinkSync, realpathSync, statSync } from "node:fs";
 
-/** Entries a folder listing holds at most; a larger folder is asked name by name. */
-const MAX_LISTING = 4096;
 /** Entries of the listings a probe keeps, over all folders (a pattern in many steps lists each folder once). */
 const MAX_LISTED = 256 * 1024;
 /** The buffer a probe reuses for transient reads: its first size, and the size past which a file gets its own. */
 const SCRATCH_FIRST = 256 * 1024;
 const SCRATCH_MAX = 8 * 1024 * 1024;
-import type { FileProbe } from "../core/file-probe.js";
+import { type FileProbe, MAX_LISTING } from "../core/file-probe.js";
 
 /** The real file system, with each text file read at most once per probe. */
 export function createFileProbe(): FileProbe {

@@ -1,4 +1,4 @@
-import type { Policy } from "../core/policy.js";
+import { DEFAULT_MAX_VALUES, type Policy } from "../core/policy.js";
 
 /**
  * Tools that think or plan instead of acting: an approved plan must not hand control back to a planner. A plan
@@ -318,7 +318,7 @@ export function defaultPolicy(workspace: string): Policy {
       maxSteps: 100_000,
       maxStringLength: 1024 * 1024,
       maxYamlBytes: 1024 * 1024,
-      maxValues: 1_000_000,
+      maxValues: DEFAULT_MAX_VALUES,
     },
     rules: {},
   };

@@ -91,7 +91,7 @@ const LimitsSchema = Type.Object(
     maxSteps: Type.Optional(Type.Integer({ minimum: 1 })),
     maxStringLength: Type.Optional(Type.Integer({ minimum: 1, description: "Longest string value or key (UTF-16 code units)." })),
     maxYamlBytes: Type.Optional(Type.Integer({ minimum: 1, description: "Largest YAML document; YAML is far costlier to read than JSON." })),
-    maxValues: Type.Optional(Type.Integer({ minimum: 1, description: "Most values (objects, lists, strings, numbers, booleans, nulls) a JSON document may hold." })),
+    maxValues: Type.Optional(Type.Integer({ minimum: 1, description: "Most values (objects, lists, strings, numbers, booleans, nulls) a JSON or YAML document may hold, aliases expanded." })),
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ export async function readSyntax(syntax: SyntaxId, text: string, limits: Limits,
     case "yaml": {
       if (utf8Length(text, limits.maxYamlBytes) > limits.maxYamlBytes) return tooLarge(syntax, text, limits.maxYamlBytes);
       const { parseYaml } = await import("./yaml.js");
-      return parseYaml(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength, executor: yaml?.executor ?? "pyyaml" });
+      return parseYaml(text, { maxDepth: limits.maxDepth, maxStringLength: limits.maxStringLength, maxValues: limits.maxValues, executor: yaml?.executor ?? "pyyaml" });
     }
     case "markdown": {
       const { parseMarkdown } = await import("./markdown.js");

@@ -1,6 +1,7 @@
 import type { NumberLexemes, ReadIssue, ReadRuleId, SourceDocument, ValueLocation } from "../core/document.js";
 import type { MessageData } from "../core/rule.js";
 import { NO_LEXEMES } from "../core/document.js";
+import { DEFAULT_MAX_VALUES } from "../core/policy.js";
 import { escapeToken, getAt, type Pointer, parsePointer } from "../core/pointer.js";
 import { LineIndex } from "../core/source.js";
 import { INVISIBLE, INVISIBLE_BEYOND_LATIN1 } from "../core/lookalike.js";
@@ -13,7 +14,7 @@ export interface JsonParseOptions {
   fast?: boolean;
   /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
   maxStringLength?: number;
-  /** Most values (containers and scalars) read; more gives `limit-exceeded` and no value. Default 1,000,000. */
+  /** Most values (containers and scalars) read; more gives `limit-exceeded` and no value. Default DEFAULT_MAX_VALUES (250,000). */
   maxValues?: number;
 }
 
@@ -25,7 +26,7 @@ export function parseJson(input: string, options: JsonParseOptions = {}): Source
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const maxDepth = options.maxDepth ?? 1000;
   const maxString = options.maxStringLength ?? 1024 * 1024;
-  const maxValues = options.maxValues ?? 1_000_000;
+  const maxValues = options.maxValues ?? DEFAULT_MAX_VALUES;
   const lines = new LineIndex(text);
   let value: unknown;
   let ok = true;
@@ -84,7 +85,7 @@ function fastRead(t: string, maxDepth: number, maxString: number, maxValues: num
   if (SUSPECT_KEY.test(t) || INVISIBLE_BEYOND_LATIN1.test(t) || t.includes("\u00ad") || !isWellFormed(t)) return undefined;
   const keys = keysInText(t);
   // Every key has a value: past the limit, the reader stops at it without JSON.parse building them all.
-  if (keys < 0 || keys >= maxValues) return undefined;
+  if (keys < 0 || keys >= maxValues || !fewValues(t, maxValues)) return undefined;
   // JSON.parse holds every open container until the text ends: 8 MiB of "[" took 400 MB before it failed.
   // A long text is checked for nesting first; the reader stops at the limit.
   if (t.length > DEPTH_SCAN_FROM && !fewOpenings(t, SAFE_OPENINGS) && !nestsWithin(t, maxDepth)) return undefined;
@@ -95,6 +96,21 @@ function fastRead(t: string, maxDepth: number, maxString: number, maxValues: num
     return undefined;
   }
   return keysIn(value, maxDepth, t.length > maxString ? maxString : Number.POSITIVE_INFINITY, maxValues) === keys ? { value } : undefined;
+}
+
+/**
+ * Whether the text cannot hold more than `max` values, so that JSON.parse may build them all: a value takes
+ * at least one character and all but the first follow a `,` or open a list or an object, so a text of
+ * fewer than 2 * max characters holds at most max, and any text at most 1 + its `,`, `[` and `{` (counted
+ * with native searches, strings included, stopping past max). A text that may hold more goes to the
+ * reader, which stops at the value past the limit: JSON.parse built 5 million empty lists (10 MB) in
+ * 480 MB before they were counted.
+ */
+export function fewValues(t: string, max: number): boolean {
+  if (t.length < 2 * max) return true;
+  let n = 1;
+  for (const c of [",", "[", "{"]) for (let i = t.indexOf(c); i >= 0; i = t.indexOf(c, i + 1)) if (++n > max) return false;
+  return true;
 }
 
 /** Texts up to this length go to JSON.parse unscanned: what a too-deep one can cost there is a few MB. */

@@ -1,6 +1,7 @@
 import { CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
+import { DEFAULT_MAX_VALUES } from "../core/policy.js";
 import type { MessageData } from "../core/rule.js";
 import { LineIndex } from "../core/source.js";
 import { addIssue, MAX_ISSUES, unsafeKey } from "./unsafe.js";
@@ -18,6 +19,8 @@ export interface YamlOptions {
   maxDepth?: number;
   /** Most value nodes the document may expand to, aliases included (a "billion laughs" file hits it). */
   maxNodes?: number;
+  /** Most values the document may hold, aliases expanded (limits.maxValues); more gives `limit-exceeded` and no value. Default DEFAULT_MAX_VALUES. */
+  maxValues?: number;
   /** Longest string value or key; longer gives `limit-exceeded`. Default 1 MiB. */
   maxStringLength?: number;
   /** The parser the plan's executor reads it with. Default `pyyaml`. */
@@ -449,6 +452,11 @@ function nestingBeyond(text: string, max: number): number | undefined {
 export function parseYaml(text: string, options: YamlOptions = {}): SourceDocument {
   const maxDepth = options.maxDepth ?? 1000;
   const maxNodes = options.maxNodes ?? Math.max(100_000, text.length);
+  // Counted as the values are built, as the JSON reader counts them: aliases of large lists in a 1 MiB
+  // file expanded to a million values (1.9 s, 340 MB) within maxNodes.
+  const maxValues = options.maxValues ?? DEFAULT_MAX_VALUES;
+  /** Where the value past maxValues was met: the outermost alias being expanded, else the value itself. */
+  let valuesAt = { start: 0, end: 0 };
   // Text that aliases copy in (strings and keys reached through an alias): a few aliases of a long string
   // cost nothing to read but everything to hash, compare and report. At most the text's own length again.
   const maxExpandedText = Math.max(MIN_EXPANDED_TEXT, text.length);
@@ -651,6 +659,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   };
   const build = (node: unknown, at: Pointer, depth: number, key?: { keyStart: number; keyEnd: number }): unknown => {
     if (++visited > maxNodes) throw new Exhausted();
+    if (visited > maxValues) {
+      valuesAt = expanding > 0 ? expandedAt : rangeOf(node as Node);
+      throw new Exhausted("values");
+    }
     if (depth > maxDepth) {
       const r = (node as Node | undefined)?.range;
       addIssue(issues, { rule: "limit-exceeded", messageId: "yamlTooDeep", data: { max: maxDepth }, start: r?.[0] ?? 0, end: r?.[1] ?? 0, at });
@@ -785,6 +797,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     if (err instanceof Exhausted) {
       if (err.message === "text")
         issues.push({ rule: "limit-exceeded", messageId: "yamlExpansionText", data: { max: maxExpandedText }, start: expandedAt.start, end: expandedAt.end });
+      else if (err.message === "values")
+        issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyValues", data: { max: maxValues }, start: valuesAt.start, end: valuesAt.end });
       else if (err.message !== "depth")
         issues.push({ rule: "limit-exceeded", messageId: "yamlExpansion", data: { max: maxNodes }, start: expandedAt.start, end: expandedAt.end });
     } else issues.push(tooDeep(err, text));

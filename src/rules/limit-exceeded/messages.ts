@@ -26,6 +26,7 @@ export const messages = {
   yamlTooDeep: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document, or raise limits.maxDepth" },
   yamlTooDeepToRead: { message: "The document is nested too deeply to read.", hint: "flatten the document" },
   yamlExpansionText: { message: "The document's aliases copy in more than {{max}} characters of text: a resource-exhaustion attack or a runaway file.", hint: "write the text once, or alias fewer times" },
+  yamlTooManyValues: { message: "The document holds more than {{max}} values (mappings, sequences, scalars; each alias counts the values it copies in); the rest is not read.", hint: "split the plan, alias fewer or smaller values, or raise limits.maxValues in plangate.yaml if the input is trusted" },
   yamlExpansion: { message: "The document expands to more than {{max}} values (aliases included): a resource-exhaustion attack or a runaway file.", hint: "remove the nested aliases, or raise limits if the input is trusted" },
   // Shape (src/dialects/shape.ts)
   nestedSteps: { message: '{{what}}: nested steps go one level deep: a step inside a {{tools}} step cannot have its own "steps".', hint: "list the calls of the inner subagent as steps of the outer one, or split the plan" },
@@ -61,6 +62,10 @@ export const messages = {
   workPathTexts: {
     message: "{{whose}} paths pass {{max}} units of distinct paths resolved on disk by this step (one for each path, one more for each 256 characters), so the paths from here on were not checked.",
     hint: "split the plan",
+  },
+  workPatternWitnesses: {
+    message: "{{whose}} $glob constraints of writers were tried on more than {{max}} paths against the protected globs by this step (the work grows with the constraints times the protected globs squared), so the constraints from here on were not judged.",
+    hint: "write the paths the plan writes instead of $glob constraints, protect folders with fewer globs, or split the plan",
   },
   workLinkNames: {
     message: "{{whose}} paths went through symbolic links whose targets name more than {{max}} folders in all by this step, so the paths from here on that go through a link were not resolved.",

@@ -741,6 +741,41 @@ describe("path-outside-workspace on a real file system", () => {
 
 // What the guard reports under this rule when a call is made: a host's shell call (Claude Code's Bash) that
 // names a path outside, and a call whose paths resolve outside on the file system as it is then.
+describe("path-outside-workspace: name folding in a folder too large to list", () => {
+  // A link `out` among more entries than a listing holds: `OUT/x` is that link where names fold (macOS,
+  // Windows), and it went unseen past 4,096 entries. Past the bound such a name is refused, not let by.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-fold-")));
+  const ws = join(root, "ws");
+  beforeAll(async () => {
+    const { MAX_LISTING } = await import("../../core/file-probe.js");
+    for (const [d, n] of [["huge", MAX_LISTING + 1], ["big", 5000]] as const) {
+      mkdirSync(join(ws, d), { recursive: true });
+      for (let i = 0; i < n - 1; i++) writeFileSync(join(ws, d, `f${i}`), "");
+      symlinkSync("/etc", join(ws, d, "out"));
+    }
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string) => diagnosticsOf("path-outside-workspace", plan({ path, content: "x" }), { workspace: ws });
+
+  it("refuses a missing name that folding changes, at validation and at the call", async () => {
+    for (const path of ["huge/OUT/passwd", "huge/New.txt", "huge/Sub/deeper/x"]) {
+      const d = await write(path);
+      expect(d, path).toHaveLength(1);
+      expect(d[0]!.message).toContain("in a folder (huge) that holds more than 65536 entries or cannot be listed");
+    }
+    const [{ callPathProblem }, { createFileProbe }] = await Promise.all([import("../../approval/call-paths.js"), import("../../node/file-probe.js")]);
+    const d = await callPathProblem(1, "write_file", { path: "huge/OUT/passwd" }, { workspace: ws }, createFileProbe);
+    expect(d).toMatchObject({ rule: "path-outside-workspace", pointer: "/arguments/path" });
+  });
+
+  it("still finds the link in a folder within the bound, and lets names folding leaves alone through", async () => {
+    expect((await write("big/OUT/passwd"))[0]?.message).toContain('(read as "big/out/passwd") in "path" resolves through a symlink to /etc/passwd');
+    expect(await write("big/New.txt")).toEqual([]);
+    expect(await write("huge/new.txt")).toEqual([]);
+    expect(await write("huge/f1")).toEqual([]);
+  });
+});
+
 describe("path-outside-workspace: the guard's messages for a call", () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "plangate-pow-call-")));
   const ws = join(root, "ws");

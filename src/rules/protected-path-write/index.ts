@@ -694,6 +694,7 @@ export default defineRule({
   check(plan, ctx) {
     const paths = ctx.facts.paths;
     const isProtected = matcherFor(ctx.policy.paths.protected);
+    const witnesses = ctx.facts.work.meter("patternWitnesses");
     // The names a Windows 8.3 short name could stand for, once per validation (not per step or argument).
     const shortNames = protectedNames(ctx.policy.paths.protected);
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
@@ -808,7 +809,9 @@ export default defineRule({
         if (arg.constraint !== undefined) {
           // A pattern for a writer: refused when some path it admits is protected (a regex always: its
           // paths cannot be bounded; path-outside-workspace says so too).
-          const witness = arg.constraint === "$glob" ? globReachesProtected(arg.value, ctx.policy.paths.protected, isProtected) : "";
+          const witness = arg.constraint === "$glob" ? globReachesProtected(arg.value, ctx.policy.paths.protected, isProtected, witnesses) : "";
+          // Past the validation's bound the constraint is not judged: limit-exceeded says so, here.
+          if (ctx.facts.work.overrun("patternWitnesses", () => ({ step: step.position, at: arg.at }))) continue;
           if (witness === undefined) continue;
           (done ??= new Set()).add(arg);
           ctx.report({
@@ -932,7 +935,8 @@ export default defineRule({
           if (arg.constraint !== undefined) {
             if (arg.constraint !== "$glob") continue;
             const pattern = inFolder(folder.value, arg.value);
-            const witness = pattern === undefined ? undefined : globReachesProtected(pattern, ctx.policy.paths.protected, isProtected);
+            const witness = pattern === undefined ? undefined : globReachesProtected(pattern, ctx.policy.paths.protected, isProtected, witnesses);
+            if (ctx.facts.work.overrun("patternWitnesses", () => ({ step: step.position, at: arg.at }))) break;
             if (witness === undefined) continue;
             ctx.report({
               at: arg.at,
