@@ -389,7 +389,7 @@ const HG_QUIET_KEY = /^(?:ui\.(?:username|quiet|verbose|debug|interactive|pagina
 /** Keys of package.json that `npm pkg set` may write whose values are command lines or code run later: scripts, bins, hook runners' settings. */
 const LATER_PACKAGE_SETTINGS = /^(?:scripts|bin|config|gypfile|husky|simple-git-hooks|lint-staged|nano-staged|ghooks|pre-commit|pre-push)(?:[.[=]|$)/;
 /** The programs settingsRunCode reads. */
-const SETTINGS_READERS: ReadonlySet<string> = new Set(["hg", "chg", "svn", "svnmucc", "svnsync", "svnrdump", "curl", "aria2c", "ansible", "salt", "salt-call", "salt-ssh", "salt-run"]);
+const SETTINGS_READERS: ReadonlySet<string> = new Set(["hg", "chg", "svn", "svnmucc", "svnsync", "svnrdump", "curl", "aria2c", "ansible", "ansible-pull", "salt", "salt-call", "salt-ssh", "salt-run"]);
 /** ansible's short options that take a value: in a cluster, the first of them takes the rest of the word (`-ba CMD` is -b then -a). */
 const ANSIBLE_VALUED = "amiuefltBPcMT";
 /** Salt functions that only read; any other may run a command, write a file or apply states. */
@@ -404,6 +404,8 @@ const SALT_READS = /^(?:test\.(?:ping|version|versions|echo|true|false)|grains\.
  */
 function settingsRunCode(name: string, args: readonly ShellWord[]): { option: string; file?: true } | undefined {
   if (!SETTINGS_READERS.has(name)) return undefined;
+  // ansible-pull fetches a repository and runs a playbook from it on this machine: tasks plangate never sees.
+  if (name === "ansible-pull") return args.some((w) => w.value === "--help" || w.value === "-h" || w.value === "--version") ? undefined : { option: "a playbook it fetches (-U)" };
   const value = (i: number, v: string): string | undefined => (v.includes("=") ? v.slice(v.indexOf("=") + 1) : args[i + 1]?.value);
   let targetSeen = false;
   let fnSeen = false;
@@ -824,6 +826,12 @@ const HOOK_INSTALLERS: Readonly<Record<string, { subcommands: readonly string[] 
 
 /** The files a hook installer writes that no word of its line names (`pre-commit install`, `husky`). */
 function hookInstallerWrites(name: string, args: readonly ShellWord[]): string[] {
+  // pre-commit run as Python's module (`python3 -m pre_commit install`): its words after the module.
+  if (/^(?:python|py|pypy)[0-9.]*$/.test(name)) {
+    const m = args.findIndex((w) => w.value === "-m" || w.value === "-mpre_commit");
+    if (m < 0 || (args[m]!.value === "-m" && args[m + 1]?.value !== "pre_commit")) return [];
+    return hookInstallerWrites("pre-commit", args.slice(args[m]!.value === "-m" ? m + 2 : m + 1));
+  }
   if (!Object.hasOwn(HOOK_INSTALLERS, name)) return [];
   const { subcommands, writes } = HOOK_INSTALLERS[name]!;
   if (name === "git-lfs") {

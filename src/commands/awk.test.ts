@@ -163,6 +163,7 @@ describe("inline code of interpreters", () => {
     ["sftp", "host", "standard input"],
     ["sftp", "-b - host", "standard input"],
     ["ocaml", "", "standard input"],
+    ["scala", "-cp lib", "standard input"],
     // Abbreviated long options, names by terminal or launcher, options after a value or a subcommand.
     ["octave", "--eva system('rm')", "--eval"],
     ["octave", "--ev=x x.m", "--eval"],

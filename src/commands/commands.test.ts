@@ -1272,6 +1272,7 @@ describe("analysis", () => {
       ["aria2c --on-bt-download-complete=./x https://x", "optionRunsCommand:--on-bt-download-complete"],
       ["wget --use-askpass=./x https://x", "optionRunsCommand:--use-askpass"],
       ["ansible all -a 'rm -rf x'", "optionRunsCommand:-a"],
+      ["ansible-pull -U https://host/repo.git", "optionRunsCommand:a playbook it fetches (-U)"],
       ["ansible localhost -m shell -a'rm x'", "optionRunsCommand:-a"],
       ["ansible all --arg='rm x'", "optionRunsCommand:-a"],
       ["salt-call cmd.run 'rm x'", "optionRunsCommand:cmd.run"],
@@ -1350,6 +1351,8 @@ describe("analysis", () => {
     const paths = (text: string) => run(text).paths.map((p) => p.text);
     expect(paths("pre-commit install")).toContain(".git/hooks/pre-commit");
     expect(paths("lefthook install")).toContain(".git/hooks/pre-commit");
+    expect(paths("python3 -m pre_commit install")).toContain(".git/hooks/pre-commit");
+    expect(paths("python3 -m pre_commit run")).not.toContain(".git/hooks/pre-commit");
     expect(paths("npx husky install")).toContain(".git/config");
     expect(paths("husky")).toContain(".git/config");
     expect(paths("git lfs install")).toEqual(expect.arrayContaining([".git/hooks/pre-push", "~/.gitconfig"]));

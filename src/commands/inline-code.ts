@@ -111,7 +111,7 @@ const MAXIMA: Spec = { interpreter: "maxima", code: "r", long: ["--batch-string"
 const GP: Spec = { interpreter: "gp", code: "", valued: "spD", longValued: ["--stacksize", "--primelimit"], quiet: ["--version", "--version-short", "-h", "--help"] };
 const SAGE: Spec = { interpreter: "sage", code: "c", valued: "", quiet: ["-v", "--version", "-h", "--help"] };
 // scala-cli (the `scala` command since Scala 3.5) reads options anywhere, after its subcommand too (`scala run -e CODE`); `repl` reads standard input.
-const SCALA: Spec = { interpreter: "scala", code: "e", long: ["--execute-script", "--execute-scala", "--execute-java", "--script-snippet", "--scala-snippet", "--java-snippet"], valued: "", longValued: ["--classpath", "--cp", "--server"], quiet: ["-version", "--version", "-help", "--help", "-h"], anywhere: "operands", replSubcommand: "repl" };
+const SCALA: Spec = { interpreter: "scala", code: "e", long: ["--execute-script", "--execute-scala", "--execute-java", "--script-snippet", "--scala-snippet", "--java-snippet"], valued: "", longValued: ["--classpath", "--cp", "--server", "-cp", "-classpath"], quiet: ["-version", "--version", "-help", "--help", "-h"], anywhere: "operands", replSubcommand: "repl" };
 // Erlang's shell reads standard input unless told otherwise; -eval is code, -s and -run call a module's function by name.
 // It takes no operand: its options and their values (`-pa ebin`, `+A 4`) stand anywhere up to -extra.
 const ERL: Spec = { interpreter: "erl", code: "", long: ["-eval"], valued: "", quiet: ["-version"], anywhere: "values", stop: ["-extra"], batch: ["-noshell", "-noinput", "-detached"] };
@@ -257,6 +257,11 @@ export function inlineCodeOf(name: string, args: readonly ShellWord[], stdinFile
       const o = v.includes("=") ? v.slice(0, v.indexOf("=")) : v;
       if (spec.longScript?.includes(o)) script = true;
       if (!v.includes("=") && (spec.longValued?.includes(v) || spec.longScript?.includes(v))) i++;
+      continue;
+    }
+    // A long option spelt with one dash that takes the next word (`scala -cp lib`, `-classpath`): not a cluster.
+    if (spec.longValued?.includes(v)) {
+      i++;
       continue;
     }
     // A cluster of letters: the first one that takes a value ends it, its value the rest or the next word.
