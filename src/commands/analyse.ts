@@ -5,7 +5,7 @@ import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/type
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
-import { inlineCodeOf, scriptFileOf } from "./inline-code.js";
+import { inlineCodeOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -747,6 +747,8 @@ interface Manifest {
   files: readonly string[];
   options: readonly string[];
   scripts?: (args: ShellWord[]) => readonly string[] | undefined;
+  /** The program reads the manifest for these lines only (`deno task`, not `deno run`). */
+  only?: (args: ShellWord[]) => boolean;
 }
 const MAKEFILES: Manifest = { files: ["GNUmakefile", "makefile", "Makefile"], options: ["-f", "--file", "--makefile"] };
 const JUSTFILES: Manifest = { files: ["justfile", ".justfile"], options: ["-f", "--justfile"] };
@@ -779,15 +781,75 @@ function packageScripts(args: ShellWord[]): readonly string[] | undefined {
 const PACKAGE_JSON: Manifest = { files: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"], options: [], scripts: packageScripts };
 /** Programs that run a package's binary by its name (`npx vitest`). */
 const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
+/** Task runners whose files are lists of commands or code to run (go-task, rake, tox, nox, invoke, fabric, poethepoet, deno task). */
+const TASKFILES: Manifest = { files: ["Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"], options: ["-t", "--taskfile"] };
+const RAKEFILES: Manifest = { files: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"], options: ["-f", "--rakefile"] };
+const TOX: Manifest = { files: ["tox.ini"], options: ["-c", "--conf"] };
+const NOX: Manifest = { files: ["noxfile.py"], options: ["-f", "--noxfile"] };
+const INVOKE: Manifest = { files: ["tasks.py"], options: ["-c", "--collection"] };
+const FABRIC: Manifest = { files: ["fabfile.py"], options: ["-f", "--fabfile"] };
+const POE: Manifest = { files: ["pyproject.toml"], options: ["-C", "--root"] };
+const DENO_TASKS: Manifest = { files: ["deno.json", "deno.jsonc", "package.json"], options: ["-c", "--config"], only: (args) => args.find((w) => w.value === undefined || !w.value.startsWith("-"))?.value === "task" };
 const MANIFESTS: ReadonlyMap<string, Manifest> = new Map([
   ["make", MAKEFILES],
   ["gmake", MAKEFILES],
   ["just", JUSTFILES],
+  ["task", TASKFILES],
+  ["go-task", TASKFILES],
+  ["rake", RAKEFILES],
+  ["tox", TOX],
+  ["nox", NOX],
+  ["invoke", INVOKE],
+  ["inv", INVOKE],
+  ["fab", FABRIC],
+  ["poe", POE],
+  ["deno", DENO_TASKS],
   ["npm", PACKAGE_JSON],
   ["pnpm", PACKAGE_JSON],
   ["yarn", PACKAGE_JSON],
   ["bun", PACKAGE_JSON],
 ]);
+
+/** Programs that run a script file of another language given as their first operand (a TypeScript runner: node's code). */
+const SCRIPT_RUNNERS: ReadonlyMap<string, string> = new Map([
+  ["tsx", "node"], ["ts-node", "node"], ["ts-node-esm", "node"], ["esno", "node"], ["esrun", "node"], ["babel-node", "node"], ["vite-node", "node"], ["jiti", "node"], ["zx", "node"],
+]);
+/** Options of `uv run` that take the next word as their value. */
+const UV_RUN_VALUED = new Set(["--with", "-w", "--with-editable", "--with-requirements", "--python", "-p", "--project", "--directory", "--package", "--extra", "--group", "--only-group", "--no-group", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--env-file", "--config-file", "--cache-dir", "--script", "-s", "--gui-script"]);
+
+/**
+ * The script file a runner is given that scriptFileOf does not read: `uv run x.py` (python), `tsx x.ts`
+ * and the other TypeScript runners (node), `go run main.go` (go): the first operand, when it is a file
+ * of that language.
+ */
+function scriptOfRunner(name: string, args: ShellWord[]): { word: ShellWord; interpreter: string } | undefined {
+  const first = (from: number, valued: ReadonlySet<string>) => {
+    for (let i = from; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return undefined;
+      if (v === "--") return args[i + 1];
+      if (!v.startsWith("-")) return args[i];
+      if (valued.has(v)) i++;
+    }
+    return undefined;
+  };
+  const runner = SCRIPT_RUNNERS.get(name);
+  if (runner !== undefined) {
+    const w = first(0, new Set(["-r", "--require", "--import", "--tsconfig", "-P", "--project", "-C", "--conditions"]));
+    return w?.value !== undefined ? { word: w, interpreter: runner } : undefined;
+  }
+  const sub = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+  if (sub < 0 || args[sub]!.value !== "run") return undefined;
+  if (name === "uv") {
+    const w = first(sub + 1, UV_RUN_VALUED);
+    return w?.value !== undefined && /\.pyw?$/i.test(w.value) ? { word: w, interpreter: "python" } : undefined;
+  }
+  if (name === "go") {
+    const w = first(sub + 1, new Set(["-exec", "-o", "-C", "-tags", "-ldflags", "-gcflags", "-mod", "-modfile", "-overlay", "-pkgdir", "-toolexec"]));
+    return w?.value !== undefined && /\.go$/i.test(w.value) ? { word: w, interpreter: "go" } : undefined;
+  }
+  return undefined;
+}
 
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bwk-awk", "onetrue-awk", "goawk", "frawk"]);
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
@@ -2155,16 +2217,29 @@ class Analysis {
   private runsFiles(name: string, spelt: string, args: ShellWord[], depth: number): void {
     const script = scriptFileOf(name, args);
     if (script !== undefined) this.run(script.text, script.interpreter, spelt, script.word ? wordSpan(script.word, depth) : undefined);
+    // Code the interpreter loads by its name before or instead of a script (`python -m mod`, `node -r ./x.js`).
+    for (const f of loadedFilesOf(name, args)) this.run(f.text, f.interpreter, spelt, f.word ? wordSpan(f.word, depth) : undefined);
+    // A runner of another language's script file, or one that runs a script file it is given (`uv run x.py`, `tsx x.ts`, `go run main.go`).
+    const other = scriptOfRunner(name, args);
+    if (other !== undefined) this.run(other.word.value!, other.interpreter, name === "uv" ? `${spelt} run` : spelt, wordSpan(other.word, depth));
     if (name === "sed" || name === "gsed") for (const f of readSedLine(args).files) this.run(f, "sed", spelt, undefined);
     if (AWKS.has(name)) for (const p of awkPrograms(args)) if (p.file !== undefined) this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
     // A package runner runs the package's binary from node_modules/.bin when the project has it.
     if (PACKAGE_RUNNERS.has(name) || (MANIFESTS.get(name) === PACKAGE_JSON && /^(?:exec|x|dlx)$/.test(args.find((w) => !w.value?.startsWith("-"))?.value ?? ""))) {
       const words = PACKAGE_RUNNERS.has(name) ? args : args.slice(args.findIndex((w) => !w.value?.startsWith("-")) + 1);
       const pkg = words.find((w) => w.value !== undefined && !w.value.startsWith("-"))?.value;
+      // A package in a folder (`npx ./pkg`, `npm exec --package=./pkg`): what its files run is not read.
+      const first = words.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+      for (let i = 0; i < words.length && (first < 0 || i <= first); i++) {
+        const w = words[i]!;
+        const given = i === first ? w : w.value?.startsWith("--package=") ? w : w.value === "--package" || w.value === "-p" ? words[i + 1] : undefined;
+        const v = given?.value?.replace(/^--package=/, "");
+        if (v !== undefined && /^(?:\.{1,2}(?:\/|$)|\/|file:)/.test(v)) this.run(v.replace(/^file:(?:\/\/)?/, ""), "package", spelt, wordSpan(given!, depth));
+      }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
     }
     const manifest = MANIFESTS.get(name);
-    if (manifest !== undefined) {
+    if (manifest !== undefined && (manifest.only === undefined || manifest.only(args))) {
       // An option that names the manifest (`make -f ci.mk`, `just --justfile x`): that file too.
       for (let i = 0; i < args.length; i++) {
         const v = args[i]!.value;

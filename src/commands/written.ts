@@ -84,6 +84,15 @@ const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
   [".yarnrc.yml", "package manager's configuration"],
   [".pnpmfile.cjs", "package manager's configuration"],
   ["bunfig.toml", "package manager's configuration"],
+  ...["taskfile.yml", "taskfile.yaml", "taskfile.dist.yml", "taskfile.dist.yaml"].map((n) => [n, "Taskfile"] as const),
+  ...["rakefile", "rakefile.rb"].map((n) => [n, "Rakefile"] as const),
+  ["tox.ini", "tox configuration"],
+  ["noxfile.py", "noxfile"],
+  ["tasks.py", "task file"],
+  ["fabfile.py", "fabfile"],
+  ["pyproject.toml", "task list in pyproject.toml"],
+  ["deno.json", "Deno configuration"],
+  ["deno.jsonc", "Deno configuration"],
 ]);
 
 /** Analyses a text as a command line, within the plan's bound on text read (past it, a report that refuses it). */
@@ -114,14 +123,23 @@ class WrittenFiles {
   /** What the file at `abs` holds now, when the plan wrote it or a folder above it; `twin` when written under another spelling only. */
   get(abs: string): Written | undefined {
     let best = this.#files.get(abs);
-    for (let i = abs.lastIndexOf("/"); i > 0; i = abs.lastIndexOf("/", i - 1)) {
-      const t = this.#files.get(abs.slice(0, i));
+    // "/": a write whose file plangate cannot name, which may be any.
+    for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
+      const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
       if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
     }
-    if (best === undefined) {
-      const twin = this.#folded.get(foldPath(abs));
-      if (twin !== undefined && !twin.tree) return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
-    }
+    // The latest write under any spelling of the name is what a file system that ignores case holds.
+    const twin = this.#folded.get(foldPath(abs));
+    if (twin !== undefined && !twin.tree && (best === undefined || twin.seq > best.seq) && twin !== this.#files.get(abs))
+      return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
+    return best;
+  }
+
+  /** The latest write of a file in the folder `abs` (or of a folder above it): what a local package holds. */
+  under(abs: string): Written | undefined {
+    let best = this.get(abs);
+    const prefix = `${foldPath(abs)}/`;
+    for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
     return best;
   }
 
@@ -180,8 +198,47 @@ function replay(text: string, find: string, replace: string, all: boolean): stri
   return text.slice(0, first) + replace + text.slice(first + find.length);
 }
 
+/**
+ * Arguments of a write step that say nothing about the text written: its path, its text, an edit's
+ * pairs and how they apply, and words for the reader. Any other argument may change what the file holds
+ * (`mode: "append"`, `encoding: "base64"`, `insert_line`, `offset`), so the text is then not known.
+ */
+const PLAIN_WRITE_ARGUMENTS = new Set(["edits", "replace_all", "replaceall", "description", "explanation", "reason", "intent", "overwrite", "create_dirs", "createdirs", "create_directories", "createdirectories", "mkdir", "parents"]);
+/** The `command` of a text editor tool (`str_replace_based_edit_tool`) that writes a whole text or replaces one. */
+const PLAIN_EDITOR_COMMANDS = new Set(["create", "write", "str_replace"]);
+/** Encodings in which the text is written as it stands. */
+const PLAIN_ENCODING = /^(?:utf-?8|utf8|text|plain|ascii|us-ascii)$/i;
+/** A tool whose name says it adds to a file, or patches it, rather than writing its whole text. */
+const ADDING_TOOL = /append|insert|prepend|patch|diff/i;
+/** A tool whose name says it writes a file: with a text argument and no path plangate reads, it writes a file plangate cannot name. */
+const FILE_TOOL = /file|write|save|create|edit|put|upload/i;
+/** Text arguments that are a file's text whatever the tool is called. */
+const FILE_TEXT = new Set(["content", "contents", "file_text", "new_content", "file_content", "source_code"]);
+
+/** Why a write step's arguments leave its text unknown, or undefined when they are only its path, its text and its edits. */
+function unplainArguments(step: Step, paths: ReadonlySet<string>): string | undefined {
+  if (step.tool !== undefined && ADDING_TOOL.test(step.tool)) return `written by ${step.tool}, which adds to the file rather than writing its whole text`;
+  for (const [k, v] of Object.entries(step.args)) {
+    const lower = k.toLowerCase();
+    if (paths.has(k) || WHOLE_TEXT.includes(k) || EDIT_PAIRS.some(([a, b]) => a === k || b === k) || PLAIN_WRITE_ARGUMENTS.has(lower)) continue;
+    if (lower === "command" && typeof v === "string" && PLAIN_EDITOR_COMMANDS.has(v)) continue;
+    if ((lower === "encoding" || lower === "charset") && typeof v === "string" && PLAIN_ENCODING.test(v)) continue;
+    if (lower === "mode" && typeof v === "string" && /^(?:w|write|overwrite|create|replace)$/i.test(v)) continue;
+    return `written with the argument "${k}", which may change the text the file holds`;
+  }
+  return undefined;
+}
+
+/** The file and text of iKOMA's `filename_and_content: "name|||text"`. */
+function nameAndContent(args: Record<string, unknown>): { path: string; content: string } | undefined {
+  const v = args.filename_and_content;
+  if (typeof v !== "string") return undefined;
+  const cut = v.indexOf("|||");
+  return cut < 0 ? undefined : { path: v.slice(0, cut), content: v.slice(cut + 3) };
+}
+
 /** What a step writes through its arguments (a write tool, a TeDDy CREATE or EDIT), applied to the files written so far. */
-function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
+function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsCommands: boolean): void {
   const action = actionOf(step);
   if (action !== undefined) {
     if (action.path === undefined || action.path === "") return;
@@ -192,7 +249,7 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
       let text = baseText(state, facts, place);
       for (const pair of action.edits) {
         if (text === undefined) break;
-        text = pair.find === undefined || pair.replace === undefined ? undefined : replay(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
+        text = pair.find === undefined || pair.replace === undefined ? undefined : replayOn(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
       }
       state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: "edited in place, so its whole text is not in the plan" });
     }
@@ -201,34 +258,74 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
   const f = facts.step(step);
   if (!f.writes) return;
   const args = step.args;
-  const paths = [...new Set(f.pathArgs.filter((a) => a.constraint === undefined).map((a) => a.value))];
-  const whole = WHOLE_TEXT.find((k) => typeof args[k] === "string");
-  const edits: [string, string][] = [];
-  const pairOf = (o: Record<string, unknown>) => {
-    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b]] as [string, string];
+  // iKOMA's create_text_file: the file's name and its text in one argument.
+  if (Object.hasOwn(args, "filename_and_content")) {
+    const joined = nameAndContent(args);
+    if (joined !== undefined && Object.keys(args).length === 1) state.set(facts.paths.inWorkspace(joined.path).abs, { step: step.position, content: joined.content });
+    else state.set("/", { step: step.position, tree: true, how: 'written through "filename_and_content" without one "name|||text" as its only argument, so which file it writes is not known' });
+    return;
+  }
+  const named = f.pathArgs.filter((a) => a.constraint === undefined);
+  const paths = [...new Set(named.map((a) => a.value))];
+  const texts = WHOLE_TEXT.filter((k) => typeof args[k] === "string");
+  const whole = texts[0];
+  const edits: [string, string, boolean][] = [];
+  const all = args.replace_all === true || args.replaceAll === true;
+  const pairOf = (o: Record<string, unknown>, all: boolean) => {
+    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], all] as [string, string, boolean];
     return undefined;
   };
-  const top = pairOf(args);
+  const top = pairOf(args, all);
   if (top) edits.push(top);
   let editable = true;
   if (Array.isArray(args.edits))
     for (const e of args.edits) {
-      const p = e !== null && typeof e === "object" ? pairOf(e as Record<string, unknown>) : undefined;
-      if (p) edits.push(p);
+      // Each edit of a list says for itself whether it replaces every occurrence (MultiEdit's `replace_all`).
+      const o = e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined;
+      const p = o !== undefined ? pairOf(o, o.replace_all === true || o.replaceAll === true) : undefined;
+      if (p && Object.keys(o!).every((k) => EDIT_PAIRS.some(([a, b]) => a === k || b === k) || /^replace_?all$/i.test(k))) edits.push(p);
       else editable = false;
     }
-  const all = args.replace_all === true || args.replaceAll === true;
+  const writesText = whole !== undefined || edits.length > 0;
+  if (paths.length === 0) {
+    // A file's text written under a name plangate does not read as a path (`{name: "x.sh", content}`):
+    // the file may be any, so every file is written with a text plangate does not know.
+    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edits.length > 0 || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
+      state.set("/", { step: step.position, tree: true, how: "written by a tool whose file plangate cannot make out: none of its arguments is one plangate reads as a path (name it in the policy's paths.arguments)" });
+    return;
+  }
+  // A folder and a name (`{dir: "scripts", name: "x.sh"}`), or several paths: the file may be any under them.
+  const folders = new Set(f.folders().map((a) => a.value));
+  const unknown = !writesText
+    ? undefined
+    : paths.length > 1 || paths.some((p) => folders.has(p))
+      ? "written by a tool that names more than one path or a folder, so which file holds its text is not known"
+      : texts.length > 1 && texts.some((k) => args[k] !== args[whole!])
+        ? `written by a tool given its text in more than one argument (${texts.join(", ")})`
+        : whole !== undefined && edits.length > 0
+          ? "written by a tool given both a whole text and an edit"
+          : unplainArguments(step, new Set(named.map((a) => a.name)));
+  if (unknown !== undefined) {
+    for (const p of paths) state.set(facts.paths.inWorkspace(p).abs, { step: step.position, how: unknown, tree: paths.length > 1 || folders.has(p) });
+    return;
+  }
   for (const p of paths) {
     const place = facts.paths.inWorkspace(p);
     const abs = place.abs;
-    if (paths.length === 1 && whole !== undefined && edits.length === 0) {
+    if (whole !== undefined) {
       state.set(abs, { step: step.position, content: args[whole] as string });
       continue;
     }
-    let text = paths.length === 1 && edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
-    for (const [find, replace] of edits) if (text !== undefined) text = replay(text, find, replace, all);
+    let text = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
+    for (const [find, replace, every] of edits) if (text !== undefined) text = replayOn(text, find, replace, every);
     state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument" });
   }
+}
+
+/** An edit replayed on a text: on one whose lines end in CR LF, a text to find written with LF ends its lines so too. */
+function replayOn(text: string, find: string, replace: string, all: boolean): string | undefined {
+  if (text.includes("\r\n") && !find.includes("\r")) return replay(text, find.replace(/\n/g, "\r\n"), replace.replace(/\r?\n/g, "\r\n"), all);
+  return replay(text, find, replace, all);
 }
 
 /**
@@ -244,8 +341,8 @@ function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; i
   if (!place.inside || place.kind !== "file") return undefined;
   const size = facts.paths.files.size(place.abs);
   if (size === undefined || size > MAX_CARRIED) return undefined;
-  const text = facts.paths.files.readText(place.abs);
-  return text === undefined ? undefined : normalize(text);
+  // The text as it is on disk: a CR LF file keeps its CRs, which the shell reads as part of the words.
+  return facts.paths.files.readText(place.abs);
 }
 
 function normalize(text: string): string {
@@ -377,7 +474,7 @@ class Judge {
             return;
           }
         }
-        const w = this.state.get(abs);
+        const w = run.as === "package" ? this.state.under(abs) : this.state.get(abs);
         // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
         if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
       };
@@ -423,6 +520,10 @@ class Judge {
       as = bang.as;
     }
     const name = run.text.slice(run.text.lastIndexOf("/") + 1).toLowerCase();
+    if (as === "package") {
+      refuse("manifest", { kind: "local package" });
+      return;
+    }
     if (as === "manifest") {
       if (name !== "package.json") {
         refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
@@ -503,8 +604,9 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const judge = new Judge(state, policy, analyse);
   let committed = false;
   let next = 0;
+  const commandSteps = new Set(analysed.map((a) => a.command.step));
   for (const step of plan.steps) {
-    applyStep(step, facts, state);
+    applyStep(step, facts, state, commandSteps.has(step));
     const pending: LineWrite[] = [];
     for (; next < analysed.length && analysed[next]!.command.step === step; next++) {
       const { command, report } = analysed[next]!;
