@@ -491,6 +491,8 @@ class Judge {
         if (out.judged.has(key)) continue;
         out.judged.add(key);
         this.#judge({ ...run, text: file }, w, bases, line, step, depth, out);
+        // Past the bound the line is refused already: the runs left are not looked at.
+        if (this.judged > MAX_JUDGED) return;
       }
     }
   }
@@ -502,6 +504,10 @@ class Judge {
     const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
     if (++this.judged > MAX_JUDGED) {
       refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
+      return;
+    }
+    if (depth > MAX_DEPTH) {
+      refuse("unreadable", { why: `it is run by a file the plan writes more than ${MAX_DEPTH} levels deep, past which plangate does not follow written files` });
       return;
     }
     if (w.content === undefined) {
@@ -575,7 +581,8 @@ class Judge {
     const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")));
     out.writes.push(...writes);
     const nested: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
-    if (depth < MAX_DEPTH && report.runs !== undefined) {
+    // Past MAX_DEPTH a written file is not followed, and is refused (#judge), rather than run unread.
+    if (report.runs !== undefined) {
       const line = lineIndex(writes);
       this.runs({ ...report, runs: report.runs.map((r) => ({ ...r, cwd: joinCwd(run.cwd, r.cwd) })) }, bases, line, step, depth + 1, nested);
     }

@@ -919,6 +919,11 @@ ruleTester("disallowed-tool", {
       errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
     })),
     {
+      name: "written scripts that run each other past the depth followed: the deepest is refused, not run unread",
+      code: steps(...[1, 2, 3, 4, 5].map((i) => write(`a${i}.sh`, `./a${i + 1}.sh\n`)), write("a6.sh", EVIL), run("./a1.sh")),
+      errors: [{ step: 7, messageId: "writtenUnreadable", message: /has the shell run \.\/a6\.sh, which step 6 writes, and plangate cannot read its text \(it is run by a file the plan writes more than 4 levels deep/ }],
+    },
+    {
       name: "a local package the plan writes, run by npx or npm exec",
       code: steps(write("pkg/package.json", '{"name": "p", "bin": {"p": "cli.sh"}}'), write("pkg/cli.sh", EVIL), run("npx ./pkg"), run("npm exec --package=./pkg p")),
       errors: [
