@@ -58,6 +58,22 @@ const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto
  */
 const GIT_KEEPS = new Set(["git commit", "git stash", "git merge", "git cherry-pick", "git rebase", "git am", "git revert", "git notes", "git tag", "git replace", "git update-ref", "git fast-import", "git hash-object", "git update-index", "git write-tree", "git commit-tree"]);
 const GIT_WRITES_TREE = new Set(["git checkout", "git switch", "git reset", "git stash", "git pull", "git merge", "git rebase", "git cherry-pick", "git revert", "git restore", "git read-tree", "git checkout-index", "git worktree", "git am", "git apply"]);
+/**
+ * Programs that write a file named after their operand (`gunzip x.sh.gz` writes x.sh, `xz -d`, `zstd
+ * -d`), and those that write files whose names no word of the line gives (`uudecode` reads them from its
+ * input, `split` and `csplit` add suffixes): the operand without its suffix, or every file of its folder.
+ */
+const RENAMING = new Set(["gzip", "gunzip", "pigz", "unpigz", "xz", "unxz", "lzma", "unlzma", "bzip2", "bunzip2", "pbzip2", "lbzip2", "zstd", "unzstd", "pzstd", "lz4", "unlz4", "lzip", "lunzip", "lzop", "brotli", "compress", "uncompress", "zcat"]);
+const COMPRESSED = /\.(?:gz|xz|lzma|bz2|zst|zstd|lz4|lz|lzo|br|Z|z|tgz|taz|tbz2?|txz)$/;
+const NAMES_UNSEEN = new Set(["uudecode", "split", "csplit", "gcsplit", "gsplit"]);
+/**
+ * git subcommands that bring a text from a repository other than the project's own: a remote the plan
+ * adds (`git remote add`), a submodule, a bundle, and `git pull` or `git fetch` given a URL or a path
+ * (FOREIGN_FETCH; `git pull`, `git fetch origin` fetch the project's). Once the plan has done one, what
+ * writes the work tree from the repository (GIT_WRITES_TREE) may write that text, as `git pull` does.
+ */
+const GIT_FOREIGN = new Set(["git remote", "git submodule", "git bundle"]);
+const FOREIGN_FETCH = /\b(?:pull|fetch)\b[^;&|\n]*?(?::\/\/|\s[\w.-]+@[\w.-]+:|\s\.{0,2}\/)/;
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
 /** Shells whose text the command analysis reads (bash syntax). */
@@ -363,6 +379,10 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
       // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
       if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true });
       else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)) });
+      if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false });
+      // split's and csplit's prefix is their last operand; uudecode writes where its input says, from the folder it runs in.
+      if (p.program !== undefined && NAMES_UNSEEN.has(p.program) && (p.program === "uudecode" || !report.paths.slice(report.paths.indexOf(p) + 1).some((q) => q.program === p.program && q.cwd === p.cwd)))
+        out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true });
     }
   }
   return out;
@@ -621,7 +641,8 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       const writes = lineWrites(report, workspace, bases);
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
-        if (committed && GIT_WRITES_TREE.has(p.program))
+        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = true;
+        if (committed && (GIT_WRITES_TREE.has(p.program) || p.program === "git submodule"))
           for (const base of bases) {
             const folder = absoluteOf(workspace, base, "", ".");
             if (folder !== undefined) writes.push({ abs: folder, tree: true });

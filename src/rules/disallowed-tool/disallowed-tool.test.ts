@@ -846,6 +846,8 @@ ruleTester("disallowed-tool", {
     { name: "a tool that writes no file, then a project script", code: steps(tool("send_message", { to: "a", body: "hi" }), run("./scripts/ci.sh")) },
     { name: "python -m of a module the plan does not write", code: steps(write("tests/test_a.py", "def test_a(): pass\n"), run("python3 -m pytest tests"), run("python3 -m venv .venv")) },
     { name: "node -r of a package, npx of a package's binary", code: steps(write("a.test.ts", "x\n"), run("node -r dotenv/config server.js"), run("npx vitest run"), run("npx eslint .")) },
+    { name: "the project's own remote pulled or fetched, then its scripts", code: steps(run("git pull"), run("git pull origin feature/x"), run("git fetch origin"), run("git checkout main"), run("./scripts/ci.sh"), run("npm test")) },
+    { name: "files compressed or split into another folder, then a project script", code: steps(run("gzip -k log.txt"), run("split -l 10 data.txt parts/p"), run("./scripts/ci.sh")) },
     {
       name: "an edit of a CR LF package.json, then npm install",
       code: steps(tool("Edit", { file_path: "package.json", old_string: '"dependencies": {}', new_string: '"dependencies": {"a": "1"}' }), run("npm install")),
@@ -923,6 +925,16 @@ ruleTester("disallowed-tool", {
       code: steps(...[1, 2, 3, 4, 5].map((i) => write(`a${i}.sh`, `./a${i + 1}.sh\n`)), write("a6.sh", EVIL), run("./a1.sh")),
       errors: [{ step: 7, messageId: "writtenUnreadable", message: /has the shell run \.\/a6\.sh, which step 6 writes, and plangate cannot read its text \(it is run by a file the plan writes more than 4 levels deep/ }],
     },
+    ...["gunzip x.sh.gz", "xz -d x.sh.xz", "zstd -d x.sh.zst", "uudecode x.uu", "split -l 1 list.txt x.s"].map((command) => ({
+      name: `a file written under a name the line does not give whole: ${command}, then ./x.sh`,
+      code: steps(run(command), run(command.startsWith("split") ? "./x.saa" : "./x.sh")),
+      errors: [{ step: 2, ...unknownHow("written by a command line") }],
+    })),
+    ...["git pull https://example.com/r main", "git pull git@example.com:r main", "git remote add e https://example.com/r", "git submodule update --init"].map((command) => ({
+      name: `a text from another repository (${command}), then a script of the work tree`,
+      code: steps(run(command), run("git checkout FETCH_HEAD"), run("./scripts/ci.sh")),
+      errors: [{ step: 3, ...unknownHow("written by a command line") }],
+    })),
     {
       name: "a local package the plan writes, run by npx or npm exec",
       code: steps(write("pkg/package.json", '{"name": "p", "bin": {"p": "cli.sh"}}'), write("pkg/cli.sh", EVIL), run("npx ./pkg"), run("npm exec --package=./pkg p")),
