@@ -34,6 +34,8 @@ interface Written {
   tree?: boolean;
   /** Found under another spelling of its name (a file system that ignores case reads it as this one). */
   twin?: boolean;
+  /** Written by a command run in the background (`cmd &`): it may land after any later write. */
+  background?: boolean;
 }
 
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
@@ -74,6 +76,8 @@ const NAMES_UNSEEN = new Set(["uudecode", "split", "csplit", "gcsplit", "gsplit"
  */
 const GIT_FOREIGN = new Set(["git remote", "git submodule", "git bundle"]);
 const FOREIGN_FETCH = /\b(?:pull|fetch)\b[^;&|\n]*?(?::\/\/|\s[\w.-]+@[\w.-]+:|\s\.{0,2}\/)/;
+/** A command line that runs something in the background: an `&` that is not `&&`, `>&`, `&>` or `|&` (in quotes too, which only adds). */
+const BACKGROUND = /(?:^|[^&|>])&(?![&>])/;
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
 /** Shells whose text the command analysis reads (bash syntax). */
@@ -119,11 +123,17 @@ class WrittenFiles {
   readonly #files = new Map<string, Written>();
   readonly #folded = new Map<string, Written>();
   readonly #byName = new Map<string, Set<string>>();
+  /** Writes of commands run in the background, which later writes do not replace. */
+  readonly #background = new Map<string, Written>();
   #seq = 0;
+  /** Told of each write (a background run of the file may still read it). */
+  onWrite?: (abs: string, w: Written) => void;
   constructor(readonly workspace: string) {}
 
   set(abs: string, w: Omit<Written, "seq">): void {
     const entry: Written = { ...w, seq: ++this.#seq };
+    if (entry.background) this.#background.set(abs, entry);
+    this.onWrite?.(abs, entry);
     if (entry.content !== undefined && entry.content.length > MAX_CARRIED) {
       delete entry.content;
       entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
@@ -138,6 +148,11 @@ class WrittenFiles {
 
   /** What the file at `abs` holds now, when the plan wrote it or a folder above it; `twin` when written under another spelling only. */
   get(abs: string): Written | undefined {
+    if (this.#background.size > 0)
+      for (let i = abs.length; i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
+        const b = this.#background.get(i === 0 ? "/" : abs.slice(0, i));
+        if (b !== undefined && (i === abs.length || b.tree)) return b;
+      }
     let best = this.#files.get(abs);
     // "/": a write whose file plangate cannot name, which may be any.
     for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
@@ -392,6 +407,8 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
 interface LineWrite {
   abs: string;
   tree: boolean;
+  /** The line runs a command in the background (`&`): the write may land after later steps. */
+  background?: boolean;
   /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
   pattern?: true;
 }
@@ -632,6 +649,16 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   let committed = false;
   let next = 0;
   const commandSteps = new Set(analysed.map((a) => a.command.step));
+  // Files run by a command in the background (`./a.sh &`): a shell reads its script as it goes, so a later write of it is run too.
+  const running: { abs: string; index: number; step: number; run: CommandRun }[] = [];
+  state.onWrite = (abs, w) => {
+    for (const r of running) {
+      if (w.step < r.step || !(r.abs === abs || (w.tree === true && r.abs.startsWith(`${abs === "/" ? "" : abs}/`)))) continue;
+      const { command, report } = out[r.index]!;
+      const finding = writtenFinding("unknown", { program: r.run.as === "program" ? "the shell" : r.run.program, file: r.run.text, writer: w.step, how: `written again by step ${w.step} while this step's command may still be running it in the background` }, r.run.span);
+      out[r.index] = { command, report: { ...report, findings: [...report.findings, finding] } };
+    }
+  };
   for (const step of plan.steps) {
     applyStep(step, facts, state, commandSteps.has(step));
     const pending: LineWrite[] = [];
@@ -639,6 +666,15 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       const { command, report } = analysed[next]!;
       const bases = foldersOf(command, facts, plan.dialect);
       const writes = lineWrites(report, workspace, bases);
+      const background = command.text !== undefined && command.text.includes("&") && BACKGROUND.test(command.text);
+      if (background)
+        for (const w of writes) w.background = true;
+      if (background && report.runs !== undefined && running.length < MAX_JUDGED)
+        for (const run of report.runs)
+          for (const base of bases) {
+            const abs = absoluteOf(workspace, base, run.cwd, run.text);
+            if (abs !== undefined) running.push({ abs, index: next, step: step.position, run });
+          }
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
         if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = true;
@@ -664,7 +700,9 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       pending.push(...writes);
     }
     for (const w of pending) {
-      const written = { step: step.position, how: "written by a command line, so its text is not in the plan" };
+      const written = w.background
+        ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
+        : { step: step.position, how: "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
       else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
     }

