@@ -128,9 +128,25 @@ class WrittenFiles {
   #seq = 0;
   /** Told of each write (a background run of the file may still read it). */
   onWrite?: (abs: string, w: Written) => void;
-  constructor(readonly workspace: string) {}
+  constructor(
+    readonly workspace: string,
+    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal">,
+  ) {}
+
+  /**
+   * A path of the workspace as the file system finds it, every symlink on disk followed (`s/ci.sh` where
+   * `s` links to `scripts` is `scripts/ci.sh`), spelt from the workspace as given; a path outside it as it is.
+   */
+  canon(abs: string): string {
+    const ws = this.workspace;
+    if (this.paths === undefined || abs === "/" || !(abs === ws || abs.startsWith(`${ws}/`))) return abs;
+    const real = this.paths.resolveReal(abs);
+    const wsReal = this.paths.workspaceReal;
+    return real === wsReal ? ws : real.startsWith(`${wsReal}/`) ? ws + real.slice(wsReal.length) : real;
+  }
 
   set(abs: string, w: Omit<Written, "seq">): void {
+    abs = this.canon(abs);
     const entry: Written = { ...w, seq: ++this.#seq };
     if (entry.background) this.#background.set(abs, entry);
     this.onWrite?.(abs, entry);
@@ -148,6 +164,7 @@ class WrittenFiles {
 
   /** What the file at `abs` holds now, when the plan wrote it or a folder above it; `twin` when written under another spelling only. */
   get(abs: string): Written | undefined {
+    abs = this.canon(abs);
     if (this.#background.size > 0)
       for (let i = abs.length; i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
         const b = this.#background.get(i === 0 ? "/" : abs.slice(0, i));
@@ -168,6 +185,7 @@ class WrittenFiles {
 
   /** The latest write of a file in the folder `abs` (or of a folder above it): what a local package holds. */
   under(abs: string): Written | undefined {
+    abs = this.canon(abs);
     let best = this.get(abs);
     const prefix = `${foldPath(abs)}/`;
     for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
@@ -644,7 +662,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const out = analysed.slice();
   if (!analysed.some((a) => a.report.runs !== undefined)) return out;
   const workspace = facts.paths.workspace;
-  const state = new WrittenFiles(workspace);
+  const state = new WrittenFiles(workspace, facts.paths);
   const judge = new Judge(state, policy, analyse);
   let committed = false;
   let next = 0;
@@ -673,7 +691,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
         for (const run of report.runs)
           for (const base of bases) {
             const abs = absoluteOf(workspace, base, run.cwd, run.text);
-            if (abs !== undefined) running.push({ abs, index: next, step: step.position, run });
+            if (abs !== undefined) running.push({ abs: state.canon(abs), index: next, step: step.position, run });
           }
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
