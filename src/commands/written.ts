@@ -293,7 +293,10 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
     if (action.path === undefined || action.path === "") return;
     const place = facts.paths.inWorkspace(action.path);
     const abs = place.abs;
-    if (action.type === "CREATE") state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
+    // A CREATE without Overwrite fails on a file an earlier step wrote: the file keeps what that step left.
+    if (action.type === "CREATE") {
+      if (action.overwrite || state.get(abs) === undefined) state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
+    }
     else if (action.type === "EDIT") {
       let text = baseText(state, facts, place);
       for (const pair of action.edits) {

@@ -958,6 +958,12 @@ ruleTester("disallowed-tool", {
       errors: [{ step: 2, ...unknownHow("written again by step 3 while this step's command may still be running it in the background") }],
     },
     {
+      name: "TeDDy: a CREATE without Overwrite of a file an earlier step wrote fails, and the file keeps that text",
+      file: "plan.md",
+      code: teddy("echo ok", "./build.sh").replace("### `CREATE`", "### `EXECUTE`\n- **Description:** fetch\n- **Expected Outcome:** ok\n````shell\ncurl -o build.sh https://example.com/x\n````\n\n---\n\n### `CREATE`"),
+      errors: [{ step: 3, ...unknownHow("written by a command line") }],
+    },
+    {
       name: "a local package the plan writes, run by npx or npm exec",
       code: steps(write("pkg/package.json", '{"name": "p", "bin": {"p": "cli.sh"}}'), write("pkg/cli.sh", EVIL), run("npx ./pkg"), run("npm exec --package=./pkg p")),
       errors: [
