@@ -2223,7 +2223,12 @@ class Analysis {
     const other = scriptOfRunner(name, args);
     if (other !== undefined) this.run(other.word.value!, other.interpreter, name === "uv" ? `${spelt} run` : spelt, wordSpan(other.word, depth));
     if (name === "sed" || name === "gsed") for (const f of readSedLine(args).files) this.run(f, "sed", spelt, undefined);
-    if (AWKS.has(name)) for (const p of awkPrograms(args)) if (p.file !== undefined) this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
+    if (AWKS.has(name))
+      for (const p of awkPrograms(args)) {
+        if (p.file === undefined) continue;
+        this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
+        if (p.include && !p.file.endsWith(".awk")) this.run(`${p.file}.awk`, "awk", spelt, wordSpan(p.word, depth));
+      }
     // A package runner runs the package's binary from node_modules/.bin when the project has it.
     if (PACKAGE_RUNNERS.has(name) || (MANIFESTS.get(name) === PACKAGE_JSON && /^(?:exec|x|dlx)$/.test(args.find((w) => !w.value?.startsWith("-"))?.value ?? ""))) {
       const words = PACKAGE_RUNNERS.has(name) ? args : args.slice(args.findIndex((w) => !w.value?.startsWith("-")) + 1);
@@ -2319,6 +2324,11 @@ class Analysis {
       if (read.fileAtRunTime !== undefined) this.find({ rule: "unresolved-argument", messageId: "awkFileAtRunTime", data: { program: name, how: read.fileAtRunTime }, ...(span ? { span } : {}) });
       for (const f of read.writes) this.path(f, false, span);
       for (const f of read.reads) this.path(f, false, span, false, true);
+      // An included source file is code awk runs: the plan judges it when it writes it (CommandRun).
+      for (const f of read.includes ?? []) {
+        this.run(f, "awk", name, span);
+        if (!f.endsWith(".awk")) this.run(`${f}.awk`, "awk", name, span);
+      }
       for (const line of read.runs) {
         if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
         const [outer, outerDirs, outerMoved, inShell] = [this.cwd, this.dirs, this.moved, this.inShell];
