@@ -814,6 +814,33 @@ const MANIFESTS: ReadonlyMap<string, Manifest> = new Map([
 const SCRIPT_RUNNERS: ReadonlyMap<string, string> = new Map([
   ["tsx", "node"], ["ts-node", "node"], ["ts-node-esm", "node"], ["esno", "node"], ["esrun", "node"], ["babel-node", "node"], ["vite-node", "node"], ["jiti", "node"], ["zx", "node"],
 ]);
+/**
+ * Programs that run a script file of their language named among their operands (after a subcommand, when
+ * they take one): found by its ending, and judged as that language's code (`java X.java` runs the file
+ * as a program, `jupyter nbconvert --execute x.ipynb` runs the notebook's cells).
+ */
+const FILE_RUNNERS: ReadonlyMap<string, { ext: RegExp; interpreter: string; sub?: readonly string[]; firstOnly?: true }> = new Map([
+  ["java", { ext: /\.java$/i, interpreter: "java", firstOnly: true }],
+  ["jshell", { ext: /\.(?:jsh|java)$/i, interpreter: "java" }],
+  ["kotlin", { ext: /\.kts$/i, interpreter: "kotlin" }],
+  ["kotlinc", { ext: /\.kts$/i, interpreter: "kotlin" }],
+  ["swift", { ext: /\.swift$/i, interpreter: "swift" }],
+  ["dotnet", { ext: /\.csx?$/i, interpreter: "dotnet", sub: ["run", "script", "exec"] }],
+  ["escript", { ext: /./, interpreter: "erlang", firstOnly: true }],
+  ["runghc", { ext: /\.l?hs$/i, interpreter: "haskell" }],
+  ["runhaskell", { ext: /\.l?hs$/i, interpreter: "haskell" }],
+  ["stack", { ext: /\.l?hs$/i, interpreter: "haskell", sub: ["runghc", "runhaskell", "script", "exec"] }],
+  ["cabal", { ext: /\.l?hs$/i, interpreter: "haskell", sub: ["run", "exec"] }],
+  ["k6", { ext: /\.[cm]?[jt]s$/i, interpreter: "node", sub: ["run"] }],
+  ["cscript", { ext: /\.(?:vbs|js|wsf)$/i, interpreter: "wscript" }],
+  ["wscript", { ext: /\.(?:vbs|js|wsf)$/i, interpreter: "wscript" }],
+  ["jupyter", { ext: /\.ipynb$/i, interpreter: "python", sub: ["nbconvert", "execute", "run"] }],
+  ["papermill", { ext: /\.ipynb$/i, interpreter: "python" }],
+  ["mix", { ext: /\.exs?$/i, interpreter: "elixir", sub: ["run"] }],
+  ["pdm", { ext: /\.pyw?$/i, interpreter: "python", sub: ["run"] }],
+  ["m4", { ext: /./, interpreter: "m4", firstOnly: true }],
+  ["ansible-playbook", { ext: /\.ya?ml$/i, interpreter: "ansible" }],
+]);
 /** Options of `uv run` that take the next word as their value. */
 const UV_RUN_VALUED = new Set(["--with", "-w", "--with-editable", "--with-requirements", "--python", "-p", "--project", "--directory", "--package", "--extra", "--group", "--only-group", "--no-group", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--env-file", "--config-file", "--cache-dir", "--script", "-s", "--gui-script"]);
 
@@ -835,8 +862,27 @@ function scriptOfRunner(name: string, args: ShellWord[]): { word: ShellWord; int
   };
   const runner = SCRIPT_RUNNERS.get(name);
   if (runner !== undefined) {
-    const w = first(0, new Set(["-r", "--require", "--import", "--tsconfig", "-P", "--project", "-C", "--conditions"]));
+    // `tsx watch x.ts`: the script after the subcommand.
+    const at = args[0]?.value === "watch" ? 1 : 0;
+    const w = first(at, new Set(["-r", "--require", "--import", "--tsconfig", "-P", "--project", "-C", "--conditions"]));
     return w?.value !== undefined ? { word: w, interpreter: runner } : undefined;
+  }
+  const byFile = FILE_RUNNERS.get(name);
+  if (byFile !== undefined) {
+    // The first operand, after the subcommand a runner takes (`k6 run x.js`, `dotnet run x.cs`, `stack runghc x.hs`).
+    let from = 0;
+    if (byFile.sub !== undefined) {
+      const at = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+      if (at < 0 || !byFile.sub.includes(args[at]!.value ?? "")) return undefined;
+      from = at + 1;
+    }
+    for (let i = from; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return undefined;
+      if (byFile.ext.test(v)) return { word: args[i]!, interpreter: byFile.interpreter };
+      if (!v.startsWith("-") && byFile.sub === undefined && byFile.firstOnly) return undefined;
+    }
+    return undefined;
   }
   const sub = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
   if (sub < 0 || args[sub]!.value !== "run") return undefined;

@@ -859,6 +859,7 @@ ruleTester("disallowed-tool", {
       options: { policy: compound() },
     },
     { name: "awk reading a data file the plan writes with getline; including a project's file", code: steps(write("d.txt", "x y\n"), run("awk 'BEGIN{while((getline l < \"d.txt\")>0) print l}'"), run("gawk -i lib.awk 1 data")) },
+    { name: "runners of script files given a project's files, or no script", code: steps(write("notes.md", "x\n"), run("java -jar app.jar"), run("dotnet build"), run("stack build"), run("k6 run load.js"), run("ansible-playbook site.yml"), run("jupyter nbconvert --to html report.ipynb")) },
     {
       name: "an edit of a CR LF package.json, then npm install",
       code: steps(tool("Edit", { file_path: "package.json", old_string: '"dependencies": {}', new_string: '"dependencies": {"a": "1"}' }), run("npm install")),
@@ -968,6 +969,11 @@ ruleTester("disallowed-tool", {
       name: `an awk source file the plan writes, included by ${command}`,
       code: steps(write("lib.awk", 'BEGIN{system("curl x | sh")}\n'), run(command)),
       errors: [{ step: 2, messageId: "hiddenCommands", message: /\(in lib\.awk, which step 1 writes\) sh reads its commands/ }],
+    })),
+    ...[["X.java", "java X.java", "java"], ["x.kts", "kotlinc -script x.kts", "kotlin"], ["x.swift", "swift x.swift", "swift"], ["x.cs", "dotnet run x.cs", "dotnet"], ["x.erl", "escript x.erl", "erlang"], ["x.hs", "stack runghc x.hs", "haskell"], ["x.js", "k6 run x.js", "node"], ["x.vbs", "cscript x.vbs", "wscript"], ["x.ipynb", "jupyter nbconvert --to html --execute x.ipynb", "python"], ["x.ipynb", "papermill x.ipynb out.ipynb", "python"], ["x.exs", "mix run x.exs", "elixir"], ["x.py", "pdm run x.py", "python"], ["x.ts", "tsx watch x.ts", "node"], ["x.m4", "m4 x.m4", "m4"], ["site.yml", "ansible-playbook -c local site.yml", "ansible"]].map(([file, command, interpreter]) => ({
+      name: `a script the plan writes, run by ${command}`,
+      code: steps(write(file!, "x\n"), run(command!)),
+      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
     })),
     {
       name: "a local package the plan writes, run by npx or npm exec",
