@@ -1664,6 +1664,8 @@ class Analysis {
   private inherited: ReadonlyMap<string, string | undefined> = NO_ENV;
   /** The simple command being read has its standard input from a file (`python < x.py`): that file is its script. */
   private stdinFile = false;
+  /** The file the command's standard input is redirected from (`python3 < x.py`). */
+  private stdinTarget: ShellWord | undefined;
   /** The program being read runs as another user, or on another machine (`sudo pip install`). */
   private otherUser = false;
   /** The program whose words are being read as paths (CommandPath.program); undefined for a redirection. */
@@ -1821,7 +1823,9 @@ class Analysis {
       else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
-    this.stdinFile = cmd.redirects.some((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value));
+    const input = cmd.redirects.filter((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value)).at(-1);
+    this.stdinFile = input !== undefined;
+    this.stdinTarget = input?.target;
     this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
     this.owner = undefined;
     for (const r of cmd.redirects) {
@@ -2263,6 +2267,14 @@ class Analysis {
   private runsFiles(name: string, spelt: string, args: ShellWord[], depth: number): void {
     const script = scriptFileOf(name, args);
     if (script !== undefined) this.run(script.text, script.interpreter, spelt, script.word ? wordSpan(script.word, depth) : undefined);
+    // psql's script files (`-f x.sql`, `--file=x.sql`): its commands, as on its line.
+    if (name === "psql")
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v === undefined) continue;
+        const [value, word] = v === "-f" || v === "--file" ? [args[i + 1]?.value, args[i + 1]] : v.startsWith("--file=") ? [v.slice(7), args[i]] : /^-f./.test(v) ? [v.slice(2), args[i]] : [undefined, undefined];
+        if (value !== undefined && value !== "-" && word !== undefined) this.run(value, "psql", spelt, wordSpan(word, depth));
+      }
     // Code the interpreter loads by its name before or instead of a script (`python -m mod`, `node -r ./x.js`).
     for (const f of loadedFilesOf(name, args)) this.run(f.text, f.interpreter, spelt, f.word ? wordSpan(f.word, depth) : undefined);
     // A runner of another language's script file, or one that runs a script file it is given (`uv run x.py`, `tsx x.ts`, `go run main.go`).
@@ -2336,6 +2348,11 @@ class Analysis {
    */
   private inlineCode(name: string, spelt: string, args: ShellWord[], depth: number): ShellWord | undefined {
     const code = inlineCodeOf(name, args, this.stdinFile);
+    // Code read from a file on standard input (`python3 < x.py`, `sqlite3 db < x.sql`): that file is its script (CommandRun).
+    if (this.stdinTarget?.value !== undefined && code === undefined) {
+      const fromInput = inlineCodeOf(name, args, false);
+      if (fromInput?.how === "standard input") this.run(this.stdinTarget.value, fromInput.interpreter, spelt, wordSpan(this.stdinTarget, depth));
+    }
     if (code === undefined || inlineCodeAllowed(this.policy, code.interpreter, spelt)) return code?.word;
     const span = code.word ? wordSpan(code.word, depth) : undefined;
     this.find({ rule: "disallowed-tool", messageId: "inlineCode", data: { program: spelt, interpreter: code.interpreter, how: code.how }, ...(span ? { span } : {}) });

@@ -115,6 +115,29 @@ const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
   ["deno.jsonc", "Deno configuration"],
 ]);
 
+/** Database clients whose commands plangate reads on their line: a file of their commands is read as that line. */
+/** The file's lines, as words of the line: each dot command its own, the lines between joined by spaces (a word holds no newline). */
+function sqlWords(content: string, dots: boolean): string[] {
+  const out: string[] = [];
+  let sql: string[] = [];
+  for (const line of content.split(/\r?\n/)) {
+    if (dots && line.trimStart().startsWith(".")) {
+      if (sql.length > 0) out.push(sql.join(" "));
+      sql = [];
+      out.push(line.trim());
+    } else if (line.trim() !== "") sql.push(line.trim());
+  }
+  if (sql.length > 0) out.push(sql.join(" "));
+  return out;
+}
+const SQL_LINE: ReadonlyMap<string, (program: string, content: string) => string> = new Map([
+  ["psql", (p: string, c: string) => `${p} ${sqlWords(c, false).map((w) => `-c ${shellQuote(w)}`).join(" ")}`],
+  ["mysql", (p: string, c: string) => `${p} -e ${shellQuote(sqlWords(c, false).join(" "))}`],
+  ["mariadb", (p: string, c: string) => `${p} -e ${shellQuote(sqlWords(c, false).join(" "))}`],
+  ["sqlite3", (p: string, c: string) => `${p} :memory: ${sqlWords(c, true).map(shellQuote).join(" ")}`],
+  ["duckdb", (p: string, c: string) => `${p} ${sqlWords(c, true).map((w) => `-c ${shellQuote(w)}`).join(" ")}`],
+]);
+
 /** Analyses a text as a command line, within the plan's bound on text read (past it, a report that refuses it). */
 type Analyse = (text: string, mode: CommandMode) => CommandReport;
 
@@ -624,6 +647,12 @@ class Judge {
     }
     if (as === "sed" || as === "awk") {
       this.#merge(this.report(`${run.program} ${as === "sed" ? "-e " : ""}${shellQuote(content)} /dev/null`, "chain"), run, via, bases, step, depth, out);
+      return;
+    }
+    // A database client's commands: as given on its line, where they are read (a shell escape, a file it writes).
+    const onLine = SQL_LINE.get(as);
+    if (onLine !== undefined) {
+      this.#merge(this.report(onLine(run.program, content), "chain"), run, via, bases, step, depth, out);
       return;
     }
     // Code for another interpreter: as that code given on its line.

@@ -860,6 +860,7 @@ ruleTester("disallowed-tool", {
     },
     { name: "awk reading a data file the plan writes with getline; including a project's file", code: steps(write("d.txt", "x y\n"), run("awk 'BEGIN{while((getline l < \"d.txt\")>0) print l}'"), run("gawk -i lib.awk 1 data")) },
     { name: "runners of script files given a project's files, or no script", code: steps(write("notes.md", "x\n"), run("java -jar app.jar"), run("dotnet build"), run("stack build"), run("k6 run load.js"), run("ansible-playbook site.yml"), run("jupyter nbconvert --to html report.ipynb")) },
+    { name: "plain SQL the plan writes, given to a database client; data on a program's standard input", code: steps(write("s.sql", "CREATE TABLE t(a);\nSELECT 1;\n"), run("sqlite3 db < s.sql"), run("psql -f s.sql"), run("mysql db < s.sql"), write("d.txt", "1\n"), run("sort < d.txt"), run("python3 < project.py")) },
     {
       name: "an edit of a CR LF package.json, then npm install",
       code: steps(tool("Edit", { file_path: "package.json", old_string: '"dependencies": {}', new_string: '"dependencies": {"a": "1"}' }), run("npm install")),
@@ -974,6 +975,16 @@ ruleTester("disallowed-tool", {
       name: `a script the plan writes, run by ${command}`,
       code: steps(write(file!, "x\n"), run(command!)),
       errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
+    })),
+    ...[["x.py", "python3 < x.py", "python3", "import os\n"], ["x.js", "node < x.js", "node", "x\n"], ["x.pl", "perl < x.pl", "perl", "x\n"]].map(([file, command, program, text]) => ({
+      name: `code the plan writes, given on standard input: ${command}`,
+      code: steps(write(file!, text!), run(command!)),
+      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`) }],
+    })),
+    ...[["sqlite3 db < s.sql", ".shell id\n", "sqlite3", ".shell"], ["psql -f s.sql", "SELECT 1;\n\\! id\n", "psql", "\\!"], ["mysql db < s.sql", "system id\n", "mysql", "system"]].map(([command, text, program, how]) => ({
+      name: `a database client's commands the plan writes: ${command}`,
+      code: steps(write("s.sql", text!), run(command!)),
+      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`\\(in s\\.sql, which step 1 writes\\) gives ${program} code to run \\(${how!.replace(/[\\.!]/g, "\\$&")}\\)`) }],
     })),
     {
       name: "a local package the plan writes, run by npx or npm exec",
