@@ -5,7 +5,7 @@ import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/type
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
-import { inlineCodeOf, scriptFileOf } from "./inline-code.js";
+import { inlineCodeOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -747,6 +747,8 @@ interface Manifest {
   files: readonly string[];
   options: readonly string[];
   scripts?: (args: ShellWord[]) => readonly string[] | undefined;
+  /** The program reads the manifest for these lines only (`deno task`, not `deno run`). */
+  only?: (args: ShellWord[]) => boolean;
 }
 const MAKEFILES: Manifest = { files: ["GNUmakefile", "makefile", "Makefile"], options: ["-f", "--file", "--makefile"] };
 const JUSTFILES: Manifest = { files: ["justfile", ".justfile"], options: ["-f", "--justfile"] };
@@ -779,15 +781,121 @@ function packageScripts(args: ShellWord[]): readonly string[] | undefined {
 const PACKAGE_JSON: Manifest = { files: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"], options: [], scripts: packageScripts };
 /** Programs that run a package's binary by its name (`npx vitest`). */
 const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
+/** Task runners whose files are lists of commands or code to run (go-task, rake, tox, nox, invoke, fabric, poethepoet, deno task). */
+const TASKFILES: Manifest = { files: ["Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"], options: ["-t", "--taskfile"] };
+const RAKEFILES: Manifest = { files: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"], options: ["-f", "--rakefile"] };
+const TOX: Manifest = { files: ["tox.ini"], options: ["-c", "--conf"] };
+const NOX: Manifest = { files: ["noxfile.py"], options: ["-f", "--noxfile"] };
+const INVOKE: Manifest = { files: ["tasks.py"], options: ["-c", "--collection"] };
+const FABRIC: Manifest = { files: ["fabfile.py"], options: ["-f", "--fabfile"] };
+const POE: Manifest = { files: ["pyproject.toml"], options: ["-C", "--root"] };
+const DENO_TASKS: Manifest = { files: ["deno.json", "deno.jsonc", "package.json"], options: ["-c", "--config"], only: (args) => args.find((w) => w.value === undefined || !w.value.startsWith("-"))?.value === "task" };
 const MANIFESTS: ReadonlyMap<string, Manifest> = new Map([
   ["make", MAKEFILES],
   ["gmake", MAKEFILES],
   ["just", JUSTFILES],
+  ["task", TASKFILES],
+  ["go-task", TASKFILES],
+  ["rake", RAKEFILES],
+  ["tox", TOX],
+  ["nox", NOX],
+  ["invoke", INVOKE],
+  ["inv", INVOKE],
+  ["fab", FABRIC],
+  ["poe", POE],
+  ["deno", DENO_TASKS],
   ["npm", PACKAGE_JSON],
   ["pnpm", PACKAGE_JSON],
   ["yarn", PACKAGE_JSON],
   ["bun", PACKAGE_JSON],
 ]);
+
+/** Programs that run a script file of another language given as their first operand (a TypeScript runner: node's code). */
+const SCRIPT_RUNNERS: ReadonlyMap<string, string> = new Map([
+  ["tsx", "node"], ["ts-node", "node"], ["ts-node-esm", "node"], ["esno", "node"], ["esrun", "node"], ["babel-node", "node"], ["vite-node", "node"], ["jiti", "node"], ["zx", "node"],
+]);
+/**
+ * Programs that run a script file of their language named among their operands (after a subcommand, when
+ * they take one): found by its ending, and judged as that language's code (`java X.java` runs the file
+ * as a program, `jupyter nbconvert --execute x.ipynb` runs the notebook's cells).
+ */
+const FILE_RUNNERS: ReadonlyMap<string, { ext: RegExp; interpreter: string; sub?: readonly string[]; firstOnly?: true }> = new Map([
+  ["java", { ext: /\.java$/i, interpreter: "java", firstOnly: true }],
+  ["jshell", { ext: /\.(?:jsh|java)$/i, interpreter: "java" }],
+  ["kotlin", { ext: /\.kts$/i, interpreter: "kotlin" }],
+  ["kotlinc", { ext: /\.kts$/i, interpreter: "kotlin" }],
+  ["swift", { ext: /\.swift$/i, interpreter: "swift" }],
+  ["dotnet", { ext: /\.csx?$/i, interpreter: "dotnet", sub: ["run", "script", "exec"] }],
+  ["escript", { ext: /./, interpreter: "erlang", firstOnly: true }],
+  ["runghc", { ext: /\.l?hs$/i, interpreter: "haskell" }],
+  ["runhaskell", { ext: /\.l?hs$/i, interpreter: "haskell" }],
+  ["stack", { ext: /\.l?hs$/i, interpreter: "haskell", sub: ["runghc", "runhaskell", "script", "exec"] }],
+  ["cabal", { ext: /\.l?hs$/i, interpreter: "haskell", sub: ["run", "exec"] }],
+  ["k6", { ext: /\.[cm]?[jt]s$/i, interpreter: "node", sub: ["run"] }],
+  ["cscript", { ext: /\.(?:vbs|js|wsf)$/i, interpreter: "wscript" }],
+  ["wscript", { ext: /\.(?:vbs|js|wsf)$/i, interpreter: "wscript" }],
+  ["jupyter", { ext: /\.ipynb$/i, interpreter: "python", sub: ["nbconvert", "execute", "run"] }],
+  ["papermill", { ext: /\.ipynb$/i, interpreter: "python" }],
+  ["mix", { ext: /\.exs?$/i, interpreter: "elixir", sub: ["run"] }],
+  ["pdm", { ext: /\.pyw?$/i, interpreter: "python", sub: ["run"] }],
+  ["m4", { ext: /./, interpreter: "m4", firstOnly: true }],
+  ["ansible-playbook", { ext: /\.ya?ml$/i, interpreter: "ansible" }],
+]);
+/** Options of `uv run` that take the next word as their value. */
+const UV_RUN_VALUED = new Set(["--with", "-w", "--with-editable", "--with-requirements", "--python", "-p", "--project", "--directory", "--package", "--extra", "--group", "--only-group", "--no-group", "--index", "--default-index", "--index-url", "--extra-index-url", "--find-links", "-f", "--env-file", "--config-file", "--cache-dir", "--script", "-s", "--gui-script"]);
+
+/**
+ * The script file a runner is given that scriptFileOf does not read: `uv run x.py` (python), `tsx x.ts`
+ * and the other TypeScript runners (node), `go run main.go` (go): the first operand, when it is a file
+ * of that language.
+ */
+function scriptOfRunner(name: string, args: ShellWord[]): { word: ShellWord; interpreter: string } | undefined {
+  const first = (from: number, valued: ReadonlySet<string>) => {
+    for (let i = from; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return undefined;
+      if (v === "--") return args[i + 1];
+      if (!v.startsWith("-")) return args[i];
+      if (valued.has(v)) i++;
+    }
+    return undefined;
+  };
+  const runner = SCRIPT_RUNNERS.get(name);
+  if (runner !== undefined) {
+    // `tsx watch x.ts`: the script after the subcommand.
+    const at = args[0]?.value === "watch" ? 1 : 0;
+    const w = first(at, new Set(["-r", "--require", "--import", "--tsconfig", "-P", "--project", "-C", "--conditions"]));
+    return w?.value !== undefined ? { word: w, interpreter: runner } : undefined;
+  }
+  const byFile = FILE_RUNNERS.get(name);
+  if (byFile !== undefined) {
+    // The first operand, after the subcommand a runner takes (`k6 run x.js`, `dotnet run x.cs`, `stack runghc x.hs`).
+    let from = 0;
+    if (byFile.sub !== undefined) {
+      const at = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+      if (at < 0 || !byFile.sub.includes(args[at]!.value ?? "")) return undefined;
+      from = at + 1;
+    }
+    for (let i = from; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === undefined) return undefined;
+      if (byFile.ext.test(v)) return { word: args[i]!, interpreter: byFile.interpreter };
+      if (!v.startsWith("-") && byFile.sub === undefined && byFile.firstOnly) return undefined;
+    }
+    return undefined;
+  }
+  const sub = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+  if (sub < 0 || args[sub]!.value !== "run") return undefined;
+  if (name === "uv") {
+    const w = first(sub + 1, UV_RUN_VALUED);
+    return w?.value !== undefined && /\.pyw?$/i.test(w.value) ? { word: w, interpreter: "python" } : undefined;
+  }
+  if (name === "go") {
+    const w = first(sub + 1, new Set(["-exec", "-o", "-C", "-tags", "-ldflags", "-gcflags", "-mod", "-modfile", "-overlay", "-pkgdir", "-toolexec"]));
+    return w?.value !== undefined && /\.go$/i.test(w.value) ? { word: w, interpreter: "go" } : undefined;
+  }
+  return undefined;
+}
 
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bwk-awk", "onetrue-awk", "goawk", "frawk"]);
 const TEXT_ONLY = new Set(["echo", "printf", "true", "false", ":"]);
@@ -1556,6 +1664,8 @@ class Analysis {
   private inherited: ReadonlyMap<string, string | undefined> = NO_ENV;
   /** The simple command being read has its standard input from a file (`python < x.py`): that file is its script. */
   private stdinFile = false;
+  /** The file the command's standard input is redirected from (`python3 < x.py`). */
+  private stdinTarget: ShellWord | undefined;
   /** The program being read runs as another user, or on another machine (`sudo pip install`). */
   private otherUser = false;
   /** The program whose words are being read as paths (CommandPath.program); undefined for a redirection. */
@@ -1713,7 +1823,9 @@ class Analysis {
       else if (a.value !== undefined && LOCATION_VARIABLES.test(a.name))
         this.find({ rule: "unresolved-argument", messageId: "valueAtRunTime", data: { source: text.slice(a.start, a.end) }, span: wordSpan(a.value, depth) });
     }
-    this.stdinFile = cmd.redirects.some((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value));
+    const input = cmd.redirects.filter((r) => r.op === "<" && (r.fd === undefined || r.fd === "0") && r.target?.value !== undefined && !DEVICES.test(r.target.value)).at(-1);
+    this.stdinFile = input !== undefined;
+    this.stdinTarget = input?.target;
     this.env = cmd.assignments.length === 0 ? this.inherited : new Map([...this.inherited, ...cmd.assignments.map((a) => [a.name, a.value === undefined ? "" : a.value.value] as const)]);
     this.owner = undefined;
     for (const r of cmd.redirects) {
@@ -2155,16 +2267,42 @@ class Analysis {
   private runsFiles(name: string, spelt: string, args: ShellWord[], depth: number): void {
     const script = scriptFileOf(name, args);
     if (script !== undefined) this.run(script.text, script.interpreter, spelt, script.word ? wordSpan(script.word, depth) : undefined);
+    // psql's script files (`-f x.sql`, `--file=x.sql`): its commands, as on its line.
+    if (name === "psql")
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!.value;
+        if (v === undefined) continue;
+        const [value, word] = v === "-f" || v === "--file" ? [args[i + 1]?.value, args[i + 1]] : v.startsWith("--file=") ? [v.slice(7), args[i]] : /^-f./.test(v) ? [v.slice(2), args[i]] : [undefined, undefined];
+        if (value !== undefined && value !== "-" && word !== undefined) this.run(value, "psql", spelt, wordSpan(word, depth));
+      }
+    // Code the interpreter loads by its name before or instead of a script (`python -m mod`, `node -r ./x.js`).
+    for (const f of loadedFilesOf(name, args)) this.run(f.text, f.interpreter, spelt, f.word ? wordSpan(f.word, depth) : undefined);
+    // A runner of another language's script file, or one that runs a script file it is given (`uv run x.py`, `tsx x.ts`, `go run main.go`).
+    const other = scriptOfRunner(name, args);
+    if (other !== undefined) this.run(other.word.value!, other.interpreter, name === "uv" ? `${spelt} run` : spelt, wordSpan(other.word, depth));
     if (name === "sed" || name === "gsed") for (const f of readSedLine(args).files) this.run(f, "sed", spelt, undefined);
-    if (AWKS.has(name)) for (const p of awkPrograms(args)) if (p.file !== undefined) this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
+    if (AWKS.has(name))
+      for (const p of awkPrograms(args)) {
+        if (p.file === undefined) continue;
+        this.run(p.file, "awk", spelt, wordSpan(p.word, depth));
+        if (p.include && !p.file.endsWith(".awk")) this.run(`${p.file}.awk`, "awk", spelt, wordSpan(p.word, depth));
+      }
     // A package runner runs the package's binary from node_modules/.bin when the project has it.
     if (PACKAGE_RUNNERS.has(name) || (MANIFESTS.get(name) === PACKAGE_JSON && /^(?:exec|x|dlx)$/.test(args.find((w) => !w.value?.startsWith("-"))?.value ?? ""))) {
       const words = PACKAGE_RUNNERS.has(name) ? args : args.slice(args.findIndex((w) => !w.value?.startsWith("-")) + 1);
       const pkg = words.find((w) => w.value !== undefined && !w.value.startsWith("-"))?.value;
+      // A package in a folder (`npx ./pkg`, `npm exec --package=./pkg`): what its files run is not read.
+      const first = words.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+      for (let i = 0; i < words.length && (first < 0 || i <= first); i++) {
+        const w = words[i]!;
+        const given = i === first ? w : w.value?.startsWith("--package=") ? w : w.value === "--package" || w.value === "-p" ? words[i + 1] : undefined;
+        const v = given?.value?.replace(/^--package=/, "");
+        if (v !== undefined && /^(?:\.{1,2}(?:\/|$)|\/|file:)/.test(v)) this.run(v.replace(/^file:(?:\/\/)?/, ""), "package", spelt, wordSpan(given!, depth));
+      }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
     }
     const manifest = MANIFESTS.get(name);
-    if (manifest !== undefined) {
+    if (manifest !== undefined && (manifest.only === undefined || manifest.only(args))) {
       // An option that names the manifest (`make -f ci.mk`, `just --justfile x`): that file too.
       for (let i = 0; i < args.length; i++) {
         const v = args[i]!.value;
@@ -2210,6 +2348,11 @@ class Analysis {
    */
   private inlineCode(name: string, spelt: string, args: ShellWord[], depth: number): ShellWord | undefined {
     const code = inlineCodeOf(name, args, this.stdinFile);
+    // Code read from a file on standard input (`python3 < x.py`, `sqlite3 db < x.sql`): that file is its script (CommandRun).
+    if (this.stdinTarget?.value !== undefined && code === undefined) {
+      const fromInput = inlineCodeOf(name, args, false);
+      if (fromInput?.how === "standard input") this.run(this.stdinTarget.value, fromInput.interpreter, spelt, wordSpan(this.stdinTarget, depth));
+    }
     if (code === undefined || inlineCodeAllowed(this.policy, code.interpreter, spelt)) return code?.word;
     const span = code.word ? wordSpan(code.word, depth) : undefined;
     this.find({ rule: "disallowed-tool", messageId: "inlineCode", data: { program: spelt, interpreter: code.interpreter, how: code.how }, ...(span ? { span } : {}) });
@@ -2244,6 +2387,11 @@ class Analysis {
       if (read.fileAtRunTime !== undefined) this.find({ rule: "unresolved-argument", messageId: "awkFileAtRunTime", data: { program: name, how: read.fileAtRunTime }, ...(span ? { span } : {}) });
       for (const f of read.writes) this.path(f, false, span);
       for (const f of read.reads) this.path(f, false, span, false, true);
+      // An included source file is code awk runs: the plan judges it when it writes it (CommandRun).
+      for (const f of read.includes ?? []) {
+        this.run(f, "awk", name, span);
+        if (!f.endsWith(".awk")) this.run(`${f}.awk`, "awk", name, span);
+      }
       for (const line of read.runs) {
         if (this.single) this.find({ rule: "multiple-tools", messageId: "handsCommandLine", data: { wrapper: name } });
         const [outer, outerDirs, outerMoved, inShell] = [this.cwd, this.dirs, this.moved, this.inShell];

@@ -18,6 +18,8 @@ export interface AwkProgram {
   writes: string[];
   /** Files the program reads (`getline < "f"`, gawk's `@include "f"`). */
   reads: string[];
+  /** Source files it includes (gawk's `@include "f"`): awk code it runs. */
+  includes?: string[];
   /** A file the program writes or reads that is decided at run time (`print > $1`), if any. */
   fileAtRunTime?: string;
   /** Why the program cannot be read, if it cannot. */
@@ -204,7 +206,10 @@ export function readAwkProgram(text: string): AwkProgram {
       if (t.kind === "at") {
         const next = at(k + 1);
         if (next?.kind === "name" && (next.text === "include" || next.text === "namespace") && at(k + 2)?.kind === "string") {
-          if (next.text === "include") out.reads.push(at(k + 2)!.value!);
+          if (next.text === "include") {
+            out.reads.push(at(k + 2)!.value!);
+            (out.includes ??= []).push(at(k + 2)!.value!);
+          }
           k += 2;
           continue;
         }
@@ -313,8 +318,8 @@ function longOption(word: string): string | undefined {
  * program may be is reported as undefined. A program file (`-f`, `-E`) is given as `file`, its text empty:
  * the project's, read as a script file is, but for standard input (`-f -`, `-f /dev/stdin`).
  */
-export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text: string | undefined; file?: string }[] {
-  const out: { word: ShellWord; text: string | undefined; file?: string }[] = [];
+export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text: string | undefined; file?: string; include?: true }[] {
+  const out: { word: ShellWord; text: string | undefined; file?: string; include?: true }[] = [];
   let fromFile = false;
   let i = 0;
   for (; i < args.length; i++) {
@@ -338,6 +343,8 @@ export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text
         fromFile = true;
         if (value !== undefined) out.push({ word: eq >= 0 ? w : args[i]!, text: "", file: value });
       }
+      // gawk's --include: a source file read before the program (AWKPATH, the folder first; `.awk` added when the name is not found).
+      if (o === "--include" && value !== undefined) out.push({ word: eq >= 0 ? w : args[i]!, text: "", file: value, include: true });
       continue;
     }
     // A cluster of flags up to the first option that takes a value: its value the rest, or the next word.
@@ -352,6 +359,7 @@ export function awkPrograms(args: readonly ShellWord[]): { word: ShellWord; text
         fromFile = true;
         if (word && value !== undefined) out.push({ word, text: "", file: value });
       }
+      if (c === "i" && word && value !== undefined) out.push({ word, text: "", file: value, include: true });
       // -W source=TEXT, -W exec FILE (gawk and mawk read -W's value as a long option).
       if (c === "W" && value !== undefined && word) {
         const o = longOption(`--${value}`);

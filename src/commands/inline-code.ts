@@ -472,3 +472,62 @@ export function scriptFileOf(name: string, args: readonly ShellWord[]): ScriptFi
   }
   return undefined;
 }
+
+/** node's options whose value is a module it loads before the script (`-r ./x.js`, `--import ./x.mjs`). */
+const NODE_PRELOADS = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader"]);
+
+/**
+ * Files of code an interpreter's line loads by their name besides its script: python's `-m mod` (the
+ * module's file, or its package's `__main__.py` and `__init__.py`, found in the folder it runs in first)
+ * and the modules node preloads from a path (`-r ./x.js`, `--import ./x.mjs`). The plan judges each as
+ * the interpreter's code when it writes the file (src/commands/written.ts); a name that is no path (`-r
+ * dotenv/config`) is a package's, not followed.
+ */
+export function loadedFilesOf(name: string, args: readonly ShellWord[]): ScriptFile[] {
+  const spec = specOf(name);
+  if (spec !== PYTHON && spec !== NODE) return [];
+  const out: ScriptFile[] = [];
+  const interpreter = spec.interpreter;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (v === undefined || v === "--" || v === "-" || !v.startsWith("-")) break;
+    if (spec === NODE) {
+      const eq = v.indexOf("=");
+      const o = v.startsWith("--") && eq > 0 ? v.slice(0, eq) : v.startsWith("-r") && !v.startsWith("--") && v.length > 2 ? "-r" : v;
+      if (!NODE_PRELOADS.has(o)) {
+        if (eq < 0 && spec.longValued?.includes(v)) i++;
+        else if (v === "-C") i++;
+        continue;
+      }
+      const word = o === v ? args[++i] : undefined;
+      const value = word !== undefined ? word.value : o === "-r" ? v.slice(2) : v.slice(eq + 1);
+      if (value !== undefined && /^(?:\.{1,2}\/|\/|file:)/.test(value)) out.push({ interpreter, text: value.replace(/^file:(?:\/\/)?/, ""), ...(word ? { word } : {}) });
+      continue;
+    }
+    if (v.startsWith("--")) {
+      if (spec.longValued?.includes(v)) i++;
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if (spec.code.includes(c)) return out;
+      if (c === "m") {
+        const word = k < v.length - 1 ? undefined : args[i + 1];
+        const mod = word !== undefined ? word.value : v.slice(k + 1);
+        if (mod === undefined || !/^[A-Za-z_][\w.]*$/.test(mod)) return out;
+        const parts = mod.split(".");
+        const at = word ? { word } : {};
+        // Each package on the way is imported first (its __init__.py), then the module or the package's __main__.py.
+        for (let p = 1; p <= parts.length; p++) out.push({ interpreter, text: `${parts.slice(0, p).join("/")}/__init__.py`, ...at });
+        out.push({ interpreter, text: `${parts.join("/")}.py`, ...at }, { interpreter, text: `${parts.join("/")}/__main__.py`, ...at });
+        return out;
+      }
+      if (spec.valued.includes(c)) {
+        if (k === v.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return out;
+}

@@ -34,6 +34,8 @@ interface Written {
   tree?: boolean;
   /** Found under another spelling of its name (a file system that ignores case reads it as this one). */
   twin?: boolean;
+  /** Written by a command run in the background (`cmd &`): it may land after any later write. */
+  background?: boolean;
 }
 
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
@@ -58,6 +60,24 @@ const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto
  */
 const GIT_KEEPS = new Set(["git commit", "git stash", "git merge", "git cherry-pick", "git rebase", "git am", "git revert", "git notes", "git tag", "git replace", "git update-ref", "git fast-import", "git hash-object", "git update-index", "git write-tree", "git commit-tree"]);
 const GIT_WRITES_TREE = new Set(["git checkout", "git switch", "git reset", "git stash", "git pull", "git merge", "git rebase", "git cherry-pick", "git revert", "git restore", "git read-tree", "git checkout-index", "git worktree", "git am", "git apply"]);
+/**
+ * Programs that write a file named after their operand (`gunzip x.sh.gz` writes x.sh, `xz -d`, `zstd
+ * -d`), and those that write files whose names no word of the line gives (`uudecode` reads them from its
+ * input, `split` and `csplit` add suffixes): the operand without its suffix, or every file of its folder.
+ */
+const RENAMING = new Set(["gzip", "gunzip", "pigz", "unpigz", "xz", "unxz", "lzma", "unlzma", "bzip2", "bunzip2", "pbzip2", "lbzip2", "zstd", "unzstd", "pzstd", "lz4", "unlz4", "lzip", "lunzip", "lzop", "brotli", "compress", "uncompress", "zcat"]);
+const COMPRESSED = /\.(?:gz|xz|lzma|bz2|zst|zstd|lz4|lz|lzo|br|Z|z|tgz|taz|tbz2?|txz)$/;
+const NAMES_UNSEEN = new Set(["uudecode", "split", "csplit", "gcsplit", "gsplit"]);
+/**
+ * git subcommands that bring a text from a repository other than the project's own: a remote the plan
+ * adds (`git remote add`), a submodule, a bundle, and `git pull` or `git fetch` given a URL or a path
+ * (FOREIGN_FETCH; `git pull`, `git fetch origin` fetch the project's). Once the plan has done one, what
+ * writes the work tree from the repository (GIT_WRITES_TREE) may write that text, as `git pull` does.
+ */
+const GIT_FOREIGN = new Set(["git remote", "git submodule", "git bundle"]);
+const FOREIGN_FETCH = /\b(?:pull|fetch)\b[^;&|\n]*?(?::\/\/|\s[\w.-]+@[\w.-]+:|\s\.{0,2}\/)/;
+/** A command line that runs something in the background: an `&` that is not `&&`, `>&`, `&>` or `|&` (in quotes too, which only adds). */
+const BACKGROUND = /(?:^|[^&|>])&(?![&>])/;
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
 /** Shells whose text the command analysis reads (bash syntax). */
@@ -84,6 +104,38 @@ const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
   [".yarnrc.yml", "package manager's configuration"],
   [".pnpmfile.cjs", "package manager's configuration"],
   ["bunfig.toml", "package manager's configuration"],
+  ...["taskfile.yml", "taskfile.yaml", "taskfile.dist.yml", "taskfile.dist.yaml"].map((n) => [n, "Taskfile"] as const),
+  ...["rakefile", "rakefile.rb"].map((n) => [n, "Rakefile"] as const),
+  ["tox.ini", "tox configuration"],
+  ["noxfile.py", "noxfile"],
+  ["tasks.py", "task file"],
+  ["fabfile.py", "fabfile"],
+  ["pyproject.toml", "task list in pyproject.toml"],
+  ["deno.json", "Deno configuration"],
+  ["deno.jsonc", "Deno configuration"],
+]);
+
+/** Database clients whose commands plangate reads on their line: a file of their commands is read as that line. */
+/** The file's lines, as words of the line: each dot command its own, the lines between joined by spaces (a word holds no newline). */
+function sqlWords(content: string, dots: boolean): string[] {
+  const out: string[] = [];
+  let sql: string[] = [];
+  for (const line of content.split(/\r?\n/)) {
+    if (dots && line.trimStart().startsWith(".")) {
+      if (sql.length > 0) out.push(sql.join(" "));
+      sql = [];
+      out.push(line.trim());
+    } else if (line.trim() !== "") sql.push(line.trim());
+  }
+  if (sql.length > 0) out.push(sql.join(" "));
+  return out;
+}
+const SQL_LINE: ReadonlyMap<string, (program: string, content: string) => string> = new Map([
+  ["psql", (p: string, c: string) => `${p} ${sqlWords(c, false).map((w) => `-c ${shellQuote(w)}`).join(" ")}`],
+  ["mysql", (p: string, c: string) => `${p} -e ${shellQuote(sqlWords(c, false).join(" "))}`],
+  ["mariadb", (p: string, c: string) => `${p} -e ${shellQuote(sqlWords(c, false).join(" "))}`],
+  ["sqlite3", (p: string, c: string) => `${p} :memory: ${sqlWords(c, true).map(shellQuote).join(" ")}`],
+  ["duckdb", (p: string, c: string) => `${p} ${sqlWords(c, true).map((w) => `-c ${shellQuote(w)}`).join(" ")}`],
 ]);
 
 /** Analyses a text as a command line, within the plan's bound on text read (past it, a report that refuses it). */
@@ -94,11 +146,33 @@ class WrittenFiles {
   readonly #files = new Map<string, Written>();
   readonly #folded = new Map<string, Written>();
   readonly #byName = new Map<string, Set<string>>();
+  /** Writes of commands run in the background, which later writes do not replace. */
+  readonly #background = new Map<string, Written>();
   #seq = 0;
-  constructor(readonly workspace: string) {}
+  /** Told of each write (a background run of the file may still read it). */
+  onWrite?: (abs: string, w: Written) => void;
+  constructor(
+    readonly workspace: string,
+    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal">,
+  ) {}
+
+  /**
+   * A path of the workspace as the file system finds it, every symlink on disk followed (`s/ci.sh` where
+   * `s` links to `scripts` is `scripts/ci.sh`), spelt from the workspace as given; a path outside it as it is.
+   */
+  canon(abs: string): string {
+    const ws = this.workspace;
+    if (this.paths === undefined || abs === "/" || !(abs === ws || abs.startsWith(`${ws}/`))) return abs;
+    const real = this.paths.resolveReal(abs);
+    const wsReal = this.paths.workspaceReal;
+    return real === wsReal ? ws : real.startsWith(`${wsReal}/`) ? ws + real.slice(wsReal.length) : real;
+  }
 
   set(abs: string, w: Omit<Written, "seq">): void {
+    abs = this.canon(abs);
     const entry: Written = { ...w, seq: ++this.#seq };
+    if (entry.background) this.#background.set(abs, entry);
+    this.onWrite?.(abs, entry);
     if (entry.content !== undefined && entry.content.length > MAX_CARRIED) {
       delete entry.content;
       entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
@@ -113,15 +187,31 @@ class WrittenFiles {
 
   /** What the file at `abs` holds now, when the plan wrote it or a folder above it; `twin` when written under another spelling only. */
   get(abs: string): Written | undefined {
+    abs = this.canon(abs);
+    if (this.#background.size > 0)
+      for (let i = abs.length; i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
+        const b = this.#background.get(i === 0 ? "/" : abs.slice(0, i));
+        if (b !== undefined && (i === abs.length || b.tree)) return b;
+      }
     let best = this.#files.get(abs);
-    for (let i = abs.lastIndexOf("/"); i > 0; i = abs.lastIndexOf("/", i - 1)) {
-      const t = this.#files.get(abs.slice(0, i));
+    // "/": a write whose file plangate cannot name, which may be any.
+    for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
+      const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
       if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
     }
-    if (best === undefined) {
-      const twin = this.#folded.get(foldPath(abs));
-      if (twin !== undefined && !twin.tree) return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
-    }
+    // The latest write under any spelling of the name is what a file system that ignores case holds.
+    const twin = this.#folded.get(foldPath(abs));
+    if (twin !== undefined && !twin.tree && (best === undefined || twin.seq > best.seq) && twin !== this.#files.get(abs))
+      return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
+    return best;
+  }
+
+  /** The latest write of a file in the folder `abs` (or of a folder above it): what a local package holds. */
+  under(abs: string): Written | undefined {
+    abs = this.canon(abs);
+    let best = this.get(abs);
+    const prefix = `${foldPath(abs)}/`;
+    for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
     return best;
   }
 
@@ -180,19 +270,61 @@ function replay(text: string, find: string, replace: string, all: boolean): stri
   return text.slice(0, first) + replace + text.slice(first + find.length);
 }
 
+/**
+ * Arguments of a write step that say nothing about the text written: its path, its text, an edit's
+ * pairs and how they apply, and words for the reader. Any other argument may change what the file holds
+ * (`mode: "append"`, `encoding: "base64"`, `insert_line`, `offset`), so the text is then not known.
+ */
+const PLAIN_WRITE_ARGUMENTS = new Set(["edits", "replace_all", "replaceall", "description", "explanation", "reason", "intent", "overwrite", "create_dirs", "createdirs", "create_directories", "createdirectories", "mkdir", "parents"]);
+/** The `command` of a text editor tool (`str_replace_based_edit_tool`) that writes a whole text or replaces one. */
+const PLAIN_EDITOR_COMMANDS = new Set(["create", "write", "str_replace"]);
+/** Encodings in which the text is written as it stands. */
+const PLAIN_ENCODING = /^(?:utf-?8|utf8|text|plain|ascii|us-ascii)$/i;
+/** A tool whose name says it adds to a file, or patches it, rather than writing its whole text. */
+const ADDING_TOOL = /append|insert|prepend|patch|diff/i;
+/** A tool whose name says it writes a file: with a text argument and no path plangate reads, it writes a file plangate cannot name. */
+const FILE_TOOL = /file|write|save|create|edit|put|upload/i;
+/** Text arguments that are a file's text whatever the tool is called. */
+const FILE_TEXT = new Set(["content", "contents", "file_text", "new_content", "file_content", "source_code"]);
+
+/** Why a write step's arguments leave its text unknown, or undefined when they are only its path, its text and its edits. */
+function unplainArguments(step: Step, paths: ReadonlySet<string>): string | undefined {
+  if (step.tool !== undefined && ADDING_TOOL.test(step.tool)) return `written by ${step.tool}, which adds to the file rather than writing its whole text`;
+  for (const [k, v] of Object.entries(step.args)) {
+    const lower = k.toLowerCase();
+    if (paths.has(k) || WHOLE_TEXT.includes(k) || EDIT_PAIRS.some(([a, b]) => a === k || b === k) || PLAIN_WRITE_ARGUMENTS.has(lower)) continue;
+    if (lower === "command" && typeof v === "string" && PLAIN_EDITOR_COMMANDS.has(v)) continue;
+    if ((lower === "encoding" || lower === "charset") && typeof v === "string" && PLAIN_ENCODING.test(v)) continue;
+    if (lower === "mode" && typeof v === "string" && /^(?:w|write|overwrite|create|replace)$/i.test(v)) continue;
+    return `written with the argument "${k}", which may change the text the file holds`;
+  }
+  return undefined;
+}
+
+/** The file and text of iKOMA's `filename_and_content: "name|||text"`. */
+function nameAndContent(args: Record<string, unknown>): { path: string; content: string } | undefined {
+  const v = args.filename_and_content;
+  if (typeof v !== "string") return undefined;
+  const cut = v.indexOf("|||");
+  return cut < 0 ? undefined : { path: v.slice(0, cut), content: v.slice(cut + 3) };
+}
+
 /** What a step writes through its arguments (a write tool, a TeDDy CREATE or EDIT), applied to the files written so far. */
-function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
+function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsCommands: boolean): void {
   const action = actionOf(step);
   if (action !== undefined) {
     if (action.path === undefined || action.path === "") return;
     const place = facts.paths.inWorkspace(action.path);
     const abs = place.abs;
-    if (action.type === "CREATE") state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
+    // A CREATE without Overwrite fails on a file an earlier step wrote: the file keeps what that step left.
+    if (action.type === "CREATE") {
+      if (action.overwrite || state.get(abs) === undefined) state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
+    }
     else if (action.type === "EDIT") {
       let text = baseText(state, facts, place);
       for (const pair of action.edits) {
         if (text === undefined) break;
-        text = pair.find === undefined || pair.replace === undefined ? undefined : replay(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
+        text = pair.find === undefined || pair.replace === undefined ? undefined : replayOn(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
       }
       state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: "edited in place, so its whole text is not in the plan" });
     }
@@ -201,34 +333,74 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles): void {
   const f = facts.step(step);
   if (!f.writes) return;
   const args = step.args;
-  const paths = [...new Set(f.pathArgs.filter((a) => a.constraint === undefined).map((a) => a.value))];
-  const whole = WHOLE_TEXT.find((k) => typeof args[k] === "string");
-  const edits: [string, string][] = [];
-  const pairOf = (o: Record<string, unknown>) => {
-    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b]] as [string, string];
+  // iKOMA's create_text_file: the file's name and its text in one argument.
+  if (Object.hasOwn(args, "filename_and_content")) {
+    const joined = nameAndContent(args);
+    if (joined !== undefined && Object.keys(args).length === 1) state.set(facts.paths.inWorkspace(joined.path).abs, { step: step.position, content: joined.content });
+    else state.set("/", { step: step.position, tree: true, how: 'written through "filename_and_content" without one "name|||text" as its only argument, so which file it writes is not known' });
+    return;
+  }
+  const named = f.pathArgs.filter((a) => a.constraint === undefined);
+  const paths = [...new Set(named.map((a) => a.value))];
+  const texts = WHOLE_TEXT.filter((k) => typeof args[k] === "string");
+  const whole = texts[0];
+  const edits: [string, string, boolean][] = [];
+  const all = args.replace_all === true || args.replaceAll === true;
+  const pairOf = (o: Record<string, unknown>, all: boolean) => {
+    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], all] as [string, string, boolean];
     return undefined;
   };
-  const top = pairOf(args);
+  const top = pairOf(args, all);
   if (top) edits.push(top);
   let editable = true;
   if (Array.isArray(args.edits))
     for (const e of args.edits) {
-      const p = e !== null && typeof e === "object" ? pairOf(e as Record<string, unknown>) : undefined;
-      if (p) edits.push(p);
+      // Each edit of a list says for itself whether it replaces every occurrence (MultiEdit's `replace_all`).
+      const o = e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined;
+      const p = o !== undefined ? pairOf(o, o.replace_all === true || o.replaceAll === true) : undefined;
+      if (p && Object.keys(o!).every((k) => EDIT_PAIRS.some(([a, b]) => a === k || b === k) || /^replace_?all$/i.test(k))) edits.push(p);
       else editable = false;
     }
-  const all = args.replace_all === true || args.replaceAll === true;
+  const writesText = whole !== undefined || edits.length > 0;
+  if (paths.length === 0) {
+    // A file's text written under a name plangate does not read as a path (`{name: "x.sh", content}`):
+    // the file may be any, so every file is written with a text plangate does not know.
+    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edits.length > 0 || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
+      state.set("/", { step: step.position, tree: true, how: "written by a tool whose file plangate cannot make out: none of its arguments is one plangate reads as a path (name it in the policy's paths.arguments)" });
+    return;
+  }
+  // A folder and a name (`{dir: "scripts", name: "x.sh"}`), or several paths: the file may be any under them.
+  const folders = new Set(f.folders().map((a) => a.value));
+  const unknown = !writesText
+    ? undefined
+    : paths.length > 1 || paths.some((p) => folders.has(p))
+      ? "written by a tool that names more than one path or a folder, so which file holds its text is not known"
+      : texts.length > 1 && texts.some((k) => args[k] !== args[whole!])
+        ? `written by a tool given its text in more than one argument (${texts.join(", ")})`
+        : whole !== undefined && edits.length > 0
+          ? "written by a tool given both a whole text and an edit"
+          : unplainArguments(step, new Set(named.map((a) => a.name)));
+  if (unknown !== undefined) {
+    for (const p of paths) state.set(facts.paths.inWorkspace(p).abs, { step: step.position, how: unknown, tree: paths.length > 1 || folders.has(p) });
+    return;
+  }
   for (const p of paths) {
     const place = facts.paths.inWorkspace(p);
     const abs = place.abs;
-    if (paths.length === 1 && whole !== undefined && edits.length === 0) {
+    if (whole !== undefined) {
       state.set(abs, { step: step.position, content: args[whole] as string });
       continue;
     }
-    let text = paths.length === 1 && edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
-    for (const [find, replace] of edits) if (text !== undefined) text = replay(text, find, replace, all);
+    let text = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
+    for (const [find, replace, every] of edits) if (text !== undefined) text = replayOn(text, find, replace, every);
     state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument" });
   }
+}
+
+/** An edit replayed on a text: on one whose lines end in CR LF, a text to find written with LF ends its lines so too. */
+function replayOn(text: string, find: string, replace: string, all: boolean): string | undefined {
+  if (text.includes("\r\n") && !find.includes("\r")) return replay(text, find.replace(/\n/g, "\r\n"), replace.replace(/\r?\n/g, "\r\n"), all);
+  return replay(text, find, replace, all);
 }
 
 /**
@@ -244,8 +416,8 @@ function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; i
   if (!place.inside || place.kind !== "file") return undefined;
   const size = facts.paths.files.size(place.abs);
   if (size === undefined || size > MAX_CARRIED) return undefined;
-  const text = facts.paths.files.readText(place.abs);
-  return text === undefined ? undefined : normalize(text);
+  // The text as it is on disk: a CR LF file keeps its CRs, which the shell reads as part of the words.
+  return facts.paths.files.readText(place.abs);
 }
 
 function normalize(text: string): string {
@@ -266,6 +438,10 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
       // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
       if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true });
       else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)) });
+      if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false });
+      // split's and csplit's prefix is their last operand; uudecode writes where its input says, from the folder it runs in.
+      if (p.program !== undefined && NAMES_UNSEEN.has(p.program) && (p.program === "uudecode" || !report.paths.slice(report.paths.indexOf(p) + 1).some((q) => q.program === p.program && q.cwd === p.cwd)))
+        out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true });
     }
   }
   return out;
@@ -275,6 +451,8 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
 interface LineWrite {
   abs: string;
   tree: boolean;
+  /** The line runs a command in the background (`&`): the write may land after later steps. */
+  background?: boolean;
   /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
   pattern?: true;
 }
@@ -377,7 +555,7 @@ class Judge {
             return;
           }
         }
-        const w = this.state.get(abs);
+        const w = run.as === "package" ? this.state.under(abs) : this.state.get(abs);
         // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
         if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
       };
@@ -394,6 +572,8 @@ class Judge {
         if (out.judged.has(key)) continue;
         out.judged.add(key);
         this.#judge({ ...run, text: file }, w, bases, line, step, depth, out);
+        // Past the bound the line is refused already: the runs left are not looked at.
+        if (this.judged > MAX_JUDGED) return;
       }
     }
   }
@@ -405,6 +585,10 @@ class Judge {
     const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
     if (++this.judged > MAX_JUDGED) {
       refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
+      return;
+    }
+    if (depth > MAX_DEPTH) {
+      refuse("unreadable", { why: `it is run by a file the plan writes more than ${MAX_DEPTH} levels deep, past which plangate does not follow written files` });
       return;
     }
     if (w.content === undefined) {
@@ -423,6 +607,10 @@ class Judge {
       as = bang.as;
     }
     const name = run.text.slice(run.text.lastIndexOf("/") + 1).toLowerCase();
+    if (as === "package") {
+      refuse("manifest", { kind: "local package" });
+      return;
+    }
     if (as === "manifest") {
       if (name !== "package.json") {
         refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
@@ -461,6 +649,12 @@ class Judge {
       this.#merge(this.report(`${run.program} ${as === "sed" ? "-e " : ""}${shellQuote(content)} /dev/null`, "chain"), run, via, bases, step, depth, out);
       return;
     }
+    // A database client's commands: as given on its line, where they are read (a shell escape, a file it writes).
+    const onLine = SQL_LINE.get(as);
+    if (onLine !== undefined) {
+      this.#merge(this.report(onLine(run.program, content), "chain"), run, via, bases, step, depth, out);
+      return;
+    }
     // Code for another interpreter: as that code given on its line.
     const program = run.as === "program" ? as : run.program;
     if (!inlineCodeAllowed(this.policy.commands, as, program))
@@ -474,7 +668,8 @@ class Judge {
     const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")));
     out.writes.push(...writes);
     const nested: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
-    if (depth < MAX_DEPTH && report.runs !== undefined) {
+    // Past MAX_DEPTH a written file is not followed, and is refused (#judge), rather than run unread.
+    if (report.runs !== undefined) {
       const line = lineIndex(writes);
       this.runs({ ...report, runs: report.runs.map((r) => ({ ...r, cwd: joinCwd(run.cwd, r.cwd) })) }, bases, line, step, depth + 1, nested);
     }
@@ -499,20 +694,41 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const out = analysed.slice();
   if (!analysed.some((a) => a.report.runs !== undefined)) return out;
   const workspace = facts.paths.workspace;
-  const state = new WrittenFiles(workspace);
+  const state = new WrittenFiles(workspace, facts.paths);
   const judge = new Judge(state, policy, analyse);
   let committed = false;
   let next = 0;
+  const commandSteps = new Set(analysed.map((a) => a.command.step));
+  // Files run by a command in the background (`./a.sh &`): a shell reads its script as it goes, so a later write of it is run too.
+  const running: { abs: string; index: number; step: number; run: CommandRun }[] = [];
+  state.onWrite = (abs, w) => {
+    for (const r of running) {
+      if (w.step < r.step || !(r.abs === abs || (w.tree === true && r.abs.startsWith(`${abs === "/" ? "" : abs}/`)))) continue;
+      const { command, report } = out[r.index]!;
+      const finding = writtenFinding("unknown", { program: r.run.as === "program" ? "the shell" : r.run.program, file: r.run.text, writer: w.step, how: `written again by step ${w.step} while this step's command may still be running it in the background` }, r.run.span);
+      out[r.index] = { command, report: { ...report, findings: [...report.findings, finding] } };
+    }
+  };
   for (const step of plan.steps) {
-    applyStep(step, facts, state);
+    applyStep(step, facts, state, commandSteps.has(step));
     const pending: LineWrite[] = [];
     for (; next < analysed.length && analysed[next]!.command.step === step; next++) {
       const { command, report } = analysed[next]!;
       const bases = foldersOf(command, facts, plan.dialect);
       const writes = lineWrites(report, workspace, bases);
+      const background = command.text !== undefined && command.text.includes("&") && BACKGROUND.test(command.text);
+      if (background)
+        for (const w of writes) w.background = true;
+      if (background && report.runs !== undefined && running.length < MAX_JUDGED)
+        for (const run of report.runs)
+          for (const base of bases) {
+            const abs = absoluteOf(workspace, base, run.cwd, run.text);
+            if (abs !== undefined) running.push({ abs: state.canon(abs), index: next, step: step.position, run });
+          }
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
-        if (committed && GIT_WRITES_TREE.has(p.program))
+        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = true;
+        if (committed && (GIT_WRITES_TREE.has(p.program) || p.program === "git submodule"))
           for (const base of bases) {
             const folder = absoluteOf(workspace, base, "", ".");
             if (folder !== undefined) writes.push({ abs: folder, tree: true });
@@ -534,7 +750,9 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       pending.push(...writes);
     }
     for (const w of pending) {
-      const written = { step: step.position, how: "written by a command line, so its text is not in the plan" };
+      const written = w.background
+        ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
+        : { step: step.position, how: "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
       else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
     }

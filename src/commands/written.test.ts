@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { diagnosticsOf } from "../../test/helpers.js";
+
+const write = (path: string, content: string) => ({ tool: "write_file", arguments: { path, content }, intent: "write" });
+const run = (command: string) => ({ tool: "run_command", arguments: { command }, intent: "run" });
+
+describe("files a plan writes and then runs: bounds", () => {
+  it("written scripts that each run all of them are refused within the bound on runs judged", async () => {
+    const body = Array.from({ length: 60 }, (_, k) => `./a${k}.sh`).join("\n");
+    const plan = JSON.stringify({ steps: [...Array.from({ length: 60 }, (_, i) => write(`a${i}.sh`, body)), run("./a0.sh")] });
+    const found = await diagnosticsOf("disallowed-tool", plan);
+    expect(found.length).toBeGreaterThan(0);
+    // At most one for each file it runs, and one for the bound.
+    expect(found.length).toBeLessThanOrEqual(61);
+    expect(found.every((d) => d.step === 61 && d.messageId === "writtenUnreadable")).toBe(true);
+  });
+
+  it("each run past the bound is refused, one finding a step", async () => {
+    const plan = JSON.stringify({ steps: [write("a.sh", "echo hi\n"), ...Array.from({ length: 10_001 }, () => run("./a.sh"))] });
+    const found = await diagnosticsOf("disallowed-tool", plan);
+    expect(found.map((d) => [d.step, d.messageId])).toEqual([[10_002, "writtenUnreadable"]]);
+    expect(found[0]!.message).toMatch(/the plan runs more than 10000 files it writes/);
+  });
+});
+
+describe("files a plan writes and then runs: symlinks on disk", () => {
+  const ws = mkdtempSync(join(tmpdir(), "plangate-written-"));
+  mkdirSync(join(ws, "scripts"));
+  writeFileSync(join(ws, "scripts/ci.sh"), "echo ok\n");
+  symlinkSync("scripts", join(ws, "s"));
+  symlinkSync("scripts/ci.sh", join(ws, "link.sh"));
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  const edit = (path: string) => ({ tool: "edit_file", arguments: { path, old_string: "echo ok", new_string: "rm -rf ~" }, intent: "edit" });
+
+  it.each([
+    ["written through a folder's link, run by its own path", [write("s/ci.sh", "rm -rf ~\n"), run("./scripts/ci.sh")]],
+    ["written through a file's link, run by its own path", [write("link.sh", "rm -rf ~\n"), run("./scripts/ci.sh")]],
+    ["written by its own path, run through a folder's link", [write("scripts/ci.sh", "rm -rf ~\n"), run("./s/ci.sh")]],
+    ["written by its own path, run through a file's link", [write("scripts/ci.sh", "rm -rf ~\n"), run("./link.sh")]],
+    ["edited through a link, run by its own path", [edit("link.sh"), run("./scripts/ci.sh")]],
+  ])("%s: the text judged is the one written", async (_name, steps) => {
+    const found = await diagnosticsOf("path-outside-workspace", JSON.stringify({ steps }), { workspace: ws });
+    expect(found.map((d) => d.message)).toEqual([expect.stringMatching(/^Step 2: the command in "command" names "~" \(in \.\/(?:scripts\/ci|s\/ci|link)\.sh, which step 1 writes\)/)]);
+  });
+
+  it("an honest script written through a link and run by its own path passes", async () => {
+    const steps = [write("s/ci.sh", "echo hello\n"), run("./scripts/ci.sh"), run("./link.sh")];
+    const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), { workspace: ws });
+    expect(found).toEqual([]);
+  });
+});
