@@ -125,57 +125,63 @@ const SFTP: Spec = { interpreter: "sftp", code: "", valued: "BcDFiJloPRsS", scri
 const REPL: (interpreter: string) => Spec = (interpreter) => ({ interpreter, code: "", valued: "", quiet: ["-v", "--version", "-h", "--help"] });
 const NODE_NAMES = new Set(["node", "nodejs", "iojs"]);
 
-/** First letters of the interpreters' names: a cheap test before the name is read. */
-const FIRST = new Set(["p", "i", "j", "g", "n", "r", "t", "l", "R", "b", "d", "o", "w", "e", "s", "c", "m", "f", "u"]);
-
 /** The names of standard input as a file. */
 const STDIN_FILE = /^\/dev\/(?:stdin|fd\/0)$|^\/proc\/self\/fd\/0$/;
 
-/** The interpreter a program name is (a version suffix dropped), or undefined. */
+/** Each interpreter's spec by the names it is run under (a version suffix dropped: see specOf). */
+const SPECS: ReadonlyMap<string, Spec> = new Map<string, Spec>([
+  ...(["python", "pypy", "py", "ipython", "jython", "graalpy"] as const).map((n): [string, Spec] => [n, PYTHON]),
+  ...[...NODE_NAMES].map((n): [string, Spec] => [n, NODE]),
+  ["perl", PERL],
+  ...(["ruby", "jruby", "truffleruby"] as const).map((n): [string, Spec] => [n, RUBY]),
+  ["php", PHP],
+  ["php-cli", PHP],
+  ["lua", LUA],
+  ["luajit", LUA],
+  ["julia", JULIA],
+  ["bun", BUN],
+  ["deno", DENO],
+  ["osascript", OSASCRIPT],
+  ["tclsh", TCLSH],
+  ["wish", TCLSH],
+  ["guile", GUILE],
+  ["elixir", ELIXIR],
+  ["groovy", GROOVY],
+  ["racket", RACKET],
+  ["dc", DC],
+  ["ed", ED],
+  ["red", ED],
+  ["emacs", EMACS],
+  ["sbcl", SBCL],
+  ...(["ghc", "runghc", "runhaskell"] as const).map((n): [string, Spec] => [n, { ...GHC, interpreter: n }]),
+  ...(["clojure", "clj", "bb"] as const).map((n): [string, Spec] => [n, { ...CLOJURE, interpreter: n }]),
+  // Distributions ship gnuplot by its terminal (`gnuplot-qt`, `gnuplot-nox`, `gnuplot-x11`), Windows as `wgnuplot`.
+  ...(["gnuplot", "wgnuplot", "gnuplot-qt", "gnuplot-nox", "gnuplot-x11", "gnuplot-wx", "gnuplot-base"] as const).map((n): [string, Spec] => [n, GNUPLOT]),
+  ...(["octave", "octave-cli", "octave-gui"] as const).map((n): [string, Spec] => [n, OCTAVE]),
+  ["matlab", MATLAB],
+  ["maxima", MAXIMA],
+  ["gp", GP],
+  ["sage", SAGE],
+  ...(["scala", "scala-cli", "scala3"] as const).map((n): [string, Spec] => [n, SCALA]),
+  ["erl", ERL],
+  ["swipl", SWIPL],
+  ["csi", CSI],
+  ["chicken-csi", CSI],
+  ["crystal", CRYSTAL],
+  ["lftp", LFTP],
+  ...(["ftp", "pftp", "tnftp"] as const).map((n): [string, Spec] => [n, FTP]),
+  ["sftp", SFTP],
+  ...(["irb", "pry", "jshell", "ocaml", "utop", "gforth", "scheme", "chez", "petite", "mit-scheme"] as const).map((n): [string, Spec] => [n, REPL(n)]),
+]);
+
+/** The interpreter a program name is (a version suffix dropped: `python3.12`, `lua5.4`, `php8.2`), or undefined. */
 function specOf(name: string): Spec | undefined {
-  if (!FIRST.has(name[0] ?? "")) return undefined;
-  const base = name.replace(/(?:[0-9][0-9.]*)?(?:-[0-9][0-9.]*)?$/, "").replace(/\.$/, "");
-  if (base === "python" || base === "pypy" || base === "py" || base === "ipython" || base === "jython" || base === "graalpy") return PYTHON;
-  if (NODE_NAMES.has(base)) return NODE;
-  if (base === "perl") return PERL;
-  if (base === "ruby" || base === "jruby" || base === "truffleruby") return RUBY;
-  if (base === "php" || base === "php-cli") return PHP;
-  if (base === "lua" || base === "luajit") return LUA;
+  // R and Rscript by their exact names: `R3` is no R.
   if (name === "Rscript" || name === "rscript") return RSCRIPT;
   if (name === "R") return R;
-  if (base === "julia") return JULIA;
-  if (base === "bun") return BUN;
-  if (base === "deno") return DENO;
-  if (base === "osascript") return OSASCRIPT;
-  if (base === "tclsh" || base === "wish") return TCLSH;
-  if (base === "guile") return GUILE;
-  if (base === "elixir") return ELIXIR;
-  if (base === "groovy") return GROOVY;
-  if (base === "racket") return RACKET;
-  if (base === "dc") return DC;
-  if (base === "ed" || base === "red") return ED;
-  if (base === "emacs") return EMACS;
-  if (base === "sbcl") return SBCL;
-  if (base === "ghc" || base === "runghc" || base === "runhaskell") return { ...GHC, interpreter: base };
-  if (base === "clojure" || base === "clj" || base === "bb") return { ...CLOJURE, interpreter: base };
-  if (base === "irb" || base === "pry" || base === "jshell") return REPL(base);
-  // Distributions ship gnuplot by its terminal (`gnuplot-qt`, `gnuplot-nox`, `gnuplot-x11`), Windows as `wgnuplot`.
-  if (base === "gnuplot" || base === "wgnuplot" || /^gnuplot-(?:qt|nox|x11|wx|base)$/.test(base)) return GNUPLOT;
-  if (base === "octave" || base === "octave-cli" || base === "octave-gui") return OCTAVE;
-  if (base === "matlab") return MATLAB;
-  if (base === "maxima") return MAXIMA;
-  if (base === "gp") return GP;
-  if (base === "sage") return SAGE;
-  if (base === "scala" || base === "scala-cli" || base === "scala3") return SCALA;
-  if (base === "erl") return ERL;
-  if (base === "swipl") return SWIPL;
-  if (base === "csi" || base === "chicken-csi") return CSI;
-  if (base === "crystal") return CRYSTAL;
-  if (base === "lftp") return LFTP;
-  if (base === "ftp" || base === "pftp" || base === "tnftp") return FTP;
-  if (base === "sftp") return SFTP;
-  if (base === "ocaml" || base === "utop" || base === "gforth" || base === "scheme" || base === "chez" || base === "petite" || base === "mit-scheme") return REPL(base);
-  return undefined;
+  const spec = SPECS.get(name);
+  if (spec !== undefined || !/[0-9.]$/.test(name)) return spec;
+  return SPECS.get(name.replace(/(?:[0-9][0-9.]*)?(?:-[0-9][0-9.]*)?$/, "").replace(/\.$/, ""));
 }
 
 /** Is the program an interpreter whose inline code is read here (for tests and the policy's messages)? */
