@@ -26,6 +26,21 @@ describe("files a plan writes and then runs: bounds", () => {
   });
 });
 
+describe("files a plan writes and then runs: texts read from disk", () => {
+  const ws = mkdtempSync(join(tmpdir(), "plangate-written-bases-"));
+  // 70 files of 250 KiB: 17.5 MiB in all, past the 16 MiB a validation reads as the texts edits apply to.
+  const big = "echo ok\n" + "#".repeat(250 * 1024 - 9) + "\n";
+  for (let i = 0; i < 70; i++) writeFileSync(join(ws, `s${i}.sh`), big);
+  afterAll(() => rmSync(ws, { recursive: true, force: true }));
+  const edit = (path: string) => ({ tool: "edit_file", arguments: { path, old_string: "echo ok", new_string: "echo hello" }, intent: "edit" });
+
+  it("replays edits on the files' texts until the bound on bytes read, and leaves the rest unknown", async () => {
+    const steps = [...Array.from({ length: 70 }, (_, i) => edit(`s${i}.sh`)), run("./s0.sh"), run("./s69.sh")];
+    const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), { workspace: ws });
+    expect(found.map((d) => [d.step, d.messageId])).toEqual([[72, "writtenUnknown"]]);
+  });
+});
+
 describe("files a plan writes and then runs: symlinks on disk", () => {
   const ws = mkdtempSync(join(tmpdir(), "plangate-written-"));
   mkdirSync(join(ws, "scripts"));

@@ -40,6 +40,8 @@ interface Written {
 
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
 const MAX_CARRIED = 256 * 1024;
+/** Bytes of files on disk a validation reads as the texts edits apply to (16 MiB): past them an edit's result is unknown. */
+const MAX_DISK_BASES = 16 * 1024 * 1024;
 /** How deep a written script that runs another written file is followed. */
 const MAX_DEPTH = 4;
 /** Most runs judged in one plan; past it, each further run of a written file is refused unread. */
@@ -151,6 +153,8 @@ class WrittenFiles {
   #seq = 0;
   /** Told of each write (a background run of the file may still read it). */
   onWrite?: (abs: string, w: Written) => void;
+  /** Bytes of files on disk read so far as the base of an edit (bounded by MAX_DISK_BASES). */
+  diskRead = 0;
   constructor(
     readonly workspace: string,
     readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal">,
@@ -408,14 +412,16 @@ function replayOn(text: string, find: string, replace: string, all: boolean): st
  * workspace the plan has not written, read through the validation's probe, as the TeDDy edit rules read
  * it): an edit of `package.json` before `npm install`, or of an existing script before it runs, is then
  * replayed and its result judged. A file written under another spelling, in a folder written whole or
- * beyond MAX_CARRIED, has no text to start from.
+ * beyond MAX_CARRIED or past MAX_DISK_BASES read in all, has no text to start from.
  */
 function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; inside: boolean; kind?: string }): string | undefined {
   const written = state.get(place.abs);
   if (written !== undefined) return written.content;
   if (!place.inside || place.kind !== "file") return undefined;
   const size = facts.paths.files.size(place.abs);
-  if (size === undefined || size > MAX_CARRIED) return undefined;
+  // A plan of many edits of large files must not have them all read: past the bound, the edited text is unknown.
+  if (size === undefined || size > MAX_CARRIED || state.diskRead + size > MAX_DISK_BASES) return undefined;
+  state.diskRead += size;
   // The text as it is on disk: a CR LF file keeps its CRs, which the shell reads as part of the words.
   return facts.paths.files.readText(place.abs);
 }
