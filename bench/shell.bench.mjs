@@ -23,13 +23,14 @@ function median(xs) {
 const loadScript = `const { loadShellReader } = await import(${JSON.stringify(new URL("../dist/syntax/shell/parse.js", import.meta.url).href)}); (await loadShellReader()).parse("python -m pytest tests/test_greet.py");`;
 const cli = new URL("../bin/plangate.js", import.meta.url).pathname;
 const example = new URL("../examples/teddy.valid.md", import.meta.url).pathname;
+const policy = new URL("../examples/plangate.yaml", import.meta.url).pathname;
 // Whole-process CPU time (wait4), so the engine's background compiler threads count: V8's optimising
 // compiler spends about a second on the grammar's lexer after the load, and Node waits for it at exit.
 const CMDS = {
   "node -e 0": { argv: [process.execPath, "-e", "0"] },
   "load + one command, V8 defaults (a library's host)": { argv: [process.execPath, "--input-type=module", "-e", loadScript] },
   "load + one command, baseline compiler only (the CLI)": { argv: [process.execPath, "--liftoff-only", "--input-type=module", "-e", loadScript] },
-  "CLI: validate a TeDDy plan with one command": { argv: [process.execPath, cli, "validate", example] },
+  "CLI: validate a TeDDy plan with one command": { argv: [process.execPath, cli, "validate", example, "--policy", policy] },
 };
 const names = Object.keys(CMDS);
 const list = [];

@@ -80,12 +80,17 @@ function openedElsewhere(ours: readonly RunReading[], theirs: Extract<TeddyRead,
 
 const all = variants();
 const ws = mkdtempSync(join(tmpdir(), "plangate-teddy-diff-"));
+// The file the variants edit, with the text their FIND names: the edit is replayed on it, as in a project.
+mkdirSync(join(ws, "src"), { recursive: true });
+writeFileSync(join(ws, "src/a.py"), "old\n");
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 /** plangate's verdict and reading; workspace-content rules off (the variants name files that do not exist). */
 async function plangate(text: string) {
   const policy = defaultPolicy(ws);
   policy.markdown.requireSeparators = false;
+  // The variants run tests of the Python they write, which the test runner loads: the policy trusts it, and only readings are compared.
+  policy.commands.inlineCode = ["python"];
   for (const id of ["edit-target-missing", "read-file-missing", "find-no-match", "find-ambiguous", "create-target-exists", "not-in-context"]) policy.rules[id] = "off";
   const started = process.cpuUsage();
   const report = await validatePlan(text, { file: "plan.md", workspace: ws, policy, now: NOW });

@@ -41,6 +41,14 @@ const REASON: Record<string, string> = {
   "teddy/test_create_fails_if_file_exists.md": "create-target-exists",
 };
 
+/**
+ * Plans of a coding agent that write code and then run its tests: the test runner loads the code the
+ * plan writes, which plangate does not read, so the policy must trust the language (commands.inlineCode).
+ */
+const TRUSTS: Record<string, string[]> = {
+  "teddy/developer_xml__example.md": ["python"],
+};
+
 const empty = mkdtempSync(join(tmpdir(), "plangate-teddy-real-"));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
@@ -61,6 +69,12 @@ describe.skipIf(!present)("real TeDDy plans", () => {
       if (!/^\s*---\s*$/m.test(text)) policy.markdown.requireSeparators = false;
       if (PARSER_ONLY.has(row.file))
         for (const id of ["edit-target-missing", "read-file-missing", "find-no-match", "find-ambiguous"]) policy.rules[id] = "off";
+      const trusts = TRUSTS[row.file];
+      if (trusts !== undefined) {
+        const untrusted = await validateFile(path, { policy, workspace: ws, now: NOW });
+        expect(untrusted.diagnostics.filter((d) => d.severity === "error").map((d) => d.messageId)).toEqual(["inlineCode"]);
+        policy.commands.inlineCode = trusts;
+      }
       const report = await validateFile(path, { policy, workspace: ws, now: NOW });
       const errors = report.diagnostics.filter((d) => d.severity === "error").map((d) => d.rule);
       if (row.dialect === null) {

@@ -5,7 +5,8 @@ import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/type
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
-import { inlineCodeOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
+import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
+import { type Load, loadsOf } from "./loaders.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -112,6 +113,13 @@ export interface CommandRun {
   owner?: string;
   /** For package.json: the scripts the runner runs (undefined: any of them). */
   scripts?: readonly string[];
+  /**
+   * Files the program loads by itself (src/commands/loaders.ts), found by their names in any folder:
+   * `text` is then only a key, and `as` is `load.as`.
+   */
+  load?: Load;
+  /** A script or program of the project run by its path: when the plan does not write it, it may load any code the plan writes. */
+  project?: true;
   span?: CommandSpan;
 }
 
@@ -1679,7 +1687,7 @@ class Analysis {
   ) {}
 
   /** Records a file the line runs (CommandRun), once per text, folder and reading; its index in report.runs. */
-  private run(text: string, as: string, program: string, span: CommandSpan | undefined, extra?: Pick<CommandRun, "anywhere" | "scripts">): number {
+  private run(text: string, as: string, program: string, span: CommandSpan | undefined, extra?: Pick<CommandRun, "anywhere" | "scripts" | "load" | "project">): number {
     const key = `${text}\0${this.cwd}\0${as}\0${program}`;
     const known = this.runKeys.get(key);
     if (known !== undefined) return known;
@@ -1874,11 +1882,11 @@ class Analysis {
     if (/[^\x21-\x7e]/.test(spelt)) this.find({ rule: "disallowed-tool", messageId: "nonAsciiProgram", data: { program: spelt } });
     this.owner = programReadAs(spelt);
     if (argv0.value.includes("/") && !argv0.value.startsWith("/")) this.path(argv0.value, false, wordSpan(argv0, depth));
-    // A program run by its path: a file of the workspace, which the plan may write first.
-    if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth));
     const values = [spelt, ...args.map((w) => w.value)];
     // The program as a file system that ignores case, or Windows, finds it: `SH -c`, `sed.exe`, `C:\bin\ssh.exe`.
     const name = programReadAs(spelt);
+    // A program run by its path: a file of the workspace, which the plan may write first. One plangate does not know (`./scripts/ci.sh`, `./gradlew`) is the project's own, which may run any code the plan writes.
+    if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth), interpreterOf(name) === undefined && loadsOf(name, args).length === 0 ? { project: true } : undefined);
     this.runsFiles(name, spelt, args, depth);
     const owner = name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name;
     this.owner = owner;
@@ -2301,6 +2309,8 @@ class Analysis {
       }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
     }
+    // Code the program finds by itself in the project (a test runner's tests, a build's own code).
+    for (const load of loadsOf(name, args)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
     const manifest = MANIFESTS.get(name);
     if (manifest !== undefined && (manifest.only === undefined || manifest.only(args))) {
       // An option that names the manifest (`make -f ci.mk`, `just --justfile x`): that file too.

@@ -184,6 +184,17 @@ function specOf(name: string): Spec | undefined {
   return SPECS.get(name.replace(/(?:[0-9][0-9.]*)?(?:-[0-9][0-9.]*)?$/, "").replace(/\.$/, ""));
 }
 
+/**
+ * The interpreter a program is, as commands.inlineCode names it (`python` for `python3.12`), or
+ * undefined; also undefined when its first word only asks for its version or help (`python3 --version`).
+ */
+export function interpreterOf(name: string, args: readonly ShellWord[] = []): string | undefined {
+  const spec = specOf(name);
+  if (spec === undefined) return undefined;
+  const first = args[0]?.value;
+  return first !== undefined && args.length === 1 && spec.quiet.includes(first) ? undefined : spec.interpreter;
+}
+
 /** Is the program an interpreter whose inline code is read here (for tests and the policy's messages)? */
 export function isInterpreter(name: string): boolean {
   return specOf(name) !== undefined || name === "sqlite3" || name === "sqlite" || DATABASE_CLIENTS.has(name);

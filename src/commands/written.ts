@@ -5,7 +5,8 @@ import type { Policy } from "../core/policy.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
-import { scriptFileOf } from "./inline-code.js";
+import { interpreterOf, scriptFileOf } from "./inline-code.js";
+import { type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { inlineCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
 
@@ -36,6 +37,10 @@ interface Written {
   twin?: boolean;
   /** Written by a command run in the background (`cmd &`): it may land after any later write. */
   background?: boolean;
+  /** Removed (`rm -r dir`): nothing is there for a program to load. */
+  gone?: boolean;
+  /** For a text written by a command line: the program whose word names it ("" for a redirection). */
+  by?: string;
 }
 
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
@@ -53,6 +58,8 @@ const KEEPS_TEXT = new Set([
   "echo", "printf", "cat", "head", "tail", "less", "more", "grep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shellcheck", "shfmt",
   "cd", "pushd", "popd", "git add", "git commit", "git status", "git diff", "git log", "git show", "git blame",
 ]);
+/** Programs that only remove what they name: a program finds nothing there to load. */
+const REMOVERS = new Set(["rm", "grm", "rmdir", "grmdir", "unlink", "gunlink", "shred", "trash", "trash-put", "git rm", "git clean"]);
 /** Programs whose last operand may be a folder they write into (`cp x dir`): each file in it may be written. */
 const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp", "gmv", "ginstall", "gln"]);
 /**
@@ -234,11 +241,68 @@ class WrittenFiles {
     for (const abs of hits) this.set(abs, w);
   }
 
+  #loadTests = 0;
+  /**
+   * What a program that loads files by their names may find of the plan's writes: each written file
+   * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
+   * now; removed ones are left out. Undefined past the bound on matching (MAX_PATTERN_TESTS).
+   */
+  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
+    this.#loadTests += this.#files.size;
+    if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
+    const out: { abs: string; w: Written }[] = [];
+    for (const [abs, entry] of this.#files) {
+      if (entry.tree ? trees === undefined || !trees(abs) : !abs.startsWith(`${this.workspace}/`) || !re.test(abs)) continue;
+      const w = this.get(abs);
+      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) continue;
+      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w });
+    }
+    return out;
+  }
+
   /** The written files named `name` in any folder (folded), as absolute paths. */
   named(name: string): readonly string[] {
     const set = this.#byName.get(foldName(name));
     return set ? [...set] : [];
   }
+}
+
+/**
+ * Programs whose words name files they rewrite in place from their own text (formatters, fixers) or
+ * only run or read (interpreters, test runners): what such a program leaves in a file is not a text
+ * brought in from elsewhere, so a program that loads the file later runs the plan's or the project's code.
+ */
+const KEEPS_CODE = new Set([
+  "black", "ruff", "isort", "autopep8", "autoflake", "yapf", "pyupgrade", "prettier", "eslint", "biome", "dprint", "stylelint", "standard", "gofmt", "goimports", "gofumpt",
+  "rustfmt", "clang-format", "rubocop", "standardrb", "php-cs-fixer", "phpcbf", "shfmt", "mix", "ktlint", "google-java-format", "swiftformat", "swift-format", "elm-format", "stylua", "taplo",
+  "mypy", "pyright", "tsc", "flake8", "pylint", "golangci-lint", "shellcheck", "cargo", "go", "terraform", "dotnet",
+]);
+/** Does a program that wrote a file (CommandPath.program; "" for a redirection) bring in a text from elsewhere, as far as a program loading the file later is concerned? */
+function foreignText(by: string | undefined): boolean {
+  if (by === undefined || by === "") return true;
+  return !(KEEPS_CODE.has(by) || interpreterOf(by) !== undefined || (loadsOf(by, []).length > 0 && !/^(?:make|gmake|bmake|just|task|npm|pnpm|yarn|bun|deno|git)$/.test(by)));
+}
+
+/**
+ * A load's file patterns as one expression of absolute paths, ignoring case: the ends of paths (`**`:
+ * any folders; `*`, `?`: within a name), or for a load found at the project's root, paths from it.
+ */
+function loadRegex(load: Load, workspace: string): RegExp {
+  const esc = (t: string) => t.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+  const one = (p: string) => esc(p).replace(/\\\*\\\*|\\\*|\\\?/g, (g) => (g === "\\*\\*" ? ".*" : g === "\\*" ? "[^/]*" : "[^/]"));
+  return new RegExp(`${load.root ? `^${esc(workspace)}/` : "(?:^|/)"}(?:${load.files.map(one).join("|")})$`, "i");
+}
+
+/** Could a folder written whole hold a file the load finds (for one found at the root: the root, a folder above it, or one its patterns name)? */
+function treeHolds(load: Load, workspace: string, abs: string): boolean {
+  if (abs === "/" || workspace === abs || workspace.startsWith(`${abs}/`)) return true;
+  if (!abs.startsWith(`${workspace}/`)) return false;
+  if (!load.root) return true;
+  const rel = abs.slice(workspace.length + 1).toLowerCase();
+  return load.files.some((p) => {
+    const first = p.split("/")[0]!.toLowerCase();
+    return p.includes("/") && (rel === first || rel.startsWith(`${first}/`));
+  });
 }
 
 function foldPath(abs: string): string {
@@ -438,16 +502,17 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
   const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
   for (const p of report.paths) {
     if (p.read || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
+    const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by: p.program ?? "" };
     for (const base of bases) {
       const abs = absoluteOf(workspace, base, p.cwd, p.text);
       if (abs === undefined) continue;
       // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
-      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true });
-      else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)) });
-      if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false });
+      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true, ...gone });
+      else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)), ...gone });
+      if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false, by: p.program });
       // split's and csplit's prefix is their last operand; uudecode writes where its input says, from the folder it runs in.
       if (p.program !== undefined && NAMES_UNSEEN.has(p.program) && (p.program === "uudecode" || !report.paths.slice(report.paths.indexOf(p) + 1).some((q) => q.program === p.program && q.cwd === p.cwd)))
-        out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true });
+        out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true, by: p.program });
     }
   }
   return out;
@@ -461,16 +526,22 @@ interface LineWrite {
   background?: boolean;
   /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
   pattern?: true;
+  /** Removed by the line (`rm -r dir`). */
+  gone?: true;
+  /** The program whose word names it ("" for a redirection's target). */
+  by: string;
 }
 
 /** What one command line writes, for its own runs: files and folders (true: written whole), and patterns. */
 interface LineIndex {
   files: Map<string, boolean>;
   patterns: RegExp[];
+  /** Every write of the line, as listed. */
+  writes: readonly LineWrite[];
 }
 
 function lineIndex(writes: readonly LineWrite[]): LineIndex {
-  const index: LineIndex = { files: new Map(), patterns: [] };
+  const index: LineIndex = { files: new Map(), patterns: [], writes };
   for (const x of writes)
     if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
     else index.files.set(x.abs, (index.files.get(x.abs) ?? false) || x.tree);
@@ -528,6 +599,7 @@ function relative(workspace: string, abs: string): string {
 
 class Judge {
   judged = 0;
+  readonly #regexes = new Map<Load, RegExp>();
   readonly #reports = new Map<string, CommandReport>();
   constructor(
     readonly state: WrittenFiles,
@@ -547,8 +619,17 @@ class Judge {
   runs(report: CommandReport, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
     const runs = report.runs;
     if (runs === undefined) return;
-    for (let i = 0; i < runs.length; i++) {
+    // The files a program loads by itself last: one the line runs by its name is judged as that run.
+    const order = runs.map((_, i) => i);
+    if (runs.some((r) => r.load !== undefined)) order.sort((a, b) => Number(runs[a]!.load !== undefined) - Number(runs[b]!.load !== undefined));
+    for (const i of order) {
       const run = runs[i]!;
+      if (run.load !== undefined) {
+        out.handled.add(i);
+        this.#loads(run, run.load, `${run.program} may load`, bases, line, step, depth, out);
+        if (this.judged > MAX_JUDGED) return;
+        continue;
+      }
       const hits: { abs: string; w: Written; file: string }[] = [];
       const seen = new Set<string>();
       const look = (abs: string) => {
@@ -570,13 +651,20 @@ class Judge {
         if (abs !== undefined) look(abs);
       }
       if (run.anywhere) for (const abs of this.state.named(run.text)) look(abs);
-      if (hits.length === 0) continue;
+      if (hits.length === 0) {
+        // A script or program of the project's own, which the plan does not write: what it runs is the project's, and may load any code the plan writes.
+        if (run.project && bases.some((b) => absoluteOf(this.state.workspace, b, run.cwd, run.text)?.startsWith(`${this.state.workspace}/`))) {
+          for (const load of PROJECT_SCRIPT_LOADS) this.#loads({ ...run, as: load.as, load }, load, `the project's ${run.text} may load`, bases, line, step, depth, out);
+        }
+        continue;
+      }
       out.handled.add(i);
       for (const { abs, w, file } of hits) {
         // `make` tries three names: a file found by two of them is judged once.
         const key = `${abs}\0${run.as}\0${run.program}\0${run.scripts?.join(" ") ?? "*"}`;
         if (out.judged.has(key)) continue;
         out.judged.add(key);
+        out.judged.add(`ran\0${abs}`);
         this.#judge({ ...run, text: file }, w, bases, line, step, depth, out);
         // Past the bound the line is refused already: the runs left are not looked at.
         if (this.judged > MAX_JUDGED) return;
@@ -584,7 +672,43 @@ class Judge {
     }
   }
 
-  #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
+  /**
+   * The files a program loads by itself (`load`) among those the plan writes, the line itself included:
+   * each judged as that code run by the program. A folder written whole may hold any of them; a pattern
+   * the line writes through, any that its name may match.
+   */
+  #loads(run: CommandRun, load: Load, by: string, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
+    const workspace = this.state.workspace;
+    let re = this.#regexes.get(load);
+    if (re === undefined) this.#regexes.set(load, (re = loadRegex(load, workspace)));
+    // A script of the project's own: the code files the plan writes, not every folder it fills.
+    const trees = run.project ? undefined : (abs: string) => treeHolds(load, workspace, abs);
+    const sameLine: Written = { step, seq: Infinity, how: "written by a command of the same step" };
+    const hits: { abs: string; w: Written; tree: boolean }[] = [];
+    // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
+    const own = run.owner ?? "";
+    for (const x of line.writes) {
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)))) continue;
+      if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
+    }
+    const found = this.state.loadable(re, trees);
+    if (found === undefined) {
+      out.findings.push(writtenFinding("unreadable", { program: run.program, file: load.files.join(", "), writer: step, why: `the plan writes more files than plangate matches against what ${run.program} loads` }, run.span));
+      return;
+    }
+    for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
+    for (const { abs, w, tree } of hits) {
+      // A text the plan does not hold is refused once, whatever language a load reads it as.
+      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}`;
+      if (out.judged.has(key) || out.judged.has(`ran\0${abs}`)) continue;
+      out.judged.add(key);
+      const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
+      this.#judge({ ...run, text: file, as: load.as }, w, bases, line, step, depth, out, by);
+      if (this.judged > MAX_JUDGED) return;
+    }
+  }
+
+  #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged, loadedBy?: string): void {
     const span = run.span ? { span: run.span } : {};
     // A file run by its path is run by the system, as its `#!` line says.
     const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
@@ -602,7 +726,7 @@ class Judge {
       return;
     }
     const content = w.content;
-    const via = `${run.text}, which step ${w.step} writes`;
+    const via = `${run.text}, which step ${w.step} writes${loadedBy !== undefined ? ` and ${loadedBy}` : ""}`;
     let as = run.as;
     if (as === "program") {
       const bang = shebangOf(content);
@@ -618,6 +742,10 @@ class Judge {
       return;
     }
     if (as === "manifest") {
+      if (run.load !== undefined) {
+        refuse("manifest", { kind: run.load.kind ?? "build file" });
+        return;
+      }
       if (name !== "package.json") {
         refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
         return;
@@ -737,7 +865,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
         if (committed && (GIT_WRITES_TREE.has(p.program) || p.program === "git submodule"))
           for (const base of bases) {
             const folder = absoluteOf(workspace, base, "", ".");
-            if (folder !== undefined) writes.push({ abs: folder, tree: true });
+            if (folder !== undefined) writes.push({ abs: folder, tree: true, by: p.program });
           }
         if (GIT_KEEPS.has(p.program)) committed = true;
       }
@@ -745,7 +873,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
         const line = lineIndex(writes);
         const judged: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
         judge.runs(report, bases, line, step.position, 0, judged);
-        if (judged.handled.size > 0) {
+        if (judged.handled.size > 0 || judged.findings.length > 0 || judged.paths.length > 0 || judged.outside.length > 0) {
           const findings = report.findings.filter((f) => f.run === undefined || !judged.handled.has(f.run));
           const judgedReport: CommandReport = { ...report, findings: [...findings, ...judged.findings], paths: [...report.paths, ...judged.paths] };
           if (judged.outside.length > 0) judgedReport.outside = [...(report.outside ?? []), ...judged.outside];
@@ -756,9 +884,11 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       pending.push(...writes);
     }
     for (const w of pending) {
-      const written = w.background
+      const written: Omit<Written, "seq"> = w.background
         ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
-        : { step: step.position, how: "written by a command line, so its text is not in the plan" };
+        : w.gone
+          ? { step: step.position, gone: true, how: "removed by a command line" }
+          : { step: step.position, by: w.by, how: "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
       else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
     }
