@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -21,6 +21,9 @@ function fenceAfter(text: string, open: string, close: string): string | undefin
 }
 
 const ws = mkdtempSync(join(tmpdir(), "plangate-cc-example-"));
+// The project the plan edits: its Edit is replayed on src/index.js, whose result the tests then load.
+mkdirSync(join(ws, "src"));
+writeFileSync(join(ws, "src/index.js"), "export {};\n");
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
 describe("examples/claude-code", () => {
@@ -34,6 +37,8 @@ describe("examples/claude-code", () => {
     if ("diagnostic" in got) return;
     const policy = defaultPolicy(ws);
     policy.tools.allow = ["Read", "Write", "Edit", "Bash"];
+    // The plan writes JavaScript and runs its tests, which load it (as the Claude Code starter policy lets them).
+    policy.commands.writtenCode = ["node"];
     const report = await validatePlan(got.text, { file: got.file, policy, workspace: ws, now: NOW });
     expect(report.diagnostics).toEqual([]);
     expect(report.plan?.steps.map((s) => s.tool)).toEqual(["Read", "Write", "Edit", "Bash"]);

@@ -216,6 +216,8 @@ describe(`through ${kind === "http" ? "plangate serve's http hook" : "the comman
         "host: claude-code",
         "commands:",
         "  allow: [python]",
+        // The plan writes Python and runs its tests, which load it (as the starter policy lets them).
+        "  writtenCode: [python]",
         "plan:",
         "  constraints: allow",
         "guard:",

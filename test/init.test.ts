@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -31,6 +31,9 @@ describe("plangate init", () => {
     // The example plan of examples/claude-code validates under it, the profile's tools being the allow list.
     const md = readFileSync(join(import.meta.dirname, "../examples/claude-code/plan.md"), "utf8");
     writeFileSync(join(dir, "plan.json"), md.slice(md.indexOf("```json\n") + 8, md.lastIndexOf("```")));
+    // The project file its Edit changes: the tests then load the result, JavaScript the starter policy trusts (writtenCode).
+    mkdirSync(join(dir, "src"), { recursive: true });
+    writeFileSync(join(dir, "src/index.js"), "export {};\n");
     const ok = await cli(["validate", "plan.json", "-o", "json"], { cwd: dir });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     // A tool Claude Code does not have is refused under it.

@@ -90,7 +90,7 @@ async function plangate(text: string) {
   const policy = defaultPolicy(ws);
   policy.markdown.requireSeparators = false;
   // The variants run tests of the Python they write, which the test runner loads: the policy trusts it, and only readings are compared.
-  policy.commands.inlineCode = ["python"];
+  policy.commands.writtenCode = ["python"];
   for (const id of ["edit-target-missing", "read-file-missing", "find-no-match", "find-ambiguous", "create-target-exists", "not-in-context"]) policy.rules[id] = "off";
   const started = process.cpuUsage();
   const report = await validatePlan(text, { file: "plan.md", workspace: ws, policy, now: NOW });

@@ -72,8 +72,8 @@ describe.skipIf(!present)("real TeDDy plans", () => {
       const trusts = TRUSTS[row.file];
       if (trusts !== undefined) {
         const untrusted = await validateFile(path, { policy, workspace: ws, now: NOW });
-        expect(untrusted.diagnostics.filter((d) => d.severity === "error").map((d) => d.messageId)).toEqual(["inlineCode"]);
-        policy.commands.inlineCode = trusts;
+        expect(untrusted.diagnostics.filter((d) => d.severity === "error").map((d) => d.messageId)).toEqual(["writtenCode"]);
+        policy.commands.writtenCode = trusts;
       }
       const report = await validateFile(path, { policy, workspace: ws, now: NOW });
       const errors = report.diagnostics.filter((d) => d.severity === "error").map((d) => d.rule);

@@ -56,6 +56,7 @@ export interface CommandMessageIds {
     | "scriptRunsCommand"
     | "unreadableScript"
     | "inlineCode"
+    | "writtenCode"
     | "unreadableAwk"
     | "trustsCode"
     | "writtenUnknown"
@@ -197,8 +198,9 @@ export interface CommandMarker {
  * the plan (`unknown`), it is a manifest plangate does not read (`manifest`), or its text cannot be read
  * (`unreadable`).
  */
-export function writtenFinding(kind: "unknown" | "manifest" | "unreadable", data: MessageData, span?: CommandSpan): CommandFinding<"disallowed-tool"> {
+export function writtenFinding(kind: "unknown" | "manifest" | "unreadable" | "code", data: MessageData, span?: CommandSpan): CommandFinding<"disallowed-tool"> {
   const at = span ? { span } : {};
+  if (kind === "code") return { rule: "disallowed-tool", messageId: "writtenCode", data, ...at };
   if (kind === "unknown") return { rule: "disallowed-tool", messageId: "writtenUnknown", data, ...at };
   if (kind === "manifest") return { rule: "disallowed-tool", messageId: "writtenManifest", data, ...at };
   return { rule: "disallowed-tool", messageId: "writtenUnreadable", data, ...at };

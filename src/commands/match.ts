@@ -16,6 +16,7 @@ export interface CommandPolicy {
    * `python3 - <<EOF`; `python`, `node`, `perl`; `*` and `?` are globs). Absent: none may.
    */
   inlineCode?: readonly string[];
+  writtenCode?: readonly string[];
 }
 
 /** One allow or deny entry: a program, or a program and the first words of its arguments (`git push`). */
@@ -92,6 +93,16 @@ export function inlineCodeAllowed(policy: CommandPolicy, interpreter: string, sp
   if (list === undefined || list.length === 0) return false;
   const entries = compiledFor("inlineCode", list, () => list.map((e) => globMatcher(e.trim())));
   return entries.some((e) => e.test(interpreter) || e.test(spelt));
+}
+
+/** May code of this language that the plan writes be run or loaded (`commands.writtenCode`, or `commands.inlineCode`)? */
+export function writtenCodeAllowed(policy: CommandPolicy, interpreter: string, spelt: string): boolean {
+  const list = policy.writtenCode;
+  if (list !== undefined && list.length > 0) {
+    const entries = compiledFor("writtenCode", list, () => list.map((e) => globMatcher(e.trim())));
+    if (entries.some((e) => e.test(interpreter) || e.test(spelt))) return true;
+  }
+  return inlineCodeAllowed(policy, interpreter, spelt);
 }
 
 /**

@@ -7,7 +7,7 @@ import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
 import { type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
-import { inlineCodeAllowed } from "./match.js";
+import { writtenCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
 
 /*
@@ -189,6 +189,7 @@ class WrittenFiles {
       entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
     }
     this.#files.set(abs, entry);
+    this.#log.push(abs);
     this.#folded.set(foldPath(abs), entry);
     const name = foldName(abs.slice(abs.lastIndexOf("/") + 1));
     let set = this.#byName.get(name);
@@ -242,17 +243,31 @@ class WrittenFiles {
   }
 
   #loadTests = 0;
+  /** Every path set, in order, and for each load's expression the paths it matched so far (and the folders written whole). */
+  readonly #log: string[] = [];
+  readonly #loadIndex = new Map<RegExp, { seen: number; files: Set<string>; trees: Set<string> }>();
   /**
    * What a program that loads files by their names may find of the plan's writes: each written file
    * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
    * now; removed ones are left out. Undefined past the bound on matching (MAX_PATTERN_TESTS).
    */
   loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
-    this.#loadTests += this.#files.size;
+    let index = this.#loadIndex.get(re);
+    if (index === undefined) this.#loadIndex.set(re, (index = { seen: 0, files: new Set(), trees: new Set() }));
+    // Each path is matched once per expression; what is looked up again is only what matched.
+    for (; index.seen < this.#log.length; index.seen++) {
+      const abs = this.#log[index.seen]!;
+      const entry = this.#files.get(abs)!;
+      // A path a program named without bringing in a text (a test runner's operand) is left out until written again.
+      if (entry.tree) index.trees.add(abs);
+      else if (!entry.gone && (entry.content !== undefined || foreignText(entry.by)) && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.files.add(abs);
+    }
+    this.#loadTests += index.files.size + index.trees.size;
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
     const out: { abs: string; w: Written }[] = [];
-    for (const [abs, entry] of this.#files) {
-      if (entry.tree ? trees === undefined || !trees(abs) : !abs.startsWith(`${this.workspace}/`) || !re.test(abs)) continue;
+    for (const abs of [...index.files, ...index.trees]) {
+      const entry = this.#files.get(abs)!;
+      if (entry.tree ? trees === undefined || !trees(abs) : !re.test(abs)) continue;
       const w = this.get(abs);
       if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) continue;
       out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w });
@@ -600,6 +615,7 @@ function relative(workspace: string, abs: string): string {
 class Judge {
   judged = 0;
   readonly #regexes = new Map<Load, RegExp>();
+  readonly #loadsJudged = new Set<string>();
   readonly #reports = new Map<string, CommandReport>();
   constructor(
     readonly state: WrittenFiles,
@@ -703,6 +719,10 @@ class Judge {
       if (out.judged.has(key) || out.judged.has(`ran\0${abs}`)) continue;
       out.judged.add(key);
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
+      // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
+      const again = `${abs}\0${w.seq}\0${load.as}`;
+      if (this.#loadsJudged.has(again)) this.judged--;
+      else this.#loadsJudged.add(again);
       this.#judge({ ...run, text: file, as: load.as }, w, bases, line, step, depth, out, by);
       if (this.judged > MAX_JUDGED) return;
     }
@@ -791,8 +811,8 @@ class Judge {
     }
     // Code for another interpreter: as that code given on its line.
     const program = run.as === "program" ? as : run.program;
-    if (!inlineCodeAllowed(this.policy.commands, as, program))
-      out.findings.push({ rule: "disallowed-tool", messageId: "inlineCode", data: { program, interpreter: as, how: `the file ${via}` }, ...span });
+    if (!writtenCodeAllowed(this.policy.commands, as, program))
+      out.findings.push(writtenFinding("code", { program, interpreter: as, how: `the file ${via}` }, run.span));
   }
 
   /** A written file's analysis, as findings and paths of the command that runs it. */

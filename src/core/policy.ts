@@ -66,8 +66,9 @@ export interface Policy {
    * intake or scQC command chain or nest commands (each program is still checked). `installOutside`: the
    * package managers that may install, or change their settings, outside the workspace (`cargo`, `npm`).
    * `inlineCode`: the interpreters whose code a command may give on its line or standard input (`python`).
+   * `writtenCode`: the languages whose code the plan writes may then be run or loaded by a program.
    */
-  commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] };
+  commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[]; writtenCode?: string[] };
   returns: {
     statuses: string[];
     successStatuses: string[];

@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -794,7 +794,7 @@ if(data3.commands !== undefined){
 let data32 = data3.commands;
 if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
 for(const key6 in data32){
-if(!(((((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound")) || (key6 === "installOutside")) || (key6 === "inlineCode"))){
+if(!((((((key6 === "allow") || (key6 === "deny")) || (key6 === "allowCompound")) || (key6 === "installOutside")) || (key6 === "inlineCode")) || (key6 === "writtenCode"))){
 const err57 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
@@ -981,9 +981,15 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data32.writtenCode !== undefined){
+let data42 = data32.writtenCode;
+if(Array.isArray(data42)){
+const len14 = data42.length;
+for(let i14=0; i14<len14; i14++){
+let data43 = data42[i14];
+if(typeof data43 === "string"){
+if(func2(data43) < 1){
+const err71 = {instancePath:instancePath+"/overrides/" + i1+"/commands/writtenCode/" + i14,schemaPath:"#/properties/overrides/items/properties/commands/properties/writtenCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -993,12 +999,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data3.yaml !== undefined){
-let data42 = data3.yaml;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key7 in data42){
-if(!(key7 === "executor")){
-const err72 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+else {
+const err72 = {instancePath:instancePath+"/overrides/" + i1+"/commands/writtenCode/" + i14,schemaPath:"#/properties/overrides/items/properties/commands/properties/writtenCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1008,13 +1010,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data42.executor !== undefined){
-let data43 = data42.executor;
-const _errs104 = errors;
-let valid38 = false;
-const _errs105 = errors;
-if(typeof data43 !== "string"){
-const err73 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err73 = {instancePath:instancePath+"/overrides/" + i1+"/commands/writtenCode",schemaPath:"#/properties/overrides/items/properties/commands/properties/writtenCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1023,8 +1021,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if("pyyaml" !== data43){
-const err74 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/overrides/" + i1+"/commands",schemaPath:"#/properties/overrides/items/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1033,11 +1033,13 @@ vErrors.push(err74);
 }
 errors++;
 }
-var _valid2 = _errs105 === errors;
-valid38 = valid38 || _valid2;
-const _errs107 = errors;
-if(typeof data43 !== "string"){
-const err75 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data3.yaml !== undefined){
+let data44 = data3.yaml;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key7 in data44){
+if(!(key7 === "executor")){
+const err75 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1046,8 +1048,14 @@ vErrors.push(err75);
 }
 errors++;
 }
-if("go-yaml-v2" !== data43){
-const err76 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+if(data44.executor !== undefined){
+let data45 = data44.executor;
+const _errs108 = errors;
+let valid40 = false;
+const _errs109 = errors;
+if(typeof data45 !== "string"){
+const err76 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1056,11 +1064,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-var _valid2 = _errs107 === errors;
-valid38 = valid38 || _valid2;
-const _errs109 = errors;
-if(typeof data43 !== "string"){
-const err77 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pyyaml" !== data45){
+const err77 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1069,8 +1074,11 @@ vErrors.push(err77);
 }
 errors++;
 }
-if("yaml-1.2" !== data43){
-const err78 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+var _valid2 = _errs109 === errors;
+valid40 = valid40 || _valid2;
+const _errs111 = errors;
+if(typeof data45 !== "string"){
+const err78 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1079,10 +1087,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-var _valid2 = _errs109 === errors;
-valid38 = valid38 || _valid2;
-if(!valid38){
-const err79 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("go-yaml-v2" !== data45){
+const err79 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1091,11 +1097,46 @@ vErrors.push(err79);
 }
 errors++;
 }
+var _valid2 = _errs111 === errors;
+valid40 = valid40 || _valid2;
+const _errs113 = errors;
+if(typeof data45 !== "string"){
+const err80 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err80];
+}
 else {
-errors = _errs104;
+vErrors.push(err80);
+}
+errors++;
+}
+if("yaml-1.2" !== data45){
+const err81 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+var _valid2 = _errs113 === errors;
+valid40 = valid40 || _valid2;
+if(!valid40){
+const err82 = {instancePath:instancePath+"/overrides/" + i1+"/yaml/executor",schemaPath:"#/properties/overrides/items/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+else {
+errors = _errs108;
 if(vErrors !== null){
-if(_errs104){
-vErrors.length = _errs104;
+if(_errs108){
+vErrors.length = _errs108;
 }
 else {
 vErrors = null;
@@ -1105,46 +1146,7 @@ vErrors = null;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-if(data3.limits !== undefined){
-let data44 = data3.limits;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-for(const key8 in data44){
-if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
-const err81 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-if(data44.maxFileBytes !== undefined){
-let data45 = data44.maxFileBytes;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err82 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 < 1 || isNaN(data45)){
-const err83 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+const err83 = {instancePath:instancePath+"/overrides/" + i1+"/yaml",schemaPath:"#/properties/overrides/items/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1154,11 +1156,12 @@ vErrors.push(err83);
 errors++;
 }
 }
-}
-if(data44.maxDepth !== undefined){
-let data46 = data44.maxDepth;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data3.limits !== undefined){
+let data46 = data3.limits;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key8 in data46){
+if(!((((((key8 === "maxFileBytes") || (key8 === "maxDepth")) || (key8 === "maxSteps")) || (key8 === "maxStringLength")) || (key8 === "maxYamlBytes")) || (key8 === "maxValues"))){
+const err84 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1167,9 +1170,11 @@ vErrors.push(err84);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 < 1 || isNaN(data46)){
-const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data46.maxFileBytes !== undefined){
+let data47 = data46.maxFileBytes;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err85 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1178,12 +1183,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-if(data44.maxSteps !== undefined){
-let data47 = data44.maxSteps;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 1 || isNaN(data47)){
+const err86 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxFileBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1192,9 +1194,12 @@ vErrors.push(err86);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 < 1 || isNaN(data47)){
-const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data46.maxDepth !== undefined){
+let data48 = data46.maxDepth;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err87 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1203,12 +1208,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-}
-if(data44.maxStringLength !== undefined){
-let data48 = data44.maxStringLength;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 1 || isNaN(data48)){
+const err88 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxDepth",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1217,9 +1219,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 1 || isNaN(data48)){
-const err89 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data46.maxSteps !== undefined){
+let data49 = data46.maxSteps;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err89 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1228,12 +1233,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-}
-if(data44.maxYamlBytes !== undefined){
-let data49 = data44.maxYamlBytes;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err90 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 1 || isNaN(data49)){
+const err90 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxSteps",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1242,9 +1244,12 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 1 || isNaN(data49)){
-const err91 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data46.maxStringLength !== undefined){
+let data50 = data46.maxStringLength;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err91 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1253,12 +1258,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data44.maxValues !== undefined){
-let data50 = data44.maxValues;
-if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
-const err92 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err92 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxStringLength",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1267,9 +1269,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data50 == "number") && (isFinite(data50))){
-if(data50 < 1 || isNaN(data50)){
-const err93 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data46.maxYamlBytes !== undefined){
+let data51 = data46.maxYamlBytes;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err93 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1278,11 +1283,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 1 || isNaN(data51)){
+const err94 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxYamlBytes",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1292,18 +1295,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-if(data3.rules !== undefined){
-let data51 = data3.rules;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-var props0 = {};
-for(const key9 in data51){
-if(pattern4.test(key9)){
-let data52 = data51[key9];
-const _errs129 = errors;
-let valid41 = false;
-const _errs130 = errors;
-if(typeof data52 !== "string"){
-const err95 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data46.maxValues !== undefined){
+let data52 = data46.maxValues;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err95 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1312,8 +1308,9 @@ vErrors.push(err95);
 }
 errors++;
 }
-if("off" !== data52){
-const err96 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 1 || isNaN(data52)){
+const err96 = {instancePath:instancePath+"/overrides/" + i1+"/limits/maxValues",schemaPath:"#/properties/overrides/items/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1322,11 +1319,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-var _valid3 = _errs130 === errors;
-valid41 = valid41 || _valid3;
-const _errs132 = errors;
-if(typeof data52 !== "string"){
-const err97 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/overrides/" + i1+"/limits",schemaPath:"#/properties/overrides/items/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1335,8 +1332,19 @@ vErrors.push(err97);
 }
 errors++;
 }
-if("warning" !== data52){
-const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+if(data3.rules !== undefined){
+let data53 = data3.rules;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+var props0 = {};
+for(const key9 in data53){
+if(pattern4.test(key9)){
+let data54 = data53[key9];
+const _errs133 = errors;
+let valid43 = false;
+const _errs134 = errors;
+if(typeof data54 !== "string"){
+const err98 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1345,11 +1353,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-var _valid3 = _errs132 === errors;
-valid41 = valid41 || _valid3;
-const _errs134 = errors;
-if(typeof data52 !== "string"){
-const err99 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data54){
+const err99 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1358,8 +1363,11 @@ vErrors.push(err99);
 }
 errors++;
 }
-if("error" !== data52){
-const err100 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid3 = _errs134 === errors;
+valid43 = valid43 || _valid3;
+const _errs136 = errors;
+if(typeof data54 !== "string"){
+const err100 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1368,11 +1376,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-var _valid3 = _errs134 === errors;
-valid41 = valid41 || _valid3;
-const _errs136 = errors;
-if(typeof data52 !== "string"){
-const err101 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data54){
+const err101 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1381,8 +1386,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-if("info" !== data52){
-const err102 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid3 = _errs136 === errors;
+valid43 = valid43 || _valid3;
+const _errs138 = errors;
+if(typeof data54 !== "string"){
+const err102 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1391,10 +1399,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-var _valid3 = _errs136 === errors;
-valid41 = valid41 || _valid3;
-if(!valid41){
-const err103 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("error" !== data54){
+const err103 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1403,11 +1409,46 @@ vErrors.push(err103);
 }
 errors++;
 }
+var _valid3 = _errs138 === errors;
+valid43 = valid43 || _valid3;
+const _errs140 = errors;
+if(typeof data54 !== "string"){
+const err104 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err104];
+}
 else {
-errors = _errs129;
+vErrors.push(err104);
+}
+errors++;
+}
+if("info" !== data54){
+const err105 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+var _valid3 = _errs140 === errors;
+valid43 = valid43 || _valid3;
+if(!valid43){
+const err106 = {instancePath:instancePath+"/overrides/" + i1+"/rules/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/overrides/items/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+else {
+errors = _errs133;
 if(vErrors !== null){
-if(_errs129){
-vErrors.length = _errs129;
+if(_errs133){
+vErrors.length = _errs133;
 }
 else {
 vErrors = null;
@@ -1419,43 +1460,7 @@ props0[key9] = true;
 }
 }
 else {
-const err104 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
-errors++;
-}
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-}
-}
-else {
-const err106 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-}
-if(data.workspace !== undefined){
-if(typeof data.workspace !== "string"){
-const err107 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err107 = {instancePath:instancePath+"/overrides/" + i1+"/rules",schemaPath:"#/properties/overrides/items/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1465,11 +1470,9 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data54 = data.host;
-if(typeof data54 === "string"){
-if(func2(data54) < 1){
-const err108 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err108 = {instancePath:instancePath+"/overrides/" + i1,schemaPath:"#/properties/overrides/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1479,8 +1482,9 @@ vErrors.push(err108);
 errors++;
 }
 }
+}
 else {
-const err109 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err109 = {instancePath:instancePath+"/overrides",schemaPath:"#/properties/overrides/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1490,11 +1494,9 @@ vErrors.push(err109);
 errors++;
 }
 }
-if(data.store !== undefined){
-let data55 = data.store;
-if(typeof data55 === "string"){
-if(func2(data55) < 1){
-const err110 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data.workspace !== undefined){
+if(typeof data.workspace !== "string"){
+const err110 = {instancePath:instancePath+"/workspace",schemaPath:"#/properties/workspace/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1503,8 +1505,12 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(!pattern5.test(data55)){
-const err111 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
+}
+if(data.host !== undefined){
+let data56 = data.host;
+if(typeof data56 === "string"){
+if(func2(data56) < 1){
+const err111 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1515,7 +1521,7 @@ errors++;
 }
 }
 else {
-const err112 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err112 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1525,12 +1531,11 @@ vErrors.push(err112);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data56 = data.tools;
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-for(const key10 in data56){
-if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
-const err113 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data.store !== undefined){
+let data57 = data.store;
+if(typeof data57 === "string"){
+if(func2(data57) < 1){
+const err113 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1539,16 +1544,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-if(data56.allow !== undefined){
-let data57 = data56.allow;
-if(Array.isArray(data57)){
-const len14 = data57.length;
-for(let i14=0; i14<len14; i14++){
-let data58 = data57[i14];
-if(typeof data58 === "string"){
-if(func2(data58) < 1){
-const err114 = {instancePath:instancePath+"/tools/allow/" + i14,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data57)){
+const err114 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/pattern",keyword:"pattern",params:{pattern: "^(file:.+|postgres(ql)?://.+)$"},message:"must match pattern \""+"^(file:.+|postgres(ql)?://.+)$"+"\""};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1559,7 +1556,7 @@ errors++;
 }
 }
 else {
-const err115 = {instancePath:instancePath+"/tools/allow/" + i14,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err115 = {instancePath:instancePath+"/store",schemaPath:"#/properties/store/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1569,9 +1566,12 @@ vErrors.push(err115);
 errors++;
 }
 }
-}
-else {
-const err116 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.tools !== undefined){
+let data58 = data.tools;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key10 in data58){
+if(!((((((key10 === "allow") || (key10 === "allowFile")) || (key10 === "registry")) || (key10 === "deny")) || (key10 === "write")) || (key10 === "read"))){
+const err116 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1581,9 +1581,15 @@ vErrors.push(err116);
 errors++;
 }
 }
-if(data56.allowFile !== undefined){
-if(typeof data56.allowFile !== "string"){
-const err117 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.allow !== undefined){
+let data59 = data58.allow;
+if(Array.isArray(data59)){
+const len15 = data59.length;
+for(let i15=0; i15<len15; i15++){
+let data60 = data59[i15];
+if(typeof data60 === "string"){
+if(func2(data60) < 1){
+const err117 = {instancePath:instancePath+"/tools/allow/" + i15,schemaPath:"#/properties/tools/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1593,9 +1599,8 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data56.registry !== undefined){
-if(typeof data56.registry !== "string"){
-const err118 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err118 = {instancePath:instancePath+"/tools/allow/" + i15,schemaPath:"#/properties/tools/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1605,15 +1610,9 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data56.deny !== undefined){
-let data61 = data56.deny;
-if(Array.isArray(data61)){
-const len15 = data61.length;
-for(let i15=0; i15<len15; i15++){
-let data62 = data61[i15];
-if(typeof data62 === "string"){
-if(func2(data62) < 1){
-const err119 = {instancePath:instancePath+"/tools/deny/" + i15,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err119 = {instancePath:instancePath+"/tools/allow",schemaPath:"#/properties/tools/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1623,8 +1622,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-else {
-const err120 = {instancePath:instancePath+"/tools/deny/" + i15,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data58.allowFile !== undefined){
+if(typeof data58.allowFile !== "string"){
+const err120 = {instancePath:instancePath+"/tools/allowFile",schemaPath:"#/properties/tools/properties/allowFile/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1634,9 +1634,9 @@ vErrors.push(err120);
 errors++;
 }
 }
-}
-else {
-const err121 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data58.registry !== undefined){
+if(typeof data58.registry !== "string"){
+const err121 = {instancePath:instancePath+"/tools/registry",schemaPath:"#/properties/tools/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1646,15 +1646,15 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data56.write !== undefined){
-let data63 = data56.write;
+if(data58.deny !== undefined){
+let data63 = data58.deny;
 if(Array.isArray(data63)){
 const len16 = data63.length;
 for(let i16=0; i16<len16; i16++){
 let data64 = data63[i16];
 if(typeof data64 === "string"){
 if(func2(data64) < 1){
-const err122 = {instancePath:instancePath+"/tools/write/" + i16,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err122 = {instancePath:instancePath+"/tools/deny/" + i16,schemaPath:"#/properties/tools/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1665,7 +1665,7 @@ errors++;
 }
 }
 else {
-const err123 = {instancePath:instancePath+"/tools/write/" + i16,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err123 = {instancePath:instancePath+"/tools/deny/" + i16,schemaPath:"#/properties/tools/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1677,7 +1677,7 @@ errors++;
 }
 }
 else {
-const err124 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err124 = {instancePath:instancePath+"/tools/deny",schemaPath:"#/properties/tools/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1687,15 +1687,15 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data56.read !== undefined){
-let data65 = data56.read;
+if(data58.write !== undefined){
+let data65 = data58.write;
 if(Array.isArray(data65)){
 const len17 = data65.length;
 for(let i17=0; i17<len17; i17++){
 let data66 = data65[i17];
 if(typeof data66 === "string"){
 if(func2(data66) < 1){
-const err125 = {instancePath:instancePath+"/tools/read/" + i17,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err125 = {instancePath:instancePath+"/tools/write/" + i17,schemaPath:"#/properties/tools/properties/write/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1706,7 +1706,7 @@ errors++;
 }
 }
 else {
-const err126 = {instancePath:instancePath+"/tools/read/" + i17,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err126 = {instancePath:instancePath+"/tools/write/" + i17,schemaPath:"#/properties/tools/properties/write/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1718,7 +1718,7 @@ errors++;
 }
 }
 else {
-const err127 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err127 = {instancePath:instancePath+"/tools/write",schemaPath:"#/properties/tools/properties/write/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1728,9 +1728,15 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-else {
-const err128 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data58.read !== undefined){
+let data67 = data58.read;
+if(Array.isArray(data67)){
+const len18 = data67.length;
+for(let i18=0; i18<len18; i18++){
+let data68 = data67[i18];
+if(typeof data68 === "string"){
+if(func2(data68) < 1){
+const err128 = {instancePath:instancePath+"/tools/read/" + i18,schemaPath:"#/properties/tools/properties/read/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1740,12 +1746,8 @@ vErrors.push(err128);
 errors++;
 }
 }
-if(data.paths !== undefined){
-let data67 = data.paths;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-for(const key11 in data67){
-if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
-const err129 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+else {
+const err129 = {instancePath:instancePath+"/tools/read/" + i18,schemaPath:"#/properties/tools/properties/read/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1755,15 +1757,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data67.protected !== undefined){
-let data68 = data67.protected;
-if(Array.isArray(data68)){
-const len18 = data68.length;
-for(let i18=0; i18<len18; i18++){
-let data69 = data68[i18];
-if(typeof data69 === "string"){
-if(func2(data69) < 1){
-const err130 = {instancePath:instancePath+"/paths/protected/" + i18,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err130 = {instancePath:instancePath+"/tools/read",schemaPath:"#/properties/tools/properties/read/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1773,8 +1769,9 @@ vErrors.push(err130);
 errors++;
 }
 }
+}
 else {
-const err131 = {instancePath:instancePath+"/paths/protected/" + i18,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err131 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1784,9 +1781,12 @@ vErrors.push(err131);
 errors++;
 }
 }
-}
-else {
-const err132 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.paths !== undefined){
+let data69 = data.paths;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key11 in data69){
+if(!(((key11 === "protected") || (key11 === "unprotect")) || (key11 === "arguments"))){
+const err132 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1796,15 +1796,15 @@ vErrors.push(err132);
 errors++;
 }
 }
-if(data67.unprotect !== undefined){
-let data70 = data67.unprotect;
+if(data69.protected !== undefined){
+let data70 = data69.protected;
 if(Array.isArray(data70)){
 const len19 = data70.length;
 for(let i19=0; i19<len19; i19++){
 let data71 = data70[i19];
 if(typeof data71 === "string"){
 if(func2(data71) < 1){
-const err133 = {instancePath:instancePath+"/paths/unprotect/" + i19,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err133 = {instancePath:instancePath+"/paths/protected/" + i19,schemaPath:"#/properties/paths/properties/protected/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1815,7 +1815,7 @@ errors++;
 }
 }
 else {
-const err134 = {instancePath:instancePath+"/paths/unprotect/" + i19,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err134 = {instancePath:instancePath+"/paths/protected/" + i19,schemaPath:"#/properties/paths/properties/protected/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1827,7 +1827,7 @@ errors++;
 }
 }
 else {
-const err135 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err135 = {instancePath:instancePath+"/paths/protected",schemaPath:"#/properties/paths/properties/protected/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,15 +1837,15 @@ vErrors.push(err135);
 errors++;
 }
 }
-if(data67.arguments !== undefined){
-let data72 = data67.arguments;
+if(data69.unprotect !== undefined){
+let data72 = data69.unprotect;
 if(Array.isArray(data72)){
 const len20 = data72.length;
 for(let i20=0; i20<len20; i20++){
 let data73 = data72[i20];
 if(typeof data73 === "string"){
 if(func2(data73) < 1){
-const err136 = {instancePath:instancePath+"/paths/arguments/" + i20,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err136 = {instancePath:instancePath+"/paths/unprotect/" + i20,schemaPath:"#/properties/paths/properties/unprotect/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1856,7 +1856,7 @@ errors++;
 }
 }
 else {
-const err137 = {instancePath:instancePath+"/paths/arguments/" + i20,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err137 = {instancePath:instancePath+"/paths/unprotect/" + i20,schemaPath:"#/properties/paths/properties/unprotect/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1868,7 +1868,7 @@ errors++;
 }
 }
 else {
-const err138 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err138 = {instancePath:instancePath+"/paths/unprotect",schemaPath:"#/properties/paths/properties/unprotect/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1878,9 +1878,15 @@ vErrors.push(err138);
 errors++;
 }
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data69.arguments !== undefined){
+let data74 = data69.arguments;
+if(Array.isArray(data74)){
+const len21 = data74.length;
+for(let i21=0; i21<len21; i21++){
+let data75 = data74[i21];
+if(typeof data75 === "string"){
+if(func2(data75) < 1){
+const err139 = {instancePath:instancePath+"/paths/arguments/" + i21,schemaPath:"#/properties/paths/properties/arguments/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1890,12 +1896,8 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data.plan !== undefined){
-let data74 = data.plan;
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-for(const key12 in data74){
-if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
-const err140 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+else {
+const err140 = {instancePath:instancePath+"/paths/arguments/" + i21,schemaPath:"#/properties/paths/properties/arguments/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1905,11 +1907,9 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data74.maxAgeDays !== undefined){
-let data75 = data74.maxAgeDays;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
-const err141 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err141 = {instancePath:instancePath+"/paths/arguments",schemaPath:"#/properties/paths/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1919,8 +1919,9 @@ vErrors.push(err141);
 errors++;
 }
 }
+}
 else {
-const err142 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err142 = {instancePath:instancePath+"/paths",schemaPath:"#/properties/paths/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1930,9 +1931,12 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data74.requireChecksum !== undefined){
-if(typeof data74.requireChecksum !== "boolean"){
-const err143 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.plan !== undefined){
+let data76 = data.plan;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+for(const key12 in data76){
+if(!(((((key12 === "maxAgeDays") || (key12 === "requireChecksum")) || (key12 === "allowConditionals")) || (key12 === "constraints")) || (key12 === "allowOpenArguments"))){
+const err143 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1942,9 +1946,11 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data74.allowConditionals !== undefined){
-if(typeof data74.allowConditionals !== "boolean"){
-const err144 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data76.maxAgeDays !== undefined){
+let data77 = data76.maxAgeDays;
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err144 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1954,13 +1960,8 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data74.constraints !== undefined){
-let data78 = data74.constraints;
-const _errs192 = errors;
-let valid59 = false;
-const _errs193 = errors;
-if(typeof data78 !== "string"){
-const err145 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err145 = {instancePath:instancePath+"/plan/maxAgeDays",schemaPath:"#/properties/plan/properties/maxAgeDays/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1969,8 +1970,10 @@ vErrors.push(err145);
 }
 errors++;
 }
-if("allow" !== data78){
-const err146 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
+}
+if(data76.requireChecksum !== undefined){
+if(typeof data76.requireChecksum !== "boolean"){
+const err146 = {instancePath:instancePath+"/plan/requireChecksum",schemaPath:"#/properties/plan/properties/requireChecksum/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1979,11 +1982,10 @@ vErrors.push(err146);
 }
 errors++;
 }
-var _valid4 = _errs193 === errors;
-valid59 = valid59 || _valid4;
-const _errs195 = errors;
-if(typeof data78 !== "string"){
-const err147 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data76.allowConditionals !== undefined){
+if(typeof data76.allowConditionals !== "boolean"){
+const err147 = {instancePath:instancePath+"/plan/allowConditionals",schemaPath:"#/properties/plan/properties/allowConditionals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1992,8 +1994,14 @@ vErrors.push(err147);
 }
 errors++;
 }
-if("refuse" !== data78){
-const err148 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
+}
+if(data76.constraints !== undefined){
+let data80 = data76.constraints;
+const _errs196 = errors;
+let valid61 = false;
+const _errs197 = errors;
+if(typeof data80 !== "string"){
+const err148 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -2002,10 +2010,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-var _valid4 = _errs195 === errors;
-valid59 = valid59 || _valid4;
-if(!valid59){
-const err149 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("allow" !== data80){
+const err149 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/0/const",keyword:"const",params:{allowedValue: "allow"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2014,21 +2020,11 @@ vErrors.push(err149);
 }
 errors++;
 }
-else {
-errors = _errs192;
-if(vErrors !== null){
-if(_errs192){
-vErrors.length = _errs192;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data74.allowOpenArguments !== undefined){
-if(typeof data74.allowOpenArguments !== "boolean"){
-const err150 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+var _valid4 = _errs197 === errors;
+valid61 = valid61 || _valid4;
+const _errs199 = errors;
+if(typeof data80 !== "string"){
+const err150 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2037,10 +2033,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("refuse" !== data80){
+const err151 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf/1/const",keyword:"const",params:{allowedValue: "refuse"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2049,13 +2043,10 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-if(data.markdown !== undefined){
-let data80 = data.markdown;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-for(const key13 in data80){
-if(!(key13 === "requireSeparators")){
-const err152 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+var _valid4 = _errs199 === errors;
+valid61 = valid61 || _valid4;
+if(!valid61){
+const err152 = {instancePath:instancePath+"/plan/constraints",schemaPath:"#/properties/plan/properties/constraints/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2064,10 +2055,21 @@ vErrors.push(err152);
 }
 errors++;
 }
+else {
+errors = _errs196;
+if(vErrors !== null){
+if(_errs196){
+vErrors.length = _errs196;
 }
-if(data80.requireSeparators !== undefined){
-if(typeof data80.requireSeparators !== "boolean"){
-const err153 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data76.allowOpenArguments !== undefined){
+if(typeof data76.allowOpenArguments !== "boolean"){
+const err153 = {instancePath:instancePath+"/plan/allowOpenArguments",schemaPath:"#/properties/plan/properties/allowOpenArguments/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2079,7 +2081,7 @@ errors++;
 }
 }
 else {
-const err154 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err154 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2089,12 +2091,12 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data.commands !== undefined){
-let data82 = data.commands;
+if(data.markdown !== undefined){
+let data82 = data.markdown;
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-for(const key14 in data82){
-if(!(((((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound")) || (key14 === "installOutside")) || (key14 === "inlineCode"))){
-const err155 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+for(const key13 in data82){
+if(!(key13 === "requireSeparators")){
+const err155 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2104,15 +2106,9 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data82.allow !== undefined){
-let data83 = data82.allow;
-if(Array.isArray(data83)){
-const len21 = data83.length;
-for(let i21=0; i21<len21; i21++){
-let data84 = data83[i21];
-if(typeof data84 === "string"){
-if(func2(data84) < 1){
-const err156 = {instancePath:instancePath+"/commands/allow/" + i21,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data82.requireSeparators !== undefined){
+if(typeof data82.requireSeparators !== "boolean"){
+const err156 = {instancePath:instancePath+"/markdown/requireSeparators",schemaPath:"#/properties/markdown/properties/requireSeparators/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2122,8 +2118,9 @@ vErrors.push(err156);
 errors++;
 }
 }
+}
 else {
-const err157 = {instancePath:instancePath+"/commands/allow/" + i21,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err157 = {instancePath:instancePath+"/markdown",schemaPath:"#/properties/markdown/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2133,9 +2130,12 @@ vErrors.push(err157);
 errors++;
 }
 }
-}
-else {
-const err158 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.commands !== undefined){
+let data84 = data.commands;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+for(const key14 in data84){
+if(!((((((key14 === "allow") || (key14 === "deny")) || (key14 === "allowCompound")) || (key14 === "installOutside")) || (key14 === "inlineCode")) || (key14 === "writtenCode"))){
+const err158 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2145,15 +2145,15 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data82.deny !== undefined){
-let data85 = data82.deny;
+if(data84.allow !== undefined){
+let data85 = data84.allow;
 if(Array.isArray(data85)){
 const len22 = data85.length;
 for(let i22=0; i22<len22; i22++){
 let data86 = data85[i22];
 if(typeof data86 === "string"){
 if(func2(data86) < 1){
-const err159 = {instancePath:instancePath+"/commands/deny/" + i22,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err159 = {instancePath:instancePath+"/commands/allow/" + i22,schemaPath:"#/properties/commands/properties/allow/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2164,7 +2164,7 @@ errors++;
 }
 }
 else {
-const err160 = {instancePath:instancePath+"/commands/deny/" + i22,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err160 = {instancePath:instancePath+"/commands/allow/" + i22,schemaPath:"#/properties/commands/properties/allow/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2176,7 +2176,7 @@ errors++;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err161 = {instancePath:instancePath+"/commands/allow",schemaPath:"#/properties/commands/properties/allow/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2186,9 +2186,15 @@ vErrors.push(err161);
 errors++;
 }
 }
-if(data82.allowCompound !== undefined){
-if(typeof data82.allowCompound !== "boolean"){
-const err162 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data84.deny !== undefined){
+let data87 = data84.deny;
+if(Array.isArray(data87)){
+const len23 = data87.length;
+for(let i23=0; i23<len23; i23++){
+let data88 = data87[i23];
+if(typeof data88 === "string"){
+if(func2(data88) < 1){
+const err162 = {instancePath:instancePath+"/commands/deny/" + i23,schemaPath:"#/properties/commands/properties/deny/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2198,15 +2204,8 @@ vErrors.push(err162);
 errors++;
 }
 }
-if(data82.installOutside !== undefined){
-let data88 = data82.installOutside;
-if(Array.isArray(data88)){
-const len23 = data88.length;
-for(let i23=0; i23<len23; i23++){
-let data89 = data88[i23];
-if(typeof data89 === "string"){
-if(func2(data89) < 1){
-const err163 = {instancePath:instancePath+"/commands/installOutside/" + i23,schemaPath:"#/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err163 = {instancePath:instancePath+"/commands/deny/" + i23,schemaPath:"#/properties/commands/properties/deny/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2216,8 +2215,9 @@ vErrors.push(err163);
 errors++;
 }
 }
+}
 else {
-const err164 = {instancePath:instancePath+"/commands/installOutside/" + i23,schemaPath:"#/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err164 = {instancePath:instancePath+"/commands/deny",schemaPath:"#/properties/commands/properties/deny/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2227,9 +2227,9 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/commands/installOutside",schemaPath:"#/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.allowCompound !== undefined){
+if(typeof data84.allowCompound !== "boolean"){
+const err165 = {instancePath:instancePath+"/commands/allowCompound",schemaPath:"#/properties/commands/properties/allowCompound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2239,15 +2239,15 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data82.inlineCode !== undefined){
-let data90 = data82.inlineCode;
+if(data84.installOutside !== undefined){
+let data90 = data84.installOutside;
 if(Array.isArray(data90)){
 const len24 = data90.length;
 for(let i24=0; i24<len24; i24++){
 let data91 = data90[i24];
 if(typeof data91 === "string"){
 if(func2(data91) < 1){
-const err166 = {instancePath:instancePath+"/commands/inlineCode/" + i24,schemaPath:"#/properties/commands/properties/inlineCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err166 = {instancePath:instancePath+"/commands/installOutside/" + i24,schemaPath:"#/properties/commands/properties/installOutside/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2258,7 +2258,7 @@ errors++;
 }
 }
 else {
-const err167 = {instancePath:instancePath+"/commands/inlineCode/" + i24,schemaPath:"#/properties/commands/properties/inlineCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err167 = {instancePath:instancePath+"/commands/installOutside/" + i24,schemaPath:"#/properties/commands/properties/installOutside/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2270,7 +2270,7 @@ errors++;
 }
 }
 else {
-const err168 = {instancePath:instancePath+"/commands/inlineCode",schemaPath:"#/properties/commands/properties/inlineCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err168 = {instancePath:instancePath+"/commands/installOutside",schemaPath:"#/properties/commands/properties/installOutside/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2280,9 +2280,15 @@ vErrors.push(err168);
 errors++;
 }
 }
-}
-else {
-const err169 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data84.inlineCode !== undefined){
+let data92 = data84.inlineCode;
+if(Array.isArray(data92)){
+const len25 = data92.length;
+for(let i25=0; i25<len25; i25++){
+let data93 = data92[i25];
+if(typeof data93 === "string"){
+if(func2(data93) < 1){
+const err169 = {instancePath:instancePath+"/commands/inlineCode/" + i25,schemaPath:"#/properties/commands/properties/inlineCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2292,12 +2298,8 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data.returns !== undefined){
-let data92 = data.returns;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key15 in data92){
-if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
-const err170 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+else {
+const err170 = {instancePath:instancePath+"/commands/inlineCode/" + i25,schemaPath:"#/properties/commands/properties/inlineCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2307,15 +2309,9 @@ vErrors.push(err170);
 errors++;
 }
 }
-if(data92.statuses !== undefined){
-let data93 = data92.statuses;
-if(Array.isArray(data93)){
-const len25 = data93.length;
-for(let i25=0; i25<len25; i25++){
-let data94 = data93[i25];
-if(typeof data94 === "string"){
-if(func2(data94) < 1){
-const err171 = {instancePath:instancePath+"/returns/statuses/" + i25,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err171 = {instancePath:instancePath+"/commands/inlineCode",schemaPath:"#/properties/commands/properties/inlineCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2325,8 +2321,15 @@ vErrors.push(err171);
 errors++;
 }
 }
-else {
-const err172 = {instancePath:instancePath+"/returns/statuses/" + i25,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data84.writtenCode !== undefined){
+let data94 = data84.writtenCode;
+if(Array.isArray(data94)){
+const len26 = data94.length;
+for(let i26=0; i26<len26; i26++){
+let data95 = data94[i26];
+if(typeof data95 === "string"){
+if(func2(data95) < 1){
+const err172 = {instancePath:instancePath+"/commands/writtenCode/" + i26,schemaPath:"#/properties/commands/properties/writtenCode/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2336,9 +2339,8 @@ vErrors.push(err172);
 errors++;
 }
 }
-}
 else {
-const err173 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err173 = {instancePath:instancePath+"/commands/writtenCode/" + i26,schemaPath:"#/properties/commands/properties/writtenCode/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2348,15 +2350,9 @@ vErrors.push(err173);
 errors++;
 }
 }
-if(data92.successStatuses !== undefined){
-let data95 = data92.successStatuses;
-if(Array.isArray(data95)){
-const len26 = data95.length;
-for(let i26=0; i26<len26; i26++){
-let data96 = data95[i26];
-if(typeof data96 === "string"){
-if(func2(data96) < 1){
-const err174 = {instancePath:instancePath+"/returns/successStatuses/" + i26,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err174 = {instancePath:instancePath+"/commands/writtenCode",schemaPath:"#/properties/commands/properties/writtenCode/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2366,8 +2362,9 @@ vErrors.push(err174);
 errors++;
 }
 }
+}
 else {
-const err175 = {instancePath:instancePath+"/returns/successStatuses/" + i26,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err175 = {instancePath:instancePath+"/commands",schemaPath:"#/properties/commands/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2377,9 +2374,12 @@ vErrors.push(err175);
 errors++;
 }
 }
-}
-else {
-const err176 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.returns !== undefined){
+let data96 = data.returns;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+for(const key15 in data96){
+if(!((((((key15 === "statuses") || (key15 === "successStatuses")) || (key15 === "maxSummaryTokens")) || (key15 === "encoding")) || (key15 === "requiredFields")) || (key15 === "artifactFields"))){
+const err176 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2389,10 +2389,15 @@ vErrors.push(err176);
 errors++;
 }
 }
-if(data92.maxSummaryTokens !== undefined){
-let data97 = data92.maxSummaryTokens;
-if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
-const err177 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data96.statuses !== undefined){
+let data97 = data96.statuses;
+if(Array.isArray(data97)){
+const len27 = data97.length;
+for(let i27=0; i27<len27; i27++){
+let data98 = data97[i27];
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err177 = {instancePath:instancePath+"/returns/statuses/" + i27,schemaPath:"#/properties/returns/properties/statuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2401,9 +2406,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 < 0 || isNaN(data97)){
-const err178 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err178 = {instancePath:instancePath+"/returns/statuses/" + i27,schemaPath:"#/properties/returns/properties/statuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2414,13 +2419,8 @@ errors++;
 }
 }
 }
-if(data92.encoding !== undefined){
-let data98 = data92.encoding;
-const _errs239 = errors;
-let valid75 = false;
-const _errs240 = errors;
-if(typeof data98 !== "string"){
-const err179 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err179 = {instancePath:instancePath+"/returns/statuses",schemaPath:"#/properties/returns/properties/statuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2429,8 +2429,16 @@ vErrors.push(err179);
 }
 errors++;
 }
-if("o200k_base" !== data98){
-const err180 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
+}
+if(data96.successStatuses !== undefined){
+let data99 = data96.successStatuses;
+if(Array.isArray(data99)){
+const len28 = data99.length;
+for(let i28=0; i28<len28; i28++){
+let data100 = data99[i28];
+if(typeof data100 === "string"){
+if(func2(data100) < 1){
+const err180 = {instancePath:instancePath+"/returns/successStatuses/" + i28,schemaPath:"#/properties/returns/properties/successStatuses/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2439,11 +2447,9 @@ vErrors.push(err180);
 }
 errors++;
 }
-var _valid5 = _errs240 === errors;
-valid75 = valid75 || _valid5;
-const _errs242 = errors;
-if(typeof data98 !== "string"){
-const err181 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err181 = {instancePath:instancePath+"/returns/successStatuses/" + i28,schemaPath:"#/properties/returns/properties/successStatuses/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2452,8 +2458,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-if("o200k_harmony" !== data98){
-const err182 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/returns/successStatuses",schemaPath:"#/properties/returns/properties/successStatuses/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2462,11 +2470,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid5 = _errs242 === errors;
-valid75 = valid75 || _valid5;
-const _errs244 = errors;
-if(typeof data98 !== "string"){
-const err183 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data96.maxSummaryTokens !== undefined){
+let data101 = data96.maxSummaryTokens;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
+const err183 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2475,8 +2483,9 @@ vErrors.push(err183);
 }
 errors++;
 }
-if("cl100k_base" !== data98){
-const err184 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 0 || isNaN(data101)){
+const err184 = {instancePath:instancePath+"/returns/maxSummaryTokens",schemaPath:"#/properties/returns/properties/maxSummaryTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2485,11 +2494,15 @@ vErrors.push(err184);
 }
 errors++;
 }
-var _valid5 = _errs244 === errors;
-valid75 = valid75 || _valid5;
-const _errs246 = errors;
-if(typeof data98 !== "string"){
-const err185 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+if(data96.encoding !== undefined){
+let data102 = data96.encoding;
+const _errs247 = errors;
+let valid79 = false;
+const _errs248 = errors;
+if(typeof data102 !== "string"){
+const err185 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2498,8 +2511,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-if("p50k_base" !== data98){
-const err186 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
+if("o200k_base" !== data102){
+const err186 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/0/const",keyword:"const",params:{allowedValue: "o200k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2508,11 +2521,11 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid5 = _errs246 === errors;
-valid75 = valid75 || _valid5;
-const _errs248 = errors;
-if(typeof data98 !== "string"){
-const err187 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs248 === errors;
+valid79 = valid79 || _valid5;
+const _errs250 = errors;
+if(typeof data102 !== "string"){
+const err187 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2521,8 +2534,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-if("p50k_edit" !== data98){
-const err188 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
+if("o200k_harmony" !== data102){
+const err188 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/1/const",keyword:"const",params:{allowedValue: "o200k_harmony"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2531,11 +2544,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-var _valid5 = _errs248 === errors;
-valid75 = valid75 || _valid5;
-const _errs250 = errors;
-if(typeof data98 !== "string"){
-const err189 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs250 === errors;
+valid79 = valid79 || _valid5;
+const _errs252 = errors;
+if(typeof data102 !== "string"){
+const err189 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2544,8 +2557,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-if("r50k_base" !== data98){
-const err190 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
+if("cl100k_base" !== data102){
+const err190 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/2/const",keyword:"const",params:{allowedValue: "cl100k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2554,10 +2567,11 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid5 = _errs250 === errors;
-valid75 = valid75 || _valid5;
-if(!valid75){
-const err191 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid5 = _errs252 === errors;
+valid79 = valid79 || _valid5;
+const _errs254 = errors;
+if(typeof data102 !== "string"){
+const err191 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2566,27 +2580,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-else {
-errors = _errs239;
-if(vErrors !== null){
-if(_errs239){
-vErrors.length = _errs239;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data92.requiredFields !== undefined){
-let data99 = data92.requiredFields;
-if(Array.isArray(data99)){
-const len27 = data99.length;
-for(let i27=0; i27<len27; i27++){
-let data100 = data99[i27];
-if(typeof data100 === "string"){
-if(func2(data100) < 1){
-const err192 = {instancePath:instancePath+"/returns/requiredFields/" + i27,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("p50k_base" !== data102){
+const err192 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/3/const",keyword:"const",params:{allowedValue: "p50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2595,9 +2590,11 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-else {
-const err193 = {instancePath:instancePath+"/returns/requiredFields/" + i27,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid5 = _errs254 === errors;
+valid79 = valid79 || _valid5;
+const _errs256 = errors;
+if(typeof data102 !== "string"){
+const err193 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2606,10 +2603,8 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-}
-else {
-const err194 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("p50k_edit" !== data102){
+const err194 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/4/const",keyword:"const",params:{allowedValue: "p50k_edit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2618,16 +2613,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-if(data92.artifactFields !== undefined){
-let data101 = data92.artifactFields;
-if(Array.isArray(data101)){
-const len28 = data101.length;
-for(let i28=0; i28<len28; i28++){
-let data102 = data101[i28];
-if(typeof data102 === "string"){
-if(func2(data102) < 1){
-const err195 = {instancePath:instancePath+"/returns/artifactFields/" + i28,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid5 = _errs256 === errors;
+valid79 = valid79 || _valid5;
+const _errs258 = errors;
+if(typeof data102 !== "string"){
+const err195 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2636,9 +2626,8 @@ vErrors.push(err195);
 }
 errors++;
 }
-}
-else {
-const err196 = {instancePath:instancePath+"/returns/artifactFields/" + i28,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("r50k_base" !== data102){
+const err196 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf/5/const",keyword:"const",params:{allowedValue: "r50k_base"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2647,10 +2636,10 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-}
-else {
-const err197 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
+var _valid5 = _errs258 === errors;
+valid79 = valid79 || _valid5;
+if(!valid79){
+const err197 = {instancePath:instancePath+"/returns/encoding",schemaPath:"#/properties/returns/properties/encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2659,10 +2648,27 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
+else {
+errors = _errs247;
+if(vErrors !== null){
+if(_errs247){
+vErrors.length = _errs247;
 }
 else {
-const err198 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
+vErrors = null;
+}
+}
+}
+}
+if(data96.requiredFields !== undefined){
+let data103 = data96.requiredFields;
+if(Array.isArray(data103)){
+const len29 = data103.length;
+for(let i29=0; i29<len29; i29++){
+let data104 = data103[i29];
+if(typeof data104 === "string"){
+if(func2(data104) < 1){
+const err198 = {instancePath:instancePath+"/returns/requiredFields/" + i29,schemaPath:"#/properties/returns/properties/requiredFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2672,12 +2678,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data.tasks !== undefined){
-let data103 = data.tasks;
-if(data103 && typeof data103 == "object" && !Array.isArray(data103)){
-for(const key16 in data103){
-if(!(key16 === "operations")){
-const err199 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+else {
+const err199 = {instancePath:instancePath+"/returns/requiredFields/" + i29,schemaPath:"#/properties/returns/properties/requiredFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2687,20 +2689,9 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data103.operations !== undefined){
-let data104 = data103.operations;
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-var props1 = {};
-for(const key17 in data104){
-if(pattern4.test(key17)){
-let data105 = data104[key17];
-if(Array.isArray(data105)){
-const len29 = data105.length;
-for(let i29=0; i29<len29; i29++){
-let data106 = data105[i29];
-if(typeof data106 === "string"){
-if(func2(data106) < 1){
-const err200 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i29,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err200 = {instancePath:instancePath+"/returns/requiredFields",schemaPath:"#/properties/returns/properties/requiredFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2710,8 +2701,15 @@ vErrors.push(err200);
 errors++;
 }
 }
-else {
-const err201 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i29,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data96.artifactFields !== undefined){
+let data105 = data96.artifactFields;
+if(Array.isArray(data105)){
+const len30 = data105.length;
+for(let i30=0; i30<len30; i30++){
+let data106 = data105[i30];
+if(typeof data106 === "string"){
+if(func2(data106) < 1){
+const err201 = {instancePath:instancePath+"/returns/artifactFields/" + i30,schemaPath:"#/properties/returns/properties/artifactFields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2721,9 +2719,8 @@ vErrors.push(err201);
 errors++;
 }
 }
-}
 else {
-const err202 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err202 = {instancePath:instancePath+"/returns/artifactFields/" + i30,schemaPath:"#/properties/returns/properties/artifactFields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2732,12 +2729,10 @@ vErrors.push(err202);
 }
 errors++;
 }
-props1[key17] = true;
-}
 }
 }
 else {
-const err203 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err203 = {instancePath:instancePath+"/returns/artifactFields",schemaPath:"#/properties/returns/properties/artifactFields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2749,7 +2744,7 @@ errors++;
 }
 }
 else {
-const err204 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err204 = {instancePath:instancePath+"/returns",schemaPath:"#/properties/returns/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2759,12 +2754,12 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data.delegation !== undefined){
-let data107 = data.delegation;
+if(data.tasks !== undefined){
+let data107 = data.tasks;
 if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-for(const key18 in data107){
-if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
-const err205 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
+for(const key16 in data107){
+if(!(key16 === "operations")){
+const err205 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2774,10 +2769,20 @@ vErrors.push(err205);
 errors++;
 }
 }
-if(data107.maxDepth !== undefined){
-let data108 = data107.maxDepth;
-if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
-const err206 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data107.operations !== undefined){
+let data108 = data107.operations;
+if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+var props1 = {};
+for(const key17 in data108){
+if(pattern4.test(key17)){
+let data109 = data108[key17];
+if(Array.isArray(data109)){
+const len31 = data109.length;
+for(let i31=0; i31<len31; i31++){
+let data110 = data109[i31];
+if(typeof data110 === "string"){
+if(func2(data110) < 1){
+const err206 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i31,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2786,9 +2791,9 @@ vErrors.push(err206);
 }
 errors++;
 }
-if((typeof data108 == "number") && (isFinite(data108))){
-if(data108 < 0 || isNaN(data108)){
-const err207 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err207 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i31,schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2799,9 +2804,8 @@ errors++;
 }
 }
 }
-if(data107.registry !== undefined){
-if(typeof data107.registry !== "string"){
-const err208 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err208 = {instancePath:instancePath+"/tasks/operations/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tasks/properties/operations/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2810,12 +2814,12 @@ vErrors.push(err208);
 }
 errors++;
 }
+props1[key17] = true;
 }
-if(data107.sessionTtlSeconds !== undefined){
-let data110 = data107.sessionTtlSeconds;
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 < 0 || isNaN(data110)){
-const err209 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/tasks/operations",schemaPath:"#/properties/tasks/properties/operations/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2825,8 +2829,9 @@ vErrors.push(err209);
 errors++;
 }
 }
+}
 else {
-const err210 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err210 = {instancePath:instancePath+"/tasks",schemaPath:"#/properties/tasks/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2836,9 +2841,12 @@ vErrors.push(err210);
 errors++;
 }
 }
-}
-else {
-const err211 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.delegation !== undefined){
+let data111 = data.delegation;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+for(const key18 in data111){
+if(!(((key18 === "maxDepth") || (key18 === "registry")) || (key18 === "sessionTtlSeconds"))){
+const err211 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2848,12 +2856,10 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data.approval !== undefined){
-let data111 = data.approval;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-for(const key19 in data111){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
-const err212 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+if(data111.maxDepth !== undefined){
+let data112 = data111.maxDepth;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err212 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2862,10 +2868,9 @@ vErrors.push(err212);
 }
 errors++;
 }
-}
-if(data111.ttl !== undefined){
-if(typeof data111.ttl !== "string"){
-const err213 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 < 0 || isNaN(data112)){
+const err213 = {instancePath:instancePath+"/delegation/maxDepth",schemaPath:"#/properties/delegation/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2875,9 +2880,10 @@ vErrors.push(err213);
 errors++;
 }
 }
-if(data111.singleUse !== undefined){
-if(typeof data111.singleUse !== "boolean"){
-const err214 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data111.registry !== undefined){
+if(typeof data111.registry !== "string"){
+const err214 = {instancePath:instancePath+"/delegation/registry",schemaPath:"#/properties/delegation/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2887,9 +2893,11 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data111.trustedKeys !== undefined){
-if(typeof data111.trustedKeys !== "string"){
-const err215 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data111.sessionTtlSeconds !== undefined){
+let data114 = data111.sessionTtlSeconds;
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 0 || isNaN(data114)){
+const err215 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2899,13 +2907,8 @@ vErrors.push(err215);
 errors++;
 }
 }
-if(data111.onPlanAccepted !== undefined){
-let data115 = data111.onPlanAccepted;
-const _errs288 = errors;
-let valid86 = false;
-const _errs289 = errors;
-if(typeof data115 !== "string"){
-const err216 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err216 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2914,8 +2917,10 @@ vErrors.push(err216);
 }
 errors++;
 }
-if("sign-and-start" !== data115){
-const err217 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+}
+else {
+const err217 = {instancePath:instancePath+"/delegation",schemaPath:"#/properties/delegation/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2924,11 +2929,13 @@ vErrors.push(err217);
 }
 errors++;
 }
-var _valid6 = _errs289 === errors;
-valid86 = valid86 || _valid6;
-const _errs291 = errors;
-if(typeof data115 !== "string"){
-const err218 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.approval !== undefined){
+let data115 = data.approval;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+for(const key19 in data115){
+if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+const err218 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2937,8 +2944,10 @@ vErrors.push(err218);
 }
 errors++;
 }
-if("pending" !== data115){
-const err219 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+}
+if(data115.ttl !== undefined){
+if(typeof data115.ttl !== "string"){
+const err219 = {instancePath:instancePath+"/approval/ttl",schemaPath:"#/properties/approval/properties/ttl/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2947,10 +2956,10 @@ vErrors.push(err219);
 }
 errors++;
 }
-var _valid6 = _errs291 === errors;
-valid86 = valid86 || _valid6;
-if(!valid86){
-const err220 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data115.singleUse !== undefined){
+if(typeof data115.singleUse !== "boolean"){
+const err220 = {instancePath:instancePath+"/approval/singleUse",schemaPath:"#/properties/approval/properties/singleUse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2959,21 +2968,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-else {
-errors = _errs288;
-if(vErrors !== null){
-if(_errs288){
-vErrors.length = _errs288;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data111.key !== undefined){
-if(typeof data111.key !== "string"){
-const err221 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data115.trustedKeys !== undefined){
+if(typeof data115.trustedKeys !== "string"){
+const err221 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2983,9 +2981,13 @@ vErrors.push(err221);
 errors++;
 }
 }
-}
-else {
-const err222 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data115.onPlanAccepted !== undefined){
+let data119 = data115.onPlanAccepted;
+const _errs296 = errors;
+let valid90 = false;
+const _errs297 = errors;
+if(typeof data119 !== "string"){
+const err222 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2994,13 +2996,8 @@ vErrors.push(err222);
 }
 errors++;
 }
-}
-if(data.guard !== undefined){
-let data117 = data.guard;
-if(data117 && typeof data117 == "object" && !Array.isArray(data117)){
-for(const key20 in data117){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err223 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+if("sign-and-start" !== data119){
+const err223 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3009,11 +3006,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-if(data117.maxInputBytes !== undefined){
-let data118 = data117.maxInputBytes;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err224 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid6 = _errs297 === errors;
+valid90 = valid90 || _valid6;
+const _errs299 = errors;
+if(typeof data119 !== "string"){
+const err224 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3022,9 +3019,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 < 1 || isNaN(data118)){
-const err225 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if("pending" !== data119){
+const err225 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3033,15 +3029,10 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-}
-if(data117.noRun !== undefined){
-let data119 = data117.noRun;
-const _errs301 = errors;
-let valid88 = false;
-const _errs302 = errors;
-if(typeof data119 !== "string"){
-const err226 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid6 = _errs299 === errors;
+valid90 = valid90 || _valid6;
+if(!valid90){
+const err226 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3050,8 +3041,21 @@ vErrors.push(err226);
 }
 errors++;
 }
-if("block" !== data119){
-const err227 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+else {
+errors = _errs296;
+if(vErrors !== null){
+if(_errs296){
+vErrors.length = _errs296;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data115.key !== undefined){
+if(typeof data115.key !== "string"){
+const err227 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3060,11 +3064,10 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid7 = _errs302 === errors;
-valid88 = valid88 || _valid7;
-const _errs304 = errors;
-if(typeof data119 !== "string"){
-const err228 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err228 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3073,8 +3076,13 @@ vErrors.push(err228);
 }
 errors++;
 }
-if("allow-free" !== data119){
-const err229 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+}
+if(data.guard !== undefined){
+let data121 = data.guard;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+for(const key20 in data121){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err229 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3083,11 +3091,11 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid7 = _errs304 === errors;
-valid88 = valid88 || _valid7;
-const _errs306 = errors;
-if(typeof data119 !== "string"){
-const err230 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data121.maxInputBytes !== undefined){
+let data122 = data121.maxInputBytes;
+if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
+const err230 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3096,8 +3104,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-if("ask" !== data119){
-const err231 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 < 1 || isNaN(data122)){
+const err231 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3106,10 +3115,15 @@ vErrors.push(err231);
 }
 errors++;
 }
-var _valid7 = _errs306 === errors;
-valid88 = valid88 || _valid7;
-if(!valid88){
-const err232 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+if(data121.noRun !== undefined){
+let data123 = data121.noRun;
+const _errs309 = errors;
+let valid92 = false;
+const _errs310 = errors;
+if(typeof data123 !== "string"){
+const err232 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3118,23 +3132,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-else {
-errors = _errs301;
-if(vErrors !== null){
-if(_errs301){
-vErrors.length = _errs301;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data117.free !== undefined){
-let data120 = data117.free;
-if(Array.isArray(data120)){
-if(data120.length > 200){
-const err233 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+if("block" !== data123){
+const err233 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3143,12 +3142,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-const len30 = data120.length;
-for(let i30=0; i30<len30; i30++){
-let data121 = data120[i30];
-if(typeof data121 === "string"){
-if(func2(data121) > 200){
-const err234 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+var _valid7 = _errs310 === errors;
+valid92 = valid92 || _valid7;
+const _errs312 = errors;
+if(typeof data123 !== "string"){
+const err234 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3157,8 +3155,8 @@ vErrors.push(err234);
 }
 errors++;
 }
-if(func2(data121) < 1){
-const err235 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if("allow-free" !== data123){
+const err235 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3167,9 +3165,11 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-else {
-const err236 = {instancePath:instancePath+"/guard/free/" + i30,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid7 = _errs312 === errors;
+valid92 = valid92 || _valid7;
+const _errs314 = errors;
+if(typeof data123 !== "string"){
+const err236 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3178,10 +3178,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-}
-}
-else {
-const err237 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if("ask" !== data123){
+const err237 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3190,12 +3188,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-}
-if(data117.stateDir !== undefined){
-let data122 = data117.stateDir;
-if(typeof data122 === "string"){
-if(func2(data122) < 1){
-const err238 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var _valid7 = _errs314 === errors;
+valid92 = valid92 || _valid7;
+if(!valid92){
+const err238 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3204,9 +3200,23 @@ vErrors.push(err238);
 }
 errors++;
 }
+else {
+errors = _errs309;
+if(vErrors !== null){
+if(_errs309){
+vErrors.length = _errs309;
 }
 else {
-const err239 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+vErrors = null;
+}
+}
+}
+}
+if(data121.free !== undefined){
+let data124 = data121.free;
+if(Array.isArray(data124)){
+if(data124.length > 200){
+const err239 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3215,10 +3225,12 @@ vErrors.push(err239);
 }
 errors++;
 }
-}
-}
-else {
-const err240 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const len32 = data124.length;
+for(let i32=0; i32<len32; i32++){
+let data125 = data124[i32];
+if(typeof data125 === "string"){
+if(func2(data125) > 200){
+const err240 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3227,13 +3239,8 @@ vErrors.push(err240);
 }
 errors++;
 }
-}
-if(data.yaml !== undefined){
-let data123 = data.yaml;
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-for(const key21 in data123){
-if(!(key21 === "executor")){
-const err241 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+if(func2(data125) < 1){
+const err241 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3243,13 +3250,8 @@ vErrors.push(err241);
 errors++;
 }
 }
-if(data123.executor !== undefined){
-let data124 = data123.executor;
-const _errs318 = errors;
-let valid92 = false;
-const _errs319 = errors;
-if(typeof data124 !== "string"){
-const err242 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err242 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3258,8 +3260,10 @@ vErrors.push(err242);
 }
 errors++;
 }
-if("pyyaml" !== data124){
-const err243 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+}
+else {
+const err243 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3268,11 +3272,12 @@ vErrors.push(err243);
 }
 errors++;
 }
-var _valid8 = _errs319 === errors;
-valid92 = valid92 || _valid8;
-const _errs321 = errors;
-if(typeof data124 !== "string"){
-const err244 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data121.stateDir !== undefined){
+let data126 = data121.stateDir;
+if(typeof data126 === "string"){
+if(func2(data126) < 1){
+const err244 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3281,8 +3286,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-if("go-yaml-v2" !== data124){
-const err245 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+}
+else {
+const err245 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3291,11 +3297,10 @@ vErrors.push(err245);
 }
 errors++;
 }
-var _valid8 = _errs321 === errors;
-valid92 = valid92 || _valid8;
-const _errs323 = errors;
-if(typeof data124 !== "string"){
-const err246 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err246 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3304,8 +3309,13 @@ vErrors.push(err246);
 }
 errors++;
 }
-if("yaml-1.2" !== data124){
-const err247 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+}
+if(data.yaml !== undefined){
+let data127 = data.yaml;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key21 in data127){
+if(!(key21 === "executor")){
+const err247 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3314,10 +3324,14 @@ vErrors.push(err247);
 }
 errors++;
 }
-var _valid8 = _errs323 === errors;
-valid92 = valid92 || _valid8;
-if(!valid92){
-const err248 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+if(data127.executor !== undefined){
+let data128 = data127.executor;
+const _errs326 = errors;
+let valid96 = false;
+const _errs327 = errors;
+if(typeof data128 !== "string"){
+const err248 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3326,11 +3340,79 @@ vErrors.push(err248);
 }
 errors++;
 }
+if("pyyaml" !== data128){
+const err249 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err249];
+}
 else {
-errors = _errs318;
+vErrors.push(err249);
+}
+errors++;
+}
+var _valid8 = _errs327 === errors;
+valid96 = valid96 || _valid8;
+const _errs329 = errors;
+if(typeof data128 !== "string"){
+const err250 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err250];
+}
+else {
+vErrors.push(err250);
+}
+errors++;
+}
+if("go-yaml-v2" !== data128){
+const err251 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err251];
+}
+else {
+vErrors.push(err251);
+}
+errors++;
+}
+var _valid8 = _errs329 === errors;
+valid96 = valid96 || _valid8;
+const _errs331 = errors;
+if(typeof data128 !== "string"){
+const err252 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err252];
+}
+else {
+vErrors.push(err252);
+}
+errors++;
+}
+if("yaml-1.2" !== data128){
+const err253 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err253];
+}
+else {
+vErrors.push(err253);
+}
+errors++;
+}
+var _valid8 = _errs331 === errors;
+valid96 = valid96 || _valid8;
+if(!valid96){
+const err254 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err254];
+}
+else {
+vErrors.push(err254);
+}
+errors++;
+}
+else {
+errors = _errs326;
 if(vErrors !== null){
-if(_errs318){
-vErrors.length = _errs318;
+if(_errs326){
+vErrors.length = _errs326;
 }
 else {
 vErrors = null;
@@ -3340,85 +3422,7 @@ vErrors = null;
 }
 }
 else {
-const err249 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err249];
-}
-else {
-vErrors.push(err249);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data125 = data.limits;
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-for(const key22 in data125){
-if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
-const err250 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err250];
-}
-else {
-vErrors.push(err250);
-}
-errors++;
-}
-}
-if(data125.maxFileBytes !== undefined){
-let data126 = data125.maxFileBytes;
-if(!(((typeof data126 == "number") && (!(data126 % 1) && !isNaN(data126))) && (isFinite(data126)))){
-const err251 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err251];
-}
-else {
-vErrors.push(err251);
-}
-errors++;
-}
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 < 1 || isNaN(data126)){
-const err252 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err252];
-}
-else {
-vErrors.push(err252);
-}
-errors++;
-}
-}
-}
-if(data125.maxDepth !== undefined){
-let data127 = data125.maxDepth;
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err253 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err253];
-}
-else {
-vErrors.push(err253);
-}
-errors++;
-}
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 < 1 || isNaN(data127)){
-const err254 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err254];
-}
-else {
-vErrors.push(err254);
-}
-errors++;
-}
-}
-}
-if(data125.maxSteps !== undefined){
-let data128 = data125.maxSteps;
-if(!(((typeof data128 == "number") && (!(data128 % 1) && !isNaN(data128))) && (isFinite(data128)))){
-const err255 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err255 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3427,9 +3431,13 @@ vErrors.push(err255);
 }
 errors++;
 }
-if((typeof data128 == "number") && (isFinite(data128))){
-if(data128 < 1 || isNaN(data128)){
-const err256 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.limits !== undefined){
+let data129 = data.limits;
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+for(const key22 in data129){
+if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
+const err256 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3439,11 +3447,10 @@ vErrors.push(err256);
 errors++;
 }
 }
-}
-if(data125.maxStringLength !== undefined){
-let data129 = data125.maxStringLength;
-if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
-const err257 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data129.maxFileBytes !== undefined){
+let data130 = data129.maxFileBytes;
+if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
+const err257 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3452,9 +3459,9 @@ vErrors.push(err257);
 }
 errors++;
 }
-if((typeof data129 == "number") && (isFinite(data129))){
-if(data129 < 1 || isNaN(data129)){
-const err258 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 < 1 || isNaN(data130)){
+const err258 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3465,10 +3472,10 @@ errors++;
 }
 }
 }
-if(data125.maxYamlBytes !== undefined){
-let data130 = data125.maxYamlBytes;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err259 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data129.maxDepth !== undefined){
+let data131 = data129.maxDepth;
+if(!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))){
+const err259 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3477,9 +3484,9 @@ vErrors.push(err259);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 < 1 || isNaN(data130)){
-const err260 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 < 1 || isNaN(data131)){
+const err260 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3490,10 +3497,10 @@ errors++;
 }
 }
 }
-if(data125.maxValues !== undefined){
-let data131 = data125.maxValues;
-if(!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))){
-const err261 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data129.maxSteps !== undefined){
+let data132 = data129.maxSteps;
+if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
+const err261 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3502,9 +3509,9 @@ vErrors.push(err261);
 }
 errors++;
 }
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 < 1 || isNaN(data131)){
-const err262 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 < 1 || isNaN(data132)){
+const err262 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3515,9 +3522,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err263 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data129.maxStringLength !== undefined){
+let data133 = data129.maxStringLength;
+if(!(((typeof data133 == "number") && (!(data133 % 1) && !isNaN(data133))) && (isFinite(data133)))){
+const err263 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3526,19 +3534,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data132 = data.rules;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-var props2 = {};
-for(const key23 in data132){
-if(pattern4.test(key23)){
-let data133 = data132[key23];
-const _errs343 = errors;
-let valid95 = false;
-const _errs344 = errors;
-if(typeof data133 !== "string"){
-const err264 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 < 1 || isNaN(data133)){
+const err264 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3547,8 +3545,12 @@ vErrors.push(err264);
 }
 errors++;
 }
-if("off" !== data133){
-const err265 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+}
+if(data129.maxYamlBytes !== undefined){
+let data134 = data129.maxYamlBytes;
+if(!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))){
+const err265 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3557,11 +3559,9 @@ vErrors.push(err265);
 }
 errors++;
 }
-var _valid9 = _errs344 === errors;
-valid95 = valid95 || _valid9;
-const _errs346 = errors;
-if(typeof data133 !== "string"){
-const err266 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 < 1 || isNaN(data134)){
+const err266 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3570,8 +3570,12 @@ vErrors.push(err266);
 }
 errors++;
 }
-if("warning" !== data133){
-const err267 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+}
+}
+if(data129.maxValues !== undefined){
+let data135 = data129.maxValues;
+if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
+const err267 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3580,11 +3584,9 @@ vErrors.push(err267);
 }
 errors++;
 }
-var _valid9 = _errs346 === errors;
-valid95 = valid95 || _valid9;
-const _errs348 = errors;
-if(typeof data133 !== "string"){
-const err268 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 < 1 || isNaN(data135)){
+const err268 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3593,8 +3595,11 @@ vErrors.push(err268);
 }
 errors++;
 }
-if("error" !== data133){
-const err269 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+}
+}
+}
+else {
+const err269 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3603,11 +3608,19 @@ vErrors.push(err269);
 }
 errors++;
 }
-var _valid9 = _errs348 === errors;
-valid95 = valid95 || _valid9;
-const _errs350 = errors;
-if(typeof data133 !== "string"){
-const err270 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.rules !== undefined){
+let data136 = data.rules;
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+var props2 = {};
+for(const key23 in data136){
+if(pattern4.test(key23)){
+let data137 = data136[key23];
+const _errs351 = errors;
+let valid99 = false;
+const _errs352 = errors;
+if(typeof data137 !== "string"){
+const err270 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3616,8 +3629,8 @@ vErrors.push(err270);
 }
 errors++;
 }
-if("info" !== data133){
-const err271 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if("off" !== data137){
+const err271 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3626,10 +3639,11 @@ vErrors.push(err271);
 }
 errors++;
 }
-var _valid9 = _errs350 === errors;
-valid95 = valid95 || _valid9;
-if(!valid95){
-const err272 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+var _valid9 = _errs352 === errors;
+valid99 = valid99 || _valid9;
+const _errs354 = errors;
+if(typeof data137 !== "string"){
+const err272 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3638,11 +3652,79 @@ vErrors.push(err272);
 }
 errors++;
 }
+if("warning" !== data137){
+const err273 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err273];
+}
 else {
-errors = _errs343;
+vErrors.push(err273);
+}
+errors++;
+}
+var _valid9 = _errs354 === errors;
+valid99 = valid99 || _valid9;
+const _errs356 = errors;
+if(typeof data137 !== "string"){
+const err274 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err274];
+}
+else {
+vErrors.push(err274);
+}
+errors++;
+}
+if("error" !== data137){
+const err275 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err275];
+}
+else {
+vErrors.push(err275);
+}
+errors++;
+}
+var _valid9 = _errs356 === errors;
+valid99 = valid99 || _valid9;
+const _errs358 = errors;
+if(typeof data137 !== "string"){
+const err276 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err276];
+}
+else {
+vErrors.push(err276);
+}
+errors++;
+}
+if("info" !== data137){
+const err277 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err277];
+}
+else {
+vErrors.push(err277);
+}
+errors++;
+}
+var _valid9 = _errs358 === errors;
+valid99 = valid99 || _valid9;
+if(!valid99){
+const err278 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err278];
+}
+else {
+vErrors.push(err278);
+}
+errors++;
+}
+else {
+errors = _errs351;
 if(vErrors !== null){
-if(_errs343){
-vErrors.length = _errs343;
+if(_errs351){
+vErrors.length = _errs351;
 }
 else {
 vErrors = null;
@@ -3654,24 +3736,24 @@ props2[key23] = true;
 }
 }
 else {
-const err273 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err279 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err273];
+vErrors = [err279];
 }
 else {
-vErrors.push(err273);
+vErrors.push(err279);
 }
 errors++;
 }
 }
 }
 else {
-const err274 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err280 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err274];
+vErrors = [err280];
 }
 else {
-vErrors.push(err274);
+vErrors.push(err280);
 }
 errors++;
 }

@@ -533,11 +533,13 @@ function applySettings(p: Policy, file: Omit<PolicyOverride, "files">, folder: s
     // installOutside and inlineCode are kept only when some file names them: a policy without them keeps its identity (resolvedPolicyHash).
     const installOutside = file.commands.installOutside ?? p.commands.installOutside;
     const inlineCode = file.commands.inlineCode ?? p.commands.inlineCode;
+    const writtenCode = file.commands.writtenCode ?? p.commands.writtenCode;
     // deny is a union, as tools.deny: an override or a file over a base that denies one more program must not
     // let the ones denied before run again.
     p.commands = { allow: file.commands.allow ?? p.commands.allow, deny: union(p.commands.deny, file.commands.deny), allowCompound: file.commands.allowCompound ?? p.commands.allowCompound };
     if (installOutside !== undefined) p.commands.installOutside = installOutside;
     if (inlineCode !== undefined) p.commands.inlineCode = inlineCode;
+    if (writtenCode !== undefined) p.commands.writtenCode = writtenCode;
   }
   Object.assign(p.yaml, file.yaml ?? {});
   Object.assign(p.limits, file.limits ?? {});

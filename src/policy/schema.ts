@@ -68,6 +68,9 @@ const CommandsSchema = Type.Object(
     inlineCode: Type.Optional(
       Names("Interpreters whose code a command may give on its line or standard input, which plangate does not read (`python -c`, `node -e`, `perl -e`, `python3 - <<EOF`, a step's `{language: python, code}`): their names as plangate's message gives them (`python`, `node`, `perl`, `ruby`) or as the command spells them; `*` and `?` are globs. Empty (the default): none may."),
     ),
+    writtenCode: Type.Optional(
+      Names("Languages whose code the plan writes (a whole text in the plan) may then be run or loaded by a program: a script run by its interpreter (`python3 x.py`), tests loaded by their runner (`pytest`, `npm test`), a build's own code (`build.rs`): their names as plangate's message gives them (`python`, `node`, `rust`); `*` and `?` are globs. commands.inlineCode allows these too. Empty (the default): none may."),
+    ),
   },
   { additionalProperties: false },
 );

@@ -74,6 +74,9 @@ commands:
   # Programs a Bash step may run (each simple command after the shell parse); empty: any not denied.
   allow: []
   deny: []
+  # Languages whose code the plan writes (shown in the plan for the person who accepts it) may then be
+  # run or loaded: a script it writes, tests its runner loads, a build's own code. [] refuses them all.
+  writtenCode: [python, node, ruby, go, rust, java, kotlin, php, dotnet]
 
 plan:
   constraints: allow        # a step may say {"$glob": "tests/**/*.py"}, {"$enum": [...]}, {"$regex": "..."}

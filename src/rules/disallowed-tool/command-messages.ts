@@ -35,6 +35,10 @@ export const commandClauses = {
     message: "gives {{program}} code to run ({{how}}), which plangate does not read: it may write any file or run any program",
     hint: 'do the work with commands plangate reads, or, if the policy trusts {{interpreter}} code it cannot read, list "{{interpreter}}" in the policy\'s commands.inlineCode',
   },
+  writtenCode: {
+    message: "gives {{program}} code to run ({{how}}), which plangate does not read: it may write any file or run any program",
+    hint: 'do the work with commands plangate reads, or, if the policy trusts {{interpreter}} code the plan writes, list "{{interpreter}}" in the policy\'s commands.writtenCode',
+  },
   writtenUnknown: {
     message: "has {{program}} run {{file}}, which step {{writer}} writes without its text in the plan ({{how}}): what it runs cannot be checked",
     hint: "write the whole file with a write step (or a CREATE) whose content is in the plan, then run it; or write its commands into the plan",

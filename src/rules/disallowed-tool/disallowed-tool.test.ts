@@ -622,9 +622,9 @@ describe("disallowed-tool: the reasons of unprovableCommand", () => {
 const write = (path: string, content: string) => ({ tool: "write_file", arguments: { path, content }, intent: "write" });
 const run = (command: string, more: Record<string, unknown> = {}) => ({ tool: "run_command", arguments: { command, ...more }, intent: "run" });
 const steps = (...list: object[]) => JSON.stringify({ steps: list });
-const trusting = (...inlineCode: string[]) => {
+const trusting = (...writtenCode: string[]) => {
   const policy = defaultPolicy("/ws");
-  policy.commands.inlineCode = inlineCode;
+  policy.commands.writtenCode = writtenCode;
   return policy;
 };
 
@@ -713,12 +713,12 @@ ruleTester("disallowed-tool", {
     {
       name: "python code written, then run: inline code",
       code: steps(write("run.py", "import os\n"), run("python3 run.py")),
-      errors: [{ step: 2, messageId: "inlineCode", message: 'Step 2: the command in "command" gives python3 code to run (the file run.py, which step 1 writes), which plangate does not read: it may write any file or run any program.' }],
+      errors: [{ step: 2, messageId: "writtenCode", message: 'Step 2: the command in "command" gives python3 code to run (the file run.py, which step 1 writes), which plangate does not read: it may write any file or run any program.' }],
     },
     {
       name: "a script whose #! line names an interpreter",
       code: steps(write("tool", "#!/usr/bin/env node\nrequire('child_process')\n"), run("./tool")),
-      errors: [{ step: 2, messageId: "inlineCode", message: /gives node code to run \(the file \.\/tool, which step 1 writes\)/ }],
+      errors: [{ step: 2, messageId: "writtenCode", message: /gives node code to run \(the file \.\/tool, which step 1 writes\)/ }],
     },
     {
       name: "a script written by a command line (printf, a here-document), then run",
@@ -886,6 +886,11 @@ ruleTester("disallowed-tool", {
       code: steps(write("conftest.py", "import os\n"), write("build.rs", "fn main() {}\n"), write("src/a.test.ts", "x\n"), run("pytest"), run("cargo build"), run("npm test"), run("make check")),
       options: { policy: trusting("python", "rust", "node") },
     },
+    {
+      name: "code the plan writes and a test runner loads, when commands.inlineCode trusts the language (it allows written code too)",
+      code: steps(write("tests/test_x.py", "import os\n"), run("pytest")),
+      options: { policy: (() => { const p = defaultPolicy("/ws"); p.commands.inlineCode = ["python"]; return p; })() },
+    },
     { name: "a git hook the plan writes, read as a command line", code: steps(write(".husky/pre-commit", "npm run lint\n"), run("git commit -m x")) },
   ],
   invalid: [
@@ -904,7 +909,7 @@ ruleTester("disallowed-tool", {
     ].map(([file, command, program, interpreter]) => ({
       name: `code a program loads by itself, which the plan writes: ${file}, then ${command}`,
       code: steps(write(file!, "import os\n"), run(command!)),
-      errors: [{ step: 2, messageId: "inlineCode", data: { interpreter }, message: new RegExp(`gives ${program!.replace(".", "\\.")} code to run \\(the file ${file!.replace(/\./g, "\\.")}, which step 1 writes and (?:${program!.replace(".", "\\.")}|the project's \\./scripts/ci\\.sh) may load\\)`) }],
+      errors: [{ step: 2, messageId: "writtenCode", data: { interpreter }, message: new RegExp(`gives ${program!.replace(".", "\\.")} code to run \\(the file ${file!.replace(/\./g, "\\.")}, which step 1 writes and (?:${program!.replace(".", "\\.")}|the project's \\./scripts/ci\\.sh) may load\\)`) }],
     })),
     ...[
       [".cargo/config.toml", "cargo test", "Cargo configuration"],
@@ -986,24 +991,24 @@ ruleTester("disallowed-tool", {
       code: steps(write("mod.py", "import os\n"), write("pkg/mod.py", "import os\n"), run(command)),
       // The module run by its name, and the other one, which it may import.
       errors: [
-        { step: 3, messageId: "inlineCode", message: /gives python3 code to run \(the file (?:pkg\/)?mod\.py, which step \d writes\)/ },
-        { step: 3, messageId: "inlineCode", message: /gives python3 code to run \(the file (?:pkg\/)?mod\.py, which step \d writes and python3 may load\)/ },
+        { step: 3, messageId: "writtenCode", message: /gives python3 code to run \(the file (?:pkg\/)?mod\.py, which step \d writes\)/ },
+        { step: 3, messageId: "writtenCode", message: /gives python3 code to run \(the file (?:pkg\/)?mod\.py, which step \d writes and python3 may load\)/ },
       ],
     })),
     {
       name: "a package's __main__.py, run by python -m",
       code: steps(write("app/__main__.py", "import os\n"), run("python3 -m app")),
-      errors: [{ step: 2, messageId: "inlineCode", message: /\(the file app\/__main__\.py, which step 1 writes\)/ }],
+      errors: [{ step: 2, messageId: "writtenCode", message: /\(the file app\/__main__\.py, which step 1 writes\)/ }],
     },
     ...["node -r ./pre.js app.js", "node --require=./pre.js app.js", "node --import ./pre.js app.js"].map((command) => ({
       name: `a module the plan writes, preloaded by ${command}`,
       code: steps(write("pre.js", "require('child_process')\n"), run(command)),
-      errors: [{ step: 2, messageId: "inlineCode", message: /gives node code to run \(the file \.\/pre\.js, which step 1 writes\)/ }],
+      errors: [{ step: 2, messageId: "writtenCode", message: /gives node code to run \(the file \.\/pre\.js, which step 1 writes\)/ }],
     })),
     ...[["s.py", "uv run --with rich s.py", "uv run", "python"], ["s.ts", "npx tsx s.ts", "tsx", "node"], ["s.ts", "ts-node s.ts", "ts-node", "node"], ["s.go", "go run s.go", "go", "go"]].map(([file, command, program, interpreter]) => ({
       name: `a script the plan writes, run by ${command}`,
       code: steps(write(file!, "x\n"), run(command!)),
-      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
+      errors: [{ step: 2, messageId: "writtenCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
     })),
     {
       name: "written scripts that run each other past the depth followed: the deepest is refused, not run unread",
@@ -1047,12 +1052,12 @@ ruleTester("disallowed-tool", {
     ...[["X.java", "java X.java", "java"], ["x.kts", "kotlinc -script x.kts", "kotlin"], ["x.swift", "swift x.swift", "swift"], ["x.cs", "dotnet run x.cs", "dotnet"], ["x.erl", "escript x.erl", "erlang"], ["x.hs", "stack runghc x.hs", "haskell"], ["x.js", "k6 run x.js", "node"], ["x.vbs", "cscript x.vbs", "wscript"], ["x.ipynb", "jupyter nbconvert --to html --execute x.ipynb", "python"], ["x.ipynb", "papermill x.ipynb out.ipynb", "python"], ["x.exs", "mix run x.exs", "elixir"], ["x.py", "pdm run x.py", "python"], ["x.ts", "tsx watch x.ts", "node"], ["x.m4", "m4 x.m4", "m4"], ["site.yml", "ansible-playbook -c local site.yml", "ansible"]].map(([file, command, interpreter]) => ({
       name: `a script the plan writes, run by ${command}`,
       code: steps(write(file!, "x\n"), run(command!)),
-      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
+      errors: [{ step: 2, messageId: "writtenCode", message: new RegExp(`code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`), data: { interpreter } }],
     })),
     ...[["x.py", "python3 < x.py", "python3", "import os\n"], ["x.js", "node < x.js", "node", "x\n"], ["x.pl", "perl < x.pl", "perl", "x\n"]].map(([file, command, program, text]) => ({
       name: `code the plan writes, given on standard input: ${command}`,
       code: steps(write(file!, text!), run(command!)),
-      errors: [{ step: 2, messageId: "inlineCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`) }],
+      errors: [{ step: 2, messageId: "writtenCode", message: new RegExp(`gives ${program} code to run \\(the file ${file!.replace(".", "\\.")}, which step 1 writes\\)`) }],
     })),
     ...[["sqlite3 db < s.sql", ".shell id\n", "sqlite3", ".shell"], ["psql -f s.sql", "SELECT 1;\n\\! id\n", "psql", "\\!"], ["mysql db < s.sql", "system id\n", "mysql", "system"]].map(([command, text, program, how]) => ({
       name: `a database client's commands the plan writes: ${command}`,
