@@ -698,9 +698,12 @@ class Judge {
     }
     for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
     for (const { abs, w, tree } of hits) {
+      // A settings file whose text names no scripts or code (`holds`) is data to the program.
+      if (load.holds !== undefined && w.content !== undefined && !load.holds.test(w.content)) continue;
       // A text the plan does not hold is refused once, whatever language a load reads it as.
-      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}`;
-      if (out.judged.has(key) || out.judged.has(`ran\0${abs}`)) continue;
+      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
+      // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
+      if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
       this.#judge({ ...run, text: file, as: load.as }, w, bases, line, step, depth, out, by);
@@ -742,9 +745,29 @@ class Judge {
       return;
     }
     if (as === "manifest") {
-      if (run.load !== undefined) {
+      const keys = run.load?.keys;
+      if (run.load !== undefined && (keys === undefined || name !== "package.json")) {
         refuse("manifest", { kind: run.load.kind ?? "build file" });
         return;
+      }
+      if (keys !== undefined) {
+        // package.json's sections that name modules or commands a tool runs: refused; its scripts, for a hook that may run any, judged.
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(content);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+          refuse("unreadable", { why: "it is not a JSON object" });
+          return;
+        }
+        const named = keys.find((k) => Object.hasOwn(parsed as object, k));
+        if (named !== undefined) {
+          refuse("manifest", { kind: `${run.load!.kind ?? "build file"} ("${named}")` });
+          return;
+        }
+        if (!run.load!.scripts) return;
       }
       if (name !== "package.json") {
         refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
