@@ -530,6 +530,8 @@ interface LineWrite {
   gone?: true;
   /** The program whose word names it ("" for a redirection's target). */
   by: string;
+  /** Written by git from a repository other than the project's (a remote the plan adds, a URL it fetches). */
+  foreign?: true;
 }
 
 /** What one command line writes, for its own runs: files and folders (true: written whole), and patterns. */
@@ -688,7 +690,8 @@ class Judge {
     // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
     const own = run.owner ?? "";
     for (const x of line.writes) {
-      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)))) continue;
+      // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign)) continue;
       if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
     }
     const found = this.state.loadable(re, trees);
@@ -854,6 +857,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const state = new WrittenFiles(workspace, facts.paths);
   const judge = new Judge(state, policy, analyse);
   let committed = false;
+  let foreign = false;
   let next = 0;
   const commandSteps = new Set(analysed.map((a) => a.command.step));
   // Files run by a command in the background (`./a.sh &`): a shell reads its script as it goes, so a later write of it is run too.
@@ -884,11 +888,11 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
           }
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
-        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = true;
+        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = foreign = true;
         if (committed && (GIT_WRITES_TREE.has(p.program) || p.program === "git submodule"))
           for (const base of bases) {
             const folder = absoluteOf(workspace, base, "", ".");
-            if (folder !== undefined) writes.push({ abs: folder, tree: true, by: p.program });
+            if (folder !== undefined) writes.push({ abs: folder, tree: true, by: p.program, ...(foreign ? { foreign: true as const } : {}) });
           }
         if (GIT_KEEPS.has(p.program)) committed = true;
       }

