@@ -182,6 +182,8 @@ class WrittenFiles {
   set(abs: string, w: Omit<Written, "seq">): void {
     abs = this.canon(abs);
     const entry: Written = { ...w, seq: ++this.#seq };
+    if (!this.#files.has(abs)) this.#order.set(abs, this.#order.size);
+    if (entry.tree) this.#treeKeys.add(abs);
     if (entry.background) this.#background.set(abs, entry);
     this.onWrite?.(abs, entry);
     if (entry.content !== undefined && entry.content.length > MAX_CARRIED) {
@@ -242,22 +244,46 @@ class WrittenFiles {
   }
 
   #loadTests = 0;
+  /** Each path written, in the order first written; the paths ever written as a folder whole. */
+  readonly #order = new Map<string, number>();
+  readonly #treeKeys = new Set<string>();
+  /** For each load's expression: how many paths (in #order) it was tested against, and those it matched. */
+  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[] }>();
   /**
    * What a program that loads files by their names may find of the plan's writes: each written file
    * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
-   * now; removed ones are left out. Undefined past the bound on matching (MAX_PATTERN_TESTS).
+   * now; removed ones are left out. Each path is tested against an expression once (a plan of many runs
+   * of one test runner does not test every written path again at each). Undefined past the bound on
+   * matching (MAX_PATTERN_TESTS).
    */
   loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
-    this.#loadTests += this.#files.size;
+    let index = this.#loadIndex.get(re);
+    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
+    const size = this.#order.size;
+    // Folders written whole are looked at again at each run: they count each time.
+    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0);
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
-    const out: { abs: string; w: Written }[] = [];
-    for (const [abs, entry] of this.#files) {
-      if (entry.tree ? trees === undefined || !trees(abs) : !abs.startsWith(`${this.workspace}/`) || !re.test(abs)) continue;
-      const w = this.get(abs);
-      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) continue;
-      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w });
+    if (index.tested < size) {
+      let i = 0;
+      for (const abs of this.#order.keys()) if (i++ >= index.tested && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+      index.tested = size;
     }
-    return out;
+    const out: { abs: string; w: Written; at: number }[] = [];
+    const add = (abs: string, entry: Written) => {
+      const w = this.get(abs);
+      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) return;
+      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)! });
+    };
+    for (const abs of index.hits) {
+      const entry = this.#files.get(abs)!;
+      if (!entry.tree) add(abs, entry);
+    }
+    if (trees !== undefined)
+      for (const abs of this.#treeKeys) {
+        const entry = this.#files.get(abs)!;
+        if (entry.tree && trees(abs)) add(abs, entry);
+      }
+    return out.sort((a, b) => a.at - b.at);
   }
 
   /** The written files named `name` in any folder (folded), as absolute paths. */
