@@ -6,7 +6,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
-import { type Load, loadsOf } from "./loaders.js";
+import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -1690,7 +1690,8 @@ class Analysis {
 
   /** Records a file the line runs (CommandRun), once per text, folder and reading; its index in report.runs. */
   private run(text: string, as: string, program: string, span: CommandSpan | undefined, extra?: Pick<CommandRun, "anywhere" | "scripts" | "load" | "project">): number {
-    const key = `${text}\0${this.cwd}\0${as}\0${program}`;
+    // A file a program loads by itself is another run than the same file it reads by its name (package.json's sections, its scripts).
+    const key = `${text}\0${this.cwd}\0${as}\0${program}${extra?.load !== undefined ? "\0load" : ""}`;
     const known = this.runKeys.get(key);
     if (known !== undefined) return known;
     const runs = (this.report.runs ??= []);
@@ -2310,6 +2311,8 @@ class Analysis {
         if (v !== undefined && /^(?:\.{1,2}(?:\/|$)|\/|file:)/.test(v)) this.run(v.replace(/^file:(?:\/\/)?/, ""), "package", spelt, wordSpan(given!, depth));
       }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
+      // The package, whichever it is, may load node's code and settings of the project (`npx hardhat test`).
+      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""))) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
     }
     // Code the program finds by itself in the project (a test runner's tests, a build's own code).
     for (const load of loadsOf(name, args)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });

@@ -13,7 +13,7 @@ import { interpreterOf } from "./inline-code.js";
  * end of their paths (`.cargo/config.toml`, `.husky/*`); `**` stands for any folders.
  */
 
-/** Files a program loads, and how their text is read: an interpreter's name (commands.inlineCode), `shell`, or `manifest`. */
+/** Files a program loads, and how their text is read: an interpreter's name (commands.writtenCode), `shell`, or `manifest`. */
 export interface Load {
   files: readonly string[];
   as: string;
@@ -21,13 +21,23 @@ export interface Load {
   kind?: string;
   /** Found at the root of the project only (git's hooks): the patterns are paths from the workspace. */
   root?: true;
+  /**
+   * Loaded only when its text matches (a project file that holds scripts, a linter's settings that hold
+   * code): a written text that does not is data. A text the plan does not hold is loaded anyway.
+   */
+  holds?: RegExp;
+  /** For package.json: the top-level keys that name code or commands a tool runs (refused as a manifest when present). */
+  keys?: readonly string[];
+  /** For package.json: its scripts are run too, each judged as a command line (a hook that runs `npm test`). */
+  scripts?: true;
 }
 
-/** Each language's code files, by the interpreter name commands.inlineCode gives it. */
+/** Each language's code files, by the interpreter name commands.writtenCode and commands.inlineCode give it. */
 const CODE: readonly Load[] = [
-  { as: "python", files: ["*.py", "*.pyw", "*.pth"] },
-  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte"] },
-  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile"] },
+  // Python imports sourceless and compiled modules as well as sources (`x.pyc`, `x.so` beside `x.py`'s place).
+  { as: "python", files: ["*.py", "*.pyw", "*.pth", "*.pyc", "*.pyo", "*.pyd", "*.so", "Snakefile", "*.smk"] },
+  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte", "*.node"] },
+  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile", ".irbrc", "irb.rc", ".pryrc", "Podfile", "Fastfile", "Appfile", "Pluginfile", "Dangerfile", "Vagrantfile", "Brewfile", "Capfile", "Berksfile", "Puppetfile", "Steepfile", ".simplecov"] },
   { as: "php", files: ["*.php"] },
   { as: "perl", files: ["*.pl", "*.pm", "*.t", "cpanfile"] },
   { as: "go", files: ["*.go"] },
@@ -43,14 +53,22 @@ const CODE: readonly Load[] = [
   { as: "Rscript", files: ["*.R", "*.r"] },
   { as: "swift", files: ["*.swift"] },
   { as: "haskell", files: ["*.hs", "*.lhs"] },
-  { as: "erlang", files: ["*.erl", "*.hrl"] },
+  { as: "erlang", files: ["*.erl", "*.hrl", "rebar.config.script"] },
+  { as: "clojure", files: ["*.clj", "*.cljc", "*.cljs", "*.bb", "project.clj", "deps.edn", "bb.edn", "build.boot"] },
+  { as: "ocaml", files: ["*.ml", "*.mli"] },
+  { as: "dart", files: ["*.dart"] },
+  { as: "zig", files: ["*.zig", "*.zon"] },
+  { as: "nim", files: ["*.nim", "*.nims", "*.nimble"] },
+  { as: "crystal", files: ["*.cr"] },
   { as: "shell", files: ["*.sh", "*.bash"] },
 ];
 const code = (as: string): Load => CODE.find((l) => l.as === as)!;
 
 /** Build files that name commands or code to run, which plangate does not read. */
 const MANIFESTS: Readonly<Record<string, Load>> = {
-  cargo: { as: "manifest", kind: "Cargo configuration", files: [".cargo/config.toml", ".cargo/config", "rust-toolchain.toml", "rust-toolchain"] },
+  cargo: { as: "manifest", kind: "Cargo configuration", files: [".cargo/config.toml", ".cargo/config"] },
+  // rustup runs the toolchain this file names (`path = "./tc"`) for every command it stands for, `cargo --version` too.
+  toolchain: { as: "manifest", kind: "Rust toolchain file", files: ["rust-toolchain.toml", "rust-toolchain"] },
   maven: { as: "manifest", kind: "Maven build file", files: ["pom.xml", ".mvn/**"] },
   gradle: { as: "manifest", kind: "Gradle build file", files: ["*.gradle", "*.gradle.kts", "gradle.properties", "gradle-wrapper.properties", "buildSrc/**"] },
   sbt: { as: "manifest", kind: "sbt build file", files: ["*.sbt", "project/*.scala"] },
@@ -63,19 +81,59 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
   terraform: { as: "manifest", kind: "Terraform configuration", files: ["*.tf", "*.tf.json", "*.tofu", "terragrunt.hcl", ".terraformrc", "terraform.rc"] },
   composer: { as: "manifest", kind: "Composer file", files: ["composer.json"] },
   ansible: { as: "manifest", kind: "Ansible configuration", files: ["ansible.cfg"] },
+  procfile: { as: "manifest", kind: "Procfile", files: ["Procfile", "Procfile.*"] },
+  compose: { as: "manifest", kind: "Compose file", files: ["compose.yaml", "compose.yml", "compose.*.yaml", "compose.*.yml", "docker-compose.yaml", "docker-compose.yml", "docker-compose.*.yaml", "docker-compose.*.yml"] },
+  nix: { as: "manifest", kind: "Nix expression", files: ["*.nix", "flake.lock", "devenv.yaml", "devenv.lock", "devbox.json"] },
+  mise: { as: "manifest", kind: "mise configuration", files: ["mise.toml", ".mise.toml", "mise.*.toml", ".mise.*.toml", ".rtx.toml", ".config/mise.toml", ".config/mise/**", ".mise/**", "mise/**", ".tool-versions"] },
+  dvc: { as: "manifest", kind: "DVC pipeline", files: ["dvc.yaml", ".dvc/config", ".dvc/config.local"] },
+  tilt: { as: "manifest", kind: "Tiltfile", files: ["Tiltfile", "*.tiltfile"] },
+  earthly: { as: "manifest", kind: "Earthfile", files: ["Earthfile"] },
+  workflows: { as: "manifest", kind: "CI workflow", files: [".github/workflows/**", ".github/actions/**", ".actrc"] },
+  haskell: { as: "manifest", kind: "Haskell build file", files: ["*.cabal", "cabal.project", "cabal.project.*", "stack.yaml", "package.yaml"] },
+  rebar: { as: "manifest", kind: "rebar3 configuration", files: ["rebar.config"] },
+  dune: { as: "manifest", kind: "dune or opam file", files: ["dune", "dune-project", "dune-workspace", "*.opam"] },
+  dart: { as: "manifest", kind: "Dart build file", files: ["build.yaml", "pubspec.yaml"] },
+  shards: { as: "manifest", kind: "shard.yml", files: ["shard.yml"] },
+  xcode: { as: "manifest", kind: "Xcode project", files: ["*.pbxproj", "*.xcconfig", "*.xcscheme"] },
+  autotools: { as: "manifest", kind: "autotools input", files: ["configure.ac", "configure.in", "Makefile.am", "*.m4"] },
+  qmake: { as: "manifest", kind: "qmake project", files: ["*.pro", "*.pri", ".qmake.conf"] },
+  deploy: { as: "manifest", kind: "deployment configuration that names build commands", files: ["vercel.json", "netlify.toml", "firebase.json"] },
+  npmrc: { as: "manifest", kind: "package manager's configuration", files: [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"] },
+  // A Python project's runner reads its scripts and hooks there (`pdm run lint`, `hatch run test`, `pipenv run t`, poetry's file scripts).
+  pyscripts: { as: "manifest", kind: "project file that names scripts", files: ["pyproject.toml", "hatch.toml", "pdm.toml", "Pipfile"], holds: /scripts|commands|tasks|hooks|\\/i },
   hooks: {
     as: "manifest",
     root: true,
     kind: "git hook configuration",
-    files: [".pre-commit-config.yaml", ".pre-commit-config.yml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook/**", ".lintstagedrc", ".lintstagedrc.*", "lint-staged.config.*", "commitlint.config.*", ".commitlintrc", ".commitlintrc.*"],
+    files: [".pre-commit-config.yaml", ".pre-commit-config.yml", "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yml", ".lefthook/**", ".lintstagedrc", ".lintstagedrc.*", "lint-staged.config.*", "commitlint.config.*", ".commitlintrc", ".commitlintrc.*", ".overcommit.yml", ".huskyrc", ".huskyrc.*", ".simple-git-hooks.*", "simple-git-hooks.*", ".pre-commit-hooks.yaml"],
   },
 };
 
-/** Every language's code: what a task runner or a project's script may run. */
-const ANY: readonly Load[] = CODE;
+/**
+ * Settings of node's tools that name modules they load (`"require": "./x"` in .mocharc.json, a babel
+ * plugin, a jest setup file): node loads a module of any name as code, so such a file is judged as
+ * node's code. package.json's sections for those tools, and for git's hooks, name them there.
+ */
+const NODE_SETTINGS: Load = {
+  as: "node",
+  files: [".babelrc", ".babelrc.*", "babel.config.*", "jest.config.*", ".mocharc", ".mocharc.*", ".eslintrc", ".eslintrc.*", ".prettierrc", ".prettierrc.*", "prettier.config.*", ".stylelintrc", ".stylelintrc.*", "stylelint.config.*", ".swcrc", ".postcssrc", ".postcssrc.*", "postcss.config.*", ".nycrc", ".nycrc.*", ".c8rc", ".c8rc.*", ".parcelrc", "nodemon.json", ".releaserc", ".releaserc.*", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", ".huskyrc", ".huskyrc.*", "ava.config.*", "vitest.config.*", "vite.config.*", ".ncurc.*", "typedoc.json", ".jsdoc.json", "jsdoc.json"],
+};
+const NODE_KEYS: Load = {
+  as: "manifest",
+  kind: "package.json section of a tool that loads the modules it names",
+  files: ["package.json"],
+  keys: ["jest", "mocha", "ava", "babel", "eslintConfig", "prettier", "stylelint", "nyc", "c8", "ts-node", "tsx", "xo", "standard", "tap", "postcss", "browserify", "nodemonConfig", "release", "typedocOptions", "husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config", "workspaces"],
+};
+/** git's hooks: the hook managers' sections of package.json name commands, and a hook may run the project's scripts (`npm test`). */
+const HOOK_KEYS: Load = { ...NODE_KEYS, root: true, kind: "package.json section of a git hook manager", keys: ["husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config", "ghooks"], scripts: true };
 
+/** Every language's code: what a task runner or a project's script may run. */
+const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS];
+
+/** pylint runs its settings' `init-hook` as Python. */
+const PYLINT_HOOK: Load = { as: "python", files: [".pylintrc", "pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"], holds: /init.?hook|\\/i };
 const PYTHON = [code("python")];
-const NODE = [code("node")];
+const NODE = [code("node"), NODE_SETTINGS, NODE_KEYS];
 /** Subcommands of a package manager that run none of the project's code. */
 const NPM_QUIET = new Set(["ls", "list", "ll", "la", "view", "v", "info", "show", "outdated", "audit", "whoami", "search", "s", "find", "help", "config", "c", "get", "set", "root", "prefix", "bin", "docs", "home", "bugs", "repo", "ping", "cache", "login", "logout", "adduser", "token", "owner", "access", "team", "org", "profile", "star", "stars", "unstar", "fund", "explain", "why", "query", "completion", "-v", "--version", "-h", "--help", "outdated", "licenses", "dedupe"]);
 
@@ -99,10 +157,11 @@ const except = (list: ReadonlySet<string> | readonly string[]) => (args: readonl
   return sub === undefined || sub === "" || !quiet.has(sub);
 };
 
-/** A program's loads, and the subcommands that load them (none: every invocation). */
+/** A program's loads, and the subcommands that load them (none: every invocation); `quiet`: what it loads even when they do not. */
 interface Loader {
   loads: readonly Load[];
   when?: (args: readonly ShellWord[]) => boolean;
+  quiet?: readonly Load[];
 }
 
 const PY_LOCAL = /^(?:\.{1,2}(?:\/|$)|\/|file:|-e$|--editable)/;
@@ -115,26 +174,45 @@ const pipLocal = (args: readonly ShellWord[]) => {
 };
 
 const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
-  // Python's test runners, servers and tools that import the project's modules.
-  ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi"].map((n): [string, Loader] => [n, { loads: PYTHON }]),
+  // Python's test runners, servers, notebooks and tools that import the project's modules or plugins.
+  ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
+    "mypy", "dmypy", "flake8", "pytype", "jupyter", "jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyter-nbconvert", "jupyter-execute", "voila", "marimo", "panel", "bokeh", "gradio", "textual", "sanic", "litestar", "granian", "waitress-serve", "pserve", "twistd", "rq", "dramatiq", "luigi", "kedro", "snakemake", "pelican", "nikola", "lektor", "pdoc", "pdoc3", "pydoc", "pydoc3", "robot", "pyinstaller", "conan", "pyinfra", "pytest-watch", "ptw"].map((n): [string, Loader] => [n, { loads: PYTHON }]),
+  ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
+  ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
   ["uv", { loads: PYTHON, when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
-  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: PYTHON, when: among(["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script"]) }]),
+  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!], when: among(["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"]) }]),
   // JavaScript's test runners, bundlers, frameworks and tools that load their configuration as code.
-  ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild"].map((n): [string, Loader] => [n, { loads: NODE }]),
+  ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild",
+    "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge"].map((n): [string, Loader] => [n, { loads: NODE }]),
   ...["npm", "pnpm", "yarn", "yarnpkg"].map((n): [string, Loader] => [n, { loads: ANY, when: except(NPM_QUIET) }]),
   ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET) }],
   ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "deno", files: code("node").files }], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
   // Ruby, PHP, Perl, Elixir.
-  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
-  ...["phpunit", "pest", "phpstan", "psalm", "artisan"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
+  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["phpunit", "pest", "phpstan", "psalm", "artisan", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
   ["composer", { loads: [code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
   ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [code("perl")] }]),
   ["mix", { loads: [code("elixir")] }],
+  ...["lein", "boot"].map((n): [string, Loader] => [n, { loads: [code("clojure"), code("java")] }]),
+  ...["cabal", "stack"].map((n): [string, Loader] => [n, { loads: [code("haskell"), MANIFESTS.haskell!], when: except(["--version", "--numeric-version", "-h", "--help", "help", "update", "list", "info", "path", "ls"]) }]),
+  ["rebar3", { loads: [code("erlang"), MANIFESTS.rebar!], when: except(["version", "help", "-h", "--help", "-v", "--version"]) }],
+  ...["dune", "opam"].map((n): [string, Loader] => [n, { loads: [code("ocaml"), MANIFESTS.dune!], when: except(["--version", "--help", "help", "list", "show", "search", "switch", "config", "var", "info"]) }]),
+  ...["dart", "flutter"].map((n): [string, Loader] => [n, { loads: [code("dart"), MANIFESTS.dart!], when: except(["--version", "--help", "-h", "help", "format", "doctor", "devices", "config", "channel", "upgrade", "downgrade"]) }]),
+  ["zig", { loads: [code("zig")], when: except(["version", "help", "-h", "--help", "fmt", "env", "targets", "init", "zen"]) }],
+  ...["nim", "nimble"].map((n): [string, Loader] => [n, { loads: [code("nim")], when: except(["--version", "-v", "--help", "-h", "help", "search", "list", "dump"]) }]),
+  ["shards", { loads: [code("crystal"), MANIFESTS.shards!], when: except(["--version", "--help", "-h", "version", "list"]) }],
+  ["swift", { loads: [code("swift")], when: among(["build", "test", "run", "package"]) }],
+  ["xcodebuild", { loads: [code("swift"), MANIFESTS.xcode!], when: except(["-version", "-help", "-list", "-showsdks", "-showBuildSettings"]) }],
+  ...["autoreconf", "autoconf", "automake", "aclocal", "autoheader", "autogen"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.autotools!], when: except(["--version", "--help", "-h", "-V"]) }]),
+  ...["qmake", "qmake6", "qmake-qt5"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.qmake!], when: except(["-v", "--version", "-help", "-h", "--help"]) }]),
+  ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [code("lua")], when: except(["--version", "--help", "-h"]) }]),
   // Go and Rust: `go test` and `go run` run the package's code, `go generate` its //go:generate lines; cargo runs build.rs, proc macros and tests.
   ["go", { loads: [code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
-  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [code("rust"), MANIFESTS.cargo!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
-  ["rustup", { loads: [MANIFESTS.cargo!], when: among(["run", "which", "show", "toolchain"]) }],
+  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
+  ["rustup", { loads: [MANIFESTS.cargo!, MANIFESTS.toolchain!], when: among(["run", "which", "show", "toolchain"]) }],
+  // rustup's proxies run the toolchain the project names, whatever they are asked.
+  ...["rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb", "rust-lldb", "rls", "cargo-miri"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.toolchain!] }]),
   // The JVM's, .NET's and native build tools: their build files are code or name commands.
   ...["mvn", "mvnw", "mvnd"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.maven!] }]),
   ...["gradle", "gradlew"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.gradle!] }]),
@@ -150,14 +228,23 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["pulumi", { loads: [code("python"), code("node"), code("go"), code("dotnet"), code("java")], when: among(["up", "preview", "refresh", "destroy", "update", "import", "watch", "stack", "convert"]) }],
   ...["ansible-playbook", "ansible", "ansible-pull", "molecule"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ansible!, { as: "ansible", files: ["roles/**", "*_plugins/**", "library/**", "module_utils/**", "group_vars/**", "host_vars/**", "collections/**", "tasks/**", "handlers/**", "vars/**", "templates/**", "*.yml", "*.yaml"] }] }]),
   // Task runners and hook runners run any of the project's commands.
-  ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "earthly", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged", "overmind", "foreman", "honcho", "docker-compose"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
+  ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
+  ...["overmind", "foreman", "honcho", "hivemind", "forego"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.procfile!] }]),
+  ...["docker-compose", "podman-compose"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.compose!], when: except(["version", "--version", "-v", "-h", "--help", "ls", "ps", "images", "top", "logs"]) }]),
+  ["earthly", { loads: [...ANY, MANIFESTS.earthly!] }],
+  ...["nix", "nix-shell", "nix-build", "nix-instantiate", "devenv", "devbox", "flox"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.nix!], when: except(["--version", "--help", "-h", "version", "help", "search", "hash", "store", "registry"]) }]),
+  ...["mise", "rtx"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.mise!], when: except(["--version", "-V", "version", "--help", "-h", "help", "ls-remote", "doctor", "completion", "trust"]) }]),
+  ["dvc", { loads: [...ANY, MANIFESTS.dvc!], when: except(["--version", "version", "--help", "-h", "doctor", "status", "diff", "init", "add", "remote", "config"]) }],
+  ...["tilt", "skaffold"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.tilt!], when: except(["version", "--version", "--help", "-h"]) }]),
+  ["act", { loads: [...ANY, MANIFESTS.workflows!], when: except(["--version", "--help", "-h", "--list", "-l"]) }],
+  ...["vercel", "netlify", "firebase"].map((n): [string, Loader] => [n, { loads: [...NODE, MANIFESTS.deploy!], when: except(["--version", "-v", "--help", "-h", "help", "login", "logout", "whoami", "ls", "list"]) }]),
   // A shell that enters the folder loads its .envrc through direnv.
   ["direnv", { loads: [{ as: "shell", files: [".envrc", ".env"] }], when: among(["allow", "exec", "reload", "permit", "grant"]) }],
 ]);
 
 /** git subcommands that run the repository's hooks, and the files the common hook managers run them from. */
 const GIT_HOOKED = new Set(["commit", "merge", "push", "rebase", "am", "cherry-pick", "revert", "pull", "checkout", "switch", "gc", "commit-tree"]);
-const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".husky/*", ".githooks/*", ".git-hooks/*"] }, MANIFESTS.hooks!];
+const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
 /**
@@ -167,7 +254,7 @@ const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", 
  */
 export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load[] {
   const loader = LOADERS.get(name) ?? LOADERS.get(name.replace(/(?:[0-9][0-9.]*)$/, ""));
-  if (loader !== undefined) return loader.when === undefined || loader.when(args) ? loader.loads : [];
+  if (loader !== undefined) return loader.when === undefined || loader.when(args) ? loader.loads : (loader.quiet ?? []);
   if (name === "docker" || name === "podman") return subcommand(args) === "compose" ? [...ANY, MANIFESTS.hooks!] : [];
   if (name === "git") {
     let i = 0;
@@ -177,8 +264,22 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   }
   const interpreter = interpreterOf(name, args);
   if (interpreter === undefined) return [];
-  const own = CODE.find((l) => l.as === interpreter);
+  const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
+  const own = CODE.find((l) => l.as === language);
   return own !== undefined ? [own] : [];
+}
+
+/** Interpreters whose name is not their language's (`irb` loads .irbrc and the Ruby beside it). */
+const LANGUAGE_OF: ReadonlyMap<string, string> = new Map([
+  ["irb", "ruby"], ["pry", "ruby"], ["clj", "clojure"], ["bb", "clojure"], ["runghc", "haskell"], ["runhaskell", "haskell"], ["ghc", "haskell"], ["erl", "erlang"], ["jshell", "java"], ["ocaml", "ocaml"], ["utop", "ocaml"], ["R", "Rscript"],
+]);
+
+/**
+ * What a package runner loads (`npx hardhat test`): the package manager's settings, and, for a package
+ * plangate does not know (a known one's loads are its own), node's code and settings.
+ */
+export function packageRunnerLoads(pkg: string | undefined): readonly Load[] {
+  return pkg !== undefined && LOADERS.has(pkg) ? [MANIFESTS.npmrc!] : [MANIFESTS.npmrc!, ...NODE];
 }
 
 /** What a script of the project runs may load: code of any language (its commands are the project's). */

@@ -16,7 +16,7 @@ import type { AnalysedCommand, StepCommand } from "./plan.js";
  * `python3 run.py`, `sed -f x.sed`, `make` after a Makefile, `npm test` after package.json) would
  * otherwise hide what runs from the command analysis. The plan's writes are carried forward, step by
  * step; a run of a written file is judged by the file's text as its runner reads it: a shell script's
- * text is analysed as a command line, an interpreter's code is inline code (commands.inlineCode),
+ * text is analysed as a command line, an interpreter's code is judged as code the policy trusts or not (commands.writtenCode),
  * package.json's scripts are command lines; a text plangate cannot know (downloaded, copied, edited in
  * a way it cannot replay) or does not read (a makefile) is refused. A file the plan does not write is
  * the project's, judged as before.
@@ -182,6 +182,8 @@ class WrittenFiles {
   set(abs: string, w: Omit<Written, "seq">): void {
     abs = this.canon(abs);
     const entry: Written = { ...w, seq: ++this.#seq };
+    if (!this.#files.has(abs)) this.#order.set(abs, this.#order.size);
+    if (entry.tree) this.#treeKeys.add(abs);
     if (entry.background) this.#background.set(abs, entry);
     this.onWrite?.(abs, entry);
     if (entry.content !== undefined && entry.content.length > MAX_CARRIED) {
@@ -189,7 +191,6 @@ class WrittenFiles {
       entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
     }
     this.#files.set(abs, entry);
-    this.#log.push(abs);
     this.#folded.set(foldPath(abs), entry);
     const name = foldName(abs.slice(abs.lastIndexOf("/") + 1));
     let set = this.#byName.get(name);
@@ -243,36 +244,46 @@ class WrittenFiles {
   }
 
   #loadTests = 0;
-  /** Every path set, in order, and for each load's expression the paths it matched so far (and the folders written whole). */
-  readonly #log: string[] = [];
-  readonly #loadIndex = new Map<RegExp, { seen: number; files: Set<string>; trees: Set<string> }>();
+  /** Each path written, in the order first written; the paths ever written as a folder whole. */
+  readonly #order = new Map<string, number>();
+  readonly #treeKeys = new Set<string>();
+  /** For each load's expression: how many paths (in #order) it was tested against, and those it matched. */
+  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[] }>();
   /**
    * What a program that loads files by their names may find of the plan's writes: each written file
    * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
-   * now; removed ones are left out. Undefined past the bound on matching (MAX_PATTERN_TESTS).
+   * now; removed ones are left out. Each path is tested against an expression once (a plan of many runs
+   * of one test runner does not test every written path again at each). Undefined past the bound on
+   * matching (MAX_PATTERN_TESTS).
    */
   loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
     let index = this.#loadIndex.get(re);
-    if (index === undefined) this.#loadIndex.set(re, (index = { seen: 0, files: new Set(), trees: new Set() }));
-    // Each path is matched once per expression; what is looked up again is only what matched.
-    for (; index.seen < this.#log.length; index.seen++) {
-      const abs = this.#log[index.seen]!;
-      const entry = this.#files.get(abs)!;
-      // A path a program named without bringing in a text (a test runner's operand) is left out until written again.
-      if (entry.tree) index.trees.add(abs);
-      else if (!entry.gone && (entry.content !== undefined || foreignText(entry.by)) && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.files.add(abs);
-    }
-    this.#loadTests += index.files.size + index.trees.size;
+    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
+    const size = this.#order.size;
+    // Folders written whole are looked at again at each run: they count each time.
+    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0);
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
-    const out: { abs: string; w: Written }[] = [];
-    for (const abs of [...index.files, ...index.trees]) {
-      const entry = this.#files.get(abs)!;
-      if (entry.tree ? trees === undefined || !trees(abs) : !re.test(abs)) continue;
-      const w = this.get(abs);
-      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) continue;
-      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w });
+    if (index.tested < size) {
+      let i = 0;
+      for (const abs of this.#order.keys()) if (i++ >= index.tested && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+      index.tested = size;
     }
-    return out;
+    const out: { abs: string; w: Written; at: number }[] = [];
+    const add = (abs: string, entry: Written) => {
+      const w = this.get(abs);
+      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) return;
+      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)! });
+    };
+    for (const abs of index.hits) {
+      const entry = this.#files.get(abs)!;
+      if (!entry.tree) add(abs, entry);
+    }
+    if (trees !== undefined)
+      for (const abs of this.#treeKeys) {
+        const entry = this.#files.get(abs)!;
+        if (entry.tree && trees(abs)) add(abs, entry);
+      }
+    return out.sort((a, b) => a.at - b.at);
   }
 
   /** The written files named `name` in any folder (folded), as absolute paths. */
@@ -545,6 +556,8 @@ interface LineWrite {
   gone?: true;
   /** The program whose word names it ("" for a redirection's target). */
   by: string;
+  /** Written by git from a repository other than the project's (a remote the plan adds, a URL it fetches). */
+  foreign?: true;
 }
 
 /** What one command line writes, for its own runs: files and folders (true: written whole), and patterns. */
@@ -704,7 +717,8 @@ class Judge {
     // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
     const own = run.owner ?? "";
     for (const x of line.writes) {
-      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)))) continue;
+      // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign)) continue;
       if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
     }
     const found = this.state.loadable(re, trees);
@@ -714,9 +728,12 @@ class Judge {
     }
     for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
     for (const { abs, w, tree } of hits) {
+      // A settings file whose text names no scripts or code (`holds`) is data to the program.
+      if (load.holds !== undefined && w.content !== undefined && !load.holds.test(w.content)) continue;
       // A text the plan does not hold is refused once, whatever language a load reads it as.
-      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}`;
-      if (out.judged.has(key) || out.judged.has(`ran\0${abs}`)) continue;
+      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
+      // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
+      if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
@@ -762,9 +779,29 @@ class Judge {
       return;
     }
     if (as === "manifest") {
-      if (run.load !== undefined) {
+      const keys = run.load?.keys;
+      if (run.load !== undefined && (keys === undefined || name !== "package.json")) {
         refuse("manifest", { kind: run.load.kind ?? "build file" });
         return;
+      }
+      if (keys !== undefined) {
+        // package.json's sections that name modules or commands a tool runs: refused; its scripts, for a hook that may run any, judged.
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(content);
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+          refuse("unreadable", { why: "it is not a JSON object" });
+          return;
+        }
+        const named = keys.find((k) => Object.hasOwn(parsed as object, k));
+        if (named !== undefined) {
+          refuse("manifest", { kind: `${run.load!.kind ?? "build file"} ("${named}")` });
+          return;
+        }
+        if (!run.load!.scripts) return;
       }
       if (name !== "package.json") {
         refuse("manifest", { kind: MANIFEST_KINDS.get(name) ?? "manifest" });
@@ -851,6 +888,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   const state = new WrittenFiles(workspace, facts.paths);
   const judge = new Judge(state, policy, analyse);
   let committed = false;
+  let foreign = false;
   let next = 0;
   const commandSteps = new Set(analysed.map((a) => a.command.step));
   // Files run by a command in the background (`./a.sh &`): a shell reads its script as it goes, so a later write of it is run too.
@@ -881,11 +919,11 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
           }
       for (const p of report.paths) {
         if (p.program === undefined || !p.program.startsWith("git ")) continue;
-        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = true;
+        if (GIT_FOREIGN.has(p.program) || ((p.program === "git pull" || p.program === "git fetch") && FOREIGN_FETCH.test(command.text ?? ""))) committed = foreign = true;
         if (committed && (GIT_WRITES_TREE.has(p.program) || p.program === "git submodule"))
           for (const base of bases) {
             const folder = absoluteOf(workspace, base, "", ".");
-            if (folder !== undefined) writes.push({ abs: folder, tree: true, by: p.program });
+            if (folder !== undefined) writes.push({ abs: folder, tree: true, by: p.program, ...(foreign ? { foreign: true as const } : {}) });
           }
         if (GIT_KEEPS.has(p.program)) committed = true;
       }
