@@ -122,7 +122,7 @@ const NODE_KEYS: Load = {
   as: "manifest",
   kind: "package.json section of a tool that loads the modules it names",
   files: ["package.json"],
-  keys: ["jest", "mocha", "ava", "babel", "eslintConfig", "prettier", "stylelint", "nyc", "c8", "ts-node", "tsx", "xo", "standard", "tap", "postcss", "browserify", "nodemonConfig", "release", "typedocOptions", "husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config", "workspaces"],
+  keys: ["jest", "mocha", "ava", "babel", "eslintConfig", "prettier", "stylelint", "nyc", "c8", "ts-node", "tsx", "xo", "standard", "tap", "postcss", "browserify", "nodemonConfig", "release", "typedocOptions", "husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config"],
 };
 /** git's hooks: the hook managers' sections of package.json name commands, and a hook may run the project's scripts (`npm test`). */
 const HOOK_KEYS: Load = { ...NODE_KEYS, root: true, kind: "package.json section of a git hook manager", keys: ["husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config", "ghooks"], scripts: true };

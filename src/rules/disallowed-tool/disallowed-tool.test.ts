@@ -896,7 +896,7 @@ ruleTester("disallowed-tool", {
     {
       name: "code a program loads by itself: settings and project files that name no code, and formatters",
       code: steps(
-        write("package.json", '{"name": "x", "scripts": {"test": "vitest run"}, "dependencies": {"jest": "1"}}'),
+        write("package.json", '{"name": "x", "workspaces": ["packages/*"], "scripts": {"test": "vitest run"}, "dependencies": {"jest": "1"}}'),
         write("pyproject.toml", "[project]\nname = 'x'\ndependencies = ['requests']\n"),
         write("docs/a.md", "# x\n"),
         run("npm install"),
