@@ -41,6 +41,8 @@ for (let i = 0; i < ACTIONS; i++) {
 const plan = `# Bench plan\n\n## Rationale\n\`\`\`\`text\nMany edits.\n\`\`\`\`\n\n## Action Plan\n\n${actions.join("\n\n---\n\n")}\n`;
 const context = Array.from({ length: FILES }, (_, f) => `src/m${f}.py`);
 const policy = defaultPolicy(ws);
+// The plan edits Python and runs its tests, which load that code: the policy trusts it, as a coding agent's does.
+policy.commands.writtenCode = ["python"];
 const now = new Date("2026-11-22T12:00:00Z");
 
 // Each validation gets a fresh probe, as a CLI run does: no file is cached across runs.

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { diagnosticsOf } from "../../test/helpers.js";
+import { defaultPolicy } from "../policy/defaults.js";
 
 const write = (path: string, content: string) => ({ tool: "write_file", arguments: { path, content }, intent: "write" });
 const run = (command: string) => ({ tool: "run_command", arguments: { command }, intent: "run" });
@@ -35,9 +36,26 @@ describe("files a plan writes and then runs: texts read from disk", () => {
   const edit = (path: string) => ({ tool: "edit_file", arguments: { path, old_string: "echo ok", new_string: "echo hello" }, intent: "edit" });
 
   it("replays edits on the files' texts until the bound on bytes read, and leaves the rest unknown", async () => {
-    const steps = [...Array.from({ length: 70 }, (_, i) => edit(`s${i}.sh`)), run("./s0.sh"), run("./s69.sh")];
+    // Each text is read when a run needs it, in the order needed: the 66th file read passes the bound.
+    const steps = [...Array.from({ length: 70 }, (_, i) => edit(`s${i}.sh`)), ...Array.from({ length: 70 }, (_, i) => run(`./s${i}.sh`))];
     const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), { workspace: ws });
-    expect(found.map((d) => [d.step, d.messageId])).toEqual([[72, "writtenUnknown"]]);
+    expect(found.map((d) => [d.step, d.messageId])).toEqual([136, 137, 138, 139, 140].map((s) => [s, "writtenUnknown"]));
+  });
+
+  it("reads a text on disk only when a run needs it: not for code a trusted program loads", async () => {
+    for (let i = 0; i < 5; i++) writeFileSync(join(ws, `p${i}.py`), "echo ok\n");
+    const reads: string[] = [];
+    const { createFileProbe } = await import("../node/file-probe.js");
+    const probe = createFileProbe();
+    const files = { ...probe, readText: (p: string) => (reads.push(p), probe.readText(p)) };
+    const policy = defaultPolicy(ws);
+    policy.commands.writtenCode = ["python"];
+    const steps = [...Array.from({ length: 5 }, (_, i) => edit(`p${i}.py`)), edit("s0.sh"), run("pytest"), run("make")];
+    const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), { workspace: ws, files, policy });
+    // pytest loads the Python, which the policy trusts: not read. make may run the script: a shell script is judged by its text.
+    expect(reads.filter((p) => p.endsWith(".py"))).toEqual([]);
+    expect(reads.filter((p) => p.endsWith("s0.sh"))).toHaveLength(1);
+    expect(found).toEqual([]);
   });
 });
 

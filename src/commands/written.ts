@@ -41,6 +41,34 @@ interface Written {
   gone?: boolean;
   /** For a text written by a command line: the program whose word names it ("" for a redirection). */
   by?: string;
+  /**
+   * An edit's result, replayed when first needed (textOf): the file's text on disk, or what the plan
+   * wrote there, with the plan's edits applied; undefined when they do not apply.
+   */
+  lazy?: () => string | undefined;
+}
+
+/** What a written file holds, as far as the plan says: its text, an edit's result replayed now, or undefined. */
+function textOf(w: Written): string | undefined {
+  if (w.content !== undefined || w.lazy === undefined) return w.content;
+  const text = w.lazy();
+  w.lazy = undefined;
+  if (text !== undefined && text.length <= MAX_CARRIED) w.content = text;
+  else if (text !== undefined) w.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
+  return w.content;
+}
+
+/** A function whose result is computed once. */
+function once<T>(f: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value;
+  };
 }
 
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
@@ -179,6 +207,14 @@ class WrittenFiles {
     return real === wsReal ? ws : real.startsWith(`${wsReal}/`) ? ws + real.slice(wsReal.length) : real;
   }
 
+  readonly #foldCache = new Map<string, string>();
+  /** A path as a file system that ignores case reads it, once per path (programs that load files look each up at every run). */
+  #fold(abs: string): string {
+    let folded = this.#foldCache.get(abs);
+    if (folded === undefined) this.#foldCache.set(abs, (folded = foldPath(abs)));
+    return folded;
+  }
+
   set(abs: string, w: Omit<Written, "seq">): void {
     abs = this.canon(abs);
     const entry: Written = { ...w, seq: ++this.#seq };
@@ -191,7 +227,7 @@ class WrittenFiles {
       entry.how = `longer than ${MAX_CARRIED / 1024} KiB, which plangate does not carry`;
     }
     this.#files.set(abs, entry);
-    this.#folded.set(foldPath(abs), entry);
+    this.#folded.set(this.#fold(abs), entry);
     const name = foldName(abs.slice(abs.lastIndexOf("/") + 1));
     let set = this.#byName.get(name);
     if (!set) this.#byName.set(name, (set = new Set()));
@@ -207,23 +243,31 @@ class WrittenFiles {
         if (b !== undefined && (i === abs.length || b.tree)) return b;
       }
     let best = this.#files.get(abs);
-    // "/": a write whose file plangate cannot name, which may be any.
-    for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
-      const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
-      if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
-    }
+    // "/": a write whose file plangate cannot name, which may be any. (No folder written whole: none to look for.)
+    if (this.#treeKeys.size > 0)
+      for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
+        const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
+        if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
+      }
     // The latest write under any spelling of the name is what a file system that ignores case holds.
-    const twin = this.#folded.get(foldPath(abs));
+    const twin = this.#folded.get(this.#fold(abs));
     if (twin !== undefined && !twin.tree && (best === undefined || twin.seq > best.seq) && twin !== this.#files.get(abs))
       return { step: twin.step, seq: twin.seq, twin: true, how: "written under another spelling of its name, which a file system that ignores case reads as this one" };
     return best;
+  }
+
+  /** get() of a path as the plan's writes spell it (already canonical): the write itself, when no folder, twin or background write stands over it. */
+  #current(abs: string): Written | undefined {
+    if (this.#treeKeys.size > 0 || this.#background.size > 0) return this.get(abs);
+    const entry = this.#files.get(abs);
+    return entry !== undefined && this.#folded.get(this.#fold(abs)) === entry ? entry : this.get(abs);
   }
 
   /** The latest write of a file in the folder `abs` (or of a folder above it): what a local package holds. */
   under(abs: string): Written | undefined {
     abs = this.canon(abs);
     let best = this.get(abs);
-    const prefix = `${foldPath(abs)}/`;
+    const prefix = `${this.#fold(abs)}/`;
     for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
     return best;
   }
@@ -270,8 +314,8 @@ class WrittenFiles {
     }
     const out: { abs: string; w: Written; at: number }[] = [];
     const add = (abs: string, entry: Written) => {
-      const w = this.get(abs);
-      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || foreignText(w.by))) return;
+      const w = this.#current(abs);
+      if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || w.lazy !== undefined || foreignText(w.by))) return;
       out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)! });
     };
     for (const abs of index.hits) {
@@ -415,12 +459,16 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       if (action.overwrite || state.get(abs) === undefined) state.set(abs, { step: step.position, content: normalize(action.content ?? "") });
     }
     else if (action.type === "EDIT") {
-      let text = baseText(state, facts, place);
-      for (const pair of action.edits) {
-        if (text === undefined) break;
-        text = pair.find === undefined || pair.replace === undefined ? undefined : replayOn(text, normalize(pair.find), normalize(pair.replace), action.matchAll);
-      }
-      state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: "edited in place, so its whole text is not in the plan" });
+      const base = baseText(state, facts, place);
+      const how = "edited in place, so its whole text is not in the plan";
+      const pairs = action.edits;
+      if (base === undefined || pairs.some((p) => p.find === undefined || p.replace === undefined)) state.set(abs, { step: step.position, how });
+      else
+        state.set(abs, {
+          step: step.position,
+          how,
+          lazy: once(() => pairs.reduce<string | undefined>((text, p) => (text === undefined ? undefined : replayOn(text, normalize(p.find!), normalize(p.replace!), action.matchAll)), base())),
+        });
     }
     return;
   }
@@ -485,9 +533,9 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       state.set(abs, { step: step.position, content: args[whole] as string });
       continue;
     }
-    let text = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
-    for (const [find, replace, every] of edits) if (text !== undefined) text = replayOn(text, find, replace, every);
-    state.set(abs, text !== undefined ? { step: step.position, content: text } : { step: step.position, how: edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument" });
+    const base = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
+    const how = edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument";
+    state.set(abs, base !== undefined ? { step: step.position, how, lazy: once(() => edits.reduce<string | undefined>((text, [find, replace, every]) => (text === undefined ? undefined : replayOn(text, find, replace, every)), base())) } : { step: step.position, how });
   }
 }
 
@@ -504,16 +552,19 @@ function replayOn(text: string, find: string, replace: string, all: boolean): st
  * replayed and its result judged. A file written under another spelling, in a folder written whole or
  * beyond MAX_CARRIED or past MAX_DISK_BASES read in all, has no text to start from.
  */
-function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; inside: boolean; kind?: string }): string | undefined {
+function baseText(state: WrittenFiles, facts: PlanFacts, place: { abs: string; inside: boolean; kind?: string }): (() => string | undefined) | undefined {
   const written = state.get(place.abs);
-  if (written !== undefined) return written.content;
+  if (written !== undefined) return written.content !== undefined || written.lazy !== undefined ? once(() => textOf(written)) : undefined;
   if (!place.inside || place.kind !== "file") return undefined;
-  const size = facts.paths.files.size(place.abs);
-  // A plan of many edits of large files must not have them all read: past the bound, the edited text is unknown.
-  if (size === undefined || size > MAX_CARRIED || state.diskRead + size > MAX_DISK_BASES) return undefined;
-  state.diskRead += size;
-  // The text as it is on disk: a CR LF file keeps its CRs, which the shell reads as part of the words.
-  return facts.paths.files.readText(place.abs);
+  // Read when the result is first needed (few edits ever are: a script run, a manifest read), in the order needed.
+  return once(() => {
+    const size = facts.paths.files.size(place.abs);
+    // A plan of many edits of large files must not have them all read: past the bound, the edited text is unknown.
+    if (size === undefined || size > MAX_CARRIED || state.diskRead + size > MAX_DISK_BASES) return undefined;
+    state.diskRead += size;
+    // The text as it is on disk: a CR LF file keeps its CRs, which the shell reads as part of the words.
+    return facts.paths.files.readText(place.abs);
+  });
 }
 
 function normalize(text: string): string {
@@ -618,6 +669,11 @@ interface Judged {
   writes: LineWrite[];
   /** The files judged for the line, with how they are run. */
   judged: Set<string>;
+}
+
+/** Is a run's `as` a language's code (judged by commands.writtenCode), not a text plangate reads (a shell's, sed's, awk's, a database client's, a manifest)? */
+function isCode(as: string): boolean {
+  return as !== "program" && as !== "package" && as !== "manifest" && as !== "shell" && as !== "sed" && as !== "awk" && !SQL_LINE.has(as);
 }
 
 /** A path from the workspace root, for messages (absolute when outside it). */
@@ -729,12 +785,14 @@ class Judge {
     for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
     for (const { abs, w, tree } of hits) {
       // A settings file whose text names no scripts or code (`holds`) is data to the program.
-      if (load.holds !== undefined && w.content !== undefined && !load.holds.test(w.content)) continue;
+      if (load.holds !== undefined && textOf(w) !== undefined && !load.holds.test(textOf(w)!)) continue;
       // A text the plan does not hold is refused once, whatever language a load reads it as.
-      const key = w.content === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
+      const key = w.content === undefined && w.lazy === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
       // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
       if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
+      // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read.
+      if (!tree && isCode(load.as) && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
       const again = `${abs}\0${w.seq}\0${load.as}`;
@@ -746,7 +804,6 @@ class Judge {
   }
 
   #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged, loadedBy?: string): void {
-    const span = run.span ? { span: run.span } : {};
     // A file run by its path is run by the system, as its `#!` line says.
     const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
     const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
@@ -758,12 +815,17 @@ class Judge {
       refuse("unreadable", { why: `it is run by a file the plan writes more than ${MAX_DEPTH} levels deep, past which plangate does not follow written files` });
       return;
     }
-    if (w.content === undefined) {
+    const via = `${run.text}, which step ${w.step} writes${loadedBy !== undefined ? ` and ${loadedBy}` : ""}`;
+    // An edit's result loaded as a language's code is the project's text and the plan's edits: judged without replaying it.
+    if (w.content === undefined && w.lazy !== undefined && loadedBy !== undefined && isCode(run.as)) {
+      if (!writtenCodeAllowed(this.policy.commands, run.as, run.program)) out.findings.push(writtenFinding("code", { program: run.program, interpreter: run.as, how: `the file ${via}` }, run.span));
+      return;
+    }
+    const content = textOf(w);
+    if (content === undefined) {
       refuse("unknown", { how: w.how ?? "its text is not in the plan" });
       return;
     }
-    const content = w.content;
-    const via = `${run.text}, which step ${w.step} writes${loadedBy !== undefined ? ` and ${loadedBy}` : ""}`;
     let as = run.as;
     if (as === "program") {
       const bang = shebangOf(content);
