@@ -44,7 +44,7 @@ export const MAX_OVERRIDES = 256;
 export const MAX_POLICY_KEYS = 1024;
 
 /** Most tools a registry holds (a tools file, `--tools`, or all those the policy names together). */
-export const MAX_REGISTRY_TOOLS = 16_384;
+export const MAX_REGISTRY_TOOLS = 32_768;
 
 /** A list of a policy: where it is, its bound, and what its size costs and how to do with fewer. */
 interface ListBound {
