@@ -41,7 +41,16 @@ export interface OutsideWrite {
   fix: string;
   /** The word that decides it (the flag, or the subcommand), for the finding's place. */
   word: ShellWord;
+  /** A write that holds only under what the line cannot show, decided where files are read (commands/paths.ts resolveOutside). */
+  condition?: OutsideCondition;
 }
+
+/**
+ * What decides a write outside the workspace that the line leaves open: the project's configuration of
+ * the package manager (`npm`: .npmrc, read by npm and pnpm; `yarn`: .yarnrc and .yarnrc.yml), in the
+ * folder the command runs in or one above it inside the workspace.
+ */
+export type OutsideCondition = { config: "npm" | "yarn" };
 
 type Handler = (name: string, args: ShellWord[], run: InstallRun) => OutsideWrite | undefined;
 
@@ -248,7 +257,31 @@ function npm(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | u
   if (link !== undefined) return write("npm", words(name, link.value), NPM_GLOBAL_WHERE, "install the package by its path instead (npm install ../pkg), or give --prefix ./tools", link.word);
   const unlink = subs.find((s) => s.value === "unlink");
   if (unlink !== undefined && after(ops, unlink).length === 0) return write("npm", words(name, "unlink"), NPM_GLOBAL_WHERE, "name the package to remove from the workspace (npm uninstall pkg)", unlink.word);
-  return undefined;
+  // A project's .npmrc may make every install global (`global=true`, `location=global`), as -g does.
+  return byProjectConfig("npm", name, args, subs, NPM_GLOBAL_READS);
+}
+
+/** `--no-global`, `--global=false` or `--global false` on the line: the project's configuration cannot make the run global. */
+function notGlobal(args: ShellWord[]): boolean {
+  const ws = own(args);
+  let no = false;
+  for (let i = 0; i < ws.length; i++) {
+    const v = ws[i]!.value;
+    if (v === "--no-global") no = true;
+    else if (v === "--global" || v === "-g") no = ws[i + 1]?.value === "false";
+    else if (v?.startsWith("--global=")) no = v.slice(9).toLowerCase() === "false";
+  }
+  return no;
+}
+
+/**
+ * An npm or pnpm run that would write outside the workspace if the project's .npmrc made it global: any
+ * subcommand but those that only read or run a program (as with -g), unless the line says it is not global.
+ */
+function byProjectConfig(manager: "npm" | "pnpm", name: string, args: ShellWord[], subs: Operand[], reads: ReadonlySet<string>): OutsideWrite | undefined {
+  if (subs.length === 0 || subs.every((s) => reads.has(s.value)) || notGlobal(args)) return undefined;
+  const where = manager === "npm" ? NPM_GLOBAL_WHERE : PNPM_WHERE;
+  return { ...write(manager, words(name, subs[0]!.value), where, "", subs[0]!.word), condition: { config: "npm" } };
 }
 
 const PNPM_GLOBAL_READS = new Set(["ls", "list", "ll", "la", "root", "bin", "outdated", "why", "view", "info", "show", "v", "audit", "licenses", "help", "exec", "run", "dlx", "test", "t", "start"]);
@@ -277,16 +310,27 @@ function pnpm(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | 
   }
   const link = subs.find((s) => s.value === "link" || s.value === "ln");
   if (link !== undefined && after(ops, link).length === 0) return write("pnpm", words(name, link.value), PNPM_WHERE, "link the package by its path (pnpm link ../pkg)", link.word);
-  return undefined;
+  if (dryRun(args)) return undefined;
+  return byProjectConfig("pnpm", name, args, subs, PNPM_GLOBAL_READS);
 }
 
 const YARN_VALUED = new Set(["--cwd", "--modules-folder", "--cache-folder", "--global-folder", "--prefix", "--link-folder", "--registry", "--mutex", "--network-timeout"]);
 const YARN_FLAGS = new Set(["-D", "--dev", "-P", "--peer", "-O", "--optional", "-E", "--exact", "-T", "--tilde", "-W", "--ignore-workspace-root-check", "-s", "--silent", "--verbose", "--json", "--frozen-lockfile", "--immutable", "--offline", "--prefer-offline", "--ignore-scripts", "-H", "--home"]);
 
+/** Yarn's subcommands that install or remove the project's packages (and `yarn` alone, an install). */
+const YARN_INSTALLS = new Set(["install", "add", "upgrade", "up", "remove", "rebuild", "import", "dedupe", "unplug", "upgrade-interactive"]);
+
 function yarn(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
   const ops = operandsOf(args, YARN_VALUED, YARN_FLAGS);
-  const sub = subcommands(ops).find((s) => ["global", "link", "unlink", "config"].includes(s.value));
-  if (sub === undefined) return undefined;
+  const subs = subcommands(ops);
+  const sub = subs.find((s) => ["global", "link", "unlink", "config"].includes(s.value));
+  if (sub === undefined) {
+    // An install (`yarn`, `yarn add x`) goes where the project's .yarnrc or .yarnrc.yml puts its folders.
+    const install = subs[0];
+    if (install !== undefined && !YARN_INSTALLS.has(install.value)) return undefined;
+    if (redirect(args, ["--modules-folder", "--cwd"])) return undefined;
+    return { ...write("yarn", words(name, install?.value), "", "", install?.word ?? run.word), condition: { config: "yarn" } };
+  }
   const rest = after(ops, sub);
   if (sub.value === "global") {
     const action = rest[0];
