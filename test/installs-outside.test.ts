@@ -12,7 +12,8 @@ import { DEFAULT_PROTECTED_PATHS } from "../src/policy/defaults.js";
 /*
  * Installs that go outside the workspace by what the line does not show: the project's own configuration of
  * the package manager, on disk (npm's and pnpm's .npmrc, Yarn's .yarnrc and .yarnrc.yml), read through the
- * validation's probe in the folder the command runs in and each one above it inside the workspace.
+ * validation's probe in the folder the command runs in and each one above it inside the workspace; and a
+ * Python installer that is not the workspace's, which installs into whatever environment is in force.
  */
 
 const tmp = realpathSync(mkdtempSync(join(tmpdir(), "plangate-installs-")));
@@ -49,7 +50,7 @@ describe("a project's .npmrc that makes installs global", () => {
     for (const line of ["npm ci", "npm i -D vitest", "npm update", "npm uninstall x", "pnpm add x", "pnpm install", "npm --prefix=. install x && npm i y"])
       expect(await refusals(ws, line), line).toHaveLength(1);
     // What only reads or runs, the line's own --no-global, a folder the line names, and the policy's way out.
-    for (const line of ["npm run build", "npm test", "npm ls", "npx vitest", "npm install --no-global x", "npm i --global=false x", "npm install --prefix ./tools x", "yarn add x", "pip install x"])
+    for (const line of ["npm run build", "npm test", "npm ls", "npx vitest", "npm install --no-global x", "npm i --global=false x", "npm install --prefix ./tools x", "yarn add x", "pip download x"])
       expect(await refusals(ws, line), line).toEqual([]);
     expect(await refusals(ws, "npm install x", {}, (p) => (p.commands.installOutside = ["npm"]))).toEqual([]);
   });
@@ -119,5 +120,27 @@ describe("reading a project configuration file", () => {
     [".yarnrc.yml", "globalFolder: /x\ncacheFolder: /y", undefined],
   ])("%s: %j says %j", (file, text, setting) => {
     expect(projectConfigSetting(file, text)?.setting).toBe(setting);
+  });
+});
+
+describe("a Python installer that is not the workspace's", () => {
+  it("refuses pip and conda into the environment in force, and passes the workspace's own", async () => {
+    const ws = workspace({ ".venv/bin/pip": "", "requirements.txt": "x\n" });
+    for (const line of ["pip install -r requirements.txt", "python3 -m pip install -U pip", "pip uninstall -y x", "conda install numpy", "mamba install -y numpy"])
+      expect((await refusals(ws, line))[0], line).toMatch(/^commandInstallsOutside: .* writes to the (Python|conda) environment (in force|active) where it runs/);
+    for (const line of [
+      ".venv/bin/pip install -r requirements.txt",
+      ".venv/bin/python -m pip install -U pip",
+      `${ws}/.venv/bin/pip install x`,
+      "python3 -m venv .venv && .venv/bin/pip install -e .",
+      "uv pip install -r requirements.txt",
+      "uv sync",
+      "pip install --target ./vendor x",
+      "conda create -p ./env python=3.12 && conda install -p ./env numpy",
+    ])
+      expect(await refusals(ws, line), line).toEqual([]);
+    // A virtual environment outside the workspace is outside; the policy may name pip for plans that run in one.
+    expect(await refusals(ws, `${tmp}/venv/bin/pip install x`)).toHaveLength(1);
+    expect(await refusals(ws, "pip install -r requirements.txt", {}, (p) => (p.commands.installOutside = ["pip"]))).toEqual([]);
   });
 });

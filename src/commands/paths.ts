@@ -194,12 +194,14 @@ function upTo(dir: string, root: string): string[] {
  * the write in the words of what decided it. A `config` condition reads the project's configuration files
  * (project-config.ts PROJECT_CONFIG_FILES) in each folder the command may run in (the step's `folders`, then the
  * `cd`s before it), and in each folder above it up to the workspace root, as the path and as its real
- * path: a package manager reads its project's file there.
+ * path: a package manager reads its project's file there. A `program` condition holds unless the program's
+ * path stays inside the workspace.
  */
 export function resolveOutside(o: CommandOutside, folders: readonly string[], paths: PathService): CommandOutside | undefined {
   const c = o.condition;
   if (c === undefined) return o;
   const { condition: _c, cwds, ...plain } = o;
+  if ("program" in c) return staysInside(paths, c.program) ? undefined : plain;
   const dirs = new Set<string>();
   for (const folder of folders)
     for (const cwd of cwds ?? [""]) {
