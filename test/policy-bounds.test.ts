@@ -7,6 +7,8 @@ import type { Policy } from "../src/core/policy.js";
 import { MAX_OVERRIDES, MAX_POLICY_ENTRY_LENGTH, MAX_POLICY_GLOBS, MAX_POLICY_KEYS, MAX_POLICY_LIST, MAX_REGISTRY_TOOLS } from "../src/policy/bounds.js";
 import { DEFAULT_DENIED_TOOLS, DEFAULT_PATH_ARGUMENTS, DEFAULT_READ_TOOLS, DEFAULT_WRITE_TOOLS } from "../src/policy/defaults.js";
 import { cpuMsSince } from "./cpu-time.js";
+import { ExecutionGuard, GuardRefusal } from "../src/node/guard.js";
+import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
 
 /*
  * Every list of a policy is bounded (src/policy/bounds.ts), however the policy arrives: a file and the
@@ -191,7 +193,29 @@ describe("a Policy built in code", () => {
     expect(report.diagnostics[0]!.message).toContain(`more than ${MAX_OVERRIDES} overrides`);
   });
 
-  it("refuses tools given in code past the registry's bounds", async () => {
+  it("is refused by the library's guard before any of its lists is read", async () => {
+    const k = approvalKit();
+    const policy = defaultPolicy(k.workspace);
+    policy.guard.free = names(200_000, () => "Read");
+    const start = process.cpuUsage();
+    const refused = await ExecutionGuard.open({
+      plan: k.planFile,
+      approval: k.sign(await k.record()),
+      workspace: k.workspace,
+      policyHash: DEFAULT_POLICY_HASH,
+      policy,
+      tools: k.tools,
+      trustedKeys: k.trustedKeys,
+      consumedDir: join(k.guardDir, "c"),
+      audit: join(k.guardDir, "audit.log"),
+    }).catch((e: unknown) => e);
+    expect(cpuMsSince(start)).toBeLessThan(1000);
+    expect(refused).toBeInstanceOf(GuardRefusal);
+    expect((refused as GuardRefusal).diagnostics).toMatchObject([{ rule: "limit-exceeded", messageId: "policyTooLarge" }]);
+    expect((refused as GuardRefusal).diagnostics[0]!.message).toContain("(at /guard/free/200 in the policy)");
+  });
+
+    it("refuses tools given in code past the registry's bounds", async () => {
     const report = await validatePlan(PLAN, { policy: defaultPolicy(ws), tools: names(MAX_REGISTRY_TOOLS + 1) });
     expect(report.diagnostics).toMatchObject([{ rule: "limit-exceeded", messageId: "toolsTooLarge" }]);
     expect(report.diagnostics[0]!.message).toContain(`the tools hold more than ${MAX_REGISTRY_TOOLS} names in all`);
