@@ -12,8 +12,9 @@ import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
 
 /*
  * Every list of a policy is bounded (src/policy/bounds.ts), however the policy arrives: a file and the
- * bases it extends, its overrides, the tools files it names, and a Policy object built in code. A list of
- * 120,000 names took 1.5 s and 230 MB to load, and was compared with every step.
+ * bases it extends, its overrides, the tools files it names, and a Policy object built in code. A
+ * commands.allow of 120,000 entries took 1.3 s and 210 MB for a plan of 100 steps, a tools.allow of 120,000
+ * globs 8.3 s: each list was read whole, and compared with every step.
  */
 
 function tree(files: Record<string, string>): string {
