@@ -112,7 +112,7 @@ await bundle.write({
       // The path checks a hook call runs on a call's paths, out of the chunk of the other plan rules.
       {
         name: "paths",
-        test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/](?:index|glob-sources|glob-options)|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
+        test: /[\\/](?:dist[\\/](?:core[\\/](?:paths|path-service|path-glob|writers|constraints|walk|dialect-groups)|rules[\\/](?:protected-path-write[\\/](?:index|glob-sources|glob-options)|path-outside-workspace[\\/]index|checked-at-call|command-paths)|commands[\\/](?:paths|project-config|constraint-check|report|plan|match))|node_modules[\\/]picomatch[\\/].*)\.js$/,
       },
       // The built-in policy, which the path checks and the readers both use: a chunk of its own, so that
       // neither chunk requires the other for it.

@@ -24,6 +24,7 @@ import { readSyntax } from "./syntax/index.js";
 import { MAX_PATTERN_CHARS, MAX_PATTERNS, patternsPastBound } from "./commands/constraint-check.js";
 import { MAX_PLAN_SCHEMA_VALUES, schemaBudget, valuesText } from "./rules/tool-arguments/budget.js";
 import { workReport } from "./rules/work-report.js";
+import { policyBoundProblem, registryBoundProblem } from "./policy/bounds.js";
 
 /**
  * The rules validation runs: the start of the catalogue (src/rules/validation.ts), so a rule's position
@@ -158,6 +159,14 @@ export async function validateWith(input: string | Uint8Array, options: Validate
   };
 
   const bytes = typeof input === "string" ? undefined : input;
+  // A policy or a registry past its bounds (a policy file is refused when it loads; one built in code is
+  // here): every step would be compared with each of its entries, so no plan is read under it.
+  const bound = boundProblem(options);
+  if (bound !== undefined) {
+    facts.push(bound.pointer === undefined ? { rule: "limit-exceeded", messageId: "toolsTooLarge", data: { problem: bound.message }, at: "" } : { rule: "limit-exceeded", messageId: "policyTooLarge", data: { pointer: bound.pointer, problem: bound.message }, at: "" });
+    await read(undefined, undefined);
+    return finish(options, policy, pending, undefined, undefined, undefined);
+  }
   const size = bytes ? bytes.byteLength : input.length;
   if (size > policy.limits.maxFileBytes) {
     const max = policy.limits.maxFileBytes;
@@ -343,6 +352,28 @@ function effectivePolicy(options: ValidateOptions): Policy {
   if (options.maxAgeDays !== undefined) policy.plan.maxAgeDays = options.maxAgeDays;
   return policy;
 }
+
+/**
+ * The first bound the options' policy or tool registry passes (src/policy/bounds.ts), or undefined. A policy
+ * object given again (one policy for many plans) is checked once: what is compiled from its lists is kept by
+ * the lists too (core/compiled.ts), so neither is read again after its first validation.
+ */
+function boundProblem(options: ValidateOptions): { pointer?: string; message: string } | undefined {
+  const checked = (o: object, check: () => { pointer?: string; message: string } | undefined) => {
+    if (BOUNDS_CHECKED.has(o)) return BOUNDS_CHECKED.get(o) ?? undefined;
+    const problem = check();
+    BOUNDS_CHECKED.set(o, problem ?? null);
+    return problem;
+  };
+  const policy = options.policy === undefined ? undefined : checked(options.policy, () => policyBoundProblem(options.policy));
+  if (policy !== undefined || options.tools === undefined) return policy;
+  const tools = options.tools;
+  return checked(tools, () => {
+    const problem = registryBoundProblem(tools.names.size, tools.patterns.length);
+    return problem === undefined ? undefined : { message: problem };
+  });
+}
+const BOUNDS_CHECKED = new WeakMap<object, { pointer?: string; message: string } | null>();
 
 function registryFromPolicy(policy: Policy): ToolRegistry | undefined {
   return policy.tools.allow.length === 0 ? undefined : registryFromNames(policy.tools.allow, ALLOW_SOURCE);

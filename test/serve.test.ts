@@ -418,6 +418,9 @@ describe("plangate serve: validate, hash, verify", () => {
       ["host: ./evil.json\n", /host must be a built-in profile name/],
       ["tools: [", /request policy:1:/],
       ["nope: 1\n", /unknown key "nope"/],
+      // A request's policy is bounded as a file is: its lists, and the policy merged over the defaults.
+      [`commands:\n  deny: [${Array.from({ length: 1100 }, (_, i) => `p${i}`).join(", ")}]\n`, /request policy:2:\d+: the policy holds more than 1024 commands.deny entries in all/],
+      [`paths:\n  protected: [${Array.from({ length: 3000 }, (_, i) => `d${i}`).join(", ")}]\n`, /the policy holds more than 4096 protected globs in all/],
     ] as const) {
       const r = await call(url, "/v1/validate", JSON.stringify({ text, file: "plan.json", policy }));
       expect([r.status, JSON.parse(r.body).error.code], policy).toEqual([400, "bad-policy"]);

@@ -1,5 +1,5 @@
 import { analyseCommand } from "../commands/analyse.js";
-import { commandPathText } from "../commands/paths.js";
+import { commandPathText, resolveOutside } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isInside, relativeInside } from "../core/paths.js";
 import { hostCommandFindingText } from "../rules/command-findings.js";
@@ -40,8 +40,9 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
   if (first) return withCommand({ rule: first.rule, severity: "error", ...hostCommandFindingText(tool, first) }, command);
   const paths = createPathService(policy.workspace, files());
   const ws = paths.workspace;
-  // A package manager's write outside the workspace that no word names (`npm install -g x`, `cargo install x`).
-  const outside = report.outside?.[0];
+  // A package manager's write outside the workspace that no word names (`npm install -g x`, `cargo install x`),
+  // and one the project's configuration or the program's place decides (`npm install x` under a .npmrc of `global=true`).
+  const outside = (report.outside ?? []).map((o) => resolveOutside(o, [""], paths)).find((o) => o !== undefined);
   if (outside) return withCommand(ruleDiagnostic("path-outside-workspace", "hostCommandInstallsOutside", { tool, how: outside.how, where: outside.where, fix: outside.fix, manager: outside.manager, workspace: ws }), command);
   const wsReal = paths.workspaceReal;
   const writes = checksOf(policy.protected);

@@ -3,7 +3,7 @@ import { mixedScriptWord } from "../core/lookalike.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
 import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed, installAllowed, programName } from "./match.js";
-import { mayWriteOutside, outsideWrite } from "./installs.js";
+import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
 import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
@@ -185,6 +185,10 @@ export interface CommandOutside {
   /** What to change to keep it in the workspace. */
   fix: string;
   span?: CommandSpan;
+  /** A write that holds only under what the line cannot show (installs.ts OutsideCondition), decided by paths.ts resolveOutside. */
+  condition?: OutsideCondition;
+  /** The folders a `cd` moved to before the commands of a condition, from where the step runs them ("": none): where a `config` condition's files are read. */
+  cwds?: string[];
 }
 
 /** A marker word of a command line (see CommandReport.markers). */
@@ -2525,7 +2529,20 @@ class Analysis {
     if (w === undefined || installAllowed(this.policy, w.manager, spelt)) return;
     const span = wordSpan(w.word, depth) ?? this.span;
     const outside = (this.report.outside ??= []);
-    if (outside.length >= 50 || outside.some((o) => o.how === w.how && o.span?.start === span?.start)) return;
+    if (w.condition !== undefined) {
+      // One entry a manager and condition, with every folder it runs in (not bounded by the findings' cap:
+      // each must be decided, and the line's length bounds them).
+      const same = outside.find((o) => o.condition !== undefined && o.manager === w.manager && JSON.stringify(o.condition) === JSON.stringify(w.condition));
+      if (same !== undefined) {
+        if (!same.cwds!.includes(this.cwd)) same.cwds!.push(this.cwd);
+        return;
+      }
+      const o: CommandOutside = { manager: w.manager, how: w.how, where: w.where, fix: w.fix, condition: w.condition, cwds: [this.cwd] };
+      if (span !== undefined) o.span = span;
+      outside.push(o);
+      return;
+    }
+    if (outside.filter((o) => o.condition === undefined).length >= 50 || outside.some((o) => o.how === w.how && o.span?.start === span?.start)) return;
     outside.push(span === undefined ? { manager: w.manager, how: w.how, where: w.where, fix: w.fix } : { manager: w.manager, how: w.how, where: w.where, fix: w.fix, span });
   }
 

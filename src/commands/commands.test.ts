@@ -1797,7 +1797,20 @@ describe("command rules in plans: ids and positions", () => {
     // Each folder the shell may be in is no new finding.
     expect(outside("cd x; npm i -g a")).toHaveLength(1);
     // Nothing for what stays in the workspace, nor for a program that is no package manager.
-    for (const line of ["npm ci", "npm install x", "pip install -r requirements.txt", "GOBIN=./bin go install x", "cargo build", "cat x", "rm -rf build", "make install"]) expect(outside(line), line).toBeUndefined();
+    for (const line of [".venv/bin/pip install -r requirements.txt", "GOBIN=./bin go install x", "npm run build", "npm i --no-global x", "cargo build", "cat x", "rm -rf build", "make install"]) expect(outside(line), line).toBeUndefined();
+    // What the project's configuration or the program's place decides is left to be decided where files are read:
+    // one entry a manager and condition, with every folder the line runs it in.
+    expect(outside("npm ci")).toEqual([
+      { manager: "npm", how: "npm ci", where: "npm's global prefix (its lib/node_modules, and its bin folder on the user's PATH)", fix: "", span: { start: 4, end: 6 }, condition: { config: "npm" }, cwds: [""] },
+    ]);
+    expect(outside("npm i a; cd x; npm i b; npm ci; pnpm add c; yarn")?.map((o) => [o.manager, o.condition, o.cwds])).toEqual([
+      ["npm", { config: "npm" }, ["", "x"]],
+      ["pnpm", { config: "npm" }, ["x"]],
+      ["yarn", { config: "yarn" }, ["x"]],
+    ]);
+    expect(outside("/home/me/p/.venv/bin/pip install x")).toMatchObject([{ manager: "pip", how: "pip install", condition: { program: "/home/me/p/.venv/bin/pip" } }]);
+    expect(outside("pip install -r requirements.txt")).toMatchObject([{ manager: "pip", how: "pip install" }]);
+    expect(outside("pip install -r requirements.txt")?.[0]?.condition).toBeUndefined();
     // The policy's commands.installOutside allows a manager, by its name or as the command spells it.
     expect(outside("cargo install x", "chain", { installOutside: ["cargo"] })).toBeUndefined();
     expect(outside("pip3 install --user x", "chain", { installOutside: ["pip3"] })).toBeUndefined();

@@ -41,7 +41,17 @@ export interface OutsideWrite {
   fix: string;
   /** The word that decides it (the flag, or the subcommand), for the finding's place. */
   word: ShellWord;
+  /** A write that holds only under what the line cannot show, decided where files are read (commands/paths.ts resolveOutside). */
+  condition?: OutsideCondition;
 }
+
+/**
+ * What decides a write outside the workspace that the line leaves open: the project's configuration of
+ * the package manager (`npm`: .npmrc, read by npm and pnpm; `yarn`: .yarnrc and .yarnrc.yml), in the
+ * folder the command runs in or one above it inside the workspace; or where a program named by its
+ * absolute path lies (`/home/me/proj/.venv/bin/pip`: inside the workspace, a virtual environment of it).
+ */
+export type OutsideCondition = { config: "npm" | "yarn" } | { program: string };
 
 type Handler = (name: string, args: ShellWord[], run: InstallRun) => OutsideWrite | undefined;
 
@@ -248,7 +258,31 @@ function npm(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | u
   if (link !== undefined) return write("npm", words(name, link.value), NPM_GLOBAL_WHERE, "install the package by its path instead (npm install ../pkg), or give --prefix ./tools", link.word);
   const unlink = subs.find((s) => s.value === "unlink");
   if (unlink !== undefined && after(ops, unlink).length === 0) return write("npm", words(name, "unlink"), NPM_GLOBAL_WHERE, "name the package to remove from the workspace (npm uninstall pkg)", unlink.word);
-  return undefined;
+  // A project's .npmrc may make every install global (`global=true`, `location=global`), as -g does.
+  return byProjectConfig("npm", name, args, subs, NPM_GLOBAL_READS);
+}
+
+/** `--no-global`, `--global=false` or `--global false` on the line: the project's configuration cannot make the run global. */
+function notGlobal(args: ShellWord[]): boolean {
+  const ws = own(args);
+  let no = false;
+  for (let i = 0; i < ws.length; i++) {
+    const v = ws[i]!.value;
+    if (v === "--no-global") no = true;
+    else if (v === "--global" || v === "-g") no = ws[i + 1]?.value === "false";
+    else if (v?.startsWith("--global=")) no = v.slice(9).toLowerCase() === "false";
+  }
+  return no;
+}
+
+/**
+ * An npm or pnpm run that would write outside the workspace if the project's .npmrc made it global: any
+ * subcommand but those that only read or run a program (as with -g), unless the line says it is not global.
+ */
+function byProjectConfig(manager: "npm" | "pnpm", name: string, args: ShellWord[], subs: Operand[], reads: ReadonlySet<string>): OutsideWrite | undefined {
+  if (subs.length === 0 || subs.every((s) => reads.has(s.value)) || notGlobal(args)) return undefined;
+  const where = manager === "npm" ? NPM_GLOBAL_WHERE : PNPM_WHERE;
+  return { ...write(manager, words(name, subs[0]!.value), where, "", subs[0]!.word), condition: { config: "npm" } };
 }
 
 const PNPM_GLOBAL_READS = new Set(["ls", "list", "ll", "la", "root", "bin", "outdated", "why", "view", "info", "show", "v", "audit", "licenses", "help", "exec", "run", "dlx", "test", "t", "start"]);
@@ -277,16 +311,27 @@ function pnpm(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | 
   }
   const link = subs.find((s) => s.value === "link" || s.value === "ln");
   if (link !== undefined && after(ops, link).length === 0) return write("pnpm", words(name, link.value), PNPM_WHERE, "link the package by its path (pnpm link ../pkg)", link.word);
-  return undefined;
+  if (dryRun(args)) return undefined;
+  return byProjectConfig("pnpm", name, args, subs, PNPM_GLOBAL_READS);
 }
 
 const YARN_VALUED = new Set(["--cwd", "--modules-folder", "--cache-folder", "--global-folder", "--prefix", "--link-folder", "--registry", "--mutex", "--network-timeout"]);
 const YARN_FLAGS = new Set(["-D", "--dev", "-P", "--peer", "-O", "--optional", "-E", "--exact", "-T", "--tilde", "-W", "--ignore-workspace-root-check", "-s", "--silent", "--verbose", "--json", "--frozen-lockfile", "--immutable", "--offline", "--prefer-offline", "--ignore-scripts", "-H", "--home"]);
 
+/** Yarn's subcommands that install or remove the project's packages (and `yarn` alone, an install). */
+const YARN_INSTALLS = new Set(["install", "add", "upgrade", "up", "remove", "rebuild", "import", "dedupe", "unplug", "upgrade-interactive"]);
+
 function yarn(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
   const ops = operandsOf(args, YARN_VALUED, YARN_FLAGS);
-  const sub = subcommands(ops).find((s) => ["global", "link", "unlink", "config"].includes(s.value));
-  if (sub === undefined) return undefined;
+  const subs = subcommands(ops);
+  const sub = subs.find((s) => ["global", "link", "unlink", "config"].includes(s.value));
+  if (sub === undefined) {
+    // An install (`yarn`, `yarn add x`) goes where the project's .yarnrc or .yarnrc.yml puts its folders.
+    const install = subs[0];
+    if (install !== undefined && !YARN_INSTALLS.has(install.value)) return undefined;
+    if (redirect(args, ["--modules-folder", "--cwd"])) return undefined;
+    return { ...write("yarn", words(name, install?.value), "", "", install?.word ?? run.word), condition: { config: "yarn" } };
+  }
   const rest = after(ops, sub);
   if (sub.value === "global") {
     const action = rest[0];
@@ -395,7 +440,35 @@ function pip(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | u
   const workspaceProgram = !/^[/~]/.test(run.written) && run.written.includes("/");
   if (run.otherUser && !workspaceProgram) return write("pip", words(name, sub.value, "(as another user)"), SYSTEM_PYTHON, PIP_VENV_FIX, sub.word);
   if (SYSTEM_PROGRAM.test(run.written)) return write("pip", words(name, sub.value), SYSTEM_PYTHON, PIP_VENV_FIX, sub.word);
-  return undefined;
+  // pip's --python names the environment it installs into (a Python, or an environment's folder).
+  const target = optionValue(args, ["--python"]);
+  if (target !== undefined) return environmentNamed("pip", words(name, sub.value, "--python", target.value), target.value, PIP_VENV_FIX, target.word);
+  // A pip (or a Python) of the workspace, named by its path (`.venv/bin/pip`, `./venv/bin/python -m pip`), is
+  // its virtual environment's: it installs there. Any other (`pip`, `python3 -m pip`, through a runner that
+  // may put one first on PATH) installs into whatever environment is in force when it runs, which the line
+  // does not show: without an active virtual environment, the user's or the system's site-packages.
+  if (workspaceProgram) return undefined;
+  const w = write("pip", words(name, sub.value), ACTIVE_PYTHON, PIP_ACTIVE_FIX, sub.word);
+  return run.written.startsWith("/") ? { ...w, condition: { program: run.written } } : w;
+}
+
+/** Where a pip or a Python not of the workspace installs: the environment in force. */
+const ACTIVE_PYTHON =
+  "the Python environment in force where it runs, which the line does not show: with no virtual environment active, the user's site-packages (~/.local, its bin folder on the user's PATH) or the system's";
+const PIP_ACTIVE_FIX =
+  "run the pip of the workspace's virtual environment by its path (.venv/bin/pip install, .venv/bin/python -m pip install; python3 -m venv .venv makes one), use uv pip install, or give --target ./vendor";
+
+/**
+ * An install into the environment of a Python named by an option (`--python`, `-p`): one of the workspace,
+ * named by a relative path (`.venv/bin/python`, `.venv`), is inside; one named by an absolute path, or one
+ * that climbs (`../x`), is inside when the path stays inside; a version or a name (`3.12`, `python3`) picks a
+ * Python found where it runs, outside.
+ */
+function environmentNamed(manager: string, how: string, value: string | undefined, fix: string, word: ShellWord): OutsideWrite | undefined {
+  const path = value !== undefined && (value.includes("/") || value.startsWith("."));
+  if (path && !/^[/~]/.test(value) && !value.split("/").includes("..")) return undefined;
+  const w = write(manager, how, "the environment of a Python found where the command runs, outside the workspace", fix, word);
+  return path && !value.startsWith("~") ? { ...w, condition: { program: value } } : w;
 }
 
 /** Python's one-letter options that take a value (the rest of the word, or the next word). */
@@ -477,6 +550,12 @@ function uv(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | un
   const fix = "install into the workspace's virtual environment (uv venv, then uv pip install without --system), or give --target ./vendor";
   if (system !== undefined) return write("uv", words(how, system.value), SYSTEM_PYTHON, fix, system);
   for (const v of ["UV_SYSTEM_PYTHON", "UV_BREAK_SYSTEM_PACKAGES"]) if (setTrue(run, v)) return write("uv", words(`${v}=${run.env.get(v) ?? "..."}`, how), SYSTEM_PYTHON, fix, action.word);
+  // `--python` (`-p`, UV_PYTHON) names the Python whose environment uv installs into; without it, uv pip
+  // installs into a virtual environment only (the project's .venv, or the one active), never the user's or the system's site-packages.
+  const glued = own(args).find((w) => w.value !== undefined && /^-p[^-]/.test(w.value));
+  const python = optionValue(args, ["--python", "-p"]) ?? (glued === undefined ? undefined : { word: glued, value: glued.value!.slice(2).replace(/^=/, "") });
+  if (python !== undefined) return environmentNamed("uv", words(how, python.word.value?.startsWith("-p") ? "-p" : "--python", python.value), python.value, fix, python.word);
+  if (run.env.has("UV_PYTHON")) return environmentNamed("uv", words(`UV_PYTHON=${run.env.get("UV_PYTHON") ?? "..."}`, how), run.env.get("UV_PYTHON"), fix, action.word);
   return undefined;
 }
 
@@ -512,8 +591,12 @@ function conda(name: string, args: ShellWord[]): OutsideWrite | undefined {
   if (redirect(args, ["-p", "--prefix"])) return undefined;
   // A named environment lives in conda's own folder (envs_dirs); `create` and `env create` take the name from -n or the environment file.
   const named = hasOption(args, ["-n", "--name"]);
-  if (named === undefined && action.value !== "create") return undefined;
-  return write("conda", words(name, first.value === "env" ? "env" : undefined, action.value, named?.value?.split("=")[0]), "a named environment in conda's own folder (envs_dirs)", "create the environment in the workspace (-p ./env)", named ?? action.word);
+  const how = words(name, first.value === "env" ? "env" : undefined, action.value, named?.value?.split("=")[0]);
+  // Without -n or -p, the active environment: conda's base (in its own folder) unless one of the workspace is
+  // active, which the line does not show (`env update` takes the environment file's name first).
+  if (named === undefined && action.value !== "create")
+    return write("conda", how, "the conda environment active where it runs, which the line does not show: conda's base environment in its own folder unless one in the workspace is active", "name the workspace's environment with -p ./env", action.word);
+  return write("conda", how, "a named environment in conda's own folder (envs_dirs)", "create the environment in the workspace (-p ./env)", named ?? action.word);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -22,18 +22,49 @@ export interface CommandPolicy {
 /** One allow or deny entry: a program, or a program and the first words of its arguments (`git push`). */
 interface Entry {
   text: string;
+  /** Its place in the list: the first entry that matches is the one a message names. */
+  index: number;
   words: { test(word: string): boolean }[];
 }
 
-function compile(list: readonly string[], fold: boolean): Entry[] {
-  return list
-    .map((text) => ({ text, parts: text.trim().split(/\s+/).filter((w) => w !== "") }))
-    .filter((e) => e.parts.length > 0)
-    .map((e) => ({ text: e.text, words: e.parts.map((p) => globMatcher(fold ? p.toLowerCase() : p)) }));
+/**
+ * A list's entries, those whose program is a name looked up by it: a program is compared with the few
+ * entries that name it and the entries whose program is a glob (at most 64: policy/bounds.ts), not with
+ * every entry of the list.
+ */
+interface Entries {
+  all: readonly Entry[];
+  byName: ReadonlyMap<string, readonly Entry[]>;
+  globbed: readonly Entry[];
+}
+
+const NONE: readonly Entry[] = [];
+
+function compile(list: readonly string[], fold: boolean): Entries {
+  const all: Entry[] = [];
+  const byName = new Map<string, Entry[]>();
+  const globbed: Entry[] = [];
+  for (const text of list) {
+    const parts = text
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== "");
+    if (parts.length === 0) continue;
+    const e: Entry = { text, index: all.length, words: parts.map((p) => globMatcher(fold ? p.toLowerCase() : p)) };
+    all.push(e);
+    const program = fold ? parts[0]!.toLowerCase() : parts[0]!;
+    if (program.includes("*") || program.includes("?")) globbed.push(e);
+    else {
+      const named = byName.get(program);
+      if (named) named.push(e);
+      else byName.set(program, [e]);
+    }
+  }
+  return { all, byName, globbed };
 }
 
 /** A commands section's entries; policies are reused across validations, so compiled once per section. */
-function entriesOf(policy: CommandPolicy): { allow: Entry[]; deny: Entry[] } {
+function entriesOf(policy: CommandPolicy): { allow: Entries; deny: Entries } {
   return compiledFor("commands", policy, () => ({ allow: compile(policy.allow, false), deny: compile(policy.deny, true) }));
 }
 
@@ -45,6 +76,16 @@ export function programName(word: string): string {
   return parts[parts.length - 1] ?? word;
 }
 
+/** Does a deny entry match an invocation's arguments: its further words anywhere after the program, in order? */
+function deniesArgs(e: Entry, args: readonly (string | undefined)[]): boolean {
+  let k = 1;
+  for (const a of args) {
+    if (k >= e.words.length) break;
+    if (a === undefined || e.words[k]!.test(a.toLowerCase())) k++;
+  }
+  return k >= e.words.length;
+}
+
 /**
  * The deny entry an invocation matches, if any. Deny is read widely: the program is compared without
  * case, and the entry's further words may appear anywhere after it, in order (`git push` denies
@@ -54,16 +95,33 @@ export function deniedBy(policy: CommandPolicy, words: readonly (string | undefi
   const [program, ...args] = words;
   if (program === undefined) return undefined;
   const name = programName(program).toLowerCase();
-  for (const e of entriesOf(policy).deny) {
-    if (!e.words[0]!.test(name)) continue;
-    let k = 1;
-    for (const a of args) {
-      if (k >= e.words.length) break;
-      if (a === undefined || e.words[k]!.test(a.toLowerCase())) k++;
+  const { byName, globbed } = entriesOf(policy).deny;
+  // The first entry of the list that matches: among those naming the program, then the globs before it.
+  let found: Entry | undefined;
+  for (const e of byName.get(name) ?? NONE)
+    if (deniesArgs(e, args)) {
+      found = e;
+      break;
     }
-    if (k >= e.words.length) return e.text;
+  for (const e of globbed) {
+    if (found !== undefined && e.index > found.index) break;
+    if (e.words[0]!.test(name) && deniesArgs(e, args)) {
+      found = e;
+      break;
+    }
   }
-  return undefined;
+  return found?.text;
+}
+
+/** Does an allow entry match an invocation: the program, and its further words as the first arguments, exactly? */
+function allowsArgs(e: Entry, args: readonly (string | undefined)[], name: string): boolean {
+  return e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!));
+}
+
+/** The allow entries that may match a program: those naming it, and those whose program is a glob. */
+function allowCandidates(policy: CommandPolicy, name: string): { all: readonly Entry[]; named: readonly Entry[]; globbed: readonly Entry[] } {
+  const { all, byName, globbed } = entriesOf(policy).allow;
+  return { all, named: byName.get(name) ?? NONE, globbed };
 }
 
 /**
@@ -71,12 +129,12 @@ export function deniedBy(policy: CommandPolicy, words: readonly (string | undefi
  * narrowly: the program exactly, and the entry's further words as the first arguments, exactly.
  */
 export function allowed(policy: CommandPolicy, words: readonly (string | undefined)[]): boolean {
-  const entries = entriesOf(policy).allow;
-  if (entries.length === 0) return true;
+  if (entriesOf(policy).allow.all.length === 0) return true;
   const [program, ...args] = words;
   if (program === undefined) return false;
   const name = programName(program);
-  return entries.some((e) => e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
+  const { named, globbed } = allowCandidates(policy, name);
+  return named.some((e) => allowsArgs(e, args, name)) || globbed.some((e) => allowsArgs(e, args, name));
 }
 
 /** Does `commands.installOutside` name a package manager (as plangate names it, or as the command spells it)? */
@@ -113,5 +171,6 @@ export function allowedNaming(policy: CommandPolicy, words: readonly (string | u
   const [program, ...args] = words;
   if (program === undefined || index < 1) return false;
   const name = programName(program);
-  return entriesOf(policy).allow.some((e) => e.words.length > index && e.words[0]!.test(name) && e.words.slice(1).every((re, i) => args[i] !== undefined && re.test(args[i]!)));
+  const { named, globbed } = allowCandidates(policy, name);
+  return named.some((e) => e.words.length > index && allowsArgs(e, args, name)) || globbed.some((e) => e.words.length > index && allowsArgs(e, args, name));
 }

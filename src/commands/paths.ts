@@ -6,6 +6,10 @@ import type { PlanFacts } from "../core/facts.js";
 import type { PlanRuleContext, RuleContext } from "../core/rule.js";
 import type { CommandPath } from "./analyse.js";
 import type { StepCommand } from "./plan.js";
+import type { CommandOutside } from "./analyse.js";
+import type { FileProbe } from "../core/file-probe.js";
+import type { PathService } from "../core/path-service.js";
+import { type ConfigSetting, configOutsideWords, MAX_PROJECT_CONFIG_BYTES, PROJECT_CONFIG_FILES, projectConfigSetting } from "./project-config.js";
 import { analysedCommands, commandsOf, partAt } from "./plan.js";
 
 /** The path text to resolve against the workspace: relative words from the folder a `cd` moved to. */
@@ -116,7 +120,9 @@ export function reportCommandPathsOutside(
 export function reportCommandInstallsOutside(plan: Plan, ctx: PlanRuleContext<"commandInstallsOutside">): void {
   if (commandsOf(plan, ctx.facts).length === 0) return;
   for (const { command, report } of analysedCommands(plan, ctx.facts))
-    for (const o of report.outside ?? [])
+    for (const entry of report.outside ?? []) {
+      const o = resolveOutside(entry, entry.condition === undefined ? [""] : workingFolders(command, ctx.facts, plan.dialect), ctx.facts.paths);
+      if (o === undefined) continue;
       ctx.report({
         at: partAt(command, o.span?.start),
         step: command.step.position,
@@ -124,6 +130,100 @@ export function reportCommandInstallsOutside(plan: Plan, ctx: PlanRuleContext<"c
         data: { step: command.step.position, argument: command.name, how: o.how, where: o.where, fix: o.fix, manager: o.manager, workspace: ctx.facts.paths.workspace },
         actual: command.text,
       });
+    }
+}
+
+/** What one validation (its probe) has found in the project configuration files it read, and the bytes it read. */
+interface ConfigMemo {
+  said: Map<string, ConfigSetting | { unread: string } | null>;
+  read: number;
+}
+const CONFIG_MEMO = new WeakMap<FileProbe, ConfigMemo>();
+
+/** Project configuration files one validation reads in all; past it, a file is not read and counts as saying the worst. */
+export const MAX_PROJECT_CONFIG_READ = 1024 * 1024;
+
+/** Does every reading of a path text stay inside the workspace, lexically and through symlinks? */
+function staysInside(paths: PathService, text: string): boolean {
+  const readings = paths.resolve(text);
+  return readings.length > 0 && readings.every((r) => !("unsafe" in r) && paths.whyOutside(r) === undefined);
+}
+
+/**
+ * What a project configuration file says (project-config.ts projectConfigSetting), read through the probe once per
+ * validation: a file that is not a regular one (a folder, a device), larger than MAX_PROJECT_CONFIG_BYTES or
+ * past MAX_PROJECT_CONFIG_READ in all is not read, and counts as saying the worst. A link that leads nowhere is
+ * no file, as the package manager reads it.
+ */
+function configSaid(paths: PathService, abs: string, name: string): ConfigSetting | { unread: string } | undefined {
+  const files = paths.files;
+  let memo = CONFIG_MEMO.get(files);
+  if (memo === undefined) CONFIG_MEMO.set(files, (memo = { said: new Map(), read: 0 }));
+  const known = memo.said.get(abs);
+  if (known !== undefined) return known ?? undefined;
+  let said: ConfigSetting | { unread: string } | undefined;
+  if (files.kind(abs) === "missing" || files.realpath(abs) === undefined) said = undefined;
+  else {
+    const size = files.size(abs);
+    if (size === undefined) said = { unread: "it is not a regular file" };
+    else if (size > MAX_PROJECT_CONFIG_BYTES) said = { unread: `it is larger than ${MAX_PROJECT_CONFIG_BYTES / 1024} KiB` };
+    else if (memo.read + size > MAX_PROJECT_CONFIG_READ) said = { unread: `the validation has read ${MAX_PROJECT_CONFIG_READ / 1024} KiB of such files` };
+    else {
+      memo.read += size;
+      const text = files.readText(abs);
+      said = text === undefined ? { unread: "it cannot be read" } : projectConfigSetting(name, text);
+    }
+  }
+  memo.said.set(abs, said ?? null);
+  return said;
+}
+
+/** The folders from `dir` up to `root`, both included, when `dir` is inside `root`. */
+function upTo(dir: string, root: string): string[] {
+  const out: string[] = [];
+  for (let d = dir; isInside(d, root); d = d.slice(0, Math.max(d.lastIndexOf("/"), 1))) {
+    out.push(d);
+    if (d === root || d === "/") break;
+  }
+  return out;
+}
+
+/**
+ * A write outside the workspace as the line leaves it (CommandReport.outside), decided where the files can be
+ * read: the write itself when it holds whatever the files say, undefined when its condition is not met, or
+ * the write in the words of what decided it. A `config` condition reads the project's configuration files
+ * (project-config.ts PROJECT_CONFIG_FILES) in each folder the command may run in (the step's `folders`, then the
+ * `cd`s before it), and in each folder above it up to the workspace root, as the path and as its real
+ * path: a package manager reads its project's file there. A `program` condition holds unless the program's
+ * path stays inside the workspace.
+ */
+export function resolveOutside(o: CommandOutside, folders: readonly string[], paths: PathService): CommandOutside | undefined {
+  const c = o.condition;
+  if (c === undefined) return o;
+  const { condition: _c, cwds, ...plain } = o;
+  if ("program" in c) return staysInside(paths, c.program) ? undefined : plain;
+  const dirs = new Set<string>();
+  for (const folder of folders)
+    for (const cwd of cwds ?? [""]) {
+      const text = /^[/~]/.test(cwd) || folder === "" ? cwd : cwd === "" ? folder : `${folder}/${cwd}`;
+      for (const r of paths.resolve(text === "" ? "." : text)) {
+        if ("unsafe" in r) continue;
+        for (const d of upTo(r.lexical, paths.workspace)) dirs.add(d);
+        for (const d of upTo(r.real.includes("\0") ? paths.resolveReal(r.lexical) : r.real, paths.workspaceReal)) dirs.add(d);
+      }
+    }
+  for (const dir of dirs)
+    for (const name of PROJECT_CONFIG_FILES[c.config]) {
+      const abs = dir === "/" ? `/${name}` : `${dir}/${name}`;
+      const said = configSaid(paths, abs, name);
+      if (said === undefined) continue;
+      const root = isInside(dir, paths.workspace) ? paths.workspace : paths.workspaceReal;
+      const file = relativeInside(abs, root);
+      // A folder it names is a path from the file's folder: one inside the workspace keeps the install there.
+      if (!("unread" in said) && said.folder !== undefined && !said.folder.includes("$") && staysInside(paths, /^[/~]/.test(said.folder) ? said.folder : `${relativeInside(dir, root) || "."}/${said.folder}`)) continue;
+      return { ...plain, ...configOutsideWords(o.manager, o.where, file, said) };
+    }
+  return undefined;
 }
 
 /**

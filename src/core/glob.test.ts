@@ -31,6 +31,10 @@ describe("tool-name globs", () => {
       ["*a*a*a*b", "a".repeat(100_000)],
       ["*_*_*_*x", "_".repeat(100_000)],
       ["mcp__*__*__delete", `mcp__${"__".repeat(200_000)}`],
+      // Going back to the last star at each place cost the run's length each time: 1,000 x a MiB.
+      [`*${"a".repeat(1000)}b*`, "a".repeat(1 << 20)],
+      [`*${"a".repeat(500)}b${"a".repeat(500)}*`, "a".repeat(1 << 20)],
+      [`x*${"ab".repeat(300)}c*y`, `x${"ab".repeat(1 << 19)}y`],
     ] as const) {
       const start = process.cpuUsage();
       expect(globMatcher(glob).test(name)).toBe(false);
@@ -48,6 +52,19 @@ describe("tool-name globs", () => {
         expect(globMatcher(glob).test(name), `${glob} on ${name}`).toBe(reference(glob).test(name));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("agrees with the glob's regular expression on runs that repeat themselves (property)", () => {
+    // Two letters make runs with borders (`abab`), where the search for a run falls back within it.
+    const chars = fc.constantFrom("a", "b");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(chars, chars, chars, fc.constantFrom("*", "?")), { maxLength: 12 }), fc.array(chars, { maxLength: 24 }), (g, n) => {
+        const glob = g.join("");
+        const name = n.join("");
+        expect(globMatcher(glob).test(name), `${glob} on ${name}`).toBe(reference(glob).test(name));
+      }),
+      { numRuns: 5000 },
     );
   });
 });

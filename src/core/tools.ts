@@ -19,8 +19,13 @@ export const ALLOW_SOURCE = "the policy's tools.allow";
 
 /** A registry from a list of names, where entries with `*` or `?` are globs. */
 export function registryFromNames(entries: readonly string[], source: string): ToolRegistry {
-  const patterns = entries.filter((e) => e.includes("*") || e.includes("?"));
-  return { names: new Set(entries.filter((e) => !patterns.includes(e))), patterns, schemas: new Map(), source };
+  const patterns: string[] = [];
+  const names = new Set<string>();
+  for (const e of entries) {
+    if (e.includes("*") || e.includes("?")) patterns.push(e);
+    else names.add(e);
+  }
+  return { names, patterns, schemas: new Map(), source };
 }
 
 /** Reads the intake protocol's whitelist format: one tool a line, `#` comments, blank lines ignored. */

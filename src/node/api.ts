@@ -8,6 +8,7 @@ import type { ValidateOptions } from "../engine.js";
 import { validatePlan as validatePlanInternal } from "./validate-plan.js";
 import { assertWorkspace, type LoadedPolicy, loadPolicy as loadPolicyInternal, overridesTools, policyForFile, policyTools } from "./policy.js";
 import { validateFile as validateFileInternal } from "./validate-file.js";
+import { policyBoundProblem } from "../policy/bounds.js";
 
 /*
  * The library's entry points, as users call them: arguments are checked at run time (a wrong one is a
@@ -178,8 +179,10 @@ export async function validateFile(path: string, options?: LibraryValidateOption
       if (opts.tools === undefined && loaded.tools) opts.tools = loaded.tools;
     }
   }
-  // The policy's overrides that match this file (ESLint's overrides), as the CLI applies them.
-  if (opts.policy?.overrides?.length) {
+  // The policy's overrides that match this file (ESLint's overrides), as the CLI applies them. A policy
+  // built in code past its bounds (a file's is refused when it loads) is left as it is: the validation
+  // refuses it (limit-exceeded) before matching thousands of overrides' globs.
+  if (opts.policy?.overrides?.length && policyBoundProblem(opts.policy) === undefined) {
     const own = policyForFile(opts.policy, path);
     if (own !== opts.policy) {
       if (overridesTools(opts.policy, path) && !toolsGiven) opts.tools = policyTools(own) ?? opts.tools;

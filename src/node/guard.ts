@@ -42,6 +42,7 @@ import { ruleDiagnostic } from "../rules/read-text.js";
 import { guardDecision } from "../rules/guard-failure/decisions.js";
 import { loadHostProfile } from "./host-profile.js";
 import { freeToolsRefusal } from "../host/free.js";
+import { policyBoundProblem } from "../policy/bounds.js";
 
 /** One approved step: the tool and its arguments in canonical JSON. */
 export interface ApprovedStep {
@@ -266,6 +267,9 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
   }
   const hostTools = profileAllowList(profile);
   const tools = o.tools ?? (hostTools.length > 0 ? registryFromNames(hostTools, `the ${profile.name} host profile`) : undefined);
+  // A policy past its bounds (one built in code: a file's does not load) is refused before any list of it is read.
+  const bound = o.policy === undefined ? undefined : policyBoundProblem(o.policy);
+  if (bound !== undefined) throw new GuardRefusal([ruleDiagnostic("limit-exceeded", "policyTooLarge", { pointer: bound.pointer, problem: bound.message })]);
   // A free tool runs with no step: one that writes (the policy's guard.free read with this host's profile,
   // which --host may have chosen apart from the policy's host) is a policy that cannot be used.
   const freeWriter = o.policy ? freeToolsRefusal(o.policy, profile, o.tools) : undefined;

@@ -6,7 +6,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { GENERIC, type HostProfile, HostProfileError, profileHash } from "../host/profile.js";
 import { ALLOW_SOURCE, closest, registryFromNames, type ToolRegistry } from "../core/tools.js";
-import { DEFAULT_PROTECTED_PATHS, defaultPolicy, PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { DEFAULT_DENIED_TOOLS, DEFAULT_PATH_ARGUMENTS, DEFAULT_PROTECTED_PATHS, DEFAULT_READ_TOOLS, DEFAULT_WRITE_TOOLS, defaultPolicy, PROTECTION_RULES, STRUCTURAL_RULES } from "../policy/defaults.js";
+import { policyBoundProblem, registryBoundProblem } from "../policy/bounds.js";
 import { schemaErrors } from "../core/schema-errors.js";
 import { publishedSchema } from "./published-schema.js";
 import type { PolicyFile } from "../policy/schema.js";
@@ -109,15 +110,17 @@ function where(doc: SourceDocument, file: string, pointer: string, atKey = true)
 /** Keys that are one per policy: an `overrides` entry may not set them. */
 const ONE_PER_POLICY = ["extends", "overrides", "workspace", "host", "approval", "guard", "returns", "tasks", "delegation"];
 
-/**
- * Most protected globs a policy holds in all (its own, its overrides' and its bases', the defaults
- * included), and the longest one. Each is compiled, checked when the policy loads and matched against
- * the paths a plan writes, some 170 microseconds a glob: 10,000 took 1.8 s and 270 MB for a plan of 100
- * writes, 200,000 (a 4 MB JSON policy) 35 s and 2.1 GB. Real policies hold tens. No path is longer than
- * 4,096 characters (MAX_PATH_LENGTH), so neither need a glob be.
- */
-export const MAX_PROTECTED_GLOBS = 4096;
-export const MAX_PROTECTED_GLOB_LENGTH = 4096;
+// The bounds on what a policy holds (src/policy/bounds.ts), checked for each file and for the policy in all.
+export { MAX_PROTECTED_GLOBS, MAX_PROTECTED_GLOB_LENGTH } from "../policy/bounds.js";
+
+/** The defaults' entries a policy file's lists are merged into (union), counted with the file's own. */
+const DEFAULT_COUNTS = {
+  "tools.deny": DEFAULT_DENIED_TOOLS.length,
+  "tools.write": DEFAULT_WRITE_TOOLS.length,
+  "tools.read": DEFAULT_READ_TOOLS.length,
+  "paths.protected": DEFAULT_PROTECTED_PATHS.length,
+  "paths.arguments": DEFAULT_PATH_ARGUMENTS.length,
+};
 
 /** Deepest `extends` chain (the file itself is depth 0), and most policy files one policy may read. */
 export const MAX_EXTENDS_DEPTH = 8;
@@ -168,9 +171,11 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     throw new PolicyError(`${where(doc, file, e.instancePath, false)}: ${path} ${e.message}`);
   }
   const policy = value as PolicyFile;
+  // Sizes first, before any entry is compiled or compared: past a bound the lists are not looked at further.
+  const bound = policyBoundProblem(policy, DEFAULT_COUNTS);
+  if (bound !== undefined) throw new PolicyError(`${where(doc, file, bound.pointer, false)}: ${bound.message}`);
   await checkRules(policy.rules, "/rules", doc, file);
-  const globs = { left: MAX_PROTECTED_GLOBS - DEFAULT_PROTECTED_PATHS.length };
-  checkProtected(policy.paths?.protected, "/paths/protected", doc, file, globs);
+  checkProtected(policy.paths?.protected, "/paths/protected", doc, file);
   checkUnprotect(policy.paths?.unprotect, "/paths/unprotect", doc, file);
   checkAllow(policy.tools, "/tools", doc, file);
   checkCommandEntries(policy.commands, "/commands", doc, file);
@@ -179,7 +184,7 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
     checkCommandEntries(o.commands, `/overrides/${i}/commands`, doc, file);
     if (o.commands?.allow?.length === 0) throw new PolicyError(`${where(doc, file, `/overrides/${i}/commands/allow`, false)}: ${EMPTY_COMMANDS_ALLOW}`);
     await checkRules(o.rules, `/overrides/${i}/rules`, doc, file);
-    checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file, globs);
+    checkProtected(o.paths?.protected, `/overrides/${i}/paths/protected`, doc, file);
     checkUnprotect(o.paths?.unprotect, `/overrides/${i}/paths/unprotect`, doc, file);
     checkAllow(o.tools, `/overrides/${i}/tools`, doc, file);
     o.files.forEach((g, j) => {
@@ -199,13 +204,9 @@ async function parsePolicyDoc(text: string, file: string): Promise<{ policy: Pol
  * plain glob forms only: one it cannot read is refused here, as matching it with picomatch could take
  * minutes on one path the plan names.
  */
-function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string, budget: { left: number }): void {
-  // Counted before any is compiled: past the bound the list is not looked at further.
-  if (globs !== undefined && globs.length > budget.left) throw new PolicyError(`${where(doc, file, `${at}/${Math.max(budget.left, 0)}`, false)}: ${tooManyGlobs()}`);
-  budget.left -= globs?.length ?? 0;
+function checkProtected(globs: readonly string[] | undefined, at: string, doc: SourceDocument, file: string): void {
+  // Their number and length are bounded (policyBoundProblem, checked before).
   (globs ?? []).forEach((g, j) => {
-    if (g.length > MAX_PROTECTED_GLOB_LENGTH)
-      throw new PolicyError(`${where(doc, file, `${at}/${j}`, false)}: the protected glob is ${g.length} characters long, longer than the ${MAX_PROTECTED_GLOB_LENGTH} of any path a system opens (shorten it, or protect a folder above it)`);
     // A protected glob that matches nothing by a slip of spelling protects nothing, silently.
     const slip = protectedGlobSlip(g);
     if (slip !== undefined) throw new PolicyError(`${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" ${slip}`);
@@ -217,11 +218,6 @@ function checkProtected(globs: readonly string[] | undefined, at: string, doc: S
         `${where(doc, file, `${at}/${j}`, false)}: the protected glob "${g}" has several runs of unknown length (* or **), so it is matched in linear time, which it cannot be: ${error} (write it with *, **, ?, [a-z] and {a,b}, or split it into simpler globs)`,
       );
   });
-}
-
-/** Why a policy with more protected globs than MAX_PROTECTED_GLOBS is refused, and what to do. */
-function tooManyGlobs(): string {
-  return `the policy holds more than ${MAX_PROTECTED_GLOBS} protected globs in all (the ${DEFAULT_PROTECTED_PATHS.length} defaults, its bases' and its overrides' included): each is compiled and matched against every path a plan writes (protect folders rather than each file in them, or use fewer, broader globs)`;
 }
 
 /**
@@ -459,12 +455,6 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
     if (file.workspace !== undefined) p.workspace = inFolder(folder, file.workspace);
     if (file.host !== undefined) p.host = /[/\\]|\.json$/.test(file.host) ? inFolder(folder, file.host) : file.host;
     applySettings(p, file, folder);
-    // Each file was bounded on its own (parsePolicyDoc); a chain of files is bounded in all, overrides included.
-    const overridden = [...overrides, ...(file.overrides ?? [])].reduce((n, o) => n + (o.paths?.protected?.length ?? 0), 0);
-    if (p.paths.protected.length + overridden > MAX_PROTECTED_GLOBS) {
-      const at = locate?.("/paths/protected") ?? locate?.("/overrides") ?? locate?.("");
-      throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : (source ?? "policy")}: ${tooManyGlobs()}`);
-    }
     Object.assign(p.returns, file.returns ?? {});
     // Operations the file names replace the default's entry; the others keep their defaults.
     if (file.tasks?.operations) p.tasks.operations = { ...p.tasks.operations, ...file.tasks.operations };
@@ -496,6 +486,14 @@ function resolvePolicyChain(links: readonly ChainLink[], fallbackWorkspace: stri
       if (own.tools?.allowFile) own.tools.allowFile = inFolder(folder, own.tools.allowFile);
       if (own.tools?.registry) own.tools.registry = inFolder(folder, own.tools.registry);
       overrides.push(own);
+    }
+    // Each file was bounded on its own (parsePolicyDoc); a chain of files is bounded in all, overrides
+    // included, as the file that takes it past a bound merges in (where that file writes the list).
+    const bound = policyBoundProblem({ ...p, overrides });
+    if (bound !== undefined) {
+      const list = bound.pointer.replace(/\/\d+$/, "");
+      const at = locate?.(bound.pointer) ?? locate?.(list) ?? locate?.(list.replace(/^\/overrides\/\d+/, "/overrides")) ?? locate?.("");
+      throw new PolicyError(`${at ? `${at.file}:${at.line}:${at.column}` : (source ?? "policy")}: ${bound.message}`);
     }
   }
   // Only when there are some: the identity of a policy without overrides stays what it was.
@@ -627,7 +625,11 @@ export function policyTools(policy: Policy, cwd?: string): ToolRegistry | undefi
   try {
     if (policy.tools.allowFile) regs.push(loadToolsFile(policy.tools.allowFile, shown(policy.tools.allowFile)));
     if (policy.tools.registry) regs.push(loadToolsFile(policy.tools.registry, shown(policy.tools.registry)));
-    return mergeRegistries(regs);
+    const merged = mergeRegistries(regs);
+    // Each file is bounded on its own (tools-file.ts); together with tools.allow, in all.
+    const over = merged === undefined ? undefined : registryBoundProblem(merged.names.size, merged.patterns.length);
+    if (over !== undefined) throw new ToolsFileError(`tools.allow, tools.allowFile and tools.registry together: ${over}`);
+    return merged;
   } catch (err) {
     if (err instanceof ToolsFileError) throw new PolicyError(`${policy.source ?? "policy"}: ${err.message}`);
     throw err;

@@ -5,6 +5,7 @@ import type { ToolRegistry } from "../core/tools.js";
 import { registryFromNames } from "../core/tools.js";
 import type { ToolAnnotations } from "../core/writers.js";
 import { isObject } from "../core/type-name.js";
+import { MAX_REGISTRY_TOOLS, registryBoundProblem } from "../policy/bounds.js";
 
 /** A problem with a tools file: a usage error, reported with exit code 2. */
 export class ToolsFileError extends Error {}
@@ -110,6 +111,8 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     const list = Array.isArray(root) ? root : isObject(root) ? root.tools : undefined;
     if (!Array.isArray(list))
       throw new ToolsFileError(`${source}: expected {"tools": [{"name": …, "inputSchema": …}]} (an MCP tools/list result)`);
+    // Counted before any is read: each is kept, checked for its twins and compared with the steps' tools.
+    if (list.length > MAX_REGISTRY_TOOLS) throw new ToolsFileError(`${source} ${Array.isArray(root) ? "" : "tools"}[${MAX_REGISTRY_TOOLS}]: ${registryBoundProblem(list.length, 0)}`);
     const prefix = Array.isArray(root) ? "" : "tools";
     const names = new Set<string>();
     const schemas = new Map<string, unknown>();
@@ -135,11 +138,19 @@ export function parseToolsText(text: string, source: string): ToolRegistry {
     return { names, patterns: [], schemas, annotations, source, places };
   }
   const entries: Entry[] = [];
-  body.split(/\r\n|\r|\n/).forEach((raw, i) => {
+  let globs = 0;
+  const lines = body.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     const hash = raw.indexOf("#");
     const line = (hash >= 0 ? raw.slice(0, hash) : raw).trim();
-    if (line !== "") entries.push({ name: line, place: `${source}:${i + 1}` });
-  });
+    if (line === "") continue;
+    entries.push({ name: line, place: `${source}:${i + 1}` });
+    if (line.includes("*") || line.includes("?")) globs++;
+    // Past a bound the rest is not read: each name is kept and checked for its twins, each glob matched against every step's tool.
+    const over = registryBoundProblem(entries.length, globs);
+    if (over !== undefined) throw new ToolsFileError(`${source}:${i + 1}: ${over}`);
+  }
   const reg = registryFromNames(
     entries.map((e) => e.name),
     source,

@@ -153,7 +153,14 @@ export async function inlineSetup(text: string, ctx: OpContext): Promise<Setup> 
   }
   if (parsed.host !== undefined && /[/\\]|\.json$/.test(parsed.host)) throw new OpError(400, "bad-policy", "request policy: host must be a built-in profile name (claude-code, generic), not a file");
   const workspace = ctx.setup.policy.workspace;
-  const policy = resolvePolicy(parsed, workspace, workspace, "(request)");
+  let policy;
+  try {
+    // Merged over the defaults, the policy is bounded in all (a protected path is also protected with its contents).
+    policy = resolvePolicy(parsed, workspace, workspace, "(request)");
+  } catch (err) {
+    if (err instanceof PolicyError) throw new OpError(400, "bad-policy", err.message);
+    throw err;
+  }
   policy.workspace = workspace;
   let host;
   try {

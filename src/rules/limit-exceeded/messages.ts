@@ -31,6 +31,14 @@ export const messages = {
   // Shape (src/dialects/shape.ts)
   nestedSteps: { message: '{{what}}: nested steps go one level deep: a step inside a {{tools}} step cannot have its own "steps".', hint: "list the calls of the inner subagent as steps of the outer one, or split the plan" },
   // The engine's own limits (src/engine.ts)
+  policyTooLarge: {
+    message: "The policy this plan is judged by cannot be used: {{problem}} (at {{pointer}} in the policy); no step is judged.",
+    hint: "shorten the policy's lists (README: \"Bounds on a policy\"); a policy file past them is refused when it loads",
+  },
+  toolsTooLarge: {
+    message: "The tools this plan is judged by cannot be used: {{problem}}; no step is judged.",
+    hint: "give fewer tools, or fewer globs among them (README: \"Bounds on a policy\")",
+  },
   fileTooLarge: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan, or raise limits.maxFileBytes in plangate.yaml if the input is trusted" },
   tooManySteps: { message: "The plan has {{count}} steps, over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },
   tooManyStepsNested: { message: "The plan has {{count}} steps (nested steps included), over the {{max}}-step limit.", hint: "split the plan, or raise limits.maxSteps in plangate.yaml" },

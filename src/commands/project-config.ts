@@ -1,0 +1,71 @@
+/*
+ * The project's configuration of npm, pnpm and Yarn, as far as it can send an install outside the workspace
+ * (installs.ts OutsideCondition `config`): which files are read, and what in them counts. Read where the
+ * files can be read (paths.ts resolveOutside); kept apart from the command analysis, which needs none of it.
+ */
+
+/** The files a `config` condition reads in each folder, from the one the command runs in up to the workspace root. */
+export const PROJECT_CONFIG_FILES: Readonly<Record<"npm" | "yarn", readonly string[]>> = { npm: [".npmrc"], yarn: [".yarnrc", ".yarnrc.yml"] };
+
+/** Largest project configuration file read (real ones hold a few lines); a larger one is not read, and counts as saying the worst. */
+export const MAX_PROJECT_CONFIG_BYTES = 64 * 1024;
+
+/** What a project's configuration file says that sends a run outside the workspace. */
+export interface ConfigSetting {
+  /** The setting as written (`global=true`). */
+  setting: string;
+  line: number;
+  /** A folder it names, to be judged as a path from the file's folder (`--modules-folder ../x`); absent when the setting alone decides. */
+  folder?: string;
+}
+
+const unquote = (v: string) => v.trim().replace(/^(["'])(.*)\1$/, "$2");
+
+/**
+ * The first setting of a project configuration file (`.npmrc`, `.yarnrc`, `.yarnrc.yml`, by name) that
+ * sends installs outside the workspace, or undefined. `.npmrc` (npm and pnpm): `global` unless `false`
+ * (a key alone is true), `location=global`, and `userconfig` or `globalconfig`, which hand the decision to a
+ * file plangate does not read; a value decided where it runs (`${VAR}`) may be any. `.yarnrc` (Yarn 1):
+ * `--modules-folder` and `--cwd` (also for one command, `--install.modules-folder`), the folder installs
+ * go to. `.yarnrc.yml` (Yarn 2 and later): the folders an install writes besides the cache
+ * (`installStatePath`, `pnpUnpluggedFolder`, `virtualFolder`, `patchFolder`). Keys are compared without case.
+ */
+export function projectConfigSetting(file: string, text: string): ConfigSetting | undefined {
+  const lines = text.split(/\r\n|\r|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    if (file === ".npmrc") {
+      if (line.startsWith("[")) continue;
+      const eq = line.indexOf("=");
+      const key = (eq < 0 ? line : line.slice(0, eq)).trim().toLowerCase();
+      const value = eq < 0 ? "true" : unquote(line.slice(eq + 1));
+      const unknown = value.includes("${");
+      if ((key === "global" && (unknown || value.toLowerCase() !== "false")) || (key === "location" && (unknown || value.toLowerCase() === "global")) || key === "userconfig" || key === "globalconfig")
+        return { setting: line, line: i + 1 };
+      continue;
+    }
+    if (file === ".yarnrc") {
+      const m = /^(\S+)\s*(.*)$/.exec(line);
+      const key = (m?.[1] ?? "").replace(/^--/, "").replace(/^[a-z-]+\./, "").toLowerCase();
+      if (key === "modules-folder" || key === "cwd") return { setting: line, line: i + 1, folder: unquote(m?.[2] ?? "") };
+      continue;
+    }
+    const m = /^["']?(installStatePath|pnpUnpluggedFolder|virtualFolder|patchFolder)["']?\s*:\s*(.*)$/i.exec(line);
+    if (m !== null) return { setting: line, line: i + 1, folder: unquote(m[2]!.replace(/\s+#.*$/, "")) };
+  }
+  return undefined;
+}
+
+/** The words of a `config` condition's finding: where it writes and what to change, by what the file says or why it was not read. */
+export function configOutsideWords(manager: string, where: string, file: string, said: ConfigSetting | { unread: string }): { where: string; fix: string } {
+  if ("unread" in said)
+    return {
+      where: `${where || "folders outside the workspace"}, if ${file} says so: plangate does not read it (${said.unread})`,
+      fix: `make ${file} a regular file of at most ${MAX_PROJECT_CONFIG_BYTES / 1024} KiB, or remove it`,
+    };
+  const at = `"${said.setting}" in ${file} (line ${said.line})`;
+  if (said.folder !== undefined) return { where: `the folder "${said.folder}" that ${at} names, outside the workspace`, fix: `name a folder inside the workspace in ${file}, or remove the setting` };
+  if (/^(user|global)config/i.test(said.setting)) return { where: `${where}, if the file that ${at} names makes installs global (plangate does not read it)`, fix: `remove "${said.setting}" from ${file}` };
+  return { where: `${where}: ${at} makes every ${manager} install global`, fix: `remove "${said.setting}" from ${file}, or give --no-global` };
+}
