@@ -57,6 +57,7 @@ const LISTS: [string, (i: number) => string, number][] = [
   ["commands.deny", (i) => `prog${i} sub`, 0],
   ["commands.installOutside", (i) => `pm${i}`, 0],
   ["commands.inlineCode", (i) => `lang${i}`, 0],
+  ["commands.writtenCode", (i) => `lang${i}`, 0],
   ["returns.statuses", (i) => `s${i}`, 0],
   ["returns.successStatuses", (i) => `s${i}`, 0],
   ["returns.requiredFields", (i) => `f${i}`, 0],
