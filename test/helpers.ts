@@ -3,6 +3,9 @@ import type { ToolRegistry } from "../src/core/tools.js";
 import type { PlanReport } from "../src/core/plan-report.js";
 import type { ValidateOptions } from "../src/engine.js";
 import { validatePlan } from "../src/node/validate-plan.js";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { loadPolicy, PolicyError } from "../src/node/policy.js";
 import { parseToolsText } from "../src/node/tools-file.js";
 
 /** The fixed clock every test uses. */
@@ -34,4 +37,18 @@ export async function envelope(plan: unknown, extra: Record<string, unknown> = {
   const { pythonChecksum } = await import("../src/core/canonical/python-json.js");
   const base = { version: "1.0", created_at: "2026-11-20T10:00:00", message: "m", intent: "i", checksum: pythonChecksum(plan), ...extra, plan };
   return JSON.stringify(base, null, 2);
+}
+
+/** Loads the policy file `file` of the folder `root`. */
+export const loadPolicyIn = (root: string, file: string) => loadPolicy({ file: join(root, file), cwd: root });
+
+/** The message of the PolicyError loading the policy file `file` of `root` fails with (the test fails if it loads). */
+export async function policyRefusal(root: string, file: string): Promise<string> {
+  try {
+    await loadPolicyIn(root, file);
+  } catch (err) {
+    expect(err).toBeInstanceOf(PolicyError);
+    return (err as Error).message;
+  }
+  throw new Error("the policy was accepted");
 }

@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultPolicy, loadPolicy, PolicyError, validateFile, validatePlan } from "../src/index.js";
+import { defaultPolicy, validateFile, validatePlan } from "../src/index.js";
 import type { Policy } from "../src/core/policy.js";
 import { MAX_OVERRIDES, MAX_POLICY_ENTRY_LENGTH, MAX_POLICY_GLOBS, MAX_POLICY_KEYS, MAX_POLICY_LIST, MAX_REGISTRY_TOOLS } from "../src/policy/bounds.js";
 import { DEFAULT_DENIED_TOOLS, DEFAULT_PATH_ARGUMENTS, DEFAULT_READ_TOOLS, DEFAULT_WRITE_TOOLS } from "../src/policy/defaults.js";
 import { cpuMsSince } from "./cpu-time.js";
+import { loadPolicyIn, policyRefusal } from "./helpers.js";
 import { ExecutionGuard, GuardRefusal } from "../src/node/guard.js";
 import { approvalKit, DEFAULT_POLICY_HASH } from "./approval-kit.js";
 
@@ -27,16 +28,8 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-const load = (root: string, file = "plangate.json") => loadPolicy({ file: join(root, file), cwd: root });
-async function refusal(root: string, file = "plangate.json"): Promise<string> {
-  try {
-    await load(root, file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(PolicyError);
-    return (err as Error).message;
-  }
-  throw new Error("the policy was accepted");
-}
+const load = (root: string, file = "plangate.json") => loadPolicyIn(root, file);
+const refusal = (root: string, file = "plangate.json") => policyRefusal(root, file);
 
 const names = (n: number, name = (i: number) => `t${i}`) => Array.from({ length: n }, (_, i) => name(i));
 const json = (section: string, key: string, list: unknown) => JSON.stringify({ [section]: { [key]: list } });

@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadPolicy, MAX_EXTENDS_DEPTH, MAX_PROTECTED_GLOBS, PolicyError, policyForFile } from "../src/node/policy.js";
+import { MAX_EXTENDS_DEPTH, MAX_PROTECTED_GLOBS, policyForFile } from "../src/node/policy.js";
 import { DEFAULT_PROTECTED_PATHS } from "../src/policy/defaults.js";
 import { validateFile } from "../src/node/api.js";
 import { cli } from "./cli-io.js";
+import { loadPolicyIn, policyRefusal } from "./helpers.js";
 
 /** A fresh folder with the given files (paths relative to it; parents made). */
 function tree(files: Record<string, string>): string {
@@ -17,16 +18,8 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-const load = (root: string, file = "plangate.yaml") => loadPolicy({ file: join(root, file), cwd: root });
-const refusal = async (root: string, file = "plangate.yaml"): Promise<string> => {
-  try {
-    await load(root, file);
-  } catch (err) {
-    expect(err).toBeInstanceOf(PolicyError);
-    return (err as Error).message;
-  }
-  throw new Error("the policy was accepted");
-};
+const load = (root: string, file = "plangate.yaml") => loadPolicyIn(root, file);
+const refusal = (root: string, file = "plangate.yaml") => policyRefusal(root, file);
 
 describe("policy extends", () => {
   it("merges bases in order under the file: later wins, lists merge as over the defaults, paths resolve in each file's folder", async () => {
