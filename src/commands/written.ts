@@ -117,6 +117,8 @@ const FOREIGN_FETCH = /\b(?:pull|fetch)\b[^;&|\n]*?(?::\/\/|\s[\w.-]+@[\w.-]+:|\
 const BACKGROUND = /(?:^|[^&|>])&(?![&>])/;
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
+/** Most patterns written through that are kept, each matched against every path looked up; past it, a pattern marks its whole folder. */
+const MAX_PATTERNS = 256;
 /** Shells whose text the command analysis reads (bash syntax). */
 const SHELL_NAMES = new Set(["sh", "bash", "dash", "ash", "busybox"]);
 /** Arguments that hold the whole new text of the file a write step names. */
@@ -249,6 +251,7 @@ class WrittenFiles {
         const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
         if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
       }
+    if (this.#patterns.length > 0) best = this.#pattern(abs, best);
     // The latest write under any spelling of the name is what a file system that ignores case holds.
     const twin = this.#folded.get(this.#fold(abs));
     if (twin !== undefined && !twin.tree && (best === undefined || twin.seq > best.seq) && twin !== this.#files.get(abs))
@@ -258,7 +261,7 @@ class WrittenFiles {
 
   /** get() of a path as the plan's writes spell it (already canonical): the write itself, when no folder, twin or background write stands over it. */
   #current(abs: string): Written | undefined {
-    if (this.#treeKeys.size > 0 || this.#background.size > 0) return this.get(abs);
+    if (this.#treeKeys.size > 0 || this.#background.size > 0 || this.#patterns.length > 0) return this.get(abs);
     const entry = this.#files.get(abs);
     return entry !== undefined && this.#folded.get(this.#fold(abs)) === entry ? entry : this.get(abs);
   }
@@ -269,14 +272,29 @@ class WrittenFiles {
     let best = this.get(abs);
     const prefix = `${this.#fold(abs)}/`;
     for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
+    for (const p of this.#patterns) if (this.#fold(p.key).startsWith(prefix) && (best === undefined || p.w.seq > best.seq)) best = p.w;
     return best;
   }
 
   #tests = 0;
-  /** Each written file a pattern matches (and, past the bound on matching, the pattern's whole folder) now holds a text the plan does not know. */
+  /**
+   * Patterns a command line wrote through (`curl -o tests/test_[a].py`, `cp x src/*.py`), each with the
+   * files on disk it may name: the shell expands it against the disk, which plangate does not list.
+   */
+  readonly #patterns: { key: string; re: RegExp; w: Written }[] = [];
+  /**
+   * Each written file a pattern matches, and each file on disk it may name, now holds a text the plan does
+   * not know (past the bound on matching or on patterns kept, the pattern's whole folder does).
+   */
   setPattern(pattern: string, tree: boolean, w: Omit<Written, "seq">): void {
-    const folder = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf("/"));
-    if (this.#tests + this.#files.size > MAX_PATTERN_TESTS) {
+    let folder = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf("/"));
+    // The folder the pattern's names are looked up in, as the file system finds it (written paths are so spelt).
+    if (folder !== "") {
+      const real = this.canon(folder);
+      pattern = real + pattern.slice(folder.length);
+      folder = real;
+    }
+    if (this.#tests + this.#files.size > MAX_PATTERN_TESTS || (!w.gone && this.#patterns.length >= MAX_PATTERNS)) {
       this.set(folder === "" ? "/" : folder, { ...w, tree: true });
       return;
     }
@@ -285,6 +303,15 @@ class WrittenFiles {
     const hits: string[] = [];
     for (const abs of this.#files.keys()) if (re.test(abs)) hits.push(abs);
     for (const abs of hits) this.set(abs, w);
+    // A removal brings in no text: what it leaves of the project's files is the project's.
+    if (!w.gone) this.#patterns.push({ key: pattern, re, w: { ...w, tree, seq: ++this.#seq } });
+  }
+
+  /** The latest of `best` and the patterns written through that may name `abs` (canonical), as what the file holds. */
+  #pattern(abs: string, best: Written | undefined): Written | undefined {
+    for (const p of this.#patterns)
+      if ((best === undefined || p.w.seq > best.seq) && p.re.test(abs)) best = { ...p.w, how: p.w.background ? p.w.how : `written by a command line through the pattern ${relative(this.workspace, p.key)}, which the shell may expand to this file` };
+    return best;
   }
 
   #loadTests = 0;
@@ -305,7 +332,7 @@ class WrittenFiles {
     if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
     const size = this.#order.size;
     // Folders written whole are looked at again at each run: they count each time.
-    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0);
+    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0) + this.#patterns.length;
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
     if (index.tested < size) {
       let i = 0;
@@ -327,6 +354,12 @@ class WrittenFiles {
         const entry = this.#files.get(abs)!;
         if (entry.tree && trees(abs)) add(abs, entry);
       }
+    // A pattern written through may name a file on disk the program finds: one that ends in a pattern may name any.
+    for (const { key, w } of this.#patterns) {
+      const folder = key.slice(0, key.slice(0, key.search(/[*?[]/)).lastIndexOf("/"));
+      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : /[*?\]]$/.test(key) || re.test(key);
+      if (may && key.startsWith(`${this.workspace}/`) && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
+    }
     return out.sort((a, b) => a.at - b.at);
   }
 
