@@ -132,6 +132,9 @@ const EDIT_PAIRS: readonly (readonly [string, string])[] = [
   ["search", "replace"],
 ];
 
+/** Every argument name of EDIT_PAIRS. */
+const EDIT_KEYS: ReadonlySet<string> = new Set(EDIT_PAIRS.flat());
+
 /** The manifests `kind` words in messages, by file name (lower case). */
 const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
   ["makefile", "makefile"],
@@ -520,27 +523,36 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
   const texts = WHOLE_TEXT.filter((k) => typeof args[k] === "string");
   const whole = texts[0];
   const edits: [string, string, boolean][] = [];
-  const all = args.replace_all === true || args.replaceAll === true;
-  const pairOf = (o: Record<string, unknown>, all: boolean) => {
-    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], all] as [string, string, boolean];
-    return undefined;
+  // An edit is one pair of texts (and whether every occurrence is replaced): a second spelling of either
+  // text, a text without its pair, or a `replace_all` that is not one boolean may be what the tool applies
+  // instead (null: the edit is not known).
+  const pairOf = (o: Record<string, unknown>): [string, string, boolean] | null | undefined => {
+    const named = Object.keys(o).filter((k) => EDIT_KEYS.has(k));
+    if (named.length === 0) return undefined;
+    const flags = Object.keys(o).filter((k) => /^replace_?all$/i.test(k)).map((k) => o[k]);
+    if (named.length !== 2 || flags.some((f) => typeof f !== "boolean" || f !== flags[0])) return null;
+    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], flags[0] === true];
+    return null;
   };
-  const top = pairOf(args, all);
+  const top = pairOf(args);
   if (top) edits.push(top);
-  let editable = true;
+  // A pair beside a list of edits: which the tool applies is not known.
+  let editable = top !== null && !(top !== undefined && args.edits !== undefined);
   if (Array.isArray(args.edits))
     for (const e of args.edits) {
       // Each edit of a list says for itself whether it replaces every occurrence (MultiEdit's `replace_all`).
       const o = e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined;
-      const p = o !== undefined ? pairOf(o, o.replace_all === true || o.replaceAll === true) : undefined;
-      if (p && Object.keys(o!).every((k) => EDIT_PAIRS.some(([a, b]) => a === k || b === k) || /^replace_?all$/i.test(k))) edits.push(p);
+      const p = o !== undefined ? pairOf(o) : undefined;
+      if (p && Object.keys(o!).every((k) => EDIT_KEYS.has(k) || /^replace_?all$/i.test(k))) edits.push(p);
       else editable = false;
     }
-  const writesText = whole !== undefined || edits.length > 0;
+  // An edit argument plangate cannot replay still writes the file: its text is then unknown.
+  const edited = edits.length > 0 || !editable;
+  const writesText = whole !== undefined || edited;
   if (paths.length === 0) {
     // A file's text written under a name plangate does not read as a path (`{name: "x.sh", content}`):
     // the file may be any, so every file is written with a text plangate does not know.
-    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edits.length > 0 || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
+    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edited || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
       state.set("/", { step: step.position, tree: true, how: "written by a tool whose file plangate cannot make out: none of its arguments is one plangate reads as a path (name it in the policy's paths.arguments)" });
     return;
   }
@@ -552,7 +564,7 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       ? "written by a tool that names more than one path or a folder, so which file holds its text is not known"
       : texts.length > 1 && texts.some((k) => args[k] !== args[whole!])
         ? `written by a tool given its text in more than one argument (${texts.join(", ")})`
-        : whole !== undefined && edits.length > 0
+        : whole !== undefined && edited
           ? "written by a tool given both a whole text and an edit"
           : unplainArguments(step, new Set(named.map((a) => a.name)));
   if (unknown !== undefined) {
@@ -567,7 +579,7 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       continue;
     }
     const base = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
-    const how = edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument";
+    const how = edited ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument";
     state.set(abs, base !== undefined ? { step: step.position, how, lazy: once(() => edits.reduce<string | undefined>((text, [find, replace, every]) => (text === undefined ? undefined : replayOn(text, find, replace, every)), base())) } : { step: step.position, how });
   }
 }

@@ -1098,6 +1098,22 @@ ruleTester("disallowed-tool", {
       code: steps(write("x.sh", `${EVIL}${EVIL}`), tool("MultiEdit", { file_path: "x.sh", replace_all: true, edits: [{ old_string: EVIL, new_string: "echo ok\n" }] }), run("bash x.sh")),
       errors: [{ step: 3, ...unknownHow("edited in place") }],
     },
+    ...[
+      ["two spellings of the pair", { old_string: "echo ok\n", new_string: "echo hi\n", search: "echo hi\n", replace: EVIL }],
+      ["a text to find beside another spelling's", { old_string: "echo ok\n", new_string: "echo hi\n", find: "echo ok\n" }],
+      ["a replacement without its pair", { old_string: "echo ok\n", new_string: "echo hi\n", new_str: EVIL }],
+      ["a pair beside a list of edits", { old_string: "echo ok\n", new_string: "echo hi\n", edits: [{ old_string: "echo hi\n", new_string: "echo hi\n" }] }],
+      ["a list's edit with two spellings", { edits: [{ old_string: "echo ok\n", new_string: "echo hi\n", old_str: "echo hi\n", new_str: EVIL }] }],
+      ["a replace_all that is not a boolean", { old_string: "echo ok\n", new_string: EVIL, replace_all: "true" }],
+      ["two replace_all that differ", { old_string: "echo ok\n", new_string: "echo hi\n", replace_all: true, replaceAll: false }],
+    ].flatMap(([how, args]) =>
+      [defaultPolicy("/ws"), trusting("python")].map((policy) => ({
+        name: `an edit whose text plangate cannot replay as the tool applies it (${how as string}): the file's text is unknown, whatever the language trusted`,
+        code: steps(write("x.sh", "echo ok\necho ok\n"), write("t.py", "echo ok\n"), tool("edit_file", { path: "x.sh", ...(args as object) }), tool("edit_file", { path: "t.py", ...(args as object) }), run("bash x.sh"), run("pytest")),
+        options: { policy },
+        errors: [{ step: 5, ...unknownHow("edited in place") }, { step: 6, ...unknownHow("edited in place") }],
+      })),
+    ),
     {
       name: "written under another spelling after this one: the later text is the file's",
       code: steps(write("build.sh", "echo ok\n"), write("Build.sh", EVIL), run("./build.sh")),
