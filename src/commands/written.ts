@@ -251,8 +251,10 @@ class WrittenFiles {
     // "/": a write whose file plangate cannot name, which may be any. (No folder written whole: none to look for.)
     if (this.#treeKeys.size > 0)
       for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
-        const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
-        if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
+        const folder = i === 0 ? "/" : abs.slice(0, i);
+        // A folder written whole under another spelling of its name is this one on a file system that ignores case.
+        for (const t of [this.#files.get(folder), this.#folded.get(this.#fold(folder))])
+          if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
       }
     if (this.#patterns.length > 0) best = this.#pattern(abs, best);
     // The latest write under any spelling of the name is what a file system that ignores case holds.

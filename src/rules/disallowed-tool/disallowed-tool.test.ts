@@ -1114,6 +1114,11 @@ ruleTester("disallowed-tool", {
         errors: [{ step: 5, ...unknownHow("edited in place") }, { step: 6, ...unknownHow("edited in place") }],
       })),
     ),
+    ...["tar xf /tmp/e.tar -C LIB", "cp -r /tmp/e Lib", "unzip /tmp/e.zip -d LIB"].map((command) => ({
+      name: `a folder written whole under another spelling of its name, then a script in it run by its path: ${command}`,
+      code: steps(run(command), run("./lib/ci.sh")),
+      errors: [{ step: 2, ...unknownHow("written by a command line") }],
+    })),
     {
       name: "written under another spelling after this one: the later text is the file's",
       code: steps(write("build.sh", "echo ok\n"), write("Build.sh", EVIL), run("./build.sh")),
