@@ -27,6 +27,18 @@ describe("files a plan writes and then runs: bounds", () => {
   });
 });
 
+describe("files a plan writes and then runs: patterns written through", () => {
+  it("past the patterns kept, a pattern marks its whole folder: a file loaded from it is still refused", async () => {
+    const steps = [...Array.from({ length: 300 }, (_, i) => run(`curl -s https://example.com/t > d${i}/test_[0].py`)), run("pytest")];
+    const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }));
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((d) => d.step === 301 && d.messageId === "writtenUnknown")).toBe(true);
+    const files = found.map((d) => /run (\S+), which step/.exec(d.message)?.[1]);
+    expect(files).toContain("d0/test_[0].py");
+    expect(files).toContain("d299/**");
+  });
+});
+
 describe("files a plan writes and then runs: texts read from disk", () => {
   const ws = mkdtempSync(join(tmpdir(), "plangate-written-bases-"));
   // 70 files of 250 KiB: 17.5 MiB in all, past the 16 MiB a validation reads as the texts edits apply to.

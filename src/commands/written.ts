@@ -117,6 +117,8 @@ const FOREIGN_FETCH = /\b(?:pull|fetch)\b[^;&|\n]*?(?::\/\/|\s[\w.-]+@[\w.-]+:|\
 const BACKGROUND = /(?:^|[^&|>])&(?![&>])/;
 /** Most written files a pattern is matched against in one plan; past it, a pattern written marks its whole folder. */
 const MAX_PATTERN_TESTS = 1_000_000;
+/** Most patterns written through that are kept, each matched against every path looked up; past it, a pattern marks its whole folder. */
+const MAX_PATTERNS = 256;
 /** Shells whose text the command analysis reads (bash syntax). */
 const SHELL_NAMES = new Set(["sh", "bash", "dash", "ash", "busybox"]);
 /** Arguments that hold the whole new text of the file a write step names. */
@@ -129,6 +131,9 @@ const EDIT_PAIRS: readonly (readonly [string, string])[] = [
   ["find", "replace"],
   ["search", "replace"],
 ];
+
+/** Every argument name of EDIT_PAIRS. */
+const EDIT_KEYS: ReadonlySet<string> = new Set(EDIT_PAIRS.flat());
 
 /** The manifests `kind` words in messages, by file name (lower case). */
 const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
@@ -246,9 +251,12 @@ class WrittenFiles {
     // "/": a write whose file plangate cannot name, which may be any. (No folder written whole: none to look for.)
     if (this.#treeKeys.size > 0)
       for (let i = abs.lastIndexOf("/"); i >= 0; i = i === 0 ? -1 : abs.lastIndexOf("/", i - 1)) {
-        const t = this.#files.get(i === 0 ? "/" : abs.slice(0, i));
-        if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
+        const folder = i === 0 ? "/" : abs.slice(0, i);
+        // A folder written whole under another spelling of its name is this one on a file system that ignores case.
+        for (const t of [this.#files.get(folder), this.#folded.get(this.#fold(folder))])
+          if (t?.tree && (best === undefined || t.seq > best.seq)) best = { ...t, how: t.how ?? "written as part of a folder" };
       }
+    if (this.#patterns.length > 0) best = this.#pattern(abs, best);
     // The latest write under any spelling of the name is what a file system that ignores case holds.
     const twin = this.#folded.get(this.#fold(abs));
     if (twin !== undefined && !twin.tree && (best === undefined || twin.seq > best.seq) && twin !== this.#files.get(abs))
@@ -258,7 +266,7 @@ class WrittenFiles {
 
   /** get() of a path as the plan's writes spell it (already canonical): the write itself, when no folder, twin or background write stands over it. */
   #current(abs: string): Written | undefined {
-    if (this.#treeKeys.size > 0 || this.#background.size > 0) return this.get(abs);
+    if (this.#treeKeys.size > 0 || this.#background.size > 0 || this.#patterns.length > 0) return this.get(abs);
     const entry = this.#files.get(abs);
     return entry !== undefined && this.#folded.get(this.#fold(abs)) === entry ? entry : this.get(abs);
   }
@@ -269,14 +277,29 @@ class WrittenFiles {
     let best = this.get(abs);
     const prefix = `${this.#fold(abs)}/`;
     for (const [folded, w] of this.#folded) if (folded.startsWith(prefix) && (best === undefined || w.seq > best.seq)) best = w;
+    for (const p of this.#patterns) if (this.#fold(p.key).startsWith(prefix) && (best === undefined || p.w.seq > best.seq)) best = p.w;
     return best;
   }
 
   #tests = 0;
-  /** Each written file a pattern matches (and, past the bound on matching, the pattern's whole folder) now holds a text the plan does not know. */
+  /**
+   * Patterns a command line wrote through (`curl -o tests/test_[a].py`, `cp x src/*.py`), each with the
+   * files on disk it may name: the shell expands it against the disk, which plangate does not list.
+   */
+  readonly #patterns: { key: string; re: RegExp; w: Written }[] = [];
+  /**
+   * Each written file a pattern matches, and each file on disk it may name, now holds a text the plan does
+   * not know (past the bound on matching or on patterns kept, the pattern's whole folder does).
+   */
   setPattern(pattern: string, tree: boolean, w: Omit<Written, "seq">): void {
-    const folder = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf("/"));
-    if (this.#tests + this.#files.size > MAX_PATTERN_TESTS) {
+    let folder = pattern.slice(0, pattern.slice(0, pattern.search(/[*?[]/)).lastIndexOf("/"));
+    // The folder the pattern's names are looked up in, as the file system finds it (written paths are so spelt).
+    if (folder !== "") {
+      const real = this.canon(folder);
+      pattern = real + pattern.slice(folder.length);
+      folder = real;
+    }
+    if (this.#tests + this.#files.size > MAX_PATTERN_TESTS || (!w.gone && this.#patterns.length >= MAX_PATTERNS)) {
       this.set(folder === "" ? "/" : folder, { ...w, tree: true });
       return;
     }
@@ -285,6 +308,15 @@ class WrittenFiles {
     const hits: string[] = [];
     for (const abs of this.#files.keys()) if (re.test(abs)) hits.push(abs);
     for (const abs of hits) this.set(abs, w);
+    // A removal brings in no text: what it leaves of the project's files is the project's.
+    if (!w.gone) this.#patterns.push({ key: pattern, re, w: { ...w, tree, seq: ++this.#seq } });
+  }
+
+  /** The latest of `best` and the patterns written through that may name `abs` (canonical), as what the file holds. */
+  #pattern(abs: string, best: Written | undefined): Written | undefined {
+    for (const p of this.#patterns)
+      if ((best === undefined || p.w.seq > best.seq) && p.re.test(abs)) best = { ...p.w, how: p.w.background ? p.w.how : `written by a command line through the pattern ${relative(this.workspace, p.key)}, which the shell may expand to this file` };
+    return best;
   }
 
   #loadTests = 0;
@@ -305,7 +337,7 @@ class WrittenFiles {
     if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
     const size = this.#order.size;
     // Folders written whole are looked at again at each run: they count each time.
-    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0);
+    this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0) + this.#patterns.length;
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
     if (index.tested < size) {
       let i = 0;
@@ -327,6 +359,12 @@ class WrittenFiles {
         const entry = this.#files.get(abs)!;
         if (entry.tree && trees(abs)) add(abs, entry);
       }
+    // A pattern written through may name a file on disk the program finds: one that ends in a pattern may name any.
+    for (const { key, w } of this.#patterns) {
+      const folder = key.slice(0, key.slice(0, key.search(/[*?[]/)).lastIndexOf("/"));
+      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : /[*?\]]$/.test(key) || re.test(key);
+      if (may && key.startsWith(`${this.workspace}/`) && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
+    }
     return out.sort((a, b) => a.at - b.at);
   }
 
@@ -487,27 +525,36 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
   const texts = WHOLE_TEXT.filter((k) => typeof args[k] === "string");
   const whole = texts[0];
   const edits: [string, string, boolean][] = [];
-  const all = args.replace_all === true || args.replaceAll === true;
-  const pairOf = (o: Record<string, unknown>, all: boolean) => {
-    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], all] as [string, string, boolean];
-    return undefined;
+  // An edit is one pair of texts (and whether every occurrence is replaced): a second spelling of either
+  // text, a text without its pair, or a `replace_all` that is not one boolean may be what the tool applies
+  // instead (null: the edit is not known).
+  const pairOf = (o: Record<string, unknown>): [string, string, boolean] | null | undefined => {
+    const named = Object.keys(o).filter((k) => EDIT_KEYS.has(k));
+    if (named.length === 0) return undefined;
+    const flags = Object.keys(o).filter((k) => /^replace_?all$/i.test(k)).map((k) => o[k]);
+    if (named.length !== 2 || flags.some((f) => typeof f !== "boolean" || f !== flags[0])) return null;
+    for (const [a, b] of EDIT_PAIRS) if (typeof o[a] === "string" && typeof o[b] === "string") return [o[a], o[b], flags[0] === true];
+    return null;
   };
-  const top = pairOf(args, all);
+  const top = pairOf(args);
   if (top) edits.push(top);
-  let editable = true;
+  // A pair beside a list of edits: which the tool applies is not known.
+  let editable = top !== null && !(top !== undefined && args.edits !== undefined);
   if (Array.isArray(args.edits))
     for (const e of args.edits) {
       // Each edit of a list says for itself whether it replaces every occurrence (MultiEdit's `replace_all`).
       const o = e !== null && typeof e === "object" ? (e as Record<string, unknown>) : undefined;
-      const p = o !== undefined ? pairOf(o, o.replace_all === true || o.replaceAll === true) : undefined;
-      if (p && Object.keys(o!).every((k) => EDIT_PAIRS.some(([a, b]) => a === k || b === k) || /^replace_?all$/i.test(k))) edits.push(p);
+      const p = o !== undefined ? pairOf(o) : undefined;
+      if (p && Object.keys(o!).every((k) => EDIT_KEYS.has(k) || /^replace_?all$/i.test(k))) edits.push(p);
       else editable = false;
     }
-  const writesText = whole !== undefined || edits.length > 0;
+  // An edit argument plangate cannot replay still writes the file: its text is then unknown.
+  const edited = edits.length > 0 || !editable;
+  const writesText = whole !== undefined || edited;
   if (paths.length === 0) {
     // A file's text written under a name plangate does not read as a path (`{name: "x.sh", content}`):
     // the file may be any, so every file is written with a text plangate does not know.
-    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edits.length > 0 || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
+    if (!runsCommands && writesText && (texts.some((k) => FILE_TEXT.has(k)) || edited || (step.tool !== undefined && FILE_TOOL.test(step.tool))))
       state.set("/", { step: step.position, tree: true, how: "written by a tool whose file plangate cannot make out: none of its arguments is one plangate reads as a path (name it in the policy's paths.arguments)" });
     return;
   }
@@ -519,7 +566,7 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       ? "written by a tool that names more than one path or a folder, so which file holds its text is not known"
       : texts.length > 1 && texts.some((k) => args[k] !== args[whole!])
         ? `written by a tool given its text in more than one argument (${texts.join(", ")})`
-        : whole !== undefined && edits.length > 0
+        : whole !== undefined && edited
           ? "written by a tool given both a whole text and an edit"
           : unplainArguments(step, new Set(named.map((a) => a.name)));
   if (unknown !== undefined) {
@@ -534,7 +581,7 @@ function applyStep(step: Step, facts: PlanFacts, state: WrittenFiles, runsComman
       continue;
     }
     const base = edits.length > 0 && editable ? baseText(state, facts, place) : undefined;
-    const how = edits.length > 0 ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument";
+    const how = edited ? "edited in place, so its whole text is not in the plan" : "written by the tool without its whole text in one argument";
     state.set(abs, base !== undefined ? { step: step.position, how, lazy: once(() => edits.reduce<string | undefined>((text, [find, replace, every]) => (text === undefined ? undefined : replayOn(text, find, replace, every)), base())) } : { step: step.position, how });
   }
 }
