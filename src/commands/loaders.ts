@@ -266,7 +266,26 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   if (interpreter === undefined) return [];
   const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
   const own = CODE.find((l) => l.as === language);
-  return own !== undefined ? [own] : [];
+  const loads = own !== undefined ? [own] : [];
+  // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
+  if (language === "python") {
+    const module = pythonModule(args);
+    const tool = module === undefined ? undefined : LOADERS.get(module.name);
+    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own)];
+  }
+  return loads;
+}
+
+/** The module `python -m mod` runs (`-m mod`, `-mmod`, after other options), and the words after it. */
+function pythonModule(args: readonly ShellWord[]): { name: string; rest: readonly ShellWord[] } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || !v.startsWith("-") || v === "-" || v === "--") return undefined;
+    if (v === "-m") return args[i + 1]?.value === undefined ? undefined : { name: args[i + 1]!.value!.replace(/\..*$/, ""), rest: args.slice(i + 2) };
+    if (/^-[A-Za-z]*m./.test(v) && !/^-[A-Za-z]*[cWXQ]/.test(v.slice(0, v.indexOf("m")))) return { name: v.slice(v.indexOf("m") + 1).replace(/\..*$/, ""), rest: args.slice(i + 1) };
+    if (/^-[A-Za-z]*[cWXQ]$/.test(v)) i++;
+  }
+  return undefined;
 }
 
 /** Interpreters whose name is not their language's (`irb` loads .irbrc and the Ruby beside it). */

@@ -925,6 +925,7 @@ ruleTester("disallowed-tool", {
       ["src/util.js", "npm test", "npm", "node"],
       ["vite.config.ts", "npx vite build", "vite", "node"],
       ["build.rs", "cargo check", "cargo", "rust"],
+      ["src/lib.rs", "python3 -m maturin develop", "python3", "rust"],
       ["gen_test.go", "go test ./...", "go", "go"],
       ["spec/x_spec.rb", "bundle exec rspec", "bundle", "ruby"],
       ["src/app.js", "./scripts/ci.sh", "ci.sh", "node"],
