@@ -843,18 +843,20 @@ class Judge {
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
       const again = `${abs}\0${w.seq}\0${load.as}`;
-      if (this.#loadsJudged.has(again)) this.judged--;
-      else this.#loadsJudged.add(again);
-      this.#judge({ ...run, text: file, as: load.as }, w, bases, line, step, depth, out, by);
+      const first = !this.#loadsJudged.has(again);
+      if (first) this.#loadsJudged.add(again);
+      this.#judge({ ...run, text: file, as: load.as }, w, bases, line, step, depth, out, by, first);
       if (this.judged > MAX_JUDGED) return;
     }
   }
 
-  #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged, loadedBy?: string): void {
+  /** `counted`: the judgement counts towards MAX_JUDGED (one of a text loaded again does not). */
+  #judge(run: CommandRun, w: Written, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged, loadedBy?: string, counted = true): void {
     // A file run by its path is run by the system, as its `#!` line says.
     const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
     const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
-    if (++this.judged > MAX_JUDGED) {
+    if (counted) this.judged++;
+    if (this.judged > MAX_JUDGED) {
       refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
       return;
     }
