@@ -164,12 +164,26 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     return deny(o.reason, GUARD_FAILURE);
   };
   let timer: NodeJS.Timeout | undefined;
+  // A decision still under way when the timeout answers (deny) must take nothing: the host was told no, and
+  // a step taken then would be skipped (the next call, step N+1, would be allowed). Once a decision has
+  // begun to record an allow (commit), the timeout no longer answers: the answer is that decision's.
+  let committed = false;
+  let timedOut = false;
+  const commit = (): boolean => {
+    if (timedOut) return false;
+    committed = true;
+    return true;
+  };
   try {
     const ms = Number(s.timeoutMs);
     // Past 2^31-1 ms a timer fires at once (Node clamps it to 1 ms): every call would be denied as timed out.
     if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) throw new GuardStateError(guardFailure({ kind: "bad-timeout", value: String(s.timeoutMs) }).message);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message)), ms);
+      timer = setTimeout(() => {
+        if (committed) return;
+        timedOut = true;
+        reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message));
+      }, ms);
     });
     const decide = async (): Promise<number> => {
       if (s.legacyState !== undefined) {
@@ -178,7 +192,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
         const input = parseHookInput(await read(max), max);
         event = input.event;
         if (input.event !== "PreToolUse") return other(input);
-        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args!, cwd: input.cwd }, s.now());
+        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args!, cwd: input.cwd }, s.now(), commit);
         return answer(refusal === undefined ? { decision: "allow", reason: guardDecision("allowNext") } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
       }
       const store = await s.store();
@@ -193,7 +207,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       const input = parseHookInput(bytes, store.maxInputBytes);
       event = input.event;
       if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
-        const r = await planMode(input, store, s);
+        const r = await planMode(input, store, s, commit);
         if (spoken) return BLOCK;
         spoken = true;
         stdout += r.stdout;
@@ -211,7 +225,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       }
       if (input.event !== "PreToolUse") return other(input);
       const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
-      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe });
+      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe, commit });
       return answer(a);
     };
     return done(await Promise.race([decide(), expired]));
@@ -230,7 +244,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
  * accepted it (PostToolUse), the plan is signed with the local approver key and its run started for the
  * session (approval.onPlanAccepted: sign-and-start), or recorded as pending for `plangate approve`.
  */
-async function planMode(input: HookInput, store: HookStore, s: HookSettings): Promise<{ code: number; stdout: string; stderr: string; deny: boolean }> {
+async function planMode(input: HookInput, store: HookStore, s: HookSettings, commit: () => boolean): Promise<{ code: number; stdout: string; stderr: string; deny: boolean }> {
   const dir = store.dir;
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
@@ -272,7 +286,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, s));
       try {
-        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, ...(session ? { session } : {}) });
+        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, commit, ...(session ? { session } : {}) });
       } catch (err) {
         if (err instanceof GuardRefusal) return err.diagnostics;
         throw err;

@@ -196,6 +196,11 @@ export type GuardFailureFacts =
   | { readonly kind: "bad-timeout"; readonly value: string }
   /** No decision was reached within `ms` milliseconds. */
   | { readonly kind: "timeout"; readonly ms: number }
+  /**
+   * The host was already answered (a deny: no decision within the hook's timeout) when the decision
+   * came to take the call: it takes nothing, so the run never records a call the host was told not to run.
+   */
+  | { readonly kind: "answered" }
   /** A hook event the guard decides nothing for (`event`: its name); a PermissionRequest names its tool, if any. */
   | { readonly kind: "other-event"; readonly event: string; readonly tool?: string }
   // The guard's own state and its store: a file or a row it cannot use (the call is refused).

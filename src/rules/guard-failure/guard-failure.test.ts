@@ -112,6 +112,7 @@ kindRuleTester("guard-failure", "approval", {
     ).map(([problem, messageId, message]) => ({ name: `hook input: ${problem.kind}`, input: fails({ kind: "hook-input", problem }), errors: [{ messageId, message, hint: undefined }] })),
     { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "5s"' }] },
     { name: "no decision in time", input: fails({ kind: "timeout", ms: 5000 }), errors: [{ messageId: "timeout", message: "no decision within 5000 ms" }] },
+    { name: "a decision reached after the host was answered", input: fails({ kind: "answered" }), errors: [{ messageId: "answered", message: "the call was already denied (no decision in time), so the decision reached after it takes nothing" }] },
     {
       name: "an event the guard decides nothing for",
       input: fails({ kind: "other-event", event: "Notification" }),

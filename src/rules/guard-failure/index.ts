@@ -76,6 +76,7 @@ export default defineRule({
       hookToolInputNotObject: "the hook input's tool_input is not an object",
       badTimeout: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "{{value}}"',
       timeout: "no decision within {{ms}} ms",
+      answered: "the call was already denied (no decision in time), so the decision reached after it takes nothing",
       otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
       permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
       permissionRequestNoTool: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse",
@@ -203,6 +204,8 @@ export default defineRule({
         return ctx.report({ messageId: "badTimeout", data: { value: f.value } });
       case "timeout":
         return ctx.report({ messageId: "timeout", data: { ms: f.ms } });
+      case "answered":
+        return ctx.report({ messageId: "answered" });
       case "other-event":
         if (f.event !== "PermissionRequest") return ctx.report({ messageId: "otherEvent", data: { event: JSON.stringify(f.event) } });
         return f.tool === undefined ? ctx.report({ messageId: "permissionRequestNoTool" }) : ctx.report({ messageId: "permissionRequest", data: { tool: f.tool } });
