@@ -112,3 +112,31 @@ describe("a decision reached after the hook has answered takes nothing", () => {
     expect(readState(state).next).toBe(1);
   });
 });
+
+/** A run of `steps` (an intake plan of Claude Code's tools) under a claude-code policy, bound to session `s`. */
+async function claudeRun(k: Kit, steps: unknown[], policy: string[] = []): Promise<{ run: string; policyFile: string }> {
+  const policyFile = join(k.root, "plangate.yaml");
+  writeFileSync(policyFile, ["host: claude-code", "plan:", "  constraints: allow", "commands:", "  allow: [ls]", `guard:`, `  stateDir: ${k.dir}`, ...policy, ""].join("\n"));
+  writeFileSync(k.planFile, JSON.stringify({ steps }, null, 2));
+  const approve = await cli(["approve", "plan.json", "--key", k.keys.privateFile, "--policy", policyFile], { cwd: k.workspace });
+  expect(approve.code, approve.stdout + approve.stderr).toBe(0);
+  writeFileSync(join(k.root, "a.json"), approve.stdout);
+  const s = await cli(["guard", "start", "plan.json", "--approval", join(k.root, "a.json"), "--policy", policyFile, "--trusted-keys", k.keys.publicFile, "--session", "s", "-o", "json"], { cwd: k.workspace });
+  expect(s.code, s.stdout + s.stderr).toBe(0);
+  return { run: JSON.parse(s.stdout).results[0].run as string, policyFile };
+}
+
+describe("a command pattern admits no background job", () => {
+  it("`ls src &` is not an `ls *` step: the job would run beside the steps after it (run_in_background is bound, and so is `&`)", async () => {
+    const k = kit();
+    const { run } = await claudeRun(k, [
+      { tool: "Bash", arguments: { command: { $glob: "ls *" } }, intent: "List a folder", repeat: 2 },
+      { tool: "Write", arguments: { file_path: "out.txt", content: "done\n" }, intent: "Write the result" },
+    ]);
+    const call = async (command: string) => decisionOf((await hook(k, input(k.workspace, "Bash", { command }), 5000).out).stdout);
+    for (const command of ["ls . &", "(ls . &)", "{ ls . & }", "ls . && ls . &"]) expect(await call(command), command).toMatchObject({ permissionDecision: "deny", permissionDecisionReason: expect.stringMatching(/\[guard-step-mismatch\]$/) });
+    expect(readRun(k.dir, run).progress.cursor).toEqual({ index: 0, count: 0 });
+    expect((await call("ls .")).permissionDecision).toBe("allow");
+    expect((await call("ls . && ls .")).permissionDecision).toBe("allow");
+  });
+});
