@@ -1,12 +1,14 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { answerHook, type HookSettings } from "../src/cli/hook-answer.js";
 import { hookCall } from "../src/node/hook.js";
 import { readState } from "../src/node/guard-state.js";
 import { createFileProbe } from "../src/node/file-probe.js";
+import { generateKeyFiles } from "../src/node/keys.js";
+import { loadPolicy } from "../src/node/policy.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
-import { AnsweredError, decideHook, readRun, runFile } from "../src/store/runs.js";
+import { AnsweredError, decideHook, listRuns, readRun, runFile } from "../src/store/runs.js";
 import { approvalKit, PLAN } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
 import { NOW } from "./helpers.js";
@@ -138,5 +140,54 @@ describe("a command pattern admits no background job", () => {
     expect(readRun(k.dir, run).progress.cursor).toEqual({ index: 0, count: 0 });
     expect((await call("ls .")).permissionDecision).toBe("allow");
     expect((await call("ls . && ls .")).permissionDecision).toBe("allow");
+  });
+});
+
+describe("plan mode approves only a plan the person accepted as it was checked", () => {
+  /** A claude-code project whose policy signs and starts an accepted plan with a key in the user's own key folder. */
+  function planModeProject() {
+    const k = kit();
+    const config = join(k.root, "config");
+    const keys = generateKeyFiles(join(config, "plangate"));
+    const policyFile = join(k.workspace, "plangate.yaml");
+    mkdirSync(k.dir, { recursive: true, mode: 0o700 });
+    writeFileSync(policyFile, ["host: claude-code", "guard:", `  stateDir: ${k.dir}`, "approval:", "  onPlanAccepted: sign-and-start", `  key: ${keys.privateFile}`, ""].join("\n"));
+    const plan = "# Write the result\n\n```json\n" + JSON.stringify({ steps: [{ tool: "Write", arguments: { file_path: "out.txt", content: "done\n" }, intent: "Write the result" }] }, null, 2) + "\n```\n";
+    const post = (extra: Record<string, unknown>, toolInput: Record<string, unknown> = { plan }) =>
+      answerHook(async () => Buffer.from(JSON.stringify({ session_id: "p", transcript_path: "/t", cwd: k.workspace, permission_mode: "plan", hook_event_name: "PostToolUse", tool_name: "ExitPlanMode", tool_input: toolInput, ...extra })), {
+        output: "claude",
+        timeoutMs: 20_000,
+        now: () => NOW,
+        cwd: k.workspace,
+        env: { XDG_CONFIG_HOME: config },
+        policy: () => loadPolicy({ file: policyFile, cwd: k.workspace }),
+        store: async () => ({ dir: k.dir, planDir: async () => k.dir, maxInputBytes: 1 << 20 }),
+      });
+    return { k, plan, post };
+  }
+  const answerOf = (stdout: string) => JSON.parse(stdout) as { decision?: string; reason?: string; hookSpecificOutput: { additionalContext: string } };
+
+  it.each([
+    ["a subagent's ExitPlanMode (agent_id): Claude Code asks no person", { agent_id: "a1f2", agent_type: "general-purpose", tool_response: { plan: "P", isAgent: true } }, /inside a subagent \("a1f2"\)/],
+    ["a call the host reports as an agent's (isAgent)", { tool_response: { plan: "P", isAgent: true } }, /accepted in an agent/],
+    ["a teammate's plan sent to its team lead", { tool_response: { plan: "P", isAgent: false, awaitingLeaderApproval: true } }, /team lead's approval/],
+    ["a plan the host reports as accepted that is not the one checked", { tool_response: { plan: "EDITED", isAgent: false } }, /is not the plan the hook was given/],
+  ])("%s: no approval, no run", async (_name, extra, reason) => {
+    const { k, plan, post } = planModeProject();
+    const response = (extra as { tool_response: { plan: string } }).tool_response;
+    if (response.plan === "P") response.plan = plan;
+    const out = await post(extra);
+    const a = answerOf(out.stdout);
+    expect(a).toMatchObject({ decision: "block", reason: expect.stringMatching(reason) });
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/No run was started/);
+    expect(listRuns(k.dir).runs).toEqual([]);
+  });
+
+  it("the main session's acceptance of the plan it was shown signs and starts the run", async () => {
+    const { k, plan, post } = planModeProject();
+    const a = answerOf((await post({ tool_response: { plan, isAgent: false } })).stdout);
+    expect(a.decision).toBeUndefined();
+    expect(a.hookSpecificOutput.additionalContext).toMatch(/approved \(signed by [0-9a-f]{16}…\) and started/);
+    expect(listRuns(k.dir).runs.map((r) => [r.session_id, r.status])).toEqual([["p", "active"]]);
   });
 });

@@ -249,7 +249,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings, com
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
+  const [{ createPublicKey }, { acceptanceProblem, acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
     await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../node/profile-file.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
@@ -269,6 +269,12 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings, com
     }
     const out = input.event === "PreToolUse" ? preToolUseOutput(check) : permissionRequestOutput(check);
     return { code: EXIT.ok, stdout: out ? JSON.stringify(out) + "\n" : "", stderr: "", deny: check !== undefined };
+  }
+  // Only the person's acceptance of the plan that was checked approves it: not a subagent's, not an edited plan.
+  const unaccepted = acceptanceProblem(input.raw, input.agentId);
+  if (unaccepted !== undefined) {
+    if (claude) return { code: EXIT.ok, stdout: JSON.stringify(postToolUseOutput(unaccepted)) + "\n", stderr: "", deny: true };
+    return { code: BLOCK, stdout: "", stderr: unaccepted.message + "\n", deny: true };
   }
   // The policy's folder and the folders the hook and the session run in are the project's: no key may lie there.
   const keyPlaces = keyPlacesFor({ policy: policy.source, cwd: [s.cwd, input.cwd], env: s.env });
