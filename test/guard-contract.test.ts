@@ -191,3 +191,18 @@ describe("plan mode approves only a plan the person accepted as it was checked",
     expect(listRuns(k.dir).runs.map((r) => [r.session_id, r.status])).toEqual([["p", "active"]]);
   });
 });
+
+describe("a subagent event is never refused, a failure included", () => {
+  it("a SubagentStop whose decision does not land in time is not blocked (a blocked stop keeps the subagent running while the late decision records it stopped)", async () => {
+    const k = kit();
+    const run = await start(k);
+    const lock = runFile(k.dir, run) + ".lock";
+    writeFileSync(lock, `${process.pid}\n`);
+    const stop = hook(k, JSON.stringify({ session_id: "s", transcript_path: "/t", cwd: k.workspace, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "general-purpose" }), 50);
+    const out = await stop.out;
+    rmSync(lock);
+    await stop.closed;
+    expect([out.code, out.stdout, out.stderr]).toEqual([0, "", expect.stringMatching(/^plangate guard: SubagentStop: no decision within 50 ms \[guard-failure\]\n$/)]);
+    expect(out.outcome.decision).toBe("none");
+  });
+});

@@ -231,7 +231,15 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     return done(await Promise.race([decide(), expired]));
   } catch (err) {
     const rule = err instanceof HookInputError ? err.rule : GUARD_FAILURE;
-    return { ...done(deny((err as Error)?.message ?? String(err), rule)), failure: failureOf(err) };
+    const message = (err as Error)?.message ?? String(err);
+    if ((event === "SubagentStart" || event === "SubagentStop") && !spoken) {
+      // Never refused, a failure included: a blocked SubagentStop keeps the subagent running while a late
+      // decision may record its stop, and its calls would then be the main agent's. Its calls are denied instead.
+      spoken = true;
+      stderr += `plangate guard: ${event}: ${message} [${rule}]\n`;
+      return { ...done(EXIT.ok), failure: failureOf(err) };
+    }
+    return { ...done(deny(message, rule)), failure: failureOf(err) };
   } finally {
     clearTimeout(timer);
   }
