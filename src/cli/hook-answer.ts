@@ -164,12 +164,26 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
     return deny(o.reason, GUARD_FAILURE);
   };
   let timer: NodeJS.Timeout | undefined;
+  // A decision still under way when the timeout answers (deny) must take nothing: the host was told no, and
+  // a step taken then would be skipped (the next call, step N+1, would be allowed). Once a decision has
+  // begun to record an allow (commit), the timeout no longer answers: the answer is that decision's.
+  let committed = false;
+  let timedOut = false;
+  const commit = (): boolean => {
+    if (timedOut) return false;
+    committed = true;
+    return true;
+  };
   try {
     const ms = Number(s.timeoutMs);
     // Past 2^31-1 ms a timer fires at once (Node clamps it to 1 ms): every call would be denied as timed out.
     if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) throw new GuardStateError(guardFailure({ kind: "bad-timeout", value: String(s.timeoutMs) }).message);
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message)), ms);
+      timer = setTimeout(() => {
+        if (committed) return;
+        timedOut = true;
+        reject(new HookTimeout(guardFailure({ kind: "timeout", ms }).message));
+      }, ms);
     });
     const decide = async (): Promise<number> => {
       if (s.legacyState !== undefined) {
@@ -178,7 +192,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
         const input = parseHookInput(await read(max), max);
         event = input.event;
         if (input.event !== "PreToolUse") return other(input);
-        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args!, cwd: input.cwd }, s.now());
+        const refusal = await hookCall(s.legacyState, { tool: input.tool!, args: input.args!, cwd: input.cwd }, s.now(), commit);
         return answer(refusal === undefined ? { decision: "allow", reason: guardDecision("allowNext") } : { decision: "deny", reason: `${refusal.message}${refusal.hint ? ` (${refusal.hint})` : ""}`, rule: refusal.rule });
       }
       const store = await s.store();
@@ -193,7 +207,7 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       const input = parseHookInput(bytes, store.maxInputBytes);
       event = input.event;
       if (input.tool === "ExitPlanMode" && (input.event === "PreToolUse" || input.event === "PermissionRequest" || input.event === "PostToolUse")) {
-        const r = await planMode(input, store, s);
+        const r = await planMode(input, store, s, commit);
         if (spoken) return BLOCK;
         spoken = true;
         stdout += r.stdout;
@@ -211,13 +225,21 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
       }
       if (input.event !== "PreToolUse") return other(input);
       const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
-      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe });
+      const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe, commit });
       return answer(a);
     };
     return done(await Promise.race([decide(), expired]));
   } catch (err) {
     const rule = err instanceof HookInputError ? err.rule : GUARD_FAILURE;
-    return { ...done(deny((err as Error)?.message ?? String(err), rule)), failure: failureOf(err) };
+    const message = (err as Error)?.message ?? String(err);
+    if ((event === "SubagentStart" || event === "SubagentStop") && !spoken) {
+      // Never refused, a failure included: a blocked SubagentStop keeps the subagent running while a late
+      // decision may record its stop, and its calls would then be the main agent's. Its calls are denied instead.
+      spoken = true;
+      stderr += `plangate guard: ${event}: ${message} [${rule}]\n`;
+      return { ...done(EXIT.ok), failure: failureOf(err) };
+    }
+    return { ...done(deny(message, rule)), failure: failureOf(err) };
   } finally {
     clearTimeout(timer);
   }
@@ -230,12 +252,12 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
  * accepted it (PostToolUse), the plan is signed with the local approver key and its run started for the
  * session (approval.onPlanAccepted: sign-and-start), or recorded as pending for `plangate approve`.
  */
-async function planMode(input: HookInput, store: HookStore, s: HookSettings): Promise<{ code: number; stdout: string; stderr: string; deny: boolean }> {
+async function planMode(input: HookInput, store: HookStore, s: HookSettings, commit: () => boolean): Promise<{ code: number; stdout: string; stderr: string; deny: boolean }> {
   const dir = store.dir;
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
+  const [{ createPublicKey }, { acceptanceProblem, acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
     await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../node/profile-file.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
@@ -256,6 +278,12 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
     const out = input.event === "PreToolUse" ? preToolUseOutput(check) : permissionRequestOutput(check);
     return { code: EXIT.ok, stdout: out ? JSON.stringify(out) + "\n" : "", stderr: "", deny: check !== undefined };
   }
+  // Only the person's acceptance of the plan that was checked approves it: not a subagent's, not an edited plan.
+  const unaccepted = acceptanceProblem(input.raw, input.agentId);
+  if (unaccepted !== undefined) {
+    if (claude) return { code: EXIT.ok, stdout: JSON.stringify(postToolUseOutput(unaccepted)) + "\n", stderr: "", deny: true };
+    return { code: BLOCK, stdout: "", stderr: unaccepted.message + "\n", deny: true };
+  }
   // The policy's folder and the folders the hook and the session run in are the project's: no key may lie there.
   const keyPlaces = keyPlacesFor({ policy: policy.source, cwd: [s.cwd, input.cwd], env: s.env });
   const result = await acceptPlan(markdown, {
@@ -272,7 +300,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings): Pr
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, s));
       try {
-        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, ...(session ? { session } : {}) });
+        await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, commit, ...(session ? { session } : {}) });
       } catch (err) {
         if (err instanceof GuardRefusal) return err.diagnostics;
         throw err;

@@ -1494,7 +1494,10 @@ const ANY_PROGRAM: CommandPolicy = { allow: [], deny: [], allowCompound: true };
  * `|` and newlines, those inside command and process substitutions and compound commands, and those run
  * by wrappers (`sh -c '…'`, `xargs`, `env`, `sudo`, `find -exec`…), each with its assignments and
  * redirections (a here-document's operator included). Undefined when the line cannot be read to the end:
- * a parse problem, a command line or program decided at run time, a wrapper plangate cannot see into.
+ * a parse problem, a command line or program decided at run time, a wrapper plangate cannot see into;
+ * and when it runs anything in the background (`a &`, also inside `( … )`, `{ … }` or `sh -c`): a
+ * background job outlives the call and runs beside the steps after it, which a host's own background
+ * flag (Claude Code's `run_in_background`) would have made a call of its own.
  */
 export function simpleCommandsWith(reader: ShellReader, line: string): string[] | undefined {
   const a = new Analysis(reader, false, ANY_PROGRAM);
@@ -1503,7 +1506,7 @@ export function simpleCommandsWith(reader: ShellReader, line: string): string[] 
   } catch {
     return undefined;
   }
-  if (a.unreadable) return undefined;
+  if (a.unreadable || a.background) return undefined;
   return a.texts;
 }
 
@@ -1636,6 +1639,8 @@ class Analysis {
   readonly texts: string[] = [];
   /** Something the line runs could not be made out. */
   unreadable = false;
+  /** Something the line runs is run in the background (`&`), in the line or in a line it runs. */
+  background = false;
   private readonly seen = new Set<string>();
   private cwd = "";
   /** pushd's stack of folders, the latest first. */
@@ -1733,6 +1738,7 @@ class Analysis {
       if (top) this.span = undefined;
       return;
     }
+    if (s.constructs.some((c) => c.kind === "&")) this.background = true;
     if (this.single && s.constructs.length > 0) {
       const kinds = [...new Set(s.constructs.map((c) => c.kind))].map((k) => (/^[a-z]/.test(k) && !k.startsWith("a ") ? `"${k}"` : k.length <= 3 ? `"${k}"` : k));
       if (top) this.span = { start: s.constructs[0]!.start, end: s.constructs[0]!.end };

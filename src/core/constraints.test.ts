@@ -70,6 +70,17 @@ describe("matchArgument on commands (each simple command)", () => {
     expect(simpleCommandsOf('eval "$X"')).toBeUndefined();
     expect(simpleCommandsOf("if then fi (")).toBeUndefined();
   });
+  it("reads no line that runs anything in the background: the job would outlive its call", () => {
+    for (const line of ["ls src &", "ls src & ls x", "(ls src &)", "{ ls src & }", "ls a && ls b &", "sh -c 'ls src &'", "ls a\nls b &\n", "for f in a; do ls $f & done"]) {
+      expect(simpleCommandsOf(line), line).toBeUndefined();
+      expect(matchArgument({ $glob: "ls *" }, line, ctx.command), line).toBe(false);
+    }
+    // `&&`, `&>`, `>&2` and `|&` start no job.
+    expect(simpleCommandsOf("ls a && ls b")).toEqual(["ls a", "ls b"]);
+    expect(simpleCommandsOf("ls a &> out")).toEqual(["ls a &> out"]);
+    expect(simpleCommandsOf("ls a >&2")).toEqual(["ls a >&2"]);
+    expect(simpleCommandsOf("ls a |& ls b")).toEqual(["ls a", "ls b"]);
+  });
 });
 
 describe("matchArgument on paths", () => {

@@ -169,9 +169,10 @@ export async function startGuard(statePath: string, options: GuardOptions & { al
 /**
  * One hook call: under the state's lock, re-reads the plan, checks the call against the next approved
  * step, records the decision in the audit trail and advances the state on allow. Returns the refusal,
- * or undefined when the call may run. Throws on anything it cannot decide (the caller blocks).
+ * or undefined when the call may run. Throws on anything it cannot decide (the caller blocks), and
+ * instead of an allow when `commit` says the host was already answered.
  */
-export async function hookCall(statePath: string, call: HookCall, now: Date): Promise<Diagnostic | undefined> {
+export async function hookCall(statePath: string, call: HookCall, now: Date, commit?: () => boolean): Promise<Diagnostic | undefined> {
   return withLock(statePath, async () => {
     const state = readState(statePath);
     const key = auditKeyOf(state);
@@ -189,6 +190,8 @@ export async function hookCall(statePath: string, call: HookCall, now: Date): Pr
     const bytes = readPlanBytes(state.plan);
     // The host reads the call's relative paths in its working folder: decided as a run decides it.
     const decision = await decideStep(await approvedPlanOf(state, bytes, now), state.next, bytes, call.tool, call.args, now, { cwd: call.cwd });
+    // An allow is recorded only while the host still waits for it (a timeout may have answered already).
+    if (decision.allow && commit !== undefined && !commit()) throw new GuardStateError(guardFailure({ kind: "answered" }).message);
     if (decision.allow) state.next++;
     recordDecision(audit, decision, { now, planHash: state.plan_hash, nonce: state.nonce, tool: call.tool, args: call.args, last: decision.allow && state.next === state.steps });
     const after = audit.anchor();

@@ -15,6 +15,7 @@ import type { Policy } from "../core/policy.js";
 import type { MessageData } from "../core/rule.js";
 import { ruleText } from "../rules/read-text.js";
 import { HOW_TO_WRITE } from "../rules/unknown-format/messages.js";
+import { guardFailure } from "../approval/judge.js";
 
 /*
  * Claude Code's plan mode as an enforceable plan.
@@ -419,6 +420,33 @@ export async function acceptPlan(markdown: unknown, options: AcceptOptions): Pro
       `plangate: the accepted plan is recorded as pending${why}; no run is active, so tool calls are blocked until it is approved. ` +
       `To approve it: plangate approve ${planFile}${hostFlag(options.host)} --key YOUR_KEY --out approval.json, then start the run with plangate guard start${hostFlag(options.host)} (see the README's Runs section).`,
   };
+}
+
+/**
+ * Why a PostToolUse on ExitPlanMode is no acceptance of the plan by the person, or undefined when it may
+ * be one. Claude Code asks no person when the call is made inside a subagent (the hook input then has an
+ * `agent_id`; the tool's answer says `isAgent: true`: "User has approved the plan" without anyone asked)
+ * or by a teammate whose plan goes to its team lead (`awaitingLeaderApproval`); and the plan it reports as
+ * accepted (`tool_response.plan`) may be another than the one the hook was given and checked (edited
+ * while it was accepted). Each is refused: plangate approves only a plan the person accepted as checked.
+ */
+export function acceptanceProblem(raw: Readonly<Record<string, unknown>>, agentId: string | undefined): AcceptResult | undefined {
+  const response = raw.tool_response;
+  const r = response !== null && typeof response === "object" && !Array.isArray(response) ? (response as Record<string, unknown>) : {};
+  const input = raw.tool_input as Record<string, unknown> | undefined;
+  const shown = input?.plan;
+  const d =
+    agentId !== undefined
+      ? guardFailure({ kind: "plan-not-accepted", why: "agent", agent: agentId })
+      : r.isAgent === true
+        ? guardFailure({ kind: "plan-not-accepted", why: "response-agent" })
+        : r.awaitingLeaderApproval === true
+          ? guardFailure({ kind: "plan-not-accepted", why: "leader" })
+          : typeof r.plan === "string" && r.plan !== shown
+            ? guardFailure({ kind: "plan-not-accepted", why: "other-plan" })
+            : undefined;
+  if (d === undefined) return undefined;
+  return { status: "refused", diagnostics: [d], message: `plangate: ${d.message} No run was started; every tool call stays blocked until one is (${d.hint}).` };
 }
 
 /**

@@ -67,6 +67,8 @@ export interface StartRunOptions extends Omit<GuardOptions, "audit" | "consumedD
    * bytes in the store, so every machine sharing the store reads them (a database's plans table).
    */
   keepPlan?: boolean;
+  /** Asked just before the run is written (see HookContext.commit): false, and no run is started. */
+  commit?: () => boolean;
 }
 
 /**
@@ -156,6 +158,7 @@ export async function startRun(root: string | Store, o: StartRunOptions): Promis
       policy,
     };
     if (record.expires_at !== undefined) run.expires_at = record.expires_at;
+    if (o.commit !== undefined && !o.commit()) throw new GuardRefusal([guardFailure({ kind: "answered" })]);
     const created = await store.createRun({ run, auditLines: chain?.lines ?? [], now, ...(!file && record.single_use ? { consume: record.nonce } : {}) });
     if (created === "consumed") throw new GuardRefusal([consumedDiagnostic(record.nonce)]);
     return run;
@@ -185,6 +188,20 @@ export interface HookContext {
   fsNow?: () => number;
   /** A fresh probe of the real file system, for each check of a call's paths and command. */
   files: () => FileProbe;
+  /**
+   * Asked the moment an allow, an ask or a free call is about to be recorded: false when the host has
+   * already been answered (a deny: no decision within the hook's timeout), and the call then takes
+   * nothing (the decision throws, nothing is written). True ties the answer to this decision. Absent:
+   * every decision may be recorded (a caller that answers only once it has decided).
+   */
+  commit?: () => boolean;
+}
+
+/** The host was already told no: a decision reached after that takes nothing (thrown, so nothing is written). */
+export class AnsweredError extends GuardStateError {}
+
+function mayRecord(c: Pick<HookContext, "commit">): void {
+  if (c.commit !== undefined && !c.commit()) throw new AnsweredError(guardFailure({ kind: "answered" }).message);
 }
 
 /** The part of a hook input a tool call decision reads. */
@@ -307,6 +324,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
   if (run.free.includes(input.tool) && (decided?.free === true || (run.status === "complete" && !TASK_TOOLS.has(input.tool)))) {
     const problem = await callPathProblem(stepNo, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files);
     if (problem) return refuse(problem);
+    mayRecord(c);
     await audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: guardDecision("auditFree", { tool: input.tool }) });
     await save();
     return { decision: "allow", reason: guardDecision("allowFree", { tool: input.tool }), run: id };
@@ -323,6 +341,8 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     (await callPathProblem(verdict.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files));
   if (problem) return untaken(problem);
   const event = verdict.confirm ? "ask" : "allow";
+  // The step is taken only while the host still waits for this answer.
+  mayRecord(c);
   const step = decided?.parent !== undefined ? decided.parent : verdict.step;
   await audit.append({ ...base, event, step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, ...(decided?.parent !== undefined ? { reason: guardDecision("auditSubagentStep", { step: verdict.step, parent: decided.parent }) } : {}) });
   if (progressDone(run.expected, run.progress) && isFinished(run.expected, run.progress.cursor)) {
@@ -413,7 +433,10 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   const key = sessionKey(input.session!);
   const entry = { ts: c.now.toISOString(), plan_hash: "", nonce: "", session: key, tool: input.tool, args_hash: argsHash(input.args) };
   if (problem) await store.appendNoRun(key, { ...entry, event: "deny", rule: problem.rule, reason: problem.message });
-  else await store.appendNoRun(key, { ...entry, event: "free", reason: guardDecision("auditFreeNoRun", { tool: input.tool }) });
+  else {
+    mayRecord(c);
+    await store.appendNoRun(key, { ...entry, event: "free", reason: guardDecision("auditFreeNoRun", { tool: input.tool }) });
+  }
   if (problem) return denial(problem);
   return { decision: "allow", reason: guardDecision("allowFreeNoRun", { tool: input.tool }) };
 }

@@ -196,6 +196,17 @@ export type GuardFailureFacts =
   | { readonly kind: "bad-timeout"; readonly value: string }
   /** No decision was reached within `ms` milliseconds. */
   | { readonly kind: "timeout"; readonly ms: number }
+  /**
+   * The host was already answered (a deny: no decision within the hook's timeout) when the decision
+   * came to take the call: it takes nothing, so the run never records a call the host was told not to run.
+   */
+  | { readonly kind: "answered" }
+  /**
+   * Plan mode's PostToolUse on ExitPlanMode that is no acceptance by the person: the call was a
+   * subagent's (`agent`: the hook input's agent_id), the host reports it as made in an agent or awaiting
+   * a team lead's approval, or the plan the host reports as accepted is not the one the hook was shown.
+   */
+  | { readonly kind: "plan-not-accepted"; readonly why: "agent" | "response-agent" | "leader" | "other-plan"; readonly agent?: string }
   /** A hook event the guard decides nothing for (`event`: its name); a PermissionRequest names its tool, if any. */
   | { readonly kind: "other-event"; readonly event: string; readonly tool?: string }
   // The guard's own state and its store: a file or a row it cannot use (the call is refused).

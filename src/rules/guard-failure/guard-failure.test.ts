@@ -112,6 +112,11 @@ kindRuleTester("guard-failure", "approval", {
     ).map(([problem, messageId, message]) => ({ name: `hook input: ${problem.kind}`, input: fails({ kind: "hook-input", problem }), errors: [{ messageId, message, hint: undefined }] })),
     { name: "a --timeout that is no number", input: fails({ kind: "bad-timeout", value: "5s" }), errors: [{ messageId: "badTimeout", message: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "5s"' }] },
     { name: "no decision in time", input: fails({ kind: "timeout", ms: 5000 }), errors: [{ messageId: "timeout", message: "no decision within 5000 ms" }] },
+    { name: "a subagent's plan", input: fails({ kind: "plan-not-accepted", why: "agent", agent: "a1" }), errors: [{ messageId: "planAcceptedInAgent" }] },
+    { name: "an agent's plan (isAgent)", input: fails({ kind: "plan-not-accepted", why: "response-agent" }), errors: [{ messageId: "planAcceptedAsAgent" }] },
+    { name: "a plan awaiting a team lead", input: fails({ kind: "plan-not-accepted", why: "leader" }), errors: [{ messageId: "planAwaitsLeader" }] },
+    { name: "another plan accepted than the one checked", input: fails({ kind: "plan-not-accepted", why: "other-plan" }), errors: [{ messageId: "planNotTheOneShown" }] },
+    { name: "a decision reached after the host was answered", input: fails({ kind: "answered" }), errors: [{ messageId: "answered", message: "the call was already denied (no decision in time), so the decision reached after it takes nothing" }] },
     {
       name: "an event the guard decides nothing for",
       input: fails({ kind: "other-event", event: "Notification" }),

@@ -8,6 +8,7 @@ export const GUARD_FAILURE = "guard-failure";
 
 const REPAIR = "run `plangate guard repair`, or approve a new plan and start a new run";
 const OWN_FILES = "keep the guard's files outside the workspace";
+const PLAN_BY_PERSON = "have the person accept the plan in the main session's plan mode, or approve its file with `plangate approve PLAN --key KEY` and start it with `plangate guard start`";
 
 /** The guard's own files, as its messages name them. */
 const FILES = { audit: "audit trail", consumed: "consumed-approval store", state: "guard state" } as const;
@@ -76,6 +77,23 @@ export default defineRule({
       hookToolInputNotObject: "the hook input's tool_input is not an object",
       badTimeout: '--timeout must be a positive whole number of milliseconds up to 2147483647, not "{{value}}"',
       timeout: "no decision within {{ms}} ms",
+      answered: "the call was already denied (no decision in time), so the decision reached after it takes nothing",
+      planAcceptedInAgent: {
+        message: "The plan was accepted inside a subagent ({{agent}}), where Claude Code asks no person: plangate neither approves it nor starts a run for it.",
+        hint: PLAN_BY_PERSON,
+      },
+      planAcceptedAsAgent: {
+        message: "Claude Code reports the plan as accepted in an agent (tool_response.isAgent), where it asks no person: plangate neither approves it nor starts a run for it.",
+        hint: PLAN_BY_PERSON,
+      },
+      planAwaitsLeader: {
+        message: "The plan awaits a team lead's approval (tool_response.awaitingLeaderApproval), not the person's: plangate neither approves it nor starts a run for it.",
+        hint: PLAN_BY_PERSON,
+      },
+      planNotTheOneShown: {
+        message: "The plan Claude Code reports as accepted (tool_response.plan) is not the plan the hook was given (tool_input.plan), which is the one plangate checked: it may have been edited when it was accepted, so plangate neither approves it nor starts a run for it.",
+        hint: PLAN_BY_PERSON,
+      },
       otherEvent: "the guard answers PreToolUse hooks, not {{event}} (configure `plangate guard` under PreToolUse)",
       permissionRequest: "plangate does not grant permission requests ({{tool}}): only approved steps run, decided at PreToolUse",
       permissionRequestNoTool: "plangate does not grant permission requests (no tool): only approved steps run, decided at PreToolUse",
@@ -203,6 +221,12 @@ export default defineRule({
         return ctx.report({ messageId: "badTimeout", data: { value: f.value } });
       case "timeout":
         return ctx.report({ messageId: "timeout", data: { ms: f.ms } });
+      case "answered":
+        return ctx.report({ messageId: "answered" });
+      case "plan-not-accepted": {
+        const messageId = ({ agent: "planAcceptedInAgent", "response-agent": "planAcceptedAsAgent", leader: "planAwaitsLeader", "other-plan": "planNotTheOneShown" } as const)[f.why];
+        return ctx.report({ messageId, data: { agent: JSON.stringify(f.agent ?? "") } });
+      }
       case "other-event":
         if (f.event !== "PermissionRequest") return ctx.report({ messageId: "otherEvent", data: { event: JSON.stringify(f.event) } });
         return f.tool === undefined ? ctx.report({ messageId: "permissionRequestNoTool" }) : ctx.report({ messageId: "permissionRequest", data: { tool: f.tool } });
