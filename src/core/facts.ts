@@ -383,10 +383,11 @@ export class StepFacts {
 
   /**
    * Why the step writes, decided once, or undefined when it only reads: it has no tool; its tool writes
-   * (`listed` in tools.write, `annotated` so by the registry); an argument says it writes (core/writers.ts `writeArgument`: `content`, `output: x/y`, `mode: "w"`,
-   * `overwrite: true`, `command: "create"`); or it fetches a URL beside a path argument, which names where
-   * the download is saved (`{url: "https://...", file: ".env"}`); or, short of all these, nothing says its
-   * tool only reads (`unknown`: not in tools.read, no readOnlyHint).
+   * (`listed` in tools.write, `annotated` so by the registry); an argument says it writes (core/writers.ts
+   * `writeArgument`: `content`, `output: x/y`, `mode: "w"`, `overwrite: true`, `command: "create"`), or one
+   * it leaves out whose default in the tool's registry schema does; or it fetches a URL beside a path
+   * argument, which names where the download is saved (`{url: "https://...", file: ".env"}`); or, short of
+   * all these, nothing says its tool only reads (`unknown`: not in tools.read, no readOnlyHint).
    */
   get writeReason(): StepWriteReason | undefined {
     if (this.#writeReason !== undefined) return this.#writeReason ?? undefined;
@@ -399,7 +400,7 @@ export class StepFacts {
       else {
         // A tool the registry marks read-only is taken at its word but for content or an output path it is given.
         const vouched = byTool === undefined && this.owner.tools?.annotations?.get(tool)?.readOnlyHint === true;
-        const argument = writeArgument(this.step.args, { contentOnly: vouched });
+        const argument = writeArgument(this.step.args, { contentOnly: vouched }) ?? (vouched ? undefined : this.#defaultWrite(tool));
         const saved = argument === undefined && !vouched ? this.#downloadTarget() : undefined;
         const reader = byTool === undefined;
         if (argument !== undefined) reason = { kind: "argument", argument, reader };
@@ -409,6 +410,25 @@ export class StepFacts {
     }
     this.#writeReason = reason ?? null;
     return reason;
+  }
+
+  /**
+   * An argument the step leaves out whose default (or `const`) in the tool's registry schema says it writes
+   * (`mode: {default: "w"}`, `overwrite: {default: true}`): the tool then writes without being told to.
+   */
+  #defaultWrite(tool: string): string | undefined {
+    const schema = this.owner.tools?.schemas.get(tool);
+    const props = schema !== null && typeof schema === "object" ? (schema as { properties?: unknown }).properties : undefined;
+    if (props === null || typeof props !== "object" || Array.isArray(props)) return undefined;
+    const given = this.step.args;
+    const defaults: Record<string, unknown> = {};
+    for (const [name, p] of Object.entries(props as Record<string, unknown>)) {
+      if (Object.hasOwn(given, name) || p === null || typeof p !== "object") continue;
+      const d = p as { default?: unknown; const?: unknown };
+      if (d.const !== undefined) defaults[name] = d.const;
+      else if (d.default !== undefined) defaults[name] = d.default;
+    }
+    return writeArgument(defaults);
   }
 
   /** The name of a path argument beside a web URL (a download's target), or undefined. */

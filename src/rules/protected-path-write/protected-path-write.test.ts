@@ -740,6 +740,13 @@ ruleTester("protected-path-write", {
       errors: [{ step: 1, pointer: "/steps/0/arguments/file", messageId: "protectedPathWriteArgument", message: 'Step 1: "WebFetch" is a reader, but its argument "file" names where what it fetches is saved: it would write to the protected path ".env".' }],
     },
     {
+      name: "a reader whose registry schema defaults to writing",
+      code: plan("read_file", { path: ".env" }),
+      files,
+      options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { type: "object", properties: { path: { type: "string" }, mode: { type: "string", default: "w" } } } }] }), "tools.json") },
+      errors: [{ step: 1, pointer: "/steps/0/arguments/path", messageId: "protectedPathWriteArgument", message: /its argument "mode" says it writes/ }],
+    },
+    {
       name: "a tool plangate cannot tell about, said so with how to declare it",
       code: plan("get_settings", { path: ".env" }),
       files,
