@@ -82,7 +82,7 @@ export function isWriteTarget(name: string): boolean {
 const WRITE_VERBS = new Set([
   "write", "overwrite", "append", "create", "truncate", "save", "delete", "remove", "unlink", "erase", "wipe", "rename", "move", "copy",
   "mkdir", "mkdirs", "makedirs", "touch", "chmod", "chown", "insert", "replace", "update", "edit", "modify", "patch", "store", "persist",
-  "dump", "export", "upload", "download", "apply", "fix", "inplace",
+  "dump", "export", "upload", "download", "apply", "fix", "inplace", "purge", "clean", "prune", "clear",
 ]);
 /** Further words an operation's value says it writes with (`op: "put"`, `action: "rm"`, `method: "DELETE"`). */
 const OPERATION_VERBS = new Set([...WRITE_VERBS, "put", "post", "set", "del", "rm", "mv", "cp", "new"]);

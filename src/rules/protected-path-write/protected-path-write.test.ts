@@ -153,6 +153,14 @@ ruleTester("protected-path-write", {
         ["Grep", { pattern: "x", path: ".git", output_mode: "content" }],
         ["search_files", { path: ".github", pattern: "*.yml", action: "list" }],
         ["WebFetch", { url: "https://example.com/a", prompt: "Summarise .env.example" }],
+        // What a reader reads, under the names it reads by, and where it reads.
+        ["LS", { path: ".", ignore: [".git", "node_modules"] }],
+        ["LS", { path: ".", ignore: [".git"] }],
+        ["read_multiple_files", { paths: [".env", ".git/config"] }],
+        ["read_file", { file_path: ".env", root: ".", working_directory: "." }],
+        ["list_directory", { dir: ".git" }],
+        ["read_file", { notebook_path: ".claude/settings.json" }],
+        ["read_file", { input_path: ".env" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
     // The registry vouches for a read-only tool: its mode or switches are its own to read.
@@ -719,6 +727,19 @@ ruleTester("protected-path-write", {
       const code = plan("read_file", args);
       return { name: `read_file ${JSON.stringify(args)}: told to write`, code, files, errors: [{ step: 1, pointer: args.path === ".env" ? "/steps/0/arguments/path" : "/steps/0/arguments/path", messageId: "protectedPathWriteArgument", message: new RegExp(`its argument "${argument}" says it writes`) }] };
     }),
+    // A reader's other path arguments may name where it writes: a protected path there is refused.
+    ...(
+      [
+        [{ path: "a.txt", target: ".git/config" }, "target"],
+        [{ path: "a.txt", new_path: ".env" }, "new_path"],
+        [{ path: "a.txt", backupFile: ".env" }, "backupFile"],
+        [{ path: "a.txt", log_file: ".env" }, "log_file"],
+        [{ path: "a.txt", cache_dir: ".git/hooks" }, "cache_dir"],
+        [{ path: "a.txt", options: { export_file: ".env" } }, "export_file"],
+        [{ path: "a.txt", link_paths: [".claude", "settings.json"] }, "link_paths"],
+      ] as const
+    ).map(([args, argument]) => ({ name: `read_file ${JSON.stringify(args)}: another path argument`, code: plan("read_file", args), files, errors: [{ step: 1, messageId: "readerUnknownArgument", message: new RegExp(`its argument "${argument}" names the protected path`) }] })),
+    { name: "a reader told to purge", code: plan("list_dir", { path: ".git", recursive: true, purge: true }), files, errors: [{ step: 1, messageId: "protectedPathWriteArgument" }] },
     {
       name: "a reader told to write, said so with what to change",
       code: plan("view_file", { path: ".git/config", mode: "w" }),
