@@ -7,7 +7,7 @@ import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, m
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
-import { argumentsWrite, isWriteTool } from "./writers.js";
+import { writeArgument, writerReason, type WriterReason } from "./writers.js";
 import { PlanWork, readingUnits } from "./work.js";
 
 /*
@@ -197,6 +197,9 @@ export interface EmbeddedLeaf {
   readonly leaf: ArgLeaf;
 }
 
+/** Why a step writes (StepFacts.writeReason). */
+export type StepWriteReason = { kind: "untyped" } | { kind: WriterReason } | { kind: "argument" | "download"; argument: string; reader: boolean };
+
 /** What one step's arguments hold, walked once. */
 export class StepFacts {
   /** Every string value in the arguments, depth-first in source order (argument constraints read as the argument). */
@@ -207,6 +210,7 @@ export class StepFacts {
   #pathSlots?: Map<string, Set<string>>;
   #ids?: Map<object, number>;
   #writes?: boolean;
+  #writeReason?: StepWriteReason | null;
   #names?: ReadonlySet<string>;
   #folders?: readonly ArgLeaf[];
   #embedded?: readonly EmbeddedLeaf[];
@@ -374,7 +378,74 @@ export class StepFacts {
 
   /** Does the step write (its tool, or its arguments), decided once? */
   get writes(): boolean {
-    return (this.#writes ??= this.step.tool === undefined || this.owner.toolWrites(this.step.tool) || argumentsWrite(this.step.args));
+    return (this.#writes ??= this.writeReason !== undefined);
+  }
+
+  /**
+   * Why the step writes, decided once, or undefined when it only reads: it has no tool; its tool writes
+   * (`listed` in tools.write, `annotated` so by the registry); an argument says it writes (core/writers.ts
+   * `writeArgument`: `content`, `output: x/y`, `mode: "w"`, `overwrite: true`, `command: "create"`), or one
+   * it leaves out whose default in the tool's registry schema does; or it fetches a URL beside a path
+   * argument, which names where the download is saved (`{url: "https://...", file: ".env"}`); or, short of
+   * all these, nothing says its tool only reads (`unknown`: not in tools.read, no readOnlyHint).
+   */
+  get writeReason(): StepWriteReason | undefined {
+    if (this.#writeReason !== undefined) return this.#writeReason ?? undefined;
+    const tool = this.step.tool;
+    let reason: StepWriteReason | undefined;
+    if (tool === undefined) reason = { kind: "untyped" };
+    else {
+      const byTool = this.owner.toolWriterReason(tool);
+      if (byTool === "listed" || byTool === "annotated") reason = { kind: byTool };
+      else {
+        // A tool the registry marks read-only is taken at its word but for content or an output path it is given.
+        const vouched = byTool === undefined && this.owner.tools?.annotations?.get(tool)?.readOnlyHint === true;
+        const argument = writeArgument(this.step.args, { contentOnly: vouched }) ?? (vouched ? undefined : this.#defaultWrite(tool));
+        const saved = argument === undefined && !vouched ? this.#downloadTarget() : undefined;
+        const reader = byTool === undefined;
+        if (argument !== undefined) reason = { kind: "argument", argument, reader };
+        else if (saved !== undefined) reason = { kind: "download", argument: saved, reader };
+        else if (byTool !== undefined) reason = { kind: byTool };
+      }
+    }
+    this.#writeReason = reason ?? null;
+    return reason;
+  }
+
+  /**
+   * An argument the step leaves out whose default (or `const`) in the tool's registry schema says it writes
+   * (`mode: {default: "w"}`, `overwrite: {default: true}`): the tool then writes without being told to.
+   */
+  #defaultWrite(tool: string): string | undefined {
+    const schema = this.owner.tools?.schemas.get(tool);
+    const props = schema !== null && typeof schema === "object" ? (schema as { properties?: unknown }).properties : undefined;
+    if (props === null || typeof props !== "object" || Array.isArray(props)) return undefined;
+    const given = this.step.args;
+    const defaults: Record<string, unknown> = {};
+    for (const [name, p] of Object.entries(props as Record<string, unknown>)) {
+      if (Object.hasOwn(given, name) || p === null || typeof p !== "object") continue;
+      const d = p as { default?: unknown; const?: unknown };
+      if (d.const !== undefined) defaults[name] = d.const;
+      else if (d.default !== undefined) defaults[name] = d.default;
+    }
+    return writeArgument(defaults);
+  }
+
+  /** The name of a path argument beside a web URL (a download's target), or undefined. */
+  #downloadTarget(): string | undefined {
+    const strings = this.strings;
+    let url = false;
+    for (let i = 0; i < strings.length && !url; i++) {
+      const a = strings[i]!;
+      if (!a.content && /^(?:https?|ftps?|s3|gs):\/\//i.test(a.value.trim())) url = true;
+    }
+    if (!url) return undefined;
+    const paths = this.pathArgs;
+    for (let i = 0; i < paths.length; i++) {
+      const p = paths[i]!;
+      if (p.constraint === undefined && p.value.trim() !== "" && !isRemoteUrl(p.value.trim())) return p.name;
+    }
+    return undefined;
   }
 
   /**
@@ -570,16 +641,21 @@ export class PlanFacts {
     return value;
   }
 
-  readonly #writers = new Map<string, boolean>();
+  readonly #writers = new Map<string, WriterReason | null>();
 
   /** Does a tool write (core/writers.ts `isWriteTool`), decided once per tool and validation? */
   toolWrites(tool: string): boolean {
+    return this.toolWriterReason(tool) !== undefined;
+  }
+
+  /** Why a tool writes (core/writers.ts `writerReason`), or undefined for a reader; decided once per tool and validation. */
+  toolWriterReason(tool: string): WriterReason | undefined {
     let w = this.#writers.get(tool);
     if (w === undefined) {
-      w = isWriteTool(tool, this.tools, this.policy);
+      w = writerReason(tool, this.tools, this.policy) ?? null;
       this.#writers.set(tool, w);
     }
-    return w;
+    return w ?? undefined;
   }
 
   /** A step's facts, built on first use. */

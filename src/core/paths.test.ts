@@ -1,7 +1,7 @@
 import { wordOf } from "./place.js";
 import { describe, expect, it } from "vitest";
 import type { FileProbe } from "./file-probe.js";
-import { argumentsWrite, isWriteTool, stepWrites } from "./writers.js";
+import { argumentsWrite, isWriteTool, nameSaysWrite, stepWrites, writeArgument, writerReason } from "./writers.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import {
   fileUrlPath,
@@ -162,6 +162,11 @@ describe("paths", () => {
       expect(isWriteTool("t", reg(hints), listed), JSON.stringify(hints)).toBe(true);
     expect(isWriteTool("t", reg({ readOnlyHint: true, destructiveHint: false }), listed)).toBe(false);
     expect(isWriteTool("t", reg({}), listed)).toBe(false);
+    // Why: listed, annotated, or nothing says it reads.
+    expect(writerReason("write_file", undefined, policy)).toBe("listed");
+    expect(writerReason("t", reg({ readOnlyHint: false }), policy)).toBe("annotated");
+    expect(writerReason("get_settings", undefined, policy)).toBe("unknown");
+    expect(writerReason("read_file", undefined, policy)).toBeUndefined();
   });
   it("takes a step that is given something to write as a write, whatever its tool", () => {
     for (const args of [
@@ -188,7 +193,58 @@ describe("paths", () => {
       expect(argumentsWrite(args), JSON.stringify(args)).toBe(true);
     for (const args of [{ path: "a" }, { path: "a", from: 1, to: 10 }, { path: "a", output: "json" }, { path: "a", output_mode: "content" }, { pattern: "x", path: "." }, { path: "a", insert: false }, { path: "a", edits: 0 }])
       expect(argumentsWrite(args), JSON.stringify(args)).toBe(false);
+    // Arguments that say the file is written: an open mode, permissions, an operation, a switch that is on.
+    for (const [args, name] of [
+      [{ path: "a", mode: "w" }, "mode"],
+      [{ path: "a", mode: "a+" }, "mode"],
+      [{ path: "a", mode: "r+b" }, "mode"],
+      [{ path: "a", mode: "x" }, "mode"],
+      [{ path: "a", flags: "as+" }, "flags"],
+      [{ path: "a", flags: 1 }, "flags"],
+      [{ path: "a", mode: 420 }, "mode"],
+      [{ path: "a", permissions: "u+x" }, "permissions"],
+      [{ path: "a", access: "ReadWrite" }, "access"],
+      [{ path: "a", command: "create" }, "command"],
+      [{ path: "a", op: "undo_edit" }, "op"],
+      [{ path: "a", method: "DELETE" }, "method"],
+      [{ path: "a", overwrite: true }, "overwrite"],
+      [{ path: "a", overwrite_existing: "true" }, "overwrite_existing"],
+      [{ path: "a", createIfMissing: 1 }, "createIfMissing"],
+      [{ path: "a", inPlace: true }, "inPlace"],
+      [{ path: "a", save: true }, "save"],
+      [{ path: "a", replace: "b" }, "replace"],
+      [{ opts: [{ truncate: "yes" }] }, "truncate"],
+      [{ path: "a", update: { a: 1 } }, "update"],
+    ] as const)
+      expect(writeArgument(args), JSON.stringify(args)).toBe(name);
+    for (const args of [
+      { path: "a", mode: "r" },
+      { path: "a", mode: "rb" },
+      { path: "a", mode: "rs" },
+      { path: "a", mode: "text" },
+      { path: "a", mode: "lines" },
+      { path: "a", flags: 0 },
+      { path: "a", overwrite: false },
+      { path: "a", create: "no" },
+      { path: "a", replace: "" },
+      { path: "a", command: "view" },
+      { path: "a", action: "list" },
+      { path: "a", update_cache: true },
+      { path: "a", remove_duplicates: true },
+      { path: "a", export: ".env" },
+      { path: "a", task: "update the docs" },
+    ])
+      expect(writeArgument(args), JSON.stringify(args)).toBeUndefined();
+    // A tool the registry vouches for as read-only reads its own switches; content is still written.
+    expect(writeArgument({ path: "a", mode: "w", overwrite: true }, { contentOnly: true })).toBeUndefined();
+    expect(writeArgument({ path: "a", content: "x" }, { contentOnly: true })).toBe("content");
+    expect(nameSaysWrite("save_report")).toBe(true);
+    expect(nameSaysWrite("fs.putObject")).toBe(true);
+    expect(nameSaysWrite("mcp__fs__move")).toBe(true);
+    expect(nameSaysWrite("get_settings")).toBe(false);
+    expect(nameSaysWrite("fetch_page")).toBe(false);
     const policy = defaultPolicy("/ws");
+    expect(stepWrites("read_file", { path: ".git/config", mode: "w" }, undefined, policy)).toBe(true);
     expect(stepWrites("read_file", { path: ".git/config", content: "x" }, undefined, policy)).toBe(true);
     expect(stepWrites("read_file", { path: ".git/config" }, undefined, policy)).toBe(false);
   });

@@ -133,7 +133,7 @@ export function readAction(
     ctx.report({ rule: "unsafe-value", messageId: "teddyHeadingInvisible", data: where, at: step.toolAt });
   }
 
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { line: number; lower: string }>();
   const metaLine = (line: MdLine) => {
     if (line.text.length > MAX_META_LINE) {
       const lineAt = childPointer(at, `line ${line.line}`);
@@ -148,11 +148,15 @@ export function readAction(
     const lower = key.toLowerCase();
     const keyAt = childPointer(argsAt, key);
     anchorLine(doc, keyAt, line.line, line.links[0]?.href || value.trim());
-    if (seen.has(lower)) {
-      ctx.report({ rule: "duplicate-key", messageId: "teddyMetadata", data: { ...where, key, line: seen.get(lower)! }, at: keyAt, step: position });
+    // `File Path` and `Resource` are one parameter to TeDDy (a READ's `File Path` replaces its `Resource`): the
+    // two in one action give it two paths, of which a reviewer may read the one that does not run.
+    const slot = lower === "resource" ? "file path" : lower;
+    const first = seen.get(slot);
+    if (first) {
+      ctx.report({ rule: "duplicate-key", messageId: first.lower === lower ? "teddyMetadata" : "teddyPathTwice", data: { ...where, key, line: first.line }, at: keyAt, step: position });
       return true;
     }
-    seen.set(lower, line.line);
+    seen.set(slot, { line: line.line, lower });
     if (lower === "description" || lower === "goal") {
       step.intent = value.trim();
     } else if (lower === "file path" || lower === "resource") {

@@ -9,6 +9,24 @@ ruleTester("duplicate-key", {
       errors: [{ line: 2, column: 3, endLine: 2, endColumn: 9, pointer: "/0/tool", severity: "error", message: /^Duplicate key "tool" in one object \(first at line 1\)/, messageId: "jsonDuplicateKeyFirstAt" }],
     },
     { name: "a duplicate in nested params", code: '[{"tool": "a", "params": {"x": 1, "x": 2}}]', errors: [{ line: 1, column: 35, endLine: 1, endColumn: 38, pointer: "/0/params/x", message: /Duplicate key "x"/, messageId: "jsonDuplicateKeyFirstAt" }] },
+    // TeDDy reads a READ's `File Path` as its `Resource`: the two in one action are two paths for one parameter.
+    ...(
+      [
+        ["- **Resource:** [a.txt](/a.txt)\n- **File Path:** [.env](/.env)", "File Path", 12],
+        ["- **File Path:** [.env](/.env)\n- **Resource:** [a.txt](/a.txt)", "Resource", 12],
+      ] as const
+    ).map(([items, key, first]) => ({
+      name: `a TeDDy READ given ${key} after the other path key`,
+      file: "plan.md",
+      code: `# T\n- **Agent:** x\n\n## Rationale\n\`\`\`text\nwhy\n\`\`\`\n\n## Action Plan\n\n### \`READ\`\n${items}\n`,
+      errors: [{ line: 13, messageId: "teddyPathTwice", message: new RegExp(`^Step 1 \\(READ\\): "${key}" gives the action a second path \\(the first on line ${first}\\)`) }],
+    })),
+    {
+      name: "a TeDDy key given twice",
+      file: "plan.md",
+      code: "# T\n- **Agent:** x\n\n## Rationale\n```text\nwhy\n```\n\n## Action Plan\n\n### `READ`\n- **Resource:** [a.txt](/a.txt)\n- **Resource:** [b.txt](/b.txt)\n",
+      errors: [{ line: 13, messageId: "teddyMetadata" }],
+    },
   ],
   docs: { file: "plan.json" },
 });

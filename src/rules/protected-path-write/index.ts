@@ -1,9 +1,11 @@
 import picomatch from "picomatch";
 import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
-import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS } from "../../policy/defaults.js";
-import { type ArgLeaf, LeafTag } from "../../core/facts.js";
-import { inFolder, isFolderName, isPathName, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS, DEFAULT_WRITE_TOOLS } from "../../policy/defaults.js";
+import { looseName } from "../../core/lookalike.js";
+import { nameSaysWrite } from "../../core/writers.js";
+import { type ArgLeaf, LeafTag, type StepFacts } from "../../core/facts.js";
+import { inFolder, isAbsoluteAnywhere, isFolderName, isPathName, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { isCommandArgument } from "../../commands/plan.js";
@@ -15,6 +17,7 @@ import { namedPathText } from "../command-paths.js";
 import { compiledFrom } from "../../core/compiled.js";
 import { globReachesProtected } from "../../commands/constraint-check.js";
 import { globBacktracks, pathGlobMatcher } from "../../core/path-glob.js";
+import type { WorkMeter } from "../../core/work.js";
 
 /** A Windows 8.3 short name: up to six characters, `~`, a number, an extension of up to three. */
 const SHORT_NAME = /^[^~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
@@ -521,8 +524,8 @@ export function reachesProtectedOnDisk(
       const next: string[] = [];
       for (const d of at) {
         const listing = files.list?.(abs(d));
-        // A folder that is not there holds no match: bash leaves the pattern as it is.
-        if (listing === undefined && files.kind(abs(d)) === "missing") continue;
+        // A folder that is not there holds no match: bash leaves the pattern as it is; nor does a file (`**` names files too).
+        if (listing === undefined && (files.kind(abs(d)) === "missing" || files.kind(abs(d)) === "file")) continue;
         const names = listing ? [...listing.keys()] : lastNames(protectedGlobs).map((n) => n.replace(/[*?]/g, "x").replace(/\[[^\]]*\]|\{[^}]*\}/g, "x"));
         for (const n of names) {
           // More matches than plangate looks through: one of those left could be protected, so the pattern counts as one.
@@ -627,7 +630,30 @@ function deepProtected(
  * Words of a reader's argument names that say the argument is what it reads (`input`, `source_file`,
  * `readFrom`, `url`) or what it looks for, not a file (`grep {pattern: ".env"}`, `glob`, `include`).
  */
-const READ_WORDS = new Set(["input", "inputs", "in", "infile", "source", "sources", "src", "from", "read", "load", "open", "view", "url", "uri", "pattern", "patterns", "query", "q", "regex", "regexp", "search", "term", "glob", "include", "exclude", "filter", "match", "text", "keyword", "keywords"]);
+const READ_WORDS = new Set(["input", "inputs", "in", "infile", "source", "sources", "src", "from", "read", "load", "open", "view", "url", "uri", "pattern", "patterns", "query", "q", "regex", "regexp", "search", "term", "glob", "include", "exclude", "excludes", "ignore", "ignores", "skip", "filter", "match", "text", "keyword", "keywords"]);
+/**
+ * Path argument names that name the file or folder a reader reads (`path`, `file_path`, `paths`, `notebook_path`,
+ * `resource`), compared without case or separators. A reader's other path arguments (`target`, `new_path`,
+ * `backup_file`, `log_file`, `cache_dir`) may name where it writes: a protected path there is refused, as an
+ * argument plangate has no name for is.
+ */
+const READ_PATH_NAMES = new Set([
+  "path", "paths", "filepath", "filepaths", "file", "files", "filename", "filenames", "fname", "resource", "resources", "notebookpath", "notebook",
+  "relativepath", "relpath", "absolutepath", "abspath", "fullpath", "document", "documentpath", "docpath", "p",
+]);
+/** Folder names a reader reads in (`cwd`, `dir`, `root`, `working_directory`); not `cache_dir`, `log_dir`, `backup_dir`. */
+const READ_FOLDER_NAMES = new Set([
+  "cwd", "dir", "dirs", "directory", "directories", "folder", "folders", "root", "rootdir", "rootpath", "workdir", "workingdir", "workingdirectory",
+  "basedir", "basepath", "base", "searchpath", "searchdir", "location", "repo", "repopath", "repository", "project", "projectdir", "projectroot",
+]);
+/** Does a reader's argument name a folder it reads in (READ_FOLDER_NAMES)? */
+function readsIn(name: string): boolean {
+  return isFolderName(name) && READ_FOLDER_NAMES.has(name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase());
+}
+/** Does a reader's path argument name what it reads (READ_PATH_NAMES)? */
+function namesTheRead(name: string): boolean {
+  return READ_PATH_NAMES.has(name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase());
+}
 const readMemo = new Map<string, boolean>();
 /** Does a reader's argument name say what it reads or looks for (see READ_WORDS)? */
 function namesWhatIsRead(name: string): boolean {
@@ -641,6 +667,150 @@ function namesWhatIsRead(name: string): boolean {
 }
 const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
 const PROTECTED_HINT = "remove the write or choose another file; protected paths are listed in paths.protected, and a default one a plan must write can be lifted with paths.unprotect";
+
+/**
+ * Does a path match a pattern as bash reads it with globstar and without dotglob, without case: `*`, `?`
+ * and `[...]` within a name, and never a name starting with `.` unless the pattern's name does; `**` any
+ * number of folders, none of them hidden.
+ */
+function bashMatches(glob: string, path: string): boolean {
+  const g = glob.split("/").filter((x) => x !== "" && x !== ".");
+  const p = path.split("/").filter((x) => x !== "");
+  if (g.length > 64 || p.length > 64) return false;
+  const res = g.map((seg) => (seg === "**" || !/[*?[]/.test(seg) ? undefined : namePattern(seg)));
+  const memo = new Map<number, boolean>();
+  const go = (i: number, j: number): boolean => {
+    const key = i * 65 + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let ok: boolean;
+    if (i === g.length) ok = j === p.length;
+    else if (g[i] === "**") ok = go(i + 1, j) || (j < p.length && !p[j]!.startsWith(".") && go(i, j + 1));
+    else if (j === p.length) ok = false;
+    else {
+      const seg = g[i]!;
+      const name = p[j]!;
+      const re = res[i];
+      const here = re === undefined ? seg.toLowerCase() === name.toLowerCase() : re.test(name) && (!name.startsWith(".") || seg.startsWith("."));
+      ok = here && go(i + 1, j + 1);
+    }
+    memo.set(key, ok);
+    return ok;
+  };
+  return go(0, 0);
+}
+
+/**
+ * Tools known to write though no policy list names them (the agent hosts' own writers, the common editor
+ * tools), compared without case or separators: a protected path one of them is given is reported as a
+ * write, not as a tool plangate cannot tell about.
+ */
+const KNOWN_WRITERS = new Set(
+  [...DEFAULT_WRITE_TOOLS, "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "Task", "Agent", "str_replace_editor", "str_replace_based_edit_tool", "text_editor", "apply_diff", "insert_content", "write_to_file", "search_and_replace"].map(looseName),
+);
+
+/**
+ * The protected globs that name a place (`.github/workflows/` and all below it, `.claude/settings.json` at
+ * any depth, `.git/` and all below it), without those that name a file by its name alone, at the root or at
+ * any depth (`.env*`, any `*.pem`, any `plangate.yaml`): a pattern below a protected folder is judged by
+ * the places it can reach; names anywhere, by what is on disk.
+ */
+function placeGlobs(protectedGlobs: readonly string[]): readonly string[] {
+  return compiledFrom("place-globs", protectedGlobs, () => protectedGlobs.filter((g) => !/^(?:\*\*\/)*[^/]+$/.test(g)));
+}
+
+/** Argument names under which a writer is given a pattern of the files it writes (`glob`, `include`, `files`). */
+const FILE_PATTERN_NAMES = new Set(["glob", "globs", "include", "includes", "files", "filepattern", "filepatterns", "fileglob", "fileglobs", "pathpattern", "pathglob", "paths", "targets"]);
+/** Names that hold a pattern of files when the step names no path otherwise, and a pattern of text (a regex) beside one. */
+const MAYBE_FILE_PATTERN_NAMES = new Set(["pattern", "patterns", "match", "filter", "select", "selector"]);
+/** How many alternatives of a pattern's braces are expanded; past it the pattern counts as naming a protected path. */
+const MAX_BRACE_EXPANSIONS = 32;
+
+/** The patterns a text with braces stands for (`*.{yml,yaml}`), at most MAX_BRACE_EXPANSIONS; undefined past it. */
+function expandBraces(text: string): string[] | undefined {
+  let out = [text];
+  for (let round = 0; round < 8; round++) {
+    const next: string[] = [];
+    let changed = false;
+    for (const t of out) {
+      const m = /\{([^{}]*,[^{}]*)\}/.exec(t);
+      if (!m) {
+        next.push(t);
+        continue;
+      }
+      changed = true;
+      for (const alt of m[1]!.split(",")) next.push(t.slice(0, m.index) + alt + t.slice(m.index + m[0].length));
+      if (next.length > MAX_BRACE_EXPANSIONS) return undefined;
+    }
+    out = next;
+    if (!changed) return out;
+  }
+  return undefined;
+}
+
+/**
+ * The first protected path a pattern a writing step is given names, with the argument holding it: a
+ * path-like value with wildcards (`.e*`, `.github/**`), a value under a name of file patterns (`glob`,
+ * `include`, `files`), or under `pattern`, `match`, `filter` when the step names no path otherwise (beside
+ * a path they are a search of text). Read as bash with globstar reads it: a name starting with `.` expands
+ * to the protected hidden names (`.e*` is `.env`), `*` and `**` skip hidden names; below a folder where
+ * protected paths lie (`.github/**`) the protected paths it can match count, elsewhere the matches that
+ * are on disk (`**` beside `lefthook.yml`); a pattern with more matches than plangate looks through, or
+ * more brace alternatives than it expands, counts as naming one. Also read from each folder the step names.
+ */
+function writtenPatternHit(
+  facts: StepFacts,
+  isProtected: (path: string) => boolean,
+  hidden: readonly string[],
+  protectedGlobs: readonly string[],
+  files: FileProbe,
+  ws: string,
+  meter: NameBudget,
+  witnesses: WorkMeter,
+): { leaf: ArgLeaf; witness: string } | undefined {
+  // The path arguments, and the other strings; a constraint (`{"$glob": ...}`) is judged as one, by the rule.
+  const strings = [...facts.pathArgs, ...facts.strings.filter((x) => !facts.isPathArgument(x, true))];
+  let folders: readonly ArgLeaf[] | undefined;
+  for (let i = 0; i < strings.length; i++) {
+    const a = strings[i]!;
+    if (a.content || a.constraint !== undefined || !/[*?[{]/.test(a.value) || isCommandArgument(a.name)) continue;
+    const bare = a.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
+    const named = FILE_PATTERN_NAMES.has(bare) || (MAYBE_FILE_PATTERN_NAMES.has(bare) && facts.pathArgs.length === 0);
+    if (!named && !(a.has(LeafTag.PathLike) && mayNamePath(a.name, a.value))) continue;
+    const value = a.value.trim();
+    if (value.includes("\n")) continue;
+    const expanded = expandBraces(value);
+    if (expanded === undefined) return { leaf: a, witness: value };
+    folders ??= facts.folders().filter((f) => !isAbsoluteAnywhere(f.value.trim()));
+    for (const e of expanded) {
+      const texts = [e, ...folders.map((f) => inFolder(f.value, e)).filter((t): t is string => t !== undefined)];
+      for (const t of texts) {
+        let rel = t.replace(/^(?:\.\/+)+/, "");
+        if (rel.startsWith("/")) {
+          if (!isInside(rel, ws)) continue;
+          rel = relativeInside(rel, ws);
+        } else if (isAbsoluteAnywhere(rel) || rel.startsWith("~")) continue;
+        if (rel === "" || !/[*?[]/.test(rel)) {
+          if (rel !== "" && rel !== value && isProtected(rel)) return { leaf: a, witness: rel };
+          continue;
+        }
+        const shell = shellGlobReachesProtected(rel, hidden, isProtected);
+        if (shell !== undefined) return { leaf: a, witness: shell };
+        // Below a folder where protected paths lie (`.github/**`, `.claude/*/x`), whatever is on disk now.
+        const segs = rel.split("/");
+        const first = segs.findIndex((x) => /[*?[]/.test(x));
+        const prefix = segs.slice(0, first).join("/");
+        if (prefix !== "" && (isProtected(prefix) || protectedUnder(prefix, protectedGlobs) !== undefined)) {
+          const witness = globReachesProtected(rel, placeGlobs(protectedGlobs), (w) => isProtected(w) && bashMatches(rel, w), witnesses);
+          if (witness) return { leaf: a, witness };
+        }
+        const disk = reachesProtectedOnDisk(rel, { glob: true, globstar: true }, ws, files, protectedGlobs, isProtected, meter);
+        if (disk !== undefined && disk.kind === "match") return { leaf: a, witness: disk.path };
+      }
+    }
+  }
+  return undefined;
+}
 
 export default defineRule({
   meta: {
@@ -657,6 +827,18 @@ export default defineRule({
         hint: "give the file under the tool's path argument (path, file_path...), or remove the argument; if no argument of the tool writes, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
       },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
+      patternArgumentReachesProtected: {
+        message: "Step {{step}}: \"{{tool}}\" writes, and the pattern \"{{pattern}}\" in \"{{argument}}\" names the protected path \"{{witness}}\".",
+        hint: "narrow the pattern so that it cannot name .git, .env*, keys or the policy, or name the files one by one; protected paths are listed in paths.protected",
+      },
+      protectedPathUnknownTool: {
+        message: "Step {{step}}: plangate cannot tell whether \"{{tool}}\" writes (neither tools.read, tools.write nor the tool registry says), so it is taken to write to the protected path \"{{path}}\"{{resolved}}.",
+        hint: "if the tool only reads, say so: list it in tools.read in the policy, or mark it read-only in the tool registry (annotations.readOnlyHint: true); if it writes, remove the write or choose another file (paths.protected; paths.unprotect lifts a default glob)",
+      },
+      protectedPathWriteArgument: {
+        message: "Step {{step}}: \"{{tool}}\" is a reader, but its argument \"{{argument}}\" {{how}}: it would write to the protected path \"{{path}}\"{{resolved}}.",
+        hint: "remove that argument or choose another file; if the tool really only reads whatever that argument says, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
+      },
       tooManyFolderPaths: { message: "Step {{step}}: the step names {{folders}} folders and {{paths}} paths that may be read from them, more than plangate checks ({{maxFolders}} folders, {{max}} pairs).", hint: "split the step, or name fewer folders (cwd, dir, root...) in it" },
       protectedJoined: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{resolved}}\": the parts {{parts}} in \"{{argument}}\" joined into one path.", hint: "remove the write, or name a file outside protected paths; a list of names is read as the parts of one path, as an executor that joins them writes it; protected paths are listed in paths.protected" },
       protectedInFolder: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{resolved}}\": \"{{path}}\" read from the folder \"{{folder}}\" in \"{{folderArgument}}\".", hint: "remove the write, or name a file outside protected paths; a relative path is read from the folder the step names (cwd, dir, root...); protected paths are listed in paths.protected" },
@@ -682,7 +864,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write; an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes. Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `parent`, `into`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. A value that names a folder of protected paths (`.claude`, `.github`, `.vscode`, `.husky`...) is such a folder under any name (`{parent: \".claude\", name: \"settings.json\"}`, `{container: \".github\", entry: \"workflows/ci.yml\"}`); a list of names is the parts of one path, as an executor that joins them writes it (`{path: [\".claude\", \"settings.json\"]}`, `{segments: [\".github\", \"workflows\", \"ci.yml\"]}`: `protectedJoined`), and so is a map whose keys name such a folder and the names in it (`{files: {\".claude\": {\"settings.json\": ...}}}`), and a name with its extension given apart (`ext`, `extension`, `suffix`, `format`, `file_type`: `{stem: \"plangate\", extension: \"yaml\"}`, `{name: \"server\", format: \"pem\"}`); and the values inside structured text of an argument (a JSON object or list, `key: value` and `key=value` pairs of YAML, TOML or option text: `{config: \"{\\\"path\\\": \\\".git/config\\\"}\"}`, `{flags: \"--output=.env\"}`) and the URLs of other schemes that name a local file (`git+file:`, `svn+file:`, `vscode://file/`, `cursor://file/`) are paths too. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder a protected glob names by its place (`.claude`, `.vscode`, `.github`), written whole by an archive, a clone, a copy or a move, whatever it holds now; a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a tool that reads by `tools.read` alone (the registry does not mark it `readOnlyHint: true`), given a protected path-like value under an argument that is neither a path argument, a folder (`cwd`, `dir`), an input (`input`, `source`, `from`, `url`) nor a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `filter`...), is reported (`read_file {path: a.txt, export: .env}`, and a list of names there that joins into one, `export: [\".claude\", \"settings.json\"]`): nothing tells that it only reads what that argument names. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write (`notebook_edit`, `fs`, `file`, `WriteFile`, `fs.write`: the name is not read), and a protected path given to one whose name says nothing of writing is reported as such (`protectedPathUnknownTool`), with how to declare a tool that only reads (tools.read, or readOnlyHint: true); an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes; so does a step of a tool that reads by `tools.read` alone given an argument that says it writes (`protectedPathWriteArgument`): an open mode or permissions (`mode: \"w\"`, `\"a\"`, `\"r+\"`, `flags: \"wx\"` or a non-zero number, `permissions: \"0755\"`), an operation (`command: \"create\"`, `op: \"write\"`, `action: \"str_replace\"`, `method: \"PUT\"`), a switch that is on (`overwrite: true`, `create_if_missing: \"yes\"`, `in_place: 1`, `truncate`, `delete`, `save`, `replace: \"text\"`), or a URL beside a path argument (`WebFetch {url, file: \".env\"}`: where the download is saved), or an argument it leaves out whose default in the registry schema says it writes (`mode: {default: \"w\"}`); a tool the registry marks `readOnlyHint: true` is taken at its word for modes, operations and switches. A writer's pattern of the files it writes (a path argument with wildcards, or a value under `glob`, `include`, `files`, or under `pattern`, `match`, `filter` when the step names no path otherwise) is read as bash with globstar reads it (`patternArgumentReachesProtected`): a name starting with `.` expands to the protected hidden names (`{pattern: \".git/**\", delete: true}`, `{path: \".e*\", content: ...}`), a pattern below a folder where protected paths lie names what it can match there (`{include: \".github/**\"}`), and elsewhere the matches on disk count (`{glob: \"**/*.yml\"}` beside `lefthook.yml`); braces are expanded (`{docs,.claude}/**`). Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `parent`, `into`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. A value that names a folder of protected paths (`.claude`, `.github`, `.vscode`, `.husky`...) is such a folder under any name (`{parent: \".claude\", name: \"settings.json\"}`, `{container: \".github\", entry: \"workflows/ci.yml\"}`); a list of names is the parts of one path, as an executor that joins them writes it (`{path: [\".claude\", \"settings.json\"]}`, `{segments: [\".github\", \"workflows\", \"ci.yml\"]}`: `protectedJoined`), and so is a map whose keys name such a folder and the names in it (`{files: {\".claude\": {\"settings.json\": ...}}}`), and a name with its extension given apart (`ext`, `extension`, `suffix`, `format`, `file_type`: `{stem: \"plangate\", extension: \"yaml\"}`, `{name: \"server\", format: \"pem\"}`); and the values inside structured text of an argument (a JSON object or list, `key: value` and `key=value` pairs of YAML, TOML or option text: `{config: \"{\\\"path\\\": \\\".git/config\\\"}\"}`, `{flags: \"--output=.env\"}`) and the URLs of other schemes that name a local file (`git+file:`, `svn+file:`, `vscode://file/`, `cursor://file/`) are paths too. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder a protected glob names by its place (`.claude`, `.vscode`, `.github`), written whole by an archive, a clone, a copy or a move, whatever it holds now; a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a tool that reads by `tools.read` alone (the registry does not mark it `readOnlyHint: true`), given a protected path-like value under an argument that is neither the path it reads (`path`, `file_path`, `paths`, `notebook_path`, `resource`...), a folder it reads in (`cwd`, `dir`, `root`), an input (`input`, `source`, `from`, `url`) nor a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `ignore`, `filter`...), is reported (another path argument, `target`, `new_path`, `backup_file`, `log_file`, `cache_dir`, may be where it writes) (`read_file {path: a.txt, export: .env}`, and a list of names there that joins into one, `export: [\".claude\", \"settings.json\"]`): nothing tells that it only reads what that argument names. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan, nor what runs on its own later (the host's MCP servers and hooks, the editor's tasks, CI on the next push, git hooks on the next commit) or widens what the agent may do: a plan that wrote them would run code, or grant tools, that no one approved.",
       fix: "Remove the write, or target another file; for a default glob the plan really must write (a plan that edits CI), list it in `paths.unprotect`, in an `overrides` entry for those plan files only.",
@@ -700,6 +882,7 @@ export default defineRule({
     const absolute = ctx.policy.paths.protected.some((g) => g.startsWith("/"));
     // The folder names of protected paths (`.claude`, `.github`): a value naming one is a folder under any name.
     const hidden = hiddenFolderNames(ctx.policy.paths.protected);
+    const hiddenProtected = hiddenNames(ctx.policy.paths.protected);
     const ws = paths.workspace;
     const wsReal = paths.workspaceReal;
     // A bare name (no separator, no leading dot) under another name counts when it names a protected
@@ -763,7 +946,7 @@ export default defineRule({
           if (a.content || a.constraint !== undefined || !a.has(LeafTag.PathLike)) continue;
           // A path argument, a folder the reader reads in (`cwd`, `dir`), an argument named as its input or
           // what it looks for (`input`, `source`, `pattern`) names what it reads.
-          if (facts.isPathArgument(a) || namesWhatIsRead(a.name) || isFolderName(a.name) || !mayNamePath(a.name, a.value)) continue;
+          if (namesWhatIsRead(a.name) || readsIn(a.name) || (facts.isPathArgument(a) ? namesTheRead(a.name) : !mayNamePath(a.name, a.value))) continue;
           const found = protectedHit(a.value);
           if (found === undefined) continue;
           ctx.report({ at: a.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: a.value, argument: a.name, resolved: found.hit !== a.value ? ` (${found.hit})` : "" }, actual: a.value });
@@ -773,7 +956,7 @@ export default defineRule({
         // A list of names there is the parts of one path (`export: [".claude", "settings.json"]`).
         if (!reported)
           for (const list of facts.stringLists()) {
-            if (isPathName(list.name, facts.pathNames) || namesWhatIsRead(list.name) || isFolderName(list.name)) continue;
+            if ((isPathName(list.name, facts.pathNames) && namesTheRead(list.name)) || namesWhatIsRead(list.name) || readsIn(list.name)) continue;
             const joined = list.parts.map((p) => p.trim()).join("/");
             const found = protectedHit(joined);
             if (found === undefined) continue;
@@ -829,13 +1012,36 @@ export default defineRule({
         if (found === undefined) continue;
         (done ??= new Set()).add(arg);
         if (arg.fromPatch) (patches ??= new Set()).add(arg.slot);
+        const why = facts.writeReason;
         ctx.report({
           at: arg.at,
           step: step.position,
-          messageId: found.short ? "shortName" : "protectedPath",
-          data: { step: step.position, tool: step.tool, path: arg.value, resolved: found.hit !== arg.value ? ` (${found.hit})` : "" },
+          messageId: found.short ? "shortName" : why?.kind === "unknown" && !KNOWN_WRITERS.has(looseName(step.tool)) && !nameSaysWrite(step.tool) ? "protectedPathUnknownTool" : (why?.kind === "argument" || why?.kind === "download") && why.reader ? "protectedPathWriteArgument" : "protectedPath",
+          data: {
+            step: step.position,
+            tool: step.tool,
+            path: arg.value,
+            resolved: found.hit !== arg.value ? ` (${found.hit})` : "",
+            argument: why !== undefined && "argument" in why ? why.argument : "",
+            how: why?.kind === "download" ? "names where what it fetches is saved" : "says it writes",
+          },
           actual: arg.value,
         });
+      }
+      // A pattern of the files the writer writes (`{glob: ".github/**"}`, `{path: ".e*", content: ...}`,
+      // `{pattern: ".git/**", delete: true}`): the protected paths it names, as bash with globstar expands it.
+      if (done === undefined) {
+        const hit = writtenPatternHit(facts, isProtected, hiddenProtected, ctx.policy.paths.protected, paths.files, ws, ctx.facts.work.meter("diskNames"), witnesses);
+        if (hit !== undefined) {
+          ctx.report({
+            at: hit.leaf.at,
+            step: step.position,
+            messageId: "patternArgumentReachesProtected",
+            data: { step: step.position, tool: step.tool, pattern: hit.leaf.value, argument: hit.leaf.name, witness: hit.witness },
+            actual: hit.leaf.value,
+          });
+          continue;
+        }
       }
       // A list of names is the parts of one path to an executor that joins them (`{path: [".claude",
       // "settings.json"]}`, `{segments: [".github", "workflows", "ci.yml"]}`).

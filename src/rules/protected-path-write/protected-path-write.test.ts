@@ -33,9 +33,15 @@ const at = (code: string, args: Record<string, unknown>): Expected => {
   const column = asKey >= 0 ? asKey + JSON.stringify(target).length + 2 : code.indexOf(text) + 1;
   return { line: 1, column, endLine: 1, endColumn: column + text.length, step: 1 };
 };
+/** Readers by the default tools.read, and tools whose effect nothing tells (not listed, no writing word in their name). */
+const READERS = new Set(["read_file", "Read", "grep", "READ", "view_file", "search", "search_files", "WebFetch", "list_dir", "get_file_info", "glob"]);
+const UNTOLD = new Set(["configure", "fetch_page", "get_settings", "query"]);
+/** The message a protected path given to this tool gets: a reader told to write, a tool plangate cannot tell about, a write. */
+const messageFor = (tool: string, code: string) =>
+  /[A-Z]~1/.test(code) ? "shortName" : READERS.has(tool) ? "protectedPathWriteArgument" : UNTOLD.has(tool) ? "protectedPathUnknownTool" : "protectedPath";
 const reported = (tool: string, args: Record<string, unknown>, options: { policy?: ReturnType<typeof defaultPolicy> } = {}): InvalidCase => {
   const code = plan(tool, args);
-  return { name: `${tool} ${JSON.stringify(args)}`, code, files, options, errors: [{ ...at(code, args), messageId: /[A-Z]~1/.test(code) ? "shortName" : "protectedPath" }] };
+  return { name: `${tool} ${JSON.stringify(args)}`, code, files, options, errors: [{ ...at(code, args), messageId: messageFor(tool, code) }] };
 };
 
 ruleTester("protected-path-write", {
@@ -135,6 +141,40 @@ ruleTester("protected-path-write", {
         ["save_file", { path: "docs/a.md", url: "https://example.com/a?out=x", open: "vscode://file/ws/docs/a.md:3", content: "x" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
+    // A reader's arguments that say it reads: read modes, switches turned off, options of no writing.
+    ...(
+      [
+        ["read_file", { path: ".git/config", mode: "r" }],
+        ["read_file", { path: ".git/config", mode: "rb" }],
+        ["read_file", { path: ".env", mode: "text", encoding: "utf-8" }],
+        ["read_file", { path: ".env", flags: 0 }],
+        ["read_file", { path: ".env", overwrite: false, create: "no", replace: "" }],
+        ["read_file", { path: ".git/HEAD", update_cache: true, remove_duplicates: true }],
+        ["Grep", { pattern: "x", path: ".git", output_mode: "content" }],
+        ["search_files", { path: ".github", pattern: "*.yml", action: "list" }],
+        ["WebFetch", { url: "https://example.com/a", prompt: "Summarise .env.example" }],
+        // What a reader reads, under the names it reads by, and where it reads.
+        ["LS", { path: ".", ignore: [".git", "node_modules"] }],
+        ["LS", { path: ".", ignore: [".git"] }],
+        ["read_multiple_files", { paths: [".env", ".git/config"] }],
+        ["read_file", { file_path: ".env", root: ".", working_directory: "." }],
+        ["list_directory", { dir: ".git" }],
+        ["read_file", { notebook_path: ".claude/settings.json" }],
+        ["read_file", { input_path: ".env" }],
+      ] as const
+    ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
+    // The registry vouches for a read-only tool: its mode or switches are its own to read.
+    { name: "a tool the registry marks read-only, given a mode", code: plan("get_settings", { path: ".env", mode: "w" }), files, options: { tools: annotated({ readOnlyHint: true }) } },
+    // A writer's patterns of files that cannot name a protected one (nothing protected on disk matches them).
+    ...(
+      [
+        ["write_file", { path: "src/*.ts", content: "x" }],
+        ["replace_in_files", { glob: "**/*.yml", find: "a", replace: "b" }],
+        ["replace_in_files", { glob: ".github/*.md", find: "a", replace: "b" }],
+        ["replace_in_file", { path: "src/a.py", pattern: ".*", replacement: "x" }],
+        ["delete_files", { pattern: "build/**" }],
+      ] as const
+    ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files: { "src/a.ts": "x", "docs/a.yml": "x", ".github/README.md": "x" } })),
   ],
   invalid: [
     // A map keyed by paths: its values are checked as values too.
@@ -411,7 +451,7 @@ ruleTester("protected-path-write", {
     },
     { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
-    { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
+    { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPathUnknownTool" }] },
     {
       name: "the write list wins over everything that says reader",
       code: plan("get_settings", { path: ".env" }),
@@ -658,6 +698,126 @@ ruleTester("protected-path-write", {
       code: plan("run_command", { command: `rm -f ${"x ".repeat(300)}.git/config` }),
       files,
       errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "commandProtectedPath", message: 'Step 1: the command in "command" names the protected path ".git/config".' }],
+    },
+    // A reader whose arguments say it writes: an open mode, permissions, a switch turned on, an operation, a download.
+    ...(
+      [
+        [{ path: ".git/hooks/pre-commit", mode: "w", text: "x" }, "mode"],
+        [{ path: ".env", mode: "a", data: "x" }, "mode"],
+        [{ path: ".env", mode: "r+" }, "mode"],
+        [{ path: ".env", mode: "wb" }, "mode"],
+        [{ path: ".env", flags: "wx" }, "flags"],
+        [{ path: ".env", flags: 577 }, "flags"],
+        [{ path: ".git/hooks/pre-commit", permissions: "0755" }, "permissions"],
+        [{ path: ".env", access: "read_write" }, "access"],
+        [{ path: ".env", openMode: "O_WRONLY|O_CREAT" }, "openMode"],
+        [{ path: ".env", overwrite: true, data: "x" }, "overwrite"],
+        [{ path: ".env", create_if_missing: "yes" }, "create_if_missing"],
+        [{ path: ".env", in_place: 1 }, "in_place"],
+        [{ path: ".env", options: { truncate: true } }, "truncate"],
+        [{ path: ".env", writeBack: true }, "writeBack"],
+        [{ path: ".env", replace: "b", pattern: "a" }, "replace"],
+        [{ path: ".env", delete: true }, "delete"],
+        [{ path: ".env", command: "create", text: "x" }, "command"],
+        [{ path: ".env", op: "write" }, "op"],
+        [{ path: ".env", action: "str_replace", old: "a", new: "b" }, "action"],
+        [{ path: ".env", method: "PUT" }, "method"],
+      ] as const
+    ).map(([args, argument]) => {
+      const code = plan("read_file", args);
+      return { name: `read_file ${JSON.stringify(args)}: told to write`, code, files, errors: [{ step: 1, pointer: args.path === ".env" ? "/steps/0/arguments/path" : "/steps/0/arguments/path", messageId: "protectedPathWriteArgument", message: new RegExp(`its argument "${argument}" says it writes`) }] };
+    }),
+    // A reader's other path arguments may name where it writes: a protected path there is refused.
+    ...(
+      [
+        [{ path: "a.txt", target: ".git/config" }, "target"],
+        [{ path: "a.txt", new_path: ".env" }, "new_path"],
+        [{ path: "a.txt", backupFile: ".env" }, "backupFile"],
+        [{ path: "a.txt", log_file: ".env" }, "log_file"],
+        [{ path: "a.txt", cache_dir: ".git/hooks" }, "cache_dir"],
+        [{ path: "a.txt", options: { export_file: ".env" } }, "export_file"],
+        [{ path: "a.txt", link_paths: [".claude", "settings.json"] }, "link_paths"],
+      ] as const
+    ).map(([args, argument]) => ({ name: `read_file ${JSON.stringify(args)}: another path argument`, code: plan("read_file", args), files, errors: [{ step: 1, messageId: "readerUnknownArgument", message: new RegExp(`its argument "${argument}" names the protected path`) }] })),
+    { name: "a reader told to purge", code: plan("list_dir", { path: ".git", recursive: true, purge: true }), files, errors: [{ step: 1, messageId: "protectedPathWriteArgument" }] },
+    {
+      name: "a reader told to write, said so with what to change",
+      code: plan("view_file", { path: ".git/config", mode: "w" }),
+      files,
+      errors: [
+        {
+          step: 1,
+          pointer: "/steps/0/arguments/path",
+          messageId: "protectedPathWriteArgument",
+          message: 'Step 1: "view_file" is a reader, but its argument "mode" says it writes: it would write to the protected path ".git/config".',
+          hint: "remove that argument or choose another file; if the tool really only reads whatever that argument says, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
+        },
+      ],
+    },
+    {
+      name: "a reader given a URL and a path: where the download is saved",
+      code: plan("WebFetch", { url: "https://example.com/x", file: ".env" }),
+      files,
+      errors: [{ step: 1, pointer: "/steps/0/arguments/file", messageId: "protectedPathWriteArgument", message: 'Step 1: "WebFetch" is a reader, but its argument "file" names where what it fetches is saved: it would write to the protected path ".env".' }],
+    },
+    {
+      name: "a reader whose registry schema defaults to writing",
+      code: plan("read_file", { path: ".env" }),
+      files,
+      options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { type: "object", properties: { path: { type: "string" }, mode: { type: "string", default: "w" } } } }] }), "tools.json") },
+      errors: [{ step: 1, pointer: "/steps/0/arguments/path", messageId: "protectedPathWriteArgument", message: /its argument "mode" says it writes/ }],
+    },
+    {
+      name: "a tool plangate cannot tell about, said so with how to declare it",
+      code: plan("get_settings", { path: ".env" }),
+      files,
+      errors: [
+        {
+          step: 1,
+          pointer: "/steps/0/arguments/path",
+          messageId: "protectedPathUnknownTool",
+          message: 'Step 1: plangate cannot tell whether "get_settings" writes (neither tools.read, tools.write nor the tool registry says), so it is taken to write to the protected path ".env".',
+          hint: /list it in tools\.read in the policy, or mark it read-only in the tool registry \(annotations\.readOnlyHint: true\)/,
+        },
+      ],
+    },
+    // Tools without a writing word in their name, another case or separators: writers all the same.
+    ...(
+      [
+        ["notebook_edit", { notebook: ".git/hooks/pre-commit", cell: "x" }],
+        ["fs", { op: "write", p: ".env", v: "x" }],
+        ["file", { name: ".env", mode: "w" }],
+        ["WriteFile", { filePath: ".env", text: "x" }],
+        ["write-file", { file: ".env" }],
+        ["fs.write", { file: ".env", data: "x" }],
+        ["str_replace_based_edit_tool", { command: "create", path: ".env", file_text: "x" }],
+        ["archive", { source: "src", destination: ".git/hooks" }],
+        ["download", { url: "https://example.com/x", location: ".env" }],
+      ] as const
+    ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files, errors: [{ step: 1, messageId: "protectedPath" }] })),
+    // A writer's pattern of files: a hidden name it expands to, a protected folder below which it matches, its matches on disk.
+    ...(
+      [
+        ["delete_files", { pattern: ".git/**" }, "/steps/0/arguments/pattern", ".git/x"],
+        ["rm", { glob: ".env*" }, "/steps/0/arguments/glob", ".env"],
+        ["write_file", { path: ".e*", content: "x" }, "/steps/0/arguments/path", ".env"],
+        ["cleanup", { include: ".github/**" }, "/steps/0/arguments/include", undefined],
+        ["replace_in_files", { glob: ".github/**/*.yml", find: "a", replace: "b" }, "/steps/0/arguments/glob", undefined],
+        ["replace_in_files", { glob: "{docs,.claude}/**", find: "a", replace: "b" }, "/steps/0/arguments/glob", undefined],
+        ["save_file", { cwd: ".github", files: "workflows/*.yml", content: "x" }, "/steps/0/arguments/files", undefined],
+        ["search_files", { path: ".", pattern: "a", replace: "b", include: ".git*/**" }, "/steps/0/arguments/include", undefined],
+      ] as const
+    ).map(([tool, args, pointer, witness]) => ({
+      name: `${tool} ${JSON.stringify(args)}: a pattern`,
+      code: plan(tool, args),
+      files,
+      errors: [{ step: 1, pointer, messageId: "patternArgumentReachesProtected", ...(witness ? { message: new RegExp(`names the protected path "${witness.replace(/[.*]/g, "\\$&")}"`) } : {}) }],
+    })),
+    {
+      name: "a writer's pattern whose matches on disk hold a protected file",
+      code: plan("replace_in_files", { glob: "**/*.yml", find: "a", replace: "b" }),
+      files: { ...files, "lefthook.yml": "x" },
+      errors: [{ step: 1, pointer: "/steps/0/arguments/glob", messageId: "patternArgumentReachesProtected", message: 'Step 1: "replace_in_files" writes, and the pattern "**/*.yml" in "glob" names the protected path "lefthook.yml".' }],
     },
   ],
   docs: { file: "plan.yaml", files },
