@@ -101,6 +101,8 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
   npmrc: { as: "manifest", kind: "package manager's configuration", files: [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"] },
   // A Python project's runner reads its scripts and hooks there (`pdm run lint`, `hatch run test`, `pipenv run t`, poetry's file scripts).
   pyscripts: { as: "manifest", kind: "project file that names scripts", files: ["pyproject.toml", "hatch.toml", "pdm.toml", "Pipfile"], holds: /scripts|commands|tasks|hooks|\\/i },
+  // Poetry's and PDM's project settings of where the environment lies (read on disk for installs: src/commands/paths.ts).
+  pyenvs: { as: "manifest", kind: "project manager's settings of where it installs", files: ["poetry.toml", "pdm.toml"], holds: /venv|create|path|cache|python|\\/i },
   hooks: {
     as: "manifest",
     root: true,
@@ -173,6 +175,9 @@ const pipLocal = (args: readonly ShellWord[]) => {
   return args.some((w) => w.value === undefined || PY_LOCAL.test(w.value) || (w.value.includes("/") && !w.value.includes("://") && !w.value.startsWith("-")));
 };
 
+/** The commands of Python's project managers that run the project's code, scripts or build. */
+const PY_PROJECT_COMMANDS = ["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"];
+
 const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // Python's test runners, servers, notebooks and tools that import the project's modules or plugins.
   ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
@@ -181,7 +186,9 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
   ["uv", { loads: PYTHON, when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
-  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!], when: among(["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"]) }]),
+  ...["hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!], when: among(PY_PROJECT_COMMANDS) }]),
+  // Poetry's and PDM's own settings say where they install.
+  ...["poetry", "pdm"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!, MANIFESTS.pyenvs!], when: among(PY_PROJECT_COMMANDS) }]),
   // JavaScript's test runners, bundlers, frameworks and tools that load their configuration as code.
   ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild",
     "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge"].map((n): [string, Loader] => [n, { loads: NODE }]),
