@@ -7,6 +7,7 @@ import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
 import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
+import { envFilesOf } from "./dotenv.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -103,7 +104,8 @@ export interface CommandRun {
   /**
    * How its text is read: `shell` (a shell runs it), `program` (run by its path: its `#!` line decides),
    * an interpreter's name as commands.inlineCode names it (`python`, `node`), `sed` or `awk` (a script
-   * file), or `manifest` (a runner reads what to run from it: a makefile, a justfile, package.json).
+   * file), `dotenv` (an environment file: src/commands/dotenv.ts), or `manifest` (a runner reads what to
+   * run from it: a makefile, a justfile, package.json).
    */
   as: string;
   /** The program that runs it, as spelt (`bash`, `python3`, `make`). */
@@ -2317,7 +2319,17 @@ class Analysis {
       }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
       // The package, whichever it is, may load node's code and settings of the project (`npx hardhat test`).
-      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""))) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
+      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""), name)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
+    }
+    // Environment files its options name (`node --env-file=app.env`): judged as their settings when the plan writes them.
+    for (const f of envFilesOf(name, args)) {
+      const at = wordSpan(f.word, depth);
+      if (f.text === undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option: f.option, wrapper: spelt, why: "environmentFile" } });
+      else {
+        // One outside the workspace is no file of the project's: a path the workspace checks read.
+        if (/^[/~]/.test(f.text) || f.text.split("/").includes("..")) this.path(f.text, false, at, false, true);
+        this.run(f.text, "dotenv", spelt, at);
+      }
     }
     // Code the program finds by itself in the project (a test runner's tests, a build's own code).
     for (const load of loadsOf(name, args)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
