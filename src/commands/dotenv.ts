@@ -14,20 +14,22 @@ import type { ShellWord } from "../syntax/shell/types.js";
 /** A line every reader skips: blank, or a comment. */
 const SKIPPED = /^[ \t]*(?:#.*)?$/;
 /**
- * A setting every reader reads alike: an optional `export`, a shell variable's name, `=` with no space
- * around it, and a value that is plain (no space, quote, backslash, backquote, `#` or shell syntax), in
- * single quotes, or in double quotes without a backslash, a quote or a backquote inside; then at most a
- * comment after a space.
+ * A setting every reader reads alike: an optional `export`, a shell variable's name at the start of the
+ * line (an indented line may be a recipe's when make includes the file), `=` with no space around it, and
+ * a value that is plain (no space, quote, backslash, backquote, `#` or shell syntax), in single quotes, or
+ * in double quotes without a backslash, a quote or a backquote inside; then at most a comment after a space.
  */
-const SETTING = /^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=('[^'\n]*'|"[^"\\`\n]*"|[^\s'"\\`;&|<>()#]*)(?:[ \t]+#.*|[ \t]*)$/;
+const SETTING = /^(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)=('[^'\n]*'|"[^"\\`\n]*"|[^\s'"\\`;&|<>()#]*)(?:[ \t]+#.*|[ \t]*)$/;
+/** The expansions every reader that expands reads as a variable's value: `$NAME`, `${NAME}`, `${NAME:-word}` (`-`, `=`, `?`, `+`, with or without `:`). */
+const PLAIN_EXPANSION = /\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*(?::?[-=?+][^}\s$()]*)?\})/g;
 /** Characters some readers take for the end of a line and others do not, or that no setting holds. */
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\u2028\u2029]/;
 
 /**
  * An environment file's settings as a command line of assignments (one a line), as the shell would set
- * them: a value holding `$` in double quotes (`${HOME}` and `$(cmd)` are expanded by some readers, so the
- * value is decided at run time and a command in it runs), any other in single quotes. Or why the text is
- * not read (`problem`): a line that is neither a setting nor a comment, or that readers read differently.
+ * them: a value holding `$` in double quotes (`${HOME}` is expanded by some readers, so the value is
+ * decided at run time), any other in single quotes. Or why the text is not read (`problem`): a line that
+ * is neither a setting nor a comment, that readers read differently, or that holds a command some run.
  */
 export function dotenvLine(text: string): { line: string } | { problem: string } {
   if (CONTROL.test(text)) return { problem: "it holds control characters, which programs that load environment files read differently" };
@@ -43,6 +45,9 @@ export function dotenvLine(text: string): { line: string } | { problem: string }
       };
     const raw = m[2]!;
     const value = raw.startsWith("'") || raw.startsWith('"') ? raw.slice(1, -1) : raw;
+    // `$(cmd)` (dotenvx, a shell that sources the file), `$(shell cmd)` and `${shell cmd}` (make, which may include it) run a command.
+    if (/\$[({]/.test(value.replace(PLAIN_EXPANSION, "")))
+      return { problem: `line ${i + 1} holds $( or \${ other than a variable's value: a command that dotenvx, make or a shell sourcing the file runs` };
     out.push(`${m[1]}=${value.includes("$") ? `"${value.replace(/["\\`]/g, "\\$&")}"` : `'${value.replace(/'/g, "'\\''")}'`}`);
   }
   return { line: out.join("\n") };
