@@ -110,6 +110,13 @@ describe("an environment file the plan writes, then a program loads by itself", 
     ["make dev", ".env"],
     ["just serve", ".env"],
     ["./scripts/dev.sh", ".env"],
+    ["python3 app.py", ".env"],
+    ["node server.js", ".env.local"],
+    ["python -m flask run", ".flaskenv"],
+    ["pytest", ".env"],
+    ["rails server", ".env.development"],
+    ["nx serve web", ".env"],
+    ["vercel dev", ".env.local"],
   ])("%s after the plan writes %s: its settings are the line's", async (command, file) => {
     const found = await errors([write(file, hostile), cmd(command)]);
     expect(found.map((e) => e.id)).toEqual(["disallowed-tool:rewiringVariable"]);

@@ -190,14 +190,18 @@ const pipLocal = (args: readonly ShellWord[]) => {
 const PY_PROJECT_COMMANDS = ["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"];
 
 /** JavaScript's frameworks and tools that load the project's environment files into their own environment (and their workers'). */
-const LOADS_DOTENV = new Set(["vite", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "react-scripts", "vue-cli-service", "expo", "wrangler", "serverless", "sls", "sst", "vitest", "vite-node", "vinxi", "qwik", "slidev", "vitepress", "docusaurus", "rsbuild", "nest", "playwright", "cypress", "hardhat", "electron-forge"]);
+const LOADS_DOTENV = new Set(["vite", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "react-scripts", "vue-cli-service", "expo", "wrangler", "serverless", "sls", "sst", "vitest", "vite-node", "vinxi", "qwik", "slidev", "vitepress", "docusaurus", "rsbuild", "nest", "playwright", "cypress", "hardhat", "electron-forge", "nx", "parcel", "storybook", "svelte-kit"]);
+/** Languages whose programs commonly load the project's .env themselves (python-dotenv, dotenv, the dotenv gem, phpdotenv), for the processes they start. */
+const DOTENV_LANGUAGES = new Set(["python", "node", "ruby", "php", "bun", "deno"]);
 
 const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // Python's test runners, servers, notebooks and tools that import the project's modules or plugins.
-  ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
+  ...["nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
     "mypy", "dmypy", "flake8", "pytype", "jupyter", "jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyter-nbconvert", "jupyter-execute", "voila", "marimo", "panel", "bokeh", "gradio", "textual", "sanic", "litestar", "granian", "waitress-serve", "pserve", "twistd", "rq", "dramatiq", "luigi", "kedro", "snakemake", "pelican", "nikola", "lektor", "pdoc", "pdoc3", "pydoc", "pydoc3", "robot", "pyinstaller", "conan", "pyinfra", "pytest-watch", "ptw"].map((n): [string, Loader] => [n, { loads: PYTHON }]),
   // Flask's command line loads .flaskenv and .env (python-dotenv) into the environment of the server and its reloader.
   ["flask", { loads: [...PYTHON, FLASKENV] }],
+  // pytest-dotenv loads .env (or the files pytest's settings name) before the tests.
+  ...["pytest", "py.test"].map((n): [string, Loader] => [n, { loads: [...PYTHON, DOTENV] }]),
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
   ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
@@ -214,8 +218,11 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET), quiet: [DOTENV] }],
   ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "deno", files: code("node").files }], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
   // Ruby, PHP, Perl, Elixir.
-  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
-  ...["phpunit", "pest", "phpstan", "psalm", "artisan", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
+  // Rails loads .env through dotenv-rails, Laravel's artisan through phpdotenv (and passes it to the server it starts).
+  ["rails", { loads: [code("ruby"), DOTENV] }],
+  ["artisan", { loads: [code("php"), DOTENV] }],
+  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
   ["composer", { loads: [code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
   ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [code("perl")] }]),
   ["mix", { loads: [code("elixir")] }],
@@ -263,7 +270,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["dvc", { loads: [...ANY, MANIFESTS.dvc!], when: except(["--version", "version", "--help", "-h", "doctor", "status", "diff", "init", "add", "remote", "config"]) }],
   ...["tilt", "skaffold"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.tilt!], when: except(["version", "--version", "--help", "-h"]) }]),
   ["act", { loads: [...ANY, MANIFESTS.workflows!], when: except(["--version", "--help", "-h", "--list", "-l"]) }],
-  ...["vercel", "netlify", "firebase"].map((n): [string, Loader] => [n, { loads: [...NODE, MANIFESTS.deploy!], when: except(["--version", "-v", "--help", "-h", "help", "login", "logout", "whoami", "ls", "list"]) }]),
+  ...["vercel", "netlify", "firebase"].map((n): [string, Loader] => [n, { loads: [...NODE, MANIFESTS.deploy!, DOTENV], when: except(["--version", "-v", "--help", "-h", "help", "login", "logout", "whoami", "ls", "list"]) }]),
   // A shell that enters the folder loads its .envrc through direnv.
   ["direnv", { loads: [{ as: "shell", files: [".envrc", ".env"] }], when: among(["allow", "exec", "reload", "permit", "grant"]) }],
 ]);
@@ -293,11 +300,13 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
   const own = CODE.find((l) => l.as === language);
   const loads = own !== undefined ? [own] : [];
+  // A script that loads the project's .env itself (`load_dotenv()`, `require("dotenv").config()`) gives its settings to what it starts.
+  if (DOTENV_LANGUAGES.has(language)) loads.push(DOTENV);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);
     const tool = module === undefined ? undefined : LOADERS.get(module.name);
-    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own)];
+    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own && l !== DOTENV)];
   }
   return loads;
 }
