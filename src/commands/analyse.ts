@@ -219,7 +219,8 @@ const MAX_NESTING = 8;
  * Variables that decide which program or code runs: setting one (`PATH=/tmp rm`, `export LD_PRELOAD=…`,
  * `env BASH_ENV=x sh`) makes every program check meaningless. Besides the loader's and the shells', the
  * variables through which common tools run a program, a command line or code they are given, or read a
- * configuration that names one: the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
+ * configuration that names one (or environment settings from a file: uv's, pipenv's, mise's, dotenv's
+ * `DOTENV_CONFIG_PATH` and the keys that decrypt an encrypted one, Compose's files): the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
  * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
  * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
  * go's -toolexec in GOFLAGS, npm's configuration, screen's configuration file (SCREENRC, SYSSCREENRC),
@@ -243,7 +244,7 @@ const REWIRING_VARIABLES = new RegExp(
     [
       "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
       "SCREENRC|SYSSCREENRC|SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
-      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
+      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE|DOTENV_CONFIG_PATH|DOTENV_CONFIG_DOTENV_KEY|DOTENV_KEY|DOTENV_PRIVATE_KEY(?:_[A-Z0-9_]+)?|COMPOSE_FILE|COMPOSE_ENV_FILES",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_DOTENV_PATH|JUST_DOTENV_FILENAME|JUST_JUSTFILE",

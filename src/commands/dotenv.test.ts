@@ -134,9 +134,16 @@ describe("an environment file the plan writes, then a program loads by itself", 
     ["GIT_SSH_COMMAND='sh x.sh'", "GIT_SSH_COMMAND"],
     ["npm_config_script_shell=./x.sh", "npm_config_script_shell"],
     ["UV_PYTHON=./py", "UV_PYTHON"],
+    ["DOTENV_CONFIG_PATH=/tmp/x.env", "DOTENV_CONFIG_PATH"],
+    ["COMPOSE_FILE=other.yml", "COMPOSE_FILE"],
   ])("refuses %s as on a command line", async (line, name) => {
     const found = await errors([write(".env", `PORT=3000\n${line}\n`), cmd("bun run dev")]);
     expect(found).toEqual([{ id: "disallowed-tool:rewiringVariable", message: expect.stringContaining(`sets ${name}, which changes`) }]);
+  });
+
+  it("refuses on the line the variables that name another environment file, or the key that decrypts one", async () => {
+    for (const line of ["DOTENV_CONFIG_PATH=/tmp/x.env node -r dotenv/config app.js", "DOTENV_KEY=dotenv://:key_1@dotenvx.com/vault/.env.vault node app.js", "DOTENV_PRIVATE_KEY_PRODUCTION=abc dotenvx run -- node app.js", "COMPOSE_FILE=/tmp/evil.yml docker-compose up", "COMPOSE_ENV_FILES=x.env docker-compose up"])
+      expect(await idsOf([cmd(line)]), line).toContain("disallowed-tool:rewiringVariable");
   });
 
   it("checks where a variable says a program writes as on a command line, and refuses a command in a value", async () => {
