@@ -202,7 +202,8 @@ describe("a Python project manager's environment", () => {
     const linked = workspace({ "pyproject.toml": "" });
     mkdirSync(join(linked, "..", "outside-venv"));
     symlinkSync("../outside-venv", join(linked, ".venv"));
-    expect(await refusals(linked, "poetry install")).toHaveLength(1);
+    for (const line of ["poetry install", "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install", "PIPENV_VENV_IN_PROJECT=1 pipenv install"])
+      expect(await refusals(linked, line), line).toEqual([expect.stringContaining("writes to the environment .venv leads to, which is no folder of the workspace")]);
   });
 
   it("refuses pipenv install unless the project keeps its environment in .venv, and a .venv file that names another", async () => {

@@ -255,23 +255,26 @@ function venvOutside(o: CommandOutside, c: VenvCondition, folders: readonly stri
     const root = upTo(start, paths.workspace).find((d) => files.kind(`${d === "/" ? "" : d}/${VENV_PROJECT_FILE[c.venv]}`) !== "missing") ?? start;
     const at = (name: string) => `${root === "/" ? "" : root}/${name}`;
     const rel = (name: string) => relativeInside(at(name), paths.workspace);
+    let kept = c.kept !== undefined;
     if (c.venv === "poetry") {
       const said = configSaid(paths, at("poetry.toml"), "poetry.toml");
       if (said !== undefined && "unread" in said) return { ...plain, where: `${plain.where}, if ${rel("poetry.toml")} says so: plangate does not read it (${said.unread})`, fix: `make ${rel("poetry.toml")} a regular file of at most ${MAX_PROJECT_CONFIG_BYTES / 1024} KiB, or remove it` };
       // A setting on the line keeps the environment inside whatever in-project says here, but not without an environment.
       if (said !== undefined && said.inside === undefined && (said.always || c.kept === undefined))
         return { ...plain, where: `Poetry's folder for environments or the Python in force: "${said.setting}" in ${rel("poetry.toml")} (line ${said.line}) takes it out of the project`, fix: `remove "${said.setting}" from ${rel("poetry.toml")}` };
-      if (said !== undefined || c.kept !== undefined) continue;
-    } else {
-      // pipenv reads a .venv file as the name or path of the environment, which may be anywhere.
-      const kind = files.kind(at(".venv"));
-      if (kind === "file") return { ...plain, where: `the environment that the file ${rel(".venv")} names, which plangate does not follow`, fix: `remove ${rel(".venv")}, and set PIPENV_VENV_IN_PROJECT=1 on the command` };
-      if (kind === "missing" && c.kept !== undefined) continue;
+      kept ||= said !== undefined;
     }
+    // A .venv there is the environment (pipenv reads a .venv file as the name or path of one, which may be anywhere): it must be a folder that stays in the workspace.
     const venv = at(".venv");
+    const kind = files.kind(venv);
+    if (kind === "missing") {
+      if (kept) continue;
+      return plain;
+    }
     const real = files.realpath(venv);
     if (real !== undefined && files.kind(real) === "dir" && staysInside(paths, venv)) continue;
-    return plain;
+    if (kind === "file" && c.venv === "pipenv") return { ...plain, where: `the environment that the file ${rel(".venv")} names, which plangate does not follow`, fix: `remove ${rel(".venv")}, and set PIPENV_VENV_IN_PROJECT=1 on the command` };
+    return { ...plain, where: `the environment ${rel(".venv")} leads to, which is no folder of the workspace`, fix: `make ${rel(".venv")} a folder of the workspace, or remove it and keep the environment in the project` };
   }
   return undefined;
 }
