@@ -217,6 +217,14 @@ describe("a Python project manager's environment", () => {
     for (const line of ["pipenv install", "PIPENV_VENV_IN_PROJECT=1 pipenv install"]) expect((await refusals(named, line))[0], line).toContain("the environment that the file .venv names");
   });
 
+  it("is decided for a host's shell call as for a plan", async () => {
+    const ws = workspace({ "pyproject.toml": "" });
+    const policy = { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS };
+    expect((await hostCommandRefusal("Bash", { command: "poetry install" }, policy, createFileProbe))?.messageId).toBe("hostCommandInstallsOutside");
+    venv(ws);
+    expect(await hostCommandRefusal("Bash", { command: "poetry install" }, policy, createFileProbe)).toBeUndefined();
+  });
+
   it("refuses PDM's installs when the project's pdm.toml takes the environment out of its .venv", async () => {
     expect(await refusals(workspace({ "pyproject.toml": "" }), "pdm install")).toEqual([]);
     const out = workspace({ "pdm.toml": "[venv]\nin_project = false\n" });
