@@ -103,6 +103,8 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
   pyscripts: { as: "manifest", kind: "project file that names scripts", files: ["pyproject.toml", "hatch.toml", "pdm.toml", "Pipfile"], holds: /scripts|commands|tasks|hooks|\\/i },
   // Poetry's and PDM's project settings of where the environment lies (read on disk for installs: src/commands/paths.ts).
   pyenvs: { as: "manifest", kind: "project manager's settings of where it installs", files: ["poetry.toml", "pdm.toml"], holds: /venv|create|path|cache|python|\\/i },
+  // The Python a tool runs, by version or by path (`./py`, `/tmp/x/python`): one named by a path is a program the plan chooses.
+  pyversion: { as: "manifest", kind: "Python version file", files: [".python-version", ".python-versions", ".pdm-python"], holds: /[/\\~]/ },
   // A Prisma schema's generators are command lines Prisma runs (`provider = "node ./gen.js"`).
   prisma: { as: "manifest", kind: "Prisma schema", files: ["*.prisma", "prisma.config.*"] },
   hooks: {
@@ -205,9 +207,10 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
   ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
-  ["uv", { loads: PYTHON, when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
+  // uv runs the Python that .python-version names, which may be a path (`./py`), whatever it is asked.
+  ["uv", { loads: [...PYTHON, MANIFESTS.pyversion!], quiet: [MANIFESTS.pyversion!], when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
   // pipenv loads .env for `run` and `shell`, pdm and rye the env_file their scripts name, Poetry and Hatch through plugins; Poetry's and PDM's own settings say where they install.
-  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!, ...(n === "poetry" || n === "pdm" ? [MANIFESTS.pyenvs!] : []), ...(n === "flit" ? [] : [DOTENV])], when: among(PY_PROJECT_COMMANDS) }]),
+  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!, ...(n === "poetry" || n === "pdm" ? [MANIFESTS.pyenvs!] : []), ...(n === "flit" ? [] : [DOTENV]), ...(n === "pdm" || n === "rye" ? [MANIFESTS.pyversion!] : [])], when: among(PY_PROJECT_COMMANDS) }]),
   // JavaScript's test runners, bundlers, frameworks and tools that load their configuration as code.
   ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild",
     "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge", "drizzle-kit"].map((n): [string, Loader] => [n, { loads: LOADS_DOTENV.has(n) ? [...NODE, DOTENV] : NODE }]),
