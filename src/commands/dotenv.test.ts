@@ -193,6 +193,7 @@ describe("an environment file a program's option names", () => {
     "uvicorn --env-file app.env main:app",
     "flask -e app.env run",
     "foreman start -e base.env,app.env",
+    "docker-compose --env-file app.env up",
   ])("%s after the plan writes it: its settings are the line's", async (command) => {
     expect(await idsOf([write("app.env", "LD_PRELOAD=./x.so\n"), cmd(command)])).toEqual(["disallowed-tool:rewiringVariable"]);
     expect(await idsOf([write("app.env", "PORT=8000\n"), cmd(command)])).toEqual([]);

@@ -68,6 +68,8 @@ const ENV_FILE_OPTIONS: Readonly<Record<string, { options: readonly string[]; ba
   foreman: { options: ["-e", "--env"], list: true },
   honcho: { options: ["-e", "--env"], list: true },
   forego: { options: ["-e"], list: true },
+  "docker-compose": { options: ["--env-file"] },
+  "podman-compose": { options: ["--env-file"] },
 };
 
 /**
