@@ -144,3 +144,92 @@ describe("a Python installer that is not the workspace's", () => {
     expect(await refusals(ws, "pip install -r requirements.txt", {}, (p) => (p.commands.installOutside = ["pip"]))).toEqual([]);
   });
 });
+
+describe("a Python project manager's environment", () => {
+  const venv = (ws: string, folder = ".venv") => mkdirSync(join(ws, folder, "bin"), { recursive: true });
+
+  it("refuses poetry install unless the project keeps its environment inside: poetry.toml, a .venv folder, or the line", async () => {
+    const bare = workspace({ "pyproject.toml": "[tool.poetry]\nname = 'x'\n" });
+    expect(await refusals(bare, "poetry install")).toEqual([
+      `commandInstallsOutside: Step 1: the command in "command" writes outside the workspace ${bare} without naming it: "poetry install" writes to Poetry's virtual environments folder (~/.cache/pypoetry/virtualenvs), as the project keeps no environment of its own (.venv).`,
+    ]);
+    // `poetry run` is no install; the line's setting and the policy's way out pass.
+    for (const line of ["poetry run pytest", "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install", "POETRY_VIRTUALENVS_IN_PROJECT=1 poetry add x"]) expect(await refusals(bare, line), line).toEqual([]);
+    expect(await refusals(bare, "poetry install", {}, (p) => (p.commands.installOutside = ["poetry"]))).toEqual([]);
+    expect(await refusals(workspace({ "pyproject.toml": "", "poetry.toml": "[virtualenvs]\nin-project = true\n" }), "poetry install")).toEqual([]);
+    expect(await refusals(workspace({ "pyproject.toml": "", "poetry.toml": "virtualenvs = { in-project = true }\n" }), "poetry sync")).toEqual([]);
+    const withVenv = workspace({ "pyproject.toml": "" });
+    venv(withVenv);
+    expect(await refusals(withVenv, "poetry install")).toEqual([]);
+  });
+
+  it("refuses what the project's poetry.toml says takes the environment out, whatever the line or the .venv", async () => {
+    const noVenv = workspace({ "pyproject.toml": "", "poetry.toml": "[virtualenvs]\nin-project = true\ncreate = false\n" });
+    venv(noVenv);
+    for (const line of ["poetry install", "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install"])
+      expect((await refusals(noVenv, line))[0], line).toContain(`"create = false" in poetry.toml (line 3) takes it out of the project`);
+    const notIn = workspace({ "pyproject.toml": "", "poetry.toml": "[virtualenvs]\nin-project = false\n" });
+    venv(notIn);
+    expect((await refusals(notIn, "poetry install"))[0]).toContain(`"in-project = false" in poetry.toml (line 2)`);
+    // The line's own setting is stronger than the file's in-project; a key written with an escape may say anything.
+    expect(await refusals(notIn, "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install")).toEqual([]);
+    expect(await refusals(workspace({ "pyproject.toml": "", "poetry.toml": '[virtualenvs]\n"in\\u002dproject" = true\n' }), "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install")).toHaveLength(1);
+    expect(await refusals(workspace({ "pyproject.toml": "", "poetry.toml": "x".repeat(70_000) }), "poetry install")).toEqual([expect.stringContaining("plangate does not read it (it is larger than 64 KiB)")]);
+  });
+
+  it("refuses a poetry.toml or pdm.toml the plan writes before the manager runs: plangate reads the one on disk", async () => {
+    const ws = workspace({ "pyproject.toml": "" });
+    venv(ws);
+    const policy = defaultPolicy(ws);
+    const steps = (file: string, text: string, command: string) =>
+      JSON.stringify({ steps: [{ tool: "write_file", arguments: { path: file, content: text }, intent: "configure" }, { tool: "run_command", arguments: { command }, intent: "install" }] });
+    const ids = async (file: string, text: string, command: string) => (await validatePlan(steps(file, text, command), { policy, tools: ["run_command", "write_file"] })).diagnostics.filter((d) => d.severity === "error").map((d) => d.messageId);
+    expect(await ids("poetry.toml", "[virtualenvs]\ncreate = false\n", "poetry install")).toEqual(["writtenManifest"]);
+    expect(await ids("pdm.toml", "[venv]\nin_project = false\n", "pdm install")).toEqual(["writtenManifest"]);
+    // Settings of nothing of the kind are data.
+    expect(await ids("poetry.toml", "[installer]\nparallel = true\n", "poetry install")).toEqual([]);
+  });
+
+  it("finds the project's root as the manager does: the nearest folder up with its project file, or the folder an option names", async () => {
+    const ws = workspace({ "app/pyproject.toml": "", "app/src/.keep": "", "lib/.keep": "" });
+    venv(ws, "app/.venv");
+    for (const [line, extra] of [["poetry install", { cwd: "app/src" }], ["cd app && poetry install", {}], ["poetry -C app install", {}], ["poetry --directory=app add x", {}]] as const)
+      expect(await refusals(ws, line, extra), line).toEqual([]);
+    // The workspace root has no .venv: a project there, or one an option puts outside, is refused.
+    expect(await refusals(ws, "poetry install", { cwd: "lib" })).toHaveLength(1);
+    expect(await refusals(ws, "poetry -C ../elsewhere install")).toContainEqual(expect.stringMatching(/^commandInstallsOutside: .*"poetry install" writes to Poetry's/));
+    // A .venv that leads outside the workspace is not the project's.
+    const linked = workspace({ "pyproject.toml": "" });
+    mkdirSync(join(linked, "..", "outside-venv"));
+    symlinkSync("../outside-venv", join(linked, ".venv"));
+    for (const line of ["poetry install", "POETRY_VIRTUALENVS_IN_PROJECT=true poetry install", "PIPENV_VENV_IN_PROJECT=1 pipenv install"])
+      expect(await refusals(linked, line), line).toEqual([expect.stringContaining("writes to the environment .venv leads to, which is no folder of the workspace")]);
+  });
+
+  it("refuses pipenv install unless the project keeps its environment in .venv, and a .venv file that names another", async () => {
+    const ws = workspace({ Pipfile: "[packages]\n" });
+    expect((await refusals(ws, "pipenv install requests"))[0]).toContain(`"pipenv install" writes to pipenv's virtual environments folder`);
+    for (const line of ["PIPENV_VENV_IN_PROJECT=1 pipenv install", "pipenv run pytest", "pipenv lock"]) expect(await refusals(ws, line), line).toEqual([]);
+    const inside = workspace({ Pipfile: "" });
+    venv(inside);
+    expect(await refusals(inside, "pipenv sync")).toEqual([]);
+    const named = workspace({ Pipfile: "", ".venv": "/home/me/.virtualenvs/x\n" });
+    for (const line of ["pipenv install", "PIPENV_VENV_IN_PROJECT=1 pipenv install"]) expect((await refusals(named, line))[0], line).toContain("the environment that the file .venv names");
+  });
+
+  it("is decided for a host's shell call as for a plan", async () => {
+    const ws = workspace({ "pyproject.toml": "" });
+    const policy = { workspace: ws, commands: { allow: [], deny: [], allowCompound: false }, protected: DEFAULT_PROTECTED_PATHS };
+    expect((await hostCommandRefusal("Bash", { command: "poetry install" }, policy, createFileProbe))?.messageId).toBe("hostCommandInstallsOutside");
+    venv(ws);
+    expect(await hostCommandRefusal("Bash", { command: "poetry install" }, policy, createFileProbe)).toBeUndefined();
+  });
+
+  it("refuses PDM's installs when the project's pdm.toml takes the environment out of its .venv", async () => {
+    expect(await refusals(workspace({ "pyproject.toml": "" }), "pdm install")).toEqual([]);
+    const out = workspace({ "pdm.toml": "[venv]\nin_project = false\n" });
+    expect((await refusals(out, "pdm install"))[0]).toContain(`"in_project = false" in pdm.toml (line 2) takes it out of the project's .venv`);
+    expect(await refusals(out, "PDM_VENV_IN_PROJECT=true pdm install")).toEqual([]);
+    expect(await refusals(workspace({ "pdm.toml": "python.use_venv = false\n" }), "pdm sync")).toHaveLength(1);
+  });
+});

@@ -7,6 +7,7 @@ import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
 import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
+import { envFilesOf } from "./dotenv.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -103,7 +104,8 @@ export interface CommandRun {
   /**
    * How its text is read: `shell` (a shell runs it), `program` (run by its path: its `#!` line decides),
    * an interpreter's name as commands.inlineCode names it (`python`, `node`), `sed` or `awk` (a script
-   * file), or `manifest` (a runner reads what to run from it: a makefile, a justfile, package.json).
+   * file), `dotenv` (an environment file: src/commands/dotenv.ts), or `manifest` (a runner reads what to
+   * run from it: a makefile, a justfile, package.json).
    */
   as: string;
   /** The program that runs it, as spelt (`bash`, `python3`, `make`). */
@@ -217,7 +219,8 @@ const MAX_NESTING = 8;
  * Variables that decide which program or code runs: setting one (`PATH=/tmp rm`, `export LD_PRELOAD=…`,
  * `env BASH_ENV=x sh`) makes every program check meaningless. Besides the loader's and the shells', the
  * variables through which common tools run a program, a command line or code they are given, or read a
- * configuration that names one: the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
+ * configuration that names one (or environment settings from a file: uv's, pipenv's, mise's, dotenv's
+ * `DOTENV_CONFIG_PATH` and the keys that decrypt an encrypted one, Compose's files): the user's shell, editor, pager and browser (`sudo -s`, `git commit`,
  * `git log`, `less`'s input filter), git's own (another repository's hooks through GIT_DIR), the
  * interpreters' module paths and option variables, make's extra makefiles, Rust's compiler wrappers,
  * go's -toolexec in GOFLAGS, npm's configuration, screen's configuration file (SCREENRC, SYSSCREENRC),
@@ -241,7 +244,7 @@ const REWIRING_VARIABLES = new RegExp(
     [
       "PATH|LD_[A-Z0-9_]+|DYLD_[A-Z0-9_]+|BASH_ENV|ENV|IFS|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|EXECIGNORE|BASH_LOADABLES_PATH|BASH_FUNC_.*",
       "SCREENRC|SYSSCREENRC|SHELL|EDITOR|VISUAL|PAGER|MANPAGER|MANOPT|LESSOPEN|LESSCLOSE|LESS|MORE|LESSKEY[A-Z_]*|LESSEDIT|GROFF_BIN_PATH|BROWSER|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|ZDOTDIR|SSH_ASKPASS|SUDO_ASKPASS|SUDO_EDITOR",
-      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE",
+      "UV_ENV_FILE|PIPENV_DOTENV_LOCATION|MISE_ENV_FILE|DOTENV_CONFIG_PATH|DOTENV_CONFIG_DOTENV_KEY|DOTENV_KEY|DOTENV_PRIVATE_KEY(?:_[A-Z0-9_]+)?|COMPOSE_FILE|COMPOSE_ENV_FILES",
       "GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG(?:_[A-Z0-9_]+)?|GIT_PAGER|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_ASKPASS|GIT_PROXY_COMMAND|GIT_DIR|GIT_WORK_TREE|GIT_COMMON_DIR|GIT_TEMPLATE_DIR",
       "NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|GCONV_PATH",
       "JUST_CHOOSER|JUST_CYGPATH|JUST_DOTENV_COMMAND|JUST_DOTENV_PATH|JUST_DOTENV_FILENAME|JUST_JUSTFILE",
@@ -257,7 +260,8 @@ const REWIRING_VARIABLES = new RegExp(
 );
 /**
  * Variables that say where a program writes: its temporary files (`TMPDIR=/etc mktemp`), its history, its
- * caches and data, the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
+ * caches and data, the virtual environments of Python's project managers (`POETRY_VIRTUALENVS_PATH`, `WORKON_HOME`,
+ * `HATCH_DATA_DIR`), the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
  * `PIP_TARGET`, `GEM_HOME`, npm's `npm_config_prefix`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
  * `AWS_SHARED_CREDENTIALS_FILE`, `DOCKER_CONFIG`), git's index and object store, a TLS key log, a
  * coverage or profile file, and the Windows homes. A value set on the line (`NAME=value cmd`, `export
@@ -270,7 +274,7 @@ const LOCATION_VARIABLES = new RegExp(
       "XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_RUNTIME_DIR|USERPROFILE|APPDATA|LOCALAPPDATA|PREFIX|DESTDIR|INSTALL_PREFIX",
       "GOPATH|GOBIN|GOCACHE|GOMODCACHE|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
       "YARN_CACHE_FOLDER|YARN_GLOBAL_FOLDER|PNPM_HOME|BUN_INSTALL|DENO_DIR|DENO_INSTALL_ROOT|COREPACK_HOME|VOLTA_HOME|NVM_DIR|PYENV_ROOT|RBENV_ROOT|CONDA_PKGS_DIRS|POETRY_CACHE_DIR|UV_CACHE_DIR|UV_TOOL_DIR|UV_TOOL_BIN_DIR|PIPX_HOME|PIPX_BIN_DIR",
-      "PIPX_MAN_DIR|UV_PYTHON_INSTALL_DIR|UV_PYTHON_BIN_DIR|GEM_HOME|NODENV_ROOT|GOENV_ROOT|FNM_DIR|ASDF_DATA_DIR|MISE_DATA_DIR|HELM_PLUGINS|KREW_ROOT|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[Pp][Rr][Ee][Ff][Ii][Xx]",
+      "PIPX_MAN_DIR|UV_PYTHON_INSTALL_DIR|UV_PYTHON_BIN_DIR|POETRY_VIRTUALENVS_PATH|WORKON_HOME|HATCH_DATA_DIR|HATCH_CACHE_DIR|HATCH_ENV_TYPE_VIRTUAL_PATH|RYE_HOME|PIXI_HOME|GEM_HOME|NODENV_ROOT|GOENV_ROOT|FNM_DIR|ASDF_DATA_DIR|MISE_DATA_DIR|HELM_PLUGINS|KREW_ROOT|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[Pp][Rr][Ee][Ff][Ii][Xx]",
       "GIT_INDEX_FILE|GIT_OBJECT_DIRECTORY|KUBECONFIG|DOCKER_CONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|GNUPGHOME|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|HELM_CONFIG_HOME|HELM_CACHE_HOME|HELM_DATA_HOME|TF_DATA_DIR|TF_PLUGIN_CACHE_DIR",
       "SSL_KEYLOGFILE|COVERAGE_FILE|LLVM_PROFILE_FILE|GCOV_PREFIX|CCACHE_DIR|SCCACHE_DIR|MPLCONFIGDIR|IPYTHONDIR|JUPYTER_CONFIG_DIR|JUPYTER_DATA_DIR|JUPYTER_RUNTIME_DIR|HF_HOME|TORCH_HOME|NUMBA_CACHE_DIR",
     ].join("|") +
@@ -2322,7 +2326,17 @@ class Analysis {
       }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
       // The package, whichever it is, may load node's code and settings of the project (`npx hardhat test`).
-      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""))) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
+      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""), name)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
+    }
+    // Environment files its options name (`node --env-file=app.env`): judged as their settings when the plan writes them.
+    for (const f of envFilesOf(name, args)) {
+      const at = wordSpan(f.word, depth);
+      if (f.text === undefined) this.unreadableFind({ rule: "disallowed-tool", messageId: "wrapperUnknown", data: { option: f.option, wrapper: spelt, why: "environmentFile" } });
+      else {
+        // One outside the workspace is no file of the project's: a path the workspace checks read.
+        if (/^[/~]/.test(f.text) || f.text.split("/").includes("..")) this.path(f.text, false, at, false, true);
+        this.run(f.text, "dotenv", spelt, at);
+      }
     }
     // Code the program finds by itself in the project (a test runner's tests, a build's own code).
     for (const load of loadsOf(name, args)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });

@@ -51,7 +51,23 @@ export interface OutsideWrite {
  * folder the command runs in or one above it inside the workspace; or where a program named by its
  * absolute path lies (`/home/me/proj/.venv/bin/pip`: inside the workspace, a virtual environment of it).
  */
-export type OutsideCondition = { config: "npm" | "yarn" } | { program: string };
+export type OutsideCondition = { config: "npm" | "yarn" | "pdm" } | { program: string } | VenvCondition;
+
+/**
+ * A Python project manager's install into a virtual environment it keeps outside the workspace unless the
+ * project keeps it inside: Poetry's `virtualenvs.in-project` in the project's poetry.toml (and no
+ * `virtualenvs.create = false`, which installs into the Python in force), or a `.venv` folder in the project's
+ * root, which Poetry and pipenv then use. The root is the nearest folder, from where the command runs (or
+ * `dir`, an option's folder) up to the workspace root, that holds the project's file (`pyproject.toml`,
+ * `Pipfile`); without one, the folder it runs in.
+ */
+export interface VenvCondition {
+  venv: "poetry" | "pipenv";
+  /** The project's folder an option names (`poetry -C app install`), from where the command runs. */
+  dir?: string;
+  /** A setting on the line that keeps the environment inside (`POETRY_VIRTUALENVS_IN_PROJECT=true`): the project's files decide the rest. */
+  kept?: string;
+}
 
 type Handler = (name: string, args: ShellWord[], run: InstallRun) => OutsideWrite | undefined;
 
@@ -504,6 +520,11 @@ function python(name: string, args: ShellWord[], run: InstallRun): OutsideWrite 
   const how = words(name, "-m", m.module);
   if (m.module === "pip") return pip(how, m.rest, run);
   if (m.module === "pipx") return pipx(how, m.rest, run);
+  // Python's project managers run as modules (`python -m poetry install`) install as they do.
+  if (m.module === "poetry") return poetry(how, m.rest, run);
+  if (m.module === "pipenv") return pipenv(how, m.rest, run);
+  if (m.module === "pdm") return pdm(how, m.rest, run);
+  if (m.module === "hatch") return hatch(how, m.rest, run);
   if (m.module === "ensurepip") {
     const user = hasOption(m.rest, ["--user"]);
     if (user !== undefined) return write("pip", words(how, "--user"), USER_SITE, PIP_VENV_FIX, user);
@@ -559,8 +580,19 @@ function uv(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | un
   return undefined;
 }
 
-function poetry(name: string, args: ShellWord[]): OutsideWrite | undefined {
-  const ops = operandsOf(args, new Set(["-C", "--directory", "-P", "--project"]), new Set(["-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-n", "--no-interaction", "--no-ansi", "--ansi", "--no-plugins", "--no-cache", "--local", "--unset", "--list"]));
+/** Poetry's options that take a value (global ones and those of its installing commands). */
+const POETRY_VALUED = new Set(["-C", "--directory", "-P", "--project", "--with", "--without", "--only", "-E", "--extras", "-G", "--group", "--source", "--python", "--platform", "--markers", "-e", "--executable"]);
+const POETRY_FLAGS = new Set(["-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-n", "--no-interaction", "--no-ansi", "--ansi", "--no-plugins", "--no-cache", "--local", "--unset", "--list", "--no-root", "--only-root", "--sync", "--all-extras", "--all-groups", "--compile", "--dry-run", "--lock", "--dev", "-D", "--editable", "--allow-prereleases", "--no-directory", "--no-update", "--keep-outdated"]);
+/** Poetry's commands that install into (or remove from) the project's environment. */
+const POETRY_INSTALLS = new Set(["install", "add", "update", "sync", "remove", "upgrade"]);
+/** Settings that keep a Python project manager's environment in the project, on the line, for the fixes. */
+const POETRY_FIX = "keep the environment in the project: set POETRY_VIRTUALENVS_IN_PROJECT=true on the command, or virtualenvs.in-project = true in the project's poetry.toml (poetry config --local virtualenvs.in-project true, in a plan of its own)";
+const POETRY_WHERE = "Poetry's virtual environments folder (~/.cache/pypoetry/virtualenvs), as the project keeps no environment of its own (.venv)";
+/** Poetry's settings that decide where its environment lies (`poetry config --local KEY VALUE`), and the value of each that keeps it in the project. */
+const POETRY_VENV_KEYS: Readonly<Record<string, string | undefined>> = { "virtualenvs.in-project": "true", "virtualenvs.create": "true", "virtualenvs.path": undefined, "cache-dir": undefined, "virtualenvs.options.system-site-packages": "false" };
+
+function poetry(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
+  const ops = operandsOf(args, POETRY_VALUED, POETRY_FLAGS);
   const sub = subcommands(ops)[0];
   if (sub === undefined) return undefined;
   const rest = after(ops, sub);
@@ -569,8 +601,127 @@ function poetry(name: string, args: ShellWord[]): OutsideWrite | undefined {
     if (action === undefined || !["add", "remove", "install", "update", "lock", "sync"].includes(action.value)) return undefined;
     return write("poetry", words(name, "self", action.value), "Poetry's own environment", "add the package to the project instead (poetry add --group dev)", action.word);
   }
-  if (sub.value !== "config" || !(rest.length >= 2 || hasOption(args, ["--unset"]) !== undefined) || hasOption(args, ["--local"]) !== undefined) return undefined;
-  return write("poetry", words(name, "config"), "Poetry's user configuration (~/.config/pypoetry/config.toml)", "add --local, which writes the workspace's poetry.toml", sub.word);
+  if (POETRY_INSTALLS.has(sub.value)) return poetryInstall(name, sub, args, run);
+  if (sub.value !== "config" || !(rest.length >= 2 || hasOption(args, ["--unset"]) !== undefined)) return undefined;
+  if (hasOption(args, ["--local"]) === undefined) return write("poetry", words(name, "config"), "Poetry's user configuration (~/.config/pypoetry/config.toml)", "add --local, which writes the workspace's poetry.toml", sub.word);
+  // The project's poetry.toml, written where it is not read back (plangate reads the file on disk): a setting that sends later installs outside.
+  const key = rest[0]!.value.toLowerCase();
+  if (!Object.hasOwn(POETRY_VENV_KEYS, key) && !key.startsWith("virtualenvs.")) return undefined;
+  const keeps = POETRY_VENV_KEYS[key];
+  const value = rest[1]?.value.toLowerCase();
+  if (keeps !== undefined && hasOption(args, ["--unset"]) === undefined && value === keeps) return undefined;
+  return write("poetry", words(name, "config --local", rest[0]!.value), "the project's poetry.toml, where it sends later installs outside the workspace (into Poetry's folder for environments, or the Python in force)", "set virtualenvs.in-project = true only, or leave Poetry's settings to the user", rest[0]!.word);
+}
+
+/**
+ * `poetry install` (add, update, sync, remove): into the project's environment, which Poetry keeps in its
+ * own folder outside the workspace unless the project keeps it inside (VenvCondition); into the Python in
+ * force with `virtualenvs.create` false.
+ */
+function poetryInstall(name: string, sub: Operand, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
+  if (dryRun(args) || (sub.value === "add" && hasOption(args, ["--lock"]) !== undefined)) return undefined;
+  const how = words(name, sub.value);
+  const create = run.env.get("POETRY_VIRTUALENVS_CREATE");
+  if (run.env.has("POETRY_VIRTUALENVS_CREATE") && (create === undefined || FALSE_WORDS.has(create.toLowerCase())))
+    return write("poetry", words(`POETRY_VIRTUALENVS_CREATE=${create ?? "..."}`, how), ACTIVE_PYTHON, POETRY_FIX, sub.word);
+  let kept: string | undefined;
+  if (run.env.has("POETRY_VIRTUALENVS_IN_PROJECT")) {
+    const v = run.env.get("POETRY_VIRTUALENVS_IN_PROJECT");
+    if (v !== undefined && ["true", "1", "yes", "on"].includes(v.toLowerCase())) kept = `POETRY_VIRTUALENVS_IN_PROJECT=${v}`;
+    // Set false (or at run time): the project's .venv is not used, and the environments' folder is.
+    else if (!setLiterally(run, "POETRY_VIRTUALENVS_PATH")) return write("poetry", words(`POETRY_VIRTUALENVS_IN_PROJECT=${v ?? "..."}`, how), POETRY_WHERE, POETRY_FIX, sub.word);
+  }
+  // The folder of environments, set on the line: a path the workspace checks read.
+  for (const v of ["POETRY_VIRTUALENVS_PATH", "POETRY_CACHE_DIR"]) if (kept === undefined && setLiterally(run, v)) kept = `${v}=${run.env.get(v)}`;
+  const dir = optionValue(args, ["-C", "--directory", "-P", "--project"]);
+  if (dir !== undefined && (dir.value === undefined || dir.value === "")) return write("poetry", how, POETRY_WHERE, POETRY_FIX, dir.word);
+  return { ...write("poetry", how, POETRY_WHERE, POETRY_FIX, sub.word), condition: { venv: "poetry", ...(dir !== undefined ? { dir: dir.value! } : {}), ...(kept !== undefined ? { kept } : {}) } };
+}
+
+/** pipenv's options that take a value, and those that take none. */
+const PIPENV_VALUED = new Set(["--python", "--py", "-r", "--requirements", "--categories", "--extra-pip-args", "--pypi-mirror", "-i", "--index"]);
+const PIPENV_FLAGS = new Set(["-v", "--verbose", "-q", "--quiet", "--clear", "--site-packages", "--no-site-packages", "--bare", "-d", "--dev", "--system", "--deploy", "--ignore-pipfile", "--skip-lock", "--pre", "--keep-outdated", "--selective-upgrade", "-e", "--editable", "--dry-run", "--all", "--all-dev", "--outdated", "--lock-only"]);
+/** pipenv's commands that install into (or remove from) the project's environment, and `--rm`, which removes it. */
+const PIPENV_INSTALLS = new Set(["install", "sync", "update", "upgrade", "uninstall", "clean"]);
+const PIPENV_WHERE = "pipenv's virtual environments folder (WORKON_HOME, ~/.local/share/virtualenvs), as the project keeps no environment of its own (.venv)";
+const PIPENV_FIX = "keep the environment in the project: set PIPENV_VENV_IN_PROJECT=1 on the command (or make a .venv folder in the project first)";
+
+function pipenv(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
+  const ops = operandsOf(args, PIPENV_VALUED, PIPENV_FLAGS);
+  const sub = subcommands(ops).find((s) => PIPENV_INSTALLS.has(s.value));
+  const rm = sub === undefined ? hasOption(args, ["--rm"]) : undefined;
+  if ((sub === undefined && rm === undefined) || dryRun(args) || (sub?.value === "upgrade" && hasOption(args, ["--lock-only"]) !== undefined)) return undefined;
+  const how = words(name, sub?.value ?? "--rm");
+  const word = sub?.word ?? rm!;
+  const system = hasOption(args, ["--system"]);
+  if (system !== undefined) return write("pipenv", words(how, "--system"), SYSTEM_PYTHON, PIPENV_FIX, system);
+  if (setTrue(run, "PIPENV_SYSTEM")) return write("pipenv", words(`PIPENV_SYSTEM=${run.env.get("PIPENV_SYSTEM") ?? "..."}`, how), SYSTEM_PYTHON, PIPENV_FIX, word);
+  // A Pipfile elsewhere puts the project, and its .venv, in a folder plangate does not follow.
+  if (run.env.has("PIPENV_PIPFILE")) return write("pipenv", words(`PIPENV_PIPFILE=${run.env.get("PIPENV_PIPFILE") ?? "..."}`, how), PIPENV_WHERE, "run pipenv in the project's folder rather than naming its Pipfile, with PIPENV_VENV_IN_PROJECT=1", word);
+  let kept: string | undefined;
+  if (setTrue(run, "PIPENV_VENV_IN_PROJECT")) kept = `PIPENV_VENV_IN_PROJECT=${run.env.get("PIPENV_VENV_IN_PROJECT")}`;
+  // The folder of environments, set on the line: a path the workspace checks read.
+  else if (setLiterally(run, "WORKON_HOME")) kept = `WORKON_HOME=${run.env.get("WORKON_HOME")}`;
+  return { ...write("pipenv", how, PIPENV_WHERE, PIPENV_FIX, word), condition: { venv: "pipenv", ...(kept !== undefined ? { kept } : {}) } };
+}
+
+/** Hatch's global options that take a value. */
+const HATCH_VALUED = new Set(["-e", "--env", "-p", "--project", "--data-dir", "--cache-dir", "--config", "--color"]);
+const HATCH_FLAGS = new Set(["-v", "-q", "--verbose", "--quiet", "--no-color", "--interactive", "--no-interactive", "-h", "--help", "--version"]);
+/** Hatch's commands that make an environment (and install the project's dependencies into it) before they run. */
+const HATCH_ENVS = new Set(["run", "shell", "test", "fmt", "build"]);
+
+function hatch(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
+  const ops = operandsOf(args, HATCH_VALUED, HATCH_FLAGS);
+  const sub = subcommands(ops)[0];
+  if (sub === undefined) return undefined;
+  const action = after(ops, sub)[0];
+  if (sub.value === "python") {
+    if (action === undefined || !["install", "update", "remove"].includes(action.value)) return undefined;
+    if (redirect(args, ["--dir", "-d"]) && hasOption(args, ["--private"]) !== undefined) return undefined;
+    return write("hatch", words(name, "python", action.value), "Hatch's Python folder (~/.local/share/hatch/pythons), which it puts on the user's PATH", "give --dir ./.python and --private, or use a Python already installed", action.word);
+  }
+  if (sub.value === "self") return action !== undefined && ["update", "restore"].includes(action.value) ? write("hatch", words(name, "self", action.value), "Hatch's own environment", "use the hatch installed", action.word) : undefined;
+  const makes = HATCH_ENVS.has(sub.value) || (sub.value === "env" && action !== undefined && (action.value === "create" || action.value === "run"));
+  if (!makes) return undefined;
+  // A data folder, or an environment's path, set on the line: a path the workspace checks read.
+  if (redirect(args, ["--data-dir"]) || setLiterally(run, "HATCH_DATA_DIR") || setLiterally(run, "HATCH_ENV_TYPE_VIRTUAL_PATH")) return undefined;
+  return write(
+    "hatch",
+    words(name, sub.value, sub.value === "env" ? action!.value : undefined),
+    "Hatch's environments folder (~/.local/share/hatch/env), where it makes the environment and installs the project's dependencies",
+    "set HATCH_DATA_DIR=./.hatch (or HATCH_ENV_TYPE_VIRTUAL_PATH=.venv) on the command",
+    sub.value === "env" ? action!.word : sub.word,
+  );
+}
+
+/** PDM's options that take a value. */
+const PDM_VALUED = new Set(["-p", "--project", "-G", "--group", "-L", "--lockfile", "-c", "--config", "--venv", "--python", "-k", "--skip"]);
+const PDM_FLAGS = new Set(["-v", "-q", "-g", "--global", "-l", "--local", "-d", "--delete", "--dev", "--prod", "--production", "--no-self", "--no-editable", "--no-lock", "--frozen-lockfile", "--dry-run", "--verbose", "--quiet", "--no-isolation", "-e", "--editable", "--save-compatible", "--save-exact", "--save-wildcard", "--save-minimum", "--unconstrained", "--top", "-u", "--update-all", "--clean", "--only-keep", "--fail-fast", "-x", "--no-sync", "--plugins"]);
+const PDM_INSTALLS = new Set(["install", "add", "update", "sync", "remove", "use", "venv"]);
+
+function pdm(name: string, args: ShellWord[], run: InstallRun): OutsideWrite | undefined {
+  const ops = operandsOf(args, PDM_VALUED, PDM_FLAGS);
+  const sub = subcommands(ops)[0];
+  if (sub === undefined) return undefined;
+  const rest = after(ops, sub);
+  if (sub.value === "self") return rest[0] !== undefined && ["add", "remove", "update"].includes(rest[0].value) ? write("pdm", words(name, "self", rest[0].value), "PDM's own environment", "add the package to the project instead (pdm add -d)", rest[0].word) : undefined;
+  if (sub.value === "python" || sub.value === "py") return rest[0] !== undefined && ["install", "remove"].includes(rest[0].value) ? write("pdm", words(name, sub.value, rest[0].value), "PDM's Python folder (~/.local/share/pdm/python)", "use a Python already installed", rest[0].word) : undefined;
+  if (sub.value === "config") {
+    if (rest.length < 2 && hasOption(args, ["-d", "--delete"]) === undefined) return undefined;
+    if (hasOption(args, ["-l", "--local"]) !== undefined) return undefined;
+    return write("pdm", words(name, "config"), "PDM's user configuration (~/.config/pdm/config.toml)", "add --local, which writes the project's pdm.toml", sub.word);
+  }
+  if (!PDM_INSTALLS.has(sub.value) || dryRun(args) || (sub.value === "venv" && rest[0]?.value !== "create")) return undefined;
+  const how = words(name, sub.value, sub.value === "venv" ? "create" : undefined);
+  const global = hasOption(args, ["-g", "--global"]) ?? own(args).find((w) => w.value !== undefined && /^-[degux]*g[degux]*$/.test(w.value));
+  if (global !== undefined) return write("pdm", words(how, "--global"), "PDM's global project (~/.local/share/pdm/global-project) and its environment", "install into the project (without --global)", global);
+  // PDM keeps the project's environment in its .venv, unless its settings say otherwise: on the line, or in the project's pdm.toml.
+  const fix = "keep the environment in the project (venv.in_project, the default), or set PDM_VENV_IN_PROJECT=true on the command";
+  for (const v of ["PDM_VENV_IN_PROJECT", "PDM_USE_VENV"])
+    if (run.env.has(v) && !setTrue(run, v)) return write("pdm", words(`${v}=${run.env.get(v) ?? "..."}`, how), "PDM's environments folder (~/.local/share/pdm/venvs) or the Python in force", fix, sub.word);
+  if (setTrue(run, "PDM_VENV_IN_PROJECT")) return undefined;
+  return { ...write("pdm", how, "PDM's environments folder (~/.local/share/pdm/venvs) or the Python in force", fix, sub.word), condition: { config: "pdm" } };
 }
 
 const CONDA_ENV_CHANGES = new Set(["install", "create", "update", "upgrade", "remove", "uninstall"]);
@@ -813,6 +964,9 @@ const SUBCOMMAND_MANAGERS: Readonly<Record<string, SubcommandManager>> = {
   aws: writesOnly("aws", "the AWS CLI's settings (~/.aws/config, ~/.aws/credentials)", [], { readsWith: { configure: ["get", "list", "list-profiles", "export-credentials"], sso: [] }, fix: "have the user change the AWS CLI's settings, or set AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE to files of the workspace on the command", rootVariable: "AWS_CONFIG_FILE" }),
   helm: writesOnly("helm", "Helm's plugins folder (HELM_PLUGINS), whose plugins helm runs", [], { readsWith: { plugin: ["list", "ls"] }, fix: "have the user install the plugin, or set HELM_PLUGINS=./.helm/plugins on the command", rootVariable: "HELM_PLUGINS" }),
   gcloud: writesOnly("gcloud", "the Google Cloud SDK's own folder or its settings (~/.config/gcloud)", [], { readsWith: { components: ["list"], config: ["list", "get", "get-value"], auth: ["list", "print-access-token", "print-identity-token"] }, fix: "have the user install the component or change the settings, or set CLOUDSDK_CONFIG to a folder of the workspace on the command", rootVariable: "CLOUDSDK_CONFIG" }),
+  // Python's tool installers besides pipx and uv tool: rye's and pixi's global tools, on the user's PATH.
+  rye: writesOnly("rye", "rye's home (~/.rye, whose shims and tools are on the user's PATH)", ["install", "uninstall"], { readsWith: { tools: ["list", "ls"], toolchain: ["list", "ls"], self: ["completion"] }, fix: "add the tool to the project (rye add --dev), or set RYE_HOME=./.rye on the command", rootVariable: "RYE_HOME" }),
+  pixi: writesOnly("pixi", "pixi's global environments (~/.pixi, whose bin folder is on the user's PATH)", ["self-update"], { readsWith: { global: ["list", "ls", "tree", "help"] }, fix: "add the tool to the project (pixi add), or run it with pixi exec", rootVariable: "PIXI_HOME" }),
   docker: writesOnly("docker", "docker's settings (~/.docker, DOCKER_CONFIG): credentials, contexts and CLI plugins, or the daemon's plugins", ["login", "logout"], { readsWith: { context: ["ls", "list", "inspect", "show"], plugin: ["ls", "list", "inspect"] }, fix: "have the user change docker's settings, or set DOCKER_CONFIG to a folder of the workspace on the command", rootVariable: "DOCKER_CONFIG", rootOption: "--config" }),
 };
 
@@ -987,6 +1141,9 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ["pipx", pipx],
   ["uv", uv],
   ["poetry", poetry],
+  ["pipenv", pipenv],
+  ["hatch", hatch],
+  ["pdm", pdm],
   ["conda", conda],
   ["mamba", conda],
   ["micromamba", conda],

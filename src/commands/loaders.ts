@@ -101,6 +101,12 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
   npmrc: { as: "manifest", kind: "package manager's configuration", files: [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"] },
   // A Python project's runner reads its scripts and hooks there (`pdm run lint`, `hatch run test`, `pipenv run t`, poetry's file scripts).
   pyscripts: { as: "manifest", kind: "project file that names scripts", files: ["pyproject.toml", "hatch.toml", "pdm.toml", "Pipfile"], holds: /scripts|commands|tasks|hooks|\\/i },
+  // Poetry's and PDM's project settings of where the environment lies (read on disk for installs: src/commands/paths.ts).
+  pyenvs: { as: "manifest", kind: "project manager's settings of where it installs", files: ["poetry.toml", "pdm.toml"], holds: /venv|create|path|cache|python|\\/i },
+  // The Python a tool runs, by version or by path (`./py`, `/tmp/x/python`): one named by a path is a program the plan chooses.
+  pyversion: { as: "manifest", kind: "Python version file", files: [".python-version", ".python-versions", ".pdm-python"], holds: /[/\\~]/ },
+  // A Prisma schema's generators are command lines Prisma runs (`provider = "node ./gen.js"`).
+  prisma: { as: "manifest", kind: "Prisma schema", files: ["*.prisma", "prisma.config.*"] },
   hooks: {
     as: "manifest",
     root: true,
@@ -127,8 +133,17 @@ const NODE_KEYS: Load = {
 /** git's hooks: the hook managers' sections of package.json name commands, and a hook may run the project's scripts (`npm test`). */
 const HOOK_KEYS: Load = { ...NODE_KEYS, root: true, kind: "package.json section of a git hook manager", keys: ["husky", "gitHooks", "simple-git-hooks", "lint-staged", "pre-commit", "precommit", "commitlint", "config", "ghooks"], scripts: true };
 
-/** Every language's code: what a task runner or a project's script may run. */
-const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS];
+/**
+ * Environment files a program loads by itself before what it runs (src/commands/dotenv.ts): `.env` and
+ * the variants tools read by mode (`.env.local`, `.env.development`, `.env.production.local`). Flask's
+ * command line reads `.flaskenv` too, and overmind `.overmind.env`.
+ */
+const DOTENV: Load = { as: "dotenv", files: [".env", ".env.*"] };
+const FLASKENV: Load = { as: "dotenv", files: [".env", ".env.*", ".flaskenv"] };
+const PROCENV: Load = { as: "dotenv", files: [".env", ".env.*", ".overmind.env"] };
+
+/** Every language's code: what a task runner or a project's script may run (and the environment files it may load or source). */
+const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS, DOTENV];
 
 /** pylint runs its settings' `init-hook` as Python. */
 const PYLINT_HOOK: Load = { as: "python", files: [".pylintrc", "pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"], holds: /init.?hook|\\/i };
@@ -173,24 +188,44 @@ const pipLocal = (args: readonly ShellWord[]) => {
   return args.some((w) => w.value === undefined || PY_LOCAL.test(w.value) || (w.value.includes("/") && !w.value.includes("://") && !w.value.startsWith("-")));
 };
 
+/** The commands of Python's project managers that run the project's code, scripts or build. */
+const PY_PROJECT_COMMANDS = ["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"];
+
+/** JavaScript's frameworks and tools that load the project's environment files into their own environment (and their workers'). */
+const LOADS_DOTENV = new Set(["vite", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "react-scripts", "vue-cli-service", "expo", "wrangler", "serverless", "sls", "sst", "vitest", "vite-node", "vinxi", "qwik", "slidev", "vitepress", "docusaurus", "rsbuild", "nest", "playwright", "cypress", "hardhat", "electron-forge", "nx", "parcel", "storybook", "svelte-kit"]);
+/** Languages whose programs commonly load the project's .env themselves (python-dotenv, dotenv, the dotenv gem, phpdotenv), for the processes they start. */
+const DOTENV_LANGUAGES = new Set(["python", "node", "ruby", "php", "bun", "deno"]);
+
 const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // Python's test runners, servers, notebooks and tools that import the project's modules or plugins.
-  ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
+  ...["nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
     "mypy", "dmypy", "flake8", "pytype", "jupyter", "jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyter-nbconvert", "jupyter-execute", "voila", "marimo", "panel", "bokeh", "gradio", "textual", "sanic", "litestar", "granian", "waitress-serve", "pserve", "twistd", "rq", "dramatiq", "luigi", "kedro", "snakemake", "pelican", "nikola", "lektor", "pdoc", "pdoc3", "pydoc", "pydoc3", "robot", "pyinstaller", "conan", "pyinfra", "pytest-watch", "ptw"].map((n): [string, Loader] => [n, { loads: PYTHON }]),
+  // Flask's command line loads .flaskenv and .env (python-dotenv) into the environment of the server and its reloader.
+  ["flask", { loads: [...PYTHON, FLASKENV] }],
+  // pytest-dotenv loads .env (or the files pytest's settings name) before the tests.
+  ...["pytest", "py.test"].map((n): [string, Loader] => [n, { loads: [...PYTHON, DOTENV] }]),
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
   ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
-  ["uv", { loads: PYTHON, when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
-  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!], when: among(["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"]) }]),
+  // uv runs the Python that .python-version names, which may be a path (`./py`), whatever it is asked.
+  ["uv", { loads: [...PYTHON, MANIFESTS.pyversion!], quiet: [MANIFESTS.pyversion!], when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
+  // pipenv loads .env for `run` and `shell`, pdm and rye the env_file their scripts name, Poetry and Hatch through plugins; Poetry's and PDM's own settings say where they install.
+  ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!, ...(n === "poetry" || n === "pdm" ? [MANIFESTS.pyenvs!] : []), ...(n === "flit" ? [] : [DOTENV]), ...(n === "pdm" || n === "rye" ? [MANIFESTS.pyversion!] : [])], when: among(PY_PROJECT_COMMANDS) }]),
   // JavaScript's test runners, bundlers, frameworks and tools that load their configuration as code.
   ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild",
-    "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge"].map((n): [string, Loader] => [n, { loads: NODE }]),
+    "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge", "drizzle-kit"].map((n): [string, Loader] => [n, { loads: LOADS_DOTENV.has(n) ? [...NODE, DOTENV] : NODE }]),
+  // Prisma loads .env, then runs the generators its schema names (each a command line) with that environment.
+  ["prisma", { loads: [...NODE, MANIFESTS.prisma!, DOTENV], when: except(["--version", "-v", "version", "--help", "-h", "help"]) }],
   ...["npm", "pnpm", "yarn", "yarnpkg"].map((n): [string, Loader] => [n, { loads: ANY, when: except(NPM_QUIET) }]),
-  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET) }],
+  // bun loads .env, .env.local and .env.<NODE_ENV> whatever it is asked to do.
+  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET), quiet: [DOTENV] }],
   ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "deno", files: code("node").files }], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
   // Ruby, PHP, Perl, Elixir.
-  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
-  ...["phpunit", "pest", "phpstan", "psalm", "artisan", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
+  // Rails loads .env through dotenv-rails, Laravel's artisan through phpdotenv (and passes it to the server it starts).
+  ["rails", { loads: [code("ruby"), DOTENV] }],
+  ["artisan", { loads: [code("php"), DOTENV] }],
+  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
   ["composer", { loads: [code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
   ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [code("perl")] }]),
   ["mix", { loads: [code("elixir")] }],
@@ -229,7 +264,8 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ...["ansible-playbook", "ansible", "ansible-pull", "molecule"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ansible!, { as: "ansible", files: ["roles/**", "*_plugins/**", "library/**", "module_utils/**", "group_vars/**", "host_vars/**", "collections/**", "tasks/**", "handlers/**", "vars/**", "templates/**", "*.yml", "*.yaml"] }] }]),
   // Task runners and hook runners run any of the project's commands.
   ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
-  ...["overmind", "foreman", "honcho", "hivemind", "forego"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.procfile!] }]),
+  ...["overmind", "foreman", "honcho", "hivemind", "forego"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.procfile!, PROCENV] }]),
+  // Compose reads .env for the values of the Compose file's ${...} and its own settings (COMPOSE_FILE).
   ...["docker-compose", "podman-compose"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.compose!], when: except(["version", "--version", "-v", "-h", "--help", "ls", "ps", "images", "top", "logs"]) }]),
   ["earthly", { loads: [...ANY, MANIFESTS.earthly!] }],
   ...["nix", "nix-shell", "nix-build", "nix-instantiate", "devenv", "devbox", "flox"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.nix!], when: except(["--version", "--help", "-h", "version", "help", "search", "hash", "store", "registry"]) }]),
@@ -237,7 +273,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["dvc", { loads: [...ANY, MANIFESTS.dvc!], when: except(["--version", "version", "--help", "-h", "doctor", "status", "diff", "init", "add", "remote", "config"]) }],
   ...["tilt", "skaffold"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.tilt!], when: except(["version", "--version", "--help", "-h"]) }]),
   ["act", { loads: [...ANY, MANIFESTS.workflows!], when: except(["--version", "--help", "-h", "--list", "-l"]) }],
-  ...["vercel", "netlify", "firebase"].map((n): [string, Loader] => [n, { loads: [...NODE, MANIFESTS.deploy!], when: except(["--version", "-v", "--help", "-h", "help", "login", "logout", "whoami", "ls", "list"]) }]),
+  ...["vercel", "netlify", "firebase"].map((n): [string, Loader] => [n, { loads: [...NODE, MANIFESTS.deploy!, DOTENV], when: except(["--version", "-v", "--help", "-h", "help", "login", "logout", "whoami", "ls", "list"]) }]),
   // A shell that enters the folder loads its .envrc through direnv.
   ["direnv", { loads: [{ as: "shell", files: [".envrc", ".env"] }], when: among(["allow", "exec", "reload", "permit", "grant"]) }],
 ]);
@@ -267,11 +303,13 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
   const own = CODE.find((l) => l.as === language);
   const loads = own !== undefined ? [own] : [];
+  // A script that loads the project's .env itself (`load_dotenv()`, `require("dotenv").config()`) gives its settings to what it starts.
+  if (DOTENV_LANGUAGES.has(language)) loads.push(DOTENV);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);
     const tool = module === undefined ? undefined : LOADERS.get(module.name);
-    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own)];
+    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own && l !== DOTENV)];
   }
   return loads;
 }
@@ -295,10 +333,12 @@ const LANGUAGE_OF: ReadonlyMap<string, string> = new Map([
 
 /**
  * What a package runner loads (`npx hardhat test`): the package manager's settings, and, for a package
- * plangate does not know (a known one's loads are its own), node's code and settings.
+ * plangate does not know (a known one's loads are its own), node's code and settings; bunx, bun's environment files.
  */
-export function packageRunnerLoads(pkg: string | undefined): readonly Load[] {
-  return pkg !== undefined && LOADERS.has(pkg) ? [MANIFESTS.npmrc!] : [MANIFESTS.npmrc!, ...NODE];
+export function packageRunnerLoads(pkg: string | undefined, runner?: string): readonly Load[] {
+  const own = pkg !== undefined && LOADERS.has(pkg) ? [MANIFESTS.npmrc!] : [MANIFESTS.npmrc!, ...NODE];
+  // bunx is bun, which loads the project's environment files first.
+  return runner === "bunx" ? [...own, DOTENV] : own;
 }
 
 /** What a script of the project runs may load: code of any language (its commands are the project's). */

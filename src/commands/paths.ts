@@ -9,6 +9,7 @@ import type { StepCommand } from "./plan.js";
 import type { CommandOutside } from "./analyse.js";
 import type { FileProbe } from "../core/file-probe.js";
 import type { PathService } from "../core/path-service.js";
+import type { VenvCondition } from "./installs.js";
 import { type ConfigSetting, configOutsideWords, MAX_PROJECT_CONFIG_BYTES, PROJECT_CONFIG_FILES, projectConfigSetting } from "./project-config.js";
 import { analysedCommands, commandsOf, partAt } from "./plan.js";
 
@@ -202,6 +203,7 @@ export function resolveOutside(o: CommandOutside, folders: readonly string[], pa
   if (c === undefined) return o;
   const { condition: _c, cwds, ...plain } = o;
   if ("program" in c) return staysInside(paths, c.program) ? undefined : plain;
+  if ("venv" in c) return venvOutside(o, c, folders, paths);
   const dirs = new Set<string>();
   for (const folder of folders)
     for (const cwd of cwds ?? [""]) {
@@ -223,6 +225,57 @@ export function resolveOutside(o: CommandOutside, folders: readonly string[], pa
       if (!("unread" in said) && said.folder !== undefined && !said.folder.includes("$") && staysInside(paths, /^[/~]/.test(said.folder) ? said.folder : `${relativeInside(dir, root) || "."}/${said.folder}`)) continue;
       return { ...plain, ...configOutsideWords(o.manager, o.where, file, said) };
     }
+  return undefined;
+}
+
+/** The project file whose folder is a Python project manager's root, by the condition's manager. */
+const VENV_PROJECT_FILE: Readonly<Record<VenvCondition["venv"], string>> = { poetry: "pyproject.toml", pipenv: "Pipfile" };
+
+/**
+ * A VenvCondition decided on disk: in each folder the command may run in (and the folder an option names
+ * from there), the project's root is the nearest folder up to the workspace root that holds its project
+ * file (else that folder); there, poetry.toml (for Poetry) and a `.venv` folder that stays in the workspace
+ * decide whether the environment is the project's. The write, in the words of what decided it, when any
+ * folder leaves it outside; undefined when every one keeps it inside.
+ */
+function venvOutside(o: CommandOutside, c: VenvCondition, folders: readonly string[], paths: PathService): CommandOutside | undefined {
+  const { condition: _c, cwds, ...plain } = o;
+  const starts = new Set<string>();
+  for (const folder of folders)
+    for (const cwd of cwds ?? [""]) {
+      let text = /^[/~]/.test(cwd) || folder === "" ? cwd : cwd === "" ? folder : `${folder}/${cwd}`;
+      if (c.dir !== undefined) text = /^[/~]/.test(c.dir) || text === "" ? c.dir : `${text}/${c.dir}`;
+      const readings = paths.resolve(text === "" ? "." : text);
+      // A folder outside the workspace, or one plangate cannot read: its project is not the workspace's.
+      if (readings.length === 0 || readings.some((r) => "unsafe" in r || !isInside(r.lexical, paths.workspace))) return plain;
+      for (const r of readings) if (!("unsafe" in r)) starts.add(r.lexical);
+    }
+  const files = paths.files;
+  for (const start of starts) {
+    const root = upTo(start, paths.workspace).find((d) => files.kind(`${d === "/" ? "" : d}/${VENV_PROJECT_FILE[c.venv]}`) !== "missing") ?? start;
+    const at = (name: string) => `${root === "/" ? "" : root}/${name}`;
+    const rel = (name: string) => relativeInside(at(name), paths.workspace);
+    let kept = c.kept !== undefined;
+    if (c.venv === "poetry") {
+      const said = configSaid(paths, at("poetry.toml"), "poetry.toml");
+      if (said !== undefined && "unread" in said) return { ...plain, where: `${plain.where}, if ${rel("poetry.toml")} says so: plangate does not read it (${said.unread})`, fix: `make ${rel("poetry.toml")} a regular file of at most ${MAX_PROJECT_CONFIG_BYTES / 1024} KiB, or remove it` };
+      // A setting on the line keeps the environment inside whatever in-project says here, but not without an environment.
+      if (said !== undefined && said.inside === undefined && (said.always || c.kept === undefined))
+        return { ...plain, where: `Poetry's folder for environments or the Python in force: "${said.setting}" in ${rel("poetry.toml")} (line ${said.line}) takes it out of the project`, fix: `remove "${said.setting}" from ${rel("poetry.toml")}` };
+      kept ||= said !== undefined;
+    }
+    // A .venv there is the environment (pipenv reads a .venv file as the name or path of one, which may be anywhere): it must be a folder that stays in the workspace.
+    const venv = at(".venv");
+    const kind = files.kind(venv);
+    if (kind === "missing") {
+      if (kept) continue;
+      return plain;
+    }
+    const real = files.realpath(venv);
+    if (real !== undefined && files.kind(real) === "dir" && staysInside(paths, venv)) continue;
+    if (kind === "file" && c.venv === "pipenv") return { ...plain, where: `the environment that the file ${rel(".venv")} names, which plangate does not follow`, fix: `remove ${rel(".venv")}, and set PIPENV_VENV_IN_PROJECT=1 on the command` };
+    return { ...plain, where: `the environment ${rel(".venv")} leads to, which is no folder of the workspace`, fix: `make ${rel(".venv")} a folder of the workspace, or remove it and keep the environment in the project` };
+  }
   return undefined;
 }
 

@@ -5,6 +5,7 @@ import type { Policy } from "../core/policy.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
+import { dotenvLine } from "./dotenv.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
 import { type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { writtenCodeAllowed } from "./match.js";
@@ -718,9 +719,9 @@ interface Judged {
   judged: Set<string>;
 }
 
-/** Is a run's `as` a language's code (judged by commands.writtenCode), not a text plangate reads (a shell's, sed's, awk's, a database client's, a manifest)? */
+/** Is a run's `as` a language's code (judged by commands.writtenCode), not a text plangate reads (a shell's, sed's, awk's, a database client's, an environment file, a manifest)? */
 function isCode(as: string): boolean {
-  return as !== "program" && as !== "package" && as !== "manifest" && as !== "shell" && as !== "sed" && as !== "awk" && !SQL_LINE.has(as);
+  return as !== "program" && as !== "package" && as !== "manifest" && as !== "shell" && as !== "sed" && as !== "awk" && as !== "dotenv" && !SQL_LINE.has(as);
 }
 
 /** A path from the workspace root, for messages (absolute when outside it). */
@@ -945,6 +946,13 @@ class Judge {
     }
     if (as === "shell") {
       this.#merge(this.report(content, "chain"), run, via, bases, step, depth, out);
+      return;
+    }
+    // An environment file's settings: as the same settings on a command line (src/commands/dotenv.ts).
+    if (as === "dotenv") {
+      const settings = dotenvLine(content);
+      if ("problem" in settings) refuse("unreadable", { why: settings.problem });
+      else this.#merge(this.report(settings.line, "chain"), run, via, bases, step, depth, out);
       return;
     }
     if (as === "sed" || as === "awk") {
