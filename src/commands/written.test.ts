@@ -97,3 +97,52 @@ describe("files a plan writes and then runs: symlinks on disk", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("files a plan writes and then runs: what a copy or an archive reads is not written", () => {
+  const unknown = async (...commands: string[]) => (await diagnosticsOf("disallowed-tool", JSON.stringify({ steps: [...commands.map(run), run("pytest")] }))).filter((d) => d.messageId === "writtenUnknown").map((d) => /run (\S+), which step/.exec(d.message)?.[1]);
+
+  it.each([
+    "cp tests/test_a.py /tmp/backup/",
+    "cp -r tests /tmp/backup",
+    "cp -t /tmp/backup tests/test_a.py tests/test_b.py",
+    "cp --target-directory=/tmp/backup tests/test_a.py",
+    "cp -S .bak tests/test_a.py /tmp/x.py",
+    "gcp -p tests/test_a.py /tmp/",
+    "rsync -av --exclude .git tests/ /tmp/backup/",
+    "rsync -e ssh -a tests host:/backup",
+    "install -m 644 tests/test_a.py /tmp/x.py",
+    "ln -s tests/test_a.py /tmp/link.py",
+    "scp -P 2222 tests/test_a.py host:/tmp/",
+    "ditto tests /tmp/t",
+    "tar -czf /tmp/t.tgz tests",
+    "tar czf /tmp/t.tgz -C tests .",
+    "tar --create --gzip --file /tmp/t.tgz tests",
+    "zip -qr /tmp/t.zip tests",
+    "find tests -name '*.pyc'",
+  ])("%s, then pytest: the sources are read", async (command) => {
+    expect(await unknown(command)).toEqual([]);
+  });
+
+  it.each([
+    ["cp /tmp/evil.txt tests/test_e.py", ["tests/test_e.py"]],
+    ["cp -t tests /tmp/evil.py", ["tests/**"]],
+    ["cp -rt tests /tmp/evil", ["tests/**"]],
+    ["cp --target-directory tests /tmp/evil.py", ["tests/**"]],
+    // An option after an operand, or one plangate does not know, leaves the reading open: every word is written.
+    ["cp /tmp/a tests/test_b.py -S x", ["tests/test_b.py", "x/**"]],
+    ["cp --targ tests /tmp/evil.py", ["tests/**"]],
+    ["rsync --log-file tests/test_log.py -a /tmp/a /tmp/b", ["tests/test_log.py"]],
+    ["rsync -a --remove-source-files tests/ /tmp/b/", ["tests/**"]],
+    ["tar -cf tests/test_x.py lib", ["tests/test_x.py"]],
+    ["tar cf tests/test_x.py lib", ["tests/test_x.py"]],
+    ["tar --create --file=tests/test_x.py lib", ["tests/test_x.py"]],
+    ["tar -c --remove-files -f /tmp/t.tar tests/test_a.py", ["tests/test_a.py"]],
+    ["zip tests/test_x.py lib/a", ["tests/test_x.py"]],
+    ["zip -m /tmp/t.zip tests/test_a.py", ["tests/test_a.py"]],
+    // mv's sources are gone or left as they were (when it fails): still written.
+    ["mv tests/test_a.py /tmp/", ["tests/test_a.py"]],
+    ["find . -fprintf tests/test_f.py 'import os'", ["tests/test_f.py"]],
+  ])("%s, then pytest: the destination is written", async (command, files) => {
+    expect(await unknown(command)).toEqual(files);
+  });
+});

@@ -618,14 +618,14 @@ function normalize(text: string): string {
   return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 
-/** The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names but reads, runs, or only touches. */
+/** The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names but reads, copies from, runs, or only touches. */
 function lineWrites(report: CommandReport, workspace: string, bases: readonly string[]): LineWrite[] {
   const out: LineWrite[] = [];
   if (report.paths.length === 0) return out;
   // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
   const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
   for (const p of report.paths) {
-    if (p.read || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
+    if (p.read || p.source || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
     const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by: p.program ?? "" };
     for (const base of bases) {
       const abs = absoluteOf(workspace, base, p.cwd, p.text);
