@@ -30,30 +30,42 @@ export interface Load {
   keys?: readonly string[];
   /** For package.json: its scripts are run too, each judged as a command line (a hook that runs `npm test`). */
   scripts?: true;
+  /**
+   * A language's compiled forms (`*.so`, `*.pyc`, `*.class`, `*.node`): what they are, in messages. No one
+   * reads machine code or bytecode in a plan, so a written one is refused whatever language the policy trusts.
+   */
+  compiled?: string;
 }
 
-/** Each language's code files, by the interpreter name commands.writtenCode and commands.inlineCode give it. */
-const CODE: readonly Load[] = [
-  // Python imports sourceless and compiled modules as well as sources (`x.pyc`, `x.so` beside `x.py`'s place).
-  { as: "python", files: ["*.py", "*.pyw", "*.pth", "*.pyc", "*.pyo", "*.pyd", "*.so", "Snakefile", "*.smk"] },
-  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte", "*.node"] },
-  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile", ".irbrc", "irb.rc", ".pryrc", "Podfile", "Fastfile", "Appfile", "Pluginfile", "Dangerfile", "Vagrantfile", "Brewfile", "Capfile", "Berksfile", "Puppetfile", "Steepfile", ".simplecov"] },
-  { as: "php", files: ["*.php"] },
+/** A language: its code files, by the interpreter name commands.writtenCode and commands.inlineCode give it, and its compiled forms. */
+interface Language {
+  as: string;
+  files: readonly string[];
+  compiled?: { kind: string; files: readonly string[] };
+}
+
+const LANGUAGES: readonly Language[] = [
+  // Python imports sourceless and compiled modules as well as sources (`x.pyc`, `x.so` beside `x.py`'s place, a `__pycache__`'s bytecode).
+  { as: "python", files: ["*.py", "*.pyw", "*.pth", "Snakefile", "*.smk"], compiled: { kind: "compiled Python (an extension module or bytecode)", files: ["*.pyc", "*.pyo", "*.pyd", "*.so", "__pycache__/**"] } },
+  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte"], compiled: { kind: "a compiled module (a native addon or WebAssembly)", files: ["*.node", "*.wasm"] } },
+  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile", ".irbrc", "irb.rc", ".pryrc", "Podfile", "Fastfile", "Appfile", "Pluginfile", "Dangerfile", "Vagrantfile", "Brewfile", "Capfile", "Berksfile", "Puppetfile", "Steepfile", ".simplecov"], compiled: { kind: "a compiled Ruby extension", files: ["*.so", "*.bundle"] } },
+  { as: "php", files: ["*.php"], compiled: { kind: "a PHP archive (phar)", files: ["*.phar"] } },
   { as: "perl", files: ["*.pl", "*.pm", "*.t", "cpanfile"] },
-  { as: "go", files: ["*.go"] },
+  // go builds the assembly, C and object files of a package's folder into it (`*.s`, cgo's `*.c`, `*.syso`).
+  { as: "go", files: ["*.go", "*.s", "*.S", "*.c", "*.h", "*.cc", "*.cpp", "*.cxx", "*.hh", "*.hpp", "*.m"], compiled: { kind: "an object file go links in (syso)", files: ["*.syso"] } },
   { as: "rust", files: ["*.rs"] },
-  { as: "elixir", files: ["*.ex", "*.exs"] },
-  { as: "java", files: ["*.java"] },
+  { as: "elixir", files: ["*.ex", "*.exs"], compiled: { kind: "compiled BEAM code", files: ["*.beam", "*.ez"] } },
+  { as: "java", files: ["*.java"], compiled: { kind: "compiled Java (a class file or an archive of them)", files: ["*.class", "*.jar", "*.war", "*.ear"] } },
   { as: "kotlin", files: ["*.kt", "*.kts"] },
   { as: "scala", files: ["*.scala", "*.sc"] },
   { as: "groovy", files: ["*.groovy"] },
-  { as: "dotnet", files: ["*.cs", "*.csx", "*.fs", "*.fsx", "*.vb"] },
+  { as: "dotnet", files: ["*.cs", "*.csx", "*.fs", "*.fsx", "*.vb"], compiled: { kind: "a compiled .NET assembly", files: ["*.dll", "*.exe", "*.nupkg"] } },
   { as: "lua", files: ["*.lua"] },
   { as: "julia", files: ["*.jl"] },
   { as: "Rscript", files: ["*.R", "*.r"] },
   { as: "swift", files: ["*.swift"] },
   { as: "haskell", files: ["*.hs", "*.lhs"] },
-  { as: "erlang", files: ["*.erl", "*.hrl", "rebar.config.script"] },
+  { as: "erlang", files: ["*.erl", "*.hrl", "rebar.config.script"], compiled: { kind: "compiled BEAM code", files: ["*.beam", "*.ez"] } },
   { as: "clojure", files: ["*.clj", "*.cljc", "*.cljs", "*.bb", "project.clj", "deps.edn", "bb.edn", "build.boot"] },
   { as: "ocaml", files: ["*.ml", "*.mli"] },
   { as: "dart", files: ["*.dart"] },
@@ -62,7 +74,10 @@ const CODE: readonly Load[] = [
   { as: "crystal", files: ["*.cr"] },
   { as: "shell", files: ["*.sh", "*.bash"] },
 ];
-const code = (as: string): Load => CODE.find((l) => l.as === as)!;
+/** Each language's code files and, after them, its compiled forms (judged as that language's, but never trusted). */
+const CODE: readonly Load[] = LANGUAGES.flatMap((l): Load[] => [{ as: l.as, files: l.files }, ...(l.compiled ? [{ as: l.as, files: l.compiled.files, compiled: l.compiled.kind }] : [])]);
+/** A language's loads: its code files and its compiled forms. */
+const code = (as: string): readonly Load[] => CODE.filter((l) => l.as === as);
 
 /** Build files that name commands or code to run, which plangate does not read. */
 const MANIFESTS: Readonly<Record<string, Load>> = {
@@ -132,8 +147,8 @@ const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS];
 
 /** pylint runs its settings' `init-hook` as Python. */
 const PYLINT_HOOK: Load = { as: "python", files: [".pylintrc", "pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"], holds: /init.?hook|\\/i };
-const PYTHON = [code("python")];
-const NODE = [code("node"), NODE_SETTINGS, NODE_KEYS];
+const PYTHON = [...code("python")];
+const NODE = [...code("node"), NODE_SETTINGS, NODE_KEYS];
 /** Subcommands of a package manager that run none of the project's code. */
 const NPM_QUIET = new Set(["ls", "list", "ll", "la", "view", "v", "info", "show", "outdated", "audit", "whoami", "search", "s", "find", "help", "config", "c", "get", "set", "root", "prefix", "bin", "docs", "home", "bugs", "repo", "ping", "cache", "login", "logout", "adduser", "token", "owner", "access", "team", "org", "profile", "star", "stars", "unstar", "fund", "explain", "why", "query", "completion", "-v", "--version", "-h", "--help", "outdated", "licenses", "dedupe"]);
 
@@ -178,7 +193,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ...["pytest", "py.test", "nose2", "nosetests", "ward", "behave", "coverage", "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "django-admin", "celery", "streamlit", "locust", "scrapy", "sphinx-build", "sphinx-autobuild", "mkdocs", "alembic", "airflow", "dagster", "prefect", "hug", "fastapi",
     "mypy", "dmypy", "flake8", "pytype", "jupyter", "jupyter-lab", "jupyter-notebook", "jupyter-server", "jupyter-nbconvert", "jupyter-execute", "voila", "marimo", "panel", "bokeh", "gradio", "textual", "sanic", "litestar", "granian", "waitress-serve", "pserve", "twistd", "rq", "dramatiq", "luigi", "kedro", "snakemake", "pelican", "nikola", "lektor", "pdoc", "pdoc3", "pydoc", "pydoc3", "robot", "pyinstaller", "conan", "pyinfra", "pytest-watch", "ptw"].map((n): [string, Loader] => [n, { loads: PYTHON }]),
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
-  ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
+  ["maturin", { loads: [...PYTHON, ...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
   ["uv", { loads: PYTHON, when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
   ...["poetry", "pdm", "hatch", "pipenv", "rye", "flit"].map((n): [string, Loader] => [n, { loads: [...PYTHON, MANIFESTS.pyscripts!], when: among(["install", "run", "build", "sync", "test", "shell", "lock", "add", "update", "publish", "env", "develop", "script", "fmt", "lint", "check"]) }]),
@@ -186,46 +201,46 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ...["jest", "vitest", "mocha", "ava", "tap", "jasmine", "karma", "playwright", "cypress", "c8", "nyc", "webpack", "webpack-cli", "vite", "rollup", "parcel", "next", "nuxt", "nuxi", "astro", "remix", "gatsby", "svelte-kit", "ng", "eslint", "prettier", "stylelint", "babel", "turbo", "nx", "lerna", "gulp", "grunt", "storybook", "tsx", "ts-node", "ts-node-esm", "esno", "esrun", "babel-node", "vite-node", "jiti", "zx", "nodemon", "pm2", "electron", "wrangler", "serverless", "sls", "cdk", "expo", "react-scripts", "vue-cli-service", "ember", "docusaurus", "eleventy", "hexo", "tsup", "unbuild",
     "hardhat", "truffle", "tailwindcss", "postcss", "commitlint", "semantic-release", "plop", "hygen", "typedoc", "jsdoc", "vuepress", "vitepress", "slidev", "rspack", "rsbuild", "qwik", "vinxi", "wdio", "testcafe", "nightwatch", "detox", "uvu", "tape", "qunit", "cucumber-js", "sst", "knip", "size-limit", "stencil", "quasar", "node-dev", "forever", "svgo", "biome", "oxlint", "ts-jest", "nest", "svelte-check", "vue-tsc", "tsc-watch", "electron-builder", "electron-forge"].map((n): [string, Loader] => [n, { loads: NODE }]),
   ...["npm", "pnpm", "yarn", "yarnpkg"].map((n): [string, Loader] => [n, { loads: ANY, when: except(NPM_QUIET) }]),
-  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET) }],
-  ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "deno", files: code("node").files }], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
+  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), ...code("node").map((l) => ({ ...l, as: "bun" }))], when: except(NPM_QUIET) }],
+  ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), ...code("node").map((l) => ({ ...l, as: "deno" }))], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
   // Ruby, PHP, Perl, Elixir.
-  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
-  ...["phpunit", "pest", "phpstan", "psalm", "artisan", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
-  ["composer", { loads: [code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
-  ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [code("perl")] }]),
-  ["mix", { loads: [code("elixir")] }],
-  ...["lein", "boot"].map((n): [string, Loader] => [n, { loads: [code("clojure"), code("java")] }]),
-  ...["cabal", "stack"].map((n): [string, Loader] => [n, { loads: [code("haskell"), MANIFESTS.haskell!], when: except(["--version", "--numeric-version", "-h", "--help", "help", "update", "list", "info", "path", "ls"]) }]),
-  ["rebar3", { loads: [code("erlang"), MANIFESTS.rebar!], when: except(["version", "help", "-h", "--help", "-v", "--version"]) }],
-  ...["dune", "opam"].map((n): [string, Loader] => [n, { loads: [code("ocaml"), MANIFESTS.dune!], when: except(["--version", "--help", "help", "list", "show", "search", "switch", "config", "var", "info"]) }]),
-  ...["dart", "flutter"].map((n): [string, Loader] => [n, { loads: [code("dart"), MANIFESTS.dart!], when: except(["--version", "--help", "-h", "help", "format", "doctor", "devices", "config", "channel", "upgrade", "downgrade"]) }]),
-  ["zig", { loads: [code("zig")], when: except(["version", "help", "-h", "--help", "fmt", "env", "targets", "init", "zen"]) }],
-  ...["nim", "nimble"].map((n): [string, Loader] => [n, { loads: [code("nim")], when: except(["--version", "-v", "--help", "-h", "help", "search", "list", "dump"]) }]),
-  ["shards", { loads: [code("crystal"), MANIFESTS.shards!], when: except(["--version", "--help", "-h", "version", "list"]) }],
-  ["swift", { loads: [code("swift")], when: among(["build", "test", "run", "package"]) }],
-  ["xcodebuild", { loads: [code("swift"), MANIFESTS.xcode!], when: except(["-version", "-help", "-list", "-showsdks", "-showBuildSettings"]) }],
+  ...["rspec", "rails", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["phpunit", "pest", "phpstan", "psalm", "artisan", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [...code("php")] }]),
+  ["composer", { loads: [...code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
+  ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [...code("perl")] }]),
+  ["mix", { loads: [...code("elixir")] }],
+  ...["lein", "boot"].map((n): [string, Loader] => [n, { loads: [...code("clojure"), ...code("java")] }]),
+  ...["cabal", "stack"].map((n): [string, Loader] => [n, { loads: [...code("haskell"), MANIFESTS.haskell!], when: except(["--version", "--numeric-version", "-h", "--help", "help", "update", "list", "info", "path", "ls"]) }]),
+  ["rebar3", { loads: [...code("erlang"), MANIFESTS.rebar!], when: except(["version", "help", "-h", "--help", "-v", "--version"]) }],
+  ...["dune", "opam"].map((n): [string, Loader] => [n, { loads: [...code("ocaml"), MANIFESTS.dune!], when: except(["--version", "--help", "help", "list", "show", "search", "switch", "config", "var", "info"]) }]),
+  ...["dart", "flutter"].map((n): [string, Loader] => [n, { loads: [...code("dart"), MANIFESTS.dart!], when: except(["--version", "--help", "-h", "help", "format", "doctor", "devices", "config", "channel", "upgrade", "downgrade"]) }]),
+  ["zig", { loads: [...code("zig")], when: except(["version", "help", "-h", "--help", "fmt", "env", "targets", "init", "zen"]) }],
+  ...["nim", "nimble"].map((n): [string, Loader] => [n, { loads: [...code("nim")], when: except(["--version", "-v", "--help", "-h", "help", "search", "list", "dump"]) }]),
+  ["shards", { loads: [...code("crystal"), MANIFESTS.shards!], when: except(["--version", "--help", "-h", "version", "list"]) }],
+  ["swift", { loads: [...code("swift")], when: among(["build", "test", "run", "package"]) }],
+  ["xcodebuild", { loads: [...code("swift"), MANIFESTS.xcode!], when: except(["-version", "-help", "-list", "-showsdks", "-showBuildSettings"]) }],
   ...["autoreconf", "autoconf", "automake", "aclocal", "autoheader", "autogen"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.autotools!], when: except(["--version", "--help", "-h", "-V"]) }]),
   ...["qmake", "qmake6", "qmake-qt5"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.qmake!], when: except(["-v", "--version", "-help", "-h", "--help"]) }]),
-  ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [code("lua")], when: except(["--version", "--help", "-h"]) }]),
+  ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [...code("lua")], when: except(["--version", "--help", "-h"]) }]),
   // Go and Rust: `go test` and `go run` run the package's code, `go generate` its //go:generate lines; cargo runs build.rs, proc macros and tests.
-  ["go", { loads: [code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
-  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
+  ["go", { loads: [...code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
+  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
   ["rustup", { loads: [MANIFESTS.cargo!, MANIFESTS.toolchain!], when: among(["run", "which", "show", "toolchain"]) }],
   // rustup's proxies run the toolchain the project names, whatever they are asked.
   ...["rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb", "rust-lldb", "rls", "cargo-miri"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.toolchain!] }]),
   // The JVM's, .NET's and native build tools: their build files are code or name commands.
-  ...["mvn", "mvnw", "mvnd"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.maven!] }]),
-  ...["gradle", "gradlew"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.gradle!] }]),
-  ...["sbt", "mill"].map((n): [string, Loader] => [n, { loads: [code("scala"), code("java"), MANIFESTS.sbt!] }]),
-  ["dotnet", { loads: [code("dotnet"), MANIFESTS.msbuild!], when: except(["--version", "--info", "--list-sdks", "--list-runtimes", "-h", "--help", "help", "sdk", "nuget"]) }],
-  ...["msbuild", "xbuild"].map((n): [string, Loader] => [n, { loads: [code("dotnet"), MANIFESTS.msbuild!] }]),
+  ...["mvn", "mvnw", "mvnd"].map((n): [string, Loader] => [n, { loads: [...code("java"), ...code("kotlin"), ...code("scala"), ...code("groovy"), MANIFESTS.maven!] }]),
+  ...["gradle", "gradlew"].map((n): [string, Loader] => [n, { loads: [...code("java"), ...code("kotlin"), ...code("scala"), ...code("groovy"), MANIFESTS.gradle!] }]),
+  ...["sbt", "mill"].map((n): [string, Loader] => [n, { loads: [...code("scala"), ...code("java"), MANIFESTS.sbt!] }]),
+  ["dotnet", { loads: [...code("dotnet"), MANIFESTS.msbuild!], when: except(["--version", "--info", "--list-sdks", "--list-runtimes", "-h", "--help", "help", "sdk", "nuget"]) }],
+  ...["msbuild", "xbuild"].map((n): [string, Loader] => [n, { loads: [...code("dotnet"), MANIFESTS.msbuild!] }]),
   ...["cmake", "ctest", "cpack"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.cmake!], when: except(["--version", "--help", "-h", "-E"]) }]),
-  ["meson", { loads: [MANIFESTS.meson!, code("python")], when: except(["--version", "-v", "--help", "-h", "help"]) }],
+  ["meson", { loads: [MANIFESTS.meson!, ...code("python")], when: except(["--version", "-v", "--help", "-h", "help"]) }],
   ...["ninja", "samu"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ninja!], when: except(["--version", "-h", "--help"]) }]),
   ...["bazel", "bazelisk", "buck", "buck2"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.bazel!, ...ANY], when: except(["version", "help", "--version", "info", "shutdown", "clean"]) }]),
-  ...["scons", "waf"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.scons!, code("python")] }]),
+  ...["scons", "waf"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.scons!, ...code("python")] }]),
   ...["terraform", "tofu", "terragrunt"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.terraform!], when: except(["fmt", "version", "-version", "--version", "-help", "--help", "-h", "help"]) }]),
-  ["pulumi", { loads: [code("python"), code("node"), code("go"), code("dotnet"), code("java")], when: among(["up", "preview", "refresh", "destroy", "update", "import", "watch", "stack", "convert"]) }],
+  ["pulumi", { loads: [...code("python"), ...code("node"), ...code("go"), ...code("dotnet"), ...code("java")], when: among(["up", "preview", "refresh", "destroy", "update", "import", "watch", "stack", "convert"]) }],
   ...["ansible-playbook", "ansible", "ansible-pull", "molecule"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ansible!, { as: "ansible", files: ["roles/**", "*_plugins/**", "library/**", "module_utils/**", "group_vars/**", "host_vars/**", "collections/**", "tasks/**", "handlers/**", "vars/**", "templates/**", "*.yml", "*.yaml"] }] }]),
   // Task runners and hook runners run any of the project's commands.
   ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
@@ -265,13 +280,12 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const interpreter = interpreterOf(name, args);
   if (interpreter === undefined) return [];
   const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
-  const own = CODE.find((l) => l.as === language);
-  const loads = own !== undefined ? [own] : [];
+  const loads = code(language);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);
     const tool = module === undefined ? undefined : LOADERS.get(module.name);
-    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own)];
+    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => !loads.includes(l))];
   }
   return loads;
 }
@@ -303,3 +317,23 @@ export function packageRunnerLoads(pkg: string | undefined): readonly Load[] {
 
 /** What a script of the project runs may load: code of any language (its commands are the project's). */
 export const PROJECT_SCRIPT_LOADS: readonly Load[] = ANY;
+
+/** Compiled forms an interpreter runs when it is given one as its script (`python3 x.pyc`, a zip application), beside those it loads. */
+const RUN_COMPILED: Readonly<Record<string, readonly string[]>> = { python: ["*.pyz", "*.zip", "*.egg", "*.whl"] };
+const compiledRegexes = new Map<string, RegExp | null>();
+
+/**
+ * What a file a language's interpreter is given to run is, when its name is one of the language's
+ * compiled forms (`python3 x.pyc`, `python3 app.pyz`): machine code or bytecode no one reads in a plan.
+ */
+export function compiledFormOf(as: string, path: string): string | undefined {
+  let re = compiledRegexes.get(as);
+  if (re === undefined) {
+    const language = LANGUAGES.find((l) => l.as === as);
+    const names = [...(language?.compiled?.files ?? []), ...(RUN_COMPILED[as] ?? [])].filter((f) => !f.includes("/"));
+    re = names.length === 0 ? null : new RegExp(`(?:^|/)(?:${names.map((n) => n.replace(/[\\^$.+?()[\]{}|]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})$`, "i");
+    compiledRegexes.set(as, re);
+  }
+  if (re === null || !re.test(path)) return undefined;
+  return LANGUAGES.find((l) => l.as === as)?.compiled?.kind ?? `a compiled ${as} file`;
+}

@@ -98,6 +98,29 @@ describe("files a plan writes and then runs: symlinks on disk", () => {
   });
 });
 
+describe("files a plan writes and then runs: compiled forms", () => {
+  const trusting = (...langs: string[]) => {
+    const policy = defaultPolicy("/workspace");
+    policy.commands.writtenCode = langs;
+    return policy;
+  };
+  it.each([
+    ["lib/_x.so", "pytest"],
+    ["lib/__pycache__/m.cpython-312.pyc", "python3 -m pytest"],
+    ["build/addon.node", "npx jest"],
+    ["lib/app.jar", "./gradlew build"],
+  ])("%s, then %s: refused even when the policy trusts every language", async (file, command) => {
+    const found = await diagnosticsOf("disallowed-tool", JSON.stringify({ steps: [write(file, "\u007fELF"), run(command)] }), { policy: trusting("*") });
+    expect(found.map((d) => d.messageId)).toEqual(["writtenUnreadable"]);
+    expect(found[0]!.message).toMatch(/commands\.writtenCode trusts a language's source, not its compiled forms/);
+  });
+
+  it("the sources of a trusted language still pass", async () => {
+    const steps = [write("lib/x.py", "x = 1\n"), write("src/x.ts", "export {}\n"), run("pytest"), run("npx vitest")];
+    expect(await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), { policy: trusting("python", "node") })).toEqual([]);
+  });
+});
+
 describe("files a plan writes and then runs: what a copy or an archive reads is not written", () => {
   const unknown = async (...commands: string[]) => (await diagnosticsOf("disallowed-tool", JSON.stringify({ steps: [...commands.map(run), run("pytest")] }))).filter((d) => d.messageId === "writtenUnknown").map((d) => /run (\S+), which step/.exec(d.message)?.[1]);
 

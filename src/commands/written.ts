@@ -6,7 +6,7 @@ import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
-import { type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
+import { compiledFormOf, type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { writtenCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
 
@@ -833,13 +833,13 @@ class Judge {
     for (const { abs, w, tree } of hits) {
       // A settings file whose text names no scripts or code (`holds`) is data to the program.
       if (load.holds !== undefined && textOf(w) !== undefined && !load.holds.test(textOf(w)!)) continue;
-      // A text the plan does not hold is refused once, whatever language a load reads it as.
-      const key = w.content === undefined && w.lazy === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
+      // A text the plan does not hold is refused once, whatever language a load reads it as; so is a compiled form.
+      const key = w.content === undefined && w.lazy === undefined ? `load\0${abs}` : load.compiled !== undefined ? `load\0${abs}\0compiled` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
       // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
       if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
-      // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read.
-      if (!tree && isCode(load.as) && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
+      // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read. Not its compiled forms.
+      if (!tree && isCode(load.as) && load.compiled === undefined && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
       const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
       const again = `${abs}\0${w.seq}\0${load.as}`;
@@ -865,6 +865,11 @@ class Judge {
       return;
     }
     const via = `${run.text}, which step ${w.step} writes${loadedBy !== undefined ? ` and ${loadedBy}` : ""}`;
+    // A compiled form the plan holds the bytes of, or edits: no one reads machine code or bytecode in a plan.
+    if (run.load?.compiled !== undefined && (w.content !== undefined || w.lazy !== undefined)) {
+      refuse("unreadable", { why: `it is ${run.load.compiled}, which no one reads in a plan: commands.writtenCode trusts a language's source, not its compiled forms` });
+      return;
+    }
     // An edit's result loaded as a language's code is the project's text and the plan's edits: judged without replaying it.
     if (w.content === undefined && w.lazy !== undefined && loadedBy !== undefined && isCode(run.as)) {
       if (!writtenCodeAllowed(this.policy.commands, run.as, run.program)) out.findings.push(writtenFinding("code", { program: run.program, interpreter: run.as, how: `the file ${via}` }, run.span));
@@ -957,8 +962,13 @@ class Judge {
       this.#merge(this.report(onLine(run.program, content), "chain"), run, via, bases, step, depth, out);
       return;
     }
-    // Code for another interpreter: as that code given on its line.
+    // Code for another interpreter: as that code given on its line; a compiled form of it (`python3 x.pyc`) is read by no one.
     const program = run.as === "program" ? as : run.program;
+    const compiled = loadedBy === undefined ? compiledFormOf(as, run.text) : undefined;
+    if (compiled !== undefined) {
+      refuse("unreadable", { why: `it is ${compiled}, which no one reads in a plan: commands.writtenCode trusts a language's source, not its compiled forms` });
+      return;
+    }
     if (!writtenCodeAllowed(this.policy.commands, as, program))
       out.findings.push(writtenFinding("code", { program, interpreter: as, how: `the file ${via}` }, run.span));
   }
