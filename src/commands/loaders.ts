@@ -259,7 +259,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
 
 /** git subcommands that run the repository's hooks, and the files the common hook managers run them from. */
 const GIT_HOOKED = new Set(["commit", "merge", "push", "rebase", "am", "cherry-pick", "revert", "pull", "checkout", "switch", "gc", "commit-tree"]);
-const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
+const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".git/hooks/*", ".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
 /**

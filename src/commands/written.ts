@@ -71,6 +71,20 @@ function once<T>(f: () => T): () => T {
   };
 }
 
+/** The workspace's symbolic links (WrittenFiles.links). */
+interface Links {
+  /** Each link: its path, as spelt from the workspace; where it leads, canonical and folded; how many segments that path has. */
+  links: { name: string; target: string; depth: number }[];
+  /** Why not every link could be listed, when not: a program may then load any written file through one. */
+  unlisted?: string;
+}
+/** Most entries of the workspace listed in search of its links; past them, the links are not all known. */
+const MAX_LINK_WALK = 500_000;
+/** Most links kept; past them, the links are not all known. */
+const MAX_LINKS = 20_000;
+/** Most other names a written path is given through links. */
+const MAX_ALIASES = 64;
+
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
 const MAX_CARRIED = 256 * 1024;
 /** Bytes of files on disk a validation reads as the texts edits apply to (16 MiB): past them an edit's result is unknown. */
@@ -197,8 +211,109 @@ class WrittenFiles {
   diskRead = 0;
   constructor(
     readonly workspace: string,
-    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal">,
+    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal" | "files">,
   ) {}
+
+  #links?: Links;
+  /**
+   * The workspace's symbolic links, listed once when first needed (symlinked folders are not entered;
+   * git's object stores hold none): a program that loads a link's name loads what it leads to, which the
+   * plan may write under a name the program does not load (`tests/test_x.py` linking to `lib/data.txt`).
+   * Past MAX_LINK_WALK entries, or a folder that cannot be listed, the links are not all known.
+   */
+  links(): Links {
+    if (this.#links !== undefined) return this.#links;
+    const out: Links = { links: [] };
+    this.#links = out;
+    const files = this.paths?.files;
+    const ws = this.workspace;
+    if (files === undefined || files.realpath(ws) === undefined) return out;
+    if (files.list === undefined) {
+      out.unlisted = "the file probe cannot list folders";
+      return out;
+    }
+    const queue = [ws];
+    let entries = 0;
+    while (queue.length > 0) {
+      const dir = queue.pop()!;
+      const listing = files.list(dir);
+      if (listing === undefined) {
+        if (files.kind(dir) === "missing") continue;
+        out.unlisted = `${dir === ws ? "the workspace" : relative(ws, dir)} cannot be listed`;
+        return out;
+      }
+      if ((entries += listing.size) > MAX_LINK_WALK) {
+        out.unlisted = `the workspace holds more than ${MAX_LINK_WALK} entries`;
+        return out;
+      }
+      for (const [name, listed] of listing) {
+        const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        const kind = listed ?? files.kind(path);
+        if (kind === "symlink") {
+          const target = this.canon(path);
+          if (out.links.length < MAX_LINKS) out.links.push({ name: path, target: foldPath(target), depth: target.split("/").length });
+          else {
+            out.unlisted = `the workspace holds more than ${MAX_LINKS} symbolic links`;
+            return out;
+          }
+        } else if (kind === "dir" && !(name === "objects" && dir.startsWith(`${ws}/.git`) && /\/\.git(?:\/modules\/.+)?$/.test(dir))) queue.push(path);
+      }
+    }
+    return out;
+  }
+
+  readonly #aliases = new Map<string, readonly string[]>();
+  /** The other names of a path (canonical) through the workspace's links, links to links and linked folders included. */
+  aliasesOf(abs: string): readonly string[] {
+    const { links } = this.links();
+    if (links.length === 0) return [];
+    let out = this.#aliases.get(abs);
+    if (out !== undefined) return out;
+    const found: string[] = [];
+    const seen = new Set([foldPath(abs)]);
+    for (let k = -1; k < found.length && found.length < MAX_ALIASES; k++) {
+      const at = k < 0 ? abs : found[k]!;
+      const folded = foldPath(at);
+      for (const l of links) {
+        if (folded !== l.target && !folded.startsWith(`${l.target}/`)) continue;
+        const rest = at.split("/").slice(l.depth);
+        const alias = rest.length > 0 ? `${l.name}/${rest.join("/")}` : l.name;
+        const key = foldPath(alias);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        found.push(alias);
+        if (found.length >= MAX_ALIASES) break;
+      }
+    }
+    out = found;
+    if (this.#aliases.size < 65536) this.#aliases.set(abs, out);
+    return out;
+  }
+
+  /**
+   * The name, other than its own, under which a program that loads the files `re` matches finds `abs`
+   * (canonical) through the workspace's links; "" when plangate cannot see every name that leads to it
+   * (unseenNames says why); undefined when none does.
+   */
+  reachedAs(abs: string, re: RegExp): string | undefined {
+    if (this.#hardLinks(abs) > 1) return "";
+    const links = this.links();
+    if (links.unlisted !== undefined) return "";
+    if (links.links.length === 0) return undefined;
+    return this.aliasesOf(abs).find((a) => a.startsWith(`${this.workspace}/`) && re.test(a));
+  }
+
+  /** How many names a file of the workspace on disk has (hard links: a write through one changes the file under all of them). */
+  #hardLinks(abs: string): number {
+    return abs.startsWith(`${this.workspace}/`) ? (this.paths?.files.nlink?.(abs) ?? 1) : 1;
+  }
+
+  /** Why a program may load `abs` under a name plangate cannot see (reachedAs's ""), after "`program` may load it". */
+  unseenNames(abs: string): string {
+    const n = this.#hardLinks(abs);
+    if (n > 1) return `under another of the ${n} names the file has on disk (hard links), which plangate cannot list`;
+    return `through a symbolic link, and plangate cannot list every link of the workspace: ${this.links().unlisted ?? "it could not"}`;
+  }
 
   /**
    * A path of the workspace as the file system finds it, every symlink on disk followed (`s/ci.sh` where
@@ -324,7 +439,7 @@ class WrittenFiles {
   readonly #order = new Map<string, number>();
   readonly #treeKeys = new Set<string>();
   /** For each load's expression: how many paths (in #order) it was tested against, and those it matched. */
-  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[] }>();
+  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[]; via: Map<string, string> }>();
   /**
    * What a program that loads files by their names may find of the plan's writes: each written file
    * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
@@ -332,27 +447,37 @@ class WrittenFiles {
    * of one test runner does not test every written path again at each). Undefined past the bound on
    * matching (MAX_PATTERN_TESTS).
    */
-  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
+  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written; via?: string }[] | undefined {
     let index = this.#loadIndex.get(re);
-    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
+    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [], via: new Map() }));
     const size = this.#order.size;
     // Folders written whole are looked at again at each run: they count each time.
     this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0) + this.#patterns.length;
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
     if (index.tested < size) {
       let i = 0;
-      for (const abs of this.#order.keys()) if (i++ >= index.tested && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+      for (const abs of this.#order.keys()) {
+        if (i++ < index.tested) continue;
+        if (abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+        // A file the program finds under another name, through a link of the workspace.
+        else if (!this.#files.get(abs)!.tree && abs !== "/") {
+          const via = this.reachedAs(abs, re);
+          if (via === undefined) continue;
+          index.hits.push(abs);
+          index.via.set(abs, via);
+        }
+      }
       index.tested = size;
     }
-    const out: { abs: string; w: Written; at: number }[] = [];
-    const add = (abs: string, entry: Written) => {
+    const out: { abs: string; w: Written; at: number; via?: string }[] = [];
+    const add = (abs: string, entry: Written, via?: string) => {
       const w = this.#current(abs);
       if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || w.lazy !== undefined || foreignText(w.by))) return;
-      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)! });
+      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)!, ...(via !== undefined ? { via } : {}) });
     };
     for (const abs of index.hits) {
       const entry = this.#files.get(abs)!;
-      if (!entry.tree) add(abs, entry);
+      if (!entry.tree) add(abs, entry, index.via.get(abs));
     }
     if (trees !== undefined)
       for (const abs of this.#treeKeys) {
@@ -360,12 +485,20 @@ class WrittenFiles {
         if (entry.tree && trees(abs)) add(abs, entry);
       }
     // A pattern written through may name a file on disk the program finds: one that ends in a pattern may name any.
-    for (const { key, w } of this.#patterns) {
+    for (const { key, re: names, w } of this.#patterns) {
       const folder = key.slice(0, key.slice(0, key.search(/[*?[]/)).lastIndexOf("/"));
-      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : /[*?\]]$/.test(key) || re.test(key);
-      if (may && key.startsWith(`${this.workspace}/`) && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
+      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : (key.startsWith(`${this.workspace}/`) && (/[*?\]]$/.test(key) || re.test(key))) || this.#linkedThrough(key, names, re);
+      if (may && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
     }
     return out.sort((a, b) => a.at - b.at);
+  }
+
+  /** May a program that loads the files `re` matches find one that a pattern written through (`names`, from `key`) names, through a link of the workspace? */
+  #linkedThrough(key: string, names: RegExp, re: RegExp): boolean {
+    const links = this.links();
+    if (links.unlisted !== undefined) return true;
+    if (links.links.length === 0) return false;
+    return links.links.some((l) => re.test(l.name) && names.test(l.target)) || this.reachedAs(key, re) !== undefined;
   }
 
   /** The written files named `name` in any folder (folded), as absolute paths. */
@@ -814,23 +947,31 @@ class Judge {
     let re = this.#regexes.get(load);
     if (re === undefined) this.#regexes.set(load, (re = loadRegex(load, workspace)));
     // A script of the project's own: the code files the plan writes, not every folder it fills.
-    const trees = run.project ? undefined : (abs: string) => treeHolds(load, workspace, abs);
+    // A folder is found under its own name or any other a link of the workspace gives it (`.husky` linking to `hooks`).
+    const trees = run.project
+      ? undefined
+      : (abs: string) => treeHolds(load, workspace, abs) || (abs !== "/" && (this.state.links().unlisted !== undefined || this.state.aliasesOf(abs).some((a) => treeHolds(load, workspace, a))));
     const sameLine: Written = { step, seq: Infinity, how: "written by a command of the same step" };
-    const hits: { abs: string; w: Written; tree: boolean }[] = [];
+    const hits: { abs: string; w: Written; tree: boolean; via?: string }[] = [];
     // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
     const own = run.owner ?? "";
     for (const x of line.writes) {
       // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
       if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign)) continue;
       if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
+      // Under another name, through a link of the workspace.
+      else if (!x.pattern && !x.tree && foreignText(x.by)) {
+        const via = this.state.reachedAs(this.state.canon(x.abs), re);
+        if (via !== undefined) hits.push({ abs: x.abs, w: sameLine, tree: false, via });
+      }
     }
     const found = this.state.loadable(re, trees);
     if (found === undefined) {
       out.findings.push(writtenFinding("unreadable", { program: run.program, file: load.files.join(", "), writer: step, why: `the plan writes more files than plangate matches against what ${run.program} loads` }, run.span));
       return;
     }
-    for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
-    for (const { abs, w, tree } of hits) {
+    for (const { abs, w, via } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs), ...(via !== undefined ? { via } : {}) });
+    for (const { abs, w, tree, via } of hits) {
       // A settings file whose text names no scripts or code (`holds`) is data to the program.
       if (load.holds !== undefined && textOf(w) !== undefined && !load.holds.test(textOf(w)!)) continue;
       // A text the plan does not hold is refused once, whatever language a load reads it as; so is a compiled form.
@@ -838,9 +979,14 @@ class Judge {
       // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
       if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
+      // A name plangate cannot see may lead to it (links not all listed, hard links): a program may load it so.
+      if (via === "") {
+        out.findings.push(writtenFinding("unreadable", { program: run.program, file: relative(workspace, abs), writer: w.step, why: `${run.program} may load it ${this.state.unseenNames(this.state.canon(abs))}` }, run.span));
+        continue;
+      }
       // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read. Not its compiled forms.
       if (!tree && isCode(load.as) && load.compiled === undefined && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
-      const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
+      const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : via !== undefined ? `${relative(workspace, via)} (a link to ${relative(workspace, abs)})` : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
       const again = `${abs}\0${w.seq}\0${load.as}`;
       const first = !this.#loadsJudged.has(again);
