@@ -6,7 +6,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
-import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
+import { generatesFiles, type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
 
@@ -178,6 +178,25 @@ export interface CommandReport {
   markers: CommandMarker[];
   /** The files the line runs or reads its commands from (see CommandRun); absent when there is none. */
   runs?: CommandRun[];
+  /**
+   * Programs that may write any file under the folder they run in without a word naming it: a package a
+   * runner fetches and runs (`npx degit`, `uvx cookiecutter`; `fetched`), a project generator or a clone
+   * by another tool than git (loaders.ts generatesFiles). Read by src/commands/written.ts alone, which
+   * follows what they write for the programs that load files later; absent when there is none.
+   */
+  generates?: CommandGenerates[];
+}
+
+/** A program that may write files no word names (see CommandReport.generates). */
+export interface CommandGenerates {
+  /** The program, as CommandPath.program names it. */
+  program: string;
+  /** The folder it runs in, as CommandPath.cwd. */
+  cwd: string;
+  /** Run from a package a runner fetches (`npx`, `pnpm dlx`, `uvx`, `pipx run`). */
+  fetched?: true;
+  /** The runner that fetches it (`npx`): what that runner itself runs and loads comes before the package writes. */
+  runner?: string;
 }
 
 /** A write outside the workspace that no word of the line names (see CommandReport.outside). */
@@ -215,6 +234,9 @@ export function writtenFinding(kind: "unknown" | "manifest" | "unreadable" | "co
   if (kind === "manifest") return { rule: "disallowed-tool", messageId: "writtenManifest", data, ...at };
   return { rule: "disallowed-tool", messageId: "writtenUnreadable", data, ...at };
 }
+
+/** Most programs of a line that write files no word names kept with their folders (CommandReport.generates); past it each is said to write anywhere. */
+const MAX_GENERATES = 64;
 
 /** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
 const MAX_NESTING = 8;
@@ -1374,6 +1396,19 @@ const COPY_GRAMMARS: Readonly<Record<string, CopyGrammar>> = {
   zip: { flags: "rqvjDyXoufFlkgAwTRz0123456789", valued: "", long: [], longValued: [] },
 };
 
+/** Does a package runner run a package from a folder (`npx ./pkg`, `npm exec --package=./pkg p`), which is run as a file rather than fetched? */
+function localPackage(args: ShellWord[]): boolean {
+  const local = (v: string | undefined) => v !== undefined && /^(?:\.{1,2}(?:\/|$)|\/|~|file:)/.test(v);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v.startsWith("--package=") && local(v.slice(10))) return true;
+    if ((v === "--package" || v === "-p") && local(args[i + 1]?.value)) return true;
+    if (!v.startsWith("-") && local(v)) return true;
+  }
+  return false;
+}
+
 /** find's tests whose value is a pattern or a file it only reads (`-name '*.pyc'`, `-newer ref`), not a file it writes. */
 const FIND_READS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-samefile"]);
 
@@ -2070,8 +2105,8 @@ class Analysis {
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
-  /** `named`: an allow entry of the program that runs this one names it, which allows it. */
-  private invocation(words: ShellWord[], depth: number, named = false): void {
+  /** `named`: an allow entry of the program that runs this one names it, which allows it. `fetchedBy`: the package runner that fetches it (CommandGenerates). */
+  private invocation(words: ShellWord[], depth: number, named = false, fetchedBy?: string): void {
     if (depth > MAX_NESTING) {
       this.unreadableFind({ rule: "parse-error", messageId: "nestedTooDeep", data: { depth: MAX_NESTING } });
       return;
@@ -2095,6 +2130,7 @@ class Analysis {
     // A program run by its path: a file of the workspace, which the plan may write first. One plangate does not know (`./scripts/ci.sh`, `./gradlew`) is the project's own, which may run any code the plan writes.
     if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth), interpreterOf(name) === undefined && loadsOf(name, args).length === 0 ? { project: true } : undefined);
     this.runsFiles(name, spelt, args, depth);
+    if (fetchedBy !== undefined || generatesFiles(name, args)) this.generates(name, fetchedBy);
     const owner = name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name;
     this.owner = owner;
     const denied = deniedBy(this.policy, values) ?? (name === spelt ? undefined : deniedBy(this.policy, [name, ...values.slice(1)]));
@@ -2172,7 +2208,7 @@ class Analysis {
           try {
             for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
               this.cwd = cwd;
-              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1), inner.fetched === true && !localPackage(args) ? name : undefined);
             }
           } finally {
             [this.elsewhere, this.env, this.otherUser] = [away, env, otherUser];
@@ -3030,6 +3066,18 @@ class Analysis {
       const source = sources?.has(w) === true;
       for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree, reads, source);
     }
+  }
+
+  /** A program that may write files no word of it names, in the folder it runs in (CommandReport.generates). */
+  private generates(program: string, fetchedBy: string | undefined): void {
+    const list = (this.report.generates ??= []);
+    if (list.some((g) => g.program === program && g.cwd === this.cwd && g.runner === fetchedBy)) return;
+    // Past the bound, one program that may write anywhere stands for the rest.
+    if (list.length >= MAX_GENERATES) {
+      if (!list.some((g) => g.program === "" && g.cwd === "/")) list.push({ program: "", cwd: "/" });
+      return;
+    }
+    list.push({ program, cwd: this.cwd, ...(fetchedBy !== undefined ? { fetched: true as const, runner: fetchedBy } : {}) });
   }
 
   private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false, read = false, source = false): void {

@@ -318,6 +318,59 @@ export function packageRunnerLoads(pkg: string | undefined): readonly Load[] {
 /** What a script of the project runs may load: code of any language (its commands are the project's). */
 export const PROJECT_SCRIPT_LOADS: readonly Load[] = ANY;
 
+/** Is the program one whose loads plangate knows (a test runner, a build tool, a package manager...)? */
+export function isLoader(name: string): boolean {
+  return LOADERS.has(name) || LOADERS.has(name.replace(/(?:[0-9][0-9.]*)$/, ""));
+}
+
+/**
+ * Programs that write a project's files from a template or a repository elsewhere, without naming the
+ * files: a generator (`cookiecutter`, `copier`, `degit`, `yo`, any `create-*`), a package manager's
+ * `create` (which fetches and runs `create-<name>`), a clone by another tool than git (`gh repo clone`,
+ * `svn checkout`, `hg clone`). What they write is followed as a folder written whole (src/commands/written.ts).
+ */
+const GENERATORS = new Set(["cookiecutter", "cruft", "copier", "degit", "tiged", "giget", "yo", "yeoman", "emigrate", "sao", "hygen-create", "projen", "scaffold", "boilr", "kickstart", "cargo-generate", "ng-new"]);
+const GENERATING: Readonly<Record<string, readonly string[]>> = {
+  npm: ["create", "innit", "init"],
+  pnpm: ["create", "init"],
+  yarn: ["create"],
+  yarnpkg: ["create"],
+  bun: ["create", "init"],
+  deno: ["init"],
+  cargo: ["generate"],
+  composer: ["create-project"],
+  gh: ["repo clone", "repo fork", "gist clone", "release download", "run download", "extension create"],
+  hub: ["clone", "fork"],
+  svn: ["checkout", "co", "export"],
+  hg: ["clone"],
+  chg: ["clone"],
+  bzr: ["branch", "checkout", "co", "export"],
+  brz: ["branch", "checkout", "co", "export"],
+  fossil: ["clone", "open"],
+  pijul: ["clone"],
+  darcs: ["clone", "get"],
+  dvc: ["get", "import", "pull", "fetch", "checkout"],
+  "huggingface-cli": ["download"],
+  oras: ["pull"],
+  helm: ["pull", "fetch"],
+  docker: ["cp"],
+  podman: ["cp"],
+  kubectl: ["cp"],
+};
+
+/** Does the invocation write files from elsewhere that no word of it names (see GENERATORS)? */
+export function generatesFiles(name: string, args: readonly ShellWord[]): boolean {
+  if (GENERATORS.has(name) || /^create-[a-z0-9]/.test(name)) return true;
+  const subs = Object.hasOwn(GENERATING, name) ? GENERATING[name]! : undefined;
+  if (subs === undefined) return false;
+  // The subcommand's words (a run-time one may be any): options before them are the program's own.
+  const words = args.filter((w) => w.value === undefined || !w.value.startsWith("-")).map((w) => w.value);
+  if (words.length === 0) return false;
+  // `npm init` alone writes package.json, which it names; `npm init vite` runs create-vite.
+  if ((name === "npm" || name === "pnpm" || name === "bun") && words[0] === "init") return words.length > 1;
+  return subs.some((s) => s.split(" ").every((p, k) => k < words.length && (words[k] === undefined || words[k] === p)));
+}
+
 /** Compiled forms an interpreter runs when it is given one as its script (`python3 x.pyc`, a zip application), beside those it loads. */
 const RUN_COMPILED: Readonly<Record<string, readonly string[]>> = { python: ["*.pyz", "*.zip", "*.egg", "*.whl"] };
 const compiledRegexes = new Map<string, RegExp | null>();

@@ -253,3 +253,55 @@ describe("files a plan writes and then runs: what a copy or an archive reads is 
     expect(await unknown(command)).toEqual(files);
   });
 });
+
+describe("files a plan writes and then runs: programs that write files no word names", () => {
+  const unknownFiles = async (steps: object[], options = {}) => (await diagnosticsOf("disallowed-tool", JSON.stringify({ steps }), options)).filter((d) => d.messageId === "writtenUnknown").map((d) => /run (.+?), which step/.exec(d.message)?.[1]);
+
+  it.each([
+    "npx degit user/repo tests/sub",
+    "npx create-foo",
+    "pnpm dlx create-foo app",
+    "yarn dlx degit user/repo tests",
+    "bunx degit user/repo tests",
+    "uvx cookiecutter gh:user/template",
+    "pipx run cookiecutter gh:user/template",
+    "uv tool run copier copy gh:user/t .",
+    "cookiecutter gh:user/template",
+    "npm create vite@latest app",
+    "npm init vite app",
+    "yarn create vite app",
+    "gh repo clone user/repo",
+    "svn checkout https://example.com/svn/trunk lib",
+    "mytool generate tests/sub",
+    "mkdir sub && mytool sub",
+    "protoc --python_out=gen proto/x.proto",
+  ])("%s, then pytest: the folder it writes in is unknown", async (command) => {
+    expect((await unknownFiles([run(command), run("pytest")])).length).toBeGreaterThan(0);
+  });
+
+  it("on the same line as the program that loads, too; not for the runner's own runs", async () => {
+    expect(await unknownFiles([run("npx degit user/repo tests/sub && pytest")])).toEqual(["/workspace/**"]);
+    expect(await unknownFiles([run("npx degit user/repo tests/sub")])).toEqual([]);
+    expect(await unknownFiles([run("npm create vite@latest app")])).toEqual([]);
+  });
+
+  it("a folder outside the one it runs in is written whole too", async () => {
+    expect(await unknownFiles([run("cd app && npx degit user/repo ../tests"), run("pytest")])).toEqual(expect.arrayContaining(["app/**", "tests/**"]));
+  });
+
+  it.each([
+    "npx prettier --write .",
+    "npx tsc -p .",
+    "npx eslint --fix src",
+    "npx rimraf dist",
+    "kubectl get pods",
+    "gcc -o build/app main.c",
+    "find . -name '*.pyc' -delete",
+    "jq . data/x.json",
+    "npm init -y",
+    "rg TODO src/",
+    "./scripts/gen-fixtures.sh tests/fixtures/",
+  ])("%s, then pytest: honest, it passes", async (command) => {
+    expect(await unknownFiles([run(command), run("pytest")])).toEqual([]);
+  });
+});

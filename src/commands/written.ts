@@ -4,9 +4,9 @@ import type { Plan, Step } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
-import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
+import { type CommandFinding, type CommandGenerates, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
-import { compiledFormOf, type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
+import { compiledFormOf, isLoader, type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { writtenCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
 
@@ -101,7 +101,7 @@ const KEEPS_TEXT = new Set([
   "cd", "pushd", "popd", "git add", "git commit", "git status", "git diff", "git log", "git show", "git blame",
 ]);
 /** Programs that only remove what they name: a program finds nothing there to load. */
-const REMOVERS = new Set(["rm", "grm", "rmdir", "grmdir", "unlink", "gunlink", "shred", "trash", "trash-put", "git rm", "git clean"]);
+const REMOVERS = new Set(["rm", "grm", "rmdir", "grmdir", "unlink", "gunlink", "shred", "trash", "trash-put", "rimraf", "del-cli", "git rm", "git clean"]);
 /** Programs whose last operand may be a folder they write into (`cp x dir`): each file in it may be written. */
 const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp", "gmv", "ginstall", "gln"]);
 /**
@@ -260,6 +260,42 @@ class WrittenFiles {
       }
     }
     return out;
+  }
+
+  /** Folders the plan makes (`mkdir`), and those its writes put files in (up to #foldersOf of #order), folded. */
+  readonly #made = new Set<string>();
+  readonly #folders = new Set<string>();
+  #foldersOf = 0;
+  madeFolder(abs: string): void {
+    if (this.#made.size < 65536) this.#made.add(this.#fold(this.canon(abs)));
+  }
+
+  /**
+   * May a word name a folder (and not one file) when its program runs: it says so (`dir/`, `.`), or the
+   * folder is on disk, or the plan makes it or writes in it; or, for a path of more than a name
+   * (`tests/sub`), nothing says what is there. A word that names a file on disk, or a bare word for
+   * nothing there (`pods`), names a file.
+   */
+  mayBeFolder(abs: string, text: string): boolean {
+    if (/(?:\/|(?:^|\/)\.\.?)$/.test(text)) return true;
+    const real = this.canon(abs);
+    const folded = this.#fold(real);
+    if (this.#made.has(folded)) return true;
+    if (this.#foldersOf < this.#order.size) {
+      let i = 0;
+      for (const written of this.#order.keys()) {
+        if (i++ < this.#foldersOf) continue;
+        const f = this.#fold(written);
+        for (let k = f.lastIndexOf("/"); k > 0; k = f.lastIndexOf("/", k - 1)) this.#folders.add(f.slice(0, k));
+      }
+      this.#foldersOf = this.#order.size;
+    }
+    const written = this.#files.get(real);
+    if (this.#folders.has(folded) || written?.tree) return true;
+    const kind = real.startsWith(`${this.workspace}/`) ? this.paths?.files.kind(real) : undefined;
+    if (kind === "dir") return true;
+    if (kind === "file" || kind === "other" || written !== undefined) return false;
+    return text.replace(/\/+$/, "").includes("/");
   }
 
   readonly #aliases = new Map<string, readonly string[]>();
@@ -751,20 +787,42 @@ function normalize(text: string): string {
   return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 
-/** The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names but reads, copies from, runs, or only touches. */
-function lineWrites(report: CommandReport, workspace: string, bases: readonly string[]): LineWrite[] {
+/**
+ * The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names
+ * but reads, copies from, runs, or only touches. A folder a program plangate does not know is given
+ * (`mytool tests/sub`, `protoc --python_out=gen`) may get any file, and so may the folder a program
+ * that writes files no word names runs in (CommandReport.generates): each is written whole.
+ */
+function lineWrites(report: CommandReport, workspace: string, bases: readonly string[], state?: WrittenFiles): LineWrite[] {
   const out: LineWrite[] = [];
-  if (report.paths.length === 0) return out;
+  const generates = (report.generates ?? []).filter((g) => g.program === "" || !g.fetched || !knowsWrites(g.program));
+  if (report.paths.length === 0 && generates.length === 0) return out;
   // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
   const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
+  // A program run by its path is the project's (or the plan's, judged by its text): what it writes is its own, as a makefile's recipes are.
+  const byPath = new Set((report.runs ?? []).filter((r) => r.as === "program").map((r) => r.owner ?? ""));
   for (const p of report.paths) {
+    if (p.program === "mkdir" && state !== undefined && !p.read)
+      for (const base of bases) {
+        const abs = absoluteOf(workspace, base, p.cwd, p.text);
+        if (abs !== undefined) state.madeFolder(abs);
+      }
     if (p.read || p.source || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
-    const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by: p.program ?? "" };
+    const by = p.program ?? "";
+    const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by };
+    const generator = generates.find((g) => g.program === by && g.cwd === p.cwd);
+    const unknown = generator === undefined && by !== "" && !byPath.has(by) && !knowsWrites(by);
     for (const base of bases) {
       const abs = absoluteOf(workspace, base, p.cwd, p.text);
       if (abs === undefined) continue;
       // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
-      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true, ...gone });
+      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true || generator !== undefined, pattern: true, ...gone });
+      else if (generator !== undefined) {
+        // What it is given outside the folder it runs in (which is written whole below) is written whole too.
+        const folder = absoluteOf(workspace, base, p.cwd, ".");
+        if (folder === undefined || !(abs === folder || abs.startsWith(`${folder}/`))) out.push({ abs, tree: true, by, foreign: true, how: generatedHow(by), generated: generatedBy(generator) });
+      }
+      else if (unknown && state?.mayBeFolder(abs, p.text)) out.push({ abs, tree: true, by, how: `written by ${by}, which plangate does not know: it may write any file in the folder it is given` });
       else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)), ...gone });
       if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false, by: p.program });
       // split's and csplit's prefix is their last operand; uudecode writes where its input says, from the folder it runs in.
@@ -772,13 +830,60 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
         out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true, by: p.program });
     }
   }
+  // A program that writes files no word names: every file of the folder it runs in (anywhere, for one whose folder is not known).
+  for (const g of generates)
+    for (const base of bases) {
+      const folder = g.cwd.startsWith("/") ? resolvePosix("/", g.cwd) : (absoluteOf(workspace, base, g.cwd, ".") ?? "/");
+      out.push({ abs: folder, tree: true, by: g.program, foreign: true, how: generatedHow(g.program), generated: generatedBy(g) });
+    }
   return out;
+}
+
+/** The programs a write of a generator comes after on its line: the generator and the runner that fetches it, whose own runs and loads come first. */
+function generatedBy(g: CommandGenerates): readonly string[] {
+  return g.program === "" ? [] : g.runner !== undefined ? [g.program, g.runner] : [g.program];
+}
+
+/** How a folder a program writes without naming its files was written, for messages. */
+function generatedHow(program: string): string {
+  return program === "" ? "written by one of many programs of a line that write files no word names" : `written by ${program}, which writes files from elsewhere that no word of the line names`;
+}
+
+/**
+ * Programs whose words name what they read or the files they write, no folder they fill: what a
+ * program plangate does not know is given as a folder (`mytool tests/sub`) may get any file.
+ */
+const NAMES_ITS_WRITES = new Set([
+  "find", "gfind", "fd", "fdfind", "tree", "rg", "ag", "ack", "ugrep", "sort", "gsort", "tee", "dd", "truncate", "mktemp", "jq", "gojq", "jaq", "yq", "xq", "sed", "gsed", "xxd", "base64", "base32", "iconv", "dos2unix", "unix2dos",
+  "cut", "paste", "join", "uniq", "tr", "column", "fmt", "fold", "expand", "unexpand", "rev", "tac", "shuf", "nl", "od", "hexdump", "strings", "bat", "glow", "less", "more", "man", "file", "ldd", "otool",
+  "openssl", "ssh-keygen", "gpg", "gpg2", "age", "minisign", "signify", "gcc", "cc", "c++", "g++", "clang", "clang++", "ld", "lld", "ld.lld", "as", "nasm", "strip", "objcopy", "objdump", "nm", "ranlib",
+  "zip", "unzip", "7z", "7za", "7zz", "7zr", "tar", "gtar", "bsdtar", "cpio", "ar", "patch", "gpatch", "curl", "wget", "aria2c",
+  "docker", "podman", "buildah", "nerdctl", "kubectl", "helm", "kind", "minikube", "k3d", "gh", "glab", "aws", "gcloud", "gsutil", "az", "ssh", "sftp", "nc", "ncat", "socat",
+  "ffmpeg", "ffprobe", "convert", "magick", "identify", "pandoc", "sqlite3", "psql", "mysql", "mariadb", "duckdb", "redis-cli", "mongosh",
+  "ctags", "etags", "cloc", "tokei", "scc", "hadolint", "yamllint", "markdownlint", "markdownlint-cli2", "codespell", "cspell", "vale", "bandit", "semgrep", "trivy", "gitleaks", "detect-secrets", "safety", "pip-audit", "vulture", "radon", "pydocstyle", "pycodestyle", "jsonlint", "xmllint", "tidy", "lychee",
+  "sphinx-apidoc", "sphinx-quickstart", "pyreverse", "pydeps", "pipdeptree", "pip-compile", "pip-sync", "docformatter", "nbstripout", "jupytext", "nbqa", "typos", "sqlfluff", "clang-tidy", "cppcheck", "cpplint", "swiftlint", "detekt", "staticcheck", "govulncheck", "gosec", "revive", "errcheck", "hyperfine",
+  "r", "rscript", "ansible-lint", "kubeval", "kubeconform", "conftest", "checkov", "tflint", "tfsec", "terrascan", "actionlint", "shfmt", "editorconfig-checker", "commitizen", "cz", "license-checker", "depcheck", "madge", "jscpd", "lizard", "sloccount", "licensee", "reuse", "grype", "syft", "osv-scanner", "snyk", "sonar-scanner",
+  "date", "sleep", "which", "whereis", "type", "kill", "pkill", "pgrep", "ps", "open", "xdg-open", "code", "cursor", "subl", "vim", "vi", "nvim", "nano", "emacs", "watch", "time", "seq", "yes", "bc", "expr", "numfmt", "printenv", "id", "uname", "hostname", "whoami", "df", "free", "uptime", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host", "traceroute", "xargs", "env", "nohup", "timeout", "sudo",
+]);
+
+/**
+ * Does plangate know what a program writes through its words, so that a folder it is given is not
+ * written whole: one that only reads or touches them, removes them, copies into them, renames, formats,
+ * runs or loads them, a shell, an interpreter, git, a database client, or one of NAMES_ITS_WRITES.
+ */
+function knowsWrites(program: string): boolean {
+  if (program.startsWith("git ") || program === "git") return true;
+  return KEEPS_TEXT.has(program) || REMOVERS.has(program) || INTO_FOLDER.has(program) || RENAMING.has(program) || NAMES_UNSEEN.has(program) || KEEPS_CODE.has(program) || NAMES_ITS_WRITES.has(program) || SHELL_NAMES.has(program) || SQL_LINE.has(program) || interpreterOf(program) !== undefined || isLoader(program);
 }
 
 /** A file (or folder, or pattern) a command line may write the text of. */
 interface LineWrite {
   abs: string;
   tree: boolean;
+  /** How it was written, for messages, when not as a command line's ordinary write. */
+  how?: string;
+  /** Written by a program that writes files no word names (CommandReport.generates): what these programs run or load on its line comes before it writes. */
+  generated?: readonly string[];
   /** The line runs a command in the background (`&`): the write may land after later steps. */
   background?: boolean;
   /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
@@ -795,14 +900,17 @@ interface LineWrite {
 interface LineIndex {
   files: Map<string, boolean>;
   patterns: RegExp[];
+  /** Folders written whole by programs that write files no word names (LineWrite.generated), apart: not before their own runs. */
+  generated: LineWrite[];
   /** Every write of the line, as listed. */
   writes: readonly LineWrite[];
 }
 
 function lineIndex(writes: readonly LineWrite[]): LineIndex {
-  const index: LineIndex = { files: new Map(), patterns: [], writes };
+  const index: LineIndex = { files: new Map(), patterns: [], generated: [], writes };
   for (const x of writes)
-    if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
+    if (x.generated !== undefined) index.generated.push(x);
+    else if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
     else index.files.set(x.abs, (index.files.get(x.abs) ?? false) || x.tree);
   return index;
 }
@@ -907,6 +1015,11 @@ class Judge {
             return;
           }
         }
+        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`)));
+        if (g !== undefined) {
+          hits.push({ abs, file: run.text, w: { step, seq: Infinity, how: g.how ?? "written by a command of the same step" } });
+          return;
+        }
         const w = run.as === "package" ? this.state.under(abs) : this.state.get(abs);
         // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
         if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
@@ -957,7 +1070,7 @@ class Judge {
     const own = run.owner ?? "";
     for (const x of line.writes) {
       // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
-      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign)) continue;
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign) || x.generated?.includes(own)) continue;
       if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
       // Under another name, through a link of the workspace.
       else if (!x.pattern && !x.tree && foreignText(x.by)) {
@@ -1123,7 +1236,7 @@ class Judge {
   #merge(report: CommandReport, run: CommandRun, via: string, bases: readonly string[], step: number, depth: number, out: Judged): void {
     const span = run.span ? { span: run.span } : {};
     // What the script writes before it runs another file counts as the line's own writes for that run.
-    const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")));
+    const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")), this.state);
     out.writes.push(...writes);
     const nested: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
     // Past MAX_DEPTH a written file is not followed, and is refused (#judge), rather than run unread.
@@ -1174,7 +1287,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
     for (; next < analysed.length && analysed[next]!.command.step === step; next++) {
       const { command, report } = analysed[next]!;
       const bases = foldersOf(command, facts, plan.dialect);
-      const writes = lineWrites(report, workspace, bases);
+      const writes = lineWrites(report, workspace, bases, state);
       const background = command.text !== undefined && command.text.includes("&") && BACKGROUND.test(command.text);
       if (background)
         for (const w of writes) w.background = true;
@@ -1213,7 +1326,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
         ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
         : w.gone
           ? { step: step.position, gone: true, how: "removed by a command line" }
-          : { step: step.position, by: w.by, how: "written by a command line, so its text is not in the plan" };
+          : { step: step.position, by: w.by, how: w.how ?? "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
       else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
     }
