@@ -1223,7 +1223,30 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
       break;
     }
   }
+  // A backup of the file replaced, named by the suffix given (`cp -b -S .py x tests/t` moves tests/t's text to tests/t.py).
+  const suffix = backupSuffix(args);
+  if (suffix !== undefined) {
+    const operands = args.filter((w, k) => w.value !== undefined && !w.value.startsWith("-") && !/^-[A-Za-z]*[St]$|^--(?:s|su|suf|suff|suffi|suffix|t[a-z-]*)$/.test(args[k - 1]?.value ?? ""));
+    const dest = operands.at(-1);
+    if (dest !== undefined && operands.length > 1) out.set(dest, { ...out.get(dest), paths: [...(out.get(dest)?.paths ?? []), `${dest.value!}${suffix}`] });
+  }
   return out;
+}
+
+/** The suffix cp, mv, ln and install give the backup of a file they replace, when the words name one (`-S .bak`, `--suffix=.bak`). */
+function backupSuffix(args: ShellWord[]): string | undefined {
+  let suffix: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || v === "--") break;
+    if (v.startsWith("--")) {
+      if (isLongOption(v, "--suffix")) suffix = v.includes("=") ? v.slice(v.indexOf("=") + 1) : args[++i]?.value;
+      continue;
+    }
+    const m = /^-[A-Za-z]*?S(.*)$/.exec(v);
+    if (m !== null && !/^-[A-Za-z]*t/.test(v.slice(0, v.indexOf("S")))) suffix = m[1] !== "" ? m[1] : args[++i]?.value;
+  }
+  return suffix;
 }
 
 /** find's expression words that delete, or run a program on, every file found. */

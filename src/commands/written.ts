@@ -795,7 +795,7 @@ function normalize(text: string): string {
  */
 function lineWrites(report: CommandReport, workspace: string, bases: readonly string[], state?: WrittenFiles): LineWrite[] {
   const out: LineWrite[] = [];
-  const generates = (report.generates ?? []).filter((g) => g.program === "" || !g.fetched || !knowsWrites(g.program));
+  const generates = (report.generates ?? []).filter((g) => g.program === "" || !g.fetched || !knowsPackage(g.program));
   if (report.paths.length === 0 && generates.length === 0) return out;
   // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
   const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
@@ -865,6 +865,15 @@ const NAMES_ITS_WRITES = new Set([
   "r", "rscript", "ansible-lint", "kubeval", "kubeconform", "conftest", "checkov", "tflint", "tfsec", "terrascan", "actionlint", "shfmt", "editorconfig-checker", "commitizen", "cz", "license-checker", "depcheck", "madge", "jscpd", "lizard", "sloccount", "licensee", "reuse", "grype", "syft", "osv-scanner", "snyk", "sonar-scanner",
   "date", "sleep", "which", "whereis", "type", "kill", "pkill", "pgrep", "ps", "open", "xdg-open", "code", "cursor", "subl", "vim", "vi", "nvim", "nano", "emacs", "watch", "time", "seq", "yes", "bc", "expr", "numfmt", "printenv", "id", "uname", "hostname", "whoami", "df", "free", "uptime", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host", "traceroute", "xargs", "env", "nohup", "timeout", "sudo",
 ]);
+
+/**
+ * Is a package a runner fetches one whose writes plangate knows (a formatter, a test runner or build, a
+ * remover: `npx prettier`, `uvx ruff`, `npx rimraf`)? Not a system program's name (`npx sort` fetches
+ * a package of that name, which may do anything).
+ */
+function knowsPackage(name: string): boolean {
+  return KEEPS_CODE.has(name) || isLoader(name) || (REMOVERS.has(name) && !name.includes(" ") && !/^g?(?:rm|rmdir|unlink)$|^shred$/.test(name));
+}
 
 /**
  * Does plangate know what a program writes through its words, so that a folder it is given is not
