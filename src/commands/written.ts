@@ -266,8 +266,11 @@ class WrittenFiles {
   readonly #made = new Set<string>();
   readonly #folders = new Set<string>();
   #foldersOf = 0;
+  /** More folders made than kept: any word may then name one. */
+  #madeFull = false;
   madeFolder(abs: string): void {
     if (this.#made.size < 65536) this.#made.add(this.#fold(this.canon(abs)));
+    else this.#madeFull = true;
   }
 
   /**
@@ -277,7 +280,7 @@ class WrittenFiles {
    * nothing there (`pods`), names a file.
    */
   mayBeFolder(abs: string, text: string): boolean {
-    if (/(?:\/|(?:^|\/)\.\.?)$/.test(text)) return true;
+    if (this.#madeFull || /(?:\/|(?:^|\/)\.\.?)$/.test(text)) return true;
     const real = this.canon(abs);
     const folded = this.#fold(real);
     if (this.#made.has(folded)) return true;
@@ -341,8 +344,15 @@ class WrittenFiles {
 
   /** How many names a file of the workspace on disk has (hard links: a write through one changes the file under all of them). */
   #hardLinks(abs: string): number {
-    return abs.startsWith(`${this.workspace}/`) ? (this.paths?.files.nlink?.(abs) ?? 1) : 1;
+    if (!abs.startsWith(`${this.workspace}/`)) return 1;
+    let n = this.#names.get(abs);
+    if (n === undefined) {
+      n = this.paths?.files.nlink?.(abs) ?? 1;
+      if (this.#names.size < 65536) this.#names.set(abs, n);
+    }
+    return n;
   }
+  readonly #names = new Map<string, number>();
 
   /** Why a program may load `abs` under a name plangate cannot see (reachedAs's ""), after "`program` may load it". */
   unseenNames(abs: string): string {
