@@ -6,7 +6,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
-import { type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
+import { generatesFiles, type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
 import { envFilesOf } from "./dotenv.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
@@ -144,6 +144,12 @@ export interface CommandPath {
   tree?: true;
   /** The program only reads it (an operand of `cat`, `grep`, `ls`...; see READERS): a protected path may be read. */
   read?: true;
+  /**
+   * What a program copies, archives or links from (`cp`'s, `rsync`'s, `install`'s and `ln`'s sources, the
+   * files `tar -c` and `zip` put in an archive): it is read, and only the destination is written. Read by
+   * src/commands/written.ts alone (the other rules count it as they count any word of the program).
+   */
+  source?: true;
   /** The folder it is relative to after `cd` ("" for the workspace root; may be absolute). */
   cwd: string;
   /** Where in the analysed line the word (or the command it is in) is. */
@@ -174,6 +180,25 @@ export interface CommandReport {
   markers: CommandMarker[];
   /** The files the line runs or reads its commands from (see CommandRun); absent when there is none. */
   runs?: CommandRun[];
+  /**
+   * Programs that may write any file under the folder they run in without a word naming it: a package a
+   * runner fetches and runs (`npx degit`, `uvx cookiecutter`; `fetched`), a project generator or a clone
+   * by another tool than git (loaders.ts generatesFiles). Read by src/commands/written.ts alone, which
+   * follows what they write for the programs that load files later; absent when there is none.
+   */
+  generates?: CommandGenerates[];
+}
+
+/** A program that may write files no word names (see CommandReport.generates). */
+export interface CommandGenerates {
+  /** The program, as CommandPath.program names it. */
+  program: string;
+  /** The folder it runs in, as CommandPath.cwd. */
+  cwd: string;
+  /** Run from a package a runner fetches (`npx`, `pnpm dlx`, `uvx`, `pipx run`). */
+  fetched?: true;
+  /** The runner that fetches it (`npx`): what that runner itself runs and loads comes before the package writes. */
+  runner?: string;
 }
 
 /** A write outside the workspace that no word of the line names (see CommandReport.outside). */
@@ -211,6 +236,9 @@ export function writtenFinding(kind: "unknown" | "manifest" | "unreadable" | "co
   if (kind === "manifest") return { rule: "disallowed-tool", messageId: "writtenManifest", data, ...at };
   return { rule: "disallowed-tool", messageId: "writtenUnreadable", data, ...at };
 }
+
+/** Most programs of a line that write files no word names kept with their folders (CommandReport.generates); past it each is said to write anywhere. */
+const MAX_GENERATES = 64;
 
 /** How deep `sh -c "sh -c '…'"` and wrappers of wrappers are followed. */
 const MAX_NESTING = 8;
@@ -1199,7 +1227,30 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
       break;
     }
   }
+  // A backup of the file replaced, named by the suffix given (`cp -b -S .py x tests/t` moves tests/t's text to tests/t.py).
+  const suffix = backupSuffix(args);
+  if (suffix !== undefined) {
+    const operands = args.filter((w, k) => w.value !== undefined && !w.value.startsWith("-") && !/^-[A-Za-z]*[St]$|^--(?:s|su|suf|suff|suffi|suffix|t[a-z-]*)$/.test(args[k - 1]?.value ?? ""));
+    const dest = operands.at(-1);
+    if (dest !== undefined && operands.length > 1) out.set(dest, { ...out.get(dest), paths: [...(out.get(dest)?.paths ?? []), `${dest.value!}${suffix}`] });
+  }
   return out;
+}
+
+/** The suffix cp, mv, ln and install give the backup of a file they replace, when the words name one (`-S .bak`, `--suffix=.bak`). */
+function backupSuffix(args: ShellWord[]): string | undefined {
+  let suffix: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined || v === "--") break;
+    if (v.startsWith("--")) {
+      if (isLongOption(v, "--suffix")) suffix = v.includes("=") ? v.slice(v.indexOf("=") + 1) : args[++i]?.value;
+      continue;
+    }
+    const m = /^-[A-Za-z]*?S(.*)$/.exec(v);
+    if (m !== null && !/^-[A-Za-z]*t/.test(v.slice(0, v.indexOf("S")))) suffix = m[1] !== "" ? m[1] : args[++i]?.value;
+  }
+  return suffix;
 }
 
 /** find's expression words that delete, or run a program on, every file found. */
@@ -1297,6 +1348,213 @@ function archiveDestination(program: string, args: ShellWord[], values: (string 
   if (program === "ar") return values[0] !== undefined && /^-?[A-Za-z]*x/.test(values[0]) ? "cwd" : undefined;
   if (program === "patch" || program === "gpatch") return values.some((v) => v === "--dry-run" || v === "-C" || v === "--check") ? undefined : (valueOf() ?? "cwd");
   return undefined;
+}
+
+/**
+ * The options of a program that copies, archives or links files (see copySources): its short options
+ * without a value and with one (the rest of the cluster, or the next word), its long options without a
+ * separate value and with one. An option outside them may take a value plangate would read as an
+ * operand, so the invocation's words are then all counted as written, as before.
+ */
+interface CopyGrammar {
+  flags: string;
+  valued: string;
+  long: readonly string[];
+  longValued: readonly string[];
+  /** The short option, and the long one, that name the folder written into (`-t`, `--target-directory`): every operand is then a source. */
+  target?: readonly [string, string];
+  /** The options whose value is written, not read (tar's archive, `-f`). */
+  writes?: string;
+  longWrites?: readonly string[];
+  /** Options that make the program change or remove what it reads (`rsync --remove-source-files`), or create folders (`install -d`). */
+  changes?: readonly string[];
+}
+const GNU_COPY_LONG = ["backup", "force", "interactive", "verbose", "help", "version", "no-target-directory", "context"];
+const COPY_GRAMMARS: Readonly<Record<string, CopyGrammar>> = {
+  cp: {
+    flags: "aAbdfFHilLnPpRrsTuvxZ",
+    valued: "St",
+    long: [...GNU_COPY_LONG, "archive", "attributes-only", "copy-contents", "debug", "dereference", "link", "no-clobber", "no-dereference", "one-file-system", "parents", "preserve", "recursive", "reflink", "remove-destination", "strip-trailing-slashes", "symbolic-link", "update", "keep-directory-symlink"],
+    longValued: ["suffix", "target-directory", "no-preserve", "sparse"],
+    target: ["t", "target-directory"],
+  },
+  install: {
+    flags: "bcCDpsTvZ",
+    valued: "Sgmot",
+    long: [...GNU_COPY_LONG, "compare", "debug", "preserve-timestamps", "strip", "preserve-context"],
+    longValued: ["group", "mode", "owner", "suffix", "target-directory", "strip-program"],
+    target: ["t", "target-directory"],
+    changes: ["-d", "directory"],
+  },
+  ln: {
+    flags: "bdFfinLPrsTv",
+    valued: "St",
+    long: [...GNU_COPY_LONG, "directory", "logical", "no-dereference", "physical", "relative", "symbolic"],
+    longValued: ["suffix", "target-directory"],
+    target: ["t", "target-directory"],
+  },
+  rsync: {
+    flags: "vqcarRbulLkKHpEAXogDtOJSnWxyzCFPhi8s460ImNU",
+    valued: "efBTM@",
+    long: ["archive", "recursive", "verbose", "quiet", "compress", "delete", "delete-before", "delete-during", "delete-after", "delete-delay", "delete-excluded", "checksum", "update", "links", "copy-links", "hard-links", "perms", "executability", "acls", "xattrs", "owner", "group", "devices", "specials", "times", "omit-dir-times", "omit-link-times", "sparse", "dry-run", "whole-file", "no-whole-file", "one-file-system", "existing", "ignore-existing", "progress", "partial", "human-readable", "itemize-changes", "stats", "mkpath", "relative", "no-relative", "inplace", "append", "append-verify", "prune-empty-dirs", "numeric-ids", "ignore-times", "size-only", "force", "safe-links", "copy-unsafe-links", "keep-dirlinks", "copy-dirlinks", "no-implied-dirs", "backup", "cvs-exclude", "help", "version", "list-only", "fuzzy", "no-motd", "8-bit-output", "protect-args", "secluded-args", "ipv4", "ipv6", "no-perms", "no-owner", "no-group", "no-times", "fake-super", "crtimes", "atimes", "open-noatime", "devices", "archive"],
+    longValued: ["exclude", "include", "filter", "exclude-from", "include-from", "files-from", "rsh", "rsync-path", "temp-dir", "compare-dest", "copy-dest", "link-dest", "backup-dir", "suffix", "log-file", "log-file-format", "out-format", "password-file", "partial-dir", "chmod", "chown", "usermap", "groupmap", "timeout", "contimeout", "bwlimit", "max-size", "min-size", "max-delete", "modify-window", "port", "sockopts", "protocol", "iconv", "block-size", "checksum-choice", "compress-choice", "compress-level", "skip-compress", "info", "debug", "stop-after", "stop-at", "outbuf", "remote-option", "address", "checksum-seed", "max-alloc", "copy-as"],
+    // What rsync writes besides its destination: its log, a batch, its backups and partial files.
+    writes: "T",
+    longWrites: ["log-file", "write-batch", "only-write-batch", "backup-dir", "partial-dir", "temp-dir"],
+    changes: ["remove-source-files", "remove-sent-files", "write-batch", "only-write-batch"],
+  },
+  scp: { flags: "346ABCOpqRrTv", valued: "cDFiJlMoPSX", long: [], longValued: [] },
+  ditto: {
+    flags: "hVvXcxzjk",
+    valued: "",
+    long: ["keepParent", "rsrc", "norsrc", "extattr", "noextattr", "qtn", "noqtn", "acl", "noacl", "sequesterRsrc", "nocache", "hfsCompression", "nohfsCompression", "preserveHFSCompression", "nopreserveHFSCompression", "password"],
+    longValued: ["arch", "bom", "zlibCompressionLevel"],
+  },
+  tar: {
+    flags: "AcdrtuxjJzZavkmopPhlOwWBiMRsSUGn",
+    valued: "bCfFgHIKLNTVX",
+    long: ["create", "append", "update", "catenate", "concatenate", "extract", "get", "list", "diff", "compare", "delete", "gzip", "gunzip", "ungzip", "bzip2", "xz", "lzip", "lzma", "lzop", "zstd", "compress", "uncompress", "auto-compress", "verbose", "dereference", "hard-dereference", "absolute-names", "preserve-permissions", "same-permissions", "numeric-owner", "sparse", "one-file-system", "exclude-vcs", "exclude-vcs-ignores", "exclude-backups", "exclude-caches", "exclude-caches-all", "exclude-caches-under", "no-recursion", "recursion", "totals", "verify", "wildcards", "no-wildcards", "anchored", "no-anchored", "ignore-case", "no-ignore-case", "null", "no-null", "unquote", "no-unquote", "acls", "no-acls", "xattrs", "no-xattrs", "selinux", "no-selinux", "keep-old-files", "skip-old-files", "overwrite", "touch", "ignore-failed-read", "ignore-zeros", "seek", "no-seek", "full-time", "utc", "show-transformed-names", "show-stored-names", "check-links", "force-local", "multi-volume", "interactive", "confirmation", "read-full-records", "posix", "atime-preserve", "no-same-owner", "same-owner", "no-same-permissions", "delay-directory-restore", "unlink-first", "recursive-unlink", "checkpoint", "help", "version", "clamp-mtime"],
+    longValued: ["file", "directory", "files-from", "exclude-from", "exclude", "listed-incremental", "index-file", "volno-file", "use-compress-program", "to-command", "info-script", "new-volume-script", "format", "label", "newer", "after-date", "newer-mtime", "blocking-factor", "record-size", "tape-length", "starting-file", "rsh-command", "owner", "group", "mode", "mtime", "transform", "xform", "suffix", "strip-components", "sort", "quoting-style", "hole-detection", "level", "pax-option", "warning", "checkpoint-action", "exclude-tag", "exclude-tag-under", "exclude-tag-all", "add-file", "owner-map", "group-map"],
+    // The archive, and the snapshot and index files, are written; every other value is read.
+    writes: "fgV",
+    longWrites: ["file", "listed-incremental", "index-file", "volno-file"],
+    changes: ["remove-files"],
+  },
+  zip: { flags: "rqvjDyXoufFlkgAwTRz0123456789", valued: "", long: [], longValued: [] },
+};
+
+/** Does a package runner run a package from a folder (`npx ./pkg`, `npm exec --package=./pkg p`), which is run as a file rather than fetched? */
+function localPackage(args: ShellWord[]): boolean {
+  const local = (v: string | undefined) => v !== undefined && /^(?:\.{1,2}(?:\/|$)|\/|~|file:)/.test(v);
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) continue;
+    if (v.startsWith("--package=") && local(v.slice(10))) return true;
+    if ((v === "--package" || v === "-p") && local(args[i + 1]?.value)) return true;
+    if (!v.startsWith("-") && local(v)) return true;
+  }
+  return false;
+}
+
+/** find's tests whose value is a pattern or a file it only reads (`-name '*.pyc'`, `-newer ref`), not a file it writes. */
+const FIND_READS = new Set(["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-samefile"]);
+
+/**
+ * The words of find that it matches names against or only reads (FIND_READS's values), and its starting
+ * points when all it does to what it finds is delete it (`find . -name '*.pyc' -delete`: no text comes in).
+ */
+function findPatterns(args: ShellWord[]): Set<ShellWord> | undefined {
+  const out = new Set<ShellWord>();
+  if (args.some((w) => w.value === undefined)) return undefined;
+  for (let i = 0; i < args.length - 1; i++) if (FIND_READS.has(args[i]!.value!)) out.add(args[++i]!);
+  const acts = args.filter((w) => FIND_ACTS.test(w.value!) || /^-f(?:print|print0|printf|ls)$/.test(w.value!));
+  if (acts.length > 0 && acts.every((w) => w.value === "-delete")) {
+    let i = 0;
+    while (i < args.length && /^-(?:[HLP]|O\d*|D)$/.test(args[i]!.value!)) i += args[i]!.value === "-D" ? 2 : 1;
+    for (; i < args.length && !/^(?:-.|[(!)])/.test(args[i]!.value!); i++) out.add(args[i]!);
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+/**
+ * The words of a copy, an archive's creation or a link that name what it reads (`cp`'s, `rsync`'s,
+ * `install`'s, `ln`'s, `scp`'s and `ditto`'s sources; the files and folders `tar -c` or `zip` put in
+ * the archive, with tar's `-C` folders): what the program writes is its destination alone (the last
+ * operand, the folder `-t` names, the archive). Undefined when the words leave that open: a word known
+ * only at run time, an option plangate does not know (it may take the next word as its value), an option
+ * after the first operand (GNU programs read those as options, others as operands), an option that
+ * changes or removes what is read (`rsync --remove-source-files`, `tar --remove-files`, `zip -m`), or a
+ * single operand. `mv` is not among them: its sources are gone once it has run.
+ */
+function copySources(program: string, args: ShellWord[]): Set<ShellWord> | undefined {
+  if (program === "find" || program === "gfind") return findPatterns(args);
+  const name = program === "gcp" || program === "ginstall" || program === "gln" || program === "gtar" || program === "bsdtar" ? (program === "bsdtar" ? "tar" : program.slice(1)) : program;
+  const g = Object.hasOwn(COPY_GRAMMARS, name) ? COPY_GRAMMARS[name]! : undefined;
+  if (g === undefined || args.length === 0 || args.some((w) => w.value === undefined)) return undefined;
+  const values = args.map((w) => w.value!);
+  const operands: ShellWord[] = [];
+  const read = new Set<ShellWord>();
+  let target = false;
+  let creates = name !== "tar";
+  let i = 0;
+  // tar's first word may be its options without a dash (`tar czf out.tgz src`): each letter that takes a value takes the next word.
+  if (name === "tar" && /^[A-Za-z]+$/.test(values[0]!)) {
+    const letters = values[i++]!;
+    for (const c of letters) {
+      if (g.valued.includes(c)) {
+        const w = args[i++];
+        if (w === undefined) return undefined;
+        if (!g.writes!.includes(c)) read.add(w);
+      } else if (!g.flags.includes(c)) return undefined;
+      if ("cruA".includes(c)) creates = true;
+    }
+  }
+  let ended = false;
+  for (; i < args.length; i++) {
+    const v = values[i]!;
+    if (!ended && v === "--") {
+      ended = true;
+      continue;
+    }
+    if (ended || !v.startsWith("-") || v === "-") {
+      operands.push(args[i]!);
+      continue;
+    }
+    // Options after the first operand: GNU programs read them as options, the others as operands.
+    if (operands.length > 0) return undefined;
+    if (v.startsWith("--")) {
+      const { name: o, attached } = optionName(v);
+      const long = o.slice(2);
+      if (g.changes?.includes(long)) return undefined;
+      if (name === "tar" && /^(?:create|append|update|catenate|concatenate)$/.test(long)) creates = true;
+      if (g.longValued.includes(long)) {
+        if (g.target?.[1] === long) target = true;
+        if (attached !== undefined) continue;
+        const w = args[++i];
+        if (w === undefined) return undefined;
+        // A value read (tar's -C folder, a list of files, a mode, a pattern): no write; a value written (the archive, a log, -t's folder) stays one.
+        if (!g.longWrites?.includes(long) && g.target?.[1] !== long) read.add(w);
+        continue;
+      }
+      if (g.long.includes(long) || (attached !== undefined && g.longWrites === undefined && !g.target)) continue;
+      return undefined;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if (g.changes?.includes(`-${c}`)) return undefined;
+      if (name === "tar" && "cruA".includes(c)) creates = true;
+      if (g.valued.includes(c)) {
+        if (g.target?.[0] === c) target = true;
+        if (k < v.length - 1) break;
+        const w = args[++i];
+        if (w === undefined) return undefined;
+        if (!(g.writes ?? "").includes(c) && g.target?.[0] !== c) read.add(w);
+        break;
+      }
+      if (!g.flags.includes(c)) return undefined;
+    }
+  }
+  if (!creates) return undefined;
+  if (name === "zip") {
+    // zip ARCHIVE FILE…: the first operand is written.
+    if (operands.length < 2) return undefined;
+    for (const w of operands.slice(1)) read.add(w);
+    return read;
+  }
+  if (name === "tar") {
+    for (const w of operands) read.add(w);
+    return read;
+  }
+  if (target) {
+    for (const w of operands) read.add(w);
+    return read;
+  }
+  if (operands.length < 2) return undefined;
+  for (const w of operands.slice(0, -1)) read.add(w);
+  // A destination on another host (`host:dir`, `user@host:dir`, rsync's `host::module`) writes nothing here.
+  const last = operands.at(-1)!;
+  if ((name === "rsync" || name === "scp") && /^[^/]*:/.test(last.value!) && !/^[A-Za-z]:[\\/]/.test(last.value!)) read.add(last);
+  return read;
 }
 
 /** The options naming the folder an archive or a patch is unpacked in: the short one (its value may be glued) and the long one. */
@@ -1880,8 +2138,8 @@ class Analysis {
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
-  /** `named`: an allow entry of the program that runs this one names it, which allows it. */
-  private invocation(words: ShellWord[], depth: number, named = false): void {
+  /** `named`: an allow entry of the program that runs this one names it, which allows it. `fetchedBy`: the package runner that fetches it (CommandGenerates). */
+  private invocation(words: ShellWord[], depth: number, named = false, fetchedBy?: string): void {
     if (depth > MAX_NESTING) {
       this.unreadableFind({ rule: "parse-error", messageId: "nestedTooDeep", data: { depth: MAX_NESTING } });
       return;
@@ -1905,6 +2163,7 @@ class Analysis {
     // A program run by its path: a file of the workspace, which the plan may write first. One plangate does not know (`./scripts/ci.sh`, `./gradlew`) is the project's own, which may run any code the plan writes.
     if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth), interpreterOf(name) === undefined && loadsOf(name, args).length === 0 ? { project: true } : undefined);
     this.runsFiles(name, spelt, args, depth);
+    if (fetchedBy !== undefined || generatesFiles(name, args)) this.generates(name, fetchedBy);
     const owner = name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name;
     this.owner = owner;
     const denied = deniedBy(this.policy, values) ?? (name === spelt ? undefined : deniedBy(this.policy, [name, ...values.slice(1)]));
@@ -1982,7 +2241,7 @@ class Analysis {
           try {
             for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
               this.cwd = cwd;
-              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1));
+              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1), inner.fetched === true && !localPackage(args) ? name : undefined);
             }
           } finally {
             [this.elsewhere, this.env, this.otherUser] = [away, env, otherUser];
@@ -2026,7 +2285,7 @@ class Analysis {
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
       this.owner = owner;
-      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir);
+      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir, undefined, false, copySources(name, args));
       return;
     }
     if (DECLARATIONS.has(name))
@@ -2042,7 +2301,7 @@ class Analysis {
     this.searching = SEARCHERS.has(name);
     this.owner = owner;
     try {
-      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads);
+      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads, copySources(name, args));
     } finally {
       this.searching = false;
     }
@@ -2806,7 +3065,7 @@ class Analysis {
    * words that name folders the program writes everything under (see treeOperands). `chdir`: the folder
    * the program works in from the word after `chdir.after` on (`git -C dir clean lib` reads `dir/lib`).
    */
-  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues, reads = false): void {
+  private args(args: ShellWord[], textOnly: boolean, depth: number, trees?: Set<ShellWord> | "cwd", chdir?: Chdir, values?: OptionValues, reads = false, sources?: Set<ShellWord>): void {
     const before = this.cwd;
     try {
       // find and git clean without a folder work on the one they run in.
@@ -2815,13 +3074,13 @@ class Analysis {
         this.path(".", false, undefined, true);
         this.cwd = before;
       }
-      this.argWords(args, textOnly, depth, trees, chdir, values, reads);
+      this.argWords(args, textOnly, depth, trees, chdir, values, reads, sources);
     } finally {
       this.cwd = before;
     }
   }
 
-  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined, reads: boolean): void {
+  private argWords(args: ShellWord[], textOnly: boolean, depth: number, trees: Set<ShellWord> | "cwd" | undefined, chdir: Chdir | undefined, values: OptionValues | undefined, reads: boolean, sources?: Set<ShellWord>): void {
     let operands = false;
     let step: Chdir["steps"][number] | undefined;
     for (const w of args) {
@@ -2847,11 +3106,24 @@ class Analysis {
       const known = values?.get(w);
       // A word the program's grammar reads as text names no file, but for the paths it is known to name.
       const own = known?.text ? [] : operands ? operandPaths(w.value) : pathsIn(w.value);
-      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree, reads);
+      const source = sources?.has(w) === true;
+      for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree, reads, source);
     }
   }
 
-  private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false, read = false): void {
+  /** A program that may write files no word of it names, in the folder it runs in (CommandReport.generates). */
+  private generates(program: string, fetchedBy: string | undefined): void {
+    const list = (this.report.generates ??= []);
+    if (list.some((g) => g.program === program && g.cwd === this.cwd && g.runner === fetchedBy)) return;
+    // Past the bound, one program that may write anywhere stands for the rest.
+    if (list.length >= MAX_GENERATES) {
+      if (!list.some((g) => g.program === "" && g.cwd === "/")) list.push({ program: "", cwd: "/" });
+      return;
+    }
+    list.push({ program, cwd: this.cwd, ...(fetchedBy !== undefined ? { fetched: true as const, runner: fetchedBy } : {}) });
+  }
+
+  private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false, read = false, source = false): void {
     if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
     // In package folders plangate does not know, a relative path names a file it cannot find.
     if (this.elsewhere !== undefined && !/^[/~]/.test(text)) this.find({ rule: "unresolved-argument", messageId: "packageFolders", data: { how: this.elsewhere } });
@@ -2865,10 +3137,11 @@ class Analysis {
     }
     if (tree) p.tree = true;
     if (read) p.read = true;
+    if (source) p.source = true;
     if (this.owner !== undefined) p.program = this.owner;
     const where = span ?? this.span;
     if (where !== undefined) p.span = where;
-    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.read, p.span?.start, p.span?.end]);
+    const key = JSON.stringify([p.text, p.written, p.cwd, p.glob, p.tree, p.read, p.source, p.span?.start, p.span?.end]);
     if (this.again && this.pathKeys.has(key)) return;
     this.pathKeys.add(key);
     this.report.paths.push(p);

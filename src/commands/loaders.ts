@@ -30,30 +30,42 @@ export interface Load {
   keys?: readonly string[];
   /** For package.json: its scripts are run too, each judged as a command line (a hook that runs `npm test`). */
   scripts?: true;
+  /**
+   * A language's compiled forms (`*.so`, `*.pyc`, `*.class`, `*.node`): what they are, in messages. No one
+   * reads machine code or bytecode in a plan, so a written one is refused whatever language the policy trusts.
+   */
+  compiled?: string;
 }
 
-/** Each language's code files, by the interpreter name commands.writtenCode and commands.inlineCode give it. */
-const CODE: readonly Load[] = [
-  // Python imports sourceless and compiled modules as well as sources (`x.pyc`, `x.so` beside `x.py`'s place).
-  { as: "python", files: ["*.py", "*.pyw", "*.pth", "*.pyc", "*.pyo", "*.pyd", "*.so", "Snakefile", "*.smk"] },
-  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte", "*.node"] },
-  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile", ".irbrc", "irb.rc", ".pryrc", "Podfile", "Fastfile", "Appfile", "Pluginfile", "Dangerfile", "Vagrantfile", "Brewfile", "Capfile", "Berksfile", "Puppetfile", "Steepfile", ".simplecov"] },
-  { as: "php", files: ["*.php"] },
+/** A language: its code files, by the interpreter name commands.writtenCode and commands.inlineCode give it, and its compiled forms. */
+interface Language {
+  as: string;
+  files: readonly string[];
+  compiled?: { kind: string; files: readonly string[] };
+}
+
+const LANGUAGES: readonly Language[] = [
+  // Python imports sourceless and compiled modules as well as sources (`x.pyc`, `x.so` beside `x.py`'s place, a `__pycache__`'s bytecode).
+  { as: "python", files: ["*.py", "*.pyw", "*.pth", "Snakefile", "*.smk"], compiled: { kind: "compiled Python (an extension module or bytecode)", files: ["*.pyc", "*.pyo", "*.pyd", "*.so", "__pycache__/**"] } },
+  { as: "node", files: ["*.js", "*.mjs", "*.cjs", "*.ts", "*.mts", "*.cts", "*.jsx", "*.tsx", "*.vue", "*.svelte"], compiled: { kind: "a compiled module (a native addon or WebAssembly)", files: ["*.node", "*.wasm"] } },
+  { as: "ruby", files: ["*.rb", "*.rake", "*.gemspec", "Gemfile", "gems.rb", "config.ru", "Guardfile", ".irbrc", "irb.rc", ".pryrc", "Podfile", "Fastfile", "Appfile", "Pluginfile", "Dangerfile", "Vagrantfile", "Brewfile", "Capfile", "Berksfile", "Puppetfile", "Steepfile", ".simplecov"], compiled: { kind: "a compiled Ruby extension", files: ["*.so", "*.bundle"] } },
+  { as: "php", files: ["*.php"], compiled: { kind: "a PHP archive (phar)", files: ["*.phar"] } },
   { as: "perl", files: ["*.pl", "*.pm", "*.t", "cpanfile"] },
-  { as: "go", files: ["*.go"] },
+  // go builds the assembly, C and object files of a package's folder into it (`*.s`, cgo's `*.c`, `*.syso`).
+  { as: "go", files: ["*.go", "*.s", "*.S", "*.c", "*.h", "*.cc", "*.cpp", "*.cxx", "*.hh", "*.hpp", "*.m"], compiled: { kind: "an object file go links in (syso)", files: ["*.syso"] } },
   { as: "rust", files: ["*.rs"] },
-  { as: "elixir", files: ["*.ex", "*.exs"] },
-  { as: "java", files: ["*.java"] },
+  { as: "elixir", files: ["*.ex", "*.exs"], compiled: { kind: "compiled BEAM code", files: ["*.beam", "*.ez"] } },
+  { as: "java", files: ["*.java"], compiled: { kind: "compiled Java (a class file or an archive of them)", files: ["*.class", "*.jar", "*.war", "*.ear"] } },
   { as: "kotlin", files: ["*.kt", "*.kts"] },
   { as: "scala", files: ["*.scala", "*.sc"] },
   { as: "groovy", files: ["*.groovy"] },
-  { as: "dotnet", files: ["*.cs", "*.csx", "*.fs", "*.fsx", "*.vb"] },
+  { as: "dotnet", files: ["*.cs", "*.csx", "*.fs", "*.fsx", "*.vb"], compiled: { kind: "a compiled .NET assembly", files: ["*.dll", "*.exe", "*.nupkg"] } },
   { as: "lua", files: ["*.lua"] },
   { as: "julia", files: ["*.jl"] },
   { as: "Rscript", files: ["*.R", "*.r"] },
   { as: "swift", files: ["*.swift"] },
   { as: "haskell", files: ["*.hs", "*.lhs"] },
-  { as: "erlang", files: ["*.erl", "*.hrl", "rebar.config.script"] },
+  { as: "erlang", files: ["*.erl", "*.hrl", "rebar.config.script"], compiled: { kind: "compiled BEAM code", files: ["*.beam", "*.ez"] } },
   { as: "clojure", files: ["*.clj", "*.cljc", "*.cljs", "*.bb", "project.clj", "deps.edn", "bb.edn", "build.boot"] },
   { as: "ocaml", files: ["*.ml", "*.mli"] },
   { as: "dart", files: ["*.dart"] },
@@ -62,7 +74,10 @@ const CODE: readonly Load[] = [
   { as: "crystal", files: ["*.cr"] },
   { as: "shell", files: ["*.sh", "*.bash"] },
 ];
-const code = (as: string): Load => CODE.find((l) => l.as === as)!;
+/** Each language's code files and, after them, its compiled forms (judged as that language's, but never trusted). */
+const CODE: readonly Load[] = LANGUAGES.flatMap((l): Load[] => [{ as: l.as, files: l.files }, ...(l.compiled ? [{ as: l.as, files: l.compiled.files, compiled: l.compiled.kind }] : [])]);
+/** A language's loads: its code files and its compiled forms. */
+const code = (as: string): readonly Load[] => CODE.filter((l) => l.as === as);
 
 /** Build files that name commands or code to run, which plangate does not read. */
 const MANIFESTS: Readonly<Record<string, Load>> = {
@@ -147,8 +162,8 @@ const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS, DOTENV];
 
 /** pylint runs its settings' `init-hook` as Python. */
 const PYLINT_HOOK: Load = { as: "python", files: [".pylintrc", "pylintrc", "pyproject.toml", "setup.cfg", "tox.ini"], holds: /init.?hook|\\/i };
-const PYTHON = [code("python")];
-const NODE = [code("node"), NODE_SETTINGS, NODE_KEYS];
+const PYTHON = [...code("python")];
+const NODE = [...code("node"), NODE_SETTINGS, NODE_KEYS];
 /** Subcommands of a package manager that run none of the project's code. */
 const NPM_QUIET = new Set(["ls", "list", "ll", "la", "view", "v", "info", "show", "outdated", "audit", "whoami", "search", "s", "find", "help", "config", "c", "get", "set", "root", "prefix", "bin", "docs", "home", "bugs", "repo", "ping", "cache", "login", "logout", "adduser", "token", "owner", "access", "team", "org", "profile", "star", "stars", "unstar", "fund", "explain", "why", "query", "completion", "-v", "--version", "-h", "--help", "outdated", "licenses", "dedupe"]);
 
@@ -205,7 +220,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // pytest-dotenv loads .env (or the files pytest's settings name) before the tests.
   ...["pytest", "py.test"].map((n): [string, Loader] => [n, { loads: [...PYTHON, DOTENV] }]),
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
-  ["maturin", { loads: [...PYTHON, code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
+  ["maturin", { loads: [...PYTHON, ...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
   // uv runs the Python that .python-version names, which may be a path (`./py`), whatever it is asked.
   ["uv", { loads: [...PYTHON, MANIFESTS.pyversion!], quiet: [MANIFESTS.pyversion!], when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
@@ -218,49 +233,49 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["prisma", { loads: [...NODE, MANIFESTS.prisma!, DOTENV], when: except(["--version", "-v", "version", "--help", "-h", "help"]) }],
   ...["npm", "pnpm", "yarn", "yarnpkg"].map((n): [string, Loader] => [n, { loads: ANY, when: except(NPM_QUIET) }]),
   // bun loads .env, .env.local and .env.<NODE_ENV> whatever it is asked to do.
-  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "bun", files: code("node").files }], when: except(NPM_QUIET), quiet: [DOTENV] }],
-  ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), { as: "deno", files: code("node").files }], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
+  ["bun", { loads: [...ANY.filter((l) => l.as !== "node"), ...code("node").map((l) => ({ ...l, as: "bun" }))], when: except(NPM_QUIET), quiet: [DOTENV] }],
+  ["deno", { loads: [...ANY.filter((l) => l.as !== "node"), ...code("node").map((l) => ({ ...l, as: "deno" }))], when: except(["fmt", "lint", "info", "doc", "upgrade", "completions", "types", "help", "--version", "-V", "-h", "--help", "eval", "repl"]) }],
   // Ruby, PHP, Perl, Elixir.
   // Rails loads .env through dotenv-rails, Laravel's artisan through phpdotenv (and passes it to the server it starts).
-  ["rails", { loads: [code("ruby"), DOTENV] }],
-  ["artisan", { loads: [code("php"), DOTENV] }],
-  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
-  ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [code("php")] }]),
-  ["composer", { loads: [code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
-  ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [code("perl")] }]),
-  ["mix", { loads: [code("elixir")] }],
-  ...["lein", "boot"].map((n): [string, Loader] => [n, { loads: [code("clojure"), code("java")] }]),
-  ...["cabal", "stack"].map((n): [string, Loader] => [n, { loads: [code("haskell"), MANIFESTS.haskell!], when: except(["--version", "--numeric-version", "-h", "--help", "help", "update", "list", "info", "path", "ls"]) }]),
-  ["rebar3", { loads: [code("erlang"), MANIFESTS.rebar!], when: except(["version", "help", "-h", "--help", "-v", "--version"]) }],
-  ...["dune", "opam"].map((n): [string, Loader] => [n, { loads: [code("ocaml"), MANIFESTS.dune!], when: except(["--version", "--help", "help", "list", "show", "search", "switch", "config", "var", "info"]) }]),
-  ...["dart", "flutter"].map((n): [string, Loader] => [n, { loads: [code("dart"), MANIFESTS.dart!], when: except(["--version", "--help", "-h", "help", "format", "doctor", "devices", "config", "channel", "upgrade", "downgrade"]) }]),
-  ["zig", { loads: [code("zig")], when: except(["version", "help", "-h", "--help", "fmt", "env", "targets", "init", "zen"]) }],
-  ...["nim", "nimble"].map((n): [string, Loader] => [n, { loads: [code("nim")], when: except(["--version", "-v", "--help", "-h", "help", "search", "list", "dump"]) }]),
-  ["shards", { loads: [code("crystal"), MANIFESTS.shards!], when: except(["--version", "--help", "-h", "version", "list"]) }],
-  ["swift", { loads: [code("swift")], when: among(["build", "test", "run", "package"]) }],
-  ["xcodebuild", { loads: [code("swift"), MANIFESTS.xcode!], when: except(["-version", "-help", "-list", "-showsdks", "-showBuildSettings"]) }],
+  ["rails", { loads: [...code("ruby"), DOTENV] }],
+  ["artisan", { loads: [...code("php"), DOTENV] }],
+  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [...code("php")] }]),
+  ["composer", { loads: [...code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
+  ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [...code("perl")] }]),
+  ["mix", { loads: [...code("elixir")] }],
+  ...["lein", "boot"].map((n): [string, Loader] => [n, { loads: [...code("clojure"), ...code("java")] }]),
+  ...["cabal", "stack"].map((n): [string, Loader] => [n, { loads: [...code("haskell"), MANIFESTS.haskell!], when: except(["--version", "--numeric-version", "-h", "--help", "help", "update", "list", "info", "path", "ls"]) }]),
+  ["rebar3", { loads: [...code("erlang"), MANIFESTS.rebar!], when: except(["version", "help", "-h", "--help", "-v", "--version"]) }],
+  ...["dune", "opam"].map((n): [string, Loader] => [n, { loads: [...code("ocaml"), MANIFESTS.dune!], when: except(["--version", "--help", "help", "list", "show", "search", "switch", "config", "var", "info"]) }]),
+  ...["dart", "flutter"].map((n): [string, Loader] => [n, { loads: [...code("dart"), MANIFESTS.dart!], when: except(["--version", "--help", "-h", "help", "format", "doctor", "devices", "config", "channel", "upgrade", "downgrade"]) }]),
+  ["zig", { loads: [...code("zig")], when: except(["version", "help", "-h", "--help", "fmt", "env", "targets", "init", "zen"]) }],
+  ...["nim", "nimble"].map((n): [string, Loader] => [n, { loads: [...code("nim")], when: except(["--version", "-v", "--help", "-h", "help", "search", "list", "dump"]) }]),
+  ["shards", { loads: [...code("crystal"), MANIFESTS.shards!], when: except(["--version", "--help", "-h", "version", "list"]) }],
+  ["swift", { loads: [...code("swift")], when: among(["build", "test", "run", "package"]) }],
+  ["xcodebuild", { loads: [...code("swift"), MANIFESTS.xcode!], when: except(["-version", "-help", "-list", "-showsdks", "-showBuildSettings"]) }],
   ...["autoreconf", "autoconf", "automake", "aclocal", "autoheader", "autogen"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.autotools!], when: except(["--version", "--help", "-h", "-V"]) }]),
   ...["qmake", "qmake6", "qmake-qt5"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.qmake!], when: except(["-v", "--version", "-help", "-h", "--help"]) }]),
-  ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [code("lua")], when: except(["--version", "--help", "-h"]) }]),
+  ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [...code("lua")], when: except(["--version", "--help", "-h"]) }]),
   // Go and Rust: `go test` and `go run` run the package's code, `go generate` its //go:generate lines; cargo runs build.rs, proc macros and tests.
-  ["go", { loads: [code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
-  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
+  ["go", { loads: [...code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
+  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
   ["rustup", { loads: [MANIFESTS.cargo!, MANIFESTS.toolchain!], when: among(["run", "which", "show", "toolchain"]) }],
   // rustup's proxies run the toolchain the project names, whatever they are asked.
   ...["rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb", "rust-lldb", "rls", "cargo-miri"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.toolchain!] }]),
   // The JVM's, .NET's and native build tools: their build files are code or name commands.
-  ...["mvn", "mvnw", "mvnd"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.maven!] }]),
-  ...["gradle", "gradlew"].map((n): [string, Loader] => [n, { loads: [code("java"), code("kotlin"), code("scala"), code("groovy"), MANIFESTS.gradle!] }]),
-  ...["sbt", "mill"].map((n): [string, Loader] => [n, { loads: [code("scala"), code("java"), MANIFESTS.sbt!] }]),
-  ["dotnet", { loads: [code("dotnet"), MANIFESTS.msbuild!], when: except(["--version", "--info", "--list-sdks", "--list-runtimes", "-h", "--help", "help", "sdk", "nuget"]) }],
-  ...["msbuild", "xbuild"].map((n): [string, Loader] => [n, { loads: [code("dotnet"), MANIFESTS.msbuild!] }]),
+  ...["mvn", "mvnw", "mvnd"].map((n): [string, Loader] => [n, { loads: [...code("java"), ...code("kotlin"), ...code("scala"), ...code("groovy"), MANIFESTS.maven!] }]),
+  ...["gradle", "gradlew"].map((n): [string, Loader] => [n, { loads: [...code("java"), ...code("kotlin"), ...code("scala"), ...code("groovy"), MANIFESTS.gradle!] }]),
+  ...["sbt", "mill"].map((n): [string, Loader] => [n, { loads: [...code("scala"), ...code("java"), MANIFESTS.sbt!] }]),
+  ["dotnet", { loads: [...code("dotnet"), MANIFESTS.msbuild!], when: except(["--version", "--info", "--list-sdks", "--list-runtimes", "-h", "--help", "help", "sdk", "nuget"]) }],
+  ...["msbuild", "xbuild"].map((n): [string, Loader] => [n, { loads: [...code("dotnet"), MANIFESTS.msbuild!] }]),
   ...["cmake", "ctest", "cpack"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.cmake!], when: except(["--version", "--help", "-h", "-E"]) }]),
-  ["meson", { loads: [MANIFESTS.meson!, code("python")], when: except(["--version", "-v", "--help", "-h", "help"]) }],
+  ["meson", { loads: [MANIFESTS.meson!, ...code("python")], when: except(["--version", "-v", "--help", "-h", "help"]) }],
   ...["ninja", "samu"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ninja!], when: except(["--version", "-h", "--help"]) }]),
   ...["bazel", "bazelisk", "buck", "buck2"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.bazel!, ...ANY], when: except(["version", "help", "--version", "info", "shutdown", "clean"]) }]),
-  ...["scons", "waf"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.scons!, code("python")] }]),
+  ...["scons", "waf"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.scons!, ...code("python")] }]),
   ...["terraform", "tofu", "terragrunt"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.terraform!], when: except(["fmt", "version", "-version", "--version", "-help", "--help", "-h", "help"]) }]),
-  ["pulumi", { loads: [code("python"), code("node"), code("go"), code("dotnet"), code("java")], when: among(["up", "preview", "refresh", "destroy", "update", "import", "watch", "stack", "convert"]) }],
+  ["pulumi", { loads: [...code("python"), ...code("node"), ...code("go"), ...code("dotnet"), ...code("java")], when: among(["up", "preview", "refresh", "destroy", "update", "import", "watch", "stack", "convert"]) }],
   ...["ansible-playbook", "ansible", "ansible-pull", "molecule"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.ansible!, { as: "ansible", files: ["roles/**", "*_plugins/**", "library/**", "module_utils/**", "group_vars/**", "host_vars/**", "collections/**", "tasks/**", "handlers/**", "vars/**", "templates/**", "*.yml", "*.yaml"] }] }]),
   // Task runners and hook runners run any of the project's commands.
   ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
@@ -280,7 +295,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
 
 /** git subcommands that run the repository's hooks, and the files the common hook managers run them from. */
 const GIT_HOOKED = new Set(["commit", "merge", "push", "rebase", "am", "cherry-pick", "revert", "pull", "checkout", "switch", "gc", "commit-tree"]);
-const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
+const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".git/hooks/*", ".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
 const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path"]);
 
 /**
@@ -301,15 +316,14 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const interpreter = interpreterOf(name, args);
   if (interpreter === undefined) return [];
   const language = LANGUAGE_OF.get(interpreter) ?? interpreter;
-  const own = CODE.find((l) => l.as === language);
-  const loads = own !== undefined ? [own] : [];
+  const loads = [...code(language)];
   // A script that loads the project's .env itself (`load_dotenv()`, `require("dotenv").config()`) gives its settings to what it starts.
   if (DOTENV_LANGUAGES.has(language)) loads.push(DOTENV);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);
     const tool = module === undefined ? undefined : LOADERS.get(module.name);
-    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => l !== own && l !== DOTENV)];
+    if (tool !== undefined && (tool.when === undefined || tool.when(module!.rest))) return [...loads, ...tool.loads.filter((l) => !loads.includes(l))];
   }
   return loads;
 }
@@ -343,3 +357,76 @@ export function packageRunnerLoads(pkg: string | undefined, runner?: string): re
 
 /** What a script of the project runs may load: code of any language (its commands are the project's). */
 export const PROJECT_SCRIPT_LOADS: readonly Load[] = ANY;
+
+/** Is the program one whose loads plangate knows (a test runner, a build tool, a package manager...)? */
+export function isLoader(name: string): boolean {
+  return LOADERS.has(name) || LOADERS.has(name.replace(/(?:[0-9][0-9.]*)$/, ""));
+}
+
+/**
+ * Programs that write a project's files from a template or a repository elsewhere, without naming the
+ * files: a generator (`cookiecutter`, `copier`, `degit`, `yo`, any `create-*`), a package manager's
+ * `create` (which fetches and runs `create-<name>`), a clone by another tool than git (`gh repo clone`,
+ * `svn checkout`, `hg clone`). What they write is followed as a folder written whole (src/commands/written.ts).
+ */
+const GENERATORS = new Set(["cookiecutter", "cruft", "copier", "degit", "tiged", "giget", "yo", "yeoman", "emigrate", "sao", "hygen-create", "projen", "scaffold", "boilr", "kickstart", "cargo-generate", "ng-new"]);
+const GENERATING: Readonly<Record<string, readonly string[]>> = {
+  npm: ["create", "innit", "init"],
+  pnpm: ["create", "init"],
+  yarn: ["create"],
+  yarnpkg: ["create"],
+  bun: ["create", "init"],
+  deno: ["init"],
+  cargo: ["generate"],
+  composer: ["create-project"],
+  gh: ["repo clone", "repo fork", "gist clone", "release download", "run download", "extension create"],
+  hub: ["clone", "fork"],
+  svn: ["checkout", "co", "export"],
+  hg: ["clone"],
+  chg: ["clone"],
+  bzr: ["branch", "checkout", "co", "export"],
+  brz: ["branch", "checkout", "co", "export"],
+  fossil: ["clone", "open"],
+  pijul: ["clone"],
+  darcs: ["clone", "get"],
+  dvc: ["get", "import", "pull", "fetch", "checkout"],
+  "huggingface-cli": ["download"],
+  oras: ["pull"],
+  helm: ["pull", "fetch"],
+  docker: ["cp"],
+  podman: ["cp"],
+  kubectl: ["cp"],
+};
+
+/** Does the invocation write files from elsewhere that no word of it names (see GENERATORS)? */
+export function generatesFiles(name: string, args: readonly ShellWord[]): boolean {
+  if (GENERATORS.has(name) || /^create-[a-z0-9]/.test(name)) return true;
+  const subs = Object.hasOwn(GENERATING, name) ? GENERATING[name]! : undefined;
+  if (subs === undefined) return false;
+  // The subcommand's words (a run-time one may be any): options before them are the program's own.
+  const words = args.filter((w) => w.value === undefined || !w.value.startsWith("-")).map((w) => w.value);
+  if (words.length === 0) return false;
+  // `npm init` alone writes package.json, which it names; `npm init vite` runs create-vite.
+  if ((name === "npm" || name === "pnpm" || name === "bun") && words[0] === "init") return words.length > 1;
+  return subs.some((s) => s.split(" ").every((p, k) => k < words.length && (words[k] === undefined || words[k] === p)));
+}
+
+/** Compiled forms an interpreter runs when it is given one as its script (`python3 x.pyc`, a zip application), beside those it loads. */
+const RUN_COMPILED: Readonly<Record<string, readonly string[]>> = { python: ["*.pyz", "*.zip", "*.egg", "*.whl"] };
+const compiledRegexes = new Map<string, RegExp | null>();
+
+/**
+ * What a file a language's interpreter is given to run is, when its name is one of the language's
+ * compiled forms (`python3 x.pyc`, `python3 app.pyz`): machine code or bytecode no one reads in a plan.
+ */
+export function compiledFormOf(as: string, path: string): string | undefined {
+  let re = compiledRegexes.get(as);
+  if (re === undefined) {
+    const language = LANGUAGES.find((l) => l.as === as);
+    const names = [...(language?.compiled?.files ?? []), ...(RUN_COMPILED[as] ?? [])].filter((f) => !f.includes("/"));
+    re = names.length === 0 ? null : new RegExp(`(?:^|/)(?:${names.map((n) => n.replace(/[\\^$.+?()[\]{}|]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})$`, "i");
+    compiledRegexes.set(as, re);
+  }
+  if (re === null || !re.test(path)) return undefined;
+  return LANGUAGES.find((l) => l.as === as)?.compiled?.kind ?? `a compiled ${as} file`;
+}

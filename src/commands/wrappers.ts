@@ -356,8 +356,9 @@ export type Inner =
   /**
    * Another program, with its arguments. `runner`: a package or environment runner runs it (`npx`,
    * `uv run`), the ordinary way to run a project's tool, which is not a second tool in a step.
+   * `fetched`: the program is a package the runner may fetch (`npx pkg`, `pnpm dlx`, `uvx`, `pipx run`).
    */
-  | { kind: "argv"; words: ShellWord[]; runner?: true; input?: true; runsIn?: RunsIn; env?: readonly EnvSetting[] }
+  | { kind: "argv"; words: ShellWord[]; runner?: true; input?: true; runsIn?: RunsIn; env?: readonly EnvSetting[]; fetched?: true }
   /**
    * A command line the wrapper hands to a shell (`sh -c`, `eval`, `su -c`, `watch`, `yarn exec`). `text`:
    * the line as the wrapper builds it from the words, when it is not their values joined by spaces
@@ -1284,7 +1285,7 @@ function optionsThen(program: string, spec: WrapperSpec, args: ShellWord[], spli
   if (shell || spec.scriptWords) return { kind: "script", word: rest, ...(runsIn ? { runsIn } : {}) };
   const words = spec.packages ? [packageProgram(rest[0]!), ...rest.slice(1)] : rest;
   if (spec.input) return { kind: "argv", words, input: true };
-  return { kind: "argv", words, ...also };
+  return { kind: "argv", words, ...also, ...(spec.packages ? { fetched: true as const } : {}) };
 }
 
 /** The inner with the settings made before it (env's, before an `-S` string whose words it was read from). */

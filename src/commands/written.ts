@@ -4,10 +4,10 @@ import type { Plan, Step } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
-import { type CommandFinding, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
+import { type CommandFinding, type CommandGenerates, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { dotenvLine } from "./dotenv.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
-import { type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
+import { compiledFormOf, isLoader, type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { writtenCodeAllowed } from "./match.js";
 import type { AnalysedCommand, StepCommand } from "./plan.js";
 
@@ -72,6 +72,20 @@ function once<T>(f: () => T): () => T {
   };
 }
 
+/** The workspace's symbolic links (WrittenFiles.links). */
+interface Links {
+  /** Each link: its path, as spelt from the workspace; where it leads, canonical and folded; how many segments that path has. */
+  links: { name: string; target: string; depth: number }[];
+  /** Why not every link could be listed, when not: a program may then load any written file through one. */
+  unlisted?: string;
+}
+/** Most entries of the workspace listed in search of its links; past them, the links are not all known. */
+const MAX_LINK_WALK = 500_000;
+/** Most links kept; past them, the links are not all known. */
+const MAX_LINKS = 20_000;
+/** Most other names a written path is given through links. */
+const MAX_ALIASES = 64;
+
 /** Longest text of a written file that is carried (and analysed): longer ones are held as unknown. */
 const MAX_CARRIED = 256 * 1024;
 /** Bytes of files on disk a validation reads as the texts edits apply to (16 MiB): past them an edit's result is unknown. */
@@ -88,7 +102,7 @@ const KEEPS_TEXT = new Set([
   "cd", "pushd", "popd", "git add", "git commit", "git status", "git diff", "git log", "git show", "git blame",
 ]);
 /** Programs that only remove what they name: a program finds nothing there to load. */
-const REMOVERS = new Set(["rm", "grm", "rmdir", "grmdir", "unlink", "gunlink", "shred", "trash", "trash-put", "git rm", "git clean"]);
+const REMOVERS = new Set(["rm", "grm", "rmdir", "grmdir", "unlink", "gunlink", "shred", "trash", "trash-put", "rimraf", "del-cli", "git rm", "git clean"]);
 /** Programs whose last operand may be a folder they write into (`cp x dir`): each file in it may be written. */
 const INTO_FOLDER = new Set(["cp", "mv", "install", "ln", "rsync", "scp", "ditto", "gcp", "gmv", "ginstall", "gln"]);
 /**
@@ -198,8 +212,155 @@ class WrittenFiles {
   diskRead = 0;
   constructor(
     readonly workspace: string,
-    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal">,
+    readonly paths?: Pick<PlanFacts["paths"], "resolveReal" | "workspaceReal" | "files">,
   ) {}
+
+  #links?: Links;
+  /**
+   * The workspace's symbolic links, listed once when first needed (symlinked folders are not entered;
+   * git's object stores hold none): a program that loads a link's name loads what it leads to, which the
+   * plan may write under a name the program does not load (`tests/test_x.py` linking to `lib/data.txt`).
+   * Past MAX_LINK_WALK entries, or a folder that cannot be listed, the links are not all known.
+   */
+  links(): Links {
+    if (this.#links !== undefined) return this.#links;
+    const out: Links = { links: [] };
+    this.#links = out;
+    const files = this.paths?.files;
+    const ws = this.workspace;
+    if (files === undefined || files.realpath(ws) === undefined) return out;
+    if (files.list === undefined) {
+      out.unlisted = "the file probe cannot list folders";
+      return out;
+    }
+    const queue = [ws];
+    let entries = 0;
+    while (queue.length > 0) {
+      const dir = queue.pop()!;
+      const listing = files.list(dir);
+      if (listing === undefined) {
+        if (files.kind(dir) === "missing") continue;
+        out.unlisted = `${dir === ws ? "the workspace" : relative(ws, dir)} cannot be listed`;
+        return out;
+      }
+      if ((entries += listing.size) > MAX_LINK_WALK) {
+        out.unlisted = `the workspace holds more than ${MAX_LINK_WALK} entries`;
+        return out;
+      }
+      for (const [name, listed] of listing) {
+        const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        const kind = listed ?? files.kind(path);
+        if (kind === "symlink") {
+          const target = this.canon(path);
+          if (out.links.length < MAX_LINKS) out.links.push({ name: path, target: foldPath(target), depth: target.split("/").length });
+          else {
+            out.unlisted = `the workspace holds more than ${MAX_LINKS} symbolic links`;
+            return out;
+          }
+        } else if (kind === "dir" && !(name === "objects" && dir.startsWith(`${ws}/.git`) && /\/\.git(?:\/modules\/.+)?$/.test(dir))) queue.push(path);
+      }
+    }
+    return out;
+  }
+
+  /** Folders the plan makes (`mkdir`), and those its writes put files in (up to #foldersOf of #order), folded. */
+  readonly #made = new Set<string>();
+  readonly #folders = new Set<string>();
+  #foldersOf = 0;
+  /** More folders made than kept: any word may then name one. */
+  #madeFull = false;
+  madeFolder(abs: string): void {
+    if (this.#made.size < 65536) this.#made.add(this.#fold(this.canon(abs)));
+    else this.#madeFull = true;
+  }
+
+  /**
+   * May a word name a folder (and not one file) when its program runs: it says so (`dir/`, `.`), or the
+   * folder is on disk, or the plan makes it or writes in it; or, for a path of more than a name
+   * (`tests/sub`), nothing says what is there. A word that names a file on disk, or a bare word for
+   * nothing there (`pods`), names a file.
+   */
+  mayBeFolder(abs: string, text: string): boolean {
+    if (this.#madeFull || /(?:\/|(?:^|\/)\.\.?)$/.test(text)) return true;
+    const real = this.canon(abs);
+    const folded = this.#fold(real);
+    if (this.#made.has(folded)) return true;
+    if (this.#foldersOf < this.#order.size) {
+      let i = 0;
+      for (const written of this.#order.keys()) {
+        if (i++ < this.#foldersOf) continue;
+        const f = this.#fold(written);
+        for (let k = f.lastIndexOf("/"); k > 0; k = f.lastIndexOf("/", k - 1)) this.#folders.add(f.slice(0, k));
+      }
+      this.#foldersOf = this.#order.size;
+    }
+    const written = this.#files.get(real);
+    if (this.#folders.has(folded) || written?.tree) return true;
+    const kind = real.startsWith(`${this.workspace}/`) ? this.paths?.files.kind(real) : undefined;
+    if (kind === "dir") return true;
+    if (kind === "file" || kind === "other" || written !== undefined) return false;
+    return text.replace(/\/+$/, "").includes("/");
+  }
+
+  readonly #aliases = new Map<string, readonly string[]>();
+  /** The other names of a path (canonical) through the workspace's links, links to links and linked folders included. */
+  aliasesOf(abs: string): readonly string[] {
+    const { links } = this.links();
+    if (links.length === 0) return [];
+    let out = this.#aliases.get(abs);
+    if (out !== undefined) return out;
+    const found: string[] = [];
+    const seen = new Set([foldPath(abs)]);
+    for (let k = -1; k < found.length && found.length < MAX_ALIASES; k++) {
+      const at = k < 0 ? abs : found[k]!;
+      const folded = foldPath(at);
+      for (const l of links) {
+        if (folded !== l.target && !folded.startsWith(`${l.target}/`)) continue;
+        const rest = at.split("/").slice(l.depth);
+        const alias = rest.length > 0 ? `${l.name}/${rest.join("/")}` : l.name;
+        const key = foldPath(alias);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        found.push(alias);
+        if (found.length >= MAX_ALIASES) break;
+      }
+    }
+    out = found;
+    if (this.#aliases.size < 65536) this.#aliases.set(abs, out);
+    return out;
+  }
+
+  /**
+   * The name, other than its own, under which a program that loads the files `re` matches finds `abs`
+   * (canonical) through the workspace's links; "" when plangate cannot see every name that leads to it
+   * (unseenNames says why); undefined when none does.
+   */
+  reachedAs(abs: string, re: RegExp): string | undefined {
+    if (this.#hardLinks(abs) > 1) return "";
+    const links = this.links();
+    if (links.unlisted !== undefined) return "";
+    if (links.links.length === 0) return undefined;
+    return this.aliasesOf(abs).find((a) => a.startsWith(`${this.workspace}/`) && re.test(a));
+  }
+
+  /** How many names a file of the workspace on disk has (hard links: a write through one changes the file under all of them). */
+  #hardLinks(abs: string): number {
+    if (!abs.startsWith(`${this.workspace}/`)) return 1;
+    let n = this.#names.get(abs);
+    if (n === undefined) {
+      n = this.paths?.files.nlink?.(abs) ?? 1;
+      if (this.#names.size < 65536) this.#names.set(abs, n);
+    }
+    return n;
+  }
+  readonly #names = new Map<string, number>();
+
+  /** Why a program may load `abs` under a name plangate cannot see (reachedAs's ""), after "`program` may load it". */
+  unseenNames(abs: string): string {
+    const n = this.#hardLinks(abs);
+    if (n > 1) return `under another of the ${n} names the file has on disk (hard links), which plangate cannot list`;
+    return `through a symbolic link, and plangate cannot list every link of the workspace: ${this.links().unlisted ?? "it could not"}`;
+  }
 
   /**
    * A path of the workspace as the file system finds it, every symlink on disk followed (`s/ci.sh` where
@@ -325,7 +486,7 @@ class WrittenFiles {
   readonly #order = new Map<string, number>();
   readonly #treeKeys = new Set<string>();
   /** For each load's expression: how many paths (in #order) it was tested against, and those it matched. */
-  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[] }>();
+  readonly #loadIndex = new Map<RegExp, { tested: number; hits: string[]; via: Map<string, string> }>();
   /**
    * What a program that loads files by their names may find of the plan's writes: each written file
    * whose path `re` matches, and each folder written whole (any file in it may match), as they stand
@@ -333,27 +494,37 @@ class WrittenFiles {
    * of one test runner does not test every written path again at each). Undefined past the bound on
    * matching (MAX_PATTERN_TESTS).
    */
-  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written }[] | undefined {
+  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written; via?: string }[] | undefined {
     let index = this.#loadIndex.get(re);
-    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [] }));
+    if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [], via: new Map() }));
     const size = this.#order.size;
     // Folders written whole are looked at again at each run: they count each time.
     this.#loadTests += size - index.tested + (trees !== undefined ? this.#treeKeys.size : 0) + this.#patterns.length;
     if (this.#loadTests > MAX_PATTERN_TESTS) return undefined;
     if (index.tested < size) {
       let i = 0;
-      for (const abs of this.#order.keys()) if (i++ >= index.tested && abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+      for (const abs of this.#order.keys()) {
+        if (i++ < index.tested) continue;
+        if (abs.startsWith(`${this.workspace}/`) && re.test(abs)) index.hits.push(abs);
+        // A file the program finds under another name, through a link of the workspace.
+        else if (!this.#files.get(abs)!.tree && abs !== "/") {
+          const via = this.reachedAs(abs, re);
+          if (via === undefined) continue;
+          index.hits.push(abs);
+          index.via.set(abs, via);
+        }
+      }
       index.tested = size;
     }
-    const out: { abs: string; w: Written; at: number }[] = [];
-    const add = (abs: string, entry: Written) => {
+    const out: { abs: string; w: Written; at: number; via?: string }[] = [];
+    const add = (abs: string, entry: Written, via?: string) => {
       const w = this.#current(abs);
       if (w === undefined || w.gone || !(entry.tree || w.tree || w.content !== undefined || w.lazy !== undefined || foreignText(w.by))) return;
-      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)! });
+      out.push({ abs, w: entry.tree && w.tree === undefined ? { ...w, tree: true } : w, at: this.#order.get(abs)!, ...(via !== undefined ? { via } : {}) });
     };
     for (const abs of index.hits) {
       const entry = this.#files.get(abs)!;
-      if (!entry.tree) add(abs, entry);
+      if (!entry.tree) add(abs, entry, index.via.get(abs));
     }
     if (trees !== undefined)
       for (const abs of this.#treeKeys) {
@@ -361,12 +532,20 @@ class WrittenFiles {
         if (entry.tree && trees(abs)) add(abs, entry);
       }
     // A pattern written through may name a file on disk the program finds: one that ends in a pattern may name any.
-    for (const { key, w } of this.#patterns) {
+    for (const { key, re: names, w } of this.#patterns) {
       const folder = key.slice(0, key.slice(0, key.search(/[*?[]/)).lastIndexOf("/"));
-      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : /[*?\]]$/.test(key) || re.test(key);
-      if (may && key.startsWith(`${this.workspace}/`) && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
+      const may = w.tree ? trees !== undefined && trees(folder === "" ? "/" : folder) : (key.startsWith(`${this.workspace}/`) && (/[*?\]]$/.test(key) || re.test(key))) || this.#linkedThrough(key, names, re);
+      if (may && (w.tree || w.background || foreignText(w.by))) out.push({ abs: key, w, at: this.#order.size });
     }
     return out.sort((a, b) => a.at - b.at);
+  }
+
+  /** May a program that loads the files `re` matches find one that a pattern written through (`names`, from `key`) names, through a link of the workspace? */
+  #linkedThrough(key: string, names: RegExp, re: RegExp): boolean {
+    const links = this.links();
+    if (links.unlisted !== undefined) return true;
+    if (links.links.length === 0) return false;
+    return links.links.some((l) => re.test(l.name) && names.test(l.target)) || this.reachedAs(key, re) !== undefined;
   }
 
   /** The written files named `name` in any folder (folded), as absolute paths. */
@@ -619,20 +798,42 @@ function normalize(text: string): string {
   return text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
 }
 
-/** The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names but reads, runs, or only touches. */
-function lineWrites(report: CommandReport, workspace: string, bases: readonly string[]): LineWrite[] {
+/**
+ * The files a command line may write the text of (CommandReport.paths), as absolute paths: what it names
+ * but reads, copies from, runs, or only touches. A folder a program plangate does not know is given
+ * (`mytool tests/sub`, `protoc --python_out=gen`) may get any file, and so may the folder a program
+ * that writes files no word names runs in (CommandReport.generates): each is written whole.
+ */
+function lineWrites(report: CommandReport, workspace: string, bases: readonly string[], state?: WrittenFiles): LineWrite[] {
   const out: LineWrite[] = [];
-  if (report.paths.length === 0) return out;
+  const generates = (report.generates ?? []).filter((g) => g.program === "" || !g.fetched || !knowsPackage(g.program));
+  if (report.paths.length === 0 && generates.length === 0) return out;
   // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
   const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
+  // A program run by its path is the project's (or the plan's, judged by its text): what it writes is its own, as a makefile's recipes are.
+  const byPath = new Set((report.runs ?? []).filter((r) => r.as === "program").map((r) => r.owner ?? ""));
   for (const p of report.paths) {
-    if (p.read || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
-    const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by: p.program ?? "" };
+    if (p.program === "mkdir" && state !== undefined && !p.read)
+      for (const base of bases) {
+        const abs = absoluteOf(workspace, base, p.cwd, p.text);
+        if (abs !== undefined) state.madeFolder(abs);
+      }
+    if (p.read || p.source || (p.program !== undefined && KEEPS_TEXT.has(p.program)) || runs.has(`${p.cwd}\0${p.text}\0${p.program ?? ""}`)) continue;
+    const by = p.program ?? "";
+    const gone = p.program !== undefined && REMOVERS.has(p.program) ? { gone: true as const, by: p.program } : { by };
+    const generator = generates.find((g) => g.program === by && g.cwd === p.cwd);
+    const unknown = generator === undefined && by !== "" && !byPath.has(by) && !knowsWrites(by);
     for (const base of bases) {
       const abs = absoluteOf(workspace, base, p.cwd, p.text);
       if (abs === undefined) continue;
       // A pattern writes the files it matches (`sed -i ... *.sh`); a folder written whole, or one a program copies into, every file in it.
-      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true, pattern: true, ...gone });
+      if (p.glob && /[*?[]/.test(p.text)) out.push({ abs, tree: p.tree === true || generator !== undefined, pattern: true, ...gone });
+      else if (generator !== undefined) {
+        // What it is given outside the folder it runs in (which is written whole below) is written whole too.
+        const folder = absoluteOf(workspace, base, p.cwd, ".");
+        if (folder === undefined || !(abs === folder || abs.startsWith(`${folder}/`))) out.push({ abs, tree: true, by, foreign: true, how: generatedHow(by), generated: generatedBy(generator) });
+      }
+      else if (unknown && state?.mayBeFolder(abs, p.text)) out.push({ abs, tree: true, by, how: `written by ${by}, which plangate does not know: it may write any file in the folder it is given` });
       else out.push({ abs, tree: p.tree === true || (p.program !== undefined && INTO_FOLDER.has(p.program)), ...gone });
       if (p.program !== undefined && RENAMING.has(p.program) && COMPRESSED.test(abs)) out.push({ abs: abs.replace(COMPRESSED, ""), tree: false, by: p.program });
       // split's and csplit's prefix is their last operand; uudecode writes where its input says, from the folder it runs in.
@@ -640,13 +841,69 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
         out.push({ abs: p.program === "uudecode" ? (absoluteOf(workspace, base, p.cwd, ".") ?? abs) : abs.slice(0, Math.max(abs.lastIndexOf("/"), 1)), tree: true, by: p.program });
     }
   }
+  // A program that writes files no word names: every file of the folder it runs in (anywhere, for one whose folder is not known).
+  for (const g of generates)
+    for (const base of bases) {
+      const folder = g.cwd.startsWith("/") ? resolvePosix("/", g.cwd) : (absoluteOf(workspace, base, g.cwd, ".") ?? "/");
+      out.push({ abs: folder, tree: true, by: g.program, foreign: true, how: generatedHow(g.program), generated: generatedBy(g) });
+    }
   return out;
+}
+
+/** The programs a write of a generator comes after on its line: the generator and the runner that fetches it, whose own runs and loads come first. */
+function generatedBy(g: CommandGenerates): readonly string[] {
+  return g.program === "" ? [] : g.runner !== undefined ? [g.program, g.runner] : [g.program];
+}
+
+/** How a folder a program writes without naming its files was written, for messages. */
+function generatedHow(program: string): string {
+  return program === "" ? "written by one of many programs of a line that write files no word names" : `written by ${program}, which writes files from elsewhere that no word of the line names`;
+}
+
+/**
+ * Programs whose words name what they read or the files they write, no folder they fill: what a
+ * program plangate does not know is given as a folder (`mytool tests/sub`) may get any file.
+ */
+const NAMES_ITS_WRITES = new Set([
+  "find", "gfind", "fd", "fdfind", "tree", "rg", "ag", "ack", "ugrep", "sort", "gsort", "tee", "dd", "truncate", "mktemp", "jq", "gojq", "jaq", "yq", "xq", "sed", "gsed", "xxd", "base64", "base32", "iconv", "dos2unix", "unix2dos",
+  "cut", "paste", "join", "uniq", "tr", "column", "fmt", "fold", "expand", "unexpand", "rev", "tac", "shuf", "nl", "od", "hexdump", "strings", "bat", "glow", "less", "more", "man", "file", "ldd", "otool",
+  "openssl", "ssh-keygen", "gpg", "gpg2", "age", "minisign", "signify", "gcc", "cc", "c++", "g++", "clang", "clang++", "ld", "lld", "ld.lld", "as", "nasm", "strip", "objcopy", "objdump", "nm", "ranlib",
+  "zip", "unzip", "7z", "7za", "7zz", "7zr", "tar", "gtar", "bsdtar", "cpio", "ar", "patch", "gpatch", "curl", "wget", "aria2c",
+  "docker", "podman", "buildah", "nerdctl", "kubectl", "helm", "kind", "minikube", "k3d", "gh", "glab", "aws", "gcloud", "gsutil", "az", "ssh", "sftp", "nc", "ncat", "socat",
+  "ffmpeg", "ffprobe", "convert", "magick", "identify", "pandoc", "sqlite3", "psql", "mysql", "mariadb", "duckdb", "redis-cli", "mongosh",
+  "ctags", "etags", "cloc", "tokei", "scc", "hadolint", "yamllint", "markdownlint", "markdownlint-cli2", "codespell", "cspell", "vale", "bandit", "semgrep", "trivy", "gitleaks", "detect-secrets", "safety", "pip-audit", "vulture", "radon", "pydocstyle", "pycodestyle", "jsonlint", "xmllint", "tidy", "lychee",
+  "sphinx-apidoc", "sphinx-quickstart", "pyreverse", "pydeps", "pipdeptree", "pip-compile", "pip-sync", "docformatter", "nbstripout", "jupytext", "nbqa", "typos", "sqlfluff", "clang-tidy", "cppcheck", "cpplint", "swiftlint", "detekt", "staticcheck", "govulncheck", "gosec", "revive", "errcheck", "hyperfine",
+  "r", "rscript", "ansible-lint", "kubeval", "kubeconform", "conftest", "checkov", "tflint", "tfsec", "terrascan", "actionlint", "shfmt", "editorconfig-checker", "commitizen", "cz", "license-checker", "depcheck", "madge", "jscpd", "lizard", "sloccount", "licensee", "reuse", "grype", "syft", "osv-scanner", "snyk", "sonar-scanner",
+  "date", "sleep", "which", "whereis", "type", "kill", "pkill", "pgrep", "ps", "open", "xdg-open", "code", "cursor", "subl", "vim", "vi", "nvim", "nano", "emacs", "watch", "time", "seq", "yes", "bc", "expr", "numfmt", "printenv", "id", "uname", "hostname", "whoami", "df", "free", "uptime", "lsof", "netstat", "ss", "ping", "dig", "nslookup", "host", "traceroute", "xargs", "env", "nohup", "timeout", "sudo",
+]);
+
+/**
+ * Is a package a runner fetches one whose writes plangate knows (a formatter, a test runner or build, a
+ * remover: `npx prettier`, `uvx ruff`, `npx rimraf`)? Not a system program's name (`npx sort` fetches
+ * a package of that name, which may do anything).
+ */
+function knowsPackage(name: string): boolean {
+  return KEEPS_CODE.has(name) || isLoader(name) || (REMOVERS.has(name) && !name.includes(" ") && !/^g?(?:rm|rmdir|unlink)$|^shred$/.test(name));
+}
+
+/**
+ * Does plangate know what a program writes through its words, so that a folder it is given is not
+ * written whole: one that only reads or touches them, removes them, copies into them, renames, formats,
+ * runs or loads them, a shell, an interpreter, git, a database client, or one of NAMES_ITS_WRITES.
+ */
+function knowsWrites(program: string): boolean {
+  if (program.startsWith("git ") || program === "git") return true;
+  return KEEPS_TEXT.has(program) || REMOVERS.has(program) || INTO_FOLDER.has(program) || RENAMING.has(program) || NAMES_UNSEEN.has(program) || KEEPS_CODE.has(program) || NAMES_ITS_WRITES.has(program) || SHELL_NAMES.has(program) || SQL_LINE.has(program) || interpreterOf(program) !== undefined || isLoader(program);
 }
 
 /** A file (or folder, or pattern) a command line may write the text of. */
 interface LineWrite {
   abs: string;
   tree: boolean;
+  /** How it was written, for messages, when not as a command line's ordinary write. */
+  how?: string;
+  /** Written by a program that writes files no word names (CommandReport.generates): what these programs run or load on its line comes before it writes. */
+  generated?: readonly string[];
   /** The line runs a command in the background (`&`): the write may land after later steps. */
   background?: boolean;
   /** `abs` is a pattern of names (`*`, `?`, `[...]`), each segment matched as the shell matches it. */
@@ -663,14 +920,17 @@ interface LineWrite {
 interface LineIndex {
   files: Map<string, boolean>;
   patterns: RegExp[];
+  /** Folders written whole by programs that write files no word names (LineWrite.generated), apart: not before their own runs. */
+  generated: LineWrite[];
   /** Every write of the line, as listed. */
   writes: readonly LineWrite[];
 }
 
 function lineIndex(writes: readonly LineWrite[]): LineIndex {
-  const index: LineIndex = { files: new Map(), patterns: [], writes };
+  const index: LineIndex = { files: new Map(), patterns: [], generated: [], writes };
   for (const x of writes)
-    if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
+    if (x.generated !== undefined) index.generated.push(x);
+    else if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
     else index.files.set(x.abs, (index.files.get(x.abs) ?? false) || x.tree);
   return index;
 }
@@ -775,6 +1035,11 @@ class Judge {
             return;
           }
         }
+        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`)));
+        if (g !== undefined) {
+          hits.push({ abs, file: run.text, w: { step, seq: Infinity, how: g.how ?? "written by a command of the same step" } });
+          return;
+        }
         const w = run.as === "package" ? this.state.under(abs) : this.state.get(abs);
         // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
         if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
@@ -815,33 +1080,46 @@ class Judge {
     let re = this.#regexes.get(load);
     if (re === undefined) this.#regexes.set(load, (re = loadRegex(load, workspace)));
     // A script of the project's own: the code files the plan writes, not every folder it fills.
-    const trees = run.project ? undefined : (abs: string) => treeHolds(load, workspace, abs);
+    // A folder is found under its own name or any other a link of the workspace gives it (`.husky` linking to `hooks`).
+    const trees = run.project
+      ? undefined
+      : (abs: string) => treeHolds(load, workspace, abs) || (abs !== "/" && (this.state.links().unlisted !== undefined || this.state.aliasesOf(abs).some((a) => treeHolds(load, workspace, a))));
     const sameLine: Written = { step, seq: Infinity, how: "written by a command of the same step" };
-    const hits: { abs: string; w: Written; tree: boolean }[] = [];
+    const hits: { abs: string; w: Written; tree: boolean; via?: string }[] = [];
     // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
     const own = run.owner ?? "";
     for (const x of line.writes) {
       // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
-      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign)) continue;
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign) || x.generated?.includes(own)) continue;
       if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
+      // Under another name, through a link of the workspace.
+      else if (!x.pattern && !x.tree && foreignText(x.by)) {
+        const via = this.state.reachedAs(this.state.canon(x.abs), re);
+        if (via !== undefined) hits.push({ abs: x.abs, w: sameLine, tree: false, via });
+      }
     }
     const found = this.state.loadable(re, trees);
     if (found === undefined) {
       out.findings.push(writtenFinding("unreadable", { program: run.program, file: load.files.join(", "), writer: step, why: `the plan writes more files than plangate matches against what ${run.program} loads` }, run.span));
       return;
     }
-    for (const { abs, w } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs) });
-    for (const { abs, w, tree } of hits) {
+    for (const { abs, w, via } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs), ...(via !== undefined ? { via } : {}) });
+    for (const { abs, w, tree, via } of hits) {
       // A settings file whose text names no scripts or code (`holds`) is data to the program.
       if (load.holds !== undefined && textOf(w) !== undefined && !load.holds.test(textOf(w)!)) continue;
-      // A text the plan does not hold is refused once, whatever language a load reads it as.
-      const key = w.content === undefined && w.lazy === undefined ? `load\0${abs}` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
+      // A text the plan does not hold is refused once, whatever language a load reads it as; so is a compiled form.
+      const key = w.content === undefined && w.lazy === undefined ? `load\0${abs}` : load.compiled !== undefined ? `load\0${abs}\0compiled` : `load\0${abs}\0${load.as}\0${load.keys?.join() ?? ""}`;
       // A file the line runs by its name is judged as that run; package.json's sections are read beside its scripts.
       if (out.judged.has(key) || (load.keys === undefined && out.judged.has(`ran\0${abs}`))) continue;
       out.judged.add(key);
-      // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read.
-      if (!tree && isCode(load.as) && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
-      const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : relative(workspace, abs);
+      // A name plangate cannot see may lead to it (links not all listed, hard links): a program may load it so.
+      if (via === "") {
+        out.findings.push(writtenFinding("unreadable", { program: run.program, file: relative(workspace, abs), writer: w.step, why: `${run.program} may load it ${this.state.unseenNames(this.state.canon(abs))}` }, run.span));
+        continue;
+      }
+      // A language's code the policy trusts, which the plan writes or edits: nothing to report, nothing to read. Not its compiled forms.
+      if (!tree && isCode(load.as) && load.compiled === undefined && (w.content !== undefined || w.lazy !== undefined) && writtenCodeAllowed(this.policy.commands, load.as, run.program)) continue;
+      const file = tree ? (abs === "/" ? "any file" : `${relative(workspace, abs)}/**`) : via !== undefined ? `${relative(workspace, via)} (a link to ${relative(workspace, abs)})` : relative(workspace, abs);
       // The same text loaded again by a later command is judged again (its findings are that command's), but counts once towards MAX_JUDGED.
       const again = `${abs}\0${w.seq}\0${load.as}`;
       const first = !this.#loadsJudged.has(again);
@@ -866,6 +1144,11 @@ class Judge {
       return;
     }
     const via = `${run.text}, which step ${w.step} writes${loadedBy !== undefined ? ` and ${loadedBy}` : ""}`;
+    // A compiled form the plan holds the bytes of, or edits: no one reads machine code or bytecode in a plan.
+    if (run.load?.compiled !== undefined && (w.content !== undefined || w.lazy !== undefined)) {
+      refuse("unreadable", { why: `it is ${run.load.compiled}, which no one reads in a plan: commands.writtenCode trusts a language's source, not its compiled forms` });
+      return;
+    }
     // An edit's result loaded as a language's code is the project's text and the plan's edits: judged without replaying it.
     if (w.content === undefined && w.lazy !== undefined && loadedBy !== undefined && isCode(run.as)) {
       if (!writtenCodeAllowed(this.policy.commands, run.as, run.program)) out.findings.push(writtenFinding("code", { program: run.program, interpreter: run.as, how: `the file ${via}` }, run.span));
@@ -965,8 +1248,13 @@ class Judge {
       this.#merge(this.report(onLine(run.program, content), "chain"), run, via, bases, step, depth, out);
       return;
     }
-    // Code for another interpreter: as that code given on its line.
+    // Code for another interpreter: as that code given on its line; a compiled form of it (`python3 x.pyc`) is read by no one.
     const program = run.as === "program" ? as : run.program;
+    const compiled = loadedBy === undefined ? compiledFormOf(as, run.text) : undefined;
+    if (compiled !== undefined) {
+      refuse("unreadable", { why: `it is ${compiled}, which no one reads in a plan: commands.writtenCode trusts a language's source, not its compiled forms` });
+      return;
+    }
     if (!writtenCodeAllowed(this.policy.commands, as, program))
       out.findings.push(writtenFinding("code", { program, interpreter: as, how: `the file ${via}` }, run.span));
   }
@@ -975,7 +1263,7 @@ class Judge {
   #merge(report: CommandReport, run: CommandRun, via: string, bases: readonly string[], step: number, depth: number, out: Judged): void {
     const span = run.span ? { span: run.span } : {};
     // What the script writes before it runs another file counts as the line's own writes for that run.
-    const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")));
+    const writes = lineWrites(report, this.state.workspace, bases.map((b) => [b, run.cwd].filter((s) => s !== "").join("/")), this.state);
     out.writes.push(...writes);
     const nested: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
     // Past MAX_DEPTH a written file is not followed, and is refused (#judge), rather than run unread.
@@ -1026,7 +1314,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
     for (; next < analysed.length && analysed[next]!.command.step === step; next++) {
       const { command, report } = analysed[next]!;
       const bases = foldersOf(command, facts, plan.dialect);
-      const writes = lineWrites(report, workspace, bases);
+      const writes = lineWrites(report, workspace, bases, state);
       const background = command.text !== undefined && command.text.includes("&") && BACKGROUND.test(command.text);
       if (background)
         for (const w of writes) w.background = true;
@@ -1065,7 +1353,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
         ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
         : w.gone
           ? { step: step.position, gone: true, how: "removed by a command line" }
-          : { step: step.position, by: w.by, how: "written by a command line, so its text is not in the plan" };
+          : { step: step.position, by: w.by, how: w.how ?? "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
       else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
     }
