@@ -165,6 +165,17 @@ describe("YAML reader", () => {
     expect(parseYaml("y: 1\nn: Y\n").issues).toEqual([]);
     expect(parseYaml("y: 1\n", { executor: "yaml-1.2" }).issues).toEqual([]);
   });
+  it("reads a long number-like plain scalar in bounded time: base 60 text of 1 MiB is refused at once", () => {
+    // PyYAML's base 60 integer of 500,000 digits took minutes of BigInt arithmetic to compute.
+    const text = "k: 1" + ":1".repeat(500_000) + "\n";
+    for (const executor of ["pyyaml"] as const) {
+      const { value: doc, ms } = cpuTimed(() => parseYaml(text, { executor }));
+      expect(ms).toBeLessThan(1_500);
+      expect(doc.issues.map((i) => i.messageId)).toEqual(["yamlPyyamlReads"]);
+      expect(readFactText(doc.issues[0]!).message).toContain("an integer written in more than 1000 characters to PyYAML");
+    }
+    expect(parseYaml("k: " + "9".repeat(2000) + "\n").issues.map((i) => i.messageId)).toEqual(["yamlPyyamlReadsNumber", "yamlNonFinite"]);
+  });
   it("refuses, at the scalar, every value PyYAML (YAML 1.1) reads differently, and says how to fix it", () => {
     const at = (text: string) => {
       const doc = parseYaml(text);

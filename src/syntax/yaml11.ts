@@ -99,7 +99,14 @@ const DECIMAL = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** `0o17` under an explicit !!int: PyYAML calls int(text, 8), which accepts the 0o prefix. */
 const OCTAL_0O = /^[-+]?0o[0-7]+$/;
 
+/**
+ * Longest integer text whose value is computed. Past it PyYAML's integer is refused unread: no such text
+ * is a safe integer, and base 60 text of a MiB (`1:1:1:...`) cost minutes of BigInt arithmetic.
+ */
+const MAX_INT_TEXT = 1000;
+
 function constructInt(raw: string): PyScalar {
+  if (raw.length > MAX_INT_TEXT) return { kind: "other", what: `an integer written in more than ${MAX_INT_TEXT} characters` };
   let v = raw.replace(/_/g, "").replace(/\n$/, "");
   let sign = 1n;
   if (v[0] === "-") sign = -1n;
@@ -176,3 +183,4 @@ export function describePy(py: PyScalar): string {
       return py.what;
   }
 }
+
