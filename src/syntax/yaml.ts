@@ -5,7 +5,7 @@ import { DEFAULT_MAX_VALUES } from "../core/policy.js";
 import type { MessageData } from "../core/rule.js";
 import { LineIndex } from "../core/source.js";
 import { addIssue, MAX_ISSUES, unsafeKey } from "./unsafe.js";
-import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
+import { describeGo, describePy, goYamlV2Plain, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
 
 /**
  * Who else reads the plan: `pyyaml` (a Python executor with PyYAML's safe loader, YAML 1.1) makes the
@@ -660,7 +660,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   }
   const executor = options.executor ?? "pyyaml";
   // For Go's yaml.v2 (YAML 1.1 too) PyYAML's refusals are kept, though Go reads some of those values as
-  // YAML 1.2 does, and `y`, `Y`, `n` and `N`, booleans there, are refused as well.
+  // YAML 1.2 does, and every other plain scalar Go's resolver reads otherwise is refused as well: `y`,
+  // `Y`, `n` and `N` (booleans there), and the numbers strconv reads (`0O17`, `0X1F`, `+_1`).
   const pyyaml = executor === "pyyaml" || executor === "go-yaml-v2";
   const goYaml = executor === "go-yaml-v2";
   const unsafe: Unsafe = (start, end, messageId, data, at) => {
@@ -756,14 +757,20 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     let py: PyScalar | undefined;
     if (tag !== undefined) py = pyyamlConstruct(tag, src);
     else if (node.type === "PLAIN" && pyyamlMayResolve(src)) py = pyyamlConstruct(pyyamlPlainTag(src, what === "key"), src);
-    if (py === undefined || sameReading(py, node.value)) return;
-    unsafe(
-      start,
-      end,
-      tag !== undefined ? "yamlPyyamlReadsTagged" : typeof node.value === "number" ? "yamlPyyamlReadsNumber" : "yamlPyyamlReads",
-      { what, source: node.type === "PLAIN" ? src : JSON.stringify(src), yaml12: describe12(node.value), pyyaml: describePy(py), quoted: src.replace(/["\\]/g, "\\$&") },
-      at,
-    );
+    if (py !== undefined && !sameReading(py, node.value)) {
+      unsafe(
+        start,
+        end,
+        tag !== undefined ? "yamlPyyamlReadsTagged" : typeof node.value === "number" ? "yamlPyyamlReadsNumber" : "yamlPyyamlReads",
+        { what, source: node.type === "PLAIN" ? src : JSON.stringify(src), yaml12: describe12(node.value), pyyaml: describePy(py), quoted: src.replace(/["\\]/g, "\\$&") },
+        at,
+      );
+      return;
+    }
+    if (!goYaml || tag !== undefined || node.type !== "PLAIN") return;
+    const go = goYamlV2Plain(src);
+    if (!sameReading(go, node.value))
+      unsafe(start, end, "yamlGoReads", { what, source: src, yaml12: describe12(node.value), go: describeGo(go), quoted: src.replace(/["\\]/g, "\\$&") }, at);
   };
   /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
   const anchor = (n: Node, start: number, end: number, at?: Pointer) => {
