@@ -8,7 +8,9 @@ import { parsePolicyText } from "../src/node/policy.js";
 import { validateFile } from "../src/node/validate-file.js";
 import { defaultPolicy } from "../src/policy/defaults.js";
 import { parseJson } from "../src/syntax/json.js";
-import { MAX_YAML_TOKENS, parseYaml } from "../src/syntax/yaml.js";
+import { Lexer, parseDocument } from "yaml";
+import fc from "fast-check";
+import { MAX_YAML_ERRORS, MAX_YAML_LEXEMES, MAX_YAML_TOKENS, parseYaml, yamlTokenEstimate } from "../src/syntax/yaml.js";
 import { cli } from "./cli-io.js";
 import { cpuMsSince, cpuTimed } from "./cpu-time.js";
 import { diagnosticsOf, run, tools } from "./helpers.js";
@@ -183,6 +185,63 @@ describe("resource bombs in YAML: values and indicators", () => {
     const over = parseYaml(items(MAX_YAML_TOKENS / 2 + 1));
     expect(over.issues.map((i) => i.messageId)).toEqual(["yamlTooManyTokens"]);
     expect(over.issues[0]!.start).toBe(4 * (MAX_YAML_TOKENS / 2));
+  });
+
+  it("1 MiB of blank lines, comment lines or closing brackets is limit-exceeded before the yaml package parses it", () => {
+    // Few values, but a token each: blank lines took 1.5 s, `]` lines 2.9 s and 390 MB, `]]]]` 3.4 s.
+    for (const text of [fill("steps: []\n", "\n", ""), fill("steps: []\n", "#\n", ""), fill("steps: []\n", "]\n", ""), fill("steps: []\n", "]]]]", "\n"), fill("steps: []\n", " \t\n", ""), fill("steps: []\n", "a # b\n", "")]) {
+      const { value: doc, ms } = cpuTimed(() => parseYaml(text));
+      expect(doc.issues.map((i) => [i.rule, i.messageId]), JSON.stringify(text.slice(10, 20))).toEqual([["limit-exceeded", "yamlTooManyLexemes"]]);
+      expect(ms, JSON.stringify(text.slice(10, 20))).toBeLessThan(1500);
+    }
+    // The limit is exact: two tokens a blank line after the first one's four ("k", ":", " ", "v").
+    const blank = (n: number) => "k: v" + "\n".repeat(n);
+    expect(parseYaml(blank(MAX_YAML_LEXEMES - 4)).issues).toEqual([]);
+    const over = parseYaml(blank(MAX_YAML_LEXEMES - 3));
+    expect(over.issues.map((i) => i.messageId)).toEqual(["yamlTooManyLexemes"]);
+    expect(over.issues[0]!.start).toBe(4 + MAX_YAML_LEXEMES - 4);
+  });
+
+  it("stops composing a document past 100 syntax errors, and reports the same first error as the yaml package", () => {
+    // Each line a syntax error: 1 MiB took 2 s and 250 MB, composing nodes and errors no one reads.
+    const faults = ["a\n  b\n", "]\n", "[]\n", "a # b\n", "- a\nb\n", "'a'\n"];
+    for (const unit of faults) {
+      const text = "k: v\n" + unit.repeat(Math.floor(300_000 / unit.length));
+      const { value: doc, ms } = cpuTimed(() => parseYaml(text));
+      const theirs = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false });
+      expect(theirs.errors.length, JSON.stringify(unit)).toBeGreaterThan(MAX_YAML_ERRORS);
+      expect(doc.issues.map((i) => [i.rule, i.start, i.data?.["detail"]]), JSON.stringify(unit)).toEqual([["parse-error", theirs.errors[0]!.pos[0], theirs.errors[0]!.message.split("\n")[0]]]);
+      expect(ms, JSON.stringify(unit)).toBeLessThan(1500);
+    }
+    // On random texts of faults, few or many, the first error is the yaml package's.
+    const piece = fc.constantFrom("k", "a", ":", ": ", " ", "\n", "\n  ", "- ", "[", "]", "{", "}", ", ", "'", '"', "#", " #", "|", "?", "&a ", "*a", "---", "...", "\t", "@", "]\n", "[]\n", "a\n  b\n", "a # b\n", "\n---\n");
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 400 }), (pieces) => {
+        const text = pieces.join("");
+        const syntax = parseYaml(text).issues.find((i) => i.rule === "parse-error" && i.messageId.startsWith("yamlSyntax"));
+        if (syntax === undefined) return;
+        const first = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false }).errors[0]!;
+        expect([syntax.start, syntax.data?.["detail"]]).toEqual([Math.min(first.pos[0], text.length), first.message.split("\n")[0]]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the cheap count of all tokens before tokenizing is never below what the yaml package's lexer makes", () => {
+    const piece = fc.constantFrom(
+      "k", "a", "1", "x y", ":", ": ", " ", "  ", "\n", "\n  ", "\n- ", "- ", "[", "]", "{", "}", ", ", ",", "'", '"', "'a'", '"a"', '"a\\"b"', "#", " #", " # c",
+      "\t", " \t ", "|", ">", "|-", "|\n  x\n", "?", "? ", "&a ", "&a&b", "*a", "*a*b", "!!str ", "!a!b", "!<x>y", "---", "...", "%YAML 1.2\n", "\r\n", "\r", "\\",
+      "%", "@", "`", "a:b", "a-b", "::", "--", "''", '""', "\ufeff", "\u0085", "\u00a0", "[[[", "]]]", "{&a b: *a}", "!a%41", "!a%4", "!<a", "\u00e9", "^",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 40 }), (pieces) => {
+        const text = pieces.join("");
+        // The lexer's own markers (document start, flow end, scalar) are not text of the document, nor is an empty token.
+        const lexemes = [...new Lexer().lex(text)].filter((token) => token !== "\x02" && token !== "\x18" && token !== "\x1f" && token !== "").length;
+        expect(yamlTokenEstimate(text).lexemes).toBeGreaterThanOrEqual(lexemes);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("a plan of 1 MiB is still read", () => {

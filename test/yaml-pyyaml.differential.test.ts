@@ -161,6 +161,18 @@ describe("YAML plans against PyYAML (YAML 1.1, safe loader)", () => {
     agreeInBatches(text, 400);
   }, 600_000);
 
+  it.skipIf(!hasPyyaml)("live, random: directives, %TAG handles, core and other tags, merge keys, value keys and anchors on keys", () => {
+    const piece = fc.constantFrom(
+      "%TAG ! tag:yaml.org,2002:\n", "%TAG !! tag:yaml.org,2002:\n", "%TAG !e! tag:yaml.org,2002:\n", "%TAG !! tag:x.org,2000:\n", "%TAG !e! !\n",
+      "%TAG !e! tag:yaml.org,2002:s\n", "%YAML 1.2\n", "%YAML 1.1\n", "%FOO x\n", "---\n", "--- ", "...\n", "k: ", "- ", "\n", " ", "!!str ", "!!int ",
+      "!!bool ", "!!null ", "!!float ", "!e!str ", "!e!int ", "!!merge ", "! ", "!<tag:yaml.org,2002:str> ", "!<tag:yaml.org,2002:int> ", "!%21 ", "!!%73tr ",
+      "!e!%73tr ", "!e!tr ", "!<!> ", "!e! ", "0755", "yes", "1e3", "12", "x", "<<", "<<: ", "=", "~", "''", '""', "[", "]", "{", "}", ", ", ": ", "&a ", "*a",
+      "&k k: v\n", "*k : w\n", "? ",
+    );
+    const text = fc.array(piece, { minLength: 1, maxLength: 14 }).map((p) => p.join(""));
+    agreeInBatches(text, 400);
+  }, 600_000);
+
   it("every variant gets a verdict quickly and never throws", () => {
     for (const text of variants) {
       const started = process.cpuUsage();

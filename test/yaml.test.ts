@@ -165,6 +165,40 @@ describe("YAML reader", () => {
     expect(parseYaml("y: 1\nn: Y\n").issues).toEqual([]);
     expect(parseYaml("y: 1\n", { executor: "yaml-1.2" }).issues).toEqual([]);
   });
+  it("with Go's yaml.v2 as the executor, refuses the numbers Go's strconv reads in text both other readers keep as text", () => {
+    // yaml.v2 removes every `_` and hands the rest to strconv.ParseInt(s, 0, 64), which takes prefixes in
+    // either case; then to ParseFloat; then reads `0b` before a signed binary number (resolve.go).
+    const go = (s: string) => {
+      const doc = parseYaml(`k: ${s}\n`, { executor: "go-yaml-v2" });
+      return { value: (doc.value as { k: unknown }).k, ids: doc.issues.map((i) => i.messageId), message: doc.issues[0] && readFactText(doc.issues[0]).message };
+    };
+    const table: [string, string][] = [
+      ["0O17", "the integer 15"], ["0X1F", "the integer 31"], ["0B101", "the integer 5"], ["+0O17", "the integer 15"], ["-0B1", "the integer -1"],
+      ["+_1", "the integer 1"], ["-_1", "the integer -1"], ["0_x1F", "the integer 31"], ["1_e3", "the float 1000"], ["1.5_e3", "the float 1500"],
+      ["0b-1", "the integer -1"], ["0b+1", "the integer 1"],
+    ];
+    for (const [s, reading] of table) {
+      expect(go(s), s).toMatchObject({ value: s, ids: ["yamlGoReads"] });
+      expect(go(s).message).toBe(`The value ${s} is the string "${s}" to plangate (YAML 1.2) but ${reading} to Go's yaml.v2 (yaml.executor: go-yaml-v2): a Go executor would run a different plan.`);
+      // PyYAML and YAML 1.2 read them as text: refused only for a Go executor.
+      expect(parseYaml(`k: ${s}\n`).issues, s).toEqual([]);
+    }
+    expect(parseYaml("0X1F: v\n", { executor: "go-yaml-v2" }).issues.map((i) => [i.messageId, i.at])).toEqual([["yamlGoReads", "/0X1F"]]);
+    // What Go reads as plangate does passes: numbers, text (timestamps stay text in an interface{}), and
+    // numbers past Go's range, which it keeps as text.
+    for (const s of ["42", "-7", "0", "1.5", ".5", "1.0e+3", "0x1F", "20011214", "2001-1-1", "v1.2", "a.txt", "_1", "1e999x", '"0O17"', "'0X1F'", "!!str 0B1"]) expect(go(s).ids, s).toEqual([]);
+  });
+  it("reads a long number-like plain scalar in bounded time: base 60 text of 1 MiB is refused at once", () => {
+    // PyYAML's base 60 integer of 500,000 digits took minutes of BigInt arithmetic to compute.
+    const text = "k: 1" + ":1".repeat(500_000) + "\n";
+    for (const executor of ["pyyaml", "go-yaml-v2"] as const) {
+      const { value: doc, ms } = cpuTimed(() => parseYaml(text, { executor }));
+      expect(ms).toBeLessThan(1_500);
+      expect(doc.issues.map((i) => i.messageId)).toEqual(["yamlPyyamlReads"]);
+      expect(readFactText(doc.issues[0]!).message).toContain("an integer written in more than 1000 characters to PyYAML");
+    }
+    expect(parseYaml("k: " + "9".repeat(2000) + "\n").issues.map((i) => i.messageId)).toEqual(["yamlPyyamlReadsNumber", "yamlNonFinite"]);
+  });
   it("refuses, at the scalar, every value PyYAML (YAML 1.1) reads differently, and says how to fix it", () => {
     const at = (text: string) => {
       const doc = parseYaml(text);

@@ -80,7 +80,7 @@ const YamlSchema = Type.Object(
     executor: Type.Optional(
       Type.Union([Type.Literal("pyyaml"), Type.Literal("go-yaml-v2"), Type.Literal("yaml-1.2")], {
         description:
-          "The parser that reads YAML plans where they run: pyyaml (PyYAML's safe loader, YAML 1.1; the default) refuses every value the two read differently; go-yaml-v2 (Go's gopkg.in/yaml.v2) refuses those and y, Y, n and N, booleans there; yaml-1.2 turns those refusals off.",
+          "The parser that reads YAML plans where they run: pyyaml (PyYAML's safe loader, YAML 1.1; the default) refuses every value the two read differently; go-yaml-v2 (Go's gopkg.in/yaml.v2) refuses those and every other plain value Go reads differently (y, Y, n and N, booleans there; 0O17, 0X1F, +_1, numbers there); yaml-1.2 turns those refusals off.",
       }),
     ),
   },

@@ -11,8 +11,10 @@ import { EditedText, Finder } from "./edited-text.js";
 export interface FindResult {
   pair: number;
   count: number;
-  /** 1-based line numbers of every match (overlapping ones included). */
+  /** The 1-based numbers of the lines that hold a match, each once, in order: the first MAX_LISTED_LINES + 1 of them. */
   lines: number[];
+  /** How many lines hold a match. */
+  lineCount: number;
   /** No match, but the REPLACE text is already there: the edit looks applied already. */
   applied: boolean;
 }
@@ -45,6 +47,14 @@ export const MAX_SIMULATED_FILE_BYTES = 32 * 1024 * 1024;
 export const MAX_SIMULATION_WORK_BYTES = 256 * 1024 * 1024;
 /** Most occurrences of one FIND block the simulation counts. */
 export const MAX_FIND_HITS = 100_000;
+/**
+ * Work an occurrence costs, in bytes of MAX_SIMULATION_WORK_BYTES: each is found, counted and placed on
+ * its line. A CREATE of 100,000 one-letter lines and 1,300 EDITs of that letter were 130 million
+ * occurrences, whose line numbers (kept for every match) took 2.5 GB and over a minute.
+ */
+const WORK_PER_HIT = 128;
+/** Lines with a match a FindResult lists (a report names the first 20 and counts the rest). */
+export const MAX_LISTED_LINES = 20;
 
 
 /** Line endings normalised the same way on both sides of a FIND: CRLF and lone CR become LF. */
@@ -60,18 +70,24 @@ export function occurrences(hay: string, needle: string): number[] {
   return out;
 }
 
-function lineNumbers(bytes: Buffer, indexes: readonly number[]): number[] {
-  const out: number[] = [];
+/** The lines that hold the matches at `indexes` (in order): the first MAX_LISTED_LINES + 1, and how many. */
+function lineNumbers(bytes: Buffer, indexes: readonly number[]): { lines: number[]; lineCount: number } {
+  const lines: number[] = [];
+  let lineCount = 0;
   let line = 1;
   let pos = 0;
+  let last = 0;
   for (const idx of indexes) {
     for (let nl = bytes.indexOf(10, pos); nl >= 0 && nl < idx; nl = bytes.indexOf(10, nl + 1)) {
       line++;
       pos = nl + 1;
     }
-    out.push(line);
+    if (line === last) continue;
+    last = line;
+    lineCount++;
+    if (lines.length <= MAX_LISTED_LINES) lines.push(line);
   }
-  return out;
+  return { lines, lineCount };
 }
 
 function utf8(text: string): Buffer {
@@ -229,13 +245,18 @@ function simulate(plan: Plan, ctx: RuleContext): TeddyFacts {
         }
         // A match of a valid UTF-8 needle starts on a character boundary, so byte matches are the text's.
         const hits = text.occurrences(find, MAX_FIND_HITS);
+        work += hits.length * WORK_PER_HIT;
         if (hits.length > MAX_FIND_HITS) {
           limit = { step: step.position, messageId: "teddyFindHits", data: { step: step.position, pair: i + 1, max: MAX_FIND_HITS, path: action.path } };
           break;
         }
         const replace = pair.replace === undefined ? undefined : utf8(pair.replace);
         const applied = hits.length === 0 && replace !== undefined && replace.length > 0 && text.includes(replace);
-        facts.finds.push({ pair: i, count: hits.length, lines: hits.length > 1 ? lineNumbers(text.bytes(), hits) : [], applied });
+        facts.finds.push({ pair: i, count: hits.length, ...(hits.length > 1 ? lineNumbers(text.bytes(), hits) : { lines: [], lineCount: 0 }), applied });
+        if (work > MAX_SIMULATION_WORK_BYTES) {
+          limit = { step: step.position, messageId: "teddySimulationWork", data: { step: step.position, mib: MAX_SIMULATION_WORK_BYTES / 1024 / 1024 } };
+          break;
+        }
         if (replace === undefined || (i === action.edits.length - 1 && last)) continue;
         const replaced = hits.length === 1 ? 1 : hits.length > 1 && action.matchAll ? countNonOverlapping(hits, find.length) : 0;
         if (replaced === 0) continue;

@@ -1,11 +1,11 @@
-import { CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, parseDocument, type Scalar } from "yaml";
+import { Composer, CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, type Node, Parser, parseDocument, type Scalar, YAMLParseError } from "yaml";
 import { NO_LEXEMES, type ReadIssue, type SourceDocument, type ValueLocation } from "../core/document.js";
 import { childPointer, type Pointer } from "../core/pointer.js";
 import { DEFAULT_MAX_VALUES } from "../core/policy.js";
 import type { MessageData } from "../core/rule.js";
 import { LineIndex } from "../core/source.js";
 import { addIssue, MAX_ISSUES, unsafeKey } from "./unsafe.js";
-import { describePy, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
+import { describeGo, describePy, goYamlV2Plain, type PyScalar, pyyamlConstruct, pyyamlMayResolve, pyyamlPlainTag, sameReading } from "./yaml11.js";
 
 /**
  * Who else reads the plan: `pyyaml` (a Python executor with PyYAML's safe loader, YAML 1.1) makes the
@@ -371,25 +371,81 @@ function indicates(c: number): boolean {
 const COUNTED = new Set(["scalar", "single-quoted-scalar", "double-quoted-scalar", "alias", "flow-map-start", "flow-seq-start", "seq-item-ind", "map-value-ind", "explicit-key-ind", "comma"]);
 
 /**
- * Where the document's values and indicators pass the limit, or undefined. A cheap count first: every
- * `[ { , : ? -`, and every other character that follows a separator and is not one itself (it
- * over-counts text and comments, never the tokens); only a text whose count passes the limit is
- * tokenized.
+ * Most tokens of any kind a YAML document may hold: besides the values and indicators above, line breaks,
+ * runs of spaces, comments and closing brackets. The yaml package spends a microsecond or two on each
+ * blank line and five on each stray `]` (an error object each): 1 MiB of blank lines took 1.5 s, of `]`
+ * lines 2.9 s and 390 MB, of `]]]]` 3.4 s. A plan of 1 MiB holds about 230,000.
  */
-function tokensBeyond(text: string, max: number): number | undefined {
-  let starts = 0;
+export const MAX_YAML_LEXEMES = 400_000;
+
+/** Which limit of tokensBeyond a document passes, and where. */
+interface Crowded {
+  at: number;
+  /** `values`: values and indicators (MAX_YAML_TOKENS); `lexemes`: tokens of any kind (MAX_YAML_LEXEMES). */
+  what: "values" | "lexemes";
+}
+
+/** True for the characters that may make a token of their own: indicators, brackets, quotes, `#`, `|`, `>`, a tab, a byte order mark. */
+function alone(c: number): boolean {
+  return indicates(c) || c === 0x5d || c === 0x7d || c === 0x23 || c === 0x22 || c === 0x27 || c === 0x7c || c === 0x3e || c === 9 || c === 0xfeff;
+}
+
+/**
+ * Cheap over-estimates of a text's tokens, each counted no further than just past its limit. `values`
+ * counts every `[ { , : ? -` and every other character that follows a separator and is not one itself:
+ * text and comments are over-counted; in a few faulty texts a scalar right after a tag, an alias or a
+ * quoted scalar is not, which the count of all tokens bounds. `lexemes`, never below the lexer's count,
+ * counts every line break and character that may be a token of its own, a second one for `|` and `>` (a
+ * block scalar's header and body), the end of a tag, and every change between spaces, line breaks and
+ * other text, where any other token starts.
+ */
+export function yamlTokenEstimate(text: string, maxValues = Infinity, maxLexemes = Infinity): { values: number; lexemes: number } {
+  let values = 0;
+  let lexemes = 0;
   let after = true;
-  for (let i = 0; i < text.length && starts <= max; i++) {
+  let kind = 0;
+  /** Within a tag (`!name`), which ends at the first character a tag cannot hold, where a scalar may start. */
+  let tag = false;
+  for (let i = 0; i < text.length && values <= maxValues && lexemes <= maxLexemes; i++) {
     const c = text.charCodeAt(i);
-    if (indicates(c) || (after && !separates(c))) starts++;
+    if (indicates(c) || (after && !separates(c))) values++;
     after = separates(c);
+    // 1: a space, 2: a line break, 3: a character that may be a token of its own, 4: other text.
+    const k = c === 32 ? 1 : c === 10 || c === 13 ? 2 : alone(c) ? 3 : 4;
+    if (k !== kind || k === 2 || k === 3) lexemes++;
+    if (c === 0x7c || c === 0x3e) lexemes++;
+    kind = k;
+    if (c === 0x21) tag = true;
+    else if (tag && !(c < 128 && TAG_CHARS[c] === 1)) {
+      tag = false;
+      lexemes++;
+    }
   }
-  if (starts <= max) return undefined;
+  return { values, lexemes };
+}
+
+/** The characters the yaml package's lexer reads as part of a tag (a `%` escape aside). */
+const TAG_CHARS = new Uint8Array(128);
+for (const ch of "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()") TAG_CHARS[ch.charCodeAt(0)] = 1;
+
+/**
+ * Where the document's values and indicators, or its tokens of any kind, pass their limits, or undefined.
+ * Only a text whose cheap estimate (yamlTokenEstimate) passes a limit is tokenized, by the yaml package's
+ * own lexer.
+ */
+function tokensBeyond(text: string, max: number, maxLexemes: number): Crowded | undefined {
+  const { values: starts, lexemes } = yamlTokenEstimate(text, max, maxLexemes);
+  if (starts <= max && lexemes <= maxLexemes) return undefined;
   let count = 0;
+  let all = 0;
   let offset = 0;
   for (const token of new Lexer().lex(text)) {
-    if (COUNTED.has(CST.tokenType(token) ?? "") && ++count > max) return offset;
-    if (token !== "\x02" && token !== "\x18" && token !== "\x1f") offset += token.length;
+    // A scalar is counted at the lexer's own marker before its text ("scalar").
+    if (COUNTED.has(CST.tokenType(token) ?? "") && ++count > max) return { at: offset, what: "values" };
+    // The lexer's markers (document start, flow end, scalar) are not text of the document, nor is an empty token.
+    if (token === "\x02" || token === "\x18" || token === "\x1f" || token === "") continue;
+    if (++all > maxLexemes) return { at: offset, what: "lexemes" };
+    offset += token.length;
   }
   return undefined;
 }
@@ -445,6 +501,80 @@ function nestingBeyond(text: string, max: number): number | undefined {
   return undefined;
 }
 
+const YAML_OPTIONS = { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false } as const;
+
+/** A syntax error as the yaml package reports it: where, its code, its message (the detail of ours). */
+interface YamlError {
+  pos: [number, number];
+  code: string;
+  detail: string;
+}
+
+/** The first syntax error of a document the yaml package stopped composing (MAX_YAML_ERRORS). */
+interface YamlFault {
+  fault: YamlError;
+}
+
+/**
+ * Syntax errors the yaml package may meet before it stops composing the document. Only the first is
+ * reported; a text of faults (1 MiB of lines that each break the syntax) took 2 s and 250 MB, half of it
+ * spent building the nodes and error objects of a document that is refused anyway.
+ */
+export const MAX_YAML_ERRORS = 100;
+
+class TooManyErrors extends Error {}
+
+type ErrorHandler = (source: number | [number, number] | readonly number[] | { offset: number; source?: string }, code: string, message: string, warning?: boolean) => void;
+
+/**
+ * Parses the one document of a text as parseDocument does (a second document is a MULTIPLE_DOCS error),
+ * but stops composing it past MAX_YAML_ERRORS errors and returns the first. The composer's error handler
+ * is wrapped for that; where a version of the package has none to wrap, the whole text is composed.
+ */
+function composeYaml(text: string): Document.Parsed | YamlFault {
+  const composer = new Composer(YAML_OPTIONS);
+  const inner = composer as unknown as { onError?: ErrorHandler };
+  const report = inner.onError;
+  if (typeof report !== "function") return parseDocument(text, YAML_OPTIONS);
+  let first: YamlError | undefined;
+  let errors = 0;
+  const met = (error: YamlError) => {
+    first ??= error;
+    if (++errors > MAX_YAML_ERRORS) throw new TooManyErrors();
+  };
+  inner.onError = (source, code, message, warning) => {
+    report(source, code, message, warning);
+    if (warning) return;
+    const pos: [number, number] =
+      typeof source === "number" ? [source, source + 1]
+      : "offset" in source ? [source.offset, source.offset + (typeof source.source === "string" ? source.source.length : 1)]
+      : [source[0]!, source[1]!];
+    met({ pos, code, detail: message });
+  };
+  // The parser's own error tokens (a stray `]` after the document) reach the composer's list directly.
+  function* counted(tokens: Generator<CST.Token>): Generator<CST.Token> {
+    for (const token of tokens) {
+      if (token.type === "error")
+        met({ pos: [token.offset, token.offset + Math.max(1, token.source.length)], code: "UNEXPECTED_TOKEN", detail: token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message });
+      yield token;
+    }
+  }
+  let doc: Document.Parsed | undefined;
+  try {
+    for (const next of composer.compose(counted(new Parser().parse(text)), true, text.length)) {
+      if (doc === undefined) doc = next;
+      else {
+        doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+        break;
+      }
+    }
+  } catch (err) {
+    if (err instanceof TooManyErrors && first !== undefined) return { fault: first };
+    throw err;
+  }
+  return doc!;
+}
+
 /**
  * Reads one YAML 1.2 document (core schema: no custom tags, no code, no merge keys) into a plain value,
  * with every value's source range, duplicate keys reported, and aliases expanded within a bound.
@@ -483,9 +613,10 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyReferences", data: { max: MAX_YAML_REFERENCES }, start: crowded, end: Math.min(text.length, crowded + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
-  const crowd = tokensBeyond(text, MAX_YAML_TOKENS);
+  const crowd = tokensBeyond(text, MAX_YAML_TOKENS, MAX_YAML_LEXEMES);
   if (crowd !== undefined) {
-    issues.push({ rule: "limit-exceeded", messageId: "yamlTooManyTokens", data: { max: MAX_YAML_TOKENS }, start: crowd, end: Math.min(text.length, crowd + 1) });
+    const values = crowd.what === "values";
+    issues.push({ rule: "limit-exceeded", messageId: values ? "yamlTooManyTokens" : "yamlTooManyLexemes", data: { max: values ? MAX_YAML_TOKENS : MAX_YAML_LEXEMES }, start: crowd.at, end: Math.min(text.length, crowd.at + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
   const deep = nestingBeyond(text, Math.min(maxDepth, YAML_MAX_DEPTH));
@@ -493,33 +624,35 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     issues.push({ rule: "limit-exceeded", messageId: "yamlTooDeepToParse", data: { max: Math.min(maxDepth, YAML_MAX_DEPTH) }, start: deep, end: Math.min(text.length, deep + 1) });
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
-  let doc: Document.Parsed;
+  let doc: Document.Parsed | YamlFault;
   // The parser makes an error object for every fault it meets (one a line in some texts), each with a
   // stack trace: a 1 MiB text took 9 s. Only the first one is reported, so none needs a trace.
   const traces = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, merge: false, schema: "core", strict: true, prettyErrors: false, keepSourceTokens: false });
+    doc = composeYaml(text);
   } catch (err) {
     issues.push(tooDeep(err, text));
     return { ...base, value: undefined, issues, locate: () => undefined };
   } finally {
     Error.stackTraceLimit = traces;
   }
-  const firstError = doc.errors[0];
+  const reported = "fault" in doc ? undefined : doc.errors[0];
+  const firstError: YamlError | undefined = "fault" in doc ? doc.fault : reported && { pos: reported.pos, code: reported.code, detail: reported.message };
   // The parser reports its own stack overflow on deep block nesting as a syntax error.
-  if (firstError && /call stack/i.test(firstError.message)) {
-    issues.push(tooDeep(new RangeError(firstError.message), text));
+  if (firstError && /call stack/i.test(firstError.detail)) {
+    issues.push(tooDeep(new RangeError(firstError.detail), text));
     return { ...base, value: undefined, issues, locate: () => undefined };
   }
-  if (firstError) {
+  if (firstError || "fault" in doc) {
+    const fault = firstError!;
     // The parser may place an end-of-input error one past the end; keep spans inside the text.
-    const start = Math.min(firstError.pos[0], text.length);
-    const end = Math.min(firstError.pos[1], text.length);
+    const start = Math.min(fault.pos[0], text.length);
+    const end = Math.min(fault.pos[1], text.length);
     issues.push({
       rule: "parse-error",
-      messageId: yamlSyntaxMessage(firstError.code),
-      data: { detail: firstError.message.split("\n")[0]! },
+      messageId: yamlSyntaxMessage(fault.code),
+      data: { detail: fault.detail.split("\n")[0]! },
       start,
       end: Math.max(start, end),
     });
@@ -527,7 +660,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
   }
   const executor = options.executor ?? "pyyaml";
   // For Go's yaml.v2 (YAML 1.1 too) PyYAML's refusals are kept, though Go reads some of those values as
-  // YAML 1.2 does, and `y`, `Y`, `n` and `N`, booleans there, are refused as well.
+  // YAML 1.2 does, and every other plain scalar Go's resolver reads otherwise is refused as well: `y`,
+  // `Y`, `n` and `N` (booleans there), and the numbers strconv reads (`0O17`, `0X1F`, `+_1`).
   const pyyaml = executor === "pyyaml" || executor === "go-yaml-v2";
   const goYaml = executor === "go-yaml-v2";
   const unsafe: Unsafe = (start, end, messageId, data, at) => {
@@ -603,7 +737,8 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
         unsafe(start, end, "yamlBlockNoFinalBreak", { what }, at);
     }
     if (node.type === "PLAIN" && flow === 0) {
-      const shallow = underIndented(text, start, end, blockAt < 0 ? -1 : lines.position(blockAt).column - 1);
+      // The collection's column, from the start of its line (a position per scalar took a third of the time of a large plan).
+      const shallow = underIndented(text, start, end, blockAt < 0 ? -1 : blockAt - (text.lastIndexOf("\n", blockAt - 1) + 1));
       if (shallow >= 0) unsafe(shallow, Math.max(shallow + 1, Math.min(end, text.indexOf("\n", shallow) >>> 0)), "yamlPlainUnderIndented", { what }, at);
     }
     if (!pyyaml) return;
@@ -622,14 +757,20 @@ export function parseYaml(text: string, options: YamlOptions = {}): SourceDocume
     let py: PyScalar | undefined;
     if (tag !== undefined) py = pyyamlConstruct(tag, src);
     else if (node.type === "PLAIN" && pyyamlMayResolve(src)) py = pyyamlConstruct(pyyamlPlainTag(src, what === "key"), src);
-    if (py === undefined || sameReading(py, node.value)) return;
-    unsafe(
-      start,
-      end,
-      tag !== undefined ? "yamlPyyamlReadsTagged" : typeof node.value === "number" ? "yamlPyyamlReadsNumber" : "yamlPyyamlReads",
-      { what, source: node.type === "PLAIN" ? src : JSON.stringify(src), yaml12: describe12(node.value), pyyaml: describePy(py), quoted: src.replace(/["\\]/g, "\\$&") },
-      at,
-    );
+    if (py !== undefined && !sameReading(py, node.value)) {
+      unsafe(
+        start,
+        end,
+        tag !== undefined ? "yamlPyyamlReadsTagged" : typeof node.value === "number" ? "yamlPyyamlReadsNumber" : "yamlPyyamlReads",
+        { what, source: node.type === "PLAIN" ? src : JSON.stringify(src), yaml12: describe12(node.value), pyyaml: describePy(py), quoted: src.replace(/["\\]/g, "\\$&") },
+        at,
+      );
+      return;
+    }
+    if (!goYaml || tag !== undefined || node.type !== "PLAIN") return;
+    const go = goYamlV2Plain(src);
+    if (!sameReading(go, node.value))
+      unsafe(start, end, "yamlGoReads", { what, source: src, yaml12: describe12(node.value), go: describeGo(go), quoted: src.replace(/["\\]/g, "\\$&") }, at);
   };
   /** Defines an anchor; PyYAML refuses a second anchor of the same name ("found duplicate anchor"). */
   const anchor = (n: Node, start: number, end: number, at?: Pointer) => {

@@ -99,7 +99,14 @@ const DECIMAL = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 /** `0o17` under an explicit !!int: PyYAML calls int(text, 8), which accepts the 0o prefix. */
 const OCTAL_0O = /^[-+]?0o[0-7]+$/;
 
+/**
+ * Longest integer text whose value is computed. Past it PyYAML's integer is refused unread: no such text
+ * is a safe integer, and base 60 text of a MiB (`1:1:1:...`) cost minutes of BigInt arithmetic.
+ */
+const MAX_INT_TEXT = 1000;
+
 function constructInt(raw: string): PyScalar {
+  if (raw.length > MAX_INT_TEXT) return { kind: "other", what: `an integer written in more than ${MAX_INT_TEXT} characters` };
   let v = raw.replace(/_/g, "").replace(/\n$/, "");
   let sign = 1n;
   if (v[0] === "-") sign = -1n;
@@ -174,5 +181,97 @@ export function describePy(py: PyScalar): string {
       return `the float ${py.value}`;
     default:
       return py.what;
+  }
+}
+
+/** Go's yaml.v2 resolve map: the plain scalars it reads by their whole text (resolve.go, v2.4). */
+const GO_MAP: Record<string, PyScalar> = {};
+for (const [texts, value] of [
+  ["y Y yes Yes YES true True TRUE on On ON", { kind: "bool", value: true }],
+  ["n N no No NO false False FALSE off Off OFF", { kind: "bool", value: false }],
+  ["~ null Null NULL", { kind: "null" }],
+  [".nan .NaN .NAN", { kind: "float", value: NaN }],
+  [".inf .Inf .INF +.inf +.Inf +.INF", { kind: "float", value: Infinity }],
+  ["-.inf -.Inf -.INF", { kind: "float", value: -Infinity }],
+] as const) {
+  for (const text of texts.split(" ")) GO_MAP[text] = value;
+}
+GO_MAP[""] = { kind: "null" };
+
+/** Go's yamlStyleFloat. */
+const GO_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** What Go's strconv.ParseFloat reads of a text that starts with `.` (decimal digits only: no underscores). */
+const GO_DOT_FLOAT = /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Go's strconv.ParseInt(text, base 0, 64), or undefined where it fails (syntax or range). */
+function goParseInt(text: string, signed: boolean): bigint | undefined {
+  const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+  if (m === null || (!signed && m[1] !== "")) return undefined;
+  const body = m[2]!;
+  // A prefix in either case; a leading 0 alone is octal (Go's integer literals).
+  const digits = /^0[xXbBoO]/.test(body) ? `0${body[1]!.toLowerCase()}${body.slice(2)}` : body.length > 1 && body[0] === "0" ? `0o${body.slice(1)}` : body;
+  const value = (m[1] === "-" ? -1n : 1n) * BigInt(digits);
+  return signed ? (value >= INT64_MIN && value <= INT64_MAX ? value : undefined) : value <= UINT64_MAX ? value : undefined;
+}
+
+/** Go's strconv.ParseInt(text, base 2, 64), or undefined. */
+function goParseBinary(text: string): bigint | undefined {
+  const m = /^([-+]?)([01]+)$/.exec(text);
+  if (m === null) return undefined;
+  const value = (m[1] === "-" ? -1n : 1n) * BigInt(`0b${m[2]!}`);
+  return value >= INT64_MIN && value <= UINT64_MAX ? value : undefined;
+}
+
+/**
+ * How Go's gopkg.in/yaml.v2 (resolve.go) reads a plain, untagged scalar into an interface{}: its resolve
+ * map (1.1 booleans with y and n, nulls, .inf and .nan), then, for a text that starts with a digit or a
+ * sign, strconv's integer syntax with every `_` removed first (so `0O17`, `0X1F`, `+_1` and `1_e3` are
+ * numbers there, though text to PyYAML and to YAML 1.2), its float syntax, and `0b` followed by a signed
+ * binary number. A timestamp stays text in an interface{}. Base 60 is not read.
+ */
+export function goYamlV2Plain(text: string): PyScalar {
+  const first = text[0];
+  const hint = first === undefined || "yYnNtTfFoO~".includes(first) ? "M" : first === "." ? "." : "+-0123456789".includes(first) ? "D" : "";
+  if (hint === "") return { kind: "str", value: text };
+  const known = GO_MAP[text];
+  if (known !== undefined) return known;
+  // Only digits, signs, points, underscores and the letters of prefixes, hex digits and exponents make a number.
+  if (!/^[-+._0-9a-fA-FxXoO]*$/.test(text)) return { kind: "str", value: text };
+  if (text.length > MAX_INT_TEXT) return { kind: "other", what: `a number written in more than ${MAX_INT_TEXT} characters` };
+  if (hint === "." && GO_DOT_FLOAT.test(text)) {
+    const v = Number(text);
+    if (Number.isFinite(v)) return { kind: "float", value: v };
+  }
+  if (hint !== "D") return { kind: "str", value: text };
+  const plain = text.replace(/_/g, "");
+  const int = goParseInt(plain, true) ?? goParseInt(plain, false);
+  if (int !== undefined) return { kind: "int", value: int };
+  if (GO_FLOAT.test(plain)) {
+    const v = Number(plain);
+    if (Number.isFinite(v)) return { kind: "float", value: v };
+  }
+  const binary = plain.startsWith("0b") ? goParseBinary(plain.slice(2)) : plain.startsWith("-0b") ? goParseBinary(`-${plain.slice(3)}`) : undefined;
+  if (binary !== undefined) return { kind: "int", value: binary };
+  return { kind: "str", value: text };
+}
+
+/** Go's value in words, for messages. */
+export function describeGo(go: PyScalar): string {
+  switch (go.kind) {
+    case "str":
+      return `the string ${JSON.stringify(go.value)}`;
+    case "bool":
+      return `the boolean ${go.value}`;
+    case "null":
+      return "nil (null)";
+    case "int":
+      return `the integer ${go.value}`;
+    case "float":
+      return `the float ${go.value}`;
+    default:
+      return go.what;
   }
 }

@@ -219,6 +219,17 @@ describe("teddy dialect: bounded simulation of edits", () => {
       ["teddySimulationWork", "Step 1 (EDIT): simulating the plan's edits takes more than 256 MiB of work; the rest of the plan was not checked."],
     ]);
   });
+  it("counts each occurrence as work: EDITs of a letter a CREATE repeats on 100,000 lines stop in bounded time and memory", async () => {
+    // Their line numbers, kept for every match, took 2.5 GB and over a minute for a plan of 1 MiB.
+    const create = `### CREATE\n- **File Path:** [g.txt](/g.txt)\n- **Description:** d\n\`\`\`text\n${"a\n".repeat(99_990)}\`\`\`\n\n---\n\n`;
+    const edit = "### EDIT\n- **File Path:** [g.txt](/g.txt)\n- **Description:** d\n#### FIND:\n```\na\n```\n#### REPLACE:\n```\nb\n```\n\n---\n\n";
+    const started = process.cpuUsage();
+    const r = await runMd(planMd(create + edit.repeat(400)), workspace({}));
+    const used = process.cpuUsage(started);
+    expect(r.diagnostics.filter((x) => x.rule === "limit-exceeded").map((d) => [d.messageId, d.step])).toEqual([["teddySimulationWork", 22]]);
+    expect(r.diagnostics.find((x) => x.rule === "find-ambiguous")?.message).toBe('Step 2 (EDIT): the FIND block of pair 1 occurs 99990 times in "g.txt", at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 99970 more; it must occur exactly once.');
+    expect((used.user + used.system) / 1000).toBeLessThan(3_000);
+  });
   it("leaves ordinary Match All edits alone", async () => {
     const ws2 = workspace({ "g.txt": "ab\n".repeat(400) });
     const r = await runMd(grow(2, "ab", "ba"), ws2, { context: ["g.txt"] });

@@ -20,6 +20,14 @@ ruleTester("find-ambiguous", {
       files,
       errors: [{ line: 13, column: 1, endLine: 16, endColumn: 4, messageId: "ambiguous", message: 'Step 1 (EDIT): the FIND block of pair 1 occurs 2 times in "app.py", at lines 1 and 4; it must occur exactly once.', expected: 1, actual: 2 }],
     },
+    {
+      // Each line is listed once (two overlapping matches on line 3), the first 20, then the count of the rest.
+      name: "a FIND on more lines than the message lists",
+      code: planMd(edit("many.txt", "aa")),
+      file: "plan.md",
+      files: { "many.txt": "x\naa\naaa\n" + "aa\n".repeat(22) },
+      errors: [{ messageId: "ambiguous", message: 'Step 1 (EDIT): the FIND block of pair 1 occurs 25 times in "many.txt", at lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21 and 4 more; it must occur exactly once.', expected: 1, actual: 25 }],
+    },
     { name: "overlapping occurrences, in a CRLF file and Unicode text", code: planMd(edit("o.txt", "éé")), file: "plan.md", files, errors: [{ line: 13, column: 1, endLine: 15, endColumn: 4, messageId: "ambiguous", message: /occurs 2 times.*at line 1;/ }] },
   ],
   docs: {

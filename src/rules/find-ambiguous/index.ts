@@ -1,13 +1,12 @@
 import { defineRule } from "../../core/rule.js";
 import { actionOf } from "../../core/step-extra.js";
-import { teddyFacts } from "../teddy-facts.js";
+import { MAX_LISTED_LINES, teddyFacts } from "../teddy-facts.js";
 
-const MAX_LINES = 20;
-
-function listLines(lines: readonly number[]): string {
-  const shown = lines.slice(0, MAX_LINES);
+/** The lines of the matches in words: the first MAX_LISTED_LINES of `count`. */
+function listLines(lines: readonly number[], count: number): string {
+  const shown = lines.slice(0, MAX_LISTED_LINES);
   const text = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : String(shown[0]);
-  return lines.length > MAX_LINES ? `${shown.join(", ")} and ${lines.length - MAX_LINES} more` : text;
+  return count > MAX_LISTED_LINES ? `${shown.join(", ")} and ${count - MAX_LISTED_LINES} more` : text;
 }
 
 export default defineRule({
@@ -38,12 +37,12 @@ export default defineRule({
       for (const r of facts.byStep.get(step.position)?.finds ?? []) {
         if (r.count < 2) continue;
         // Overlapping matches can share a line; each line is listed once.
-        const lines = [...new Set(r.lines)];
+        const lines = r.lines;
         ctx.report({
           at: action.edits[r.pair]!.at + "/find",
           step: step.position,
           messageId: "ambiguous",
-          data: { step: step.position, pair: r.pair + 1, count: r.count, path: String(action.path), lines: `${lines.length === 1 ? "line" : "lines"} ${listLines(lines)}` },
+          data: { step: step.position, pair: r.pair + 1, count: r.count, path: String(action.path), lines: `${r.lineCount === 1 ? "line" : "lines"} ${listLines(lines, r.lineCount)}` },
           expected: 1,
           actual: r.count,
         });

@@ -30,6 +30,13 @@ ruleTester("limit-exceeded", {
     // Over the size limit the file is not read, so the diagnostic is about the file as a whole: no position.
     { name: "a file over the size limit", code: '[{"tool": "plot_qc"}]', options: limits({ maxFileBytes: 10 }), errors: [{ message: /21 bytes, over the 10-byte limit/, expected: 10, actual: 21, messageId: "fileTooLarge" }] },
     {
+      // Few values but a token each: 1 MiB of blank lines took the yaml package 1.5 s, of `]` lines 2.9 s.
+      name: "a YAML plan of more tokens of any kind than the reader reads",
+      file: "plan.yaml",
+      code: "steps: []\n" + "#\n".repeat(250_000),
+      errors: [{ line: 199_999, column: 1, endLine: 199_999, endColumn: 2, message: "The document holds more than 400000 tokens (line breaks, runs of spaces, comments, brackets, values and indicators): the YAML reader would take seconds and hundreds of MB.", hint: "remove blank lines and comment lines, split the plan, or write it as JSON", messageId: "yamlTooManyLexemes" }],
+    },
+    {
       name: "a Markdown plan that makes more tokens than the reader keeps",
       file: "plan.md",
       code: "# Plan\n\n" + "a\n=\n".repeat(100_000),

@@ -21,6 +21,7 @@ export const messages = {
   yamlKeyTooLong: { message: "The key is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
   yamlStringTooLong: { message: "The string is longer than {{max}} characters.", hint: "shorten it, or raise limits.maxStringLength in plangate.yaml if the input is trusted" },
   yamlTooManyReferences: { message: "The document holds more than {{max}} aliases, anchors and tags.", hint: "write the values out instead of referring to them, or write the plan as JSON" },
+  yamlTooManyLexemes: { message: "The document holds more than {{max}} tokens (line breaks, runs of spaces, comments, brackets, values and indicators): the YAML reader would take seconds and hundreds of MB.", hint: "remove blank lines and comment lines, split the plan, or write it as JSON" },
   yamlTooManyTokens: { message: "The document holds more than {{max}} values and indicators (scalars, aliases, flow collections, list items, ':', '?' and ','): the YAML reader would take seconds and hundreds of MB.", hint: "split the plan, or write it as JSON" },
   yamlTooDeepToParse: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document" },
   yamlTooDeep: { message: "Nesting is deeper than {{max}} levels.", hint: "flatten the document, or raise limits.maxDepth" },

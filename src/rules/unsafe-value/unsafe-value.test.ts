@@ -1,3 +1,4 @@
+import { defaultPolicy } from "../../policy/defaults.js";
 import { readRuleTester, ruleTester } from "../../../test/rule-tester.js";
 import { planMd } from "../../../test/teddy.js";
 
@@ -60,6 +61,15 @@ ruleTester("unsafe-value", {
       code: "steps:\n  - tool: write_file\n    arguments: {path: \"src/\\u0441opy.py\", content: x}\n    intent: w\n",
       file: "plan.yaml",
       errors: [{ line: 3, column: 23, pointer: "/steps/0/arguments/path", step: 1, messageId: "mixedScriptInPath", message: /mixes Latin and Cyrillic letters in "\u0441opy": a reviewer reads it as "src\/copy.py"/ }],
+    },
+    {
+      // Go's yaml.v2 removes every `_` and hands the rest to strconv, which reads prefixes in either case:
+      // text to PyYAML and to YAML 1.2, the integer 15 there.
+      name: "a plain value Go's yaml.v2 reads as a number, for a Go executor",
+      code: "steps:\n  - tool: read_file\n    arguments: {path: a.txt, mode: 0O17}\n    intent: r\n",
+      file: "plan.yaml",
+      options: { policy: { ...defaultPolicy("/ws"), yaml: { executor: "go-yaml-v2" } } },
+      errors: [{ line: 3, column: 36, endLine: 3, endColumn: 40, pointer: "/steps/0/arguments/mode", messageId: "yamlGoReads", message: 'The value 0O17 is the string "0O17" to plangate (YAML 1.2) but the integer 15 to Go\'s yaml.v2 (yaml.executor: go-yaml-v2): a Go executor would run a different plan.', hint: 'quote it: "0O17"' }],
     },
     {
       name: "a full-width letter beside plain ones in a path",
