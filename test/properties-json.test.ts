@@ -132,6 +132,31 @@ describe("parseJson never throws and stays within bounds", () => {
       }
     }
   });
+  test("fewValues does not count what strings hold", () => {
+    const count = (v: unknown): number => (v !== null && typeof v === "object" ? Object.values(v).reduce((n: number, x) => n + count(x), 1) : 1);
+    // Strings dense in commas, brackets, quotes and backslashes (structured text in arguments), long
+    // enough that the native count passes the limit and the count outside strings decides.
+    const dense = fc.string({ unit: fc.constantFrom(",", "[", "{", '"', "\\", "a", "]"), minLength: 50, maxLength: 200 });
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small", withCrossShrink: true }, dense, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(dense, tie("node"), { maxKeys: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(tree, fc.integer({ min: 1, max: 30 }), (value, max) => {
+        const t = JSON.stringify(value);
+        const n = count(value);
+        // Never lets past more values than the limit; and a text of few values is few whatever its strings hold.
+        if (fewValues(t, max)) expect(n).toBeLessThanOrEqual(max);
+        if (2 * n <= max) expect(fewValues(t, max)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // An unterminated string and a quote escaped by an odd number of backslashes.
+    const list = `[${Array(40).fill('"a,b,\\\\\\"[{,"').join(",")}]`;
+    expect(JSON.parse(list)).toHaveLength(40);
+    expect(fewValues(list, 41)).toBe(true);
+    expect(fewValues(list, 39)).toBe(false);
+    expect(fewValues('["' + ",".repeat(100), 5)).toBe(true);
+  });
   test("random bytes through decodeText", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {

@@ -109,7 +109,33 @@ function fastRead(t: string, maxDepth: number, maxString: number, maxValues: num
 export function fewValues(t: string, max: number): boolean {
   if (t.length < 2 * max) return true;
   let n = 1;
-  for (const c of [",", "[", "{"]) for (let i = t.indexOf(c); i >= 0; i = t.indexOf(c, i + 1)) if (++n > max) return false;
+  for (const c of [",", "[", "{"]) for (let i = t.indexOf(c); i >= 0; i = t.indexOf(c, i + 1)) if (++n > max) return fewValuesOutsideStrings(t, max);
+  return true;
+}
+
+/**
+ * The same count without what lies inside strings (a plan whose arguments hold structured text, JSON
+ * lists in strings, has many more commas than values): a string is read as JSON.parse reads it, from a
+ * `"` to the next `"` not escaped by a backslash, so up to the first fault both read the same strings,
+ * and past it JSON.parse builds nothing more. Counted only once the native count passed `max`.
+ */
+function fewValuesOutsideStrings(t: string, max: number): boolean {
+  let n = 1;
+  const len = t.length;
+  for (let i = 0; i < len; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: the next `"` preceded by an even number of backslashes.
+      for (;;) {
+        const q = t.indexOf('"', i + 1);
+        if (q < 0) return true; // an unterminated string: JSON.parse fails there, having built no more
+        let b = q - 1;
+        while (b > i && t.charCodeAt(b) === 0x5c) b--;
+        i = q;
+        if ((q - 1 - b) % 2 === 0) break;
+      }
+    } else if ((c === 0x2c || c === 0x5b || c === 0x7b) && ++n > max) return false;
+  }
   return true;
 }
 
