@@ -643,11 +643,6 @@ export class PlanFacts {
 
   readonly #writers = new Map<string, WriterReason | null>();
 
-  /** Does a tool write (core/writers.ts `isWriteTool`), decided once per tool and validation? */
-  toolWrites(tool: string): boolean {
-    return this.toolWriterReason(tool) !== undefined;
-  }
-
   /** Why a tool writes (core/writers.ts `writerReason`), or undefined for a reader; decided once per tool and validation. */
   toolWriterReason(tool: string): WriterReason | undefined {
     let w = this.#writers.get(tool);

@@ -769,11 +769,14 @@ function writtenPatternHit(
   witnesses: WorkMeter,
 ): { leaf: ArgLeaf; witness: string } | undefined {
   // The path arguments, and the other strings; a constraint (`{"$glob": ...}`) is judged as one, by the rule.
-  const strings = [...facts.pathArgs, ...facts.strings.filter((x) => !facts.isPathArgument(x, true))];
+  // Indexed over both lists without joining them: this runs for every writing step.
+  const pathArgs = facts.pathArgs;
+  const others = facts.strings;
   let folders: readonly ArgLeaf[] | undefined;
-  for (let i = 0; i < strings.length; i++) {
-    const a = strings[i]!;
+  for (let i = 0; i < pathArgs.length + others.length; i++) {
+    const a = i < pathArgs.length ? pathArgs[i]! : others[i - pathArgs.length]!;
     if (a.content || a.constraint !== undefined || !/[*?[{]/.test(a.value) || isCommandArgument(a.name)) continue;
+    if (i >= pathArgs.length && facts.isPathArgument(a, true)) continue;
     const bare = a.name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
     const named = FILE_PATTERN_NAMES.has(bare) || (MAYBE_FILE_PATTERN_NAMES.has(bare) && facts.pathArgs.length === 0);
     if (!named && !(a.has(LeafTag.PathLike) && mayNamePath(a.name, a.value))) continue;
