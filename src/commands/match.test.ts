@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { globMatcher } from "../core/glob.js";
-import { allowed, allowedNaming, type CommandPolicy, deniedBy } from "./match.js";
+import { allowed, allowedNaming, type CommandPolicy, deniedBy, withMatchMeter } from "./match.js";
 
 /** The lists read entry by entry, in order, as the policy's words say: what looking entries up by program must keep. */
 const words = (e: string) => e.trim().split(/\s+/).filter((w) => w !== "");
@@ -66,5 +66,33 @@ describe("commands.allow and commands.deny entries, looked up by program", () =>
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("comparisons with commands.allow and commands.deny are metered", () => {
+  const policy: CommandPolicy = { allow: ["a b c", "a b d", "a* b e"], deny: ["a x y", "a* z"], allowCompound: false };
+
+  it("takes one for each entry compared and each word tested, and one more for each 256 characters of a word", () => {
+    const m = { left: 1000 };
+    expect(withMatchMeter(m, () => allowed(policy, ["a", "b", "d"]))).toBe(true);
+    const afterAllow = m.left;
+    expect(afterAllow).toBeLessThan(1000);
+    expect(withMatchMeter(m, () => deniedBy(policy, ["a", "q", "x", "y"]))).toBe("a x y");
+    const long = "q".repeat(1024);
+    const before = m.left;
+    withMatchMeter(m, () => deniedBy(policy, ["a", long]));
+    expect(before - m.left).toBeGreaterThanOrEqual(2 * 5);
+  });
+
+  it("past the meter allows no program and finds none denied, leaving the meter below zero for its owner to report", () => {
+    const m = { left: 2 };
+    expect(withMatchMeter(m, () => allowed(policy, ["a", "b", "c"]))).toBe(false);
+    expect(m.left).toBeLessThan(0);
+    expect(withMatchMeter(m, () => allowed(policy, ["a", "b", "d"]))).toBe(false);
+    expect(withMatchMeter(m, () => allowedNaming(policy, ["a", "b", "c"], 1))).toBe(false);
+    expect(withMatchMeter(m, () => deniedBy(policy, ["a", "x", "y"]))).toBeUndefined();
+    // Without a meter (a policy check outside a validation) nothing is counted.
+    expect(deniedBy(policy, ["a", "x", "y"])).toBe("a x y");
+    expect(allowed(policy, ["a", "b", "c"])).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import { canonicalJson } from "./canonical/jcs.js";
-import { re2Engine } from "./regex.js";
+import { boundedRe2Engine } from "./regex.js";
 
 /*
  * The `$schema` constraint: a JSON Schema (2020-12) a value must satisfy, compiled by ajv with every
@@ -57,7 +57,7 @@ export function compileConstraintSchema(schema: unknown): Compiled {
   if (hit) return hit;
   try {
     // One engine per schema: nothing one plan's schema declares can reach another's.
-    const ajv = new Ajv2020({ strict: true, allErrors: false, logger: false, code: { regExp: re2Engine }, loadSchema: undefined });
+    const ajv = new Ajv2020({ strict: true, allErrors: false, logger: false, code: { regExp: boundedRe2Engine }, loadSchema: undefined });
     hit = { validate: ajv.compile(schema as object | boolean) };
   } catch (err) {
     hit = { error: (err as Error).message };
@@ -67,7 +67,7 @@ export function compileConstraintSchema(schema: unknown): Compiled {
   return hit;
 }
 
-/** The `schema` checker of a ValueContext: a schema that cannot be compiled matches nothing. */
+/** The `schema` checker of a ValueContext: a schema that cannot be compiled matches nothing, nor does a value one of its patterns would take too long on (RegexTooSlow). */
 export function checkSchema(schema: unknown, value: unknown): boolean {
   const c = compileConstraintSchema(schema);
   if ("error" in c) return false;

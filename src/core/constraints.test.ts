@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultValueContexts } from "../commands/value-contexts.js";
-import { MAY_HOLD_DOLLAR, matchArgument, mayHoldDollarText, readArgument, type ValueContexts } from "./constraints.js";
+import { MAX_REGEX_STEPS, MAY_HOLD_DOLLAR, matchArgument, mayHoldDollarText, readArgument, type ValueContexts } from "./constraints.js";
 import { simpleCommandsOf } from "../commands/analyse.js";
 
 let ctx: ValueContexts;
@@ -115,6 +115,13 @@ describe("matchArgument on values", () => {
       }),
     );
   });
+  it(`$regex matches no value it would take more than ${MAX_REGEX_STEPS} steps on (a MiB against 1,800 instructions took 2 s)`, () => {
+    const heavy = "(?:[ab]{1,30}){1,30}";
+    expect(matchArgument({ $regex: heavy }, "ab".repeat(300))).toBe(true);
+    expect(matchArgument({ $regex: heavy }, "ab".repeat(400_000))).toBe(false);
+    // A small program reads a long value whole.
+    expect(matchArgument({ $regex: "[ab]*" }, "ab".repeat(400_000))).toBe(true);
+  });
   it("$enum compares canonical JSON, key order aside", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
@@ -154,6 +161,15 @@ describe("matchArgument on values", () => {
     expect(matchArgument({ $literal: { $literal: 1 } }, 1)).toBe(true);
     expect(readArgument({ __proto__: { $any: true } })).toEqual({ literal: {} });
     expect(readArgument(JSON.parse('{"__proto__": {"$any": true}}'))).toEqual({ literal: JSON.parse('{"__proto__": {"$any": true}}') });
+  });
+  it("$schema matches no value one of its patterns would take too long on, also under not", () => {
+    const heavy = "^(?:[ab]{1,30}){1,30}$";
+    const long = "ab".repeat(400_000);
+    expect(matchArgument({ $schema: { type: "string", pattern: heavy } }, "ab".repeat(300), ctx.value)).toBe(true);
+    expect(matchArgument({ $schema: { type: "string", pattern: heavy } }, long, ctx.value)).toBe(false);
+    // A test that is not run must not read as a failed one: "not" would turn it into a pass.
+    expect(matchArgument({ $schema: { type: "string", not: { pattern: heavy } } }, long, ctx.value)).toBe(false);
+    expect(matchArgument({ $schema: { type: "string", not: { pattern: heavy } } }, "c", ctx.value)).toBe(true);
   });
   it("$schema runs with RE2 patterns and refuses remote references", () => {
     expect(matchArgument({ $schema: { type: "string", pattern: "^(a+)+$" } }, "a".repeat(5000) + "b", ctx.value)).toBe(false);

@@ -1,7 +1,7 @@
 import { canonicalJson } from "./canonical/jcs.js";
 import { globMatcher } from "./glob.js";
 import { pathGlobMatcher } from "./path-glob.js";
-import { compileSafePattern, type SafePattern } from "./regex.js";
+import { compileSafePattern, regexTooSlow, type SafePattern } from "./regex.js";
 import type { PlanFacts } from "./facts.js";
 import type { Plan } from "./plan.js";
 
@@ -140,11 +140,14 @@ function cached(key: string, make: () => { test(s: string): boolean }): { test(s
   return m;
 }
 
-/** A `$regex` as a full-match test in linear time; a pattern RE2 cannot run matches nothing. */
+export { MAX_REGEX_STEPS } from "./regex.js";
+
+/** A `$regex` as a full-match test in linear time; a pattern RE2 cannot run matches nothing, nor does a value it would take too long on. */
 function regexTest(pattern: string): { test(s: string): boolean } {
   return cached("r" + pattern, () => {
     const p: SafePattern = compileSafePattern(`^(?:${pattern})$`);
-    return "error" in p ? { test: () => false } : p;
+    if ("error" in p) return { test: () => false };
+    return { test: (s: string) => !regexTooSlow(p, s.length) && p.test(s) };
   });
 }
 

@@ -132,9 +132,18 @@ export function pathGlobMatcher(glob: string, options: { nocase?: boolean } = {}
  * unknown length, and the backtracking engine tries every way of cutting the path into them. Three runs
  * (a name `*a*b` under `**`), or two `**` segments before the last, cost seconds to minutes on one path:
  * `** / a / ** / a / ** / b` (spaces added) took 5 s on `a/a/.../a`, and two minutes with one more `**`.
- * The default protected globs have at most two runs and one such `**`.
+ * The default protected globs have at most two runs and one such `**`. A glob with two or more groups of
+ * alternatives (brace groups, extglobs), nested braces or a repeated extglob counts as one that backtracks
+ * too (see below).
  */
 export function globBacktracks(glob: string): boolean {
+  // Two groups of alternatives (brace groups, extglobs), nested braces or a repeated extglob: picomatch
+  // writes each group as alternatives, and alternatives that can match the same text multiply the ways to
+  // try (`{a,a}` 24 times took 0.8 s on 24 a's and a c, and doubles with each more; `+(a|aa)b` is the
+  // classic exponential case). RE2 expands the braces (pathGlobSource, at most 64 spellings) and refuses
+  // extglobs.
+  const groups = (glob.match(/(?<!\\)\{[^{}]*,/g)?.length ?? 0) + (glob.match(/[@!?]\(/g)?.length ?? 0);
+  if (groups >= 2 || /[+*]\(/.test(glob) || /(?<!\\)\{[^}]*\{/.test(glob)) return true;
   // "**/**" is "**"; an empty name ("a//b") is no run.
   const segs = glob.split("/").filter((s, i, a) => s !== "" && !(s === "**" && a[i - 1] === "**"));
   let runs = 0;

@@ -210,20 +210,39 @@ export function createPathService(workspace: string, probe: FileProbe, onSpent?:
     const at = dir === "/" ? `/${twin}` : `${dir}/${twin}`;
     return { path: at, changed: true, state: (l.kinds.get(twin) ?? files.kind(at)) === "symlink" ? "link" : "dir" };
   };
-  /** Each folder of the workspace as foldStep reads it, once per validation. */
-  const foldedFolders = new Map<string, Folded>();
+  /**
+   * Each folder of the workspace as foldStep reads it, once per validation: a tree of names from the
+   * workspace down, so that a folder is found by its names, never by its whole path as a key. Keyed by
+   * path, each of a path's folders was a new string to copy and hash: 250 paths of 4 KiB and 1,300
+   * folders each took 1.9 s.
+   */
+  type FoldNode = { f: Folded; children?: Map<string, FoldNode> };
+  const foldRoot: FoldNode = { f: { path: ws, changed: false, state: "dir" } };
+  let foldNodes = 0;
+  /** A folder inside the workspace (`dir` is the workspace or begins with wsPrefix) as foldStep reads it. */
   const foldFolder = (dir: string): Folded => {
-    if (dir === ws) return { path: ws, changed: false, state: "dir" };
-    let f = foldedFolders.get(dir);
-    if (f === undefined) {
-      const slash = dir.lastIndexOf("/");
-      const up = foldFolder(slash === 0 ? "/" : dir.slice(0, slash));
-      // Under a missing name everything is missing; past a link the walk decides.
-      // An unlisted folder stays the place named: what is below it is as unknown.
-      f = up.state === "dir" ? foldStep(up.path, dir.slice(slash + 1), up.changed) : up.state === "unlisted" ? up : { path: `${up.path}${dir.slice(slash)}`, changed: up.changed, state: up.state };
-      if (foldedFolders.size < MAX_CACHED) foldedFolders.set(dir, f);
+    if (dir === ws) return foldRoot.f;
+    let node = foldRoot;
+    for (let at = wsPrefix.length; ; ) {
+      const up = node.f;
+      // Under a missing name everything is missing; past a link the walk decides. An unlisted folder
+      // stays the place named: what is below it is as unknown. Neither is kept for each folder below.
+      if (up.state === "unlisted") return up;
+      if (up.state !== "dir") return { path: `${up.path}/${dir.slice(at)}`, changed: up.changed, state: up.state };
+      const slash = dir.indexOf("/", at);
+      const name = slash < 0 ? dir.slice(at) : dir.slice(at, slash);
+      let next = node.children?.get(name);
+      if (next === undefined) {
+        next = { f: foldStep(up.path, name, up.changed) };
+        if (foldNodes < MAX_CACHED) {
+          (node.children ??= new Map()).set(name, next);
+          foldNodes++;
+        }
+      }
+      node = next;
+      if (slash < 0) return node.f;
+      at = slash + 1;
     }
-    return f;
   };
   /**
    * The path a file system that folds names (macOS, Windows) opens for `lexical` (inside the workspace),

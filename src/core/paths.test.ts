@@ -1,7 +1,7 @@
 import { wordOf } from "./place.js";
 import { describe, expect, it } from "vitest";
 import type { FileProbe } from "./file-probe.js";
-import { argumentsWrite, isWriteTool, nameSaysWrite, stepWrites, writeArgument, writerReason } from "./writers.js";
+import { argumentsWrite, isWriteTool, nameSaysWrite, schemaDefaultWrite, schemaWriteTargets, stepWrites, writeArgument, writerReason } from "./writers.js";
 import { defaultPolicy } from "../policy/defaults.js";
 import {
   fileUrlPath,
@@ -235,9 +235,21 @@ describe("paths", () => {
       { path: "a", task: "update the docs" },
     ])
       expect(writeArgument(args), JSON.stringify(args)).toBeUndefined();
-    // A tool the registry vouches for as read-only reads its own switches; content is still written.
-    expect(writeArgument({ path: "a", mode: "w", overwrite: true }, { contentOnly: true })).toBeUndefined();
-    expect(writeArgument({ path: "a", content: "x" }, { contentOnly: true })).toBe("content");
+    // An own `__proto__` key, as JSON.parse makes it, is looked into like any other.
+    expect(writeArgument(JSON.parse('{"path": "a", "__proto__": {"content": "x"}}'))).toBe("content");
+    expect(writeArgument(JSON.parse('{"__proto__": {"mode": "w"}}'))).toBe("mode");
+    // Names are classified once and remembered: asking again gives the same answer.
+    expect(writeArgument({ path: "a", out_file: "b.txt" })).toBe("out_file");
+    expect(writeArgument({ path: "a", out_file: "b.txt" })).toBe("out_file");
+    expect(writeArgument({ path: "a", out_file: true })).toBeUndefined();
+    // Names an executor may normalise: full-width and look-alike letters, invisible characters.
+    expect(writeArgument({ path: "a", "\uff43\uff4f\uff4e\uff54\uff45\uff4e\uff54": "x" })).toBe("\uff43\uff4f\uff4e\uff54\uff45\uff4e\uff54");
+    expect(writeArgument({ path: "a", "c\u043entent": "x" })).toBe("c\u043entent");
+    expect(writeArgument({ path: "a", "mo\u200bde": "w" })).toBe("mo\u200bde");
+    expect(writeArgument({ path: "a", "\u043everwrite": true })).toBe("\u043everwrite");
+    // An argument the registry schema describes as where the tool writes.
+    expect(writeArgument({ path: "a", report: "r.txt" }, { targets: new Set(["report"]) })).toBe("report");
+    expect(writeArgument({ path: "a", report: "" }, { targets: new Set(["report"]) })).toBeUndefined();
     expect(nameSaysWrite("save_report")).toBe(true);
     expect(nameSaysWrite("fs.putObject")).toBe(true);
     expect(nameSaysWrite("mcp__fs__move")).toBe(true);
@@ -311,5 +323,35 @@ describe("paths (properties)", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("registry schemas that say a tool writes", () => {
+  it("finds a default that writes behind $ref, allOf, anyOf and in an object argument given", () => {
+    const w = { type: "string", default: "w" };
+    expect(schemaDefaultWrite({ properties: { mode: w } }, {})).toEqual({ argument: "mode", value: "w" });
+    expect(schemaDefaultWrite({ properties: { mode: w } }, { mode: "r" })).toBeUndefined();
+    expect(schemaDefaultWrite({ properties: { mode: { $ref: "#/$defs/M" } }, $defs: { M: w } }, {})?.argument).toBe("mode");
+    expect(schemaDefaultWrite({ $ref: "#/definitions/A", definitions: { A: { properties: { mode: w } } } }, {})?.argument).toBe("mode");
+    expect(schemaDefaultWrite({ allOf: [{ properties: { overwrite: { default: true } } }] }, {})?.argument).toBe("overwrite");
+    expect(schemaDefaultWrite({ properties: { mode: { oneOf: [{ type: "null" }, w] } } }, {})?.argument).toBe("mode");
+    expect(schemaDefaultWrite({ properties: { mode: { enum: ["a"] } } }, {})?.argument).toBe("mode");
+    expect(schemaDefaultWrite({ properties: { mode: { anyOf: [{ const: "r" }, { const: "w" }] } } }, {})).toBeUndefined();
+    expect(schemaDefaultWrite({ properties: { mode: { enum: ["r", "w"] } } }, {})).toBeUndefined();
+    const nested = { properties: { opts: { type: "object", properties: { overwrite: { default: true } } } } };
+    expect(schemaDefaultWrite(nested, { opts: {} })?.argument).toBe("opts.overwrite");
+    expect(schemaDefaultWrite(nested, {})).toBeUndefined();
+    expect(schemaDefaultWrite({ properties: { output: { default: ".git/x" } } }, {})).toEqual({ argument: "output", value: ".git/x" });
+    // A $ref to itself ends; a schema past the bound counts as one that writes.
+    const loop: Record<string, unknown> = { properties: { a: { $ref: "#" } } };
+    expect(schemaDefaultWrite(loop, {})).toBeUndefined();
+    const wide = { properties: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`p${i}`, { type: "string" }])) };
+    expect(schemaDefaultWrite(wide, {})?.argument).toMatch(/too large/);
+  });
+  it("reads an argument's description that says the tool writes there", () => {
+    const targets = (description: string) => [...schemaWriteTargets({ properties: { x: { type: "string", description } } })];
+    for (const d of ["Output file", "Destination path of the copy", "Where to save the report", "Path to write to", "File the report is written to", "The folder where the results are saved"])
+      expect(targets(d), d).toEqual(["x"]);
+    for (const d of ["Path of the file to read", "Directory to search; results are written to stdout", "The output format", "A search query"]) expect(targets(d), d).toEqual([]);
   });
 });

@@ -195,6 +195,20 @@ function programSize(re: unknown): number | undefined {
   return typeof n === "number" ? n : undefined;
 }
 
+/**
+ * Most steps RE2 may take to match a plan's pattern (`$regex`, a `$schema` constraint's patterns) against
+ * one value: the value's length times the size of the pattern's program (RE2 steps each instruction for
+ * each character, about a nanosecond each). A value of a MiB from a host's call against a pattern of 1,800
+ * instructions (`(?:[ab]{1,30}){1,30}`) took 2 s; past the bound the value does not match (the call is
+ * refused), so no call holds the guard for long.
+ */
+export const MAX_REGEX_STEPS = 1 << 27;
+
+/** Would matching `pattern` against a text of `length` take more than MAX_REGEX_STEPS? */
+export function regexTooSlow(pattern: { readonly size: number }, length: number): boolean {
+  return length * Math.max(pattern.size, 1) > MAX_REGEX_STEPS;
+}
+
 /** For ajv's `code.regExp` option: registry patterns compiled by RE2; throws for a pattern that cannot be used. */
 export const re2Engine = Object.assign(
   (pattern: string): { test(s: string): boolean } => {
@@ -203,6 +217,29 @@ export const re2Engine = Object.assign(
     return c;
   },
   { code: "plangateRe2" },
+);
+
+/** The error a bounded engine throws for a text its pattern would take too long on (boundedRe2Engine). */
+export class RegexTooSlow extends Error {}
+
+/**
+ * For ajv's `code.regExp` option where a plan's schema meets a value a host's call gives (`$schema`
+ * constraints): as re2Engine, but a test that would pass MAX_REGEX_STEPS throws RegexTooSlow, which the
+ * caller reads as no match (never as a pattern that failed to match, which `not` would turn into a pass).
+ */
+export const boundedRe2Engine = Object.assign(
+  (pattern: string): { test(s: string): boolean; toString(): string } => {
+    const c = compileSafePattern(pattern);
+    if ("error" in c) throw new Error(`pattern "${pattern}" cannot be used: ${c.error}`);
+    return {
+      test(s: string): boolean {
+        if (regexTooSlow(c, s.length)) throw new RegexTooSlow(`pattern "${pattern}" on ${s.length} characters`);
+        return c.test(s);
+      },
+      toString: () => c.toString(),
+    };
+  },
+  { code: "plangateBoundedRe2" },
 );
 
 /** Keys under which a schema holds data, not subschemas: patterns there are not patterns. */

@@ -37,6 +37,19 @@ export const MAX_PATH_TEXTS = 262_144;
  *   2,400 under the default globs: 1,000 took 5 s, and under 4,000 protected globs 1,000 ran for minutes.
  *   Past the bound (about 2 s of work; some 440 such constraints under the defaults) the constraints from
  *   there on are not judged.
+ * - `writtenRuns`: the work of following the files a plan writes into the commands that run or load them
+ *   (commands/written.ts): one unit for each file pattern a command's programs load by themselves (a test
+ *   runner's `test_*.py`, an interpreter's `*.sh`), one for each write of the line and each written file
+ *   looked at for it, and 64 for each written file judged by its text (a shell script is read as a command
+ *   line, and what it runs followed in turn). Each command judges again every written file it may load,
+ *   so a plan that writes a script at each step and runs a test runner at each step does work that grows
+ *   with the square of its steps: 2,000 such steps took 18 s and 1.2 GB. Past the bound (about a second
+ *   of work) the commands from there on are not followed.
+ * - `commandMatches`: the comparisons of the programs a plan's command lines run with the entries of
+ *   commands.allow and commands.deny (commands/match.ts): each entry compared counts one, each of its words
+ *   tested against a word of the command one more, and one more for each 256 characters of that word
+ *   (some 30 ns a unit). 1,024 entries of 127 words naming one program took 6 s against 8,000 commands of
+ *   127 words. Past the bound, no program is allowed and none found denied: the plan is not judged.
  *
  * Each path rule spends on its own work (two rules reading one step's folders spend twice). When a kind
  * runs out, the work that would pass it is not done, the place where it ran out is kept, and whoever ran
@@ -50,7 +63,12 @@ export const WORK_LIMITS = {
   linkNames: MAX_LINK_NAMES,
   pathTexts: MAX_PATH_TEXTS,
   patternWitnesses: 1_048_576,
+  writtenRuns: 4_194_304,
+  commandMatches: 8_388_608,
 } as const;
+
+/** The writtenRuns units of judging one written file by its text (see WORK_LIMITS). */
+export const WRITTEN_JUDGED = 64;
 
 export type WorkKind = keyof typeof WORK_LIMITS;
 
@@ -83,7 +101,7 @@ export class PlanWork {
   constructor(limits: Partial<Record<WorkKind, number>> = {}) {
     this.#max = { ...WORK_LIMITS, ...limits };
     const m = this.#max;
-    this.#meters = { pathReadings: { left: m.pathReadings }, derivedValues: { left: m.derivedValues }, diskNames: { left: m.diskNames }, linkNames: { left: m.linkNames }, pathTexts: { left: m.pathTexts }, patternWitnesses: { left: m.patternWitnesses } };
+    this.#meters = { pathReadings: { left: m.pathReadings }, derivedValues: { left: m.derivedValues }, diskNames: { left: m.diskNames }, linkNames: { left: m.linkNames }, pathTexts: { left: m.pathTexts }, patternWitnesses: { left: m.patternWitnesses }, writtenRuns: { left: m.writtenRuns }, commandMatches: { left: m.commandMatches } };
   }
 
   /**

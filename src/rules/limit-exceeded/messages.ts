@@ -80,6 +80,16 @@ export const messages = {
     message: "{{whose}} paths went through symbolic links whose targets name more than {{max}} folders in all by this step, so the paths from here on that go through a link were not resolved.",
     hint: "write the paths without the chains of symbolic links (name the real folders), or split the plan",
   },
+  workWrittenRuns: {
+    message:
+      "{{whose}} commands run or load the files the plan writes more than {{max}} units of work by this step (one for each kind of file a command's programs load by themselves, each write and written file looked at for it, 64 for each written file read as it would run), so the commands from here on were not followed into the files they run.",
+    hint: "split the plan, or run the tests and scripts once after the steps that write them rather than after each",
+  },
+  workCommandMatches: {
+    message:
+      "{{whose}} command lines were compared with the policy's commands.allow and commands.deny more than {{max}} times by this step (each entry compared with a program counts one, and each of its words tested against a word of the command one more), so the programs from here on were not judged.",
+    hint: "give commands.allow and commands.deny fewer entries naming one program, and fewer words in each (allow a program without listing each of its arguments), or split the plan into plans with fewer and shorter commands",
+  },
   // Commands that refuse an input before reading it (src/cli, src/service)
   fileTooLargeSplit: { message: "The file is {{size}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },
   inputTooLarge: { message: "The file is more than {{max}} bytes, over the {{max}}-byte limit.", hint: "split the plan" },

@@ -24,6 +24,14 @@ export const commandClauses = {
     message: "was not read: with it the plan's command lines would total more than {{max}} characters, the most that are read in one plan",
     hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
   },
+  planCommandsTooMany: {
+    message: "was not read: the plan's command lines before it already run more than {{max}} programs, the most that are read in one plan",
+    hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
+  },
+  planCommandsUnreadable: {
+    message: "was not read: the plan's command lines that cannot be read already total more than {{max}} characters (the shell parser's recovery from errors takes up to some 50 microseconds a character)",
+    hint: "fix the command lines reported before it, then validate again",
+  },
 } as const satisfies Record<CommandMessageIds["parse-error"], { message: string; hint: string }>;
 
 /** What the shell reader cannot show to mean one thing only: the parts that fill `{{problem}}`. */
@@ -33,6 +41,7 @@ export const shellProblems: Readonly<Record<ShellProblemId, string>> = {
   unreadableSyntax: '"{{text}}" cannot be read as shell syntax',
   tooLong: "the command is {{length}} characters long, over the {{max}} that are read",
   tooIntricate: "the shell parser gave up, having gone back over the text more than {{reads}} times (as it does on runs of unbalanced patterns or stray parentheses)",
+  tooManyPipes: "the command holds {{count}} pipes ('|'), more than the {{max}} that are read in one line (the shell parser takes seconds and a GB on a pipeline that long)",
   controlCharacter: "the command holds the control character U+{{code}}, which shells read in different ways",
   invisibleSpace: "the command holds the invisible or look-alike space character U+{{code}}, which makes it read as something other than it shows",
   backslashNewline: "a backslash-newline inside a word joins two lines into one word",

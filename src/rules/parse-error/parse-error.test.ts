@@ -50,9 +50,9 @@ describe("parse-error beyond one text's diagnostics", () => {
     const r = await run("tool: plot_qc\n", { file: "plan.json" });
     expect(r.diagnostics.map((x) => x.rule)).toEqual(["parse-error"]);
   });
-  it("reads at most 256 KiB of distinct command lines in a plan, refusing the lines after it unread", async () => {
-    // 21 distinct lines of 16,000 characters: the 17th takes the total over 256 KiB. A line written again is read once.
-    const line = (i: number) => `echo ${i} ${"a".repeat(16_000 - 6 - String(i).length)}`;
+  it("reads at most 128 KiB of distinct command lines in a plan, refusing the lines after it unread", async () => {
+    // 21 distinct lines of 8,000 characters: the 17th takes the total over 128 KiB. A line written again is read once.
+    const line = (i: number) => `echo ${i} ${"a".repeat(8_000 - 6 - String(i).length)}`;
     const steps = Array.from({ length: 21 }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `echo ${i}` }));
     steps.push({ tool: "run_command", arguments: { command: line(0) }, intent: "again" });
     const r = await run(JSON.stringify({ scope: ".", steps }));
@@ -63,10 +63,49 @@ describe("parse-error beyond one text's diagnostics", () => {
     expect(refused[0]).toMatchObject({
       rule: "parse-error",
       severity: "error",
-      message: 'Step 17: the command in "command" was not read: with it the plan\'s command lines would total more than 262144 characters, the most that are read in one plan.',
+      message: 'Step 17: the command in "command" was not read: with it the plan\'s command lines would total more than 131072 characters, the most that are read in one plan.',
       hint: "split the plan into smaller plans, or write a long script to a file in one step and run the file in another",
     });
     expect(r.valid).toBe(false);
+  });
+  it("reads lines the parser cannot read up to 16 KiB in all, refusing the lines after it unread (16 lines of `a);` took 7 s)", async () => {
+    // Six distinct lines of 4,000 characters the parser recovers from: past 16 KiB of them, the rest are refused unread.
+    const line = (i: number) => `x${i};${"a);".repeat(1333)}`;
+    const steps = Array.from({ length: 6 }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `run ${i}` }));
+    steps.push({ tool: "run_command", arguments: { command: "ls" }, intent: "list" });
+    const r = await run(JSON.stringify({ scope: ".", steps }));
+    const found = r.diagnostics.filter((d) => d.rule === "parse-error");
+    expect(found.map((d) => [d.step, d.messageId])).toEqual([
+      [1, "unreadableCommandAndMore"],
+      [2, "unreadableCommandAndMore"],
+      [3, "unreadableCommandAndMore"],
+      [4, "unreadableCommandAndMore"],
+      [5, "unreadableCommandAndMore"],
+      [6, "planCommandsUnreadable"],
+      [7, "planCommandsUnreadable"],
+    ]);
+    // Lines refused before they are parsed (too long, too many pipes, control characters) cost the parser nothing and do not count.
+    const cheap = Array.from({ length: 6 }, (_, i) => ({ tool: "run_command", arguments: { command: `x${i}${"|a".repeat(2000)}` }, intent: `run ${i}` }));
+    const r2 = await run(JSON.stringify({ scope: ".", steps: [...cheap, { tool: "run_command", arguments: { command: "ls" }, intent: "list" }] }));
+    expect(r2.diagnostics.filter((d) => d.rule === "parse-error").map((d) => d.messageId)).toEqual(Array(6).fill("unreadableCommand"));
+    expect(found[5]!.message).toBe('Step 6: the command in "command" was not read: the plan\'s command lines that cannot be read already total more than 16384 characters (the shell parser\'s recovery from errors takes up to some 50 microseconds a character).');
+    expect(found[5]!.hint).toBe("fix the command lines reported before it, then validate again");
+  });
+  it("reads lines up to 16,384 programs in all, refusing the lines after it unread (128 KiB of `a;` ran 64,000: 2.5 s)", async () => {
+    const line = (i: number) => `x${i};${"a;".repeat(5999)}`;
+    const steps = [...Array.from({ length: 4 }, (_, i) => ({ tool: "run_command", arguments: { command: line(i) }, intent: `run ${i}` })), { tool: "run_command", arguments: { command: "ls" }, intent: "list" }];
+    const r = await run(JSON.stringify({ scope: ".", steps }));
+    const refused = r.diagnostics.filter((d) => d.messageId === "planCommandsTooMany");
+    expect(refused.map((d) => d.step)).toEqual([4, 5]);
+    expect(refused[0]!.message).toBe('Step 4: the command in "command" was not read: the plan\'s command lines before it already run more than 16384 programs, the most that are read in one plan.');
+    expect(r.diagnostics.filter((d) => d.rule === "multiple-tools").map((d) => d.step)).toEqual([1, 2, 3]);
+  });
+  it("refuses a line of more than 1,024 pipes unread (8,000 took 0.4 s to read, and 2.7 s and 1 GB ending with '|')", async () => {
+    const pipes = (n: number, end: string) => ({ tool: "run_command", arguments: { command: `x${"|a".repeat(n)}${end}` }, intent: "run" });
+    const r = await run(JSON.stringify({ scope: ".", steps: [pipes(1025, "|b"), pipes(8000, "|"), pipes(1000, "||c"), pipes(10, "|b")] }));
+    const found = r.diagnostics.filter((d) => d.rule === "parse-error");
+    expect(found.map((d) => d.step)).toEqual([1, 2]);
+    expect(found[0]!.message).toBe("Step 1: the command in \"command\" cannot be read as a shell command: the command holds 1026 pipes ('|'), more than the 1024 that are read in one line (the shell parser takes seconds and a GB on a pipeline that long).");
   });
   it("skips the later checks after a parse error", async () => {
     const r = await run("[{");

@@ -18,6 +18,15 @@ export interface SchemaBudget {
   reported: boolean;
 }
 
+/**
+ * What the patterns (`pattern`, `patternProperties` keys) and `$ref`s of a schema add to its values: ajv
+ * gives each a name of its own in the compiled code, and writes those names out with a cost that grows with
+ * the square of their number: 1,000 patterns took 0.4 s to compile, 4,000 4.9 s, 3,000 `patternProperties`
+ * under `additionalProperties: false` 5.6 s (then overflowed the stack), 4,000 `$ref`s 5.2 s. n of them
+ * count as n * n / NAMED_SQUARE values more, so some 1,300 are past MAX_PLAN_SCHEMA_VALUES on their own.
+ */
+export const NAMED_SQUARE = 128;
+
 /** Values of a schema, counted up to MAX_PLAN_SCHEMA_VALUES + 1, once per schema object. */
 const counted = new WeakMap<object, number>();
 
@@ -25,12 +34,22 @@ export function schemaValues(schema: object): number {
   const hit = counted.get(schema);
   if (hit !== undefined) return hit;
   let n = 0;
+  // Patterns and `$ref`s (counted wherever such a key is, which may count a property's name: more, never less).
+  let named = 0;
   const stack: unknown[] = [schema];
-  while (stack.length > 0 && n <= MAX_PLAN_SCHEMA_VALUES) {
+  while (stack.length > 0 && n + Math.floor((named * named) / NAMED_SQUARE) <= MAX_PLAN_SCHEMA_VALUES) {
     const v = stack.pop();
     n++;
-    if (v !== null && typeof v === "object") for (const x of Object.values(v)) stack.push(x);
+    if (v === null || typeof v !== "object") continue;
+    for (const x of Object.values(v)) stack.push(x);
+    if (Array.isArray(v)) continue;
+    const o = v as Record<string, unknown>;
+    if (typeof o.pattern === "string") named++;
+    if (typeof o.$ref === "string") named++;
+    const patterns = o.patternProperties;
+    if (patterns !== null && typeof patterns === "object" && !Array.isArray(patterns)) named += Object.keys(patterns).length;
   }
+  n += Math.floor((named * named) / NAMED_SQUARE);
   n = Math.min(n, MAX_PLAN_SCHEMA_VALUES + 1);
   counted.set(schema, n);
   return n;

@@ -24,8 +24,8 @@ export default defineRule({
       schemaNotCompiled: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be compiled ({{error}}), so its arguments cannot be checked.", hint: "fix the tool's inputSchema in {{source}}" },
       schemaNotRun: { message: "Step {{step}}: the registry's inputSchema for \"{{tool}}\" cannot be applied to these arguments ({{error}}), so they cannot be checked.", hint: "fix the tool's inputSchema in {{source}}: every $ref must lead to a keyword that reads a value" },
       tooMuchWork: {
-        message: "Step {{step}}: checking the plan's arguments against their tools' inputSchemas takes more than {{max}} subschema checks by this step (\"{{tool}}\"), so its arguments are not checked.",
-        hint: "shorten or flatten the arguments (deeply nested or very long lists), or split the plan",
+        message: "Step {{step}}: checking the plan's arguments against their tools' inputSchemas takes more than {{max}} subschema checks by this step (\"{{tool}}\"; a pattern tested on a string counts one more for each 256 characters times the size of its program), so its arguments are not checked.",
+        hint: "shorten or flatten the arguments (deeply nested or very long lists, long strings under patterns), or split the plan",
       },
       missingArgument: { message: "Step {{step}}: the required argument \"{{field}}\" is missing{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },
       missingField: { message: "Step {{step}}: {{name}} is missing its required field \"{{field}}\"{{admitted}} (inputSchema of \"{{tool}}\").", hint: "add \"{{field}}\" with an explicit value" },

@@ -244,7 +244,31 @@ describe("tool-arguments: what one validation compiles and runs is bounded", () 
       [2, "/steps/1/tool", "tooMuchWork"],
       [3, "/steps/2/tool", "tooMuchWork"],
     ]);
-    expect(d[1]!.message).toBe(`Step 2: checking the plan's arguments against their tools' inputSchemas takes more than ${MAX_SCHEMA_WORK} subschema checks by this step ("t"), so its arguments are not checked.`);
+    expect(d[1]!.message).toBe(`Step 2: checking the plan's arguments against their tools' inputSchemas takes more than ${MAX_SCHEMA_WORK} subschema checks by this step ("t"; a pattern tested on a string counts one more for each 256 characters times the size of its program), so its arguments are not checked.`);
+  });
+
+  it("counts each pattern test as work, by the string's length times the pattern's program (3,000 patternProperties over 20,000 keys took 19 s)", async () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, k) => [`kkkk${k}`, 1]));
+    const props = direct({ t: { type: "object", patternProperties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k+z${i}`, {}])) } });
+    expect(await all(plan([{ tool: "t", arguments: keys(100) }]), props)).toEqual([]);
+    const d = await all(plan([{ tool: "t", arguments: keys(5000) }, { tool: "t", arguments: keys(1) }]), props);
+    expect(d.map((x) => [x.rule, x.step, x.pointer, x.messageId])).toEqual([
+      ["tool-arguments", 1, "/steps/0/tool", "tooMuchWork"],
+      ["tool-arguments", 2, "/steps/1/tool", "tooMuchWork"],
+    ]);
+    // One long string under a pattern whose program is large: its one test would take seconds.
+    const slow = direct({ t: { type: "object", properties: { s: { pattern: "^(?:[ab]{1,30}){1,30}$" } } } });
+    expect(await all(plan([{ tool: "t", arguments: { s: "ab".repeat(100) } }]), slow)).toEqual([]);
+    expect((await all(plan([{ tool: "t", arguments: { s: "ab".repeat(400_000) } }]), slow)).map((x) => x.messageId)).toEqual(["tooMuchWork"]);
+  });
+
+  it("counts a schema's patterns and $refs by the square of their number (4,000 patterns took 4.9 s to compile)", async () => {
+    const patterns = (n: number) => ({ type: "object", properties: { s: { allOf: Array.from({ length: n }, (_, i) => ({ pattern: `a+b${i}` })) } } });
+    expect(new Set((await all(plan([{ tool: "t", arguments: { s: "b" } }]), direct({ t: patterns(100) }))).map((x) => x.messageId))).toEqual(new Set(["invalid"]));
+    const d = await all(plan([{ tool: "t", arguments: { s: "b" } }]), direct({ t: patterns(2000) }));
+    expect(d.map((x) => [x.rule, x.pointer, x.messageId])).toEqual([["limit-exceeded", "/steps/0/tool", "toolSchemasTooLarge"]]);
+    const refs = { $defs: Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`d${i}`, true])), anyOf: Array.from({ length: 1500 }, (_, i) => ({ $ref: `#/$defs/d${i}` })) };
+    expect((await all(plan([{ tool: "t", arguments: {} }]), direct({ t: refs }))).map((x) => x.messageId)).toEqual(["toolSchemasTooLarge"]);
   });
 
   it("rejects a step whose schema refers to itself without end (no internal error)", async () => {

@@ -3,7 +3,7 @@ import { _, Ajv, type ErrorObject, type KeywordCxt, type ValidateFunction } from
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { canonicalJson } from "../../core/canonical/jcs.js";
-import { re2Engine } from "../../core/regex.js";
+import { compileSafePattern } from "../../core/regex.js";
 
 // ajv-formats is CommonJS: its default export is the plugin function.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
@@ -24,13 +24,39 @@ const WORK = "$plangateWork";
 /** The work left to the validation running now; `over` is thrown past it. */
 const work = { left: MAX_SCHEMA_WORK, over: new Error("schema work") };
 
+/**
+ * A pattern (`pattern`, a `patternProperties` key) tested on a string counts as work too, by what RE2 does:
+ * one, and one more for each PATTERN_WORK_UNIT of the string's length times the pattern's program size (RE2
+ * steps every instruction it holds for each character: about a nanosecond each). 3,000 `patternProperties`
+ * over 20,000 keys took 19 s, when each test counted nothing; a program of 1,800 instructions reads a MiB in 2 s.
+ */
+export const PATTERN_WORK_UNIT = 256;
+
+/** For ajv's `code.regExp`: registry patterns compiled by RE2 (core/regex.ts), each test taking its work from the validation's. */
+const countedRe2 = Object.assign(
+  (pattern: string): { test(s: string): boolean; toString(): string } => {
+    const c = compileSafePattern(pattern);
+    if ("error" in c) throw new Error(`pattern "${pattern}" cannot be used: ${c.error}`);
+    const size = c.size;
+    return {
+      test(s: string): boolean {
+        work.left -= 1 + Math.floor((s.length * size) / PATTERN_WORK_UNIT);
+        if (work.left < 0) throw work.over;
+        return c.test(s);
+      },
+      toString: () => c.toString(),
+    };
+  },
+  { code: "plangateCountedRe2" },
+);
+
 let engines: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 
 function createEngines(): { draft2020: Ajv2020; draft07: Ajv } {
   // Registry patterns run on RE2 (linear time), never on the backtracking RegExp engine: see core/regex.ts.
   // A `$ref` is compiled once, as a function of its own, never copied in where it is used: a 3,000-value
   // schema whose `$defs` entry of 1,500 values is used 1,500 times took 149 s and 5.3 GB to compile.
-  const options = { strict: false, allErrors: true, logger: false as const, inlineRefs: false, code: { regExp: re2Engine } };
+  const options = { strict: false, allErrors: true, logger: false as const, inlineRefs: false, code: { regExp: countedRe2 } };
   const draft2020 = new Ajv2020(options);
   const draft07 = new Ajv(options);
   for (const ajv of [draft2020, draft07]) {

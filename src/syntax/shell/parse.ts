@@ -24,6 +24,12 @@ export const MAX_READS_PER_PIECE = 16;
  */
 export interface ShellReader {
   parse(text: string): ShellScript;
+  /**
+   * Characters of the texts this reader has parsed, since it loaded, that tree-sitter had to recover
+   * from errors in (or gave up on): that recovery costs far more than reading (see plan.ts
+   * MAX_UNREADABLE_COMMAND_TEXT), so a plan's callers bound it.
+   */
+  recovered(): number;
 }
 
 let loading: Promise<ShellReader> | undefined;
@@ -57,10 +63,17 @@ async function load(): Promise<ShellReader> {
   }
   const parser = new Parser();
   parser.setLanguage(bash);
-  return { parse: (text) => parseWith(parser, text) };
+  let recovered = 0;
+  return {
+    parse: (text) =>
+      parseWith(parser, text, (n) => {
+        recovered += n;
+      }),
+    recovered: () => recovered,
+  };
 }
 
-function parseWith(parser: Parser, text: string): ShellScript {
+function parseWith(parser: Parser, text: string, recovering: (chars: number) => void): ShellScript {
   const script: ShellScript = { text, commands: [], constructs: [], problems: [] };
   const before = precheck(text);
   if (before) {
@@ -86,6 +99,7 @@ function parseWith(parser: Parser, text: string): ShellScript {
   };
   const tree = parser.parse(read, null, { progressCallback: () => over });
   parsing = false;
+  if (over || !tree || tree.rootNode.hasError) recovering(text.length);
   if (over) {
     tree?.delete();
     // A cancelled parse is resumed by the next call unless the parser is reset.
@@ -115,6 +129,23 @@ function parseWith(parser: Parser, text: string): ShellScript {
   return script;
 }
 
+/**
+ * Most pipes (`|` and `|&`, not `||`) one line holds, quoted or not. tree-sitter-bash reads a long pipeline
+ * in time that grows with its square, and far worse when it ends with a stray `|`: 8,000 pipes took 0.4 s
+ * to read, and 2.7 s and 1 GB when the line ended with `|` (16 such lines, 30 s). Real pipelines have a
+ * few stages; 1,024 pipes read in some 60 ms.
+ */
+export const MAX_PIPES = 1024;
+
+function pipesIn(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("|"); i >= 0; i = text.indexOf("|", i + 1)) {
+    if (text.charCodeAt(i + 1) === 0x7c) i++;
+    else n++;
+  }
+  return n;
+}
+
 /** Format characters, non-ASCII spaces and every other character that shows nothing (INVISIBLE). */
 const HIDDEN_IN_COMMAND = new RegExp(`[\\p{Cf}\\p{Zl}\\p{Zp}\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]|${INVISIBLE.source}`, "u");
 
@@ -122,6 +153,8 @@ const HIDDEN_IN_COMMAND = new RegExp(`[\\p{Cf}\\p{Zl}\\p{Zp}\\u00a0\\u1680\\u200
 function precheck(text: string): ShellScript["problems"][number] | undefined {
   if (text.length > MAX_COMMAND_LENGTH)
     return { problem: "tooLong", data: { length: text.length, max: MAX_COMMAND_LENGTH }, start: 0, end: text.length };
+  const pipes = pipesIn(text);
+  if (pipes > MAX_PIPES) return { problem: "tooManyPipes", data: { count: pipes, max: MAX_PIPES }, start: 0, end: text.length };
   const ctl = /[\0-\x08\x0b-\x1f\x7f]/.exec(text);
   if (ctl)
     return { problem: "controlCharacter", data: { code: ctl[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") }, start: ctl.index, end: ctl.index + 1 };

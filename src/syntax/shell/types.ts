@@ -101,6 +101,7 @@ export interface ShellProblemData {
   unreadableSyntax: { text: string };
   tooLong: { length: number; max: number };
   tooIntricate: { reads: number };
+  tooManyPipes: { count: number; max: number };
   controlCharacter: { code: string };
   invisibleSpace: { code: string };
   backslashNewline: Record<string, never>;
