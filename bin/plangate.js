@@ -47,6 +47,19 @@ function crash(err) {
 
 process.exitCode = INTERNAL;
 const failed = () => (claude ? 0 : INTERNAL);
+// A hook stopped by a signal (a terminal's Ctrl-C, a supervisor's SIGTERM, a closed terminal) has decided
+// nothing: it exits 2, which every host reads as "block", rather than dying by the signal, whose exit
+// status a host may read as a mere error of the hook and let the call run. (SIGKILL cannot be caught:
+// keep the host's hook timeout above --timeout.)
+if (hook)
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"])
+    process.on(signal, () => {
+      try {
+        process.stderr.write(`plangate guard: blocked: stopped by ${signal} before a decision was delivered [guard-failure]\n`);
+      } finally {
+        process.exit(INTERNAL);
+      }
+    });
 process.on("uncaughtException", (err) => {
   crash(err);
   process.exit(failed());

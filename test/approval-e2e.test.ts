@@ -15,7 +15,7 @@ async function approved(opts: { ttl?: string } = {}) {
   const keysOut = join(k.root, "approver");
   expect((await cli(["keygen", "--out", keysOut])).code).toBe(0);
   expect((await cli(["validate", "plan.json"], { cwd: k.workspace })).code).toBe(0);
-  const args = ["approve", "plan.json", "--tools", k.toolsFile, "--key", join(keysOut, "plangate.key"), ...(opts.ttl ? ["--ttl", opts.ttl] : [])];
+  const args = ["approve", "plan.json", "--tools", k.toolsFile, "--key", join(keysOut, "plangate.key"), "--ttl", opts.ttl ?? "never"];
   const r = await cli(args, { cwd: k.workspace });
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
@@ -76,8 +76,11 @@ describe("approve → verify → guarded execution", () => {
     expect(never.code, never.stderr).toBe(0);
     expect(JSON.parse(never.stdout)).toMatchObject({ single_use: false });
     expect(JSON.parse(never.stdout).expires_at).toBeUndefined();
-    // A single-use approval may still go without one.
-    expect(JSON.parse((await approve()).stdout).expires_at).toBeUndefined();
+    expect(JSON.parse(never.stdout).no_expiry).toBe(true);
+    // A single-use approval with no lifetime given gets the default, one day; never says no expiry on purpose.
+    expect(JSON.parse((await approve()).stdout)).toMatchObject({ single_use: true, expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() });
+    expect(JSON.parse((await approve()).stdout).no_expiry).toBeUndefined();
+    expect(JSON.parse((await approve("--ttl", "never")).stdout)).toMatchObject({ single_use: true, no_expiry: true });
     // The policy: every approval reusable and none expiring is refused where the policy is read, at the setting.
     const policy = (text: string) => {
       writeFileSync(join(k.root, "p.yaml"), text);
@@ -87,6 +90,33 @@ describe("approve → verify → guarded execution", () => {
     expect(await policy("approval:\n  ttl: 1 hour\n")).toMatchObject({ code: 2, stderr: expect.stringMatching(/p\.yaml:2:8: approval\.ttl must be a positive duration such as 30m, 1h or 2d, or never, not "1 hour"/) });
     expect(JSON.parse((await policy("approval:\n  singleUse: false\n  ttl: 2h\n")).stdout)).toMatchObject({ single_use: false, expires_at: expect.any(String) });
     expect((await policy("approval:\n  singleUse: false\n  ttl: never\n")).code).toBe(0);
+  });
+
+  it("a record that says no lifetime (made before records had to) is refused unless the policy sets approval.acceptMissingExpiry", async () => {
+    const k = approvalKit();
+    const { no_expiry: _n, ...legacy } = await k.record();
+    expect(legacy.expires_at).toBeUndefined();
+    const file = join(k.root, "legacy.json");
+    writeFileSync(file, k.sign(legacy));
+    // The library: refused, as approval-expired, saying what to do.
+    const lib = await k.verify(k.sign(legacy));
+    expect(lib.ok).toBe(false);
+    expect(lib.diagnostics.map((d) => [d.rule, d.messageId])).toEqual([["approval-expired", "noLifetime"]]);
+    expect(lib.diagnostics[0]!.message + (lib.diagnostics[0]!.hint ?? "")).toMatch(/no lifetime.*approval\.acceptMissingExpiry: true/s);
+    expect((await k.verify(k.sign(legacy), { acceptMissingExpiry: true })).ok).toBe(true);
+    // A record that says it never expires, on purpose, and one with an expiry, need no setting.
+    expect((await k.verify(k.sign(await k.record()))).ok).toBe(true);
+    expect((await k.verify(k.sign(await k.record({}, { ttlMs: 3_600_000 })))).ok).toBe(true);
+    // The CLI: the same; the setting leaves the policy hash as it was, so the old approval still binds its policy.
+    const verify = (...extra: string[]) => cli(["verify", "plan.json", "--tools", k.toolsFile, "--approval", file, "--trusted-keys", k.keys.publicFile, ...extra], { cwd: k.workspace });
+    const refused = await verify("--no-policy");
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/\[approval-expired\]/);
+    writeFileSync(join(k.workspace, "plangate.yaml"), "approval:\n  acceptMissingExpiry: true\n");
+    const accepted = await verify();
+    expect(accepted.code, accepted.stdout).toBe(0);
+    writeFileSync(join(k.workspace, "plangate.yaml"), "approval:\n  acceptMissingExpiry: yes please\n");
+    expect((await verify()).code).toBe(2);
   });
 
   it("resolves each call's paths on the file system as it is when the call is made", async () => {

@@ -53,6 +53,9 @@ export function approvalKit() {
       steps: PLAN.length,
       now: NOW,
       ttlMs: opts.ttlMs,
+      // Without a lifetime the record never expires, on purpose: the real hook processes some tests start
+      // read the wall clock, which the fixed NOW would otherwise leave past the default lifetime.
+      ...(opts.ttlMs === undefined ? { neverExpires: true } : {}),
       keyid: keyId(privateKey),
     });
     return { ...r, ...over };

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HookResult, runPlangate } from "./hook-process.js";
 
 /*
  * A Claude Code session replayed through the real hook process, as Claude Code runs it: every payload
@@ -75,35 +76,12 @@ let root: string;
 let ws: string;
 let state: string;
 
-interface HookResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  answer: Record<string, unknown> | undefined;
-}
 
 /** The user's environment: their per-user configuration folder (the approver key's) is the test's own. */
 const userEnv = () => ({ ...process.env, NO_COLOR: "1", XDG_CONFIG_HOME: join(root, "config") });
 
 function run(args: string[], stdin?: string): Promise<HookResult> {
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [bin, ...args], { cwd: ws, stdio: ["pipe", "pipe", "pipe"], env: userEnv() });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (c) => (stdout += c));
-    p.stderr.on("data", (c) => (stderr += c));
-    p.stdin.on("error", () => undefined);
-    p.stdin.end(stdin ?? "");
-    p.on("close", (code) => {
-      let answer: Record<string, unknown> | undefined;
-      try {
-        answer = stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : undefined;
-      } catch {
-        answer = undefined;
-      }
-      done({ code, stdout, stderr, answer });
-    });
-  });
+  return runPlangate(args, stdin, { cwd: ws, env: userEnv() });
 }
 
 let useId = 0;

@@ -27,7 +27,7 @@ function defaultEnv(): Record<string, string> {
 /** Runs the CLI in-process with captured streams and the fixed clock; `readStdin` replaces the standard input reader. */
 export async function cli(
   args: string[],
-  opts: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean; readStdin?: CliIO["readStdin"] } = {},
+  opts: { cwd?: string; stdin?: string | Uint8Array; env?: Record<string, string>; tty?: boolean; stdinTTY?: boolean; readStdin?: CliIO["readStdin"] } = {},
 ): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
@@ -42,6 +42,7 @@ export async function cli(
     cwd: opts.cwd ?? process.cwd(),
     env: opts.env ?? defaultEnv(),
     isTTY: opts.tty ?? false,
+    ...(opts.stdinTTY !== undefined ? { stdinIsTTY: opts.stdinTTY } : {}),
     now: () => NOW,
   };
   const code = await main(args, io);

@@ -3,8 +3,8 @@
  * With --output json, usage and internal errors print one document of one shape:
  * {"version": 1, "error": {"code": "usage" | "internal" | "io", "message": "…"}}.
  */
-import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -146,6 +146,23 @@ describe("exit codes and JSON error documents", () => {
     }
   });
 
+  // The hook's host reads exit 0 as "allow": a stray --help in the hook's command must block, not allow.
+  it.each([[["guard", "--help"]], [["guard", "-h"]], [["guard", "--output", "claude", "--help"]], [["guard", "--state-dir", "/nonexistent", "--help"]], [["guard", "help"]], [["guard", "--bogus"]]])(
+    "the hook %j run by a host (standard input not a terminal): exit 2, blocked on stderr",
+    async (args) => {
+      const r = await cli(args, { stdin: "{}" });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/blocked: the hook's command asks for help|error: /);
+      expect((await cli(args, { stdin: "{}", stdinTTY: false })).code).toBe(2);
+    },
+  );
+  it("plangate guard --help at a terminal is help, exit 0; the other commands' help is exit 0 anywhere", async () => {
+    const person = await cli(["guard", "--help"], { stdinTTY: true });
+    expect([person.code, person.stderr]).toEqual([0, ""]);
+    expect(person.stdout).toMatch(/PreToolUse hook/);
+    for (const args of [["guard", "start", "--help"], ["guard", "status", "--help"], ["help", "guard"]]) expect((await cli(args)).code, args.join(" ")).toBe(0);
+  });
+
   const bin = join(import.meta.dirname, "../bin/plangate.js");
   const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
   /** Preloaded into the real process: standard input fails when read. */
@@ -159,6 +176,27 @@ describe("exit codes and JSON error documents", () => {
     expect(text.stderr).toMatch(/internal error: stdin exploded/);
     const hook = spawnSync(process.execPath, ["--import", FAIL_STDIN, bin, "guard", "--state", join(tmp(), "none.json")], { encoding: "utf8" });
     expect(hook.status).toBe(2);
+  });
+
+  // A hook stopped by a signal has decided nothing: exit 2 (block), never death by the signal, which a host
+  // may read as a non-blocking error of the hook and let the call run.
+  it.skipIf(!built || process.platform !== "linux").each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("the hook stopped by %s while it waits for its input: exit 2, blocked", async (signal) => {
+    const p = spawn(process.execPath, [bin, "guard", "--no-policy", "--state-dir", join(tmp(), "s"), "--timeout", "600000"], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    p.stderr.on("data", (c) => (stderr += c));
+    const closed = new Promise<[number | null, string | null]>((done) => p.on("close", (code, sig) => done([code, sig])));
+    // Wait until the hook's handlers are in place (SIGHUP, the last one installed, caught: Node itself
+    // catches SIGINT and SIGTERM from its start), then send the signal.
+    const bit = 1n;
+    for (let i = 0; i < 2000; i++) {
+      const m = /^SigCgt:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
+      if (m && (BigInt(`0x${m[1]}`) & bit) !== 0n) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    p.kill(signal);
+    expect(await closed).toEqual([2, null]);
+    expect(stderr).toContain(`blocked: stopped by ${signal}`);
+    p.stdin.destroy();
   });
 
   // Output that cannot be written (a full disk, a reader that closed the pipe) delivers no verdict: exit 2,

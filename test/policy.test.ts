@@ -53,6 +53,17 @@ describe("an empty tool allow list", () => {
   });
 });
 
+describe("a setting that would switch a check off", () => {
+  it("delegation.sessionTtlSeconds of 0 (every registration would take over a live one) or a fraction is a usage error", async () => {
+    for (const [name, value] of [["st0.yaml", "0"], ["st1.yaml", "0.5"], ["st2.yaml", "-1"]] as const) {
+      writeFileSync(join(root, name), `delegation:\n  sessionTtlSeconds: ${value}\n`);
+      await expect(loadPolicy({ file: join(root, name), cwd: root }), value).rejects.toThrow(/sessionTtlSeconds/);
+    }
+    writeFileSync(join(root, "st3.yaml"), "delegation:\n  sessionTtlSeconds: 60\n");
+    expect((await loadPolicy({ file: join(root, "st3.yaml"), cwd: root })).policy.delegation.sessionTtlSeconds).toBe(60);
+  });
+});
+
 describe("the workspace must be a folder", () => {
   // Where the workspace is not, no link in it can be followed: every path would pass lexically while the
   // executor, in the real folder, follows links out. A missing or mistyped workspace is a usage error.
@@ -110,7 +121,11 @@ describe("invalid policies", () => {
     await expect(loadPolicy({ file: bad("pg2.yaml", "overrides:\n  - files: ['*.yaml']\n    paths:\n      protected: ['**/a/**/[[:alpha:]]']\n"), cwd: root })).rejects.toThrow(/pg2\.yaml:4:19: the protected glob/);
     // picomatch reads "|" as two globs (".pem" files under x/ too): RE2 would read a letter.
     await expect(loadPolicy({ file: bad("pg4.yaml", "paths:\n  protected: ['**/a/**/b/**/c|**/*.pem']\n"), cwd: root })).rejects.toThrow(/pg4\.yaml:2:15: the protected glob .*"\|"/);
-    writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/+(a|b).pem']\n");
+    // Groups of alternatives that can match the same text multiply the ways picomatch tries: two brace
+    // groups go to RE2 (which expands them), a repeated extglob is refused (`{a,a}` 24 times: 0.8 s a path).
+    await expect(loadPolicy({ file: bad("pg5.yaml", "paths:\n  protected: ['**/+(a|aa)b']\n"), cwd: root })).rejects.toThrow(/pg5\.yaml:2:15: the protected glob .*brace groups or an extglob.*extglobs/);
+    await expect(loadPolicy({ file: bad("pg6.yaml", `paths:\n  protected: ['${"{a,a}".repeat(40)}b']\n`), cwd: root })).rejects.toThrow(/its braces spell over 64 globs/);
+    writeFileSync(join(root, "pg3.yaml"), "paths:\n  protected: ['**/*secret*key*', '/etc/**/a/**/b', '**/@(a|b).pem', '**/*.{pem,key}', 'x/{a,b}/{c,d}.txt']\n");
     expect((await loadPolicy({ file: join(root, "pg3.yaml"), cwd: root })).policy.paths.protected).toContain("**/*secret*key*");
   });
   // A protected glob that matches nothing by a slip of spelling protects nothing: refused, with what to write.

@@ -357,7 +357,7 @@ describe("runs per session in a state directory", () => {
     const k = kit();
     const policyFile = join(k.root, "small.yaml");
     writeFileSync(policyFile, "guard:\n  maxInputBytes: 400\n");
-    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", policyFile], { cwd: k.workspace });
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--ttl", "never", "--policy", policyFile], { cwd: k.workspace });
     writeFileSync(join(k.root, "a.json"), approve.stdout);
     const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s"], { cwd: k.workspace });
     expect(s.code, s.stdout).toBe(0);
@@ -387,7 +387,7 @@ describe("free tools and sessions without a run", () => {
   const hookCli = (k: { dir: string; policyFile: string }, stdin: string, output = "claude") => cli(["guard", "--state-dir", k.dir, "--policy", k.policyFile, "--output", output], { stdin });
   /** Approves the plan under the kit's policy and starts a run of it for the session: the run's id. */
   async function approveAndStart(k: Awaited<ReturnType<typeof withPolicy>>, session: string): Promise<string> {
-    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", k.policyFile], { cwd: k.workspace });
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--ttl", "never", "--policy", k.policyFile], { cwd: k.workspace });
     expect(approve.code, approve.stdout).toBe(0);
     writeFileSync(join(k.root, "a.json"), approve.stdout);
     const s = await cli(["guard", "start", "plan.json", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", k.policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", session, "-o", "json"], { cwd: k.workspace });
@@ -485,7 +485,7 @@ describe("the runs' policy keys", () => {
     const policyFile = join(k.root, "p.yaml");
     // Under the policy's own (generic) profile WebFetch is a default reader; Claude Code's WebFetch reaches out.
     writeFileSync(policyFile, "guard:\n  free: [WebFetch]\n");
-    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--policy", policyFile], { cwd: k.workspace });
+    const approve = await cli(["approve", "plan.json", "--tools", k.toolsFile, "--key", k.keys.privateFile, "--ttl", "never", "--policy", policyFile], { cwd: k.workspace });
     expect(approve.code, approve.stderr).toBe(0);
     writeFileSync(join(k.root, "a.json"), approve.stdout);
     const s = await cli(["guard", "start", "plan.json", "--host", "claude-code", "--tools", k.toolsFile, "--approval", join(k.root, "a.json"), "--policy", policyFile, "--state-dir", k.dir, "--trusted-keys", k.keys.publicFile, "--session", "s"], { cwd: k.workspace });

@@ -1,4 +1,5 @@
 import { analyseCommand } from "../commands/analyse.js";
+import { withMatchMeter } from "../commands/match.js";
 import { commandPathText, resolveOutside } from "../commands/paths.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import { isInside, relativeInside } from "../core/paths.js";
@@ -34,7 +35,10 @@ export async function shellCallRefusal(tool: string, args: unknown, policy: Host
   } catch (err) {
     return ruleDiagnostic("parse-error", "hostParserNotLoaded", { tool, reason: (err as Error).message });
   }
-  const report = analyseCommand(reader, command, "chain", policy.commands);
+  // Its comparisons with commands.allow and commands.deny are bounded as a plan's are (core/work.ts).
+  const matches = { left: WORK_LIMITS.commandMatches };
+  const report = withMatchMeter(matches, () => analyseCommand(reader, command, "chain", policy.commands));
+  if (matches.left < 0) return withCommand(ruleDiagnostic("limit-exceeded", "workCommandMatches", { whose: "The call's", max: WORK_LIMITS.commandMatches }), command);
   const first = report.findings[0];
   // The finding's words are its rule's command clause, the call's tool their subject.
   if (first) return withCommand({ rule: first.rule, severity: "error", ...hostCommandFindingText(tool, first) }, command);

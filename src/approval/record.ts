@@ -18,7 +18,7 @@ export interface ApprovalInput {
   toolsHash: string | null;
   steps: number;
   now: Date;
-  /** Lifetime in milliseconds; sets expires_at. */
+  /** Lifetime in milliseconds; sets expires_at. Default: DEFAULT_APPROVAL_TTL_MS for a single-use approval. */
   ttlMs?: number;
   /** Default true: the guard consumes the approval's nonce. */
   singleUse?: boolean;
@@ -55,13 +55,22 @@ export function createRecord(input: ApprovalInput): ApprovalRecord {
     record.host = input.host.name;
     record.host_hash = input.host.hash;
   }
-  if (input.ttlMs !== undefined) record.expires_at = new Date(input.now.getTime() + input.ttlMs).toISOString();
+  // Every record says its lifetime: an expiry (a single-use approval with none given gets the default), or
+  // no_expiry on purpose. A record that says neither predates this and is refused where it is verified.
+  if (input.neverExpires === true && input.ttlMs === undefined) record.no_expiry = true;
+  else record.expires_at = new Date(input.now.getTime() + (input.ttlMs ?? DEFAULT_APPROVAL_TTL_MS)).toISOString();
   if (input.keyid !== undefined) record.signer = { keyid: input.keyid, alg: "ed25519" };
   return record;
 }
 
 const TTL = /^(\d+)(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * The lifetime of an approval made with no `--ttl` (and no `approval.ttl`): one day. A single-use approval
+ * that is never used would otherwise stay valid for ever.
+ */
+export const DEFAULT_APPROVAL_TTL_MS = 86_400_000;
 
 /** The lifetime that says an approval never expires, on purpose (`--ttl never`, `approval.ttl: never`). */
 export const NO_EXPIRY = "never";

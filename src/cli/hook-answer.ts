@@ -257,7 +257,7 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings, com
   const claude = s.output === "claude";
   const { policy, tools } = await s.policy();
   // Loaded here, not at start-up: the hook's other calls never need the validator.
-  const [{ createPublicKey }, { acceptanceProblem, acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun }] =
+  const [{ createPublicKey }, { acceptanceProblem, acceptPlan, permissionRequestOutput, planModeCheck, postToolUseOutput, preToolUseOutput }, { keyId, keyPlacesFor, loadPrivateKey }, { loadProfile }, { HostProfileError }, { resolvedPolicyHash }, { startRun, supersedeSessionRun }] =
     await Promise.all([import("node:crypto"), import("../node/plan-mode.js"), import("../node/keys.js"), import("../node/profile-file.js"), import("../host/profile.js"), import("../node/policy.js"), import("../store/runs.js")]);
   let host: HostProfile;
   try {
@@ -300,6 +300,8 @@ async function planMode(input: HookInput, store: HookStore, s: HookSettings, com
       const trusted: TrustedKey[] = [{ keyid: keyId(own), alg: "ed25519", key: createPublicKey(own), file: policy.approval.key! }];
       if (policy.approval.trustedKeys) trusted.push(...trustedKeysFrom(undefined, policy, s));
       try {
+        // The person accepted this plan for a session whose run is still going: it replaces that run's plan.
+        if (session) await supersedeSessionRun(dir, session, s.now());
         await startRun(dir, { plan: planFile, approval, workspace: policy.workspace, policyHash, policy, tools, host, trustedKeys: trusted, keyPlaces, now: s.now, keepPlan: true, commit, ...(session ? { session } : {}) });
       } catch (err) {
         if (err instanceof GuardRefusal) return err.diagnostics;

@@ -1,4 +1,5 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { isatty } from "node:tty";
 import { useBaselineCompilerForShell } from "../node/wasm-compiler.js";
 /** What the CLI touches of the outside world; tests pass their own. */
 export interface CliIO {
@@ -10,6 +11,11 @@ export interface CliIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Is stdout a terminal (colour is used only then, and never with NO_COLOR). */
   isTTY: boolean;
+  /**
+   * Is standard input a terminal (a person typing, not a host piping a hook's JSON)? Absent: no. Only
+   * `plangate guard --help` asks: the hook answers a help request with exit 0 only at a terminal.
+   */
+  stdinIsTTY?: boolean;
   now(): Date;
 }
 
@@ -25,6 +31,9 @@ export function processIO(): CliIO {
     // Asked only by commands that may colour their output: process.stdout is not made for a hook call.
     get isTTY() {
       return process.stdout.isTTY === true;
+    },
+    get stdinIsTTY() {
+      return isatty(0);
     },
     now: () => new Date(),
   };

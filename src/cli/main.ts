@@ -105,7 +105,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (err) {
     try {
       if (err instanceof CommanderError) {
-        if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.ok;
+        if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
+          if (!isHookCall(argv) || io.stdinIsTTY === true) return EXIT.ok;
+          // Run as a hook (standard input is not a terminal), a help request decides no call: exit 0 would
+          // read as "allow" to the host, so the hook blocks, saying why (a stray --help in the hook's command).
+          io.stderr(HOOK_HELP_BLOCK);
+          return EXIT.usage;
+        }
         // commander has already written its message to stderr.
         if (json) io.stdout(errorDocument("usage", err.message.replace(/^error: /, "")));
         return EXIT.usage;
@@ -130,6 +136,20 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT.internal;
   }
 }
+
+/** The subcommands of `guard` that are not the hook itself. */
+const GUARD_SUBCOMMANDS = new Set(["start", "status", "stop", "repair"]);
+
+/**
+ * Is this command line the PreToolUse hook (`plangate guard ...`, not `guard start|status|stop|repair`),
+ * as bin/plangate.js reads it? Its host reads exit 0 as "allow": nothing but a decision may exit 0.
+ */
+export function isHookCall(argv: readonly string[]): boolean {
+  return argv[0] === "guard" && !GUARD_SUBCOMMANDS.has(argv[1] ?? "");
+}
+
+const HOOK_HELP_BLOCK =
+  "plangate guard: blocked: the hook's command asks for help (--help, -h or help), so no tool call was decided; remove it from the hook's command (help exits 0 only when standard input is a terminal) [guard-failure]\n";
 
 /** `--output` with a fixed set of choices (a bad value is a usage error). */
 export function outputOption(choices: readonly string[]): Option {

@@ -103,6 +103,7 @@ export function setupForFile(setup: Setup, planPath: string, io: CliIO): Setup {
       throw err;
     }
   }
-  if (setup.flagMaxAge !== undefined) policy.plan.maxAgeDays = setup.flagMaxAge;
-  return { ...setup, policy, tools };
+  // The policy made for the file is shared by the files its overrides match: --max-age goes on a copy.
+  const own = setup.flagMaxAge === undefined ? policy : { ...policy, plan: { ...policy.plan, maxAgeDays: setup.flagMaxAge } };
+  return { ...setup, policy: own, tools };
 }

@@ -94,6 +94,12 @@ export interface Policy {
     onPlanAccepted: "sign-and-start" | "pending";
     /** Absolute path of the local approver's Ed25519 private key (outside every workspace). */
     key?: string;
+    /**
+     * Accept approval records that say no lifetime (neither `expires_at` nor `no_expiry`: made before
+     * records had to say one), which never expire. Default: refused (`approval-expired`). Left out of the
+     * policy hash: setting it must not invalidate the very approvals it is there to accept.
+     */
+    acceptMissingExpiry?: boolean;
   };
   /**
    * The PreToolUse hook: the largest input it reads from standard input (more is blocked); what a

@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:approval","type":"object","required":["status","plan_hash","validated_at","validator","scope","nonce","single_use","policy_hash","tools_hash","steps"],"properties":{"status":{"type":"string","const":"approved"},"plan_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"validated_at":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"},"validator":{"type":"string","minLength":1},"scope":{"type":"string","minLength":1},"expires_at":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"},"nonce":{"type":"string","pattern":"^[0-9a-f]{32}$"},"single_use":{"type":"boolean"},"policy_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"tools_hash":{"anyOf":[{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},{"type":"null"}]},"steps":{"type":"integer","minimum":1},"host":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"host_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"signer":{"type":"object","required":["keyid","alg"],"properties":{"keyid":{"type":"string","pattern":"^[0-9a-f]{64}$"},"alg":{"type":"string","const":"ed25519"}},"additionalProperties":false}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:approval","type":"object","required":["status","plan_hash","validated_at","validator","scope","nonce","single_use","policy_hash","tools_hash","steps"],"properties":{"status":{"type":"string","const":"approved"},"plan_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"validated_at":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"},"validator":{"type":"string","minLength":1},"scope":{"type":"string","minLength":1},"expires_at":{"type":"string","pattern":"^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$"},"no_expiry":{"type":"boolean","const":true},"nonce":{"type":"string","pattern":"^[0-9a-f]{32}$"},"single_use":{"type":"boolean"},"policy_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"tools_hash":{"anyOf":[{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},{"type":"null"}]},"steps":{"type":"integer","minimum":1},"host":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"host_hash":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"signer":{"type":"object","required":["keyid","alg"],"properties":{"keyid":{"type":"string","pattern":"^[0-9a-f]{64}$"},"alg":{"type":"string","const":"ed25519"}},"additionalProperties":false}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
@@ -285,11 +285,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.nonce !== undefined){
-let data6 = data.nonce;
-if(typeof data6 === "string"){
-if(!pattern7.test(data6)){
-const err23 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{32}$"},message:"must match pattern \""+"^[0-9a-f]{32}$"+"\""};
+if(data.no_expiry !== undefined){
+let data6 = data.no_expiry;
+if(typeof data6 !== "boolean"){
+const err23 = {instancePath:instancePath+"/no_expiry",schemaPath:"#/properties/no_expiry/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -298,9 +297,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(true !== data6){
+const err24 = {instancePath:instancePath+"/no_expiry",schemaPath:"#/properties/no_expiry/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -310,9 +308,11 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.single_use !== undefined){
-if(typeof data.single_use !== "boolean"){
-const err25 = {instancePath:instancePath+"/single_use",schemaPath:"#/properties/single_use/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.nonce !== undefined){
+let data7 = data.nonce;
+if(typeof data7 === "string"){
+if(!pattern7.test(data7)){
+const err25 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{32}$"},message:"must match pattern \""+"^[0-9a-f]{32}$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -322,11 +322,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.policy_hash !== undefined){
-let data8 = data.policy_hash;
-if(typeof data8 === "string"){
-if(!pattern4.test(data8)){
-const err26 = {instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
+else {
+const err26 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -336,8 +333,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.single_use !== undefined){
+if(typeof data.single_use !== "boolean"){
+const err27 = {instancePath:instancePath+"/single_use",schemaPath:"#/properties/single_use/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -347,14 +345,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.tools_hash !== undefined){
-let data9 = data.tools_hash;
-const _errs21 = errors;
-let valid1 = false;
-const _errs22 = errors;
+if(data.policy_hash !== undefined){
+let data9 = data.policy_hash;
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-const err28 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
+const err28 = {instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -365,7 +360,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/policy_hash",schemaPath:"#/properties/policy_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -374,11 +369,15 @@ vErrors.push(err29);
 }
 errors++;
 }
-var _valid0 = _errs22 === errors;
-valid1 = valid1 || _valid0;
+}
+if(data.tools_hash !== undefined){
+let data10 = data.tools_hash;
+const _errs23 = errors;
+let valid1 = false;
 const _errs24 = errors;
-if(data9 !== null){
-const err30 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(typeof data10 === "string"){
+if(!pattern4.test(data10)){
+const err30 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -387,10 +386,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-var _valid0 = _errs24 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err31 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err31 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -399,22 +397,11 @@ vErrors.push(err31);
 }
 errors++;
 }
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.steps !== undefined){
-let data10 = data.steps;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err32 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+var _valid0 = _errs24 === errors;
+valid1 = valid1 || _valid0;
+const _errs26 = errors;
+if(data10 !== null){
+const err32 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -423,9 +410,10 @@ vErrors.push(err32);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 1 || isNaN(data10)){
-const err33 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+var _valid0 = _errs26 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err33 = {instancePath:instancePath+"/tools_hash",schemaPath:"#/properties/tools_hash/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -434,13 +422,22 @@ vErrors.push(err33);
 }
 errors++;
 }
+else {
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
 }
 }
-if(data.host !== undefined){
-let data11 = data.host;
-if(typeof data11 === "string"){
-if(!pattern10.test(data11)){
-const err34 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
+}
+}
+if(data.steps !== undefined){
+let data11 = data.steps;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err34 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -449,9 +446,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 1 || isNaN(data11)){
+const err35 = {instancePath:instancePath+"/steps",schemaPath:"#/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -461,11 +458,12 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.host_hash !== undefined){
-let data12 = data.host_hash;
+}
+if(data.host !== undefined){
+let data12 = data.host;
 if(typeof data12 === "string"){
-if(!pattern4.test(data12)){
-const err36 = {instancePath:instancePath+"/host_hash",schemaPath:"#/properties/host_hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
+if(!pattern10.test(data12)){
+const err36 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -476,7 +474,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/host_hash",schemaPath:"#/properties/host_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err37 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -486,11 +484,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.signer !== undefined){
-let data13 = data.signer;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.keyid === undefined){
-const err38 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/required",keyword:"required",params:{missingProperty: "keyid"},message:"must have required property '"+"keyid"+"'"};
+if(data.host_hash !== undefined){
+let data13 = data.host_hash;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err38 = {instancePath:instancePath+"/host_hash",schemaPath:"#/properties/host_hash/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -499,8 +497,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data13.alg === undefined){
-const err39 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/required",keyword:"required",params:{missingProperty: "alg"},message:"must have required property '"+"alg"+"'"};
+}
+else {
+const err39 = {instancePath:instancePath+"/host_hash",schemaPath:"#/properties/host_hash/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -509,9 +508,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-for(const key1 in data13){
-if(!((key1 === "keyid") || (key1 === "alg"))){
-const err40 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.signer !== undefined){
+let data14 = data.signer;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.keyid === undefined){
+const err40 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/required",keyword:"required",params:{missingProperty: "keyid"},message:"must have required property '"+"keyid"+"'"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -520,12 +522,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data13.keyid !== undefined){
-let data14 = data13.keyid;
-if(typeof data14 === "string"){
-if(!pattern12.test(data14)){
-const err41 = {instancePath:instancePath+"/signer/keyid",schemaPath:"#/properties/signer/properties/keyid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data14.alg === undefined){
+const err41 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/required",keyword:"required",params:{missingProperty: "alg"},message:"must have required property '"+"alg"+"'"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -534,9 +532,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/signer/keyid",schemaPath:"#/properties/signer/properties/keyid/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key1 in data14){
+if(!((key1 === "keyid") || (key1 === "alg"))){
+const err42 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -546,10 +544,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data13.alg !== undefined){
-let data15 = data13.alg;
-if(typeof data15 !== "string"){
-const err43 = {instancePath:instancePath+"/signer/alg",schemaPath:"#/properties/signer/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data14.keyid !== undefined){
+let data15 = data14.keyid;
+if(typeof data15 === "string"){
+if(!pattern12.test(data15)){
+const err43 = {instancePath:instancePath+"/signer/keyid",schemaPath:"#/properties/signer/properties/keyid/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -558,8 +557,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-if("ed25519" !== data15){
-const err44 = {instancePath:instancePath+"/signer/alg",schemaPath:"#/properties/signer/properties/alg/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"};
+}
+else {
+const err44 = {instancePath:instancePath+"/signer/keyid",schemaPath:"#/properties/signer/properties/keyid/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -569,9 +569,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data14.alg !== undefined){
+let data16 = data14.alg;
+if(typeof data16 !== "string"){
+const err45 = {instancePath:instancePath+"/signer/alg",schemaPath:"#/properties/signer/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -580,15 +581,37 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if("ed25519" !== data16){
+const err46 = {instancePath:instancePath+"/signer/alg",schemaPath:"#/properties/signer/properties/alg/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/signer",schemaPath:"#/properties/signer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
 }
 errors++;
 }

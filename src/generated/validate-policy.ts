@@ -4,7 +4,7 @@
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"number","minimum":0}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:plangate:schema:policy","type":"object","properties":{"extends":{"anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":16}]},"overrides":{"type":"array","items":{"type":"object","required":["files"],"properties":{"files":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false}},"workspace":{"type":"string"},"host":{"type":"string","minLength":1},"store":{"type":"string","minLength":1,"pattern":"^(file:.+|postgres(ql)?://.+)$"},"tools":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"allowFile":{"type":"string"},"registry":{"type":"string"},"deny":{"type":"array","items":{"type":"string","minLength":1}},"write":{"type":"array","items":{"type":"string","minLength":1}},"read":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"paths":{"type":"object","properties":{"protected":{"type":"array","items":{"type":"string","minLength":1}},"unprotect":{"type":"array","items":{"type":"string","minLength":1}},"arguments":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"plan":{"type":"object","properties":{"maxAgeDays":{"type":"number","minimum":0},"requireChecksum":{"type":"boolean"},"allowConditionals":{"type":"boolean"},"constraints":{"anyOf":[{"type":"string","const":"allow"},{"type":"string","const":"refuse"}]},"allowOpenArguments":{"type":"boolean"}},"additionalProperties":false},"markdown":{"type":"object","properties":{"requireSeparators":{"type":"boolean"}},"additionalProperties":false},"commands":{"type":"object","properties":{"allow":{"type":"array","items":{"type":"string","minLength":1}},"deny":{"type":"array","items":{"type":"string","minLength":1}},"allowCompound":{"type":"boolean"},"installOutside":{"type":"array","items":{"type":"string","minLength":1}},"inlineCode":{"type":"array","items":{"type":"string","minLength":1}},"writtenCode":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"returns":{"type":"object","properties":{"statuses":{"type":"array","items":{"type":"string","minLength":1}},"successStatuses":{"type":"array","items":{"type":"string","minLength":1}},"maxSummaryTokens":{"type":"integer","minimum":0},"encoding":{"anyOf":[{"type":"string","const":"o200k_base"},{"type":"string","const":"o200k_harmony"},{"type":"string","const":"cl100k_base"},{"type":"string","const":"p50k_base"},{"type":"string","const":"p50k_edit"},{"type":"string","const":"r50k_base"}]},"requiredFields":{"type":"array","items":{"type":"string","minLength":1}},"artifactFields":{"type":"array","items":{"type":"string","minLength":1}}},"additionalProperties":false},"tasks":{"type":"object","properties":{"operations":{"type":"object","patternProperties":{"^.*$":{"type":"array","items":{"type":"string","minLength":1}}}}},"additionalProperties":false},"delegation":{"type":"object","properties":{"maxDepth":{"type":"integer","minimum":0},"registry":{"type":"string"},"sessionTtlSeconds":{"type":"integer","minimum":1}},"additionalProperties":false},"approval":{"type":"object","properties":{"ttl":{"type":"string"},"singleUse":{"type":"boolean"},"acceptMissingExpiry":{"type":"boolean"},"trustedKeys":{"type":"string"},"onPlanAccepted":{"anyOf":[{"type":"string","const":"sign-and-start"},{"type":"string","const":"pending"}]},"key":{"type":"string"}},"additionalProperties":false},"guard":{"type":"object","properties":{"maxInputBytes":{"type":"integer","minimum":1},"noRun":{"anyOf":[{"type":"string","const":"block"},{"type":"string","const":"allow-free"},{"type":"string","const":"ask"}]},"free":{"type":"array","items":{"type":"string","minLength":1,"maxLength":200},"maxItems":200},"stateDir":{"type":"string","minLength":1}},"additionalProperties":false},"yaml":{"type":"object","properties":{"executor":{"anyOf":[{"type":"string","const":"pyyaml"},{"type":"string","const":"go-yaml-v2"},{"type":"string","const":"yaml-1.2"}]}},"additionalProperties":false},"limits":{"type":"object","properties":{"maxFileBytes":{"type":"integer","minimum":1},"maxDepth":{"type":"integer","minimum":1},"maxSteps":{"type":"integer","minimum":1},"maxStringLength":{"type":"integer","minimum":1},"maxYamlBytes":{"type":"integer","minimum":1},"maxValues":{"type":"integer","minimum":1}},"additionalProperties":false},"rules":{"type":"object","patternProperties":{"^.*$":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"warning"},{"type":"string","const":"error"},{"type":"string","const":"info"}]}}}},"additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
 const pattern4 = new RegExp("^.*$", "u");
@@ -2895,9 +2895,8 @@ errors++;
 }
 if(data111.sessionTtlSeconds !== undefined){
 let data114 = data111.sessionTtlSeconds;
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 < 0 || isNaN(data114)){
-const err215 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err215 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2906,9 +2905,9 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-else {
-const err216 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 < 1 || isNaN(data114)){
+const err216 = {instancePath:instancePath+"/delegation/sessionTtlSeconds",schemaPath:"#/properties/delegation/properties/sessionTtlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2916,6 +2915,7 @@ else {
 vErrors.push(err216);
 }
 errors++;
+}
 }
 }
 }
@@ -2934,7 +2934,7 @@ if(data.approval !== undefined){
 let data115 = data.approval;
 if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
 for(const key19 in data115){
-if(!(((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
+if(!((((((key19 === "ttl") || (key19 === "singleUse")) || (key19 === "acceptMissingExpiry")) || (key19 === "trustedKeys")) || (key19 === "onPlanAccepted")) || (key19 === "key"))){
 const err218 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err218];
@@ -2969,9 +2969,9 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data115.trustedKeys !== undefined){
-if(typeof data115.trustedKeys !== "string"){
-const err221 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data115.acceptMissingExpiry !== undefined){
+if(typeof data115.acceptMissingExpiry !== "boolean"){
+const err221 = {instancePath:instancePath+"/approval/acceptMissingExpiry",schemaPath:"#/properties/approval/properties/acceptMissingExpiry/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2981,13 +2981,9 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data115.onPlanAccepted !== undefined){
-let data119 = data115.onPlanAccepted;
-const _errs296 = errors;
-let valid90 = false;
-const _errs297 = errors;
-if(typeof data119 !== "string"){
-const err222 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data115.trustedKeys !== undefined){
+if(typeof data115.trustedKeys !== "string"){
+const err222 = {instancePath:instancePath+"/approval/trustedKeys",schemaPath:"#/properties/approval/properties/trustedKeys/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2996,8 +2992,14 @@ vErrors.push(err222);
 }
 errors++;
 }
-if("sign-and-start" !== data119){
-const err223 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
+}
+if(data115.onPlanAccepted !== undefined){
+let data120 = data115.onPlanAccepted;
+const _errs298 = errors;
+let valid90 = false;
+const _errs299 = errors;
+if(typeof data120 !== "string"){
+const err223 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3006,11 +3008,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-var _valid6 = _errs297 === errors;
-valid90 = valid90 || _valid6;
-const _errs299 = errors;
-if(typeof data119 !== "string"){
-const err224 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("sign-and-start" !== data120){
+const err224 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/0/const",keyword:"const",params:{allowedValue: "sign-and-start"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3019,8 +3018,11 @@ vErrors.push(err224);
 }
 errors++;
 }
-if("pending" !== data119){
-const err225 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
+var _valid6 = _errs299 === errors;
+valid90 = valid90 || _valid6;
+const _errs301 = errors;
+if(typeof data120 !== "string"){
+const err225 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3029,10 +3031,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-var _valid6 = _errs299 === errors;
-valid90 = valid90 || _valid6;
-if(!valid90){
-const err226 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("pending" !== data120){
+const err226 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf/1/const",keyword:"const",params:{allowedValue: "pending"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3041,11 +3041,23 @@ vErrors.push(err226);
 }
 errors++;
 }
+var _valid6 = _errs301 === errors;
+valid90 = valid90 || _valid6;
+if(!valid90){
+const err227 = {instancePath:instancePath+"/approval/onPlanAccepted",schemaPath:"#/properties/approval/properties/onPlanAccepted/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err227];
+}
 else {
-errors = _errs296;
+vErrors.push(err227);
+}
+errors++;
+}
+else {
+errors = _errs298;
 if(vErrors !== null){
-if(_errs296){
-vErrors.length = _errs296;
+if(_errs298){
+vErrors.length = _errs298;
 }
 else {
 vErrors = null;
@@ -3055,19 +3067,7 @@ vErrors = null;
 }
 if(data115.key !== undefined){
 if(typeof data115.key !== "string"){
-const err227 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err227];
-}
-else {
-vErrors.push(err227);
-}
-errors++;
-}
-}
-}
-else {
-const err228 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err228 = {instancePath:instancePath+"/approval/key",schemaPath:"#/properties/approval/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3077,12 +3077,9 @@ vErrors.push(err228);
 errors++;
 }
 }
-if(data.guard !== undefined){
-let data121 = data.guard;
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-for(const key20 in data121){
-if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
-const err229 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
+}
+else {
+const err229 = {instancePath:instancePath+"/approval",schemaPath:"#/properties/approval/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3092,10 +3089,12 @@ vErrors.push(err229);
 errors++;
 }
 }
-if(data121.maxInputBytes !== undefined){
-let data122 = data121.maxInputBytes;
-if(!(((typeof data122 == "number") && (!(data122 % 1) && !isNaN(data122))) && (isFinite(data122)))){
-const err230 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.guard !== undefined){
+let data122 = data.guard;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+for(const key20 in data122){
+if(!((((key20 === "maxInputBytes") || (key20 === "noRun")) || (key20 === "free")) || (key20 === "stateDir"))){
+const err230 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3104,9 +3103,11 @@ vErrors.push(err230);
 }
 errors++;
 }
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 < 1 || isNaN(data122)){
-const err231 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data122.maxInputBytes !== undefined){
+let data123 = data122.maxInputBytes;
+if(!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))){
+const err231 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3115,15 +3116,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-}
-if(data121.noRun !== undefined){
-let data123 = data121.noRun;
-const _errs309 = errors;
-let valid92 = false;
-const _errs310 = errors;
-if(typeof data123 !== "string"){
-const err232 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 < 1 || isNaN(data123)){
+const err232 = {instancePath:instancePath+"/guard/maxInputBytes",schemaPath:"#/properties/guard/properties/maxInputBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3132,8 +3127,15 @@ vErrors.push(err232);
 }
 errors++;
 }
-if("block" !== data123){
-const err233 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
+}
+}
+if(data122.noRun !== undefined){
+let data124 = data122.noRun;
+const _errs311 = errors;
+let valid92 = false;
+const _errs312 = errors;
+if(typeof data124 !== "string"){
+const err233 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3142,11 +3144,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-var _valid7 = _errs310 === errors;
-valid92 = valid92 || _valid7;
-const _errs312 = errors;
-if(typeof data123 !== "string"){
-const err234 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("block" !== data124){
+const err234 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/0/const",keyword:"const",params:{allowedValue: "block"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3155,8 +3154,11 @@ vErrors.push(err234);
 }
 errors++;
 }
-if("allow-free" !== data123){
-const err235 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
+var _valid7 = _errs312 === errors;
+valid92 = valid92 || _valid7;
+const _errs314 = errors;
+if(typeof data124 !== "string"){
+const err235 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3165,11 +3167,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-var _valid7 = _errs312 === errors;
-valid92 = valid92 || _valid7;
-const _errs314 = errors;
-if(typeof data123 !== "string"){
-const err236 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("allow-free" !== data124){
+const err236 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/1/const",keyword:"const",params:{allowedValue: "allow-free"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3178,8 +3177,11 @@ vErrors.push(err236);
 }
 errors++;
 }
-if("ask" !== data123){
-const err237 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+var _valid7 = _errs314 === errors;
+valid92 = valid92 || _valid7;
+const _errs316 = errors;
+if(typeof data124 !== "string"){
+const err237 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3188,10 +3190,8 @@ vErrors.push(err237);
 }
 errors++;
 }
-var _valid7 = _errs314 === errors;
-valid92 = valid92 || _valid7;
-if(!valid92){
-const err238 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("ask" !== data124){
+const err238 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf/2/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3200,23 +3200,10 @@ vErrors.push(err238);
 }
 errors++;
 }
-else {
-errors = _errs309;
-if(vErrors !== null){
-if(_errs309){
-vErrors.length = _errs309;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data121.free !== undefined){
-let data124 = data121.free;
-if(Array.isArray(data124)){
-if(data124.length > 200){
-const err239 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
+var _valid7 = _errs316 === errors;
+valid92 = valid92 || _valid7;
+if(!valid92){
+const err239 = {instancePath:instancePath+"/guard/noRun",schemaPath:"#/properties/guard/properties/noRun/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3225,12 +3212,23 @@ vErrors.push(err239);
 }
 errors++;
 }
-const len32 = data124.length;
-for(let i32=0; i32<len32; i32++){
-let data125 = data124[i32];
-if(typeof data125 === "string"){
-if(func2(data125) > 200){
-const err240 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+else {
+errors = _errs311;
+if(vErrors !== null){
+if(_errs311){
+vErrors.length = _errs311;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data122.free !== undefined){
+let data125 = data122.free;
+if(Array.isArray(data125)){
+if(data125.length > 200){
+const err240 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/maxItems",keyword:"maxItems",params:{limit: 200},message:"must NOT have more than 200 items"};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3239,8 +3237,12 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(func2(data125) < 1){
-const err241 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len32 = data125.length;
+for(let i32=0; i32<len32; i32++){
+let data126 = data125[i32];
+if(typeof data126 === "string"){
+if(func2(data126) > 200){
+const err241 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3249,9 +3251,8 @@ vErrors.push(err241);
 }
 errors++;
 }
-}
-else {
-const err242 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data126) < 1){
+const err242 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3261,9 +3262,8 @@ vErrors.push(err242);
 errors++;
 }
 }
-}
 else {
-const err243 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err243 = {instancePath:instancePath+"/guard/free/" + i32,schemaPath:"#/properties/guard/properties/free/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3273,11 +3273,9 @@ vErrors.push(err243);
 errors++;
 }
 }
-if(data121.stateDir !== undefined){
-let data126 = data121.stateDir;
-if(typeof data126 === "string"){
-if(func2(data126) < 1){
-const err244 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err244 = {instancePath:instancePath+"/guard/free",schemaPath:"#/properties/guard/properties/free/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3287,8 +3285,11 @@ vErrors.push(err244);
 errors++;
 }
 }
-else {
-const err245 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data122.stateDir !== undefined){
+let data127 = data122.stateDir;
+if(typeof data127 === "string"){
+if(func2(data127) < 1){
+const err245 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3298,9 +3299,8 @@ vErrors.push(err245);
 errors++;
 }
 }
-}
 else {
-const err246 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err246 = {instancePath:instancePath+"/guard/stateDir",schemaPath:"#/properties/guard/properties/stateDir/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3310,12 +3310,9 @@ vErrors.push(err246);
 errors++;
 }
 }
-if(data.yaml !== undefined){
-let data127 = data.yaml;
-if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
-for(const key21 in data127){
-if(!(key21 === "executor")){
-const err247 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
+}
+else {
+const err247 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3325,13 +3322,12 @@ vErrors.push(err247);
 errors++;
 }
 }
-if(data127.executor !== undefined){
-let data128 = data127.executor;
-const _errs326 = errors;
-let valid96 = false;
-const _errs327 = errors;
-if(typeof data128 !== "string"){
-const err248 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.yaml !== undefined){
+let data128 = data.yaml;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
+for(const key21 in data128){
+if(!(key21 === "executor")){
+const err248 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3340,8 +3336,14 @@ vErrors.push(err248);
 }
 errors++;
 }
-if("pyyaml" !== data128){
-const err249 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
+}
+if(data128.executor !== undefined){
+let data129 = data128.executor;
+const _errs328 = errors;
+let valid96 = false;
+const _errs329 = errors;
+if(typeof data129 !== "string"){
+const err249 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3350,11 +3352,8 @@ vErrors.push(err249);
 }
 errors++;
 }
-var _valid8 = _errs327 === errors;
-valid96 = valid96 || _valid8;
-const _errs329 = errors;
-if(typeof data128 !== "string"){
-const err250 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("pyyaml" !== data129){
+const err250 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/0/const",keyword:"const",params:{allowedValue: "pyyaml"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3363,8 +3362,11 @@ vErrors.push(err250);
 }
 errors++;
 }
-if("go-yaml-v2" !== data128){
-const err251 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
+var _valid8 = _errs329 === errors;
+valid96 = valid96 || _valid8;
+const _errs331 = errors;
+if(typeof data129 !== "string"){
+const err251 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3373,11 +3375,8 @@ vErrors.push(err251);
 }
 errors++;
 }
-var _valid8 = _errs329 === errors;
-valid96 = valid96 || _valid8;
-const _errs331 = errors;
-if(typeof data128 !== "string"){
-const err252 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("go-yaml-v2" !== data129){
+const err252 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/1/const",keyword:"const",params:{allowedValue: "go-yaml-v2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3386,8 +3385,11 @@ vErrors.push(err252);
 }
 errors++;
 }
-if("yaml-1.2" !== data128){
-const err253 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
+var _valid8 = _errs331 === errors;
+valid96 = valid96 || _valid8;
+const _errs333 = errors;
+if(typeof data129 !== "string"){
+const err253 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3396,10 +3398,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-var _valid8 = _errs331 === errors;
-valid96 = valid96 || _valid8;
-if(!valid96){
-const err254 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("yaml-1.2" !== data129){
+const err254 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf/2/const",keyword:"const",params:{allowedValue: "yaml-1.2"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3408,11 +3408,23 @@ vErrors.push(err254);
 }
 errors++;
 }
+var _valid8 = _errs333 === errors;
+valid96 = valid96 || _valid8;
+if(!valid96){
+const err255 = {instancePath:instancePath+"/yaml/executor",schemaPath:"#/properties/yaml/properties/executor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err255];
+}
 else {
-errors = _errs326;
+vErrors.push(err255);
+}
+errors++;
+}
+else {
+errors = _errs328;
 if(vErrors !== null){
-if(_errs326){
-vErrors.length = _errs326;
+if(_errs328){
+vErrors.length = _errs328;
 }
 else {
 vErrors = null;
@@ -3422,22 +3434,7 @@ vErrors = null;
 }
 }
 else {
-const err255 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err255];
-}
-else {
-vErrors.push(err255);
-}
-errors++;
-}
-}
-if(data.limits !== undefined){
-let data129 = data.limits;
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-for(const key22 in data129){
-if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
-const err256 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+const err256 = {instancePath:instancePath+"/yaml",schemaPath:"#/properties/yaml/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3447,10 +3444,12 @@ vErrors.push(err256);
 errors++;
 }
 }
-if(data129.maxFileBytes !== undefined){
-let data130 = data129.maxFileBytes;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err257 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.limits !== undefined){
+let data130 = data.limits;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+for(const key22 in data130){
+if(!((((((key22 === "maxFileBytes") || (key22 === "maxDepth")) || (key22 === "maxSteps")) || (key22 === "maxStringLength")) || (key22 === "maxYamlBytes")) || (key22 === "maxValues"))){
+const err257 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3459,9 +3458,11 @@ vErrors.push(err257);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 < 1 || isNaN(data130)){
-const err258 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data130.maxFileBytes !== undefined){
+let data131 = data130.maxFileBytes;
+if(!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))){
+const err258 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3470,12 +3471,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-}
-if(data129.maxDepth !== undefined){
-let data131 = data129.maxDepth;
-if(!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))){
-const err259 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 < 1 || isNaN(data131)){
+const err259 = {instancePath:instancePath+"/limits/maxFileBytes",schemaPath:"#/properties/limits/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3484,9 +3482,12 @@ vErrors.push(err259);
 }
 errors++;
 }
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 < 1 || isNaN(data131)){
-const err260 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data130.maxDepth !== undefined){
+let data132 = data130.maxDepth;
+if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
+const err260 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3495,12 +3496,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-}
-}
-if(data129.maxSteps !== undefined){
-let data132 = data129.maxSteps;
-if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
-const err261 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 < 1 || isNaN(data132)){
+const err261 = {instancePath:instancePath+"/limits/maxDepth",schemaPath:"#/properties/limits/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3509,9 +3507,12 @@ vErrors.push(err261);
 }
 errors++;
 }
-if((typeof data132 == "number") && (isFinite(data132))){
-if(data132 < 1 || isNaN(data132)){
-const err262 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data130.maxSteps !== undefined){
+let data133 = data130.maxSteps;
+if(!(((typeof data133 == "number") && (!(data133 % 1) && !isNaN(data133))) && (isFinite(data133)))){
+const err262 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3520,12 +3521,9 @@ vErrors.push(err262);
 }
 errors++;
 }
-}
-}
-if(data129.maxStringLength !== undefined){
-let data133 = data129.maxStringLength;
-if(!(((typeof data133 == "number") && (!(data133 % 1) && !isNaN(data133))) && (isFinite(data133)))){
-const err263 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 < 1 || isNaN(data133)){
+const err263 = {instancePath:instancePath+"/limits/maxSteps",schemaPath:"#/properties/limits/properties/maxSteps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3534,9 +3532,12 @@ vErrors.push(err263);
 }
 errors++;
 }
-if((typeof data133 == "number") && (isFinite(data133))){
-if(data133 < 1 || isNaN(data133)){
-const err264 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data130.maxStringLength !== undefined){
+let data134 = data130.maxStringLength;
+if(!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))){
+const err264 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3545,12 +3546,9 @@ vErrors.push(err264);
 }
 errors++;
 }
-}
-}
-if(data129.maxYamlBytes !== undefined){
-let data134 = data129.maxYamlBytes;
-if(!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))){
-const err265 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 < 1 || isNaN(data134)){
+const err265 = {instancePath:instancePath+"/limits/maxStringLength",schemaPath:"#/properties/limits/properties/maxStringLength/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3559,9 +3557,12 @@ vErrors.push(err265);
 }
 errors++;
 }
-if((typeof data134 == "number") && (isFinite(data134))){
-if(data134 < 1 || isNaN(data134)){
-const err266 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data130.maxYamlBytes !== undefined){
+let data135 = data130.maxYamlBytes;
+if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
+const err266 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3570,12 +3571,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-if(data129.maxValues !== undefined){
-let data135 = data129.maxValues;
-if(!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))){
-const err267 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 < 1 || isNaN(data135)){
+const err267 = {instancePath:instancePath+"/limits/maxYamlBytes",schemaPath:"#/properties/limits/properties/maxYamlBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3584,9 +3582,12 @@ vErrors.push(err267);
 }
 errors++;
 }
-if((typeof data135 == "number") && (isFinite(data135))){
-if(data135 < 1 || isNaN(data135)){
-const err268 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data130.maxValues !== undefined){
+let data136 = data130.maxValues;
+if(!(((typeof data136 == "number") && (!(data136 % 1) && !isNaN(data136))) && (isFinite(data136)))){
+const err268 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3595,11 +3596,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err269 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data136 == "number") && (isFinite(data136))){
+if(data136 < 1 || isNaN(data136)){
+const err269 = {instancePath:instancePath+"/limits/maxValues",schemaPath:"#/properties/limits/properties/maxValues/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3609,18 +3608,10 @@ vErrors.push(err269);
 errors++;
 }
 }
-if(data.rules !== undefined){
-let data136 = data.rules;
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-var props2 = {};
-for(const key23 in data136){
-if(pattern4.test(key23)){
-let data137 = data136[key23];
-const _errs351 = errors;
-let valid99 = false;
-const _errs352 = errors;
-if(typeof data137 !== "string"){
-const err270 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err270 = {instancePath:instancePath+"/limits",schemaPath:"#/properties/limits/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3629,8 +3620,19 @@ vErrors.push(err270);
 }
 errors++;
 }
-if("off" !== data137){
-const err271 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+}
+if(data.rules !== undefined){
+let data137 = data.rules;
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+var props2 = {};
+for(const key23 in data137){
+if(pattern4.test(key23)){
+let data138 = data137[key23];
+const _errs353 = errors;
+let valid99 = false;
+const _errs354 = errors;
+if(typeof data138 !== "string"){
+const err271 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3639,11 +3641,8 @@ vErrors.push(err271);
 }
 errors++;
 }
-var _valid9 = _errs352 === errors;
-valid99 = valid99 || _valid9;
-const _errs354 = errors;
-if(typeof data137 !== "string"){
-const err272 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data138){
+const err272 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3652,8 +3651,11 @@ vErrors.push(err272);
 }
 errors++;
 }
-if("warning" !== data137){
-const err273 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
+var _valid9 = _errs354 === errors;
+valid99 = valid99 || _valid9;
+const _errs356 = errors;
+if(typeof data138 !== "string"){
+const err273 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3662,11 +3664,8 @@ vErrors.push(err273);
 }
 errors++;
 }
-var _valid9 = _errs354 === errors;
-valid99 = valid99 || _valid9;
-const _errs356 = errors;
-if(typeof data137 !== "string"){
-const err274 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("warning" !== data138){
+const err274 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/1/const",keyword:"const",params:{allowedValue: "warning"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3675,8 +3674,11 @@ vErrors.push(err274);
 }
 errors++;
 }
-if("error" !== data137){
-const err275 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
+var _valid9 = _errs356 === errors;
+valid99 = valid99 || _valid9;
+const _errs358 = errors;
+if(typeof data138 !== "string"){
+const err275 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3685,11 +3687,8 @@ vErrors.push(err275);
 }
 errors++;
 }
-var _valid9 = _errs356 === errors;
-valid99 = valid99 || _valid9;
-const _errs358 = errors;
-if(typeof data137 !== "string"){
-const err276 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("error" !== data138){
+const err276 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/2/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3698,8 +3697,11 @@ vErrors.push(err276);
 }
 errors++;
 }
-if("info" !== data137){
-const err277 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
+var _valid9 = _errs358 === errors;
+valid99 = valid99 || _valid9;
+const _errs360 = errors;
+if(typeof data138 !== "string"){
+const err277 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3708,10 +3710,8 @@ vErrors.push(err277);
 }
 errors++;
 }
-var _valid9 = _errs358 === errors;
-valid99 = valid99 || _valid9;
-if(!valid99){
-const err278 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("info" !== data138){
+const err278 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf/3/const",keyword:"const",params:{allowedValue: "info"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3720,11 +3720,23 @@ vErrors.push(err278);
 }
 errors++;
 }
+var _valid9 = _errs360 === errors;
+valid99 = valid99 || _valid9;
+if(!valid99){
+const err279 = {instancePath:instancePath+"/rules/" + key23.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/rules/patternProperties/%5E.*%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err279];
+}
 else {
-errors = _errs351;
+vErrors.push(err279);
+}
+errors++;
+}
+else {
+errors = _errs353;
 if(vErrors !== null){
-if(_errs351){
-vErrors.length = _errs351;
+if(_errs353){
+vErrors.length = _errs353;
 }
 else {
 vErrors = null;
@@ -3736,24 +3748,24 @@ props2[key23] = true;
 }
 }
 else {
-const err279 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err280 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err279];
+vErrors = [err280];
 }
 else {
-vErrors.push(err279);
+vErrors.push(err280);
 }
 errors++;
 }
 }
 }
 else {
-const err280 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err281 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err280];
+vErrors = [err281];
 }
 else {
-vErrors.push(err280);
+vErrors.push(err281);
 }
 errors++;
 }

@@ -318,6 +318,7 @@ export async function openApproved(o: GuardOptions): Promise<{ plan: ApprovedPla
     allowUnsigned: o.allowUnsigned,
     now: now(),
     isConsumed: o.storeConsumed ? undefined : (nonce) => isConsumed(o.consumedDir, nonce),
+    ...(o.policy?.approval.acceptMissingExpiry === true ? { acceptMissingExpiry: true } : {}),
   });
   if (!verdict.ok || !verdict.record) throw new GuardRefusal(verdict.diagnostics);
   const record = verdict.record;

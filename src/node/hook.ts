@@ -106,6 +106,15 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
 }
 
 /**
+ * Claude Code's events that run no tool and grant no permission: a session starting, resuming or ending,
+ * a prompt, a notification, the agent stopping, compaction. Blocking one protects nothing and breaks the
+ * session (a blocked Stop keeps the agent working, a blocked UserPromptSubmit erases the person's prompt,
+ * a blocked PreCompact stops compaction), so the guard answers none (exit 0, nothing on stdout). An
+ * event not named here, one a later host adds included, is still denied.
+ */
+const NO_TOOL_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "Stop", "PreCompact", "PostCompact"]);
+
+/**
  * Events other than PreToolUse, until plan mode and subagents are handled (the seam where those
  * handlers go): SubagentStart and SubagentStop are ignored (blocking a SubagentStop would keep the
  * subagent running); any other event, PermissionRequest and PostToolUse included, is denied: the
@@ -114,6 +123,7 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
   if (input.event === "SubagentStart" || input.event === "SubagentStop")
     return { decision: "ignore", reason: guardDecision("ignoreSubagentEvent", { event: input.event }) };
+  if (NO_TOOL_EVENTS.has(input.event)) return { decision: "ignore", reason: guardDecision("ignoreNoToolEvent", { event: input.event }) };
   const other = guardFailure({ kind: "other-event", event: input.event, ...(input.tool === undefined ? {} : { tool: input.tool }) });
   return { decision: "deny", reason: other.message };
 }

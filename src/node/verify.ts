@@ -33,6 +33,11 @@ export interface VerifyOptions {
   host?: { name: string; hash: string };
   /** Has this nonce already been used? (The guard's durable store.) */
   isConsumed?: (nonce: string) => boolean;
+  /**
+   * Accept a record with neither `expires_at` nor `no_expiry` (made before records had to say their
+   * lifetime; it never expires): the policy's `approval.acceptMissingExpiry`. Default false: refused.
+   */
+  acceptMissingExpiry?: boolean;
 }
 
 export interface VerifyResult {
@@ -155,6 +160,7 @@ function conditions(r: ApprovalRecord, o: VerifyOptions): ApprovalConditionsInpu
     host: { name: r.host ?? generic.name, hash: r.host_hash ?? generic.hash },
     validatedAt: r.validated_at,
     ...(r.expires_at !== undefined ? { expiresAt: r.expires_at } : {}),
+    ...(r.no_expiry === true ? { noExpiry: true } : {}),
     nonce: r.nonce,
   };
   return {
@@ -167,6 +173,7 @@ function conditions(r: ApprovalRecord, o: VerifyOptions): ApprovalConditionsInpu
     host: o.host ?? generic,
     now: o.now,
     consumed: r.single_use === true && o.isConsumed?.(r.nonce) === true,
+    ...(o.acceptMissingExpiry === true ? { acceptMissingExpiry: true } : {}),
   };
 }
 

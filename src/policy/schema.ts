@@ -198,7 +198,12 @@ export const PolicyFileSchema = Type.Object(
         {
           maxDepth: Type.Optional(Type.Integer({ minimum: 0 })),
           registry: Type.Optional(Type.String({ description: "Folder of the active-session registry." })),
-          sessionTtlSeconds: Type.Optional(Type.Number({ minimum: 0 })),
+          sessionTtlSeconds: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              description: "Lifetime of a registered session id, in seconds (default 86400). At least 1: a lifetime of 0 let every registration take over a live one.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -208,6 +213,12 @@ export const PolicyFileSchema = Type.Object(
         {
           ttl: Type.Optional(Type.String({ description: "Default lifetime of an approval, e.g. 1h, 30m, 2d, or never (no expiry); needed with singleUse: false." })),
           singleUse: Type.Optional(Type.Boolean()),
+          acceptMissingExpiry: Type.Optional(
+            Type.Boolean({
+              description:
+                "Accept approval records that say no lifetime (neither expires_at nor no_expiry: made by an earlier plangate; they never expire). Default false: refused as approval-expired. Not part of the policy hash.",
+            }),
+          ),
           trustedKeys: Type.Optional(
             Type.String({
               description:

@@ -15,7 +15,13 @@ export const ApprovalRecordSchema = Type.Object(
     validated_at: Timestamp("When the plan was validated and approved (UTC)."),
     validator: Type.String({ minLength: 1, description: "The tool and version that validated the plan, e.g. `plangate 0.1.0`." }),
     scope: Type.String({ minLength: 1, description: "Absolute real path of the workspace the plan may touch." }),
-    expires_at: Type.Optional(Timestamp("After this instant the approval is refused (set by `approve --ttl`).")),
+    expires_at: Type.Optional(Timestamp("After this instant the approval is refused (set by `approve --ttl`, default one day).")),
+    no_expiry: Type.Optional(
+      Type.Literal(true, {
+        description:
+          "The approval never expires, on purpose (`approve --ttl never`). A record with neither this nor `expires_at` was made before approvals had to say their lifetime: it is refused unless the policy sets `approval.acceptMissingExpiry: true`.",
+      }),
+    ),
     nonce: Type.String({ pattern: "^[0-9a-f]{32}$", description: "128 random bits: the approval's identity, consumed by the guard." }),
     single_use: Type.Boolean({ description: "When true the guard consumes the nonce: the approval cannot run twice." }),
     policy_hash: Hash("sha256 of the canonical JSON of the resolved policy in force (the defaults merged with the policy file, and the host profile named), without its workspace and source path."),

@@ -1,9 +1,9 @@
 import { decideProgress, type Progress, progressDone, subagentStart, subagentStop, TASK_TOOLS } from "../approval/progress.js";
 import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readSync, constants as fsConstants } from "node:fs";
 import { dirname, join } from "node:path";
 import { replaceFile } from "../node/atomic-write.js";
-import { sha256Hex } from "../core/canonical/jcs.js";
+import { canonicalJson, sha256Hex } from "../core/canonical/jcs.js";
 import { defaultValueContexts } from "../commands/value-contexts.js";
 import type { Diagnostic } from "../core/diagnostic.js";
 import type { FileProbe } from "../core/file-probe.js";
@@ -18,7 +18,7 @@ import { callPathProblem } from "../approval/call-paths.js";
 import { argsHash, existingFileDiagnostic, type GuardOptions, GuardRefusal, hookCallIdentity, hostCommands, hostPolicyOf, openApproved, readPlanBytes } from "../node/guard.js";
 import { hostCommandRefusal } from "../approval/host-command.js";
 import { isInside, realPathOf } from "../node/keys.js";
-import { type ContextFor, type ExpectedCall, START } from "../approval/match.js";
+import { type CallInput, type ContextFor, type ExpectedCall, START } from "../approval/match.js";
 import { guardFailure, guardMismatch, judgeApproval } from "../approval/judge.js";
 import { consumedDiagnostic } from "../approval/record.js";
 import { ruleDiagnostic } from "../rules/read-text.js";
@@ -329,6 +329,22 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     await save();
     return { decision: "allow", reason: guardDecision("allowFree", { tool: input.tool }), run: id };
   }
+  if (verdict === undefined || !verdict.allow) {
+    // The step just taken, asked for again where running it again does what running it once did.
+    const again = repeatOfLast(run, before, call, input);
+    if (again !== undefined) {
+      run.progress = before;
+      const problem = existingFileDiagnostic(again, call, run.scope, again.step) ?? (await callPathProblem(again.step, input.tool, input.args, { workspace: run.scope, policy: run.policy }, c.files));
+      if (problem) return refuse(problem);
+      // A step the person confirms is confirmed again.
+      if (again.confirm && c.mode === "exit") return refuse(guardFailure({ kind: "cannot-ask", step: again.step }));
+      const event = again.confirm ? "ask" : "allow";
+      mayRecord(c);
+      await audit.append({ ...base, event, step: again.step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, reason: guardDecision("auditRepeat", { step: again.step }) });
+      await save();
+      return { decision: event, reason: guardDecision("allowRepeat", { step: again.step }), run: id };
+    }
+  }
   if (verdict === undefined) {
     const last = run.expected[run.expected.length - 1]?.step ?? 0;
     return refuse({ ...guardMismatch({ kind: "after-last", steps: last, tool: input.tool }), step: last + 1 });
@@ -392,6 +408,67 @@ async function runContext(run: RunState): Promise<ContextFor> {
   return contextFor(run.profile, { simpleCommands: v.command.simpleCommands, schema: v.value.schema });
 }
 
+/** The largest file an Edit's repeat reads to see whether the first one took effect. */
+const MAX_REPEAT_PROBE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The step just taken (outside any subagent), when this call is exactly its call again and running it
+ * again does what running it once did. The host sends a call again when its tool did not carry it out (the
+ * person declined the permission prompt, the file changed under an Edit, an interrupted read):
+ * - a tool the host profile marks read-only;
+ * - Claude Code's `Write` (same file, same content: the file ends as one Write leaves it; a CREATE's
+ *   "no file there" still holds);
+ * - Claude Code's `Edit`, while the file shows it did not take effect: `old_string` is there (once, unless
+ *   `replace_all`) and `new_string`, which a replacement that took effect leaves in the file, is not.
+ * Never a command (`Bash`), a Task/Agent call or any other tool: once run, running it again is another act.
+ * Claude Code runs the calls that write one after another, each call's hook after the last call ended, so
+ * the file an Edit's repeat reads is the file the first call left.
+ */
+function repeatOfLast(run: RunState, progress: Progress, call: CallInput, input: HookCallInput): ExpectedCall | undefined {
+  if (progress.sub || progress.awaiting !== undefined || progress.stray?.length || progress.strayOverflow || input.agentId !== undefined) return undefined;
+  const { index, count } = progress.cursor;
+  const last = run.expected[index];
+  if (last === undefined || count < 1 || last.steps !== undefined || TASK_TOOLS.has(call.tool) || last.tool !== call.tool) return undefined;
+  // Exactly the approved call (a step with constraints admits other calls, which would be no repeat).
+  if (canonicalJson(last.args) !== canonicalJson(call.args)) return undefined;
+  if (run.profile.tools[call.tool]?.read === true) return last;
+  if (run.profile.name !== "claude-code") return undefined;
+  if (call.tool === "Write") return last;
+  if (call.tool === "Edit") return editNotApplied(run.scope, call.args) ? last : undefined;
+  return undefined;
+}
+
+/** Does the file show that this Edit has not taken effect (see repeatOfLast)? Anything unclear: no. */
+function editNotApplied(scope: string, args: Record<string, unknown>): boolean {
+  const { file_path: file, old_string: from, new_string: to, replace_all: all } = args;
+  if (typeof file !== "string" || typeof from !== "string" || typeof to !== "string" || from === "" || to === "") return false;
+  let text: string;
+  try {
+    // Not through a link at the end (the path was checked inside the workspace as written), nor a device or a pipe.
+    const fd = openSync(join(scope, file), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.size > MAX_REPEAT_PROBE_BYTES) return false;
+      const buf = Buffer.alloc(st.size);
+      let done = 0;
+      while (done < st.size) {
+        const n = readSync(fd, buf, done, st.size - done, null);
+        if (n === 0) break;
+        done += n;
+      }
+      text = new TextDecoder("utf-8", { fatal: true }).decode(buf.subarray(0, done));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  if (text.includes(to)) return false;
+  const first = text.indexOf(from);
+  if (first < 0) return false;
+  return all === true || text.indexOf(from, first + 1) < 0;
+}
+
 /** The expected call the progress has just taken (a subagent's nested call while one runs). */
 function takenCall(expected: readonly ExpectedCall[], progress: Progress): ExpectedCall | undefined {
   if (progress.sub) return expected[progress.sub.parent]?.steps?.[progress.sub.cursor.index];
@@ -416,6 +493,16 @@ async function hostScopeProblem(policy: Policy, input: HookCallInput, files: () 
   return outsideScopeDiagnostic(identity, 0);
 }
 
+/** The free tools of the policy's host profile (none when it cannot be loaded: the call is then not free). */
+async function profileFree(policy: Policy): Promise<readonly string[]> {
+  try {
+    return (await loadHostProfile(policy.host ?? "generic", policy.workspace)).free;
+  } catch (err) {
+    if (err instanceof HostProfileError) return [];
+    throw err;
+  }
+}
+
 /** A session with no run: guard.noRun decides (block, ask, or only the free tools, path-checked and audited). */
 async function noRun(store: Store, input: HookCallInput, c: HookContext, why: string): Promise<Answer> {
   const policy = await c.noRunPolicy();
@@ -425,7 +512,8 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
     return { decision: "ask", reason: guardDecision("askNoRun", { why }) };
   }
   const blocked = guardFailure({ kind: "no-run", why, ask: false });
-  if (mode !== "allow-free" || !policy.guard.free.includes(input.tool)) return denial(blocked);
+  // The free tools: the policy's guard.free, and the host profile's own (claude-code's TodoWrite), as in a run.
+  if (mode !== "allow-free" || !(policy.guard.free.includes(input.tool) || (await profileFree(policy)).includes(input.tool))) return denial(blocked);
   const problem =
     (await hostScopeProblem(policy, input, c.files)) ??
     (await hostCommandRefusal(input.tool, input.args, hostPolicyOf(policy, policy.workspace), c.files)) ??
@@ -441,6 +529,15 @@ async function noRun(store: Store, input: HookCallInput, c: HookContext, why: st
   return { decision: "allow", reason: guardDecision("allowFreeNoRun", { tool: input.tool }) };
 }
 
+/** Stops the run a transaction holds: the stop audited, then the run saved as stopped. */
+async function stopInTx(tx: RunTx, reason: string, now: Date): Promise<void> {
+  const run = tx.run;
+  await tx.append({ ts: now.toISOString(), event: "stop", plan_hash: run.plan_hash, nonce: run.nonce, reason });
+  run.status = "stopped";
+  run.stop_reason = reason;
+  await tx.save();
+}
+
 /** `guard stop`: ends a run (audited); its session's later calls are denied. */
 export async function stopRun(root: string | Store, id: string, reason: string, now: Date): Promise<RunState> {
   const store = storeOf(root);
@@ -449,11 +546,29 @@ export async function stopRun(root: string | Store, id: string, reason: string, 
     async (tx) => {
       const run = tx.run;
       if (run.status === "stopped") return run;
-      await tx.append({ ts: now.toISOString(), event: "stop", plan_hash: run.plan_hash, nonce: run.nonce, reason });
-      run.status = "stopped";
-      run.stop_reason = reason;
-      await tx.save();
+      await stopInTx(tx, reason, now);
       return run;
+    },
+    { check: "whole", purpose: "stop" },
+  );
+}
+
+/**
+ * Plan mode: the person accepted another plan for a session whose run is still active. That acceptance
+ * replaces the plan: the run is stopped (audited) so that the new one can be bound to the session. A
+ * pending, stopped or complete run is left as it is. Returns the stopped run's id.
+ */
+export async function supersedeSessionRun(root: string | Store, session: string, now: Date): Promise<string | undefined> {
+  const store = storeOf(root);
+  const id = await store.boundRun(session);
+  if (id === undefined) return undefined;
+  return store.withRun(
+    id,
+    async (tx) => {
+      const run = tx.run;
+      if (run.status !== "active" || run.session_id !== session) return undefined;
+      await stopInTx(tx, guardDecision("auditSuperseded"), now);
+      return id;
     },
     { check: "whole", purpose: "stop" },
   );

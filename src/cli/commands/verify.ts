@@ -46,6 +46,7 @@ export function checkApproval(
     now: o.now,
     host: { name: o.setup.host.name, hash: profileHash(o.setup.host) },
     isConsumed: consumed === undefined ? undefined : (nonce) => isConsumed(consumed, nonce),
+    ...(o.setup.policy.approval.acceptMissingExpiry === true ? { acceptMissingExpiry: true } : {}),
   });
 }
 

@@ -95,6 +95,8 @@ export interface ApprovedConditions {
   readonly host: { readonly name: string; readonly hash: string };
   readonly validatedAt: string;
   readonly expiresAt?: string;
+  /** The record says it never expires, on purpose (`no_expiry`); with neither this nor expiresAt it predates both. */
+  readonly noExpiry?: boolean;
   readonly nonce: string;
 }
 
@@ -113,6 +115,8 @@ export interface ApprovalConditionsInput {
   readonly now: Date;
   /** A single-use approval whose nonce was already used. */
   readonly consumed: boolean;
+  /** The policy accepts a record that says no lifetime at all (`approval.acceptMissingExpiry`); default no. */
+  readonly acceptMissingExpiry?: boolean;
 }
 
 /** Approving a plan with a signing key: where the key is (KeyLocation; `foreign` is not read: a private key is read, not written), and whether it could be loaded. */

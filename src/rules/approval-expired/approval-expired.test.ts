@@ -22,9 +22,10 @@ describe("approval-expired", () => {
 
 kindRuleTester("approval-expired", "approval", {
   valid: [
-    { name: "no expiry", input: conditionsInput() },
+    { name: "no expiry, on purpose (no_expiry)", input: conditionsInput({ noExpiry: true }) },
+    { name: "no lifetime, where the policy accepts such records (approval.acceptMissingExpiry)", input: conditionsInput({}, { acceptMissingExpiry: true }) },
     { name: "not yet expired", input: conditionsInput({ expiresAt: "2026-11-22T13:00:00.000Z" }) },
-    { name: "dated a little ahead (clocks differ)", input: conditionsInput({ validatedAt: "2026-11-22T12:04:00.000Z" }) },
+    { name: "dated a little ahead (clocks differ)", input: conditionsInput({ validatedAt: "2026-11-22T12:04:00.000Z", noExpiry: true }) },
     { name: "before a step, in time", input: guardInput({ expiry: { expiresAt: "2026-11-22T13:00:00.000Z", now: NOW, step: 2 } }) },
   ],
   invalid: [
@@ -33,7 +34,12 @@ kindRuleTester("approval-expired", "approval", {
       input: conditionsInput({ expiresAt: "2026-11-22T12:00:00.000Z" }),
       errors: [{ messageId: "expired", message: "The approval expired at 2026-11-22T12:00:00.000Z (now 2026-11-22T12:00:00.000Z).", expected: "2026-11-22T12:00:00.000Z", actual: "2026-11-22T12:00:00.000Z" }],
     },
-    { name: "dated in the future", input: conditionsInput({ validatedAt: "2026-11-22T12:06:00.000Z" }), errors: [{ messageId: "future", actual: "2026-11-22T12:06:00.000Z" }] },
+    { name: "dated in the future", input: conditionsInput({ validatedAt: "2026-11-22T12:06:00.000Z", noExpiry: true }), errors: [{ messageId: "future", actual: "2026-11-22T12:06:00.000Z" }] },
+    {
+      name: "no lifetime (neither expires_at nor no_expiry: made before records said one)",
+      input: conditionsInput(),
+      errors: [{ messageId: "noLifetime", message: "The approval says no lifetime (neither expires_at nor no_expiry): it was made before approvals had to say one, and would stay valid for ever." }],
+    },
     {
       name: "expired before a step",
       input: guardInput({ expiry: { expiresAt: "2026-11-22T11:00:00.000Z", now: NOW, step: 2 } }),
@@ -44,7 +50,7 @@ kindRuleTester("approval-expired", "approval", {
     // cannot bound the approval's life: refused, never read as "not yet".
     ...["2026-13-01T00:00:00Z", "2027-02-30T00:00:00Z", "2027-01-01T23:59:60Z", "2027-01-01T24:00:00Z"].flatMap((bad) => [
       { name: `an expiry that is no instant: ${bad}`, input: conditionsInput({ expiresAt: bad }), errors: [{ messageId: "invalidDate", actual: bad }] },
-      { name: `a validation date that is no instant: ${bad}`, input: conditionsInput({ validatedAt: bad }), errors: [{ messageId: "invalidDate", actual: bad }] },
+      { name: `a validation date that is no instant: ${bad}`, input: conditionsInput({ validatedAt: bad, noExpiry: true }), errors: [{ messageId: "invalidDate", actual: bad }] },
       { name: `before a step, an expiry that is no instant: ${bad}`, input: guardInput({ expiry: { expiresAt: bad, now: NOW, step: 2 } }), errors: [{ messageId: "expiredBeforeStep" }] },
     ]),
   ],

@@ -28,11 +28,15 @@ export default defineRule({
       invalidDate: { message: "The approval's {{field}} \"{{value}}\" is no real instant, so its lifetime cannot be checked.", hint: "approve the plan again" },
       expiredBeforeStep: { message: "The approval expired at {{expiresAt}}; step {{step}} does not run.", hint: "validate and approve the plan again" },
       expiredBeforeCall: { message: "The approval expired at {{expiresAt}}; no further call runs.", hint: "validate and approve the plan again" },
+      noLifetime: {
+        message: "The approval says no lifetime (neither expires_at nor no_expiry): it was made before approvals had to say one, and would stay valid for ever.",
+        hint: "approve the plan again (with --ttl, or --ttl never on purpose); to accept such records until they are replaced, set approval.acceptMissingExpiry: true in the policy",
+      },
     },
-    summary: "The approval has expired, or is dated in the future.",
+    summary: "The approval has expired, says no lifetime, or is dated in the future.",
     docs: {
       description:
-        "Reports an approval whose `expires_at` (set by `approve --ttl`) has passed, or whose `validated_at` is more than 5 minutes in the future, or either of which names no real instant (month 13, 30 February, hour 24, second 60: such a date bounds nothing, so it is refused rather than read as not yet passed). The execution guard also refuses the remaining steps once the approval expires. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
+        "Reports an approval whose `expires_at` (set by `approve --ttl`, default one day) has passed, one that says no lifetime at all (neither `expires_at` nor `no_expiry`: made before approvals had to say one; accepted only with the policy's `approval.acceptMissingExpiry: true`), or whose `validated_at` is more than 5 minutes in the future, or either of which names no real instant (month 13, 30 February, hour 24, second 60: such a date bounds nothing, so it is refused rather than read as not yet passed). The execution guard also refuses the remaining steps once the approval expires. Like every approval check it is always an error: the policy's `rules:` cannot lower it (a policy edited to switch it off would itself be the attack).",
       rationale: "An approval is a decision about the world as it was; a short lifetime limits how long a leaked approval can be used.",
       fix: "Validate and approve the plan again.",
       bad: "plangate verify plan.json --approval approved-yesterday-ttl-1h.json",
@@ -45,6 +49,8 @@ export default defineRule({
       const now = input.now.getTime();
       const iso = input.now.toISOString();
       // A date that names no instant bounds nothing: refused rather than read as "not yet" (fail closed).
+      // A record that says no lifetime at all predates expiry: valid for ever unless the policy says it accepts that.
+      if (a.expiresAt === undefined && a.noExpiry !== true && input.acceptMissingExpiry !== true) ctx.report({ messageId: "noLifetime", data: {} });
       if (a.expiresAt !== undefined) {
         const expires = instant(a.expiresAt);
         if (Number.isNaN(expires)) ctx.report({ messageId: "invalidDate", data: { field: "expires_at", value: a.expiresAt }, actual: a.expiresAt });

@@ -13,7 +13,9 @@ export const GUARD_DECISIONS = {
   allowFree: "{{tool}} is free (guard.free): no step taken",
   allowFreeNoRun: "{{tool}} is free (guard.noRun: allow-free)",
   askNoRun: "plangate: no approved run for this session ({{why}}); allow this call?",
+  allowRepeat: "Step {{step}} of the approved plan, again: its call had not taken effect",
   ignoreSubagentEvent: "plangate guard: the {{event}} event is not handled yet; nothing was decided",
+  ignoreNoToolEvent: "plangate guard: the {{event}} event runs no tool and grants no permission; nothing was decided (the guard decides PreToolUse)",
   // Why a session has no run: the `why` of guard-failure's noRun messages and of askNoRun.
   noRunNoCwd: "the hook input has no cwd, so no run can be claimed for the session",
   noRunNoPending: "the session has no run and no pending run's scope holds {{cwd}}",
@@ -23,6 +25,8 @@ export const GUARD_DECISIONS = {
   auditClaimNoCwd: "claimed by the session's first call, from (no cwd)",
   auditFree: "{{tool}} is a free tool: no step taken",
   auditFreeNoRun: "{{tool}} is a free tool (guard.noRun: allow-free)",
+  auditRepeat: "step {{step}} again: the same call, which had not taken effect",
+  auditSuperseded: "superseded: the person accepted another plan for this session in plan mode",
   auditSubagentStep: "step {{step}} of step {{parent}}'s subagent",
   auditRepairComplete: "completed by guard repair: the last step's line was written",
 } as const satisfies Record<string, string>;

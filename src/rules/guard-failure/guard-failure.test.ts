@@ -201,10 +201,14 @@ describe("the guard's decisions", () => {
   it("word each allow, ask, ignore and audit reason as the guard wrote it", () => {
     const cases: [GuardDecisionId, MessageData | undefined, string][] = [
       ["allowNext", undefined, "the next approved step"],
+      ["allowRepeat", { step: 2 }, "Step 2 of the approved plan, again: its call had not taken effect"],
+      ["auditRepeat", { step: 2 }, "step 2 again: the same call, which had not taken effect"],
+      ["auditSuperseded", undefined, "superseded: the person accepted another plan for this session in plan mode"],
       ["allowFree", { tool: "Read" }, "Read is free (guard.free): no step taken"],
       ["allowFreeNoRun", { tool: "Read" }, "Read is free (guard.noRun: allow-free)"],
       ["askNoRun", { why: "no cwd" }, "plangate: no approved run for this session (no cwd); allow this call?"],
       ["ignoreSubagentEvent", { event: "SubagentStart" }, "plangate guard: the SubagentStart event is not handled yet; nothing was decided"],
+      ["ignoreNoToolEvent", { event: "Stop" }, "plangate guard: the Stop event runs no tool and grants no permission; nothing was decided (the guard decides PreToolUse)"],
       ["noRunNoCwd", undefined, "the hook input has no cwd, so no run can be claimed for the session"],
       ["noRunNoPending", { cwd: "/ws" }, "the session has no run and no pending run's scope holds /ws"],
       ["auditOpen", { steps: 3 }, "3 steps approved"],
