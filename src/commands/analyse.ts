@@ -6,7 +6,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
-import { generatesFiles, type Load, loadsOf, packageRunnerLoads } from "./loaders.js";
+import { bumpsVersion, fetchedAsItself, generatesFiles, type Load, loadsOf, packageRunnerLoads, rewritesFiles } from "./loaders.js";
 import { envFilesOf } from "./dotenv.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
@@ -34,6 +34,8 @@ export interface CommandMessageIds {
     | "parserNotLoaded"
     | "notChecked"
     | "planCommandsTooLong"
+    | "planCommandsUnreadable"
+    | "planCommandsTooMany"
     | "mixedScriptWord";
   "multiple-tools": "compoundCommand" | "runsThroughWrapper" | "handsCommandLine";
   "disallowed-tool":
@@ -42,6 +44,7 @@ export interface CommandMessageIds {
     | "nonAsciiProgram"
     | "commandDenied"
     | "notAllowed"
+    | "fetchedNotAllowed"
     | "wrapperUnknown"
     | "hiddenCommands"
     | "commandLineAtRunTime"
@@ -63,7 +66,7 @@ export interface CommandMessageIds {
     | "writtenUnknown"
     | "writtenManifest"
     | "writtenUnreadable";
-  "unresolved-argument": "redirectAtRunTime" | "awkFileAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders";
+  "unresolved-argument": "redirectAtRunTime" | "awkFileAtRunTime" | "setsCdpath" | "arithmeticVariable" | "valueAtRunTime" | "inputWords" | "folderNotFollowed" | "packageFolders" | "backupSuffixVariable";
 }
 
 /** A rule that reports findings about command lines. */
@@ -158,6 +161,12 @@ export interface CommandPath {
   program?: string;
   /** Named in the text of a file the plan writes, which the command runs (see CommandFinding.via). */
   via?: string;
+  /**
+   * A project file the program rewrites that no word names (loaders.ts rewritesFiles): how, for
+   * messages, and how many of the line's runs (CommandReport.runs) come before it, which its own
+   * runs and loads are among. Read by src/commands/written.ts alone.
+   */
+  rewritten?: { how: string; after: number };
 }
 
 export interface CommandReport {
@@ -817,6 +826,8 @@ function packageScripts(args: ShellWord[]): readonly string[] | undefined {
   if (i < 0) return args.length === 0 ? INSTALL_SCRIPTS : undefined;
   const sub = args[i]!.value;
   if (sub === undefined) return undefined;
+  // `npm version patch` runs the version scripts (`npm version` alone prints).
+  if (bumpsVersion("npm", args)) return ["preversion", "version", "postversion"];
   const known = PACKAGE_SUBCOMMANDS.get(sub);
   if (known === "named") {
     const script = args.slice(i + 1).find((w) => w.value === undefined || !w.value.startsWith("-"))?.value;
@@ -1124,7 +1135,11 @@ const SHORT_VALUED: Readonly<Record<string, string>> = { cp: "St", mv: "St", ln:
 const SETFACL_ACL = new Set(["--modify", "--remove", "--set"]);
 const SETFACL_FILE = new Set(["--modify-file", "--remove-file", "--set-file", "--restore"]);
 
-function optionValues(name: string, args: ShellWord[]): OptionValues | undefined {
+/** The variable that names the backups GNU's cp, mv, ln, install and patch make when no option does. */
+const BACKUP_SUFFIX_VARIABLE = "SIMPLE_BACKUP_SUFFIX";
+
+/** `envSuffix`: the value SIMPLE_BACKUP_SUFFIX is set to for the program, when it is set and known. */
+function optionValues(name: string, args: ShellWord[], envSuffix?: string): OptionValues | undefined {
   const base = name.startsWith("g") && Object.hasOwn(SHORT_VALUED, name.slice(1)) ? name.slice(1) : name;
   const out: OptionValues = new Map();
   if (Object.hasOwn(DESTINATION_OPTIONS, name)) {
@@ -1211,6 +1226,19 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
     }
     return out;
   }
+  if (base === "rsync") {
+    // rsync's backups of the files it replaces take its --suffix (`-b --suffix=nv a/.e dir` writes dir/.env).
+    const values = args.map((w) => w.value);
+    const at = values.findIndex((v) => v !== undefined && isLongOption(v, "--suffix"));
+    const suffix = at < 0 ? undefined : values[at]!.includes("=") ? values[at]!.slice(values[at]!.indexOf("=") + 1) : values[at + 1];
+    const operands = args.filter((w, k) => w.value !== undefined && !w.value.startsWith("-") && !(k === at + 1 && !values[at]!.includes("=")));
+    const dest = operands.at(-1);
+    if (suffix !== undefined && suffix !== "" && dest !== undefined && operands.length > 1 && !/^[^/]*:/.test(dest.value!)) {
+      const base = (w: ShellWord) => w.value!.replace(/\/+$/, "").split("/").at(-1)!;
+      out.set(dest, { paths: [`${dest.value!.replace(/\/+$/, "")}${suffix}`, ...operands.slice(0, -1).map((w) => `${dest.value!.replace(/\/+$/, "")}/${base(w)}${suffix}`)] });
+    }
+    return out;
+  }
   const valued = Object.hasOwn(SHORT_VALUED, base) ? SHORT_VALUED[base]! : undefined;
   if (valued === undefined) return undefined;
   for (let i = 0; i < args.length; i++) {
@@ -1227,14 +1255,47 @@ function optionValues(name: string, args: ShellWord[]): OptionValues | undefined
       break;
     }
   }
-  // A backup of the file replaced, named by the suffix given (`cp -b -S .py x tests/t` moves tests/t's text to tests/t.py).
-  const suffix = backupSuffix(args);
+  // A backup of the file replaced, named by the suffix given (`cp -b -S .py x tests/t` moves tests/t's text to tests/t.py),
+  // or by SIMPLE_BACKUP_SUFFIX when backups are made without one (`SIMPLE_BACKUP_SUFFIX=.py cp -b x tests/t`).
+  const suffix = backupSuffix(args) ?? (envSuffix !== undefined && envSuffix !== "" && makesBackups(args, valued) ? envSuffix : undefined);
   if (suffix !== undefined) {
     const operands = args.filter((w, k) => w.value !== undefined && !w.value.startsWith("-") && !/^-[A-Za-z]*[St]$|^--(?:s|su|suf|suff|suffi|suffix|t[a-z-]*)$/.test(args[k - 1]?.value ?? ""));
-    const dest = operands.at(-1);
-    if (dest !== undefined && operands.length > 1) out.set(dest, { ...out.get(dest), paths: [...(out.get(dest)?.paths ?? []), `${dest.value!}${suffix}`] });
+    const add = (w: ShellWord, paths: string[]) => out.set(w, { ...out.get(w), paths: [...(out.get(w)?.paths ?? []), ...paths] });
+    const base = (w: ShellWord) => w.value!.replace(/\/+$/, "").split("/").at(-1)!;
+    // The folder -t or --target-directory names: each source's backup is in it.
+    // A cluster's letters up to the first that takes a value (`-Stx`: the suffix tx, no target).
+    const letters = (v: string) => v.slice(1, [...v.slice(1)].findIndex((c) => valued.includes(c) && c !== "t") + 1 || undefined);
+    const t = args.findIndex((w) => w.value !== undefined && (w.value.startsWith("--") ? /^--t[a-z-]*(?:=|$)/.test(w.value) : w.value.startsWith("-") && letters(w.value).includes("t")));
+    const glued = t >= 0 && !/^--t[a-z-]*$|^-[A-Za-z]*t$/.test(args[t]!.value!);
+    const target = t < 0 ? undefined : glued ? args[t] : args[t + 1];
+    const folder = target?.value === undefined ? undefined : !glued ? target.value : target.value.startsWith("--") ? target.value.slice(target.value.indexOf("=") + 1) : target.value.slice(target.value.indexOf("t") + 1);
+    if (target !== undefined && folder !== undefined) add(target, operands.filter((w) => w !== target).map((w) => `${folder}/${base(w)}${suffix}`));
+    else {
+      const dest = operands.at(-1);
+      // The destination replaced, or, when it is a folder, the file of each source's name in it.
+      if (dest !== undefined && operands.length > 1) add(dest, [`${dest.value!}${suffix}`, ...operands.slice(0, -1).map((w) => `${dest.value!}/${base(w)}${suffix}`)]);
+    }
   }
   return out;
+}
+
+/** Do cp's, mv's, ln's or install's words ask for backups (`-b`, a cluster holding it, `--backup[=kind]`)? `valued`: the letters that take a value. */
+function makesBackups(args: ShellWord[], valued: string): boolean {
+  for (const w of args) {
+    const v = w.value;
+    if (v === undefined) return true;
+    if (v === "--") return false;
+    if (v.startsWith("--")) {
+      if (isLongOption(v, "--backup")) return true;
+      continue;
+    }
+    if (!v.startsWith("-")) continue;
+    for (const c of v.slice(1)) {
+      if (c === "b") return true;
+      if (valued.includes(c)) break;
+    }
+  }
+  return false;
 }
 
 /** The suffix cp, mv, ln and install give the backup of a file they replace, when the words name one (`-S .bak`, `--suffix=.bak`). */
@@ -2099,7 +2160,7 @@ class Analysis {
     if (!this.again) this.texts.push(text.slice(start, end));
     this.repeats = cmd.repeats === true;
     for (const a of cmd.assignments) {
-      this.assignment(a.name, a.value === undefined ? "" : a.value.value);
+      this.assignment(a.name, a.value === undefined ? "" : a.value.value, cmd.words.length > 0);
       this.storedCode(a.name, a.value?.value);
       if (a.value?.value !== undefined) this.location(a.name, a.value.value, wordSpan(a.value, depth));
       // `TMPDIR=$HOME mktemp`: where the program writes is decided at run time.
@@ -2128,9 +2189,18 @@ class Analysis {
     if (value !== "" && LOCATION_VARIABLES.test(name)) this.path(value, false, span);
   }
 
-  /** `value`: the value set, when it is known (an assignment word's, not a declaration's without one). */
-  private assignment(name: string, value?: string): void {
+  /**
+   * `value`: the value set, when it is known (an assignment word's, not a declaration's without one).
+   * `forProgram`: set for the program of the command alone (`NAME=v cmd`, `env NAME=v cmd`), not for the
+   * shell's later commands (`export`, `declare`, `NAME=v;`, `read NAME`), which plangate does not follow.
+   */
+  private assignment(name: string, value?: string, forProgram = false): void {
     if (name === "CDPATH") this.find({ rule: "unresolved-argument", messageId: "setsCdpath", data: {} });
+    // The suffix of the backups cp, mv, ln, install and patch make: followed only where it is set for the program, as a known value without a `/`.
+    if (name === BACKUP_SUFFIX_VARIABLE) {
+      const how = !forProgram ? "for the commands after it" : value === undefined ? "to a value decided at run time" : value.includes("/") ? "to a value holding /" : undefined;
+      if (how !== undefined) this.find({ rule: "unresolved-argument", messageId: "backupSuffixVariable", data: { how } });
+    }
     const quiet =
       value !== undefined &&
       ((PAGER_OR_EDITOR.test(name) && QUIET_PROGRAM.test(value)) || (LESS_OPTIONS.test(name) && QUIET_LESS_OPTIONS.test(value)) || QUIET_VALUES.some(([n, q]) => n.test(name) && q(value)));
@@ -2138,8 +2208,13 @@ class Analysis {
       this.find({ rule: "disallowed-tool", messageId: "rewiringVariable", data: { name } });
   }
 
-  /** `named`: an allow entry of the program that runs this one names it, which allows it. `fetchedBy`: the package runner that fetches it (CommandGenerates). */
-  private invocation(words: ShellWord[], depth: number, named = false, fetchedBy?: string): void {
+  /**
+   * `named`: an allow entry of the program that runs this one names it, which allows it. `fetchedBy`: the
+   * package runner that fetches it (CommandGenerates). `asItself`: the package fetched is the tool of that
+   * name (loaders.ts fetchedAsItself); when it is not, its words are also read as those of a program
+   * plangate does not know, and only an allow entry naming it with its runner allows it.
+   */
+  private invocation(words: ShellWord[], depth: number, named = false, fetchedBy?: string, asItself = true): void {
     if (depth > MAX_NESTING) {
       this.unreadableFind({ rule: "parse-error", messageId: "nestedTooDeep", data: { depth: MAX_NESTING } });
       return;
@@ -2163,11 +2238,18 @@ class Analysis {
     // A program run by its path: a file of the workspace, which the plan may write first. One plangate does not know (`./scripts/ci.sh`, `./gradlew`) is the project's own, which may run any code the plan writes.
     if (argv0.value.includes("/")) this.run(argv0.value, "program", spelt, wordSpan(argv0, depth), interpreterOf(name) === undefined && loadsOf(name, args).length === 0 ? { project: true } : undefined);
     this.runsFiles(name, spelt, args, depth);
+    // A package fetched under a program's name (`npx cat`, `npx go`) is not that program: what it runs is the package's.
+    const fetchedOnly = fetchedBy !== undefined && !asItself ? `${fetchedBy} ${name}` : undefined;
     if (fetchedBy !== undefined || generatesFiles(name, args)) this.generates(name, fetchedBy);
-    const owner = name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name;
+    // Its words are read as a program plangate does not know is read: the files it is given, those a reader, a copy's source or text would name too, may be written.
+    if (fetchedOnly !== undefined) this.generates(fetchedOnly, fetchedBy);
+    const rewrites = rewritesFiles(name, args);
+    if (rewrites !== undefined) this.rewrites(rewrites.files, rewrites.how, wordSpan(argv0, depth));
+    const owner = fetchedOnly ?? (name === "git" ? `git ${args[gitSubcommandAt(args)]?.value ?? ""}` : name);
     this.owner = owner;
     const denied = deniedBy(this.policy, values) ?? (name === spelt ? undefined : deniedBy(this.policy, [name, ...values.slice(1)]));
     if (denied !== undefined) this.find({ rule: "disallowed-tool", messageId: "commandDenied", data: { command: values.map((v) => v ?? "…").join(" "), entry: denied } });
+    else if (!named && fetchedOnly !== undefined && this.policy.allow.length > 0) this.find({ rule: "disallowed-tool", messageId: "fetchedNotAllowed", data: { program: spelt, runner: fetchedBy! } });
     else if (!named && !allowed(this.policy, values)) this.find({ rule: "disallowed-tool", messageId: "notAllowed", data: { program: spelt } });
     this.rewiring(name, args);
     this.evaluated(name, args);
@@ -2212,7 +2294,7 @@ class Analysis {
         // Variables the wrapper sets for what it runs (`env A=1 prog`, `sudo A=1 prog`, `bwrap --setenv NAME VALUE`).
         if (inner.kind === "none" || inner.kind === "argv" || inner.kind === "script")
           for (const e of inner.env ?? []) {
-            this.assignment(e.name, e.value);
+            this.assignment(e.name, e.value, true);
             this.storedCode(e.name, e.value);
             // `nice TMPDIR=/etc mktemp`, `env -S 'GOBIN=/etc go install x'`: where the program writes, as set before it.
             if (e.value !== undefined) this.location(e.name, e.value, undefined);
@@ -2241,7 +2323,10 @@ class Analysis {
           try {
             for (const cwd of foldersOf(this.cwd, inner.runsIn)) {
               this.cwd = cwd;
-              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1), inner.fetched === true && !localPackage(args) ? name : undefined);
+              // The runner's words up to the package: the program's own operands (`npx degit x ./dir`) name no package.
+              const fetched = inner.fetched === true && !localPackage(args.slice(0, indexOf(inner.words[0]!) + 1)) ? name : undefined;
+              const itself = fetched === undefined || fetchedAsItself(name, String(inner.words[0]!.value), args.slice(0, Math.max(0, indexOf(inner.words[0]!))));
+              this.invocation(inner.words, depth + 1, at >= 0 && allowedNaming(this.policy, values, at + 1), fetched, itself);
             }
           } finally {
             [this.elsewhere, this.env, this.otherUser] = [away, env, otherUser];
@@ -2281,11 +2366,11 @@ class Analysis {
         for (const w of args)
           if (!isConsumed(w) && w.value && /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) {
             const eq = w.value.indexOf("=");
-            this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1));
+            this.assignment(w.value.slice(0, eq), w.value.slice(eq + 1), true);
             this.storedCode(w.value.slice(0, eq), w.value.slice(eq + 1));
           }
       this.owner = owner;
-      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir, undefined, false, copySources(name, args));
+      this.args(args.filter((w) => !isConsumed(w)), false, depth, treeOperands(name, args), chdir, undefined, false, fetchedOnly === undefined ? copySources(name, args) : undefined);
       return;
     }
     if (DECLARATIONS.has(name))
@@ -2297,11 +2382,12 @@ class Analysis {
           if (eq >= 0 && !w.value.slice(0, eq).includes("[")) this.location(w.value.slice(0, eq), w.value.slice(eq + 1), wordSpan(w, depth));
         }
     // A reader named by its name alone: `./cat` or `bin/cat` is a file of the workspace, which may be anything.
-    const reads = READERS.has(name) && !/[/\\]/.test(argv0.value);
-    this.searching = SEARCHERS.has(name);
+    const reads = READERS.has(name) && !/[/\\]/.test(argv0.value) && fetchedOnly === undefined;
+    this.searching = SEARCHERS.has(name) && fetchedOnly === undefined;
     this.owner = owner;
     try {
-      this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args)), reads, copySources(name, args));
+      if (fetchedOnly !== undefined) this.args(args, false, depth, treeOperands(name, args), chdir);
+      else this.args(args, TEXT_ONLY.has(name) || DECLARATIONS.has(name), depth, treeOperands(name, args), chdir, this.codeIsText(programs, optionValues(name, args, this.env.get(BACKUP_SUFFIX_VARIABLE))), reads, copySources(name, args));
     } finally {
       this.searching = false;
     }
@@ -2585,7 +2671,7 @@ class Analysis {
       }
       if (pkg !== undefined && /^[\w@.-][\w@./-]*$/.test(pkg)) this.run(`node_modules/.bin/${pkg.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, "")}`, "program", spelt, undefined);
       // The package, whichever it is, may load node's code and settings of the project (`npx hardhat test`).
-      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg?.replace(/(?<=.)@[^/]*$/, "").replace(/^@[^/]+\//, ""), name)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
+      if (PACKAGE_RUNNERS.has(name)) for (const load of packageRunnerLoads(pkg !== undefined && fetchedAsItself(name, pkg, args.slice(0, first < 0 ? args.length : first)) ? pkg.replace(/(?<=.)@[^/]*$/, "") : undefined, name)) this.run(load.files.join(" "), load.as, spelt, undefined, { anywhere: true, load });
     }
     // Environment files its options name (`node --env-file=app.env`): judged as their settings when the plan writes them.
     for (const f of envFilesOf(name, args)) {
@@ -3105,10 +3191,26 @@ class Analysis {
       const tree = trees instanceof Set && trees.has(w);
       const known = values?.get(w);
       // A word the program's grammar reads as text names no file, but for the paths it is known to name.
-      const own = known?.text ? [] : operands ? operandPaths(w.value) : pathsIn(w.value);
+      // After `--`, a word shaped like an option is still one to the program a runner hands it to (`npm test -- --outputFile=.env`).
+      const own = known?.text ? [] : operands ? [...operandPaths(w.value), ...(w.value.startsWith("-") ? pathsIn(w.value) : [])] : pathsIn(w.value);
       const source = sources?.has(w) === true;
       for (const v of [...own, ...(known?.paths ?? [])]) this.path(v, w.glob, wordSpan(w, depth), tree, reads, source);
     }
+  }
+
+  /**
+   * Project files the program rewrites that no word names (CommandPath.rewritten): written after the
+   * runs and loads of the line so far, its own among them. A later program of the line that reads the
+   * same file is another run, not the one before the write.
+   */
+  private rewrites(files: readonly string[], how: string, span: CommandSpan | undefined): void {
+    const after = this.report.runs?.length ?? 0;
+    for (const file of files) {
+      this.path(file, false, span);
+      const p = this.report.paths.at(-1);
+      if (p !== undefined && p.text === file && p.cwd === this.cwd) p.rewritten = { how, after };
+    }
+    this.runKeys.clear();
   }
 
   /** A program that may write files no word of it names, in the folder it runs in (CommandReport.generates). */
@@ -3166,7 +3268,7 @@ const MAX_CLUSTER = 4;
 function pathsIn(v: string): string[] {
   if (v.startsWith("--")) {
     const eq = v.indexOf("=");
-    return eq < 0 ? [] : [v.slice(eq + 1)];
+    return eq < 0 ? [] : withKindPath([v.slice(eq + 1)]);
   }
   if (v.startsWith("-")) {
     const out: string[] = [];
@@ -3175,9 +3277,22 @@ function pathsIn(v: string): string[] {
       const rest = v.slice(k).replace(/^=/, "");
       if (/^[/~.]/.test(rest) || rest.includes("/")) out.push(rest);
     }
-    return out;
+    // A long option spelt with one dash, its value after `=` (`go test -coverprofile=.env`, `-Dout=x`): the value, whatever its length.
+    const eq = v.indexOf("=");
+    if (eq > 2 && /^-[A-Za-z][\w.-]*$/.test(v.slice(0, eq)) && !out.includes(v.slice(eq + 1))) out.push(v.slice(eq + 1));
+    return withKindPath(out);
   }
   return operandPaths(v);
+}
+
+/** Option values and the path a `kind:path` value names (`--cov-report=xml:.env`, `html:out/cov`); not a URL's (`https://…`). */
+function withKindPath(values: string[]): string[] {
+  const out = [...values];
+  for (const x of values) {
+    const m = /^[A-Za-z][\w+-]*:(.+)$/.exec(x);
+    if (m !== null && !m[1]!.startsWith("//") && (/^[/~.]/.test(m[1]!) || m[1]!.includes("/"))) out.push(m[1]!);
+  }
+  return out;
 }
 
 /** The paths an operand may name: the word, and a `name=value` operand's value. */

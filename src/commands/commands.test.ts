@@ -219,7 +219,8 @@ describe("analysis", () => {
     expect(paths("install -m644 -tconf src")).toEqual([["conf", false], ["src", false]]);
     expect(paths("ln -stconf src")).toEqual([["conf", false], ["src", false]]);
     // -S takes the rest of its cluster: no target there; the suffix names the backup of the file replaced.
-    expect(paths("cp -Stx a b")).toEqual([["a", false], ["b", false], ["btx", false]]);
+    expect(paths("cp -Stx a b")).toEqual([["a", false], ["b", false], ["btx", false], ["b/atx", false]]);
+    expect(paths("cp -bSx -t dir a")).toEqual([["dir", false], ["dir/ax", false], ["a", false]]);
     // chown's and chgrp's first operand is an owner or a group (`u:g` is no drive path), unless --reference names the file to copy them from.
     expect(paths("chown u:g notes.txt")).toEqual([["notes.txt", false]]);
     expect(paths("chown -R u:g build")).toEqual([["build", true]]);

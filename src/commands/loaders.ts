@@ -293,6 +293,19 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ["direnv", { loads: [{ as: "shell", files: [".envrc", ".env"] }], when: among(["allow", "exec", "reload", "permit", "grant"]) }],
 ]);
 
+/**
+ * Does a package manager's line set a new version (`npm version patch`, `yarn version --minor`)? It runs
+ * the version scripts and commits with git, whose hooks run (unless told not to, which is not read:
+ * the hooks count either way). `npm version` alone prints the versions.
+ */
+export function bumpsVersion(name: string, args: readonly ShellWord[]): boolean {
+  if (name !== "npm" && name !== "pnpm" && name !== "yarn" && name !== "yarnpkg") return false;
+  const at = args.findIndex((w) => w.value === undefined || !w.value.startsWith("-"));
+  if (at < 0 || args[at]!.value !== "version") return false;
+  const rest = args.slice(at + 1).map((w) => w.value);
+  return rest.some((v) => v === undefined || !v.startsWith("-") || /^--(?:major|minor|patch|premajor|preminor|prepatch|prerelease|new-version)\b/.test(v));
+}
+
 /** git subcommands that run the repository's hooks, and the files the common hook managers run them from. */
 const GIT_HOOKED = new Set(["commit", "merge", "push", "rebase", "am", "cherry-pick", "revert", "pull", "checkout", "switch", "gc", "commit-tree"]);
 const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".git/hooks/*", ".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
@@ -304,6 +317,8 @@ const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", 
  * language's modules beside its script or from the folder it runs in.
  */
 export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load[] {
+  // `npm version patch` commits and tags the new version: git's hooks run, as at a `git commit`.
+  if (bumpsVersion(name, args)) return [...ANY, ...GIT_HOOKS];
   const loader = LOADERS.get(name) ?? LOADERS.get(name.replace(/(?:[0-9][0-9.]*)$/, ""));
   if (loader !== undefined) return loader.when === undefined || loader.when(args) ? loader.loads : (loader.quiet ?? []);
   if (name === "docker" || name === "podman") return subcommand(args) === "compose" ? [...ANY, MANIFESTS.hooks!] : [];
@@ -353,6 +368,32 @@ export function packageRunnerLoads(pkg: string | undefined, runner?: string): re
   const own = pkg !== undefined && LOADERS.has(pkg) ? [MANIFESTS.npmrc!] : [MANIFESTS.npmrc!, ...NODE];
   // bunx is bun, which loads the project's environment files first.
   return runner === "bunx" ? [...own, DOTENV] : own;
+}
+
+/** Runners that fetch packages from npm's registry, and those that fetch them from PyPI (see fetchedAsItself). */
+const NPM_FETCHERS = new Set(["npx", "pnpx", "bunx", "npm", "pnpm", "yarn", "yarnpkg", "bun"]);
+const PYPI_FETCHERS = new Set(["uvx", "uv", "pipx"]);
+/** Tools published on npm, and on PyPI, under the names they run by, besides the loaders of node and of Python. */
+const NPM_TOOLS = new Set(["prettier", "eslint", "dprint", "stylelint", "standard", "tsc", "pyright", "rimraf", "del-cli", "trash", "npm", "pnpm", "yarn", "corepack"]);
+const PYPI_TOOLS = new Set(["black", "ruff", "isort", "autopep8", "autoflake", "yapf", "pyupgrade", "mypy", "pyright", "flake8", "pylint", "pip", "poetry", "pdm", "hatch", "pipenv", "tox", "nox", "pre-commit", "cookiecutter", "copier", "cruft"]);
+/** Options of a runner that choose the package its program comes from (`npx -p pkg cat`, `uvx --from pkg ruff`, `uvx --with pkg ruff`). */
+const PACKAGE_OPTION = /^(?:-p|--package|--from|--spec|-s|--with|--with-editable|--with-requirements)(?:=|$)|^-p./;
+
+/**
+ * Is the program a package runner fetches the tool of that name, so that plangate's reading of the name
+ * holds (`npx prettier`, `uvx ruff`, `npx vitest`)? What runs is the package's own program: a package
+ * of npm's or PyPI's named like a program of the system (`npx cat`, `npx go`, `uvx git`), a package of
+ * another registry's, one under a scope or from elsewhere (`npx @x/prettier`, `npx github:x/y`), or one
+ * whose package an option chooses (`npx -p pkg prettier`) is none of those: it is read as a program
+ * plangate does not know. `before`: the runner's words before the program.
+ */
+export function fetchedAsItself(runner: string, program: string, before: readonly ShellWord[] = []): boolean {
+  if (before.some((w) => w.value === undefined || PACKAGE_OPTION.test(w.value))) return false;
+  const name = program.replace(/^([^@=<>~![]+)[@=<>~![].*$/s, "$1");
+  const as = LOADERS.get(name)?.loads.map((l) => l.as) ?? [];
+  if (NPM_FETCHERS.has(runner)) return NPM_TOOLS.has(name) || (as.includes("node") && !as.includes("python"));
+  if (PYPI_FETCHERS.has(runner)) return PYPI_TOOLS.has(name) || (as.includes("python") && !as.includes("node"));
+  return false;
 }
 
 /** What a script of the project runs may load: code of any language (its commands are the project's). */
@@ -409,6 +450,66 @@ export function generatesFiles(name: string, args: readonly ShellWord[]): boolea
   // `npm init` alone writes package.json, which it names; `npm init vite` runs create-vite.
   if ((name === "npm" || name === "pnpm" || name === "bun") && words[0] === "init") return words.length > 1;
   return subs.some((s) => s.split(" ").every((p, k) => k < words.length && (words[k] === undefined || words[k] === p)));
+}
+
+/**
+ * Project files a program rewrites that no word of its line names, holding what its words set: a
+ * setting or file that a program run later reads as commands or code to run. Yarn's release and
+ * plugins (`yarn set version URL`, `yarn plugin import URL`: .yarnrc.yml's yarnPath and plugins), Yarn
+ * 1's (`yarn policies set-version`: .yarnrc), Composer's settings and scripts (`composer config
+ * scripts.test CMD`: composer.json), DVC's stages (`dvc stage add -n x -- CMD`, `dvc run`: dvc.yaml),
+ * mise's tasks and environment (`mise tasks add`, `mise set NAME=v`, `mise config set`: mise.toml), and
+ * a Python version file given an interpreter by its path (`uv python pin ./py`, `pdm use ./py`, `rye pin`,
+ * `pyenv local`): each file is written, its text not in the plan (src/commands/written.ts). Listing and
+ * reading subcommands write nothing, and neither do the user's own settings (`mise set -g`: outside
+ * the workspace). Dependency lists (`npm install x`, `cargo add`, `uv add`, `poetry add`) are not
+ * among them: what they add is a package fetched, which no later program runs from the manifest.
+ */
+const REWRITES: Readonly<Record<string, readonly { words: readonly string[]; files: readonly string[]; when?: (rest: readonly (string | undefined)[], args: readonly (string | undefined)[]) => boolean }[]>> = {
+  yarn: [
+    { words: ["set", "version"], files: [".yarnrc.yml", ".yarnrc"] },
+    { words: ["policies", "set-version"], files: [".yarnrc", ".yarnrc.yml"] },
+    { words: ["plugin", "import"], files: [".yarnrc.yml"] },
+    { words: ["plugin", "remove"], files: [".yarnrc.yml"] },
+  ],
+  // `composer config KEY` alone prints it; with a value, or --unset, it writes composer.json (the user's with -g/--global).
+  composer: [{ words: ["config"], files: ["composer.json"], when: (rest, args) => !args.some((a) => a === "-g" || a === "--global" || a === "-l" || a === "--list") && (rest.length >= 2 || args.includes("--unset") || rest.includes(undefined)) }],
+  dvc: [
+    { words: ["stage", "add"], files: ["dvc.yaml"] },
+    { words: ["run"], files: ["dvc.yaml"] },
+  ],
+  mise: [
+    { words: ["tasks", "add"], files: ["mise.toml", ".mise.toml"] },
+    { words: ["task", "add"], files: ["mise.toml", ".mise.toml"] },
+    { words: ["set"], files: ["mise.toml", ".mise.toml"], when: (rest, args) => !global(args) && rest.some((r) => r === undefined || r.includes("=")) },
+    { words: ["config", "set"], files: ["mise.toml", ".mise.toml"], when: (_, args) => !global(args) },
+    { words: ["use"], files: ["mise.toml", ".mise.toml"], when: (_, args) => !global(args) },
+    { words: ["u"], files: ["mise.toml", ".mise.toml"], when: (_, args) => !global(args) },
+  ],
+  uv: [{ words: ["python", "pin"], files: [".python-version"], when: (rest, args) => !global(args) && rest.some(namesPath) }],
+  pdm: [{ words: ["use"], files: [".pdm-python"], when: (rest) => rest.some(namesPath) }],
+  rye: [{ words: ["pin"], files: [".python-version"], when: (rest) => rest.some(namesPath) }],
+  pyenv: [{ words: ["local"], files: [".python-version"], when: (rest) => rest.some(namesPath) }],
+};
+const global = (args: readonly (string | undefined)[]) => args.some((a) => a === "-g" || a === "--global");
+/** A word that names an interpreter by a path (or is known at run time only). */
+const namesPath = (w: string | undefined) => w === undefined || /[/\\~]/.test(w);
+
+/** The project files an invocation rewrites without a word naming them (see REWRITES), with how, for messages. */
+export function rewritesFiles(name: string, args: readonly ShellWord[]): { files: readonly string[]; how: string } | undefined {
+  const table = Object.hasOwn(REWRITES, name) ? REWRITES[name] : name === "yarnpkg" ? REWRITES.yarn : name === "rtx" ? REWRITES.mise : undefined;
+  if (table === undefined) return undefined;
+  const values = args.map((w) => w.value);
+  const end = values.indexOf("--");
+  const all = end < 0 ? values : values.slice(0, end);
+  // The subcommand's words (a run-time one may be any): options before them are the program's own.
+  const words = all.filter((v) => v === undefined || !v.startsWith("-"));
+  for (const entry of table) {
+    if (!entry.words.every((p, k) => k < words.length && (words[k] === undefined || words[k] === p))) continue;
+    if (entry.when !== undefined && !entry.when(words.slice(entry.words.length), all)) continue;
+    return { files: entry.files, how: `written by ${[name, ...entry.words].join(" ")}, which rewrites it without a word of the line naming it` };
+  }
+  return undefined;
 }
 
 /** Compiled forms an interpreter runs when it is given one as its script (`python3 x.pyc`, a zip application), beside those it loads. */

@@ -327,7 +327,23 @@ export interface CommandPathChecks {
   globReaches?: (glob: string, p: CommandPath) => string | undefined;
   /** What a pattern's existing matches, or a folder written whole, reach on disk (workspace-relative). */
   onDisk?: (rel: string, p: CommandPath) => DiskReach | undefined;
+  /** A protected path below a folder a protected glob names by its place (`.github`: `.github/workflows/**`), if any. */
+  under?: (rel: string) => string | undefined;
 }
+
+/**
+ * Programs given a folder that do not fill it: they make, remove (empty), enter, list or stat it, change
+ * its own mode or owner (recursively, they write it whole: CommandPath.tree), stage or show what git
+ * holds of it, or copy, move, link or download files into it under names the line gives. Any other program
+ * given a folder a protected glob names by its place (`tsc --outDir .github`, `pip install --target
+ * .claude`, `cargo build --target-dir .husky`) may write any file in it, a protected one among them.
+ */
+const KEEPS_FOLDER = new Set([
+  "mkdir", "gmkdir", "rmdir", "grmdir", "touch", "gtouch", "ls", "gls", "stat", "gstat", "file", "test", "[", "[[", "du", "realpath", "readlink", "basename", "dirname", "cd", "pushd", "popd",
+  "chmod", "chown", "chgrp", "gchmod", "gchown", "gchgrp", "find", "gfind", "fd", "fdfind", "tree", "echo", "printf",
+  "cp", "mv", "install", "ln", "gcp", "gmv", "ginstall", "gln", "rsync", "scp", "ditto", "curl", "wget",
+  "git add", "git status", "git diff", "git log", "git show", "git blame", "git ls-files", "git check-ignore", "git grep", "git mv", "git commit",
+]);
 
 /**
  * protected-path-write for command lines (its message commandProtectedPath): a command may write any file
@@ -369,6 +385,15 @@ export function reportCommandPathsProtected(
         if (!("unsafe" in r) && isInside(r.lexical, ws)) relatives.push(relativeInside(r.lexical, ws));
     let reach: DiskReach | undefined;
     if (hit === undefined && onDisk && (p.glob || p.tree)) for (const c of relatives) if ((reach = onDisk(c, p)) !== undefined) break;
+    // A folder a protected glob names by its place, given to a program that may fill it: what it writes there may be a protected file.
+    if (hit === undefined && reach === undefined && !p.read && !p.source && !p.glob && !p.tree && p.program !== undefined && !KEEPS_FOLDER.has(p.program) && writes.under)
+      for (const c of relatives) {
+        const under = writes.under(c);
+        if (under !== undefined) {
+          reach = { kind: "under", folder: c, path: under };
+          break;
+        }
+      }
     // The validation's names to try on disk ran out (limit-exceeded): what the pattern reaches is not judged.
     if (reach !== undefined && ctx.facts.work.overrun("diskNames", () => ({ step: command.step.position, at: partAt(command, p.span?.start) }))) continue;
     if (hit === undefined && reach?.kind === "match") hit = reach.path;

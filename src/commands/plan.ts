@@ -541,12 +541,29 @@ function nested(step: Step, at: Pointer, value: unknown, out: StepCommand[], dep
 }
 
 /**
- * Characters of distinct command lines read in one plan (each line is at most 16 KiB): 16 lines of 16
- * KiB, or some 6,500 lines of 40 characters. Reading and analysing a line costs up to 7 microseconds a
- * character (16 KiB of `a;`, 8,000 commands), so 64 MiB of distinct lines took minutes; past this total
- * each further line is refused unread (`planCommandsTooLong`), failing closed.
+ * Characters of distinct command lines read in one plan (each line is at most 16 KiB): 8 lines of 16
+ * KiB, or some 3,200 lines of 40 characters. Reading and analysing a line costs up to 10 microseconds a
+ * character (16 KiB of `a;`, 8,000 commands; of `$(a)`, 4,000 substitutions), so 64 MiB of distinct lines
+ * took minutes, and 256 KiB of them 2.8 to 3 s; past this total each further line is refused unread
+ * (`planCommandsTooLong`), failing closed.
  */
-export const MAX_PLAN_COMMAND_TEXT = 256 * 1024;
+export const MAX_PLAN_COMMAND_TEXT = 128 * 1024;
+
+/**
+ * Characters of the plan's distinct command lines (and the scripts inside them, `sh -c '...'`) that the
+ * shell parser had to recover from errors in, past which further lines are refused unread
+ * (`planCommandsUnreadable`). Recovering from errors costs the parser
+ * far more than reading: a line of 16 KiB of `a);` takes 0.4 to 0.8 s, 16 of them took 7 s, where 16
+ * KiB of `a;` takes 0.05 s. The plan is rejected for the lines that cannot be read already.
+ */
+export const MAX_UNREADABLE_COMMAND_TEXT = 16 * 1024;
+
+/**
+ * Programs the plan's distinct command lines run (as the analysis counts them), past which further lines
+ * are refused unread (`planCommandsTooMany`). Reading and judging each costs some 35 microseconds, and
+ * 128 KiB of `a;` runs 64,000 of them (2.5 s); real plans run tens to a few thousand.
+ */
+export const MAX_PLAN_PROGRAMS = 16_384;
 
 /**
  * Reads every command of the plan with the shell parser, loading it on first use. Called from the
@@ -561,7 +578,12 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     return;
   }
   // The shell reader and the analysis (with its wrapper tables) load only for a plan with a command.
-  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }, { followWritten }] = await Promise.all([import("../syntax/shell/parse.js"), import("./analyse.js"), import("./written.js")]);
+  const [{ loadShellReader, MAX_COMMAND_LENGTH }, { analyseCommand }, { followWritten }, { withMatchMeter }] = await Promise.all([
+    import("../syntax/shell/parse.js"),
+    import("./analyse.js"),
+    import("./written.js"),
+    import("./match.js"),
+  ]);
   let reader: ShellReader | undefined;
   let failure: string | undefined;
   try {
@@ -569,16 +591,30 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
   } catch (err) {
     failure = (err as Error).message;
   }
+  // The comparisons with commands.allow and commands.deny are bounded for the whole plan (core/work.ts).
+  const matches = facts.work.meter("commandMatches");
   const analyseOne = (c: StepCommand): CommandReport => {
     const only = (f: CommandFinding): CommandReport => ({ findings: [f], paths: [], programs: [], markers: [] });
     if (c.invalid !== undefined) return only(c.invalid);
     if (!reader) return only({ rule: "parse-error", messageId: "parserNotLoaded", data: { reason: String(failure) } });
-    return analyseCommand(reader, c.text ?? "", c.mode, policy.commands);
+    const r = withMatchMeter(matches, () => analyseCommand(reader, c.text ?? "", c.mode, policy.commands));
+    facts.work.overrun("commandMatches", { step: c.step.position, at: c.at });
+    return r;
   };
   // A command line written several times (the same test run after each edit) is analysed once: reports are only read.
   const seen = new Map<string, CommandReport>();
   let read = 0;
+  // The characters the parser recovered from errors in, in this plan's lines (nested scripts included).
+  const recoveredBefore = reader?.recovered() ?? 0;
+  const failed = () => (reader?.recovered() ?? 0) - recoveredBefore;
   const refused: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooLong", data: { max: MAX_PLAN_COMMAND_TEXT } }], paths: [], programs: [], markers: [] };
+  const refusedUnread: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsUnreadable", data: { max: MAX_UNREADABLE_COMMAND_TEXT } }], paths: [], programs: [], markers: [] };
+  const refusedMany: CommandReport = { findings: [{ rule: "parse-error", messageId: "planCommandsTooMany", data: { max: MAX_PLAN_PROGRAMS } }], paths: [], programs: [], markers: [] };
+  let programs = 0;
+  const counted = (report: CommandReport): CommandReport => {
+    programs += report.programs.length;
+    return report;
+  };
   const analysed = commands.map((command) => {
     if (command.text === undefined || command.invalid !== undefined) return { command, report: analyseOne(command) };
     const key = `${command.mode}\u0000${command.text}`;
@@ -587,7 +623,9 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
       // A line over the length limit is refused before it is parsed, so it counts for what is read of it.
       read += Math.min(command.text.length, MAX_COMMAND_LENGTH);
       if (read > MAX_PLAN_COMMAND_TEXT) return { command, report: refused };
-      report = analyseOne(command);
+      if (failed() > MAX_UNREADABLE_COMMAND_TEXT) return { command, report: refusedUnread };
+      if (programs > MAX_PLAN_PROGRAMS) return { command, report: refusedMany };
+      report = counted(analyseOne(command));
       seen.set(key, report);
     }
     return { command, report };
@@ -598,8 +636,13 @@ export async function prepareCommands(plan: Plan, policy: Policy, facts: PlanFac
     ? analysed
     : followWritten(plan, facts, policy, analysed, (text, mode) => {
         read += Math.min(text.length, MAX_COMMAND_LENGTH);
-        return read > MAX_PLAN_COMMAND_TEXT ? refused : analyseCommand(shell, text, mode, policy.commands);
+        if (read > MAX_PLAN_COMMAND_TEXT) return refused;
+        if (failed() > MAX_UNREADABLE_COMMAND_TEXT) return refusedUnread;
+        if (programs > MAX_PLAN_PROGRAMS) return refusedMany;
+        return counted(withMatchMeter(matches, () => analyseCommand(shell, text, mode, policy.commands)));
       });
+  // A file's text the plan runs may have passed it: the plan is then refused as a whole.
+  facts.work.overrun("commandMatches", { at: "" });
 }
 
 /** The analysis `prepareCommands` made for this plan in this validation (empty when it has no commands). */

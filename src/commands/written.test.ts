@@ -240,6 +240,12 @@ describe("files a plan writes and then runs: what a copy or an archive reads is 
     // The backup of the file replaced, under the suffix given.
     ["cp -b -S .py /tmp/a tests/test_b", ["tests/test_b.py"]],
     ["mv --backup --suffix=.py /tmp/a tests/conftest", ["tests/conftest.py"]],
+    // Under the suffix SIMPLE_BACKUP_SUFFIX gives, set for the program; in the folder a copy writes into.
+    ["SIMPLE_BACKUP_SUFFIX=.py cp -b /tmp/a tests/test_b", ["tests/test_b.py"]],
+    ["env SIMPLE_BACKUP_SUFFIX=.py mv --backup=simple /tmp/a tests/conftest", ["tests/conftest.py"]],
+    ["SIMPLE_BACKUP_SUFFIX=.py install -b /tmp/test_c tests", ["tests/test_c.py"]],
+    ["cp -b -S .py -t tests /tmp/test_d", ["tests/test_d.py"]],
+    ["rsync -b --suffix=.py /tmp/test_e tests/", ["tests/test_e.py"]],
     ["cp --targ tests /tmp/evil.py", ["tests/**"]],
     ["rsync --log-file tests/test_log.py -a /tmp/a /tmp/b", ["tests/test_log.py"]],
     ["rsync -a --remove-source-files tests/ /tmp/b/", ["tests/**"]],

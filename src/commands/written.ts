@@ -2,6 +2,7 @@ import type { PlanFacts } from "../core/facts.js";
 import { foldName, resolvePosix } from "../core/path-service.js";
 import type { Plan, Step } from "../core/plan.js";
 import type { Policy } from "../core/policy.js";
+import { type PlanWork, type WorkPlace, WRITTEN_JUDGED } from "../core/work.js";
 import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandGenerates, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
@@ -198,6 +199,8 @@ const SQL_LINE: ReadonlyMap<string, (program: string, content: string) => string
 /** Analyses a text as a command line, within the plan's bound on text read (past it, a report that refuses it). */
 type Analyse = (text: string, mode: CommandMode) => CommandReport;
 
+const NOTHING_LOADABLE: readonly { abs: string; w: Written; via?: string }[] = Object.freeze([]);
+
 /** The files the plan has written so far, by absolute path, with an index by folded path and by name. */
 class WrittenFiles {
   readonly #files = new Map<string, Written>();
@@ -328,6 +331,13 @@ class WrittenFiles {
     out = found;
     if (this.#aliases.size < 65536) this.#aliases.set(abs, out);
     return out;
+  }
+
+  /** May a program find `abs` (canonical) under a name other than its own: a hard link, or a link of the workspace (reachedAs is undefined for every expression otherwise)? */
+  mayHaveOtherNames(abs: string): boolean {
+    if (this.#hardLinks(abs) > 1) return true;
+    const links = this.links();
+    return links.unlisted !== undefined || links.links.length > 0;
   }
 
   /**
@@ -494,7 +504,7 @@ class WrittenFiles {
    * of one test runner does not test every written path again at each). Undefined past the bound on
    * matching (MAX_PATTERN_TESTS).
    */
-  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): { abs: string; w: Written; via?: string }[] | undefined {
+  loadable(re: RegExp, trees: ((abs: string) => boolean) | undefined): readonly { abs: string; w: Written; via?: string }[] | undefined {
     let index = this.#loadIndex.get(re);
     if (index === undefined) this.#loadIndex.set(re, (index = { tested: 0, hits: [], via: new Map() }));
     const size = this.#order.size;
@@ -516,6 +526,8 @@ class WrittenFiles {
       }
       index.tested = size;
     }
+    // Nothing written that the program finds: the common case of a plan that runs a test runner at every step.
+    if (index.hits.length === 0 && (trees === undefined || this.#treeKeys.size === 0) && this.#patterns.length === 0) return NOTHING_LOADABLE;
     const out: { abs: string; w: Written; at: number; via?: string }[] = [];
     const add = (abs: string, entry: Written, via?: string) => {
       const w = this.#current(abs);
@@ -568,8 +580,15 @@ const KEEPS_CODE = new Set([
 /** Does a program that wrote a file (CommandPath.program; "" for a redirection) bring in a text from elsewhere, as far as a program loading the file later is concerned? */
 function foreignText(by: string | undefined): boolean {
   if (by === undefined || by === "") return true;
-  return !(KEEPS_CODE.has(by) || interpreterOf(by) !== undefined || (loadsOf(by, []).length > 0 && !/^(?:make|gmake|bmake|just|task|npm|pnpm|yarn|bun|deno|git)$/.test(by)));
+  let foreign = FOREIGN_TEXT.get(by);
+  if (foreign === undefined) {
+    foreign = !(KEEPS_CODE.has(by) || interpreterOf(by) !== undefined || (loadsOf(by, []).length > 0 && !/^(?:make|gmake|bmake|just|task|npm|pnpm|yarn|bun|deno|git)$/.test(by)));
+    if (FOREIGN_TEXT.size < 4096) FOREIGN_TEXT.set(by, foreign);
+  }
+  return foreign;
 }
+/** foreignText by program: a plan's lines name few programs, each asked about at every load of every line. */
+const FOREIGN_TEXT = new Map<string, boolean>();
 
 /**
  * A load's file patterns as one expression of absolute paths, ignoring case: the ends of paths (`**`:
@@ -611,10 +630,17 @@ function foldersOf(command: StepCommand, facts: PlanFacts, dialect: Plan["dialec
 /** A path of a command from the workspace root, absolute; undefined for one the shell expands (`~`). */
 function absoluteOf(workspace: string, base: string, cwd: string, text: string): string | undefined {
   if (text.startsWith("~") || text.includes("\0")) return undefined;
-  if (text.startsWith("/")) return resolvePosix("/", text);
-  const joined = [base, cwd, text].filter((s) => s !== "").join("/");
-  return resolvePosix(workspace, joined);
+  const key = `${workspace}\0${base}\0${cwd}\0${text}`;
+  let abs = ABSOLUTE.get(key);
+  if (abs === undefined) {
+    abs = text.startsWith("/") ? resolvePosix("/", text) : resolvePosix(workspace, [base, cwd, text].filter((s) => s !== "").join("/"));
+    if (ABSOLUTE.size >= 65536) ABSOLUTE.clear();
+    ABSOLUTE.set(key, abs);
+  }
+  return abs;
 }
+/** absoluteOf's answers: the runs and paths of a plan's lines repeat, each looked up at every line. */
+const ABSOLUTE = new Map<string, string>();
 
 /** The edit's new text, when the old one is held and the text to find occurs once (or every occurrence is replaced). */
 function replay(text: string, find: string, replace: string, all: boolean): string | undefined {
@@ -808,11 +834,17 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
   const out: LineWrite[] = [];
   const generates = (report.generates ?? []).filter((g) => g.program === "" || !g.fetched || !knowsPackage(g.program));
   if (report.paths.length === 0 && generates.length === 0) return out;
-  // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
-  const runs = new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`));
-  // A program run by its path is the project's (or the plan's, judged by its text): what it writes is its own, as a makefile's recipes are.
-  const byPath = new Set((report.runs ?? []).filter((r) => r.as === "program").map((r) => r.owner ?? ""));
+  const { runs, byPath } = runWords(report);
   for (const p of report.paths) {
+    // A project file the program rewrites without naming it: after what the line runs and loads before it.
+    if (p.rewritten !== undefined) {
+      for (const base of bases) {
+        const abs = absoluteOf(workspace, base, p.cwd, p.text);
+        // Its text is from elsewhere (as a redirection's), whichever program wrote it.
+        if (abs !== undefined) out.push({ abs, tree: false, by: "", how: p.rewritten.how, after: p.rewritten.after });
+      }
+      continue;
+    }
     if (p.program === "mkdir" && state !== undefined && !p.read)
       for (const base of bases) {
         const abs = absoluteOf(workspace, base, p.cwd, p.text);
@@ -850,9 +882,28 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
   return out;
 }
 
+const RUN_WORDS = new WeakMap<CommandReport, { runs: ReadonlySet<string>; byPath: ReadonlySet<string> }>();
+/** A report's runs as lineWrites looks them up, once per report (a script run again is judged from the same report). */
+function runWords(report: CommandReport): { runs: ReadonlySet<string>; byPath: ReadonlySet<string> } {
+  let words = RUN_WORDS.get(report);
+  if (words === undefined) {
+    words = {
+      // The word that names a run is the runner's (`bash build.sh`, `./build.sh`): it is run, not written.
+      runs: new Set((report.runs ?? []).map((r) => `${r.cwd}\0${r.text}\0${r.owner ?? ""}`)),
+      // A program run by its path is the project's (or the plan's, judged by its text): what it writes is its own, as a makefile's recipes are.
+      byPath: new Set((report.runs ?? []).filter((r) => r.as === "program").map((r) => r.owner ?? "")),
+    };
+    RUN_WORDS.set(report, words);
+  }
+  return words;
+}
+
 /** The programs a write of a generator comes after on its line: the generator and the runner that fetches it, whose own runs and loads come first. */
 function generatedBy(g: CommandGenerates): readonly string[] {
-  return g.program === "" ? [] : g.runner !== undefined ? [g.program, g.runner] : [g.program];
+  if (g.program === "") return [];
+  if (g.runner === undefined) return [g.program];
+  // A package fetched under a program's name is named with its runner (`npx cat`): its runs are the program's (`cat`).
+  return g.program.startsWith(`${g.runner} `) ? [g.program, g.runner, g.program.slice(g.runner.length + 1)] : [g.program, g.runner];
 }
 
 /** How a folder a program writes without naming its files was written, for messages. */
@@ -914,6 +965,8 @@ interface LineWrite {
   by: string;
   /** Written by git from a repository other than the project's (a remote the plan adds, a URL it fetches). */
   foreign?: true;
+  /** Rewritten by a program that names no file (CommandPath.rewritten): the line's runs before this index come before the write. */
+  after?: number;
 }
 
 /** What one command line writes, for its own runs: files and folders (true: written whole), and patterns. */
@@ -924,12 +977,17 @@ interface LineIndex {
   generated: LineWrite[];
   /** Every write of the line, as listed. */
   writes: readonly LineWrite[];
+  /** Files rewritten by programs that name none (LineWrite.after), apart: only the runs after each see it. */
+  rewritten: LineWrite[];
+  /** Each write's path as the file system finds it when a program may find it under another name, else null: looked up once per line, not at each load. */
+  otherNames: Map<string, string | null>;
 }
 
 function lineIndex(writes: readonly LineWrite[]): LineIndex {
-  const index: LineIndex = { files: new Map(), patterns: [], generated: [], writes };
+  const index: LineIndex = { files: new Map(), patterns: [], generated: [], writes, rewritten: [], otherNames: new Map() };
   for (const x of writes)
-    if (x.generated !== undefined) index.generated.push(x);
+    if (x.after !== undefined) index.rewritten.push(x);
+    else if (x.generated !== undefined) index.generated.push(x);
     else if (x.pattern) index.patterns.push(patternRegex(x.abs, x.tree));
     else index.files.set(x.abs, (index.files.get(x.abs) ?? false) || x.tree);
   return index;
@@ -989,16 +1047,32 @@ function relative(workspace: string, abs: string): string {
   return abs.startsWith(`${workspace}/`) ? abs.slice(workspace.length + 1) : abs;
 }
 
+/** The order in which a report's runs are judged, once per report. */
+const RUN_ORDER = new WeakMap<readonly CommandRun[], number[]>();
+
 class Judge {
   judged = 0;
   readonly #regexes = new Map<Load, RegExp>();
   readonly #loadsJudged = new Set<string>();
   readonly #reports = new Map<string, CommandReport>();
+  /** The command being followed, where the work runs out if it does. */
+  place: WorkPlace = { at: "" };
+  /** The validation's writtenRuns work has run out: nothing more is followed (the plan is refused, limit-exceeded). */
+  stopped = false;
   constructor(
     readonly state: WrittenFiles,
     readonly policy: Policy,
     readonly analyse: Analyse,
+    readonly work?: PlanWork,
   ) {}
+
+  /** Takes units of the validation's writtenRuns work (src/core/work.ts); false once it has run out. */
+  #spend(units: number): boolean {
+    if (this.stopped) return false;
+    if (this.work === undefined || units === 0 || this.work.spend("writtenRuns", units, this.place)) return true;
+    this.stopped = true;
+    return false;
+  }
 
   /** The analysis of a text, once per text and mode. */
   report(text: string, mode: CommandMode): CommandReport {
@@ -1008,18 +1082,48 @@ class Judge {
     return r;
   }
 
+  readonly #trees = new Map<Load, (abs: string) => boolean>();
+  /** Does a folder written whole hold files `load` finds? Under its own name or any other a link of the workspace gives it (`.husky` linking to `hooks`). */
+  #treesOf(load: Load): (abs: string) => boolean {
+    let trees = this.#trees.get(load);
+    if (trees === undefined) {
+      const workspace = this.state.workspace;
+      trees = (abs: string) => treeHolds(load, workspace, abs) || (abs !== "/" && (this.state.links().unlisted !== undefined || this.state.aliasesOf(abs).some((a) => treeHolds(load, workspace, a))));
+      this.#trees.set(load, trees);
+    }
+    return trees;
+  }
+
+  readonly #tested = new Map<RegExp, Map<string, boolean>>();
+  /** `re.test(abs)`, once per expression and path: a plan's lines write the same few paths, each tested against every load of every line. */
+  #matches(re: RegExp, abs: string): boolean {
+    let paths = this.#tested.get(re);
+    if (paths === undefined) this.#tested.set(re, (paths = new Map()));
+    let hit = paths.get(abs);
+    if (hit === undefined) {
+      hit = re.test(abs);
+      if (paths.size < 4096) paths.set(abs, hit);
+    }
+    return hit;
+  }
+
   /** Judges the runs of a report: each run of a file the plan (or the line itself) writes. */
   runs(report: CommandReport, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
     const runs = report.runs;
     if (runs === undefined) return;
     // The files a program loads by itself last: one the line runs by its name is judged as that run.
-    const order = runs.map((_, i) => i);
-    if (runs.some((r) => r.load !== undefined)) order.sort((a, b) => Number(runs[a]!.load !== undefined) - Number(runs[b]!.load !== undefined));
+    let order = RUN_ORDER.get(runs);
+    if (order === undefined) {
+      order = runs.map((_, i) => i);
+      if (runs.some((r) => r.load !== undefined)) order.sort((a, b) => Number(runs[a]!.load !== undefined) - Number(runs[b]!.load !== undefined));
+      RUN_ORDER.set(runs, order);
+    }
     for (const i of order) {
+      if (this.stopped) return;
       const run = runs[i]!;
       if (run.load !== undefined) {
         out.handled.add(i);
-        this.#loads(run, run.load, `${run.program} may load`, bases, line, step, depth, out);
+        this.#loads(run, run.load, `${run.program} may load`, bases, line, step, depth, out, i);
         if (this.judged > MAX_JUDGED) return;
         continue;
       }
@@ -1035,7 +1139,7 @@ class Judge {
             return;
           }
         }
-        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`)));
+        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`))) ?? line.rewritten.find((x) => i >= x.after! && abs === x.abs);
         if (g !== undefined) {
           hits.push({ abs, file: run.text, w: { step, seq: Infinity, how: g.how ?? "written by a command of the same step" } });
           return;
@@ -1044,15 +1148,20 @@ class Judge {
         // A manifest is found by its folded name anyway: the spellings a runner tries are not twins of each other.
         if (w !== undefined && !(w.twin && run.anywhere)) hits.push({ abs, w, file: run.anywhere ? relative(this.state.workspace, abs) : run.text });
       };
+      if (!this.#spend(bases.length)) return;
       for (const base of bases) {
         const abs = absoluteOf(this.state.workspace, base, run.cwd, run.text);
         if (abs !== undefined) look(abs);
       }
-      if (run.anywhere) for (const abs of this.state.named(run.text)) look(abs);
+      if (run.anywhere) {
+        const named = this.state.named(run.text);
+        if (!this.#spend(named.length)) return;
+        for (const abs of named) look(abs);
+      }
       if (hits.length === 0) {
         // A script or program of the project's own, which the plan does not write: what it runs is the project's, and may load any code the plan writes.
         if (run.project && bases.some((b) => absoluteOf(this.state.workspace, b, run.cwd, run.text)?.startsWith(`${this.state.workspace}/`))) {
-          for (const load of PROJECT_SCRIPT_LOADS) this.#loads({ ...run, as: load.as, load }, load, `the project's ${run.text} may load`, bases, line, step, depth, out);
+          for (const load of PROJECT_SCRIPT_LOADS) this.#loads({ ...run, as: load.as, load }, load, `the project's ${run.text} may load`, bases, line, step, depth, out, i);
         }
         continue;
       }
@@ -1075,27 +1184,42 @@ class Judge {
    * each judged as that code run by the program. A folder written whole may hold any of them; a pattern
    * the line writes through, any that its name may match.
    */
-  #loads(run: CommandRun, load: Load, by: string, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged): void {
+  #loads(run: CommandRun, load: Load, by: string, bases: readonly string[], line: LineIndex, step: number, depth: number, out: Judged, at: number): void {
+    if (!this.#spend(1 + line.writes.length)) return;
     const workspace = this.state.workspace;
     let re = this.#regexes.get(load);
     if (re === undefined) this.#regexes.set(load, (re = loadRegex(load, workspace)));
     // A script of the project's own: the code files the plan writes, not every folder it fills.
-    // A folder is found under its own name or any other a link of the workspace gives it (`.husky` linking to `hooks`).
-    const trees = run.project
-      ? undefined
-      : (abs: string) => treeHolds(load, workspace, abs) || (abs !== "/" && (this.state.links().unlisted !== undefined || this.state.aliasesOf(abs).some((a) => treeHolds(load, workspace, a))));
-    const sameLine: Written = { step, seq: Infinity, how: "written by a command of the same step" };
+    const trees = run.project ? undefined : this.#treesOf(load);
+    let sameLine: Written | undefined;
     const hits: { abs: string; w: Written; tree: boolean; via?: string }[] = [];
     // What the loading program writes itself on the line (`git checkout` before its hooks) is its own doing.
     const own = run.owner ?? "";
+    const ownWord = `${own} `;
+    const inside = `${workspace}/`;
     for (const x of line.writes) {
+      // A file a program rewrites without naming it is seen by the runs after it on the line, its own program's among them.
+      if (x.after !== undefined) {
+        if (at >= x.after && x.abs.startsWith(`${workspace}/`) && re.test(x.abs)) {
+          const base = (sameLine ??= { step, seq: Infinity, how: "written by a command of the same step" });
+          hits.push({ abs: x.abs, w: { ...base, how: x.how ?? base.how }, tree: false });
+        }
+        continue;
+      }
       // A tree a git command writes from another repository's history (`git checkout evil/main`) is foreign even to itself.
-      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(`${own} `)) && !x.foreign) || x.generated?.includes(own)) continue;
-      if (x.pattern ? x.abs.startsWith(`${workspace}/`) && (/[*?\]]$/.test(x.abs) || re.test(x.abs)) : x.tree ? trees?.(x.abs) === true : x.abs.startsWith(`${workspace}/`) && re.test(x.abs) && foreignText(x.by)) hits.push({ abs: x.abs, w: sameLine, tree: x.tree && !x.pattern && !re.test(x.abs) });
+      if (x.gone || (own !== "" && (x.by === own || x.by.startsWith(ownWord)) && !x.foreign) || x.generated?.includes(own)) continue;
+      const foreign = x.pattern || x.tree || foreignText(x.by);
+      if (x.pattern ? x.abs.startsWith(inside) && (/[*?\]]$/.test(x.abs) || this.#matches(re, x.abs)) : x.tree ? trees?.(x.abs) === true : foreign && x.abs.startsWith(inside) && this.#matches(re, x.abs))
+        hits.push({ abs: x.abs, w: (sameLine ??= { step, seq: Infinity, how: "written by a command of the same step" }), tree: x.tree && !x.pattern && !this.#matches(re, x.abs) });
       // Under another name, through a link of the workspace.
-      else if (!x.pattern && !x.tree && foreignText(x.by)) {
-        const via = this.state.reachedAs(this.state.canon(x.abs), re);
-        if (via !== undefined) hits.push({ abs: x.abs, w: sameLine, tree: false, via });
+      else if (!x.pattern && !x.tree && foreign) {
+        let named = line.otherNames.get(x.abs);
+        if (named === undefined) {
+          const canon = this.state.canon(x.abs);
+          line.otherNames.set(x.abs, (named = this.state.mayHaveOtherNames(canon) ? canon : null));
+        }
+        const via = named === null ? undefined : this.state.reachedAs(named, re);
+        if (via !== undefined) hits.push({ abs: x.abs, w: (sameLine ??= { step, seq: Infinity, how: "written by a command of the same step" }), tree: false, via });
       }
     }
     const found = this.state.loadable(re, trees);
@@ -1103,7 +1227,8 @@ class Judge {
       out.findings.push(writtenFinding("unreadable", { program: run.program, file: load.files.join(", "), writer: step, why: `the plan writes more files than plangate matches against what ${run.program} loads` }, run.span));
       return;
     }
-    for (const { abs, w, via } of found) hits.push({ abs, w, tree: w.tree === true && !re.test(abs), ...(via !== undefined ? { via } : {}) });
+    if (!this.#spend(found.length)) return;
+    for (const { abs, w, via } of found) hits.push({ abs, w, tree: w.tree === true && !this.#matches(re, abs), ...(via !== undefined ? { via } : {}) });
     for (const { abs, w, tree, via } of hits) {
       // A settings file whose text names no scripts or code (`holds`) is data to the program.
       if (load.holds !== undefined && textOf(w) !== undefined && !load.holds.test(textOf(w)!)) continue;
@@ -1134,6 +1259,7 @@ class Judge {
     // A file run by its path is run by the system, as its `#!` line says.
     const data = { program: run.as === "program" ? "the shell" : run.program, file: run.text, writer: w.step };
     const refuse = (kind: "unknown" | "manifest" | "unreadable", more: Record<string, string>) => out.findings.push(writtenFinding(kind, { ...data, ...more }, run.span));
+    if (!this.#spend(WRITTEN_JUDGED)) return;
     if (counted) this.judged++;
     if (this.judged > MAX_JUDGED) {
       refuse("unreadable", { why: `the plan runs more than ${MAX_JUDGED} files it writes` });
@@ -1293,7 +1419,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
   if (!analysed.some((a) => a.report.runs !== undefined)) return out;
   const workspace = facts.paths.workspace;
   const state = new WrittenFiles(workspace, facts.paths);
-  const judge = new Judge(state, policy, analyse);
+  const judge = new Judge(state, policy, analyse, facts.work);
   let committed = false;
   let foreign = false;
   let next = 0;
@@ -1337,6 +1463,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       if (report.runs !== undefined) {
         const line = lineIndex(writes);
         const judged: Judged = { findings: [], paths: [], outside: [], handled: new Set(), writes: [], judged: new Set() };
+        judge.place = { step: step.position, at: command.at };
         judge.runs(report, bases, line, step.position, 0, judged);
         if (judged.handled.size > 0 || judged.findings.length > 0 || judged.paths.length > 0 || judged.outside.length > 0) {
           const findings = report.findings.filter((f) => f.run === undefined || !judged.handled.has(f.run));

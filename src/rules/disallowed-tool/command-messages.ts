@@ -13,6 +13,7 @@ export const commandClauses = {
   nonAsciiProgram: { message: 'runs "{{program}}", a program name with characters outside printable ASCII, which can look like another program (ｒｍ, rм)', hint: "write the program's name in plain ASCII" },
   commandDenied: { message: 'runs "{{command}}", which commands.deny forbids ("{{entry}}")', hint: "remove the command, or change commands.deny in plangate.yaml if it is safe" },
   notAllowed: { message: 'runs "{{program}}", which commands.allow does not list', hint: 'use a program commands.allow lists, or add "{{program}}" to it in plangate.yaml' },
+  fetchedNotAllowed: { message: 'runs the package "{{program}}" that {{runner}} fetches, whose program is the package\'s, not the "{{program}}" commands.allow lists', hint: 'run the program itself, or add "{{runner}} {{program}}" to commands.allow in plangate.yaml if that package is meant' },
   // {{why}}: one of the wrapper reasons below, worded first.
   wrapperUnknown: { message: "runs a program plangate cannot make out: {{wrapper}}'s {{why}}", hint: "write the program without the wrapper, or with options plangate knows" },
   hiddenCommands: { message: "{{why}}", hint: "write the commands themselves into the plan" },

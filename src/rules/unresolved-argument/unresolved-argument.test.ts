@@ -45,6 +45,18 @@ ruleTester("unresolved-argument", {
     { name: "a marker in an argument vector", code: plan({ command: ["deploy", "--version", "TODO"] }), errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "markerInside" }] },
     { name: "a marker given to a wrapper, not to the search it runs", code: plan({ command: "timeout TODO grep -c x src/app.ts" }), errors: [{ step: 1, pointer: "/steps/0/arguments/command", messageId: "markerInside" }] },
     commandCase("words xargs reads from its input", { command: "xargs -0 rm -f" }, "inputWords", "gives rm words xargs reads from its input, which are decided at run time", "write the files into the plan, or run find … -exec … {} + on a folder, whose files plangate can bound"),
+    ...(
+      [
+        ["export SIMPLE_BACKUP_SUFFIX=.orig; cp -b a b", "for the commands after it"],
+        ["SIMPLE_BACKUP_SUFFIX=.orig; cp -b a b", "for the commands after it"],
+        ["read SIMPLE_BACKUP_SUFFIX; cp -b a b", "for the commands after it"],
+        ["SIMPLE_BACKUP_SUFFIX=$X cp -b a b", "to a value decided at run time"],
+        ["SIMPLE_BACKUP_SUFFIX=/../../x cp --backup a b", "to a value holding /"],
+        ["env SIMPLE_BACKUP_SUFFIX=/../x patch -b", "to a value holding /"],
+      ] as const
+    ).map(([command, how]) =>
+      commandCase(`the backups' suffix set where plangate does not follow it: ${command}`, { command }, "backupSuffixVariable", `sets SIMPLE_BACKUP_SUFFIX ${how}, which names the backups cp, mv, ln, install and patch make of the files they replace`, "give the suffix on the command that makes the backup, without a /: cp -b -S .bak a b", { allowCompound: true }),
+    ),
     commandCase("entr's /_, the name of the file that changed", { command: "entr -p cat /_" }, "valueAtRunTime", "passes /_, a value decided at run time", "write the value into the plan"),
     ...(
       [
