@@ -345,8 +345,26 @@ function describeDialects(): string {
 }
 
 /** The policy with the options' overrides applied. */
+/**
+ * The default policy of the last workspace validated without a policy, frozen: a caller validating many
+ * plans without one gets the same lists each time, so what is compiled from them is found by object
+ * (core/compiled.ts) instead of by their joined text.
+ */
+let lastDefault: { workspace: string; policy: Policy } | undefined;
+function sharedDefault(workspace: string): Policy {
+  if (lastDefault?.workspace !== workspace) lastDefault = { workspace, policy: frozen(defaultPolicy(workspace)) };
+  return lastDefault.policy;
+}
+function frozen<T>(v: T): T {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) frozen(x);
+  }
+  return v;
+}
+
 function effectivePolicy(options: ValidateOptions): Policy {
-  const base = options.policy ?? defaultPolicy(options.workspace ?? "/");
+  const base = options.policy ?? sharedDefault(options.workspace ?? "/");
   const policy: Policy = { ...base, plan: { ...base.plan }, rules: { ...base.rules } };
   if (options.workspace !== undefined) policy.workspace = options.workspace;
   if (options.maxAgeDays !== undefined) policy.plan.maxAgeDays = options.maxAgeDays;

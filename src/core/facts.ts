@@ -7,7 +7,7 @@ import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, m
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
-import { writeArgument, writerReason, type WriterReason } from "./writers.js";
+import { schemaDefaultWrite, schemaWriteTargets, writeArgument, writerReason, type WriterReason } from "./writers.js";
 import { PlanWork, readingUnits } from "./work.js";
 
 /*
@@ -198,7 +198,11 @@ export interface EmbeddedLeaf {
 }
 
 /** Why a step writes (StepFacts.writeReason). */
-export type StepWriteReason = { kind: "untyped" } | { kind: WriterReason } | { kind: "argument" | "download"; argument: string; reader: boolean };
+export type StepWriteReason =
+  | { kind: "untyped" }
+  | { kind: WriterReason }
+  /** `value`: the default the tool's registry schema gives the argument, which the step leaves out. */
+  | { kind: "argument" | "download"; argument: string; reader: boolean; value?: unknown };
 
 /** What one step's arguments hold, walked once. */
 export class StepFacts {
@@ -384,10 +388,13 @@ export class StepFacts {
   /**
    * Why the step writes, decided once, or undefined when it only reads: it has no tool; its tool writes
    * (`listed` in tools.write, `annotated` so by the registry); an argument says it writes (core/writers.ts
-   * `writeArgument`: `content`, `output: x/y`, `mode: "w"`, `overwrite: true`, `command: "create"`), or one
-   * it leaves out whose default in the tool's registry schema does; or it fetches a URL beside a path
-   * argument, which names where the download is saved (`{url: "https://...", file: ".env"}`); or, short of
-   * all these, nothing says its tool only reads (`unknown`: not in tools.read, no readOnlyHint).
+   * `writeArgument`: `content`, `output: x/y`, `mode: "w"`, `overwrite: true`, `command: "create"`, or an
+   * argument the tool's registry schema describes as where it writes), or one it leaves out whose default
+   * in that schema does (schemaDefaultWrite); or it fetches a URL beside a path argument, which names where
+   * the download is saved (`{url: "https://...", file: ".env"}`); or, short of all these, nothing says its
+   * tool only reads (`unknown`: not in tools.read, no readOnlyHint). A tool the registry marks read-only is
+   * judged by its arguments too (all but a path beside a URL): the hint is its author's claim, and an
+   * argument that says the step writes outweighs it.
    */
   get writeReason(): StepWriteReason | undefined {
     if (this.#writeReason !== undefined) return this.#writeReason ?? undefined;
@@ -398,37 +405,22 @@ export class StepFacts {
       const byTool = this.owner.toolWriterReason(tool);
       if (byTool === "listed" || byTool === "annotated") reason = { kind: byTool };
       else {
-        // A tool the registry marks read-only is taken at its word but for content or an output path it is given.
+        const schema = this.owner.tools?.schemas.get(tool);
+        const given = writeArgument(this.step.args, { targets: schemaWriteTargets(schema) });
+        const byDefault = given === undefined ? schemaDefaultWrite(schema, this.step.args) : undefined;
+        const argument = given ?? byDefault?.argument;
+        // A path beside a URL is where a download is saved, unless the registry marks the tool read-only:
+        // then it may as well be what is compared with the page (a secret sent out is protected-path-write's).
         const vouched = byTool === undefined && this.owner.tools?.annotations?.get(tool)?.readOnlyHint === true;
-        const argument = writeArgument(this.step.args, { contentOnly: vouched }) ?? (vouched ? undefined : this.#defaultWrite(tool));
         const saved = argument === undefined && !vouched ? this.#downloadTarget() : undefined;
         const reader = byTool === undefined;
-        if (argument !== undefined) reason = { kind: "argument", argument, reader };
+        if (argument !== undefined) reason = byDefault?.value !== undefined ? { kind: "argument", argument, reader, value: byDefault.value } : { kind: "argument", argument, reader };
         else if (saved !== undefined) reason = { kind: "download", argument: saved, reader };
         else if (byTool !== undefined) reason = { kind: byTool };
       }
     }
     this.#writeReason = reason ?? null;
     return reason;
-  }
-
-  /**
-   * An argument the step leaves out whose default (or `const`) in the tool's registry schema says it writes
-   * (`mode: {default: "w"}`, `overwrite: {default: true}`): the tool then writes without being told to.
-   */
-  #defaultWrite(tool: string): string | undefined {
-    const schema = this.owner.tools?.schemas.get(tool);
-    const props = schema !== null && typeof schema === "object" ? (schema as { properties?: unknown }).properties : undefined;
-    if (props === null || typeof props !== "object" || Array.isArray(props)) return undefined;
-    const given = this.step.args;
-    const defaults: Record<string, unknown> = {};
-    for (const [name, p] of Object.entries(props as Record<string, unknown>)) {
-      if (Object.hasOwn(given, name) || p === null || typeof p !== "object") continue;
-      const d = p as { default?: unknown; const?: unknown };
-      if (d.const !== undefined) defaults[name] = d.const;
-      else if (d.default !== undefined) defaults[name] = d.default;
-    }
-    return writeArgument(defaults);
   }
 
   /** The name of a path argument beside a web URL (a download's target), or undefined. */

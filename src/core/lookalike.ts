@@ -31,11 +31,19 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** A name's skeleton: NFKC, invisible characters removed, homoglyphs folded to Latin, lower case. */
 export function skeleton(name: string): string {
-  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
+  return PRINTABLE_ASCII.test(name) ? name.toLowerCase() : foldLetters(name).toLowerCase();
+}
+
+/**
+ * A name as a program that normalises it may read it, case kept: NFKC (`content` in full-width letters is
+ * `content`), invisible characters removed, homoglyphs folded to Latin (`content` with a Cyrillic U+043E).
+ */
+export function foldLetters(name: string): string {
+  if (PRINTABLE_ASCII.test(name)) return name;
   const visible = name.normalize("NFKC").replace(new RegExp(INVISIBLE.source, "gu"), "");
   let out = "";
   for (const ch of visible) out += CONFUSABLES[ch] ?? ch;
-  return out.toLowerCase();
+  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Policy } from "./policy.js";
 import type { ToolRegistry } from "./tools.js";
 import { compiledFrom } from "./compiled.js";
+import { foldLetters } from "./lookalike.js";
 
 /** MCP tool annotations, as far as the writer decision reads them. */
 export interface ToolAnnotations {
@@ -57,8 +58,12 @@ const WRITTEN_CONTENT = new Set(["content", "contents", "filetext", "newstring",
 /** Further names of what a tool writes, counted when they hold text, a list or an object (not a flag). */
 const WRITTEN_TEXT = new Set(["newcontent", "newcontents", "newsource", "newcode", "newvalue", "edits", "replacement", "replacewith", "diff", "insert"]);
 
-/** An argument name without case or separators: `file_text`, `fileText` and `File-Text` are `filetext`. */
-const bareName = (name: string) => name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
+/**
+ * An argument name without case or separators: `file_text`, `fileText` and `File-Text` are `filetext`;
+ * letters are folded first (see foldLetters), so `content` in full-width letters or with a Cyrillic U+043E is
+ * `content`, as an executor that normalises its argument names reads them.
+ */
+const bareName = (name: string) => foldLetters(name).replace(/[^A-Za-z0-9]+/g, "").toLowerCase();
 /** Last words of argument names that say where a tool writes (`output`, `out_file`, `saveAs`, `to`, `dest`). */
 const WRITE_TARGETS = new Set(["output", "out", "outfile", "outdir", "outpath", "dest", "dst", "destination", "to", "save", "saveas", "write", "writeto"]);
 
@@ -67,7 +72,7 @@ const targetMemo = new Map<string, boolean>();
 export function isWriteTarget(name: string): boolean {
   let hit = targetMemo.get(name);
   if (hit === undefined) {
-    const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+    const words = nameWords(name);
     // `output_path`, `out_file`, `save_as`, `write_to`: the writing word may come before a path word.
     hit = words.some((w, i) => WRITE_TARGETS.has(w) || (i > 0 && WRITE_TARGETS.has(words[i - 1]! + w)));
     if (targetMemo.size < 4096) targetMemo.set(name, hit);
@@ -101,7 +106,7 @@ const FALSY = new Set(["", "false", "no", "off", "0", "n", "none", "never", "nul
 
 /** An argument name's words, lower case (`createIfMissing`, `create-if-missing` are `create if missing`). */
 function nameWords(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
+  return foldLetters(name).replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
 }
 
 /** Does a switch's name say it makes the tool write (`overwrite`, `create_if_missing`, `in_place`)? */
@@ -149,14 +154,19 @@ function operationWrites(v: unknown): boolean {
  * "create"`, `op: "write"`, `action: "delete"`), or a switch that is on (`overwrite: true`,
  * `create_if_missing: true`, `in_place: true`, `replace: "text"`), at any depth. A tool the registry or
  * `tools.read` calls a reader, given `{path: .git/hooks/pre-commit, content: …}`, `{path: in.txt, output:
- * .git/config}` or `{path: .env, mode: "a"}`, is judged by what it is asked to do. With `contentOnly` (a
- * tool the registry marks read-only, which the operator vouches for), only content and output arguments
- * count: a mode, an operation or a switch is the tool's to interpret.
+ * .git/config}` or `{path: .env, mode: "a"}`, is judged by what it is asked to do, and so is one the
+ * registry marks read-only (the hint is its author's claim). Names are compared with their letters folded
+ * (bareName). `targets`: arguments the tool's registry schema describes as where it writes (schemaWriteTargets).
  */
-export function writeArgument(args: unknown, options: { contentOnly?: boolean } = {}, depth = 0): string | undefined {
+export function writeArgument(args: unknown, options: { targets?: ReadonlySet<string> } = {}, depth = 0): string | undefined {
   if (depth > 64) return "(nested too deep)";
   if (args === null || typeof args !== "object") return undefined;
-  const weak = options.contentOnly !== true;
+  // The arguments the tool's registry schema describes as where it writes (schemaWriteTargets), by their own name.
+  if (depth === 0 && options.targets !== undefined && options.targets.size > 0 && !Array.isArray(args))
+    for (const k of options.targets) {
+      const v = Object.hasOwn(args, k) ? (args as Record<string, unknown>)[k] : undefined;
+      if (typeof v === "string" ? v.trim() !== "" : v !== null && typeof v === "object") return k;
+    }
   if (Array.isArray(args)) {
     for (const v of args) {
       const hit = writeArgument(v, options, depth + 1);
@@ -164,17 +174,20 @@ export function writeArgument(args: unknown, options: { contentOnly?: boolean } 
     }
     return undefined;
   }
-  for (const [k, v] of Object.entries(args)) {
+  const record = args as Record<string, unknown>;
+  for (const k of Object.keys(record)) {
+    // An own `__proto__` key (JSON.parse makes one) is read as a property, not through the accessor.
+    const v = k === "__proto__" ? Object.getOwnPropertyDescriptor(record, k)?.value : record[k];
     if (v === undefined || v === null) continue;
-    const bare = bareName(k);
-    if (WRITTEN_CONTENT.has(bare) || (WRITTEN_TEXT.has(bare) && (typeof v === "string" || typeof v === "object"))) return k;
-    if (isWriteTarget(k) && (typeof v === "string" ? /[/\\.~:%]/.test(v) : typeof v === "object")) return k;
-    if (weak) {
-      if (MODE_NAMES.has(bare) && modeWrites(v)) return k;
-      if (OPERATION_NAMES.has(bare) && operationWrites(v)) return k;
+    const kind = nameKind(k);
+    if (kind !== 0) {
+      if ((kind & CONTENT) !== 0 || ((kind & TEXT) !== 0 && (typeof v === "string" || typeof v === "object"))) return k;
+      if ((kind & TARGET) !== 0 && (typeof v === "string" ? /[/\\.~:%]/.test(v) : typeof v === "object")) return k;
+      if ((kind & MODE) !== 0 && modeWrites(v)) return k;
+      if ((kind & OPERATION) !== 0 && operationWrites(v)) return k;
       // A path under a switch's name (`export: ".env"`) is where the tool writes, or what it reads: the
       // path rules judge it as such (a reader's is refused when protected), not as a switch turned on.
-      if (isWriteSwitch(k, bare) && isSet(v) && (typeof v === "string" ? !/[/\\]|^\s*[.~]/.test(v) : typeof v !== "object" || (!Array.isArray(v) && !isWriteTarget(k)))) return k;
+      if ((kind & SWITCH) !== 0 && isSet(v) && (typeof v === "string" ? !/[/\\]|^\s*[.~]/.test(v) : typeof v !== "object" || (!Array.isArray(v) && (kind & TARGET) === 0))) return k;
     }
     if (typeof v === "object") {
       const hit = writeArgument(v, options, depth + 1);
@@ -182,6 +195,30 @@ export function writeArgument(args: unknown, options: { contentOnly?: boolean } 
     }
   }
   return undefined;
+}
+
+const CONTENT = 1;
+const TEXT = 2;
+const TARGET = 4;
+const MODE = 8;
+const OPERATION = 16;
+const SWITCH = 32;
+const kindMemo = new Map<string, number>();
+/** What an argument's name can say of a write (the bits above; 0 for a name that says nothing), worked out once a name. */
+function nameKind(name: string): number {
+  let kind = kindMemo.get(name);
+  if (kind === undefined) {
+    const bare = bareName(name);
+    kind =
+      (WRITTEN_CONTENT.has(bare) ? CONTENT : 0) |
+      (WRITTEN_TEXT.has(bare) ? TEXT : 0) |
+      (isWriteTarget(name) ? TARGET : 0) |
+      (MODE_NAMES.has(bare) ? MODE : 0) |
+      (OPERATION_NAMES.has(bare) ? OPERATION : 0) |
+      (isWriteSwitch(name, bare) ? SWITCH : 0);
+    if (kindMemo.size < 4096) kindMemo.set(name, kind);
+  }
+  return kind;
 }
 
 /** Words of a tool's name that say it writes, besides WRITE_VERBS (`mcp__fs__put`, `git_commit`, `tee`). */
@@ -200,4 +237,174 @@ export function argumentsWrite(args: unknown): boolean {
 /** Does a step write: its tool is a writer (isWriteTool), or its arguments ask for a write (argumentsWrite)? */
 export function stepWrites(tool: string, args: unknown, registry: ToolRegistry | undefined, policy: Pick<Policy, "tools">): boolean {
   return isWriteTool(tool, registry, policy) || argumentsWrite(args);
+}
+
+/** Bound on the subschemas looked through in one tool's input schema (a registry's schema may be large or cyclic). */
+const MAX_SCHEMA_NODES = 2048;
+
+/** The value a local JSON pointer (`#/$defs/Mode`, `#/definitions/A`, `#`) names in a schema, or undefined. */
+function localRef(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let node = root;
+  for (const raw of ref.slice(1).split("/").slice(1)) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return undefined;
+    }
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+/**
+ * A schema and every subschema that applies with it to the same value: its local `$ref` (`#/$defs/X`,
+ * `#/definitions/X`), `allOf`, and the alternatives of `anyOf` and `oneOf` (any of them may be the one
+ * that applies), followed to any depth within the budget.
+ */
+function alike(root: unknown, node: unknown, out: Record<string, unknown>[], seen: Set<object>, budget: { left: number }, alternatives: Set<object>, alternative = false): void {
+  if (node === null || typeof node !== "object" || Array.isArray(node) || seen.has(node) || --budget.left < 0) return;
+  seen.add(node);
+  const n = node as Record<string, unknown>;
+  out.push(n);
+  if (alternative) alternatives.add(n);
+  if (typeof n.$ref === "string") alike(root, localRef(root, n.$ref), out, seen, budget, alternatives, alternative);
+  if (Array.isArray(n.allOf)) for (const sub of n.allOf as unknown[]) alike(root, sub, out, seen, budget, alternatives, alternative);
+  for (const key of ["anyOf", "oneOf"])
+    if (Array.isArray(n[key])) for (const sub of n[key] as unknown[]) alike(root, sub, out, seen, budget, alternatives, true);
+}
+
+/** What a tool's input schema says of each argument, found through $ref, allOf, anyOf and oneOf (see alike). */
+interface SchemaArguments {
+  /** The subschemas of each argument. */
+  readonly properties: ReadonlyMap<string, readonly Record<string, unknown>[]>;
+  /** The subschemas that are one alternative of an anyOf or oneOf: their `const` or `enum` is no default. */
+  readonly alternatives: ReadonlySet<object>;
+  /** Whether the schema had more subschemas than are looked through. */
+  readonly exhausted: boolean;
+  readonly root: unknown;
+  /** The arguments of each object argument, found when first needed. */
+  readonly nested: Map<string, SchemaArguments | null>;
+}
+
+const schemaMemo = new WeakMap<object, SchemaArguments>();
+
+function argumentsOf(root: unknown, node: unknown): SchemaArguments {
+  const budget = { left: MAX_SCHEMA_NODES };
+  const properties = new Map<string, Record<string, unknown>[]>();
+  const alternatives = new Set<object>();
+  const at: Record<string, unknown>[] = [];
+  alike(root, node, at, new Set(), budget, alternatives);
+  for (const s of at) {
+    const props = s.properties;
+    if (props === null || typeof props !== "object" || Array.isArray(props)) continue;
+    for (const [name, p] of Object.entries(props as Record<string, unknown>)) {
+      const list = properties.get(name) ?? [];
+      alike(root, p, list, new Set(), budget, alternatives);
+      properties.set(name, list);
+    }
+  }
+  return { properties, alternatives, exhausted: budget.left < 0, root, nested: new Map() };
+}
+
+/** The arguments of a tool's input schema (memoised per schema object). */
+function schemaArguments(schema: unknown): SchemaArguments | undefined {
+  if (schema === null || typeof schema !== "object") return undefined;
+  let found = schemaMemo.get(schema);
+  if (found === undefined) schemaMemo.set(schema, (found = argumentsOf(schema, schema)));
+  return found;
+}
+
+/** The arguments of an object argument's schema, or null when its subschemas describe none. */
+function nestedArguments(args: SchemaArguments, name: string): SchemaArguments | null {
+  let found = args.nested.get(name);
+  if (found === undefined) {
+    const list = args.properties.get(name) ?? [];
+    found = list.some((s) => s.properties !== undefined) ? argumentsOf(args.root, { allOf: list }) : null;
+    args.nested.set(name, found);
+  }
+  return found;
+}
+
+/**
+ * The values a schema gives an argument left out: each `default` (one in an alternative too), and a `const`
+ * or the one member of an `enum` that every value must be.
+ */
+function defaultsOf(list: readonly Record<string, unknown>[], alternatives: ReadonlySet<object>): unknown[] {
+  const out: unknown[] = [];
+  for (const s of list) {
+    if (s.default !== undefined) out.push(s.default);
+    if (alternatives.has(s)) continue;
+    if (s.const !== undefined) out.push(s.const);
+    if (Array.isArray(s.enum) && s.enum.length === 1) out.push(s.enum[0]);
+  }
+  return out;
+}
+
+/**
+ * The argument a step leaves out whose default in the tool's input schema says it writes (see
+ * writeArgument: `mode: {default: "w"}`, `overwrite: {const: true}`, `output: {default: ".git/x"}`), found
+ * through `$ref`, `allOf`, `anyOf` and `oneOf`, and inside an object argument the step gives (`options:
+ * {}` whose schema defaults `overwrite` to true), with the default (a path there is where the tool
+ * writes). A schema past the bound on what is looked through counts as one that writes. Undefined when
+ * none does.
+ */
+export function schemaDefaultWrite(schema: unknown, given: unknown): { argument: string; value?: unknown } | undefined {
+  const top = schemaArguments(schema);
+  if (top === undefined) return undefined;
+  const targets = schemaWriteTargets(schema);
+  const walk = (args: SchemaArguments, value: Record<string, unknown>, prefix: string, depth: number): { argument: string; value?: unknown } | undefined => {
+    if (args.exhausted) return { argument: `${prefix}(a schema too large to read through)` };
+    for (const [name, list] of args.properties) {
+      if (Object.hasOwn(value, name)) {
+        const v = value[name];
+        if (depth < 8 && v !== null && typeof v === "object" && !Array.isArray(v)) {
+          const inner = nestedArguments(args, name);
+          const hit = inner === null ? undefined : walk(inner, v as Record<string, unknown>, `${prefix}${name}.`, depth + 1);
+          if (hit !== undefined) return hit;
+        }
+        continue;
+      }
+      for (const d of defaultsOf(list, args.alternatives)) if (writeArgument({ [name]: d }, { targets: depth === 0 ? targets : undefined }) !== undefined) return { argument: `${prefix}${name}`, value: d };
+    }
+    return undefined;
+  };
+  return walk(top, given !== null && typeof given === "object" && !Array.isArray(given) ? (given as Record<string, unknown>) : {}, "", 0);
+}
+
+/**
+ * Words of an argument's description (or title) in a tool's input schema that say it is where the tool
+ * writes: "output file", "destination path", "where to save", "path to write to", "the file the report is
+ * written to".
+ */
+const WRITE_DESCRIPTION = [
+  /\b(?:output|destination|target|save|export|dump|backup)\s+(?:file|path|dir|directory|folder|location)/i,
+  /\b(?:file|path|dir|directory|folder|location)\s+(?:to\s+(?:write|save|store|create|export|dump|overwrite)\b|(?:where|in\s+which|into\s+which|to\s+which)\b)/i,
+  /\bwhere\s+(?:to\s+)?(?:write|save|store|put|export|dump|place)\b/i,
+  /\bwhere\b[^.;]{0,60}\b(?:is|are|will\s+be|gets?|get)\s+(?:written|saved|stored|exported|dumped|created|placed)\b/i,
+  /\b(?:written|saved|stored|exported|dumped)\s+(?:to|into|at|under)\s+(?:this|the\s+given|the\s+named)\b/i,
+  /\b(?:file|path|dir|directory|folder|location)\b[^.;:]{0,40}\b(?:is|are|will\s+be|gets?)\s+(?:written|saved|stored|exported|dumped)\b/i,
+];
+
+const targetsMemo = new WeakMap<object, ReadonlySet<string>>();
+const NO_TARGETS: ReadonlySet<string> = new Set();
+
+/**
+ * The arguments a tool's input schema describes as where it writes (see WRITE_DESCRIPTION), whatever
+ * their names (`report: {description: "File the report is written to"}`): a path given there is written,
+ * whatever the tool's annotations claim.
+ */
+export function schemaWriteTargets(schema: unknown): ReadonlySet<string> {
+  const args = schemaArguments(schema);
+  if (args === undefined || schema === null || typeof schema !== "object") return NO_TARGETS;
+  let found = targetsMemo.get(schema);
+  if (found === undefined) {
+    const out = new Set<string>();
+    for (const [name, list] of args.properties)
+      if (list.some((s) => [s.description, s.title].some((t) => typeof t === "string" && t.length <= 4096 && WRITE_DESCRIPTION.some((re) => re.test(t))))) out.add(name);
+    targetsMemo.set(schema, (found = out.size === 0 ? NO_TARGETS : out));
+  }
+  return found;
 }

@@ -823,6 +823,16 @@ describe("path-outside-workspace: name folding in a folder too large to list", (
     expect(d).toMatchObject({ rule: "path-outside-workspace", pointer: "/arguments/path" });
   });
 
+  it("reads the folders of deep paths by name: a twin under 1,300 folders is found, and 200 such paths pass (250 took 1.9 s)", async () => {
+    const deep = "ab/".repeat(1300);
+    const d = await write(`big/OUT/${deep}x`);
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toContain('(read as "big/out/ab/ab/');
+    expect(d[0]!.message).toContain("resolves through a symlink to /etc/ab/ab/");
+    const steps = Array.from({ length: 200 }, (_, i) => ({ tool: "write_file", arguments: { path: `new${i}/${deep}x`, content: "x" }, intent: "write" }));
+    expect(await diagnosticsOf("path-outside-workspace", JSON.stringify({ scope: ".", steps }), { workspace: ws })).toEqual([]);
+  });
+
   it("still finds the link in a folder within the bound, and lets names folding leaves alone through", async () => {
     expect((await write("big/OUT/passwd"))[0]?.message).toContain('(read as "big/out/passwd") in "path" resolves through a symlink to /etc/passwd');
     expect(await write("big/New.txt")).toEqual([]);

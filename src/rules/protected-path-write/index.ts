@@ -5,7 +5,7 @@ import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS, DEFAULT_WRITE_TOOLS } fr
 import { looseName } from "../../core/lookalike.js";
 import { nameSaysWrite } from "../../core/writers.js";
 import { type ArgLeaf, LeafTag, type StepFacts } from "../../core/facts.js";
-import { inFolder, isAbsoluteAnywhere, isFolderName, isPathName, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
+import { inFolder, isAbsoluteAnywhere, isFolderName, isPathName, isRemoteUrl, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
 import { prepareCommandRule } from "../../commands/report.js";
 import { isCommandArgument } from "../../commands/plan.js";
@@ -654,6 +654,35 @@ function readsIn(name: string): boolean {
 function namesTheRead(name: string): boolean {
   return READ_PATH_NAMES.has(name.replace(/[^A-Za-z0-9]+/g, "").toLowerCase());
 }
+/** Words of an argument name that say it holds what a tool looks for, not a file (`query`, `pattern`, `prompt`). */
+const SEARCH_WORDS = new Set(["pattern", "patterns", "query", "q", "regex", "regexp", "search", "term", "terms", "keyword", "keywords", "text", "match", "filter", "prompt", "question", "selector"]);
+/** Does an argument name say it holds a search term (SEARCH_WORDS)? */
+function namesSearchTerm(name: string): boolean {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).some((w) => SEARCH_WORDS.has(w));
+}
+/** The strings in a value (a schema's default), at most 64 levels and 256 strings deep. */
+function stringsIn(value: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (out.length >= 256 || depth > 64) return;
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+  return out;
+}
+/** A web address's scheme: what a tool fetches from or sends to (`https:`, `ftp:`, `s3:`, `wss:`). */
+const WEB_URL = /^\s*(?:https?|ftps?|sftp|s3|gs|wss?):\/\//i;
+/** The first web address among a step's arguments outside content, or undefined. */
+function webUrlOf(facts: StepFacts): ArgLeaf | undefined {
+  const strings = facts.strings;
+  for (let i = 0; i < strings.length; i++) {
+    const a = strings[i]!;
+    if (!a.content && a.value.length < 8192 && WEB_URL.test(a.value)) return a;
+  }
+  return undefined;
+}
 const readMemo = new Map<string, boolean>();
 /** Does a reader's argument name say what it reads or looks for (see READ_WORDS)? */
 function namesWhatIsRead(name: string): boolean {
@@ -830,6 +859,14 @@ export default defineRule({
         hint: "give the file under the tool's path argument (path, file_path...), or remove the argument; if no argument of the tool writes, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
       },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
+      protectedBesideUrl: {
+        message: "Step {{step}}: \"{{tool}}\" reaches the web address \"{{url}}\", and its argument \"{{argument}}\" names the protected path \"{{path}}\"{{resolved}}: the file may be sent there, or what is fetched saved in it.",
+        hint: "fetch and read files in separate steps, and leave protected paths (.env, keys, .git, the policy) out of a step that reaches a URL; protected paths are listed in paths.protected",
+      },
+      protectedDefault: {
+        message: "Step {{step}}: \"{{tool}}\" leaves out its argument \"{{argument}}\", which the tool's registry schema defaults to the protected path \"{{path}}\"{{resolved}}: the tool would write there.",
+        hint: "give that argument a file outside protected paths; protected paths are listed in paths.protected",
+      },
       patternArgumentReachesProtected: {
         message: "Step {{step}}: \"{{tool}}\" writes, and the pattern \"{{pattern}}\" in \"{{argument}}\" names the protected path \"{{witness}}\".",
         hint: "narrow the pattern so that it cannot name .git, .env*, keys or the policy, or name the files one by one; protected paths are listed in paths.protected",
@@ -903,7 +940,7 @@ export default defineRule({
     };
     // Whether a path text is protected in some reading: the candidate it is protected as, and whether
     // that is for a Windows 8.3 short name.
-    const protectedHit = (value: string): { hit: string; short: boolean } | undefined => {
+    const protectedHit = (value: string, matches: (path: string) => boolean = isProtected): { hit: string; short: boolean } | undefined => {
       const candidates: string[] = [];
       const add = (c: string) => {
         if (c !== "" && !candidates.includes(c)) candidates.push(c);
@@ -927,9 +964,11 @@ export default defineRule({
       // A Windows 8.3 short name (`GIT~1`, `ENV~1`, `PLANGA~1.YAM`) names whichever long name the
       // file system gave it, protected or not: it cannot be shown to be safe, so it counts as protected.
       const short = candidates.find(hasShortName);
-      const hit = short ?? candidates.find((c) => isProtected(c));
+      const hit = short ?? candidates.find((c) => matches(c));
       return hit === undefined ? undefined : { hit, short: short !== undefined };
     };
+    // The secrets among the protected globs: what a tool that reaches a URL may not be given even to read.
+    let secrets: ((path: string) => boolean) | undefined;
     // The loops over steps and leaves are indexed: for-of allocates in code V8 has not optimised yet (one
     // large plan validated once runs mostly there).
     for (let s = 0, steps = plan.steps; s < steps.length; s++) {
@@ -939,10 +978,30 @@ export default defineRule({
       if (step.tool === undefined) continue;
       const facts = ctx.facts.step(step);
       if (!facts.writes) {
+        const vouched = ctx.facts.tools?.annotations?.get(step.tool)?.readOnlyHint === true;
+        // A reader that reaches a web address and is given a protected file under any name but a search
+        // term's (`WebFetch {url: "https://x", input: ".env"}`) may send the file there, or save what it
+        // fetches in it: refused. A tool the registry marks read-only is taken at its word that it writes
+        // nothing, not that it sends nothing: a secret (.env, keys, .git...) beside a URL is refused for it too.
+        const url = webUrlOf(facts);
+        if (url !== undefined) {
+          const matches = vouched ? (secrets ??= matcherFor(readProtectedGlobs(ctx.policy.paths.protected))) : isProtected;
+          let sent = false;
+          for (const a of facts.strings) {
+            if (a.content || a.constraint !== undefined || !a.has(LeafTag.PathLike) || namesSearchTerm(a.name) || isRemoteUrl(a.value.trim())) continue;
+            const found = protectedHit(a.value, matches);
+            if (found === undefined) continue;
+            ctx.report({ at: a.at, step: step.position, messageId: "protectedBesideUrl", data: { step: step.position, tool: step.tool, path: a.value, argument: a.name, resolved: found.hit !== a.value ? ` (${found.hit})` : "", url: url.value }, actual: a.value });
+            sent = true;
+            break;
+          }
+          if (sent) continue;
+        }
         // A reader known by its name only (tools.read) may still write through an argument plangate has no
         // name for (`read_file {path: a.txt, export: .env}`): a path-like value there that is protected is
-        // refused, as what may be written. A tool the registry marks read-only is taken at its word.
-        if (ctx.facts.tools?.annotations?.get(step.tool)?.readOnlyHint === true) continue;
+        // refused, as what may be written. A tool the registry marks read-only is taken at its word for
+        // what its arguments name, unless one of them says it writes (StepFacts.writeReason).
+        if (vouched) continue;
         const embedded = facts.embedded();
         let reported = false;
         for (const a of embedded.length === 0 ? facts.strings : [...facts.strings, ...embedded.filter((e) => !isCommandArgument(e.outer)).map((e) => e.leaf)]) {
@@ -967,6 +1026,23 @@ export default defineRule({
             break;
           }
         continue;
+      }
+      // An argument the step leaves out that the tool's registry schema defaults to a path where it writes
+      // (`output: {default: ".git/hooks/pre-commit"}`): the step shows no path, the tool writes there.
+      const why = facts.writeReason;
+      if (why !== undefined && "value" in why && why.value !== undefined) {
+        let hit: { path: string; found: { hit: string } } | undefined;
+        for (const v of stringsIn(why.value)) {
+          const found = protectedHit(v);
+          if (found !== undefined) {
+            hit = { path: v, found };
+            break;
+          }
+        }
+        if (hit !== undefined) {
+          ctx.report({ at: step.argsAt, step: step.position, messageId: "protectedDefault", data: { step: step.position, tool: step.tool, argument: why.argument, path: hit.path, resolved: hit.found.hit !== hit.path ? ` (${hit.found.hit})` : "" } });
+          continue;
+        }
       }
       const args = facts.pathArguments();
       const strings = facts.strings;
@@ -1015,7 +1091,6 @@ export default defineRule({
         if (found === undefined) continue;
         (done ??= new Set()).add(arg);
         if (arg.fromPatch) (patches ??= new Set()).add(arg.slot);
-        const why = facts.writeReason;
         ctx.report({
           at: arg.at,
           step: step.position,
@@ -1186,6 +1261,7 @@ export default defineRule({
       return {
         protectedAs: (c) => protectedSpelling(c, matches, names),
         globReaches: (g, p) => shellGlobReachesProtected(g, hidden, matches, { dotglob: p.dotglob === true }),
+        under: (rel) => protectedUnder(rel, globs),
         onDisk: (rel, p) => {
           const key = `${kind}${p.glob === true ? 1 : 0}${p.tree === true ? 1 : 0}${p.dotglob === true ? 1 : 0}${p.globstar === true ? 1 : 0}${rel}`;
           if (!reached.has(key)) reached.set(key, reachesProtectedOnDisk(rel, p, workspace, files, globs, matches, diskNames));

@@ -94,6 +94,9 @@ ruleTester("protected-path-write", {
         ["run_command", { command: "head -n 20 lefthook.yml && grep -rn hook .vscode/settings.json .husky/pre-commit" }],
         ["run_command", { command: "ls -la .husky .claude/commands; wc -l .claude/agents/*.md" }],
         ["run_command", { command: "diff -u plangate.yaml plangate.yaml.orig | cat" }],
+        // Programs given such a folder that do not fill it: they list, enter, stage, find in or copy a named file into it.
+        ["run_command", { command: "ls .github && git add .github && find .github -name '*.md' && cp TEMPLATE.md .github/ && mkdir -p .vscode" }],
+        ["run_command", { command: "go test -coverprofile=cover.out ./... && pytest --cov-report=xml:coverage.xml && tsc --outDir dist" }],
         ["run_command", { command: "sha256sum plangate.yaml < .devcontainer/devcontainer.json" }],
         // Downloads whose names are no protected path, or named by the line.
         ["run_command", { command: "curl -fsSLO https://example.com/releases/tool.tar.gz && wget -q https://example.com/" }],
@@ -163,8 +166,33 @@ ruleTester("protected-path-write", {
         ["read_file", { input_path: ".env" }],
       ] as const
     ).map(([tool, args]) => ({ name: `${tool} ${JSON.stringify(args)}`, code: plan(tool, args), files })),
-    // The registry vouches for a read-only tool: its mode or switches are its own to read.
-    { name: "a tool the registry marks read-only, given a mode", code: plan("get_settings", { path: ".env", mode: "w" }), files, options: { tools: annotated({ readOnlyHint: true }) } },
+    // The registry vouches for a read-only tool: what it is given to read, a mode or switch that says no
+    // write, a file that holds no secret beside a URL, an object argument that leaves defaults alone.
+    ...(
+      [
+        { path: ".env", mode: "r" },
+        { path: ".", query: "x", mode: "regex" },
+        { path: ".env", overwrite: false },
+        { url: "https://example.com/a", file: ".github/workflows/ci.yml" },
+        { url: "https://example.com/a", query: ".env" },
+      ] as const
+    ).map((args) => ({ name: `a tool the registry marks read-only, ${JSON.stringify(args)}`, code: plan("get_settings", args), files, options: { tools: annotated({ readOnlyHint: true }) } })),
+    // A reader that reaches a URL with nothing protected beside it, or a protected name only in its prompt.
+    { name: "WebFetch with a prompt", code: plan("WebFetch", { url: "https://example.com/a", prompt: "what does .env/x hold" }), files },
+    { name: "WebFetch of a workflow on the web", code: plan("WebFetch", { url: "https://github.com/o/r/blob/main/.github/workflows/ci.yml" }), files },
+    // Registry schemas whose defaults write nothing, or would only in an alternative's const.
+    ...(
+      [
+        { mode: { anyOf: [{ const: "r" }, { const: "w" }] } },
+        { mode: { $ref: "#/$defs/M" }, $$defs: { M: { type: "string", default: "r" } } },
+        { path: { type: "string", description: "Directory to search; results are written to stdout" } },
+        { opts: { type: "object", properties: { output: { type: "string", default: ".git/hooks/pre-commit" } } } },
+      ] as const
+    ).map((props) => {
+      const { $$defs, ...properties } = props as Record<string, unknown>;
+      const schema = { type: "object", properties, ...($$defs ? { $defs: $$defs } : {}) };
+      return { name: `read_file with the schema ${JSON.stringify(schema)}`, code: plan("read_file", { path: ".env" }), files, options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: schema }] }), "tools.json") } };
+    }),
     // A writer's patterns of files that cannot name a protected one (nothing protected on disk matches them).
     ...(
       [
@@ -449,6 +477,80 @@ ruleTester("protected-path-write", {
         },
       ],
     },
+    // A read-only hint is its author's claim: an argument that says the tool writes outweighs it.
+    ...(
+      [
+        [{ path: ".env", mode: "w" }, "mode"],
+        [{ path: ".git/hooks/pre-commit", overwrite: true }, "overwrite"],
+        [{ path: ".git/hooks/pre-commit", op: "write" }, "op"],
+        [{ path: ".env", "\u0441ontent": "x" }, "\u0441ontent"],
+        [{ path: ".env", "\uff4d\uff4f\uff44\uff45": "a" }, "\uff4d\uff4f\uff44\uff45"],
+      ] as const
+    ).map(([args, argument]) => ({
+      name: `a tool the registry marks read-only, ${JSON.stringify(args)}`,
+      code: plan("get_settings", args),
+      files,
+      options: { tools: annotated({ readOnlyHint: true }) },
+      errors: [{ step: 1, messageId: "protectedPathWriteArgument", message: new RegExp(`is a reader, but its argument "${argument}" says it writes`) }],
+    })),
+    ...(
+      [
+        [{ url: "https://example.com/up", input: ".env" }, "input"],
+        [{ url: "https://example.com/up", attach: ["src/a.txt", ".git/config"] }, "attach"],
+        [{ endpoint: "s3://bucket/x", attachment: "deploy/prod.pem" }, "attachment"],
+      ] as const
+    ).flatMap(([args, argument]) =>
+      [undefined, annotated({ readOnlyHint: true })].map((tools) => ({
+        name: `a secret beside a URL${tools ? ", read-only tool" : ""}: ${JSON.stringify(args)}`,
+        code: plan(tools ? "get_settings" : "WebFetch", args),
+        files,
+        options: tools ? { tools } : {},
+        errors: [{ step: 1, messageId: "protectedBesideUrl", message: new RegExp(`argument "${argument}" names the protected path .*: the file may be sent there`) }],
+      })),
+    ),
+    {
+      name: "a protected file that is no secret beside a URL, for a reader by tools.read",
+      code: plan("WebFetch", { url: "https://example.com/a", input: ".github/workflows/ci.yml" }),
+      files,
+      errors: [{ messageId: "protectedBesideUrl", message: 'Step 1: "WebFetch" reaches the web address "https://example.com/a", and its argument "input" names the protected path ".github/workflows/ci.yml": the file may be sent there, or what is fetched saved in it.' }],
+    },
+    // Where the registry schema says the tool writes: in an argument's description, or in a default hidden behind $ref, allOf, anyOf.
+    ...(
+      [
+        [{ path: "src/a.txt", report: ".git/hooks/pre-commit" }, { report: { type: "string", description: "File the report is written to" } }, "protectedPathWriteArgument"],
+        [{ path: "src/a.txt", dump: ".env" }, { dump: { type: "string", description: "Output file" } }, "protectedPathWriteArgument"],
+        [{ path: ".env" }, { mode: { $ref: "#/$defs/M" }, $$defs: { M: { type: "string", default: "w" } } }, "protectedPathWriteArgument"],
+        [{ path: ".env" }, { mode: { allOf: [{ default: "a" }] } }, "protectedPathWriteArgument"],
+        [{ path: ".env" }, { mode: { anyOf: [{ type: "string" }, { type: "null", default: "w" }] } }, "protectedPathWriteArgument"],
+        [{ path: ".env" }, { mode: { type: "string", enum: ["w"] } }, "protectedPathWriteArgument"],
+        [{ path: ".env", opts: {} }, { opts: { type: "object", properties: { overwrite: { type: "boolean", default: true } } } }, "protectedPathWriteArgument"],
+        [{ path: "src/a.txt" }, { output: { type: "string", default: ".git/hooks/pre-commit" } }, "protectedDefault"],
+        [{ path: "src/a.txt" }, { log: { type: "string", description: "Where to write the log", default: ".env" } }, "protectedDefault"],
+      ] as const
+    ).flatMap(([args, props, messageId]) => {
+      const { $$defs, ...properties } = props as Record<string, unknown>;
+      const schema = { type: "object", properties, ...($$defs ? { $defs: $$defs } : {}) };
+      return [false, true].map((ro) => ({
+        name: `${ro ? "a read-only tool" : "read_file"} with the schema ${JSON.stringify(schema)}: ${JSON.stringify(args)}`,
+        code: plan("read_file", args),
+        files,
+        options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: schema, ...(ro ? { annotations: { readOnlyHint: true } } : {}) }] }), "tools.json") },
+        errors: [{ step: 1, messageId }],
+      }));
+    }),
+    {
+      name: "a registry default naming a protected path, reported with what to change",
+      code: plan("read_file", { path: "src/a.txt" }),
+      files,
+      options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { type: "object", properties: { output: { type: "string", default: ".git/hooks/pre-commit" } } } }] }), "tools.json") },
+      errors: [
+        {
+          messageId: "protectedDefault",
+          message: 'Step 1: "read_file" leaves out its argument "output", which the tool\'s registry schema defaults to the protected path ".git/hooks/pre-commit": the tool would write there.',
+          hint: "give that argument a file outside protected paths; protected paths are listed in paths.protected",
+        },
+      ],
+    },
     { name: "a tool the registry marks read-only and destructive", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: true, destructiveHint: true }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry marks not read-only", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ readOnlyHint: false }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPath" }] },
     { name: "a tool the registry says nothing about", code: plan("get_settings", { path: ".env" }), files, options: { tools: annotated({ title: "Settings" }) }, errors: [{ line: 1, column: 54, endLine: 1, endColumn: 60, messageId: "protectedPathUnknownTool" }] },
@@ -679,12 +781,33 @@ ruleTester("protected-path-write", {
         ["./cat .git/config", '".git/config"'],
         ["sort -o .git/config notes.txt", '".git/config"'],
         ["git diff .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
+        // A package a runner fetches under a reader's name is the package's program, which may write what it is given.
+        ["npx cat .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
+        ["npx -p evil cat .github/workflows/ci.yml", '".github/workflows/ci.yml"'],
+        ["uvx grep x lefthook.yml", '"lefthook.yml"'],
+        ["pnpm dlx head plangate.yaml", '"plangate.yaml"'],
+        ["npx @x/cat .husky/pre-commit", '".husky/pre-commit"'],
+        // A value after `=` of a long option spelt with one dash, a `kind:path` value, an option's value after `--`.
+        ["go test -coverprofile=.env ./...", '".env"'],
+        ["pytest --cov-report=xml:.env", '".env"'],
+        ["npm test -- --outputFile=.env", '".env"'],
+        // A backup's name: the file replaced, or the source's name in the folder written into, and the suffix.
+        ["SIMPLE_BACKUP_SUFFIX=nv cp -b a .e", '".env"'],
+        ["cp -b -S nv src/.e out", '"out/.env"'],
+        ["env SIMPLE_BACKUP_SUFFIX=nv mv -b -t out src/.e", '"out/.env"'],
+        ["rsync -b --suffix=nv src/.e out/", '"out/.env"'],
       ] as const
     ).map(([command, named]) => ({
       name: `a reader's line that writes, or a program that is no reader: ${command}`,
       code: plan("run_command", { command }),
       files,
       errors: [{ step: 1, messageId: "commandProtectedPath", message: `Step 1: the command in "command" names the protected path ${named}.` }],
+    })),
+    ...["tsc --outDir .github", "pip install --target .claude x", "cargo build --target-dir .claude", "pytest --basetemp=.vscode", "coverage html -d .github", "npx eslint .github"].map((command) => ({
+      name: `a folder a protected glob names by its place, given to a program that may fill it: ${command}`,
+      code: plan("run_command", { command }),
+      files,
+      errors: [{ step: 1, messageId: "commandTreeUnder" }],
     })),
     {
       name: "a command line that names a protected path",

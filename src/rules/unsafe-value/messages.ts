@@ -83,6 +83,10 @@ export const messages = {
   readingSetextEquals: { message: "Line {{line}}: a line of \"=\" (a heading underline in Markdown).", hint: "write headings as `# Text`" },
   readingListUnderParagraph: { message: "Line {{line}}: a list item right under a paragraph; the two parsers disagree on whether it starts a list.", hint: "put a blank line before the list" },
   readingListItemBlock: { message: "Line {{line}}: a list item that is empty or starts with block syntax (a nested list, heading, quote, fence, HTML or link definition).", hint: "write one metadata item per line as `- **Key:** value`" },
+  readingListItemIndented: {
+    message: "Line {{line}}: a list item whose text starts four or more spaces (or a tab) after its \"-\"; plangate's parser reads that text as indented code, TeDDy's as the item's text (\"-     cwd: /etc\" sets the folder TeDDy runs the command in).",
+    hint: "write the item as `- **Key:** value`, one space after the \"-\"",
+  },
   readingTable: { message: "Line {{line}} with the line after it reads as a table to TeDDy's parser.", hint: "avoid \"|\" in a line followed by a line of dashes" },
   readingListMarker: { message: "Line {{line}}: a list item marked with \"*\", \"+\", a number or a lone \"-\"; the parsers group such lists differently.", hint: "mark list items with \"- \"" },
   readingListTab: { message: "Line {{line}}: a list item whose \"-\" is followed by a tab; the two parsers measure the item, and join the lines under it, differently.", hint: "mark list items with \"- \" (a dash and one space)" },
