@@ -201,24 +201,79 @@ function randomPlans(n: number): string[] {
   return fc.sample(plan, { numRuns: n, seed: 20261124 });
 }
 
+/** The plans both plangate and TeDDy's parser accept, counted, and each one they read apart. */
+async function liveDifferences(texts: string[]): Promise<{ differences: string[]; both: number }> {
+  const readings = liveReadings(texts);
+  const differences: string[] = [];
+  let both = 0;
+  for (const [i, text] of texts.entries()) {
+    const { report } = await plangate(text);
+    const t = readings[i]!;
+    if (!report.valid || !t.ok) continue;
+    both++;
+    const ours = projectPlangate(report.plan!.steps);
+    const diff = firstDifference(ours, projectTeddy(t.actions));
+    if (diff) differences.push(`${JSON.stringify(text)}: step ${diff.index + 1} ${diff.field}: plangate ${JSON.stringify(diff.plangate)}, TeDDy ${JSON.stringify(diff.teddy)}`);
+    const elsewhere = openedElsewhere(ours, t.actions);
+    if (elsewhere) differences.push(`${JSON.stringify(text)}: ${elsewhere}`);
+  }
+  return { differences, both };
+}
+
 describe.runIf(live)("live: random plans read by TeDDy's parser", () => {
   it("every random plan plangate accepts is read the same by TeDDy's parser", async () => {
     const texts = randomPlans(600);
-    const readings = liveReadings(texts);
-    const differences: string[] = [];
-    let both = 0;
-    for (const [i, text] of texts.entries()) {
-      const { report } = await plangate(text);
-      const t = readings[i]!;
-      if (!report.valid || !t.ok) continue;
-      both++;
-      const ours = projectPlangate(report.plan!.steps);
-      const diff = firstDifference(ours, projectTeddy(t.actions));
-      if (diff) differences.push(`${JSON.stringify(text)}: step ${diff.index + 1} ${diff.field}: plangate ${JSON.stringify(diff.plangate)}, TeDDy ${JSON.stringify(diff.teddy)}`);
-      const elsewhere = openedElsewhere(ours, t.actions);
-      if (elsewhere) differences.push(`${JSON.stringify(text)}: ${elsewhere}`);
-    }
+    const { differences, both } = await liveDifferences(texts);
     expect(differences).toEqual([]);
     expect(both).toBeGreaterThan(20);
   }, 120_000);
+});
+
+/**
+ * Valid plans with a few characters inserted, removed or replaced (Markdown punctuation, spaces, tabs,
+ * line breaks, Unicode spaces and separators): the edits a hostile writer makes to one plan, where the two
+ * parsers' block structure parts (`-     cwd: /etc` is indented code to CommonMark, the item's text to
+ * mistletoe).
+ */
+function mutatedPlans(n: number): string[] {
+  const F = "```";
+  const bases = [
+    teddyPlanText([
+      `### \`CREATE\`\n- **File Path:** [src/b.py](/src/b.py)\n- **Description:** make it\n- **Overwrite:** true\n${F}python\nprint(1)\n${F}`,
+      `### \`EDIT\`\n- **File Path:** [src/a.py](/src/a.py)\n- **Match All:** false\n#### \`FIND:\`\n${F}python\nold\n${F}\n#### \`REPLACE:\`\n${F}python\nnew\n${F}`,
+      "### `READ`\n- **Resource:** [docs/x.md](/docs/x.md)",
+      `### \`EXECUTE\`\n- **Description:** run\n- **cwd:** src\n- **Timeout:** 30\n${F}shell\npytest -q\n${F}`,
+    ]),
+    teddyPlanText([
+      `### \`CREATE\`\n- File Path: src/c.txt\n- Description: plain\n\`\`\`\`text\nhello ${F} world\n\`\`\`\``,
+      "### `READ`\n- **Resource:** `src/a.py`\n- **Lines:** 1-2",
+      "### `EXECUTE`\n- **Expected Outcome:** ok\n- **Allow Failure:** true\n~~~sh\nls -la src\n~~~",
+    ]),
+  ];
+  const alphabet = ["`", "~", "*", "_", "[", "]", "(", ")", "<", ">", "!", "#", "\\", "&", ":", "-", "+", ".", "=", " ", "  ", "    ", "\t", "\n", "\r", "/", "|", "\u00a0", "\u200b", "\u2028", "\u0085", "&#46;", "../", F, "~~~", "\n\n", "---", "- ", "-     ", "> ", "1. ", "[x]: /etc/y\n", "<!-- -->", "**", "__", "~~", "\\\n", "  \n", "\n    ", "\n\t", "\n-     ", "\n- ", "\n  ", "\n> ", "\n-\t"];
+  const edit = fc.tuple(fc.nat(), fc.nat(2), fc.constantFrom(...alphabet), fc.nat(2));
+  return fc.sample(
+    fc.tuple(fc.constantFrom(...bases), fc.array(edit, { minLength: 1, maxLength: 4 })).map(([base, edits]) => {
+      let t = base;
+      for (const [at, kind, piece, drop] of edits) {
+        const i = at % (t.length + 1);
+        t = kind === 0 ? t.slice(0, i) + piece + t.slice(i) : kind === 1 ? t.slice(0, i) + t.slice(i + 1 + drop) : t.slice(0, i) + piece + t.slice(i + 1);
+      }
+      return t;
+    }),
+    { numRuns: n, seed: 20261126 },
+  );
+}
+
+function teddyPlanText(actions: string[]): string {
+  return `# T\n- **Agent:** x\n\n## Rationale\n${"```"}text\nwhy\n${"```"}\n\n## Action Plan\n\n${actions.join("\n\n")}\n`;
+}
+
+describe.runIf(live)("live: mutated plans read by TeDDy's parser", () => {
+  it("every mutated plan plangate accepts is read the same by TeDDy's parser", async () => {
+    const texts = mutatedPlans(800);
+    const { differences, both } = await liveDifferences(texts);
+    expect(differences).toEqual([]);
+    expect(both).toBeGreaterThan(80);
+  }, 180_000);
 });

@@ -112,6 +112,11 @@ export function variants(): Variant[] {
     ["mixed-bullets", `${path()}\n* **Description:** ${hostile}`],
     ["tab-after-dash", `-\t**File Path:** [notes.txt](/notes.txt)`],
     ["two-spaces-after-dash", `-  **File Path:** [notes.txt](/notes.txt)`],
+    // Five spaces after the "-": indented code to CommonMark, the item's text to mistletoe.
+    ["five-spaces-after-dash", `${path()}\n-     **File Path:** ${hostile}`],
+    ["five-spaces-plain-key", `${path()}\n-     File Path: .git/hooks/pre-commit`],
+    ["four-spaces-after-dash", `-    **File Path:** [notes.txt](/notes.txt)`],
+    ["space-tab-after-dash", `${path()}\n- \t  **File Path:** ${hostile}`],
     ["trailing-spaces", `${path()}   `],
     ["hard-break", `- **File Path:** notes.txt\\\n${hostile}`],
     ["empty-item", `-\n${path()}`],
@@ -141,6 +146,7 @@ export function variants(): Variant[] {
   }
   for (const v of ["30", "+30", "3_0", "30.5", "030", "abc", " 30 ", "-1", "\u0663\u0660", "\uff13\uff10", "+\uff13\uff10", "\u{1d7d1}\u{1d7ce}", "3\u0660", "\u00b3\u2070"]) add(`param/timeout/${v}`, teddyPlan([exec(`${desc}\n- **Timeout:** ${v}`)]));
   for (const v of ["src", "src dir", "src: x", "./a_b", "a_b_", "`src`"]) add(`param/cwd/${v}`, teddyPlan([exec(`${desc}\n- **cwd:** ${v}`)]));
+  for (const item of ["-     **cwd:** /etc", "-     cwd: ../..", "-      **Timeout:** 1", "- \t **Allow Failure:** true"]) add(`param/indented-item/${item.trim()}`, teddyPlan([exec(`${desc}\n${item}`, "cat passwd")]));
   add("param/env-nested", teddyPlan([exec(`${desc}\n- **env:**\n  - FOO: bar`)]));
   for (const v of ["\u0663", "\uff15"]) add(`param/tail/${v}`, teddyPlan([exec(`${desc}\n- **Tail:** ${v}`)]));
   add("param/overwrite-fullwidth", teddyPlan([create(`${path()}\n- **Overwrite:** \uff54rue`)]));

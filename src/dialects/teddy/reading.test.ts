@@ -46,6 +46,9 @@ const REFUSED: [string, string, number][] = [
   ["strikethrough joining a key in another item", teddyPlan([create(`- **Note:** File~~ ~~Path: x.txt\n${path}`)]), A + 1],
   ["a double-backtick run in a code span", teddyPlan([create("- **File Path:** `notes``.txt`")]), A + 1],
   ["Arabic-Indic digits in Timeout", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n- **Timeout:** \u0663\u0660\n${F}shell\nls\n${F}`]), A + 2],
+  ["five spaces after a - (indented code to plangate, TeDDy's cwd)", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n-     cwd: /etc\n${F}shell\ncat passwd\n${F}`]), A + 2],
+  ["five spaces after a - before a second File Path", teddyPlan([create(`${path}\n-     **File Path:** [x](/etc/x)`)]), A + 2],
+  ["a space and a tab after a -", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n- \t**Allow Failure:** true\n${F}shell\nls\n${F}`]), A + 2],
   ["fullwidth digits in Tail", teddyPlan([`### \`EXECUTE\`\n- **Description:** x\n- **Tail:** \uff15\n${F}shell\nls\n${F}`]), A + 2],
 ];
 

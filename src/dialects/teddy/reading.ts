@@ -150,6 +150,10 @@ export function readingIssues(doc: MarkdownDocument): ReadingIssue[] {
       const content = item[1]!;
       if (prev === "para") {
         add(here, "readingListUnderParagraph", { line: here });
+      } else if (/^(?: {3}|[ \t]*\t)/.test(content)) {
+        // Five or more spaces after the "-" make the item an indented code block to CommonMark (plangate
+        // reads no text in it), while TeDDy's parser reads the text: "-     cwd: /etc" is TeDDy's cwd.
+        add(here, "readingListItemIndented", { line: here });
       } else if (/^[ \t]*$/.test(content) || /^([*+-]|\d{1,9}[.)])([ \t]|$)/.test(content) || /^(#|>|<|`{3}|~{3}|\[|\|)/.test(content) || /^([-*_])([ \t]*\1){2,}[ \t]*$/.test(content)) {
         add(here, "readingListItemBlock", { line: here });
       } else if (tableFollows(line, n <= count ? raw(n) : "")) {
