@@ -12,6 +12,7 @@ import { allowed, deniedBy, installAllowed } from "./match.js";
 import { mayWriteOutside } from "./installs.js";
 import { isRunner, isWrapper, mayRunOthers } from "./wrappers.js";
 import { isInterpreter } from "./inline-code.js";
+import { cpuBound } from "../../test/cpu-time.js";
 
 let reader: ShellReader;
 beforeAll(async () => {
@@ -76,7 +77,7 @@ describe("analysis", () => {
       const t0 = process.cpuUsage();
       expect(rules(line, "chain")).toContain("unresolved-argument");
       const used = process.cpuUsage(t0);
-      expect((used.user + used.system) / 1000).toBeLessThan(4000);
+      expect((used.user + used.system) / 1000).toBeLessThan(cpuBound(4000));
     }
   });
 
