@@ -835,7 +835,7 @@ function packageScripts(args: ShellWord[]): readonly string[] | undefined {
   }
   return known;
 }
-const PACKAGE_JSON: Manifest = { files: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"], options: [], scripts: packageScripts };
+const PACKAGE_JSON: Manifest = { files: ["package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml", "pnpm-workspace.yaml"], options: [], scripts: packageScripts };
 /** Programs that run a package's binary by its name (`npx vitest`). */
 const PACKAGE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
 /** Task runners whose files are lists of commands or code to run (go-task, rake, tox, nox, invoke, fabric, poethepoet, deno task). */
@@ -3205,8 +3205,10 @@ class Analysis {
    */
   private rewrites(files: readonly string[], how: string, span: CommandSpan | undefined): void {
     const after = this.report.runs?.length ?? 0;
-    for (const file of files) {
-      this.path(file, false, span);
+    for (const name of files) {
+      // A name ending in `/`: a folder written whole.
+      const file = name.length > 1 ? name.replace(/\/+$/, "") : name;
+      this.path(file, false, span, file !== name);
       const p = this.report.paths.at(-1);
       if (p !== undefined && p.text === file && p.cwd === this.cwd) p.rewritten = { how, after };
     }

@@ -113,7 +113,9 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
   autotools: { as: "manifest", kind: "autotools input", files: ["configure.ac", "configure.in", "Makefile.am", "*.m4"] },
   qmake: { as: "manifest", kind: "qmake project", files: ["*.pro", "*.pri", ".qmake.conf"] },
   deploy: { as: "manifest", kind: "deployment configuration that names build commands", files: ["vercel.json", "netlify.toml", "firebase.json"] },
-  npmrc: { as: "manifest", kind: "package manager's configuration", files: [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml"] },
+  npmrc: { as: "manifest", kind: "package manager's configuration", files: [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml", "pnpm-workspace.yaml"] },
+  // Bundler's settings of the application: where gems come from (mirrors), the Gemfile it loads, where it installs.
+  bundler: { as: "manifest", kind: "Bundler configuration", files: [".bundle/config"] },
   // A Python project's runner reads its scripts and hooks there (`pdm run lint`, `hatch run test`, `pipenv run t`, poetry's file scripts).
   pyscripts: { as: "manifest", kind: "project file that names scripts", files: ["pyproject.toml", "hatch.toml", "pdm.toml", "Pipfile"], holds: /scripts|commands|tasks|hooks|\\/i },
   // Poetry's and PDM's project settings of where the environment lies (read on disk for installs: src/commands/paths.ts).
@@ -239,7 +241,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // Rails loads .env through dotenv-rails, Laravel's artisan through phpdotenv (and passes it to the server it starts).
   ["rails", { loads: [...code("ruby"), DOTENV] }],
   ["artisan", { loads: [...code("php"), DOTENV] }],
-  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
+  ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: n.startsWith("bundle") ? [...code("ruby"), MANIFESTS.bundler!] : [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
   ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [...code("php")] }]),
   ["composer", { loads: [...code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
   ...["prove", "cpanm", "cpan", "carton"].map((n): [string, Loader] => [n, { loads: [...code("perl")] }]),
@@ -454,24 +456,47 @@ export function generatesFiles(name: string, args: readonly ShellWord[]): boolea
 
 /**
  * Project files a program rewrites that no word of its line names, holding what its words set: a
- * setting or file that a program run later reads as commands or code to run. Yarn's release and
- * plugins (`yarn set version URL`, `yarn plugin import URL`: .yarnrc.yml's yarnPath and plugins), Yarn
- * 1's (`yarn policies set-version`: .yarnrc), Composer's settings and scripts (`composer config
- * scripts.test CMD`: composer.json), DVC's stages (`dvc stage add -n x -- CMD`, `dvc run`: dvc.yaml),
- * mise's tasks and environment (`mise tasks add`, `mise set NAME=v`, `mise config set`: mise.toml), and
- * a Python version file given an interpreter by its path (`uv python pin ./py`, `pdm use ./py`, `rye pin`,
- * `pyenv local`): each file is written, its text not in the plan (src/commands/written.ts). Listing and
- * reading subcommands write nothing, and neither do the user's own settings (`mise set -g`: outside
- * the workspace). Dependency lists (`npm install x`, `cargo add`, `uv add`, `poetry add`) are not
- * among them: what they add is a package fetched, which no later program runs from the manifest.
+ * setting or file that a program run later reads as commands or code to run, or as where it fetches
+ * them from. Yarn's release and plugins (`yarn set version URL`, `yarn plugin import URL`: .yarnrc.yml's
+ * yarnPath and plugins), Yarn 1's (`yarn policies set-version`: .yarnrc), Composer's settings and
+ * scripts (`composer config scripts.test CMD`: composer.json), DVC's stages (`dvc stage add -n x -- CMD`,
+ * `dvc run`: dvc.yaml), mise's tasks and environment (`mise tasks add`, `mise set NAME=v`, `mise config
+ * set`: mise.toml), a Python version file given an interpreter by its path (`uv python pin ./py`, `pdm
+ * use ./py`, `rye pin`, `pyenv local`, `asdf set python path:./py`), and a virtual environment made
+ * from one (`uv venv -p ./py`, `virtualenv -p ./py`); the package managers' project settings, which
+ * say where packages come from (`npm config set registry URL --location project`, `pnpm config set`,
+ * Yarn 2's `yarn config set npmRegistryServer URL`, `poetry config --local`, `poetry source add`, `pdm
+ * config --local`, `bundle config set`), a package.json key other than its description (`npm pkg set
+ * jest.setupFiles=...`, `overrides`, `main`, `packageManager`), a build wrapper and the distribution it
+ * downloads (`gradle wrapper --distribution-url URL`, `mvn wrapper:wrapper`: gradlew and mvnw and
+ * their properties), and pre-commit's hook revisions (`pre-commit autoupdate`, `pre-commit
+ * migrate-config`): each file is written, its text not in the plan (src/commands/written.ts); a name
+ * ending in `/` is a folder written whole. Listing and reading subcommands write nothing, and neither
+ * do the user's own settings (`mise set -g`: outside the workspace, which src/commands/installs.ts
+ * reads). Dependency lists (`npm install x`, `cargo add`, `uv add`, `poetry add`) are not among them:
+ * what they add is a package fetched, which no later program runs from the manifest.
  */
-const REWRITES: Readonly<Record<string, readonly { words: readonly string[]; files: readonly string[]; when?: (rest: readonly (string | undefined)[], args: readonly (string | undefined)[]) => boolean }[]>> = {
+type Words = readonly (string | undefined)[];
+interface Rewrite {
+  words: readonly string[];
+  files: readonly string[] | ((rest: Words, args: Words) => readonly string[]);
+  when?: (rest: Words, args: Words) => boolean;
+  /** The words that say what it does, for messages, when `words` does not. */
+  label?: readonly string[];
+}
+const REWRITES: Readonly<Record<string, readonly Rewrite[]>> = {
   yarn: [
     { words: ["set", "version"], files: [".yarnrc.yml", ".yarnrc"] },
     { words: ["policies", "set-version"], files: [".yarnrc", ".yarnrc.yml"] },
     { words: ["plugin", "import"], files: [".yarnrc.yml"] },
     { words: ["plugin", "remove"], files: [".yarnrc.yml"] },
+    // Yarn 2 and later write the project's .yarnrc.yml unless -H (Yarn 1 the user's .yarnrc, read by src/commands/installs.ts).
+    { words: ["config", "set"], files: [".yarnrc.yml"], when: (_, args) => !args.some((a) => a === "-H" || a === "--home") },
   ],
+  npm: npmSettings("npm"),
+  pnpm: npmSettings("pnpm"),
+  // `bun pm pkg set`: package.json, as npm's.
+  bun: [{ words: [], label: ["pm", "pkg", "set"], files: packageJsonOf, when: (rest) => setsPackageKey(rest, rest.indexOf("pkg")) }],
   // `composer config KEY` alone prints it; with a value, or --unset, it writes composer.json (the user's with -g/--global).
   composer: [{ words: ["config"], files: ["composer.json"], when: (rest, args) => !args.some((a) => a === "-g" || a === "--global" || a === "-l" || a === "--list") && (rest.length >= 2 || args.includes("--unset") || rest.includes(undefined)) }],
   dvc: [
@@ -486,19 +511,106 @@ const REWRITES: Readonly<Record<string, readonly { words: readonly string[]; fil
     { words: ["use"], files: ["mise.toml", ".mise.toml"], when: (_, args) => !global(args) },
     { words: ["u"], files: ["mise.toml", ".mise.toml"], when: (_, args) => !global(args) },
   ],
-  uv: [{ words: ["python", "pin"], files: [".python-version"], when: (rest, args) => !global(args) && rest.some(namesPath) }],
-  pdm: [{ words: ["use"], files: [".pdm-python"], when: (rest) => rest.some(namesPath) }],
+  // asdf's versions may be a folder (`path:./py`), which mise runs too; -u/--home: the user's.
+  asdf: ["set", "local"].map((sub) => ({ words: [sub], files: [".tool-versions"], when: (rest: Words, args: Words) => !args.some((a) => a === "-u" || a === "--home" || a === "-p" || a === "--parent") && rest.some((r) => r === undefined || namesPath(r) || /^(?:path|ref):/.test(r)) })),
+  uv: [
+    { words: ["python", "pin"], files: [".python-version"], when: (rest, args) => !global(args) && rest.some(namesPath) },
+    { words: ["venv"], files: venvOf, when: (_, args) => pythonByPath(args) },
+  ],
+  virtualenv: [{ words: [], files: venvOf, when: (_, args) => pythonByPath(args) }],
+  pdm: [
+    { words: ["use"], files: [".pdm-python"], when: (rest) => rest.some(namesPath) },
+    { words: ["venv", "create"], files: venvOf, when: (rest, args) => rest.some(namesPath) || pythonByPath(args) },
+    { words: ["config"], files: ["pdm.toml"], when: (rest, args) => args.some((a) => a === "-l" || a === "--local") && (rest.length >= 2 || args.some((a) => a === "-d" || a === "--delete") || rest.includes(undefined)) },
+  ],
+  // `poetry config --local KEY VALUE`: poetry.toml; `poetry source add NAME URL`: pyproject.toml's sources.
+  poetry: [
+    { words: ["config"], files: ["poetry.toml"], when: (rest, args) => args.includes("--local") && (rest.length >= 2 || args.includes("--unset") || rest.includes(undefined)) },
+    { words: ["source", "add"], files: ["pyproject.toml"] },
+  ],
   rye: [{ words: ["pin"], files: [".python-version"], when: (rest) => rest.some(namesPath) }],
   pyenv: [{ words: ["local"], files: [".python-version"], when: (rest) => rest.some(namesPath) }],
+  // Bundler writes the application's settings when run in one, unless told --global (`bundle config NAME VALUE`, the older form, too).
+  bundle: [{ words: ["config"], files: [".bundle/config"], when: (rest, args) => !args.includes("--global") && (rest[0] === "set" || rest[0] === "unset" || rest[0] === undefined || (rest.length >= 2 && rest[0] !== "get")) }],
+  // Gradle runs a task by any prefix of its name (`gradle wra`); the wrapper task rewrites the wrapper and the distribution it downloads.
+  gradle: [{ words: [], label: ["wrapper"], files: ["gradle/wrapper/gradle-wrapper.properties", "gradle/wrapper/gradle-wrapper.jar", "gradlew", "gradlew.bat"], when: (rest) => rest.some((w) => w === undefined || (w.replace(/^:/, "") !== "" && "wrapper".startsWith(w.replace(/^:/, "")))) }],
+  // Maven's wrapper plugin, by any of its goal's spellings (`wrapper:wrapper`, `io.takari:maven:wrapper`, `org.apache.maven.plugins:maven-wrapper-plugin:3.3.2:wrapper`).
+  mvn: [{ words: [], label: ["wrapper:wrapper"], files: [".mvn/wrapper/maven-wrapper.properties", ".mvn/wrapper/maven-wrapper.jar", ".mvn/wrapper/MavenWrapperDownloader.java", "mvnw", "mvnw.cmd"], when: (rest) => rest.some((w) => w === undefined || /wrapper/i.test(w)) }],
+  // pre-commit's revisions of the hooks it fetches and runs; -c/--config: that file.
+  "pre-commit": ["autoupdate", "migrate-config"].map((sub) => ({ words: [sub], files: (_: Words, args: Words) => [".pre-commit-config.yaml", ...valuesOf(args, ["-c", "--config"])] })),
 };
-const global = (args: readonly (string | undefined)[]) => args.some((a) => a === "-g" || a === "--global");
+const ALIASES: Readonly<Record<string, string>> = { yarnpkg: "yarn", rtx: "mise", gradlew: "gradle", mvnw: "mvn", mvnd: "mvn", prek: "pre-commit", bundler: "bundle" };
+const global = (args: Words) => args.some((a) => a === "-g" || a === "--global");
 /** A word that names an interpreter by a path (or is known at run time only). */
 const namesPath = (w: string | undefined) => w === undefined || /[/\\~]/.test(w);
+/** The values of an option, spelt apart or after `=` (a run-time one: none to name). */
+function valuesOf(args: Words, options: readonly string[]): string[] {
+  const out: string[] = [];
+  args.forEach((a, k) => {
+    if (a === undefined) return;
+    const eq = options.find((o) => a.startsWith(`${o}=`));
+    if (eq !== undefined) out.push(a.slice(eq.length + 1));
+    else if (options.includes(a) && typeof args[k + 1] === "string") out.push(args[k + 1]!);
+  });
+  return out.filter((v) => v !== "");
+}
+
+/** Is the interpreter of a virtual environment named by a path (`-p ./py`, `--python=./py`, `-p./py`), or at run time? */
+function pythonByPath(args: Words): boolean {
+  return args.some((a, k) => {
+    if (a === undefined) return false;
+    if (a === "-p" || a === "--python") return k + 1 < args.length && namesPath(args[k + 1]);
+    const glued = /^(?:--python=|-p=?)(.+)$/.exec(a);
+    return glued !== null && namesPath(glued[1]);
+  });
+}
+/** A virtual environment's settings and folder: `.venv` and the folders its line names (the interpreter's among them: written, not read). */
+function venvOf(rest: Words, args: Words): readonly string[] {
+  const python = new Set(args.flatMap((a, k) => (a === "-p" || a === "--python" ? [args[k + 1]] : a !== undefined && /^(?:--python=|-p=?)./.test(a) ? [a.replace(/^(?:--python=|-p=?)/, "")] : [])));
+  const named = rest.filter((r): r is string => r !== undefined && r !== "venv" && r !== "create" && !python.has(r));
+  return [".venv/pyvenv.cfg", ".venv/", ...named.flatMap((d) => [`${d.replace(/\/+$/, "")}/pyvenv.cfg`, `${d.replace(/\/+$/, "")}/`])];
+}
+
+/** Do the words hold `seq` in a row (a run-time word may be any)? */
+function follows(words: Words, seq: readonly string[]): boolean {
+  for (let k = 0; k + seq.length <= words.length; k++) if (seq.every((p, j) => words[k + j] === undefined || words[k + j] === p)) return true;
+  return false;
+}
+
+/** package.json's keys that describe the package and name no code, command, package or place any program loads. */
+const DESCRIPTIVE_KEYS = new Set(["name", "version", "description", "keywords", "homepage", "bugs", "license", "licenses", "author", "contributors", "maintainers", "funding", "repository", "private", "files", "os", "cpu", "libc", "engines", "types", "typings"]);
+/** Does `pkg set` (at `pkg` among the words) set a key other than a descriptive one? */
+function setsPackageKey(words: Words, pkg: number): boolean {
+  if (pkg < 0) return false;
+  const set = words.indexOf("set", pkg + 1);
+  if (set < 0) return words.slice(pkg + 1).includes(undefined);
+  return words.slice(set + 1).some((w) => w === undefined || !DESCRIPTIVE_KEYS.has(w.replace(/[.[=].*$/s, "")));
+}
+/** package.json, and the one of the folder --prefix names. */
+function packageJsonOf(_: Words, args: Words): readonly string[] {
+  return ["package.json", ...valuesOf(args, ["--prefix", "-C", "--dir", "-w", "--workspace"]).map((d) => `${d.replace(/\/+$/, "")}/package.json`)];
+}
+/**
+ * npm's and pnpm's project settings (`npm config set KEY VALUE --location project`, `-L project`,
+ * `npm config edit --location=project`; pnpm's in pnpm-workspace.yaml too), a settings file named by
+ * --userconfig, and package.json's keys (`npm pkg set`). Without them, `config set` writes the user's.
+ */
+function npmSettings(program: "npm" | "pnpm"): readonly Rewrite[] {
+  const project = (args: Words) => valuesOf(args, ["--location", "-L"]).includes("project") || args.some((a) => a === "-Lproject");
+  const files = (_: Words, args: Words) => [...(project(args) ? [".npmrc", ...(program === "pnpm" ? ["pnpm-workspace.yaml"] : [])] : []), ...valuesOf(args, ["--userconfig"])];
+  const writes = (_: Words, args: Words) => files(_, args).length > 0;
+  return [
+    // Options with values may stand before the subcommand (`npm --location project config set`): its words are found among the line's.
+    ...["set", "edit"].map((sub) => ({ words: [], label: ["config", sub], files, when: (rest: Words, args: Words) => writes(rest, args) && (follows(rest, ["config", sub]) || follows(rest, ["c", sub]) || (sub === "set" && rest.includes("set") && !rest.includes("pkg"))) })),
+    { words: [], label: ["pkg", "set"], files: packageJsonOf, when: (rest) => setsPackageKey(rest, rest.indexOf("pkg")) },
+  ];
+}
 
 /** The project files an invocation rewrites without a word naming them (see REWRITES), with how, for messages. */
 export function rewritesFiles(name: string, args: readonly ShellWord[]): { files: readonly string[]; how: string } | undefined {
-  const table = Object.hasOwn(REWRITES, name) ? REWRITES[name] : name === "yarnpkg" ? REWRITES.yarn : name === "rtx" ? REWRITES.mise : undefined;
-  if (table === undefined) return undefined;
+  const key = Object.hasOwn(REWRITES, name) ? name : Object.hasOwn(ALIASES, name) ? ALIASES[name]! : undefined;
+  if (key === undefined) return undefined;
+  const table = REWRITES[key]!;
   const values = args.map((w) => w.value);
   const end = values.indexOf("--");
   const all = end < 0 ? values : values.slice(0, end);
@@ -506,8 +618,10 @@ export function rewritesFiles(name: string, args: readonly ShellWord[]): { files
   const words = all.filter((v) => v === undefined || !v.startsWith("-"));
   for (const entry of table) {
     if (!entry.words.every((p, k) => k < words.length && (words[k] === undefined || words[k] === p))) continue;
-    if (entry.when !== undefined && !entry.when(words.slice(entry.words.length), all)) continue;
-    return { files: entry.files, how: `written by ${[name, ...entry.words].join(" ")}, which rewrites it without a word of the line naming it` };
+    const rest = words.slice(entry.words.length);
+    if (entry.when !== undefined && !entry.when(rest, all)) continue;
+    const files = typeof entry.files === "function" ? entry.files(rest, all) : entry.files;
+    return { files, how: `written by ${[name, ...(entry.label ?? entry.words)].join(" ")}, which rewrites it without a word of the line naming it` };
   }
   return undefined;
 }

