@@ -587,6 +587,8 @@ ruleTester("protected-path-write", {
         [{ path: "src/a.txt", key: "id_rsa" }, "key"],
         [{ path: "src/a.txt", options: { dump_file: ".env" } }, "dump_file"],
         [{ path: "src/a.txt", results: [".claude", "settings.json"] }, "results"],
+        [{ path: "src/a.txt", results: { ".env": "x" } }, "results"],
+        [{ path: "src/a.txt", outputs: [{ "plangate.yaml": 1 }] }, "outputs"],
       ] as const
     ).flatMap(([args, argument]) =>
       [undefined, annotated({ readOnlyHint: true })].map((tools) => ({
