@@ -126,3 +126,33 @@ describe("isPathArgument", () => {
     expect(facts.step(a)).not.toBe(facts.step(b));
   });
 });
+
+describe("writeReason: a file's text beside a path", () => {
+  const NONE: FileProbe = { kind: () => "missing", size: () => undefined, realpath: () => undefined, readlink: () => undefined, readText: () => undefined };
+  const reason = (args: Record<string, unknown>) => {
+    const facts = new PlanFacts(defaultPolicy("/w"), undefined, NONE);
+    return facts.step({ position: 1, at: "/steps/0", toolAt: "/steps/0/tool", tool: "read_file", args, argsAt: "/steps/0/arguments", raw: {} } as Step).writeReason;
+  };
+  it.each([
+    [{ path: "run.sh", data: "#!/bin/sh\nmake\n" }, "data"],
+    [{ path: "run.sh", body: "make" }, "body"],
+    [{ path: "run.sh", text: "line\r\n" }, "text"],
+    [{ path: "run.sh", lines: ["#!/bin/sh", "make"] }, "lines"],
+    [{ file_path: "a.py", source_code: "print(1)" }, "source_code"],
+    [{ files: ["a.py"], options: { fileData: "x" } }, "fileData"],
+  ])("%j writes through %s", (args, argument) => {
+    expect(reason(args)).toEqual({ kind: "text", argument, reader: true });
+  });
+  it.each([
+    { path: "src", text: "TODO" },
+    { path: "a.py", lines: "1-20" },
+    { path: "a.py", lines: [1, 20] },
+    { path: "a.py", lines: ["10:20"] },
+    { path: "a.json", data: "{\"a\": 1}" },
+    { source: "a\nb" },
+    { text: "a\nb", body: "x" },
+    { url: "https://example.com/x", body: "x" },
+  ])("%j reads", (args) => {
+    expect(reason(args)).toBeUndefined();
+  });
+});

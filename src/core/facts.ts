@@ -7,7 +7,7 @@ import { isFileUrl, isFolderName, isPathName, isRemoteUrl, MAX_ARGUMENT_DEPTH, m
 import type { ToolRegistry } from "./tools.js";
 import { CONTENT_ARGUMENTS } from "./walk.js";
 import { mayBePatch, patchPaths } from "./patch-paths.js";
-import { schemaDefaultWrite, schemaWriteTargets, writeArgument, writerReason, type WriterReason } from "./writers.js";
+import { fileTextArgument, isFileTextName, schemaDefaultWrite, schemaReadArguments, schemaWriteTargets, writeArgument, writerReason, type WriterReason } from "./writers.js";
 import { PlanWork, readingUnits } from "./work.js";
 
 /*
@@ -201,8 +201,11 @@ export interface EmbeddedLeaf {
 export type StepWriteReason =
   | { kind: "untyped" }
   | { kind: WriterReason }
-  /** `value`: the default the tool's registry schema gives the argument, which the step leaves out. */
-  | { kind: "argument" | "download"; argument: string; reader: boolean; value?: unknown };
+  /**
+   * `value`: the default the tool's registry schema gives the argument, which the step leaves out; `text`:
+   * the argument holds a file's text beside a path (core/writers.ts `fileTextArgument`).
+   */
+  | { kind: "argument" | "download" | "text"; argument: string; reader: boolean; value?: unknown };
 
 /** What one step's arguments hold, walked once. */
 export class StepFacts {
@@ -391,7 +394,9 @@ export class StepFacts {
    * `writeArgument`: `content`, `output: x/y`, `mode: "w"`, `overwrite: true`, `command: "create"`, or an
    * argument the tool's registry schema describes as where it writes), or one it leaves out whose default
    * in that schema does (schemaDefaultWrite); or it fetches a URL beside a path argument, which names where
-   * the download is saved (`{url: "https://...", file: ".env"}`); or, short of all these, nothing says its
+   * the download is saved (`{url: "https://...", file: ".env"}`); or it gives a file's text beside a path
+   * (`{path: "run.sh", body: "..."}`, `data` or `text` of several lines: core/writers.ts
+   * `fileTextArgument`); or, short of all these, nothing says its
    * tool only reads (`unknown`: not in tools.read, no readOnlyHint). A tool the registry marks read-only is
    * judged by its arguments too (all but a path beside a URL): the hint is its author's claim, and an
    * argument that says the step writes outweighs it.
@@ -414,13 +419,27 @@ export class StepFacts {
         const vouched = byTool === undefined && this.owner.tools?.annotations?.get(tool)?.readOnlyHint === true;
         const saved = argument === undefined && !vouched ? this.#downloadTarget() : undefined;
         const reader = byTool === undefined;
+        // A file's text beside a path (`{path: "run.sh", body: "..."}`, `data` of several lines) is written
+        // there, whatever the tool claims of reading.
+        const text = argument === undefined && saved === undefined && this.#besidePath() ? fileTextArgument(this.step.args, schemaReadArguments(schema)) : undefined;
         if (argument !== undefined) reason = byDefault?.value !== undefined ? { kind: "argument", argument, reader, value: byDefault.value } : { kind: "argument", argument, reader };
         else if (saved !== undefined) reason = { kind: "download", argument: saved, reader };
+        else if (text !== undefined) reason = { kind: "text", argument: text, reader };
         else if (byTool !== undefined) reason = { kind: byTool };
       }
     }
     this.#writeReason = reason ?? null;
     return reason;
+  }
+
+  /** Does the step name a path (not one read from a patch, nor a file's text under a name like `source`)? */
+  #besidePath(): boolean {
+    const paths = this.pathArgs;
+    for (let i = 0; i < paths.length; i++) {
+      const p = paths[i]!;
+      if (!p.fromPatch && p.value.trim() !== "" && !isFileTextName(p.name) && !isRemoteUrl(p.value.trim())) return true;
+    }
+    return false;
   }
 
   /** The name of a path argument beside a web URL (a download's target), or undefined. */

@@ -343,6 +343,37 @@ function defaultsOf(list: readonly Record<string, unknown>[], alternatives: Read
   return out;
 }
 
+/** Bound on the defaults schemaDefaults lists for one step. */
+const MAX_DEFAULTS = 256;
+
+/**
+ * The values the tool's input schema gives the arguments a step leaves out (see defaultsOf), found through
+ * `$ref`, `allOf`, `anyOf` and `oneOf`, and inside an object argument the step gives: each with the
+ * argument's dotted place (`options.output`) and its own name (`output`). The tool uses them as if given,
+ * so a path among them is judged as one the step names.
+ */
+export function schemaDefaults(schema: unknown, given: unknown): { argument: string; name: string; value: unknown }[] {
+  const top = schemaArguments(schema);
+  const out: { argument: string; name: string; value: unknown }[] = [];
+  if (top === undefined) return out;
+  const walk = (args: SchemaArguments, value: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const [name, list] of args.properties) {
+      if (out.length >= MAX_DEFAULTS) return;
+      if (Object.hasOwn(value, name)) {
+        const v = value[name];
+        if (depth < 8 && v !== null && typeof v === "object" && !Array.isArray(v)) {
+          const inner = nestedArguments(args, name);
+          if (inner !== null) walk(inner, v as Record<string, unknown>, `${prefix}${name}.`, depth + 1);
+        }
+        continue;
+      }
+      for (const d of defaultsOf(list, args.alternatives)) out.push({ argument: `${prefix}${name}`, name, value: d });
+    }
+  };
+  walk(top, given !== null && typeof given === "object" && !Array.isArray(given) ? (given as Record<string, unknown>) : {}, "", 0);
+  return out;
+}
+
 /**
  * The argument a step leaves out whose default in the tool's input schema says it writes (see
  * writeArgument: `mode: {default: "w"}`, `overwrite: {const: true}`, `output: {default: ".git/x"}`), found
@@ -407,4 +438,102 @@ export function schemaWriteTargets(schema: unknown): ReadonlySet<string> {
     targetsMemo.set(schema, (found = out.size === 0 ? NO_TARGETS : out));
   }
   return found;
+}
+
+/**
+ * Words of an argument's description (or title) in a tool's input schema that say the tool reads what it
+ * names or looks for it: "file to read", "input file", "path of the file to search", "text to search
+ * for", "search term". A description that also says the argument is written (WRITE_DESCRIPTION) is no
+ * reading one.
+ */
+const READ_DESCRIPTION = [
+  /\b(?:file|path|dir|directory|folder|document|location)\b[^.;:]{0,40}\bto\s+(?:read|search|view|open|list|inspect|scan|load|analy[sz]e|parse|check|lint|compare|diff|validate|hash|count|summari[sz]e)\b/i,
+  /\b(?:input|source)\s+(?:file|path|dir|directory|folder|document)\b/i,
+  /\b(?:read|searched|scanned|loaded|parsed)\s+(?:from|in)\b/i,
+  /\b(?:text|string|term|terms|pattern|query|regex|regular\s+expression|words?|phrase|keywords?)\s+to\s+(?:search|find|look|match|grep)\b/i,
+  /\bsearch\s+(?:text|term|terms|string|query|pattern|phrase|keywords?)\b/i,
+];
+
+const readMemo = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * The arguments a tool's input schema describes as what it reads or looks for (see READ_DESCRIPTION),
+ * whatever their names (`report: {description: "Input file to read"}`, `text: {description: "Text to
+ * search for"}`): a reader given a protected path or text there is taken to read it. One the schema also
+ * describes as where the tool writes (schemaWriteTargets) is not.
+ */
+export function schemaReadArguments(schema: unknown): ReadonlySet<string> {
+  const args = schemaArguments(schema);
+  if (args === undefined || schema === null || typeof schema !== "object") return NO_TARGETS;
+  let found = readMemo.get(schema);
+  if (found === undefined) {
+    const writes = schemaWriteTargets(schema);
+    const out = new Set<string>();
+    for (const [name, list] of args.properties) {
+      if (writes.has(name)) continue;
+      if (list.some((s) => [s.description, s.title].some((t) => typeof t === "string" && t.length <= 4096 && READ_DESCRIPTION.some((re) => re.test(t))))) out.add(name);
+    }
+    readMemo.set(schema, (found = out.size === 0 ? NO_TARGETS : out));
+  }
+  return found;
+}
+
+/**
+ * Names of arguments that hold the text of a file, compared without case or separators: given beside a
+ * path, by any text (`body`, `lines`, `source_code`, `file_content`, `file_data`), a tool writes that text
+ * there, whatever it claims of reading. A list of lines counts under them too, but not line numbers
+ * (`lines: "1-20"`, `lines: [1, 20]`: what a reader shows).
+ */
+const FILE_TEXT = new Set(["body", "sourcecode", "filecontent", "filecontents", "filedata", "filebody", "textcontent", "rawtext", "filestring"]);
+/** Names of a file's lines: a list of texts (not line numbers) under them is a file's text, and so is a text of several lines. */
+const FILE_LINES = new Set(["lines", "filelines", "newlines", "textlines"]);
+/**
+ * Names that hold a file's text or something a reader looks for (`text: "TODO"` beside a path is a search;
+ * `data` a value to check, `code` an error code, `source` a file read): their text counts as a file's only
+ * when it holds a line break, as file text does and a search term does not.
+ */
+const FILE_TEXT_MULTILINE = new Set(["text", "data", "code", "source", "sourcetext"]);
+/** Line numbers or ranges (`12`, `1-20`, `10:`, `5,9`), what a reader's `lines` argument shows. */
+const LINE_NUMBERS = /^\s*\d*\s*(?:[-:,.]+\s*\d*\s*)*$/;
+const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
+
+/** Is an argument name one of a file's text (FILE_TEXT or FILE_TEXT_MULTILINE)? */
+export function isFileTextName(name: string): boolean {
+  const bare = bareName(name);
+  return FILE_TEXT.has(bare) || FILE_LINES.has(bare) || FILE_TEXT_MULTILINE.has(bare);
+}
+
+/**
+ * The name of an argument, at any depth, that holds the text of a file (see FILE_TEXT, FILE_LINES
+ * and FILE_TEXT_MULTILINE): a text or a list of texts. With `loose`, any text that is not line numbers under
+ * either kind of name counts, one line of it too (`{path: ".env", data: "TOKEN=x"}`). `exempt`: names the
+ * tool's registry schema describes as what it reads or looks for (schemaReadArguments).
+ */
+export function fileTextArgument(args: unknown, exempt: ReadonlySet<string>, loose = false, depth = 0): string | undefined {
+  if (depth > 64 || args === null || typeof args !== "object") return undefined;
+  if (Array.isArray(args)) {
+    for (const v of args) {
+      const hit = fileTextArgument(v, exempt, loose, depth + 1);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+  const record = args as Record<string, unknown>;
+  for (const k of Object.keys(record)) {
+    const v = k === "__proto__" ? Object.getOwnPropertyDescriptor(record, k)?.value : record[k];
+    if (v === undefined || v === null) continue;
+    const bare = bareName(k);
+    const always = FILE_TEXT.has(bare);
+    const lines = FILE_LINES.has(bare);
+    if ((always || lines || FILE_TEXT_MULTILINE.has(bare)) && !exempt.has(k)) {
+      const list = Array.isArray(v);
+      const texts = typeof v === "string" ? [v] : list ? v.filter((x): x is string => typeof x === "string") : [];
+      if (texts.some((t) => t.trim() !== "" && !LINE_NUMBERS.test(t) && (always || loose || (lines && list) || LINE_BREAK.test(t)))) return k;
+    }
+    if (typeof v === "object") {
+      const hit = fileTextArgument(v, exempt, loose, depth + 1);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
 }

@@ -84,8 +84,48 @@ ruleTester("path-outside-workspace", {
     ...["data/IN2.csv", "Data2/x.txt", "out-links/x.txt", "data/new.txt", "DATA/in.csv", "DATA-LINK/in.csv", "Data-Link./new/x.txt"].map((path) => ({ name: `a new or differently spelt path that names no link: ${path}`, code: plan({ path }), files })),
     // go's package patterns name the folder they start in (`./...` is no file named `...`).
     ...["go test ./...", "go vet ./data/... && go test -run TestX -count=1 ./...", "go build ..."].map((command) => ({ name: `a go package pattern: ${command}`, code: plan({ command }, "run_command"), files })),
+    // Registry defaults inside the workspace, of arguments the step gives, or nested under an object it leaves out.
+    ...(
+      [
+        [{ path: "data/in.csv" }, { output: { type: "string", default: "out/report.txt" }, root: { default: "." } }],
+        [{ path: "data/in.csv", output: "out/x.txt" }, { output: { type: "string", default: "/etc/cron.d/x" } }],
+        [{ path: "data/in.csv" }, { format: { default: "%d/%m/%Y" }, url: { default: "https://example.com/a" } }],
+        [{ path: "data/in.csv" }, { output: { anyOf: [{ const: "/etc/x" }, { type: "string" }] } }],
+        [{ path: "data/in.csv" }, { opts: { type: "object", properties: { output: { default: "/etc/cron.d/x" } } } }],
+      ] as const
+    ).map(([args, properties]) => ({
+      name: `read_file ${JSON.stringify(args)} with the registry defaults ${JSON.stringify(properties)}`,
+      code: plan(args, "read_file"),
+      files,
+      options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: { type: "object", properties } }] }), "t.json") },
+    })),
   ],
   invalid: [
+    // A registry default of an argument the step leaves out is used as if given: a path there outside the
+    // workspace is reported, for a read as for a write, through $ref, const, anyOf and object arguments given.
+    ...(
+      [
+        [{ path: "data/in.csv" }, { output: { type: "string", default: "/etc/cron.d/x" } }, "output", "/etc/cron.d/x"],
+        [{ path: "data/in.csv" }, { key: { type: "string", default: "~/.ssh/id_rsa" } }, "key", "~/.ssh/id_rsa"],
+        [{ path: "data/in.csv" }, { log: { type: "string", default: "../../x" } }, "log", "../../x"],
+        [{ path: "data/in.csv" }, { extra_paths: { type: "array", default: ["data", "/etc/passwd"] } }, "extra_paths", "/etc/passwd"],
+        [{ path: "data/in.csv" }, { out: { $ref: "#/$defs/Out" }, $$defs: { Out: { type: "string", default: "/tmp/x" } } }, "out", "/tmp/x"],
+        [{ path: "data/in.csv" }, { target: { const: "/etc/hosts" } }, "target", "/etc/hosts"],
+        [{ path: "data/in.csv" }, { cache: { anyOf: [{ type: "null" }, { type: "string", default: "~/.cache/x" }] } }, "cache", "~/.cache/x"],
+        [{ path: "data/in.csv", opts: {} }, { opts: { type: "object", properties: { dump: { type: "string", default: "/var/tmp/d" } } } }, "opts.dump", "/var/tmp/d"],
+        [{ path: "data/in.csv" }, { cfg: { type: "string", default: "out-link/x.txt" } }, "cfg", "out-link/x.txt"],
+      ] as const
+    ).map(([args, props, argument, path]) => {
+      const { $$defs, ...properties } = props as Record<string, unknown>;
+      const schema = { type: "object", properties, ...($$defs ? { $defs: $$defs } : {}) };
+      return {
+        name: `read_file ${JSON.stringify(args)} with the registry schema ${JSON.stringify(schema)}`,
+        code: plan(args, "read_file"),
+        files,
+        options: { tools: parseToolsText(JSON.stringify({ tools: [{ name: "read_file", inputSchema: schema, annotations: { readOnlyHint: true } }] }), "t.json") },
+        errors: [{ step: 1, pointer: "/steps/0/arguments", messageId: "outsideDefault", message: new RegExp(`"read_file" leaves out its argument "${argument.replace(".", "\\.")}", which the tool's registry schema defaults to "${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}": that path .*, outside the workspace`) }],
+      };
+    }),
     // Paths inside structured text an executor parses, and URLs of other schemes that name a local file.
     ...(
       [

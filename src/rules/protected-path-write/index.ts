@@ -3,7 +3,7 @@ import { PROTECTED_GLOB_SOURCES } from "./glob-sources.js";
 import { GLOB_OPTIONS } from "./glob-options.js";
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_SECRET_PATHS, DEFAULT_WRITE_TOOLS } from "../../policy/defaults.js";
 import { looseName } from "../../core/lookalike.js";
-import { nameSaysWrite } from "../../core/writers.js";
+import { fileTextArgument, isFileTextName, nameSaysWrite, schemaDefaults, schemaReadArguments } from "../../core/writers.js";
 import { type ArgLeaf, LeafTag, type StepFacts } from "../../core/facts.js";
 import { inFolder, isAbsoluteAnywhere, isFolderName, isPathName, isRemoteUrl, joinedUnits, tooManyFolderPaths, isInside, mayBeFileName, mayNamePath, pathSegments, relativeInside, windowsSpelling } from "../../core/paths.js";
 import { type CommandPathChecks, type DiskReach, reportCommandPathsProtected } from "../../commands/paths.js";
@@ -672,6 +672,7 @@ function stringsIn(value: unknown): string[] {
   walk(value, 0);
   return out;
 }
+const EMPTY_NAMES: ReadonlySet<string> = new Set();
 /** A web address's scheme: what a tool fetches from or sends to (`https:`, `ftp:`, `s3:`, `wss:`). */
 const WEB_URL = /^\s*(?:https?|ftps?|sftp|s3|gs|wss?):\/\//i;
 /** The first web address among a step's arguments outside content, or undefined. */
@@ -694,6 +695,8 @@ function namesWhatIsRead(name: string): boolean {
   }
   return hit;
 }
+const READER_HINT =
+  "give the file under the tool's path argument (path, file_path...), or remove the argument; if the tool only reads what that argument names, describe it so in the tool registry's inputSchema (\"description\": \"File to read\")";
 const PATTERN_HINT = 'narrow the pattern so that it cannot match .git, .env*, keys or the policy (e.g. "src/[a-z]*.py" instead of "**/*"), or list the files with {"$enum": […]}';
 const PROTECTED_HINT = "remove the write or choose another file; protected paths are listed in paths.protected, and a default one a plan must write can be lifted with paths.unprotect";
 
@@ -856,7 +859,15 @@ export default defineRule({
       patternMayReachProtected: { message: "Step {{step}}: \"{{tool}}\" may write to a protected path through the {{constraint}} \"{{pattern}}\" in \"{{argument}}\".", hint: PATTERN_HINT },
       readerUnknownArgument: {
         message: "Step {{step}}: \"{{tool}}\" reads, but its argument \"{{argument}}\" names the protected path \"{{path}}\"{{resolved}}, and plangate cannot tell that the tool only reads what that argument names.",
-        hint: "give the file under the tool's path argument (path, file_path...), or remove the argument; if no argument of the tool writes, mark it read-only in the tool registry (annotations.readOnlyHint: true)",
+        hint: READER_HINT,
+      },
+      readerTextBesideProtected: {
+        message: "Step {{step}}: \"{{tool}}\" reads, but is given text in \"{{argument}}\" beside the protected path \"{{path}}\"{{resolved}} in \"{{pathArgument}}\": it may write that text there.",
+        hint: "give a tool that reads a protected path no file text (body, data, text, lines...); if that argument is what it searches for, name it so (query, pattern) or describe it so in the tool registry's inputSchema (\"description\": \"Text to search for\")",
+      },
+      readerProtectedDefault: {
+        message: "Step {{step}}: \"{{tool}}\" reads, but leaves out its argument \"{{argument}}\", which the tool's registry schema defaults to the protected path \"{{path}}\"{{resolved}}, and plangate cannot tell that the tool only reads what that argument names.",
+        hint: "give that argument a file outside protected paths; if the tool only reads what it names, describe it so in the tool registry's inputSchema (\"description\": \"File to read\")",
       },
       protectedPath: { message: "Step {{step}}: \"{{tool}}\" would write to the protected path \"{{path}}\"{{resolved}}.", hint: PROTECTED_HINT },
       protectedBesideUrl: {
@@ -904,7 +915,7 @@ export default defineRule({
     summary: "A write tool targets a protected path.",
     docs: {
       description:
-        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write (`notebook_edit`, `fs`, `file`, `WriteFile`, `fs.write`: the name is not read), and a protected path given to one whose name says nothing of writing is reported as such (`protectedPathUnknownTool`), with how to declare a tool that only reads (tools.read, or readOnlyHint: true); an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes; so does a step of a tool that reads by `tools.read` alone given an argument that says it writes (`protectedPathWriteArgument`): an open mode or permissions (`mode: \"w\"`, `\"a\"`, `\"r+\"`, `flags: \"wx\"` or a non-zero number, `permissions: \"0755\"`), an operation (`command: \"create\"`, `op: \"write\"`, `action: \"str_replace\"`, `method: \"PUT\"`), a switch that is on (`overwrite: true`, `create_if_missing: \"yes\"`, `in_place: 1`, `truncate`, `delete`, `save`, `replace: \"text\"`), or a URL beside a path argument (`WebFetch {url, file: \".env\"}`: where the download is saved), or an argument it leaves out whose default in the registry schema says it writes (`mode: {default: \"w\"}`); a tool the registry marks `readOnlyHint: true` is taken at its word for modes, operations and switches. A writer's pattern of the files it writes (a path argument with wildcards, or a value under `glob`, `include`, `files`, or under `pattern`, `match`, `filter` when the step names no path otherwise) is read as bash with globstar reads it (`patternArgumentReachesProtected`): a name starting with `.` expands to the protected hidden names (`{pattern: \".git/**\", delete: true}`, `{path: \".e*\", content: ...}`), a pattern below a folder where protected paths lie names what it can match there (`{include: \".github/**\"}`), and elsewhere the matches on disk count (`{glob: \"**/*.yml\"}` beside `lefthook.yml`); braces are expanded (`{docs,.claude}/**`). Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `parent`, `into`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. A value that names a folder of protected paths (`.claude`, `.github`, `.vscode`, `.husky`...) is such a folder under any name (`{parent: \".claude\", name: \"settings.json\"}`, `{container: \".github\", entry: \"workflows/ci.yml\"}`); a list of names is the parts of one path, as an executor that joins them writes it (`{path: [\".claude\", \"settings.json\"]}`, `{segments: [\".github\", \"workflows\", \"ci.yml\"]}`: `protectedJoined`), and so is a map whose keys name such a folder and the names in it (`{files: {\".claude\": {\"settings.json\": ...}}}`), and a name with its extension given apart (`ext`, `extension`, `suffix`, `format`, `file_type`: `{stem: \"plangate\", extension: \"yaml\"}`, `{name: \"server\", format: \"pem\"}`); and the values inside structured text of an argument (a JSON object or list, `key: value` and `key=value` pairs of YAML, TOML or option text: `{config: \"{\\\"path\\\": \\\".git/config\\\"}\"}`, `{flags: \"--output=.env\"}`) and the URLs of other schemes that name a local file (`git+file:`, `svn+file:`, `vscode://file/`, `cursor://file/`) are paths too. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder a protected glob names by its place (`.claude`, `.vscode`, `.github`), written whole by an archive, a clone, a copy or a move, whatever it holds now; a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a tool that reads by `tools.read` alone (the registry does not mark it `readOnlyHint: true`), given a protected path-like value under an argument that is neither the path it reads (`path`, `file_path`, `paths`, `notebook_path`, `resource`...), a folder it reads in (`cwd`, `dir`, `root`), an input (`input`, `source`, `from`, `url`) nor a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `ignore`, `filter`...), is reported (another path argument, `target`, `new_path`, `backup_file`, `log_file`, `cache_dir`, may be where it writes) (`read_file {path: a.txt, export: .env}`, and a list of names there that joins into one, `export: [\".claude\", \"settings.json\"]`): nothing tells that it only reads what that argument names. A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
+        "Reports a path of a write tool that matches a protected glob (`paths.protected`; defaults `.git` at any depth, `.env*`, `**/*.pem`, `**/*.key`, SSH keys, the host's hook configuration that runs the guard (`.claude/settings.json`, `.claude/settings.local.json`, `.claude/hooks/**`), the plangate policy under every name at any depth, and what runs code or widens what the agent may do outside the approved plan: at any depth, the agent hosts' MCP servers (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, `.gemini/settings.json`), Claude Code's `.claude/commands/**`, `.claude/agents/**` and `.claude/skills/**`, the editor's `.vscode/tasks.json`, `settings.json`, `launch.json` and `*.code-workspace`, `.devcontainer/**` and `.husky/**`; at the workspace root, CI workflows (`.github/workflows/**`, `.gitlab-ci.yml`, `.circleci/**`, `.travis.yml`, `Jenkinsfile`...) and git hook managers (`.pre-commit-config.yaml`, `lefthook.yml`...); `paths.unprotect` lets writers touch a default glob after all, `CLAUDE.md` stays writable). Writers are decided by effect, failing closed: a tool in `tools.write`, or marked `readOnlyHint: false` or `destructiveHint: true` in the registry, writes; a tool marked `readOnlyHint: true` in the registry, or in `tools.read` (defaults `read_file`, `list_dir`, `grep`, `Read`, `Glob`, `Grep`, `LS`, the Markdown `READ`, …), reads; any other tool, unknown ones included, is taken to write (`notebook_edit`, `fs`, `file`, `WriteFile`, `fs.write`: the name is not read), and a protected path given to one whose name says nothing of writing is reported as such (`protectedPathUnknownTool`), with how to declare a tool that only reads (tools.read, or readOnlyHint: true); an annotation that is not a JSON boolean makes a writer. Whatever its tool, a step given a content argument (`content`, `file_text`, `new_string`, …, in any case and with any separators: `fileText`, `newString`; `edits`, `new_source`, `replacement` holding text, a list or an object) or a path-like output argument (`output`, `out_file`, `save_as`, `dest`, `to`, …) writes; so does a step of a tool that reads by `tools.read` alone given an argument that says it writes (`protectedPathWriteArgument`): an open mode or permissions (`mode: \"w\"`, `\"a\"`, `\"r+\"`, `flags: \"wx\"` or a non-zero number, `permissions: \"0755\"`), an operation (`command: \"create\"`, `op: \"write\"`, `action: \"str_replace\"`, `method: \"PUT\"`), a switch that is on (`overwrite: true`, `create_if_missing: \"yes\"`, `in_place: 1`, `truncate`, `delete`, `save`, `replace: \"text\"`), or a URL beside a path argument (`WebFetch {url, file: \".env\"}`: where the download is saved), or an argument it leaves out whose default in the registry schema says it writes (`mode: {default: \"w\"}`); a tool the registry marks `readOnlyHint: true` is taken at its word for modes, operations and switches. A writer's pattern of the files it writes (a path argument with wildcards, or a value under `glob`, `include`, `files`, or under `pattern`, `match`, `filter` when the step names no path otherwise) is read as bash with globstar reads it (`patternArgumentReachesProtected`): a name starting with `.` expands to the protected hidden names (`{pattern: \".git/**\", delete: true}`, `{path: \".e*\", content: ...}`), a pattern below a folder where protected paths lie names what it can match there (`{include: \".github/**\"}`), and elsewhere the matches on disk count (`{glob: \"**/*.yml\"}` beside `lefthook.yml`); braces are expanded (`{docs,.claude}/**`). Its paths are its path arguments (see `path-outside-workspace`: listed names, names ending in `path`, `file`, `dir`, `to`, `out`, `output`, …, `format: \"path\"` in the registry, `file:` URLs and local database URLs, `sqlite:///app.db`) and any other argument value or object key that looks like a path (holds a `/` or starts with `.`; spaces at its ends, which an executor may trim, do not count, and a name with spaces inside counts when it holds a separator: `deploy keys/prod key.pem`) or is a bare name a protected glob matches (`{\"name\": \"plangate.yaml\"}`) or that names a symbolic link in the workspace root (`{\"name\": \"hooks\"}` with `hooks` linked to `.git/hooks`), also spelt with percent escapes (`%2egit%2fconfig`), the keys of a map under a path name included (`files: {\".git/config\": …}`), and the files a patch names in its headers (`apply_patch {input: \"*** Update File: .git/config ...\"}`, `+++ b/.git/hooks/pre-commit`). A relative path or bare word is also read from each folder the step names (`cwd`, `workdir`, `workingDirectory`, `dir`, `directory`, `folder`, `root`, `base_path`, `location`, `prefix`, `parent`, `into`, `options.cwd`...; see `path-outside-workspace`), as an executor that joins them writes it: `{cwd: \".github\", path: \"workflows/ci.yml\"}` and `{dir: \".claude\", name: \"settings.json\"}` are protected, and so is a command line's path read from such a folder. A value that names a folder of protected paths (`.claude`, `.github`, `.vscode`, `.husky`...) is such a folder under any name (`{parent: \".claude\", name: \"settings.json\"}`, `{container: \".github\", entry: \"workflows/ci.yml\"}`); a list of names is the parts of one path, as an executor that joins them writes it (`{path: [\".claude\", \"settings.json\"]}`, `{segments: [\".github\", \"workflows\", \"ci.yml\"]}`: `protectedJoined`), and so is a map whose keys name such a folder and the names in it (`{files: {\".claude\": {\"settings.json\": ...}}}`), and a name with its extension given apart (`ext`, `extension`, `suffix`, `format`, `file_type`: `{stem: \"plangate\", extension: \"yaml\"}`, `{name: \"server\", format: \"pem\"}`); and the values inside structured text of an argument (a JSON object or list, `key: value` and `key=value` pairs of YAML, TOML or option text: `{config: \"{\\\"path\\\": \\\".git/config\\\"}\"}`, `{flags: \"--output=.env\"}`) and the URLs of other schemes that name a local file (`git+file:`, `svn+file:`, `vscode://file/`, `cursor://file/`) are paths too. Globs match the path relative to the workspace root, as written and after following symlinks, without case (a case-insensitive file system writes `.GIT/config` into `.git`), in its Windows spelling (`.git./config`, `.git /config`, `.git::$INDEX_ALLOCATION/config` are `.git/config` there) and in NFKC form without the invisible code points HFS+ ignores (a Kelvin sign in `.\u212Aey` is a `K`). A Windows 8.3 short name (`GIT~1`, `PLANGA~1.YAM`) may stand for any protected name and counts as protected (in a command line, one a protected name could have been given: its first six characters without leading dots, and three of its extension; `HEAD~1` is a git revision). The paths a command line names (a plan's, and a guarded host's shell call) are read in the same spellings, but for what a program that only reads its operands is given (`cat`, `head`, `tail`, `wc`, `ls`, `grep`, `diff`, `cmp`, `stat`, `du`, the checksum programs, `realpath`, `readlink`, `nl`, `od`, named by their names alone: `./cat` may be anything) and a `< file` redirection, which are reads: a read is refused only for a path that holds secrets (`.git`, `.env*`, keys, `.ssh`, the hosts' settings and MCP configurations, and any glob the policy adds), so `cat .github/workflows/ci.yml` passes and `cat .env` does not (a redirection or a pipe into a writer on the same line still writes); in a command line, a pattern bash expands to a hidden protected name (`cp a .e*` names `.env`, `> .gi?/config` names `.git/config`; after `shopt -s dotglob` any pattern, `lib/?git/config`; after `shopt -s globstar` a `**` through any number of folders) is protected too, and so is a pattern whose existing matches on disk hold one (`sed -i … *.yaml` beside plangate.yaml), or that has more matches than plangate looks through (4096). A command that writes everything under a folder (`rm -r`, `chmod -R` and the like, long options abbreviated too (`--recurs`), `cp -r` and its `--target-directory`, `rsync -a`, `mv`, `rimraf`, `find` with `-delete` or `-exec`, `git clean`; and an archive or patch unpacked there, which may name any file: `tar -x`, `unzip`, `7z x`, `cpio -i`, `ar x`, `patch`, `git apply`, `git am`) is reported when the folder is the workspace root (`rm -rf .`, `find . -delete`, `git clean -fdx`) or holds a protected entry directly (`rm -rf vendor/lib` beside `vendor/lib/.git`); deeper, through up to 2,000 folders, a nested repository or policy is looked for by the protected globs' literal names (`rm -rf vendor` holding `vendor/lib/.git`), not by wildcards (test keys in `node_modules`); a folder a protected glob names by its place (`.claude`, `.vscode`, `.github`), written whole by an archive, a clone, a copy or a move, whatever it holds now; a folder too large to list is checked for the protected globs' literal names only. Read tools may read protected paths; but a reader (by `tools.read`, or marked `readOnlyHint: true` by the registry: its author's claim), given a protected path-like value or a bare protected name (`plangate.yaml`, `id_rsa`) under an argument that is neither the path it reads (`path`, `file_path`, `paths`, `notebook_path`, `resource`...; `name` for a bare name), a folder it reads in (`cwd`, `dir`, `root`), an input (`input`, `source`, `from`, `url`), a search term (`pattern`, `query`, `glob`, `include`, `exclude`, `ignore`, `filter`...) nor an argument its registry schema describes as read (`\"description\": \"File to read\"`, `\"Input file\"`, `\"Text to search for\"`), is reported (another path argument, `target`, `report`, `new_path`, `backup_file`, `log_file`, `cache_dir`, may be where it writes) (`read_file {path: a.txt, export: .env}`, a list of names there that joins into one, `export: [\".claude\", \"settings.json\"]`, and a map's key there, `results: {\".env\": …}`): nothing tells that it only reads what that argument names. A reader given a file's text beside a path writes it there (`protectedPathWriteArgument`): any text under `body`, `source_code`, `file_content`, `file_data`, a list of lines under `lines` (not line numbers, `lines: \"1-20\"`), and text of several lines under `text`, `data`, `code` or `source` (one line there is a search term or a value: `{path: \"src\", text: \"TODO\"}` reads); one line of such text beside a protected path is refused too (`readerTextBesideProtected`: `{path: \".env\", data: \"TOKEN=x\"}`), unless the registry schema describes the argument as what the tool looks for. An argument a step leaves out is judged with the default the tool's registry schema gives it (a `default`, a `const` or a one-member `enum`, through `$ref`, `allOf`, `anyOf` and `oneOf`, and inside an object argument the step gives), as if given: a protected path there is refused for a writer under any name (`protectedDefault`), and for a reader under a name that says nothing of reading (`readerProtectedDefault`: `report: {default: \".env\"}`). A write tool's argument constraint is judged by its worst case: each `$enum` member as a path; a `$glob` is reported when some path it matches is protected (a witness search both ways: `**/*` or `src/*` can name `.git/x` or `src/.env`); a `$regex` on its path always.",
       rationale:
         "The intake protocol §4: no protected paths in write operations. Version control internals, secrets and the policy itself must not be changed by a plan, nor what runs on its own later (the host's MCP servers and hooks, the editor's tasks, CI on the next push, git hooks on the next commit) or widens what the agent may do: a plan that wrote them would run code, or grant tools, that no one approved.",
       fix: "Remove the write, or target another file; for a default glob the plan really must write (a plan that edits CI), list it in `paths.unprotect`, in an `overrides` entry for those plan files only.",
@@ -967,6 +978,16 @@ export default defineRule({
       const hit = short ?? candidates.find((c) => matches(c));
       return hit === undefined ? undefined : { hit, short: short !== undefined };
     };
+    // The first protected path among the strings of a registry default (schemaDefaults): one under a path
+    // name, one that looks like a path, or a bare name a protected glob matches.
+    const protectedDefaultIn = (d: { name: string; value: unknown }): { path: string; hit: string } | undefined => {
+      for (const v of stringsIn(d.value)) {
+        if (v.trim() === "" || !(isPathName(d.name, EMPTY_NAMES) || mayNamePath(d.name, v) || mayBeFileName(d.name, v))) continue;
+        const found = protectedHit(v);
+        if (found !== undefined) return { path: v, hit: found.hit };
+      }
+      return undefined;
+    };
     // The secrets among the protected globs: what a tool that reaches a URL may not be given even to read.
     let secrets: ((path: string) => boolean) | undefined;
     // The loops over steps and leaves are indexed: for-of allocates in code V8 has not optimised yet (one
@@ -997,32 +1018,77 @@ export default defineRule({
           }
           if (sent) continue;
         }
-        // A reader known by its name only (tools.read) may still write through an argument plangate has no
-        // name for (`read_file {path: a.txt, export: .env}`): a path-like value there that is protected is
-        // refused, as what may be written. A tool the registry marks read-only is taken at its word for
-        // what its arguments name, unless one of them says it writes (StepFacts.writeReason).
-        if (vouched) continue;
+        // A reader, whatever says it reads (tools.read, or the registry's readOnlyHint: its author's claim),
+        // may still write through an argument whose name says nothing of reading (`read_file {path: a.txt,
+        // export: .env}`, `{report: "plangate.yaml"}`): a protected path there is refused, as what may be
+        // written, unless the tool's registry schema describes that argument as what it reads.
+        const schema = ctx.facts.tools?.schemas.get(step.tool);
+        const readArgs = schemaReadArguments(schema);
+        const reads = (name: string, isPath: boolean) => readArgs.has(name) || namesWhatIsRead(name) || readsIn(name) || (isPath && namesTheRead(name));
         const embedded = facts.embedded();
         let reported = false;
         for (const a of embedded.length === 0 ? facts.strings : [...facts.strings, ...embedded.filter((e) => !isCommandArgument(e.outer)).map((e) => e.leaf)]) {
-          if (a.content || a.constraint !== undefined || !a.has(LeafTag.PathLike)) continue;
+          if (a.content || a.constraint !== undefined) continue;
           // A path argument, a folder the reader reads in (`cwd`, `dir`), an argument named as its input or
           // what it looks for (`input`, `source`, `pattern`) names what it reads.
-          if (namesWhatIsRead(a.name) || readsIn(a.name) || (facts.isPathArgument(a) ? namesTheRead(a.name) : !mayNamePath(a.name, a.value))) continue;
+          const isPath = facts.isPathArgument(a);
+          if (reads(a.name, isPath)) continue;
+          // A path-like value, or a bare name a protected glob matches (`plangate.yaml`, `id_rsa`) under
+          // another name than `name` (`read_file {name: "plangate.yaml"}` names what it reads).
+          if (a.has(LeafTag.PathLike) ? !isPath && !mayNamePath(a.name, a.value) : a.name.toLowerCase() === "name" || !bare(a.name, a)) continue;
           const found = protectedHit(a.value);
           if (found === undefined) continue;
           ctx.report({ at: a.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: a.value, argument: a.name, resolved: found.hit !== a.value ? ` (${found.hit})` : "" }, actual: a.value });
           reported = true;
           break;
         }
+        // A map's key there names a path too (`results: {".env": "x"}`), judged by the map's argument name.
+        if (!reported)
+          for (const k of facts.keys) {
+            let up = k.slot.parent;
+            while (up !== undefined && typeof up.token !== "string") up = up.parent;
+            const owner = up?.token;
+            if (typeof owner !== "string" || owner === "" || reads(owner, isPathName(owner, facts.pathNames))) continue;
+            if (k.has(LeafTag.PathLike) ? !mayNamePath("", k.value) : !bare("", k)) continue;
+            const found = protectedHit(k.value);
+            if (found === undefined) continue;
+            ctx.report({ at: k.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: k.value, argument: owner, resolved: found.hit !== k.value ? ` (${found.hit})` : "" }, actual: k.value });
+            reported = true;
+            break;
+          }
         // A list of names there is the parts of one path (`export: [".claude", "settings.json"]`).
         if (!reported)
           for (const list of facts.stringLists()) {
-            if ((isPathName(list.name, facts.pathNames) && namesTheRead(list.name)) || namesWhatIsRead(list.name) || readsIn(list.name)) continue;
+            if (reads(list.name, isPathName(list.name, facts.pathNames))) continue;
             const joined = list.parts.map((p) => p.trim()).join("/");
             const found = protectedHit(joined);
             if (found === undefined) continue;
             ctx.report({ at: list.at, step: step.position, messageId: "readerUnknownArgument", data: { step: step.position, tool: step.tool, path: joined, argument: list.name, resolved: found.hit !== joined ? ` (${found.hit})` : "" } });
+            reported = true;
+            break;
+          }
+        // A file's text beside a protected path (`{path: ".env", data: "TOKEN=x"}`): one line of it is no
+        // write by itself (a search term is one line), but beside a protected path it may be written there.
+        if (!reported) {
+          const text = fileTextArgument(step.args, readArgs, true);
+          if (text !== undefined)
+            for (const p of facts.pathArgs) {
+              if (p.fromPatch || p.constraint !== undefined || isFileTextName(p.name) || p.value.trim() === "") continue;
+              const found = protectedHit(p.value);
+              if (found === undefined) continue;
+              ctx.report({ at: p.at, step: step.position, messageId: "readerTextBesideProtected", data: { step: step.position, tool: step.tool, argument: text, path: p.value, pathArgument: p.name, resolved: found.hit !== p.value ? ` (${found.hit})` : "" }, actual: p.value });
+              reported = true;
+              break;
+            }
+        }
+        // An argument the step leaves out is used with its registry default: a protected path there under a
+        // name that says nothing of reading (`report: {default: ".env"}`) is refused as one given.
+        if (!reported)
+          for (const d of schemaDefaults(schema, step.args)) {
+            if (reads(d.name, isPathName(d.name, facts.pathNames))) continue;
+            const hit = protectedDefaultIn(d);
+            if (hit === undefined) continue;
+            ctx.report({ at: step.argsAt, step: step.position, messageId: "readerProtectedDefault", data: { step: step.position, tool: step.tool, argument: d.argument, path: hit.path, resolved: hit.hit !== hit.path ? ` (${hit.hit})` : "" } });
             break;
           }
         continue;
@@ -1044,6 +1110,16 @@ export default defineRule({
           continue;
         }
       }
+      // Any other argument left out is used with its registry default, as if given (`backup: {default: ".env"}`).
+      let defaulted = false;
+      for (const d of schemaDefaults(ctx.facts.tools?.schemas.get(step.tool), step.args)) {
+        const hit = protectedDefaultIn(d);
+        if (hit === undefined) continue;
+        ctx.report({ at: step.argsAt, step: step.position, messageId: "protectedDefault", data: { step: step.position, tool: step.tool, argument: d.argument, path: hit.path, resolved: hit.hit !== hit.path ? ` (${hit.hit})` : "" } });
+        defaulted = true;
+        break;
+      }
+      if (defaulted) continue;
       const args = facts.pathArguments();
       const strings = facts.strings;
       for (let i = 0; i < strings.length; i++) {
@@ -1094,14 +1170,14 @@ export default defineRule({
         ctx.report({
           at: arg.at,
           step: step.position,
-          messageId: found.short ? "shortName" : why?.kind === "unknown" && !KNOWN_WRITERS.has(looseName(step.tool)) && !nameSaysWrite(step.tool) ? "protectedPathUnknownTool" : (why?.kind === "argument" || why?.kind === "download") && why.reader ? "protectedPathWriteArgument" : "protectedPath",
+          messageId: found.short ? "shortName" : why?.kind === "unknown" && !KNOWN_WRITERS.has(looseName(step.tool)) && !nameSaysWrite(step.tool) ? "protectedPathUnknownTool" : (why?.kind === "argument" || why?.kind === "download" || why?.kind === "text") && why.reader ? "protectedPathWriteArgument" : "protectedPath",
           data: {
             step: step.position,
             tool: step.tool,
             path: arg.value,
             resolved: found.hit !== arg.value ? ` (${found.hit})` : "",
             argument: why !== undefined && "argument" in why ? why.argument : "",
-            how: why?.kind === "download" ? "names where what it fetches is saved" : "says it writes",
+            how: why?.kind === "download" ? "names where what it fetches is saved" : why?.kind === "text" ? "holds a file's text, which a tool given a path writes there" : "says it writes",
           },
           actual: arg.value,
         });
