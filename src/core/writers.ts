@@ -203,6 +203,10 @@ const TARGET = 4;
 const MODE = 8;
 const OPERATION = 16;
 const SWITCH = 32;
+/** A file's text under any text (FILE_TEXT), a list of its lines (FILE_LINES), text of several lines (FILE_TEXT_MULTILINE). */
+const FILE_ALWAYS = 64;
+const FILE_LINE_LIST = 128;
+const FILE_MULTILINE = 256;
 const kindMemo = new Map<string, number>();
 /** What an argument's name can say of a write (the bits above; 0 for a name that says nothing), worked out once a name. */
 function nameKind(name: string): number {
@@ -215,7 +219,10 @@ function nameKind(name: string): number {
       (isWriteTarget(name) ? TARGET : 0) |
       (MODE_NAMES.has(bare) ? MODE : 0) |
       (OPERATION_NAMES.has(bare) ? OPERATION : 0) |
-      (isWriteSwitch(name, bare) ? SWITCH : 0);
+      (isWriteSwitch(name, bare) ? SWITCH : 0) |
+      (FILE_TEXT.has(bare) ? FILE_ALWAYS : 0) |
+      (FILE_LINES.has(bare) ? FILE_LINE_LIST : 0) |
+      (FILE_TEXT_MULTILINE.has(bare) ? FILE_MULTILINE : 0);
     if (kindMemo.size < 4096) kindMemo.set(name, kind);
   }
   return kind;
@@ -499,8 +506,7 @@ const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 /** Is an argument name one of a file's text (FILE_TEXT or FILE_TEXT_MULTILINE)? */
 export function isFileTextName(name: string): boolean {
-  const bare = bareName(name);
-  return FILE_TEXT.has(bare) || FILE_LINES.has(bare) || FILE_TEXT_MULTILINE.has(bare);
+  return (nameKind(name) & (FILE_ALWAYS | FILE_LINE_LIST | FILE_MULTILINE)) !== 0;
 }
 
 /**
@@ -522,10 +528,10 @@ export function fileTextArgument(args: unknown, exempt: ReadonlySet<string>, loo
   for (const k of Object.keys(record)) {
     const v = k === "__proto__" ? Object.getOwnPropertyDescriptor(record, k)?.value : record[k];
     if (v === undefined || v === null) continue;
-    const bare = bareName(k);
-    const always = FILE_TEXT.has(bare);
-    const lines = FILE_LINES.has(bare);
-    if ((always || lines || FILE_TEXT_MULTILINE.has(bare)) && !exempt.has(k)) {
+    const kind = nameKind(k);
+    const always = (kind & FILE_ALWAYS) !== 0;
+    const lines = (kind & FILE_LINE_LIST) !== 0;
+    if ((kind & (FILE_ALWAYS | FILE_LINE_LIST | FILE_MULTILINE)) !== 0 && !exempt.has(k)) {
       const list = Array.isArray(v);
       const texts = typeof v === "string" ? [v] : list ? v.filter((x): x is string => typeof x === "string") : [];
       if (texts.some((t) => t.trim() !== "" && !LINE_NUMBERS.test(t) && (always || loose || (lines && list) || LINE_BREAK.test(t)))) return k;
