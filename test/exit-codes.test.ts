@@ -242,7 +242,7 @@ describe("exit codes and JSON error documents", () => {
   it.skipIf(!built)("the real program: a command that is not the hook, given a tool-call event, exits 2; given none, runs", async () => {
     const cwd = join(import.meta.dirname, "..");
     const state = ["--state-dir", tmp()];
-    for (const args of [["guard", "status", ...state], ["rules"], ["--version"], ["help", "guard"], ["validate", "-", "--no-policy"], ["approve", "-", "--no-policy"]]) {
+    for (const args of [["guard", "status", ...state], ["rules"], ["--version"], ["help", "guard"], ["validate", "-", "--no-policy"], ["approve", "-", "--no-policy"], ["mcp", "--no-policy"]]) {
       const r = await runPlangate(args, EVENT, { cwd, env: process.env });
       expect([args, r.code]).toEqual([args, 2]);
       expect(r.stderr).toMatch(/^plangate: blocked: standard input is a host's PreToolUse hook event .*\[guard-failure\]\n$/);

@@ -201,7 +201,7 @@ export function toolHookEvent(bytes: Uint8Array, complete = true): string | unde
 }
 
 /** The one-line block of a command run with a hook event on standard input: what to put in the hook's command instead. */
-function strayHookBlock(argv: readonly string[], event: string): string {
+export function strayHookBlock(argv: readonly string[], event: string): string {
   let shown = ["plangate", ...argv].join(" ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
   if (shown.length > 100) shown = `${shown.slice(0, 97)}...`;
   const name = /^[A-Za-z]{1,40}$/.test(event) ? `${event} ` : "";
@@ -212,8 +212,8 @@ function strayHookBlock(argv: readonly string[], event: string): string {
  * For a command other than the hook, with standard input not a terminal: is standard input a host's
  * tool-call hook event? The block's line, if so. Any command looks at standard input first (bounded in
  * size and time) and may not read it afterwards, but for two: `mcp`, whose standard input is its
- * protocol, is not looked at; a command that reads `-` checks what it reads, and if it ends without
- * reading it (nothing is written before), the look it returns is taken then.
+ * protocol, looks at its first message itself; a command that reads `-` checks what it reads, and if it
+ * ends without reading it (nothing is written before), the look it returns is taken then.
  */
 async function strayHookEvent(argv: readonly string[], io: CliIO): Promise<string | undefined | (() => Promise<string | undefined>)> {
   if (argv[0] === "mcp") return undefined;
