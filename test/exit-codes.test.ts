@@ -176,6 +176,10 @@ describe("exit codes and JSON error documents", () => {
     ["guard", "stop", "--session", "s1"],
     ["guard", "repair", "r1"],
     ["guard", "status", "--help"],
+    // The parser runs the subcommand named after the hook's own options or `--` too.
+    ["guard", "--state-dir", "/nonexistent", "status"],
+    ["guard", "--output=claude", "stop", "--session", "s1"],
+    ["guard", "--", "status"],
     ["--version"],
     ["-V"],
     ["--help"],

@@ -169,10 +169,13 @@ const GUARD_SUBCOMMANDS = new Set(["start", "status", "stop", "repair"]);
 
 /**
  * Is this command line the PreToolUse hook (`plangate guard ...`, not `guard start|status|stop|repair`),
- * as bin/plangate.js reads it? Its host reads exit 0 as "allow": nothing but a decision may exit 0.
+ * as bin/plangate.js reads it? Its host reads exit 0 as "allow": nothing but a decision may exit 0. The
+ * parser runs a subcommand named after the hook's options or `--` too (`guard --state-dir D status`,
+ * `guard -- status`), so a subcommand's name anywhere makes it no hook call: such a command line given
+ * a hook event blocks (a hook whose option value is one of those names included).
  */
 export function isHookCall(argv: readonly string[]): boolean {
-  return argv[0] === "guard" && !GUARD_SUBCOMMANDS.has(argv[1] ?? "");
+  return argv[0] === "guard" && !argv.slice(1).some((a) => GUARD_SUBCOMMANDS.has(a));
 }
 
 /** The commands that read a plan or a return from standard input when given `-`. */
