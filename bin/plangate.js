@@ -6,7 +6,8 @@
 // CommonJS (bin/package.json): the ES module loader is not started unless a command needs it.
 const { join } = require("node:path");
 const argv = process.argv.slice(2);
-const hook = argv[0] === "guard" && !["start", "status", "stop", "repair"].includes(argv[1]);
+// As isHookCall in src/cli/main.ts: a subcommand's name anywhere (`guard --state-dir D status`) is no hook.
+const hook = argv[0] === "guard" && !argv.slice(1).some((a) => ["start", "status", "stop", "repair"].includes(a));
 // The hook's answer form, as the command line parser reads it: the last --output wins, so
 // `--output claude --output exit` is the exit-code form, whose host reads exit 0 as "allow".
 const claude =

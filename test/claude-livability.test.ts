@@ -135,6 +135,18 @@ describe.skipIf(!built)("a Claude Code session's other calls and events through 
     }
   });
 
+  it("a hook command that is not the hook (guard status, --version, help guard…) blocks every call, saying what to change", async () => {
+    const payload = JSON.stringify({ session_id: SESSION, transcript_path: join(root, `${SESSION}.jsonl`), cwd: ws, permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf src" }, tool_use_id: "toolu_stray" });
+    for (const args of [["guard", "status"], ["guard", "status", "-o", "json"], ["guard", "start"], ["guard", "stop"], ["guard", "repair"], ["--version"], ["help", "guard"], ["validate", "plan.json"]]) {
+      const r = await run(args, payload);
+      expect([args, r.code]).toEqual([args, 2]);
+      expect(r.stderr).toMatch(/blocked: .*set the hook's command to `plangate guard`.*\[guard-failure\]\n$/);
+    }
+    // The same commands from a script (no event on standard input) work as ever.
+    const status = await run(["guard", "status", "-o", "json"]);
+    expect(status.code, status.stderr).toBe(0);
+  });
+
   it("the first plan: reads and TodoWrite between steps, a retried Edit, a parallel read, a retried command", async () => {
     await accept(PLAN1);
     await allowed("Read", { file_path: abs("src/app.py") });

@@ -43,6 +43,10 @@ export async function cli(
     env: opts.env ?? defaultEnv(),
     isTTY: opts.tty ?? false,
     ...(opts.stdinTTY !== undefined ? { stdinIsTTY: opts.stdinTTY } : {}),
+    // A command that does not read standard input looks at what the caller gave it.
+    ...(opts.stdin !== undefined && opts.readStdin === undefined
+      ? { sniffStdin: async () => ({ bytes: typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : (opts.stdin as Uint8Array), complete: true }) }
+      : {}),
     now: () => NOW,
   };
   const code = await main(args, io);

@@ -10,8 +10,10 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { RULES } from "../src/rules/index.js";
 import { wantsJson } from "../src/cli/io.js";
+import { toolHookEvent } from "../src/cli/main.js";
 import { approvalKit } from "./approval-kit.js";
 import { cli } from "./cli-io.js";
+import { runPlangate } from "./hook-process.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "plangate-exit-"));
 
@@ -163,8 +165,123 @@ describe("exit codes and JSON error documents", () => {
     for (const args of [["guard", "start", "--help"], ["guard", "status", "--help"], ["help", "guard"]]) expect((await cli(args)).code, args.join(" ")).toBe(0);
   });
 
+  // A command other than the hook, put in the hook's place, would exit 0 ("allow") or 1 (a non-blocking
+  // error): with a host's tool-call event on standard input it blocks instead, saying what to change.
+  const EVENT = JSON.stringify({ session_id: "s1", transcript_path: "/t.jsonl", cwd: "/w", permission_mode: "default", hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "rm -rf build" }, tool_use_id: "toolu_1" });
+  const STRAY: string[][] = [
+    ["guard", "status"],
+    ["guard", "status", "--output", "json"],
+    ["guard", "status", "-o", "json"],
+    ["guard", "start", "plan.json", "--approval", "a.json"],
+    ["guard", "stop", "--session", "s1"],
+    ["guard", "repair", "r1"],
+    ["guard", "status", "--help"],
+    // The parser runs the subcommand named after the hook's own options or `--` too.
+    ["guard", "--state-dir", "/nonexistent", "status"],
+    ["guard", "--output=claude", "stop", "--session", "s1"],
+    ["guard", "--", "status"],
+    ["--version"],
+    ["-V"],
+    ["--help"],
+    ["help"],
+    ["help", "guard"],
+    ["rules"],
+    ["explain", "parse-error"],
+    ["validate", "examples/intake.valid.json", "--no-policy"],
+    ["validate", "-", "--no-policy"],
+    ["hash", "-"],
+    ["check-return", "-"],
+    // It reads `-`, but ends (exit 1: no tool registry) before reading it; nothing is written before.
+    ["approve", "-", "--no-policy"],
+    ["validate", "-", "--help"],
+  ];
+  const BLOCK = /^plangate: blocked: standard input is a host's PreToolUse hook event for a tool call, but `plangate [^`\n]+` is not the guard hook and decides nothing \(exit 0 would let the call run\): set the hook's command to `plangate guard`[^\n]*\[guard-failure\]\n$/;
+  it.each(STRAY)("plangate %s run as a hook (a tool-call event on standard input): exit 2, one guard-failure line", async (...args) => {
+    const r = await cli(args, { stdin: EVENT, cwd: join(import.meta.dirname, "..") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(BLOCK);
+    if (wantsJson(args)) expect(errorDoc(r.stdout, "usage")).toMatch(/^blocked: .*\[guard-failure\]$/);
+    else if (!args.includes("-")) expect(r.stdout).toBe("");
+  });
+  it.each([
+    ["no input", ""],
+    ["an empty line", "\n"],
+    ["an event that runs no tool", JSON.stringify({ session_id: "s1", hook_event_name: "Stop", stop_hook_active: false })],
+    ["a JSON document of another kind", '{"tool_name": "Bash"}'],
+    ["text naming the keys", 'hook_event_name: "PreToolUse", tool_name: "Bash"'],
+  ])("the same commands with %s on standard input, or at a terminal, run as before", async (_n, input) => {
+    const d = tmp();
+    for (const args of [["guard", "status", "--state-dir", d, "-o", "json"], ["--version"], ["help", "guard"], ["rules"]]) {
+      const r = await cli(args, { stdin: input });
+      expect([args, r.code, r.stderr]).toEqual([args, 0, ""]);
+      const person = await cli(args, { stdin: EVENT, stdinTTY: true });
+      expect([args, person.code, person.stderr]).toEqual([args, 0, ""]);
+    }
+    const plan = readFileSync(join(import.meta.dirname, "../examples/intake.valid.json"), "utf8");
+    expect((await cli(["validate", "-", "--no-policy"], { stdin: plan })).code).toBe(0);
+    expect((await cli(["hash", "-"], { stdin: plan })).code).toBe(0);
+  });
+  it.each([
+    [EVENT, true, "PreToolUse"],
+    [`\uFEFF \n${EVENT}\n`, true, "PreToolUse"],
+    [JSON.stringify({ hook_event_name: "PermissionRequest", tool_name: "Write", tool_input: {} }), true, "PermissionRequest"],
+    [JSON.stringify({ hook_event_name: "Stop" }), true, undefined],
+    [JSON.stringify({ hook_event_name: "PreToolUse", tool_name: 7 }), true, undefined],
+    [JSON.stringify([{ hook_event_name: "PreToolUse", tool_name: "Bash" }]), true, undefined],
+    [JSON.stringify(JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" })), true, undefined],
+    // Not whole JSON: cut by the size or time bound, or trailing text.
+    [EVENT.slice(0, EVENT.indexOf("tool_input") + 20), false, "PreToolUse"],
+    [`${EVENT} trailing`, true, "PreToolUse"],
+    ['{"session_id": "s1", "transcript_path": "/t', false, ""],
+    ['{"session_id": "s1", "transcript_path": "/t', true, undefined],
+    ['{"steps": [{"tool": "a"', false, undefined],
+  ])("toolHookEvent(%j, complete %s) is %j", (text, complete, expected) => {
+    expect(toolHookEvent(new TextEncoder().encode(text), complete)).toBe(expected);
+  });
+
   const bin = join(import.meta.dirname, "../bin/plangate.js");
   const built = existsSync(join(import.meta.dirname, "../dist/cli/main.js"));
+  // The real process, as a host starts it (standard input a socket, written and closed), from a shell
+  // pipe, from a file; a script's empty or open and silent standard input is no event and never hangs it.
+  it.skipIf(!built)("the real program: a command that is not the hook, given a tool-call event, exits 2; given none, runs", async () => {
+    const cwd = join(import.meta.dirname, "..");
+    const state = ["--state-dir", tmp()];
+    for (const args of [["guard", "status", ...state], ["rules"], ["--version"], ["help", "guard"], ["validate", "-", "--no-policy"], ["approve", "-", "--no-policy"], ["mcp", "--no-policy"]]) {
+      const r = await runPlangate(args, EVENT, { cwd, env: process.env });
+      expect([args, r.code]).toEqual([args, 2]);
+      expect(r.stderr).toMatch(/^plangate: blocked: standard input is a host's PreToolUse hook event .*\[guard-failure\]\n$/);
+      expect((await runPlangate(args.includes("-") ? [...args, "--help"] : args, "", { cwd, env: process.env })).code, args.join(" ")).toBe(0);
+    }
+    const pipe = spawnSync("/bin/sh", ["-c", 'printf %s "$EVENT" | "$NODE" "$BIN" guard status'], { env: { ...process.env, EVENT, NODE: process.execPath, BIN: bin }, encoding: "utf8" });
+    expect([pipe.status, pipe.stderr]).toEqual([2, expect.stringMatching(/\[guard-failure\]\n$/)]);
+    const file = join(tmp(), "event.json");
+    writeFileSync(file, EVENT);
+    const fromFile = spawnSync(process.execPath, [bin, "guard", "status", ...state], { stdio: [openSync(file, "r"), "pipe", "pipe"], encoding: "utf8" });
+    expect(fromFile.status).toBe(2);
+    const devNull = spawnSync(process.execPath, [bin, "guard", "status", ...state], { stdio: [openSync("/dev/null", "r"), "pipe", "pipe"], encoding: "utf8" });
+    expect([devNull.status, devNull.stderr]).toEqual([0, ""]);
+    const socket = spawn(process.execPath, [bin, "guard", "status", ...state], { stdio: ["pipe", "pipe", "pipe"] });
+    expect(await new Promise((done) => socket.on("exit", done))).toBe(0);
+    socket.stdin.destroy();
+    if (process.platform === "linux") {
+      // A pipe whose writer (this process, read-write on the FIFO) never writes nor closes it.
+      const fifo = join(tmp(), "fifo");
+      expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+      const held = openSync(fifo, "r+");
+      try {
+        const pipe = spawn(process.execPath, [bin, "guard", "status", ...state], { stdio: [held, "pipe", "pipe"] });
+        expect(await new Promise((done) => pipe.on("exit", done))).toBe(0);
+      } finally {
+        closeSync(held);
+      }
+    }
+    // An event cut short, its writer gone silent without closing: blocked once the look's bound is reached.
+    const cut = spawn(process.execPath, [bin, "guard", "status", ...state], { stdio: ["pipe", "pipe", "pipe"] });
+    cut.stdin.write(EVENT.slice(0, 60));
+    expect(await new Promise((done) => cut.on("exit", done))).toBe(2);
+    cut.stdin.destroy();
+  });
+
   /** Preloaded into the real process: standard input fails when read. */
   const FAIL_STDIN = 'data:text/javascript,Object.defineProperty(process.stdin,Symbol.asyncIterator,{value:async function*(){throw new Error("stdin exploded")}})';
   it.skipIf(!built)("the real program: an internal error is exit 2 (text and JSON); the hook blocks", () => {

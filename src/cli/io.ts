@@ -16,7 +16,18 @@ export interface CliIO {
    * `plangate guard --help` asks: the hook answers a help request with exit 0 only at a terminal.
    */
   stdinIsTTY?: boolean;
+  /**
+   * Looks at standard input for a command that does not read it (bounded in size and time, never waiting
+   * on a pipe left open). Absent: there is nothing to look at.
+   */
+  sniffStdin?(): Promise<StdinSniff | undefined>;
   now(): Date;
+}
+
+/** What a bounded look at standard input saw: its first bytes, and whether they are all of it. */
+export interface StdinSniff {
+  bytes: Uint8Array;
+  complete: boolean;
 }
 
 /** The process's real streams. */
@@ -35,6 +46,7 @@ export function processIO(): CliIO {
     get stdinIsTTY() {
       return isatty(0);
     },
+    sniffStdin: () => sniffStandardInput(SNIFF_MAX_BYTES, SNIFF_FIRST_MS, SNIFF_TOTAL_MS),
     now: () => new Date(),
   };
 }
@@ -111,6 +123,116 @@ export async function readStandardInput(maxBytes = Number.POSITIVE_INFINITY): Pr
     if (size > maxBytes) break;
   }
   return Buffer.concat(chunks);
+}
+
+/** How much of standard input a command that does not read it looks at, and for how long. */
+const SNIFF_MAX_BYTES = 1024 * 1024;
+/** A host writes a hook's event as it starts the command: what has not begun to arrive by then is no event. */
+const SNIFF_FIRST_MS = 500;
+const SNIFF_TOTAL_MS = 3000;
+
+/**
+ * Reads standard input for a command that does not use it, to tell a host's hook event from a script's
+ * stray input: at most maxBytes (complete: false past them), waiting at most firstMs for its first byte
+ * and totalMs in all, so a pipe a script leaves open delays the command, never hangs it. A terminal, a
+ * device (/dev/null) or a closed descriptor is not looked at. Whatever was read is gone: the command
+ * must not read standard input itself.
+ */
+export async function sniffStandardInput(maxBytes: number, firstMs: number, totalMs: number): Promise<StdinSniff | undefined> {
+  if (isatty(0)) return undefined;
+  let kind: "file" | "fifo" | "stream" | "none" = "stream";
+  if (process.platform !== "win32") {
+    try {
+      const st = fstatSync(0);
+      kind = st.isFile() ? "file" : st.isFIFO() && process.platform === "linux" ? "fifo" : st.isFIFO() || st.isSocket() ? "stream" : "none";
+    } catch {
+      kind = "none";
+    }
+  }
+  if (kind === "none") return undefined;
+  if (kind === "file") {
+    const bytes = readAvailable(0, maxBytes, false);
+    return { bytes: bytes.subarray(0, maxBytes), complete: bytes.byteLength <= maxBytes };
+  }
+  if (kind === "fifo") {
+    let fd: number | undefined;
+    try {
+      fd = openSync("/proc/self/fd/0", fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+    } catch {
+      // No /proc (a sandbox): the stream reads the pipe.
+    }
+    if (fd !== undefined) {
+      try {
+        return await sniffNonBlocking(fd, maxBytes, firstMs, totalMs);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  }
+  return sniffStream(maxBytes, firstMs, totalMs);
+}
+
+/** Reads a non-blocking descriptor until its end, past maxBytes, or a deadline; each deadline is checked after a read, never before. */
+async function sniffNonBlocking(fd: number, maxBytes: number, firstMs: number, totalMs: number): Promise<StdinSniff> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const start = performance.now();
+  let wait = 1;
+  let buf = Buffer.allocUnsafe(CHUNK);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return { bytes: Buffer.concat(chunks, size), complete: false };
+      const waited = performance.now() - start;
+      if (waited >= totalMs || (size === 0 && waited >= firstMs)) return { bytes: Buffer.concat(chunks, size), complete: false };
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 16);
+      continue;
+    }
+    if (n === 0) return { bytes: Buffer.concat(chunks, size), complete: true };
+    chunks.push(buf.subarray(0, n));
+    buf = Buffer.allocUnsafe(CHUNK);
+    size += n;
+    if (size > maxBytes) return { bytes: Buffer.concat(chunks, size).subarray(0, maxBytes), complete: false };
+  }
+}
+
+/**
+ * Reads `process.stdin` (a socket, as Node's child_process makes) until its end, past maxBytes, or a
+ * deadline, then closes it. A deadline passed while the process could not run is checked again once
+ * the data already there has been delivered.
+ */
+function sniffStream(maxBytes: number, firstMs: number, totalMs: number): Promise<StdinSniff> {
+  return new Promise((done) => {
+    const stdin = process.stdin;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (complete: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(first);
+      clearTimeout(total);
+      stdin.off("data", onData).off("end", onEnd).off("error", onError);
+      stdin.on("error", () => undefined);
+      stdin.destroy();
+      const bytes = Buffer.concat(chunks, size);
+      done({ bytes: bytes.subarray(0, maxBytes), complete: complete && size <= maxBytes });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size > maxBytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    // setImmediate runs after the poll phase: data already readable is delivered first.
+    const first = setTimeout(() => setImmediate(() => size === 0 && finish(false)), firstMs);
+    const total = setTimeout(() => setImmediate(() => finish(false)), totalMs);
+    stdin.on("data", onData).on("end", onEnd).on("error", onError);
+  });
 }
 
 /** Reads fd to its end, or past maxBytes; a non-blocking fd with nothing to read yet is tried again shortly. */

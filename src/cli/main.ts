@@ -81,6 +81,33 @@ export async function buildProgram(io: CliIO, setExit: (code: number) => void, o
  * throws. With `--output json`, a usage or internal error also prints one JSON error document on stdout.
  */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  if (isHookCall(argv) || io.stdinIsTTY === true) return run(argv, io);
+  // A host's hook event on standard input: this command was put where the hook belongs.
+  const look = await guarded(() => strayHookEvent(argv, io));
+  if (typeof look === "string") {
+    io.stderr(look);
+    if (wantsJson(argv)) io.stdout(errorDocument("usage", look.replace(/^plangate: /, "").trim()));
+    return EXIT.usage;
+  }
+  const code = await run(argv, io);
+  // A command that reads `-` but ended before reading it (a usage error is exit 2 already) looks at it now.
+  if (code === EXIT.usage || look === undefined) return code;
+  const late = await guarded(look);
+  if (late === undefined) return code;
+  io.stderr(late);
+  return EXIT.usage;
+}
+
+/** A look at standard input that fails is an internal error: its line, as the command's own would be. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T | string> {
+  try {
+    return await fn();
+  } catch (err) {
+    return `plangate: internal error: ${(err as Error)?.message ?? String(err)}\nThis is a bug in plangate; nothing was accepted.\n`;
+  }
+}
+
+async function run(argv: readonly string[], io: CliIO): Promise<number> {
   let code: number = EXIT.ok;
   // `plangate --version` (a host's check that plangate is installed) needs no command: none is loaded.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
@@ -142,10 +169,83 @@ const GUARD_SUBCOMMANDS = new Set(["start", "status", "stop", "repair"]);
 
 /**
  * Is this command line the PreToolUse hook (`plangate guard ...`, not `guard start|status|stop|repair`),
- * as bin/plangate.js reads it? Its host reads exit 0 as "allow": nothing but a decision may exit 0.
+ * as bin/plangate.js reads it? Its host reads exit 0 as "allow": nothing but a decision may exit 0. The
+ * parser runs a subcommand named after the hook's options or `--` too (`guard --state-dir D status`,
+ * `guard -- status`), so a subcommand's name anywhere makes it no hook call: such a command line given
+ * a hook event blocks (a hook whose option value is one of those names included).
  */
 export function isHookCall(argv: readonly string[]): boolean {
-  return argv[0] === "guard" && !GUARD_SUBCOMMANDS.has(argv[1] ?? "");
+  return argv[0] === "guard" && !argv.slice(1).some((a) => GUARD_SUBCOMMANDS.has(a));
+}
+
+/** The commands that read a plan or a return from standard input when given `-`. */
+const STDIN_READERS = new Set(["validate", "approve", "hash", "seal", "migrate", "check-return"]);
+
+/**
+ * Is standard input a host's hook event for a tool call (an object with string `hook_event_name` and
+ * `tool_name`, as Claude Code's PreToolUse, PermissionRequest and PostToolUse send)? Its name, if so.
+ * Input that is not JSON counts if it opens an object and holds both keys; input cut at the size or time
+ * bound (not `complete`) if it opens an object with any key of a hook event.
+ */
+export function toolHookEvent(bytes: Uint8Array, complete = true): string | undefined {
+  const text = new TextDecoder().decode(bytes).trimStart();
+  if (!text.startsWith("{")) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const name = /"hook_event_name"\s*:\s*"([^"\\]*)/.exec(text);
+    if (name && /"tool_name"\s*:\s*"/.test(text)) return name[1] ?? "";
+    return !complete && /"(?:hook_event_name|tool_name|session_id)"\s*:/.test(text) ? "" : undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const event = value as { hook_event_name?: unknown; tool_name?: unknown };
+  return typeof event.hook_event_name === "string" && typeof event.tool_name === "string" ? event.hook_event_name : undefined;
+}
+
+/** The one-line block of a command run with a hook event on standard input: what to put in the hook's command instead. */
+export function strayHookBlock(argv: readonly string[], event: string): string {
+  let shown = ["plangate", ...argv].join(" ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  if (shown.length > 100) shown = `${shown.slice(0, 97)}...`;
+  const name = /^[A-Za-z]{1,40}$/.test(event) ? `${event} ` : "";
+  return `blocked: standard input is a host's ${name}hook event for a tool call, but \`${shown}\` is not the guard hook and decides nothing (exit 0 would let the call run): set the hook's command to \`plangate guard\`, with only the hook's options (--output, --state-dir, --store, --policy, --host, --timeout) [guard-failure]`;
+}
+
+/**
+ * For a command other than the hook, with standard input not a terminal: is standard input a host's
+ * tool-call hook event? The block's line, if so. Any command looks at standard input first (bounded in
+ * size and time) and may not read it afterwards, but for two: `mcp`, whose standard input is its
+ * protocol, looks at its first message itself; a command that reads `-` checks what it reads, and if it
+ * ends without reading it (nothing is written before), the look it returns is taken then.
+ */
+async function strayHookEvent(argv: readonly string[], io: CliIO): Promise<string | undefined | (() => Promise<string | undefined>)> {
+  if (argv[0] === "mcp") return undefined;
+  const look = async () => {
+    const seen = await io.sniffStdin?.();
+    const event = seen === undefined ? undefined : toolHookEvent(seen.bytes, seen.complete);
+    return event === undefined ? undefined : `plangate: ${strayHookBlock(argv, event)}\n`;
+  };
+  if (STDIN_READERS.has(argv[0] ?? "") && argv.slice(1).includes("-")) {
+    const read = io.readStdin;
+    let unread = true;
+    io.readStdin = async (maxBytes) => {
+      unread = false;
+      const bytes = await read.call(io, maxBytes);
+      const event = toolHookEvent(bytes, maxBytes === undefined || bytes.byteLength <= maxBytes);
+      if (event !== undefined) throw new CliError(strayHookBlock(argv, event));
+      return bytes;
+    };
+    return async () => (unread ? look() : undefined);
+  }
+  const seen = await io.sniffStdin?.();
+  if (seen === undefined) return undefined;
+  const event = toolHookEvent(seen.bytes, seen.complete);
+  if (event !== undefined) return `plangate: ${strayHookBlock(argv, event)}\n`;
+  io.readStdin = async () => {
+    if (!seen.complete) throw new CliError("standard input was read in part already: this command does not read it");
+    return seen.bytes;
+  };
+  return undefined;
 }
 
 const HOOK_HELP_BLOCK =

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { type CliIO, EXIT } from "../io.js";
-import type { Wrap } from "../main.js";
+import { strayHookBlock, toolHookEvent, type Wrap } from "../main.js";
 import { type PlanFlags, resolveSetup } from "../setup.js";
 import { isAbsolute, join, resolve } from "node:path";
 import { FileSessionRegistry } from "../../store/file-registry.js";
@@ -37,14 +37,41 @@ export function registerMcp(program: Command, io: CliIO, wrap: Wrap): void {
         const { StdioServerTransport } = await importSdk<typeof import("@modelcontextprotocol/sdk/server/stdio.js")>("@modelcontextprotocol/sdk/server/stdio.js");
         const server = await createMcpServer({ setup, now: io.now, cwd: io.cwd, sessions });
         const transport = new StdioServerTransport();
+        // A host's tool-call hook event as the first message: `plangate mcp` was put in the hook's place,
+        // where its exit 0 would let the call run. It is looked at, as the transport reads it, up to its
+        // first line's end (at most 1 MiB), or standard input's end.
+        let stray: string | undefined;
+        let head = Buffer.alloc(0);
+        let watching = true;
+        const look = (bytes: Uint8Array, complete: boolean) => {
+          watching = false;
+          process.stdin.off("data", onData);
+          const event = toolHookEvent(bytes, complete);
+          if (event !== undefined) {
+            stray = strayHookBlock(["mcp"], event);
+            void server.close();
+          }
+        };
+        const onData = (chunk: Buffer) => {
+          head = Buffer.concat([head, chunk]);
+          const end = head.indexOf(10);
+          if (end >= 0) look(head.subarray(0, end), true);
+          else if (head.byteLength > 1024 * 1024) look(head, false);
+        };
+        process.stdin.on("data", onData);
         // Standard output is the protocol's channel: nothing else is written to it until the client leaves.
         await new Promise<void>((done) => {
           server.onclose = () => done();
-          process.stdin.once("end", () => void server.close());
+          process.stdin.once("end", () => {
+            if (watching) look(head, true);
+            void server.close();
+          });
           void server.connect(transport);
         });
         await closeStore(shared);
-        return EXIT.ok;
+        if (stray === undefined) return EXIT.ok;
+        io.stderr(`plangate: ${stray}\n`);
+        return EXIT.usage;
       }),
     );
 }
