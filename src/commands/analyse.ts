@@ -1,4 +1,5 @@
 import type { MessageData } from "../core/rule.js";
+import { isRemoteUrl } from "../core/paths.js";
 import { mixedScriptWord } from "../core/lookalike.js";
 import type { ShellReader } from "../syntax/shell/parse.js";
 import type { ShellScript, ShellWord, SimpleCommand } from "../syntax/shell/types.js";
@@ -266,8 +267,8 @@ const MAX_NESTING = 8;
  * folder, RubyGems' load path, Yarn's own program (`yarnPath`), rc file, plugins and environment files
  * (YARN_LIST below), Python's user site folder, bytecode cache and breakpoint hook, the virtual
  * environment or interpreter uv, pipenv, pdm, hatch and pipx use, the JVM options of the build tools'
- * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases and credential
- * providers, rustup's toolchain, go's configuration file, make's flags (`--eval`, `SHELL=`), Lua's, PHP's, R's and Erlang's start-up
+ * launchers (`-javaagent`), rustc's flags (`-C linker=`), cargo's home, aliases, credential
+ * providers, patches and source replacements (crates from a folder), rustup's toolchain, go's configuration file, make's flags (`--eval`, `SHELL=`), Lua's, PHP's, R's and Erlang's start-up
  * code, .NET's start-up hooks and profilers, OpenSSL's configuration (engines it loads), mise's
  * trusted configuration folders, and the settings files and programs of tools whose options of that kind
  * are read on the line: Mercurial's configuration files, editor and merge tool (HGRCPATH, HGEDITOR,
@@ -289,7 +290,7 @@ const REWIRING_VARIABLES = new RegExp(
       "BUNDLE_GEMFILE|BUNDLE_BIN_PATH|BUNDLE_APP_CONFIG|GEM_PATH|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|PYTHONBREAKPOINT|PYTHONWARNINGS|NODE_REPL_EXTERNAL_MODULE",
       "VIRTUAL_ENV|UV_PYTHON|UV_PROJECT_ENVIRONMENT|UV_CONFIG_FILE|PIPENV_PYTHON|PDM_PYTHON|HATCH_PYTHON|PIPX_DEFAULT_PYTHON|MISE_TRUSTED_CONFIG_PATHS",
       "MAVEN_OPTS|GRADLE_OPTS|JAVA_OPTS|SBT_OPTS|ANT_OPTS|GRADLE_USER_HOME|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS",
-      "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|RUSTUP_TOOLCHAIN|GOENV",
+      "RUSTFLAGS|RUSTDOCFLAGS|CARGO_ENCODED_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUST(?:DOC)?FLAGS|CARGO_BUILD_RUSTDOC|CARGO_TARGET_[A-Z0-9_]+_RUST(?:DOC)?FLAGS|CARGO_HOME|CARGO_ALIAS_[A-Z0-9_]+|CARGO_(?:REGISTRY|REGISTRIES_[A-Z0-9_]+)_CREDENTIAL_PROVIDER|CARGO_CREDENTIAL_PROVIDER|CARGO_PATCH_[A-Z0-9_]+|CARGO_SOURCE_[A-Z0-9_]+|RUSTUP_TOOLCHAIN|GOENV",
       "HGRCPATH|HGEDITOR|HGMERGE|SVN_EDITOR|SVN_SSH|WGETRC|CURL_HOME|ANSIBLE_CONFIG|SALT_CONFIG_DIR|SALT_MINION_CONFIG|SALT_MASTER_CONFIG",
       "LUA_INIT(?:_5_[0-9])?|LUA_C?PATH(?:_5_[0-9])?|PHPRC|PHP_INI_SCAN_DIR|R_PROFILE(?:_USER)?|R_ENVIRON(?:_USER)?|ERL_[AZ]?FLAGS|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER_PATH(?:_[A-Z0-9]+)?|OPENSSL_CONF|OPENSSL_ENGINES|OPENSSL_MODULES",
     ].join("|") +
@@ -298,7 +299,8 @@ const REWIRING_VARIABLES = new RegExp(
 /**
  * Variables that say where a program writes: its temporary files (`TMPDIR=/etc mktemp`), its history, its
  * caches and data, the virtual environments of Python's project managers (`POETRY_VIRTUALENVS_PATH`, `WORKON_HOME`,
- * `HATCH_DATA_DIR`), the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
+ * `HATCH_DATA_DIR`), go's workspace file (`GOWORK`, which `go work` writes and every build reads the modules
+ * it uses from), the prefix or folder it installs into (`PREFIX`, `DESTDIR`, `GOBIN`, `CARGO_TARGET_DIR`,
  * `PIP_TARGET`, `GEM_HOME`, npm's `npm_config_prefix`), the configuration or credentials file it updates (`PIP_CONFIG_FILE`, `KUBECONFIG`,
  * `AWS_SHARED_CREDENTIALS_FILE`, `DOCKER_CONFIG`), git's index and object store, a TLS key log, a
  * coverage or profile file, and the Windows homes. A value set on the line (`NAME=value cmd`, `export
@@ -309,7 +311,7 @@ const LOCATION_VARIABLES = new RegExp(
     [
       "TMPDIR|TMP|TEMP|TEMPDIR|GOTMPDIR|HISTFILE|LESSHISTFILE|NODE_REPL_HISTORY|PYTHON_HISTORY|SQLITE_HISTORY|MYSQL_HISTFILE|PSQL_HISTORY|REDISCLI_HISTFILE",
       "XDG_CACHE_HOME|XDG_DATA_HOME|XDG_STATE_HOME|XDG_RUNTIME_DIR|USERPROFILE|APPDATA|LOCALAPPDATA|PREFIX|DESTDIR|INSTALL_PREFIX",
-      "GOPATH|GOBIN|GOCACHE|GOMODCACHE|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
+      "GOPATH|GOBIN|GOCACHE|GOMODCACHE|GOWORK|CARGO_TARGET_DIR|CARGO_INSTALL_ROOT|RUSTUP_HOME|PIP_TARGET|PIP_PREFIX|PIP_ROOT|PIP_CACHE_DIR|PIP_CONFIG_FILE|PIP_LOG|PIP_SRC",
       "YARN_CACHE_FOLDER|YARN_GLOBAL_FOLDER|PNPM_HOME|BUN_INSTALL|DENO_DIR|DENO_INSTALL_ROOT|COREPACK_HOME|VOLTA_HOME|NVM_DIR|PYENV_ROOT|RBENV_ROOT|CONDA_PKGS_DIRS|POETRY_CACHE_DIR|UV_CACHE_DIR|UV_TOOL_DIR|UV_TOOL_BIN_DIR|PIPX_HOME|PIPX_BIN_DIR",
       "PIPX_MAN_DIR|UV_PYTHON_INSTALL_DIR|UV_PYTHON_BIN_DIR|POETRY_VIRTUALENVS_PATH|WORKON_HOME|HATCH_DATA_DIR|HATCH_CACHE_DIR|HATCH_ENV_TYPE_VIRTUAL_PATH|RYE_HOME|PIXI_HOME|GEM_HOME|NODENV_ROOT|GOENV_ROOT|FNM_DIR|ASDF_DATA_DIR|MISE_DATA_DIR|HELM_PLUGINS|KREW_ROOT|[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[Pp][Rr][Ee][Ff][Ii][Xx]",
       "GIT_INDEX_FILE|GIT_OBJECT_DIRECTORY|KUBECONFIG|DOCKER_CONFIG|AWS_CONFIG_FILE|AWS_SHARED_CREDENTIALS_FILE|GNUPGHOME|CLOUDSDK_CONFIG|AZURE_CONFIG_DIR|HELM_CONFIG_HOME|HELM_CACHE_HOME|HELM_DATA_HOME|TF_DATA_DIR|TF_PLUGIN_CACHE_DIR",
@@ -3228,7 +3230,7 @@ class Analysis {
   }
 
   private path(text: string, glob: boolean, span: CommandSpan | undefined, tree = false, read = false, source = false): void {
-    if (text === "" || text === "-" || DEVICES.test(text) || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text) && !/^file:/i.test(text)) return;
+    if (text === "" || text === "-" || DEVICES.test(text) || isRemoteUrl(text)) return;
     // In package folders plangate does not know, a relative path names a file it cannot find.
     if (this.elsewhere !== undefined && !/^[/~]/.test(text)) this.find({ rule: "unresolved-argument", messageId: "packageFolders", data: { how: this.elsewhere } });
     // `.*` matches `..` in many shells: a pattern that can match `..` is read as `..`.
@@ -3268,6 +3270,10 @@ const MAX_CLUSTER = 4;
  * one too (`dd of=/x`, `make DESTDIR=/x`).
  */
 function pathsIn(v: string): string[] {
+  return compoundPaths(optionPaths(v));
+}
+
+function optionPaths(v: string): string[] {
   if (v.startsWith("--")) {
     const eq = v.indexOf("=");
     return eq < 0 ? [] : withKindPath([v.slice(eq + 1)]);
@@ -3300,7 +3306,55 @@ function withKindPath(values: string[]): string[] {
 /** The paths an operand may name: the word, and a `name=value` operand's value. */
 function operandPaths(v: string): string[] {
   const m = /^[A-Za-z_][A-Za-z0-9_.-]*=(.+)$/.exec(v);
-  return m ? [v, m[1]!] : [v];
+  return compoundPaths(m ? [v, m[1]!] : [v]);
+}
+
+/** Most `=` of one word whose values are tried as paths. */
+const MAX_COMPOUND = 8;
+/** A package specifier's source after `name@` or alone: a local folder or archive (`file:`, `link:`, `portal:`, `git+file:`, `./x`, `../x`, `/x`, `~/x`). */
+const LOCAL_SPEC = /^(?:(?:link|portal):(.+)|((?:[A-Za-z][\w.-]*\+)?file:.+|\.\.?(?:[/\\].*)?|~(?:[/\\].*)?|[/\\].*))$/is;
+
+/**
+ * The paths hidden in compound words, besides the word and its option or `name=value` value: the value
+ * after every `=` of a word that is no remote URL (`go mod edit -replace example.com/x=../y`,
+ * `--config=key=../x`, `-Dkey=a=/x`), unquoted when a TOML or shell-like string (`patch.crates-io.x.path="../y"`,
+ * `x = { path = "../y" }`; in a word with spaces only such a string), and a package specifier's local source (`x@file:../y`, `x@link:../y`,
+ * `@s/x@../y`, `link:../y`, `x @ file:///y`). A further value counts when it is shaped like a path
+ * (starts with `/`, `~/` or `.`, or holds a slash), or is a local specifier.
+ */
+function compoundPaths(values: string[]): string[] {
+  const out = [...values];
+  const add = (x: string) => {
+    if (x !== "" && !out.includes(x)) out.push(x);
+  };
+  const pathy = (x: string) => /^(?:[.\\/]|~(?:[/\\]|$))/.test(x) || /[/\\]/.test(x);
+  const spec = (x: string) => {
+    const at = /^@?[^@]*?\s*@\s*(.+)$/s.exec(x);
+    for (const s of at ? [x, at[1]!] : [x]) {
+      const m = LOCAL_SPEC.exec(s);
+      if (m === null || (s === x && m[1] === undefined && !/^(?:[A-Za-z][\w.-]*\+)?file:/i.test(s))) continue;
+      add(m[1] ?? m[2]!);
+    }
+  };
+  for (const v of values) {
+    if (isRemoteUrl(v)) continue;
+    spec(v);
+    let from = 0;
+    for (let n = 0; n < MAX_COMPOUND; n++) {
+      const eq = v.indexOf("=", from);
+      if (eq < 0) break;
+      from = eq + 1;
+      const rest = v.slice(from).trim();
+      const quoted = /^(["'])(.*?)\1/s.exec(rest);
+      // In a word with spaces (prose, `x = { path = "../y" }`), only a quoted value: `set x = /usr/bin` is a sentence.
+      for (const x of quoted ? [quoted[2]!] : /\s/.test(v) ? [] : [rest]) {
+        if (isRemoteUrl(x)) continue;
+        if (pathy(x)) add(x);
+        spec(x);
+      }
+    }
+  }
+  return out;
 }
 
 function globMatchesDotDot(segment: string): boolean {

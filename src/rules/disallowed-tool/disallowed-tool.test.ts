@@ -386,6 +386,8 @@ ruleTester("disallowed-tool", {
       ["JAVA_TOOL_OPTIONS=-javaagent:x.jar java -jar app.jar", "JAVA_TOOL_OPTIONS"],
       ["MAKEFILES=x.mk make", "MAKEFILES"],
       ["RUSTC_WRAPPER=./x cargo build", "RUSTC_WRAPPER"],
+      ["CARGO_PATCH_CRATES_IO_X_PATH=../y cargo build", "CARGO_PATCH_CRATES_IO_X_PATH"],
+      ["CARGO_SOURCE_CRATES_IO_REPLACE_WITH=vendored cargo build", "CARGO_SOURCE_CRATES_IO_REPLACE_WITH"],
       ["CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo run", "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER"],
       ["GOFLAGS=-toolexec=./x go build", "GOFLAGS"],
       ["npm_config_script_shell=./x npm test", "npm_config_script_shell"],

@@ -690,6 +690,53 @@ ruleTester("path-outside-workspace", {
   ],
 });
 
+// A path hidden in a compound word: the value after any `=`, a TOML string, a package specifier's local source.
+ruleTester("path-outside-workspace", {
+  valid: [
+    ...[
+      "go mod edit -replace example.com/x=./vendor/x", "go mod edit -replace=example.com/x=data", "go mod edit -replace example.com/x=example.com/y@v1.2.0", "go work use data",
+      "GOWORK=off go build ./...", "GOWORK=go.work go build ./...", "cargo --config 'patch.crates-io.x.path=\"data\"' build", "cargo build --config 'patch.crates-io.x = { path = \"data/x\" }'",
+      "npm install x@file:data", "npm i lodash@~4.17.0", "npm i lodash@^4", "npm i x@github:a/b", "pnpm add link:./data", "npm pkg set dependencies.x=link:data",
+      "uv add 'x @ file:///ws/data'", "foo --config=key=data/x", "mvn -Dkey=a=data/x package",
+      // Prose, URLs and remote paths are no local paths.
+      "git commit -m 'set x = /usr/bin'", "curl 'https://example.com/?a=/b&c=../d'", "curl --url=https://example.com/?a=/b", "scp user@host:/etc/x data/", "npm i x@https://example.com/x.tgz",
+    ].map((command) => ({ name: `run_command ${command}`, code: plan({ command }, "run_command"), files })),
+  ],
+  invalid: (
+    [
+      // go: a module replaced by, or a workspace file naming, code from outside.
+      ["go mod edit -replace example.com/x=../y", "../y", "/y"],
+      ["go mod edit -replace=example.com/x=../y", "../y", "/y"],
+      ["go mod edit -replace example.com/x@v1.0.0=/opt/y", "/opt/y", "/opt/y"],
+      ["GOWORK=../go.work go build ./...", "../go.work", "/go.work"],
+      // cargo: a patch or a source from outside, as a TOML value of --config.
+      ["cargo --config 'patch.crates-io.x.path=\"../y\"' build", "../y", "/y"],
+      ["cargo build --config 'patch.crates-io.x = { path = \"/opt/y\" }'", "/opt/y", "/opt/y"],
+      ["cargo build --config=source.vendored.directory='\"../v\"'", "../v", "/v"],
+      // npm, pnpm, Yarn, bun, deno: a package from a local folder or archive outside.
+      ["npm install x@file:../y", "file:../y", "/y"],
+      ["npm install \"x@link:../y\"", "../y", "/y"],
+      ["pnpm add link:../y", "../y", "/y"],
+      ["yarn add x@portal:../y", "../y", "/y"],
+      ["npm i @scope/x@../y", "../y", "/y"],
+      ["deno add npm:x@file:/opt/y", "file:/opt/y", "/opt/y"],
+      ["npm pkg set 'dependencies.x=link:../y'", "../y", "/y"],
+      ["npm install git+file:///opt/repo", "git+file:///opt/repo", "/opt/repo"],
+      // uv: a PEP 508 direct reference.
+      ["uv add 'x @ file:///opt/y'", "file:///opt/y", "/opt/y"],
+      // Any option whose value is itself a setting.
+      ["foo --config=key=../x", "../x", "/x"],
+      ["foo --set a.b=/etc/x", "/etc/x", "/etc/x"],
+      ["mvn -Dkey=a=/etc/x package", "/etc/x", "/etc/x"],
+    ] as const
+  ).map(([command, named, resolved]) => ({
+    name: `run_command ${command}`,
+    code: plan({ command }, "run_command"),
+    files,
+    errors: [{ ...at(plan({ command }, "run_command"), command), messageId: "commandPathOutside", message: escape(`names "${named}", a path that resolves to ${resolved};`) }],
+  })),
+});
+
 let root: string;
 let ws: string;
 
