@@ -7,7 +7,7 @@ import { allowed, allowedNaming, type CommandPolicy, deniedBy, inlineCodeAllowed
 import { mayWriteOutside, type OutsideCondition, outsideWrite } from "./installs.js";
 import { readSedLine, readSedScript } from "./sed.js";
 import { inlineCodeOf, interpreterOf, loadedFilesOf, scriptFileOf } from "./inline-code.js";
-import { bumpsVersion, fetchedAsItself, generatesFiles, type Load, loadsOf, packageRunnerLoads, rewritesFiles } from "./loaders.js";
+import { bumpsVersion, COMPOSE_ENV, fetchedAsItself, generatesFiles, type Load, loadsOf, packageRunnerLoads, rewritesFiles } from "./loaders.js";
 import { envFilesOf } from "./dotenv.js";
 import { awkPrograms, readAwkProgram } from "./awk.js";
 import { type Inner, innersOf, isWrapper, optionName, type RunsIn, runnerInner, SHELLS, unprefixed } from "./wrappers.js";
@@ -2682,7 +2682,9 @@ class Analysis {
       else {
         // One outside the workspace is no file of the project's: a path the workspace checks read.
         if (/^[/~]/.test(f.text) || f.text.split("/").includes("..")) this.path(f.text, false, at, false, true);
-        this.run(f.text, "dotenv", spelt, at);
+        // Compose fills the Compose file's ${NAME} with its values: one the plan writes is refused as a manifest, by its name in any folder.
+        if (/^(?:docker|podman)-compose$/.test(name.replace(/[0-9][0-9.]*$/, ""))) this.run(f.text, "manifest", spelt, at, { load: { ...COMPOSE_ENV, files: [f.text.replace(/\/+$/, "").split("/").pop() || f.text] } });
+        else this.run(f.text, "dotenv", spelt, at);
       }
     }
     // Code the program finds by itself in the project (a test runner's tests, a build's own code).

@@ -117,6 +117,8 @@ describe("an environment file the plan writes, then a program loads by itself", 
     ["rails server", ".env.development"],
     ["nx serve web", ".env"],
     ["vercel dev", ".env.local"],
+    ["symfony serve", ".env"],
+    ["symfony console cache:clear", ".env.local"],
   ])("%s after the plan writes %s: its settings are the line's", async (command, file) => {
     const found = await errors([write(file, hostile), cmd(command)]);
     expect(found.map((e) => e.id)).toEqual(["disallowed-tool:rewiringVariable"]);
@@ -193,7 +195,6 @@ describe("an environment file a program's option names", () => {
     "uvicorn --env-file app.env main:app",
     "flask -e app.env run",
     "foreman start -e base.env,app.env",
-    "docker-compose --env-file app.env up",
   ])("%s after the plan writes it: its settings are the line's", async (command) => {
     expect(await idsOf([write("app.env", "LD_PRELOAD=./x.so\n"), cmd(command)])).toEqual(["disallowed-tool:rewiringVariable"]);
     expect(await idsOf([write("app.env", "PORT=8000\n"), cmd(command)])).toEqual([]);
@@ -206,5 +207,46 @@ describe("an environment file a program's option names", () => {
     // deno's --env-file without a value loads .env; the project's own file, not written by the plan, passes.
     expect(await idsOf([write(".env", "BASH_ENV=x\n"), cmd("deno run --env-file x.ts")])).toEqual(["disallowed-tool:rewiringVariable"]);
     expect(await idsOf([cmd("node --env-file=app.env server.js")])).toEqual([]);
+  });
+});
+
+describe("Compose's environment file, whose values fill the Compose file", () => {
+  const manifest = (file: string) => [{ id: "disallowed-tool:writtenManifest", message: expect.stringMatching(new RegExp(`has (?:docker|podman)-compose run what ${file.replace(/[.]/g, "\\.")} says, which step 1 writes: plangate does not read what a Compose environment file \\(Compose fills the Compose file's \\$\\{NAME\\} with its values`)) }];
+  it.each([
+    ["docker-compose up", ".env"],
+    ["docker-compose run web", ".env"],
+    ["docker-compose exec web sh", ".env"],
+    ["docker-compose build", ".env"],
+    ["docker-compose pull", ".env"],
+    ["docker-compose config", ".env"],
+    ["docker-compose -f app/compose.yml up", "app/.env"],
+    ["docker-compose --project-directory app up", "app/.env"],
+    ["cd app && docker-compose up", "app/.env"],
+    ["podman-compose up", ".env"],
+    ["docker-compose --env-file app.env up", "app.env"],
+    ["docker-compose --env-file=./app.env up", "app.env"],
+    ["cd sub && docker-compose --env-file ../app.env up", "app.env"],
+    ["podman-compose --env-file cfg/app.env up", "cfg/app.env"],
+  ])("%s after the plan writes %s: refused, whatever its settings", async (command, file) => {
+    expect(await errors([write(file, "IMAGE=alpine\nTAG=3.20\n"), cmd(command)])).toEqual(manifest(file));
+  });
+
+  it("refuses it before docker compose and podman compose too, beside the container they run", async () => {
+    for (const command of ["docker compose up", "podman compose up", "nerdctl compose up"]) expect(new Set(await idsOf([write(".env", "IMAGE=alpine\n"), cmd(command)])), command).toEqual(new Set(["disallowed-tool:wrapperUnknown", "disallowed-tool:writtenManifest"]));
+  });
+
+  it("leaves the project's own file, a file another option names, and the subcommands that only list or print the version", async () => {
+    expect(await idsOf([cmd("docker-compose up")])).toEqual([]);
+    expect(await idsOf([write("app.env", "IMAGE=alpine\n"), cmd("docker-compose --env-file other.env up")])).toEqual([]);
+    for (const command of ["docker-compose ps", "docker-compose logs web", "docker-compose version"]) expect(await idsOf([write(".env", "IMAGE=alpine\n"), cmd(command)]), command).toEqual([]);
+  });
+});
+
+describe("Azure Functions' local settings", () => {
+  it("refuses local.settings.json the plan writes before func start, whose Values become the functions' environment", async () => {
+    const settings = JSON.stringify({ IsEncrypted: false, Values: { languageWorkers__node__arguments: "--require ./x.js" } });
+    for (const command of ["func start", "func host start"])
+      expect(await errors([write("local.settings.json", settings), cmd(command)]), command).toEqual([{ id: "disallowed-tool:writtenManifest", message: expect.stringContaining("has func run what local.settings.json says, which step 1 writes: plangate does not read what a Azure Functions local settings file") }]);
+    expect(await idsOf([write("local.settings.json", settings), cmd("func new --name x --template 'HTTP trigger'")])).toEqual([]);
   });
 });

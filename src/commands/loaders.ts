@@ -158,6 +158,16 @@ const HOOK_KEYS: Load = { ...NODE_KEYS, root: true, kind: "package.json section 
 const DOTENV: Load = { as: "dotenv", files: [".env", ".env.*"] };
 const FLASKENV: Load = { as: "dotenv", files: [".env", ".env.*", ".flaskenv"] };
 const PROCENV: Load = { as: "dotenv", files: [".env", ".env.*", ".overmind.env"] };
+/**
+ * Compose's environment file: `.env` of the project's folder (the Compose file's, `--project-directory`'s,
+ * or a parent's Compose searches), or the files `--env-file` names. Compose fills the Compose file's
+ * `${NAME}` with its values (an image, a command, an entrypoint, a mount's source) and reads its own
+ * settings there (`COMPOSE_FILE`, `COMPOSE_PROFILES`): any value may change what runs, so a written one is
+ * refused as a manifest, in any folder.
+ */
+export const COMPOSE_ENV: Load = { as: "manifest", kind: "Compose environment file (Compose fills the Compose file's ${NAME} with its values: images, commands, mounts)", files: [".env"] };
+/** Azure Functions' local settings: `func start` sets their `Values` in the environment of the functions' host and workers. */
+const FUNC_SETTINGS: Load = { as: "manifest", kind: "Azure Functions local settings file (its Values are the functions' environment)", files: ["local.settings.json"] };
 
 /** Every language's code: what a task runner or a project's script may run (and the environment files it may load or source). */
 const ANY: readonly Load[] = [...CODE, NODE_SETTINGS, NODE_KEYS, DOTENV];
@@ -241,6 +251,8 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // Rails loads .env through dotenv-rails, Laravel's artisan through phpdotenv (and passes it to the server it starts).
   ["rails", { loads: [...code("ruby"), DOTENV] }],
   ["artisan", { loads: [...code("php"), DOTENV] }],
+  // The Symfony CLI runs the application's bin/console and server, which load .env through symfony/dotenv.
+  ["symfony", { loads: [...code("php"), DOTENV], when: except(["version", "-V", "--version", "help", "-h", "--help", "login", "logout", "projects", "check:requirements"]) }],
   ...["rspec", "rackup", "puma", "unicorn", "thin", "jekyll", "cucumber", "minitest", "guard", "sidekiq", "rubocop", "fastlane", "pod", "danger", "vagrant", "cap", "hanami", "middleman", "bridgetown", "yard", "bundle", "bundler"].map((n): [string, Loader] => [n, { loads: n.startsWith("bundle") ? [...code("ruby"), MANIFESTS.bundler!] : [...code("ruby")], when: n.startsWith("bundle") ? except(["version", "-v", "--version", "help", "-h", "--help", "config", "list", "info", "show", "outdated", "platform", "doctor"]) : undefined }]),
   ...["phpunit", "pest", "phpstan", "psalm", "php-cs-fixer", "phpcs", "phpcbf", "rector", "infection", "codecept", "behat", "drush", "wp", "phpmd"].map((n): [string, Loader] => [n, { loads: [...code("php")] }]),
   ["composer", { loads: [...code("php"), MANIFESTS.composer!], when: except(["show", "info", "search", "outdated", "licenses", "validate", "diagnose", "help", "--version", "-V", "-h", "--help", "depends", "why", "prohibits", "why-not", "suggests", "fund", "audit", "config", "home", "browse"]) }],
@@ -283,8 +295,10 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ...["make", "gmake", "bmake", "just", "task", "go-task", "rake", "tox", "nox", "invoke", "inv", "fab", "poe", "doit", "mage", "pre-commit", "prek", "lefthook", "husky", "lint-staged"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.hooks!] }]),
   ...["overmind", "foreman", "honcho", "hivemind", "forego"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.procfile!, PROCENV] }]),
   // Compose reads .env for the values of the Compose file's ${...} and its own settings (COMPOSE_FILE).
-  ...["docker-compose", "podman-compose"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.compose!], when: except(["version", "--version", "-v", "-h", "--help", "ls", "ps", "images", "top", "logs"]) }]),
+  ...["docker-compose", "podman-compose"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.compose!, COMPOSE_ENV], when: except(["version", "--version", "-v", "-h", "--help", "ls", "ps", "images", "top", "logs"]) }]),
   ["earthly", { loads: [...ANY, MANIFESTS.earthly!] }],
+  // Azure Functions' `func start` (`func host start`) runs the project's functions, in any language, with local.settings.json's Values as their environment.
+  ["func", { loads: [...ANY, FUNC_SETTINGS], when: among(["start", "host"]) }],
   ...["nix", "nix-shell", "nix-build", "nix-instantiate", "devenv", "devbox", "flox"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.nix!], when: except(["--version", "--help", "-h", "version", "help", "search", "hash", "store", "registry"]) }]),
   ...["mise", "rtx"].map((n): [string, Loader] => [n, { loads: [...ANY, MANIFESTS.mise!], when: except(["--version", "-V", "version", "--help", "-h", "help", "ls-remote", "doctor", "completion", "trust"]) }]),
   ["dvc", { loads: [...ANY, MANIFESTS.dvc!], when: except(["--version", "version", "--help", "-h", "doctor", "status", "diff", "init", "add", "remote", "config"]) }],
@@ -323,7 +337,14 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   if (bumpsVersion(name, args)) return [...ANY, ...GIT_HOOKS];
   const loader = LOADERS.get(name) ?? LOADERS.get(name.replace(/(?:[0-9][0-9.]*)$/, ""));
   if (loader !== undefined) return loader.when === undefined || loader.when(args) ? loader.loads : (loader.quiet ?? []);
-  if (name === "docker" || name === "podman") return subcommand(args) === "compose" ? [...ANY, MANIFESTS.hooks!] : [];
+  // `docker compose up` is Compose's (`docker-compose up`), with its Compose file and environment file.
+  if (name === "docker" || name === "podman" || name === "nerdctl") {
+    const sub = subcommand(args);
+    if (sub !== "compose" && sub !== "") return [];
+    const compose = LOADERS.get("docker-compose")!;
+    const rest = args.slice(args.findIndex((w) => w.value === undefined || w.value === "compose") + 1);
+    return compose.when!(rest) ? [...compose.loads, MANIFESTS.hooks!] : [];
+  }
   if (name === "git") {
     let i = 0;
     while (i < args.length && args[i]!.value?.startsWith("-")) i += GIT_OPTIONS_WITH_VALUE.has(args[i]!.value!) ? 2 : 1;
