@@ -721,7 +721,7 @@ describe("the README's Service section", () => {
     const file = readFileSync(join(root, "examples/claude-code/settings.http.json"), "utf8");
     expect(fence).toBe(file);
     const settings = JSON.parse(file) as { hooks: Record<string, { matcher: string; hooks: Record<string, unknown>[] }[]> };
-    for (const event of ["PreToolUse", "PermissionRequest", "PostToolUse"])
+    for (const event of ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"])
       for (const h of settings.hooks[event]!.flatMap((m) => m.hooks)) expect(h).toMatchObject({ type: "http", url: "http://127.0.0.1:8790/v1/hooks/claude-code", onFailure: "block" });
   });
 });
