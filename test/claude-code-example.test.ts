@@ -45,15 +45,17 @@ describe("examples/claude-code", () => {
     expect(await planModeCheck(read("plan.md"), { policy, workspace: ws, now: NOW })).toBeUndefined();
   });
 
-  it("settings.json sends every tool call, ExitPlanMode's events and the subagent events to `plangate guard --output claude`, and nothing else", () => {
+  it("settings.json sends every tool call before and after it runs, ExitPlanMode's events and the subagent events to `plangate guard --output claude`, and nothing else", () => {
     const settings = JSON.parse(read("settings.json")) as { hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; timeout: number }[] }[]> };
     const commands = (event: string) => settings.hooks[event]?.map((m) => [m.matcher, ...m.hooks.map((h) => `${h.type}: ${h.command} (${h.timeout} s)`)]);
-    expect(Object.keys(settings.hooks).sort()).toEqual(["PermissionRequest", "PostToolUse", "PreToolUse", "SubagentStart", "SubagentStop"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(["PermissionRequest", "PostToolUse", "PostToolUseFailure", "PreToolUse", "SubagentStart", "SubagentStop"]);
     // The host's timeout (seconds) stays above the guard's own --timeout (5,000 ms by default): a killed hook is no answer.
     const hook = "command: plangate guard --output claude (30 s)";
     expect(commands("PreToolUse")).toEqual([["*", hook]]);
     expect(commands("PermissionRequest")).toEqual([["ExitPlanMode", hook]]);
-    expect(commands("PostToolUse")).toEqual([["ExitPlanMode", hook]]);
+    // Every call that ran, to check it ran with the input the guard allowed (and ExitPlanMode's acceptance).
+    expect(commands("PostToolUse")).toEqual([["*", hook]]);
+    expect(commands("PostToolUseFailure")).toEqual([["*", hook]]);
     expect(commands("SubagentStart")).toEqual([[undefined, hook]]);
     expect(commands("SubagentStop")).toEqual([[undefined, hook]]);
   });

@@ -63,9 +63,9 @@ const decisionOf = (stdout: string) => JSON.parse(stdout).hookSpecificOutput.per
 
 describe("the hook input reader", () => {
   const enc = (v: unknown) => new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
-  it("reads the event, session, cwd, agent and call of a PreToolUse input", () => {
+  it("reads the event, session, cwd, agent, call and tool_use_id of a PreToolUse input", () => {
     const raw = { session_id: "abc", cwd: "/w", hook_event_name: "PreToolUse", agent_id: "a1", agent_type: "Explore", tool_name: "Read", tool_input: { file_path: "/w/x" }, tool_use_id: "t1", permission_mode: "default" };
-    expect(parseHookInput(enc(raw))).toEqual({ event: "PreToolUse", session: "abc", cwd: "/w", agentId: "a1", agentType: "Explore", tool: "Read", args: { file_path: "/w/x" }, raw });
+    expect(parseHookInput(enc(raw))).toEqual({ event: "PreToolUse", session: "abc", cwd: "/w", agentId: "a1", agentType: "Explore", tool: "Read", args: { file_path: "/w/x" }, useId: "t1", raw });
   });
   it("reads other events (PostToolUse, SubagentStop) and an input without an event name as PreToolUse", () => {
     expect(parseHookInput(enc({ hook_event_name: "SubagentStop", session_id: "s", agent_id: "x" }))).toMatchObject({ event: "SubagentStop", session: "s", agentId: "x" });
@@ -527,13 +527,17 @@ describe("--output claude", () => {
     expect([bad.code, decisionOf(bad.stdout)]).toEqual([0, "deny"]);
     const noSession = await h(JSON.parse(input(undefined, k.workspace, "read_file", PLAN[2]!.params)));
     expect(JSON.parse(noSession.stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/no session_id/);
-    // Other events: a PermissionRequest is denied in its own JSON form, PostToolUse blocked; a SubagentStop of an agent that never started is reported, not blocked.
+    // Other events: a PermissionRequest is denied in its own JSON form; a SubagentStop of an agent that never started is reported, not blocked.
     const perm = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PermissionRequest", tool_name: "Bash", tool_input: { command: "ls" } });
     expect(JSON.parse(perm.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "deny", message: expect.stringMatching(/does not grant permission requests/) } } });
-    const post = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {} });
-    expect([post.code, JSON.parse(post.stdout)]).toEqual([0, { decision: "block", reason: expect.stringMatching(/answers PreToolUse hooks, not "PostToolUse".*\[guard-failure\]/) }]);
     const stop = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "SubagentStop", agent_id: "a" });
     expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, "", expect.stringMatching(/SubagentStop: .*\[guard-step-mismatch\]/)]);
+    // A PostToolUse of a call the guard allowed passes; of one it did not allow, it is blocked and stops the run.
+    const ran = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PostToolUse", tool_name: "write_file", tool_input: PLAN[1]!.params, tool_response: {} });
+    expect([ran.code, ran.stdout]).toEqual([0, ""]);
+    const post = await h({ session_id: "s", cwd: k.workspace, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {} });
+    expect([post.code, JSON.parse(post.stdout)]).toEqual([0, { decision: "block", reason: expect.stringMatching(/The "Bash" call that ran \(PostToolUse\) is not a call the guard allowed.*\[guard-failure\]/) }]);
+    expect(readRun(k.dir, run).status).toBe("stopped");
   });
 
   const FAIL_STDIN = 'data:text/javascript,Object.defineProperty(process.stdin,Symbol.asyncIterator,{value:async function*(){throw new Error("stdin exploded")}})';

@@ -101,11 +101,12 @@ function sequence(k: Kit): { name: string; body: string | Buffer }[] {
     { name: "subagent stop", body: JSON.stringify({ session_id: "s1", cwd: ws, hook_event_name: "SubagentStop", agent_id: "a1", agent_type: "Explore" }) },
     { name: "step 2", body: step(1) },
     { name: "permission request", body: hookInput("s1", ws, "Bash", { command: "ls" }, "PermissionRequest") },
-    { name: "post tool use", body: hookInput("s1", ws, "Bash", { command: "ls" }, "PostToolUse", { tool_response: {} }) },
+    { name: "post tool use of step 2 as allowed", body: hookInput("s1", ws, PLAN[1]!.tool, PLAN[1]!.params, "PostToolUse", { tool_response: {} }) },
     { name: "unknown event", body: JSON.stringify({ session_id: "s1", cwd: ws, hook_event_name: "TeammateIdle" }) },
     { name: "an event that runs no tool", body: JSON.stringify({ session_id: "s1", cwd: ws, hook_event_name: "Stop", stop_hook_active: false }) },
     { name: "step 3", body: step(2) },
     { name: "after the last step", body: step(0) },
+    { name: "post tool use of a call the guard did not allow", body: hookInput("s1", ws, "Bash", { command: "ls" }, "PostToolUse", { tool_response: {} }) },
     { name: "a session without a run", body: hookInput("s2", ws, "read_file", { path: "in.txt" }) },
     { name: "no session id", body: hookInput(undefined, ws, "read_file", { path: "in.txt" }) },
     { name: "plan mode: an unconstrained plan", body: hookInput("s3", ws, "ExitPlanMode", { plan: intakeMarkdown([{ tool: "Bash", intent: "clean up", arguments: { command: "rm -rf /" } }]) }) },
@@ -154,11 +155,12 @@ describe("plangate serve: the Claude Code hook endpoint", () => {
       "subagent stop: none",
       "step 2: allow",
       "permission request: deny",
-      "post tool use: block",
+      "post tool use of step 2 as allowed: none",
       "unknown event: block",
       "an event that runs no tool: none",
       "step 3: allow",
       "after the last step: deny",
+      "post tool use of a call the guard did not allow: block",
       "a session without a run: deny",
       "no session id: deny",
       "plan mode: an unconstrained plan: deny",
@@ -719,7 +721,7 @@ describe("the README's Service section", () => {
     const file = readFileSync(join(root, "examples/claude-code/settings.http.json"), "utf8");
     expect(fence).toBe(file);
     const settings = JSON.parse(file) as { hooks: Record<string, { matcher: string; hooks: Record<string, unknown>[] }[]> };
-    for (const event of ["PreToolUse", "PermissionRequest", "PostToolUse"])
+    for (const event of ["PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"])
       for (const h of settings.hooks[event]!.flatMap((m) => m.hooks)) expect(h).toMatchObject({ type: "http", url: "http://127.0.0.1:8790/v1/hooks/claude-code", onFailure: "block" });
   });
 });

@@ -1,8 +1,8 @@
 import { AuditError } from "../node/audit.js";
 import { GuardRefusal } from "../node/guard.js";
-import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput } from "../node/hook.js";
+import { HookInputError, type HookInput, hookCall, maxInputBytesOf, otherEvent, parseHookInput, RAN_EVENTS } from "../node/hook.js";
 import type { TrustedKey } from "../node/keys.js";
-import { type Answer, decideHook, subagentEvent } from "../store/runs.js";
+import { type Answer, decideHook, ranCall, subagentEvent } from "../store/runs.js";
 import { GuardStateError, readState } from "../node/guard-state.js";
 import { guardFailure } from "../approval/judge.js";
 import type { HostProfile } from "../host/profile.js";
@@ -223,8 +223,15 @@ export async function answerHook(read: (maxBytes: number) => Promise<Uint8Array>
         spoken = true;
         return EXIT.ok;
       }
+      if (RAN_EVENTS.has(input.event)) {
+        // The call has run: it must be one the guard allowed, with the input the guard decided on.
+        const r = await ranCall(store.dir, { event: input.event, session: input.session, tool: input.tool!, args: input.args!, ...(input.useId === undefined ? {} : { useId: input.useId }) }, s.now());
+        if (r.diagnostic) return deny(`${r.diagnostic.message}${r.diagnostic.hint ? ` (${r.diagnostic.hint})` : ""}`, r.diagnostic.rule);
+        spoken = true;
+        return EXIT.ok;
+      }
       if (input.event !== "PreToolUse") return other(input);
-      const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) };
+      const call = { session: input.session, cwd: input.cwd, tool: input.tool!, args: input.args!, bytes: bytes.byteLength, ...(input.agentId === undefined ? {} : { agentId: input.agentId }), ...(input.useId === undefined ? {} : { useId: input.useId }) };
       const a = await decideHook(store.dir, call, { now: s.now(), mode: claude ? "claude" : "exit", noRunPolicy: async () => (await s.policy()).policy, files: createFileProbe, commit });
       return answer(a);
     };

@@ -48,11 +48,16 @@ export interface HookInput {
   agentType?: string;
   tool?: string;
   args?: Record<string, unknown>;
+  /** The host's id of the tool call (`tool_use_id`), the same in its PreToolUse and PostToolUse. */
+  useId?: string;
   raw: Record<string, unknown>;
 }
 
 /** Events that name a tool call (tool_name and tool_input). */
-const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PermissionRequest"]);
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
+
+/** Events that report a tool call that has run, with the input it ran with. */
+export const RAN_EVENTS: ReadonlySet<string> = new Set(["PostToolUse", "PostToolUseFailure"]);
 
 /**
  * Reads a hook's JSON strictly, as plans are read: more than `maxBytes`, invalid UTF-8, a duplicate key
@@ -93,6 +98,8 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
   const agentType = str("agent_type");
   if (agentId !== undefined) input.agentId = agentId;
   if (agentType !== undefined) input.agentType = agentType;
+  const useId = str("tool_use_id", 256);
+  if (useId !== undefined) input.useId = useId;
   const tool = str("tool_name");
   if (TOOL_EVENTS.has(event) && (tool === undefined || tool === "")) throw badInput({ kind: "no-tool-name" });
   if (tool !== undefined) {
@@ -115,10 +122,10 @@ export function parseHookInput(bytes: Uint8Array, maxBytes = DEFAULT_MAX_INPUT_B
 const NO_TOOL_EVENTS: ReadonlySet<string> = new Set(["SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "Stop", "PreCompact", "PostCompact"]);
 
 /**
- * Events other than PreToolUse, until plan mode and subagents are handled (the seam where those
- * handlers go): SubagentStart and SubagentStop are ignored (blocking a SubagentStop would keep the
- * subagent running); any other event, PermissionRequest and PostToolUse included, is denied: the
- * guard has decided nothing for it.
+ * Events the runs do not handle (the deprecated single-file state's too): SubagentStart and SubagentStop
+ * are ignored (blocking a SubagentStop would keep the subagent running); any other event,
+ * PermissionRequest included, is denied: the guard has decided nothing for it. (With runs, PostToolUse
+ * and PostToolUseFailure check the call that ran, ExitPlanMode's events are plan mode.)
  */
 export function otherEvent(input: HookInput): { decision: "deny" | "ignore"; reason: string } {
   if (input.event === "SubagentStart" || input.event === "SubagentStop")

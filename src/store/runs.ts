@@ -214,6 +214,18 @@ export interface HookCallInput {
   bytes?: number;
   /** The hook input's `agent_id`: present when the call comes from a subagent (newer hosts). */
   agentId?: string;
+  /** The hook input's `tool_use_id`: the host's id of the call, the same in its PreToolUse and PostToolUse. */
+  useId?: string;
+}
+
+/** How many allowed calls a run remembers until their PostToolUse (a call never run, declined or failed, gets none). */
+export const MAX_ISSUED = 64;
+
+/** Remembers a call the guard allowed, until its PostToolUse shows the input it ran with. */
+function issue(run: RunState, input: HookCallInput): void {
+  const list = run.issued ?? [];
+  list.push({ tool: input.tool, args_hash: argsHash(input.args), ...(input.useId === undefined ? {} : { id: input.useId }) });
+  run.issued = list.slice(-MAX_ISSUED);
 }
 
 function denial(d: Diagnostic, run?: string): Answer {
@@ -326,6 +338,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     if (problem) return refuse(problem);
     mayRecord(c);
     await audit.append({ ...base, event: "free", tool: input.tool, args_hash: argsHash(input.args), reason: guardDecision("auditFree", { tool: input.tool }) });
+    issue(run, input);
     await save();
     return { decision: "allow", reason: guardDecision("allowFree", { tool: input.tool }), run: id };
   }
@@ -341,6 +354,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
       const event = again.confirm ? "ask" : "allow";
       mayRecord(c);
       await audit.append({ ...base, event, step: again.step, tool: input.tool, args_hash: argsHash(input.args), cursor: run.progress.cursor, progress: run.progress, reason: guardDecision("auditRepeat", { step: again.step }) });
+      issue(run, input);
       await save();
       return { decision: event, reason: guardDecision("allowRepeat", { step: again.step }), run: id };
     }
@@ -365,6 +379,7 @@ async function decideInRun(tx: RunTx, id: string, input: HookCallInput, c: HookC
     run.status = "complete";
     await audit.append({ ...base, event: "complete" });
   }
+  issue(run, input);
   await save();
   const reason = verdict.confirm ? `Step ${verdict.step} of the approved plan asks for your confirmation.` : `Step ${verdict.step} of the approved plan.`;
   return { decision: event, reason, run: id };
@@ -398,6 +413,53 @@ export async function subagentEvent(
     await tx.append({ ts: now.toISOString(), event, plan_hash: run.plan_hash, nonce: run.nonce, agent: agent.agentId, progress: run.progress, ...(r.diagnostic ? { rule: r.diagnostic.rule, reason: r.diagnostic.message } : {}) });
     await tx.save();
     return r.diagnostic ? { run: id, diagnostic: r.diagnostic } : { run: id };
+  });
+}
+
+/** A PostToolUse (or PostToolUseFailure) of a tool call: the call as it ran. */
+export interface RanCallInput {
+  event: string;
+  session: string | undefined;
+  tool: string;
+  args: Record<string, unknown>;
+  useId?: string;
+}
+
+/**
+ * A tool call has run (PostToolUse, PostToolUseFailure): in a session with a run, it must be a call the
+ * guard allowed, with the very input the guard decided on. Another hook may rewrite a call's input after
+ * the guard allowed it (Claude Code applies a PreToolUse or PermissionRequest hook's `updatedInput`), and
+ * the host reports the input it ran with here: a call that ran with another input, or that the guard never
+ * allowed, stops the run (audited), so every later call is denied. This is found after the fact: that one
+ * call has run. The call is found by its tool_use_id when the host gave one, else by its tool and input.
+ * A session without a run, or whose run is pending or already stopped, has nothing to check.
+ */
+export async function ranCall(root: string | Store, input: RanCallInput, now: Date): Promise<{ run?: string; diagnostic?: Diagnostic }> {
+  const store = storeOf(root);
+  if (input.session === undefined || input.session === "") return {};
+  const id = await store.boundRun(input.session);
+  if (id === undefined) return {};
+  return store.withRun(id, async (tx) => {
+    const run = tx.run;
+    if (run.session_id !== input.session || (run.status !== "active" && run.status !== "complete")) return { run: id };
+    const hash = argsHash(input.args);
+    const issued = run.issued ?? [];
+    const same = (e: { tool: string; args_hash: string }) => e.tool === input.tool && e.args_hash === hash;
+    const byId = input.useId === undefined ? -1 : issued.findIndex((e) => e.id === input.useId);
+    // A call the host names is that call, or none: its id's entry with another input is the rewritten call.
+    const at = byId >= 0 ? (same(issued[byId]!) ? byId : -1) : issued.findIndex((e) => same(e) && (input.useId === undefined || e.id === undefined));
+    if (at >= 0) {
+      issued.splice(at, 1);
+      run.issued = issued;
+      await tx.save();
+      return { run: id };
+    }
+    const ts = now.toISOString();
+    const diagnostic = guardFailure({ kind: "ran-unallowed", run: id, tool: input.tool, event: input.event });
+    await tx.append({ ts, event: "deny", plan_hash: run.plan_hash, nonce: run.nonce, tool: input.tool, args_hash: hash, rule: diagnostic.rule, reason: diagnostic.message });
+    run.issued = [];
+    await stopInTx(tx, guardDecision("auditRanUnallowed", { tool: input.tool, event: input.event }), now);
+    return { run: id, diagnostic };
   });
 }
 

@@ -60,11 +60,25 @@ export interface RunState {
   shell: { commands: { allow: string[]; deny: string[]; allowCompound: boolean; installOutside?: string[]; inlineCode?: string[] }; protected: string[] };
   /** The policy in force at start: each call's paths are checked under it. */
   policy: Policy;
+  /**
+   * The calls the guard allowed (an allow, an ask, a free call) whose PostToolUse has not come yet, oldest
+   * first, at most MAX_ISSUED: the tool, the hash of its input as the guard decided on it, and the host's
+   * tool_use_id when it gave one. A call that ran with another input stops the run.
+   */
+  issued?: IssuedCall[];
   /** The plan file's stamp when its bytes last checked out (planStamp): while the file keeps it, the bytes are not read again. */
   plan_checked?: string;
 }
 
 export const RUN_ID = /^[0-9a-f]{32}$/;
+
+/** A call the guard allowed, as RunState.issued keeps it. */
+export interface IssuedCall {
+  tool: string;
+  args_hash: string;
+  /** The hook input's tool_use_id, if it had one. */
+  id?: string;
+}
 
 /** An audit line before the store chains and signs it. */
 export type AuditInput = Omit<AuditEntry, "seq" | "prev" | "mac">;

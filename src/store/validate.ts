@@ -18,6 +18,11 @@ export function isExpected(e: unknown): e is ExpectedCall {
   );
 }
 
+function isIssued(e: unknown): boolean {
+  const o = e as { tool?: unknown; args_hash?: unknown; id?: unknown };
+  return typeof o === "object" && o !== null && typeof o.tool === "string" && typeof o.args_hash === "string" && (o.id === undefined || typeof o.id === "string");
+}
+
 export function isRun(v: Partial<RunState>, id: string): v is RunState {
   return (
     typeof v === "object" && v !== null && v.version === 3 && v.run_id === id &&
@@ -31,7 +36,8 @@ export function isRun(v: Partial<RunState>, id: string): v is RunState {
     typeof v.audit_key === "string" && /^[0-9a-f]{64}$/.test(v.audit_key) && Number.isInteger(v.audit_from) && Number.isInteger(v.audit_bytes) && (v.audit_bytes as number) >= 0 &&
     Number.isInteger(v.max_input_bytes) && (v.max_input_bytes as number) > 0 &&
     typeof v.shell === "object" && v.shell !== null && typeof v.policy === "object" && v.policy !== null &&
-    typeof v.host === "object" && v.host !== null && typeof v.profile === "object" && v.profile !== null && profileHash(v.profile) === v.host.hash
+    typeof v.host === "object" && v.host !== null && typeof v.profile === "object" && v.profile !== null && profileHash(v.profile) === v.host.hash &&
+    (v.issued === undefined || (Array.isArray(v.issued) && v.issued.every(isIssued)))
   );
 }
 

@@ -185,6 +185,12 @@ export type GuardFailureFacts =
   | { readonly kind: "claimed-by-other"; readonly run: string }
   /** The run was stopped (`reason`: as given to the stop, if any). */
   | { readonly kind: "stopped"; readonly run: string; readonly reason?: string }
+  /**
+   * A tool call ran (PostToolUse, PostToolUseFailure) that is not one the guard allowed in the run: its
+   * input is not what the guard decided on (another hook rewrote it, `updatedInput`), or the guard never
+   * saw it. The run is stopped.
+   */
+  | { readonly kind: "ran-unallowed"; readonly run: string; readonly tool: string; readonly event: string }
   /** A step that asks the person to confirm it, answered by exit code (which cannot ask). */
   | { readonly kind: "cannot-ask"; readonly step: number }
   /** The session has no run (`why`: as the guard found it); `ask`: guard.noRun is ask, answered by exit code. */

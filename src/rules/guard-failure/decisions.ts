@@ -27,6 +27,7 @@ export const GUARD_DECISIONS = {
   auditFreeNoRun: "{{tool}} is a free tool (guard.noRun: allow-free)",
   auditRepeat: "step {{step}} again: the same call, which had not taken effect",
   auditSuperseded: "superseded: the person accepted another plan for this session in plan mode",
+  auditRanUnallowed: "the host ran a call of {{tool}} ({{event}}) that the guard did not allow: its input was rewritten after the guard decided (another hook's updatedInput), or the guard never saw it",
   auditSubagentStep: "step {{step}} of step {{parent}}'s subagent",
   auditRepairComplete: "completed by guard repair: the last step's line was written",
 } as const satisfies Record<string, string>;

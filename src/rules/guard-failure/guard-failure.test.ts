@@ -89,6 +89,18 @@ kindRuleTester("guard-failure", "approval", {
     { name: "never claimed", input: fails({ kind: "never-claimed", run: "r1", status: "stopped" }), errors: [{ messageId: "neverClaimed", message: "The run r1 is stopped and was never claimed." }] },
     { name: "claimed by another session", input: fails({ kind: "claimed-by-other", run: "r1" }), errors: [{ messageId: "claimedByOther" }] },
     { name: "stopped", input: fails({ kind: "stopped", run: "r1" }), errors: [{ messageId: "stopped", message: "The run r1 was stopped; no call runs in it." }] },
+    {
+      name: "a call ran that the guard did not allow",
+      input: fails({ kind: "ran-unallowed", run: "r1", tool: "Bash", event: "PostToolUse" }),
+      errors: [
+        {
+          messageId: "ranUnallowed",
+          message:
+            'The "Bash" call that ran (PostToolUse) is not a call the guard allowed in the run r1: its input is not the one the guard decided on (another hook rewrote it after the guard allowed it, with updatedInput), or the guard never saw it. The call has run; the run is stopped and every later call is denied.',
+          hint: "check what the call did, remove the hook that rewrites tool inputs beside the guard (or keep its matcher off the tools a run guards), then approve the plan again and run `plangate guard start`",
+        },
+      ],
+    },
     { name: "stopped, with a reason", input: fails({ kind: "stopped", run: "r1", reason: "done" }), errors: [{ messageId: "stoppedBecause", message: "The run r1 was stopped (done); no call runs in it." }] },
     { name: "cannot ask", input: fails({ kind: "cannot-ask", step: 3 }), errors: [{ messageId: "cannotAsk", step: 3, message: "Step 3 asks the person to confirm it, and the exit-code answer cannot ask." }] },
     { name: "no run", input: fails({ kind: "no-run", why: "no cwd", ask: false }), errors: [{ messageId: "noRun", message: "No run for this session: no cwd." }] },
@@ -217,6 +229,11 @@ describe("the guard's decisions", () => {
       ["auditFree", { tool: "Read" }, "Read is a free tool: no step taken"],
       ["auditFreeNoRun", { tool: "Read" }, "Read is a free tool (guard.noRun: allow-free)"],
       ["auditSubagentStep", { step: 2, parent: 1 }, "step 2 of step 1's subagent"],
+      [
+        "auditRanUnallowed",
+        { tool: "Bash", event: "PostToolUse" },
+        "the host ran a call of Bash (PostToolUse) that the guard did not allow: its input was rewritten after the guard decided (another hook's updatedInput), or the guard never saw it",
+      ],
       ["auditRepairComplete", undefined, "completed by guard repair: the last step's line was written"],
     ];
     expect(cases.map(([id]) => id).sort()).toEqual(Object.keys(GUARD_DECISIONS).sort());

@@ -62,6 +62,11 @@ export default defineRule({
       claimedByOther: { message: "The run {{run}} was claimed by another session at the same moment.", hint: "call again: the session will claim the next pending run, if any" },
       stopped: { message: "The run {{run}} was stopped; no call runs in it.", hint: "approve the plan again and start a new run" },
       stoppedBecause: { message: "The run {{run}} was stopped ({{reason}}); no call runs in it.", hint: "approve the plan again and start a new run" },
+      ranUnallowed: {
+        message:
+          "The {{tool}} call that ran ({{event}}) is not a call the guard allowed in the run {{run}}: its input is not the one the guard decided on (another hook rewrote it after the guard allowed it, with updatedInput), or the guard never saw it. The call has run; the run is stopped and every later call is denied.",
+        hint: "check what the call did, remove the hook that rewrites tool inputs beside the guard (or keep its matcher off the tools a run guards), then approve the plan again and run `plangate guard start`",
+      },
       cannotAsk: { message: "Step {{step}} asks the person to confirm it, and the exit-code answer cannot ask.", hint: "run the hook with --output claude" },
       noRun: { message: "No run for this session: {{why}}.", hint: "approve the plan and run `plangate guard start` (guard.noRun decides sessions without a run)" },
       noRunCannotAsk: { message: "No run for this session ({{why}}); guard.noRun is ask, and the exit-code answer cannot ask.", hint: "run the hook with --output claude, or start a run" },
@@ -189,6 +194,8 @@ export default defineRule({
         return ctx.report({ messageId: "claimedByOther", data: { run: f.run } });
       case "stopped":
         return f.reason ? ctx.report({ messageId: "stoppedBecause", data: { run: f.run, reason: f.reason } }) : ctx.report({ messageId: "stopped", data: { run: f.run } });
+      case "ran-unallowed":
+        return ctx.report({ messageId: "ranUnallowed", data: { tool: JSON.stringify(f.tool), event: f.event, run: f.run } });
       case "cannot-ask":
         return ctx.report({ messageId: "cannotAsk", data: { step: f.step }, step: f.step });
       case "no-run":
