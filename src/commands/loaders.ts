@@ -138,11 +138,17 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
  * `[tool.uv.sources]`, a requirements file's `-e ../y`): src/commands/manifest-paths.ts reads each path,
  * which is then checked as a path the command names. package.json's are read with its other sections.
  */
-const GO_DEPS: Load = { as: "deps", kind: "Go module file", files: ["go.mod", "go.work"] };
-const CARGO_DEPS: Load = { as: "deps", kind: "Cargo manifest", files: ["Cargo.toml"] };
-const PY_DEPS: Load = { as: "deps", kind: "Python project file", files: ["pyproject.toml", "Pipfile", "uv.lock", "poetry.lock", "pdm.lock"] };
+/**
+ * A manifest's names in any folder of the workspace, matched from its root so that a folder written
+ * whole (a clone) is not taken to hold one: a build reads the manifest of its own folder and those its
+ * manifests name, which the plan writes and are followed, not each one under a fetched folder.
+ */
+const inAnyFolder = (files: readonly string[]) => files.flatMap((f) => [f, `**/${f}`]);
+const GO_DEPS: Load = { as: "deps", kind: "Go module file", root: true, files: inAnyFolder(["go.mod", "go.work"]) };
+const CARGO_DEPS: Load = { as: "deps", kind: "Cargo manifest", root: true, files: inAnyFolder(["Cargo.toml"]) };
+const PY_DEPS: Load = { as: "deps", kind: "Python project file", root: true, files: inAnyFolder(["pyproject.toml", "Pipfile", "uv.lock", "poetry.lock", "pdm.lock"]) };
 const REQUIREMENTS = ["requirements*.txt", "requirements*.in", "requirements/*.txt", "requirements/*.in", "constraints*.txt", "*-requirements.txt", "*_requirements.txt", "*.requirements.txt"];
-const REQ_DEPS: Load = { as: "deps", kind: "requirements file", files: REQUIREMENTS };
+const REQ_DEPS: Load = { as: "deps", kind: "requirements file", root: true, files: inAnyFolder(REQUIREMENTS) };
 const requirementLoads = new Map<string, Load>();
 /**
  * The requirements files an install reads: those by their usual names, and each named by `-r`, `-c`
@@ -163,7 +169,7 @@ function requirementsOf(args: readonly ShellWord[], operands: boolean): Load {
   const key = names.join("\0");
   let load = requirementLoads.get(key);
   if (load === undefined) {
-    load = { ...REQ_DEPS, files: [...REQUIREMENTS, ...names] };
+    load = { ...REQ_DEPS, files: inAnyFolder([...REQUIREMENTS, ...names]) };
     if (requirementLoads.size < 1024) requirementLoads.set(key, load);
   }
   return load;
