@@ -108,7 +108,7 @@ await bundle.write({
       { name: "record", test: /[\\/]dist[\\/]approval[\\/]record\.js$/ },
       { name: "run-state", test: /[\\/]dist[\\/]node[\\/](?:guard-state|lock-file|guard-error|private-place)\.js$/ },
       // The command analysis, which only a plan with a command or a hook call for a shell tool runs.
-      { name: "shell", test: /[\\/]dist[\\/](?:commands[\\/](?:wrappers|launchers|analyse|installs|dotenv|sed|inline-code|loaders|database-clients|awk|command-pattern)|syntax[\\/]shell[\\/](?:read-tree|parse))\.js$/ },
+      { name: "shell", test: /[\\/]dist[\\/](?:commands[\\/](?:wrappers|launchers|analyse|installs|dotenv|sed|inline-code|loaders|manifest-paths|database-clients|awk|command-pattern)|syntax[\\/]shell[\\/](?:read-tree|parse))\.js$/ },
       // The path checks a hook call runs on a call's paths, out of the chunk of the other plan rules.
       {
         name: "paths",

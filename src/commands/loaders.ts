@@ -133,6 +133,49 @@ const MANIFESTS: Readonly<Record<string, Load>> = {
 };
 
 /**
+ * Dependency manifests whose text may name local folders a build or install makes part of the project
+ * (go.mod's `replace x => ../y`, go.work's `use`, Cargo.toml's `path = "../y"`, pyproject.toml's
+ * `[tool.uv.sources]`, a requirements file's `-e ../y`): src/commands/manifest-paths.ts reads each path,
+ * which is then checked as a path the command names. package.json's are read with its other sections.
+ */
+/**
+ * A manifest's names in any folder of the workspace, matched from its root so that a folder written
+ * whole (a clone) is not taken to hold one: a build reads the manifest of its own folder and those its
+ * manifests name, which the plan writes and are followed, not each one under a fetched folder.
+ */
+const inAnyFolder = (files: readonly string[]) => files.flatMap((f) => [f, `**/${f}`]);
+const GO_DEPS: Load = { as: "deps", kind: "Go module file", root: true, files: inAnyFolder(["go.mod", "go.work"]) };
+const CARGO_DEPS: Load = { as: "deps", kind: "Cargo manifest", root: true, files: inAnyFolder(["Cargo.toml"]) };
+const PY_DEPS: Load = { as: "deps", kind: "Python project file", root: true, files: inAnyFolder(["pyproject.toml", "Pipfile", "uv.lock", "poetry.lock", "pdm.lock"]) };
+const REQUIREMENTS = ["requirements*.txt", "requirements*.in", "requirements/*.txt", "requirements/*.in", "constraints*.txt", "*-requirements.txt", "*_requirements.txt", "*.requirements.txt"];
+const REQ_DEPS: Load = { as: "deps", kind: "requirements file", root: true, files: inAnyFolder(REQUIREMENTS) };
+const requirementLoads = new Map<string, Load>();
+/**
+ * The requirements files an install reads: those by their usual names, and each named by `-r`, `-c`
+ * (spelt apart, glued or after `=`) or, for `uv pip sync` and `pip-sync`, as an operand.
+ */
+function requirementsOf(args: readonly ShellWord[], operands: boolean): Load {
+  const named: string[] = [];
+  const values = args.map((w) => w.value);
+  values.forEach((v, k) => {
+    if (v === undefined) return;
+    const glued = /^(?:--requirements?|--constraints?|--build-constraints?|--overrides?|-r|-c)(?:=|(?<=^-[rc]))(.+)$/.exec(v);
+    if (glued !== null) named.push(glued[1]!);
+    else if (/^(?:--requirements?|--constraints?|--build-constraints?|--overrides?|-r|-c)$/.test(v) && typeof values[k + 1] === "string") named.push(values[k + 1]!);
+    else if (operands && !v.startsWith("-") && k > 0) named.push(v);
+  });
+  const names = [...new Set(named.map((f) => f.slice(f.lastIndexOf("/") + 1)).filter((f) => f !== "" && !f.includes("\0") && !/[*?[\]{}]/.test(f)))].filter((f) => !REQUIREMENTS.includes(f));
+  if (names.length === 0) return REQ_DEPS;
+  const key = names.join("\0");
+  let load = requirementLoads.get(key);
+  if (load === undefined) {
+    load = { ...REQ_DEPS, files: inAnyFolder([...REQUIREMENTS, ...names]) };
+    if (requirementLoads.size < 1024) requirementLoads.set(key, load);
+  }
+  return load;
+}
+
+/**
  * Settings of node's tools that name modules they load (`"require": "./x"` in .mocharc.json, a babel
  * plugin, a jest setup file): node loads a module of any name as code, so such a file is judged as
  * node's code. package.json's sections for those tools, and for git's hooks, name them there.
@@ -232,7 +275,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   // pytest-dotenv loads .env (or the files pytest's settings name) before the tests.
   ...["pytest", "py.test"].map((n): [string, Loader] => [n, { loads: [...PYTHON, DOTENV] }]),
   ["pylint", { loads: [...PYTHON, PYLINT_HOOK] }],
-  ["maturin", { loads: [...PYTHON, ...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!] }],
+  ["maturin", { loads: [...PYTHON, ...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!, CARGO_DEPS] }],
   ...["pip", "pip3", "pipx"].map((n): [string, Loader] => [n, { loads: PYTHON, when: pipLocal }]),
   // uv runs the Python that .python-version names, which may be a path (`./py`), whatever it is asked.
   ["uv", { loads: [...PYTHON, MANIFESTS.pyversion!], quiet: [MANIFESTS.pyversion!], when: (args) => (subcommand(args) === "pip" ? pipLocal(args.slice(args.findIndex((w) => w.value === "pip") + 1)) : among(["run", "sync", "build", "lock", "add", "publish"])(args)) }],
@@ -273,7 +316,7 @@ const LOADERS: ReadonlyMap<string, Loader> = new Map<string, Loader>([
   ...["premake5", "premake4", "xmake"].map((n): [string, Loader] => [n, { loads: [...code("lua")], when: except(["--version", "--help", "-h"]) }]),
   // Go and Rust: `go test` and `go run` run the package's code, `go generate` its //go:generate lines; cargo runs build.rs, proc macros and tests.
   ["go", { loads: [...code("go")], when: among(["test", "run", "generate", "tool", "vet"]) }],
-  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
+  ...["cargo", "cross"].map((n): [string, Loader] => [n, { loads: [...code("rust"), MANIFESTS.cargo!, MANIFESTS.toolchain!, CARGO_DEPS], quiet: [MANIFESTS.toolchain!], when: except(["--version", "-V", "version", "help", "-h", "--help", "search", "login", "logout", "owner", "yank", "new", "init", "metadata", "tree", "locate-project", "pkgid", "fmt", "verify-project", "read-manifest", "fetch", "update", "generate-lockfile", "vendor"]) }]),
   ["rustup", { loads: [MANIFESTS.cargo!, MANIFESTS.toolchain!], when: among(["run", "which", "show", "toolchain"]) }],
   // rustup's proxies run the toolchain the project names, whatever they are asked.
   ...["rustc", "rustdoc", "rustfmt", "cargo-fmt", "cargo-clippy", "clippy-driver", "rust-analyzer", "rust-gdb", "rust-lldb", "rls", "cargo-miri"].map((n): [string, Loader] => [n, { loads: [MANIFESTS.toolchain!] }]),
@@ -322,6 +365,46 @@ export function bumpsVersion(name: string, args: readonly ShellWord[]): boolean 
   return rest.some((v) => v === undefined || !v.startsWith("-") || /^--(?:major|minor|patch|premajor|preminor|prepatch|prerelease|new-version)\b/.test(v));
 }
 
+/** Does an install's line name requirements files (`-r`, `-c`, `--requirement=`, `-rreq.txt`)? */
+const namesRequirements = (args: readonly ShellWord[]) => args.some((w) => w.value === undefined || /^(?:--requirements?|--constraints?|--build-constraints?|--overrides?|-[rc])(?:=|$)|^-[rc]./.test(w.value));
+const GO_QUIET = ["version", "env", "help", "doc", "fmt", "clean", "bug", "telemetry", "-h", "--help"];
+/** The dependency manifests a program reads (see GO_DEPS), besides what LOADERS says it loads. */
+function depsOf(name: string, args: readonly ShellWord[]): readonly Load[] {
+  switch (name) {
+    case "go":
+      return except(GO_QUIET)(args) ? [GO_DEPS] : [];
+    case "pip":
+    case "pip3":
+    case "pipx": {
+      const sub = subcommand(args);
+      if (sub !== "" && sub !== "install" && sub !== "wheel" && sub !== "download") return [];
+      return [...(namesRequirements(args) ? [requirementsOf(args, false)] : []), ...(pipLocal(args) ? [PY_DEPS] : [])];
+    }
+    case "pip-sync":
+    case "pip-compile":
+      return [requirementsOf(args, true), PY_DEPS];
+    case "uv": {
+      const sub = subcommand(args);
+      if (sub === "pip") {
+        const rest = args.slice(args.findIndex((w) => w.value === "pip") + 1);
+        const verb = subcommand(rest);
+        if (verb !== "" && verb !== "install" && verb !== "sync" && verb !== "compile") return [];
+        return [requirementsOf(rest, verb === "sync" || verb === "compile" || verb === ""), ...(verb !== "sync" && pipLocal([{ ...rest[0]!, value: "install" }, ...rest.slice(1)]) ? [PY_DEPS] : [])];
+      }
+      return among(["run", "sync", "build", "lock", "add", "export", "tree", "publish", "remove", "version", "tool"])(args) ? [...(namesRequirements(args) ? [requirementsOf(args, false)] : []), PY_DEPS] : [];
+    }
+    case "poetry":
+    case "pdm":
+    case "hatch":
+    case "pipenv":
+    case "rye":
+    case "flit":
+      return among(PY_PROJECT_COMMANDS)(args) ? [...(namesRequirements(args) ? [requirementsOf(args, false)] : []), PY_DEPS] : [];
+    default:
+      return [];
+  }
+}
+
 /** git subcommands that run the repository's hooks, and the files the common hook managers run them from. */
 const GIT_HOOKED = new Set(["commit", "merge", "push", "rebase", "am", "cherry-pick", "revert", "pull", "checkout", "switch", "gc", "commit-tree"]);
 const GIT_HOOKS: readonly Load[] = [{ as: "shell", root: true, files: [".git/hooks/*", ".husky/*", ".husky/_/*", ".githooks/*", ".git-hooks/*", ".hooks/*", "git-hooks/*", "scripts/git-hooks/*", "tools/git-hooks/*", ".config/husky/*", ".config/git-hooks/*"] }, MANIFESTS.hooks!, HOOK_KEYS];
@@ -336,7 +419,12 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   // `npm version patch` commits and tags the new version: git's hooks run, as at a `git commit`.
   if (bumpsVersion(name, args)) return [...ANY, ...GIT_HOOKS];
   const loader = LOADERS.get(name) ?? LOADERS.get(name.replace(/(?:[0-9][0-9.]*)$/, ""));
-  if (loader !== undefined) return loader.when === undefined || loader.when(args) ? loader.loads : (loader.quiet ?? []);
+  const deps = depsOf(name, args);
+  if (loader !== undefined) {
+    const loads = loader.when === undefined || loader.when(args) ? loader.loads : (loader.quiet ?? []);
+    return deps.length === 0 ? loads : [...loads, ...deps.filter((d) => !loads.includes(d))];
+  }
+  if (deps.length > 0) return deps;
   // `docker compose up` is Compose's (`docker-compose up`), with its Compose file and environment file.
   if (name === "docker" || name === "podman" || name === "nerdctl") {
     const sub = subcommand(args);

@@ -7,6 +7,7 @@ import { actionOf } from "../core/step-extra.js";
 import { shellQuote } from "../syntax/shell/quote.js";
 import { type CommandFinding, type CommandGenerates, type CommandMode, type CommandOutside, type CommandPath, type CommandReport, type CommandRun, writtenFinding } from "./analyse.js";
 import { dotenvLine } from "./dotenv.js";
+import { MAY_NAME_PATH, manifestReader } from "./manifest-paths.js";
 import { interpreterOf, scriptFileOf } from "./inline-code.js";
 import { compiledFormOf, isLoader, type Load, loadsOf, PROJECT_SCRIPT_LOADS } from "./loaders.js";
 import { writtenCodeAllowed } from "./match.js";
@@ -1040,7 +1041,7 @@ interface Judged {
 
 /** Is a run's `as` a language's code (judged by commands.writtenCode), not a text plangate reads (a shell's, sed's, awk's, a database client's, an environment file, a manifest)? */
 function isCode(as: string): boolean {
-  return as !== "program" && as !== "package" && as !== "manifest" && as !== "shell" && as !== "sed" && as !== "awk" && as !== "dotenv" && !SQL_LINE.has(as);
+  return as !== "program" && as !== "package" && as !== "manifest" && as !== "shell" && as !== "sed" && as !== "awk" && as !== "dotenv" && as !== "deps" && !SQL_LINE.has(as);
 }
 
 /** A path from the workspace root, for messages (absolute when outside it). */
@@ -1300,6 +1301,11 @@ class Judge {
       refuse("manifest", { kind: "local package" });
       return;
     }
+    // A dependency manifest's local paths: each checked as a path the command names, from the manifest's folder.
+    if (as === "deps") {
+      this.#localPaths(run.load?.kind ?? "", content, run, w, out);
+      return;
+    }
     if (as === "manifest") {
       const keys = run.load?.keys;
       if (run.load !== undefined && (keys === undefined || name !== "package.json")) {
@@ -1318,6 +1324,8 @@ class Judge {
           refuse("unreadable", { why: "it is not a JSON object" });
           return;
         }
+        // Its dependencies' local sources (`file:../y`), as for any program that reads package.json's keys.
+        this.#localPaths("package.json", content, run, w, out);
         const named = keys.find((k) => Object.hasOwn(parsed as object, k));
         if (named !== undefined) {
           refuse("manifest", { kind: `${run.load!.kind ?? "build file"} ("${named}")` });
@@ -1384,6 +1392,33 @@ class Judge {
     }
     if (!writtenCodeAllowed(this.policy.commands, as, program))
       out.findings.push(writtenFinding("code", { program, interpreter: as, how: `the file ${via}` }, run.span));
+  }
+
+  /**
+   * The local paths a dependency manifest's text names (src/commands/manifest-paths.ts), as paths the
+   * command names from the manifest's folder (a requirements file's from the command's folder too: pip
+   * reads a requirement's path from where it runs); a text read with a problem where it may name one is
+   * refused as unreadable.
+   */
+  #localPaths(kind: string, content: string, run: CommandRun, w: Written, out: Judged): void {
+    const read = manifestReader(kind)?.(content);
+    if (read === undefined) return;
+    const span = run.span ? { span: run.span } : {};
+    if ("problem" in read) {
+      if (MAY_NAME_PATH.test(content)) out.findings.push(writtenFinding("unreadable", { program: run.program, file: run.text, writer: w.step, why: `${read.problem}, so the local paths it may name cannot be checked` }, run.span));
+      return;
+    }
+    const ws = this.state.workspace;
+    // Found by its name (run.text is its path from the workspace, or `name (a link to target)`): from its folder, under each name; named on the line: from the command's folder.
+    const link = / \(a link to (.*)\)$/s.exec(run.text);
+    const names = link !== null ? [run.text.slice(0, link.index), link[1]!] : [run.text];
+    const folders = run.anywhere ? names.map((f) => (f.startsWith("/") ? f : `${ws}/${f}`).replace(/\/[^/]*$/, "") || "/") : [];
+    for (const p of read.paths) {
+      const via = `${names[0]}'s ${p.where}, which step ${w.step} writes`;
+      for (const folder of folders) out.paths.push({ text: p.path, cwd: folder, program: run.program, via, ...span });
+      // pip reads a requirement's path from the folder it runs in.
+      if ((kind === "requirements file" && !(run.cwd === "" && folders.every((f) => f === ws))) || folders.length === 0) out.paths.push({ text: p.path, cwd: run.cwd, program: run.program, via, ...span });
+    }
   }
 
   /** A written file's analysis, as findings and paths of the command that runs it. */
