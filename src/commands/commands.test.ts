@@ -1406,6 +1406,10 @@ describe("analysis", () => {
       ["podman image build .", "wrapperUnknown:container"],
       ["podman farm build .", "wrapperUnknown:container"],
       ["nerdctl build .", "wrapperUnknown:container"],
+      ["docker stack deploy -c compose.yml app", "wrapperUnknown:container"],
+      ["docker service create alpine rm x", "wrapperUnknown:container"],
+      ["docker service update --args 'rm x' app", "wrapperUnknown:container"],
+      ["podman machine ssh rm x", "wrapperUnknown:container"],
       ["podman-compose --podman-path ./x ps", "wrapperUnknown:unknownOption"],
       ["docker-compose --frob ps", "wrapperUnknown:unknownOption"],
       ["pueue add rm x", "wrapperUnknown:later"],
@@ -1430,7 +1434,7 @@ describe("analysis", () => {
       ["less +'!rm x' f", "optionRunsCommand:+!rm x"],
     ] as const)
       expect(ids(text), text).toContain(id);
-    for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "docker-compose ps", "docker-compose -f x.yml logs -f web", "podman-compose --env-file app.env config", "docker-compose --version", "docker compose", "docker compose --help", "docker compose ps", "docker compose down", "nerdctl compose pull", "docker --context ci compose ls", "docker --context ci ps", "docker -H tcp://h:2375 images", "docker image ls", "docker builder prune", "docker --frob x ps", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
+    for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "docker-compose ps", "docker-compose -f x.yml logs -f web", "podman-compose --env-file app.env config", "docker-compose --version", "docker compose", "docker compose --help", "docker compose ps", "docker compose down", "nerdctl compose pull", "docker --context ci compose ls", "docker --context ci ps", "docker -H tcp://h:2375 images", "docker image ls", "docker builder prune", "docker --frob x ps", "docker stack ls", "docker service ls", "podman machine list", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
       expect(ids(text), text).toEqual([]);
   });
   it("reads sed's scripts as GNU sed compiles them: e runs a command line, w, W, r and R name files", () => {

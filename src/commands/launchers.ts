@@ -1155,8 +1155,8 @@ export function perfInner(args: ShellWord[]): Inner {
  * call with arguments does), and those that do under a group (`docker image build`).
  */
 const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; groups?: Readonly<Record<string, readonly string[]>>; id: "container" | "later" | "commandList" }>> = {
-  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], groups: { image: ["build"], builder: ["build"] }, id: "container" },
-  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], groups: { image: ["build"], farm: ["build"] }, id: "container" },
+  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], groups: { image: ["build"], builder: ["build"], stack: ["deploy", "up"], service: ["create", "update"] }, id: "container" },
+  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], groups: { image: ["build"], farm: ["build"], machine: ["ssh"] }, id: "container" },
   nerdctl: { subs: ["run", "exec", "create", "container", "compose", "build"], groups: { image: ["build"], builder: ["build"] }, id: "container" },
   "docker-compose": { id: "container" },
   "podman-compose": { id: "container" },
