@@ -1383,6 +1383,35 @@ describe("analysis", () => {
       ["systemd-nspawn -D root rm x", "wrapperUnknown:container"],
       ["schroot -c x -- rm x", "wrapperUnknown:container"],
       ["fakechroot rm x", "wrapperUnknown:container"],
+      ["docker-compose up", "wrapperUnknown:container"],
+      ["docker-compose run --rm app rm -rf /", "wrapperUnknown:container"],
+      ["docker-compose exec web sh -c id", "wrapperUnknown:container"],
+      ["podman-compose up -d", "wrapperUnknown:container"],
+      ["docker-compose --file=x.yml restart web", "wrapperUnknown:container"],
+      ["docker-compose -fx.yml create", "wrapperUnknown:container"],
+      ["docker-compose $SUB", "wrapperUnknown:container"],
+      ["docker-compose compose up", "wrapperUnknown:container"],
+      ["docker compose up", "wrapperUnknown:container"],
+      ["docker compose --dry-run up", "wrapperUnknown:container"],
+      ["podman compose exec web sh", "wrapperUnknown:container"],
+      ["nerdctl compose run web sh", "wrapperUnknown:container"],
+      ["docker -H unix:///run/x.sock run img", "wrapperUnknown:container"],
+      ["docker -Hunix:///run/x.sock run img", "wrapperUnknown:container"],
+      ["docker --context ci compose up", "wrapperUnknown:container"],
+      ["docker --context=ci exec c sh", "wrapperUnknown:container"],
+      ["docker --frob x run img", "wrapperUnknown:container"],
+      ["docker --frob x image build .", "wrapperUnknown:container"],
+      ["docker image build .", "wrapperUnknown:container"],
+      ["docker builder build .", "wrapperUnknown:container"],
+      ["podman image build .", "wrapperUnknown:container"],
+      ["podman farm build .", "wrapperUnknown:container"],
+      ["nerdctl build .", "wrapperUnknown:container"],
+      ["docker stack deploy -c compose.yml app", "wrapperUnknown:container"],
+      ["docker service create alpine rm x", "wrapperUnknown:container"],
+      ["docker service update --args 'rm x' app", "wrapperUnknown:container"],
+      ["podman machine ssh rm x", "wrapperUnknown:container"],
+      ["podman-compose --podman-path ./x ps", "wrapperUnknown:unknownOption"],
+      ["docker-compose --frob ps", "wrapperUnknown:unknownOption"],
       ["pueue add rm x", "wrapperUnknown:later"],
       ["pm2 start app.js", "wrapperUnknown:later"],
       ["crontab jobs.txt", "wrapperUnknown:later"],
@@ -1405,7 +1434,7 @@ describe("analysis", () => {
       ["less +'!rm x' f", "optionRunsCommand:+!rm x"],
     ] as const)
       expect(ids(text), text).toContain(id);
-    for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
+    for (const text of ["ip addr show", "ip netns list", "perf report", "perf stat -p 1", "docker ps", "docker images", "podman pull img", "docker-compose ps", "docker-compose -f x.yml logs -f web", "podman-compose --env-file app.env config", "docker-compose --version", "docker compose", "docker compose --help", "docker compose ps", "docker compose down", "nerdctl compose pull", "docker --context ci compose ls", "docker --context ci ps", "docker -H tcp://h:2375 images", "docker image ls", "docker builder prune", "docker --frob x ps", "docker stack ls", "docker service ls", "podman machine list", "pm2 ls", "pueue status", "crontab -l", "gdb ./a.out", "fd -e js", "rg -e x src", "vim +10 f", "less +G f", "less -R f", "concurrently --version"])
       expect(ids(text), text).toEqual([]);
   });
   it("reads sed's scripts as GNU sed compiles them: e runs a command line, w, W, r and R name files", () => {

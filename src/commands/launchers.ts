@@ -1152,12 +1152,14 @@ export function perfInner(args: ShellWord[]): Inner {
  * Programs that run a command somewhere plangate does not see (a container, another root), later (a
  * daemon, a queue, a crontab), or by a grammar it does not follow (several command lines, placeholders):
  * refused when given one, with what to do instead. The value: the subcommands that run one (none: any
- * call with arguments does).
+ * call with arguments does), and those that do under a group (`docker image build`).
  */
-const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; id: "container" | "later" | "commandList" }>> = {
-  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], id: "container" },
-  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], id: "container" },
-  nerdctl: { subs: ["run", "exec", "create", "container", "compose"], id: "container" },
+const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; groups?: Readonly<Record<string, readonly string[]>>; id: "container" | "later" | "commandList" }>> = {
+  docker: { subs: ["run", "exec", "create", "container", "compose", "buildx", "build"], groups: { image: ["build"], builder: ["build"], stack: ["deploy", "up"], service: ["create", "update"] }, id: "container" },
+  podman: { subs: ["run", "exec", "create", "container", "compose", "build", "play", "kube"], groups: { image: ["build"], farm: ["build"], machine: ["ssh"] }, id: "container" },
+  nerdctl: { subs: ["run", "exec", "create", "container", "compose", "build"], groups: { image: ["build"], builder: ["build"] }, id: "container" },
+  "docker-compose": { id: "container" },
+  "podman-compose": { id: "container" },
   "systemd-nspawn": { id: "container" },
   schroot: { id: "container" },
   fakechroot: { id: "container" },
@@ -1180,6 +1182,83 @@ const ELSEWHERE: Readonly<Record<string, { subs?: readonly string[]; id: "contai
 export const runsElsewhere = (program: string): boolean => Object.hasOwn(ELSEWHERE, program);
 
 /**
+ * The options a container engine reads before its subcommand that take a value (`docker -H host run`,
+ * `docker --context=x compose up`) and those that take none. After one it does not know, any later word
+ * may be the subcommand.
+ */
+const ENGINE_OPTIONS: Readonly<Record<string, { valued: ReadonlySet<string>; flags: ReadonlySet<string> }>> = {
+  docker: {
+    valued: new Set(["-c", "--context", "-H", "--host", "-l", "--log-level", "--config", "--tlscacert", "--tlscert", "--tlskey"]),
+    flags: new Set(["-D", "--debug", "--tls", "--tlsverify", "-h", "--help", "-v", "--version"]),
+  },
+  podman: {
+    valued: new Set(["-c", "--connection", "--url", "--identity", "--log-level", "--root", "--runroot", "--storage-driver", "--storage-opt", "--tmpdir", "--events-backend", "--cgroup-manager", "--imagestore", "--volumepath", "--out", "--ssh"]),
+    flags: new Set(["-r", "--remote", "--syslog", "--noout", "--transient-store", "-h", "--help", "-v", "--version"]),
+  },
+  nerdctl: {
+    valued: new Set(["-a", "-H", "--address", "--host", "-n", "--namespace", "--snapshotter", "--storage-driver", "--cgroup-manager", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir", "--host-gateway-ip", "--bridge-ip"]),
+    flags: new Set(["--debug", "--debug-full", "--insecure-registry", "--experimental", "-h", "--help", "-v", "--version"]),
+  },
+};
+
+/**
+ * Where the subcommand of a container engine stands among its words, past the options it reads before
+ * it, or undefined after an option plangate does not know (a value or the subcommand may follow).
+ */
+function engineSubAt(program: string, words: readonly (string | undefined)[]): number | undefined {
+  const spec = ENGINE_OPTIONS[program]!;
+  for (let i = 0; i < words.length; i++) {
+    const v = words[i];
+    if (v === undefined || !v.startsWith("-") || v === "-") return i;
+    if (v === "--") return i + 1;
+    const name = v.startsWith("--") ? v.replace(/=.*$/s, "") : v;
+    if (spec.flags.has(name)) continue;
+    if (spec.valued.has(name)) {
+      if (name === v) i++;
+      continue;
+    }
+    // A short option with its value joined to it (`-Hunix:///run/x.sock`).
+    if (/^-[A-Za-z]./s.test(v) && spec.valued.has(v.slice(0, 2))) continue;
+    return undefined;
+  }
+  return words.length;
+}
+
+/**
+ * Compose's subcommands that start no container: they list, show or render what the Compose file says,
+ * pull its images, or stop and remove its containers. Every other one (`up`, `run`, `exec`, `create`,
+ * `start`, `restart`, `unpause`, `build`, `watch`, `cp`...) runs one or a program in one, or may.
+ */
+const COMPOSE_READS = new Set(["ps", "logs", "top", "images", "ls", "version", "config", "port", "events", "stats", "help", "pull", "down", "stop", "kill", "rm", "pause"]);
+/** Compose's options before its subcommand that take a value, in docker-compose, `docker compose` and podman-compose. */
+const COMPOSE_VALUED = new Set(["-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "--ansi", "--progress", "--parallel", "-c", "--context", "--log-level", "-H", "--host", "--tlscacert", "--tlscert", "--tlskey"]);
+/** Compose's options before its subcommand that take none (podman-compose's `--podman-*` name a program or its arguments: not among them). */
+const COMPOSE_FLAGS = new Set(["--compatibility", "--dry-run", "--all-resources", "--verbose", "--no-ansi", "--no-cleanup", "--tls", "--tlsverify", "--skip-hostname-check", "-h", "--help", "-v", "--version"]);
+
+/**
+ * `docker-compose [options] SUB ...`, `podman-compose`, and `docker|podman|nerdctl compose`: nothing
+ * for a subcommand that starts no container (`ps`, `logs`, `config`...) or for no subcommand (help),
+ * else the refusal, as `docker run`'s. An option plangate does not know is refused, as it may take the
+ * next word.
+ */
+function composeInner(prefix: string, args: readonly ShellWord[]): Inner {
+  for (let i = 0; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === undefined) return unknown({ id: "container", data: { command: `${prefix}${args[i]!.source}` } });
+    if (!v.startsWith("-") || v === "-") return COMPOSE_READS.has(v) ? { kind: "none" } : unknown({ id: "container", data: { command: `${prefix}${v}` } });
+    const name = v.startsWith("--") ? v.replace(/=.*$/s, "") : v;
+    if (COMPOSE_FLAGS.has(name)) continue;
+    if (COMPOSE_VALUED.has(name)) {
+      if (name === v) i++;
+      continue;
+    }
+    if (/^-[A-Za-z]./s.test(v) && COMPOSE_VALUED.has(v.slice(0, 2))) continue;
+    return unknownOption(name);
+  }
+  return { kind: "none" };
+}
+
+/**
  * What such a program runs: nothing for a call that runs no command (`docker ps`, `crontab -l`, asking
  * for help or a version), else the refusal.
  */
@@ -1187,6 +1266,25 @@ export function elsewhereInner(program: string, args: ShellWord[]): Inner {
   const spec = ELSEWHERE[program]!;
   const words = args.map((w) => w.value);
   if (words.length === 0 || words.every((v) => v !== undefined && /^(?:-h|--help|-V|-v|--version|-l|--list)$/.test(v))) return { kind: "none" };
+  if (program === "docker-compose" || program === "podman-compose") return composeInner("", args);
+  if (Object.hasOwn(ENGINE_OPTIONS, program)) {
+    const launches = (v: string | undefined) => v === undefined || spec.subs!.includes(v) || Object.values(spec.groups ?? {}).some((l) => l.includes(v));
+    const at = engineSubAt(program, words);
+    if (at === undefined) {
+      // After an option plangate does not know: any later word may be the subcommand.
+      const j = words.findIndex((v, k) => k > 0 && launches(v));
+      return j < 0 ? { kind: "none" } : unknown({ id: spec.id, data: { command: args[j]!.source } });
+    }
+    const sub = words[at];
+    if (at >= words.length) return { kind: "none" };
+    if (sub === "compose") return composeInner("compose ", args.slice(at + 1));
+    const group = sub !== undefined && spec.groups !== undefined && Object.hasOwn(spec.groups, sub) ? spec.groups[sub]! : undefined;
+    if (group !== undefined) {
+      const next = args.slice(at + 1).find((w) => w.value === undefined || !w.value.startsWith("-"));
+      return next !== undefined && (next.value === undefined || group.includes(next.value)) ? unknown({ id: spec.id, data: { command: `${sub} ${next.source}` } }) : { kind: "none" };
+    }
+    return sub !== undefined && !spec.subs!.includes(sub) ? { kind: "none" } : unknown({ id: spec.id, data: { command: sub ?? args[at]!.source } });
+  }
   if (spec.subs !== undefined) {
     const sub = words.find((v) => v === undefined || !v.startsWith("-"));
     if (sub !== undefined && !spec.subs.includes(sub)) return { kind: "none" };
