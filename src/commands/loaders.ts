@@ -470,6 +470,8 @@ export function loadsOf(name: string, args: readonly ShellWord[]): readonly Load
   const loads = [...code(language)];
   // A script that loads the project's .env itself (`load_dotenv()`, `require("dotenv").config()`) gives its settings to what it starts.
   if (DOTENV_LANGUAGES.has(language)) loads.push(DOTENV);
+  // A Ruby script may set up Bundler (`-rbundler/setup`, `require "bundler/setup"`), which loads the gems Gemfile.lock places.
+  if (language === "ruby") loads.push(GEM_LOCK);
   // `python -m maturin develop`, `python3 -m mypy src`: the module is the tool, with its own loads.
   if (language === "python") {
     const module = pythonModule(args);

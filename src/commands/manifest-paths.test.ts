@@ -51,6 +51,7 @@ const OUTSIDE: readonly (readonly [string, string, string, string | undefined])[
   ["Gemfile.lock", "PATH\n  remote: ../y\n  specs:\n    y (0.1.0)\n\nGEM\n  remote: https://rubygems.org/\n  specs:\n", "bundle install", "../y"],
   ["Gemfile.lock", "GIT\n  remote: file:///tmp/y\n  revision: abc\n  specs:\n    y (0.1.0)\n", "bundle exec rspec", "/tmp/y"],
   ["gems.locked", "GIT\n  remote: /tmp/y.git\n  revision: abc\n", "rails server", "/tmp/y.git"],
+  ["Gemfile.lock", "PATH\n  remote: ../y\n", "ruby -rbundler/setup app.rb", "../y"],
   ["composer.lock", '{"packages":[{"name":"a/y","version":"dev-main","dist":{"type":"path","url":"../y","reference":"x"}}],"packages-dev":[]}', "composer install", "../y"],
   // Local paths inside the workspace, versions, registries and URLs: nothing to refuse.
   ["package-lock.json", '{"lockfileVersion":3,"packages":{"":{"name":"a","workspaces":["packages/*"]},"node_modules/a":{"resolved":"packages/a","link":true},"packages/a":{"version":"1.0.0","bin":{"a":"bin/a.js"}},"node_modules/x":{"version":"1.0.0","resolved":"https://registry.npmjs.org/x/-/x-1.0.0.tgz","integrity":"sha512-abc","engines":{"node":">=14"}}}}', "npm ci", undefined],
