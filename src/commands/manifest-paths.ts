@@ -608,7 +608,8 @@ function decodeAll(s: string): string {
  * tags and block scalars, which neither writes, are not read.
  */
 function textLockPaths(text: string): ManifestPaths {
-  if (text.includes("\\")) return { problem: "it holds a backslash (an escape or a Windows path), which plangate does not read in a lock file" };
+  // A package's deprecation message, a quoted string on its line, is the one text pnpm writes with escapes.
+  if (text.split("\n").some((l) => l.includes("\\") && !/^\s+deprecated:\s*"(?:[^"\\]|\\.)*"\s*$/.test(l))) return { problem: "it holds a backslash (an escape or a Windows path), which plangate does not read in a lock file" };
   if (/(?::|^[ \t]*-|^[ \t]*\?)[ \t]+[&*!|>%@`]/m.test(text) || /^[ \t]*[&*!%]/m.test(text)) return { problem: "it holds YAML plangate does not read in a lock file (an alias, a tag, a block scalar or a directive)" };
   const paths: ManifestPath[] = [];
   const lines = text.split("\n");
@@ -616,12 +617,15 @@ function textLockPaths(text: string): ManifestPaths {
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k]!;
     const where = `line ${k + 1}`;
+    // A deprecation message is text to read, not a source.
+    if (/^\s+deprecated:/.test(line)) continue;
     const problem = protocolPaths(line, where, paths);
     if (problem !== undefined) return { problem };
-    const dir = /(?:^|[\s{,])directory:[ \t]*(['"]?)([^'",}\s]*)\1/.exec(line);
+    // pnpm's `directory:` key, quoted or not, with spaces before its colon or not.
+    const dir = /(?:^|[\s{,])(['"]?)directory\1[ \t]*:[ \t]*(['"]?)([^'",}\s]*)\2/.exec(line);
     if (dir !== null) {
-      if (dir[2] === "") return { problem: `${where} has a directory that names no path` };
-      paths.push({ path: dir[2]!, where });
+      if (dir[3] === "") return { problem: `${where} has a directory that names no path` };
+      paths.push({ path: dir[3]!, where });
     }
     // pnpm's importers: each key below is a folder of the workspace.
     if (/^importers:\s*$/.test(line)) importers = true;
